@@ -1,0 +1,19 @@
+/* commfit measure: not part of this version yet; says so plainly. */
+#include "config.h"
+
+#include "cli.h"
+#include "commands.h"
+
+static const char help[] =
+    "Usage: commfit measure [OPTIONS]\n"
+    "\n"
+    "Runs MPI micro-benchmarks and writes a timing table.\n"
+    "This subcommand is not available in this version of commfit yet.\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help  print this help and exit\n";
+
+int cmd_measure(int argc, char **argv)
+{
+    return cf_cli_unavailable(argc, argv, help);
+}

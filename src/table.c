@@ -1,0 +1,705 @@
+/* Reading and writing the timing table. The reader is strict about everything but extra
+ * columns and metadata keys, and fast: a million rows parse in a fraction of a second. */
+#include "config.h"
+
+#include "table.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outfile.h"
+#include "size.h"
+
+const char *const cf_table_columns[CF_TABLE_NCOLS] = {
+    "pattern", "np",       "bytes",    "datatype", "blocks",   "reps",     "samples",
+    "t_min_us", "t_avg_us", "t_max_us", "t_med_us", "t_ci95_us", "bw_MiBps",
+};
+
+enum { C_PATTERN, C_NP, C_BYTES, C_DATATYPE, C_BLOCKS, C_REPS, C_SAMPLES,
+       C_TMIN, C_TAVG, C_TMAX, C_TMED, C_TCI, C_BW };
+
+cf_table *cf_table_alloc(void)
+{
+    return calloc(1, sizeof(cf_table));
+}
+
+void cf_table_free(cf_table *t)
+{
+    if (t == NULL)
+        return;
+    for (size_t i = 0; i < t->n_meta; i++) {
+        free(t->meta[i].key);
+        free(t->meta[i].value);
+    }
+    free(t->meta);
+    for (size_t i = 0; i < t->n_extra; i++)
+        free(t->extra_names[i]);
+    free(t->extra_names);
+    for (size_t i = 0; i < t->n_rows; i++)
+        free(t->rows[i].extra);
+    free(t->rows);
+    free(t);
+}
+
+static char *dup_oneline(const char *s)
+{
+    char *d = strdup(s);
+    if (d != NULL)
+        for (char *p = d; *p; p++)
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
+    return d;
+}
+
+int cf_table_meta_set(cf_table *t, const char *key, const char *value)
+{
+    char *v = dup_oneline(value);
+    if (v == NULL)
+        return -1;
+    for (size_t i = 0; i < t->n_meta; i++) {
+        if (strcmp(t->meta[i].key, key) == 0) {
+            free(t->meta[i].value);
+            t->meta[i].value = v;
+            return 0;
+        }
+    }
+    if (t->n_meta == t->cap_meta) {
+        size_t nc = t->cap_meta ? t->cap_meta * 2 : 16;
+        cf_meta *nm = realloc(t->meta, nc * sizeof *nm);
+        if (nm == NULL) {
+            free(v);
+            return -1;
+        }
+        t->meta = nm;
+        t->cap_meta = nc;
+    }
+    char *k = dup_oneline(key);
+    if (k == NULL) {
+        free(v);
+        return -1;
+    }
+    t->meta[t->n_meta].key = k;
+    t->meta[t->n_meta].value = v;
+    t->n_meta++;
+    return 0;
+}
+
+const char *cf_table_meta_get(const cf_table *t, const char *key)
+{
+    for (size_t i = 0; i < t->n_meta; i++)
+        if (strcmp(t->meta[i].key, key) == 0)
+            return t->meta[i].value;
+    return NULL;
+}
+
+int cf_table_set_extra(cf_table *t, const char *const *names, size_t n)
+{
+    char **v = calloc(n ? n : 1, sizeof *v);
+    if (v == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if ((v[i] = strdup(names[i])) == NULL) {
+            for (size_t j = 0; j < i; j++)
+                free(v[j]);
+            free(v);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < t->n_extra; i++)
+        free(t->extra_names[i]);
+    free(t->extra_names);
+    t->extra_names = v;
+    t->n_extra = n;
+    return 0;
+}
+
+void cf_row_init(cf_row *r)
+{
+    memset(r, 0, sizeof *r);
+    r->t_med_us = NAN;
+    r->t_ci95_us = NAN;
+    r->bw_MiBps = NAN;
+}
+
+static int valid_name(const char *s)
+{
+    if (*s == '\0')
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return 0;
+    return 1;
+}
+
+int cf_row_check(const cf_row *r, char *why, size_t n)
+{
+    if (!valid_name(r->pattern))
+        return snprintf(why, n, "pattern '%s': expected lower-case letters, digits and '_'",
+                        r->pattern),
+               -1;
+    if (!valid_name(r->datatype))
+        return snprintf(why, n, "datatype '%s': expected lower-case letters, digits and '_'",
+                        r->datatype),
+               -1;
+    if (r->np < 1 || r->np > CF_TABLE_NP_MAX)
+        return snprintf(why, n, "np %d out of range: expected 1 to %d", r->np, CF_TABLE_NP_MAX),
+               -1;
+    if (r->bytes > CF_BYTES_MAX)
+        return snprintf(why, n, "bytes %llu out of range: expected at most %llu (1 TiB)",
+                        (unsigned long long)r->bytes, (unsigned long long)CF_BYTES_MAX),
+               -1;
+    if (r->blocks < 0 || r->reps < 0 || r->samples < 0)
+        return snprintf(why, n, "blocks, reps and samples must not be negative"), -1;
+    const struct {
+        const char *name;
+        double v;
+        int optional;
+    } ts[] = {{"t_min_us", r->t_min_us, 0}, {"t_avg_us", r->t_avg_us, 0},
+              {"t_max_us", r->t_max_us, 0}, {"t_med_us", r->t_med_us, 1}};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+        if (ts[i].optional && isnan(ts[i].v))
+            continue;
+        if (!isfinite(ts[i].v) || ts[i].v <= 0)
+            return snprintf(why, n, "%s %g: expected a positive, finite time", ts[i].name,
+                            ts[i].v),
+                   -1;
+    }
+    /* Allow the rounding of printed values (IMB prints two decimals). */
+    double slack = 1e-9 * r->t_max_us + 0.005;
+    if (r->t_min_us > r->t_avg_us + slack || r->t_avg_us > r->t_max_us + slack)
+        return snprintf(why, n, "expected t_min_us <= t_avg_us <= t_max_us, got %g, %g, %g",
+                        r->t_min_us, r->t_avg_us, r->t_max_us),
+               -1;
+    if (!isnan(r->t_ci95_us) && (!isfinite(r->t_ci95_us) || r->t_ci95_us < 0))
+        return snprintf(why, n, "t_ci95_us %g: expected a finite value >= 0", r->t_ci95_us), -1;
+    if (!isnan(r->bw_MiBps) && (!isfinite(r->bw_MiBps) || r->bw_MiBps < 0))
+        return snprintf(why, n, "bw_MiBps %g: expected a finite value >= 0", r->bw_MiBps), -1;
+    return 0;
+}
+
+int cf_table_add(cf_table *t, const cf_row *r)
+{
+    if (t->n_rows == t->cap_rows) {
+        size_t nc = t->cap_rows ? t->cap_rows * 2 : 64;
+        cf_row *nr = realloc(t->rows, nc * sizeof *nr);
+        if (nr == NULL)
+            return -1;
+        t->rows = nr;
+        t->cap_rows = nc;
+    }
+    cf_row *d = &t->rows[t->n_rows];
+    *d = *r;
+    if (r->extra != NULL && (d->extra = strdup(r->extra)) == NULL)
+        return -1;
+    t->n_rows++;
+    return 0;
+}
+
+/* ---- reading ---- */
+
+typedef struct field {
+    const char *s;
+    size_t n;
+} field;
+
+static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Strict decimal number: [+-]digits[.digits][e[+-]digits]. Exact fast path when the
+ * mantissa fits 15 digits and the power of ten is exactly representable (Clinger);
+ * strtod otherwise. Returns -1 on anything else, NaN and infinity included. */
+static int parse_double(const char *s, size_t n, double *out)
+{
+    size_t i = 0;
+    int neg = 0, digits = 0, frac = 0, sig = 0;
+    uint64_t m = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        neg = s[i++] == '-';
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+        if (m != 0 || s[i] != '0') {
+            if (sig < 19)
+                m = m * 10 + (uint64_t)(s[i] - '0');
+            else
+                frac--; /* digit dropped from the fast path: forces strtod below */
+            sig++;
+        }
+    if (i < n && s[i] == '.') {
+        i++;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+            if (m != 0 || s[i] != '0') {
+                if (sig < 19)
+                    m = m * 10 + (uint64_t)(s[i] - '0');
+                sig++;
+            }
+            frac++;
+        }
+    }
+    if (digits == 0)
+        return -1;
+    int e = 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        int eneg = 0, ed = 0;
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            eneg = s[i++] == '-';
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, ed++)
+            if (e < 100000)
+                e = e * 10 + (s[i] - '0');
+        if (ed == 0)
+            return -1;
+        if (eneg)
+            e = -e;
+    }
+    if (i != n)
+        return -1;
+    int p10 = e - frac;
+    double v;
+    if (sig <= 15 && p10 >= -22 && p10 <= 22) {
+        v = (double)m;
+        v = p10 < 0 ? v / pow10_exact[-p10] : v * pow10_exact[p10];
+    } else {
+        char buf[128];
+        if (n >= sizeof buf)
+            return -1;
+        memcpy(buf, s, n);
+        buf[n] = '\0';
+        errno = 0;
+        v = strtod(buf, NULL);
+    }
+    if (!isfinite(v))
+        return -1;
+    *out = neg ? -v : v;
+    return 0;
+}
+
+static int parse_u64(const char *s, size_t n, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (n == 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        if (v > (max - (uint64_t)(s[i] - '0')) / 10)
+            return -2;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+typedef struct reader {
+    const char *name;
+    long line;
+    cf_error *e;
+    cf_table *t;
+    int col_of[CF_TABLE_NCOLS]; /* field index of each core column */
+    int *extra_idx;             /* field index of each extra column */
+    int nfields;
+    field *f;
+} reader;
+
+static int bad(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bad(reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cf_error_vset(r->e, CF_EXIT_DATA, r->name, r->line, fmt, ap);
+    va_end(ap);
+    return CF_EXIT_DATA;
+}
+
+static int split(const char *s, size_t n, field *f, int max)
+{
+    int k = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == n || s[i] == ',') {
+            if (k < max) {
+                f[k].s = s + start;
+                f[k].n = i - start;
+            }
+            k++;
+            start = i + 1;
+        }
+    }
+    return k;
+}
+
+static int meta_line(reader *r, const char *s, size_t n)
+{
+    /* "# key: value"; other comment lines are ignored. */
+    size_t i = 1;
+    while (i < n && s[i] == ' ')
+        i++;
+    size_t k0 = i;
+    while (i < n && s[i] != ':' && s[i] != ' ')
+        i++;
+    if (i == k0 || i >= n || s[i] != ':')
+        return 0;
+    size_t k1 = i++;
+    while (i < n && s[i] == ' ')
+        i++;
+    char *key = strndup(s + k0, k1 - k0), *val = strndup(s + i, n - i);
+    int rc = 0;
+    if (key == NULL || val == NULL || cf_table_meta_set(r->t, key, val) != 0)
+        rc = bad(r, "out of memory");
+    else if (strcmp(key, "schema") == 0) {
+        char *end;
+        errno = 0;
+        long major = strtol(val, &end, 10);
+        if (end == val || errno != 0 || (*end != '\0' && *end != '.') || major < 1)
+            rc = bad(r, "invalid schema version '%s': expected a number such as '1'", val);
+        else if (major > CF_TABLE_SCHEMA_MAJOR)
+            rc = bad(r,
+                     "schema version %s is newer than this commfit reads (%d); "
+                     "upgrade commfit to read this table",
+                     val, CF_TABLE_SCHEMA_MAJOR);
+    }
+    free(key);
+    free(val);
+    return rc;
+}
+
+static int header_line(reader *r, const char *s, size_t n)
+{
+    int nf = split(s, n, NULL, 0);
+    r->f = malloc((size_t)nf * sizeof *r->f);
+    r->extra_idx = malloc((size_t)nf * sizeof *r->extra_idx);
+    if (r->f == NULL || r->extra_idx == NULL)
+        return bad(r, "out of memory");
+    split(s, n, r->f, nf);
+    r->nfields = nf;
+    for (int c = 0; c < CF_TABLE_NCOLS; c++)
+        r->col_of[c] = -1;
+    const char **extra = malloc((size_t)nf * sizeof *extra);
+    char **owned = calloc((size_t)nf, sizeof *owned);
+    int nextra = 0, rc = 0;
+    if (extra == NULL || owned == NULL) {
+        free(extra);
+        free(owned);
+        return bad(r, "out of memory");
+    }
+    for (int k = 0; k < nf && rc == 0; k++) {
+        int c;
+        for (c = 0; c < CF_TABLE_NCOLS; c++)
+            if (strlen(cf_table_columns[c]) == r->f[k].n &&
+                memcmp(cf_table_columns[c], r->f[k].s, r->f[k].n) == 0)
+                break;
+        if (c < CF_TABLE_NCOLS) {
+            if (r->col_of[c] >= 0)
+                rc = bad(r, "column '%s' appears twice in the header", cf_table_columns[c]);
+            r->col_of[c] = k;
+        } else if (r->f[k].n == 0) {
+            rc = bad(r, "empty column name in the header (field %d)", k + 1);
+        } else if ((owned[nextra] = strndup(r->f[k].s, r->f[k].n)) == NULL) {
+            rc = bad(r, "out of memory");
+        } else {
+            extra[nextra] = owned[nextra];
+            r->extra_idx[nextra++] = k;
+        }
+    }
+    for (int c = 0; c < CF_TABLE_NCOLS && rc == 0; c++)
+        if (r->col_of[c] < 0)
+            rc = bad(r, "missing column '%s' in the header: expected %s,%s,%s,...",
+                     cf_table_columns[c], cf_table_columns[0], cf_table_columns[1],
+                     cf_table_columns[2]);
+    if (rc == 0 && cf_table_set_extra(r->t, extra, (size_t)nextra) != 0)
+        rc = bad(r, "out of memory");
+    for (int i = 0; i < nextra; i++)
+        free(owned[i]);
+    free(owned);
+    free(extra);
+    return rc;
+}
+
+static int get_name(reader *r, int c, char *dst, size_t cap)
+{
+    field f = r->f[r->col_of[c]];
+    if (f.n == 0)
+        return bad(r, "column '%s' is empty: expected a name", cf_table_columns[c]);
+    if (f.n >= cap)
+        return bad(r, "column '%s': '%.*s' is too long (at most %zu characters)",
+                   cf_table_columns[c], (int)f.n, f.s, cap - 1);
+    memcpy(dst, f.s, f.n);
+    dst[f.n] = '\0';
+    return 0;
+}
+
+static int get_int(reader *r, int c, uint64_t max, int optional, uint64_t *v)
+{
+    field f = r->f[r->col_of[c]];
+    if (f.n == 0 && optional) {
+        *v = 0;
+        return 0;
+    }
+    int rc = parse_u64(f.s, f.n, max, v);
+    if (rc == -2)
+        return bad(r, "column '%s': '%.*s' is too large (at most %llu)", cf_table_columns[c],
+                   (int)f.n, f.s, (unsigned long long)max);
+    if (rc != 0)
+        return bad(r, "column '%s': expected a non-negative integer, got '%.*s'",
+                   cf_table_columns[c], (int)f.n, f.s);
+    return 0;
+}
+
+static int get_double(reader *r, int c, int optional, double *v)
+{
+    field f = r->f[r->col_of[c]];
+    if (f.n == 0 && optional) {
+        *v = NAN;
+        return 0;
+    }
+    if (parse_double(f.s, f.n, v) != 0)
+        return bad(r, "column '%s': expected a finite number, got '%.*s'", cf_table_columns[c],
+                   (int)f.n, f.s);
+    return 0;
+}
+
+static int data_line(reader *r, const char *s, size_t n)
+{
+    int nf = split(s, n, r->f, r->nfields);
+    if (nf != r->nfields)
+        return bad(r, "expected %d fields as in the header, got %d", r->nfields, nf);
+    cf_row row;
+    uint64_t u;
+    cf_row_init(&row);
+    if (get_name(r, C_PATTERN, row.pattern, sizeof row.pattern) ||
+        get_name(r, C_DATATYPE, row.datatype, sizeof row.datatype))
+        return CF_EXIT_DATA;
+    if (get_int(r, C_NP, CF_TABLE_NP_MAX, 0, &u))
+        return CF_EXIT_DATA;
+    row.np = (int)u;
+    if (get_int(r, C_BYTES, CF_BYTES_MAX, 0, &row.bytes))
+        return CF_EXIT_DATA;
+    if (get_int(r, C_BLOCKS, INT32_MAX, 1, &u))
+        return CF_EXIT_DATA;
+    row.blocks = (int)u;
+    if (get_int(r, C_REPS, INT64_MAX / 2, 1, &u))
+        return CF_EXIT_DATA;
+    row.reps = (long)u;
+    if (get_int(r, C_SAMPLES, INT32_MAX, 1, &u))
+        return CF_EXIT_DATA;
+    row.samples = (int)u;
+    if (get_double(r, C_TMIN, 0, &row.t_min_us) || get_double(r, C_TAVG, 0, &row.t_avg_us) ||
+        get_double(r, C_TMAX, 0, &row.t_max_us) || get_double(r, C_TMED, 1, &row.t_med_us) ||
+        get_double(r, C_TCI, 1, &row.t_ci95_us) || get_double(r, C_BW, 1, &row.bw_MiBps))
+        return CF_EXIT_DATA;
+    char why[256];
+    if (cf_row_check(&row, why, sizeof why) != 0)
+        return bad(r, "%s", why);
+    if (r->t->n_extra > 0) {
+        size_t len = 0;
+        for (size_t i = 0; i < r->t->n_extra; i++)
+            len += r->f[r->extra_idx[i]].n + 1;
+        if ((row.extra = malloc(len)) == NULL)
+            return bad(r, "out of memory");
+        char *p = row.extra;
+        for (size_t i = 0; i < r->t->n_extra; i++) {
+            field f = r->f[r->extra_idx[i]];
+            memcpy(p, f.s, f.n);
+            p += f.n;
+            *p++ = ',';
+        }
+        p[-1] = '\0';
+    }
+    /* The table takes the extra string as it is: no second copy. */
+    char *extra = row.extra;
+    row.extra = NULL;
+    if (cf_table_add(r->t, &row) != 0) {
+        free(extra);
+        return bad(r, "out of memory");
+    }
+    r->t->rows[r->t->n_rows - 1].extra = extra;
+    return 0;
+}
+
+/* The first line that is not a comment is the header when one of its fields is
+ * "pattern"; otherwise the header is missing (a data line, or another format). */
+static int has_pattern_field(const char *s, size_t n)
+{
+    size_t start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == n || s[i] == ',') {
+            if (i - start == 7 && memcmp(s + start, "pattern", 7) == 0)
+                return 1;
+            start = i + 1;
+        }
+    }
+    return 0;
+}
+
+int cf_table_read_mem(const char *buf, size_t len, const char *name, cf_table **out,
+                      cf_error *e)
+{
+    reader r;
+    memset(&r, 0, sizeof r);
+    r.name = name;
+    r.e = e;
+    r.t = cf_table_alloc();
+    if (r.t == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
+    int rc = 0, have_header = 0;
+    size_t pos = 0;
+    const char *nul = memchr(buf, '\0', len);
+    if (nul != NULL) {
+        for (const char *p = buf; p < nul; p++)
+            r.line += *p == '\n';
+        r.line++;
+        rc = bad(&r, "unexpected NUL byte: this is not a text table");
+        len = 0;
+    }
+    while (pos < len && rc == 0) {
+        const char *nl = memchr(buf + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - buf) : len;
+        const char *s = buf + pos;
+        size_t n = end - pos;
+        pos = end + 1;
+        r.line++;
+        if (n > 0 && s[n - 1] == '\r')
+            n--;
+        if (n == 0)
+            continue;
+        if (s[0] == '#')
+            rc = meta_line(&r, s, n);
+        else if (!have_header) {
+            if (!has_pattern_field(s, n)) {
+                rc = bad(&r, "missing header: expected a line starting '%s,%s,%s,...'",
+                         cf_table_columns[0], cf_table_columns[1], cf_table_columns[2]);
+                break;
+            }
+            rc = header_line(&r, s, n);
+            have_header = 1;
+        } else {
+            rc = data_line(&r, s, n);
+        }
+    }
+    if (rc == 0 && !have_header) {
+        r.line = 0;
+        rc = bad(&r, len == 0 ? "empty file: expected a timing table"
+                              : "missing header: expected a line starting 'pattern,np,bytes,...'");
+    }
+    free(r.f);
+    free(r.extra_idx);
+    if (rc != 0) {
+        cf_table_free(r.t);
+        return rc;
+    }
+    *out = r.t;
+    return 0;
+}
+
+int cf_table_read_fp(FILE *fp, const char *name, cf_table **out, cf_error *e)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    if (buf == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
+    for (;;) {
+        if (len == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (nb == NULL) {
+                free(buf);
+                return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, fp);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(fp)) {
+        free(buf);
+        return cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot read: %s", strerror(errno));
+    }
+    int rc = cf_table_read_mem(buf, len, name, out, e);
+    free(buf);
+    return rc;
+}
+
+int cf_table_read(const char *path, cf_table **out, cf_error *e)
+{
+    if (strcmp(path, "-") == 0)
+        return cf_table_read_fp(stdin, "<stdin>", out, e);
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot open: %s", strerror(errno));
+    int rc = cf_table_read_fp(fp, path, out, e);
+    fclose(fp);
+    return rc;
+}
+
+/* ---- writing ---- */
+
+int cf_table_write_header(FILE *fp, const cf_table *t)
+{
+    int has_schema = cf_table_meta_get(t, "schema") != NULL;
+    if (!has_schema)
+        fprintf(fp, "# schema: %s\n", CF_TABLE_SCHEMA);
+    for (size_t i = 0; i < t->n_meta; i++)
+        fprintf(fp, "# %s: %s\n", t->meta[i].key, t->meta[i].value);
+    for (int c = 0; c < CF_TABLE_NCOLS; c++)
+        fprintf(fp, c ? ",%s" : "%s", cf_table_columns[c]);
+    for (size_t i = 0; i < t->n_extra; i++)
+        fprintf(fp, ",%s", t->extra_names[i]);
+    fputc('\n', fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+static void put_double(FILE *fp, double v)
+{
+    if (isnan(v))
+        fputc(',', fp);
+    else
+        fprintf(fp, ",%.10g", v);
+}
+
+int cf_table_write_row(FILE *fp, const cf_table *t, const cf_row *r)
+{
+    fprintf(fp, "%s,%d,%llu,%s,", r->pattern, r->np, (unsigned long long)r->bytes, r->datatype);
+    if (r->blocks > 0)
+        fprintf(fp, "%d", r->blocks);
+    fputc(',', fp);
+    if (r->reps > 0)
+        fprintf(fp, "%ld", r->reps);
+    fputc(',', fp);
+    if (r->samples > 0)
+        fprintf(fp, "%d", r->samples);
+    fprintf(fp, ",%.10g,%.10g,%.10g", r->t_min_us, r->t_avg_us, r->t_max_us);
+    put_double(fp, r->t_med_us);
+    put_double(fp, r->t_ci95_us);
+    put_double(fp, r->bw_MiBps);
+    if (t->n_extra > 0) {
+        if (r->extra != NULL) {
+            fprintf(fp, ",%s", r->extra);
+        } else {
+            for (size_t i = 0; i < t->n_extra; i++)
+                fputc(',', fp);
+        }
+    }
+    fputc('\n', fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+int cf_table_write(const char *path, const cf_table *t, cf_error *e)
+{
+    cf_outfile o;
+    int rc = cf_outfile_open(&o, path, e);
+    if (rc != 0)
+        return rc;
+    if (cf_table_write_header(o.fp, t) != 0)
+        goto fail;
+    for (size_t i = 0; i < t->n_rows; i++)
+        if (cf_table_write_row(o.fp, t, &t->rows[i]) != 0)
+            goto fail;
+    return cf_outfile_commit(&o, e);
+fail:
+    rc = cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot write: %s", strerror(errno));
+    cf_outfile_abort(&o);
+    return rc;
+}

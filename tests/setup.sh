@@ -1,0 +1,107 @@
+# Sourced by every shell test: strict mode, C locale, a temporary folder removed on
+# exit, and small TAP helpers. Tests compare real stdout and stderr with expected text.
+set -eu
+LC_ALL=C
+export LC_ALL
+: "${COMMFIT:?run the tests through make check}"
+: "${top_srcdir:?run the tests through make check}"
+: "${top_builddir:?run the tests through make check}"
+MPIEXEC=${MPIEXEC:-mpiexec}
+GOLDEN="$top_srcdir/tests/cli/golden"
+VERSION=$("$COMMFIT" --version | sed 's/^commfit //')
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/commfit-test.XXXXXX")
+trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
+cd "$T"
+
+tap_n=0
+tap_failed=0
+
+pass() {
+    tap_n=$((tap_n + 1))
+    echo "ok $tap_n - $*"
+}
+
+fail() {
+    tap_n=$((tap_n + 1))
+    tap_failed=$((tap_failed + 1))
+    echo "not ok $tap_n - $*"
+}
+
+skip() {
+    tap_n=$((tap_n + 1))
+    echo "ok $tap_n # SKIP $*"
+}
+
+# run CMD...: runs it with stdout in $T/out, stderr in $T/err, status in $rc.
+run() {
+    rc=0
+    "$@" >"$T/out" 2>"$T/err" || rc=$?
+}
+
+# check DESC CMD...: passes when CMD succeeds.
+check() {
+    desc=$1
+    shift
+    if "$@"; then pass "$desc"; else fail "$desc"; fi
+}
+
+expect_rc() {
+    if [ "$rc" -eq "$1" ]; then
+        pass "$2: exits $1"
+    else
+        fail "$2: exits $1"
+        echo "#   exited $rc; stderr:"
+        sed 's/^/#   /' "$T/err"
+    fi
+}
+
+# expect_text FILE TEXT DESC: FILE holds exactly TEXT (plus a final newline).
+expect_text() {
+    printf '%s\n' "$2" >"$T/expected"
+    if cmp -s "$T/expected" "$1"; then
+        pass "$3"
+    else
+        fail "$3"
+        diff -u "$T/expected" "$1" | sed 's/^/#   /' || true
+    fi
+}
+
+expect_out() { expect_text "$T/out" "$1" "$2: stdout"; }
+expect_err() { expect_text "$T/err" "$1" "$2: stderr"; }
+
+# expect_golden NAME DESC: stdout matches golden/NAME.out and, when it exists,
+# stderr matches golden/NAME.err. @VERSION@ in a golden file stands for the version.
+expect_golden() {
+    if [ ! -f "$GOLDEN/$1.out" ] && [ ! -f "$GOLDEN/$1.err" ]; then
+        fail "$2: golden/$1.out or golden/$1.err exists"
+        return
+    fi
+    for s in out err; do
+        g="$GOLDEN/$1.$s"
+        [ -f "$g" ] || continue
+        sed "s|@VERSION@|$VERSION|g" "$g" >"$T/expected"
+        if cmp -s "$T/expected" "$T/$s"; then
+            pass "$2: $s matches golden/$1.$s"
+        else
+            fail "$2: $s matches golden/$1.$s"
+            diff -u "$T/expected" "$T/$s" | sed 's/^/#   /' || true
+        fi
+    done
+}
+
+# grep_err REGEX DESC
+grep_err() {
+    if grep -Eq -- "$1" "$T/err"; then
+        pass "$2"
+    else
+        fail "$2"
+        echo "#   stderr does not match /$1/:"
+        sed 's/^/#   /' "$T/err"
+    fi
+}
+
+done_testing() {
+    echo "1..$tap_n"
+    [ "$tap_failed" -eq 0 ]
+}
