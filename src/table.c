@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "outfile.h"
 #include "size.h"
@@ -179,16 +180,22 @@ int cf_row_check(const cf_row *r, char *why, size_t n)
     return 0;
 }
 
+static int reserve(cf_table *t, size_t n)
+{
+    if (n <= t->cap_rows)
+        return 0;
+    cf_row *nr = realloc(t->rows, n * sizeof *nr);
+    if (nr == NULL)
+        return -1;
+    t->rows = nr;
+    t->cap_rows = n;
+    return 0;
+}
+
 int cf_table_add(cf_table *t, const cf_row *r)
 {
-    if (t->n_rows == t->cap_rows) {
-        size_t nc = t->cap_rows ? t->cap_rows * 2 : 64;
-        cf_row *nr = realloc(t->rows, nc * sizeof *nr);
-        if (nr == NULL)
-            return -1;
-        t->rows = nr;
-        t->cap_rows = nc;
-    }
+    if (t->n_rows == t->cap_rows && reserve(t, t->cap_rows ? t->cap_rows * 2 : 64) != 0)
+        return -1;
     cf_row *d = &t->rows[t->n_rows];
     *d = *r;
     if (r->extra != NULL && (d->extra = strdup(r->extra)) == NULL)
@@ -464,40 +471,43 @@ static int data_line(reader *r, const char *s, size_t n)
     int nf = split(s, n, r->f, r->nfields);
     if (nf != r->nfields)
         return bad(r, "expected %d fields as in the header, got %d", r->nfields, nf);
-    cf_row row;
+    /* Parsed in place at the end of the table: rows were reserved up front. */
+    if (r->t->n_rows == r->t->cap_rows && reserve(r->t, r->t->cap_rows * 2 + 64) != 0)
+        return bad(r, "out of memory");
+    cf_row *row = &r->t->rows[r->t->n_rows];
     uint64_t u;
-    cf_row_init(&row);
-    if (get_name(r, C_PATTERN, row.pattern, sizeof row.pattern) ||
-        get_name(r, C_DATATYPE, row.datatype, sizeof row.datatype))
+    cf_row_init(row);
+    if (get_name(r, C_PATTERN, row->pattern, sizeof row->pattern) ||
+        get_name(r, C_DATATYPE, row->datatype, sizeof row->datatype))
         return CF_EXIT_DATA;
     if (get_int(r, C_NP, CF_TABLE_NP_MAX, 0, &u))
         return CF_EXIT_DATA;
-    row.np = (int)u;
-    if (get_int(r, C_BYTES, CF_BYTES_MAX, 0, &row.bytes))
+    row->np = (int)u;
+    if (get_int(r, C_BYTES, CF_BYTES_MAX, 0, &row->bytes))
         return CF_EXIT_DATA;
     if (get_int(r, C_BLOCKS, INT32_MAX, 1, &u))
         return CF_EXIT_DATA;
-    row.blocks = (int)u;
+    row->blocks = (int)u;
     if (get_int(r, C_REPS, INT64_MAX / 2, 1, &u))
         return CF_EXIT_DATA;
-    row.reps = (long)u;
+    row->reps = (long)u;
     if (get_int(r, C_SAMPLES, INT32_MAX, 1, &u))
         return CF_EXIT_DATA;
-    row.samples = (int)u;
-    if (get_double(r, C_TMIN, 0, &row.t_min_us) || get_double(r, C_TAVG, 0, &row.t_avg_us) ||
-        get_double(r, C_TMAX, 0, &row.t_max_us) || get_double(r, C_TMED, 1, &row.t_med_us) ||
-        get_double(r, C_TCI, 1, &row.t_ci95_us) || get_double(r, C_BW, 1, &row.bw_MiBps))
+    row->samples = (int)u;
+    if (get_double(r, C_TMIN, 0, &row->t_min_us) || get_double(r, C_TAVG, 0, &row->t_avg_us) ||
+        get_double(r, C_TMAX, 0, &row->t_max_us) || get_double(r, C_TMED, 1, &row->t_med_us) ||
+        get_double(r, C_TCI, 1, &row->t_ci95_us) || get_double(r, C_BW, 1, &row->bw_MiBps))
         return CF_EXIT_DATA;
     char why[256];
-    if (cf_row_check(&row, why, sizeof why) != 0)
+    if (cf_row_check(row, why, sizeof why) != 0)
         return bad(r, "%s", why);
     if (r->t->n_extra > 0) {
         size_t len = 0;
         for (size_t i = 0; i < r->t->n_extra; i++)
             len += r->f[r->extra_idx[i]].n + 1;
-        if ((row.extra = malloc(len)) == NULL)
+        if ((row->extra = malloc(len)) == NULL)
             return bad(r, "out of memory");
-        char *p = row.extra;
+        char *p = row->extra;
         for (size_t i = 0; i < r->t->n_extra; i++) {
             field f = r->f[r->extra_idx[i]];
             memcpy(p, f.s, f.n);
@@ -506,14 +516,7 @@ static int data_line(reader *r, const char *s, size_t n)
         }
         p[-1] = '\0';
     }
-    /* The table takes the extra string as it is: no second copy. */
-    char *extra = row.extra;
-    row.extra = NULL;
-    if (cf_table_add(r->t, &row) != 0) {
-        free(extra);
-        return bad(r, "out of memory");
-    }
-    r->t->rows[r->t->n_rows - 1].extra = extra;
+    r->t->n_rows++;
     return 0;
 }
 
@@ -552,6 +555,11 @@ int cf_table_read_mem(const char *buf, size_t len, const char *name, cf_table **
         rc = bad(&r, "unexpected NUL byte: this is not a text table");
         len = 0;
     }
+    size_t lines = 1;
+    for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + len - p))) != NULL; p++)
+        lines++;
+    if (reserve(r.t, lines) != 0)
+        rc = bad(&r, "out of memory");
     while (pos < len && rc == 0) {
         const char *nl = memchr(buf + pos, '\n', len - pos);
         size_t end = nl ? (size_t)(nl - buf) : len;
@@ -594,7 +602,11 @@ int cf_table_read_mem(const char *buf, size_t len, const char *name, cf_table **
 
 int cf_table_read_fp(FILE *fp, const char *name, cf_table **out, cf_error *e)
 {
+    /* One allocation of the right size for a regular file; doubling for a pipe. */
+    struct stat st;
     size_t cap = 1 << 16, len = 0;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        cap = (size_t)st.st_size + 1;
     char *buf = malloc(cap);
     if (buf == NULL)
         return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");

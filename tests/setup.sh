@@ -105,3 +105,11 @@ done_testing() {
     echo "1..$tap_n"
     [ "$tap_failed" -eq 0 ]
 }
+
+# mpirun N CMD...: CMD under $MPIEXEC -n N, bounded in time. Leak checking is off in MPI
+# processes (see tests/mpi/smoke.sh); every other sanitizer check stays on.
+mpirun() {
+    n=$1
+    shift
+    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" timeout 300 $MPIEXEC -n "$n" "$@"
+}
