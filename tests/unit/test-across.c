@@ -28,7 +28,7 @@ static size_t make_points(const cf_coll *c, const double *coef, double noise, gs
         for (int i = 0; i < NSIZES; i++) {
             double t = 0.0;
             for (int k = 0; k < c->nbasis; k++)
-                t += coef[k] * cf_term_eval(c->basis[k], NPS[a], size_at(i));
+                t += coef[k] * cf_cterm_eval(c->basis[k], NPS[a], size_at(i));
             if (noise > 0.0)
                 t *= exp(noise * gsl_ran_gaussian(r, 1.0));
             pts[n++] = (cf_point){NPS[a], size_at(i), t};
@@ -40,7 +40,7 @@ static double truth(const cf_coll *c, const double *coef, long p, double m)
 {
     double t = 0.0;
     for (int k = 0; k < c->nbasis; k++)
-        t += coef[k] * cf_term_eval(c->basis[k], p, m);
+        t += coef[k] * cf_cterm_eval(c->basis[k], p, m);
     return t;
 }
 
@@ -310,7 +310,7 @@ static void laptop(void)
     /* No pingpong: no estimate, and the reason is kept. */
     cf_table *u = cf_table_alloc();
     add_row(u, "bcast", 2, 8, "byte", 1.0);
-    cf_across_fit_table(u, "t_avg_us", &across, &p2p, &notes, &nnotes, &e);
+    cf_across_fit_table(u, "mean", &across, &p2p, &notes, &nnotes, &e);
     is_str(json_string_value(json_object_get(p2p, "error")), "no pingpong rows at np=2",
            "no pingpong: p2p says so");
     cf_across_set_load(across, p2p, "m.json", &s, &e);
