@@ -1092,60 +1092,90 @@ const cf_across *cf_across_set_find(const cf_across_set *s, const char *pattern,
     return NULL;
 }
 
-/* ---- Formulas ---- */
+/* ---- Formulas, in the forms of cf_fit_formula ---- */
 
-static size_t num(char *buf, size_t n, double v, const char *lang)
+static size_t text_line(char *buf, size_t n, double c0, double c1)
 {
-    if (strcmp(lang, "latex") == 0) {
-        int ex = v == 0.0 ? 0 : (int)floor(log10(fabs(v)));
-        if (ex >= -3 && ex <= 4)
-            return (size_t)snprintf(buf, n, "%.6g", v);
-        return (size_t)snprintf(buf, n, "%.6g \\cdot 10^{%d}", v / pow(10.0, ex), ex);
-    }
-    return (size_t)snprintf(buf, n, strcmp(lang, "text") == 0 ? "%.6g" : "%.9g", v);
+    if (!(c1 > 0.0))
+        return (size_t)snprintf(buf, n, "%.4g us %s %.4g us/B * m", c0, c1 < 0 ? "-" : "+",
+                                fabs(c1));
+    double mibps = 1.0 / (c1 * 1.048576);
+    if (mibps >= 1024.0)
+        return (size_t)snprintf(buf, n, "%.4g us + m / (%.3g GiB/s)", c0, mibps / 1024.0);
+    return (size_t)snprintf(buf, n, "%.4g us + m / (%.3g MiB/s)", c0, mibps);
 }
 
-/* One line c0 + c1*m in lang. */
+static size_t latex_num(char *buf, size_t n, double v)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%.4g", v);
+    char *ex = strchr(s, 'e');
+    if (ex == NULL)
+        return (size_t)snprintf(buf, n, "%s", s);
+    *ex = '\0';
+    return (size_t)snprintf(buf, n, "%s \\times 10^{%d}", s, (int)strtol(ex + 1, NULL, 10));
+}
+
 static size_t line_expr(char *buf, size_t n, double c0, double c1, const char *lang)
 {
-    char a[64], b[64];
-    int text = strcmp(lang, "text") == 0, latex = strcmp(lang, "latex") == 0;
-    num(a, sizeof a, c0, lang);
-    num(b, sizeof b, fabs(c1), lang);
-    const char *sign = c1 < 0 ? "-" : "+";
-    if (text)
-        return (size_t)snprintf(buf, n, "%s us %s %s us/B * m", a, sign, b);
-    if (latex)
-        return (size_t)snprintf(buf, n, "%s %s %s\\,m", a, sign, b);
-    return (size_t)snprintf(buf, n, "%s %s %s * m", a, sign, b);
+    if (strcmp(lang, "text") == 0)
+        return text_line(buf, n, c0, c1);
+    if (strcmp(lang, "latex") == 0) {
+        char a[64], b[64];
+        latex_num(a, sizeof a, c0);
+        latex_num(b, sizeof b, fabs(c1));
+        return (size_t)snprintf(buf, n, "%s %s %s\\, m", a, c1 < 0 ? "-" : "+", b);
+    }
+    return (size_t)snprintf(buf, n, "%.15g %s %.15g*m", c0, c1 < 0 ? "-" : "+", fabs(c1));
 }
 
-int cf_lines_formula(const double *c0, const double *c1, int nlines, const char *lang, char *buf,
-                     size_t n)
+int cf_lines_formula(const char *name, const double *c0, const double *c1, int nlines,
+                     const char *lang, char *buf, size_t n)
 {
-    static const char *const langs[] = {"text", "c", "python", "latex", "gnuplot"};
-    int known = 0;
-    for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++)
-        known |= strcmp(lang, langs[i]) == 0;
-    if (!known || nlines < 1)
+    if (nlines < 1 || nlines > 2)
         return -1;
-    char l[2][256];
-    for (int i = 0; i < nlines && i < 2; i++)
+    char l[2][320];
+    for (int i = 0; i < nlines; i++)
         line_expr(l[i], sizeof l[i], c0[i], c1[i], lang);
     int two = nlines > 1;
-    int r;
-    if (strcmp(lang, "text") == 0)
-        r = two ? snprintf(buf, n, "T(m) = min(%s, %s)", l[0], l[1])
-                : snprintf(buf, n, "T(m) = %s", l[0]);
-    else if (strcmp(lang, "c") == 0)
-        r = two ? snprintf(buf, n, "fmin(%s, %s)", l[0], l[1]) : snprintf(buf, n, "%s", l[0]);
-    else if (strcmp(lang, "python") == 0)
-        r = two ? snprintf(buf, n, "min(%s, %s)", l[0], l[1]) : snprintf(buf, n, "%s", l[0]);
-    else if (strcmp(lang, "latex") == 0)
-        r = two ? snprintf(buf, n, "T(m) = \\min(%s,\\ %s)", l[0], l[1])
-                : snprintf(buf, n, "T(m) = %s", l[0]);
-    else
-        r = two ? snprintf(buf, n, "T(m) = ((%s) < (%s) ? (%s) : (%s))", l[0], l[1], l[0], l[1])
-                : snprintf(buf, n, "T(m) = %s", l[0]);
-    return r;
+    char body[4 * sizeof l[0] + 64];
+    if (strcmp(lang, "text") == 0) {
+        if (two)
+            snprintf(body, sizeof body, "min(%s, %s)", l[0], l[1]);
+        else
+            snprintf(body, sizeof body, "%s", l[0]);
+        return snprintf(buf, n, "T(m) = %s", body);
+    }
+    if (strcmp(lang, "latex") == 0) {
+        if (two)
+            snprintf(body, sizeof body, "\\min(%s,\\ %s)", l[0], l[1]);
+        else
+            snprintf(body, sizeof body, "%s", l[0]);
+        const char *u = strchr(name, '_') ? strchr(name, '_') + 1 : name;
+        return snprintf(buf, n, "T_{\\mathrm{%.*s}}(m) = %s \\quad [\\mu\\mathrm{s}; m \\text{ in "
+                        "bytes}]", (int)strcspn(u, "_"), u, body);
+    }
+    if (strcmp(lang, "c") == 0) {
+        if (two)
+            snprintf(body, sizeof body, "fmin(%s, %s)", l[0], l[1]);
+        else
+            snprintf(body, sizeof body, "%s", l[0]);
+        return snprintf(buf, n, "static double %s(double m) { return %s; } /* us; m in bytes */",
+                        name, body);
+    }
+    if (strcmp(lang, "python") == 0) {
+        if (two)
+            snprintf(body, sizeof body, "min(%s, %s)", l[0], l[1]);
+        else
+            snprintf(body, sizeof body, "%s", l[0]);
+        return snprintf(buf, n, "def %s(m): return %s  # us; m in bytes", name, body);
+    }
+    if (strcmp(lang, "gnuplot") == 0) {
+        if (two)
+            snprintf(body, sizeof body, "((%s) < (%s) ? (%s) : (%s))", l[0], l[1], l[0], l[1]);
+        else
+            snprintf(body, sizeof body, "%s", l[0]);
+        return snprintf(buf, n, "%s(m) = %s  # us; m in bytes", name, body);
+    }
+    return -1;
 }

@@ -155,9 +155,10 @@ void cf_across_set_clear(cf_across_set *s);
 const cf_across *cf_across_set_find(const cf_across_set *s, const char *pattern,
                                     const char *datatype);
 
-/* T(m) = min over lines of (c0[i] + c1[i]*m) as an expression in lang: "text", "c",
- * "python", "latex" or "gnuplot"; the length written, or -1 for an unknown language. */
-int cf_lines_formula(const double *c0, const double *c1, int nlines, const char *lang, char *buf,
-                     size_t n);
+/* T(m) = min over lines of (c0[i] + c1[i]*m), at most two lines, in lang ("text", "c",
+ * "python", "latex", "gnuplot"), in the forms of cf_fit_formula: name is the function a
+ * code form defines ("T_alltoall_np16"). The length written, or -1 for an unknown lang. */
+int cf_lines_formula(const char *name, const double *c0, const double *c1, int nlines,
+                     const char *lang, char *buf, size_t n);
 
 #endif

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "error.h"
 #include "modelfile.h"
+#include "outfile.h"
 #include "size.h"
 
 static const char help[] =
@@ -48,7 +49,7 @@ enum { SRC_FIT, SRC_ACROSS, SRC_P2P };
 static const char *const src_names[] = {"fit", "across-np", "p2p-estimate"};
 
 #define NOTE_MAX 512
-#define CACHE 8
+#define CACHE_MAX 65536 /* process counts whose source is kept; beyond, the cache restarts */
 
 /* Where the answers at one np come from. */
 typedef struct source {
@@ -58,6 +59,8 @@ typedef struct source {
     double bytes_min, bytes_max; /* the sizes this source has seen */
     char model[96];
     char note[NOTE_MAX]; /* what holds for every size at this np */
+    char note_csv[2 * NOTE_MAX + 2]; /* the same as a CSV field */
+    char note_json[6 * NOTE_MAX + 2]; /* and as a JSON string, quotes included */
 } source;
 
 typedef struct ctx {
@@ -71,8 +74,8 @@ typedef struct ctx {
     const cf_across *across;
     long *measured; /* process counts with a fit of (pattern, datatype), increasing */
     size_t nmeasured;
-    source cache[CACHE];
-    int ncache, next;
+    source **slots; /* open addressing by np; nslots a power of two */
+    size_t nslots, nused;
     int format;
     FILE *out;
     size_t rows;
@@ -218,17 +221,63 @@ static int resolve(ctx *c, long np, source *s, cf_error *e)
     return 0;
 }
 
+static char *put_csv(char *p, const char *s);
+static char *put_json_str(char *p, const char *s);
+
+static void cache_clear(ctx *c)
+{
+    for (size_t i = 0; i < c->nslots; i++)
+        free(c->slots[i]);
+    free(c->slots);
+    c->slots = NULL;
+    c->nslots = c->nused = 0;
+}
+
+static size_t slot_of(source *const *slots, size_t nslots, long np)
+{
+    size_t i = (size_t)((uint64_t)np * 0x9E3779B97F4A7C15u >> 20) & (nslots - 1);
+    while (slots[i] != NULL && slots[i]->np != np)
+        i = (i + 1) & (nslots - 1);
+    return i;
+}
+
+/* The source at np, resolved once per np: a batch of a million points asks for few. */
 static const source *source_at(ctx *c, long np, cf_error *e)
 {
-    for (int i = 0; i < c->ncache; i++)
-        if (c->cache[i].np == np)
-            return &c->cache[i];
-    source *s = &c->cache[c->next];
-    if (resolve(c, np, s, e) != 0)
+    if (c->nslots > 0) {
+        source *s = c->slots[slot_of(c->slots, c->nslots, np)];
+        if (s != NULL)
+            return s;
+    }
+    if (c->nused >= CACHE_MAX)
+        cache_clear(c);
+    if (2 * (c->nused + 1) > c->nslots) {
+        size_t n = c->nslots ? 2 * c->nslots : 64;
+        source **t = calloc(n, sizeof *t);
+        if (t == NULL) {
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+            return NULL;
+        }
+        for (size_t i = 0; i < c->nslots; i++)
+            if (c->slots[i] != NULL)
+                t[slot_of(t, n, c->slots[i]->np)] = c->slots[i];
+        free(c->slots);
+        c->slots = t;
+        c->nslots = n;
+    }
+    source *s = malloc(sizeof *s);
+    if (s == NULL) {
+        cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         return NULL;
-    c->next = (c->next + 1) % CACHE;
-    if (c->ncache < CACHE)
-        c->ncache++;
+    }
+    if (resolve(c, np, s, e) != 0) {
+        free(s);
+        return NULL;
+    }
+    *put_csv(s->note_csv, s->note) = '\0';
+    *put_json_str(s->note_json, s->note) = '\0';
+    c->slots[slot_of(c->slots, c->nslots, np)] = s;
+    c->nused++;
     return s;
 }
 
@@ -241,7 +290,7 @@ typedef struct answer {
     const char *model;
     char model_buf[96];
     int np_extra, bytes_extra;
-    char note[NOTE_MAX * 2];
+    char bnote[160]; /* where bytes lies outside the measured sizes; "" inside */
 } answer;
 
 static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
@@ -254,9 +303,11 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
     out->bytes = bytes;
     out->model = s->model;
     double m = (double)bytes;
-    char bnote[160];
-    bytes_note(s, bytes, bnote, sizeof bnote);
-    out->bytes_extra = bnote[0] != '\0';
+    if ((double)bytes > s->bytes_max || (double)bytes < s->bytes_min)
+        bytes_note(s, bytes, out->bnote, sizeof out->bnote);
+    else
+        out->bnote[0] = '\0';
+    out->bytes_extra = out->bnote[0] != '\0';
     out->np_extra = s->kind != SRC_FIT;
     int nmsg = c->coll ? c->coll->nmsg : 0;
     if (s->kind == SRC_FIT) {
@@ -297,9 +348,6 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->np_extra = s->note[0] != '\0';
     if (s->kind == SRC_P2P)
         out->np_extra = 1;
-    out->note[0] = '\0';
-    join(out->note, sizeof out->note, s->note);
-    join(out->note, sizeof out->note, bnote);
     return 0;
 }
 
@@ -411,7 +459,7 @@ static void out_begin(ctx *c)
 
 static void out_row(ctx *c, const source *s, const answer *a)
 {
-    char buf[4 * NOTE_MAX + 512], *p = buf;
+    char buf[10 * NOTE_MAX + 512], *p = buf;
     const char *src = src_names[s->kind];
     if (c->format == FMT_CSV) {
         p = put_str(p, c->pattern);
@@ -436,7 +484,13 @@ static void out_row(ctx *c, const source *s, const answer *a)
         *p++ = ',';
         p = put_str(p, extra_text(a));
         *p++ = ',';
-        p = put_csv(p, a->note);
+        if (a->bnote[0] == '\0') {
+            p = put_str(p, s->note_csv);
+        } else {
+            char note[2 * NOTE_MAX];
+            snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
+            p = put_csv(p, note);
+        }
         *p++ = '\n';
     } else if (c->format == FMT_JSON) {
         p = put_str(p, c->rows ? ",\n  {\"pattern\": " : "\n  {\"pattern\": ");
@@ -464,7 +518,13 @@ static void out_row(ctx *c, const source *s, const answer *a)
         p = put_str(p, ", \"bytes\": ");
         p = put_str(p, a->bytes_extra ? "true" : "false");
         p = put_str(p, "}, \"note\": ");
-        p = put_json_str(p, a->note);
+        if (a->bnote[0] == '\0') {
+            p = put_str(p, s->note_json);
+        } else {
+            char note[2 * NOTE_MAX];
+            snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
+            p = put_json_str(p, note);
+        }
         *p++ = '}';
     } else {
         char size[32], t[32], lo[32], hi[32], bw[32];
@@ -476,9 +536,9 @@ static void out_row(ctx *c, const source *s, const answer *a)
             snprintf(bw, sizeof bw, "%.6g", a->bw);
         else
             snprintf(bw, sizeof bw, "-");
-        p += snprintf(p, sizeof buf, "%-14s %6ld %10s %12s %12s %12s %10s  %-12s %s%s%s\n",
+        p += snprintf(p, sizeof buf, "%-14s %6ld %10s %12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
                       c->pattern, a->np, size, t, lo, hi, bw, src, a->model,
-                      a->note[0] ? "; " : "", a->note);
+                      s->note[0] ? "; " : "", s->note, a->bnote[0] ? "; " : "", a->bnote);
     }
     fwrite(buf, 1, (size_t)(p - buf), c->out);
     c->rows++;
@@ -657,20 +717,25 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
     const source *s = source_at(c, np, e);
     if (s == NULL)
         return CF_EXIT_DATA;
-    char buf[2048];
+    char buf[2048], name[96];
     int n;
+    if (c->coll != NULL && strcmp(c->datatype, c->coll->datatype) == 0)
+        snprintf(name, sizeof name, "T_%s_np%ld", c->pattern, np);
+    else
+        snprintf(name, sizeof name, "T_%s_%s_np%ld", c->pattern, c->datatype, np);
     if (s->kind == SRC_FIT) {
         n = cf_fit_formula(s->fit, lang, buf, sizeof buf);
     } else if (s->kind == SRC_ACROSS) {
         double c0, c1;
         cf_across_line(c->across, np, &c0, &c1);
-        n = cf_lines_formula(&c0, &c1, 1, lang, buf, sizeof buf);
+        n = cf_lines_formula(name, &c0, &c1, 1, lang, buf, sizeof buf);
         cf_msg("np=%ld: from the across-np model%s%s", np, s->note[0] ? "; " : "", s->note);
     } else {
         double c0[CF_COLL_MAX_ALGS], c1[CF_COLL_MAX_ALGS];
         int nl = cf_p2p_lines(&c->as.pp, c->coll, c->datatype, np, c0, c1);
-        n = cf_lines_formula(c0, c1, nl, lang, buf, sizeof buf);
-        cf_msg("np=%ld: point-to-point estimate (%s); %s", np, c->coll->algs[0].name, s->note);
+        n = cf_lines_formula(name, c0, c1, nl, lang, buf, sizeof buf);
+        cf_msg("np=%ld: point-to-point estimate (%s%s%s); %s", np, c->coll->algs[0].name,
+               nl > 1 ? ", or " : "", nl > 1 ? c->coll->algs[1].name : "", s->note);
     }
     if (n < 0)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "--lang '%s': expected text, c, python, "
@@ -836,9 +901,10 @@ int cmd_predict(int argc, char **argv)
     /* Resolve every np first, so that an np without a model fails before any output. */
     if (!o.points)
         for (size_t i = 0; i < nnp; i++) {
-            source s;
-            if ((rc = resolve(&c, nps[i], &s, &e)) != 0)
+            if (source_at(&c, nps[i], &e) == NULL) {
+                rc = e.code ? e.code : CF_EXIT_DATA;
                 goto report;
+            }
         }
     out_begin(&c);
     if (o.points) {
@@ -860,6 +926,7 @@ done:
     free(sizes);
     free(path);
     free(c.measured);
+    cache_clear(&c);
     cf_across_set_clear(&c.as);
     cf_modelset_free(c.ms);
     return rc;
