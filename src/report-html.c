@@ -335,7 +335,7 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
             }
             for (int k = 0; k < a->nbasis; k++) {
                 fprintf(fp, "%s%.4g &times; ", k ? " + " : "", a->coef[k]);
-                cf_report_html_text(fp, cf_term_name(a->basis[k]));
+                cf_report_html_text(fp, cf_cterm_name(a->basis[k]));
             }
             fprintf(fp,
                     "</td><td class=\"num\">%d</td><td class=\"num\">%.2g%%</td>"
