@@ -1,0 +1,173 @@
+# A table of bad inputs: for each, commfit exits 1 or 2 with a message that starts
+# "commfit:" and names the problem, leaves no output file behind, and no sanitizer
+# reports anything.
+. "$top_srcdir/tests/setup.sh"
+
+H='pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps'
+in="$T/in"
+mkdir -p "$in"
+
+# A good table (Hockney ping-pong, 8 sizes) and a model fitted from it.
+{
+    echo "# schema: 1"
+    echo "$H"
+    for m in 0 1 4 16 64 256 1024 4096; do
+        awk -v m=$m 'BEGIN { t = 1 + m / 1000; printf "pingpong,2,%d,byte,,100,5,%.6g,%.6g,%.6g,%.6g,0.01,\n", m, t, t, t, t }'
+    done
+} >"$in/good.csv"
+"$COMMFIT" fit -i "$in/good.csv" -o "$in/good.json" >/dev/null 2>&1
+check "a model to break is fitted from a good table" test -s "$in/good.json"
+
+# Table variants: line 3 is the first row.
+bad_row() { { echo "# schema: 1"; echo "$H"; printf '%s\n' "$@"; } >"$in/$name.csv"; }
+name=fields-short; bad_row "pingpong,2,0,byte,,100,5,1,1,1,1,0.01"
+name=fields-long; bad_row "pingpong,2,0,byte,,100,5,1,1,1,1,0.01,,9"
+name=nan; bad_row "pingpong,2,0,byte,,100,5,nan,1,1,1,0.01,"
+name=inf; bad_row "pingpong,2,0,byte,,100,5,1,inf,1,1,0.01,"
+name=neg-time; bad_row "pingpong,2,0,byte,,100,5,-1,1,1,1,0.01,"
+name=zero-time; bad_row "pingpong,2,0,byte,,100,5,0,1,1,1,0.01,"
+name=text-number; bad_row "pingpong,2,0,byte,,100,5,1,fast,1,1,0.01,"
+name=np-zero; bad_row "pingpong,0,0,byte,,100,5,1,1,1,1,0.01,"
+name=np-neg; bad_row "pingpong,-2,0,byte,,100,5,1,1,1,1,0.01,"
+name=bytes-neg; bad_row "pingpong,2,-8,byte,,100,5,1,1,1,1,0.01,"
+name=bytes-huge; bad_row "pingpong,2,99999999999999999999,byte,,100,5,1,1,1,1,0.01,"
+name=min-gt-max; bad_row "pingpong,2,0,byte,,100,5,3,2,1,2,0.01,"
+name=pattern-caps; bad_row "PingPong,2,0,byte,,100,5,1,1,1,1,0.01,"
+name=duplicate; bad_row "pingpong,2,0,byte,,100,5,1,1,1,1,0.01," "pingpong,2,0,byte,,100,5,1,1,1,1,0.01,"
+name=unsorted; bad_row "pingpong,2,64,byte,,100,5,1,1,1,1,0.01," "pingpong,2,8,byte,,100,5,1,1,1,1,0.01,"
+name=empty-field; bad_row "pingpong,2,0,byte,,100,5,1,,1,1,0.01,"
+: >"$in/empty.csv"
+printf '# schema: 1\n# only: metadata\n' >"$in/meta-only.csv"
+printf 'pingpong,2,0,byte,,100,5,1,1,1,1,0.01,\n' >"$in/no-header.csv"
+printf 'pattern,np,bytes\npingpong,2,0\n' >"$in/short-header.csv"
+printf '# schema: 2\n%s\n' "$H" >"$in/schema2.csv"
+head -c 4096 /dev/urandom >"$in/garbage.bin"
+printf 'pattern,np\0bytes\n' >"$in/nul.csv"
+{ echo "$H"; echo "pingpong,2,0,byte,,100,5,1,1,1,1,0.01,"; echo "pingpong,2,8,byte,,100,5,2,2,2,2,0.01,"; } >"$in/two-points.csv"
+{ echo "$H"; for m in 1 2 3 4; do echo "pingpong,2,$m,byte,,100,5,1,1,1,1,0.01,"; done; } >"$in/no-loggp-rows.csv"
+
+# Model-file variants.
+head -c 100 "$in/good.json" >"$in/truncated.json"
+sed 's/"commfit_model": *1/"commfit_model": 99/' "$in/good.json" >"$in/version99.json"
+sed 's/"fits"/"fitz"/' "$in/good.json" >"$in/no-fits.json"
+echo '[1, 2, 3]' >"$in/array.json"
+: >"$in/empty.json"
+cp "$in/garbage.bin" "$in/garbage.json"
+
+# IMB/OSU variants.
+real="$top_srcdir/tests/data/realdata"
+head -n 40 "$real/imb_stackhpc_ompi4_ib_pingpong.txt" >"$in/imb-cut.txt"
+printf 'hello\nthis is no benchmark output\n' >"$in/neither.txt"
+alltoall="$real/osu562_stackhpc_alaska_hdr100ib_ompi4_alltoall.txt"
+
+# An output folder that cannot be written: read-only, or (root ignores permissions) a
+# path through a regular file.
+mkdir -p "$in/ro"
+chmod 555 "$in/ro"
+if [ "$(id -u)" -eq 0 ]; then
+    ro="$in/good.csv/sub"
+    ro_re="good.csv.*(cannot create folder|Not a directory)"
+else
+    ro="$in/ro"
+    ro_re="ro/.*(cannot write|Permission denied)"
+fi
+
+# case RCS REGEX CMD...: runs CMD in an empty folder. RCS is the exit status allowed
+# ("1", "2" or "12"); REGEX must match stderr, whose every line starts "commfit:" or
+# "Try 'commfit". The folder must be empty afterwards.
+n=0
+case_() {
+    rcs=$1 re=$2
+    shift 2
+    n=$((n + 1))
+    d="$T/case$n"
+    mkdir "$d"
+    rc=0
+    (cd "$d" && "$@") >"$T/out" 2>"$T/err" || rc=$?
+    what="case $n: $(echo "$*" | sed "s|$COMMFIT|commfit|; s|$T/||g; s|$top_srcdir/||g")"
+    case "$rcs" in *"$rc"*) ok_rc=1 ;; *) ok_rc=0 ;; esac
+    [ "$rc" -ne 0 ] || ok_rc=0
+    first=$(head -n 1 "$T/err")
+    left=$(cd "$d" && find . -mindepth 1 | head -n 3)
+    if [ "$ok_rc" -eq 1 ] && case "$first" in "commfit: "*) true ;; *) false ;; esac &&
+        grep -Eq -- "$re" "$T/err" && [ -z "$left" ] &&
+        ! grep -Eq 'Sanitizer|runtime error|Segmentation|Aborted' "$T/err"; then
+        pass "$what"
+    else
+        fail "$what"
+        echo "#   exit $rc (allowed: $rcs); expected /$re/; left behind: ${left:-nothing}"
+        sed 's/^/#   /' "$T/err" | head -n 5
+    fi
+}
+
+C=$COMMFIT
+for v in fields-short fields-long; do
+    case_ 1 "$v.csv:3: expected 13 fields as in the header, got 1[24]" $C fit -i "$in/$v.csv"
+done
+case_ 1 "nan.csv:3: column 't_min_us': expected a finite number, got 'nan'" $C fit -i "$in/nan.csv"
+case_ 1 "inf.csv:3: column 't_avg_us': expected a finite number, got 'inf'" $C fit -i "$in/inf.csv"
+case_ 1 "neg-time.csv:3: t_min_us -1: expected a positive, finite time" $C fit -i "$in/neg-time.csv"
+case_ 1 "zero-time.csv:3: t_min_us 0: expected a positive, finite time" $C fit -i "$in/zero-time.csv"
+case_ 1 "text-number.csv:3: column 't_avg_us': expected a finite number, got 'fast'" $C fit -i "$in/text-number.csv"
+case_ 1 "np-zero.csv:3: np 0 out of range" $C fit -i "$in/np-zero.csv"
+case_ 1 "np-neg.csv:3: column 'np': expected a non-negative integer, got '-2'" $C fit -i "$in/np-neg.csv"
+case_ 1 "bytes-neg.csv:3: column 'bytes': expected a non-negative integer, got '-8'" $C fit -i "$in/bytes-neg.csv"
+case_ 1 "bytes-huge.csv:3: column 'bytes': .* is too large" $C fit -i "$in/bytes-huge.csv"
+case_ 1 "min-gt-max.csv:3: expected t_min_us <= t_avg_us <= t_max_us" $C fit -i "$in/min-gt-max.csv"
+case_ 1 "pattern-caps.csv:3: pattern 'PingPong': expected lower-case" $C fit -i "$in/pattern-caps.csv"
+case_ 1 "duplicate.csv:4: duplicate row: pingpong np 2 byte bytes 0 is already at line 3" $C fit -i "$in/duplicate.csv"
+case_ 1 "unsorted.csv:4: sizes out of order" $C fit -i "$in/unsorted.csv"
+case_ 1 "empty-field.csv:3: column 't_avg_us': expected a finite number, got ''" $C fit -i "$in/empty-field.csv"
+case_ 1 "empty.csv: empty file: expected a timing table" $C fit -i "$in/empty.csv"
+case_ 1 "meta-only.csv: missing header" $C fit -i "$in/meta-only.csv"
+case_ 1 "no-header.csv:1: missing header" $C fit -i "$in/no-header.csv"
+case_ 1 "short-header.csv:1: missing column 'datatype'" $C fit -i "$in/short-header.csv"
+case_ 1 "schema2.csv:1: schema version 2 is newer than this commfit reads" $C fit -i "$in/schema2.csv"
+case_ 1 "garbage.bin:[0-9]+: (unexpected NUL byte|missing header)" $C fit -i "$in/garbage.bin"
+case_ 1 "nul.csv:1: unexpected NUL byte" $C fit -i "$in/nul.csv"
+case_ 1 "/nonexistent/t.csv: cannot open: No such file or directory" $C fit -i /nonexistent/t.csv
+case_ 1 "data: cannot open folder" $C fit
+case_ 1 "needs at least 3|no fit could be made" $C fit -i "$in/two-points.csv"
+case_ 1 "loggp needs the 'loggp_os' rows" $C fit -i "$in/no-loggp-rows.csv" --model loggp
+case_ 2 "unknown model|'cubic'" $C fit -i "$in/good.csv" --model cubic
+case_ 2 "'sometimes'" $C fit -i "$in/good.csv" --weights sometimes
+case_ 2 "'mode'" $C fit -i "$in/good.csv" --statistic mode
+case_ 2 "'fortran'" $C fit -i "$in/good.csv" --formulas fortran
+case_ 2 "unrecognized option|unknown option" $C fit --frobnicate
+case_ 1 "$ro_re" $C fit -i "$in/good.csv" -o "$ro/m.json"
+
+case_ 12 "pattern 'nosuch'" $C predict -m "$in/good.json" --pattern nosuch --np 2 --bytes 1K
+case_ 2 "'0'" $C predict -m "$in/good.json" --pattern pingpong --np 0 --bytes 1K
+case_ 2 "invalid size '1X'" $C predict -m "$in/good.json" --pattern pingpong --np 2 --bytes 1X
+case_ 2 "invalid size '-1'" $C predict -m "$in/good.json" --pattern pingpong --np 2 --bytes -1
+case_ 2 "size '2T' |invalid size '2T'" $C predict -m "$in/good.json" --pattern pingpong --np 2 --bytes 2T
+case_ 2 "too large" $C predict -m "$in/good.json" --pattern pingpong --np 2 --bytes 99999G
+case_ 1 "truncated.json" $C predict -m "$in/truncated.json" --pattern pingpong --np 2 --bytes 1K
+case_ 1 "version99.json.*(newer|99)" $C predict -m "$in/version99.json" --pattern pingpong --np 2 --bytes 1K
+case_ 1 "no-fits.json.*fits" $C predict -m "$in/no-fits.json" --pattern pingpong --np 2 --bytes 1K
+case_ 1 "array.json" $C predict -m "$in/array.json" --pattern pingpong --np 2 --bytes 1K
+case_ 1 "empty.json" $C predict -m "$in/empty.json" --pattern pingpong --np 2 --bytes 1K
+case_ 1 "garbage.json" $C predict -m "$in/garbage.json" --pattern pingpong --np 2 --bytes 1K
+case_ 1 "/nonexistent/m.json: cannot open" $C predict -m /nonexistent/m.json --pattern pingpong --np 2 --bytes 1K
+case_ 2 "pattern" $C predict -m "$in/good.json" --np 2 --bytes 1K
+case_ 2 "'csvx'" $C predict -m "$in/good.json" --pattern pingpong --np 2 --bytes 1K --format csvx
+
+case_ 2 "'nmpi'|unknown format" $C import nmpi "$in/neither.txt"
+case_ 2 "file" $C import imb
+case_ 1 "neither.txt:1?:? ?.*(IMB|not)" $C import imb "$in/neither.txt" -o out.csv
+case_ 1 "imb-cut.txt:[0-9]+: " $C import imb "$in/imb-cut.txt" -o out.csv
+case_ 1 "osu562_stackhpc_alaska_hdr100ib_ompi4_alltoall.txt:[0-9]+: .*--np" $C import osu "$alltoall" -o out.csv
+case_ 1 "garbage.bin" $C import osu "$in/garbage.bin" -o out.csv
+case_ 1 "/nonexistent/x.txt: cannot open" $C import imb /nonexistent/x.txt -o out.csv
+case_ 1 "$ro_re" $C import osu --np 64 "$alltoall" -o "$ro/t.csv"
+case_ 1 "$ro_re" $C report -i "$in/good.csv" -o "$ro/rep"
+case_ 2 "'0'|--np" $C import osu --np 0 "$alltoall" -o out.csv
+
+case_ 1 "truncated.json" $C report -m "$in/truncated.json" -o rep
+case_ 1 "nan.csv:3" $C report -i "$in/nan.csv" -o rep
+case_ 1 "models: cannot open folder|no .*model" $C report
+case_ 2 "unrecognized option|unknown option" $C report --svgz
+
+chmod 755 "$in/ro"
+check "the table has at least 40 bad inputs" test "$n" -ge 40
+done_testing
