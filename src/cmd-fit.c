@@ -313,15 +313,22 @@ static void summary_line(FILE *fp, const cf_fit *f)
         fprintf(fp, "  warning: %s\n", f->warnings[i]);
 }
 
-/* The gains of a datatype fit per size, one line each (the study's table). */
+/* The gains of a datatype fit, one line per size: at the fewest and the most blocks
+ * measured there (gains are kept in the order of the rows: by size, then blocks). */
 static void gain_lines(FILE *fp, const cf_fit *f)
 {
-    for (size_t i = 0; i < f->ngain; i++) {
-        char b[32];
-        cf_size_format(f->gain[i].bytes, b, sizeof b);
-        fprintf(fp, "  %s in %d block%s: %.3g us, pack %.3g us, gain %+.1f%%\n", b,
-                f->gain[i].blocks, f->gain[i].blocks == 1 ? "" : "s", f->gain[i].t_us,
-                f->gain[i].t_pack_us, f->gain[i].gain_pct);
+    for (size_t i = 0, j; i < f->ngain; i = j) {
+        for (j = i + 1; j < f->ngain && f->gain[j].bytes == f->gain[i].bytes; j++)
+            ;
+        const cf_gain *a = &f->gain[i], *b = &f->gain[j - 1];
+        char sz[32];
+        cf_size_format(a->bytes, sz, sizeof sz);
+        fprintf(fp, "  %s: gain over pack %+.1f%% (%d block%s)", sz, a->gain_pct, a->blocks,
+                a->blocks == 1 ? "" : "s");
+        if (j - i > 1)
+            fprintf(fp, " to %+.1f%% (%d block%s)", b->gain_pct, b->blocks,
+                    b->blocks == 1 ? "" : "s");
+        fputc('\n', fp);
     }
 }
 

@@ -544,8 +544,11 @@ void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
     s->rinf_MiBps = scale / beta;
     s->rinf_lo_MiBps = scale / (beta + tq * se);
     s->rinf_hi_MiBps = beta - tq * se > 0 ? scale / (beta - tq * se) : INFINITY;
-    s->n_half_bytes = alpha / beta;
-    s->m90_bytes = 9 * alpha / beta;
+    /* A tangent crossing zero above m = 0 has no half-performance length. */
+    if (alpha > 0) {
+        s->n_half_bytes = alpha / beta;
+        s->m90_bytes = 9 * alpha / beta;
+    }
 }
 
 int cf_fit_group(const char *kind_name, const cf_fit_input *in, cf_fit *out, cf_error *e)
