@@ -48,10 +48,15 @@ check "the summary warns that g < o_s" \
     grep -q '^  warning: g (0.3 us) < o_s (0.6 us): a sender cannot start messages faster than its own overhead' "$T/out"
 check "the model file keeps the warning" grep -q '"g (0.3 us) < o_s (0.6 us)' slowgap.json
 
-# Derived datatypes as commfit measure writes them: pack rows per layout (ddt_layout).
+# Derived datatypes as commfit measure writes them beside the plain ping-pong: pack rows
+# per layout (ddt_layout).
 {
     echo "$HDR,ddt_layout,ddt_size_bytes,ddt_extent_bytes,ddt_stride_bytes"
     awk 'BEGIN {
+        for (k = 10; k <= 20; k += 2) {
+            m = 2 ^ k; t = 1.4 + m / 8000
+            printf "pingpong,2,%d,byte,,100,5,%.12g,%.12g,%.12g,%.12g,,%.6g,,,,\n", m, t, t, t, t, m / t
+        }
         for (k = 10; k <= 20; k += 2) for (b = 1; b <= 256; b *= 4) {
             m = 2 ^ k
             v = 1.5 + m / 8000 + 0.05 * b; pv = 2 + m / 5000 + 0.08 * b
@@ -105,7 +110,7 @@ grep_err "has no positive t_ci95_us: --weights variance needs it \(use relative\
 run "$COMMFIT" fit -i loggp.csv -i ddt.csv -o both.json --patterns pingpong
 expect_rc 0 "two tables"
 check "two tables: both named on stderr" \
-    sh -c "grep -q '^commfit: fit: read loggp.csv (96 rows)' '$T/err' && grep -q '^commfit: fit: read ddt.csv (120 rows)' '$T/err'"
+    sh -c "grep -q '^commfit: fit: read loggp.csv (96 rows)' '$T/err' && grep -q '^commfit: fit: read ddt.csv (126 rows)' '$T/err'"
 check "two tables: both in the source" \
     sh -c "grep -q '\"file\": \"loggp.csv\"' both.json && grep -q '\"file\": \"ddt.csv\"' both.json"
 run sh -c "\"$COMMFIT\" fit -i - --patterns pingpong --model linear --formulas gnuplot <loggp.csv"
