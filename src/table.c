@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "outfile.h"
@@ -180,14 +181,33 @@ int cf_row_check(const cf_row *r, char *why, size_t n)
     return 0;
 }
 
+/* Large row arrays go on transparent huge pages where the system has them: first
+ * touching a million rows page by page costs more than parsing them. */
+#define HUGE_ALIGN ((size_t)2 << 20)
+
 static int reserve(cf_table *t, size_t n)
 {
     if (n <= t->cap_rows)
         return 0;
-    cf_row *nr = realloc(t->rows, n * sizeof *nr);
-    if (nr == NULL)
-        return -1;
-    t->rows = nr;
+    size_t bytes = n * sizeof(cf_row);
+    if (bytes < 4 * HUGE_ALIGN) {
+        cf_row *nr = realloc(t->rows, bytes);
+        if (nr == NULL)
+            return -1;
+        t->rows = nr;
+    } else {
+        bytes = (bytes + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN;
+        cf_row *nr = aligned_alloc(HUGE_ALIGN, bytes);
+        if (nr == NULL)
+            return -1;
+#ifdef MADV_HUGEPAGE
+        madvise(nr, bytes, MADV_HUGEPAGE);
+#endif
+        if (t->n_rows > 0)
+            memcpy(nr, t->rows, t->n_rows * sizeof(cf_row));
+        free(t->rows);
+        t->rows = nr;
+    }
     t->cap_rows = n;
     return 0;
 }
@@ -307,6 +327,7 @@ typedef struct reader {
     int *extra_idx;             /* field index of each extra column */
     int nfields;
     field *f;
+    int have_header;
 } reader;
 
 static int bad(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -535,103 +556,128 @@ static int has_pattern_field(const char *s, size_t n)
     return 0;
 }
 
+/* One line of a table (without its newline): metadata, the header or a row. */
+static int reader_line(reader *r, const char *s, size_t n)
+{
+    r->line++;
+    if (n > 0 && s[n - 1] == '\r')
+        n--;
+    if (memchr(s, '\0', n) != NULL)
+        return bad(r, "unexpected NUL byte: this is not a text table");
+    if (n == 0)
+        return 0;
+    if (s[0] == '#')
+        return meta_line(r, s, n);
+    if (r->have_header)
+        return data_line(r, s, n);
+    if (!has_pattern_field(s, n))
+        return bad(r, "missing header: expected a line starting '%s,%s,%s,...'",
+                   cf_table_columns[0], cf_table_columns[1], cf_table_columns[2]);
+    r->have_header = 1;
+    return header_line(r, s, n);
+}
+
+/* Every complete line of buf; returns how many bytes were used (up to the last
+ * newline, or all of it at the end of the input). */
+static int reader_lines(reader *r, const char *buf, size_t len, int at_end, size_t *used)
+{
+    size_t pos = 0;
+    int rc = 0;
+    while (pos < len && rc == 0) {
+        const char *nl = memchr(buf + pos, '\n', len - pos);
+        if (nl == NULL && !at_end)
+            break;
+        size_t end = nl ? (size_t)(nl - buf) : len;
+        rc = reader_line(r, buf + pos, end - pos);
+        pos = end + 1;
+    }
+    *used = pos > len ? len : pos;
+    return rc;
+}
+
+static int reader_start(reader *r, const char *name, size_t rows_hint, cf_error *e)
+{
+    memset(r, 0, sizeof *r);
+    r->name = name;
+    r->e = e;
+    r->t = cf_table_alloc();
+    if (r->t == NULL || reserve(r->t, rows_hint) != 0)
+        return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
+    return 0;
+}
+
+static int reader_finish(reader *r, int rc, size_t len, cf_table **out)
+{
+    if (rc == 0 && !r->have_header) {
+        r->line = 0;
+        rc = bad(r, len == 0 ? "empty file: expected a timing table"
+                             : "missing header: expected a line starting 'pattern,np,bytes,...'");
+    }
+    free(r->f);
+    free(r->extra_idx);
+    if (rc != 0) {
+        cf_table_free(r->t);
+        return rc;
+    }
+    *out = r->t;
+    return 0;
+}
+
 int cf_table_read_mem(const char *buf, size_t len, const char *name, cf_table **out,
                       cf_error *e)
 {
     reader r;
-    memset(&r, 0, sizeof r);
-    r.name = name;
-    r.e = e;
-    r.t = cf_table_alloc();
-    if (r.t == NULL)
-        return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
-    int rc = 0, have_header = 0;
-    size_t pos = 0;
-    const char *nul = memchr(buf, '\0', len);
-    if (nul != NULL) {
-        for (const char *p = buf; p < nul; p++)
-            r.line += *p == '\n';
-        r.line++;
-        rc = bad(&r, "unexpected NUL byte: this is not a text table");
-        len = 0;
-    }
-    size_t lines = 1;
+    size_t lines = 1, used;
     for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + len - p))) != NULL; p++)
         lines++;
-    if (reserve(r.t, lines) != 0)
-        rc = bad(&r, "out of memory");
-    while (pos < len && rc == 0) {
-        const char *nl = memchr(buf + pos, '\n', len - pos);
-        size_t end = nl ? (size_t)(nl - buf) : len;
-        const char *s = buf + pos;
-        size_t n = end - pos;
-        pos = end + 1;
-        r.line++;
-        if (n > 0 && s[n - 1] == '\r')
-            n--;
-        if (n == 0)
-            continue;
-        if (s[0] == '#')
-            rc = meta_line(&r, s, n);
-        else if (!have_header) {
-            if (!has_pattern_field(s, n)) {
-                rc = bad(&r, "missing header: expected a line starting '%s,%s,%s,...'",
-                         cf_table_columns[0], cf_table_columns[1], cf_table_columns[2]);
-                break;
-            }
-            rc = header_line(&r, s, n);
-            have_header = 1;
-        } else {
-            rc = data_line(&r, s, n);
-        }
-    }
-    if (rc == 0 && !have_header) {
-        r.line = 0;
-        rc = bad(&r, len == 0 ? "empty file: expected a timing table"
-                              : "missing header: expected a line starting 'pattern,np,bytes,...'");
-    }
-    free(r.f);
-    free(r.extra_idx);
-    if (rc != 0) {
-        cf_table_free(r.t);
-        return rc;
-    }
-    *out = r.t;
-    return 0;
+    int rc = reader_start(&r, name, lines, e);
+    if (rc == 0)
+        rc = reader_lines(&r, buf, len, 1, &used);
+    return reader_finish(&r, rc, len, out);
 }
 
 int cf_table_read_fp(FILE *fp, const char *name, cf_table **out, cf_error *e)
 {
-    /* One allocation of the right size for a regular file; doubling for a pipe. */
+    /* Streamed through a small buffer that stays in cache, rather than read whole:
+     * on a virtual machine, faulting in pages for a copy of the file costs more than
+     * parsing it. Rows are reserved from the file size (a row is at least ~40 bytes;
+     * reserved but untouched memory costs nothing). */
     struct stat st;
-    size_t cap = 1 << 16, len = 0;
+    size_t hint = 64;
     if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        cap = (size_t)st.st_size + 1;
-    char *buf = malloc(cap);
-    if (buf == NULL)
-        return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
-    for (;;) {
+        hint = (size_t)st.st_size / 40 + 64;
+    reader r;
+    int rc = reader_start(&r, name, hint, e);
+    size_t cap = 1 << 20, len = 0, total = 0;
+    char *buf = rc == 0 ? malloc(cap) : NULL;
+    if (rc == 0 && buf == NULL)
+        rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
+    while (rc == 0) {
         if (len == cap) {
+            /* A line longer than the buffer: grow it. */
             char *nb = realloc(buf, cap * 2);
             if (nb == NULL) {
-                free(buf);
-                return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
+                rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
+                break;
             }
             buf = nb;
             cap *= 2;
         }
-        size_t got = fread(buf + len, 1, cap - len, fp);
+        size_t got = fread(buf + len, 1, cap - len, fp), used;
         len += got;
+        total += got;
+        if (got == 0 && ferror(fp)) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot read: %s", strerror(errno));
+            break;
+        }
+        rc = reader_lines(&r, buf, len, got == 0, &used);
+        memmove(buf, buf + used, len - used);
+        len -= used;
         if (got == 0)
             break;
     }
-    if (ferror(fp)) {
-        free(buf);
-        return cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot read: %s", strerror(errno));
-    }
-    int rc = cf_table_read_mem(buf, len, name, out, e);
     free(buf);
-    return rc;
+    return reader_finish(&r, rc, total, out);
 }
 
 int cf_table_read(const char *path, cf_table **out, cf_error *e)
@@ -704,6 +750,7 @@ int cf_table_write(const char *path, const cf_table *t, cf_error *e)
     int rc = cf_outfile_open(&o, path, e);
     if (rc != 0)
         return rc;
+    setvbuf(o.fp, NULL, _IOFBF, 1 << 20);
     if (cf_table_write_header(o.fp, t) != 0)
         goto fail;
     for (size_t i = 0; i < t->n_rows; i++)

@@ -220,7 +220,8 @@ int main(void)
     refuses_text("# schema: one\n", 1, "invalid schema version 'one': expected a number such as '1'");
     refuses_text("pattern,np,np,bytes\n", 1, "column 'np' appears twice in the header");
     {
-        char bin[64] = "# x: y\npattern,np,bytes\n";
+        char bin[256];
+        snprintf(bin, sizeof bin, "# x: y\n%s", HEADER);
         size_t n = strlen(bin);
         bin[n] = '\0';
         bin[n + 1] = 'x';
