@@ -222,7 +222,7 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
     }
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; j < k; j++)
-            X[i * k + j] = cf_term_eval(c->basis[j], pts[i].p, pts[i].m);
+            X[i * k + j] = cf_cterm_eval(c->basis[j], pts[i].p, pts[i].m);
         t[i] = pts[i].t_us;
     }
     double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
@@ -248,7 +248,7 @@ void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
 {
     double x[CF_COLL_MAX_BASIS], t = 0.0, v = 0.0;
     for (int j = 0; j < a->nbasis; j++) {
-        x[j] = cf_term_eval(a->basis[j], p, m);
+        x[j] = cf_cterm_eval(a->basis[j], p, m);
         t += a->coef[j] * x[j];
     }
     for (int j = 0; j < a->nbasis; j++)
@@ -269,7 +269,7 @@ void cf_across_line(const cf_across *a, long p, double *c0, double *c1)
     *c0 = *c1 = 0.0;
     for (int j = 0; j < a->nbasis; j++) {
         double s0, s1;
-        cf_term_split(a->basis[j], p, &s0, &s1);
+        cf_cterm_split(a->basis[j], p, &s0, &s1);
         *c0 += a->coef[j] * s0;
         *c1 += a->coef[j] * s1;
     }
@@ -355,7 +355,7 @@ int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long 
         for (int v = 0; v < 3; v++)
             for (int j = 0; j < CF_COST_MAX_PARTS && parts[v][j].k != 0.0; j++) {
                 double s0, s1;
-                cf_term_split(parts[v][j].term, p, &s0, &s1);
+                cf_cterm_split(parts[v][j].term, p, &s0, &s1);
                 c0[i] += factor * coef[v] * parts[v][j].k * s0;
                 c1[i] += factor * coef[v] * parts[v][j].k * s1;
             }
@@ -365,30 +365,35 @@ int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long 
 
 /* ---- From a timing table ---- */
 
+/* The rows a fit reads, by pointer: commfit fit has them from several tables. */
+typedef struct rowset {
+    const cf_row *const *rows;
+    size_t n;
+} rowset;
+
+/* The statistic commfit fit chose, by its name there or by the column's. */
 static double row_time(const cf_row *r, const char *stat)
 {
-    if (strcmp(stat, "t_med_us") == 0 && isfinite(r->t_med_us))
+    if ((strcmp(stat, "median") == 0 || strcmp(stat, "t_med_us") == 0) && isfinite(r->t_med_us))
         return r->t_med_us;
-    if (strcmp(stat, "t_min_us") == 0)
+    if (strcmp(stat, "min") == 0 || strcmp(stat, "t_min_us") == 0)
         return r->t_min_us;
-    if (strcmp(stat, "t_max_us") == 0)
-        return r->t_max_us;
     return r->t_avg_us;
 }
 
-static int rows_hockney(const cf_table *t, const char *stat, const char *pattern,
+static int rows_hockney(const rowset *t, const char *stat, const char *pattern,
                         const char *datatype, cf_hockney *h, cf_error *e)
 {
     size_t n = 0;
-    double *m = malloc((t->n_rows ? t->n_rows : 1) * sizeof *m);
-    double *y = malloc((t->n_rows ? t->n_rows : 1) * sizeof *y);
+    double *m = malloc((t->n ? t->n : 1) * sizeof *m);
+    double *y = malloc((t->n ? t->n : 1) * sizeof *y);
     if (m == NULL || y == NULL) {
         free(m);
         free(y);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const cf_row *r = &t->rows[i];
+    for (size_t i = 0; i < t->n; i++) {
+        const cf_row *r = t->rows[i];
         if (r->np == 2 && r->blocks == 0 && strcmp(r->pattern, pattern) == 0 &&
             strcmp(r->datatype, datatype) == 0) {
             m[n] = (double)r->bytes;
@@ -450,16 +455,16 @@ static int cmp_key(const void *a, const void *b)
     return d;
 }
 
-static int contention_of(const cf_table *t, const char *stat, const cf_p2p *pp, const key *k,
+static int contention_of(const rowset *t, const char *stat, const cf_p2p *pp, const key *k,
                          cf_contention *out)
 {
     size_t n = 0;
-    double *ratio = malloc((t->n_rows ? t->n_rows : 1) * sizeof *ratio);
+    double *ratio = malloc((t->n ? t->n : 1) * sizeof *ratio);
     if (ratio == NULL)
         return -1;
     double s = 0.0, s2 = 0.0;
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const cf_row *r = &t->rows[i];
+    for (size_t i = 0; i < t->n; i++) {
+        const cf_row *r = t->rows[i];
         if (!key_match(k, r))
             continue;
         double est = cf_coll_cost(k->c, r->np, (double)r->bytes, pp->h.alpha_us,
@@ -488,7 +493,7 @@ static int contention_of(const cf_table *t, const char *stat, const cf_p2p *pp, 
     return 0;
 }
 
-static void p2p_gamma_fit(const cf_table *t, const char *stat, cf_p2p *pp)
+static void p2p_gamma_fit(const rowset *t, const char *stat, const char *nt, cf_p2p *pp)
 {
     static const char *const reductions[] = {"reduce", "allreduce"};
     for (size_t i = 0; i < 2; i++) {
@@ -505,7 +510,6 @@ static void p2p_gamma_fit(const cf_table *t, const char *stat, cf_p2p *pp)
                  "%s at np=2: its beta minus the ping-pong beta", reductions[i]);
         return;
     }
-    const char *nt = cf_table_meta_get(t, "normalized_time_us");
     char *end = NULL;
     double v = nt ? strtod(nt, &end) : NAN;
     if (nt && end != nt && *end == '\0' && v > 0.0 && isfinite(v)) {
@@ -545,11 +549,29 @@ void cf_notes_free(char **notes, size_t n)
     free(notes);
 }
 
-int cf_across_fit_table(const cf_table *t, const char *stat, json_t **across_np, json_t **p2p,
-                        char ***notes, size_t *nnotes, cf_error *e)
+int cf_across_fit_table(const cf_table *tab, const char *stat, json_t **across_np,
+                        json_t **p2p, char ***notes, size_t *nnotes, cf_error *e)
 {
+    const cf_row **rows = malloc((tab->n_rows ? tab->n_rows : 1) * sizeof *rows);
+    if (rows == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    for (size_t i = 0; i < tab->n_rows; i++)
+        rows[i] = &tab->rows[i];
+    int rc = cf_across_fit_rows(rows, tab->n_rows, stat,
+                                cf_table_meta_get(tab, "normalized_time_us"), across_np, p2p,
+                                notes, nnotes, e);
+    free(rows);
+    return rc;
+}
+
+int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat,
+                       const char *normalized_time_us, json_t **across_np, json_t **p2p,
+                       char ***notes, size_t *nnotes, cf_error *e)
+{
+    rowset set = {rows, nrows};
+    const rowset *t = &set;
     if (stat == NULL)
-        stat = "t_avg_us";
+        stat = "mean";
     *across_np = NULL;
     *p2p = NULL;
     *notes = NULL;
@@ -565,8 +587,8 @@ int cf_across_fit_table(const cf_table *t, const char *stat, json_t **across_np,
         goto oom;
 
     /* Every (pattern, datatype, np) with an algorithm cost, and each (pattern, datatype). */
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const cf_row *r = &t->rows[i];
+    for (size_t i = 0; i < t->n; i++) {
+        const cf_row *r = t->rows[i];
         const cf_coll *c = cf_coll_find(r->pattern);
         if (c == NULL || r->blocks != 0 || r->np < 2)
             continue;
@@ -591,7 +613,7 @@ int cf_across_fit_table(const cf_table *t, const char *stat, json_t **across_np,
             snprintf(pp.error, sizeof pp.error, "%.150s", why.msg);
     }
     if (pp.error[0] == '\0') {
-        p2p_gamma_fit(t, stat, &pp);
+        p2p_gamma_fit(t, stat, normalized_time_us, &pp);
         for (size_t i = 0; i < nk; i++) {
             if (ks[i].np == 0 || strcmp(ks[i].datatype, ks[i].c->datatype) != 0)
                 continue;
@@ -606,15 +628,15 @@ int cf_across_fit_table(const cf_table *t, const char *stat, json_t **across_np,
         }
     }
 
-    pts = malloc((t->n_rows ? t->n_rows : 1) * sizeof *pts);
+    pts = malloc((t->n ? t->n : 1) * sizeof *pts);
     if (pts == NULL)
         goto oom;
     for (size_t i = 0; i < nk; i++) {
         if (ks[i].np != 0)
             continue;
         size_t n = 0;
-        for (size_t j = 0; j < t->n_rows; j++) {
-            const cf_row *r = &t->rows[j];
+        for (size_t j = 0; j < t->n; j++) {
+            const cf_row *r = t->rows[j];
             if (key_match(&ks[i], r))
                 pts[n++] = (cf_point){r->np, (double)r->bytes, row_time(r, stat)};
         }
@@ -703,9 +725,9 @@ static void across_formula_text(const cf_across *a, char *buf, size_t n)
         char v[32];
         fmt_g(v, sizeof v, fabs(a->coef[j]));
         const char *sign = a->coef[j] < 0 ? (j ? " - " : " -") : (j ? " + " : " ");
-        const char *unit = strchr(cf_term_name(a->basis[j]), 'm') ? "us/B" : "us";
+        const char *unit = strchr(cf_cterm_name(a->basis[j]), 'm') ? "us/B" : "us";
         len += (size_t)snprintf(buf + len, n - len, "%s%s %s * %s", sign, v, unit,
-                                cf_term_name(a->basis[j]));
+                                cf_cterm_name(a->basis[j]));
     }
 }
 
@@ -731,7 +753,7 @@ json_t *cf_across_to_json(const cf_across *a)
     if (set(o, "basis", basis) || set(o, "coef", coef) || set(o, "se", se))
         goto fail;
     for (int j = 0; j < a->nbasis; j++)
-        if (json_array_append_new(basis, json_string(cf_term_name(a->basis[j]))) ||
+        if (json_array_append_new(basis, json_string(cf_cterm_name(a->basis[j]))) ||
             json_array_append_new(coef, jnum(a->coef[j])) ||
             json_array_append_new(se, jnum(sqrt(fmax(0.0, a->cov[j][j])))))
             goto fail;
@@ -943,12 +965,12 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
     out->nbasis = (int)json_array_size(basis);
     for (int i = 0; i < out->nbasis; i++) {
         const json_t *x = json_array_get(basis, (size_t)i);
-        int t = json_is_string(x) ? cf_term_find(json_string_value(x)) : -1;
+        int t = json_is_string(x) ? cf_cterm_find(json_string_value(x)) : -1;
         if (t < 0)
             return cf_error_set(e, CF_EXIT_DATA, name, 0,
                                 "%s.basis: unknown term '%s' (from a newer commfit?)", w.path,
                                 json_is_string(x) ? json_string_value(x) : "?");
-        out->basis[i] = (cf_term)t;
+        out->basis[i] = (cf_cterm)t;
     }
     double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
     if (get_vec(&w, j, "coef", out->nbasis, out->coef) ||
@@ -1070,60 +1092,90 @@ const cf_across *cf_across_set_find(const cf_across_set *s, const char *pattern,
     return NULL;
 }
 
-/* ---- Formulas ---- */
+/* ---- Formulas, in the forms of cf_fit_formula ---- */
 
-static size_t num(char *buf, size_t n, double v, const char *lang)
+static size_t text_line(char *buf, size_t n, double c0, double c1)
 {
-    if (strcmp(lang, "latex") == 0) {
-        int ex = v == 0.0 ? 0 : (int)floor(log10(fabs(v)));
-        if (ex >= -3 && ex <= 4)
-            return (size_t)snprintf(buf, n, "%.6g", v);
-        return (size_t)snprintf(buf, n, "%.6g \\cdot 10^{%d}", v / pow(10.0, ex), ex);
-    }
-    return (size_t)snprintf(buf, n, strcmp(lang, "text") == 0 ? "%.6g" : "%.9g", v);
+    if (!(c1 > 0.0))
+        return (size_t)snprintf(buf, n, "%.4g us %s %.4g us/B * m", c0, c1 < 0 ? "-" : "+",
+                                fabs(c1));
+    double mibps = 1.0 / (c1 * 1.048576);
+    if (mibps >= 1024.0)
+        return (size_t)snprintf(buf, n, "%.4g us + m / (%.3g GiB/s)", c0, mibps / 1024.0);
+    return (size_t)snprintf(buf, n, "%.4g us + m / (%.3g MiB/s)", c0, mibps);
 }
 
-/* One line c0 + c1*m in lang. */
+static size_t latex_num(char *buf, size_t n, double v)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%.4g", v);
+    char *ex = strchr(s, 'e');
+    if (ex == NULL)
+        return (size_t)snprintf(buf, n, "%s", s);
+    *ex = '\0';
+    return (size_t)snprintf(buf, n, "%s \\times 10^{%d}", s, (int)strtol(ex + 1, NULL, 10));
+}
+
 static size_t line_expr(char *buf, size_t n, double c0, double c1, const char *lang)
 {
-    char a[64], b[64];
-    int text = strcmp(lang, "text") == 0, latex = strcmp(lang, "latex") == 0;
-    num(a, sizeof a, c0, lang);
-    num(b, sizeof b, fabs(c1), lang);
-    const char *sign = c1 < 0 ? "-" : "+";
-    if (text)
-        return (size_t)snprintf(buf, n, "%s us %s %s us/B * m", a, sign, b);
-    if (latex)
-        return (size_t)snprintf(buf, n, "%s %s %s\\,m", a, sign, b);
-    return (size_t)snprintf(buf, n, "%s %s %s * m", a, sign, b);
+    if (strcmp(lang, "text") == 0)
+        return text_line(buf, n, c0, c1);
+    if (strcmp(lang, "latex") == 0) {
+        char a[64], b[64];
+        latex_num(a, sizeof a, c0);
+        latex_num(b, sizeof b, fabs(c1));
+        return (size_t)snprintf(buf, n, "%s %s %s\\, m", a, c1 < 0 ? "-" : "+", b);
+    }
+    return (size_t)snprintf(buf, n, "%.15g %s %.15g*m", c0, c1 < 0 ? "-" : "+", fabs(c1));
 }
 
-int cf_lines_formula(const double *c0, const double *c1, int nlines, const char *lang, char *buf,
-                     size_t n)
+int cf_lines_formula(const char *name, const double *c0, const double *c1, int nlines,
+                     const char *lang, char *buf, size_t n)
 {
-    static const char *const langs[] = {"text", "c", "python", "latex", "gnuplot"};
-    int known = 0;
-    for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++)
-        known |= strcmp(lang, langs[i]) == 0;
-    if (!known || nlines < 1)
+    if (nlines < 1 || nlines > 2)
         return -1;
-    char l[2][256];
-    for (int i = 0; i < nlines && i < 2; i++)
+    char l[2][320];
+    for (int i = 0; i < nlines; i++)
         line_expr(l[i], sizeof l[i], c0[i], c1[i], lang);
     int two = nlines > 1;
-    int r;
-    if (strcmp(lang, "text") == 0)
-        r = two ? snprintf(buf, n, "T(m) = min(%s, %s)", l[0], l[1])
-                : snprintf(buf, n, "T(m) = %s", l[0]);
-    else if (strcmp(lang, "c") == 0)
-        r = two ? snprintf(buf, n, "fmin(%s, %s)", l[0], l[1]) : snprintf(buf, n, "%s", l[0]);
-    else if (strcmp(lang, "python") == 0)
-        r = two ? snprintf(buf, n, "min(%s, %s)", l[0], l[1]) : snprintf(buf, n, "%s", l[0]);
-    else if (strcmp(lang, "latex") == 0)
-        r = two ? snprintf(buf, n, "T(m) = \\min(%s,\\ %s)", l[0], l[1])
-                : snprintf(buf, n, "T(m) = %s", l[0]);
-    else
-        r = two ? snprintf(buf, n, "T(m) = ((%s) < (%s) ? (%s) : (%s))", l[0], l[1], l[0], l[1])
-                : snprintf(buf, n, "T(m) = %s", l[0]);
-    return r;
+    char body[4 * sizeof l[0] + 64];
+    if (strcmp(lang, "text") == 0) {
+        if (two)
+            snprintf(body, sizeof body, "min(%s, %s)", l[0], l[1]);
+        else
+            snprintf(body, sizeof body, "%s", l[0]);
+        return snprintf(buf, n, "T(m) = %s", body);
+    }
+    if (strcmp(lang, "latex") == 0) {
+        if (two)
+            snprintf(body, sizeof body, "\\min(%s,\\ %s)", l[0], l[1]);
+        else
+            snprintf(body, sizeof body, "%s", l[0]);
+        const char *u = strchr(name, '_') ? strchr(name, '_') + 1 : name;
+        return snprintf(buf, n, "T_{\\mathrm{%.*s}}(m) = %s \\quad [\\mu\\mathrm{s}; m \\text{ in "
+                        "bytes}]", (int)strcspn(u, "_"), u, body);
+    }
+    if (strcmp(lang, "c") == 0) {
+        if (two)
+            snprintf(body, sizeof body, "fmin(%s, %s)", l[0], l[1]);
+        else
+            snprintf(body, sizeof body, "%s", l[0]);
+        return snprintf(buf, n, "static double %s(double m) { return %s; } /* us; m in bytes */",
+                        name, body);
+    }
+    if (strcmp(lang, "python") == 0) {
+        if (two)
+            snprintf(body, sizeof body, "min(%s, %s)", l[0], l[1]);
+        else
+            snprintf(body, sizeof body, "%s", l[0]);
+        return snprintf(buf, n, "def %s(m): return %s  # us; m in bytes", name, body);
+    }
+    if (strcmp(lang, "gnuplot") == 0) {
+        if (two)
+            snprintf(body, sizeof body, "((%s) < (%s) ? (%s) : (%s))", l[0], l[1], l[0], l[1]);
+        else
+            snprintf(body, sizeof body, "%s", l[0]);
+        return snprintf(buf, n, "%s(m) = %s  # us; m in bytes", name, body);
+    }
+    return -1;
 }

@@ -40,7 +40,7 @@ typedef struct cf_across {
     double bytes_min, bytes_max;
     char error[CF_NOTE_MAX]; /* why there is no model; "" when fitted */
     int nbasis;
-    cf_term basis[CF_COLL_MAX_BASIS];
+    cf_cterm basis[CF_COLL_MAX_BASIS];
     double coef[CF_COLL_MAX_BASIS]; /* us per unit of each term */
     double cov[CF_COLL_MAX_BASIS][CF_COLL_MAX_BASIS]; /* scaled by the residual variance */
     double s2;                                       /* residual relative variance */
@@ -120,11 +120,16 @@ int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long 
 const cf_contention *cf_p2p_contention(const cf_p2p *pp, const char *pattern,
                                        const char *datatype, long p);
 
-/* What commfit fit runs: from a timing table, the "across_np" array and the "p2p" object
+/* What commfit fit runs: from the rows it fits, the "across_np" array and the "p2p" object
  * of the model file (new references), and one note per (pattern, datatype) that got no
- * across-np model ("alltoall: not enough process counts (have 1, need 3); fitted per np
- * only"). stat names the time column the fits use (t_avg_us, t_med_us, t_min_us; NULL is
- * t_avg_us). notes is malloc'd; free with cf_notes_free. */
+ * across-np model ("alltoall (byte): not enough process counts (have 1, need 3); fitted
+ * per np only"). stat is the time statistic of the fits: "median", "mean" or "min" (NULL:
+ * mean). normalized_time_us is the table's metadata value or NULL; it scales gamma when
+ * no reduction was measured at np=2. notes is malloc'd; free with cf_notes_free. */
+int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat,
+                       const char *normalized_time_us, json_t **across_np, json_t **p2p,
+                       char ***notes, size_t *nnotes, cf_error *e);
+/* The same over every row of one table, with its metadata. */
 int cf_across_fit_table(const cf_table *t, const char *stat, json_t **across_np, json_t **p2p,
                         char ***notes, size_t *nnotes, cf_error *e);
 void cf_notes_free(char **notes, size_t n);
@@ -150,9 +155,10 @@ void cf_across_set_clear(cf_across_set *s);
 const cf_across *cf_across_set_find(const cf_across_set *s, const char *pattern,
                                     const char *datatype);
 
-/* T(m) = min over lines of (c0[i] + c1[i]*m) as an expression in lang: "text", "c",
- * "python", "latex" or "gnuplot"; the length written, or -1 for an unknown language. */
-int cf_lines_formula(const double *c0, const double *c1, int nlines, const char *lang, char *buf,
-                     size_t n);
+/* T(m) = min over lines of (c0[i] + c1[i]*m), at most two lines, in lang ("text", "c",
+ * "python", "latex", "gnuplot"), in the forms of cf_fit_formula: name is the function a
+ * code form defines ("T_alltoall_np16"). The length written, or -1 for an unknown lang. */
+int cf_lines_formula(const char *name, const double *c0, const double *c1, int nlines,
+                     const char *lang, char *buf, size_t n);
 
 #endif

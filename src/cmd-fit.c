@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "across.h"
 #include "cli.h"
 #include "commands.h"
 #include "error.h"
@@ -469,6 +470,18 @@ int cmd_fit(int argc, char **argv)
                           "no fit could be made (%zu group%s skipped, see above)", failed,
                           failed == 1 ? "" : "s");
         goto report;
+    }
+    {
+        /* The across-np models and the point-to-point estimate: commfit predict's part. */
+        char **notes = NULL;
+        size_t nnotes = 0;
+        if ((rc = cf_across_fit_rows(rows, nrows, cf_statistic_name(o.stat),
+                                     cf_table_meta_get(tables[0], "normalized_time_us"),
+                                     &ms->across_np, &ms->p2p, &notes, &nnotes, &e)) != 0)
+            goto report;
+        for (size_t i = 0; i < nnotes; i++)
+            cf_msg("%s", notes[i]);
+        cf_notes_free(notes, nnotes);
     }
     if ((rc = cf_modelset_write(output, ms, &e)) != 0)
         goto report;

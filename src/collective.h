@@ -7,17 +7,17 @@
 #include <stddef.h>
 
 /* The terms a cost is made of. L = ceil(lg p); m = bytes as IMB defines it per pattern. */
-typedef enum cf_term {
-    CF_TERM_ONE,  /* 1 */
-    CF_TERM_M,    /* m */
-    CF_TERM_LG,   /* ceil(lg p) */
-    CF_TERM_LG_M, /* ceil(lg p)*m */
-    CF_TERM_P1,   /* (p-1) */
-    CF_TERM_P1_M, /* (p-1)*m */
-    CF_TERM_FR_M, /* (p-1)/p*m */
-    CF_TERM_BRUCK_M, /* ceil(lg p)*p*m/2: Bruck's alltoall moves half of p blocks each step */
-    CF_NTERMS
-} cf_term;
+typedef enum cf_cterm {
+    CF_CT_ONE,  /* 1 */
+    CF_CT_M,    /* m */
+    CF_CT_LG,   /* ceil(lg p) */
+    CF_CT_LG_M, /* ceil(lg p)*m */
+    CF_CT_P1,   /* (p-1) */
+    CF_CT_P1_M, /* (p-1)*m */
+    CF_CT_FR_M, /* (p-1)/p*m */
+    CF_CT_BRUCK_M, /* ceil(lg p)*p*m/2: Bruck's alltoall moves half of p blocks each step */
+    CF_CT_COUNT
+} cf_cterm;
 
 #define CF_COLL_MAX_BASIS 3
 #define CF_COLL_MAX_ALGS 2
@@ -27,16 +27,16 @@ typedef enum cf_term {
 int cf_ceil_lg(long p);
 
 /* The term's name as the model file writes it ("ceil(lg p)*m"), and back: -1 unknown. */
-const char *cf_term_name(cf_term t);
-int cf_term_find(const char *name);
-double cf_term_eval(cf_term t, long p, double m);
+const char *cf_cterm_name(cf_cterm t);
+int cf_cterm_find(const char *name);
+double cf_cterm_eval(cf_cterm t, long p, double m);
 /* Its value at a fixed p as the factor of the constant or of m: T = c0 + c1*m. */
-void cf_term_split(cf_term t, long p, double *c0, double *c1);
+void cf_cterm_split(cf_cterm t, long p, double *c0, double *c1);
 
 /* k * term, summed over up to CF_COST_MAX_PARTS parts (k == 0 ends the list). */
 typedef struct cf_cost_part {
     double k;
-    cf_term term;
+    cf_cterm term;
 } cf_cost_part;
 
 /* One algorithm: T = alpha * A(p) + beta * B(p, m) + gamma * G(p, m). */
@@ -52,7 +52,7 @@ typedef struct cf_coll {
     int nmsg;             /* messages a call counts for bandwidth; 0: a collective */
     int two_only;         /* runs on two processes whatever np (pingpong, pingping) */
     int nbasis;           /* the across-np fit: T = sum c_k * basis_k(p, m) */
-    cf_term basis[CF_COLL_MAX_BASIS];
+    cf_cterm basis[CF_COLL_MAX_BASIS];
     int nalgs; /* the point-to-point estimate: the cheapest of these */
     cf_coll_alg algs[CF_COLL_MAX_ALGS];
 } cf_coll;

@@ -28,7 +28,7 @@ static size_t make_points(const cf_coll *c, const double *coef, double noise, gs
         for (int i = 0; i < NSIZES; i++) {
             double t = 0.0;
             for (int k = 0; k < c->nbasis; k++)
-                t += coef[k] * cf_term_eval(c->basis[k], NPS[a], size_at(i));
+                t += coef[k] * cf_cterm_eval(c->basis[k], NPS[a], size_at(i));
             if (noise > 0.0)
                 t *= exp(noise * gsl_ran_gaussian(r, 1.0));
             pts[n++] = (cf_point){NPS[a], size_at(i), t};
@@ -40,7 +40,7 @@ static double truth(const cf_coll *c, const double *coef, long p, double m)
 {
     double t = 0.0;
     for (int k = 0; k < c->nbasis; k++)
-        t += coef[k] * cf_term_eval(c->basis[k], p, m);
+        t += coef[k] * cf_cterm_eval(c->basis[k], p, m);
     return t;
 }
 
@@ -310,7 +310,7 @@ static void laptop(void)
     /* No pingpong: no estimate, and the reason is kept. */
     cf_table *u = cf_table_alloc();
     add_row(u, "bcast", 2, 8, "byte", 1.0);
-    cf_across_fit_table(u, "t_avg_us", &across, &p2p, &notes, &nnotes, &e);
+    cf_across_fit_table(u, "mean", &across, &p2p, &notes, &nnotes, &e);
     is_str(json_string_value(json_object_get(p2p, "error")), "no pingpong rows at np=2",
            "no pingpong: p2p says so");
     cf_across_set_load(across, p2p, "m.json", &s, &e);
@@ -328,23 +328,33 @@ static void formulas(void)
 {
     double c0[2] = {1.5, 20}, c1[2] = {0.002, -0.0001};
     char buf[512];
-    cf_lines_formula(c0, c1, 1, "text", buf, sizeof buf);
-    is_str(buf, "T(m) = 1.5 us + 0.002 us/B * m", "text formula");
-    cf_lines_formula(c0, c1, 2, "c", buf, sizeof buf);
-    is_str(buf, "fmin(1.5 + 0.002 * m, 20 - 0.0001 * m)", "c formula of two algorithms");
-    cf_lines_formula(c0, c1, 2, "python", buf, sizeof buf);
-    is_str(buf, "min(1.5 + 0.002 * m, 20 - 0.0001 * m)", "python formula");
-    cf_lines_formula(c0, c1, 1, "latex", buf, sizeof buf);
-    is_str(buf, "T(m) = 1.5 + 0.002\\,m", "latex formula");
+    cf_lines_formula("T_x_np4", c0, c1, 1, "text", buf, sizeof buf);
+    is_str(buf, "T(m) = 1.5 us + m / (477 MiB/s)", "text formula");
+    cf_lines_formula("T_x_np4", c0, c1, 2, "text", buf, sizeof buf);
+    is_str(buf, "T(m) = min(1.5 us + m / (477 MiB/s), 20 us - 0.0001 us/B * m)",
+           "text formula of two algorithms");
+    cf_lines_formula("T_x_np4", c0, c1, 2, "c", buf, sizeof buf);
+    is_str(buf, "static double T_x_np4(double m) { return fmin(1.5 + 0.002*m, 20 - 0.0001*m); } "
+                "/* us; m in bytes */",
+           "c formula of two algorithms");
+    cf_lines_formula("T_x_np4", c0, c1, 2, "python", buf, sizeof buf);
+    is_str(buf, "def T_x_np4(m): return min(1.5 + 0.002*m, 20 - 0.0001*m)  # us; m in bytes",
+           "python formula");
     c1[0] = 2.5e-5;
-    cf_lines_formula(c0, c1, 1, "latex", buf, sizeof buf);
-    is_str(buf, "T(m) = 1.5 + 2.5 \\cdot 10^{-5}\\,m", "latex formula of a small number");
+    cf_lines_formula("T_x_np4", c0, c1, 1, "latex", buf, sizeof buf);
+    is_str(buf, "T_{\\mathrm{x}}(m) = 1.5 + 2.5 \\times 10^{-5}\\, m \\quad [\\mu\\mathrm{s}; m "
+                "\\text{ in bytes}]",
+           "latex formula");
     c1[0] = 0.002;
-    cf_lines_formula(c0, c1, 2, "gnuplot", buf, sizeof buf);
-    is_str(buf, "T(m) = ((1.5 + 0.002 * m) < (20 - 0.0001 * m) ? (1.5 + 0.002 * m) : (20 - "
-                "0.0001 * m))",
+    cf_lines_formula("T_x_np4", c0, c1, 2, "gnuplot", buf, sizeof buf);
+    is_str(buf, "T_x_np4(m) = ((1.5 + 0.002*m) < (20 - 0.0001*m) ? (1.5 + 0.002*m) : (20 - "
+                "0.0001*m))  # us; m in bytes",
            "gnuplot formula");
-    is_int(cf_lines_formula(c0, c1, 1, "fortran", buf, sizeof buf), -1, "unknown language");
+    is_int(cf_lines_formula("T_x_np4", c0, c1, 1, "fortran", buf, sizeof buf), -1,
+           "unknown language");
+    c1[0] = 1.0 / (1.048576 * 2048);
+    cf_lines_formula("T_x_np4", c0, c1, 1, "text", buf, sizeof buf);
+    is_str(buf, "T(m) = 1.5 us + m / (2 GiB/s)", "text formula in GiB/s");
 }
 
 int main(void)

@@ -11,16 +11,16 @@ static void terms(void)
     static const int lg[] = {0, 1, 2, 2, 3, 3, 4, 5, 10};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         is_int(cf_ceil_lg(p[i]), lg[i], "ceil(lg %ld)", p[i]);
-    for (int t = 0; t < CF_NTERMS; t++)
-        is_int(cf_term_find(cf_term_name((cf_term)t)), t, "term '%s' found by its name",
-               cf_term_name((cf_term)t));
-    is_int(cf_term_find("lg p"), -1, "an unknown term name is refused");
-    near(cf_term_eval(CF_TERM_FR_M, 4, 8.0), 6.0, 1e-15, "(p-1)/p*m at p=4, m=8");
-    near(cf_term_eval(CF_TERM_BRUCK_M, 8, 2.0), 24.0, 1e-15, "ceil(lg p)*p*m/2 at p=8, m=2");
-    near(cf_term_eval(CF_TERM_LG_M, 5, 10.0), 30.0, 1e-15, "ceil(lg p)*m at p=5, m=10");
-    near(cf_term_eval(CF_TERM_P1, 5, 10.0), 4.0, 1e-15, "(p-1) at p=5");
+    for (int t = 0; t < CF_CT_COUNT; t++)
+        is_int(cf_cterm_find(cf_cterm_name((cf_cterm)t)), t, "term '%s' found by its name",
+               cf_cterm_name((cf_cterm)t));
+    is_int(cf_cterm_find("lg p"), -1, "an unknown term name is refused");
+    near(cf_cterm_eval(CF_CT_FR_M, 4, 8.0), 6.0, 1e-15, "(p-1)/p*m at p=4, m=8");
+    near(cf_cterm_eval(CF_CT_BRUCK_M, 8, 2.0), 24.0, 1e-15, "ceil(lg p)*p*m/2 at p=8, m=2");
+    near(cf_cterm_eval(CF_CT_LG_M, 5, 10.0), 30.0, 1e-15, "ceil(lg p)*m at p=5, m=10");
+    near(cf_cterm_eval(CF_CT_P1, 5, 10.0), 4.0, 1e-15, "(p-1) at p=5");
     double c0, c1;
-    cf_term_split(CF_TERM_P1_M, 9, &c0, &c1);
+    cf_cterm_split(CF_CT_P1_M, 9, &c0, &c1);
     ok(c0 == 0.0 && c1 == 8.0, "(p-1)*m at p=9 is 8*m");
 }
 
