@@ -24,7 +24,8 @@ BEGIN {
     for (np = 2; np <= 8; np *= 2)
         for (m = 0; m <= 1048576; m = m ? m * 4 : 1) {
             row("alltoall", np, m, "byte", 0, (np - 1) * (0.8 + m / 5000), 0)
-            row("allreduce", np, m >= 4 ? m : 4, "float", 0, log(np) / log(2) * (1 + m / 3000), 0)
+            if (m >= 4)
+                row("allreduce", np, m, "float", 0, log(np) / log(2) * (1 + m / 3000), 0)
         }
     for (np = 2; np <= 8; np *= 2)
         row("barrier", np, 0, "byte", 0, log(np) / log(2) * 0.7, 0)
