@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collective.h"
 #include "size.h"
 
 static const char *const section_titles[CF_SEC_COUNT] = {
@@ -152,6 +153,199 @@ static void summary(FILE *fp, const cf_table *t, group *g)
     fputs("</table>\n", fp);
 }
 
+static const char *json_str(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static void size_cell(FILE *fp, double bytes)
+{
+    char b[32];
+    if (isfinite(bytes) && bytes >= 0) {
+        cf_size_format((uint64_t)llround(bytes), b, sizeof b);
+        fprintf(fp, "<td class=\"num\">%s</td>", b);
+    } else {
+        fputs("<td class=\"num\">&ndash;</td>", fp);
+    }
+}
+
+/* How the model was fitted: the settings commfit fit recorded in "source". */
+static void model_source(FILE *fp, const cf_report *r)
+{
+    const json_t *src = r->ms->source;
+    static const char *const keys[] = {"statistic", "weights", "model"};
+    fputs("<table class=\"meta\">\n<tr><th>model file</th><td><code>", fp);
+    cf_report_html_text(fp, r->model_path);
+    fputs("</code></td></tr>\n", fp);
+    const json_t *tables = json_object_get(src, "tables");
+    size_t i;
+    const json_t *t;
+    json_array_foreach(tables, i, t)
+    {
+        const char *f = json_str(t, "file");
+        if (f == NULL)
+            continue;
+        fputs("<tr><th>fitted from</th><td><code>", fp);
+        cf_report_html_text(fp, f);
+        fputs("</code></td></tr>\n", fp);
+    }
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const char *v = json_str(src, keys[k]);
+        if (v == NULL)
+            continue;
+        fprintf(fp, "<tr><th>%s</th><td>", keys[k]);
+        cf_report_html_text(fp, v);
+        fputs("</td></tr>\n", fp);
+    }
+    const json_t *robust = json_object_get(src, "robust");
+    if (json_is_boolean(robust))
+        fprintf(fp, "<tr><th>robust</th><td>%s</td></tr>\n",
+                json_is_true(robust) ? "yes (outliers set aside)" : "no");
+    fputs("</table>\n", fp);
+}
+
+static void fit_params(FILE *fp, const cf_fit *f)
+{
+    for (int k = 0; k < f->nseg; k++) {
+        if (f->nseg > 1) {
+            char a[32], b[32];
+            cf_size_format(f->seg[k].from_bytes, a, sizeof a);
+            cf_size_format(f->seg[k].to_bytes, b, sizeof b);
+            fprintf(fp, "%s%s to %s: ", k ? "<br>" : "", a, b);
+        }
+        for (int j = 0; j < f->ncoef; j++) {
+            double se = sqrt(f->seg[k].cov[j][j]);
+            fputs(j ? ", " : "", fp);
+            cf_report_html_text(fp, f->coef_names[j]);
+            fprintf(fp, " = %.4g &plusmn; %.2g", f->seg[k].coef[j], se);
+        }
+    }
+}
+
+void cf_report_html_model(FILE *fp, const cf_report *r)
+{
+    const cf_modelset *ms = r->ms;
+    fputs("<h2 id=\"model\">The model</h2>\n", fp);
+    model_source(fp, r);
+    fputs("<h3>Fitted models and their quality</h3>\n"
+          "<p>One fit per pattern, process count and datatype. Errors are relative: the "
+          "leave-one-out error is the mean error predicting each point without it; the "
+          "largest error is over the points fitted. Coefficients carry their standard "
+          "error.</p>\n"
+          "<table class=\"fits\">\n<tr><th>pattern</th><th>np</th><th>datatype</th>"
+          "<th>model</th><th>formula</th><th>coefficients</th><th>points</th>"
+          "<th>leave-one-out error</th><th>largest error</th><th>R&sup2;</th>"
+          "<th>notes</th></tr>\n",
+          fp);
+    for (size_t i = 0; i < ms->nfits; i++) {
+        const cf_fit *f = &ms->fits[i];
+        fputs("<tr><td>", fp);
+        cf_report_html_text(fp, f->pattern);
+        fprintf(fp, "</td><td class=\"num\">%d</td><td>", f->np);
+        cf_report_html_text(fp, f->datatype);
+        fputs("</td><td>", fp);
+        cf_report_html_text(fp, f->model);
+        fputs("</td><td><code>", fp);
+        cf_report_html_text(fp, f->formula);
+        fputs("</code></td><td>", fp);
+        fit_params(fp, f);
+        fprintf(fp,
+                "</td><td class=\"num\">%d</td><td class=\"num\">%.2g%%</td>"
+                "<td class=\"num\">%.2g%%</td><td class=\"num\">%.6f</td><td>",
+                f->q.n, 100 * f->q.loo_mape, 100 * f->q.max_rel_err, f->q.r2);
+        const char *sep = "";
+        if (f->nrejected > 0) {
+            fprintf(fp, "%zu point%s set aside as outliers", f->nrejected,
+                    f->nrejected > 1 ? "s" : "");
+            sep = "; ";
+        }
+        for (size_t k = 0; k < f->nwarnings; k++) {
+            fputs(sep, fp);
+            cf_report_html_text(fp, f->warnings[k]);
+            sep = "; ";
+        }
+        fputs("</td></tr>\n", fp);
+    }
+    fputs("</table>\n", fp);
+
+    int any = 0;
+    for (size_t i = 0; i < ms->nfits; i++)
+        any |= ms->fits[i].sat.valid;
+    if (any) {
+        fputs("<h3>Saturation</h3>\n"
+              "<p>From the tangent of each fit at its largest size: r_inf is the asymptotic "
+              "bandwidth (with its 95% interval), n_1/2 the size that reaches half of it, "
+              "then the size that reaches 90%; the measured peak, and the size from which "
+              "every measured bandwidth stays within 5% of the last one.</p>\n"
+              "<table class=\"sat\">\n<tr><th>pattern</th><th>np</th><th>datatype</th>"
+              "<th>r_inf (MiB/s)</th><th>95% interval</th><th>n_1/2</th>"
+              "<th>90% of r_inf at</th><th>measured peak (MiB/s)</th><th>at</th>"
+              "<th>flat from</th></tr>\n",
+              fp);
+        for (size_t i = 0; i < ms->nfits; i++) {
+            const cf_fit *f = &ms->fits[i];
+            const cf_saturation *st = &f->sat;
+            if (!st->valid)
+                continue;
+            fputs("<tr><td>", fp);
+            cf_report_html_text(fp, f->pattern);
+            fprintf(fp, "</td><td class=\"num\">%d</td><td>", f->np);
+            cf_report_html_text(fp, f->datatype);
+            fprintf(fp, "</td><td class=\"num\">%.4g</td><td class=\"num\">%.4g to ",
+                    st->rinf_MiBps, st->rinf_lo_MiBps);
+            if (isfinite(st->rinf_hi_MiBps))
+                fprintf(fp, "%.4g</td>", st->rinf_hi_MiBps);
+            else
+                fputs("&infin;</td>", fp);
+            size_cell(fp, st->n_half_bytes);
+            size_cell(fp, st->m90_bytes);
+            fprintf(fp, "<td class=\"num\">%.4g</td>", st->peak_MiBps);
+            size_cell(fp, (double)st->peak_bytes);
+            size_cell(fp, st->flat_from_bytes);
+            fputs("</tr>\n", fp);
+        }
+        fputs("</table>\n", fp);
+    }
+
+    if (r->across.n > 0) {
+        fputs("<h3>Across process counts</h3>\n"
+              "<p>Per pattern, the algorithm cost terms fitted jointly over every measured "
+              "process count and size; they let predict answer for process counts that were "
+              "not measured (L = ceil(lg p), m = bytes).</p>\n"
+              "<table class=\"across\">\n<tr><th>pattern</th><th>datatype</th>"
+              "<th>measured np</th><th>terms (&micro;s per unit)</th><th>points</th>"
+              "<th>leave-one-out error</th><th>largest error</th></tr>\n",
+              fp);
+        for (size_t i = 0; i < r->across.n; i++) {
+            const cf_across *a = &r->across.a[i];
+            fputs("<tr><td>", fp);
+            cf_report_html_text(fp, a->pattern);
+            fputs("</td><td>", fp);
+            cf_report_html_text(fp, a->datatype);
+            fputs("</td><td class=\"num\">", fp);
+            for (int k = 0; k < a->nnp; k++)
+                fprintf(fp, "%s%ld", k ? ", " : "", a->np[k]);
+            fputs("</td><td>", fp);
+            if (a->error[0] != '\0') {
+                fputs("no model: ", fp);
+                cf_report_html_text(fp, a->error);
+                fputs("</td><td></td><td></td><td></td></tr>\n", fp);
+                continue;
+            }
+            for (int k = 0; k < a->nbasis; k++) {
+                fprintf(fp, "%s%.4g &times; ", k ? " + " : "", a->coef[k]);
+                cf_report_html_text(fp, cf_cterm_name(a->basis[k]));
+            }
+            fprintf(fp,
+                    "</td><td class=\"num\">%d</td><td class=\"num\">%.2g%%</td>"
+                    "<td class=\"num\">%.2g%%</td></tr>\n",
+                    a->q.n, 100 * a->q.loo_mape, 100 * a->q.max_rel_err);
+        }
+        fputs("</table>\n", fp);
+    }
+}
+
 static void figure(FILE *fp, const cf_report *r, const cf_plot *p, const char *missing)
 {
     const char *ext = r->png ? "png" : "svg";
@@ -205,10 +399,17 @@ int cf_report_html(cf_report *r, const char *missing, cf_error *e)
     cf_report_html_text(fp, r->name);
     fputs("</h1>\n<p>Drawn from the timing table <code>", fp);
     cf_report_html_text(fp, r->table_path);
-    fprintf(fp, "</code> by commfit %s. ", PACKAGE_VERSION);
-    fputs("No model file was given: the plots show the measurements only; "
-          "<code>commfit fit</code> fits the curves that would be drawn through them.</p>\n",
-          fp);
+    if (r->ms != NULL) {
+        fputs("</code> and the model file <code>", fp);
+        cf_report_html_text(fp, r->model_path);
+        fprintf(fp, "</code> fitted to it, by commfit %s.</p>\n", PACKAGE_VERSION);
+    } else {
+        fprintf(fp, "</code> by commfit %s. ", PACKAGE_VERSION);
+        fputs("No model file was given: the plots show the measurements only; "
+              "<code>commfit fit</code> fits the curves that would be drawn through "
+              "them.</p>\n",
+              fp);
+    }
     if (missing != NULL) {
         fputs("<p class=\"missing\">The plots were not drawn: ", fp);
         cf_report_html_text(fp, missing);
@@ -217,6 +418,8 @@ int cf_report_html(cf_report *r, const char *missing, cf_error *e)
               fp);
     }
     fputs("<nav><a href=\"#run\">The run</a><a href=\"#points\">Measured points</a>", fp);
+    if (r->ms != NULL)
+        fputs("<a href=\"#model\">The model</a>", fp);
     for (int s = 0; s < CF_SEC_COUNT; s++)
         if (in_section[s])
             fprintf(fp, "<a href=\"#%s\">%s</a>", section_ids[s], section_titles[s]);
@@ -227,6 +430,8 @@ int cf_report_html(cf_report *r, const char *missing, cf_error *e)
         fputs("<p>The table carries no metadata.</p>\n", fp);
     fputs("<h2 id=\"points\">Measured points</h2>\n", fp);
     summary(fp, r->table, g);
+    if (r->ms != NULL)
+        cf_report_html_model(fp, r);
     for (int s = 0; s < CF_SEC_COUNT; s++) {
         if (!in_section[s])
             continue;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "across.h"
 #include "error.h"
 #include "report.h"
 #include "table.h"
@@ -41,6 +42,10 @@ typedef struct cf_plot {
 typedef struct cf_report {
     const cf_table *table;
     const char *table_path;
+    const cf_modelset *ms; /* or NULL */
+    const char *model_path;
+    int stat;               /* the fits' statistic (cf_statistic), or -1: median if known */
+    cf_across_set across;   /* the model's across-np models (empty without) */
     const char *name; /* of the report: its folder's last component */
     const char *dir;  /* the temporary folder being filled */
     int dirfd;
@@ -55,6 +60,11 @@ int cf_report_is_ddt(const cf_row *r);
 int cf_report_is_p2p(const cf_row *r);
 /* The time a plot shows for a row: the median when known, else the mean across ranks. */
 double cf_report_time_us(const cf_row *r);
+/* The time of a row as the report's fits use it (their statistic), else as above. */
+double cf_report_row_time(const cf_report *r, const cf_row *x);
+/* The fit to draw for (pattern, np, datatype): NULL without a model or such a fit. */
+const cf_fit *cf_report_fit(const cf_report *r, const char *pattern, int np,
+                            const char *datatype);
 
 /* Tick label for a size on a bytes axis: "0", "512", "1K", "64K", "1M", "2G". */
 void cf_report_size_tick(uint64_t bytes, char *buf, size_t n);
@@ -127,8 +137,29 @@ void cf_script_time_axis(FILE *gp);
 void cf_script_name(char *buf, size_t n, const char *kind, const char *a, const char *b,
                     const char *c);
 
-/* Writes the .dat and .gp files of every plot the table supports. */
+/* Writes the .dat and .gp files of every plot the table supports (with the model's
+ * curves drawn through the points when there is a model). */
 int cf_report_plots_table(cf_report *r, cf_error *e);
+
+/* --- the model's part (report-model.c) --- */
+
+/* Reads what the plots need from the model: the statistic, the across-np models. */
+int cf_report_model_open(cf_report *r, cf_error *e);
+void cf_report_model_close(cf_report *r);
+/* Writes a block of the fit sampled on a log scale over [lo, hi] (with the steps at its
+ * breakpoints): bytes t_us lo_us hi_us, the interval the 95% prediction interval. blocks
+ * < 0 uses the fit's own block count. */
+void cf_report_fit_block(cf_script *s, const cf_fit *f, double lo, double hi, double blocks,
+                         const char *what);
+/* The same as bandwidth: bytes bw_MiBps, with nmsg messages a call. */
+void cf_report_fit_bw_block(cf_script *s, const cf_fit *f, double lo, double hi, int nmsg,
+                            const char *what);
+/* Marks the fit's breakpoints with dotted vertical lines in colour lt, labelled. */
+void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt);
+/* Relative error of every fit against its points, one plot per pattern (and datatype). */
+int cf_report_plots_resid(cf_report *r, cf_error *e);
+/* The model's rows of the page: fitted parameters, quality, saturation, across np. */
+void cf_report_html_model(FILE *fp, const cf_report *r);
 
 /* Runs prog on script inside dir; gnuplot's own messages are kept in e on failure and
  * passed to warn (if not NULL) otherwise. */

@@ -11,7 +11,7 @@
 #define WIDTH 900
 #define PLOT_HEIGHT 520 /* without the key, which goes below the plot */
 #define KEY_ROW 19      /* pixels per line of the key */
-#define CHAR_WIDTH 7.2  /* of the 12-point font, to guess how many key columns fit */
+#define CHAR_WIDTH 7.6  /* of the 12-point font, to guess how wide the key is (generous) */
 
 void cf_report_size_tick(uint64_t bytes, char *buf, size_t n)
 {
@@ -33,7 +33,7 @@ void cf_report_gp_string(FILE *fp, const char *s)
     for (; *s; s++) {
         if (*s == '\'')
             fputc('\'', fp);
-        /* A newline would end the command; the page keeps the full text. */
+        /* A newline would end the command. */
         fputc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
     }
     fputc('\'', fp);
@@ -120,22 +120,39 @@ void cf_script_block(cf_script *s, const char *what, const char *columns)
     s->blocks++;
 }
 
+/* One key entry: its text, up to a newline or the end. */
+static void key_title(cf_script *s, const char *p, size_t n)
+{
+    char *line = strndup(p, n);
+    fputs(" title ", s->cmd);
+    cf_report_gp_string(s->cmd, line ? line : "");
+    free(line);
+    s->entries++;
+    s->longest = n > s->longest ? n : s->longest;
+}
+
 void cf_script_curve_at(cf_script *s, int block, const char *how, const char *title)
 {
     if (s->elems == 0)
         fprintf(s->cmd, "plot '%s.dat' index %d %s", s->name, block, how);
     else
         fprintf(s->cmd, ", \\\n     '' index %d %s", block, how);
-    if (title != NULL) {
-        fputs(" title ", s->cmd);
-        cf_report_gp_string(s->cmd, title);
-        s->entries++;
-        size_t n = strlen(title);
-        s->longest = n > s->longest ? n : s->longest;
-    } else {
-        fputs(" notitle", s->cmd);
-    }
     s->elems++;
+    if (title == NULL) {
+        fputs(" notitle", s->cmd);
+        return;
+    }
+    /* gnuplot lays out a key entry of several lines over its neighbours: each further
+     * line is an entry of its own that draws nothing. */
+    const char *end = strchr(title, '\n');
+    key_title(s, title, end ? (size_t)(end - title) : strlen(title));
+    while (end != NULL) {
+        const char *p = end + 1;
+        end = strchr(p, '\n');
+        fputs(", \\\n     keyentry with lines lt nodraw", s->cmd);
+        key_title(s, p, end ? (size_t)(end - p) : strlen(p));
+        s->elems++;
+    }
 }
 
 void cf_script_curve(cf_script *s, const char *how, const char *title)
@@ -162,7 +179,10 @@ int cf_script_close(cf_script *s, int section, const char *title, const char *ca
     FILE *fp = s->gp;
     /* The key goes under the plot, where long formulas cannot cover a curve; the canvas
      * grows by its rows. */
-    int cols = (int)((WIDTH - 40) / (CHAR_WIDTH * (double)s->longest + 60));
+    /* A formula that does not fit under the plot widens the canvas. */
+    int width = (int)(CHAR_WIDTH * (double)s->longest + 220);
+    width = width < WIDTH ? WIDTH : width > 2 * WIDTH ? 2 * WIDTH : width;
+    int cols = (int)((width - 40) / (CHAR_WIDTH * (double)s->longest + 60));
     cols = cols < 1 ? 1 : cols > 6 ? 6 : cols;
     int rows = s->entries ? (s->entries + cols - 1) / cols : 0;
     int height = PLOT_HEIGHT + KEY_ROW * rows + (rows ? 12 : 0);
@@ -180,12 +200,12 @@ int cf_script_close(cf_script *s, int section, const char *title, const char *ca
                 "} else {\n"
                 "    set terminal png size %d,%d noenhanced background rgb 'white'\n"
                 "}\n",
-                WIDTH, height, WIDTH, height);
+                width, height, width, height);
     } else {
         fprintf(fp,
                 "set terminal svg size %d,%d fixed noenhanced font 'Sans,12' "
                 "background rgb 'white'\n",
-                WIDTH, height);
+                width, height);
     }
     fprintf(fp, "set output '%s.%s'\n", s->name, s->r->png ? "png" : "svg");
     int failed = fflush(s->cmd) != 0 || ferror(s->cmd);
@@ -214,7 +234,7 @@ int cf_script_close(cf_script *s, int section, const char *title, const char *ca
     if (p == NULL)
         return CF_EXIT_DATA;
     p->n_elems = s->elems;
-    p->width = WIDTH;
+    p->width = width;
     p->height = height;
     return 0;
 }

@@ -380,6 +380,8 @@ int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
     memset(&r, 0, sizeof r);
     r.table = o->table;
     r.table_path = o->table_path;
+    r.ms = o->models;
+    r.model_path = o->model_path;
     r.name = base;
     r.dir = tmp;
     r.png = o->png;
@@ -389,7 +391,9 @@ int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
         rmdir(tmp);
     } else {
         arm(tmp, r.dirfd);
-        rc = cf_report_plots_table(&r, e);
+        rc = cf_report_model_open(&r, e);
+        if (rc == 0)
+            rc = cf_report_plots_table(&r, e);
         res->n_plots = r.n_plots;
         if (rc == 0 && o->gnuplot != NULL)
             rc = draw(&r, o, res, e);
@@ -402,6 +406,7 @@ int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
             sigprocmask(SIG_SETMASK, &old, NULL);
         }
         disarm(rc != 0);
+        cf_report_model_close(&r);
     }
     for (size_t i = 0; i < r.n_plots; i++) {
         free(r.plots[i].title);
@@ -425,4 +430,35 @@ char *cf_report_default_dir(const char *path)
     if (d != NULL)
         snprintf(d, len, "report/%.*s", (int)n, name);
     return d;
+}
+
+void cf_report_hint(const char *option, const char *path)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_./+-:,=@%";
+    if (path[0] != '\0' && strspn(path, plain) == strlen(path)) {
+        cf_msg("draw the report with: commfit report %s %s", option, path);
+        return;
+    }
+    /* Single quotes keep everything but a single quote, written '\''. */
+    size_t n = 3;
+    for (const char *p = path; *p; p++)
+        n += *p == '\'' ? 4 : 1;
+    char *q = malloc(n);
+    if (q == NULL)
+        return;
+    char *w = q;
+    *w++ = '\'';
+    for (const char *p = path; *p; p++) {
+        if (*p == '\'') {
+            memcpy(w, "'\\''", 4);
+            w += 4;
+        } else {
+            *w++ = *p;
+        }
+    }
+    *w++ = '\'';
+    *w = '\0';
+    cf_msg("draw the report with: commfit report %s %s", option, q);
+    free(q);
 }

@@ -6,11 +6,14 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "modelfile.h"
 #include "table.h"
 
 typedef struct cf_report_opts {
     const cf_table *table;
     const char *table_path; /* as the page and the messages name it */
+    const cf_modelset *models; /* fitted to the table, or NULL: measurements only */
+    const char *model_path;
     const char *out_dir;    /* the report folder; replaced if it holds an older report */
     int png;                /* PNG images instead of SVG */
     const char *gnuplot;    /* the program that draws, or NULL to write data and scripts only */
@@ -36,6 +39,11 @@ int cf_report_check_dir(const char *dir, cf_error *e);
 /* The default folder of the report on the file at path: "report/NAME", NAME its file name
  * without folder and extension. malloc'd; NULL when out of memory. */
 char *cf_report_default_dir(const char *path);
+
+/* Tells the user, as the last line of measure or fit, the command that draws the report of
+ * what they wrote: "commfit SUB: draw the report with: commfit report -m FILE" (option
+ * "-m" for a model file, "-i" for a table; the path quoted for the shell when needed). */
+void cf_report_hint(const char *option, const char *path);
 
 /* The gnuplot to run: $GNUPLOT when set and not empty (a path, or a name looked up on
  * PATH), else gnuplot on PATH. malloc'd; NULL when none is found, why then says what

@@ -73,7 +73,7 @@ commfit: report: wrote report/t/index.html with $nplots plots" "report -i t.csv"
             grep -q "<text>np=$np</text>" report/t/time-alltoall.svg
     done
     check "bw-pingpong.svg names the measured peak" \
-        grep -q '<text>measured peak: [0-9]* MiB/s at 4 MiB (np=2)</text>' report/t/bw-pingpong.svg
+        grep -q '<text>measured peak: [0-9]* MiB/s at [0-9.]* [KM]iB (np=2)</text>' report/t/bw-pingpong.svg
     check "time-pingpong.svg has a log-2 size axis labelled in K and M" \
         grep -q '<text>64K</text>' report/t/time-pingpong.svg
     check "the page links only to files of the folder" links_ok report/t
@@ -211,9 +211,9 @@ check "a bad table: no report" test ! -e bad
 
 mkdir empty && cd empty
 run "$COMMFIT" report
-expect_rc 1 "no table and no data/"
-grep_err "^commfit: report: no timing table given and none found in data/ .*: run 'commfit measure' first, or name one with -i$" \
-    "no table and no data/: the message"
+expect_rc 1 "no model, no table and no data/"
+expect_err "commfit: report: no model in models/ and no timing table in data/: run 'commfit measure' and 'commfit fit' first, or name the files with -m and -i" \
+    "no table and no data/"
 cd "$T"
 
 head -6 t.csv >header-only.csv

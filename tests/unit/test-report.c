@@ -154,7 +154,8 @@ static void folder(void)
     char out[256], path[512];
     snprintf(out, sizeof out, "%s/rep/x", dir);
     cf_table *t = small_table();
-    cf_report_opts o = {t, "small.csv", out, 0, NULL, "no gnuplot in this test", NULL};
+    cf_report_opts o = {.table = t, .table_path = "small.csv", .out_dir = out,
+                        .gnuplot_missing = "no gnuplot in this test"};
     cf_report_result res;
     cf_error e;
     cf_error_clear(&e);
@@ -221,6 +222,106 @@ static void folder(void)
     ok(system(cmd) == 0, "clean up");
 }
 
+static char *slurp(const char *path)
+{
+    static char buf[1 << 16];
+    FILE *fp = fopen(path, "r");
+    size_t n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+    if (fp)
+        fclose(fp);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The across-np model of a model file: drawn through the points, solid where it was
+ * fitted, dashed beyond the largest process count measured. */
+static void across_np(void)
+{
+    cf_table *t = cf_table_alloc();
+    cf_row r;
+    cf_row_init(&r);
+    strcpy(r.pattern, "bcast");
+    strcpy(r.datatype, "byte");
+    for (int np = 2; np <= 8; np *= 2)
+        for (uint64_t m = 1; m <= 65536; m *= 4) {
+            int lg = np == 2 ? 1 : np == 4 ? 2 : 3;
+            r.np = np;
+            r.bytes = m;
+            r.t_avg_us = r.t_min_us = r.t_max_us = lg * (1.5 + (double)m / 2000);
+            cf_table_add(t, &r);
+        }
+    cf_modelset *ms = cf_modelset_alloc();
+    ms->source = json_pack("{s:s}", "statistic", "mean");
+    char **notes = NULL;
+    size_t nnotes = 0;
+    cf_error e;
+    cf_error_clear(&e);
+    is_int(cf_across_fit_table(t, "t_avg_us", &ms->across_np, &ms->p2p, &notes, &nnotes, &e), 0,
+           "an across-np model of bcast: %s", e.msg);
+    cf_notes_free(notes, nnotes);
+
+    char dir[] = "/tmp/commfit-test-report.XXXXXX";
+    ok(mkdtemp(dir) != NULL, "a scratch folder");
+    char out[256], path[512];
+    snprintf(out, sizeof out, "%s/r", dir);
+    cf_report_opts o = {.table = t, .table_path = "bcast.csv", .models = ms,
+                        .model_path = "bcast.json", .out_dir = out};
+    cf_report_result res;
+    cf_error_clear(&e);
+    is_int(cf_report_write(&o, &res, &e), 0, "a report with an across-np model: %s", e.msg);
+    snprintf(path, sizeof path, "%s/np-bcast.dat", out);
+    const char *dat = slurp(path);
+    ok(strstr(dat, "# [1] within the measured np") != NULL &&
+           strstr(dat, "# [2] extrapolated") != NULL,
+       "np-bcast.dat: the model within and beyond the measured np");
+    ok(strstr(dat, "\n32 ") != NULL, "extrapolated to four times the largest np");
+    snprintf(path, sizeof path, "%s/np-bcast.gp", out);
+    const char *gp = slurp(path);
+    ok(strstr(gp, "index 2 using 1:2 with lines lt 1 dt 2 title 'across-np model, extrapolated beyond the np measured'") != NULL,
+       "the extrapolated part is dashed");
+    ok(strstr(gp, "index 1 using 1:2 with lines lt 1 title 'across-np model'") != NULL,
+       "the fitted part is solid");
+    ok(strstr(gp, "'16' 16, '32' 32)") != NULL, "the np axis reaches the extrapolated counts");
+    snprintf(path, sizeof path, "%s/index.html", out);
+    ok(strstr(slurp(path), "<h3>Across process counts</h3>") != NULL,
+       "the page has the across-np table");
+    cf_modelset_free(ms);
+    cf_table_free(t);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ok(system(cmd) == 0, "clean up");
+}
+
+/* What cf_report_hint prints, through a file in place of stderr. */
+static const char *hint(const char *option, const char *path)
+{
+    static char buf[512];
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *tmp = tmpfile();
+    dup2(fileno(tmp), 2);
+    cf_set_subcommand("fit");
+    cf_report_hint(option, path);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(buf, 1, sizeof buf - 1, tmp);
+    buf[n] = '\0';
+    fclose(tmp);
+    return buf;
+}
+
+static void hints(void)
+{
+    is_str(hint("-m", "models/node1-2026.json"),
+           "commfit: fit: draw the report with: commfit report -m models/node1-2026.json\n",
+           "the hint names the file as it is");
+    is_str(hint("-i", "my data/it's.csv"),
+           "commfit: fit: draw the report with: commfit report -i 'my data/it'\\''s.csv'\n",
+           "a path with a space or a quote is quoted for the shell");
+}
+
 static void default_dir(void)
 {
     char *d = cf_report_default_dir("data/host-2026-11-22.csv");
@@ -243,5 +344,7 @@ int main(void)
     finding();
     default_dir();
     folder();
+    across_np();
+    hints();
     return tap_done();
 }
