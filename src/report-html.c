@@ -14,8 +14,8 @@
 static const char *const section_titles[CF_SEC_COUNT] = {
     "Time vs message size", "Bandwidth", "Derived datatypes", "Time vs process count",
     "Residuals of the fits"};
-static const char *const section_ids[CF_SEC_COUNT] = {"time", "bandwidth", "datatypes",
-                                                      "np", "residuals"};
+static const char *const section_ids[CF_SEC_COUNT] = {"time", "bandwidth", "datatypes", "np",
+                                                      "residuals"};
 
 static const char style[] =
     "body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;"
@@ -353,8 +353,8 @@ static void figure(FILE *fp, const cf_report *r, const cf_plot *p, const char *m
     cf_report_html_text(fp, p->title);
     fputs("</h3>\n", fp);
     if (p->drawn) {
-        fprintf(fp, "<img src=\"%s.%s\" width=\"%d\" height=\"%d\" alt=\"", p->name, ext,
-                p->width, p->height);
+        fprintf(fp, "<img src=\"%s.%s\" width=\"%d\" height=\"%d\" alt=\"", p->name, ext, p->width,
+                p->height);
         cf_report_html_text(fp, p->title);
         fputs("\">\n", fp);
     } else {
@@ -363,8 +363,9 @@ static void figure(FILE *fp, const cf_report *r, const cf_plot *p, const char *m
             fputs(": ", fp);
             cf_report_html_text(fp, missing);
         }
-        fprintf(fp, ". To draw it, run <code>gnuplot %s.gp</code> in this folder, or run "
-                    "<code>commfit report</code> again once gnuplot is installed.</div>\n",
+        fprintf(fp,
+                ". To draw it, run <code>gnuplot %s.gp</code> in this folder, or run "
+                "<code>commfit report</code> again once gnuplot is installed.</div>\n",
                 p->name);
     }
     fputs("<figcaption>", fp);

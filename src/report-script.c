@@ -67,8 +67,7 @@ void cf_script_name(char *buf, size_t n, const char *kind, const char *a, const 
     }
 }
 
-int cf_script_open(cf_script *s, cf_report *r, const char *name, const char *title,
-                   cf_error *e)
+int cf_script_open(cf_script *s, cf_report *r, const char *name, const char *title, cf_error *e)
 {
     memset(s, 0, sizeof *s);
     s->r = r;
@@ -173,8 +172,7 @@ void cf_script_abort(cf_script *s)
     s->cmd_buf = NULL;
 }
 
-int cf_script_close(cf_script *s, int section, const char *title, const char *caption,
-                    cf_error *e)
+int cf_script_close(cf_script *s, int section, const char *title, const char *caption, cf_error *e)
 {
     FILE *fp = s->gp;
     /* The key goes under the plot, where long formulas cannot cover a curve; the canvas
