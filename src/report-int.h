@@ -67,6 +67,8 @@ const cf_fit *cf_report_fit(const cf_report *r, const char *pattern, int np, con
 
 /* Tick label for a size on a bytes axis: "0", "512", "1K", "64K", "1M", "2G". */
 void cf_report_size_tick(uint64_t bytes, char *buf, size_t n);
+/* A bandwidth in MiB/s for people: whole MiB/s from 100 on, three digits below. */
+void cf_report_bw_text(double v, char *buf, size_t n);
 /* A gnuplot string literal (single quotes, ' doubled) of s, written to fp. */
 void cf_report_gp_string(FILE *fp, const char *s);
 /* s with & < > " ' escaped for HTML, written to fp. */

@@ -111,8 +111,8 @@ void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, d
         char a[32], b[32];
         cf_report_size_tick(f->seg[k].to_bytes, a, sizeof a);
         cf_report_size_tick(f->seg[k + 1].from_bytes, b, sizeof b);
-        fprintf(s->gp, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lt %d dt 3 lw 1\n",
-                sw, sw, lt);
+        fprintf(s->gp, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lt %d dt 3 lw 1\n", sw,
+                sw, lt);
         /* The label goes in the half of the plot (on its log scale) that the curve leaves
          * free at the breakpoint. */
         cf_prediction p;

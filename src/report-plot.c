@@ -314,12 +314,6 @@ done:
 
 /* --- bandwidth vs bytes ---------------------------------------------------------------- */
 
-/* A bandwidth for a key: whole MiB/s from 100 on, three digits below. */
-static void bw_text(double v, char *buf, size_t n)
-{
-    snprintf(buf, n, fabs(v) >= 100 ? "%.0f" : "%.3g", v);
-}
-
 /* The saturation marks of one fit: the fitted bandwidth, r_inf, n_1/2 and the 90% size. */
 static void bw_fit(cf_script *sc, const cf_fit *f, double lo, double hi, int lt)
 {
@@ -336,9 +330,9 @@ static void bw_fit(cf_script *sc, const cf_fit *f, double lo, double hi, int lt)
     fprintf(sc->dat, "%.6g %.6g\n%.6g %.6g\n", lo / 1.4, st->rinf_MiBps, hi * 1.4, st->rinf_MiBps);
     snprintf(how, sizeof how, "using 1:2 with lines lt %d dt 2 lw 1", lt);
     char r0[32], r1[32], r2[32];
-    bw_text(st->rinf_MiBps, r0, sizeof r0);
-    bw_text(st->rinf_lo_MiBps, r1, sizeof r1);
-    bw_text(st->rinf_hi_MiBps, r2, sizeof r2);
+    cf_report_bw_text(st->rinf_MiBps, r0, sizeof r0);
+    cf_report_bw_text(st->rinf_lo_MiBps, r1, sizeof r1);
+    cf_report_bw_text(st->rinf_hi_MiBps, r2, sizeof r2);
     if (isfinite(st->rinf_hi_MiBps))
         snprintf(t, sizeof t, "np=%d r_inf = %s MiB/s (95%%: %s to %s)", f->np, r0, r1, r2);
     else

@@ -4,6 +4,7 @@
 
 #include "report-int.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,11 @@ void cf_report_size_tick(uint64_t bytes, char *buf, size_t n)
         snprintf(buf, n, "%llu", (unsigned long long)bytes);
     else
         snprintf(buf, n, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
+void cf_report_bw_text(double v, char *buf, size_t n)
+{
+    snprintf(buf, n, fabs(v) >= 100 ? "%.0f" : "%.3g", v);
 }
 
 void cf_report_gp_string(FILE *fp, const char *s)
