@@ -333,10 +333,9 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
                 fputs("</td><td></td><td></td><td></td></tr>\n", fp);
                 continue;
             }
-            for (int k = 0; k < a->nbasis; k++) {
-                fprintf(fp, "%s%.4g &times; ", k ? " + " : "", a->coef[k]);
-                cf_report_html_text(fp, cf_cterm_name(a->basis[k]));
-            }
+            char terms[1024];
+            cf_across_describe(a, terms, sizeof terms);
+            cf_report_html_text(fp, terms);
             fprintf(fp,
                     "</td><td class=\"num\">%d</td><td class=\"num\">%.2g%%</td>"
                     "<td class=\"num\">%.2g%%</td></tr>\n",
