@@ -12,7 +12,7 @@ r=1
 while [ "$r" -le "$ROUNDS" ]; do
     $MPIEXEC -n 2 "$ref" 5 $sizes >"$T/ref.$r"
     $MPIEXEC -n 2 "$COMMFIT" measure --patterns pingpong --sizes 0,1K,64K,1M,4M --samples 5 \
-        --max-time 100 -q -o "$T/cf.$r.csv"
+        --max-time 86400 -q -o "$T/cf.$r.csv"
     r=$((r + 1))
 done
 echo "fidelity: commfit pingpong / hand-written ping-pong, $ROUNDS alternating rounds"
