@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "launch.h"
 #include "outfile.h"
+#include "report.h"
 #include "size.h"
 #include "stats.h"
 
@@ -1242,6 +1243,8 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         } else if (status == 0) {
             snprintf(msg, sizeof msg, "wrote %s (%zu rows)", R->path, R->rows);
             if (hooks->note)
+                hooks->note(msg);
+            if (hooks->note && cf_report_hint_text(msg, sizeof msg, "-i", R->path) == 0)
                 hooks->note(msg);
         }
     }
