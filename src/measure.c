@@ -6,6 +6,7 @@
 #include "measure.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
