@@ -544,6 +544,14 @@ int cf_ddt_run(cf_ddt_xfer *x, long reps, cf_error *e)
     return 0;
 }
 
+int cf_ddt_run_timed(cf_ddt_xfer *x, long reps, double *t_s, cf_error *e)
+{
+    double t0 = MPI_Wtime();
+    int rc = cf_ddt_run(x, reps, e);
+    *t_s = (MPI_Wtime() - t0) / (double)reps / 2.0;
+    return rc;
+}
+
 /* After a leg, the receiving rank's verdict goes to both ranks, so both report alike. */
 static int verdict(cf_ddt_xfer *x, int receiver, const char *leg, cf_error *e)
 {
@@ -639,10 +647,8 @@ int cf_ddt_time(cf_ddt_xfer *x, long reps, int samples, cf_ddt_times *t, cf_erro
             rc = mpi_fail(e, mrc, "MPI_Barrier", &x->shape);
             break;
         }
-        double t0 = MPI_Wtime();
-        rc = cf_ddt_run(x, reps, e);
-        double t1 = MPI_Wtime();
-        mine[k] = (t1 - t0) * 1e6 / (2.0 * (double)reps);
+        rc = cf_ddt_run_timed(x, reps, &mine[k], e);
+        mine[k] *= 1e6;
         total += mine[k];
     }
     double mean = total / samples, lo = 0, hi = 0, all = 0;

@@ -114,6 +114,8 @@ void cf_ddt_xfer_free(cf_ddt_xfer *x);
  * MPI_PACKED message, MPI_Unpack into the contiguous buffer). Untimed: the caller times
  * it. Both ranks return the same status unless MPI itself fails. */
 int cf_ddt_run(cf_ddt_xfer *x, long reps, cf_error *e);
+/* The same, timed: *t_s is this rank's time per call in seconds, half a round trip. */
+int cf_ddt_run_timed(cf_ddt_xfer *x, long reps, double *t_s, cf_error *e);
 
 /* One verified round trip, outside any timed loop: rank 0's element, through the
  * layout, must reach rank 1 as the payload in order, without writing past it; rank 1
