@@ -1,19 +1,516 @@
-/* commfit fit: not part of this version yet; says so plainly. */
+/* commfit fit: from timing tables to a model file, one fit per (pattern, np, datatype),
+ * a summary line per fit on stdout and, on request, the formulas in a language. */
 #include "config.h"
 
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "across.h"
 #include "cli.h"
 #include "commands.h"
+#include "error.h"
+#include "fitting.h"
+#include "formula.h"
+#include "model.h"
+#include "modelfile.h"
+#include "outfile.h"
+#include "size.h"
+#include "table.h"
 
 static const char help[] =
     "Usage: commfit fit [OPTIONS]\n"
     "\n"
-    "Fits cost models (linear, poly2, piecewise, loggp, auto) to timing tables.\n"
-    "This subcommand is not available in this version of commfit yet.\n"
+    "Fits cost models to timing tables: one fit per pattern, process count and datatype,\n"
+    "written to a model file that predict and report read, with a summary line per fit.\n"
     "\n"
     "Options:\n"
-    "  -h, --help  print this help and exit\n";
+    "  -i, --input TABLE     a timing table to fit (repeatable; default: the newest\n"
+    "                        data/*.csv)\n"
+    "  -o, --output FILE     the model file (default: models/TABLE.json, TABLE the first\n"
+    "                        input's name without .csv)\n"
+    "  -m, --model KIND      auto (default), linear, poly2, piecewise or loggp\n"
+    "      --patterns LIST   fit only these patterns (comma-separated)\n"
+    "      --np LIST         fit only these process counts (comma-separated)\n"
+    "      --statistic STAT  median (default when every row has t_med_us), mean or min\n"
+    "      --weights W       relative (default: 1/T^2, iterated), variance (1/sd^2 from\n"
+    "                        t_ci95_us) or none\n"
+    "      --no-robust       keep every point (default: set outliers aside)\n"
+    "      --formulas LANG   print the formulas instead of the summary: text, c, python,\n"
+    "                        latex or gnuplot\n"
+    "  -h, --help            print this help and exit\n";
+
+typedef struct opts {
+    char **inputs;
+    size_t ninputs;
+    const char *output;
+    const char *model;
+    char **patterns;
+    size_t npatterns;
+    long *np;
+    size_t nnp;
+    int stat_set;
+    cf_statistic stat;
+    cf_weights weights;
+    int robust;
+    const char *formulas;
+} opts;
+
+static void opts_free(opts *o)
+{
+    free(o->inputs);
+    for (size_t i = 0; i < o->npatterns; i++)
+        free(o->patterns[i]);
+    free(o->patterns);
+    free(o->np);
+}
+
+static int split_patterns(const char *s, opts *o)
+{
+    char *copy = strdup(s);
+    if (copy == NULL)
+        return cf_usage_error("out of memory");
+    int rc = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && rc == 0;
+         tok = strtok_r(NULL, ",", &save)) {
+        char **np = realloc(o->patterns, (o->npatterns + 1) * sizeof *np);
+        if (np == NULL || (np[o->npatterns] = strdup(tok)) == NULL) {
+            if (np != NULL)
+                o->patterns = np;
+            rc = cf_usage_error("out of memory");
+            break;
+        }
+        o->patterns = np;
+        o->npatterns++;
+    }
+    if (rc == 0 && o->npatterns == 0)
+        rc = cf_usage_error("--patterns '%s': expected a comma-separated list of patterns", s);
+    free(copy);
+    return rc;
+}
+
+static int parse(int argc, char **argv, opts *o)
+{
+    static const struct option longopts[] = {
+        {"input", required_argument, NULL, 'i'},   {"output", required_argument, NULL, 'o'},
+        {"model", required_argument, NULL, 'm'},   {"patterns", required_argument, NULL, 'P'},
+        {"np", required_argument, NULL, 'N'},      {"statistic", required_argument, NULL, 'S'},
+        {"weights", required_argument, NULL, 'W'}, {"no-robust", no_argument, NULL, 'R'},
+        {"formulas", required_argument, NULL, 'F'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->model = "auto";
+    o->robust = 1;
+    o->weights = CF_WEIGHTS_RELATIVE;
+    opterr = 0;
+    optind = 1;
+    int c;
+    cf_error e;
+    while ((c = getopt_long(argc, argv, ":i:o:m:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'i': {
+            char **ni = realloc(o->inputs, (o->ninputs + 1) * sizeof *ni);
+            if (ni == NULL)
+                return cf_usage_error("out of memory");
+            o->inputs = ni;
+            ni[o->ninputs++] = optarg;
+            break;
+        }
+        case 'o':
+            o->output = optarg;
+            break;
+        case 'm': {
+            const cf_model_kind *k = cf_model_kind_find(optarg);
+            if (k == NULL || k == &cf_model_datatype)
+                return cf_usage_error(
+                    "--model '%s': expected auto, linear, poly2, piecewise or loggp", optarg);
+            o->model = optarg;
+            break;
+        }
+        case 'P':
+            if (split_patterns(optarg, o) != 0)
+                return CF_EXIT_USAGE;
+            break;
+        case 'N':
+            free(o->np);
+            o->np = NULL;
+            if (cf_int_list_parse(optarg, "--np", 1, CF_TABLE_NP_MAX, &o->np, &o->nnp, &e) != 0)
+                return cf_usage_error("%s", e.msg);
+            break;
+        case 'S':
+            if (cf_statistic_parse(optarg, &o->stat) != 0)
+                return cf_usage_error("--statistic '%s': expected median, mean or min", optarg);
+            o->stat_set = 1;
+            break;
+        case 'W':
+            if (cf_weights_parse(optarg, &o->weights) != 0)
+                return cf_usage_error("--weights '%s': expected relative, variance or none",
+                                      optarg);
+            break;
+        case 'R':
+            o->robust = 0;
+            break;
+        case 'F':
+            if (!cf_formula_lang_valid(optarg))
+                return cf_usage_error(
+                    "--formulas '%s': expected text, c, python, latex or gnuplot", optarg);
+            o->formulas = optarg;
+            break;
+        case 'h':
+            fputs(help, stdout);
+            return -1;
+        case ':':
+            return cf_usage_error("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return cf_usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cf_usage_error("unexpected argument '%s'", argv[optind]);
+    return 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+    const cf_row *x = *(const cf_row *const *)a, *y = *(const cf_row *const *)b;
+    int c = strcmp(x->pattern, y->pattern);
+    if (c == 0)
+        c = (x->np > y->np) - (x->np < y->np);
+    if (c == 0)
+        c = strcmp(x->datatype, y->datatype);
+    if (c == 0)
+        c = (x->bytes > y->bytes) - (x->bytes < y->bytes);
+    if (c == 0)
+        c = (x->blocks > y->blocks) - (x->blocks < y->blocks);
+    return c;
+}
+
+static int same_group(const cf_row *a, const cf_row *b)
+{
+    return a->np == b->np && strcmp(a->pattern, b->pattern) == 0 &&
+           strcmp(a->datatype, b->datatype) == 0;
+}
+
+static int wanted(const opts *o, const cf_row *r)
+{
+    int ok = o->npatterns == 0;
+    for (size_t i = 0; i < o->npatterns && !ok; i++)
+        ok = strcmp(o->patterns[i], r->pattern) == 0;
+    if (!ok)
+        return 0;
+    if (o->nnp == 0)
+        return 1;
+    for (size_t i = 0; i < o->nnp; i++)
+        if (o->np[i] == r->np)
+            return 1;
+    return 0;
+}
+
+/* "data/host-date.csv" -> "models/host-date.json" */
+static char *default_output(const char *input)
+{
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    size_t n = strlen(base);
+    if (n > 4 && strcmp(base + n - 4, ".csv") == 0)
+        n -= 4;
+    if (n == 0 || strcmp(input, "-") == 0) {
+        base = "stdin";
+        n = 5;
+    }
+    size_t cap = n + 16;
+    char *p = malloc(cap);
+    if (p != NULL)
+        snprintf(p, cap, "models/%.*s.json", (int)n, base);
+    return p;
+}
+
+static json_t *source_json(const opts *o, cf_table **tables, const char *output)
+{
+    json_t *src = json_object(), *arr = json_array();
+    if (src == NULL || arr == NULL) {
+        json_decref(src);
+        json_decref(arr);
+        return NULL;
+    }
+    for (size_t i = 0; i < o->ninputs; i++) {
+        json_t *t = json_object(), *meta = json_object();
+        for (size_t k = 0; k < tables[i]->n_meta; k++)
+            json_object_set_new(meta, tables[i]->meta[k].key,
+                                json_string(tables[i]->meta[k].value));
+        json_object_set_new(t, "file", json_string(o->inputs[i]));
+        json_object_set_new(t, "rows", json_integer((json_int_t)tables[i]->n_rows));
+        json_object_set_new(t, "metadata", meta);
+        json_array_append_new(arr, t);
+    }
+    json_object_set_new(src, "tables", arr);
+    json_object_set_new(src, "output", json_string(output));
+    json_object_set_new(src, "statistic", json_string(cf_statistic_name(o->stat)));
+    json_object_set_new(src, "weights", json_string(cf_weights_name(o->weights)));
+    json_object_set_new(src, "robust", json_boolean(o->robust));
+    json_object_set_new(src, "model", json_string(o->model));
+    return src;
+}
+
+static void human_size(double bytes, char *buf, size_t n)
+{
+    if (!isfinite(bytes) || bytes < 0) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (u < 4 && bytes >= 1024) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(buf, n, "%.3g %s", bytes, units[u]);
+}
+
+static void summary_line(FILE *fp, const cf_fit *f)
+{
+    fprintf(fp, "%s np %d %s: %s %s | n %d, loo %.2g%%, max %.2g%%, R2 %.6f", f->pattern, f->np,
+            f->datatype, f->model, f->formula, f->q.n, 100 * f->q.loo_mape,
+            100 * f->q.max_rel_err, f->q.r2);
+    for (int k = 0; k + 1 < f->nseg; k++) {
+        char a[32], b[32];
+        cf_size_format(f->seg[k].to_bytes, a, sizeof a);
+        cf_size_format(f->seg[k + 1].from_bytes, b, sizeof b);
+        fprintf(fp, k == 0 ? ", breakpoint in (%s, %s)" : ", (%s, %s)", a, b);
+    }
+    if (f->nrejected > 0)
+        fprintf(fp, ", %zu rejected", f->nrejected);
+    const cf_saturation *s = &f->sat;
+    if (s->valid) {
+        char n2[32], m90[32], pk[32], fl[32];
+        human_size(s->n_half_bytes, n2, sizeof n2);
+        human_size(s->m90_bytes, m90, sizeof m90);
+        human_size((double)s->peak_bytes, pk, sizeof pk);
+        human_size(s->flat_from_bytes, fl, sizeof fl);
+        char hi[32];
+        if (isfinite(s->rinf_hi_MiBps))
+            snprintf(hi, sizeof hi, "%.4g", s->rinf_hi_MiBps);
+        else
+            snprintf(hi, sizeof hi, "inf");
+        fprintf(fp,
+                " | r_inf %.4g MiB/s [%.4g, %s], n1/2 %s, 90%% at %s, peak %.4g MiB/s at %s, "
+                "flat from %s",
+                s->rinf_MiBps, s->rinf_lo_MiBps, hi, n2, m90, s->peak_MiBps, pk, fl);
+    }
+    if (f->ngain > 0) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < f->ngain; i++) {
+            lo = fmin(lo, f->gain[i].gain_pct);
+            hi = fmax(hi, f->gain[i].gain_pct);
+        }
+        fprintf(fp, " | gain over pack %+.0f%% to %+.0f%%", lo, hi);
+    }
+    fputc('\n', fp);
+    for (size_t i = 0; i < f->nwarnings; i++)
+        fprintf(fp, "  warning: %s\n", f->warnings[i]);
+}
+
+/* The gains of a datatype fit per size, one line each (the study's table). */
+static void gain_lines(FILE *fp, const cf_fit *f)
+{
+    for (size_t i = 0; i < f->ngain; i++) {
+        char b[32];
+        cf_size_format(f->gain[i].bytes, b, sizeof b);
+        fprintf(fp, "  %s %d blocks: %.3g us, pack %.3g us, gain %+.1f%%\n", b,
+                f->gain[i].blocks, f->gain[i].t_us, f->gain[i].t_pack_us, f->gain[i].gain_pct);
+    }
+}
+
+static int has_pattern(const cf_row *const *rows, size_t n, const char *p)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(rows[i]->pattern, p) == 0 && rows[i]->np == 2 &&
+            strcmp(rows[i]->datatype, "byte") == 0)
+            return 1;
+    return 0;
+}
 
 int cmd_fit(int argc, char **argv)
 {
-    return cf_cli_unavailable(argc, argv, help);
+    opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc != 0) {
+        opts_free(&o);
+        return rc < 0 ? CF_EXIT_OK : rc;
+    }
+    cf_error e;
+    cf_error_clear(&e);
+    char *newest = NULL, *output = NULL;
+    cf_table **tables = NULL;
+    const cf_row **all = NULL, **rows = NULL;
+    cf_modelset *ms = NULL;
+    size_t nall = 0, nrows = 0;
+
+    if (o.ninputs == 0) {
+        if (cf_newest_file("data", ".csv", &newest, &e) != 0) {
+            rc = cf_error_report(&e);
+            cf_msg("give a table with -i, or run 'commfit measure' or 'commfit import' first");
+            goto out;
+        }
+        o.inputs = malloc(sizeof *o.inputs);
+        if (o.inputs == NULL) {
+            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+            goto report;
+        }
+        o.inputs[0] = newest;
+        o.ninputs = 1;
+    }
+    tables = calloc(o.ninputs, sizeof *tables);
+    if (tables == NULL) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto report;
+    }
+    for (size_t i = 0; i < o.ninputs; i++) {
+        if ((rc = cf_table_read(o.inputs[i], &tables[i], &e)) != 0)
+            goto report;
+        cf_msg("read %s (%zu rows)", o.inputs[i], tables[i]->n_rows);
+        nall += tables[i]->n_rows;
+    }
+    all = malloc((nall + 1) * sizeof *all);
+    rows = malloc((nall + 1) * sizeof *rows);
+    if (all == NULL || rows == NULL) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto report;
+    }
+    nall = 0;
+    int all_med = 1;
+    for (size_t i = 0; i < o.ninputs; i++)
+        for (size_t k = 0; k < tables[i]->n_rows; k++) {
+            const cf_row *r = &tables[i]->rows[k];
+            all[nall++] = r;
+            if (isnan(r->t_med_us))
+                all_med = 0;
+            if (wanted(&o, r))
+                rows[nrows++] = r;
+        }
+    if (nall == 0) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, o.inputs[0], 0, "no rows: nothing to fit");
+        goto report;
+    }
+    for (size_t i = 0; i < o.npatterns; i++) {
+        int found = 0;
+        for (size_t k = 0; k < nrows && !found; k++)
+            found = strcmp(rows[k]->pattern, o.patterns[i]) == 0;
+        if (!found) {
+            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
+                              "--patterns: no rows of pattern '%s'%s in the input",
+                              o.patterns[i], o.nnp ? " at the requested --np" : "");
+            goto report;
+        }
+    }
+    if (nrows == 0) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "--np: no rows at the requested process counts");
+        goto report;
+    }
+    if (!o.stat_set)
+        o.stat = all_med ? CF_STAT_MEDIAN : CF_STAT_MEAN;
+    qsort(rows, nrows, sizeof *rows, cmp_row);
+
+    output = o.output ? strdup(o.output) : default_output(o.inputs[0]);
+    ms = cf_modelset_alloc();
+    if (output == NULL || ms == NULL || (ms->source = source_json(&o, tables, output)) == NULL) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto report;
+    }
+    int is_loggp = strcmp(o.model, "loggp") == 0;
+    int loggp_data = has_pattern(all, nall, "loggp_os") && has_pattern(all, nall, "loggp_or") &&
+                     has_pattern(all, nall, "loggp_gap");
+    size_t failed = 0;
+    for (size_t a = 0, b; a < nrows; a = b) {
+        for (b = a + 1; b < nrows && same_group(rows[a], rows[b]); b++)
+            ;
+        const cf_row *r0 = rows[a];
+        int pp2 = strcmp(r0->pattern, "pingpong") == 0 && r0->np == 2 &&
+                  strcmp(r0->datatype, "byte") == 0;
+        if (is_loggp && !pp2)
+            continue;
+        char what[128];
+        snprintf(what, sizeof what, "%s np %d %s", r0->pattern, r0->np, r0->datatype);
+        cf_fit_input in = {rows + a, b - a, all, nall, o.stat, o.weights, o.robust, what};
+        cf_fit f;
+        cf_error fe;
+        cf_error_clear(&fe);
+        if (cf_fit_group(o.model, &in, &f, &fe) != 0) {
+            /* A pattern asked for by name must fit; otherwise say why and go on. */
+            if (o.npatterns > 0 || is_loggp) {
+                rc = cf_error_report(&fe);
+                goto out;
+            }
+            cf_warn("skipped: %s", fe.msg);
+            failed++;
+            continue;
+        }
+        if (cf_modelset_add(ms, &f) != 0) {
+            cf_fit_clear(&f);
+            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+            goto report;
+        }
+        /* With the LogGP experiments in the input, the LogGP parameters come too. */
+        if (pp2 && !is_loggp && loggp_data && strcmp(o.model, "auto") == 0) {
+            cf_error_clear(&fe);
+            if (cf_fit_group("loggp", &in, &f, &fe) != 0)
+                cf_warn("no loggp parameters: %s", fe.msg);
+            else if (cf_modelset_add(ms, &f) != 0) {
+                cf_fit_clear(&f);
+                rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+                goto report;
+            }
+        }
+    }
+    if (ms->nfits == 0) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
+                          "no fit could be made (%zu group%s skipped, see above)", failed,
+                          failed == 1 ? "" : "s");
+        goto report;
+    }
+    {
+        /* The across-np models and the point-to-point estimate: commfit predict's part. */
+        char **notes = NULL;
+        size_t nnotes = 0;
+        if ((rc = cf_across_fit_rows(rows, nrows, cf_statistic_name(o.stat),
+                                     cf_table_meta_get(tables[0], "normalized_time_us"),
+                                     &ms->across_np, &ms->p2p, &notes, &nnotes, &e)) != 0)
+            goto report;
+        for (size_t i = 0; i < nnotes; i++)
+            cf_msg("%s", notes[i]);
+        cf_notes_free(notes, nnotes);
+    }
+    if ((rc = cf_modelset_write(output, ms, &e)) != 0)
+        goto report;
+    cf_msg("wrote %s (%zu fit%s)", output, ms->nfits, ms->nfits == 1 ? "" : "s");
+    for (size_t i = 0; i < ms->nfits; i++) {
+        const cf_fit *f = &ms->fits[i];
+        if (o.formulas != NULL) {
+            char buf[4096];
+            cf_fit_formula(f, o.formulas, buf, sizeof buf);
+            printf("%s\n", buf);
+        } else {
+            summary_line(stdout, f);
+            gain_lines(stdout, f);
+        }
+    }
+    if (fflush(stdout) != 0 || ferror(stdout))
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write to standard output");
+report:
+    if (rc != 0 && e.code != 0)
+        cf_error_report(&e);
+out:
+    cf_modelset_free(ms);
+    free(output);
+    free(all);
+    free(rows);
+    for (size_t i = 0; tables != NULL && i < o.ninputs; i++)
+        cf_table_free(tables[i]);
+    free(tables);
+    free(newest);
+    opts_free(&o);
+    return rc;
 }

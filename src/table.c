@@ -328,7 +328,20 @@ typedef struct reader {
     int nfields;
     field *f;
     int have_header;
+    /* Row groups seen so far, to refuse duplicate rows and sizes out of order. */
+    struct group *groups;
+    size_t n_groups, cap_groups;
+    int source_idx; /* index of the extra column "source", or -1 */
 } reader;
+
+/* A row group: rows of one pattern, np, datatype, block count and source (imported
+ * tables hold several runs of the same benchmark, told apart by their source). Within a
+ * group, sizes strictly increase in file order: measure and import write them so. */
+struct group {
+    uint64_t hash;
+    size_t last_row; /* index of the group's last row so far */
+    long last_line;
+};
 
 static int bad(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int bad(reader *r, const char *fmt, ...)
@@ -437,6 +450,10 @@ static int header_line(reader *r, const char *s, size_t n)
                      cf_table_columns[2]);
     if (rc == 0 && cf_table_set_extra(r->t, extra, (size_t)nextra) != 0)
         rc = bad(r, "out of memory");
+    r->source_idx = -1;
+    for (int i = 0; i < nextra && rc == 0; i++)
+        if (strcmp(extra[i], "source") == 0)
+            r->source_idx = i;
     for (int i = 0; i < nextra; i++)
         free(owned[i]);
     free(owned);
@@ -484,6 +501,107 @@ static int get_double(reader *r, int c, int optional, double *v)
     if (parse_double(f.s, f.n, v) != 0)
         return bad(r, "column '%s': expected a finite number, got '%.*s'", cf_table_columns[c],
                    (int)f.n, f.s);
+    return 0;
+}
+
+/* Field k of a row's comma-joined extra values ("" when absent). */
+static const char *extra_field(const char *extra, int k, size_t *len)
+{
+    if (extra == NULL || k < 0) {
+        *len = 0;
+        return "";
+    }
+    for (; k > 0; k--) {
+        const char *c = strchr(extra, ',');
+        if (c == NULL) {
+            *len = 0;
+            return "";
+        }
+        extra = c + 1;
+    }
+    const char *c = strchr(extra, ',');
+    *len = c ? (size_t)(c - extra) : strlen(extra);
+    return extra;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+static uint64_t group_hash(const cf_row *row, int source_idx)
+{
+    size_t ls;
+    const char *src = extra_field(row->extra, source_idx, &ls);
+    uint64_t h = 14695981039346656037ULL;
+    h = fnv(h, row->pattern, strlen(row->pattern) + 1);
+    h = fnv(h, &row->np, sizeof row->np);
+    h = fnv(h, row->datatype, strlen(row->datatype) + 1);
+    h = fnv(h, &row->blocks, sizeof row->blocks);
+    return fnv(h, src, ls);
+}
+
+static int same_group(const cf_row *a, const cf_row *b, int source_idx)
+{
+    size_t la, lb;
+    const char *sa = extra_field(a->extra, source_idx, &la);
+    const char *sb = extra_field(b->extra, source_idx, &lb);
+    return a->np == b->np && a->blocks == b->blocks && strcmp(a->pattern, b->pattern) == 0 &&
+           strcmp(a->datatype, b->datatype) == 0 && la == lb && memcmp(sa, sb, la) == 0;
+}
+
+static int grow_groups(reader *r)
+{
+    size_t nc = r->cap_groups ? r->cap_groups * 2 : 256;
+    struct group *ng = calloc(nc, sizeof *ng);
+    if (ng == NULL)
+        return -1;
+    for (size_t i = 0; i < r->cap_groups; i++) {
+        if (r->groups[i].last_line == 0)
+            continue;
+        size_t j = r->groups[i].hash & (nc - 1);
+        while (ng[j].last_line != 0)
+            j = (j + 1) & (nc - 1);
+        ng[j] = r->groups[i];
+    }
+    free(r->groups);
+    r->groups = ng;
+    r->cap_groups = nc;
+    return 0;
+}
+
+static int check_group(reader *r, const cf_row *row)
+{
+    if ((r->n_groups + 1) * 2 > r->cap_groups && grow_groups(r) != 0)
+        return bad(r, "out of memory");
+    uint64_t h = group_hash(row, r->source_idx);
+    size_t j = h & (r->cap_groups - 1);
+    for (; r->groups[j].last_line != 0; j = (j + 1) & (r->cap_groups - 1)) {
+        struct group *g = &r->groups[j];
+        const cf_row *last = &r->t->rows[g->last_row];
+        if (g->hash != h || !same_group(last, row, r->source_idx))
+            continue;
+        if (row->bytes == last->bytes)
+            return bad(r, "duplicate row: %s np %d %s bytes %llu is already at line %ld",
+                       row->pattern, row->np, row->datatype, (unsigned long long)row->bytes,
+                       g->last_line);
+        if (row->bytes < last->bytes)
+            return bad(r,
+                       "sizes out of order: %s np %d %s bytes %llu comes after bytes %llu "
+                       "(line %ld); expected increasing sizes",
+                       row->pattern, row->np, row->datatype, (unsigned long long)row->bytes,
+                       (unsigned long long)last->bytes, g->last_line);
+        g->last_row = r->t->n_rows;
+        g->last_line = r->line;
+        return 0;
+    }
+    r->groups[j].hash = h;
+    r->groups[j].last_row = r->t->n_rows;
+    r->groups[j].last_line = r->line;
+    r->n_groups++;
     return 0;
 }
 
@@ -537,6 +655,8 @@ static int data_line(reader *r, const char *s, size_t n)
         }
         p[-1] = '\0';
     }
+    if (check_group(r, row) != 0)
+        return CF_EXIT_DATA;
     r->t->n_rows++;
     return 0;
 }
@@ -615,6 +735,7 @@ static int reader_finish(reader *r, int rc, size_t len, cf_table **out)
     }
     free(r->f);
     free(r->extra_idx);
+    free(r->groups);
     if (rc != 0) {
         cf_table_free(r->t);
         return rc;

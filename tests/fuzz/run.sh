@@ -5,12 +5,22 @@ set -eu
 secs=$1
 shift
 total=0
+# Model files to seed the model reader: fitted here from the shipped sample tables.
+mkdir -p fuzz/seed-models
+if [ -n "${COMMFIT:-}" ]; then
+    for d in "$top_srcdir"/data/*.csv; do
+        [ -f "$d" ] || continue
+        "$COMMFIT" fit -i "$d" -o "fuzz/seed-models/$(basename "$d" .csv).json" \
+            >/dev/null 2>&1 || true
+    done
+fi
 for t in "$@"; do
     name=$(basename "$t")
     corpus="fuzz/corpus-$name"
     mkdir -p "$corpus"
     for f in "$top_srcdir"/tests/cli/golden/* "$top_srcdir"/tests/data/*/* "$top_srcdir"/data/*.csv \
-             "$top_srcdir"/models/*.json "$top_srcdir"/tests/fuzz/regressions/"$name"/*; do
+             "$top_srcdir"/models/*.json fuzz/seed-models/*.json \
+             "$top_srcdir"/tests/fuzz/regressions/"$name"/*; do
         [ -f "$f" ] && cp "$f" "$corpus/" 2>/dev/null || true
     done
     reg="$top_srcdir/tests/fuzz/regressions/$name"

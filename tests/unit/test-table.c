@@ -207,6 +207,32 @@ int main(void)
     refuses_row("pingpong,2,1024,byte,,1.5,5,1,2,3,2,0.1,5",
                 "column 'reps': expected a non-negative integer, got '1.5'");
 
+    refuses_text("pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,"
+                 "t_med_us,t_ci95_us,bw_MiBps\n"
+                 "bcast,2,0,byte,,,,1,1,1,,,\nbcast,4,0,byte,,,,1,1,1,,,\nbcast,2,0,byte,,,,2,2,2,,,\n",
+                 4, "duplicate row: bcast np 2 byte bytes 0 is already at line 2");
+    refuses_text("pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,"
+                 "t_med_us,t_ci95_us,bw_MiBps\n"
+                 "bcast,2,1024,byte,,,,1,1,1,,,\nbcast,2,8,byte,,,,1,1,1,,,\n",
+                 3, "sizes out of order: bcast np 2 byte bytes 8 comes after bytes 1024 (line 2); "
+                    "expected increasing sizes");
+    {
+        /* Row groups differ by np, datatype, blocks and source: none of these repeats. */
+        cf_error e;
+        cf_table *t = parse("pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,"
+                            "t_max_us,t_med_us,t_ci95_us,bw_MiBps,source\n"
+                            "pingpong,2,0,byte,,,,1,1,1,,,,a.txt:3\n"
+                            "pingpong,2,8,byte,,,,1,1,1,,,,a.txt:3\n"
+                            "pingpong,2,0,byte,,,,1,1,1,,,,a.txt:40\n"
+                            "pingpong,2,0,vector,2,,,1,1,1,,,,a.txt:3\n"
+                            "pingpong,2,0,vector,4,,,1,1,1,,,,a.txt:3\n"
+                            "pingpong,4,0,byte,,,,1,1,1,,,,a.txt:3\n",
+                            &e);
+        ok(t != NULL && t->n_rows == 6, "the same size in different row groups is no duplicate");
+        if (t == NULL)
+            printf("#   %ld: %s\n", e.line, e.msg);
+        cf_table_free(t);
+    }
     refuses_text("", 0, "empty file: expected a timing table");
     refuses_text("# schema: 1\n# only metadata\n", 0,
                  "missing header: expected a line starting 'pattern,np,bytes,...'");

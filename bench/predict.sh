@@ -1,0 +1,67 @@
+# commfit predict: the time of one call, process start to exit (target: under 5 ms), and
+# the rate of a batch of a million (np, bytes) points through one call (target: over a
+# million predictions per second), for each of the three sources.
+set -eu
+: "${COMMFIT:?run through make bench}"
+LC_ALL=C
+export LC_ALL
+T=$(mktemp -d "${TMPDIR:-/tmp}/commfit-bench.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+
+# A table from known models: pingpong at np=2, alltoall at 2..16 (1% wiggle).
+{
+    echo "# schema: 1"
+    echo "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps"
+    awk 'BEGIN {
+        for (k = 0; k <= 23; k++) {
+            m = k == 0 ? 0 : 2 ^ (k - 1); i++
+            t = (1 + 1e-4 * m) * (1 + 0.01 * sin(i))
+            printf "pingpong,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, t, t, t, t, m / (1.048576 * t)
+            for (p = 2; p <= 16; p *= 2) {
+                i++; t = (p - 1) * (2 + 2e-4 * m) * (1 + 0.01 * sin(i))
+                printf "alltoall,%d,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,\n", p, m, t, t, t, t
+            }
+        }
+    }'
+} >table.csv
+"$COMMFIT" fit -i table.csv -o model.json >/dev/null 2>&1
+
+# timed CMD...: runs CMD under /usr/bin/time; sets wall and cpu (user + system), seconds.
+timed() {
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f "%e %U %S" -o "$T/time" "$@"
+        wall=$(awk '{ print $1 }' "$T/time")
+        cpu=$(awk '{ print $2 + $3 }' "$T/time")
+    else
+        s=$(date +%s%N)
+        "$@"
+        wall=$(awk -v d=$(($(date +%s%N) - s)) 'BEGIN { print d / 1e9 }')
+        cpu=nan
+    fi
+}
+
+# per_call CMD...: mean wall and CPU milliseconds of 200 runs of CMD.
+per_call() {
+    timed sh -c 'i=0; while [ $i -lt 200 ]; do "$@" >/dev/null; i=$((i + 1)); done' sh "$@"
+    awk -v w="$wall" -v c="$cpu" 'BEGIN { printf "%.2f ms wall, %.2f ms CPU", w * 5, c * 5 }'
+}
+echo "process start to exit, mean of 200 (the machine's own cost of a process first):"
+echo "  /bin/true:                                   $(per_call /bin/true)"
+echo "  commfit --version:                           $(per_call "$COMMFIT" --version)"
+echo "  commfit predict -p alltoall -n 16 -b 1M:     $(per_call "$COMMFIT" predict -m model.json --pattern alltoall --np 16 --bytes 1M)  (target < 5 ms)"
+
+# A million points: np cycling over 2..1024 (measured, interpolated, extrapolated), sizes
+# 0..4 MiB.
+awk 'BEGIN { for (i = 0; i < 1000000; i++) print 2 + (i * 7) % 1023, (i * 131) % 4194305 }' >points
+batch() { # LABEL PATTERN POINTS
+    timed "$COMMFIT" predict -m model.json -p "$2" --points "$3" -f csv >out.csv
+    n=$(($(wc -l <out.csv) - 1))
+    awk -v w="$wall" -v c="$cpu" -v n=$n -v l="$1" 'BEGIN {
+        printf "%s: %d predictions, %.2f s wall = %.2f million/s; %.2f s CPU = %.2f million/s (target > 1)\n",
+            l, n, w, n / w / 1e6, c, n / c / 1e6 }'
+}
+batch "batch, across-np and fits (alltoall, np 2..1024)" alltoall points
+batch "batch, p2p estimate (bcast, np 2..1024)" bcast points
+awk '{ print 2, $2 }' points >points2
+batch "batch, the fit at np=2 (pingpong)" pingpong points2

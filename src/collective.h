@@ -1,0 +1,74 @@
+/* Algorithm costs of MPI patterns in the process count p and the size m (Thakur,
+ * Rabenseifner and Gropp 2005; Bruck; dissemination): the basis of the across-np fit and
+ * the cost formulas that the point-to-point estimate evaluates with ping-pong's alpha, beta. */
+#ifndef CF_COLLECTIVE_H
+#define CF_COLLECTIVE_H
+
+#include <stddef.h>
+
+/* The terms a cost is made of. L = ceil(lg p); m = bytes as IMB defines it per pattern. */
+typedef enum cf_cterm {
+    CF_CT_ONE,  /* 1 */
+    CF_CT_M,    /* m */
+    CF_CT_LG,   /* ceil(lg p) */
+    CF_CT_LG_M, /* ceil(lg p)*m */
+    CF_CT_P1,   /* (p-1) */
+    CF_CT_P1_M, /* (p-1)*m */
+    CF_CT_FR_M, /* (p-1)/p*m */
+    CF_CT_BRUCK_M, /* ceil(lg p)*p*m/2: Bruck's alltoall moves half of p blocks each step */
+    CF_CT_COUNT
+} cf_cterm;
+
+#define CF_COLL_MAX_BASIS 3
+#define CF_COLL_MAX_ALGS 2
+#define CF_COST_MAX_PARTS 2
+
+/* ceil(lg p) for p >= 1; 0 for p <= 1. */
+int cf_ceil_lg(long p);
+
+/* The term's name as the model file writes it ("ceil(lg p)*m"), and back: -1 unknown. */
+const char *cf_cterm_name(cf_cterm t);
+int cf_cterm_find(const char *name);
+double cf_cterm_eval(cf_cterm t, long p, double m);
+/* Its value at a fixed p as the factor of the constant or of m: T = c0 + c1*m. */
+void cf_cterm_split(cf_cterm t, long p, double *c0, double *c1);
+
+/* k * term, summed over up to CF_COST_MAX_PARTS parts (k == 0 ends the list). */
+typedef struct cf_cost_part {
+    double k;
+    cf_cterm term;
+} cf_cost_part;
+
+/* One algorithm: T = alpha * A(p) + beta * B(p, m) + gamma * G(p, m). */
+typedef struct cf_coll_alg {
+    const char *name; /* "binomial tree" */
+    const char *cost; /* the same, written out for people */
+    cf_cost_part alpha[CF_COST_MAX_PARTS], beta[CF_COST_MAX_PARTS], gamma[CF_COST_MAX_PARTS];
+} cf_coll_alg;
+
+typedef struct cf_coll {
+    const char *pattern;
+    const char *datatype; /* what the pattern is measured with: "byte" or "float" */
+    int nmsg;             /* messages a call counts for bandwidth; 0: a collective */
+    int two_only;         /* runs on two processes whatever np (pingpong, pingping) */
+    int nbasis;           /* the across-np fit: T = sum c_k * basis_k(p, m) */
+    cf_cterm basis[CF_COLL_MAX_BASIS];
+    int nalgs; /* the point-to-point estimate: the cheapest of these */
+    cf_coll_alg algs[CF_COLL_MAX_ALGS];
+} cf_coll;
+
+extern const cf_coll cf_colls[];
+extern const int cf_ncolls;
+
+/* NULL for a pattern without a known algorithm cost. */
+const cf_coll *cf_coll_find(const char *pattern);
+
+/* The factors of alpha, beta and gamma in algorithm a at (p, m). */
+void cf_coll_alg_factors(const cf_coll_alg *a, long p, double m, double f[3]);
+
+/* The cheapest algorithm's time at (p, m) given alpha (us), beta and gamma (us per byte);
+ * *alg gets its index and f its factors of alpha, beta, gamma (for error propagation). */
+double cf_coll_cost(const cf_coll *c, long p, double m, double alpha, double beta, double gamma,
+                    int *alg, double f[3]);
+
+#endif

@@ -1,0 +1,568 @@
+/* Weighted, iterated relative-error least squares (GSL), robust rejection, leave-one-out
+ * error, AICc and saturation: the numerics every model kind shares. */
+#include "config.h"
+
+#include "fitting.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+const char *cf_statistic_name(cf_statistic s)
+{
+    return s == CF_STAT_MEDIAN ? "median" : s == CF_STAT_MEAN ? "mean" : "min";
+}
+
+const char *cf_weights_name(cf_weights w)
+{
+    return w == CF_WEIGHTS_RELATIVE ? "relative" : w == CF_WEIGHTS_VARIANCE ? "variance" : "none";
+}
+
+int cf_statistic_parse(const char *s, cf_statistic *out)
+{
+    static const char *names[] = {"median", "mean", "min"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(s, names[i]) == 0)
+            return *out = (cf_statistic)i, 0;
+    return -1;
+}
+
+int cf_weights_parse(const char *s, cf_weights *out)
+{
+    static const char *names[] = {"relative", "variance", "none"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(s, names[i]) == 0)
+            return *out = (cf_weights)i, 0;
+    return -1;
+}
+
+double cf_row_time(const cf_row *r, cf_statistic s)
+{
+    switch (s) {
+    case CF_STAT_MEDIAN:
+        return r->t_med_us;
+    case CF_STAT_MIN:
+        return r->t_min_us;
+    default:
+        return r->t_avg_us;
+    }
+}
+
+void cf_lsq_free(cf_lsq *r)
+{
+    free(r->fitted);
+    free(r->loo_rel);
+    free(r->rejected);
+    r->fitted = r->loo_rel = NULL;
+    r->rejected = NULL;
+}
+
+double cf_t975(int dof)
+{
+    if (dof < 1)
+        return INFINITY;
+    return gsl_cdf_tdist_Pinv(0.975, (double)dof);
+}
+
+double cf_aicc(double rrss, size_t n, int k)
+{
+    int kk = k + 1; /* the residual variance is a parameter too */
+    if ((double)n - kk - 1 < 1)
+        return NAN;
+    double floor_rss = (double)n * 1e-12;
+    if (rrss < floor_rss)
+        rrss = floor_rss;
+    return (double)n * log(rrss / (double)n) + 2.0 * kk +
+           2.0 * kk * (kk + 1) / ((double)n - kk - 1);
+}
+
+/* One weighted fit of the kept points with fixed weights. Columns are scaled to unit
+ * maximum first: m^2 reaches 1e13 and would otherwise dominate the conditioning. */
+static int solve(const double *X, const double *y, const double *w, const unsigned char *rej,
+                 size_t n, size_t p, cf_lsq *r)
+{
+    size_t nk = 0;
+    for (size_t i = 0; i < n; i++)
+        nk += !rej[i];
+    if (nk <= p)
+        return -1;
+    double scale[CF_COEF_MAX];
+    for (size_t j = 0; j < p; j++) {
+        scale[j] = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!rej[i] && fabs(X[i * p + j]) > scale[j])
+                scale[j] = fabs(X[i * p + j]);
+        if (scale[j] == 0)
+            return -1;
+    }
+    gsl_matrix *A = gsl_matrix_alloc(nk, p);
+    gsl_vector *wv = gsl_vector_alloc(nk), *yv = gsl_vector_alloc(nk), *c = gsl_vector_alloc(p);
+    gsl_matrix *cov = gsl_matrix_alloc(p, p);
+    gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(nk, p);
+    int rc = -1;
+    if (A && wv && yv && c && cov && ws) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (rej[i])
+                continue;
+            for (size_t j = 0; j < p; j++)
+                gsl_matrix_set(A, k, j, X[i * p + j] / scale[j]);
+            gsl_vector_set(wv, k, w[i]);
+            gsl_vector_set(yv, k, y[i]);
+            k++;
+        }
+        double chisq;
+        size_t rank;
+        /* A tolerance well below rounding: only an exactly degenerate design is refused. */
+        if (gsl_multifit_wlinear_tsvd(A, wv, yv, 1e-13, c, cov, &chisq, &rank, ws) ==
+                GSL_SUCCESS &&
+            rank == p) {
+            for (size_t j = 0; j < p; j++) {
+                r->coef[j] = gsl_vector_get(c, j) / scale[j];
+                for (size_t l = 0; l < p; l++)
+                    r->cov_unscaled[j][l] = gsl_matrix_get(cov, j, l) / (scale[j] * scale[l]);
+            }
+            rc = isfinite(chisq) ? 0 : -1;
+        }
+    }
+    gsl_multifit_linear_free(ws);
+    gsl_matrix_free(cov);
+    gsl_vector_free(c);
+    gsl_vector_free(yv);
+    gsl_vector_free(wv);
+    gsl_matrix_free(A);
+    return rc;
+}
+
+static double dot(const double *x, const double *c, size_t p)
+{
+    double s = 0;
+    for (size_t j = 0; j < p; j++)
+        s += x[j] * c[j];
+    return s;
+}
+
+static double quad(const double *x, double C[CF_COEF_MAX][CF_COEF_MAX], size_t p)
+{
+    double s = 0;
+    for (size_t j = 0; j < p; j++)
+        for (size_t l = 0; l < p; l++)
+            s += x[j] * C[j][l] * x[l];
+    return s;
+}
+
+static void weights_of(const double *y, const double *f, const double *sd, size_t n,
+                       cf_weights w, double *wt)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (w == CF_WEIGHTS_NONE)
+            wt[i] = 1;
+        else if (w == CF_WEIGHTS_VARIANCE)
+            wt[i] = 1 / (sd[i] * sd[i]);
+        else {
+            /* The fitted value, once there is one that makes sense; else the measurement. */
+            double t = f != NULL && f[i] > 0 ? f[i] : y[i];
+            wt[i] = 1 / (t * t);
+        }
+    }
+}
+
+/* Fits with the current rejection mask; fills everything but the robust part. */
+static int fit_kept(const double *X, const double *y, const double *sd, size_t n, size_t p,
+                    cf_weights w, cf_lsq *r, double *wt)
+{
+    weights_of(y, NULL, sd, n, w, wt);
+    if (solve(X, y, wt, r->rejected, n, p, r) != 0)
+        return -1;
+    if (w == CF_WEIGHTS_RELATIVE) {
+        for (int it = 0; it < 50; it++) {
+            double prev[CF_COEF_MAX];
+            memcpy(prev, r->coef, sizeof prev);
+            for (size_t i = 0; i < n; i++)
+                r->fitted[i] = dot(&X[i * p], r->coef, p);
+            weights_of(y, r->fitted, sd, n, w, wt);
+            if (solve(X, y, wt, r->rejected, n, p, r) != 0)
+                return -1;
+            double change = 0;
+            for (size_t j = 0; j < p; j++) {
+                double d = fabs(r->coef[j] - prev[j]) / (fabs(r->coef[j]) + 1e-300);
+                if (d > change)
+                    change = d;
+            }
+            if (change < 1e-13)
+                break;
+        }
+    }
+    r->wrss = r->rrss = 0;
+    r->nkept = 0;
+    for (size_t i = 0; i < n; i++) {
+        double f = dot(&X[i * p], r->coef, p);
+        r->fitted[i] = f;
+        if (r->rejected[i])
+            continue;
+        double res = y[i] - f;
+        r->wrss += wt[i] * res * res;
+        double rel = res / (f > 0 ? f : y[i]);
+        r->rrss += rel * rel;
+        r->nkept++;
+    }
+    r->dof = r->nkept - (int)p;
+    r->s2 = r->wrss / r->dof;
+    r->s2_rel = r->rrss / r->dof;
+    for (size_t j = 0; j < p; j++)
+        for (size_t l = 0; l < p; l++)
+            r->cov[j][l] = r->cov_unscaled[j][l] * r->s2;
+    /* Leave-one-out by the hat-matrix identity e_(i) = e_i / (1 - h_ii). */
+    for (size_t i = 0; i < n; i++) {
+        double h = wt[i] * quad(&X[i * p], r->cov_unscaled, p);
+        double e = y[i] - r->fitted[i];
+        if (r->rejected[i])
+            h = 0; /* not in the fit: its error is already out of sample */
+        r->loo_rel[i] = h < 1 - 1e-9 ? fabs(e / (1 - h)) / y[i] : INFINITY;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
+               cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e)
+{
+    memset(r, 0, sizeof *r);
+    r->n = n;
+    r->p = p;
+    if (p == 0 || p > CF_COEF_MAX)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: internal error: %zu parameters", what,
+                            p);
+    if (n <= p)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "%s: %zu points for %zu parameters: expected at least %zu", what, n,
+                            p, p + 1);
+    r->fitted = calloc(n, sizeof *r->fitted);
+    r->loo_rel = calloc(n, sizeof *r->loo_rel);
+    r->rejected = calloc(n, 1);
+    double *wt = calloc(n, sizeof *wt), *abs_rel = calloc(n, sizeof *abs_rel);
+    if (!r->fitted || !r->loo_rel || !r->rejected || !wt || !abs_rel) {
+        free(wt);
+        free(abs_rel);
+        cf_lsq_free(r);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    int rc = 0;
+    if (fit_kept(X, y, sd, n, p, w, r, wt) != 0) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                          "%s: the sizes do not determine the %zu parameters of this model "
+                          "(too few distinct sizes)",
+                          what, p);
+        goto out;
+    }
+    size_t max_reject = n / 8 > 1 ? n / 8 : 1;
+    for (size_t nrej = 0; robust && nrej < max_reject && r->dof > 2;) {
+        /* The robust spread of the relative residuals: 1.4826 times their MAD. */
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!r->rejected[i])
+                abs_rel[k++] = fabs((y[i] - r->fitted[i]) / r->fitted[i]);
+        qsort(abs_rel, k, sizeof *abs_rel, cmp_double);
+        double mad = k % 2 ? abs_rel[k / 2] : 0.5 * (abs_rel[k / 2 - 1] + abs_rel[k / 2]);
+        double limit = 4 * 1.4826 * mad;
+        if (limit < 1e-6)
+            limit = 1e-6;
+        size_t worst = n;
+        double worst_v = limit;
+        for (size_t i = 0; i < n; i++) {
+            if (r->rejected[i] || !(r->fitted[i] > 0))
+                continue;
+            double v = fabs((y[i] - r->fitted[i]) / r->fitted[i]);
+            if (v > worst_v) {
+                worst_v = v;
+                worst = i;
+            }
+        }
+        if (worst == n)
+            break;
+        r->rejected[worst] = 1;
+        if (fit_kept(X, y, sd, n, p, w, r, wt) != 0) {
+            /* Without that point the model is undetermined: keep it. */
+            r->rejected[worst] = 0;
+            fit_kept(X, y, sd, n, p, w, r, wt);
+            break;
+        }
+        nrej++;
+    }
+    for (size_t j = 0; j < p && rc == 0; j++)
+        if (!isfinite(r->coef[j]))
+            rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: the fit did not converge", what);
+    if (rc == 0 && r->dof < 1)
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                          "%s: %d points for %zu parameters: expected at least %zu", what,
+                          r->nkept, p, p + 1);
+out:
+    free(wt);
+    free(abs_rel);
+    if (rc != 0)
+        cf_lsq_free(r);
+    return rc;
+}
+
+void cf_quality_fill(const cf_lsq *r, const double *y, int k, cf_quality *q)
+{
+    double sum_loo = 0, max_rel = 0, sw = 0, swy = 0;
+    int n = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->rejected[i])
+            continue;
+        n++;
+        sum_loo += r->loo_rel[i];
+        double rel = fabs(y[i] - r->fitted[i]) / y[i];
+        if (rel > max_rel)
+            max_rel = rel;
+        double w = 1 / (r->fitted[i] * r->fitted[i]);
+        sw += w;
+        swy += w * y[i];
+    }
+    double mean = swy / sw, tss = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->rejected[i])
+            continue;
+        double d = (y[i] - mean) / r->fitted[i];
+        tss += d * d;
+    }
+    q->n = n;
+    q->dof = r->dof;
+    q->loo_mape = sum_loo / n;
+    q->max_rel_err = max_rel;
+    q->r2 = tss > 0 ? 1 - r->rrss / tss : 1;
+    q->aicc = cf_aicc(r->rrss, (size_t)n, k);
+}
+
+void cf_fit_design(const cf_fit *f, double m, double b, double *x)
+{
+    const cf_model_kind *k = f->kind;
+    for (int j = 0; j < f->ncoef; j++) {
+        switch (k->terms[j]) {
+        case CF_TERM_ONE:
+            x[j] = 1;
+            break;
+        case CF_TERM_M:
+            x[j] = m;
+            break;
+        case CF_TERM_M2:
+            x[j] = m * m;
+            break;
+        case CF_TERM_B:
+            x[j] = b;
+            break;
+        default:
+            x[j] = 0;
+        }
+    }
+}
+
+double cf_fit_switch(const cf_fit *f, int k)
+{
+    double a = (double)f->seg[k].to_bytes, b = (double)f->seg[k + 1].from_bytes;
+    return a > 0 ? sqrt(a * b) : b / 2;
+}
+
+int cf_fit_segment(const cf_fit *f, double m, int *other)
+{
+    *other = -1;
+    for (int k = 0; k + 1 < f->nseg; k++) {
+        if (m <= (double)f->seg[k].to_bytes)
+            return k;
+        if (m < (double)f->seg[k + 1].from_bytes) {
+            int mine = m < cf_fit_switch(f, k) ? k : k + 1;
+            *other = mine == k ? k + 1 : k;
+            return mine;
+        }
+    }
+    return f->nseg - 1;
+}
+
+void cf_fit_warn(cf_fit *f, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char **nw = realloc(f->warnings, (f->nwarnings + 1) * sizeof *nw);
+    if (nw == NULL)
+        return;
+    f->warnings = nw;
+    if ((nw[f->nwarnings] = strdup(buf)) != NULL)
+        f->nwarnings++;
+}
+
+/* Tangent of f at m: T(m) and dT/dm with its variance (from the coefficients' covariance). */
+static void tangent(const cf_fit *f, double m, double b, double *t, double *slope,
+                    double *slope_var)
+{
+    int other, k = cf_fit_segment(f, m, &other);
+    const cf_segment *s = &f->seg[k];
+    double x[CF_COEF_MAX], g[CF_COEF_MAX];
+    cf_fit_design(f, m, b, x);
+    *t = dot(x, s->coef, (size_t)f->ncoef);
+    for (int j = 0; j < f->ncoef; j++) {
+        cf_term tm = f->kind->terms[j];
+        g[j] = tm == CF_TERM_M ? 1 : tm == CF_TERM_M2 ? 2 * m : 0;
+    }
+    *slope = dot(g, s->coef, (size_t)f->ncoef);
+    double v = 0;
+    for (int j = 0; j < f->ncoef; j++)
+        for (int l = 0; l < f->ncoef; l++)
+            v += g[j] * s->cov[j][l] * g[l];
+    *slope_var = v;
+}
+
+void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
+{
+    cf_saturation *s = &f->sat;
+    memset(s, 0, sizeof *s);
+    s->rinf_MiBps = s->rinf_lo_MiBps = s->rinf_hi_MiBps = NAN;
+    s->n_half_bytes = s->m90_bytes = s->peak_MiBps = s->plateau_MiBps = NAN;
+    s->flat_from_bytes = NAN;
+    if (in->n == 0)
+        return;
+    /* Messages per call: the bandwidth column over bytes/time (sendrecv counts 2). */
+    double ratio = NAN;
+    for (size_t i = 0; i < in->n; i++) {
+        const cf_row *r = in->rows[i];
+        if (isnan(r->bw_MiBps))
+            return;
+        if (r->bytes > 0 && isnan(ratio))
+            ratio = r->bw_MiBps * 1.048576 * r->t_avg_us / (double)r->bytes;
+    }
+    if (!(ratio > 0.5))
+        return;
+    s->nmsg = (int)lround(ratio);
+    double scale = s->nmsg * 1e6 / 1048576.0; /* bytes/us per message -> MiB/s */
+
+    double b = f->min_blocks;
+    double t, beta, beta_var;
+    tangent(f, (double)f->max_bytes, b, &t, &beta, &beta_var);
+    /* Measured peak and plateau, with the fitted statistic. */
+    double plateau = NAN;
+    uint64_t last = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        const cf_row *r = in->rows[i];
+        double tm = cf_row_time(r, in->stat);
+        if (r->bytes == 0 || !(tm > 0))
+            continue;
+        double bw = scale * (double)r->bytes / tm;
+        if (!(bw <= s->peak_MiBps)) {
+            s->peak_MiBps = bw;
+            s->peak_bytes = r->bytes;
+        }
+        if (r->bytes >= last) {
+            last = r->bytes;
+            plateau = bw;
+        }
+    }
+    s->plateau_MiBps = plateau;
+    if (isfinite(plateau)) {
+        /* Rows are sorted by size: the first size after the last one outside 5%. */
+        double from = NAN;
+        for (size_t i = 0; i < in->n; i++) {
+            const cf_row *r = in->rows[i];
+            double tm = cf_row_time(r, in->stat);
+            if (r->bytes == 0)
+                continue;
+            double bw = scale * (double)r->bytes / tm;
+            if (fabs(bw - plateau) > 0.05 * plateau)
+                from = NAN;
+            else if (isnan(from))
+                from = (double)r->bytes;
+        }
+        s->flat_from_bytes = from;
+    }
+    if (!(beta > 0) || !isfinite(beta))
+        return;
+    double alpha = t - beta * (double)f->max_bytes;
+    double se = sqrt(beta_var), tq = cf_t975(f->dof);
+    s->valid = 1;
+    s->rinf_MiBps = scale / beta;
+    s->rinf_lo_MiBps = scale / (beta + tq * se);
+    s->rinf_hi_MiBps = beta - tq * se > 0 ? scale / (beta - tq * se) : INFINITY;
+    s->n_half_bytes = alpha / beta;
+    s->m90_bytes = 9 * alpha / beta;
+}
+
+int cf_fit_group(const char *kind_name, const cf_fit_input *in, cf_fit *out, cf_error *e)
+{
+    memset(out, 0, sizeof *out);
+    if (in->n == 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: no rows to fit", in->what);
+    const cf_row *r0 = in->rows[0];
+    snprintf(out->pattern, sizeof out->pattern, "%s", r0->pattern);
+    snprintf(out->datatype, sizeof out->datatype, "%s", r0->datatype);
+    out->np = r0->np;
+    out->min_bytes = out->max_bytes = r0->bytes;
+    out->min_blocks = out->max_blocks = r0->blocks;
+    size_t sizes = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        const cf_row *r = in->rows[i];
+        double t = cf_row_time(r, in->stat);
+        if (!(t > 0) || !isfinite(t))
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                "%s: the row at %llu bytes has no %s time: expected a "
+                                "positive number (choose another --statistic)",
+                                in->what, (unsigned long long)r->bytes,
+                                cf_statistic_name(in->stat));
+        if (in->weights == CF_WEIGHTS_VARIANCE && !(r->t_ci95_us > 0))
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                "%s: the row at %llu bytes has no positive t_ci95_us: "
+                                "--weights variance needs it (use relative)",
+                                in->what, (unsigned long long)r->bytes);
+        sizes += i == 0 || r->bytes != in->rows[i - 1]->bytes;
+        if (r->bytes < out->min_bytes)
+            out->min_bytes = r->bytes;
+        if (r->bytes > out->max_bytes)
+            out->max_bytes = r->bytes;
+        if (r->blocks < out->min_blocks)
+            out->min_blocks = r->blocks;
+        if (r->blocks > out->max_blocks)
+            out->max_blocks = r->blocks;
+    }
+    const cf_model_kind *kind = cf_model_kind_find(kind_name);
+    if (kind == NULL)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown model '%s'", kind_name);
+    /* Derived-datatype rows over several block counts take the T(m, b) model. */
+    if (out->min_blocks != out->max_blocks && kind != &cf_model_loggp)
+        kind = &cf_model_datatype;
+    if (sizes < (size_t)kind->min_sizes)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "%s: %zu distinct size%s: the %s model needs at least %d", in->what,
+                            sizes, sizes == 1 ? "" : "s", kind->name, kind->min_sizes);
+    int rc = kind->fit(in, out, e);
+    if (rc != 0) {
+        cf_fit_clear(out);
+        return rc;
+    }
+    out->blocks = out->kind == &cf_model_datatype ? out->min_blocks : 0;
+    if (out->kind != &cf_model_datatype)
+        cf_saturation_fill(out, in);
+    else
+        cf_saturation_fill(out, &(cf_fit_input){.n = 0});
+    for (int k = 0; k < out->nseg; k++)
+        for (int j = 0; j < out->ncoef; j++)
+            if (!isfinite(out->seg[k].coef[j])) {
+                cf_fit_clear(out);
+                return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                    "%s: the fit gave a non-finite coefficient", in->what);
+            }
+    cf_fit_formula(out, "text", out->formula, sizeof out->formula);
+    return 0;
+}

@@ -1,0 +1,482 @@
+/* commfit import: what the IMB and OSU parsers share: lines, fields and numbers of the
+ * text, and the table being built (row groups with their source, lenient drops). */
+#include "config.h"
+
+#include "import.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "size.h"
+
+cf_import *cf_import_alloc(const cf_import_opts *o)
+{
+    cf_import *im = calloc(1, sizeof *im);
+    if (im == NULL)
+        return NULL;
+    im->o = *o;
+    static const char *const extra[] = {"source"};
+    if ((im->t = cf_table_alloc()) == NULL || cf_table_set_extra(im->t, extra, 1) != 0 ||
+        cf_table_meta_set(im->t, "commfit", PACKAGE_VERSION) != 0) {
+        cf_import_free(im);
+        return NULL;
+    }
+    return im;
+}
+
+void cf_import_free(cf_import *im)
+{
+    if (im == NULL)
+        return;
+    free(im->cur.rows);
+    cf_table_free(im->t);
+    free(im);
+}
+
+/* ---- text ---- */
+
+void cf_import_lines_init(cf_import_lines *it, const char *buf, size_t len)
+{
+    it->buf = buf;
+    it->len = len;
+    it->pos = 0;
+    it->no = 0;
+}
+
+int cf_import_next_line(cf_import_lines *it, cf_import_line *l)
+{
+    if (it->pos >= it->len)
+        return 0;
+    const char *s = it->buf + it->pos;
+    size_t left = it->len - it->pos;
+    const char *nl = memchr(s, '\n', left);
+    size_t n = nl ? (size_t)(nl - s) : left;
+    it->pos += n + (nl != NULL);
+    l->has_nl = nl != NULL;
+    while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    l->s = s;
+    l->n = n;
+    l->no = ++it->no;
+    return 1;
+}
+
+int cf_import_split(const char *s, size_t n, cf_import_field *f, int max)
+{
+    int k = 0;
+    size_t i = 0;
+    for (;;) {
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i >= n)
+            return k;
+        size_t start = i;
+        while (i < n && s[i] != ' ' && s[i] != '\t')
+            i++;
+        if (k < max) {
+            f[k].s = s + start;
+            f[k].n = i - start;
+        }
+        k++;
+    }
+}
+
+static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+int cf_import_number(const char *s, size_t n, double *v, int *decimals)
+{
+    size_t i = 0;
+    int neg = 0, digits = 0, frac = 0, sig = 0, dropped = 0;
+    uint64_t m = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        neg = s[i++] == '-';
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+        if (m != 0 || s[i] != '0') {
+            if (sig < 19)
+                m = m * 10 + (uint64_t)(s[i] - '0');
+            else
+                dropped = 1;
+            sig++;
+        }
+    }
+    int dec = 0;
+    if (i < n && s[i] == '.') {
+        i++;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++, dec++) {
+            if (m != 0 || s[i] != '0') {
+                if (sig < 19)
+                    m = m * 10 + (uint64_t)(s[i] - '0');
+                else
+                    dropped = 1;
+                sig++;
+            }
+            if (!dropped)
+                frac++;
+        }
+    }
+    if (digits == 0)
+        return -1;
+    int e = 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        int eneg = 0, ed = 0;
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            eneg = s[i++] == '-';
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, ed++)
+            if (e < 100000)
+                e = e * 10 + (s[i] - '0');
+        if (ed == 0)
+            return -1;
+        if (eneg)
+            e = -e;
+    }
+    if (i != n)
+        return -1;
+    double x;
+    int p10 = e - frac;
+    /* Exact when the mantissa and the power of ten are both exact doubles (Clinger). */
+    if (!dropped && sig <= 15 && p10 >= -22 && p10 <= 22) {
+        x = (double)m;
+        x = p10 < 0 ? x / pow10_exact[-p10] : x * pow10_exact[p10];
+    } else {
+        char buf[64];
+        if (n >= sizeof buf)
+            return -1;
+        memcpy(buf, s, n);
+        buf[n] = '\0';
+        errno = 0;
+        x = fabs(strtod(buf, NULL));
+    }
+    if (!isfinite(x))
+        return -1;
+    *v = neg ? -x : x;
+    if (decimals != NULL)
+        *decimals = dec;
+    return 0;
+}
+
+int cf_import_uint(const char *s, size_t n, uint64_t max, uint64_t *v)
+{
+    uint64_t x = 0;
+    if (n == 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        if (x > (max - (uint64_t)(s[i] - '0')) / 10)
+            return -1;
+        x = x * 10 + (uint64_t)(s[i] - '0');
+    }
+    *v = x;
+    return 0;
+}
+
+int cf_import_starts(const char *s, size_t n, const char *p)
+{
+    size_t i = 0, k = strlen(p);
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return n - i >= k && memcmp(s + i, p, k) == 0;
+}
+
+const char *cf_import_datatype(const char *mpi, size_t n, char *buf, size_t cap)
+{
+    while (n > 0 && (mpi[n - 1] == '.' || mpi[n - 1] == ' '))
+        n--;
+    if (n > 4 && strncmp(mpi, "MPI_", 4) == 0) {
+        mpi += 4;
+        n -= 4;
+    }
+    if ((n == 4 && strncmp(mpi, "BYTE", 4) == 0) || (n == 4 && strncmp(mpi, "CHAR", 4) == 0))
+        return "byte";
+    if (n == 0 || n >= cap)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        char c = mpi[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+            return NULL;
+        buf[i] = c;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* ---- messages ---- */
+
+static void vwarn(cf_import *im, long line, const char *fmt, va_list ap)
+{
+    if (im->o.warn == NULL)
+        return;
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    im->o.warn(im->o.warn_ctx, im->file, line, msg);
+}
+
+void cf_import_warnf(cf_import *im, long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(im, line, fmt, ap);
+    va_end(ap);
+}
+
+int cf_import_table_fail(cf_import *im, cf_error *e, long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (im->o.lenient) {
+        char msg[900];
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        if (im->cur.active)
+            cf_import_warnf(im, line, "%s; the %s table (line %ld) is left out", msg,
+                            im->cur.bench, im->cur.line);
+        else
+            cf_import_warnf(im, line, "%s; the table is left out", msg);
+        cf_import_table_drop(im);
+        im->n_dropped++;
+        return 0;
+    }
+    cf_error_vset(e, CF_EXIT_DATA, im->file, line, fmt, ap);
+    va_end(ap);
+    cf_import_table_drop(im);
+    return CF_EXIT_DATA;
+}
+
+/* ---- the table being read ---- */
+
+void cf_import_table_drop(cf_import *im)
+{
+    im->cur.active = 0;
+    im->cur.n = 0;
+    im->cur.zero_skipped = 0;
+    im->cur.notime_skipped = 0;
+}
+
+int cf_import_table_start(cf_import *im, long line, const char *bench, const char *pattern,
+                          int np, const char *datatype, cf_error *e)
+{
+    cf_import_tab *c = &im->cur;
+    cf_import_table_drop(im);
+    c->active = 1;
+    c->line = line;
+    snprintf(c->bench, sizeof c->bench, "%s", bench);
+    if (im->o.pattern != NULL) {
+        /* One name over different benchmarks would merge unrelated measurements. */
+        if (im->first_bench[0] == '\0') {
+            snprintf(im->first_bench, sizeof im->first_bench, "%s", bench);
+            snprintf(im->first_where, sizeof im->first_where, "%s:%ld", im->file, line);
+        } else if (strcmp(im->first_bench, bench) != 0) {
+            return cf_error_set(e, CF_EXIT_USAGE, im->file, line,
+                                "--pattern '%s' would give one name to different benchmarks: "
+                                "'%s' (%s) and '%s'; import them separately",
+                                im->o.pattern, im->first_bench, im->first_where, bench);
+        }
+        pattern = im->o.pattern;
+    }
+    if (strlen(pattern) >= sizeof c->pattern)
+        return cf_import_table_fail(im, e, line,
+                                    "benchmark '%s' gives the pattern name '%s', longer than "
+                                    "%zu characters: name it with --pattern",
+                                    bench, pattern, sizeof c->pattern - 1);
+    snprintf(c->pattern, sizeof c->pattern, "%s", pattern);
+    snprintf(c->datatype, sizeof c->datatype, "%s", datatype);
+    c->np = np;
+    return 0;
+}
+
+int cf_import_table_row(cf_import *im, long line, cf_row *r, cf_error *e)
+{
+    cf_import_tab *c = &im->cur;
+    memcpy(r->pattern, c->pattern, sizeof r->pattern);
+    memcpy(r->datatype, c->datatype, sizeof r->datatype);
+    r->np = c->np;
+    r->extra = NULL;
+    char why[256];
+    if (cf_row_check(r, why, sizeof why) != 0)
+        return cf_import_table_fail(im, e, line, "%s", why);
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 64;
+        cf_row *nr = realloc(c->rows, nc * sizeof *nr);
+        if (nr == NULL)
+            return cf_error_set(e, CF_EXIT_DATA, im->file, line, "out of memory");
+        c->rows = nr;
+        c->cap = nc;
+    }
+    c->rows[c->n++] = *r;
+    return 0;
+}
+
+int cf_import_table_end(cf_import *im, cf_error *e)
+{
+    cf_import_tab *c = &im->cur;
+    if (!c->active)
+        return 0;
+    if (c->zero_skipped > 0)
+        cf_import_warnf(im, c->line,
+                        "%s: %ld row%s left out: the time prints as zero (below the "
+                        "printed resolution)",
+                        c->bench, c->zero_skipped, c->zero_skipped == 1 ? "" : "s");
+    if (c->notime_skipped > 0)
+        cf_import_warnf(im, c->line,
+                        "%s: %ld row%s left out: a bandwidth of zero or a 0-byte message "
+                        "implies no time",
+                        c->bench, c->notime_skipped, c->notime_skipped == 1 ? "" : "s");
+    im->zero_total += c->zero_skipped;
+    im->notime_total += c->notime_skipped;
+    char src[300];
+    snprintf(src, sizeof src, "%s:%ld", im->base, c->line);
+    for (size_t i = 0; i < c->n; i++) {
+        c->rows[i].extra = src;
+        if (cf_table_add(im->t, &c->rows[i]) != 0)
+            return cf_error_set(e, CF_EXIT_DATA, im->file, c->line, "out of memory");
+    }
+    if (c->n > 0)
+        im->n_tables++;
+    cf_import_table_drop(im);
+    return 0;
+}
+
+int cf_import_add_source(cf_import *im, const char *note, cf_error *e)
+{
+    char key[32], val[1024];
+    im->n_sources++;
+    snprintf(key, sizeof key, "source_%zu", im->n_sources);
+    if (note != NULL && note[0] != '\0')
+        snprintf(val, sizeof val, "%s (%s)", im->base, note);
+    else
+        snprintf(val, sizeof val, "%s", im->base);
+    if (cf_table_meta_set(im->t, key, val) != 0)
+        return cf_error_set(e, CF_EXIT_DATA, im->file, 0, "out of memory");
+    return 0;
+}
+
+/* ---- files ---- */
+
+int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len,
+                  const char *name, cf_error *e)
+{
+    im->file = name;
+    const char *slash = strrchr(name, '/');
+    snprintf(im->base, sizeof im->base, "%s", slash ? slash + 1 : name);
+    for (char *p = im->base; *p; p++)
+        if (*p == ',' || *p == '\r' || *p == '\n')
+            *p = '_';
+    cf_import_table_drop(im);
+    const char *what = f == CF_IMPORT_IMB ? "IMB" : "OSU";
+    if (len == 0)
+        return cf_error_set(e, CF_EXIT_DATA, name, 0, "empty file: expected %s output", what);
+    const char *nul = memchr(buf, '\0', len);
+    if (nul != NULL) {
+        long line = 1;
+        for (const char *p = buf; p < nul; p++)
+            line += *p == '\n';
+        return cf_error_set(e, CF_EXIT_DATA, name, line,
+                            "unexpected NUL byte: expected %s output as text", what);
+    }
+    im->formats |= (unsigned)f;
+    int rc = f == CF_IMPORT_IMB ? cf_import_imb_parse(im, buf, len, e)
+                                : cf_import_osu_parse(im, buf, len, e);
+    cf_import_table_drop(im);
+    return rc;
+}
+
+int cf_import_file(cf_import *im, cf_import_format f, const char *path, cf_error *e)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : path;
+    FILE *fp = is_stdin ? stdin : fopen(path, "rb");
+    if (fp == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    size_t cap = 1 << 16, len = 0;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!is_stdin)
+            fclose(fp);
+        return cf_error_set(e, CF_EXIT_DATA, path, 0, "is a folder: expected a file");
+    }
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        cap = (size_t)st.st_size + 1;
+    char *buf = malloc(cap);
+    int rc = 0;
+    for (;;) {
+        if (buf != NULL && len == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (nb == NULL) {
+                free(buf);
+                buf = NULL;
+            } else {
+                buf = nb;
+                cap *= 2;
+            }
+        }
+        if (buf == NULL) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
+            break;
+        }
+        size_t got = fread(buf + len, 1, cap - len, fp);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (rc == 0 && ferror(fp))
+        rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot read: %s", strerror(errno));
+    if (!is_stdin)
+        fclose(fp);
+    if (rc == 0)
+        rc = cf_import_mem(im, f, buf, len, name, e);
+    free(buf);
+    return rc;
+}
+
+int cf_import_finish(cf_import *im, cf_table **out, cf_error *e)
+{
+    if (im->t->n_rows == 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "no table imported%s",
+                            im->n_dropped ? " (every table was left out)" : "");
+    const char *from = im->formats == (CF_IMPORT_IMB | CF_IMPORT_OSU) ? "imb, osu"
+                       : im->formats == CF_IMPORT_IMB                ? "imb"
+                                                                     : "osu";
+    int rc = cf_table_meta_set(im->t, "imported_from", from);
+    if (rc == 0 && im->bw_only)
+        rc = cf_table_meta_set(im->t, "time_from_bandwidth",
+                               "bandwidth-only results (osu_bw, osu_bibw, osu_mbw_mr, IMB "
+                               "Uniband and Biband): t_*_us is the time per message the "
+                               "bandwidth implies, 1 / message rate when printed, else bytes "
+                               "/ bandwidth; rows that imply no time are left out");
+    if (rc == 0 && (im->zero_total > 0 || im->notime_total > 0)) {
+        char v[200];
+        snprintf(v, sizeof v, "%ld with a time printed as zero, %ld without a time",
+                 im->zero_total, im->notime_total);
+        rc = cf_table_meta_set(im->t, "rows_left_out", v);
+    }
+    if (rc != 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    *out = im->t;
+    im->t = NULL;
+    return 0;
+}
+
+char *cf_import_default_output(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t n = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot != NULL && dot != base)
+        n = (size_t)(dot - base);
+    size_t cap = n + sizeof "data/.csv";
+    char *out = malloc(cap);
+    if (out != NULL)
+        snprintf(out, cap, "data/%.*s.csv", (int)n, base);
+    return out;
+}

@@ -1,0 +1,1020 @@
+/* The plots a timing table supports: for each, a data file (one gnuplot index block per
+ * curve) and a self-contained gnuplot script that draws it (`gnuplot NAME.gp`). */
+#include "config.h"
+
+#include "report-int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "modelfile.h"
+#include "size.h"
+
+/* Curves one plot shows at most where the choice is ours (sizes across np, blocks). */
+#define MAX_SIZES 5
+
+static const char *const ddt_names[] = {"vector", "hvector", "indexed", "hindexed",
+                                        "struct", "contiguous", "pack"};
+
+int cf_report_is_ddt(const cf_row *r)
+{
+    if (r->blocks > 0)
+        return 1;
+    for (size_t i = 0; i < sizeof ddt_names / sizeof ddt_names[0]; i++)
+        if (strcmp(r->datatype, ddt_names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int cf_report_is_p2p(const cf_row *r)
+{
+    return !isnan(r->bw_MiBps) && !cf_report_is_ddt(r);
+}
+
+double cf_report_time_us(const cf_row *r)
+{
+    return isnan(r->t_med_us) ? r->t_avg_us : r->t_med_us;
+}
+
+double cf_report_gain_pct(double t_us, double pack_us)
+{
+    return 100.0 * (pack_us - t_us) / pack_us;
+}
+
+size_t cf_report_spread(const uint64_t *v, size_t n, size_t k, uint64_t *out)
+{
+    if (n <= k) {
+        memcpy(out, v, n * sizeof *v);
+        return n;
+    }
+    if (k == 1) {
+        out[0] = v[n - 1];
+        return 1;
+    }
+    /* Zero has no place on a log scale and its curve would lie on the next size's. */
+    size_t m = 0, first = v[0] == 0;
+    double lo = log((double)v[first]), hi = log((double)v[n - 1]);
+    for (size_t j = 0; j < k; j++) {
+        double want = lo + (hi - lo) * (double)j / (double)(k - 1);
+        size_t best = first;
+        for (size_t i = first; i < n; i++)
+            if (fabs(log((double)v[i]) - want) < fabs(log((double)v[best]) - want))
+                best = i;
+        if (m == 0 || out[m - 1] != v[best])
+            out[m++] = v[best];
+    }
+    return m;
+}
+
+/* --- choosing rows ---------------------------------------------------------------- */
+
+typedef struct sel {
+    const cf_table *t;
+    size_t *idx; /* rows, sorted by np, blocks, bytes */
+    size_t n;
+} sel;
+
+static const cf_table *sort_table;
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const cf_row *x = &sort_table->rows[*(const size_t *)a];
+    const cf_row *y = &sort_table->rows[*(const size_t *)b];
+    if (x->np != y->np)
+        return x->np < y->np ? -1 : 1;
+    if (x->blocks != y->blocks)
+        return x->blocks < y->blocks ? -1 : 1;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? -1 : 1;
+    int c = strcmp(x->datatype, y->datatype);
+    if (c != 0)
+        return c;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* Rows of pattern (and datatype, when not NULL) that are derived-datatype rows or not. */
+static int select_rows(const cf_table *t, const char *pattern, const char *datatype, int ddt,
+                       sel *s, cf_error *e)
+{
+    s->t = t;
+    s->n = 0;
+    s->idx = malloc((t->n_rows ? t->n_rows : 1) * sizeof *s->idx);
+    if (s->idx == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const cf_row *r = &t->rows[i];
+        if (strcmp(r->pattern, pattern) != 0 || cf_report_is_ddt(r) != ddt)
+            continue;
+        if (datatype != NULL && strcmp(r->datatype, datatype) != 0)
+            continue;
+        s->idx[s->n++] = i;
+    }
+    sort_table = t;
+    qsort(s->idx, s->n, sizeof *s->idx, cmp_rows);
+    return 0;
+}
+
+static const cf_row *row(const sel *s, size_t i)
+{
+    return &s->t->rows[s->idx[i]];
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Distinct values of one field over the selection: 'n' np, 'b' blocks, 'm' bytes. */
+static size_t distinct(const sel *s, char field, uint64_t *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const cf_row *r = row(s, i);
+        uint64_t v = field == 'n' ? (uint64_t)r->np : field == 'b' ? (uint64_t)r->blocks : r->bytes;
+        int seen = 0;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = out[j] == v;
+        if (!seen)
+            out[k++] = v;
+    }
+    qsort(out, k, sizeof *out, cmp_u64);
+    return k;
+}
+
+/* Names of the selected rows' patterns (or datatypes), distinct and sorted. */
+typedef struct names {
+    char (*v)[CF_PATTERN_MAX];
+    size_t n;
+} names;
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+static int collect_names(const cf_table *t, int ddt, const char *pattern, names *out,
+                         cf_error *e)
+{
+    out->n = 0;
+    out->v = malloc((t->n_rows ? t->n_rows : 1) * sizeof *out->v);
+    if (out->v == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const cf_row *r = &t->rows[i];
+        if (cf_report_is_ddt(r) != ddt)
+            continue;
+        if (pattern != NULL && strcmp(r->pattern, pattern) != 0)
+            continue;
+        const char *name = pattern ? r->datatype : r->pattern;
+        int seen = 0;
+        for (size_t j = 0; j < out->n && !seen; j++)
+            seen = strcmp(out->v[j], name) == 0;
+        if (!seen)
+            snprintf(out->v[out->n++], CF_PATTERN_MAX, "%s", name);
+    }
+    qsort(out->v, out->n, sizeof *out->v, cmp_name);
+    return 0;
+}
+
+/* A data block's bounds for a time and its 95% half-width; a bar that would reach zero
+ * stops at a hundredth of the value, so the log scale can draw it. */
+static void time_bounds(const cf_report *r, const cf_row *x, double *t, double *lo, double *hi)
+{
+    *t = cf_report_row_time(r, x);
+    double ci = isnan(x->t_ci95_us) ? 0 : x->t_ci95_us;
+    *lo = *t - ci > 0 ? *t - ci : *t / 100;
+    *hi = *t + ci;
+}
+
+static const char *points_note(const cf_report *r)
+{
+    static const char *const names[] = {
+        "Points are the median over the samples", "Points are the mean across ranks",
+        "Points are the minimum across ranks"};
+    if (r->stat >= 0 && r->stat < 3)
+        return names[r->stat];
+    return "Points are the median over the samples (the mean across ranks where the median "
+           "is unknown)";
+}
+
+/* The key entry of a fitted curve: "np=2 piecewise fit: T(m) = ...", a piecewise
+ * formula one segment a line, so that the key stays as wide as the plot. */
+static void fit_title(char *buf, size_t n, const char *who, const cf_fit *f)
+{
+    int k = snprintf(buf, n, "%s%s%s fit: ", who, *who ? " " : "", f->model);
+    for (const char *p = f->formula; *p && k > 0 && (size_t)k + 8 < n; p++) {
+        if (p[0] == ';' && p[1] == ' ') {
+            k += snprintf(buf + k, n - (size_t)k, ";\n      ");
+            p++;
+        } else {
+            buf[k++] = *p;
+            buf[k] = '\0';
+        }
+    }
+}
+
+/* --- time vs bytes -------------------------------------------------------------------- */
+
+static int plot_time(cf_report *r, const char *pattern, const char *datatype, int name_dt,
+                     cf_error *e)
+{
+    sel s;
+    if (select_rows(r->table, pattern, datatype, 0, &s, e) != 0)
+        return CF_EXIT_DATA;
+    uint64_t *nps = malloc((s.n + 1) * sizeof *nps);
+    if (nps == NULL) {
+        free(s.idx);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    size_t n_np = distinct(&s, 'n', nps);
+    uint64_t lo = 0, hi = 0;
+    size_t zero = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        uint64_t m = row(&s, i)->bytes;
+        if (m == 0) {
+            zero++;
+            continue;
+        }
+        lo = lo == 0 || m < lo ? m : lo;
+        hi = m > hi ? m : hi;
+    }
+    int rc = 0, fitted = 0, breaks = 0, lt = 0;
+    if (hi == 0)
+        goto done; /* only 0-byte points: nothing to draw on a log axis */
+
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
+    cf_script_name(name, sizeof name, "time", pattern, name_dt ? datatype : NULL, NULL);
+    snprintf(title, sizeof title, "%s (%s): time per call vs message size", pattern, datatype);
+    cf_script sc;
+    if ((rc = cf_script_open(&sc, r, name, title, e)) != 0)
+        goto done;
+    cf_script_pow2_axis(sc.gp, "x", lo, hi, 1);
+    fputs("set xlabel 'message size (bytes; K = 1024)'\n", sc.gp);
+    cf_script_time_axis(sc.gp);
+    for (size_t j = 0; j < n_np; j++) {
+        int pts = 0;
+        for (size_t i = 0; i < s.n; i++)
+            pts += (uint64_t)row(&s, i)->np == nps[j] && row(&s, i)->bytes > 0;
+        if (pts == 0)
+            continue;
+        lt++; /* one colour per process count */
+        char t[64], how[64];
+        snprintf(t, sizeof t, "np=%llu", (unsigned long long)nps[j]);
+        cf_script_block(&sc, t, "bytes t_us t_lo_us t_hi_us");
+        for (size_t i = 0; i < s.n; i++) {
+            const cf_row *x = row(&s, i);
+            if ((uint64_t)x->np != nps[j] || x->bytes == 0)
+                continue;
+            double tm, tlo, thi;
+            time_bounds(r, x, &tm, &tlo, &thi);
+            fprintf(sc.dat, "%llu %.6g %.6g %.6g\n", (unsigned long long)x->bytes, tm, tlo, thi);
+        }
+        const cf_fit *f = cf_report_fit(r, pattern, (int)nps[j], datatype);
+        if (f == NULL) {
+            snprintf(how, sizeof how, "using 1:2:3:4 with yerrorlines lt %d", lt);
+            cf_script_curve(&sc, how, t);
+            continue;
+        }
+        snprintf(how, sizeof how, "using 1:2:3:4 with yerrorbars lt %d", lt);
+        char ft[CF_FORMULA_MAX + 192];
+        snprintf(ft, sizeof ft, "np=%llu measured", (unsigned long long)nps[j]);
+        cf_script_curve(&sc, how, ft);
+        /* The fit over the sizes it was fitted to, and no further. */
+        double flo = f->min_bytes > 0 ? (double)f->min_bytes : (double)lo;
+        cf_report_fit_block(&sc, f, flo, (double)f->max_bytes, -1, t);
+        snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
+        fit_title(ft, sizeof ft, t, f);
+        cf_script_curve(&sc, how, ft);
+        cf_report_breakpoints(&sc, f, lt);
+        fitted++;
+        breaks += f->nseg - 1;
+    }
+    snprintf(caption, sizeof caption,
+             "Time per call of %s against the message size, log-log, one colour per process "
+             "count. %s; bars are the 95%% confidence interval.%s%s%s",
+             pattern, points_note(r),
+             fitted ? " Lines are the fitted models over the sizes they were fitted to, with "
+                      "their formulas in the key."
+                    : "",
+             breaks ? " Dotted vertical lines mark where a piecewise fit switches segment "
+                      "(the breakpoint lies between the two sizes named)."
+                    : "",
+             zero ? " 0-byte points have no place on the log axis and are left out." : "");
+    rc = cf_script_close(&sc, CF_SEC_TIME, title, caption, e);
+done:
+    free(nps);
+    free(s.idx);
+    return rc;
+}
+
+/* --- bandwidth vs bytes ---------------------------------------------------------------- */
+
+/* A bandwidth for a key: whole MiB/s from 100 on, three digits below. */
+static void bw_text(double v, char *buf, size_t n)
+{
+    snprintf(buf, n, fabs(v) >= 100 ? "%.0f" : "%.3g", v);
+}
+
+/* The saturation marks of one fit: the fitted bandwidth, r_inf, n_1/2 and the 90% size. */
+static void bw_fit(cf_script *sc, const cf_fit *f, double lo, double hi, int lt)
+{
+    const cf_saturation *st = &f->sat;
+    char t[CF_FORMULA_MAX + 192], how[96], what[64], a[32];
+    snprintf(what, sizeof what, "np=%d", f->np);
+    double flo = f->min_bytes > 0 ? (double)f->min_bytes : lo;
+    cf_report_fit_bw_block(sc, f, flo, (double)f->max_bytes, st->nmsg > 0 ? st->nmsg : 1,
+                           what);
+    snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
+    fit_title(t, sizeof t, what, f);
+    cf_script_curve(sc, how, t);
+
+    cf_script_block(sc, "r_inf", "bytes bw_MiBps");
+    fprintf(sc->dat, "%.6g %.6g\n%.6g %.6g\n", lo / 1.4, st->rinf_MiBps, hi * 1.4,
+            st->rinf_MiBps);
+    snprintf(how, sizeof how, "using 1:2 with lines lt %d dt 2 lw 1", lt);
+    char r0[32], r1[32], r2[32];
+    bw_text(st->rinf_MiBps, r0, sizeof r0);
+    bw_text(st->rinf_lo_MiBps, r1, sizeof r1);
+    bw_text(st->rinf_hi_MiBps, r2, sizeof r2);
+    if (isfinite(st->rinf_hi_MiBps))
+        snprintf(t, sizeof t, "np=%d r_inf = %s MiB/s (95%%: %s to %s)", f->np, r0, r1, r2);
+    else
+        snprintf(t, sizeof t, "np=%d r_inf = %s MiB/s (95%%: above %s)", f->np, r0, r1);
+    cf_script_curve(sc, how, t);
+
+    /* n_1/2 and the 90% size are where the fitted line reaches half and nine tenths of
+     * r_inf; they are drawn at those heights. */
+    if (isfinite(st->n_half_bytes) && st->n_half_bytes > 0) {
+        cf_script_block(sc, "n_1/2", "bytes bw_MiBps");
+        fprintf(sc->dat, "%.6g %.6g\n", st->n_half_bytes, st->rinf_MiBps / 2);
+        snprintf(how, sizeof how, "using 1:2 with points pt 4 ps 1.8 lw 1.5 lt %d", lt);
+        cf_size_format((uint64_t)llround(st->n_half_bytes), a, sizeof a);
+        snprintf(t, sizeof t, "np=%d n_1/2 = %s (half of r_inf)", f->np, a);
+        cf_script_curve(sc, how, t);
+    }
+    if (isfinite(st->m90_bytes) && st->m90_bytes > 0) {
+        cf_script_block(sc, "90% size", "bytes bw_MiBps");
+        fprintf(sc->dat, "%.6g %.6g\n", st->m90_bytes, 0.9 * st->rinf_MiBps);
+        snprintf(how, sizeof how, "using 1:2 with points pt 8 ps 1.8 lw 1.5 lt %d", lt);
+        cf_size_format((uint64_t)llround(st->m90_bytes), a, sizeof a);
+        snprintf(t, sizeof t, "np=%d 90%% of r_inf at %s", f->np, a);
+        cf_script_curve(sc, how, t);
+    }
+}
+
+static int plot_bw(cf_report *r, const char *pattern, const char *datatype, int name_dt,
+                   cf_error *e)
+{
+    sel s;
+    if (select_rows(r->table, pattern, datatype, 0, &s, e) != 0)
+        return CF_EXIT_DATA;
+    size_t m = 0;
+    for (size_t i = 0; i < s.n; i++)
+        if (cf_report_is_p2p(row(&s, i)) && row(&s, i)->bytes > 0)
+            s.idx[m++] = s.idx[i];
+    s.n = m;
+    int rc = 0, fitted = 0;
+    uint64_t *nps = malloc((s.n + 1) * sizeof *nps);
+    if (nps == NULL) {
+        free(s.idx);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    if (s.n == 0)
+        goto done;
+    size_t n_np = distinct(&s, 'n', nps);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    const cf_row *peak = NULL;
+    for (size_t i = 0; i < s.n; i++) {
+        const cf_row *x = row(&s, i);
+        lo = x->bytes < lo ? x->bytes : lo;
+        hi = x->bytes > hi ? x->bytes : hi;
+        if (peak == NULL || x->bw_MiBps > peak->bw_MiBps)
+            peak = x;
+    }
+
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
+    cf_script_name(name, sizeof name, "bw", pattern, name_dt ? datatype : NULL, NULL);
+    snprintf(title, sizeof title, "%s (%s): bandwidth vs message size", pattern, datatype);
+    cf_script sc;
+    if ((rc = cf_script_open(&sc, r, name, title, e)) != 0)
+        goto done;
+    cf_script_pow2_axis(sc.gp, "x", lo, hi, 1);
+    fputs("set xlabel 'message size (bytes; K = 1024)'\n"
+          "set ylabel 'bandwidth (MiB/s)'\nset yrange [0:*]\nset format y '%g'\n"
+          "set mytics 2\n",
+          sc.gp);
+    for (size_t j = 0; j < n_np; j++) {
+        int lt = (int)j + 1;
+        char t[64], how[64];
+        snprintf(t, sizeof t, "np=%llu", (unsigned long long)nps[j]);
+        cf_script_block(&sc, t, "bytes bw_MiBps bw_lo_MiBps bw_hi_MiBps");
+        for (size_t i = 0; i < s.n; i++) {
+            const cf_row *x = row(&s, i);
+            if ((uint64_t)x->np != nps[j])
+                continue;
+            double tm = cf_report_row_time(r, x);
+            double rel = isnan(x->t_ci95_us) ? 0 : x->t_ci95_us / tm;
+            double blo = x->bw_MiBps / (1 + rel);
+            double bhi = rel < 1 ? x->bw_MiBps / (1 - rel) : x->bw_MiBps * 2;
+            fprintf(sc.dat, "%llu %.6g %.6g %.6g\n", (unsigned long long)x->bytes,
+                    x->bw_MiBps, blo, bhi);
+        }
+        const cf_fit *f = cf_report_fit(r, pattern, (int)nps[j], datatype);
+        if (f == NULL || !f->sat.valid) {
+            snprintf(how, sizeof how, "using 1:2:3:4 with yerrorlines lt %d", lt);
+            cf_script_curve(&sc, how, t);
+            continue;
+        }
+        snprintf(how, sizeof how, "using 1:2:3:4 with yerrorbars lt %d", lt);
+        char mt[96];
+        snprintf(mt, sizeof mt, "%s measured", t);
+        cf_script_curve(&sc, how, mt);
+        bw_fit(&sc, f, (double)lo, (double)hi, lt);
+        fitted++;
+    }
+    char size[32], t[128];
+    cf_size_format(peak->bytes, size, sizeof size);
+    cf_script_block(&sc, "measured peak", "bytes bw_MiBps");
+    fprintf(sc.dat, "%llu %.6g\n", (unsigned long long)peak->bytes, peak->bw_MiBps);
+    snprintf(t, sizeof t, "measured peak: %.0f MiB/s at %s (np=%d)", peak->bw_MiBps, size,
+             peak->np);
+    cf_script_curve(&sc, "using 1:2 with points pt 6 ps 2.5 lw 1.5 lc rgb '#000000'", t);
+    snprintf(caption, sizeof caption,
+             "Bandwidth of %s against the message size (log scale), one colour per process "
+             "count, from the table's bw_MiBps column; bars follow the 95%% confidence "
+             "interval of the time. The circled point is the highest bandwidth measured.%s",
+             pattern,
+             fitted ? " The line is the bandwidth of the fitted model; the dashed line is its "
+                      "asymptotic bandwidth r_inf (1/beta of the last segment); the square "
+                      "marks n_1/2 and the triangle the size reaching 90% of r_inf, both on "
+                      "the Hockney line alpha + beta m of that segment, where they are "
+                      "defined."
+                    : "");
+    rc = cf_script_close(&sc, CF_SEC_BW, title, caption, e);
+done:
+    free(nps);
+    free(s.idx);
+    return rc;
+}
+
+/* --- time vs process count -------------------------------------------------------------- */
+
+/* Process counts beyond the largest measured one that the across-np model is drawn to. */
+#define NP_EXTRAPOLATE 4
+
+static int plot_np(cf_report *r, const char *pattern, const char *datatype, int name_dt,
+                   cf_error *e)
+{
+    sel s;
+    if (select_rows(r->table, pattern, datatype, 0, &s, e) != 0)
+        return CF_EXIT_DATA;
+    uint64_t *nps = malloc((s.n + 3) * sizeof *nps);
+    uint64_t *sizes = malloc((s.n + 1) * sizeof *sizes);
+    uint64_t *common = malloc((s.n + 1) * sizeof *common);
+    uint64_t pick[MAX_SIZES];
+    int rc = 0;
+    if (nps == NULL || sizes == NULL || common == NULL) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto done;
+    }
+    size_t n_np = distinct(&s, 'n', nps);
+    if (n_np < 2)
+        goto done;
+    /* Sizes measured at two process counts or more: a curve needs two points. */
+    size_t n_sizes = distinct(&s, 'm', sizes), n_common = 0;
+    for (size_t j = 0; j < n_sizes; j++) {
+        size_t at = 0;
+        int last_np = 0;
+        for (size_t i = 0; i < s.n; i++) {
+            const cf_row *x = row(&s, i);
+            if (x->bytes == sizes[j] && x->np != last_np) {
+                at++;
+                last_np = x->np;
+            }
+        }
+        if (at >= 2)
+            common[n_common++] = sizes[j];
+    }
+    if (n_common == 0)
+        goto done;
+    size_t n_pick = cf_report_spread(common, n_common, MAX_SIZES - 1, pick);
+    const cf_across *a = r->ms ? cf_across_set_find(&r->across, pattern, datatype) : NULL;
+    if (a != NULL && a->error[0] != '\0')
+        a = NULL;
+    long np_lo = (long)nps[0], np_hi = (long)nps[n_np - 1], np_far = np_hi * NP_EXTRAPOLATE;
+    size_t n_axis = n_np;
+    if (a != NULL) {
+        nps[n_axis++] = (uint64_t)np_hi * 2;
+        nps[n_axis++] = (uint64_t)np_far;
+    }
+
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
+    cf_script_name(name, sizeof name, "np", pattern, name_dt ? datatype : NULL, NULL);
+    snprintf(title, sizeof title, "%s (%s): time per call vs process count", pattern,
+             datatype);
+    cf_script sc;
+    if ((rc = cf_script_open(&sc, r, name, title, e)) != 0)
+        goto done;
+    cf_script_values_axis(sc.gp, "x", nps, n_axis);
+    fputs("set xlabel 'processes'\n", sc.gp);
+    cf_script_time_axis(sc.gp);
+    for (size_t j = 0; j < n_pick; j++) {
+        int lt = (int)j + 1;
+        char size[32], how[64], t[160];
+        cf_size_format(pick[j], size, sizeof size);
+        cf_script_block(&sc, size, "np t_us t_lo_us t_hi_us");
+        for (size_t i = 0; i < s.n; i++) {
+            const cf_row *x = row(&s, i);
+            if (x->bytes != pick[j])
+                continue;
+            double tm, tlo, thi;
+            time_bounds(r, x, &tm, &tlo, &thi);
+            fprintf(sc.dat, "%d %.6g %.6g %.6g\n", x->np, tm, tlo, thi);
+        }
+        snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d",
+                 a ? "yerrorbars" : "yerrorlines", lt);
+        snprintf(t, sizeof t, "%s%s", size, a ? " measured" : "");
+        cf_script_curve(&sc, how, t);
+        if (a == NULL)
+            continue;
+        /* The model where it was fitted (solid), then beyond (dashed). */
+        for (int part = 0; part < 2; part++) {
+            long from = part ? np_hi : np_lo, to = part ? np_far : np_hi;
+            cf_script_block(&sc, part ? "extrapolated" : "within the measured np",
+                            "np t_us lo_us hi_us (across-np model)");
+            for (int k = 0; k <= 40; k++) {
+                double p = from * pow((double)to / from, k / 40.0);
+                cf_estimate est;
+                cf_across_predict(a, lround(p), (double)pick[j], &est);
+                fprintf(sc.dat, "%ld %.6g %.6g %.6g\n", lround(p), est.t_us, est.lo_us,
+                        est.hi_us);
+            }
+            snprintf(how, sizeof how, "using 1:2 with lines lt %d%s", lt, part ? " dt 2" : "");
+            /* The key says once what solid and dashed mean; the colour says the size. */
+            cf_script_curve(&sc, how,
+                            j > 0 ? NULL
+                            : part ? "across-np model, extrapolated beyond the np measured"
+                                   : "across-np model");
+        }
+    }
+    if (a != NULL)
+        fprintf(sc.gp, "set arrow from %ld, graph 0 to %ld, graph 1 nohead lc rgb '#808080' "
+                       "dt 3\n",
+                np_hi, np_hi);
+    snprintf(caption, sizeof caption,
+             "Time per call of %s against the number of processes, log-log, at a few "
+             "message sizes measured at two process counts or more. %s; bars are the 95%% "
+             "confidence interval.%s",
+             pattern, points_note(r),
+             a ? " Lines are the across-np model fitted jointly over every measured process "
+                 "count and size: solid where it was fitted, dashed where it is extrapolated "
+                 "beyond the largest process count measured (the dotted line)."
+               : r->ms ? " The model has no across-np model for this pattern." : "");
+    rc = cf_script_close(&sc, CF_SEC_NP, title, caption, e);
+done:
+    free(nps);
+    free(sizes);
+    free(common);
+    free(s.idx);
+    return rc;
+}
+
+/* --- derived datatypes ------------------------------------------------------------------ */
+
+/* The pack baseline for a row at a block count: same np, bytes and blocks (or a pack row
+ * without blocks). */
+static const cf_row *pack_for(const sel *s, const cf_row *x, int blocks)
+{
+    const cf_row *any = NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        const cf_row *p = row(s, i);
+        if (strcmp(p->datatype, "pack") != 0 || p->np != x->np || p->bytes != x->bytes)
+            continue;
+        if (p->blocks == blocks)
+            return p;
+        if (p->blocks == 0)
+            any = p;
+    }
+    return any;
+}
+
+/* A row without a block count (the contiguous baseline) belongs to every block count. */
+static int blocks_match(const cf_row *x, int blocks)
+{
+    return x->blocks == blocks || x->blocks == 0;
+}
+
+/* Whether a row of datatype dt has a gain to show at this block count. */
+static int has_gain(const sel *s, const cf_row *x, const char *dt, int np, int blocks)
+{
+    return x->np == np && blocks_match(x, blocks) && x->bytes > 0 &&
+           strcmp(x->datatype, dt) == 0 && pack_for(s, x, blocks) != NULL;
+}
+
+/* The gain the fits give, over [lo, hi] at a block count. */
+static void gain_fit_block(cf_script *sc, const cf_fit *f, const cf_fit *pack, double lo,
+                           double hi, int blocks, const char *what)
+{
+    cf_script_block(sc, what, "bytes gain_pct (of the fits)");
+    for (int k = 0; k <= 60; k++) {
+        double m = lo * pow(hi / lo, k / 60.0);
+        cf_prediction a, b;
+        if (cf_fit_predict_blocks(f, m, blocks, &a) != 0 ||
+            cf_fit_predict_blocks(pack, m, blocks, &b) != 0 || !(b.t_us > 0))
+            continue;
+        fprintf(sc->dat, "%.6g %.6g\n", m, cf_report_gain_pct(a.t_us, b.t_us));
+    }
+}
+
+static int plot_gain(cf_report *r, const sel *s, const names *dts, int np, int name_np,
+                     int blocks, int name_blocks, cf_error *e)
+{
+    const char *pattern = row(s, 0)->pattern;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t d = 0; d < dts->n; d++) {
+        if (strcmp(dts->v[d], "pack") == 0)
+            continue;
+        for (size_t i = 0; i < s->n; i++) {
+            const cf_row *x = row(s, i);
+            if (has_gain(s, x, dts->v[d], np, blocks)) {
+                lo = x->bytes < lo ? x->bytes : lo;
+                hi = x->bytes > hi ? x->bytes : hi;
+            }
+        }
+    }
+    if (hi == 0)
+        return 0;
+
+    char npart[32], bpart[32];
+    snprintf(npart, sizeof npart, "np%d", np);
+    snprintf(bpart, sizeof bpart, "b%d", blocks);
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
+    cf_script_name(name, sizeof name, "gain", pattern, name_np ? npart : NULL,
+                   name_blocks ? bpart : NULL);
+    if (blocks > 0)
+        snprintf(title, sizeof title, "%s, np=%d, %d blocks: gain of each datatype over pack",
+                 pattern, np, blocks);
+    else
+        snprintf(title, sizeof title, "%s, np=%d: gain of each datatype over pack", pattern,
+                 np);
+    const cf_fit *pack = cf_report_fit(r, pattern, np, "pack");
+    cf_script sc;
+    int rc = cf_script_open(&sc, r, name, title, e);
+    if (rc != 0)
+        return rc;
+    cf_script_pow2_axis(sc.gp, "x", lo, hi, 1);
+    fputs("set xlabel 'message size (bytes; K = 1024)'\n"
+          "set ylabel 'gain over pack (%)'\nset format y '%g'\n"
+          "set arrow from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#808080' dt 2\n",
+          sc.gp);
+    int lt = 0, fitted = 0;
+    for (size_t d = 0; d < dts->n; d++) {
+        if (strcmp(dts->v[d], "pack") == 0)
+            continue;
+        int pts = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            const cf_row *x = row(s, i);
+            if (!has_gain(s, x, dts->v[d], np, blocks))
+                continue;
+            if (pts++ == 0)
+                cf_script_block(&sc, dts->v[d], "bytes gain_pct t_us t_pack_us");
+            const cf_row *p = pack_for(s, x, blocks);
+            double t = cf_report_row_time(r, x), tp = cf_report_row_time(r, p);
+            fprintf(sc.dat, "%llu %.6g %.6g %.6g\n", (unsigned long long)x->bytes,
+                    cf_report_gain_pct(t, tp), t, tp);
+        }
+        if (pts == 0)
+            continue;
+        lt++;
+        const cf_fit *f = cf_report_fit(r, pattern, np, dts->v[d]);
+        char how[64], t[96];
+        snprintf(how, sizeof how, "using 1:2 with %s lt %d", f && pack ? "points" : "linespoints",
+                 lt);
+        snprintf(t, sizeof t, "%s%s", dts->v[d], f && pack ? " measured" : "");
+        cf_script_curve(&sc, how, t);
+        if (f == NULL || pack == NULL)
+            continue;
+        gain_fit_block(&sc, f, pack, (double)lo, (double)hi, blocks, dts->v[d]);
+        snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
+        snprintf(t, sizeof t, "%s from the fits", dts->v[d]);
+        cf_script_curve(&sc, how, t);
+        fitted++;
+    }
+    snprintf(caption, sizeof caption,
+             "Gain of sending each derived datatype directly over packing it (MPI_Pack, a "
+             "contiguous send, MPI_Unpack), in percent of the pack time, against the message "
+             "size: 100 (T_pack - T_datatype) / T_pack. Above zero the datatype is faster.%s",
+             fitted ? " Lines are the same gain computed from the fitted models of the "
+                      "datatype and of pack, T(m, b) = alpha + beta m + gamma b."
+                    : "");
+    return cf_script_close(&sc, CF_SEC_DDT, title, caption, e);
+}
+
+static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np, int name_np,
+                       cf_error *e)
+{
+    const char *pattern = row(s, 0)->pattern;
+    sel d = {s->t, NULL, 0};
+    d.idx = malloc((s->n + 1) * sizeof *d.idx);
+    uint64_t *sizes = malloc((s->n + 1) * sizeof *sizes);
+    uint64_t *blocks = malloc((s->n + 1) * sizeof *blocks);
+    uint64_t *usable = malloc((s->n + 1) * sizeof *usable);
+    uint64_t pick[MAX_SIZES];
+    int rc = 0;
+    if (d.idx == NULL || sizes == NULL || blocks == NULL || usable == NULL) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        if (row(s, i)->np == np && row(s, i)->blocks > 0 &&
+            strcmp(row(s, i)->datatype, datatype) == 0)
+            d.idx[d.n++] = s->idx[i];
+    size_t n_blocks = distinct(&d, 'b', blocks);
+    if (n_blocks < 2)
+        goto done;
+    size_t n_sizes = distinct(&d, 'm', sizes), n_usable = 0;
+    for (size_t j = 0; j < n_sizes; j++) {
+        size_t at = 0;
+        for (size_t i = 0; i < d.n; i++)
+            at += row(&d, i)->bytes == sizes[j];
+        if (at >= 2)
+            usable[n_usable++] = sizes[j];
+    }
+    if (n_usable == 0)
+        goto done;
+    size_t n_pick = cf_report_spread(usable, n_usable, MAX_SIZES, pick);
+    const cf_fit *f = cf_report_fit(r, pattern, np, datatype);
+
+    char npart[32];
+    snprintf(npart, sizeof npart, "np%d", np);
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
+    cf_script_name(name, sizeof name, "blocks", pattern, name_np ? npart : NULL, datatype);
+    snprintf(title, sizeof title, "%s, np=%d, %s: time per call vs number of blocks", pattern,
+             np, datatype);
+    cf_script sc;
+    if ((rc = cf_script_open(&sc, r, name, title, e)) != 0)
+        goto done;
+    cf_script_pow2_axis(sc.gp, "x", blocks[0], blocks[n_blocks - 1], 0);
+    fputs("set xlabel 'blocks'\n", sc.gp);
+    cf_script_time_axis(sc.gp);
+    for (size_t j = 0; j < n_pick; j++) {
+        int lt = (int)j + 1;
+        char size[32], how[64];
+        cf_size_format(pick[j], size, sizeof size);
+        cf_script_block(&sc, size, "blocks t_us t_lo_us t_hi_us");
+        for (size_t i = 0; i < d.n; i++) {
+            const cf_row *x = row(&d, i);
+            if (x->bytes != pick[j])
+                continue;
+            double tm, tlo, thi;
+            time_bounds(r, x, &tm, &tlo, &thi);
+            fprintf(sc.dat, "%d %.6g %.6g %.6g\n", x->blocks, tm, tlo, thi);
+        }
+        snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d", f ? "yerrorbars" : "yerrorlines",
+                 lt);
+        cf_script_curve(&sc, how, size);
+        if (f == NULL)
+            continue;
+        cf_script_block(&sc, size, "blocks t_us (of the fit)");
+        double b0 = (double)blocks[0], b1 = (double)blocks[n_blocks - 1];
+        for (int k = 0; k <= 40; k++) {
+            double b = b0 * pow(b1 / b0, k / 40.0);
+            cf_prediction p;
+            if (cf_fit_predict_blocks(f, (double)pick[j], b, &p) == 0)
+                fprintf(sc.dat, "%.6g %.6g\n", b, p.t_us);
+        }
+        snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
+        char t[CF_FORMULA_MAX + 192];
+        fit_title(t, sizeof t, "", f);
+        cf_script_curve(&sc, how, j + 1 == n_pick ? t : NULL);
+    }
+    snprintf(caption, sizeof caption,
+             "Time per call of %s with datatype %s against the number of blocks the data is "
+             "cut into, log-log, one curve per message size. %s; bars are the 95%% "
+             "confidence interval. A rising curve is the cost per block.%s",
+             pattern, datatype, points_note(r),
+             f ? " Lines are the fitted model T(m, b) at each size (its formula in the key)."
+               : "");
+    rc = cf_script_close(&sc, CF_SEC_DDT, title, caption, e);
+done:
+    free(d.idx);
+    free(sizes);
+    free(blocks);
+    free(usable);
+    return rc;
+}
+
+static int plots_ddt(cf_report *r, const char *pattern, cf_error *e)
+{
+    sel s;
+    names dts = {NULL, 0};
+    if (select_rows(r->table, pattern, NULL, 1, &s, e) != 0)
+        return CF_EXIT_DATA;
+    uint64_t *nps = malloc((s.n + 1) * sizeof *nps);
+    uint64_t *blocks = malloc((s.n + 1) * sizeof *blocks);
+    int rc = 0;
+    if (nps == NULL || blocks == NULL) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto done;
+    }
+    if ((rc = collect_names(r->table, 1, pattern, &dts, e)) != 0)
+        goto done;
+    size_t n_np = distinct(&s, 'n', nps);
+    for (size_t j = 0; j < n_np && rc == 0; j++) {
+        int np = (int)nps[j];
+        /* The selection is sorted by np first: the rows of this np are one run. */
+        size_t first = 0;
+        while (first < s.n && row(&s, first)->np != np)
+            first++;
+        sel at = {s.t, s.idx + first, 0};
+        while (first + at.n < s.n && row(&s, first + at.n)->np == np)
+            at.n++;
+        int has_pack = 0;
+        for (size_t i = 0; i < at.n; i++)
+            has_pack |= strcmp(row(&at, i)->datatype, "pack") == 0;
+        size_t n_blocks = distinct(&at, 'b', blocks);
+        if (n_blocks > 1 && blocks[0] == 0) {
+            memmove(blocks, blocks + 1, (n_blocks - 1) * sizeof *blocks);
+            n_blocks--;
+        }
+        for (size_t b = 0; b < n_blocks && rc == 0 && has_pack; b++)
+            rc = plot_gain(r, &at, &dts, np, n_np > 1, (int)blocks[b], n_blocks > 1, e);
+        for (size_t d = 0; d < dts.n && rc == 0; d++)
+            rc = plot_blocks(r, &at, dts.v[d], np, n_np > 1, e);
+    }
+done:
+    free(dts.v);
+    free(nps);
+    free(blocks);
+    free(s.idx);
+    return rc;
+}
+
+/* --- residuals -------------------------------------------------------------------------- */
+
+static int was_set_aside(const cf_fit *f, const cf_row *x)
+{
+    for (size_t i = 0; i < f->nrejected; i++)
+        if (f->rejected[i].bytes == x->bytes && f->rejected[i].blocks == x->blocks)
+            return 1;
+    return 0;
+}
+
+/* Relative error of the fits of one pattern: one curve per np (plain datatypes) or per
+ * datatype (derived datatypes, every block count as points). */
+static int plot_resid(cf_report *r, const char *pattern, const char *datatype, int ddt,
+                      int name_dt, cf_error *e)
+{
+    sel s;
+    if (select_rows(r->table, pattern, datatype, ddt, &s, e) != 0)
+        return CF_EXIT_DATA;
+    names dts = {NULL, 0};
+    uint64_t *nps = malloc((s.n + 1) * sizeof *nps);
+    int rc = 0;
+    if (nps == NULL) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto done;
+    }
+    if (ddt) {
+        if ((rc = collect_names(r->table, 1, pattern, &dts, e)) != 0)
+            goto done;
+    }
+    size_t n_np = distinct(&s, 'n', nps);
+    /* What has a fit, and the sizes that can be drawn. */
+    uint64_t lo = UINT64_MAX, hi = 0;
+    size_t n_aside = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        const cf_row *x = row(&s, i);
+        const cf_fit *f = cf_report_fit(r, pattern, x->np, x->datatype);
+        if (f == NULL || x->bytes == 0)
+            continue;
+        lo = x->bytes < lo ? x->bytes : lo;
+        hi = x->bytes > hi ? x->bytes : hi;
+        n_aside += was_set_aside(f, x);
+    }
+    if (hi == 0)
+        goto done;
+
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
+    cf_script_name(name, sizeof name, "resid", pattern,
+                   ddt ? "datatypes" : name_dt ? datatype : NULL, NULL);
+    snprintf(title, sizeof title, "%s (%s): relative error of the fits", pattern,
+             ddt ? "derived datatypes" : datatype);
+    cf_script sc;
+    if ((rc = cf_script_open(&sc, r, name, title, e)) != 0)
+        goto done;
+    cf_script_pow2_axis(sc.gp, "x", lo, hi, 1);
+    fputs("set xlabel 'message size (bytes; K = 1024)'\n"
+          "set ylabel '(measured - fitted) / fitted (%)'\nset format y '%g'\n"
+          "set arrow from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#808080' dt 2\n",
+          sc.gp);
+    /* One curve per np, or per datatype (and np when there are several). */
+    size_t n_groups = ddt ? dts.n * n_np : n_np;
+    int lt = 0;
+    for (size_t g = 0; g < n_groups; g++) {
+        int np = (int)nps[ddt ? g % n_np : g];
+        const char *dt = ddt ? dts.v[g / n_np] : datatype;
+        const cf_fit *f = cf_report_fit(r, pattern, np, dt);
+        if (f == NULL)
+            continue;
+        char what[96], how[96];
+        if (ddt && n_np > 1)
+            snprintf(what, sizeof what, "%s np=%d", dt, np);
+        else if (ddt)
+            snprintf(what, sizeof what, "%s", dt);
+        else
+            snprintf(what, sizeof what, "np=%d", np);
+        int pts = 0;
+        for (size_t i = 0; i < s.n; i++) {
+            const cf_row *x = row(&s, i);
+            if (x->np != np || strcmp(x->datatype, dt) != 0 || x->bytes == 0)
+                continue;
+            cf_prediction p;
+            if (cf_fit_predict_blocks(f, (double)x->bytes, x->blocks, &p) != 0 || !(p.t_us > 0))
+                continue;
+            if (pts++ == 0)
+                cf_script_block(&sc, what, "bytes rel_err_pct blocks");
+            fprintf(sc.dat, "%llu %.6g %d\n", (unsigned long long)x->bytes,
+                    100 * (cf_report_row_time(r, x) - p.t_us) / p.t_us, x->blocks);
+        }
+        if (pts == 0)
+            continue;
+        lt++;
+        snprintf(how, sizeof how, "using 1:2 with %s lt %d", ddt ? "points" : "linespoints",
+                 lt);
+        char t[256];
+        snprintf(t, sizeof t, "%s %s (leave-one-out error %.2g%%, largest %.2g%%)", what,
+                 f->model, 100 * f->q.loo_mape, 100 * f->q.max_rel_err);
+        cf_script_curve(&sc, how, t);
+    }
+    if (n_aside > 0) {
+        cf_script_block(&sc, "set aside by the robust fit", "bytes rel_err_pct blocks");
+        for (size_t i = 0; i < s.n; i++) {
+            const cf_row *x = row(&s, i);
+            const cf_fit *f = cf_report_fit(r, pattern, x->np, x->datatype);
+            cf_prediction p;
+            if (f == NULL || x->bytes == 0 || !was_set_aside(f, x) ||
+                cf_fit_predict_blocks(f, (double)x->bytes, x->blocks, &p) != 0 || !(p.t_us > 0))
+                continue;
+            fprintf(sc.dat, "%llu %.6g %d\n", (unsigned long long)x->bytes,
+                    100 * (cf_report_row_time(r, x) - p.t_us) / p.t_us, x->blocks);
+        }
+        cf_script_curve(&sc, "using 1:2 with points pt 6 ps 2 lw 1.5 lc rgb '#000000'",
+                        "set aside by the robust fit");
+    }
+    snprintf(caption, sizeof caption,
+             "Relative error of each fit at each measured point, (measured - fitted) / fitted "
+             "in percent, against the message size. A good fit scatters evenly around zero; "
+             "a bend or a trend shows a model that does not follow the data.%s%s",
+             ddt ? " Every block count is drawn." : "",
+             n_aside ? " Circled points were set aside by the robust fit as outliers." : "");
+    rc = cf_script_close(&sc, CF_SEC_RESID, title, caption, e);
+done:
+    free(dts.v);
+    free(nps);
+    free(s.idx);
+    return rc;
+}
+
+/* --- all of them ------------------------------------------------------------------------ */
+
+int cf_report_plots_table(cf_report *r, cf_error *e)
+{
+    names pats = {NULL, 0}, dts = {NULL, 0}, ddt_pats = {NULL, 0};
+    int rc = collect_names(r->table, 0, NULL, &pats, e);
+    if (rc == 0)
+        rc = collect_names(r->table, 1, NULL, &ddt_pats, e);
+    /* Each kind of plot in turn, so that the page can keep the list in order. */
+    for (int kind = 0; kind < 4 && rc == 0; kind++) {
+        if (kind == 3 && r->ms == NULL)
+            break;
+        for (size_t i = 0; i < pats.n && rc == 0; i++) {
+            free(dts.v);
+            dts.v = NULL;
+            if ((rc = collect_names(r->table, 0, pats.v[i], &dts, e)) != 0)
+                break;
+            for (size_t j = 0; j < dts.n && rc == 0; j++) {
+                if (kind == 0)
+                    rc = plot_time(r, pats.v[i], dts.v[j], dts.n > 1, e);
+                else if (kind == 1)
+                    rc = plot_bw(r, pats.v[i], dts.v[j], dts.n > 1, e);
+                else if (kind == 2)
+                    rc = plot_np(r, pats.v[i], dts.v[j], dts.n > 1, e);
+                else
+                    rc = plot_resid(r, pats.v[i], dts.v[j], 0, dts.n > 1, e);
+            }
+        }
+        for (size_t i = 0; i < ddt_pats.n && rc == 0; i++) {
+            if (kind == 1)
+                rc = plots_ddt(r, ddt_pats.v[i], e);
+            else if (kind == 3)
+                rc = plot_resid(r, ddt_pats.v[i], NULL, 1, 0, e);
+        }
+    }
+    free(pats.v);
+    free(dts.v);
+    free(ddt_pats.v);
+    return rc;
+}

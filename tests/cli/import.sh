@@ -1,0 +1,204 @@
+# commfit import from the command line: every real file, the shipped samples in data/,
+# golden output, the default output name, usage and data errors, --lenient.
+. "$top_srcdir/tests/setup.sh"
+
+R="$top_srcdir/tests/data/realdata"
+
+# rows FILE: the data rows of a timing table.
+rows() { grep -v '^#' "$1" | tail -n +2 | wc -l | tr -d ' '; }
+
+# Each real file with the row count, the process counts and the patterns it must give.
+while read -r fmt file opts nrows nps pats; do
+    [ "$opts" = - ] && opts=
+    run "$COMMFIT" import $opts "$fmt" "$R/$file" -o "$T/$file.csv"
+    expect_rc 0 "import $fmt $file"
+    check "$file: $nrows rows" test "$(rows "$T/$file.csv")" = "$nrows"
+    got_nps=$(grep -v '^#' "$T/$file.csv" | tail -n +2 | cut -d, -f2 | sort -un | tr '\n' ' ')
+    check "$file: np $nps" test "$got_nps" = "$(echo $nps | tr ',' ' ') "
+    got_pats=$(grep -v '^#' "$T/$file.csv" | tail -n +2 | cut -d, -f1 | sort -u | tr '\n' ' ')
+    check "$file: patterns $pats" test "$got_pats" = "$(echo $pats | tr ',' ' ') "
+done <<'EOF'
+imb imb2021_mpich402_1node_np2_all.txt - 423 2 allgather,allgatherv,allreduce,alltoall,alltoallv,barrier,bcast,exchange,gather,gatherv,pingping,pingpong,reduce,reduce_local,reduce_scatter,reduce_scatter_block,scatter,scatterv,sendrecv
+imb imb41_gbrandino_juno_arm_internode_eth.txt - 379 2 allgather,allgatherv,allreduce,alltoall,alltoallv,barrier,bcast,exchange,gather,gatherv,pingping,pingpong,reduce,reduce_scatter,scatter,scatterv,sendrecv
+imb imb_stackhpc_ompi4_ib_pingpong.txt - 24 2 pingpong
+osu osu532_hpccofc_ib_latency_compute001.txt - 24 2 pingpong
+osu osu562_stackhpc_alaska_hdr100ib_ompi4_alltoall.txt --np=64 21 64 alltoall
+osu osu562_stackhpc_alaska_hdr100ib_ompi4_mbw_mr_8pairs.txt - 23 16 mbw_mr
+osu osu58_convergedcomputing_aws_hpc6a_efa_32n_lat_bw_allreduce.txt --np=3072 1335 2,3072 allreduce,bw,pingpong
+osu osu74_mpich402_1node_np2_alltoall_full.txt --np=2 21 2 alltoall
+EOF
+
+# Values spot-checked against the text of the files.
+f="$T/imb2021_mpich402_1node_np2_all.txt.csv"
+check "imb2021: Sendrecv 4 MiB row" grep -qx \
+    'sendrecv,2,4194304,byte,,10,1,404.2,404.23,404.25,404.23,,19789.60037,imb2021_mpich402_1node_np2_all.txt:109' "$f"
+check "imb2021: Barrier row" grep -qx \
+    'barrier,2,0,byte,,1000,1,0.75,0.75,0.75,0.75,,,imb2021_mpich402_1node_np2_all.txt:579' "$f"
+f="$T/osu74_mpich402_1node_np2_alltoall_full.txt.csv"
+check "osu74: 1 MiB row with min, avg, max and iterations" grep -qx \
+    'alltoall,2,1048576,byte,,100,1,163.11,163.26,163.41,163.26,,,osu74_mpich402_1node_np2_alltoall_full.txt:2' "$f"
+
+# The shipped samples in data/ are what the importer makes now: each records the command
+# that made it (run from the top of the source tree), which is run again here. The
+# version line is left out of the comparison so that a new version number alone does
+# not fail the suite (make update-import-samples refreshes the files).
+mkdir -p "$T/replay/tests/data" "$T/replay/data"
+ln -s "$R" "$T/replay/tests/data/realdata"
+n_samples=0
+for s in "$top_srcdir"/data/*.csv; do
+    grep -q '^# imported_from:' "$s" || continue
+    n_samples=$((n_samples + 1))
+    cmd=$(sed -n 's/^# command: commfit //p' "$s")
+    b=$(basename "$s")
+    (cd "$T/replay" && eval "\"\$COMMFIT\" $cmd") >"$T/out" 2>"$T/err" || true
+    grep -v '^# commfit: ' "$s" >"$T/want"
+    grep -v '^# commfit: ' "$T/replay/data/$b" >"$T/got" 2>/dev/null || true
+    if cmp -s "$T/want" "$T/got"; then
+        pass "data/$b is what '$cmd' makes now"
+    else
+        fail "data/$b is what '$cmd' makes now (make update-import-samples)"
+        diff -u "$T/want" "$T/got" | head -20 | sed 's/^/#   /' || true
+    fi
+done
+check "data/ holds imported samples" test "$n_samples" -ge 8
+
+# Golden output: the whole table for a few files, with the command line a fixed text.
+cp "$R/osu562_stackhpc_alaska_hdr100ib_ompi4_mbw_mr_8pairs.txt" mbw.txt
+run "$COMMFIT" import osu mbw.txt -o mbw.csv
+expect_rc 0 "golden mbw_mr"
+cp mbw.csv "$T/out"
+expect_golden import-mbw-mr "golden mbw_mr table"
+cp "$R/imb_stackhpc_ompi4_ib_pingpong.txt" pp.txt
+run "$COMMFIT" import imb pp.txt -o pp.csv
+cp pp.csv "$T/out"
+expect_golden import-imb-pingpong "golden IMB 2019 PingPong table"
+grep -v '^#' pp.csv >pp.rows
+
+# Without -o: data/<first input's name>.csv, and the command says so.
+cp "$R/osu532_hpccofc_ib_latency_compute001.txt" lat.out
+run "$COMMFIT" import osu lat.out
+expect_rc 0 "default output"
+expect_err "commfit: import: wrote data/lat.csv: 24 rows in 1 table from 1 file" "default output"
+check "default output: data/lat.csv written" test "$(rows data/lat.csv)" = 24
+
+# Several files into one table: each row group names its file and line.
+run "$COMMFIT" import osu lat.out "$R/osu74_mpich402_1node_np2_alltoall_full.txt" --np 2 -o two.csv
+expect_rc 0 "two files"
+check "two files: 45 rows" test "$(rows two.csv)" = 45
+check "two files: source_1" grep -q '^# source_1: lat.out (OSU 5.3.2)$' two.csv
+check "two files: source_2" grep -q '^# source_2: osu74_mpich402_1node_np2_alltoall_full.txt (OSU 7.4)$' two.csv
+check "two files: source column" grep -q ',lat.out:1$' two.csv
+run "$COMMFIT" import osu - -o stdin.csv <lat.out
+expect_rc 0 "standard input"
+check "standard input: source <stdin>" grep -q ',<stdin>:1$' stdin.csv
+
+# Usage errors: exit 2, nothing written.
+run "$COMMFIT" import
+expect_rc 2 "no format"
+expect_err "commfit: import: expected the format of the results: 'imb' or 'osu'
+Try 'commfit import --help'." "no format"
+run "$COMMFIT" import ibm x.txt
+expect_rc 2 "unknown format"
+expect_err "commfit: import: unknown format 'ibm': expected 'imb' or 'osu'
+Try 'commfit import --help'." "unknown format"
+run "$COMMFIT" import imb
+expect_rc 2 "no file"
+expect_err "commfit: import: no input file: expected imb result files after 'imb'
+Try 'commfit import --help'." "no file"
+run "$COMMFIT" import osu --np 0 lat.out
+expect_rc 2 "--np 0"
+grep_err "^commfit: import: --np '0': expected 1 to 16777216$" "--np 0: message"
+run "$COMMFIT" import osu --pattern All-To-All lat.out
+expect_rc 2 "bad --pattern"
+grep_err "^commfit: import: --pattern 'All-To-All': expected 1 to 31 lower-case letters" "bad --pattern: message"
+run "$COMMFIT" import osu -
+expect_rc 2 "stdin without -o"
+run "$COMMFIT" import osu --bogus lat.out
+expect_rc 2 "unknown option"
+run "$COMMFIT" import imb pp.txt --pattern x -o x.csv
+expect_rc 0 "--pattern on one benchmark"
+check "--pattern renames" grep -q '^x,2,0,byte,' x.csv
+run "$COMMFIT" import imb "$R/imb2021_mpich402_1node_np2_all.txt" --pattern x -o y.csv
+expect_rc 2 "--pattern over several benchmarks"
+grep_err "^commfit: import: .*imb2021_mpich402_1node_np2_all.txt:79: --pattern 'x' would give one name to different benchmarks: 'PingPong' \(.*:49\) and 'PingPing'; import them separately$" \
+    "--pattern over several benchmarks: message"
+check "--pattern over several benchmarks: no output" test ! -e y.csv
+
+# Data errors: exit 1, file:line, no output left behind.
+cp "$R/osu562_stackhpc_alaska_hdr100ib_ompi4_alltoall.txt" a2a.txt
+run "$COMMFIT" import osu a2a.txt -o a2a.csv
+expect_rc 1 "OSU collective without --np"
+expect_err "commfit: import: a2a.txt:2: the OSU All-to-All Personalized Exchange Latency table does not state its process count (OSU prints none for collectives): give it with --np N" \
+    "OSU collective without --np"
+check "OSU collective without --np: no output" test ! -e a2a.csv
+run "$COMMFIT" import imb lat.out -o z.csv
+expect_rc 1 "OSU file as IMB"
+expect_err "commfit: import: lat.out:1: this is OSU Micro-Benchmarks output: import it with 'commfit import osu'" \
+    "OSU file as IMB"
+run "$COMMFIT" import osu pp.txt -o z.csv
+expect_rc 1 "IMB file as OSU"
+expect_err "commfit: import: pp.txt:3: this is Intel MPI Benchmarks output: import it with 'commfit import imb'" \
+    "IMB file as OSU"
+printf 'hello\n' >neither.txt
+run "$COMMFIT" import imb neither.txt -o z.csv
+expect_rc 1 "neither"
+expect_err "commfit: import: neither.txt:1: not IMB output: no '# Benchmarking NAME' table in 1 line" "neither"
+run "$COMMFIT" import imb missing.txt -o z.csv
+expect_rc 1 "missing file"
+expect_err "commfit: import: missing.txt: cannot open: No such file or directory" "missing file"
+check "data errors: no output left behind" test ! -e z.csv
+
+# Malformed variants of a real file: cut, garbage inside a table, a wrong column count.
+head -n 100 "$R/imb2021_mpich402_1node_np2_all.txt" >cut.txt
+run "$COMMFIT" import imb cut.txt -o cut.csv
+expect_rc 1 "cut IMB file"
+expect_err "commfit: import: cut.txt:100: the file ends inside the PingPing table, at #bytes 65536 before the maximum 4194304 the header states: it is cut off" \
+    "cut IMB file"
+run "$COMMFIT" import imb cut.txt -o cut.csv --lenient
+expect_rc 0 "cut IMB file --lenient"
+grep_err "^commfit: import: warning: cut.txt:100: the file ends inside the PingPing table, .*; the PingPing table \(line 79\) is left out$" \
+    "cut IMB file --lenient: warning"
+check "cut IMB file --lenient: the complete PingPong table kept" test "$(rows cut.csv)" = 24
+head -c 2000 "$R/imb_stackhpc_ompi4_ib_pingpong.txt" >cut2.txt
+run "$COMMFIT" import imb cut2.txt -o cut2.csv
+expect_rc 1 "IMB file cut inside a row"
+grep_err "^commfit: import: cut2.txt:[0-9]+: the file ends inside a row \(no end of line\): the PingPong table is cut off$" \
+    "IMB file cut inside a row: message"
+sed '60a\
+mpirun: Forwarding signal 18 to job' "$R/imb2021_mpich402_1node_np2_all.txt" >garbage.txt
+run "$COMMFIT" import imb garbage.txt -o g.csv
+expect_rc 1 "garbage inside an IMB table"
+expect_err "commfit: import: garbage.txt:61: expected a row of 4 numbers (#bytes #repetitions t[usec] Mbytes/sec) or a blank line ending the PingPong table, got 6 fields: 'mpirun: Forwarding signal 18 to job'" \
+    "garbage inside an IMB table"
+run "$COMMFIT" import imb garbage.txt -o g.csv --lenient
+expect_rc 0 "garbage inside an IMB table --lenient"
+check "garbage --lenient: 18 tables kept" test "$(rows g.csv)" = 399
+sed '10s/$/   9.99/' "$R/osu532_hpccofc_ib_latency_compute001.txt" >cols.txt
+run "$COMMFIT" import osu cols.txt -o c.csv
+expect_rc 1 "wrong column count in an OSU table"
+expect_err "commfit: import: cols.txt:10: expected 2 columns (Size          Latency (us)) in a row of the OSU Latency table, got 3: '64                      1.23   9.99'" \
+    "wrong column count in an OSU table"
+sed '10a\
+srun: Job step aborted' "$R/osu532_hpccofc_ib_latency_compute001.txt" >og.txt
+run "$COMMFIT" import osu og.txt -o og.csv
+expect_rc 1 "garbage inside an OSU table"
+expect_err "commfit: import: og.txt:11: 'srun: Job step aborted' interrupts the OSU Latency table (its rows go on at line 12)" \
+    "garbage inside an OSU table"
+
+# --lenient: files that are not of the format are left out with a warning.
+run "$COMMFIT" import osu neither.txt lat.out --lenient -o l.csv
+expect_rc 0 "--lenient with a file that is neither"
+expect_err "commfit: import: warning: neither.txt:1: not OSU output: no '# OSU MPI ... Test' title in 1 line; the file is left out
+commfit: import: wrote l.csv: 24 rows in 1 table from 2 files" "--lenient with a file that is neither"
+run "$COMMFIT" import osu neither.txt --lenient -o l2.csv
+expect_rc 1 "--lenient with nothing to import"
+check "--lenient with nothing to import: no output" test ! -e l2.csv
+
+# CRLF line endings import like LF.
+sed 's/$/\r/' "$R/imb_stackhpc_ompi4_ib_pingpong.txt" >crlf.txt
+run "$COMMFIT" import imb crlf.txt -o crlf.csv
+expect_rc 0 "CRLF"
+grep -v '^#' crlf.csv | sed 's/crlf\.txt:/pp.txt:/' >crlf.rows
+check "CRLF: same rows as LF" cmp -s crlf.rows pp.rows
+
+done_testing

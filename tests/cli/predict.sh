@@ -1,0 +1,223 @@
+# commfit predict against model files fitted here from tables made from known models:
+# the three sources, extrapolation marks, intervals, formats, formulas and every refusal.
+. "$top_srcdir/tests/setup.sh"
+
+HEADER=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
+
+# table NPS: pingpong at np=2 (alpha 1 us, beta 1e-4 us/B), alltoall = (p-1)(2 + 2e-4 m)
+# at each of NPS and allreduce = 1.5 L + 1e-4 L m + 3e-4 (p-1)/p m, all with +-2%
+# deterministic wiggle, sizes 0..2 MiB.
+table() {
+    echo "# schema: 1"
+    echo "$HEADER"
+    awk -v nps="$1" 'BEGIN {
+        n = split(nps, P, ","); i = 0
+        for (k = 0; k <= 22; k++) {
+            m = k == 0 ? 0 : 2 ^ (k - 1); i++
+            t = (1 + 1e-4 * m) * (1 + 0.02 * sin(i * 1.7))
+            printf "pingpong,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, t, t, t, t, m / (1.048576 * t)
+            for (j = 1; j <= n; j++) {
+                p = P[j]; L = log(p) / log(2); i++
+                t = (p - 1) * (2 + 2e-4 * m) * (1 + 0.02 * sin(i * 2.3))
+                printf "alltoall,%d,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,\n", p, m, t, t, t, t
+                if (m < 4) continue
+                t = (1.5 * L + 1e-4 * L * m + 3e-4 * (p - 1) / p * m) * (1 + 0.02 * sin(i * 1.3))
+                printf "allreduce,%d,%d,float,,100,5,%.6f,%.6f,%.6f,%.6f,,\n", p, m, t, t, t, t
+            }
+        }
+    }'
+}
+
+table 2 >laptop.csv
+table 2,4,8,16 >cluster.csv
+run "$COMMFIT" fit -i laptop.csv -o laptop.json
+expect_rc 0 "fit of the laptop table"
+grep_err '^commfit: fit: alltoall \(byte\): not enough process counts \(have 1, need 3\); fitted per np only$' \
+    "fit says which patterns get no across-np model"
+run "$COMMFIT" fit -i cluster.csv -o cluster.json
+expect_rc 0 "fit of the cluster table"
+check "the cluster model has across-np models" grep -q '"basis"' cluster.json
+
+# field N of the first data line of CSV output
+field() { sed -n 2p "$T/out" | cut -d, -f"$1"; }
+# within A B TOL: |A - B| <= TOL * B
+within() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= r * b) }'; }
+
+# --- the issue's example on a machine that measured np=2 only
+run "$COMMFIT" predict -m laptop.json --pattern alltoall --np 16 --bytes 1M
+expect_rc 0 "alltoall np=16 from np=2 only"
+check "csv when stdout is not a terminal" test "$(sed -n 1p "$T/out")" = \
+    "pattern,np,bytes,datatype,t_us,lo_us,hi_us,bw_MiBps,source,model,extrapolated,note"
+check "labelled as the point-to-point estimate" test "$(field 9)" = p2p-estimate
+check "with the algorithm used" test "$(field 10)" = "pairwise exchange"
+check "marked as extrapolated in np" test "$(field 11)" = np
+check "says how far" grep -q 'np=16 is 8x the largest measured, 2' "$T/out"
+check "says which contention it applied" grep -q 'contention measured at np=2' "$T/out"
+check "says which model-error factor its interval holds" grep -q 'model-error factor 2 in the interval' "$T/out"
+# truth: contention (alltoall at np=2 over the pingpong, 2 + 2e-4 m over 1 + 1e-4 m, ~2 at
+# 1 MiB, the median over sizes) * 15 * (1 + 1e-4 m)
+t=$(field 5)
+check "p2p estimate near 15 x 2 x pingpong(1 MiB) (got $t)" within "$t" 3176.6 0.15
+check "its interval is at least a factor 1.9 either side" \
+    awk -v t="$t" -v lo="$(field 6)" -v hi="$(field 7)" 'BEGIN { exit !(lo < t / 1.9 && hi > t * 1.9) }'
+
+# --- measured np: the fit; not measured: across-np
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 8 -b 1M
+check "measured np: the fit" test "$(field 9)" = fit
+check "measured np: not extrapolated" test "$(field 11)" = ""
+check "measured np: within 3% of the truth" within "$(field 5)" 1482.0064 0.03
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M
+check "np=32: the across-np model" test "$(field 9)" = across-np
+check "np=32: the basis named" test "$(field 10)" = "(p-1) + (p-1)*m"
+check "np=32: extrapolated in np" test "$(field 11)" = np
+check "np=32: says how far" grep -q 'np=32 is 2x the largest measured, 16' "$T/out"
+check "np=32 (twice the largest): within 5% of the truth" within "$(field 5)" 6563.1712 0.05
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 6 -b 1M
+check "np=6: interpolated, and says between what" grep -q 'np=6 not measured: between 4 and 8' "$T/out"
+run "$COMMFIT" predict -m cluster.json -p allreduce -n 64 -b 64K
+check "allreduce np=64 by the across-np model within 5%" within "$(field 5)" 67.6752 0.05
+check "allreduce: float by default" test "$(field 4)" = float
+
+# --- intervals widen away from the data, in np and in bytes
+run "$COMMFIT" predict -m cluster.json -p allreduce -n 16,64,1024 -b 1M
+widths=$(awk -F, 'NR > 1 { print $7 - $6 }' "$T/out" | tr '\n' ' ')
+check "the interval widens from np=16 to 64 to 1024 ($widths)" \
+    awk -F, 'NR > 1 { w = $7 - $6; if (NR > 2 && w <= prev) bad = 1; prev = w } END { exit bad }' "$T/out"
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 8 -b 1M,64M
+check "bytes beyond the measured: marked" test "$(sed -n 3p "$T/out" | cut -d, -f11)" = bytes
+check "bytes beyond the measured: says how far" grep -q 'bytes 64 MiB is 32x the largest measured, 2 MiB' "$T/out"
+check "the interval widens from 1 MiB to 64 MiB, relative to the time" \
+    awk -F, 'NR > 1 { w[NR] = ($7 - $6) / $5 } END { exit !(w[3] > w[2]) }' "$T/out"
+
+# --- lists, ranges, bandwidth
+run "$COMMFIT" predict -m cluster.json -p pingpong -n 2 -b 1K,64K,1M
+check "a list of sizes: one line each" test "$(wc -l <"$T/out")" -eq 4
+check "pingpong has a bandwidth" test -n "$(field 8)"
+check "bandwidth = bytes / (1.048576 t)" within "$(field 8)" \
+    "$(awk -v t="$(field 5)" 'BEGIN { printf "%.6f", 1024 / (1.048576 * t) }')" 0.001
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 2,32 -b 0:4M
+check "np list x size range: 2 x 24 lines" test "$(wc -l <"$T/out")" -eq 49
+check "a collective has no bandwidth" test "$(field 8)" = ""
+
+# --- formats
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f json
+expect_rc 0 "json"
+check "json names the model file" grep -q '^{"model_file": "cluster.json", "predictions": \[' "$T/out"
+check "json has the source and the extrapolation" \
+    grep -q '"source": "across-np", "model": "(p-1) + (p-1)\*m", "extrapolated": {"np": true, "bytes": false}' "$T/out"
+if command -v jq >/dev/null 2>&1; then
+    check "json parses" jq -e '.predictions[0].t_us > 0' "$T/out"
+else
+    skip "json parses: no jq"
+fi
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f table
+check "table names the model file" test "$(sed -n 1p "$T/out")" = "model: cluster.json"
+check "table has a header" grep -q '^pattern  *np  *bytes  *t_us  *lo_us  *hi_us' "$T/out"
+check "table shows sizes for people" grep -q ' 1 MiB ' "$T/out"
+
+# --- formulas
+run "$COMMFIT" predict -m cluster.json --formula -p alltoall -n 8
+expect_rc 0 "--formula at a measured np"
+check "--formula prints one line" test "$(wc -l <"$T/out")" -eq 1
+check "--formula: the fit's formula" grep -q '^T(m) = ' "$T/out"
+run "$COMMFIT" predict -m laptop.json --formula --lang c -p alltoall -n 16
+expect_rc 0 "--formula from the p2p estimate"
+check "--formula --lang c: the cheapest of two algorithms" \
+    grep -q '^static double T_alltoall_np16(double m) { return fmin(' "$T/out"
+grep_err 'np=16: point-to-point estimate \(Bruck, or pairwise exchange\)' \
+    "--formula says on stderr where it comes from"
+cat >f.c <<'CEOF'
+#include <math.h>
+#include <stdio.h>
+CEOF
+cat "$T/out" >>f.c
+echo 'int main(void) { printf("%.3f\n", T_alltoall_np16(1048576)); return 0; }' >>f.c
+if cc -o f f.c -lm 2>/dev/null; then
+    "$COMMFIT" predict -m laptop.json -p alltoall -n 16 -b 1M -f csv | sed -n 2p | cut -d, -f5 >want
+    check "the C formula compiles and gives predict's number" test "$(./f)" = "$(cat want)"
+else
+    skip "the C formula compiles: no cc"
+fi
+run "$COMMFIT" predict -m cluster.json --formula --lang python -p allreduce -n 32
+check "--formula --lang python from the across-np model" grep -q '^def T_allreduce_np32(m): return ' "$T/out"
+
+# --- points from a file
+printf '# np bytes\n2 1K\n16,1M\n\n32 4096\n' >points
+run "$COMMFIT" predict -m cluster.json -p alltoall --points points
+expect_rc 0 "--points"
+check "--points: one line a point" test "$(wc -l <"$T/out")" -eq 4
+"$COMMFIT" predict -m cluster.json -p alltoall -n 16 -b 1M >one
+check "--points gives what --np --bytes gives" test "$(sed -n 3p "$T/out")" = "$(sed -n 2p one)"
+printf '2 1K\n16 1X\n' >badpoints
+run "$COMMFIT" predict -m cluster.json -p alltoall --points badpoints
+expect_rc 1 "--points with a bad size"
+grep_err "^commfit: predict: badpoints:2: expected 'NP BYTES', BYTES a size such as 4096 or 1M, got '1X'$" \
+    "--points: names file:line"
+printf '2 1K\n' | "$COMMFIT" predict -m cluster.json -p alltoall --points - >stdin.out
+check "--points - reads standard input" test "$(wc -l <stdin.out)" -eq 2
+
+# --- the default model file
+mkdir models
+cp cluster.json models/older.json
+touch -d '2020-01-01' models/older.json
+cp laptop.json models/newer.json
+run "$COMMFIT" predict -p alltoall -n 16 -b 1M
+expect_rc 0 "default model file"
+expect_err "commfit: predict: using models/newer.json" "the newest model file, named"
+
+# --- refusals
+run "$COMMFIT" predict -m cluster.json -p bogus -n 4 -b 1K
+expect_rc 1 "unknown pattern"
+expect_err "commfit: predict: cluster.json: pattern 'bogus' is not in the model file; it has: allreduce, alltoall, pingpong" \
+    "unknown pattern: lists what the file has"
+run "$COMMFIT" predict -m cluster.json -p pingpong -d vector -n 2 -b 1K
+expect_rc 1 "datatype the file lacks"
+expect_err "commfit: predict: cluster.json: datatype 'vector' of pingpong is not in the model file; it has: byte" \
+    "datatype: lists what the file has"
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 0 -b 1K
+expect_rc 2 "np 0"
+grep_err "^commfit: predict: --np '0': expected 2 to 16777216$" "np 0: says what is expected"
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1X
+expect_rc 2 "--bytes 1X"
+grep_err "^commfit: predict: invalid size '1X'" "--bytes 1X: quotes it"
+run "$COMMFIT" predict -m missing.json -p alltoall -n 4 -b 1K
+expect_rc 1 "missing model file"
+grep_err "^commfit: predict: missing.json" "missing model file: named"
+head -c 300 cluster.json >truncated.json
+run "$COMMFIT" predict -m truncated.json -p alltoall -n 4 -b 1K
+expect_rc 1 "truncated model file"
+grep_err "^commfit: predict: truncated.json" "truncated model file: named"
+sed 's/"commfit_model": 1/"commfit_model": 99/' cluster.json >newer.json
+run "$COMMFIT" predict -m newer.json -p alltoall -n 4 -b 1K
+expect_rc 1 "model file of a newer version"
+grep_err "newer" "newer version: says so"
+sed 's/"(p-1)\*m"/"p^2"/' cluster.json >badterm.json
+run "$COMMFIT" predict -m badterm.json -p alltoall -n 32 -b 1K
+expect_rc 1 "unknown across-np term"
+grep_err "unknown term 'p\^2'" "unknown term: quoted"
+(mkdir empty && cd empty && "$COMMFIT" predict -p alltoall -n 4 -b 1K) >/dev/null 2>"$T/err" && rc=0 || rc=$?
+expect_rc 1 "no models/ folder"
+expect_err "commfit: predict: no model file in models/: run 'commfit fit' first, or name one with -m" \
+    "no models/ folder: says what to do"
+run "$COMMFIT" predict -m cluster.json -n 4 -b 1K
+expect_rc 2 "no --pattern"
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 4
+expect_rc 2 "no --bytes"
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K -f xml
+expect_rc 2 "unknown format"
+grep_err "^commfit: predict: --format 'xml': expected table, csv or json$" "unknown format: says what is expected"
+run "$COMMFIT" predict -m cluster.json --formula -p alltoall -n 4,8
+expect_rc 2 "--formula with two np"
+run "$COMMFIT" predict -m cluster.json --formula --lang fortran -p alltoall -n 4
+expect_rc 2 "--formula in an unknown language"
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K --points points
+expect_rc 2 "--points with --np"
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K --bogus
+expect_rc 2 "unknown option"
+sed 's/"gamma_us_per_byte"/"gamma_gone"/' laptop.json >nop2p.json
+run "$COMMFIT" predict -m nop2p.json -p alltoall -n 16 -b 1K
+expect_rc 1 "a broken p2p member"
+expect_err "commfit: predict: nop2p.json: p2p.gamma_us_per_byte: expected a number >= 0" \
+    "a broken p2p member: names the field"
+
+done_testing

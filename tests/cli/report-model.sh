@@ -1,0 +1,147 @@
+# commfit report with a model made here by commfit fit: the fitted curves with their
+# formulas in the plots, saturation marks, residual plots, the model's tables in the
+# page, and the defaults (newest model, the table it names).
+. "$top_srcdir/tests/setup.sh"
+
+mkdir data models
+awk -f "$top_srcdir/tests/cli/report-table.awk" >data/run.csv
+"$COMMFIT" fit -i data/run.csv -o models/run.json >/dev/null 2>fit.err || {
+    echo "Bail out! commfit fit failed on the test table:"
+    sed 's/^/# /' fit.err
+    exit 1
+}
+
+gp=${GNUPLOT:-}
+[ -n "$gp" ] || gp=$(command -v gnuplot || true)
+have_python=0
+command -v python3 >/dev/null 2>&1 && have_python=1
+
+elements() { grep -c 'id="gnuplot_plot_[0-9]*"' "$1" || true; }
+
+# Without arguments: the newest model in models/ and the table it names.
+if [ -n "$gp" ]; then
+    run "$COMMFIT" report
+else
+    run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report
+fi
+expect_rc 0 "no arguments, a model in models/"
+expect_out "report/run/index.html" "no arguments: the report of the newest model"
+grep_err "^commfit: report: drawing data/run.csv with the model models/run.json$" \
+    "no arguments: says which model and table it draws"
+R=report/run
+
+fitted="time-allreduce time-alltoall time-pingpong time-sendrecv bw-pingpong bw-sendrecv
+resid-allreduce resid-alltoall resid-pingpong resid-sendrecv resid-pingpong-datatypes
+blocks-pingpong-vector gain-pingpong-b16 np-alltoall"
+for n in $fitted; do
+    check "$n.dat and $n.gp exist" test -s "$R/$n.dat" -a -s "$R/$n.gp"
+done
+for what in "r_inf = " "n_1/2 = " "90% of r_inf at "; do
+    check "the bandwidth script draws '$what'" grep -q "title 'np=2 $what" "$R/bw-pingpong.gp"
+done
+check "the fitted curves are drawn as lines over their own data blocks" \
+    grep -q "index 1 using 1:2 with lines lt 1 title 'np=2 " "$R/time-alltoall.gp"
+check "the time data holds the fit sampled with its prediction interval" \
+    grep -q "^# bytes t_us lo_us hi_us (the fit, its 95% prediction interval)" "$R/time-pingpong.dat"
+check "the piecewise ping-pong fit marks its breakpoint" \
+    grep -q "set label 'np=2 breakpoint in (64K, 128K)'" "$R/time-pingpong.gp"
+check "the residuals of the datatypes cover every datatype fitted" \
+    test "$(grep -c '^# \[[0-9]*\] ' "$R/resid-pingpong-datatypes.dat")" -ge 5
+
+if [ "$have_python" = 1 ]; then
+    # Every fit's formula is in the page (escaped), and each time plot's key has the
+    # first line of each of its fits' formulas.
+    cat >check.py <<'EOF'
+import html, json, sys
+model = json.load(open(sys.argv[1]))
+page = open(sys.argv[2], encoding="utf-8").read()
+bad = 0
+for f in model["fits"]:
+    if html.escape(f["formula"], quote=True) not in page:
+        print("# not in the page: " + f["formula"])
+        bad = 1
+    if f["datatype"] in ("byte", "float"):
+        gp = open("%s/time-%s.gp" % (sys.argv[3], f["pattern"]), encoding="utf-8").read()
+        first = f["formula"].split("; ")[0]
+        title = "np=%d %s fit: %s" % (f["np"], f["model"], first)
+        if title.replace("'", "''") not in gp:
+            print("# not in time-%s.gp: %s" % (f["pattern"], title))
+            bad = 1
+sys.exit(bad)
+EOF
+    check "every fit's formula is in the page and in its plot's key" \
+        python3 check.py models/run.json "$R/index.html" "$R"
+else
+    skip "formulas in the page and the keys: no python3"
+fi
+check "the page has the fitted models' table" grep -q '<h3>Fitted models and their quality</h3>' "$R/index.html"
+check "the page has the saturation table" grep -q '<th>r_inf (MiB/s)</th>' "$R/index.html"
+check "the page names the model file" grep -q '<code>models/run.json</code>' "$R/index.html"
+check "the page has the residuals" grep -q '<h2 id="residuals">' "$R/index.html"
+
+if [ -n "$gp" ]; then
+    for n in $fitted; do
+        check "$n.svg is drawn" test -s "$R/$n.svg"
+    done
+    # time-alltoall: per np the points and the fit, and one key line per further
+    # segment of a piecewise formula.
+    if [ "$have_python" = 1 ]; then
+        want=$(python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+print(sum(2 + f["formula"].count("; ") for f in m["fits"]
+          if f["pattern"] == "alltoall" and f["datatype"] == "byte"))' models/run.json)
+        got=$(elements "$R/time-alltoall.svg")
+        check "time-alltoall.svg draws $want elements (got $got)" test "$got" -eq "$want"
+    fi
+    check "bw-pingpong.svg: the key has r_inf" grep -q '<text>np=2 r_inf = [0-9]* MiB/s (95%: ' "$R/bw-pingpong.svg"
+    check "bw-pingpong.svg: the key has n_1/2" grep -q '<text>np=2 n_1/2 = ' "$R/bw-pingpong.svg"
+    check "resid-pingpong.svg: the key has the fit's errors" \
+        grep -q '<text>np=2 [a-z0-9]* (leave-one-out error [0-9.e+-]*%, largest ' "$R/resid-pingpong.svg"
+    for f in "$R"/*.svg; do
+        if ! python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$f" 2>/dev/null &&
+            [ "$have_python" = 1 ]; then
+            fail "$(basename "$f") is well-formed XML"
+        fi
+    done
+    pass "every SVG is well-formed XML (when python3 is there to say)"
+    check "no gnuplot warning" test -z "$(grep 'gnuplot:' "$T/err" || true)"
+else
+    skip "no gnuplot on this machine: the drawing checks"
+fi
+
+# -m alone, run from another folder: the table is found beside the model's folder.
+mkdir elsewhere
+cd elsewhere
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -m ../models/run.json -o r
+expect_rc 0 "-m from another folder"
+grep_err "^commfit: report: drawing \.\./models/\.\./data/run\.csv with the model \.\./models/run\.json$" \
+    "-m from another folder: the table beside the model's folder"
+cd "$T"
+
+# -i and -m together.
+cp data/run.csv other.csv
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i other.csv -m models/run.json -o both
+expect_rc 0 "-i and -m"
+grep_err "^commfit: report: drawing other.csv with the model models/run.json$" "-i and -m: both used"
+check "-i and -m: the fits are drawn" grep -q "fit: T(m)" both/time-pingpong.gp
+
+# A model whose table is gone.
+sed 's|"data/run.csv"|"data/gone.csv"|' models/run.json >lost.json
+run "$COMMFIT" report -m lost.json -o lost
+expect_rc 1 "a model whose table is gone"
+grep_err "^commfit: report: lost.json: fitted from 'data/gone.csv', which cannot be read \(.*\): name the table with -i$" \
+    "a model whose table is gone: the message"
+check "a model whose table is gone: no report" test ! -e lost
+
+# A broken model file.
+echo '{"commfit_model": 1' >broken.json
+run "$COMMFIT" report -m broken.json -o broken
+expect_rc 1 "a broken model file"
+grep_err "^commfit: report: broken.json" "a broken model file: names the file"
+check "a broken model file: no report" test ! -e broken
+
+run "$COMMFIT" report -m ''
+expect_rc 2 "-m ''"
+
+done_testing

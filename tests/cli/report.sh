@@ -1,0 +1,238 @@
+# commfit report from a table made here: every expected file, well-formed SVGs with their
+# curves, a page that links only to files that exist, gnuplot missing or failing, an
+# interrupted run, and the folder rules.
+. "$top_srcdir/tests/setup.sh"
+
+awk -f "$top_srcdir/tests/cli/report-table.awk" >t.csv
+
+# The gnuplot the tests use to check what report draws; the drawing checks are skipped
+# on a machine without one.
+gp=${GNUPLOT:-}
+[ -n "$gp" ] || gp=$(command -v gnuplot || true)
+
+# wellformed FILE: parses as XML (python3, else xmllint).
+if command -v python3 >/dev/null 2>&1; then
+    wellformed() { python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$1" 2>/dev/null; }
+elif command -v xmllint >/dev/null 2>&1; then
+    wellformed() { xmllint --noout "$1" 2>/dev/null; }
+else
+    wellformed() { return 2; }
+fi
+
+# elements FILE: plot elements gnuplot drew (each one group in the SVG).
+elements() { grep -c 'id="gnuplot_plot_[0-9]*"' "$1" || true; }
+
+# links_ok DIR: every src= and href= of DIR/index.html names a file in DIR.
+links_ok() {
+    refs=$(grep -o -E '(src|href)="[^"#][^"]*"' "$1/index.html" | sed 's/^[a-z]*="//; s/"$//')
+    [ -n "$refs" ] || return 1
+    for f in $refs; do
+        case $f in
+        */* | *:*) echo "#   $f is not a file of the folder"; return 1 ;;
+        esac
+        [ -f "$1/$f" ] || { echo "#   $f does not exist"; return 1; }
+    done
+}
+
+# The plots this table supports, with the plot elements each draws.
+plots="time-allreduce:3 time-alltoall:3 time-pingpong:1 time-sendrecv:1
+bw-pingpong:2 bw-sendrecv:2
+gain-pingpong-b1:4 gain-pingpong-b16:4 gain-pingpong-b256:4
+blocks-pingpong-indexed:5 blocks-pingpong-pack:5 blocks-pingpong-struct:5 blocks-pingpong-vector:5
+np-allreduce:4 np-alltoall:4 np-barrier:1"
+nplots=$(echo $plots | wc -w)
+
+# --- with gnuplot ----------------------------------------------------------------------
+if [ -n "$gp" ]; then
+    run "$COMMFIT" report -i t.csv
+    expect_rc 0 "report -i t.csv"
+    expect_out "report/t/index.html" "report -i t.csv"
+    expect_err "commfit: report: drawing t.csv: measurements only, no model (fitted curves need one: commfit fit -i t.csv)
+commfit: report: wrote report/t/index.html with $nplots plots" "report -i t.csv"
+    check "report/ holds the report folder and nothing else" test "$(ls -A report)" = t
+    check "the folder holds the page and three files a plot" \
+        test "$(ls -A report/t | wc -l)" -eq $((3 * nplots + 1))
+    for p in $plots; do
+        n=${p%%:*}
+        want=${p#*:}
+        for ext in dat gp svg; do
+            check "$n.$ext exists" test -s "report/t/$n.$ext"
+        done
+        if wellformed "report/t/$n.svg"; then
+            pass "$n.svg is well-formed XML"
+        elif [ $? -eq 2 ]; then
+            skip "$n.svg is well-formed XML: neither python3 nor xmllint"
+        else
+            fail "$n.svg is well-formed XML"
+        fi
+        got=$(elements "report/t/$n.svg")
+        check "$n.svg draws $want plot elements (got $got)" test "$got" -eq "$want"
+    done
+    for np in 2 4 8; do
+        check "time-alltoall.svg has the key entry np=$np" \
+            grep -q "<text>np=$np</text>" report/t/time-alltoall.svg
+    done
+    check "bw-pingpong.svg names the measured peak" \
+        grep -q '<text>measured peak: [0-9]* MiB/s at [0-9.]* [KM]iB (np=2)</text>' report/t/bw-pingpong.svg
+    check "time-pingpong.svg has a log-2 size axis labelled in K and M" \
+        grep -q '<text>64K</text>' report/t/time-pingpong.svg
+    check "the page links only to files of the folder" links_ok report/t
+    for p in $plots; do
+        n=${p%%:*}
+        check "the page shows $n.svg" grep -q "<img src=\"$n.svg\"" report/t/index.html
+    done
+    check "the page escapes the metadata" \
+        grep -q '<td>MPICH Version: 4.0 &lt;test&gt; &amp; &quot;co&quot;</td>' report/t/index.html
+    check "the page has no external reference" sh -c '! grep -q -E "https?://" report/t/index.html'
+    check "the SVGs have no external reference" sh -c '! grep -l -E "(href|src)=.https?://" report/t/*.svg'
+
+    # A script runs by hand in the folder and draws its plot again.
+    rm report/t/time-alltoall.svg
+    (cd report/t && "$gp" time-alltoall.gp) >/dev/null 2>&1 || true
+    check "gnuplot time-alltoall.gp in the folder draws time-alltoall.svg" \
+        test -s report/t/time-alltoall.svg
+    check "the figure drawn by hand has its 3 curves" test "$(elements report/t/time-alltoall.svg)" -eq 3
+
+    # A second run replaces the report whole.
+    touch report/t/stale.txt
+    run "$COMMFIT" report -i t.csv
+    expect_rc 0 "a second run"
+    check "a second run replaces the earlier report" test ! -e report/t/stale.txt
+    check "a second run leaves no temporary folder" test "$(ls -A report)" = t
+
+    # PNG
+    run "$COMMFIT" report -i t.csv -o png --png
+    expect_rc 0 "--png"
+    check "--png draws PNG images" sh -c 'head -c 4 png/time-alltoall.png | od -c | grep -q "P   N   G"'
+    check "--png: the page shows the PNGs" grep -q '<img src="time-alltoall.png"' png/index.html
+    check "--png: no SVG" sh -c '! ls png/*.svg 2>/dev/null'
+    check "--png: the page links only to files of the folder" links_ok png
+
+    # Without arguments: the newest table in data/.
+    mkdir data
+    cp t.csv data/older.csv
+    touch -d '2020-01-01' data/older.csv
+    cp t.csv data/run1.csv
+    run "$COMMFIT" report
+    expect_rc 0 "no arguments"
+    expect_out "report/run1/index.html" "no arguments: the newest table in data/"
+
+    # gnuplot failing: an error, and the earlier report stays as it was.
+    cat >failing-gnuplot <<'EOF'
+#!/bin/sh
+echo '         "time-allreduce.gp" line 3: boom' >&2
+exit 1
+EOF
+    chmod +x failing-gnuplot
+    ls report/t >before
+    run env GNUPLOT="$T/failing-gnuplot" "$COMMFIT" report -i t.csv
+    expect_rc 1 "gnuplot failing"
+    expect_err 'commfit: report: drawing t.csv: measurements only, no model (fitted curves need one: commfit fit -i t.csv)
+commfit: report: time-allreduce.gp: gnuplot failed: "time-allreduce.gp" line 3: boom' "gnuplot failing"
+    ls report/t >after
+    check "gnuplot failing: the earlier report is left as it was" cmp -s before after
+    check "gnuplot failing: no temporary folder is left" test "$(ls -A report)" = "$(printf 'run1\nt')"
+
+    # Interrupted while gnuplot runs: nothing is left but the earlier report.
+    cat >slow-gnuplot <<EOF
+#!/bin/sh
+touch "$T/started"
+sleep 30
+EOF
+    chmod +x slow-gnuplot
+    GNUPLOT="$T/slow-gnuplot" "$COMMFIT" report -i t.csv >/dev/null 2>&1 &
+    pid=$!
+    i=0
+    while [ ! -e started ] && [ $i -lt 100 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    kill -TERM $pid
+    rc=0
+    wait $pid || rc=$?
+    check "SIGTERM ends report by the signal (status $rc)" test "$rc" -eq 143
+    check "SIGTERM: no temporary folder is left" test "$(ls -A report)" = "$(printf 'run1\nt')"
+    ls report/t >after
+    check "SIGTERM: the earlier report is left as it was" cmp -s before after
+else
+    skip "no gnuplot on this machine: the drawing checks"
+fi
+
+# --- without gnuplot -------------------------------------------------------------------
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i t.csv -o nogp
+expect_rc 0 "no gnuplot on PATH"
+expect_out "nogp/index.html" "no gnuplot on PATH"
+expect_err "commfit: report: drawing t.csv: measurements only, no model (fitted curves need one: commfit fit -i t.csv)
+commfit: report: warning: gnuplot is not on PATH (install gnuplot-nox, or set GNUPLOT): wrote the data files and gnuplot scripts of $nplots plots into nogp, without images; draw them with: cd 'nogp' && gnuplot *.gp" "no gnuplot on PATH"
+for p in $plots; do
+    n=${p%%:*}
+    check "no gnuplot: $n.dat and $n.gp are written" test -s "nogp/$n.dat" -a -s "nogp/$n.gp"
+done
+check "no gnuplot: no image" sh -c '! ls nogp/*.svg nogp/*.png 2>/dev/null'
+check "no gnuplot: the page links only to files of the folder" links_ok nogp
+check "no gnuplot: the page says the plots were not drawn and how to draw one" \
+    grep -q 'To draw it, run <code>gnuplot time-alltoall.gp</code> in this folder' nogp/index.html
+if [ -n "$gp" ]; then
+    (cd nogp && "$gp" *.gp) >/dev/null 2>&1 || true
+    check "no gnuplot: the documented command draws every plot" \
+        test "$(ls nogp/*.svg | wc -l)" -eq "$nplots"
+fi
+
+run env GNUPLOT=/nonexistent/gnuplot "$COMMFIT" report -i t.csv -o nogp2
+expect_rc 0 "GNUPLOT naming no program"
+grep_err "^commfit: report: warning: GNUPLOT='/nonexistent/gnuplot' is not a program that can be run: wrote" \
+    "GNUPLOT naming no program: the warning says so"
+
+# --- errors -----------------------------------------------------------------------------
+mkdir foreign
+touch foreign/notes.txt
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i t.csv -o foreign
+expect_rc 1 "a foreign folder in the way"
+grep_err "^commfit: report: foreign: folder exists and is not a commfit report: remove it or choose another with -o$" \
+    "a foreign folder in the way: the message"
+check "a foreign folder is left alone" test "$(ls -A foreign)" = notes.txt
+check "a foreign folder: nothing is left beside it" test -z "$(ls -A | grep '^\.foreign')"
+
+touch afile
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i t.csv -o afile
+expect_rc 1 "a file in the way"
+grep_err "^commfit: report: afile: a file of that name is in the way of the report folder$" \
+    "a file in the way: the message"
+
+run "$COMMFIT" report -i t.csv -o .
+expect_rc 2 "-o ."
+expect_err "commfit: report: output folder '.': expected a folder name, not '.', '..' or '/'" "-o ."
+
+sed '8s/,5,/,x,/' t.csv >bad.csv
+run "$COMMFIT" report -i bad.csv -o bad
+expect_rc 1 "a bad table"
+grep_err "^commfit: report: bad.csv:8: " "a bad table: file:line"
+check "a bad table: no report" test ! -e bad
+
+mkdir empty && cd empty
+run "$COMMFIT" report
+expect_rc 1 "no model, no table and no data/"
+expect_err "commfit: report: no model in models/ and no timing table in data/: run 'commfit measure' and 'commfit fit' first, or name the files with -m and -i" \
+    "no table and no data/"
+cd "$T"
+
+head -6 t.csv >header-only.csv
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i header-only.csv -o h
+expect_rc 0 "a table without rows"
+check "a table without rows: the page says there is nothing to plot" \
+    grep -q 'The table has no point that can be plotted' h/index.html
+
+run "$COMMFIT" report extra
+expect_rc 2 "an extra argument"
+expect_err "commfit: report: unexpected argument 'extra'
+Try 'commfit report --help'." "an extra argument"
+run "$COMMFIT" report --bogus
+expect_rc 2 "an unknown option"
+expect_err "commfit: report: unknown option '--bogus'
+Try 'commfit report --help'." "an unknown option"
+run "$COMMFIT" report -i
+expect_rc 2 "-i without a value"
+expect_err "commfit: report: option '-i' needs a value
+Try 'commfit report --help'." "-i without a value"
+
+done_testing

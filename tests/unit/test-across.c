@@ -1,0 +1,370 @@
+/* The across-np fit and the point-to-point estimate against known answers: data made
+ * from algorithm formulas, with and without seeded noise, and the model-file forms. */
+#include "config.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "across.h"
+#include "tap.h"
+
+static const long NPS[] = {2, 4, 8, 16};
+#define NNP 4
+#define NSIZES 23 /* 0, then 1 .. 2 MiB in powers of two */
+
+static double size_at(int i)
+{
+    return i == 0 ? 0.0 : ldexp(1.0, i - 1);
+}
+
+/* Points of T = sum coef_k * basis_k(p, m) at NPS x sizes, times (1 + noise*N(0,1)). */
+static size_t make_points(const cf_coll *c, const double *coef, double noise, gsl_rng *r,
+                          cf_point *pts)
+{
+    size_t n = 0;
+    for (int a = 0; a < NNP; a++)
+        for (int i = 0; i < NSIZES; i++) {
+            double t = 0.0;
+            for (int k = 0; k < c->nbasis; k++)
+                t += coef[k] * cf_cterm_eval(c->basis[k], NPS[a], size_at(i));
+            if (noise > 0.0)
+                t *= exp(noise * gsl_ran_gaussian(r, 1.0));
+            pts[n++] = (cf_point){NPS[a], size_at(i), t};
+        }
+    return n;
+}
+
+static double truth(const cf_coll *c, const double *coef, long p, double m)
+{
+    double t = 0.0;
+    for (int k = 0; k < c->nbasis; k++)
+        t += coef[k] * cf_cterm_eval(c->basis[k], p, m);
+    return t;
+}
+
+static void hockney(void)
+{
+    double m[NSIZES], t[NSIZES];
+    for (int i = 0; i < NSIZES; i++) {
+        m[i] = size_at(i);
+        t[i] = 1.5 + m[i] / 5000.0;
+    }
+    cf_hockney h;
+    cf_error e;
+    cf_error_clear(&e);
+    is_int(cf_hockney_fit(m, t, NSIZES, &h, &e), 0, "hockney: exact data fits");
+    near(h.alpha_us, 1.5, 1e-9, "hockney: alpha recovered");
+    near(h.beta_us_per_byte, 2e-4, 1e-9, "hockney: beta recovered");
+    ok(h.q.max_rel_err < 1e-9 && h.q.n == NSIZES && h.q.dof == NSIZES - 2,
+       "hockney: quality of an exact fit");
+    is_int(cf_hockney_fit(m, t, 2, &h, &e), CF_EXIT_DATA, "hockney: two points are too few");
+    is_str(e.msg, "not enough points (have 2, need 3)", "hockney: says how many it needs");
+    double same[4] = {8, 8, 8, 8}, tt[4] = {1, 1.1, 0.9, 1};
+    is_int(cf_hockney_fit(same, tt, 4, &h, &e), CF_EXIT_DATA, "hockney: one size cannot fit");
+    is_str(e.msg, "the measured points cannot separate the 2 terms", "hockney: says why");
+}
+
+/* The known answer of the issue: data generated from the algorithm formula is recovered,
+ * and predicting at twice the largest np is within 5% without noise. */
+static void known_answers(void)
+{
+    cf_point pts[NNP * NSIZES];
+    for (int i = 0; i < cf_ncolls; i++) {
+        const cf_coll *c = &cf_colls[i];
+        /* The algorithm's own alpha, beta (and gamma) as coefficients. */
+        double coef[CF_COLL_MAX_BASIS] = {2.5, 3e-4, 1.2e-4};
+        size_t n = make_points(c, coef, 0.0, NULL, pts);
+        cf_across a;
+        cf_error e;
+        cf_error_clear(&e);
+        int rc = cf_across_fit_points(c, c->datatype, pts, n, &a, &e);
+        ok(rc == 0 && a.error[0] == '\0', "%s: fitted over np 2..16", c->pattern);
+        int rec = 1;
+        for (int k = 0; k < c->nbasis; k++)
+            rec &= fabs(a.coef[k] - coef[k]) <= 1e-6 * coef[k];
+        ok(rec, "%s: coefficients recovered within 1e-6", c->pattern);
+        double worst = 0.0;
+        for (int s = 0; s < NSIZES; s++) {
+            cf_estimate est;
+            cf_across_predict(&a, 32, size_at(s), &est);
+            double want = truth(c, coef, 32, size_at(s));
+            worst = fmax(worst, fabs(est.t_us - want) / want);
+        }
+        ok(worst < 0.05, "%s: at np=32 (twice the largest) within 5%% (worst %.2g)", c->pattern,
+           worst);
+    }
+}
+
+static void noisy(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 42);
+    const cf_coll *c = cf_coll_find("alltoall");
+    double coef[2] = {1.8, 4e-4};
+    cf_point pts[NNP * NSIZES];
+    size_t n = make_points(c, coef, 0.03, r, pts);
+    cf_across a;
+    cf_error e;
+    is_int(cf_across_fit_points(c, "byte", pts, n, &a, &e), 0, "noisy alltoall fits");
+    near(a.coef[0], coef[0], 0.05, "noisy alltoall: (p-1) alpha within 5%%");
+    near(a.coef[1], coef[1], 0.03, "noisy alltoall: (p-1) m beta within 3%%");
+    near(sqrt(a.s2), 0.03, 0.3, "residual relative sd near the 3%% noise");
+    ok(a.q.loo_mape >= a.q.mape && a.q.loo_mape < 0.05, "leave-one-out error a little above "
+       "the in-sample error (%.4f >= %.4f)", a.q.loo_mape, a.q.mape);
+    ok(sqrt(a.cov[0][0]) > 0 && sqrt(a.cov[0][0]) < 0.05 * coef[0], "alpha has a small, "
+       "positive standard error");
+    /* The interval covers the truth where measured and widens away from the data. */
+    int covered = 0, total = 0;
+    for (int pi = 0; pi < NNP; pi++)
+        for (int s = 0; s < NSIZES; s++) {
+            cf_estimate est;
+            cf_across_predict(&a, NPS[pi], size_at(s), &est);
+            double want = truth(c, coef, NPS[pi], size_at(s));
+            covered += est.lo_us <= want && want <= est.hi_us;
+            total++;
+        }
+    ok(covered == total, "the 95%% interval holds the truth at every measured point (%d/%d)",
+       covered, total);
+    double prev = 0.0;
+    int widens = 1;
+    for (long p = 16; p <= 4096; p *= 4) {
+        cf_estimate est;
+        cf_across_predict(&a, p, 1 << 20, &est);
+        double w = est.hi_us - est.lo_us;
+        widens &= w > prev;
+        prev = w;
+    }
+    ok(widens, "the interval widens from np=16 to np=4096");
+    cf_estimate in, out;
+    cf_across_predict(&a, 8, 1 << 20, &in);
+    cf_across_predict(&a, 8, 1 << 30, &out);
+    ok(out.hi_us - out.lo_us > in.hi_us - in.lo_us, "and from 1 MiB to 1 GiB");
+    gsl_rng_free(r);
+}
+
+static void too_few(void)
+{
+    const cf_coll *c = cf_coll_find("bcast");
+    double coef[3] = {1, 1e-4, 1e-4};
+    cf_point pts[NNP * NSIZES];
+    size_t n = make_points(c, coef, 0.0, NULL, pts);
+    cf_across a;
+    cf_error e;
+    /* The first 2*NSIZES points are np 2 and 4. */
+    is_int(cf_across_fit_points(c, "byte", pts, 2 * NSIZES, &a, &e), 0,
+           "two process counts: not an error");
+    is_str(a.error, "not enough process counts (have 2, need 3)", "two process counts: noted");
+    ok(a.nnp == 2 && a.np[0] == 2 && a.np[1] == 4, "the measured np are kept");
+    cf_point zeros[3 * 2];
+    for (int i = 0; i < 6; i++)
+        zeros[i] = (cf_point){NPS[i / 2], 0.0, 1.0 + i};
+    is_int(cf_across_fit_points(c, "byte", zeros, 6, &a, &e), 0, "only 0 bytes: not an error");
+    is_str(a.error, "term 2 is zero at every measured point", "only 0 bytes: noted");
+    pts[0].p = 1;
+    is_int(cf_across_fit_points(c, "byte", pts, n, &a, &e), CF_EXIT_DATA, "np=1 is refused");
+}
+
+static json_t *roundtrip(const cf_across *a, cf_across *b)
+{
+    json_t *j = cf_across_to_json(a);
+    char *s = json_dumps(j, 0);
+    json_error_t je;
+    json_t *back = json_loads(s, 0, &je);
+    cf_error e;
+    cf_error_clear(&e);
+    ok(j != NULL && back != NULL && cf_across_from_json(back, "m.json", 0, b, &e) == 0,
+       "across-np model survives JSON (%s)", e.msg);
+    free(s);
+    json_decref(back);
+    return j;
+}
+
+static void refuses(json_t *j, const char *field, json_t *value, const char *msg)
+{
+    json_t *c = json_deep_copy(j);
+    json_object_set_new(c, field, value);
+    cf_across a;
+    cf_error e;
+    cf_error_clear(&e);
+    is_int(cf_across_from_json(c, "m.json", 4, &a, &e), CF_EXIT_DATA, "refused: bad %s", field);
+    is_str(e.msg, msg, "message for a bad %s", field);
+    is_str(e.file, "m.json", "names the file");
+    json_decref(c);
+}
+
+static void json_forms(void)
+{
+    const cf_coll *c = cf_coll_find("reduce");
+    double coef[3] = {3, 2e-4, 5e-4};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    cf_point pts[NNP * NSIZES];
+    size_t n = make_points(c, coef, 0.02, r, pts);
+    gsl_rng_free(r);
+    cf_across a, b;
+    cf_error e;
+    cf_across_fit_points(c, "float", pts, n, &a, &e);
+    json_t *j = roundtrip(&a, &b);
+    int same = 1;
+    for (long p = 2; p <= 64; p *= 2) {
+        cf_estimate x, y;
+        cf_across_predict(&a, p, 12345, &x);
+        cf_across_predict(&b, p, 12345, &y);
+        same &= fabs(x.t_us - y.t_us) <= 1e-12 * x.t_us && fabs(x.hi_us - y.hi_us) <= 1e-12 * x.hi_us;
+    }
+    ok(same, "predictions identical after the round trip");
+    is_str(json_string_value(json_object_get(j, "formula")),
+           "T(p, m) = 3.002 us * ceil(lg p) + 0.0002079 us/B * ceil(lg p)*m + 0.0004738 us/B * "
+           "(p-1)/p*m",
+           "the formula for people");
+    refuses(j, "basis", json_pack("[sss]", "ceil(lg p)", "p^2", "m"),
+            "across_np[4].basis: unknown term 'p^2' (from a newer commfit?)");
+    refuses(j, "coef", json_pack("[ff]", 1.0, 2.0), "across_np[4].coef: expected an array of 3 numbers");
+    refuses(j, "pattern", json_integer(3), "across_np[4].pattern: expected a non-empty string");
+    refuses(j, "np", json_pack("[ii]", 4, 2), "across_np[4].np: expected increasing process "
+            "counts of 2 or more");
+    refuses(j, "cov", json_pack("[[ff]]", 1.0, 2.0), "across_np[4].cov: expected a 3x3 array of numbers");
+    json_decref(j);
+    a.error[0] = '\0';
+    snprintf(a.error, sizeof a.error, "not enough process counts (have 1, need 3)");
+    j = roundtrip(&a, &b);
+    is_str(b.error, a.error, "a model that could not be fitted keeps its reason");
+    json_decref(j);
+}
+
+static void add_row(cf_table *t, const char *pattern, int np, uint64_t bytes,
+                    const char *datatype, double t_us)
+{
+    cf_row r;
+    cf_row_init(&r);
+    r.blocks = strcmp(datatype, "vector") == 0 ? 4 : 0;
+    snprintf(r.pattern, sizeof r.pattern, "%s", pattern);
+    snprintf(r.datatype, sizeof r.datatype, "%s", datatype);
+    r.np = np;
+    r.bytes = bytes;
+    r.t_min_us = r.t_avg_us = r.t_max_us = t_us;
+    cf_table_add(t, &r);
+}
+
+/* A two-core laptop: pingpong, alltoall and reduce at np=2 only. */
+static void laptop(void)
+{
+    const double alpha = 0.8, beta = 1.0 / 6000.0, gamma = 2.5e-4, cont = 1.4;
+    cf_table *t = cf_table_alloc();
+    for (int i = 0; i < NSIZES; i++) {
+        double m = size_at(i);
+        add_row(t, "pingpong", 2, (uint64_t)m, "byte", alpha + beta * m);
+        add_row(t, "alltoall", 2, (uint64_t)m, "byte", cont * (alpha + beta * m));
+        add_row(t, "reduce", 2, (uint64_t)m, "float", alpha + (beta + gamma) * m);
+        add_row(t, "pingpong", 2, (uint64_t)m, "vector", 9.0 + m);
+    }
+    json_t *across = NULL, *p2p = NULL;
+    char **notes = NULL;
+    size_t nnotes = 0;
+    cf_error e;
+    cf_error_clear(&e);
+    is_int(cf_across_fit_table(t, NULL, &across, &p2p, &notes, &nnotes, &e), 0,
+           "laptop table: fits (%s)", e.msg);
+    is_int(nnotes, 2, "one note per pattern without an across-np model");
+    is_str(nnotes > 0 ? notes[0] : NULL,
+           "alltoall (byte): not enough process counts (have 1, need 3); fitted per np only",
+           "the note says why");
+    cf_across_set s;
+    ok(cf_across_set_load(across, p2p, "m.json", &s, &e) == 0, "the JSON forms load back");
+    near(s.pp.h.alpha_us, alpha, 1e-9, "p2p: alpha from pingpong");
+    near(s.pp.h.beta_us_per_byte, beta, 1e-9, "p2p: beta from pingpong");
+    near(s.pp.gamma_us_per_byte, gamma, 1e-6, "p2p: gamma from reduce at np=2");
+    const cf_contention *k = cf_p2p_contention(&s.pp, "alltoall", "byte", 16);
+    ok(k != NULL && k->np == 2, "alltoall contention measured at np=2");
+    near(k ? k->median : 0, cont, 1e-9, "alltoall contention: measured / estimate");
+    ok(cf_p2p_contention(&s.pp, "bcast", "byte", 16) == NULL, "bcast was not measured");
+    ok(cf_across_set_find(&s, "alltoall", "byte") != NULL &&
+           cf_across_set_find(&s, "alltoall", "byte")->error[0] != '\0',
+       "alltoall's across-np entry says why it is missing");
+
+    /* The issue's example: alltoall at np=16 of 1 MiB, pairwise with contention 1.4. */
+    cf_estimate est;
+    const cf_coll *aa = cf_coll_find("alltoall");
+    is_int(cf_p2p_predict(&s.pp, aa, "byte", 16, 1 << 20, &est), 0, "p2p estimate at np=16");
+    double want = cont * 15 * (alpha + beta * 1048576.0);
+    near(est.t_us, want, 1e-9, "p2p estimate: contention * (p-1)*(alpha + m*beta)");
+    is_str(aa->algs[est.alg].name, "pairwise exchange", "p2p estimate: the algorithm used");
+    ok(est.lo_us < want / 1.9 && est.hi_us > want * 1.9,
+       "p2p interval holds at least the model-error factor 2 either side");
+    cf_estimate bc;
+    cf_p2p_predict(&s.pp, cf_coll_find("bcast"), "byte", 16, 1 << 20, &bc);
+    ok(bc.hi_us / bc.t_us > 2.9 && bc.contention == 1.0,
+       "an unmeasured pattern: factor 3, no contention");
+    double c0[2], c1[2];
+    int nl = cf_p2p_lines(&s.pp, aa, "byte", 16, c0, c1);
+    double m = 1 << 20;
+    near(fmin(c0[0] + c1[0] * m, c0[1] + c1[1] * m), want, 1e-12, "the lines give the estimate");
+    is_int(nl, 2, "two algorithms, two lines");
+    cf_across_set_clear(&s);
+    cf_notes_free(notes, nnotes);
+    json_decref(across);
+    json_decref(p2p);
+
+    /* No pingpong: no estimate, and the reason is kept. */
+    cf_table *u = cf_table_alloc();
+    add_row(u, "bcast", 2, 8, "byte", 1.0);
+    cf_across_fit_table(u, "mean", &across, &p2p, &notes, &nnotes, &e);
+    is_str(json_string_value(json_object_get(p2p, "error")), "no pingpong rows at np=2",
+           "no pingpong: p2p says so");
+    cf_across_set_load(across, p2p, "m.json", &s, &e);
+    ok(cf_p2p_predict(&s.pp, aa, "byte", 4, 8, &est) == CF_EXIT_DATA,
+       "no pingpong: no estimate");
+    cf_across_set_clear(&s);
+    cf_notes_free(notes, nnotes);
+    json_decref(across);
+    json_decref(p2p);
+    cf_table_free(u);
+    cf_table_free(t);
+}
+
+static void formulas(void)
+{
+    double c0[2] = {1.5, 20}, c1[2] = {0.002, -0.0001};
+    char buf[512];
+    cf_lines_formula("T_x_np4", c0, c1, 1, "text", buf, sizeof buf);
+    is_str(buf, "T(m) = 1.5 us + m / (477 MiB/s)", "text formula");
+    cf_lines_formula("T_x_np4", c0, c1, 2, "text", buf, sizeof buf);
+    is_str(buf, "T(m) = min(1.5 us + m / (477 MiB/s), 20 us - 0.0001 us/B * m)",
+           "text formula of two algorithms");
+    cf_lines_formula("T_x_np4", c0, c1, 2, "c", buf, sizeof buf);
+    is_str(buf, "static double T_x_np4(double m) { return fmin(1.5 + 0.002*m, 20 - 0.0001*m); } "
+                "/* us; m in bytes */",
+           "c formula of two algorithms");
+    cf_lines_formula("T_x_np4", c0, c1, 2, "python", buf, sizeof buf);
+    is_str(buf, "def T_x_np4(m): return min(1.5 + 0.002*m, 20 - 0.0001*m)  # us; m in bytes",
+           "python formula");
+    c1[0] = 2.5e-5;
+    cf_lines_formula("T_x_np4", c0, c1, 1, "latex", buf, sizeof buf);
+    is_str(buf, "T_{\\mathrm{x}}(m) = 1.5 + 2.5 \\times 10^{-5}\\, m \\quad [\\mu\\mathrm{s}; m "
+                "\\text{ in bytes}]",
+           "latex formula");
+    c1[0] = 0.002;
+    cf_lines_formula("T_x_np4", c0, c1, 2, "gnuplot", buf, sizeof buf);
+    is_str(buf, "T_x_np4(m) = ((1.5 + 0.002*m) < (20 - 0.0001*m) ? (1.5 + 0.002*m) : (20 - "
+                "0.0001*m))  # us; m in bytes",
+           "gnuplot formula");
+    is_int(cf_lines_formula("T_x_np4", c0, c1, 1, "fortran", buf, sizeof buf), -1,
+           "unknown language");
+    c1[0] = 1.0 / (1.048576 * 2048);
+    cf_lines_formula("T_x_np4", c0, c1, 1, "text", buf, sizeof buf);
+    is_str(buf, "T(m) = 1.5 us + m / (2 GiB/s)", "text formula in GiB/s");
+}
+
+int main(void)
+{
+    hockney();
+    known_answers();
+    noisy();
+    too_few();
+    json_forms();
+    laptop();
+    formulas();
+    return tap_done();
+}

@@ -1,0 +1,235 @@
+/* Known answers for the fitting engine: tables generated from known models, exact and
+ * with seeded noise, and the refusals of bad inputs. */
+#include "config.h"
+
+#include <gsl/gsl_errno.h>
+
+#include "fitdata.h"
+#include "fitting.h"
+#include "model.h"
+#include "modelfile.h"
+#include "tap.h"
+
+#define ALPHA 2.5          /* us */
+#define BETA (1 / 9000.0)  /* us per byte: about 8.6 GiB/s */
+
+static void hockney(rows *v, gsl_rng *rng, double sd, int reps)
+{
+    for (int k = 0; k < 24; k++)
+        for (int r = 0; r < reps; r++) {
+            uint64_t m = size_at(k);
+            rows_add(v, "pingpong", 2, "byte", m, 0, (ALPHA + BETA * (double)m) * noise(rng, sd),
+                     1);
+        }
+}
+
+static void exact_hockney(void)
+{
+    rows v = {0};
+    hockney(&v, NULL, 0, 1);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("linear", &in, &f, &e) == 0, "exact Hockney: linear fits");
+    near(f.seg[0].coef[0], ALPHA, 1e-9, "exact Hockney: alpha to 1e-9 relative");
+    near(f.seg[0].coef[1], BETA, 1e-9, "exact Hockney: beta to 1e-9 relative");
+    ok(f.q.loo_mape < 1e-9 && f.q.max_rel_err < 1e-9, "exact Hockney: errors vanish");
+    is_int(f.q.n, 24, "exact Hockney: n");
+    is_int(f.dof, 22, "exact Hockney: dof");
+    is_int((int)f.nrejected, 0, "exact Hockney: nothing rejected");
+    ok(f.sat.valid, "exact Hockney: saturation computed");
+    near(f.sat.rinf_MiBps, 1e6 / BETA / 1048576, 1e-9, "exact Hockney: r_inf = 1/beta in MiB/s");
+    near(f.sat.n_half_bytes, ALPHA / BETA, 1e-8, "exact Hockney: n_1/2 = alpha/beta");
+    near(f.sat.m90_bytes, 9 * ALPHA / BETA, 1e-8, "exact Hockney: 90%% of r_inf at 9 alpha/beta");
+    is_int((long long)f.sat.peak_bytes, 4194304, "exact Hockney: peak at the largest size");
+    cf_fit_clear(&f);
+
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "exact Hockney: auto fits");
+    is_str(f.model, "linear", "exact Hockney: auto keeps linear (nothing earns more)");
+    cf_fit_clear(&f);
+    ok(cf_fit_group("piecewise", &in, &f, &e) == 0, "exact Hockney: piecewise fits");
+    is_int(f.nseg, 1, "exact Hockney: piecewise invents no breakpoint");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
+/* 5% multiplicative noise: one seeded table for the tolerances, then many for the
+ * coverage of the 95% intervals. */
+static void noisy_hockney(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 20261122);
+    rows v = {0};
+    hockney(&v, rng, 0.05, 1);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("linear", &in, &f, &e) == 0, "5%% noise: linear fits");
+    near(f.seg[0].coef[0], ALPHA, 0.05, "5%% noise: alpha within 5%%");
+    near(f.seg[0].coef[1], BETA, 0.01, "5%% noise: beta within 1%%");
+    printf("# alpha %.6g (true %.6g), beta %.6g (true %.6g), s2 %.3g\n", f.seg[0].coef[0], ALPHA,
+           f.seg[0].coef[1], BETA, f.s2);
+    cf_fit_clear(&f);
+    rows_free(&v);
+
+    int trials = 1000, cover_a = 0, cover_b = 0, in_a = 0, in_b = 0, cover_p = 0, linear = 0,
+        one_seg = 0;
+    for (int t = 0; t < trials; t++) {
+        hockney(&v, rng, 0.05, 1);
+        in = input_of(&v, "pingpong np 2 byte");
+        if (cf_fit_group("linear", &in, &f, &e) != 0) {
+            rows_free(&v);
+            continue;
+        }
+        double tq = cf_t975(f.dof);
+        double a = f.seg[0].coef[0], b = f.seg[0].coef[1];
+        double sa = sqrt(f.seg[0].cov[0][0]), sb = sqrt(f.seg[0].cov[1][1]);
+        cover_a += fabs(a - ALPHA) <= tq * sa;
+        cover_b += fabs(b - BETA) <= tq * sb;
+        in_a += fabs(a - ALPHA) <= 0.05 * ALPHA;
+        in_b += fabs(b - BETA) <= 0.01 * BETA;
+        /* A new measurement at 64 KiB falls in the prediction interval. */
+        cf_prediction p;
+        cf_fit_predict(&f, 65536, &p);
+        double y = (ALPHA + BETA * 65536) * noise(rng, 0.05);
+        cover_p += y >= p.lo_us && y <= p.hi_us;
+        cf_fit_clear(&f);
+        if (t < 200) {
+            if (cf_fit_group("auto", &in, &f, &e) == 0)
+                linear += strcmp(f.model, "linear") == 0;
+            cf_fit_clear(&f);
+            if (cf_fit_group("piecewise", &in, &f, &e) == 0)
+                one_seg += f.nseg == 1;
+            cf_fit_clear(&f);
+        }
+        rows_free(&v);
+    }
+    double fa = (double)cover_a / trials, fb = (double)cover_b / trials,
+           fp = (double)cover_p / trials;
+    printf("# %d trials: 95%% interval covers alpha %.3f, beta %.3f; prediction interval "
+           "covers a new point %.3f; alpha within 5%% %.3f, beta within 1%% %.3f\n",
+           trials, fa, fb, fp, (double)in_a / trials, (double)in_b / trials);
+    printf("# 200 trials: auto chose linear %d times, piecewise kept one segment %d times\n",
+           linear, one_seg);
+    ok(fa >= 0.93 && fa <= 0.97, "5%% noise: alpha's 95%% interval covers the truth in %.3f",
+       fa);
+    ok(fb >= 0.93 && fb <= 0.97, "5%% noise: beta's 95%% interval covers the truth in %.3f", fb);
+    ok(fp >= 0.93 && fp <= 0.97, "5%% noise: the prediction interval covers a new point in %.3f",
+       fp);
+    ok(linear >= 180, "5%% noise: auto keeps linear in at least 90%% of tables (%d/200)", linear);
+    ok(one_seg >= 190, "5%% noise: piecewise invents no breakpoint in 95%% (%d/200)", one_seg);
+    gsl_rng_free(rng);
+}
+
+/* Eager up to 8 KiB, rendezvous from 16 KiB with a 4 us jump. */
+static void breakpoint(double sd, const char *label)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 7);
+    rows v = {0};
+    for (int k = 0; k < 24; k++) {
+        uint64_t m = size_at(k);
+        double t = m <= 8192 ? 1.5 + (double)m / 6000 : 6 + (double)m / 10000;
+        rows_add(&v, "pingpong", 2, "byte", m, 0, t * noise(sd > 0 ? rng : NULL, sd), 1);
+    }
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("piecewise", &in, &f, &e) == 0, "%s jump: piecewise fits", label);
+    is_int(f.nseg, 2, "%s jump: one breakpoint", label);
+    is_int((long long)f.seg[0].to_bytes, 8192, "%s jump: breakpoint after 8 KiB", label);
+    is_int((long long)f.seg[1].from_bytes, 16384, "%s jump: breakpoint before 16 KiB", label);
+    if (sd == 0) {
+        near(f.seg[0].coef[0], 1.5, 1e-9, "%s jump: first alpha", label);
+        near(f.seg[1].coef[1], 1e-4, 1e-9, "%s jump: second beta", label);
+    }
+    cf_prediction p;
+    cf_fit_predict(&f, 12000, &p);
+    ok(p.in_gap && p.lo_us <= 1.5 + 12000 / 6000.0 && p.hi_us >= 6 + 1.2,
+       "%s jump: inside the breakpoint interval the prediction covers both segments", label);
+    cf_fit_clear(&f);
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "%s jump: auto fits", label);
+    is_str(f.model, "piecewise", "%s jump: auto takes piecewise", label);
+    cf_fit_clear(&f);
+    rows_free(&v);
+    gsl_rng_free(rng);
+}
+
+static void poly2(void)
+{
+    rows v = {0};
+    for (int k = 0; k < 24; k++) {
+        uint64_t m = size_at(k);
+        double x = (double)m;
+        rows_add(&v, "gather", 4, "byte", m, 0, 3 + x / 4000 + 2e-11 * x * x, 0);
+    }
+    cf_fit_input in = input_of(&v, "gather np 4 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("poly2", &in, &f, &e) == 0, "poly2: fits");
+    near(f.seg[0].coef[0], 3, 1e-9, "poly2: c0");
+    near(f.seg[0].coef[1], 1 / 4000.0, 1e-9, "poly2: c1");
+    near(f.seg[0].coef[2], 2e-11, 1e-8, "poly2: c2");
+    ok(!f.sat.valid && f.sat.nmsg == 0, "poly2: no saturation for a collective");
+    cf_fit_clear(&f);
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "poly2: auto fits");
+    is_str(f.model, "poly2", "poly2: auto takes poly2");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
+static void refuses(const char *kind, rows *v, const char *msg, const char *label)
+{
+    cf_fit_input in = input_of(v, "p np 2 byte");
+    cf_fit f;
+    cf_error e;
+    cf_error_clear(&e);
+    int rc = cf_fit_group(kind, &in, &f, &e);
+    ok(rc == CF_EXIT_DATA, "%s: refused", label);
+    is_str(e.msg, msg, "%s: message", label);
+}
+
+static void bad_inputs(void)
+{
+    rows v = {0};
+    refuses("auto", &v, "p np 2 byte: no rows to fit", "no rows");
+    rows_add(&v, "p", 2, "byte", 8, 0, 1, 0);
+    refuses("auto", &v, "p np 2 byte: 1 distinct size: the auto model needs at least 3",
+            "one point");
+    rows_add(&v, "p", 2, "byte", 8, 0, 1.1, 0);
+    rows_add(&v, "p", 2, "byte", 8, 0, 1.2, 0);
+    refuses("linear", &v, "p np 2 byte: 1 distinct size: the linear model needs at least 3",
+            "all sizes equal");
+    rows_free(&v);
+    for (int k = 1; k <= 3; k++)
+        rows_add(&v, "p", 2, "byte", size_at(k), 0, 1 + k, 0);
+    refuses("poly2", &v, "p np 2 byte: 3 distinct sizes: the poly2 model needs at least 4",
+            "too few sizes for poly2");
+    v.r[1].t_med_us = NAN;
+    refuses("linear", &v,
+            "p np 2 byte: the row at 2 bytes has no median time: expected a positive number "
+            "(choose another --statistic)",
+            "a missing median");
+    v.r[1].t_med_us = 2;
+    v.r[1].t_ci95_us = NAN;
+    cf_fit_input in = input_of(&v, "p np 2 byte");
+    in.weights = CF_WEIGHTS_VARIANCE;
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("linear", &in, &f, &e) == CF_EXIT_DATA &&
+           strstr(e.msg, "--weights variance needs it") != NULL,
+       "variance weights without t_ci95_us: refused");
+    rows_free(&v);
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    exact_hockney();
+    noisy_hockney();
+    breakpoint(0, "exact");
+    breakpoint(0.02, "2% noise");
+    poly2();
+    bad_inputs();
+    return tap_done();
+}
