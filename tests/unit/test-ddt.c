@@ -226,6 +226,36 @@ static void gains(void)
     cf_table_free(t);
 }
 
+/* The table reader's row groups tell pack rows apart by the layout they packed. */
+static void table_groups(void)
+{
+    const char *head = "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,"
+                       "t_max_us,t_med_us,t_ci95_us,bw_MiBps,stop,ddt_layout,ddt_size_bytes,"
+                       "ddt_extent_bytes,ddt_stride_bytes\n";
+    const char *rows_ok = "pingpong,2,64,pack,2,5,2,1,1,1,1,0,1,samples,vector,64,96,32\n"
+                          "pingpong,2,64,pack,2,5,2,1,1,1,1,0,1,samples,indexed,64,96,32\n"
+                          "pingpong,2,128,pack,2,5,2,1,1,1,1,0,1,samples,vector,128,192,64\n";
+    const char *rows_dup = "pingpong,2,64,pack,2,5,2,1,1,1,1,0,1,samples,vector,64,96,32\n"
+                           "pingpong,2,64,pack,2,5,2,1,1,1,1,0,1,samples,vector,64,96,32\n";
+    char buf[2048];
+    cf_table *t = NULL;
+    cf_error e;
+    cf_error_clear(&e);
+    snprintf(buf, sizeof buf, "%s%s", head, rows_ok);
+    int rc = cf_table_read_mem(buf, strlen(buf), "ok.csv", &t, &e);
+    is_int(rc, 0, "pack rows of different layouts at one size are not duplicates");
+    if (rc != 0)
+        printf("#   %s\n", e.msg);
+    cf_table_free(t);
+    t = NULL;
+    cf_error_clear(&e);
+    snprintf(buf, sizeof buf, "%s%s", head, rows_dup);
+    rc = cf_table_read_mem(buf, strlen(buf), "dup.csv", &t, &e);
+    ok(rc != 0 && strstr(e.msg, "duplicate row") != NULL,
+       "two pack rows of the same layout at one size are duplicates");
+    cf_table_free(t);
+}
+
 int main(void)
 {
     kinds();
@@ -234,5 +264,6 @@ int main(void)
     sweeps();
     rows();
     gains();
+    table_groups();
     return tap_done();
 }
