@@ -17,6 +17,7 @@
 #include "model.h"
 #include "modelfile.h"
 #include "outfile.h"
+#include "report.h"
 #include "size.h"
 #include "table.h"
 
@@ -499,6 +500,8 @@ int cmd_fit(int argc, char **argv)
     }
     if (fflush(stdout) != 0 || ferror(stdout))
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write to standard output");
+    else
+        cf_report_hint("-m", output);
 report:
     if (rc != 0 && e.code != 0)
         cf_error_report(&e);

@@ -174,17 +174,15 @@ static int resolve(ctx *c, long np, source *s, cf_error *e)
         char why[NOTE_MAX] = "";
         join(why, sizeof why, a ? a->error : "no across-np model");
         if (!c->as.have_p2p)
-            join(why, sizeof why, "no point-to-point parameters in the file");
+            snprintf(part, sizeof part, "no point-to-point parameters in the file");
         else if (pp->error[0] != '\0')
-            snprintf(part, sizeof part, "no point-to-point estimate: %s", pp->error),
-                join(why, sizeof why, part);
+            snprintf(part, sizeof part, "no point-to-point estimate: %s", pp->error);
         else if (c->coll == NULL)
-            snprintf(part, sizeof part, "no algorithm cost known for '%s'", c->pattern),
-                join(why, sizeof why, part);
+            snprintf(part, sizeof part, "no algorithm cost known for '%s'", c->pattern);
         else
             snprintf(part, sizeof part, "the point-to-point estimate is for datatype %s",
-                     c->coll->datatype),
-                join(why, sizeof why, part);
+                     c->coll->datatype);
+        join(why, sizeof why, part);
         return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "no model for %s (%s) at np=%ld: %s",
                             c->pattern, c->datatype, np, why);
     }
@@ -194,8 +192,7 @@ static int resolve(ctx *c, long np, source *s, cf_error *e)
     snprintf(part, sizeof part, "from %s alpha %.4g us, beta %.4g us/B", pp->pattern,
              pp->h.alpha_us, pp->h.beta_us_per_byte);
     join(s->note, sizeof s->note, part);
-    if (strcmp(c->coll->datatype, "float") == 0 && !(c->coll->nalgs == 1 &&
-                                                     c->coll->algs[0].gamma[0].k == 0.0)) {
+    if (strcmp(c->coll->datatype, "float") == 0) { /* the reductions: gamma counts */
         snprintf(part, sizeof part, "gamma %.4g us/B (%s)", pp->gamma_us_per_byte,
                  pp->gamma_source);
         join(s->note, sizeof s->note, part);
@@ -212,10 +209,8 @@ static int resolve(ctx *c, long np, source *s, cf_error *e)
     cf_p2p_predict(pp, c->coll, c->datatype, np, 0.0, &est);
     snprintf(part, sizeof part, "model-error factor %.3g in the interval", est.model_factor);
     join(s->note, sizeof s->note, part);
-    if (a != NULL && a->nnp < CF_ACROSS_MIN_NP) {
-        snprintf(part, sizeof part, "%s", a->error);
-        join(s->note, sizeof s->note, part);
-    }
+    if (a != NULL)
+        join(s->note, sizeof s->note, a->error);
     np_note(c->measured, c->nmeasured, np, part, sizeof part);
     join(s->note, sizeof s->note, part);
     return 0;

@@ -431,3 +431,34 @@ char *cf_report_default_dir(const char *path)
         snprintf(d, len, "report/%.*s", (int)n, name);
     return d;
 }
+
+void cf_report_hint(const char *option, const char *path)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_./+-:,=@%";
+    if (path[0] != '\0' && strspn(path, plain) == strlen(path)) {
+        cf_msg("draw the report with: commfit report %s %s", option, path);
+        return;
+    }
+    /* Single quotes keep everything but a single quote, written '\''. */
+    size_t n = 3;
+    for (const char *p = path; *p; p++)
+        n += *p == '\'' ? 4 : 1;
+    char *q = malloc(n);
+    if (q == NULL)
+        return;
+    char *w = q;
+    *w++ = '\'';
+    for (const char *p = path; *p; p++) {
+        if (*p == '\'') {
+            memcpy(w, "'\\''", 4);
+            w += 4;
+        } else {
+            *w++ = *p;
+        }
+    }
+    *w++ = '\'';
+    *w = '\0';
+    cf_msg("draw the report with: commfit report %s %s", option, q);
+    free(q);
+}

@@ -40,6 +40,11 @@ int cf_report_check_dir(const char *dir, cf_error *e);
  * without folder and extension. malloc'd; NULL when out of memory. */
 char *cf_report_default_dir(const char *path);
 
+/* Tells the user, as the last line of measure or fit, the command that draws the report of
+ * what they wrote: "commfit SUB: draw the report with: commfit report -m FILE" (option
+ * "-m" for a model file, "-i" for a table; the path quoted for the shell when needed). */
+void cf_report_hint(const char *option, const char *path);
+
 /* The gnuplot to run: $GNUPLOT when set and not empty (a path, or a name looked up on
  * PATH), else gnuplot on PATH. malloc'd; NULL when none is found, why then says what
  * was tried. */

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -210,6 +211,11 @@ static int reserve(cf_table *t, size_t n)
     }
     t->cap_rows = n;
     return 0;
+}
+
+int cf_table_reserve(cf_table *t, size_t n)
+{
+    return reserve(t, n);
 }
 
 int cf_table_add(cf_table *t, const cf_row *r)
@@ -846,38 +852,147 @@ int cf_table_write_header(FILE *fp, const cf_table *t)
     return ferror(fp) ? -1 : 0;
 }
 
-static void put_double(FILE *fp, double v)
+/* "%.10g" of v at p; returns the new end. The values tables hold (positive, 1e-4 to 1e10)
+ * are formatted here, digit for digit what printf gives, because printf dominated the
+ * time of writing large tables; printf does the rest, and any value whose scaled digits
+ * lie too close to a rounding tie for one multiplication to be sure of. */
+static char *put_g10(char *p, double v)
 {
-    if (isnan(v))
-        fputc(',', fp);
-    else
-        fprintf(fp, ",%.10g", v);
+    static const double tens[] = {1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4,
+                                  1e5,  1e6,  1e7,  1e8,  1e9, 1e10, 1e11, 1e12, 1e13};
+    if (v >= 1e-4 && v < 1e10) {
+        /* The doubles nearest 10^-k lie above 10^-k, so these comparisons are exact. */
+        int ex = 0;
+        if (v >= 1)
+            while (ex < 9 && v >= tens[ex + 5])
+                ex++;
+        else
+            while (v < tens[ex + 4])
+                ex--;
+        double x = v * tens[9 - ex + 4], fl = (double)(uint64_t)x, fr = x - fl;
+        /* x carries at most half an ulp (< 1e-6) of error: far from .5 it rounds right. */
+        if (fabs(fr - 0.5) > 4e-6) {
+            uint64_t m = (uint64_t)fl + (fr > 0.5);
+            if (m >= 10000000000u) {
+                m /= 10;
+                ex++;
+            }
+            if (ex <= 9) {
+                char d[10];
+                uint32_t hi = (uint32_t)(m / 100000), lo = (uint32_t)(m % 100000);
+                for (int i = 4; i >= 0; i--, hi /= 10, lo /= 10) {
+                    d[i] = (char)('0' + hi % 10);
+                    d[i + 5] = (char)('0' + lo % 10);
+                }
+                int nd = 10, keep = ex >= 0 ? ex + 1 : 1;
+                while (nd > keep && d[nd - 1] == '0')
+                    nd--;
+                if (ex >= 0) {
+                    memcpy(p, d, (size_t)ex + 1);
+                    p += ex + 1;
+                    if (nd > ex + 1) {
+                        *p++ = '.';
+                        memcpy(p, d + ex + 1, (size_t)(nd - ex - 1));
+                        p += nd - ex - 1;
+                    }
+                } else {
+                    *p++ = '0';
+                    *p++ = '.';
+                    for (int i = 0; i < -ex - 1; i++)
+                        *p++ = '0';
+                    memcpy(p, d, (size_t)nd);
+                    p += nd;
+                }
+                return p;
+            }
+        }
+    }
+    return p + sprintf(p, "%.10g", v);
+}
+
+static char *put_uint(char *p, unsigned long long u)
+{
+    char d[24];
+    int n = 0;
+    do {
+        d[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    while (n > 0)
+        *p++ = d[--n];
+    return p;
+}
+
+static char *put_int(char *p, long long v)
+{
+    if (v < 0)
+        *p++ = '-';
+    return put_uint(p, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+}
+
+static char *put_str(char *p, const char *s, size_t cap)
+{
+    size_t n = strnlen(s, cap - 1);
+    memcpy(p, s, n);
+    return p + n;
 }
 
 int cf_table_write_row(FILE *fp, const cf_table *t, const cf_row *r)
 {
-    fprintf(fp, "%s,%d,%llu,%s,", r->pattern, r->np, (unsigned long long)r->bytes, r->datatype);
+    /* One buffer per row: the fields have bounded lengths (extra columns go apart). */
+    char line[CF_PATTERN_MAX + CF_DATATYPE_MAX + 8 * 32], *p = line;
+    p = put_str(p, r->pattern, sizeof r->pattern);
+    *p++ = ',';
+    p = put_int(p, r->np);
+    *p++ = ',';
+    p = put_uint(p, (unsigned long long)r->bytes);
+    *p++ = ',';
+    p = put_str(p, r->datatype, sizeof r->datatype);
+    *p++ = ',';
     if (r->blocks > 0)
-        fprintf(fp, "%d", r->blocks);
-    fputc(',', fp);
+        p = put_int(p, r->blocks);
+    *p++ = ',';
     if (r->reps > 0)
-        fprintf(fp, "%ld", r->reps);
-    fputc(',', fp);
+        p = put_int(p, r->reps);
+    *p++ = ',';
     if (r->samples > 0)
-        fprintf(fp, "%d", r->samples);
-    fprintf(fp, ",%.10g,%.10g,%.10g", r->t_min_us, r->t_avg_us, r->t_max_us);
-    put_double(fp, r->t_med_us);
-    put_double(fp, r->t_ci95_us);
-    put_double(fp, r->bw_MiBps);
-    if (t->n_extra > 0) {
-        if (r->extra != NULL) {
-            fprintf(fp, ",%s", r->extra);
+        p = put_int(p, r->samples);
+    const double v[] = {r->t_min_us, r->t_avg_us, r->t_max_us,
+                        r->t_med_us, r->t_ci95_us, r->bw_MiBps};
+    char *ps = NULL, *pe = NULL;
+    double pv = 0;
+    for (int i = 0; i < 6; i++) {
+        *p++ = ',';
+        if (i >= 3 && isnan(v[i]))
+            continue;
+        /* The times of a row are often equal: copy the digits rather than redo them. */
+        char *start = p;
+        if (ps != NULL && v[i] == pv && signbit(v[i]) == signbit(pv)) {
+            memcpy(p, ps, (size_t)(pe - ps));
+            p += pe - ps;
         } else {
-            for (size_t i = 0; i < t->n_extra; i++)
-                fputc(',', fp);
+            p = put_g10(p, v[i]);
+        }
+        ps = start;
+        pe = p;
+        pv = v[i];
+    }
+    if (t->n_extra > 0 && r->extra != NULL) {
+        *p++ = ',';
+        fwrite(line, 1, (size_t)(p - line), fp);
+        fputs(r->extra, fp);
+        p = line;
+    } else {
+        for (size_t i = 0; i < t->n_extra; i++) {
+            if (p - line >= (ptrdiff_t)sizeof line - 1) {
+                fwrite(line, 1, (size_t)(p - line), fp);
+                p = line;
+            }
+            *p++ = ',';
         }
     }
-    fputc('\n', fp);
+    *p++ = '\n';
+    fwrite(line, 1, (size_t)(p - line), fp);
     return ferror(fp) ? -1 : 0;
 }
 

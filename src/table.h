@@ -62,6 +62,9 @@ int cf_table_set_extra(cf_table *t, const char *const *names, size_t n);
 void cf_row_init(cf_row *r);
 /* Checks one row against the schema; on failure fills why (for "file:line: why"). */
 int cf_row_check(const cf_row *r, char *why, size_t n);
+/* Room for n rows in all, so that adding up to n never moves the rows. 0, or -1 out of
+ * memory. */
+int cf_table_reserve(cf_table *t, size_t n);
 /* Appends a copy of r (extra duplicated). 0, or -1 out of memory. */
 int cf_table_add(cf_table *t, const cf_row *r);
 

@@ -141,6 +141,24 @@ fi
 run "$COMMFIT" predict -m cluster.json --formula --lang python -p allreduce -n 32
 check "--formula --lang python from the across-np model" grep -q '^def T_allreduce_np32(m): return ' "$T/out"
 
+# --- a derived datatype: T(m, b) = 3 + 1e-4 m + 0.05 b
+{
+    echo "# schema: 1"
+    echo "$HEADER"
+    awk 'BEGIN { for (k = 10; k <= 20; k++) { m = 2 ^ k
+        for (b = 1; b <= 64; b *= 4) { i++; t = (3 + m * 1e-4 + 0.05 * b) * (1 + 0.01 * sin(i))
+            printf "pingpong,2,%d,vector,%d,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, b, t, t, t, t, m / (1.048576 * t) }
+        t = 1 + 1e-4 * m
+        printf "pingpong,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, t, t, t, t, m / (1.048576 * t) } }'
+} >ddt.csv
+"$COMMFIT" fit -i ddt.csv -o ddt.json >/dev/null 2>&1
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 16
+expect_rc 0 "--blocks"
+check "--blocks 16: the datatype fit within 2%" within "$(field 5)" 10.3536 0.02
+check "--blocks: the datatype model named" test "$(field 10)" = datatype
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 0
+expect_rc 2 "--blocks 0"
+
 # --- points from a file
 printf '# np bytes\n2 1K\n16,1M\n\n32 4096\n' >points
 run "$COMMFIT" predict -m cluster.json -p alltoall --points points

@@ -11,6 +11,9 @@ awk -f "$top_srcdir/tests/cli/report-table.awk" >data/run.csv
     exit 1
 }
 
+check "commfit fit ends with the command that draws its report" \
+    test "$(tail -n 1 fit.err)" = "commfit: fit: draw the report with: commfit report -m models/run.json"
+
 gp=${GNUPLOT:-}
 [ -n "$gp" ] || gp=$(command -v gnuplot || true)
 have_python=0

@@ -324,6 +324,44 @@ static void laptop(void)
     cf_table_free(t);
 }
 
+/* gamma from the table's normalized time when no reduction was measured, and the
+ * statistic commfit fit chose. */
+static void gamma_and_statistic(void)
+{
+    cf_table *t = cf_table_alloc();
+    cf_table_meta_set(t, "normalized_time_us", "0.8");
+    for (int i = 0; i < NSIZES; i++) {
+        double m = size_at(i);
+        add_row(t, "pingpong", 2, (uint64_t)m, "byte", 2.0 * (1 + 1e-4 * m));
+        t->rows[t->n_rows - 1].t_med_us = 1 + 1e-4 * m;
+    }
+    json_t *across = NULL, *p2p = NULL;
+    char **notes = NULL;
+    size_t nnotes = 0;
+    cf_error e;
+    cf_across_set s;
+    is_int(cf_across_fit_table(t, "median", &across, &p2p, &notes, &nnotes, &e), 0,
+           "a pingpong-only table fits");
+    is_int(nnotes, 0, "pingpong alone: nothing to note");
+    ok(cf_across_set_load(across, p2p, "m.json", &s, &e) == 0, "and loads");
+    near(s.pp.h.alpha_us, 1.0, 1e-9, "median: alpha from t_med_us");
+    near(s.pp.gamma_us_per_byte, 1e-4, 1e-12, "gamma = normalized_time_us / 8000");
+    is_str(s.pp.gamma_source, "normalized_time_us / 8000 (no reduction measured at np=2)",
+           "gamma: its source said");
+    cf_across_set_clear(&s);
+    json_decref(across);
+    json_decref(p2p);
+    cf_notes_free(notes, nnotes);
+    is_int(cf_across_fit_table(t, "mean", &across, &p2p, &notes, &nnotes, &e), 0, "mean");
+    cf_across_set_load(across, p2p, "m.json", &s, &e);
+    near(s.pp.h.alpha_us, 2.0, 1e-9, "mean: alpha from t_avg_us");
+    cf_across_set_clear(&s);
+    json_decref(across);
+    json_decref(p2p);
+    cf_notes_free(notes, nnotes);
+    cf_table_free(t);
+}
+
 static void formulas(void)
 {
     double c0[2] = {1.5, 20}, c1[2] = {0.002, -0.0001};
@@ -365,6 +403,7 @@ int main(void)
     too_few();
     json_forms();
     laptop();
+    gamma_and_statistic();
     formulas();
     return tap_done();
 }

@@ -666,6 +666,85 @@ static void test_helpers(void)
     free(o);
 }
 
+/* The table writer formats times itself for speed: it must write what "%.10g" writes. */
+static void test_writer(void)
+{
+    cf_table *t = cf_table_alloc();
+    cf_row r;
+    cf_row_init(&r);
+    strcpy(r.pattern, "pingpong");
+    strcpy(r.datatype, "byte");
+    r.np = 2;
+    char *buf = NULL;
+    size_t len = 0;
+    uint64_t state = 42;
+    long bad = 0, n = 0;
+    for (int i = 0; i < 300000; i++) {
+        /* xorshift: doubles across the fast path's range and beyond it, printed values
+         * with few decimals (the common case, near rounding ties) and random bits. */
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        double v;
+        int kind = i % 4;
+        if (kind == 0)
+            v = ldexp((double)(state >> 11), -53) * pow(10, (int)(state % 20) - 7);
+        else if (kind == 1)
+            v = (double)(state % 100000000) / pow(10, (int)(state >> 60) % 9);
+        else if (kind == 2)
+            v = (double)(state % 20000000000ull) / 1e10 * pow(10, (int)(state >> 58) % 15 - 5);
+        else {
+            uint64_t bits = state & 0x7fefffffffffffffull;
+            memcpy(&v, &bits, sizeof v);
+        }
+        double w = i % 5 == 0 ? v * 3 : i % 7 == 0 ? -0.0 : v;
+        r.t_min_us = r.t_avg_us = r.t_med_us = v;
+        r.t_max_us = w;
+        r.bw_MiBps = i % 3 ? v : NAN;
+        r.bytes = state;
+        r.reps = (long)(state % 1000);
+        FILE *fp = open_memstream(&buf, &len);
+        cf_table_write_row(fp, t, &r);
+        fclose(fp);
+        char want[512];
+        int k = snprintf(want, sizeof want, "pingpong,2,%llu,byte,,", (unsigned long long)r.bytes);
+        if (r.reps > 0)
+            k += snprintf(want + k, sizeof want - (size_t)k, "%ld", r.reps);
+        k += snprintf(want + k, sizeof want - (size_t)k, ",,%.10g,%.10g,%.10g,%.10g,,", v, v, w, v);
+        if (i % 3)
+            k += snprintf(want + k, sizeof want - (size_t)k, "%.10g", v);
+        snprintf(want + k, sizeof want - (size_t)k, "\n");
+        if (strcmp(buf, want) != 0 && bad++ < 5)
+            printf("# got  %s# want %s", buf, want);
+        n++;
+        free(buf);
+        buf = NULL;
+    }
+    is_int(bad, 0, "table writer: %ld rows written as printf writes them", n);
+    const double edge[] = {1e-4, 0.0001000000000000001, 9.9999999995e-5, 9.99999999949, 9.99999999951,
+                           9999999999.4, 9999999999.6, 1e10, 0.3, 0.31, 365.12, 0.0025, 0.005,
+                           19789.600371551514, 1, 100, 1000000000, 0.5, 0};
+    bad = 0;
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        r.t_min_us = r.t_avg_us = r.t_max_us = r.t_med_us = r.bw_MiBps = edge[i];
+        r.bytes = 0;
+        r.reps = 0;
+        FILE *fp = open_memstream(&buf, &len);
+        cf_table_write_row(fp, t, &r);
+        fclose(fp);
+        char want[512];
+        double v = edge[i];
+        snprintf(want, sizeof want, "pingpong,2,0,byte,,,,%.10g,%.10g,%.10g,%.10g,,%.10g\n", v, v,
+                 v, v, v);
+        if (strcmp(buf, want) != 0 && bad++ < 5)
+            printf("# got  %s# want %s", buf, want);
+        free(buf);
+        buf = NULL;
+    }
+    is_int(bad, 0, "table writer: boundary values written as printf writes them");
+    cf_table_free(t);
+}
+
 int main(void)
 {
     test_imb2021();
@@ -677,5 +756,6 @@ int main(void)
     test_osu_variants();
     test_osu_errors();
     test_helpers();
+    test_writer();
     return tap_done();
 }

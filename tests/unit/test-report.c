@@ -292,6 +292,36 @@ static void across_np(void)
     ok(system(cmd) == 0, "clean up");
 }
 
+/* What cf_report_hint prints, through a file in place of stderr. */
+static const char *hint(const char *option, const char *path)
+{
+    static char buf[512];
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *tmp = tmpfile();
+    dup2(fileno(tmp), 2);
+    cf_set_subcommand("fit");
+    cf_report_hint(option, path);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(buf, 1, sizeof buf - 1, tmp);
+    buf[n] = '\0';
+    fclose(tmp);
+    return buf;
+}
+
+static void hints(void)
+{
+    is_str(hint("-m", "models/node1-2026.json"),
+           "commfit: fit: draw the report with: commfit report -m models/node1-2026.json\n",
+           "the hint names the file as it is");
+    is_str(hint("-i", "my data/it's.csv"),
+           "commfit: fit: draw the report with: commfit report -i 'my data/it'\\''s.csv'\n",
+           "a path with a space or a quote is quoted for the shell");
+}
+
 static void default_dir(void)
 {
     char *d = cf_report_default_dir("data/host-2026-11-22.csv");
@@ -315,5 +345,6 @@ int main(void)
     default_dir();
     folder();
     across_np();
+    hints();
     return tap_done();
 }
