@@ -166,13 +166,9 @@ int cf_ddt_sweep(const uint64_t *sizes, size_t nsizes, const long *blocks, size_
 {
     *out = NULL;
     *n = 0;
-    uint64_t max_bytes = 0;
-    for (size_t i = 0; i < nsizes; i++)
-        if (sizes[i] > max_bytes)
-            max_bytes = sizes[i];
-    int rc = cf_ddt_blocks_check(blocks, nblocks, max_bytes, e);
-    if (rc != 0)
-        return rc;
+    for (size_t j = 0; j < nblocks; j++)
+        if (blocks[j] < 1)
+            return cf_ddt_blocks_check(&blocks[j], 1, 0, e);
     /* Per size and block count: each derived kind, its pack, and the contiguous baseline
      * at its payload; struct (blocks do not apply) once per size. */
     size_t cap = nsizes * (nblocks * 12 + 4) + 1;
