@@ -324,8 +324,8 @@ static int draw(cf_report *r, const cf_report_opts *o, cf_report_result *res, cf
             return CF_EXIT_DATA;
         struct stat st;
         if (fstatat(r->dirfd, image, &st, 0) != 0 || st.st_size == 0)
-            return cf_error_set(e, CF_EXIT_DATA, script, 0,
-                                "gnuplot ran but did not draw '%s'", image);
+            return cf_error_set(e, CF_EXIT_DATA, script, 0, "gnuplot ran but did not draw '%s'",
+                                image);
         p->drawn = 1;
         res->n_drawn++;
     }

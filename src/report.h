@@ -11,13 +11,13 @@
 
 typedef struct cf_report_opts {
     const cf_table *table;
-    const char *table_path; /* as the page and the messages name it */
+    const char *table_path;    /* as the page and the messages name it */
     const cf_modelset *models; /* fitted to the table, or NULL: measurements only */
     const char *model_path;
-    const char *out_dir;    /* the report folder; replaced if it holds an older report */
-    int png;                /* PNG images instead of SVG */
-    const char *gnuplot;    /* the program that draws, or NULL to write data and scripts only */
-    const char *gnuplot_missing; /* with gnuplot NULL: why, for the page */
+    const char *out_dir; /* the report folder; replaced if it holds an older report */
+    int png;             /* PNG images instead of SVG */
+    const char *gnuplot; /* the program that draws, or NULL to write data and scripts only */
+    const char *gnuplot_missing;    /* with gnuplot NULL: why, for the page */
     void (*warn)(const char *line); /* gnuplot's warnings, or NULL to drop them */
 } cf_report_opts;
 

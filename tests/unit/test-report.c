@@ -25,8 +25,8 @@ static void ticks(void)
     struct {
         uint64_t v;
         const char *want;
-    } cases[] = {{0, "0"},       {1, "1"},        {512, "512"},
-                 {1024, "1K"},   {65536, "64K"},  {1048576, "1M"},
+    } cases[] = {{0, "0"},       {1, "1"},           {512, "512"},
+                 {1024, "1K"},   {65536, "64K"},     {1048576, "1M"},
                  {1536, "1536"}, {1ull << 31, "2G"}, {1ull << 40, "1T"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cf_report_size_tick(cases[i].v, b, sizeof b);
@@ -154,7 +154,9 @@ static void folder(void)
     char out[256], path[512];
     snprintf(out, sizeof out, "%s/rep/x", dir);
     cf_table *t = small_table();
-    cf_report_opts o = {.table = t, .table_path = "small.csv", .out_dir = out,
+    cf_report_opts o = {.table = t,
+                        .table_path = "small.csv",
+                        .out_dir = out,
                         .gnuplot_missing = "no gnuplot in this test"};
     cf_report_result res;
     cf_error e;
@@ -264,8 +266,11 @@ static void across_np(void)
     ok(mkdtemp(dir) != NULL, "a scratch folder");
     char out[256], path[512];
     snprintf(out, sizeof out, "%s/r", dir);
-    cf_report_opts o = {.table = t, .table_path = "bcast.csv", .models = ms,
-                        .model_path = "bcast.json", .out_dir = out};
+    cf_report_opts o = {.table = t,
+                        .table_path = "bcast.csv",
+                        .models = ms,
+                        .model_path = "bcast.json",
+                        .out_dir = out};
     cf_report_result res;
     cf_error_clear(&e);
     is_int(cf_report_write(&o, &res, &e), 0, "a report with an across-np model: %s", e.msg);
@@ -277,7 +282,8 @@ static void across_np(void)
     ok(strstr(dat, "\n32 ") != NULL, "extrapolated to four times the largest np");
     snprintf(path, sizeof path, "%s/np-bcast.gp", out);
     const char *gp = slurp(path);
-    ok(strstr(gp, "index 2 using 1:2 with lines lt 1 dt 2 title 'across-np model, extrapolated beyond the np measured'") != NULL,
+    ok(strstr(gp, "index 2 using 1:2 with lines lt 1 dt 2 title 'across-np model, extrapolated "
+                  "beyond the np measured'") != NULL,
        "the extrapolated part is dashed");
     ok(strstr(gp, "index 1 using 1:2 with lines lt 1 title 'across-np model'") != NULL,
        "the fitted part is solid");
