@@ -25,7 +25,8 @@ typedef struct cf_point {
 
 /* How well a relative-error least-squares fit follows its points. */
 typedef struct cf_rel_quality {
-    int n, dof;
+    int n, dof;   /* points used, and n minus the parameters */
+    int rejected; /* points set aside as outliers */
     double mape;        /* mean absolute relative error (0.03 = 3%) */
     double max_rel_err; /* largest absolute relative error */
     double loo_mape;    /* the same, each point predicted without itself */
@@ -112,8 +113,9 @@ typedef struct cf_estimate {
 } cf_estimate;
 
 /* Relative-error least squares: minimises sum ((t_i - x_i.c) / T_i)^2, T_i the measured
- * time first, then the fitted one (iterated). X is n rows of k values. cov is scaled by
- * the residual variance s2. Fails (CF_EXIT_DATA) when the columns cannot be separated. */
+ * time first, then the fitted one (iterated), setting aside points beyond 5 robust
+ * standard deviations (a quarter at most). X is n rows of k values. cov is scaled by the
+ * residual variance s2. Fails (CF_EXIT_DATA) when the columns cannot be separated. */
 int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coef, double *cov,
                double *s2, cf_rel_quality *q, cf_error *e);
 

@@ -6,6 +6,7 @@
 #include "measure.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
@@ -19,6 +20,7 @@
 #include "cli.h"
 #include "launch.h"
 #include "outfile.h"
+#include "report.h"
 #include "size.h"
 #include "stats.h"
 
@@ -1519,6 +1521,8 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         } else if (status == 0) {
             snprintf(msg, sizeof msg, "wrote %s (%zu rows)", R->path, R->rows);
             if (hooks->note)
+                hooks->note(msg);
+            if (hooks->note && cf_report_hint_text(msg, sizeof msg, "-i", R->path) == 0)
                 hooks->note(msg);
             free(o->written);
             o->written = strdup(R->path);

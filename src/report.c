@@ -432,33 +432,34 @@ char *cf_report_default_dir(const char *path)
     return d;
 }
 
-void cf_report_hint(const char *option, const char *path)
+int cf_report_hint_text(char *buf, size_t n, const char *option, const char *path)
 {
     static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                 "0123456789_./+-:,=@%";
-    if (path[0] != '\0' && strspn(path, plain) == strlen(path)) {
-        cf_msg("draw the report with: commfit report %s %s", option, path);
-        return;
-    }
+    size_t k = (size_t)snprintf(buf, n, "draw the report with: commfit report %s ", option);
+    int quote = path[0] == '\0' || strspn(path, plain) != strlen(path);
+    if (k < n && quote)
+        buf[k++] = '\'';
     /* Single quotes keep everything but a single quote, written '\''. */
-    size_t n = 3;
-    for (const char *p = path; *p; p++)
-        n += *p == '\'' ? 4 : 1;
-    char *q = malloc(n);
-    if (q == NULL)
-        return;
-    char *w = q;
-    *w++ = '\'';
-    for (const char *p = path; *p; p++) {
-        if (*p == '\'') {
-            memcpy(w, "'\\''", 4);
-            w += 4;
-        } else {
-            *w++ = *p;
-        }
+    for (const char *p = path; *p && k < n; p++) {
+        if (quote && *p == '\'')
+            k += (size_t)snprintf(buf + k, n - k, "'\\''");
+        else
+            buf[k++] = *p;
     }
-    *w++ = '\'';
-    *w = '\0';
-    cf_msg("draw the report with: commfit report %s %s", option, q);
-    free(q);
+    if (k < n && quote)
+        buf[k++] = '\'';
+    if (k >= n) {
+        buf[n - 1] = '\0';
+        return -1;
+    }
+    buf[k] = '\0';
+    return 0;
+}
+
+void cf_report_hint(const char *option, const char *path)
+{
+    char buf[4200];
+    if (cf_report_hint_text(buf, sizeof buf, option, path) == 0)
+        cf_msg("%s", buf);
 }

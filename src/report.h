@@ -44,6 +44,9 @@ char *cf_report_default_dir(const char *path);
  * what they wrote: "commfit SUB: draw the report with: commfit report -m FILE" (option
  * "-m" for a model file, "-i" for a table; the path quoted for the shell when needed). */
 void cf_report_hint(const char *option, const char *path);
+/* The same text, without the "commfit: SUB: " prefix, into buf: 0, or -1 when it does not
+ * fit in n bytes. */
+int cf_report_hint_text(char *buf, size_t n, const char *option, const char *path);
 
 /* The gnuplot to run: $GNUPLOT when set and not empty (a path, or a name looked up on
  * PATH), else gnuplot on PATH. malloc'd; NULL when none is found, why then says what

@@ -15,7 +15,8 @@ cols() {
 run mpirun 2 "$COMMFIT" measure --patterns ddt --sizes 0,16,1000,4K --blocks 1,3,100 \
     --samples 2 --reps 3 --check -o t.csv
 expect_rc 0 "every datatype at 0, 16, 1000 and 4096 bytes, 1, 3, 100 blocks, with --check"
-expect_err "commfit: measure: wrote t.csv (79 rows)" "rank 0 reports once"
+expect_err "commfit: measure: wrote t.csv (79 rows)
+commfit: measure: draw the report with: commfit report -i t.csv" "rank 0 reports once"
 cols t.csv pattern np bytes datatype blocks ddt_layout ddt_size_bytes ddt_extent_bytes \
     ddt_stride_bytes >rows
 expect_text rows "pingpong 2 12 contiguous 1 contiguous 12 12 

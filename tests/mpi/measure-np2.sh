@@ -6,7 +6,8 @@ rt="$top_builddir/tests/mpi/read-table"
 
 run mpirun 2 "$COMMFIT" measure --patterns all,loggp --sizes 0,1,1K,4K --samples 2 --reps 3 --check -o t.csv
 expect_rc 0 "every pattern at np 2 with --check"
-expect_err "commfit: measure: wrote t.csv (77 rows)" "only rank 0 reports, once"
+expect_err "commfit: measure: wrote t.csv (77 rows)
+commfit: measure: draw the report with: commfit report -i t.csv" "only rank 0 reports, once"
 check "nothing on stdout" test ! -s "$T/out"
 
 run "$rt" t.csv

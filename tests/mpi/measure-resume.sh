@@ -32,7 +32,8 @@ expect_rc 0 "the interrupted table reads back"
 
 run mpirun 2 "$COMMFIT" measure --resume r.csv
 expect_rc 0 "--resume"
-expect_err "commfit: measure: wrote r.csv (30 rows)" "--resume: the table is complete"
+expect_err "commfit: measure: wrote r.csv (30 rows)
+commfit: measure: draw the report with: commfit report -i r.csv" "--resume: the table is complete"
 pairs r.csv >"$T/got"
 printf '%s\n' pingpong sendrecv allreduce | while read -r p; do
     for s in 0 1 2 4 8 16 32 64 128 256; do echo "$p $s"; done
@@ -54,7 +55,8 @@ check "--resume keeps the original metadata" \
 
 run mpirun 2 "$COMMFIT" measure --resume k2.csv
 expect_rc 0 "--resume of a complete table"
-expect_err "commfit: measure: wrote k2.csv (6 rows)" "--resume of a complete table: nothing to add"
+expect_err "commfit: measure: wrote k2.csv (6 rows)
+commfit: measure: draw the report with: commfit report -i k2.csv" "--resume of a complete table: nothing to add"
 
 run mpirun 2 "$COMMFIT" measure --resume k2.csv --sizes 1K
 expect_rc 2 "--resume with plan options"

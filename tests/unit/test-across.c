@@ -77,6 +77,13 @@ static void hockney(void)
     near(h.beta_us_per_byte, 2e-4, 1e-9, "hockney: beta recovered");
     ok(h.q.max_rel_err < 1e-9 && h.q.n == NSIZES && h.q.dof == NSIZES - 2,
        "hockney: quality of an exact fit");
+    double slow[NSIZES];
+    memcpy(slow, t, sizeof slow);
+    slow[3] *= 30;
+    slow[15] *= 8;
+    is_int(cf_hockney_fit(m, slow, NSIZES, &h, &e), 0, "hockney: two points 8 and 30 times slow");
+    is_int(h.q.rejected, 2, "hockney: both set aside");
+    near(h.alpha_us, 1.5, 1e-9, "hockney: alpha recovered without them");
     is_int(cf_hockney_fit(m, t, 2, &h, &e), CF_EXIT_DATA, "hockney: two points are too few");
     is_str(e.msg, "not enough points (have 2, need 3)", "hockney: says how many it needs");
     double same[4] = {8, 8, 8, 8}, tt[4] = {1, 1.1, 0.9, 1};

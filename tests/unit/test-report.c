@@ -326,6 +326,10 @@ static void hints(void)
     is_str(hint("-i", "my data/it's.csv"),
            "commfit: fit: draw the report with: commfit report -i 'my data/it'\\''s.csv'\n",
            "a path with a space or a quote is quoted for the shell");
+    char small[40];
+    is_int(cf_report_hint_text(small, sizeof small, "-i", "data/x.csv"), -1,
+           "a buffer too small is refused");
+    is_int(strlen(small), sizeof small - 1, "and left terminated");
 }
 
 static void default_dir(void)
