@@ -27,13 +27,19 @@ static const char help[] =
     "the cores of this node); under mpiexec or srun it measures directly.\n"
     "\n"
     "Options:\n"
-    "      --patterns LIST  patterns to measure (default all,loggp): all, loggp, or names\n"
-    "                       among pingpong pingping sendrecv exchange bcast scatter\n"
+    "      --patterns LIST  patterns to measure (default all,loggp,ddt): all, loggp, ddt\n"
+    "                       (derived datatypes), or names among pingpong pingping\n"
+    "                       sendrecv exchange bcast scatter\n"
     "                       scatterv gather gatherv allgather allgatherv reduce allreduce\n"
     "                       reduce_scatter alltoall alltoallv barrier loggp_os loggp_or\n"
     "                       loggp_gap\n"
     "      --sizes LIST     message sizes, increasing (default 0:4M): 1K,64K,1M or 0:4M\n"
     "      --np LIST        process counts (default 2,4,8,... and the launch size)\n"
+    "      --blocks LIST    block counts of the derived datatypes (default 1,2,...,10,\n"
+    "                       100,1000, where a size has that many floats)\n"
+    "      --datatypes LIST derived-datatype rows to measure (default all): vector\n"
+    "                       hvector indexed hindexed struct contiguous pack\n"
+    "      --ddt-summary    after the run, print the gain of each datatype over pack\n"
     "      --reps N         calls per sample (default min(1000, 40 MiB / size))\n"
     "      --samples K      timed samples per point (default 5)\n"
     "      --max-time S     seconds a point may take at most (default 1)\n"
@@ -50,7 +56,10 @@ static const char help[] =
 
 static const struct option longopts[] = {
     {"patterns", required_argument, NULL, 'P'}, {"sizes", required_argument, NULL, 'S'},
-    {"np", required_argument, NULL, 'N'},       {"reps", required_argument, NULL, 'R'},
+    {"np", required_argument, NULL, 'N'},
+    {"blocks", required_argument, NULL, 'B'},
+    {"datatypes", required_argument, NULL, 'D'},
+    {"ddt-summary", no_argument, NULL, 'G'},       {"reps", required_argument, NULL, 'R'},
     {"samples", required_argument, NULL, 'K'},  {"max-time", required_argument, NULL, 'T'},
     {"target-ci", required_argument, NULL, 'C'}, {"check", no_argument, NULL, 'c'},
     {"off-cache", no_argument, NULL, 'O'},      {"output", required_argument, NULL, 'o'},
@@ -112,8 +121,14 @@ static void show_progress(const cf_point *pt, size_t done, size_t total, double 
     cf_size_format(pt->bytes, size, sizeof size);
     if (left_s >= 0)
         snprintf(left, sizeof left, "%.0fs", left_s);
+    char what[64];
+    if (pt->ddt != NULL)
+        snprintf(what, sizeof what, "%s %s %ld blocks", pt->pat->name,
+                 cf_ddt_kind_name(pt->ddt->kind), pt->ddt->blocks);
+    else
+        snprintf(what, sizeof what, "%s", pt->pat->name);
     int n = fprintf(stderr, "\rcommfit: measure: %s np=%d %s  [%zu/%zu]  %.0fs elapsed, ~%s left",
-                    pt->pat->name, pt->np, size, done + 1, total, elapsed_s, left);
+                    what, pt->np, size, done + 1, total, elapsed_s, left);
     for (int i = n; i < progress_width; i++)
         fputc(' ', stderr);
     if (n > progress_width)
@@ -152,6 +167,21 @@ static int refuse(const cf_error *e, int loud)
     if (e->code == CF_EXIT_USAGE && e->file[0] == '\0')
         return cf_usage_error("%s", e->msg);
     return cf_error_report(e);
+}
+
+/* The study's figure in numbers: the gain of each datatype over pack, read back from the
+ * table just written (so that a resumed run's earlier rows count too). */
+static int ddt_summary(const char *path)
+{
+    cf_error e;
+    cf_error_clear(&e);
+    cf_table *t = NULL;
+    if (path == NULL || cf_table_read(path, &t, &e) != 0)
+        return path == NULL ? CF_EXIT_DATA : cf_error_report(&e);
+    if (cf_ddt_gain_print(stdout, t) == 0)
+        cf_msg("--ddt-summary: no datatype row has a pack row to compare with");
+    cf_table_free(t);
+    return fflush(stdout) == 0 ? CF_EXIT_OK : CF_EXIT_DATA;
 }
 
 static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
@@ -193,6 +223,8 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
     }
     if (rank == 0 && e.code != 0)
         cf_error_report(&e);
+    if (rank == 0 && rc == CF_EXIT_OK && o->ddt_summary)
+        rc = ddt_summary(o->written);
     MPI_Finalize();
     return rc;
 }

@@ -6,6 +6,7 @@
 #include "measure.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
@@ -35,6 +36,11 @@ void cf_measure_opts_free(cf_measure_opts *o)
     free(o->patterns_arg);
     free(o->sizes_arg);
     free(o->np_arg);
+    free(o->blocks_arg);
+    free(o->datatypes_arg);
+    free(o->blocks);
+    free(o->ddts);
+    free(o->written);
     free(o->output);
     free(o->resume);
     free(o->launcher);
@@ -56,9 +62,9 @@ static int set_string(char **dst, const char *value, cf_error *e)
 }
 
 /* The options that make up the plan, which --resume takes back from the table. */
-static const char *const plan_keys[] = {"--patterns", "--sizes",     "--np",
-                                        "--reps",     "--samples",   "--max-time",
-                                        "--target-ci", "--check",    "--off-cache"};
+static const char *const plan_keys[] = {"--patterns",  "--sizes",  "--np",        "--reps",
+                                        "--samples",   "--max-time", "--target-ci", "--check",
+                                        "--off-cache", "--blocks", "--datatypes"};
 enum { N_PLAN_KEYS = sizeof plan_keys / sizeof plan_keys[0] };
 
 static int is_plan_key(const char *name)
@@ -81,6 +87,12 @@ int cf_measure_set(cf_measure_opts *o, const char *name, const char *value, cf_e
         rc = set_string(&o->sizes_arg, value, e);
     } else if (strcmp(name, "--np") == 0) {
         rc = set_string(&o->np_arg, value, e);
+    } else if (strcmp(name, "--blocks") == 0) {
+        rc = set_string(&o->blocks_arg, value, e);
+    } else if (strcmp(name, "--datatypes") == 0) {
+        rc = set_string(&o->datatypes_arg, value, e);
+    } else if (strcmp(name, "--ddt-summary") == 0) {
+        o->ddt_summary = 1;
     } else if (strcmp(name, "--reps") == 0) {
         if ((rc = cf_int_parse(value, "--reps", 1, 1000000000, &v, e)) == 0)
             o->reps = v;
@@ -113,7 +125,8 @@ int cf_measure_set(cf_measure_opts *o, const char *name, const char *value, cf_e
 
 static int has_value(const char *key)
 {
-    return strcmp(key, "--check") != 0 && strcmp(key, "--off-cache") != 0;
+    return strcmp(key, "--check") != 0 && strcmp(key, "--off-cache") != 0 &&
+           strcmp(key, "--ddt-summary") != 0;
 }
 
 /* Applies plan text ("--sizes 0,1 --np 2 --check") read from a table. */
@@ -192,7 +205,8 @@ int cf_measure_resume_load(cf_measure_opts *o, cf_error *e)
     if (o->plan_given)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "--resume takes the plan from '%s': drop --patterns, --sizes, --np, "
-                            "--reps, --samples, --max-time, --target-ci, --check and --off-cache",
+                            "--reps, --samples, --max-time, --target-ci, --check, --off-cache, "
+                            "--blocks and --datatypes",
                             o->resume);
     char *buf;
     size_t len;
@@ -210,7 +224,14 @@ int cf_measure_resume_load(cf_measure_opts *o, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, o->resume, 0,
                             "no 'plan' metadata: expected a table written by commfit measure");
     }
-    if (t->n_extra != 1 || strcmp(t->extra_names[0], "stop") != 0) {
+    /* stop, then the derived-datatype columns when the plan has them. */
+    int columns_ok = t->n_extra >= 1 && strcmp(t->extra_names[0], "stop") == 0;
+    if (columns_ok && t->n_extra > 1) {
+        columns_ok = t->n_extra == 1 + CF_DDT_NEXTRA;
+        for (size_t i = 0; columns_ok && i < CF_DDT_NEXTRA; i++)
+            columns_ok = strcmp(t->extra_names[1 + i], cf_ddt_extra_columns[i]) == 0;
+    }
+    if (!columns_ok) {
         cf_table_free(t);
         return cf_error_set(e, CF_EXIT_DATA, o->resume, 0,
                             "expected the columns of commfit measure (ending with 'stop')");
@@ -238,11 +259,16 @@ static int parse_patterns(cf_measure_opts *o, cf_error *e)
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto out;
     }
+    o->ddt = 0;
     for (char *tok = copy, *next; tok != NULL; tok = next) {
         char *comma = strchr(tok, ',');
         next = comma ? comma + 1 : NULL;
         if (comma)
             *comma = '\0';
+        if (strcmp(tok, "ddt") == 0) {
+            o->ddt = 1;
+            continue;
+        }
         unsigned group = strcmp(tok, "all") == 0     ? CF_PG_ALL
                          : strcmp(tok, "loggp") == 0 ? CF_PG_LOGGP
                                                      : 0;
@@ -254,8 +280,8 @@ static int parse_patterns(cf_measure_opts *o, cf_error *e)
                 strncat(names, cf_patterns[i].name, sizeof names - strlen(names) - 1);
             }
             rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                              "--patterns: unknown pattern '%s': expected all, loggp or one of "
-                              "%s",
+                              "--patterns: unknown pattern '%s': expected all, loggp, ddt or "
+                              "one of %s",
                               tok, names);
             goto out;
         }
@@ -337,6 +363,94 @@ out:
     return rc;
 }
 
+static uint64_t phys_memory(void);
+
+/* The derived-datatype options: --datatypes, --blocks, and the points they make with the
+ * sizes. A --blocks count is refused when no size has that many floats; the default counts
+ * are simply skipped at the sizes too small for them. */
+static int parse_ddt(cf_measure_opts *o, cf_error *e)
+{
+    free(o->blocks);
+    free(o->ddts);
+    o->blocks = NULL;
+    o->ddts = NULL;
+    o->nblocks = o->nddts = 0;
+    if (!o->ddt) {
+        if (o->blocks_arg != NULL || o->datatypes_arg != NULL)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "%s applies to derived datatypes only: add ddt to --patterns",
+                                o->blocks_arg != NULL ? "--blocks" : "--datatypes");
+        return 0;
+    }
+    o->ddt_kinds = CF_DDT_ALL_KINDS;
+    if (o->datatypes_arg != NULL) {
+        char *copy = strdup(o->datatypes_arg);
+        if (copy == NULL)
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        o->ddt_kinds = 0;
+        for (char *tok = copy, *next; tok != NULL; tok = next) {
+            char *comma = strchr(tok, ',');
+            next = comma ? comma + 1 : NULL;
+            if (comma)
+                *comma = '\0';
+            cf_ddt_kind k;
+            if (cf_ddt_kind_from_name(tok, &k) != 0) {
+                int rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                      "--datatypes: unknown datatype '%s': expected vector, "
+                                      "hvector, indexed, hindexed, struct, contiguous or pack",
+                                      tok);
+                free(copy);
+                return rc;
+            }
+            o->ddt_kinds |= 1u << k;
+        }
+        free(copy);
+        unsigned derived = o->ddt_kinds & ~((1u << CF_DDT_PACK) | (1u << CF_DDT_CONTIGUOUS));
+        if ((o->ddt_kinds & (1u << CF_DDT_PACK)) && derived == 0)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "--datatypes '%s': pack needs a derived datatype to pack "
+                                "(vector, hvector, indexed, hindexed or struct)",
+                                o->datatypes_arg);
+    }
+    int rc;
+    if (o->blocks_arg != NULL) {
+        cf_error sub;
+        cf_error_clear(&sub);
+        if (cf_int_list_parse(o->blocks_arg, "--blocks", LONG_MIN, INT_MAX, &o->blocks,
+                              &o->nblocks, &sub) != 0)
+            return cf_error_set(e, sub.code, NULL, 0, "%s", sub.msg);
+        uint64_t top = o->nsizes > 0 ? o->sizes[o->nsizes - 1] : 0;
+        if ((rc = cf_ddt_blocks_check(o->blocks, o->nblocks, top, e)) != 0)
+            return rc;
+    } else {
+        o->blocks = malloc(cf_ddt_n_default_blocks * sizeof *o->blocks);
+        if (o->blocks == NULL)
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        memcpy(o->blocks, cf_ddt_default_blocks, cf_ddt_n_default_blocks * sizeof *o->blocks);
+        o->nblocks = cf_ddt_n_default_blocks;
+    }
+    if ((rc = cf_ddt_sweep(o->sizes, o->nsizes, o->blocks, o->nblocks, o->ddt_kinds, &o->ddts,
+                           &o->nddts, e)) != 0)
+        return rc;
+    /* Two ranks hold the element, the contiguous copy and the pack buffer. */
+    uint64_t mem = phys_memory(), need = 0;
+    for (size_t i = 0; i < o->nddts; i++) {
+        uint64_t b = 2 * (o->ddts[i].extent_bytes + 2 * o->ddts[i].bytes);
+        if (b > need)
+            need = b;
+    }
+    if (need > mem) {
+        char hn[32], hm[32];
+        cf_size_format(need, hn, sizeof hn);
+        cf_size_format(mem, hm, sizeof hm);
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--sizes: the derived datatypes need %s of buffers on this node, "
+                            "which has %s of memory",
+                            hn, hm);
+    }
+    return 0;
+}
+
 int cf_measure_default_np(long n, long **out, size_t *nout)
 {
     long *v = malloc(64 * sizeof *v);
@@ -363,6 +477,8 @@ static uint64_t phys_memory(void)
 
 static int needs_two(const cf_measure_opts *o)
 {
+    if (o->ddt)
+        return 1;
     for (size_t i = 0; i < o->npats; i++)
         if (o->pats[i]->two_ranks)
             return 1;
@@ -452,7 +568,8 @@ static int check_points(const cf_measure_opts *o, cf_error *e)
 int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
 {
     int rc;
-    if ((rc = parse_patterns(o, e)) != 0 || (rc = parse_sizes(o, e)) != 0)
+    if ((rc = parse_patterns(o, e)) != 0 || (rc = parse_sizes(o, e)) != 0 ||
+        (rc = parse_ddt(o, e)) != 0)
         return rc;
     free(o->nps);
     o->nps = NULL;
@@ -475,7 +592,7 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
     if (needs_two(o)) {
         long top = o->nnps > 0 ? o->nps[o->nnps - 1] : launch_np;
         if (top > 0 && top < 2) {
-            const char *name = "";
+            const char *name = "ddt";
             for (size_t i = 0; i < o->npats; i++)
                 if (o->pats[i]->two_ranks) {
                     name = o->pats[i]->name;
@@ -536,6 +653,8 @@ int cf_measure_plan_text(const cf_measure_opts *o, char **out)
     int bad = appendf(&b, &len, &cap, "--patterns ");
     for (size_t i = 0; i < o->npats; i++)
         bad |= appendf(&b, &len, &cap, "%s%s", i ? "," : "", o->pats[i]->name);
+    if (o->ddt)
+        bad |= appendf(&b, &len, &cap, "%sddt", o->npats ? "," : "");
     bad |= appendf(&b, &len, &cap, " --sizes ");
     for (size_t i = 0; i < o->nsizes; i++)
         bad |= appendf(&b, &len, &cap, "%s%llu", i ? "," : "", (unsigned long long)o->sizes[i]);
@@ -553,6 +672,20 @@ int cf_measure_plan_text(const cf_measure_opts *o, char **out)
         bad |= appendf(&b, &len, &cap, " --check");
     if (o->off_cache)
         bad |= appendf(&b, &len, &cap, " --off-cache");
+    if (o->ddt && o->blocks_arg != NULL) {
+        bad |= appendf(&b, &len, &cap, " --blocks ");
+        for (size_t i = 0; i < o->nblocks; i++)
+            bad |= appendf(&b, &len, &cap, "%s%ld", i ? "," : "", o->blocks[i]);
+    }
+    if (o->ddt && o->ddt_kinds != CF_DDT_ALL_KINDS) {
+        bad |= appendf(&b, &len, &cap, " --datatypes ");
+        for (int k = 0, first = 1; k < CF_DDT_NKINDS; k++)
+            if (o->ddt_kinds & (1u << k)) {
+                bad |= appendf(&b, &len, &cap, "%s%s", first ? "" : ",",
+                               cf_ddt_kind_name((cf_ddt_kind)k));
+                first = 0;
+            }
+    }
     if (bad) {
         free(b);
         return -1;
@@ -567,7 +700,28 @@ static int already_done(const cf_measure_opts *o, const cf_pattern *p, long np, 
         return 0;
     for (size_t i = 0; i < o->done->n_rows; i++) {
         const cf_row *r = &o->done->rows[i];
-        if (r->np == np && r->bytes == bytes && strcmp(r->pattern, p->name) == 0)
+        if (r->np == np && r->bytes == bytes && strcmp(r->pattern, p->name) == 0 &&
+            strcmp(r->datatype, p->datatype) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* A derived-datatype point is done when a row has its datatype, payload, blocks and
+ * layout (pack rows of different layouts share the rest). */
+static int ddt_done(const cf_measure_opts *o, const cf_ddt_shape *s)
+{
+    if (o->done == NULL || o->done->n_extra != 1 + CF_DDT_NEXTRA)
+        return 0;
+    const char *kind = cf_ddt_kind_name(s->kind), *layout = cf_ddt_kind_name(s->layout);
+    size_t nl = strlen(layout);
+    for (size_t i = 0; i < o->done->n_rows; i++) {
+        const cf_row *r = &o->done->rows[i];
+        /* extra is "stop,layout,..." */
+        const char *l = r->extra ? strchr(r->extra, ',') : NULL;
+        if (r->np == 2 && r->bytes == s->bytes && r->blocks == s->blocks &&
+            strcmp(r->pattern, "pingpong") == 0 && strcmp(r->datatype, kind) == 0 &&
+            l != NULL && strncmp(l + 1, layout, nl) == 0 && (l[1 + nl] == ',' || !l[1 + nl]))
             return 1;
     }
     return 0;
@@ -576,7 +730,7 @@ static int already_done(const cf_measure_opts *o, const cf_pattern *p, long np, 
 int cf_measure_plan(const cf_measure_opts *o, cf_point **out, size_t *n)
 {
     long *bnp = malloc((o->nnps + 1) * sizeof *bnp);
-    size_t cap = (o->nnps + 1) * o->npats * (o->nsizes ? o->nsizes : 1);
+    size_t cap = (o->nnps + 1) * o->npats * (o->nsizes ? o->nsizes : 1) + o->nddts;
     cf_point *v = malloc((cap ? cap : 1) * sizeof *v);
     if (bnp == NULL || v == NULL) {
         free(bnp);
@@ -596,8 +750,21 @@ int cf_measure_plan(const cf_measure_opts *o, cf_point **out, size_t *n)
                 v[k].pat = p;
                 v[k].np = (int)bnp[b];
                 v[k].bytes = bytes;
+                v[k].ddt = NULL;
                 k++;
             }
+        }
+        /* The derived datatypes are ping-pongs: at np=2, after the patterns. */
+        if (bnp[b] != 2)
+            continue;
+        for (size_t i = 0; i < o->nddts; i++) {
+            if (ddt_done(o, &o->ddts[i]))
+                continue;
+            v[k].pat = cf_pattern_find("pingpong");
+            v[k].np = 2;
+            v[k].bytes = o->ddts[i].bytes;
+            v[k].ddt = &o->ddts[i];
+            k++;
         }
     }
     free(bnp);
@@ -761,6 +928,88 @@ static int kernel_failed(run_state *R, cf_kctx *k, const cf_point *pt)
     return mpi_failed(R, k->failed, k->mpi_rc, pt);
 }
 
+/* What one point runs: a pattern's kernel, or a derived-datatype transfer (ddt.h). Both
+ * take the same sampling below, so that their rows are measured alike. */
+typedef struct point_kernel {
+    const cf_point *pt;
+    cf_kctx k;
+    cf_ddt_xfer x;
+    cf_error e; /* a derived-datatype failure */
+} point_kernel;
+
+/* 0; -1 with k->failed (an MPI error on this rank); 1 with why (to agree on). */
+static int pk_setup(run_state *R, point_kernel *pk, MPI_Comm comm, char *why, size_t nwhy)
+{
+    const cf_point *pt = pk->pt;
+    if (pt->ddt == NULL) {
+        int rc = cf_kernel_setup(&pk->k, pt->pat, comm, pt->bytes,
+                                 R->o->off_cache ? R->cache_bytes : 0);
+        snprintf(why, nwhy, "%s", pk->k.why);
+        return rc == 0 ? 0 : pk->k.failed != NULL ? -1 : 1;
+    }
+    cf_error_clear(&pk->e);
+    if (cf_ddt_xfer_init(&pk->x, pt->ddt, comm, &pk->e) != 0) {
+        snprintf(why, nwhy, "%s", pk->e.msg);
+        return 1;
+    }
+    return 0;
+}
+
+static void pk_teardown(point_kernel *pk)
+{
+    if (pk->pt->ddt == NULL)
+        cf_kernel_teardown(&pk->k);
+    else
+        cf_ddt_xfer_free(&pk->x);
+}
+
+/* One verification outside the timed loop: before it (after is 0) or after it; the
+ * kernels verify before only. 0, 1 with why, -1 on an MPI error. */
+static int pk_verify(point_kernel *pk, int after, char *why, size_t nwhy)
+{
+    if (pk->pt->ddt == NULL) {
+        if (after)
+            return 0;
+        int rc = pk->pt->pat->verify(&pk->k);
+        snprintf(why, nwhy, "%s", pk->k.why);
+        return rc;
+    }
+    int rc = after ? cf_ddt_verify(&pk->x, &pk->e) : cf_ddt_check(&pk->x, &pk->e);
+    snprintf(why, nwhy, "%s", pk->e.msg);
+    return rc == 0 ? 0 : 1;
+}
+
+static int pk_run(point_kernel *pk, long reps, double *t, int *contributes)
+{
+    if (pk->pt->ddt == NULL) {
+        int rc = pk->pt->pat->run(&pk->k, reps, t);
+        *contributes = pk->k.contributes;
+        return rc;
+    }
+    *contributes = 1;
+    return cf_ddt_run_timed(&pk->x, reps, t, &pk->e) == 0 ? 0 : -1;
+}
+
+static int pk_failed(run_state *R, point_kernel *pk)
+{
+    if (pk->pt->ddt == NULL)
+        return kernel_failed(R, &pk->k, pk->pt);
+    *R->e = pk->e;
+    return -1;
+}
+
+/* The point as messages name it: "vector np=2 bytes=1020 blocks=3" for a datatype. */
+static void point_name(const cf_point *pt, char *buf, size_t n)
+{
+    if (pt->ddt != NULL)
+        snprintf(buf, n, "%s %s np=%d bytes=%llu blocks=%ld", pt->pat->name,
+                 cf_ddt_kind_name(pt->ddt->kind), pt->np, (unsigned long long)pt->bytes,
+                 pt->ddt->blocks);
+    else
+        snprintf(buf, n, "%s np=%d bytes=%llu", pt->pat->name, pt->np,
+                 (unsigned long long)pt->bytes);
+}
+
 /* Measures one point on comm (every rank of it); fills row and stop on every rank.
  * Returns 0, 1 when the point failed on some rank (rank 0 has the message in R->e), or
  * -1 on an MPI error on this rank. */
@@ -768,32 +1017,36 @@ static int measure_point(run_state *R, const cf_point *pt, MPI_Comm comm, cf_row
                          const char **stop)
 {
     cf_measure_opts *o = R->o;
-    cf_kctx k;
-    int rc = cf_kernel_setup(&k, pt->pat, comm, pt->bytes, o->off_cache ? R->cache_bytes : 0);
-    if (rc != 0 && k.failed != NULL) {
-        cf_kernel_teardown(&k);
-        return kernel_failed(R, &k, pt);
+    point_kernel pk;
+    memset(&pk, 0, sizeof pk);
+    pk.pt = pt;
+    char why[sizeof R->e->msg], name[128];
+    why[0] = '\0';
+    point_name(pt, name, sizeof name);
+    int rc = pk_setup(R, &pk, comm, why, sizeof why);
+    if (rc < 0) {
+        rc = pk_failed(R, &pk);
+        pk_teardown(&pk);
+        return rc;
     }
-    int a = agree(R, comm, pt, rc != 0, k.why, sizeof k.why);
+    int a = agree(R, comm, pt, rc != 0, why, sizeof why);
     if (a != 0) {
-        cf_kernel_teardown(&k);
+        pk_teardown(&pk);
         if (a > 0)
-            cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "cannot set up %s np=%d bytes=%llu: %s",
-                         pt->pat->name, pt->np, (unsigned long long)pt->bytes, k.why);
+            cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "cannot set up %s: %s", name, why);
         return a;
     }
     if (o->check) {
-        rc = pt->pat->verify(&k);
+        rc = pk_verify(&pk, 0, why, sizeof why);
         if (rc < 0) {
-            cf_kernel_teardown(&k);
-            return kernel_failed(R, &k, pt);
+            pk_teardown(&pk);
+            return kernel_failed(R, &pk.k, pt);
         }
-        a = agree(R, comm, pt, rc != 0, k.why, sizeof k.why);
+        a = agree(R, comm, pt, rc != 0, why, sizeof why);
         if (a != 0) {
-            cf_kernel_teardown(&k);
+            pk_teardown(&pk);
             if (a > 0)
-                cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "check failed at %s np=%d bytes=%llu: %s",
-                             pt->pat->name, pt->np, (unsigned long long)pt->bytes, k.why);
+                cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "check failed at %s: %s", name, why);
             return a;
         }
     }
@@ -801,7 +1054,8 @@ static int measure_point(run_state *R, const cf_point *pt, MPI_Comm comm, cf_row
     /* A first call pays for first contact (connections, registration); the next few tell
      * how many calls fit in the time budget. Then the untimed warm-up. */
     double t, w, wmax;
-    if (pt->pat->run(&k, 1, &t) != 0)
+    int contributes;
+    if (pk_run(&pk, 1, &t, &contributes) != 0)
         goto kfail;
     long nominal = o->samples ? o->samples : CF_MEASURE_SAMPLES;
     double budget = o->max_time_s > 0 ? o->max_time_s : CF_MEASURE_MAX_TIME_S;
@@ -809,13 +1063,13 @@ static int measure_point(run_state *R, const cf_point *pt, MPI_Comm comm, cf_row
     if (probe > 4)
         probe = 4;
     double w0 = MPI_Wtime();
-    if (pt->pat->run(&k, probe, &t) != 0)
+    if (pk_run(&pk, probe, &t, &contributes) != 0)
         goto kfail;
     w = (MPI_Wtime() - w0) / (double)probe;
     RUN_CALL(MPI_Allreduce, (&w, &wmax, 1, MPI_DOUBLE, MPI_MAX, comm), pt);
     long reps = cf_measure_reps(pt->bytes, o->reps, budget, nominal, wmax);
     w0 = MPI_Wtime();
-    if (pt->pat->run(&k, reps, &t) != 0)
+    if (pk_run(&pk, reps, &t, &contributes) != 0)
         goto kfail;
     w = MPI_Wtime() - w0;
     RUN_CALL(MPI_Allreduce, (&w, &wmax, 1, MPI_DOUBLE, MPI_MAX, comm), pt);
@@ -829,15 +1083,15 @@ static int measure_point(run_state *R, const cf_point *pt, MPI_Comm comm, cf_row
             break;
         RUN_CALL(MPI_Barrier, (comm), pt);
         w0 = MPI_Wtime();
-        if (pt->pat->run(&k, reps, &t) != 0)
+        if (pk_run(&pk, reps, &t, &contributes) != 0)
             goto kfail;
         double wall = MPI_Wtime() - w0;
         if (t < floor_s)
             t = floor_s;
         /* max of {time, -time, wall}: the maximum, minus the minimum, the longest sample;
          * sum of {time, 1}: the mean. Ranks whose time does not count send neutral values. */
-        double mx[3] = {k.contributes ? t : -HUGE_VAL, k.contributes ? -t : -HUGE_VAL, wall};
-        double sm[2] = {k.contributes ? t : 0, k.contributes ? 1 : 0};
+        double mx[3] = {contributes ? t : -HUGE_VAL, contributes ? -t : -HUGE_VAL, wall};
+        double sm[2] = {contributes ? t : 0, contributes ? 1 : 0};
         double gmx[3], gsm[2];
         RUN_CALL(MPI_Allreduce, (mx, gmx, 3, MPI_DOUBLE, MPI_MAX, comm), pt);
         RUN_CALL(MPI_Allreduce, (sm, gsm, 2, MPI_DOUBLE, MPI_SUM, comm), pt);
@@ -850,12 +1104,27 @@ static int measure_point(run_state *R, const cf_point *pt, MPI_Comm comm, cf_row
         if (n == R->cap_samples)
             *stop = "samples";
     }
-    cf_kernel_teardown(&k);
+    /* What the timed transfers left must be the payload (derived datatypes). */
+    if (o->check) {
+        rc = pk_verify(&pk, 1, why, sizeof why);
+        a = agree(R, comm, pt, rc != 0, why, sizeof why);
+        if (a != 0) {
+            pk_teardown(&pk);
+            if (a > 0)
+                cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "check failed at %s: %s", name, why);
+            return a;
+        }
+    }
+    pk_teardown(&pk);
     cf_measure_row(pt->pat, pt->np, pt->bytes, reps, R->tmin, R->tavg, R->tmax, n, row);
+    if (pt->ddt != NULL) {
+        snprintf(row->datatype, sizeof row->datatype, "%s", cf_ddt_kind_name(pt->ddt->kind));
+        row->blocks = (int)pt->ddt->blocks;
+    }
     return 0;
 kfail:
-    rc = kernel_failed(R, &k, pt);
-    cf_kernel_teardown(&k);
+    rc = pk_failed(R, &pk);
+    pk_teardown(&pk);
     return rc;
 }
 
@@ -1130,8 +1399,16 @@ static int run_block(run_state *R, const cf_point *pts, size_t from, size_t to, 
             break;
         }
         if (R->rank == 0) {
-            char extra[16];
-            snprintf(extra, sizeof extra, "%s", stop);
+            /* stop, then the derived-datatype columns when the table has them. */
+            char extra[192], ddt[160] = ",,,";
+            if (pts[i].ddt != NULL) {
+                cf_row scratch;
+                cf_ddt_row_init(pts[i].ddt, &scratch, ddt, sizeof ddt);
+            }
+            if (R->t->n_extra > 1)
+                snprintf(extra, sizeof extra, "%s,%s", stop, ddt);
+            else
+                snprintf(extra, sizeof extra, "%s", stop);
             row.extra = extra;
             if (cf_table_write_row(R->fp, R->t, &row) != 0 || fflush(R->fp) != 0) {
                 cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot write: %s",
@@ -1172,9 +1449,11 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     size_t npts = 0;
     char *plan = NULL;
     int status = 0, rc = 0;
-    static const char *const extra[] = {"stop"};
+    const char *extra[1 + CF_DDT_NEXTRA] = {"stop"};
+    for (size_t i = 0; i < CF_DDT_NEXTRA; i++)
+        extra[1 + i] = cf_ddt_extra_columns[i];
     if (R->tmin == NULL || R->tavg == NULL || R->tmax == NULL || R->t == NULL ||
-        cf_table_set_extra(R->t, extra, 1) != 0 || cf_measure_plan(o, &pts, &npts) != 0 ||
+        cf_table_set_extra(R->t, extra, o->ddt ? 1 + CF_DDT_NEXTRA : 1) != 0 || cf_measure_plan(o, &pts, &npts) != 0 ||
         cf_measure_plan_text(o, &plan) != 0) {
         cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         status = 2;
@@ -1245,6 +1524,8 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
                 hooks->note(msg);
             if (hooks->note && cf_report_hint_text(msg, sizeof msg, "-i", R->path) == 0)
                 hooks->note(msg);
+            free(o->written);
+            o->written = strdup(R->path);
         }
     }
     rc = status == 0 ? CF_EXIT_OK : CF_EXIT_DATA;

@@ -6,12 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ddt.h"
 #include "error.h"
 #include "kernels.h"
 #include "table.h"
 
 #define CF_MEASURE_SIZES "0:4M"
-#define CF_MEASURE_PATTERNS "all,loggp"
+#define CF_MEASURE_PATTERNS "all,loggp,ddt"
 #define CF_MEASURE_SAMPLES 5
 #define CF_MEASURE_MAX_TIME_S 1.0
 #define CF_MEASURE_REPS_MAX 1000
@@ -23,6 +24,8 @@
 typedef struct cf_measure_opts {
     /* As given (NULL: the default). The plan keys can also come from a --resume file. */
     char *patterns_arg, *sizes_arg, *np_arg;
+    char *blocks_arg, *datatypes_arg; /* derived datatypes (ddt.h) */
+    int ddt_summary;                  /* print the gain over pack after the run */
     long reps;         /* 0: min(1000, 40 MiB / bytes), capped by max_time_s */
     long samples;      /* 0: CF_MEASURE_SAMPLES */
     double max_time_s; /* 0: CF_MEASURE_MAX_TIME_S */
@@ -40,6 +43,13 @@ typedef struct cf_measure_opts {
     long *nps; /* NULL until known: --np, or the default from the launch size */
     size_t nnps;
     cf_table *done; /* rows of the --resume file, or NULL */
+    int ddt;        /* the ddt keyword of --patterns: derived-datatype rows */
+    long *blocks;   /* --blocks, or the default counts */
+    size_t nblocks;
+    unsigned ddt_kinds;  /* --datatypes as a bit set of 1u << cf_ddt_kind */
+    cf_ddt_shape *ddts;  /* the derived-datatype points, from the sizes and blocks */
+    size_t nddts;
+    char *written; /* rank 0, after cf_measure_run: the table it wrote */
 } cf_measure_opts;
 
 void cf_measure_opts_init(cf_measure_opts *o);
@@ -72,9 +82,10 @@ int cf_measure_plan_text(const cf_measure_opts *o, char **out);
 
 /* One point of the plan. */
 typedef struct cf_point {
-    const cf_pattern *pat;
+    const cf_pattern *pat; /* pingpong for a derived-datatype point */
     int np;
     uint64_t bytes;
+    const cf_ddt_shape *ddt; /* a derived-datatype point, or NULL */
 } cf_point;
 
 /* Every point still to measure, in order (np ascending, then the pattern table, then

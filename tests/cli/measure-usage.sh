@@ -7,7 +7,7 @@ try="Try 'commfit measure --help'."
 run "$COMMFIT" measure --patterns pingpong,bogus
 expect_rc 2 "unknown pattern"
 check "unknown pattern: the message names it" \
-    grep -q "^commfit: measure: --patterns: unknown pattern 'bogus': expected all, loggp or one of pingpong, " "$T/err"
+    grep -q "^commfit: measure: --patterns: unknown pattern 'bogus': expected all, loggp, ddt or one of pingpong, " "$T/err"
 check "unknown pattern: a hint to --help" grep -qx "$try" "$T/err"
 
 run "$COMMFIT" measure --sizes 64K,1K

@@ -1,9 +1,10 @@
-# commfit measure under $MPIEXEC -n 2: every pattern at every size asked, --check on all
+# commfit measure under $MPIEXEC -n 2: every pattern (all,loggp; the derived datatypes are
+# in measure-ddt.sh) at every size asked, --check on all
 # of them, a table that commfit's reader accepts (positive, finite times), full metadata.
 . "$top_srcdir/tests/setup.sh"
 rt="$top_builddir/tests/mpi/read-table"
 
-run mpirun 2 "$COMMFIT" measure --sizes 0,1,1K,4K --samples 2 --reps 3 --check -o t.csv
+run mpirun 2 "$COMMFIT" measure --patterns all,loggp --sizes 0,1,1K,4K --samples 2 --reps 3 --check -o t.csv
 expect_rc 0 "every pattern at np 2 with --check"
 expect_err "commfit: measure: wrote t.csv (77 rows)
 commfit: measure: draw the report with: commfit report -i t.csv" "only rank 0 reports, once"
@@ -32,7 +33,7 @@ for k in schema commfit mpi_library mpi_version hosts ranks_per_node cores date 
 done
 check "metadata: 2 ranks on the node" grep -qx '# ranks_per_node: 2' t.csv
 check "metadata: the command line" \
-    grep -qx '# command: commfit measure --sizes 0,1,1K,4K --samples 2 --reps 3 --check -o t.csv' t.csv
+    grep -qx '# command: commfit measure --patterns all,loggp --sizes 0,1,1K,4K --samples 2 --reps 3 --check -o t.csv' t.csv
 check "metadata: the MPI library" grep -q '^# mpi_library: ..*' t.csv
 check "header ends with the stop column" grep -q '^pattern,np,bytes,.*,bw_MiBps,stop$' t.csv
 if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then

@@ -13,7 +13,7 @@ check "one table in data/" test "$files" -eq 1
 f=$(ls data/*.csv | head -1)
 check "named data/HOST-YYYYmmdd-HHMMSS.csv" \
     sh -c "basename '$f' | grep -Eq '^[^/]+-[0-9]{8}-[0-9]{6}\.csv$'"
-expect_err "commfit: measure: wrote $f (229 rows)
+expect_err "commfit: measure: wrote $f (810 rows)
 commfit: measure: draw the report with: commfit report -i $f" "says which file it wrote"
 check "launched $n ranks" grep -qx "# launch_np: $n" "$f"
 run "$rt" "$f"
