@@ -890,7 +890,8 @@ int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat
             add_key(&ks, &nk, &capk, (key){c, r->datatype, 0}) != 0)
             goto oom;
     }
-    qsort(ks, nk, sizeof *ks, cmp_key);
+    if (nk > 0) /* qsort wants a valid pointer even for no elements */
+        qsort(ks, nk, sizeof *ks, cmp_key);
 
     /* The point-to-point parameters, then the contention where collectives were measured. */
     snprintf(pp.pattern, sizeof pp.pattern, "pingpong");

@@ -386,6 +386,16 @@ static void laptop(void)
     json_decref(across);
     json_decref(p2p);
 
+    /* Only derived-datatype rows: no key at all, still no failure. */
+    cf_table *v = cf_table_alloc();
+    add_row(v, "pingpong", 2, 64, "vector", 1.0);
+    is_int(cf_across_fit_table(v, "mean", &across, &p2p, &notes, &nnotes, &e), 0,
+           "a table of derived datatypes only");
+    cf_notes_free(notes, nnotes);
+    json_decref(across);
+    json_decref(p2p);
+    cf_table_free(v);
+
     /* No pingpong: no estimate, and the reason is kept. */
     cf_table *u = cf_table_alloc();
     add_row(u, "bcast", 2, 8, "byte", 1.0);
