@@ -4,6 +4,8 @@
 
 #include "across.h"
 
+#include "size.h"
+
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
@@ -14,10 +16,17 @@
 
 #define Z95 1.959963984540054
 #define LSQ_PASSES 8
+#define LSQ_ROUNDS 4 /* rounds of setting outliers aside */
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
 
 static void quality_clear(cf_rel_quality *q)
 {
-    q->n = q->dof = 0;
+    q->n = q->dof = q->rejected = 0;
     q->mape = q->max_rel_err = q->loo_mape = NAN;
 }
 
@@ -49,8 +58,9 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
     gsl_vector *w = gsl_vector_alloc(n);
     gsl_vector *c = gsl_vector_alloc(k);
     gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, k);
-    double *ref = malloc(n * sizeof *ref);
-    if (!A || !C || !y || !w || !c || !ws || !ref) {
+    double *ref = malloc(n * sizeof *ref), *dev = malloc(n * sizeof *dev);
+    unsigned char *used = malloc(n);
+    if (!A || !C || !y || !w || !c || !ws || !ref || !dev || !used) {
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto out;
     }
@@ -59,49 +69,77 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
             gsl_matrix_set(A, i, j, X[i * k + j] / scale[j]);
         gsl_vector_set(y, i, t[i]);
         ref[i] = t[i];
+        used[i] = 1;
     }
     /* Weights 1/T^2 with T the measured time make the fit favour points measured low;
-     * re-weighting with the fitted values removes that bias. */
+     * re-weighting with the fitted values removes that bias. A shared machine gives
+     * timings many times too slow now and then: points beyond 5 robust standard
+     * deviations (and 5%) of the fit are set aside, a quarter of them at most. */
     double chisq = 0.0;
-    for (int pass = 0; pass < LSQ_PASSES; pass++) {
+    size_t nused = n, max_out = n / 4;
+    for (int round = 0; round < LSQ_ROUNDS; round++) {
+        for (int pass = 0; pass < LSQ_PASSES; pass++) {
+            for (size_t i = 0; i < n; i++)
+                gsl_vector_set(w, i, used[i] ? 1.0 / (ref[i] * ref[i]) : 0.0);
+            size_t rank = 0;
+            int st = gsl_multifit_wlinear_tsvd(A, w, y, 1e-12, c, C, &chisq, &rank, ws);
+            if (st != GSL_SUCCESS) {
+                rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "least squares failed: %s",
+                                  gsl_strerror(st));
+                goto out;
+            }
+            if (rank < k) {
+                rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                  "the measured points cannot separate the %zu terms", k);
+                goto out;
+            }
+            double change = 0.0;
+            for (size_t i = 0; i < n; i++) {
+                double f = 0.0;
+                for (size_t j = 0; j < k; j++)
+                    f += gsl_matrix_get(A, i, j) * gsl_vector_get(c, j);
+                double r = f > 0.0 ? f : t[i];
+                change = fmax(change, fabs(r - ref[i]) / ref[i]);
+                ref[i] = r;
+            }
+            if (change < 1e-10)
+                break;
+        }
+        size_t m = 0;
         for (size_t i = 0; i < n; i++)
-            gsl_vector_set(w, i, 1.0 / (ref[i] * ref[i]));
-        size_t rank = 0;
-        int st = gsl_multifit_wlinear_tsvd(A, w, y, 1e-12, c, C, &chisq, &rank, ws);
-        if (st != GSL_SUCCESS) {
-            rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "least squares failed: %s",
-                              gsl_strerror(st));
-            goto out;
+            if (used[i])
+                dev[m++] = fabs(t[i] - ref[i]) / ref[i];
+        qsort(dev, m, sizeof *dev, cmp_dbl);
+        double cut = fmax(0.05, 5.0 * 1.4826 * (m % 2 ? dev[m / 2] : 0.5 * (dev[m / 2 - 1] + dev[m / 2])));
+        size_t out_now = 0;
+        /* The worst first, while the budget lasts and enough points remain. */
+        for (size_t r = m; r-- > 0 && dev[r] > cut && n - nused < max_out && nused > k + 2;) {
+            for (size_t i = 0; i < n; i++)
+                if (used[i] && fabs(t[i] - ref[i]) / ref[i] == dev[r]) {
+                    used[i] = 0;
+                    nused--;
+                    out_now++;
+                    break;
+                }
         }
-        if (rank < k) {
-            rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                              "the measured points cannot separate the %zu terms", k);
-            goto out;
-        }
-        double change = 0.0;
-        for (size_t i = 0; i < n; i++) {
-            double f = 0.0;
-            for (size_t j = 0; j < k; j++)
-                f += gsl_matrix_get(A, i, j) * gsl_vector_get(c, j);
-            double r = f > 0.0 ? f : t[i];
-            change = fmax(change, fabs(r - ref[i]) / ref[i]);
-            ref[i] = r;
-        }
-        if (change < 1e-10)
+        if (out_now == 0)
             break;
     }
-    size_t dof = n - k;
+    size_t dof = nused - k;
     *s2 = chisq / (double)dof;
     for (size_t j = 0; j < k; j++) {
         coef[j] = gsl_vector_get(c, j) / scale[j];
         for (size_t l = 0; l < k; l++)
             cov[j * k + l] = gsl_matrix_get(C, j, l) * *s2 / (scale[j] * scale[l]);
     }
-    q->n = (int)n;
+    q->n = (int)nused;
     q->dof = (int)dof;
+    q->rejected = (int)(n - nused);
     double sum = 0.0, loo = 0.0, mx = 0.0;
     size_t nloo = 0;
     for (size_t i = 0; i < n; i++) {
+        if (!used[i])
+            continue;
         double f = 0.0, h = 0.0;
         for (size_t j = 0; j < k; j++) {
             double aj = gsl_matrix_get(A, i, j);
@@ -119,7 +157,7 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
             nloo++;
         }
     }
-    q->mape = sum / (double)n;
+    q->mape = sum / (double)nused;
     q->max_rel_err = mx;
     q->loo_mape = nloo ? loo / (double)nloo : NAN;
 out:
@@ -131,6 +169,8 @@ out:
     if (ws)
         gsl_multifit_linear_free(ws);
     free(ref);
+    free(dev);
+    free(used);
     return rc;
 }
 
@@ -189,6 +229,165 @@ static int distinct_np(const cf_point *pts, size_t n, long *np, int *nnp)
     return d;
 }
 
+void cf_cterm_sum_name(const cf_cterm_sum *s, char *buf, size_t n)
+{
+    size_t l = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < s->n && l < n; i++)
+        l += (size_t)snprintf(buf + l, n - l, "%s%s", i ? " + " : "", cf_cterm_name(s->t[i]));
+}
+
+int cf_cterm_sum_parse(const char *name, cf_cterm_sum *out)
+{
+    char copy[128];
+    if (strlen(name) >= sizeof copy)
+        return -1;
+    snprintf(copy, sizeof copy, "%s", name);
+    out->n = 0;
+    for (char *tok = copy, *next; tok != NULL; tok = next) {
+        char *plus = strstr(tok, " + ");
+        next = plus ? plus + 3 : NULL;
+        if (plus)
+            *plus = '\0';
+        int t = cf_cterm_find(tok);
+        if (t < 0 || out->n == CF_SUM_MAX)
+            return -1;
+        out->t[out->n++] = (cf_cterm)t;
+    }
+    return 0;
+}
+
+static double sum_eval(const cf_cterm_sum *s, long p, double m)
+{
+    double v = 0.0;
+    for (int i = 0; i < s->n; i++)
+        v += cf_cterm_eval(s->t[i], p, m);
+    return v;
+}
+
+/* An algorithm's cost as basis functions with free coefficients: its alpha factor (the
+ * coefficient absorbs a common weight such as Rabenseifner's 2), then each distinct term
+ * of its beta and gamma factors (they share one in every algorithm of the table, so the
+ * coefficient is beta and gamma together). */
+static int alg_basis(const cf_coll_alg *a, cf_cterm_sum *fn)
+{
+    int k = 0;
+    fn[0].n = 0;
+    for (int i = 0; i < CF_COST_MAX_PARTS && a->alpha[i].k != 0.0; i++)
+        fn[0].t[fn[0].n++] = a->alpha[i].term;
+    if (fn[0].n > 0)
+        k = 1;
+    const cf_cost_part *parts[2] = {a->beta, a->gamma};
+    for (int v = 0; v < 2; v++)
+        for (int i = 0; i < CF_COST_MAX_PARTS && parts[v][i].k != 0.0; i++) {
+            int seen = 0;
+            for (int j = 1; j < k; j++)
+                seen |= fn[j].n == 1 && fn[j].t[0] == parts[v][i].term;
+            if (!seen && k < CF_COLL_MAX_BASIS) {
+                fn[k].n = 1;
+                fn[k++].t[0] = parts[v][i].term;
+            }
+        }
+    return k;
+}
+
+/* Fits algorithm `alg` of c to the points with lo <= m <= hi. *rss is the relative
+ * residual sum of squares; -1 when these points cannot determine the model. */
+static int seg_fit(const cf_coll *c, int alg, const cf_point *pts, size_t n, double lo,
+                   double hi, cf_across_seg *out, double *rss, cf_error *why)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->algorithm, sizeof out->algorithm, "%s", c->algs[alg].name);
+    int k = alg_basis(&c->algs[alg], out->basis);
+    out->nbasis = k;
+    size_t m = 0;
+    double *X = malloc((n ? n : 1) * (size_t)k * sizeof *X), *t = malloc((n ? n : 1) * sizeof *t);
+    if (X == NULL || t == NULL) {
+        free(X);
+        free(t);
+        return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    out->from_bytes = hi;
+    out->to_bytes = lo;
+    for (size_t i = 0; i < n; i++) {
+        if (pts[i].m < lo || pts[i].m > hi)
+            continue;
+        for (int j = 0; j < k; j++)
+            X[m * (size_t)k + (size_t)j] = sum_eval(&out->basis[j], pts[i].p, pts[i].m);
+        t[m++] = pts[i].t_us;
+        out->from_bytes = fmin(out->from_bytes, pts[i].m);
+        out->to_bytes = fmax(out->to_bytes, pts[i].m);
+    }
+    /* A size-dependent cost needs three sizes, so that a range cannot be one size's
+     * points fitted exactly. */
+    int has_m = 0, nsizes = 0;
+    for (int j = 0; j < k; j++)
+        for (int l = 0; l < out->basis[j].n; l++) {
+            double c0, c1;
+            cf_cterm_split(out->basis[j].t[l], 2, &c0, &c1);
+            has_m |= c1 != 0.0;
+        }
+    double seen[3];
+    for (size_t i = 0; i < n && nsizes < 3; i++) {
+        if (pts[i].m < lo || pts[i].m > hi)
+            continue;
+        int dup = 0;
+        for (int j = 0; j < nsizes; j++)
+            dup |= seen[j] == pts[i].m;
+        if (!dup)
+            seen[nsizes++] = pts[i].m;
+    }
+    double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
+    int rc = has_m && nsizes < 3
+                 ? cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                "fewer than 3 sizes: the size-dependent terms need 3")
+                 : cf_rel_lsq(m, (size_t)k, X, t, out->coef, cov, &out->s2, &out->q, why);
+    free(X);
+    free(t);
+    if (rc != 0)
+        return rc;
+    for (int j = 0; j < k; j++)
+        for (int l = 0; l < k; l++)
+            out->cov[j][l] = cov[j * k + l];
+    out->tq = gsl_cdf_tdist_Pinv(0.975, out->q.dof);
+    *rss = out->s2 * out->q.dof;
+    return 0;
+}
+
+/* AICc of a relative-error fit; the floor keeps exact data from ranking by rounding. */
+static double aicc(double rss, int n, int k)
+{
+    if (n - k - 1 < 1)
+        return INFINITY;
+    double floor_rss = 1e-12 * n;
+    return n * log(fmax(rss, floor_rss) / n) + 2.0 * k + 2.0 * k * (k + 1) / (n - k - 1);
+}
+
+static int cmp_double_asc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void combine_quality(cf_across *a)
+{
+    cf_rel_quality *q = &a->q;
+    q->n = q->dof = 0;
+    q->mape = q->max_rel_err = q->loo_mape = 0.0;
+    for (int i = 0; i < a->nseg; i++) {
+        const cf_rel_quality *s = &a->seg[i].q;
+        q->n += s->n;
+        q->dof += s->dof;
+        q->mape += s->mape * s->n;
+        q->loo_mape += s->loo_mape * s->n;
+        q->max_rel_err = fmax(q->max_rel_err, s->max_rel_err);
+    }
+    q->mape /= q->n;
+    q->loo_mape /= q->n;
+    if (a->nseg > 1)
+        q->dof -= 1; /* the switch point is a parameter too */
+}
+
 int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
                          cf_across *out, cf_error *e)
 {
@@ -196,8 +395,6 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
     snprintf(out->pattern, sizeof out->pattern, "%s", c->pattern);
     snprintf(out->datatype, sizeof out->datatype, "%s", datatype);
     quality_clear(&out->q);
-    out->nbasis = c->nbasis;
-    memcpy(out->basis, c->basis, sizeof out->basis);
     for (size_t i = 0; i < n; i++) {
         if (pts[i].p < 2)
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "process count %ld: expected 2 or more",
@@ -213,65 +410,156 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
                  CF_ACROSS_MIN_NP);
         return 0;
     }
-    size_t k = (size_t)c->nbasis;
-    double *X = malloc(n * k * sizeof *X), *t = malloc(n * sizeof *t);
-    if (X == NULL || t == NULL) {
-        free(X);
-        free(t);
+    double *sizes = malloc(n * sizeof *sizes);
+    if (sizes == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    }
-    for (size_t i = 0; i < n; i++) {
-        for (size_t j = 0; j < k; j++)
-            X[i * k + j] = cf_cterm_eval(c->basis[j], pts[i].p, pts[i].m);
-        t[i] = pts[i].t_us;
-    }
-    double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
+    for (size_t i = 0; i < n; i++)
+        sizes[i] = pts[i].m;
+    qsort(sizes, n, sizeof *sizes, cmp_double_asc);
+    size_t ns = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ns == 0 || sizes[i] != sizes[ns - 1])
+            sizes[ns++] = sizes[i];
+
+    /* One algorithm over every size; then a switch between two consecutive measured sizes
+     * with an algorithm (the same one too: a protocol switch) on each side. A candidate
+     * must beat the simpler ones before it: ties go to fewer parameters. */
+    double best = INFINITY;
     cf_error why;
     cf_error_clear(&why);
-    int rc = cf_rel_lsq(n, k, X, t, out->coef, cov, &out->s2, &out->q, &why);
-    free(X);
-    free(t);
-    if (rc != 0) {
+    int found = 0;
+    for (int a = 0; a < c->nalgs; a++) {
+        cf_across_seg sg;
+        double rss;
+        if (seg_fit(c, a, pts, n, -INFINITY, INFINITY, &sg, &rss, &why) != 0)
+            continue;
+        double v = aicc(rss, sg.q.n, sg.nbasis);
+        if (!found || v < best - 1e-9) {
+            best = v;
+            out->nseg = 1;
+            out->seg[0] = sg;
+            found = 1;
+        }
+    }
+    for (size_t b = 1; b < ns; b++)
+        for (int a1 = 0; a1 < c->nalgs; a1++)
+            for (int a2 = 0; a2 < c->nalgs; a2++) {
+                cf_across_seg s1, s2;
+                double r1, r2;
+                cf_error ignore;
+                if (seg_fit(c, a1, pts, n, -INFINITY, sizes[b - 1], &s1, &r1, &ignore) != 0 ||
+                    seg_fit(c, a2, pts, n, sizes[b], INFINITY, &s2, &r2, &ignore) != 0)
+                    continue;
+                double v = aicc(r1 + r2, s1.q.n + s2.q.n, s1.nbasis + s2.nbasis + 1);
+                if (!found || v < best - 1e-9) {
+                    best = v;
+                    out->nseg = 2;
+                    out->seg[0] = s1;
+                    out->seg[1] = s2;
+                    found = 1;
+                }
+            }
+    free(sizes);
+    if (!found) {
         /* Data that does not determine the model is a note, like too few np. */
         snprintf(out->error, sizeof out->error, "%.150s", why.msg);
-        quality_clear(&out->q);
         return 0;
     }
-    for (size_t j = 0; j < k; j++)
-        for (size_t l = 0; l < k; l++)
-            out->cov[j][l] = cov[j * k + l];
-    out->tq = gsl_cdf_tdist_Pinv(0.975, out->q.dof);
+    combine_quality(out);
     return 0;
+}
+
+static void seg_predict(const cf_across_seg *s, long p, double m, double *t, double *half)
+{
+    double x[CF_COLL_MAX_BASIS], v = 0.0;
+    *t = 0.0;
+    for (int j = 0; j < s->nbasis; j++) {
+        x[j] = sum_eval(&s->basis[j], p, m);
+        *t += s->coef[j] * x[j];
+    }
+    for (int j = 0; j < s->nbasis; j++)
+        for (int l = 0; l < s->nbasis; l++)
+            v += x[j] * s->cov[j][l] * x[l];
+    *half = s->tq * sqrt(fmax(0.0, v + s->s2 * *t * *t));
 }
 
 void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
 {
-    double x[CF_COLL_MAX_BASIS], t = 0.0, v = 0.0;
-    for (int j = 0; j < a->nbasis; j++) {
-        x[j] = cf_cterm_eval(a->basis[j], p, m);
-        t += a->coef[j] * x[j];
+    int k = 0;
+    double t, half;
+    if (a->nseg > 1 && m > a->seg[0].to_bytes)
+        k = 1;
+    seg_predict(&a->seg[k], p, m, &t, &half);
+    double lo = t - half, hi = t + half;
+    if (a->nseg > 1 && m > a->seg[0].to_bytes && m < a->seg[1].from_bytes) {
+        /* Between the two ranges either algorithm may run: the nearer one (in log size)
+         * gives the time, the interval covers both. */
+        double t0, h0;
+        seg_predict(&a->seg[0], p, m, &t0, &h0);
+        if (log1p(m) - log1p(a->seg[0].to_bytes) < log1p(a->seg[1].from_bytes) - log1p(m)) {
+            k = 0;
+            t = t0;
+        }
+        lo = fmin(lo, t0 - h0);
+        hi = fmax(hi, t0 + h0);
     }
-    for (int j = 0; j < a->nbasis; j++)
-        for (int l = 0; l < a->nbasis; l++)
-            v += x[j] * a->cov[j][l] * x[l];
-    double half = a->tq * sqrt(v + a->s2 * t * t);
     out->t_us = t;
-    out->lo_us = fmax(0.0, t - half);
-    out->hi_us = t + half;
-    out->alg = -1;
+    out->lo_us = fmax(0.0, lo);
+    out->hi_us = hi;
+    out->alg = k;
     out->contention = 1.0;
     out->contention_np = 0;
     out->model_factor = 1.0;
 }
 
-void cf_across_line(const cf_across *a, long p, double *c0, double *c1)
+int cf_across_lines(const cf_across *a, long p, double *c0, double *c1, double *switch_at)
 {
-    *c0 = *c1 = 0.0;
-    for (int j = 0; j < a->nbasis; j++) {
-        double s0, s1;
-        cf_cterm_split(a->basis[j], p, &s0, &s1);
-        *c0 += a->coef[j] * s0;
-        *c1 += a->coef[j] * s1;
+    for (int i = 0; i < a->nseg; i++) {
+        const cf_across_seg *s = &a->seg[i];
+        c0[i] = c1[i] = 0.0;
+        for (int j = 0; j < s->nbasis; j++)
+            for (int k = 0; k < s->basis[j].n; k++) {
+                double s0, s1;
+                cf_cterm_split(s->basis[j].t[k], p, &s0, &s1);
+                c0[i] += s->coef[j] * s0;
+                c1[i] += s->coef[j] * s1;
+            }
+        /* The switch half-way (in log size) between the two measured ranges. */
+        switch_at[i] = i + 1 < a->nseg
+                           ? expm1(0.5 * (log1p(s->to_bytes) + log1p(a->seg[i + 1].from_bytes)))
+                           : INFINITY;
+    }
+    return a->nseg;
+}
+
+static void seg_text(const cf_across_seg *s, int with_range, char *buf, size_t n)
+{
+    size_t l = (size_t)snprintf(buf, n, "%s:", s->algorithm);
+    for (int j = 0; j < s->nbasis && l < n; j++) {
+        char name[96];
+        cf_cterm_sum_name(&s->basis[j], name, sizeof name);
+        int has_m = strchr(name, 'm') != NULL;
+        const char *sign = s->coef[j] < 0 ? (j ? " - " : " -") : (j ? " + " : " ");
+        l += (size_t)snprintf(buf + l, n - l, "%s%.4g %s * %s%s%s", sign, fabs(s->coef[j]),
+                              has_m ? "us/B" : "us", s->basis[j].n > 1 ? "(" : "", name,
+                              s->basis[j].n > 1 ? ")" : "");
+    }
+    if (with_range && l < n) {
+        char a[32], b[32];
+        cf_size_format((uint64_t)s->from_bytes, a, sizeof a);
+        cf_size_format((uint64_t)s->to_bytes, b, sizeof b);
+        snprintf(buf + l, n - l, " (%s to %s)", a, b);
+    }
+}
+
+void cf_across_describe(const cf_across *a, char *buf, size_t n)
+{
+    size_t l = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < a->nseg && l < n; i++) {
+        char part[512];
+        seg_text(&a->seg[i], a->nseg > 1, part, sizeof part);
+        l += (size_t)snprintf(buf + l, n - l, "%s%s", i ? "; " : "", part);
     }
 }
 
@@ -602,7 +890,8 @@ int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat
             add_key(&ks, &nk, &capk, (key){c, r->datatype, 0}) != 0)
             goto oom;
     }
-    qsort(ks, nk, sizeof *ks, cmp_key);
+    if (nk > 0) /* qsort wants a valid pointer even for no elements */
+        qsort(ks, nk, sizeof *ks, cmp_key);
 
     /* The point-to-point parameters, then the contention where collectives were measured. */
     snprintf(pp.pattern, sizeof pp.pattern, "pingpong");
@@ -686,6 +975,7 @@ static json_t *quality_json(const cf_rel_quality *q)
 {
     json_t *o = json_object();
     if (o == NULL || set(o, "n", json_integer(q->n)) || set(o, "dof", json_integer(q->dof)) ||
+        set(o, "rejected", json_integer(q->rejected)) ||
         set(o, "mape", jnum(q->mape)) || set(o, "max_rel_err", jnum(q->max_rel_err)) ||
         set(o, "loo_mape", jnum(q->loo_mape))) {
         json_decref(o);
@@ -712,23 +1002,34 @@ static json_t *matrix_json(const double *m, int k)
     return rows;
 }
 
-static void fmt_g(char *buf, size_t n, double v)
+static json_t *seg_json(const cf_across_seg *s)
 {
-    snprintf(buf, n, "%.4g", v);
-}
-
-/* "T(p, m) = 1.2 us * ceil(lg p) + 0.00031 us/B * (p-1)*m", for people reading the file. */
-static void across_formula_text(const cf_across *a, char *buf, size_t n)
-{
-    size_t len = (size_t)snprintf(buf, n, "T(p, m) =");
-    for (int j = 0; j < a->nbasis && len < n; j++) {
-        char v[32];
-        fmt_g(v, sizeof v, fabs(a->coef[j]));
-        const char *sign = a->coef[j] < 0 ? (j ? " - " : " -") : (j ? " + " : " ");
-        const char *unit = strchr(cf_cterm_name(a->basis[j]), 'm') ? "us/B" : "us";
-        len += (size_t)snprintf(buf + len, n - len, "%s%s %s * %s", sign, v, unit,
-                                cf_cterm_name(a->basis[j]));
+    json_t *o = json_object(), *basis = json_array(), *coef = json_array(), *se = json_array();
+    if (o == NULL || set(o, "basis", basis) || set(o, "coef", coef) || set(o, "se", se))
+        goto fail;
+    if (set(o, "from_bytes", json_real(s->from_bytes)) ||
+        set(o, "to_bytes", json_real(s->to_bytes)) ||
+        set(o, "algorithm", json_string(s->algorithm)))
+        goto fail;
+    for (int j = 0; j < s->nbasis; j++) {
+        char name[96];
+        cf_cterm_sum_name(&s->basis[j], name, sizeof name);
+        if (json_array_append_new(basis, json_string(name)) ||
+            json_array_append_new(coef, jnum(s->coef[j])) ||
+            json_array_append_new(se, jnum(sqrt(fmax(0.0, s->cov[j][j])))))
+            goto fail;
     }
+    double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
+    for (int j = 0; j < s->nbasis; j++)
+        for (int l = 0; l < s->nbasis; l++)
+            cov[j * s->nbasis + l] = s->cov[j][l];
+    if (set(o, "cov", matrix_json(cov, s->nbasis)) || set(o, "s2", jnum(s->s2)) ||
+        set(o, "quality", quality_json(&s->q)))
+        goto fail;
+    return o;
+fail:
+    json_decref(o);
+    return NULL;
 }
 
 json_t *cf_across_to_json(const cf_across *a)
@@ -749,22 +1050,15 @@ json_t *cf_across_to_json(const cf_across *a)
             goto fail;
         return o;
     }
-    json_t *basis = json_array(), *coef = json_array(), *se = json_array();
-    if (set(o, "basis", basis) || set(o, "coef", coef) || set(o, "se", se))
+    json_t *segs = json_array();
+    if (set(o, "segments", segs))
         goto fail;
-    for (int j = 0; j < a->nbasis; j++)
-        if (json_array_append_new(basis, json_string(cf_cterm_name(a->basis[j]))) ||
-            json_array_append_new(coef, jnum(a->coef[j])) ||
-            json_array_append_new(se, jnum(sqrt(fmax(0.0, a->cov[j][j])))))
+    for (int i = 0; i < a->nseg; i++)
+        if (json_array_append_new(segs, seg_json(&a->seg[i])))
             goto fail;
-    double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
-    for (int j = 0; j < a->nbasis; j++)
-        for (int l = 0; l < a->nbasis; l++)
-            cov[j * a->nbasis + l] = a->cov[j][l];
-    char f[512];
-    across_formula_text(a, f, sizeof f);
-    if (set(o, "cov", matrix_json(cov, a->nbasis)) || set(o, "s2", jnum(a->s2)) ||
-        set(o, "quality", quality_json(&a->q)) || set(o, "formula", json_string(f)))
+    char f[1024];
+    cf_across_describe(a, f, sizeof f);
+    if (set(o, "quality", quality_json(&a->q)) || set(o, "formula", json_string(f)))
         goto fail;
     return o;
 fail:
@@ -916,12 +1210,48 @@ static int get_quality(const where *w, const json_t *o, cf_rel_quality *q)
         return CF_EXIT_DATA;
     q->n = (int)n;
     q->dof = (int)dof;
+    const json_t *rej = json_object_get(j, "rejected");
+    q->rejected = json_is_integer(rej) ? (int)json_integer_value(rej) : 0;
     const char *opt[] = {"mape", "max_rel_err", "loo_mape"};
     double *dst[] = {&q->mape, &q->max_rel_err, &q->loo_mape};
     for (int i = 0; i < 3; i++) {
         const json_t *x = json_object_get(j, opt[i]);
         *dst[i] = json_is_number(x) ? json_number_value(x) : NAN;
     }
+    return 0;
+}
+
+static int seg_from_json(const json_t *j, const where *w, cf_across_seg *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(j))
+        return cf_error_set(w->e, CF_EXIT_DATA, w->file, 0, "%s: expected an object", w->path);
+    if (get_nonneg(w, j, "from_bytes", &out->from_bytes) ||
+        get_nonneg(w, j, "to_bytes", &out->to_bytes) ||
+        get_str(w, j, "algorithm", out->algorithm, sizeof out->algorithm))
+        return CF_EXIT_DATA;
+    if (out->to_bytes < out->from_bytes)
+        return bad(w, "to_bytes", "a number >= from_bytes");
+    const json_t *basis = json_object_get(j, "basis");
+    if (!json_is_array(basis) || json_array_size(basis) == 0 ||
+        json_array_size(basis) > CF_COLL_MAX_BASIS)
+        return bad(w, "basis", "an array of 1 to 3 term names");
+    out->nbasis = (int)json_array_size(basis);
+    for (int i = 0; i < out->nbasis; i++) {
+        const json_t *x = json_array_get(basis, (size_t)i);
+        if (!json_is_string(x) || cf_cterm_sum_parse(json_string_value(x), &out->basis[i]) != 0)
+            return cf_error_set(w->e, CF_EXIT_DATA, w->file, 0,
+                                "%s.basis: unknown term '%s' (from a newer commfit?)", w->path,
+                                json_is_string(x) ? json_string_value(x) : "?");
+    }
+    double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
+    if (get_vec(w, j, "coef", out->nbasis, out->coef) || get_mat(w, j, "cov", out->nbasis, cov) ||
+        get_nonneg(w, j, "s2", &out->s2) || get_quality(w, j, &out->q))
+        return CF_EXIT_DATA;
+    for (int a = 0; a < out->nbasis; a++)
+        for (int b = 0; b < out->nbasis; b++)
+            out->cov[a][b] = cov[a * out->nbasis + b];
+    out->tq = gsl_cdf_tdist_Pinv(0.975, out->q.dof);
     return 0;
 }
 
@@ -958,30 +1288,21 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
         snprintf(out->error, sizeof out->error, "%s", json_string_value(err));
         return 0;
     }
-    const json_t *basis = json_object_get(j, "basis");
-    if (!json_is_array(basis) || json_array_size(basis) == 0 ||
-        json_array_size(basis) > CF_COLL_MAX_BASIS)
-        return bad(&w, "basis", "an array of 1 to 3 term names");
-    out->nbasis = (int)json_array_size(basis);
-    for (int i = 0; i < out->nbasis; i++) {
-        const json_t *x = json_array_get(basis, (size_t)i);
-        int t = json_is_string(x) ? cf_cterm_find(json_string_value(x)) : -1;
-        if (t < 0)
-            return cf_error_set(e, CF_EXIT_DATA, name, 0,
-                                "%s.basis: unknown term '%s' (from a newer commfit?)", w.path,
-                                json_is_string(x) ? json_string_value(x) : "?");
-        out->basis[i] = (cf_cterm)t;
+    const json_t *segs = json_object_get(j, "segments");
+    if (!json_is_array(segs) || json_array_size(segs) == 0 ||
+        json_array_size(segs) > CF_ACROSS_MAX_SEG)
+        return bad(&w, "segments", "an array of 1 or 2 segments");
+    out->nseg = (int)json_array_size(segs);
+    for (int i = 0; i < out->nseg; i++) {
+        where ws = {name, "", e};
+        snprintf(ws.path, sizeof ws.path, "across_np[%zu].segments[%d]", index, i);
+        int rc = seg_from_json(json_array_get(segs, (size_t)i), &ws, &out->seg[i]);
+        if (rc != 0)
+            return rc;
+        if (i > 0 && out->seg[i].from_bytes <= out->seg[i - 1].to_bytes)
+            return bad(&ws, "from_bytes", "a size above the previous segment's to_bytes");
     }
-    double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
-    if (get_vec(&w, j, "coef", out->nbasis, out->coef) ||
-        get_mat(&w, j, "cov", out->nbasis, cov) || get_nonneg(&w, j, "s2", &out->s2) ||
-        get_quality(&w, j, &out->q))
-        return CF_EXIT_DATA;
-    for (int a = 0; a < out->nbasis; a++)
-        for (int b = 0; b < out->nbasis; b++)
-            out->cov[a][b] = cov[a * out->nbasis + b];
-    out->tq = gsl_cdf_tdist_Pinv(0.975, out->q.dof);
-    return 0;
+    return get_quality(&w, j, &out->q);
 }
 
 int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e)
@@ -1130,24 +1451,31 @@ static size_t line_expr(char *buf, size_t n, double c0, double c1, const char *l
 }
 
 int cf_lines_formula(const char *name, const double *c0, const double *c1, int nlines,
-                     const char *lang, char *buf, size_t n)
+                     const double *switch_at, const char *lang, char *buf, size_t n)
 {
     if (nlines < 1 || nlines > 2)
         return -1;
     char l[2][320];
     for (int i = 0; i < nlines; i++)
         line_expr(l[i], sizeof l[i], c0[i], c1[i], lang);
-    int two = nlines > 1;
-    char body[4 * sizeof l[0] + 64];
+    int two = nlines > 1, pw = two && switch_at != NULL;
+    double x = pw ? floor(switch_at[0]) : 0.0;
+    char body[4 * sizeof l[0] + 96];
     if (strcmp(lang, "text") == 0) {
-        if (two)
+        if (pw)
+            snprintf(body, sizeof body, "%s (m < %.0f); %s (m >= %.0f)", l[0], x, l[1], x);
+        else if (two)
             snprintf(body, sizeof body, "min(%s, %s)", l[0], l[1]);
         else
             snprintf(body, sizeof body, "%s", l[0]);
         return snprintf(buf, n, "T(m) = %s", body);
     }
     if (strcmp(lang, "latex") == 0) {
-        if (two)
+        if (pw)
+            snprintf(body, sizeof body,
+                     "\\begin{cases} %s & m < %.0f \\\\ %s & \\text{otherwise} \\end{cases}", l[0],
+                     x, l[1]);
+        else if (two)
             snprintf(body, sizeof body, "\\min(%s,\\ %s)", l[0], l[1]);
         else
             snprintf(body, sizeof body, "%s", l[0]);
@@ -1155,27 +1483,25 @@ int cf_lines_formula(const char *name, const double *c0, const double *c1, int n
         return snprintf(buf, n, "T_{\\mathrm{%.*s}}(m) = %s \\quad [\\mu\\mathrm{s}; m \\text{ in "
                         "bytes}]", (int)strcspn(u, "_"), u, body);
     }
-    if (strcmp(lang, "c") == 0) {
-        if (two)
-            snprintf(body, sizeof body, "fmin(%s, %s)", l[0], l[1]);
-        else
-            snprintf(body, sizeof body, "%s", l[0]);
+    int python = strcmp(lang, "python") == 0;
+    if (pw && python)
+        snprintf(body, sizeof body, "(%s) if m < %.0f else (%s)", l[0], x, l[1]);
+    else if (pw)
+        snprintf(body, sizeof body, "(m < %.0f ? (%s) : (%s))", x, l[0], l[1]);
+    else if (two && strcmp(lang, "c") == 0)
+        snprintf(body, sizeof body, "fmin(%s, %s)", l[0], l[1]);
+    else if (two && python)
+        snprintf(body, sizeof body, "min(%s, %s)", l[0], l[1]);
+    else if (two)
+        snprintf(body, sizeof body, "((%s) < (%s) ? (%s) : (%s))", l[0], l[1], l[0], l[1]);
+    else
+        snprintf(body, sizeof body, "%s", l[0]);
+    if (strcmp(lang, "c") == 0)
         return snprintf(buf, n, "static double %s(double m) { return %s; } /* us; m in bytes */",
                         name, body);
-    }
-    if (strcmp(lang, "python") == 0) {
-        if (two)
-            snprintf(body, sizeof body, "min(%s, %s)", l[0], l[1]);
-        else
-            snprintf(body, sizeof body, "%s", l[0]);
+    if (python)
         return snprintf(buf, n, "def %s(m): return %s  # us; m in bytes", name, body);
-    }
-    if (strcmp(lang, "gnuplot") == 0) {
-        if (two)
-            snprintf(body, sizeof body, "((%s) < (%s) ? (%s) : (%s))", l[0], l[1], l[0], l[1]);
-        else
-            snprintf(body, sizeof body, "%s", l[0]);
+    if (strcmp(lang, "gnuplot") == 0)
         return snprintf(buf, n, "%s(m) = %s  # us; m in bytes", name, body);
-    }
     return -1;
 }

@@ -25,13 +25,38 @@ typedef struct cf_point {
 
 /* How well a relative-error least-squares fit follows its points. */
 typedef struct cf_rel_quality {
-    int n, dof;
+    int n, dof;   /* points used, and n minus the parameters */
+    int rejected; /* points set aside as outliers */
     double mape;        /* mean absolute relative error (0.03 = 3%) */
     double max_rel_err; /* largest absolute relative error */
     double loo_mape;    /* the same, each point predicted without itself */
 } cf_rel_quality;
 
-/* The across-np model of one (pattern, datatype). */
+/* A sum of terms with unit weights ("ceil(lg p) + (p-1)"): one basis function. */
+#define CF_SUM_MAX 2
+typedef struct cf_cterm_sum {
+    int n;
+    cf_cterm t[CF_SUM_MAX];
+} cf_cterm_sum;
+
+/* One size range of an across-np model: one algorithm's cost with its own fitted
+ * coefficients, T(p, m) = sum coef_k * basis_k(p, m), over every measured p. */
+#define CF_ACROSS_MAX_SEG 2
+#define CF_ALG_NAME_MAX 48
+typedef struct cf_across_seg {
+    double from_bytes, to_bytes; /* the measured sizes it was fitted on */
+    char algorithm[CF_ALG_NAME_MAX];
+    int nbasis;
+    cf_cterm_sum basis[CF_COLL_MAX_BASIS];
+    double coef[CF_COLL_MAX_BASIS]; /* us per unit of each basis function */
+    double cov[CF_COLL_MAX_BASIS][CF_COLL_MAX_BASIS]; /* scaled by the residual variance */
+    double s2;                                       /* residual relative variance */
+    cf_rel_quality q;
+    double tq; /* Student t 97.5% quantile at q.dof, kept for predict */
+} cf_across_seg;
+
+/* The across-np model of one (pattern, datatype): one or two size ranges (MPICH switches
+ * algorithm, and protocols switch, at sizes), chosen with their algorithms by AICc. */
 typedef struct cf_across {
     char pattern[CF_PATTERN_MAX];
     char datatype[CF_DATATYPE_MAX];
@@ -39,13 +64,9 @@ typedef struct cf_across {
     long np[CF_ACROSS_NP_MAX]; /* measured process counts, increasing */
     double bytes_min, bytes_max;
     char error[CF_NOTE_MAX]; /* why there is no model; "" when fitted */
-    int nbasis;
-    cf_cterm basis[CF_COLL_MAX_BASIS];
-    double coef[CF_COLL_MAX_BASIS]; /* us per unit of each term */
-    double cov[CF_COLL_MAX_BASIS][CF_COLL_MAX_BASIS]; /* scaled by the residual variance */
-    double s2;                                       /* residual relative variance */
-    cf_rel_quality q;
-    double tq; /* Student t 97.5% quantile at q.dof, kept for predict */
+    int nseg;
+    cf_across_seg seg[CF_ACROSS_MAX_SEG];
+    cf_rel_quality q; /* over every point */
 } cf_across;
 
 /* Hockney's alpha + beta*m, fitted in relative error. */
@@ -92,8 +113,9 @@ typedef struct cf_estimate {
 } cf_estimate;
 
 /* Relative-error least squares: minimises sum ((t_i - x_i.c) / T_i)^2, T_i the measured
- * time first, then the fitted one (iterated). X is n rows of k values. cov is scaled by
- * the residual variance s2. Fails (CF_EXIT_DATA) when the columns cannot be separated. */
+ * time first, then the fitted one (iterated), setting aside points beyond 5 robust
+ * standard deviations (a quarter at most). X is n rows of k values. cov is scaled by the
+ * residual variance s2. Fails (CF_EXIT_DATA) when the columns cannot be separated. */
 int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coef, double *cov,
                double *s2, cf_rel_quality *q, cf_error *e);
 
@@ -103,9 +125,17 @@ int cf_hockney_fit(const double *m, const double *t, size_t n, cf_hockney *out, 
  * points is not an error: out->error says so. Errors only for data that cannot be fitted. */
 int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
                          cf_across *out, cf_error *e);
+/* T at (p, m) with its 95% prediction interval; out->alg is the segment used. Between the
+ * two segments' sizes the interval covers both. */
 void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out);
-/* The model at a fixed p: T(m) = c0 + c1*m. */
-void cf_across_line(const cf_across *a, long p, double *c0, double *c1);
+/* The model at a fixed p as lines T(m) = c0[i] + c1[i]*m, one per segment, segment i
+ * applying below switch_at[i] (c0, c1, switch_at hold CF_ACROSS_MAX_SEG). */
+int cf_across_lines(const cf_across *a, long p, double *c0, double *c1, double *switch_at);
+/* "Bruck: 1.2 us * ceil(lg p) + ... (m <= 256 B); pairwise exchange: ..." */
+void cf_across_describe(const cf_across *a, char *buf, size_t n);
+/* "ceil(lg p) + (p-1)" and back; -1 for an unknown term. */
+void cf_cterm_sum_name(const cf_cterm_sum *s, char *buf, size_t n);
+int cf_cterm_sum_parse(const char *name, cf_cterm_sum *out);
 
 void cf_p2p_clear(cf_p2p *pp);
 /* The estimate for pattern c with datatype at (p, m); 0, or CF_EXIT_DATA when pp has none. */
@@ -155,10 +185,11 @@ void cf_across_set_clear(cf_across_set *s);
 const cf_across *cf_across_set_find(const cf_across_set *s, const char *pattern,
                                     const char *datatype);
 
-/* T(m) = min over lines of (c0[i] + c1[i]*m), at most two lines, in lang ("text", "c",
- * "python", "latex", "gnuplot"), in the forms of cf_fit_formula: name is the function a
- * code form defines ("T_alltoall_np16"). The length written, or -1 for an unknown lang. */
+/* T(m) from at most two lines c0[i] + c1[i]*m in lang ("text", "c", "python", "latex",
+ * "gnuplot"), in the forms of cf_fit_formula: their minimum when switch_at is NULL, else
+ * line 0 for m < switch_at[0] and line 1 above. name is the function a code form defines
+ * ("T_alltoall_np16"). The length written, or -1 for an unknown lang. */
 int cf_lines_formula(const char *name, const double *c0, const double *c1, int nlines,
-                     const char *lang, char *buf, size_t n);
+                     const double *switch_at, const char *lang, char *buf, size_t n);
 
 #endif

@@ -17,6 +17,7 @@
 #include "model.h"
 #include "modelfile.h"
 #include "outfile.h"
+#include "report.h"
 #include "size.h"
 #include "table.h"
 
@@ -313,14 +314,56 @@ static void summary_line(FILE *fp, const cf_fit *f)
         fprintf(fp, "  warning: %s\n", f->warnings[i]);
 }
 
-/* The gains of a datatype fit per size, one line each (the study's table). */
+/* The gains of a datatype fit, one line per size: at the fewest and the most blocks
+ * measured there (gains are kept in the order of the rows: by size, then blocks). */
 static void gain_lines(FILE *fp, const cf_fit *f)
 {
-    for (size_t i = 0; i < f->ngain; i++) {
-        char b[32];
-        cf_size_format(f->gain[i].bytes, b, sizeof b);
-        fprintf(fp, "  %s %d blocks: %.3g us, pack %.3g us, gain %+.1f%%\n", b,
-                f->gain[i].blocks, f->gain[i].t_us, f->gain[i].t_pack_us, f->gain[i].gain_pct);
+    for (size_t i = 0, j; i < f->ngain; i = j) {
+        for (j = i + 1; j < f->ngain && f->gain[j].bytes == f->gain[i].bytes; j++)
+            ;
+        const cf_gain *a = &f->gain[i], *b = &f->gain[j - 1];
+        char sz[32];
+        cf_size_format(a->bytes, sz, sizeof sz);
+        fprintf(fp, "  %s: gain over pack %+.1f%% (%d block%s)", sz, a->gain_pct, a->blocks,
+                a->blocks == 1 ? "" : "s");
+        if (j - i > 1)
+            fprintf(fp, " to %+.1f%% (%d block%s)", b->gain_pct, b->blocks,
+                    b->blocks == 1 ? "" : "s");
+        fputc('\n', fp);
+    }
+}
+
+/* Field col of a row's extra columns into buf ("" when absent). */
+static void extra_field(const char *extra, size_t col, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (size_t c = 0; extra != NULL && c < col; c++)
+        if ((extra = strchr(extra, ',')) != NULL)
+            extra++;
+    if (extra == NULL)
+        return;
+    size_t len = strcspn(extra, ",");
+    if (len >= n)
+        len = n - 1;
+    memcpy(buf, extra, len);
+    buf[len] = '\0';
+}
+
+/* MPI_Pack costs depend on the layout packed, and measure records it (ddt_layout): pack
+ * rows are fitted per layout, as datatype pack_LAYOUT, and compared with that layout. */
+static void label_pack(const cf_table *t, cf_row *r)
+{
+    if (strcmp(r->datatype, "pack") != 0)
+        return;
+    for (size_t c = 0; c < t->n_extra; c++) {
+        if (strcmp(t->extra_names[c], "ddt_layout") != 0)
+            continue;
+        char layout[CF_DATATYPE_MAX];
+        extra_field(r->extra, c, layout, sizeof layout);
+        if (layout[0] != '\0' && strcmp(layout, "pack") != 0 &&
+            strlen(layout) + 5 < sizeof r->datatype)
+            snprintf(r->datatype, sizeof r->datatype, "pack_%s", layout);
+        return;
     }
 }
 
@@ -346,6 +389,7 @@ int cmd_fit(int argc, char **argv)
     char *newest = NULL, *output = NULL;
     cf_table **tables = NULL;
     const cf_row **all = NULL, **rows = NULL;
+    cf_row *copies = NULL;
     cf_modelset *ms = NULL;
     size_t nall = 0, nrows = 0;
 
@@ -376,7 +420,8 @@ int cmd_fit(int argc, char **argv)
     }
     all = malloc((nall + 1) * sizeof *all);
     rows = malloc((nall + 1) * sizeof *rows);
-    if (all == NULL || rows == NULL) {
+    copies = malloc((nall + 1) * sizeof *copies);
+    if (all == NULL || rows == NULL || copies == NULL) {
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto report;
     }
@@ -384,7 +429,9 @@ int cmd_fit(int argc, char **argv)
     int all_med = 1;
     for (size_t i = 0; i < o.ninputs; i++)
         for (size_t k = 0; k < tables[i]->n_rows; k++) {
-            const cf_row *r = &tables[i]->rows[k];
+            cf_row *r = &copies[nall];
+            *r = tables[i]->rows[k];
+            label_pack(tables[i], r);
             all[nall++] = r;
             if (isnan(r->t_med_us))
                 all_med = 0;
@@ -499,6 +546,8 @@ int cmd_fit(int argc, char **argv)
     }
     if (fflush(stdout) != 0 || ferror(stdout))
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write to standard output");
+    else
+        cf_report_hint("-m", output);
 report:
     if (rc != 0 && e.code != 0)
         cf_error_report(&e);
@@ -507,6 +556,7 @@ out:
     free(output);
     free(all);
     free(rows);
+    free(copies);
     for (size_t i = 0; tables != NULL && i < o.ninputs; i++)
         cf_table_free(tables[i]);
     free(tables);

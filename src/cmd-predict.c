@@ -159,10 +159,6 @@ static int resolve(ctx *c, long np, source *s, cf_error *e)
         s->kind = SRC_ACROSS;
         s->bytes_min = a->bytes_min;
         s->bytes_max = a->bytes_max;
-        size_t l = 0;
-        for (int j = 0; j < a->nbasis && l < sizeof s->model; j++)
-            l += (size_t)snprintf(s->model + l, sizeof s->model - l, "%s%s", j ? " + " : "",
-                                  cf_cterm_name(a->basis[j]));
         np_note(a->np, (size_t)a->nnp, np, part, sizeof part);
         join(s->note, sizeof s->note, part);
         return 0;
@@ -329,6 +325,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
+        out->model = c->across->seg[est.alg].algorithm;
     } else {
         cf_estimate est;
         cf_p2p_predict(&c->as.pp, c->coll, c->datatype, np, m, &est);
@@ -721,14 +718,14 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
     if (s->kind == SRC_FIT) {
         n = cf_fit_formula(s->fit, lang, buf, sizeof buf);
     } else if (s->kind == SRC_ACROSS) {
-        double c0, c1;
-        cf_across_line(c->across, np, &c0, &c1);
-        n = cf_lines_formula(name, &c0, &c1, 1, lang, buf, sizeof buf);
+        double c0[CF_ACROSS_MAX_SEG], c1[CF_ACROSS_MAX_SEG], sw[CF_ACROSS_MAX_SEG];
+        int nl = cf_across_lines(c->across, np, c0, c1, sw);
+        n = cf_lines_formula(name, c0, c1, nl, sw, lang, buf, sizeof buf);
         cf_msg("np=%ld: from the across-np model%s%s", np, s->note[0] ? "; " : "", s->note);
     } else {
         double c0[CF_COLL_MAX_ALGS], c1[CF_COLL_MAX_ALGS];
         int nl = cf_p2p_lines(&c->as.pp, c->coll, c->datatype, np, c0, c1);
-        n = cf_lines_formula(name, c0, c1, nl, lang, buf, sizeof buf);
+        n = cf_lines_formula(name, c0, c1, nl, NULL, lang, buf, sizeof buf);
         cf_msg("np=%ld: point-to-point estimate (%s%s%s); %s", np, c->coll->algs[0].name,
                nl > 1 ? ", or " : "", nl > 1 ? c->coll->algs[1].name : "", s->note);
     }

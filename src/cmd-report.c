@@ -73,8 +73,8 @@ static char *locate_table(const char *model_path, const char *file)
 }
 
 /* Reads the tables the model was fitted from (its "source") into one. */
-static int model_tables(const cf_modelset *ms, const char *model_path, cf_table **out,
-                        char **names, cf_error *e)
+static int model_tables(const cf_modelset *ms, const char *model_path, cf_table **out, char **names,
+                        cf_error *e)
 {
     const json_t *tables = json_object_get(ms->source, "tables");
     if (!json_is_array(tables) || json_array_size(tables) == 0)
@@ -140,12 +140,9 @@ int cmd_report(int argc, char **argv)
 {
     enum { OPT_PNG = 256 };
     static const struct option opts[] = {
-        {"input", required_argument, 0, 'i'},
-        {"model", required_argument, 0, 'm'},
-        {"output", required_argument, 0, 'o'},
-        {"png", no_argument, 0, OPT_PNG},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+        {"input", required_argument, 0, 'i'},  {"model", required_argument, 0, 'm'},
+        {"output", required_argument, 0, 'o'}, {"png", no_argument, 0, OPT_PNG},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
     };
     const char *input = NULL, *model = NULL, *output = NULL;
     int png = 0;
@@ -230,9 +227,15 @@ int cmd_report(int argc, char **argv)
 
     char why[512] = "";
     gnuplot = cf_gnuplot_find(why, sizeof why);
-    cf_report_opts o = {.table = t, .table_path = table_path, .models = ms, .model_path = model,
-                        .out_dir = dir, .png = png, .gnuplot = gnuplot,
-                        .gnuplot_missing = why, .warn = gnuplot_warning};
+    cf_report_opts o = {.table = t,
+                        .table_path = table_path,
+                        .models = ms,
+                        .model_path = model,
+                        .out_dir = dir,
+                        .png = png,
+                        .gnuplot = gnuplot,
+                        .gnuplot_missing = why,
+                        .warn = gnuplot_warning};
     cf_report_result res;
     if ((rc = cf_report_write(&o, &res, &e)) != 0)
         goto report_error;

@@ -19,7 +19,7 @@ typedef enum cf_cterm {
     CF_CT_COUNT
 } cf_cterm;
 
-#define CF_COLL_MAX_BASIS 3
+#define CF_COLL_MAX_BASIS 3 /* basis functions of one algorithm's cost */
 #define CF_COLL_MAX_ALGS 2
 #define CF_COST_MAX_PARTS 2
 
@@ -51,9 +51,9 @@ typedef struct cf_coll {
     const char *datatype; /* what the pattern is measured with: "byte" or "float" */
     int nmsg;             /* messages a call counts for bandwidth; 0: a collective */
     int two_only;         /* runs on two processes whatever np (pingpong, pingping) */
-    int nbasis;           /* the across-np fit: T = sum c_k * basis_k(p, m) */
-    cf_cterm basis[CF_COLL_MAX_BASIS];
-    int nalgs; /* the point-to-point estimate: the cheapest of these */
+    /* The algorithms MPICH switches between: the point-to-point estimate takes the
+     * cheapest; the across-np fit gives each size range one of them. */
+    int nalgs;
     cf_coll_alg algs[CF_COLL_MAX_ALGS];
 } cf_coll;
 

@@ -166,13 +166,9 @@ int cf_ddt_sweep(const uint64_t *sizes, size_t nsizes, const long *blocks, size_
 {
     *out = NULL;
     *n = 0;
-    uint64_t max_bytes = 0;
-    for (size_t i = 0; i < nsizes; i++)
-        if (sizes[i] > max_bytes)
-            max_bytes = sizes[i];
-    int rc = cf_ddt_blocks_check(blocks, nblocks, max_bytes, e);
-    if (rc != 0)
-        return rc;
+    for (size_t j = 0; j < nblocks; j++)
+        if (blocks[j] < 1)
+            return cf_ddt_blocks_check(&blocks[j], 1, 0, e);
     /* Per size and block count: each derived kind, its pack, and the contiguous baseline
      * at its payload; struct (blocks do not apply) once per size. */
     size_t cap = nsizes * (nblocks * 12 + 4) + 1;
@@ -544,6 +540,14 @@ int cf_ddt_run(cf_ddt_xfer *x, long reps, cf_error *e)
     return 0;
 }
 
+int cf_ddt_run_timed(cf_ddt_xfer *x, long reps, double *t_s, cf_error *e)
+{
+    double t0 = MPI_Wtime();
+    int rc = cf_ddt_run(x, reps, e);
+    *t_s = (MPI_Wtime() - t0) / (double)reps / 2.0;
+    return rc;
+}
+
 /* After a leg, the receiving rank's verdict goes to both ranks, so both report alike. */
 static int verdict(cf_ddt_xfer *x, int receiver, const char *leg, cf_error *e)
 {
@@ -639,10 +643,8 @@ int cf_ddt_time(cf_ddt_xfer *x, long reps, int samples, cf_ddt_times *t, cf_erro
             rc = mpi_fail(e, mrc, "MPI_Barrier", &x->shape);
             break;
         }
-        double t0 = MPI_Wtime();
-        rc = cf_ddt_run(x, reps, e);
-        double t1 = MPI_Wtime();
-        mine[k] = (t1 - t0) * 1e6 / (2.0 * (double)reps);
+        rc = cf_ddt_run_timed(x, reps, &mine[k], e);
+        mine[k] *= 1e6;
         total += mine[k];
     }
     double mean = total / samples, lo = 0, hi = 0, all = 0;

@@ -73,9 +73,10 @@ int cf_ddt_plan(cf_ddt_kind kind, cf_ddt_kind layout, uint64_t bytes, long block
 #define CF_DDT_ALL_KINDS ((1u << CF_DDT_NKINDS) - 1)
 
 /* The points of a sweep over sizes x block counts, sorted by payload, blocks, kind, and
- * layout, without repeats (rounding can map several requests to one payload). Refuses
- * block counts of 0 and block counts larger than the floats of the largest size, naming
- * the value (CF_EXIT_USAGE). *out is malloc'd; *n may be 0 (nothing fits). */
+ * layout, without repeats (rounding can map several requests to one payload). A block
+ * count is skipped at the sizes with fewer floats (cf_ddt_blocks_check refuses the counts
+ * no size can carry); a count below 1 is refused (CF_EXIT_USAGE, naming it). *out is
+ * malloc'd; *n may be 0 (nothing fits). */
 int cf_ddt_sweep(const uint64_t *sizes, size_t nsizes, const long *blocks, size_t nblocks,
                  unsigned kinds, cf_ddt_shape **out, size_t *n, cf_error *e);
 
@@ -114,6 +115,8 @@ void cf_ddt_xfer_free(cf_ddt_xfer *x);
  * MPI_PACKED message, MPI_Unpack into the contiguous buffer). Untimed: the caller times
  * it. Both ranks return the same status unless MPI itself fails. */
 int cf_ddt_run(cf_ddt_xfer *x, long reps, cf_error *e);
+/* The same, timed: *t_s is this rank's time per call in seconds, half a round trip. */
+int cf_ddt_run_timed(cf_ddt_xfer *x, long reps, double *t_s, cf_error *e);
 
 /* One verified round trip, outside any timed loop: rank 0's element, through the
  * layout, must reach rank 1 as the payload in order, without writing past it; rank 1

@@ -83,10 +83,41 @@ double cf_aicc(double rrss, size_t n, int k)
            2.0 * kk * (kk + 1) / ((double)n - kk - 1);
 }
 
+/* GSL's workspace for one problem, allocated once and used for every refit. */
+typedef struct lsq_ws {
+    gsl_matrix *A, *cov;
+    gsl_vector *w, *y, *c;
+    gsl_multifit_linear_workspace *ws;
+} lsq_ws;
+
+static void ws_free(lsq_ws *W)
+{
+    gsl_multifit_linear_free(W->ws);
+    gsl_matrix_free(W->cov);
+    gsl_matrix_free(W->A);
+    gsl_vector_free(W->c);
+    gsl_vector_free(W->y);
+    gsl_vector_free(W->w);
+}
+
+static int ws_alloc(lsq_ws *W, size_t n, size_t p)
+{
+    W->A = gsl_matrix_alloc(n, p);
+    W->cov = gsl_matrix_alloc(p, p);
+    W->w = gsl_vector_alloc(n);
+    W->y = gsl_vector_alloc(n);
+    W->c = gsl_vector_alloc(p);
+    W->ws = gsl_multifit_linear_alloc(n, p);
+    if (W->A && W->cov && W->w && W->y && W->c && W->ws)
+        return 0;
+    ws_free(W);
+    return -1;
+}
+
 /* One weighted fit of the kept points with fixed weights. Columns are scaled to unit
  * maximum first: m^2 reaches 1e13 and would otherwise dominate the conditioning. */
-static int solve(const double *X, const double *y, const double *w, const unsigned char *rej,
-                 size_t n, size_t p, cf_lsq *r)
+static int solve(lsq_ws *W, const double *X, const double *y, const double *w,
+                 const unsigned char *rej, size_t n, size_t p, cf_lsq *r)
 {
     size_t nk = 0;
     for (size_t i = 0; i < n; i++)
@@ -102,43 +133,31 @@ static int solve(const double *X, const double *y, const double *w, const unsign
         if (scale[j] == 0)
             return -1;
     }
-    gsl_matrix *A = gsl_matrix_alloc(nk, p);
-    gsl_vector *wv = gsl_vector_alloc(nk), *yv = gsl_vector_alloc(nk), *c = gsl_vector_alloc(p);
-    gsl_matrix *cov = gsl_matrix_alloc(p, p);
-    gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(nk, p);
-    int rc = -1;
-    if (A && wv && yv && c && cov && ws) {
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (rej[i])
-                continue;
-            for (size_t j = 0; j < p; j++)
-                gsl_matrix_set(A, k, j, X[i * p + j] / scale[j]);
-            gsl_vector_set(wv, k, w[i]);
-            gsl_vector_set(yv, k, y[i]);
-            k++;
-        }
-        double chisq;
-        size_t rank;
-        /* A tolerance well below rounding: only an exactly degenerate design is refused. */
-        if (gsl_multifit_wlinear_tsvd(A, wv, yv, 1e-13, c, cov, &chisq, &rank, ws) ==
-                GSL_SUCCESS &&
-            rank == p) {
-            for (size_t j = 0; j < p; j++) {
-                r->coef[j] = gsl_vector_get(c, j) / scale[j];
-                for (size_t l = 0; l < p; l++)
-                    r->cov_unscaled[j][l] = gsl_matrix_get(cov, j, l) / (scale[j] * scale[l]);
-            }
-            rc = isfinite(chisq) ? 0 : -1;
-        }
+    gsl_matrix_view A = gsl_matrix_submatrix(W->A, 0, 0, nk, p);
+    gsl_vector_view wv = gsl_vector_subvector(W->w, 0, nk), yv = gsl_vector_subvector(W->y, 0, nk);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rej[i])
+            continue;
+        for (size_t j = 0; j < p; j++)
+            gsl_matrix_set(&A.matrix, k, j, X[i * p + j] / scale[j]);
+        gsl_vector_set(&wv.vector, k, w[i]);
+        gsl_vector_set(&yv.vector, k, y[i]);
+        k++;
     }
-    gsl_multifit_linear_free(ws);
-    gsl_matrix_free(cov);
-    gsl_vector_free(c);
-    gsl_vector_free(yv);
-    gsl_vector_free(wv);
-    gsl_matrix_free(A);
-    return rc;
+    double chisq;
+    size_t rank;
+    /* A tolerance well below rounding: only an exactly degenerate design is refused. */
+    if (gsl_multifit_wlinear_tsvd(&A.matrix, &wv.vector, &yv.vector, 1e-13, W->c, W->cov, &chisq,
+                                  &rank, W->ws) != GSL_SUCCESS ||
+        rank != p || !isfinite(chisq))
+        return -1;
+    for (size_t j = 0; j < p; j++) {
+        r->coef[j] = gsl_vector_get(W->c, j) / scale[j];
+        for (size_t l = 0; l < p; l++)
+            r->cov_unscaled[j][l] = gsl_matrix_get(W->cov, j, l) / (scale[j] * scale[l]);
+    }
+    return 0;
 }
 
 static double dot(const double *x, const double *c, size_t p)
@@ -175,11 +194,11 @@ static void weights_of(const double *y, const double *f, const double *sd, size_
 }
 
 /* Fits with the current rejection mask; fills everything but the robust part. */
-static int fit_kept(const double *X, const double *y, const double *sd, size_t n, size_t p,
-                    cf_weights w, cf_lsq *r, double *wt)
+static int fit_kept(lsq_ws *W, const double *X, const double *y, const double *sd, size_t n,
+                    size_t p, cf_weights w, cf_lsq *r, double *wt)
 {
     weights_of(y, NULL, sd, n, w, wt);
-    if (solve(X, y, wt, r->rejected, n, p, r) != 0)
+    if (solve(W, X, y, wt, r->rejected, n, p, r) != 0)
         return -1;
     if (w == CF_WEIGHTS_RELATIVE) {
         for (int it = 0; it < 50; it++) {
@@ -188,7 +207,7 @@ static int fit_kept(const double *X, const double *y, const double *sd, size_t n
             for (size_t i = 0; i < n; i++)
                 r->fitted[i] = dot(&X[i * p], r->coef, p);
             weights_of(y, r->fitted, sd, n, w, wt);
-            if (solve(X, y, wt, r->rejected, n, p, r) != 0)
+            if (solve(W, X, y, wt, r->rejected, n, p, r) != 0)
                 return -1;
             double change = 0;
             for (size_t j = 0; j < p; j++) {
@@ -196,7 +215,7 @@ static int fit_kept(const double *X, const double *y, const double *sd, size_t n
                 if (d > change)
                     change = d;
             }
-            if (change < 1e-13)
+            if (change < 1e-11)
                 break;
         }
     }
@@ -236,6 +255,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A point and how far it lies from the fit, for ranking the worst first. */
+typedef struct ranked {
+    double v;
+    size_t i;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    double x = ((const ranked *)a)->v, y = ((const ranked *)b)->v;
+    return (x < y) - (x > y);
+}
+
 int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
                cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e)
 {
@@ -253,22 +284,32 @@ int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, siz
     r->loo_rel = calloc(n, sizeof *r->loo_rel);
     r->rejected = calloc(n, 1);
     double *wt = calloc(n, sizeof *wt), *abs_rel = calloc(n, sizeof *abs_rel);
-    if (!r->fitted || !r->loo_rel || !r->rejected || !wt || !abs_rel) {
+    ranked *cand = calloc(n, sizeof *cand);
+    lsq_ws W;
+    int have_ws = ws_alloc(&W, n, p) == 0;
+    if (!r->fitted || !r->loo_rel || !r->rejected || !wt || !abs_rel || !cand || !have_ws) {
         free(wt);
         free(abs_rel);
+        free(cand);
+        if (have_ws)
+            ws_free(&W);
         cf_lsq_free(r);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
     int rc = 0;
-    if (fit_kept(X, y, sd, n, p, w, r, wt) != 0) {
+    if (fit_kept(&W, X, y, sd, n, p, w, r, wt) != 0) {
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                           "%s: the sizes do not determine the %zu parameters of this model "
                           "(too few distinct sizes)",
                           what, p);
         goto out;
     }
-    size_t max_reject = n / 8 > 1 ? n / 8 : 1;
-    for (size_t nrej = 0; robust && nrej < max_reject && r->dof > 2;) {
+    /* Rounds of rejection: each sets aside the worst quarter (at least one) of the points
+     * beyond the limit, then refits. One at a time would be best, as a gross outlier pulls
+     * the fit and makes good points look bad; a quarter keeps that for small tables and a
+     * large table linear in its size. */
+    size_t max_reject = n / 8 > 1 ? n / 8 : 1, nrej = 0;
+    for (int round = 0; robust && round < 64 && nrej < max_reject && r->dof > 2; round++) {
         /* The robust spread of the relative residuals: 1.4826 times their MAD. */
         size_t k = 0;
         for (size_t i = 0; i < n; i++)
@@ -279,27 +320,32 @@ int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, siz
         double limit = 4 * 1.4826 * mad;
         if (limit < 1e-6)
             limit = 1e-6;
-        size_t worst = n;
-        double worst_v = limit;
+        size_t ncand = 0;
         for (size_t i = 0; i < n; i++) {
             if (r->rejected[i] || !(r->fitted[i] > 0))
                 continue;
             double v = fabs((y[i] - r->fitted[i]) / r->fitted[i]);
-            if (v > worst_v) {
-                worst_v = v;
-                worst = i;
-            }
+            if (v > limit)
+                cand[ncand++] = (ranked){v, i};
         }
-        if (worst == n)
+        if (ncand == 0)
             break;
-        r->rejected[worst] = 1;
-        if (fit_kept(X, y, sd, n, p, w, r, wt) != 0) {
-            /* Without that point the model is undetermined: keep it. */
-            r->rejected[worst] = 0;
-            fit_kept(X, y, sd, n, p, w, r, wt);
+        qsort(cand, ncand, sizeof *cand, cmp_ranked);
+        size_t take = ncand / 4 > 1 ? ncand / 4 : 1;
+        if (take > max_reject - nrej)
+            take = max_reject - nrej;
+        if (take > (size_t)r->dof - 2)
+            take = (size_t)r->dof - 2;
+        for (size_t c = 0; c < take; c++)
+            r->rejected[cand[c].i] = 1;
+        if (fit_kept(&W, X, y, sd, n, p, w, r, wt) != 0) {
+            /* Without those points the model is undetermined: keep them. */
+            for (size_t c = 0; c < take; c++)
+                r->rejected[cand[c].i] = 0;
+            fit_kept(&W, X, y, sd, n, p, w, r, wt);
             break;
         }
-        nrej++;
+        nrej += take;
     }
     for (size_t j = 0; j < p && rc == 0; j++)
         if (!isfinite(r->coef[j]))
@@ -309,8 +355,10 @@ int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, siz
                           "%s: %d points for %zu parameters: expected at least %zu", what,
                           r->nkept, p, p + 1);
 out:
+    ws_free(&W);
     free(wt);
     free(abs_rel);
+    free(cand);
     if (rc != 0)
         cf_lsq_free(r);
     return rc;
@@ -496,8 +544,11 @@ void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
     s->rinf_MiBps = scale / beta;
     s->rinf_lo_MiBps = scale / (beta + tq * se);
     s->rinf_hi_MiBps = beta - tq * se > 0 ? scale / (beta - tq * se) : INFINITY;
-    s->n_half_bytes = alpha / beta;
-    s->m90_bytes = 9 * alpha / beta;
+    /* A tangent crossing zero above m = 0 has no half-performance length. */
+    if (alpha > 0) {
+        s->n_half_bytes = alpha / beta;
+        s->m90_bytes = 9 * alpha / beta;
+    }
 }
 
 int cf_fit_group(const char *kind_name, const cf_fit_input *in, cf_fit *out, cf_error *e)

@@ -55,7 +55,8 @@ typedef struct cf_lsq {
 /* Fits y (with standard deviations sd, used by CF_WEIGHTS_VARIANCE, else may be NULL).
  * Relative weights are 1/T^2 with T the fitted values, iterated to convergence. With
  * robust, points whose relative residual is far beyond the robust spread (4 times
- * 1.4826 MAD) are set aside one at a time, at most max(1, n/8), keeping dof >= 2.
+ * 1.4826 MAD) are set aside, the worst quarter of them per refit (at least one), at most
+ * max(1, n/8) in all, keeping dof >= 2.
  * Fails (CF_EXIT_DATA, naming what) when n <= p or the design is singular. */
 int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
                cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e);

@@ -120,20 +120,20 @@ static int title_line(const cf_import_line *l, osu_table *tb)
         return 0;
     cf_import_field f[24];
     int k = cf_import_split(l->s, l->n, f, 24);
-    if (k < 3 || k > 24)
-        return k >= 3 ? -1 : 0;
+    if (k < 4 || k > 24)
+        return 0;
+    /* Titles end "Test" or "Test vX.Y"; other "# OSU ..." lines are free text. */
+    int end = 0;
+    for (int i = k - 1; i >= k - 2 && i >= 3; i--)
+        if (word_eq(&f[i], "test"))
+            end = i;
+    if (end == 0)
+        return 0;
     memset(tb, 0, sizeof *tb);
     tb->line = l->no;
-    int end = k;
-    for (int i = k - 1; i >= 3; i--) {
-        if (word_eq(&f[i], "test")) {
-            end = i;
-            if (i + 1 < k && (f[i + 1].s[0] == 'v' || f[i + 1].s[0] == 'V'))
-                snprintf(tb->version, sizeof tb->version, "%.*s", (int)f[i + 1].n - 1,
-                         f[i + 1].s + 1);
-            break;
-        }
-    }
+    if (end + 1 < k && (f[end + 1].s[0] == 'v' || f[end + 1].s[0] == 'V'))
+        snprintf(tb->version, sizeof tb->version, "%.*s", (int)f[end + 1].n - 1,
+                 f[end + 1].s + 1);
     snprintf(tb->product, sizeof tb->product, "%.*s", (int)f[2].n, f[2].s);
     char name[120];
     size_t n = 0;
@@ -189,6 +189,12 @@ static int title_line(const cf_import_line *l, osu_table *tb)
         break;
     }
     return 1;
+}
+
+static int is_title(const cf_import_line *l)
+{
+    osu_table scratch;
+    return title_line(l, &scratch);
 }
 
 /* The column header: known names in any spacing ("Latency (us)", "Avg Latency(us)"). */
@@ -417,18 +423,13 @@ int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
     again:
         switch (st) {
         case SKIP:
-            if (cf_import_starts(l.s, l.n, "# OSU ")) {
+            if (is_title(&l)) {
                 st = OUT;
                 goto again;
             }
             break;
         case OUT: {
-            int t = title_line(&l, &tb);
-            if (t < 0) {
-                rc = cf_import_table_fail(im, e, l.no, "OSU title too long: '%.*s'",
-                                          CF_IMPORT_QUOTE(l.s, l.n));
-                st = SKIP;
-            } else if (t > 0) {
+            if (title_line(&l, &tb)) {
                 tables++;
                 st = HDR;
                 char item[64];
@@ -453,7 +454,7 @@ int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
                                           "('# Size  Latency (us)' or the like), got '%.*s'",
                                           tb.title, CF_IMPORT_QUOTE(l.s, l.n));
                 st = SKIP;
-            } else if (cf_import_starts(l.s, l.n, "# OSU ")) {
+            } else if (is_title(&l)) {
                 rc = cf_import_table_fail(im, e, tb.line,
                                           "the OSU %s table has no column header: it is cut "
                                           "off before line %ld",

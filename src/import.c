@@ -37,6 +37,9 @@ void cf_import_free(cf_import *im)
     if (im == NULL)
         return;
     free(im->cur.rows);
+    for (size_t i = 0; i < im->n_bases; i++)
+        free(im->bases[i]);
+    free(im->bases);
     cf_table_free(im->t);
     free(im);
 }
@@ -307,6 +310,19 @@ int cf_import_table_row(cf_import *im, long line, cf_row *r, cf_error *e)
     char why[256];
     if (cf_row_check(r, why, sizeof why) != 0)
         return cf_import_table_fail(im, e, line, "%s", why);
+    /* A row group holds each size once, in increasing order (commfit-formats(5)). */
+    if (c->n > 0 && r->bytes == c->rows[c->n - 1].bytes)
+        return cf_import_table_fail(im, e, line,
+                                    "a second row of %llu bytes (the first at line %ld): "
+                                    "expected the sizes of the %s table to increase",
+                                    (unsigned long long)r->bytes, c->last_line, c->bench);
+    if (c->n > 0 && r->bytes < c->rows[c->n - 1].bytes)
+        return cf_import_table_fail(im, e, line,
+                                    "a row of %llu bytes after one of %llu (line %ld): expected "
+                                    "the sizes of the %s table to increase",
+                                    (unsigned long long)r->bytes,
+                                    (unsigned long long)c->rows[c->n - 1].bytes, c->last_line,
+                                    c->bench);
     if (c->n == c->cap) {
         size_t nc = c->cap ? c->cap * 2 : 64;
         cf_row *nr = realloc(c->rows, nc * sizeof *nr);
@@ -316,6 +332,7 @@ int cf_import_table_row(cf_import *im, long line, cf_row *r, cf_error *e)
         c->cap = nc;
     }
     c->rows[c->n++] = *r;
+    c->last_line = line;
     return 0;
 }
 
@@ -365,15 +382,54 @@ int cf_import_add_source(cf_import *im, const char *note, cf_error *e)
 
 /* ---- files ---- */
 
+/* A comma would split the CSV field. */
+static void sanitize(char *s)
+{
+    for (; *s; s++)
+        if (*s == ',' || *s == '\r' || *s == '\n')
+            *s = '_';
+}
+
+static int base_used(const cf_import *im, const char *b)
+{
+    for (size_t i = 0; i < im->n_bases; i++)
+        if (strcmp(im->bases[i], b) == 0)
+            return 1;
+    return 0;
+}
+
+/* The file's name in the source column: its base name, or, when an earlier input had the
+ * same base name, the name as given (then numbered), so that row groups stay apart. */
+static int source_name(cf_import *im, const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    snprintf(im->base, sizeof im->base, "%s", slash ? slash + 1 : name);
+    sanitize(im->base);
+    if (base_used(im, im->base)) {
+        snprintf(im->base, sizeof im->base, "%s", name);
+        sanitize(im->base);
+    }
+    for (int k = 2; base_used(im, im->base); k++) {
+        snprintf(im->base, sizeof im->base, "%.200s#%d", name, k);
+        sanitize(im->base);
+    }
+    char **nb = realloc(im->bases, (im->n_bases + 1) * sizeof *nb);
+    if (nb == NULL)
+        return -1;
+    im->bases = nb;
+    if ((nb[im->n_bases] = strdup(im->base)) == NULL)
+        return -1;
+    im->n_bases++;
+    return 0;
+}
+
 int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len,
                   const char *name, cf_error *e)
 {
     im->file = name;
-    const char *slash = strrchr(name, '/');
-    snprintf(im->base, sizeof im->base, "%s", slash ? slash + 1 : name);
-    for (char *p = im->base; *p; p++)
-        if (*p == ',' || *p == '\r' || *p == '\n')
-            *p = '_';
+    int rc = source_name(im, name);
+    if (rc != 0)
+        return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
     cf_import_table_drop(im);
     const char *what = f == CF_IMPORT_IMB ? "IMB" : "OSU";
     if (len == 0)
@@ -394,7 +450,7 @@ int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len
         lines++;
     if (cf_table_reserve(im->t, im->t->n_rows + lines) != 0)
         return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
-    int rc = f == CF_IMPORT_IMB ? cf_import_imb_parse(im, buf, len, e)
+    rc = f == CF_IMPORT_IMB ? cf_import_imb_parse(im, buf, len, e)
                                 : cf_import_osu_parse(im, buf, len, e);
     cf_import_table_drop(im);
     return rc;

@@ -33,6 +33,7 @@ typedef struct cf_import_tab {
     int np;
     cf_row *rows;
     size_t n, cap;
+    long last_line;      /* line of the last row kept, for "sizes out of order" */
     long zero_skipped;   /* rows whose average time printed as zero */
     long notime_skipped; /* bandwidth rows that imply no time (0 bytes or 0 MB/s) */
 } cf_import_tab;
@@ -48,6 +49,8 @@ typedef struct cf_import {
     int bw_only;       /* a table whose times come from its bandwidth was imported */
     char first_bench[120], first_where[300]; /* for refusing --pattern over several */
     long zero_total, notime_total;
+    char **bases; /* the source names used so far: each file's must differ */
+    size_t n_bases;
 } cf_import;
 
 /* Creates an import; the table gets the extra column "source". NULL when out of memory. */

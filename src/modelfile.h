@@ -48,7 +48,7 @@ typedef struct cf_saturation {
     int nmsg;                /* messages per call counted in bandwidth (sendrecv 2) */
     double rinf_MiBps;       /* nmsg / beta_eff, in MiB/s (1 MiB = 1048576 bytes) */
     double rinf_lo_MiBps, rinf_hi_MiBps; /* 95% interval from beta_eff's standard error */
-    double n_half_bytes;     /* alpha_eff / beta_eff */
+    double n_half_bytes;     /* alpha_eff / beta_eff (NAN when alpha_eff <= 0) */
     double m90_bytes;        /* 9 * alpha_eff / beta_eff: reaches 90% of r_inf */
     double peak_MiBps;       /* measured, with the fitted statistic */
     uint64_t peak_bytes;

@@ -14,8 +14,8 @@
 static const char *const section_titles[CF_SEC_COUNT] = {
     "Time vs message size", "Bandwidth", "Derived datatypes", "Time vs process count",
     "Residuals of the fits"};
-static const char *const section_ids[CF_SEC_COUNT] = {"time", "bandwidth", "datatypes",
-                                                      "np", "residuals"};
+static const char *const section_ids[CF_SEC_COUNT] = {"time", "bandwidth", "datatypes", "np",
+                                                      "residuals"};
 
 static const char style[] =
     "body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;"
@@ -292,15 +292,16 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
             cf_report_html_text(fp, f->pattern);
             fprintf(fp, "</td><td class=\"num\">%d</td><td>", f->np);
             cf_report_html_text(fp, f->datatype);
-            fprintf(fp, "</td><td class=\"num\">%.4g</td><td class=\"num\">%.4g to ",
-                    st->rinf_MiBps, st->rinf_lo_MiBps);
-            if (isfinite(st->rinf_hi_MiBps))
-                fprintf(fp, "%.4g</td>", st->rinf_hi_MiBps);
-            else
-                fputs("&infin;</td>", fp);
+            char b0[32], b1[32], b2[32], b3[32];
+            cf_report_bw_text(st->rinf_MiBps, b0, sizeof b0);
+            cf_report_bw_text(st->rinf_lo_MiBps, b1, sizeof b1);
+            cf_report_bw_text(st->rinf_hi_MiBps, b2, sizeof b2);
+            cf_report_bw_text(st->peak_MiBps, b3, sizeof b3);
+            fprintf(fp, "</td><td class=\"num\">%s</td><td class=\"num\">%s to %s</td>", b0, b1,
+                    isfinite(st->rinf_hi_MiBps) ? b2 : "&infin;");
             size_cell(fp, st->n_half_bytes);
             size_cell(fp, st->m90_bytes);
-            fprintf(fp, "<td class=\"num\">%.4g</td>", st->peak_MiBps);
+            fprintf(fp, "<td class=\"num\">%s</td>", b3);
             size_cell(fp, (double)st->peak_bytes);
             size_cell(fp, st->flat_from_bytes);
             fputs("</tr>\n", fp);
@@ -333,10 +334,9 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
                 fputs("</td><td></td><td></td><td></td></tr>\n", fp);
                 continue;
             }
-            for (int k = 0; k < a->nbasis; k++) {
-                fprintf(fp, "%s%.4g &times; ", k ? " + " : "", a->coef[k]);
-                cf_report_html_text(fp, cf_cterm_name(a->basis[k]));
-            }
+            char terms[1024];
+            cf_across_describe(a, terms, sizeof terms);
+            cf_report_html_text(fp, terms);
             fprintf(fp,
                     "</td><td class=\"num\">%d</td><td class=\"num\">%.2g%%</td>"
                     "<td class=\"num\">%.2g%%</td></tr>\n",
@@ -353,8 +353,8 @@ static void figure(FILE *fp, const cf_report *r, const cf_plot *p, const char *m
     cf_report_html_text(fp, p->title);
     fputs("</h3>\n", fp);
     if (p->drawn) {
-        fprintf(fp, "<img src=\"%s.%s\" width=\"%d\" height=\"%d\" alt=\"", p->name, ext,
-                p->width, p->height);
+        fprintf(fp, "<img src=\"%s.%s\" width=\"%d\" height=\"%d\" alt=\"", p->name, ext, p->width,
+                p->height);
         cf_report_html_text(fp, p->title);
         fputs("\">\n", fp);
     } else {
@@ -363,8 +363,9 @@ static void figure(FILE *fp, const cf_report *r, const cf_plot *p, const char *m
             fputs(": ", fp);
             cf_report_html_text(fp, missing);
         }
-        fprintf(fp, ". To draw it, run <code>gnuplot %s.gp</code> in this folder, or run "
-                    "<code>commfit report</code> again once gnuplot is installed.</div>\n",
+        fprintf(fp,
+                ". To draw it, run <code>gnuplot %s.gp</code> in this folder, or run "
+                "<code>commfit report</code> again once gnuplot is installed.</div>\n",
                 p->name);
     }
     fputs("<figcaption>", fp);

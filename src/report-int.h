@@ -32,11 +32,11 @@ enum {
 typedef struct cf_plot {
     char name[CF_PLOT_NAME_MAX];
     int section;
-    char *title;   /* heading on the page, plain text */
-    char *caption; /* what the plot shows and how to read it, plain text */
-    int n_elems;   /* plot elements the script draws (curves, bars, marker lines) */
+    char *title;       /* heading on the page, plain text */
+    char *caption;     /* what the plot shows and how to read it, plain text */
+    int n_elems;       /* plot elements the script draws (curves, bars, marker lines) */
     int width, height; /* of the image, in pixels */
-    int drawn;     /* the image exists */
+    int drawn;         /* the image exists */
 } cf_plot;
 
 typedef struct cf_report {
@@ -44,10 +44,10 @@ typedef struct cf_report {
     const char *table_path;
     const cf_modelset *ms; /* or NULL */
     const char *model_path;
-    int stat;               /* the fits' statistic (cf_statistic), or -1: median if known */
-    cf_across_set across;   /* the model's across-np models (empty without) */
-    const char *name; /* of the report: its folder's last component */
-    const char *dir;  /* the temporary folder being filled */
+    int stat;             /* the fits' statistic (cf_statistic), or -1: median if known */
+    cf_across_set across; /* the model's across-np models (empty without) */
+    const char *name;     /* of the report: its folder's last component */
+    const char *dir;      /* the temporary folder being filled */
     int dirfd;
     int png;
     cf_plot *plots;
@@ -63,11 +63,12 @@ double cf_report_time_us(const cf_row *r);
 /* The time of a row as the report's fits use it (their statistic), else as above. */
 double cf_report_row_time(const cf_report *r, const cf_row *x);
 /* The fit to draw for (pattern, np, datatype): NULL without a model or such a fit. */
-const cf_fit *cf_report_fit(const cf_report *r, const char *pattern, int np,
-                            const char *datatype);
+const cf_fit *cf_report_fit(const cf_report *r, const char *pattern, int np, const char *datatype);
 
 /* Tick label for a size on a bytes axis: "0", "512", "1K", "64K", "1M", "2G". */
 void cf_report_size_tick(uint64_t bytes, char *buf, size_t n);
+/* A bandwidth in MiB/s for people: whole MiB/s from 100 on, three digits below. */
+void cf_report_bw_text(double v, char *buf, size_t n);
 /* A gnuplot string literal (single quotes, ' doubled) of s, written to fp. */
 void cf_report_gp_string(FILE *fp, const char *s);
 /* s with & < > " ' escaped for HTML, written to fp. */
@@ -111,8 +112,7 @@ typedef struct cf_script {
 } cf_script;
 
 /* Opens NAME.dat and NAME.gp and writes the settings every plot shares. */
-int cf_script_open(cf_script *s, cf_report *r, const char *name, const char *title,
-                   cf_error *e);
+int cf_script_open(cf_script *s, cf_report *r, const char *name, const char *title, cf_error *e);
 /* Starts the next data block, with a comment line naming it and one naming columns. */
 void cf_script_block(cf_script *s, const char *what, const char *columns);
 /* Draws the last block started: how is a "using ... with ..." clause; title NULL keeps it
@@ -122,8 +122,7 @@ void cf_script_curve(cf_script *s, const char *how, const char *title);
 void cf_script_curve_at(cf_script *s, int block, const char *how, const char *title);
 /* Writes the terminal, output and plot command; closes both files and, on success, adds
  * the plot to the report. On failure nothing is added. */
-int cf_script_close(cf_script *s, int section, const char *title, const char *caption,
-                    cf_error *e);
+int cf_script_close(cf_script *s, int section, const char *title, const char *caption, cf_error *e);
 /* Closes both files after an error. */
 void cf_script_abort(cf_script *s);
 
@@ -154,8 +153,9 @@ void cf_report_fit_block(cf_script *s, const cf_fit *f, double lo, double hi, do
 /* The same as bandwidth: bytes bw_MiBps, with nmsg messages a call. */
 void cf_report_fit_bw_block(cf_script *s, const cf_fit *f, double lo, double hi, int nmsg,
                             const char *what);
-/* Marks the fit's breakpoints with dotted vertical lines in colour lt, labelled. */
-void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt);
+/* Marks the fit's breakpoints with dotted vertical lines in colour lt, labelled where the
+ * curve leaves room in a plot of times from t_lo to t_hi. */
+void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, double t_hi);
 /* Relative error of every fit against its points, one plot per pattern (and datatype). */
 int cf_report_plots_resid(cf_report *r, cf_error *e);
 /* The model's rows of the page: fitted parameters, quality, saturation, across np. */

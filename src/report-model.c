@@ -45,8 +45,7 @@ double cf_report_row_time(const cf_report *r, const cf_row *x)
     return isnan(t) ? cf_report_time_us(x) : t;
 }
 
-const cf_fit *cf_report_fit(const cf_report *r, const char *pattern, int np,
-                            const char *datatype)
+const cf_fit *cf_report_fit(const cf_report *r, const char *pattern, int np, const char *datatype)
 {
     return r->ms ? cf_modelset_find(r->ms, pattern, np, datatype) : NULL;
 }
@@ -105,18 +104,23 @@ void cf_report_fit_bw_block(cf_script *s, const cf_fit *f, double lo, double hi,
     }
 }
 
-void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt)
+void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, double t_hi)
 {
     for (int k = 0; k + 1 < f->nseg; k++) {
         double sw = cf_fit_switch(f, k);
         char a[32], b[32];
         cf_report_size_tick(f->seg[k].to_bytes, a, sizeof a);
         cf_report_size_tick(f->seg[k + 1].from_bytes, b, sizeof b);
-        fprintf(s->gp, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lt %d dt 3 lw 1\n",
-                sw, sw, lt);
+        fprintf(s->gp, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lt %d dt 3 lw 1\n", sw,
+                sw, lt);
+        /* The label goes in the half of the plot (on its log scale) that the curve leaves
+         * free at the breakpoint. */
+        cf_prediction p;
+        int low = cf_fit_predict(f, sw, &p) == 0 && t_lo > 0 && t_hi > t_lo && p.t_us > 0 &&
+                  log(p.t_us / t_lo) < 0.5 * log(t_hi / t_lo);
         fprintf(s->gp,
-                "set label 'np=%d breakpoint in (%s, %s)' at %.6g, graph 0.03 rotate by 90 "
-                "left offset -0.7,0 tc lt %d font ',9'\n",
-                f->np, a, b, sw, lt);
+                "set label 'np=%d breakpoint in (%s, %s)' at %.6g, graph %s rotate by 90 %s "
+                "offset -0.7,0 tc lt %d font ',9'\n",
+                f->np, a, b, sw, low ? "0.97" : "0.03", low ? "right" : "left", lt);
     }
 }

@@ -14,7 +14,7 @@
 /* Curves one plot shows at most where the choice is ours (sizes across np, blocks). */
 #define MAX_SIZES 5
 
-static const char *const ddt_names[] = {"vector", "hvector", "indexed", "hindexed",
+static const char *const ddt_names[] = {"vector", "hvector",    "indexed", "hindexed",
                                         "struct", "contiguous", "pack"};
 
 int cf_report_is_ddt(const cf_row *r)
@@ -154,8 +154,7 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(a, b);
 }
 
-static int collect_names(const cf_table *t, int ddt, const char *pattern, names *out,
-                         cf_error *e)
+static int collect_names(const cf_table *t, int ddt, const char *pattern, names *out, cf_error *e)
 {
     out->n = 0;
     out->v = malloc((t->n_rows ? t->n_rows : 1) * sizeof *out->v);
@@ -190,9 +189,9 @@ static void time_bounds(const cf_report *r, const cf_row *x, double *t, double *
 
 static const char *points_note(const cf_report *r)
 {
-    static const char *const names[] = {
-        "Points are the median over the samples", "Points are the mean across ranks",
-        "Points are the minimum across ranks"};
+    static const char *const names[] = {"Points are the median over the samples",
+                                        "Points are the mean across ranks",
+                                        "Points are the minimum across ranks"};
     if (r->stat >= 0 && r->stat < 3)
         return names[r->stat];
     return "Points are the median over the samples (the mean across ranks where the median "
@@ -231,12 +230,16 @@ static int plot_time(cf_report *r, const char *pattern, const char *datatype, in
     size_t n_np = distinct(&s, 'n', nps);
     uint64_t lo = 0, hi = 0;
     size_t zero = 0;
+    double t_lo = INFINITY, t_hi = 0;
     for (size_t i = 0; i < s.n; i++) {
         uint64_t m = row(&s, i)->bytes;
         if (m == 0) {
             zero++;
             continue;
         }
+        double t = cf_report_row_time(r, row(&s, i));
+        t_lo = t < t_lo ? t : t_lo;
+        t_hi = t > t_hi ? t : t_hi;
         lo = lo == 0 || m < lo ? m : lo;
         hi = m > hi ? m : hi;
     }
@@ -287,7 +290,7 @@ static int plot_time(cf_report *r, const char *pattern, const char *datatype, in
         snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
         fit_title(ft, sizeof ft, t, f);
         cf_script_curve(&sc, how, ft);
-        cf_report_breakpoints(&sc, f, lt);
+        cf_report_breakpoints(&sc, f, lt, t_lo, t_hi);
         fitted++;
         breaks += f->nseg - 1;
     }
@@ -311,12 +314,6 @@ done:
 
 /* --- bandwidth vs bytes ---------------------------------------------------------------- */
 
-/* A bandwidth for a key: whole MiB/s from 100 on, three digits below. */
-static void bw_text(double v, char *buf, size_t n)
-{
-    snprintf(buf, n, fabs(v) >= 100 ? "%.0f" : "%.3g", v);
-}
-
 /* The saturation marks of one fit: the fitted bandwidth, r_inf, n_1/2 and the 90% size. */
 static void bw_fit(cf_script *sc, const cf_fit *f, double lo, double hi, int lt)
 {
@@ -324,20 +321,18 @@ static void bw_fit(cf_script *sc, const cf_fit *f, double lo, double hi, int lt)
     char t[CF_FORMULA_MAX + 192], how[96], what[64], a[32];
     snprintf(what, sizeof what, "np=%d", f->np);
     double flo = f->min_bytes > 0 ? (double)f->min_bytes : lo;
-    cf_report_fit_bw_block(sc, f, flo, (double)f->max_bytes, st->nmsg > 0 ? st->nmsg : 1,
-                           what);
+    cf_report_fit_bw_block(sc, f, flo, (double)f->max_bytes, st->nmsg > 0 ? st->nmsg : 1, what);
     snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
     fit_title(t, sizeof t, what, f);
     cf_script_curve(sc, how, t);
 
     cf_script_block(sc, "r_inf", "bytes bw_MiBps");
-    fprintf(sc->dat, "%.6g %.6g\n%.6g %.6g\n", lo / 1.4, st->rinf_MiBps, hi * 1.4,
-            st->rinf_MiBps);
+    fprintf(sc->dat, "%.6g %.6g\n%.6g %.6g\n", lo / 1.4, st->rinf_MiBps, hi * 1.4, st->rinf_MiBps);
     snprintf(how, sizeof how, "using 1:2 with lines lt %d dt 2 lw 1", lt);
     char r0[32], r1[32], r2[32];
-    bw_text(st->rinf_MiBps, r0, sizeof r0);
-    bw_text(st->rinf_lo_MiBps, r1, sizeof r1);
-    bw_text(st->rinf_hi_MiBps, r2, sizeof r2);
+    cf_report_bw_text(st->rinf_MiBps, r0, sizeof r0);
+    cf_report_bw_text(st->rinf_lo_MiBps, r1, sizeof r1);
+    cf_report_bw_text(st->rinf_hi_MiBps, r2, sizeof r2);
     if (isfinite(st->rinf_hi_MiBps))
         snprintf(t, sizeof t, "np=%d r_inf = %s MiB/s (95%%: %s to %s)", f->np, r0, r1, r2);
     else
@@ -418,8 +413,8 @@ static int plot_bw(cf_report *r, const char *pattern, const char *datatype, int 
             double rel = isnan(x->t_ci95_us) ? 0 : x->t_ci95_us / tm;
             double blo = x->bw_MiBps / (1 + rel);
             double bhi = rel < 1 ? x->bw_MiBps / (1 - rel) : x->bw_MiBps * 2;
-            fprintf(sc.dat, "%llu %.6g %.6g %.6g\n", (unsigned long long)x->bytes,
-                    x->bw_MiBps, blo, bhi);
+            fprintf(sc.dat, "%llu %.6g %.6g %.6g\n", (unsigned long long)x->bytes, x->bw_MiBps, blo,
+                    bhi);
         }
         const cf_fit *f = cf_report_fit(r, pattern, (int)nps[j], datatype);
         if (f == NULL || !f->sat.valid) {
@@ -512,8 +507,7 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
 
     char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
     cf_script_name(name, sizeof name, "np", pattern, name_dt ? datatype : NULL, NULL);
-    snprintf(title, sizeof title, "%s (%s): time per call vs process count", pattern,
-             datatype);
+    snprintf(title, sizeof title, "%s (%s): time per call vs process count", pattern, datatype);
     cf_script sc;
     if ((rc = cf_script_open(&sc, r, name, title, e)) != 0)
         goto done;
@@ -533,8 +527,8 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
             time_bounds(r, x, &tm, &tlo, &thi);
             fprintf(sc.dat, "%d %.6g %.6g %.6g\n", x->np, tm, tlo, thi);
         }
-        snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d",
-                 a ? "yerrorbars" : "yerrorlines", lt);
+        snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d", a ? "yerrorbars" : "yerrorlines",
+                 lt);
         snprintf(t, sizeof t, "%s%s", size, a ? " measured" : "");
         cf_script_curve(&sc, how, t);
         if (a == NULL)
@@ -548,30 +542,31 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
                 double p = from * pow((double)to / from, k / 40.0);
                 cf_estimate est;
                 cf_across_predict(a, lround(p), (double)pick[j], &est);
-                fprintf(sc.dat, "%ld %.6g %.6g %.6g\n", lround(p), est.t_us, est.lo_us,
-                        est.hi_us);
+                fprintf(sc.dat, "%ld %.6g %.6g %.6g\n", lround(p), est.t_us, est.lo_us, est.hi_us);
             }
             snprintf(how, sizeof how, "using 1:2 with lines lt %d%s", lt, part ? " dt 2" : "");
             /* The key says once what solid and dashed mean; the colour says the size. */
             cf_script_curve(&sc, how,
-                            j > 0 ? NULL
+                            j > 0  ? NULL
                             : part ? "across-np model, extrapolated beyond the np measured"
                                    : "across-np model");
         }
     }
     if (a != NULL)
-        fprintf(sc.gp, "set arrow from %ld, graph 0 to %ld, graph 1 nohead lc rgb '#808080' "
-                       "dt 3\n",
+        fprintf(sc.gp,
+                "set arrow from %ld, graph 0 to %ld, graph 1 nohead lc rgb '#808080' "
+                "dt 3\n",
                 np_hi, np_hi);
     snprintf(caption, sizeof caption,
              "Time per call of %s against the number of processes, log-log, at a few "
              "message sizes measured at two process counts or more. %s; bars are the 95%% "
              "confidence interval.%s",
              pattern, points_note(r),
-             a ? " Lines are the across-np model fitted jointly over every measured process "
-                 "count and size: solid where it was fitted, dashed where it is extrapolated "
-                 "beyond the largest process count measured (the dotted line)."
-               : r->ms ? " The model has no across-np model for this pattern." : "");
+             a       ? " Lines are the across-np model fitted jointly over every measured process "
+                       "count and size: solid where it was fitted, dashed where it is extrapolated "
+                       "beyond the largest process count measured (the dotted line)."
+             : r->ms ? " The model has no across-np model for this pattern."
+                     : "");
     rc = cf_script_close(&sc, CF_SEC_NP, title, caption, e);
 done:
     free(nps);
@@ -609,13 +604,13 @@ static int blocks_match(const cf_row *x, int blocks)
 /* Whether a row of datatype dt has a gain to show at this block count. */
 static int has_gain(const sel *s, const cf_row *x, const char *dt, int np, int blocks)
 {
-    return x->np == np && blocks_match(x, blocks) && x->bytes > 0 &&
-           strcmp(x->datatype, dt) == 0 && pack_for(s, x, blocks) != NULL;
+    return x->np == np && blocks_match(x, blocks) && x->bytes > 0 && strcmp(x->datatype, dt) == 0 &&
+           pack_for(s, x, blocks) != NULL;
 }
 
 /* The gain the fits give, over [lo, hi] at a block count. */
-static void gain_fit_block(cf_script *sc, const cf_fit *f, const cf_fit *pack, double lo,
-                           double hi, int blocks, const char *what)
+static void gain_fit_block(cf_script *sc, const cf_fit *f, const cf_fit *pack, double lo, double hi,
+                           int blocks, const char *what)
 {
     cf_script_block(sc, what, "bytes gain_pct (of the fits)");
     for (int k = 0; k <= 60; k++) {
@@ -628,8 +623,8 @@ static void gain_fit_block(cf_script *sc, const cf_fit *f, const cf_fit *pack, d
     }
 }
 
-static int plot_gain(cf_report *r, const sel *s, const names *dts, int np, int name_np,
-                     int blocks, int name_blocks, cf_error *e)
+static int plot_gain(cf_report *r, const sel *s, const names *dts, int np, int name_np, int blocks,
+                     int name_blocks, cf_error *e)
 {
     const char *pattern = row(s, 0)->pattern;
     uint64_t lo = UINT64_MAX, hi = 0;
@@ -657,8 +652,7 @@ static int plot_gain(cf_report *r, const sel *s, const names *dts, int np, int n
         snprintf(title, sizeof title, "%s, np=%d, %d blocks: gain of each datatype over pack",
                  pattern, np, blocks);
     else
-        snprintf(title, sizeof title, "%s, np=%d: gain of each datatype over pack", pattern,
-                 np);
+        snprintf(title, sizeof title, "%s, np=%d: gain of each datatype over pack", pattern, np);
     const cf_fit *pack = cf_report_fit(r, pattern, np, "pack");
     cf_script sc;
     int rc = cf_script_open(&sc, r, name, title, e);
@@ -751,8 +745,8 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
     snprintf(npart, sizeof npart, "np%d", np);
     char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
     cf_script_name(name, sizeof name, "blocks", pattern, name_np ? npart : NULL, datatype);
-    snprintf(title, sizeof title, "%s, np=%d, %s: time per call vs number of blocks", pattern,
-             np, datatype);
+    snprintf(title, sizeof title, "%s, np=%d, %s: time per call vs number of blocks", pattern, np,
+             datatype);
     cf_script sc;
     if ((rc = cf_script_open(&sc, r, name, title, e)) != 0)
         goto done;
@@ -795,8 +789,7 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
              "cut into, log-log, one curve per message size. %s; bars are the 95%% "
              "confidence interval. A rising curve is the cost per block.%s",
              pattern, datatype, points_note(r),
-             f ? " Lines are the fitted model T(m, b) at each size (its formula in the key)."
-               : "");
+             f ? " Lines are the fitted model T(m, b) at each size (its formula in the key)." : "");
     rc = cf_script_close(&sc, CF_SEC_DDT, title, caption, e);
 done:
     free(d.idx);
@@ -854,6 +847,12 @@ done:
 
 /* --- residuals -------------------------------------------------------------------------- */
 
+/* Relative to the measured time, as the fit's quality figures are. */
+static double rel_err_pct(double measured, double fitted)
+{
+    return 100 * (measured - fitted) / measured;
+}
+
 static int was_set_aside(const cf_fit *f, const cf_row *x)
 {
     for (size_t i = 0; i < f->nrejected; i++)
@@ -864,8 +863,8 @@ static int was_set_aside(const cf_fit *f, const cf_row *x)
 
 /* Relative error of the fits of one pattern: one curve per np (plain datatypes) or per
  * datatype (derived datatypes, every block count as points). */
-static int plot_resid(cf_report *r, const char *pattern, const char *datatype, int ddt,
-                      int name_dt, cf_error *e)
+static int plot_resid(cf_report *r, const char *pattern, const char *datatype, int ddt, int name_dt,
+                      cf_error *e)
 {
     sel s;
     if (select_rows(r->table, pattern, datatype, ddt, &s, e) != 0)
@@ -899,7 +898,10 @@ static int plot_resid(cf_report *r, const char *pattern, const char *datatype, i
 
     char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
     cf_script_name(name, sizeof name, "resid", pattern,
-                   ddt ? "datatypes" : name_dt ? datatype : NULL, NULL);
+                   ddt       ? "datatypes"
+                   : name_dt ? datatype
+                             : NULL,
+                   NULL);
     snprintf(title, sizeof title, "%s (%s): relative error of the fits", pattern,
              ddt ? "derived datatypes" : datatype);
     cf_script sc;
@@ -907,7 +909,7 @@ static int plot_resid(cf_report *r, const char *pattern, const char *datatype, i
         goto done;
     cf_script_pow2_axis(sc.gp, "x", lo, hi, 1);
     fputs("set xlabel 'message size (bytes; K = 1024)'\n"
-          "set ylabel '(measured - fitted) / fitted (%)'\nset format y '%g'\n"
+          "set ylabel '(measured - fitted) / measured (%)'\nset format y '%g'\n"
           "set arrow from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#808080' dt 2\n",
           sc.gp);
     /* One curve per np, or per datatype (and np when there are several). */
@@ -937,16 +939,15 @@ static int plot_resid(cf_report *r, const char *pattern, const char *datatype, i
             if (pts++ == 0)
                 cf_script_block(&sc, what, "bytes rel_err_pct blocks");
             fprintf(sc.dat, "%llu %.6g %d\n", (unsigned long long)x->bytes,
-                    100 * (cf_report_row_time(r, x) - p.t_us) / p.t_us, x->blocks);
+                    rel_err_pct(cf_report_row_time(r, x), p.t_us), x->blocks);
         }
         if (pts == 0)
             continue;
         lt++;
-        snprintf(how, sizeof how, "using 1:2 with %s lt %d", ddt ? "points" : "linespoints",
-                 lt);
+        snprintf(how, sizeof how, "using 1:2 with %s lt %d", ddt ? "points" : "linespoints", lt);
         char t[256];
-        snprintf(t, sizeof t, "%s %s (leave-one-out error %.2g%%, largest %.2g%%)", what,
-                 f->model, 100 * f->q.loo_mape, 100 * f->q.max_rel_err);
+        snprintf(t, sizeof t, "%s %s (leave-one-out error %.2g%%, largest %.2g%%)", what, f->model,
+                 100 * f->q.loo_mape, 100 * f->q.max_rel_err);
         cf_script_curve(&sc, how, t);
     }
     if (n_aside > 0) {
@@ -959,14 +960,15 @@ static int plot_resid(cf_report *r, const char *pattern, const char *datatype, i
                 cf_fit_predict_blocks(f, (double)x->bytes, x->blocks, &p) != 0 || !(p.t_us > 0))
                 continue;
             fprintf(sc.dat, "%llu %.6g %d\n", (unsigned long long)x->bytes,
-                    100 * (cf_report_row_time(r, x) - p.t_us) / p.t_us, x->blocks);
+                    rel_err_pct(cf_report_row_time(r, x), p.t_us), x->blocks);
         }
         cf_script_curve(&sc, "using 1:2 with points pt 6 ps 2 lw 1.5 lc rgb '#000000'",
                         "set aside by the robust fit");
     }
     snprintf(caption, sizeof caption,
-             "Relative error of each fit at each measured point, (measured - fitted) / fitted "
-             "in percent, against the message size. A good fit scatters evenly around zero; "
+             "Relative error of each fit at each measured point, (measured - fitted) / "
+             "measured in percent, as the fit's quality figures count it, against the message "
+             "size. A good fit scatters evenly around zero; "
              "a bend or a trend shows a model that does not follow the data.%s%s",
              ddt ? " Every block count is drawn." : "",
              n_aside ? " Circled points were set aside by the robust fit as outliers." : "");

@@ -4,6 +4,7 @@
 
 #include "report-int.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,11 @@ void cf_report_size_tick(uint64_t bytes, char *buf, size_t n)
         snprintf(buf, n, "%llu", (unsigned long long)bytes);
     else
         snprintf(buf, n, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
+void cf_report_bw_text(double v, char *buf, size_t n)
+{
+    snprintf(buf, n, fabs(v) >= 100 ? "%.0f" : "%.3g", v);
 }
 
 void cf_report_gp_string(FILE *fp, const char *s)
@@ -67,8 +73,7 @@ void cf_script_name(char *buf, size_t n, const char *kind, const char *a, const 
     }
 }
 
-int cf_script_open(cf_script *s, cf_report *r, const char *name, const char *title,
-                   cf_error *e)
+int cf_script_open(cf_script *s, cf_report *r, const char *name, const char *title, cf_error *e)
 {
     memset(s, 0, sizeof *s);
     s->r = r;
@@ -173,8 +178,7 @@ void cf_script_abort(cf_script *s)
     s->cmd_buf = NULL;
 }
 
-int cf_script_close(cf_script *s, int section, const char *title, const char *caption,
-                    cf_error *e)
+int cf_script_close(cf_script *s, int section, const char *title, const char *caption, cf_error *e)
 {
     FILE *fp = s->gp;
     /* The key goes under the plot, where long formulas cannot cover a curve; the canvas

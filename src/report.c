@@ -324,8 +324,8 @@ static int draw(cf_report *r, const cf_report_opts *o, cf_report_result *res, cf
             return CF_EXIT_DATA;
         struct stat st;
         if (fstatat(r->dirfd, image, &st, 0) != 0 || st.st_size == 0)
-            return cf_error_set(e, CF_EXIT_DATA, script, 0,
-                                "gnuplot ran but did not draw '%s'", image);
+            return cf_error_set(e, CF_EXIT_DATA, script, 0, "gnuplot ran but did not draw '%s'",
+                                image);
         p->drawn = 1;
         res->n_drawn++;
     }
@@ -430,4 +430,36 @@ char *cf_report_default_dir(const char *path)
     if (d != NULL)
         snprintf(d, len, "report/%.*s", (int)n, name);
     return d;
+}
+
+int cf_report_hint_text(char *buf, size_t n, const char *option, const char *path)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_./+-:,=@%";
+    size_t k = (size_t)snprintf(buf, n, "draw the report with: commfit report %s ", option);
+    int quote = path[0] == '\0' || strspn(path, plain) != strlen(path);
+    if (k < n && quote)
+        buf[k++] = '\'';
+    /* Single quotes keep everything but a single quote, written '\''. */
+    for (const char *p = path; *p && k < n; p++) {
+        if (quote && *p == '\'')
+            k += (size_t)snprintf(buf + k, n - k, "'\\''");
+        else
+            buf[k++] = *p;
+    }
+    if (k < n && quote)
+        buf[k++] = '\'';
+    if (k >= n) {
+        buf[n - 1] = '\0';
+        return -1;
+    }
+    buf[k] = '\0';
+    return 0;
+}
+
+void cf_report_hint(const char *option, const char *path)
+{
+    char buf[4200];
+    if (cf_report_hint_text(buf, sizeof buf, option, path) == 0)
+        cf_msg("%s", buf);
 }

@@ -11,13 +11,13 @@
 
 typedef struct cf_report_opts {
     const cf_table *table;
-    const char *table_path; /* as the page and the messages name it */
+    const char *table_path;    /* as the page and the messages name it */
     const cf_modelset *models; /* fitted to the table, or NULL: measurements only */
     const char *model_path;
-    const char *out_dir;    /* the report folder; replaced if it holds an older report */
-    int png;                /* PNG images instead of SVG */
-    const char *gnuplot;    /* the program that draws, or NULL to write data and scripts only */
-    const char *gnuplot_missing; /* with gnuplot NULL: why, for the page */
+    const char *out_dir; /* the report folder; replaced if it holds an older report */
+    int png;             /* PNG images instead of SVG */
+    const char *gnuplot; /* the program that draws, or NULL to write data and scripts only */
+    const char *gnuplot_missing;    /* with gnuplot NULL: why, for the page */
     void (*warn)(const char *line); /* gnuplot's warnings, or NULL to drop them */
 } cf_report_opts;
 
@@ -39,6 +39,14 @@ int cf_report_check_dir(const char *dir, cf_error *e);
 /* The default folder of the report on the file at path: "report/NAME", NAME its file name
  * without folder and extension. malloc'd; NULL when out of memory. */
 char *cf_report_default_dir(const char *path);
+
+/* Tells the user, as the last line of measure or fit, the command that draws the report of
+ * what they wrote: "commfit SUB: draw the report with: commfit report -m FILE" (option
+ * "-m" for a model file, "-i" for a table; the path quoted for the shell when needed). */
+void cf_report_hint(const char *option, const char *path);
+/* The same text, without the "commfit: SUB: " prefix, into buf: 0, or -1 when it does not
+ * fit in n bytes. */
+int cf_report_hint_text(char *buf, size_t n, const char *option, const char *path);
 
 /* The gnuplot to run: $GNUPLOT when set and not empty (a path, or a name looked up on
  * PATH), else gnuplot on PATH. malloc'd; NULL when none is found, why then says what

@@ -338,10 +338,12 @@ typedef struct reader {
     struct group *groups;
     size_t n_groups, cap_groups;
     int source_idx; /* index of the extra column "source", or -1 */
+    int layout_idx; /* index of the extra column "ddt_layout", or -1 */
 } reader;
 
 /* A row group: rows of one pattern, np, datatype, block count and source (imported
- * tables hold several runs of the same benchmark, told apart by their source). Within a
+ * tables hold several runs of the same benchmark, told apart by their source) and
+ * ddt_layout (measure's pack rows, one per derived layout packed). Within a
  * group, sizes strictly increase in file order: measure and import write them so. */
 struct group {
     uint64_t hash;
@@ -456,10 +458,13 @@ static int header_line(reader *r, const char *s, size_t n)
                      cf_table_columns[2]);
     if (rc == 0 && cf_table_set_extra(r->t, extra, (size_t)nextra) != 0)
         rc = bad(r, "out of memory");
-    r->source_idx = -1;
-    for (int i = 0; i < nextra && rc == 0; i++)
+    r->source_idx = r->layout_idx = -1;
+    for (int i = 0; i < nextra && rc == 0; i++) {
         if (strcmp(extra[i], "source") == 0)
             r->source_idx = i;
+        if (strcmp(extra[i], "ddt_layout") == 0)
+            r->layout_idx = i;
+    }
     for (int i = 0; i < nextra; i++)
         free(owned[i]);
     free(owned);
@@ -538,25 +543,33 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-static uint64_t group_hash(const cf_row *row, int source_idx)
+static uint64_t group_hash(const cf_row *row, int source_idx, int layout_idx)
 {
-    size_t ls;
+    size_t ls, ll;
     const char *src = extra_field(row->extra, source_idx, &ls);
+    const char *lay = extra_field(row->extra, layout_idx, &ll);
     uint64_t h = 14695981039346656037ULL;
     h = fnv(h, row->pattern, strlen(row->pattern) + 1);
     h = fnv(h, &row->np, sizeof row->np);
     h = fnv(h, row->datatype, strlen(row->datatype) + 1);
     h = fnv(h, &row->blocks, sizeof row->blocks);
-    return fnv(h, src, ls);
+    h = fnv(h, src, ls);
+    return fnv(h, lay, ll);
 }
 
-static int same_group(const cf_row *a, const cf_row *b, int source_idx)
+static int same_field(const cf_row *a, const cf_row *b, int idx)
 {
     size_t la, lb;
-    const char *sa = extra_field(a->extra, source_idx, &la);
-    const char *sb = extra_field(b->extra, source_idx, &lb);
+    const char *sa = extra_field(a->extra, idx, &la);
+    const char *sb = extra_field(b->extra, idx, &lb);
+    return la == lb && memcmp(sa, sb, la) == 0;
+}
+
+static int same_group(const cf_row *a, const cf_row *b, int source_idx, int layout_idx)
+{
     return a->np == b->np && a->blocks == b->blocks && strcmp(a->pattern, b->pattern) == 0 &&
-           strcmp(a->datatype, b->datatype) == 0 && la == lb && memcmp(sa, sb, la) == 0;
+           strcmp(a->datatype, b->datatype) == 0 && same_field(a, b, source_idx) &&
+           same_field(a, b, layout_idx);
 }
 
 static int grow_groups(reader *r)
@@ -583,12 +596,12 @@ static int check_group(reader *r, const cf_row *row)
 {
     if ((r->n_groups + 1) * 2 > r->cap_groups && grow_groups(r) != 0)
         return bad(r, "out of memory");
-    uint64_t h = group_hash(row, r->source_idx);
+    uint64_t h = group_hash(row, r->source_idx, r->layout_idx);
     size_t j = h & (r->cap_groups - 1);
     for (; r->groups[j].last_line != 0; j = (j + 1) & (r->cap_groups - 1)) {
         struct group *g = &r->groups[j];
         const cf_row *last = &r->t->rows[g->last_row];
-        if (g->hash != h || !same_group(last, row, r->source_idx))
+        if (g->hash != h || !same_group(last, row, r->source_idx, r->layout_idx))
             continue;
         if (row->bytes == last->bytes)
             return bad(r, "duplicate row: %s np %d %s bytes %llu is already at line %ld",
@@ -661,8 +674,11 @@ static int data_line(reader *r, const char *s, size_t n)
         }
         p[-1] = '\0';
     }
-    if (check_group(r, row) != 0)
+    if (check_group(r, row) != 0) {
+        free(row->extra); /* the row is not kept: the table does not own it */
+        row->extra = NULL;
         return CF_EXIT_DATA;
+    }
     r->t->n_rows++;
     return 0;
 }

@@ -69,66 +69,64 @@ double cf_cterm_eval(cf_cterm t, long p, double m)
 
 #define ONE_MSG(pat, n, two)                                                                   \
     {                                                                                          \
-        pat, "byte", n, two, 2, {CF_CT_ONE, CF_CT_M}, 1,                                        \
+        pat, "byte", n, two, 1,                                        \
         {                                                                                      \
             {"one message", "alpha + m*beta", {{1, CF_CT_ONE}}, {{1, CF_CT_M}}, NONE},    \
         }                                                                                      \
     }
 
-/* Sorted by pattern. Each basis spans the costs of the algorithms MPICH switches between
- * for that pattern, except where a term only matters where another dominates it (the
- * (p-1) alpha of bcast's long-message algorithm, Bruck's alltoall bandwidth term). */
+/* Sorted by pattern. */
 const cf_coll cf_colls[] = {
-    {"allgather", "byte", 0, 0, 2, {CF_CT_LG, CF_CT_P1_M}, 2,
+    {"allgather", "byte", 0, 0, 2,
      {{"recursive doubling", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
        {{1, CF_CT_P1_M}}, NONE},
       {"ring", "(p-1)*alpha + (p-1)*m*beta", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
-    {"allgatherv", "byte", 0, 0, 2, {CF_CT_LG, CF_CT_P1_M}, 2,
+    {"allgatherv", "byte", 0, 0, 2,
      {{"recursive doubling", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
        {{1, CF_CT_P1_M}}, NONE},
       {"ring", "(p-1)*alpha + (p-1)*m*beta", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
-    {"allreduce", "float", 0, 0, 3, {CF_CT_LG, CF_CT_LG_M, CF_CT_FR_M}, 2,
+    {"allreduce", "float", 0, 0, 2,
      {{"recursive doubling", "ceil(lg p)*(alpha + m*beta + m*gamma)", {{1, CF_CT_LG}},
        {{1, CF_CT_LG_M}}, {{1, CF_CT_LG_M}}},
       {"Rabenseifner", "2*ceil(lg p)*alpha + 2*(p-1)/p*m*beta + (p-1)/p*m*gamma",
        {{2, CF_CT_LG}}, {{2, CF_CT_FR_M}}, {{1, CF_CT_FR_M}}}}},
-    {"alltoall", "byte", 0, 0, 2, {CF_CT_P1, CF_CT_P1_M}, 2,
+    {"alltoall", "byte", 0, 0, 2,
      {{"Bruck", "ceil(lg p)*alpha + ceil(lg p)*p*m/2*beta", {{1, CF_CT_LG}},
        {{1, CF_CT_BRUCK_M}}, NONE},
       {"pairwise exchange", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}},
        NONE}}},
-    {"alltoallv", "byte", 0, 0, 2, {CF_CT_P1, CF_CT_P1_M}, 1,
+    {"alltoallv", "byte", 0, 0, 1,
      {{"pairwise exchange", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}},
        NONE}}},
-    {"barrier", "byte", 0, 0, 1, {CF_CT_LG}, 1,
+    {"barrier", "byte", 0, 0, 1,
      {{"dissemination", "ceil(lg p)*alpha", {{1, CF_CT_LG}}, NONE, NONE}}},
-    {"bcast", "byte", 0, 0, 3, {CF_CT_LG, CF_CT_LG_M, CF_CT_FR_M}, 2,
+    {"bcast", "byte", 0, 0, 2,
      {{"binomial tree", "ceil(lg p)*(alpha + m*beta)", {{1, CF_CT_LG}}, {{1, CF_CT_LG_M}},
        NONE},
       {"scatter + ring allgather", "(ceil(lg p) + p-1)*alpha + 2*(p-1)/p*m*beta",
        {{1, CF_CT_LG}, {1, CF_CT_P1}}, {{2, CF_CT_FR_M}}, NONE}}},
     ONE_MSG("exchange", 4, 0),
-    {"gather", "byte", 0, 0, 2, {CF_CT_LG, CF_CT_P1_M}, 1,
+    {"gather", "byte", 0, 0, 1,
      {{"binomial tree", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
        {{1, CF_CT_P1_M}}, NONE}}},
-    {"gatherv", "byte", 0, 0, 2, {CF_CT_P1, CF_CT_P1_M}, 1,
+    {"gatherv", "byte", 0, 0, 1,
      {{"linear", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
     ONE_MSG("pingping", 1, 1),
     ONE_MSG("pingpong", 1, 1),
-    {"reduce", "float", 0, 0, 3, {CF_CT_LG, CF_CT_LG_M, CF_CT_FR_M}, 2,
+    {"reduce", "float", 0, 0, 2,
      {{"binomial tree", "ceil(lg p)*(alpha + m*beta + m*gamma)", {{1, CF_CT_LG}},
        {{1, CF_CT_LG_M}}, {{1, CF_CT_LG_M}}},
       {"Rabenseifner", "2*ceil(lg p)*alpha + 2*(p-1)/p*m*beta + (p-1)/p*m*gamma",
        {{2, CF_CT_LG}}, {{2, CF_CT_FR_M}}, {{1, CF_CT_FR_M}}}}},
-    {"reduce_scatter", "float", 0, 0, 2, {CF_CT_LG, CF_CT_FR_M}, 2,
+    {"reduce_scatter", "float", 0, 0, 2,
      {{"recursive halving", "ceil(lg p)*alpha + (p-1)/p*m*(beta + gamma)", {{1, CF_CT_LG}},
        {{1, CF_CT_FR_M}}, {{1, CF_CT_FR_M}}},
       {"pairwise exchange", "(p-1)*alpha + (p-1)/p*m*(beta + gamma)", {{1, CF_CT_P1}},
        {{1, CF_CT_FR_M}}, {{1, CF_CT_FR_M}}}}},
-    {"scatter", "byte", 0, 0, 2, {CF_CT_LG, CF_CT_P1_M}, 1,
+    {"scatter", "byte", 0, 0, 1,
      {{"binomial tree", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
        {{1, CF_CT_P1_M}}, NONE}}},
-    {"scatterv", "byte", 0, 0, 2, {CF_CT_P1, CF_CT_P1_M}, 1,
+    {"scatterv", "byte", 0, 0, 1,
      {{"linear", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
     ONE_MSG("sendrecv", 2, 0),
 };

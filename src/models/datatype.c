@@ -12,20 +12,58 @@
 static const char *const names[] = {"alpha_us", "beta_us_per_byte", "gamma_us_per_block"};
 static const cf_term terms[] = {CF_TERM_ONE, CF_TERM_M, CF_TERM_B};
 
-/* The pack row measured at the same point: same pattern, np, bytes and block count (or
- * a pack row without blocks at that size). */
-static const cf_row *pack_row(const cf_fit_input *in, const cf_row *r)
+/* The pack rows of the group's pattern and np, sorted by (bytes, blocks), so that each
+ * point finds its own in log time: a table may hold tens of thousands of them. */
+typedef struct packs {
+    const cf_row **v;
+    size_t n;
+} packs;
+
+static int cmp_point(const void *a, const void *b)
 {
-    const cf_row *any = NULL;
+    const cf_row *x = *(const cf_row *const *)a, *y = *(const cf_row *const *)b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? -1 : 1;
+    return (x->blocks > y->blocks) - (x->blocks < y->blocks);
+}
+
+static int packs_of(const cf_fit_input *in, packs *p)
+{
+    const cf_row *r0 = in->rows[0];
+    p->n = 0;
+    p->v = malloc((in->nall + 1) * sizeof *p->v);
+    if (p->v == NULL)
+        return -1;
     for (size_t i = 0; i < in->nall; i++) {
         const cf_row *q = in->all[i];
-        if (strcmp(q->datatype, "pack") != 0 || q->np != r->np || q->bytes != r->bytes ||
-            strcmp(q->pattern, r->pattern) != 0)
-            continue;
-        if (q->blocks == r->blocks)
-            return q;
-        if (q->blocks == 0)
-            any = q;
+        if (q->np == r0->np && strncmp(q->datatype, "pack", 4) == 0 &&
+            strcmp(q->pattern, r0->pattern) == 0)
+            p->v[p->n++] = q;
+    }
+    qsort(p->v, p->n, sizeof *p->v, cmp_point);
+    return 0;
+}
+
+/* The pack row measured at the same point: same pattern, np, bytes and block count, of
+ * the same layout (datatype pack_LAYOUT) or, when the table does not say, any pack. */
+static const cf_row *pack_row(const packs *p, const cf_row *r)
+{
+    char mine[CF_DATATYPE_MAX + 8];
+    snprintf(mine, sizeof mine, "pack_%s", r->datatype);
+    size_t lo = 0, hi = p->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_point(&p->v[mid], &r) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const cf_row *any = NULL;
+    for (size_t i = lo; i < p->n && cmp_point(&p->v[i], &r) == 0; i++) {
+        if (strcmp(p->v[i]->datatype, mine) == 0)
+            return p->v[i];
+        if (strcmp(p->v[i]->datatype, "pack") == 0)
+            any = p->v[i];
     }
     return any;
 }
@@ -45,15 +83,20 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
                             "%s: one block count (%d): the datatype model needs at least two",
                             in->what, bmin);
     int rc = cf_model_fit_terms(&cf_model_datatype, in, out, e);
-    if (rc != 0 || strcmp(out->datatype, "pack") == 0)
+    if (rc != 0 || strncmp(out->datatype, "pack", 4) == 0)
         return rc;
+    packs pk;
+    if (packs_of(in, &pk) != 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     for (size_t i = 0; i < in->n; i++) {
-        const cf_row *r = in->rows[i], *p = pack_row(in, r);
+        const cf_row *r = in->rows[i], *p = pack_row(&pk, r);
         if (p == NULL)
             continue;
         cf_gain *ng = realloc(out->gain, (out->ngain + 1) * sizeof *ng);
-        if (ng == NULL)
+        if (ng == NULL) {
+            free(pk.v);
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        }
         out->gain = ng;
         cf_gain *g = &ng[out->ngain++];
         g->bytes = r->bytes;
@@ -62,6 +105,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         g->t_pack_us = cf_row_time(p, in->stat);
         g->gain_pct = 100 * (g->t_pack_us - g->t_us) / g->t_pack_us;
     }
+    free(pk.v);
     return 0;
 }
 

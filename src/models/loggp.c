@@ -137,13 +137,27 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
     if (rc != 0)
         goto out;
 
+    /* T0, the ping-pong at size 0, measured as PLogP does: the rows at the smallest size
+     * (less G*m when that is not 0), with the variance of their mean when the table has
+     * intervals, else that of the intercept of the small sizes' line. */
+    double T0 = 0, T0_var = 0;
+    size_t n0 = 0;
+    uint64_t m0 = in->rows[0]->bytes;
+    for (size_t i = 0; i < in->n && in->rows[i]->bytes == m0; i++, n0++) {
+        double sd = in->rows[i]->t_ci95_us / 1.96;
+        T0 += cf_row_time(in->rows[i], in->stat);
+        T0_var = isfinite(sd) && isfinite(T0_var) ? T0_var + sd * sd : NAN;
+    }
+    T0 = T0 / (double)n0 - gup.c[1] * (double)m0;
+    T0_var = isfinite(T0_var) && T0_var > 0 ? T0_var / (double)(n0 * n0) : pp0.cov[0][0];
+
     /* Independent estimates z = (T0, os0, os1, or0, or1, g0, G) and their covariance;
      * the parameters are linear in them: L = T0 - os0 - or0. */
     enum { Z_T0, Z_OS0, Z_OS1, Z_OR0, Z_OR1, Z_G0, Z_G, NZ };
-    double z[NZ] = {pp0.c[0], os.c[0], os.c[1], orr.c[0], orr.c[1], g0.c[0], gup.c[1]};
+    double z[NZ] = {T0, os.c[0], os.c[1], orr.c[0], orr.c[1], g0.c[0], gup.c[1]};
     double Cz[NZ][NZ];
     memset(Cz, 0, sizeof Cz);
-    Cz[Z_T0][Z_T0] = pp0.cov[0][0];
+    Cz[Z_T0][Z_T0] = T0_var;
     Cz[Z_OS0][Z_OS0] = os.cov[0][0];
     Cz[Z_OS0][Z_OS1] = Cz[Z_OS1][Z_OS0] = os.cov[0][1];
     Cz[Z_OS1][Z_OS1] = os.cov[1][1];
@@ -186,7 +200,8 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         }
     }
 
-    /* Quality against the ping-pong rows; leave-one-out refits T0 without the point. */
+    /* Quality against the ping-pong rows. Leaving out a point at the smallest size, T0
+     * comes from the line through the small sizes without it. */
     size_t n = in->n;
     y = malloc(n * sizeof *y);
     if (y == NULL) {
@@ -194,7 +209,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         goto out;
     }
     double rrss = 0, sum_loo = 0, max_rel = 0, sw = 0, swy = 0, tss = 0;
-    double T0 = z[Z_T0], G = z[Z_G];
+    double G = z[Z_G];
     for (size_t i = 0; i < n; i++) {
         double m = (double)in->rows[i]->bytes;
         y[i] = cf_row_time(in->rows[i], in->stat);
@@ -208,7 +223,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         cf_error e2;
         snprintf(what, sizeof what, "%s: loggp", in->what);
         double f_loo = f;
-        if (fit_line(in, in->rows, n, -1, i, what, &l1, &e2) == 0)
+        if (in->rows[i]->bytes == m0 && fit_line(in, in->rows, n, -1, i, what, &l1, &e2) == 0)
             f_loo = l1.c[0] + G * m;
         sum_loo += fabs(y[i] - f_loo) / y[i];
     }

@@ -31,7 +31,8 @@ expect_err "commfit: fit: read data/run1.csv (49 rows)
 commfit: fit: warning: skipped: barrier np 4 byte: 1 distinct size: the auto model needs at least 3
 commfit: fit: barrier (byte): not enough process counts (have 1, need 3); fitted per np only
 commfit: fit: gather (byte): not enough process counts (have 1, need 3); fitted per np only
-commfit: fit: wrote models/run1.json (2 fits)" "fit with defaults"
+commfit: fit: wrote models/run1.json (2 fits)
+commfit: fit: draw the report with: commfit report -m models/run1.json" "fit with defaults"
 check "the model file is written" test -s models/run1.json
 check "one summary line per fit" test "$(grep -c ' np ' "$T/out")" -eq 2
 check "the ping-pong is linear with its formula" \

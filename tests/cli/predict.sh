@@ -5,7 +5,8 @@
 HEADER=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
 
 # table NPS: pingpong at np=2 (alpha 1 us, beta 1e-4 us/B), alltoall = (p-1)(2 + 2e-4 m)
-# at each of NPS and allreduce = 1.5 L + 1e-4 L m + 3e-4 (p-1)/p m, all with +-2%
+# (pairwise exchange) at each of NPS and allreduce = L (1.5 + 2e-4 m) up to 2 KiB
+# (recursive doubling), 3 L + 3e-4 (p-1)/p m above (Rabenseifner), all with +-2%
 # deterministic wiggle, sizes 0..2 MiB.
 table() {
     echo "# schema: 1"
@@ -21,7 +22,8 @@ table() {
                 t = (p - 1) * (2 + 2e-4 * m) * (1 + 0.02 * sin(i * 2.3))
                 printf "alltoall,%d,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,\n", p, m, t, t, t, t
                 if (m < 4) continue
-                t = (1.5 * L + 1e-4 * L * m + 3e-4 * (p - 1) / p * m) * (1 + 0.02 * sin(i * 1.3))
+                t = m <= 2048 ? L * (1.5 + 2e-4 * m) : 3 * L + 3e-4 * (p - 1) / p * m
+                t *= 1 + 0.02 * sin(i * 1.3)
                 printf "allreduce,%d,%d,float,,100,5,%.6f,%.6f,%.6f,%.6f,,\n", p, m, t, t, t, t
             }
         }
@@ -68,14 +70,18 @@ check "measured np: not extrapolated" test "$(field 11)" = ""
 check "measured np: within 3% of the truth" within "$(field 5)" 1482.0064 0.03
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M
 check "np=32: the across-np model" test "$(field 9)" = across-np
-check "np=32: the basis named" test "$(field 10)" = "(p-1) + (p-1)*m"
+check "np=32: the algorithm named" test "$(field 10)" = "pairwise exchange"
 check "np=32: extrapolated in np" test "$(field 11)" = np
 check "np=32: says how far" grep -q 'np=32 is 2x the largest measured, 16' "$T/out"
 check "np=32 (twice the largest): within 5% of the truth" within "$(field 5)" 6563.1712 0.05
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 6 -b 1M
 check "np=6: interpolated, and says between what" grep -q 'np=6 not measured: between 4 and 8' "$T/out"
 run "$COMMFIT" predict -m cluster.json -p allreduce -n 64 -b 64K
-check "allreduce np=64 by the across-np model within 5%" within "$(field 5)" 67.6752 0.05
+check "allreduce np=64 by the across-np model within 5%" within "$(field 5)" 37.3523 0.05
+check "allreduce np=64, 64 KiB: Rabenseifner" test "$(field 10)" = Rabenseifner
+run "$COMMFIT" predict -m cluster.json -p allreduce -n 64 -b 1K
+check "allreduce np=64, 1 KiB: recursive doubling within 5%" within "$(field 5)" 10.2288 0.05
+check "allreduce np=64, 1 KiB: recursive doubling" test "$(field 10)" = "recursive doubling"
 check "allreduce: float by default" test "$(field 4)" = float
 
 # --- intervals widen away from the data, in np and in bytes
@@ -104,7 +110,7 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f json
 expect_rc 0 "json"
 check "json names the model file" grep -q '^{"model_file": "cluster.json", "predictions": \[' "$T/out"
 check "json has the source and the extrapolation" \
-    grep -q '"source": "across-np", "model": "(p-1) + (p-1)\*m", "extrapolated": {"np": true, "bytes": false}' "$T/out"
+    grep -q '"source": "across-np", "model": "pairwise exchange", "extrapolated": {"np": true, "bytes": false}' "$T/out"
 if command -v jq >/dev/null 2>&1; then
     check "json parses" jq -e '.predictions[0].t_us > 0' "$T/out"
 else

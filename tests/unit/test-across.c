@@ -19,16 +19,29 @@ static double size_at(int i)
     return i == 0 ? 0.0 : ldexp(1.0, i - 1);
 }
 
-/* Points of T = sum coef_k * basis_k(p, m) at NPS x sizes, times (1 + noise*N(0,1)). */
-static size_t make_points(const cf_coll *c, const double *coef, double noise, gsl_rng *r,
-                          cf_point *pts)
+/* The time of algorithm `alg` below switch_bytes and of algorithm `alg2` above (MPICH
+ * switches at fixed sizes), with alpha, beta, gamma. */
+typedef struct truth_t {
+    const cf_coll *c;
+    int alg, alg2;
+    double switch_bytes;
+    double alpha, beta, gamma;
+} truth_t;
+
+static double truth(const truth_t *w, long p, double m)
+{
+    double f[3];
+    cf_coll_alg_factors(&w->c->algs[m <= w->switch_bytes ? w->alg : w->alg2], p, m, f);
+    return w->alpha * f[0] + w->beta * f[1] + w->gamma * f[2];
+}
+
+/* Points of the truth at NPS x sizes, times exp(noise * N(0,1)). */
+static size_t make_points(const truth_t *w, double noise, gsl_rng *r, cf_point *pts)
 {
     size_t n = 0;
     for (int a = 0; a < NNP; a++)
         for (int i = 0; i < NSIZES; i++) {
-            double t = 0.0;
-            for (int k = 0; k < c->nbasis; k++)
-                t += coef[k] * cf_cterm_eval(c->basis[k], NPS[a], size_at(i));
+            double t = truth(w, NPS[a], size_at(i));
             if (noise > 0.0)
                 t *= exp(noise * gsl_ran_gaussian(r, 1.0));
             pts[n++] = (cf_point){NPS[a], size_at(i), t};
@@ -36,12 +49,17 @@ static size_t make_points(const cf_coll *c, const double *coef, double noise, gs
     return n;
 }
 
-static double truth(const cf_coll *c, const double *coef, long p, double m)
+/* Largest relative error of the model against the truth at p over the sizes. */
+static double worst_at(const cf_across *a, const truth_t *w, long p)
 {
-    double t = 0.0;
-    for (int k = 0; k < c->nbasis; k++)
-        t += coef[k] * cf_cterm_eval(c->basis[k], p, m);
-    return t;
+    double worst = 0.0;
+    for (int s = 0; s < NSIZES + 2; s++) {
+        cf_estimate est;
+        cf_across_predict(a, p, size_at(s), &est);
+        double want = truth(w, p, size_at(s));
+        worst = fmax(worst, fabs(est.t_us - want) / want);
+    }
+    return worst;
 }
 
 static void hockney(void)
@@ -59,6 +77,13 @@ static void hockney(void)
     near(h.beta_us_per_byte, 2e-4, 1e-9, "hockney: beta recovered");
     ok(h.q.max_rel_err < 1e-9 && h.q.n == NSIZES && h.q.dof == NSIZES - 2,
        "hockney: quality of an exact fit");
+    double slow[NSIZES];
+    memcpy(slow, t, sizeof slow);
+    slow[3] *= 30;
+    slow[15] *= 8;
+    is_int(cf_hockney_fit(m, slow, NSIZES, &h, &e), 0, "hockney: two points 8 and 30 times slow");
+    is_int(h.q.rejected, 2, "hockney: both set aside");
+    near(h.alpha_us, 1.5, 1e-9, "hockney: alpha recovered without them");
     is_int(cf_hockney_fit(m, t, 2, &h, &e), CF_EXIT_DATA, "hockney: two points are too few");
     is_str(e.msg, "not enough points (have 2, need 3)", "hockney: says how many it needs");
     double same[4] = {8, 8, 8, 8}, tt[4] = {1, 1.1, 0.9, 1};
@@ -66,35 +91,67 @@ static void hockney(void)
     is_str(e.msg, "the measured points cannot separate the 2 terms", "hockney: says why");
 }
 
-/* The known answer of the issue: data generated from the algorithm formula is recovered,
- * and predicting at twice the largest np is within 5% without noise. */
+/* The known answer of the issue: data generated from an algorithm formula is recovered,
+ * and predicting at twice the largest np is within 5% without noise. Every algorithm of
+ * every pattern, alone; then MPICH-like switches between two. */
 static void known_answers(void)
 {
     cf_point pts[NNP * NSIZES];
     for (int i = 0; i < cf_ncolls; i++) {
         const cf_coll *c = &cf_colls[i];
-        /* The algorithm's own alpha, beta (and gamma) as coefficients. */
-        double coef[CF_COLL_MAX_BASIS] = {2.5, 3e-4, 1.2e-4};
-        size_t n = make_points(c, coef, 0.0, NULL, pts);
+        for (int g = 0; g < c->nalgs; g++) {
+            truth_t w = {c, g, g, INFINITY, 2.5, 3e-4, 1.2e-4};
+            size_t n = make_points(&w, 0.0, NULL, pts);
+            cf_across a;
+            cf_error e;
+            cf_error_clear(&e);
+            int rc = cf_across_fit_points(c, c->datatype, pts, n, &a, &e);
+            ok(rc == 0 && a.error[0] == '\0' && a.nseg == 1 &&
+                   strcmp(a.seg[0].algorithm, c->algs[g].name) == 0,
+               "%s from %s: recognised (%s)", c->pattern, c->algs[g].name,
+               a.nseg ? a.seg[0].algorithm : a.error);
+            ok(a.q.max_rel_err < 1e-6, "%s from %s: every point within 1e-6", c->pattern,
+               c->algs[g].name);
+            double worst = worst_at(&a, &w, 32);
+            ok(worst < 1e-6, "%s from %s: at np=32 (twice the largest) within 1e-6 (worst %.2g)",
+               c->pattern, c->algs[g].name, worst);
+        }
+    }
+    static const struct {
+        const char *pattern;
+        double switch_bytes;
+    } sw[] = {{"alltoall", 256}, {"bcast", 8192}, {"allreduce", 2048}, {"allgather", 65536}};
+    for (size_t i = 0; i < sizeof sw / sizeof sw[0]; i++) {
+        const cf_coll *c = cf_coll_find(sw[i].pattern);
+        truth_t w = {c, 0, 1, sw[i].switch_bytes, 2.5, 3e-4, 1.2e-4};
+        size_t n = make_points(&w, 0.0, NULL, pts);
         cf_across a;
         cf_error e;
-        cf_error_clear(&e);
-        int rc = cf_across_fit_points(c, c->datatype, pts, n, &a, &e);
-        ok(rc == 0 && a.error[0] == '\0', "%s: fitted over np 2..16", c->pattern);
-        int rec = 1;
-        for (int k = 0; k < c->nbasis; k++)
-            rec &= fabs(a.coef[k] - coef[k]) <= 1e-6 * coef[k];
-        ok(rec, "%s: coefficients recovered within 1e-6", c->pattern);
-        double worst = 0.0;
-        for (int s = 0; s < NSIZES; s++) {
-            cf_estimate est;
-            cf_across_predict(&a, 32, size_at(s), &est);
-            double want = truth(c, coef, 32, size_at(s));
-            worst = fmax(worst, fabs(est.t_us - want) / want);
-        }
-        ok(worst < 0.05, "%s: at np=32 (twice the largest) within 5%% (worst %.2g)", c->pattern,
-           worst);
+        cf_across_fit_points(c, c->datatype, pts, n, &a, &e);
+        ok(a.nseg == 2 && strcmp(a.seg[0].algorithm, c->algs[0].name) == 0 &&
+               strcmp(a.seg[1].algorithm, c->algs[1].name) == 0,
+           "%s switching at %g B: both algorithms recognised", c->pattern, sw[i].switch_bytes);
+        ok(a.nseg == 2 && a.seg[0].to_bytes == sw[i].switch_bytes &&
+               a.seg[1].from_bytes == 2 * sw[i].switch_bytes,
+           "%s: the switch found between %g and %g", c->pattern, sw[i].switch_bytes,
+           2 * sw[i].switch_bytes);
+        double worst = worst_at(&a, &w, 32);
+        ok(worst < 0.05, "%s with a switch: at np=32 within 5%% (worst %.2g)", c->pattern, worst);
     }
+    /* A protocol switch: one algorithm, other alpha and beta above 64 KiB. */
+    const cf_coll *sc = cf_coll_find("scatter");
+    cf_point both[NNP * NSIZES];
+    truth_t lo = {sc, 0, 0, INFINITY, 1.0, 1e-4, 0}, hi = {sc, 0, 0, INFINITY, 20.0, 5e-5, 0};
+    make_points(&lo, 0.0, NULL, pts);
+    size_t n = make_points(&hi, 0.0, NULL, both);
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].m <= 65536)
+            both[i] = pts[i];
+    cf_across a;
+    cf_error e;
+    cf_across_fit_points(sc, "byte", both, n, &a, &e);
+    ok(a.nseg == 2 && a.seg[0].to_bytes == 65536 && fabs(a.seg[1].coef[0] - 20.0) < 1e-6,
+       "scatter with a protocol switch at 64 KiB: two segments of the binomial tree");
 }
 
 static void noisy(void)
@@ -102,26 +159,29 @@ static void noisy(void)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 42);
     const cf_coll *c = cf_coll_find("alltoall");
-    double coef[2] = {1.8, 4e-4};
+    truth_t w = {c, 1, 1, INFINITY, 1.8, 4e-4, 0};
     cf_point pts[NNP * NSIZES];
-    size_t n = make_points(c, coef, 0.03, r, pts);
+    size_t n = make_points(&w, 0.03, r, pts);
     cf_across a;
     cf_error e;
     is_int(cf_across_fit_points(c, "byte", pts, n, &a, &e), 0, "noisy alltoall fits");
-    near(a.coef[0], coef[0], 0.05, "noisy alltoall: (p-1) alpha within 5%%");
-    near(a.coef[1], coef[1], 0.03, "noisy alltoall: (p-1) m beta within 3%%");
-    near(sqrt(a.s2), 0.03, 0.3, "residual relative sd near the 3%% noise");
+    ok(a.nseg == 1 && strcmp(a.seg[0].algorithm, "pairwise exchange") == 0,
+       "noisy alltoall: one segment, pairwise exchange (%d, %s)", a.nseg, a.seg[0].algorithm);
+    const cf_across_seg *s = &a.seg[0];
+    near(s->coef[0], 1.8, 0.05, "noisy alltoall: alpha within 5%%");
+    near(s->coef[1], 4e-4, 0.03, "noisy alltoall: beta within 3%%");
+    near(sqrt(s->s2), 0.03, 0.3, "residual relative sd near the 3%% noise");
     ok(a.q.loo_mape >= a.q.mape && a.q.loo_mape < 0.05, "leave-one-out error a little above "
        "the in-sample error (%.4f >= %.4f)", a.q.loo_mape, a.q.mape);
-    ok(sqrt(a.cov[0][0]) > 0 && sqrt(a.cov[0][0]) < 0.05 * coef[0], "alpha has a small, "
+    ok(sqrt(s->cov[0][0]) > 0 && sqrt(s->cov[0][0]) < 0.05 * 1.8, "alpha has a small, "
        "positive standard error");
     /* The interval covers the truth where measured and widens away from the data. */
     int covered = 0, total = 0;
     for (int pi = 0; pi < NNP; pi++)
-        for (int s = 0; s < NSIZES; s++) {
+        for (int k = 0; k < NSIZES; k++) {
             cf_estimate est;
-            cf_across_predict(&a, NPS[pi], size_at(s), &est);
-            double want = truth(c, coef, NPS[pi], size_at(s));
+            cf_across_predict(&a, NPS[pi], size_at(k), &est);
+            double want = truth(&w, NPS[pi], size_at(k));
             covered += est.lo_us <= want && want <= est.hi_us;
             total++;
         }
@@ -132,9 +192,9 @@ static void noisy(void)
     for (long p = 16; p <= 4096; p *= 4) {
         cf_estimate est;
         cf_across_predict(&a, p, 1 << 20, &est);
-        double w = est.hi_us - est.lo_us;
-        widens &= w > prev;
-        prev = w;
+        double wd = est.hi_us - est.lo_us;
+        widens &= wd > prev;
+        prev = wd;
     }
     ok(widens, "the interval widens from np=16 to np=4096");
     cf_estimate in, out;
@@ -147,9 +207,9 @@ static void noisy(void)
 static void too_few(void)
 {
     const cf_coll *c = cf_coll_find("bcast");
-    double coef[3] = {1, 1e-4, 1e-4};
+    truth_t w = {c, 0, 0, INFINITY, 1, 1e-4, 0};
     cf_point pts[NNP * NSIZES];
-    size_t n = make_points(c, coef, 0.0, NULL, pts);
+    size_t n = make_points(&w, 0.0, NULL, pts);
     cf_across a;
     cf_error e;
     /* The first 2*NSIZES points are np 2 and 4. */
@@ -161,7 +221,7 @@ static void too_few(void)
     for (int i = 0; i < 6; i++)
         zeros[i] = (cf_point){NPS[i / 2], 0.0, 1.0 + i};
     is_int(cf_across_fit_points(c, "byte", zeros, 6, &a, &e), 0, "only 0 bytes: not an error");
-    is_str(a.error, "term 2 is zero at every measured point", "only 0 bytes: noted");
+    is_str(a.error, "fewer than 3 sizes: the size-dependent terms need 3", "only 0 bytes: noted");
     pts[0].p = 1;
     is_int(cf_across_fit_points(c, "byte", pts, n, &a, &e), CF_EXIT_DATA, "np=1 is refused");
 }
@@ -181,10 +241,12 @@ static json_t *roundtrip(const cf_across *a, cf_across *b)
     return j;
 }
 
-static void refuses(json_t *j, const char *field, json_t *value, const char *msg)
+/* Sets field of the entry (or, with seg, of its first segment) and expects msg. */
+static void refuses(json_t *j, int seg, const char *field, json_t *value, const char *msg)
 {
     json_t *c = json_deep_copy(j);
-    json_object_set_new(c, field, value);
+    json_object_set_new(seg ? json_array_get(json_object_get(c, "segments"), 0) : c, field,
+                        value);
     cf_across a;
     cf_error e;
     cf_error_clear(&e);
@@ -196,42 +258,59 @@ static void refuses(json_t *j, const char *field, json_t *value, const char *msg
 
 static void json_forms(void)
 {
-    const cf_coll *c = cf_coll_find("reduce");
-    double coef[3] = {3, 2e-4, 5e-4};
+    const cf_coll *c = cf_coll_find("bcast");
+    truth_t w = {c, 0, 1, 8192, 3, 2e-4, 0};
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 7);
     cf_point pts[NNP * NSIZES];
-    size_t n = make_points(c, coef, 0.02, r, pts);
+    size_t n = make_points(&w, 0.02, r, pts);
     gsl_rng_free(r);
     cf_across a, b;
     cf_error e;
-    cf_across_fit_points(c, "float", pts, n, &a, &e);
+    cf_across_fit_points(c, "byte", pts, n, &a, &e);
     json_t *j = roundtrip(&a, &b);
     int same = 1;
-    for (long p = 2; p <= 64; p *= 2) {
-        cf_estimate x, y;
-        cf_across_predict(&a, p, 12345, &x);
-        cf_across_predict(&b, p, 12345, &y);
-        same &= fabs(x.t_us - y.t_us) <= 1e-12 * x.t_us && fabs(x.hi_us - y.hi_us) <= 1e-12 * x.hi_us;
-    }
+    for (long p = 2; p <= 64; p *= 2)
+        for (double m = 0; m < 1e7; m = 3 * m + 1) {
+            cf_estimate x, y;
+            cf_across_predict(&a, p, m, &x);
+            cf_across_predict(&b, p, m, &y);
+            same &= fabs(x.t_us - y.t_us) <= 1e-12 * x.t_us &&
+                    fabs(x.hi_us - y.hi_us) <= 1e-12 * x.hi_us && x.alg == y.alg;
+        }
     ok(same, "predictions identical after the round trip");
     is_str(json_string_value(json_object_get(j, "formula")),
-           "T(p, m) = 3.002 us * ceil(lg p) + 0.0002079 us/B * ceil(lg p)*m + 0.0004738 us/B * "
-           "(p-1)/p*m",
+           "binomial tree: 3.004 us * ceil(lg p) + 0.0001949 us/B * ceil(lg p)*m (0 B to 8 KiB); "
+           "scatter + ring allgather: 2.999 us * (ceil(lg p) + (p-1)) + 0.0003989 us/B * "
+           "(p-1)/p*m (16 KiB to 2 MiB)",
            "the formula for people");
-    refuses(j, "basis", json_pack("[sss]", "ceil(lg p)", "p^2", "m"),
-            "across_np[4].basis: unknown term 'p^2' (from a newer commfit?)");
-    refuses(j, "coef", json_pack("[ff]", 1.0, 2.0), "across_np[4].coef: expected an array of 3 numbers");
-    refuses(j, "pattern", json_integer(3), "across_np[4].pattern: expected a non-empty string");
-    refuses(j, "np", json_pack("[ii]", 4, 2), "across_np[4].np: expected increasing process "
-            "counts of 2 or more");
-    refuses(j, "cov", json_pack("[[ff]]", 1.0, 2.0), "across_np[4].cov: expected a 3x3 array of numbers");
+    refuses(j, 1, "basis", json_pack("[ss]", "ceil(lg p)", "p^2"),
+            "across_np[4].segments[0].basis: unknown term 'p^2' (from a newer commfit?)");
+    refuses(j, 1, "coef", json_pack("[f]", 1.0),
+            "across_np[4].segments[0].coef: expected an array of 2 numbers");
+    refuses(j, 1, "cov", json_pack("[[f]]", 1.0),
+            "across_np[4].segments[0].cov: expected a 2x2 array of numbers");
+    refuses(j, 1, "to_bytes", json_real(-1.0),
+            "across_np[4].segments[0].to_bytes: expected a number >= 0");
+    refuses(j, 1, "from_bytes", json_real(1e9),
+            "across_np[4].segments[0].to_bytes: expected a number >= from_bytes");
+    refuses(j, 0, "segments", json_array(),
+            "across_np[4].segments: expected an array of 1 or 2 segments");
+    refuses(j, 0, "pattern", json_integer(3), "across_np[4].pattern: expected a non-empty string");
+    refuses(j, 0, "np", json_pack("[ii]", 4, 2),
+            "across_np[4].np: expected increasing process counts of 2 or more");
     json_decref(j);
-    a.error[0] = '\0';
     snprintf(a.error, sizeof a.error, "not enough process counts (have 1, need 3)");
     j = roundtrip(&a, &b);
     is_str(b.error, a.error, "a model that could not be fitted keeps its reason");
     json_decref(j);
+    cf_cterm_sum sum;
+    char name[64];
+    ok(cf_cterm_sum_parse("ceil(lg p) + (p-1)", &sum) == 0 && sum.n == 2,
+       "a sum of terms parses");
+    cf_cterm_sum_name(&sum, name, sizeof name);
+    is_str(name, "ceil(lg p) + (p-1)", "and prints back");
+    ok(cf_cterm_sum_parse("ceil(lg p) + (p-1) + m", &sum) != 0, "three terms are refused");
 }
 
 static void add_row(cf_table *t, const char *pattern, int np, uint64_t bytes,
@@ -307,6 +386,16 @@ static void laptop(void)
     json_decref(across);
     json_decref(p2p);
 
+    /* Only derived-datatype rows: no key at all, still no failure. */
+    cf_table *v = cf_table_alloc();
+    add_row(v, "pingpong", 2, 64, "vector", 1.0);
+    is_int(cf_across_fit_table(v, "mean", &across, &p2p, &notes, &nnotes, &e), 0,
+           "a table of derived datatypes only");
+    cf_notes_free(notes, nnotes);
+    json_decref(across);
+    json_decref(p2p);
+    cf_table_free(v);
+
     /* No pingpong: no estimate, and the reason is kept. */
     cf_table *u = cf_table_alloc();
     add_row(u, "bcast", 2, 8, "byte", 1.0);
@@ -366,32 +455,44 @@ static void formulas(void)
 {
     double c0[2] = {1.5, 20}, c1[2] = {0.002, -0.0001};
     char buf[512];
-    cf_lines_formula("T_x_np4", c0, c1, 1, "text", buf, sizeof buf);
+    cf_lines_formula("T_x_np4", c0, c1, 1, NULL, "text", buf, sizeof buf);
     is_str(buf, "T(m) = 1.5 us + m / (477 MiB/s)", "text formula");
-    cf_lines_formula("T_x_np4", c0, c1, 2, "text", buf, sizeof buf);
+    cf_lines_formula("T_x_np4", c0, c1, 2, NULL, "text", buf, sizeof buf);
     is_str(buf, "T(m) = min(1.5 us + m / (477 MiB/s), 20 us - 0.0001 us/B * m)",
            "text formula of two algorithms");
-    cf_lines_formula("T_x_np4", c0, c1, 2, "c", buf, sizeof buf);
+    cf_lines_formula("T_x_np4", c0, c1, 2, NULL, "c", buf, sizeof buf);
     is_str(buf, "static double T_x_np4(double m) { return fmin(1.5 + 0.002*m, 20 - 0.0001*m); } "
                 "/* us; m in bytes */",
            "c formula of two algorithms");
-    cf_lines_formula("T_x_np4", c0, c1, 2, "python", buf, sizeof buf);
+    cf_lines_formula("T_x_np4", c0, c1, 2, NULL, "python", buf, sizeof buf);
     is_str(buf, "def T_x_np4(m): return min(1.5 + 0.002*m, 20 - 0.0001*m)  # us; m in bytes",
            "python formula");
     c1[0] = 2.5e-5;
-    cf_lines_formula("T_x_np4", c0, c1, 1, "latex", buf, sizeof buf);
+    cf_lines_formula("T_x_np4", c0, c1, 1, NULL, "latex", buf, sizeof buf);
     is_str(buf, "T_{\\mathrm{x}}(m) = 1.5 + 2.5 \\times 10^{-5}\\, m \\quad [\\mu\\mathrm{s}; m "
                 "\\text{ in bytes}]",
            "latex formula");
     c1[0] = 0.002;
-    cf_lines_formula("T_x_np4", c0, c1, 2, "gnuplot", buf, sizeof buf);
+    cf_lines_formula("T_x_np4", c0, c1, 2, NULL, "gnuplot", buf, sizeof buf);
     is_str(buf, "T_x_np4(m) = ((1.5 + 0.002*m) < (20 - 0.0001*m) ? (1.5 + 0.002*m) : (20 - "
                 "0.0001*m))  # us; m in bytes",
            "gnuplot formula");
-    is_int(cf_lines_formula("T_x_np4", c0, c1, 1, "fortran", buf, sizeof buf), -1,
+    double sw[1] = {4096};
+    cf_lines_formula("T_x_np4", c0, c1, 2, sw, "c", buf, sizeof buf);
+    is_str(buf, "static double T_x_np4(double m) { return (m < 4096 ? (1.5 + 0.002*m) : (20 - "
+                "0.0001*m)); } /* us; m in bytes */",
+           "c formula of two size ranges");
+    cf_lines_formula("T_x_np4", c0, c1, 2, sw, "python", buf, sizeof buf);
+    is_str(buf, "def T_x_np4(m): return (1.5 + 0.002*m) if m < 4096 else (20 - 0.0001*m)  # us; "
+                "m in bytes",
+           "python formula of two size ranges");
+    cf_lines_formula("T_x_np4", c0, c1, 2, sw, "text", buf, sizeof buf);
+    is_str(buf, "T(m) = 1.5 us + m / (477 MiB/s) (m < 4096); 20 us - 0.0001 us/B * m (m >= 4096)",
+           "text formula of two size ranges");
+    is_int(cf_lines_formula("T_x_np4", c0, c1, 1, NULL, "fortran", buf, sizeof buf), -1,
            "unknown language");
     c1[0] = 1.0 / (1.048576 * 2048);
-    cf_lines_formula("T_x_np4", c0, c1, 1, "text", buf, sizeof buf);
+    cf_lines_formula("T_x_np4", c0, c1, 1, NULL, "text", buf, sizeof buf);
     is_str(buf, "T(m) = 1.5 us + m / (2 GiB/s)", "text formula in GiB/s");
 }
 

@@ -118,6 +118,27 @@ static void noisy_hockney(void)
        fp);
     ok(linear >= 180, "5%% noise: auto keeps linear in at least 90%% of tables (%d/200)", linear);
     ok(one_seg >= 190, "5%% noise: piecewise invents no breakpoint in 95%% (%d/200)", one_seg);
+
+    /* One 5% point per size leaves beta a standard error of about 1.5%: within 1% only
+     * about a third of the time. Twenty rows per size (twenty runs pooled) bring it to
+     * about 0.4%. */
+    in_a = in_b = 0;
+    for (int t = 0; t < 200; t++) {
+        hockney(&v, rng, 0.05, 20);
+        in = input_of(&v, "pingpong np 2 byte");
+        if (cf_fit_group("linear", &in, &f, &e) == 0) {
+            in_a += fabs(f.seg[0].coef[0] - ALPHA) <= 0.05 * ALPHA;
+            in_b += fabs(f.seg[0].coef[1] - BETA) <= 0.01 * BETA;
+            cf_fit_clear(&f);
+        }
+        rows_free(&v);
+    }
+    printf("# 200 trials of 20 rows per size: alpha within 5%% %.3f, beta within 1%% %.3f\n",
+           in_a / 200.0, in_b / 200.0);
+    ok(in_a >= 198, "5%% noise, 20 rows per size: alpha within 5%% in 99%% of trials (%d/200)",
+       in_a);
+    ok(in_b >= 180, "5%% noise, 20 rows per size: beta within 1%% in 90%% of trials (%d/200)",
+       in_b);
     gsl_rng_free(rng);
 }
 
@@ -222,6 +243,118 @@ static void bad_inputs(void)
     rows_free(&v);
 }
 
+/* LogGP rows from known parameters: o_s(m), o_r(m), g(m) straight lines and a ping-pong
+ * T(m) = L + o_s + o_r + G*m. */
+static void loggp_rows(rows *v, double L, double os, double orr, double g, double G)
+{
+    for (int k = 0; k < 24; k++) {
+        uint64_t m = size_at(k);
+        double x = (double)m;
+        rows_add(v, "loggp_gap", 2, "byte", m, 0, g + G * x, 0);
+        rows_add(v, "loggp_or", 2, "byte", m, 0, orr + x / 50000, 0);
+        rows_add(v, "loggp_os", 2, "byte", m, 0, os + x / 40000, 0);
+    }
+    for (int k = 0; k < 24; k++) {
+        uint64_t m = size_at(k);
+        rows_add(v, "pingpong", 2, "byte", m, 0, L + os + orr + G * (double)m, 1);
+    }
+}
+
+static void loggp(void)
+{
+    rows v = {0};
+    loggp_rows(&v, 1.1, 0.6, 0.5, 0.9, 1 / 9000.0);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    in.rows = v.p + 72; /* the ping-pong rows */
+    in.n = 24;
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("loggp", &in, &f, &e) == 0, "loggp: fits");
+    const double *c = f.seg[0].coef;
+    near(c[0], 1.1, 1e-9, "loggp: L");
+    near(c[1], 0.6, 1e-9, "loggp: o_s");
+    near(c[2], 0.5, 1e-9, "loggp: o_r");
+    near(c[3], 0.9, 1e-9, "loggp: g");
+    near(c[4], 1 / 9000.0, 1e-9, "loggp: G");
+    near(c[5], 1 / 40000.0, 1e-9, "loggp: slope of o_s(m)");
+    is_int((int)f.nwarnings, 0, "loggp: consistent estimates, no warning");
+    cf_prediction p;
+    cf_fit_predict(&f, 1e6, &p);
+    near(p.t_us, 2.2 + 1e6 / 9000, 1e-9, "loggp: T(m) = L + o_s + o_r + G*m");
+    cf_fit_clear(&f);
+    rows_free(&v);
+
+    /* g below o_s, and a ping-pong whose Hockney alpha disagrees with o_s + L + o_r. */
+    loggp_rows(&v, 1.1, 0.6, 0.5, 0.3, 1 / 9000.0);
+    for (size_t i = 72; i < v.n; i++)
+        v.r[i].t_med_us = v.r[i].bytes == 0 ? 2.2 : 3.5 + (double)v.r[i].bytes / 9000;
+    in = input_of(&v, "pingpong np 2 byte");
+    in.rows = v.p + 72;
+    in.n = 24;
+    in.robust = 0;
+    ok(cf_fit_group("loggp", &in, &f, &e) == 0, "loggp, contradictory: fits");
+    ok(f.nwarnings == 2, "loggp, contradictory: two warnings (%zu)", f.nwarnings);
+    ok(f.nwarnings > 0 && strncmp(f.warnings[0], "g (0.3 us) < o_s (0.6 us)", 25) == 0,
+       "loggp, contradictory: g < o_s");
+    ok(f.nwarnings > 1 && strstr(f.warnings[1], "is far from o_s + L + o_r (2.2 us)") != NULL,
+       "loggp, contradictory: alpha far from o_s + L + o_r");
+    cf_fit_clear(&f);
+
+    /* Without the experiments, loggp says what it needs. */
+    in.all = v.p + 72;
+    in.nall = 24;
+    ok(cf_fit_group("loggp", &in, &f, &e) == CF_EXIT_DATA &&
+           strstr(e.msg, "loggp needs the 'loggp_os' rows") != NULL,
+       "loggp without its experiments: refused");
+    rows_free(&v);
+}
+
+/* T(m, b) = alpha + beta*m + gamma*b for a vector and its pack, gain per point. */
+static void datatypes(void)
+{
+    static const int blocks[] = {1, 4, 16, 64, 256};
+    rows v = {0};
+    for (int k = 10; k <= 20; k += 2)
+        for (int j = 0; j < 5; j++) {
+            uint64_t m = size_at(k);
+            int b = blocks[j];
+            rows_add(&v, "pingpong", 2, "pack_vector", m, b, 2 + m / 5000.0 + 0.08 * b, 1);
+            rows_add(&v, "pingpong", 2, "vector", m, b, 1.5 + m / 8000.0 + 0.05 * b, 1);
+        }
+    rows vec = {0};
+    for (size_t i = 0; i < v.n; i++)
+        if (strcmp(v.r[i].datatype, "vector") == 0)
+            rows_add(&vec, "pingpong", 2, "vector", v.r[i].bytes, v.r[i].blocks, v.r[i].t_med_us,
+                     1);
+    cf_fit_input in = input_of(&vec, "pingpong np 2 vector");
+    in.all = v.p;
+    in.nall = v.n;
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "datatype: fits");
+    is_str(f.model, "datatype", "datatype: rows over several block counts take T(m, b)");
+    near(f.seg[0].coef[0], 1.5, 1e-9, "datatype: alpha");
+    near(f.seg[0].coef[1], 1 / 8000.0, 1e-9, "datatype: beta");
+    near(f.seg[0].coef[2], 0.05, 1e-9, "datatype: gamma, the cost per block");
+    is_int((int)f.ngain, 30, "datatype: a gain for every point with a pack row");
+    double m = 32768, tp = 2 + m / 5000 + 0.08 * 16, tv = 1.5 + m / 8000 + 0.05 * 16;
+    int found = 0;
+    for (size_t i = 0; i < f.ngain; i++)
+        if (f.gain[i].bytes == 32768 && f.gain[i].blocks == 16) {
+            found = 1;
+            near(f.gain[i].gain_pct, 100 * (tp - tv) / tp, 1e-9,
+                 "datatype: gain over pack at 32 KiB, 16 blocks");
+        }
+    ok(found, "datatype: the gain at 32 KiB, 16 blocks is there");
+    cf_prediction p;
+    cf_fit_predict_blocks(&f, 1e5, 100, &p);
+    near(p.t_us, 1.5 + 1e5 / 8000 + 5, 1e-9, "datatype: predicts at (m, b)");
+    is_str(f.formula, "T(m, b) = 1.5 us + m / (7.45 GiB/s) + 0.05 us * b", "datatype: formula");
+    cf_fit_clear(&f);
+    rows_free(&vec);
+    rows_free(&v);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -231,5 +364,7 @@ int main(void)
     breakpoint(0.02, "2% noise");
     poly2();
     bad_inputs();
+    loggp();
+    datatypes();
     return tap_done();
 }

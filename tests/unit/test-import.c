@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "import.h"
 #include "tap.h"
@@ -42,6 +43,8 @@ static cf_table *imps(cf_import_format f, const char *text, int np, int lenient,
     return imp(f, text, strlen(text), "t.txt", np, NULL, lenient, e);
 }
 
+static int roundtrip(const cf_table *t);
+
 static char *slurp(const char *name, size_t *len)
 {
     const char *top = getenv("top_srcdir");
@@ -67,6 +70,8 @@ static cf_table *real(cf_import_format f, const char *name, int np, int lenient,
         return NULL;
     cf_table *t = imp(f, b, len, name, np, NULL, lenient, e);
     free(b);
+    if (t != NULL)
+        ok(roundtrip(t), "%s: the imported table reads back", name);
     return t;
 }
 
@@ -102,6 +107,26 @@ static int all_np(const cf_table *t, int np)
         if (t->rows[i].np != np)
             return 0;
     return t != NULL;
+}
+
+/* The table as written reads back whole: the reader's rules hold (one row per size and
+ * increasing sizes within a row group, among others). */
+static int roundtrip(const cf_table *t)
+{
+    char path[] = "/tmp/commfit-test-import.XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    cf_error e;
+    cf_table *back = NULL;
+    int good = cf_table_write(path, t, &e) == 0 && cf_table_read(path, &back, &e) == 0 &&
+               back->n_rows == t->n_rows;
+    if (!good)
+        printf("#   read back: %s:%ld: %s\n", e.file, e.line, e.msg);
+    cf_table_free(back);
+    unlink(path);
+    return good;
 }
 
 #define ROW_T(t, p, b, tmin, tavg, tmax, what)                                                 \
@@ -169,6 +194,7 @@ static void test_imb2021(void)
                       "Nov 22 03:43:28 2026, Mbytes/sec read as 10^6 bytes/s)"),
        "imb2021: source_1 records file, version, MPI version, date, unit (%s)", s ? s : "");
     is_str(cf_table_meta_get(t, "imported_from"), "imb", "imb2021: imported_from");
+    ok(roundtrip(t), "imb2021: the table reads back");
     cf_table_free(t);
 }
 
@@ -287,6 +313,7 @@ static void test_osu_real(void)
         is_int(count(t, "pingpong"), 28 * 24, "osu58: 28 latency tables kept");
         is_int(count(t, "bw"), 28 * 23, "osu58: 28 bandwidth tables kept");
         is_int(count(t, "allreduce"), 19, "osu58: 19 allreduce rows");
+        ok(roundtrip(t), "osu58: the table of 28 alike latency groups reads back");
         ROW_T(t, "pingpong", 0, 15.62, 15.62, 15.62, "osu58");
         const cf_row *r = find(t, "bw", 4194304);
         if (r) {
@@ -606,6 +633,11 @@ static void test_osu_errors(void)
     t = imps(CF_IMPORT_OSU, buf, 0, 0, &e);
     ok(t != NULL && t->n_rows == 3 && groups(t) == 2, "osu free text between tables is fine");
     cf_table_free(t);
+    snprintf(buf, sizeof buf, "# OSU benchmarks run by job 42 on 4 nodes\n%s0 1.0\n", lat);
+    t = imps(CF_IMPORT_OSU, buf, 0, 0, &e);
+    ok(t != NULL && t->n_rows == 1, "osu: a '# OSU' line that is no title is free text (%s)",
+       e.msg);
+    cf_table_free(t);
     snprintf(buf, sizeof buf, "%s0 1.0\n1 1.1 7.0\n", lat);
     t = imps(CF_IMPORT_OSU, buf, 0, 0, &e);
     ok(t == NULL && e.line == 4, "osu wrong column count: refused at its line");
@@ -644,6 +676,42 @@ static void test_osu_errors(void)
     ok(t == NULL && e.line == 3 && strstr(e.msg, "'commfit import imb'"),
        "osu: IMB output is pointed to 'import imb' (%ld: %s)", e.line, e.msg);
     free(b);
+}
+
+static void test_sizes_and_sources(void)
+{
+    cf_error e;
+    const char *dup = "# OSU MPI Latency Test v5.8\n# Size  Latency (us)\n0 1.0\n4 1.1\n4 1.2\n";
+    cf_table *t = imps(CF_IMPORT_OSU, dup, 0, 0, &e);
+    ok(t == NULL && e.line == 5, "a size twice in a table: refused at the second");
+    is_str(e.msg, "a second row of 4 bytes (the first at line 4): expected the sizes of the "
+                  "Latency table to increase",
+           "a size twice in a table: message");
+    const char *down = "# OSU MPI Latency Test v5.8\n# Size  Latency (us)\n0 1.0\n8 1.1\n4 1.2\n";
+    t = imps(CF_IMPORT_OSU, down, 0, 0, &e);
+    is_str(e.msg, "a row of 4 bytes after one of 8 (line 4): expected the sizes of the "
+                  "Latency table to increase",
+           "sizes going down: message");
+
+    /* The same base name twice (two runs' IMB-MPI1.out): the row groups stay apart. */
+    cf_import_opts o = {.warn = warn_cb};
+    cf_import *im = cf_import_alloc(&o);
+    const char *one = "# OSU MPI Latency Test v5.8\n# Size  Latency (us)\n0 1.0\n4 1.1\n";
+    int rc = cf_import_mem(im, CF_IMPORT_OSU, one, strlen(one), "run1/lat.txt", &e) ||
+             cf_import_mem(im, CF_IMPORT_OSU, one, strlen(one), "run2/lat.txt", &e) ||
+             cf_import_mem(im, CF_IMPORT_OSU, one, strlen(one), "run2/lat.txt", &e) ||
+             cf_import_finish(im, &t, &e);
+    ok(rc == 0 && t->n_rows == 6, "same base name: imports");
+    if (rc == 0) {
+        is_str(t->rows[0].extra, "lat.txt:1", "same base name: the first by its base name");
+        is_str(t->rows[2].extra, "run2/lat.txt:1", "same base name: the second by its path");
+        is_str(t->rows[4].extra, "run2/lat.txt#2:1", "same file again: numbered");
+        is_str(cf_table_meta_get(t, "source_2"), "run2/lat.txt (OSU 5.8)",
+               "same base name: source_2");
+        ok(roundtrip(t), "same base name: the table reads back");
+        cf_table_free(t);
+    }
+    cf_import_free(im);
 }
 
 static void test_helpers(void)
@@ -755,6 +823,7 @@ int main(void)
     test_imb_errors();
     test_osu_variants();
     test_osu_errors();
+    test_sizes_and_sources();
     test_helpers();
     test_writer();
     return tap_done();

@@ -25,8 +25,8 @@ static void ticks(void)
     struct {
         uint64_t v;
         const char *want;
-    } cases[] = {{0, "0"},       {1, "1"},        {512, "512"},
-                 {1024, "1K"},   {65536, "64K"},  {1048576, "1M"},
+    } cases[] = {{0, "0"},       {1, "1"},           {512, "512"},
+                 {1024, "1K"},   {65536, "64K"},     {1048576, "1M"},
                  {1536, "1536"}, {1ull << 31, "2G"}, {1ull << 40, "1T"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cf_report_size_tick(cases[i].v, b, sizeof b);
@@ -154,7 +154,9 @@ static void folder(void)
     char out[256], path[512];
     snprintf(out, sizeof out, "%s/rep/x", dir);
     cf_table *t = small_table();
-    cf_report_opts o = {.table = t, .table_path = "small.csv", .out_dir = out,
+    cf_report_opts o = {.table = t,
+                        .table_path = "small.csv",
+                        .out_dir = out,
                         .gnuplot_missing = "no gnuplot in this test"};
     cf_report_result res;
     cf_error e;
@@ -264,8 +266,11 @@ static void across_np(void)
     ok(mkdtemp(dir) != NULL, "a scratch folder");
     char out[256], path[512];
     snprintf(out, sizeof out, "%s/r", dir);
-    cf_report_opts o = {.table = t, .table_path = "bcast.csv", .models = ms,
-                        .model_path = "bcast.json", .out_dir = out};
+    cf_report_opts o = {.table = t,
+                        .table_path = "bcast.csv",
+                        .models = ms,
+                        .model_path = "bcast.json",
+                        .out_dir = out};
     cf_report_result res;
     cf_error_clear(&e);
     is_int(cf_report_write(&o, &res, &e), 0, "a report with an across-np model: %s", e.msg);
@@ -277,7 +282,8 @@ static void across_np(void)
     ok(strstr(dat, "\n32 ") != NULL, "extrapolated to four times the largest np");
     snprintf(path, sizeof path, "%s/np-bcast.gp", out);
     const char *gp = slurp(path);
-    ok(strstr(gp, "index 2 using 1:2 with lines lt 1 dt 2 title 'across-np model, extrapolated beyond the np measured'") != NULL,
+    ok(strstr(gp, "index 2 using 1:2 with lines lt 1 dt 2 title 'across-np model, extrapolated "
+                  "beyond the np measured'") != NULL,
        "the extrapolated part is dashed");
     ok(strstr(gp, "index 1 using 1:2 with lines lt 1 title 'across-np model'") != NULL,
        "the fitted part is solid");
@@ -290,6 +296,40 @@ static void across_np(void)
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     ok(system(cmd) == 0, "clean up");
+}
+
+/* What cf_report_hint prints, through a file in place of stderr. */
+static const char *hint(const char *option, const char *path)
+{
+    static char buf[512];
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *tmp = tmpfile();
+    dup2(fileno(tmp), 2);
+    cf_set_subcommand("fit");
+    cf_report_hint(option, path);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(buf, 1, sizeof buf - 1, tmp);
+    buf[n] = '\0';
+    fclose(tmp);
+    return buf;
+}
+
+static void hints(void)
+{
+    is_str(hint("-m", "models/node1-2026.json"),
+           "commfit: fit: draw the report with: commfit report -m models/node1-2026.json\n",
+           "the hint names the file as it is");
+    is_str(hint("-i", "my data/it's.csv"),
+           "commfit: fit: draw the report with: commfit report -i 'my data/it'\\''s.csv'\n",
+           "a path with a space or a quote is quoted for the shell");
+    char small[40];
+    is_int(cf_report_hint_text(small, sizeof small, "-i", "data/x.csv"), -1,
+           "a buffer too small is refused");
+    is_int(strlen(small), sizeof small - 1, "and left terminated");
 }
 
 static void default_dir(void)
@@ -315,5 +355,6 @@ int main(void)
     default_dir();
     folder();
     across_np();
+    hints();
     return tap_done();
 }

@@ -1,0 +1,81 @@
+/* The timed MPI kernels of commfit measure, one per pattern, listed in one table. A kernel
+ * runs its loop and returns this rank's time per call; it never prints or formats. */
+#ifndef CF_KERNELS_H
+#define CF_KERNELS_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Which --patterns keyword selects a pattern. */
+enum {
+    CF_PG_ALL = 1,   /* "all": the point-to-point patterns and the collectives */
+    CF_PG_LOGGP = 2, /* "loggp": the LogGP parameter experiments */
+};
+
+typedef struct cf_kctx cf_kctx;
+
+typedef struct cf_pattern {
+    const char *name;
+    const char *datatype; /* "byte" (data movement) or "float" (reductions, MPI_SUM) */
+    unsigned group;       /* CF_PG_ALL or CF_PG_LOGGP */
+    int two_ranks;        /* runs at np=2 only */
+    int sized;            /* 0 when the size means nothing (barrier): one row, 0 bytes */
+    int nmsg;             /* messages per call for bw_MiBps; 0 leaves it empty */
+    int vcounts;          /* uses per-rank counts and displacements (the v-collectives) */
+    /* Bytes of the send and of the receive buffer one call needs. */
+    void (*buffers)(uint64_t bytes, int np, uint64_t *send, uint64_t *recv);
+    /* Runs reps calls; *t_s is this rank's time per call in seconds (already halved for
+     * the round trips), and k->contributes says whether that time counts. 0, or -1 with
+     * k->failed and k->mpi_rc set. */
+    int (*run)(cf_kctx *k, long reps, double *t_s);
+    /* One untimed call on known data; 0 when what arrived is right, 1 with k->why set
+     * when it is not, -1 on an MPI error. */
+    int (*verify)(cf_kctx *k);
+} cf_pattern;
+
+extern const cf_pattern cf_patterns[];
+extern const int cf_npatterns;
+
+const cf_pattern *cf_pattern_find(const char *name);
+
+/* The message unit for a point: MPI counts are ints, so sizes (or, for the v-collectives,
+ * np times the size) above INT_MAX travel as a contiguous type of *unit bytes, the
+ * smallest power of two that divides the size and brings the count under INT_MAX.
+ * Reductions count floats (bytes / 4). Returns 0, or -1 when no unit fits. */
+int cf_kernel_unit(const cf_pattern *p, uint64_t bytes, int np, uint64_t *unit);
+
+/* Bytes of buffer one rank needs for a point (send and receive, one set), page-rounded. */
+uint64_t cf_kernel_footprint(const cf_pattern *p, uint64_t bytes, int np);
+
+/* Everything a kernel needs for one point; cf_kernel_setup fills it, and the run,
+ * verify and teardown calls use it. */
+struct cf_kctx {
+    const cf_pattern *pat;
+    MPI_Comm comm;
+    int rank, np;
+    uint64_t bytes;
+    MPI_Datatype type; /* MPI_BYTE, MPI_FLOAT or a contiguous type of unit bytes */
+    int own_type;      /* type was created here and is freed at teardown */
+    int count;         /* elements of type per message (per block for the collectives) */
+    int *counts, *displs;
+    /* Buffer sets: set i sends from pool + i*stride and receives at pool + i*stride +
+     * recv_off. One set normally; more with --off-cache, to cycle past the cache. */
+    unsigned char *pool;
+    size_t pool_bytes, stride, recv_off;
+    int nsets;
+    double aux;      /* kernel-private (loggp_or: how long the receiver waits, seconds) */
+    int contributes; /* set by run: whether this rank's time counts */
+    const char *failed;
+    int mpi_rc;
+    char why[256];
+};
+
+/* Prepares k for pattern p at (comm, bytes): unit, counts, page-aligned buffers (nsets
+ * of them, or enough to exceed cache_bytes when that is not 0), all touched. 0, or -1
+ * with k->why set (out of memory) or k->failed set (an MPI error). */
+int cf_kernel_setup(cf_kctx *k, const cf_pattern *p, MPI_Comm comm, uint64_t bytes,
+                    uint64_t cache_bytes);
+void cf_kernel_teardown(cf_kctx *k);
+
+#endif

@@ -1,0 +1,16 @@
+/* Summaries of repeated timings: the median of the samples and the half-width of its
+ * 95% confidence interval, as commfit measure reports them per point. */
+#ifndef CF_STATS_H
+#define CF_STATS_H
+
+#include <stddef.h>
+
+/* The median of x[0..n-1] (n >= 1); x is not modified. NAN when n is 0. */
+double cf_stats_median(const double *x, size_t n);
+
+/* The half-width of a 95% confidence interval for the median of x[0..n-1]:
+ * t(0.975, n-1) * sqrt(pi/2) * s / sqrt(n), s the sample standard deviation (the
+ * normal-theory standard error of the median). NAN when n < 2. */
+double cf_stats_ci95_median(const double *x, size_t n);
+
+#endif

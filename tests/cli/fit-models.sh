@@ -1,0 +1,126 @@
+# commfit fit on LogGP experiments, derived datatypes with pack per layout, and the
+# options that choose what is fitted: --statistic, --weights, several -i, stdin.
+. "$top_srcdir/tests/setup.sh"
+
+HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
+
+# LogGP: L 1.1, o_s 0.6, o_r 0.5, g 0.9 us, G 1/9000 us per byte; the ping-pong follows.
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (k = 0; k < 24; k++) {
+            m = k == 0 ? 0 : 2 ^ (k - 1)
+            printf "loggp_os,2,%d,byte,,100,5,%.12g,%.12g,%.12g,%.12g,,\n", m, 0.6 + m / 40000, 0.6 + m / 40000, 0.6 + m / 40000, 0.6 + m / 40000
+            printf "loggp_or,2,%d,byte,,100,5,%.12g,%.12g,%.12g,%.12g,,\n", m, 0.5 + m / 50000, 0.5 + m / 50000, 0.5 + m / 50000, 0.5 + m / 50000
+            g = 0.9 + m / 9000
+            printf "loggp_gap,2,%d,byte,,100,5,%.12g,%.12g,%.12g,%.12g,,\n", m, g, g, g, g
+            t = 2.2 + m / 9000
+            printf "pingpong,2,%d,byte,,100,5,%.17g,%.17g,%.17g,%.17g,,%.12g\n", m, t, t, t, t, m / (1.048576 * t)
+        }
+    }'
+} >loggp.csv
+
+run "$COMMFIT" fit -i loggp.csv -o loggp.json
+expect_rc 0 "loggp rows with auto"
+check "auto: the ping-pong's own fit first" \
+    grep -q '^pingpong np 2 byte: linear T(m) = 2.2 us' "$T/out"
+check "auto: then its LogGP parameters" \
+    grep -q '^pingpong np 2 byte: loggp T(m) = 2.2 us + m / (8.38 GiB/s); L = 1.1 us, o_s = 0.6 us, o_r = 0.5 us, g = 0.9 us, G = 0.000111 us/B' "$T/out"
+check "auto: the experiments are fitted too" grep -q '^loggp_gap np 2 byte: linear' "$T/out"
+
+run "$COMMFIT" fit -i loggp.csv -o loggp.json --model loggp
+expect_rc 0 "--model loggp"
+check "--model loggp: only the LogGP fit" test "$(wc -l <"$T/out")" -eq 1
+
+grep -v '^loggp_os' loggp.csv >noos.csv
+run "$COMMFIT" fit -i noos.csv -o x.json --model loggp
+expect_rc 1 "--model loggp without loggp_os rows"
+expect_err "commfit: fit: read noos.csv (72 rows)
+commfit: fit: pingpong np 2 byte: loggp needs the 'loggp_os' rows of commfit measure (np 2, byte): the input has none" \
+    "--model loggp without loggp_os rows"
+
+# g (0.3) below o_s (0.6): a warning in the summary and in the model file.
+sed 's/^loggp_gap,2,\([0-9]*\),byte,,100,5,[^,]*,[^,]*,[^,]*,[^,]*/&/' loggp.csv |
+    awk -F, -v OFS=, '$1 == "loggp_gap" { for (i = 8; i <= 11; i++) $i = $i - 0.6 } { print }' >slowgap.csv
+run "$COMMFIT" fit -i slowgap.csv -o slowgap.json
+expect_rc 0 "contradictory LogGP estimates"
+check "the summary warns that g < o_s" \
+    grep -q '^  warning: g (0.3 us) < o_s (0.6 us): a sender cannot start messages faster than its own overhead' "$T/out"
+check "the model file keeps the warning" grep -q '"g (0.3 us) < o_s (0.6 us)' slowgap.json
+
+# Derived datatypes as commfit measure writes them beside the plain ping-pong: pack rows
+# per layout (ddt_layout). The table reader takes one pack row per np, size and block
+# count, so the two layouts come in two tables, pooled.
+{
+    echo "$HDR,ddt_layout,ddt_size_bytes,ddt_extent_bytes,ddt_stride_bytes"
+    awk 'BEGIN {
+        for (k = 10; k <= 20; k += 2) {
+            m = 2 ^ k; t = 1.4 + m / 8000
+            printf "pingpong,2,%d,byte,,100,5,%.12g,%.12g,%.12g,%.12g,,%.6g,,,,\n", m, t, t, t, t, m / t
+        }
+        for (k = 10; k <= 20; k += 2) for (b = 1; b <= 256; b *= 4) {
+            m = 2 ^ k
+            v = 1.5 + m / 8000 + 0.05 * b; pv = 2 + m / 5000 + 0.08 * b
+            i = 1.5 + m / 8000 + 0.2 * b; pi = 2 + m / 5000 + 0.1 * b
+            printf "pingpong,2,%d,vector,%d,100,5,%.12g,%.12g,%.12g,%.12g,,%.6g,vector,%d,%d,%d\n", m, b, v, v, v, v, m / v, m, 2 * m, 2 * m / b
+            printf "pingpong,2,%d,pack,%d,100,5,%.12g,%.12g,%.12g,%.12g,,%.6g,vector,%d,%d,%d\n", m, b, pv, pv, pv, pv, m / pv, m, 2 * m, 2 * m / b
+            printf "pingpong,2,%d,indexed,%d,100,5,%.12g,%.12g,%.12g,%.12g,,%.6g,indexed,%d,%d,%d\n", m, b, i, i, i, i, m / i, m, 2 * m, 2 * m / b >"/dev/stderr"
+            printf "pingpong,2,%d,pack,%d,100,5,%.12g,%.12g,%.12g,%.12g,,%.6g,indexed,%d,%d,%d\n", m, b, pi, pi, pi, pi, m / pi, m, 2 * m, 2 * m / b >"/dev/stderr"
+        }
+    }' 2>ddt2.body
+} >ddt.csv
+{ head -1 ddt.csv; cat ddt2.body; } >ddt2.csv
+run "$COMMFIT" fit -i ddt.csv -i ddt2.csv -o ddt.json
+expect_rc 0 "derived datatypes"
+check "vector: T(m, b) with its cost per block" \
+    grep -q '^pingpong np 2 vector: datatype T(m, b) = 1.5 us + m / (7.45 GiB/s) + 0.05 us \* b | n 30' "$T/out"
+check "pack fitted per layout" \
+    grep -q '^pingpong np 2 pack_indexed: datatype T(m, b) = 2 us + m / (4.66 GiB/s) + 0.1 us \* b' "$T/out"
+check "vector compared with the pack of a vector" \
+    grep -q '^  1 KiB: gain over pack +26.6% (1 block) to +36.4% (256 blocks)$' "$T/out"
+check "indexed compared with the pack of an indexed" \
+    grep -q '^  1 KiB: gain over pack +20.7% (1 block) to -90.0% (256 blocks)$' "$T/out"
+check "the summary gives the range of the gain" \
+    grep -q '| gain over pack -90% to +37%$' "$T/out"
+check "the model file has the gains" grep -q '"gain_over_pack"' ddt.json
+
+# --statistic: an imported table without medians falls back to the mean; asking for the
+# median then is an error naming the group.
+{
+    echo "$HDR"
+    for m in 0 1024 65536 1048576; do
+        echo "pingpong,2,$m,byte,,,,1,2,3,,,"
+    done
+} >nomed.csv
+run "$COMMFIT" fit -i nomed.csv -o nomed.json
+expect_rc 0 "a table without medians"
+check "the statistic is the mean" grep -q '"statistic": "mean"' nomed.json
+run "$COMMFIT" fit -i nomed.csv -o nomed.json --statistic median
+expect_rc 1 "--statistic median without medians"
+grep_err "pingpong np 2 byte: the row at 0 bytes has no median time: expected a positive number \(choose another --statistic\)" \
+    "--statistic median without medians: message"
+run "$COMMFIT" fit -i nomed.csv -o nomed.json --statistic min --weights none --no-robust
+expect_rc 0 "--statistic min --weights none --no-robust"
+check "recorded in the model file" \
+    sh -c "grep -q '\"statistic\": \"min\"' nomed.json && grep -q '\"weights\": \"none\"' nomed.json && grep -q '\"robust\": false' nomed.json"
+run "$COMMFIT" fit -i nomed.csv -o nomed.json --weights variance
+expect_rc 1 "--weights variance without t_ci95_us"
+grep_err "has no positive t_ci95_us: --weights variance needs it \(use relative\)" \
+    "--weights variance without t_ci95_us: message"
+
+# Several tables pool their rows; stdin is '-'.
+run "$COMMFIT" fit -i loggp.csv -i ddt.csv -o both.json --patterns pingpong
+expect_rc 0 "two tables"
+check "two tables: both named on stderr" \
+    sh -c "grep -q '^commfit: fit: read loggp.csv (96 rows)' '$T/err' && grep -q '^commfit: fit: read ddt.csv (66 rows)' '$T/err'"
+check "two tables: both in the source" \
+    sh -c "grep -q '\"file\": \"loggp.csv\"' both.json && grep -q '\"file\": \"ddt.csv\"' both.json"
+run sh -c "\"$COMMFIT\" fit -i - --patterns pingpong --model linear --formulas gnuplot <loggp.csv"
+expect_rc 0 "a table on stdin"
+expect_out "T_pingpong_np2(m) = 2.2 + 0.000111111111111111*m  # us; m in bytes" "a table on stdin"
+check "a table on stdin: the model is models/stdin.json" test -s models/stdin.json
+run "$COMMFIT" fit -i loggp.csv -o l.json --patterns pingpong --model linear --formulas latex
+expect_out 'T_{\mathrm{pingpong}}(m) = 2.2 + 0.0001111\, m \quad [\mu\mathrm{s}; m \text{ in bytes}]' \
+    "--formulas latex"
+
+done_testing

@@ -1,0 +1,105 @@
+# commfit measure refuses bad options before it starts MPI (exit 2, one clear message),
+# and a plain run restarts itself under the launcher with the right command.
+. "$top_srcdir/tests/setup.sh"
+
+try="Try 'commfit measure --help'."
+
+run "$COMMFIT" measure --patterns pingpong,bogus
+expect_rc 2 "unknown pattern"
+check "unknown pattern: the message names it" \
+    grep -q "^commfit: measure: --patterns: unknown pattern 'bogus': expected all, loggp, ddt or one of pingpong, " "$T/err"
+check "unknown pattern: a hint to --help" grep -qx "$try" "$T/err"
+
+run "$COMMFIT" measure --sizes 64K,1K
+expect_rc 2 "sizes out of order"
+expect_err "commfit: measure: --sizes '64K,1K': sizes out of order: '1K' after '64K' (expected increasing sizes)
+$try" "sizes out of order"
+
+run "$COMMFIT" measure --sizes 1X
+expect_rc 2 "a bad size"
+grep_err "^commfit: measure: --sizes: .*'1X'" "a bad size: quoted"
+
+run "$COMMFIT" measure --np 1
+expect_rc 2 "pingpong with np 1"
+expect_err "commfit: measure: pattern 'pingpong' needs 2 processes, but --np asks for 1
+$try" "pingpong with np 1"
+
+run "$COMMFIT" measure --np 0
+expect_rc 2 "np 0"
+expect_err "commfit: measure: --np '0': expected 1 to 16777216
+$try" "np 0"
+
+run "$COMMFIT" measure --reps 0
+expect_rc 2 "--reps 0"
+run "$COMMFIT" measure --samples x
+expect_rc 2 "--samples x"
+run "$COMMFIT" measure --max-time -1
+expect_rc 2 "--max-time -1"
+run "$COMMFIT" measure --target-ci 0
+expect_rc 2 "--target-ci 0"
+
+run "$COMMFIT" measure --bogus
+expect_rc 2 "unknown option"
+expect_err "commfit: measure: unknown option '--bogus'
+$try" "unknown option"
+
+run "$COMMFIT" measure --sizes
+expect_rc 2 "missing value"
+expect_err "commfit: measure: option '--sizes' needs a value
+$try" "missing value"
+
+run "$COMMFIT" measure extra
+expect_rc 2 "stray argument"
+expect_err "commfit: measure: unexpected argument 'extra'
+$try" "stray argument"
+
+run "$COMMFIT" measure --patterns pingpong --sizes 3000000001
+expect_rc 2 "an odd size above 2 GiB - 1"
+grep_err "3000000001 bytes cannot be sent by pingpong at np=2" "an odd size above 2 GiB - 1: why"
+
+run "$COMMFIT" measure --resume "$T/missing.csv"
+expect_rc 1 "resume of a missing file"
+grep_err "^commfit: measure: .*missing.csv: cannot open: No such file or directory$" \
+    "resume of a missing file: message"
+
+run "$COMMFIT" measure --launcher " "
+expect_rc 2 "empty launcher"
+
+run "$COMMFIT" measure --launcher "$T/no-such-launcher" --sizes 0
+expect_rc 1 "a launcher that does not exist"
+grep_err "cannot start the launcher '$T/no-such-launcher'" "a launcher that does not exist: message"
+
+# A stand-in launcher records how commfit restarts itself.
+cat >"$T/fake-launcher" <<'SH'
+#!/bin/sh
+printf '%s\n' "$@" >"$FAKE_OUT"
+SH
+chmod +x "$T/fake-launcher"
+export FAKE_OUT="$T/launched"
+cores=$(getconf _NPROCESSORS_ONLN)
+n=$cores
+[ "$n" -lt 2 ] && n=2
+exe=$(cd "$(dirname "$COMMFIT")" && pwd -P)/$(basename "$COMMFIT")
+
+run "$COMMFIT" measure --launcher "$T/fake-launcher -x y" --sizes 0:1K -q
+expect_rc 0 "self-launch"
+printf '%s\n' -x y -n "$n" "$exe" measure --launcher "$T/fake-launcher -x y" --sizes 0:1K -q \
+    >"$T/want"
+check "self-launch: launcher words, -n CORES, this program, measure, the arguments" \
+    cmp -s "$T/want" "$T/launched"
+
+big=$((n + 3))
+run "$COMMFIT" measure --launcher "$T/fake-launcher" --np 2,$big
+expect_rc 0 "self-launch with --np"
+check "self-launch: N raised to the largest --np" test "$(sed -n 2p "$T/launched")" = "$big"
+
+rm -f "$T/launched"
+run "$COMMFIT" measure --launcher "$T/fake-launcher" --sizes 64K,1K
+check "bad options: no launch at all" test ! -e "$T/launched"
+
+# The launcher's environment makes commfit measure directly, so this launcher mark with
+# a bad option is refused without a second launch.
+run env COMMFIT_LAUNCHED=1 "$COMMFIT" measure --patterns bogus
+expect_rc 2 "under a launcher: bad options still exit 2"
+
+done_testing

@@ -1,0 +1,75 @@
+# commfit measure under $MPIEXEC -n 2: every pattern (all,loggp; the derived datatypes are
+# in measure-ddt.sh) at every size asked, --check on all
+# of them, a table that commfit's reader accepts (positive, finite times), full metadata.
+. "$top_srcdir/tests/setup.sh"
+rt="$top_builddir/tests/mpi/read-table"
+
+run mpirun 2 "$COMMFIT" measure --patterns all,loggp --sizes 0,1,1K,4K --samples 2 --reps 3 --check -o t.csv
+expect_rc 0 "every pattern at np 2 with --check"
+expect_err "commfit: measure: wrote t.csv (77 rows)
+commfit: measure: draw the report with: commfit report -i t.csv" "only rank 0 reports, once"
+check "nothing on stdout" test ! -s "$T/out"
+
+run "$rt" t.csv
+expect_rc 0 "the table reads back (every time positive and finite, min <= avg <= max)"
+cp "$T/out" "$T/rows"
+all="pingpong pingping sendrecv exchange bcast scatter scatterv gather gatherv allgather
+allgatherv reduce allreduce reduce_scatter alltoall alltoallv loggp_os loggp_or loggp_gap"
+for p in $all; do
+    for s in 0 1 1024 4096; do
+        check "$p np=2 bytes=$s: one row" test "$(grep -c "^$p 2 $s " "$T/rows")" -eq 1
+    done
+done
+check "barrier: one row, at 0 bytes" test "$(grep -c '^barrier 2 0 ' "$T/rows")" -eq 1
+check "every row: --reps 3, --samples 2, stopped at the sample count" \
+    test "$(grep -v '^meta' "$T/rows" | awk '$5 != 3 || $6 != 2 || $8 != "samples"' | wc -l)" -eq 0
+check "reductions are float, the rest byte" \
+    test "$(grep -v '^meta' "$T/rows" | awk '($1 ~ /reduce/) != ($4 == "float")' | wc -l)" -eq 0
+check "bandwidth for the point-to-point patterns only" \
+    test "$(grep -v '^meta' "$T/rows" | awk '($1 ~ /^(pingpong|pingping|sendrecv|exchange)$/) != ($7 == "+")' | wc -l)" -eq 0
+for k in schema commfit mpi_library mpi_version hosts ranks_per_node cores date \
+    timer_resolution_s normalized_time_us oversubscribed launch_np command plan; do
+    check "metadata: $k" grep -qx "meta $k" "$T/rows"
+done
+check "metadata: 2 ranks on the node" grep -qx '# ranks_per_node: 2' t.csv
+check "metadata: the command line" \
+    grep -qx '# command: commfit measure --patterns all,loggp --sizes 0,1,1K,4K --samples 2 --reps 3 --check -o t.csv' t.csv
+check "metadata: the MPI library" grep -q '^# mpi_library: ..*' t.csv
+check "header ends with the stop column" grep -q '^pattern,np,bytes,.*,bw_MiBps,stop$' t.csv
+if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+    check "metadata: not oversubscribed" grep -qx '# oversubscribed: no' t.csv
+else
+    skip "one core: np 2 is oversubscribed"
+fi
+
+# The launch size is checked against --np before any traffic, and said once.
+run mpirun 2 "$COMMFIT" measure --np 2,4 -o np.csv
+expect_rc 2 "np larger than the launch"
+expect_err "commfit: measure: --np 4 is larger than the launch (2 processes)
+Try 'commfit measure --help'." "np larger than the launch: said once"
+check "np larger than the launch: no table" test ! -e np.csv
+
+# --max-time caps a point: one sample, one call, stopped by time.
+run mpirun 2 "$COMMFIT" measure --patterns pingpong,alltoall --sizes 1K --max-time 0.000001 -q -o cap.csv
+expect_rc 0 "--max-time"
+run "$rt" cap.csv
+check "--max-time: one call, one sample, stopped by time" \
+    test "$(grep -c ' 1024 byte 1 1 . time$' "$T/out")" -eq 2
+
+# --target-ci samples adaptively, between 3 and 100 samples.
+# Fewer than 3 only when the time ran out (a loaded machine).
+run mpirun 2 "$COMMFIT" measure --patterns pingpong,allreduce --sizes 0,64 --target-ci 50 --reps 20 --max-time 20 -q -o ci.csv
+expect_rc 0 "--target-ci"
+run "$rt" ci.csv
+check "--target-ci: 3 to 100 samples, and why it stopped" \
+    test "$(grep -v '^meta' "$T/out" | awk '($6 < 3 && $8 != "time") || $6 > 100 || $8 !~ /^(ci|time|samples)$/' | wc -l)" -eq 0
+check "--target-ci: every point" test "$(grep -vc '^meta' "$T/out")" -eq 4
+check "--target-ci: in the plan" grep -q '^# plan: .* --target-ci 50' ci.csv
+
+# --off-cache rotates through buffers past the cache; the data still arrives.
+run mpirun 2 "$COMMFIT" measure --patterns pingpong,gatherv --sizes 1K --reps 3 --samples 2 --off-cache --check -q -o off.csv
+expect_rc 0 "--off-cache with --check"
+run "$rt" off.csv
+check "--off-cache: rows" test "$(grep -vc '^meta' "$T/out")" -eq 2
+
+done_testing

@@ -1,0 +1,64 @@
+# An interrupted commfit measure keeps its finished rows, and --resume completes the
+# table without measuring a point twice: after a signal, and after a cut-off last line.
+. "$top_srcdir/tests/setup.sh"
+rt="$top_builddir/tests/mpi/read-table"
+export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+
+# pairs FILE: "pattern bytes" of every row, sorted.
+pairs() { "$rt" "$1" | grep -v '^meta' | awk '{print $1, $3}' | sort; }
+
+# Long enough that the signal lands half-way: 3 patterns x 10 sizes, many calls each.
+timeout 300 $MPIEXEC -n 2 "$COMMFIT" measure --patterns pingpong,sendrecv,allreduce \
+    --sizes 0:256 --reps 5000 --samples 3 --max-time 60 -o r.csv >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while [ "$i" -lt 600 ] && [ "$(grep -c '^[a-z]' r.csv 2>/dev/null || echo 0)" -lt 4 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -TERM "$pid" 2>/dev/null || true
+wait "$pid" || true
+rows=$(grep -vc '^#' r.csv) # the header and the data rows
+rows=$((rows - 1))
+if [ "$rows" -ge 30 ]; then
+    skip "the run finished before the signal arrived"
+else
+    # The status is the launcher's to report; commfit's ranks exit 1.
+    grep_err "^commfit: measure: stopped by a signal: $rows rows in r.csv; continue with 'commfit measure --resume r.csv'$" \
+        "SIGTERM: the message says how to continue"
+fi
+run "$rt" r.csv
+expect_rc 0 "the interrupted table reads back"
+
+run mpirun 2 "$COMMFIT" measure --resume r.csv
+expect_rc 0 "--resume"
+expect_err "commfit: measure: wrote r.csv (30 rows)
+commfit: measure: draw the report with: commfit report -i r.csv" "--resume: the table is complete"
+pairs r.csv >"$T/got"
+printf '%s\n' pingpong sendrecv allreduce | while read -r p; do
+    for s in 0 1 2 4 8 16 32 64 128 256; do echo "$p $s"; done
+done | sort >"$T/want"
+check "--resume: every point once" cmp -s "$T/want" "$T/got"
+
+# A run killed outright can leave half a row; --resume drops it and measures that point.
+run mpirun 2 "$COMMFIT" measure --patterns pingpong,bcast --sizes 0,1K,4K --samples 2 --reps 3 -q -o k.csv
+expect_rc 0 "a complete run"
+pairs k.csv >"$T/full"
+cut=$(($(wc -c <k.csv) - 20))
+head -c "$cut" k.csv >k2.csv
+run mpirun 2 "$COMMFIT" measure --resume k2.csv
+expect_rc 0 "--resume after a cut-off line"
+pairs k2.csv >"$T/got"
+check "--resume after a cut-off line: every point once" cmp -s "$T/full" "$T/got"
+check "--resume keeps the original metadata" \
+    test "$(grep '^# date:' k.csv)" = "$(grep '^# date:' k2.csv)"
+
+run mpirun 2 "$COMMFIT" measure --resume k2.csv
+expect_rc 0 "--resume of a complete table"
+expect_err "commfit: measure: wrote k2.csv (6 rows)
+commfit: measure: draw the report with: commfit report -i k2.csv" "--resume of a complete table: nothing to add"
+
+run mpirun 2 "$COMMFIT" measure --resume k2.csv --sizes 1K
+expect_rc 2 "--resume with plan options"
+
+done_testing

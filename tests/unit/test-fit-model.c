@@ -1,0 +1,283 @@
+/* The model file: write and read back, what the reader refuses (naming the field and the
+ * file), the fields of other subcommands kept as they are, evaluation and formulas. */
+#include "config.h"
+
+#include <gsl/gsl_errno.h>
+#include <unistd.h>
+
+#include "fitdata.h"
+#include "fitting.h"
+#include "formula.h"
+#include "model.h"
+#include "modelfile.h"
+#include "tap.h"
+
+/* A model set with a linear ping-pong, a piecewise alltoall and a datatype fit. */
+static cf_modelset *sample(void)
+{
+    cf_modelset *m = cf_modelset_alloc();
+    rows v = {0};
+    cf_fit f;
+    cf_error e;
+    for (int k = 0; k < 24; k++)
+        rows_add(&v, "pingpong", 2, "byte", size_at(k), 0, 2 + (double)size_at(k) / 8000, 1);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit_group("linear", &in, &f, &e);
+    cf_modelset_add(m, &f);
+    rows_free(&v);
+    for (int k = 0; k < 24; k++) {
+        double x = (double)size_at(k);
+        rows_add(&v, "alltoall", 4, "byte", size_at(k), 0, x <= 8192 ? 3 + x / 3000 : 9 + x / 5000,
+                 0);
+    }
+    in = input_of(&v, "alltoall np 4 byte");
+    cf_fit_group("piecewise", &in, &f, &e);
+    cf_modelset_add(m, &f);
+    rows_free(&v);
+    for (int k = 10; k < 16; k++)
+        for (int b = 1; b <= 64; b *= 4)
+            rows_add(&v, "pingpong", 2, "vector", size_at(k), b,
+                     1.5 + (double)size_at(k) / 8000 + 0.05 * b, 1);
+    in = input_of(&v, "pingpong np 2 vector");
+    cf_fit_group("auto", &in, &f, &e);
+    cf_modelset_add(m, &f);
+    rows_free(&v);
+    m->source = json_pack("{s:s}", "statistic", "median");
+    m->across_np = json_pack("[{s:s,s:[s,s]}]", "pattern", "alltoall", "basis", "(p-1)",
+                             "(p-1)*m");
+    m->p2p = json_pack("{s:f}", "alpha_us", 2.0);
+    return m;
+}
+
+static void round_trip(void)
+{
+    cf_modelset *m = sample();
+    cf_error e;
+    is_int((int)m->nfits, 3, "sample: three fits");
+    ok(cf_modelset_write("rt.json", m, &e) == 0, "write");
+    cf_modelset *r = NULL;
+    ok(cf_modelset_read("rt.json", &r, &e) == 0, "read back: %s", e.msg);
+    if (r == NULL) {
+        cf_modelset_free(m);
+        return;
+    }
+    is_int((int)r->nfits, 3, "read back: three fits");
+    for (size_t i = 0; i < r->nfits && i < m->nfits; i++) {
+        const cf_fit *a = &m->fits[i], *b = &r->fits[i];
+        is_str(b->model, a->model, "fit %zu: model", i);
+        is_int(b->nseg, a->nseg, "fit %zu: segments", i);
+        int same = b->ncoef == a->ncoef && b->dof == a->dof && b->s2 == a->s2;
+        for (int k = 0; k < a->nseg; k++) {
+            same &= a->seg[k].from_bytes == b->seg[k].from_bytes &&
+                    a->seg[k].to_bytes == b->seg[k].to_bytes;
+            for (int j = 0; j < a->ncoef; j++) {
+                same &= a->seg[k].coef[j] == b->seg[k].coef[j];
+                for (int l = 0; l < a->ncoef; l++)
+                    same &= a->seg[k].cov[j][l] == b->seg[k].cov[j][l];
+            }
+        }
+        ok(same, "fit %zu: coefficients, covariance, s2 and dof read back exactly", i);
+        cf_prediction pa, pb;
+        cf_fit_predict(a, 123456, &pa);
+        cf_fit_predict(b, 123456, &pb);
+        ok(pa.t_us == pb.t_us && pa.lo_us == pb.lo_us && pa.hi_us == pb.hi_us,
+           "fit %zu: same prediction after the round trip", i);
+        is_str(b->formula, a->formula, "fit %zu: formula", i);
+    }
+    ok(json_equal(r->across_np, m->across_np), "across_np kept as it was");
+    ok(json_equal(r->p2p, m->p2p), "p2p kept as it was");
+    ok(json_equal(r->source, m->source), "source kept as it was");
+
+    const cf_fit *f = cf_modelset_find(r, "alltoall", 4, "byte");
+    ok(f != NULL && strcmp(f->model, "piecewise") == 0, "find: alltoall np 4");
+    ok(cf_modelset_find(r, "alltoall", 8, "byte") == NULL, "find: nothing at np 8");
+    ok(cf_modelset_find_model(r, "pingpong", 2, "vector", "datatype") != NULL,
+       "find_model: the datatype fit");
+    cf_modelset_free(r);
+    cf_modelset_free(m);
+    unlink("rt.json");
+}
+
+/* Reading text must fail with this message (after "FILE: "). */
+static void refuses(const char *json, const char *msg)
+{
+    cf_modelset *m = NULL;
+    cf_error e;
+    cf_error_clear(&e);
+    int rc = cf_modelset_read_mem(json, strlen(json), "m.json", &m, &e);
+    ok(rc == CF_EXIT_DATA && m == NULL, "refused: %s", msg);
+    is_str(e.file, "m.json", "the message names the file");
+    is_str(e.msg, msg, "the message names the field");
+}
+
+static void validation(void)
+{
+    refuses("[1]", "(top level): expected a JSON object: this is not a commfit model file");
+    refuses("{\"commfit_model\": 2, \"source\": {}, \"fits\": []}",
+            "commfit_model: version 2 is newer than this commfit reads (1); upgrade commfit "
+            "to read this model file");
+    refuses("{\"source\": {}, \"fits\": []}", "commfit_model: missing field");
+    refuses("{\"commfit_model\": \"1\", \"source\": {}, \"fits\": []}",
+            "commfit_model: expected an integer");
+    refuses("{\"commfit_model\": 1, \"fits\": []}", "source: missing field");
+    refuses("{\"commfit_model\": 1, \"source\": {}, \"fits\": {}}", "fits: expected an array");
+
+    /* One valid fit, then broken copies of it. */
+    cf_modelset *m = sample();
+    cf_error e;
+    json_t *root = cf_modelset_to_json(m, &e);
+    json_t *fit0 = json_array_get(json_object_get(root, "fits"), 0);
+    struct {
+        const char *key;
+        json_t *value; /* NULL: removed */
+        const char *msg;
+    } cases[] = {
+        {"pattern", NULL, "fits[0].pattern: missing field"},
+        {"np", json_string("2"), "fits[0].np: expected an integer"},
+        {"np", json_integer(0), "fits[0].np: 0 out of range: expected 1 to 16777216"},
+        {"model", json_string("cubic"),
+         "fits[0].model: unknown model 'cubic': expected linear, poly2, piecewise, loggp or "
+         "datatype"},
+        {"segments", json_array(), "fits[0].segments: expected 1 to 1 segments, got 0"},
+        {"s2", json_string("x"), "fits[0].s2: expected a number"},
+        {"dof", json_integer(0), "fits[0].dof: 0 out of range: expected 1 to 2147483647"},
+        {"quality", NULL, "fits[0].quality: missing field"},
+        {"measured", json_object(), "fits[0].measured.min_bytes: missing field"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *copy = json_deep_copy(root);
+        json_t *f = json_array_get(json_object_get(copy, "fits"), 0);
+        if (cases[i].value == NULL)
+            json_object_del(f, cases[i].key);
+        else
+            json_object_set_new(f, cases[i].key, cases[i].value);
+        char *text = json_dumps(copy, 0);
+        refuses(text, cases[i].msg);
+        free(text);
+        json_decref(copy);
+    }
+    /* Inside a segment. */
+    json_t *copy = json_deep_copy(root);
+    json_t *seg = json_array_get(
+        json_object_get(json_array_get(json_object_get(copy, "fits"), 0), "segments"), 0);
+    json_object_del(json_object_get(seg, "coef"), "beta_us_per_byte");
+    json_object_set_new(json_object_get(seg, "coef"), "gamma", json_real(1));
+    char *text = json_dumps(copy, 0);
+    refuses(text, "fits[0].segments[0].coef.beta_us_per_byte: missing field");
+    free(text);
+    json_decref(copy);
+    copy = json_deep_copy(root);
+    seg = json_array_get(
+        json_object_get(json_array_get(json_object_get(copy, "fits"), 0), "segments"), 0);
+    json_array_set_new(json_array_get(json_object_get(seg, "cov"), 1), 0, json_string("a"));
+    text = json_dumps(copy, 0);
+    refuses(text, "fits[0].segments[0].cov[1][0]: expected a finite number");
+    free(text);
+    json_decref(copy);
+    (void)fit0;
+
+    /* Not JSON at all: the line. */
+    cf_modelset *r = NULL;
+    cf_error_clear(&e);
+    ok(cf_modelset_read_mem("{\n\"a\": ,\n}", 10, "m.json", &r, &e) == CF_EXIT_DATA &&
+           e.line == 2 && strncmp(e.msg, "not valid JSON: ", 16) == 0,
+       "invalid JSON: refused with its line (%ld: %s)", e.line, e.msg);
+    cf_error_clear(&e);
+    ok(cf_modelset_read("/nonexistent/m.json", &r, &e) == CF_EXIT_DATA &&
+           strcmp(e.msg, "cannot open: No such file or directory") == 0,
+       "a missing file: refused");
+    json_decref(root);
+    cf_modelset_free(m);
+}
+
+static void predictions(void)
+{
+    cf_modelset *m = sample();
+    const cf_fit *lin = &m->fits[0], *pw = &m->fits[1];
+    cf_prediction p;
+    ok(cf_fit_predict(lin, 8192, &p) == 0, "predict inside the measured range");
+    near(p.t_us, 2 + 8192 / 8000.0, 1e-9, "predict: the value");
+    ok(p.lo_us <= p.t_us && p.hi_us >= p.t_us && !p.extrapolated, "predict: an interval, inside");
+    ok(cf_fit_predict(lin, 1e8, &p) == 0 && p.extrapolated, "predict beyond 4 MiB: extrapolated");
+    ok(cf_fit_predict(lin, -1, &p) == CF_EXIT_DATA, "predict at a negative size: refused");
+    ok(cf_fit_predict(lin, NAN, &p) == CF_EXIT_DATA, "predict at NaN: refused");
+    ok(cf_fit_predict(pw, 1000, &p) == 0 && p.segment == 0 && !p.in_gap, "piecewise: segment 0");
+    near(p.t_us, 3 + 1000 / 3000.0, 1e-9, "piecewise: value in segment 0");
+    ok(cf_fit_predict(pw, 1e6, &p) == 0 && p.segment == 1, "piecewise: segment 1");
+    near(p.t_us, 9 + 1e6 / 5000, 1e-9, "piecewise: value in segment 1");
+    ok(cf_fit_predict(pw, 12000, &p) == 0 && p.in_gap, "piecewise: between 8 and 16 KiB, a gap");
+
+    /* Noisy data: the interval widens with the residual spread, in proportion to T. */
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 3);
+    rows v = {0};
+    for (int k = 0; k < 24; k++)
+        rows_add(&v, "pingpong", 2, "byte", size_at(k), 0,
+                 (2 + (double)size_at(k) / 8000) * noise(rng, 0.05), 1);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    cf_fit_group("linear", &in, &f, &e);
+    cf_prediction a, b;
+    cf_fit_predict(&f, 0, &a);
+    cf_fit_predict(&f, 4194304, &b);
+    double ra = (a.hi_us - a.lo_us) / a.t_us, rb = (b.hi_us - b.lo_us) / b.t_us;
+    ok(ra > 0.1 && ra < 0.4 && rb > 0.1 && rb < 0.4,
+       "5%% noise: the 95%% prediction interval is about +/-2 sd wide, relative (%.3f, %.3f)",
+       ra, rb);
+    cf_fit_clear(&f);
+    rows_free(&v);
+    gsl_rng_free(rng);
+    cf_modelset_free(m);
+}
+
+static void formulas(void)
+{
+    cf_modelset *m = sample();
+    char buf[1024];
+    const cf_fit *lin = &m->fits[0], *pw = &m->fits[1], *dt = &m->fits[2];
+    is_str(lin->formula, "T(m) = 2 us + m / (7.45 GiB/s)", "text formula");
+    cf_fit_formula(lin, "c", buf, sizeof buf);
+    is_str(buf, "static double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in bytes */",
+           "c formula");
+    cf_fit_formula(lin, "gnuplot", buf, sizeof buf);
+    is_str(buf, "T_pingpong_np2(m) = 2 + 0.000125*m  # us; m in bytes", "gnuplot formula");
+    cf_fit_formula(lin, "latex", buf, sizeof buf);
+    is_str(buf,
+           "T_{\\mathrm{pingpong}}(m) = 2 + 0.000125\\, m \\quad "
+           "[\\mu\\mathrm{s}; m \\text{ in bytes}]",
+           "latex formula");
+    is_str(pw->formula,
+           "T(m) = 3 us + m / (2.79 GiB/s) (m <= 8 KiB); 9 us + m / (4.66 GiB/s) (m >= 16 KiB)",
+           "text formula, piecewise");
+    cf_fit_formula(pw, "python", buf, sizeof buf);
+    is_str(buf,
+           "def T_alltoall_np4(m): return (3 + 0.000333333333333333*m) if m < 11585.2375029604 "
+           "else 9 + 0.0002*m  # us; m in bytes",
+           "python formula, piecewise");
+    cf_fit_formula(pw, "c", buf, sizeof buf);
+    is_str(buf,
+           "static double T_alltoall_np4(double m) { return m < 11585.2375029604 ? 3 + "
+           "0.000333333333333333*m : 9 + 0.0002*m; } /* us; m in bytes */",
+           "c formula, piecewise");
+    cf_fit_formula(dt, "c", buf, sizeof buf);
+    is_str(buf,
+           "static double T_pingpong_vector_np2(double m, double b) { return 1.5 + 0.000125*m "
+           "+ 0.05*b; } /* us; m in bytes */",
+           "c formula, datatype");
+    ok(cf_fit_formula(lin, "fortran", buf, sizeof buf) == -1, "an unknown language: -1");
+    char small[8];
+    int n = cf_fit_formula(lin, "text", small, sizeof small);
+    ok(n == 7 && strlen(small) == 7, "a short buffer: truncated, terminated");
+    cf_modelset_free(m);
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    round_trip();
+    validation();
+    predictions();
+    formulas();
+    return tap_done();
+}
