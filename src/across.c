@@ -362,6 +362,49 @@ static int seg_fit(const cf_coll *c, int alg, const cf_point *pts, size_t n, dou
     return 0;
 }
 
+static void seg_predict(const cf_across_seg *s, long p, double m, double *t, double *half);
+
+/* Whether segment s tells the truth where it would answer: coefficients and covariance
+ * finite, variances >= 0, T finite and >= 0 at each of its points and, at every measured
+ * np, at both ends of [lo, hi] (T is linear in m at a fixed p). */
+static int seg_check(const cf_across_seg *s, const cf_point *pts, size_t n, const long *np,
+                     int nnp, double lo, double hi, cf_error *why)
+{
+    if (!isfinite(s->s2) || s->s2 < 0)
+        return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "%s: a residual variance of %g",
+                            s->algorithm, s->s2);
+    for (int j = 0; j < s->nbasis; j++) {
+        if (!isfinite(s->coef[j]))
+            return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "%s: a non-finite coefficient",
+                                s->algorithm);
+        for (int l = 0; l < s->nbasis; l++)
+            if (!isfinite(s->cov[j][l]) || (j == l && s->cov[j][l] < 0))
+                return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                    "%s: a covariance that is not finite, or negative",
+                                    s->algorithm);
+    }
+    double t, half;
+    for (size_t i = 0; i < n; i++) {
+        if (pts[i].m < s->from_bytes || pts[i].m > s->to_bytes)
+            continue;
+        seg_predict(s, pts[i].p, pts[i].m, &t, &half);
+        if (!isfinite(t) || t < 0)
+            return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                "%s gives a negative time at np %ld, %.0f bytes (%.4g us)",
+                                s->algorithm, pts[i].p, pts[i].m, t);
+    }
+    for (int i = 0; i < nnp; i++)
+        for (int k = 0; k < 2; k++) {
+            double m = k ? hi : lo;
+            seg_predict(s, np[i], m, &t, &half);
+            if (!isfinite(t) || t < 0)
+                return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                    "%s gives a negative time at np %ld, %.0f bytes (%.4g us)",
+                                    s->algorithm, np[i], m, t);
+        }
+    return 0;
+}
+
 /* AICc of a relative-error fit; the floor keeps exact data from ranking by rounding. */
 static double aicc(double rss, int n, int k)
 {
@@ -439,7 +482,8 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
     for (int a = 0; a < c->nalgs; a++) {
         cf_across_seg sg;
         double rss;
-        if (seg_fit(c, a, pts, n, -INFINITY, INFINITY, &sg, &rss, &why) != 0)
+        if (seg_fit(c, a, pts, n, -INFINITY, INFINITY, &sg, &rss, &why) != 0 ||
+            seg_check(&sg, pts, n, out->np, out->nnp, sg.from_bytes, sg.to_bytes, &why) != 0)
             continue;
         double v = aicc(rss, sg.q.n, sg.nbasis);
         if (!found || v < best - 1e-9) {
@@ -457,6 +501,11 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
                 cf_error ignore;
                 if (seg_fit(c, a1, pts, n, -INFINITY, sizes[b - 1], &s1, &r1, &ignore) != 0 ||
                     seg_fit(c, a2, pts, n, sizes[b], INFINITY, &s2, &r2, &ignore) != 0)
+                    continue;
+                /* Each range answers up to the middle (in log size) of the gap. */
+                double mid = expm1(0.5 * (log1p(s1.to_bytes) + log1p(s2.from_bytes)));
+                if (seg_check(&s1, pts, n, out->np, out->nnp, s1.from_bytes, mid, &why) != 0 ||
+                    seg_check(&s2, pts, n, out->np, out->nnp, mid, s2.to_bytes, &why) != 0)
                     continue;
                 double v = aicc(r1 + r2, s1.q.n + s2.q.n, s1.nbasis + s2.nbasis + 1);
                 if (!found || v < best - 1e-9) {
@@ -814,6 +863,28 @@ static int contention_of(const keyed_row *kr, const char *stat, const cf_p2p *pp
     return 0;
 }
 
+/* The estimate puts alpha and beta into every algorithm's cost, at any p and m: neither
+ * can be negative, or not finite, there. */
+static int hockney_check(const cf_hockney *h, cf_error *why)
+{
+    const double v[2] = {h->alpha_us, h->beta_us_per_byte};
+    const char *const name[2] = {"alpha", "beta"};
+    for (int j = 0; j < 2; j++) {
+        if (!isfinite(v[j]) || v[j] < 0)
+            return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                "the ping-pong fit gives %s = %.4g: the point-to-point "
+                                "estimate needs it finite and >= 0",
+                                name[j], v[j]);
+        if (!isfinite(h->cov[j][0]) || !isfinite(h->cov[j][1]) || h->cov[j][j] < 0 ||
+            !isfinite(h->s2) || h->s2 < 0)
+            return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                "the ping-pong fit gives a variance of %s that is not finite, "
+                                "or negative",
+                                name[j]);
+    }
+    return 0;
+}
+
 static void p2p_gamma_fit(const rowset *t, const char *stat, const char *nt, cf_p2p *pp)
 {
     static const char *const reductions[] = {"reduce", "allreduce"};
@@ -928,7 +999,8 @@ int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat
     {
         cf_error why;
         cf_error_clear(&why);
-        if (rows_hockney(t, stat, "pingpong", "byte", &pp.h, &why) != 0)
+        if (rows_hockney(t, stat, "pingpong", "byte", &pp.h, &why) != 0 ||
+            hockney_check(&pp.h, &why) != 0)
             snprintf(pp.error, sizeof pp.error, "%.150s", why.msg);
     }
     if (pp.error[0] == '\0') {
