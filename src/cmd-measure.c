@@ -192,6 +192,10 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
         cf_msg("MPI_Init failed");
         return CF_EXIT_DATA;
     }
+    /* Every rank may speak (an MPI error is reported where it happens): a message must
+     * reach the launcher as one write, not interleaved with another rank's. */
+    static char errbuf[4096];
+    setvbuf(stderr, errbuf, _IOLBF, sizeof errbuf);
     int rank = 0, size = 1, rc;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

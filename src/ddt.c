@@ -324,10 +324,13 @@ static int64_t bad_word(const cf_ddt_xfer *x)
 
 /* ---- MPI ---- */
 
-static int mpi_fail(cf_error *e, int rc, const char *what, const cf_ddt_shape *s)
+static int mpi_fail(cf_ddt_xfer *x, cf_error *e, int rc, const char *what)
 {
     char msg[MPI_MAX_ERROR_STRING] = "";
     int len = 0;
+    const cf_ddt_shape *s = &x->shape;
+    x->failed = what;
+    x->mpi_rc = rc;
     if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS)
         snprintf(msg, sizeof msg, "MPI error %d", rc);
     return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s, %llu bytes, %ld blocks: %s failed: %s",
@@ -339,7 +342,7 @@ static int mpi_fail(cf_error *e, int rc, const char *what, const cf_ddt_shape *s
     do {                                                                                       \
         int rc_ = (call);                                                                      \
         if (rc_ != MPI_SUCCESS)                                                                \
-            return mpi_fail(e, rc_, what, &x->shape);                                          \
+            return mpi_fail(x, e, rc_, what);                                          \
     } while (0)
 
 /* The particle as MPI sees it: three blocks, resized to the C struct's extent. */
@@ -446,7 +449,7 @@ int cf_ddt_xfer_init(cf_ddt_xfer *x, const cf_ddt_shape *s, MPI_Comm comm, cf_er
     }
     if (rc != MPI_SUCCESS) {
         cf_ddt_xfer_free(x);
-        return mpi_fail(e, rc, "building the datatype", s);
+        return mpi_fail(x, e, rc, "building the datatype");
     }
     x->dense_count = (int)s->count;
     MPI_Aint lb, extent;
@@ -456,7 +459,7 @@ int cf_ddt_xfer_init(cf_ddt_xfer *x, const cf_ddt_shape *s, MPI_Comm comm, cf_er
         rc = MPI_Type_size(x->type, &tsize);
     if (rc != MPI_SUCCESS) {
         cf_ddt_xfer_free(x);
-        return mpi_fail(e, rc, "MPI_Type_get_extent", s);
+        return mpi_fail(x, e, rc, "MPI_Type_get_extent");
     }
     /* The plan and MPI must agree, or the rows would describe another transfer. */
     if (lb != 0 || (uint64_t)extent != s->extent_bytes || (uint64_t)tsize != s->bytes) {
@@ -474,7 +477,7 @@ int cf_ddt_xfer_init(cf_ddt_xfer *x, const cf_ddt_shape *s, MPI_Comm comm, cf_er
         rc = MPI_Pack_size(1, x->type, comm, &x->pack_bytes);
         if (rc != MPI_SUCCESS) {
             cf_ddt_xfer_free(x);
-            return mpi_fail(e, rc, "MPI_Pack_size", s);
+            return mpi_fail(x, e, rc, "MPI_Pack_size");
         }
         x->packbuf = malloc((size_t)x->pack_bytes);
     }
@@ -640,7 +643,7 @@ int cf_ddt_time(cf_ddt_xfer *x, long reps, int samples, cf_ddt_times *t, cf_erro
     for (int k = 0; rc == 0 && k < samples; k++) {
         int mrc = MPI_Barrier(x->comm);
         if (mrc != MPI_SUCCESS) {
-            rc = mpi_fail(e, mrc, "MPI_Barrier", &x->shape);
+            rc = mpi_fail(x, e, mrc, "MPI_Barrier");
             break;
         }
         rc = cf_ddt_run_timed(x, reps, &mine[k], e);
@@ -655,7 +658,7 @@ int cf_ddt_time(cf_ddt_xfer *x, long reps, int samples, cf_ddt_times *t, cf_erro
         int m4 = MPI_Reduce(mine, sum, samples, MPI_DOUBLE, MPI_SUM, 0, x->comm);
         int m = m1 != MPI_SUCCESS ? m1 : m2 != MPI_SUCCESS ? m2 : m3 != MPI_SUCCESS ? m3 : m4;
         if (m != MPI_SUCCESS)
-            rc = mpi_fail(e, m, "MPI_Reduce", &x->shape);
+            rc = mpi_fail(x, e, m, "MPI_Reduce");
     }
     if (rc == 0 && x->rank == 0) {
         for (int k = 0; k < samples; k++)

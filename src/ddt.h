@@ -102,6 +102,8 @@ typedef struct cf_ddt_xfer {
     unsigned char *recv;    /* the contiguous side: bytes, then a guard zone */
     unsigned char *packbuf; /* pack only */
     int pack_bytes;         /* pack buffer size (MPI_Pack_size) */
+    const char *failed;     /* the MPI call that failed, or NULL */
+    int mpi_rc;             /* and its error code */
 } cf_ddt_xfer;
 
 /* Builds the datatypes and buffers of a point on both ranks of comm (exactly 2 ranks)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -878,20 +879,24 @@ typedef struct run_state {
     cf_table *t;
     char *path;
     size_t rows;
+    off_t kept; /* the file's length up to its last complete row */
 } run_state;
+
+static void point_name(const cf_point *pt, char *buf, size_t n);
 
 /* An MPI failure outside a kernel: this rank reports it and the run aborts. */
 static int mpi_failed(run_state *R, const char *call, int rc, const cf_point *pt)
 {
-    char s[MPI_MAX_ERROR_STRING];
+    char s[MPI_MAX_ERROR_STRING], name[128];
     int len = 0;
     if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS)
         snprintf(s, sizeof s, "error %d", rc);
-    if (pt != NULL)
-        cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "%s failed at %s np=%d bytes=%llu: %s", call,
-                     pt->pat->name, pt->np, (unsigned long long)pt->bytes, s);
-    else
+    if (pt != NULL) {
+        point_name(pt, name, sizeof name);
+        cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "%s failed at %s: %s", call, name, s);
+    } else {
         cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "%s failed: %s", call, s);
+    }
     return -1;
 }
 
@@ -994,6 +999,8 @@ static int pk_failed(run_state *R, point_kernel *pk)
 {
     if (pk->pt->ddt == NULL)
         return kernel_failed(R, &pk->k, pk->pt);
+    if (pk->x.failed != NULL)
+        return mpi_failed(R, pk->x.failed, pk->x.mpi_rc, pk->pt);
     *R->e = pk->e;
     return -1;
 }
@@ -1285,6 +1292,72 @@ static int library_metadata(run_state *R)
     return bad ? cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory") : 0;
 }
 
+/* ---- the table file (rank 0) ----
+ * Rows go out one at a time, each flushed whole, so that an interrupted run keeps every
+ * finished row and --resume takes it up from there. A write error cuts the file back to
+ * its last complete row: what is on disk stays a valid table. */
+
+/* After a successful flush: the file up to here is complete. */
+static int note_kept(run_state *R)
+{
+    struct stat st;
+    if (fstat(fileno(R->fp), &st) != 0)
+        return -1;
+    R->kept = st.st_size;
+    return 0;
+}
+
+/* A row could not be written (err): closes the file and drops whatever part of the row
+ * reached it. Returns the status of a failed point (2). */
+static int row_write_failed(run_state *R, int err)
+{
+    /* Closing may write more of the row; the truncation comes after it. */
+    fclose(R->fp);
+    R->fp = NULL;
+    if (truncate(R->path, R->kept) != 0 && R->hooks->warn != NULL) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s: cannot cut off a partly written row: %s (--resume drops it)",
+                 R->path, strerror(errno));
+        R->hooks->warn(msg);
+    }
+    cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
+                 "cannot write: %s; %zu rows kept, continue with 'commfit measure --resume %s'",
+                 strerror(err), R->rows, R->path);
+    return 2;
+}
+
+static int write_row(run_state *R, const cf_row *row)
+{
+    errno = 0;
+    if (cf_table_write_row(R->fp, R->t, row) != 0 || fflush(R->fp) != 0 || note_kept(R) != 0)
+        return row_write_failed(R, errno ? errno : EIO);
+    R->rows++;
+    return 0;
+}
+
+/* Flushes, syncs and closes the table; an error here (a full disk, a network file system
+ * that reports late) may have lost rows that were flushed, so the message says how to
+ * measure them again. Returns 0 or -1 with R->e filled. */
+static int close_output(run_state *R)
+{
+    int err = 0;
+    if (fflush(R->fp) != 0)
+        err = errno;
+    /* /dev/null and pipes cannot be synced and need not be. */
+    if (err == 0 && fsync(fileno(R->fp)) != 0 && errno != EINVAL && errno != ENOTSUP)
+        err = errno;
+    if (fclose(R->fp) != 0 && err == 0)
+        err = errno;
+    R->fp = NULL;
+    if (err == 0)
+        return 0;
+    cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
+                 "cannot write: %s; continue with 'commfit measure --resume %s', which measures "
+                 "again what is missing",
+                 strerror(err), R->path);
+    return -1;
+}
+
 /* Rank 0: the rest of the metadata, the output file, the header. */
 static int open_output(run_state *R, const char *command, int over, const char *plan)
 {
@@ -1329,6 +1402,7 @@ static int open_output(run_state *R, const char *command, int over, const char *
             return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot open: %s",
                                 strerror(errno));
         R->rows = o->done ? o->done->n_rows : 0;
+        R->kept = (off_t)keep;
         return 0;
     }
 
@@ -1351,8 +1425,15 @@ static int open_output(run_state *R, const char *command, int over, const char *
     R->fp = fopen(R->path, "w");
     if (R->fp == NULL)
         return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot create: %s", strerror(errno));
-    if (cf_table_write_header(R->fp, R->t) != 0 || fflush(R->fp) != 0)
-        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot write: %s", strerror(errno));
+    errno = 0;
+    if (cf_table_write_header(R->fp, R->t) != 0 || fflush(R->fp) != 0 || note_kept(R) != 0) {
+        /* Nothing measured yet: no half header left behind. */
+        int err = errno ? errno : EIO;
+        fclose(R->fp);
+        R->fp = NULL;
+        unlink(R->path);
+        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot write: %s", strerror(err));
+    }
     return 0;
 }
 
@@ -1410,12 +1491,7 @@ static int run_block(run_state *R, const cf_point *pts, size_t from, size_t to, 
             else
                 snprintf(extra, sizeof extra, "%s", stop);
             row.extra = extra;
-            if (cf_table_write_row(R->fp, R->t, &row) != 0 || fflush(R->fp) != 0) {
-                cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot write: %s",
-                             strerror(errno));
-                status = 2;
-            }
-            R->rows++;
+            status = write_row(R, &row);
         }
         /* A write error on rank 0 stops every rank of the block. */
         int st = status;
@@ -1505,11 +1581,14 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         hooks->progress_end();
 
     if (R->rank == 0 && R->fp != NULL) {
-        if (fclose(R->fp) != 0 && status == 0) {
-            cf_error_set(e, CF_EXIT_DATA, R->path, 0, "cannot write: %s", strerror(errno));
+        /* A point that failed keeps its message; otherwise a late write error is the news. */
+        cf_error keep = *e;
+        if (close_output(R) != 0 && status != 2)
             status = 2;
-        }
-        R->fp = NULL;
+        else if (status == 2)
+            *e = keep;
+    }
+    if (R->rank == 0 && status != 2) {
         char msg[1024];
         if (status == 1) {
             snprintf(msg, sizeof msg,

@@ -1,0 +1,78 @@
+# commfit measure when an MPI call returns an error (measure sets MPI_ERRORS_RETURN): the
+# message has MPI_Error_string's text and the pattern, np and size of the point, the run
+# exits 1, and the rows measured before stay. The error comes from fault-pmpi.so, a PMPI
+# interposer built for the tests only, preloaded into the ranks.
+. "$top_srcdir/tests/setup.sh"
+rt="$top_builddir/tests/mpi/read-table"
+so="$top_builddir/tests/mpi/fault-pmpi.so"
+
+# AddressSanitizer must come first among the preloaded libraries.
+preload=$so
+asan=$(ldd "$COMMFIT" 2>/dev/null | awk '/libasan/ { print $3; exit }')
+if [ -n "$asan" ]; then
+    preload="$asan $so"
+fi
+
+# pairs FILE: "pattern bytes" of every row, sorted.
+pairs() { "$rt" "$1" | grep -v '^meta' | awk '{print $1, $3}' | sort; }
+
+# failing DESC RANK CALL AT PATTERN-REGEX ARGS...: a run whose AT-th CALL fails on RANK
+# (all: on every rank); sets bytes, the size of the point the message names.
+failing() {
+    desc=$1
+    on=$2
+    call=$3
+    at=$4
+    what=$5
+    shift 5
+    [ "$on" = all ] && on=-1
+    run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_CALL="$call" \
+        COMMFIT_TEST_FAIL_AT="$at" COMMFIT_TEST_FAIL_RANK="$on" \
+        "$COMMFIT" measure -q --samples 2 --reps 3 --max-time 60 "$@"
+    expect_rc 1 "$desc"
+    re="^commfit: measure: $call failed at $what np=2 bytes=([0-9]+)( blocks=[0-9]+)?: commfit test: injected failure$"
+    grep_err "$re" "$desc: MPI_Error_string's text, the pattern, np and size"
+    bytes=$(sed -nE "s/$re/\\1/p" "$T/err" | head -n 1)
+}
+
+# kept DESC FILE PATTERN: FILE reads back and has the rows of PATTERN below $bytes, each
+# once; then --resume (no fault) completes it.
+kept() {
+    run "$rt" "$2"
+    expect_rc 0 "$1: the table reads back"
+    for s in 0 1 2 4 8 16 32 64 128 256; do
+        if [ "$s" -lt "${bytes:-0}" ]; then echo "$3 $s"; fi
+    done | sort >want
+    pairs "$2" >got
+    check "$1: the rows before the failure are kept" cmp -s want got
+    run mpirun 2 "$COMMFIT" measure -q --resume "$2"
+    expect_rc 0 "$1: --resume"
+    for s in 0 1 2 4 8 16 32 64 128 256; do echo "$3 $s"; done | sort >want
+    pairs "$2" >got
+    check "$1: --resume completes the table, every point once" cmp -s want got
+}
+
+# Measure's own calls (the point-boundary flag, the per-sample reductions), failing on
+# rank 1: rank 1 reports, and rank 0 has written what was finished.
+failing "a failure on rank 1" 1 MPI_Allreduce 20 pingpong --patterns pingpong --sizes 0:256 -o r1.csv
+kept "a failure on rank 1" r1.csv pingpong
+
+failing "a failure on rank 0" 0 MPI_Allreduce 20 pingpong --patterns pingpong --sizes 0:256 -o r0.csv
+kept "a failure on rank 0" r0.csv pingpong
+
+# A failure inside a kernel: only the reduce pattern calls MPI_Reduce.
+failing "a failure in a kernel" all MPI_Reduce 30 reduce --patterns reduce --sizes 0:256 -o k.csv
+kept "a failure in a kernel" k.csv reduce
+
+# A derived-datatype point is named with its datatype and block count, whether the
+# failure is in measure's calls or in the datatype transfer (only it calls MPI_Send here).
+failing "a failure at a datatype point" all MPI_Allreduce 20 "pingpong [a-z]+" --patterns ddt \
+    --datatypes vector --sizes 1K --blocks 1,2,3,4 -o d.csv
+run "$rt" d.csv
+expect_rc 0 "a failure at a datatype point: the table reads back"
+failing "a failure in a datatype transfer" 1 MPI_Send 30 "pingpong [a-z]+" --patterns ddt \
+    --datatypes vector --sizes 1K --blocks 1,2,3,4 -o x.csv
+run "$rt" x.csv
+expect_rc 0 "a failure in a datatype transfer: the table reads back"
+
+done_testing

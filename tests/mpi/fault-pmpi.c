@@ -1,0 +1,62 @@
+/* Test helper, never linked into commfit: a PMPI interposer that makes one MPI call return
+ * an error, so that the tests see how commfit measure reports MPI errors. Preloaded
+ * (LD_PRELOAD) into the ranks. COMMFIT_TEST_FAIL_CALL names the call (MPI_Allreduce, the
+ * default, MPI_Reduce or MPI_Send), COMMFIT_TEST_FAIL_AT=N fails its Nth call (from 1), on the rank
+ * COMMFIT_TEST_FAIL_RANK only when that is set. The error has its own class and text, so
+ * that a test can tell the message comes from MPI_Error_string. */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long env_long(const char *name, long unset)
+{
+    const char *s = getenv(name);
+    return s != NULL && *s != '\0' ? strtol(s, NULL, 10) : unset;
+}
+
+/* Whether this call of `call` is the one to fail. */
+static int fails(const char *call, long *calls)
+{
+    const char *which = getenv("COMMFIT_TEST_FAIL_CALL");
+    if (strcmp(which != NULL && *which != '\0' ? which : "MPI_Allreduce", call) != 0)
+        return 0;
+    long at = env_long("COMMFIT_TEST_FAIL_AT", 0), on = env_long("COMMFIT_TEST_FAIL_RANK", -1);
+    int rank = -1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return ++*calls == at && (on < 0 || on == rank);
+}
+
+static int injected_error(void)
+{
+    int cls, code;
+    if (MPI_Add_error_class(&cls) != MPI_SUCCESS || MPI_Add_error_code(cls, &code) != MPI_SUCCESS ||
+        MPI_Add_error_string(code, "commfit test: injected failure") != MPI_SUCCESS)
+        return MPI_ERR_OTHER;
+    return code;
+}
+
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm)
+{
+    static long calls;
+    if (fails("MPI_Allreduce", &calls))
+        return injected_error();
+    return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               int root, MPI_Comm comm)
+{
+    static long calls;
+    if (fails("MPI_Reduce", &calls))
+        return injected_error();
+    return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+    static long calls;
+    if (fails("MPI_Send", &calls))
+        return injected_error();
+    return PMPI_Send(buf, count, type, dest, tag, comm);
+}
