@@ -56,6 +56,8 @@ typedef struct cf_report {
 
 /* Derived-datatype rows: the datatype names the ddt benchmark writes. */
 int cf_report_is_ddt(const cf_row *r);
+/* The pack baseline: "pack", or "pack_LAYOUT" (the pack of one layout). */
+int cf_report_is_pack(const char *datatype);
 /* Point-to-point rows: a bandwidth column is filled and the datatype is plain. */
 int cf_report_is_p2p(const cf_row *r);
 /* The time a plot shows for a row: the median when known, else the mean across ranks. */
@@ -90,8 +92,9 @@ FILE *cf_report_create(cf_report *r, const char *name, cf_error *e);
 int cf_report_close(FILE *fp, const char *name, cf_error *e);
 /* Remembers a file some other program (gnuplot) will write into the folder. */
 int cf_report_track(cf_report *r, const char *name, cf_error *e);
-/* The child process running now (0: none), stopped first if a signal ends the report. */
-void cf_report_set_child(long pid);
+/* The child process running in a slot (0 to CF_GNUPLOT_JOBS - 1; pid 0: none), stopped
+ * first if a signal ends the report. */
+void cf_report_set_child(size_t slot, long pid);
 
 /* Adds a plot to the list; title and caption are copied. Returns it, or NULL. */
 cf_plot *cf_report_add_plot(cf_report *r, const char *name, int section, const char *title,
@@ -118,6 +121,8 @@ void cf_script_block(cf_script *s, const char *what, const char *columns);
 /* Draws the last block started: how is a "using ... with ..." clause; title NULL keeps it
  * out of the key. */
 void cf_script_curve(cf_script *s, const char *how, const char *title);
+/* A key entry that draws nothing: how is "with ..." (the style it shows). */
+void cf_script_key(cf_script *s, const char *how, const char *title);
 /* Draws a block by number (a curve that reuses an earlier block). */
 void cf_script_curve_at(cf_script *s, int block, const char *how, const char *title);
 /* Writes the terminal, output and plot command; closes both files and, on success, adds
@@ -161,10 +166,14 @@ int cf_report_plots_resid(cf_report *r, cf_error *e);
 /* The model's rows of the page: fitted parameters, quality, saturation, across np. */
 void cf_report_html_model(FILE *fp, const cf_report *r);
 
-/* Runs prog on script inside dir; gnuplot's own messages are kept in e on failure and
- * passed to warn (if not NULL) otherwise. */
-int cf_gnuplot_run(const char *prog, const char *dir, const char *script,
-                   void (*warn)(const char *line), cf_error *e);
+/* gnuplot processes a report runs at once, at most. */
+#define CF_GNUPLOT_JOBS 8
+
+/* Runs prog inside dir on the n scripts, split into up to jobs batches drawn side by side
+ * (one gnuplot each). gnuplot's messages are kept in e on failure (naming the script it
+ * names, else the first of its batch) and passed to warn (if not NULL) otherwise. */
+int cf_gnuplot_run(const char *prog, const char *dir, const char *const *scripts, size_t n,
+                   size_t jobs, void (*warn)(const char *line), cf_error *e);
 
 /* Writes index.html. */
 int cf_report_html(cf_report *r, const char *gnuplot_missing, cf_error *e);

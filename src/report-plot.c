@@ -19,12 +19,17 @@ static const char *const ddt_names[] = {"vector", "hvector",    "indexed", "hind
 
 int cf_report_is_ddt(const cf_row *r)
 {
-    if (r->blocks > 0)
+    if (r->blocks > 0 || cf_report_is_pack(r->datatype))
         return 1;
     for (size_t i = 0; i < sizeof ddt_names / sizeof ddt_names[0]; i++)
         if (strcmp(r->datatype, ddt_names[i]) == 0)
             return 1;
     return 0;
+}
+
+int cf_report_is_pack(const char *datatype)
+{
+    return strcmp(datatype, "pack") == 0 || strncmp(datatype, "pack_", 5) == 0;
 }
 
 int cf_report_is_p2p(const cf_row *r)
@@ -545,12 +550,14 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
                 fprintf(sc.dat, "%ld %.6g %.6g %.6g\n", lround(p), est.t_us, est.lo_us, est.hi_us);
             }
             snprintf(how, sizeof how, "using 1:2 with lines lt %d%s", lt, part ? " dt 2" : "");
-            /* The key says once what solid and dashed mean; the colour says the size. */
-            cf_script_curve(&sc, how,
-                            j > 0  ? NULL
-                            : part ? "across-np model, extrapolated beyond the np measured"
-                                   : "across-np model");
+            cf_script_curve(&sc, how, NULL);
         }
+    }
+    /* The key says once, in black, what solid and dashed mean; the colour is the size. */
+    if (a != NULL) {
+        cf_script_key(&sc, "with lines lc rgb '#000000'", "across-np model");
+        cf_script_key(&sc, "with lines lc rgb '#000000' dt 2",
+                      "across-np model, extrapolated beyond the np measured");
     }
     if (a != NULL)
         fprintf(sc.gp,
@@ -578,65 +585,97 @@ done:
 
 /* --- derived datatypes ------------------------------------------------------------------ */
 
-/* The pack baseline for a row at a block count: same np, bytes and blocks (or a pack row
- * without blocks). */
+/* Open symbols for the pack baseline, one for each line type's filled one. */
+static const int open_pt[] = {6, 6, 4, 8, 10, 12, 6, 4, 8};
+
+/* The pack baseline of row x at a block count: the pack of x's own layout (pack_DATATYPE)
+ * at the same np, bytes and block count, else a pack row that names no layout. The
+ * selection s is one np, sorted by blocks then bytes. */
 static const cf_row *pack_for(const sel *s, const cf_row *x, int blocks)
 {
+    char mine[CF_DATATYPE_MAX + 8];
+    snprintf(mine, sizeof mine, "pack_%s", x->datatype);
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const cf_row *p = row(s, mid);
+        if (p->blocks < blocks || (p->blocks == blocks && p->bytes < x->bytes))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     const cf_row *any = NULL;
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = lo; i < s->n; i++) {
         const cf_row *p = row(s, i);
-        if (strcmp(p->datatype, "pack") != 0 || p->np != x->np || p->bytes != x->bytes)
-            continue;
-        if (p->blocks == blocks)
+        if (p->blocks != blocks || p->bytes != x->bytes)
+            break;
+        if (strcmp(p->datatype, mine) == 0)
             return p;
-        if (p->blocks == 0)
+        if (strcmp(p->datatype, "pack") == 0)
             any = p;
     }
     return any;
 }
 
-/* A row without a block count (the contiguous baseline) belongs to every block count. */
-static int blocks_match(const cf_row *x, int blocks)
+/* Whether row x of datatype dt has a gain to show at this block count (blocks < 0: at its
+ * own). A row without a block count (a contiguous baseline) belongs to every one. */
+static const cf_row *gain_pack(const sel *s, const cf_row *x, const char *dt, int blocks)
 {
-    return x->blocks == blocks || x->blocks == 0;
+    if (x->bytes == 0 || strcmp(x->datatype, dt) != 0)
+        return NULL;
+    if (blocks < 0)
+        return pack_for(s, x, x->blocks);
+    if (x->blocks != blocks && x->blocks != 0)
+        return NULL;
+    return pack_for(s, x, blocks);
 }
 
-/* Whether a row of datatype dt has a gain to show at this block count. */
-static int has_gain(const sel *s, const cf_row *x, const char *dt, int np, int blocks)
+/* The fit of the pack baseline of datatype dt: of its layout, else of plain pack. */
+static const cf_fit *pack_fit(const cf_report *r, const char *pattern, int np, const char *dt)
 {
-    return x->np == np && blocks_match(x, blocks) && x->bytes > 0 && strcmp(x->datatype, dt) == 0 &&
-           pack_for(s, x, blocks) != NULL;
+    char mine[CF_DATATYPE_MAX + 8];
+    snprintf(mine, sizeof mine, "pack_%s", dt);
+    const cf_fit *f = cf_report_fit(r, pattern, np, mine);
+    return f ? f : cf_report_fit(r, pattern, np, "pack");
 }
 
-/* The gain the fits give, over [lo, hi] at a block count. */
-static void gain_fit_block(cf_script *sc, const cf_fit *f, const cf_fit *pack, double lo, double hi,
-                           int blocks, const char *what)
+typedef struct gain_pt {
+    const cf_row *x, *pack;
+} gain_pt;
+
+static int cmp_gain_pt(const void *a, const void *b)
 {
-    cf_script_block(sc, what, "bytes gain_pct (of the fits)");
-    for (int k = 0; k <= 60; k++) {
-        double m = lo * pow(hi / lo, k / 60.0);
-        cf_prediction a, b;
-        if (cf_fit_predict_blocks(f, m, blocks, &a) != 0 ||
-            cf_fit_predict_blocks(pack, m, blocks, &b) != 0 || !(b.t_us > 0))
-            continue;
-        fprintf(sc->dat, "%.6g %.6g\n", m, cf_report_gain_pct(a.t_us, b.t_us));
+    const cf_row *x = ((const gain_pt *)a)->x, *y = ((const gain_pt *)b)->x;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? -1 : 1;
+    return (x->blocks > y->blocks) - (x->blocks < y->blocks);
+}
+
+/* The points of datatype dt with a gain at this block count, sorted by size; how many. */
+static size_t gain_points(const sel *s, const char *dt, int blocks, gain_pt *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const cf_row *x = row(s, i), *p = gain_pack(s, x, dt, blocks);
+        if (p != NULL)
+            out[n++] = (gain_pt){x, p};
     }
+    qsort(out, n, sizeof *out, cmp_gain_pt);
+    return n;
 }
 
-static int plot_gain(cf_report *r, const sel *s, const names *dts, int np, int name_np, int blocks,
-                     int name_blocks, cf_error *e)
+/* Gain of the datatypes marked in use (at one block count, or each at its own when blocks
+ * < 0) against the message size. */
+static int plot_gain(cf_report *r, const sel *s, const names *dts, const unsigned char *use, int np,
+                     int name_np, int blocks, int name_blocks, gain_pt *pts, cf_error *e)
 {
     const char *pattern = row(s, 0)->pattern;
     uint64_t lo = UINT64_MAX, hi = 0;
     for (size_t d = 0; d < dts->n; d++) {
-        if (strcmp(dts->v[d], "pack") == 0)
-            continue;
-        for (size_t i = 0; i < s->n; i++) {
-            const cf_row *x = row(s, i);
-            if (has_gain(s, x, dts->v[d], np, blocks)) {
-                lo = x->bytes < lo ? x->bytes : lo;
-                hi = x->bytes > hi ? x->bytes : hi;
-            }
+        size_t n = use[d] ? gain_points(s, dts->v[d], blocks, pts) : 0;
+        for (size_t i = 0; i < n; i++) {
+            lo = pts[i].x->bytes < lo ? pts[i].x->bytes : lo;
+            hi = pts[i].x->bytes > hi ? pts[i].x->bytes : hi;
         }
     }
     if (hi == 0)
@@ -645,15 +684,21 @@ static int plot_gain(cf_report *r, const sel *s, const names *dts, int np, int n
     char npart[32], bpart[32];
     snprintf(npart, sizeof npart, "np%d", np);
     snprintf(bpart, sizeof bpart, "b%d", blocks);
-    char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1400];
     cf_script_name(name, sizeof name, "gain", pattern, name_np ? npart : NULL,
-                   name_blocks ? bpart : NULL);
-    if (blocks > 0)
-        snprintf(title, sizeof title, "%s, np=%d, %d blocks: gain of each datatype over pack",
-                 pattern, np, blocks);
+                   blocks < 0    ? "varying"
+                   : name_blocks ? bpart
+                                 : NULL);
+    if (blocks < 0)
+        snprintf(title, sizeof title,
+                 "%s, np=%d: gain over pack of the datatypes whose block count grows with the "
+                 "size",
+                 pattern, np);
+    else if (blocks > 0)
+        snprintf(title, sizeof title, "%s, np=%d, %d block%s: gain of each datatype over pack",
+                 pattern, np, blocks, blocks > 1 ? "s" : "");
     else
         snprintf(title, sizeof title, "%s, np=%d: gain of each datatype over pack", pattern, np);
-    const cf_fit *pack = cf_report_fit(r, pattern, np, "pack");
     cf_script sc;
     int rc = cf_script_open(&sc, r, name, title, e);
     if (rc != 0)
@@ -665,47 +710,59 @@ static int plot_gain(cf_report *r, const sel *s, const names *dts, int np, int n
           sc.gp);
     int lt = 0, fitted = 0;
     for (size_t d = 0; d < dts->n; d++) {
-        if (strcmp(dts->v[d], "pack") == 0)
-            continue;
-        int pts = 0;
-        for (size_t i = 0; i < s->n; i++) {
-            const cf_row *x = row(s, i);
-            if (!has_gain(s, x, dts->v[d], np, blocks))
-                continue;
-            if (pts++ == 0)
-                cf_script_block(&sc, dts->v[d], "bytes gain_pct t_us t_pack_us");
-            const cf_row *p = pack_for(s, x, blocks);
-            double t = cf_report_row_time(r, x), tp = cf_report_row_time(r, p);
-            fprintf(sc.dat, "%llu %.6g %.6g %.6g\n", (unsigned long long)x->bytes,
-                    cf_report_gain_pct(t, tp), t, tp);
-        }
-        if (pts == 0)
+        size_t n = use[d] ? gain_points(s, dts->v[d], blocks, pts) : 0;
+        if (n == 0)
             continue;
         lt++;
+        cf_script_block(&sc, dts->v[d], "bytes gain_pct t_us t_pack_us blocks");
+        for (size_t i = 0; i < n; i++) {
+            double t = cf_report_row_time(r, pts[i].x), tp = cf_report_row_time(r, pts[i].pack);
+            fprintf(sc.dat, "%llu %.6g %.6g %.6g %d\n", (unsigned long long)pts[i].x->bytes,
+                    cf_report_gain_pct(t, tp), t, tp, pts[i].x->blocks);
+        }
         const cf_fit *f = cf_report_fit(r, pattern, np, dts->v[d]);
+        const cf_fit *pf = pack_fit(r, pattern, np, dts->v[d]);
         char how[64], t[96];
-        snprintf(how, sizeof how, "using 1:2 with %s lt %d", f && pack ? "points" : "linespoints",
+        snprintf(how, sizeof how, "using 1:2 with %s lt %d", f && pf ? "points" : "linespoints",
                  lt);
-        snprintf(t, sizeof t, "%s%s", dts->v[d], f && pack ? " measured" : "");
+        snprintf(t, sizeof t, "%s%s", dts->v[d], f && pf ? " measured" : "");
         cf_script_curve(&sc, how, t);
-        if (f == NULL || pack == NULL)
+        if (f == NULL || pf == NULL)
             continue;
-        gain_fit_block(&sc, f, pack, (double)lo, (double)hi, blocks, dts->v[d]);
+        cf_script_block(&sc, dts->v[d], "bytes gain_pct (of the fits)");
+        double m0 = (double)pts[0].x->bytes, m1 = (double)pts[n - 1].x->bytes;
+        /* At one block count the fits give a smooth curve; where the block count follows
+         * the size they are evaluated at the measured (size, blocks). */
+        int k_max = blocks < 0 ? (int)n - 1 : 60;
+        for (int k = 0; k <= k_max; k++) {
+            double m = blocks < 0 ? (double)pts[k].x->bytes : m0 * pow(m1 / m0, k / 60.0);
+            double b = blocks < 0 ? pts[k].x->blocks : blocks;
+            cf_prediction a, pp;
+            if (cf_fit_predict_blocks(f, m, b, &a) != 0 ||
+                cf_fit_predict_blocks(pf, m, b, &pp) != 0 || !(pp.t_us > 0))
+                continue;
+            fprintf(sc.dat, "%.6g %.6g\n", m, cf_report_gain_pct(a.t_us, pp.t_us));
+        }
         snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
         snprintf(t, sizeof t, "%s from the fits", dts->v[d]);
         cf_script_curve(&sc, how, t);
         fitted++;
     }
     snprintf(caption, sizeof caption,
-             "Gain of sending each derived datatype directly over packing it (MPI_Pack, a "
-             "contiguous send, MPI_Unpack), in percent of the pack time, against the message "
-             "size: 100 (T_pack - T_datatype) / T_pack. Above zero the datatype is faster.%s",
+             "Gain of sending each derived datatype directly over packing the same layout "
+             "(MPI_Pack, a contiguous send, MPI_Unpack), in percent of the pack time, against "
+             "the message size: 100 (T_pack - T_datatype) / T_pack. Above zero the datatype "
+             "is faster.%s%s",
+             blocks < 0 ? " The block count of these datatypes grows with the size (one "
+                          "block per element), so each point is at its own block count."
+                        : "",
              fitted ? " Lines are the same gain computed from the fitted models of the "
-                      "datatype and of pack, T(m, b) = alpha + beta m + gamma b."
+                      "datatype and of its pack, T(m, b) = alpha + beta m + gamma b."
                     : "");
     return cf_script_close(&sc, CF_SEC_DDT, title, caption, e);
 }
 
+/* Time against the block count at a few sizes, with the pack of the same layout beside. */
 static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np, int name_np,
                        cf_error *e)
 {
@@ -738,12 +795,17 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
     }
     if (n_usable == 0)
         goto done;
-    size_t n_pick = cf_report_spread(usable, n_usable, MAX_SIZES, pick);
+    /* With the pack baseline each size draws two curves: fewer sizes keep it readable. */
+    int packs = 0;
+    for (size_t i = 0; i < d.n && !packs && !cf_report_is_pack(datatype); i++)
+        packs = pack_for(s, row(&d, i), row(&d, i)->blocks) != NULL;
+    size_t n_pick = cf_report_spread(usable, n_usable, packs ? MAX_SIZES - 1 : MAX_SIZES, pick);
     const cf_fit *f = cf_report_fit(r, pattern, np, datatype);
+    char pack_name[CF_DATATYPE_MAX + 8] = "pack";
 
     char npart[32];
     snprintf(npart, sizeof npart, "np%d", np);
-    char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1400];
     cf_script_name(name, sizeof name, "blocks", pattern, name_np ? npart : NULL, datatype);
     snprintf(title, sizeof title, "%s, np=%d, %s: time per call vs number of blocks", pattern, np,
              datatype);
@@ -755,7 +817,7 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
     cf_script_time_axis(sc.gp);
     for (size_t j = 0; j < n_pick; j++) {
         int lt = (int)j + 1;
-        char size[32], how[64];
+        char size[32], how[96];
         cf_size_format(pick[j], size, sizeof size);
         cf_script_block(&sc, size, "blocks t_us t_lo_us t_hi_us");
         for (size_t i = 0; i < d.n; i++) {
@@ -769,27 +831,58 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
         snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d", f ? "yerrorbars" : "yerrorlines",
                  lt);
         cf_script_curve(&sc, how, size);
-        if (f == NULL)
-            continue;
-        cf_script_block(&sc, size, "blocks t_us (of the fit)");
-        double b0 = (double)blocks[0], b1 = (double)blocks[n_blocks - 1];
-        for (int k = 0; k <= 40; k++) {
-            double b = b0 * pow(b1 / b0, k / 40.0);
-            cf_prediction p;
-            if (cf_fit_predict_blocks(f, (double)pick[j], b, &p) == 0)
-                fprintf(sc.dat, "%.6g %.6g\n", b, p.t_us);
+        if (f != NULL) {
+            cf_script_block(&sc, size, "blocks t_us (of the fit)");
+            double b0 = (double)blocks[0], b1 = (double)blocks[n_blocks - 1];
+            for (int k = 0; k <= 40; k++) {
+                double b = b0 * pow(b1 / b0, k / 40.0);
+                cf_prediction p;
+                if (cf_fit_predict_blocks(f, (double)pick[j], b, &p) == 0)
+                    fprintf(sc.dat, "%.6g %.6g\n", b, p.t_us);
+            }
+            snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
+            cf_script_curve(&sc, how, NULL);
         }
-        snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
-        char t[CF_FORMULA_MAX + 192];
+        if (!packs)
+            continue;
+        int any = 0;
+        for (size_t i = 0; i < d.n; i++) {
+            const cf_row *x = row(&d, i), *p;
+            if (x->bytes != pick[j] || (p = pack_for(s, x, x->blocks)) == NULL)
+                continue;
+            if (any++ == 0)
+                cf_script_block(&sc, "pack of the same layout", "blocks t_us");
+            snprintf(pack_name, sizeof pack_name, "%s", p->datatype);
+            fprintf(sc.dat, "%d %.6g\n", x->blocks, cf_report_row_time(r, p));
+        }
+        if (any == 0)
+            continue;
+        snprintf(how, sizeof how, "using 1:2 with linespoints lt %d dt 2 lw 1 pt %d", lt,
+                 open_pt[lt < 9 ? lt : 1]);
+        cf_script_curve(&sc, how, NULL);
+    }
+    /* What the line styles mean, once, in black: the colours are the sizes. */
+    char t[CF_FORMULA_MAX + 192];
+    if (f != NULL) {
         fit_title(t, sizeof t, "", f);
-        cf_script_curve(&sc, how, j + 1 == n_pick ? t : NULL);
+        cf_script_key(&sc, "with lines lc rgb '#000000'", t);
+    }
+    if (packs) {
+        snprintf(t, sizeof t, "%s measured (MPI_Pack of the same layout, contiguous send)",
+                 pack_name);
+        cf_script_key(&sc, "with linespoints lc rgb '#000000' dt 2 lw 1 pt 6", t);
     }
     snprintf(caption, sizeof caption,
              "Time per call of %s with datatype %s against the number of blocks the data is "
-             "cut into, log-log, one curve per message size. %s; bars are the 95%% "
-             "confidence interval. A rising curve is the cost per block.%s",
+             "cut into, log-log, one colour per message size. %s; bars are the 95%% "
+             "confidence interval. A rising curve is the cost per block.%s%s",
              pattern, datatype, points_note(r),
-             f ? " Lines are the fitted model T(m, b) at each size (its formula in the key)." : "");
+             f ? " Solid lines are the fitted model T(m, b) at each size (its formula in the "
+                 "key)."
+               : "",
+             packs ? " Open symbols on dashed lines are the pack baseline of the same layout "
+                     "at the same size: where they lie below the datatype, packing is faster."
+                   : "");
     rc = cf_script_close(&sc, CF_SEC_DDT, title, caption, e);
 done:
     free(d.idx);
@@ -807,13 +900,21 @@ static int plots_ddt(cf_report *r, const char *pattern, cf_error *e)
         return CF_EXIT_DATA;
     uint64_t *nps = malloc((s.n + 1) * sizeof *nps);
     uint64_t *blocks = malloc((s.n + 1) * sizeof *blocks);
+    gain_pt *pts = malloc((s.n + 1) * sizeof *pts);
+    unsigned char *regular = NULL, *varying = NULL;
     int rc = 0;
-    if (nps == NULL || blocks == NULL) {
+    if (nps == NULL || blocks == NULL || pts == NULL) {
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto done;
     }
     if ((rc = collect_names(r->table, 1, pattern, &dts, e)) != 0)
         goto done;
+    regular = calloc(dts.n + 1, 1);
+    varying = calloc(dts.n + 1, 1);
+    if (regular == NULL || varying == NULL) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto done;
+    }
     size_t n_np = distinct(&s, 'n', nps);
     for (size_t j = 0; j < n_np && rc == 0; j++) {
         int np = (int)nps[j];
@@ -824,20 +925,41 @@ static int plots_ddt(cf_report *r, const char *pattern, cf_error *e)
         sel at = {s.t, s.idx + first, 0};
         while (first + at.n < s.n && row(&s, first + at.n)->np == np)
             at.n++;
-        int has_pack = 0;
-        for (size_t i = 0; i < at.n; i++)
-            has_pack |= strcmp(row(&at, i)->datatype, "pack") == 0;
         size_t n_blocks = distinct(&at, 'b', blocks);
         if (n_blocks > 1 && blocks[0] == 0) {
             memmove(blocks, blocks + 1, (n_blocks - 1) * sizeof *blocks);
             n_blocks--;
         }
-        for (size_t b = 0; b < n_blocks && rc == 0 && has_pack; b++)
-            rc = plot_gain(r, &at, &dts, np, n_np > 1, (int)blocks[b], n_blocks > 1, e);
+        /* A datatype gets a curve in the plot of each block count it was measured at
+         * over two sizes or more; one whose block count follows the size (struct: a
+         * block per element) has one point per block count, and a plot of its own. */
+        int any_varying = 0;
+        for (size_t d = 0; d < dts.n; d++) {
+            regular[d] = varying[d] = 0;
+            if (cf_report_is_pack(dts.v[d]))
+                continue;
+            size_t most = 0;
+            for (size_t b = 0; b < n_blocks; b++) {
+                size_t n = gain_points(&at, dts.v[d], (int)blocks[b], pts);
+                most = n > most ? n : most;
+            }
+            regular[d] = most >= 2;
+            varying[d] = most == 1 && gain_points(&at, dts.v[d], -1, pts) >= 2;
+            any_varying |= varying[d];
+        }
+        for (size_t b = 0; b < n_blocks && rc == 0; b++)
+            rc = plot_gain(r, &at, &dts, regular, np, n_np > 1, (int)blocks[b], n_blocks > 1, pts,
+                           e);
+        if (any_varying && rc == 0)
+            rc = plot_gain(r, &at, &dts, varying, np, n_np > 1, -1, 1, pts, e);
         for (size_t d = 0; d < dts.n && rc == 0; d++)
-            rc = plot_blocks(r, &at, dts.v[d], np, n_np > 1, e);
+            if (!cf_report_is_pack(dts.v[d]) || strcmp(dts.v[d], "pack") == 0)
+                rc = plot_blocks(r, &at, dts.v[d], np, n_np > 1, e);
     }
 done:
+    free(regular);
+    free(varying);
+    free(pts);
     free(dts.v);
     free(nps);
     free(blocks);

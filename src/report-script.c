@@ -136,6 +136,8 @@ static void key_title(cf_script *s, const char *p, size_t n)
     s->longest = n > s->longest ? n : s->longest;
 }
 
+static void key_lines(cf_script *s, const char *title);
+
 void cf_script_curve_at(cf_script *s, int block, const char *how, const char *title)
 {
     if (s->elems == 0)
@@ -147,8 +149,13 @@ void cf_script_curve_at(cf_script *s, int block, const char *how, const char *ti
         fputs(" notitle", s->cmd);
         return;
     }
-    /* gnuplot lays out a key entry of several lines over its neighbours: each further
-     * line is an entry of its own that draws nothing. */
+    key_lines(s, title);
+}
+
+/* gnuplot lays out a key entry of several lines over its neighbours: each further line
+ * is an entry of its own that draws nothing. */
+static void key_lines(cf_script *s, const char *title)
+{
     const char *end = strchr(title, '\n');
     key_title(s, title, end ? (size_t)(end - title) : strlen(title));
     while (end != NULL) {
@@ -158,6 +165,16 @@ void cf_script_curve_at(cf_script *s, int block, const char *how, const char *ti
         key_title(s, p, end ? (size_t)(end - p) : strlen(p));
         s->elems++;
     }
+}
+
+void cf_script_key(cf_script *s, const char *how, const char *title)
+{
+    if (s->elems == 0)
+        fprintf(s->cmd, "plot keyentry %s", how);
+    else
+        fprintf(s->cmd, ", \\\n     keyentry %s", how);
+    s->elems++;
+    key_lines(s, title);
 }
 
 void cf_script_curve(cf_script *s, const char *how, const char *title)

@@ -24,7 +24,7 @@ static int cleanup_dirfd = -1;
 static char **cleanup_names;
 static size_t cleanup_n, cleanup_cap;
 static volatile sig_atomic_t cleanup_armed;
-static volatile sig_atomic_t cleanup_child;
+static volatile sig_atomic_t cleanup_child[CF_GNUPLOT_JOBS];
 
 static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define N_CAUGHT (sizeof caught_signals / sizeof caught_signals[0])
@@ -48,10 +48,12 @@ static void unlink_tracked(void)
 static void on_signal(int sig)
 {
     if (cleanup_armed) {
-        pid_t child = (pid_t)cleanup_child;
-        if (child > 0) {
-            kill(child, SIGTERM);
-            waitpid(child, NULL, 0);
+        for (size_t i = 0; i < CF_GNUPLOT_JOBS; i++) {
+            pid_t child = (pid_t)cleanup_child[i];
+            if (child > 0) {
+                kill(child, SIGTERM);
+                waitpid(child, NULL, 0);
+            }
         }
         unlink_tracked();
         rmdir(cleanup_dir);
@@ -61,9 +63,10 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-void cf_report_set_child(long pid)
+void cf_report_set_child(size_t slot, long pid)
 {
-    cleanup_child = (sig_atomic_t)pid;
+    if (slot < CF_GNUPLOT_JOBS)
+        cleanup_child[slot] = (sig_atomic_t)pid;
 }
 
 int cf_report_track(cf_report *r, const char *name, cf_error *e)
@@ -169,7 +172,8 @@ static void arm(const char *dir, int dirfd)
     snprintf(cleanup_dir, sizeof cleanup_dir, "%s", dir);
     cleanup_dirfd = dirfd;
     cleanup_n = 0;
-    cleanup_child = 0;
+    for (size_t i = 0; i < CF_GNUPLOT_JOBS; i++)
+        cleanup_child[i] = 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -310,26 +314,44 @@ static int swap_in(const char *tmp, const char *dir, const char *parent, const c
     return rc;
 }
 
+/* gnuplot processes to run side by side: one per core, as far as the limit. */
+static size_t draw_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > CF_GNUPLOT_JOBS ? CF_GNUPLOT_JOBS : (size_t)n;
+}
+
 static int draw(cf_report *r, const cf_report_opts *o, cf_report_result *res, cf_error *e)
 {
     const char *ext = o->png ? "png" : "svg";
-    for (size_t i = 0; i < r->n_plots; i++) {
+    char(*scripts)[CF_PLOT_NAME_MAX + 8] = malloc((r->n_plots + 1) * sizeof *scripts);
+    const char **names = malloc((r->n_plots + 1) * sizeof *names);
+    int rc = 0;
+    if (scripts == NULL || names == NULL)
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    for (size_t i = 0; i < r->n_plots && rc == 0; i++) {
+        char image[CF_PLOT_NAME_MAX + 8];
+        snprintf(scripts[i], sizeof scripts[i], "%s.gp", r->plots[i].name);
+        snprintf(image, sizeof image, "%s.%s", r->plots[i].name, ext);
+        names[i] = scripts[i];
+        rc = cf_report_track(r, image, e);
+    }
+    if (rc == 0)
+        rc = cf_gnuplot_run(o->gnuplot, r->dir, names, r->n_plots, draw_jobs(), o->warn, e);
+    for (size_t i = 0; i < r->n_plots && rc == 0; i++) {
         cf_plot *p = &r->plots[i];
-        char script[CF_PLOT_NAME_MAX + 8], image[CF_PLOT_NAME_MAX + 8];
-        snprintf(script, sizeof script, "%s.gp", p->name);
+        char image[CF_PLOT_NAME_MAX + 8];
         snprintf(image, sizeof image, "%s.%s", p->name, ext);
-        if (cf_report_track(r, image, e) != 0)
-            return CF_EXIT_DATA;
-        if (cf_gnuplot_run(o->gnuplot, r->dir, script, o->warn, e) != 0)
-            return CF_EXIT_DATA;
         struct stat st;
         if (fstatat(r->dirfd, image, &st, 0) != 0 || st.st_size == 0)
-            return cf_error_set(e, CF_EXIT_DATA, script, 0, "gnuplot ran but did not draw '%s'",
-                                image);
-        p->drawn = 1;
-        res->n_drawn++;
+            rc = cf_error_set(e, CF_EXIT_DATA, scripts[i], 0, "gnuplot ran but did not draw '%s'",
+                              image);
+        p->drawn = rc == 0;
+        res->n_drawn += rc == 0;
     }
-    return 0;
+    free(scripts);
+    free(names);
+    return rc;
 }
 
 static int check_dir(const char *dir, cf_error *e)
@@ -358,6 +380,39 @@ int cf_report_check_dir(const char *dir, cf_error *e)
     return check_dir(dir, e);
 }
 
+/* measure writes one pack row per layout packed (extra column ddt_layout), and fit names
+ * their fits pack_LAYOUT: the report's rows are named so too, so that each datatype meets
+ * the pack of its own layout. view shares all but its rows with t; free view->rows. */
+static int label_packs(const cf_table *t, cf_table *view, cf_error *e)
+{
+    *view = *t;
+    view->rows = malloc((t->n_rows ? t->n_rows : 1) * sizeof *view->rows);
+    if (view->rows == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    if (t->n_rows > 0)
+        memcpy(view->rows, t->rows, t->n_rows * sizeof *view->rows);
+    size_t col = 0;
+    while (col < t->n_extra && strcmp(t->extra_names[col], "ddt_layout") != 0)
+        col++;
+    if (col == t->n_extra)
+        return 0;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        cf_row *x = &view->rows[i];
+        if (strcmp(x->datatype, "pack") != 0 || x->extra == NULL)
+            continue;
+        const char *f = x->extra;
+        for (size_t c = 0; c < col && f != NULL; c++)
+            if ((f = strchr(f, ',')) != NULL)
+                f++;
+        if (f == NULL)
+            continue;
+        size_t len = strcspn(f, ",");
+        if (len > 0 && len + 5 < sizeof x->datatype && !(len == 4 && strncmp(f, "pack", 4) == 0))
+            snprintf(x->datatype, sizeof x->datatype, "pack_%.*s", (int)len, f);
+    }
+    return 0;
+}
+
 int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
 {
     memset(res, 0, sizeof *res);
@@ -376,9 +431,17 @@ int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
         return rc;
     }
 
+    cf_table view;
+    if ((rc = label_packs(o->table, &view, e)) != 0) {
+        rmdir(tmp);
+        free(tmp);
+        free(parent);
+        free(base);
+        return rc;
+    }
     cf_report r;
     memset(&r, 0, sizeof r);
-    r.table = o->table;
+    r.table = &view;
     r.table_path = o->table_path;
     r.ms = o->models;
     r.model_path = o->model_path;
@@ -413,6 +476,7 @@ int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
         free(r.plots[i].caption);
     }
     free(r.plots);
+    free(view.rows);
     free(tmp);
     free(parent);
     free(base);

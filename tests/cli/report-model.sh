@@ -60,6 +60,10 @@ check "the time data holds the fit sampled with its prediction interval" \
     grep -q "^# bytes t_us lo_us hi_us (the fit, its 95% prediction interval)" "$R/time-pingpong.dat"
 check "the piecewise ping-pong fit marks its breakpoint" \
     grep -q "set label 'np=2 breakpoint in (64K, 128K)'" "$R/time-pingpong.gp"
+check "the gain from the fits is drawn (each datatype's fit against its pack_LAYOUT fit)" \
+    grep -q "title 'vector from the fits'" "$R/gain-pingpong-b16.gp"
+check "the pack fits of each layout have their residuals" \
+    grep -q '^# \[[0-9]*\] pack_indexed$' "$R/resid-pingpong-datatypes.dat"
 check "the residuals of the datatypes cover every datatype fitted" \
     test "$(grep -c '^# \[[0-9]*\] ' "$R/resid-pingpong-datatypes.dat")" -ge 5
 

@@ -1,13 +1,14 @@
 # Writes a synthetic timing table for the report tests: Hockney-like times with a few
 # percent of fixed pseudo-random noise (a protocol switch at 64 KiB for point-to-point),
 # collectives at np 2, 4, 8, a barrier, and derived-datatype ping-pongs with their
-# contiguous and pack baselines.
-function row(pat, np, m, dt, blocks, t, nmsg,   bw) {
+# contiguous and pack baselines as measure writes them: a pack row per layout packed
+# (column ddt_layout), and a struct whose block count grows with the size.
+function row(pat, np, m, dt, blocks, t, nmsg, layout,   bw) {
     # Deterministic noise of a few percent, as a real run has.
     t = t * (1 + 0.03 * sin(++nrow * 12.9898))
     bw = nmsg > 0 ? sprintf("%.6g", nmsg * m / (1.048576 * t)) : ""
-    printf "%s,%d,%d,%s,%s,100,5,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", pat, np, m, dt,
-        blocks ? blocks : "", t * 0.97, t, t * 1.05, t, t * 0.03, bw
+    printf "%s,%d,%d,%s,%s,100,5,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%s\n", pat, np, m, dt,
+        blocks ? blocks : "", t * 0.97, t, t * 1.05, t, t * 0.03, bw, layout
 }
 BEGIN {
     print "# schema: 1"
@@ -15,7 +16,7 @@ BEGIN {
     print "# date: 2026-11-22T04:21:00Z"
     print "# hosts: node1"
     print "# mpi_library: MPICH Version: 4.0 <test> & \"co\""
-    print "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps"
+    print "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps,ddt_layout"
     for (m = 0; m <= 4194304; m = m ? m * 2 : 1) {
         t = (m <= 65536) ? 0.4 + m / 8000 : 6 + m / 11000
         row("pingpong", 2, m, "byte", 0, t, 1)
@@ -29,18 +30,18 @@ BEGIN {
         }
     for (np = 2; np <= 8; np *= 2)
         row("barrier", np, 0, "byte", 0, log(np) / log(2) * 0.7, 0)
-    split("vector indexed struct contiguous pack", dts, " ")
-    for (d = 1; d <= 5; d++)
-        for (b = 1; b <= 256; b *= 16)
-            for (m = 1024; m <= 1048576; m *= 4) {
-                dt = dts[d]
-                if (dt == "contiguous" && b > 1)
-                    continue
-                t = 1 + m / 8000 + (dt == "contiguous" ? 0 : b * 0.05)
-                if (dt == "pack")
-                    t = t + m / 9000
-                if (dt == "struct")
-                    t = t * 1.3
-                row("pingpong", 2, m, dt, dt == "contiguous" ? 0 : b, t, 1)
-            }
+    for (m = 1024; m <= 1048576; m *= 4) {
+        row("pingpong", 2, m, "contiguous", 1, 1 + m / 8000, 1, "contiguous")
+        for (b = 1; b <= 256; b *= 16) {
+            t = 1 + m / 8000 + b * 0.05
+            row("pingpong", 2, m, "vector", b, t, 1, "vector")
+            row("pingpong", 2, m, "pack", b, t + m / 9000, 1, "vector")
+            row("pingpong", 2, m, "indexed", b, t * 1.1, 1, "indexed")
+            row("pingpong", 2, m, "pack", b, t * 1.1 + m / 7000, 1, "indexed")
+        }
+        # One block per 64 bytes.
+        t = (1 + m / 8000 + m / 64 * 0.002) * 1.3
+        row("pingpong", 2, m, "struct", m / 64, t, 1, "struct")
+        row("pingpong", 2, m, "pack", m / 64, t + m / 6000, 1, "struct")
+    }
 }

@@ -37,8 +37,8 @@ links_ok() {
 # The plots this table supports, with the plot elements each draws.
 plots="time-allreduce:3 time-alltoall:3 time-pingpong:1 time-sendrecv:1
 bw-pingpong:2 bw-sendrecv:2
-gain-pingpong-b1:4 gain-pingpong-b16:4 gain-pingpong-b256:4
-blocks-pingpong-indexed:5 blocks-pingpong-pack:5 blocks-pingpong-struct:5 blocks-pingpong-vector:5
+gain-pingpong-b1:2 gain-pingpong-b16:2 gain-pingpong-b256:2 gain-pingpong-varying:1
+blocks-pingpong-indexed:9 blocks-pingpong-vector:9
 np-allreduce:4 np-alltoall:4 np-barrier:1"
 nplots=$(echo $plots | wc -w)
 
@@ -77,6 +77,18 @@ commfit: report: wrote report/t/index.html with $nplots plots" "report -i t.csv"
     check "time-pingpong.svg has a log-2 size axis labelled in K and M" \
         grep -q '<text>64K</text>' report/t/time-pingpong.svg
     check "the page links only to files of the folder" links_ok report/t
+
+    # Each datatype meets the pack of its own layout (ddt_layout), at its block count.
+    for dt in vector indexed; do
+        want=$(awk -F, -v dt=$dt '$4 == "pack" && $3 == 4096 && $5 == 16 && $14 == dt {print $11}' t.csv)
+        got=$(awk -v dt=$dt '/^# \[/ {b = $3 == dt; next} b && $1 == 4096 {print $4; exit}' \
+            report/t/gain-pingpong-b16.dat)
+        check "gain-pingpong-b16: $dt against pack_$dt ($got, want $want)" test -n "$want" -a "$got" = "$want"
+    done
+    check "the struct, its block count growing with the size, has a gain plot of its own" \
+        grep -q '^# \[0\] struct$' report/t/gain-pingpong-varying.dat
+    check "the pack baseline is drawn beside its datatype" \
+        grep -q "title 'pack_indexed measured (MPI_Pack of the same layout" report/t/blocks-pingpong-indexed.gp
     for p in $plots; do
         n=${p%%:*}
         check "the page shows $n.svg" grep -q "<img src=\"$n.svg\"" report/t/index.html
@@ -99,6 +111,21 @@ commfit: report: wrote report/t/index.html with $nplots plots" "report -i t.csv"
     expect_rc 0 "a second run"
     check "a second run replaces the earlier report" test ! -e report/t/stale.txt
     check "a second run leaves no temporary folder" test "$(ls -A report)" = t
+
+    # The plots are drawn in batches: a few gnuplot processes, each given many scripts.
+    cat >counting-gnuplot <<EOF
+#!/bin/sh
+echo \$# >>"$T/gnuplot-runs"
+exec "$gp" "\$@"
+EOF
+    chmod +x counting-gnuplot
+    run env GNUPLOT="$T/counting-gnuplot" "$COMMFIT" report -i t.csv -o batched
+    expect_rc 0 "a counted gnuplot"
+    check "every script is given to gnuplot once" \
+        test "$(awk '{n += $1} END {print n}' gnuplot-runs)" -eq "$nplots"
+    check "no more gnuplot processes than the limit (8), not one per plot" \
+        test "$(wc -l <gnuplot-runs)" -le 8 -a "$(wc -l <gnuplot-runs)" -lt "$nplots"
+    check "batched: every plot drawn" test "$(ls batched/*.svg | wc -l)" -eq "$nplots"
 
     # PNG
     run "$COMMFIT" report -i t.csv -o png --png

@@ -282,11 +282,13 @@ static void across_np(void)
     ok(strstr(dat, "\n32 ") != NULL, "extrapolated to four times the largest np");
     snprintf(path, sizeof path, "%s/np-bcast.gp", out);
     const char *gp = slurp(path);
-    ok(strstr(gp, "index 2 using 1:2 with lines lt 1 dt 2 title 'across-np model, extrapolated "
-                  "beyond the np measured'") != NULL,
+    ok(strstr(gp, "index 2 using 1:2 with lines lt 1 dt 2 notitle") != NULL,
        "the extrapolated part is dashed");
-    ok(strstr(gp, "index 1 using 1:2 with lines lt 1 title 'across-np model'") != NULL,
-       "the fitted part is solid");
+    ok(strstr(gp, "index 1 using 1:2 with lines lt 1 notitle") != NULL, "the fitted part is solid");
+    ok(strstr(gp, "keyentry with lines lc rgb '#000000' dt 2 title 'across-np model, "
+                  "extrapolated beyond the np measured'") != NULL &&
+           strstr(gp, "keyentry with lines lc rgb '#000000' title 'across-np model'") != NULL,
+       "the key says once, in black, what solid and dashed mean");
     ok(strstr(gp, "'16' 16, '32' 32)") != NULL, "the np axis reaches the extrapolated counts");
     snprintf(path, sizeof path, "%s/index.html", out);
     ok(strstr(slurp(path), "<h3>Across process counts</h3>") != NULL,
