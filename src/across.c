@@ -18,10 +18,20 @@
 #define LSQ_PASSES 8
 #define LSQ_ROUNDS 4 /* rounds of setting outliers aside */
 
-static int cmp_dbl(const void *a, const void *b)
+/* A point's relative deviation from the fit, and the point. */
+typedef struct ranked {
+    double d;
+    size_t i;
+} ranked;
+
+/* By deviation; among equal ones the later point first, so that walking from the end
+ * sets aside the earliest of them first. */
+static int cmp_ranked(const void *a, const void *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    const ranked *x = a, *y = b;
+    if (x->d != y->d)
+        return (x->d > y->d) - (x->d < y->d);
+    return (x->i < y->i) - (x->i > y->i);
 }
 
 static void quality_clear(cf_rel_quality *q)
@@ -58,7 +68,8 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
     gsl_vector *w = gsl_vector_alloc(n);
     gsl_vector *c = gsl_vector_alloc(k);
     gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, k);
-    double *ref = malloc(n * sizeof *ref), *dev = malloc(n * sizeof *dev);
+    double *ref = malloc(n * sizeof *ref);
+    ranked *dev = malloc(n * sizeof *dev);
     unsigned char *used = malloc(n);
     if (!A || !C || !y || !w || !c || !ws || !ref || !dev || !used) {
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
@@ -108,19 +119,16 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
         size_t m = 0;
         for (size_t i = 0; i < n; i++)
             if (used[i])
-                dev[m++] = fabs(t[i] - ref[i]) / ref[i];
-        qsort(dev, m, sizeof *dev, cmp_dbl);
-        double cut = fmax(0.05, 5.0 * 1.4826 * (m % 2 ? dev[m / 2] : 0.5 * (dev[m / 2 - 1] + dev[m / 2])));
+                dev[m++] = (ranked){fabs(t[i] - ref[i]) / ref[i], i};
+        qsort(dev, m, sizeof *dev, cmp_ranked);
+        double cut = fmax(0.05, 5.0 * 1.4826 *
+                                    (m % 2 ? dev[m / 2].d : 0.5 * (dev[m / 2 - 1].d + dev[m / 2].d)));
         size_t out_now = 0;
         /* The worst first, while the budget lasts and enough points remain. */
-        for (size_t r = m; r-- > 0 && dev[r] > cut && n - nused < max_out && nused > k + 2;) {
-            for (size_t i = 0; i < n; i++)
-                if (used[i] && fabs(t[i] - ref[i]) / ref[i] == dev[r]) {
-                    used[i] = 0;
-                    nused--;
-                    out_now++;
-                    break;
-                }
+        for (size_t r = m; r-- > 0 && dev[r].d > cut && n - nused < max_out && nused > k + 2;) {
+            used[dev[r].i] = 0;
+            nused--;
+            out_now++;
         }
         if (out_now == 0)
             break;
@@ -354,6 +362,49 @@ static int seg_fit(const cf_coll *c, int alg, const cf_point *pts, size_t n, dou
     return 0;
 }
 
+static void seg_predict(const cf_across_seg *s, long p, double m, double *t, double *half);
+
+/* Whether segment s tells the truth where it would answer: coefficients and covariance
+ * finite, variances >= 0, T finite and >= 0 at each of its points and, at every measured
+ * np, at both ends of [lo, hi] (T is linear in m at a fixed p). */
+static int seg_check(const cf_across_seg *s, const cf_point *pts, size_t n, const long *np,
+                     int nnp, double lo, double hi, cf_error *why)
+{
+    if (!isfinite(s->s2) || s->s2 < 0)
+        return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "%s: a residual variance of %g",
+                            s->algorithm, s->s2);
+    for (int j = 0; j < s->nbasis; j++) {
+        if (!isfinite(s->coef[j]))
+            return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "%s: a non-finite coefficient",
+                                s->algorithm);
+        for (int l = 0; l < s->nbasis; l++)
+            if (!isfinite(s->cov[j][l]) || (j == l && s->cov[j][l] < 0))
+                return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                    "%s: a covariance that is not finite, or negative",
+                                    s->algorithm);
+    }
+    double t, half;
+    for (size_t i = 0; i < n; i++) {
+        if (pts[i].m < s->from_bytes || pts[i].m > s->to_bytes)
+            continue;
+        seg_predict(s, pts[i].p, pts[i].m, &t, &half);
+        if (!isfinite(t) || t < 0)
+            return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                "%s gives a negative time at np %ld, %.0f bytes (%.4g us)",
+                                s->algorithm, pts[i].p, pts[i].m, t);
+    }
+    for (int i = 0; i < nnp; i++)
+        for (int k = 0; k < 2; k++) {
+            double m = k ? hi : lo;
+            seg_predict(s, np[i], m, &t, &half);
+            if (!isfinite(t) || t < 0)
+                return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                    "%s gives a negative time at np %ld, %.0f bytes (%.4g us)",
+                                    s->algorithm, np[i], m, t);
+        }
+    return 0;
+}
+
 /* AICc of a relative-error fit; the floor keeps exact data from ranking by rounding. */
 static double aicc(double rss, int n, int k)
 {
@@ -431,7 +482,8 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
     for (int a = 0; a < c->nalgs; a++) {
         cf_across_seg sg;
         double rss;
-        if (seg_fit(c, a, pts, n, -INFINITY, INFINITY, &sg, &rss, &why) != 0)
+        if (seg_fit(c, a, pts, n, -INFINITY, INFINITY, &sg, &rss, &why) != 0 ||
+            seg_check(&sg, pts, n, out->np, out->nnp, sg.from_bytes, sg.to_bytes, &why) != 0)
             continue;
         double v = aicc(rss, sg.q.n, sg.nbasis);
         if (!found || v < best - 1e-9) {
@@ -449,6 +501,11 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
                 cf_error ignore;
                 if (seg_fit(c, a1, pts, n, -INFINITY, sizes[b - 1], &s1, &r1, &ignore) != 0 ||
                     seg_fit(c, a2, pts, n, sizes[b], INFINITY, &s2, &r2, &ignore) != 0)
+                    continue;
+                /* Each range answers up to the middle (in log size) of the gap. */
+                double mid = expm1(0.5 * (log1p(s1.to_bytes) + log1p(s2.from_bytes)));
+                if (seg_check(&s1, pts, n, out->np, out->nnp, s1.from_bytes, mid, &why) != 0 ||
+                    seg_check(&s2, pts, n, out->np, out->nnp, mid, s2.to_bytes, &why) != 0)
                     continue;
                 double v = aicc(r1 + r2, s1.q.n + s2.q.n, s1.nbasis + s2.nbasis + 1);
                 if (!found || v < best - 1e-9) {
@@ -701,25 +758,38 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The (pattern, datatype, np) keys of rows an algorithm cost covers, in table order. */
+/* A row an algorithm cost covers, with its place in the input: rows are sorted by
+ * (pattern, datatype, np), then by that place, so that each key below is one run of them
+ * in input order, found once instead of by a scan of every row per key. */
+typedef struct keyed_row {
+    const cf_row *r;
+    const cf_coll *c;
+    size_t pos;
+} keyed_row;
+
+static int cmp_keyed_row(const void *a, const void *b)
+{
+    const keyed_row *x = a, *y = b;
+    int d = strcmp(x->r->pattern, y->r->pattern);
+    if (d == 0)
+        d = strcmp(x->r->datatype, y->r->datatype);
+    if (d == 0)
+        d = (x->r->np > y->r->np) - (x->r->np < y->r->np);
+    if (d == 0)
+        d = (x->pos > y->pos) - (x->pos < y->pos);
+    return d;
+}
+
+/* A (pattern, datatype, np) with an algorithm cost, and its rows kr[lo, hi). */
 typedef struct key {
     const cf_coll *c;
     const char *datatype;
     long np; /* 0: every np >= 2 */
+    size_t lo, hi;
 } key;
-
-static int key_match(const key *k, const cf_row *r)
-{
-    return r->blocks == 0 && r->np >= 2 && strcmp(r->pattern, k->c->pattern) == 0 &&
-           strcmp(r->datatype, k->datatype) == 0 && (k->np == 0 || r->np == k->np);
-}
 
 static int add_key(key **ks, size_t *n, size_t *cap, key k)
 {
-    for (size_t i = 0; i < *n; i++)
-        if ((*ks)[i].c == k.c && strcmp((*ks)[i].datatype, k.datatype) == 0 &&
-            (*ks)[i].np == k.np)
-            return 0;
     if (*n == *cap) {
         size_t nc = *cap ? 2 * *cap : 16;
         key *nk = realloc(*ks, nc * sizeof *nk);
@@ -732,29 +802,41 @@ static int add_key(key **ks, size_t *n, size_t *cap, key k)
     return 0;
 }
 
-static int cmp_key(const void *a, const void *b)
+/* The keys of the sorted rows kr, in the order (pattern, datatype, np), the every-np key
+ * of a (pattern, datatype) first. */
+static int make_keys(const keyed_row *kr, size_t n, key **ks, size_t *nk)
 {
-    const key *x = a, *y = b;
-    int d = strcmp(x->c->pattern, y->c->pattern);
-    if (d == 0)
-        d = strcmp(x->datatype, y->datatype);
-    if (d == 0)
-        d = (x->np > y->np) - (x->np < y->np);
-    return d;
+    size_t cap = 0;
+    for (size_t a = 0, b; a < n; a = b) {
+        const cf_row *r = kr[a].r;
+        for (b = a + 1; b < n && strcmp(kr[b].r->pattern, r->pattern) == 0 &&
+                        strcmp(kr[b].r->datatype, r->datatype) == 0;
+             b++)
+            ;
+        /* Two-process patterns have no other process count to fit across. */
+        if (!kr[a].c->two_only &&
+            add_key(ks, nk, &cap, (key){kr[a].c, r->datatype, 0, a, b}) != 0)
+            return -1;
+        for (size_t i = a, j; i < b; i = j) {
+            for (j = i + 1; j < b && kr[j].r->np == kr[i].r->np; j++)
+                ;
+            if (add_key(ks, nk, &cap, (key){kr[a].c, r->datatype, kr[i].r->np, i, j}) != 0)
+                return -1;
+        }
+    }
+    return 0;
 }
 
-static int contention_of(const rowset *t, const char *stat, const cf_p2p *pp, const key *k,
+static int contention_of(const keyed_row *kr, const char *stat, const cf_p2p *pp, const key *k,
                          cf_contention *out)
 {
     size_t n = 0;
-    double *ratio = malloc((t->n ? t->n : 1) * sizeof *ratio);
+    double *ratio = malloc((k->hi > k->lo ? k->hi - k->lo : 1) * sizeof *ratio);
     if (ratio == NULL)
         return -1;
     double s = 0.0, s2 = 0.0;
-    for (size_t i = 0; i < t->n; i++) {
-        const cf_row *r = t->rows[i];
-        if (!key_match(k, r))
-            continue;
+    for (size_t i = k->lo; i < k->hi; i++) {
+        const cf_row *r = kr[i].r;
         double est = cf_coll_cost(k->c, r->np, (double)r->bytes, pp->h.alpha_us,
                                   pp->h.beta_us_per_byte, pp->gamma_us_per_byte, NULL, NULL);
         if (!(est > 0.0))
@@ -778,6 +860,28 @@ static int contention_of(const rowset *t, const char *stat, const cf_p2p *pp, co
         out->sd_log = n > 1 ? sqrt(fmax(0.0, (s2 - n * mean * mean) / (double)(n - 1))) : 0.0;
     }
     free(ratio);
+    return 0;
+}
+
+/* The estimate puts alpha and beta into every algorithm's cost, at any p and m: neither
+ * can be negative, or not finite, there. */
+static int hockney_check(const cf_hockney *h, cf_error *why)
+{
+    const double v[2] = {h->alpha_us, h->beta_us_per_byte};
+    const char *const name[2] = {"alpha", "beta"};
+    for (int j = 0; j < 2; j++) {
+        if (!isfinite(v[j]) || v[j] < 0)
+            return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                "the ping-pong fit gives %s = %.4g: the point-to-point "
+                                "estimate needs it finite and >= 0",
+                                name[j], v[j]);
+        if (!isfinite(h->cov[j][0]) || !isfinite(h->cov[j][1]) || h->cov[j][j] < 0 ||
+            !isfinite(h->s2) || h->s2 < 0)
+            return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                "the ping-pong fit gives a variance of %s that is not finite, "
+                                "or negative",
+                                name[j]);
+    }
     return 0;
 }
 
@@ -866,7 +970,8 @@ int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat
     *nnotes = 0;
     int rc = 0;
     key *ks = NULL;
-    size_t nk = 0, capk = 0;
+    size_t nk = 0, nkr = 0;
+    keyed_row *kr = NULL;
     cf_point *pts = NULL;
     cf_p2p pp;
     memset(&pp, 0, sizeof pp);
@@ -875,30 +980,27 @@ int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat
         goto oom;
 
     /* Every (pattern, datatype, np) with an algorithm cost, and each (pattern, datatype). */
+    kr = malloc((t->n ? t->n : 1) * sizeof *kr);
+    if (kr == NULL)
+        goto oom;
     for (size_t i = 0; i < t->n; i++) {
         const cf_row *r = t->rows[i];
         const cf_coll *c = cf_coll_find(r->pattern);
-        if (c == NULL || r->blocks != 0 || r->np < 2)
-            continue;
-        /* Two-process patterns have no other process count to fit across. */
-        if (c->two_only &&
-            add_key(&ks, &nk, &capk, (key){c, r->datatype, r->np}) != 0)
-            goto oom;
-        if (c->two_only)
-            continue;
-        if (add_key(&ks, &nk, &capk, (key){c, r->datatype, r->np}) != 0 ||
-            add_key(&ks, &nk, &capk, (key){c, r->datatype, 0}) != 0)
-            goto oom;
+        if (c != NULL && r->blocks == 0 && r->np >= 2)
+            kr[nkr++] = (keyed_row){r, c, i};
     }
-    if (nk > 0) /* qsort wants a valid pointer even for no elements */
-        qsort(ks, nk, sizeof *ks, cmp_key);
+    if (nkr > 0) /* qsort wants a valid pointer even for no elements */
+        qsort(kr, nkr, sizeof *kr, cmp_keyed_row);
+    if (make_keys(kr, nkr, &ks, &nk) != 0)
+        goto oom;
 
     /* The point-to-point parameters, then the contention where collectives were measured. */
     snprintf(pp.pattern, sizeof pp.pattern, "pingpong");
     {
         cf_error why;
         cf_error_clear(&why);
-        if (rows_hockney(t, stat, "pingpong", "byte", &pp.h, &why) != 0)
+        if (rows_hockney(t, stat, "pingpong", "byte", &pp.h, &why) != 0 ||
+            hockney_check(&pp.h, &why) != 0)
             snprintf(pp.error, sizeof pp.error, "%.150s", why.msg);
     }
     if (pp.error[0] == '\0') {
@@ -910,7 +1012,7 @@ int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat
             if (nc == NULL)
                 goto oom;
             pp.cont = nc;
-            if (contention_of(t, stat, &pp, &ks[i], &pp.cont[pp.ncont]) != 0)
+            if (contention_of(kr, stat, &pp, &ks[i], &pp.cont[pp.ncont]) != 0)
                 goto oom;
             if (pp.cont[pp.ncont].n > 0)
                 pp.ncont++;
@@ -924,10 +1026,9 @@ int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat
         if (ks[i].np != 0)
             continue;
         size_t n = 0;
-        for (size_t j = 0; j < t->n; j++) {
-            const cf_row *r = t->rows[j];
-            if (key_match(&ks[i], r))
-                pts[n++] = (cf_point){r->np, (double)r->bytes, row_time(r, stat)};
+        for (size_t j = ks[i].lo; j < ks[i].hi; j++) {
+            const cf_row *r = kr[j].r;
+            pts[n++] = (cf_point){r->np, (double)r->bytes, row_time(r, stat)};
         }
         cf_across a;
         if ((rc = cf_across_fit_points(ks[i].c, ks[i].datatype, pts, n, &a, e)) != 0)
@@ -953,6 +1054,7 @@ oom:
 out:
     json_decref(arr);
     free(ks);
+    free(kr);
     free(pts);
     cf_p2p_clear(&pp);
     return rc;

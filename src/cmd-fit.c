@@ -495,6 +495,20 @@ int cmd_fit(int argc, char **argv)
             failed++;
             continue;
         }
+        /* A model file must not lie: a fit of the model asked for that predicts a
+         * negative or non-finite cost stops fit before anything is written; auto only
+         * skips the group (its candidates were checked one by one already). */
+        if (cf_fit_check(&f, &in, &fe) != 0) {
+            cf_fit_clear(&f);
+            if (strcmp(o.model, "auto") != 0) {
+                rc = cf_error_report(&fe);
+                cf_msg("no model file written: try another --model");
+                goto out;
+            }
+            cf_warn("skipped: %s", fe.msg);
+            failed++;
+            continue;
+        }
         if (cf_modelset_add(ms, &f) != 0) {
             cf_fit_clear(&f);
             rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
@@ -503,7 +517,8 @@ int cmd_fit(int argc, char **argv)
         /* With the LogGP experiments in the input, the LogGP parameters come too. */
         if (pp2 && !is_loggp && loggp_data && strcmp(o.model, "auto") == 0) {
             cf_error_clear(&fe);
-            if (cf_fit_group("loggp", &in, &f, &fe) != 0)
+            if (cf_fit_group("loggp", &in, &f, &fe) != 0 ||
+                (cf_fit_check(&f, &in, &fe) != 0 && (cf_fit_clear(&f), 1)))
                 cf_warn("no loggp parameters: %s", fe.msg);
             else if (cf_modelset_add(ms, &f) != 0) {
                 cf_fit_clear(&f);

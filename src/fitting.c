@@ -558,6 +558,102 @@ void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
     }
 }
 
+/* T of segment k of f at (m, b), without the interval. */
+static double seg_eval(const cf_fit *f, int k, double m, double b)
+{
+    double x[CF_COEF_MAX];
+    cf_fit_design(f, m, b, x);
+    return dot(x, f->seg[k].coef, (size_t)f->ncoef);
+}
+
+static int negative_time(const cf_fit *f, const cf_fit_input *in, double m, double b, double t,
+                         cf_error *e)
+{
+    char blocks[48] = "";
+    if (f->min_blocks != f->max_blocks)
+        snprintf(blocks, sizeof blocks, " and %.0f blocks", b);
+    return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                        "%s: the %s fit gives %s time at %.0f bytes%s (%.4g us): a cost "
+                        "cannot be negative there",
+                        in->what, f->model, isfinite(t) ? "a negative" : "a non-finite", m,
+                        blocks, t);
+}
+
+int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e)
+{
+    if (!isfinite(f->s2) || f->s2 < 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "%s: the %s fit gives a residual variance of %g: expected a "
+                            "finite number >= 0",
+                            in->what, f->model, f->s2);
+    for (int k = 0; k < f->nseg; k++) {
+        const cf_segment *s = &f->seg[k];
+        for (int j = 0; j < f->ncoef; j++) {
+            if (!isfinite(s->coef[j]))
+                return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                    "%s: the %s fit gives a non-finite %s (%g)", in->what,
+                                    f->model, f->coef_names[j], s->coef[j]);
+            for (int l = 0; l < f->ncoef; l++)
+                if (!isfinite(s->cov[j][l]))
+                    return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                        "%s: the %s fit gives a non-finite covariance of %s "
+                                        "and %s",
+                                        in->what, f->model, f->coef_names[j],
+                                        f->coef_names[l]);
+            if (s->cov[j][j] < 0)
+                return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                    "%s: the %s fit gives a negative variance of %s (%g)",
+                                    in->what, f->model, f->coef_names[j], s->cov[j][j]);
+        }
+    }
+    if (strcmp(f->model, "loggp") == 0) {
+        /* Times and a gap per byte: none of them can be below 0 (the per-byte growth of
+         * the overheads may be, within its noise). */
+        static const char *const why[] = {
+            "the overheads exceed the ping-pong latency", "", "",
+            "", "the burst times fall with size"};
+        for (int j = 0; j < 5 && j < f->ncoef; j++)
+            if (f->seg[0].coef[j] < 0)
+                return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                    "%s: the loggp fit gives a negative %s (%.4g)%s%s: LogGP "
+                                    "parameters cannot be negative",
+                                    in->what, f->coef_names[j], f->seg[0].coef[j],
+                                    why[j][0] ? ": " : "", why[j]);
+    }
+    /* Every measured point, as predict will answer there. */
+    for (size_t i = 0; i < in->n; i++) {
+        const cf_row *r = in->rows[i];
+        cf_prediction p;
+        double m = (double)r->bytes, b = (double)r->blocks;
+        if (cf_fit_predict_blocks(f, m, b, &p) != 0 || !isfinite(p.t_us) || p.t_us < 0)
+            return negative_time(f, in, m, b, p.t_us, e);
+    }
+    /* Each segment over its range, up to the switch points on either side: a line is
+     * smallest at an end, a parabola may be at its vertex (at the block count predict
+     * assumes; the measured ones were checked above). */
+    double b = f->blocks;
+    for (int k = 0; k < f->nseg; k++) {
+        double lo = k > 0 ? cf_fit_switch(f, k - 1) : (double)f->seg[k].from_bytes;
+        double hi = k + 1 < f->nseg ? cf_fit_switch(f, k) : (double)f->seg[k].to_bytes;
+        double ms[3] = {lo, hi, NAN};
+        double c1 = 0, c2 = 0;
+        for (int j = 0; j < f->ncoef; j++) {
+            if (f->kind->terms[j] == CF_TERM_M)
+                c1 += f->seg[k].coef[j];
+            if (f->kind->terms[j] == CF_TERM_M2)
+                c2 += f->seg[k].coef[j];
+        }
+        if (c2 > 0 && -c1 / (2 * c2) > lo && -c1 / (2 * c2) < hi)
+            ms[2] = -c1 / (2 * c2);
+        for (int a = 0; a < 3; a++) {
+            double t = isnan(ms[a]) ? 0 : seg_eval(f, k, ms[a], b);
+            if (!isfinite(t) || t < 0)
+                return negative_time(f, in, ms[a], b, t, e);
+        }
+    }
+    return 0;
+}
+
 int cf_fit_group(const char *kind_name, const cf_fit_input *in, cf_fit *out, cf_error *e)
 {
     memset(out, 0, sizeof *out);

@@ -93,6 +93,13 @@ double cf_fit_switch(const cf_fit *f, int k);
  * identity and formula. */
 int cf_fit_group(const char *kind, const cf_fit_input *in, cf_fit *out, cf_error *e);
 
+/* Whether f tells the truth over what it was fitted on, before it goes into a model file:
+ * coefficients, covariances and s2 finite, variances >= 0, T finite and >= 0 at every
+ * measured row of in, at each segment's bounds and switch point and, for a curve, at its
+ * turning point inside a segment; LogGP's L, o_s, o_r, g and G >= 0. 0, or CF_EXIT_DATA
+ * with a message naming in->what, the model and the first fault. */
+int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e);
+
 /* Adds a warning string to a fit (printf-style). */
 void cf_fit_warn(cf_fit *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

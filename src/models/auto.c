@@ -32,6 +32,8 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
 {
     cf_fit best, cand;
     int have = 0, rc = 0;
+    char notes[4][256];
+    size_t nnotes = 0;
     cf_error first;
     cf_error_clear(&first);
     for (int i = 0; cf_model_kinds[i] != NULL; i++) {
@@ -53,6 +55,21 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
             cf_fit_clear(&cand);
             continue;
         }
+        /* A candidate that predicts a negative or non-finite cost is not chosen; the
+         * fit chosen says so. */
+        if (cf_fit_check(&cand, in, &e2) != 0) {
+            if (first.code == 0)
+                first = e2;
+            size_t w = strlen(in->what);
+            const char *why = strncmp(e2.msg, in->what, w) == 0 && e2.msg[w] == ':'
+                                  ? e2.msg + w + 2
+                                  : e2.msg;
+            if (nnotes < sizeof notes / sizeof notes[0])
+                snprintf(notes[nnotes++], sizeof notes[0], "%s not chosen: %.200s", k->name,
+                         why);
+            cf_fit_clear(&cand);
+            continue;
+        }
         if (!have || better(&cand, &best)) {
             if (have)
                 cf_fit_clear(&best);
@@ -68,6 +85,8 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         return first.code ? first.code : CF_EXIT_DATA;
     }
     *out = best;
+    for (size_t i = 0; i < nnotes; i++)
+        cf_fit_warn(out, "%s", notes[i]);
     return rc;
 }
 

@@ -26,6 +26,16 @@ name=nan; bad_row "pingpong,2,0,byte,,100,5,nan,1,1,1,0.01,"
 name=inf; bad_row "pingpong,2,0,byte,,100,5,1,inf,1,1,0.01,"
 name=neg-time; bad_row "pingpong,2,0,byte,,100,5,-1,1,1,1,0.01,"
 name=zero-time; bad_row "pingpong,2,0,byte,,100,5,0,1,1,1,0.01,"
+name=nan-med; bad_row "pingpong,2,0,byte,,100,5,1,1,1,NaN,0.01,"
+name=neg-inf; bad_row "pingpong,2,0,byte,,100,5,1,1,-inf,1,0.01,"
+name=overflow-time; bad_row "pingpong,2,0,byte,,100,5,1,1e999,1e999,1,0.01,"
+name=neg-med; bad_row "pingpong,2,0,byte,,100,5,1,1,1,-3,0.01,"
+# A U measured away from its bottom: the parabola through it is negative at 5000 bytes.
+name=poly2-negative
+bad_row $(for k in 0 1 2 3 7 8 9 10; do
+    awk -v k=$k 'BEGIN { t = 0.01 * (k - 5) ^ 2 - 0.001
+        printf "gather,4,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", k * 1000, t, t, t, t }'
+done)
 name=text-number; bad_row "pingpong,2,0,byte,,100,5,1,fast,1,1,0.01,"
 name=np-zero; bad_row "pingpong,0,0,byte,,100,5,1,1,1,1,0.01,"
 name=np-neg; bad_row "pingpong,-2,0,byte,,100,5,1,1,1,1,0.01,"
@@ -108,6 +118,12 @@ case_ 1 "nan.csv:3: column 't_min_us': expected a finite number, got 'nan'" $C f
 case_ 1 "inf.csv:3: column 't_avg_us': expected a finite number, got 'inf'" $C fit -i "$in/inf.csv"
 case_ 1 "neg-time.csv:3: t_min_us -1: expected a positive, finite time" $C fit -i "$in/neg-time.csv"
 case_ 1 "zero-time.csv:3: t_min_us 0: expected a positive, finite time" $C fit -i "$in/zero-time.csv"
+case_ 1 "nan-med.csv:3: column 't_med_us': expected a finite number, got 'NaN'" $C fit -i "$in/nan-med.csv"
+case_ 1 "neg-inf.csv:3: column 't_max_us': expected a finite number, got '-inf'" $C fit -i "$in/neg-inf.csv"
+case_ 1 "overflow-time.csv:3: column 't_avg_us': expected a finite number, got '1e999'" $C fit -i "$in/overflow-time.csv"
+case_ 1 "neg-med.csv:3: t_med_us -3: expected a positive, finite time" $C fit -i "$in/neg-med.csv"
+case_ 1 "gather np 4 byte: the poly2 fit gives a negative time at 5000 bytes" \
+    $C fit -i "$in/poly2-negative.csv" --model poly2 -o m.json
 case_ 1 "text-number.csv:3: column 't_avg_us': expected a finite number, got 'fast'" $C fit -i "$in/text-number.csv"
 case_ 1 "np-zero.csv:3: np 0 out of range" $C fit -i "$in/np-zero.csv"
 case_ 1 "np-neg.csv:3: column 'np': expected a non-negative integer, got '-2'" $C fit -i "$in/np-neg.csv"

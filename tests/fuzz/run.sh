@@ -30,8 +30,12 @@ for t in "$@"; do
         "$t" $saved >"fuzz/$name-regressions.log" 2>&1 || { cat "fuzz/$name-regressions.log"; exit 1; }
         echo "fuzz: $name: $(echo "$saved" | wc -l) saved inputs replayed"
     fi
+    # A target's token dictionary (tests/fuzz/TARGET.dict), when it has one.
+    dict=
+    [ -f "$top_srcdir/tests/fuzz/$name.dict" ] && dict="-dict=$top_srcdir/tests/fuzz/$name.dict"
+    # shellcheck disable=SC2086
     "$t" -max_total_time="$secs" -print_final_stats=1 -detect_leaks=1 -timeout=10 \
-        -rss_limit_mb=2048 "$corpus" >"fuzz/$name.log" 2>&1 || { tail -50 "fuzz/$name.log"; exit 1; }
+        -rss_limit_mb=2048 $dict "$corpus" >"fuzz/$name.log" 2>&1 || { tail -50 "fuzz/$name.log"; exit 1; }
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "fuzz/$name.log" | tail -1)
     echo "fuzz: $name: ${n:-0} executions in ${secs}s, no crash"
     total=$((total + ${n:-0}))

@@ -272,6 +272,74 @@ static void formulas(void)
     cf_modelset_free(m);
 }
 
+/* cf_fit_check: each way a fit can lie is refused, naming the fit and the fault; a
+ * negative intercept over sizes where the line stays positive is not a lie. */
+static void check_refusals(void)
+{
+    rows v = {0};
+    for (int k = 10; k < 20; k++)
+        rows_add(&v, "pingpong", 2, "byte", size_at(k), 0, 2 + (double)size_at(k) / 8000, 1);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f, g;
+    cf_error e;
+    cf_error_clear(&e);
+    ok(cf_fit_group("linear", &in, &f, &e) == 0, "a linear fit: %s", e.msg);
+    ok(cf_fit_check(&f, &in, &e) == 0, "a good fit passes: %s", e.msg);
+
+    g = f;
+    g.seg[0].coef[1] = NAN;
+    ok(cf_fit_check(&g, &in, &e) == CF_EXIT_DATA, "a NaN coefficient: refused");
+    is_str(e.msg, "pingpong np 2 byte: the linear fit gives a non-finite beta_us_per_byte (nan)",
+           "and named");
+    g = f;
+    g.seg[0].cov[0][1] = INFINITY;
+    ok(cf_fit_check(&g, &in, &e) == CF_EXIT_DATA, "an infinite covariance: refused");
+    g = f;
+    g.seg[0].cov[0][0] = -1e-6;
+    ok(cf_fit_check(&g, &in, &e) == CF_EXIT_DATA, "a negative variance: refused");
+    is_str(e.msg, "pingpong np 2 byte: the linear fit gives a negative variance of alpha_us (-1e-06)",
+           "and named");
+    g = f;
+    g.s2 = NAN;
+    ok(cf_fit_check(&g, &in, &e) == CF_EXIT_DATA, "a NaN residual variance: refused");
+    /* Smallest size 512 B: beta * 512 = 0.064 us. */
+    g = f;
+    g.seg[0].coef[0] = -0.05;
+    ok(cf_fit_check(&g, &in, &e) == 0, "a negative intercept, positive over the sizes: kept");
+    g.seg[0].coef[0] = -1;
+    ok(cf_fit_check(&g, &in, &e) == CF_EXIT_DATA, "negative at the smallest size: refused");
+    is_str(e.msg,
+           "pingpong np 2 byte: the linear fit gives a negative time at 512 bytes (-0.936 us): a "
+           "cost cannot be negative there",
+           "and the size named");
+    cf_fit_clear(&f);
+    rows_free(&v);
+
+    /* A parabola through positive points whose vertex dips below 0 between them. */
+    for (int k = 0; k <= 10; k++)
+        if (k < 4 || k > 6)
+            rows_add(&v, "gather", 4, "byte", (uint64_t)k * 1000, 0,
+                     0.01 * (k - 5) * (k - 5) - 0.001, 0);
+    in = input_of(&v, "gather np 4 byte");
+    ok(cf_fit_group("poly2", &in, &f, &e) == 0, "poly2 fits the U: %s", e.msg);
+    ok(cf_fit_check(&f, &in, &e) == CF_EXIT_DATA, "its vertex is negative: refused");
+    is_str(e.msg,
+           "gather np 4 byte: the poly2 fit gives a negative time at 5000 bytes (-0.001 us): a "
+           "cost cannot be negative there",
+           "at the vertex");
+    cf_fit_clear(&f);
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "auto still fits: %s", e.msg);
+    ok(strcmp(f.model, "poly2") != 0 && cf_fit_check(&f, &in, &e) == 0,
+       "with a candidate that passes (%s)", f.model);
+    int noted = 0;
+    for (size_t i = 0; i < f.nwarnings; i++)
+        noted |= strstr(f.warnings[i], "poly2 not chosen: the poly2 fit gives a negative time") !=
+                 NULL;
+    ok(noted, "and notes that poly2 was not chosen");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -279,5 +347,6 @@ int main(void)
     validation();
     predictions();
     formulas();
+    check_refusals();
     return tap_done();
 }

@@ -1,0 +1,102 @@
+# commfit fit does not write a model that lies: a fit of the model asked for that gives a
+# negative cost where it was fitted stops fit (exit 1, the fit and the fault named, no
+# file at all); auto passes over such a candidate and says so.
+. "$top_srcdir/tests/setup.sh"
+
+HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
+
+# no_file DESC: neither the model file nor a temporary one is left in the folder.
+no_file() {
+    if [ -z "$(ls -A mdir 2>/dev/null)" ]; then pass "$1: no file left"; else
+        fail "$1: no file left"
+        ls -la mdir | sed 's/^/#   /'
+    fi
+}
+
+# A U: 0.01 (k - 5)^2 - 0.001 us at k KB, measured away from the bottom, where it is < 0.
+{
+    echo "$HDR"
+    for k in 0 1 2 3 7 8 9 10; do
+        awk -v k=$k 'BEGIN { t = 0.01 * (k - 5) ^ 2 - 0.001
+            printf "gather,4,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", k * 1000, t, t, t, t }'
+    done
+} >u.csv
+mkdir mdir
+run "$COMMFIT" fit -i u.csv -o mdir/u.json --model poly2
+expect_rc 1 "--model poly2 through a negative vertex"
+expect_err "commfit: fit: read u.csv (8 rows)
+commfit: fit: gather np 4 byte: the poly2 fit gives a negative time at 5000 bytes (-0.001 us): a cost cannot be negative there
+commfit: fit: no model file written: try another --model" "--model poly2 through a negative vertex"
+no_file "--model poly2 through a negative vertex"
+
+run "$COMMFIT" fit -i u.csv -o mdir/u.json --model piecewise
+expect_rc 1 "--model piecewise whose lines cross 0 between the pieces"
+grep_err '^commfit: fit: gather np 4 byte: the piecewise fit gives a negative time at [0-9]+ bytes' \
+    "--model piecewise: the fit and the size named"
+no_file "--model piecewise"
+
+run "$COMMFIT" fit -i u.csv -o mdir/u.json
+expect_rc 0 "auto on the same table"
+check "auto: a candidate that passes is chosen" grep -q '^gather np 4 byte: linear' "$T/out"
+check "auto: poly2 noted as not chosen, with why" \
+    grep -q '^  warning: poly2 not chosen: the poly2 fit gives a negative time at 5000 bytes' "$T/out"
+check "auto: so is piecewise" grep -q '^  warning: piecewise not chosen: ' "$T/out"
+check "auto: the notes are in the model file" grep -q '"poly2 not chosen: ' mdir/u.json
+rm -f mdir/u.json
+
+# A line with a negative intercept that stays positive over the sizes measured is true.
+{
+    echo "$HDR"
+    for m in 1000 2000 4000 8000 16000; do
+        awk -v m=$m 'BEGIN { t = -1 + m / 100
+            printf "gather,4,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, t, t, t, t }'
+    done
+} >neg-intercept.csv
+run "$COMMFIT" fit -i neg-intercept.csv -o mdir/n.json --model linear
+expect_rc 0 "a negative intercept, positive over the measured sizes"
+check "its intercept is kept" grep -q '^gather np 4 byte: linear T(m) = -1 us' "$T/out"
+rm -f mdir/n.json
+
+# LogGP whose overheads exceed the ping-pong latency: L = 1.6 - 0.6 - 1.5 < 0.
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (k = 0; k < 16; k++) {
+            m = k == 0 ? 0 : 2 ^ (k - 1)
+            printf "loggp_os,2,%d,byte,,100,5,%.12g,%.12g,%.12g,%.12g,,\n", m, 0.6, 0.6, 0.6, 0.6
+            printf "loggp_or,2,%d,byte,,100,5,%.12g,%.12g,%.12g,%.12g,,\n", m, 1.5, 1.5, 1.5, 1.5
+            g = 0.9 + m / 9000
+            printf "loggp_gap,2,%d,byte,,100,5,%.12g,%.12g,%.12g,%.12g,,\n", m, g, g, g, g
+            t = 1.6 + m / 9000
+            printf "pingpong,2,%d,byte,,100,5,%.17g,%.17g,%.17g,%.17g,,%.12g\n", m, t, t, t, t, m / (1.048576 * t)
+        }
+    }'
+} >loggp.csv
+run "$COMMFIT" fit -i loggp.csv -o mdir/l.json --model loggp
+expect_rc 1 "--model loggp with L < 0"
+grep_err '^commfit: fit: pingpong np 2 byte: the loggp fit gives a negative L_us \(-0\.5\): the overheads exceed the ping-pong latency' \
+    "--model loggp with L < 0: L named"
+no_file "--model loggp with L < 0"
+run "$COMMFIT" fit -i loggp.csv -o mdir/l.json
+expect_rc 0 "auto with L < 0: the other fits are written"
+grep_err '^commfit: fit: warning: no loggp parameters: pingpong np 2 byte: the loggp fit gives a negative L_us' \
+    "auto with L < 0: no loggp parameters, and why"
+check "auto with L < 0: no loggp fit in the file" test "$(grep -c '"loggp"' mdir/l.json)" -eq 0
+rm -f mdir/l.json
+
+# The point-to-point estimate needs alpha and beta >= 0: a ping-pong falling with size
+# (measured so, within noise) gives none, and says why; the fits are still written.
+{
+    echo "$HDR"
+    for m in 0 64 1024 4096 16384 65536; do
+        awk -v m=$m 'BEGIN { t = 5 - m / 20000
+            printf "pingpong,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, t, t, t, t }'
+    done
+} >falling.csv
+run "$COMMFIT" fit -i falling.csv -o mdir/f.json --model linear
+expect_rc 0 "a ping-pong falling with size, --model linear"
+check "the p2p entry says why it has no estimate" \
+    grep -q '"error": "the ping-pong fit gives beta = -5e-05: the point-to-point estimate needs it finite and >= 0"' mdir/f.json
+run "$COMMFIT" predict -m mdir/f.json -p bcast -n 8 -b 1K
+expect_rc 1 "predict of an unmeasured pattern from it: refused"
+done_testing

@@ -1,0 +1,36 @@
+# The models shipped in models/ (fitted from the samples in data/ by 'make update-models')
+# still read and predict with this build: a change of the model file's schema or of its
+# reader cannot silently break them.
+. "$top_srcdir/tests/setup.sh"
+
+n=0
+for m in "$top_srcdir"/models/*.json; do
+    [ -f "$m" ] || continue
+    n=$((n + 1))
+    name=$(basename "$m" .json)
+    check "$name: fitted from a shipped sample" test -f "$top_srcdir/data/$name.csv"
+    # Every fit's (pattern, np, datatype), from the "fits" array.
+    awk '/^  "fits": \[/ { f = 1; next } f && /^  \]/ { f = 0 }
+         f && /^      "pattern"/ { p = $2 } f && /^      "np"/ { n = $2 }
+         f && /^      "datatype"/ { print p, n, $2 }' "$m" | tr -d '",' | sort -u >keys
+    bad=
+    nk=0
+    while read -r p np dt; do
+        nk=$((nk + 1))
+        run "$COMMFIT" predict -m "$m" -p "$p" -n "$np" -d "$dt" -b 0:1M -f csv
+        # Every answer a positive, finite time.
+        if [ "$rc" -ne 0 ] || [ "$(wc -l <"$T/out")" -ne 23 ] ||
+            awk -F, 'NR > 1 && !($5 + 0 > 0 && $5 != "inf" && $5 != "nan") { bad = 1 }
+                     END { exit !bad }' "$T/out"; then
+            bad="$bad $p/$np/$dt(rc $rc)"
+            sed 's/^/#   /' "$T/err"
+        fi
+    done <keys
+    check "$name: reads, and each of its $nk fits predicts 0 to 1 MiB${bad:+ (failed:$bad)}" \
+        test -z "$bad" -a "$nk" -gt 0
+    read -r p np dt <keys
+    run "$COMMFIT" predict -m "$m" -p "$p" -n "$np" -d "$dt" --formula --lang c
+    expect_rc 0 "$name: the formula of $p at np $np"
+done
+check "the shipped models are there (8 samples in data/)" test "$n" -ge 8
+done_testing
