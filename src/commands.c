@@ -8,7 +8,7 @@
 const cf_command cf_commands[] = {
     {"fit", cmd_fit, 0, "fit cost models to timing tables"},
     {"import", cmd_import, 0, "read IMB or OSU results into a timing table"},
-    {"measure", cmd_measure, CF_CMD_MPI, "run MPI micro-benchmarks into a timing table"},
+    {"measure", cmd_measure_front, CF_CMD_MPI, "run MPI micro-benchmarks into a timing table"},
     {"predict", cmd_predict, 0, "predict the cost of a pattern from a model file"},
     {"report", cmd_report, 0, "draw plots and an HTML page from a model and its table"},
 };

@@ -3,7 +3,7 @@
 #define CF_COMMANDS_H
 
 enum {
-    CF_CMD_MPI = 1, /* initialises MPI (after its own option checks) */
+    CF_CMD_MPI = 1, /* runs in commfit-mpi (src/commfit-mpi.c), which links MPI */
 };
 
 typedef struct cf_command {
@@ -15,7 +15,9 @@ typedef struct cf_command {
 
 int cmd_fit(int argc, char **argv);
 int cmd_import(int argc, char **argv);
-int cmd_measure(int argc, char **argv);
+int cmd_measure(int argc, char **argv); /* in commfit-mpi only */
+/* In commfit: hands measure over to commfit-mpi (src/commfit.c). */
+int cmd_measure_front(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 

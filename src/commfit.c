@@ -3,10 +3,13 @@
 
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "error.h"
+#include "launch.h"
+#include "mpi-exec.h"
 
 static void usage(FILE *fp)
 {
@@ -31,6 +34,28 @@ static void usage(FILE *fp)
           "  commfit predict --pattern alltoall --np 16 --bytes 1M\n"
           "  commfit report           # plots into report/HOST-DATE/\n",
           fp);
+}
+
+/* measure lives in commfit-mpi, so that commfit itself does not load the MPI library.
+ * exec keeps the pid, environment and descriptors: under mpiexec or srun the rank stays
+ * the process the launcher started. A plain run's self-launch starts commfit again (named
+ * in COMMFIT_EXE), whose ranks exec commfit-mpi in turn. CF_BINDIR and CF_PKGLIBEXECDIR
+ * come from make. */
+int cmd_measure_front(int argc, char **argv)
+{
+    cf_error e;
+    cf_error_clear(&e);
+    /* This program, not one a parent commfit named: a self-launch starts it again. */
+    unsetenv(CF_LAUNCH_EXE_ENV);
+    char *self = cf_launch_self_exe();
+    char *prog = cf_mpi_program_find(self, CF_BINDIR, CF_PKGLIBEXECDIR, &e);
+    if (prog != NULL && self != NULL && setenv(CF_LAUNCH_EXE_ENV, self, 1) != 0)
+        cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot set %s", CF_LAUNCH_EXE_ENV);
+    else if (prog != NULL)
+        cf_mpi_exec(prog, argc, argv, &e);
+    free(prog);
+    free(self);
+    return cf_error_report(&e);
 }
 
 static int run(const cf_command *c, int argc, char **argv)

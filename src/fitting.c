@@ -66,9 +66,16 @@ void cf_lsq_free(cf_lsq *r)
 
 double cf_t975(int dof)
 {
+    /* A batch of predictions asks for the same few quantiles a million times, and GSL's
+     * inverse takes about a microsecond each: remember the small dof. */
+    static double memo[512];
     if (dof < 1)
         return INFINITY;
-    return gsl_cdf_tdist_Pinv(0.975, (double)dof);
+    if (dof >= (int)(sizeof memo / sizeof memo[0]))
+        return gsl_cdf_tdist_Pinv(0.975, (double)dof);
+    if (memo[dof] == 0)
+        memo[dof] = gsl_cdf_tdist_Pinv(0.975, (double)dof);
+    return memo[dof];
 }
 
 double cf_aicc(double rrss, size_t n, int k)

@@ -123,6 +123,9 @@ oom:
 
 char *cf_launch_self_exe(void)
 {
+    const char *front = getenv(CF_LAUNCH_EXE_ENV);
+    if (front != NULL && *front == '/')
+        return strdup(front);
     char buf[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", buf, sizeof buf - 1);
     if (len <= 0)

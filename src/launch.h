@@ -32,7 +32,12 @@ int cf_launch_argv(const char *launcher, long n, const char *exe, int nargs, cha
                    char ***out, cf_error *e);
 void cf_launch_argv_free(char **argv);
 
-/* The absolute path of the running program (/proc/self/exe), malloc'd; NULL on failure. */
+/* Set by commfit before it execs commfit-mpi (src/mpi-exec.h): the program the user ran,
+ * which a self-launch starts again. */
+#define CF_LAUNCH_EXE_ENV "COMMFIT_EXE"
+
+/* The absolute path of the program the user ran, malloc'd; NULL on failure: $COMMFIT_EXE
+ * when set, else the running program (/proc/self/exe). */
 char *cf_launch_self_exe(void);
 
 /* Sets the mark and replaces this process by argv (searched on PATH). Returns only on

@@ -158,9 +158,10 @@ void cf_report_fit_block(cf_script *s, const cf_fit *f, double lo, double hi, do
 /* The same as bandwidth: bytes bw_MiBps, with nmsg messages a call. */
 void cf_report_fit_bw_block(cf_script *s, const cf_fit *f, double lo, double hi, int nmsg,
                             const char *what);
-/* Marks the fit's breakpoints with dotted vertical lines in colour lt, labelled where the
- * curve leaves room in a plot of times from t_lo to t_hi. */
-void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, double t_hi);
+/* Marks the fit's breakpoints with dotted vertical lines in colour lt, with labels set
+ * where the curve leaves room in a plot of times from t_lo to t_hi. */
+void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, double t_hi,
+                           int labels);
 /* Relative error of every fit against its points, one plot per pattern (and datatype). */
 int cf_report_plots_resid(cf_report *r, cf_error *e);
 /* The model's rows of the page: fitted parameters, quality, saturation, across np. */

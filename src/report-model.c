@@ -104,7 +104,8 @@ void cf_report_fit_bw_block(cf_script *s, const cf_fit *f, double lo, double hi,
     }
 }
 
-void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, double t_hi)
+void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, double t_hi,
+                           int labels)
 {
     for (int k = 0; k + 1 < f->nseg; k++) {
         double sw = cf_fit_switch(f, k);
@@ -113,6 +114,8 @@ void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, d
         cf_report_size_tick(f->seg[k + 1].from_bytes, b, sizeof b);
         fprintf(s->gp, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lt %d dt 3 lw 1\n", sw,
                 sw, lt);
+        if (!labels)
+            continue;
         /* The label goes in the half of the plot (on its log scale) that the curve leaves
          * free at the breakpoint. */
         cf_prediction p;

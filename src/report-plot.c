@@ -13,6 +13,8 @@
 
 /* Curves one plot shows at most where the choice is ours (sizes across np, blocks). */
 #define MAX_SIZES 5
+/* Breakpoints a time plot labels at most; beyond, the labels would cover each other. */
+#define MAX_BREAK_LABELS 6
 
 static const char *const ddt_names[] = {"vector", "hvector",    "indexed", "hindexed",
                                         "struct", "contiguous", "pack"};
@@ -131,6 +133,19 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Whether the selection holds a point more than once (an imported table with several
+ * runs): lines through its points would zigzag between the runs. */
+static int repeated(const sel *s)
+{
+    for (size_t i = 1; i < s->n; i++) {
+        const cf_row *a = row(s, i - 1), *b = row(s, i);
+        if (a->np == b->np && a->blocks == b->blocks && a->bytes == b->bytes &&
+            strcmp(a->datatype, b->datatype) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Distinct values of one field over the selection: 'n' np, 'b' blocks, 'm' bytes. */
 static size_t distinct(const sel *s, char field, uint64_t *out)
 {
@@ -233,6 +248,7 @@ static int plot_time(cf_report *r, const char *pattern, const char *datatype, in
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
     size_t n_np = distinct(&s, 'n', nps);
+    int lines = !repeated(&s);
     uint64_t lo = 0, hi = 0;
     size_t zero = 0;
     double t_lo = INFINITY, t_hi = 0;
@@ -248,9 +264,13 @@ static int plot_time(cf_report *r, const char *pattern, const char *datatype, in
         lo = lo == 0 || m < lo ? m : lo;
         hi = m > hi ? m : hi;
     }
-    int rc = 0, fitted = 0, breaks = 0, lt = 0;
+    int rc = 0, fitted = 0, breaks = 0, lt = 0, all_breaks = 0;
     if (hi == 0)
         goto done; /* only 0-byte points: nothing to draw on a log axis */
+    for (size_t j = 0; j < n_np; j++) {
+        const cf_fit *f = cf_report_fit(r, pattern, (int)nps[j], datatype);
+        all_breaks += f ? f->nseg - 1 : 0;
+    }
 
     char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
     cf_script_name(name, sizeof name, "time", pattern, name_dt ? datatype : NULL, NULL);
@@ -281,7 +301,8 @@ static int plot_time(cf_report *r, const char *pattern, const char *datatype, in
         }
         const cf_fit *f = cf_report_fit(r, pattern, (int)nps[j], datatype);
         if (f == NULL) {
-            snprintf(how, sizeof how, "using 1:2:3:4 with yerrorlines lt %d", lt);
+            snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d",
+                     lines ? "yerrorlines" : "yerrorbars", lt);
             cf_script_curve(&sc, how, t);
             continue;
         }
@@ -295,7 +316,7 @@ static int plot_time(cf_report *r, const char *pattern, const char *datatype, in
         snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
         fit_title(ft, sizeof ft, t, f);
         cf_script_curve(&sc, how, ft);
-        cf_report_breakpoints(&sc, f, lt, t_lo, t_hi);
+        cf_report_breakpoints(&sc, f, lt, t_lo, t_hi, all_breaks <= MAX_BREAK_LABELS);
         fitted++;
         breaks += f->nseg - 1;
     }
@@ -306,9 +327,13 @@ static int plot_time(cf_report *r, const char *pattern, const char *datatype, in
              fitted ? " Lines are the fitted models over the sizes they were fitted to, with "
                       "their formulas in the key."
                     : "",
-             breaks ? " Dotted vertical lines mark where a piecewise fit switches segment "
-                      "(the breakpoint lies between the two sizes named)."
-                    : "",
+             breaks > MAX_BREAK_LABELS
+                 ? " Dotted vertical lines, in the colour of their process count, mark where "
+                   "a piecewise fit switches segment (the formulas in the key name the "
+                   "sizes)."
+             : breaks ? " Dotted vertical lines mark where a piecewise fit switches segment "
+                        "(the breakpoint lies between the two sizes named)."
+                      : "",
              zero ? " 0-byte points have no place on the log axis and are left out." : "");
     rc = cf_script_close(&sc, CF_SEC_TIME, title, caption, e);
 done:
@@ -318,6 +343,14 @@ done:
 }
 
 /* --- bandwidth vs bytes ---------------------------------------------------------------- */
+
+/* The bandwidth of a row at the time the plots show: the table's bw_MiBps is taken at the
+ * mean time, and the fits (and so their curves) may use another statistic. */
+static double row_bw(const cf_report *r, const cf_row *x)
+{
+    double t = cf_report_row_time(r, x);
+    return t > 0 && x->t_avg_us > 0 ? x->bw_MiBps * x->t_avg_us / t : x->bw_MiBps;
+}
 
 /* The saturation marks of one fit: the fitted bandwidth, r_inf, n_1/2 and the 90% size. */
 static void bw_fit(cf_script *sc, const cf_fit *f, double lo, double hi, int lt)
@@ -344,8 +377,25 @@ static void bw_fit(cf_script *sc, const cf_fit *f, double lo, double hi, int lt)
         snprintf(t, sizeof t, "np=%d r_inf = %s MiB/s (95%%: above %s)", f->np, r0, r1);
     cf_script_curve(sc, how, t);
 
-    /* n_1/2 and the 90% size are where the fitted line reaches half and nine tenths of
-     * r_inf; they are drawn at those heights. */
+    /* n_1/2 and the 90% size belong to the Hockney line alpha + beta m tangent to the fit
+     * at its largest size, whose bandwidth is r_inf m / (n_1/2 + m). Where the fit is not
+     * that line (several segments, a curve) it is drawn dotted, so that the marks sit on
+     * what defines them. */
+    int tangent = isfinite(st->n_half_bytes) && st->n_half_bytes > 0 &&
+                  (f->nseg > 1 || strcmp(f->model, "linear") != 0);
+    if (tangent) {
+        cf_script_block(sc, "the Hockney line of r_inf and n_1/2", "bytes bw_MiBps");
+        for (int k = 0; k <= 60; k++) {
+            double m = lo / 1.4 * pow(hi / lo * 1.96, k / 60.0);
+            fprintf(sc->dat, "%.6g %.6g\n", m, st->rinf_MiBps * m / (st->n_half_bytes + m));
+        }
+        snprintf(how, sizeof how, "using 1:2 with lines lt %d dt 3 lw 1", lt);
+        snprintf(t, sizeof t,
+                 "np=%d r_inf m / (n_1/2 + m): the Hockney line tangent to the fit at its "
+                 "largest size",
+                 f->np);
+        cf_script_curve(sc, how, t);
+    }
     if (isfinite(st->n_half_bytes) && st->n_half_bytes > 0) {
         cf_script_block(sc, "n_1/2", "bytes bw_MiBps");
         fprintf(sc->dat, "%.6g %.6g\n", st->n_half_bytes, st->rinf_MiBps / 2);
@@ -390,9 +440,20 @@ static int plot_bw(cf_report *r, const char *pattern, const char *datatype, int 
         const cf_row *x = row(&s, i);
         lo = x->bytes < lo ? x->bytes : lo;
         hi = x->bytes > hi ? x->bytes : hi;
-        if (peak == NULL || x->bw_MiBps > peak->bw_MiBps)
+        if (peak == NULL || row_bw(r, x) > row_bw(r, peak))
             peak = x;
     }
+    /* The y range holds the points, the fits' r_inf (unless far above them) and a margin
+     * for the circled peak; a wide confidence bar is cut at the top rather than squash the
+     * curves. */
+    double peak_bw = row_bw(r, peak), top = peak_bw;
+    for (size_t j = 0; j < n_np; j++) {
+        const cf_fit *f = cf_report_fit(r, pattern, (int)nps[j], datatype);
+        if (f != NULL && f->sat.valid && f->sat.rinf_MiBps > top && f->sat.rinf_MiBps < 3 * peak_bw)
+            top = f->sat.rinf_MiBps;
+    }
+    int lines = !repeated(&s);
+    size_t unbounded = 0;
 
     char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
     cf_script_name(name, sizeof name, "bw", pattern, name_dt ? datatype : NULL, NULL);
@@ -402,9 +463,9 @@ static int plot_bw(cf_report *r, const char *pattern, const char *datatype, int 
         goto done;
     cf_script_pow2_axis(sc.gp, "x", lo, hi, 1);
     fputs("set xlabel 'message size (bytes; K = 1024)'\n"
-          "set ylabel 'bandwidth (MiB/s)'\nset yrange [0:*]\nset format y '%g'\n"
-          "set mytics 2\n",
+          "set ylabel 'bandwidth (MiB/s)'\nset format y '%g'\nset mytics 2\n",
           sc.gp);
+    fprintf(sc.gp, "set yrange [0:%.6g]\n", top > 0 ? 1.12 * top : 1);
     for (size_t j = 0; j < n_np; j++) {
         int lt = (int)j + 1;
         char t[64], how[64];
@@ -414,16 +475,19 @@ static int plot_bw(cf_report *r, const char *pattern, const char *datatype, int 
             const cf_row *x = row(&s, i);
             if ((uint64_t)x->np != nps[j])
                 continue;
-            double tm = cf_report_row_time(r, x);
+            double tm = cf_report_row_time(r, x), bw = row_bw(r, x);
             double rel = isnan(x->t_ci95_us) ? 0 : x->t_ci95_us / tm;
-            double blo = x->bw_MiBps / (1 + rel);
-            double bhi = rel < 1 ? x->bw_MiBps / (1 - rel) : x->bw_MiBps * 2;
-            fprintf(sc.dat, "%llu %.6g %.6g %.6g\n", (unsigned long long)x->bytes, x->bw_MiBps, blo,
-                    bhi);
+            /* Times from t - ci to t + ci; a time interval reaching zero has no upper
+             * bandwidth, and the bar goes to the top of the plot. */
+            double blo = bw / (1 + rel);
+            double bhi = rel < 1 ? bw / (1 - rel) : 10 * top;
+            unbounded += rel >= 1;
+            fprintf(sc.dat, "%llu %.6g %.6g %.6g\n", (unsigned long long)x->bytes, bw, blo, bhi);
         }
         const cf_fit *f = cf_report_fit(r, pattern, (int)nps[j], datatype);
         if (f == NULL || !f->sat.valid) {
-            snprintf(how, sizeof how, "using 1:2:3:4 with yerrorlines lt %d", lt);
+            snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d",
+                     lines ? "yerrorlines" : "yerrorbars", lt);
             cf_script_curve(&sc, how, t);
             continue;
         }
@@ -437,20 +501,23 @@ static int plot_bw(cf_report *r, const char *pattern, const char *datatype, int 
     char size[32], t[128];
     cf_size_format(peak->bytes, size, sizeof size);
     cf_script_block(&sc, "measured peak", "bytes bw_MiBps");
-    fprintf(sc.dat, "%llu %.6g\n", (unsigned long long)peak->bytes, peak->bw_MiBps);
-    snprintf(t, sizeof t, "measured peak: %.0f MiB/s at %s (np=%d)", peak->bw_MiBps, size,
-             peak->np);
+    fprintf(sc.dat, "%llu %.6g\n", (unsigned long long)peak->bytes, peak_bw);
+    snprintf(t, sizeof t, "measured peak: %.0f MiB/s at %s (np=%d)", peak_bw, size, peak->np);
     cf_script_curve(&sc, "using 1:2 with points pt 6 ps 2.5 lw 1.5 lc rgb '#000000'", t);
     snprintf(caption, sizeof caption,
              "Bandwidth of %s against the message size (log scale), one colour per process "
-             "count, from the table's bw_MiBps column; bars follow the 95%% confidence "
-             "interval of the time. The circled point is the highest bandwidth measured.%s",
-             pattern,
-             fitted ? " The line is the bandwidth of the fitted model; the dashed line is its "
-                      "asymptotic bandwidth r_inf (1/beta of the last segment); the square "
-                      "marks n_1/2 and the triangle the size reaching 90% of r_inf, both on "
-                      "the Hockney line alpha + beta m of that segment, where they are "
-                      "defined."
+             "count. %s, their bandwidth the table's bw_MiBps taken at that time; bars "
+             "follow the 95%% confidence interval of the time. The circled point is the "
+             "highest bandwidth measured.%s%s",
+             pattern, points_note(r),
+             unbounded ? " A bar up to the top has no upper end: its time interval reaches "
+                         "zero."
+                       : "",
+             fitted ? " The solid line is the bandwidth of the fitted model; the dashed line "
+                      "is its asymptotic bandwidth r_inf; the square marks n_1/2 and the "
+                      "triangle the size reaching 90% of r_inf. All three come from the "
+                      "Hockney line alpha + beta m tangent to the fit at its largest size, "
+                      "drawn dotted where it differs from the fit."
                     : "");
     rc = cf_script_close(&sc, CF_SEC_BW, title, caption, e);
 done:
@@ -499,6 +566,22 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
     }
     if (n_common == 0)
         goto done;
+    /* Sizes whose times differ by less than half (latency-bound small sizes) would draw
+     * one curve over the other: of such a run, the smallest size stays. */
+    size_t n_apart = 0;
+    double last_t = 0;
+    /* 0 bytes only when there is nothing else: it is the next size's curve. */
+    for (size_t j = common[0] == 0 && n_common > 1; j < n_common; j++) {
+        double t = 0;
+        for (size_t i = 0; i < s.n && t == 0; i++)
+            if (row(&s, i)->bytes == common[j])
+                t = cf_report_row_time(r, row(&s, i)); /* at the smallest np */
+        if (n_apart > 0 && t < 1.5 * last_t && t > last_t / 1.5)
+            continue;
+        last_t = t;
+        common[n_apart++] = common[j];
+    }
+    n_common = n_apart;
     size_t n_pick = cf_report_spread(common, n_common, MAX_SIZES - 1, pick);
     const cf_across *a = r->ms ? cf_across_set_find(&r->across, pattern, datatype) : NULL;
     if (a != NULL && a->error[0] != '\0')
@@ -969,6 +1052,12 @@ done:
 
 /* --- residuals -------------------------------------------------------------------------- */
 
+/* A percentage for a key: two significant digits, whole numbers from 10 on. */
+static void pct_text(double v, char *buf, size_t n)
+{
+    snprintf(buf, n, fabs(v) >= 10 ? "%.0f" : "%.2g", v);
+}
+
 /* Relative to the measured time, as the fit's quality figures are. */
 static double rel_err_pct(double measured, double fitted)
 {
@@ -1003,6 +1092,7 @@ static int plot_resid(cf_report *r, const char *pattern, const char *datatype, i
             goto done;
     }
     size_t n_np = distinct(&s, 'n', nps);
+    int lines = !repeated(&s);
     /* What has a fit, and the sizes that can be drawn. */
     uint64_t lo = UINT64_MAX, hi = 0;
     size_t n_aside = 0;
@@ -1066,10 +1156,13 @@ static int plot_resid(cf_report *r, const char *pattern, const char *datatype, i
         if (pts == 0)
             continue;
         lt++;
-        snprintf(how, sizeof how, "using 1:2 with %s lt %d", ddt ? "points" : "linespoints", lt);
-        char t[256];
-        snprintf(t, sizeof t, "%s %s (leave-one-out error %.2g%%, largest %.2g%%)", what, f->model,
-                 100 * f->q.loo_mape, 100 * f->q.max_rel_err);
+        snprintf(how, sizeof how, "using 1:2 with %s lt %d",
+                 ddt || !lines ? "points" : "linespoints", lt);
+        char t[256], loo[32], most[32];
+        pct_text(100 * f->q.loo_mape, loo, sizeof loo);
+        pct_text(100 * f->q.max_rel_err, most, sizeof most);
+        snprintf(t, sizeof t, "%s %s (leave-one-out error %s%%, largest %s%%)", what, f->model, loo,
+                 most);
         cf_script_curve(&sc, how, t);
     }
     if (n_aside > 0) {

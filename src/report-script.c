@@ -11,7 +11,7 @@
 
 #define WIDTH 900
 #define PLOT_HEIGHT 520 /* without the key, which goes below the plot */
-#define KEY_ROW 19      /* pixels per line of the key */
+#define KEY_ROW 20      /* pixels per line of the key (1.1 lines of the SVG font) */
 #define CHAR_WIDTH 7.6  /* of the 12-point font, to guess how wide the key is (generous) */
 
 void cf_report_size_tick(uint64_t bytes, char *buf, size_t n)
@@ -208,10 +208,12 @@ int cf_script_close(cf_script *s, int section, const char *title, const char *ca
     int rows = s->entries ? (s->entries + cols - 1) / cols : 0;
     int height = PLOT_HEIGHT + KEY_ROW * rows + (rows ? 12 : 0);
     /* gnuplot 5.4 lets a key below overlap the x label unless the margin is given. */
+    /* In lines of the font: the tic labels and the x label, then the key's rows at its
+     * spacing and its box. */
     fprintf(fp,
             "set key below left Left reverse box maxcols %d samplen 2 spacing 1.1 width 1\n"
             "set bmargin %d\n",
-            cols, 4 + (int)(rows * 1.25 + 0.99));
+            cols, 4 + (int)(rows * 1.1 + 0.99));
     if (s->r->png) {
         /* pngcairo draws smoother lines; the plain png terminal is there everywhere. */
         fprintf(fp,

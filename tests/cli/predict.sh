@@ -84,6 +84,41 @@ check "allreduce np=64, 1 KiB: recursive doubling within 5%" within "$(field 5)"
 check "allreduce np=64, 1 KiB: recursive doubling" test "$(field 10)" = "recursive doubling"
 check "allreduce: float by default" test "$(field 4)" = float
 
+# --- the across-np model from np 2, 4, 8 only, at np=16 (twice the largest measured)
+table 2,4,8 >mid.csv
+run "$COMMFIT" fit -i mid.csv -o mid.json
+expect_rc 0 "fit of the np 2,4,8 table"
+# truth A: alltoall (16-1)(2 + 2e-4 m); allreduce recursive doubling 4 (1.5 + 2e-4 m) up to
+# 2 KiB, Rabenseifner 3*4 + 3e-4 (15/16) m above.
+# covers TRUTH: the first data line's interval holds TRUTH
+covers() { awk -F, -v t="$1" 'NR == 2 { exit !($6 <= t && t <= $7) }' "$T/out"; }
+run "$COMMFIT" predict -m mid.json -p alltoall -n 16 -b 1M
+expect_rc 0 "np=16 from np 2,4,8"
+check "np=16 from 2,4,8: the across-np model" test "$(field 9)" = across-np
+check "np=16 from 2,4,8: extrapolated in np" test "$(field 11)" = np
+check "np=16 from 2,4,8: says how far" grep -q 'np=16 is 2x the largest measured, 8' "$T/out"
+check "np=16 from 2,4,8: alltoall within 3% of the truth ($(field 5))" \
+    within "$(field 5)" 3175.728 0.03
+check "np=16 from 2,4,8: alltoall interval holds the truth" covers 3175.728
+run "$COMMFIT" predict -m mid.json -p allreduce -n 16 -b 1K
+check "np=16 from 2,4,8: allreduce 1 KiB by recursive doubling" \
+    test "$(field 10)" = "recursive doubling"
+check "np=16 from 2,4,8: allreduce 1 KiB within 3% of the truth ($(field 5))" \
+    within "$(field 5)" 6.8192 0.03
+check "np=16 from 2,4,8: allreduce 1 KiB interval holds the truth" covers 6.8192
+run "$COMMFIT" predict -m mid.json -p allreduce -n 16 -b 64K
+check "np=16 from 2,4,8: allreduce 64 KiB by Rabenseifner" test "$(field 10)" = Rabenseifner
+check "np=16 from 2,4,8: allreduce 64 KiB within 3% of the truth ($(field 5))" \
+    within "$(field 5)" 30.432 0.03
+check "np=16 from 2,4,8: allreduce 64 KiB interval holds the truth" covers 30.432
+run "$COMMFIT" predict -m mid.json -p alltoall -n 16 -b 64M
+check "np=16 and 64 MiB: extrapolated in both" test "$(field 11)" = np+bytes
+check "np=16 and 64 MiB: says both how far" \
+    grep -q 'np=16 is 2x the largest measured, 8; bytes 64 MiB is 32x the largest measured, 2 MiB' "$T/out"
+run "$COMMFIT" predict -m mid.json -p alltoall -n 8 -b 1M
+check "np=8 of 2,4,8: the fit, not extrapolated" test "$(field 9),$(field 11)" = fit,
+check "np=8 of 2,4,8: within 3% of the truth" within "$(field 5)" 1482.0064 0.03
+
 # --- intervals widen away from the data, in np and in bytes
 run "$COMMFIT" predict -m cluster.json -p allreduce -n 16,64,1024 -b 1M
 widths=$(awk -F, 'NR > 1 { print $7 - $6 }' "$T/out" | tr '\n' ' ')

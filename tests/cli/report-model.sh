@@ -60,6 +60,18 @@ check "the time data holds the fit sampled with its prediction interval" \
     grep -q "^# bytes t_us lo_us hi_us (the fit, its 95% prediction interval)" "$R/time-pingpong.dat"
 check "the piecewise ping-pong fit marks its breakpoint" \
     grep -q "set label 'np=2 breakpoint in (64K, 128K)'" "$R/time-pingpong.gp"
+check "the piecewise ping-pong's bandwidth draws the Hockney line r_inf and n_1/2 come from" \
+    grep -q "title 'np=2 r_inf m / (n_1/2 + m): the Hockney line tangent to the fit" "$R/bw-pingpong.gp"
+check "the bandwidth axis is fixed by the points and r_inf, not by the bars" \
+    grep -q "^set yrange \[0:[0-9.e+]*\]$" "$R/bw-pingpong.gp"
+# apart FILE: the measured curves of a time vs np plot, at least three, each at least
+# 1.5 times the one before at the smallest np (no curve drawn over another).
+apart() {
+    awk '/^# \[[0-9]*\] [0-9.]* [KM]?i?B$/ {want = 1; next} /^#/ {next}
+        want && NF {t = $2; want = 0; n++; if (n > 1 && t < 1.5 * prev) bad = 1; prev = t}
+        END {exit !(n >= 3 && !bad)}' "$1"
+}
+check "the time vs np plot draws sizes whose curves do not overlap" apart "$R/np-alltoall.dat"
 check "the gain from the fits is drawn (each datatype's fit against its pack_LAYOUT fit)" \
     grep -q "title 'vector from the fits'" "$R/gain-pingpong-b16.gp"
 check "the pack fits of each layout have their residuals" \

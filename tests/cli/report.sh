@@ -210,6 +210,18 @@ expect_rc 0 "GNUPLOT naming no program"
 grep_err "^commfit: report: warning: GNUPLOT='/nonexistent/gnuplot' is not a program that can be run: wrote" \
     "GNUPLOT naming no program: the warning says so"
 
+# An imported table with several runs of the same benchmark: points, not lines that
+# zigzag between the runs.
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report \
+    -i "$top_srcdir/data/osu58_convergedcomputing_aws_hpc6a_efa_32n_lat_bw_allreduce.csv" -o runs
+expect_rc 0 "a table with several runs"
+check "several runs: time-pingpong draws points with bars" \
+    grep -q "index 0 using 1:2:3:4 with yerrorbars lt 1 title 'np=2'" runs/time-pingpong.gp
+check "several runs: bw-pingpong draws points with bars" \
+    grep -q "index 0 using 1:2:3:4 with yerrorbars lt 1 title 'np=2'" runs/bw-pingpong.gp
+check "one run: time-pingpong draws lines" \
+    grep -q "index 0 using 1:2:3:4 with yerrorlines lt 1 title 'np=2'" nogp/time-pingpong.gp
+
 # --- errors -----------------------------------------------------------------------------
 mkdir foreign
 touch foreign/notes.txt
