@@ -13,8 +13,12 @@ gen() {
         print "# schema: 1"
         print "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps"
         np_ = split("pingpong pingping sendrecv exchange bcast scatter scatterv gather gatherv allgather allgatherv reduce allreduce reduce_scatter alltoall alltoallv loggp_os loggp_or loggp_gap", pats, " ")
-        # sizes: 0 then nsizes-1 sizes spread geometrically up to 4 MiB
-        for (i = 0; i < nsizes; i++) size[i] = i == 0 ? 0 : int(2 ^ (22 * (i - 1) / (nsizes - 2)))
+        # sizes: 0 then nsizes-1 sizes spread geometrically up to 4 MiB, each one larger
+        # than the one before (a table has no duplicate rows)
+        for (i = 0; i < nsizes; i++) {
+            size[i] = i == 0 ? 0 : int(2 ^ (22 * (i - 1) / (nsizes - 2)))
+            if (i > 0 && size[i] <= size[i - 1]) size[i] = size[i - 1] + 1
+        }
         for (q = 1; q <= nps; q++) {
             p = 2 * q
             for (k = 1; k <= np_; k++) {

@@ -496,6 +496,35 @@ static void formulas(void)
     is_str(buf, "T(m) = 1.5 us + m / (2 GiB/s)", "text formula in GiB/s");
 }
 
+/* Times falling steeply over the small sizes, rising over the large: two exact lines
+ * whose small-size one is far below 0 in the gap. An across-np model must not answer
+ * with a negative time anywhere over its sizes; that split is not chosen. */
+static void never_negative(void)
+{
+    const cf_coll *c = cf_coll_find("alltoall");
+    static const double ms[] = {1, 2, 3, 1e6, 2e6, 3e6};
+    cf_point pts[NNP * 6];
+    size_t n = 0;
+    for (int a = 0; a < NNP; a++)
+        for (int i = 0; i < 6; i++) {
+            double m = ms[i], q = (double)(NPS[a] - 1);
+            pts[n++] = (cf_point){NPS[a], m, m < 10 ? q * (10 - 3 * m) : q * m / 1000};
+        }
+    cf_across a;
+    cf_error e;
+    cf_error_clear(&e);
+    is_int(cf_across_fit_points(c, "byte", pts, n, &a, &e), 0, "a falling, then rising alltoall");
+    int neg = 0;
+    for (int k = 0; k < NNP && a.error[0] == '\0'; k++)
+        for (double m = 1; m <= 3e6; m *= 1.5) {
+            cf_estimate est;
+            cf_across_predict(&a, NPS[k], m, &est);
+            neg |= !(est.t_us >= 0);
+        }
+    ok(!neg, "no negative time from 1 B to 3 MB at any measured np (%s)",
+       a.error[0] ? a.error : a.seg[0].algorithm);
+}
+
 int main(void)
 {
     hockney();
@@ -506,5 +535,6 @@ int main(void)
     laptop();
     gamma_and_statistic();
     formulas();
+    never_negative();
     return tap_done();
 }
