@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -222,6 +223,12 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
     if (rc < 0) {
         /* An MPI call failed on this rank; the others may be waiting in the next one. */
         cf_error_report(&e);
+        fflush(stderr);
+        /* The launcher forwards a rank's stderr and its abort request on different
+         * channels; without a pause it may tear the job down before the message above
+         * is through (seen under load with MPICH's hydra). */
+        struct timespec pause = {0, 300 * 1000 * 1000};
+        nanosleep(&pause, NULL);
         MPI_Abort(MPI_COMM_WORLD, CF_EXIT_DATA);
         return CF_EXIT_DATA;
     }
