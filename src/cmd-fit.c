@@ -268,14 +268,15 @@ static void human_size(double bytes, char *buf, size_t n)
         bytes /= 1024;
         u++;
     }
-    snprintf(buf, n, "%.3g %s", bytes, units[u]);
+    snprintf(buf, n, "%.*g %s", cf_sig_prec(bytes, 3), bytes, units[u]);
 }
 
 static void summary_line(FILE *fp, const cf_fit *f)
 {
-    fprintf(fp, "%s np %d %s: %s %s | n %d, loo %.2g%%, max %.2g%%, R2 %.6f", f->pattern, f->np,
-            f->datatype, f->model, f->formula, f->q.n, 100 * f->q.loo_mape,
-            100 * f->q.max_rel_err, f->q.r2);
+    double loo = 100 * f->q.loo_mape, max = 100 * f->q.max_rel_err;
+    fprintf(fp, "%s np %d %s: %s %s | n %d, loo %.*g%%, max %.*g%%, R2 %.6f", f->pattern, f->np,
+            f->datatype, f->model, f->formula, f->q.n, cf_sig_prec(loo, 2), loo,
+            cf_sig_prec(max, 2), max, f->q.r2);
     for (int k = 0; k + 1 < f->nseg; k++) {
         char a[32], b[32];
         cf_size_format(f->seg[k].to_bytes, a, sizeof a);

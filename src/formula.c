@@ -81,7 +81,7 @@ static void text_bw(out *o, double beta_us_per_byte)
         bw /= 1024;
         u++;
     }
-    put(o, "m / (%.3g %s)", bw, units[u]);
+    put(o, "m / (%.*g %s)", cf_sig_prec(bw, 3), bw, units[u]);
 }
 
 static void text_segment(out *o, const double t[4])

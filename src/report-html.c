@@ -251,9 +251,10 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
         fputs("</code></td><td>", fp);
         fit_params(fp, f);
         fprintf(fp,
-                "</td><td class=\"num\">%d</td><td class=\"num\">%.2g%%</td>"
-                "<td class=\"num\">%.2g%%</td><td class=\"num\">%.6f</td><td>",
-                f->q.n, 100 * f->q.loo_mape, 100 * f->q.max_rel_err, f->q.r2);
+                "</td><td class=\"num\">%d</td><td class=\"num\">%.*g%%</td>"
+                "<td class=\"num\">%.*g%%</td><td class=\"num\">%.6f</td><td>",
+                f->q.n, cf_sig_prec(100 * f->q.loo_mape, 2), 100 * f->q.loo_mape,
+                cf_sig_prec(100 * f->q.max_rel_err, 2), 100 * f->q.max_rel_err, f->q.r2);
         const char *sep = "";
         if (f->nrejected > 0) {
             fprintf(fp, "%zu point%s set aside as outliers", f->nrejected,
@@ -338,9 +339,10 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
             cf_across_describe(a, terms, sizeof terms);
             cf_report_html_text(fp, terms);
             fprintf(fp,
-                    "</td><td class=\"num\">%d</td><td class=\"num\">%.2g%%</td>"
-                    "<td class=\"num\">%.2g%%</td></tr>\n",
-                    a->q.n, 100 * a->q.loo_mape, 100 * a->q.max_rel_err);
+                    "</td><td class=\"num\">%d</td><td class=\"num\">%.*g%%</td>"
+                    "<td class=\"num\">%.*g%%</td></tr>\n",
+                    a->q.n, cf_sig_prec(100 * a->q.loo_mape, 2), 100 * a->q.loo_mape,
+                    cf_sig_prec(100 * a->q.max_rel_err, 2), 100 * a->q.max_rel_err);
         }
         fputs("</table>\n", fp);
     }

@@ -153,6 +153,17 @@ out:
     return rc;
 }
 
+int cf_sig_prec(double x, int digits)
+{
+    double a = x < 0 ? -x : x;
+    int whole = 1;
+    while (whole < 9 && a >= 10.0) {
+        a /= 10.0;
+        whole++;
+    }
+    return whole > digits ? whole : digits;
+}
+
 void cf_size_format(uint64_t bytes, char *buf, size_t n)
 {
     static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -167,5 +178,5 @@ void cf_size_format(uint64_t bytes, char *buf, size_t n)
     else if (x == (double)(uint64_t)x)
         snprintf(buf, n, "%llu %s", (unsigned long long)x, units[u]);
     else
-        snprintf(buf, n, "%.3g %s", x, units[u]);
+        snprintf(buf, n, "%.*g %s", cf_sig_prec(x, 3), x, units[u]);
 }

@@ -22,4 +22,8 @@ int cf_size_list_parse(const char *s, uint64_t **out, size_t *n, cf_error *e);
 /* Human form for formulas and messages: "0 B", "512 B", "1 KiB", "1.5 MiB". */
 void cf_size_format(uint64_t bytes, char *buf, size_t n);
 
+/* The precision for "%.*g" that shows x with at least DIGITS significant digits and
+ * never in exponent form below 10^9 (1023 KiB, not 1.02e+03 KiB). */
+int cf_sig_prec(double x, int digits);
+
 #endif

@@ -105,5 +105,15 @@ int main(void)
     is_str(f, "1.5 MiB", "format 1.5 MiB");
     cf_size_format(1000, f, sizeof f);
     is_str(f, "1000 B", "format 1000");
+    cf_size_format(1047552 + 512, f, sizeof f);
+    is_str(f, "1024 KiB", "format 1023.5 KiB: whole digits, no exponent");
+    cf_size_format(1000 * 1024 + 100, f, sizeof f);
+    is_str(f, "1000 KiB", "format 1000.1 KiB: no exponent");
+    cf_size_format(1040000, f, sizeof f);
+    is_str(f, "1016 KiB", "format 1015.6 KiB: no exponent");
+    cf_size_format(5 * 1024 + 512, f, sizeof f);
+    is_str(f, "5.5 KiB", "format 5.5 KiB");
+    ok(cf_sig_prec(0.5, 2) == 2 && cf_sig_prec(770.4, 2) == 3 && cf_sig_prec(-12345, 3) == 5,
+       "cf_sig_prec: the whole digits when they are more");
     return tap_done();
 }
