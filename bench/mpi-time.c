@@ -1,12 +1,16 @@
 /* A PMPI interposer for the cost benchmark: preloaded into commfit measure, it adds up
  * the time each rank spends inside the MPI calls commfit makes, and at MPI_Finalize
- * prints that against the wall time since MPI_Init was entered.
+ * prints that against the wall time since MPI_Init was entered. MPI_Wtime counts apart:
+ * the o_r experiment (loggp_or) delays its receive on purpose by spinning on it, which
+ * is the experiment's work, not the harness's.
  * Build: mpicc -shared -fPIC; use: LD_PRELOAD=bench/mpi-time.so. */
 #include <mpi.h>
 #include <stdio.h>
 #include <time.h>
 
-static double in_mpi, start;
+static double in_mpi, in_wtime, start;
+static double wtime_left; /* when the last MPI_Wtime returned */
+static int spinning;      /* no other MPI call since then */
 
 static double now(void)
 {
@@ -18,6 +22,7 @@ static double now(void)
 #define TIMED(call)                                                                           \
     do {                                                                                      \
         double t0_ = now();                                                                   \
+        spinning = 0;                                                                         \
         int rc_ = call;                                                                       \
         in_mpi += now() - t0_;                                                                \
         return rc_;                                                                           \
@@ -34,10 +39,27 @@ int MPI_Finalize(void)
     double wall = now() - start;
     int rank = -1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    fprintf(stderr, "mpi-time: rank %d: %.3f s from MPI_Init to MPI_Finalize, %.3f s in MPI calls, "
-            "%.3f s outside (%.2f%%)\n",
-            rank, wall, in_mpi, wall - in_mpi, 100.0 * (wall - in_mpi) / wall);
+    double out = wall - in_mpi - in_wtime;
+    fprintf(stderr,
+            "mpi-time: rank %d: %.3f s from MPI_Init to MPI_Finalize, %.3f s in MPI calls, "
+            "%.3f s spinning on MPI_Wtime, %.3f s outside (%.2f%%)\n",
+            rank, wall, in_mpi, in_wtime, out, 100.0 * out / wall);
     return PMPI_Finalize();
+}
+
+/* A spin is MPI_Wtime called again and again with nothing between: the short gaps
+ * between such calls (the loop's compare, this wrapper's own clock reads) are the spin's
+ * too. Any other MPI call ends a spin. */
+double MPI_Wtime(void)
+{
+    double t0 = now();
+    if (spinning && t0 - wtime_left < 2e-6)
+        in_wtime += t0 - wtime_left;
+    double w = PMPI_Wtime();
+    wtime_left = now();
+    in_wtime += wtime_left - t0;
+    spinning = 1;
+    return w;
 }
 
 int MPI_Send(const void *b, int c, MPI_Datatype t, int d, int g, MPI_Comm m)
@@ -145,4 +167,14 @@ int MPI_Comm_split(MPI_Comm m, int color, int key, MPI_Comm *out)
 int MPI_Comm_free(MPI_Comm *m)
 {
     TIMED(PMPI_Comm_free(m));
+}
+/* The pack baseline of the derived-datatype rows packs and unpacks inside its timed loop:
+ * MPI calls, measured work, not the harness's. */
+int MPI_Pack(const void *in, int c, MPI_Datatype t, void *out, int size, int *pos, MPI_Comm m)
+{
+    TIMED(PMPI_Pack(in, c, t, out, size, pos, m));
+}
+int MPI_Unpack(const void *in, int size, int *pos, void *out, int c, MPI_Datatype t, MPI_Comm m)
+{
+    TIMED(PMPI_Unpack(in, size, pos, out, c, t, m));
 }
