@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels.h"
 #include "size.h"
 
 /* The particle of the struct layout; its fields are 4-byte, so it has no padding. */
@@ -471,21 +472,23 @@ int cf_ddt_xfer_init(cf_ddt_xfer *x, const cf_ddt_shape *s, MPI_Comm comm, cf_er
                             tsize, (long)extent, (unsigned long long)s->bytes,
                             (unsigned long long)s->extent_bytes);
     }
-    x->send = malloc(s->extent_bytes);
-    x->recv = malloc(s->bytes + GUARD_BYTES);
+    x->send = cf_kernel_page_alloc(s->extent_bytes);
+    x->recv = cf_kernel_page_alloc(s->bytes + GUARD_BYTES);
     if (s->kind == CF_DDT_PACK) {
         rc = MPI_Pack_size(1, x->type, comm, &x->pack_bytes);
         if (rc != MPI_SUCCESS) {
             cf_ddt_xfer_free(x);
             return mpi_fail(x, e, rc, "MPI_Pack_size");
         }
-        x->packbuf = malloc((size_t)x->pack_bytes);
+        x->packbuf = cf_kernel_page_alloc((size_t)x->pack_bytes);
     }
     if (x->send == NULL || x->recv == NULL || (s->kind == CF_DDT_PACK && x->packbuf == NULL)) {
         cf_ddt_xfer_free(x);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory for %llu bytes",
                             (unsigned long long)s->extent_bytes);
     }
+    if (x->packbuf != NULL)
+        memset(x->packbuf, 0, (size_t)x->pack_bytes); /* no page fault in a timed loop */
     fill_send(x);
     clear_recv(x);
     return 0;

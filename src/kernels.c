@@ -704,6 +704,12 @@ static size_t page_size(void)
     return ps > 0 ? (size_t)ps : 4096;
 }
 
+void *cf_kernel_page_alloc(size_t bytes)
+{
+    void *p = NULL;
+    return posix_memalign(&p, page_size(), bytes > 0 ? bytes : 1) == 0 ? p : NULL;
+}
+
 static uint64_t page_round(uint64_t n)
 {
     uint64_t ps = page_size();
@@ -769,8 +775,8 @@ int cf_kernel_setup(cf_kctx *k, const cf_pattern *p, MPI_Comm comm, uint64_t byt
     if (cache_bytes > 0)
         k->nsets = (int)((cache_bytes + k->stride - 1) / k->stride) + 1;
     k->pool_bytes = k->stride * (size_t)k->nsets;
-    void *pool = NULL;
-    if (posix_memalign(&pool, page_size(), k->pool_bytes) != 0) {
+    void *pool = cf_kernel_page_alloc(k->pool_bytes);
+    if (pool == NULL) {
         snprintf(k->why, sizeof k->why, "out of memory: %llu bytes of buffers",
                  (unsigned long long)k->pool_bytes);
         return -1;

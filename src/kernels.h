@@ -74,6 +74,13 @@ struct cf_kctx {
 /* Prepares k for pattern p at (comm, bytes): unit, counts, page-aligned buffers (nsets
  * of them, or enough to exceed cache_bytes when that is not 0), all touched. 0, or -1
  * with k->why set (out of memory) or k->failed set (an MPI error). */
+/* A page-aligned buffer (free it with free). Transfer buffers are page-aligned, as IMB and
+ * OSU allocate theirs: MPICH's large-message path on ch4:ucx is about five times slower
+ * from a heap block that is not, which malloc hands out for large sizes once it has
+ * freed one of them (glibc's mmap threshold grows), so timings would depend on what was
+ * measured before. */
+void *cf_kernel_page_alloc(size_t bytes);
+
 int cf_kernel_setup(cf_kctx *k, const cf_pattern *p, MPI_Comm comm, uint64_t bytes,
                     uint64_t cache_bytes);
 void cf_kernel_teardown(cf_kctx *k);
