@@ -569,6 +569,9 @@ static int check_points(const cf_measure_opts *o, cf_error *e)
 int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
 {
     int rc;
+    if (o->quiet && o->progress)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "-q (no progress) and --progress contradict each other");
     if ((rc = parse_patterns(o, e)) != 0 || (rc = parse_sizes(o, e)) != 0 ||
         (rc = parse_ddt(o, e)) != 0)
         return rc;
@@ -607,6 +610,17 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
             return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                                 "the point-to-point patterns need 2 processes, but the launch "
                                 "has 1");
+    }
+    /* An np at which nothing runs would only start idle ranks. */
+    for (size_t k = 0; o->np_arg != NULL && k < o->nnps; k++) {
+        int used = o->ddt && o->nps[k] == 2;
+        for (size_t i = 0; i < o->npats && !used; i++)
+            used = runs_at(o, o->pats[i], o->nps[k]);
+        if (!used)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "--np %ld: none of the patterns asked for runs at np=%ld (the "
+                                "point-to-point patterns and the datatypes run on 2 ranks)",
+                                o->nps[k], o->nps[k]);
     }
     if (o->nps != NULL && (rc = check_points(o, e)) != 0)
         return rc;
@@ -1598,7 +1612,8 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
             if (hooks->note)
                 hooks->note(msg);
         } else if (status == 0) {
-            snprintf(msg, sizeof msg, "wrote %s (%zu rows)", R->path, R->rows);
+            snprintf(msg, sizeof msg, "wrote %s (%zu row%s)", R->path, R->rows,
+                     R->rows == 1 ? "" : "s");
             if (hooks->note)
                 hooks->note(msg);
             if (hooks->note && cf_report_hint_text(msg, sizeof msg, "-i", R->path) == 0)

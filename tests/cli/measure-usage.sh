@@ -24,6 +24,18 @@ expect_rc 2 "pingpong with np 1"
 expect_err "commfit: measure: pattern 'pingpong' needs 2 processes, but --np asks for 1
 $try" "pingpong with np 1"
 
+run "$COMMFIT" measure --np 2,3 --patterns pingpong,ddt
+expect_rc 2 "an np at which no pattern asked for runs"
+expect_err "commfit: measure: --np 3: none of the patterns asked for runs at np=3 (the point-to-point patterns and the datatypes run on 2 ranks)
+$try" "an np at which no pattern asked for runs"
+run "$COMMFIT" measure --np 2,3 --patterns pingpong,bcast --launcher true
+expect_rc 0 "np 3 with a collective asked for"
+
+run "$COMMFIT" measure -q --progress
+expect_rc 2 "-q with --progress"
+expect_err "commfit: measure: -q (no progress) and --progress contradict each other
+$try" "-q with --progress"
+
 run "$COMMFIT" measure --np 0
 expect_rc 2 "np 0"
 expect_err "commfit: measure: --np '0': expected 1 to 16777216
