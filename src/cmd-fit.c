@@ -377,6 +377,22 @@ static int has_pattern(const cf_row *const *rows, size_t n, const char *p)
     return 0;
 }
 
+/* Keeps why a group of a pattern named with --patterns failed, for after the others. */
+static int defer(cf_error **errs, size_t **pats, size_t *n, const cf_error *e, size_t pat)
+{
+    cf_error *ne = realloc(*errs, (*n + 1) * sizeof *ne);
+    if (ne == NULL)
+        return -1;
+    *errs = ne;
+    size_t *np = realloc(*pats, (*n + 1) * sizeof *np);
+    if (np == NULL)
+        return -1;
+    *pats = np;
+    ne[*n] = *e;
+    np[(*n)++] = pat;
+    return 0;
+}
+
 int cmd_fit(int argc, char **argv)
 {
     opts o;
@@ -392,7 +408,8 @@ int cmd_fit(int argc, char **argv)
     const cf_row **all = NULL, **rows = NULL;
     cf_row *copies = NULL;
     cf_modelset *ms = NULL;
-    size_t nall = 0, nrows = 0;
+    size_t nall = 0, nrows = 0, ndeferred = 0, *named_fits = NULL, *deferred_pat = NULL;
+    cf_error *deferred = NULL;
 
     if (o.ninputs == 0) {
         if (cf_newest_file("data", ".csv", &newest, &e) != 0) {
@@ -472,6 +489,14 @@ int cmd_fit(int argc, char **argv)
     int loggp_data = has_pattern(all, nall, "loggp_os") && has_pattern(all, nall, "loggp_or") &&
                      has_pattern(all, nall, "loggp_gap");
     size_t failed = 0;
+    /* With --patterns, why groups failed, kept until every group has been tried: a
+     * named pattern none of whose groups can be fitted is an error, the others' failures
+     * are warnings. */
+    named_fits = calloc(o.npatterns + 1, sizeof *named_fits);
+    if (named_fits == NULL) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto report;
+    }
     for (size_t a = 0, b; a < nrows; a = b) {
         for (b = a + 1; b < nrows && same_group(rows[a], rows[b]); b++)
             ;
@@ -486,13 +511,22 @@ int cmd_fit(int argc, char **argv)
         cf_fit f;
         cf_error fe;
         cf_error_clear(&fe);
+        size_t named = 0;
+        while (named < o.npatterns && strcmp(o.patterns[named], r0->pattern) != 0)
+            named++;
         if (cf_fit_group(o.model, &in, &f, &fe) != 0) {
-            /* A pattern asked for by name must fit; otherwise say why and go on. */
-            if (o.npatterns > 0 || is_loggp) {
+            if (is_loggp) {
                 rc = cf_error_report(&fe);
                 goto out;
             }
-            cf_warn("skipped: %s", fe.msg);
+            if (o.npatterns > 0) {
+                if (defer(&deferred, &deferred_pat, &ndeferred, &fe, named) != 0) {
+                    rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+                    goto report;
+                }
+            } else {
+                cf_warn("skipped: %s", fe.msg);
+            }
             failed++;
             continue;
         }
@@ -506,10 +540,18 @@ int cmd_fit(int argc, char **argv)
                 cf_msg("no model file written: try another --model");
                 goto out;
             }
-            cf_warn("skipped: %s", fe.msg);
+            if (o.npatterns > 0) {
+                if (defer(&deferred, &deferred_pat, &ndeferred, &fe, named) != 0) {
+                    rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+                    goto report;
+                }
+            } else {
+                cf_warn("skipped: %s", fe.msg);
+            }
             failed++;
             continue;
         }
+        named_fits[named]++;
         if (cf_modelset_add(ms, &f) != 0) {
             cf_fit_clear(&f);
             rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
@@ -526,6 +568,23 @@ int cmd_fit(int argc, char **argv)
                 rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
                 goto report;
             }
+        }
+    }
+    {
+        size_t none = o.npatterns; /* the first named pattern without a fit */
+        for (size_t i = 0; i < o.npatterns && none == o.npatterns; i++)
+            if (named_fits[i] == 0)
+                none = i;
+        const cf_error *why = NULL;
+        for (size_t k = 0; k < ndeferred; k++) {
+            if (deferred_pat[k] == none && why == NULL)
+                why = &deferred[k];
+            else
+                cf_warn("skipped: %s", deferred[k].msg);
+        }
+        if (why != NULL) {
+            rc = cf_error_report(why);
+            goto out;
         }
     }
     if (ms->nfits == 0) {
@@ -568,6 +627,9 @@ report:
     if (rc != 0 && e.code != 0)
         cf_error_report(&e);
 out:
+    free(named_fits);
+    free(deferred);
+    free(deferred_pat);
     cf_modelset_free(ms);
     free(output);
     free(all);

@@ -125,6 +125,15 @@ static void text(out *o, const cf_fit *f)
         f->kind->describe(f, d, sizeof d);
         put(o, "; %s", d);
     }
+    /* Blocks that follow the size (struct) were fitted without their own term. */
+    if (!has_blocks(f) && f->min_blocks != f->max_blocks && f->max_bytes > f->min_bytes) {
+        double k1 = (double)(f->max_blocks - f->min_blocks) / (double)(f->max_bytes - f->min_bytes);
+        double k0 = f->min_blocks - k1 * (double)f->min_bytes;
+        put(o, "; the cost per block is inside beta (b = %.4g m", k1);
+        if (fabs(k0) > 1e-6)
+            put(o, " %c %.4g", k0 < 0 ? '-' : '+', fabs(k0));
+        put(o, ")");
+    }
 }
 
 /* One segment as an expression in m (and b) with 15 digits; mul is "*" everywhere. */
