@@ -287,20 +287,41 @@ static void summary_line(FILE *fp, const cf_fit *f)
         fprintf(fp, ", %zu rejected", f->nrejected);
     const cf_saturation *s = &f->sat;
     if (s->valid) {
-        char n2[32], m90[32], pk[32], fl[32];
+        char n2[32], m90[32], pk[32], fl[64], hi[32];
         human_size(s->n_half_bytes, n2, sizeof n2);
         human_size(s->m90_bytes, m90, sizeof m90);
         human_size((double)s->peak_bytes, pk, sizeof pk);
-        human_size(s->flat_from_bytes, fl, sizeof fl);
-        char hi[32];
         if (isfinite(s->rinf_hi_MiBps))
             snprintf(hi, sizeof hi, "%.4g", s->rinf_hi_MiBps);
         else
             snprintf(hi, sizeof hi, "inf");
-        fprintf(fp,
-                " | r_inf %.4g MiB/s [%.4g, %s], n1/2 %s, 90%% at %s, peak %.4g MiB/s at %s, "
-                "flat from %s",
-                s->rinf_MiBps, s->rinf_lo_MiBps, hi, n2, m90, s->peak_MiBps, pk, fl);
+        fprintf(fp, " | r_inf %.4g MiB/s [%.4g, %s]", s->rinf_MiBps, s->rinf_lo_MiBps, hi);
+        if (s->half_segment < 0)
+            fprintf(fp, ", n1/2 -, 90%% at - (no segment with a positive intercept)");
+        else if (s->half_segment == f->nseg - 1)
+            fprintf(fp, ", n1/2 %s, 90%% at %s", n2, m90);
+        else {
+            char a[32], z[32];
+            cf_size_format(f->seg[s->half_segment].from_bytes, a, sizeof a);
+            cf_size_format(f->seg[s->half_segment].to_bytes, z, sizeof z);
+            fprintf(fp,
+                    ", n1/2 %s and 90%% at %s from segment %d (%s to %s, %.4g MiB/s; the "
+                    "last segment's intercept is negative)",
+                    n2, m90, s->half_segment + 1, a, z, s->half_rinf_MiBps);
+        }
+        fprintf(fp, ", peak %.4g MiB/s at %s", s->peak_MiBps, pk);
+        if (isfinite(s->falls_beyond_bytes)) {
+            char big[32];
+            human_size((double)f->max_bytes, big, sizeof big);
+            fprintf(fp, ", bandwidth falls beyond %s (%.4g MiB/s at %s)", pk, s->last_MiBps,
+                    big);
+        }
+        if (isfinite(s->flat_from_bytes)) {
+            human_size(s->flat_from_bytes, fl, sizeof fl);
+            fprintf(fp, ", flat from %s", fl);
+        } else {
+            fprintf(fp, ", not flat within the measured sizes");
+        }
     }
     if (f->ngain > 0) {
         double lo = INFINITY, hi = -INFINITY;

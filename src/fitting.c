@@ -488,7 +488,9 @@ void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
     memset(s, 0, sizeof *s);
     s->rinf_MiBps = s->rinf_lo_MiBps = s->rinf_hi_MiBps = NAN;
     s->n_half_bytes = s->m90_bytes = s->peak_MiBps = s->plateau_MiBps = NAN;
-    s->flat_from_bytes = NAN;
+    s->half_rinf_MiBps = s->last_MiBps = NAN;
+    s->flat_from_bytes = s->falls_beyond_bytes = NAN;
+    s->half_segment = -1;
     if (in->n == 0)
         return;
     /* Messages per call: the bandwidth column over bytes/time (sendrecv counts 2). */
@@ -505,56 +507,80 @@ void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
     s->nmsg = (int)lround(ratio);
     double scale = s->nmsg * 1e6 / 1048576.0; /* bytes/us per message -> MiB/s */
 
+    /* The measured bandwidth per distinct size (the mean over its rows), with the fitted
+     * statistic; rows are sorted by size. */
+    double *bw = malloc(in->n * sizeof *bw), tail[3];
+    uint64_t *at = malloc(in->n * sizeof *at);
+    size_t ns = 0;
+    if (bw == NULL || at == NULL) {
+        free(bw);
+        free(at);
+        return;
+    }
+    for (size_t i = 0, j; i < in->n; i = j) {
+        double sum = 0;
+        size_t k = 0;
+        for (j = i; j < in->n && in->rows[j]->bytes == in->rows[i]->bytes; j++) {
+            double tm = cf_row_time(in->rows[j], in->stat);
+            if (tm > 0) {
+                sum += scale * (double)in->rows[j]->bytes / tm;
+                k++;
+            }
+        }
+        if (in->rows[i]->bytes > 0 && k > 0) {
+            at[ns] = in->rows[i]->bytes;
+            bw[ns++] = sum / (double)k;
+        }
+    }
+    size_t ipeak = 0;
+    for (size_t i = 0; i < ns; i++)
+        if (!(bw[i] <= s->peak_MiBps)) {
+            s->peak_MiBps = bw[i];
+            s->peak_bytes = at[i];
+            ipeak = i;
+        }
+    if (ns > 0) {
+        /* The plateau: the median of the three largest sizes, so that one last point
+         * (a cache effect, noise) does not define it. */
+        size_t nt = ns < 3 ? ns : 3;
+        memcpy(tail, bw + ns - nt, nt * sizeof *tail);
+        qsort(tail, nt, sizeof *tail, cmp_double);
+        s->plateau_MiBps = nt % 2 ? tail[nt / 2] : 0.5 * (tail[nt / 2 - 1] + tail[nt / 2]);
+        s->last_MiBps = bw[ns - 1];
+        size_t from = ns;
+        while (from > 0 && fabs(bw[from - 1] - s->plateau_MiBps) <= 0.05 * s->plateau_MiBps)
+            from--;
+        if (from + 1 < ns)
+            s->flat_from_bytes = (double)at[from];
+        if (ipeak + 1 < ns && bw[ns - 1] < 0.95 * s->peak_MiBps)
+            s->falls_beyond_bytes = (double)s->peak_bytes;
+    }
+    free(bw);
+    free(at);
+
     double b = f->min_blocks;
     double t, beta, beta_var;
     tangent(f, (double)f->max_bytes, b, &t, &beta, &beta_var);
-    /* Measured peak and plateau, with the fitted statistic. */
-    double plateau = NAN;
-    uint64_t last = 0;
-    for (size_t i = 0; i < in->n; i++) {
-        const cf_row *r = in->rows[i];
-        double tm = cf_row_time(r, in->stat);
-        if (r->bytes == 0 || !(tm > 0))
-            continue;
-        double bw = scale * (double)r->bytes / tm;
-        if (!(bw <= s->peak_MiBps)) {
-            s->peak_MiBps = bw;
-            s->peak_bytes = r->bytes;
-        }
-        if (r->bytes >= last) {
-            last = r->bytes;
-            plateau = bw;
-        }
-    }
-    s->plateau_MiBps = plateau;
-    if (isfinite(plateau)) {
-        /* Rows are sorted by size: the first size after the last one outside 5%. */
-        double from = NAN;
-        for (size_t i = 0; i < in->n; i++) {
-            const cf_row *r = in->rows[i];
-            double tm = cf_row_time(r, in->stat);
-            if (r->bytes == 0)
-                continue;
-            double bw = scale * (double)r->bytes / tm;
-            if (fabs(bw - plateau) > 0.05 * plateau)
-                from = NAN;
-            else if (isnan(from))
-                from = (double)r->bytes;
-        }
-        s->flat_from_bytes = from;
-    }
     if (!(beta > 0) || !isfinite(beta))
         return;
-    double alpha = t - beta * (double)f->max_bytes;
     double se = sqrt(beta_var), tq = cf_t975(f->dof);
     s->valid = 1;
     s->rinf_MiBps = scale / beta;
     s->rinf_lo_MiBps = scale / (beta + tq * se);
     s->rinf_hi_MiBps = beta - tq * se > 0 ? scale / (beta - tq * se) : INFINITY;
-    /* A tangent crossing zero above m = 0 has no half-performance length. */
-    if (alpha > 0) {
-        s->n_half_bytes = alpha / beta;
-        s->m90_bytes = 9 * alpha / beta;
+    /* A tangent crossing zero above m = 0 has no half-performance length; the last
+     * segment that starts above 0 (the protocol segment before a falling one) has. */
+    for (int k = f->nseg - 1; k >= 0; k--) {
+        double m = k == f->nseg - 1 ? (double)f->max_bytes : (double)f->seg[k].to_bytes;
+        tangent(f, m, b, &t, &beta, &beta_var);
+        double alpha = t - beta * m;
+        if (alpha > 0 && beta > 0 && isfinite(beta)) {
+            s->n_half_bytes = alpha / beta;
+            s->m90_bytes = 9 * alpha / beta;
+            s->half_segment = k;
+            s->half_rinf_MiBps = scale / beta;
+            break;
+        }
     }
 }
 

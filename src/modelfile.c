@@ -205,10 +205,15 @@ static json_t *fit_to_json(const cf_fit *f)
         bad |= set(so, "rinf_hi_MiBps", num(s->rinf_hi_MiBps));
         bad |= set(so, "n_half_bytes", num(s->n_half_bytes));
         bad |= set(so, "m90_bytes", num(s->m90_bytes));
+        bad |= set(so, "half_perf_segment",
+                   s->half_segment >= 0 ? json_integer(s->half_segment) : json_null());
+        bad |= set(so, "half_perf_rinf_MiBps", num(s->half_rinf_MiBps));
         bad |= set(so, "peak_MiBps", num(s->peak_MiBps));
         bad |= set(so, "peak_bytes", json_integer((json_int_t)s->peak_bytes));
+        bad |= set(so, "last_MiBps", num(s->last_MiBps));
         bad |= set(so, "plateau_MiBps", num(s->plateau_MiBps));
         bad |= set(so, "flat_from_bytes", num(s->flat_from_bytes));
+        bad |= set(so, "falls_beyond_bytes", num(s->falls_beyond_bytes));
         bad |= set(o, "saturation", so);
     } else {
         bad |= set(o, "saturation", json_null());
@@ -523,6 +528,8 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
     f->sat.rinf_MiBps = f->sat.rinf_lo_MiBps = f->sat.rinf_hi_MiBps = NAN;
     f->sat.n_half_bytes = f->sat.m90_bytes = f->sat.peak_MiBps = NAN;
     f->sat.plateau_MiBps = f->sat.flat_from_bytes = NAN;
+    f->sat.half_rinf_MiBps = f->sat.last_MiBps = f->sat.falls_beyond_bytes = NAN;
+    f->sat.half_segment = -1;
     if (sat != NULL && !json_is_null(sat)) {
         char sb[160];
         snprintf(sb, sizeof sb, "%s.saturation", base);
@@ -538,8 +545,21 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             get_num(r, sat, sb, "m90_bytes", 1, &f->sat.m90_bytes) ||
             get_num(r, sat, sb, "peak_MiBps", 1, &f->sat.peak_MiBps) ||
             get_num(r, sat, sb, "plateau_MiBps", 1, &f->sat.plateau_MiBps) ||
-            get_num(r, sat, sb, "flat_from_bytes", 1, &f->sat.flat_from_bytes))
+            get_num(r, sat, sb, "flat_from_bytes", 1, &f->sat.flat_from_bytes) ||
+            get_num(r, sat, sb, "half_perf_rinf_MiBps", 1, &f->sat.half_rinf_MiBps) ||
+            get_num(r, sat, sb, "last_MiBps", 1, &f->sat.last_MiBps) ||
+            get_num(r, sat, sb, "falls_beyond_bytes", 1, &f->sat.falls_beyond_bytes))
             return -1;
+        json_t *hs = json_object_get(sat, "half_perf_segment");
+        if (hs != NULL && !json_is_null(hs)) {
+            if (get_int(r, sat, sb, "half_perf_segment", 0, f->nseg - 1, &v))
+                return -1;
+            f->sat.half_segment = (int)v;
+        } else if (hs == NULL && isfinite(f->sat.n_half_bytes)) {
+            /* Files before these fields: n_1/2 came from the tangent. */
+            f->sat.half_segment = f->nseg - 1;
+            f->sat.half_rinf_MiBps = f->sat.rinf_MiBps;
+        }
         json_t *pb = json_object_get(sat, "peak_bytes");
         f->sat.peak_bytes = json_is_integer(pb) ? (uint64_t)json_integer_value(pb) : 0;
         f->sat.valid = isfinite(f->sat.rinf_MiBps);

@@ -38,9 +38,36 @@ check "one summary line per fit" test "$(grep -c ' np ' "$T/out")" -eq 2
 check "the ping-pong is linear with its formula" \
     grep -q '^pingpong np 2 byte: linear T(m) = 2 us + m / (7.45 GiB/s)' "$T/out"
 check "the summary shows saturation" grep -q 'r_inf 7629 MiB/s' "$T/out"
+check "the Hockney ping-pong is flat from 512 KiB (within 5% of the median of the last 3)" \
+    grep -q 'peak 7600 MiB/s at 4 MiB, flat from 512 KiB$' "$T/out"
 check "the gather is poly2" grep -q '^gather np 4 byte: poly2 ' "$T/out"
 check "the model file says its version" grep -q '"commfit_model": 1' models/run1.json
 check "no NaN in the model file" sh -c "! grep -qi nan models/run1.json"
+
+# A ping-pong whose bandwidth falls beyond its peak (0.5 + m/6000 us to 8 KiB, 4 + m/9000
+# to 512 KiB, -200 + m/3000 from 1 MiB): the last segment's intercept is negative, so
+# n_1/2 and the 90% size come from the middle one; the fall and the missing plateau are
+# said.
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (k = 0; k < 24; k++) {
+            m = k == 0 ? 0 : 2 ^ (k - 1)
+            t = m <= 8192 ? 0.5 + m / 6000 : m <= 524288 ? 4 + m / 9000 : -200 + m / 3000
+            printf "pingpong,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", m, t, t, t, t, t / 100, m / (1.048576 * t)
+        }
+    }'
+} >falls.csv
+run "$COMMFIT" fit -i falls.csv -o falls.json --model piecewise
+expect_rc 0 "a falling bandwidth"
+check "n_1/2 and the 90% size from the middle segment, named" \
+    grep -q "n1/2 35.2 KiB and 90% at 316 KiB from segment 2 (16 KiB to 512 KiB, 8583 MiB/s; the last segment's intercept is negative)" "$T/out"
+check "the fall beyond the peak is said" \
+    grep -q "peak 8032 MiB/s at 512 KiB, bandwidth falls beyond 512 KiB (3339 MiB/s at 4 MiB)" "$T/out"
+check "no plateau: not flat within the measured sizes" \
+    grep -q ", not flat within the measured sizes$" "$T/out"
+check "the model file: the segment, the fall, no flat size" \
+    sh -c 'grep -q "\"half_perf_segment\": 1," falls.json && grep -q "\"falls_beyond_bytes\": 524288" falls.json && grep -q "\"flat_from_bytes\": null" falls.json'
 
 run "$COMMFIT" fit -i data/run1.csv --patterns pingpong --model linear -o out.json --formulas c
 expect_rc 0 "--formulas c"

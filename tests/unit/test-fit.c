@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <gsl/gsl_errno.h>
+#include <unistd.h>
 
 #include "fitdata.h"
 #include "fitting.h"
@@ -42,6 +43,15 @@ static void exact_hockney(void)
     near(f.sat.n_half_bytes, ALPHA / BETA, 1e-8, "exact Hockney: n_1/2 = alpha/beta");
     near(f.sat.m90_bytes, 9 * ALPHA / BETA, 1e-8, "exact Hockney: 90%% of r_inf at 9 alpha/beta");
     is_int((long long)f.sat.peak_bytes, 4194304, "exact Hockney: peak at the largest size");
+    is_int(f.sat.half_segment, 0, "exact Hockney: n_1/2 from the tangent, segment 0");
+    near(f.sat.half_rinf_MiBps, f.sat.rinf_MiBps, 1e-12, "exact Hockney: of r_inf itself");
+    /* Bandwidth m / (alpha + beta m) in MiB/s: the plateau is the median of the three
+     * largest sizes (2 MiB), and from 512 KiB up every size is within 5% of it (256 KiB,
+     * 8288 B/us, is 6.9% below 8905). */
+    double bw2m = 2097152 / (ALPHA + BETA * 2097152) / 1.048576;
+    near(f.sat.plateau_MiBps, bw2m, 1e-9, "exact Hockney: the plateau, median of the last 3");
+    near(f.sat.flat_from_bytes, 524288, 0, "exact Hockney: flat from 512 KiB");
+    ok(isnan(f.sat.falls_beyond_bytes), "exact Hockney: the bandwidth does not fall");
     cf_fit_clear(&f);
 
     ok(cf_fit_group("auto", &in, &f, &e) == 0, "exact Hockney: auto fits");
@@ -50,6 +60,50 @@ static void exact_hockney(void)
     ok(cf_fit_group("piecewise", &in, &f, &e) == 0, "exact Hockney: piecewise fits");
     is_int(f.nseg, 1, "exact Hockney: piecewise invents no breakpoint");
     cf_fit_clear(&f);
+    rows_free(&v);
+}
+
+/* A bandwidth that falls beyond its peak, as on a machine whose caches hold the smaller
+ * messages: 0.5 + m/6000 us to 8 KiB, 4 + m/9000 from 16 KiB to 512 KiB (the peak), then
+ * c + m/d from 1 MiB, c < 0. r_inf is 1/d, below the peak; n_1/2 and the 90% size come
+ * from the middle segment, whose intercept is positive (4 * 9000 bytes). */
+static void falling(double c, double d, int flat, const char *label)
+{
+    rows v = {0};
+    for (int k = 0; k < 24; k++) {
+        double m = (double)size_at(k);
+        double t = m <= 8192 ? 0.5 + m / 6000 : m <= 524288 ? 4 + m / 9000 : c + m / d;
+        rows_add(&v, "pingpong", 2, "byte", size_at(k), 0, t, 1);
+    }
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("piecewise", &in, &f, &e) == 0 && f.nseg == 3, "%s: three segments (%d)",
+       label, f.nseg);
+    const cf_saturation *s = &f.sat;
+    near(s->rinf_MiBps, d / 1.048576, 1e-9, "%s: r_inf from the last segment", label);
+    is_int(s->half_segment, 1, "%s: n_1/2 from the middle segment", label);
+    near(s->n_half_bytes, 4 * 9000, 1e-9, "%s: n_1/2 = its alpha/beta", label);
+    near(s->m90_bytes, 9 * 4 * 9000, 1e-9, "%s: 90%% at 9 alpha/beta", label);
+    near(s->half_rinf_MiBps, 9000 / 1.048576, 1e-9, "%s: of that segment's 1/beta", label);
+    is_int((long long)s->peak_bytes, 524288, "%s: the peak at 512 KiB", label);
+    near(s->falls_beyond_bytes, 524288, 0, "%s: the bandwidth falls beyond it", label);
+    if (flat)
+        near(s->flat_from_bytes, 2097152, 0, "%s: flat from 2 MiB (the two largest)", label);
+    else
+        ok(isnan(s->flat_from_bytes), "%s: not flat within the measured sizes", label);
+    cf_modelset *ms = cf_modelset_alloc();
+    cf_modelset_add(ms, &f);
+    ok(cf_modelset_write("sat.json", ms, &e) == 0, "%s: written", label);
+    cf_modelset_free(ms);
+    ms = NULL;
+    ok(cf_modelset_read("sat.json", &ms, &e) == 0 && ms->nfits == 1 &&
+           ms->fits[0].sat.half_segment == 1 &&
+           ms->fits[0].sat.falls_beyond_bytes == 524288 &&
+           isnan(ms->fits[0].sat.flat_from_bytes) == !flat,
+       "%s: the saturation fields read back", label);
+    cf_modelset_free(ms);
+    unlink("sat.json");
     rows_free(&v);
 }
 
@@ -359,6 +413,8 @@ int main(void)
 {
     gsl_set_error_handler_off();
     exact_hockney();
+    falling(-40, 4000, 1, "falling bandwidth, flat at the end");
+    falling(-200, 3000, 0, "falling bandwidth, not flat");
     noisy_hockney();
     breakpoint(0, "exact");
     breakpoint(0.02, "2% noise");
