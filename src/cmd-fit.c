@@ -21,6 +21,9 @@
 #include "size.h"
 #include "table.h"
 
+/* A fit whose leave-one-out error is above this is called poor in the summary. */
+#define POOR_LOO 0.25
+
 static const char help[] =
     "Usage: commfit fit [OPTIONS]\n"
     "\n"
@@ -332,6 +335,8 @@ static void summary_line(FILE *fp, const cf_fit *f)
         fprintf(fp, " | gain over pack %+.0f%% to %+.0f%%", lo, hi);
     }
     fputc('\n', fp);
+    if (f->nset_aside > 0)
+        fprintf(fp, "  set aside: %s\n", f->set_aside_why);
     for (size_t i = 0; i < f->nwarnings; i++)
         fprintf(fp, "  warning: %s\n", f->warnings[i]);
 }
@@ -573,6 +578,12 @@ int cmd_fit(int argc, char **argv)
             continue;
         }
         named_fits[named]++;
+        if (isfinite(f.q.loo_mape) && f.q.loo_mape > POOR_LOO)
+            cf_fit_warn(&f,
+                        "poor fit: its leave-one-out error, %.*g%%, is above %.0f%%; its "
+                        "predictions are rough",
+                        cf_sig_prec(100 * f.q.loo_mape, 2), 100 * f.q.loo_mape,
+                        100 * POOR_LOO);
         if (cf_modelset_add(ms, &f) != 0) {
             cf_fit_clear(&f);
             rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");

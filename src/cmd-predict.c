@@ -281,7 +281,7 @@ typedef struct answer {
     const char *model;
     char model_buf[96];
     int np_extra, bytes_extra;
-    char bnote[160]; /* where bytes lies outside the measured sizes; "" inside */
+    char bnote[256]; /* where bytes lies outside the measured sizes; "" inside */
 } answer;
 
 static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
@@ -298,6 +298,28 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         bytes_note(s, bytes, out->bnote, sizeof out->bnote);
     else
         out->bnote[0] = '\0';
+    if (s->kind == SRC_FIT && s->fit->nset_aside > 0 && (double)bytes < s->bytes_min) {
+        /* Below a fit that set its smallest sizes aside as a no-op: say what was measured
+         * there, as the fit does not know it. */
+        const cf_fit *f = s->fit;
+        char a[32], b[32];
+        cf_size_format(bytes, a, sizeof a);
+        cf_size_format(f->min_bytes, b, sizeof b);
+        int said = 0;
+        for (size_t i = 0; i < f->nset_aside && !said; i++)
+            if (f->set_aside[i].bytes == bytes) {
+                snprintf(out->bnote, sizeof out->bnote,
+                         "bytes %s is below the fitted sizes (from %s): measured there %.3g us, "
+                         "a no-op set aside from the fit",
+                         a, b, f->set_aside[i].t_us);
+                said = 1;
+            }
+        if (!said)
+            snprintf(out->bnote, sizeof out->bnote,
+                     "bytes %s is below the fitted sizes (from %s), which start above sizes "
+                     "set aside as a no-op",
+                     a, b);
+    }
     out->bytes_extra = out->bnote[0] != '\0';
     out->np_extra = s->kind != SRC_FIT;
     int nmsg = c->coll ? c->coll->nmsg : 0;

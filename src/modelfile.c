@@ -24,6 +24,7 @@ cf_modelset *cf_modelset_alloc(void)
 void cf_fit_clear(cf_fit *f)
 {
     free(f->rejected);
+    free(f->set_aside);
     free(f->gain);
     for (size_t i = 0; i < f->nwarnings; i++)
         free(f->warnings[i]);
@@ -234,6 +235,19 @@ static json_t *fit_to_json(const cf_fit *f)
         bad |= json_array_append_new(rej, r);
     }
     bad |= set(o, "rejected", rej);
+    if (f->nset_aside > 0) {
+        json_t *sa = json_array();
+        for (size_t i = 0; i < f->nset_aside && sa != NULL; i++) {
+            json_t *r = json_object();
+            bad |= set(r, "bytes", json_integer((json_int_t)f->set_aside[i].bytes));
+            bad |= set(r, "blocks", json_integer(f->set_aside[i].blocks));
+            bad |= set(r, "t_us", num(f->set_aside[i].t_us));
+            bad |= set(r, "rel_err", num(f->set_aside[i].rel_err));
+            bad |= set(r, "reason", json_string(f->set_aside_why));
+            bad |= json_array_append_new(sa, r);
+        }
+        bad |= set(o, "set_aside", sa);
+    }
     if (f->ngain > 0) {
         json_t *g = json_array();
         for (size_t i = 0; i < f->ngain && g != NULL; i++) {
@@ -589,6 +603,35 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
                 get_num(r, x, rb, "rel_err", 0, &p->rel_err))
                 return -1;
             f->nrejected++;
+        }
+    }
+    json_t *sa = json_object_get(fo, "set_aside");
+    if (sa != NULL) {
+        if (!json_is_array(sa))
+            return at(r, "%s.set_aside", base), bad(r, "expected an array"), -1;
+        size_t nr = json_array_size(sa);
+        if (nr > 0 && (f->set_aside = calloc(nr, sizeof *f->set_aside)) == NULL)
+            return bad(r, "out of memory"), -1;
+        for (size_t i = 0; i < nr; i++) {
+            json_t *x = json_array_get(sa, i);
+            char rb[160];
+            snprintf(rb, sizeof rb, "%s.set_aside[%zu]", base, i);
+            cf_rejected *p = &f->set_aside[i];
+            if (!json_is_object(x))
+                return at(r, "%s", rb), bad(r, "expected an object"), -1;
+            if (get_int(r, x, rb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
+                return -1;
+            p->bytes = (uint64_t)v;
+            json_t *b = json_object_get(x, "blocks");
+            p->blocks = json_is_integer(b) ? (int)json_integer_value(b) : 0;
+            if (get_num(r, x, rb, "t_us", 0, &p->t_us) ||
+                get_num(r, x, rb, "rel_err", 0, &p->rel_err))
+                return -1;
+            char why[CF_REASON_MAX];
+            if (get_str(r, x, rb, "reason", why, sizeof why))
+                return -1;
+            snprintf(f->set_aside_why, sizeof f->set_aside_why, "%s", why);
+            f->nset_aside++;
         }
     }
     json_t *gain = json_object_get(fo, "gain_over_pack");

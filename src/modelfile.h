@@ -67,13 +67,15 @@ typedef struct cf_saturation {
                                   than 5% below a peak measured before it; else NAN */
 } cf_saturation;
 
-/* A measured point the robust fit set aside. */
+/* A measured point the robust fit set aside, or one set aside before the fit. */
 typedef struct cf_rejected {
     uint64_t bytes;
     int blocks;
     double t_us;     /* the measured statistic */
     double rel_err;  /* (t_us - fitted) / fitted */
 } cf_rejected;
+
+#define CF_REASON_MAX 320
 
 /* Derived datatypes: the gain of the datatype path over MPI_Pack at one measured point,
  * 100 * (t_pack - t) / t_pack. */
@@ -103,6 +105,11 @@ typedef struct cf_fit {
     int min_blocks, max_blocks;
     size_t nrejected;
     cf_rejected *rejected;
+    /* Rows set aside before the fit, below its range: calls without data that the MPI
+     * library returns from at once (see cf_fit_group), and why. */
+    size_t nset_aside;
+    cf_rejected *set_aside;
+    char set_aside_why[CF_REASON_MAX];
     size_t ngain;
     cf_gain *gain;
     size_t nwarnings;

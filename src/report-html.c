@@ -261,6 +261,12 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
                     f->nrejected > 1 ? "s" : "");
             sep = "; ";
         }
+        if (f->nset_aside > 0) {
+            fputs(sep, fp);
+            cf_report_html_text(fp, "set aside: ");
+            cf_report_html_text(fp, f->set_aside_why);
+            sep = "; ";
+        }
         for (size_t k = 0; k < f->nwarnings; k++) {
             fputs(sep, fp);
             cf_report_html_text(fp, f->warnings[k]);

@@ -1080,6 +1080,9 @@ static int was_set_aside(const cf_fit *f, const cf_row *x)
     for (size_t i = 0; i < f->nrejected; i++)
         if (f->rejected[i].bytes == x->bytes && f->rejected[i].blocks == x->blocks)
             return 1;
+    for (size_t i = 0; i < f->nset_aside; i++) /* a no-op, before the fit */
+        if (f->set_aside[i].bytes == x->bytes && f->set_aside[i].blocks == x->blocks)
+            return 1;
     return 0;
 }
 

@@ -69,6 +69,38 @@ check "no plateau: not flat within the measured sizes" \
 check "the model file: the segment, the fall, no flat size" \
     sh -c 'grep -q "\"half_perf_segment\": 1," falls.json && grep -q "\"falls_beyond_bytes\": 524288" falls.json && grep -q "\"flat_from_bytes\": null" falls.json'
 
+# A gather that MPI short-circuits without data (0.0093 us at 0 B, 0.27 + m/5000 us with
+# data) and a scatter whose times zigzag by a factor 2 with size: the 0-byte point is set
+# aside, said in the summary and the model file, and predict at 0 B says what was measured
+# there; the scatter's fit is called poor.
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (k = 0; k < 24; k++) {
+            m = k == 0 ? 0 : 2 ^ (k - 1)
+            t = k == 0 ? 0.0093 : 0.27 + m / 5000
+            printf "gather,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, t, t, t, t
+            t = (1 + m / 5000) * (k % 2 ? 1 : 2.5)
+            printf "scatter,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, t, t, t, t
+        }
+    }'
+} >noop.csv
+run "$COMMFIT" fit -i noop.csv -o noop.json
+expect_rc 0 "a 0-byte no-op"
+check "the gather is fitted from 1 B: its line exactly" \
+    grep -q '^gather np 2 byte: linear T(m) = 0.27 us + m / (4.66 GiB/s) | n 23, ' "$T/out"
+check "the summary says the 0-byte point was set aside, and why" \
+    grep -q '^  set aside: a no-op: 0 B took 0.0093 us, below half of the 0.27 us the smallest sizes give at 0 B (MPI returns at once from a call without data); fitted from 1 B$' "$T/out"
+check "the model file lists it with its reason" \
+    sh -c 'grep -q "\"set_aside\": \[" noop.json && grep -q "\"reason\": \"a no-op: 0 B took 0.0093 us" noop.json'
+check "the scatter's fit is called poor" \
+    grep -q '^  warning: poor fit: its leave-one-out error, [0-9.]*%, is above 25%; its predictions are rough$' "$T/out"
+check "the gather's is not" sh -c "! grep -A2 '^gather' '$T/out' | grep -q 'poor fit'"
+run "$COMMFIT" predict -m noop.json -p gather -n 2 -b 0 -f csv
+expect_rc 0 "predict at 0 B after a no-op"
+check "predict at 0 B: extrapolated, and what was measured there" \
+    grep -q '^gather,2,0,byte,0.270,[0-9.]*,[0-9.]*,,fit,linear,bytes,"bytes 0 B is below the fitted sizes (from 1 B): measured there 0.0093 us, a no-op set aside from the fit"$' "$T/out"
+
 run "$COMMFIT" fit -i data/run1.csv --patterns pingpong --model linear -o out.json --formulas c
 expect_rc 0 "--formulas c"
 expect_out "static double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in bytes */" \

@@ -107,6 +107,71 @@ static void falling(double c, double d, int flat, const char *label)
     rows_free(&v);
 }
 
+/* A collective that MPICH short-circuits without data: 0 B takes 0.0093 us against
+ * 0.27 + m/5000 us with data. The 0-byte row is set aside (recorded, with why) and the
+ * fit recovers the line from 1 B; a reduction's empty sizes (fewer than 4 bytes, no
+ * float) likewise; a real 0-byte time, and one far below large sizes only, are kept. */
+static void noop_zero(void)
+{
+    rows v = {0};
+    for (int k = 0; k < 24; k++) {
+        double m = (double)size_at(k);
+        rows_add(&v, "gather", 2, "byte", size_at(k), 0, k == 0 ? 0.0093 : 0.27 + m / 5000, 0);
+    }
+    cf_fit_input in = input_of(&v, "gather np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "0-byte no-op: fits: %s", e.msg);
+    is_str(f.model, "linear", "0-byte no-op: the line from 1 B");
+    near(f.seg[0].coef[0], 0.27, 1e-9, "0-byte no-op: alpha");
+    near(f.seg[0].coef[1], 1 / 5000.0, 1e-9, "0-byte no-op: beta");
+    ok(f.q.loo_mape < 1e-9, "0-byte no-op: leave-one-out error vanishes (%g)", f.q.loo_mape);
+    is_int(f.q.n, 23, "0-byte no-op: 23 points fitted");
+    is_int((long long)f.min_bytes, 1, "0-byte no-op: the fitted range starts at 1 B");
+    ok(f.nset_aside == 1 && f.set_aside[0].bytes == 0 && f.set_aside[0].t_us == 0.0093,
+       "0-byte no-op: the 0-byte point set aside, with its time");
+    near(f.set_aside[0].rel_err, (0.0093 - 0.27) / 0.27, 1e-9,
+         "0-byte no-op: its error against the fit at 0 B");
+    ok(strstr(f.set_aside_why, "a no-op: 0 B took 0.0093 us, below half of the 0.27 us the "
+                               "smallest sizes give at 0 B") != NULL &&
+           strstr(f.set_aside_why, "fitted from 1 B") != NULL,
+       "0-byte no-op: why (%s)", f.set_aside_why);
+    ok(cf_fit_check(&f, &in, &e) == 0, "0-byte no-op: the check passes over every row");
+    cf_prediction p;
+    ok(cf_fit_predict(&f, 0, &p) == 0 && p.extrapolated,
+       "0-byte no-op: predict at 0 B extrapolates below the fit");
+    cf_fit_clear(&f);
+    rows_free(&v);
+
+    for (int k = 0; k < 24; k++) {
+        double m = (double)size_at(k);
+        rows_add(&v, "reduce", 2, "float", size_at(k), 0, m < 4 ? 0.025 : 0.9 + m / 2000, 0);
+    }
+    in = input_of(&v, "reduce np 2 float");
+    ok(cf_fit_group("auto", &in, &f, &e) == 0 && f.nset_aside == 3 && f.min_bytes == 4,
+       "reduction: 0, 1 and 2 B (no float) set aside, fitted from 4 B");
+    near(f.seg[0].coef[0], 0.9, 1e-9, "reduction: alpha");
+    cf_fit_clear(&f);
+    rows_free(&v);
+
+    for (int k = 0; k < 24; k++)
+        rows_add(&v, "pingpong", 2, "byte", size_at(k), 0, 2 + (double)size_at(k) / 8000, 1);
+    in = input_of(&v, "pingpong np 2 byte");
+    ok(cf_fit_group("auto", &in, &f, &e) == 0 && f.nset_aside == 0 && f.min_bytes == 0 &&
+           f.q.n == 24,
+       "a real 0-byte time is kept");
+    cf_fit_clear(&f);
+    rows_free(&v);
+    for (int k = 0; k < 24; k++)
+        if (k == 0 || k >= 17)
+            rows_add(&v, "pingpong", 2, "byte", size_at(k), 0, 2 + (double)size_at(k) / 8000, 1);
+    in = input_of(&v, "pingpong np 2 byte");
+    ok(cf_fit_group("linear", &in, &f, &e) == 0 && f.nset_aside == 0,
+       "0 B far below 64 KiB, the next size, but on its line: kept");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
 /* 5% multiplicative noise: one seeded table for the tolerances, then many for the
  * coverage of the 95% intervals. */
 static void noisy_hockney(void)
@@ -415,6 +480,7 @@ int main(void)
     exact_hockney();
     falling(-40, 4000, 1, "falling bandwidth, flat at the end");
     falling(-200, 3000, 0, "falling bandwidth, not flat");
+    noop_zero();
     noisy_hockney();
     breakpoint(0, "exact");
     breakpoint(0.02, "2% noise");
