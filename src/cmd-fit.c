@@ -128,7 +128,7 @@ static int parse(int argc, char **argv, opts *o)
             break;
         case 'm': {
             const cf_model_kind *k = cf_model_kind_find(optarg);
-            if (k == NULL || k == &cf_model_datatype)
+            if (k == NULL || k == &cf_model_datatype || k == &cf_model_constant)
                 return cf_usage_error(
                     "--model '%s': expected auto, linear, poly2, piecewise or loggp", optarg);
             o->model = optarg;
@@ -274,12 +274,27 @@ static void human_size(double bytes, char *buf, size_t n)
     snprintf(buf, n, "%.*g %s", cf_sig_prec(bytes, 3), bytes, units[u]);
 }
 
+/* A percentage of a quality figure, "-" where it does not exist (one point). */
+static void pct_text(double frac, char *buf, size_t n)
+{
+    double v = 100 * frac;
+    if (isfinite(v))
+        snprintf(buf, n, "%.*g%%", cf_sig_prec(v, 2), v);
+    else
+        snprintf(buf, n, "-");
+}
+
 static void summary_line(FILE *fp, const cf_fit *f)
 {
-    double loo = 100 * f->q.loo_mape, max = 100 * f->q.max_rel_err;
-    fprintf(fp, "%s np %d %s: %s %s | n %d, loo %.*g%%, max %.*g%%, R2 %.6f", f->pattern, f->np,
-            f->datatype, f->model, f->formula, f->q.n, cf_sig_prec(loo, 2), loo,
-            cf_sig_prec(max, 2), max, f->q.r2);
+    char loo[32], max[32], r2[32];
+    pct_text(f->q.loo_mape, loo, sizeof loo);
+    pct_text(f->q.max_rel_err, max, sizeof max);
+    if (isfinite(f->q.r2))
+        snprintf(r2, sizeof r2, "%.6f", f->q.r2);
+    else
+        snprintf(r2, sizeof r2, "-");
+    fprintf(fp, "%s np %d %s: %s %s | n %d, loo %s, max %s, R2 %s", f->pattern, f->np,
+            f->datatype, f->model, f->formula, f->q.n, loo, max, r2);
     for (int k = 0; k + 1 < f->nseg; k++) {
         char a[32], b[32];
         cf_size_format(f->seg[k].to_bytes, a, sizeof a);

@@ -140,7 +140,39 @@ static void join(char *buf, size_t n, const char *part)
 
 /* ---- Choosing the source ---- */
 
+/* Whether the pattern carries no data (barrier): every algorithm cost without a size
+ * term, or a fit that was measured at 0 bytes only. */
+static int no_payload(const ctx *c, const source *s)
+{
+    if (s->kind == SRC_FIT)
+        return s->fit->max_bytes == 0 && strcmp(s->fit->model, "constant") == 0;
+    if (c->coll == NULL)
+        return 0;
+    for (int i = 0; i < c->coll->nalgs; i++)
+        if (c->coll->algs[i].beta[0].k != 0 || c->coll->algs[i].gamma[0].k != 0)
+            return 0;
+    return 1;
+}
+
+static int resolve_source(ctx *c, long np, source *s, cf_error *e);
+
 static int resolve(ctx *c, long np, source *s, cf_error *e)
+{
+    int rc = resolve_source(c, np, s, e);
+    if (rc == 0 && no_payload(c, s)) {
+        /* --bytes is ignored, and said so, rather than refused: a range of sizes over
+         * every pattern still answers. */
+        char part[160];
+        snprintf(part, sizeof part, "%s carries no data: its time is the same at any --bytes",
+                 c->pattern);
+        join(s->note, sizeof s->note, part);
+        s->bytes_min = 0;
+        s->bytes_max = INFINITY;
+    }
+    return rc;
+}
+
+static int resolve_source(ctx *c, long np, source *s, cf_error *e)
 {
     memset(s, 0, sizeof *s);
     s->np = np;

@@ -776,9 +776,12 @@ int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out,
     const cf_model_kind *kind = cf_model_kind_find(kind_name);
     if (kind == NULL)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown model '%s'", kind_name);
-    /* Derived-datatype rows over several block counts take the T(m, b) model. */
+    /* Derived-datatype rows over several block counts take the T(m, b) model; a pattern
+     * measured without data only (barrier) takes a constant, whatever was asked. */
     if (out->min_blocks != out->max_blocks && kind != &cf_model_loggp)
         kind = &cf_model_datatype;
+    else if (out->max_bytes == 0 && kind != &cf_model_loggp)
+        kind = &cf_model_constant;
     if (sizes < (size_t)kind->min_sizes)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                             "%s: %zu distinct size%s: the %s model needs at least %d", in->what,

@@ -472,7 +472,9 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
     f->kind = cf_model_kind_find(f->model);
     if (f->kind == NULL || f->kind->ncoef == 0)
         return at(r, "%s.model", base),
-               bad(r, "unknown model '%s': expected linear, poly2, piecewise, loggp or datatype",
+               bad(r,
+                   "unknown model '%s': expected constant, linear, poly2, piecewise, loggp or "
+                   "datatype",
                    f->model),
                -1;
     f->ncoef = f->kind->ncoef;

@@ -3,7 +3,9 @@
 
 HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
 
-# table FILE: exact Hockney ping-pong (2 us + m/8000 us) and a poly2 gather, 24 sizes.
+# table FILE: exact Hockney ping-pong (2 us + m/8000 us) and a poly2 gather, 24 sizes,
+# and a barrier (5 us, a 95% half-width of 0.2776 us over 5 samples: a standard error of
+# 0.1 us).
 table() {
     {
         echo "# schema: 1"
@@ -17,7 +19,7 @@ table() {
                 g = 3 + m / 4000 + 2e-11 * m * m
                 printf "gather,4,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, g, g, g, g
             }
-            printf "barrier,4,0,byte,,100,5,5,5,5,5,,\n"
+            printf "barrier,4,0,byte,,100,5,5,5,5,5,0.2776,\n"
         }'
     } >"$1"
 }
@@ -28,13 +30,14 @@ table data/run1.csv
 run "$COMMFIT" fit
 expect_rc 0 "fit with defaults"
 expect_err "commfit: fit: read data/run1.csv (49 rows)
-commfit: fit: warning: skipped: barrier np 4 byte: 1 distinct size: the auto model needs at least 3
 commfit: fit: barrier (byte): not enough process counts (have 1, need 3); fitted per np only
 commfit: fit: gather (byte): not enough process counts (have 1, need 3); fitted per np only
-commfit: fit: wrote models/run1.json (2 fits)
+commfit: fit: wrote models/run1.json (3 fits)
 commfit: fit: draw the report with: commfit report -m models/run1.json" "fit with defaults"
 check "the model file is written" test -s models/run1.json
-check "one summary line per fit" test "$(grep -c ' np ' "$T/out")" -eq 2
+check "one summary line per fit" test "$(grep -c ' np ' "$T/out")" -eq 3
+check "the barrier, measured at 0 B only, gets a constant with its interval" \
+    grep -q '^barrier np 4 byte: constant T = 5 us; 95% interval of a measurement +/- 0.393 us | n 1,' "$T/out"
 check "the ping-pong is linear with its formula" \
     grep -q '^pingpong np 2 byte: linear T(m) = 2 us + m / (7.45 GiB/s)' "$T/out"
 check "the summary shows saturation" grep -q 'r_inf 7629 MiB/s' "$T/out"
@@ -110,11 +113,22 @@ check "-o names the model file" test -s out.json
 run "$COMMFIT" fit -i data/run1.csv --patterns pingpong --model linear -o out.json --formulas python
 expect_out "def T_pingpong_np2(m): return 2 + 0.000125*m  # us; m in bytes" "--formulas python"
 
-run "$COMMFIT" fit -i data/run1.csv --patterns barrier
+{
+    echo "$HDR"
+    echo "scatter,4,64,byte,,100,5,3,3,3,3,,"
+    echo "scatter,4,128,byte,,100,5,3.5,3.5,3.5,3.5,,"
+    echo "barrier,4,0,byte,,100,1,5,5,5,5,,"
+} >two.csv
+run "$COMMFIT" fit -i two.csv --patterns scatter
 expect_rc 1 "a named pattern that cannot be fitted"
-expect_err "commfit: fit: read data/run1.csv (49 rows)
-commfit: fit: barrier np 4 byte: 1 distinct size: the auto model needs at least 3" \
+expect_err "commfit: fit: read two.csv (3 rows)
+commfit: fit: scatter np 4 byte: 2 distinct sizes: the auto model needs at least 3" \
     "a named pattern that cannot be fitted"
+run "$COMMFIT" fit -i two.csv --patterns barrier
+expect_rc 1 "a barrier without its spread"
+expect_err "commfit: fit: read two.csv (3 rows)
+commfit: fit: barrier np 4 byte: one row without t_ci95_us over 2 samples or more: the constant model needs its spread (or several rows)" \
+    "a barrier without its spread"
 
 run "$COMMFIT" fit -i data/run1.csv --patterns alltoall
 expect_rc 1 "a pattern with no rows"

@@ -172,6 +172,55 @@ static void noop_zero(void)
     rows_free(&v);
 }
 
+/* A pattern without data (barrier, 0 bytes only) takes the constant model whatever is
+ * asked: one row's standard error from its t_ci95_us over its samples, several rows' from
+ * their spread. */
+static void constant(void)
+{
+    rows v = {0};
+    rows_add(&v, "barrier", 2, "byte", 0, 0, 0.6, 0);
+    v.r[0].t_ci95_us = 0.1;
+    v.r[0].samples = 5;
+    cf_fit_input in = input_of(&v, "barrier np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("linear", &in, &f, &e) == 0, "barrier: fits: %s", e.msg);
+    is_str(f.model, "constant", "barrier: the constant model, whatever was asked");
+    near(f.seg[0].coef[0], 0.6, 1e-12, "barrier: t0");
+    double se = 0.1 / cf_t975(4);
+    near(f.seg[0].cov[0][0], se * se, 1e-12, "barrier: the variance of t0 from t_ci95_us");
+    is_int(f.dof, 4, "barrier: dof = samples - 1");
+    cf_prediction p;
+    ok(cf_fit_predict(&f, 0, &p) == 0, "barrier: predicts");
+    near(p.t_us, 0.6, 1e-12, "barrier: predicts t0");
+    near(p.hi_us - p.t_us, cf_t975(4) * sqrt(2) * se, 1e-9,
+         "barrier: the interval of a measurement, t(0.975, 4) sqrt(2) se");
+    ok(cf_fit_check(&f, &in, &e) == 0, "barrier: passes the checks");
+    is_str(f.formula, "T = 0.6 us; 95% interval of a measurement +/- 0.141 us", "barrier: formula");
+    char c[256];
+    cf_fit_formula(&f, "c", c, sizeof c);
+    is_str(c, "static double T_barrier_np2(double m) { (void)m; return 0.6; } /* us; m in bytes */",
+           "barrier: C formula, m unused");
+    cf_fit_clear(&f);
+    v.r[0].t_ci95_us = NAN;
+    ok(cf_fit_group("auto", &in, &f, &e) == CF_EXIT_DATA &&
+           strcmp(e.msg, "barrier np 2 byte: one row without t_ci95_us over 2 samples or more: "
+                         "the constant model needs its spread (or several rows)") == 0,
+       "barrier without its spread: refused (%s)", e.msg);
+    rows_add(&v, "barrier", 2, "byte", 0, 0, 0.7, 0);
+    rows_add(&v, "barrier", 2, "byte", 0, 0, 0.8, 0);
+    in = input_of(&v, "barrier np 2 byte");
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "barrier, three replicates: fits");
+    near(f.seg[0].coef[0], 0.7, 1e-12, "three replicates: their mean");
+    near(f.seg[0].cov[0][0], 0.01 / 3, 1e-9, "three replicates: variance of the mean");
+    near(f.s2, 0.01 / 0.49, 1e-9, "three replicates: relative variance of one");
+    is_int(f.dof, 2, "three replicates: dof 2");
+    near(f.q.loo_mape, (0.15 / 0.6 + 0 / 0.7 + 0.15 / 0.8) / 3, 1e-9,
+         "three replicates: leave-one-out error");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
 /* 5% multiplicative noise: one seeded table for the tolerances, then many for the
  * coverage of the 95% intervals. */
 static void noisy_hockney(void)
@@ -481,6 +530,7 @@ int main(void)
     falling(-40, 4000, 1, "falling bandwidth, flat at the end");
     falling(-200, 3000, 0, "falling bandwidth, not flat");
     noop_zero();
+    constant();
     noisy_hockney();
     breakpoint(0, "exact");
     breakpoint(0.02, "2% noise");
