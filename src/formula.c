@@ -249,7 +249,8 @@ int cf_fit_formula(const cf_fit *f, const char *lang, char *buf, size_t n)
     if (strcmp(lang, "text") == 0) {
         text(&o, f);
     } else if (strcmp(lang, "c") == 0) {
-        put(&o, "static double %s(%s) { %sreturn ", name, args_c, has_size(f) ? "" : "(void)m; ");
+        put(&o, "static inline double %s(%s) { %sreturn ", name, args_c,
+            has_size(f) ? "" : "(void)m; ");
         code_body(&o, f, 0);
         put(&o, "; } /* us; m in bytes */");
     } else if (strcmp(lang, "python") == 0) {

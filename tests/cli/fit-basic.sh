@@ -30,8 +30,7 @@ table data/run1.csv
 run "$COMMFIT" fit
 expect_rc 0 "fit with defaults"
 expect_err "commfit: fit: read data/run1.csv (49 rows)
-commfit: fit: barrier (byte): not enough process counts (have 1, need 3); fitted per np only
-commfit: fit: gather (byte): not enough process counts (have 1, need 3); fitted per np only
+commfit: fit: barrier, gather: fitted per np only, not enough process counts (have 1, need 3); predict answers other np with the point-to-point estimate
 commfit: fit: wrote models/run1.json (3 fits)
 commfit: fit: draw the report with: commfit report -m models/run1.json" "fit with defaults"
 check "the model file is written" test -s models/run1.json
@@ -46,6 +45,23 @@ check "the Hockney ping-pong is flat from 512 KiB (within 5% of the median of th
 check "the gather is poly2" grep -q '^gather np 4 byte: poly2 ' "$T/out"
 check "the model file says its version" grep -q '"commfit_model": 1' models/run1.json
 check "no NaN in the model file" sh -c "! grep -qi nan models/run1.json"
+
+# Numbers for people: a sendrecv (two messages a call) of 2 us + m/8000 us, its largest
+# size 4194300 bytes: bandwidths in whole MiB/s (15259, not 1.526e+04), R^2 with four
+# decimals, a size that is not round in bytes.
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (k = 0; k < 24; k++) {
+            m = k == 0 ? 0 : k == 23 ? 4194300 : 2 ^ (k - 1); t = 2 + m / 8000
+            printf "sendrecv,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,%.10g\n", m, t, t, t, t, 2 * m / (1.048576 * t)
+        }
+    }'
+} >sendrecv.csv
+run "$COMMFIT" fit -i sendrecv.csv -o sendrecv.json
+expect_rc 0 "a sendrecv"
+check "bandwidths in whole MiB/s, R^2 with 4 decimals, exact bytes where a size is not round" \
+    grep -q '^sendrecv np 2 byte: linear T(m) = 2 us + m / (7.45 GiB/s) | n 24, loo [^,]*, max [^,]*, R2 1.0000 | r_inf 15259 MiB/s \[15259, 15259\], n1/2 15.6 KiB, 90% at 141 KiB, peak 15201 MiB/s at 4194300 B, flat from 512 KiB$' "$T/out"
 
 # A ping-pong whose bandwidth falls beyond its peak (0.5 + m/6000 us to 8 KiB, 4 + m/9000
 # to 512 KiB, -200 + m/3000 from 1 MiB): the last segment's intercept is negative, so
@@ -106,9 +122,20 @@ check "predict at 0 B: extrapolated, and what was measured there" \
 
 run "$COMMFIT" fit -i data/run1.csv --patterns pingpong --model linear -o out.json --formulas c
 expect_rc 0 "--formulas c"
-expect_out "static double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in bytes */" \
+expect_out "static inline double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in bytes */" \
     "--formulas c"
 check "-o names the model file" test -s out.json
+
+# Every fit's C formula in a header that a program includes and uses none of: static
+# inline functions, no unused-function warning (the barrier's unused m is voided).
+"$COMMFIT" fit -i data/run1.csv -o out.json --formulas c >costs.h 2>/dev/null
+printf '#include "costs.h"\nint main(void) { return 0; }\n' >costs.c
+if command -v cc >/dev/null 2>&1; then
+    check "--formulas c: a header that compiles unused with -Wall -Wextra -Werror" \
+        cc -Wall -Wextra -Werror -c -o costs.o costs.c
+else
+    skip "--formulas c compiles unused: no cc"
+fi
 
 run "$COMMFIT" fit -i data/run1.csv --patterns pingpong --model linear -o out.json --formulas python
 expect_out "def T_pingpong_np2(m): return 2 + 0.000125*m  # us; m in bytes" "--formulas python"

@@ -76,12 +76,25 @@ check "vector: T(m, b) with its cost per block" \
     grep -q '^pingpong np 2 vector: datatype T(m, b) = 1.5 us + m / (7.45 GiB/s) + 0.05 us \* b | n 30' "$T/out"
 check "pack fitted per layout" \
     grep -q '^pingpong np 2 pack_indexed: datatype T(m, b) = 2 us + m / (4.66 GiB/s) + 0.1 us \* b' "$T/out"
-check "vector compared with the pack of a vector" \
-    grep -q '^  1 KiB: gain over pack +26.6% (1 block) to +36.4% (256 blocks)$' "$T/out"
-check "indexed compared with the pack of an indexed" \
-    grep -q '^  1 KiB: gain over pack +20.7% (1 block) to -90.0% (256 blocks)$' "$T/out"
-check "the summary gives the range of the gain" \
-    grep -q '| gain over pack -90% to +37%$' "$T/out"
+# The summary's gain table: columns by size asked for, rows by band of block counts
+# (1, 2..10, 11..100, 101..1000), each cell the least and the most gain there.
+gains() { grep -A6 "^pingpong np 2 $1:" "$T/out" | grep -E "$2" >/dev/null; }
+check "vector compared with the pack of a vector: the columns are the sizes" \
+    gains vector '^    blocks +1 KiB +4 KiB +16 KiB +64 KiB +256 KiB +1 MiB$'
+check "vector compared with the pack of a vector: 1 KiB, 1 block +26.6%, 256 blocks +36.4%" \
+    sh -c "gains() { grep -A6 \"^pingpong np 2 \$1:\" '$T/out' | grep -E \"\$2\" >/dev/null; }
+           gains vector '^    1 +\\+27 ' && gains vector '^    256 +\\+36 '"
+check "indexed compared with the pack of an indexed: 1 KiB, 1 block +20.7%, 256 blocks -90.0%" \
+    sh -c "gains() { grep -A6 \"^pingpong np 2 \$1:\" '$T/out' | grep -E \"\$2\" >/dev/null; }
+           gains indexed '^    1 +\\+21 ' && gains indexed '^    256 +-90 '"
+check "a cell of several block counts (16 and 64) gives its least and its most" \
+    gains indexed '^    16\.\.64 +-68\.\.-27 +-61\.\.-18 '
+check "the gain table is a few lines: a header, the sizes, a line per band" \
+    test "$(awk '/^pingpong np 2 vector:/ { f = 1; next } f && /^  / { n++ } f && !/^  / { f = 0 } END { print n }' "$T/out")" -eq 6
+check "the summary gives the least and the most gain, labelled" \
+    grep -q '| gain over pack: min -90%, max +37% (30 points)$' "$T/out"
+check "the model file keeps each point's gain exactly (1 KiB, 1 block: 26.558%)" \
+    grep -q '"gain_pct": 26.5581232' ddt.json
 check "the model file has the gains" grep -q '"gain_over_pack"' ddt.json
 
 # A struct of 16-byte particles has 3 blocks per particle: b = 3m/16 follows the size,

@@ -199,7 +199,7 @@ static void constant(void)
     is_str(f.formula, "T = 0.6 us; 95% interval of a measurement +/- 0.141 us", "barrier: formula");
     char c[256];
     cf_fit_formula(&f, "c", c, sizeof c);
-    is_str(c, "static double T_barrier_np2(double m) { (void)m; return 0.6; } /* us; m in bytes */",
+    is_str(c, "static inline double T_barrier_np2(double m) { (void)m; return 0.6; } /* us; m in bytes */",
            "barrier: C formula, m unused");
     cf_fit_clear(&f);
     v.r[0].t_ci95_us = NAN;
