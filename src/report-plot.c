@@ -525,10 +525,12 @@ static int plot_bw(cf_report *r, const char *pattern, const char *datatype, int 
                          "zero."
                        : "",
              fitted ? " The solid line is the bandwidth of the fitted model; the dashed line "
-                      "is its asymptotic bandwidth r_inf; the square marks n_1/2 and the "
-                      "triangle the size reaching 90% of r_inf. All three come from the "
-                      "Hockney line alpha + beta m tangent to the fit at its largest size, "
-                      "drawn dotted where it differs from the fit."
+                      "is its asymptotic bandwidth r_inf, from the Hockney line alpha + beta m "
+                      "tangent to the fit at its largest size; the square marks n_1/2 and the "
+                      "triangle the size reaching 90%, of that line or, where it crosses 0 "
+                      "above 0 bytes, of the last segment that does not (of that segment's "
+                      "bandwidth, as the key says); their line is drawn dotted where it "
+                      "differs from the fit."
                     : "");
     rc = cf_script_close(&sc, CF_SEC_BW, title, caption, e);
 done:
