@@ -1599,7 +1599,8 @@ int cf_lines_formula(const char *name, const double *c0, const double *c1, int n
     else
         snprintf(body, sizeof body, "%s", l[0]);
     if (strcmp(lang, "c") == 0)
-        return snprintf(buf, n, "static double %s(double m) { return %s; } /* us; m in bytes */",
+        return snprintf(buf, n,
+                        "static inline double %s(double m) { return %s; } /* us; m in bytes */",
                         name, body);
     if (python)
         return snprintf(buf, n, "def %s(m): return %s  # us; m in bytes", name, body);

@@ -140,7 +140,39 @@ static void join(char *buf, size_t n, const char *part)
 
 /* ---- Choosing the source ---- */
 
+/* Whether the pattern carries no data (barrier): every algorithm cost without a size
+ * term, or a fit that was measured at 0 bytes only. */
+static int no_payload(const ctx *c, const source *s)
+{
+    if (s->kind == SRC_FIT)
+        return s->fit->max_bytes == 0 && strcmp(s->fit->model, "constant") == 0;
+    if (c->coll == NULL)
+        return 0;
+    for (int i = 0; i < c->coll->nalgs; i++)
+        if (c->coll->algs[i].beta[0].k != 0 || c->coll->algs[i].gamma[0].k != 0)
+            return 0;
+    return 1;
+}
+
+static int resolve_source(ctx *c, long np, source *s, cf_error *e);
+
 static int resolve(ctx *c, long np, source *s, cf_error *e)
+{
+    int rc = resolve_source(c, np, s, e);
+    if (rc == 0 && no_payload(c, s)) {
+        /* --bytes is ignored, and said so, rather than refused: a range of sizes over
+         * every pattern still answers. */
+        char part[160];
+        snprintf(part, sizeof part, "%s carries no data: its time is the same at any --bytes",
+                 c->pattern);
+        join(s->note, sizeof s->note, part);
+        s->bytes_min = 0;
+        s->bytes_max = INFINITY;
+    }
+    return rc;
+}
+
+static int resolve_source(ctx *c, long np, source *s, cf_error *e)
 {
     memset(s, 0, sizeof *s);
     s->np = np;
@@ -281,7 +313,7 @@ typedef struct answer {
     const char *model;
     char model_buf[96];
     int np_extra, bytes_extra;
-    char bnote[160]; /* where bytes lies outside the measured sizes; "" inside */
+    char bnote[256]; /* where bytes lies outside the measured sizes; "" inside */
 } answer;
 
 static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
@@ -298,6 +330,28 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         bytes_note(s, bytes, out->bnote, sizeof out->bnote);
     else
         out->bnote[0] = '\0';
+    if (s->kind == SRC_FIT && s->fit->nset_aside > 0 && (double)bytes < s->bytes_min) {
+        /* Below a fit that set its smallest sizes aside as a no-op: say what was measured
+         * there, as the fit does not know it. */
+        const cf_fit *f = s->fit;
+        char a[32], b[32];
+        cf_size_format(bytes, a, sizeof a);
+        cf_size_format(f->min_bytes, b, sizeof b);
+        int said = 0;
+        for (size_t i = 0; i < f->nset_aside && !said; i++)
+            if (f->set_aside[i].bytes == bytes) {
+                snprintf(out->bnote, sizeof out->bnote,
+                         "bytes %s is below the fitted sizes (from %s): measured there %.3g us, "
+                         "a no-op set aside from the fit",
+                         a, b, f->set_aside[i].t_us);
+                said = 1;
+            }
+        if (!said)
+            snprintf(out->bnote, sizeof out->bnote,
+                     "bytes %s is below the fitted sizes (from %s), which start above sizes "
+                     "set aside as a no-op",
+                     a, b);
+    }
     out->bytes_extra = out->bnote[0] != '\0';
     out->np_extra = s->kind != SRC_FIT;
     int nmsg = c->coll ? c->coll->nmsg : 0;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "size.h"
 
 const char *cf_statistic_name(cf_statistic s)
 {
@@ -488,7 +489,9 @@ void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
     memset(s, 0, sizeof *s);
     s->rinf_MiBps = s->rinf_lo_MiBps = s->rinf_hi_MiBps = NAN;
     s->n_half_bytes = s->m90_bytes = s->peak_MiBps = s->plateau_MiBps = NAN;
-    s->flat_from_bytes = NAN;
+    s->half_rinf_MiBps = s->last_MiBps = NAN;
+    s->flat_from_bytes = s->falls_beyond_bytes = NAN;
+    s->half_segment = -1;
     if (in->n == 0)
         return;
     /* Messages per call: the bandwidth column over bytes/time (sendrecv counts 2). */
@@ -505,56 +508,80 @@ void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
     s->nmsg = (int)lround(ratio);
     double scale = s->nmsg * 1e6 / 1048576.0; /* bytes/us per message -> MiB/s */
 
+    /* The measured bandwidth per distinct size (the mean over its rows), with the fitted
+     * statistic; rows are sorted by size. */
+    double *bw = malloc(in->n * sizeof *bw), tail[3];
+    uint64_t *at = malloc(in->n * sizeof *at);
+    size_t ns = 0;
+    if (bw == NULL || at == NULL) {
+        free(bw);
+        free(at);
+        return;
+    }
+    for (size_t i = 0, j; i < in->n; i = j) {
+        double sum = 0;
+        size_t k = 0;
+        for (j = i; j < in->n && in->rows[j]->bytes == in->rows[i]->bytes; j++) {
+            double tm = cf_row_time(in->rows[j], in->stat);
+            if (tm > 0) {
+                sum += scale * (double)in->rows[j]->bytes / tm;
+                k++;
+            }
+        }
+        if (in->rows[i]->bytes > 0 && k > 0) {
+            at[ns] = in->rows[i]->bytes;
+            bw[ns++] = sum / (double)k;
+        }
+    }
+    size_t ipeak = 0;
+    for (size_t i = 0; i < ns; i++)
+        if (!(bw[i] <= s->peak_MiBps)) {
+            s->peak_MiBps = bw[i];
+            s->peak_bytes = at[i];
+            ipeak = i;
+        }
+    if (ns > 0) {
+        /* The plateau: the median of the three largest sizes, so that one last point
+         * (a cache effect, noise) does not define it. */
+        size_t nt = ns < 3 ? ns : 3;
+        memcpy(tail, bw + ns - nt, nt * sizeof *tail);
+        qsort(tail, nt, sizeof *tail, cmp_double);
+        s->plateau_MiBps = nt % 2 ? tail[nt / 2] : 0.5 * (tail[nt / 2 - 1] + tail[nt / 2]);
+        s->last_MiBps = bw[ns - 1];
+        size_t from = ns;
+        while (from > 0 && fabs(bw[from - 1] - s->plateau_MiBps) <= 0.05 * s->plateau_MiBps)
+            from--;
+        if (from + 1 < ns)
+            s->flat_from_bytes = (double)at[from];
+        if (ipeak + 1 < ns && bw[ns - 1] < 0.95 * s->peak_MiBps)
+            s->falls_beyond_bytes = (double)s->peak_bytes;
+    }
+    free(bw);
+    free(at);
+
     double b = f->min_blocks;
     double t, beta, beta_var;
     tangent(f, (double)f->max_bytes, b, &t, &beta, &beta_var);
-    /* Measured peak and plateau, with the fitted statistic. */
-    double plateau = NAN;
-    uint64_t last = 0;
-    for (size_t i = 0; i < in->n; i++) {
-        const cf_row *r = in->rows[i];
-        double tm = cf_row_time(r, in->stat);
-        if (r->bytes == 0 || !(tm > 0))
-            continue;
-        double bw = scale * (double)r->bytes / tm;
-        if (!(bw <= s->peak_MiBps)) {
-            s->peak_MiBps = bw;
-            s->peak_bytes = r->bytes;
-        }
-        if (r->bytes >= last) {
-            last = r->bytes;
-            plateau = bw;
-        }
-    }
-    s->plateau_MiBps = plateau;
-    if (isfinite(plateau)) {
-        /* Rows are sorted by size: the first size after the last one outside 5%. */
-        double from = NAN;
-        for (size_t i = 0; i < in->n; i++) {
-            const cf_row *r = in->rows[i];
-            double tm = cf_row_time(r, in->stat);
-            if (r->bytes == 0)
-                continue;
-            double bw = scale * (double)r->bytes / tm;
-            if (fabs(bw - plateau) > 0.05 * plateau)
-                from = NAN;
-            else if (isnan(from))
-                from = (double)r->bytes;
-        }
-        s->flat_from_bytes = from;
-    }
     if (!(beta > 0) || !isfinite(beta))
         return;
-    double alpha = t - beta * (double)f->max_bytes;
     double se = sqrt(beta_var), tq = cf_t975(f->dof);
     s->valid = 1;
     s->rinf_MiBps = scale / beta;
     s->rinf_lo_MiBps = scale / (beta + tq * se);
     s->rinf_hi_MiBps = beta - tq * se > 0 ? scale / (beta - tq * se) : INFINITY;
-    /* A tangent crossing zero above m = 0 has no half-performance length. */
-    if (alpha > 0) {
-        s->n_half_bytes = alpha / beta;
-        s->m90_bytes = 9 * alpha / beta;
+    /* A tangent crossing zero above m = 0 has no half-performance length; the last
+     * segment that starts above 0 (the protocol segment before a falling one) has. */
+    for (int k = f->nseg - 1; k >= 0; k--) {
+        double m = k == f->nseg - 1 ? (double)f->max_bytes : (double)f->seg[k].to_bytes;
+        tangent(f, m, b, &t, &beta, &beta_var);
+        double alpha = t - beta * m;
+        if (alpha > 0 && beta > 0 && isfinite(beta)) {
+            s->n_half_bytes = alpha / beta;
+            s->m90_bytes = 9 * alpha / beta;
+            s->half_segment = k;
+            s->half_rinf_MiBps = scale / beta;
+            break;
+        }
     }
 }
 
@@ -620,9 +647,12 @@ int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e)
                                     in->what, f->coef_names[j], f->seg[0].coef[j],
                                     why[j][0] ? ": " : "", why[j]);
     }
-    /* Every measured point, as predict will answer there. */
+    /* Every point fitted, as predict will answer there (rows set aside before the fit,
+     * below its range, are listed in the fit instead). */
     for (size_t i = 0; i < in->n; i++) {
         const cf_row *r = in->rows[i];
+        if (r->bytes < f->min_bytes)
+            continue;
         cf_prediction p;
         double m = (double)r->bytes, b = (double)r->blocks;
         if (cf_fit_predict_blocks(f, m, b, &p) != 0 || !isfinite(p.t_us) || p.t_us < 0)
@@ -654,11 +684,71 @@ int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e)
     return 0;
 }
 
-int cf_fit_group(const char *kind_name, const cf_fit_input *in, cf_fit *out, cf_error *e)
+/* Whether a row carries no data: 0 bytes, or for a reduction (MPI_FLOAT, count =
+ * bytes/4) less than one element. */
+static int empty_row(const cf_row *r)
+{
+    return r->bytes == 0 || (r->bytes < 4 && strcmp(r->datatype, "float") == 0);
+}
+
+/* MPICH returns at once from a collective that carries no data: a no-op far below what
+ * the smallest sizes with data cost, which no model of the others can follow (gather:
+ * 0.009 us at 0 B, 0.27 us at 1 B). The empty rows (leading: rows are sorted by size)
+ * are such a no-op when their mean time is below half of what the straight line through
+ * the three smallest sizes with data gives at 0 B. Returns how many rows to set aside,
+ * with their mean time and that value. */
+static size_t noop_rows(const cf_fit_input *in, double *t_empty, double *t_line)
+{
+    size_t k = 0;
+    double sum = 0;
+    while (k < in->n && empty_row(in->rows[k]))
+        sum += cf_row_time(in->rows[k++], in->stat);
+    if (k == 0 || k == in->n)
+        return 0;
+    *t_empty = sum / (double)k;
+    /* The mean time of each of the (up to) three smallest sizes after them. */
+    double m[3], t[3];
+    size_t ns = 0;
+    for (size_t i = k, j; i < in->n && ns < 3; i = j) {
+        double st = 0;
+        for (j = i; j < in->n && in->rows[j]->bytes == in->rows[i]->bytes; j++)
+            st += cf_row_time(in->rows[j], in->stat);
+        m[ns] = (double)in->rows[i]->bytes;
+        t[ns++] = st / (double)(j - i);
+    }
+    double mm = 0, mt = 0, smm = 0, smt = 0;
+    for (size_t i = 0; i < ns; i++) {
+        mm += m[i] / (double)ns;
+        mt += t[i] / (double)ns;
+    }
+    for (size_t i = 0; i < ns; i++) {
+        smm += (m[i] - mm) * (m[i] - mm);
+        smt += (m[i] - mm) * (t[i] - mt);
+    }
+    *t_line = smm > 0 ? mt - smt / smm * mm : mt;
+    return *t_line > 0 && *t_empty < 0.5 * *t_line ? k : 0;
+}
+
+int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out, cf_error *e)
 {
     memset(out, 0, sizeof *out);
-    if (in->n == 0)
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: no rows to fit", in->what);
+    if (in_all->n == 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: no rows to fit", in_all->what);
+    for (size_t i = 0; i < in_all->n; i++) {
+        double t = cf_row_time(in_all->rows[i], in_all->stat);
+        if (!(t > 0) || !isfinite(t))
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                "%s: the row at %llu bytes has no %s time: expected a "
+                                "positive number (choose another --statistic)",
+                                in_all->what, (unsigned long long)in_all->rows[i]->bytes,
+                                cf_statistic_name(in_all->stat));
+    }
+    double t_empty = NAN, t_line = NAN;
+    size_t nskip = strcmp(kind_name, "loggp") == 0 ? 0 : noop_rows(in_all, &t_empty, &t_line);
+    cf_fit_input sub = *in_all;
+    sub.rows += nskip;
+    sub.n -= nskip;
+    const cf_fit_input *in = &sub;
     const cf_row *r0 = in->rows[0];
     snprintf(out->pattern, sizeof out->pattern, "%s", r0->pattern);
     snprintf(out->datatype, sizeof out->datatype, "%s", r0->datatype);
@@ -668,13 +758,6 @@ int cf_fit_group(const char *kind_name, const cf_fit_input *in, cf_fit *out, cf_
     size_t sizes = 0;
     for (size_t i = 0; i < in->n; i++) {
         const cf_row *r = in->rows[i];
-        double t = cf_row_time(r, in->stat);
-        if (!(t > 0) || !isfinite(t))
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "%s: the row at %llu bytes has no %s time: expected a "
-                                "positive number (choose another --statistic)",
-                                in->what, (unsigned long long)r->bytes,
-                                cf_statistic_name(in->stat));
         if (in->weights == CF_WEIGHTS_VARIANCE && !(r->t_ci95_us > 0))
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                                 "%s: the row at %llu bytes has no positive t_ci95_us: "
@@ -693,9 +776,12 @@ int cf_fit_group(const char *kind_name, const cf_fit_input *in, cf_fit *out, cf_
     const cf_model_kind *kind = cf_model_kind_find(kind_name);
     if (kind == NULL)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown model '%s'", kind_name);
-    /* Derived-datatype rows over several block counts take the T(m, b) model. */
+    /* Derived-datatype rows over several block counts take the T(m, b) model; a pattern
+     * measured without data only (barrier) takes a constant, whatever was asked. */
     if (out->min_blocks != out->max_blocks && kind != &cf_model_loggp)
         kind = &cf_model_datatype;
+    else if (out->max_bytes == 0 && kind != &cf_model_loggp)
+        kind = &cf_model_constant;
     if (sizes < (size_t)kind->min_sizes)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                             "%s: %zu distinct size%s: the %s model needs at least %d", in->what,
@@ -717,6 +803,34 @@ int cf_fit_group(const char *kind_name, const cf_fit_input *in, cf_fit *out, cf_
                 return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                                     "%s: the fit gave a non-finite coefficient", in->what);
             }
+    if (nskip > 0) {
+        /* The rows set aside, with why: the model file lists them, predict names them. */
+        if ((out->set_aside = calloc(nskip, sizeof *out->set_aside)) == NULL) {
+            cf_fit_clear(out);
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        }
+        char lo[32], hi[32], at[32];
+        cf_size_format(in_all->rows[0]->bytes, lo, sizeof lo);
+        cf_size_format(in_all->rows[nskip - 1]->bytes, hi, sizeof hi);
+        cf_size_format(in->rows[0]->bytes, at, sizeof at);
+        snprintf(out->set_aside_why, sizeof out->set_aside_why,
+                 "a no-op: %s%s%s took %.3g us, below half of the %.3g us the smallest sizes "
+                 "give at 0 B (MPI returns at once from a call without data); fitted from %s",
+                 lo, strcmp(lo, hi) ? " to " : "", strcmp(lo, hi) ? hi : "", t_empty, t_line,
+                 at);
+        for (size_t i = 0; i < nskip; i++) {
+            const cf_row *r = in_all->rows[i];
+            cf_rejected *q = &out->set_aside[out->nset_aside++];
+            cf_prediction p;
+            q->bytes = r->bytes;
+            q->blocks = r->blocks;
+            q->t_us = cf_row_time(r, in->stat);
+            q->rel_err = cf_fit_predict_blocks(out, (double)r->bytes, r->blocks, &p) == 0 &&
+                                 p.t_us != 0
+                             ? (q->t_us - p.t_us) / p.t_us
+                             : NAN;
+        }
+    }
     cf_fit_formula(out, "text", out->formula, sizeof out->formula);
     return 0;
 }

@@ -72,6 +72,16 @@ static int has_blocks(const cf_fit *f)
     return 0;
 }
 
+/* Whether T depends on the size at all (a constant does not). */
+static int has_size(const cf_fit *f)
+{
+    for (int j = 0; j < f->ncoef; j++)
+        if (f->kind->terms[j] == CF_TERM_M || f->kind->terms[j] == CF_TERM_M2 ||
+            f->kind->terms[j] == CF_TERM_B)
+            return 1;
+    return 0;
+}
+
 static void text_bw(out *o, double beta_us_per_byte)
 {
     static const char *units[] = {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"};
@@ -101,7 +111,7 @@ static void text_segment(out *o, const double t[4])
 
 static void text(out *o, const cf_fit *f)
 {
-    put(o, has_blocks(f) ? "T(m, b) = " : "T(m) = ");
+    put(o, has_blocks(f) ? "T(m, b) = " : has_size(f) ? "T(m) = " : "T = ");
     for (int k = 0; k < f->nseg; k++) {
         double t[4];
         sums(f, k, t);
@@ -124,6 +134,15 @@ static void text(out *o, const cf_fit *f)
         char d[256];
         f->kind->describe(f, d, sizeof d);
         put(o, "; %s", d);
+    }
+    /* Blocks that follow the size (struct) were fitted without their own term. */
+    if (!has_blocks(f) && f->min_blocks != f->max_blocks && f->max_bytes > f->min_bytes) {
+        double k1 = (double)(f->max_blocks - f->min_blocks) / (double)(f->max_bytes - f->min_bytes);
+        double k0 = f->min_blocks - k1 * (double)f->min_bytes;
+        put(o, "; the cost per block is inside beta (b = %.4g m", k1);
+        if (fabs(k0) > 1e-6)
+            put(o, " %c %.4g", k0 < 0 ? '-' : '+', fabs(k0));
+        put(o, ")");
     }
 }
 
@@ -190,8 +209,8 @@ static void latex_segment(out *o, const double t[4])
 
 static void latex(out *o, const cf_fit *f)
 {
-    const char *args = has_blocks(f) ? "m, b" : "m";
-    put(o, "T_{\\mathrm{%s}}(%s) = ", f->pattern, args);
+    const char *args = has_blocks(f) ? "(m, b)" : has_size(f) ? "(m)" : "";
+    put(o, "T_{\\mathrm{%s}}%s = ", f->pattern, args);
     if (f->nseg == 1) {
         double t[4];
         sums(f, 0, t);
@@ -209,8 +228,11 @@ static void latex(out *o, const cf_fit *f)
         }
         put(o, " \\end{cases}");
     }
-    put(o, " \\quad [\\mu\\mathrm{s}; m \\text{ in bytes}%s]",
-        has_blocks(f) ? ", b \\text{ in blocks}" : "");
+    if (!has_size(f))
+        put(o, " \\quad [\\mu\\mathrm{s}]");
+    else
+        put(o, " \\quad [\\mu\\mathrm{s}; m \\text{ in bytes}%s]",
+            has_blocks(f) ? ", b \\text{ in blocks}" : "");
 }
 
 int cf_fit_formula(const cf_fit *f, const char *lang, char *buf, size_t n)
@@ -227,7 +249,8 @@ int cf_fit_formula(const cf_fit *f, const char *lang, char *buf, size_t n)
     if (strcmp(lang, "text") == 0) {
         text(&o, f);
     } else if (strcmp(lang, "c") == 0) {
-        put(&o, "static double %s(%s) { return ", name, args_c);
+        put(&o, "static inline double %s(%s) { %sreturn ", name, args_c,
+            has_size(f) ? "" : "(void)m; ");
         code_body(&o, f, 0);
         put(&o, "; } /* us; m in bytes */");
     } else if (strcmp(lang, "python") == 0) {

@@ -37,8 +37,8 @@ typedef struct cf_model_kind {
     void (*describe)(const cf_fit *f, char *buf, size_t n);
 } cf_model_kind;
 
-extern const cf_model_kind cf_model_linear, cf_model_poly2, cf_model_piecewise,
-    cf_model_loggp, cf_model_datatype, cf_model_auto;
+extern const cf_model_kind cf_model_constant, cf_model_linear, cf_model_poly2,
+    cf_model_piecewise, cf_model_loggp, cf_model_datatype, cf_model_auto;
 
 /* The table of every kind, NULL-terminated, in order of complexity. */
 extern const cf_model_kind *const cf_model_kinds[];

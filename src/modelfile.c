@@ -24,6 +24,7 @@ cf_modelset *cf_modelset_alloc(void)
 void cf_fit_clear(cf_fit *f)
 {
     free(f->rejected);
+    free(f->set_aside);
     free(f->gain);
     for (size_t i = 0; i < f->nwarnings; i++)
         free(f->warnings[i]);
@@ -205,10 +206,15 @@ static json_t *fit_to_json(const cf_fit *f)
         bad |= set(so, "rinf_hi_MiBps", num(s->rinf_hi_MiBps));
         bad |= set(so, "n_half_bytes", num(s->n_half_bytes));
         bad |= set(so, "m90_bytes", num(s->m90_bytes));
+        bad |= set(so, "half_perf_segment",
+                   s->half_segment >= 0 ? json_integer(s->half_segment) : json_null());
+        bad |= set(so, "half_perf_rinf_MiBps", num(s->half_rinf_MiBps));
         bad |= set(so, "peak_MiBps", num(s->peak_MiBps));
         bad |= set(so, "peak_bytes", json_integer((json_int_t)s->peak_bytes));
+        bad |= set(so, "last_MiBps", num(s->last_MiBps));
         bad |= set(so, "plateau_MiBps", num(s->plateau_MiBps));
         bad |= set(so, "flat_from_bytes", num(s->flat_from_bytes));
+        bad |= set(so, "falls_beyond_bytes", num(s->falls_beyond_bytes));
         bad |= set(o, "saturation", so);
     } else {
         bad |= set(o, "saturation", json_null());
@@ -229,6 +235,19 @@ static json_t *fit_to_json(const cf_fit *f)
         bad |= json_array_append_new(rej, r);
     }
     bad |= set(o, "rejected", rej);
+    if (f->nset_aside > 0) {
+        json_t *sa = json_array();
+        for (size_t i = 0; i < f->nset_aside && sa != NULL; i++) {
+            json_t *r = json_object();
+            bad |= set(r, "bytes", json_integer((json_int_t)f->set_aside[i].bytes));
+            bad |= set(r, "blocks", json_integer(f->set_aside[i].blocks));
+            bad |= set(r, "t_us", num(f->set_aside[i].t_us));
+            bad |= set(r, "rel_err", num(f->set_aside[i].rel_err));
+            bad |= set(r, "reason", json_string(f->set_aside_why));
+            bad |= json_array_append_new(sa, r);
+        }
+        bad |= set(o, "set_aside", sa);
+    }
     if (f->ngain > 0) {
         json_t *g = json_array();
         for (size_t i = 0; i < f->ngain && g != NULL; i++) {
@@ -453,7 +472,9 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
     f->kind = cf_model_kind_find(f->model);
     if (f->kind == NULL || f->kind->ncoef == 0)
         return at(r, "%s.model", base),
-               bad(r, "unknown model '%s': expected linear, poly2, piecewise, loggp or datatype",
+               bad(r,
+                   "unknown model '%s': expected constant, linear, poly2, piecewise, loggp or "
+                   "datatype",
                    f->model),
                -1;
     f->ncoef = f->kind->ncoef;
@@ -523,6 +544,8 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
     f->sat.rinf_MiBps = f->sat.rinf_lo_MiBps = f->sat.rinf_hi_MiBps = NAN;
     f->sat.n_half_bytes = f->sat.m90_bytes = f->sat.peak_MiBps = NAN;
     f->sat.plateau_MiBps = f->sat.flat_from_bytes = NAN;
+    f->sat.half_rinf_MiBps = f->sat.last_MiBps = f->sat.falls_beyond_bytes = NAN;
+    f->sat.half_segment = -1;
     if (sat != NULL && !json_is_null(sat)) {
         char sb[160];
         snprintf(sb, sizeof sb, "%s.saturation", base);
@@ -538,8 +561,21 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             get_num(r, sat, sb, "m90_bytes", 1, &f->sat.m90_bytes) ||
             get_num(r, sat, sb, "peak_MiBps", 1, &f->sat.peak_MiBps) ||
             get_num(r, sat, sb, "plateau_MiBps", 1, &f->sat.plateau_MiBps) ||
-            get_num(r, sat, sb, "flat_from_bytes", 1, &f->sat.flat_from_bytes))
+            get_num(r, sat, sb, "flat_from_bytes", 1, &f->sat.flat_from_bytes) ||
+            get_num(r, sat, sb, "half_perf_rinf_MiBps", 1, &f->sat.half_rinf_MiBps) ||
+            get_num(r, sat, sb, "last_MiBps", 1, &f->sat.last_MiBps) ||
+            get_num(r, sat, sb, "falls_beyond_bytes", 1, &f->sat.falls_beyond_bytes))
             return -1;
+        json_t *hs = json_object_get(sat, "half_perf_segment");
+        if (hs != NULL && !json_is_null(hs)) {
+            if (get_int(r, sat, sb, "half_perf_segment", 0, f->nseg - 1, &v))
+                return -1;
+            f->sat.half_segment = (int)v;
+        } else if (hs == NULL && isfinite(f->sat.n_half_bytes)) {
+            /* Files before these fields: n_1/2 came from the tangent. */
+            f->sat.half_segment = f->nseg - 1;
+            f->sat.half_rinf_MiBps = f->sat.rinf_MiBps;
+        }
         json_t *pb = json_object_get(sat, "peak_bytes");
         f->sat.peak_bytes = json_is_integer(pb) ? (uint64_t)json_integer_value(pb) : 0;
         f->sat.valid = isfinite(f->sat.rinf_MiBps);
@@ -569,6 +605,35 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
                 get_num(r, x, rb, "rel_err", 0, &p->rel_err))
                 return -1;
             f->nrejected++;
+        }
+    }
+    json_t *sa = json_object_get(fo, "set_aside");
+    if (sa != NULL) {
+        if (!json_is_array(sa))
+            return at(r, "%s.set_aside", base), bad(r, "expected an array"), -1;
+        size_t nr = json_array_size(sa);
+        if (nr > 0 && (f->set_aside = calloc(nr, sizeof *f->set_aside)) == NULL)
+            return bad(r, "out of memory"), -1;
+        for (size_t i = 0; i < nr; i++) {
+            json_t *x = json_array_get(sa, i);
+            char rb[160];
+            snprintf(rb, sizeof rb, "%s.set_aside[%zu]", base, i);
+            cf_rejected *p = &f->set_aside[i];
+            if (!json_is_object(x))
+                return at(r, "%s", rb), bad(r, "expected an object"), -1;
+            if (get_int(r, x, rb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
+                return -1;
+            p->bytes = (uint64_t)v;
+            json_t *b = json_object_get(x, "blocks");
+            p->blocks = json_is_integer(b) ? (int)json_integer_value(b) : 0;
+            if (get_num(r, x, rb, "t_us", 0, &p->t_us) ||
+                get_num(r, x, rb, "rel_err", 0, &p->rel_err))
+                return -1;
+            char why[CF_REASON_MAX];
+            if (get_str(r, x, rb, "reason", why, sizeof why))
+                return -1;
+            snprintf(f->set_aside_why, sizeof f->set_aside_why, "%s", why);
+            f->nset_aside++;
         }
     }
     json_t *gain = json_object_get(fo, "gain_over_pack");

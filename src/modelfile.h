@@ -39,31 +39,43 @@ typedef struct cf_quality {
     double aicc;      /* from the weighted (relative) residual sum of squares */
 } cf_quality;
 
-/* Bandwidth saturation, for point-to-point patterns that carry bandwidth. From the
- * tangent of the model at the largest measured size: for linear and piecewise that is
- * the (last) Hockney line, alpha_eff + beta_eff*m. NAN where a value does not exist
- * (rinf_hi_MiBps is INFINITY when beta's interval reaches 0). */
+/* Bandwidth saturation, for point-to-point patterns that carry bandwidth. r_inf from the
+ * tangent of the model at the largest measured size: for linear and piecewise that is the
+ * (last) Hockney line, alpha_eff + beta_eff*m. n_1/2 and the 90% size from that line when
+ * its intercept is positive, else from the last segment whose intercept is (a protocol
+ * segment, where a half-performance length means something). NAN where a value does not
+ * exist (rinf_hi_MiBps is INFINITY when beta's interval reaches 0). */
 typedef struct cf_saturation {
     int valid;               /* 0: not a bandwidth pattern, or beta_eff <= 0 */
     int nmsg;                /* messages per call counted in bandwidth (sendrecv 2) */
     double rinf_MiBps;       /* nmsg / beta_eff, in MiB/s (1 MiB = 1048576 bytes) */
     double rinf_lo_MiBps, rinf_hi_MiBps; /* 95% interval from beta_eff's standard error */
-    double n_half_bytes;     /* alpha_eff / beta_eff (NAN when alpha_eff <= 0) */
-    double m90_bytes;        /* 9 * alpha_eff / beta_eff: reaches 90% of r_inf */
+    double n_half_bytes;     /* alpha / beta of the line below (NAN when there is none) */
+    double m90_bytes;        /* 9 * alpha / beta: reaches 90% of that line's bandwidth */
+    int half_segment;        /* the segment of that line; -1 when there is none */
+    double half_rinf_MiBps;  /* that line's asymptotic bandwidth, nmsg / beta (r_inf when
+                                it is the tangent) */
     double peak_MiBps;       /* measured, with the fitted statistic */
     uint64_t peak_bytes;
-    double plateau_MiBps;    /* measured bandwidth at the largest size */
+    double last_MiBps;       /* measured at the largest size */
+    double plateau_MiBps;    /* the median of the measured bandwidths at the three largest
+                                sizes */
     double flat_from_bytes;  /* smallest size from which every measured bandwidth stays
-                                within 5% of the plateau */
+                                within 5% of the plateau; NAN when only the largest size
+                                (or none) does: not flat within the measured sizes */
+    double falls_beyond_bytes; /* peak_bytes when the bandwidth at the largest size is more
+                                  than 5% below a peak measured before it; else NAN */
 } cf_saturation;
 
-/* A measured point the robust fit set aside. */
+/* A measured point the robust fit set aside, or one set aside before the fit. */
 typedef struct cf_rejected {
     uint64_t bytes;
     int blocks;
     double t_us;     /* the measured statistic */
     double rel_err;  /* (t_us - fitted) / fitted */
 } cf_rejected;
+
+#define CF_REASON_MAX 320
 
 /* Derived datatypes: the gain of the datatype path over MPI_Pack at one measured point,
  * 100 * (t_pack - t) / t_pack. */
@@ -93,6 +105,11 @@ typedef struct cf_fit {
     int min_blocks, max_blocks;
     size_t nrejected;
     cf_rejected *rejected;
+    /* Rows set aside before the fit, below its range: calls without data that the MPI
+     * library returns from at once (see cf_fit_group), and why. */
+    size_t nset_aside;
+    cf_rejected *set_aside;
+    char set_aside_why[CF_REASON_MAX];
     size_t ngain;
     cf_gain *gain;
     size_t nwarnings;

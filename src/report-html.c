@@ -250,15 +250,30 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
         cf_report_html_text(fp, f->formula);
         fputs("</code></td><td>", fp);
         fit_params(fp, f);
+        char loo[32], r2[32];
+        if (isfinite(f->q.loo_mape))
+            snprintf(loo, sizeof loo, "%.*g%%", cf_sig_prec(100 * f->q.loo_mape, 2),
+                     100 * f->q.loo_mape);
+        else
+            snprintf(loo, sizeof loo, "&ndash;"); /* one point: nothing to leave out */
+        if (isfinite(f->q.r2))
+            snprintf(r2, sizeof r2, "%.6f", f->q.r2);
+        else
+            snprintf(r2, sizeof r2, "&ndash;");
         fprintf(fp,
-                "</td><td class=\"num\">%d</td><td class=\"num\">%.*g%%</td>"
-                "<td class=\"num\">%.*g%%</td><td class=\"num\">%.6f</td><td>",
-                f->q.n, cf_sig_prec(100 * f->q.loo_mape, 2), 100 * f->q.loo_mape,
-                cf_sig_prec(100 * f->q.max_rel_err, 2), 100 * f->q.max_rel_err, f->q.r2);
+                "</td><td class=\"num\">%d</td><td class=\"num\">%s</td>"
+                "<td class=\"num\">%.*g%%</td><td class=\"num\">%s</td><td>",
+                f->q.n, loo, cf_sig_prec(100 * f->q.max_rel_err, 2), 100 * f->q.max_rel_err, r2);
         const char *sep = "";
         if (f->nrejected > 0) {
             fprintf(fp, "%zu point%s set aside as outliers", f->nrejected,
                     f->nrejected > 1 ? "s" : "");
+            sep = "; ";
+        }
+        if (f->nset_aside > 0) {
+            fputs(sep, fp);
+            cf_report_html_text(fp, "set aside: ");
+            cf_report_html_text(fp, f->set_aside_why);
             sep = "; ";
         }
         for (size_t k = 0; k < f->nwarnings; k++) {
@@ -277,8 +292,11 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
         fputs("<h3>Saturation</h3>\n"
               "<p>From the tangent of each fit at its largest size: r_inf is the asymptotic "
               "bandwidth (with its 95% interval), n_1/2 the size that reaches half of it, "
-              "then the size that reaches 90%; the measured peak, and the size from which "
-              "every measured bandwidth stays within 5% of the last one.</p>\n"
+              "then the size that reaches 90% (when the tangent crosses 0 above 0 bytes, "
+              "both from the last segment that does not, of its own bandwidth: marked *); "
+              "the measured peak, and the size from which every measured bandwidth stays "
+              "within 5% of the plateau, the median of the three largest sizes (or where the "
+              "bandwidth falls after its peak).</p>\n"
               "<table class=\"sat\">\n<tr><th>pattern</th><th>np</th><th>datatype</th>"
               "<th>r_inf (MiB/s)</th><th>95% interval</th><th>n_1/2</th>"
               "<th>90% of r_inf at</th><th>measured peak (MiB/s)</th><th>at</th>"
@@ -300,11 +318,27 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
             cf_report_bw_text(st->peak_MiBps, b3, sizeof b3);
             fprintf(fp, "</td><td class=\"num\">%s</td><td class=\"num\">%s to %s</td>", b0, b1,
                     isfinite(st->rinf_hi_MiBps) ? b2 : "&infin;");
-            size_cell(fp, st->n_half_bytes);
-            size_cell(fp, st->m90_bytes);
+            char sz[32];
+            int own = st->half_segment >= 0 && st->half_segment < f->nseg - 1;
+            for (int k = 0; k < 2; k++) {
+                double v = k == 0 ? st->n_half_bytes : st->m90_bytes;
+                if (!own || !isfinite(v)) {
+                    size_cell(fp, v);
+                    continue;
+                }
+                cf_size_format((uint64_t)llround(v), sz, sizeof sz);
+                fprintf(fp, "<td class=\"num\">%s (segment %d)*</td>", sz, st->half_segment + 1);
+            }
             fprintf(fp, "<td class=\"num\">%s</td>", b3);
             size_cell(fp, (double)st->peak_bytes);
-            size_cell(fp, st->flat_from_bytes);
+            if (isfinite(st->flat_from_bytes)) {
+                size_cell(fp, st->flat_from_bytes);
+            } else if (isfinite(st->falls_beyond_bytes)) {
+                cf_size_format((uint64_t)llround(st->falls_beyond_bytes), sz, sizeof sz);
+                fprintf(fp, "<td>falls beyond %s</td>", sz);
+            } else {
+                fputs("<td>not flat</td>", fp);
+            }
             fputs("</tr>\n", fp);
         }
         fputs("</table>\n", fp);

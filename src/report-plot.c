@@ -377,39 +377,50 @@ static void bw_fit(cf_script *sc, const cf_fit *f, double lo, double hi, int lt)
         snprintf(t, sizeof t, "np=%d r_inf = %s MiB/s (95%%: above %s)", f->np, r0, r1);
     cf_script_curve(sc, how, t);
 
-    /* n_1/2 and the 90% size belong to the Hockney line alpha + beta m tangent to the fit
-     * at its largest size, whose bandwidth is r_inf m / (n_1/2 + m). Where the fit is not
-     * that line (several segments, a curve) it is drawn dotted, so that the marks sit on
-     * what defines them. */
+    /* n_1/2 and the 90% size belong to a Hockney line alpha + beta m, whose bandwidth is
+     * r m / (n_1/2 + m): the tangent to the fit at its largest size (r = r_inf) or, when
+     * that crosses 0 above m = 0, the last segment that does not (r its own 1/beta).
+     * Where the fit is not that line (several segments, a curve) it is drawn dotted, so
+     * that the marks sit on what defines them. */
+    double rh = isfinite(st->half_rinf_MiBps) ? st->half_rinf_MiBps : st->rinf_MiBps;
+    int own = st->half_segment >= 0 && st->half_segment < f->nseg - 1;
     int tangent = isfinite(st->n_half_bytes) && st->n_half_bytes > 0 &&
                   (f->nseg > 1 || strcmp(f->model, "linear") != 0);
     if (tangent) {
-        cf_script_block(sc, "the Hockney line of r_inf and n_1/2", "bytes bw_MiBps");
+        cf_script_block(sc, "the Hockney line of n_1/2", "bytes bw_MiBps");
         for (int k = 0; k <= 60; k++) {
             double m = lo / 1.4 * pow(hi / lo * 1.96, k / 60.0);
-            fprintf(sc->dat, "%.6g %.6g\n", m, st->rinf_MiBps * m / (st->n_half_bytes + m));
+            fprintf(sc->dat, "%.6g %.6g\n", m, rh * m / (st->n_half_bytes + m));
         }
         snprintf(how, sizeof how, "using 1:2 with lines lt %d dt 3 lw 1", lt);
-        snprintf(t, sizeof t,
-                 "np=%d r_inf m / (n_1/2 + m): the Hockney line tangent to the fit at its "
-                 "largest size",
-                 f->np);
+        if (own)
+            snprintf(t, sizeof t,
+                     "np=%d r m / (n_1/2 + m): the Hockney line of segment %d (the last one "
+                     "crosses 0)",
+                     f->np, st->half_segment + 1);
+        else
+            snprintf(t, sizeof t,
+                     "np=%d r_inf m / (n_1/2 + m): the Hockney line tangent to the fit at its "
+                     "largest size",
+                     f->np);
         cf_script_curve(sc, how, t);
     }
     if (isfinite(st->n_half_bytes) && st->n_half_bytes > 0) {
         cf_script_block(sc, "n_1/2", "bytes bw_MiBps");
-        fprintf(sc->dat, "%.6g %.6g\n", st->n_half_bytes, st->rinf_MiBps / 2);
+        fprintf(sc->dat, "%.6g %.6g\n", st->n_half_bytes, rh / 2);
         snprintf(how, sizeof how, "using 1:2 with points pt 4 ps 1.8 lw 1.5 lt %d", lt);
         cf_size_format((uint64_t)llround(st->n_half_bytes), a, sizeof a);
-        snprintf(t, sizeof t, "np=%d n_1/2 = %s (half of r_inf)", f->np, a);
+        snprintf(t, sizeof t, "np=%d n_1/2 = %s (half of %s)", f->np, a,
+                 own ? "its line's bandwidth" : "r_inf");
         cf_script_curve(sc, how, t);
     }
     if (isfinite(st->m90_bytes) && st->m90_bytes > 0) {
         cf_script_block(sc, "90% size", "bytes bw_MiBps");
-        fprintf(sc->dat, "%.6g %.6g\n", st->m90_bytes, 0.9 * st->rinf_MiBps);
+        fprintf(sc->dat, "%.6g %.6g\n", st->m90_bytes, 0.9 * rh);
         snprintf(how, sizeof how, "using 1:2 with points pt 8 ps 1.8 lw 1.5 lt %d", lt);
         cf_size_format((uint64_t)llround(st->m90_bytes), a, sizeof a);
-        snprintf(t, sizeof t, "np=%d 90%% of r_inf at %s", f->np, a);
+        snprintf(t, sizeof t, "np=%d 90%% of %s at %s", f->np, own ? "its line's bandwidth" : "r_inf",
+                 a);
         cf_script_curve(sc, how, t);
     }
 }
@@ -514,10 +525,12 @@ static int plot_bw(cf_report *r, const char *pattern, const char *datatype, int 
                          "zero."
                        : "",
              fitted ? " The solid line is the bandwidth of the fitted model; the dashed line "
-                      "is its asymptotic bandwidth r_inf; the square marks n_1/2 and the "
-                      "triangle the size reaching 90% of r_inf. All three come from the "
-                      "Hockney line alpha + beta m tangent to the fit at its largest size, "
-                      "drawn dotted where it differs from the fit."
+                      "is its asymptotic bandwidth r_inf, from the Hockney line alpha + beta m "
+                      "tangent to the fit at its largest size; the square marks n_1/2 and the "
+                      "triangle the size reaching 90%, of that line or, where it crosses 0 "
+                      "above 0 bytes, of the last segment that does not (of that segment's "
+                      "bandwidth, as the key says); their line is drawn dotted where it "
+                      "differs from the fit."
                     : "");
     rc = cf_script_close(&sc, CF_SEC_BW, title, caption, e);
 done:
@@ -1068,6 +1081,9 @@ static int was_set_aside(const cf_fit *f, const cf_row *x)
 {
     for (size_t i = 0; i < f->nrejected; i++)
         if (f->rejected[i].bytes == x->bytes && f->rejected[i].blocks == x->blocks)
+            return 1;
+    for (size_t i = 0; i < f->nset_aside; i++) /* a no-op, before the fit */
+        if (f->set_aside[i].bytes == x->bytes && f->set_aside[i].blocks == x->blocks)
             return 1;
     return 0;
 }

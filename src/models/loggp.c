@@ -200,6 +200,20 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         }
     }
 
+    /* On shared memory o_s and o_r include the copies, and can exceed the half round
+     * trip: L would come out negative. No latency is below 0: L is clamped there, and
+     * the fit says so with the numbers that contradict each other. Then T(m) = o_s + o_r
+     * + G*m lies above the ping-pong, and its quality below says by how much. */
+    double sum_o = s->coef[P_OS] + s->coef[P_OR];
+    if (s->coef[P_L] < 0) {
+        cf_fit_warn(out,
+                    "L = %.3g us clamped to 0: o_s + o_r (%.3g us) exceed the ping-pong's half "
+                    "round trip at %llu B (%.3g us); on shared memory the overheads include "
+                    "the copies",
+                    s->coef[P_L], sum_o, (unsigned long long)m0, T0 + gup.c[1] * (double)m0);
+        s->coef[P_L] = 0;
+    }
+
     /* Quality against the ping-pong rows. Leaving out a point at the smallest size, T0
      * comes from the line through the small sizes without it. */
     size_t n = in->n;
@@ -210,10 +224,11 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
     }
     double rrss = 0, sum_loo = 0, max_rel = 0, sw = 0, swy = 0, tss = 0;
     double G = z[Z_G];
+    double T0c = fmax(T0, sum_o); /* L + o_s + o_r, L clamped */
     for (size_t i = 0; i < n; i++) {
         double m = (double)in->rows[i]->bytes;
         y[i] = cf_row_time(in->rows[i], in->stat);
-        double f = T0 + G * m, rel = (y[i] - f) / f;
+        double f = T0c + G * m, rel = (y[i] - f) / f;
         rrss += rel * rel;
         if (fabs(rel) > max_rel)
             max_rel = fabs(rel);
@@ -224,11 +239,11 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         snprintf(what, sizeof what, "%s: loggp", in->what);
         double f_loo = f;
         if (in->rows[i]->bytes == m0 && fit_line(in, in->rows, n, -1, i, what, &l1, &e2) == 0)
-            f_loo = l1.c[0] + G * m;
+            f_loo = fmax(l1.c[0], sum_o) + G * m;
         sum_loo += fabs(y[i] - f_loo) / y[i];
     }
     for (size_t i = 0; i < n; i++) {
-        double f = T0 + G * (double)in->rows[i]->bytes, d = (y[i] - swy / sw) / f;
+        double f = T0c + G * (double)in->rows[i]->bytes, d = (y[i] - swy / sw) / f;
         tss += d * d;
     }
     int dof = (int)n - 2;
@@ -252,8 +267,6 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         cf_fit_warn(out, "g (%.3g us) < o_s (%.3g us): a sender cannot start messages faster "
                          "than its own overhead",
                     g, o_s);
-    if (L < 0)
-        cf_fit_warn(out, "L (%.3g us) < 0: the overheads exceed the ping-pong latency", L);
     double sum = o_s + L + o_r, alpha = ppall.c[0];
     if (fabs(alpha - sum) > 0.25 * fabs(sum))
         cf_fit_warn(out, "alpha of the Hockney fit (%.3g us) is far from o_s + L + o_r (%.3g us)",

@@ -9,9 +9,8 @@
 #include "model.h"
 
 const cf_model_kind *const cf_model_kinds[] = {
-    &cf_model_linear, &cf_model_poly2,    &cf_model_piecewise,
-    &cf_model_loggp,  &cf_model_datatype, &cf_model_auto,
-    NULL,
+    &cf_model_constant, &cf_model_linear,   &cf_model_poly2, &cf_model_piecewise,
+    &cf_model_loggp,    &cf_model_datatype, &cf_model_auto,  NULL,
 };
 
 const cf_model_kind *cf_model_kind_find(const char *name)

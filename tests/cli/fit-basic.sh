@@ -3,7 +3,9 @@
 
 HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
 
-# table FILE: exact Hockney ping-pong (2 us + m/8000 us) and a poly2 gather, 24 sizes.
+# table FILE: exact Hockney ping-pong (2 us + m/8000 us) and a poly2 gather, 24 sizes,
+# and a barrier (5 us, a 95% half-width of 0.2776 us over 5 samples: a standard error of
+# 0.1 us).
 table() {
     {
         echo "# schema: 1"
@@ -17,7 +19,7 @@ table() {
                 g = 3 + m / 4000 + 2e-11 * m * m
                 printf "gather,4,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, g, g, g, g
             }
-            printf "barrier,4,0,byte,,100,5,5,5,5,5,,\n"
+            printf "barrier,4,0,byte,,100,5,5,5,5,5,0.2776,\n"
         }'
     } >"$1"
 }
@@ -28,34 +30,132 @@ table data/run1.csv
 run "$COMMFIT" fit
 expect_rc 0 "fit with defaults"
 expect_err "commfit: fit: read data/run1.csv (49 rows)
-commfit: fit: warning: skipped: barrier np 4 byte: 1 distinct size: the auto model needs at least 3
-commfit: fit: barrier (byte): not enough process counts (have 1, need 3); fitted per np only
-commfit: fit: gather (byte): not enough process counts (have 1, need 3); fitted per np only
-commfit: fit: wrote models/run1.json (2 fits)
+commfit: fit: barrier, gather: fitted per np only, not enough process counts (have 1, need 3); predict answers other np with the point-to-point estimate
+commfit: fit: wrote models/run1.json (3 fits)
 commfit: fit: draw the report with: commfit report -m models/run1.json" "fit with defaults"
 check "the model file is written" test -s models/run1.json
-check "one summary line per fit" test "$(grep -c ' np ' "$T/out")" -eq 2
+check "one summary line per fit" test "$(grep -c ' np ' "$T/out")" -eq 3
+check "the barrier, measured at 0 B only, gets a constant with its interval" \
+    grep -q '^barrier np 4 byte: constant T = 5 us; 95% interval of a measurement +/- 0.393 us | n 1,' "$T/out"
 check "the ping-pong is linear with its formula" \
     grep -q '^pingpong np 2 byte: linear T(m) = 2 us + m / (7.45 GiB/s)' "$T/out"
 check "the summary shows saturation" grep -q 'r_inf 7629 MiB/s' "$T/out"
+check "the Hockney ping-pong is flat from 512 KiB (within 5% of the median of the last 3)" \
+    grep -q 'peak 7600 MiB/s at 4 MiB, flat from 512 KiB$' "$T/out"
 check "the gather is poly2" grep -q '^gather np 4 byte: poly2 ' "$T/out"
 check "the model file says its version" grep -q '"commfit_model": 1' models/run1.json
 check "no NaN in the model file" sh -c "! grep -qi nan models/run1.json"
 
+# Numbers for people: a sendrecv (two messages a call) of 2 us + m/8000 us, its largest
+# size 4194300 bytes: bandwidths in whole MiB/s (15259, not 1.526e+04), R^2 with four
+# decimals, a size that is not round in bytes.
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (k = 0; k < 24; k++) {
+            m = k == 0 ? 0 : k == 23 ? 4194300 : 2 ^ (k - 1); t = 2 + m / 8000
+            printf "sendrecv,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,%.10g\n", m, t, t, t, t, 2 * m / (1.048576 * t)
+        }
+    }'
+} >sendrecv.csv
+run "$COMMFIT" fit -i sendrecv.csv -o sendrecv.json
+expect_rc 0 "a sendrecv"
+check "bandwidths in whole MiB/s, R^2 with 4 decimals, exact bytes where a size is not round" \
+    grep -q '^sendrecv np 2 byte: linear T(m) = 2 us + m / (7.45 GiB/s) | n 24, loo [^,]*, max [^,]*, R2 1.0000 | r_inf 15259 MiB/s \[15259, 15259\], n1/2 15.6 KiB, 90% at 141 KiB, peak 15201 MiB/s at 4194300 B, flat from 512 KiB$' "$T/out"
+
+# A ping-pong whose bandwidth falls beyond its peak (0.5 + m/6000 us to 8 KiB, 4 + m/9000
+# to 512 KiB, -200 + m/3000 from 1 MiB): the last segment's intercept is negative, so
+# n_1/2 and the 90% size come from the middle one; the fall and the missing plateau are
+# said.
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (k = 0; k < 24; k++) {
+            m = k == 0 ? 0 : 2 ^ (k - 1)
+            t = m <= 8192 ? 0.5 + m / 6000 : m <= 524288 ? 4 + m / 9000 : -200 + m / 3000
+            printf "pingpong,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", m, t, t, t, t, t / 100, m / (1.048576 * t)
+        }
+    }'
+} >falls.csv
+run "$COMMFIT" fit -i falls.csv -o falls.json --model piecewise
+expect_rc 0 "a falling bandwidth"
+check "n_1/2 and the 90% size from the middle segment, named" \
+    grep -q "n1/2 35.2 KiB and 90% at 316 KiB from segment 2 (16 KiB to 512 KiB, 8583 MiB/s; the last segment's intercept is negative)" "$T/out"
+check "the fall beyond the peak is said" \
+    grep -q "peak 8032 MiB/s at 512 KiB, bandwidth falls beyond 512 KiB (3339 MiB/s at 4 MiB)" "$T/out"
+check "no plateau: not flat within the measured sizes" \
+    grep -q ", not flat within the measured sizes$" "$T/out"
+check "the model file: the segment, the fall, no flat size" \
+    sh -c 'grep -q "\"half_perf_segment\": 1," falls.json && grep -q "\"falls_beyond_bytes\": 524288" falls.json && grep -q "\"flat_from_bytes\": null" falls.json'
+
+# A gather that MPI short-circuits without data (0.0093 us at 0 B, 0.27 + m/5000 us with
+# data) and a scatter whose times zigzag by a factor 2 with size: the 0-byte point is set
+# aside, said in the summary and the model file, and predict at 0 B says what was measured
+# there; the scatter's fit is called poor.
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (k = 0; k < 24; k++) {
+            m = k == 0 ? 0 : 2 ^ (k - 1)
+            t = k == 0 ? 0.0093 : 0.27 + m / 5000
+            printf "gather,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, t, t, t, t
+            t = (1 + m / 5000) * (k % 2 ? 1 : 2.5)
+            printf "scatter,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, t, t, t, t
+        }
+    }'
+} >noop.csv
+run "$COMMFIT" fit -i noop.csv -o noop.json
+expect_rc 0 "a 0-byte no-op"
+check "the gather is fitted from 1 B: its line exactly" \
+    grep -q '^gather np 2 byte: linear T(m) = 0.27 us + m / (4.66 GiB/s) | n 23, ' "$T/out"
+check "the summary says the 0-byte point was set aside, and why" \
+    grep -q '^  set aside: a no-op: 0 B took 0.0093 us, below half of the 0.27 us the smallest sizes give at 0 B (MPI returns at once from a call without data); fitted from 1 B$' "$T/out"
+check "the model file lists it with its reason" \
+    sh -c 'grep -q "\"set_aside\": \[" noop.json && grep -q "\"reason\": \"a no-op: 0 B took 0.0093 us" noop.json'
+check "the scatter's fit is called poor" \
+    grep -q '^  warning: poor fit: its leave-one-out error, [0-9.]*%, is above 25%; its predictions are rough$' "$T/out"
+check "the gather's is not" sh -c "! grep -A2 '^gather' '$T/out' | grep -q 'poor fit'"
+run "$COMMFIT" predict -m noop.json -p gather -n 2 -b 0 -f csv
+expect_rc 0 "predict at 0 B after a no-op"
+check "predict at 0 B: extrapolated, and what was measured there" \
+    grep -q '^gather,2,0,byte,0.270,[0-9.]*,[0-9.]*,,fit,linear,bytes,"bytes 0 B is below the fitted sizes (from 1 B): measured there 0.0093 us, a no-op set aside from the fit"$' "$T/out"
+
 run "$COMMFIT" fit -i data/run1.csv --patterns pingpong --model linear -o out.json --formulas c
 expect_rc 0 "--formulas c"
-expect_out "static double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in bytes */" \
+expect_out "static inline double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in bytes */" \
     "--formulas c"
 check "-o names the model file" test -s out.json
+
+# Every fit's C formula in a header that a program includes and uses none of: static
+# inline functions, no unused-function warning (the barrier's unused m is voided).
+"$COMMFIT" fit -i data/run1.csv -o out.json --formulas c >costs.h 2>/dev/null
+printf '#include "costs.h"\nint main(void) { return 0; }\n' >costs.c
+if command -v cc >/dev/null 2>&1; then
+    check "--formulas c: a header that compiles unused with -Wall -Wextra -Werror" \
+        cc -Wall -Wextra -Werror -c -o costs.o costs.c
+else
+    skip "--formulas c compiles unused: no cc"
+fi
 
 run "$COMMFIT" fit -i data/run1.csv --patterns pingpong --model linear -o out.json --formulas python
 expect_out "def T_pingpong_np2(m): return 2 + 0.000125*m  # us; m in bytes" "--formulas python"
 
-run "$COMMFIT" fit -i data/run1.csv --patterns barrier
+{
+    echo "$HDR"
+    echo "scatter,4,64,byte,,100,5,3,3,3,3,,"
+    echo "scatter,4,128,byte,,100,5,3.5,3.5,3.5,3.5,,"
+    echo "barrier,4,0,byte,,100,1,5,5,5,5,,"
+} >two.csv
+run "$COMMFIT" fit -i two.csv --patterns scatter
 expect_rc 1 "a named pattern that cannot be fitted"
-expect_err "commfit: fit: read data/run1.csv (49 rows)
-commfit: fit: barrier np 4 byte: 1 distinct size: the auto model needs at least 3" \
+expect_err "commfit: fit: read two.csv (3 rows)
+commfit: fit: scatter np 4 byte: 2 distinct sizes: the auto model needs at least 3" \
     "a named pattern that cannot be fitted"
+run "$COMMFIT" fit -i two.csv --patterns barrier
+expect_rc 1 "a barrier without its spread"
+expect_err "commfit: fit: read two.csv (3 rows)
+commfit: fit: barrier np 4 byte: one row without t_ci95_us over 2 samples or more: the constant model needs its spread (or several rows)" \
+    "a barrier without its spread"
 
 run "$COMMFIT" fit -i data/run1.csv --patterns alltoall
 expect_rc 1 "a pattern with no rows"

@@ -57,7 +57,10 @@ expect_rc 0 "a negative intercept, positive over the measured sizes"
 check "its intercept is kept" grep -q '^gather np 4 byte: linear T(m) = -1 us' "$T/out"
 rm -f mdir/n.json
 
-# LogGP whose overheads exceed the ping-pong latency: L = 1.6 - 0.6 - 1.5 < 0.
+# LogGP whose overheads exceed the ping-pong latency: L = 1.6 - 0.6 - 1.5 < 0, as on
+# shared memory where o_s and o_r include the copies. No latency is negative: L is
+# clamped to 0 with a warning naming the numbers, kept in the model file, and the fit is
+# written.
 {
     echo "$HDR"
     awk 'BEGIN {
@@ -73,16 +76,30 @@ rm -f mdir/n.json
     }'
 } >loggp.csv
 run "$COMMFIT" fit -i loggp.csv -o mdir/l.json --model loggp
-expect_rc 1 "--model loggp with L < 0"
-grep_err '^commfit: fit: pingpong np 2 byte: the loggp fit gives a negative L_us \(-0\.5\): the overheads exceed the ping-pong latency' \
-    "--model loggp with L < 0: L named"
-no_file "--model loggp with L < 0"
+expect_rc 0 "--model loggp with L < 0: L clamped, the fit written"
+check "--model loggp with L < 0: L = 0 in the summary" \
+    grep -q '^pingpong np 2 byte: loggp T(m) = 2.1 us + m / (8.38 GiB/s); L = 0 us, o_s = 0.6 us, o_r = 1.5 us,' "$T/out"
+check "--model loggp with L < 0: the warning names o_s + o_r and the half round trip" \
+    grep -q "^  warning: L = -0.5 us clamped to 0: o_s + o_r (2.1 us) exceed the ping-pong's half round trip at 0 B (1.6 us); on shared memory the overheads include the copies$" "$T/out"
+check "--model loggp with L < 0: L_us is 0 in the model file" grep -q '"L_us": 0' mdir/l.json
+check "--model loggp with L < 0: the warning is in the model file" \
+    grep -q '"L = -0.5 us clamped to 0: o_s + o_r (2.1 us) exceed' mdir/l.json
+check "--model loggp with L < 0: its quality says how far o_s + o_r lie above (max 24%)" \
+    grep -q '| n 16, loo [0-9.]*%, max 24%' "$T/out"
+rm -f mdir/l.json
 run "$COMMFIT" fit -i loggp.csv -o mdir/l.json
 expect_rc 0 "auto with L < 0: the other fits are written"
-grep_err '^commfit: fit: warning: no loggp parameters: pingpong np 2 byte: the loggp fit gives a negative L_us' \
-    "auto with L < 0: no loggp parameters, and why"
-check "auto with L < 0: no loggp fit in the file" test "$(grep -c '"loggp"' mdir/l.json)" -eq 0
+check "auto with L < 0: the loggp parameters too" test "$(grep -c '"loggp"' mdir/l.json)" -eq 1
 rm -f mdir/l.json
+
+# Impossible estimates are still refused: burst times falling with size give G < 0.
+awk -F, -v OFS=, '$1 == "loggp_gap" { for (i = 8; i <= 11; i++) $i = 0.9 - $3 / 1e6 } { print }' \
+    loggp.csv >falling-gap.csv
+run "$COMMFIT" fit -i falling-gap.csv -o mdir/l.json --model loggp
+expect_rc 1 "--model loggp with G < 0"
+grep_err '^commfit: fit: pingpong np 2 byte: the loggp fit gives a negative G_us_per_byte \(-1e-06\): the burst times fall with size: LogGP parameters cannot be negative$' \
+    "--model loggp with G < 0: G named"
+no_file "--model loggp with G < 0"
 
 # The point-to-point estimate needs alpha and beta >= 0: a ping-pong falling with size
 # (measured so, within noise) gives none, and says why; the fits are still written.

@@ -34,8 +34,8 @@ table 2 >laptop.csv
 table 2,4,8,16 >cluster.csv
 run "$COMMFIT" fit -i laptop.csv -o laptop.json
 expect_rc 0 "fit of the laptop table"
-grep_err '^commfit: fit: alltoall \(byte\): not enough process counts \(have 1, need 3\); fitted per np only$' \
-    "fit says which patterns get no across-np model"
+grep_err '^commfit: fit: allreduce, alltoall: fitted per np only, not enough process counts \(have 1, need 3\); predict answers other np with the point-to-point estimate$' \
+    "fit says in one line which patterns get no across-np model, and what predict does"
 run "$COMMFIT" fit -i cluster.csv -o cluster.json
 expect_rc 0 "fit of the cluster table"
 check "the cluster model has across-np models" grep -q '"basis"' cluster.json
@@ -164,7 +164,7 @@ check "--formula: the fit's formula" grep -q '^T(m) = ' "$T/out"
 run "$COMMFIT" predict -m laptop.json --formula --lang c -p alltoall -n 16
 expect_rc 0 "--formula from the p2p estimate"
 check "--formula --lang c: the cheapest of two algorithms" \
-    grep -q '^static double T_alltoall_np16(double m) { return fmin(' "$T/out"
+    grep -q '^static inline double T_alltoall_np16(double m) { return fmin(' "$T/out"
 grep_err 'np=16: point-to-point estimate \(Bruck, or pairwise exchange\)' \
     "--formula says on stderr where it comes from"
 cat >f.c <<'CEOF'
@@ -199,6 +199,45 @@ check "--blocks 16: the datatype fit within 2%" within "$(field 5)" 10.3536 0.02
 check "--blocks: the datatype model named" test "$(field 10)" = datatype
 run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 0
 expect_rc 2 "--blocks 0"
+
+# --- a pattern without data: barrier (dissemination, 0.7 us * ceil(lg p)), measured at
+# 0 bytes only, with its 95% half-width over 5 samples
+barriers() {
+    echo "# schema: 1"
+    echo "$HEADER"
+    awk -v nps="$1" 'BEGIN {
+        for (k = 0; k <= 22; k++) {
+            m = k == 0 ? 0 : 2 ^ (k - 1); t = 1 + 1e-4 * m
+            printf "pingpong,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, t, t, t, t, m / (1.048576 * t)
+        }
+        n = split(nps, P, ",")
+        for (j = 1; j <= n; j++) {
+            p = P[j]; t = 0.7 * log(p) / log(2)
+            printf "barrier,%d,0,byte,,100,5,%.6f,%.6f,%.6f,%.6f,%.6f,\n", p, t, t, t, t, 0.02 * t
+        }
+    }'
+}
+barriers 2 >bar2.csv
+barriers 2,4,8 >bar248.csv
+"$COMMFIT" fit -i bar2.csv -o bar2.json >/dev/null 2>&1
+"$COMMFIT" fit -i bar248.csv -o bar248.json >/dev/null 2>&1
+run "$COMMFIT" predict -m bar2.json -p barrier -n 2 -b 0
+expect_rc 0 "barrier at the np measured"
+check "barrier at np=2: from its fit, the constant" test "$(field 9),$(field 10)" = fit,constant
+check "barrier at np=2: the measured time" test "$(field 5)" = 0.700
+run "$COMMFIT" predict -m bar2.json -p barrier -n 2 -b 0,1K
+check "barrier, --bytes 1K: the same time, not extrapolated" \
+    test "$(sed -n 3p "$T/out" | cut -d, -f5,9,11)" = "0.700,fit,"
+check "barrier, --bytes 1K: says the size does not matter" \
+    grep -q '^barrier,2,1024,byte,0.700,.*,barrier carries no data: its time is the same at any --bytes$' "$T/out"
+run "$COMMFIT" predict -m bar2.json -p barrier -n 8 -b 0
+check "barrier at np=8 from np=2 only: the point-to-point estimate" test "$(field 9),$(field 10)" = p2p-estimate,dissemination
+run "$COMMFIT" predict -m bar248.json -p barrier -n 4 -b 0
+check "barrier at a measured np of 2,4,8: the fit" test "$(field 9),$(field 5)" = fit,1.400
+run "$COMMFIT" predict -m bar248.json -p barrier -n 16 -b 0
+check "barrier at np=16 from 2,4,8: the across-np model, dissemination" \
+    test "$(field 9),$(field 10)" = across-np,dissemination
+check "barrier at np=16 from 2,4,8: 4 rounds of 0.7 us within 1%" within "$(field 5)" 2.8 0.01
 
 # --- points from a file
 printf '# np bytes\n2 1K\n16,1M\n\n32 4096\n' >points

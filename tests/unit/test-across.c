@@ -461,7 +461,7 @@ static void formulas(void)
     is_str(buf, "T(m) = min(1.5 us + m / (477 MiB/s), 20 us - 0.0001 us/B * m)",
            "text formula of two algorithms");
     cf_lines_formula("T_x_np4", c0, c1, 2, NULL, "c", buf, sizeof buf);
-    is_str(buf, "static double T_x_np4(double m) { return fmin(1.5 + 0.002*m, 20 - 0.0001*m); } "
+    is_str(buf, "static inline double T_x_np4(double m) { return fmin(1.5 + 0.002*m, 20 - 0.0001*m); } "
                 "/* us; m in bytes */",
            "c formula of two algorithms");
     cf_lines_formula("T_x_np4", c0, c1, 2, NULL, "python", buf, sizeof buf);
@@ -479,7 +479,7 @@ static void formulas(void)
            "gnuplot formula");
     double sw[1] = {4096};
     cf_lines_formula("T_x_np4", c0, c1, 2, sw, "c", buf, sizeof buf);
-    is_str(buf, "static double T_x_np4(double m) { return (m < 4096 ? (1.5 + 0.002*m) : (20 - "
+    is_str(buf, "static inline double T_x_np4(double m) { return (m < 4096 ? (1.5 + 0.002*m) : (20 - "
                 "0.0001*m)); } /* us; m in bytes */",
            "c formula of two size ranges");
     cf_lines_formula("T_x_np4", c0, c1, 2, sw, "python", buf, sizeof buf);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <gsl/gsl_errno.h>
+#include <unistd.h>
 
 #include "fitdata.h"
 #include "fitting.h"
@@ -42,6 +43,15 @@ static void exact_hockney(void)
     near(f.sat.n_half_bytes, ALPHA / BETA, 1e-8, "exact Hockney: n_1/2 = alpha/beta");
     near(f.sat.m90_bytes, 9 * ALPHA / BETA, 1e-8, "exact Hockney: 90%% of r_inf at 9 alpha/beta");
     is_int((long long)f.sat.peak_bytes, 4194304, "exact Hockney: peak at the largest size");
+    is_int(f.sat.half_segment, 0, "exact Hockney: n_1/2 from the tangent, segment 0");
+    near(f.sat.half_rinf_MiBps, f.sat.rinf_MiBps, 1e-12, "exact Hockney: of r_inf itself");
+    /* Bandwidth m / (alpha + beta m) in MiB/s: the plateau is the median of the three
+     * largest sizes (2 MiB), and from 512 KiB up every size is within 5% of it (256 KiB,
+     * 8288 B/us, is 6.9% below 8905). */
+    double bw2m = 2097152 / (ALPHA + BETA * 2097152) / 1.048576;
+    near(f.sat.plateau_MiBps, bw2m, 1e-9, "exact Hockney: the plateau, median of the last 3");
+    near(f.sat.flat_from_bytes, 524288, 0, "exact Hockney: flat from 512 KiB");
+    ok(isnan(f.sat.falls_beyond_bytes), "exact Hockney: the bandwidth does not fall");
     cf_fit_clear(&f);
 
     ok(cf_fit_group("auto", &in, &f, &e) == 0, "exact Hockney: auto fits");
@@ -49,6 +59,164 @@ static void exact_hockney(void)
     cf_fit_clear(&f);
     ok(cf_fit_group("piecewise", &in, &f, &e) == 0, "exact Hockney: piecewise fits");
     is_int(f.nseg, 1, "exact Hockney: piecewise invents no breakpoint");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
+/* A bandwidth that falls beyond its peak, as on a machine whose caches hold the smaller
+ * messages: 0.5 + m/6000 us to 8 KiB, 4 + m/9000 from 16 KiB to 512 KiB (the peak), then
+ * c + m/d from 1 MiB, c < 0. r_inf is 1/d, below the peak; n_1/2 and the 90% size come
+ * from the middle segment, whose intercept is positive (4 * 9000 bytes). */
+static void falling(double c, double d, int flat, const char *label)
+{
+    rows v = {0};
+    for (int k = 0; k < 24; k++) {
+        double m = (double)size_at(k);
+        double t = m <= 8192 ? 0.5 + m / 6000 : m <= 524288 ? 4 + m / 9000 : c + m / d;
+        rows_add(&v, "pingpong", 2, "byte", size_at(k), 0, t, 1);
+    }
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("piecewise", &in, &f, &e) == 0 && f.nseg == 3, "%s: three segments (%d)",
+       label, f.nseg);
+    const cf_saturation *s = &f.sat;
+    near(s->rinf_MiBps, d / 1.048576, 1e-9, "%s: r_inf from the last segment", label);
+    is_int(s->half_segment, 1, "%s: n_1/2 from the middle segment", label);
+    near(s->n_half_bytes, 4 * 9000, 1e-9, "%s: n_1/2 = its alpha/beta", label);
+    near(s->m90_bytes, 9 * 4 * 9000, 1e-9, "%s: 90%% at 9 alpha/beta", label);
+    near(s->half_rinf_MiBps, 9000 / 1.048576, 1e-9, "%s: of that segment's 1/beta", label);
+    is_int((long long)s->peak_bytes, 524288, "%s: the peak at 512 KiB", label);
+    near(s->falls_beyond_bytes, 524288, 0, "%s: the bandwidth falls beyond it", label);
+    if (flat)
+        near(s->flat_from_bytes, 2097152, 0, "%s: flat from 2 MiB (the two largest)", label);
+    else
+        ok(isnan(s->flat_from_bytes), "%s: not flat within the measured sizes", label);
+    cf_modelset *ms = cf_modelset_alloc();
+    cf_modelset_add(ms, &f);
+    ok(cf_modelset_write("sat.json", ms, &e) == 0, "%s: written", label);
+    cf_modelset_free(ms);
+    ms = NULL;
+    ok(cf_modelset_read("sat.json", &ms, &e) == 0 && ms->nfits == 1 &&
+           ms->fits[0].sat.half_segment == 1 &&
+           ms->fits[0].sat.falls_beyond_bytes == 524288 &&
+           isnan(ms->fits[0].sat.flat_from_bytes) == !flat,
+       "%s: the saturation fields read back", label);
+    cf_modelset_free(ms);
+    unlink("sat.json");
+    rows_free(&v);
+}
+
+/* A collective that MPICH short-circuits without data: 0 B takes 0.0093 us against
+ * 0.27 + m/5000 us with data. The 0-byte row is set aside (recorded, with why) and the
+ * fit recovers the line from 1 B; a reduction's empty sizes (fewer than 4 bytes, no
+ * float) likewise; a real 0-byte time, and one far below large sizes only, are kept. */
+static void noop_zero(void)
+{
+    rows v = {0};
+    for (int k = 0; k < 24; k++) {
+        double m = (double)size_at(k);
+        rows_add(&v, "gather", 2, "byte", size_at(k), 0, k == 0 ? 0.0093 : 0.27 + m / 5000, 0);
+    }
+    cf_fit_input in = input_of(&v, "gather np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "0-byte no-op: fits: %s", e.msg);
+    is_str(f.model, "linear", "0-byte no-op: the line from 1 B");
+    near(f.seg[0].coef[0], 0.27, 1e-9, "0-byte no-op: alpha");
+    near(f.seg[0].coef[1], 1 / 5000.0, 1e-9, "0-byte no-op: beta");
+    ok(f.q.loo_mape < 1e-9, "0-byte no-op: leave-one-out error vanishes (%g)", f.q.loo_mape);
+    is_int(f.q.n, 23, "0-byte no-op: 23 points fitted");
+    is_int((long long)f.min_bytes, 1, "0-byte no-op: the fitted range starts at 1 B");
+    ok(f.nset_aside == 1 && f.set_aside[0].bytes == 0 && f.set_aside[0].t_us == 0.0093,
+       "0-byte no-op: the 0-byte point set aside, with its time");
+    near(f.set_aside[0].rel_err, (0.0093 - 0.27) / 0.27, 1e-9,
+         "0-byte no-op: its error against the fit at 0 B");
+    ok(strstr(f.set_aside_why, "a no-op: 0 B took 0.0093 us, below half of the 0.27 us the "
+                               "smallest sizes give at 0 B") != NULL &&
+           strstr(f.set_aside_why, "fitted from 1 B") != NULL,
+       "0-byte no-op: why (%s)", f.set_aside_why);
+    ok(cf_fit_check(&f, &in, &e) == 0, "0-byte no-op: the check passes over every row");
+    cf_prediction p;
+    ok(cf_fit_predict(&f, 0, &p) == 0 && p.extrapolated,
+       "0-byte no-op: predict at 0 B extrapolates below the fit");
+    cf_fit_clear(&f);
+    rows_free(&v);
+
+    for (int k = 0; k < 24; k++) {
+        double m = (double)size_at(k);
+        rows_add(&v, "reduce", 2, "float", size_at(k), 0, m < 4 ? 0.025 : 0.9 + m / 2000, 0);
+    }
+    in = input_of(&v, "reduce np 2 float");
+    ok(cf_fit_group("auto", &in, &f, &e) == 0 && f.nset_aside == 3 && f.min_bytes == 4,
+       "reduction: 0, 1 and 2 B (no float) set aside, fitted from 4 B");
+    near(f.seg[0].coef[0], 0.9, 1e-9, "reduction: alpha");
+    cf_fit_clear(&f);
+    rows_free(&v);
+
+    for (int k = 0; k < 24; k++)
+        rows_add(&v, "pingpong", 2, "byte", size_at(k), 0, 2 + (double)size_at(k) / 8000, 1);
+    in = input_of(&v, "pingpong np 2 byte");
+    ok(cf_fit_group("auto", &in, &f, &e) == 0 && f.nset_aside == 0 && f.min_bytes == 0 &&
+           f.q.n == 24,
+       "a real 0-byte time is kept");
+    cf_fit_clear(&f);
+    rows_free(&v);
+    for (int k = 0; k < 24; k++)
+        if (k == 0 || k >= 17)
+            rows_add(&v, "pingpong", 2, "byte", size_at(k), 0, 2 + (double)size_at(k) / 8000, 1);
+    in = input_of(&v, "pingpong np 2 byte");
+    ok(cf_fit_group("linear", &in, &f, &e) == 0 && f.nset_aside == 0,
+       "0 B far below 64 KiB, the next size, but on its line: kept");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
+/* A pattern without data (barrier, 0 bytes only) takes the constant model whatever is
+ * asked: one row's standard error from its t_ci95_us over its samples, several rows' from
+ * their spread. */
+static void constant(void)
+{
+    rows v = {0};
+    rows_add(&v, "barrier", 2, "byte", 0, 0, 0.6, 0);
+    v.r[0].t_ci95_us = 0.1;
+    v.r[0].samples = 5;
+    cf_fit_input in = input_of(&v, "barrier np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("linear", &in, &f, &e) == 0, "barrier: fits: %s", e.msg);
+    is_str(f.model, "constant", "barrier: the constant model, whatever was asked");
+    near(f.seg[0].coef[0], 0.6, 1e-12, "barrier: t0");
+    double se = 0.1 / cf_t975(4);
+    near(f.seg[0].cov[0][0], se * se, 1e-12, "barrier: the variance of t0 from t_ci95_us");
+    is_int(f.dof, 4, "barrier: dof = samples - 1");
+    cf_prediction p;
+    ok(cf_fit_predict(&f, 0, &p) == 0, "barrier: predicts");
+    near(p.t_us, 0.6, 1e-12, "barrier: predicts t0");
+    near(p.hi_us - p.t_us, cf_t975(4) * sqrt(2) * se, 1e-9,
+         "barrier: the interval of a measurement, t(0.975, 4) sqrt(2) se");
+    ok(cf_fit_check(&f, &in, &e) == 0, "barrier: passes the checks");
+    is_str(f.formula, "T = 0.6 us; 95% interval of a measurement +/- 0.141 us", "barrier: formula");
+    char c[256];
+    cf_fit_formula(&f, "c", c, sizeof c);
+    is_str(c, "static inline double T_barrier_np2(double m) { (void)m; return 0.6; } /* us; m in bytes */",
+           "barrier: C formula, m unused");
+    cf_fit_clear(&f);
+    v.r[0].t_ci95_us = NAN;
+    ok(cf_fit_group("auto", &in, &f, &e) == CF_EXIT_DATA &&
+           strcmp(e.msg, "barrier np 2 byte: one row without t_ci95_us over 2 samples or more: "
+                         "the constant model needs its spread (or several rows)") == 0,
+       "barrier without its spread: refused (%s)", e.msg);
+    rows_add(&v, "barrier", 2, "byte", 0, 0, 0.7, 0);
+    rows_add(&v, "barrier", 2, "byte", 0, 0, 0.8, 0);
+    in = input_of(&v, "barrier np 2 byte");
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "barrier, three replicates: fits");
+    near(f.seg[0].coef[0], 0.7, 1e-12, "three replicates: their mean");
+    near(f.seg[0].cov[0][0], 0.01 / 3, 1e-9, "three replicates: variance of the mean");
+    near(f.s2, 0.01 / 0.49, 1e-9, "three replicates: relative variance of one");
+    is_int(f.dof, 2, "three replicates: dof 2");
+    near(f.q.loo_mape, (0.15 / 0.6 + 0 / 0.7 + 0.15 / 0.8) / 3, 1e-9,
+         "three replicates: leave-one-out error");
     cf_fit_clear(&f);
     rows_free(&v);
 }
@@ -359,6 +527,10 @@ int main(void)
 {
     gsl_set_error_handler_off();
     exact_hockney();
+    falling(-40, 4000, 1, "falling bandwidth, flat at the end");
+    falling(-200, 3000, 0, "falling bandwidth, not flat");
+    noop_zero();
+    constant();
     noisy_hockney();
     breakpoint(0, "exact");
     breakpoint(0.02, "2% noise");
