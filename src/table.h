@@ -30,7 +30,8 @@ typedef struct cf_row {
     double t_med_us;                     /* > 0, or NAN when unknown (empty) */
     double t_ci95_us;                    /* >= 0, or NAN when unknown (empty) */
     double bw_MiBps;                     /* >= 0, or NAN (empty: collectives) */
-    char *extra; /* the row's extra columns, comma-joined, owned by the table; or NULL */
+    char *extra; /* the row's extra columns, comma-joined, owned by the table (rows with
+                  * equal values may share one string); or NULL */
 } cf_row;
 
 typedef struct cf_meta {
@@ -45,6 +46,7 @@ typedef struct cf_table {
     size_t n_extra;
     cf_row *rows;
     size_t n_rows, cap_rows;
+    struct cf_strings *strings; /* where the rows' extra values are kept */
 } cf_table;
 
 cf_table *cf_table_alloc(void);
@@ -65,7 +67,8 @@ int cf_row_check(const cf_row *r, char *why, size_t n);
 /* Room for n rows in all, so that adding up to n never moves the rows. 0, or -1 out of
  * memory. */
 int cf_table_reserve(cf_table *t, size_t n);
-/* Appends a copy of r (extra duplicated). 0, or -1 out of memory. */
+/* Appends a copy of r (extra copied, or shared with the previous row's when equal). 0, or
+ * -1 out of memory. */
 int cf_table_add(cf_table *t, const cf_row *r);
 
 /* Reads a whole table. name is used in messages ("-" reads stdin). Every error names
