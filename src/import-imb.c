@@ -61,7 +61,7 @@ static int bench_line(const cf_import_line *l, char *name, size_t cap)
     int k = cf_import_split(l->s, l->n, f, 3);
     if (k < 3)
         return 0;
-    snprintf(name, cap, "%.*s", (int)(f[2].n < cap ? f[2].n : cap - 1), f[2].s);
+    cf_import_copy(name, cap, f[2].s, f[2].n);
     return 1;
 }
 
@@ -161,7 +161,7 @@ static int column_header(const cf_import_line *l, imb_table *tb)
         return -1;
     memset(tb->has, 0, sizeof tb->has);
     tb->ncols = k;
-    size_t hn = 0;
+    tb->header[0] = '\0';
     for (int i = 0; i < k; i++) {
         enum col c = C_OTHER;
         if (lower_eq(f[i].s, f[i].n, "#bytes"))
@@ -186,10 +186,9 @@ static int column_header(const cf_import_line *l, imb_table *tb)
             return -1;
         tb->col[i] = c;
         tb->has[c] = 1;
-        hn += (size_t)snprintf(tb->header + hn, hn < sizeof tb->header ? sizeof tb->header - hn : 0,
-                               "%s%.*s", i ? " " : "", (int)f[i].n, f[i].s);
-        if (hn >= sizeof tb->header)
-            hn = sizeof tb->header - 1;
+        if (i > 0)
+            cf_import_append(tb->header, sizeof tb->header, " ", 1);
+        cf_import_append(tb->header, sizeof tb->header, f[i].s, f[i].n);
     }
     tb->bw_only = !tb->has[C_T] && !tb->has[C_TAVG] && !tb->has[C_TPURE];
     if (tb->bw_only && !(tb->has[C_MSGS] && tb->has[C_BYTES]))
@@ -356,9 +355,10 @@ static int table_end(cf_import *im, imb_table *tb, imb_file *fi, cf_error *e)
         if (fi->mb_decimal >= 0 && fi->mb_decimal != dec)
             fi->mb_mixed = 1;
         fi->mb_decimal = dec;
+        cf_row *rows = cf_import_rows(im);
         for (size_t i = 0; i < im->cur.n; i++)
             if (dec)
-                im->cur.rows[i].bw_MiBps /= 1.048576;
+                rows[i].bw_MiBps /= 1.048576;
     }
     if (tb->bw_only)
         im->bw_only = 1;
@@ -421,7 +421,7 @@ int cf_import_imb_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
         case OUT:
             if (bench_line(&l, name, sizeof name)) {
                 memset(&tb, 0, sizeof tb);
-                snprintf(tb.name, sizeof tb.name, "%s", name);
+                cf_import_copy(tb.name, sizeof tb.name, name, strlen(name));
                 tb.line = l.no;
                 tables++;
                 st = HDR;

@@ -132,9 +132,8 @@ static int title_line(const cf_import_line *l, osu_table *tb)
     memset(tb, 0, sizeof *tb);
     tb->line = l->no;
     if (end + 1 < k && (f[end + 1].s[0] == 'v' || f[end + 1].s[0] == 'V'))
-        snprintf(tb->version, sizeof tb->version, "%.*s", (int)f[end + 1].n - 1,
-                 f[end + 1].s + 1);
-    snprintf(tb->product, sizeof tb->product, "%.*s", (int)f[2].n, f[2].s);
+        cf_import_copy(tb->version, sizeof tb->version, f[end + 1].s + 1, f[end + 1].n - 1);
+    cf_import_copy(tb->product, sizeof tb->product, f[2].s, f[2].n);
     char name[120];
     size_t n = 0;
     for (int i = 3; i < end && n + 1 < sizeof name; i++) {
@@ -145,8 +144,8 @@ static int title_line(const cf_import_line *l, osu_table *tb)
     }
     name[n] = '\0';
     const char *last = f[end - 1].s + f[end - 1].n;
-    snprintf(tb->title, sizeof tb->title, "%.*s", (int)(end > 3 ? last - f[3].s : 0),
-             end > 3 ? f[3].s : "");
+    cf_import_copy(tb->title, sizeof tb->title, end > 3 ? f[3].s : "",
+                   end > 3 ? (size_t)(last - f[3].s) : 0);
     tb->np_rule = NP_GIVEN;
     const char *prod = tb->product;
     if (strncmp(prod, "MPI_", 4) == 0 && prod[4] != '\0') {
@@ -181,8 +180,9 @@ static int title_line(const cf_import_line *l, osu_table *tb)
             continue;
         if (tb->nonblocking && (tests[i].np != NP_GIVEN || tests[i].bw_only))
             break;
-        snprintf(tb->pattern, sizeof tb->pattern, "%s%s", tb->nonblocking ? "i" : "",
-                 tests[i].pattern);
+        cf_import_copy(tb->pattern, sizeof tb->pattern, "i", tb->nonblocking);
+        cf_import_append(tb->pattern, sizeof tb->pattern, tests[i].pattern,
+                         strlen(tests[i].pattern));
         tb->known = 1;
         tb->np_rule = tests[i].np;
         tb->bw_only = tests[i].bw_only;
@@ -277,7 +277,7 @@ static int column_header(const cf_import_line *l, osu_table *tb)
     }
     if (!tb->has[R_AVG] && !tb->has[R_BW] && !tb->has[R_RATE] && !tb->has[R_PURE])
         return -1;
-    snprintf(tb->header, sizeof tb->header, "%.*s", (int)n, s);
+    cf_import_copy(tb->header, sizeof tb->header, s, n);
     return 0;
 }
 

@@ -160,9 +160,18 @@ void cf_row_init(cf_row *r)
     r->bw_MiBps = NAN;
 }
 
+/* The characters of names, for a look-up per character. */
+static const unsigned char name_chars[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1,
+    ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1,
+    ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
+    ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
+
 static int name_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    return name_chars[(unsigned char)c];
 }
 
 static int valid_name(const char *s)
@@ -268,24 +277,42 @@ int cf_table_reserve(cf_table *t, size_t n)
     return reserve(t, n);
 }
 
+/* extra as a string of the table: the previous row's when equal, else a copy. */
+static char *table_string(cf_table *t, const char *extra)
+{
+    char *prev = t->n_rows > 0 ? t->rows[t->n_rows - 1].extra : NULL;
+    if (prev != NULL && (prev == extra || strcmp(prev, extra) == 0))
+        return prev;
+    size_t n = strlen(extra) + 1;
+    char *x = strings_room(t, n);
+    if (x != NULL) {
+        memcpy(x, extra, n);
+        strings_keep(t, n);
+    }
+    return x;
+}
+
+int cf_table_add_written(cf_table *t, size_t n, const char *extra)
+{
+    char *x = NULL;
+    if (n == 0)
+        return 0;
+    if (extra != NULL && (x = table_string(t, extra)) == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        t->rows[t->n_rows + i].extra = x;
+    t->n_rows += n;
+    return 0;
+}
+
 int cf_table_add(cf_table *t, const cf_row *r)
 {
     if (t->n_rows == t->cap_rows && reserve(t, t->cap_rows ? t->cap_rows * 2 : 64) != 0)
         return -1;
     cf_row *d = &t->rows[t->n_rows];
     *d = *r;
-    if (r->extra != NULL) {
-        char *prev = t->n_rows > 0 ? t->rows[t->n_rows - 1].extra : NULL;
-        if (prev != NULL && (prev == r->extra || strcmp(prev, r->extra) == 0)) {
-            d->extra = prev;
-        } else {
-            size_t n = strlen(r->extra) + 1;
-            if ((d->extra = strings_room(t, n)) == NULL)
-                return -1;
-            memcpy(d->extra, r->extra, n);
-            strings_keep(t, n);
-        }
-    }
+    if (r->extra != NULL && (d->extra = table_string(t, r->extra)) == NULL)
+        return -1;
     t->n_rows++;
     return 0;
 }
@@ -605,20 +632,11 @@ static const char *digit_run(const char *p, const char *lim, uint64_t *m)
     return p;
 }
 
-/* The characters of names, for a look-up per character. */
-static const unsigned char name_chars[256] = {
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-    ['8'] = 1, ['9'] = 1, ['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1,
-    ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1,
-    ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
-    ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
-};
-
 /* A name of [a-z0-9_] copied into dst (cap bytes with its NUL); returns its end. */
 static const char *scan_name(const char *p, const char *end, char *dst, size_t cap)
 {
     const char *p0 = p;
-    while (p < end && name_chars[(unsigned char)*p])
+    while (p < end && name_char(*p))
         p++;
     size_t n = (size_t)(p - p0);
     if (n == 0 || n >= cap)

@@ -70,6 +70,10 @@ int cf_table_reserve(cf_table *t, size_t n);
 /* Appends a copy of r (extra copied, or shared with the previous row's when equal). 0, or
  * -1 out of memory. */
 int cf_table_add(cf_table *t, const cf_row *r);
+/* Appends the n rows the caller wrote in place after the last one (from t->rows + n_rows,
+ * in room cf_table_reserve made), all with the extra values extra (or NULL), as n calls of
+ * cf_table_add would: no copy of the rows. 0, or -1 out of memory. */
+int cf_table_add_written(cf_table *t, size_t n, const char *extra);
 
 /* Reads a whole table. name is used in messages ("-" reads stdin). Every error names
  * file:line and what was expected. */
