@@ -110,9 +110,9 @@ static int is_digit(char c)
     return (unsigned)(c - '0') < 10;
 }
 
-int cf_import_number(const char *s, size_t n, double *v, int *decimals)
+const char *cf_import_scan_number(const char *s, const char *end, double *v, int *decimals)
 {
-    const char *p = s, *end = s + n;
+    const char *p = s;
     int neg = 0;
     if (p < end && (*p == '+' || *p == '-'))
         neg = *p++ == '-';
@@ -139,7 +139,7 @@ int cf_import_number(const char *s, size_t n, double *v, int *decimals)
         digits += dec;
     }
     if (digits == 0)
-        return -1;
+        return NULL;
     long e = 0;
     if (p < end && (*p == 'e' || *p == 'E')) {
         int eneg = 0;
@@ -151,12 +151,11 @@ int cf_import_number(const char *s, size_t n, double *v, int *decimals)
             if (e < 100000)
                 e = e * 10 + (*p - '0');
         if (p == e0)
-            return -1;
+            return NULL;
         if (eneg)
             e = -e;
     }
-    if (p != end)
-        return -1;
+    size_t n = (size_t)(p - s);
     double x;
     long p10 = e - dec;
     /* Exact when the mantissa and the power of ten are both exact doubles (Clinger). */
@@ -166,18 +165,47 @@ int cf_import_number(const char *s, size_t n, double *v, int *decimals)
     } else {
         char buf[64];
         if (n >= sizeof buf)
-            return -1;
+            return NULL;
         memcpy(buf, s, n);
         buf[n] = '\0';
         errno = 0;
         x = fabs(strtod(buf, NULL));
     }
     if (!isfinite(x))
-        return -1;
+        return NULL;
     *v = neg ? -x : x;
     if (decimals != NULL)
         *decimals = (int)dec;
+    return p;
+}
+
+int cf_import_number(const char *s, size_t n, double *v, int *decimals)
+{
+    double x;
+    int d;
+    if (cf_import_scan_number(s, s + n, &x, &d) != s + n)
+        return -1;
+    *v = x;
+    if (decimals != NULL)
+        *decimals = d;
     return 0;
+}
+
+const char *cf_import_scan_uint(const char *s, const char *end, uint64_t max, uint64_t *v)
+{
+    const char *p = s;
+    while (p < end && is_digit(*p))
+        p++;
+    return cf_import_uint(s, (size_t)(p - s), max, v) == 0 ? p : NULL;
+}
+
+const char *cf_import_skip_blanks(const char *p, const char *end)
+{
+    while (end - p >= 8 && eight_spaces(p))
+        p += 8;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    return p;
 }
 
 int cf_import_uint(const char *s, size_t n, uint64_t max, uint64_t *v)
@@ -329,6 +357,7 @@ int cf_import_table_start(cf_import *im, long line, const char *bench, const cha
                                     bench, pattern, sizeof c->pattern - 1);
     cf_import_copy(c->pattern, sizeof c->pattern, pattern, strlen(pattern));
     cf_import_copy(c->datatype, sizeof c->datatype, datatype, strlen(datatype));
+    c->names_ok = cf_name_valid(c->pattern) && cf_name_valid(c->datatype);
     c->np = np;
     return 0;
 }
@@ -341,7 +370,8 @@ int cf_import_table_row(cf_import *im, long line, cf_row *r, cf_error *e)
     r->np = c->np;
     r->extra = NULL;
     char why[256];
-    if (cf_row_check(r, why, sizeof why) != 0)
+    /* The names are the table's, checked once; cf_row_check words what is wrong. */
+    if (!(c->names_ok && cf_row_values_ok(r)) && cf_row_check(r, why, sizeof why) != 0)
         return cf_import_table_fail(im, e, line, "%s", why);
     /* A row group holds each size once, in increasing order (commfit-formats(5)). */
     cf_row *rows = cf_import_rows(im);

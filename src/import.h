@@ -32,6 +32,7 @@ typedef struct cf_import_tab {
     char pattern[CF_PATTERN_MAX];
     char datatype[CF_DATATYPE_MAX];
     int np;
+    int names_ok;        /* pattern and datatype are valid names */
     size_t n;            /* its rows so far: see cf_import_rows */
     long last_line;      /* line of the last row kept, for "sizes out of order" */
     long zero_skipped;   /* rows whose average time printed as zero */
@@ -107,6 +108,15 @@ int cf_import_split(const char *s, size_t n, cf_import_field *f, int max);
 int cf_import_number(const char *s, size_t n, double *v, int *decimals);
 /* A non-negative integer at most max. */
 int cf_import_uint(const char *s, size_t n, uint64_t max, uint64_t *v);
+
+/* For reading a row's fields where they stand: the number (as cf_import_number) or the
+ * integer (as cf_import_uint) that starts at s and goes on as far as the characters fit,
+ * before end. Returns where it ends, or NULL when there is none (the caller then knows the
+ * field is not one, if it does not end there). */
+const char *cf_import_scan_number(const char *s, const char *end, double *v, int *decimals);
+const char *cf_import_scan_uint(const char *s, const char *end, uint64_t max, uint64_t *v);
+/* The first character at p that is not a blank. */
+const char *cf_import_skip_blanks(const char *p, const char *end);
 
 /* Arguments for "%.*s": a line quoted in a message, at most 60 characters of it. */
 #define CF_IMPORT_QUOTE(s, n) (int)((n) > 60 ? 60 : (n)), (s)

@@ -174,7 +174,7 @@ static int name_char(char c)
     return name_chars[(unsigned char)c];
 }
 
-static int valid_name(const char *s)
+int cf_name_valid(const char *s)
 {
     if (*s == '\0')
         return 0;
@@ -192,30 +192,30 @@ static int times_ordered(const cf_row *r)
 }
 
 /* Everything cf_row_check asks of a row but its names, as one test without messages: the
- * common case, valid rows, is decided in a few comparisons (the reader's fast path checks
- * names as it reads them). */
-static int values_ok(const cf_row *r)
+ * common case, valid rows, is decided in a few comparisons. (x > 0 && x < INFINITY is
+ * isfinite(x) && x > 0: NaN fails every comparison.) */
+int cf_row_values_ok(const cf_row *r)
 {
     return r->np >= 1 && r->np <= CF_TABLE_NP_MAX && r->bytes <= CF_BYTES_MAX &&
-           r->blocks >= 0 && r->reps >= 0 && r->samples >= 0 && isfinite(r->t_min_us) &&
-           r->t_min_us > 0 && isfinite(r->t_avg_us) && r->t_avg_us > 0 &&
-           isfinite(r->t_max_us) && r->t_max_us > 0 &&
-           (isnan(r->t_med_us) || (isfinite(r->t_med_us) && r->t_med_us > 0)) &&
+           r->blocks >= 0 && r->reps >= 0 && r->samples >= 0 && r->t_min_us > 0 &&
+           r->t_min_us < INFINITY && r->t_avg_us > 0 && r->t_avg_us < INFINITY &&
+           r->t_max_us > 0 && r->t_max_us < INFINITY &&
+           (isnan(r->t_med_us) || (r->t_med_us > 0 && r->t_med_us < INFINITY)) &&
            times_ordered(r) &&
-           (isnan(r->t_ci95_us) || (isfinite(r->t_ci95_us) && r->t_ci95_us >= 0)) &&
-           (isnan(r->bw_MiBps) || (isfinite(r->bw_MiBps) && r->bw_MiBps >= 0));
+           (isnan(r->t_ci95_us) || (r->t_ci95_us >= 0 && r->t_ci95_us < INFINITY)) &&
+           (isnan(r->bw_MiBps) || (r->bw_MiBps >= 0 && r->bw_MiBps < INFINITY));
 }
 
 int cf_row_check(const cf_row *r, char *why, size_t n)
 {
-    if (valid_name(r->pattern) && valid_name(r->datatype) && values_ok(r))
+    if (cf_name_valid(r->pattern) && cf_name_valid(r->datatype) && cf_row_values_ok(r))
         return 0;
     /* Something is wrong: find the first thing, in the order the messages promise. */
-    if (!valid_name(r->pattern))
+    if (!cf_name_valid(r->pattern))
         return snprintf(why, n, "pattern '%s': expected lower-case letters, digits and '_'",
                         r->pattern),
                -1;
-    if (!valid_name(r->datatype))
+    if (!cf_name_valid(r->datatype))
         return snprintf(why, n, "datatype '%s': expected lower-case letters, digits and '_'",
                         r->datatype),
                -1;
@@ -799,7 +799,7 @@ static int row_fast(reader *r, const char *s, size_t n, const char *lim, cf_row 
         if (p == NULL)
             return -1;
     }
-    if (p != end || !values_ok(row))
+    if (p != end || !cf_row_values_ok(row))
         return -1;
     if (x != NULL) {
         xp[-1] = '\0';
@@ -1225,6 +1225,8 @@ static char *put_g10(char *p, double v)
                 char d[10 + PUT_SLACK];
                 ten_digits(d, m);
                 int nd = 10, keep = ex >= 0 ? ex + 1 : 1;
+                while (nd - 4 >= keep && memcmp(d + nd - 4, "0000", 4) == 0)
+                    nd -= 4;
                 while (nd > keep && d[nd - 1] == '0')
                     nd--;
                 /* Copies of a fixed ten bytes, then the end moved to where the digits end:
@@ -1257,6 +1259,14 @@ static char *put_g10(char *p, double v)
 
 static char *put_uint(char *p, unsigned long long u)
 {
+    if (u < 10) {
+        *p = (char)('0' + u);
+        return p + 1;
+    }
+    if (u < 100) {
+        put_pair(p, (unsigned)u);
+        return p + 2;
+    }
     /* The length first, then the digits from the end, two at a time. */
     int n = 1;
     for (unsigned long long t = u; t >= 10 && n < 20; t /= 10)
@@ -1281,11 +1291,12 @@ static char *put_int(char *p, long long v)
     return put_uint(p, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
 }
 
+/* A name from its array of cap bytes: the whole array is copied (a fixed-size move, room
+ * for which is in ROW_MAX), then the end set after the name. */
 static char *put_str(char *p, const char *s, size_t cap)
 {
-    size_t n = strnlen(s, cap - 1);
-    memcpy(p, s, n);
-    return p + n;
+    memcpy(p, s, cap);
+    return p + strnlen(s, cap - 1);
 }
 
 /* The most a row's core columns take, with the slack of put_g10: the fields have bounded
@@ -1295,13 +1306,13 @@ static char *put_str(char *p, const char *s, size_t cap)
 /* A row's 13 columns at p (no extra columns, no newline); returns the new end. */
 static char *put_row(char *p, const cf_row *r)
 {
-    p = put_str(p, r->pattern, sizeof r->pattern);
+    p = put_str(p, r->pattern, CF_PATTERN_MAX);
     *p++ = ',';
     p = put_int(p, r->np);
     *p++ = ',';
     p = put_uint(p, (unsigned long long)r->bytes);
     *p++ = ',';
-    p = put_str(p, r->datatype, sizeof r->datatype);
+    p = put_str(p, r->datatype, CF_DATATYPE_MAX);
     *p++ = ',';
     if (r->blocks > 0)
         p = put_int(p, r->blocks);

@@ -64,6 +64,10 @@ int cf_table_set_extra(cf_table *t, const char *const *names, size_t n);
 void cf_row_init(cf_row *r);
 /* Checks one row against the schema; on failure fills why (for "file:line: why"). */
 int cf_row_check(const cf_row *r, char *why, size_t n);
+/* Parts of cf_row_check, without a message, for callers that check many rows of one name:
+ * a pattern or datatype name ([a-z0-9_]+), and everything but the names. 1 when valid. */
+int cf_name_valid(const char *s);
+int cf_row_values_ok(const cf_row *r);
 /* Room for n rows in all, so that adding up to n never moves the rows. 0, or -1 out of
  * memory. */
 int cf_table_reserve(cf_table *t, size_t n);
