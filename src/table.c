@@ -197,10 +197,9 @@ static int times_ordered(const cf_row *r)
  * isfinite(x) && x > 0: NaN fails every comparison.) */
 int cf_row_values_ok(const cf_row *r)
 {
-    return r->np >= 1 && r->np <= CF_TABLE_NP_MAX && r->bytes <= CF_BYTES_MAX &&
-           r->blocks >= 0 && r->reps >= 0 && r->samples >= 0 && r->t_min_us > 0 &&
-           r->t_min_us < INFINITY && r->t_avg_us > 0 && r->t_avg_us < INFINITY &&
-           r->t_max_us > 0 && r->t_max_us < INFINITY &&
+    return r->np >= 1 && r->np <= CF_TABLE_NP_MAX && r->bytes <= CF_BYTES_MAX && r->blocks >= 0 &&
+           r->reps >= 0 && r->samples >= 0 && r->t_min_us > 0 && r->t_min_us < INFINITY &&
+           r->t_avg_us > 0 && r->t_avg_us < INFINITY && r->t_max_us > 0 && r->t_max_us < INFINITY &&
            (isnan(r->t_med_us) || (r->t_med_us > 0 && r->t_med_us < INFINITY)) &&
            times_ordered(r) &&
            (isnan(r->t_ci95_us) || (r->t_ci95_us >= 0 && r->t_ci95_us < INFINITY)) &&
@@ -864,8 +863,7 @@ static int same_group(const cf_row *a, const cf_row *b, int source_idx, int layo
 {
     return a->np == b->np && a->blocks == b->blocks && strcmp(a->pattern, b->pattern) == 0 &&
            strcmp(a->datatype, b->datatype) == 0 &&
-           (a->extra == b->extra ||
-            (same_field(a, b, source_idx) && same_field(a, b, layout_idx)));
+           (a->extra == b->extra || (same_field(a, b, source_idx) && same_field(a, b, layout_idx)));
 }
 
 static int grow_groups(reader *r)
@@ -894,9 +892,8 @@ static int group_next(reader *r, struct group *g, const cf_row *row)
 {
     const cf_row *last = &r->t->rows[g->last_row];
     if (row->bytes == last->bytes)
-        return bad(r, "duplicate row: %s np %d %s bytes %llu is already at line %ld",
-                   row->pattern, row->np, row->datatype, (unsigned long long)row->bytes,
-                   g->last_line);
+        return bad(r, "duplicate row: %s np %d %s bytes %llu is already at line %ld", row->pattern,
+                   row->np, row->datatype, (unsigned long long)row->bytes, g->last_line);
     if (row->bytes < last->bytes)
         return bad(r,
                    "sizes out of order: %s np %d %s bytes %llu comes after bytes %llu "
@@ -921,8 +918,7 @@ static int check_group(reader *r, const cf_row *row)
     size_t j = h & (r->cap_groups - 1);
     for (; r->groups[j].last_line != 0; j = (j + 1) & (r->cap_groups - 1)) {
         struct group *g = &r->groups[j];
-        if (g->hash == h &&
-            same_group(&r->t->rows[g->last_row], row, r->source_idx, r->layout_idx))
+        if (g->hash == h && same_group(&r->t->rows[g->last_row], row, r->source_idx, r->layout_idx))
             return group_next(r, g, row);
     }
     r->groups[j].hash = h;

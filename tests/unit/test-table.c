@@ -379,8 +379,8 @@ static void parsing(void)
                 text[len++] = (char)('0' + rnd() % 10);
         }
         if (rnd() % 4 == 0)
-            len += snprintf(text + len, sizeof text - (size_t)len, "%s%d",
-                            rnd() % 2 ? "e" : "E-", (int)(rnd() % 40));
+            len += snprintf(text + len, sizeof text - (size_t)len, "%s%d", rnd() % 2 ? "e" : "E-",
+                            (int)(rnd() % 40));
         text[len] = '\0';
         double want = strtod(text, NULL), got = NAN;
         cf_error e;
