@@ -18,13 +18,15 @@
 #define CF_TABLE_NCOLS 13
 extern const char *const cf_table_columns[CF_TABLE_NCOLS];
 
+/* The fields are ordered to leave no padding between them (136 bytes rather than 144):
+ * a large table's rows are most of the memory that reading or importing it touches. */
 typedef struct cf_row {
     char pattern[CF_PATTERN_MAX];   /* [a-z0-9_]+ */
-    int np;                         /* >= 1 */
-    uint64_t bytes;                 /* <= CF_BYTES_MAX */
     char datatype[CF_DATATYPE_MAX]; /* "byte", "float", "vector", ... */
-    int blocks;                     /* derived datatypes; 0 = not applicable (empty) */
+    uint64_t bytes;                 /* <= CF_BYTES_MAX */
     long reps;                      /* calls per timed sample; 0 = unknown (empty) */
+    int np;                         /* >= 1 */
+    int blocks;                     /* derived datatypes; 0 = not applicable (empty) */
     int samples;                    /* timed samples; 0 = unknown (empty) */
     double t_min_us, t_avg_us, t_max_us; /* > 0, min <= avg <= max */
     double t_med_us;                     /* > 0, or NAN when unknown (empty) */
