@@ -474,12 +474,14 @@ int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
             if (title_line(&l, &tb)) {
                 tables++;
                 st = HDR;
-                char item[64];
-                if (strcmp(tb.product, "MPI") == 0)
-                    snprintf(item, sizeof item, "OSU %s", tb.version[0] ? tb.version : "?");
-                else
-                    snprintf(item, sizeof item, "OSU %s %s", tb.product,
-                             tb.version[0] ? tb.version : "?");
+                /* "OSU %s" or "OSU %s %s" of the product and version, without printf */
+                char item[64] = "OSU ";
+                const char *ver = tb.version[0] ? tb.version : "?";
+                if (strcmp(tb.product, "MPI") != 0) {
+                    cf_import_append(item, sizeof item, tb.product, strlen(tb.product));
+                    cf_import_append(item, sizeof item, " ", 1);
+                }
+                cf_import_append(item, sizeof item, ver, strlen(ver));
                 note_add(note, sizeof note, item);
             } else if (imb_line == 0 && (cf_import_starts(l.s, l.n, "# Benchmarking ") ||
                                          (hash && memmem(l.s, l.n, "MPI Benchmark", 13)))) {

@@ -194,9 +194,15 @@ int cf_import_number(const char *s, size_t n, double *v, int *decimals)
 const char *cf_import_scan_uint(const char *s, const char *end, uint64_t max, uint64_t *v)
 {
     const char *p = s;
+    uint64_t x = 0;
     while (p < end && is_digit(*p))
-        p++;
-    return cf_import_uint(s, (size_t)(p - s), max, v) == 0 ? p : NULL;
+        x = x * 10 + (uint64_t)(*p++ - '0');
+    if (p - s > 19) /* x may have wrapped: cf_import_uint reads it */
+        return cf_import_uint(s, (size_t)(p - s), max, v) == 0 ? p : NULL;
+    if (p == s || x > max)
+        return NULL;
+    *v = x;
+    return p;
 }
 
 const char *cf_import_skip_blanks(const char *p, const char *end)

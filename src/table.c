@@ -1190,8 +1190,10 @@ static void ten_digits(char *d, uint64_t m)
 }
 
 /* Room a formatted number may use beyond its own characters: put_g10 copies its digits
- * ten at a time. */
-#define PUT_SLACK 16
+ * ten at a time, put_row a repeated number 24 bytes at a time (printf's %.10g of any
+ * double is at most 17 characters). */
+#define NUM_COPY 24
+#define PUT_SLACK NUM_COPY
 
 /* "%.10g" of v at p; returns the new end. The values tables hold (positive, 1e-4 to 1e10)
  * are formatted here, digit for digit what printf gives, because printf dominated the
@@ -1331,7 +1333,9 @@ static char *put_row(char *p, const cf_row *r)
         /* The times of a row are often equal: copy the digits rather than redo them. */
         char *start = p;
         if (ps != NULL && v[i] == pv && signbit(v[i]) == signbit(pv)) {
-            memmove(p, ps, (size_t)(pe - ps));
+            char tmp[NUM_COPY]; /* a fixed-size copy, through tmp as the two overlap */
+            memcpy(tmp, ps, sizeof tmp);
+            memcpy(p, tmp, sizeof tmp);
             p += pe - ps;
         } else {
             p = put_g10(p, v[i]);
