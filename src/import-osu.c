@@ -15,34 +15,37 @@ enum role { R_OTHER, R_SIZE, R_AVG, R_MIN, R_MAX, R_ITER, R_BW, R_RATE, R_PURE, 
             R_PMAX, R_TEXT, R_NROLES };
 #define MAXCOLS 16
 
-/* Column names without blanks, in lower case, longest first where one starts another. */
+/* Column names without blanks, in lower case, longest first where one starts another;
+ * with their lengths, as the header of every table is matched against all of them. */
+#define WORD(name, role) {name, sizeof name - 1, role}
 static const struct {
     const char *name;
+    size_t len;
     enum role role;
 } vocab[] = {
-    {"size", R_SIZE},
-    {"avglatency(us)", R_AVG},
-    {"minlatency(us)", R_MIN},
-    {"maxlatency(us)", R_MAX},
-    {"latency(us)", R_AVG},
-    {"iterations", R_ITER},
-    {"bi-bandwidth(mb/s)", R_BW},
-    {"bandwidth(mb/s)", R_BW},
-    {"mb/s", R_BW},
-    {"messages/s", R_RATE},
-    {"overall(us)", R_OTHER},
-    {"compute(us)", R_OTHER},
-    {"coll.init(us)", R_OTHER},
-    {"mpi_test(us)", R_OTHER},
-    {"mpi_wait(us)", R_OTHER},
-    {"purecomm.(us)", R_PURE},
-    {"mincomm.(us)", R_PMIN},
-    {"maxcomm.(us)", R_PMAX},
-    {"overlap(%)", R_OTHER},
-    {"p50taillat(us)", R_OTHER},
-    {"p90taillat(us)", R_OTHER},
-    {"p99taillat(us)", R_OTHER},
-    {"validation", R_TEXT},
+    WORD("size", R_SIZE),
+    WORD("avglatency(us)", R_AVG),
+    WORD("minlatency(us)", R_MIN),
+    WORD("maxlatency(us)", R_MAX),
+    WORD("latency(us)", R_AVG),
+    WORD("iterations", R_ITER),
+    WORD("bi-bandwidth(mb/s)", R_BW),
+    WORD("bandwidth(mb/s)", R_BW),
+    WORD("mb/s", R_BW),
+    WORD("messages/s", R_RATE),
+    WORD("overall(us)", R_OTHER),
+    WORD("compute(us)", R_OTHER),
+    WORD("coll.init(us)", R_OTHER),
+    WORD("mpi_test(us)", R_OTHER),
+    WORD("mpi_wait(us)", R_OTHER),
+    WORD("purecomm.(us)", R_PURE),
+    WORD("mincomm.(us)", R_PMIN),
+    WORD("maxcomm.(us)", R_PMAX),
+    WORD("overlap(%)", R_OTHER),
+    WORD("p50taillat(us)", R_OTHER),
+    WORD("p90taillat(us)", R_OTHER),
+    WORD("p99taillat(us)", R_OTHER),
+    WORD("validation", R_TEXT),
 };
 #define NVOCAB (sizeof vocab / sizeof vocab[0])
 
@@ -132,9 +135,8 @@ static int title_line(const cf_import_line *l, osu_table *tb)
     memset(tb, 0, sizeof *tb);
     tb->line = l->no;
     if (end + 1 < k && (f[end + 1].s[0] == 'v' || f[end + 1].s[0] == 'V'))
-        snprintf(tb->version, sizeof tb->version, "%.*s", (int)f[end + 1].n - 1,
-                 f[end + 1].s + 1);
-    snprintf(tb->product, sizeof tb->product, "%.*s", (int)f[2].n, f[2].s);
+        cf_import_copy(tb->version, sizeof tb->version, f[end + 1].s + 1, f[end + 1].n - 1);
+    cf_import_copy(tb->product, sizeof tb->product, f[2].s, f[2].n);
     char name[120];
     size_t n = 0;
     for (int i = 3; i < end && n + 1 < sizeof name; i++) {
@@ -145,8 +147,8 @@ static int title_line(const cf_import_line *l, osu_table *tb)
     }
     name[n] = '\0';
     const char *last = f[end - 1].s + f[end - 1].n;
-    snprintf(tb->title, sizeof tb->title, "%.*s", (int)(end > 3 ? last - f[3].s : 0),
-             end > 3 ? f[3].s : "");
+    cf_import_copy(tb->title, sizeof tb->title, end > 3 ? f[3].s : "",
+                   end > 3 ? (size_t)(last - f[3].s) : 0);
     tb->np_rule = NP_GIVEN;
     const char *prod = tb->product;
     if (strncmp(prod, "MPI_", 4) == 0 && prod[4] != '\0') {
@@ -181,8 +183,9 @@ static int title_line(const cf_import_line *l, osu_table *tb)
             continue;
         if (tb->nonblocking && (tests[i].np != NP_GIVEN || tests[i].bw_only))
             break;
-        snprintf(tb->pattern, sizeof tb->pattern, "%s%s", tb->nonblocking ? "i" : "",
-                 tests[i].pattern);
+        cf_import_copy(tb->pattern, sizeof tb->pattern, "i", tb->nonblocking);
+        cf_import_append(tb->pattern, sizeof tb->pattern, tests[i].pattern,
+                         strlen(tests[i].pattern));
         tb->known = 1;
         tb->np_rule = tests[i].np;
         tb->bw_only = tests[i].bw_only;
@@ -215,8 +218,9 @@ static int header_greedy(const char *s, size_t n, osu_table *tb)
         size_t best = 0;
         enum role role = R_OTHER;
         for (size_t v = 0; v < NVOCAB; v++) {
-            size_t vn = strlen(vocab[v].name);
-            if (vn > best && vn <= m - p && memcmp(norm + p, vocab[v].name, vn) == 0) {
+            size_t vn = vocab[v].len;
+            if (vn > best && vn <= m - p && norm[p] == vocab[v].name[0] &&
+                memcmp(norm + p, vocab[v].name, vn) == 0) {
                 best = vn;
                 role = vocab[v].role;
             }
@@ -277,7 +281,7 @@ static int column_header(const cf_import_line *l, osu_table *tb)
     }
     if (!tb->has[R_AVG] && !tb->has[R_BW] && !tb->has[R_RATE] && !tb->has[R_PURE])
         return -1;
-    snprintf(tb->header, sizeof tb->header, "%.*s", (int)n, s);
+    cf_import_copy(tb->header, sizeof tb->header, s, n);
     return 0;
 }
 
@@ -287,9 +291,47 @@ typedef struct osu_row {
     int dec[R_NROLES];
 } osu_row;
 
+/* The common case of parse_row in one pass, each field read where it stands: 0 when the
+ * line is a row of the table (then parse_row would read the same), -1 when it may be
+ * anything else, left to parse_row. */
+static int parse_row_fast(const cf_import_line *l, const osu_table *tb, osu_row *r)
+{
+    const char *p = l->s, *end = l->s + l->n;
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < tb->ncols; i++) {
+        p = cf_import_skip_blanks(p, end);
+        if (p == end)
+            return -1;
+        enum role c = tb->col[i];
+        if (c == R_SIZE) {
+            p = cf_import_scan_uint(p, end, CF_BYTES_MAX, &r->size);
+        } else if (c == R_ITER) {
+            p = cf_import_scan_uint(p, end, (uint64_t)1 << 53, &r->iters);
+        } else if (c == R_TEXT) {
+            while (p < end && *p != ' ' && *p != '\t')
+                p++;
+        } else {
+            double x;
+            int d;
+            p = cf_import_scan_number(p, end, &x, &d);
+            if (p == NULL || x < 0)
+                return -1;
+            r->v[c] = x;
+            r->dec[c] = d;
+        }
+        if (p == NULL || (p < end && *p != ' ' && *p != '\t'))
+            return -1;
+    }
+    return cf_import_skip_blanks(p, end) == end ? 0 : -1;
+}
+
 /* 0: a row of this table; 1: numbers, but not as many as the columns; -1: not a row. */
 static int parse_row(const cf_import_line *l, const osu_table *tb, osu_row *r, int *nf)
 {
+    if (parse_row_fast(l, tb, r) == 0) {
+        *nf = tb->ncols;
+        return 0;
+    }
     cf_import_field f[MAXCOLS];
     int k = cf_import_split(l->s, l->n, f, MAXCOLS);
     *nf = k;
@@ -432,12 +474,14 @@ int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
             if (title_line(&l, &tb)) {
                 tables++;
                 st = HDR;
-                char item[64];
-                if (strcmp(tb.product, "MPI") == 0)
-                    snprintf(item, sizeof item, "OSU %s", tb.version[0] ? tb.version : "?");
-                else
-                    snprintf(item, sizeof item, "OSU %s %s", tb.product,
-                             tb.version[0] ? tb.version : "?");
+                /* "OSU %s" or "OSU %s %s" of the product and version, without printf */
+                char item[64] = "OSU ";
+                const char *ver = tb.version[0] ? tb.version : "?";
+                if (strcmp(tb.product, "MPI") != 0) {
+                    cf_import_append(item, sizeof item, tb.product, strlen(tb.product));
+                    cf_import_append(item, sizeof item, " ", 1);
+                }
+                cf_import_append(item, sizeof item, ver, strlen(ver));
                 note_add(note, sizeof note, item);
             } else if (imb_line == 0 && (cf_import_starts(l.s, l.n, "# Benchmarking ") ||
                                          (hash && memmem(l.s, l.n, "MPI Benchmark", 13)))) {

@@ -36,7 +36,6 @@ void cf_import_free(cf_import *im)
 {
     if (im == NULL)
         return;
-    free(im->cur.rows);
     for (size_t i = 0; i < im->n_bases; i++)
         free(im->bases[i]);
     free(im->bases);
@@ -72,11 +71,21 @@ int cf_import_next_line(cf_import_lines *it, cf_import_line *l)
     return 1;
 }
 
+/* Eight spaces in a row: the benchmarks align their columns with long runs of blanks,
+ * which are skipped eight at a time. */
+static int eight_spaces(const char *s)
+{
+    static const char sp[8] = "        ";
+    return memcmp(s, sp, 8) == 0;
+}
+
 int cf_import_split(const char *s, size_t n, cf_import_field *f, int max)
 {
     int k = 0;
     size_t i = 0;
     for (;;) {
+        while (i + 8 <= n && eight_spaces(s + i))
+            i += 8;
         while (i < n && (s[i] == ' ' || s[i] == '\t'))
             i++;
         if (i >= n)
@@ -96,76 +105,113 @@ static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-int cf_import_number(const char *s, size_t n, double *v, int *decimals)
+static int is_digit(char c)
 {
-    size_t i = 0;
-    int neg = 0, digits = 0, frac = 0, sig = 0, dropped = 0;
+    return (unsigned)(c - '0') < 10;
+}
+
+const char *cf_import_scan_number(const char *s, const char *end, double *v, int *decimals)
+{
+    const char *p = s;
+    int neg = 0;
+    if (p < end && (*p == '+' || *p == '-'))
+        neg = *p++ == '-';
+    /* Significant digits start at the first one that is not zero; beyond 15 of them the
+     * mantissa may wrap around, but then strtod reads the number. */
+    const char *d0 = p;
+    while (p < end && *p == '0')
+        p++;
+    const char *s0 = p;
     uint64_t m = 0;
-    if (i < n && (s[i] == '+' || s[i] == '-'))
-        neg = s[i++] == '-';
-    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
-        if (m != 0 || s[i] != '0') {
-            if (sig < 19)
-                m = m * 10 + (uint64_t)(s[i] - '0');
-            else
-                dropped = 1;
-            sig++;
-        }
-    }
-    int dec = 0;
-    if (i < n && s[i] == '.') {
-        i++;
-        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++, dec++) {
-            if (m != 0 || s[i] != '0') {
-                if (sig < 19)
-                    m = m * 10 + (uint64_t)(s[i] - '0');
-                else
-                    dropped = 1;
-                sig++;
-            }
-            if (!dropped)
-                frac++;
-        }
+    while (p < end && is_digit(*p))
+        m = m * 10 + (uint64_t)(*p++ - '0');
+    long sig = p - s0, digits = p - d0, dec = 0;
+    if (p < end && *p == '.') {
+        const char *f0 = ++p;
+        if (sig == 0)
+            while (p < end && *p == '0')
+                p++;
+        const char *f1 = p;
+        while (p < end && is_digit(*p))
+            m = m * 10 + (uint64_t)(*p++ - '0');
+        dec = p - f0;
+        sig += p - f1;
+        digits += dec;
     }
     if (digits == 0)
-        return -1;
-    int e = 0;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        int eneg = 0, ed = 0;
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            eneg = s[i++] == '-';
-        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, ed++)
+        return NULL;
+    long e = 0;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        int eneg = 0;
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            eneg = *p++ == '-';
+        const char *e0 = p;
+        for (; p < end && is_digit(*p); p++)
             if (e < 100000)
-                e = e * 10 + (s[i] - '0');
-        if (ed == 0)
-            return -1;
+                e = e * 10 + (*p - '0');
+        if (p == e0)
+            return NULL;
         if (eneg)
             e = -e;
     }
-    if (i != n)
-        return -1;
+    size_t n = (size_t)(p - s);
     double x;
-    int p10 = e - frac;
+    long p10 = e - dec;
     /* Exact when the mantissa and the power of ten are both exact doubles (Clinger). */
-    if (!dropped && sig <= 15 && p10 >= -22 && p10 <= 22) {
+    if (sig <= 15 && p10 >= -22 && p10 <= 22) {
         x = (double)m;
         x = p10 < 0 ? x / pow10_exact[-p10] : x * pow10_exact[p10];
     } else {
         char buf[64];
         if (n >= sizeof buf)
-            return -1;
+            return NULL;
         memcpy(buf, s, n);
         buf[n] = '\0';
         errno = 0;
         x = fabs(strtod(buf, NULL));
     }
     if (!isfinite(x))
-        return -1;
+        return NULL;
     *v = neg ? -x : x;
     if (decimals != NULL)
-        *decimals = dec;
+        *decimals = (int)dec;
+    return p;
+}
+
+int cf_import_number(const char *s, size_t n, double *v, int *decimals)
+{
+    double x;
+    int d;
+    if (cf_import_scan_number(s, s + n, &x, &d) != s + n)
+        return -1;
+    *v = x;
+    if (decimals != NULL)
+        *decimals = d;
     return 0;
+}
+
+const char *cf_import_scan_uint(const char *s, const char *end, uint64_t max, uint64_t *v)
+{
+    const char *p = s;
+    uint64_t x = 0;
+    while (p < end && is_digit(*p))
+        x = x * 10 + (uint64_t)(*p++ - '0');
+    if (p - s > 19) /* x may have wrapped: cf_import_uint reads it */
+        return cf_import_uint(s, (size_t)(p - s), max, v) == 0 ? p : NULL;
+    if (p == s || x > max)
+        return NULL;
+    *v = x;
+    return p;
+}
+
+const char *cf_import_skip_blanks(const char *p, const char *end)
+{
+    while (end - p >= 8 && eight_spaces(p))
+        p += 8;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    return p;
 }
 
 int cf_import_uint(const char *s, size_t n, uint64_t max, uint64_t *v)
@@ -173,6 +219,18 @@ int cf_import_uint(const char *s, size_t n, uint64_t max, uint64_t *v)
     uint64_t x = 0;
     if (n == 0)
         return -1;
+    if (n <= 19) {
+        /* No overflow in 19 digits: compare with max once, at the end. */
+        for (size_t i = 0; i < n; i++) {
+            if (!is_digit(s[i]))
+                return -1;
+            x = x * 10 + (uint64_t)(s[i] - '0');
+        }
+        if (x > max)
+            return -1;
+        *v = x;
+        return 0;
+    }
     for (size_t i = 0; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
             return -1;
@@ -184,12 +242,21 @@ int cf_import_uint(const char *s, size_t n, uint64_t max, uint64_t *v)
     return 0;
 }
 
-int cf_import_starts(const char *s, size_t n, const char *p)
+void cf_import_copy(char *dst, size_t cap, const char *s, size_t n)
 {
-    size_t i = 0, k = strlen(p);
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    return n - i >= k && memcmp(s + i, p, k) == 0;
+    const char *nul = memchr(s, '\0', n);
+    if (nul != NULL)
+        n = (size_t)(nul - s);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+void cf_import_append(char *dst, size_t cap, const char *s, size_t n)
+{
+    size_t len = strlen(dst);
+    cf_import_copy(dst + len, cap - len, s, n);
 }
 
 const char *cf_import_datatype(const char *mpi, size_t n, char *buf, size_t cap)
@@ -275,7 +342,7 @@ int cf_import_table_start(cf_import *im, long line, const char *bench, const cha
     cf_import_table_drop(im);
     c->active = 1;
     c->line = line;
-    snprintf(c->bench, sizeof c->bench, "%s", bench);
+    cf_import_copy(c->bench, sizeof c->bench, bench, strlen(bench));
     if (im->o.pattern != NULL) {
         /* One name over different benchmarks would merge unrelated measurements. */
         if (im->first_bench[0] == '\0') {
@@ -294,8 +361,9 @@ int cf_import_table_start(cf_import *im, long line, const char *bench, const cha
                                     "benchmark '%s' gives the pattern name '%s', longer than "
                                     "%zu characters: name it with --pattern",
                                     bench, pattern, sizeof c->pattern - 1);
-    snprintf(c->pattern, sizeof c->pattern, "%s", pattern);
-    snprintf(c->datatype, sizeof c->datatype, "%s", datatype);
+    cf_import_copy(c->pattern, sizeof c->pattern, pattern, strlen(pattern));
+    cf_import_copy(c->datatype, sizeof c->datatype, datatype, strlen(datatype));
+    c->names_ok = cf_name_valid(c->pattern) && cf_name_valid(c->datatype);
     c->np = np;
     return 0;
 }
@@ -308,30 +376,29 @@ int cf_import_table_row(cf_import *im, long line, cf_row *r, cf_error *e)
     r->np = c->np;
     r->extra = NULL;
     char why[256];
-    if (cf_row_check(r, why, sizeof why) != 0)
+    /* The names are the table's, checked once; cf_row_check words what is wrong. */
+    if (!(c->names_ok && cf_row_values_ok(r)) && cf_row_check(r, why, sizeof why) != 0)
         return cf_import_table_fail(im, e, line, "%s", why);
     /* A row group holds each size once, in increasing order (commfit-formats(5)). */
-    if (c->n > 0 && r->bytes == c->rows[c->n - 1].bytes)
+    cf_row *rows = cf_import_rows(im);
+    if (c->n > 0 && r->bytes == rows[c->n - 1].bytes)
         return cf_import_table_fail(im, e, line,
                                     "a second row of %llu bytes (the first at line %ld): "
                                     "expected the sizes of the %s table to increase",
                                     (unsigned long long)r->bytes, c->last_line, c->bench);
-    if (c->n > 0 && r->bytes < c->rows[c->n - 1].bytes)
+    if (c->n > 0 && r->bytes < rows[c->n - 1].bytes)
         return cf_import_table_fail(im, e, line,
                                     "a row of %llu bytes after one of %llu (line %ld): expected "
                                     "the sizes of the %s table to increase",
                                     (unsigned long long)r->bytes,
-                                    (unsigned long long)c->rows[c->n - 1].bytes, c->last_line,
+                                    (unsigned long long)rows[c->n - 1].bytes, c->last_line,
                                     c->bench);
-    if (c->n == c->cap) {
-        size_t nc = c->cap ? c->cap * 2 : 64;
-        cf_row *nr = realloc(c->rows, nc * sizeof *nr);
-        if (nr == NULL)
+    if (im->t->n_rows + c->n == im->t->cap_rows) {
+        if (cf_table_reserve(im->t, im->t->cap_rows * 2 + 64) != 0)
             return cf_error_set(e, CF_EXIT_DATA, im->file, line, "out of memory");
-        c->rows = nr;
-        c->cap = nc;
+        rows = cf_import_rows(im);
     }
-    c->rows[c->n++] = *r;
+    rows[c->n++] = *r;
     c->last_line = line;
     return 0;
 }
@@ -353,13 +420,21 @@ int cf_import_table_end(cf_import *im, cf_error *e)
                         c->bench, c->notime_skipped, c->notime_skipped == 1 ? "" : "s");
     im->zero_total += c->zero_skipped;
     im->notime_total += c->notime_skipped;
-    char src[300];
-    snprintf(src, sizeof src, "%s:%ld", im->base, c->line);
-    for (size_t i = 0; i < c->n; i++) {
-        c->rows[i].extra = src;
-        if (cf_table_add(im->t, &c->rows[i]) != 0)
-            return cf_error_set(e, CF_EXIT_DATA, im->file, c->line, "out of memory");
-    }
+    char src[300], num[24];
+    int k = (int)sizeof num;
+    unsigned long u = c->line < 0 ? 0ul - (unsigned long)c->line : (unsigned long)c->line;
+    do
+        num[--k] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (c->line < 0)
+        num[--k] = '-';
+    /* "%s:%ld" of the base name and the table's line */
+    cf_import_copy(src, sizeof src, im->base, strlen(im->base));
+    cf_import_append(src, sizeof src, ":", 1);
+    cf_import_append(src, sizeof src, num + k, sizeof num - (size_t)k);
+    /* The rows are in place already: they join the table with their source. */
+    if (cf_table_add_written(im->t, c->n, src) != 0)
+        return cf_error_set(e, CF_EXIT_DATA, im->file, c->line, "out of memory");
     if (c->n > 0)
         im->n_tables++;
     cf_import_table_drop(im);

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "error.h"
 #include "table.h"
@@ -31,8 +32,8 @@ typedef struct cf_import_tab {
     char pattern[CF_PATTERN_MAX];
     char datatype[CF_DATATYPE_MAX];
     int np;
-    cf_row *rows;
-    size_t n, cap;
+    int names_ok;        /* pattern and datatype are valid names */
+    size_t n;            /* its rows so far: see cf_import_rows */
     long last_line;      /* line of the last row kept, for "sizes out of order" */
     long zero_skipped;   /* rows whose average time printed as zero */
     long notime_skipped; /* bandwidth rows that imply no time (0 bytes or 0 MB/s) */
@@ -108,11 +109,34 @@ int cf_import_number(const char *s, size_t n, double *v, int *decimals);
 /* A non-negative integer at most max. */
 int cf_import_uint(const char *s, size_t n, uint64_t max, uint64_t *v);
 
+/* For reading a row's fields where they stand: the number (as cf_import_number) or the
+ * integer (as cf_import_uint) that starts at s and goes on as far as the characters fit,
+ * before end. Returns where it ends, or NULL when there is none (the caller then knows the
+ * field is not one, if it does not end there). */
+const char *cf_import_scan_number(const char *s, const char *end, double *v, int *decimals);
+const char *cf_import_scan_uint(const char *s, const char *end, uint64_t max, uint64_t *v);
+/* The first character at p that is not a blank. */
+const char *cf_import_skip_blanks(const char *p, const char *end);
+
 /* Arguments for "%.*s": a line quoted in a message, at most 60 characters of it. */
 #define CF_IMPORT_QUOTE(s, n) (int)((n) > 60 ? 60 : (n)), (s)
 
-/* Leading blanks skipped; the rest starts with the literal prefix p (case-sensitive). */
-int cf_import_starts(const char *s, size_t n, const char *p);
+/* Leading blanks skipped; the rest starts with the literal prefix p (case-sensitive).
+ * Inline, so that the length of the literal is known where it is used: every line of the
+ * input is asked at least once. */
+static inline int cf_import_starts(const char *s, size_t n, const char *p)
+{
+    size_t i = 0, k = strlen(p);
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return n - i >= k && memcmp(s + i, p, k) == 0;
+}
+
+/* What snprintf(dst, cap, "%.*s", n, s) does, without printf (which cost more than the
+ * rest of a short table): at most n characters of s, fewer at a NUL, at most cap - 1. */
+void cf_import_copy(char *dst, size_t cap, const char *s, size_t n);
+/* The same, appended to the string in dst. */
+void cf_import_append(char *dst, size_t cap, const char *s, size_t n);
 
 /* Begins a table whose rows follow: pattern (replaced by --pattern), np, datatype. */
 int cf_import_table_start(cf_import *im, long line, const char *bench, const char *pattern,
@@ -123,6 +147,12 @@ int cf_import_table_row(cf_import *im, long line, cf_row *r, cf_error *e);
 int cf_import_table_end(cf_import *im, cf_error *e);
 /* Forgets the table being read. */
 void cf_import_table_drop(cf_import *im);
+/* The rows of the table being read: written in place after the rows already imported
+ * (cf_import_mem reserves a row per line), where cf_import_table_end keeps them. */
+static inline cf_row *cf_import_rows(const cf_import *im)
+{
+    return im->t->rows + im->t->n_rows;
+}
 
 /* A broken table: lenient, warns, drops the table and returns 0 (the parser skips to the
  * next table); otherwise fills e and returns CF_EXIT_DATA. */

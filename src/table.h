@@ -18,19 +18,22 @@
 #define CF_TABLE_NCOLS 13
 extern const char *const cf_table_columns[CF_TABLE_NCOLS];
 
+/* The fields are ordered to leave no padding between them (136 bytes rather than 144):
+ * a large table's rows are most of the memory that reading or importing it touches. */
 typedef struct cf_row {
     char pattern[CF_PATTERN_MAX];   /* [a-z0-9_]+ */
-    int np;                         /* >= 1 */
-    uint64_t bytes;                 /* <= CF_BYTES_MAX */
     char datatype[CF_DATATYPE_MAX]; /* "byte", "float", "vector", ... */
-    int blocks;                     /* derived datatypes; 0 = not applicable (empty) */
+    uint64_t bytes;                 /* <= CF_BYTES_MAX */
     long reps;                      /* calls per timed sample; 0 = unknown (empty) */
+    int np;                         /* >= 1 */
+    int blocks;                     /* derived datatypes; 0 = not applicable (empty) */
     int samples;                    /* timed samples; 0 = unknown (empty) */
     double t_min_us, t_avg_us, t_max_us; /* > 0, min <= avg <= max */
     double t_med_us;                     /* > 0, or NAN when unknown (empty) */
     double t_ci95_us;                    /* >= 0, or NAN when unknown (empty) */
     double bw_MiBps;                     /* >= 0, or NAN (empty: collectives) */
-    char *extra; /* the row's extra columns, comma-joined, owned by the table; or NULL */
+    char *extra; /* the row's extra columns, comma-joined, owned by the table (rows with
+                  * equal values may share one string); or NULL */
 } cf_row;
 
 typedef struct cf_meta {
@@ -45,6 +48,7 @@ typedef struct cf_table {
     size_t n_extra;
     cf_row *rows;
     size_t n_rows, cap_rows;
+    struct cf_strings *strings; /* where the rows' extra values are kept */
 } cf_table;
 
 cf_table *cf_table_alloc(void);
@@ -62,11 +66,20 @@ int cf_table_set_extra(cf_table *t, const char *const *names, size_t n);
 void cf_row_init(cf_row *r);
 /* Checks one row against the schema; on failure fills why (for "file:line: why"). */
 int cf_row_check(const cf_row *r, char *why, size_t n);
+/* Parts of cf_row_check, without a message, for callers that check many rows of one name:
+ * a pattern or datatype name ([a-z0-9_]+), and everything but the names. 1 when valid. */
+int cf_name_valid(const char *s);
+int cf_row_values_ok(const cf_row *r);
 /* Room for n rows in all, so that adding up to n never moves the rows. 0, or -1 out of
  * memory. */
 int cf_table_reserve(cf_table *t, size_t n);
-/* Appends a copy of r (extra duplicated). 0, or -1 out of memory. */
+/* Appends a copy of r (extra copied, or shared with the previous row's when equal). 0, or
+ * -1 out of memory. */
 int cf_table_add(cf_table *t, const cf_row *r);
+/* Appends the n rows the caller wrote in place after the last one (from t->rows + n_rows,
+ * in room cf_table_reserve made), all with the extra values extra (or NULL), as n calls of
+ * cf_table_add would: no copy of the rows. 0, or -1 out of memory. */
+int cf_table_add_written(cf_table *t, size_t n, const char *extra);
 
 /* Reads a whole table. name is used in messages ("-" reads stdin). Every error names
  * file:line and what was expected. */

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "table.h"
@@ -160,11 +161,277 @@ static void numbers(void)
     ok(all, "numbers parse exactly as strtod parses them");
 }
 
+/* A fixed sequence of pseudo-random numbers (xorshift64*), the same on every run. */
+static uint64_t rnd_state = 88172645463325252u;
+static uint64_t rnd(void)
+{
+    rnd_state ^= rnd_state >> 12;
+    rnd_state ^= rnd_state << 25;
+    rnd_state ^= rnd_state >> 27;
+    return rnd_state * 2685821657736338717u;
+}
+
+/* The text cf_table_write_row gives a row, without its newline. */
+static void row_text(const cf_row *r, char *buf, size_t cap)
+{
+    cf_table *t = cf_table_alloc();
+    char *out = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&out, &len);
+    cf_table_write_row(fp, t, r);
+    fclose(fp);
+    snprintf(buf, cap, "%.*s", len > 0 ? (int)len - 1 : 0, out);
+    free(out);
+    cf_table_free(t);
+}
+
+/* The writer formats numbers itself (printf was most of its time): every value must come
+ * out as printf's "%.10g", digit for digit, and integers as printf's "%d". */
+static int formats_as_printf(double v, double w)
+{
+    cf_row r;
+    cf_row_init(&r);
+    strcpy(r.pattern, "p");
+    strcpy(r.datatype, "byte");
+    r.np = 1;
+    /* v twice (the second copies the first's digits), then w, -v and v as optional fields. */
+    r.t_min_us = v;
+    r.t_avg_us = v;
+    r.t_max_us = w;
+    r.t_med_us = -v;
+    r.bw_MiBps = v;
+    char got[512], want[512], med[32] = "", bw[32] = "";
+    row_text(&r, got, sizeof got);
+    /* Unknown optional values (NaN) are written as empty fields. */
+    if (!isnan(v)) {
+        snprintf(med, sizeof med, "%.10g", -v);
+        snprintf(bw, sizeof bw, "%.10g", v);
+    }
+    snprintf(want, sizeof want, "p,1,0,byte,,,,%.10g,%.10g,%.10g,%s,,%s", v, v, w, med, bw);
+    if (strcmp(got, want) == 0)
+        return 1;
+    printf("#   %.17g: got '%s', printf gives '%s'\n", v, got, want);
+    return 0;
+}
+
+static void formatting(void)
+{
+    static const double edge[] = {
+        0, 1, 10, 0.1, 0.5, 1.5, 2.5, 9.9999995, 9.99999999949, 9.99999999951, 99999.999995,
+        0.099999999995, 0.0999999999949, 1e-4, 9.9999999995e-5, 9.9999999994e-5, 1e10,
+        9999999999.4, 9999999999.5, 9999999999.6, 1234567890.5, 1234567891.5, 1.00000000005,
+        123456.78905, 0.00012345678905, 5e-324, 2.2250738585072014e-308, 1e-300,
+        1.7976931348623157e308, 1e300, 1e15, 1e16, 1e22, 1e23, 3.0517578125e-05,
+        0.30000000000000004, 1.0 / 3.0, 2.0 / 3.0, 1e-5, 1e-3, 0.001000000000, 123456789012.0};
+    int all = 1;
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        all &= formats_as_printf(edge[i], -edge[i]);
+        all &= formats_as_printf(nextafter(edge[i], 0), nextafter(edge[i], INFINITY));
+    }
+    /* Every power of ten, and the doubles on either side of it. */
+    for (int k = -30; k <= 30; k++) {
+        double p = pow(10, k);
+        all &= formats_as_printf(p, nextafter(p, 0));
+        all &= formats_as_printf(nextafter(p, INFINITY), p);
+    }
+    /* Values on either side of a rounding tie at ten digits: x.xxxxxxxxx5 times powers
+     * of ten, the cases the formatter hands to printf or must round right itself. */
+    for (int i = 0; i < 20000; i++) {
+        double m = (double)(1000000000 + rnd() % 9000000000u) + 0.5;
+        double v = m * pow(10, (int)(rnd() % 16) - 14);
+        all &= formats_as_printf(v, nextafter(v, 0));
+        all &= formats_as_printf(nextafter(v, INFINITY), v);
+    }
+    /* Times spread over the range tables hold, and any double at all. */
+    for (int i = 0; i < 200000 && all; i++) {
+        double v = pow(10, -6 + 17 * (double)(rnd() >> 11) / 9007199254740992.0);
+        uint64_t bits = rnd();
+        double w;
+        memcpy(&w, &bits, sizeof w);
+        all &= formats_as_printf(v, w);
+    }
+    all &= formats_as_printf(NAN, INFINITY);
+    all &= formats_as_printf(-INFINITY, -0.0);
+    ok(all, "numbers are written digit for digit as printf's %%.10g writes them");
+
+    /* Integers, at their limits and at every number of digits. */
+    int iall = 1;
+    for (int i = 0; i < 2000; i++) {
+        cf_row r;
+        cf_row_init(&r);
+        strcpy(r.pattern, "p");
+        strcpy(r.datatype, "d");
+        int d = i % 20;
+        uint64_t ten = 1;
+        for (int k = 0; k < d; k++)
+            ten *= 10;
+        uint64_t u = i < 40 ? (i % 2 ? ten : ten - 1) : rnd() % ten;
+        if (i == 1999)
+            u = UINT64_MAX;
+        r.bytes = u;
+        r.np = (int)(u % 2147483647u);
+        r.blocks = (int)(u % 2147483648u);
+        r.reps = (long)(u >> 1);
+        r.samples = i == 1998 ? INT32_MAX : (int)(u % 1000);
+        r.t_min_us = r.t_avg_us = r.t_max_us = 1;
+        char got[512], want[512], b[24] = "", rp[24] = "", s[24] = "";
+        row_text(&r, got, sizeof got);
+        if (r.blocks > 0)
+            snprintf(b, sizeof b, "%d", r.blocks);
+        if (r.reps > 0)
+            snprintf(rp, sizeof rp, "%ld", r.reps);
+        if (r.samples > 0)
+            snprintf(s, sizeof s, "%d", r.samples);
+        snprintf(want, sizeof want, "p,%d,%llu,d,%s,%s,%s,1,1,1,,,", r.np,
+                 (unsigned long long)r.bytes, b, rp, s);
+        if (strcmp(got, want) != 0) {
+            printf("#   got '%s', printf gives '%s'\n", got, want);
+            iall = 0;
+        }
+    }
+    ok(iall, "integers are written as printf writes them");
+}
+
+/* cf_table_write formats rows into its own large buffer; it must write what the header
+ * and cf_table_write_row write, over several buffers and with long extra values. */
+static void whole_table(void)
+{
+    cf_table *t = cf_table_alloc();
+    const char *names[] = {"source", "note"};
+    cf_table_set_extra(t, names, 2);
+    cf_table_meta_set(t, "commfit", "0.1.0");
+    char *longx = malloc(3 << 20);
+    memset(longx, 'x', 3 << 20);
+    longx[(3 << 20) - 1] = '\0';
+    for (int i = 0; i < 40000; i++) {
+        cf_row r;
+        cf_row_init(&r);
+        snprintf(r.pattern, sizeof r.pattern, "p%d", i / 100);
+        strcpy(r.datatype, "byte");
+        r.np = 2;
+        r.bytes = (uint64_t)(i % 100) * 1000;
+        r.t_min_us = 1 + (double)i / 7;
+        r.t_avg_us = r.t_max_us = 2 + (double)i / 7;
+        r.bw_MiBps = i % 3 ? NAN : (double)i / 3;
+        char x[64];
+        snprintf(x, sizeof x, "run%d.txt:%d,n", i / 1000, i / 1000);
+        r.extra = i == 20000 ? longx : i % 5000 == 7 ? NULL : x;
+        cf_table_add(t, &r);
+    }
+    const char *path = "test-table-whole.csv";
+    cf_error e;
+    cf_error_clear(&e);
+    ok(cf_table_write(path, t, &e) == 0, "write a table of 40000 rows");
+    char *want = NULL, *got = NULL;
+    size_t wlen = 0, glen = 0;
+    FILE *fp = open_memstream(&want, &wlen);
+    cf_table_write_header(fp, t);
+    for (size_t i = 0; i < t->n_rows; i++)
+        cf_table_write_row(fp, t, &t->rows[i]);
+    fclose(fp);
+    if ((fp = fopen(path, "rb")) != NULL) {
+        got = malloc(wlen + 1);
+        glen = fread(got, 1, wlen + 1, fp);
+        fclose(fp);
+    }
+    ok(got != NULL && glen == wlen && memcmp(got, want, wlen) == 0,
+       "the table is written as its header and rows written one by one");
+    free(got);
+    free(want);
+    free(longx);
+    remove(path);
+    cf_table_free(t);
+}
+
+/* Reads one row whose three times are the number text; 0 with the value read. */
+static int read_time(const char *text, double *v, cf_error *e)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%sp,1,0,byte,,,,%s,%s,%s,,,%s\n", HEADER, text, text, text, text);
+    cf_table *t = parse(buf, e);
+    if (t == NULL)
+        return -1;
+    *v = t->rows[0].t_avg_us;
+    int same = t->rows[0].t_min_us == *v && t->rows[0].bw_MiBps == *v;
+    cf_table_free(t);
+    return same ? 0 : -1;
+}
+
+/* The reader reads plain numbers itself: every value must be the double strtod gives,
+ * bit for bit, whatever the number of digits, zeros or exponent. */
+static void parsing(void)
+{
+    int all = 1, n = 0;
+    for (int i = 0; i < 100000; i++) {
+        char text[128];
+        int len = 0, nint = (int)(rnd() % 8), nfrac = (int)(rnd() % 22) - 3;
+        int lead = rnd() % 4 == 0 ? (int)(rnd() % 4) : 0;
+        for (int k = 0; k < lead; k++)
+            text[len++] = '0';
+        for (int k = 0; k < nint; k++)
+            text[len++] = (char)('0' + rnd() % 10);
+        if (nfrac >= 0) {
+            text[len++] = '.';
+            int fz = rnd() % 3 == 0 ? (int)(rnd() % 6) : 0;
+            for (int k = 0; k < fz; k++)
+                text[len++] = '0';
+            for (int k = 0; k < nfrac; k++)
+                text[len++] = (char)('0' + rnd() % 10);
+        }
+        if (rnd() % 4 == 0)
+            len += snprintf(text + len, sizeof text - (size_t)len, "%s%d", rnd() % 2 ? "e" : "E-",
+                            (int)(rnd() % 40));
+        text[len] = '\0';
+        double want = strtod(text, NULL), got = NAN;
+        cf_error e;
+        if (!(want > 0 && isfinite(want)))
+            continue;
+        n++;
+        if (read_time(text, &got, &e) != 0 || memcmp(&got, &want, sizeof got) != 0) {
+            printf("#   '%s': read %.17g (%s), strtod gives %.17g\n", text, got, e.msg, want);
+            all = 0;
+            break;
+        }
+    }
+    ok(all && n > 50000, "numbers are read bit for bit as strtod reads them (%d numbers)", n);
+
+    /* What the writer writes, the reader reads back as strtod does. */
+    int back = 1;
+    for (int i = 0; i < 100000 && back; i++) {
+        double v = pow(10, -8 + 20 * (double)(rnd() >> 11) / 9007199254740992.0), got = NAN;
+        char text[64];
+        cf_row r;
+        cf_row_init(&r);
+        strcpy(r.pattern, "p");
+        strcpy(r.datatype, "byte");
+        r.np = 1;
+        r.t_min_us = r.t_avg_us = r.t_max_us = v;
+        char line[512];
+        row_text(&r, line, sizeof line);
+        snprintf(text, sizeof text, "%.10g", v);
+        double want = strtod(text, NULL);
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s%s\n", HEADER, line);
+        cf_error e;
+        cf_table *t = parse(buf, &e);
+        got = t ? t->rows[0].t_max_us : NAN;
+        if (memcmp(&got, &want, sizeof got) != 0) {
+            printf("#   '%s' read back as %.17g, strtod gives %.17g\n", text, got, want);
+            back = 0;
+        }
+        cf_table_free(t);
+    }
+    ok(back, "written numbers read back as strtod reads them");
+}
+
 int main(void)
 {
     round_trip();
     tolerant();
     numbers();
+    formatting();
+    whole_table();
+    parsing();
 
     refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,2,0.1",
                 "expected 13 fields as in the header, got 12");
@@ -206,6 +473,62 @@ int main(void)
                 "pattern 'Ping Pong': expected lower-case letters, digits and '_'");
     refuses_row("pingpong,2,1024,byte,,1.5,5,1,2,3,2,0.1,5",
                 "column 'reps': expected a non-negative integer, got '1.5'");
+    /* Cases at the edges of the reader's fast path, which hands them to the careful one. */
+    refuses_row("pingpong,2,1024,byte,,10,5,1e,2,3,2,0.1,5",
+                "column 't_min_us': expected a finite number, got '1e'");
+    refuses_row("pingpong,2,1024,byte,,10,5,.,2,3,2,0.1,5",
+                "column 't_min_us': expected a finite number, got '.'");
+    refuses_row("pingpong,2,1024,byte,,10,5,+,2,3,2,0.1,5",
+                "column 't_min_us': expected a finite number, got '+'");
+    refuses_row("pingpong,2,1024,byte,,10,5,1.2.3,2,3,2,0.1,5",
+                "column 't_min_us': expected a finite number, got '1.2.3'");
+    refuses_row("pingpong,2,1024,byte,,10,5,1e400,2,3,2,0.1,5",
+                "column 't_min_us': expected a finite number, got '1e400'");
+    refuses_row("pingpong,2,1024,byte,,10,5,-0,2,3,2,0.1,5",
+                "t_min_us -0: expected a positive, finite time");
+    refuses_row("pingpong,2,1024,byte,,10,5,0e99999999,2,3,2,0.1,5",
+                "t_min_us 0: expected a positive, finite time");
+    refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,2,0.1,5 ",
+                "column 'bw_MiBps': expected a finite number, got '5 '");
+    refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,2,0.1,5,",
+                "expected 13 fields as in the header, got 14");
+    refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,2,0.1",
+                "expected 13 fields as in the header, got 12");
+    refuses_row("pingpong,2,1024,byte,,10,,1,2,3,2,0.1,5x",
+                "column 'bw_MiBps': expected a finite number, got '5x'");
+    refuses_row("pingpong,2,12345678901234567890,byte,,10,5,1,2,3,2,0.1,5",
+                "column 'bytes': '12345678901234567890' is too large (at most 1099511627776)");
+    refuses_row("pingpong,2,1024,byte,,10,2147483648,1,2,3,2,0.1,5",
+                "column 'samples': '2147483648' is too large (at most 2147483647)");
+    refuses_row("pingpong,2,1024,byte_,-1,10,5,1,2,3,2,0.1,5",
+                "column 'blocks': expected a non-negative integer, got '-1'");
+    refuses_row("a2345678901234567890123456789012,2,1024,byte,,10,5,1,2,3,2,0.1,5",
+                "column 'pattern': 'a2345678901234567890123456789012' is too long (at most 31 "
+                "characters)");
+    refuses_row("pingpong,2,1024,Byte,,10,5,1,2,3,2,0.1,5",
+                "datatype 'Byte': expected lower-case letters, digits and '_'");
+    refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,0,0.1,5",
+                "t_med_us 0: expected a positive, finite time");
+    {
+        /* Accepted the careful way: leading zeros beyond 19 digits, 16 and more
+         * significant digits, exponents beyond 10^22, a sign. */
+        cf_error e;
+        cf_table *t = parse("pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,"
+                            "t_max_us,t_med_us,t_ci95_us,bw_MiBps\n"
+                            "p,0000000000000000000002,00000000000000000000000008,byte,,,,"
+                            "1.0000000000000002,+1.00000000000000022,1e0000000000000,"
+                            "1e-3,-0,12345678901234567890e-40\n",
+                            &e);
+        ok(t != NULL && t->rows[0].np == 2 && t->rows[0].bytes == 8 &&
+               t->rows[0].t_min_us == strtod("1.0000000000000002", NULL) &&
+               t->rows[0].t_avg_us == strtod("1.00000000000000022", NULL) &&
+               t->rows[0].t_max_us == 1 && signbit(t->rows[0].t_ci95_us) &&
+               t->rows[0].bw_MiBps == strtod("12345678901234567890e-40", NULL),
+           "numbers the fast path leaves to strtod are read");
+        if (t == NULL)
+            printf("#   %ld: %s\n", e.line, e.msg);
+        cf_table_free(t);
+    }
 
     refuses_text("pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,"
                  "t_med_us,t_ci95_us,bw_MiBps\n"
