@@ -17,6 +17,7 @@
 #define Z95 1.959963984540054
 #define LSQ_PASSES 8
 #define LSQ_ROUNDS 4 /* rounds of setting outliers aside */
+#define REL_KMAX (CF_COLL_MAX_BASIS > 2 ? CF_COLL_MAX_BASIS : 2) /* terms of one fit */
 
 /* A point's relative deviation from the fit, and the point. */
 typedef struct ranked {
@@ -34,20 +35,175 @@ static int cmp_ranked(const void *a, const void *b)
     return (x->i < y->i) - (x->i > y->i);
 }
 
+/* The 0.975 quantile of Student t: every fitted range asks for one, and GSL's inverse
+ * costs about a microsecond. */
+static double t975(int dof)
+{
+    static double memo[512];
+    if (dof < 1 || dof >= (int)(sizeof memo / sizeof memo[0]))
+        return gsl_cdf_tdist_Pinv(0.975, dof);
+    if (memo[dof] == 0)
+        memo[dof] = gsl_cdf_tdist_Pinv(0.975, dof);
+    return memo[dof];
+}
+
 static void quality_clear(cf_rel_quality *q)
 {
     q->n = q->dof = q->rejected = 0;
     q->mape = q->max_rel_err = q->loo_mape = NAN;
 }
 
-int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coef, double *cov,
-               double *s2, cf_rel_quality *q, cf_error *e)
+/* cf_rel_lsq's storage for up to nmax points of exactly k terms. A search fits thousands
+ * of ranges of one pattern: it allocates this once and every fit works through views of
+ * it, which lay the numbers out as a fit of its own size would. */
+typedef struct rel_ws {
+    size_t nmax, k;
+    gsl_matrix *A, *C;
+    gsl_vector *y, *w, *c;
+    gsl_multifit_linear_workspace *ws;
+    double *ref, *sel, *buf;
+    ranked *dev;
+    unsigned char *used;
+} rel_ws;
+
+static void rel_ws_free(rel_ws *W)
+{
+    gsl_matrix_free(W->A);
+    gsl_matrix_free(W->C);
+    gsl_vector_free(W->y);
+    gsl_vector_free(W->w);
+    gsl_vector_free(W->c);
+    if (W->ws)
+        gsl_multifit_linear_free(W->ws);
+    free(W->ref);
+    free(W->sel);
+    free(W->buf);
+    free(W->dev);
+    free(W->used);
+    memset(W, 0, sizeof *W);
+}
+
+static int rel_ws_alloc(rel_ws *W, size_t nmax, size_t k)
+{
+    memset(W, 0, sizeof *W);
+    W->nmax = nmax;
+    W->k = k;
+    W->A = gsl_matrix_alloc(nmax, k);
+    W->C = gsl_matrix_alloc(k, k);
+    W->y = gsl_vector_alloc(nmax);
+    W->w = gsl_vector_alloc(nmax);
+    W->c = gsl_vector_alloc(k);
+    W->ws = gsl_multifit_linear_alloc(nmax, k);
+    W->ref = malloc(nmax * sizeof *W->ref);
+    W->sel = malloc(nmax * sizeof *W->sel);
+    W->buf = malloc(nmax * sizeof *W->buf);
+    W->dev = malloc(nmax * sizeof *W->dev);
+    W->used = malloc(nmax);
+    if (W->A && W->C && W->y && W->w && W->c && W->ws && W->ref && W->sel && W->buf && W->dev &&
+        W->used)
+        return 0;
+    rel_ws_free(W);
+    return -1;
+}
+
+/* The k-th smallest of v[0, n), v reordered so that those before it are not larger and
+ * those after not smaller (Hoare's selection, as Wirth writes it): the median of the
+ * deviations without sorting them all, which a large range spent most of its fit on. */
+static double kth_smallest(double *v, size_t n, size_t k)
+{
+    long lo = 0, hi = (long)n - 1, kk = (long)k;
+    while (lo < hi) {
+        double x = v[kk];
+        long i = lo, j = hi;
+        do {
+            while (v[i] < x)
+                i++;
+            while (x < v[j])
+                j--;
+            if (i <= j) {
+                double s = v[i];
+                v[i] = v[j];
+                v[j] = s;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < kk)
+            lo = i;
+        if (kk < i)
+            hi = j;
+    }
+    return v[kk];
+}
+
+/* The cut beyond which cf_rel_lsq sets deviations aside, fmax(0.05, 7.4 * their median
+ * (the mean of the two middle ones when m is even)), or a number that sets aside exactly
+ * the same of v[0, m) (m >= 1, reordered; buf holds m values). Selecting the median took
+ * a fifth of a large search. A large m first brackets the middle values between two of an
+ * evenly spread sample of 256, and in one pass counts the values below and keeps those
+ * between; when no value lies between the cuts the two ends of the bracket make, either
+ * end will do. Else it selects among those kept only (a tenth), or, should the bracket
+ * miss, among all. */
+static double cut_of(double median)
+{
+    return fmax(0.05, 5.0 * 1.4826 * median);
+}
+
+static double rejection_cut(double *v, size_t m, double *buf)
+{
+    size_t k = m / 2, kl = m % 2 ? k : k - 1; /* the middle values' ranks */
+    if (m >= 1024) {
+        enum { NS = 256, SPREAD = 16 };
+        for (size_t s = 0; s < NS; s++)
+            buf[s] = v[s * (m / NS)];
+        double lo = kth_smallest(buf, NS, NS / 2 - SPREAD);
+        double hi = kth_smallest(buf, NS, NS / 2 + SPREAD);
+        double cut_lo = cut_of(lo), cut_hi = cut_of(hi);
+        size_t below = 0, nb = 0, between = 0;
+        for (size_t i = 0; i < m; i++) {
+            double d = v[i];
+            below += d < lo;
+            between += d > cut_lo && d <= cut_hi;
+            if (d >= lo && d <= hi)
+                buf[nb++] = d;
+        }
+        if (below <= kl && k < below + nb) {
+            /* The median is in [lo, hi], and so the cut in [cut_lo, cut_hi]. */
+            if (between == 0)
+                return cut_hi;
+            double x = kth_smallest(buf, nb, k - below);
+            if (kl == k)
+                return cut_of(x);
+            double y = buf[0]; /* the largest of those before it: k - below >= 1 */
+            for (size_t i = 1; i < k - below; i++)
+                y = buf[i] > y ? buf[i] : y;
+            return cut_of(0.5 * (y + x));
+        }
+    }
+    double x = kth_smallest(v, m, k);
+    if (kl == k)
+        return cut_of(x);
+    double y = v[0];
+    for (size_t i = 1; i < k; i++)
+        y = v[i] > y ? v[i] : y;
+    return cut_of(0.5 * (y + x));
+}
+
+/* By deviation, the largest first; among equal ones the earliest point first (the order
+ * in which cf_rel_lsq sets them aside). */
+static int cmp_ranked_worst(const void *a, const void *b)
+{
+    return cmp_ranked(b, a);
+}
+
+static int rel_lsq_ws(rel_ws *W, size_t n, size_t k, const double *X, const double *t,
+                      double *coef, double *cov, double *s2, cf_rel_quality *q, cf_error *e)
 {
     if (n <= k)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "not enough points (have %zu, need %zu)",
                             n, k + 1);
-    double scale[CF_COLL_MAX_BASIS > 2 ? CF_COLL_MAX_BASIS : 2];
-    if (k > sizeof scale / sizeof scale[0])
+    double scale[REL_KMAX];
+    if (k > REL_KMAX)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "too many terms (%zu)", k);
     for (size_t j = 0; j < k; j++) {
         scale[j] = 0.0;
@@ -60,24 +216,21 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
     for (size_t i = 0; i < n; i++)
         if (!(t[i] > 0.0) || !isfinite(t[i]))
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "time %g is not positive", t[i]);
+    if (W->k != k || W->nmax < n)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "internal error: workspace too small");
 
-    int rc = 0;
-    gsl_matrix *A = gsl_matrix_alloc(n, k);
-    gsl_matrix *C = gsl_matrix_alloc(k, k);
-    gsl_vector *y = gsl_vector_alloc(n);
-    gsl_vector *w = gsl_vector_alloc(n);
-    gsl_vector *c = gsl_vector_alloc(k);
-    gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, k);
-    double *ref = malloc(n * sizeof *ref);
-    ranked *dev = malloc(n * sizeof *dev);
-    unsigned char *used = malloc(n);
-    if (!A || !C || !y || !w || !c || !ws || !ref || !dev || !used) {
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        goto out;
-    }
+    gsl_matrix_view Av = gsl_matrix_submatrix(W->A, 0, 0, n, k);
+    gsl_vector_view yv = gsl_vector_subvector(W->y, 0, n), wv = gsl_vector_subvector(W->w, 0, n);
+    gsl_matrix *A = &Av.matrix, *C = W->C;
+    gsl_vector *y = &yv.vector, *w = &wv.vector, *c = W->c;
+    /* Rows of k numbers one after the other, as a matrix of k columns keeps them. */
+    double *a = A->data, *wd = w->data, *cd = c->data;
+    double *ref = W->ref;
+    ranked *dev = W->dev;
+    unsigned char *used = W->used;
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; j < k; j++)
-            gsl_matrix_set(A, i, j, X[i * k + j] / scale[j]);
+            a[i * k + j] = X[i * k + j] / scale[j];
         gsl_vector_set(y, i, t[i]);
         ref[i] = t[i];
         used[i] = 1;
@@ -91,24 +244,20 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
     for (int round = 0; round < LSQ_ROUNDS; round++) {
         for (int pass = 0; pass < LSQ_PASSES; pass++) {
             for (size_t i = 0; i < n; i++)
-                gsl_vector_set(w, i, used[i] ? 1.0 / (ref[i] * ref[i]) : 0.0);
+                wd[i] = used[i] ? 1.0 / (ref[i] * ref[i]) : 0.0;
             size_t rank = 0;
-            int st = gsl_multifit_wlinear_tsvd(A, w, y, 1e-12, c, C, &chisq, &rank, ws);
-            if (st != GSL_SUCCESS) {
-                rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "least squares failed: %s",
-                                  gsl_strerror(st));
-                goto out;
-            }
-            if (rank < k) {
-                rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                  "the measured points cannot separate the %zu terms", k);
-                goto out;
-            }
+            int st = gsl_multifit_wlinear_tsvd(A, w, y, 1e-12, c, C, &chisq, &rank, W->ws);
+            if (st != GSL_SUCCESS)
+                return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "least squares failed: %s",
+                                    gsl_strerror(st));
+            if (rank < k)
+                return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                    "the measured points cannot separate the %zu terms", k);
             double change = 0.0;
             for (size_t i = 0; i < n; i++) {
                 double f = 0.0;
                 for (size_t j = 0; j < k; j++)
-                    f += gsl_matrix_get(A, i, j) * gsl_vector_get(c, j);
+                    f += a[i * k + j] * cd[j];
                 double r = f > 0.0 ? f : t[i];
                 change = fmax(change, fabs(r - ref[i]) / ref[i]);
                 ref[i] = r;
@@ -117,18 +266,41 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
                 break;
         }
         size_t m = 0;
+        int finite = 1;
         for (size_t i = 0; i < n; i++)
-            if (used[i])
-                dev[m++] = (ranked){fabs(t[i] - ref[i]) / ref[i], i};
-        qsort(dev, m, sizeof *dev, cmp_ranked);
-        double cut = fmax(0.05, 5.0 * 1.4826 *
-                                    (m % 2 ? dev[m / 2].d : 0.5 * (dev[m / 2 - 1].d + dev[m / 2].d)));
+            if (used[i]) {
+                double d = fabs(t[i] - ref[i]) / ref[i];
+                finite &= !isnan(d);
+                W->sel[m] = d;
+                dev[m++] = (ranked){d, i};
+            }
         size_t out_now = 0;
-        /* The worst first, while the budget lasts and enough points remain. */
-        for (size_t r = m; r-- > 0 && dev[r].d > cut && n - nused < max_out && nused > k + 2;) {
-            used[dev[r].i] = 0;
-            nused--;
-            out_now++;
+        if (!finite) {
+            /* A NaN orders as the sort leaves it: sort them all, as ever. */
+            qsort(dev, m, sizeof *dev, cmp_ranked);
+            double cut = fmax(0.05, 5.0 * 1.4826 *
+                                        (m % 2 ? dev[m / 2].d
+                                               : 0.5 * (dev[m / 2 - 1].d + dev[m / 2].d)));
+            for (size_t r = m;
+                 r-- > 0 && dev[r].d > cut && n - nused < max_out && nused > k + 2;) {
+                used[dev[r].i] = 0;
+                nused--;
+                out_now++;
+            }
+        } else {
+            double cut = rejection_cut(W->sel, m, W->buf);
+            /* The worst first, while the budget lasts and enough points remain: only
+             * those beyond the cut need an order. */
+            size_t nbeyond = 0;
+            for (size_t r = 0; r < m; r++)
+                if (dev[r].d > cut)
+                    dev[nbeyond++] = dev[r];
+            qsort(dev, nbeyond, sizeof *dev, cmp_ranked_worst);
+            for (size_t r = 0; r < nbeyond && n - nused < max_out && nused > k + 2; r++) {
+                used[dev[r].i] = 0;
+                nused--;
+                out_now++;
+            }
         }
         if (out_now == 0)
             break;
@@ -136,7 +308,7 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
     size_t dof = nused - k;
     *s2 = chisq / (double)dof;
     for (size_t j = 0; j < k; j++) {
-        coef[j] = gsl_vector_get(c, j) / scale[j];
+        coef[j] = cd[j] / scale[j];
         for (size_t l = 0; l < k; l++)
             cov[j * k + l] = gsl_matrix_get(C, j, l) * *s2 / (scale[j] * scale[l]);
     }
@@ -150,12 +322,12 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
             continue;
         double f = 0.0, h = 0.0;
         for (size_t j = 0; j < k; j++) {
-            double aj = gsl_matrix_get(A, i, j);
-            f += aj * gsl_vector_get(c, j);
+            double aj = a[i * k + j];
+            f += aj * cd[j];
             for (size_t l = 0; l < k; l++)
-                h += aj * gsl_matrix_get(C, j, l) * gsl_matrix_get(A, i, l);
+                h += aj * gsl_matrix_get(C, j, l) * a[i * k + l];
         }
-        h *= gsl_vector_get(w, i);
+        h *= wd[i];
         double rel = fabs(t[i] - f) / t[i];
         sum += rel;
         mx = fmax(mx, rel);
@@ -168,17 +340,22 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
     q->mape = sum / (double)nused;
     q->max_rel_err = mx;
     q->loo_mape = nloo ? loo / (double)nloo : NAN;
-out:
-    gsl_matrix_free(A);
-    gsl_matrix_free(C);
-    gsl_vector_free(y);
-    gsl_vector_free(w);
-    gsl_vector_free(c);
-    if (ws)
-        gsl_multifit_linear_free(ws);
-    free(ref);
-    free(dev);
-    free(used);
+    return 0;
+}
+
+int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coef, double *cov,
+               double *s2, cf_rel_quality *q, cf_error *e)
+{
+    if (n <= k)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "not enough points (have %zu, need %zu)",
+                            n, k + 1);
+    if (k > REL_KMAX)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "too many terms (%zu)", k);
+    rel_ws W;
+    if (rel_ws_alloc(&W, n, k) != 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    int rc = rel_lsq_ws(&W, n, k, X, t, coef, cov, s2, q, e);
+    rel_ws_free(&W);
     return rc;
 }
 
@@ -299,29 +476,78 @@ static int alg_basis(const cf_coll_alg *a, cf_cterm_sum *fn)
     return k;
 }
 
+/* What the fits of one pattern's ranges share: each point's basis values per algorithm,
+ * computed once, and the buffers and GSL workspaces every fit reuses. */
+typedef struct fitter {
+    const cf_coll *c;
+    const cf_point *pts;
+    size_t n;
+    int k[CF_COLL_MAX_ALGS];
+    cf_cterm_sum basis[CF_COLL_MAX_ALGS][CF_COLL_MAX_BASIS];
+    double *x[CF_COLL_MAX_ALGS]; /* n rows of k[a] values */
+    double *X, *t;
+    rel_ws ws[REL_KMAX + 1]; /* by the number of terms, allocated when first needed */
+} fitter;
+
+static void fitter_free(fitter *F)
+{
+    for (int a = 0; a < CF_COLL_MAX_ALGS; a++)
+        free(F->x[a]);
+    free(F->X);
+    free(F->t);
+    for (int k = 0; k <= REL_KMAX; k++)
+        if (F->ws[k].A != NULL)
+            rel_ws_free(&F->ws[k]);
+}
+
+static int fitter_init(fitter *F, const cf_coll *c, const cf_point *pts, size_t n)
+{
+    memset(F, 0, sizeof *F);
+    F->c = c;
+    F->pts = pts;
+    F->n = n;
+    size_t rows = n ? n : 1;
+    F->X = malloc(rows * REL_KMAX * sizeof *F->X);
+    F->t = malloc(rows * sizeof *F->t);
+    if (F->X == NULL || F->t == NULL)
+        goto oom;
+    for (int a = 0; a < c->nalgs; a++) {
+        int k = alg_basis(&c->algs[a], F->basis[a]);
+        F->k[a] = k;
+        if ((F->x[a] = malloc(rows * (size_t)(k ? k : 1) * sizeof *F->x[a])) == NULL)
+            goto oom;
+        for (size_t i = 0; i < n; i++)
+            for (int j = 0; j < k; j++)
+                F->x[a][i * (size_t)k + (size_t)j] = sum_eval(&F->basis[a][j], pts[i].p, pts[i].m);
+    }
+    return 0;
+oom:
+    fitter_free(F);
+    return -1;
+}
+
 /* Fits algorithm `alg` of c to the points with lo <= m <= hi. *rss is the relative
  * residual sum of squares; -1 when these points cannot determine the model. */
-static int seg_fit(const cf_coll *c, int alg, const cf_point *pts, size_t n, double lo,
-                   double hi, cf_across_seg *out, double *rss, cf_error *why)
+static int seg_fit(fitter *F, int alg, double lo, double hi, cf_across_seg *out, double *rss,
+                   cf_error *why)
 {
+    const cf_coll *c = F->c;
+    const cf_point *pts = F->pts;
+    size_t n = F->n;
     memset(out, 0, sizeof *out);
     snprintf(out->algorithm, sizeof out->algorithm, "%s", c->algs[alg].name);
-    int k = alg_basis(&c->algs[alg], out->basis);
+    int k = F->k[alg];
+    memcpy(out->basis, F->basis[alg], sizeof out->basis);
     out->nbasis = k;
     size_t m = 0;
-    double *X = malloc((n ? n : 1) * (size_t)k * sizeof *X), *t = malloc((n ? n : 1) * sizeof *t);
-    if (X == NULL || t == NULL) {
-        free(X);
-        free(t);
-        return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "out of memory");
-    }
+    double *X = F->X, *t = F->t;
     out->from_bytes = hi;
     out->to_bytes = lo;
     for (size_t i = 0; i < n; i++) {
         if (pts[i].m < lo || pts[i].m > hi)
             continue;
         for (int j = 0; j < k; j++)
-            X[m * (size_t)k + (size_t)j] = sum_eval(&out->basis[j], pts[i].p, pts[i].m);
+            X[m * (size_t)k + (size_t)j] = F->x[alg][i * (size_t)k + (size_t)j];
         t[m++] = pts[i].t_us;
         out->from_bytes = fmin(out->from_bytes, pts[i].m);
         out->to_bytes = fmax(out->to_bytes, pts[i].m);
@@ -345,19 +571,24 @@ static int seg_fit(const cf_coll *c, int alg, const cf_point *pts, size_t n, dou
         if (!dup)
             seen[nsizes++] = pts[i].m;
     }
+    if (has_m && nsizes < 3)
+        return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                            "fewer than 3 sizes: the size-dependent terms need 3");
+    if (m <= (size_t)k) /* before a workspace is allocated for it */
+        return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "not enough points (have %zu, need %zu)",
+                            m, (size_t)k + 1);
+    rel_ws *W = k <= REL_KMAX ? &F->ws[k] : NULL;
+    if (W != NULL && W->A == NULL && rel_ws_alloc(W, n, (size_t)k) != 0)
+        return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "out of memory");
     double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
-    int rc = has_m && nsizes < 3
-                 ? cf_error_set(why, CF_EXIT_DATA, NULL, 0,
-                                "fewer than 3 sizes: the size-dependent terms need 3")
-                 : cf_rel_lsq(m, (size_t)k, X, t, out->coef, cov, &out->s2, &out->q, why);
-    free(X);
-    free(t);
+    int rc = W == NULL ? cf_error_set(why, CF_EXIT_DATA, NULL, 0, "too many terms (%d)", k)
+                       : rel_lsq_ws(W, m, (size_t)k, X, t, out->coef, cov, &out->s2, &out->q, why);
     if (rc != 0)
         return rc;
     for (int j = 0; j < k; j++)
         for (int l = 0; l < k; l++)
             out->cov[j][l] = cov[j * k + l];
-    out->tq = gsl_cdf_tdist_Pinv(0.975, out->q.dof);
+    out->tq = t975(out->q.dof);
     *rss = out->s2 * out->q.dof;
     return 0;
 }
@@ -439,8 +670,601 @@ static void combine_quality(cf_across *a)
         q->dof -= 1; /* the switch point is a parameter too */
 }
 
-int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
-                         cf_across *out, cf_error *e)
+/* ---- The search for a switch between two size ranges ----
+ *
+ * A switch between two consecutive measured sizes, with an algorithm on each side, makes
+ * (sizes - 1) * algorithms^2 candidates, each scored by the AICc of two iterated, robust
+ * fits of its ranges. Every range is fitted once, however many candidates share it; still,
+ * a table of a thousand sizes has thousands of ranges of thousands of points, and GSL's
+ * SVD costs about 40 ns a point a pass. So the search first fits every range "quickly":
+ * the same iteration, step for step, with its normal equations (at most 3 terms) solved
+ * directly, a few ns a point a pass, the points sorted by size so that a range is a run of
+ * them. Then it fits properly only the candidates that come within QUICK_MARGIN of the
+ * best, and chooses among those by the rule of a full search, in its order. The two fits
+ * agree to rounding (about 1e-12, an AICc apart by 1e-6), far inside the margin; the
+ * proper fits of the candidates within reach check that, and any disagreement (a point on
+ * the very edge of being set aside, a check on the edge of failing) makes every candidate
+ * fitted properly. Every candidate fitted properly, in order, is the reference that
+ * tests compare with (CF_SEARCH_EXHAUSTIVE). */
+
+/* Within this much AICc of the best quick score, a candidate is fitted properly. */
+#define QUICK_MARGIN 0.1
+
+/* A range of a two-range candidate, properly fitted. */
+typedef struct side_fit {
+    signed char state; /* 0 not fitted yet, 1 the fit failed, 2 fitted */
+    signed char check_ok;
+    double rss;
+    cf_across_seg seg;
+} side_fit;
+
+/* The same range fitted quickly. */
+typedef struct quick_side {
+    signed char state; /* 1 the fit failed, 2 fitted */
+    signed char check_ok;
+    int n; /* points kept */
+    double rss;
+} quick_side;
+
+/* Weighted normal equations: the lower triangle of M, and v. */
+typedef struct moments {
+    double M[REL_KMAX][REL_KMAX], v[REL_KMAX];
+} moments;
+
+/* The points sorted by size: sizes [0, b) are the points [0, first[b]). pre[a][b] and
+ * suf[a][b] are the normal equations of the first pass (weights 1/t^2) over sizes [0, b)
+ * and [b, ns): every range starts from them instead of a pass over its points. */
+typedef struct runs {
+    moments *pre[CF_COLL_MAX_ALGS], *suf[CF_COLL_MAX_ALGS];
+    size_t *first;
+    double *t, *it;              /* times, and 1 / times */
+    int times_ok;                /* every time positive and finite */
+    double *x[CF_COLL_MAX_ALGS]; /* n rows of the algorithm's k values */
+    double *iref, *sel, *buf;    /* a fit's 1 / reference time, deviations, scratch */
+    ranked *dev;
+    unsigned char *used;
+} runs;
+
+typedef struct search {
+    fitter F;
+    const double *sizes;
+    size_t ns;
+    const long *np;
+    int nnp;
+    int every_np;      /* np holds every measured process count */
+    side_fit *side;    /* at side_at(), for a switch after size b - 1 */
+    quick_side *quick; /* the same places */
+    runs R;
+} search;
+
+static size_t side_at(const search *S, size_t b, int a, int right)
+{
+    return ((b - 1) * (size_t)S->F.c->nalgs + (size_t)a) * 2 + (size_t)right;
+}
+
+/* The middle (in log size) of the gap after size b - 1: each range answers up to it. */
+static double gap_middle(const search *S, size_t b)
+{
+    return expm1(0.5 * (log1p(S->sizes[b - 1]) + log1p(S->sizes[b])));
+}
+
+static side_fit *side_get(search *S, size_t b, int a, int right)
+{
+    side_fit *sf = &S->side[side_at(S, b, a, right)];
+    if (sf->state != 0)
+        return sf;
+    double lo = right ? S->sizes[b] : -INFINITY, hi = right ? INFINITY : S->sizes[b - 1];
+    if (seg_fit(&S->F, a, lo, hi, &sf->seg, &sf->rss, NULL) != 0) {
+        sf->state = 1;
+        return sf;
+    }
+    sf->state = 2;
+    const cf_across_seg *s = &sf->seg;
+    double mid = gap_middle(S, b);
+    sf->check_ok = seg_check(s, S->F.pts, S->F.n, S->np, S->nnp, right ? mid : s->from_bytes,
+                             right ? s->to_bytes : mid, NULL) == 0;
+    return sf;
+}
+
+/* The AICc of candidate (b, a1, a2), properly fitted: 0, or -1 when a range cannot be
+ * fitted, -2 when a fitted range fails its check (*failed is then that range). */
+static int cand_eval(search *S, size_t b, int a1, int a2, double *v, side_fit **failed)
+{
+    side_fit *s1 = side_get(S, b, a1, 0), *s2 = s1->state == 2 ? side_get(S, b, a2, 1) : NULL;
+    if (s2 == NULL || s2->state != 2)
+        return -1;
+    if (!s1->check_ok || !s2->check_ok) {
+        *failed = s1->check_ok ? s2 : s1;
+        return -2;
+    }
+    *v = aicc(s1->rss + s2->rss, s1->seg.q.n + s2->seg.q.n, s1->seg.nbasis + s2->seg.nbasis + 1);
+    return 0;
+}
+
+static void runs_free(runs *R)
+{
+    for (int a = 0; a < CF_COLL_MAX_ALGS; a++) {
+        free(R->pre[a]);
+        free(R->suf[a]);
+    }
+    free(R->first);
+    free(R->t);
+    free(R->it);
+    for (int a = 0; a < CF_COLL_MAX_ALGS; a++)
+        free(R->x[a]);
+    free(R->iref);
+    free(R->sel);
+    free(R->buf);
+    free(R->dev);
+    free(R->used);
+    memset(R, 0, sizeof *R);
+}
+
+static int cmp_point_m(const void *a, const void *b)
+{
+    const cf_point *x = *(const cf_point *const *)a, *y = *(const cf_point *const *)b;
+    return (x->m > y->m) - (x->m < y->m);
+}
+
+static int runs_init(search *S)
+{
+    runs *R = &S->R;
+    const fitter *F = &S->F;
+    size_t n = F->n, ns = S->ns;
+    const cf_point **by = malloc(n * sizeof *by);
+    R->first = malloc((ns + 1) * sizeof *R->first);
+    R->t = malloc(n * sizeof *R->t);
+    R->it = malloc(n * sizeof *R->it);
+    R->iref = malloc(n * sizeof *R->iref);
+    R->sel = malloc(n * sizeof *R->sel);
+    R->buf = malloc(n * sizeof *R->buf);
+    R->dev = malloc(n * sizeof *R->dev);
+    R->used = malloc(n);
+    int ok = by && R->first && R->t && R->it && R->iref && R->sel && R->buf && R->dev && R->used;
+    for (int a = 0; a < F->c->nalgs && ok; a++)
+        ok = (R->x[a] = malloc(n * (size_t)(F->k[a] ? F->k[a] : 1) * sizeof *R->x[a])) != NULL &&
+             (R->pre[a] = calloc(ns + 1, sizeof *R->pre[a])) != NULL &&
+             (R->suf[a] = calloc(ns + 1, sizeof *R->suf[a])) != NULL;
+    if (!ok) {
+        free(by);
+        runs_free(R);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        by[i] = &F->pts[i];
+    qsort(by, n, sizeof *by, cmp_point_m);
+    size_t s = 0;
+    R->first[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (s + 1 < ns && S->sizes[s] < by[i]->m) /* sizes holds every point's size */
+            R->first[++s] = i;
+        size_t orig = (size_t)(by[i] - F->pts);
+        R->t[i] = by[i]->t_us;
+        R->it[i] = 1.0 / by[i]->t_us;
+        for (int a = 0; a < F->c->nalgs; a++) {
+            size_t k = (size_t)F->k[a];
+            memcpy(&R->x[a][i * k], &F->x[a][orig * k], k * sizeof *R->x[a]);
+        }
+    }
+    R->first[ns] = n;
+    free(by);
+    R->times_ok = 1;
+    for (size_t i = 0; i < n; i++)
+        R->times_ok &= R->t[i] > 0.0 && isfinite(R->t[i]);
+    /* Each size's equations into pre[a][s + 1] first; then summed from either end, so
+     * that no range is the difference of two sums. */
+    for (int a = 0; a < F->c->nalgs; a++) {
+        int k = F->k[a];
+        moments *P = R->pre[a], *Q = R->suf[a];
+        for (size_t s = 0; s < ns; s++)
+            for (size_t i = R->first[s]; i < R->first[s + 1]; i++) {
+                const double *x = &R->x[a][i * (size_t)k];
+                double w = 1.0 / (R->t[i] * R->t[i]);
+                for (int j = 0; j < k; j++) {
+                    for (int l = 0; l <= j; l++)
+                        P[s + 1].M[j][l] += w * x[j] * x[l];
+                    P[s + 1].v[j] += w * x[j] * R->t[i];
+                }
+            }
+        for (size_t s = ns; s-- > 0;)
+            for (int j = 0; j < k; j++) {
+                for (int l = 0; l <= j; l++)
+                    Q[s].M[j][l] = Q[s + 1].M[j][l] + P[s + 1].M[j][l];
+                Q[s].v[j] = Q[s + 1].v[j] + P[s + 1].v[j];
+            }
+        for (size_t s = 1; s <= ns; s++)
+            for (int j = 0; j < k; j++) {
+                for (int l = 0; l <= j; l++)
+                    P[s].M[j][l] += P[s - 1].M[j][l];
+                P[s].v[j] += P[s - 1].v[j];
+            }
+    }
+    return 0;
+}
+
+/* Solves M c = v (k terms, the lower triangle of M filled) by Cholesky, rows and columns
+ * scaled to a unit diagonal, and fills Minv with M's inverse. -1 when M is too near
+ * singular for that to be accurate (a scaled pivot below 1e-8): GSL decides then. */
+static int quick_solve(double M[REL_KMAX][REL_KMAX], const double *v, int k, double *c,
+                       double Minv[REL_KMAX][REL_KMAX])
+{
+    double L[REL_KMAX][REL_KMAX], d[REL_KMAX];
+    for (int j = 0; j < k; j++) {
+        if (!(M[j][j] > 0.0) || !isfinite(M[j][j]))
+            return -1;
+        d[j] = sqrt(M[j][j]);
+    }
+    for (int j = 0; j < k; j++) {
+        for (int l = 0; l < j; l++) {
+            double s = M[j][l] / (d[j] * d[l]);
+            for (int q = 0; q < l; q++)
+                s -= L[j][q] * L[l][q];
+            L[j][l] = s / L[l][l];
+        }
+        double piv = 1.0;
+        for (int q = 0; q < j; q++)
+            piv -= L[j][q] * L[j][q];
+        if (!(piv > 1e-8))
+            return -1;
+        L[j][j] = sqrt(piv);
+    }
+    /* Column l of the inverse, and then c, from L L' = D^-1 M D^-1. */
+    for (int l = 0; l <= k; l++) {
+        double y[REL_KMAX], u[REL_KMAX];
+        for (int j = 0; j < k; j++) {
+            double s = l < k ? (j == l ? 1.0 / d[j] : 0.0) : v[j] / d[j];
+            for (int q = 0; q < j; q++)
+                s -= L[j][q] * y[q];
+            y[j] = s / L[j][j];
+        }
+        for (int j = k; j-- > 0;) {
+            double s = y[j];
+            for (int q = j + 1; q < k; q++)
+                s -= L[q][j] * u[q];
+            u[j] = s / L[j][j];
+        }
+        for (int j = 0; j < k; j++) {
+            if (l < k)
+                Minv[j][l] = u[j] / d[j];
+            else
+                c[j] = u[j] / d[j];
+        }
+    }
+    return 0;
+}
+
+/* The weighted normal equations of the kept points of the run, weights iref^2. */
+static void quick_moments(const double *x, const double *t, const double *iref,
+                          const unsigned char *used, size_t n, int k,
+                          double M[REL_KMAX][REL_KMAX], double *v)
+{
+    double m[REL_KMAX][REL_KMAX] = {{0}}, u[REL_KMAX] = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (!used[i])
+            continue;
+        const double *a = &x[i * (size_t)k];
+        double w = iref[i] * iref[i];
+        for (int j = 0; j < k; j++) {
+            double wa = w * a[j];
+            for (int l = 0; l <= j; l++)
+                m[j][l] += wa * a[l];
+            u[j] += wa * t[i];
+        }
+    }
+    memcpy(M, m, sizeof m);
+    memcpy(v, u, sizeof u);
+}
+
+/* One pass over the run after a solve with coefficients c: the weighted residual sum of
+ * squares of that solve, the new reference times (the fitted ones where positive), the
+ * largest relative change of one (returned), and the normal equations of the next pass. */
+static double quick_sweep(const double *x, const double *t, double *iref,
+                          const unsigned char *used, size_t n, int k, const double *c,
+                          double M[REL_KMAX][REL_KMAX], double *v, double *chisq)
+{
+    double change = 0.0, chi = 0.0, m[REL_KMAX][REL_KMAX] = {{0}}, u[REL_KMAX] = {0};
+    for (size_t i = 0; i < n; i++) {
+        const double *a = &x[i * (size_t)k];
+        double f = 0.0;
+        for (int j = 0; j < k; j++)
+            f += a[j] * c[j];
+        double r = f > 0.0 ? f : t[i], ir = iref[i];
+        double d = fabs(r * ir - 1.0);
+        change = d > change ? d : change;
+        double e = (t[i] - f) * ir;
+        ir = iref[i] = 1.0 / r;
+        if (!used[i])
+            continue;
+        chi += e * e;
+        for (int j = 0; j < k; j++) {
+            double wa = ir * ir * a[j];
+            for (int l = 0; l <= j; l++)
+                m[j][l] += wa * a[l];
+            u[j] += wa * t[i];
+        }
+    }
+    memcpy(M, m, sizeof m);
+    memcpy(v, u, sizeof u);
+    *chisq = chi;
+    return change;
+}
+
+/* The sums of quick_sweep_2 over every other point. */
+typedef struct sums2 {
+    double change, chi, m00, m10, m11, u0, u1;
+} sums2;
+
+static inline void sweep2_point(const double *a, double t, double *iref, int used, double c0,
+                                double c1, sums2 *s)
+{
+    double f = a[0] * c0 + a[1] * c1;
+    double r = f > 0.0 ? f : t, ir = *iref;
+    double d = fabs(r * ir - 1.0);
+    s->change = d > s->change ? d : s->change;
+    double e = (t - f) * ir;
+    ir = *iref = 1.0 / r;
+    double w = used ? ir * ir : 0.0;
+    s->chi += used ? e * e : 0.0;
+    double wa0 = w * a[0], wa1 = w * a[1];
+    s->m00 += wa0 * a[0];
+    s->m10 += wa1 * a[0];
+    s->m11 += wa1 * a[1];
+    s->u0 += wa0 * t;
+    s->u1 += wa1 * t;
+}
+
+/* quick_sweep for two terms, which every algorithm of the table has but the barrier's:
+ * named sums the compiler can keep in registers, and two points at a time into two sets
+ * of them, which keeps twice the work in flight (the division most): a third less time
+ * than the loops over k. */
+static double quick_sweep_2(const double *x, const double *t, double *iref,
+                            const unsigned char *used, size_t n, const double *c,
+                            double M[REL_KMAX][REL_KMAX], double *v, double *chisq)
+{
+    sums2 s = {0, 0, 0, 0, 0, 0, 0}, z = {0, 0, 0, 0, 0, 0, 0};
+    double c0 = c[0], c1 = c[1];
+    size_t i = 0;
+    for (; i + 1 < n; i += 2) {
+        sweep2_point(&x[2 * i], t[i], &iref[i], used[i], c0, c1, &s);
+        sweep2_point(&x[2 * i + 2], t[i + 1], &iref[i + 1], used[i + 1], c0, c1, &z);
+    }
+    if (i < n)
+        sweep2_point(&x[2 * i], t[i], &iref[i], used[i], c0, c1, &s);
+    M[0][0] = s.m00 + z.m00;
+    M[1][0] = s.m10 + z.m10;
+    M[1][1] = s.m11 + z.m11;
+    v[0] = s.u0 + z.u0;
+    v[1] = s.u1 + z.u1;
+    *chisq = s.chi + z.chi;
+    return s.change > z.change ? s.change : z.change;
+}
+
+/* rel_lsq_ws's fit of the run x, t (n points, k terms), step for step, with the normal
+ * equations solved directly: 0 with its residual sum of squares, the points kept, the
+ * coefficients, their covariance and the residual variance; -1 where rel_lsq_ws fails
+ * too; -2 when the equations are too near singular to tell. */
+static int quick_rel_lsq(runs *R, const double *x, const double *t, const double *it, size_t n,
+                         int k, const moments *first, double *rss, int *nkept, double *coef,
+                         double cov[REL_KMAX][REL_KMAX], double *s2)
+{
+    if (n <= (size_t)k || k < 1 || k > REL_KMAX)
+        return -1;
+    for (int j = 0; j < k; j++) {
+        size_t i = 0;
+        while (i < n && x[i * (size_t)k + (size_t)j] == 0.0)
+            i++;
+        if (i == n)
+            return -1; /* a term that is 0 at every point */
+    }
+    double *iref = R->iref, *sel = R->sel;
+    unsigned char *used = R->used;
+    for (size_t i = 0; i < n && !R->times_ok; i++)
+        if (!(t[i] > 0.0) || !isfinite(t[i]))
+            return -1;
+    memcpy(iref, it, n * sizeof *iref);
+    memset(used, 1, n);
+    double M[REL_KMAX][REL_KMAX], v[REL_KMAX], c[REL_KMAX], Minv[REL_KMAX][REL_KMAX];
+    double chisq = 0.0;
+    size_t nused = n, max_out = n / 4;
+    memcpy(M, first->M, sizeof M);
+    memcpy(v, first->v, sizeof v);
+    for (int round = 0; round < LSQ_ROUNDS; round++) {
+        for (int pass = 0; pass < LSQ_PASSES; pass++) {
+            if (quick_solve(M, v, k, c, Minv) != 0)
+                return -2;
+            double change = k == 2 ? quick_sweep_2(x, t, iref, used, n, c, M, v, &chisq)
+                                   : quick_sweep(x, t, iref, used, n, k, c, M, v, &chisq);
+            if (change < 1e-10)
+                break;
+        }
+        /* Outliers as rel_lsq_ws sets them aside. The cut is at least 0.05: without a
+         * point beyond that, no median is needed. */
+        size_t m = 0, over = 0;
+        for (size_t i = 0; i < n; i++)
+            if (used[i]) {
+                double d = fabs(t[i] * iref[i] - 1.0);
+                if (isnan(d))
+                    return -2;
+                sel[m++] = d;
+                over += d > 0.05;
+            }
+        if (over == 0)
+            break;
+        double cut = rejection_cut(sel, m, R->buf);
+        size_t nbeyond = 0, out_now = 0;
+        for (size_t i = 0; i < n; i++)
+            if (used[i]) {
+                double d = fabs(t[i] * iref[i] - 1.0);
+                if (d > cut)
+                    R->dev[nbeyond++] = (ranked){d, i};
+            }
+        qsort(R->dev, nbeyond, sizeof *R->dev, cmp_ranked_worst);
+        for (size_t r = 0; r < nbeyond && n - nused < max_out && nused > (size_t)k + 2; r++) {
+            used[R->dev[r].i] = 0;
+            nused--;
+            out_now++;
+        }
+        if (out_now == 0)
+            break;
+        quick_moments(x, t, iref, used, n, k, M, v); /* the next pass weighs without them */
+    }
+    size_t dof = nused - (size_t)k;
+    *s2 = chisq / (double)dof;
+    for (int j = 0; j < k; j++) {
+        coef[j] = c[j];
+        for (int l = 0; l < k; l++)
+            cov[j][l] = Minv[j][l] * *s2;
+    }
+    *rss = *s2 * (double)dof;
+    *nkept = (int)nused;
+    return 0;
+}
+
+/* seg_check of a quick fit of algorithm a to the run [lo, hi), checked up to from and to
+ * at every measured np: 1 when it passes. */
+static int quick_check(const search *S, int a, size_t lo, size_t hi, const double *coef,
+                       double cov[REL_KMAX][REL_KMAX], double s2, double from, double to)
+{
+    int k = S->F.k[a];
+    if (!isfinite(s2) || s2 < 0)
+        return 0;
+    for (int j = 0; j < k; j++) {
+        if (!isfinite(coef[j]))
+            return 0;
+        for (int l = 0; l < k; l++)
+            if (!isfinite(cov[j][l]) || (j == l && cov[j][l] < 0))
+                return 0;
+    }
+    /* At a fixed p, T is a line in m: where every measured p is in np, T >= 0 at both
+     * ends of the range at each holds at every point between. */
+    const double *x = S->R.x[a];
+    for (size_t i = lo; i < hi && !S->every_np; i++) {
+        double t = 0.0;
+        for (int j = 0; j < k; j++)
+            t += coef[j] * x[i * (size_t)k + (size_t)j];
+        if (!isfinite(t) || t < 0)
+            return 0;
+    }
+    for (int i = 0; i < S->nnp; i++)
+        for (int e = 0; e < 2; e++) {
+            double t = 0.0;
+            for (int j = 0; j < k; j++)
+                t += coef[j] * sum_eval(&S->F.basis[a][j], S->np[i], e ? to : from);
+            if (!isfinite(t) || t < 0)
+                return 0;
+        }
+    return 1;
+}
+
+static int has_size_term(const fitter *F, int a)
+{
+    int has_m = 0;
+    for (int j = 0; j < F->k[a]; j++)
+        for (int l = 0; l < F->basis[a][j].n; l++) {
+            double c0, c1;
+            cf_cterm_split(F->basis[a][j].t[l], 2, &c0, &c1);
+            has_m |= c1 != 0.0;
+        }
+    return has_m;
+}
+
+static void quick_side_fit(search *S, size_t b, int a, int right)
+{
+    quick_side *q = &S->quick[side_at(S, b, a, right)];
+    size_t lo = right ? S->R.first[b] : 0, hi = right ? S->F.n : S->R.first[b];
+    int k = S->F.k[a];
+    q->state = 1;
+    if (has_size_term(&S->F, a) && (right ? S->ns - b : b) < 3)
+        return; /* as seg_fit refuses it */
+    double coef[REL_KMAX], cov[REL_KMAX][REL_KMAX], s2;
+    int rc =
+        quick_rel_lsq(&S->R, S->R.x[a] + lo * (size_t)k, S->R.t + lo, S->R.it + lo, hi - lo, k,
+                      right ? &S->R.suf[a][b] : &S->R.pre[a][b], &q->rss, &q->n, coef, cov, &s2);
+    if (rc == -2) {
+        /* Too near singular to tell quickly: fit it properly. */
+        const side_fit *sf = side_get(S, b, a, right);
+        q->state = sf->state;
+        q->check_ok = sf->check_ok;
+        q->rss = sf->rss;
+        q->n = sf->seg.q.n;
+        return;
+    }
+    if (rc != 0)
+        return;
+    q->state = 2;
+    double mid = gap_middle(S, b);
+    q->check_ok = (signed char)quick_check(S, a, lo, hi, coef, cov, s2, right ? mid : S->sizes[0],
+                                           right ? S->sizes[S->ns - 1] : mid);
+}
+
+/* What the search does with a candidate. */
+enum { TODO_SKIP, TODO_FIT, TODO_FAILS };
+
+/* Marks in todo the candidates to fit properly (TODO_FIT): those the quick fits put within
+ * QUICK_MARGIN of the best (single[a]: the proper AICc of algorithm a over every size,
+ * NAN when none); every candidate when a proper fit disagrees with its quick one. */
+static int quick_search(search *S, const double *single, unsigned char *todo)
+{
+    int nalgs = S->F.c->nalgs;
+    size_t ns = S->ns, nc = (ns - 1) * (size_t)nalgs * (size_t)nalgs;
+    double *qv = malloc((nc ? nc : 1) * sizeof *qv);
+    if (qv == NULL || runs_init(S) != 0) {
+        free(qv);
+        return -1;
+    }
+    /* Range after range of one algorithm, one side: they share most of their points,
+     * which stay in the cache. */
+    for (int a = 0; a < nalgs; a++)
+        for (int right = 0; right < 2; right++)
+            for (size_t b = 1; b < ns; b++)
+                quick_side_fit(S, b, a, right);
+    double best = INFINITY;
+    for (int a = 0; a < nalgs; a++)
+        if (!isnan(single[a]))
+            best = fmin(best, single[a]);
+    for (size_t idx = 0; idx < nc; idx++) {
+        size_t b = idx / ((size_t)nalgs * (size_t)nalgs) + 1;
+        int a1 = (int)(idx / (size_t)nalgs % (size_t)nalgs), a2 = (int)(idx % (size_t)nalgs);
+        const quick_side *q1 = &S->quick[side_at(S, b, a1, 0)];
+        const quick_side *q2 = &S->quick[side_at(S, b, a2, 1)];
+        qv[idx] = NAN;
+        if (q1->state != 2 || q2->state != 2)
+            continue;
+        qv[idx] = aicc(q1->rss + q2->rss, q1->n + q2->n, S->F.k[a1] + S->F.k[a2] + 1);
+        if (q1->check_ok && q2->check_ok)
+            best = fmin(best, qv[idx]);
+    }
+    /* A range the quick fit cannot fit, the proper fit cannot either (too few sizes or
+     * points, a term that is 0 throughout, a time that is not positive: a nearly
+     * singular range was fitted properly). A candidate failing its quick check is fitted
+     * properly too when it would be chosen else: whether it fails may hang on rounding. */
+    for (size_t idx = 0; idx < nc; idx++)
+        todo[idx] = isnan(qv[idx])                  ? TODO_FAILS
+                    : qv[idx] > best + QUICK_MARGIN ? TODO_SKIP
+                                                    : TODO_FIT;
+    int agree = 1;
+    for (size_t idx = 0; idx < nc && agree; idx++) {
+        if (todo[idx] != TODO_FIT)
+            continue;
+        size_t b = idx / ((size_t)nalgs * (size_t)nalgs) + 1;
+        int a1 = (int)(idx / (size_t)nalgs % (size_t)nalgs), a2 = (int)(idx % (size_t)nalgs);
+        const quick_side *q1 = &S->quick[side_at(S, b, a1, 0)];
+        const quick_side *q2 = &S->quick[side_at(S, b, a2, 1)];
+        double v;
+        side_fit *failed;
+        int st = cand_eval(S, b, a1, a2, &v, &failed);
+        agree = st == (q1->check_ok && q2->check_ok ? 0 : -2) &&
+                (st != 0 || fabs(v - qv[idx]) <= QUICK_MARGIN / 4);
+    }
+    if (!agree)
+        for (size_t idx = 0; idx < nc; idx++)
+            todo[idx] = todo[idx] == TODO_FAILS ? TODO_FAILS : TODO_FIT;
+    free(qv);
+    return 0;
+}
+
+int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf_point *pts,
+                                size_t n, cf_across_search how, cf_across *out, cf_error *e)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->pattern, sizeof out->pattern, "%s", c->pattern);
@@ -461,9 +1285,14 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
                  CF_ACROSS_MIN_NP);
         return 0;
     }
+    int nalgs = c->nalgs, rc = 0;
+    search S;
+    memset(&S, 0, sizeof S);
     double *sizes = malloc(n * sizeof *sizes);
-    if (sizes == NULL)
+    if (sizes == NULL || fitter_init(&S.F, c, pts, n) != 0) {
+        free(sizes);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
     for (size_t i = 0; i < n; i++)
         sizes[i] = pts[i].m;
     qsort(sizes, n, sizeof *sizes, cmp_double_asc);
@@ -471,21 +1300,37 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
     for (size_t i = 0; i < n; i++)
         if (ns == 0 || sizes[i] != sizes[ns - 1])
             sizes[ns++] = sizes[i];
+    S.sizes = sizes;
+    S.ns = ns;
+    S.np = out->np;
+    S.nnp = out->nnp;
+    S.every_np = d == out->nnp;
+    size_t nc = (ns - 1) * (size_t)nalgs * (size_t)nalgs, nsides = (ns - 1) * (size_t)nalgs * 2;
+    S.side = calloc(nsides ? nsides : 1, sizeof *S.side);
+    S.quick = calloc(nsides ? nsides : 1, sizeof *S.quick);
+    unsigned char *todo = malloc(nc ? nc : 1);
+    if (S.side == NULL || S.quick == NULL || todo == NULL) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto out;
+    }
+    memset(todo, TODO_FIT, nc ? nc : 1);
 
     /* One algorithm over every size; then a switch between two consecutive measured sizes
      * with an algorithm (the same one too: a protocol switch) on each side. A candidate
      * must beat the simpler ones before it: ties go to fewer parameters. */
-    double best = INFINITY;
+    double best = INFINITY, single[CF_COLL_MAX_ALGS];
     cf_error why;
     cf_error_clear(&why);
     int found = 0;
-    for (int a = 0; a < c->nalgs; a++) {
+    for (int a = 0; a < nalgs; a++) {
         cf_across_seg sg;
         double rss;
-        if (seg_fit(c, a, pts, n, -INFINITY, INFINITY, &sg, &rss, &why) != 0 ||
+        single[a] = NAN;
+        if (seg_fit(&S.F, a, -INFINITY, INFINITY, &sg, &rss, &why) != 0 ||
             seg_check(&sg, pts, n, out->np, out->nnp, sg.from_bytes, sg.to_bytes, &why) != 0)
             continue;
         double v = aicc(rss, sg.q.n, sg.nbasis);
+        single[a] = v;
         if (!found || v < best - 1e-9) {
             best = v;
             out->nseg = 1;
@@ -493,37 +1338,75 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
             found = 1;
         }
     }
+    if (how == CF_SEARCH_QUICK && ns > 1 && quick_search(&S, single, todo) != 0) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto out;
+    }
+    /* The candidates in order, as a full search meets them, but those the quick search
+     * found out of reach. */
+    side_fit *last_failed = NULL;
+    int complete = 1;
     for (size_t b = 1; b < ns; b++)
-        for (int a1 = 0; a1 < c->nalgs; a1++)
-            for (int a2 = 0; a2 < c->nalgs; a2++) {
-                cf_across_seg s1, s2;
-                double r1, r2;
-                cf_error ignore;
-                if (seg_fit(c, a1, pts, n, -INFINITY, sizes[b - 1], &s1, &r1, &ignore) != 0 ||
-                    seg_fit(c, a2, pts, n, sizes[b], INFINITY, &s2, &r2, &ignore) != 0)
+        for (int a1 = 0; a1 < nalgs; a1++)
+            for (int a2 = 0; a2 < nalgs; a2++) {
+                int what =
+                    todo[((b - 1) * (size_t)nalgs + (size_t)a1) * (size_t)nalgs + (size_t)a2];
+                complete &= what != TODO_SKIP;
+                if (what != TODO_FIT)
                     continue;
-                /* Each range answers up to the middle (in log size) of the gap. */
-                double mid = expm1(0.5 * (log1p(s1.to_bytes) + log1p(s2.from_bytes)));
-                if (seg_check(&s1, pts, n, out->np, out->nnp, s1.from_bytes, mid, &why) != 0 ||
-                    seg_check(&s2, pts, n, out->np, out->nnp, mid, s2.to_bytes, &why) != 0)
+                double v;
+                side_fit *failed = NULL;
+                int st = cand_eval(&S, b, a1, a2, &v, &failed);
+                if (st == -2)
+                    last_failed = failed;
+                if (st != 0)
                     continue;
-                double v = aicc(r1 + r2, s1.q.n + s2.q.n, s1.nbasis + s2.nbasis + 1);
                 if (!found || v < best - 1e-9) {
                     best = v;
                     out->nseg = 2;
-                    out->seg[0] = s1;
-                    out->seg[1] = s2;
+                    out->seg[0] = side_get(&S, b, a1, 0)->seg;
+                    out->seg[1] = side_get(&S, b, a2, 1)->seg;
                     found = 1;
                 }
             }
-    free(sizes);
+    if (!found && !complete) {
+        /* Nothing fits: the message is the last check failed in a full search's order. */
+        runs_free(&S.R);
+        fitter_free(&S.F);
+        free(S.side);
+        free(S.quick);
+        free(todo);
+        free(sizes);
+        return cf_across_fit_points_search(c, datatype, pts, n, CF_SEARCH_EXHAUSTIVE, out, e);
+    }
     if (!found) {
         /* Data that does not determine the model is a note, like too few np. */
+        if (last_failed != NULL) {
+            size_t pos = (size_t)(last_failed - S.side), b = pos / 2 / (size_t)nalgs + 1;
+            int right = (int)(pos % 2);
+            const cf_across_seg *s = &last_failed->seg;
+            double mid = gap_middle(&S, b);
+            seg_check(s, pts, n, out->np, out->nnp, right ? mid : s->from_bytes,
+                      right ? s->to_bytes : mid, &why);
+        }
         snprintf(out->error, sizeof out->error, "%.150s", why.msg);
-        return 0;
+    } else {
+        combine_quality(out);
     }
-    combine_quality(out);
-    return 0;
+out:
+    runs_free(&S.R);
+    fitter_free(&S.F);
+    free(S.side);
+    free(S.quick);
+    free(todo);
+    free(sizes);
+    return rc;
+}
+
+int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
+                         cf_across *out, cf_error *e)
+{
+    return cf_across_fit_points_search(c, datatype, pts, n, CF_SEARCH_QUICK, out, e);
 }
 
 static void seg_predict(const cf_across_seg *s, long p, double m, double *t, double *half)

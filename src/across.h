@@ -121,10 +121,17 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
 
 int cf_hockney_fit(const double *m, const double *t, size_t n, cf_hockney *out, cf_error *e);
 
+/* How the switch between two size ranges is searched: QUICK (what cf_across_fit_points
+ * does) fits every candidate quickly and properly only those within reach of the best;
+ * EXHAUSTIVE fits every candidate properly, the reference tests compare QUICK with. */
+typedef enum cf_across_search { CF_SEARCH_QUICK, CF_SEARCH_EXHAUSTIVE } cf_across_search;
+
 /* Fits pattern c's basis to the points (any order; p >= 2). Too few process counts or
  * points is not an error: out->error says so. Errors only for data that cannot be fitted. */
 int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
                          cf_across *out, cf_error *e);
+int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf_point *pts,
+                                size_t n, cf_across_search how, cf_across *out, cf_error *e);
 /* T at (p, m) with its 95% prediction interval; out->alg is the segment used. Between the
  * two segments' sizes the interval covers both. */
 void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out);

@@ -275,8 +275,11 @@ static int cmp_ranked(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
-               cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e)
+/* cf_lsq_run, or with plain (a fit of the same points without rejection) its rounds of
+ * rejection only: they start from where the fit without them ends. */
+static int lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
+                   cf_weights w, int robust, const cf_lsq *plain, const char *what, cf_lsq *r,
+                   cf_error *e)
 {
     memset(r, 0, sizeof *r);
     r->n = n;
@@ -305,7 +308,14 @@ int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, siz
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
     int rc = 0;
-    if (fit_kept(&W, X, y, sd, n, p, w, r, wt) != 0) {
+    if (plain != NULL) {
+        double *fitted = r->fitted, *loo_rel = r->loo_rel;
+        unsigned char *rejected = r->rejected;
+        *r = *plain;
+        r->fitted = memcpy(fitted, plain->fitted, n * sizeof *fitted);
+        r->loo_rel = memcpy(loo_rel, plain->loo_rel, n * sizeof *loo_rel);
+        r->rejected = memcpy(rejected, plain->rejected, n);
+    } else if (fit_kept(&W, X, y, sd, n, p, w, r, wt) != 0) {
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                           "%s: the sizes do not determine the %zu parameters of this model "
                           "(too few distinct sizes)",
@@ -370,6 +380,18 @@ out:
     if (rc != 0)
         cf_lsq_free(r);
     return rc;
+}
+
+int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
+               cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e)
+{
+    return lsq_run(X, y, sd, n, p, w, robust, NULL, what, r, e);
+}
+
+int cf_lsq_resume(const cf_lsq *plain, const double *X, const double *y, const double *sd,
+                  cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e)
+{
+    return lsq_run(X, y, sd, plain->n, plain->p, w, robust, plain, what, r, e);
 }
 
 void cf_quality_fill(const cf_lsq *r, const double *y, int k, cf_quality *q)

@@ -60,6 +60,10 @@ typedef struct cf_lsq {
  * Fails (CF_EXIT_DATA, naming what) when n <= p or the design is singular. */
 int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
                cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e);
+/* What cf_lsq_run gives, from plain, the result of cf_lsq_run without robust on the same X,
+ * y, sd and w (not changed): the fit before any rejection is not made again. */
+int cf_lsq_resume(const cf_lsq *plain, const double *X, const double *y, const double *sd,
+                  cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e);
 void cf_lsq_free(cf_lsq *r);
 
 /* AICc from a sum of squared relative residuals, k parameters (the variance not

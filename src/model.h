@@ -49,4 +49,10 @@ const cf_model_kind *cf_model_kind_find(const char *name);
 int cf_model_fit_terms(const cf_model_kind *kind, const cf_fit_input *in, cf_fit *out,
                        cf_error *e);
 
+/* For tests: the piecewise model's breakpoints for each number of segments s + 1 (s <
+ * *nlevels): cost[s] (DBL_MAX when there is none) and the size indices cut[s][0 .. s + 1],
+ * by its search or (plain) by trying every position. */
+int cf_piecewise_cuts(const cf_fit_input *in, int plain, int *nlevels, double *cost,
+                      size_t cut[][CF_SEG_MAX + 1], cf_error *e);
+
 #endif

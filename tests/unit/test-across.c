@@ -525,6 +525,144 @@ static void never_negative(void)
        a.error[0] ? a.error : a.seg[0].algorithm);
 }
 
+/* The quick search (what cf_across_fit_points does) against every candidate fitted
+ * properly (CF_SEARCH_EXHAUSTIVE), on seeded random tables: patterns, process counts,
+ * sizes, switches, noise from none to 30%, data the algorithm formulas do not follow (a
+ * jump, another pattern's costs), outliers slow and fast, points in any order. The two
+ * must make the same choice and the same numbers, to the last bit. */
+#ifndef QUICK_TRIALS
+#define QUICK_TRIALS 160
+#endif
+
+static int same_quality(const cf_rel_quality *x, const cf_rel_quality *y)
+{
+    return x->n == y->n && x->dof == y->dof && x->rejected == y->rejected &&
+           x->mape == y->mape && x->max_rel_err == y->max_rel_err &&
+           (x->loo_mape == y->loo_mape || (isnan(x->loo_mape) && isnan(y->loo_mape)));
+}
+
+static int same_across(const cf_across *x, const cf_across *y)
+{
+    if (x->nseg != y->nseg || strcmp(x->error, y->error) != 0 || x->nnp != y->nnp ||
+        (x->nseg > 0 && !same_quality(&x->q, &y->q)))
+        return 0;
+    for (int i = 0; i < x->nseg; i++) {
+        const cf_across_seg *s = &x->seg[i], *t = &y->seg[i];
+        if (strcmp(s->algorithm, t->algorithm) != 0 || s->from_bytes != t->from_bytes ||
+            s->to_bytes != t->to_bytes || s->nbasis != t->nbasis || s->s2 != t->s2 ||
+            s->tq != t->tq || !same_quality(&s->q, &t->q))
+            return 0;
+        for (int j = 0; j < s->nbasis; j++) {
+            if (s->coef[j] != t->coef[j])
+                return 0;
+            for (int l = 0; l < s->nbasis; l++)
+                if (s->cov[j][l] != t->cov[j][l])
+                    return 0;
+        }
+    }
+    return 1;
+}
+
+/* A random table of pattern c into pts (room for 6 * 48): returns the number of points. */
+static size_t random_table(gsl_rng *r, const cf_coll *c, cf_point *pts)
+{
+    static const long nps[] = {2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64};
+    long np[6];
+    int nnp = 3 + (int)gsl_rng_uniform_int(r, 4), have = 0;
+    while (have < nnp) {
+        long p = nps[gsl_rng_uniform_int(r, sizeof nps / sizeof nps[0])];
+        int dup = 0;
+        for (int i = 0; i < have; i++)
+            dup |= np[i] == p;
+        if (!dup)
+            np[have++] = p;
+    }
+    int ns = 4 + (int)gsl_rng_uniform_int(r, 45);
+    double sizes[48];
+    int zero = gsl_rng_uniform(r) < 0.5;
+    for (int i = 0; i < ns; i++) {
+        double u = gsl_rng_uniform(r);
+        sizes[i] = zero && i == 0 ? 0.0 : floor(pow(2.0, 22.0 * (i + 0.3 * u) / ns));
+    }
+    for (int i = 1; i < ns; i++)
+        if (sizes[i] <= sizes[i - 1])
+            sizes[i] = sizes[i - 1] + 1;
+    /* The truth: algorithms of c, or of another pattern, switching somewhere, maybe a
+     * protocol jump; noise; outliers. */
+    const cf_coll *tc = c;
+    if (gsl_rng_uniform(r) < 0.3)
+        do
+            tc = &cf_colls[gsl_rng_uniform_int(r, (unsigned long)cf_ncolls)];
+        while (tc->two_only);
+    /* One draw a statement: the order of a C initializer's expressions is not defined. */
+    truth_t w = {tc, 0, 0, INFINITY, 0, 0, 0};
+    w.alg = (int)gsl_rng_uniform_int(r, (unsigned long)tc->nalgs);
+    w.alg2 = (int)gsl_rng_uniform_int(r, (unsigned long)tc->nalgs);
+    if (gsl_rng_uniform(r) >= 0.3)
+        w.switch_bytes = sizes[gsl_rng_uniform_int(r, (unsigned long)ns)];
+    w.alpha = 0.5 + 20 * gsl_rng_uniform(r);
+    w.beta = 1e-5 * pow(100, gsl_rng_uniform(r));
+    w.gamma = 3e-4 * gsl_rng_uniform(r);
+    double jump_at = INFINITY;
+    if (gsl_rng_uniform(r) < 0.3)
+        jump_at = sizes[gsl_rng_uniform_int(r, (unsigned long)ns)];
+    double jump = 5 * gsl_rng_uniform(r);
+    static const double noises[] = {0, 0.003, 0.03, 0.03, 0.1, 0.3};
+    double noise = noises[gsl_rng_uniform_int(r, 6)];
+    static const double rates[] = {0, 0, 0.02, 0.1};
+    double orate = rates[gsl_rng_uniform_int(r, 4)];
+    size_t n = 0;
+    for (int a = 0; a < nnp; a++)
+        for (int i = 0; i < ns; i++) {
+            double t = truth(&w, np[a], sizes[i]) + (sizes[i] > jump_at ? jump : 0.0);
+            if (noise > 0.0)
+                t *= exp(noise * gsl_ran_gaussian(r, 1.0));
+            if (gsl_rng_uniform(r) < orate) {
+                int slow = gsl_rng_uniform(r) < 0.8;
+                double u = gsl_rng_uniform(r);
+                t *= slow ? 1.5 + 8.5 * u : 0.2 + 0.5 * u;
+            }
+            pts[n++] = (cf_point){np[a], sizes[i], t};
+        }
+    if (gsl_rng_uniform(r) < 0.5)
+        gsl_ran_shuffle(r, pts, n, sizeof *pts);
+    return n;
+}
+
+static void quick_equals_full(void)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 2024);
+    cf_point pts[6 * 48];
+    int differ = 0, switches = 0, notes = 0;
+    for (int trial = 0; trial < QUICK_TRIALS; trial++) {
+        const cf_coll *c;
+        do
+            c = &cf_colls[gsl_rng_uniform_int(r, (unsigned long)cf_ncolls)];
+        while (c->two_only);
+        size_t n = random_table(r, c, pts);
+        cf_across q, f;
+        cf_error e1, e2;
+        cf_error_clear(&e1);
+        cf_error_clear(&e2);
+        int rq = cf_across_fit_points_search(c, c->datatype, pts, n, CF_SEARCH_QUICK, &q, &e1);
+        int rf = cf_across_fit_points_search(c, c->datatype, pts, n, CF_SEARCH_EXHAUSTIVE, &f,
+                                             &e2);
+        if (rq != rf || !same_across(&q, &f)) {
+            if (differ++ < 5)
+                printf("# trial %d (%s, %zu points): quick %d segment(s) %s, full %d %s\n", trial,
+                       c->pattern, n, q.nseg, q.nseg ? q.seg[q.nseg - 1].algorithm : q.error,
+                       f.nseg, f.nseg ? f.seg[f.nseg - 1].algorithm : f.error);
+        }
+        switches += f.nseg == 2;
+        notes += f.error[0] != '\0';
+    }
+    ok(differ == 0, "quick search = full search in %d random tables (%d differ; %d with a "
+                    "switch, %d with no model)",
+       QUICK_TRIALS, differ, switches, notes);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     hockney();
@@ -536,5 +674,6 @@ int main(void)
     gamma_and_statistic();
     formulas();
     never_negative();
+    quick_equals_full();
     return tap_done();
 }

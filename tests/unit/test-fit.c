@@ -2,6 +2,7 @@
  * with seeded noise, and the refusals of bad inputs. */
 #include "config.h"
 
+#include <float.h>
 #include <gsl/gsl_errno.h>
 #include <unistd.h>
 
@@ -523,6 +524,116 @@ static void datatypes(void)
     rows_free(&v);
 }
 
+/* The piecewise model's pruned search for breakpoints against trying every position, on
+ * seeded random tables: 3 to 400 sizes, one to four rows a size, up to three jumps and
+ * changes of slope, noise from none to 30%, outliers. The costs and cuts must be the
+ * same, to the last bit. */
+static void cuts_same(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 99);
+    int differ = 0, trials = 400, levels = 0;
+    for (int trial = 0; trial < trials; trial++) {
+        rows v = {0};
+        int K = 3 + (int)gsl_rng_uniform_int(rng, trial % 10 == 0 ? 398 : 60);
+        int reps = 1 + (int)gsl_rng_uniform_int(rng, 4);
+        int nbreak = (int)gsl_rng_uniform_int(rng, 4);
+        double at[3], jump[3], slope[3];
+        for (int q = 0; q < 3; q++) {
+            at[q] = pow(2, 22 * gsl_rng_uniform(rng));
+            jump[q] = 5 * gsl_rng_uniform(rng);
+            slope[q] = 1e-4 * gsl_rng_uniform(rng);
+        }
+        static const double sds[] = {0, 0.003, 0.03, 0.1, 0.3};
+        double sd = sds[gsl_rng_uniform_int(rng, 5)];
+        double orate = gsl_rng_uniform(rng) < 0.3 ? 0.05 : 0;
+        uint64_t m = 0;
+        for (int k = 0; k < K; k++) {
+            uint64_t g = (uint64_t)(pow(2, 22.0 * k / K) * (1 + 0.2 * gsl_rng_uniform(rng)));
+            m = k == 0 ? (uint64_t)gsl_rng_uniform_int(rng, 2) : g > m ? g : m + 1;
+            for (int r = 0; r < reps; r++) {
+                double t = 1 + (double)m / 9000;
+                for (int q = 0; q < nbreak; q++)
+                    if ((double)m > at[q])
+                        t += jump[q] + slope[q] * ((double)m - at[q]);
+                t *= noise(sd > 0 ? rng : NULL, sd);
+                if (gsl_rng_uniform(rng) < orate)
+                    t *= 1 + 5 * gsl_rng_uniform(rng);
+                rows_add(&v, "pingpong", 2, "byte", m, 0, t, 1);
+            }
+        }
+        cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+        int n1 = 0, n2 = 0;
+        double c1[CF_SEG_MAX], c2[CF_SEG_MAX];
+        size_t k1[CF_SEG_MAX][CF_SEG_MAX + 1], k2[CF_SEG_MAX][CF_SEG_MAX + 1];
+        cf_error e;
+        int r1 = cf_piecewise_cuts(&in, 0, &n1, c1, k1, &e);
+        int r2 = cf_piecewise_cuts(&in, 1, &n2, c2, k2, &e);
+        int same = r1 == r2 && n1 == n2;
+        for (int s = 0; same && r1 == 0 && s < n1; s++) {
+            same = memcmp(&c1[s], &c2[s], sizeof c1[s]) == 0;
+            for (int q = 0; same && c1[s] != DBL_MAX && q <= s + 1; q++)
+                same = k1[s][q] == k2[s][q];
+        }
+        differ += !same;
+        levels += n1;
+        rows_free(&v);
+    }
+    ok(differ == 0, "piecewise: the pruned search for breakpoints = trying every position in "
+                    "%d random tables (%d levels; %d differ)",
+       trials, levels, differ);
+    gsl_rng_free(rng);
+}
+
+/* cf_lsq_resume, from a fit without rejection, against cf_lsq_run with it: the same fit,
+ * to the last bit, on seeded random lines with outliers (piecewise fits its segments so). */
+static void resume_same(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 5);
+    int differ = 0, trials = 300, rejecting = 0;
+    for (int trial = 0; trial < trials; trial++) {
+        size_t n = 4 + gsl_rng_uniform_int(rng, 60);
+        double X[2 * 64], y[64], sd[64];
+        for (size_t i = 0; i < n; i++) {
+            double m = (double)size_at((int)(i % 24)) * (1 + (double)(i / 24));
+            X[2 * i] = 1;
+            X[2 * i + 1] = m;
+            y[i] = (2 + m / 9000) * noise(rng, 0.05);
+            if (gsl_rng_uniform(rng) < 0.1)
+                y[i] *= 1 + 5 * gsl_rng_uniform(rng);
+            sd[i] = 0.02 * y[i];
+        }
+        cf_weights w = trial % 3 == 0 ? CF_WEIGHTS_VARIANCE : CF_WEIGHTS_RELATIVE;
+        cf_lsq a, plain, b;
+        cf_error e;
+        int ra = cf_lsq_run(X, y, sd, n, 2, w, 1, "t", &a, &e);
+        int rp = cf_lsq_run(X, y, sd, n, 2, w, 0, "t", &plain, &e);
+        int rb = rp == 0 ? cf_lsq_resume(&plain, X, y, sd, w, 1, "t", &b, &e) : rp;
+        int same = ra == rb;
+        if (same && ra == 0) {
+            same = memcmp(a.coef, b.coef, sizeof a.coef) == 0 &&
+                   memcmp(a.cov, b.cov, sizeof a.cov) == 0 && a.wrss == b.wrss &&
+                   a.rrss == b.rrss && a.dof == b.dof && a.nkept == b.nkept &&
+                   memcmp(a.fitted, b.fitted, n * sizeof *a.fitted) == 0 &&
+                   memcmp(a.loo_rel, b.loo_rel, n * sizeof *a.loo_rel) == 0 &&
+                   memcmp(a.rejected, b.rejected, n) == 0;
+            rejecting += a.nkept < (int)n;
+        }
+        differ += !same;
+        if (ra == 0)
+            cf_lsq_free(&a);
+        if (rp == 0)
+            cf_lsq_free(&plain);
+        if (rb == 0 && rp == 0)
+            cf_lsq_free(&b);
+    }
+    ok(differ == 0, "a robust fit resumed from the fit without rejection = made at once, in %d "
+                    "random tables (%d reject points; %d differ)",
+       trials, rejecting, differ);
+    gsl_rng_free(rng);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -538,5 +649,7 @@ int main(void)
     bad_inputs();
     loggp();
     datatypes();
+    cuts_same();
+    resume_same();
     return tap_done();
 }
