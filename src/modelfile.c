@@ -354,6 +354,27 @@ static int get_num(rd *r, json_t *o, const char *base, const char *key, int opti
     return 0;
 }
 
+/* A number >= 0, or null (NAN) for a value that does not exist. */
+static int get_nonneg(rd *r, json_t *o, const char *base, const char *key, int optional,
+                      double *v)
+{
+    if (get_num(r, o, base, key, optional, v))
+        return -1;
+    if (*v < 0)
+        return bad(r, "%.6g: expected a number >= 0 or null", *v), -1;
+    return 0;
+}
+
+/* A number that must exist: not null. */
+static int get_finite(rd *r, json_t *o, const char *base, const char *key, double *v)
+{
+    if (get_num(r, o, base, key, 0, v))
+        return -1;
+    if (!isfinite(*v))
+        return bad(r, "expected a finite number"), -1;
+    return 0;
+}
+
 static int get_int(rd *r, json_t *o, const char *base, const char *key, long long min,
                    long long max, long long *v)
 {
@@ -389,8 +410,11 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
     if (get_int(r, so, base, "to_bytes", (long long)s->from_bytes, (long long)CF_BYTES_MAX, &v))
         return -1;
     s->to_bytes = (uint64_t)v;
-    json_t *n = json_object_get(so, "n");
-    s->n = json_is_integer(n) ? (int)json_integer_value(n) : 0;
+    if (json_object_get(so, "n") != NULL) {
+        if (get_int(r, so, base, "n", 0, INT32_MAX, &v))
+            return -1;
+        s->n = (int)v;
+    }
     json_t *coef = field(r, so, base, "coef", JSON_OBJECT, 0);
     if (coef == NULL)
         return -1;
@@ -425,6 +449,48 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
                 return at(r, "%s.cov[%d][%d]", base, j, l), bad(r, "expected a finite number"),
                        -1;
             s->cov[j][l] = json_number_value(x);
+        }
+    }
+    /* A covariance matrix is symmetric with variances >= 0; any other matrix gives an
+     * interval of the wrong width, or none (the square root of a negative variance). */
+    for (int j = 0; j < k->ncoef; j++) {
+        if (s->cov[j][j] < 0)
+            return at(r, "%s.cov[%d][%d]", base, j, j),
+                   bad(r, "%.6g: a variance cannot be negative", s->cov[j][j]), -1;
+        for (int l = 0; l < j; l++) {
+            double a = s->cov[j][l], b = s->cov[l][j];
+            double scale = fmax(fmax(fabs(a), fabs(b)), sqrt(s->cov[j][j] * s->cov[l][l]));
+            if (fabs(a - b) > 1e-9 * scale)
+                return at(r, "%s.cov[%d][%d]", base, j, l),
+                       bad(r, "%.6g differs from cov[%d][%d] = %.6g: expected a symmetric "
+                           "matrix",
+                           a, l, j, b),
+                       -1;
+        }
+    }
+    /* The standard errors are derived from cov (sqrt of its diagonal); when present
+     * they must say the same, or the file was edited in one place only. */
+    json_t *se = json_object_get(so, "se");
+    if (se != NULL) {
+        char sbase[200];
+        snprintf(sbase, sizeof sbase, "%s.se", base);
+        if (field(r, so, base, "se", JSON_OBJECT, 0) == NULL)
+            return -1;
+        if ((int)json_object_size(se) != k->ncoef)
+            return bad(r, "expected %d standard errors for model '%s', got %zu", k->ncoef,
+                       k->name, json_object_size(se)),
+                   -1;
+        for (int j = 0; j < k->ncoef; j++) {
+            double x;
+            if (get_num(r, se, sbase, k->coef_names[j], 0, &x))
+                return -1;
+            if (!(x >= 0) || !isfinite(x))
+                return bad(r, "expected a finite number >= 0"), -1;
+            double want = sqrt(s->cov[j][j]);
+            if (fabs(x - want) > 1e-6 * fmax(x, want))
+                return bad(r, "%.6g does not match the covariance: sqrt(cov[%d][%d]) = %.6g", x,
+                           j, j, want),
+                       -1;
         }
     }
     return 0;
@@ -475,6 +541,35 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             return at(r, "%s.from_bytes", sbase),
                    bad(r, "expected a size above the previous segment's to_bytes"), -1;
     }
+    /* The breakpoints repeat the segments' ends: when present they must agree. */
+    json_t *bps = json_object_get(fo, "breakpoints");
+    if (bps != NULL) {
+        if (field(r, fo, base, "breakpoints", JSON_ARRAY, 0) == NULL)
+            return -1;
+        if ((int)json_array_size(bps) != f->nseg - 1)
+            return bad(r, "expected %d breakpoints for %d segments, got %zu", f->nseg - 1,
+                       f->nseg, json_array_size(bps)),
+                   -1;
+        for (int k = 0; k + 1 < f->nseg; k++) {
+            json_t *b = json_array_get(bps, (size_t)k);
+            char bb[160];
+            snprintf(bb, sizeof bb, "%s.breakpoints[%d]", base, k);
+            if (!json_is_object(b))
+                return at(r, "%s", bb), bad(r, "expected an object"), -1;
+            if (get_int(r, b, bb, "after_bytes", 0, (long long)CF_BYTES_MAX, &v))
+                return -1;
+            if ((uint64_t)v != f->seg[k].to_bytes)
+                return bad(r, "%lld: expected segments[%d].to_bytes, %llu", v, k,
+                           (unsigned long long)f->seg[k].to_bytes),
+                       -1;
+            if (get_int(r, b, bb, "before_bytes", 0, (long long)CF_BYTES_MAX, &v))
+                return -1;
+            if ((uint64_t)v != f->seg[k + 1].from_bytes)
+                return bad(r, "%lld: expected segments[%d].from_bytes, %llu", v, k + 1,
+                           (unsigned long long)f->seg[k + 1].from_bytes),
+                       -1;
+        }
+    }
     if (get_num(r, fo, base, "s2", 0, &f->s2))
         return -1;
     if (!(f->s2 >= 0))
@@ -493,8 +588,8 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
     if (get_int(r, q, qb, "dof", 0, INT32_MAX, &v))
         return -1;
     f->q.dof = (int)v;
-    if (get_num(r, q, qb, "loo_mape", 0, &f->q.loo_mape) ||
-        get_num(r, q, qb, "max_rel_err", 0, &f->q.max_rel_err) ||
+    if (get_nonneg(r, q, qb, "loo_mape", 0, &f->q.loo_mape) ||
+        get_nonneg(r, q, qb, "max_rel_err", 0, &f->q.max_rel_err) ||
         get_num(r, q, qb, "r2", 0, &f->q.r2) || get_num(r, q, qb, "aicc", 0, &f->q.aicc))
         return -1;
     char mb[160];
@@ -531,17 +626,22 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
         if (get_int(r, sat, sb, "nmsg", 1, 64, &v))
             return -1;
         f->sat.nmsg = (int)v;
-        if (get_num(r, sat, sb, "rinf_MiBps", 1, &f->sat.rinf_MiBps) ||
-            get_num(r, sat, sb, "rinf_lo_MiBps", 1, &f->sat.rinf_lo_MiBps) ||
-            get_num(r, sat, sb, "rinf_hi_MiBps", 1, &f->sat.rinf_hi_MiBps) ||
-            get_num(r, sat, sb, "n_half_bytes", 1, &f->sat.n_half_bytes) ||
-            get_num(r, sat, sb, "m90_bytes", 1, &f->sat.m90_bytes) ||
-            get_num(r, sat, sb, "peak_MiBps", 1, &f->sat.peak_MiBps) ||
-            get_num(r, sat, sb, "plateau_MiBps", 1, &f->sat.plateau_MiBps) ||
-            get_num(r, sat, sb, "flat_from_bytes", 1, &f->sat.flat_from_bytes))
+        if (get_nonneg(r, sat, sb, "rinf_MiBps", 1, &f->sat.rinf_MiBps) ||
+            get_nonneg(r, sat, sb, "rinf_lo_MiBps", 1, &f->sat.rinf_lo_MiBps) ||
+            get_nonneg(r, sat, sb, "rinf_hi_MiBps", 1, &f->sat.rinf_hi_MiBps) ||
+            get_nonneg(r, sat, sb, "n_half_bytes", 1, &f->sat.n_half_bytes) ||
+            get_nonneg(r, sat, sb, "m90_bytes", 1, &f->sat.m90_bytes) ||
+            get_nonneg(r, sat, sb, "peak_MiBps", 1, &f->sat.peak_MiBps) ||
+            get_nonneg(r, sat, sb, "plateau_MiBps", 1, &f->sat.plateau_MiBps) ||
+            get_nonneg(r, sat, sb, "flat_from_bytes", 1, &f->sat.flat_from_bytes))
             return -1;
         json_t *pb = json_object_get(sat, "peak_bytes");
-        f->sat.peak_bytes = json_is_integer(pb) ? (uint64_t)json_integer_value(pb) : 0;
+        f->sat.peak_bytes = 0;
+        if (pb != NULL && !json_is_null(pb)) {
+            if (get_int(r, sat, sb, "peak_bytes", 0, (long long)CF_BYTES_MAX, &v))
+                return -1;
+            f->sat.peak_bytes = (uint64_t)v;
+        }
         f->sat.valid = isfinite(f->sat.rinf_MiBps);
         if (json_is_null(json_object_get(sat, "rinf_hi_MiBps")) && f->sat.valid)
             f->sat.rinf_hi_MiBps = INFINITY;
@@ -563,9 +663,13 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             if (get_int(r, x, rb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
                 return -1;
             p->bytes = (uint64_t)v;
-            json_t *b = json_object_get(x, "blocks");
-            p->blocks = json_is_integer(b) ? (int)json_integer_value(b) : 0;
-            if (get_num(r, x, rb, "t_us", 0, &p->t_us) ||
+            p->blocks = 0;
+            if (json_object_get(x, "blocks") != NULL) {
+                if (get_int(r, x, rb, "blocks", 0, INT32_MAX, &v))
+                    return -1;
+                p->blocks = (int)v;
+            }
+            if (get_finite(r, x, rb, "t_us", &p->t_us) ||
                 get_num(r, x, rb, "rel_err", 0, &p->rel_err))
                 return -1;
             f->nrejected++;
@@ -591,9 +695,9 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             if (get_int(r, x, gb, "blocks", 0, INT32_MAX, &v))
                 return -1;
             p->blocks = (int)v;
-            if (get_num(r, x, gb, "t_us", 0, &p->t_us) ||
-                get_num(r, x, gb, "t_pack_us", 0, &p->t_pack_us) ||
-                get_num(r, x, gb, "gain_pct", 0, &p->gain_pct))
+            if (get_finite(r, x, gb, "t_us", &p->t_us) ||
+                get_finite(r, x, gb, "t_pack_us", &p->t_pack_us) ||
+                get_finite(r, x, gb, "gain_pct", &p->gain_pct))
                 return -1;
             f->ngain++;
         }

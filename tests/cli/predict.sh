@@ -273,6 +273,30 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K --points points
 expect_rc 2 "--points with --np"
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K --bogus
 expect_rc 2 "unknown option"
+# --- the model file against its schema: every number typed and checked, by its path
+sed '0,/"se": {/s//"se": "x", "se_was": {/' cluster.json >se-string.json
+run "$COMMFIT" predict -m se-string.json -p alltoall -n 4 -b 1K
+expect_rc 1 "standard errors that are a string"
+expect_err "commfit: predict: se-string.json: fits[0].segments[0].se: expected an object" \
+    "standard errors that are a string: the path named"
+sed '0,/"alpha_us": [-0-9.e]*/s//"alpha_us": "fast"/' cluster.json >alpha-string.json
+run "$COMMFIT" predict -m alpha-string.json -p alltoall -n 4 -b 1K
+expect_rc 1 "a coefficient that is a string"
+expect_err "commfit: predict: alpha-string.json: fits[0].segments[0].coef.alpha_us: expected a number" \
+    "a coefficient that is a string: the path named"
+sed '0,/"alpha_us": [-0-9.e]*/s//"alpha_us": null/' cluster.json >alpha-null.json
+run "$COMMFIT" predict -m alpha-null.json -p alltoall -n 4 -b 1K
+expect_rc 1 "a coefficient that is null"
+expect_err "commfit: predict: alpha-null.json: fits[0].segments[0].coef.alpha_us: expected a finite number" \
+    "a coefficient that is null: the path named"
+# the first covariance row [a, b] of the file becomes [a, b + 1]: no longer symmetric
+awk '/"cov": \[/ && !done { c = 1 } c && /^ *-?[0-9]/ { n++; if (n == 2) { sub(/[-0-9.e]+/, "&1"); c = 0; done = 1 } } { print }' \
+    cluster.json >asym.json
+run "$COMMFIT" predict -m asym.json -p alltoall -n 4 -b 1K
+expect_rc 1 "a covariance that is not symmetric"
+grep_err "^commfit: predict: asym.json: fits\[0\]\.segments\[0\]\.cov\[1\]\[0\]: .* differs from cov\[0\]\[1\] = .*: expected a symmetric matrix$" \
+    "a covariance that is not symmetric: the element named"
+
 sed 's/"gamma_us_per_byte"/"gamma_gone"/' laptop.json >nop2p.json
 run "$COMMFIT" predict -m nop2p.json -p alltoall -n 16 -b 1K
 expect_rc 1 "a broken p2p member"
