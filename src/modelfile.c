@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fitting.h"
 #include "model.h"
@@ -795,6 +796,14 @@ int cf_modelset_read(const char *path, cf_modelset **out, cf_error *e)
     FILE *fp = fopen(path, "rb");
     if (fp == NULL)
         return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot open: %s", strerror(errno));
+    /* fopen opens a folder for reading on Linux; only the read fails, saying too little. */
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(fp);
+        return cf_error_set(e, CF_EXIT_DATA, path, 0,
+                            "is a folder, not a model file: name a .json file written by "
+                            "'commfit fit'");
+    }
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
     while (buf != NULL) {

@@ -296,6 +296,11 @@ run "$COMMFIT" predict -m asym.json -p alltoall -n 4 -b 1K
 expect_rc 1 "a covariance that is not symmetric"
 grep_err "^commfit: predict: asym.json: fits\[0\]\.segments\[0\]\.cov\[1\]\[0\]: .* differs from cov\[0\]\[1\] = .*: expected a symmetric matrix$" \
     "a covariance that is not symmetric: the element named"
+mkdir folder.json
+run "$COMMFIT" predict -m folder.json -p alltoall -n 4 -b 1K
+expect_rc 1 "a folder as the model file"
+expect_err "commfit: predict: folder.json: is a folder, not a model file: name a .json file written by 'commfit fit'" \
+    "a folder as the model file: says it is a folder"
 
 sed 's/"gamma_us_per_byte"/"gamma_gone"/' laptop.json >nop2p.json
 run "$COMMFIT" predict -m nop2p.json -p alltoall -n 16 -b 1K

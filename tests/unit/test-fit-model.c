@@ -290,6 +290,11 @@ static void validation(void)
     ok(cf_modelset_read("/nonexistent/m.json", &r, &e) == CF_EXIT_DATA &&
            strcmp(e.msg, "cannot open: No such file or directory") == 0,
        "a missing file: refused");
+    cf_error_clear(&e);
+    ok(cf_modelset_read(".", &r, &e) == CF_EXIT_DATA &&
+           strcmp(e.msg, "is a folder, not a model file: name a .json file written by 'commfit "
+                         "fit'") == 0,
+       "a folder: refused as a folder (%s)", e.msg);
     json_decref(root);
     cf_modelset_free(m);
 }
