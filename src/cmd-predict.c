@@ -281,7 +281,8 @@ typedef struct answer {
     const char *model;
     char model_buf[96];
     int np_extra, bytes_extra;
-    char bnote[160]; /* where bytes lies outside the measured sizes; "" inside */
+    char bnote[200]; /* where bytes lies outside the measured sizes, or in a breakpoint
+                        gap; "" otherwise */
 } answer;
 
 static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
@@ -311,10 +312,21 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->t = pr.t_us;
         out->lo = pr.lo_us;
         out->hi = pr.hi_us;
-        if (s->fit->nseg > 1) {
-            snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d%s",
-                     s->fit->model, pr.segment + 1, s->fit->nseg,
-                     pr.in_gap ? " (between two)" : "");
+        if (pr.in_gap) {
+            const cf_segment *sg = &s->fit->seg[pr.segment];
+            char a[32], b[32];
+            cf_size_format(sg[0].to_bytes, a, sizeof a);
+            cf_size_format(sg[1].from_bytes, b, sizeof b);
+            snprintf(out->model_buf, sizeof out->model_buf, "%s between segments %d and %d",
+                     s->fit->model, pr.segment + 1, pr.segment + 2);
+            snprintf(out->bnote, sizeof out->bnote,
+                     "in the breakpoint gap (%s, %s): interpolated between the two segments' "
+                     "values at its ends, the interval covering both",
+                     a, b);
+            out->model = out->model_buf;
+        } else if (s->fit->nseg > 1) {
+            snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d",
+                     s->fit->model, pr.segment + 1, s->fit->nseg);
             out->model = out->model_buf;
         }
         if (nmsg == 0 && s->fit->sat.valid)

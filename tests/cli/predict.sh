@@ -140,6 +140,40 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 2,32 -b 0:4M
 check "np list x size range: 2 x 24 lines" test "$(wc -l <"$T/out")" -eq 49
 check "a collective has no bandwidth" test "$(field 8)" = ""
 
+# --- a breakpoint gap: the segment past it has a large negative intercept (-90 us, right
+# from 1 MiB up), the gap (512 KiB, 1 MiB) holds no measured size
+{
+    echo "# schema: 1"
+    echo "$HEADER"
+    awk 'BEGIN { for (k = 0; k <= 23; k++) { m = k == 0 ? 0 : 2 ^ (k - 1)
+        t = m <= 8192 ? 0.3 + 8.5e-5 * m : m <= 524288 ? 3.6 + 1.09e-4 * m : -90 + 2.02e-4 * m
+        t *= 1 + 0.01 * sin(k * 1.7)
+        printf "pingpong,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, t, t, t, t, m / (1.048576 * t) } }'
+} >gap.csv
+run "$COMMFIT" fit -i gap.csv -o gap.json --model piecewise
+expect_rc 0 "fit of a table with a protocol switch between 512 KiB and 1 MiB"
+check "the fit puts a breakpoint in (512 KiB, 1 MiB)" grep -q 'breakpoint in .*(512 KiB, 1 MiB)' "$T/out"
+run "$COMMFIT" predict -m gap.json -p pingpong -n 2 -b 512K,520K,1M
+expect_rc 0 "predict inside the breakpoint gap"
+# line N of the output, field F
+at() { sed -n "$1p" "$T/out" | cut -d, -f"$2"; }
+check "in the gap: named as between two segments ($(at 3 10))" test "$(at 3 10)" = "piecewise between segments 2 and 3"
+check "in the gap: the note says which gap" grep -q '^pingpong,2,532480,.*,"in the breakpoint gap (512 KiB, 1 MiB): interpolated between' "$T/out"
+check "in the gap: the time lies between the segments' ends ($(at 2 5) <= $(at 3 5) <= $(at 4 5))" \
+    awk -v a="$(at 2 5)" -v t="$(at 3 5)" -v b="$(at 4 5)" 'BEGIN { exit !(a <= t && t <= b) }'
+check "in the gap: interpolated in bytes (truth of the line between the ends: 61.8 us)" \
+    within "$(at 3 5)" "$(awk -v a="$(at 2 5)" -v b="$(at 4 5)" 'BEGIN { printf "%.6f", a + (b - a) * 8192 / 524288 }')" 0.001
+check "in the gap: the interval is the hull of the ends' ($(at 3 6), $(at 3 7)), not clipped to 0" \
+    test "$(at 3 6),$(at 3 7)" = "$(at 2 6),$(at 4 7)"
+check "in the gap: not at 0" awk -v lo="$(at 3 6)" 'BEGIN { exit !(lo > 50) }'
+"$COMMFIT" predict -m gap.json --formula --lang c -p pingpong -n 2 >gapf.c 2>/dev/null
+printf '#include <stdio.h>\nint main(void) { printf("%%.3f\\n", T_pingpong_np2(532480)); return 0; }\n' >>gapf.c
+if cc -o gapf gapf.c 2>/dev/null; then
+    check "in the gap: the C formula gives predict's number" test "$(./gapf)" = "$(at 3 5)"
+else
+    skip "in the gap: the C formula: no cc"
+fi
+
 # --- formats
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f json
 expect_rc 0 "json"

@@ -315,6 +315,36 @@ static void predictions(void)
     ok(cf_fit_predict(pw, 1e6, &p) == 0 && p.segment == 1, "piecewise: segment 1");
     near(p.t_us, 9 + 1e6 / 5000, 1e-9, "piecewise: value in segment 1");
     ok(cf_fit_predict(pw, 12000, &p) == 0 && p.in_gap, "piecewise: between 8 and 16 KiB, a gap");
+    /* In the gap: the straight line between segment 0 at 8 KiB and segment 1 at 16 KiB,
+     * neither segment carried past its sizes; the interval is the hull of the two ends'. */
+    {
+        double ta = 3 + 8192 / 3000.0, tb = 9 + 16384 / 5000.0;
+        near(p.t_us, ta + (tb - ta) * (12000 - 8192) / 8192.0, 1e-9,
+             "piecewise gap: interpolated between the segments' ends");
+        cf_prediction pa, pb;
+        cf_fit_predict(pw, 8192, &pa);
+        cf_fit_predict(pw, 16384, &pb);
+        ok(p.lo_us == fmin(pa.lo_us, pb.lo_us) && p.hi_us == fmax(pa.hi_us, pb.hi_us),
+           "piecewise gap: the interval is the hull of the intervals at its ends");
+        ok(p.segment == 0, "piecewise gap: segment is the one below the gap");
+    }
+    /* A segment with a negative intercept past the gap is never evaluated inside it. */
+    {
+        cf_fit g = *pw;
+        g.seg[1].coef[0] = -90;
+        g.seg[1].coef[1] = 0.01; /* -90 + 0.01 m: 73.84 us at 16 KiB, 30 us at 12000 B */
+        cf_fit_predict(&g, 8192, &p);
+        double lo_a = p.lo_us;
+        cf_fit_predict(&g, 16384, &p);
+        double hi_b = p.hi_us;
+        ok(cf_fit_predict(&g, 12000, &p) == 0 && p.in_gap, "negative intercept: in the gap");
+        double ta = 3 + 8192 / 3000.0, tb = -90 + 0.01 * 16384;
+        near(p.t_us, ta + (tb - ta) * (12000 - 8192) / 8192.0, 1e-9,
+             "negative intercept: interpolated, not -90 + 0.01 * 12000");
+        ok(p.lo_us == lo_a && p.hi_us == hi_b && p.lo_us > 0 && p.lo_us <= p.t_us,
+           "negative intercept: the interval spans the two ends, never clipped to 0 (%g, %g)",
+           p.lo_us, p.hi_us);
+    }
 
     /* Noisy data: the interval widens with the residual spread, in proportion to T. */
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -361,13 +391,15 @@ static void formulas(void)
            "text formula, piecewise");
     cf_fit_formula(pw, "python", buf, sizeof buf);
     is_str(buf,
-           "def T_alltoall_np4(m): return (3 + 0.000333333333333333*m) if m < 11585.2375029604 "
-           "else 9 + 0.0002*m  # us; m in bytes",
+           "def T_alltoall_np4(m): return (3 + 0.000333333333333333*m) if m <= 8192 else "
+           "(-0.815466666666669 + 0.000799088541666667*m) if m < 16384 else 9 + 0.0002*m  "
+           "# us; m in bytes",
            "python formula, piecewise");
     cf_fit_formula(pw, "c", buf, sizeof buf);
     is_str(buf,
-           "static double T_alltoall_np4(double m) { return m < 11585.2375029604 ? 3 + "
-           "0.000333333333333333*m : 9 + 0.0002*m; } /* us; m in bytes */",
+           "static double T_alltoall_np4(double m) { return m <= 8192 ? 3 + "
+           "0.000333333333333333*m : m < 16384 ? -0.815466666666669 + 0.000799088541666667*m : "
+           "9 + 0.0002*m; } /* us; m in bytes */",
            "c formula, piecewise");
     cf_fit_formula(dt, "c", buf, sizeof buf);
     is_str(buf,
