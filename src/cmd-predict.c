@@ -79,6 +79,8 @@ typedef struct ctx {
     int format;
     FILE *out;
     size_t rows;
+    size_t refused;          /* answers refused: the model's time at that point is <= 0 */
+    char first_refusal[320]; /* the first one, for the message at the end */
 } ctx;
 
 /* ---- Numbers for people and for scripts ---- */
@@ -281,6 +283,7 @@ typedef struct answer {
     const char *model;
     char model_buf[96];
     int np_extra, bytes_extra;
+    int refused; /* the model gives no positive time here: no numbers are printed */
     char bnote[200]; /* where bytes lies outside the measured sizes, or in a breakpoint
                         gap; "" otherwise */
 } answer;
@@ -345,6 +348,24 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->lo = est.lo_us;
         out->hi = est.hi_us;
         out->model = c->coll->algs[est.alg].name;
+    }
+    out->refused = 0;
+    if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
+        /* A time of zero or less is no time: the model does not hold at this point (a
+         * segment's negative intercept carried below its sizes, a hand-edited file).
+         * Printing it, or an interval clipped to [0, ...], would pass nonsense on. */
+        char size[32], why[96];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(why, sizeof why, "refused: the model gives a non-positive time at %s (%.4g us)",
+                 size, out->t);
+        join(out->bnote, sizeof out->bnote, why);
+        if (c->refused++ == 0)
+            snprintf(c->first_refusal, sizeof c->first_refusal,
+                     "the model gives a non-positive time at %s for %s (%s) at np=%ld: %.4g us "
+                     "from the %s (%s)",
+                     size, c->pattern, c->datatype, np, out->t, src_names[s->kind], out->model);
+        out->refused = 1;
+        out->t = out->lo = out->hi = NAN;
     }
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
     /* An np inside the measured list is not an extrapolation even from the across-np model. */
@@ -533,9 +554,9 @@ static void out_row(ctx *c, const source *s, const answer *a)
     } else {
         char size[32], t[32], lo[32], hi[32], bw[32];
         cf_size_format(a->bytes, size, sizeof size);
-        snprintf(t, sizeof t, "%.6g", a->t);
-        snprintf(lo, sizeof lo, "%.6g", a->lo);
-        snprintf(hi, sizeof hi, "%.6g", a->hi);
+        snprintf(t, sizeof t, a->refused ? "refused" : "%.6g", a->t);
+        snprintf(lo, sizeof lo, a->refused ? "-" : "%.6g", a->lo);
+        snprintf(hi, sizeof hi, a->refused ? "-" : "%.6g", a->hi);
         if (isfinite(a->bw))
             snprintf(bw, sizeof bw, "%.6g", a->bw);
         else
@@ -922,6 +943,9 @@ int cmd_predict(int argc, char **argv)
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write the output: %s",
                           strerror(errno));
+    if (rc == 0 && c.refused > 0)
+        rc = cf_error_set(&e, CF_EXIT_DATA, path, 0, "%s; %zu answer%s refused, marked in the "
+                          "output", c.first_refusal, c.refused, c.refused == 1 ? "" : "s");
 report:
     if (rc != 0)
         rc = e.code == CF_EXIT_USAGE ? cf_usage_error("%s", e.msg) : cf_error_report(&e);

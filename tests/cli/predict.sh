@@ -174,6 +174,26 @@ else
     skip "in the gap: the C formula: no cc"
 fi
 
+# --- a model that gives a time <= 0 (its intercept edited to -5 us): the answer there is
+# refused, the others printed, exit 1; never a negative time nor an interval past it
+awk '/"pattern": "pingpong"/ { p = 1 } p && !d && /"alpha_us"/ { sub(/"alpha_us": [-0-9.e]+/, "\"alpha_us\": -5"); d = 1 } { print }' \
+    laptop.json >negative.json
+check "a pingpong intercept edited to -5 us" grep -q '"alpha_us": -5,' negative.json
+run "$COMMFIT" predict -m negative.json -p pingpong -n 2 -b 16,1M
+expect_rc 1 "a model giving a negative time at 16 B"
+check "a negative time: refused in its row, with empty numbers" test "$(sed -n 2p "$T/out")" = \
+    "pingpong,2,16,byte,,,,,fit,linear,,refused: the model gives a non-positive time at 16 B (-4.998 us)"
+check "the next row is answered: a positive time at 1 MiB (-5 + 104.9 us)" \
+    within "$(sed -n 3p "$T/out" | cut -d, -f5)" 99.86 0.01
+check "one line per point asked, refused or not" test "$(wc -l <"$T/out")" -eq 3
+expect_err "commfit: predict: negative.json: the model gives a non-positive time at 16 B for pingpong (byte) at np=2: -4.998 us from the fit (linear); 1 answer refused, marked in the output" \
+    "a negative time: the message says where and from what"
+run "$COMMFIT" predict -m negative.json -p pingpong -n 2 -b 16 -f table
+expect_rc 1 "a negative time, as a table"
+check "the table says refused, with no interval" grep -q '^pingpong  *2  *16 B  *refused  *-  *-  *-  *fit' "$T/out"
+run "$COMMFIT" predict -m negative.json -p pingpong -n 2 -b 16 -f json
+check "json: null times and the note" grep -q '"t_us": null, "lo_us": null, "hi_us": null, "bw_MiBps": null, .*"note": "refused: the model gives a non-positive time at 16 B (-4.998 us)"' "$T/out"
+
 # --- formats
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f json
 expect_rc 0 "json"
