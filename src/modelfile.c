@@ -524,6 +524,33 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
     return 0;
 }
 
+/* The saturation figures are bandwidths (*_MiBps) and sizes (*_bytes): each a number
+ * >= 0 or null, peak_bytes an integer. Checked over the object's members, so that a
+ * figure added later is held to the same. */
+static int check_saturation(rd *r, json_t *sat, const char *base)
+{
+    if (sat == NULL || !json_is_object(sat))
+        return 0;
+    const char *key;
+    json_t *x;
+    json_object_foreach(sat, key, x)
+    {
+        size_t n = strlen(key);
+        int bw = n > 6 && strcmp(key + n - 6, "_MiBps") == 0;
+        int size = n > 6 && strcmp(key + n - 6, "_bytes") == 0;
+        if (!bw && !size)
+            continue;
+        at(r, "%s.saturation.%s", base, key);
+        if (strcmp(key, "peak_bytes") == 0 && !json_is_integer(x))
+            return bad(r, "expected an integer"), -1;
+        if (!json_is_number(x) && !json_is_null(x))
+            return bad(r, "expected a number or null"), -1;
+        if (json_is_number(x) && json_number_value(x) < 0)
+            return bad(r, "%.6g: expected a number >= 0 or null", json_number_value(x)), -1;
+    }
+    return 0;
+}
+
 static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
 {
     char base[64];
@@ -654,26 +681,23 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
         if (get_int(r, sat, sb, "nmsg", 1, 64, &v))
             return -1;
         f->sat.nmsg = (int)v;
-        if (get_nonneg(r, sat, sb, "rinf_MiBps", 1, &f->sat.rinf_MiBps) ||
-            get_nonneg(r, sat, sb, "rinf_lo_MiBps", 1, &f->sat.rinf_lo_MiBps) ||
-            get_nonneg(r, sat, sb, "rinf_hi_MiBps", 1, &f->sat.rinf_hi_MiBps) ||
-            get_nonneg(r, sat, sb, "n_half_bytes", 1, &f->sat.n_half_bytes) ||
-            get_nonneg(r, sat, sb, "m90_bytes", 1, &f->sat.m90_bytes) ||
-            get_nonneg(r, sat, sb, "peak_MiBps", 1, &f->sat.peak_MiBps) ||
-            get_nonneg(r, sat, sb, "plateau_MiBps", 1, &f->sat.plateau_MiBps) ||
-            get_nonneg(r, sat, sb, "flat_from_bytes", 1, &f->sat.flat_from_bytes))
+        if (get_num(r, sat, sb, "rinf_MiBps", 1, &f->sat.rinf_MiBps) ||
+            get_num(r, sat, sb, "rinf_lo_MiBps", 1, &f->sat.rinf_lo_MiBps) ||
+            get_num(r, sat, sb, "rinf_hi_MiBps", 1, &f->sat.rinf_hi_MiBps) ||
+            get_num(r, sat, sb, "n_half_bytes", 1, &f->sat.n_half_bytes) ||
+            get_num(r, sat, sb, "m90_bytes", 1, &f->sat.m90_bytes) ||
+            get_num(r, sat, sb, "peak_MiBps", 1, &f->sat.peak_MiBps) ||
+            get_num(r, sat, sb, "plateau_MiBps", 1, &f->sat.plateau_MiBps) ||
+            get_num(r, sat, sb, "flat_from_bytes", 1, &f->sat.flat_from_bytes))
             return -1;
         json_t *pb = json_object_get(sat, "peak_bytes");
-        f->sat.peak_bytes = 0;
-        if (pb != NULL && !json_is_null(pb)) {
-            if (get_int(r, sat, sb, "peak_bytes", 0, (long long)CF_BYTES_MAX, &v))
-                return -1;
-            f->sat.peak_bytes = (uint64_t)v;
-        }
+        f->sat.peak_bytes = json_is_integer(pb) ? (uint64_t)json_integer_value(pb) : 0;
         f->sat.valid = isfinite(f->sat.rinf_MiBps);
         if (json_is_null(json_object_get(sat, "rinf_hi_MiBps")) && f->sat.valid)
             f->sat.rinf_hi_MiBps = INFINITY;
     }
+    if (check_saturation(r, sat, base) != 0)
+        return -1;
     json_t *rej = json_object_get(fo, "rejected");
     if (rej != NULL) {
         if (!json_is_array(rej))
