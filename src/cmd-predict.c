@@ -33,7 +33,7 @@ static const char help[] =
     "  -p, --pattern P    the pattern: alltoall, bcast, pingpong, ...\n"
     "  -n, --np LIST      process counts: 16 or 2,4,16\n"
     "  -b, --bytes SIZES  sizes: 1M, a list 1K,64K,1M, or a range 0:4M (0, then powers\n"
-    "                     of two)\n"
+    "                     of two); barrier moves no data: 0, the default\n"
     "  -d, --datatype D   datatype (default: float for reductions, byte otherwise)\n"
     "      --blocks N     blocks of a derived datatype (default: the fit's smallest)\n"
     "      --points FILE  'NP BYTES' lines from FILE ('-': standard input), in place of\n"
@@ -70,6 +70,7 @@ typedef struct ctx {
     const char *pattern;
     char datatype[CF_DATATYPE_MAX];
     const cf_coll *coll;
+    int sizeless; /* the pattern moves no data (barrier): every size is 0 */
     int blocks; /* -1: the fit's default */
     const cf_across *across;
     long *measured; /* process counts with a fit of (pattern, datatype), increasing */
@@ -141,6 +142,17 @@ static void join(char *buf, size_t n, const char *part)
 }
 
 /* ---- Choosing the source ---- */
+
+/* A pattern whose cost has no size term in any algorithm (barrier) moves no data. */
+static int coll_sizeless(const cf_coll *c)
+{
+    if (c == NULL)
+        return 0;
+    for (int i = 0; i < c->nalgs; i++)
+        if (c->algs[i].beta[0].k != 0 || c->algs[i].gamma[0].k != 0)
+            return 0;
+    return 1;
+}
 
 static int resolve(ctx *c, long np, source *s, cf_error *e)
 {
@@ -632,6 +644,11 @@ static int points_run(ctx *c, const char *path, cf_error *e)
                               tok);
             break;
         }
+        if (c->sizeless && bytes != 0) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
+                              "'%s': %s moves no data; expected BYTES 0", tok, c->pattern);
+            break;
+        }
         if ((rc = emit(c, np, bytes, e)) != 0)
             break;
     }
@@ -720,13 +737,25 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
                             c->datatype, c->pattern, list);
     }
     c->across = cf_across_set_find(&c->as, c->pattern, c->datatype);
-    c->measured = malloc((c->ms->nfits + 1) * sizeof *c->measured);
+    c->sizeless = coll_sizeless(c->coll);
+    /* What was measured: the fits, and the process counts the point-to-point estimate
+     * took its contention factors from (a pattern fit wrote no fit of, as barrier before
+     * the constant model). */
+    size_t ncont = c->as.have_p2p ? c->as.pp.ncont : 0;
+    c->measured = malloc((c->ms->nfits + ncont + 1) * sizeof *c->measured);
     if (c->measured == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     for (size_t i = 0; i < c->ms->nfits; i++) {
         const cf_fit *f = &c->ms->fits[i];
         if (strcmp(f->pattern, c->pattern) == 0 && strcmp(f->datatype, c->datatype) == 0)
             c->measured[c->nmeasured++] = f->np;
+        if (strcmp(f->pattern, c->pattern) == 0 && strcmp(f->model, "constant") == 0)
+            c->sizeless = 1;
+    }
+    for (size_t i = 0; i < ncont; i++) {
+        const cf_contention *k = &c->as.pp.cont[i];
+        if (strcmp(k->pattern, c->pattern) == 0 && strcmp(k->datatype, c->datatype) == 0)
+            c->measured[c->nmeasured++] = k->np;
     }
     qsort(c->measured, c->nmeasured, sizeof *c->measured, cmp_long);
     size_t k = 0;
@@ -851,7 +880,7 @@ static int parse(int argc, char **argv, opts *o, int *done)
     }
     if (o->np == NULL)
         return cf_usage_error("--np is required");
-    if (o->bytes == NULL)
+    if (o->bytes == NULL && !coll_sizeless(cf_coll_find(o->pattern)))
         return cf_usage_error("--bytes is required");
     return 0;
 }
@@ -915,6 +944,22 @@ int cmd_predict(int argc, char **argv)
         (rc = cf_across_set_load(c.ms->across_np, c.ms->p2p, path, &c.as, &e)) != 0 ||
         (rc = prepare(&c, o.datatype, &e)) != 0)
         goto report;
+    if (c.sizeless && o.bytes == NULL && !o.points && !o.formula) {
+        /* --bytes left out for a pattern that moves no data: the one size there is. */
+        sizes = calloc(1, sizeof *sizes);
+        if (sizes == NULL) {
+            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+            goto report;
+        }
+        nsizes = 1;
+    }
+    for (size_t j = 0; c.sizeless && j < nsizes; j++)
+        if (sizes[j] != 0) {
+            rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
+                              "--bytes '%s': %s moves no data; give --bytes 0 or leave it out",
+                              o.bytes, c.pattern);
+            goto report;
+        }
 
     if (o.formula) {
         rc = formula(&c, nps[0], o.lang, &e);

@@ -64,6 +64,15 @@ static void sums(const cf_fit *f, int k, double t[4])
     }
 }
 
+/* Whether T depends on m at all: not for a constant (a size-less pattern). */
+static int has_size(const cf_fit *f)
+{
+    for (int j = 0; j < f->ncoef; j++)
+        if (f->kind->terms[j] == CF_TERM_M || f->kind->terms[j] == CF_TERM_M2)
+            return 1;
+    return 0;
+}
+
 static int has_blocks(const cf_fit *f)
 {
     for (int j = 0; j < f->ncoef; j++)
@@ -101,7 +110,7 @@ static void text_segment(out *o, const double t[4])
 
 static void text(out *o, const cf_fit *f)
 {
-    put(o, has_blocks(f) ? "T(m, b) = " : "T(m) = ");
+    put(o, has_blocks(f) ? "T(m, b) = " : has_size(f) ? "T(m) = " : "T = ");
     for (int k = 0; k < f->nseg; k++) {
         double t[4];
         sums(f, k, t);
@@ -212,8 +221,8 @@ static void latex_segment(out *o, const double t[4])
 
 static void latex(out *o, const cf_fit *f)
 {
-    const char *args = has_blocks(f) ? "m, b" : "m";
-    put(o, "T_{\\mathrm{%s}}(%s) = ", f->pattern, args);
+    const char *args = has_blocks(f) ? "(m, b)" : has_size(f) ? "(m)" : "";
+    put(o, "T_{\\mathrm{%s}}%s = ", f->pattern, args);
     if (f->nseg == 1) {
         double t[4];
         sums(f, 0, t);
@@ -239,7 +248,7 @@ static void latex(out *o, const cf_fit *f)
         }
         put(o, " \\end{cases}");
     }
-    put(o, " \\quad [\\mu\\mathrm{s}; m \\text{ in bytes}%s]",
+    put(o, " \\quad [\\mu\\mathrm{s}%s%s]", has_size(f) ? "; m \\text{ in bytes}" : "",
         has_blocks(f) ? ", b \\text{ in blocks}" : "");
 }
 
@@ -257,7 +266,8 @@ int cf_fit_formula(const cf_fit *f, const char *lang, char *buf, size_t n)
     if (strcmp(lang, "text") == 0) {
         text(&o, f);
     } else if (strcmp(lang, "c") == 0) {
-        put(&o, "static double %s(%s) { return ", name, args_c);
+        put(&o, "static double %s(%s) { %sreturn ", name, args_c,
+            has_size(f) || has_blocks(f) ? "" : "(void)m; ");
         code_body(&o, f, 0);
         put(&o, "; } /* us; m in bytes */");
     } else if (strcmp(lang, "python") == 0) {

@@ -79,6 +79,28 @@ const cf_fit *cf_modelset_find(const cf_modelset *m, const char *pattern, int np
     return cf_modelset_find_model(m, pattern, np, datatype, NULL);
 }
 
+/* "constant": T = t_us at every size, the fit of a pattern that moves no data (barrier),
+ * with coef {"t_us"} and cov [[variance]]. The fit branch registers the kind in
+ * src/models/ with its fit; until a build has it, model files carrying such fits are
+ * read with this descriptor, which evaluates and prints them but fits nothing. */
+static const char *const constant_names[] = {"t_us"};
+static const cf_term constant_terms[] = {CF_TERM_ONE};
+static const cf_model_kind constant_read = {
+    .name = "constant",
+    .summary = "a size-less pattern: T = t",
+    .ncoef = 1,
+    .coef_names = constant_names,
+    .terms = constant_terms,
+    .max_segments = 1,
+    .min_sizes = 1,
+};
+
+static const cf_model_kind *kind_find(const char *name)
+{
+    const cf_model_kind *k = cf_model_kind_find(name);
+    return k == NULL && strcmp(name, "constant") == 0 ? &constant_read : k;
+}
+
 /* ---- evaluation ---- */
 
 static void eval(const cf_fit *f, int k, double m, double b, double *t, double *var_mean)
@@ -571,10 +593,11 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             return -1;
         f->blocks = (int)v;
     }
-    f->kind = cf_model_kind_find(f->model);
+    f->kind = kind_find(f->model);
     if (f->kind == NULL || f->kind->ncoef == 0)
         return at(r, "%s.model", base),
-               bad(r, "unknown model '%s': expected linear, poly2, piecewise, loggp or datatype",
+               bad(r, "unknown model '%s': expected linear, poly2, piecewise, loggp, datatype "
+                      "or constant",
                    f->model),
                -1;
     f->ncoef = f->kind->ncoef;

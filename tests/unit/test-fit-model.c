@@ -136,8 +136,8 @@ static void validation(void)
         {"np", json_string("2"), "fits[0].np: expected an integer"},
         {"np", json_integer(0), "fits[0].np: 0 out of range: expected 1 to 16777216"},
         {"model", json_string("cubic"),
-         "fits[0].model: unknown model 'cubic': expected linear, poly2, piecewise, loggp or "
-         "datatype"},
+         "fits[0].model: unknown model 'cubic': expected linear, poly2, piecewise, loggp, "
+         "datatype or constant"},
         {"segments", json_array(), "fits[0].segments: expected 1 to 1 segments, got 0"},
         {"s2", json_string("x"), "fits[0].s2: expected a number"},
         {"dof", json_integer(0), "fits[0].dof: 0 out of range: expected 1 to 2147483647"},
