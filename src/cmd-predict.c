@@ -143,6 +143,26 @@ static void join(char *buf, size_t n, const char *part)
 
 /* ---- Choosing the source ---- */
 
+/* Ping-pong, ping-ping and the LogGP experiments are defined on two processes: IMB and
+ * OSU run them on one pair whatever the launch size. */
+static int two_only(const char *pattern)
+{
+    const cf_coll *c = cf_coll_find(pattern);
+    return (c != NULL && c->two_only) || strncmp(pattern, "loggp_", 6) == 0;
+}
+
+/* The refusal of np != 2 for a two-process pattern, unless the file has a fit there. */
+static int check_two(const ctx *c, long np, const char *file, long line, cf_error *e)
+{
+    if (np == 2 || !two_only(c->pattern) ||
+        cf_modelset_find(c->ms, c->pattern, (int)np, c->datatype) != NULL)
+        return 0;
+    return cf_error_set(e, file ? CF_EXIT_DATA : CF_EXIT_USAGE, file, line,
+                        "np=%ld: %s is defined on 2 processes only; ask for np 2 (sendrecv and "
+                        "exchange run on any np)",
+                        np, c->pattern);
+}
+
 /* A pattern whose cost has no size term in any algorithm (barrier) moves no data. */
 static int coll_sizeless(const cf_coll *c)
 {
@@ -644,6 +664,8 @@ static int points_run(ctx *c, const char *path, cf_error *e)
                               tok);
             break;
         }
+        if ((rc = check_two(c, np, name, lineno, e)) != 0)
+            break;
         if (c->sizeless && bytes != 0) {
             rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
                               "'%s': %s moves no data; expected BYTES 0", tok, c->pattern);
@@ -953,6 +975,9 @@ int cmd_predict(int argc, char **argv)
         }
         nsizes = 1;
     }
+    for (size_t i = 0; !o.points && i < nnp; i++)
+        if ((rc = check_two(&c, nps[i], NULL, 0, &e)) != 0)
+            goto report;
     for (size_t j = 0; c.sizeless && j < nsizes; j++)
         if (sizes[j] != 0) {
             rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,

@@ -237,6 +237,25 @@ run "$COMMFIT" predict -m constant.json --formula --lang c -p barrier -n 2
 expect_out "static double T_barrier_np2(double m) { (void)m; return 3; } /* us; m in bytes */" \
     "barrier --formula --lang c: a constant that compiles without warnings"
 
+# --- two-process patterns: pingpong, pingping and the loggp experiments at np 2 only;
+# sendrecv and exchange run on a chain of any np
+run "$COMMFIT" predict -m laptop.json -p pingpong -n 4 -b 1K
+expect_rc 2 "pingpong at np=4"
+expect_err "commfit: predict: np=4: pingpong is defined on 2 processes only; ask for np 2 (sendrecv and exchange run on any np)
+Try 'commfit predict --help'." "pingpong at np=4: refused, saying why"
+run "$COMMFIT" predict -m laptop.json -p pingping -n 2,8 -b 1K
+expect_rc 2 "pingping at np=2,8"
+run "$COMMFIT" predict -m laptop.json --formula -p pingpong -n 4
+expect_rc 2 "pingpong --formula at np=4"
+printf '2 1K\n4 1K\n' >pp-points
+run "$COMMFIT" predict -m laptop.json -p pingpong --points pp-points
+expect_rc 1 "pingpong --points at np=4"
+grep_err "^commfit: predict: pp-points:2: np=4: pingpong is defined on 2 processes only" \
+    "pingpong --points at np=4: names file:line"
+run "$COMMFIT" predict -m laptop.json -p sendrecv -n 4 -b 1K
+expect_rc 0 "sendrecv at np=4"
+check "sendrecv at np=4: the point-to-point estimate" test "$(field 9)" = p2p-estimate
+
 # --- formats
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f json
 expect_rc 0 "json"
