@@ -49,6 +49,7 @@ enum { SRC_FIT, SRC_ACROSS, SRC_P2P };
 static const char *const src_names[] = {"fit", "across-np", "p2p-estimate"};
 
 #define NOTE_MAX 512
+#define CF_FLOAT_BYTES 4 /* the element of the derived-datatype layouts */
 #define CACHE_MAX 65536 /* process counts whose source is kept; beyond, the cache restarts */
 
 /* Where the answers at one np come from. */
@@ -71,6 +72,7 @@ typedef struct ctx {
     char datatype[CF_DATATYPE_MAX];
     const cf_coll *coll;
     int sizeless; /* the pattern moves no data (barrier): every size is 0 */
+    int show_datatype; /* the table shows datatype and blocks: one was asked for */
     int blocks; /* -1: the fit's default */
     const cf_across *across;
     long *measured; /* process counts with a fit of (pattern, datatype), increasing */
@@ -314,10 +316,11 @@ typedef struct answer {
     double t, lo, hi, bw;
     const char *model;
     char model_buf[96];
-    int np_extra, bytes_extra;
+    long blocks; /* of a derived datatype; -1 for a fit without blocks, and the others */
+    int np_extra, bytes_extra, blocks_extra;
     int refused; /* the model gives no positive time here: no numbers are printed */
-    char bnote[200]; /* where bytes lies outside the measured sizes, or in a breakpoint
-                        gap; "" otherwise */
+    char bnote[NOTE_MAX]; /* what holds at this point only: bytes or blocks outside
+                                 the measured, a breakpoint gap, a refusal; "" if none */
 } answer;
 
 static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
@@ -336,6 +339,35 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->bnote[0] = '\0';
     out->bytes_extra = out->bnote[0] != '\0';
     out->np_extra = s->kind != SRC_FIT;
+    out->blocks = -1;
+    out->blocks_extra = 0;
+    if (s->kind == SRC_FIT && s->fit->max_blocks > 0) {
+        const cf_fit *f = s->fit;
+        out->blocks = c->blocks >= 0 ? c->blocks : f->blocks;
+        char part[160], r[32];
+        part[0] = '\0';
+        if (out->blocks > f->max_blocks) {
+            ratio_text(r, sizeof r, (double)out->blocks / f->max_blocks);
+            snprintf(part, sizeof part, "blocks %ld is %sx the largest measured, %d",
+                     out->blocks, r, f->max_blocks);
+        } else if (out->blocks < f->min_blocks) {
+            snprintf(part, sizeof part, "blocks %ld is below the smallest measured, %d",
+                     out->blocks, f->min_blocks);
+        }
+        out->blocks_extra = part[0] != '\0';
+        join(out->bnote, sizeof out->bnote, part);
+        /* The layouts are of floats: a block holds one at least (struct's blocks follow
+         * its particles). */
+        if (strstr(f->datatype, "struct") == NULL &&
+            (double)out->blocks * CF_FLOAT_BYTES > (double)bytes) {
+            char size[32];
+            cf_size_format(bytes, size, sizeof size);
+            snprintf(part, sizeof part,
+                     "%ld blocks cannot lay out %s: a block holds one 4-byte float at least",
+                     out->blocks, size);
+            join(out->bnote, sizeof out->bnote, part);
+        }
+    }
     int nmsg = c->coll ? c->coll->nmsg : 0;
     if (s->kind == SRC_FIT) {
         cf_prediction pr;
@@ -354,10 +386,12 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
             cf_size_format(sg[1].from_bytes, b, sizeof b);
             snprintf(out->model_buf, sizeof out->model_buf, "%s between segments %d and %d",
                      s->fit->model, pr.segment + 1, pr.segment + 2);
-            snprintf(out->bnote, sizeof out->bnote,
+            char part[256];
+            snprintf(part, sizeof part,
                      "in the breakpoint gap (%s, %s): interpolated between the two segments' "
                      "values at its ends, the interval covering both",
                      a, b);
+            join(out->bnote, sizeof out->bnote, part);
             out->model = out->model_buf;
         } else if (s->fit->nseg > 1) {
             snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d",
@@ -489,17 +523,16 @@ static char *put_json_str(char *p, const char *s)
 
 static const char *extra_text(const answer *a)
 {
-    return a->np_extra && a->bytes_extra ? "np+bytes"
-           : a->np_extra                 ? "np"
-           : a->bytes_extra              ? "bytes"
-                                         : "";
+    static const char *const text[] = {"",       "np",          "bytes",        "np+bytes",
+                                       "blocks", "np+blocks", "bytes+blocks", "np+bytes+blocks"};
+    return text[(a->np_extra ? 1 : 0) | (a->bytes_extra ? 2 : 0) | (a->blocks_extra ? 4 : 0)];
 }
 
 static void out_begin(ctx *c)
 {
     if (c->format == FMT_CSV)
         fputs("pattern,np,bytes,datatype,t_us,lo_us,hi_us,bw_MiBps,source,model,extrapolated,"
-              "note\n",
+              "note,blocks\n",
               c->out);
     else if (c->format == FMT_JSON) {
         char buf[4096], *p = buf;
@@ -509,14 +542,19 @@ static void out_begin(ctx *c)
         fwrite(buf, 1, (size_t)(p - buf), c->out);
     } else {
         fprintf(c->out, "model: %s\n", c->path);
-        fprintf(c->out, "%-14s %6s %10s %12s %12s %12s %10s  %-12s %s\n", "pattern", "np",
-                "bytes", "t_us", "lo_us", "hi_us", "MiB/s", "source", "model; notes");
+        if (c->show_datatype)
+            fprintf(c->out, "%-14s %6s %10s %-14s %6s %12s %12s %12s %10s  %-12s %s\n",
+                    "pattern", "np", "bytes", "datatype", "blocks", "t_us", "lo_us", "hi_us",
+                    "MiB/s", "source", "model; notes");
+        else
+            fprintf(c->out, "%-14s %6s %10s %12s %12s %12s %10s  %-12s %s\n", "pattern", "np",
+                    "bytes", "t_us", "lo_us", "hi_us", "MiB/s", "source", "model; notes");
     }
 }
 
 static void out_row(ctx *c, const source *s, const answer *a)
 {
-    char buf[10 * NOTE_MAX + 512], *p = buf;
+    char buf[16 * NOTE_MAX + 512], *p = buf;
     const char *src = src_names[s->kind];
     if (c->format == FMT_CSV) {
         p = put_str(p, c->pattern);
@@ -544,10 +582,13 @@ static void out_row(ctx *c, const source *s, const answer *a)
         if (a->bnote[0] == '\0') {
             p = put_str(p, s->note_csv);
         } else {
-            char note[2 * NOTE_MAX];
+            char note[2 * NOTE_MAX + 4];
             snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
             p = put_csv(p, note);
         }
+        *p++ = ',';
+        if (a->blocks >= 0)
+            p = put_u64(p, (uint64_t)a->blocks);
         *p++ = '\n';
     } else if (c->format == FMT_JSON) {
         p = put_str(p, c->rows ? ",\n  {\"pattern\": " : "\n  {\"pattern\": ");
@@ -558,6 +599,11 @@ static void out_row(ctx *c, const source *s, const answer *a)
         p = put_u64(p, a->bytes);
         p = put_str(p, ", \"datatype\": ");
         p = put_json_str(p, c->datatype);
+        p = put_str(p, ", \"blocks\": ");
+        if (a->blocks >= 0)
+            p = put_u64(p, (uint64_t)a->blocks);
+        else
+            p = put_str(p, "null");
         p = put_str(p, ", \"t_us\": ");
         p = put_num(p, a->t, 3, "null");
         p = put_str(p, ", \"lo_us\": ");
@@ -574,11 +620,13 @@ static void out_row(ctx *c, const source *s, const answer *a)
         p = put_str(p, a->np_extra ? "true" : "false");
         p = put_str(p, ", \"bytes\": ");
         p = put_str(p, a->bytes_extra ? "true" : "false");
+        p = put_str(p, ", \"blocks\": ");
+        p = put_str(p, a->blocks_extra ? "true" : "false");
         p = put_str(p, "}, \"note\": ");
         if (a->bnote[0] == '\0') {
             p = put_str(p, s->note_json);
         } else {
-            char note[2 * NOTE_MAX];
+            char note[2 * NOTE_MAX + 4];
             snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
             p = put_json_str(p, note);
         }
@@ -593,9 +641,16 @@ static void out_row(ctx *c, const source *s, const answer *a)
             snprintf(bw, sizeof bw, "%.6g", a->bw);
         else
             snprintf(bw, sizeof bw, "-");
-        p += snprintf(p, sizeof buf, "%-14s %6ld %10s %12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
-                      c->pattern, a->np, size, t, lo, hi, bw, src, a->model,
-                      s->note[0] ? "; " : "", s->note, a->bnote[0] ? "; " : "", a->bnote);
+        p += snprintf(p, sizeof buf, "%-14s %6ld %10s ", c->pattern, a->np, size);
+        if (c->show_datatype) {
+            char blocks[24] = "-";
+            if (a->blocks >= 0)
+                snprintf(blocks, sizeof blocks, "%ld", a->blocks);
+            p += snprintf(p, sizeof buf - (size_t)(p - buf), "%-14s %6s ", c->datatype, blocks);
+        }
+        p += snprintf(p, sizeof buf - (size_t)(p - buf), "%12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
+                      t, lo, hi, bw, src, a->model, s->note[0] ? "; " : "", s->note,
+                      a->bnote[0] ? "; " : "", a->bnote);
     }
     fwrite(buf, 1, (size_t)(p - buf), c->out);
     c->rows++;
@@ -993,11 +1048,22 @@ int cmd_predict(int argc, char **argv)
     c.format = o.format >= 0 ? o.format : isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
     /* A big buffer: a million answers are a hundred megabytes of text. */
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    c.show_datatype = o.datatype != NULL;
     /* Resolve every np first, so that an np without a model fails before any output. */
     if (!o.points)
         for (size_t i = 0; i < nnp; i++) {
-            if (source_at(&c, nps[i], &e) == NULL) {
+            const source *src = source_at(&c, nps[i], &e);
+            if (src == NULL) {
                 rc = e.code ? e.code : CF_EXIT_DATA;
+                goto report;
+            }
+            int has_blocks = src->kind == SRC_FIT && src->fit->max_blocks > 0;
+            c.show_datatype |= has_blocks;
+            if (c.blocks >= 0 && !has_blocks) {
+                rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
+                                  "--blocks %d: %s (%s) at np=%ld has no block count; --blocks "
+                                  "goes with a derived datatype (-d vector, ...)",
+                                  c.blocks, c.pattern, c.datatype, nps[i]);
                 goto report;
             }
         }

@@ -49,7 +49,7 @@ within() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 run "$COMMFIT" predict -m laptop.json --pattern alltoall --np 16 --bytes 1M
 expect_rc 0 "alltoall np=16 from np=2 only"
 check "csv when stdout is not a terminal" test "$(sed -n 1p "$T/out")" = \
-    "pattern,np,bytes,datatype,t_us,lo_us,hi_us,bw_MiBps,source,model,extrapolated,note"
+    "pattern,np,bytes,datatype,t_us,lo_us,hi_us,bw_MiBps,source,model,extrapolated,note,blocks"
 check "labelled as the point-to-point estimate" test "$(field 9)" = p2p-estimate
 check "with the algorithm used" test "$(field 10)" = "pairwise exchange"
 check "marked as extrapolated in np" test "$(field 11)" = np
@@ -182,7 +182,7 @@ check "a pingpong intercept edited to -5 us" grep -q '"alpha_us": -5,' negative.
 run "$COMMFIT" predict -m negative.json -p pingpong -n 2 -b 16,1M
 expect_rc 1 "a model giving a negative time at 16 B"
 check "a negative time: refused in its row, with empty numbers" test "$(sed -n 2p "$T/out")" = \
-    "pingpong,2,16,byte,,,,,fit,linear,,refused: the model gives a non-positive time at 16 B (-4.998 us)"
+    "pingpong,2,16,byte,,,,,fit,linear,,refused: the model gives a non-positive time at 16 B (-4.998 us),"
 check "the next row is answered: a positive time at 1 MiB (-5 + 104.9 us)" \
     within "$(sed -n 3p "$T/out" | cut -d, -f5)" 99.86 0.01
 check "one line per point asked, refused or not" test "$(wc -l <"$T/out")" -eq 3
@@ -261,7 +261,7 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f json
 expect_rc 0 "json"
 check "json names the model file" grep -q '^{"model_file": "cluster.json", "predictions": \[' "$T/out"
 check "json has the source and the extrapolation" \
-    grep -q '"source": "across-np", "model": "pairwise exchange", "extrapolated": {"np": true, "bytes": false}' "$T/out"
+    grep -q '"source": "across-np", "model": "pairwise exchange", "extrapolated": {"np": true, "bytes": false, "blocks": false}' "$T/out"
 if command -v jq >/dev/null 2>&1; then
     check "json parses" jq -e '.predictions[0].t_us > 0' "$T/out"
 else
@@ -315,6 +315,30 @@ check "--blocks 16: the datatype fit within 2%" within "$(field 5)" 10.3536 0.02
 check "--blocks: the datatype model named" test "$(field 10)" = datatype
 run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 0
 expect_rc 2 "--blocks 0"
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 16
+check "--blocks 16: in the CSV's last column, blocks" test "$(field 13)" = 16
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K
+check "no --blocks: the fit's smallest measured count (1), shown" test "$(field 13)" = 1
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K -f table
+check "the table shows datatype and blocks when a datatype is asked" \
+    grep -Eq '^pingpong +2 +64 KiB +vector +1 +[0-9]' "$T/out"
+check "the table's header names them" grep -Eq '^pattern +np +bytes +datatype +blocks +t_us' "$T/out"
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K -f json
+check "json: blocks" grep -q '"datatype": "vector", "blocks": 1, ' "$T/out"
+run "$COMMFIT" predict -m ddt.json -p pingpong -n 2 -b 64K -f table
+check "the table of a byte fit has no datatype column" grep -Eq '^pattern +np +bytes +t_us' "$T/out"
+run "$COMMFIT" predict -m ddt.json -p pingpong -n 2 -b 64K
+check "a byte fit: blocks empty" test "$(field 13)" = ""
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 8,1M --blocks 256
+expect_rc 0 "--blocks beyond the measured"
+check "--blocks beyond the measured: marked" test "$(at 2 11),$(at 3 11)" = bytes+blocks,blocks
+check "--blocks beyond the measured: says how far" grep -q 'blocks 256 is 4x the largest measured, 64' "$T/out"
+check "more blocks than floats: said" grep -q '256 blocks cannot lay out 8 B: a block holds one 4-byte float at least' "$T/out"
+check "more blocks than floats: only where it is so" test "$(grep -c 'cannot lay out' "$T/out")" -eq 1
+run "$COMMFIT" predict -m ddt.json -p pingpong -n 2 -b 64K --blocks 4
+expect_rc 2 "--blocks with a byte fit"
+expect_err "commfit: predict: --blocks 4: pingpong (byte) at np=2 has no block count; --blocks goes with a derived datatype (-d vector, ...)
+Try 'commfit predict --help'." "--blocks with a byte fit: says what it goes with"
 
 # --- points from a file
 printf '# np bytes\n2 1K\n16,1M\n\n32 4096\n' >points
