@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "error.h"
+#include "model.h"
 #include "modelfile.h"
 #include "outfile.h"
 #include "size.h"
@@ -323,6 +324,17 @@ typedef struct answer {
                                  the measured, a breakpoint gap, a refusal; "" if none */
 } answer;
 
+/* The algorithm's name for the model column; one that is also the name of a fitted model
+ * ("linear", MPICH's linear gatherv and scatterv, against the Hockney fit) gets the
+ * pattern after it, so that the column says which is meant. */
+static const char *alg_name(const ctx *c, const char *alg, answer *out)
+{
+    if (cf_model_kind_find(alg) == NULL && strcmp(alg, "constant") != 0)
+        return alg;
+    snprintf(out->model_buf, sizeof out->model_buf, "%s %s", alg, c->pattern);
+    return out->model_buf;
+}
+
 static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
                        cf_error *e)
 {
@@ -406,14 +418,14 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
-        out->model = c->across->seg[est.alg].algorithm;
+        out->model = alg_name(c, c->across->seg[est.alg].algorithm, out);
     } else {
         cf_estimate est;
         cf_p2p_predict(&c->as.pp, c->coll, c->datatype, np, m, &est);
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
-        out->model = c->coll->algs[est.alg].name;
+        out->model = alg_name(c, c->coll->algs[est.alg].name, out);
     }
     out->refused = 0;
     if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {

@@ -256,6 +256,13 @@ run "$COMMFIT" predict -m laptop.json -p sendrecv -n 4 -b 1K
 expect_rc 0 "sendrecv at np=4"
 check "sendrecv at np=4: the point-to-point estimate" test "$(field 9)" = p2p-estimate
 
+# --- the model column: MPICH's linear gatherv and scatterv are not the linear (Hockney) fit
+run "$COMMFIT" predict -m laptop.json -p scatterv -n 4 -b 1K
+expect_rc 0 "scatterv from the point-to-point estimate"
+check "the linear algorithm is named with its pattern" test "$(field 10)" = "linear scatterv"
+run "$COMMFIT" predict -m laptop.json -p pingpong -n 2 -b 1K
+check "the linear fit stays 'linear'" test "$(field 10)" = "linear"
+
 # --- formats
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f json
 expect_rc 0 "json"
