@@ -476,29 +476,68 @@ static char *put_u64(char *p, uint64_t v)
     return p;
 }
 
-/* v with `dec` decimals; NaN as `nan_text`. Exact to the last decimal printed. */
-static char *put_num(char *p, double v, int dec, const char *nan_text)
+#define CSV_DIGITS 6 /* significant digits of every number in the CSV */
+
+/* v with `digits` significant digits in fixed notation, never an exponent (any script or
+ * spreadsheet reads it), whole digits beyond `digits` kept as cf_sig_prec keeps them,
+ * trailing zeros dropped as %g drops them; NaN as nan_text. Integer arithmetic: a million
+ * rows a second. */
+static char *put_sig(char *p, double v, int digits, const char *nan_text)
 {
+    static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     if (!isfinite(v))
         return put_str(p, nan_text);
     if (fabs(v) >= 1e15)
-        return p + sprintf(p, "%.6g", v);
+        return p + sprintf(p, "%.0f", v);
     if (v < 0) {
         *p++ = '-';
         v = -v;
     }
-    uint64_t scale = dec == 3 ? 1000 : dec == 2 ? 100 : 1;
+    if (v == 0) {
+        *p++ = '0';
+        return p;
+    }
+    int dec; /* decimals that give `digits` significant ones */
+    if (v >= 1) {
+        int whole = 1;
+        while (whole < 15 && v >= p10[whole])
+            whole++;
+        dec = digits > whole ? digits - whole : 0;
+    } else {
+        int zeros = 0; /* after the point, before the first significant digit */
+        while (zeros < 12 && v * p10[zeros + 1] < 1)
+            zeros++;
+        dec = digits + zeros;
+    }
+    if (dec > 15)
+        dec = 15;
+    uint64_t scale = (uint64_t)p10[dec];
     uint64_t x = (uint64_t)(v * (double)scale + 0.5);
     p = put_u64(p, x / scale);
-    if (dec > 0) {
-        *p++ = '.';
-        uint64_t f = x % scale;
-        for (uint64_t d = scale / 10; d > 0; d /= 10) {
-            *p++ = (char)('0' + f / d);
-            f %= d;
-        }
+    uint64_t f = x % scale;
+    if (f == 0)
+        return p;
+    *p++ = '.';
+    for (uint64_t d = scale / 10; d > 0 && f > 0; d /= 10) {
+        *p++ = (char)('0' + f / d);
+        f %= d;
     }
     return p;
+}
+
+/* v as JSON: the shortest form that reads back as the same double; null for NaN. */
+static char *put_json_num(char *p, double v)
+{
+    if (!isfinite(v))
+        return put_str(p, "null");
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = sprintf(p, "%.*g", prec, v);
+        if (strtod(p, NULL) == v)
+            break;
+    }
+    return p + n;
 }
 
 static char *put_csv(char *p, const char *s)
@@ -564,6 +603,16 @@ static void out_begin(ctx *c)
     }
 }
 
+/* A number for people: 4 significant digits, whole digits kept (44430, not 4.443e+04). */
+#define TABLE_DIGITS 4
+static void table_num(char *buf, size_t n, double v, const char *missing)
+{
+    if (isfinite(v))
+        snprintf(buf, n, "%.*g", cf_sig_prec(v, TABLE_DIGITS), v);
+    else
+        snprintf(buf, n, "%s", missing);
+}
+
 static void out_row(ctx *c, const source *s, const answer *a)
 {
     char buf[16 * NOTE_MAX + 512], *p = buf;
@@ -577,13 +626,13 @@ static void out_row(ctx *c, const source *s, const answer *a)
         *p++ = ',';
         p = put_str(p, c->datatype);
         *p++ = ',';
-        p = put_num(p, a->t, 3, "");
+        p = put_sig(p, a->t, CSV_DIGITS, "");
         *p++ = ',';
-        p = put_num(p, a->lo, 3, "");
+        p = put_sig(p, a->lo, CSV_DIGITS, "");
         *p++ = ',';
-        p = put_num(p, a->hi, 3, "");
+        p = put_sig(p, a->hi, CSV_DIGITS, "");
         *p++ = ',';
-        p = put_num(p, a->bw, 2, "");
+        p = put_sig(p, a->bw, CSV_DIGITS, "");
         *p++ = ',';
         p = put_str(p, src);
         *p++ = ',';
@@ -617,13 +666,13 @@ static void out_row(ctx *c, const source *s, const answer *a)
         else
             p = put_str(p, "null");
         p = put_str(p, ", \"t_us\": ");
-        p = put_num(p, a->t, 3, "null");
+        p = put_json_num(p, a->t);
         p = put_str(p, ", \"lo_us\": ");
-        p = put_num(p, a->lo, 3, "null");
+        p = put_json_num(p, a->lo);
         p = put_str(p, ", \"hi_us\": ");
-        p = put_num(p, a->hi, 3, "null");
+        p = put_json_num(p, a->hi);
         p = put_str(p, ", \"bw_MiBps\": ");
-        p = put_num(p, a->bw, 2, "null");
+        p = put_json_num(p, a->bw);
         p = put_str(p, ", \"source\": ");
         p = put_json_str(p, src);
         p = put_str(p, ", \"model\": ");
@@ -646,13 +695,10 @@ static void out_row(ctx *c, const source *s, const answer *a)
     } else {
         char size[32], t[32], lo[32], hi[32], bw[32];
         cf_size_format(a->bytes, size, sizeof size);
-        snprintf(t, sizeof t, a->refused ? "refused" : "%.6g", a->t);
-        snprintf(lo, sizeof lo, a->refused ? "-" : "%.6g", a->lo);
-        snprintf(hi, sizeof hi, a->refused ? "-" : "%.6g", a->hi);
-        if (isfinite(a->bw))
-            snprintf(bw, sizeof bw, "%.6g", a->bw);
-        else
-            snprintf(bw, sizeof bw, "-");
+        table_num(t, sizeof t, a->t, a->refused ? "refused" : "-");
+        table_num(lo, sizeof lo, a->lo, "-");
+        table_num(hi, sizeof hi, a->hi, "-");
+        table_num(bw, sizeof bw, a->bw, "-");
         p += snprintf(p, sizeof buf, "%-14s %6ld %10s ", c->pattern, a->np, size);
         if (c->show_datatype) {
             char blocks[24] = "-";

@@ -167,7 +167,7 @@ check "in the gap: the interval is the hull of the ends' ($(at 3 6), $(at 3 7)),
     test "$(at 3 6),$(at 3 7)" = "$(at 2 6),$(at 4 7)"
 check "in the gap: not at 0" awk -v lo="$(at 3 6)" 'BEGIN { exit !(lo > 50) }'
 "$COMMFIT" predict -m gap.json --formula --lang c -p pingpong -n 2 >gapf.c 2>/dev/null
-printf '#include <stdio.h>\nint main(void) { printf("%%.3f\\n", T_pingpong_np2(532480)); return 0; }\n' >>gapf.c
+printf '#include <stdio.h>\nint main(void) { printf("%%.6g\\n", T_pingpong_np2(532480)); return 0; }\n' >>gapf.c
 if cc -o gapf gapf.c 2>/dev/null; then
     check "in the gap: the C formula gives predict's number" test "$(./gapf)" = "$(at 3 5)"
 else
@@ -226,10 +226,10 @@ check "a constant fit of barrier written into the model file" grep -q '"model": 
 run "$COMMFIT" predict -m constant.json -p barrier -n 2,8 -b 0
 expect_rc 0 "barrier with a constant fit"
 check "barrier at the measured np=2: the constant fit" test "$(field 9),$(field 10)" = fit,constant
-check "barrier at np=2: 3 us, the fit's t_us" test "$(field 5)" = 3.000
-# t(0.975, 4) = 2.776; sd = sqrt(0.0025 + 0.0004 * 9) = 0.0781
+check "barrier at np=2: 3 us, the fit's t_us" test "$(field 5)" = 3
+# t(0.975, 4) = 2.7764; sd = sqrt(0.0025 + 0.0004 * 9) = 0.078102: 3 -/+ 0.216845
 check "barrier at np=2: the interval from cov and s2 ($(field 6), $(field 7))" \
-    test "$(field 6),$(field 7)" = "2.783,3.217"
+    test "$(field 6),$(field 7)" = "2.78315,3.21685"
 check "barrier at np=8: still the estimate, np noted" grep -q '^barrier,8,0,byte,.*,p2p-estimate,dissemination,np,.*np=8 is 4x the largest measured, 2' "$T/out"
 run "$COMMFIT" predict -m constant.json --formula -p barrier -n 2
 expect_out "T = 3 us" "barrier --formula: a constant"
@@ -263,6 +263,27 @@ check "the linear algorithm is named with its pattern" test "$(field 10)" = "lin
 run "$COMMFIT" predict -m laptop.json -p pingpong -n 2 -b 1K
 check "the linear fit stays 'linear'" test "$(field 10)" = "linear"
 
+# --- numbers: the table with 4 significant digits, whole digits kept; the CSV with 6,
+# never an exponent; JSON as many as read back as the same double
+run "$COMMFIT" predict -m laptop.json -p alltoall -n 2,1024 -b 0,4M -f table
+check "table: 4 significant digits" grep -Eq '^alltoall +2 +0 B +[0-9]\.[0-9]{3} ' "$T/out"
+check "table: whole digits kept, no exponent" sh -c "! grep -q 'e+' '$T/out'"
+check "table: a bandwidth-less pattern shows '-'" grep -Eq '^alltoall +1024 +4 MiB +[0-9]{6,} +[0-9]+ +[0-9]+ +- ' "$T/out"
+run "$COMMFIT" predict -m laptop.json -p alltoall -n 2,1024 -b 0,4M
+check "csv: 6 significant digits ($(field 5))" sh -c "sed -n 2p '$T/out' | cut -d, -f5 | grep -Eq '^[0-9]\.[0-9]{5}\$'"
+check "csv: no exponent in a huge time" sh -c "! grep -q 'e+' '$T/out'"
+check "csv: the same digits for bandwidth" sh -c "'$COMMFIT' predict -m laptop.json -p pingpong -n 2 -b 1K | sed -n 2p | cut -d, -f8 | grep -Eq '^[0-9]{3}\.[0-9]{3}\$'"
+run "$COMMFIT" predict -m laptop.json -p pingpong -n 2 -b 1K -f json
+jt=$(sed -n 's/.*"t_us": \([0-9.e+-]*\),.*/\1/p' "$T/out")
+echo '#include <math.h>' >jf.c
+"$COMMFIT" predict -m laptop.json --formula --lang c -p pingpong -n 2 >>jf.c 2>/dev/null
+printf '#include <stdio.h>\n#include <stdlib.h>\nint main(int c, char **v) { (void)c; return !(fabs(T_pingpong_np2(1024) / strtod(v[1], NULL) - 1) < 1e-13); }\n' >>jf.c
+if cc -o jf jf.c -lm 2>/dev/null; then
+    check "json: t_us ($jt) has the formula's 15 digits and more" ./jf "$jt"
+else
+    skip "json round trip: no cc"
+fi
+
 # --- formats
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f json
 expect_rc 0 "json"
@@ -295,7 +316,7 @@ cat >f.c <<'CEOF'
 #include <stdio.h>
 CEOF
 cat "$T/out" >>f.c
-echo 'int main(void) { printf("%.3f\n", T_alltoall_np16(1048576)); return 0; }' >>f.c
+echo 'int main(void) { printf("%.6g\n", T_alltoall_np16(1048576)); return 0; }' >>f.c
 if cc -o f f.c -lm 2>/dev/null; then
     "$COMMFIT" predict -m laptop.json -p alltoall -n 16 -b 1M -f csv | sed -n 2p | cut -d, -f5 >want
     check "the C formula compiles and gives predict's number" test "$(./f)" = "$(cat want)"
