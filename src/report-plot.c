@@ -845,19 +845,46 @@ static int plot_gain(cf_report *r, const sel *s, const names *dts, const unsigne
     return cf_script_close(&sc, CF_SEC_DDT, title, caption, e);
 }
 
-/* Time against the block count at a few sizes, with the pack of the same layout beside. */
+/* The size a derived-datatype row was asked for: measure rounds a payload down to whole
+ * blocks of floats (a vector of 100 blocks carries 65200 of 65536 bytes), which never
+ * halves it, so the rows of one request share the power of two at or above their bytes. */
+static uint64_t asked_group(uint64_t bytes)
+{
+    uint64_t p = 1;
+    while (p < bytes && p < ((uint64_t)1 << 62))
+        p <<= 1;
+    return p;
+}
+
+/* What the layout of datatype dt carries of a request of m bytes cut into b blocks (as
+ * measure plans it: floats, equal blocks for vector and hvector, the remainder in the last
+ * block otherwise); 0 when b blocks do not fit (more blocks than floats). */
+static double payload_at(const char *dt, double m, double b)
+{
+    const char *layout = strncmp(dt, "pack_", 5) == 0 ? dt + 5 : dt;
+    double floats = floor(m / 4);
+    if (b < 1 || b > floats)
+        return 0;
+    if (strcmp(layout, "vector") == 0 || strcmp(layout, "hvector") == 0)
+        return 4 * b * floor(floats / b);
+    return 4 * floats;
+}
+
+/* Time against the block count at a few sizes, with the pack of the same layout beside.
+ * A size is a request: its rows at different block counts carry what the layout takes of
+ * it, and its curve goes over the block counts measured at it, no further. */
 static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np, int name_np,
                        cf_error *e)
 {
     const char *pattern = row(s, 0)->pattern;
     sel d = {s->t, NULL, 0};
     d.idx = malloc((s->n + 1) * sizeof *d.idx);
-    uint64_t *sizes = malloc((s->n + 1) * sizeof *sizes);
+    uint64_t *groups = malloc((s->n + 1) * sizeof *groups);
     uint64_t *blocks = malloc((s->n + 1) * sizeof *blocks);
     uint64_t *usable = malloc((s->n + 1) * sizeof *usable);
     uint64_t pick[MAX_SIZES];
     int rc = 0;
-    if (d.idx == NULL || sizes == NULL || blocks == NULL || usable == NULL) {
+    if (d.idx == NULL || groups == NULL || blocks == NULL || usable == NULL) {
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto done;
     }
@@ -868,60 +895,111 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
     size_t n_blocks = distinct(&d, 'b', blocks);
     if (n_blocks < 2)
         goto done;
-    size_t n_sizes = distinct(&d, 'm', sizes), n_usable = 0;
-    for (size_t j = 0; j < n_sizes; j++) {
-        size_t at = 0;
-        for (size_t i = 0; i < d.n; i++)
-            at += row(&d, i)->bytes == sizes[j];
-        if (at >= 2)
-            usable[n_usable++] = sizes[j];
+    /* The requests, and of them those measured at two block counts or more. */
+    size_t n_groups = 0, n_usable = 0;
+    for (size_t i = 0; i < d.n; i++) {
+        uint64_t g = asked_group(row(&d, i)->bytes);
+        int seen = 0;
+        for (size_t j = 0; j < n_groups && !seen; j++)
+            seen = groups[j] == g;
+        if (!seen)
+            groups[n_groups++] = g;
+    }
+    qsort(groups, n_groups, sizeof *groups, cmp_u64);
+    for (size_t j = 0; j < n_groups; j++) {
+        int first = -1, two = 0;
+        for (size_t i = 0; i < d.n && !two; i++) {
+            const cf_row *x = row(&d, i);
+            if (asked_group(x->bytes) != groups[j])
+                continue;
+            if (first < 0)
+                first = x->blocks;
+            two = x->blocks != first;
+        }
+        if (two)
+            usable[n_usable++] = groups[j];
     }
     if (n_usable == 0)
         goto done;
-    /* With the pack baseline each size draws two curves: fewer sizes keep it readable. */
+    /* With the pack baseline each size draws two curves: fewer sizes keep it readable.
+     * The spread keeps the largest request, the one measured at every block count. */
     int packs = 0;
     for (size_t i = 0; i < d.n && !packs && !cf_report_is_pack(datatype); i++)
         packs = pack_for(s, row(&d, i), row(&d, i)->blocks) != NULL;
     size_t n_pick = cf_report_spread(usable, n_usable, packs ? MAX_SIZES - 1 : MAX_SIZES, pick);
     const cf_fit *f = cf_report_fit(r, pattern, np, datatype);
     char pack_name[CF_DATATYPE_MAX + 8] = "pack";
+    int rounded = 0;
 
     char npart[32];
     snprintf(npart, sizeof npart, "np%d", np);
-    char name[CF_PLOT_NAME_MAX], title[256], caption[1400];
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1600];
     cf_script_name(name, sizeof name, "blocks", pattern, name_np ? npart : NULL, datatype);
     snprintf(title, sizeof title, "%s, np=%d, %s: time per call vs number of blocks", pattern, np,
              datatype);
     cf_script sc;
     if ((rc = cf_script_open(&sc, r, name, title, e)) != 0)
         goto done;
-    cf_script_pow2_axis(sc.gp, "x", blocks[0], blocks[n_blocks - 1], 0);
+    cf_script_counts_axis(sc.gp, "x", blocks, n_blocks);
     fputs("set xlabel 'blocks'\n", sc.gp);
     cf_script_time_axis(sc.gp);
     for (size_t j = 0; j < n_pick; j++) {
         int lt = (int)j + 1;
-        char size[32], how[96];
-        cf_size_format(pick[j], size, sizeof size);
-        cf_script_block(&sc, size, "blocks t_us t_lo_us t_hi_us");
+        /* The request: the largest payload of its rows, carried whole where the blocks
+         * divide it. */
+        uint64_t asked = 0;
+        int b_lo = 0, b_hi = 0;
         for (size_t i = 0; i < d.n; i++) {
             const cf_row *x = row(&d, i);
-            if (x->bytes != pick[j])
+            if (asked_group(x->bytes) != pick[j])
+                continue;
+            asked = x->bytes > asked ? x->bytes : asked;
+            b_lo = b_lo == 0 || x->blocks < b_lo ? x->blocks : b_lo;
+            b_hi = x->blocks > b_hi ? x->blocks : b_hi;
+        }
+        char size[32], how[96];
+        cf_size_format(asked, size, sizeof size);
+        cf_script_block(&sc, size, "blocks t_us t_lo_us t_hi_us bytes (carried by the layout)");
+        for (size_t i = 0; i < d.n; i++) {
+            const cf_row *x = row(&d, i);
+            if (asked_group(x->bytes) != pick[j])
                 continue;
             double tm, tlo, thi;
             time_bounds(r, x, &tm, &tlo, &thi);
-            fprintf(sc.dat, "%d %.6g %.6g %.6g\n", x->blocks, tm, tlo, thi);
+            fprintf(sc.dat, "%d %.6g %.6g %.6g %llu\n", x->blocks, tm, tlo, thi,
+                    (unsigned long long)x->bytes);
+            rounded |= x->bytes != asked;
         }
         snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d", f ? "yerrorbars" : "yerrorlines",
                  lt);
         cf_script_curve(&sc, how, size);
         if (f != NULL) {
-            cf_script_block(&sc, size, "blocks t_us (of the fit)");
-            double b0 = (double)blocks[0], b1 = (double)blocks[n_blocks - 1];
+            /* At the measured block counts, and between them where the layout carries
+             * nearly all of the request (at 71 blocks a vector carries 284 of 512 bytes:
+             * a dip that no point shows). */
+            cf_script_block(&sc, size, "blocks t_us bytes (of the fit, at what the layout carries)");
+            size_t i = 0;
+            long last = 0;
             for (int k = 0; k <= 40; k++) {
-                double b = b0 * pow(b1 / b0, k / 40.0);
+                long b = lround(b_lo * pow((double)b_hi / b_lo, k / 40.0));
+                for (; i < d.n && (k == 40 || row(&d, i)->blocks <= b); i++) {
+                    const cf_row *x = row(&d, i);
+                    cf_prediction p;
+                    if (asked_group(x->bytes) != pick[j] || x->blocks == last ||
+                        cf_fit_predict_blocks(f, (double)x->bytes, x->blocks, &p) != 0 ||
+                        !(p.t_us > 0))
+                        continue;
+                    last = x->blocks;
+                    fprintf(sc.dat, "%d %.6g %llu\n", x->blocks, p.t_us,
+                            (unsigned long long)x->bytes);
+                }
+                double m = payload_at(datatype, (double)asked, (double)b);
                 cf_prediction p;
-                if (cf_fit_predict_blocks(f, (double)pick[j], b, &p) == 0)
-                    fprintf(sc.dat, "%.6g %.6g\n", b, p.t_us);
+                if (b <= last || m < 0.9 * (double)asked ||
+                    cf_fit_predict_blocks(f, m, (double)b, &p) != 0 || !(p.t_us > 0))
+                    continue;
+                last = b;
+                fprintf(sc.dat, "%ld %.6g %.6g\n", b, p.t_us, m);
             }
             snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
             cf_script_curve(&sc, how, NULL);
@@ -931,7 +1009,7 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
         int any = 0;
         for (size_t i = 0; i < d.n; i++) {
             const cf_row *x = row(&d, i), *p;
-            if (x->bytes != pick[j] || (p = pack_for(s, x, x->blocks)) == NULL)
+            if (asked_group(x->bytes) != pick[j] || (p = pack_for(s, x, x->blocks)) == NULL)
                 continue;
             if (any++ == 0)
                 cf_script_block(&sc, "pack of the same layout", "blocks t_us");
@@ -958,10 +1036,16 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
     snprintf(caption, sizeof caption,
              "Time per call of %s with datatype %s against the number of blocks the data is "
              "cut into, log-log, one colour per message size. %s; bars are the 95%% "
-             "confidence interval. A rising curve is the cost per block.%s%s",
+             "confidence interval. A rising curve is the cost per block. Each size's curve "
+             "goes over the block counts measured at it: a block holds one float at least, "
+             "so a small message has few.%s%s%s",
              pattern, datatype, points_note(r),
+             rounded ? " A size is the payload asked for: at a block count that does not "
+                       "divide it the layout carries a little less (whole blocks of floats), "
+                       "as measured (the data file gives the bytes of each point)."
+                     : "",
              f ? " Solid lines are the fitted model T(m, b) at each size (its formula in the "
-                 "key)."
+                 "key), at the bytes the layout carries."
                : "",
              packs ? " Open symbols on dashed lines are the pack baseline of the same layout "
                      "at the same size: where they lie below the datatype, packing is faster."
@@ -969,7 +1053,7 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
     rc = cf_script_close(&sc, CF_SEC_DDT, title, caption, e);
 done:
     free(d.idx);
-    free(sizes);
+    free(groups);
     free(blocks);
     free(usable);
     return rc;

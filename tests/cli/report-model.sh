@@ -142,6 +142,41 @@ else
     skip "no gnuplot on this machine: the drawing checks"
 fi
 
+# Time vs blocks as measure writes the rows: a request rounded down to whole blocks of
+# floats (a vector of 100 blocks carries 400 of 512 bytes), and no more blocks than floats
+# (8 bytes hold 2). Each size's curve goes over the block counts measured at it, 100 and
+# 1000 among them, labelled on the axis.
+awk 'BEGIN {
+    print "# schema: 1"
+    print "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps"
+    n = split("8 512 4096 65536", S, " "); nb = split("1 2 4 10 100 1000", B, " ")
+    for (i = 1; i <= n; i++) for (j = 1; j <= nb; j++) {
+        f = int(S[i] / 4); b = B[j]; if (b > f) continue
+        m = 4 * b * int(f / b); t = (0.5 + m / 4000 + 0.01 * b) * (1 + 0.02 * sin(++k))
+        printf "pingpong,2,%d,vector,%d,100,5,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", m, b, t, t, t, t, t * 0.03, m / (1.048576 * t)
+    }
+}' >blk.csv
+"$COMMFIT" fit -i blk.csv -o blk.json >/dev/null 2>&1
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i blk.csv -m blk.json -o blk
+expect_rc 0 "a datatype table with rounded sizes"
+B=blk/blocks-pingpong-vector.dat
+# block N of the data file: its data lines
+dblock() { awk -v n="$1" '/^# \[/ {b = ($2 == "[" n "]")} b && !/^#/ && NF' "$B"; }
+check "blocks: one curve per request, named by it" \
+    test "$(grep '^# \[' "$B" | tr '\n' ' ')" = "# [0] 8 B # [1] 8 B # [2] 512 B # [3] 512 B # [4] 4 KiB # [5] 4 KiB # [6] 64 KiB # [7] 64 KiB "
+check "blocks: 8 B has its points at 1 and 2 blocks only" test "$(dblock 0 | cut -d' ' -f1 | tr '\n' ' ')" = "1 2 "
+check "blocks: the fit at 8 B goes to 2 blocks, not to 1000" test "$(dblock 1 | tail -n 1 | cut -d' ' -f1)" = 2
+check "blocks: 512 B has its 100-block point at the 400 bytes carried" \
+    test "$(dblock 2 | awk '$1 == 100 {print $5}')" = 400
+check "blocks: the fit at 512 B stops at 100 blocks" test "$(dblock 3 | tail -n 1 | cut -d' ' -f1)" = 100
+check "blocks: 64 KiB has points at 100 and 1000 blocks" \
+    test "$(dblock 6 | awk '$1 == 100 || $1 == 1000 {print $1}' | tr '\n' ' ')" = "100 1000 "
+check "blocks: the fit at 64 KiB reaches 1000 blocks" test "$(dblock 7 | tail -n 1 | cut -d' ' -f1)" = 1000
+check "blocks: the fit is drawn at the bytes the layout carries (1000 blocks: 64000)" \
+    test "$(dblock 7 | tail -n 1 | cut -d' ' -f3)" = 64000
+check "blocks: the axis labels 100 and 1000" grep -q "'100' 100 0, '1000' 1000 0)" blk/blocks-pingpong-vector.gp
+check "blocks: the caption says a size is a request" grep -q 'A size is the payload asked for' blk/index.html
+
 # -m alone, run from another folder: the table is found beside the model's folder.
 mkdir elsewhere
 cd elsewhere
