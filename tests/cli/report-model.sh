@@ -60,6 +60,8 @@ check "the time data holds the fit sampled with its prediction interval" \
     grep -q "^# bytes t_us lo_us hi_us (the fit, its 95% prediction interval)" "$R/time-pingpong.dat"
 check "the piecewise ping-pong fit marks its breakpoint" \
     grep -q "set label 'np=2 breakpoint in (64K, 128K)'" "$R/time-pingpong.gp"
+check "the fitted curve is sampled at both ends of the breakpoint gap (a point and the fit each)" \
+    test "$(grep -c '^65536 ' "$R/time-pingpong.dat"),$(grep -c '^131072 ' "$R/time-pingpong.dat")" = 2,2
 check "the piecewise ping-pong's bandwidth draws the Hockney line r_inf and n_1/2 come from" \
     grep -q "title 'np=2 r_inf m / (n_1/2 + m): the Hockney line tangent to the fit" "$R/bw-pingpong.gp"
 check "the bandwidth axis is fixed by the points and r_inf, not by the bars" \
