@@ -144,6 +144,42 @@ else
     skip "no gnuplot on this machine: the drawing checks"
 fi
 
+# A machine that measured np=2 only: time vs np is still drawn, with the measured points
+# and what predict answers elsewhere, the point-to-point estimate, dashed with its interval.
+awk -F, '/^#/ || $1 == "pattern" || $2 == 2' data/run.csv >laptop.csv
+"$COMMFIT" fit -i laptop.csv -o laptop.json >/dev/null 2>&1
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i laptop.csv -m laptop.json -o laptop
+expect_rc 0 "a table of np=2 only"
+for p in alltoall allreduce barrier sendrecv; do
+    check "np=2 only: np-$p is drawn" test -s "laptop/np-$p.gp"
+done
+check "np=2 only: no np plot for pingpong, a two-process pattern" test ! -e laptop/np-pingpong.gp
+L=laptop/np-alltoall.dat
+check "np-alltoall: the estimate is a data block of its own per size" \
+    test "$(grep -c '^# \[[0-9]*\] point-to-point estimate$' "$L")" -ge 3
+check "np-alltoall: the estimate is drawn dashed" grep -q "using 1:2 with lines lt 1 dt 2 notitle" laptop/np-alltoall.gp
+check "np-alltoall: its interval as bars" grep -q "using 1:2:3:4 with yerrorbars lt 1 pt 0 lw 1 notitle" laptop/np-alltoall.gp
+check "np-alltoall: labelled as the estimate predict answers" \
+    grep -q "title 'point-to-point estimate, what predict answers: " laptop/np-alltoall.gp
+check "np-alltoall: the axis goes to 64 processes" grep -q "'64' 64)" laptop/np-alltoall.gp
+# the first size's estimate at np=16 is predict's answer there
+size=$(sed -n 's/^# \[0\] \(.*\)$/\1/p' "$L" | sed 's/ //; s/KiB/K/; s/MiB/M/; s/B$//')
+est=$(awk '/^# \[1\] point-to-point estimate$/ {b = 1; next} /^# \[/ {b = 0} b && $1 == 16 {print $2 "," $3 "," $4}' "$L")
+pred=$("$COMMFIT" predict -m laptop.json -p alltoall -n 16 -b "$size" | sed -n 2p | cut -d, -f5-7)
+check "np-alltoall: the estimate at np=16, $size, is predict's ($est; predict $pred)" test -n "$est" -a "$est" = "$pred"
+check "np-alltoall: the caption says what the estimate is" \
+    grep -q 'Dashed lines are the point-to-point estimate, which is what commfit predict answers' laptop/index.html
+if [ -n "$gp" ]; then
+    run "$COMMFIT" report -i laptop.csv -m laptop.json -o laptop-drawn
+    n=$(grep -c '^# \[[0-9]*\] point-to-point estimate$' "$L")
+    # per size: the points, the dashed estimate, its bars; the key: the estimate (two
+    # lines) and the bars
+    check "np-alltoall.svg draws $((3 * n + 3)) elements" \
+        test "$(elements laptop-drawn/np-alltoall.svg)" -eq $((3 * n + 3))
+else
+    skip "np-alltoall.svg: no gnuplot"
+fi
+
 # Time vs blocks as measure writes the rows: a request rounded down to whole blocks of
 # floats (a vector of 100 blocks carries 400 of 512 bytes), and no more blocks than floats
 # (8 bytes hold 2). Each size's curve goes over the block counts measured at it, 100 and
