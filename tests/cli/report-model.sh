@@ -74,6 +74,11 @@ apart() {
         END {exit !(n >= 3 && !bad)}' "$1"
 }
 check "the time vs np plot draws sizes whose curves do not overlap" apart "$R/np-alltoall.dat"
+check "bw-pingpong-vector: the fits' bandwidth at each block count" \
+    grep -q "title 'vector, 256 blocks datatype fit: T(m, b) = " "$R/bw-pingpong-vector.gp"
+check "bw-pingpong-vector: the r_inf of the contiguous fit, which has saturation figures" \
+    grep -q "title 'contiguous r_inf = [0-9]* MiB/s (95%: " "$R/bw-pingpong-vector.gp"
+check "bw-pingpong-contiguous: its r_inf" grep -q "title 'contiguous r_inf = " "$R/bw-pingpong-contiguous.gp"
 check "the gain from the fits is drawn (each datatype's fit against its pack_LAYOUT fit)" \
     grep -q "title 'vector from the fits'" "$R/gain-pingpong-b16.gp"
 check "the pack fits of each layout have their residuals" \
