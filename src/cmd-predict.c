@@ -34,7 +34,7 @@ static const char help[] =
     "  -p, --pattern P    the pattern: alltoall, bcast, pingpong, ...\n"
     "  -n, --np LIST      process counts: 16 or 2,4,16\n"
     "  -b, --bytes SIZES  sizes: 1M, a list 1K,64K,1M, or a range 0:4M (0, then powers\n"
-    "                     of two); barrier moves no data: 0, the default\n"
+    "                     of two); barrier moves no data: 0 by default\n"
     "  -d, --datatype D   datatype (default: float for reductions, byte otherwise)\n"
     "      --blocks N     blocks of a derived datatype (default: the fit's smallest)\n"
     "      --points FILE  'NP BYTES' lines from FILE ('-': standard input), in place of\n"
@@ -72,7 +72,7 @@ typedef struct ctx {
     const char *pattern;
     char datatype[CF_DATATYPE_MAX];
     const cf_coll *coll;
-    int sizeless; /* the pattern moves no data (barrier): every size is 0 */
+    int sizeless; /* the pattern moves no data (barrier): --bytes defaults to 0 */
     int show_datatype; /* the table shows datatype and blocks: one was asked for */
     int blocks; /* -1: the fit's default */
     const cf_across *across;
@@ -136,15 +136,7 @@ static void np_note(const long *np, size_t n, long p, char *buf, size_t len)
     }
 }
 
-static void join(char *buf, size_t n, const char *part)
-{
-    if (part[0] == '\0')
-        return;
-    size_t l = strlen(buf);
-    snprintf(buf + l, n - l, "%s%s", l ? "; " : "", part);
-}
-
-/* ---- Choosing the source ---- */
+/* ---- Patterns ---- */
 
 /* Ping-pong, ping-ping and the LogGP experiments are defined on two processes: IMB and
  * OSU run them on one pair whatever the launch size. */
@@ -166,7 +158,8 @@ static int check_two(const ctx *c, long np, const char *file, long line, cf_erro
                         np, c->pattern);
 }
 
-/* A pattern whose cost has no size term in any algorithm (barrier) moves no data. */
+/* A pattern whose cost has no size term in any algorithm (barrier) moves no data: its
+ * --bytes may be left out. */
 static int coll_sizeless(const cf_coll *c)
 {
     if (c == NULL)
@@ -177,7 +170,49 @@ static int coll_sizeless(const cf_coll *c)
     return 1;
 }
 
+static void join(char *buf, size_t n, const char *part)
+{
+    if (part[0] == '\0')
+        return;
+    size_t l = strlen(buf);
+    snprintf(buf + l, n - l, "%s%s", l ? "; " : "", part);
+}
+
+/* ---- Choosing the source ---- */
+
+/* Whether the pattern carries no data (barrier): every algorithm cost without a size
+ * term, or a fit that was measured at 0 bytes only. */
+static int no_payload(const ctx *c, const source *s)
+{
+    if (s->kind == SRC_FIT)
+        return s->fit->max_bytes == 0 && strcmp(s->fit->model, "constant") == 0;
+    if (c->coll == NULL)
+        return 0;
+    for (int i = 0; i < c->coll->nalgs; i++)
+        if (c->coll->algs[i].beta[0].k != 0 || c->coll->algs[i].gamma[0].k != 0)
+            return 0;
+    return 1;
+}
+
+static int resolve_source(ctx *c, long np, source *s, cf_error *e);
+
 static int resolve(ctx *c, long np, source *s, cf_error *e)
+{
+    int rc = resolve_source(c, np, s, e);
+    if (rc == 0 && no_payload(c, s)) {
+        /* --bytes is ignored, and said so, rather than refused: a range of sizes over
+         * every pattern still answers. */
+        char part[160];
+        snprintf(part, sizeof part, "%s carries no data: its time is the same at any --bytes",
+                 c->pattern);
+        join(s->note, sizeof s->note, part);
+        s->bytes_min = 0;
+        s->bytes_max = INFINITY;
+    }
+    return rc;
+}
+
+static int resolve_source(ctx *c, long np, source *s, cf_error *e)
 {
     memset(s, 0, sizeof *s);
     s->np = np;
@@ -779,11 +814,6 @@ static int points_run(ctx *c, const char *path, cf_error *e)
         }
         if ((rc = check_two(c, np, name, lineno, e)) != 0)
             break;
-        if (c->sizeless && bytes != 0) {
-            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
-                              "'%s': %s moves no data; expected BYTES 0", tok, c->pattern);
-            break;
-        }
         if ((rc = emit(c, np, bytes, e)) != 0)
             break;
     }
@@ -1091,13 +1121,6 @@ int cmd_predict(int argc, char **argv)
     for (size_t i = 0; !o.points && i < nnp; i++)
         if ((rc = check_two(&c, nps[i], NULL, 0, &e)) != 0)
             goto report;
-    for (size_t j = 0; c.sizeless && j < nsizes; j++)
-        if (sizes[j] != 0) {
-            rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
-                              "--bytes '%s': %s moves no data; give --bytes 0 or leave it out",
-                              o.bytes, c.pattern);
-            goto report;
-        }
 
     if (o.formula) {
         rc = formula(&c, nps[0], o.lang, &e);

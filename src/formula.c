@@ -64,19 +64,20 @@ static void sums(const cf_fit *f, int k, double t[4])
     }
 }
 
-/* Whether T depends on m at all: not for a constant (a size-less pattern). */
-static int has_size(const cf_fit *f)
-{
-    for (int j = 0; j < f->ncoef; j++)
-        if (f->kind->terms[j] == CF_TERM_M || f->kind->terms[j] == CF_TERM_M2)
-            return 1;
-    return 0;
-}
-
 static int has_blocks(const cf_fit *f)
 {
     for (int j = 0; j < f->ncoef; j++)
         if (f->kind->terms[j] == CF_TERM_B)
+            return 1;
+    return 0;
+}
+
+/* Whether T depends on the size at all (a constant does not). */
+static int has_size(const cf_fit *f)
+{
+    for (int j = 0; j < f->ncoef; j++)
+        if (f->kind->terms[j] == CF_TERM_M || f->kind->terms[j] == CF_TERM_M2 ||
+            f->kind->terms[j] == CF_TERM_B)
             return 1;
     return 0;
 }
@@ -248,8 +249,11 @@ static void latex(out *o, const cf_fit *f)
         }
         put(o, " \\end{cases}");
     }
-    put(o, " \\quad [\\mu\\mathrm{s}%s%s]", has_size(f) ? "; m \\text{ in bytes}" : "",
-        has_blocks(f) ? ", b \\text{ in blocks}" : "");
+    if (!has_size(f))
+        put(o, " \\quad [\\mu\\mathrm{s}]");
+    else
+        put(o, " \\quad [\\mu\\mathrm{s}; m \\text{ in bytes}%s]",
+            has_blocks(f) ? ", b \\text{ in blocks}" : "");
 }
 
 int cf_fit_formula(const cf_fit *f, const char *lang, char *buf, size_t n)
@@ -266,8 +270,8 @@ int cf_fit_formula(const cf_fit *f, const char *lang, char *buf, size_t n)
     if (strcmp(lang, "text") == 0) {
         text(&o, f);
     } else if (strcmp(lang, "c") == 0) {
-        put(&o, "static double %s(%s) { %sreturn ", name, args_c,
-            has_size(f) || has_blocks(f) ? "" : "(void)m; ");
+        put(&o, "static inline double %s(%s) { %sreturn ", name, args_c,
+            has_size(f) ? "" : "(void)m; ");
         code_body(&o, f, 0);
         put(&o, "; } /* us; m in bytes */");
     } else if (strcmp(lang, "python") == 0) {

@@ -79,15 +79,16 @@ const cf_fit *cf_modelset_find(const cf_modelset *m, const char *pattern, int np
     return cf_modelset_find_model(m, pattern, np, datatype, NULL);
 }
 
-/* "constant": T = t_us at every size, the fit of a pattern that moves no data (barrier),
- * with coef {"t_us"} and cov [[variance]]. The fit branch registers the kind in
- * src/models/ with its fit; until a build has it, model files carrying such fits are
- * read with this descriptor, which evaluates and prints them but fits nothing. */
-static const char *const constant_names[] = {"t_us"};
+/* "constant": T = t0_us at every size, the fit of a pattern that moves no data (barrier),
+ * with coef {"t0_us"} and cov [[variance]]. The fit branch registers the kind in
+ * src/models/constant.c with its fit, and cf_model_kind_find finds that one first; this
+ * descriptor, which evaluates and prints such fits but fits nothing, reads them where the
+ * registry has no constant (a build before that branch). */
+static const char *const constant_names[] = {"t0_us"};
 static const cf_term constant_terms[] = {CF_TERM_ONE};
 static const cf_model_kind constant_read = {
     .name = "constant",
-    .summary = "a size-less pattern: T = t",
+    .summary = "a size-less pattern: T = t0",
     .ncoef = 1,
     .coef_names = constant_names,
     .terms = constant_terms,
@@ -596,8 +597,9 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
     f->kind = kind_find(f->model);
     if (f->kind == NULL || f->kind->ncoef == 0)
         return at(r, "%s.model", base),
-               bad(r, "unknown model '%s': expected linear, poly2, piecewise, loggp, datatype "
-                      "or constant",
+               bad(r,
+                   "unknown model '%s': expected constant, linear, poly2, piecewise, loggp or "
+                   "datatype",
                    f->model),
                -1;
     f->ncoef = f->kind->ncoef;

@@ -250,20 +250,20 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
         cf_report_html_text(fp, f->formula);
         fputs("</code></td><td>", fp);
         fit_params(fp, f);
-        /* A figure that does not exist (null in the file: R^2 of a constant) shows '-'. */
-        char loo[32] = "-", most[32] = "-", r2[32] = "-";
+        char loo[32], r2[32];
         if (isfinite(f->q.loo_mape))
             snprintf(loo, sizeof loo, "%.*g%%", cf_sig_prec(100 * f->q.loo_mape, 2),
                      100 * f->q.loo_mape);
-        if (isfinite(f->q.max_rel_err))
-            snprintf(most, sizeof most, "%.*g%%", cf_sig_prec(100 * f->q.max_rel_err, 2),
-                     100 * f->q.max_rel_err);
+        else
+            snprintf(loo, sizeof loo, "&ndash;"); /* one point: nothing to leave out */
         if (isfinite(f->q.r2))
             snprintf(r2, sizeof r2, "%.6f", f->q.r2);
+        else
+            snprintf(r2, sizeof r2, "&ndash;");
         fprintf(fp,
                 "</td><td class=\"num\">%d</td><td class=\"num\">%s</td>"
-                "<td class=\"num\">%s</td><td class=\"num\">%s</td><td>",
-                f->q.n, loo, most, r2);
+                "<td class=\"num\">%.*g%%</td><td class=\"num\">%s</td><td>",
+                f->q.n, loo, cf_sig_prec(100 * f->q.max_rel_err, 2), 100 * f->q.max_rel_err, r2);
         const char *sep = "";
         if (f->nrejected > 0) {
             fprintf(fp, "%zu point%s set aside as outliers", f->nrejected,

@@ -44,7 +44,7 @@ check "no NaN in the model file" sh -c "! grep -qi nan models/run1.json"
 
 run "$COMMFIT" fit -i data/run1.csv --patterns pingpong --model linear -o out.json --formulas c
 expect_rc 0 "--formulas c"
-expect_out "static double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in bytes */" \
+expect_out "static inline double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in bytes */" \
     "--formulas c"
 check "-o names the model file" test -s out.json
 

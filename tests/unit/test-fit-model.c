@@ -136,8 +136,8 @@ static void validation(void)
         {"np", json_string("2"), "fits[0].np: expected an integer"},
         {"np", json_integer(0), "fits[0].np: 0 out of range: expected 1 to 16777216"},
         {"model", json_string("cubic"),
-         "fits[0].model: unknown model 'cubic': expected linear, poly2, piecewise, loggp, "
-         "datatype or constant"},
+         "fits[0].model: unknown model 'cubic': expected constant, linear, poly2, piecewise, "
+         "loggp or datatype"},
         {"segments", json_array(), "fits[0].segments: expected 1 to 1 segments, got 0"},
         {"s2", json_string("x"), "fits[0].s2: expected a number"},
         {"dof", json_integer(0), "fits[0].dof: 0 out of range: expected 1 to 2147483647"},
@@ -377,7 +377,7 @@ static void formulas(void)
     const cf_fit *lin = &m->fits[0], *pw = &m->fits[1], *dt = &m->fits[2];
     is_str(lin->formula, "T(m) = 2 us + m / (7.45 GiB/s)", "text formula");
     cf_fit_formula(lin, "c", buf, sizeof buf);
-    is_str(buf, "static double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in bytes */",
+    is_str(buf, "static inline double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in bytes */",
            "c formula");
     cf_fit_formula(lin, "gnuplot", buf, sizeof buf);
     is_str(buf, "T_pingpong_np2(m) = 2 + 0.000125*m  # us; m in bytes", "gnuplot formula");
@@ -397,13 +397,13 @@ static void formulas(void)
            "python formula, piecewise");
     cf_fit_formula(pw, "c", buf, sizeof buf);
     is_str(buf,
-           "static double T_alltoall_np4(double m) { return m <= 8192 ? 3 + "
+           "static inline double T_alltoall_np4(double m) { return m <= 8192 ? 3 + "
            "0.000333333333333333*m : m < 16384 ? -0.815466666666669 + 0.000799088541666667*m : "
            "9 + 0.0002*m; } /* us; m in bytes */",
            "c formula, piecewise");
     cf_fit_formula(dt, "c", buf, sizeof buf);
     is_str(buf,
-           "static double T_pingpong_vector_np2(double m, double b) { return 1.5 + 0.000125*m "
+           "static inline double T_pingpong_vector_np2(double m, double b) { return 1.5 + 0.000125*m "
            "+ 0.05*b; } /* us; m in bytes */",
            "c formula, datatype");
     ok(cf_fit_formula(lin, "fortran", buf, sizeof buf) == -1, "an unknown language: -1");
