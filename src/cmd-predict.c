@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "error.h"
+#include "model.h"
 #include "modelfile.h"
 #include "outfile.h"
 #include "size.h"
@@ -33,7 +34,7 @@ static const char help[] =
     "  -p, --pattern P    the pattern: alltoall, bcast, pingpong, ...\n"
     "  -n, --np LIST      process counts: 16 or 2,4,16\n"
     "  -b, --bytes SIZES  sizes: 1M, a list 1K,64K,1M, or a range 0:4M (0, then powers\n"
-    "                     of two)\n"
+    "                     of two); barrier moves no data: 0 by default\n"
     "  -d, --datatype D   datatype (default: float for reductions, byte otherwise)\n"
     "      --blocks N     blocks of a derived datatype (default: the fit's smallest)\n"
     "      --points FILE  'NP BYTES' lines from FILE ('-': standard input), in place of\n"
@@ -49,6 +50,7 @@ enum { SRC_FIT, SRC_ACROSS, SRC_P2P };
 static const char *const src_names[] = {"fit", "across-np", "p2p-estimate"};
 
 #define NOTE_MAX 512
+#define CF_FLOAT_BYTES 4 /* the element of the derived-datatype layouts */
 #define CACHE_MAX 65536 /* process counts whose source is kept; beyond, the cache restarts */
 
 /* Where the answers at one np come from. */
@@ -70,6 +72,8 @@ typedef struct ctx {
     const char *pattern;
     char datatype[CF_DATATYPE_MAX];
     const cf_coll *coll;
+    int sizeless; /* the pattern moves no data (barrier): --bytes defaults to 0 */
+    int show_datatype; /* the table shows datatype and blocks: one was asked for */
     int blocks; /* -1: the fit's default */
     const cf_across *across;
     long *measured; /* process counts with a fit of (pattern, datatype), increasing */
@@ -79,6 +83,8 @@ typedef struct ctx {
     int format;
     FILE *out;
     size_t rows;
+    size_t refused;          /* answers refused: the model's time at that point is <= 0 */
+    char first_refusal[320]; /* the first one, for the message at the end */
 } ctx;
 
 /* ---- Numbers for people and for scripts ---- */
@@ -128,6 +134,40 @@ static void np_note(const long *np, size_t n, long p, char *buf, size_t len)
             i++;
         snprintf(buf, len, "np=%ld not measured: between %ld and %ld", p, np[i - 1], np[i]);
     }
+}
+
+/* ---- Patterns ---- */
+
+/* Ping-pong, ping-ping and the LogGP experiments are defined on two processes: IMB and
+ * OSU run them on one pair whatever the launch size. */
+static int two_only(const char *pattern)
+{
+    const cf_coll *c = cf_coll_find(pattern);
+    return (c != NULL && c->two_only) || strncmp(pattern, "loggp_", 6) == 0;
+}
+
+/* The refusal of np != 2 for a two-process pattern, unless the file has a fit there. */
+static int check_two(const ctx *c, long np, const char *file, long line, cf_error *e)
+{
+    if (np == 2 || !two_only(c->pattern) ||
+        cf_modelset_find(c->ms, c->pattern, (int)np, c->datatype) != NULL)
+        return 0;
+    return cf_error_set(e, file ? CF_EXIT_DATA : CF_EXIT_USAGE, file, line,
+                        "np=%ld: %s is defined on 2 processes only; ask for np 2 (sendrecv and "
+                        "exchange run on any np)",
+                        np, c->pattern);
+}
+
+/* A pattern whose cost has no size term in any algorithm (barrier) moves no data: its
+ * --bytes may be left out. */
+static int coll_sizeless(const cf_coll *c)
+{
+    if (c == NULL)
+        return 0;
+    for (int i = 0; i < c->nalgs; i++)
+        if (c->algs[i].beta[0].k != 0 || c->algs[i].gamma[0].k != 0)
+            return 0;
+    return 1;
 }
 
 static void join(char *buf, size_t n, const char *part)
@@ -312,9 +352,23 @@ typedef struct answer {
     double t, lo, hi, bw;
     const char *model;
     char model_buf[96];
-    int np_extra, bytes_extra;
-    char bnote[256]; /* where bytes lies outside the measured sizes; "" inside */
+    long blocks; /* of a derived datatype; -1 for a fit without blocks, and the others */
+    int np_extra, bytes_extra, blocks_extra;
+    int refused; /* the model gives no positive time here: no numbers are printed */
+    char bnote[NOTE_MAX]; /* what holds at this point only: bytes or blocks outside
+                                 the measured, a breakpoint gap, a refusal; "" if none */
 } answer;
+
+/* The algorithm's name for the model column; one that is also the name of a fitted model
+ * ("linear", MPICH's linear gatherv and scatterv, against the Hockney fit) gets the
+ * pattern after it, so that the column says which is meant. */
+static const char *alg_name(const ctx *c, const char *alg, answer *out)
+{
+    if (cf_model_kind_find(alg) == NULL && strcmp(alg, "constant") != 0)
+        return alg;
+    snprintf(out->model_buf, sizeof out->model_buf, "%s %s", alg, c->pattern);
+    return out->model_buf;
+}
 
 static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
                        cf_error *e)
@@ -354,6 +408,35 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
     }
     out->bytes_extra = out->bnote[0] != '\0';
     out->np_extra = s->kind != SRC_FIT;
+    out->blocks = -1;
+    out->blocks_extra = 0;
+    if (s->kind == SRC_FIT && s->fit->max_blocks > 0) {
+        const cf_fit *f = s->fit;
+        out->blocks = c->blocks >= 0 ? c->blocks : f->blocks;
+        char part[160], r[32];
+        part[0] = '\0';
+        if (out->blocks > f->max_blocks) {
+            ratio_text(r, sizeof r, (double)out->blocks / f->max_blocks);
+            snprintf(part, sizeof part, "blocks %ld is %sx the largest measured, %d",
+                     out->blocks, r, f->max_blocks);
+        } else if (out->blocks < f->min_blocks) {
+            snprintf(part, sizeof part, "blocks %ld is below the smallest measured, %d",
+                     out->blocks, f->min_blocks);
+        }
+        out->blocks_extra = part[0] != '\0';
+        join(out->bnote, sizeof out->bnote, part);
+        /* The layouts are of floats: a block holds one at least (struct's blocks follow
+         * its particles). */
+        if (strstr(f->datatype, "struct") == NULL &&
+            (double)out->blocks * CF_FLOAT_BYTES > (double)bytes) {
+            char size[32];
+            cf_size_format(bytes, size, sizeof size);
+            snprintf(part, sizeof part,
+                     "%ld blocks cannot lay out %s: a block holds one 4-byte float at least",
+                     out->blocks, size);
+            join(out->bnote, sizeof out->bnote, part);
+        }
+    }
     int nmsg = c->coll ? c->coll->nmsg : 0;
     if (s->kind == SRC_FIT) {
         cf_prediction pr;
@@ -365,10 +448,23 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->t = pr.t_us;
         out->lo = pr.lo_us;
         out->hi = pr.hi_us;
-        if (s->fit->nseg > 1) {
-            snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d%s",
-                     s->fit->model, pr.segment + 1, s->fit->nseg,
-                     pr.in_gap ? " (between two)" : "");
+        if (pr.in_gap) {
+            const cf_segment *sg = &s->fit->seg[pr.segment];
+            char a[32], b[32];
+            cf_size_format(sg[0].to_bytes, a, sizeof a);
+            cf_size_format(sg[1].from_bytes, b, sizeof b);
+            snprintf(out->model_buf, sizeof out->model_buf, "%s between segments %d and %d",
+                     s->fit->model, pr.segment + 1, pr.segment + 2);
+            char part[256];
+            snprintf(part, sizeof part,
+                     "in the breakpoint gap (%s, %s): interpolated between the two segments' "
+                     "values at its ends, the interval covering both",
+                     a, b);
+            join(out->bnote, sizeof out->bnote, part);
+            out->model = out->model_buf;
+        } else if (s->fit->nseg > 1) {
+            snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d",
+                     s->fit->model, pr.segment + 1, s->fit->nseg);
             out->model = out->model_buf;
         }
         if (nmsg == 0 && s->fit->sat.valid)
@@ -379,14 +475,32 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
-        out->model = c->across->seg[est.alg].algorithm;
+        out->model = alg_name(c, c->across->seg[est.alg].algorithm, out);
     } else {
         cf_estimate est;
         cf_p2p_predict(&c->as.pp, c->coll, c->datatype, np, m, &est);
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
-        out->model = c->coll->algs[est.alg].name;
+        out->model = alg_name(c, c->coll->algs[est.alg].name, out);
+    }
+    out->refused = 0;
+    if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
+        /* A time of zero or less is no time: the model does not hold at this point (a
+         * segment's negative intercept carried below its sizes, a hand-edited file).
+         * Printing it, or an interval clipped to [0, ...], would pass nonsense on. */
+        char size[32], why[96];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(why, sizeof why, "refused: the model gives a non-positive time at %s (%.4g us)",
+                 size, out->t);
+        join(out->bnote, sizeof out->bnote, why);
+        if (c->refused++ == 0)
+            snprintf(c->first_refusal, sizeof c->first_refusal,
+                     "the model gives a non-positive time at %s for %s (%s) at np=%ld: %.4g us "
+                     "from the %s (%s)",
+                     size, c->pattern, c->datatype, np, out->t, src_names[s->kind], out->model);
+        out->refused = 1;
+        out->t = out->lo = out->hi = NAN;
     }
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
     /* An np inside the measured list is not an extrapolation even from the across-np model. */
@@ -419,29 +533,68 @@ static char *put_u64(char *p, uint64_t v)
     return p;
 }
 
-/* v with `dec` decimals; NaN as `nan_text`. Exact to the last decimal printed. */
-static char *put_num(char *p, double v, int dec, const char *nan_text)
+#define CSV_DIGITS 6 /* significant digits of every number in the CSV */
+
+/* v with `digits` significant digits in fixed notation, never an exponent (any script or
+ * spreadsheet reads it), whole digits beyond `digits` kept as cf_sig_prec keeps them,
+ * trailing zeros dropped as %g drops them; NaN as nan_text. Integer arithmetic: a million
+ * rows a second. */
+static char *put_sig(char *p, double v, int digits, const char *nan_text)
 {
+    static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     if (!isfinite(v))
         return put_str(p, nan_text);
     if (fabs(v) >= 1e15)
-        return p + sprintf(p, "%.6g", v);
+        return p + sprintf(p, "%.0f", v);
     if (v < 0) {
         *p++ = '-';
         v = -v;
     }
-    uint64_t scale = dec == 3 ? 1000 : dec == 2 ? 100 : 1;
+    if (v == 0) {
+        *p++ = '0';
+        return p;
+    }
+    int dec; /* decimals that give `digits` significant ones */
+    if (v >= 1) {
+        int whole = 1;
+        while (whole < 15 && v >= p10[whole])
+            whole++;
+        dec = digits > whole ? digits - whole : 0;
+    } else {
+        int zeros = 0; /* after the point, before the first significant digit */
+        while (zeros < 12 && v * p10[zeros + 1] < 1)
+            zeros++;
+        dec = digits + zeros;
+    }
+    if (dec > 15)
+        dec = 15;
+    uint64_t scale = (uint64_t)p10[dec];
     uint64_t x = (uint64_t)(v * (double)scale + 0.5);
     p = put_u64(p, x / scale);
-    if (dec > 0) {
-        *p++ = '.';
-        uint64_t f = x % scale;
-        for (uint64_t d = scale / 10; d > 0; d /= 10) {
-            *p++ = (char)('0' + f / d);
-            f %= d;
-        }
+    uint64_t f = x % scale;
+    if (f == 0)
+        return p;
+    *p++ = '.';
+    for (uint64_t d = scale / 10; d > 0 && f > 0; d /= 10) {
+        *p++ = (char)('0' + f / d);
+        f %= d;
     }
     return p;
+}
+
+/* v as JSON: the shortest form that reads back as the same double; null for NaN. */
+static char *put_json_num(char *p, double v)
+{
+    if (!isfinite(v))
+        return put_str(p, "null");
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = sprintf(p, "%.*g", prec, v);
+        if (strtod(p, NULL) == v)
+            break;
+    }
+    return p + n;
 }
 
 static char *put_csv(char *p, const char *s)
@@ -478,17 +631,16 @@ static char *put_json_str(char *p, const char *s)
 
 static const char *extra_text(const answer *a)
 {
-    return a->np_extra && a->bytes_extra ? "np+bytes"
-           : a->np_extra                 ? "np"
-           : a->bytes_extra              ? "bytes"
-                                         : "";
+    static const char *const text[] = {"",       "np",          "bytes",        "np+bytes",
+                                       "blocks", "np+blocks", "bytes+blocks", "np+bytes+blocks"};
+    return text[(a->np_extra ? 1 : 0) | (a->bytes_extra ? 2 : 0) | (a->blocks_extra ? 4 : 0)];
 }
 
 static void out_begin(ctx *c)
 {
     if (c->format == FMT_CSV)
         fputs("pattern,np,bytes,datatype,t_us,lo_us,hi_us,bw_MiBps,source,model,extrapolated,"
-              "note\n",
+              "note,blocks\n",
               c->out);
     else if (c->format == FMT_JSON) {
         char buf[4096], *p = buf;
@@ -498,14 +650,29 @@ static void out_begin(ctx *c)
         fwrite(buf, 1, (size_t)(p - buf), c->out);
     } else {
         fprintf(c->out, "model: %s\n", c->path);
-        fprintf(c->out, "%-14s %6s %10s %12s %12s %12s %10s  %-12s %s\n", "pattern", "np",
-                "bytes", "t_us", "lo_us", "hi_us", "MiB/s", "source", "model; notes");
+        if (c->show_datatype)
+            fprintf(c->out, "%-14s %6s %10s %-14s %6s %12s %12s %12s %10s  %-12s %s\n",
+                    "pattern", "np", "bytes", "datatype", "blocks", "t_us", "lo_us", "hi_us",
+                    "MiB/s", "source", "model; notes");
+        else
+            fprintf(c->out, "%-14s %6s %10s %12s %12s %12s %10s  %-12s %s\n", "pattern", "np",
+                    "bytes", "t_us", "lo_us", "hi_us", "MiB/s", "source", "model; notes");
     }
+}
+
+/* A number for people: 4 significant digits, whole digits kept (44430, not 4.443e+04). */
+#define TABLE_DIGITS 4
+static void table_num(char *buf, size_t n, double v, const char *missing)
+{
+    if (isfinite(v))
+        snprintf(buf, n, "%.*g", cf_sig_prec(v, TABLE_DIGITS), v);
+    else
+        snprintf(buf, n, "%s", missing);
 }
 
 static void out_row(ctx *c, const source *s, const answer *a)
 {
-    char buf[10 * NOTE_MAX + 512], *p = buf;
+    char buf[16 * NOTE_MAX + 512], *p = buf;
     const char *src = src_names[s->kind];
     if (c->format == FMT_CSV) {
         p = put_str(p, c->pattern);
@@ -516,13 +683,13 @@ static void out_row(ctx *c, const source *s, const answer *a)
         *p++ = ',';
         p = put_str(p, c->datatype);
         *p++ = ',';
-        p = put_num(p, a->t, 3, "");
+        p = put_sig(p, a->t, CSV_DIGITS, "");
         *p++ = ',';
-        p = put_num(p, a->lo, 3, "");
+        p = put_sig(p, a->lo, CSV_DIGITS, "");
         *p++ = ',';
-        p = put_num(p, a->hi, 3, "");
+        p = put_sig(p, a->hi, CSV_DIGITS, "");
         *p++ = ',';
-        p = put_num(p, a->bw, 2, "");
+        p = put_sig(p, a->bw, CSV_DIGITS, "");
         *p++ = ',';
         p = put_str(p, src);
         *p++ = ',';
@@ -533,10 +700,13 @@ static void out_row(ctx *c, const source *s, const answer *a)
         if (a->bnote[0] == '\0') {
             p = put_str(p, s->note_csv);
         } else {
-            char note[2 * NOTE_MAX];
+            char note[2 * NOTE_MAX + 4];
             snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
             p = put_csv(p, note);
         }
+        *p++ = ',';
+        if (a->blocks >= 0)
+            p = put_u64(p, (uint64_t)a->blocks);
         *p++ = '\n';
     } else if (c->format == FMT_JSON) {
         p = put_str(p, c->rows ? ",\n  {\"pattern\": " : "\n  {\"pattern\": ");
@@ -547,14 +717,19 @@ static void out_row(ctx *c, const source *s, const answer *a)
         p = put_u64(p, a->bytes);
         p = put_str(p, ", \"datatype\": ");
         p = put_json_str(p, c->datatype);
+        p = put_str(p, ", \"blocks\": ");
+        if (a->blocks >= 0)
+            p = put_u64(p, (uint64_t)a->blocks);
+        else
+            p = put_str(p, "null");
         p = put_str(p, ", \"t_us\": ");
-        p = put_num(p, a->t, 3, "null");
+        p = put_json_num(p, a->t);
         p = put_str(p, ", \"lo_us\": ");
-        p = put_num(p, a->lo, 3, "null");
+        p = put_json_num(p, a->lo);
         p = put_str(p, ", \"hi_us\": ");
-        p = put_num(p, a->hi, 3, "null");
+        p = put_json_num(p, a->hi);
         p = put_str(p, ", \"bw_MiBps\": ");
-        p = put_num(p, a->bw, 2, "null");
+        p = put_json_num(p, a->bw);
         p = put_str(p, ", \"source\": ");
         p = put_json_str(p, src);
         p = put_str(p, ", \"model\": ");
@@ -563,11 +738,13 @@ static void out_row(ctx *c, const source *s, const answer *a)
         p = put_str(p, a->np_extra ? "true" : "false");
         p = put_str(p, ", \"bytes\": ");
         p = put_str(p, a->bytes_extra ? "true" : "false");
+        p = put_str(p, ", \"blocks\": ");
+        p = put_str(p, a->blocks_extra ? "true" : "false");
         p = put_str(p, "}, \"note\": ");
         if (a->bnote[0] == '\0') {
             p = put_str(p, s->note_json);
         } else {
-            char note[2 * NOTE_MAX];
+            char note[2 * NOTE_MAX + 4];
             snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
             p = put_json_str(p, note);
         }
@@ -575,16 +752,20 @@ static void out_row(ctx *c, const source *s, const answer *a)
     } else {
         char size[32], t[32], lo[32], hi[32], bw[32];
         cf_size_format(a->bytes, size, sizeof size);
-        snprintf(t, sizeof t, "%.6g", a->t);
-        snprintf(lo, sizeof lo, "%.6g", a->lo);
-        snprintf(hi, sizeof hi, "%.6g", a->hi);
-        if (isfinite(a->bw))
-            snprintf(bw, sizeof bw, "%.6g", a->bw);
-        else
-            snprintf(bw, sizeof bw, "-");
-        p += snprintf(p, sizeof buf, "%-14s %6ld %10s %12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
-                      c->pattern, a->np, size, t, lo, hi, bw, src, a->model,
-                      s->note[0] ? "; " : "", s->note, a->bnote[0] ? "; " : "", a->bnote);
+        table_num(t, sizeof t, a->t, a->refused ? "refused" : "-");
+        table_num(lo, sizeof lo, a->lo, "-");
+        table_num(hi, sizeof hi, a->hi, "-");
+        table_num(bw, sizeof bw, a->bw, "-");
+        p += snprintf(p, sizeof buf, "%-14s %6ld %10s ", c->pattern, a->np, size);
+        if (c->show_datatype) {
+            char blocks[24] = "-";
+            if (a->blocks >= 0)
+                snprintf(blocks, sizeof blocks, "%ld", a->blocks);
+            p += snprintf(p, sizeof buf - (size_t)(p - buf), "%-14s %6s ", c->datatype, blocks);
+        }
+        p += snprintf(p, sizeof buf - (size_t)(p - buf), "%12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
+                      t, lo, hi, bw, src, a->model, s->note[0] ? "; " : "", s->note,
+                      a->bnote[0] ? "; " : "", a->bnote);
     }
     fwrite(buf, 1, (size_t)(p - buf), c->out);
     c->rows++;
@@ -653,6 +834,8 @@ static int points_run(ctx *c, const char *path, cf_error *e)
                               tok);
             break;
         }
+        if ((rc = check_two(c, np, name, lineno, e)) != 0)
+            break;
         if ((rc = emit(c, np, bytes, e)) != 0)
             break;
     }
@@ -741,13 +924,25 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
                             c->datatype, c->pattern, list);
     }
     c->across = cf_across_set_find(&c->as, c->pattern, c->datatype);
-    c->measured = malloc((c->ms->nfits + 1) * sizeof *c->measured);
+    c->sizeless = coll_sizeless(c->coll);
+    /* What was measured: the fits, and the process counts the point-to-point estimate
+     * took its contention factors from (a pattern fit wrote no fit of, as barrier before
+     * the constant model). */
+    size_t ncont = c->as.have_p2p ? c->as.pp.ncont : 0;
+    c->measured = malloc((c->ms->nfits + ncont + 1) * sizeof *c->measured);
     if (c->measured == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     for (size_t i = 0; i < c->ms->nfits; i++) {
         const cf_fit *f = &c->ms->fits[i];
         if (strcmp(f->pattern, c->pattern) == 0 && strcmp(f->datatype, c->datatype) == 0)
             c->measured[c->nmeasured++] = f->np;
+        if (strcmp(f->pattern, c->pattern) == 0 && strcmp(f->model, "constant") == 0)
+            c->sizeless = 1;
+    }
+    for (size_t i = 0; i < ncont; i++) {
+        const cf_contention *k = &c->as.pp.cont[i];
+        if (strcmp(k->pattern, c->pattern) == 0 && strcmp(k->datatype, c->datatype) == 0)
+            c->measured[c->nmeasured++] = k->np;
     }
     qsort(c->measured, c->nmeasured, sizeof *c->measured, cmp_long);
     size_t k = 0;
@@ -872,7 +1067,7 @@ static int parse(int argc, char **argv, opts *o, int *done)
     }
     if (o->np == NULL)
         return cf_usage_error("--np is required");
-    if (o->bytes == NULL)
+    if (o->bytes == NULL && !coll_sizeless(cf_coll_find(o->pattern)))
         return cf_usage_error("--bytes is required");
     return 0;
 }
@@ -936,6 +1131,18 @@ int cmd_predict(int argc, char **argv)
         (rc = cf_across_set_load(c.ms->across_np, c.ms->p2p, path, &c.as, &e)) != 0 ||
         (rc = prepare(&c, o.datatype, &e)) != 0)
         goto report;
+    if (c.sizeless && o.bytes == NULL && !o.points && !o.formula) {
+        /* --bytes left out for a pattern that moves no data: the one size there is. */
+        sizes = calloc(1, sizeof *sizes);
+        if (sizes == NULL) {
+            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+            goto report;
+        }
+        nsizes = 1;
+    }
+    for (size_t i = 0; !o.points && i < nnp; i++)
+        if ((rc = check_two(&c, nps[i], NULL, 0, &e)) != 0)
+            goto report;
 
     if (o.formula) {
         rc = formula(&c, nps[0], o.lang, &e);
@@ -944,11 +1151,22 @@ int cmd_predict(int argc, char **argv)
     c.format = o.format >= 0 ? o.format : isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
     /* A big buffer: a million answers are a hundred megabytes of text. */
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    c.show_datatype = o.datatype != NULL;
     /* Resolve every np first, so that an np without a model fails before any output. */
     if (!o.points)
         for (size_t i = 0; i < nnp; i++) {
-            if (source_at(&c, nps[i], &e) == NULL) {
+            const source *src = source_at(&c, nps[i], &e);
+            if (src == NULL) {
                 rc = e.code ? e.code : CF_EXIT_DATA;
+                goto report;
+            }
+            int has_blocks = src->kind == SRC_FIT && src->fit->max_blocks > 0;
+            c.show_datatype |= has_blocks;
+            if (c.blocks >= 0 && !has_blocks) {
+                rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
+                                  "--blocks %d: %s (%s) at np=%ld has no block count; --blocks "
+                                  "goes with a derived datatype (-d vector, ...)",
+                                  c.blocks, c.pattern, c.datatype, nps[i]);
                 goto report;
             }
         }
@@ -964,6 +1182,9 @@ int cmd_predict(int argc, char **argv)
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write the output: %s",
                           strerror(errno));
+    if (rc == 0 && c.refused > 0)
+        rc = cf_error_set(&e, CF_EXIT_DATA, path, 0, "%s; %zu answer%s refused, marked in the "
+                          "output", c.first_refusal, c.refused, c.refused == 1 ? "" : "s");
 report:
     if (rc != 0)
         rc = e.code == CF_EXIT_USAGE ? cf_usage_error("%s", e.msg) : cf_error_report(&e);

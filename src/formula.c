@@ -158,21 +158,43 @@ static void code_segment(out *o, const double t[4], const char *pow2)
         put(o, " + %.15g*b", t[CF_TERM_B]);
 }
 
-/* Nested conditionals: c and gnuplot "m < s ? A : B", python "A if m < s else B". */
+/* The line predict follows inside the breakpoint gap after segment k: through segment
+ * k's value at its last size and segment k+1's at its first (cf_fit_predict). Only
+ * piecewise fits have gaps, and their terms are a constant and m. */
+static void gap_line(const cf_fit *f, int k, double t[4])
+{
+    double a[4], b[4];
+    sums(f, k, a);
+    sums(f, k + 1, b);
+    double ma = (double)f->seg[k].to_bytes, mb = (double)f->seg[k + 1].from_bytes;
+    double ta = a[0] + a[1] * ma + a[2] * ma * ma, tb = b[0] + b[1] * mb + b[2] * mb * mb;
+    t[1] = (tb - ta) / (mb - ma);
+    t[0] = ta - t[1] * ma;
+    t[2] = t[3] = 0;
+}
+
+/* Nested conditionals, a segment and then its gap: c and gnuplot "m <= a ? A : m < b ? G :
+ * B", python "A if m <= a else G if m < b else B". */
 static void code_body(out *o, const cf_fit *f, int python)
 {
     const char *pow2 = " + %.15g*m*m";
     for (int k = 0; k < f->nseg; k++) {
-        double t[4];
+        double t[4], g[4];
         sums(f, k, t);
         if (k + 1 < f->nseg) {
+            gap_line(f, k, g);
+            double ma = (double)f->seg[k].to_bytes, mb = (double)f->seg[k + 1].from_bytes;
             if (python) {
                 put(o, "(");
                 code_segment(o, t, pow2);
-                put(o, ") if m < %.15g else ", cf_fit_switch(f, k));
+                put(o, ") if m <= %.15g else (", ma);
+                code_segment(o, g, pow2);
+                put(o, ") if m < %.15g else ", mb);
             } else {
-                put(o, "m < %.15g ? ", cf_fit_switch(f, k));
+                put(o, "m <= %.15g ? ", ma);
                 code_segment(o, t, pow2);
+                put(o, " : m < %.15g ? ", mb);
+                code_segment(o, g, pow2);
                 put(o, " : ");
             }
         } else {
@@ -221,10 +243,18 @@ static void latex(out *o, const cf_fit *f)
             double t[4];
             sums(f, k, t);
             latex_segment(o, t);
-            if (k + 1 < f->nseg)
-                put(o, " & m < %.0f \\\\ ", cf_fit_switch(f, k));
-            else
-                put(o, " & \\text{otherwise}");
+            if (k + 1 < f->nseg) {
+                double ma = (double)f->seg[k].to_bytes, mb = (double)f->seg[k + 1].from_bytes;
+                if (k == 0)
+                    put(o, " & m \\le %.0f \\\\ ", ma);
+                else
+                    put(o, " & %.0f \\le m \\le %.0f \\\\ ", (double)f->seg[k].from_bytes, ma);
+                gap_line(f, k, t);
+                latex_segment(o, t);
+                put(o, " & %.0f < m < %.0f \\\\ ", ma, mb);
+            } else {
+                put(o, " & m \\ge %.0f", (double)f->seg[k].from_bytes);
+            }
         }
         put(o, " \\end{cases}");
     }

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fitting.h"
 #include "model.h"
@@ -79,6 +80,29 @@ const cf_fit *cf_modelset_find(const cf_modelset *m, const char *pattern, int np
     return cf_modelset_find_model(m, pattern, np, datatype, NULL);
 }
 
+/* "constant": T = t0_us at every size, the fit of a pattern that moves no data (barrier),
+ * with coef {"t0_us"} and cov [[variance]]. The fit branch registers the kind in
+ * src/models/constant.c with its fit, and cf_model_kind_find finds that one first; this
+ * descriptor, which evaluates and prints such fits but fits nothing, reads them where the
+ * registry has no constant (a build before that branch). */
+static const char *const constant_names[] = {"t0_us"};
+static const cf_term constant_terms[] = {CF_TERM_ONE};
+static const cf_model_kind constant_read = {
+    .name = "constant",
+    .summary = "a size-less pattern: T = t0",
+    .ncoef = 1,
+    .coef_names = constant_names,
+    .terms = constant_terms,
+    .max_segments = 1,
+    .min_sizes = 1,
+};
+
+static const cf_model_kind *kind_find(const char *name)
+{
+    const cf_model_kind *k = cf_model_kind_find(name);
+    return k == NULL && strcmp(name, "constant") == 0 ? &constant_read : k;
+}
+
 /* ---- evaluation ---- */
 
 static void eval(const cf_fit *f, int k, double m, double b, double *t, double *var_mean)
@@ -96,28 +120,55 @@ static void eval(const cf_fit *f, int k, double m, double b, double *t, double *
     *var_mean = v > 0 ? v : 0;
 }
 
+/* Segment k at (m, b): T with its 95% prediction interval. */
+static void seg_predict(const cf_fit *f, int k, double m, double b, double tq, double *t,
+                        double *lo, double *hi, double *var_mean)
+{
+    eval(f, k, m, b, t, var_mean);
+    double sd = sqrt(*var_mean + f->s2 * *t * *t);
+    *lo = *t - tq * sd;
+    *hi = *t + tq * sd;
+}
+
+/* The k whose breakpoint gap (seg[k].to_bytes, seg[k+1].from_bytes) holds m, else -1. */
+static int gap_of(const cf_fit *f, double m)
+{
+    for (int k = 0; k + 1 < f->nseg; k++)
+        if (m > (double)f->seg[k].to_bytes && m < (double)f->seg[k + 1].from_bytes)
+            return k;
+    return -1;
+}
+
 int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out)
 {
     memset(out, 0, sizeof *out);
     if (!isfinite(bytes) || bytes < 0 || !isfinite(blocks) || blocks < 0 || f->kind == NULL ||
         f->nseg < 1)
         return CF_EXIT_DATA;
-    int other, k = cf_fit_segment(f, bytes, &other);
-    double tq = cf_t975(f->dof), t, vm;
-    eval(f, k, bytes, blocks, &t, &vm);
-    double sd = sqrt(vm + f->s2 * t * t);
-    out->t_us = t;
-    out->se_mean_us = sqrt(vm);
-    out->lo_us = t - tq * sd;
-    out->hi_us = t + tq * sd;
-    out->segment = k;
-    if (other >= 0) {
-        /* Inside a breakpoint interval either segment may apply: cover both. */
-        double t2, vm2;
-        eval(f, other, bytes, blocks, &t2, &vm2);
-        double sd2 = sqrt(vm2 + f->s2 * t2 * t2);
-        out->lo_us = fmin(out->lo_us, t2 - tq * sd2);
-        out->hi_us = fmax(out->hi_us, t2 + tq * sd2);
+    double tq = cf_t975(f->dof), vm;
+    int g = gap_of(f, bytes);
+    if (g < 0) {
+        int other, k = cf_fit_segment(f, bytes, &other);
+        seg_predict(f, k, bytes, blocks, tq, &out->t_us, &out->lo_us, &out->hi_us, &vm);
+        out->se_mean_us = sqrt(vm);
+        out->segment = k;
+    } else {
+        /* Inside a breakpoint gap neither segment was fitted, and a segment's line
+         * carried past its sizes can go anywhere (an intercept of -90 us is fine from
+         * 1 MiB up and nonsense at 520 KiB). What is known is each segment at its own
+         * end of the gap: interpolate between those two values, and take the interval
+         * as the hull of the two intervals there, which holds wherever the switch
+         * happens if the time moves monotonically across the gap. */
+        double ma = (double)f->seg[g].to_bytes, mb = (double)f->seg[g + 1].from_bytes;
+        double ta, loa, hia, va, tb, lob, hib, vb;
+        seg_predict(f, g, ma, blocks, tq, &ta, &loa, &hia, &va);
+        seg_predict(f, g + 1, mb, blocks, tq, &tb, &lob, &hib, &vb);
+        double w = (bytes - ma) / (mb - ma);
+        out->t_us = ta + w * (tb - ta);
+        out->lo_us = fmin(loa, lob);
+        out->hi_us = fmax(hia, hib);
+        out->se_mean_us = (1 - w) * sqrt(va) + w * sqrt(vb);
+        out->segment = g;
         out->in_gap = 1;
     }
     /* A time is never negative, whatever the width of the interval. */
@@ -373,6 +424,27 @@ static int get_num(rd *r, json_t *o, const char *base, const char *key, int opti
     return 0;
 }
 
+/* A number >= 0, or null (NAN) for a value that does not exist. */
+static int get_nonneg(rd *r, json_t *o, const char *base, const char *key, int optional,
+                      double *v)
+{
+    if (get_num(r, o, base, key, optional, v))
+        return -1;
+    if (*v < 0)
+        return bad(r, "%.6g: expected a number >= 0 or null", *v), -1;
+    return 0;
+}
+
+/* A number that must exist: not null. */
+static int get_finite(rd *r, json_t *o, const char *base, const char *key, double *v)
+{
+    if (get_num(r, o, base, key, 0, v))
+        return -1;
+    if (!isfinite(*v))
+        return bad(r, "expected a finite number"), -1;
+    return 0;
+}
+
 static int get_int(rd *r, json_t *o, const char *base, const char *key, long long min,
                    long long max, long long *v)
 {
@@ -408,8 +480,11 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
     if (get_int(r, so, base, "to_bytes", (long long)s->from_bytes, (long long)CF_BYTES_MAX, &v))
         return -1;
     s->to_bytes = (uint64_t)v;
-    json_t *n = json_object_get(so, "n");
-    s->n = json_is_integer(n) ? (int)json_integer_value(n) : 0;
+    if (json_object_get(so, "n") != NULL) {
+        if (get_int(r, so, base, "n", 0, INT32_MAX, &v))
+            return -1;
+        s->n = (int)v;
+    }
     json_t *coef = field(r, so, base, "coef", JSON_OBJECT, 0);
     if (coef == NULL)
         return -1;
@@ -446,6 +521,75 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
             s->cov[j][l] = json_number_value(x);
         }
     }
+    /* A covariance matrix is symmetric with variances >= 0; any other matrix gives an
+     * interval of the wrong width, or none (the square root of a negative variance). */
+    for (int j = 0; j < k->ncoef; j++) {
+        if (s->cov[j][j] < 0)
+            return at(r, "%s.cov[%d][%d]", base, j, j),
+                   bad(r, "%.6g: a variance cannot be negative", s->cov[j][j]), -1;
+        for (int l = 0; l < j; l++) {
+            double a = s->cov[j][l], b = s->cov[l][j];
+            double scale = fmax(fmax(fabs(a), fabs(b)), sqrt(s->cov[j][j] * s->cov[l][l]));
+            if (fabs(a - b) > 1e-9 * scale)
+                return at(r, "%s.cov[%d][%d]", base, j, l),
+                       bad(r, "%.6g differs from cov[%d][%d] = %.6g: expected a symmetric "
+                           "matrix",
+                           a, l, j, b),
+                       -1;
+        }
+    }
+    /* The standard errors are derived from cov (sqrt of its diagonal); when present
+     * they must say the same, or the file was edited in one place only. */
+    json_t *se = json_object_get(so, "se");
+    if (se != NULL) {
+        char sbase[200];
+        snprintf(sbase, sizeof sbase, "%s.se", base);
+        if (field(r, so, base, "se", JSON_OBJECT, 0) == NULL)
+            return -1;
+        if ((int)json_object_size(se) != k->ncoef)
+            return bad(r, "expected %d standard errors for model '%s', got %zu", k->ncoef,
+                       k->name, json_object_size(se)),
+                   -1;
+        for (int j = 0; j < k->ncoef; j++) {
+            double x;
+            if (get_num(r, se, sbase, k->coef_names[j], 0, &x))
+                return -1;
+            if (!(x >= 0) || !isfinite(x))
+                return bad(r, "expected a finite number >= 0"), -1;
+            double want = sqrt(s->cov[j][j]);
+            if (fabs(x - want) > 1e-6 * fmax(x, want))
+                return bad(r, "%.6g does not match the covariance: sqrt(cov[%d][%d]) = %.6g", x,
+                           j, j, want),
+                       -1;
+        }
+    }
+    return 0;
+}
+
+/* The saturation figures are bandwidths (*_MiBps) and sizes (*_bytes): each a number
+ * >= 0 or null, peak_bytes an integer. Checked over the object's members, so that a
+ * figure added later is held to the same. */
+static int check_saturation(rd *r, json_t *sat, const char *base)
+{
+    if (sat == NULL || !json_is_object(sat))
+        return 0;
+    const char *key;
+    json_t *x;
+    json_object_foreach(sat, key, x)
+    {
+        size_t n = strlen(key);
+        int bw = n > 6 && strcmp(key + n - 6, "_MiBps") == 0;
+        int size = n > 6 && strcmp(key + n - 6, "_bytes") == 0;
+        if (!bw && !size)
+            continue;
+        at(r, "%s.saturation.%s", base, key);
+        if (strcmp(key, "peak_bytes") == 0 && !json_is_integer(x))
+            return bad(r, "expected an integer"), -1;
+        if (!json_is_number(x) && !json_is_null(x))
+            return bad(r, "expected a number or null"), -1;
+        if (json_is_number(x) && json_number_value(x) < 0)
+            return bad(r, "%.6g: expected a number >= 0 or null", json_number_value(x)), -1;
+    }
     return 0;
 }
 
@@ -469,7 +613,7 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             return -1;
         f->blocks = (int)v;
     }
-    f->kind = cf_model_kind_find(f->model);
+    f->kind = kind_find(f->model);
     if (f->kind == NULL || f->kind->ncoef == 0)
         return at(r, "%s.model", base),
                bad(r,
@@ -496,6 +640,35 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             return at(r, "%s.from_bytes", sbase),
                    bad(r, "expected a size above the previous segment's to_bytes"), -1;
     }
+    /* The breakpoints repeat the segments' ends: when present they must agree. */
+    json_t *bps = json_object_get(fo, "breakpoints");
+    if (bps != NULL) {
+        if (field(r, fo, base, "breakpoints", JSON_ARRAY, 0) == NULL)
+            return -1;
+        if ((int)json_array_size(bps) != f->nseg - 1)
+            return bad(r, "expected %d breakpoints for %d segments, got %zu", f->nseg - 1,
+                       f->nseg, json_array_size(bps)),
+                   -1;
+        for (int k = 0; k + 1 < f->nseg; k++) {
+            json_t *b = json_array_get(bps, (size_t)k);
+            char bb[160];
+            snprintf(bb, sizeof bb, "%s.breakpoints[%d]", base, k);
+            if (!json_is_object(b))
+                return at(r, "%s", bb), bad(r, "expected an object"), -1;
+            if (get_int(r, b, bb, "after_bytes", 0, (long long)CF_BYTES_MAX, &v))
+                return -1;
+            if ((uint64_t)v != f->seg[k].to_bytes)
+                return bad(r, "%lld: expected segments[%d].to_bytes, %llu", v, k,
+                           (unsigned long long)f->seg[k].to_bytes),
+                       -1;
+            if (get_int(r, b, bb, "before_bytes", 0, (long long)CF_BYTES_MAX, &v))
+                return -1;
+            if ((uint64_t)v != f->seg[k + 1].from_bytes)
+                return bad(r, "%lld: expected segments[%d].from_bytes, %llu", v, k + 1,
+                           (unsigned long long)f->seg[k + 1].from_bytes),
+                       -1;
+        }
+    }
     if (get_num(r, fo, base, "s2", 0, &f->s2))
         return -1;
     if (!(f->s2 >= 0))
@@ -514,8 +687,8 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
     if (get_int(r, q, qb, "dof", 0, INT32_MAX, &v))
         return -1;
     f->q.dof = (int)v;
-    if (get_num(r, q, qb, "loo_mape", 0, &f->q.loo_mape) ||
-        get_num(r, q, qb, "max_rel_err", 0, &f->q.max_rel_err) ||
+    if (get_nonneg(r, q, qb, "loo_mape", 0, &f->q.loo_mape) ||
+        get_nonneg(r, q, qb, "max_rel_err", 0, &f->q.max_rel_err) ||
         get_num(r, q, qb, "r2", 0, &f->q.r2) || get_num(r, q, qb, "aicc", 0, &f->q.aicc))
         return -1;
     char mb[160];
@@ -582,6 +755,8 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
         if (json_is_null(json_object_get(sat, "rinf_hi_MiBps")) && f->sat.valid)
             f->sat.rinf_hi_MiBps = INFINITY;
     }
+    if (check_saturation(r, sat, base) != 0)
+        return -1;
     json_t *rej = json_object_get(fo, "rejected");
     if (rej != NULL) {
         if (!json_is_array(rej))
@@ -599,9 +774,13 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             if (get_int(r, x, rb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
                 return -1;
             p->bytes = (uint64_t)v;
-            json_t *b = json_object_get(x, "blocks");
-            p->blocks = json_is_integer(b) ? (int)json_integer_value(b) : 0;
-            if (get_num(r, x, rb, "t_us", 0, &p->t_us) ||
+            p->blocks = 0;
+            if (json_object_get(x, "blocks") != NULL) {
+                if (get_int(r, x, rb, "blocks", 0, INT32_MAX, &v))
+                    return -1;
+                p->blocks = (int)v;
+            }
+            if (get_finite(r, x, rb, "t_us", &p->t_us) ||
                 get_num(r, x, rb, "rel_err", 0, &p->rel_err))
                 return -1;
             f->nrejected++;
@@ -656,9 +835,9 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             if (get_int(r, x, gb, "blocks", 0, INT32_MAX, &v))
                 return -1;
             p->blocks = (int)v;
-            if (get_num(r, x, gb, "t_us", 0, &p->t_us) ||
-                get_num(r, x, gb, "t_pack_us", 0, &p->t_pack_us) ||
-                get_num(r, x, gb, "gain_pct", 0, &p->gain_pct))
+            if (get_finite(r, x, gb, "t_us", &p->t_us) ||
+                get_finite(r, x, gb, "t_pack_us", &p->t_pack_us) ||
+                get_finite(r, x, gb, "gain_pct", &p->gain_pct))
                 return -1;
             f->ngain++;
         }
@@ -756,6 +935,14 @@ int cf_modelset_read(const char *path, cf_modelset **out, cf_error *e)
     FILE *fp = fopen(path, "rb");
     if (fp == NULL)
         return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot open: %s", strerror(errno));
+    /* fopen opens a folder for reading on Linux; only the read fails, saying too little. */
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(fp);
+        return cf_error_set(e, CF_EXIT_DATA, path, 0,
+                            "is a folder, not a model file: name a .json file written by "
+                            "'commfit fit'");
+    }
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
     while (buf != NULL) {

@@ -129,7 +129,7 @@ typedef struct cf_prediction {
     double t_us;
     double lo_us, hi_us; /* 95% prediction interval of one measurement */
     double se_mean_us;   /* standard error of the fitted mean alone */
-    int segment;         /* index into seg[] */
+    int segment;         /* index into seg[]; in a gap, the segment below it */
     int in_gap;          /* bytes lies between two segments (inside a breakpoint interval) */
     int extrapolated;    /* bytes outside [min_bytes, max_bytes] */
 } cf_prediction;
@@ -159,7 +159,10 @@ const cf_fit *cf_modelset_find_model(const cf_modelset *m, const char *pattern, 
 
 /* T at bytes (at f->blocks blocks) with a 95% prediction interval: Student t with f->dof
  * over sqrt(x'Cx + s2*T^2), the residual spread scaling with T as the fit is in relative
- * error. Between two segments the interval covers both. 0, or CF_EXIT_DATA when bytes is
+ * error. Inside a breakpoint gap (between the last size of segment k and the first of
+ * k+1) T is interpolated linearly in bytes between the two segments' values at the gap's
+ * ends, and the interval is the hull of their intervals there; no segment is evaluated
+ * outside its sizes. The lower end is never below 0. 0, or CF_EXIT_DATA when bytes is
  * negative or not finite. */
 int cf_fit_predict(const cf_fit *f, double bytes, cf_prediction *out);
 int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out);

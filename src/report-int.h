@@ -135,6 +135,9 @@ void cf_script_abort(cf_script *s);
 void cf_script_pow2_axis(FILE *gp, const char *axis, uint64_t lo, uint64_t hi, int sizes);
 /* A log-2 axis labelled at the given values (process counts). */
 void cf_script_values_axis(FILE *gp, const char *axis, const uint64_t *v, size_t n);
+/* A log-2 axis of counts v (sorted, increasing, distinct, > 0): a tick at each, labelled
+ * at the round ones (powers of two and of ten, 1 2 4 8 100 1000) that are not too close. */
+void cf_script_counts_axis(FILE *gp, const char *axis, const uint64_t *v, size_t n);
 /* A log-10 y axis of times in microseconds. */
 void cf_script_time_axis(FILE *gp);
 /* The file name of a plot: kind and the parts not NULL, joined by '-', made safe. */

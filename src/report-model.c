@@ -56,8 +56,9 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sizes to evaluate a fit at over [lo, hi]: log-spaced, and a hair either side of each
- * switch between segments so that the step is drawn upright. Returns how many. */
+/* Sizes to evaluate a fit at over [lo, hi]: log-spaced, and the ends of each breakpoint
+ * gap, where the fit turns from a segment to the line across the gap (cf_fit_predict), so
+ * that the corners are drawn where they are. Returns how many. */
 static size_t sample_sizes(const cf_fit *f, double lo, double hi, double *x)
 {
     size_t n = 0;
@@ -66,11 +67,10 @@ static size_t sample_sizes(const cf_fit *f, double lo, double hi, double *x)
     for (int i = 0; i < SAMPLES; i++)
         x[n++] = lo * pow(hi / lo, (double)i / (SAMPLES - 1));
     for (int k = 0; k + 1 < f->nseg; k++) {
-        double sw = cf_fit_switch(f, k);
-        if (sw > lo && sw < hi) {
-            x[n++] = sw * (1 - 1e-9);
-            x[n++] = sw * (1 + 1e-9);
-        }
+        double ends[2] = {(double)f->seg[k].to_bytes, (double)f->seg[k + 1].from_bytes};
+        for (int j = 0; j < 2; j++)
+            if (ends[j] > lo && ends[j] < hi)
+                x[n++] = ends[j];
     }
     qsort(x, n, sizeof *x, cmp_double);
     return n;

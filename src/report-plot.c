@@ -543,6 +543,23 @@ done:
 
 /* Process counts beyond the largest measured one that the across-np model is drawn to. */
 #define NP_EXTRAPOLATE 4
+/* The point-to-point estimate is drawn to at least this many processes: on a machine that
+ * measured np=2 only, it is the one picture of what more processes cost. */
+#define NP_ESTIMATE_MIN 64
+
+/* Whether commfit predict answers for pattern (datatype) at unmeasured process counts
+ * with the point-to-point estimate: the model has one, the pattern has an algorithm cost
+ * in that datatype, and it is not a two-process pattern. Returns its cost, else NULL. */
+static const cf_coll *p2p_estimate_of(const cf_report *r, const char *pattern,
+                                      const char *datatype)
+{
+    if (r->ms == NULL || !r->across.have_p2p || r->across.pp.error[0] != '\0')
+        return NULL;
+    const cf_coll *c = cf_coll_find(pattern);
+    if (c == NULL || c->two_only || strcmp(c->datatype, datatype) != 0)
+        return NULL;
+    return c;
+}
 
 static int plot_np(cf_report *r, const char *pattern, const char *datatype, int name_dt,
                    cf_error *e)
@@ -550,7 +567,8 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
     sel s;
     if (select_rows(r->table, pattern, datatype, 0, &s, e) != 0)
         return CF_EXIT_DATA;
-    uint64_t *nps = malloc((s.n + 3) * sizeof *nps);
+    size_t cap = s.n + 16;
+    uint64_t *nps = malloc(cap * sizeof *nps);
     uint64_t *sizes = malloc((s.n + 1) * sizeof *sizes);
     uint64_t *common = malloc((s.n + 1) * sizeof *common);
     uint64_t pick[MAX_SIZES];
@@ -560,9 +578,16 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
         goto done;
     }
     size_t n_np = distinct(&s, 'n', nps);
-    if (n_np < 2)
+    const cf_across *a = r->ms ? cf_across_set_find(&r->across, pattern, datatype) : NULL;
+    if (a != NULL && a->error[0] != '\0')
+        a = NULL;
+    /* Without an across-np model, predict answers away from the measured np with the
+     * point-to-point estimate: that is the curve then. */
+    const cf_coll *est = a == NULL ? p2p_estimate_of(r, pattern, datatype) : NULL;
+    if (n_np == 0 || (n_np < 2 && est == NULL))
         goto done;
-    /* Sizes measured at two process counts or more: a curve needs two points. */
+    /* Sizes measured at two process counts or more: a curve of points needs two. With the
+     * estimate drawn through them, one point is enough. */
     size_t n_sizes = distinct(&s, 'm', sizes), n_common = 0;
     for (size_t j = 0; j < n_sizes; j++) {
         size_t at = 0;
@@ -574,7 +599,7 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
                 last_np = x->np;
             }
         }
-        if (at >= 2)
+        if (at >= 2 || est != NULL)
             common[n_common++] = sizes[j];
     }
     if (n_common == 0)
@@ -596,17 +621,22 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
     }
     n_common = n_apart;
     size_t n_pick = cf_report_spread(common, n_common, MAX_SIZES - 1, pick);
-    const cf_across *a = r->ms ? cf_across_set_find(&r->across, pattern, datatype) : NULL;
-    if (a != NULL && a->error[0] != '\0')
-        a = NULL;
     long np_lo = (long)nps[0], np_hi = (long)nps[n_np - 1], np_far = np_hi * NP_EXTRAPOLATE;
+    if (est != NULL && np_far < NP_ESTIMATE_MIN)
+        np_far = NP_ESTIMATE_MIN;
     size_t n_axis = n_np;
     if (a != NULL) {
         nps[n_axis++] = (uint64_t)np_hi * 2;
         nps[n_axis++] = (uint64_t)np_far;
+    } else if (est != NULL) {
+        for (uint64_t p = 2; p <= (uint64_t)np_far && n_axis < cap; p *= 2)
+            if (p > (uint64_t)np_hi)
+                nps[n_axis++] = p;
     }
+    /* The curves start at the smallest np the estimate means anything at: 2 processes. */
+    long from_est = np_lo < 2 ? 2 : np_lo;
 
-    char name[CF_PLOT_NAME_MAX], title[256], caption[1200];
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1600];
     cf_script_name(name, sizeof name, "np", pattern, name_dt ? datatype : NULL, NULL);
     snprintf(title, sizeof title, "%s (%s): time per call vs process count", pattern, datatype);
     cf_script sc;
@@ -615,9 +645,10 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
     cf_script_values_axis(sc.gp, "x", nps, n_axis);
     fputs("set xlabel 'processes'\n", sc.gp);
     cf_script_time_axis(sc.gp);
+    char algs[160] = "";
     for (size_t j = 0; j < n_pick; j++) {
         int lt = (int)j + 1;
-        char size[32], how[64], t[160];
+        char size[32], how[96], t[160];
         cf_size_format(pick[j], size, sizeof size);
         cf_script_block(&sc, size, "np t_us t_lo_us t_hi_us");
         for (size_t i = 0; i < s.n; i++) {
@@ -628,46 +659,106 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
             time_bounds(r, x, &tm, &tlo, &thi);
             fprintf(sc.dat, "%d %.6g %.6g %.6g\n", x->np, tm, tlo, thi);
         }
-        snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d", a ? "yerrorbars" : "yerrorlines",
-                 lt);
-        snprintf(t, sizeof t, "%s%s", size, a ? " measured" : "");
+        snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d",
+                 a || est ? "yerrorbars" : "yerrorlines", lt);
+        snprintf(t, sizeof t, "%s%s", size, a || est ? " measured" : "");
         cf_script_curve(&sc, how, t);
-        if (a == NULL)
-            continue;
-        /* The model where it was fitted (solid), then beyond (dashed). */
-        for (int part = 0; part < 2; part++) {
-            long from = part ? np_hi : np_lo, to = part ? np_far : np_hi;
-            cf_script_block(&sc, part ? "extrapolated" : "within the measured np",
-                            "np t_us lo_us hi_us (across-np model)");
-            for (int k = 0; k <= 40; k++) {
-                double p = from * pow((double)to / from, k / 40.0);
-                cf_estimate est;
-                cf_across_predict(a, lround(p), (double)pick[j], &est);
-                fprintf(sc.dat, "%ld %.6g %.6g %.6g\n", lround(p), est.t_us, est.lo_us, est.hi_us);
+        if (a != NULL) {
+            /* The model where it was fitted (solid), then beyond (dashed), with its
+             * interval there (dotted). */
+            for (int part = 0; part < 2; part++) {
+                long from = part ? np_hi : np_lo, to = part ? np_far : np_hi;
+                cf_script_block(&sc, part ? "extrapolated" : "within the measured np",
+                                "np t_us lo_us hi_us (across-np model)");
+                for (int k = 0; k <= 40; k++) {
+                    double p = from * pow((double)to / from, k / 40.0);
+                    cf_estimate x;
+                    cf_across_predict(a, lround(p), (double)pick[j], &x);
+                    fprintf(sc.dat, "%ld %.6g %.6g %.6g\n", lround(p), x.t_us, x.lo_us, x.hi_us);
+                }
+                snprintf(how, sizeof how, "using 1:2 with lines lt %d%s", lt, part ? " dt 2" : "");
+                cf_script_curve(&sc, how, NULL);
             }
-            snprintf(how, sizeof how, "using 1:2 with lines lt %d%s", lt, part ? " dt 2" : "");
+            for (int c = 3; c <= 4; c++) {
+                snprintf(how, sizeof how, "using 1:%d with lines lt %d dt 3 lw 1", c, lt);
+                cf_script_curve(&sc, how, NULL);
+            }
+        } else if (est != NULL) {
+            /* What predict answers where no fit is: the estimate, all of it dashed, and
+             * its interval dotted. */
+            cf_script_block(&sc, "point-to-point estimate",
+                            "np t_us lo_us hi_us (point-to-point estimate)");
+            long last = 0;
+            for (int k = 0; k <= 60; k++) {
+                long p = lround(from_est * pow((double)np_far / from_est, k / 60.0));
+                cf_estimate x;
+                if (p == last || cf_p2p_predict(&r->across.pp, est, datatype, p,
+                                                (double)pick[j], &x) != 0 ||
+                    !(x.t_us > 0))
+                    continue;
+                last = p;
+                fprintf(sc.dat, "%ld %.6g %.6g %.6g\n", p, x.t_us, x.lo_us, x.hi_us);
+                const char *alg = est->algs[x.alg].name;
+                if (strstr(algs, alg) == NULL)
+                    snprintf(algs + strlen(algs), sizeof algs - strlen(algs), "%s%s",
+                             algs[0] ? ", " : "", alg);
+            }
+            snprintf(how, sizeof how, "using 1:2 with lines lt %d dt 2", lt);
+            cf_script_curve(&sc, how, NULL);
+            /* The interval as bars at the labelled process counts beyond the measured,
+             * each size's a little apart from the others' so that none hides another. */
+            cf_script_block(&sc, "its 95% prediction interval",
+                            "np t_us lo_us hi_us (point-to-point estimate; np drawn at np * "
+                            "shift)");
+            double shift = pow(1.035, (double)j - (double)(n_pick - 1) / 2);
+            for (size_t k = n_np; k < n_axis; k++) {
+                cf_estimate x;
+                if (cf_p2p_predict(&r->across.pp, est, datatype, (long)nps[k], (double)pick[j],
+                                   &x) == 0 &&
+                    x.t_us > 0)
+                    fprintf(sc.dat, "%.6g %.6g %.6g %.6g\n", (double)nps[k] * shift, x.t_us,
+                            x.lo_us, x.hi_us);
+            }
+            snprintf(how, sizeof how, "using 1:2:3:4 with yerrorbars lt %d pt 0 lw 1", lt);
             cf_script_curve(&sc, how, NULL);
         }
     }
-    /* The key says once, in black, what solid and dashed mean; the colour is the size. */
+    /* The key says once, in black, what solid, dashed and dotted mean; the colour is the
+     * size. */
     if (a != NULL) {
         cf_script_key(&sc, "with lines lc rgb '#000000'", "across-np model");
         cf_script_key(&sc, "with lines lc rgb '#000000' dt 2",
                       "across-np model, extrapolated beyond the np measured");
-    }
-    if (a != NULL)
+        cf_script_key(&sc, "with lines lc rgb '#000000' dt 3 lw 1",
+                      "its 95% prediction interval");
         fprintf(sc.gp,
                 "set arrow from %ld, graph 0 to %ld, graph 1 nohead lc rgb '#808080' "
                 "dt 3\n",
                 np_hi, np_hi);
+    } else if (est != NULL) {
+        char t[320];
+        snprintf(t, sizeof t, "point-to-point estimate, what predict answers: %s\n      with "
+                 "ping-pong's alpha and beta, times the contention measured", algs);
+        cf_script_key(&sc, "with lines lc rgb '#000000' dt 2", t);
+        cf_script_key(&sc, "with yerrorbars lc rgb '#000000' pt 0 lw 1",
+                      "its 95% prediction interval (with a model-error factor)");
+    }
     snprintf(caption, sizeof caption,
              "Time per call of %s against the number of processes, log-log, at a few "
-             "message sizes measured at two process counts or more. %s; bars are the 95%% "
-             "confidence interval.%s",
-             pattern, points_note(r),
-             a       ? " Lines are the across-np model fitted jointly over every measured process "
-                       "count and size: solid where it was fitted, dashed where it is extrapolated "
-                       "beyond the largest process count measured (the dotted line)."
+             "message sizes%s. %s; bars are the 95%% confidence interval.%s",
+             pattern, est ? "" : " measured at two process counts or more", points_note(r),
+             a ? " Lines are the across-np model fitted jointly over every measured process "
+                 "count and size: solid where it was fitted, dashed where it is extrapolated "
+                 "beyond the largest process count measured (the dotted vertical line), with "
+                 "its 95% prediction interval dotted."
+             : est ? " Dashed lines are the point-to-point estimate, which is what commfit "
+                     "predict answers at a process count without a fit: the cost of the "
+                     "algorithm MPICH uses for the pattern evaluated with the ping-pong's alpha "
+                     "and beta, times the contention measured where the pattern was. It is an "
+                     "estimate, not a measurement, fitted at no process count beyond those "
+                     "measured; bars at the labelled process counts are its 95% prediction "
+                     "interval, which includes a model-error factor for what alpha and beta "
+                     "cannot know."
              : r->ms ? " The model has no across-np model for this pattern."
                      : "");
     rc = cf_script_close(&sc, CF_SEC_NP, title, caption, e);
@@ -858,19 +949,46 @@ static int plot_gain(cf_report *r, const sel *s, const names *dts, const unsigne
     return cf_script_close(&sc, CF_SEC_DDT, title, caption, e);
 }
 
-/* Time against the block count at a few sizes, with the pack of the same layout beside. */
+/* The size a derived-datatype row was asked for: measure rounds a payload down to whole
+ * blocks of floats (a vector of 100 blocks carries 65200 of 65536 bytes), which never
+ * halves it, so the rows of one request share the power of two at or above their bytes. */
+static uint64_t asked_group(uint64_t bytes)
+{
+    uint64_t p = 1;
+    while (p < bytes && p < ((uint64_t)1 << 62))
+        p <<= 1;
+    return p;
+}
+
+/* What the layout of datatype dt carries of a request of m bytes cut into b blocks (as
+ * measure plans it: floats, equal blocks for vector and hvector, the remainder in the last
+ * block otherwise); 0 when b blocks do not fit (more blocks than floats). */
+static double payload_at(const char *dt, double m, double b)
+{
+    const char *layout = strncmp(dt, "pack_", 5) == 0 ? dt + 5 : dt;
+    double floats = floor(m / 4);
+    if (b < 1 || b > floats)
+        return 0;
+    if (strcmp(layout, "vector") == 0 || strcmp(layout, "hvector") == 0)
+        return 4 * b * floor(floats / b);
+    return 4 * floats;
+}
+
+/* Time against the block count at a few sizes, with the pack of the same layout beside.
+ * A size is a request: its rows at different block counts carry what the layout takes of
+ * it, and its curve goes over the block counts measured at it, no further. */
 static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np, int name_np,
                        cf_error *e)
 {
     const char *pattern = row(s, 0)->pattern;
     sel d = {s->t, NULL, 0};
     d.idx = malloc((s->n + 1) * sizeof *d.idx);
-    uint64_t *sizes = malloc((s->n + 1) * sizeof *sizes);
+    uint64_t *groups = malloc((s->n + 1) * sizeof *groups);
     uint64_t *blocks = malloc((s->n + 1) * sizeof *blocks);
     uint64_t *usable = malloc((s->n + 1) * sizeof *usable);
     uint64_t pick[MAX_SIZES];
     int rc = 0;
-    if (d.idx == NULL || sizes == NULL || blocks == NULL || usable == NULL) {
+    if (d.idx == NULL || groups == NULL || blocks == NULL || usable == NULL) {
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto done;
     }
@@ -881,60 +999,111 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
     size_t n_blocks = distinct(&d, 'b', blocks);
     if (n_blocks < 2)
         goto done;
-    size_t n_sizes = distinct(&d, 'm', sizes), n_usable = 0;
-    for (size_t j = 0; j < n_sizes; j++) {
-        size_t at = 0;
-        for (size_t i = 0; i < d.n; i++)
-            at += row(&d, i)->bytes == sizes[j];
-        if (at >= 2)
-            usable[n_usable++] = sizes[j];
+    /* The requests, and of them those measured at two block counts or more. */
+    size_t n_groups = 0, n_usable = 0;
+    for (size_t i = 0; i < d.n; i++) {
+        uint64_t g = asked_group(row(&d, i)->bytes);
+        int seen = 0;
+        for (size_t j = 0; j < n_groups && !seen; j++)
+            seen = groups[j] == g;
+        if (!seen)
+            groups[n_groups++] = g;
+    }
+    qsort(groups, n_groups, sizeof *groups, cmp_u64);
+    for (size_t j = 0; j < n_groups; j++) {
+        int first = -1, two = 0;
+        for (size_t i = 0; i < d.n && !two; i++) {
+            const cf_row *x = row(&d, i);
+            if (asked_group(x->bytes) != groups[j])
+                continue;
+            if (first < 0)
+                first = x->blocks;
+            two = x->blocks != first;
+        }
+        if (two)
+            usable[n_usable++] = groups[j];
     }
     if (n_usable == 0)
         goto done;
-    /* With the pack baseline each size draws two curves: fewer sizes keep it readable. */
+    /* With the pack baseline each size draws two curves: fewer sizes keep it readable.
+     * The spread keeps the largest request, the one measured at every block count. */
     int packs = 0;
     for (size_t i = 0; i < d.n && !packs && !cf_report_is_pack(datatype); i++)
         packs = pack_for(s, row(&d, i), row(&d, i)->blocks) != NULL;
     size_t n_pick = cf_report_spread(usable, n_usable, packs ? MAX_SIZES - 1 : MAX_SIZES, pick);
     const cf_fit *f = cf_report_fit(r, pattern, np, datatype);
     char pack_name[CF_DATATYPE_MAX + 8] = "pack";
+    int rounded = 0;
 
     char npart[32];
     snprintf(npart, sizeof npart, "np%d", np);
-    char name[CF_PLOT_NAME_MAX], title[256], caption[1400];
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1600];
     cf_script_name(name, sizeof name, "blocks", pattern, name_np ? npart : NULL, datatype);
     snprintf(title, sizeof title, "%s, np=%d, %s: time per call vs number of blocks", pattern, np,
              datatype);
     cf_script sc;
     if ((rc = cf_script_open(&sc, r, name, title, e)) != 0)
         goto done;
-    cf_script_pow2_axis(sc.gp, "x", blocks[0], blocks[n_blocks - 1], 0);
+    cf_script_counts_axis(sc.gp, "x", blocks, n_blocks);
     fputs("set xlabel 'blocks'\n", sc.gp);
     cf_script_time_axis(sc.gp);
     for (size_t j = 0; j < n_pick; j++) {
         int lt = (int)j + 1;
-        char size[32], how[96];
-        cf_size_format(pick[j], size, sizeof size);
-        cf_script_block(&sc, size, "blocks t_us t_lo_us t_hi_us");
+        /* The request: the largest payload of its rows, carried whole where the blocks
+         * divide it. */
+        uint64_t asked = 0;
+        int b_lo = 0, b_hi = 0;
         for (size_t i = 0; i < d.n; i++) {
             const cf_row *x = row(&d, i);
-            if (x->bytes != pick[j])
+            if (asked_group(x->bytes) != pick[j])
+                continue;
+            asked = x->bytes > asked ? x->bytes : asked;
+            b_lo = b_lo == 0 || x->blocks < b_lo ? x->blocks : b_lo;
+            b_hi = x->blocks > b_hi ? x->blocks : b_hi;
+        }
+        char size[32], how[96];
+        cf_size_format(asked, size, sizeof size);
+        cf_script_block(&sc, size, "blocks t_us t_lo_us t_hi_us bytes (carried by the layout)");
+        for (size_t i = 0; i < d.n; i++) {
+            const cf_row *x = row(&d, i);
+            if (asked_group(x->bytes) != pick[j])
                 continue;
             double tm, tlo, thi;
             time_bounds(r, x, &tm, &tlo, &thi);
-            fprintf(sc.dat, "%d %.6g %.6g %.6g\n", x->blocks, tm, tlo, thi);
+            fprintf(sc.dat, "%d %.6g %.6g %.6g %llu\n", x->blocks, tm, tlo, thi,
+                    (unsigned long long)x->bytes);
+            rounded |= x->bytes != asked;
         }
         snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d", f ? "yerrorbars" : "yerrorlines",
                  lt);
         cf_script_curve(&sc, how, size);
         if (f != NULL) {
-            cf_script_block(&sc, size, "blocks t_us (of the fit)");
-            double b0 = (double)blocks[0], b1 = (double)blocks[n_blocks - 1];
+            /* At the measured block counts, and between them where the layout carries
+             * nearly all of the request (at 71 blocks a vector carries 284 of 512 bytes:
+             * a dip that no point shows). */
+            cf_script_block(&sc, size, "blocks t_us bytes (of the fit, at what the layout carries)");
+            size_t i = 0;
+            long last = 0;
             for (int k = 0; k <= 40; k++) {
-                double b = b0 * pow(b1 / b0, k / 40.0);
+                long b = lround(b_lo * pow((double)b_hi / b_lo, k / 40.0));
+                for (; i < d.n && (k == 40 || row(&d, i)->blocks <= b); i++) {
+                    const cf_row *x = row(&d, i);
+                    cf_prediction p;
+                    if (asked_group(x->bytes) != pick[j] || x->blocks == last ||
+                        cf_fit_predict_blocks(f, (double)x->bytes, x->blocks, &p) != 0 ||
+                        !(p.t_us > 0))
+                        continue;
+                    last = x->blocks;
+                    fprintf(sc.dat, "%d %.6g %llu\n", x->blocks, p.t_us,
+                            (unsigned long long)x->bytes);
+                }
+                double m = payload_at(datatype, (double)asked, (double)b);
                 cf_prediction p;
-                if (cf_fit_predict_blocks(f, (double)pick[j], b, &p) == 0)
-                    fprintf(sc.dat, "%.6g %.6g\n", b, p.t_us);
+                if (b <= last || m < 0.9 * (double)asked ||
+                    cf_fit_predict_blocks(f, m, (double)b, &p) != 0 || !(p.t_us > 0))
+                    continue;
+                last = b;
+                fprintf(sc.dat, "%ld %.6g %.6g\n", b, p.t_us, m);
             }
             snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
             cf_script_curve(&sc, how, NULL);
@@ -944,7 +1113,7 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
         int any = 0;
         for (size_t i = 0; i < d.n; i++) {
             const cf_row *x = row(&d, i), *p;
-            if (x->bytes != pick[j] || (p = pack_for(s, x, x->blocks)) == NULL)
+            if (asked_group(x->bytes) != pick[j] || (p = pack_for(s, x, x->blocks)) == NULL)
                 continue;
             if (any++ == 0)
                 cf_script_block(&sc, "pack of the same layout", "blocks t_us");
@@ -971,10 +1140,16 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
     snprintf(caption, sizeof caption,
              "Time per call of %s with datatype %s against the number of blocks the data is "
              "cut into, log-log, one colour per message size. %s; bars are the 95%% "
-             "confidence interval. A rising curve is the cost per block.%s%s",
+             "confidence interval. A rising curve is the cost per block. Each size's curve "
+             "goes over the block counts measured at it: a block holds one float at least, "
+             "so a small message has few.%s%s%s",
              pattern, datatype, points_note(r),
+             rounded ? " A size is the payload asked for: at a block count that does not "
+                       "divide it the layout carries a little less (whole blocks of floats), "
+                       "as measured (the data file gives the bytes of each point)."
+                     : "",
              f ? " Solid lines are the fitted model T(m, b) at each size (its formula in the "
-                 "key)."
+                 "key), at the bytes the layout carries."
                : "",
              packs ? " Open symbols on dashed lines are the pack baseline of the same layout "
                      "at the same size: where they lie below the datatype, packing is faster."
@@ -982,9 +1157,265 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
     rc = cf_script_close(&sc, CF_SEC_DDT, title, caption, e);
 done:
     free(d.idx);
-    free(sizes);
+    free(groups);
     free(blocks);
     free(usable);
+    return rc;
+}
+
+/* --- bandwidth of the derived datatypes ------------------------------------------------- */
+
+/* One curve of a datatype's bandwidth plot: a datatype at one block count, or (blocks < 0)
+ * at every block count it has, each point at its own (the contiguous baseline; struct,
+ * whose block count follows the size). */
+typedef struct bw_series {
+    char dt[CF_DATATYPE_MAX + 8];
+    int blocks;
+    int lt;
+    int pack; /* the pack baseline: dashed, open symbols */
+} bw_series;
+
+#define BW_SERIES_MAX 8
+
+static int in_series(const cf_row *x, const bw_series *c)
+{
+    return x->bytes > 0 && !isnan(x->bw_MiBps) && strcmp(x->datatype, c->dt) == 0 &&
+           (c->blocks < 0 || x->blocks == c->blocks);
+}
+
+/* The contiguous baseline is measured at every payload any datatype carried (4096, 4092,
+ * 4080, 4000 ...): beside one datatype, it is drawn at the sizes of that datatype's first
+ * curve only, the same bytes. */
+static int baseline_at(const sel *at, const bw_series *first, uint64_t bytes)
+{
+    for (size_t i = 0; i < at->n; i++)
+        if (row(at, i)->bytes == bytes && in_series(row(at, i), first))
+            return 1;
+    return 0;
+}
+
+/* Messages a call counts in the bandwidth column (a ping-pong 1), from a row. */
+static int row_nmsg(const cf_row *x)
+{
+    double k = x->bytes > 0 && x->t_avg_us > 0 ? x->bw_MiBps * 1.048576 * x->t_avg_us / (double)x->bytes
+                                              : 1;
+    return k > 0.5 ? (int)lround(k) : 1;
+}
+
+/* Bandwidth against the size of datatype dt at a few block counts, beside the contiguous
+ * baseline and the pack of the same layout at the same block counts, with the fits'
+ * bandwidth and, where a fit has saturation figures, its r_inf. */
+static int plot_bw_ddt(cf_report *r, const sel *at, const char *dt, int np, int name_np,
+                       cf_error *e)
+{
+    const char *pattern = row(at, 0)->pattern;
+    bw_series cs[BW_SERIES_MAX];
+    size_t n_cs = 0;
+    uint64_t *blocks = malloc((at->n + 1) * sizeof *blocks);
+    uint64_t *curve = malloc((at->n + 1) * sizeof *curve);
+    if (blocks == NULL || curve == NULL) {
+        free(blocks);
+        free(curve);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    /* The block counts of dt measured at two sizes or more: each can be a curve. */
+    size_t n_blocks = 0, n_curve = 0, n_rows = 0;
+    for (size_t i = 0; i < at->n; i++) {
+        const cf_row *x = row(at, i);
+        if (strcmp(x->datatype, dt) != 0 || x->bytes == 0 || isnan(x->bw_MiBps))
+            continue;
+        n_rows++;
+        int seen = 0;
+        for (size_t j = 0; j < n_blocks && !seen; j++)
+            seen = blocks[j] == (uint64_t)x->blocks;
+        if (!seen)
+            blocks[n_blocks++] = (uint64_t)x->blocks;
+    }
+    qsort(blocks, n_blocks, sizeof *blocks, cmp_u64);
+    for (size_t j = 0; j < n_blocks; j++) {
+        size_t n = 0;
+        for (size_t i = 0; i < at->n; i++) {
+            const cf_row *x = row(at, i);
+            n += strcmp(x->datatype, dt) == 0 && x->bytes > 0 && !isnan(x->bw_MiBps) &&
+                 (uint64_t)x->blocks == blocks[j];
+        }
+        if (n >= 2)
+            curve[n_curve++] = blocks[j];
+    }
+    int varying = n_curve == 0 && n_rows >= 2, rc = 0;
+    int contiguous = strcmp(dt, "contiguous") == 0;
+    if (n_curve == 0 && !varying)
+        goto done;
+    /* The baselines: contiguous, and the pack of dt's own layout (else plain pack). */
+    char pack[CF_DATATYPE_MAX + 8];
+    snprintf(pack, sizeof pack, "pack_%s", dt);
+    int have_pack = 0, have_contig = 0;
+    for (size_t i = 0; i < at->n; i++) {
+        have_pack |= strcmp(row(at, i)->datatype, pack) == 0;
+        have_contig |= strcmp(row(at, i)->datatype, "contiguous") == 0;
+    }
+    if (!have_pack) {
+        snprintf(pack, sizeof pack, "pack");
+        for (size_t i = 0; i < at->n; i++)
+            have_pack |= strcmp(row(at, i)->datatype, pack) == 0;
+    }
+    have_pack &= !contiguous;
+    uint64_t pick[3];
+    size_t n_pick = varying ? 1 : cf_report_spread(curve, n_curve, have_pack ? 2 : 3, pick);
+    if (varying)
+        pick[0] = 0;
+    int lt = 0;
+    if (have_contig && !contiguous)
+        cs[n_cs++] = (bw_series){"contiguous", -1, ++lt, 0};
+    for (size_t k = 0; k < n_pick; k++) {
+        bw_series c = {"", varying || contiguous ? -1 : (int)pick[k], ++lt, 0};
+        snprintf(c.dt, sizeof c.dt, "%s", dt);
+        cs[n_cs++] = c;
+        if (have_pack) {
+            bw_series p = {"", c.blocks, lt, 1};
+            snprintf(p.dt, sizeof p.dt, "%s", pack);
+            cs[n_cs++] = p;
+        }
+    }
+    /* The axes hold every point, and the r_inf of a fit unless far above them. */
+    int base = have_contig && !contiguous; /* cs[0] is the baseline, cs[1] dt's first */
+    uint64_t lo = UINT64_MAX, hi = 0;
+    double top = 0;
+    for (size_t c = 0; c < n_cs; c++)
+        for (size_t i = 0; i < at->n; i++) {
+            const cf_row *x = row(at, i);
+            if (!in_series(x, &cs[c]) || (base && c == 0 && !baseline_at(at, &cs[1], x->bytes)))
+                continue;
+            lo = x->bytes < lo ? x->bytes : lo;
+            hi = x->bytes > hi ? x->bytes : hi;
+            top = row_bw(r, x) > top ? row_bw(r, x) : top;
+        }
+    double peak = top;
+    for (size_t c = 0; c < n_cs; c++) {
+        const cf_fit *f = cf_report_fit(r, pattern, np, cs[c].dt);
+        if (f != NULL && f->sat.valid && f->sat.rinf_MiBps > top && f->sat.rinf_MiBps < 3 * peak)
+            top = f->sat.rinf_MiBps;
+    }
+
+    char npart[32];
+    snprintf(npart, sizeof npart, "np%d", np);
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1600];
+    cf_script_name(name, sizeof name, "bw", pattern, name_np ? npart : NULL, dt);
+    snprintf(title, sizeof title, "%s, np=%d, %s: bandwidth vs message size", pattern, np, dt);
+    cf_script sc;
+    if ((rc = cf_script_open(&sc, r, name, title, e)) != 0)
+        goto done;
+    cf_script_pow2_axis(sc.gp, "x", lo, hi, 1);
+    fputs("set xlabel 'message size (bytes; K = 1024)'\n"
+          "set ylabel 'bandwidth (MiB/s)'\nset format y '%g'\nset mytics 2\n",
+          sc.gp);
+    fprintf(sc.gp, "set yrange [0:%.6g]\n", top > 0 ? 1.12 * top : 1);
+    int fitted = 0, rinf = 0;
+    for (size_t c = 0; c < n_cs; c++) {
+        const bw_series *cv = &cs[c];
+        char what[sizeof cv->dt + 64], how[128], t[CF_FORMULA_MAX + 256];
+        int w = (int)sizeof cv->dt;
+        if (cv->blocks >= 0)
+            snprintf(what, sizeof what, "%.*s, %d block%s", w, cv->dt, cv->blocks,
+                     cv->blocks == 1 ? "" : "s");
+        else if (strcmp(cv->dt, "contiguous") == 0)
+            snprintf(what, sizeof what, "%.*s", w, cv->dt);
+        else
+            snprintf(what, sizeof what, "%.*s, blocks growing with the size", w, cv->dt);
+        cf_script_block(&sc, what, "bytes bw_MiBps bw_lo_MiBps bw_hi_MiBps blocks");
+        int nmsg = 1, n = 0;
+        double m0 = 0, m1 = 0;
+        for (size_t i = 0; i < at->n; i++) {
+            const cf_row *x = row(at, i);
+            if (!in_series(x, cv) || (base && c == 0 && !baseline_at(at, &cs[1], x->bytes)))
+                continue;
+            double tm = cf_report_row_time(r, x), bw = row_bw(r, x);
+            double rel = isnan(x->t_ci95_us) ? 0 : x->t_ci95_us / tm;
+            fprintf(sc.dat, "%llu %.6g %.6g %.6g %d\n", (unsigned long long)x->bytes, bw,
+                    bw / (1 + rel), rel < 1 ? bw / (1 - rel) : 10 * top, x->blocks);
+            nmsg = row_nmsg(x);
+            m0 = n == 0 || (double)x->bytes < m0 ? (double)x->bytes : m0;
+            m1 = (double)x->bytes > m1 ? (double)x->bytes : m1;
+            n++;
+        }
+        const cf_fit *f = cf_report_fit(r, pattern, np, cv->dt);
+        if (cv->pack)
+            snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d pt %d",
+                     f ? "yerrorbars" : "yerrorlines dt 2", cv->lt, open_pt[cv->lt < 9 ? cv->lt : 1]);
+        else
+            snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d",
+                     f ? "yerrorbars" : "yerrorlines", cv->lt);
+        snprintf(t, sizeof t, "%s measured", what);
+        cf_script_curve(&sc, how, t);
+        if (f == NULL)
+            continue;
+        /* The fit's bandwidth over the sizes of the points: at the series' block count,
+         * or at each point's own where it follows the size. */
+        cf_script_block(&sc, what, "bytes bw_MiBps (of the fit)");
+        if (cv->blocks >= 0 || strcmp(cv->dt, "contiguous") == 0) {
+            double b = cv->blocks >= 0 ? cv->blocks : f->blocks;
+            for (int k = 0; k <= 60; k++) {
+                double m = m0 * pow(m1 / m0, k / 60.0);
+                cf_prediction p;
+                if (cf_fit_predict_blocks(f, m, b, &p) == 0 && p.t_us > 0)
+                    fprintf(sc.dat, "%.6g %.6g\n", m, nmsg * m / (1.048576 * p.t_us));
+            }
+        } else {
+            for (size_t i = 0; i < at->n; i++) {
+                const cf_row *x = row(at, i);
+                cf_prediction p;
+                if (in_series(x, cv) &&
+                    cf_fit_predict_blocks(f, (double)x->bytes, x->blocks, &p) == 0 && p.t_us > 0)
+                    fprintf(sc.dat, "%llu %.6g\n", (unsigned long long)x->bytes,
+                            nmsg * (double)x->bytes / (1.048576 * p.t_us));
+            }
+        }
+        snprintf(how, sizeof how, "using 1:2 with lines lt %d%s", cv->lt, cv->pack ? " dt 2" : "");
+        fit_title(t, sizeof t, what, f);
+        cf_script_curve(&sc, how, t);
+        fitted++;
+        if (!f->sat.valid)
+            continue;
+        cf_script_block(&sc, "r_inf", "bytes bw_MiBps");
+        fprintf(sc.dat, "%.6g %.6g\n%.6g %.6g\n", (double)lo / 1.4, f->sat.rinf_MiBps,
+                (double)hi * 1.4, f->sat.rinf_MiBps);
+        snprintf(how, sizeof how, "using 1:2 with lines lt %d dt 4 lw 1", cv->lt);
+        char r0[32], r1[32], r2[32];
+        cf_report_bw_text(f->sat.rinf_MiBps, r0, sizeof r0);
+        cf_report_bw_text(f->sat.rinf_lo_MiBps, r1, sizeof r1);
+        cf_report_bw_text(f->sat.rinf_hi_MiBps, r2, sizeof r2);
+        if (isfinite(f->sat.rinf_hi_MiBps))
+            snprintf(t, sizeof t, "%.*s r_inf = %s MiB/s (95%%: %s to %s)", w, cv->dt, r0, r1,
+                     r2);
+        else
+            snprintf(t, sizeof t, "%.*s r_inf = %s MiB/s (95%%: above %s)", w, cv->dt, r0, r1);
+        cf_script_curve(&sc, how, t);
+        rinf++;
+    }
+    snprintf(caption, sizeof caption,
+             "Bandwidth of %s with datatype %s against the message size (log scale)%s%s. %s, "
+             "their bandwidth the table's bw_MiBps taken at that time; bars follow the 95%% "
+             "confidence interval of the time.%s%s",
+             pattern, dt,
+             varying ? ", each point at its own block count (one block per element)"
+             : contiguous ? ""
+                          : ", at the smallest and largest block counts measured over "
+                            "several sizes",
+             have_contig && !contiguous ? ", beside the contiguous transfer of the same bytes"
+                                        : "",
+             points_note(r),
+             have_pack ? " Open symbols are the pack baseline of the same layout (MPI_Pack, "
+                         "a contiguous send, MPI_Unpack) at the same block counts."
+                       : "",
+             !fitted ? ""
+             : rinf  ? " Lines are the bandwidth of the fitted models (dashed for pack); a "
+                       "dash-dotted horizontal line is the asymptotic bandwidth r_inf of a fit "
+                       "that has saturation figures."
+                     : " Lines are the bandwidth of the fitted models (dashed for pack).");
+    rc = cf_script_close(&sc, CF_SEC_BW, title, caption, e);
+done:
+    free(blocks);
+    free(curve);
     return rc;
 }
 
@@ -1051,6 +1482,9 @@ static int plots_ddt(cf_report *r, const char *pattern, cf_error *e)
         for (size_t d = 0; d < dts.n && rc == 0; d++)
             if (!cf_report_is_pack(dts.v[d]) || strcmp(dts.v[d], "pack") == 0)
                 rc = plot_blocks(r, &at, dts.v[d], np, n_np > 1, e);
+        for (size_t d = 0; d < dts.n && rc == 0; d++)
+            if (!cf_report_is_pack(dts.v[d]))
+                rc = plot_bw_ddt(r, &at, dts.v[d], np, n_np > 1, e);
     }
 done:
     free(regular);

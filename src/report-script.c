@@ -302,6 +302,28 @@ void cf_script_values_axis(FILE *fp, const char *axis, const uint64_t *v, size_t
     fputs(")\n", fp);
 }
 
+void cf_script_counts_axis(FILE *fp, const char *axis, const uint64_t *v, size_t n)
+{
+    fprintf(fp, "set logscale %s 2\nset %srange [%.6g:%.6g]\nset %stics (", axis, axis,
+            (double)v[0] / 1.4, (double)v[n - 1] * 1.4, axis);
+    uint64_t last = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = v[i], t = x;
+        while (t % 10 == 0)
+            t /= 10;
+        int round = (x & (x - 1)) == 0 || t == 1;
+        /* Labels closer than a factor 1.3 would touch: the first keeps its label. */
+        int major = round && (last == 0 || (double)x >= 1.3 * (double)last);
+        if (major)
+            last = x;
+        char label[32] = "";
+        if (major)
+            snprintf(label, sizeof label, "%llu", (unsigned long long)x);
+        fprintf(fp, "%s'%s' %llu %d", i ? ", " : "", label, (unsigned long long)x, major ? 0 : 1);
+    }
+    fputs(")\n", fp);
+}
+
 void cf_script_time_axis(FILE *fp)
 {
     fputs("set logscale y 10\nset format y '%g'\nset mytics 10\n"

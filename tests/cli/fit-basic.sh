@@ -118,7 +118,7 @@ check "the gather's is not" sh -c "! grep -A2 '^gather' '$T/out' | grep -q 'poor
 run "$COMMFIT" predict -m noop.json -p gather -n 2 -b 0 -f csv
 expect_rc 0 "predict at 0 B after a no-op"
 check "predict at 0 B: extrapolated, and what was measured there" \
-    grep -q '^gather,2,0,byte,0.270,[0-9.]*,[0-9.]*,,fit,linear,bytes,"bytes 0 B is below the fitted sizes (from 1 B): measured there 0.0093 us, a no-op set aside from the fit"$' "$T/out"
+    grep -q '^gather,2,0,byte,0.27,[0-9.]*,[0-9.]*,,fit,linear,bytes,"bytes 0 B is below the fitted sizes (from 1 B): measured there 0.0093 us, a no-op set aside from the fit",$' "$T/out"
 
 run "$COMMFIT" fit -i data/run1.csv --patterns pingpong --model linear -o out.json --formulas c
 expect_rc 0 "--formulas c"

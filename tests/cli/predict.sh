@@ -49,7 +49,7 @@ within() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 run "$COMMFIT" predict -m laptop.json --pattern alltoall --np 16 --bytes 1M
 expect_rc 0 "alltoall np=16 from np=2 only"
 check "csv when stdout is not a terminal" test "$(sed -n 1p "$T/out")" = \
-    "pattern,np,bytes,datatype,t_us,lo_us,hi_us,bw_MiBps,source,model,extrapolated,note"
+    "pattern,np,bytes,datatype,t_us,lo_us,hi_us,bw_MiBps,source,model,extrapolated,note,blocks"
 check "labelled as the point-to-point estimate" test "$(field 9)" = p2p-estimate
 check "with the algorithm used" test "$(field 10)" = "pairwise exchange"
 check "marked as extrapolated in np" test "$(field 11)" = np
@@ -140,12 +140,160 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 2,32 -b 0:4M
 check "np list x size range: 2 x 24 lines" test "$(wc -l <"$T/out")" -eq 49
 check "a collective has no bandwidth" test "$(field 8)" = ""
 
+# --- a breakpoint gap: the segment past it has a large negative intercept (-90 us, right
+# from 1 MiB up), the gap (512 KiB, 1 MiB) holds no measured size
+{
+    echo "# schema: 1"
+    echo "$HEADER"
+    awk 'BEGIN { for (k = 0; k <= 23; k++) { m = k == 0 ? 0 : 2 ^ (k - 1)
+        t = m <= 8192 ? 0.3 + 8.5e-5 * m : m <= 524288 ? 3.6 + 1.09e-4 * m : -90 + 2.02e-4 * m
+        t *= 1 + 0.01 * sin(k * 1.7)
+        printf "pingpong,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, t, t, t, t, m / (1.048576 * t) } }'
+} >gap.csv
+run "$COMMFIT" fit -i gap.csv -o gap.json --model piecewise
+expect_rc 0 "fit of a table with a protocol switch between 512 KiB and 1 MiB"
+check "the fit puts a breakpoint in (512 KiB, 1 MiB)" grep -q 'breakpoint in .*(512 KiB, 1 MiB)' "$T/out"
+run "$COMMFIT" predict -m gap.json -p pingpong -n 2 -b 512K,520K,1M
+expect_rc 0 "predict inside the breakpoint gap"
+# line N of the output, field F
+at() { sed -n "$1p" "$T/out" | cut -d, -f"$2"; }
+check "in the gap: named as between two segments ($(at 3 10))" test "$(at 3 10)" = "piecewise between segments 2 and 3"
+check "in the gap: the note says which gap" grep -q '^pingpong,2,532480,.*,"in the breakpoint gap (512 KiB, 1 MiB): interpolated between' "$T/out"
+check "in the gap: the time lies between the segments' ends ($(at 2 5) <= $(at 3 5) <= $(at 4 5))" \
+    awk -v a="$(at 2 5)" -v t="$(at 3 5)" -v b="$(at 4 5)" 'BEGIN { exit !(a <= t && t <= b) }'
+check "in the gap: interpolated in bytes (truth of the line between the ends: 61.8 us)" \
+    within "$(at 3 5)" "$(awk -v a="$(at 2 5)" -v b="$(at 4 5)" 'BEGIN { printf "%.6f", a + (b - a) * 8192 / 524288 }')" 0.001
+check "in the gap: the interval is the hull of the ends' ($(at 3 6), $(at 3 7)), not clipped to 0" \
+    test "$(at 3 6),$(at 3 7)" = "$(at 2 6),$(at 4 7)"
+check "in the gap: not at 0" awk -v lo="$(at 3 6)" 'BEGIN { exit !(lo > 50) }'
+"$COMMFIT" predict -m gap.json --formula --lang c -p pingpong -n 2 >gapf.c 2>/dev/null
+printf '#include <stdio.h>\nint main(void) { printf("%%.6g\\n", T_pingpong_np2(532480)); return 0; }\n' >>gapf.c
+if cc -o gapf gapf.c 2>/dev/null; then
+    check "in the gap: the C formula gives predict's number" test "$(./gapf)" = "$(at 3 5)"
+else
+    skip "in the gap: the C formula: no cc"
+fi
+
+# --- a model that gives a time <= 0 (its intercept edited to -5 us): the answer there is
+# refused, the others printed, exit 1; never a negative time nor an interval past it
+awk '/"pattern": "pingpong"/ { p = 1 } p && !d && /"alpha_us"/ { sub(/"alpha_us": [-0-9.e]+/, "\"alpha_us\": -5"); d = 1 } { print }' \
+    laptop.json >negative.json
+check "a pingpong intercept edited to -5 us" grep -q '"alpha_us": -5,' negative.json
+run "$COMMFIT" predict -m negative.json -p pingpong -n 2 -b 16,1M
+expect_rc 1 "a model giving a negative time at 16 B"
+check "a negative time: refused in its row, with empty numbers" test "$(sed -n 2p "$T/out")" = \
+    "pingpong,2,16,byte,,,,,fit,linear,,refused: the model gives a non-positive time at 16 B (-4.998 us),"
+check "the next row is answered: a positive time at 1 MiB (-5 + 104.9 us)" \
+    within "$(sed -n 3p "$T/out" | cut -d, -f5)" 99.86 0.01
+check "one line per point asked, refused or not" test "$(wc -l <"$T/out")" -eq 3
+expect_err "commfit: predict: negative.json: the model gives a non-positive time at 16 B for pingpong (byte) at np=2: -4.998 us from the fit (linear); 1 answer refused, marked in the output" \
+    "a negative time: the message says where and from what"
+run "$COMMFIT" predict -m negative.json -p pingpong -n 2 -b 16 -f table
+expect_rc 1 "a negative time, as a table"
+check "the table says refused, with no interval" grep -q '^pingpong  *2  *16 B  *refused  *-  *-  *-  *fit' "$T/out"
+run "$COMMFIT" predict -m negative.json -p pingpong -n 2 -b 16 -f json
+check "json: null times and the note" grep -q '"t_us": null, "lo_us": null, "hi_us": null, "bw_MiBps": null, .*"note": "refused: the model gives a non-positive time at 16 B (-4.998 us)"' "$T/out"
+
+# --- barrier: a pattern that moves no data. Fitted as a constant (T = t0_us at every
+# size, cov [[variance]]) it answers from that fit at the measured np; elsewhere from the
+# point-to-point estimate, saying how far np is from the measured; --bytes may be left out
+# (0), and any other size answers the same, said in the note.
+{
+    echo "# schema: 1"
+    echo "$HEADER"
+    awk 'BEGIN { for (k = 0; k <= 22; k++) { m = k == 0 ? 0 : 2 ^ (k - 1)
+        t = (1 + 1e-4 * m) * (1 + 0.02 * sin(k * 1.7))
+        printf "pingpong,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, t, t, t, t, m / (1.048576 * t) }
+        print "barrier,2,0,byte,,1000,5,3,3,3,3,0.1," }'
+} >barrier.csv
+"$COMMFIT" fit -i barrier.csv -o barrier.json >/dev/null 2>&1
+# barrier.json: whatever fit makes of the one barrier row; constant.json: a constant fit
+# of it written in first, the one predict finds
+constant='{"pattern": "barrier", "np": 2, "datatype": "byte", "blocks": 0, "model": "constant", "segments": [{"from_bytes": 0, "to_bytes": 0, "n": 5, "coef": {"t0_us": 3.0}, "se": {"t0_us": 0.05}, "cov": [[0.0025]]}], "s2": 0.0004, "dof": 4, "quality": {"n": 5, "dof": 4, "loo_mape": 0.01, "max_rel_err": 0.02, "r2": null, "aicc": null}, "saturation": null, "measured": {"min_bytes": 0, "max_bytes": 0}},'
+run "$COMMFIT" predict -m barrier.json -p barrier -n 8
+expect_rc 0 "barrier without --bytes"
+check "barrier: the size is 0" test "$(field 3)" = 0
+check "barrier at np=8: the point-to-point estimate" test "$(field 9)" = p2p-estimate
+check "barrier at np=8: says how far np is from the measured" grep -q 'np=8 is 4x the largest measured, 2' "$T/out"
+sed "s/^  \"fits\": \[\$/  \"fits\": [ $constant/" barrier.json >constant.json
+check "a constant fit of barrier written into the model file" grep -q '"model": "constant"' constant.json
+run "$COMMFIT" predict -m constant.json -p barrier -n 2,8 -b 0
+expect_rc 0 "barrier with a constant fit"
+check "barrier at the measured np=2: the constant fit" test "$(field 9),$(field 10)" = fit,constant
+check "barrier at np=2: 3 us, the fit's t0_us" test "$(field 5)" = 3
+# t(0.975, 4) = 2.7764; sd = sqrt(0.0025 + 0.0004 * 9) = 0.078102: 3 -/+ 0.216845
+check "barrier at np=2: the interval from cov and s2 ($(field 6), $(field 7))" \
+    test "$(field 6),$(field 7)" = "2.78315,3.21685"
+check "barrier at np=8: still the estimate, np noted" grep -q '^barrier,8,0,byte,.*,p2p-estimate,dissemination,np,.*np=8 is 4x the largest measured, 2' "$T/out"
+run "$COMMFIT" predict -m constant.json -p barrier -n 2 -b 0,1K
+expect_rc 0 "barrier with a size"
+check "barrier with a size: the same time, not extrapolated" \
+    test "$(sed -n 3p "$T/out" | cut -d, -f3,5,9,11)" = "1024,3,fit,"
+check "barrier with a size: the note says the size does not matter" \
+    grep -q '^barrier,2,1024,byte,.*barrier carries no data: its time is the same at any --bytes' "$T/out"
+printf '2 0\n4 1K\n' >barrier-points
+run "$COMMFIT" predict -m constant.json -p barrier --points barrier-points
+expect_rc 0 "barrier --points with a size"
+check "barrier --points: one line a point" test "$(wc -l <"$T/out")" -eq 3
+run "$COMMFIT" predict -m constant.json --formula -p barrier -n 2
+check "barrier --formula: a constant" grep -q '^T = 3 us' "$T/out"
+run "$COMMFIT" predict -m constant.json --formula --lang c -p barrier -n 2
+expect_out "static inline double T_barrier_np2(double m) { (void)m; return 3; } /* us; m in bytes */" \
+    "barrier --formula --lang c: a constant that compiles without warnings"
+
+# --- two-process patterns: pingpong, pingping and the loggp experiments at np 2 only;
+# sendrecv and exchange run on a chain of any np
+run "$COMMFIT" predict -m laptop.json -p pingpong -n 4 -b 1K
+expect_rc 2 "pingpong at np=4"
+expect_err "commfit: predict: np=4: pingpong is defined on 2 processes only; ask for np 2 (sendrecv and exchange run on any np)
+Try 'commfit predict --help'." "pingpong at np=4: refused, saying why"
+run "$COMMFIT" predict -m laptop.json -p pingping -n 2,8 -b 1K
+expect_rc 2 "pingping at np=2,8"
+run "$COMMFIT" predict -m laptop.json --formula -p pingpong -n 4
+expect_rc 2 "pingpong --formula at np=4"
+printf '2 1K\n4 1K\n' >pp-points
+run "$COMMFIT" predict -m laptop.json -p pingpong --points pp-points
+expect_rc 1 "pingpong --points at np=4"
+grep_err "^commfit: predict: pp-points:2: np=4: pingpong is defined on 2 processes only" \
+    "pingpong --points at np=4: names file:line"
+run "$COMMFIT" predict -m laptop.json -p sendrecv -n 4 -b 1K
+expect_rc 0 "sendrecv at np=4"
+check "sendrecv at np=4: the point-to-point estimate" test "$(field 9)" = p2p-estimate
+
+# --- the model column: MPICH's linear gatherv and scatterv are not the linear (Hockney) fit
+run "$COMMFIT" predict -m laptop.json -p scatterv -n 4 -b 1K
+expect_rc 0 "scatterv from the point-to-point estimate"
+check "the linear algorithm is named with its pattern" test "$(field 10)" = "linear scatterv"
+run "$COMMFIT" predict -m laptop.json -p pingpong -n 2 -b 1K
+check "the linear fit stays 'linear'" test "$(field 10)" = "linear"
+
+# --- numbers: the table with 4 significant digits, whole digits kept; the CSV with 6,
+# never an exponent; JSON as many as read back as the same double
+run "$COMMFIT" predict -m laptop.json -p alltoall -n 2,1024 -b 0,4M -f table
+check "table: 4 significant digits" grep -Eq '^alltoall +2 +0 B +[0-9]\.[0-9]{3} ' "$T/out"
+check "table: whole digits kept, no exponent" sh -c "! grep -q 'e+' '$T/out'"
+check "table: a bandwidth-less pattern shows '-'" grep -Eq '^alltoall +1024 +4 MiB +[0-9]{6,} +[0-9]+ +[0-9]+ +- ' "$T/out"
+run "$COMMFIT" predict -m laptop.json -p alltoall -n 2,1024 -b 0,4M
+check "csv: 6 significant digits ($(field 5))" sh -c "sed -n 2p '$T/out' | cut -d, -f5 | grep -Eq '^[0-9]\.[0-9]{5}\$'"
+check "csv: no exponent in a huge time" sh -c "! grep -q 'e+' '$T/out'"
+check "csv: the same digits for bandwidth" sh -c "'$COMMFIT' predict -m laptop.json -p pingpong -n 2 -b 1K | sed -n 2p | cut -d, -f8 | grep -Eq '^[0-9]{3}\.[0-9]{3}\$'"
+run "$COMMFIT" predict -m laptop.json -p pingpong -n 2 -b 1K -f json
+jt=$(sed -n 's/.*"t_us": \([0-9.e+-]*\),.*/\1/p' "$T/out")
+echo '#include <math.h>' >jf.c
+"$COMMFIT" predict -m laptop.json --formula --lang c -p pingpong -n 2 >>jf.c 2>/dev/null
+printf '#include <stdio.h>\n#include <stdlib.h>\nint main(int c, char **v) { (void)c; return !(fabs(T_pingpong_np2(1024) / strtod(v[1], NULL) - 1) < 1e-13); }\n' >>jf.c
+if cc -o jf jf.c -lm 2>/dev/null; then
+    check "json: t_us ($jt) has the formula's 15 digits and more" ./jf "$jt"
+else
+    skip "json round trip: no cc"
+fi
+
 # --- formats
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f json
 expect_rc 0 "json"
 check "json names the model file" grep -q '^{"model_file": "cluster.json", "predictions": \[' "$T/out"
 check "json has the source and the extrapolation" \
-    grep -q '"source": "across-np", "model": "pairwise exchange", "extrapolated": {"np": true, "bytes": false}' "$T/out"
+    grep -q '"source": "across-np", "model": "pairwise exchange", "extrapolated": {"np": true, "bytes": false, "blocks": false}' "$T/out"
 if command -v jq >/dev/null 2>&1; then
     check "json parses" jq -e '.predictions[0].t_us > 0' "$T/out"
 else
@@ -172,7 +320,7 @@ cat >f.c <<'CEOF'
 #include <stdio.h>
 CEOF
 cat "$T/out" >>f.c
-echo 'int main(void) { printf("%.3f\n", T_alltoall_np16(1048576)); return 0; }' >>f.c
+echo 'int main(void) { printf("%.6g\n", T_alltoall_np16(1048576)); return 0; }' >>f.c
 if cc -o f f.c -lm 2>/dev/null; then
     "$COMMFIT" predict -m laptop.json -p alltoall -n 16 -b 1M -f csv | sed -n 2p | cut -d, -f5 >want
     check "the C formula compiles and gives predict's number" test "$(./f)" = "$(cat want)"
@@ -199,6 +347,30 @@ check "--blocks 16: the datatype fit within 2%" within "$(field 5)" 10.3536 0.02
 check "--blocks: the datatype model named" test "$(field 10)" = datatype
 run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 0
 expect_rc 2 "--blocks 0"
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 16
+check "--blocks 16: in the CSV's last column, blocks" test "$(field 13)" = 16
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K
+check "no --blocks: the fit's smallest measured count (1), shown" test "$(field 13)" = 1
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K -f table
+check "the table shows datatype and blocks when a datatype is asked" \
+    grep -Eq '^pingpong +2 +64 KiB +vector +1 +[0-9]' "$T/out"
+check "the table's header names them" grep -Eq '^pattern +np +bytes +datatype +blocks +t_us' "$T/out"
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K -f json
+check "json: blocks" grep -q '"datatype": "vector", "blocks": 1, ' "$T/out"
+run "$COMMFIT" predict -m ddt.json -p pingpong -n 2 -b 64K -f table
+check "the table of a byte fit has no datatype column" grep -Eq '^pattern +np +bytes +t_us' "$T/out"
+run "$COMMFIT" predict -m ddt.json -p pingpong -n 2 -b 64K
+check "a byte fit: blocks empty" test "$(field 13)" = ""
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 8,1M --blocks 256
+expect_rc 0 "--blocks beyond the measured"
+check "--blocks beyond the measured: marked" test "$(at 2 11),$(at 3 11)" = bytes+blocks,blocks
+check "--blocks beyond the measured: says how far" grep -q 'blocks 256 is 4x the largest measured, 64' "$T/out"
+check "more blocks than floats: said" grep -q '256 blocks cannot lay out 8 B: a block holds one 4-byte float at least' "$T/out"
+check "more blocks than floats: only where it is so" test "$(grep -c 'cannot lay out' "$T/out")" -eq 1
+run "$COMMFIT" predict -m ddt.json -p pingpong -n 2 -b 64K --blocks 4
+expect_rc 2 "--blocks with a byte fit"
+expect_err "commfit: predict: --blocks 4: pingpong (byte) at np=2 has no block count; --blocks goes with a derived datatype (-d vector, ...)
+Try 'commfit predict --help'." "--blocks with a byte fit: says what it goes with"
 
 # --- a pattern without data: barrier (dissemination, 0.7 us * ceil(lg p)), measured at
 # 0 bytes only, with its 95% half-width over 5 samples
@@ -224,16 +396,16 @@ barriers 2,4,8 >bar248.csv
 run "$COMMFIT" predict -m bar2.json -p barrier -n 2 -b 0
 expect_rc 0 "barrier at the np measured"
 check "barrier at np=2: from its fit, the constant" test "$(field 9),$(field 10)" = fit,constant
-check "barrier at np=2: the measured time" test "$(field 5)" = 0.700
+check "barrier at np=2: the measured time" test "$(field 5)" = 0.7
 run "$COMMFIT" predict -m bar2.json -p barrier -n 2 -b 0,1K
 check "barrier, --bytes 1K: the same time, not extrapolated" \
-    test "$(sed -n 3p "$T/out" | cut -d, -f5,9,11)" = "0.700,fit,"
+    test "$(sed -n 3p "$T/out" | cut -d, -f5,9,11)" = "0.7,fit,"
 check "barrier, --bytes 1K: says the size does not matter" \
-    grep -q '^barrier,2,1024,byte,0.700,.*,barrier carries no data: its time is the same at any --bytes$' "$T/out"
+    grep -q '^barrier,2,1024,byte,0.7,.*,barrier carries no data: its time is the same at any --bytes,$' "$T/out"
 run "$COMMFIT" predict -m bar2.json -p barrier -n 8 -b 0
 check "barrier at np=8 from np=2 only: the point-to-point estimate" test "$(field 9),$(field 10)" = p2p-estimate,dissemination
 run "$COMMFIT" predict -m bar248.json -p barrier -n 4 -b 0
-check "barrier at a measured np of 2,4,8: the fit" test "$(field 9),$(field 5)" = fit,1.400
+check "barrier at a measured np of 2,4,8: the fit" test "$(field 9),$(field 5)" = fit,1.4
 run "$COMMFIT" predict -m bar248.json -p barrier -n 16 -b 0
 check "barrier at np=16 from 2,4,8: the across-np model, dissemination" \
     test "$(field 9),$(field 10)" = across-np,dissemination
@@ -312,6 +484,35 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K --points points
 expect_rc 2 "--points with --np"
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K --bogus
 expect_rc 2 "unknown option"
+# --- the model file against its schema: every number typed and checked, by its path
+sed '0,/"se": {/s//"se": "x", "se_was": {/' cluster.json >se-string.json
+run "$COMMFIT" predict -m se-string.json -p alltoall -n 4 -b 1K
+expect_rc 1 "standard errors that are a string"
+expect_err "commfit: predict: se-string.json: fits[0].segments[0].se: expected an object" \
+    "standard errors that are a string: the path named"
+sed '0,/"alpha_us": [-0-9.e]*/s//"alpha_us": "fast"/' cluster.json >alpha-string.json
+run "$COMMFIT" predict -m alpha-string.json -p alltoall -n 4 -b 1K
+expect_rc 1 "a coefficient that is a string"
+expect_err "commfit: predict: alpha-string.json: fits[0].segments[0].coef.alpha_us: expected a number" \
+    "a coefficient that is a string: the path named"
+sed '0,/"alpha_us": [-0-9.e]*/s//"alpha_us": null/' cluster.json >alpha-null.json
+run "$COMMFIT" predict -m alpha-null.json -p alltoall -n 4 -b 1K
+expect_rc 1 "a coefficient that is null"
+expect_err "commfit: predict: alpha-null.json: fits[0].segments[0].coef.alpha_us: expected a finite number" \
+    "a coefficient that is null: the path named"
+# the first covariance row [a, b] of the file becomes [a, b + 1]: no longer symmetric
+awk '/"cov": \[/ && !done { c = 1 } c && /^ *-?[0-9]/ { n++; if (n == 2) { sub(/[-0-9.e]+/, "&1"); c = 0; done = 1 } } { print }' \
+    cluster.json >asym.json
+run "$COMMFIT" predict -m asym.json -p alltoall -n 4 -b 1K
+expect_rc 1 "a covariance that is not symmetric"
+grep_err "^commfit: predict: asym.json: fits\[0\]\.segments\[0\]\.cov\[1\]\[0\]: .* differs from cov\[0\]\[1\] = .*: expected a symmetric matrix$" \
+    "a covariance that is not symmetric: the element named"
+mkdir folder.json
+run "$COMMFIT" predict -m folder.json -p alltoall -n 4 -b 1K
+expect_rc 1 "a folder as the model file"
+expect_err "commfit: predict: folder.json: is a folder, not a model file: name a .json file written by 'commfit fit'" \
+    "a folder as the model file: says it is a folder"
+
 sed 's/"gamma_us_per_byte"/"gamma_gone"/' laptop.json >nop2p.json
 run "$COMMFIT" predict -m nop2p.json -p alltoall -n 16 -b 1K
 expect_rc 1 "a broken p2p member"

@@ -60,6 +60,8 @@ check "the time data holds the fit sampled with its prediction interval" \
     grep -q "^# bytes t_us lo_us hi_us (the fit, its 95% prediction interval)" "$R/time-pingpong.dat"
 check "the piecewise ping-pong fit marks its breakpoint" \
     grep -q "set label 'np=2 breakpoint in (64K, 128K)'" "$R/time-pingpong.gp"
+check "the fitted curve is sampled at both ends of the breakpoint gap (a point and the fit each)" \
+    test "$(grep -c '^65536 ' "$R/time-pingpong.dat"),$(grep -c '^131072 ' "$R/time-pingpong.dat")" = 2,2
 check "the piecewise ping-pong's bandwidth draws the Hockney line r_inf and n_1/2 come from" \
     grep -q "title 'np=2 r_inf m / (n_1/2 + m): the Hockney line tangent to the fit" "$R/bw-pingpong.gp"
 check "the bandwidth axis is fixed by the points and r_inf, not by the bars" \
@@ -72,6 +74,11 @@ apart() {
         END {exit !(n >= 3 && !bad)}' "$1"
 }
 check "the time vs np plot draws sizes whose curves do not overlap" apart "$R/np-alltoall.dat"
+check "bw-pingpong-vector: the fits' bandwidth at each block count" \
+    grep -q "title 'vector, 256 blocks datatype fit: T(m, b) = " "$R/bw-pingpong-vector.gp"
+check "bw-pingpong-vector: the r_inf of the contiguous fit, which has saturation figures" \
+    grep -q "title 'contiguous r_inf = [0-9]* MiB/s (95%: " "$R/bw-pingpong-vector.gp"
+check "bw-pingpong-contiguous: its r_inf" grep -q "title 'contiguous r_inf = " "$R/bw-pingpong-contiguous.gp"
 check "the gain from the fits is drawn (each datatype's fit against its pack_LAYOUT fit)" \
     grep -q "title 'vector from the fits'" "$R/gain-pingpong-b16.gp"
 check "the pack fits of each layout have their residuals" \
@@ -143,6 +150,87 @@ print(sum(2 + f["formula"].count("; ") for f in m["fits"]
 else
     skip "no gnuplot on this machine: the drawing checks"
 fi
+
+# A machine that measured np=2 only: time vs np is still drawn, with the measured points
+# and what predict answers elsewhere, the point-to-point estimate, dashed with its interval.
+awk -F, '/^#/ || $1 == "pattern" || $2 == 2' data/run.csv >laptop.csv
+"$COMMFIT" fit -i laptop.csv -o laptop.json >/dev/null 2>&1
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i laptop.csv -m laptop.json -o laptop
+expect_rc 0 "a table of np=2 only"
+for p in alltoall allreduce barrier sendrecv; do
+    check "np=2 only: np-$p is drawn" test -s "laptop/np-$p.gp"
+done
+check "np=2 only: no np plot for pingpong, a two-process pattern" test ! -e laptop/np-pingpong.gp
+L=laptop/np-alltoall.dat
+check "np-alltoall: the estimate is a data block of its own per size" \
+    test "$(grep -c '^# \[[0-9]*\] point-to-point estimate$' "$L")" -ge 3
+check "np-alltoall: the estimate is drawn dashed" grep -q "using 1:2 with lines lt 1 dt 2 notitle" laptop/np-alltoall.gp
+check "np-alltoall: its interval as bars" grep -q "using 1:2:3:4 with yerrorbars lt 1 pt 0 lw 1 notitle" laptop/np-alltoall.gp
+check "np-alltoall: labelled as the estimate predict answers" \
+    grep -q "title 'point-to-point estimate, what predict answers: " laptop/np-alltoall.gp
+check "np-alltoall: the axis goes to 64 processes" grep -q "'64' 64)" laptop/np-alltoall.gp
+# the first size's estimate at np=16 is predict's answer there
+size=$(sed -n 's/^# \[0\] \(.*\)$/\1/p' "$L" | sed 's/ //; s/KiB/K/; s/MiB/M/; s/B$//')
+est=$(awk '/^# \[1\] point-to-point estimate$/ {b = 1; next} /^# \[/ {b = 0} b && $1 == 16 {print $2 "," $3 "," $4}' "$L")
+pred=$("$COMMFIT" predict -m laptop.json -p alltoall -n 16 -b "$size" | sed -n 2p | cut -d, -f5-7)
+check "np-alltoall: the estimate at np=16, $size, is predict's ($est; predict $pred)" test -n "$est" -a "$est" = "$pred"
+check "np-alltoall: the caption says what the estimate is" \
+    grep -q 'Dashed lines are the point-to-point estimate, which is what commfit predict answers' laptop/index.html
+if [ -n "$gp" ]; then
+    run "$COMMFIT" report -i laptop.csv -m laptop.json -o laptop-drawn
+    n=$(grep -c '^# \[[0-9]*\] point-to-point estimate$' "$L")
+    # per size: the points, the dashed estimate, its bars; the key: the estimate (two
+    # lines) and the bars
+    check "np-alltoall.svg draws $((3 * n + 3)) elements" \
+        test "$(elements laptop-drawn/np-alltoall.svg)" -eq $((3 * n + 3))
+else
+    skip "np-alltoall.svg: no gnuplot"
+fi
+
+# A constant fit of barrier (a pattern that moves no data): the page lists it, with a dash
+# for the figures it has none of; nothing breaks on its size-less range.
+constant='{"pattern": "barrier", "np": 2, "datatype": "byte", "blocks": 0, "model": "constant", "segments": [{"from_bytes": 0, "to_bytes": 0, "n": 5, "coef": {"t0_us": 0.7}, "se": {"t0_us": 0.02}, "cov": [[0.0004]]}], "s2": 0.0009, "dof": 4, "quality": {"n": 5, "dof": 4, "loo_mape": 0.02, "max_rel_err": 0.03, "r2": null, "aicc": null}, "saturation": null, "measured": {"min_bytes": 0, "max_bytes": 0}},'
+sed "s/^  \"fits\": \[\$/  \"fits\": [ $constant/" laptop.json >constant.json
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i laptop.csv -m constant.json -o constant
+expect_rc 0 "a model with a constant fit"
+check "the constant fit is in the page, its formula T = t" \
+    grep -q '<tr><td>barrier</td><td class="num">2</td><td>byte</td><td>constant</td><td><code>T = 0.7 us[^<]*</code></td><td>t0_us = 0.7 &plusmn; 0.02</td>' constant/index.html
+check "no 'nan' in the page" sh -c '! grep -q nan constant/index.html'
+
+# Time vs blocks as measure writes the rows: a request rounded down to whole blocks of
+# floats (a vector of 100 blocks carries 400 of 512 bytes), and no more blocks than floats
+# (8 bytes hold 2). Each size's curve goes over the block counts measured at it, 100 and
+# 1000 among them, labelled on the axis.
+awk 'BEGIN {
+    print "# schema: 1"
+    print "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps"
+    n = split("8 512 4096 65536", S, " "); nb = split("1 2 4 10 100 1000", B, " ")
+    for (i = 1; i <= n; i++) for (j = 1; j <= nb; j++) {
+        f = int(S[i] / 4); b = B[j]; if (b > f) continue
+        m = 4 * b * int(f / b); t = (0.5 + m / 4000 + 0.01 * b) * (1 + 0.02 * sin(++k))
+        printf "pingpong,2,%d,vector,%d,100,5,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", m, b, t, t, t, t, t * 0.03, m / (1.048576 * t)
+    }
+}' >blk.csv
+"$COMMFIT" fit -i blk.csv -o blk.json >/dev/null 2>&1
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i blk.csv -m blk.json -o blk
+expect_rc 0 "a datatype table with rounded sizes"
+B=blk/blocks-pingpong-vector.dat
+# block N of the data file: its data lines
+dblock() { awk -v n="$1" '/^# \[/ {b = ($2 == "[" n "]")} b && !/^#/ && NF' "$B"; }
+check "blocks: one curve per request, named by it" \
+    test "$(grep '^# \[' "$B" | tr '\n' ' ')" = "# [0] 8 B # [1] 8 B # [2] 512 B # [3] 512 B # [4] 4 KiB # [5] 4 KiB # [6] 64 KiB # [7] 64 KiB "
+check "blocks: 8 B has its points at 1 and 2 blocks only" test "$(dblock 0 | cut -d' ' -f1 | tr '\n' ' ')" = "1 2 "
+check "blocks: the fit at 8 B goes to 2 blocks, not to 1000" test "$(dblock 1 | tail -n 1 | cut -d' ' -f1)" = 2
+check "blocks: 512 B has its 100-block point at the 400 bytes carried" \
+    test "$(dblock 2 | awk '$1 == 100 {print $5}')" = 400
+check "blocks: the fit at 512 B stops at 100 blocks" test "$(dblock 3 | tail -n 1 | cut -d' ' -f1)" = 100
+check "blocks: 64 KiB has points at 100 and 1000 blocks" \
+    test "$(dblock 6 | awk '$1 == 100 || $1 == 1000 {print $1}' | tr '\n' ' ')" = "100 1000 "
+check "blocks: the fit at 64 KiB reaches 1000 blocks" test "$(dblock 7 | tail -n 1 | cut -d' ' -f1)" = 1000
+check "blocks: the fit is drawn at the bytes the layout carries (1000 blocks: 64000)" \
+    test "$(dblock 7 | tail -n 1 | cut -d' ' -f3)" = 64000
+check "blocks: the axis labels 100 and 1000" grep -q "'100' 100 0, '1000' 1000 0)" blk/blocks-pingpong-vector.gp
+check "blocks: the caption says a size is a request" grep -q 'A size is the payload asked for' blk/index.html
 
 # -m alone, run from another folder: the table is found beside the model's folder.
 mkdir elsewhere

@@ -37,6 +37,7 @@ links_ok() {
 # The plots this table supports, with the plot elements each draws.
 plots="time-allreduce:3 time-alltoall:3 time-pingpong:1 time-sendrecv:1
 bw-pingpong:2 bw-sendrecv:2
+bw-pingpong-contiguous:1 bw-pingpong-indexed:5 bw-pingpong-struct:3 bw-pingpong-vector:5
 gain-pingpong-b1:2 gain-pingpong-b16:2 gain-pingpong-b256:2 gain-pingpong-varying:1
 blocks-pingpong-indexed:9 blocks-pingpong-vector:9
 np-allreduce:4 np-alltoall:4 np-barrier:1"
@@ -87,6 +88,18 @@ commfit: report: wrote report/t/index.html with $nplots plots" "report -i t.csv"
     done
     check "the struct, its block count growing with the size, has a gain plot of its own" \
         grep -q '^# \[0\] struct$' report/t/gain-pingpong-varying.dat
+    # Bandwidth per datatype: at the smallest and largest block counts, each beside the
+    # pack of its layout, with the contiguous transfer of the same bytes.
+    check "bw-pingpong-vector: the datatype at 1 and 256 blocks, the pack of its layout beside" \
+        test "$(grep '^# \[' report/t/bw-pingpong-vector.dat | tr '\n' '|')" = \
+        "# [0] contiguous|# [1] vector, 1 block|# [2] pack_vector, 1 block|# [3] vector, 256 blocks|# [4] pack_vector, 256 blocks|"
+    check "bw-pingpong-vector: the contiguous baseline at the datatype's sizes" \
+        test "$(awk '/^# \[0\]/ {b = 1; next} /^# \[1\]/ {b = 0} b && !/^#/ && NF {print $1}' report/t/bw-pingpong-vector.dat | tr '\n' ' ')" = \
+        "1024 4096 16384 65536 262144 1048576 "
+    check "bw-pingpong-struct: struct at its own block counts" \
+        grep -q '^# \[1\] struct, blocks growing with the size$' report/t/bw-pingpong-struct.dat
+    check "bw-pingpong-vector: the pack drawn with open symbols, dashed" \
+        grep -q "index 2 using 1:2:3:4 with yerrorlines dt 2 lt 2 pt 4 title 'pack_vector, 1 block measured'" report/t/bw-pingpong-vector.gp
     check "the pack baseline is drawn beside its datatype" \
         grep -q "title 'pack_indexed measured (MPI_Pack of the same layout" report/t/blocks-pingpong-indexed.gp
     for p in $plots; do

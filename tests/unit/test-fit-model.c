@@ -176,6 +176,110 @@ static void validation(void)
     json_decref(copy);
     (void)fit0;
 
+    /* Every number inside a segment, by its path: types, finiteness, the covariance's
+     * shape and symmetry, the standard errors against it. */
+    struct {
+        const char *path; /* "coef.alpha_us", "cov[0][1]", "se", "n" ... in segments[0] */
+        json_t *value;
+        const char *msg;
+    } segcases[] = {
+        {"coef.alpha_us", json_string("x"), "fits[0].segments[0].coef.alpha_us: expected a number"},
+        {"coef.alpha_us", json_null(),
+         "fits[0].segments[0].coef.alpha_us: expected a finite number"},
+        {"se", json_string("x"), "fits[0].segments[0].se: expected an object"},
+        {"se.alpha_us", json_string("x"), "fits[0].segments[0].se.alpha_us: expected a number"},
+        {"se.alpha_us", json_real(-1),
+         "fits[0].segments[0].se.alpha_us: expected a finite number >= 0"},
+        {"se.alpha_us", json_real(3),
+         "fits[0].segments[0].se.alpha_us: 3 does not match the covariance: sqrt(cov[0][0]) = 2"},
+        {"cov[0][1]", json_real(1),
+         "fits[0].segments[0].cov[1][0]: 0.001 differs from cov[0][1] = 1: expected a "
+         "symmetric matrix"},
+        {"cov[1][1]", json_real(-1),
+         "fits[0].segments[0].cov[1][1]: -1: a variance cannot be negative"},
+        {"cov[1]", json_array(), "fits[0].segments[0].cov[1]: expected an array of 2 numbers"},
+        {"n", json_real(1.5), "fits[0].segments[0].n: expected an integer"},
+    };
+    copy = json_deep_copy(root);
+    seg = json_array_get(
+        json_object_get(json_array_get(json_object_get(copy, "fits"), 0), "segments"), 0);
+    json_object_set_new(seg, "cov", json_pack("[[f, f], [f, f]]", 4.0, 0.001, 0.001, 1e-10));
+    json_object_set_new(seg, "se", json_pack("{s:f, s:f}", "alpha_us", 2.0, "beta_us_per_byte",
+                                             1e-5));
+    text = json_dumps(copy, 0);
+    cf_modelset *ok_m = NULL;
+    ok(cf_modelset_read_mem(text, strlen(text), "m.json", &ok_m, &e) == 0,
+       "a hand-edited covariance, symmetric, with matching standard errors: read (%s)", e.msg);
+    cf_modelset_free(ok_m);
+    free(text);
+    json_decref(copy);
+    for (size_t i = 0; i < sizeof segcases / sizeof segcases[0]; i++) {
+        copy = json_deep_copy(root);
+        seg = json_array_get(
+            json_object_get(json_array_get(json_object_get(copy, "fits"), 0), "segments"), 0);
+        /* Round numbers to start from, which the reader accepts. */
+        json_object_set_new(seg, "cov", json_pack("[[f, f], [f, f]]", 4.0, 0.001, 0.001, 1e-10));
+        json_object_set_new(seg, "se", json_pack("{s:f, s:f}", "alpha_us", 2.0,
+                                                 "beta_us_per_byte", 1e-5));
+        const char *p = segcases[i].path;
+        if (strncmp(p, "cov[", 4) == 0) {
+            json_t *row = json_array_get(json_object_get(seg, "cov"), (size_t)(p[4] - '0'));
+            if (p[6] == '\0')
+                json_array_set_new(json_object_get(seg, "cov"), (size_t)(p[4] - '0'),
+                                   segcases[i].value);
+            else
+                json_array_set_new(row, (size_t)(p[7] - '0'), segcases[i].value);
+        } else if (strchr(p, '.') != NULL) {
+            char obj[16];
+            snprintf(obj, sizeof obj, "%.*s", (int)(strchr(p, '.') - p), p);
+            json_object_set_new(json_object_get(seg, obj), strchr(p, '.') + 1, segcases[i].value);
+        } else {
+            json_object_set_new(seg, p, segcases[i].value);
+        }
+        text = json_dumps(copy, 0);
+        refuses(text, segcases[i].msg);
+        free(text);
+        json_decref(copy);
+    }
+    /* Fields outside the segments. */
+    struct {
+        int fit;
+        const char *obj, *key;
+        json_t *value;
+        const char *msg;
+    } more[] = {
+        {1, NULL, "breakpoints", json_array(),
+         "fits[1].breakpoints: expected 1 breakpoints for 2 segments, got 0"},
+        {1, "breakpoints[0]", "after_bytes", json_integer(4096),
+         "fits[1].breakpoints[0].after_bytes: 4096: expected segments[0].to_bytes, 8192"},
+        {0, "quality", "loo_mape", json_real(-0.5),
+         "fits[0].quality.loo_mape: -0.5: expected a number >= 0 or null"},
+        {0, "quality", "r2", json_string("high"), "fits[0].quality.r2: expected a number"},
+        {0, "saturation", "peak_bytes", json_string("1M"),
+         "fits[0].saturation.peak_bytes: expected an integer"},
+        {0, "saturation", "rinf_MiBps", json_real(-7),
+         "fits[0].saturation.rinf_MiBps: -7: expected a number >= 0 or null"},
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+        copy = json_deep_copy(root);
+        json_t *f = json_array_get(json_object_get(copy, "fits"), (size_t)more[i].fit);
+        json_t *o = f;
+        if (more[i].obj != NULL && strcmp(more[i].obj, "breakpoints[0]") == 0)
+            o = json_array_get(json_object_get(f, "breakpoints"), 0);
+        else if (more[i].obj != NULL)
+            o = json_object_get(f, more[i].obj);
+        if (!json_is_object(o)) {
+            /* the sample's ping-pong carries saturation figures; make sure it is there */
+            o = json_pack("{s:i}", "nmsg", 1);
+            json_object_set_new(f, more[i].obj, o);
+        }
+        json_object_set_new(o, more[i].key, more[i].value);
+        text = json_dumps(copy, 0);
+        refuses(text, more[i].msg);
+        free(text);
+        json_decref(copy);
+    }
+
     /* Not JSON at all: the line. */
     cf_modelset *r = NULL;
     cf_error_clear(&e);
@@ -186,6 +290,11 @@ static void validation(void)
     ok(cf_modelset_read("/nonexistent/m.json", &r, &e) == CF_EXIT_DATA &&
            strcmp(e.msg, "cannot open: No such file or directory") == 0,
        "a missing file: refused");
+    cf_error_clear(&e);
+    ok(cf_modelset_read(".", &r, &e) == CF_EXIT_DATA &&
+           strcmp(e.msg, "is a folder, not a model file: name a .json file written by 'commfit "
+                         "fit'") == 0,
+       "a folder: refused as a folder (%s)", e.msg);
     json_decref(root);
     cf_modelset_free(m);
 }
@@ -206,6 +315,36 @@ static void predictions(void)
     ok(cf_fit_predict(pw, 1e6, &p) == 0 && p.segment == 1, "piecewise: segment 1");
     near(p.t_us, 9 + 1e6 / 5000, 1e-9, "piecewise: value in segment 1");
     ok(cf_fit_predict(pw, 12000, &p) == 0 && p.in_gap, "piecewise: between 8 and 16 KiB, a gap");
+    /* In the gap: the straight line between segment 0 at 8 KiB and segment 1 at 16 KiB,
+     * neither segment carried past its sizes; the interval is the hull of the two ends'. */
+    {
+        double ta = 3 + 8192 / 3000.0, tb = 9 + 16384 / 5000.0;
+        near(p.t_us, ta + (tb - ta) * (12000 - 8192) / 8192.0, 1e-9,
+             "piecewise gap: interpolated between the segments' ends");
+        cf_prediction pa, pb;
+        cf_fit_predict(pw, 8192, &pa);
+        cf_fit_predict(pw, 16384, &pb);
+        ok(p.lo_us == fmin(pa.lo_us, pb.lo_us) && p.hi_us == fmax(pa.hi_us, pb.hi_us),
+           "piecewise gap: the interval is the hull of the intervals at its ends");
+        ok(p.segment == 0, "piecewise gap: segment is the one below the gap");
+    }
+    /* A segment with a negative intercept past the gap is never evaluated inside it. */
+    {
+        cf_fit g = *pw;
+        g.seg[1].coef[0] = -90;
+        g.seg[1].coef[1] = 0.01; /* -90 + 0.01 m: 73.84 us at 16 KiB, 30 us at 12000 B */
+        cf_fit_predict(&g, 8192, &p);
+        double lo_a = p.lo_us;
+        cf_fit_predict(&g, 16384, &p);
+        double hi_b = p.hi_us;
+        ok(cf_fit_predict(&g, 12000, &p) == 0 && p.in_gap, "negative intercept: in the gap");
+        double ta = 3 + 8192 / 3000.0, tb = -90 + 0.01 * 16384;
+        near(p.t_us, ta + (tb - ta) * (12000 - 8192) / 8192.0, 1e-9,
+             "negative intercept: interpolated, not -90 + 0.01 * 12000");
+        ok(p.lo_us == lo_a && p.hi_us == hi_b && p.lo_us > 0 && p.lo_us <= p.t_us,
+           "negative intercept: the interval spans the two ends, never clipped to 0 (%g, %g)",
+           p.lo_us, p.hi_us);
+    }
 
     /* Noisy data: the interval widens with the residual spread, in proportion to T. */
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -252,13 +391,15 @@ static void formulas(void)
            "text formula, piecewise");
     cf_fit_formula(pw, "python", buf, sizeof buf);
     is_str(buf,
-           "def T_alltoall_np4(m): return (3 + 0.000333333333333333*m) if m < 11585.2375029604 "
-           "else 9 + 0.0002*m  # us; m in bytes",
+           "def T_alltoall_np4(m): return (3 + 0.000333333333333333*m) if m <= 8192 else "
+           "(-0.815466666666669 + 0.000799088541666667*m) if m < 16384 else 9 + 0.0002*m  "
+           "# us; m in bytes",
            "python formula, piecewise");
     cf_fit_formula(pw, "c", buf, sizeof buf);
     is_str(buf,
-           "static inline double T_alltoall_np4(double m) { return m < 11585.2375029604 ? 3 + "
-           "0.000333333333333333*m : 9 + 0.0002*m; } /* us; m in bytes */",
+           "static inline double T_alltoall_np4(double m) { return m <= 8192 ? 3 + "
+           "0.000333333333333333*m : m < 16384 ? -0.815466666666669 + 0.000799088541666667*m : "
+           "9 + 0.0002*m; } /* us; m in bytes */",
            "c formula, piecewise");
     cf_fit_formula(dt, "c", buf, sizeof buf);
     is_str(buf,
