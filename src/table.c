@@ -387,7 +387,7 @@ static int parse_double(const char *s, size_t n, double *out)
         memcpy(buf, s, n);
         buf[n] = '\0';
         errno = 0;
-        v = strtod(buf, NULL);
+        v = fabs(strtod(buf, NULL)); /* the magnitude: the sign is applied below */
     }
     if (!isfinite(v))
         return -1;

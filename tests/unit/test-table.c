@@ -456,6 +456,14 @@ int main(void)
                 "t_min_us -1: expected a positive, finite time");
     refuses_row("pingpong,2,1024,byte,,10,5,0,2,3,2,0.1,5",
                 "t_min_us 0: expected a positive, finite time");
+    /* Negative numbers that only strtod reads exactly (an exponent beyond 10^22, more
+     * than 15 digits) keep their sign. */
+    refuses_row("pingpong,2,1024,byte,,10,5,-1e-30,2,3,2,0.1,5",
+                "t_min_us -1e-30: expected a positive, finite time");
+    refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,2,-0.10000000000000001,5",
+                "t_ci95_us -0.1: expected a finite value >= 0");
+    refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,2,0.1,-5e30",
+                "bw_MiBps -5e+30: expected a finite value >= 0");
     refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,-2,0.1,5",
                 "t_med_us -2: expected a positive, finite time");
     refuses_row("pingpong,2,1024,byte,,10,5,3,2,1,2,0.1,5",
