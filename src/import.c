@@ -141,20 +141,8 @@ const char *cf_import_scan_number(const char *s, const char *end, double *v, int
     if (digits == 0)
         return NULL;
     long e = 0;
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        int eneg = 0;
-        p++;
-        if (p < end && (*p == '+' || *p == '-'))
-            eneg = *p++ == '-';
-        const char *e0 = p;
-        for (; p < end && is_digit(*p); p++)
-            if (e < 100000)
-                e = e * 10 + (*p - '0');
-        if (p == e0)
-            return NULL;
-        if (eneg)
-            e = -e;
-    }
+    if ((p = cf_scan_exponent(p, end, &e)) == NULL)
+        return NULL;
     size_t n = (size_t)(p - s);
     double x;
     long p10 = e - dec;

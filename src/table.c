@@ -623,6 +623,27 @@ static int is_digit(char c)
     return (unsigned)(c - '0') < 10;
 }
 
+const char *cf_scan_exponent(const char *p, const char *end, long *e)
+{
+    long x = 0;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        int neg = 0;
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            neg = *p++ == '-';
+        const char *e0 = p;
+        for (; p < end && is_digit(*p); p++)
+            if (x < 100000)
+                x = x * 10 + (*p - '0');
+        if (p == e0)
+            return NULL;
+        if (neg)
+            x = -x;
+    }
+    *e = x;
+    return p;
+}
+
 /* The digits at p appended to *m (which may wrap: callers count the digits); returns where
  * they end. */
 static const char *digit_run(const char *p, const char *end, uint64_t *m)
@@ -688,20 +709,8 @@ static const char *scan_double(const char *p, const char *end, double *out)
     if (digits == 0 || sig > 15) /* beyond 15 digits, m may have wrapped: strtod reads it */
         return NULL;
     long e = 0;
-    if (p < end && (*p == 'e' || *p == 'E')) {
-        int eneg = 0;
-        p++;
-        if (p < end && (*p == '+' || *p == '-'))
-            eneg = *p++ == '-';
-        const char *e0 = p;
-        for (; p < end && is_digit(*p); p++)
-            if (e < 100000)
-                e = e * 10 + (*p - '0');
-        if (p == e0)
-            return NULL;
-        if (eneg)
-            e = -e;
-    }
+    if ((p = cf_scan_exponent(p, end, &e)) == NULL)
+        return NULL;
     long p10 = e - frac;
     if (p10 < -22 || p10 > 22)
         return NULL;

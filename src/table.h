@@ -54,6 +54,12 @@ typedef struct cf_table {
 cf_table *cf_table_alloc(void);
 void cf_table_free(cf_table *t);
 
+/* The exponent of a decimal number at p, if any ("e", "E", an optional sign, digits; an
+ * exponent's magnitude stops growing at 10^5): where it ends, with *e the exponent (0
+ * when there is none), or NULL when "e" has no digits. The table reader's and the
+ * importers' fast number scanners share it. */
+const char *cf_scan_exponent(const char *p, const char *end, long *e);
+
 /* Sets (or replaces) a metadata value; newlines become spaces. 0 or -1 out of memory. */
 int cf_table_meta_set(cf_table *t, const char *key, const char *value);
 /* NULL when absent. */
