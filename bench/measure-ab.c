@@ -24,9 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "measure.h"
-#include "table.h"
+#include "base/error.h"
+#include "measure/measure.h"
+#include "base/table.h"
 
 /* One measured point: a ping-pong size, or a datatype layout at a block count. */
 typedef struct point {

@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "table.h"
+#include "base/table.h"
 
 static double now_s(void)
 {

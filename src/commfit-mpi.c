@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "error.h"
+#include "base/error.h"
 
 int main(int argc, char **argv)
 {

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "error.h"
-#include "launch.h"
-#include "mpi-exec.h"
+#include "base/error.h"
+#include "measure/launch.h"
+#include "measure/mpi-exec.h"
 
 static void usage(FILE *fp)
 {

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "import.h"
-#include "table.h"
+#include "import/import.h"
+#include "base/table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "modelfile.h"
+#include "modelfile/modelfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "size.h"
+#include "base/size.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

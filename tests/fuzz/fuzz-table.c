@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "table.h"
+#include "base/table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ddt.h"
+#include "measure/ddt.h"
 
 static int tap_n, tap_failed, rank;
 

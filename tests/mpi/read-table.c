@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "table.h"
+#include "base/table.h"
 
 int main(int argc, char **argv)
 {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fitting.h"
-#include "table.h"
+#include "fit/fitting.h"
+#include "base/table.h"
 
 typedef struct rows {
     cf_row *r;

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "across.h"
+#include "fit/across.h"
 #include "tap.h"
 
 static const long NPS[] = {2, 4, 8, 16};

@@ -2,7 +2,7 @@
  * points worked out by hand from Thakur, Rabenseifner and Gropp (2005). */
 #include "config.h"
 
-#include "collective.h"
+#include "base/collective.h"
 #include "tap.h"
 
 static void terms(void)

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "ddt.h"
+#include "measure/ddt.h"
 #include "tap.h"
 
 static void plan(cf_ddt_kind kind, cf_ddt_kind layout, uint64_t bytes, long blocks,

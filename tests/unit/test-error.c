@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "outfile.h"
+#include "base/error.h"
+#include "base/outfile.h"
 #include "tap.h"
 
 /* Runs cf_error_report with stderr sent to a file and returns what it printed. */

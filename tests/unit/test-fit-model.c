@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include "fitdata.h"
-#include "fitting.h"
-#include "formula.h"
-#include "model.h"
-#include "modelfile.h"
+#include "fit/fitting.h"
+#include "fit/formula.h"
+#include "fit/model.h"
+#include "modelfile/modelfile.h"
 #include "tap.h"
 
 /* A model set with a linear ping-pong, a piecewise alltoall and a datatype fit. */

@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include "fitdata.h"
-#include "fitting.h"
-#include "model.h"
-#include "modelfile.h"
+#include "fit/fitting.h"
+#include "fit/model.h"
+#include "modelfile/modelfile.h"
 #include "tap.h"
 
 #define ALPHA 2.5          /* us */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "import.h"
+#include "import/import.h"
 #include "tap.h"
 
 static int nwarn;

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "launch.h"
-#include "measure.h"
-#include "stats.h"
+#include "measure/launch.h"
+#include "measure/measure.h"
+#include "base/stats.h"
 #include "tap.h"
 
 /* Sets options from a NULL-terminated list of name, value pairs and checks them. */

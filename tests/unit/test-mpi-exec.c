@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mpi-exec.h"
+#include "measure/mpi-exec.h"
 #include "tap.h"
 
 static void rel(const char *from, const char *to, const char *want)

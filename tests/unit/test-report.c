@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report-int.h"
+#include "report/report-int.h"
 #include "tap.h"
 
 static char *quoted(void (*quote)(FILE *, const char *), const char *s)

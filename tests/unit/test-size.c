@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "size.h"
+#include "base/size.h"
 #include "tap.h"
 
 static void accepts(const char *s, uint64_t want)

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "table.h"
+#include "base/table.h"
 #include "tap.h"
 
 static const char *HEADER = "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,"

@@ -1,0 +1,182 @@
+/* Parsing and printing of message sizes, shared by every subcommand. */
+#include "config.h"
+
+#include "base/size.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *suffix;
+    uint64_t mult;
+} suffixes[] = {
+    {"", 1},
+    {"B", 1},
+    {"K", (uint64_t)1 << 10},
+    {"M", (uint64_t)1 << 20},
+    {"G", (uint64_t)1 << 30},
+    {"KiB", (uint64_t)1 << 10},
+    {"MiB", (uint64_t)1 << 20},
+    {"GiB", (uint64_t)1 << 30},
+    {"KB", 1000},
+    {"MB", 1000000},
+    {"GB", 1000000000},
+};
+
+int cf_size_parse(const char *s, uint64_t *bytes, cf_error *e)
+{
+    const char *p = s;
+    uint64_t v = 0;
+
+    if (*p == '\0')
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "empty size");
+    if (*p < '0' || *p > '9')
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "invalid size '%s': expected digits with an optional suffix "
+                            "K, M, G, KiB, MiB, GiB, KB, MB or GB",
+                            s);
+    for (; *p >= '0' && *p <= '9'; p++) {
+        uint64_t d = (uint64_t)(*p - '0');
+        if (v > (CF_BYTES_MAX - d) / 10) {
+            v = CF_BYTES_MAX + 1;
+            while (p[1] >= '0' && p[1] <= '9')
+                p++;
+        } else {
+            v = v * 10 + d;
+        }
+    }
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        if (strcmp(p, suffixes[i].suffix) != 0)
+            continue;
+        if (v > CF_BYTES_MAX || (v != 0 && suffixes[i].mult > CF_BYTES_MAX / v))
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "size '%s' is too large (at most 1 TiB)",
+                                s);
+        *bytes = v * suffixes[i].mult;
+        if (*bytes > CF_BYTES_MAX)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "size '%s' is too large (at most 1 TiB)",
+                                s);
+        return 0;
+    }
+    return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                        "invalid size '%s': expected digits with an optional suffix "
+                        "K, M, G, KiB, MiB, GiB, KB, MB or GB",
+                        s);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int push(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 16;
+        uint64_t *nv = realloc(*v, nc * sizeof *nv);
+        if (nv == NULL)
+            return -1;
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+int cf_size_list_parse(const char *s, uint64_t **out, size_t *n, cf_error *e)
+{
+    uint64_t *v = NULL;
+    size_t nv = 0, cap = 0;
+    char *copy = strdup(s);
+    int rc = 0;
+
+    if (copy == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    if (*s == '\0') {
+        free(copy);
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "empty size list");
+    }
+    /* Not strtok: an empty item between two commas is an error, not nothing. */
+    for (char *tok = copy, *next; tok != NULL; tok = next) {
+        char *comma = strchr(tok, ',');
+        next = comma ? comma + 1 : NULL;
+        if (comma)
+            *comma = '\0';
+        char *colon = strchr(tok, ':');
+        uint64_t lo, hi;
+        if (colon == NULL) {
+            if ((rc = cf_size_parse(tok, &lo, e)) != 0)
+                goto out;
+            if (push(&v, &nv, &cap, lo) != 0)
+                goto oom;
+            continue;
+        }
+        *colon = '\0';
+        if ((rc = cf_size_parse(tok, &lo, e)) != 0 || (rc = cf_size_parse(colon + 1, &hi, e)) != 0)
+            goto out;
+        if (lo > hi) {
+            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                              "invalid size range '%s:%s': the first size is larger than the last",
+                              tok, colon + 1);
+            goto out;
+        }
+        if (push(&v, &nv, &cap, lo) != 0)
+            goto oom;
+        /* Powers of two above lo, then hi itself so the range ends where it says. */
+        for (uint64_t x = 1; x <= hi; x *= 2) {
+            if (x > lo && x < hi && push(&v, &nv, &cap, x) != 0)
+                goto oom;
+            if (x > CF_BYTES_MAX / 2)
+                break;
+        }
+        if (hi > lo && push(&v, &nv, &cap, hi) != 0)
+            goto oom;
+    }
+    qsort(v, nv, sizeof *v, cmp_u64);
+    {
+        size_t k = 0;
+        for (size_t i = 0; i < nv; i++)
+            if (k == 0 || v[i] != v[k - 1])
+                v[k++] = v[i];
+        nv = k;
+    }
+    free(copy);
+    *out = v;
+    *n = nv;
+    return 0;
+oom:
+    rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+out:
+    free(copy);
+    free(v);
+    return rc;
+}
+
+int cf_sig_prec(double x, int digits)
+{
+    double a = x < 0 ? -x : x;
+    int whole = 1;
+    while (whole < 9 && a >= 10.0) {
+        a /= 10.0;
+        whole++;
+    }
+    return whole > digits ? whole : digits;
+}
+
+void cf_size_format(uint64_t bytes, char *buf, size_t n)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double x = (double)bytes;
+    int u = 0;
+    while (x >= 1024.0 && u < 4) {
+        x /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, n, "%llu B", (unsigned long long)bytes);
+    else if (x == (double)(uint64_t)x)
+        snprintf(buf, n, "%llu %s", (unsigned long long)x, units[u]);
+    else
+        snprintf(buf, n, "%.*g %s", cf_sig_prec(x, 3), x, units[u]);
+}

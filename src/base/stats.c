@@ -1,0 +1,40 @@
+/* Median and confidence half-width of timing samples (GSL does the order statistics and
+ * the Student t quantile). */
+#include "config.h"
+
+#include "base/stats.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double cf_stats_median(const double *x, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    /* The samples are few (a handful to a hundred): a sorted copy on the stack is fine. */
+    double buf[256];
+    double *c = n <= sizeof buf / sizeof buf[0] ? buf : malloc(n * sizeof *c);
+    if (c == NULL)
+        return NAN;
+    memcpy(c, x, n * sizeof *c);
+    gsl_sort(c, 1, n);
+    double m = gsl_stats_median_from_sorted_data(c, 1, n);
+    if (c != buf)
+        free(c);
+    return m;
+}
+
+double cf_stats_ci95_median(const double *x, size_t n)
+{
+    if (n < 2)
+        return NAN;
+    double s = gsl_stats_sd(x, 1, n);
+    double t = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1));
+    /* sqrt(pi/2): the standard error of the median over that of the mean, for normal
+     * data; timing samples are close enough to it once outliers are few. */
+    return t * sqrt(M_PI / 2.0) * s / sqrt((double)n);
+}

@@ -1,0 +1,104 @@
+/* The timing table: commfit's CSV of measured (or imported) points, schema version 1
+ * (see commfit-formats(5)). Metadata lines "# key: value", a header, one row a point. */
+#ifndef CF_TABLE_H
+#define CF_TABLE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+
+#define CF_TABLE_SCHEMA_MAJOR 1
+#define CF_TABLE_SCHEMA "1"
+#define CF_TABLE_NP_MAX 16777216
+#define CF_PATTERN_MAX 32
+#define CF_DATATYPE_MAX 16
+
+/* The columns every table has, in the order commfit writes them. */
+#define CF_TABLE_NCOLS 13
+extern const char *const cf_table_columns[CF_TABLE_NCOLS];
+
+/* The fields are ordered to leave no padding between them (136 bytes rather than 144):
+ * a large table's rows are most of the memory that reading or importing it touches. */
+typedef struct cf_row {
+    char pattern[CF_PATTERN_MAX];   /* [a-z0-9_]+ */
+    char datatype[CF_DATATYPE_MAX]; /* "byte", "float", "vector", ... */
+    uint64_t bytes;                 /* <= CF_BYTES_MAX */
+    long reps;                      /* calls per timed sample; 0 = unknown (empty) */
+    int np;                         /* >= 1 */
+    int blocks;                     /* derived datatypes; 0 = not applicable (empty) */
+    int samples;                    /* timed samples; 0 = unknown (empty) */
+    double t_min_us, t_avg_us, t_max_us; /* > 0, min <= avg <= max */
+    double t_med_us;                     /* > 0, or NAN when unknown (empty) */
+    double t_ci95_us;                    /* >= 0, or NAN when unknown (empty) */
+    double bw_MiBps;                     /* >= 0, or NAN (empty: collectives) */
+    char *extra; /* the row's extra columns, comma-joined, owned by the table (rows with
+                  * equal values may share one string); or NULL */
+} cf_row;
+
+typedef struct cf_meta {
+    char *key;
+    char *value;
+} cf_meta;
+
+typedef struct cf_table {
+    cf_meta *meta;
+    size_t n_meta, cap_meta;
+    char **extra_names; /* names of columns beyond the 13, in file order */
+    size_t n_extra;
+    cf_row *rows;
+    size_t n_rows, cap_rows;
+    struct cf_strings *strings; /* where the rows' extra values are kept */
+} cf_table;
+
+cf_table *cf_table_alloc(void);
+void cf_table_free(cf_table *t);
+
+/* The exponent of a decimal number at p, if any ("e", "E", an optional sign, digits; an
+ * exponent's magnitude stops growing at 10^5): where it ends, with *e the exponent (0
+ * when there is none), or NULL when "e" has no digits. The table reader's and the
+ * importers' fast number scanners share it. */
+const char *cf_scan_exponent(const char *p, const char *end, long *e);
+
+/* Sets (or replaces) a metadata value; newlines become spaces. 0 or -1 out of memory. */
+int cf_table_meta_set(cf_table *t, const char *key, const char *value);
+/* NULL when absent. */
+const char *cf_table_meta_get(const cf_table *t, const char *key);
+
+/* Declares the extra columns rows will carry (before adding rows). */
+int cf_table_set_extra(cf_table *t, const char *const *names, size_t n);
+
+/* A row with empty optional fields: blocks 0, reps 0, samples 0, t_med/ci95/bw NAN. */
+void cf_row_init(cf_row *r);
+/* Checks one row against the schema; on failure fills why (for "file:line: why"). */
+int cf_row_check(const cf_row *r, char *why, size_t n);
+/* Parts of cf_row_check, without a message, for callers that check many rows of one name:
+ * a pattern or datatype name ([a-z0-9_]+), and everything but the names. 1 when valid. */
+int cf_name_valid(const char *s);
+int cf_row_values_ok(const cf_row *r);
+/* Room for n rows in all, so that adding up to n never moves the rows. 0, or -1 out of
+ * memory. */
+int cf_table_reserve(cf_table *t, size_t n);
+/* Appends a copy of r (extra copied, or shared with the previous row's when equal). 0, or
+ * -1 out of memory. */
+int cf_table_add(cf_table *t, const cf_row *r);
+/* Appends the n rows the caller wrote in place after the last one (from t->rows + n_rows,
+ * in room cf_table_reserve made), all with the extra values extra (or NULL), as n calls of
+ * cf_table_add would: no copy of the rows. 0, or -1 out of memory. */
+int cf_table_add_written(cf_table *t, size_t n, const char *extra);
+
+/* Reads a whole table. name is used in messages ("-" reads stdin). Every error names
+ * file:line and what was expected. */
+int cf_table_read(const char *path, cf_table **out, cf_error *e);
+int cf_table_read_fp(FILE *fp, const char *name, cf_table **out, cf_error *e);
+/* Parses a table from memory (len bytes, need not be NUL-terminated). */
+int cf_table_read_mem(const char *buf, size_t len, const char *name, cf_table **out,
+                      cf_error *e);
+
+/* Writes metadata and the header line; then rows one at a time (measure flushes each). */
+int cf_table_write_header(FILE *fp, const cf_table *t);
+int cf_table_write_row(FILE *fp, const cf_table *t, const cf_row *r);
+/* Writes the whole table to path atomically (temporary file, then rename). */
+int cf_table_write(const char *path, const cf_table *t, cf_error *e);
+
+#endif

@@ -1,0 +1,1200 @@
+/* commfit predict: the time of a pattern at process counts and sizes with a 95% prediction
+ * interval, from the fit at that np, else the across-np model, else the point-to-point
+ * estimate; each answer says which, and how far it extrapolates. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fit/across.h"
+#include "base/cli.h"
+#include "commands.h"
+#include "base/error.h"
+#include "fit/model.h"
+#include "modelfile/modelfile.h"
+#include "base/outfile.h"
+#include "base/size.h"
+
+static const char help[] =
+    "Usage: commfit predict [OPTIONS] --pattern P --np N --bytes SIZES\n"
+    "       commfit predict --formula [--lang LANG] --pattern P --np N\n"
+    "\n"
+    "Predicts the time of a pattern from a fitted model file, with a 95% prediction\n"
+    "interval. The sources, in order: the fit at that np; the across-np model; the\n"
+    "estimate from point-to-point parameters and the algorithm's cost. Each answer\n"
+    "names its source and marks extrapolation in np and in bytes.\n"
+    "\n"
+    "Options:\n"
+    "  -m, --model FILE   model file (default: the newest models/*.json)\n"
+    "  -p, --pattern P    the pattern: alltoall, bcast, pingpong, ...\n"
+    "  -n, --np LIST      process counts: 16 or 2,4,16\n"
+    "  -b, --bytes SIZES  sizes: 1M, a list 1K,64K,1M, or a range 0:4M (0, then powers\n"
+    "                     of two); barrier moves no data: 0 by default\n"
+    "  -d, --datatype D   datatype (default: float for reductions, byte otherwise)\n"
+    "      --blocks N     blocks of a derived datatype (default: the fit's smallest)\n"
+    "      --points FILE  'NP BYTES' lines from FILE ('-': standard input), in place of\n"
+    "                     --np and --bytes\n"
+    "  -f, --format F     table, csv or json (default: table on a terminal, else csv)\n"
+    "      --formula      print the formula at --np alone\n"
+    "      --lang LANG    the formula's language: text (default), c, python, latex,\n"
+    "                     gnuplot\n"
+    "  -h, --help         print this help and exit\n";
+
+enum { FMT_TABLE, FMT_CSV, FMT_JSON };
+enum { SRC_FIT, SRC_ACROSS, SRC_P2P };
+static const char *const src_names[] = {"fit", "across-np", "p2p-estimate"};
+
+#define NOTE_MAX 512
+#define CF_FLOAT_BYTES 4 /* the element of the derived-datatype layouts */
+#define CACHE_MAX 65536 /* process counts whose source is kept; beyond, the cache restarts */
+
+/* Where the answers at one np come from. */
+typedef struct source {
+    long np;
+    int kind;
+    const cf_fit *fit;
+    double bytes_min, bytes_max; /* the sizes this source has seen */
+    char model[96];
+    char note[NOTE_MAX]; /* what holds for every size at this np */
+    char note_csv[2 * NOTE_MAX + 2]; /* the same as a CSV field */
+    char note_json[6 * NOTE_MAX + 2]; /* and as a JSON string, quotes included */
+} source;
+
+typedef struct ctx {
+    const char *path;
+    cf_modelset *ms;
+    cf_across_set as;
+    const char *pattern;
+    char datatype[CF_DATATYPE_MAX];
+    const cf_coll *coll;
+    int sizeless; /* the pattern moves no data (barrier): --bytes defaults to 0 */
+    int show_datatype; /* the table shows datatype and blocks: one was asked for */
+    int blocks; /* -1: the fit's default */
+    const cf_across *across;
+    long *measured; /* process counts with a fit of (pattern, datatype), increasing */
+    size_t nmeasured;
+    source **slots; /* open addressing by np; nslots a power of two */
+    size_t nslots, nused;
+    int format;
+    FILE *out;
+    size_t rows;
+    size_t refused;          /* answers refused: the model's time at that point is <= 0 */
+    char first_refusal[320]; /* the first one, for the message at the end */
+} ctx;
+
+/* ---- Numbers for people and for scripts ---- */
+
+static void ratio_text(char *buf, size_t n, double r)
+{
+    snprintf(buf, n, "%.3g", r);
+}
+
+static void bytes_note(const source *s, uint64_t bytes, char *buf, size_t n)
+{
+    char a[32], b[32], r[32];
+    buf[0] = '\0';
+    if ((double)bytes > s->bytes_max) {
+        cf_size_format(bytes, a, sizeof a);
+        cf_size_format((uint64_t)s->bytes_max, b, sizeof b);
+        if (s->bytes_max > 0) {
+            ratio_text(r, sizeof r, (double)bytes / s->bytes_max);
+            snprintf(buf, n, "bytes %s is %sx the largest measured, %s", a, r, b);
+        } else {
+            snprintf(buf, n, "bytes %s is beyond the largest measured, %s", a, b);
+        }
+    } else if ((double)bytes < s->bytes_min) {
+        cf_size_format(bytes, a, sizeof a);
+        cf_size_format((uint64_t)s->bytes_min, b, sizeof b);
+        snprintf(buf, n, "bytes %s is below the smallest measured, %s", a, b);
+    }
+}
+
+static void np_note(const long *np, size_t n, long p, char *buf, size_t len)
+{
+    char r[32];
+    buf[0] = '\0';
+    if (n == 0)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (np[i] == p)
+            return;
+    if (p > np[n - 1]) {
+        ratio_text(r, sizeof r, (double)p / (double)np[n - 1]);
+        snprintf(buf, len, "np=%ld is %sx the largest measured, %ld", p, r, np[n - 1]);
+    } else if (p < np[0]) {
+        snprintf(buf, len, "np=%ld is below the smallest measured, %ld", p, np[0]);
+    } else {
+        size_t i = 1;
+        while (i < n && np[i] < p)
+            i++;
+        snprintf(buf, len, "np=%ld not measured: between %ld and %ld", p, np[i - 1], np[i]);
+    }
+}
+
+/* ---- Patterns ---- */
+
+/* Ping-pong, ping-ping and the LogGP experiments are defined on two processes: IMB and
+ * OSU run them on one pair whatever the launch size. */
+static int two_only(const char *pattern)
+{
+    const cf_coll *c = cf_coll_find(pattern);
+    return (c != NULL && c->two_only) || strncmp(pattern, "loggp_", 6) == 0;
+}
+
+/* The refusal of np != 2 for a two-process pattern, unless the file has a fit there. */
+static int check_two(const ctx *c, long np, const char *file, long line, cf_error *e)
+{
+    if (np == 2 || !two_only(c->pattern) ||
+        cf_modelset_find(c->ms, c->pattern, (int)np, c->datatype) != NULL)
+        return 0;
+    return cf_error_set(e, file ? CF_EXIT_DATA : CF_EXIT_USAGE, file, line,
+                        "np=%ld: %s is defined on 2 processes only; ask for np 2 (sendrecv and "
+                        "exchange run on any np)",
+                        np, c->pattern);
+}
+
+/* A pattern whose cost has no size term in any algorithm (barrier) moves no data: its
+ * --bytes may be left out. */
+static int coll_sizeless(const cf_coll *c)
+{
+    if (c == NULL)
+        return 0;
+    for (int i = 0; i < c->nalgs; i++)
+        if (c->algs[i].beta[0].k != 0 || c->algs[i].gamma[0].k != 0)
+            return 0;
+    return 1;
+}
+
+static void join(char *buf, size_t n, const char *part)
+{
+    if (part[0] == '\0')
+        return;
+    size_t l = strlen(buf);
+    snprintf(buf + l, n - l, "%s%s", l ? "; " : "", part);
+}
+
+/* ---- Choosing the source ---- */
+
+/* Whether the pattern carries no data (barrier): every algorithm cost without a size
+ * term, or a fit that was measured at 0 bytes only. */
+static int no_payload(const ctx *c, const source *s)
+{
+    if (s->kind == SRC_FIT)
+        return s->fit->max_bytes == 0 && strcmp(s->fit->model, "constant") == 0;
+    if (c->coll == NULL)
+        return 0;
+    for (int i = 0; i < c->coll->nalgs; i++)
+        if (c->coll->algs[i].beta[0].k != 0 || c->coll->algs[i].gamma[0].k != 0)
+            return 0;
+    return 1;
+}
+
+static int resolve_source(ctx *c, long np, source *s, cf_error *e);
+
+static int resolve(ctx *c, long np, source *s, cf_error *e)
+{
+    int rc = resolve_source(c, np, s, e);
+    if (rc == 0 && no_payload(c, s)) {
+        /* --bytes is ignored, and said so, rather than refused: a range of sizes over
+         * every pattern still answers. */
+        char part[160];
+        snprintf(part, sizeof part, "%s carries no data: its time is the same at any --bytes",
+                 c->pattern);
+        join(s->note, sizeof s->note, part);
+        s->bytes_min = 0;
+        s->bytes_max = INFINITY;
+    }
+    return rc;
+}
+
+static int resolve_source(ctx *c, long np, source *s, cf_error *e)
+{
+    memset(s, 0, sizeof *s);
+    s->np = np;
+    const cf_fit *f = cf_modelset_find(c->ms, c->pattern, (int)np, c->datatype);
+    if (f != NULL) {
+        s->kind = SRC_FIT;
+        s->fit = f;
+        s->bytes_min = (double)f->min_bytes;
+        s->bytes_max = (double)f->max_bytes;
+        snprintf(s->model, sizeof s->model, "%s", f->model);
+        return 0;
+    }
+    char part[256];
+    const cf_across *a = c->across;
+    if (a != NULL && a->error[0] == '\0') {
+        s->kind = SRC_ACROSS;
+        s->bytes_min = a->bytes_min;
+        s->bytes_max = a->bytes_max;
+        np_note(a->np, (size_t)a->nnp, np, part, sizeof part);
+        join(s->note, sizeof s->note, part);
+        return 0;
+    }
+    const cf_p2p *pp = &c->as.pp;
+    int p2p_ok = c->as.have_p2p && pp->error[0] == '\0' && c->coll != NULL &&
+                 strcmp(c->datatype, c->coll->datatype) == 0;
+    if (!p2p_ok) {
+        char why[NOTE_MAX] = "";
+        join(why, sizeof why, a ? a->error : "no across-np model");
+        if (!c->as.have_p2p)
+            snprintf(part, sizeof part, "no point-to-point parameters in the file");
+        else if (pp->error[0] != '\0')
+            snprintf(part, sizeof part, "no point-to-point estimate: %s", pp->error);
+        else if (c->coll == NULL)
+            snprintf(part, sizeof part, "no algorithm cost known for '%s'", c->pattern);
+        else
+            snprintf(part, sizeof part, "the point-to-point estimate is for datatype %s",
+                     c->coll->datatype);
+        join(why, sizeof why, part);
+        return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "no model for %s (%s) at np=%ld: %s",
+                            c->pattern, c->datatype, np, why);
+    }
+    s->kind = SRC_P2P;
+    s->bytes_min = pp->h.bytes_min;
+    s->bytes_max = pp->h.bytes_max;
+    snprintf(part, sizeof part, "from %s alpha %.4g us, beta %.4g us/B", pp->pattern,
+             pp->h.alpha_us, pp->h.beta_us_per_byte);
+    join(s->note, sizeof s->note, part);
+    if (strcmp(c->coll->datatype, "float") == 0) { /* the reductions: gamma counts */
+        snprintf(part, sizeof part, "gamma %.4g us/B (%s)", pp->gamma_us_per_byte,
+                 pp->gamma_source);
+        join(s->note, sizeof s->note, part);
+    }
+    const cf_contention *k = cf_p2p_contention(pp, c->pattern, c->datatype, np);
+    if (k != NULL) {
+        snprintf(part, sizeof part, "x%.3g contention measured at np=%ld", k->median, k->np);
+        join(s->note, sizeof s->note, part);
+    } else {
+        snprintf(part, sizeof part, "%s not measured at any np", c->pattern);
+        join(s->note, sizeof s->note, part);
+    }
+    cf_estimate est;
+    cf_p2p_predict(pp, c->coll, c->datatype, np, 0.0, &est);
+    snprintf(part, sizeof part, "model-error factor %.3g in the interval", est.model_factor);
+    join(s->note, sizeof s->note, part);
+    if (a != NULL)
+        join(s->note, sizeof s->note, a->error);
+    np_note(c->measured, c->nmeasured, np, part, sizeof part);
+    join(s->note, sizeof s->note, part);
+    return 0;
+}
+
+static char *put_csv(char *p, const char *s);
+static char *put_json_str(char *p, const char *s);
+
+static void cache_clear(ctx *c)
+{
+    for (size_t i = 0; i < c->nslots; i++)
+        free(c->slots[i]);
+    free(c->slots);
+    c->slots = NULL;
+    c->nslots = c->nused = 0;
+}
+
+static size_t slot_of(source *const *slots, size_t nslots, long np)
+{
+    size_t i = (size_t)((uint64_t)np * 0x9E3779B97F4A7C15u >> 20) & (nslots - 1);
+    while (slots[i] != NULL && slots[i]->np != np)
+        i = (i + 1) & (nslots - 1);
+    return i;
+}
+
+/* The source at np, resolved once per np: a batch of a million points asks for few. */
+static const source *source_at(ctx *c, long np, cf_error *e)
+{
+    if (c->nslots > 0) {
+        source *s = c->slots[slot_of(c->slots, c->nslots, np)];
+        if (s != NULL)
+            return s;
+    }
+    if (c->nused >= CACHE_MAX)
+        cache_clear(c);
+    if (2 * (c->nused + 1) > c->nslots) {
+        size_t n = c->nslots ? 2 * c->nslots : 64;
+        source **t = calloc(n, sizeof *t);
+        if (t == NULL) {
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+            return NULL;
+        }
+        for (size_t i = 0; i < c->nslots; i++)
+            if (c->slots[i] != NULL)
+                t[slot_of(t, n, c->slots[i]->np)] = c->slots[i];
+        free(c->slots);
+        c->slots = t;
+        c->nslots = n;
+    }
+    source *s = malloc(sizeof *s);
+    if (s == NULL) {
+        cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        return NULL;
+    }
+    if (resolve(c, np, s, e) != 0) {
+        free(s);
+        return NULL;
+    }
+    *put_csv(s->note_csv, s->note) = '\0';
+    *put_json_str(s->note_json, s->note) = '\0';
+    c->slots[slot_of(c->slots, c->nslots, np)] = s;
+    c->nused++;
+    return s;
+}
+
+/* ---- One answer ---- */
+
+typedef struct answer {
+    long np;
+    uint64_t bytes;
+    double t, lo, hi, bw;
+    const char *model;
+    char model_buf[96];
+    long blocks; /* of a derived datatype; -1 for a fit without blocks, and the others */
+    int np_extra, bytes_extra, blocks_extra;
+    int refused; /* the model gives no positive time here: no numbers are printed */
+    char bnote[NOTE_MAX]; /* what holds at this point only: bytes or blocks outside
+                                 the measured, a breakpoint gap, a refusal; "" if none */
+} answer;
+
+/* The algorithm's name for the model column; one that is also the name of a fitted model
+ * ("linear", MPICH's linear gatherv and scatterv, against the Hockney fit) gets the
+ * pattern after it, so that the column says which is meant. */
+static const char *alg_name(const ctx *c, const char *alg, answer *out)
+{
+    if (cf_model_kind_find(alg) == NULL && strcmp(alg, "constant") != 0)
+        return alg;
+    snprintf(out->model_buf, sizeof out->model_buf, "%s %s", alg, c->pattern);
+    return out->model_buf;
+}
+
+static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
+                       cf_error *e)
+{
+    const source *s = *sp = source_at(c, np, e);
+    if (s == NULL)
+        return CF_EXIT_DATA;
+    out->np = np;
+    out->bytes = bytes;
+    out->model = s->model;
+    double m = (double)bytes;
+    if ((double)bytes > s->bytes_max || (double)bytes < s->bytes_min)
+        bytes_note(s, bytes, out->bnote, sizeof out->bnote);
+    else
+        out->bnote[0] = '\0';
+    if (s->kind == SRC_FIT && s->fit->nset_aside > 0 && (double)bytes < s->bytes_min) {
+        /* Below a fit that set its smallest sizes aside as a no-op: say what was measured
+         * there, as the fit does not know it. */
+        const cf_fit *f = s->fit;
+        char a[32], b[32];
+        cf_size_format(bytes, a, sizeof a);
+        cf_size_format(f->min_bytes, b, sizeof b);
+        int said = 0;
+        for (size_t i = 0; i < f->nset_aside && !said; i++)
+            if (f->set_aside[i].bytes == bytes) {
+                snprintf(out->bnote, sizeof out->bnote,
+                         "bytes %s is below the fitted sizes (from %s): measured there %.3g us, "
+                         "a no-op set aside from the fit",
+                         a, b, f->set_aside[i].t_us);
+                said = 1;
+            }
+        if (!said)
+            snprintf(out->bnote, sizeof out->bnote,
+                     "bytes %s is below the fitted sizes (from %s), which start above sizes "
+                     "set aside as a no-op",
+                     a, b);
+    }
+    out->bytes_extra = out->bnote[0] != '\0';
+    out->np_extra = s->kind != SRC_FIT;
+    out->blocks = -1;
+    out->blocks_extra = 0;
+    if (s->kind == SRC_FIT && s->fit->max_blocks > 0) {
+        const cf_fit *f = s->fit;
+        out->blocks = c->blocks >= 0 ? c->blocks : f->blocks;
+        char part[160], r[32];
+        part[0] = '\0';
+        if (out->blocks > f->max_blocks) {
+            ratio_text(r, sizeof r, (double)out->blocks / f->max_blocks);
+            snprintf(part, sizeof part, "blocks %ld is %sx the largest measured, %d",
+                     out->blocks, r, f->max_blocks);
+        } else if (out->blocks < f->min_blocks) {
+            snprintf(part, sizeof part, "blocks %ld is below the smallest measured, %d",
+                     out->blocks, f->min_blocks);
+        }
+        out->blocks_extra = part[0] != '\0';
+        join(out->bnote, sizeof out->bnote, part);
+        /* The layouts are of floats: a block holds one at least (struct's blocks follow
+         * its particles). */
+        if (strstr(f->datatype, "struct") == NULL &&
+            (double)out->blocks * CF_FLOAT_BYTES > (double)bytes) {
+            char size[32];
+            cf_size_format(bytes, size, sizeof size);
+            snprintf(part, sizeof part,
+                     "%ld blocks cannot lay out %s: a block holds one 4-byte float at least",
+                     out->blocks, size);
+            join(out->bnote, sizeof out->bnote, part);
+        }
+    }
+    int nmsg = c->coll ? c->coll->nmsg : 0;
+    if (s->kind == SRC_FIT) {
+        cf_prediction pr;
+        int rc = c->blocks >= 0 ? cf_fit_predict_blocks(s->fit, m, c->blocks, &pr)
+                                : cf_fit_predict(s->fit, m, &pr);
+        if (rc != 0)
+            return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "cannot evaluate the %s fit at %s",
+                                s->fit->model, "this size");
+        out->t = pr.t_us;
+        out->lo = pr.lo_us;
+        out->hi = pr.hi_us;
+        if (pr.in_gap) {
+            const cf_segment *sg = &s->fit->seg[pr.segment];
+            char a[32], b[32];
+            cf_size_format(sg[0].to_bytes, a, sizeof a);
+            cf_size_format(sg[1].from_bytes, b, sizeof b);
+            snprintf(out->model_buf, sizeof out->model_buf, "%s between segments %d and %d",
+                     s->fit->model, pr.segment + 1, pr.segment + 2);
+            char part[256];
+            snprintf(part, sizeof part,
+                     "in the breakpoint gap (%s, %s): interpolated between the two segments' "
+                     "values at its ends, the interval covering both",
+                     a, b);
+            join(out->bnote, sizeof out->bnote, part);
+            out->model = out->model_buf;
+        } else if (s->fit->nseg > 1) {
+            snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d",
+                     s->fit->model, pr.segment + 1, s->fit->nseg);
+            out->model = out->model_buf;
+        }
+        if (nmsg == 0 && s->fit->sat.valid)
+            nmsg = s->fit->sat.nmsg;
+    } else if (s->kind == SRC_ACROSS) {
+        cf_estimate est;
+        cf_across_predict(c->across, np, m, &est);
+        out->t = est.t_us;
+        out->lo = est.lo_us;
+        out->hi = est.hi_us;
+        out->model = alg_name(c, c->across->seg[est.alg].algorithm, out);
+    } else {
+        cf_estimate est;
+        cf_p2p_predict(&c->as.pp, c->coll, c->datatype, np, m, &est);
+        out->t = est.t_us;
+        out->lo = est.lo_us;
+        out->hi = est.hi_us;
+        out->model = alg_name(c, c->coll->algs[est.alg].name, out);
+    }
+    out->refused = 0;
+    if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
+        /* A time of zero or less is no time: the model does not hold at this point (a
+         * segment's negative intercept carried below its sizes, a hand-edited file).
+         * Printing it, or an interval clipped to [0, ...], would pass nonsense on. */
+        char size[32], why[96];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(why, sizeof why, "refused: the model gives a non-positive time at %s (%.4g us)",
+                 size, out->t);
+        join(out->bnote, sizeof out->bnote, why);
+        if (c->refused++ == 0)
+            snprintf(c->first_refusal, sizeof c->first_refusal,
+                     "the model gives a non-positive time at %s for %s (%s) at np=%ld: %.4g us "
+                     "from the %s (%s)",
+                     size, c->pattern, c->datatype, np, out->t, src_names[s->kind], out->model);
+        out->refused = 1;
+        out->t = out->lo = out->hi = NAN;
+    }
+    out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
+    /* An np inside the measured list is not an extrapolation even from the across-np model. */
+    if (s->kind == SRC_ACROSS)
+        out->np_extra = s->note[0] != '\0';
+    if (s->kind == SRC_P2P)
+        out->np_extra = 1;
+    return 0;
+}
+
+/* ---- Output: fast enough for a million answers per second ---- */
+
+static char *put_str(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+static char *put_u64(char *p, uint64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+#define CSV_DIGITS 6 /* significant digits of every number in the CSV */
+
+/* v with `digits` significant digits in fixed notation, never an exponent (any script or
+ * spreadsheet reads it), whole digits beyond `digits` kept as cf_sig_prec keeps them,
+ * trailing zeros dropped as %g drops them; NaN as nan_text. Integer arithmetic: a million
+ * rows a second. */
+static char *put_sig(char *p, double v, int digits, const char *nan_text)
+{
+    static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    if (!isfinite(v))
+        return put_str(p, nan_text);
+    if (fabs(v) >= 1e15)
+        return p + sprintf(p, "%.0f", v);
+    if (v < 0) {
+        *p++ = '-';
+        v = -v;
+    }
+    if (v == 0) {
+        *p++ = '0';
+        return p;
+    }
+    int dec; /* decimals that give `digits` significant ones */
+    if (v >= 1) {
+        int whole = 1;
+        while (whole < 15 && v >= p10[whole])
+            whole++;
+        dec = digits > whole ? digits - whole : 0;
+    } else {
+        int zeros = 0; /* after the point, before the first significant digit */
+        while (zeros < 12 && v * p10[zeros + 1] < 1)
+            zeros++;
+        dec = digits + zeros;
+    }
+    if (dec > 15)
+        dec = 15;
+    uint64_t scale = (uint64_t)p10[dec];
+    uint64_t x = (uint64_t)(v * (double)scale + 0.5);
+    p = put_u64(p, x / scale);
+    uint64_t f = x % scale;
+    if (f == 0)
+        return p;
+    *p++ = '.';
+    for (uint64_t d = scale / 10; d > 0 && f > 0; d /= 10) {
+        *p++ = (char)('0' + f / d);
+        f %= d;
+    }
+    return p;
+}
+
+/* v as JSON: the shortest form that reads back as the same double; null for NaN. */
+static char *put_json_num(char *p, double v)
+{
+    if (!isfinite(v))
+        return put_str(p, "null");
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = sprintf(p, "%.*g", prec, v);
+        if (strtod(p, NULL) == v)
+            break;
+    }
+    return p + n;
+}
+
+static char *put_csv(char *p, const char *s)
+{
+    if (strpbrk(s, ",\"\n") == NULL)
+        return put_str(p, s);
+    *p++ = '"';
+    for (; *s; s++) {
+        if (*s == '"')
+            *p++ = '"';
+        *p++ = *s;
+    }
+    *p++ = '"';
+    return p;
+}
+
+static char *put_json_str(char *p, const char *s)
+{
+    *p++ = '"';
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            *p++ = '\\';
+            *p++ = (char)ch;
+        } else if (ch < 0x20) {
+            p += sprintf(p, "\\u%04x", ch);
+        } else {
+            *p++ = (char)ch;
+        }
+    }
+    *p++ = '"';
+    return p;
+}
+
+static const char *extra_text(const answer *a)
+{
+    static const char *const text[] = {"",       "np",          "bytes",        "np+bytes",
+                                       "blocks", "np+blocks", "bytes+blocks", "np+bytes+blocks"};
+    return text[(a->np_extra ? 1 : 0) | (a->bytes_extra ? 2 : 0) | (a->blocks_extra ? 4 : 0)];
+}
+
+static void out_begin(ctx *c)
+{
+    if (c->format == FMT_CSV)
+        fputs("pattern,np,bytes,datatype,t_us,lo_us,hi_us,bw_MiBps,source,model,extrapolated,"
+              "note,blocks\n",
+              c->out);
+    else if (c->format == FMT_JSON) {
+        char buf[4096], *p = buf;
+        p = put_str(p, "{\"model_file\": ");
+        p = put_json_str(p, c->path);
+        p = put_str(p, ", \"predictions\": [");
+        fwrite(buf, 1, (size_t)(p - buf), c->out);
+    } else {
+        fprintf(c->out, "model: %s\n", c->path);
+        if (c->show_datatype)
+            fprintf(c->out, "%-14s %6s %10s %-14s %6s %12s %12s %12s %10s  %-12s %s\n",
+                    "pattern", "np", "bytes", "datatype", "blocks", "t_us", "lo_us", "hi_us",
+                    "MiB/s", "source", "model; notes");
+        else
+            fprintf(c->out, "%-14s %6s %10s %12s %12s %12s %10s  %-12s %s\n", "pattern", "np",
+                    "bytes", "t_us", "lo_us", "hi_us", "MiB/s", "source", "model; notes");
+    }
+}
+
+/* A number for people: 4 significant digits, whole digits kept (44430, not 4.443e+04). */
+#define TABLE_DIGITS 4
+static void table_num(char *buf, size_t n, double v, const char *missing)
+{
+    if (isfinite(v))
+        snprintf(buf, n, "%.*g", cf_sig_prec(v, TABLE_DIGITS), v);
+    else
+        snprintf(buf, n, "%s", missing);
+}
+
+static void out_row(ctx *c, const source *s, const answer *a)
+{
+    char buf[16 * NOTE_MAX + 512], *p = buf;
+    const char *src = src_names[s->kind];
+    if (c->format == FMT_CSV) {
+        p = put_str(p, c->pattern);
+        *p++ = ',';
+        p = put_u64(p, (uint64_t)a->np);
+        *p++ = ',';
+        p = put_u64(p, a->bytes);
+        *p++ = ',';
+        p = put_str(p, c->datatype);
+        *p++ = ',';
+        p = put_sig(p, a->t, CSV_DIGITS, "");
+        *p++ = ',';
+        p = put_sig(p, a->lo, CSV_DIGITS, "");
+        *p++ = ',';
+        p = put_sig(p, a->hi, CSV_DIGITS, "");
+        *p++ = ',';
+        p = put_sig(p, a->bw, CSV_DIGITS, "");
+        *p++ = ',';
+        p = put_str(p, src);
+        *p++ = ',';
+        p = put_csv(p, a->model);
+        *p++ = ',';
+        p = put_str(p, extra_text(a));
+        *p++ = ',';
+        if (a->bnote[0] == '\0') {
+            p = put_str(p, s->note_csv);
+        } else {
+            char note[2 * NOTE_MAX + 4];
+            snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
+            p = put_csv(p, note);
+        }
+        *p++ = ',';
+        if (a->blocks >= 0)
+            p = put_u64(p, (uint64_t)a->blocks);
+        *p++ = '\n';
+    } else if (c->format == FMT_JSON) {
+        p = put_str(p, c->rows ? ",\n  {\"pattern\": " : "\n  {\"pattern\": ");
+        p = put_json_str(p, c->pattern);
+        p = put_str(p, ", \"np\": ");
+        p = put_u64(p, (uint64_t)a->np);
+        p = put_str(p, ", \"bytes\": ");
+        p = put_u64(p, a->bytes);
+        p = put_str(p, ", \"datatype\": ");
+        p = put_json_str(p, c->datatype);
+        p = put_str(p, ", \"blocks\": ");
+        if (a->blocks >= 0)
+            p = put_u64(p, (uint64_t)a->blocks);
+        else
+            p = put_str(p, "null");
+        p = put_str(p, ", \"t_us\": ");
+        p = put_json_num(p, a->t);
+        p = put_str(p, ", \"lo_us\": ");
+        p = put_json_num(p, a->lo);
+        p = put_str(p, ", \"hi_us\": ");
+        p = put_json_num(p, a->hi);
+        p = put_str(p, ", \"bw_MiBps\": ");
+        p = put_json_num(p, a->bw);
+        p = put_str(p, ", \"source\": ");
+        p = put_json_str(p, src);
+        p = put_str(p, ", \"model\": ");
+        p = put_json_str(p, a->model);
+        p = put_str(p, ", \"extrapolated\": {\"np\": ");
+        p = put_str(p, a->np_extra ? "true" : "false");
+        p = put_str(p, ", \"bytes\": ");
+        p = put_str(p, a->bytes_extra ? "true" : "false");
+        p = put_str(p, ", \"blocks\": ");
+        p = put_str(p, a->blocks_extra ? "true" : "false");
+        p = put_str(p, "}, \"note\": ");
+        if (a->bnote[0] == '\0') {
+            p = put_str(p, s->note_json);
+        } else {
+            char note[2 * NOTE_MAX + 4];
+            snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
+            p = put_json_str(p, note);
+        }
+        *p++ = '}';
+    } else {
+        char size[32], t[32], lo[32], hi[32], bw[32];
+        cf_size_format(a->bytes, size, sizeof size);
+        table_num(t, sizeof t, a->t, a->refused ? "refused" : "-");
+        table_num(lo, sizeof lo, a->lo, "-");
+        table_num(hi, sizeof hi, a->hi, "-");
+        table_num(bw, sizeof bw, a->bw, "-");
+        p += snprintf(p, sizeof buf, "%-14s %6ld %10s ", c->pattern, a->np, size);
+        if (c->show_datatype) {
+            char blocks[24] = "-";
+            if (a->blocks >= 0)
+                snprintf(blocks, sizeof blocks, "%ld", a->blocks);
+            p += snprintf(p, sizeof buf - (size_t)(p - buf), "%-14s %6s ", c->datatype, blocks);
+        }
+        p += snprintf(p, sizeof buf - (size_t)(p - buf), "%12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
+                      t, lo, hi, bw, src, a->model, s->note[0] ? "; " : "", s->note,
+                      a->bnote[0] ? "; " : "", a->bnote);
+    }
+    fwrite(buf, 1, (size_t)(p - buf), c->out);
+    c->rows++;
+}
+
+static void out_end(ctx *c)
+{
+    if (c->format == FMT_JSON)
+        fputs(c->rows ? "\n]}\n" : "]}\n", c->out);
+}
+
+static int emit(ctx *c, long np, uint64_t bytes, cf_error *e)
+{
+    answer a;
+    const source *s;
+    int rc = predict_one(c, np, bytes, &a, &s, e);
+    if (rc != 0)
+        return rc;
+    out_row(c, s, &a);
+    return 0;
+}
+
+/* ---- --points: "NP BYTES" per line ---- */
+
+static int points_run(ctx *c, const char *path, cf_error *e)
+{
+    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    if (fp == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot open: %s", strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int rc = 0;
+    while (getline(&line, &cap, fp) >= 0) {
+        lineno++;
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
+            continue;
+        char *end;
+        errno = 0;
+        long np = strtol(p, &end, 10);
+        if (end == p || errno != 0 || np < 2 || np > CF_TABLE_NP_MAX ||
+            (*end != ' ' && *end != '\t' && *end != ',')) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
+                              "expected 'NP BYTES' with NP from 2 to %d", CF_TABLE_NP_MAX);
+            break;
+        }
+        p = end;
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        char *tok = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+            p++;
+        char *rest = p;
+        while (*rest == ' ' || *rest == '\t' || *rest == '\r' || *rest == '\n')
+            rest++;
+        *p = '\0';
+        uint64_t bytes = 0;
+        cf_error se;
+        if (*rest != '\0' || cf_size_parse(tok, &bytes, &se) != 0) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
+                              "expected 'NP BYTES', BYTES a size such as 4096 or 1M, got '%s'",
+                              tok);
+            break;
+        }
+        if ((rc = check_two(c, np, name, lineno, e)) != 0)
+            break;
+        if ((rc = emit(c, np, bytes, e)) != 0)
+            break;
+    }
+    if (rc == 0 && ferror(fp))
+        rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "read error: %s", strerror(errno));
+    free(line);
+    if (fp != stdin)
+        fclose(fp);
+    return rc;
+}
+
+/* ---- What the file has, for messages ---- */
+
+static int has_pattern(const ctx *c, const char *pattern, const char *datatype)
+{
+    for (size_t i = 0; i < c->ms->nfits; i++)
+        if (strcmp(c->ms->fits[i].pattern, pattern) == 0 &&
+            (datatype == NULL || strcmp(c->ms->fits[i].datatype, datatype) == 0))
+            return 1;
+    for (size_t i = 0; i < c->as.n; i++)
+        if (strcmp(c->as.a[i].pattern, pattern) == 0 &&
+            (datatype == NULL || strcmp(c->as.a[i].datatype, datatype) == 0))
+            return 1;
+    return 0;
+}
+
+/* "a, b, c": the distinct patterns (or, given one, its datatypes) in the file. */
+static void list_what(const ctx *c, const char *pattern, char *buf, size_t n)
+{
+    size_t l = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < c->ms->nfits && l < n; i++) {
+        const cf_fit *f = &c->ms->fits[i];
+        if (pattern && strcmp(f->pattern, pattern) != 0)
+            continue;
+        const char *item = pattern ? f->datatype : f->pattern;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const cf_fit *g = &c->ms->fits[j];
+            seen = pattern ? strcmp(g->pattern, pattern) == 0 && strcmp(g->datatype, item) == 0
+                           : strcmp(g->pattern, item) == 0;
+        }
+        if (!seen)
+            l += (size_t)snprintf(buf + l, n - l, "%s%s", l ? ", " : "", item);
+    }
+    if (buf[0] == '\0')
+        snprintf(buf, n, "nothing");
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Checks pattern and datatype against the file and gathers what predict needs. */
+static int prepare(ctx *c, const char *datatype, cf_error *e)
+{
+    c->coll = cf_coll_find(c->pattern);
+    int p2p_ok = c->as.have_p2p && c->as.pp.error[0] == '\0';
+    if (!has_pattern(c, c->pattern, NULL) && !(c->coll != NULL && p2p_ok)) {
+        char list[1024];
+        list_what(c, NULL, list, sizeof list);
+        return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "pattern '%s' is not in the model "
+                            "file; it has: %s", c->pattern, list);
+    }
+    if (datatype != NULL) {
+        snprintf(c->datatype, sizeof c->datatype, "%s", datatype);
+    } else if (c->coll != NULL &&
+               (has_pattern(c, c->pattern, c->coll->datatype) || !has_pattern(c, c->pattern, NULL))) {
+        snprintf(c->datatype, sizeof c->datatype, "%s", c->coll->datatype);
+    } else {
+        /* The file's first datatype for the pattern: imported results may differ. */
+        for (size_t i = 0; i < c->ms->nfits; i++)
+            if (strcmp(c->ms->fits[i].pattern, c->pattern) == 0) {
+                snprintf(c->datatype, sizeof c->datatype, "%s", c->ms->fits[i].datatype);
+                break;
+            }
+    }
+    int p2p_here = c->coll != NULL && p2p_ok && strcmp(c->datatype, c->coll->datatype) == 0;
+    if (!has_pattern(c, c->pattern, c->datatype) && !p2p_here) {
+        char list[1024];
+        list_what(c, c->pattern, list, sizeof list);
+        return cf_error_set(e, CF_EXIT_DATA, c->path, 0,
+                            "datatype '%s' of %s is not in the model file; it has: %s",
+                            c->datatype, c->pattern, list);
+    }
+    c->across = cf_across_set_find(&c->as, c->pattern, c->datatype);
+    c->sizeless = coll_sizeless(c->coll);
+    /* What was measured: the fits, and the process counts the point-to-point estimate
+     * took its contention factors from (a pattern fit wrote no fit of, as barrier before
+     * the constant model). */
+    size_t ncont = c->as.have_p2p ? c->as.pp.ncont : 0;
+    c->measured = malloc((c->ms->nfits + ncont + 1) * sizeof *c->measured);
+    if (c->measured == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    for (size_t i = 0; i < c->ms->nfits; i++) {
+        const cf_fit *f = &c->ms->fits[i];
+        if (strcmp(f->pattern, c->pattern) == 0 && strcmp(f->datatype, c->datatype) == 0)
+            c->measured[c->nmeasured++] = f->np;
+        if (strcmp(f->pattern, c->pattern) == 0 && strcmp(f->model, "constant") == 0)
+            c->sizeless = 1;
+    }
+    for (size_t i = 0; i < ncont; i++) {
+        const cf_contention *k = &c->as.pp.cont[i];
+        if (strcmp(k->pattern, c->pattern) == 0 && strcmp(k->datatype, c->datatype) == 0)
+            c->measured[c->nmeasured++] = k->np;
+    }
+    qsort(c->measured, c->nmeasured, sizeof *c->measured, cmp_long);
+    size_t k = 0;
+    for (size_t i = 0; i < c->nmeasured; i++)
+        if (k == 0 || c->measured[i] != c->measured[k - 1])
+            c->measured[k++] = c->measured[i];
+    c->nmeasured = k;
+    return 0;
+}
+
+static int formula(ctx *c, long np, const char *lang, cf_error *e)
+{
+    const source *s = source_at(c, np, e);
+    if (s == NULL)
+        return CF_EXIT_DATA;
+    char buf[2048], name[96];
+    int n;
+    if (c->coll != NULL && strcmp(c->datatype, c->coll->datatype) == 0)
+        snprintf(name, sizeof name, "T_%s_np%ld", c->pattern, np);
+    else
+        snprintf(name, sizeof name, "T_%s_%s_np%ld", c->pattern, c->datatype, np);
+    if (s->kind == SRC_FIT) {
+        n = cf_fit_formula(s->fit, lang, buf, sizeof buf);
+    } else if (s->kind == SRC_ACROSS) {
+        double c0[CF_ACROSS_MAX_SEG], c1[CF_ACROSS_MAX_SEG], sw[CF_ACROSS_MAX_SEG];
+        int nl = cf_across_lines(c->across, np, c0, c1, sw);
+        n = cf_lines_formula(name, c0, c1, nl, sw, lang, buf, sizeof buf);
+        cf_msg("np=%ld: from the across-np model%s%s", np, s->note[0] ? "; " : "", s->note);
+    } else {
+        double c0[CF_COLL_MAX_ALGS], c1[CF_COLL_MAX_ALGS];
+        int nl = cf_p2p_lines(&c->as.pp, c->coll, c->datatype, np, c0, c1);
+        n = cf_lines_formula(name, c0, c1, nl, NULL, lang, buf, sizeof buf);
+        cf_msg("np=%ld: point-to-point estimate (%s%s%s); %s", np, c->coll->algs[0].name,
+               nl > 1 ? ", or " : "", nl > 1 ? c->coll->algs[1].name : "", s->note);
+    }
+    if (n < 0)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "--lang '%s': expected text, c, python, "
+                            "latex or gnuplot", lang);
+    fprintf(c->out, "%s\n", buf);
+    return 0;
+}
+
+/* ---- Options ---- */
+
+typedef struct opts {
+    const char *model, *pattern, *np, *bytes, *datatype, *points, *lang;
+    long blocks;
+    int format; /* -1: by the terminal */
+    int formula;
+} opts;
+
+static int parse(int argc, char **argv, opts *o, int *done)
+{
+    enum { OPT_BLOCKS = 256, OPT_POINTS, OPT_FORMULA, OPT_LANG };
+    static const struct option longopts[] = {
+        {"model", required_argument, NULL, 'm'},   {"pattern", required_argument, NULL, 'p'},
+        {"np", required_argument, NULL, 'n'},      {"bytes", required_argument, NULL, 'b'},
+        {"datatype", required_argument, NULL, 'd'}, {"blocks", required_argument, NULL, OPT_BLOCKS},
+        {"points", required_argument, NULL, OPT_POINTS},
+        {"format", required_argument, NULL, 'f'},  {"formula", no_argument, NULL, OPT_FORMULA},
+        {"lang", required_argument, NULL, OPT_LANG}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->blocks = -1;
+    o->format = -1;
+    *done = 0;
+    opterr = 0;
+    optind = 1;
+    int ch;
+    cf_error e;
+    while ((ch = getopt_long(argc, argv, ":m:p:n:b:d:f:h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'm': o->model = optarg; break;
+        case 'p': o->pattern = optarg; break;
+        case 'n': o->np = optarg; break;
+        case 'b': o->bytes = optarg; break;
+        case 'd': o->datatype = optarg; break;
+        case OPT_POINTS: o->points = optarg; break;
+        case OPT_FORMULA: o->formula = 1; break;
+        case OPT_LANG: o->lang = optarg; break;
+        case OPT_BLOCKS:
+            if (cf_int_parse(optarg, "--blocks", 1, 1L << 30, &o->blocks, &e) != 0)
+                return cf_usage_error("%s", e.msg);
+            break;
+        case 'f':
+            if (strcmp(optarg, "table") == 0)
+                o->format = FMT_TABLE;
+            else if (strcmp(optarg, "csv") == 0)
+                o->format = FMT_CSV;
+            else if (strcmp(optarg, "json") == 0)
+                o->format = FMT_JSON;
+            else
+                return cf_usage_error("--format '%s': expected table, csv or json", optarg);
+            break;
+        case 'h':
+            fputs(help, stdout);
+            *done = 1;
+            return 0;
+        case ':': return cf_usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: return cf_usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cf_usage_error("unexpected argument '%s'", argv[optind]);
+    if (o->pattern == NULL || o->pattern[0] == '\0')
+        return cf_usage_error("--pattern is required");
+    if (o->formula) {
+        if (o->np == NULL)
+            return cf_usage_error("--formula needs --np");
+        if (o->bytes || o->points)
+            return cf_usage_error("--formula takes no --bytes or --points");
+        if (o->format >= 0)
+            return cf_usage_error("--formula prints the formula alone; drop --format");
+        return 0;
+    }
+    if (o->lang)
+        return cf_usage_error("--lang goes with --formula");
+    if (o->points) {
+        if (o->np || o->bytes)
+            return cf_usage_error("--points replaces --np and --bytes");
+        return 0;
+    }
+    if (o->np == NULL)
+        return cf_usage_error("--np is required");
+    if (o->bytes == NULL && !coll_sizeless(cf_coll_find(o->pattern)))
+        return cf_usage_error("--bytes is required");
+    return 0;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    opts o;
+    int done, rc = parse(argc, argv, &o, &done);
+    if (rc != 0 || done)
+        return rc;
+    cf_error e;
+    cf_error_clear(&e);
+    long *nps = NULL;
+    uint64_t *sizes = NULL;
+    size_t nnp = 0, nsizes = 0;
+    char *path = NULL;
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.blocks = (int)o.blocks;
+    c.pattern = o.pattern;
+    c.out = stdout;
+
+    if (cf_int_list_parse(o.np ? o.np : "2", "--np", 2, CF_TABLE_NP_MAX, &nps, &nnp, &e) != 0 ||
+        (o.bytes && cf_size_list_parse(o.bytes, &sizes, &nsizes, &e) != 0)) {
+        rc = cf_usage_error("%s", e.msg);
+        goto done;
+    }
+    if (o.formula && nnp != 1) {
+        rc = cf_usage_error("--formula takes one --np, not '%s'", o.np);
+        goto done;
+    }
+    if (o.lang == NULL)
+        o.lang = "text";
+    {
+        static const char *const langs[] = {"text", "c", "python", "latex", "gnuplot"};
+        int known = 0;
+        for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++)
+            known |= strcmp(o.lang, langs[i]) == 0;
+        if (!known) {
+            rc = cf_usage_error("--lang '%s': expected text, c, python, latex or gnuplot", o.lang);
+            goto done;
+        }
+    }
+
+    if (o.model != NULL) {
+        path = strdup(o.model);
+    } else if (cf_newest_file("models", ".json", &path, &e) != 0) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
+                          "no model file in models/: run 'commfit fit' first, or name one "
+                          "with -m");
+        goto report;
+    } else {
+        cf_msg("using %s", path);
+    }
+    if (path == NULL) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto report;
+    }
+    c.path = path;
+    if ((rc = cf_modelset_read(path, &c.ms, &e)) != 0 ||
+        (rc = cf_across_set_load(c.ms->across_np, c.ms->p2p, path, &c.as, &e)) != 0 ||
+        (rc = prepare(&c, o.datatype, &e)) != 0)
+        goto report;
+    if (c.sizeless && o.bytes == NULL && !o.points && !o.formula) {
+        /* --bytes left out for a pattern that moves no data: the one size there is. */
+        sizes = calloc(1, sizeof *sizes);
+        if (sizes == NULL) {
+            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+            goto report;
+        }
+        nsizes = 1;
+    }
+    for (size_t i = 0; !o.points && i < nnp; i++)
+        if ((rc = check_two(&c, nps[i], NULL, 0, &e)) != 0)
+            goto report;
+
+    if (o.formula) {
+        rc = formula(&c, nps[0], o.lang, &e);
+        goto report;
+    }
+    c.format = o.format >= 0 ? o.format : isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
+    /* A big buffer: a million answers are a hundred megabytes of text. */
+    setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    c.show_datatype = o.datatype != NULL;
+    /* Resolve every np first, so that an np without a model fails before any output. */
+    if (!o.points)
+        for (size_t i = 0; i < nnp; i++) {
+            const source *src = source_at(&c, nps[i], &e);
+            if (src == NULL) {
+                rc = e.code ? e.code : CF_EXIT_DATA;
+                goto report;
+            }
+            int has_blocks = src->kind == SRC_FIT && src->fit->max_blocks > 0;
+            c.show_datatype |= has_blocks;
+            if (c.blocks >= 0 && !has_blocks) {
+                rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
+                                  "--blocks %d: %s (%s) at np=%ld has no block count; --blocks "
+                                  "goes with a derived datatype (-d vector, ...)",
+                                  c.blocks, c.pattern, c.datatype, nps[i]);
+                goto report;
+            }
+        }
+    out_begin(&c);
+    if (o.points) {
+        rc = points_run(&c, o.points, &e);
+    } else {
+        for (size_t i = 0; i < nnp && rc == 0; i++)
+            for (size_t j = 0; j < nsizes && rc == 0; j++)
+                rc = emit(&c, nps[i], sizes[j], &e);
+    }
+    out_end(&c);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write the output: %s",
+                          strerror(errno));
+    if (rc == 0 && c.refused > 0)
+        rc = cf_error_set(&e, CF_EXIT_DATA, path, 0, "%s; %zu answer%s refused, marked in the "
+                          "output", c.first_refusal, c.refused, c.refused == 1 ? "" : "s");
+report:
+    if (rc != 0)
+        rc = e.code == CF_EXIT_USAGE ? cf_usage_error("%s", e.msg) : cf_error_report(&e);
+done:
+    free(nps);
+    free(sizes);
+    free(path);
+    free(c.measured);
+    cache_clear(&c);
+    cf_across_set_clear(&c.as);
+    cf_modelset_free(c.ms);
+    return rc;
+}

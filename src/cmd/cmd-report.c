@@ -1,0 +1,261 @@
+/* commfit report: plots and an HTML page from a timing table, drawn with gnuplot. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "base/error.h"
+#include "modelfile/modelfile.h"
+#include "base/outfile.h"
+#include "report/report.h"
+#include "base/table.h"
+
+static const char help[] =
+    "Usage: commfit report [-i TABLE] [-m MODEL] [-o DIR] [--png]\n"
+    "\n"
+    "Draws a timing table and the models fitted to it as plots, with an HTML page that\n"
+    "shows them all: time vs message size per pattern with the fitted curves and their\n"
+    "formulas, bandwidth and its saturation for point-to-point patterns, derived\n"
+    "datatypes against pack, time vs process count, the relative error of each fit.\n"
+    "Each plot is a data file, a gnuplot script and its image; gnuplot is looked up on\n"
+    "PATH ($GNUPLOT overrides). Without gnuplot the data files and scripts are still\n"
+    "written (exit status 0, with a warning that says how to draw them).\n"
+    "\n"
+    "Options:\n"
+    "  -i, --input TABLE  timing table (default: the table the model was fitted from;\n"
+    "                     without a model, the newest *.csv in data/)\n"
+    "  -m, --model MODEL  model file (default, when neither -i nor -m is given: the\n"
+    "                     newest *.json in models/, if any)\n"
+    "  -o, --output DIR   report folder (default: report/NAME, NAME the model's or the\n"
+    "                     table's file name without extension); an earlier report there\n"
+    "                     is replaced\n"
+    "      --png          PNG images instead of SVG\n"
+    "  -h, --help         print this help and exit\n"
+    "\n"
+    "Prints the path of index.html on stdout.\n";
+
+static void gnuplot_warning(const char *line)
+{
+    cf_warn("gnuplot: %s", line);
+}
+
+static int exists(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (fp != NULL)
+        fclose(fp);
+    return fp != NULL;
+}
+
+/* A table a model names: as written (relative to where fit ran, usually here), else
+ * beside the model's folder (models/ and data/ side by side), else in it. malloc'd. */
+static char *locate_table(const char *model_path, const char *file)
+{
+    if (file[0] == '/' || exists(file))
+        return strdup(file);
+    const char *slash = strrchr(model_path, '/');
+    size_t ld = slash ? (size_t)(slash - model_path) : 0;
+    size_t n = ld + strlen(file) + 8;
+    char *p = malloc(n);
+    if (p == NULL)
+        return NULL;
+    snprintf(p, n, "%.*s%s../%s", (int)ld, model_path, ld ? "/" : "", file);
+    if (exists(p))
+        return p;
+    snprintf(p, n, "%.*s%s%s", (int)ld, model_path, ld ? "/" : "", file);
+    if (exists(p))
+        return p;
+    free(p);
+    return strdup(file);
+}
+
+/* Reads the tables the model was fitted from (its "source") into one. */
+static int model_tables(const cf_modelset *ms, const char *model_path, cf_table **out, char **names,
+                        cf_error *e)
+{
+    const json_t *tables = json_object_get(ms->source, "tables");
+    if (!json_is_array(tables) || json_array_size(tables) == 0)
+        return cf_error_set(e, CF_EXIT_DATA, model_path, 0,
+                            "the model names no table it was fitted from: name it with -i");
+    cf_table *all = NULL;
+    size_t len = 0;
+    *names = NULL;
+    size_t i;
+    const json_t *t;
+    json_array_foreach(tables, i, t)
+    {
+        const json_t *f = json_object_get(t, "file");
+        if (!json_is_string(f))
+            continue;
+        char *path = locate_table(model_path, json_string_value(f));
+        cf_table *one = NULL;
+        cf_error te;
+        cf_error_clear(&te);
+        if (path == NULL || cf_table_read(path, &one, &te) != 0) {
+            int rc = cf_error_set(e, CF_EXIT_DATA, model_path, 0,
+                                  "fitted from '%s', which cannot be read (%s): name the "
+                                  "table with -i",
+                                  json_string_value(f), path ? te.msg : "out of memory");
+            free(path);
+            cf_table_free(all);
+            free(*names);
+            *names = NULL;
+            return rc;
+        }
+        size_t add = strlen(path) + 3;
+        char *nn = realloc(*names, len + add);
+        if (nn != NULL) {
+            snprintf(nn + len, add, "%s%s", len ? ", " : "", path);
+            len += strlen(nn + len);
+            *names = nn;
+        }
+        free(path);
+        if (all == NULL) {
+            all = one;
+            continue;
+        }
+        for (size_t k = 0; k < one->n_rows; k++)
+            if (cf_table_add(all, &one->rows[k]) != 0) {
+                cf_table_free(one);
+                cf_table_free(all);
+                return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+            }
+        cf_table_free(one);
+    }
+    if (all == NULL || *names == NULL) {
+        cf_table_free(all);
+        free(*names);
+        *names = NULL;
+        return cf_error_set(e, CF_EXIT_DATA, model_path, 0,
+                            "the model names no table it was fitted from: name it with -i");
+    }
+    *out = all;
+    return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    enum { OPT_PNG = 256 };
+    static const struct option opts[] = {
+        {"input", required_argument, 0, 'i'},  {"model", required_argument, 0, 'm'},
+        {"output", required_argument, 0, 'o'}, {"png", no_argument, 0, OPT_PNG},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
+    };
+    const char *input = NULL, *model = NULL, *output = NULL;
+    int png = 0;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":i:m:o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'i':
+            input = optarg;
+            break;
+        case 'm':
+            model = optarg;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case OPT_PNG:
+            png = 1;
+            break;
+        case 'h':
+            fputs(help, stdout);
+            return CF_EXIT_OK;
+        case ':':
+            return cf_usage_error("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return cf_usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cf_usage_error("unexpected argument '%s'", argv[optind]);
+    if (input != NULL && *input == '\0')
+        return cf_usage_error("-i: expected a file name");
+    if (model != NULL && *model == '\0')
+        return cf_usage_error("-m: expected a file name");
+    if (output != NULL && *output == '\0')
+        return cf_usage_error("-o: expected a folder name");
+
+    cf_error e;
+    cf_error_clear(&e);
+    char *found_model = NULL, *found_table = NULL, *table_names = NULL, *dir = NULL;
+    char *gnuplot = NULL;
+    cf_modelset *ms = NULL;
+    cf_table *t = NULL;
+    int rc = 0;
+    /* Without files named: the newest model, else the newest table. */
+    if (input == NULL && model == NULL) {
+        cf_error me;
+        cf_error_clear(&me);
+        if (cf_newest_file("models", ".json", &found_model, &me) == 0) {
+            model = found_model;
+        } else if (cf_newest_file("data", ".csv", &found_table, &e) == 0) {
+            input = found_table;
+        } else {
+            cf_msg("no model in models/ and no timing table in data/: run 'commfit measure' "
+                   "and 'commfit fit' first, or name the files with -m and -i");
+            return CF_EXIT_DATA;
+        }
+    }
+    if (model != NULL && (rc = cf_modelset_read(model, &ms, &e)) != 0)
+        goto report_error;
+    if (input != NULL)
+        rc = cf_table_read(input, &t, &e);
+    else
+        rc = model_tables(ms, model, &t, &table_names, &e);
+    if (rc != 0)
+        goto report_error;
+    const char *table_path = input ? input : table_names;
+    dir = output ? strdup(output) : cf_report_default_dir(model ? model : input);
+    if (dir == NULL) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto report_error;
+    }
+    if ((rc = cf_report_check_dir(dir, &e)) != 0)
+        goto report_error;
+    if (ms != NULL)
+        cf_msg("drawing %s with the model %s", table_path, model);
+    else
+        cf_msg("drawing %s: measurements only, no model (fitted curves need one: commfit fit "
+               "-i %s)",
+               table_path, table_path);
+
+    char why[512] = "";
+    gnuplot = cf_gnuplot_find(why, sizeof why);
+    cf_report_opts o = {.table = t,
+                        .table_path = table_path,
+                        .models = ms,
+                        .model_path = model,
+                        .out_dir = dir,
+                        .png = png,
+                        .gnuplot = gnuplot,
+                        .gnuplot_missing = why,
+                        .warn = gnuplot_warning};
+    cf_report_result res;
+    if ((rc = cf_report_write(&o, &res, &e)) != 0)
+        goto report_error;
+    if (gnuplot == NULL)
+        cf_warn("%s: wrote the data files and gnuplot scripts of %zu plots into %s, without "
+                "images; draw them with: cd '%s' && gnuplot *.gp",
+                why, res.n_plots, dir, dir);
+    else
+        cf_msg("wrote %s/index.html with %zu plots", dir, res.n_drawn);
+    printf("%s/index.html\n", dir);
+    goto out;
+report_error:
+    rc = cf_error_report(&e);
+out:
+    free(gnuplot);
+    free(dir);
+    cf_table_free(t);
+    cf_modelset_free(ms);
+    free(table_names);
+    free(found_model);
+    free(found_table);
+    return rc;
+}

@@ -1,0 +1,202 @@
+/* Across process counts: the joint fit of a pattern's algorithm cost over every measured
+ * (p, m), and the point-to-point estimate (ping-pong's alpha and beta put into the
+ * algorithm cost) that answers for any pattern at any p. Both live in the model file as
+ * "across_np" and "p2p" (commfit-formats(5)). */
+#ifndef CF_ACROSS_H
+#define CF_ACROSS_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "base/collective.h"
+#include "base/error.h"
+#include "base/table.h"
+
+#define CF_ACROSS_NP_MAX 64
+#define CF_ACROSS_MIN_NP 3 /* distinct process counts the joint fit needs */
+#define CF_NOTE_MAX 160
+
+/* One measured point: process count, bytes (IMB's definition), time in us. */
+typedef struct cf_point {
+    long p;
+    double m;
+    double t_us;
+} cf_point;
+
+/* How well a relative-error least-squares fit follows its points. */
+typedef struct cf_rel_quality {
+    int n, dof;   /* points used, and n minus the parameters */
+    int rejected; /* points set aside as outliers */
+    double mape;        /* mean absolute relative error (0.03 = 3%) */
+    double max_rel_err; /* largest absolute relative error */
+    double loo_mape;    /* the same, each point predicted without itself */
+} cf_rel_quality;
+
+/* A sum of terms with unit weights ("ceil(lg p) + (p-1)"): one basis function. */
+#define CF_SUM_MAX 2
+typedef struct cf_cterm_sum {
+    int n;
+    cf_cterm t[CF_SUM_MAX];
+} cf_cterm_sum;
+
+/* One size range of an across-np model: one algorithm's cost with its own fitted
+ * coefficients, T(p, m) = sum coef_k * basis_k(p, m), over every measured p. */
+#define CF_ACROSS_MAX_SEG 2
+#define CF_ALG_NAME_MAX 48
+typedef struct cf_across_seg {
+    double from_bytes, to_bytes; /* the measured sizes it was fitted on */
+    char algorithm[CF_ALG_NAME_MAX];
+    int nbasis;
+    cf_cterm_sum basis[CF_COLL_MAX_BASIS];
+    double coef[CF_COLL_MAX_BASIS]; /* us per unit of each basis function */
+    double cov[CF_COLL_MAX_BASIS][CF_COLL_MAX_BASIS]; /* scaled by the residual variance */
+    double s2;                                       /* residual relative variance */
+    cf_rel_quality q;
+    double tq; /* Student t 97.5% quantile at q.dof, kept for predict */
+} cf_across_seg;
+
+/* The across-np model of one (pattern, datatype): one or two size ranges (MPICH switches
+ * algorithm, and protocols switch, at sizes), chosen with their algorithms by AICc. */
+typedef struct cf_across {
+    char pattern[CF_PATTERN_MAX];
+    char datatype[CF_DATATYPE_MAX];
+    int nnp;
+    long np[CF_ACROSS_NP_MAX]; /* measured process counts, increasing */
+    double bytes_min, bytes_max;
+    char error[CF_NOTE_MAX]; /* why there is no model; "" when fitted */
+    int nseg;
+    cf_across_seg seg[CF_ACROSS_MAX_SEG];
+    cf_rel_quality q; /* over every point */
+} cf_across;
+
+/* Hockney's alpha + beta*m, fitted in relative error. */
+typedef struct cf_hockney {
+    double alpha_us, beta_us_per_byte;
+    double cov[2][2];
+    double s2;
+    cf_rel_quality q;
+    double bytes_min, bytes_max;
+} cf_hockney;
+
+/* Measured / point-to-point estimate for one (pattern, datatype, np), over its sizes. */
+typedef struct cf_contention {
+    char pattern[CF_PATTERN_MAX];
+    char datatype[CF_DATATYPE_MAX];
+    long np;
+    int n;
+    double median, min, max;
+    double sd_log; /* standard deviation of ln(ratio) over the sizes */
+} cf_contention;
+
+/* 95% model-error factors of the point-to-point estimate: what alpha and beta cannot know
+ * (contention, the MPI library's algorithm choice, p beyond what was measured). */
+#define CF_P2P_FACTOR_MEASURED 2.0   /* the pattern was measured at some np */
+#define CF_P2P_FACTOR_UNMEASURED 3.0 /* it never was */
+
+typedef struct cf_p2p {
+    char error[CF_NOTE_MAX]; /* why there is no estimate; "" when there is */
+    char pattern[CF_PATTERN_MAX]; /* where alpha and beta come from: "pingpong" */
+    cf_hockney h;
+    double gamma_us_per_byte, gamma_se;
+    char gamma_source[CF_NOTE_MAX];
+    size_t ncont;
+    cf_contention *cont;
+} cf_p2p;
+
+/* A prediction with its 95% prediction interval. */
+typedef struct cf_estimate {
+    double t_us, lo_us, hi_us;
+    int alg;             /* p2p: index of the algorithm used in its cf_coll */
+    double contention;   /* p2p: the factor applied (1 when none was measured) */
+    long contention_np;  /* p2p: where it was measured; 0 when none */
+    double model_factor; /* p2p: the model-error factor in the interval */
+} cf_estimate;
+
+/* Relative-error least squares: minimises sum ((t_i - x_i.c) / T_i)^2, T_i the measured
+ * time first, then the fitted one (iterated), setting aside points beyond 5 robust
+ * standard deviations (a quarter at most). X is n rows of k values. cov is scaled by the
+ * residual variance s2. Fails (CF_EXIT_DATA) when the columns cannot be separated. */
+int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coef, double *cov,
+               double *s2, cf_rel_quality *q, cf_error *e);
+
+int cf_hockney_fit(const double *m, const double *t, size_t n, cf_hockney *out, cf_error *e);
+
+/* How the switch between two size ranges is searched: QUICK (what cf_across_fit_points
+ * does) fits every candidate quickly and properly only those within reach of the best;
+ * EXHAUSTIVE fits every candidate properly, the reference tests compare QUICK with. */
+typedef enum cf_across_search { CF_SEARCH_QUICK, CF_SEARCH_EXHAUSTIVE } cf_across_search;
+
+/* Fits pattern c's basis to the points (any order; p >= 2). Too few process counts or
+ * points is not an error: out->error says so. Errors only for data that cannot be fitted. */
+int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
+                         cf_across *out, cf_error *e);
+int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf_point *pts,
+                                size_t n, cf_across_search how, cf_across *out, cf_error *e);
+/* T at (p, m) with its 95% prediction interval; out->alg is the segment used. Between the
+ * two segments' sizes the interval covers both. */
+void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out);
+/* The model at a fixed p as lines T(m) = c0[i] + c1[i]*m, one per segment, segment i
+ * applying below switch_at[i] (c0, c1, switch_at hold CF_ACROSS_MAX_SEG). */
+int cf_across_lines(const cf_across *a, long p, double *c0, double *c1, double *switch_at);
+/* "Bruck: 1.2 us * ceil(lg p) + ... (m <= 256 B); pairwise exchange: ..." */
+void cf_across_describe(const cf_across *a, char *buf, size_t n);
+/* "ceil(lg p) + (p-1)" and back; -1 for an unknown term. */
+void cf_cterm_sum_name(const cf_cterm_sum *s, char *buf, size_t n);
+int cf_cterm_sum_parse(const char *name, cf_cterm_sum *out);
+
+void cf_p2p_clear(cf_p2p *pp);
+/* The estimate for pattern c with datatype at (p, m); 0, or CF_EXIT_DATA when pp has none. */
+int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
+                   cf_estimate *out);
+/* The estimate at a fixed p as lines T(m) = c0[i] + c1[i]*m, one per algorithm (the
+ * estimate is their minimum), contention included; c0 and c1 hold CF_COLL_MAX_ALGS. */
+int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double *c0,
+                 double *c1);
+/* The contention entry the estimate at p calibrates with: the largest measured np <= p,
+ * else the smallest. NULL when the pattern was not measured with that datatype. */
+const cf_contention *cf_p2p_contention(const cf_p2p *pp, const char *pattern,
+                                       const char *datatype, long p);
+
+/* What commfit fit runs: from the rows it fits, the "across_np" array and the "p2p" object
+ * of the model file (new references), and one note per (pattern, datatype) that got no
+ * across-np model ("alltoall (byte): not enough process counts (have 1, need 3); fitted
+ * per np only"). stat is the time statistic of the fits: "median", "mean" or "min" (NULL:
+ * mean). normalized_time_us is the table's metadata value or NULL; it scales gamma when
+ * no reduction was measured at np=2. notes is malloc'd; free with cf_notes_free. */
+int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat,
+                       const char *normalized_time_us, json_t **across_np, json_t **p2p,
+                       char ***notes, size_t *nnotes, cf_error *e);
+/* The same over every row of one table, with its metadata. */
+int cf_across_fit_table(const cf_table *t, const char *stat, json_t **across_np, json_t **p2p,
+                        char ***notes, size_t *nnotes, cf_error *e);
+void cf_notes_free(char **notes, size_t n);
+
+/* The JSON forms, and their readers: name is the file for messages. */
+json_t *cf_across_to_json(const cf_across *a);
+json_t *cf_p2p_to_json(const cf_p2p *pp);
+int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_across *out,
+                        cf_error *e);
+int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e);
+
+/* Everything predict reads from "across_np" and "p2p" (either may be NULL). */
+typedef struct cf_across_set {
+    size_t n;
+    cf_across *a;
+    int have_p2p; /* "p2p" was present (pp.error may still say it is unusable) */
+    cf_p2p pp;
+} cf_across_set;
+
+int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *name,
+                       cf_across_set *out, cf_error *e);
+void cf_across_set_clear(cf_across_set *s);
+const cf_across *cf_across_set_find(const cf_across_set *s, const char *pattern,
+                                    const char *datatype);
+
+/* T(m) from at most two lines c0[i] + c1[i]*m in lang ("text", "c", "python", "latex",
+ * "gnuplot"), in the forms of cf_fit_formula: their minimum when switch_at is NULL, else
+ * line 0 for m < switch_at[0] and line 1 above. name is the function a code form defines
+ * ("T_alltoall_np16"). The length written, or -1 for an unknown lang. */
+int cf_lines_formula(const char *name, const double *c0, const double *c1, int nlines,
+                     const double *switch_at, const char *lang, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,300 @@
+/* The formulas of a fit in the languages people paste them into. Text is for reading
+ * (bandwidths in B/s units, sizes in KiB); code carries 15 significant digits, enough to
+ * reproduce predict's numbers (microseconds, m in bytes, b in blocks). */
+#include "config.h"
+
+#include "fit/formula.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit/fitting.h"
+#include "fit/model.h"
+#include "base/size.h"
+
+const char *const cf_formula_langs[] = {"text", "c", "python", "latex", "gnuplot", NULL};
+
+int cf_formula_lang_valid(const char *lang)
+{
+    for (int i = 0; cf_formula_langs[i] != NULL; i++)
+        if (strcmp(lang, cf_formula_langs[i]) == 0)
+            return 1;
+    return 0;
+}
+
+void cf_formula_func_name(const cf_fit *f, char *buf, size_t n)
+{
+    if (strcmp(f->datatype, "byte") == 0 || strcmp(f->datatype, "float") == 0)
+        snprintf(buf, n, "T_%s_np%d", f->pattern, f->np);
+    else
+        snprintf(buf, n, "T_%s_%s_np%d", f->pattern, f->datatype, f->np);
+    if (strcmp(f->model, "loggp") == 0 && strlen(buf) + 7 < n)
+        strcat(buf, "_loggp");
+}
+
+/* A growing string that never overflows buf (truncates) but counts what it wanted. */
+typedef struct out {
+    char *buf;
+    size_t n, len;
+} out;
+
+static void put(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = o->len < o->n ? o->n - o->len : 0;
+    int k = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        o->len += (size_t)k;
+}
+
+/* The terms of segment k summed by basis: constant, m, m^2, b. */
+static void sums(const cf_fit *f, int k, double t[4])
+{
+    t[0] = t[1] = t[2] = t[3] = 0;
+    for (int j = 0; j < f->ncoef; j++) {
+        cf_term tm = f->kind->terms[j];
+        if (tm != CF_TERM_NONE)
+            t[tm] += f->seg[k].coef[j];
+    }
+}
+
+static int has_blocks(const cf_fit *f)
+{
+    for (int j = 0; j < f->ncoef; j++)
+        if (f->kind->terms[j] == CF_TERM_B)
+            return 1;
+    return 0;
+}
+
+/* Whether T depends on the size at all (a constant does not). */
+static int has_size(const cf_fit *f)
+{
+    for (int j = 0; j < f->ncoef; j++)
+        if (f->kind->terms[j] == CF_TERM_M || f->kind->terms[j] == CF_TERM_M2 ||
+            f->kind->terms[j] == CF_TERM_B)
+            return 1;
+    return 0;
+}
+
+static void text_bw(out *o, double beta_us_per_byte)
+{
+    static const char *units[] = {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"};
+    double bw = 1e6 / beta_us_per_byte; /* bytes per second */
+    int u = 0;
+    while (u < 4 && bw >= 1024) {
+        bw /= 1024;
+        u++;
+    }
+    put(o, "m / (%.*g %s)", cf_sig_prec(bw, 3), bw, units[u]);
+}
+
+static void text_segment(out *o, const double t[4])
+{
+    put(o, "%.3g us", t[0]);
+    if (t[CF_TERM_M] > 0) {
+        put(o, " + ");
+        text_bw(o, t[CF_TERM_M]);
+    } else if (t[CF_TERM_M] < 0) {
+        put(o, " - %.3g us/B * m", -t[CF_TERM_M]);
+    }
+    if (t[CF_TERM_M2] != 0)
+        put(o, " %c %.3g us/B^2 * m^2", t[CF_TERM_M2] < 0 ? '-' : '+', fabs(t[CF_TERM_M2]));
+    if (t[CF_TERM_B] != 0)
+        put(o, " %c %.3g us * b", t[CF_TERM_B] < 0 ? '-' : '+', fabs(t[CF_TERM_B]));
+}
+
+static void text(out *o, const cf_fit *f)
+{
+    put(o, has_blocks(f) ? "T(m, b) = " : has_size(f) ? "T(m) = " : "T = ");
+    for (int k = 0; k < f->nseg; k++) {
+        double t[4];
+        sums(f, k, t);
+        if (k > 0)
+            put(o, "; ");
+        text_segment(o, t);
+        if (f->nseg > 1) {
+            char a[32], b[32];
+            cf_size_format(f->seg[k].from_bytes, a, sizeof a);
+            cf_size_format(f->seg[k].to_bytes, b, sizeof b);
+            if (k == 0)
+                put(o, " (m <= %s)", b);
+            else if (k == f->nseg - 1)
+                put(o, " (m >= %s)", a);
+            else
+                put(o, " (%s <= m <= %s)", a, b);
+        }
+    }
+    if (f->kind->describe != NULL) {
+        char d[256];
+        f->kind->describe(f, d, sizeof d);
+        put(o, "; %s", d);
+    }
+    /* Blocks that follow the size (struct) were fitted without their own term. */
+    if (!has_blocks(f) && f->min_blocks != f->max_blocks && f->max_bytes > f->min_bytes) {
+        double k1 = (double)(f->max_blocks - f->min_blocks) / (double)(f->max_bytes - f->min_bytes);
+        double k0 = f->min_blocks - k1 * (double)f->min_bytes;
+        put(o, "; the cost per block is inside beta (b = %.4g m", k1);
+        if (fabs(k0) > 1e-6)
+            put(o, " %c %.4g", k0 < 0 ? '-' : '+', fabs(k0));
+        put(o, ")");
+    }
+}
+
+/* One segment as an expression in m (and b) with 15 digits; mul is "*" everywhere. */
+static void code_segment(out *o, const double t[4], const char *pow2)
+{
+    put(o, "%.15g", t[0]);
+    if (t[CF_TERM_M] != 0)
+        put(o, " + %.15g*m", t[CF_TERM_M]);
+    if (t[CF_TERM_M2] != 0)
+        put(o, pow2, t[CF_TERM_M2]);
+    if (t[CF_TERM_B] != 0)
+        put(o, " + %.15g*b", t[CF_TERM_B]);
+}
+
+/* The line predict follows inside the breakpoint gap after segment k: through segment
+ * k's value at its last size and segment k+1's at its first (cf_fit_predict). Only
+ * piecewise fits have gaps, and their terms are a constant and m. */
+static void gap_line(const cf_fit *f, int k, double t[4])
+{
+    double a[4], b[4];
+    sums(f, k, a);
+    sums(f, k + 1, b);
+    double ma = (double)f->seg[k].to_bytes, mb = (double)f->seg[k + 1].from_bytes;
+    double ta = a[0] + a[1] * ma + a[2] * ma * ma, tb = b[0] + b[1] * mb + b[2] * mb * mb;
+    t[1] = (tb - ta) / (mb - ma);
+    t[0] = ta - t[1] * ma;
+    t[2] = t[3] = 0;
+}
+
+/* Nested conditionals, a segment and then its gap: c and gnuplot "m <= a ? A : m < b ? G :
+ * B", python "A if m <= a else G if m < b else B". */
+static void code_body(out *o, const cf_fit *f, int python)
+{
+    const char *pow2 = " + %.15g*m*m";
+    for (int k = 0; k < f->nseg; k++) {
+        double t[4], g[4];
+        sums(f, k, t);
+        if (k + 1 < f->nseg) {
+            gap_line(f, k, g);
+            double ma = (double)f->seg[k].to_bytes, mb = (double)f->seg[k + 1].from_bytes;
+            if (python) {
+                put(o, "(");
+                code_segment(o, t, pow2);
+                put(o, ") if m <= %.15g else (", ma);
+                code_segment(o, g, pow2);
+                put(o, ") if m < %.15g else ", mb);
+            } else {
+                put(o, "m <= %.15g ? ", ma);
+                code_segment(o, t, pow2);
+                put(o, " : m < %.15g ? ", mb);
+                code_segment(o, g, pow2);
+                put(o, " : ");
+            }
+        } else {
+            code_segment(o, t, pow2);
+        }
+    }
+}
+
+static void latex_number(out *o, double v)
+{
+    char s[64];
+    snprintf(s, sizeof s, "%.4g", v);
+    char *ex = strchr(s, 'e');
+    if (ex == NULL) {
+        put(o, "%s", s);
+        return;
+    }
+    *ex = '\0';
+    put(o, "%s \\times 10^{%d}", s, (int)strtol(ex + 1, NULL, 10));
+}
+
+static void latex_segment(out *o, const double t[4])
+{
+    static const char *basis[] = {"", "\\, m", "\\, m^2", "\\, b"};
+    latex_number(o, t[0]);
+    for (int j = 1; j < 4; j++) {
+        if (t[j] == 0)
+            continue;
+        put(o, t[j] < 0 ? " - " : " + ");
+        latex_number(o, fabs(t[j]));
+        put(o, "%s", basis[j]);
+    }
+}
+
+static void latex(out *o, const cf_fit *f)
+{
+    const char *args = has_blocks(f) ? "(m, b)" : has_size(f) ? "(m)" : "";
+    put(o, "T_{\\mathrm{%s}}%s = ", f->pattern, args);
+    if (f->nseg == 1) {
+        double t[4];
+        sums(f, 0, t);
+        latex_segment(o, t);
+    } else {
+        put(o, "\\begin{cases} ");
+        for (int k = 0; k < f->nseg; k++) {
+            double t[4];
+            sums(f, k, t);
+            latex_segment(o, t);
+            if (k + 1 < f->nseg) {
+                double ma = (double)f->seg[k].to_bytes, mb = (double)f->seg[k + 1].from_bytes;
+                if (k == 0)
+                    put(o, " & m \\le %.0f \\\\ ", ma);
+                else
+                    put(o, " & %.0f \\le m \\le %.0f \\\\ ", (double)f->seg[k].from_bytes, ma);
+                gap_line(f, k, t);
+                latex_segment(o, t);
+                put(o, " & %.0f < m < %.0f \\\\ ", ma, mb);
+            } else {
+                put(o, " & m \\ge %.0f", (double)f->seg[k].from_bytes);
+            }
+        }
+        put(o, " \\end{cases}");
+    }
+    if (!has_size(f))
+        put(o, " \\quad [\\mu\\mathrm{s}]");
+    else
+        put(o, " \\quad [\\mu\\mathrm{s}; m \\text{ in bytes}%s]",
+            has_blocks(f) ? ", b \\text{ in blocks}" : "");
+}
+
+int cf_fit_formula(const cf_fit *f, const char *lang, char *buf, size_t n)
+{
+    out o = {buf, n, 0};
+    if (n > 0)
+        buf[0] = '\0';
+    if (f->kind == NULL || f->nseg < 1)
+        return -1;
+    char name[96];
+    cf_formula_func_name(f, name, sizeof name);
+    const char *args_c = has_blocks(f) ? "double m, double b" : "double m";
+    const char *args = has_blocks(f) ? "m, b" : "m";
+    if (strcmp(lang, "text") == 0) {
+        text(&o, f);
+    } else if (strcmp(lang, "c") == 0) {
+        put(&o, "static inline double %s(%s) { %sreturn ", name, args_c,
+            has_size(f) ? "" : "(void)m; ");
+        code_body(&o, f, 0);
+        put(&o, "; } /* us; m in bytes */");
+    } else if (strcmp(lang, "python") == 0) {
+        put(&o, "def %s(%s): return ", name, args);
+        code_body(&o, f, 1);
+        put(&o, "  # us; m in bytes");
+    } else if (strcmp(lang, "gnuplot") == 0) {
+        put(&o, "%s(%s) = ", name, args);
+        code_body(&o, f, 0);
+        put(&o, "  # us; m in bytes");
+    } else if (strcmp(lang, "latex") == 0) {
+        latex(&o, f);
+    } else {
+        return -1;
+    }
+    return (int)(o.len < n ? o.len : (n > 0 ? n - 1 : 0));
+}

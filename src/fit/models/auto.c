@@ -1,0 +1,103 @@
+/* auto: fits every candidate kind (linear, poly2, piecewise) and keeps the one with the
+ * lowest leave-one-out error; a more complex kind must do clearly better, or tie and
+ * win on AICc by more than 2, to be taken: it has to earn its parameters. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "fit/model.h"
+
+/* Leave-one-out errors within 10% of each other (or 0.1 percentage point) are a tie. */
+static int tie(double a, double b)
+{
+    double d = fabs(a - b);
+    return d <= 0.1 * fmin(a, b) || d <= 1e-3;
+}
+
+static int better(const cf_fit *c, const cf_fit *best)
+{
+    double lc = c->q.loo_mape, lb = best->q.loo_mape;
+    if (!isfinite(lc))
+        return 0;
+    if (!isfinite(lb))
+        return 1;
+    if (!tie(lc, lb))
+        return lc < lb;
+    double ac = c->q.aicc, ab = best->q.aicc;
+    return isfinite(ac) && (!isfinite(ab) || ac < ab - 2);
+}
+
+static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
+{
+    cf_fit best, cand;
+    int have = 0, rc = 0;
+    char notes[4][256];
+    size_t nnotes = 0;
+    cf_error first;
+    cf_error_clear(&first);
+    for (int i = 0; cf_model_kinds[i] != NULL; i++) {
+        const cf_model_kind *k = cf_model_kinds[i];
+        if (!k->auto_candidate)
+            continue;
+        cand = *out; /* identity and measured range */
+        cand.rejected = NULL;
+        cand.nrejected = 0;
+        cand.gain = NULL;
+        cand.ngain = 0;
+        cand.warnings = NULL;
+        cand.nwarnings = 0;
+        cf_error e2;
+        cf_error_clear(&e2);
+        if (k->fit(in, &cand, &e2) != 0) {
+            if (first.code == 0)
+                first = e2;
+            cf_fit_clear(&cand);
+            continue;
+        }
+        /* A candidate that predicts a negative or non-finite cost is not chosen; the
+         * fit chosen says so. */
+        if (cf_fit_check(&cand, in, &e2) != 0) {
+            if (first.code == 0)
+                first = e2;
+            size_t w = strlen(in->what);
+            const char *why = strncmp(e2.msg, in->what, w) == 0 && e2.msg[w] == ':'
+                                  ? e2.msg + w + 2
+                                  : e2.msg;
+            if (nnotes < sizeof notes / sizeof notes[0])
+                snprintf(notes[nnotes++], sizeof notes[0], "%s not chosen: %.200s", k->name,
+                         why);
+            cf_fit_clear(&cand);
+            continue;
+        }
+        if (!have || better(&cand, &best)) {
+            if (have)
+                cf_fit_clear(&best);
+            best = cand;
+            have = 1;
+        } else {
+            cf_fit_clear(&cand);
+        }
+    }
+    if (!have) {
+        if (e != NULL)
+            *e = first;
+        return first.code ? first.code : CF_EXIT_DATA;
+    }
+    *out = best;
+    for (size_t i = 0; i < nnotes; i++)
+        cf_fit_warn(out, "%s", notes[i]);
+    return rc;
+}
+
+const cf_model_kind cf_model_auto = {
+    .name = "auto",
+    .summary = "chooses linear, poly2 or piecewise by leave-one-out error, then AICc",
+    .ncoef = 0,
+    .coef_names = NULL,
+    .terms = NULL,
+    .max_segments = CF_SEG_MAX,
+    .min_sizes = 3,
+    .auto_candidate = 0,
+    .fit = fit,
+};

@@ -1,0 +1,85 @@
+/* The table of cost-model kinds, and the one-segment fit that linear, poly2 and the
+ * datatype model share. Adding a kind touches its own file and this table only. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit/model.h"
+
+const cf_model_kind *const cf_model_kinds[] = {
+    &cf_model_constant, &cf_model_linear,   &cf_model_poly2, &cf_model_piecewise,
+    &cf_model_loggp,    &cf_model_datatype, &cf_model_auto,  NULL,
+};
+
+const cf_model_kind *cf_model_kind_find(const char *name)
+{
+    for (int i = 0; cf_model_kinds[i] != NULL; i++)
+        if (strcmp(cf_model_kinds[i]->name, name) == 0)
+            return cf_model_kinds[i];
+    return NULL;
+}
+
+int cf_model_fit_terms(const cf_model_kind *kind, const cf_fit_input *in, cf_fit *out,
+                       cf_error *e)
+{
+    size_t n = in->n, p = (size_t)kind->ncoef;
+    double *X = malloc(n * p * sizeof *X), *y = malloc(n * sizeof *y),
+           *sd = malloc(n * sizeof *sd);
+    if (X == NULL || y == NULL || sd == NULL) {
+        free(X);
+        free(y);
+        free(sd);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    cf_fit tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.kind = kind;
+    tmp.ncoef = kind->ncoef;
+    for (size_t i = 0; i < n; i++) {
+        const cf_row *r = in->rows[i];
+        cf_fit_design(&tmp, (double)r->bytes, (double)r->blocks, &X[i * p]);
+        y[i] = cf_row_time(r, in->stat);
+        sd[i] = r->t_ci95_us / 1.96;
+    }
+    cf_lsq L;
+    int rc = cf_lsq_run(X, y, sd, n, p, in->weights, in->robust, in->what, &L, e);
+    if (rc == 0) {
+        snprintf(out->model, sizeof out->model, "%s", kind->name);
+        out->kind = kind;
+        out->ncoef = kind->ncoef;
+        for (int j = 0; j < kind->ncoef; j++)
+            snprintf(out->coef_names[j], CF_COEF_NAME_MAX, "%s", kind->coef_names[j]);
+        out->nseg = 1;
+        cf_segment *s = &out->seg[0];
+        s->from_bytes = out->min_bytes;
+        s->to_bytes = out->max_bytes;
+        s->n = L.nkept;
+        for (size_t j = 0; j < p; j++) {
+            s->coef[j] = L.coef[j];
+            for (size_t l = 0; l < p; l++)
+                s->cov[j][l] = L.cov[j][l];
+        }
+        out->s2 = L.s2_rel;
+        out->dof = L.dof;
+        cf_quality_fill(&L, y, (int)p, &out->q);
+        size_t nrej = n - (size_t)L.nkept;
+        if (nrej > 0 && (out->rejected = calloc(nrej, sizeof *out->rejected)) != NULL) {
+            for (size_t i = 0; i < n; i++) {
+                if (!L.rejected[i])
+                    continue;
+                cf_rejected *q = &out->rejected[out->nrejected++];
+                q->bytes = in->rows[i]->bytes;
+                q->blocks = in->rows[i]->blocks;
+                q->t_us = y[i];
+                q->rel_err = (y[i] - L.fitted[i]) / L.fitted[i];
+            }
+        }
+        cf_lsq_free(&L);
+    }
+    free(X);
+    free(y);
+    free(sd);
+    return rc;
+}

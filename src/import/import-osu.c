@@ -1,0 +1,646 @@
+/* commfit import osu: the tables of OSU Micro-Benchmarks output, versions 5.x to 7.x. A
+ * table is a "# OSU MPI... Test vX.Y" title, optional "# Datatype:" and "# [ pairs: N ]"
+ * lines, a column header, and rows up to the first line that is not a row. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/import.h"
+#include "base/size.h"
+
+enum role { R_OTHER, R_SIZE, R_AVG, R_MIN, R_MAX, R_ITER, R_BW, R_RATE, R_PURE, R_PMIN,
+            R_PMAX, R_TEXT, R_NROLES };
+#define MAXCOLS 16
+
+/* Column names without blanks, in lower case, longest first where one starts another;
+ * with their lengths, as the header of every table is matched against all of them. */
+#define WORD(name, role) {name, sizeof name - 1, role}
+static const struct {
+    const char *name;
+    size_t len;
+    enum role role;
+} vocab[] = {
+    WORD("size", R_SIZE),
+    WORD("avglatency(us)", R_AVG),
+    WORD("minlatency(us)", R_MIN),
+    WORD("maxlatency(us)", R_MAX),
+    WORD("latency(us)", R_AVG),
+    WORD("iterations", R_ITER),
+    WORD("bi-bandwidth(mb/s)", R_BW),
+    WORD("bandwidth(mb/s)", R_BW),
+    WORD("mb/s", R_BW),
+    WORD("messages/s", R_RATE),
+    WORD("overall(us)", R_OTHER),
+    WORD("compute(us)", R_OTHER),
+    WORD("coll.init(us)", R_OTHER),
+    WORD("mpi_test(us)", R_OTHER),
+    WORD("mpi_wait(us)", R_OTHER),
+    WORD("purecomm.(us)", R_PURE),
+    WORD("mincomm.(us)", R_PMIN),
+    WORD("maxcomm.(us)", R_PMAX),
+    WORD("overlap(%)", R_OTHER),
+    WORD("p50taillat(us)", R_OTHER),
+    WORD("p90taillat(us)", R_OTHER),
+    WORD("p99taillat(us)", R_OTHER),
+    WORD("validation", R_TEXT),
+};
+#define NVOCAB (sizeof vocab / sizeof vocab[0])
+
+enum np_rule { NP_TWO, NP_PAIRS, NP_GIVEN };
+
+/* What each OSU test measures, by the title's words between the product and "Test". */
+static const struct {
+    const char *title;
+    const char *pattern;
+    enum np_rule np;
+    int bw_only;
+} tests[] = {
+    {"latency", "pingpong", NP_TWO, 0},
+    {"multi-threaded latency", "latency_mt", NP_TWO, 0},
+    {"multi latency", "multi_lat", NP_GIVEN, 0},
+    {"bandwidth", "bw", NP_TWO, 1},
+    {"bi-directional bandwidth", "bibw", NP_TWO, 1},
+    {"multiple bandwidth / message rate", "mbw_mr", NP_PAIRS, 1},
+    {"all-to-all personalized exchange latency", "alltoall", NP_GIVEN, 0},
+    {"all-to-allv personalized exchange latency", "alltoallv", NP_GIVEN, 0},
+    {"allgather latency", "allgather", NP_GIVEN, 0},
+    {"allgatherv latency", "allgatherv", NP_GIVEN, 0},
+    {"allreduce latency", "allreduce", NP_GIVEN, 0},
+    {"barrier latency", "barrier", NP_GIVEN, 0},
+    {"broadcast latency", "bcast", NP_GIVEN, 0},
+    {"bcast latency", "bcast", NP_GIVEN, 0},
+    {"gather latency", "gather", NP_GIVEN, 0},
+    {"gatherv latency", "gatherv", NP_GIVEN, 0},
+    {"reduce latency", "reduce", NP_GIVEN, 0},
+    {"reduce_scatter latency", "reduce_scatter", NP_GIVEN, 0},
+    {"reduce_scatter_block latency", "reduce_scatter_block", NP_GIVEN, 0},
+    {"scatter latency", "scatter", NP_GIVEN, 0},
+    {"scatterv latency", "scatterv", NP_GIVEN, 0},
+};
+#define NTESTS (sizeof tests / sizeof tests[0])
+
+typedef struct osu_table {
+    long line;
+    char title[120];   /* "Allreduce Latency" as printed, for messages */
+    char product[24];  /* "MPI", "MPI-CUDA" */
+    char version[16];
+    char pattern[CF_PATTERN_MAX];
+    int known;         /* the title is one of tests[] (or a one-sided test) */
+    enum np_rule np_rule;
+    int bw_only, nonblocking;
+    long pairs;
+    char datatype[CF_DATATYPE_MAX];
+    int ncols;
+    enum role col[MAXCOLS];
+    int has[R_NROLES];
+    char header[160];
+} osu_table;
+
+static char lc(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static int word_eq(const cf_import_field *f, const char *w)
+{
+    size_t k = strlen(w);
+    if (f->n != k)
+        return 0;
+    for (size_t i = 0; i < k; i++)
+        if (lc(f->s[i]) != w[i])
+            return 0;
+    return 1;
+}
+
+/* "# OSU MPI[-CUDA] <Test> Test vX.Y": fills title, product, version and what the test
+ * is; 0 when the line is not a title. */
+static int title_line(const cf_import_line *l, osu_table *tb)
+{
+    if (!cf_import_starts(l->s, l->n, "# OSU "))
+        return 0;
+    cf_import_field f[24];
+    int k = cf_import_split(l->s, l->n, f, 24);
+    if (k < 4 || k > 24)
+        return 0;
+    /* Titles end "Test" or "Test vX.Y"; other "# OSU ..." lines are free text. */
+    int end = 0;
+    for (int i = k - 1; i >= k - 2 && i >= 3; i--)
+        if (word_eq(&f[i], "test"))
+            end = i;
+    if (end == 0)
+        return 0;
+    memset(tb, 0, sizeof *tb);
+    tb->line = l->no;
+    if (end + 1 < k && (f[end + 1].s[0] == 'v' || f[end + 1].s[0] == 'V'))
+        cf_import_copy(tb->version, sizeof tb->version, f[end + 1].s + 1, f[end + 1].n - 1);
+    cf_import_copy(tb->product, sizeof tb->product, f[2].s, f[2].n);
+    char name[120];
+    size_t n = 0;
+    for (int i = 3; i < end && n + 1 < sizeof name; i++) {
+        if (n > 0)
+            name[n++] = ' ';
+        for (size_t j = 0; j < f[i].n && n + 1 < sizeof name; j++)
+            name[n++] = lc(f[i].s[j]);
+    }
+    name[n] = '\0';
+    const char *last = f[end - 1].s + f[end - 1].n;
+    cf_import_copy(tb->title, sizeof tb->title, end > 3 ? f[3].s : "",
+                   end > 3 ? (size_t)(last - f[3].s) : 0);
+    tb->np_rule = NP_GIVEN;
+    const char *prod = tb->product;
+    if (strncmp(prod, "MPI_", 4) == 0 && prod[4] != '\0') {
+        /* One-sided tests: "# OSU MPI_Put Latency Test", "MPI_Get Bandwidth" ... */
+        char op[24];
+        size_t i = 0;
+        for (; prod[4 + i] && i + 1 < sizeof op; i++)
+            op[i] = lc(prod[4 + i]);
+        op[i] = '\0';
+        const char *kind = strcmp(name, "latency") == 0                    ? "lat"
+                           : strcmp(name, "bandwidth") == 0                ? "bw"
+                           : strcmp(name, "bi-directional bandwidth") == 0 ? "bibw"
+                                                                           : NULL;
+        if (kind != NULL &&
+            (size_t)snprintf(tb->pattern, sizeof tb->pattern, "%s_%s", op, kind) <
+                sizeof tb->pattern) {
+            tb->known = 1;
+            tb->np_rule = NP_TWO;
+            tb->bw_only = kind[0] == 'b';
+        }
+        return 1;
+    }
+    if (strncmp(prod, "MPI", 3) != 0)
+        return 1;
+    const char *lookup = name;
+    if (strncmp(name, "non-blocking ", 13) == 0) {
+        tb->nonblocking = 1;
+        lookup = name + 13;
+    }
+    for (size_t i = 0; i < NTESTS; i++) {
+        if (strcmp(lookup, tests[i].title) != 0)
+            continue;
+        if (tb->nonblocking && (tests[i].np != NP_GIVEN || tests[i].bw_only))
+            break;
+        cf_import_copy(tb->pattern, sizeof tb->pattern, "i", tb->nonblocking);
+        cf_import_append(tb->pattern, sizeof tb->pattern, tests[i].pattern,
+                         strlen(tests[i].pattern));
+        tb->known = 1;
+        tb->np_rule = tests[i].np;
+        tb->bw_only = tests[i].bw_only;
+        break;
+    }
+    return 1;
+}
+
+static int is_title(const cf_import_line *l)
+{
+    osu_table scratch;
+    return title_line(l, &scratch);
+}
+
+/* The column header: known names in any spacing ("Latency (us)", "Avg Latency(us)"). */
+static int header_greedy(const char *s, size_t n, osu_table *tb)
+{
+    char norm[256];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ' ' || s[i] == '\t')
+            continue;
+        if (m + 1 >= sizeof norm)
+            return -1;
+        norm[m++] = lc(s[i]);
+    }
+    int k = 0;
+    size_t p = 0;
+    while (p < m) {
+        size_t best = 0;
+        enum role role = R_OTHER;
+        for (size_t v = 0; v < NVOCAB; v++) {
+            size_t vn = vocab[v].len;
+            if (vn > best && vn <= m - p && norm[p] == vocab[v].name[0] &&
+                memcmp(norm + p, vocab[v].name, vn) == 0) {
+                best = vn;
+                role = vocab[v].role;
+            }
+        }
+        if (best == 0 || k >= MAXCOLS)
+            return -1;
+        tb->col[k++] = role;
+        p += best;
+    }
+    tb->ncols = k;
+    return k > 0 ? 0 : -1;
+}
+
+/* Names the vocabulary does not know: columns are then separated by two or more blanks,
+ * and unknown ones are carried as numbers and otherwise ignored. */
+static int header_spaced(const char *s, size_t n, osu_table *tb)
+{
+    int k = 0;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i >= n)
+            break;
+        size_t start = i;
+        while (i < n && !((s[i] == ' ' || s[i] == '\t') && i + 1 < n &&
+                          (s[i + 1] == ' ' || s[i + 1] == '\t')) &&
+               s[i] != '\t')
+            i++;
+        if (k >= MAXCOLS)
+            return -1;
+        osu_table one;
+        one.ncols = 0;
+        enum role r = R_OTHER;
+        if (header_greedy(s + start, i - start, &one) == 0 && one.ncols == 1)
+            r = one.col[0];
+        tb->col[k++] = r;
+    }
+    tb->ncols = k;
+    return k > 0 ? 0 : -1;
+}
+
+static int column_header(const cf_import_line *l, osu_table *tb)
+{
+    const char *s = l->s;
+    size_t n = l->n;
+    while (n > 0 && (*s == ' ' || *s == '\t' || *s == '#')) {
+        s++;
+        n--;
+    }
+    if (header_greedy(s, n, tb) != 0 && header_spaced(s, n, tb) != 0)
+        return -1;
+    memset(tb->has, 0, sizeof tb->has);
+    for (int i = 0; i < tb->ncols; i++) {
+        if (tb->col[i] != R_OTHER && tb->has[tb->col[i]])
+            return -1;
+        tb->has[tb->col[i]] = 1;
+    }
+    if (!tb->has[R_AVG] && !tb->has[R_BW] && !tb->has[R_RATE] && !tb->has[R_PURE])
+        return -1;
+    cf_import_copy(tb->header, sizeof tb->header, s, n);
+    return 0;
+}
+
+typedef struct osu_row {
+    uint64_t size, iters;
+    double v[R_NROLES];
+    int dec[R_NROLES];
+} osu_row;
+
+/* The common case of parse_row in one pass, each field read where it stands: 0 when the
+ * line is a row of the table (then parse_row would read the same), -1 when it may be
+ * anything else, left to parse_row. */
+static int parse_row_fast(const cf_import_line *l, const osu_table *tb, osu_row *r)
+{
+    const char *p = l->s, *end = l->s + l->n;
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < tb->ncols; i++) {
+        p = cf_import_skip_blanks(p, end);
+        if (p == end)
+            return -1;
+        enum role c = tb->col[i];
+        if (c == R_SIZE) {
+            p = cf_import_scan_uint(p, end, CF_BYTES_MAX, &r->size);
+        } else if (c == R_ITER) {
+            p = cf_import_scan_uint(p, end, (uint64_t)1 << 53, &r->iters);
+        } else if (c == R_TEXT) {
+            while (p < end && *p != ' ' && *p != '\t')
+                p++;
+        } else {
+            double x;
+            int d;
+            p = cf_import_scan_number(p, end, &x, &d);
+            if (p == NULL || x < 0)
+                return -1;
+            r->v[c] = x;
+            r->dec[c] = d;
+        }
+        if (p == NULL || (p < end && *p != ' ' && *p != '\t'))
+            return -1;
+    }
+    return cf_import_skip_blanks(p, end) == end ? 0 : -1;
+}
+
+/* 0: a row of this table; 1: numbers, but not as many as the columns; -1: not a row. */
+static int parse_row(const cf_import_line *l, const osu_table *tb, osu_row *r, int *nf)
+{
+    if (parse_row_fast(l, tb, r) == 0) {
+        *nf = tb->ncols;
+        return 0;
+    }
+    cf_import_field f[MAXCOLS];
+    int k = cf_import_split(l->s, l->n, f, MAXCOLS);
+    *nf = k;
+    if (k == 0)
+        return -1;
+    if (k != tb->ncols) {
+        for (int i = 0; i < k && i < MAXCOLS; i++) {
+            double x;
+            if (cf_import_number(f[i].s, f[i].n, &x, NULL) != 0)
+                return -1;
+        }
+        return 1;
+    }
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < k; i++) {
+        enum role c = tb->col[i];
+        if (c == R_SIZE) {
+            if (cf_import_uint(f[i].s, f[i].n, CF_BYTES_MAX, &r->size) != 0)
+                return -1;
+        } else if (c == R_ITER) {
+            if (cf_import_uint(f[i].s, f[i].n, (uint64_t)1 << 53, &r->iters) != 0)
+                return -1;
+        } else if (c != R_TEXT) {
+            double x;
+            int d;
+            if (cf_import_number(f[i].s, f[i].n, &x, &d) != 0 || x < 0)
+                return -1;
+            r->v[c] = x;
+            r->dec[c] = d;
+        }
+    }
+    return 0;
+}
+
+static int add_row(cf_import *im, const osu_table *tb, const osu_row *o, long line, cf_error *e)
+{
+    cf_row r;
+    cf_row_init(&r);
+    r.bytes = tb->has[R_SIZE] ? o->size : 0;
+    r.reps = (long)o->iters;
+    r.samples = 1;
+    double t, tmin, tmax;
+    int mindec = 2;
+    if (tb->bw_only) {
+        double bw = o->v[R_BW], rate = o->v[R_RATE];
+        if (tb->has[R_RATE] && rate > 0)
+            t = 1e6 / rate;
+        else if (tb->has[R_BW] && bw > 0 && r.bytes > 0)
+            t = (double)r.bytes / bw; /* OSU's MB/s is 10^6 bytes/s: bytes per us */
+        else {
+            im->cur.notime_skipped++;
+            return 0;
+        }
+        tmin = tmax = t;
+        r.bw_MiBps = tb->has[R_BW] ? bw / 1.048576 : (double)r.bytes / (1.048576 * t);
+    } else {
+        int avg = tb->nonblocking && tb->has[R_PURE] ? R_PURE : tb->has[R_AVG] ? R_AVG : R_PURE;
+        int mn = avg == R_PURE ? R_PMIN : R_MIN, mx = avg == R_PURE ? R_PMAX : R_MAX;
+        t = o->v[avg];
+        if (t == 0) {
+            im->cur.zero_skipped++;
+            return 0;
+        }
+        tmin = tb->has[mn] ? o->v[mn] : t;
+        mindec = tb->has[mn] ? o->dec[mn] : o->dec[avg];
+        tmax = tb->has[mx] ? o->v[mx] : t;
+        /* Zero is below the printed resolution: the middle of what rounds to zero. */
+        if (tmin == 0)
+            tmin = 0.25 * pow(10, -mindec);
+        if (strcmp(im->cur.pattern, "pingpong") == 0)
+            r.bw_MiBps = (double)r.bytes / (1.048576 * t);
+    }
+    r.t_min_us = tmin;
+    r.t_avg_us = t;
+    r.t_max_us = tmax;
+    r.t_med_us = t;
+    if (tb->bw_only)
+        im->bw_only = 1;
+    return cf_import_table_row(im, line, &r, e);
+}
+
+static int start_table(cf_import *im, osu_table *tb, cf_error *e)
+{
+    const char *pattern = tb->known ? tb->pattern : im->o.pattern;
+    if (pattern == NULL)
+        return cf_import_table_fail(im, e, tb->line,
+                                    "unknown OSU test '%s %s': name its pattern with --pattern",
+                                    tb->product, tb->title);
+    int np = 0;
+    if (tb->known && tb->np_rule == NP_TWO)
+        np = 2;
+    else if (tb->np_rule == NP_PAIRS && tb->pairs > 0 && tb->pairs <= CF_TABLE_NP_MAX / 2)
+        np = 2 * (int)tb->pairs;
+    else if (im->o.np > 0)
+        np = im->o.np;
+    else
+        return cf_import_table_fail(im, e, tb->line,
+                                    "the OSU %s table does not state its process count (OSU "
+                                    "prints none for collectives): give it with --np N",
+                                    tb->title);
+    const char *dt = tb->datatype[0] ? tb->datatype
+                     : strstr(pattern, "reduce") != NULL ? "float"
+                                                         : "byte";
+    return cf_import_table_start(im, tb->line, tb->title, pattern, np, dt, e);
+}
+
+static void note_add(char *note, size_t cap, const char *item)
+{
+    if (strstr(note, item) != NULL)
+        return;
+    size_t n = strlen(note);
+    snprintf(note + n, cap - n, "%s%s", n ? ", " : "", item);
+}
+
+int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
+{
+    osu_table tb;
+    memset(&tb, 0, sizeof tb);
+    enum { OUT, HDR, ROWS, AFTER, SKIP } st = OUT;
+    long tables = 0, imb_line = 0, broke = 0;
+    char broke_text[64] = "";
+    char note[400] = "";
+    int rc = 0;
+    cf_import_lines it;
+    cf_import_line l = {0};
+    cf_import_lines_init(&it, buf, len);
+    osu_row o;
+    while (rc == 0 && cf_import_next_line(&it, &l)) {
+        int hash = cf_import_starts(l.s, l.n, "#");
+        int nf;
+    again:
+        switch (st) {
+        case SKIP:
+            if (is_title(&l)) {
+                st = OUT;
+                goto again;
+            }
+            break;
+        case OUT: {
+            if (title_line(&l, &tb)) {
+                tables++;
+                st = HDR;
+                /* "OSU %s" or "OSU %s %s" of the product and version, without printf */
+                char item[64] = "OSU ";
+                const char *ver = tb.version[0] ? tb.version : "?";
+                if (strcmp(tb.product, "MPI") != 0) {
+                    cf_import_append(item, sizeof item, tb.product, strlen(tb.product));
+                    cf_import_append(item, sizeof item, " ", 1);
+                }
+                cf_import_append(item, sizeof item, ver, strlen(ver));
+                note_add(note, sizeof note, item);
+            } else if (imb_line == 0 && (cf_import_starts(l.s, l.n, "# Benchmarking ") ||
+                                         (hash && memmem(l.s, l.n, "MPI Benchmark", 13)))) {
+                imb_line = l.no;
+            }
+            break;
+        }
+        case HDR:
+            if (l.n == 0)
+                break;
+            if (!hash) {
+                rc = cf_import_table_fail(im, e, l.no,
+                                          "expected the column header of the OSU %s table "
+                                          "('# Size  Latency (us)' or the like), got '%.*s'",
+                                          tb.title, CF_IMPORT_QUOTE(l.s, l.n));
+                st = SKIP;
+            } else if (is_title(&l)) {
+                rc = cf_import_table_fail(im, e, tb.line,
+                                          "the OSU %s table has no column header: it is cut "
+                                          "off before line %ld",
+                                          tb.title, l.no);
+                st = OUT;
+                if (rc == 0)
+                    goto again;
+            } else if (cf_import_starts(l.s, l.n, "# Datatype:")) {
+                const char *p = memchr(l.s, ':', l.n) + 1;
+                size_t n = (size_t)(l.s + l.n - p);
+                while (n > 0 && *p == ' ') {
+                    p++;
+                    n--;
+                }
+                char b[CF_DATATYPE_MAX];
+                const char *d = cf_import_datatype(p, n, b, sizeof b);
+                if (d != NULL)
+                    snprintf(tb.datatype, sizeof tb.datatype, "%s", d);
+            } else if (memmem(l.s, l.n, "pairs:", 6) != NULL) {
+                const char *p = (const char *)memmem(l.s, l.n, "pairs:", 6) + 6;
+                cf_import_field f[1];
+                uint64_t v;
+                if (cf_import_split(p, (size_t)(l.s + l.n - p), f, 1) >= 1 &&
+                    cf_import_uint(f[0].s, f[0].n, CF_TABLE_NP_MAX / 2, &v) == 0 && v > 0) {
+                    tb.pairs = (long)v;
+                    char item[32];
+                    snprintf(item, sizeof item, "%ld pairs", tb.pairs);
+                    note_add(note, sizeof note, item);
+                }
+            } else if (column_header(&l, &tb) == 0) {
+                /* A test this version does not know, named with --pattern: its columns
+                 * say whether it measures time or only bandwidth. */
+                if (!tb.known && !tb.has[R_AVG] && !tb.has[R_PURE])
+                    tb.bw_only = 1;
+                if (tb.bw_only && !tb.has[R_BW] && !tb.has[R_RATE]) {
+                    rc = cf_import_table_fail(im, e, l.no,
+                                              "the OSU %s table has no bandwidth column: "
+                                              "expected 'MB/s' or 'Bandwidth (MB/s)'",
+                                              tb.title);
+                    st = SKIP;
+                    break;
+                }
+                if (!tb.bw_only && !tb.has[R_AVG] && !tb.has[R_PURE]) {
+                    rc = cf_import_table_fail(im, e, l.no,
+                                              "the OSU %s table has no latency column: "
+                                              "expected 'Latency (us)' or 'Avg Latency(us)'",
+                                              tb.title);
+                    st = SKIP;
+                    break;
+                }
+                rc = start_table(im, &tb, e);
+                st = im->cur.active ? ROWS : SKIP;
+            }
+            break;
+        case ROWS: {
+            int pr = hash ? -1 : parse_row(&l, &tb, &o, &nf);
+            if (pr != 0 && !hash && !l.has_nl && l.n > 0 && l.s[0] >= '0' && l.s[0] <= '9') {
+                rc = cf_import_table_fail(im, e, l.no,
+                                          "the file ends inside a row (no end of line): the "
+                                          "OSU %s table is cut off",
+                                          tb.title);
+                st = SKIP;
+            } else if (pr == 0) {
+                rc = add_row(im, &tb, &o, l.no, e);
+                if (rc == 0 && !im->cur.active)
+                    st = SKIP;
+            } else if (pr == 1) {
+                rc = cf_import_table_fail(im, e, l.no,
+                                          "expected %d columns (%s) in a row of the OSU %s "
+                                          "table, got %d: '%.*s'",
+                                          tb.ncols, tb.header, tb.title, nf,
+                                          CF_IMPORT_QUOTE(l.s, l.n));
+                st = SKIP;
+            } else if (im->cur.n == 0 && im->cur.zero_skipped == 0 &&
+                       im->cur.notime_skipped == 0) {
+                rc = cf_import_table_fail(im, e, tb.line,
+                                          "the OSU %s table has a column header but no rows: "
+                                          "it is cut off before line %ld",
+                                          tb.title, l.no);
+                st = hash ? OUT : SKIP;
+                if (hash && rc == 0)
+                    goto again;
+            } else if (hash) {
+                rc = cf_import_table_end(im, e);
+                st = OUT;
+                if (rc == 0)
+                    goto again;
+            } else {
+                /* The table ends here unless rows follow: then this line interrupts it. */
+                broke = l.no;
+                snprintf(broke_text, sizeof broke_text, "%.*s", (int)(l.n > 60 ? 60 : l.n),
+                         l.s);
+                st = AFTER;
+            }
+            break;
+        }
+        case AFTER:
+            if (hash) {
+                rc = cf_import_table_end(im, e);
+                st = OUT;
+                if (rc == 0)
+                    goto again;
+            } else if (parse_row(&l, &tb, &o, &nf) == 0) {
+                rc = cf_import_table_fail(im, e, broke,
+                                          "'%s' interrupts the OSU %s table (its rows go on "
+                                          "at line %ld)",
+                                          broke_text, tb.title, l.no);
+                st = SKIP;
+            }
+            break;
+        }
+    }
+    if (rc != 0)
+        return rc;
+    if (st == HDR)
+        rc = cf_import_table_fail(im, e, tb.line,
+                                  "the file ends before the rows of the OSU %s table: it is "
+                                  "cut off",
+                                  tb.title);
+    else if (st == ROWS && !l.has_nl)
+        rc = cf_import_table_fail(im, e, l.no,
+                                  "the file ends inside a row (no end of line): the OSU %s "
+                                  "table is cut off",
+                                  tb.title);
+    else if (st == ROWS && im->cur.n == 0 && im->cur.zero_skipped == 0 &&
+             im->cur.notime_skipped == 0)
+        rc = cf_import_table_fail(im, e, tb.line,
+                                  "the OSU %s table has a column header but no rows: it is "
+                                  "cut off",
+                                  tb.title);
+    else if (st == ROWS || st == AFTER)
+        rc = cf_import_table_end(im, e);
+    if (rc != 0)
+        return rc;
+    if (tables == 0) {
+        if (imb_line > 0)
+            return cf_error_set(e, CF_EXIT_DATA, im->file, imb_line,
+                                "this is Intel MPI Benchmarks output: import it with "
+                                "'commfit import imb'");
+        return cf_error_set(e, CF_EXIT_DATA, im->file, 1,
+                            "not OSU output: no '# OSU MPI ... Test' title in %ld line%s",
+                            it.no, it.no == 1 ? "" : "s");
+    }
+    return cf_import_add_source(im, note, e);
+}

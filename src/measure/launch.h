@@ -1,0 +1,47 @@
+/* Self-launch for commfit measure: tells from the environment whether an MPI launcher
+ * started this process (before MPI_Init), and otherwise restarts it under one. */
+#ifndef CF_LAUNCH_H
+#define CF_LAUNCH_H
+
+#include "base/error.h"
+
+/* Set in the environment of the launcher commfit starts itself under, so that a launcher
+ * whose environment commfit does not know cannot make it start itself again and again. */
+#define CF_LAUNCH_MARK "COMMFIT_LAUNCHED"
+
+typedef struct cf_launch_env {
+    int under;      /* 1 when an MPI launcher started this process */
+    const char *by; /* which environment said so: "hydra", "openmpi", "pmix", "slurm", ... */
+    long rank;      /* this process's rank, -1 when the environment does not say */
+    long size;      /* the launch size, -1 when the environment does not say */
+} cf_launch_env;
+
+/* Reads the variables launchers set: PMI_RANK/PMI_SIZE (MPICH hydra, Intel MPI),
+ * OMPI_COMM_WORLD_RANK/SIZE (Open MPI), PMIX_RANK (PMIx launchers), SLURM_PROCID with
+ * SLURM_STEP_ID and SLURM_STEP_NUM_TASKS (a task of srun, not a batch script), and the
+ * mark commfit sets itself. */
+void cf_launch_detect(cf_launch_env *env);
+
+/* The number of online cores of this node, at least 1. */
+long cf_launch_cores(void);
+
+/* The command that restarts commfit measure: the launcher's words (split on spaces),
+ * "-n", N, exe, "measure", then args[0..nargs-1]. *out is a NULL-terminated, malloc'd
+ * array (free it with cf_launch_argv_free). */
+int cf_launch_argv(const char *launcher, long n, const char *exe, int nargs, char *const *args,
+                   char ***out, cf_error *e);
+void cf_launch_argv_free(char **argv);
+
+/* Set by commfit before it execs commfit-mpi (src/mpi-exec.h): the program the user ran,
+ * which a self-launch starts again. */
+#define CF_LAUNCH_EXE_ENV "COMMFIT_EXE"
+
+/* The absolute path of the program the user ran, malloc'd; NULL on failure: $COMMFIT_EXE
+ * when set, else the running program (/proc/self/exe). */
+char *cf_launch_self_exe(void);
+
+/* Sets the mark and replaces this process by argv (searched on PATH). Returns only on
+ * failure, with e filled. */
+int cf_launch_exec(char *const *argv, cf_error *e);
+
+#endif

@@ -1,0 +1,129 @@
+/* commfit measure's engine: its options and their checks (before MPI starts), the plan of
+ * points, the sampling rules, and the run loop that turns kernel timings into table rows. */
+#ifndef CF_MEASURE_H
+#define CF_MEASURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "measure/ddt.h"
+#include "base/error.h"
+#include "measure/kernels.h"
+#include "base/table.h"
+
+#define CF_MEASURE_SIZES "0:4M"
+#define CF_MEASURE_PATTERNS "all,loggp,ddt"
+#define CF_MEASURE_SAMPLES 5
+#define CF_MEASURE_MAX_TIME_S 1.0
+#define CF_MEASURE_REPS_MAX 1000
+#define CF_MEASURE_REPS_BYTES (40 * 1024 * 1024) /* reps = min(1000, this / bytes) */
+/* Adaptive sampling (--target-ci): at least this many samples, at most the other. */
+#define CF_MEASURE_CI_MIN_SAMPLES 3
+#define CF_MEASURE_CI_MAX_SAMPLES 100
+
+typedef struct cf_measure_opts {
+    /* As given (NULL: the default). The plan keys can also come from a --resume file. */
+    char *patterns_arg, *sizes_arg, *np_arg;
+    char *blocks_arg, *datatypes_arg; /* derived datatypes (ddt.h) */
+    int ddt_summary;                  /* print the gain over pack after the run */
+    long reps;         /* 0: min(1000, 40 MiB / bytes), capped by max_time_s */
+    long samples;      /* 0: CF_MEASURE_SAMPLES */
+    double max_time_s; /* 0: CF_MEASURE_MAX_TIME_S */
+    double target_ci;  /* percent of the median; 0: fixed number of samples */
+    int check, off_cache;
+    int quiet, progress;
+    char *output, *resume, *launcher;
+    int plan_given; /* a plan key was set on the command line */
+
+    /* Filled by cf_measure_opts_check. */
+    const cf_pattern **pats;
+    size_t npats;
+    uint64_t *sizes;
+    size_t nsizes;
+    long *nps; /* NULL until known: --np, or the default from the launch size */
+    size_t nnps;
+    cf_table *done; /* rows of the --resume file, or NULL */
+    int ddt;        /* the ddt keyword of --patterns: derived-datatype rows */
+    long *blocks;   /* --blocks, or the default counts */
+    size_t nblocks;
+    unsigned ddt_kinds;  /* --datatypes as a bit set of 1u << cf_ddt_kind */
+    cf_ddt_shape *ddts;  /* the derived-datatype points, from the sizes and blocks */
+    size_t nddts;
+    char *written; /* rank 0, after cf_measure_run: the table it wrote */
+} cf_measure_opts;
+
+void cf_measure_opts_init(cf_measure_opts *o);
+void cf_measure_opts_free(cf_measure_opts *o);
+
+/* Sets one option from its long name ("--sizes") and value (NULL for flags). */
+int cf_measure_set(cf_measure_opts *o, const char *name, const char *value, cf_error *e);
+
+/* Reads the --resume file: its rows, and its plan, which replaces the plan options (given
+ * with --resume, they are a usage error). A last line cut short by an interruption is
+ * left out. */
+int cf_measure_resume_load(cf_measure_opts *o, cf_error *e);
+
+/* Checks and parses everything: patterns, sizes (increasing), np, sizes that no unit can
+ * carry, buffers larger than this node's memory. launch_np is the launch size when known
+ * (>= 1), else 0. Usage errors are CF_EXIT_USAGE. */
+int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e);
+
+/* The default process counts for a launch of n ranks: 2, 4, 8, ... and n itself
+ * (1 when n is 1). */
+int cf_measure_default_np(long n, long **out, size_t *nout);
+
+/* The number of ranks a self-launch starts: the cores of this node, at least 2, raised
+ * to the largest --np. */
+long cf_measure_launch_size(const cf_measure_opts *o, long cores);
+
+/* The plan as option text ("--patterns ... --np 2,4"), stored in the table's metadata so
+ * that --resume can take it back. *out is malloc'd. */
+int cf_measure_plan_text(const cf_measure_opts *o, char **out);
+
+/* One point of the plan. */
+typedef struct cf_point {
+    const cf_pattern *pat; /* pingpong for a derived-datatype point */
+    int np;
+    uint64_t bytes;
+    const cf_ddt_shape *ddt; /* a derived-datatype point, or NULL */
+} cf_point;
+
+/* Every point still to measure, in order (np ascending, then the pattern table, then
+ * size), without the rows already in o->done. *out is malloc'd. */
+int cf_measure_plan(const cf_measure_opts *o, cf_point **out, size_t *n);
+
+/* Repetitions per sample: --reps when given, else min(1000, 40 MiB / bytes), lowered
+ * so that the warm-up and the nominal samples fit in max_time_s when one call takes
+ * t_call_s. At least 1. */
+long cf_measure_reps(uint64_t bytes, long reps_opt, double max_time_s, long samples,
+                     double t_call_s);
+
+/* Whether to take another sample: 1 yes, else 0 with *stop = "samples", "ci" or "time".
+ * tavg holds the n samples so far; elapsed_s is the time the point has taken. */
+int cf_measure_more(const cf_measure_opts *o, const double *tavg, size_t n, double elapsed_s,
+                    const char **stop);
+
+/* A row from the samples of one point: per sample, the minimum, mean and maximum across
+ * ranks of the time per call (seconds). */
+void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, const double *tmin,
+                    const double *tavg, const double *tmax, size_t n, cf_row *row);
+
+/* Hooks the run loop reports through, so that it never prints itself. */
+typedef struct cf_measure_hooks {
+    void (*progress)(const cf_point *pt, size_t done, size_t total, double elapsed_s,
+                     double left_s);
+    void (*progress_end)(void);
+    void (*warn)(const char *msg);
+    void (*note)(const char *msg);
+} cf_measure_hooks;
+
+/* The measurement, after MPI_Init: every rank calls it. command is the command line for
+ * the metadata. Returns the exit status; on rank 0, e holds the message of a failure.
+ * Only rank 0 writes the table (o->output, or the default name) and reports. */
+int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hooks *hooks,
+                   cf_error *e);
+
+/* Asks the run loop to stop at the next point (from a signal handler). */
+void cf_measure_request_stop(void);
+
+#endif

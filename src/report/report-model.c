@@ -1,0 +1,129 @@
+/* The model's side of the report: which fit goes with which points, the statistic the
+ * fits used, and the fitted curves sampled into the plots' data files. */
+#include "config.h"
+
+#include "report/report-int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit/fitting.h"
+#include "base/size.h"
+
+/* Points of a fitted curve: enough for a smooth line over six decades on 900 pixels. */
+#define SAMPLES 160
+
+int cf_report_model_open(cf_report *r, cf_error *e)
+{
+    r->stat = -1;
+    memset(&r->across, 0, sizeof r->across);
+    if (r->ms == NULL)
+        return 0;
+    /* The points are drawn with the statistic the fits used, so that a curve and its
+     * points agree and the residuals are the fit's own. */
+    const json_t *st = json_object_get(r->ms->source, "statistic");
+    cf_statistic s;
+    if (json_is_string(st) && cf_statistic_parse(json_string_value(st), &s) == 0)
+        r->stat = (int)s;
+    if (r->ms->across_np == NULL && r->ms->p2p == NULL)
+        return 0;
+    return cf_across_set_load(r->ms->across_np, r->ms->p2p, r->model_path, &r->across, e);
+}
+
+void cf_report_model_close(cf_report *r)
+{
+    if (r->ms != NULL)
+        cf_across_set_clear(&r->across);
+}
+
+double cf_report_row_time(const cf_report *r, const cf_row *x)
+{
+    if (r->stat < 0)
+        return cf_report_time_us(x);
+    double t = cf_row_time(x, (cf_statistic)r->stat);
+    return isnan(t) ? cf_report_time_us(x) : t;
+}
+
+const cf_fit *cf_report_fit(const cf_report *r, const char *pattern, int np, const char *datatype)
+{
+    return r->ms ? cf_modelset_find(r->ms, pattern, np, datatype) : NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sizes to evaluate a fit at over [lo, hi]: log-spaced, and the ends of each breakpoint
+ * gap, where the fit turns from a segment to the line across the gap (cf_fit_predict), so
+ * that the corners are drawn where they are. Returns how many. */
+static size_t sample_sizes(const cf_fit *f, double lo, double hi, double *x)
+{
+    size_t n = 0;
+    if (!(lo > 0) || !(hi >= lo))
+        return 0;
+    for (int i = 0; i < SAMPLES; i++)
+        x[n++] = lo * pow(hi / lo, (double)i / (SAMPLES - 1));
+    for (int k = 0; k + 1 < f->nseg; k++) {
+        double ends[2] = {(double)f->seg[k].to_bytes, (double)f->seg[k + 1].from_bytes};
+        for (int j = 0; j < 2; j++)
+            if (ends[j] > lo && ends[j] < hi)
+                x[n++] = ends[j];
+    }
+    qsort(x, n, sizeof *x, cmp_double);
+    return n;
+}
+
+void cf_report_fit_block(cf_script *s, const cf_fit *f, double lo, double hi, double blocks,
+                         const char *what)
+{
+    double x[SAMPLES + 2 * CF_SEG_MAX];
+    size_t n = sample_sizes(f, lo, hi, x);
+    cf_script_block(s, what, "bytes t_us lo_us hi_us (the fit, its 95% prediction interval)");
+    for (size_t i = 0; i < n; i++) {
+        cf_prediction p;
+        if (cf_fit_predict_blocks(f, x[i], blocks < 0 ? f->blocks : blocks, &p) != 0)
+            continue;
+        fprintf(s->dat, "%.6g %.6g %.6g %.6g\n", x[i], p.t_us, p.lo_us, p.hi_us);
+    }
+}
+
+void cf_report_fit_bw_block(cf_script *s, const cf_fit *f, double lo, double hi, int nmsg,
+                            const char *what)
+{
+    double x[SAMPLES + 2 * CF_SEG_MAX];
+    size_t n = sample_sizes(f, lo, hi, x);
+    cf_script_block(s, what, "bytes bw_MiBps (of the fit)");
+    for (size_t i = 0; i < n; i++) {
+        cf_prediction p;
+        if (cf_fit_predict(f, x[i], &p) != 0 || !(p.t_us > 0))
+            continue;
+        fprintf(s->dat, "%.6g %.6g\n", x[i], nmsg * x[i] / (1.048576 * p.t_us));
+    }
+}
+
+void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, double t_hi,
+                           int labels)
+{
+    for (int k = 0; k + 1 < f->nseg; k++) {
+        double sw = cf_fit_switch(f, k);
+        char a[32], b[32];
+        cf_report_size_tick(f->seg[k].to_bytes, a, sizeof a);
+        cf_report_size_tick(f->seg[k + 1].from_bytes, b, sizeof b);
+        fprintf(s->gp, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lt %d dt 3 lw 1\n", sw,
+                sw, lt);
+        if (!labels)
+            continue;
+        /* The label goes in the half of the plot (on its log scale) that the curve leaves
+         * free at the breakpoint. */
+        cf_prediction p;
+        int low = cf_fit_predict(f, sw, &p) == 0 && t_lo > 0 && t_hi > t_lo && p.t_us > 0 &&
+                  log(p.t_us / t_lo) < 0.5 * log(t_hi / t_lo);
+        fprintf(s->gp,
+                "set label 'np=%d breakpoint in (%s, %s)' at %.6g, graph %s rotate by 90 %s "
+                "offset -0.7,0 tc lt %d font ',9'\n",
+                f->np, a, b, sw, low ? "0.97" : "0.03", low ? "right" : "left", lt);
+    }
+}

@@ -1,0 +1,529 @@
+/* commfit report: the report folder (filled in a temporary folder, renamed into place,
+ * removed again on failure or a signal) and the order in which its files are made. */
+#include "config.h"
+
+#include "report/report-int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/outfile.h"
+
+/* What a signal handler needs to remove the unfinished folder: only async-signal-safe
+ * calls on data prepared beforehand. The list of names changes with signals blocked. */
+static char cleanup_dir[4096];
+static int cleanup_dirfd = -1;
+static char **cleanup_names;
+static size_t cleanup_n, cleanup_cap;
+static volatile sig_atomic_t cleanup_armed;
+static volatile sig_atomic_t cleanup_child[CF_GNUPLOT_JOBS];
+
+static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_CAUGHT (sizeof caught_signals / sizeof caught_signals[0])
+static struct sigaction saved_actions[N_CAUGHT];
+
+static void block_signals(sigset_t *old)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    for (size_t i = 0; i < N_CAUGHT; i++)
+        sigaddset(&s, caught_signals[i]);
+    sigprocmask(SIG_BLOCK, &s, old);
+}
+
+static void unlink_tracked(void)
+{
+    for (size_t i = 0; i < cleanup_n; i++)
+        unlinkat(cleanup_dirfd, cleanup_names[i], 0);
+}
+
+static void on_signal(int sig)
+{
+    if (cleanup_armed) {
+        for (size_t i = 0; i < CF_GNUPLOT_JOBS; i++) {
+            pid_t child = (pid_t)cleanup_child[i];
+            if (child > 0) {
+                kill(child, SIGTERM);
+                waitpid(child, NULL, 0);
+            }
+        }
+        unlink_tracked();
+        rmdir(cleanup_dir);
+    }
+    cf_outfile_abort_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cf_report_set_child(size_t slot, long pid)
+{
+    if (slot < CF_GNUPLOT_JOBS)
+        cleanup_child[slot] = (sig_atomic_t)pid;
+}
+
+int cf_report_track(cf_report *r, const char *name, cf_error *e)
+{
+    (void)r;
+    char *copy = strdup(name);
+    if (copy == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    sigset_t old;
+    block_signals(&old);
+    int rc = 0;
+    if (cleanup_n == cleanup_cap) {
+        size_t cap = cleanup_cap ? 2 * cleanup_cap : 64;
+        char **p = realloc(cleanup_names, cap * sizeof *p);
+        if (p == NULL) {
+            rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        } else {
+            cleanup_names = p;
+            cleanup_cap = cap;
+        }
+    }
+    if (rc == 0)
+        cleanup_names[cleanup_n++] = copy;
+    else
+        free(copy);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+FILE *cf_report_create(cf_report *r, const char *name, cf_error *e)
+{
+    if (cf_report_track(r, name, e) != 0)
+        return NULL;
+    int fd = openat(r->dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot write: %s", strerror(errno));
+        return NULL;
+    }
+    FILE *fp = fdopen(fd, "w");
+    if (fp == NULL) {
+        cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot write: %s", strerror(errno));
+        close(fd);
+    }
+    return fp;
+}
+
+int cf_report_close(FILE *fp, const char *name, cf_error *e)
+{
+    int failed = ferror(fp);
+    if (fclose(fp) != 0)
+        failed = 1;
+    if (failed)
+        return cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot write: %s",
+                            strerror(errno ? errno : EIO));
+    return 0;
+}
+
+cf_plot *cf_report_add_plot(cf_report *r, const char *name, int section, const char *title,
+                            const char *caption, cf_error *e)
+{
+    if (r->n_plots == r->cap_plots) {
+        size_t cap = r->cap_plots ? 2 * r->cap_plots : 16;
+        cf_plot *p = realloc(r->plots, cap * sizeof *p);
+        if (p == NULL) {
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+            return NULL;
+        }
+        r->plots = p;
+        r->cap_plots = cap;
+    }
+    cf_plot *p = &r->plots[r->n_plots];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->section = section;
+    p->title = strdup(title);
+    p->caption = strdup(caption);
+    if (p->title == NULL || p->caption == NULL) {
+        free(p->title);
+        free(p->caption);
+        cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        return NULL;
+    }
+    r->n_plots++;
+    return p;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void remove_tree(const char *dir)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void arm(const char *dir, int dirfd)
+{
+    snprintf(cleanup_dir, sizeof cleanup_dir, "%s", dir);
+    cleanup_dirfd = dirfd;
+    cleanup_n = 0;
+    for (size_t i = 0; i < CF_GNUPLOT_JOBS; i++)
+        cleanup_child[i] = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_CAUGHT; i++)
+        sigaction(caught_signals[i], &sa, &saved_actions[i]);
+    cleanup_armed = 1;
+}
+
+/* Forgets the folder; with remove set, deletes it and all it holds. */
+static void disarm(int remove)
+{
+    sigset_t old;
+    block_signals(&old);
+    cleanup_armed = 0;
+    if (remove) {
+        unlink_tracked();
+        remove_tree(cleanup_dir);
+    }
+    for (size_t i = 0; i < cleanup_n; i++)
+        free(cleanup_names[i]);
+    free(cleanup_names);
+    cleanup_names = NULL;
+    cleanup_n = cleanup_cap = 0;
+    if (cleanup_dirfd >= 0)
+        close(cleanup_dirfd);
+    cleanup_dirfd = -1;
+    for (size_t i = 0; i < N_CAUGHT; i++)
+        sigaction(caught_signals[i], &saved_actions[i], NULL);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static int is_report_folder(const char *dir)
+{
+    size_t n = strlen(dir) + 16;
+    char *p = malloc(n);
+    if (p == NULL)
+        return 0;
+    snprintf(p, n, "%s/index.html", dir);
+    FILE *fp = fopen(p, "r");
+    free(p);
+    if (fp == NULL)
+        return 0;
+    char buf[2048];
+    size_t k = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[k] = '\0';
+    return strstr(buf, CF_REPORT_GENERATOR) != NULL;
+}
+
+static int is_empty_folder(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return 0;
+    struct dirent *de;
+    int empty = 1;
+    while ((de = readdir(d)) != NULL)
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+            empty = 0;
+    closedir(d);
+    return empty;
+}
+
+/* Splits dir into its parent ("" for the current folder) and last component. */
+static int split_dir(const char *dir, char **parent, char **base, cf_error *e)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    const char *end = dir + n;
+    const char *slash = end;
+    while (slash > dir && slash[-1] != '/')
+        slash--;
+    size_t lb = (size_t)(end - slash);
+    if (lb == 0 || (lb == 1 && slash[0] == '.') || (lb == 2 && slash[0] == '.' && slash[1] == '.'))
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "output folder '%s': expected a folder name, not '.', '..' or '/'",
+                            dir);
+    *base = strndup(slash, lb);
+    *parent = strndup(dir, (size_t)(slash - dir));
+    if (*base == NULL || *parent == NULL) {
+        free(*base);
+        free(*parent);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    return 0;
+}
+
+/* "PARENT.BASE.KIND.XXXXXX", a new folder beside the report. */
+static char *temp_folder(const char *parent, const char *base, const char *kind, cf_error *e)
+{
+    size_t n = strlen(parent) + strlen(base) + strlen(kind) + 16;
+    char *p = malloc(n);
+    if (p == NULL) {
+        cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        return NULL;
+    }
+    snprintf(p, n, "%s.%s.%s.XXXXXX", parent, base, kind);
+    if (mkdtemp(p) == NULL) {
+        cf_error_set(e, CF_EXIT_DATA, *parent ? parent : ".", 0, "cannot create a folder: %s",
+                     strerror(errno));
+        free(p);
+        return NULL;
+    }
+    /* mkdtemp makes 0700; the report is an ordinary folder. */
+    mode_t mask = umask(0);
+    umask(mask);
+    chmod(p, 0777 & ~mask);
+    return p;
+}
+
+/* Puts the finished folder tmp in place of dir, keeping the old report until the new
+ * one is there. */
+static int swap_in(const char *tmp, const char *dir, const char *parent, const char *base,
+                   cf_error *e)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (rename(tmp, dir) != 0)
+            return cf_error_set(e, CF_EXIT_DATA, dir, 0, "cannot create: %s", strerror(errno));
+        return 0;
+    }
+    char *aside = temp_folder(parent, base, "old", e);
+    if (aside == NULL)
+        return CF_EXIT_DATA;
+    int rc = 0;
+    if (rename(dir, aside) != 0) {
+        rc = cf_error_set(e, CF_EXIT_DATA, dir, 0, "cannot replace: %s", strerror(errno));
+        rmdir(aside);
+    } else if (rename(tmp, dir) != 0) {
+        rc = cf_error_set(e, CF_EXIT_DATA, dir, 0, "cannot replace: %s", strerror(errno));
+        rename(aside, dir);
+    } else {
+        remove_tree(aside);
+    }
+    free(aside);
+    return rc;
+}
+
+/* gnuplot processes to run side by side: one per core, as far as the limit. */
+static size_t draw_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > CF_GNUPLOT_JOBS ? CF_GNUPLOT_JOBS : (size_t)n;
+}
+
+static int draw(cf_report *r, const cf_report_opts *o, cf_report_result *res, cf_error *e)
+{
+    const char *ext = o->png ? "png" : "svg";
+    char(*scripts)[CF_PLOT_NAME_MAX + 8] = malloc((r->n_plots + 1) * sizeof *scripts);
+    const char **names = malloc((r->n_plots + 1) * sizeof *names);
+    int rc = 0;
+    if (scripts == NULL || names == NULL)
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    for (size_t i = 0; i < r->n_plots && rc == 0; i++) {
+        char image[CF_PLOT_NAME_MAX + 8];
+        snprintf(scripts[i], sizeof scripts[i], "%s.gp", r->plots[i].name);
+        snprintf(image, sizeof image, "%s.%s", r->plots[i].name, ext);
+        names[i] = scripts[i];
+        rc = cf_report_track(r, image, e);
+    }
+    if (rc == 0)
+        rc = cf_gnuplot_run(o->gnuplot, r->dir, names, r->n_plots, draw_jobs(), o->warn, e);
+    for (size_t i = 0; i < r->n_plots && rc == 0; i++) {
+        cf_plot *p = &r->plots[i];
+        char image[CF_PLOT_NAME_MAX + 8];
+        snprintf(image, sizeof image, "%s.%s", p->name, ext);
+        struct stat st;
+        if (fstatat(r->dirfd, image, &st, 0) != 0 || st.st_size == 0)
+            rc = cf_error_set(e, CF_EXIT_DATA, scripts[i], 0, "gnuplot ran but did not draw '%s'",
+                              image);
+        p->drawn = rc == 0;
+        res->n_drawn += rc == 0;
+    }
+    free(scripts);
+    free(names);
+    return rc;
+}
+
+static int check_dir(const char *dir, cf_error *e)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return 0;
+    if (!S_ISDIR(st.st_mode))
+        return cf_error_set(e, CF_EXIT_DATA, dir, 0,
+                            "a file of that name is in the way of the report folder");
+    if (!is_empty_folder(dir) && !is_report_folder(dir))
+        return cf_error_set(e, CF_EXIT_DATA, dir, 0,
+                            "folder exists and is not a commfit report: remove it or choose "
+                            "another with -o");
+    return 0;
+}
+
+int cf_report_check_dir(const char *dir, cf_error *e)
+{
+    char *parent, *base;
+    int rc = split_dir(dir, &parent, &base, e);
+    if (rc != 0)
+        return rc;
+    free(parent);
+    free(base);
+    return check_dir(dir, e);
+}
+
+/* measure writes one pack row per layout packed (extra column ddt_layout), and fit names
+ * their fits pack_LAYOUT: the report's rows are named so too, so that each datatype meets
+ * the pack of its own layout. view shares all but its rows with t; free view->rows. */
+static int label_packs(const cf_table *t, cf_table *view, cf_error *e)
+{
+    *view = *t;
+    view->rows = malloc((t->n_rows ? t->n_rows : 1) * sizeof *view->rows);
+    if (view->rows == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    if (t->n_rows > 0)
+        memcpy(view->rows, t->rows, t->n_rows * sizeof *view->rows);
+    size_t col = 0;
+    while (col < t->n_extra && strcmp(t->extra_names[col], "ddt_layout") != 0)
+        col++;
+    if (col == t->n_extra)
+        return 0;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        cf_row *x = &view->rows[i];
+        if (strcmp(x->datatype, "pack") != 0 || x->extra == NULL)
+            continue;
+        const char *f = x->extra;
+        for (size_t c = 0; c < col && f != NULL; c++)
+            if ((f = strchr(f, ',')) != NULL)
+                f++;
+        if (f == NULL)
+            continue;
+        size_t len = strcspn(f, ",");
+        if (len > 0 && len + 5 < sizeof x->datatype && !(len == 4 && strncmp(f, "pack", 4) == 0))
+            snprintf(x->datatype, sizeof x->datatype, "pack_%.*s", (int)len, f);
+    }
+    return 0;
+}
+
+int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
+{
+    memset(res, 0, sizeof *res);
+    char *parent = NULL, *base = NULL, *tmp = NULL;
+    int rc = split_dir(o->out_dir, &parent, &base, e);
+    if (rc != 0)
+        return rc;
+    rc = check_dir(o->out_dir, e);
+    if (rc == 0 && *parent != '\0')
+        rc = cf_mkdir_p(parent, e);
+    if (rc == 0 && (tmp = temp_folder(parent, base, "tmp", e)) == NULL)
+        rc = CF_EXIT_DATA;
+    if (rc != 0) {
+        free(parent);
+        free(base);
+        return rc;
+    }
+
+    cf_table view;
+    if ((rc = label_packs(o->table, &view, e)) != 0) {
+        rmdir(tmp);
+        free(tmp);
+        free(parent);
+        free(base);
+        return rc;
+    }
+    cf_report r;
+    memset(&r, 0, sizeof r);
+    r.table = &view;
+    r.table_path = o->table_path;
+    r.ms = o->models;
+    r.model_path = o->model_path;
+    r.name = base;
+    r.dir = tmp;
+    r.png = o->png;
+    r.dirfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (r.dirfd < 0) {
+        rc = cf_error_set(e, CF_EXIT_DATA, tmp, 0, "cannot open folder: %s", strerror(errno));
+        rmdir(tmp);
+    } else {
+        arm(tmp, r.dirfd);
+        rc = cf_report_model_open(&r, e);
+        if (rc == 0)
+            rc = cf_report_plots_table(&r, e);
+        res->n_plots = r.n_plots;
+        if (rc == 0 && o->gnuplot != NULL)
+            rc = draw(&r, o, res, e);
+        if (rc == 0)
+            rc = cf_report_html(&r, o->gnuplot ? NULL : o->gnuplot_missing, e);
+        if (rc == 0) {
+            sigset_t old;
+            block_signals(&old);
+            rc = swap_in(tmp, o->out_dir, parent, base, e);
+            sigprocmask(SIG_SETMASK, &old, NULL);
+        }
+        disarm(rc != 0);
+        cf_report_model_close(&r);
+    }
+    for (size_t i = 0; i < r.n_plots; i++) {
+        free(r.plots[i].title);
+        free(r.plots[i].caption);
+    }
+    free(r.plots);
+    free(view.rows);
+    free(tmp);
+    free(parent);
+    free(base);
+    return rc;
+}
+
+char *cf_report_default_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    const char *dot = strrchr(name, '.');
+    size_t n = dot && dot != name ? (size_t)(dot - name) : strlen(name);
+    size_t len = n + 16;
+    char *d = malloc(len);
+    if (d != NULL)
+        snprintf(d, len, "report/%.*s", (int)n, name);
+    return d;
+}
+
+int cf_report_hint_text(char *buf, size_t n, const char *option, const char *path)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_./+-:,=@%";
+    size_t k = (size_t)snprintf(buf, n, "draw the report with: commfit report %s ", option);
+    int quote = path[0] == '\0' || strspn(path, plain) != strlen(path);
+    if (k < n && quote)
+        buf[k++] = '\'';
+    /* Single quotes keep everything but a single quote, written '\''. */
+    for (const char *p = path; *p && k < n; p++) {
+        if (quote && *p == '\'')
+            k += (size_t)snprintf(buf + k, n - k, "'\\''");
+        else
+            buf[k++] = *p;
+    }
+    if (k < n && quote)
+        buf[k++] = '\'';
+    if (k >= n) {
+        buf[n - 1] = '\0';
+        return -1;
+    }
+    buf[k] = '\0';
+    return 0;
+}
+
+void cf_report_hint(const char *option, const char *path)
+{
+    char buf[4200];
+    if (cf_report_hint_text(buf, sizeof buf, option, path) == 0)
+        cf_msg("%s", buf);
+}
