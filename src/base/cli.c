@@ -9,18 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cf_cli_unavailable(int argc, char **argv, const char *help)
-{
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            fputs(help, stdout);
-            return CF_EXIT_OK;
-        }
-    }
-    cf_msg("not available in commfit %s yet", PACKAGE_VERSION);
-    return CF_EXIT_USAGE;
-}
-
 int cf_int_parse(const char *s, const char *what, long min, long max, long *out, cf_error *e)
 {
     char *end;

@@ -6,10 +6,6 @@
 
 #include "base/error.h"
 
-/* For a subcommand that a later version fills in: prints help for --help, otherwise says
- * plainly that it is not available and returns CF_EXIT_USAGE. */
-int cf_cli_unavailable(int argc, char **argv, const char *help);
-
 /* A comma-separated list of integers in [min, max], e.g. "--np 2,4,8"; sorted, without
  * repeats. *out is malloc'd. what names the option in messages ("--np"). */
 int cf_int_list_parse(const char *s, const char *what, long min, long max, long **out,

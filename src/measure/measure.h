@@ -27,6 +27,7 @@
 #define CF_SIM_SAMPLES 2
 #define CF_SIM_NP_MAX 16         /* the largest default --np of a simulation */
 #define CF_SIM_SELECTOR "mpich"  /* the reference MPI's collective algorithms */
+#define CF_SIM_SHARED_BLOCK "67108864" /* bytes of SMPI's shared-malloc file */
 /* SimGrid 3.32's collective selectors (--cfg=smpi/coll-selector). */
 #define CF_SIM_SELECTORS "mpich, ompi, mvapich2, impi, default"
 
