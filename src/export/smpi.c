@@ -257,6 +257,10 @@ int cf_smpi_calibrate(const cf_fit *f, const char *file, cf_smpi_platform *out, 
     out->max_rel_err = bd.max_err;
     out->max_err_bytes = bd.max_err_bytes;
     out->nchecked = bd.nchecked;
+    cf_prediction far;
+    out->beyond_rel_err = NAN;
+    if (cf_fit_predict(f, 2.0 * (double)hi, &far) == 0 && far.t_us > 0)
+        out->beyond_rel_err = (cf_smpi_time_us(out, 2.0 * (double)hi) - far.t_us) / far.t_us;
     return 0;
 }
 
@@ -385,10 +389,18 @@ static void write_comment(FILE *fp, const cf_smpi_platform *p, const cf_smpi_ori
         snprintf(below, sizeof below,
                  "\nBelow %s, the first range's line: %.6g us + (m + %d B) / %.6g MB/s.", lo,
                  first->lat_us, CF_SMPI_ENVELOPE_BYTES, 1.0 / first->us_per_byte);
+    char far[160] = "", twice[32];
+    if (isfinite(p->beyond_rel_err)) {
+        cf_size_format(2 * p->max_bytes, twice, sizeof twice);
+        snprintf(far, sizeof far,
+                 "\nAt %s SMPI gives %+.1f%% against the model's own extrapolation (commfit\n"
+                 "predict).",
+                 twice, 100 * p->beyond_rel_err);
+    }
     para(fp, "\nOutside that range the factors of the nearest range continue. Above %s,\n"
              "T(m) = %.6g us + (m + %d B) / %.6g MB/s: the last range's line, with no\n"
-             "further protocol change.%s%s",
-         hi, last->lat_us, CF_SMPI_ENVELOPE_BYTES, 1.0 / last->us_per_byte, below,
+             "further protocol change.%s%s%s",
+         hi, last->lat_us, CF_SMPI_ENVELOPE_BYTES, 1.0 / last->us_per_byte, far, below,
          p->clipped ? "\nThe model reaches past 2 GiB, the largest size a factor can name: "
                       "its last factors continue there too."
                     : "");

@@ -43,6 +43,8 @@ typedef struct cf_smpi_platform {
     double max_rel_err;            /* largest |platform - model| / model at a checked size */
     double max_err_bytes;          /* where */
     size_t nchecked;               /* sizes checked */
+    double beyond_rel_err;         /* (platform - model) / model at twice max_bytes, where
+                                      the model extrapolates (NAN when it gives no time) */
 } cf_smpi_platform;
 
 /* Builds the platform's latency, bandwidth and factors from a fit of pingpong at np=2:

@@ -165,6 +165,7 @@ static void hockney(void)
     is_str(buf, "0:1", "linear: bw-factor 0:1");
     near(cf_smpi_time_us(&p, 0), 2, 1e-12, "linear: 0 bytes cost alpha");
     near(cf_smpi_time_us(&p, 4194304), 2 + 4194304 / 8000.0, 1e-9, "linear: 4 MiB too");
+    ok(fabs(p.beyond_rel_err) < 1e-9, "linear: the line continues the model past its range");
     ok(cf_smpi_lat_factor(&p, buf, 3) < 0, "a factor string that does not fit: -1");
     cf_smpi_platform_clear(&p);
 
