@@ -171,4 +171,28 @@ for f in "$MODELS"/*.json; do
     esac
 done
 
+# ---- memory: valgrind memcheck on an export and a refusal (as tests/cli/valgrind.sh:
+# skipped without valgrind, in a sanitizer build, or when it cannot read the debug info) ----
+vg_ok=yes
+if ! command -v valgrind >/dev/null 2>&1 ||
+    grep -q '__asan_init\|__ubsan_handle' "$COMMFIT" 2>/dev/null; then
+    vg_ok=no
+else
+    valgrind -q --log-file="$T/probe.log" "$COMMFIT" --version >/dev/null 2>&1 || :
+    grep -q 'debuginfo reader\|unhandled dwarf2' "$T/probe.log" && vg_ok=no
+fi
+for args in "-o $T/vg.xml" "-o -"; do
+    for m in "$SHM" osu74_mpich402_1node_np2_alltoall_full; do
+        if [ "$vg_ok" = no ]; then
+            skip "valgrind: export smpi $m $args"
+            continue
+        fi
+        rc=0
+        valgrind -q --tool=memcheck --leak-check=full --errors-for-leak-kinds=definite,indirect \
+            --show-leak-kinds=definite,indirect --error-exitcode=99 --log-file="$T/vg.log" \
+            "$COMMFIT" export smpi -m "$MODELS/$m.json" $args >/dev/null 2>&1 || rc=$?
+        check "valgrind: export smpi $m $args: clean (exit $rc)" sh -c "[ $rc -ne 99 ] && [ ! -s '$T/vg.log' ]"
+    done
+done
+
 done_testing
