@@ -99,3 +99,29 @@ int cf_int_list_parse(const char *s, const char *what, long min, long max, long 
     *n = m;
     return 0;
 }
+
+int cf_shell_quote(const char *word, char *out, size_t n)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_./+-:,=@%";
+    int quote = word[0] == '\0' || strspn(word, plain) != strlen(word);
+    size_t k = 0;
+    if (quote && k < n)
+        out[k++] = '\'';
+    /* Single quotes keep everything but a single quote, written '\''. */
+    for (const char *p = word; *p && k < n; p++) {
+        if (quote && *p == '\'')
+            k += (size_t)snprintf(out + k, n - k, "'\\''");
+        else
+            out[k++] = *p;
+    }
+    if (quote && k < n)
+        out[k++] = '\'';
+    if (k >= n) {
+        if (n > 0)
+            out[n - 1] = '\0';
+        return -1;
+    }
+    out[k] = '\0';
+    return 0;
+}

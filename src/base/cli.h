@@ -18,6 +18,10 @@ int cf_int_list_parse(const char *s, const char *what, long min, long max, long 
 /* One integer in [min, max]; refuses trailing garbage, quoting the value. */
 int cf_int_parse(const char *s, const char *what, long min, long max, long *out, cf_error *e);
 
+/* word quoted for a POSIX shell where it needs to be ('it'\''s'), into out[n]; -1 when it
+ * does not fit. */
+int cf_shell_quote(const char *word, char *out, size_t n);
+
 /* One finite number in [min, max]. */
 int cf_double_parse(const char *s, const char *what, double min, double max, double *out,
                     cf_error *e);

@@ -2,6 +2,7 @@
  * plainly, and otherwise measures, with rank 0 writing the timing table. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <mpi.h>
 #include <signal.h>
@@ -9,12 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "base/cli.h"
 #include "base/error.h"
 #include "measure/launch.h"
 #include "measure/measure.h"
+#include "measure/platform.h"
 #include "base/size.h"
 
 /* Set by a self-launch whose stderr is a terminal: the ranks' stderr is a pipe. */
@@ -52,6 +56,15 @@ static const char help[] =
     "  -o, --output FILE    the table to write (default data/HOST-DATE.csv)\n"
     "      --resume FILE    continue an interrupted run, appending to FILE\n"
     "      --launcher CMD   the launcher for a plain run (default " CF_MPIEXEC ")\n"
+    "\n"
+    "Simulated clusters (SimGrid SMPI):\n"
+    "      --simulate PLATFORM.xml  measure a simulated machine: runs commfit-smpi under\n"
+    "                       smpirun, in simulated time (deterministic); default --np\n"
+    "                       2,4,... up to 16, --reps 2, --samples 2\n"
+    "      --hostfile FILE  where the ranks go (default: one rank per core, hosts in the\n"
+    "                       platform's order)\n"
+    "      --coll-selector NAME  the MPI library whose collective algorithms SMPI runs:\n"
+    "                       mpich (default), ompi, mvapich2, impi, default (SimGrid's)\n"
     "      --progress       show progress on stderr even when it is not a terminal\n"
     "  -q, --quiet          no progress and no closing message\n"
     "  -h, --help           print this help and exit\n";
@@ -67,6 +80,8 @@ static const struct option longopts[] = {
     {"off-cache", no_argument, NULL, 'O'},      {"output", required_argument, NULL, 'o'},
     {"resume", required_argument, NULL, 'r'},   {"launcher", required_argument, NULL, 'L'},
     {"progress", no_argument, NULL, 'p'},       {"quiet", no_argument, NULL, 'q'},
+    {"simulate", required_argument, NULL, 'U'}, {"hostfile", required_argument, NULL, 'F'},
+    {"coll-selector", required_argument, NULL, 'X'},
     {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 };
 
@@ -88,29 +103,15 @@ static char *command_line(int argc, char **argv)
     size_t n = 32;
     for (int i = 0; i < argc; i++)
         n += 4 * strlen(argv[i]) + 3;
-    char *s = malloc(n), *p = s;
+    char *s = malloc(n);
     if (s == NULL)
         return NULL;
-    p += sprintf(p, "commfit");
+    size_t k = (size_t)snprintf(s, n, "commfit");
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int plain = *a != '\0' && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                            "0123456789_,.:/=+-@%") == strlen(a);
-        *p++ = ' ';
-        if (plain) {
-            p += sprintf(p, "%s", a);
-            continue;
-        }
-        *p++ = '\'';
-        for (; *a; a++) {
-            if (*a == '\'')
-                p += sprintf(p, "'\\''");
-            else
-                *p++ = *a;
-        }
-        *p++ = '\'';
+        s[k++] = ' ';
+        cf_shell_quote(argv[i], s + k, n - k);
+        k += strlen(s + k);
     }
-    *p = '\0';
     return s;
 }
 
@@ -196,11 +197,14 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
     }
     /* Every rank may speak (an MPI error is reported where it happens): a message must
      * reach the launcher as one write, not interleaved with another rank's. */
-    static char errbuf[4096];
-    setvbuf(stderr, errbuf, _IOLBF, sizeof errbuf);
     int rank = 0, size = 1, rc;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+#ifndef CF_SMPI
+    /* (Simulated ranks are threads of one process and share one stderr.) */
+    static char errbuf[4096];
+    setvbuf(stderr, errbuf, _IOLBF, sizeof errbuf);
+#endif
     /* The launch size is certain only now; the same check gives the same answer on every
      * rank, so they all stop together, before any traffic. */
     if ((rc = cf_measure_opts_check(o, size, &e)) != 0) {
@@ -214,8 +218,15 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+#ifdef CF_SMPI
+    /* Simulated ranks share the process's handlers but each has its own copy of the stop
+     * flag; rank 0 takes part in every process count, so its flag stops them all. */
+    if (rank == 0)
+#endif
+    {
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
 
     char *cmd = command_line(argc, argv);
     cf_measure_hooks hooks = {show_progress, end_progress, warn, o->quiet ? NULL : note};
@@ -240,6 +251,237 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
     MPI_Finalize();
     return rc;
 }
+
+/* ---- measure --simulate, run plainly: commfit-smpi under smpirun ---- */
+#ifndef CF_SMPI
+
+#define CF_SMPI_PROGRAM "commfit-smpi"
+#define CF_SMPI_ENV "COMMFIT_SMPI"       /* overrides where commfit-smpi is looked for */
+#define CF_SMPIRUN_ENV "COMMFIT_SMPIRUN" /* overrides the configured smpirun */
+
+/* commfit-smpi is installed beside commfit-mpi (this program), in the build tree too. */
+static char *find_smpi_program(cf_error *e)
+{
+    const char *env = getenv(CF_SMPI_ENV);
+    char *path = NULL;
+    if (env != NULL && *env != '\0') {
+        path = strdup(env);
+    } else {
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0) {
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot find this program (/proc/self/exe)");
+            return NULL;
+        }
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        *slash = '\0';
+        size_t len = strlen(self) + sizeof CF_SMPI_PROGRAM + 1;
+        if ((path = malloc(len)) != NULL)
+            snprintf(path, len, "%s/%s", self, CF_SMPI_PROGRAM);
+    }
+    if (path == NULL) {
+        cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        return NULL;
+    }
+    if (access(path, X_OK) != 0) {
+        cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                     "--simulate needs %s, which is built when configure finds SimGrid "
+                     "(apt-get install libsimgrid-dev, then configure and make again): "
+                     "not found at '%s' (or set %s)",
+                     CF_SMPI_PROGRAM, path, CF_SMPI_ENV);
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* Whether smpirun can be started: a path, or a name found on PATH. */
+static int smpirun_found(const char *prog)
+{
+    if (strchr(prog, '/') != NULL)
+        return access(prog, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char dir[4096];
+    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+        size_t n = strcspn(p, ":");
+        if (n > 0 && n + strlen(prog) + 2 < sizeof dir) {
+            snprintf(dir, sizeof dir, "%.*s/%s", (int)n, p, prog);
+            if (access(dir, X_OK) == 0)
+                return 1;
+        }
+        p += n + (p[n] == ':');
+    }
+    return 0;
+}
+
+/* smpirun passes the program's arguments on unquoted: a word with a blank or a wildcard
+ * would reach commfit-smpi split or expanded. */
+static int check_smpirun_words(int argc, char **argv, cf_error *e)
+{
+    for (int i = 0; i < argc; i++)
+        if (argv[i][0] == '\0' || strpbrk(argv[i], " \t\n*?[") != NULL)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "--simulate: smpirun splits arguments at blanks and expands "
+                                "wildcards, so '%s' cannot reach the simulation: use a name "
+                                "without them",
+                                argv[i]);
+    return 0;
+}
+
+/* The number of ranks to simulate: the largest --np, else up to CF_SIM_NP_MAX cores. */
+static long simulated_launch(const cf_measure_opts *o, const cf_platform *pf, cf_error *e)
+{
+    long n = pf->cores < CF_SIM_NP_MAX ? pf->cores : CF_SIM_NP_MAX;
+    if (o->np_arg != NULL) {
+        long *nps = NULL;
+        size_t nn = 0;
+        if (cf_int_list_parse(o->np_arg, "--np", 1, CF_TABLE_NP_MAX, &nps, &nn, e) != 0)
+            return -1;
+        n = nps[nn - 1];
+        free(nps);
+    }
+    if (n < 2)
+        n = 2;
+    if (o->hostfile == NULL && n > pf->cores) {
+        cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                     "--np %ld: the platform '%s' has %ld core%s, one rank each: simulate at "
+                     "most %ld ranks, or place more with --hostfile",
+                     n, o->simulate, pf->cores, pf->cores == 1 ? "" : "s", pf->cores);
+        return -1;
+    }
+    return n;
+}
+
+/* Writes the hostfile smpirun gets into a temporary file, *path malloc'd: the user's,
+ * checked and unrolled, or one rank per core in the platform's order. */
+static int write_hostfile(const cf_measure_opts *o, const cf_platform *pf, long n, char **path,
+                          cf_error *e)
+{
+    const char *tmp = getenv("TMPDIR");
+    size_t len = strlen(tmp && *tmp ? tmp : "/tmp") + 32;
+    char *p = malloc(len);
+    if (p == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    snprintf(p, len, "%s/commfit-hosts-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(p);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f != NULL && o->hostfile != NULL &&
+        cf_platform_check_hostfile(pf, o->hostfile, n, f, e) != 0) {
+        fclose(f);
+        unlink(p);
+        free(p);
+        return e->code;
+    }
+    if (f == NULL || (o->hostfile == NULL && cf_platform_write_hostfile(pf, n, f) != 0) ||
+        fclose(f) != 0) {
+        int err = errno;
+        if (fd >= 0) {
+            if (f == NULL)
+                close(fd);
+            unlink(p);
+        }
+        cf_error_set(e, CF_EXIT_DATA, p, 0, "cannot write the hostfile: %s", strerror(err));
+        free(p);
+        return e->code;
+    }
+    *path = p;
+    return 0;
+}
+
+/* Runs argv as a child and returns its exit status; Ctrl-C reaches the child (the same
+ * process group), which stops at the next point and keeps its rows, while this process
+ * waits for it. */
+static int run_child(char **argv, cf_error *e)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot start '%s': %s", argv[0],
+                            strerror(errno));
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "commfit: measure: cannot start '%s': %s\n", argv[0], strerror(errno));
+        _exit(CF_EXIT_DATA);
+    }
+    struct sigaction ign, oldint, oldterm;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ign, &oldint);
+    sigaction(SIGTERM, &ign, &oldterm);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    sigaction(SIGINT, &oldint, NULL);
+    sigaction(SIGTERM, &oldterm, NULL);
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status) == 0 ? CF_EXIT_OK
+                                        : WEXITSTATUS(status) == CF_EXIT_USAGE ? CF_EXIT_USAGE
+                                                                               : CF_EXIT_DATA;
+    return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "the simulation ended by signal %d",
+                        WTERMSIG(status));
+}
+
+static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
+{
+    cf_platform pf;
+    char *hostfile = NULL, *prog = NULL;
+    char **v = NULL;
+    int rc;
+    if ((rc = check_smpirun_words(argc - 1, argv + 1, e)) != 0)
+        return rc;
+    if ((rc = cf_platform_read(o->simulate, &pf, e)) != 0)
+        return rc;
+    long n = simulated_launch(o, &pf, e);
+    if (n < 0 || (rc = cf_measure_opts_check(o, n, e)) != 0) {
+        rc = n < 0 ? e->code : rc;
+        goto out;
+    }
+    const char *smpirun = getenv(CF_SMPIRUN_ENV);
+    smpirun = smpirun && *smpirun ? smpirun : CF_SMPIRUN;
+    if (!smpirun_found(smpirun)) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                          "SimGrid's launcher '%s' is not found: install it with 'apt-get "
+                          "install libsimgrid-dev' (or set %s)",
+                          smpirun, CF_SMPIRUN_ENV);
+        goto out;
+    }
+    if ((prog = find_smpi_program(e)) == NULL) {
+        rc = e->code;
+        goto out;
+    }
+    if ((rc = write_hostfile(o, &pf, n, &hostfile, e)) != 0)
+        goto out;
+    char np[32], selector[96];
+    snprintf(np, sizeof np, "%ld", n);
+    snprintf(selector, sizeof selector, "--cfg=smpi/coll-selector:%s",
+             o->selector ? o->selector : CF_SIM_SELECTOR);
+    const char *head[] = {smpirun, "-quiet", "-np", np, "-platform", o->simulate, "-hostfile",
+                          hostfile,
+                          /* Computation between MPI calls takes no simulated time, so that a
+                           * simulated table depends on the platform alone. */
+                          "--cfg=smpi/simulate-computation:no", selector,
+                          "--log=root.thres:warning", "--log=smpi_kernel.thres:error", prog};
+    size_t nh = sizeof head / sizeof head[0];
+    if ((v = calloc(nh + (size_t)argc + 1, sizeof *v)) == NULL) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < nh; i++)
+        v[i] = (char *)head[i];
+    for (int i = 0; i < argc; i++)
+        v[nh + (size_t)i] = argv[i];
+    rc = run_child(v, e);
+out:
+    if (hostfile != NULL)
+        unlink(hostfile);
+    free(hostfile);
+    free(prog);
+    free(v);
+    cf_platform_free(&pf);
+    return rc;
+}
+#endif
 
 int cmd_measure(int argc, char **argv)
 {
@@ -295,6 +537,19 @@ int cmd_measure(int argc, char **argv)
     if ((rc = cf_measure_opts_check(&o, launch, &e)) != 0)
         goto fail;
 
+#ifndef CF_SMPI
+    if (env.under && o.simulate != NULL) {
+        rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
+                          "--simulate starts its own simulator: run 'commfit measure "
+                          "--simulate' plainly, not under a launcher");
+        goto fail;
+    }
+    if (!env.under && o.simulate != NULL) {
+        rc = simulate(&o, argc, argv, &e);
+        cf_measure_opts_free(&o);
+        return rc == 0 || e.code == 0 ? rc : refuse(&e, 1);
+    }
+#endif
     if (env.under) {
         rc = measure_under_launcher(&o, argc, argv);
         cf_measure_opts_free(&o);

@@ -704,6 +704,19 @@ static size_t page_size(void)
     return ps > 0 ? (size_t)ps : 4096;
 }
 
+#ifdef CF_SMPI
+static int share_buffers;
+#endif
+
+void cf_kernel_share_buffers(int on)
+{
+#ifdef CF_SMPI
+    share_buffers = on;
+#else
+    (void)on;
+#endif
+}
+
 void *cf_kernel_page_alloc(size_t bytes)
 {
     void *p = NULL;
@@ -775,7 +788,21 @@ int cf_kernel_setup(cf_kctx *k, const cf_pattern *p, MPI_Comm comm, uint64_t byt
     if (cache_bytes > 0)
         k->nsets = (int)((cache_bytes + k->stride - 1) / k->stride) + 1;
     k->pool_bytes = k->stride * (size_t)k->nsets;
-    void *pool = cf_kernel_page_alloc(k->pool_bytes);
+    void *pool;
+#ifdef CF_SMPI
+    k->shared_pool = share_buffers;
+    if (k->shared_pool) {
+        /* Meaningless data, and no page faults to keep out of simulated time. */
+        k->pool = SMPI_SHARED_MALLOC(k->pool_bytes);
+        if (k->pool == NULL) {
+            snprintf(k->why, sizeof k->why, "out of memory: %llu bytes of shared buffers",
+                     (unsigned long long)k->pool_bytes);
+            return -1;
+        }
+        return 0;
+    }
+#endif
+    pool = cf_kernel_page_alloc(k->pool_bytes);
     if (pool == NULL) {
         snprintf(k->why, sizeof k->why, "out of memory: %llu bytes of buffers",
                  (unsigned long long)k->pool_bytes);
@@ -802,8 +829,14 @@ void cf_kernel_teardown(cf_kctx *k)
         MPI_Type_free(&k->type);
     free(k->counts);
     free(k->displs);
-    free(k->pool);
+#ifdef CF_SMPI
+    if (k->shared_pool && k->pool != NULL)
+        SMPI_SHARED_FREE(k->pool);
+    else
+#endif
+        free(k->pool);
     k->pool = NULL;
+    k->shared_pool = 0;
     k->counts = k->displs = NULL;
     k->own_type = 0;
 }

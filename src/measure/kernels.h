@@ -62,6 +62,7 @@ struct cf_kctx {
     /* Buffer sets: set i sends from pool + i*stride and receives at pool + i*stride +
      * recv_off. One set normally; more with --off-cache, to cycle past the cache. */
     unsigned char *pool;
+    int shared_pool; /* a simulation's buffers, shared by every simulated rank */
     size_t pool_bytes, stride, recv_off;
     int nsets;
     double aux;      /* kernel-private (loggp_or: how long the receiver waits, seconds) */
@@ -83,6 +84,12 @@ void *cf_kernel_page_alloc(size_t bytes);
 
 int cf_kernel_setup(cf_kctx *k, const cf_pattern *p, MPI_Comm comm, uint64_t bytes,
                     uint64_t cache_bytes);
+
+/* In commfit-smpi (CF_SMPI), whether the collectives' buffers are SMPI shared memory: every
+ * simulated rank lives in one process, and 128 ranks of an alltoall at 4 MiB would need
+ * 128 GiB of their own. The data is then meaningless, so --check turns it off. Elsewhere
+ * it does nothing. */
+void cf_kernel_share_buffers(int on);
 void cf_kernel_teardown(cf_kctx *k);
 
 #endif

@@ -33,6 +33,13 @@ void cf_launch_detect(cf_launch_env *env)
     env->under = 1;
     env->rank = -1;
     env->size = -1;
+#ifdef CF_SMPI
+    /* commfit-smpi runs only inside smpirun's simulator, which sets no PMI variable: every
+     * rank is a thread of one process, and the environment is the simulator's. */
+    env->by = "smpi";
+    env->size = env_long("SMPI_GLOBAL_SIZE");
+    return;
+#endif
     if (env_set("PMI_RANK") && env_set("PMI_SIZE")) {
         env->by = "hydra";
         env->rank = env_long("PMI_RANK");

@@ -19,7 +19,8 @@ typedef struct cf_launch_env {
 /* Reads the variables launchers set: PMI_RANK/PMI_SIZE (MPICH hydra, Intel MPI),
  * OMPI_COMM_WORLD_RANK/SIZE (Open MPI), PMIX_RANK (PMIx launchers), SLURM_PROCID with
  * SLURM_STEP_ID and SLURM_STEP_NUM_TASKS (a task of srun, not a batch script), and the
- * mark commfit sets itself. */
+ * mark commfit sets itself. commfit-smpi (built with -DCF_SMPI) is always under SimGrid's
+ * smpirun ("smpi", the size from SMPI_GLOBAL_SIZE). */
 void cf_launch_detect(cf_launch_env *env);
 
 /* The number of online cores of this node, at least 1. */

@@ -21,9 +21,14 @@
 #include "base/cli.h"
 #include "measure/launch.h"
 #include "base/outfile.h"
-#include "report/report.h"
+#include "base/sha256.h"
 #include "base/size.h"
 #include "base/stats.h"
+
+#ifdef CF_SMPI
+#include <simgrid/host.h>
+#include <simgrid/version.h>
+#endif
 
 /* ---- options ---- */
 
@@ -45,11 +50,23 @@ void cf_measure_opts_free(cf_measure_opts *o)
     free(o->output);
     free(o->resume);
     free(o->launcher);
+    free(o->simulate);
+    free(o->hostfile);
+    free(o->selector);
     free(o->pats);
     free(o->sizes);
     free(o->nps);
     cf_table_free(o->done);
     memset(o, 0, sizeof *o);
+}
+
+int cf_sim_selector_known(const char *name)
+{
+    static const char *const known[] = {"mpich", "ompi", "mvapich2", "impi", "default"};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(name, known[i]) == 0)
+            return 1;
+    return 0;
 }
 
 static int set_string(char **dst, const char *value, cf_error *e)
@@ -114,6 +131,16 @@ int cf_measure_set(cf_measure_opts *o, const char *name, const char *value, cf_e
         rc = set_string(&o->resume, value, e);
     } else if (strcmp(name, "--launcher") == 0) {
         rc = set_string(&o->launcher, value, e);
+    } else if (strcmp(name, "--simulate") == 0) {
+        rc = set_string(&o->simulate, value, e);
+    } else if (strcmp(name, "--hostfile") == 0) {
+        rc = set_string(&o->hostfile, value, e);
+    } else if (strcmp(name, "--coll-selector") == 0) {
+        if (!cf_sim_selector_known(value))
+            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                              "--coll-selector '%s': expected one of " CF_SIM_SELECTORS, value);
+        else
+            rc = set_string(&o->selector, value, e);
     } else if (strcmp(name, "--quiet") == 0) {
         o->quiet = 1;
     } else if (strcmp(name, "--progress") == 0) {
@@ -198,6 +225,39 @@ static int read_complete_lines(const char *path, char **buf, size_t *len, cf_err
     return 0;
 }
 
+/* A table continues on the machine it was started on: a simulated one on the same platform
+ * file (by content) and selector, a real one not in a simulator. */
+static int resume_same_machine(const cf_measure_opts *o, const cf_table *t, cf_error *e)
+{
+    const char *sim = cf_table_meta_get(t, "simulated");
+    const char *platform = cf_table_meta_get(t, "platform");
+    const char *sha = cf_table_meta_get(t, "platform_sha256");
+    const char *sel = cf_table_meta_get(t, "coll_selector");
+    int simulated = sim != NULL && strcmp(sim, "yes") == 0;
+    if (simulated && o->simulate == NULL)
+        return cf_error_set(e, CF_EXIT_USAGE, o->resume, 0,
+                            "simulated on '%s': resume it with --simulate and that platform",
+                            platform ? platform : "?");
+    if (!simulated && o->simulate != NULL)
+        return cf_error_set(e, CF_EXIT_USAGE, o->resume, 0,
+                            "measured on a real machine: resume it without --simulate");
+    if (!simulated)
+        return 0;
+    char now[65];
+    if (sha != NULL && cf_sha256_file(o->simulate, now, e) != 0)
+        return e->code;
+    if (sha != NULL && strcmp(sha, now) != 0)
+        return cf_error_set(e, CF_EXIT_USAGE, o->resume, 0,
+                            "simulated on another platform ('%s', SHA-256 %.12s...) than '%s' "
+                            "(%.12s...)",
+                            platform ? platform : "?", sha, o->simulate, now);
+    const char *want = o->selector ? o->selector : CF_SIM_SELECTOR;
+    if (sel != NULL && strcmp(sel, want) != 0)
+        return cf_error_set(e, CF_EXIT_USAGE, o->resume, 0,
+                            "simulated with --coll-selector %s, not %s", sel, want);
+    return 0;
+}
+
 int cf_measure_resume_load(cf_measure_opts *o, cf_error *e)
 {
     if (o->output != NULL)
@@ -237,7 +297,9 @@ int cf_measure_resume_load(cf_measure_opts *o, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, o->resume, 0,
                             "expected the columns of commfit measure (ending with 'stop')");
     }
-    rc = apply_plan(o, plan, o->resume, e);
+    rc = resume_same_machine(o, t, e);
+    if (rc == 0)
+        rc = apply_plan(o, plan, o->resume, e);
     o->plan_given = 0;
     if (rc != 0) {
         cf_table_free(t);
@@ -550,7 +612,11 @@ static int check_points(const cf_measure_opts *o, cf_error *e)
                 }
                 uint64_t per_rank = cf_kernel_footprint(p, bytes, (int)bnp[b]);
                 uint64_t local = bnp[b] < cores ? (uint64_t)bnp[b] : (uint64_t)cores;
-                if (per_rank > mem / local) {
+                /* Simulated ranks share one process, and their buffers share memory unless
+                 * --check needs the data (kernels.c). */
+                if (o->simulate != NULL)
+                    local = o->check ? (uint64_t)bnp[b] : 0;
+                if (local > 0 && per_rank > mem / local) {
                     char need[32], have[32];
                     cf_size_format(per_rank * local, need, sizeof need);
                     cf_size_format(mem, have, sizeof have);
@@ -572,6 +638,14 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
     if (o->quiet && o->progress)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "-q (no progress) and --progress contradict each other");
+    if (o->simulate == NULL && (o->hostfile != NULL || o->selector != NULL))
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "%s goes with --simulate PLATFORM",
+                            o->hostfile ? "--hostfile" : "--coll-selector");
+    if (o->simulate != NULL && o->launcher != NULL)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--simulate runs under SimGrid's smpirun: --launcher does not apply");
+    if (o->simulate != NULL && o->samples == 0 && o->target_ci == 0)
+        o->samples = CF_SIM_SAMPLES;
     if ((rc = parse_patterns(o, e)) != 0 || (rc = parse_sizes(o, e)) != 0 ||
         (rc = parse_ddt(o, e)) != 0)
         return rc;
@@ -1088,7 +1162,13 @@ static int measure_point(run_state *R, const cf_point *pt, MPI_Comm comm, cf_row
         goto kfail;
     w = (MPI_Wtime() - w0) / (double)probe;
     RUN_CALL(MPI_Allreduce, (&w, &wmax, 1, MPI_DOUBLE, MPI_MAX, comm), pt);
-    long reps = cf_measure_reps(pt->bytes, o->reps, budget, nominal, wmax);
+    long reps_opt = o->reps;
+    /* Simulated: each call costs wall time and there is no noise to average out. The
+     * two-rank patterns get more calls because their start is skewed by one transfer (rank
+     * 1 waits for the first message), which biases the mean by 1/(4 reps). */
+    if (o->simulate != NULL && reps_opt == 0)
+        reps_opt = pt->pat->two_ranks || pt->ddt != NULL ? CF_SIM_REPS_P2P : CF_SIM_REPS;
+    long reps = cf_measure_reps(pt->bytes, reps_opt, budget, nominal, wmax);
     w0 = MPI_Wtime();
     if (pk_run(&pk, reps, &t, &contributes) != 0)
         goto kfail;
@@ -1166,6 +1246,7 @@ static int quiet_barrier(run_state *R)
     return 0;
 }
 
+#ifndef CF_SMPI
 /* The time of a 1000-element double dot product, in microseconds: the best of many. */
 static double normalized_time_us(void)
 {
@@ -1194,6 +1275,7 @@ static double normalized_time_us(void)
     (void)sink;
     return best * 1e6;
 }
+#endif
 
 static uint64_t cache_size(void)
 {
@@ -1227,7 +1309,12 @@ static int host_metadata(run_state *R, int *over)
     char name[MPI_MAX_PROCESSOR_NAME];
     int len = 0;
     RUN_CALL(MPI_Get_processor_name, (name, &len), NULL);
-    snprintf(mine, sizeof mine, "%ld %.*s", cf_launch_cores(), len, name);
+#ifdef CF_SMPI
+    long ncores = sg_host_core_count(sg_host_self()); /* the simulated host's */
+#else
+    long ncores = cf_launch_cores();
+#endif
+    snprintf(mine, sizeof mine, "%ld %.*s", ncores, len, name);
     char *all = NULL;
     if (R->rank == 0 && (all = malloc((size_t)R->size * W)) == NULL)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1;
@@ -1289,6 +1376,37 @@ static int host_metadata(run_state *R, int *over)
 }
 
 /* Rank 0: the first metadata keys, about the software. */
+/* Rank 0: whether the table was simulated, and on what: a simulated figure is exact for
+ * the platform file it came from, so the file's content is fingerprinted, not only named. */
+static int simulation_metadata(run_state *R)
+{
+#ifdef CF_SMPI
+    const cf_measure_opts *o = R->o;
+    char buf[96], sha[65];
+    int major = 0, minor = 0, patch = 0;
+    sg_version_get(&major, &minor, &patch);
+    snprintf(buf, sizeof buf, "%d.%d.%d", major, minor, patch);
+    int bad = cf_table_meta_set(R->t, "simulated", "yes");
+    bad |= cf_table_meta_set(R->t, "simgrid_version", buf);
+    if (o->simulate != NULL) {
+        const char *base = strrchr(o->simulate, '/');
+        if (cf_sha256_file(o->simulate, sha, R->e) != 0)
+            return R->e->code;
+        bad |= cf_table_meta_set(R->t, "platform", base ? base + 1 : o->simulate);
+        bad |= cf_table_meta_set(R->t, "platform_sha256", sha);
+    }
+    bad |= cf_table_meta_set(R->t, "hostfile",
+                             o->hostfile ? o->hostfile : "one rank per core, in platform order");
+    bad |= cf_table_meta_set(R->t, "coll_selector", o->selector ? o->selector : CF_SIM_SELECTOR);
+    snprintf(buf, sizeof buf, "%.6g", sg_host_get_speed(sg_host_self()));
+    bad |= cf_table_meta_set(R->t, "host_speed_flops", buf);
+    bad |= cf_table_meta_set(R->t, "computation", "not simulated (smpi/simulate-computation:no)");
+#else
+    int bad = cf_table_meta_set(R->t, "simulated", "no");
+#endif
+    return bad ? cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory") : 0;
+}
+
 static int library_metadata(run_state *R)
 {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING], buf[32];
@@ -1303,7 +1421,9 @@ static int library_metadata(run_state *R)
     int bad = cf_table_meta_set(R->t, "commfit", PACKAGE_VERSION);
     bad |= cf_table_meta_set(R->t, "mpi_library", lib);
     bad |= cf_table_meta_set(R->t, "mpi_version", buf);
-    return bad ? cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory") : 0;
+    if (bad)
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    return simulation_metadata(R);
 }
 
 /* ---- the table file (rank 0) ----
@@ -1423,8 +1543,11 @@ static int open_output(run_state *R, const char *command, int over, const char *
     int bad = cf_table_meta_set(R->t, "date", date);
     snprintf(buf, sizeof buf, "%.3g", R->wtick);
     bad |= cf_table_meta_set(R->t, "timer_resolution_s", buf);
+#ifndef CF_SMPI
+    /* A simulation does not time computation: this machine's speed would mean nothing. */
     snprintf(buf, sizeof buf, "%.4g", normalized_time_us());
     bad |= cf_table_meta_set(R->t, "normalized_time_us", buf);
+#endif
     bad |= cf_table_meta_set(R->t, "oversubscribed", over ? "yes" : "no");
     snprintf(buf, sizeof buf, "%d", R->size);
     bad |= cf_table_meta_set(R->t, "launch_np", buf);
@@ -1527,8 +1650,15 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     RUN_CALL(MPI_Comm_set_errhandler, (MPI_COMM_SELF, MPI_ERRORS_RETURN), NULL);
     RUN_CALL(MPI_Comm_rank, (MPI_COMM_WORLD, &R->rank), NULL);
     RUN_CALL(MPI_Comm_size, (MPI_COMM_WORLD, &R->size), NULL);
+#ifdef CF_SMPI
+    /* Simulated time is exact to the simulator's precision (smpirun sets surf/precision to
+     * 1e-9); SMPI's MPI_Wtick says 1e-5, which would floor short calls. */
+    R->wtick = 1e-9;
+#else
     R->wtick = MPI_Wtick();
+#endif
     R->cache_bytes = cache_size();
+    cf_kernel_share_buffers(!o->check);
     R->cap_samples = o->target_ci > 0 ? CF_MEASURE_CI_MAX_SAMPLES
                                       : (size_t)(o->samples ? o->samples : CF_MEASURE_SAMPLES);
     R->tmin = malloc(R->cap_samples * sizeof(double));
@@ -1616,8 +1746,11 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
                      R->rows == 1 ? "" : "s");
             if (hooks->note)
                 hooks->note(msg);
-            if (hooks->note && cf_report_hint_text(msg, sizeof msg, "-i", R->path) == 0)
+            char quoted[900];
+            if (hooks->note && cf_shell_quote(R->path, quoted, sizeof quoted) == 0) {
+                snprintf(msg, sizeof msg, "draw the report with: commfit report -i %s", quoted);
                 hooks->note(msg);
+            }
             free(o->written);
             o->written = strdup(R->path);
         }

@@ -20,6 +20,18 @@
 /* Adaptive sampling (--target-ci): at least this many samples, at most the other. */
 #define CF_MEASURE_CI_MIN_SAMPLES 3
 #define CF_MEASURE_CI_MAX_SAMPLES 100
+/* Simulated time has no noise: a few calls per sample and a few samples say all there is,
+ * and each simulated call costs wall time. */
+#define CF_SIM_REPS 4       /* collectives */
+#define CF_SIM_REPS_P2P 50  /* the two-rank patterns: see measure_point */
+#define CF_SIM_SAMPLES 2
+#define CF_SIM_NP_MAX 16         /* the largest default --np of a simulation */
+#define CF_SIM_SELECTOR "mpich"  /* the reference MPI's collective algorithms */
+/* SimGrid 3.32's collective selectors (--cfg=smpi/coll-selector). */
+#define CF_SIM_SELECTORS "mpich, ompi, mvapich2, impi, default"
+
+/* Whether name is a collective selector SMPI knows. */
+int cf_sim_selector_known(const char *name);
 
 typedef struct cf_measure_opts {
     /* As given (NULL: the default). The plan keys can also come from a --resume file. */
@@ -34,6 +46,9 @@ typedef struct cf_measure_opts {
     int quiet, progress;
     char *output, *resume, *launcher;
     int plan_given; /* a plan key was set on the command line */
+    /* A simulated cluster (SimGrid SMPI): the platform file, the hostfile (NULL: one rank
+     * per core, hosts in the platform's order) and the collective selector. */
+    char *simulate, *hostfile, *selector;
 
     /* Filled by cf_measure_opts_check. */
     const cf_pattern **pats;

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/cli.h"
 #include "base/outfile.h"
 
 /* What a signal handler needs to remove the unfinished folder: only async-signal-safe
@@ -498,27 +499,8 @@ char *cf_report_default_dir(const char *path)
 
 int cf_report_hint_text(char *buf, size_t n, const char *option, const char *path)
 {
-    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                "0123456789_./+-:,=@%";
     size_t k = (size_t)snprintf(buf, n, "draw the report with: commfit report %s ", option);
-    int quote = path[0] == '\0' || strspn(path, plain) != strlen(path);
-    if (k < n && quote)
-        buf[k++] = '\'';
-    /* Single quotes keep everything but a single quote, written '\''. */
-    for (const char *p = path; *p && k < n; p++) {
-        if (quote && *p == '\'')
-            k += (size_t)snprintf(buf + k, n - k, "'\\''");
-        else
-            buf[k++] = *p;
-    }
-    if (k < n && quote)
-        buf[k++] = '\'';
-    if (k >= n) {
-        buf[n - 1] = '\0';
-        return -1;
-    }
-    buf[k] = '\0';
-    return 0;
+    return k < n ? cf_shell_quote(path, buf + k, n - k) : -1;
 }
 
 void cf_report_hint(const char *option, const char *path)

@@ -1,0 +1,449 @@
+/* Hosts of a SimGrid platform file, and hostfiles that place ranks on them. */
+#include "config.h"
+
+#include "measure/platform.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PLATFORM_MAX_BYTES (64L << 20)
+#define MAX_DEPTH 64
+
+typedef struct scan {
+    const char *path;
+    const char *p, *end;
+    long line;
+    cf_error *e;
+    cf_platform *pf;
+    size_t cap;
+} scan;
+
+typedef struct attr {
+    char name[32];
+    char *value; /* malloc'd, entities decoded */
+} attr;
+
+static int add_host(scan *s, const char *name, size_t len, long cores)
+{
+    if (s->pf->nhosts == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        cf_sim_host *h = realloc(s->pf->hosts, cap * sizeof *h);
+        if (h == NULL)
+            return cf_error_set(s->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        s->pf->hosts = h;
+        s->cap = cap;
+    }
+    char *n = strndup(name, len);
+    if (n == NULL)
+        return cf_error_set(s->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    s->pf->hosts[s->pf->nhosts].name = n;
+    s->pf->hosts[s->pf->nhosts].cores = cores;
+    s->pf->nhosts++;
+    s->pf->cores += cores;
+    return 0;
+}
+
+static const char *attr_get(const attr *a, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(a[i].name, name) == 0)
+            return a[i].value;
+    return NULL;
+}
+
+/* The core count of a <host> or <cluster>: SimGrid's "core" attribute, 1 when absent. */
+static int cores_of(scan *s, const attr *a, int n, long line, long *out)
+{
+    const char *c = attr_get(a, n, "core");
+    *out = 1;
+    if (c == NULL)
+        return 0;
+    char *end;
+    errno = 0;
+    long v = strtol(c, &end, 10);
+    if (end == c || *end != '\0' || errno != 0 || v < 1 || v > 1000000)
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                            "core=\"%s\": expected a whole number of cores from 1", c);
+    *out = v;
+    return 0;
+}
+
+/* A cluster's hosts: prefix, each number of radical ("0-63" or "0-3,8,10-12"), suffix. */
+static int cluster_hosts(scan *s, const attr *a, int n, long line)
+{
+    const char *prefix = attr_get(a, n, "prefix"), *suffix = attr_get(a, n, "suffix");
+    const char *radical = attr_get(a, n, "radical");
+    if (radical == NULL)
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                            "<cluster> without radical: expected radical=\"0-63\"");
+    long cores;
+    if (cores_of(s, a, n, line, &cores) != 0)
+        return s->e->code;
+    prefix = prefix ? prefix : "";
+    suffix = suffix ? suffix : "";
+    const char *r = radical;
+    for (;;) {
+        char *end;
+        errno = 0;
+        long lo = strtol(r, &end, 10), hi = lo;
+        int ok = end != r && errno == 0 && lo >= 0;
+        if (ok && *end == '-') {
+            const char *q = end + 1;
+            hi = strtol(q, &end, 10);
+            ok = end != q && errno == 0 && hi >= lo && hi - lo < 10000000;
+        }
+        if (!ok || (*end != ',' && *end != ';' && *end != '\0'))
+            return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                                "radical=\"%s\": expected numbers and ranges such as 0-63,70",
+                                radical);
+        for (long i = lo; i <= hi; i++) {
+            char name[512];
+            int len = snprintf(name, sizeof name, "%s%ld%s", prefix, i, suffix);
+            if (len < 0 || (size_t)len >= sizeof name)
+                return cf_error_set(s->e, CF_EXIT_DATA, s->path, line, "host name too long");
+            if (add_host(s, name, (size_t)len, cores) != 0)
+                return s->e->code;
+        }
+        if (*end == '\0')
+            return 0;
+        r = end + 1;
+    }
+}
+
+/* The value of an attribute, with XML's five entities decoded. */
+static char *decode(const char *v, size_t n)
+{
+    static const struct {
+        const char *ent;
+        char c;
+    } ents[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+    char *out = malloc(n + 1), *o = out;
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        size_t k = 0;
+        while (k < 5 && strncmp(v + i, ents[k].ent, strlen(ents[k].ent)) != 0)
+            k++;
+        if (k < 5 && i + strlen(ents[k].ent) <= n) {
+            *o++ = ents[k].c;
+            i += strlen(ents[k].ent);
+        } else {
+            *o++ = v[i++];
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+static int is_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '-' || c == '.' || c == ':';
+}
+
+static void skip_space(scan *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\r' || *s->p == '\n')) {
+        if (*s->p == '\n')
+            s->line++;
+        s->p++;
+    }
+}
+
+/* Skips to the end of a comment, declaration or processing instruction. */
+static int skip_to(scan *s, const char *stop, const char *what)
+{
+    long line = s->line;
+    size_t n = strlen(stop);
+    while (s->p + n <= s->end && strncmp(s->p, stop, n) != 0) {
+        if (*s->p == '\n')
+            s->line++;
+        s->p++;
+    }
+    if (s->p + n > s->end)
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, line, "%s is never closed", what);
+    s->p += n;
+    return 0;
+}
+
+static void attrs_free(attr *a, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(a[i].value);
+}
+
+/* One start tag after its '<' and name: attributes up to '>' or '/>'. */
+static int read_attrs(scan *s, const char *elem, attr *a, int *na, int *empty)
+{
+    *na = 0;
+    *empty = 0;
+    for (;;) {
+        skip_space(s);
+        if (s->p >= s->end)
+            break;
+        if (*s->p == '>') {
+            s->p++;
+            return 0;
+        }
+        if (*s->p == '/' && s->p + 1 < s->end && s->p[1] == '>') {
+            s->p += 2;
+            *empty = 1;
+            return 0;
+        }
+        const char *n0 = s->p;
+        while (s->p < s->end && is_name_char(*s->p))
+            s->p++;
+        size_t nlen = (size_t)(s->p - n0);
+        skip_space(s);
+        if (nlen == 0 || s->p >= s->end || *s->p != '=')
+            return cf_error_set(s->e, CF_EXIT_DATA, s->path, s->line,
+                                "<%s>: expected an attribute name=\"value\"", elem);
+        s->p++;
+        skip_space(s);
+        if (s->p >= s->end || (*s->p != '"' && *s->p != '\''))
+            return cf_error_set(s->e, CF_EXIT_DATA, s->path, s->line,
+                                "<%s>: the value of '%.*s' is not quoted", elem, (int)nlen, n0);
+        char q = *s->p++;
+        const char *v0 = s->p;
+        long vline = s->line;
+        while (s->p < s->end && *s->p != q) {
+            if (*s->p == '\n')
+                s->line++;
+            s->p++;
+        }
+        if (s->p >= s->end)
+            return cf_error_set(s->e, CF_EXIT_DATA, s->path, vline,
+                                "<%s>: the value of '%.*s' is never closed", elem, (int)nlen, n0);
+        if (*na < 32 && nlen < sizeof a[0].name) {
+            memcpy(a[*na].name, n0, nlen);
+            a[*na].name[nlen] = '\0';
+            a[*na].value = decode(v0, (size_t)(s->p - v0));
+            if (a[*na].value == NULL)
+                return cf_error_set(s->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+            (*na)++;
+        }
+        s->p++;
+    }
+    return cf_error_set(s->e, CF_EXIT_DATA, s->path, s->line, "<%s> is never closed", elem);
+}
+
+static int element(scan *s, const char *elem, const attr *a, int na, long line)
+{
+    if (strcmp(elem, "host") == 0) {
+        const char *id = attr_get(a, na, "id");
+        long cores;
+        if (id == NULL || *id == '\0')
+            return cf_error_set(s->e, CF_EXIT_DATA, s->path, line, "<host> without an id");
+        if (cores_of(s, a, na, line, &cores) != 0)
+            return s->e->code;
+        return add_host(s, id, strlen(id), cores);
+    }
+    if (strcmp(elem, "cluster") == 0 || strcmp(elem, "cabinet") == 0)
+        return cluster_hosts(s, a, na, line);
+    return 0;
+}
+
+static int parse(scan *s)
+{
+    char stack[MAX_DEPTH][32];
+    long opened[MAX_DEPTH];
+    int depth = 0, seen_root = 0;
+    while (s->p < s->end) {
+        if (*s->p != '<') {
+            if (*s->p == '\n')
+                s->line++;
+            s->p++;
+            continue;
+        }
+        long line = s->line;
+        if (s->end - s->p >= 4 && strncmp(s->p, "<!--", 4) == 0) {
+            s->p += 4;
+            if (skip_to(s, "-->", "a comment") != 0)
+                return s->e->code;
+            continue;
+        }
+        if (s->end - s->p >= 2 && (s->p[1] == '?' || s->p[1] == '!')) {
+            if (skip_to(s, ">", s->p[1] == '?' ? "'<?'" : "'<!'") != 0)
+                return s->e->code;
+            continue;
+        }
+        s->p++;
+        int closing = s->p < s->end && *s->p == '/';
+        s->p += closing;
+        const char *n0 = s->p;
+        while (s->p < s->end && is_name_char(*s->p))
+            s->p++;
+        size_t nlen = (size_t)(s->p - n0);
+        if (nlen == 0 || nlen >= sizeof stack[0])
+            return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                                "expected an element name after '<'");
+        char elem[32];
+        memcpy(elem, n0, nlen);
+        elem[nlen] = '\0';
+        if (closing) {
+            skip_space(s);
+            if (s->p >= s->end || *s->p != '>')
+                return cf_error_set(s->e, CF_EXIT_DATA, s->path, line, "'</%s' is never closed",
+                                    elem);
+            s->p++;
+            if (depth == 0)
+                return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                                    "'</%s>' closes nothing", elem);
+            if (strcmp(stack[depth - 1], elem) != 0)
+                return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                                    "'</%s>' closes <%s> of line %ld", elem, stack[depth - 1],
+                                    opened[depth - 1]);
+            depth--;
+            continue;
+        }
+        if (!seen_root && strcmp(elem, "platform") != 0)
+            return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                                "expected <platform>, found <%s>: not a SimGrid platform file",
+                                elem);
+        if (seen_root && depth == 0)
+            return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                                "<%s> after the end of <platform>", elem);
+        seen_root = 1;
+        attr a[32];
+        int na = 0, empty = 0;
+        int rc = read_attrs(s, elem, a, &na, &empty);
+        if (rc == 0)
+            rc = element(s, elem, a, na, line);
+        attrs_free(a, na);
+        if (rc != 0)
+            return rc;
+        if (!empty) {
+            if (depth == MAX_DEPTH)
+                return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                                    "elements nested more than %d deep", MAX_DEPTH);
+            strcpy(stack[depth], elem);
+            opened[depth++] = line;
+        }
+    }
+    if (depth > 0)
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, opened[depth - 1],
+                            "<%s> is never closed", stack[depth - 1]);
+    if (!seen_root)
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, s->line,
+                            "no <platform> element: not a SimGrid platform file");
+    if (s->pf->nhosts == 0)
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, 0,
+                            "declares no host (no <host> or <cluster> element)");
+    return 0;
+}
+
+int cf_platform_read(const char *path, cf_platform *pf, cf_error *e)
+{
+    memset(pf, 0, sizeof *pf);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot open the platform: %s",
+                            strerror(errno));
+    char *buf = malloc(PLATFORM_MAX_BYTES + 1);
+    size_t n = buf ? fread(buf, 1, PLATFORM_MAX_BYTES + 1, f) : 0;
+    int bad = buf == NULL ? ENOMEM : ferror(f) ? EIO : 0;
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot read the platform: %s",
+                            strerror(bad));
+    }
+    if (n > PLATFORM_MAX_BYTES) {
+        free(buf);
+        return cf_error_set(e, CF_EXIT_DATA, path, 0, "larger than %ld MiB: not a platform file",
+                            PLATFORM_MAX_BYTES >> 20);
+    }
+    if (memchr(buf, '\0', n) != NULL) {
+        free(buf);
+        return cf_error_set(e, CF_EXIT_DATA, path, 0, "holds NUL bytes: not a platform file");
+    }
+    scan s = {path, buf, buf + n, 1, e, pf, 0};
+    int rc = parse(&s);
+    free(buf);
+    if (rc != 0)
+        cf_platform_free(pf);
+    return rc;
+}
+
+void cf_platform_free(cf_platform *pf)
+{
+    for (size_t i = 0; i < pf->nhosts; i++)
+        free(pf->hosts[i].name);
+    free(pf->hosts);
+    memset(pf, 0, sizeof *pf);
+}
+
+int cf_platform_has(const cf_platform *pf, const char *name)
+{
+    for (size_t i = 0; i < pf->nhosts; i++)
+        if (strcmp(pf->hosts[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+int cf_platform_write_hostfile(const cf_platform *pf, long np, FILE *fp)
+{
+    long left = np;
+    for (size_t i = 0; i < pf->nhosts && left > 0; i++)
+        for (long c = 0; c < pf->hosts[i].cores && left > 0; c++, left--)
+            if (fprintf(fp, "%s\n", pf->hosts[i].name) < 0)
+                return -1;
+    return 0;
+}
+
+int cf_platform_check_hostfile(const cf_platform *pf, const char *path, long np, FILE *unrolled,
+                               cf_error *e)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot open the hostfile: %s",
+                            strerror(errno));
+    char line[1024];
+    long lineno = 0, ranks = 0;
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            rc = cf_error_set(e, CF_EXIT_DATA, path, lineno, "line longer than %zu bytes",
+                              sizeof line - 2);
+            break;
+        }
+        line[strcspn(line, "#\r\n")] = '\0';
+        char *h = line + strspn(line, " \t");
+        h[strcspn(h, " \t")] = '\0';
+        if (*h == '\0')
+            continue;
+        long count = 1;
+        char *colon = strchr(h, ':');
+        if (colon != NULL) {
+            *colon = '\0';
+            char *end;
+            errno = 0;
+            count = strtol(colon + 1, &end, 10);
+            if (end == colon + 1 || *end != '\0' || errno != 0 || count < 1) {
+                rc = cf_error_set(e, CF_EXIT_DATA, path, lineno,
+                                  "'%s:%s': expected HOST or HOST:RANKS", h, colon + 1);
+                break;
+            }
+        }
+        if (!cf_platform_has(pf, h))
+            rc = cf_error_set(e, CF_EXIT_DATA, path, lineno, "host '%s' is not in the platform",
+                              h);
+        for (long k = 0; rc == 0 && unrolled != NULL && k < count && ranks + k < np; k++)
+            if (fprintf(unrolled, "%s\n", h) < 0)
+                rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot write the hostfile: %s",
+                                  strerror(errno));
+        ranks += count;
+    }
+    if (rc == 0 && ferror(f))
+        rc = cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot read the hostfile");
+    fclose(f);
+    if (rc == 0 && ranks < np)
+        rc = cf_error_set(e, CF_EXIT_USAGE, path, 0,
+                          "the hostfile places %ld rank%s, fewer than the %ld to simulate", ranks,
+                          ranks == 1 ? "" : "s", np);
+    return rc;
+}

@@ -1,0 +1,166 @@
+# commfit measure --simulate: SimGrid SMPI runs commfit-smpi on the shipped platforms.
+# Simulated time is deterministic, so the figures may be asserted; every run is small
+# (a few patterns and sizes up to np=16, seconds of wall time).
+. "$top_srcdir/tests/setup.sh"
+if [ "${HAVE_SMPI:-no}" != yes ]; then
+    echo "1..0 # SKIP commfit-smpi not built (no SimGrid: apt-get install libsimgrid-dev)"
+    exit 0
+fi
+rt="$top_builddir/tests/mpi/read-table"
+P="$top_srcdir/data/platforms"
+rows() { grep -v '^#' "$1"; }
+# time PATTERN NP BYTES FILE: t_avg_us of that row.
+tavg() { awk -F, -v p="$1" -v n="$2" -v b="$3" '$1 == p && $2 == n && $3 == b { print $9 }' "$4"; }
+# lt A B: A < B as numbers.
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
+
+pats=pingpong,bcast,allreduce,alltoall
+run "$COMMFIT" measure --simulate "$P/flat.xml" --patterns $pats --sizes 0,1K,64K,1M \
+    --np 2,4,8 -o a.csv
+expect_rc 0 "flat cluster, np 2-8"
+grep_err "^commfit: measure: wrote a.csv \(40 rows\)$" "says what it wrote"
+run "$rt" a.csv
+expect_rc 0 "the simulated table reads back"
+run "$COMMFIT" measure -q --simulate "$P/flat.xml" --patterns $pats --sizes 0,1K,64K,1M \
+    --np 2,4,8 -o b.csv
+expect_rc 0 "the same simulation again"
+rows a.csv >a.rows
+rows b.csv >b.rows
+check "two runs give identical rows" cmp -s a.rows b.rows
+check "no message under -q" test ! -s "$T/err"
+
+sha=$(sha256sum "$P/flat.xml" | cut -d' ' -f1)
+for kv in "simulated: yes" "platform: flat.xml" "platform_sha256: $sha" "coll_selector: mpich" \
+    "hostfile: one rank per core, in platform order" "launch_np: 8" "oversubscribed: no" \
+    "hosts: node-0,node-1,node-2,node-3,node-4,node-5,node-6,node-7" "cores: 1,1,1,1,1,1,1,1" \
+    "host_speed_flops: 1e+10" "timer_resolution_s: 1e-09"; do
+    check "metadata '$kv'" grep -qx "# $kv" a.csv
+done
+check "metadata: the SimGrid version" grep -Eqx '# simgrid_version: [0-9]+\.[0-9]+\.[0-9]+' a.csv
+check "metadata: SMPI is the MPI library" grep -q '^# mpi_library: SMPI' a.csv
+check "metadata: no normalized time (computation is not simulated)" \
+    sh -c '! grep -q "^# normalized_time_us" a.csv'
+check "few repetitions: 50 for pingpong, 4 for collectives" \
+    test "$(awk -F, '/^pingpong/ { print $6 } /^alltoall/ { print $6 }' a.csv | sort -u | tr '\n' ' ')" = "4 50 "
+
+# Simulated figures: the flat network gives each pair the full link, so a pingpong's
+# half round trip is the platform's alone, and an alltoall's cost grows with np.
+p1m=$(tavg pingpong 2 1048576 a.csv)
+check "pingpong 1 MiB: about 1 MiB over a 12.5 GB/s link (80-130 us, got $p1m)" \
+    sh -c "awk -v t=$p1m 'BEGIN { exit !(t > 80 && t < 130) }'"
+a2=$(tavg alltoall 2 1048576 a.csv)
+a8=$(tavg alltoall 8 1048576 a.csv)
+check "alltoall 1 MiB: np=8 costs 5-9x np=2 ($a8 vs $a2 us)" \
+    sh -c "awk -v a=$a2 -v b=$a8 'BEGIN { r = b / a; exit !(r > 5 && r < 9) }'"
+check "bcast grows with size" lt "$(tavg bcast 8 1024 a.csv)" "$(tavg bcast 8 1048576 a.csv)"
+
+# Multi-core nodes: ranks fill a node (8 cores) first; inside it, shared memory is faster
+# than the flat cluster's network; np=16 crosses to a second node.
+run "$COMMFIT" measure -q --simulate "$P/multicore.xml" --patterns pingpong,alltoall \
+    --sizes 1K,1M --np 2,8,16 -o mc.csv
+expect_rc 0 "multi-core cluster, np 2-16"
+check "16 ranks on two nodes of 8" grep -qx '# ranks_per_node: 8,8' mc.csv
+check "8 cores a node" grep -qx '# cores: 8,8' mc.csv
+check "pingpong inside a node beats the flat network" \
+    lt "$(tavg pingpong 2 1048576 mc.csv)" "$p1m"
+check "alltoall at np=16 (two nodes, one card each) costs far more than np=8 (one node)" \
+    sh -c "awk -v a=$(tavg alltoall 8 1048576 mc.csv) -v b=$(tavg alltoall 16 1048576 mc.csv) 'BEGIN { exit !(b > 4 * a) }'"
+
+# The fat-tree: 8 nodes a leaf, 4:1 uplinks. Inside a leaf it is the flat cluster; across
+# leaves an alltoall is bisection-limited.
+run "$COMMFIT" measure -q --simulate "$P/fattree.xml" --patterns alltoall --sizes 1M \
+    --np 8,16 -o ft.csv
+expect_rc 0 "fat-tree, np 8 and 16"
+run "$COMMFIT" measure -q --simulate "$P/flat.xml" --patterns alltoall --sizes 1M \
+    --np 16 -o f16.csv
+check "fat-tree alltoall inside one leaf (np=8) equals the flat cluster's" \
+    test "$(tavg alltoall 8 1048576 ft.csv)" = "$a8"
+check "fat-tree alltoall across leaves (np=16) is slower than the flat cluster's" \
+    sh -c "awk -v f=$(tavg alltoall 16 1048576 f16.csv) -v t=$(tavg alltoall 16 1048576 ft.csv) 'BEGIN { exit !(t > 1.5 * f) }'"
+
+# The selector picks the MPI library's algorithms.
+run "$COMMFIT" measure -q --simulate "$P/flat.xml" --coll-selector ompi --patterns bcast \
+    --sizes 1M --np 8 -o ompi.csv
+expect_rc 0 "--coll-selector ompi"
+check "metadata: coll_selector ompi" grep -qx '# coll_selector: ompi' ompi.csv
+check "Open MPI's bcast differs from MPICH's" \
+    sh -c "test '$(tavg bcast 8 1048576 ompi.csv)' != '$(tavg bcast 8 1048576 a.csv)'"
+
+# --check gives every rank buffers of its own and verifies the data.
+run "$COMMFIT" measure -q --simulate "$P/flat.xml" --patterns all --sizes 0,1K --np 2,3 --check \
+    -o chk.csv
+expect_rc 0 "every pattern with --check, np 2 and 3"
+check "every pattern measured" test "$(rows chk.csv | grep -c ,)" -ge 30
+
+# A hostfile places the ranks; two on a single-core node is oversubscribed.
+printf 'node-5:2\n# a comment\nnode-9\n' >hosts
+run "$COMMFIT" measure -q --simulate "$P/flat.xml" --hostfile hosts --patterns allreduce \
+    --sizes 1K --np 3 -o hf.csv
+expect_rc 0 "--hostfile"
+check "metadata: the hosts of the hostfile" grep -qx '# hosts: node-5,node-9' hf.csv
+check "metadata: oversubscribed" grep -qx '# oversubscribed: yes' hf.csv
+check "metadata: the hostfile" grep -qx '# hostfile: hosts' hf.csv
+
+# --resume keeps to the platform it started on.
+run "$COMMFIT" measure --resume a.csv
+expect_rc 2 "--resume of a simulated table without --simulate"
+grep_err "^commfit: measure: a.csv: simulated on 'flat.xml': resume it with --simulate" "names the platform"
+run "$COMMFIT" measure --simulate "$P/fattree.xml" --resume a.csv
+expect_rc 2 "--resume on another platform"
+grep_err "^commfit: measure: a.csv: simulated on another platform \('flat.xml', SHA-256 " "says it differs"
+run "$COMMFIT" measure --simulate "$P/flat.xml" --resume a.csv
+expect_rc 0 "--resume of a complete table on its platform"
+rows a.csv >a2.rows
+check "nothing measured again" cmp -s a.rows a2.rows
+
+# Bad input: a clear message, the file and line or the value, and no table left behind.
+bad() {
+    want_rc=$1 desc=$2 re=$3
+    shift 3
+    run "$COMMFIT" measure "$@" -o bad.csv
+    expect_rc "$want_rc" "$desc"
+    grep_err "$re" "$desc: message"
+    check "$desc: no table" test ! -e bad.csv
+}
+printf '<?xml version="1.0"?>\n<platform version="4.1">\n  <cluster id="c" prefix="n" radical="0-3">\n</platform>\n' >unclosed.xml
+printf '<?xml version="1.0"?>\n<!-- hosts -->\n<zone id="z">\n</zone>\n' >notplat.xml
+printf '<platform version="4.1">\n  <zone id="z" routing="Full">\n  </zone>\n</platform>\n' >nohost.xml
+printf '<platform version="4.1">\n  <cluster id="c" prefix="n" radical="0-x"/>\n</platform>\n' >radical.xml
+printf 'node-0\nnode-1\n' >two
+printf 'node-0\nnowhere\n' >unknown
+bad 1 "a missing platform" "^commfit: measure: missing.xml: cannot open the platform: No such file" \
+    --simulate missing.xml
+bad 1 "an element never closed" "^commfit: measure: unclosed.xml:4: '</platform>' closes <cluster> of line 3$" \
+    --simulate unclosed.xml
+bad 1 "not a platform" "^commfit: measure: notplat.xml:3: expected <platform>, found <zone>" \
+    --simulate notplat.xml
+bad 1 "a platform without hosts" "^commfit: measure: nohost.xml: declares no host" --simulate nohost.xml
+bad 1 "a bad radical" "^commfit: measure: radical.xml:2: radical=\"0-x\"" --simulate radical.xml
+bad 2 "an unknown selector" "^commfit: measure: --coll-selector 'mvapich': expected one of mpich, ompi" \
+    --simulate "$P/flat.xml" --coll-selector mvapich
+bad 2 "more ranks than the platform's cores" "^commfit: measure: --np 300: the platform '.*flat.xml' has 256 cores" \
+    --simulate "$P/flat.xml" --np 300
+bad 2 "a hostfile with fewer ranks" "^commfit: measure: two: the hostfile places 2 ranks, fewer than the 4 to simulate$" \
+    --simulate "$P/flat.xml" --np 4 --hostfile two
+bad 1 "a hostfile host not in the platform" "^commfit: measure: unknown:2: host 'nowhere' is not in the platform$" \
+    --simulate "$P/flat.xml" --np 2 --hostfile unknown
+bad 2 "--hostfile without --simulate" "^commfit: measure: --hostfile goes with --simulate PLATFORM$" \
+    --hostfile two
+bad 2 "--launcher with --simulate" "^commfit: measure: --simulate runs under SimGrid's smpirun" \
+    --simulate "$P/flat.xml" --launcher mpiexec
+COMMFIT_SMPIRUN=/nonexistent/smpirun
+export COMMFIT_SMPIRUN
+bad 1 "smpirun missing" "^commfit: measure: SimGrid's launcher '/nonexistent/smpirun' is not found: install it with 'apt-get install libsimgrid-dev'" \
+    --simulate "$P/flat.xml" --np 2
+unset COMMFIT_SMPIRUN
+COMMFIT_SMPI=/nonexistent/commfit-smpi
+export COMMFIT_SMPI
+bad 1 "commfit-smpi missing" "^commfit: measure: --simulate needs commfit-smpi, which is built when configure finds SimGrid" \
+    --simulate "$P/flat.xml" --np 2
+unset COMMFIT_SMPI
+run "$COMMFIT" measure --simulate "$P/flat.xml" --np 2 -o 'my table.csv'
+expect_rc 2 "an argument with a blank"
+grep_err "smpirun splits arguments at blanks and expands wildcards, so 'my table.csv' cannot reach" \
+    "an argument with a blank: message"
+
+done_testing
