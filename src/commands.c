@@ -6,6 +6,7 @@
 #include <string.h>
 
 const cf_command cf_commands[] = {
+    {"export", cmd_export, 0, "write a SimGrid platform that reproduces a model's ping-pong"},
     {"fit", cmd_fit, 0, "fit cost models to timing tables"},
     {"import", cmd_import, 0, "read IMB or OSU results into a timing table"},
     {"measure", cmd_measure_front, CF_CMD_MPI, "run MPI micro-benchmarks into a timing table"},

@@ -13,6 +13,7 @@ typedef struct cf_command {
     const char *summary;
 } cf_command;
 
+int cmd_export(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_measure(int argc, char **argv); /* in commfit-mpi only */

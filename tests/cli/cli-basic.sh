@@ -38,7 +38,7 @@ Try 'commfit --help'." "help for an unknown subcommand"
 
 # Every subcommand in the table has help, and 'commfit help SUB' prints the same.
 subs=$("$COMMFIT" --help | sed -n '/^Subcommands:/,/^$/p' | awk 'NF > 1 {print $1}' | grep -v ':$')
-check "the table lists the five subcommands" test "$(echo $subs)" = "fit import measure predict report"
+check "the table lists the six subcommands" test "$(echo $subs)" = "export fit import measure predict report"
 for s in $subs; do
     run "$COMMFIT" "$s" --help
     expect_rc 0 "$s --help"

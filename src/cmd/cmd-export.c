@@ -1,0 +1,257 @@
+/* commfit export smpi: the newest (or a named) model's ping-pong as a SimGrid platform on
+ * which SMPI reproduces it. */
+#include "config.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cli.h"
+#include "base/error.h"
+#include "base/outfile.h"
+#include "base/size.h"
+#include "commands.h"
+#include "export/smpi.h"
+#include "modelfile/modelfile.h"
+
+static const char help[] =
+    "Usage: commfit export smpi [-m MODEL] [-o FILE] [--hosts N]\n"
+    "\n"
+    "Writes a SimGrid platform file on which SMPI's ping-pong costs what the model's\n"
+    "pingpong fit at np=2 says, within 1% at every size the model covers: a cluster of\n"
+    "single-core hosts whose links carry the model's latency and bandwidth, and SMPI's\n"
+    "piecewise smpi/lat-factor and smpi/bw-factor. Run an MPI program on it with\n"
+    "'smpirun -platform FILE -hostfile HOSTS', HOSTS listing node-0, node-1, ...\n"
+    "\n"
+    "Options:\n"
+    "  -m, --model FILE   model file (default: the newest models/*.json)\n"
+    "  -o, --output FILE  platform file (default: platforms/NAME-smpi.xml, NAME the model\n"
+    "                     file's name without .json; '-': standard output)\n"
+    "      --hosts N      hosts in the cluster, 2 to 1000000 (default: 16)\n"
+    "  -h, --help         print this help and exit\n";
+
+#define HOSTS_DEFAULT 16
+#define HOSTS_MAX 1000000
+
+typedef struct opts {
+    const char *model, *output;
+    long hosts;
+} opts;
+
+static int parse(int argc, char **argv, opts *o, int *done)
+{
+    enum { OPT_HOSTS = 256 };
+    static const struct option longopts[] = {
+        {"model", required_argument, NULL, 'm'}, {"output", required_argument, NULL, 'o'},
+        {"hosts", required_argument, NULL, OPT_HOSTS}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->hosts = HOSTS_DEFAULT;
+    *done = 0;
+    opterr = 0;
+    optind = 1;
+    int ch;
+    cf_error e;
+    while ((ch = getopt_long(argc, argv, ":m:o:h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'm': o->model = optarg; break;
+        case 'o': o->output = optarg; break;
+        case OPT_HOSTS:
+            if (cf_int_parse(optarg, "--hosts", 2, HOSTS_MAX, &o->hosts, &e) != 0)
+                return cf_usage_error("%s", e.msg);
+            break;
+        case 'h':
+            fputs(help, stdout);
+            *done = 1;
+            return 0;
+        case ':': return cf_usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: return cf_usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return cf_usage_error("expected a format: commfit export smpi");
+    if (strcmp(argv[optind], "smpi") != 0)
+        return cf_usage_error("unknown format '%s': expected smpi", argv[optind]);
+    if (optind + 1 < argc)
+        return cf_usage_error("unexpected argument '%s'", argv[optind + 1]);
+    if (o->model != NULL && o->model[0] == '\0')
+        return cf_usage_error("-m needs a file name");
+    if (o->output != NULL && o->output[0] == '\0')
+        return cf_usage_error("-o needs a file name");
+    return 0;
+}
+
+/* The fit predict answers pingpong at np=2 from: byte, else the file's first datatype
+ * without blocks. */
+static const cf_fit *pingpong_fit(const cf_modelset *ms)
+{
+    const cf_fit *f = cf_modelset_find(ms, "pingpong", 2, "byte");
+    for (size_t i = 0; f == NULL && i < ms->nfits; i++)
+        if (strcmp(ms->fits[i].pattern, "pingpong") == 0 && ms->fits[i].np == 2 &&
+            ms->fits[i].max_blocks == 0)
+            f = &ms->fits[i];
+    return f;
+}
+
+static const char *json_str(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static void append(char *buf, size_t n, const char *sep, const char *s)
+{
+    size_t l = strlen(buf);
+    snprintf(buf + l, n - l, "%s%s", l ? sep : "", s);
+}
+
+/* What the model says it was fitted from: the tables, and the first one's machine
+ * (hosts and date of a measured table, the source line of an imported one) and speed. */
+static void origin_of(const cf_modelset *ms, cf_smpi_origin *o, char *tables, size_t nt,
+                      char *machine, size_t nm, char *speed_note, size_t ns)
+{
+    tables[0] = machine[0] = '\0';
+    o->speed_flops = 0;
+    snprintf(speed_note, ns, "SimGrid's 1 Gf, as the table records no normalized time");
+    const json_t *list = json_object_get(ms->source, "tables");
+    size_t i;
+    const json_t *t;
+    json_array_foreach(list, i, t)
+    {
+        const char *file = json_str(t, "file");
+        if (file != NULL)
+            append(tables, nt, ", ", file);
+        if (i != 0)
+            continue;
+        const json_t *meta = json_object_get(t, "metadata");
+        const char *hosts = json_str(meta, "hosts"), *date = json_str(meta, "date");
+        const char *src = json_str(meta, "source_1"), *norm = json_str(meta, "normalized_time_us");
+        char part[512];
+        if (hosts != NULL) {
+            snprintf(part, sizeof part, "hosts %s", hosts);
+            append(machine, nm, "; ", part);
+        }
+        if (date != NULL) {
+            snprintf(part, sizeof part, "date %s", date);
+            append(machine, nm, "; ", part);
+        }
+        if (hosts == NULL && date == NULL && src != NULL)
+            append(machine, nm, "; ", src);
+        double us = norm ? strtod(norm, NULL) : 0;
+        if (us > 0) {
+            /* The seed report's reference: a dot product of 1000 doubles, 2000 flops. */
+            o->speed_flops = 2000.0 / (us * 1e-6);
+            snprintf(speed_note, ns, "%.6g flop/s, a dot product of 1000 doubles in the table's "
+                     "normalized time, %s us",
+                     o->speed_flops, norm);
+        }
+    }
+    o->tables = tables[0] ? tables : NULL;
+    o->machine = machine[0] ? machine : NULL;
+    o->speed_note = speed_note;
+}
+
+/* platforms/NAME-smpi.xml from models/NAME.json. */
+static char *default_output(const char *model)
+{
+    const char *base = strrchr(model, '/');
+    base = base ? base + 1 : model;
+    size_t n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+        n -= 5;
+    size_t len = n + sizeof "platforms/-smpi.xml";
+    char *out = malloc(len);
+    if (out != NULL)
+        snprintf(out, len, "platforms/%.*s-smpi.xml", (int)n, base);
+    return out;
+}
+
+static int write_platform(const char *path, const cf_smpi_platform *p, const cf_smpi_origin *o,
+                          long hosts, cf_error *e)
+{
+    if (strcmp(path, "-") == 0) {
+        int rc = cf_smpi_write(stdout, p, o, hosts, e);
+        if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+            rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot write the standard output");
+        return rc;
+    }
+    cf_outfile of;
+    int rc = cf_outfile_open(&of, path, e);
+    if (rc != 0)
+        return rc;
+    if ((rc = cf_smpi_write(of.fp, p, o, hosts, e)) != 0) {
+        cf_outfile_abort(&of);
+        return rc;
+    }
+    return cf_outfile_commit(&of, e);
+}
+
+int cmd_export(int argc, char **argv)
+{
+    opts o;
+    int done, rc = parse(argc, argv, &o, &done);
+    if (rc != 0 || done)
+        return rc;
+    cf_error e;
+    cf_error_clear(&e);
+    char *path = NULL, *output = NULL;
+    cf_modelset *ms = NULL;
+    cf_smpi_platform plat;
+    memset(&plat, 0, sizeof plat);
+
+    if (o.model != NULL) {
+        path = strdup(o.model);
+    } else if (cf_newest_file("models", ".json", &path, &e) != 0) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
+                          "no model file in models/: run 'commfit fit' first, or name one "
+                          "with -m");
+        goto report;
+    } else {
+        cf_msg("using %s", path);
+    }
+    output = o.output ? strdup(o.output) : path ? default_output(path) : NULL;
+    if (path == NULL || output == NULL) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto report;
+    }
+    if ((rc = cf_modelset_read(path, &ms, &e)) != 0)
+        goto report;
+    const cf_fit *f = pingpong_fit(ms);
+    if (f == NULL) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, path, 0,
+                          "no pingpong fit at np=2: the platform reproduces the ping-pong; "
+                          "measure it ('commfit measure --patterns pingpong') and fit it");
+        goto report;
+    }
+    if ((rc = cf_smpi_calibrate(f, path, &plat, &e)) != 0)
+        goto report;
+
+    char what[160], tables[1024], machine[1024], speed_note[256];
+    snprintf(what, sizeof what, "pingpong np=2 %s: %s", f->datatype, f->model);
+    cf_smpi_origin origin = {.model_file = path, .fit_what = what, .version = PACKAGE_VERSION};
+    origin_of(ms, &origin, tables, sizeof tables, machine, sizeof machine, speed_note,
+              sizeof speed_note);
+    if (plat.clipped)
+        cf_warn("the model reaches past 2 GiB, the largest size a SimGrid factor can name: "
+                "beyond it the last factors continue");
+    if ((rc = write_platform(output, &plat, &origin, o.hosts, &e)) != 0)
+        goto report;
+    if (strcmp(output, "-") != 0) {
+        char lo[32], hi[32];
+        cf_size_format(plat.min_bytes, lo, sizeof lo);
+        cf_size_format(plat.max_bytes, hi, sizeof hi);
+        cf_msg("wrote %s: %ld hosts, %zu size range%s, within %.2f%% of the %s fit from %s to %s",
+               output, o.hosts, plat.nsteps, plat.nsteps == 1 ? "" : "s", 100 * plat.max_rel_err,
+               f->model, lo, hi);
+    }
+report:
+    if (rc != 0)
+        rc = cf_error_report(&e);
+    cf_smpi_platform_clear(&plat);
+    cf_modelset_free(ms);
+    free(path);
+    free(output);
+    return rc;
+}

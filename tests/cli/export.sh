@@ -1,0 +1,198 @@
+# commfit export smpi: the platform file it writes (XML, hosts, factors, comment) for
+# every model kind, where it goes, and every refusal, which leaves no file behind.
+. "$top_srcdir/tests/setup.sh"
+
+MODELS="$top_srcdir/models"
+SHM=imb2021_mpich402_1node_np2_all
+
+# factors FILE ID: the value of the <prop id=ID> of FILE.
+factors() {
+    sed -n "s|.*<prop id=\"$2\" value=\"\\([^\"]*\\)\"/>.*|\\1|p" "$1"
+}
+
+# sane FILE: lat-factor and bw-factor name the same increasing integer thresholds from 0,
+# latency factors are >= 0 and bandwidth factors > 0.
+sane() {
+    factors "$1" smpi/lat-factor | tr ';' '\n' >"$T/lat"
+    factors "$1" smpi/bw-factor | tr ';' '\n' >"$T/bw"
+    [ -s "$T/lat" ] || return 1
+    cut -d: -f1 "$T/lat" >"$T/lat.s"
+    cut -d: -f1 "$T/bw" >"$T/bw.s"
+    cmp -s "$T/lat.s" "$T/bw.s" || return 1
+    awk -F: 'NR == 1 && $1 != 0 { exit 1 }
+             NR > 1 && $1 + 0 <= prev { exit 1 }
+             $1 !~ /^[0-9]+$/ || !($2 + 0 >= 0) { exit 1 }
+             { prev = $1 + 0 }' "$T/lat" || return 1
+    awk -F: '!($2 + 0 > 0) { exit 1 }' "$T/bw"
+}
+
+# comment_ok FILE: one comment, without "--" inside (XML forbids it).
+comment_ok() {
+    awk '/<!--/ { c = 1; next } /-->/ { c = 0; next } c && /--/ { bad = 1 } END { exit bad }' "$1"
+}
+
+# ---- help and usage ----
+run "$COMMFIT" export --help
+expect_rc 0 "export --help"
+check "export --help: synopsis" grep -q '^Usage: commfit export smpi \[-m MODEL\] \[-o FILE\] \[--hosts N\]$' "$T/out"
+run "$COMMFIT" help export
+expect_rc 0 "help export"
+check "help export: the same text" grep -q '^Usage: commfit export smpi' "$T/out"
+
+run "$COMMFIT" export
+expect_rc 2 "export without a format"
+expect_err "commfit: export: expected a format: commfit export smpi
+Try 'commfit export --help'." "export without a format"
+run "$COMMFIT" export xml
+expect_rc 2 "export xml"
+expect_err "commfit: export: unknown format 'xml': expected smpi
+Try 'commfit export --help'." "export xml"
+run "$COMMFIT" export smpi extra
+expect_rc 2 "export smpi extra"
+grep_err "^commfit: export: unexpected argument 'extra'$" "export smpi extra: names it"
+for h in 1 0 -3 1000001 x 2.5 ''; do
+    run "$COMMFIT" export smpi --hosts "$h" -m "$MODELS/$SHM.json" -o "$T/h.xml"
+    expect_rc 2 "--hosts '$h'"
+    grep_err "^commfit: export: --hosts '$h': expected (an integer|2 to 1000000)$" "--hosts '$h': quoted"
+done
+check "no file after a usage error" test ! -e "$T/h.xml"
+run "$COMMFIT" export smpi --colour
+expect_rc 2 "unknown option"
+grep_err "^commfit: export: unknown option '--colour'$" "unknown option: named"
+
+# ---- model file errors: exit 1, the file named ----
+mkdir "$T/empty"
+cd "$T/empty"
+run "$COMMFIT" export smpi
+cd "$T"
+expect_rc 1 "no models/"
+expect_err "commfit: export: no model file in models/: run 'commfit fit' first, or name one with -m" "no models/"
+run "$COMMFIT" export smpi -m "$T/nope.json"
+expect_rc 1 "a missing model file"
+grep_err "^commfit: export: $T/nope.json: cannot open" "a missing model file: named"
+printf '{"commfit_model": 1,\n' >"$T/bad.json"
+run "$COMMFIT" export smpi -m "$T/bad.json" -o "$T/bad.xml"
+expect_rc 1 "a malformed model file"
+grep_err "^commfit: export: $T/bad.json:2: not valid JSON" "a malformed model file: file:line"
+check "a malformed model file: no output" test ! -e "$T/bad.xml"
+
+# A model without pingpong at np=2 (an alltoall): refused, and the old file stays.
+echo old >"$T/keep.xml"
+run "$COMMFIT" export smpi -m "$MODELS/osu562_stackhpc_alaska_hdr100ib_ompi4_alltoall.json" -o "$T/keep.xml"
+expect_rc 1 "no pingpong at np=2"
+expect_err "commfit: export: $MODELS/osu562_stackhpc_alaska_hdr100ib_ompi4_alltoall.json: no pingpong fit at np=2: the platform reproduces the ping-pong; measure it ('commfit measure --patterns pingpong') and fit it" "no pingpong at np=2"
+expect_text "$T/keep.xml" old "no pingpong at np=2: the file named by -o is untouched"
+check "no temporary file left" sh -c "[ \$(ls '$T' | grep -c keep) -eq 1 ]"
+
+# A pingpong measured at one size: no bandwidth to export.
+cat >"$T/one.csv" <<EOF
+# schema: 1
+pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
+pingpong,2,0,byte,,100,5,1,1,1,1,,0
+barrier,2,0,byte,,100,5,2,2,2,2,,
+EOF
+run "$COMMFIT" fit -i "$T/one.csv" -o "$T/one.json"
+if [ "$rc" -eq 0 ]; then
+    run "$COMMFIT" export smpi -m "$T/one.json" -o "$T/one.xml"
+    expect_rc 1 "pingpong at one size"
+    grep_err "one size only \\(0 bytes\\)" "pingpong at one size: says so"
+    check "pingpong at one size: no output" test ! -e "$T/one.xml"
+else
+    grep_err "." "a table of one size is refused by fit already"
+fi
+
+# ---- the default: newest model in models/, into platforms/NAME-smpi.xml ----
+mkdir -p "$T/w/models"
+cp "$MODELS/$SHM.json" "$T/w/models/"
+cd "$T/w"
+run "$COMMFIT" export smpi
+cd "$T"
+expect_rc 0 "export smpi with defaults"
+X="$T/w/platforms/$SHM-smpi.xml"
+check "the default output is platforms/NAME-smpi.xml" test -f "$X"
+sed -n 1p "$T/err" >"$T/err1"
+expect_text "$T/err1" "commfit: export: using models/$SHM.json" "defaults: says which model"
+grep_err "^commfit: export: wrote platforms/$SHM-smpi.xml: 16 hosts, [0-9]+ size ranges, within (0\\.[0-9][0-9]|1\\.00)% of the piecewise fit from 0 B to 4 MiB$" \
+    "defaults: says what it wrote"
+check "XML declaration" grep -q "^<?xml version='1.0'?>$" "$X"
+check "platform version 4.1" grep -q '^<platform version="4.1">$' "$X"
+check "network/model SMPI" grep -q '<prop id="network/model" value="SMPI"/>' "$X"
+check "TCP-gamma lifted" grep -q '<prop id="network/TCP-gamma" value="0"/>' "$X"
+check "16 single-core hosts" grep -q 'prefix="node-" suffix="" radical="0-15" speed="1Gf" core="1"' "$X"
+check "split-duplex links, fat-pipe backbone" grep -q 'sharing_policy="SPLITDUPLEX"' "$X"
+check "fat-pipe backbone" grep -q 'bb_lat="0us" bb_sharing_policy="FATPIPE"' "$X"
+check "factors well formed" sane "$X"
+check "the comment names the model file" grep -q "from the model\$" "$X"
+check "the comment names the model" grep -q "file models/$SHM.json, fit pingpong np=2 byte: piecewise," "$X"
+check "the comment names the table" grep -q "fitted from data/$SHM.csv" "$X"
+check "the comment names commfit's version" grep -q "made by commfit $VERSION " "$X"
+check "the comment says how to use it" grep -q "smpirun -np 2 -platform FILE -hostfile hostfile ./app" "$X"
+check "the comment says what happens past the range" grep -q "Above 4 MiB," "$X"
+check "the comment: no -- inside" comment_ok "$X"
+if command -v xmllint >/dev/null 2>&1; then
+    check "well-formed XML (xmllint)" xmllint --noout "$X"
+else
+    skip "xmllint not installed"
+fi
+
+# -o -: standard output; --hosts.
+run "$COMMFIT" export smpi -m "$MODELS/$SHM.json" -o - --hosts 64
+expect_rc 0 "-o - --hosts 64"
+check "-o -: the platform on stdout" grep -q 'radical="0-63"' "$T/out"
+check "--hosts 64: the hostfile recipe" grep -q "seq -f 'node-%g' 0 63 > hostfile" "$T/out"
+check "-o -: stderr quiet" test ! -s "$T/err"
+cp "$X" "$T/again.xml"
+cd "$T/w"
+run "$COMMFIT" export smpi -o -
+cd "$T"
+check "the same model gives the same file" cmp -s "$T/out" "$T/again.xml"
+
+# ---- every model kind of the shipped table ----
+for kind in linear poly2 piecewise auto; do
+    run "$COMMFIT" fit -i "$top_srcdir/data/$SHM.csv" --patterns pingpong --model "$kind" -o "$T/$kind.json"
+    expect_rc 0 "fit --model $kind"
+    run "$COMMFIT" export smpi -m "$T/$kind.json" -o "$T/$kind.xml"
+    expect_rc 0 "export of a $kind fit"
+    grep_err "within (0\\.[0-9][0-9]|1\\.00)% of the [a-z0-9]+ fit from 0 B to 4 MiB$" "$kind: within 1%"
+    check "$kind: factors well formed" sane "$T/$kind.xml"
+done
+check "linear: one range" sh -c "[ \"\$(sed -n 's|.*id=\"smpi/lat-factor\" value=\"\\([^\"]*\\)\".*|\\1|p' '$T/linear.xml')\" = 0:1 ]"
+
+# Every shipped model with a ping-pong exports.
+for f in "$MODELS"/*.json; do
+    n=$(basename "$f" .json)
+    run "$COMMFIT" export smpi -m "$f" -o "$T/shipped-$n.xml"
+    case $n in
+    osu562_*_alltoall | osu562_*_mbw_mr_8pairs | osu74_*) expect_rc 1 "$n: no pingpong, refused" ;;
+    *)
+        expect_rc 0 "$n: exports"
+        check "$n: factors well formed" sane "$T/shipped-$n.xml"
+        ;;
+    esac
+done
+
+# ---- memory: valgrind memcheck on an export and a refusal (as tests/cli/valgrind.sh:
+# skipped without valgrind, in a sanitizer build, or when it cannot read the debug info) ----
+vg_ok=yes
+if ! command -v valgrind >/dev/null 2>&1 ||
+    grep -q '__asan_init\|__ubsan_handle' "$COMMFIT" 2>/dev/null; then
+    vg_ok=no
+else
+    valgrind -q --log-file="$T/probe.log" "$COMMFIT" --version >/dev/null 2>&1 || :
+    grep -q 'debuginfo reader\|unhandled dwarf2' "$T/probe.log" && vg_ok=no
+fi
+for args in "-o $T/vg.xml" "-o -"; do
+    for m in "$SHM" osu74_mpich402_1node_np2_alltoall_full; do
+        if [ "$vg_ok" = no ]; then
+            skip "valgrind: export smpi $m $args"
+            continue
+        fi
+        rc=0
+        valgrind -q --tool=memcheck --leak-check=full --errors-for-leak-kinds=definite,indirect \
+            --show-leak-kinds=definite,indirect --error-exitcode=99 --log-file="$T/vg.log" \
+            "$COMMFIT" export smpi -m "$MODELS/$m.json" $args >/dev/null 2>&1 || rc=$?
+        check "valgrind: export smpi $m $args: clean (exit $rc)" sh -c "[ $rc -ne 99 ] && [ ! -s '$T/vg.log' ]"
+    done
+done
+
+done_testing
