@@ -5,18 +5,15 @@
 #include "fit/across.h"
 
 #include "base/size.h"
+#include "fit/robust.h"
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_multifit.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define Z95 1.959963984540054
-#define LSQ_PASSES 8
-#define LSQ_ROUNDS 4 /* rounds of setting outliers aside */
 #define REL_KMAX (CF_COLL_MAX_BASIS > 2 ? CF_COLL_MAX_BASIS : 2) /* terms of one fit */
 
 /* A point's relative deviation from the fit, and the point. */
@@ -25,8 +22,14 @@ typedef struct ranked {
     size_t i;
 } ranked;
 
+static void quality_clear(cf_rel_quality *q)
+{
+    q->n = q->dof = q->rejected = 0;
+    q->mape = q->max_rel_err = q->loo_mape = NAN;
+}
+
 /* By deviation; among equal ones the later point first, so that walking from the end
- * sets aside the earliest of them first. */
+ * sets aside the earliest of them first (as the engine's median5 policy orders them). */
 static int cmp_ranked(const void *a, const void *b)
 {
     const ranked *x = a, *y = b;
@@ -35,309 +38,73 @@ static int cmp_ranked(const void *a, const void *b)
     return (x->i < y->i) - (x->i > y->i);
 }
 
-/* The 0.975 quantile of Student t: every fitted range asks for one, and GSL's inverse
- * costs about a microsecond. */
-static double t975(int dof)
-{
-    static double memo[512];
-    if (dof < 1 || dof >= (int)(sizeof memo / sizeof memo[0]))
-        return gsl_cdf_tdist_Pinv(0.975, dof);
-    if (memo[dof] == 0)
-        memo[dof] = gsl_cdf_tdist_Pinv(0.975, dof);
-    return memo[dof];
-}
-
-static void quality_clear(cf_rel_quality *q)
-{
-    q->n = q->dof = q->rejected = 0;
-    q->mape = q->max_rel_err = q->loo_mape = NAN;
-}
-
-/* cf_rel_lsq's storage for up to nmax points of exactly k terms. A search fits thousands
- * of ranges of one pattern: it allocates this once and every fit works through views of
- * it, which lay the numbers out as a fit of its own size would. */
-typedef struct rel_ws {
-    size_t nmax, k;
-    gsl_matrix *A, *C;
-    gsl_vector *y, *w, *c;
-    gsl_multifit_linear_workspace *ws;
-    double *ref, *sel, *buf;
-    ranked *dev;
-    unsigned char *used;
-} rel_ws;
-
-static void rel_ws_free(rel_ws *W)
-{
-    gsl_matrix_free(W->A);
-    gsl_matrix_free(W->C);
-    gsl_vector_free(W->y);
-    gsl_vector_free(W->w);
-    gsl_vector_free(W->c);
-    if (W->ws)
-        gsl_multifit_linear_free(W->ws);
-    free(W->ref);
-    free(W->sel);
-    free(W->buf);
-    free(W->dev);
-    free(W->used);
-    memset(W, 0, sizeof *W);
-}
-
-static int rel_ws_alloc(rel_ws *W, size_t nmax, size_t k)
-{
-    memset(W, 0, sizeof *W);
-    W->nmax = nmax;
-    W->k = k;
-    W->A = gsl_matrix_alloc(nmax, k);
-    W->C = gsl_matrix_alloc(k, k);
-    W->y = gsl_vector_alloc(nmax);
-    W->w = gsl_vector_alloc(nmax);
-    W->c = gsl_vector_alloc(k);
-    W->ws = gsl_multifit_linear_alloc(nmax, k);
-    W->ref = malloc(nmax * sizeof *W->ref);
-    W->sel = malloc(nmax * sizeof *W->sel);
-    W->buf = malloc(nmax * sizeof *W->buf);
-    W->dev = malloc(nmax * sizeof *W->dev);
-    W->used = malloc(nmax);
-    if (W->A && W->C && W->y && W->w && W->c && W->ws && W->ref && W->sel && W->buf && W->dev &&
-        W->used)
-        return 0;
-    rel_ws_free(W);
-    return -1;
-}
-
-/* The k-th smallest of v[0, n), v reordered so that those before it are not larger and
- * those after not smaller (Hoare's selection, as Wirth writes it): the median of the
- * deviations without sorting them all, which a large range spent most of its fit on. */
-static double kth_smallest(double *v, size_t n, size_t k)
-{
-    long lo = 0, hi = (long)n - 1, kk = (long)k;
-    while (lo < hi) {
-        double x = v[kk];
-        long i = lo, j = hi;
-        do {
-            while (v[i] < x)
-                i++;
-            while (x < v[j])
-                j--;
-            if (i <= j) {
-                double s = v[i];
-                v[i] = v[j];
-                v[j] = s;
-                i++;
-                j--;
-            }
-        } while (i <= j);
-        if (j < kk)
-            lo = i;
-        if (kk < i)
-            hi = j;
-    }
-    return v[kk];
-}
-
-/* The cut beyond which cf_rel_lsq sets deviations aside, fmax(0.05, 7.4 * their median
- * (the mean of the two middle ones when m is even)), or a number that sets aside exactly
- * the same of v[0, m) (m >= 1, reordered; buf holds m values). Selecting the median took
- * a fifth of a large search. A large m first brackets the middle values between two of an
- * evenly spread sample of 256, and in one pass counts the values below and keeps those
- * between; when no value lies between the cuts the two ends of the bracket make, either
- * end will do. Else it selects among those kept only (a tenth), or, should the bracket
- * miss, among all. */
-static double cut_of(double median)
-{
-    return fmax(0.05, 5.0 * 1.4826 * median);
-}
-
-static double rejection_cut(double *v, size_t m, double *buf)
-{
-    size_t k = m / 2, kl = m % 2 ? k : k - 1; /* the middle values' ranks */
-    if (m >= 1024) {
-        enum { NS = 256, SPREAD = 16 };
-        for (size_t s = 0; s < NS; s++)
-            buf[s] = v[s * (m / NS)];
-        double lo = kth_smallest(buf, NS, NS / 2 - SPREAD);
-        double hi = kth_smallest(buf, NS, NS / 2 + SPREAD);
-        double cut_lo = cut_of(lo), cut_hi = cut_of(hi);
-        size_t below = 0, nb = 0, between = 0;
-        for (size_t i = 0; i < m; i++) {
-            double d = v[i];
-            below += d < lo;
-            between += d > cut_lo && d <= cut_hi;
-            if (d >= lo && d <= hi)
-                buf[nb++] = d;
-        }
-        if (below <= kl && k < below + nb) {
-            /* The median is in [lo, hi], and so the cut in [cut_lo, cut_hi]. */
-            if (between == 0)
-                return cut_hi;
-            double x = kth_smallest(buf, nb, k - below);
-            if (kl == k)
-                return cut_of(x);
-            double y = buf[0]; /* the largest of those before it: k - below >= 1 */
-            for (size_t i = 1; i < k - below; i++)
-                y = buf[i] > y ? buf[i] : y;
-            return cut_of(0.5 * (y + x));
-        }
-    }
-    double x = kth_smallest(v, m, k);
-    if (kl == k)
-        return cut_of(x);
-    double y = v[0];
-    for (size_t i = 1; i < k; i++)
-        y = v[i] > y ? v[i] : y;
-    return cut_of(0.5 * (y + x));
-}
-
-/* By deviation, the largest first; among equal ones the earliest point first (the order
- * in which cf_rel_lsq sets them aside). */
+/* By deviation, the largest first; among equal ones the earliest point first. */
 static int cmp_ranked_worst(const void *a, const void *b)
 {
     return cmp_ranked(b, a);
 }
 
-static int rel_lsq_ws(rel_ws *W, size_t n, size_t k, const double *X, const double *t,
-                      double *coef, double *cov, double *s2, cf_rel_quality *q, cf_error *e)
+/* The message for what the engine reports of a fit of n points and k terms. */
+static int rel_fault(const cf_lsq *r, size_t n, size_t k, const double *t, cf_error *e)
+{
+    switch (r->status) {
+    case CF_ROBUST_FEW:
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "not enough points (have %zu, need %zu)",
+                            n, k + 1);
+    case CF_ROBUST_ZERO_TERM:
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "term %zu is zero at every measured point", r->at + 1);
+    case CF_ROBUST_BAD_Y:
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "time %g is not positive", t[r->at]);
+    case CF_ROBUST_GSL:
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "least squares failed: %s",
+                            gsl_strerror(r->gsl));
+    case CF_ROBUST_SINGULAR:
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "the measured points cannot separate the %zu terms", k);
+    case CF_ROBUST_NOMEM:
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    default:
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "internal error: workspace too small");
+    }
+}
+
+/* cf_rel_lsq in the workspace W (made for k terms and at least n points). */
+static int rel_lsq_ws(cf_robust_workspace *W, size_t n, size_t k, const double *X,
+                      const double *t, double *coef, double *cov, double *s2, cf_rel_quality *q,
+                      cf_error *e)
 {
     if (n <= k)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "not enough points (have %zu, need %zu)",
                             n, k + 1);
-    double scale[REL_KMAX];
     if (k > REL_KMAX)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "too many terms (%zu)", k);
+    cf_lsq r;
+    if (cf_robust_fit(W, X, t, NULL, n, CF_WEIGHTS_RELATIVE, 1, NULL, &r) != CF_ROBUST_OK)
+        return rel_fault(&r, n, k, t, e);
+    *s2 = r.s2;
     for (size_t j = 0; j < k; j++) {
-        scale[j] = 0.0;
-        for (size_t i = 0; i < n; i++)
-            scale[j] = fmax(scale[j], fabs(X[i * k + j]));
-        if (scale[j] == 0.0)
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "term %zu is zero at every measured point", j + 1);
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!(t[i] > 0.0) || !isfinite(t[i]))
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "time %g is not positive", t[i]);
-    if (W->k != k || W->nmax < n)
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "internal error: workspace too small");
-
-    gsl_matrix_view Av = gsl_matrix_submatrix(W->A, 0, 0, n, k);
-    gsl_vector_view yv = gsl_vector_subvector(W->y, 0, n), wv = gsl_vector_subvector(W->w, 0, n);
-    gsl_matrix *A = &Av.matrix, *C = W->C;
-    gsl_vector *y = &yv.vector, *w = &wv.vector, *c = W->c;
-    /* Rows of k numbers one after the other, as a matrix of k columns keeps them. */
-    double *a = A->data, *wd = w->data, *cd = c->data;
-    double *ref = W->ref;
-    ranked *dev = W->dev;
-    unsigned char *used = W->used;
-    for (size_t i = 0; i < n; i++) {
-        for (size_t j = 0; j < k; j++)
-            a[i * k + j] = X[i * k + j] / scale[j];
-        gsl_vector_set(y, i, t[i]);
-        ref[i] = t[i];
-        used[i] = 1;
-    }
-    /* Weights 1/T^2 with T the measured time make the fit favour points measured low;
-     * re-weighting with the fitted values removes that bias. A shared machine gives
-     * timings many times too slow now and then: points beyond 5 robust standard
-     * deviations (and 5%) of the fit are set aside, a quarter of them at most. */
-    double chisq = 0.0;
-    size_t nused = n, max_out = n / 4;
-    for (int round = 0; round < LSQ_ROUNDS; round++) {
-        for (int pass = 0; pass < LSQ_PASSES; pass++) {
-            for (size_t i = 0; i < n; i++)
-                wd[i] = used[i] ? 1.0 / (ref[i] * ref[i]) : 0.0;
-            size_t rank = 0;
-            int st = gsl_multifit_wlinear_tsvd(A, w, y, 1e-12, c, C, &chisq, &rank, W->ws);
-            if (st != GSL_SUCCESS)
-                return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "least squares failed: %s",
-                                    gsl_strerror(st));
-            if (rank < k)
-                return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                    "the measured points cannot separate the %zu terms", k);
-            double change = 0.0;
-            for (size_t i = 0; i < n; i++) {
-                double f = 0.0;
-                for (size_t j = 0; j < k; j++)
-                    f += a[i * k + j] * cd[j];
-                double r = f > 0.0 ? f : t[i];
-                change = fmax(change, fabs(r - ref[i]) / ref[i]);
-                ref[i] = r;
-            }
-            if (change < 1e-10)
-                break;
-        }
-        size_t m = 0;
-        int finite = 1;
-        for (size_t i = 0; i < n; i++)
-            if (used[i]) {
-                double d = fabs(t[i] - ref[i]) / ref[i];
-                finite &= !isnan(d);
-                W->sel[m] = d;
-                dev[m++] = (ranked){d, i};
-            }
-        size_t out_now = 0;
-        if (!finite) {
-            /* A NaN orders as the sort leaves it: sort them all, as ever. */
-            qsort(dev, m, sizeof *dev, cmp_ranked);
-            double cut = fmax(0.05, 5.0 * 1.4826 *
-                                        (m % 2 ? dev[m / 2].d
-                                               : 0.5 * (dev[m / 2 - 1].d + dev[m / 2].d)));
-            for (size_t r = m;
-                 r-- > 0 && dev[r].d > cut && n - nused < max_out && nused > k + 2;) {
-                used[dev[r].i] = 0;
-                nused--;
-                out_now++;
-            }
-        } else {
-            double cut = rejection_cut(W->sel, m, W->buf);
-            /* The worst first, while the budget lasts and enough points remain: only
-             * those beyond the cut need an order. */
-            size_t nbeyond = 0;
-            for (size_t r = 0; r < m; r++)
-                if (dev[r].d > cut)
-                    dev[nbeyond++] = dev[r];
-            qsort(dev, nbeyond, sizeof *dev, cmp_ranked_worst);
-            for (size_t r = 0; r < nbeyond && n - nused < max_out && nused > k + 2; r++) {
-                used[dev[r].i] = 0;
-                nused--;
-                out_now++;
-            }
-        }
-        if (out_now == 0)
-            break;
-    }
-    size_t dof = nused - k;
-    *s2 = chisq / (double)dof;
-    for (size_t j = 0; j < k; j++) {
-        coef[j] = cd[j] / scale[j];
+        coef[j] = r.coef[j];
         for (size_t l = 0; l < k; l++)
-            cov[j * k + l] = gsl_matrix_get(C, j, l) * *s2 / (scale[j] * scale[l]);
+            cov[j * k + l] = r.cov[j][l];
     }
-    q->n = (int)nused;
-    q->dof = (int)dof;
-    q->rejected = (int)(n - nused);
+    q->n = r.nkept;
+    q->dof = r.dof;
+    q->rejected = (int)n - r.nkept;
     double sum = 0.0, loo = 0.0, mx = 0.0;
     size_t nloo = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!used[i])
+        if (r.rejected[i])
             continue;
-        double f = 0.0, h = 0.0;
-        for (size_t j = 0; j < k; j++) {
-            double aj = a[i * k + j];
-            f += aj * cd[j];
-            for (size_t l = 0; l < k; l++)
-                h += aj * gsl_matrix_get(C, j, l) * a[i * k + l];
-        }
-        h *= wd[i];
-        double rel = fabs(t[i] - f) / t[i];
+        double rel = fabs(t[i] - r.fitted[i]) / t[i];
         sum += rel;
         mx = fmax(mx, rel);
-        /* Leave-one-out residual of a linear fit without refitting: r / (1 - leverage). */
-        if (h < 1.0 - 1e-12) {
-            loo += fabs(t[i] - f) / (1.0 - h) / t[i];
+        if (!isnan(r.loo_rel[i])) {
+            loo += r.loo_rel[i];
             nloo++;
         }
     }
-    q->mape = sum / (double)nused;
+    q->mape = sum / (double)r.nkept;
     q->max_rel_err = mx;
     q->loo_mape = nloo ? loo / (double)nloo : NAN;
     return 0;
@@ -351,11 +118,11 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
                             n, k + 1);
     if (k > REL_KMAX)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "too many terms (%zu)", k);
-    rel_ws W;
-    if (rel_ws_alloc(&W, n, k) != 0)
+    cf_robust_workspace *W = cf_robust_alloc(cf_robust_median5, n, k);
+    if (W == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    int rc = rel_lsq_ws(&W, n, k, X, t, coef, cov, s2, q, e);
-    rel_ws_free(&W);
+    int rc = rel_lsq_ws(W, n, k, X, t, coef, cov, s2, q, e);
+    cf_robust_free(W);
     return rc;
 }
 
@@ -486,7 +253,7 @@ typedef struct fitter {
     cf_cterm_sum basis[CF_COLL_MAX_ALGS][CF_COLL_MAX_BASIS];
     double *x[CF_COLL_MAX_ALGS]; /* n rows of k[a] values */
     double *X, *t;
-    rel_ws ws[REL_KMAX + 1]; /* by the number of terms, allocated when first needed */
+    cf_robust_workspace *ws[REL_KMAX + 1]; /* by the number of terms, made when first needed */
 } fitter;
 
 static void fitter_free(fitter *F)
@@ -496,8 +263,7 @@ static void fitter_free(fitter *F)
     free(F->X);
     free(F->t);
     for (int k = 0; k <= REL_KMAX; k++)
-        if (F->ws[k].A != NULL)
-            rel_ws_free(&F->ws[k]);
+        cf_robust_free(F->ws[k]);
 }
 
 static int fitter_init(fitter *F, const cf_coll *c, const cf_point *pts, size_t n)
@@ -577,18 +343,18 @@ static int seg_fit(fitter *F, int alg, double lo, double hi, cf_across_seg *out,
     if (m <= (size_t)k) /* before a workspace is allocated for it */
         return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "not enough points (have %zu, need %zu)",
                             m, (size_t)k + 1);
-    rel_ws *W = k <= REL_KMAX ? &F->ws[k] : NULL;
-    if (W != NULL && W->A == NULL && rel_ws_alloc(W, n, (size_t)k) != 0)
+    cf_robust_workspace **W = k <= REL_KMAX ? &F->ws[k] : NULL;
+    if (W != NULL && *W == NULL && (*W = cf_robust_alloc(cf_robust_median5, n, (size_t)k)) == NULL)
         return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "out of memory");
     double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
     int rc = W == NULL ? cf_error_set(why, CF_EXIT_DATA, NULL, 0, "too many terms (%d)", k)
-                       : rel_lsq_ws(W, m, (size_t)k, X, t, out->coef, cov, &out->s2, &out->q, why);
+                       : rel_lsq_ws(*W, m, (size_t)k, X, t, out->coef, cov, &out->s2, &out->q, why);
     if (rc != 0)
         return rc;
     for (int j = 0; j < k; j++)
         for (int l = 0; l < k; l++)
             out->cov[j][l] = cov[j * k + l];
-    out->tq = t975(out->q.dof);
+    out->tq = cf_t975(out->q.dof);
     *rss = out->s2 * out->q.dof;
     return 0;
 }
@@ -636,13 +402,13 @@ static int seg_check(const cf_across_seg *s, const cf_point *pts, size_t n, cons
     return 0;
 }
 
-/* AICc of a relative-error fit; the floor keeps exact data from ranking by rounding. */
-static double aicc(double rss, int n, int k)
+/* The AICc of a search candidate (its k parameters: the terms, and a switch point; the
+ * residual variance is not counted). Where there are too few points it cannot win; a quick
+ * fit whose rss is NaN scores as exact, so that a proper fit decides about it. */
+static double search_aicc(double rss, int n, int k)
 {
-    if (n - k - 1 < 1)
-        return INFINITY;
-    double floor_rss = 1e-12 * n;
-    return n * log(fmax(rss, floor_rss) / n) + 2.0 * k + 2.0 * k * (k + 1) / (n - k - 1);
+    double v = cf_aicc(isnan(rss) ? 0.0 : rss, (size_t)n, k);
+    return isnan(v) ? INFINITY : v;
 }
 
 static int cmp_double_asc(const void *a, const void *b)
@@ -777,7 +543,7 @@ static int cand_eval(search *S, size_t b, int a1, int a2, double *v, side_fit **
         *failed = s1->check_ok ? s2 : s1;
         return -2;
     }
-    *v = aicc(s1->rss + s2->rss, s1->seg.q.n + s2->seg.q.n, s1->seg.nbasis + s2->seg.nbasis + 1);
+    *v = search_aicc(s1->rss + s2->rss, s1->seg.q.n + s2->seg.q.n, s1->seg.nbasis + s2->seg.nbasis + 1);
     return 0;
 }
 
@@ -1065,11 +831,12 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
     memset(used, 1, n);
     double M[REL_KMAX][REL_KMAX], v[REL_KMAX], c[REL_KMAX], Minv[REL_KMAX][REL_KMAX];
     double chisq = 0.0;
-    size_t nused = n, max_out = n / 4;
+    const cf_robust_type *T = cf_robust_median5;
+    size_t nused = n, max_out = n / T->cap_div;
     memcpy(M, first->M, sizeof M);
     memcpy(v, first->v, sizeof v);
-    for (int round = 0; round < LSQ_ROUNDS; round++) {
-        for (int pass = 0; pass < LSQ_PASSES; pass++) {
+    for (int round = 0; round < T->max_rounds; round++) {
+        for (int pass = 0; pass < T->passes; pass++) {
             if (quick_solve(M, v, k, c, Minv) != 0)
                 return -2;
             double change = k == 2 ? quick_sweep_2(x, t, iref, used, n, c, M, v, &chisq)
@@ -1077,8 +844,8 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
             if (change < 1e-10)
                 break;
         }
-        /* Outliers as rel_lsq_ws sets them aside. The cut is at least 0.05: without a
-         * point beyond that, no median is needed. */
+        /* Outliers as the median5 policy sets them aside. The cut is at least its floor:
+         * without a point beyond that, no median is needed. */
         size_t m = 0, over = 0;
         for (size_t i = 0; i < n; i++)
             if (used[i]) {
@@ -1086,11 +853,11 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
                 if (isnan(d))
                     return -2;
                 sel[m++] = d;
-                over += d > 0.05;
+                over += d > T->cut_floor;
             }
         if (over == 0)
             break;
-        double cut = rejection_cut(sel, m, R->buf);
+        double cut = T->cut(sel, m, R->buf);
         size_t nbeyond = 0, out_now = 0;
         for (size_t i = 0; i < n; i++)
             if (used[i]) {
@@ -1230,7 +997,7 @@ static int quick_search(search *S, const double *single, unsigned char *todo)
         qv[idx] = NAN;
         if (q1->state != 2 || q2->state != 2)
             continue;
-        qv[idx] = aicc(q1->rss + q2->rss, q1->n + q2->n, S->F.k[a1] + S->F.k[a2] + 1);
+        qv[idx] = search_aicc(q1->rss + q2->rss, q1->n + q2->n, S->F.k[a1] + S->F.k[a2] + 1);
         if (q1->check_ok && q2->check_ok)
             best = fmin(best, qv[idx]);
     }
@@ -1329,7 +1096,7 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
         if (seg_fit(&S.F, a, -INFINITY, INFINITY, &sg, &rss, &why) != 0 ||
             seg_check(&sg, pts, n, out->np, out->nnp, sg.from_bytes, sg.to_bytes, &why) != 0)
             continue;
-        double v = aicc(rss, sg.q.n, sg.nbasis);
+        double v = search_aicc(rss, sg.q.n, sg.nbasis);
         single[a] = v;
         if (!found || v < best - 1e-9) {
             best = v;
@@ -2236,7 +2003,7 @@ static int seg_from_json(const json_t *j, const where *w, cf_across_seg *out)
     for (int a = 0; a < out->nbasis; a++)
         for (int b = 0; b < out->nbasis; b++)
             out->cov[a][b] = cov[a * out->nbasis + b];
-    out->tq = gsl_cdf_tdist_Pinv(0.975, out->q.dof);
+    out->tq = cf_t975(out->q.dof);
     return 0;
 }
 
