@@ -153,8 +153,8 @@ static cf_robust_status drop_solve(cf_robust_workspace *W, const double *X, cons
     double chisq;
     size_t rank;
     /* A tolerance well below rounding: only an exactly degenerate design is refused. */
-    int st = gsl_multifit_wlinear_tsvd(&A.matrix, &wv.vector, &yv.vector, 1e-13, W->c, W->C,
-                                       &chisq, &rank, W->ws);
+    int st = gsl_multifit_wlinear_tsvd(&A.matrix, &wv.vector, &yv.vector, 1e-13, W->c, W->C, &chisq,
+                                       &rank, W->ws);
     if (st != GSL_SUCCESS)
         return r->gsl = st, CF_ROBUST_GSL;
     if (rank != p || !isfinite(chisq))
@@ -167,8 +167,8 @@ static cf_robust_status drop_solve(cf_robust_workspace *W, const double *X, cons
     return CF_ROBUST_OK;
 }
 
-static void drop_weights(const double *y, const double *f, const double *sd, size_t n,
-                         cf_weights w, double *wt)
+static void drop_weights(const double *y, const double *f, const double *sd, size_t n, cf_weights w,
+                         double *wt)
 {
     for (size_t i = 0; i < n; i++) {
         if (w == CF_WEIGHTS_NONE)
@@ -313,8 +313,7 @@ static cf_robust_status zero_fit(cf_robust_workspace *W, const double *y, size_t
 
 /* Coefficients, covariance and s2 of the last solve over the points kept at the end, and
  * each point's fitted time and leave-one-out error from the scaled design. */
-static void zero_stats(cf_robust_workspace *W, const double *y, size_t n, size_t nused,
-                       cf_lsq *r)
+static void zero_stats(cf_robust_workspace *W, const double *y, size_t n, size_t nused, cf_lsq *r)
 {
     size_t k = W->p, dof = nused - k;
     const double *a = W->A->data, *wd = W->w->data, *cd = W->c->data;
@@ -519,8 +518,7 @@ static size_t median5_select(cf_robust_workspace *W, const double *y, size_t n, 
     if (!finite) {
         /* A NaN orders as the sort leaves it: sort them all. */
         qsort(dev, m, sizeof *dev, cmp_ranked);
-        double cut =
-            median5_of(m % 2 ? dev[m / 2].d : 0.5 * (dev[m / 2 - 1].d + dev[m / 2].d));
+        double cut = median5_of(m % 2 ? dev[m / 2].d : 0.5 * (dev[m / 2 - 1].d + dev[m / 2].d));
         for (size_t r = m; r-- > 0 && dev[r].d > cut && ntake < budget;)
             W->take[ntake++] = dev[r].i;
         return ntake;
@@ -606,8 +604,7 @@ static cf_robust_status first_fit(cf_robust_workspace *W, const double *X, const
 /* Rounds of setting aside: each asks the policy for the worst points within the budget
  * and refits without them. */
 static cf_robust_status rounds(cf_robust_workspace *W, const double *X, const double *y,
-                               const double *sd, size_t n, cf_weights wt, size_t *nused,
-                               cf_lsq *r)
+                               const double *sd, size_t n, cf_weights wt, size_t *nused, cf_lsq *r)
 {
     const cf_robust_type *T = W->T;
     size_t p = W->p, cap = n / T->cap_div, nrej = 0;

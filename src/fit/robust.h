@@ -92,8 +92,8 @@ typedef struct cf_lsq {
     int dof;
     int nkept;
     cf_robust_status status;
-    size_t at; /* CF_ROBUST_ZERO_TERM, CF_ROBUST_BAD_Y: the column or row */
-    int gsl;   /* CF_ROBUST_GSL: GSL's status */
+    size_t at;       /* CF_ROBUST_ZERO_TERM, CF_ROBUST_BAD_Y: the column or row */
+    int gsl;         /* CF_ROBUST_GSL: GSL's status */
     double *fitted;  /* n: T at each point (CF_ROBUST_ZERO_WEIGHT: from the scaled design) */
     double *loo_rel; /* n: |leave-one-out error| / y; INFINITY (DROP) or NAN (ZERO_WEIGHT)
                         where the leverage is 1 */
