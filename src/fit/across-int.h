@@ -1,4 +1,4 @@
-/* Inside the across-np fit: what the fit of one size range (across.c), the switch search
+/* Inside the across-np fit: what the fit of one size range (across-range.c), the switch search
  * (across-search.c) and the predictions (across-predict.c) share; no other module uses it. */
 #ifndef CF_ACROSS_INT_H
 #define CF_ACROSS_INT_H

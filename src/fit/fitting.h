@@ -9,7 +9,7 @@
 
 #include "base/error.h"
 #include "fit/robust.h"
-#include "modelfile/modelfile.h"
+#include "fit/fit.h"
 #include "base/table.h"
 
 typedef enum cf_statistic { CF_STAT_MEDIAN, CF_STAT_MEAN, CF_STAT_MIN } cf_statistic;
@@ -64,10 +64,6 @@ int cf_fit_segment(const cf_fit *f, double m, int *other);
 /* The switch point between segments k and k+1: the geometric middle of the breakpoint
  * interval (the formulas and predict use the same). */
 double cf_fit_switch(const cf_fit *f, int k);
-
-/* Fits one (pattern, np, datatype) group with the named kind (or auto); sets the fit's
- * identity and formula. */
-int cf_fit_group(const char *kind, const cf_fit_input *in, cf_fit *out, cf_error *e);
 
 /* Whether f tells the truth over what it was fitted on, before it goes into a model file:
  * coefficients, covariances and s2 finite, variances >= 0, T finite and >= 0 at every
