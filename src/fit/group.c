@@ -56,6 +56,35 @@ static size_t noop_rows(const cf_fit_input *in, double *t_empty, double *t_line)
     return *t_line > 0 && *t_empty < 0.5 * *t_line ? k : 0;
 }
 
+/* The first nskip rows of in_all, set aside as a no-op (noop_rows), into out with why: the
+ * model file lists them, predict names them. -1 when out of memory. */
+static int set_aside_fill(cf_fit *out, const cf_fit_input *in_all, size_t nskip, double t_empty,
+                          double t_line)
+{
+    if ((out->set_aside = calloc(nskip, sizeof *out->set_aside)) == NULL)
+        return -1;
+    char lo[32], hi[32], at[32];
+    cf_size_format(in_all->rows[0]->bytes, lo, sizeof lo);
+    cf_size_format(in_all->rows[nskip - 1]->bytes, hi, sizeof hi);
+    cf_size_format(in_all->rows[nskip]->bytes, at, sizeof at);
+    snprintf(out->set_aside_why, sizeof out->set_aside_why,
+             "a no-op: %s%s%s took %.3g us, below half of the %.3g us the smallest sizes "
+             "give at 0 B (MPI returns at once from a call without data); fitted from %s",
+             lo, strcmp(lo, hi) ? " to " : "", strcmp(lo, hi) ? hi : "", t_empty, t_line, at);
+    for (size_t i = 0; i < nskip; i++) {
+        const cf_row *r = in_all->rows[i];
+        cf_rejected *q = &out->set_aside[out->nset_aside++];
+        cf_prediction p;
+        q->bytes = r->bytes;
+        q->blocks = r->blocks;
+        q->t_us = cf_row_time(r, in_all->stat);
+        q->rel_err = cf_fit_predict_blocks(out, (double)r->bytes, r->blocks, &p) == 0 && p.t_us != 0
+                         ? (q->t_us - p.t_us) / p.t_us
+                         : NAN;
+    }
+    return 0;
+}
+
 int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out, cf_error *e)
 {
     memset(out, 0, sizeof *out);
@@ -130,32 +159,9 @@ int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out,
                 return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                                     "%s: the fit gave a non-finite coefficient", in->what);
             }
-    if (nskip > 0) {
-        /* The rows set aside, with why: the model file lists them, predict names them. */
-        if ((out->set_aside = calloc(nskip, sizeof *out->set_aside)) == NULL) {
-            cf_fit_clear(out);
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        }
-        char lo[32], hi[32], at[32];
-        cf_size_format(in_all->rows[0]->bytes, lo, sizeof lo);
-        cf_size_format(in_all->rows[nskip - 1]->bytes, hi, sizeof hi);
-        cf_size_format(in->rows[0]->bytes, at, sizeof at);
-        snprintf(out->set_aside_why, sizeof out->set_aside_why,
-                 "a no-op: %s%s%s took %.3g us, below half of the %.3g us the smallest sizes "
-                 "give at 0 B (MPI returns at once from a call without data); fitted from %s",
-                 lo, strcmp(lo, hi) ? " to " : "", strcmp(lo, hi) ? hi : "", t_empty, t_line, at);
-        for (size_t i = 0; i < nskip; i++) {
-            const cf_row *r = in_all->rows[i];
-            cf_rejected *q = &out->set_aside[out->nset_aside++];
-            cf_prediction p;
-            q->bytes = r->bytes;
-            q->blocks = r->blocks;
-            q->t_us = cf_row_time(r, in->stat);
-            q->rel_err =
-                cf_fit_predict_blocks(out, (double)r->bytes, r->blocks, &p) == 0 && p.t_us != 0
-                    ? (q->t_us - p.t_us) / p.t_us
-                    : NAN;
-        }
+    if (nskip > 0 && set_aside_fill(out, in_all, nskip, t_empty, t_line) != 0) {
+        cf_fit_clear(out);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
     cf_fit_formula(out, "text", out->formula, sizeof out->formula);
     return 0;

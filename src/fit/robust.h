@@ -16,7 +16,7 @@ typedef enum cf_weights { CF_WEIGHTS_RELATIVE, CF_WEIGHTS_VARIANCE, CF_WEIGHTS_N
 /* How a policy iterates the weights and keeps the points it set aside. */
 typedef enum cf_robust_scheme {
     /* Set-aside rows leave the design, whose columns are scaled over the kept rows.
-     * Relative weights start as 1/y^2 and are refitted with 1/T^2 (T the fitted values)
+     * CF_WEIGHTS_RELATIVE starts as 1/y^2 and is refitted with 1/T^2 (T the fitted values)
      * until no coefficient moves by 1e-11 (at most 50 refits). s2 is the weighted residual
      * sum of squares over the kept points (with the last weights) per dof. */
     CF_ROBUST_DROP,
@@ -37,8 +37,9 @@ typedef struct cf_robust_type {
     cf_robust_scheme scheme;
     int passes;     /* CF_ROBUST_ZERO_WEIGHT: solves per round */
     int max_rounds; /* rounds of setting aside */
-    /* 0: the points the last round sets aside leave the statistics but are not refitted
-     * without (median5 kept that from its first version). */
+    /* 0: the points the last round sets aside leave the statistics (n, dof, quality) but
+     * the coefficients stay those of the fit before; median5 has always done so, and its
+     * numbers are kept until one rule is chosen. */
     int refit_last;
     /* 1: a refit the remaining points cannot determine puts the round's points back and
      * ends; 0: it fails the fit. */
@@ -49,8 +50,9 @@ typedef struct cf_robust_type {
      * deviations of the kept points (dev reordered; buf holds m values). */
     double (*cut)(double *dev, size_t m, double *buf);
     double cut_floor; /* the smallest limit cut returns */
-    /* Of the kept points beyond the cut, marks at most budget (>= 1) in the workspace's
-     * take list, the worst first; returns how many. */
+    /* Of the kept points beyond the cut, lists at most budget (>= 1) in the workspace, the
+     * worst first; returns how many. A policy's select lives in robust.c, which knows the
+     * workspace. */
     size_t (*select)(cf_robust_workspace *w, const double *y, size_t n, size_t budget);
 } cf_robust_type;
 
@@ -67,7 +69,8 @@ extern const cf_robust_type *const cf_robust_median5;
 typedef enum cf_robust_status {
     CF_ROBUST_OK = 0,
     CF_ROBUST_NOMEM,
-    CF_ROBUST_SIZE,      /* p is 0 or above the workspace's, or n above its nmax */
+    CF_ROBUST_SIZE,      /* n above the workspace's nmax, a start of another size, or a start
+                            given to CF_ROBUST_ZERO_WEIGHT (which cannot resume) */
     CF_ROBUST_FEW,       /* n <= p */
     CF_ROBUST_ZERO_TERM, /* column `at` is 0 at every point */
     CF_ROBUST_BAD_Y,     /* y[at] is not positive and finite (CF_ROBUST_ZERO_WEIGHT) */
@@ -85,18 +88,19 @@ typedef struct cf_lsq {
     double coef[CF_ROBUST_PMAX];
     double cov_unscaled[CF_ROBUST_PMAX][CF_ROBUST_PMAX]; /* (X'WX)^-1 */
     double cov[CF_ROBUST_PMAX][CF_ROBUST_PMAX];          /* scaled by the residual variance */
-    double wrss;   /* weighted residual sum of squares (kept points) */
-    double rrss;   /* sum of squared relative residuals (kept points) */
+    double wrss;   /* weighted residual sum of squares (kept points; ZERO_WEIGHT: GSL's chi^2
+                      of the last solve) */
+    double rrss;   /* sum of squared relative residuals (kept points; DROP, else NAN) */
     double s2;     /* the variance scale of cov */
-    double s2_rel; /* rrss / dof */
+    double s2_rel; /* rrss / dof (DROP, else NAN) */
     int dof;
     int nkept;
     cf_robust_status status;
     size_t at;       /* CF_ROBUST_ZERO_TERM, CF_ROBUST_BAD_Y: the column or row */
     int gsl;         /* CF_ROBUST_GSL: GSL's status */
     double *fitted;  /* n: T at each point (CF_ROBUST_ZERO_WEIGHT: from the scaled design) */
-    double *loo_rel; /* n: |leave-one-out error| / y; INFINITY (DROP) or NAN (ZERO_WEIGHT)
-                        where the leverage is 1 */
+    double *loo_rel; /* n: |leave-one-out error| / y; where the leverage is 1, INFINITY
+                        (DROP) or NAN (ZERO_WEIGHT, also at the points set aside) */
     unsigned char *rejected; /* n */
 } cf_lsq;
 
