@@ -658,7 +658,9 @@ cf_robust_status cf_robust_fit(cf_robust_workspace *W, const double *X, const do
         return r->status = CF_ROBUST_SIZE;
     memset(W->rej, 0, n);
     cf_robust_status st = first_fit(W, X, y, sd, n, wt, start, r);
-    size_t nused = n;
+    size_t nused = 0; /* a start may have set points aside already */
+    for (size_t i = 0; i < n; i++)
+        nused += !W->rej[i];
     if (st == CF_ROBUST_OK && robust)
         st = rounds(W, X, y, sd, n, wt, &nused, r);
     if (st != CF_ROBUST_OK)
