@@ -563,12 +563,12 @@ static void quick_side_fit(search *S, size_t b, int a, int right)
 }
 
 /* What the search does with a candidate. */
-enum { TODO_SKIP, TODO_FIT, TODO_FAILS };
+enum { CAND_SKIP, CAND_FIT, CAND_FAILS };
 
-/* Marks in todo the candidates to fit properly (TODO_FIT): those the quick fits put within
+/* Marks in plan the candidates to fit properly (CAND_FIT): those the quick fits put within
  * QUICK_MARGIN of the best (single[a]: the proper AICc of algorithm a over every size,
  * NAN when none); every candidate when a proper fit disagrees with its quick one. */
-static int quick_search(search *S, const double *single, unsigned char *todo)
+static int quick_search(search *S, const double *single, unsigned char *plan)
 {
     int nalgs = S->F.c->nalgs;
     size_t ns = S->ns, nc = (ns - 1) * (size_t)nalgs * (size_t)nalgs;
@@ -604,12 +604,12 @@ static int quick_search(search *S, const double *single, unsigned char *todo)
      * singular range was fitted properly). A candidate failing its quick check is fitted
      * properly too when it would be chosen else: whether it fails may hang on rounding. */
     for (size_t idx = 0; idx < nc; idx++)
-        todo[idx] = isnan(qv[idx])                  ? TODO_FAILS
-                    : qv[idx] > best + QUICK_MARGIN ? TODO_SKIP
-                                                    : TODO_FIT;
+        plan[idx] = isnan(qv[idx])                  ? CAND_FAILS
+                    : qv[idx] > best + QUICK_MARGIN ? CAND_SKIP
+                                                    : CAND_FIT;
     int agree = 1;
     for (size_t idx = 0; idx < nc && agree; idx++) {
-        if (todo[idx] != TODO_FIT)
+        if (plan[idx] != CAND_FIT)
             continue;
         size_t b = idx / ((size_t)nalgs * (size_t)nalgs) + 1;
         int a1 = (int)(idx / (size_t)nalgs % (size_t)nalgs), a2 = (int)(idx % (size_t)nalgs);
@@ -623,29 +623,29 @@ static int quick_search(search *S, const double *single, unsigned char *todo)
     }
     if (!agree)
         for (size_t idx = 0; idx < nc; idx++)
-            todo[idx] = todo[idx] == TODO_FAILS ? TODO_FAILS : TODO_FIT;
+            plan[idx] = plan[idx] == CAND_FAILS ? CAND_FAILS : CAND_FIT;
     free(qv);
     return 0;
 }
 
-static void search_free(search *S, double *sizes, unsigned char *todo)
+static void search_free(search *S, double *sizes, unsigned char *plan)
 {
     runs_free(&S->R);
     cf_across_fitter_free(&S->F);
     free(S->side);
     free(S->quick);
-    free(todo);
+    free(plan);
     free(sizes);
 }
 
 /* S over the points' distinct sizes (into *sizes) and process counts (those of out, d of
- * them measured), and *todo with every candidate to fit; -1 when out of memory. */
+ * them measured), and *plan with every candidate to fit; -1 when out of memory. */
 static int search_init(search *S, const cf_coll *c, const cf_point *pts, size_t n,
-                       const cf_across *out, int d, double **sizes, unsigned char **todo)
+                       const cf_across *out, int d, double **sizes, unsigned char **plan)
 {
     int nalgs = c->nalgs;
     memset(S, 0, sizeof *S);
-    *todo = NULL;
+    *plan = NULL;
     if ((*sizes = malloc(n * sizeof **sizes)) == NULL)
         return -1;
     if (cf_across_fitter_init(&S->F, c, pts, n) != 0)
@@ -666,10 +666,10 @@ static int search_init(search *S, const cf_coll *c, const cf_point *pts, size_t 
     size_t nc = (ns - 1) * (size_t)nalgs * (size_t)nalgs, nsides = (ns - 1) * (size_t)nalgs * 2;
     S->side = calloc(nsides ? nsides : 1, sizeof *S->side);
     S->quick = calloc(nsides ? nsides : 1, sizeof *S->quick);
-    *todo = malloc(nc ? nc : 1);
-    if (S->side == NULL || S->quick == NULL || *todo == NULL)
+    *plan = malloc(nc ? nc : 1);
+    if (S->side == NULL || S->quick == NULL || *plan == NULL)
         return -1;
-    memset(*todo, TODO_FIT, nc ? nc : 1);
+    memset(*plan, CAND_FIT, nc ? nc : 1);
     return 0;
 }
 
@@ -697,10 +697,10 @@ static void fit_single(search *S, cf_across *out, double *single, double *best, 
     }
 }
 
-/* The two-range candidates in order, as a full search meets them, but those todo skips;
+/* The two-range candidates in order, as a full search meets them, but those plan skips;
  * the best so far into out, and the last range that failed its check. 1 when no candidate
  * was skipped. */
-static int fit_two(search *S, const unsigned char *todo, cf_across *out, double *best, int *found,
+static int fit_two(search *S, const unsigned char *plan, cf_across *out, double *best, int *found,
                    side_fit **last_failed)
 {
     size_t nalgs = (size_t)S->F.c->nalgs;
@@ -708,9 +708,9 @@ static int fit_two(search *S, const unsigned char *todo, cf_across *out, double 
     for (size_t b = 1; b < S->ns; b++)
         for (int a1 = 0; a1 < (int)nalgs; a1++)
             for (int a2 = 0; a2 < (int)nalgs; a2++) {
-                int what = todo[((b - 1) * nalgs + (size_t)a1) * nalgs + (size_t)a2];
-                complete &= what != TODO_SKIP;
-                if (what != TODO_FIT)
+                int what = plan[((b - 1) * nalgs + (size_t)a1) * nalgs + (size_t)a2];
+                complete &= what != CAND_SKIP;
+                if (what != CAND_FIT)
                     continue;
                 double v;
                 side_fit *failed = NULL;
@@ -754,9 +754,9 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
     }
     search S;
     double *sizes;
-    unsigned char *todo;
-    if (search_init(&S, c, pts, n, out, d, &sizes, &todo) != 0) {
-        search_free(&S, sizes, todo);
+    unsigned char *plan;
+    if (search_init(&S, c, pts, n, out, d, &sizes, &plan) != 0) {
+        search_free(&S, sizes, plan);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
     /* One algorithm over every size; then a switch between two consecutive measured sizes
@@ -767,15 +767,15 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
     cf_error_clear(&why);
     int found = 0;
     fit_single(&S, out, single, &best, &found, &why);
-    if (how == CF_SEARCH_QUICK && S.ns > 1 && quick_search(&S, single, todo) != 0) {
-        search_free(&S, sizes, todo);
+    if (how == CF_SEARCH_QUICK && S.ns > 1 && quick_search(&S, single, plan) != 0) {
+        search_free(&S, sizes, plan);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
     side_fit *last_failed = NULL;
-    int complete = fit_two(&S, todo, out, &best, &found, &last_failed);
+    int complete = fit_two(&S, plan, out, &best, &found, &last_failed);
     if (!found && !complete) {
         /* Nothing fits: the message is the last check failed in a full search's order. */
-        search_free(&S, sizes, todo);
+        search_free(&S, sizes, plan);
         return cf_across_fit_points_search(c, datatype, pts, n, CF_SEARCH_EXHAUSTIVE, out, e);
     }
     if (found) {
@@ -792,7 +792,7 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
         }
         snprintf(out->error, sizeof out->error, "%.150s", why.msg);
     }
-    search_free(&S, sizes, todo);
+    search_free(&S, sizes, plan);
     return 0;
 }
 
