@@ -28,12 +28,27 @@ double cf_stats_median(const double *x, size_t n)
     return m;
 }
 
+double cf_t975(int dof)
+{
+    /* A batch of predictions asks for the same few quantiles a million times, and GSL's
+     * inverse takes about a microsecond each: remember the small dof. */
+    static double memo[512];
+    if (dof < 1)
+        return INFINITY;
+    if (dof >= (int)(sizeof memo / sizeof memo[0]))
+        return gsl_cdf_tdist_Pinv(0.975, (double)dof);
+    if (memo[dof] == 0)
+        memo[dof] = gsl_cdf_tdist_Pinv(0.975, (double)dof);
+    return memo[dof];
+}
+
 double cf_stats_ci95_median(const double *x, size_t n)
 {
     if (n < 2)
         return NAN;
     double s = gsl_stats_sd(x, 1, n);
-    double t = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1));
+    double t = n - 1 <= (size_t)1 << 30 ? cf_t975((int)(n - 1))
+                                        : gsl_cdf_tdist_Pinv(0.975, (double)(n - 1));
     /* sqrt(pi/2): the standard error of the median over that of the mean, for normal
      * data; timing samples are close enough to it once outliers are few. */
     return t * sqrt(M_PI / 2.0) * s / sqrt((double)n);

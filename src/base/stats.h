@@ -1,5 +1,6 @@
 /* Summaries of repeated timings: the median of the samples and the half-width of its
- * 95% confidence interval, as commfit measure reports them per point. */
+ * 95% confidence interval, as commfit measure reports them per point; and the one Student
+ * t quantile that those and every fit's prediction interval use. */
 #ifndef CF_STATS_H
 #define CF_STATS_H
 
@@ -12,5 +13,8 @@ double cf_stats_median(const double *x, size_t n);
  * t(0.975, n-1) * sqrt(pi/2) * s / sqrt(n), s the sample standard deviation (the
  * normal-theory standard error of the median). NAN when n < 2. */
 double cf_stats_ci95_median(const double *x, size_t n);
+
+/* The 0.975 quantile of Student t with dof degrees of freedom; INFINITY for dof < 1. */
+double cf_t975(int dof);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fit/across.h"
+#include "modelfile/across-json.h"
 #include "base/cli.h"
 #include "commands.h"
 #include "base/error.h"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fit/across.h"
+#include "modelfile/across-json.h"
 #include "base/cli.h"
 #include "commands.h"
 #include "base/error.h"

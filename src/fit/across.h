@@ -1,11 +1,11 @@
 /* Across process counts: the joint fit of a pattern's algorithm cost over every measured
  * (p, m), and the point-to-point estimate (ping-pong's alpha and beta put into the
  * algorithm cost) that answers for any pattern at any p. Both live in the model file as
- * "across_np" and "p2p" (commfit-formats(5)). */
+ * "across_np" and "p2p" (commfit-formats(5); modelfile/across-json.h reads and writes
+ * them). */
 #ifndef CF_ACROSS_H
 #define CF_ACROSS_H
 
-#include <jansson.h>
 #include <stddef.h>
 
 #include "base/collective.h"
@@ -31,6 +31,8 @@ typedef struct cf_rel_quality {
     double max_rel_err; /* largest absolute relative error */
     double loo_mape;    /* the same, each point predicted without itself */
 } cf_rel_quality;
+/* No points: counts 0, errors NAN. */
+void cf_rel_quality_clear(cf_rel_quality *q);
 
 /* A sum of terms with unit weights ("ceil(lg p) + (p-1)"): one basis function. */
 #define CF_SUM_MAX 2
@@ -157,28 +159,7 @@ int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long 
 const cf_contention *cf_p2p_contention(const cf_p2p *pp, const char *pattern,
                                        const char *datatype, long p);
 
-/* What commfit fit runs: from the rows it fits, the "across_np" array and the "p2p" object
- * of the model file (new references), and one note per (pattern, datatype) that got no
- * across-np model ("alltoall (byte): not enough process counts (have 1, need 3); fitted
- * per np only"). stat is the time statistic of the fits: "median", "mean" or "min" (NULL:
- * mean). normalized_time_us is the table's metadata value or NULL; it scales gamma when
- * no reduction was measured at np=2. notes is malloc'd; free with cf_notes_free. */
-int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat,
-                       const char *normalized_time_us, json_t **across_np, json_t **p2p,
-                       char ***notes, size_t *nnotes, cf_error *e);
-/* The same over every row of one table, with its metadata. */
-int cf_across_fit_table(const cf_table *t, const char *stat, json_t **across_np, json_t **p2p,
-                        char ***notes, size_t *nnotes, cf_error *e);
-void cf_notes_free(char **notes, size_t n);
-
-/* The JSON forms, and their readers: name is the file for messages. */
-json_t *cf_across_to_json(const cf_across *a);
-json_t *cf_p2p_to_json(const cf_p2p *pp);
-int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_across *out,
-                        cf_error *e);
-int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e);
-
-/* Everything predict reads from "across_np" and "p2p" (either may be NULL). */
+/* Everything predict reads from "across_np" and "p2p", and what cf_across_fit_set makes. */
 typedef struct cf_across_set {
     size_t n;
     cf_across *a;
@@ -186,8 +167,18 @@ typedef struct cf_across_set {
     cf_p2p pp;
 } cf_across_set;
 
-int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *name,
-                       cf_across_set *out, cf_error *e);
+/* What commfit fit runs: from the rows it fits, the across-np model of every (pattern,
+ * datatype) and the point-to-point estimate, into out (cf_across_set_clear), and one note
+ * per (pattern, datatype) that got no across-np model ("alltoall (byte): not enough process
+ * counts (have 1, need 3); fitted per np only"). stat is the time statistic of the fits:
+ * "median", "mean" or "min" (NULL: mean). normalized_time_us is the table's metadata value
+ * or NULL; it scales gamma when no reduction was measured at np=2. notes is malloc'd;
+ * free with cf_notes_free. */
+int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
+                      const char *normalized_time_us, cf_across_set *out, char ***notes,
+                      size_t *nnotes, cf_error *e);
+void cf_notes_free(char **notes, size_t n);
+
 void cf_across_set_clear(cf_across_set *s);
 const cf_across *cf_across_set_find(const cf_across_set *s, const char *pattern,
                                     const char *datatype);

@@ -1,19 +1,16 @@
-/* Weighted, iterated relative-error least squares (GSL), robust rejection, leave-one-out
- * error, AICc and saturation: the numerics every model kind shares. */
+/* What every model kind shares around the engine (robust.c): the per-np least-squares
+ * call and its messages, quality, saturation, the fit's check, and fitting one group. */
 #include "config.h"
 
 #include "fit/fitting.h"
 
-#include <gsl/gsl_cdf.h>
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_multifit.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit/model.h"
+#include "fit/kind.h"
 #include "base/size.h"
 
 const char *cf_statistic_name(cf_statistic s)
@@ -65,108 +62,7 @@ void cf_lsq_free(cf_lsq *r)
     r->rejected = NULL;
 }
 
-double cf_t975(int dof)
-{
-    /* A batch of predictions asks for the same few quantiles a million times, and GSL's
-     * inverse takes about a microsecond each: remember the small dof. */
-    static double memo[512];
-    if (dof < 1)
-        return INFINITY;
-    if (dof >= (int)(sizeof memo / sizeof memo[0]))
-        return gsl_cdf_tdist_Pinv(0.975, (double)dof);
-    if (memo[dof] == 0)
-        memo[dof] = gsl_cdf_tdist_Pinv(0.975, (double)dof);
-    return memo[dof];
-}
-
-double cf_aicc(double rrss, size_t n, int k)
-{
-    int kk = k + 1; /* the residual variance is a parameter too */
-    if ((double)n - kk - 1 < 1)
-        return NAN;
-    double floor_rss = (double)n * 1e-12;
-    if (rrss < floor_rss)
-        rrss = floor_rss;
-    return (double)n * log(rrss / (double)n) + 2.0 * kk +
-           2.0 * kk * (kk + 1) / ((double)n - kk - 1);
-}
-
-/* GSL's workspace for one problem, allocated once and used for every refit. */
-typedef struct lsq_ws {
-    gsl_matrix *A, *cov;
-    gsl_vector *w, *y, *c;
-    gsl_multifit_linear_workspace *ws;
-} lsq_ws;
-
-static void ws_free(lsq_ws *W)
-{
-    gsl_multifit_linear_free(W->ws);
-    gsl_matrix_free(W->cov);
-    gsl_matrix_free(W->A);
-    gsl_vector_free(W->c);
-    gsl_vector_free(W->y);
-    gsl_vector_free(W->w);
-}
-
-static int ws_alloc(lsq_ws *W, size_t n, size_t p)
-{
-    W->A = gsl_matrix_alloc(n, p);
-    W->cov = gsl_matrix_alloc(p, p);
-    W->w = gsl_vector_alloc(n);
-    W->y = gsl_vector_alloc(n);
-    W->c = gsl_vector_alloc(p);
-    W->ws = gsl_multifit_linear_alloc(n, p);
-    if (W->A && W->cov && W->w && W->y && W->c && W->ws)
-        return 0;
-    ws_free(W);
-    return -1;
-}
-
-/* One weighted fit of the kept points with fixed weights. Columns are scaled to unit
- * maximum first: m^2 reaches 1e13 and would otherwise dominate the conditioning. */
-static int solve(lsq_ws *W, const double *X, const double *y, const double *w,
-                 const unsigned char *rej, size_t n, size_t p, cf_lsq *r)
-{
-    size_t nk = 0;
-    for (size_t i = 0; i < n; i++)
-        nk += !rej[i];
-    if (nk <= p)
-        return -1;
-    double scale[CF_COEF_MAX];
-    for (size_t j = 0; j < p; j++) {
-        scale[j] = 0;
-        for (size_t i = 0; i < n; i++)
-            if (!rej[i] && fabs(X[i * p + j]) > scale[j])
-                scale[j] = fabs(X[i * p + j]);
-        if (scale[j] == 0)
-            return -1;
-    }
-    gsl_matrix_view A = gsl_matrix_submatrix(W->A, 0, 0, nk, p);
-    gsl_vector_view wv = gsl_vector_subvector(W->w, 0, nk), yv = gsl_vector_subvector(W->y, 0, nk);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (rej[i])
-            continue;
-        for (size_t j = 0; j < p; j++)
-            gsl_matrix_set(&A.matrix, k, j, X[i * p + j] / scale[j]);
-        gsl_vector_set(&wv.vector, k, w[i]);
-        gsl_vector_set(&yv.vector, k, y[i]);
-        k++;
-    }
-    double chisq;
-    size_t rank;
-    /* A tolerance well below rounding: only an exactly degenerate design is refused. */
-    if (gsl_multifit_wlinear_tsvd(&A.matrix, &wv.vector, &yv.vector, 1e-13, W->c, W->cov, &chisq,
-                                  &rank, W->ws) != GSL_SUCCESS ||
-        rank != p || !isfinite(chisq))
-        return -1;
-    for (size_t j = 0; j < p; j++) {
-        r->coef[j] = gsl_vector_get(W->c, j) / scale[j];
-        for (size_t l = 0; l < p; l++)
-            r->cov_unscaled[j][l] = gsl_matrix_get(W->cov, j, l) / (scale[j] * scale[l]);
-    }
-    return 0;
-}
+_Static_assert(CF_COEF_MAX <= CF_ROBUST_PMAX, "a fit's coefficients fit the engine's");
 
 static double dot(const double *x, const double *c, size_t p)
 {
@@ -176,107 +72,15 @@ static double dot(const double *x, const double *c, size_t p)
     return s;
 }
 
-static double quad(const double *x, double C[CF_COEF_MAX][CF_COEF_MAX], size_t p)
-{
-    double s = 0;
-    for (size_t j = 0; j < p; j++)
-        for (size_t l = 0; l < p; l++)
-            s += x[j] * C[j][l] * x[l];
-    return s;
-}
-
-static void weights_of(const double *y, const double *f, const double *sd, size_t n,
-                       cf_weights w, double *wt)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (w == CF_WEIGHTS_NONE)
-            wt[i] = 1;
-        else if (w == CF_WEIGHTS_VARIANCE)
-            wt[i] = 1 / (sd[i] * sd[i]);
-        else {
-            /* The fitted value, once there is one that makes sense; else the measurement. */
-            double t = f != NULL && f[i] > 0 ? f[i] : y[i];
-            wt[i] = 1 / (t * t);
-        }
-    }
-}
-
-/* Fits with the current rejection mask; fills everything but the robust part. */
-static int fit_kept(lsq_ws *W, const double *X, const double *y, const double *sd, size_t n,
-                    size_t p, cf_weights w, cf_lsq *r, double *wt)
-{
-    weights_of(y, NULL, sd, n, w, wt);
-    if (solve(W, X, y, wt, r->rejected, n, p, r) != 0)
-        return -1;
-    if (w == CF_WEIGHTS_RELATIVE) {
-        for (int it = 0; it < 50; it++) {
-            double prev[CF_COEF_MAX];
-            memcpy(prev, r->coef, sizeof prev);
-            for (size_t i = 0; i < n; i++)
-                r->fitted[i] = dot(&X[i * p], r->coef, p);
-            weights_of(y, r->fitted, sd, n, w, wt);
-            if (solve(W, X, y, wt, r->rejected, n, p, r) != 0)
-                return -1;
-            double change = 0;
-            for (size_t j = 0; j < p; j++) {
-                double d = fabs(r->coef[j] - prev[j]) / (fabs(r->coef[j]) + 1e-300);
-                if (d > change)
-                    change = d;
-            }
-            if (change < 1e-11)
-                break;
-        }
-    }
-    r->wrss = r->rrss = 0;
-    r->nkept = 0;
-    for (size_t i = 0; i < n; i++) {
-        double f = dot(&X[i * p], r->coef, p);
-        r->fitted[i] = f;
-        if (r->rejected[i])
-            continue;
-        double res = y[i] - f;
-        r->wrss += wt[i] * res * res;
-        double rel = res / (f > 0 ? f : y[i]);
-        r->rrss += rel * rel;
-        r->nkept++;
-    }
-    r->dof = r->nkept - (int)p;
-    r->s2 = r->wrss / r->dof;
-    r->s2_rel = r->rrss / r->dof;
-    for (size_t j = 0; j < p; j++)
-        for (size_t l = 0; l < p; l++)
-            r->cov[j][l] = r->cov_unscaled[j][l] * r->s2;
-    /* Leave-one-out by the hat-matrix identity e_(i) = e_i / (1 - h_ii). */
-    for (size_t i = 0; i < n; i++) {
-        double h = wt[i] * quad(&X[i * p], r->cov_unscaled, p);
-        double e = y[i] - r->fitted[i];
-        if (r->rejected[i])
-            h = 0; /* not in the fit: its error is already out of sample */
-        r->loo_rel[i] = h < 1 - 1e-9 ? fabs(e / (1 - h)) / y[i] : INFINITY;
-    }
-    return 0;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-/* A point and how far it lies from the fit, for ranking the worst first. */
-typedef struct ranked {
-    double v;
-    size_t i;
-} ranked;
-
-static int cmp_ranked(const void *a, const void *b)
-{
-    double x = ((const ranked *)a)->v, y = ((const ranked *)b)->v;
-    return (x < y) - (x > y);
-}
-
 /* cf_lsq_run, or with plain (a fit of the same points without rejection) its rounds of
- * rejection only: they start from where the fit without them ends. */
+ * rejection only: they start from where the fit without them ends. The engine's result
+ * lives in its workspace; r gets its own copy of the per-point arrays. */
 static int lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
                    cf_weights w, int robust, const cf_lsq *plain, const char *what, cf_lsq *r,
                    cf_error *e)
@@ -291,94 +95,39 @@ static int lsq_run(const double *X, const double *y, const double *sd, size_t n,
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                             "%s: %zu points for %zu parameters: expected at least %zu", what, n,
                             p, p + 1);
-    r->fitted = calloc(n, sizeof *r->fitted);
-    r->loo_rel = calloc(n, sizeof *r->loo_rel);
-    r->rejected = calloc(n, 1);
-    double *wt = calloc(n, sizeof *wt), *abs_rel = calloc(n, sizeof *abs_rel);
-    ranked *cand = calloc(n, sizeof *cand);
-    lsq_ws W;
-    int have_ws = ws_alloc(&W, n, p) == 0;
-    if (!r->fitted || !r->loo_rel || !r->rejected || !wt || !abs_rel || !cand || !have_ws) {
-        free(wt);
-        free(abs_rel);
-        free(cand);
-        if (have_ws)
-            ws_free(&W);
-        cf_lsq_free(r);
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    }
+    cf_robust_workspace *W = cf_robust_alloc(cf_robust_mad4, n, p);
+    double *fitted = calloc(n, sizeof *fitted), *loo_rel = calloc(n, sizeof *loo_rel);
+    unsigned char *rejected = calloc(n, 1);
+    cf_lsq res;
+    cf_robust_status st = W == NULL || !fitted || !loo_rel || !rejected
+                              ? CF_ROBUST_NOMEM
+                              : cf_robust_fit(W, X, y, sd, n, w, robust, plain, &res);
     int rc = 0;
-    if (plain != NULL) {
-        double *fitted = r->fitted, *loo_rel = r->loo_rel;
-        unsigned char *rejected = r->rejected;
-        *r = *plain;
-        r->fitted = memcpy(fitted, plain->fitted, n * sizeof *fitted);
-        r->loo_rel = memcpy(loo_rel, plain->loo_rel, n * sizeof *loo_rel);
-        r->rejected = memcpy(rejected, plain->rejected, n);
-    } else if (fit_kept(&W, X, y, sd, n, p, w, r, wt) != 0) {
+    if (st == CF_ROBUST_OK) {
+        *r = res;
+        r->fitted = memcpy(fitted, res.fitted, n * sizeof *fitted);
+        r->loo_rel = memcpy(loo_rel, res.loo_rel, n * sizeof *loo_rel);
+        r->rejected = memcpy(rejected, res.rejected, n);
+    } else if (st == CF_ROBUST_NOMEM) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    } else if (st == CF_ROBUST_DIVERGED) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: the fit did not converge", what);
+    } else if (st == CF_ROBUST_DOF) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                          "%s: %d points for %zu parameters: expected at least %zu", what,
+                          res.nkept, p, p + 1);
+    } else {
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                           "%s: the sizes do not determine the %zu parameters of this model "
                           "(too few distinct sizes)",
                           what, p);
-        goto out;
     }
-    /* Rounds of rejection: each sets aside the worst quarter (at least one) of the points
-     * beyond the limit, then refits. One at a time would be best, as a gross outlier pulls
-     * the fit and makes good points look bad; a quarter keeps that for small tables and a
-     * large table linear in its size. */
-    size_t max_reject = n / 8 > 1 ? n / 8 : 1, nrej = 0;
-    for (int round = 0; robust && round < 64 && nrej < max_reject && r->dof > 2; round++) {
-        /* The robust spread of the relative residuals: 1.4826 times their MAD. */
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++)
-            if (!r->rejected[i])
-                abs_rel[k++] = fabs((y[i] - r->fitted[i]) / r->fitted[i]);
-        qsort(abs_rel, k, sizeof *abs_rel, cmp_double);
-        double mad = k % 2 ? abs_rel[k / 2] : 0.5 * (abs_rel[k / 2 - 1] + abs_rel[k / 2]);
-        double limit = 4 * 1.4826 * mad;
-        if (limit < 1e-6)
-            limit = 1e-6;
-        size_t ncand = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (r->rejected[i] || !(r->fitted[i] > 0))
-                continue;
-            double v = fabs((y[i] - r->fitted[i]) / r->fitted[i]);
-            if (v > limit)
-                cand[ncand++] = (ranked){v, i};
-        }
-        if (ncand == 0)
-            break;
-        qsort(cand, ncand, sizeof *cand, cmp_ranked);
-        size_t take = ncand / 4 > 1 ? ncand / 4 : 1;
-        if (take > max_reject - nrej)
-            take = max_reject - nrej;
-        if (take > (size_t)r->dof - 2)
-            take = (size_t)r->dof - 2;
-        for (size_t c = 0; c < take; c++)
-            r->rejected[cand[c].i] = 1;
-        if (fit_kept(&W, X, y, sd, n, p, w, r, wt) != 0) {
-            /* Without those points the model is undetermined: keep them. */
-            for (size_t c = 0; c < take; c++)
-                r->rejected[cand[c].i] = 0;
-            fit_kept(&W, X, y, sd, n, p, w, r, wt);
-            break;
-        }
-        nrej += take;
+    cf_robust_free(W);
+    if (rc != 0) {
+        free(fitted);
+        free(loo_rel);
+        free(rejected);
     }
-    for (size_t j = 0; j < p && rc == 0; j++)
-        if (!isfinite(r->coef[j]))
-            rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: the fit did not converge", what);
-    if (rc == 0 && r->dof < 1)
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                          "%s: %d points for %zu parameters: expected at least %zu", what,
-                          r->nkept, p, p + 1);
-out:
-    ws_free(&W);
-    free(wt);
-    free(abs_rel);
-    free(cand);
-    if (rc != 0)
-        cf_lsq_free(r);
     return rc;
 }
 
@@ -422,7 +171,7 @@ void cf_quality_fill(const cf_lsq *r, const double *y, int k, cf_quality *q)
     q->loo_mape = sum_loo / n;
     q->max_rel_err = max_rel;
     q->r2 = tss > 0 ? 1 - r->rrss / tss : 1;
-    q->aicc = cf_aicc(r->rrss, (size_t)n, k);
+    q->aicc = cf_aicc(r->rrss, (size_t)n, k + 1); /* the residual variance counts */
 }
 
 void cf_fit_design(const cf_fit *f, double m, double b, double *x)
@@ -703,156 +452,5 @@ int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e)
                 return negative_time(f, in, ms[a], b, t, e);
         }
     }
-    return 0;
-}
-
-/* Whether a row carries no data: 0 bytes, or for a reduction (MPI_FLOAT, count =
- * bytes/4) less than one element. */
-static int empty_row(const cf_row *r)
-{
-    return r->bytes == 0 || (r->bytes < 4 && strcmp(r->datatype, "float") == 0);
-}
-
-/* MPICH returns at once from a collective that carries no data: a no-op far below what
- * the smallest sizes with data cost, which no model of the others can follow (gather:
- * 0.009 us at 0 B, 0.27 us at 1 B). The empty rows (leading: rows are sorted by size)
- * are such a no-op when their mean time is below half of what the straight line through
- * the three smallest sizes with data gives at 0 B. Returns how many rows to set aside,
- * with their mean time and that value. */
-static size_t noop_rows(const cf_fit_input *in, double *t_empty, double *t_line)
-{
-    size_t k = 0;
-    double sum = 0;
-    while (k < in->n && empty_row(in->rows[k]))
-        sum += cf_row_time(in->rows[k++], in->stat);
-    if (k == 0 || k == in->n)
-        return 0;
-    *t_empty = sum / (double)k;
-    /* The mean time of each of the (up to) three smallest sizes after them. */
-    double m[3], t[3];
-    size_t ns = 0;
-    for (size_t i = k, j; i < in->n && ns < 3; i = j) {
-        double st = 0;
-        for (j = i; j < in->n && in->rows[j]->bytes == in->rows[i]->bytes; j++)
-            st += cf_row_time(in->rows[j], in->stat);
-        m[ns] = (double)in->rows[i]->bytes;
-        t[ns++] = st / (double)(j - i);
-    }
-    double mm = 0, mt = 0, smm = 0, smt = 0;
-    for (size_t i = 0; i < ns; i++) {
-        mm += m[i] / (double)ns;
-        mt += t[i] / (double)ns;
-    }
-    for (size_t i = 0; i < ns; i++) {
-        smm += (m[i] - mm) * (m[i] - mm);
-        smt += (m[i] - mm) * (t[i] - mt);
-    }
-    *t_line = smm > 0 ? mt - smt / smm * mm : mt;
-    return *t_line > 0 && *t_empty < 0.5 * *t_line ? k : 0;
-}
-
-int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out, cf_error *e)
-{
-    memset(out, 0, sizeof *out);
-    if (in_all->n == 0)
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: no rows to fit", in_all->what);
-    for (size_t i = 0; i < in_all->n; i++) {
-        double t = cf_row_time(in_all->rows[i], in_all->stat);
-        if (!(t > 0) || !isfinite(t))
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "%s: the row at %llu bytes has no %s time: expected a "
-                                "positive number (choose another --statistic)",
-                                in_all->what, (unsigned long long)in_all->rows[i]->bytes,
-                                cf_statistic_name(in_all->stat));
-    }
-    double t_empty = NAN, t_line = NAN;
-    size_t nskip = strcmp(kind_name, "loggp") == 0 ? 0 : noop_rows(in_all, &t_empty, &t_line);
-    cf_fit_input sub = *in_all;
-    sub.rows += nskip;
-    sub.n -= nskip;
-    const cf_fit_input *in = &sub;
-    const cf_row *r0 = in->rows[0];
-    snprintf(out->pattern, sizeof out->pattern, "%s", r0->pattern);
-    snprintf(out->datatype, sizeof out->datatype, "%s", r0->datatype);
-    out->np = r0->np;
-    out->min_bytes = out->max_bytes = r0->bytes;
-    out->min_blocks = out->max_blocks = r0->blocks;
-    size_t sizes = 0;
-    for (size_t i = 0; i < in->n; i++) {
-        const cf_row *r = in->rows[i];
-        if (in->weights == CF_WEIGHTS_VARIANCE && !(r->t_ci95_us > 0))
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "%s: the row at %llu bytes has no positive t_ci95_us: "
-                                "--weights variance needs it (use relative)",
-                                in->what, (unsigned long long)r->bytes);
-        sizes += i == 0 || r->bytes != in->rows[i - 1]->bytes;
-        if (r->bytes < out->min_bytes)
-            out->min_bytes = r->bytes;
-        if (r->bytes > out->max_bytes)
-            out->max_bytes = r->bytes;
-        if (r->blocks < out->min_blocks)
-            out->min_blocks = r->blocks;
-        if (r->blocks > out->max_blocks)
-            out->max_blocks = r->blocks;
-    }
-    const cf_model_kind *kind = cf_model_kind_find(kind_name);
-    if (kind == NULL)
-        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown model '%s'", kind_name);
-    /* Derived-datatype rows over several block counts take the T(m, b) model; a pattern
-     * measured without data only (barrier) takes a constant, whatever was asked. */
-    if (out->min_blocks != out->max_blocks && kind != &cf_model_loggp)
-        kind = &cf_model_datatype;
-    else if (out->max_bytes == 0 && kind != &cf_model_loggp)
-        kind = &cf_model_constant;
-    if (sizes < (size_t)kind->min_sizes)
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                            "%s: %zu distinct size%s: the %s model needs at least %d", in->what,
-                            sizes, sizes == 1 ? "" : "s", kind->name, kind->min_sizes);
-    int rc = kind->fit(in, out, e);
-    if (rc != 0) {
-        cf_fit_clear(out);
-        return rc;
-    }
-    out->blocks = out->kind == &cf_model_datatype ? out->min_blocks : 0;
-    if (out->kind != &cf_model_datatype)
-        cf_saturation_fill(out, in);
-    else
-        cf_saturation_fill(out, &(cf_fit_input){.n = 0});
-    for (int k = 0; k < out->nseg; k++)
-        for (int j = 0; j < out->ncoef; j++)
-            if (!isfinite(out->seg[k].coef[j])) {
-                cf_fit_clear(out);
-                return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                    "%s: the fit gave a non-finite coefficient", in->what);
-            }
-    if (nskip > 0) {
-        /* The rows set aside, with why: the model file lists them, predict names them. */
-        if ((out->set_aside = calloc(nskip, sizeof *out->set_aside)) == NULL) {
-            cf_fit_clear(out);
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        }
-        char lo[32], hi[32], at[32];
-        cf_size_format(in_all->rows[0]->bytes, lo, sizeof lo);
-        cf_size_format(in_all->rows[nskip - 1]->bytes, hi, sizeof hi);
-        cf_size_format(in->rows[0]->bytes, at, sizeof at);
-        snprintf(out->set_aside_why, sizeof out->set_aside_why,
-                 "a no-op: %s%s%s took %.3g us, below half of the %.3g us the smallest sizes "
-                 "give at 0 B (MPI returns at once from a call without data); fitted from %s",
-                 lo, strcmp(lo, hi) ? " to " : "", strcmp(lo, hi) ? hi : "", t_empty, t_line,
-                 at);
-        for (size_t i = 0; i < nskip; i++) {
-            const cf_row *r = in_all->rows[i];
-            cf_rejected *q = &out->set_aside[out->nset_aside++];
-            cf_prediction p;
-            q->bytes = r->bytes;
-            q->blocks = r->blocks;
-            q->t_us = cf_row_time(r, in->stat);
-            q->rel_err = cf_fit_predict_blocks(out, (double)r->bytes, r->blocks, &p) == 0 &&
-                                 p.t_us != 0
-                             ? (q->t_us - p.t_us) / p.t_us
-                             : NAN;
-        }
-    }
-    cf_fit_formula(out, "text", out->formula, sizeof out->formula);
     return 0;
 }

@@ -1,6 +1,6 @@
-/* The fitting engine: weighted, iterated relative-error least squares with GSL, robust
- * rejection of outliers, leave-one-out error, AICc, and bandwidth saturation. The model
- * kinds (src/models/) build design rows and call it. */
+/* Fitting one (pattern, np, datatype) group: the per-np call of the robust engine
+ * (robust.h), quality, bandwidth saturation and the fit's check. The model kinds
+ * (src/fit/models/) build design rows and call it. */
 #ifndef CF_FITTING_H
 #define CF_FITTING_H
 
@@ -8,11 +8,11 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "modelfile/modelfile.h"
+#include "fit/robust.h"
+#include "fit/fit.h"
 #include "base/table.h"
 
 typedef enum cf_statistic { CF_STAT_MEDIAN, CF_STAT_MEAN, CF_STAT_MIN } cf_statistic;
-typedef enum cf_weights { CF_WEIGHTS_RELATIVE, CF_WEIGHTS_VARIANCE, CF_WEIGHTS_NONE } cf_weights;
 
 const char *cf_statistic_name(cf_statistic s);
 const char *cf_weights_name(cf_weights w);
@@ -35,28 +35,8 @@ typedef struct cf_fit_input {
     const char *what; /* "pingpong np 2 byte", for messages */
 } cf_fit_input;
 
-/* One least-squares problem: y ~ X c, X row-major n x p. */
-typedef struct cf_lsq {
-    size_t n, p;
-    double coef[CF_COEF_MAX];
-    double cov_unscaled[CF_COEF_MAX][CF_COEF_MAX]; /* (X'WX)^-1 */
-    double cov[CF_COEF_MAX][CF_COEF_MAX];          /* scaled by the residual variance */
-    double wrss;   /* weighted residual sum of squares (kept points) */
-    double rrss;   /* sum of squared relative residuals (kept points) */
-    double s2;     /* wrss / dof: the variance scale of cov */
-    double s2_rel; /* rrss / dof */
-    int dof;
-    int nkept;
-    double *fitted;         /* n */
-    double *loo_rel;        /* n: |leave-one-out error| / y */
-    unsigned char *rejected; /* n */
-} cf_lsq;
-
-/* Fits y (with standard deviations sd, used by CF_WEIGHTS_VARIANCE, else may be NULL).
- * Relative weights are 1/T^2 with T the fitted values, iterated to convergence. With
- * robust, points whose relative residual is far beyond the robust spread (4 times
- * 1.4826 MAD) are set aside, the worst quarter of them per refit (at least one), at most
- * max(1, n/8) in all, keeping dof >= 2.
+/* Fits y (with standard deviations sd, used by CF_WEIGHTS_VARIANCE, else may be NULL) by
+ * the engine with cf_robust_mad4 (robust.h); r owns its per-point arrays (cf_lsq_free).
  * Fails (CF_EXIT_DATA, naming what) when n <= p or the design is singular. */
 int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
                cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e);
@@ -65,14 +45,6 @@ int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, siz
 int cf_lsq_resume(const cf_lsq *plain, const double *X, const double *y, const double *sd,
                   cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e);
 void cf_lsq_free(cf_lsq *r);
-
-/* AICc from a sum of squared relative residuals, k parameters (the variance not
- * counted; it is added here). Relative residuals below 1e-6 count as exact, so that
- * rounding cannot make a complex model look better. NAN when n - k - 2 < 1. */
-double cf_aicc(double rrss, size_t n, int k);
-
-/* The 0.975 quantile of Student t with dof degrees of freedom (dof >= 1). */
-double cf_t975(int dof);
 
 /* Fills q.n, dof, loo_mape, max_rel_err, r2 from the kept points of r; aicc with k
  * parameters. */
@@ -92,10 +64,6 @@ int cf_fit_segment(const cf_fit *f, double m, int *other);
 /* The switch point between segments k and k+1: the geometric middle of the breakpoint
  * interval (the formulas and predict use the same). */
 double cf_fit_switch(const cf_fit *f, int k);
-
-/* Fits one (pattern, np, datatype) group with the named kind (or auto); sets the fit's
- * identity and formula. */
-int cf_fit_group(const char *kind, const cf_fit_input *in, cf_fit *out, cf_error *e);
 
 /* Whether f tells the truth over what it was fitted on, before it goes into a model file:
  * coefficients, covariances and s2 finite, variances >= 0, T finite and >= 0 at every

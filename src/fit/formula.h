@@ -1,9 +1,9 @@
 /* Fits as formulas a person can paste: text, C, Python, LaTeX, gnuplot. cf_fit_formula
- * itself is declared in modelfile.h, beside the fit it prints. */
+ * itself is declared in fit/fit.h, beside the fit it prints. */
 #ifndef CF_FORMULA_H
 #define CF_FORMULA_H
 
-#include "modelfile/modelfile.h"
+#include "fit/fit.h"
 
 /* "text|c|python|latex|gnuplot" */
 extern const char *const cf_formula_langs[];

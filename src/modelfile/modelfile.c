@@ -22,17 +22,6 @@ cf_modelset *cf_modelset_alloc(void)
     return calloc(1, sizeof(cf_modelset));
 }
 
-void cf_fit_clear(cf_fit *f)
-{
-    free(f->rejected);
-    free(f->set_aside);
-    free(f->gain);
-    for (size_t i = 0; i < f->nwarnings; i++)
-        free(f->warnings[i]);
-    free(f->warnings);
-    memset(f, 0, sizeof *f);
-}
-
 void cf_modelset_free(cf_modelset *m)
 {
     if (m == NULL)
@@ -78,109 +67,6 @@ const cf_fit *cf_modelset_find(const cf_modelset *m, const char *pattern, int np
                                const char *datatype)
 {
     return cf_modelset_find_model(m, pattern, np, datatype, NULL);
-}
-
-/* "constant": T = t0_us at every size, the fit of a pattern that moves no data (barrier),
- * with coef {"t0_us"} and cov [[variance]]. The fit branch registers the kind in
- * src/models/constant.c with its fit, and cf_model_kind_find finds that one first; this
- * descriptor, which evaluates and prints such fits but fits nothing, reads them where the
- * registry has no constant (a build before that branch). */
-static const char *const constant_names[] = {"t0_us"};
-static const cf_term constant_terms[] = {CF_TERM_ONE};
-static const cf_model_kind constant_read = {
-    .name = "constant",
-    .summary = "a size-less pattern: T = t0",
-    .ncoef = 1,
-    .coef_names = constant_names,
-    .terms = constant_terms,
-    .max_segments = 1,
-    .min_sizes = 1,
-};
-
-static const cf_model_kind *kind_find(const char *name)
-{
-    const cf_model_kind *k = cf_model_kind_find(name);
-    return k == NULL && strcmp(name, "constant") == 0 ? &constant_read : k;
-}
-
-/* ---- evaluation ---- */
-
-static void eval(const cf_fit *f, int k, double m, double b, double *t, double *var_mean)
-{
-    double x[CF_COEF_MAX];
-    cf_fit_design(f, m, b, x);
-    const cf_segment *s = &f->seg[k];
-    double v = 0, tt = 0;
-    for (int j = 0; j < f->ncoef; j++) {
-        tt += x[j] * s->coef[j];
-        for (int l = 0; l < f->ncoef; l++)
-            v += x[j] * s->cov[j][l] * x[l];
-    }
-    *t = tt;
-    *var_mean = v > 0 ? v : 0;
-}
-
-/* Segment k at (m, b): T with its 95% prediction interval. */
-static void seg_predict(const cf_fit *f, int k, double m, double b, double tq, double *t,
-                        double *lo, double *hi, double *var_mean)
-{
-    eval(f, k, m, b, t, var_mean);
-    double sd = sqrt(*var_mean + f->s2 * *t * *t);
-    *lo = *t - tq * sd;
-    *hi = *t + tq * sd;
-}
-
-/* The k whose breakpoint gap (seg[k].to_bytes, seg[k+1].from_bytes) holds m, else -1. */
-static int gap_of(const cf_fit *f, double m)
-{
-    for (int k = 0; k + 1 < f->nseg; k++)
-        if (m > (double)f->seg[k].to_bytes && m < (double)f->seg[k + 1].from_bytes)
-            return k;
-    return -1;
-}
-
-int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out)
-{
-    memset(out, 0, sizeof *out);
-    if (!isfinite(bytes) || bytes < 0 || !isfinite(blocks) || blocks < 0 || f->kind == NULL ||
-        f->nseg < 1)
-        return CF_EXIT_DATA;
-    double tq = cf_t975(f->dof), vm;
-    int g = gap_of(f, bytes);
-    if (g < 0) {
-        int other, k = cf_fit_segment(f, bytes, &other);
-        seg_predict(f, k, bytes, blocks, tq, &out->t_us, &out->lo_us, &out->hi_us, &vm);
-        out->se_mean_us = sqrt(vm);
-        out->segment = k;
-    } else {
-        /* Inside a breakpoint gap neither segment was fitted, and a segment's line
-         * carried past its sizes can go anywhere (an intercept of -90 us is fine from
-         * 1 MiB up and nonsense at 520 KiB). What is known is each segment at its own
-         * end of the gap: interpolate between those two values, and take the interval
-         * as the hull of the two intervals there, which holds wherever the switch
-         * happens if the time moves monotonically across the gap. */
-        double ma = (double)f->seg[g].to_bytes, mb = (double)f->seg[g + 1].from_bytes;
-        double ta, loa, hia, va, tb, lob, hib, vb;
-        seg_predict(f, g, ma, blocks, tq, &ta, &loa, &hia, &va);
-        seg_predict(f, g + 1, mb, blocks, tq, &tb, &lob, &hib, &vb);
-        double w = (bytes - ma) / (mb - ma);
-        out->t_us = ta + w * (tb - ta);
-        out->lo_us = fmin(loa, lob);
-        out->hi_us = fmax(hia, hib);
-        out->se_mean_us = (1 - w) * sqrt(va) + w * sqrt(vb);
-        out->segment = g;
-        out->in_gap = 1;
-    }
-    /* A time is never negative, whatever the width of the interval. */
-    if (out->lo_us < 0)
-        out->lo_us = 0;
-    out->extrapolated = bytes < (double)f->min_bytes || bytes > (double)f->max_bytes;
-    return 0;
-}
-
-int cf_fit_predict(const cf_fit *f, double bytes, cf_prediction *out)
-{
-    return cf_fit_predict_blocks(f, bytes, (double)f->blocks, out);
 }
 
 /* ---- writing ---- */
@@ -613,7 +499,7 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             return -1;
         f->blocks = (int)v;
     }
-    f->kind = kind_find(f->model);
+    f->kind = cf_model_kind_find(f->model);
     if (f->kind == NULL || f->kind->ncoef == 0)
         return at(r, "%s.model", base),
                bad(r,

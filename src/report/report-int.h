@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "fit/across.h"
+#include "modelfile/across-json.h"
 #include "base/error.h"
 #include "report/report.h"
 #include "base/table.h"

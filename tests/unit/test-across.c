@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "fit/across.h"
+#include "modelfile/across-json.h"
 #include "tap.h"
 
 static const long NPS[] = {2, 4, 8, 16};

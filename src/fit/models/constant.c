@@ -65,7 +65,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
     out->q.loo_mape = loo;
     out->q.max_rel_err = max_rel;
     out->q.r2 = NAN; /* nothing varies for it to explain */
-    out->q.aicc = n >= 2 ? cf_aicc(s2 * dof, n, 1) : NAN;
+    out->q.aicc = n >= 2 ? cf_aicc(s2 * dof, n, 2) : NAN; /* the constant and the variance */
     return 0;
 }
 

@@ -259,7 +259,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
     out->q.loo_mape = sum_loo / (double)n;
     out->q.max_rel_err = max_rel;
     out->q.r2 = tss > 0 ? 1 - rrss / tss : 1;
-    out->q.aicc = cf_aicc(rrss, n, 2);
+    out->q.aicc = cf_aicc(rrss, n, 3); /* alpha, beta and the residual variance */
 
     /* The checks PLogP's definitions imply. */
     double L = s->coef[P_L], o_s = s->coef[P_OS], o_r = s->coef[P_OR], g = s->coef[P_G];

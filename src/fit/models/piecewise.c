@@ -389,7 +389,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
     out->q.loo_mape = sum_loo / nkept;
     out->q.max_rel_err = max_rel;
     out->q.r2 = tss > 0 ? 1 - rrss / tss : 1;
-    out->q.aicc = cf_aicc(rrss, (size_t)nkept, 3 * nfinal - 1);
+    out->q.aicc = cf_aicc(rrss, (size_t)nkept, 3 * nfinal); /* lines, breakpoints and the variance */
     free_fits(final, nfinal);
 out:
     run_cache_free(&runs);

@@ -1,0 +1,48 @@
+/* Inside the across-np fit: what the fit of one size range (across-range.c), the switch search
+ * (across-search.c) and the predictions (across-predict.c) share; no other module uses it. */
+#ifndef CF_ACROSS_INT_H
+#define CF_ACROSS_INT_H
+
+#include "fit/across.h"
+#include "fit/robust.h"
+
+#define CF_REL_KMAX (CF_COLL_MAX_BASIS > 2 ? CF_COLL_MAX_BASIS : 2) /* terms of one fit */
+
+/* What the fits of one pattern's ranges share: each point's basis values per algorithm,
+ * computed once, and the buffers and GSL workspaces every fit reuses. */
+typedef struct cf_across_fitter {
+    const cf_coll *c;
+    const cf_point *pts;
+    size_t n;
+    int k[CF_COLL_MAX_ALGS];
+    cf_cterm_sum basis[CF_COLL_MAX_ALGS][CF_COLL_MAX_BASIS];
+    double *x[CF_COLL_MAX_ALGS]; /* n rows of k[a] values */
+    double *X, *t;
+    cf_robust_workspace *ws[CF_REL_KMAX + 1]; /* by the number of terms, made when first needed */
+} cf_across_fitter;
+
+int cf_across_fitter_init(cf_across_fitter *F, const cf_coll *c, const cf_point *pts, size_t n);
+void cf_across_fitter_free(cf_across_fitter *F);
+
+/* Fits algorithm alg of F's pattern to the points with lo <= m <= hi; *rss is the relative
+ * residual sum of squares. Not 0 when these points cannot determine the model (why says). */
+int cf_across_seg_fit(cf_across_fitter *F, int alg, double lo, double hi, cf_across_seg *out,
+                      double *rss, cf_error *why);
+/* Whether s tells the truth where it would answer, over [lo, hi] at every np (0 if so). */
+int cf_across_seg_check(const cf_across_seg *s, const cf_point *pts, size_t n, const long *np,
+                        int nnp, double lo, double hi, cf_error *why);
+/* T of s at (p, m) and the half-width of its 95% prediction interval. */
+void cf_across_seg_predict(const cf_across_seg *s, long p, double m, double *t, double *half);
+/* The value of a sum of terms at (p, m). */
+double cf_cterm_sum_eval(const cf_cterm_sum *s, long p, double m);
+
+/* The AICc a search compares candidates by (k: terms and switch points). */
+double cf_across_aicc(double rss, int n, int k);
+/* The quality over every point from the segments' own. */
+void cf_across_combine_quality(cf_across *a);
+/* The distinct process counts of pts, increasing, at most CF_ACROSS_NP_MAX (the largest
+ * always kept, as it bounds interpolation). Returns how many distinct there are, -1 when
+ * out of memory. */
+int cf_across_distinct_np(const cf_point *pts, size_t n, long *np, int *nnp);
+
+#endif

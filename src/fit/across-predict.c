@@ -1,0 +1,89 @@
+/* Predictions of an across-np model: T(p, m) with its 95% interval, and its lines at a
+ * fixed p; and finding a model among a set. */
+#include "config.h"
+
+#include "fit/across-int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cf_across_seg_predict(const cf_across_seg *s, long p, double m, double *t, double *half)
+{
+    double x[CF_COLL_MAX_BASIS], v = 0.0;
+    *t = 0.0;
+    for (int j = 0; j < s->nbasis; j++) {
+        x[j] = cf_cterm_sum_eval(&s->basis[j], p, m);
+        *t += s->coef[j] * x[j];
+    }
+    for (int j = 0; j < s->nbasis; j++)
+        for (int l = 0; l < s->nbasis; l++)
+            v += x[j] * s->cov[j][l] * x[l];
+    *half = s->tq * sqrt(fmax(0.0, v + s->s2 * *t * *t));
+}
+
+void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
+{
+    int k = 0;
+    double t, half;
+    if (a->nseg > 1 && m > a->seg[0].to_bytes)
+        k = 1;
+    cf_across_seg_predict(&a->seg[k], p, m, &t, &half);
+    double lo = t - half, hi = t + half;
+    if (a->nseg > 1 && m > a->seg[0].to_bytes && m < a->seg[1].from_bytes) {
+        /* Between the two ranges either algorithm may run: the nearer one (in log size)
+         * gives the time, the interval covers both. */
+        double t0, h0;
+        cf_across_seg_predict(&a->seg[0], p, m, &t0, &h0);
+        if (log1p(m) - log1p(a->seg[0].to_bytes) < log1p(a->seg[1].from_bytes) - log1p(m)) {
+            k = 0;
+            t = t0;
+        }
+        lo = fmin(lo, t0 - h0);
+        hi = fmax(hi, t0 + h0);
+    }
+    out->t_us = t;
+    out->lo_us = fmax(0.0, lo);
+    out->hi_us = hi;
+    out->alg = k;
+    out->contention = 1.0;
+    out->contention_np = 0;
+    out->model_factor = 1.0;
+}
+
+int cf_across_lines(const cf_across *a, long p, double *c0, double *c1, double *switch_at)
+{
+    for (int i = 0; i < a->nseg; i++) {
+        const cf_across_seg *s = &a->seg[i];
+        c0[i] = c1[i] = 0.0;
+        for (int j = 0; j < s->nbasis; j++)
+            for (int k = 0; k < s->basis[j].n; k++) {
+                double s0, s1;
+                cf_cterm_split(s->basis[j].t[k], p, &s0, &s1);
+                c0[i] += s->coef[j] * s0;
+                c1[i] += s->coef[j] * s1;
+            }
+        /* The switch half-way (in log size) between the two measured ranges. */
+        switch_at[i] = i + 1 < a->nseg
+                           ? expm1(0.5 * (log1p(s->to_bytes) + log1p(a->seg[i + 1].from_bytes)))
+                           : INFINITY;
+    }
+    return a->nseg;
+}
+
+void cf_across_set_clear(cf_across_set *s)
+{
+    free(s->a);
+    cf_p2p_clear(&s->pp);
+    memset(s, 0, sizeof *s);
+}
+
+const cf_across *cf_across_set_find(const cf_across_set *s, const char *pattern,
+                                    const char *datatype)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->a[i].pattern, pattern) == 0 && strcmp(s->a[i].datatype, datatype) == 0)
+            return &s->a[i];
+    return NULL;
+}

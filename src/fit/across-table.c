@@ -1,0 +1,358 @@
+/* From the rows of timing tables: the across-np model of every (pattern, datatype) and
+ * the point-to-point estimate with its contention, as C structs. */
+#include "config.h"
+
+#include "fit/across.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- From a timing table ---- */
+
+/* The rows a fit reads, by pointer: commfit fit has them from several tables. */
+typedef struct rowset {
+    const cf_row *const *rows;
+    size_t n;
+} rowset;
+
+/* The statistic commfit fit chose, by its name there or by the column's. */
+static double row_time(const cf_row *r, const char *stat)
+{
+    if ((strcmp(stat, "median") == 0 || strcmp(stat, "t_med_us") == 0) && isfinite(r->t_med_us))
+        return r->t_med_us;
+    if (strcmp(stat, "min") == 0 || strcmp(stat, "t_min_us") == 0)
+        return r->t_min_us;
+    return r->t_avg_us;
+}
+
+static int rows_hockney(const rowset *t, const char *stat, const char *pattern,
+                        const char *datatype, cf_hockney *h, cf_error *e)
+{
+    size_t n = 0;
+    double *m = malloc((t->n ? t->n : 1) * sizeof *m);
+    double *y = malloc((t->n ? t->n : 1) * sizeof *y);
+    if (m == NULL || y == NULL) {
+        free(m);
+        free(y);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        const cf_row *r = t->rows[i];
+        if (r->np == 2 && r->blocks == 0 && strcmp(r->pattern, pattern) == 0 &&
+            strcmp(r->datatype, datatype) == 0) {
+            m[n] = (double)r->bytes;
+            y[n++] = row_time(r, stat);
+        }
+    }
+    int rc = n == 0 ? cf_error_set(e, CF_EXIT_DATA, NULL, 0, "no %s rows at np=2", pattern)
+                    : cf_hockney_fit(m, y, n, h, e);
+    free(m);
+    free(y);
+    return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A row an algorithm cost covers, with its place in the input: rows are sorted by
+ * (pattern, datatype, np), then by that place, so that each key below is one run of them
+ * in input order, found once instead of by a scan of every row per key. */
+typedef struct keyed_row {
+    const cf_row *r;
+    const cf_coll *c;
+    size_t pos;
+} keyed_row;
+
+static int cmp_keyed_row(const void *a, const void *b)
+{
+    const keyed_row *x = a, *y = b;
+    int d = strcmp(x->r->pattern, y->r->pattern);
+    if (d == 0)
+        d = strcmp(x->r->datatype, y->r->datatype);
+    if (d == 0)
+        d = (x->r->np > y->r->np) - (x->r->np < y->r->np);
+    if (d == 0)
+        d = (x->pos > y->pos) - (x->pos < y->pos);
+    return d;
+}
+
+/* A (pattern, datatype, np) with an algorithm cost, and its rows kr[lo, hi). */
+typedef struct key {
+    const cf_coll *c;
+    const char *datatype;
+    long np; /* 0: every np >= 2 */
+    size_t lo, hi;
+} key;
+
+static int add_key(key **ks, size_t *n, size_t *cap, key k)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        key *nk = realloc(*ks, nc * sizeof *nk);
+        if (nk == NULL)
+            return -1;
+        *ks = nk;
+        *cap = nc;
+    }
+    (*ks)[(*n)++] = k;
+    return 0;
+}
+
+/* The keys of the sorted rows kr, in the order (pattern, datatype, np), the every-np key
+ * of a (pattern, datatype) first. */
+static int make_keys(const keyed_row *kr, size_t n, key **ks, size_t *nk)
+{
+    size_t cap = 0;
+    for (size_t a = 0, b; a < n; a = b) {
+        const cf_row *r = kr[a].r;
+        for (b = a + 1; b < n && strcmp(kr[b].r->pattern, r->pattern) == 0 &&
+                        strcmp(kr[b].r->datatype, r->datatype) == 0;
+             b++)
+            ;
+        /* Two-process patterns have no other process count to fit across. */
+        if (!kr[a].c->two_only && add_key(ks, nk, &cap, (key){kr[a].c, r->datatype, 0, a, b}) != 0)
+            return -1;
+        for (size_t i = a, j; i < b; i = j) {
+            for (j = i + 1; j < b && kr[j].r->np == kr[i].r->np; j++)
+                ;
+            if (add_key(ks, nk, &cap, (key){kr[a].c, r->datatype, kr[i].r->np, i, j}) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int contention_of(const keyed_row *kr, const char *stat, const cf_p2p *pp, const key *k,
+                         cf_contention *out)
+{
+    size_t n = 0;
+    double *ratio = malloc((k->hi > k->lo ? k->hi - k->lo : 1) * sizeof *ratio);
+    if (ratio == NULL)
+        return -1;
+    double s = 0.0, s2 = 0.0;
+    for (size_t i = k->lo; i < k->hi; i++) {
+        const cf_row *r = kr[i].r;
+        double est = cf_coll_cost(k->c, r->np, (double)r->bytes, pp->h.alpha_us,
+                                  pp->h.beta_us_per_byte, pp->gamma_us_per_byte, NULL, NULL);
+        if (!(est > 0.0))
+            continue;
+        double q = row_time(r, stat) / est;
+        ratio[n++] = q;
+        s += log(q);
+        s2 += log(q) * log(q);
+    }
+    memset(out, 0, sizeof *out);
+    snprintf(out->pattern, sizeof out->pattern, "%s", k->c->pattern);
+    snprintf(out->datatype, sizeof out->datatype, "%s", k->datatype);
+    out->np = k->np;
+    out->n = (int)n;
+    if (n > 0) {
+        qsort(ratio, n, sizeof *ratio, cmp_double);
+        out->median = n % 2 ? ratio[n / 2] : 0.5 * (ratio[n / 2 - 1] + ratio[n / 2]);
+        out->min = ratio[0];
+        out->max = ratio[n - 1];
+        double mean = s / (double)n;
+        out->sd_log = n > 1 ? sqrt(fmax(0.0, (s2 - n * mean * mean) / (double)(n - 1))) : 0.0;
+    }
+    free(ratio);
+    return 0;
+}
+
+/* The estimate puts alpha and beta into every algorithm's cost, at any p and m: neither
+ * can be negative, or not finite, there. */
+static int hockney_check(const cf_hockney *h, cf_error *why)
+{
+    const double v[2] = {h->alpha_us, h->beta_us_per_byte};
+    const char *const name[2] = {"alpha", "beta"};
+    for (int j = 0; j < 2; j++) {
+        if (!isfinite(v[j]) || v[j] < 0)
+            return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                "the ping-pong fit gives %s = %.4g: the point-to-point "
+                                "estimate needs it finite and >= 0",
+                                name[j], v[j]);
+        if (!isfinite(h->cov[j][0]) || !isfinite(h->cov[j][1]) || h->cov[j][j] < 0 ||
+            !isfinite(h->s2) || h->s2 < 0)
+            return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                                "the ping-pong fit gives a variance of %s that is not finite, "
+                                "or negative",
+                                name[j]);
+    }
+    return 0;
+}
+
+static void p2p_gamma_fit(const rowset *t, const char *stat, const char *nt, cf_p2p *pp)
+{
+    static const char *const reductions[] = {"reduce", "allreduce"};
+    for (size_t i = 0; i < 2; i++) {
+        cf_hockney h;
+        cf_error ignore;
+        cf_error_clear(&ignore);
+        if (rows_hockney(t, stat, reductions[i], "float", &h, &ignore) != 0)
+            continue;
+        /* At p = 2 both reductions are one exchange plus one local reduction:
+         * alpha + m*(beta + gamma). */
+        pp->gamma_us_per_byte = fmax(0.0, h.beta_us_per_byte - pp->h.beta_us_per_byte);
+        pp->gamma_se = sqrt(h.cov[1][1] + pp->h.cov[1][1]);
+        snprintf(pp->gamma_source, sizeof pp->gamma_source,
+                 "%s at np=2: its beta minus the ping-pong beta", reductions[i]);
+        return;
+    }
+    char *end = NULL;
+    double v = nt ? strtod(nt, &end) : NAN;
+    if (nt && end != nt && *end == '\0' && v > 0.0 && isfinite(v)) {
+        /* The dot product of two 1000-double vectors reads 8000 bytes of each input, as a
+         * float reduction of 8000 bytes does: its time per 8000 bytes is gamma's scale. */
+        pp->gamma_us_per_byte = v / 8000.0;
+        pp->gamma_se = pp->gamma_us_per_byte;
+        snprintf(pp->gamma_source, sizeof pp->gamma_source,
+                 "normalized_time_us / 8000 (no reduction measured at np=2)");
+        return;
+    }
+    pp->gamma_us_per_byte = 0.0;
+    pp->gamma_se = 0.0;
+    snprintf(pp->gamma_source, sizeof pp->gamma_source,
+             "none: no reduction at np=2 and no normalized_time_us; compute cost left out");
+}
+
+static int note_add(char ***notes, size_t *n, const char *fmt, const char *a, const char *b,
+                    const char *c)
+{
+    char buf[CF_NOTE_MAX * 2];
+    snprintf(buf, sizeof buf, fmt, a, b, c);
+    char **nn = realloc(*notes, (*n + 1) * sizeof *nn);
+    if (nn == NULL)
+        return -1;
+    *notes = nn;
+    if ((nn[*n] = strdup(buf)) == NULL)
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+void cf_notes_free(char **notes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(notes[i]);
+    free(notes);
+}
+
+/* The point-to-point parameters from the ping-pong at np=2, gamma from a reduction, then
+ * the contention wherever a collective was measured with its own datatype. -1 when out of
+ * memory; a table without a usable ping-pong is pp->error, not a failure. */
+static int p2p_fit(const rowset *t, const char *stat, const char *nt, const keyed_row *kr,
+                   const key *ks, size_t nk, cf_p2p *pp)
+{
+    snprintf(pp->pattern, sizeof pp->pattern, "pingpong");
+    cf_error why;
+    cf_error_clear(&why);
+    if (rows_hockney(t, stat, "pingpong", "byte", &pp->h, &why) != 0 ||
+        hockney_check(&pp->h, &why) != 0) {
+        snprintf(pp->error, sizeof pp->error, "%.150s", why.msg);
+        return 0;
+    }
+    p2p_gamma_fit(t, stat, nt, pp);
+    for (size_t i = 0; i < nk; i++) {
+        if (ks[i].np == 0 || strcmp(ks[i].datatype, ks[i].c->datatype) != 0)
+            continue;
+        cf_contention *nc = realloc(pp->cont, (pp->ncont + 1) * sizeof *nc);
+        if (nc == NULL)
+            return -1;
+        pp->cont = nc;
+        if (contention_of(kr, stat, pp, &ks[i], &pp->cont[pp->ncont]) != 0)
+            return -1;
+        if (pp->cont[pp->ncont].n > 0)
+            pp->ncont++;
+    }
+    return 0;
+}
+
+/* The across-np model of every (pattern, datatype) key (np 0) into out->a, with a note for
+ * each that got none. 0, -1 when out of memory, else the fit's error code. */
+static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const char *stat,
+                           size_t nrows, cf_across_set *out, char ***notes, size_t *nnotes,
+                           cf_error *e)
+{
+    size_t nkeys = 0;
+    for (size_t i = 0; i < nk; i++)
+        nkeys += ks[i].np == 0;
+    cf_point *pts = malloc((nrows ? nrows : 1) * sizeof *pts);
+    out->a = calloc(nkeys ? nkeys : 1, sizeof *out->a);
+    if (pts == NULL || out->a == NULL) {
+        free(pts);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < nk && rc == 0; i++) {
+        if (ks[i].np != 0)
+            continue;
+        size_t n = 0;
+        for (size_t j = ks[i].lo; j < ks[i].hi; j++) {
+            const cf_row *r = kr[j].r;
+            pts[n++] = (cf_point){r->np, (double)r->bytes, row_time(r, stat)};
+        }
+        cf_across *a = &out->a[out->n];
+        if ((rc = cf_across_fit_points(ks[i].c, ks[i].datatype, pts, n, a, e)) != 0)
+            break;
+        out->n++;
+        if (a->error[0] != '\0' && note_add(notes, nnotes, "%s (%s): %s; fitted per np only",
+                                            a->pattern, a->datatype, a->error) != 0)
+            rc = -1;
+    }
+    free(pts);
+    return rc;
+}
+
+int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
+                      const char *normalized_time_us, cf_across_set *out, char ***notes,
+                      size_t *nnotes, cf_error *e)
+{
+    rowset set = {rows, nrows};
+    const rowset *t = &set;
+    if (stat == NULL)
+        stat = "mean";
+    memset(out, 0, sizeof *out);
+    *notes = NULL;
+    *nnotes = 0;
+    int rc = 0;
+    key *ks = NULL;
+    size_t nk = 0, nkr = 0;
+
+    /* Every (pattern, datatype, np) with an algorithm cost, and each (pattern, datatype). */
+    keyed_row *kr = malloc((t->n ? t->n : 1) * sizeof *kr);
+    if (kr == NULL)
+        goto oom;
+    for (size_t i = 0; i < t->n; i++) {
+        const cf_row *r = t->rows[i];
+        const cf_coll *c = cf_coll_find(r->pattern);
+        if (c != NULL && r->blocks == 0 && r->np >= 2)
+            kr[nkr++] = (keyed_row){r, c, i};
+    }
+    if (nkr > 0) /* qsort wants a valid pointer even for no elements */
+        qsort(kr, nkr, sizeof *kr, cmp_keyed_row);
+    if (make_keys(kr, nkr, &ks, &nk) != 0)
+        goto oom;
+    out->have_p2p = 1;
+    if (p2p_fit(t, stat, normalized_time_us, kr, ks, nk, &out->pp) != 0)
+        goto oom;
+    rc = across_fit_keys(kr, ks, nk, stat, t->n, out, notes, nnotes, e);
+    if (rc == -1)
+        goto oom;
+    if (rc != 0)
+        cf_across_set_clear(out);
+    goto out;
+oom:
+    rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    cf_notes_free(*notes, *nnotes);
+    *notes = NULL;
+    *nnotes = 0;
+    cf_across_set_clear(out);
+out:
+    free(ks);
+    free(kr);
+    return rc;
+}

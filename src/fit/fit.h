@@ -1,0 +1,143 @@
+/* A fitted cost model in memory (cf_fit: its segments, coefficients, quality and
+ * saturation) and its evaluation: what the fit makes, the model file stores, and predict
+ * and report read. */
+#ifndef CF_FIT_H
+#define CF_FIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/table.h"
+
+#define CF_MODEL_NAME_MAX 16
+#define CF_COEF_MAX 8 /* loggp has the most: L, o_s, o_r, g, G and two slopes */
+#define CF_COEF_NAME_MAX 24
+#define CF_SEG_MAX 4 /* piecewise: up to 3 breakpoints */
+#define CF_FORMULA_MAX 512
+
+struct cf_model_kind; /* fit/model.h: what a model kind is; only the models know more */
+
+/* One segment of a fit: the coefficients that apply over [from_bytes, to_bytes] of the
+ * measured sizes, and their covariance, already scaled by the residual variance. A fit
+ * that is not piecewise has one segment spanning every measured size. Between two
+ * segments, (to_bytes of k, from_bytes of k+1) is the interval holding the breakpoint. */
+typedef struct cf_segment {
+    uint64_t from_bytes, to_bytes;
+    int n; /* points in this segment */
+    double coef[CF_COEF_MAX];
+    double cov[CF_COEF_MAX][CF_COEF_MAX];
+} cf_segment;
+
+typedef struct cf_quality {
+    int n;           /* points used (rejected ones excluded) */
+    int dof;         /* n minus the parameters (breakpoints count as parameters) */
+    double loo_mape; /* leave-one-out mean absolute relative error (0.03 = 3%) */
+    double max_rel_err;
+    double r2;   /* weighted R^2 of the fitted statistic */
+    double aicc; /* from the weighted (relative) residual sum of squares */
+} cf_quality;
+
+/* Bandwidth saturation, for point-to-point patterns that carry bandwidth. r_inf from the
+ * tangent of the model at the largest measured size: for linear and piecewise that is the
+ * (last) Hockney line, alpha_eff + beta_eff*m. n_1/2 and the 90% size from that line when
+ * its intercept is positive, else from the last segment whose intercept is (a protocol
+ * segment, where a half-performance length means something). NAN where a value does not
+ * exist (rinf_hi_MiBps is INFINITY when beta's interval reaches 0). */
+typedef struct cf_saturation {
+    int valid;                           /* 0: not a bandwidth pattern, or beta_eff <= 0 */
+    int nmsg;                            /* messages per call counted in bandwidth (sendrecv 2) */
+    double rinf_MiBps;                   /* nmsg / beta_eff, in MiB/s (1 MiB = 1048576 bytes) */
+    double rinf_lo_MiBps, rinf_hi_MiBps; /* 95% interval from beta_eff's standard error */
+    double n_half_bytes;    /* alpha / beta of the line below (NAN when there is none) */
+    double m90_bytes;       /* 9 * alpha / beta: reaches 90% of that line's bandwidth */
+    int half_segment;       /* the segment of that line; -1 when there is none */
+    double half_rinf_MiBps; /* that line's asymptotic bandwidth, nmsg / beta (r_inf when
+                               it is the tangent) */
+    double peak_MiBps;      /* measured, with the fitted statistic */
+    uint64_t peak_bytes;
+    double last_MiBps;         /* measured at the largest size */
+    double plateau_MiBps;      /* the median of the measured bandwidths at the three largest
+                                  sizes */
+    double flat_from_bytes;    /* smallest size from which every measured bandwidth stays
+                                  within 5% of the plateau; NAN when only the largest size
+                                  (or none) does: not flat within the measured sizes */
+    double falls_beyond_bytes; /* peak_bytes when the bandwidth at the largest size is more
+                                  than 5% below a peak measured before it; else NAN */
+} cf_saturation;
+
+/* A measured point the robust fit set aside, or one set aside before the fit. */
+typedef struct cf_rejected {
+    uint64_t bytes;
+    int blocks;
+    double t_us;    /* the measured statistic */
+    double rel_err; /* (t_us - fitted) / fitted */
+} cf_rejected;
+
+#define CF_REASON_MAX 320
+
+/* Derived datatypes: the gain of the datatype path over MPI_Pack at one measured point,
+ * 100 * (t_pack - t) / t_pack. */
+typedef struct cf_gain {
+    uint64_t bytes;
+    int blocks;
+    double t_us, t_pack_us, gain_pct;
+} cf_gain;
+
+typedef struct cf_fit {
+    char pattern[CF_PATTERN_MAX];
+    int np;
+    char datatype[CF_DATATYPE_MAX];
+    int blocks; /* block count cf_fit_predict assumes: 0, or for a datatype fit the
+                   smallest measured block count */
+    char model[CF_MODEL_NAME_MAX]; /* linear, poly2, piecewise, loggp, datatype */
+    const struct cf_model_kind *kind;
+    int ncoef;
+    char coef_names[CF_COEF_MAX][CF_COEF_NAME_MAX]; /* with units: "alpha_us" */
+    int nseg;
+    cf_segment seg[CF_SEG_MAX];
+    double s2; /* residual relative variance: mean squared relative residual per dof */
+    int dof;   /* degrees of freedom of s2 (Student t of the prediction interval) */
+    cf_quality q;
+    cf_saturation sat;
+    uint64_t min_bytes, max_bytes; /* measured range */
+    int min_blocks, max_blocks;
+    size_t nrejected;
+    cf_rejected *rejected;
+    /* Rows set aside before the fit, below its range: calls without data that the MPI
+     * library returns from at once (see cf_fit_group), and why. */
+    size_t nset_aside;
+    cf_rejected *set_aside;
+    char set_aside_why[CF_REASON_MAX];
+    size_t ngain;
+    cf_gain *gain;
+    size_t nwarnings;
+    char **warnings;              /* loggp consistency checks, ... */
+    char formula[CF_FORMULA_MAX]; /* text form, as in the file */
+} cf_fit;
+
+typedef struct cf_prediction {
+    double t_us;
+    double lo_us, hi_us; /* 95% prediction interval of one measurement */
+    double se_mean_us;   /* standard error of the fitted mean alone */
+    int segment;         /* index into seg[]; in a gap, the segment below it */
+    int in_gap;          /* bytes lies between two segments (inside a breakpoint interval) */
+    int extrapolated;    /* bytes outside [min_bytes, max_bytes] */
+} cf_prediction;
+
+void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
+
+/* T at bytes (at f->blocks blocks) with a 95% prediction interval: Student t with f->dof
+ * over sqrt(x'Cx + s2*T^2), the residual spread scaling with T as the fit is in relative
+ * error. Inside a breakpoint gap (between the last size of segment k and the first of
+ * k+1) T is interpolated linearly in bytes between the two segments' values at the gap's
+ * ends, and the interval is the hull of their intervals there; no segment is evaluated
+ * outside its sizes. The lower end is never below 0. 0, or CF_EXIT_DATA when bytes is
+ * negative or not finite. */
+int cf_fit_predict(const cf_fit *f, double bytes, cf_prediction *out);
+int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out);
+
+/* The fit as a formula in lang: "text", "c", "python", "latex" or "gnuplot". Returns the
+ * length written (truncated to n), or -1 for an unknown language. */
+int cf_fit_formula(const cf_fit *f, const char *lang, char *buf, size_t n);
+
+#endif

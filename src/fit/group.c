@@ -1,0 +1,168 @@
+/* Fitting one (pattern, np, datatype) group: the rows a no-op set aside, the kind chosen
+ * from the table (datatype and constant where the data asks for them), then its fit,
+ * saturation and formula. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/size.h"
+#include "fit/model.h"
+
+/* Whether a row carries no data: 0 bytes, or for a reduction (MPI_FLOAT, count =
+ * bytes/4) less than one element. */
+static int empty_row(const cf_row *r)
+{
+    return r->bytes == 0 || (r->bytes < 4 && strcmp(r->datatype, "float") == 0);
+}
+
+/* MPICH returns at once from a collective that carries no data: a no-op far below what
+ * the smallest sizes with data cost, which no model of the others can follow (gather:
+ * 0.009 us at 0 B, 0.27 us at 1 B). The empty rows (leading: rows are sorted by size)
+ * are such a no-op when their mean time is below half of what the straight line through
+ * the three smallest sizes with data gives at 0 B. Returns how many rows to set aside,
+ * with their mean time and that value. */
+static size_t noop_rows(const cf_fit_input *in, double *t_empty, double *t_line)
+{
+    size_t k = 0;
+    double sum = 0;
+    while (k < in->n && empty_row(in->rows[k]))
+        sum += cf_row_time(in->rows[k++], in->stat);
+    if (k == 0 || k == in->n)
+        return 0;
+    *t_empty = sum / (double)k;
+    /* The mean time of each of the (up to) three smallest sizes after them. */
+    double m[3], t[3];
+    size_t ns = 0;
+    for (size_t i = k, j; i < in->n && ns < 3; i = j) {
+        double st = 0;
+        for (j = i; j < in->n && in->rows[j]->bytes == in->rows[i]->bytes; j++)
+            st += cf_row_time(in->rows[j], in->stat);
+        m[ns] = (double)in->rows[i]->bytes;
+        t[ns++] = st / (double)(j - i);
+    }
+    double mm = 0, mt = 0, smm = 0, smt = 0;
+    for (size_t i = 0; i < ns; i++) {
+        mm += m[i] / (double)ns;
+        mt += t[i] / (double)ns;
+    }
+    for (size_t i = 0; i < ns; i++) {
+        smm += (m[i] - mm) * (m[i] - mm);
+        smt += (m[i] - mm) * (t[i] - mt);
+    }
+    *t_line = smm > 0 ? mt - smt / smm * mm : mt;
+    return *t_line > 0 && *t_empty < 0.5 * *t_line ? k : 0;
+}
+
+/* The first nskip rows of in_all, set aside as a no-op (noop_rows), into out with why: the
+ * model file lists them, predict names them. -1 when out of memory. */
+static int set_aside_fill(cf_fit *out, const cf_fit_input *in_all, size_t nskip, double t_empty,
+                          double t_line)
+{
+    if ((out->set_aside = calloc(nskip, sizeof *out->set_aside)) == NULL)
+        return -1;
+    char lo[32], hi[32], at[32];
+    cf_size_format(in_all->rows[0]->bytes, lo, sizeof lo);
+    cf_size_format(in_all->rows[nskip - 1]->bytes, hi, sizeof hi);
+    cf_size_format(in_all->rows[nskip]->bytes, at, sizeof at);
+    snprintf(out->set_aside_why, sizeof out->set_aside_why,
+             "a no-op: %s%s%s took %.3g us, below half of the %.3g us the smallest sizes "
+             "give at 0 B (MPI returns at once from a call without data); fitted from %s",
+             lo, strcmp(lo, hi) ? " to " : "", strcmp(lo, hi) ? hi : "", t_empty, t_line, at);
+    for (size_t i = 0; i < nskip; i++) {
+        const cf_row *r = in_all->rows[i];
+        cf_rejected *q = &out->set_aside[out->nset_aside++];
+        cf_prediction p;
+        q->bytes = r->bytes;
+        q->blocks = r->blocks;
+        q->t_us = cf_row_time(r, in_all->stat);
+        q->rel_err = cf_fit_predict_blocks(out, (double)r->bytes, r->blocks, &p) == 0 && p.t_us != 0
+                         ? (q->t_us - p.t_us) / p.t_us
+                         : NAN;
+    }
+    return 0;
+}
+
+int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out, cf_error *e)
+{
+    memset(out, 0, sizeof *out);
+    if (in_all->n == 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: no rows to fit", in_all->what);
+    for (size_t i = 0; i < in_all->n; i++) {
+        double t = cf_row_time(in_all->rows[i], in_all->stat);
+        if (!(t > 0) || !isfinite(t))
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                "%s: the row at %llu bytes has no %s time: expected a "
+                                "positive number (choose another --statistic)",
+                                in_all->what, (unsigned long long)in_all->rows[i]->bytes,
+                                cf_statistic_name(in_all->stat));
+    }
+    double t_empty = NAN, t_line = NAN;
+    size_t nskip = strcmp(kind_name, "loggp") == 0 ? 0 : noop_rows(in_all, &t_empty, &t_line);
+    cf_fit_input sub = *in_all;
+    sub.rows += nskip;
+    sub.n -= nskip;
+    const cf_fit_input *in = &sub;
+    const cf_row *r0 = in->rows[0];
+    snprintf(out->pattern, sizeof out->pattern, "%s", r0->pattern);
+    snprintf(out->datatype, sizeof out->datatype, "%s", r0->datatype);
+    out->np = r0->np;
+    out->min_bytes = out->max_bytes = r0->bytes;
+    out->min_blocks = out->max_blocks = r0->blocks;
+    size_t sizes = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        const cf_row *r = in->rows[i];
+        if (in->weights == CF_WEIGHTS_VARIANCE && !(r->t_ci95_us > 0))
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                "%s: the row at %llu bytes has no positive t_ci95_us: "
+                                "--weights variance needs it (use relative)",
+                                in->what, (unsigned long long)r->bytes);
+        sizes += i == 0 || r->bytes != in->rows[i - 1]->bytes;
+        if (r->bytes < out->min_bytes)
+            out->min_bytes = r->bytes;
+        if (r->bytes > out->max_bytes)
+            out->max_bytes = r->bytes;
+        if (r->blocks < out->min_blocks)
+            out->min_blocks = r->blocks;
+        if (r->blocks > out->max_blocks)
+            out->max_blocks = r->blocks;
+    }
+    const cf_model_kind *kind = cf_model_kind_find(kind_name);
+    if (kind == NULL)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown model '%s'", kind_name);
+    /* Derived-datatype rows over several block counts take the T(m, b) model; a pattern
+     * measured without data only (barrier) takes a constant, whatever was asked. */
+    if (out->min_blocks != out->max_blocks && kind != &cf_model_loggp)
+        kind = &cf_model_datatype;
+    else if (out->max_bytes == 0 && kind != &cf_model_loggp)
+        kind = &cf_model_constant;
+    if (sizes < (size_t)kind->min_sizes)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "%s: %zu distinct size%s: the %s model needs at least %d", in->what,
+                            sizes, sizes == 1 ? "" : "s", kind->name, kind->min_sizes);
+    int rc = kind->fit(in, out, e);
+    if (rc != 0) {
+        cf_fit_clear(out);
+        return rc;
+    }
+    out->blocks = out->kind == &cf_model_datatype ? out->min_blocks : 0;
+    if (out->kind != &cf_model_datatype)
+        cf_saturation_fill(out, in);
+    else
+        cf_saturation_fill(out, &(cf_fit_input){.n = 0});
+    for (int k = 0; k < out->nseg; k++)
+        for (int j = 0; j < out->ncoef; j++)
+            if (!isfinite(out->seg[k].coef[j])) {
+                cf_fit_clear(out);
+                return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                    "%s: the fit gave a non-finite coefficient", in->what);
+            }
+    if (nskip > 0 && set_aside_fill(out, in_all, nskip, t_empty, t_line) != 0) {
+        cf_fit_clear(out);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    cf_fit_formula(out, "text", out->formula, sizeof out->formula);
+    return 0;
+}

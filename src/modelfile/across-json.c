@@ -1,0 +1,494 @@
+/* The model file's "across_np" and "p2p" members: the across-np models and the
+ * point-to-point estimate as JSON and back, validated once on reading. */
+#include "config.h"
+
+#include "modelfile/across-json.h"
+
+#include "base/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- JSON ---- */
+
+/* jansson refuses NaN and infinity; the file says null instead. */
+static json_t *jnum(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static int set(json_t *o, const char *k, json_t *v)
+{
+    return v == NULL || json_object_set_new(o, k, v) != 0 ? -1 : 0;
+}
+
+static json_t *quality_json(const cf_rel_quality *q)
+{
+    json_t *o = json_object();
+    if (o == NULL || set(o, "n", json_integer(q->n)) || set(o, "dof", json_integer(q->dof)) ||
+        set(o, "rejected", json_integer(q->rejected)) || set(o, "mape", jnum(q->mape)) ||
+        set(o, "max_rel_err", jnum(q->max_rel_err)) || set(o, "loo_mape", jnum(q->loo_mape))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *matrix_json(const double *m, int k)
+{
+    json_t *rows = json_array();
+    for (int i = 0; rows && i < k; i++) {
+        json_t *row = json_array();
+        for (int j = 0; row && j < k; j++)
+            if (json_array_append_new(row, jnum(m[i * k + j])) != 0) {
+                json_decref(row);
+                row = NULL;
+            }
+        if (row == NULL || json_array_append_new(rows, row) != 0) {
+            json_decref(rows);
+            return NULL;
+        }
+    }
+    return rows;
+}
+
+static json_t *seg_json(const cf_across_seg *s)
+{
+    json_t *o = json_object(), *basis = json_array(), *coef = json_array(), *se = json_array();
+    if (o == NULL || set(o, "basis", basis) || set(o, "coef", coef) || set(o, "se", se))
+        goto fail;
+    if (set(o, "from_bytes", json_real(s->from_bytes)) ||
+        set(o, "to_bytes", json_real(s->to_bytes)) ||
+        set(o, "algorithm", json_string(s->algorithm)))
+        goto fail;
+    for (int j = 0; j < s->nbasis; j++) {
+        char name[96];
+        cf_cterm_sum_name(&s->basis[j], name, sizeof name);
+        if (json_array_append_new(basis, json_string(name)) ||
+            json_array_append_new(coef, jnum(s->coef[j])) ||
+            json_array_append_new(se, jnum(sqrt(fmax(0.0, s->cov[j][j])))))
+            goto fail;
+    }
+    double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
+    for (int j = 0; j < s->nbasis; j++)
+        for (int l = 0; l < s->nbasis; l++)
+            cov[j * s->nbasis + l] = s->cov[j][l];
+    if (set(o, "cov", matrix_json(cov, s->nbasis)) || set(o, "s2", jnum(s->s2)) ||
+        set(o, "quality", quality_json(&s->q)))
+        goto fail;
+    return o;
+fail:
+    json_decref(o);
+    return NULL;
+}
+
+json_t *cf_across_to_json(const cf_across *a)
+{
+    json_t *o = json_object(), *np = json_array();
+    if (o == NULL || set(o, "np", np))
+        goto fail;
+    for (int i = 0; i < a->nnp; i++)
+        if (json_array_append_new(np, json_integer(a->np[i])) != 0)
+            goto fail;
+    if (set(o, "pattern", json_string(a->pattern)) ||
+        set(o, "datatype", json_string(a->datatype)) ||
+        set(o, "bytes_min", json_real(a->bytes_min)) ||
+        set(o, "bytes_max", json_real(a->bytes_max)))
+        goto fail;
+    if (a->error[0] != '\0') {
+        if (set(o, "error", json_string(a->error)))
+            goto fail;
+        return o;
+    }
+    json_t *segs = json_array();
+    if (set(o, "segments", segs))
+        goto fail;
+    for (int i = 0; i < a->nseg; i++)
+        if (json_array_append_new(segs, seg_json(&a->seg[i])))
+            goto fail;
+    char f[1024];
+    cf_across_describe(a, f, sizeof f);
+    if (set(o, "quality", quality_json(&a->q)) || set(o, "formula", json_string(f)))
+        goto fail;
+    return o;
+fail:
+    json_decref(o);
+    return NULL;
+}
+
+json_t *cf_p2p_to_json(const cf_p2p *pp)
+{
+    json_t *o = json_object();
+    if (o == NULL)
+        return NULL;
+    if (pp->error[0] != '\0') {
+        if (set(o, "error", json_string(pp->error)))
+            goto fail;
+        return o;
+    }
+    const cf_hockney *h = &pp->h;
+    json_t *se = json_array(), *cont = json_array();
+    if (set(o, "se", se) || set(o, "contention", cont))
+        goto fail;
+    if (set(o, "pattern", json_string(pp->pattern)) || set(o, "np", json_integer(2)) ||
+        set(o, "datatype", json_string("byte")) || set(o, "alpha_us", jnum(h->alpha_us)) ||
+        set(o, "beta_us_per_byte", jnum(h->beta_us_per_byte)) ||
+        json_array_append_new(se, jnum(sqrt(fmax(0.0, h->cov[0][0])))) ||
+        json_array_append_new(se, jnum(sqrt(fmax(0.0, h->cov[1][1])))) ||
+        set(o, "cov", matrix_json(&h->cov[0][0], 2)) || set(o, "s2", jnum(h->s2)) ||
+        set(o, "quality", quality_json(&h->q)) || set(o, "bytes_min", jnum(h->bytes_min)) ||
+        set(o, "bytes_max", jnum(h->bytes_max)) ||
+        set(o, "gamma_us_per_byte", jnum(pp->gamma_us_per_byte)) ||
+        set(o, "gamma_se", jnum(pp->gamma_se)) ||
+        set(o, "gamma_source", json_string(pp->gamma_source)) ||
+        set(o, "model_error_factor_measured", json_real(CF_P2P_FACTOR_MEASURED)) ||
+        set(o, "model_error_factor_unmeasured", json_real(CF_P2P_FACTOR_UNMEASURED)))
+        goto fail;
+    for (size_t i = 0; i < pp->ncont; i++) {
+        const cf_contention *k = &pp->cont[i];
+        json_t *c = json_object();
+        if (c == NULL || json_array_append_new(cont, c) ||
+            set(c, "pattern", json_string(k->pattern)) ||
+            set(c, "datatype", json_string(k->datatype)) || set(c, "np", json_integer(k->np)) ||
+            set(c, "n", json_integer(k->n)) || set(c, "median", jnum(k->median)) ||
+            set(c, "min", jnum(k->min)) || set(c, "max", jnum(k->max)) ||
+            set(c, "sd_log", jnum(k->sd_log)))
+            goto fail;
+    }
+    return o;
+fail:
+    json_decref(o);
+    return NULL;
+}
+
+/* Reading: every field checked, every message naming the file and the field. */
+
+typedef struct where {
+    const char *file;
+    char path[96]; /* "across_np[3]" */
+    cf_error *e;
+} where;
+
+static int bad(const where *w, const char *field, const char *expected)
+{
+    return cf_error_set(w->e, CF_EXIT_DATA, w->file, 0, "%s.%s: expected %s", w->path, field,
+                        expected);
+}
+
+static int get_num(const where *w, const json_t *o, const char *field, double *v)
+{
+    const json_t *j = json_object_get(o, field);
+    if (!json_is_number(j) || !isfinite(json_number_value(j)))
+        return bad(w, field, "a number");
+    *v = json_number_value(j);
+    return 0;
+}
+
+static int get_nonneg(const where *w, const json_t *o, const char *field, double *v)
+{
+    if (get_num(w, o, field, v) != 0 || *v < 0.0)
+        return bad(w, field, "a number >= 0");
+    return 0;
+}
+
+static int get_str(const where *w, const json_t *o, const char *field, char *buf, size_t n)
+{
+    const json_t *j = json_object_get(o, field);
+    if (!json_is_string(j) || json_string_length(j) == 0 || json_string_length(j) >= n)
+        return bad(w, field, "a non-empty string");
+    snprintf(buf, n, "%s", json_string_value(j));
+    return 0;
+}
+
+static int get_int(const where *w, const json_t *o, const char *field, long min, long max, long *v)
+{
+    const json_t *j = json_object_get(o, field);
+    if (!json_is_integer(j) || json_integer_value(j) < min || json_integer_value(j) > max) {
+        char exp[64];
+        snprintf(exp, sizeof exp, "an integer from %ld to %ld", min, max);
+        return bad(w, field, exp);
+    }
+    *v = (long)json_integer_value(j);
+    return 0;
+}
+
+static int get_vec(const where *w, const json_t *o, const char *field, int k, double *v)
+{
+    const json_t *j = json_object_get(o, field);
+    char exp[64];
+    snprintf(exp, sizeof exp, "an array of %d numbers", k);
+    if (!json_is_array(j) || (int)json_array_size(j) != k)
+        return bad(w, field, exp);
+    for (int i = 0; i < k; i++) {
+        const json_t *x = json_array_get(j, (size_t)i);
+        if (!json_is_number(x) || !isfinite(json_number_value(x)))
+            return bad(w, field, exp);
+        v[i] = json_number_value(x);
+    }
+    return 0;
+}
+
+static int get_mat(const where *w, const json_t *o, const char *field, int k, double *m)
+{
+    const json_t *j = json_object_get(o, field);
+    char exp[64];
+    snprintf(exp, sizeof exp, "a %dx%d array of numbers", k, k);
+    if (!json_is_array(j) || (int)json_array_size(j) != k)
+        return bad(w, field, exp);
+    for (int i = 0; i < k; i++) {
+        const json_t *row = json_array_get(j, (size_t)i);
+        if (!json_is_array(row) || (int)json_array_size(row) != k)
+            return bad(w, field, exp);
+        for (int l = 0; l < k; l++) {
+            const json_t *x = json_array_get(row, (size_t)l);
+            if (!json_is_number(x) || !isfinite(json_number_value(x)))
+                return bad(w, field, exp);
+            m[i * k + l] = json_number_value(x);
+        }
+    }
+    return 0;
+}
+
+static int get_quality(const where *w, const json_t *o, cf_rel_quality *q)
+{
+    const json_t *j = json_object_get(o, "quality");
+    if (!json_is_object(j))
+        return bad(w, "quality", "an object");
+    long n, dof;
+    if (get_int(w, j, "n", 1, 1L << 40, &n) || get_int(w, j, "dof", 1, 1L << 40, &dof))
+        return CF_EXIT_DATA;
+    q->n = (int)n;
+    q->dof = (int)dof;
+    const json_t *rej = json_object_get(j, "rejected");
+    q->rejected = json_is_integer(rej) ? (int)json_integer_value(rej) : 0;
+    const char *opt[] = {"mape", "max_rel_err", "loo_mape"};
+    double *dst[] = {&q->mape, &q->max_rel_err, &q->loo_mape};
+    for (int i = 0; i < 3; i++) {
+        const json_t *x = json_object_get(j, opt[i]);
+        *dst[i] = json_is_number(x) ? json_number_value(x) : NAN;
+    }
+    return 0;
+}
+
+static int seg_from_json(const json_t *j, const where *w, cf_across_seg *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(j))
+        return cf_error_set(w->e, CF_EXIT_DATA, w->file, 0, "%s: expected an object", w->path);
+    if (get_nonneg(w, j, "from_bytes", &out->from_bytes) ||
+        get_nonneg(w, j, "to_bytes", &out->to_bytes) ||
+        get_str(w, j, "algorithm", out->algorithm, sizeof out->algorithm))
+        return CF_EXIT_DATA;
+    if (out->to_bytes < out->from_bytes)
+        return bad(w, "to_bytes", "a number >= from_bytes");
+    const json_t *basis = json_object_get(j, "basis");
+    if (!json_is_array(basis) || json_array_size(basis) == 0 ||
+        json_array_size(basis) > CF_COLL_MAX_BASIS)
+        return bad(w, "basis", "an array of 1 to 3 term names");
+    out->nbasis = (int)json_array_size(basis);
+    for (int i = 0; i < out->nbasis; i++) {
+        const json_t *x = json_array_get(basis, (size_t)i);
+        if (!json_is_string(x) || cf_cterm_sum_parse(json_string_value(x), &out->basis[i]) != 0)
+            return cf_error_set(w->e, CF_EXIT_DATA, w->file, 0,
+                                "%s.basis: unknown term '%s' (from a newer commfit?)", w->path,
+                                json_is_string(x) ? json_string_value(x) : "?");
+    }
+    double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
+    if (get_vec(w, j, "coef", out->nbasis, out->coef) || get_mat(w, j, "cov", out->nbasis, cov) ||
+        get_nonneg(w, j, "s2", &out->s2) || get_quality(w, j, &out->q))
+        return CF_EXIT_DATA;
+    for (int a = 0; a < out->nbasis; a++)
+        for (int b = 0; b < out->nbasis; b++)
+            out->cov[a][b] = cov[a * out->nbasis + b];
+    out->tq = cf_t975(out->q.dof);
+    return 0;
+}
+
+int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_across *out,
+                        cf_error *e)
+{
+    where w = {name, "", e};
+    snprintf(w.path, sizeof w.path, "across_np[%zu]", index);
+    memset(out, 0, sizeof *out);
+    cf_rel_quality_clear(&out->q);
+    if (!json_is_object(j))
+        return cf_error_set(e, CF_EXIT_DATA, name, 0, "%s: expected an object", w.path);
+    if (get_str(&w, j, "pattern", out->pattern, sizeof out->pattern) ||
+        get_str(&w, j, "datatype", out->datatype, sizeof out->datatype) ||
+        get_nonneg(&w, j, "bytes_min", &out->bytes_min) ||
+        get_nonneg(&w, j, "bytes_max", &out->bytes_max))
+        return CF_EXIT_DATA;
+    const json_t *np = json_object_get(j, "np");
+    if (!json_is_array(np) || json_array_size(np) == 0 || json_array_size(np) > CF_ACROSS_NP_MAX)
+        return bad(&w, "np", "an array of 1 to 64 process counts");
+    for (size_t i = 0; i < json_array_size(np); i++) {
+        const json_t *x = json_array_get(np, i);
+        if (!json_is_integer(x) || json_integer_value(x) < 2 ||
+            json_integer_value(x) > CF_TABLE_NP_MAX ||
+            (i > 0 && json_integer_value(x) <= out->np[i - 1]))
+            return bad(&w, "np", "increasing process counts of 2 or more");
+        out->np[i] = (long)json_integer_value(x);
+    }
+    out->nnp = (int)json_array_size(np);
+    const json_t *err = json_object_get(j, "error");
+    if (err != NULL) {
+        if (!json_is_string(err))
+            return bad(&w, "error", "a string");
+        snprintf(out->error, sizeof out->error, "%s", json_string_value(err));
+        return 0;
+    }
+    const json_t *segs = json_object_get(j, "segments");
+    if (!json_is_array(segs) || json_array_size(segs) == 0 ||
+        json_array_size(segs) > CF_ACROSS_MAX_SEG)
+        return bad(&w, "segments", "an array of 1 or 2 segments");
+    out->nseg = (int)json_array_size(segs);
+    for (int i = 0; i < out->nseg; i++) {
+        where ws = {name, "", e};
+        snprintf(ws.path, sizeof ws.path, "across_np[%zu].segments[%d]", index, i);
+        int rc = seg_from_json(json_array_get(segs, (size_t)i), &ws, &out->seg[i]);
+        if (rc != 0)
+            return rc;
+        if (i > 0 && out->seg[i].from_bytes <= out->seg[i - 1].to_bytes)
+            return bad(&ws, "from_bytes", "a size above the previous segment's to_bytes");
+    }
+    return get_quality(&w, j, &out->q);
+}
+
+int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e)
+{
+    where w = {name, "p2p", e};
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(j))
+        return cf_error_set(e, CF_EXIT_DATA, name, 0, "p2p: expected an object");
+    const json_t *err = json_object_get(j, "error");
+    if (err != NULL) {
+        if (!json_is_string(err))
+            return bad(&w, "error", "a string");
+        snprintf(out->error, sizeof out->error, "%s", json_string_value(err));
+        return 0;
+    }
+    cf_hockney *h = &out->h;
+    if (get_str(&w, j, "pattern", out->pattern, sizeof out->pattern) ||
+        get_num(&w, j, "alpha_us", &h->alpha_us) ||
+        get_num(&w, j, "beta_us_per_byte", &h->beta_us_per_byte) ||
+        get_mat(&w, j, "cov", 2, &h->cov[0][0]) || get_nonneg(&w, j, "s2", &h->s2) ||
+        get_quality(&w, j, &h->q) || get_nonneg(&w, j, "bytes_min", &h->bytes_min) ||
+        get_nonneg(&w, j, "bytes_max", &h->bytes_max) ||
+        get_nonneg(&w, j, "gamma_us_per_byte", &out->gamma_us_per_byte) ||
+        get_nonneg(&w, j, "gamma_se", &out->gamma_se) ||
+        get_str(&w, j, "gamma_source", out->gamma_source, sizeof out->gamma_source))
+        return CF_EXIT_DATA;
+    const json_t *cont = json_object_get(j, "contention");
+    if (!json_is_array(cont))
+        return bad(&w, "contention", "an array");
+    size_t n = json_array_size(cont);
+    out->cont = calloc(n ? n : 1, sizeof *out->cont);
+    if (out->cont == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *c = json_array_get(cont, i);
+        cf_contention *k = &out->cont[i];
+        where wc = {name, "", e};
+        snprintf(wc.path, sizeof wc.path, "p2p.contention[%zu]", i);
+        long np, cnt;
+        if (!json_is_object(c)) {
+            cf_p2p_clear(out);
+            return cf_error_set(e, CF_EXIT_DATA, name, 0, "%s: expected an object", wc.path);
+        }
+        if (get_str(&wc, c, "pattern", k->pattern, sizeof k->pattern) ||
+            get_str(&wc, c, "datatype", k->datatype, sizeof k->datatype) ||
+            get_int(&wc, c, "np", 2, CF_TABLE_NP_MAX, &np) ||
+            get_int(&wc, c, "n", 1, 1L << 40, &cnt) || get_nonneg(&wc, c, "median", &k->median) ||
+            get_nonneg(&wc, c, "min", &k->min) || get_nonneg(&wc, c, "max", &k->max) ||
+            get_nonneg(&wc, c, "sd_log", &k->sd_log)) {
+            cf_p2p_clear(out);
+            return CF_EXIT_DATA;
+        }
+        if (!(k->median > 0.0)) {
+            cf_p2p_clear(out);
+            return bad(&wc, "median", "a number > 0");
+        }
+        k->np = np;
+        k->n = (int)cnt;
+        out->ncont = i + 1;
+    }
+    return 0;
+}
+
+int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *name,
+                       cf_across_set *out, cf_error *e)
+{
+    memset(out, 0, sizeof *out);
+    if (across_np != NULL && !json_is_null(across_np)) {
+        if (!json_is_array(across_np))
+            return cf_error_set(e, CF_EXIT_DATA, name, 0, "across_np: expected an array");
+        size_t n = json_array_size(across_np);
+        out->a = calloc(n ? n : 1, sizeof *out->a);
+        if (out->a == NULL)
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        for (size_t i = 0; i < n; i++) {
+            int rc = cf_across_from_json(json_array_get(across_np, i), name, i, &out->a[i], e);
+            if (rc != 0) {
+                cf_across_set_clear(out);
+                return rc;
+            }
+            out->n = i + 1;
+        }
+    }
+    if (p2p != NULL && !json_is_null(p2p)) {
+        int rc = cf_p2p_from_json(p2p, name, &out->pp, e);
+        if (rc != 0) {
+            cf_across_set_clear(out);
+            return rc;
+        }
+        out->have_p2p = 1;
+    }
+    return 0;
+}
+
+int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat,
+                       const char *normalized_time_us, json_t **across_np, json_t **p2p,
+                       char ***notes, size_t *nnotes, cf_error *e)
+{
+    *across_np = NULL;
+    *p2p = NULL;
+    cf_across_set s;
+    int rc = cf_across_fit_set(rows, nrows, stat, normalized_time_us, &s, notes, nnotes, e);
+    if (rc != 0)
+        return rc;
+    json_t *arr = json_array();
+    int ok = arr != NULL;
+    for (size_t i = 0; i < s.n && ok; i++) {
+        json_t *j = cf_across_to_json(&s.a[i]);
+        ok = j != NULL && json_array_append_new(arr, j) == 0;
+    }
+    json_t *pj = ok ? cf_p2p_to_json(&s.pp) : NULL;
+    cf_across_set_clear(&s);
+    if (pj == NULL) {
+        json_decref(arr);
+        cf_notes_free(*notes, *nnotes);
+        *notes = NULL;
+        *nnotes = 0;
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    *across_np = arr;
+    *p2p = pj;
+    return 0;
+}
+
+int cf_across_fit_table(const cf_table *tab, const char *stat, json_t **across_np, json_t **p2p,
+                        char ***notes, size_t *nnotes, cf_error *e)
+{
+    const cf_row **rows = malloc((tab->n_rows ? tab->n_rows : 1) * sizeof *rows);
+    if (rows == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    for (size_t i = 0; i < tab->n_rows; i++)
+        rows[i] = &tab->rows[i];
+    int rc =
+        cf_across_fit_rows(rows, tab->n_rows, stat, cf_table_meta_get(tab, "normalized_time_us"),
+                           across_np, p2p, notes, nnotes, e);
+    free(rows);
+    return rc;
+}
