@@ -2,7 +2,7 @@
 # Installs the Debian packages commfit needs to build, test and draw, when they are
 # missing: with apt-get as root, through sudo otherwise, or prints the command to run.
 set -eu
-pkgs="mpich libmpich-dev libsimgrid-dev libgsl-dev libjansson-dev autoconf automake libtool pkg-config gnuplot-nox make gcc clang valgrind"
+pkgs="mpich libmpich-dev openmpi-bin libopenmpi-dev libsimgrid-dev libgsl-dev libjansson-dev autoconf automake libtool pkg-config gnuplot-nox make gcc clang valgrind"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

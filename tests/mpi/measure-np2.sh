@@ -49,12 +49,14 @@ expect_err "commfit: measure: --np 4 is larger than the launch (2 processes)
 Try 'commfit measure --help'." "np larger than the launch: said once"
 check "np larger than the launch: no table" test ! -e np.csv
 
-# --max-time caps a point: one sample, one call, stopped by time.
-run mpirun 2 "$COMMFIT" measure --patterns pingpong,alltoall --sizes 1K --max-time 0.000001 -q -o cap.csv
+# --max-time caps a point: one sample, one call, stopped by time. 64 KiB, so that a call
+# outlasts the 1 us budget under any library (Open MPI's 1 KiB alltoall takes 0.34 us,
+# and a second sample would fit).
+run mpirun 2 "$COMMFIT" measure --patterns pingpong,alltoall --sizes 64K --max-time 0.000001 -q -o cap.csv
 expect_rc 0 "--max-time"
 run "$rt" cap.csv
 check "--max-time: one call, one sample, stopped by time" \
-    test "$(grep -c ' 1024 byte 1 1 . time$' "$T/out")" -eq 2
+    test "$(grep -c ' 65536 byte 1 1 . time$' "$T/out")" -eq 2
 
 # --target-ci samples adaptively, between 3 and 100 samples.
 # Fewer than 3 only when the time ran out (a loaded machine).
