@@ -1024,6 +1024,11 @@ static int has_pattern_field(const char *s, size_t n)
 static int reader_line(reader *r, const char *s, size_t n, int nul)
 {
     r->line++;
+    if (r->line == 1 && n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+        /* The byte order mark of "CSV UTF-8" (Excel) */
+        s += 3;
+        n -= 3;
+    }
     if (n > 0 && s[n - 1] == '\r')
         n--;
     if (nul && memchr(s, '\0', n) != NULL)
@@ -1052,6 +1057,10 @@ static int reader_lines(reader *r, const char *buf, size_t len, int at_end, size
         if (nl == NULL && !at_end)
             break;
         size_t end = nl ? (size_t)(nl - buf) : len;
+        if (end - pos > CF_LINE_MAX_BYTES) {
+            rc = cf_long_line_error(r->e, r->name, r->line + 1);
+            break;
+        }
         rc = reader_line(r, buf + pos, end - pos, nul);
         pos = end + 1;
     }
@@ -1114,20 +1123,16 @@ int cf_table_read_fp(FILE *fp, const char *name, cf_table **out, cf_error *e)
         hint = (size_t)st.st_size / 40 + 64;
     reader r;
     int rc = reader_start(&r, name, hint, e);
-    size_t cap = 1 << 20, len = 0, total = 0;
+    /* Room for the longest line a table may have and its newline. */
+    size_t cap = CF_LINE_MAX_BYTES + 2, len = 0, total = 0;
     char *buf = rc == 0 ? malloc(cap) : NULL;
     if (rc == 0 && buf == NULL)
         rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
     while (rc == 0) {
         if (len == cap) {
-            /* A line longer than the buffer: grow it. */
-            char *nb = realloc(buf, cap * 2);
-            if (nb == NULL) {
-                rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
-                break;
-            }
-            buf = nb;
-            cap *= 2;
+            /* Full, and not one line ended in it. */
+            rc = cf_long_line_error(e, name, r.line + 1);
+            break;
         }
         size_t got = fread(buf + len, 1, cap - len, fp), used;
         len += got;

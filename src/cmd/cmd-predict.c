@@ -798,40 +798,62 @@ static int points_run(ctx *c, const char *path, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot open: %s", strerror(errno));
     char *line = NULL;
     size_t cap = 0;
-    long lineno = 0;
+    long lineno = 0, n;
     int rc = 0;
-    while (getline(&line, &cap, fp) >= 0) {
+    while ((n = cf_read_line(fp, &line, &cap)) > 0) {
         lineno++;
         char *p = line;
+        if (lineno == 1 && strncmp(p, "\xef\xbb\xbf", 3) == 0)
+            p += 3; /* a UTF-8 byte order mark */
+        if (strlen(line) != (size_t)n) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
+                              "unexpected NUL byte: expected lines 'NP BYTES' of text");
+            break;
+        }
         while (*p == ' ' || *p == '\t')
             p++;
         if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
             continue;
+        /* The fields: NP, BYTES and nothing more, each named when it is wrong. */
+        char *f[3] = {NULL, NULL, NULL};
+        int nf = 0;
+        while (*p != '\0' && *p != '\n' && *p != '\r' && nf < 3) {
+            f[nf++] = p;
+            while (*p && *p != ' ' && *p != '\t' && *p != ',' && *p != '\n' && *p != '\r')
+                p++;
+            char *sep = p;
+            while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r')
+                p++;
+            if (*p == '\n')
+                p++;
+            *sep = '\0';
+        }
         char *end;
         errno = 0;
-        long np = strtol(p, &end, 10);
-        if (end == p || errno != 0 || np < 2 || np > CF_TABLE_NP_MAX ||
-            (*end != ' ' && *end != '\t' && *end != ',')) {
+        long np = strtol(f[0], &end, 10);
+        if (*end != '\0' || end == f[0] || errno != 0 || np < 2 || np > CF_TABLE_NP_MAX) {
             rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
-                              "expected 'NP BYTES' with NP from 2 to %d", CF_TABLE_NP_MAX);
+                              "expected 'NP BYTES' with NP from 2 to %d, got NP '%s'",
+                              CF_TABLE_NP_MAX, f[0]);
             break;
         }
-        p = end;
-        while (*p == ' ' || *p == '\t' || *p == ',')
-            p++;
-        char *tok = p;
-        while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-            p++;
-        char *rest = p;
-        while (*rest == ' ' || *rest == '\t' || *rest == '\r' || *rest == '\n')
-            rest++;
-        *p = '\0';
         uint64_t bytes = 0;
         cf_error se;
-        if (*rest != '\0' || cf_size_parse(tok, &bytes, &se) != 0) {
+        if (nf < 2) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
+                              "expected 'NP BYTES': BYTES is missing after '%s'", f[0]);
+            break;
+        }
+        if (cf_size_parse(f[1], &bytes, &se) != 0) {
             rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
                               "expected 'NP BYTES', BYTES a size such as 4096 or 1M, got '%s'",
-                              tok);
+                              f[1]);
+            break;
+        }
+        if (nf > 2) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
+                              "expected 'NP BYTES', got a third field '%s' after '%s %s'",
+                              f[2], f[0], f[1]);
             break;
         }
         if ((rc = check_two(c, np, name, lineno, e)) != 0)
@@ -839,7 +861,9 @@ static int points_run(ctx *c, const char *path, cf_error *e)
         if ((rc = emit(c, np, bytes, e)) != 0)
             break;
     }
-    if (rc == 0 && ferror(fp))
+    if (rc == 0 && n == -2)
+        rc = cf_long_line_error(e, name, lineno + 1);
+    else if (rc == 0 && n == -1)
         rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "read error: %s", strerror(errno));
     free(line);
     if (fp != stdin)
