@@ -197,12 +197,13 @@ static int times_ordered(const cf_row *r)
  * isfinite(x) && x > 0: NaN fails every comparison.) */
 int cf_row_values_ok(const cf_row *r)
 {
+    const double lo = CF_TIME_MIN_US, hi = CF_TIME_MAX_US;
     return r->np >= 1 && r->np <= CF_TABLE_NP_MAX && r->bytes <= CF_BYTES_MAX && r->blocks >= 0 &&
-           r->reps >= 0 && r->samples >= 0 && r->t_min_us > 0 && r->t_min_us < INFINITY &&
-           r->t_avg_us > 0 && r->t_avg_us < INFINITY && r->t_max_us > 0 && r->t_max_us < INFINITY &&
-           (isnan(r->t_med_us) || (r->t_med_us > 0 && r->t_med_us < INFINITY)) &&
+           r->reps >= 0 && r->samples >= 0 && r->t_min_us >= lo && r->t_min_us <= hi &&
+           r->t_avg_us >= lo && r->t_avg_us <= hi && r->t_max_us >= lo && r->t_max_us <= hi &&
+           (isnan(r->t_med_us) || (r->t_med_us >= lo && r->t_med_us <= hi)) &&
            times_ordered(r) &&
-           (isnan(r->t_ci95_us) || (r->t_ci95_us >= 0 && r->t_ci95_us < INFINITY)) &&
+           (isnan(r->t_ci95_us) || (r->t_ci95_us >= 0 && r->t_ci95_us <= hi)) &&
            (isnan(r->bw_MiBps) || (r->bw_MiBps >= 0 && r->bw_MiBps < INFINITY));
 }
 
@@ -241,13 +242,20 @@ int cf_row_check(const cf_row *r, char *why, size_t n)
             return snprintf(why, n, "%s %g: expected a positive, finite time", ts[i].name,
                             ts[i].v),
                    -1;
+        if (ts[i].v < CF_TIME_MIN_US || ts[i].v > CF_TIME_MAX_US)
+            return snprintf(why, n, "%s '%g' outside the physical range: expected %g to %g us",
+                            ts[i].name, ts[i].v, CF_TIME_MIN_US, CF_TIME_MAX_US),
+                   -1;
     }
     if (!times_ordered(r))
         return snprintf(why, n, "expected t_min_us <= t_avg_us <= t_max_us, got %g, %g, %g",
                         r->t_min_us, r->t_avg_us, r->t_max_us),
                -1;
-    if (!isnan(r->t_ci95_us) && (!isfinite(r->t_ci95_us) || r->t_ci95_us < 0))
-        return snprintf(why, n, "t_ci95_us %g: expected a finite value >= 0", r->t_ci95_us), -1;
+    if (!isnan(r->t_ci95_us) &&
+        (!isfinite(r->t_ci95_us) || r->t_ci95_us < 0 || r->t_ci95_us > CF_TIME_MAX_US))
+        return snprintf(why, n, "t_ci95_us '%g': expected 0 to %g us", r->t_ci95_us,
+                        CF_TIME_MAX_US),
+               -1;
     if (!isnan(r->bw_MiBps) && (!isfinite(r->bw_MiBps) || r->bw_MiBps < 0))
         return snprintf(why, n, "bw_MiBps %g: expected a finite value >= 0", r->bw_MiBps), -1;
     return 0;
