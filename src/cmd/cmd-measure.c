@@ -301,7 +301,7 @@ int cmd_measure(int argc, char **argv)
         return rc;
     }
 
-    /* A plain run: check against the launch it will start, then become that launch. */
+    /* A plain run: check against the launch it will start, then run that launch. */
     long n = cf_measure_launch_size(&o, cf_launch_cores());
     if ((rc = cf_measure_opts_check(&o, n, &e)) != 0)
         goto fail;
@@ -319,8 +319,15 @@ int cmd_measure(int argc, char **argv)
     if (!o.quiet && isatty(2))
         setenv(CF_PROGRESS_ENV, "1", 1);
     fflush(NULL);
-    rc = cf_launch_exec(largv, &e);
+    /* Run and waited for, not exec'd: a stop asked by a signal is status 1 whatever the
+     * launcher's own status; the ranks said what was kept. */
+    int stopped;
+    rc = cf_launch_run(largv, &stopped, &e);
     cf_launch_argv_free(largv);
+    if (e.code == 0) {
+        cf_measure_opts_free(&o);
+        return rc;
+    }
 fail:
     cf_measure_opts_free(&o);
     return refuse(&e, loud);
