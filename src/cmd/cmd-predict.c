@@ -181,11 +181,12 @@ static void join(char *buf, size_t n, const char *part)
 /* ---- Choosing the source ---- */
 
 /* Whether the pattern carries no data (barrier): every algorithm cost without a size
- * term, or a fit that was measured at 0 bytes only. */
+ * term. A fit measured at 0 bytes only says nothing of larger sizes unless the pattern
+ * is one of those: a ping-pong measured at 0 bytes extrapolates to any other size. */
 static int no_payload(const ctx *c, const source *s)
 {
-    if (s->kind == SRC_FIT)
-        return s->fit->max_bytes == 0 && strcmp(s->fit->model, "constant") == 0;
+    if (s->kind == SRC_FIT && !(s->fit->max_bytes == 0 && strcmp(s->fit->model, "constant") == 0))
+        return 0;
     if (c->coll == NULL)
         return 0;
     for (int i = 0; i < c->coll->nalgs; i++)
@@ -370,6 +371,10 @@ static const char *alg_name(const ctx *c, const char *alg, answer *out)
     return out->model_buf;
 }
 
+/* The largest time or bound predict prints: a thousand times the longest a table may
+ * hold (about 31 years). Beyond, the model file is broken, not the machine slow. */
+#define PREDICT_MAX_US (1e3 * CF_TIME_MAX_US)
+
 static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
                        cf_error *e)
 {
@@ -485,7 +490,24 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->model = alg_name(c, c->coll->algs[est.alg].name, out);
     }
     out->refused = 0;
-    if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
+    if (out->t > 0 && !(out->t <= PREDICT_MAX_US && out->hi <= PREDICT_MAX_US && out->lo >= 0 &&
+                        out->lo <= PREDICT_MAX_US)) {
+        /* A time, but no interval around it that is a time: coefficients or covariances
+         * beyond any measurement (a hand-edited or corrupt file). */
+        char size[32], why[160];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(why, sizeof why, "refused: the model's time or interval at %s is beyond %g us",
+                 size, PREDICT_MAX_US);
+        join(out->bnote, sizeof out->bnote, why);
+        if (c->refused++ == 0)
+            snprintf(c->first_refusal, sizeof c->first_refusal,
+                     "the model's time or interval at %s for %s (%s) at np=%ld is beyond %g us "
+                     "(coefficients or covariance out of range) in the %s (%s)",
+                     size, c->pattern, c->datatype, np, PREDICT_MAX_US, src_names[s->kind],
+                     out->model);
+        out->refused = 1;
+        out->t = out->lo = out->hi = NAN;
+    } else if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
         /* A time of zero or less is no time: the model does not hold at this point (a
          * segment's negative intercept carried below its sizes, a hand-edited file).
          * Printing it, or an interval clipped to [0, ...], would pass nonsense on. */
