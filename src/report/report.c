@@ -270,7 +270,7 @@ static int foreign_entry(const char *dir, char *name, size_t cap)
 {
     name[0] = '\0';
     char *manifest = read_manifest(dir);
-    DIR *d = opendir(dir);
+    DIR *d = manifest != NULL ? opendir(dir) : NULL;
     if (d == NULL) {
         free(manifest);
         return 1;
@@ -279,9 +279,9 @@ static int foreign_entry(const char *dir, char *name, size_t cap)
     int found = 0;
     while (!found && (de = readdir(d)) != NULL) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-            (manifest != NULL && strcmp(de->d_name, MANIFEST) == 0))
+            strcmp(de->d_name, MANIFEST) == 0)
             continue;
-        if (manifest == NULL || !listed(manifest, de->d_name)) {
+        if (!listed(manifest, de->d_name)) {
             snprintf(name, cap, "%s", de->d_name);
             found = 1;
         }
