@@ -10,6 +10,9 @@
 #include <string.h>
 #include <fcntl.h>
 #include <signal.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -153,15 +156,18 @@ int cf_launch_exec(char *const *argv, cf_error *e)
 /* The launcher started by cf_launch_run, and the first signal that asked the run to stop. */
 static volatile sig_atomic_t run_child;
 static volatile sig_atomic_t run_stopped;
+static volatile sig_atomic_t run_own_group; /* the launcher has a process group of its own */
 
 static void on_stop(int sig, siginfo_t *info, void *ctx)
 {
     (void)ctx;
     if (run_stopped == 0)
         run_stopped = sig;
-    /* A signal sent to this process alone (kill PID) is passed on; one from the terminal
-     * reached the launcher and the ranks already, and a second would make it abort. */
-    if (info != NULL && info->si_code <= 0 && run_child > 0)
+    /* Every signal reaches the launcher once: a launcher in a group of its own gets each
+     * one from here. One in this terminal's foreground group already got a Ctrl-C from
+     * the terminal (a second would make MPICH's launcher abort the ranks before they
+     * say what they kept), and gets from here only what was sent with kill. */
+    if (run_child > 0 && (run_own_group || (info != NULL && info->si_code <= 0)))
         kill((pid_t)run_child, sig);
 }
 
@@ -185,12 +191,23 @@ int cf_launch_run(char *const *argv, int *stopped, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot start the launcher: %s",
                             strerror(errno));
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    /* Away from a terminal's foreground, signals come with kill, often to a whole group
+     * (timeout, batch systems): the launcher then gets a group of its own, so that it
+     * hears each signal once, from here. */
+    run_own_group = !(isatty(0) && tcgetpgrp(0) == getpgrp());
     for (int i = 0; i < 3; i++)
         sigaction(sigs[i], &sa, &old[i]);
     pid_t pid = fork();
     if (pid == 0) {
         for (int i = 0; i < 3; i++)
             sigaction(sigs[i], &old[i], NULL);
+        if (run_own_group) {
+            setpgid(0, 0);
+#ifdef __linux__
+            /* Not left running if this process is killed outright. */
+            prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+        }
         close(fds[0]);
         execvp(argv[0], argv);
         int err = errno;
@@ -204,6 +221,8 @@ int cf_launch_run(char *const *argv, int *stopped, cf_error *e)
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot start the launcher '%s': %s",
                           argv[0], strerror(errno));
     } else {
+        if (run_own_group)
+            setpgid(pid, pid);
         run_child = pid;
         ssize_t got;
         while ((got = read(fds[0], &err, sizeof err)) < 0 && errno == EINTR)
