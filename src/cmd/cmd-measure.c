@@ -49,11 +49,13 @@ static const char help[] =
     "                       the median (3 to 100 samples, within --max-time)\n"
     "      --check          verify the data every pattern delivers\n"
     "      --off-cache      cycle through buffers larger than the last-level cache\n"
-    "  -o, --output FILE    the table to write (default data/HOST-DATE.csv)\n"
+    "  -o, --output FILE    the table to write (default data/HOST-DATE.csv); locked while\n"
+    "                       written\n"
     "      --resume FILE    continue an interrupted run, appending to FILE\n"
     "      --launcher CMD   the launcher for a plain run (default " CF_MPIEXEC ")\n"
     "      --progress       show progress on stderr even when it is not a terminal\n"
-    "  -q, --quiet          no progress and no closing message\n"
+    "  -q, --quiet          no progress and no closing message (a stop by a signal is\n"
+    "                       still said)\n"
     "  -h, --help           print this help and exit\n";
 
 static const struct option longopts[] = {

@@ -1360,12 +1360,14 @@ static int close_output(run_state *R)
  * second measure off it; *created says the file is new. Returns the descriptor or -1. */
 static int open_locked(run_state *R, int *created)
 {
-    int fd = open(R->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    int resume = R->o->resume != NULL;
+    int fd = resume ? -1 : open(R->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     *created = fd >= 0;
-    if (fd < 0 && errno == EEXIST)
+    if (fd < 0 && (resume || errno == EEXIST))
         fd = open(R->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
-        cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot create: %s", strerror(errno));
+        cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot %s: %s", resume ? "open" : "create",
+                     strerror(errno));
         return -1;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
