@@ -556,6 +556,9 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
     if (o->quiet && o->progress)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "-q (no progress) and --progress contradict each other");
+    if (o->output != NULL && strcmp(o->output, "-") == 0 && o->ddt_summary)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--ddt-summary reads the table back: name a file with -o, not '-'");
     if ((rc = parse_patterns(o, e)) != 0 || (rc = parse_sizes(o, e)) != 0 ||
         (rc = parse_ddt(o, e)) != 0)
         return rc;
@@ -1312,7 +1315,7 @@ static int row_write_failed(run_state *R, int err)
     /* Closing may write more of the row; the truncation comes after it. */
     fclose(R->fp);
     R->fp = NULL;
-    if (truncate(R->path, R->kept) != 0 && R->hooks->warn != NULL) {
+    if (strcmp(R->path, "-") != 0 && truncate(R->path, R->kept) != 0 && R->hooks->warn != NULL) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s: cannot cut off a partly written row: %s (--resume drops it)",
                  R->path, strerror(errno));
@@ -1476,9 +1479,23 @@ static int open_output(run_state *R, const char *command, int over, const char *
     if (bad)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
 
-    int rc = cf_mkdir_parent(R->path, R->e);
+    int rc = strcmp(R->path, "-") == 0 ? 0 : cf_mkdir_parent(R->path, R->e);
     if (rc != 0)
         return rc;
+    if (strcmp(R->path, "-") == 0) {
+        /* The standard output: nothing to lock, truncate or delete. */
+        fd = dup(STDOUT_FILENO);
+        if (fd < 0 || (R->fp = fdopen(fd, "w")) == NULL) {
+            if (fd >= 0)
+                close(fd);
+            return cf_error_set(R->e, CF_EXIT_DATA, "<stdout>", 0, "cannot write: %s",
+                                strerror(errno));
+        }
+        if (cf_table_write_header(R->fp, R->t) != 0 || fflush(R->fp) != 0)
+            return cf_error_set(R->e, CF_EXIT_DATA, "<stdout>", 0, "cannot write: %s",
+                                strerror(errno ? errno : EIO));
+        return 0;
+    }
     /* Truncated only once locked: a second measure on the table must not empty it. */
     if ((fd = open_locked(R, &created)) < 0)
         return CF_EXIT_DATA;
@@ -1658,10 +1675,21 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         char msg[1024];
         if (status == 1) {
             /* An error, not a note: said even under -q, and the status is 1. */
-            cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                         "stopped by a signal: %zu rows in %s; continue with 'commfit measure "
-                         "--resume %s'",
-                         R->rows, R->path, R->path);
+            if (strcmp(R->path, "-") == 0)
+                cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                             "stopped by a signal: %zu rows written to standard output; saved "
+                             "to a file, 'commfit measure --resume FILE' continues them",
+                             R->rows);
+            else
+                cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                             "stopped by a signal: %zu rows in %s; continue with 'commfit "
+                             "measure --resume %s'",
+                             R->rows, R->path, R->path);
+        } else if (status == 0 && strcmp(R->path, "-") == 0) {
+            snprintf(msg, sizeof msg, "wrote the table to standard output (%zu row%s)", R->rows,
+                     R->rows == 1 ? "" : "s");
+            if (hooks->note)
+                hooks->note(msg);
         } else if (status == 0) {
             snprintf(msg, sizeof msg, "wrote %s (%zu row%s)", R->path, R->rows,
                      R->rows == 1 ? "" : "s");

@@ -22,6 +22,15 @@ else
     skip "flock(1) is not installed: the lock is not tested"
 fi
 
+# -o - is the standard output; no file named '-'.
+run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 0,1 --samples 2 --reps 3 -o -
+expect_rc 0 "measure -o -"
+check "measure -o -: the table on stdout" test "$(grep -c '^pingpong,2,' "$T/out")" -eq 2
+check "measure -o -: no file named '-'" test ! -e ./-
+expect_err "commfit: measure: wrote the table to standard output (2 rows)" "measure -o -"
+run "$COMMFIT" measure --patterns ddt --ddt-summary -o -
+expect_rc 2 "measure -o - --ddt-summary"
+
 # A device -o: the write error is exit 1 with the path; the device stays.
 if mknod full c 1 7 2>/dev/null; then
     run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 0 --samples 2 --reps 3 -o full
