@@ -125,9 +125,70 @@ static int open_in_place(cf_outfile *o, const char *path, cf_error *e)
     return 0;
 }
 
+/* The descriptor a path names by itself: /dev/stdout, /dev/stderr, /dev/fd/N or
+ * /proc/self/fd/N, directly or through links. Opening one of these would open the file
+ * behind the descriptor anew (at its start, without O_APPEND, or replace it through the
+ * link), not write where the descriptor writes; -1 for any other path. */
+static int named_fd(const char *path)
+{
+    char cur[PATH_MAX], next[PATH_MAX];
+    snprintf(cur, sizeof cur, "%s", path);
+    for (int hop = 0; hop < 16; hop++) {
+        const char *num = NULL;
+        if (strcmp(cur, "/dev/stdout") == 0)
+            return 1;
+        if (strcmp(cur, "/dev/stderr") == 0)
+            return 2;
+        if (strncmp(cur, "/dev/fd/", 8) == 0)
+            num = cur + 8;
+        else if (strncmp(cur, "/proc/self/fd/", 14) == 0)
+            num = cur + 14;
+        if (num != NULL) {
+            char *end;
+            long fd = strtol(num, &end, 10);
+            return *num != '\0' && *end == '\0' && fd >= 0 && fd < INT_MAX ? (int)fd : -1;
+        }
+        ssize_t n = readlink(cur, next, sizeof next - 1);
+        if (n <= 0)
+            return -1;
+        next[n] = '\0';
+        if (next[0] == '/') {
+            snprintf(cur, sizeof cur, "%s", next);
+        } else {
+            /* Relative to the link's folder. */
+            char *slash = strrchr(cur, '/');
+            if (slash == NULL) {
+                snprintf(cur, sizeof cur, "%s", next);
+            } else {
+                slash[1] = '\0';
+                if (strlen(cur) + strlen(next) >= sizeof cur)
+                    return -1;
+                strcat(cur, next);
+            }
+        }
+    }
+    return -1;
+}
+
 int cf_outfile_open(cf_outfile *o, const char *path, cf_error *e)
 {
     memset(o, 0, sizeof *o);
+    int nfd = named_fd(path);
+    if (nfd >= 0) {
+        int fd = fcntl(nfd, F_DUPFD_CLOEXEC, 3);
+        if (fd < 0)
+            return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot write: %s", strerror(errno));
+        o->path = strdup(path);
+        o->fp = o->path ? fdopen(fd, "w") : NULL;
+        if (o->fp == NULL) {
+            close(fd);
+            free(o->path);
+            memset(o, 0, sizeof *o);
+            return cf_error_set(e, CF_EXIT_DATA, path, 0, "out of memory");
+        }
+        o->in_place = 1;
+        return 0;
+    }
     if (strcmp(path, "-") == 0) {
         if ((o->path = strdup(path)) == NULL)
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");

@@ -52,6 +52,12 @@ run "$COMMFIT" fit -i t.csv -o link-to-stdout
 expect_rc 0 "fit -o a link to /dev/stdout"
 check "a link to /dev/stdout: the model reaches stdout" grep -q '"commfit_model"' "$T/out"
 check "a link to /dev/stdout stays a link" test -L link-to-stdout
+# /dev/stdout onto a file: written where the descriptor writes (appended after >>), the
+# file not replaced behind the shell's back.
+echo "first line" >log.txt
+"$COMMFIT" fit -i t.csv -o /dev/stdout >>log.txt 2>/dev/null
+check "-o /dev/stdout >>log: the log keeps its first line" test "$(head -1 log.txt)" = "first line"
+check "-o /dev/stdout >>log: the model follows it" grep -q '"commfit_model"' log.txt
 mkfifo fifo
 cat fifo >from-fifo &
 reader=$!
