@@ -463,7 +463,7 @@ long cf_read_line(FILE *fp, char **buf, size_t *cap)
 {
     size_t n = 0;
     for (;;) {
-        int c = getc(fp);
+        int c = getc_unlocked(fp);
         if (c == EOF)
             return ferror(fp) ? -1 : (long)n;
         if (n > CF_LINE_MAX_BYTES)

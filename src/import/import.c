@@ -512,6 +512,21 @@ int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len
     const char *what = f == CF_IMPORT_IMB ? "IMB" : "OSU";
     if (len == 0)
         return cf_error_set(e, CF_EXIT_DATA, name, 0, "empty file: expected %s output", what);
+    /* Lines counted first, and each bounded: a file without a newline is refused after a
+     * mebibyte, before anything else looks at the rest of it. */
+    size_t lines = 1;
+    for (const char *from = buf; from < buf + len;) {
+        size_t look = (size_t)(buf + len - from);
+        if (look > CF_LINE_MAX_BYTES + 1)
+            look = CF_LINE_MAX_BYTES + 1;
+        const char *nl = memchr(from, '\n', look);
+        if (nl == NULL && look > CF_LINE_MAX_BYTES)
+            return cf_long_line_error(e, name, (long)lines);
+        if (nl == NULL)
+            break;
+        lines++;
+        from = nl + 1;
+    }
     const char *nul = memchr(buf, '\0', len);
     if (nul != NULL) {
         long line = 1;
@@ -523,9 +538,6 @@ int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len
     im->formats |= (unsigned)f;
     /* Room for a row per line, so that the table never moves while it grows; pages that
      * no row touches are never faulted in. */
-    size_t lines = 1;
-    for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + len - p))) != NULL; p++)
-        lines++;
     if (cf_table_reserve(im->t, im->t->n_rows + lines) != 0)
         return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
     rc = f == CF_IMPORT_IMB ? cf_import_imb_parse(im, buf, len, e)
