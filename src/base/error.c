@@ -4,6 +4,7 @@
 #include "base/error.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *current_sub = "";
@@ -54,23 +55,54 @@ static void prefix(FILE *fp)
         fputs("commfit: ", fp);
 }
 
+/* Writes s with its control characters escaped ("\r", "\t", "\x01"): a message quotes
+ * input, and a CR or an escape sequence from a file must not rewrite the terminal. */
+static void put_escaped(const char *s, FILE *fp)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != 0x7f)
+            fputc(c, fp);
+        else if (c == '\r')
+            fputs("\\r", fp);
+        else if (c == '\t')
+            fputs("\\t", fp);
+        else if (c == '\n')
+            fputs("\\n", fp);
+        else
+            fprintf(fp, "\\x%02x", c);
+    }
+}
+
 int cf_error_report(const cf_error *e)
 {
     prefix(stderr);
-    if (e->file[0] != '\0' && e->line > 0)
-        fprintf(stderr, "%s:%ld: ", e->file, e->line);
-    else if (e->file[0] != '\0')
-        fprintf(stderr, "%s: ", e->file);
-    fprintf(stderr, "%s\n", e->msg);
+    if (e->file[0] != '\0') {
+        put_escaped(e->file, stderr);
+        if (e->line > 0)
+            fprintf(stderr, ":%ld", e->line);
+        fputs(": ", stderr);
+    }
+    put_escaped(e->msg, stderr);
+    fputc('\n', stderr);
     return e->code ? e->code : CF_EXIT_DATA;
 }
 
 static void vmsg(const char *tag, const char *fmt, va_list ap)
 {
+    char small[1024], *buf = small;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= (int)sizeof small && (buf = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(buf, (size_t)n + 1, fmt, again);
+    va_end(again);
     prefix(stderr);
     fputs(tag, stderr);
-    vfprintf(stderr, fmt, ap);
+    put_escaped(buf ? buf : small, stderr);
     fputc('\n', stderr);
+    if (buf != small)
+        free(buf);
 }
 
 void cf_msg(const char *fmt, ...)

@@ -197,12 +197,13 @@ static int times_ordered(const cf_row *r)
  * isfinite(x) && x > 0: NaN fails every comparison.) */
 int cf_row_values_ok(const cf_row *r)
 {
+    const double lo = CF_TIME_MIN_US, hi = CF_TIME_MAX_US;
     return r->np >= 1 && r->np <= CF_TABLE_NP_MAX && r->bytes <= CF_BYTES_MAX && r->blocks >= 0 &&
-           r->reps >= 0 && r->samples >= 0 && r->t_min_us > 0 && r->t_min_us < INFINITY &&
-           r->t_avg_us > 0 && r->t_avg_us < INFINITY && r->t_max_us > 0 && r->t_max_us < INFINITY &&
-           (isnan(r->t_med_us) || (r->t_med_us > 0 && r->t_med_us < INFINITY)) &&
+           r->reps >= 0 && r->samples >= 0 && r->t_min_us >= lo && r->t_min_us <= hi &&
+           r->t_avg_us >= lo && r->t_avg_us <= hi && r->t_max_us >= lo && r->t_max_us <= hi &&
+           (isnan(r->t_med_us) || (r->t_med_us >= lo && r->t_med_us <= hi)) &&
            times_ordered(r) &&
-           (isnan(r->t_ci95_us) || (r->t_ci95_us >= 0 && r->t_ci95_us < INFINITY)) &&
+           (isnan(r->t_ci95_us) || (r->t_ci95_us >= 0 && r->t_ci95_us <= hi)) &&
            (isnan(r->bw_MiBps) || (r->bw_MiBps >= 0 && r->bw_MiBps < INFINITY));
 }
 
@@ -241,6 +242,10 @@ int cf_row_check(const cf_row *r, char *why, size_t n)
             return snprintf(why, n, "%s %g: expected a positive, finite time", ts[i].name,
                             ts[i].v),
                    -1;
+        if (ts[i].v < CF_TIME_MIN_US || ts[i].v > CF_TIME_MAX_US)
+            return snprintf(why, n, "%s '%g' outside the physical range: expected %g to %g us",
+                            ts[i].name, ts[i].v, CF_TIME_MIN_US, CF_TIME_MAX_US),
+                   -1;
     }
     if (!times_ordered(r))
         return snprintf(why, n, "expected t_min_us <= t_avg_us <= t_max_us, got %g, %g, %g",
@@ -248,6 +253,10 @@ int cf_row_check(const cf_row *r, char *why, size_t n)
                -1;
     if (!isnan(r->t_ci95_us) && (!isfinite(r->t_ci95_us) || r->t_ci95_us < 0))
         return snprintf(why, n, "t_ci95_us %g: expected a finite value >= 0", r->t_ci95_us), -1;
+    if (!isnan(r->t_ci95_us) && r->t_ci95_us > CF_TIME_MAX_US)
+        return snprintf(why, n, "t_ci95_us '%g' outside the physical range: expected at most %g us",
+                        r->t_ci95_us, CF_TIME_MAX_US),
+               -1;
     if (!isnan(r->bw_MiBps) && (!isfinite(r->bw_MiBps) || r->bw_MiBps < 0))
         return snprintf(why, n, "bw_MiBps %g: expected a finite value >= 0", r->bw_MiBps), -1;
     return 0;
@@ -1024,6 +1033,11 @@ static int has_pattern_field(const char *s, size_t n)
 static int reader_line(reader *r, const char *s, size_t n, int nul)
 {
     r->line++;
+    if (r->line == 1 && n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+        /* The byte order mark of "CSV UTF-8" (Excel) */
+        s += 3;
+        n -= 3;
+    }
     if (n > 0 && s[n - 1] == '\r')
         n--;
     if (nul && memchr(s, '\0', n) != NULL)
@@ -1052,6 +1066,10 @@ static int reader_lines(reader *r, const char *buf, size_t len, int at_end, size
         if (nl == NULL && !at_end)
             break;
         size_t end = nl ? (size_t)(nl - buf) : len;
+        if (end - pos > CF_LINE_MAX_BYTES) {
+            rc = cf_long_line_error(r->e, r->name, r->line + 1);
+            break;
+        }
         rc = reader_line(r, buf + pos, end - pos, nul);
         pos = end + 1;
     }
@@ -1114,20 +1132,16 @@ int cf_table_read_fp(FILE *fp, const char *name, cf_table **out, cf_error *e)
         hint = (size_t)st.st_size / 40 + 64;
     reader r;
     int rc = reader_start(&r, name, hint, e);
-    size_t cap = 1 << 20, len = 0, total = 0;
+    /* Room for the longest line a table may have and its newline. */
+    size_t cap = CF_LINE_MAX_BYTES + 2, len = 0, total = 0;
     char *buf = rc == 0 ? malloc(cap) : NULL;
     if (rc == 0 && buf == NULL)
         rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
     while (rc == 0) {
         if (len == cap) {
-            /* A line longer than the buffer: grow it. */
-            char *nb = realloc(buf, cap * 2);
-            if (nb == NULL) {
-                rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
-                break;
-            }
-            buf = nb;
-            cap *= 2;
+            /* Full, and not one line ended in it. */
+            rc = cf_long_line_error(e, name, r.line + 1);
+            break;
         }
         size_t got = fread(buf + len, 1, cap - len, fp), used;
         len += got;

@@ -14,6 +14,13 @@
 #define CF_PATTERN_MAX 32
 #define CF_DATATYPE_MAX 16
 
+/* The times a row may hold, in microseconds: from a picosecond (a thousandth of the
+ * finest MPI_Wtick, room for times implied by a bandwidth or a message rate) to 10^12 us
+ * (11.6 days for one call). Outside, a value is a corrupt file, not a measurement; inside,
+ * squares and sums of weights 1/T^2 stay far from overflow. */
+#define CF_TIME_MIN_US 1e-6
+#define CF_TIME_MAX_US 1e12
+
 /* The columns every table has, in the order commfit writes them. */
 #define CF_TABLE_NCOLS 13
 extern const char *const cf_table_columns[CF_TABLE_NCOLS];

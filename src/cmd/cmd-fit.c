@@ -34,7 +34,8 @@ static const char help[] =
     "Options:\n"
     "  -i, --input TABLE     a timing table to fit (repeatable; default: the newest\n"
     "                        data/*.csv)\n"
-    "  -o, --output FILE     the model file (default: models/TABLE.json, TABLE the first\n"
+    "  -o, --output FILE     the model file ('-': standard output, then without the\n"
+    "                        summary; default: models/TABLE.json, TABLE the first\n"
     "                        input's name without .csv)\n"
     "  -m, --model KIND      auto (default), linear, poly2, piecewise or loggp\n"
     "      --patterns LIST   fit only these patterns (comma-separated)\n"
@@ -175,6 +176,9 @@ static int parse(int argc, char **argv, opts *o)
     }
     if (optind < argc)
         return cf_usage_error("unexpected argument '%s'", argv[optind]);
+    if (o->formulas != NULL && o->output != NULL && strcmp(o->output, "-") == 0)
+        return cf_usage_error("--formulas and -o - both write to standard output: name a file "
+                              "with -o");
     return 0;
 }
 
@@ -643,6 +647,15 @@ int cmd_fit(int argc, char **argv)
         o.inputs[0] = newest;
         o.ninputs = 1;
     }
+    for (size_t i = 0; o.output != NULL && i < o.ninputs; i++) {
+        if (cf_same_file(o.output, o.inputs[i])) {
+            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
+                              "-o '%s' is the same file as the input '%s': writing it would "
+                              "destroy the input; name another output",
+                              o.output, o.inputs[i]);
+            goto report;
+        }
+    }
     tables = calloc(o.ninputs, sizeof *tables);
     if (tables == NULL) {
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
@@ -830,8 +843,14 @@ int cmd_fit(int argc, char **argv)
     }
     if ((rc = cf_modelset_write(output, ms, &e)) != 0)
         goto report;
-    cf_msg("wrote %s (%zu fit%s)", output, ms->nfits, ms->nfits == 1 ? "" : "s");
-    for (size_t i = 0; i < ms->nfits; i++) {
+    int to_stdout = strcmp(output, "-") == 0;
+    if (to_stdout)
+        cf_msg("wrote the model file to standard output (%zu fit%s)", ms->nfits,
+               ms->nfits == 1 ? "" : "s");
+    else
+        cf_msg("wrote %s (%zu fit%s)", output, ms->nfits, ms->nfits == 1 ? "" : "s");
+    /* With -o -, standard output holds the model file and nothing else. */
+    for (size_t i = 0; i < ms->nfits && !to_stdout; i++) {
         const cf_fit *f = &ms->fits[i];
         if (o.formulas != NULL) {
             char buf[4096];
@@ -844,7 +863,7 @@ int cmd_fit(int argc, char **argv)
     }
     if (fflush(stdout) != 0 || ferror(stdout))
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write to standard output");
-    else
+    else if (!to_stdout)
         cf_report_hint("-m", output);
 report:
     if (rc != 0 && e.code != 0)

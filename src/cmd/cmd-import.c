@@ -10,6 +10,7 @@
 #include "base/cli.h"
 #include "commands.h"
 #include "base/error.h"
+#include "base/outfile.h"
 #include "import/import.h"
 #include "base/table.h"
 
@@ -22,7 +23,8 @@ static const char help[] =
     "FILE '-' is the standard input.\n"
     "\n"
     "Options:\n"
-    "  -o, --output FILE   the table to write (default: data/NAME.csv, NAME the first\n"
+    "  -o, --output FILE   the table to write ('-': standard output; default:\n"
+    "                      data/NAME.csv, NAME the first\n"
     "                      FILE's name without its extension)\n"
     "      --np N          process count of tables that do not state one (OSU\n"
     "                      collectives print none; such a table needs it)\n"
@@ -33,15 +35,21 @@ static const char help[] =
     "  -q, --quiet         do not say which file was written\n"
     "  -h, --help          print this help and exit\n";
 
+/* Warnings, and notes (messages starting "note: ") that are no warning. */
 static void warn_cb(void *ctx, const char *file, long line, const char *msg)
 {
     (void)ctx;
+    void (*say)(const char *, ...) = cf_warn;
+    if (strncmp(msg, "note: ", 6) == 0) {
+        say = cf_msg;
+        msg += 6;
+    }
     if (file != NULL && file[0] != '\0' && line > 0)
-        cf_warn("%s:%ld: %s", file, line, msg);
+        say("%s:%ld: %s", file, line, msg);
     else if (file != NULL && file[0] != '\0')
-        cf_warn("%s: %s", file, msg);
+        say("%s: %s", file, msg);
     else
-        cf_warn("%s", msg);
+        say("%s", msg);
 }
 
 /* The command line as metadata: arguments with blanks or quotes are single-quoted. */
@@ -175,6 +183,12 @@ int cmd_import(int argc, char **argv)
         if (out_path == NULL || im == NULL || cf_table_meta_set(im->t, "command", cmd) != 0)
             rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
+    for (int i = a.first; i < argc && rc == 0; i++)
+        if (cf_same_file(out_path, argv[i]))
+            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
+                              "the output '%s' is the same file as the input '%s': writing it "
+                              "would destroy the input; name another output with -o",
+                              out_path, argv[i]);
     for (int i = a.first; i < argc && rc == 0; i++) {
         rc = cf_import_file(im, a.format, argv[i], &e);
         if (rc == CF_EXIT_DATA && a.o.lenient) {
@@ -191,7 +205,8 @@ int cmd_import(int argc, char **argv)
     if (rc == 0)
         rc = cf_table_write(out_path, t, &e);
     if (rc == 0 && !a.quiet)
-        cf_msg("wrote %s: %zu row%s in %zu table%s from %d file%s", out_path, t->n_rows,
+        cf_msg("wrote %s: %zu row%s in %zu table%s from %d file%s",
+               strcmp(out_path, "-") == 0 ? "the table to standard output" : out_path, t->n_rows,
                t->n_rows == 1 ? "" : "s", im->n_tables, im->n_tables == 1 ? "" : "s",
                a.nfiles, a.nfiles == 1 ? "" : "s");
     if (rc != 0)

@@ -53,11 +53,13 @@ static const char help[] =
     "                       the median (3 to 100 samples, within --max-time)\n"
     "      --check          verify the data every pattern delivers\n"
     "      --off-cache      cycle through buffers larger than the last-level cache\n"
-    "  -o, --output FILE    the table to write (default data/HOST-DATE.csv)\n"
+    "  -o, --output FILE    the table to write (default data/HOST-DATE.csv; '-' the\n"
+    "                       standard output); locked while it is written\n"
     "      --resume FILE    continue an interrupted run, appending to FILE\n"
     "      --launcher CMD   the launcher for a plain run (default " CF_MPIEXEC ")\n"
     "      --progress       show progress on stderr even when it is not a terminal\n"
-    "  -q, --quiet          no progress and no closing message\n"
+    "  -q, --quiet          no progress and no closing message (a stop by a signal is\n"
+    "                       still said)\n"
     "  -h, --help           print this help and exit\n"
     "\n"
     "Simulated clusters (SimGrid SMPI, deterministic simulated time):\n"
@@ -392,45 +394,6 @@ static int write_hostfile(const cf_measure_opts *o, const cf_platform *pf, long 
     return 0;
 }
 
-/* Runs argv as a child and returns its exit status; Ctrl-C reaches the child (the same
- * process group), which stops at the next point and keeps its rows, while this process
- * waits for it. */
-static int run_child(char **argv, cf_error *e)
-{
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot start '%s': %s", argv[0],
-                            strerror(errno));
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        fprintf(stderr, "commfit: measure: cannot start '%s': %s\n", argv[0], strerror(errno));
-        _exit(CF_EXIT_DATA);
-    }
-    struct sigaction ign, oldint, oldterm;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigaction(SIGINT, &ign, &oldint);
-    sigaction(SIGTERM, &ign, &oldterm);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    sigaction(SIGINT, &oldint, NULL);
-    sigaction(SIGTERM, &oldterm, NULL);
-    /* commfit-smpi said why for 1 and 2; anything else is the simulator's own failure. */
-    if (WIFEXITED(status) && WEXITSTATUS(status) <= CF_EXIT_USAGE)
-        return WEXITSTATUS(status);
-    if (WIFEXITED(status))
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                            "the simulation failed (smpirun exit status %d, its messages above); "
-                            "the rows finished before are in the table",
-                            WEXITSTATUS(status));
-    return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                        "the simulation ended by signal %d; the rows finished before are in the "
-                        "table",
-                        WTERMSIG(status));
-}
-
 static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
 {
     cf_platform pf;
@@ -484,7 +447,16 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
         v[i] = (char *)head[i];
     for (int i = 0; i < argc; i++)
         v[nh + (size_t)i] = argv[i];
-    rc = run_child(v, e);
+    /* Waited for as a real launch is: a stop by a signal is status 1 and the ranks said
+     * what was kept; commfit-smpi explains its own 1 and 2; anything else is the
+     * simulator's failure. */
+    int stopped;
+    rc = cf_launch_run(v, &stopped, e);
+    if (e->code == 0 && !stopped && rc > CF_EXIT_USAGE)
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                          "the simulation failed (smpirun exit status %d, its messages above); "
+                          "the rows finished before are in the table",
+                          rc);
 out:
     if (hostfile != NULL)
         unlink(hostfile);
@@ -569,7 +541,7 @@ int cmd_measure(int argc, char **argv)
         return rc;
     }
 
-    /* A plain run: check against the launch it will start, then become that launch. */
+    /* A plain run: check against the launch it will start, then run that launch. */
     long n = cf_measure_launch_size(&o, cf_launch_cores());
     if ((rc = cf_measure_opts_check(&o, n, &e)) != 0)
         goto fail;
@@ -587,8 +559,15 @@ int cmd_measure(int argc, char **argv)
     if (!o.quiet && isatty(2))
         setenv(CF_PROGRESS_ENV, "1", 1);
     fflush(NULL);
-    rc = cf_launch_exec(largv, &e);
+    /* Run and waited for, not exec'd: a stop asked by a signal is status 1 whatever the
+     * launcher's own status; the ranks said what was kept. */
+    int stopped;
+    rc = cf_launch_run(largv, &stopped, &e);
     cf_launch_argv_free(largv);
+    if (e.code == 0) {
+        cf_measure_opts_free(&o);
+        return rc;
+    }
 fail:
     cf_measure_opts_free(&o);
     return refuse(&e, loud);

@@ -182,11 +182,12 @@ static void join(char *buf, size_t n, const char *part)
 /* ---- Choosing the source ---- */
 
 /* Whether the pattern carries no data (barrier): every algorithm cost without a size
- * term, or a fit that was measured at 0 bytes only. */
+ * term. A fit measured at 0 bytes only says nothing of larger sizes unless the pattern
+ * is one of those: a ping-pong measured at 0 bytes extrapolates to any other size. */
 static int no_payload(const ctx *c, const source *s)
 {
-    if (s->kind == SRC_FIT)
-        return s->fit->max_bytes == 0 && strcmp(s->fit->model, "constant") == 0;
+    if (s->kind == SRC_FIT && !(s->fit->max_bytes == 0 && strcmp(s->fit->model, "constant") == 0))
+        return 0;
     if (c->coll == NULL)
         return 0;
     for (int i = 0; i < c->coll->nalgs; i++)
@@ -371,6 +372,10 @@ static const char *alg_name(const ctx *c, const char *alg, answer *out)
     return out->model_buf;
 }
 
+/* The largest time or bound predict prints: a thousand times the longest a table may
+ * hold (about 31 years). Beyond, the model file is broken, not the machine slow. */
+#define PREDICT_MAX_US (1e3 * CF_TIME_MAX_US)
+
 static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
                        cf_error *e)
 {
@@ -486,7 +491,24 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->model = alg_name(c, c->coll->algs[est.alg].name, out);
     }
     out->refused = 0;
-    if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
+    if (out->t > 0 && !(out->t <= PREDICT_MAX_US && out->hi <= PREDICT_MAX_US && out->lo >= 0 &&
+                        out->lo <= PREDICT_MAX_US)) {
+        /* A time, but no interval around it that is a time: coefficients or covariances
+         * beyond any measurement (a hand-edited or corrupt file). */
+        char size[32], why[160];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(why, sizeof why, "refused: the model's time or interval at %s is beyond %g us",
+                 size, PREDICT_MAX_US);
+        join(out->bnote, sizeof out->bnote, why);
+        if (c->refused++ == 0)
+            snprintf(c->first_refusal, sizeof c->first_refusal,
+                     "the model's time or interval at %s for %s (%s) at np=%ld is beyond %g us "
+                     "(coefficients or covariance out of range) in the %s (%s)",
+                     size, c->pattern, c->datatype, np, PREDICT_MAX_US, src_names[s->kind],
+                     out->model);
+        out->refused = 1;
+        out->t = out->lo = out->hi = NAN;
+    } else if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
         /* A time of zero or less is no time: the model does not hold at this point (a
          * segment's negative intercept carried below its sizes, a hand-edited file).
          * Printing it, or an interval clipped to [0, ...], would pass nonsense on. */
@@ -799,40 +821,62 @@ static int points_run(ctx *c, const char *path, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot open: %s", strerror(errno));
     char *line = NULL;
     size_t cap = 0;
-    long lineno = 0;
+    long lineno = 0, n;
     int rc = 0;
-    while (getline(&line, &cap, fp) >= 0) {
+    while ((n = cf_read_line(fp, &line, &cap)) > 0) {
         lineno++;
         char *p = line;
+        if (lineno == 1 && strncmp(p, "\xef\xbb\xbf", 3) == 0)
+            p += 3; /* a UTF-8 byte order mark */
+        if (strlen(line) != (size_t)n) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
+                              "unexpected NUL byte: expected lines 'NP BYTES' of text");
+            break;
+        }
         while (*p == ' ' || *p == '\t')
             p++;
         if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
             continue;
+        /* The fields: NP, BYTES and nothing more, each named when it is wrong. */
+        char *f[3] = {NULL, NULL, NULL};
+        int nf = 0;
+        while (*p != '\0' && *p != '\n' && *p != '\r' && nf < 3) {
+            f[nf++] = p;
+            while (*p && *p != ' ' && *p != '\t' && *p != ',' && *p != '\n' && *p != '\r')
+                p++;
+            char *sep = p;
+            while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r')
+                p++;
+            if (*p == '\n')
+                p++;
+            *sep = '\0';
+        }
         char *end;
         errno = 0;
-        long np = strtol(p, &end, 10);
-        if (end == p || errno != 0 || np < 2 || np > CF_TABLE_NP_MAX ||
-            (*end != ' ' && *end != '\t' && *end != ',')) {
+        long np = strtol(f[0], &end, 10);
+        if (*end != '\0' || end == f[0] || errno != 0 || np < 2 || np > CF_TABLE_NP_MAX) {
             rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
-                              "expected 'NP BYTES' with NP from 2 to %d", CF_TABLE_NP_MAX);
+                              "expected 'NP BYTES' with NP from 2 to %d, got NP '%s'",
+                              CF_TABLE_NP_MAX, f[0]);
             break;
         }
-        p = end;
-        while (*p == ' ' || *p == '\t' || *p == ',')
-            p++;
-        char *tok = p;
-        while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-            p++;
-        char *rest = p;
-        while (*rest == ' ' || *rest == '\t' || *rest == '\r' || *rest == '\n')
-            rest++;
-        *p = '\0';
         uint64_t bytes = 0;
         cf_error se;
-        if (*rest != '\0' || cf_size_parse(tok, &bytes, &se) != 0) {
+        if (nf < 2) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
+                              "expected 'NP BYTES': BYTES is missing after '%s'", f[0]);
+            break;
+        }
+        if (cf_size_parse(f[1], &bytes, &se) != 0) {
             rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
                               "expected 'NP BYTES', BYTES a size such as 4096 or 1M, got '%s'",
-                              tok);
+                              f[1]);
+            break;
+        }
+        if (nf > 2) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
+                              "expected 'NP BYTES', got a third field '%s' after '%s %s'",
+                              f[2], f[0], f[1]);
             break;
         }
         if ((rc = check_two(c, np, name, lineno, e)) != 0)
@@ -840,7 +884,9 @@ static int points_run(ctx *c, const char *path, cf_error *e)
         if ((rc = emit(c, np, bytes, e)) != 0)
             break;
     }
-    if (rc == 0 && ferror(fp))
+    if (rc == 0 && n == -2)
+        rc = cf_long_line_error(e, name, lineno + 1);
+    else if (rc == 0 && n == -1)
         rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "read error: %s", strerror(errno));
     free(line);
     if (fp != stdin)

@@ -31,7 +31,7 @@ static const char help[] =
     "                     newest *.json in models/, if any)\n"
     "  -o, --output DIR   report folder (default: report/NAME, NAME the model's or the\n"
     "                     table's file name without extension); an earlier report there\n"
-    "                     is replaced\n"
+    "                     is replaced, a folder holding files it did not write refused\n"
     "      --png          PNG images instead of SVG\n"
     "  -h, --help         print this help and exit\n"
     "\n"

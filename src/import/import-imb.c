@@ -539,6 +539,8 @@ int cf_import_imb_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
             break;
         }
     }
+    if (rc == 0 && it.too_long)
+        return cf_import_long_line(im, &it, e);
     if (rc != 0)
         return rc;
     if (st == HDR) {
@@ -569,6 +571,10 @@ int cf_import_imb_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
                             "not IMB output: no '# Benchmarking NAME' table in %ld line%s",
                             it.no, it.no == 1 ? "" : "s");
     }
+    if (osu_line > 0)
+        cf_import_warnf(im, osu_line,
+                        "OSU Micro-Benchmarks output is left out: import it with 'commfit "
+                        "import osu'");
     char note[400];
     int n = snprintf(note, sizeof note, "IMB %s", fi.version[0] ? fi.version : "version unknown");
     if (fi.mpi[0])

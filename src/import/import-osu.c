@@ -89,6 +89,7 @@ typedef struct osu_table {
     char version[16];
     char pattern[CF_PATTERN_MAX];
     int known;         /* the title is one of tests[] (or a one-sided test) */
+    int no_table;      /* osu_hello or osu_init: a title, then a line of text */
     enum np_rule np_rule;
     int bw_only, nonblocking;
     long pairs;
@@ -174,6 +175,10 @@ static int title_line(const cf_import_line *l, osu_table *tb)
     if (strncmp(prod, "MPI", 3) != 0)
         return 1;
     const char *lookup = name;
+    if (strcmp(name, "hello world") == 0 || strcmp(name, "init") == 0) {
+        tb->no_table = 1;
+        return 1;
+    }
     if (strncmp(name, "non-blocking ", 13) == 0) {
         tb->nonblocking = 1;
         lookup = name + 13;
@@ -438,6 +443,15 @@ static int start_table(cf_import *im, osu_table *tb, cf_error *e)
     return cf_import_table_start(im, tb->line, tb->title, pattern, np, dt, e);
 }
 
+/* A line that starts with a message size followed by a blank: meant as a row. */
+static int row_like(const cf_import_line *l)
+{
+    const char *p = cf_import_skip_blanks(l->s, l->s + l->n), *end = l->s + l->n;
+    uint64_t v;
+    const char *q = cf_import_scan_uint(p, end, CF_BYTES_MAX, &v);
+    return q != NULL && q > p && q < end && (*q == ' ' || *q == '\t');
+}
+
 static void note_add(char *note, size_t cap, const char *item)
 {
     if (strstr(note, item) != NULL)
@@ -471,7 +485,14 @@ int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
             }
             break;
         case OUT: {
-            if (title_line(&l, &tb)) {
+            int title = title_line(&l, &tb);
+            if (title && tb.no_table) {
+                /* osu_hello and osu_init print a line of text, no table. */
+                tables++;
+                cf_import_warnf(im, l.no, "note: the OSU %s test prints no table: passed over",
+                                tb.title);
+                st = SKIP;
+            } else if (title) {
                 tables++;
                 st = HDR;
                 /* "OSU %s" or "OSU %s %s" of the product and version, without printf */
@@ -586,6 +607,13 @@ int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
                 st = OUT;
                 if (rc == 0)
                     goto again;
+            } else if (row_like(&l)) {
+                /* A size, then what is not a row: a garbled row, last or not. */
+                rc = cf_import_table_fail(im, e, l.no,
+                                          "expected a row of the OSU %s table (%s) with "
+                                          "non-negative numbers, got '%.*s'",
+                                          tb.title, tb.header, CF_IMPORT_QUOTE(l.s, l.n));
+                st = SKIP;
             } else {
                 /* The table ends here unless rows follow: then this line interrupts it. */
                 broke = l.no;
@@ -611,6 +639,8 @@ int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
             break;
         }
     }
+    if (rc == 0 && it.too_long)
+        return cf_import_long_line(im, &it, e);
     if (rc != 0)
         return rc;
     if (st == HDR)
@@ -642,5 +672,9 @@ int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
                             "not OSU output: no '# OSU MPI ... Test' title in %ld line%s",
                             it.no, it.no == 1 ? "" : "s");
     }
+    if (imb_line > 0)
+        cf_import_warnf(im, imb_line,
+                        "Intel MPI Benchmarks output is left out: import it with 'commfit "
+                        "import imb'");
     return cf_import_add_source(im, note, e);
 }

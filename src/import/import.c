@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/outfile.h"
 #include "base/size.h"
 
 cf_import *cf_import_alloc(const cf_import_opts *o)
@@ -49,8 +50,14 @@ void cf_import_lines_init(cf_import_lines *it, const char *buf, size_t len)
 {
     it->buf = buf;
     it->len = len;
-    it->pos = 0;
+    it->pos = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
     it->no = 0;
+    it->too_long = 0;
+}
+
+int cf_import_long_line(cf_import *im, const cf_import_lines *it, cf_error *e)
+{
+    return cf_long_line_error(e, im->file, it->too_long);
 }
 
 int cf_import_next_line(cf_import_lines *it, cf_import_line *l)
@@ -59,7 +66,15 @@ int cf_import_next_line(cf_import_lines *it, cf_import_line *l)
         return 0;
     const char *s = it->buf + it->pos;
     size_t left = it->len - it->pos;
-    const char *nl = memchr(s, '\n', left);
+    /* A line is looked for no further than the limit: a file without newlines is
+     * refused after a mebibyte, not read to its end. */
+    size_t look = left > CF_LINE_MAX_BYTES ? CF_LINE_MAX_BYTES + 1 : left;
+    const char *nl = memchr(s, '\n', look);
+    if (nl == NULL && look > CF_LINE_MAX_BYTES) {
+        it->too_long = it->no + 1;
+        it->pos = it->len;
+        return 0;
+    }
     size_t n = nl ? (size_t)(nl - s) : left;
     it->pos += n + (nl != NULL);
     l->has_nl = nl != NULL;
@@ -497,6 +512,21 @@ int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len
     const char *what = f == CF_IMPORT_IMB ? "IMB" : "OSU";
     if (len == 0)
         return cf_error_set(e, CF_EXIT_DATA, name, 0, "empty file: expected %s output", what);
+    /* Lines counted first, and each bounded: a file without a newline is refused after a
+     * mebibyte, before anything else looks at the rest of it. */
+    size_t lines = 1;
+    for (const char *from = buf; from < buf + len;) {
+        size_t look = (size_t)(buf + len - from);
+        if (look > CF_LINE_MAX_BYTES + 1)
+            look = CF_LINE_MAX_BYTES + 1;
+        const char *nl = memchr(from, '\n', look);
+        if (nl == NULL && look > CF_LINE_MAX_BYTES)
+            return cf_long_line_error(e, name, (long)lines);
+        if (nl == NULL)
+            break;
+        lines++;
+        from = nl + 1;
+    }
     const char *nul = memchr(buf, '\0', len);
     if (nul != NULL) {
         long line = 1;
@@ -508,9 +538,6 @@ int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len
     im->formats |= (unsigned)f;
     /* Room for a row per line, so that the table never moves while it grows; pages that
      * no row touches are never faulted in. */
-    size_t lines = 1;
-    for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + len - p))) != NULL; p++)
-        lines++;
     if (cf_table_reserve(im->t, im->t->n_rows + lines) != 0)
         return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
     rc = f == CF_IMPORT_IMB ? cf_import_imb_parse(im, buf, len, e)
@@ -554,39 +581,9 @@ int cf_import_file(cf_import *im, cf_import_format f, const char *path, cf_error
     FILE *fp = is_stdin ? stdin : fopen(path, "rb");
     if (fp == NULL)
         return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot open: %s", strerror(errno));
-    struct stat st;
-    size_t cap = 1 << 16, len = 0;
-    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (!is_stdin)
-            fclose(fp);
-        return cf_error_set(e, CF_EXIT_DATA, path, 0, "is a folder: expected a file");
-    }
-    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        cap = (size_t)st.st_size + 1;
-    char *buf = malloc(cap);
-    int rc = 0;
-    for (;;) {
-        if (buf != NULL && len == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (nb == NULL) {
-                free(buf);
-                buf = NULL;
-            } else {
-                buf = nb;
-                cap *= 2;
-            }
-        }
-        if (buf == NULL) {
-            rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
-            break;
-        }
-        size_t got = fread(buf + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (rc == 0 && ferror(fp))
-        rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot read: %s", strerror(errno));
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = cf_read_all(fp, name, &buf, &len, e);
     if (!is_stdin)
         fclose(fp);
     if (rc == 0)

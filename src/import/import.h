@@ -90,10 +90,15 @@ typedef struct cf_import_lines {
     const char *buf;
     size_t len, pos;
     long no;
+    long too_long; /* the line longer than CF_LINE_MAX_BYTES that stopped the lines, or 0 */
 } cf_import_lines;
 
+/* A UTF-8 byte order mark at the start of buf is passed over. */
 void cf_import_lines_init(cf_import_lines *it, const char *buf, size_t len);
-int cf_import_next_line(cf_import_lines *it, cf_import_line *l); /* 0 at the end */
+/* 0 at the end, or at a line longer than CF_LINE_MAX_BYTES (it->too_long then says which:
+ * the parser refuses the file with cf_import_long_line). */
+int cf_import_next_line(cf_import_lines *it, cf_import_line *l);
+int cf_import_long_line(cf_import *im, const cf_import_lines *it, cf_error *e);
 
 typedef struct cf_import_field {
     const char *s;

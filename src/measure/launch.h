@@ -45,4 +45,10 @@ char *cf_launch_self_exe(void);
  * failure, with e filled. */
 int cf_launch_exec(char *const *argv, cf_error *e);
 
+/* Sets the mark, runs argv (searched on PATH) and waits for it. The status is 1 when a
+ * SIGINT, SIGTERM or SIGHUP asked the run to stop (*stopped then set; one sent to this
+ * process alone is passed on to the launcher), whatever the launcher's own status; else
+ * the launcher's exit status. e is filled when it could not start or died of a signal. */
+int cf_launch_run(char *const *argv, int *stopped, cf_error *e);
+
 #endif

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -194,30 +196,12 @@ static int read_complete_lines(const char *path, char **buf, size_t *len, cf_err
     FILE *fp = fopen(path, "rb");
     if (fp == NULL)
         return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot open: %s", strerror(errno));
-    size_t cap = 65536, n = 0;
-    char *b = malloc(cap);
-    while (b != NULL) {
-        size_t got = fread(b + n, 1, cap - n, fp);
-        n += got;
-        if (n < cap)
-            break;
-        char *nb = realloc(b, cap * 2);
-        if (nb == NULL) {
-            free(b);
-            b = NULL;
-            break;
-        }
-        b = nb;
-        cap *= 2;
-    }
-    int bad = ferror(fp);
+    char *b;
+    size_t n;
+    int rc = cf_read_all(fp, path, &b, &n, e);
     fclose(fp);
-    if (b == NULL)
-        return cf_error_set(e, CF_EXIT_DATA, path, 0, "out of memory");
-    if (bad) {
-        free(b);
-        return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot read: %s", strerror(errno));
-    }
+    if (rc != 0)
+        return rc;
     while (n > 0 && b[n - 1] != '\n')
         n--;
     *buf = b;
@@ -646,6 +630,9 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
                             "--simulate runs under SimGrid's smpirun: --launcher does not apply");
     if (o->simulate != NULL && o->samples == 0 && o->target_ci == 0)
         o->samples = CF_SIM_SAMPLES;
+    if (o->output != NULL && strcmp(o->output, "-") == 0 && o->ddt_summary)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--ddt-summary reads the table back: name a file with -o, not '-'");
     if ((rc = parse_patterns(o, e)) != 0 || (rc = parse_sizes(o, e)) != 0 ||
         (rc = parse_ddt(o, e)) != 0)
         return rc;
@@ -1448,7 +1435,7 @@ static int row_write_failed(run_state *R, int err)
     /* Closing may write more of the row; the truncation comes after it. */
     fclose(R->fp);
     R->fp = NULL;
-    if (truncate(R->path, R->kept) != 0 && R->hooks->warn != NULL) {
+    if (strcmp(R->path, "-") != 0 && truncate(R->path, R->kept) != 0 && R->hooks->warn != NULL) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s: cannot cut off a partly written row: %s (--resume drops it)",
                  R->path, strerror(errno));
@@ -1492,6 +1479,54 @@ static int close_output(run_state *R)
     return -1;
 }
 
+/* Opens the table for writing without truncating it, and takes the lock that keeps a
+ * second measure off it; *created says the file is new. Returns the descriptor or -1. */
+static int open_locked(run_state *R, int *created)
+{
+    int resume = R->o->resume != NULL;
+    int fd = resume ? -1 : open(R->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    *created = fd >= 0;
+    if (fd < 0 && (resume || errno == EEXIST))
+        fd = open(R->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot %s: %s", resume ? "open" : "create",
+                     strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int err = errno;
+        close(fd);
+        if (err == EWOULDBLOCK)
+            cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
+                         "another commfit measure is writing this table: wait for it to end, "
+                         "or write elsewhere with -o");
+        else
+            cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot lock: %s", strerror(err));
+        return -1;
+    }
+    return fd;
+}
+
+/* --resume: what the rows it adds were measured with, after the rows kept. A later
+ * "oversubscribed: yes" makes the whole table say so. */
+static int resume_metadata(run_state *R, int over)
+{
+    long k = 1;
+    const cf_table *done = R->o->done;
+    for (size_t i = 0; done != NULL && i < done->n_meta; i++)
+        k += strncmp(done->meta[i].key, "resume_", 7) == 0;
+    time_t now = time(NULL);
+    struct tm tm;
+    char date[32];
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    fprintf(R->fp, "# resume_%ld: date %s, launch_np %d, oversubscribed %s, after %zu rows\n", k,
+            date, R->size, over ? "yes" : "no", R->rows);
+    if (over)
+        fputs("# oversubscribed: yes\n", R->fp);
+    return fflush(R->fp) != 0 || ferror(R->fp) ? -1 : 0;
+}
+
 /* Rank 0: the rest of the metadata, the output file, the header. */
 static int open_output(run_state *R, const char *command, int over, const char *plan)
 {
@@ -1520,23 +1555,34 @@ static int open_output(run_state *R, const char *command, int over, const char *
     if (R->path == NULL)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
 
+    int created, fd;
     if (o->resume != NULL) {
-        /* Drop a last line the interruption cut short, then append. */
+        /* Locked first; then drop a last line the interruption cut short, and append. */
+        if ((fd = open_locked(R, &created)) < 0)
+            return CF_EXIT_DATA;
         char *b;
         size_t keep;
         int rc = read_complete_lines(R->path, &b, &keep, R->e);
-        if (rc != 0)
+        if (rc != 0) {
+            close(fd);
             return rc;
+        }
         free(b);
-        if (truncate(R->path, (off_t)keep) != 0)
+        if (ftruncate(fd, (off_t)keep) != 0 || lseek(fd, 0, SEEK_END) < 0) {
+            close(fd);
             return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot truncate: %s",
                                 strerror(errno));
-        R->fp = fopen(R->path, "a");
-        if (R->fp == NULL)
+        }
+        R->fp = fdopen(fd, "a");
+        if (R->fp == NULL) {
+            close(fd);
             return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot open: %s",
                                 strerror(errno));
+        }
         R->rows = o->done ? o->done->n_rows : 0;
-        R->kept = (off_t)keep;
+        if (resume_metadata(R, over) != 0 || note_kept(R) != 0)
+            return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot write: %s",
+                                strerror(errno ? errno : EIO));
         return 0;
     }
 
@@ -1556,19 +1602,42 @@ static int open_output(run_state *R, const char *command, int over, const char *
     if (bad)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
 
-    int rc = cf_mkdir_parent(R->path, R->e);
+    int rc = strcmp(R->path, "-") == 0 ? 0 : cf_mkdir_parent(R->path, R->e);
     if (rc != 0)
         return rc;
-    R->fp = fopen(R->path, "w");
-    if (R->fp == NULL)
-        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot create: %s", strerror(errno));
+    if (strcmp(R->path, "-") == 0) {
+        /* The standard output: nothing to lock, truncate or delete. */
+        fd = dup(STDOUT_FILENO);
+        if (fd < 0 || (R->fp = fdopen(fd, "w")) == NULL) {
+            if (fd >= 0)
+                close(fd);
+            return cf_error_set(R->e, CF_EXIT_DATA, "<stdout>", 0, "cannot write: %s",
+                                strerror(errno));
+        }
+        if (cf_table_write_header(R->fp, R->t) != 0 || fflush(R->fp) != 0)
+            return cf_error_set(R->e, CF_EXIT_DATA, "<stdout>", 0, "cannot write: %s",
+                                strerror(errno ? errno : EIO));
+        return 0;
+    }
+    /* Truncated only once locked: a second measure on the table must not empty it. */
+    if ((fd = open_locked(R, &created)) < 0)
+        return CF_EXIT_DATA;
+    struct stat st;
+    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if ((regular && ftruncate(fd, 0) != 0) || (R->fp = fdopen(fd, "w")) == NULL) {
+        int err = errno;
+        close(fd);
+        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot write: %s", strerror(err));
+    }
     errno = 0;
     if (cf_table_write_header(R->fp, R->t) != 0 || fflush(R->fp) != 0 || note_kept(R) != 0) {
-        /* Nothing measured yet: no half header left behind. */
+        /* Nothing measured yet: no half header left behind in a file this run made. A
+         * device, a FIFO or a file that was there stays. */
         int err = errno ? errno : EIO;
         fclose(R->fp);
         R->fp = NULL;
-        unlink(R->path);
+        if (created && regular)
+            unlink(R->path);
         return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot write: %s", strerror(err));
     }
     return 0;
@@ -1683,8 +1752,8 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     int over = 0;
     if (status == 0 && R->rank == 0 && o->resume == NULL && library_metadata(R) != 0)
         status = 2;
-    /* Every rank takes part in gathering the host names (a new table only). */
-    if (o->resume == NULL && host_metadata(R, &over) != 0) {
+    /* Every rank takes part; a resumed table records it after the rows it keeps. */
+    if (host_metadata(R, &over) != 0) {
         rc = -1;
         goto out;
     }
@@ -1735,10 +1804,20 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     if (R->rank == 0 && status != 2) {
         char msg[1024];
         if (status == 1) {
-            snprintf(msg, sizeof msg,
-                     "stopped by a signal: %zu rows in %s; continue with 'commfit measure "
-                     "--resume %s'",
-                     R->rows, R->path, R->path);
+            /* An error, not a note: said even under -q, and the status is 1. */
+            if (strcmp(R->path, "-") == 0)
+                cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                             "stopped by a signal: %zu rows written to standard output; saved "
+                             "to a file, 'commfit measure --resume FILE' continues them",
+                             R->rows);
+            else
+                cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                             "stopped by a signal: %zu rows in %s; continue with 'commfit "
+                             "measure --resume %s'",
+                             R->rows, R->path, R->path);
+        } else if (status == 0 && strcmp(R->path, "-") == 0) {
+            snprintf(msg, sizeof msg, "wrote the table to standard output (%zu row%s)", R->rows,
+                     R->rows == 1 ? "" : "s");
             if (hooks->note)
                 hooks->note(msg);
         } else if (status == 0) {
@@ -1756,8 +1835,6 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         }
     }
     rc = status == 0 ? CF_EXIT_OK : CF_EXIT_DATA;
-    if (status == 1 && R->rank == 0 && e->code == 0)
-        cf_error_clear(e);
 out:
     if (R->fp != NULL)
         fclose(R->fp);

@@ -794,6 +794,10 @@ int cf_modelset_read_mem(const char *buf, size_t len, const char *name, cf_model
                          cf_error *e)
 {
     json_error_t je;
+    if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+        buf += 3; /* a UTF-8 byte order mark */
+        len -= 3;
+    }
     json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
     if (root == NULL)
         return cf_error_set(e, CF_EXIT_DATA, name, je.line > 0 ? je.line : 0,
@@ -829,32 +833,12 @@ int cf_modelset_read(const char *path, cf_modelset **out, cf_error *e)
                             "is a folder, not a model file: name a .json file written by "
                             "'commfit fit'");
     }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        if (len == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (nb == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int err = ferror(fp);
+    char *buf = NULL;
+    size_t len = 0;
+    int rrc = cf_read_all(fp, path, &buf, &len, e);
     fclose(fp);
-    if (buf == NULL)
-        return cf_error_set(e, CF_EXIT_DATA, path, 0, "out of memory");
-    if (err) {
-        free(buf);
-        return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot read");
-    }
+    if (rrc != 0)
+        return rrc;
     int rc = cf_modelset_read_mem(buf, len, path, out, e);
     free(buf);
     return rc;

@@ -225,6 +225,98 @@ static int is_report_folder(const char *dir)
     return strstr(buf, CF_REPORT_GENERATOR) != NULL;
 }
 
+/* The list of what a report wrote, one name a line, kept in its folder: a later report
+ * replaces the folder only when it holds nothing else, and deletes only what is listed. */
+#define MANIFEST ".commfit-report"
+
+/* The names the folder's list holds, as one buffer of lines (malloc'd), or NULL. */
+static char *read_manifest(const char *dir)
+{
+    size_t n = strlen(dir) + sizeof MANIFEST + 2;
+    char *p = malloc(n);
+    if (p == NULL)
+        return NULL;
+    snprintf(p, n, "%s/%s", dir, MANIFEST);
+    FILE *fp = fopen(p, "r");
+    free(p);
+    if (fp == NULL)
+        return NULL;
+    char *buf = NULL;
+    size_t len;
+    cf_error scratch;
+    if (cf_read_all(fp, MANIFEST, &buf, &len, &scratch) != 0)
+        buf = NULL;
+    fclose(fp);
+    return buf;
+}
+
+static int listed(const char *manifest, const char *name)
+{
+    size_t k = strlen(name);
+    for (const char *l = manifest; *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t n = nl ? (size_t)(nl - l) : strlen(l);
+        if (n == k && memcmp(l, name, k) == 0)
+            return 1;
+        if (nl == NULL)
+            break;
+        l = nl + 1;
+    }
+    return 0;
+}
+
+/* The first entry of dir that its list does not name ("" when none); 1 when there is
+ * one, or when the folder cannot be read or has no list. */
+static int foreign_entry(const char *dir, char *name, size_t cap)
+{
+    name[0] = '\0';
+    char *manifest = read_manifest(dir);
+    DIR *d = manifest != NULL ? opendir(dir) : NULL;
+    if (d == NULL) {
+        free(manifest);
+        return 1;
+    }
+    struct dirent *de;
+    int found = 0;
+    while (!found && (de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+            strcmp(de->d_name, MANIFEST) == 0)
+            continue;
+        if (!listed(manifest, de->d_name)) {
+            snprintf(name, cap, "%s", de->d_name);
+            found = 1;
+        }
+    }
+    closedir(d);
+    free(manifest);
+    return found;
+}
+
+/* Deletes what the folder's list names, the list, then the folder if that emptied it;
+ * anything else stays where it is. */
+static void remove_listed(const char *dir)
+{
+    char *manifest = read_manifest(dir);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (manifest != NULL && fd >= 0) {
+        for (char *l = manifest; *l;) {
+            char *nl = strchr(l, '\n');
+            if (nl != NULL)
+                *nl = '\0';
+            if (*l != '\0' && strchr(l, '/') == NULL)
+                unlinkat(fd, l, 0);
+            if (nl == NULL)
+                break;
+            l = nl + 1;
+        }
+        unlinkat(fd, MANIFEST, 0);
+    }
+    if (fd >= 0)
+        close(fd);
+    free(manifest);
+    rmdir(dir);
+}
+
 static int is_empty_folder(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -309,10 +401,23 @@ static int swap_in(const char *tmp, const char *dir, const char *parent, const c
         rc = cf_error_set(e, CF_EXIT_DATA, dir, 0, "cannot replace: %s", strerror(errno));
         rename(aside, dir);
     } else {
-        remove_tree(aside);
+        remove_listed(aside);
     }
     free(aside);
     return rc;
+}
+
+/* The list of every file the report wrote (what cleanup tracks): the next report may
+ * delete those and nothing else. */
+static int write_manifest(cf_report *r, cf_error *e)
+{
+    FILE *fp = cf_report_create(r, MANIFEST, e);
+    if (fp == NULL)
+        return CF_EXIT_DATA;
+    for (size_t i = 0; i < cleanup_n; i++)
+        if (strcmp(cleanup_names[i], MANIFEST) != 0)
+            fprintf(fp, "%s\n", cleanup_names[i]);
+    return cf_report_close(fp, MANIFEST, e);
 }
 
 /* gnuplot processes to run side by side: one per core, as far as the limit. */
@@ -363,10 +468,24 @@ static int check_dir(const char *dir, cf_error *e)
     if (!S_ISDIR(st.st_mode))
         return cf_error_set(e, CF_EXIT_DATA, dir, 0,
                             "a file of that name is in the way of the report folder");
-    if (!is_empty_folder(dir) && !is_report_folder(dir))
+    if (is_empty_folder(dir))
+        return 0;
+    if (!is_report_folder(dir))
         return cf_error_set(e, CF_EXIT_DATA, dir, 0,
                             "folder exists and is not a commfit report: remove it or choose "
                             "another with -o");
+    char name[256];
+    if (foreign_entry(dir, name, sizeof name)) {
+        if (name[0] == '\0')
+            return cf_error_set(e, CF_EXIT_DATA, dir, 0,
+                                "an earlier report without the list %s of its files: remove "
+                                "the folder or choose another with -o",
+                                MANIFEST);
+        return cf_error_set(e, CF_EXIT_DATA, dir, 0,
+                            "the report folder holds '%s', which commfit report did not write: "
+                            "move it, or choose another folder with -o",
+                            name);
+    }
     return 0;
 }
 
@@ -463,6 +582,8 @@ int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
             rc = draw(&r, o, res, e);
         if (rc == 0)
             rc = cf_report_html(&r, o->gnuplot ? NULL : o->gnuplot_missing, e);
+        if (rc == 0)
+            rc = write_manifest(&r, e);
         if (rc == 0) {
             sigset_t old;
             block_signals(&old);

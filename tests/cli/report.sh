@@ -51,8 +51,10 @@ if [ -n "$gp" ]; then
     expect_err "commfit: report: drawing t.csv: measurements only, no model (fitted curves need one: commfit fit -i t.csv)
 commfit: report: wrote report/t/index.html with $nplots plots" "report -i t.csv"
     check "report/ holds the report folder and nothing else" test "$(ls -A report)" = t
-    check "the folder holds the page and three files a plot" \
-        test "$(ls -A report/t | wc -l)" -eq $((3 * nplots + 1))
+    check "the folder holds the page, three files a plot and the list of them" \
+        test "$(ls -A report/t | wc -l)" -eq $((3 * nplots + 2))
+    check "the list .commfit-report names every other file of the folder" \
+        test "$(ls -A report/t | grep -v '^\.commfit-report$')" = "$(sort report/t/.commfit-report)"
     for p in $plots; do
         n=${p%%:*}
         want=${p#*:}
@@ -118,11 +120,27 @@ commfit: report: wrote report/t/index.html with $nplots plots" "report -i t.csv"
         test -s report/t/time-alltoall.svg
     check "the figure drawn by hand has its 3 curves" test "$(elements report/t/time-alltoall.svg)" -eq 3
 
+    # A file the user put in the report folder is never deleted: the run is refused.
+    echo mine >report/t/notes.txt
+    run "$COMMFIT" report -i t.csv
+    expect_rc 1 "a folder holding the user's file"
+    expect_err "commfit: report: report/t: the report folder holds 'notes.txt', which commfit report did not write: move it, or choose another folder with -o" \
+        "a folder holding the user's file"
+    check "the user's file is kept" test "$(cat report/t/notes.txt)" = mine
+    check "the refused run leaves the earlier report" test -s report/t/index.html
+    rm report/t/notes.txt
+    # An earlier report without its list (another writer's folder) is refused as well.
+    mkdir old-report
+    cp report/t/index.html old-report/
+    run "$COMMFIT" report -i t.csv -o old-report
+    expect_rc 1 "an earlier report without its list"
+    expect_err "commfit: report: old-report: an earlier report without the list .commfit-report of its files: remove the folder or choose another with -o" \
+        "an earlier report without its list"
+
     # A second run replaces the report whole.
-    touch report/t/stale.txt
     run "$COMMFIT" report -i t.csv
     expect_rc 0 "a second run"
-    check "a second run replaces the earlier report" test ! -e report/t/stale.txt
+    check "a second run replaces the earlier report" test "$(ls -A report/t | wc -l)" -eq $((3 * nplots + 2))
     check "a second run leaves no temporary folder" test "$(ls -A report)" = t
 
     # The plots are drawn in batches: a few gnuplot processes, each given many scripts.

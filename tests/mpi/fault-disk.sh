@@ -87,7 +87,7 @@ cp ro/r.csv before.csv
 mount --bind ro ro && mount -o remount,bind,ro ro
 run mpirun 2 "$COMMFIT" measure --resume ro/r.csv
 expect_rc 1 "--resume on a read-only folder"
-expect_err "commfit: measure: ro/r.csv: cannot truncate: Read-only file system" \
+expect_err "commfit: measure: ro/r.csv: cannot open: Read-only file system" \
     "--resume on a read-only folder: the message"
 check "--resume on a read-only folder: the table is untouched" cmp -s before.csv ro/r.csv
 

@@ -174,15 +174,19 @@ static void folder(void)
     snprintf(path, sizeof path, "%s/time-bcast.svg", out);
     ok(!exists(path), "no image without gnuplot");
 
-    /* gnuplot failing: an error, and the earlier report is untouched. */
-    snprintf(path, sizeof path, "%s/keep.txt", out);
-    FILE *fp = fopen(path, "w");
+    /* gnuplot failing: an error, and the earlier report is untouched (a mark added to
+     * its page stays). */
+    snprintf(path, sizeof path, "%s/index.html", out);
+    FILE *fp = fopen(path, "a");
+    fputs("<!-- mark -->\n", fp);
     fclose(fp);
+    char grep_mark[700];
+    snprintf(grep_mark, sizeof grep_mark, "grep -q 'mark -->' '%s'", path);
     o.gnuplot = "/bin/false";
     cf_error_clear(&e);
     is_int(cf_report_write(&o, &res, &e), CF_EXIT_DATA, "gnuplot failing is an error");
     is_str(e.file, "time-bcast.gp", "naming the script");
-    ok(exists(path), "the earlier report stays as it was");
+    ok(system(grep_mark) == 0, "the earlier report stays as it was");
     snprintf(path, sizeof path, "%s/rep", dir);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", path);
@@ -192,9 +196,21 @@ static void folder(void)
     o.gnuplot = NULL;
     cf_error_clear(&e);
     is_int(cf_report_write(&o, &res, &e), 0, "a second run: %s", e.msg);
-    snprintf(path, sizeof path, "%s/keep.txt", out);
-    ok(!exists(path), "replaces the earlier report");
+    ok(system(grep_mark) != 0, "replaces the earlier report");
     ok(system(cmd) == 0, "and leaves nothing beside it");
+
+    /* A file report did not write is never deleted: the run is refused. */
+    snprintf(path, sizeof path, "%s/keep.txt", out);
+    fp = fopen(path, "w");
+    fclose(fp);
+    cf_error_clear(&e);
+    is_int(cf_report_write(&o, &res, &e), CF_EXIT_DATA, "a folder with a file of the user's");
+    is_str(e.msg,
+           "the report folder holds 'keep.txt', which commfit report did not write: move it, or "
+           "choose another folder with -o",
+           "names the file");
+    ok(exists(path), "and keeps it");
+    unlink(path);
 
     /* A folder of other files is refused. */
     snprintf(out, sizeof out, "%s/mine", dir);

@@ -151,7 +151,9 @@ static void numbers(void)
         cf_error e;
         cf_table *t = parse(text, &e);
         double want = strtod(vals[i], NULL);
-        if (want > 0 && (t == NULL || t->rows[0].t_avg_us != want)) {
+        /* Times outside the physical bounds are refused (see bounds() below). */
+        int inside = want >= CF_TIME_MIN_US && want <= CF_TIME_MAX_US;
+        if (inside != (t != NULL) || (inside && t->rows[0].t_avg_us != want)) {
             all = 0;
             printf("#   %s read as %.17g, strtod gives %.17g\n", vals[i],
                    t ? t->rows[0].t_avg_us : NAN, want);
@@ -384,7 +386,7 @@ static void parsing(void)
         text[len] = '\0';
         double want = strtod(text, NULL), got = NAN;
         cf_error e;
-        if (!(want > 0 && isfinite(want)))
+        if (!(want >= CF_TIME_MIN_US && want <= CF_TIME_MAX_US))
             continue;
         n++;
         if (read_time(text, &got, &e) != 0 || memcmp(&got, &want, sizeof got) != 0) {
@@ -398,7 +400,7 @@ static void parsing(void)
     /* What the writer writes, the reader reads back as strtod does. */
     int back = 1;
     for (int i = 0; i < 100000 && back; i++) {
-        double v = pow(10, -8 + 20 * (double)(rnd() >> 11) / 9007199254740992.0), got = NAN;
+        double v = pow(10, -6 + 18 * (double)(rnd() >> 11) / 9007199254740992.0), got = NAN;
         char text[64];
         cf_row r;
         cf_row_init(&r);
@@ -456,6 +458,17 @@ int main(void)
                 "t_min_us -1: expected a positive, finite time");
     refuses_row("pingpong,2,1024,byte,,10,5,0,2,3,2,0.1,5",
                 "t_min_us 0: expected a positive, finite time");
+    /* Physical bounds: 1e-6 us to 1e12 us (issue 19). */
+    refuses_row("pingpong,2,1024,byte,,10,5,4.9e-324,4.9e-324,4.9e-324,,,",
+                "t_min_us '4.94066e-324' outside the physical range: expected 1e-06 to 1e+12 us");
+    refuses_row("pingpong,2,1024,byte,,10,5,9.9e-7,1,2,,,",
+                "t_min_us '9.9e-07' outside the physical range: expected 1e-06 to 1e+12 us");
+    refuses_row("pingpong,2,1024,byte,,10,5,1,2,1.7e308,,,",
+                "t_max_us '1.7e+308' outside the physical range: expected 1e-06 to 1e+12 us");
+    refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,1e13,,",
+                "t_med_us '1e+13' outside the physical range: expected 1e-06 to 1e+12 us");
+    refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,2,1.5e12,",
+                "t_ci95_us '1.5e+12' outside the physical range: expected at most 1e+12 us");
     /* Negative numbers that only strtod reads exactly (an exponent beyond 10^22, more
      * than 15 digits) keep their sign. */
     refuses_row("pingpong,2,1024,byte,,10,5,-1e-30,2,3,2,0.1,5",

@@ -1,0 +1,81 @@
+# Issue 19, measure's part: its table is locked while it is written, a device or other
+# non-regular -o is never deleted, an interrupted run says what it kept even under -q and
+# exits 1 whatever the launcher says, and --resume records how the rows it adds were run.
+. "$top_srcdir/tests/setup.sh"
+export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+n=$(getconf _NPROCESSORS_ONLN)
+
+# A second writer on a table is refused, and the table is left as it was.
+if command -v flock >/dev/null 2>&1; then
+    echo "someone's rows" >locked.csv
+    flock locked.csv sleep 60 &
+    holder=$!
+    sleep 1 # time for flock to take the lock
+    run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 0 --samples 2 --reps 3 -o locked.csv
+    expect_rc 1 "measure -o a table another writer holds"
+    expect_err "commfit: measure: locked.csv: another commfit measure is writing this table: wait for it to end, or write elsewhere with -o" \
+        "measure -o a locked table"
+    check "the locked table is untouched" test "$(cat locked.csv)" = "someone's rows"
+    kill "$holder" 2>/dev/null || true
+    wait "$holder" 2>/dev/null || true
+else
+    skip "flock(1) is not installed: the lock is not tested"
+fi
+
+# -o - is the standard output; no file named '-'.
+run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 0,1 --samples 2 --reps 3 -o -
+expect_rc 0 "measure -o -"
+check "measure -o -: the table on stdout" test "$(grep -c '^pingpong,2,' "$T/out")" -eq 2
+check "measure -o -: no file named '-'" test ! -e ./-
+expect_err "commfit: measure: wrote the table to standard output (2 rows)" "measure -o -"
+run "$COMMFIT" measure --patterns ddt --ddt-summary -o -
+expect_rc 2 "measure -o - --ddt-summary"
+
+# A device -o: the write error is exit 1 with the path; the device stays.
+if mknod full c 1 7 2>/dev/null; then
+    run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 0 --samples 2 --reps 3 -o full
+    expect_rc 1 "measure -o a full device"
+    grep_err "^commfit: measure: full: cannot write: No space left on device$" "measure -o a full device: the message"
+    check "the device is still there" test -c full
+else
+    skip "mknod needs root: measure -o a device"
+fi
+
+# SIGINT to a plain (self-launched) run under -q: exit 1 and the one-line message. Under
+# timeout, which passes the signal on to its whole process group, as batch systems do.
+timeout -s INT 300 "$COMMFIT" measure --patterns pingpong,sendrecv,allreduce --sizes 0:256 --reps 5000 \
+    --samples 3 --max-time 60 -q -o r.csv >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while [ "$i" -lt 600 ] && [ "$(grep -c '^[a-z]' r.csv 2>/dev/null || echo 0)" -lt 3 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -INT "$pid" 2>/dev/null || true
+rc=0
+wait "$pid" || rc=$?
+rows=$(($(grep -vc '^#' r.csv) - 1))
+if [ "$rows" -ge 30 ]; then
+    skip "the run finished before the signal arrived"
+else
+    expect_rc 1 "SIGINT to a plain run under -q"
+    grep_err "^commfit: measure: stopped by a signal: $rows rows in r.csv; continue with 'commfit measure --resume r.csv'$" \
+        "SIGINT under -q: the message says what was kept and how to continue"
+fi
+
+# --resume on 3 ranks records its launch size, and oversubscription when 3 > cores.
+run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 0,1K,4K --samples 2 --reps 3 -q -o k.csv
+expect_rc 0 "a complete run"
+head -n "$(($(wc -l <k.csv) - 2))" k.csv >k2.csv
+run mpirun 3 "$COMMFIT" measure --resume k2.csv
+expect_rc 0 "--resume on 3 ranks"
+check "--resume records its launch size" grep -Eq '^# resume_1: date [0-9T:Z-]+, launch_np 3, oversubscribed (yes|no), after 1 rows$' k2.csv
+if [ "$n" -lt 3 ]; then
+    check "--resume oversubscribed records it" grep -q '^# resume_1: .*oversubscribed yes' k2.csv
+    check "--resume oversubscribed: the table says so" sh -c "grep '^# oversubscribed:' k2.csv | tail -1 | grep -q yes"
+else
+    skip "$n cores: 3 ranks are not oversubscribed"
+fi
+check "--resume adds the missing rows" test "$(grep -c '^pingpong,' k2.csv)" -eq 3
+
+done_testing
