@@ -562,6 +562,7 @@ int cmd_measure(int argc, char **argv)
     /* Run and waited for, not exec'd: a stop asked by a signal is status 1 whatever the
      * launcher's own status; the ranks said what was kept. */
     int stopped;
+    cf_launch_prepare_env(n, cf_launch_cores());
     rc = cf_launch_run(largv, &stopped, &e);
     cf_launch_argv_free(largv);
     if (e.code == 0) {

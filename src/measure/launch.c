@@ -148,6 +148,15 @@ char *cf_launch_self_exe(void)
     return strdup(buf);
 }
 
+void cf_launch_prepare_env(long n, long cores)
+{
+    if (strcmp(CF_MPI_LIBRARY, "openmpi") != 0)
+        return;
+    setenv("OMPI_MCA_orte_execute_quiet", "1", 0);
+    if (n > cores)
+        setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
+}
+
 int cf_launch_exec(char *const *argv, cf_error *e)
 {
     if (setenv(CF_LAUNCH_MARK, "1", 1) != 0)

@@ -45,6 +45,14 @@ char *cf_launch_self_exe(void);
  * failure, with e filled. */
 int cf_launch_exec(char *const *argv, cf_error *e);
 
+/* The environment a self-launch of n ranks on a node of `cores` gives its launcher, for
+ * the MPI library commfit-mpi is built with (configure's CF_MPI_LIBRARY). Open MPI's
+ * launcher refuses more ranks than cores, where MPICH's runs them (commfit warns and
+ * records it), and restates every rank's non-zero exit after commfit's own message:
+ * oversubscription is allowed when n > cores, and the launcher kept quiet. Variables the
+ * user set are kept. */
+void cf_launch_prepare_env(long n, long cores);
+
 /* Sets the mark, runs argv (searched on PATH) and waits for it. The status is 1 when a
  * SIGINT, SIGTERM or SIGHUP asked the run to stop (*stopped then set; one sent to this
  * process alone is passed on to the launcher), whatever the launcher's own status; else

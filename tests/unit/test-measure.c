@@ -364,6 +364,25 @@ static void test_launch(void)
     ok(env.under && env.size == -1, "commfit's own mark: under a launcher, size unknown");
     unsetenv(CF_LAUNCH_MARK);
 
+    /* The launcher's environment follows the library commfit-mpi is built with. */
+    unsetenv("OMPI_MCA_orte_execute_quiet");
+    unsetenv("OMPI_MCA_rmaps_base_oversubscribe");
+    int ompi = strcmp(CF_MPI_LIBRARY, "openmpi") == 0;
+    cf_launch_prepare_env(2, 2);
+    ok(getenv("OMPI_MCA_rmaps_base_oversubscribe") == NULL,
+       "no oversubscription asked for 2 ranks on 2 cores");
+    ok((getenv("OMPI_MCA_orte_execute_quiet") != NULL) == ompi,
+       "Open MPI's launcher kept quiet, %s", ompi ? "under Open MPI" : "and nothing else set");
+    cf_launch_prepare_env(4, 2);
+    ok((getenv("OMPI_MCA_rmaps_base_oversubscribe") != NULL) == ompi,
+       "4 ranks on 2 cores: oversubscription allowed under Open MPI only (this build: %s)",
+       CF_MPI_LIBRARY);
+    setenv("OMPI_MCA_orte_execute_quiet", "0", 1);
+    cf_launch_prepare_env(4, 2);
+    is_str(getenv("OMPI_MCA_orte_execute_quiet"), "0", "a value the user set is kept");
+    unsetenv("OMPI_MCA_orte_execute_quiet");
+    unsetenv("OMPI_MCA_rmaps_base_oversubscribe");
+
     char **v;
     cf_error e;
     char *args[] = {"--sizes", "0:1K"};
