@@ -231,6 +231,8 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
     {
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
+        /* Open MPI's launcher passes SIGUSR1 on to the ranks, and ends them on SIGTERM. */
+        sigaction(SIGUSR1, &sa, NULL);
     }
 
     char *cmd = command_line(argc, argv);

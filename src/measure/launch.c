@@ -173,6 +173,7 @@ int cf_launch_exec(char *const *argv, cf_error *e)
 static volatile sig_atomic_t run_child;
 static volatile sig_atomic_t run_stopped;
 static volatile sig_atomic_t run_own_group; /* the launcher has a process group of its own */
+static volatile sig_atomic_t run_forward;   /* the signal a stop is passed on as */
 
 static void on_stop(int sig, siginfo_t *info, void *ctx)
 {
@@ -184,9 +185,11 @@ static void on_stop(int sig, siginfo_t *info, void *ctx)
      * the terminal (a second would make MPICH's launcher abort the ranks before they
      * say what they kept), and gets from here only what was sent with kill. It is passed
      * on as SIGTERM, which the ranks take as they take SIGINT: on SIGINT, MPICH's
-     * launcher lost rank 0's closing message in 2 runs of 6 here, on SIGTERM in none of 8. */
+     * launcher lost rank 0's closing message in 2 runs of 6 here, on SIGTERM in none of 8.
+     * Open MPI's launcher ends the ranks at once on SIGTERM, but hands SIGUSR1 on to them,
+     * which they take as a stop too. */
     if (run_child > 0 && (run_own_group || (info != NULL && info->si_code <= 0)))
-        kill((pid_t)run_child, SIGTERM);
+        kill((pid_t)run_child, run_forward);
 }
 
 int cf_launch_run(char *const *argv, int *stopped, cf_error *e)
@@ -199,6 +202,7 @@ int cf_launch_run(char *const *argv, int *stopped, cf_error *e)
     sigemptyset(&sa.sa_mask);
     run_stopped = 0;
     run_child = 0;
+    run_forward = strcmp(CF_MPI_LIBRARY, "openmpi") == 0 ? SIGUSR1 : SIGTERM;
     *stopped = 0;
     if (setenv(CF_LAUNCH_MARK, "1", 1) != 0)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot set %s: %s", CF_LAUNCH_MARK,

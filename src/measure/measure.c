@@ -616,6 +616,32 @@ static int check_points(const cf_measure_opts *o, cf_error *e)
     return rc;
 }
 
+/* SimGrid 3.32's mpich selector hands alltoall of 32 KiB blocks and more to its pairwise
+ * algorithm, which throws at a process count that is not a power of two and takes the
+ * whole simulation down: refused before it starts. */
+static int check_simulated_points(const cf_measure_opts *o, cf_error *e)
+{
+    const char *sel = o->selector ? o->selector : CF_SIM_SELECTOR;
+    if (o->simulate == NULL || strcmp(sel, "mpich") != 0 || o->nsizes == 0 ||
+        o->sizes[o->nsizes - 1] < 32768)
+        return 0;
+    for (size_t i = 0; i < o->npats; i++) {
+        if (strcmp(o->pats[i]->name, "alltoall") != 0)
+            continue;
+        for (size_t k = 0; k < o->nnps; k++) {
+            long p = o->nps[k];
+            if (p > 2 && (p & (p - 1)) != 0)
+                return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                    "--simulate: SMPI's mpich selector runs alltoall of 32 KiB "
+                                    "and more with its pairwise algorithm, which aborts at np=%ld "
+                                    "(not a power of two): leave out those sizes or that np, or "
+                                    "use --coll-selector ompi",
+                                    p);
+        }
+    }
+    return 0;
+}
+
 int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
 {
     int rc;
@@ -683,6 +709,8 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
                                 "point-to-point patterns and the datatypes run on 2 ranks)",
                                 o->nps[k], o->nps[k]);
     }
+    if (o->nps != NULL && (rc = check_simulated_points(o, e)) != 0)
+        return rc;
     if (o->nps != NULL && (rc = check_points(o, e)) != 0)
         return rc;
     return 0;

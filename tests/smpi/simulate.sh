@@ -139,11 +139,13 @@ bad 1 "a bad radical" "^commfit: measure: radical.xml:2: radical=\"0-x\"" --simu
 bad 2 "an unknown selector" "^commfit: measure: --coll-selector 'mvapich': expected one of mpich, ompi" \
     --simulate "$P/flat.xml" --coll-selector mvapich
 bad 2 "more ranks than the platform's cores" "^commfit: measure: --np 300: the platform '.*flat.xml' has 256 cores" \
-    --simulate "$P/flat.xml" --np 300
+    --simulate "$P/flat.xml" --patterns allreduce --np 300
 bad 2 "a hostfile with fewer ranks" "^commfit: measure: two: the hostfile places 2 ranks, fewer than the 4 to simulate$" \
     --simulate "$P/flat.xml" --np 4 --hostfile two
 bad 1 "a hostfile host not in the platform" "^commfit: measure: unknown:2: host 'nowhere' is not in the platform$" \
     --simulate "$P/flat.xml" --np 2 --hostfile unknown
+bad 2 "alltoall of 32 KiB at np=3 under SMPI's mpich selector" "^commfit: measure: --simulate: SMPI's mpich selector runs alltoall of 32 KiB and more with its pairwise algorithm, which aborts at np=3" \
+    --simulate "$P/flat.xml" --patterns alltoall --sizes 16K,32K --np 2,3
 bad 2 "--hostfile without --simulate" "^commfit: measure: --hostfile goes with --simulate PLATFORM$" \
     --hostfile two
 bad 2 "--launcher with --simulate" "^commfit: measure: --simulate runs under SimGrid's smpirun" \
