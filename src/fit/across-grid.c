@@ -12,10 +12,13 @@
 #include <string.h>
 
 /* The interval's relative half-width: at least GRID_FLOOR, and per doubling of p beyond
- * the largest measured GRID_FLOOR_STEP plus GRID_ERR_K times the backtested error. */
+ * the largest measured GRID_FLOOR_STEP, plus GRID_ERR_K times the backtested error, plus
+ * GRID_GROWTH_K times the log of the growth of the cost per step (contention still
+ * growing at the largest measured np may grow on). */
 #define GRID_FLOOR 0.05
-#define GRID_FLOOR_STEP 0.04
+#define GRID_FLOOR_STEP 0.03
 #define GRID_ERR_K 1.5
+#define GRID_GROWTH_K 0.25
 
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
@@ -144,7 +147,9 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     *t = rho * steps_at(a, r.steps, q, m);
     /* Beyond the measured sizes of this algorithm the step cost carries the size alone:
      * a tenth of the interval's step per doubling of size. */
-    double w = GRID_FLOOR + (GRID_FLOOR_STEP + GRID_ERR_K * g->err_per_doubling) * (d + 0.1 * off);
+    double step = GRID_FLOOR_STEP + GRID_ERR_K * g->err_per_doubling +
+                  GRID_GROWTH_K * log(fmax(g->step_growth, 1.0));
+    double w = GRID_FLOOR + step * (d + 0.1 * off);
     *lo = *t / (1.0 + w);
     *hi = *t * (1.0 + w);
     return 0;
@@ -233,10 +238,12 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
             long p[CF_ACROSS_NP_MAX];
             double t[CF_ACROSS_NP_MAX];
             int k = group_at(a, r.name, sz[i], p, t);
+            /* The reading of the largest np; the one below it at half weight, as the
+             * cost per step may change between them (contention setting in). */
             for (int drop = 0; drop < 2 && k - drop >= 3; drop++) {
                 double e = backtest(a, r.steps, sz[i], p, t, k - drop);
                 if (e >= 0 && nbt < CF_GRID_MAX)
-                    bt[nbt++] = e;
+                    bt[nbt++] = drop ? 0.5 * e : e;
             }
             double gv = growth(a, r.steps, sz[i], p, t, k);
             if (isfinite(gv) && ngr < CF_GRID_MAX)
