@@ -64,10 +64,15 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
     int j = 1;
     while (j < k - 1 && p[j] < q)
         j++;
-    double s0 = steps_at(a, st, p[j - 1], m), s1 = steps_at(a, st, p[j], m);
+    /* The lower end: the nearest below whose step cost differs (np 12 and 16 both take
+     * 4 binomial steps; the line runs through 8 and 16). */
+    int i = j - 1;
+    double s1 = steps_at(a, st, p[j], m), s0 = steps_at(a, st, p[i], m);
+    while (i > 0 && !(s1 > s0))
+        s0 = steps_at(a, st, p[--i], m);
     if (!(s1 > s0))
         return t[j] * sq / s1;
-    double mu = (t[j] - t[j - 1]) / (s1 - s0);
+    double mu = (t[j] - t[i]) / (s1 - s0);
     if (q > p[k - 1])
         mu = fmax(mu, 0.0);
     double v = t[j] + mu * (sq - s1);
@@ -94,6 +99,31 @@ static int grid_sizes(const cf_across_grid *g, double *sz)
     return d;
 }
 
+/* The relative error of reading p[k-1] from the two below it; -1 when there are not three. */
+static double backtest(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
+                       int k)
+{
+    if (k < 3)
+        return -1;
+    double d, v = along(a, st, p[k - 1], m, p, t, k - 1, &d);
+    return d > 0 ? fabs(v - t[k - 1]) / t[k - 1] / d : -1;
+}
+
+/* What reading one doubling beyond misses at one size of an algorithm: the reading of its
+ * largest np from those below, and of the one below that at half weight, as the cost per
+ * step may change between them (contention setting in). -1 when there are not 3 np. */
+static double size_error(const cf_across *a, cf_steps st, double m, const long *p,
+                         const double *t, int k)
+{
+    double e = -1;
+    for (int drop = 0; drop < 2 && k - drop >= 3; drop++) {
+        double v = backtest(a, st, m, p, t, k - drop);
+        if (v >= 0)
+            e = fmax(e, drop ? 0.5 * v : v);
+    }
+    return e;
+}
+
 int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, double *lo,
                            double *hi)
 {
@@ -106,7 +136,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     int ns = grid_sizes(g, sz);
     /* The nearest measured sizes at or below and at or above m where r ran. */
     int below = -1, above = -1;
-    double tb = 0, ta = 0, db = 0, da = 0;
+    double tb = 0, ta = 0, db = 0, da = 0, eb = -1, ea = -1;
     long p[CF_ACROSS_NP_MAX];
     double tt[CF_ACROSS_NP_MAX];
     for (int i = 0; i < ns; i++) {
@@ -118,11 +148,13 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
             below = i;
             tb = v / steps_at(a, r.steps, q, sz[i]);
             db = d;
+            eb = size_error(a, r.steps, sz[i], p, tt, k);
         }
         if (sz[i] >= m && above < 0) {
             above = i;
             ta = v / steps_at(a, r.steps, q, sz[i]);
             da = d;
+            ea = size_error(a, r.steps, sz[i], p, tt, k);
         }
     }
     if (below < 0 && above < 0)
@@ -147,22 +179,16 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     *t = rho * steps_at(a, r.steps, q, m);
     /* Beyond the measured sizes of this algorithm the step cost carries the size alone:
      * a tenth of the interval's step per doubling of size. */
-    double step = GRID_FLOOR_STEP + GRID_ERR_K * g->err_per_doubling +
+    /* The error of the readings at the sizes used, at least the median over every size;
+     * twice that where these sizes cannot tell. */
+    double e = fmax(eb, ea);
+    e = e < 0 ? 2.0 * g->err_per_doubling : fmax(e, g->err_per_doubling);
+    double step = GRID_FLOOR_STEP + GRID_ERR_K * e +
                   GRID_GROWTH_K * log(fmax(g->step_growth, 1.0));
     double w = GRID_FLOOR + step * (d + 0.1 * off);
     *lo = *t / (1.0 + w);
     *hi = *t * (1.0 + w);
     return 0;
-}
-
-/* The relative error of reading p[k-1] from the two below it; -1 when there are not three. */
-static double backtest(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
-                       int k)
-{
-    if (k < 3)
-        return -1;
-    double d, v = along(a, st, p[k - 1], m, p, t, k - 1, &d);
-    return d > 0 ? fabs(v - t[k - 1]) / t[k - 1] / d : -1;
 }
 
 /* The cost per step at the top over the one below, at one size; NAN when unknown. */
@@ -238,19 +264,15 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
             long p[CF_ACROSS_NP_MAX];
             double t[CF_ACROSS_NP_MAX];
             int k = group_at(a, r.name, sz[i], p, t);
-            /* The reading of the largest np; the one below it at half weight, as the
-             * cost per step may change between them (contention setting in). */
-            for (int drop = 0; drop < 2 && k - drop >= 3; drop++) {
-                double e = backtest(a, r.steps, sz[i], p, t, k - drop);
-                if (e >= 0 && nbt < CF_GRID_MAX)
-                    bt[nbt++] = drop ? 0.5 * e : e;
-            }
+            double e = size_error(a, r.steps, sz[i], p, t, k);
+            if (e >= 0 && nbt < CF_GRID_MAX)
+                bt[nbt++] = e;
             double gv = growth(a, r.steps, sz[i], p, t, k);
             if (isfinite(gv) && ngr < CF_GRID_MAX)
                 gr[ngr++] = gv;
         }
     }
-    g->err_per_doubling = quantile(bt, nbt, 0.9);
+    g->err_per_doubling = quantile(bt, nbt, 0.5);
     g->step_growth = ngr ? quantile(gr, ngr, 0.5) : 1.0;
     free(bt);
 }

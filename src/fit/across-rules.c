@@ -79,7 +79,8 @@ static int pick_mpich(const char *pattern, long p, double m, cf_rule_alg *a)
     int reduce = strcmp(pattern, "reduce") == 0, allreduce = strcmp(pattern, "allreduce") == 0;
     if (reduce || allreduce) {
         if (m <= MPICH_REDUCE_SHORT || m / 4.0 < (double)pof2_le(p))
-            *a = (cf_rule_alg){reduce ? "binomial tree" : "recursive doubling", CF_STEPS_LG};
+            *a = reduce ? (cf_rule_alg){"binomial tree", CF_STEPS_LG}
+                        : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD};
         else
             *a = (cf_rule_alg){"Rabenseifner", CF_STEPS_HALVING2};
         return 0;
@@ -97,7 +98,7 @@ static int pick_smpi_mpich(const char *pattern, long p, double m, cf_rule_alg *a
         return 0;
     }
     if (strcmp(pattern, "allreduce") == 0) {
-        *a = (cf_rule_alg){"two-level recursive doubling", CF_STEPS_LG};
+        *a = (cf_rule_alg){"two-level recursive doubling", CF_STEPS_FOLD};
         return 0;
     }
     return pick_mpich(pattern, p, m, a);
@@ -165,6 +166,9 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     switch (st) {
     case CF_STEPS_LG:
         s = lg * T2(m);
+        break;
+    case CF_STEPS_FOLD:
+        s = (is_pow2(p) ? lg : lg + 1) * T2(m);
         break;
     case CF_STEPS_DOUBLING: /* step j exchanges 2^j blocks */
         for (int j = 0; j < lg; j++)

@@ -64,7 +64,9 @@ typedef struct cf_across_seg {
  * np=2 time T2 (its "unit" curve): the line through the two largest extrapolates, so a
  * cost per step that grew with p (contention) keeps its latest value. */
 typedef enum cf_steps {
-    CF_STEPS_LG,               /* ceil(lg p) steps of m: binomial tree, recursive doubling */
+    CF_STEPS_LG,               /* ceil(lg p) steps of m: binomial tree */
+    CF_STEPS_FOLD,             /* lg p steps of m, floor(lg p) + 2 when p is no power of two
+                                  (recursive doubling folds the extra processes in and out) */
     CF_STEPS_DOUBLING,         /* step j moves 2^j blocks: recursive-doubling allgather */
     CF_STEPS_BRUCK_GATHER,     /* step j moves min(2^j, p-2^j) blocks */
     CF_STEPS_RING,             /* p-1 steps of m: ring, pairwise, isend/irecv */
@@ -103,8 +105,8 @@ typedef struct cf_across_grid {
     int n;
     cf_grid_point pt[CF_GRID_MAX];
     /* The relative error of the line through two process counts read one doubling beyond
-     * them, at its 90th percentile over the measured sizes: what the interval grows by per
-     * doubling of p beyond the largest measured. */
+     * them, its median over the measured sizes: at least what the interval grows by per
+     * doubling of p beyond the largest measured (the error at the size read may be more). */
     double err_per_doubling;
     double step_growth; /* median ratio of the cost per step at the top to the one below */
 } cf_across_grid;
