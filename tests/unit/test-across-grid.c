@@ -185,15 +185,13 @@ static void contention(void)
     is_int(fit(pts, n, &a), 0, "ring cost per step x4 beyond np 8: a grid");
     n = make(nps, 5, 0.0, 0.0, NULL, pts);
     is_int(fit(pts, n, &flat), 0, "the same without contention");
-    /* Set in between 8 and 16, it shows in reading np 16 from 4 and 8. */
-    ok(a.grid.err_per_doubling > 0.1, "the readings' error grows (%.2f per doubling)",
-       a.grid.err_per_doubling);
     /* The line through np 16 and 32 carries the grown cost per step to 64 exactly. */
     double m = 1048576;
     cf_estimate est, ef;
     cf_across_predict(&a, 64, m, &est);
     cf_across_predict(&flat, 64, m, &ef);
     near(est.t_us, allgather_truth(64, m, 3.0), 1e-9, "np 64, 1 MiB: exact");
+    /* Set in between 8 and 16, it shows in reading np 16 from 4 and 8 at that size. */
     ok(est.hi_us / est.lo_us > ef.hi_us / ef.lo_us,
        "contention seen: a wider interval than without (%.2f > %.2f)", est.hi_us / est.lo_us,
        ef.hi_us / ef.lo_us);
