@@ -125,7 +125,7 @@ static double size_error(const cf_across *a, cf_steps st, double m, const long *
 }
 
 int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, double *lo,
-                           double *hi)
+                           double *hi, const char **algorithm)
 {
     const cf_across_grid *g = &a->grid;
     cf_rule_alg r;
@@ -188,6 +188,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     double w = GRID_FLOOR + step * (d + 0.1 * off);
     *lo = *t / (1.0 + w);
     *hi = *t * (1.0 + w);
+    *algorithm = r.name;
     return 0;
 }
 

@@ -167,6 +167,7 @@ typedef struct cf_estimate {
     double contention;   /* p2p: the factor applied (1 when none was measured) */
     long contention_np;  /* p2p: where it was measured; 0 when none */
     double model_factor; /* p2p: the model-error factor in the interval */
+    const char *algorithm; /* across-np: the algorithm that answered (static or in the model) */
 } cf_estimate;
 
 /* Relative-error least squares: minimises sum ((t_i - x_i.c) / T_i)^2, T_i the measured
@@ -192,9 +193,10 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
 /* The grid of a (fitted) across-np model from its points under the rules; nothing when
  * the rules have none for the pattern, np=2 was not measured or there are too many points. */
 void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n);
-/* T at (p, m) from the grid with its 95% interval; -1 when the grid cannot answer there. */
+/* T at (p, m) from the grid with its 95% interval and the algorithm the rules run there;
+ * -1 when the grid cannot answer there. */
 int cf_across_grid_predict(const cf_across *a, long p, double m, double *t, double *lo,
-                           double *hi);
+                           double *hi, const char **algorithm);
 /* T at (p, m) with its 95% prediction interval; out->alg is the segment used. Between the
  * two segments' sizes the interval covers both. */
 void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out);
