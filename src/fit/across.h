@@ -110,6 +110,8 @@ typedef struct cf_across_grid {
     double err_per_doubling;
     double step_growth; /* median ratio of the cost per step at the top to the one below */
 } cf_across_grid;
+/* A step_growth above this is contention that grows with np, and said so. */
+#define CF_GRID_CONTENTION 1.2
 
 /* The across-np model of one (pattern, datatype): one or two size ranges (MPICH switches
  * algorithm, and protocols switch, at sizes), chosen with their algorithms by AICc. */
