@@ -345,25 +345,29 @@ static int get_tuple(const json_t *x, int k, double *v)
     return 0;
 }
 
-static int grid_from_json(const json_t *j, const where *w, const char *pattern, cf_across_grid *g)
+static int grid_from_json(const json_t *j, const where *outer, const char *pattern,
+                          cf_across_grid *g)
 {
     if (!json_is_object(j))
-        return bad(w, "grid", "an object");
+        return bad(outer, "grid", "an object");
+    where ws = *outer;
+    snprintf(ws.path, sizeof ws.path, "%.80s.grid", outer->path);
+    const where *w = &ws;
     const json_t *unit = json_object_get(j, "unit"), *pts = json_object_get(j, "points");
     if (get_str(w, j, "rules", g->rules, sizeof g->rules))
         return CF_EXIT_DATA;
     if (!cf_rules_known(g->rules, pattern))
-        return bad(w, "grid.rules", "rules known for the pattern (smpi-mpich, mpich)");
+        return bad(w, "rules", "rules known for the pattern (smpi-mpich, mpich)");
     if (!json_is_array(unit) || json_array_size(unit) < 2 || json_array_size(unit) > CF_UNIT_MAX)
-        return bad(w, "grid.unit", "an array of 2 to 64 [bytes, t_us] pairs");
+        return bad(w, "unit", "an array of 2 to 64 [bytes, t_us] pairs");
     if (!json_is_array(pts) || json_array_size(pts) > CF_GRID_MAX)
-        return bad(w, "grid.points", "an array of at most 768 [np, bytes, t_us] triples");
+        return bad(w, "points", "an array of at most 768 [np, bytes, t_us] triples");
     g->nunit = (int)json_array_size(unit);
     for (int i = 0; i < g->nunit; i++) {
         double v[2];
         if (get_tuple(json_array_get(unit, (size_t)i), 2, v) != 0 ||
             (i > 0 && v[0] <= g->unit_bytes[i - 1]))
-            return bad(w, "grid.unit", "[bytes, t_us] pairs by increasing size, times > 0");
+            return bad(w, "unit", "[bytes, t_us] pairs by increasing size, times > 0");
         g->unit_bytes[i] = v[0];
         g->unit_t_us[i] = v[1];
     }
@@ -372,7 +376,7 @@ static int grid_from_json(const json_t *j, const where *w, const char *pattern, 
         double v[3];
         if (get_tuple(json_array_get(pts, (size_t)i), 3, v) != 0 || v[0] < 2 ||
             v[0] > CF_TABLE_NP_MAX || v[0] != floor(v[0]))
-            return bad(w, "grid.points", "[np, bytes, t_us] triples, np >= 2, times > 0");
+            return bad(w, "points", "[np, bytes, t_us] triples, np >= 2, times > 0");
         g->pt[i] = (cf_grid_point){(long)v[0], v[1], v[2]};
     }
     if (get_nonneg(w, j, "err_per_doubling", &g->err_per_doubling) ||

@@ -168,12 +168,36 @@ static void exact(void)
     cf_error e;
     cf_error_clear(&e);
     is_int(cf_across_from_json(j, "m.json", 0, &b, &e), 0, "the grid reads back");
-    json_decref(j);
     cf_estimate x, y;
     cf_across_predict(&a, 64, 16384, &x);
     cf_across_predict(&b, 64, 16384, &y);
     near(y.t_us, x.t_us, 1e-12, "read back: the same prediction");
     near(y.hi_us, x.hi_us, 1e-12, "read back: the same interval");
+    /* A hand-edited grid is refused with the member named. */
+    static const struct {
+        const char *member, *value, *msg;
+    } bad[] = {
+        {"rules", "\"ompi\"", "grid.rules"},
+        {"unit", "[[1, 2.0]]", "grid.unit"},
+        {"points", "[[1, 16, 2.0]]", "grid.points"},
+        {"points", "[[4, 16, -2.0]]", "grid.points"},
+        {"err_per_doubling", "-1", "grid.err_per_doubling"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        json_t *c = json_deep_copy(j), *v = json_loads(bad[i].value, JSON_DECODE_ANY, NULL);
+        json_object_set_new(json_object_get(c, "grid"), bad[i].member, v);
+        cf_error_clear(&e);
+        ok(cf_across_from_json(c, "m.json", 0, &b, &e) == CF_EXIT_DATA &&
+               strstr(e.msg, bad[i].msg) != NULL,
+           "refused: grid.%s %s (%s)", bad[i].member, bad[i].value, e.msg);
+        json_decref(c);
+    }
+    json_t *old = json_deep_copy(j);
+    json_object_del(old, "grid");
+    is_int(cf_across_from_json(old, "m.json", 0, &b, &e), 0, "a file without a grid reads");
+    ok(b.grid.rules[0] == '\0', "and has none");
+    json_decref(old);
+    json_decref(j);
 }
 
 static void contention(void)
