@@ -112,8 +112,8 @@ static double backtest(const cf_across *a, cf_steps st, double m, const long *p,
 /* What reading one doubling beyond misses at one size of an algorithm: the reading of its
  * largest np from those below, and of the one below that at half weight, as the cost per
  * step may change between them (contention setting in). -1 when there are not 3 np. */
-static double size_error(const cf_across *a, cf_steps st, double m, const long *p,
-                         const double *t, int k)
+static double size_error(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
+                         int k)
 {
     double e = -1;
     for (int drop = 0; drop < 2 && k - drop >= 3; drop++) {
@@ -124,8 +124,8 @@ static double size_error(const cf_across *a, cf_steps st, double m, const long *
     return e;
 }
 
-int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, double *lo,
-                           double *hi, const char **algorithm)
+int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, double *lo, double *hi,
+                           const char **algorithm)
 {
     const cf_across_grid *g = &a->grid;
     cf_rule_alg r;
@@ -183,8 +183,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
      * twice that where these sizes cannot tell. */
     double e = fmax(eb, ea);
     e = e < 0 ? 2.0 * g->err_per_doubling : fmax(e, g->err_per_doubling);
-    double step = GRID_FLOOR_STEP + GRID_ERR_K * e +
-                  GRID_GROWTH_K * log(fmax(g->step_growth, 1.0));
+    double step = GRID_FLOOR_STEP + GRID_ERR_K * e + GRID_GROWTH_K * log(fmax(g->step_growth, 1.0));
     double w = GRID_FLOOR + step * (d + 0.1 * off);
     *lo = *t / (1.0 + w);
     *hi = *t * (1.0 + w);

@@ -119,8 +119,8 @@ const char *cf_rules_for(const char *mpi_library, const char *coll_selector)
     int smpi = mpi_library != NULL && strstr(mpi_library, "SMPI") != NULL;
     if (smpi)
         return coll_selector != NULL && strcmp(coll_selector, "mpich") == 0 ? "smpi-mpich" : NULL;
-    if (mpi_library != NULL && (strstr(mpi_library, "MPICH") != NULL ||
-                                strstr(mpi_library, "mpich") != NULL))
+    if (mpi_library != NULL &&
+        (strstr(mpi_library, "MPICH") != NULL || strstr(mpi_library, "mpich") != NULL))
         return "mpich";
     return NULL;
 }

@@ -17,8 +17,8 @@ static void pick_is(const char *rules, const char *pattern, long p, double m, co
 {
     cf_rule_alg a;
     int rc = cf_rules_pick(rules, pattern, p, m, &a);
-    is_str(rc == 0 ? a.name : "(none)", want, "%s %s at np %ld, %.0f bytes: %s", rules, pattern,
-           p, m, want);
+    is_str(rc == 0 ? a.name : "(none)", want, "%s %s at np %ld, %.0f bytes: %s", rules, pattern, p,
+           m, want);
 }
 
 static void rules(void)
@@ -59,8 +59,7 @@ static void rules(void)
 /* T2(s) = 2 us + s / 1 GB/s, sampled at 1 .. 2 MiB. */
 #define UNIT_A 2.0
 #define UNIT_B 1e-3
-static const double UM[] = {1,      16,     256,    4096,    65536,
-                            131072, 262144, 524288, 1048576, 2097152};
+static const double UM[] = {1, 16, 256, 4096, 65536, 131072, 262144, 524288, 1048576, 2097152};
 #define NUM 10
 static double unit(double s)
 {
@@ -82,15 +81,14 @@ static void steps(void)
     near(cf_steps_cost(CF_STEPS_RING, 8, m, UM, ut, NUM), 7 * unit(m), 1e-9, "ring: 7 steps");
     near(cf_steps_cost(CF_STEPS_LG, 12, m, UM, ut, NUM), 4 * unit(m), 1e-9,
          "binomial at np 12: 4 steps");
-    near(cf_steps_cost(CF_STEPS_DOUBLING, 4, 524288, UM, ut, NUM),
-         unit(524288) + unit(1048576), 1e-9, "recursive doubling: m, then 2m");
+    near(cf_steps_cost(CF_STEPS_DOUBLING, 4, 524288, UM, ut, NUM), unit(524288) + unit(1048576),
+         1e-9, "recursive doubling: m, then 2m");
     near(cf_steps_cost(CF_STEPS_BRUCK_GATHER, 6, 65536, UM, ut, NUM),
          unit(65536) + 2 * unit(131072), 1e-9, "Bruck at np 6: 1, 2, 2 blocks");
     near(cf_steps_cost(CF_STEPS_BRUCK_ALLTOALL, 16, 8192, UM, ut, NUM), 4 * unit(65536), 1e-9,
          "Bruck's alltoall: lg p steps of p*m/2");
     near(cf_steps_cost(CF_STEPS_HALVING2, 8, 1048576, UM, ut, NUM),
-         2 * (unit(524288) + unit(262144) + unit(131072)), 1e-9,
-         "Rabenseifner: halving and back");
+         2 * (unit(524288) + unit(262144) + unit(131072)), 1e-9, "Rabenseifner: halving and back");
 }
 
 /* A measured table: allgather at nps x sizes from the rules, T = steps costed with T2 times
@@ -113,8 +111,7 @@ static double allgather_truth(long p, double m, double kappa)
     return t;
 }
 
-static size_t make(const long *nps, int nnp, double kappa, double noise, gsl_rng *r,
-                   cf_point *pts)
+static size_t make(const long *nps, int nnp, double kappa, double noise, gsl_rng *r, cf_point *pts)
 {
     size_t n = 0;
     for (int a = 0; a < nnp; a++)
