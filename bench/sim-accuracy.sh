@@ -1,6 +1,6 @@
 # Across-np accuracy at scale, on simulated clusters (SimGrid SMPI, deterministic): per
 # shipped platform, measure np 2 to 128, fit np 2-16 only, predict np 32, 64 and 128 at
-# every measured size, and compare with the simulated measurement the fit never saw.
+# every measured size (FIT_NP and PREDICT_NP choose other splits), and compare with the simulated measurement the fit never saw.
 # Prints, per platform and pattern and per held-out np: the median, 90th percentile and
 # largest relative error, the coverage of the 95% intervals and their median width
 # (hi/lo; "lo<=0" where the lower bound is not positive). Also the wall time of each
@@ -10,6 +10,10 @@
 #   SIM_TABLES      a prefix of already simulated tables (PREFIXPLATFORM.csv) to use
 #                   instead of measuring: SIM_TABLES=$top_srcdir/data/sim- reads the
 #                   shipped tables (made with the same command and selector mpich)
+#   FIT_NP          process counts the fit sees (default: 2,4,8,16)
+#   PREDICT_NP      held-out process counts to predict (default: 32,64,128); each must be
+#                   in the tables
+#   SIM_NP          process counts to simulate (default: 2,4,8,16,32,64,128)
 set -eu
 : "${COMMFIT:?run through make bench}"
 : "${top_srcdir:?run through make bench}"
@@ -24,7 +28,10 @@ fi
 sel=${SIM_SELECTOR:-mpich}
 pats=pingpong,bcast,reduce,allreduce,allgather,alltoall
 sizes=1,4,16,64,256,1K,4K,16K,64K,256K,1M,2M
-nps=2,4,8,16,32,64,128
+nps=${SIM_NP:-2,4,8,16,32,64,128}
+fit_np=${FIT_NP:-2,4,8,16}
+predict_np=${PREDICT_NP:-32,64,128}
+echo "# fit at np $fit_np, predict np $predict_np" >&2
 
 for pf in ${SIM_PLATFORMS:-flat multicore fattree}; do
     tab="$T/$pf.csv"
@@ -36,14 +43,15 @@ for pf in ${SIM_PLATFORMS:-flat multicore fattree}; do
             --patterns $pats --sizes $sizes --np $nps -o "$tab"
         echo "# $pf: simulated np $nps in $(($(date +%s) - s0)) s of wall time" >&2
     fi
-    "$COMMFIT" fit -i "$tab" --np 2,4,8,16 -o "$T/$pf.json" >/dev/null 2>"$T/fit.err" ||
+    "$COMMFIT" fit -i "$tab" --np "$fit_np" -o "$T/$pf.json" >/dev/null 2>"$T/fit.err" ||
         { cat "$T/fit.err" >&2; exit 1; }
     for p in $(echo $pats | tr , ' '); do
         [ "$p" = pingpong ] && continue
-        # The held-out truth: np 32, 64, 128 of this pattern, median time per point. A
+        # The held-out truth: the PREDICT_NP rows of this pattern, median time per point. A
         # reduction of fewer than 4 bytes carries no float: a call MPI returns from at once,
         # which the fit sets aside too.
-        awk -F, -v p="$p" '!/^#/ && $1 == p && $2 >= 32 && !($4 == "float" && $3 < 4) {
+        awk -F, -v p="$p" -v keep="$predict_np" 'BEGIN { n = split(keep, k, ","); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+            !/^#/ && $1 == p && ($2 in want) && !($4 == "float" && $3 < 4) {
             print $2, $3, $11 }' "$tab" >"$T/truth"
         [ -s "$T/truth" ] || continue
         cut -d' ' -f1,2 "$T/truth" >"$T/points"
@@ -62,7 +70,7 @@ for pf in ${SIM_PLATFORMS:-flat multicore fattree}; do
     done
 done
 # Per platform, pattern and held-out np; per platform and pattern; per platform.
-awk '
+awk -v keep="$predict_np" '
 function pct(a, n, f,   i, j, t, s) {
     for (i = 1; i <= n; i++) s[i] = a[i]
     for (i = 2; i <= n; i++) { t = s[i]; for (j = i - 1; j >= 1 && s[j] > t; j--) s[j + 1] = s[j]; s[j + 1] = t }
@@ -83,13 +91,14 @@ function add(key, e, c, w) { n = ++cnt[key]; err[key, n] = e; wid[key, n] = w; c
     if (!seen[$1, $2]++) pats[$1, ++npat[$1]] = $2
 }
 END {
+    nkeep = split(keep, kept, ",")
     printf "%-10s %-10s %5s %5s %8s %8s %8s %9s %8s\n", "platform", "pattern", "np", "n", "median", "p90", "max", "coverage", "width"
     for (a = 1; a <= npf; a++) {
         pf = pfs[a]
         for (b = 1; b <= npat[pf]; b++) {
             p = pats[pf, b]
-            for (np = 32; np <= 128; np *= 2)
-                if ((pf SUBSEP p SUBSEP np) in cnt) row(pf SUBSEP p SUBSEP np, sprintf("%-10s %-10s %5d", pf, p, np))
+            for (i = 1; i <= nkeep; i++)
+                if ((pf SUBSEP p SUBSEP (np = kept[i])) in cnt) row(pf SUBSEP p SUBSEP np, sprintf("%-10s %-10s %5d", pf, p, np))
             row(pf SUBSEP p, sprintf("%-10s %-10s %5s", pf, p, "all"))
         }
         row(pf, sprintf("%-10s %-10s %5s", pf, "all", "all"))

@@ -836,6 +836,8 @@ int cmd_fit(int argc, char **argv)
         size_t nnotes = 0;
         if ((rc = cf_across_fit_rows(rows, nrows, cf_statistic_name(o.stat),
                                      cf_table_meta_get(tables[0], "normalized_time_us"),
+                                     cf_rules_for(cf_table_meta_get(tables[0], "mpi_library"),
+                                                  cf_table_meta_get(tables[0], "coll_selector")),
                                      &ms->across_np, &ms->p2p, &notes, &nnotes, &e)) != 0)
             goto report;
         cf_notes_free(notes, nnotes);

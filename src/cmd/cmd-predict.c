@@ -481,7 +481,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
-        out->model = alg_name(c, c->across->seg[est.alg].algorithm, out);
+        out->model = alg_name(c, est.algorithm, out);
     } else {
         cf_estimate est;
         cf_p2p_predict(&c->as.pp, c->coll, c->datatype, np, m, &est);

@@ -27,6 +27,14 @@ void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
 {
     int k = 0;
     double t, half;
+    out->contention = 1.0;
+    out->contention_np = 0;
+    out->model_factor = 1.0;
+    if (cf_across_grid_predict(a, p, m, &out->t_us, &out->lo_us, &out->hi_us,
+                               &out->algorithm) == 0) {
+        out->alg = 0;
+        return;
+    }
     if (a->nseg > 1 && m > a->seg[0].to_bytes)
         k = 1;
     cf_across_seg_predict(&a->seg[k], p, m, &t, &half);
@@ -47,6 +55,7 @@ void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
     out->lo_us = fmax(0.0, lo);
     out->hi_us = hi;
     out->alg = k;
+    out->algorithm = a->seg[k].algorithm;
     out->contention = 1.0;
     out->contention_np = 0;
     out->model_factor = 1.0;

@@ -274,7 +274,7 @@ static int p2p_fit(const rowset *t, const char *stat, const char *nt, const keye
 /* The across-np model of every (pattern, datatype) key (np 0) into out->a, with a note for
  * each that got none. 0, -1 when out of memory, else the fit's error code. */
 static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const char *stat,
-                           size_t nrows, cf_across_set *out, char ***notes, size_t *nnotes,
+                           const char *rules, size_t nrows, cf_across_set *out, char ***notes, size_t *nnotes,
                            cf_error *e)
 {
     size_t nkeys = 0;
@@ -298,6 +298,8 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
         cf_across *a = &out->a[out->n];
         if ((rc = cf_across_fit_points(ks[i].c, ks[i].datatype, pts, n, a, e)) != 0)
             break;
+        if (a->error[0] == '\0')
+            cf_across_grid_build(a, rules, pts, n);
         out->n++;
         if (a->error[0] != '\0' && note_add(notes, nnotes, "%s (%s): %s; fitted per np only",
                                             a->pattern, a->datatype, a->error) != 0)
@@ -308,8 +310,8 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
 }
 
 int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
-                      const char *normalized_time_us, cf_across_set *out, char ***notes,
-                      size_t *nnotes, cf_error *e)
+                      const char *normalized_time_us, const char *rules, cf_across_set *out,
+                      char ***notes, size_t *nnotes, cf_error *e)
 {
     rowset set = {rows, nrows};
     const rowset *t = &set;
@@ -339,7 +341,7 @@ int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
     out->have_p2p = 1;
     if (p2p_fit(t, stat, normalized_time_us, kr, ks, nk, &out->pp) != 0)
         goto oom;
-    rc = across_fit_keys(kr, ks, nk, stat, t->n, out, notes, nnotes, e);
+    rc = across_fit_keys(kr, ks, nk, stat, rules, t->n, out, notes, nnotes, e);
     if (rc == -1)
         goto oom;
     if (rc != 0)

@@ -68,6 +68,18 @@ void cf_across_describe(const cf_across *a, char *buf, size_t n)
         seg_text(&a->seg[i], a->nseg > 1, part, sizeof part);
         l += (size_t)snprintf(buf + l, n - l, "%s%s", i ? "; " : "", part);
     }
+    const cf_across_grid *g = &a->grid;
+    if (g->rules[0] == '\0' || l >= n)
+        return;
+    /* Where the cost of a step still grew between the largest measured np, say so: the
+     * grid carries that growth on and its intervals widen with it. */
+    if (g->step_growth > CF_GRID_CONTENTION)
+        snprintf(buf + l, n - l,
+                 "; answered from the measured points by %s rules; the cost per step grows"
+                 " x%.2f at the largest np (contention)",
+                 g->rules, g->step_growth);
+    else
+        snprintf(buf + l, n - l, "; answered from the measured points by %s rules", g->rules);
 }
 
 /* ---- Formulas, in the forms of cf_fit_formula ---- */

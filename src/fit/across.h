@@ -57,6 +57,62 @@ typedef struct cf_across_seg {
     double tq; /* Student t 97.5% quantile at q.dof, kept for predict */
 } cf_across_seg;
 
+/* The grid model: where the MPI library's switch rules are known (across-rules.c), each
+ * measured point is kept with the algorithm the rules say ran there, and T at (p, m) is
+ * read along the line through the nearest measured process counts at size m of the same
+ * algorithm, in the coordinate of that algorithm's steps costed with the pattern's own
+ * np=2 time T2 (its "unit" curve): the line through the two largest extrapolates, so a
+ * cost per step that grew with p (contention) keeps its latest value. */
+typedef enum cf_steps {
+    CF_STEPS_LG,               /* ceil(lg p) steps of m: binomial tree */
+    CF_STEPS_FOLD,             /* lg p steps of m, floor(lg p) + 2 when p is no power of two
+                                  (recursive doubling folds the extra processes in and out) */
+    CF_STEPS_DOUBLING,         /* step j moves 2^j blocks: recursive-doubling allgather */
+    CF_STEPS_BRUCK_GATHER,     /* step j moves min(2^j, p-2^j) blocks */
+    CF_STEPS_RING,             /* p-1 steps of m: ring, pairwise, isend/irecv */
+    CF_STEPS_BRUCK_ALLTOALL,   /* ceil(lg p) steps of p*m/2 */
+    CF_STEPS_SCATTER_DOUBLING, /* binomial scatter, recursive-doubling allgather of m/p */
+    CF_STEPS_SCATTER_RING,     /* binomial scatter, ring allgather of m/p */
+    CF_STEPS_HALVING2          /* reduce-scatter by halving and back: 2 * sum m/2^(j+1) */
+} cf_steps;
+
+typedef struct cf_rule_alg {
+    const char *name;
+    cf_steps steps;
+} cf_rule_alg;
+
+/* The rule set for a table's metadata ("smpi-mpich", "mpich"), NULL when none is known. */
+const char *cf_rules_for(const char *mpi_library, const char *coll_selector);
+/* The algorithm rules run for pattern at (p, m): 0, -1 when it has no rule for it. */
+int cf_rules_pick(const char *rules, const char *pattern, long p, double m, cf_rule_alg *a);
+int cf_rules_known(const char *rules, const char *pattern);
+/* T2 at s from its measured sizes um (increasing) and times ut, n of them. */
+double cf_unit_time(const double *um, const double *ut, int n, double s);
+/* An algorithm's steps at (p, m) costed with T2. */
+double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
+
+#define CF_GRID_MAX 768
+#define CF_UNIT_MAX 64
+#define CF_RULES_NAME_MAX 16
+typedef struct cf_grid_point {
+    long p;
+    double m, t_us;
+} cf_grid_point;
+typedef struct cf_across_grid {
+    char rules[CF_RULES_NAME_MAX]; /* "" when there is no grid */
+    int nunit;
+    double unit_bytes[CF_UNIT_MAX], unit_t_us[CF_UNIT_MAX];
+    int n;
+    cf_grid_point pt[CF_GRID_MAX];
+    /* The relative error of the line through two process counts read one doubling beyond
+     * them, its median over the measured sizes: at least what the interval grows by per
+     * doubling of p beyond the largest measured (the error at the size read may be more). */
+    double err_per_doubling;
+    double step_growth; /* median ratio of the cost per step at the top to the one below */
+} cf_across_grid;
+/* A step_growth above this is contention that grows with np, and said so. */
+#define CF_GRID_CONTENTION 1.2
+
 /* The across-np model of one (pattern, datatype): one or two size ranges (MPICH switches
  * algorithm, and protocols switch, at sizes), chosen with their algorithms by AICc. */
 typedef struct cf_across {
@@ -69,6 +125,7 @@ typedef struct cf_across {
     int nseg;
     cf_across_seg seg[CF_ACROSS_MAX_SEG];
     cf_rel_quality q; /* over every point */
+    cf_across_grid grid; /* answers first where it can */
 } cf_across;
 
 /* Hockney's alpha + beta*m, fitted in relative error. */
@@ -112,6 +169,7 @@ typedef struct cf_estimate {
     double contention;   /* p2p: the factor applied (1 when none was measured) */
     long contention_np;  /* p2p: where it was measured; 0 when none */
     double model_factor; /* p2p: the model-error factor in the interval */
+    const char *algorithm; /* across-np: the algorithm that answered (static or in the model) */
 } cf_estimate;
 
 /* Relative-error least squares: minimises sum ((t_i - x_i.c) / T_i)^2, T_i the measured
@@ -134,6 +192,13 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
                          cf_across *out, cf_error *e);
 int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf_point *pts,
                                 size_t n, cf_across_search how, cf_across *out, cf_error *e);
+/* The grid of a (fitted) across-np model from its points under the rules; nothing when
+ * the rules have none for the pattern, np=2 was not measured or there are too many points. */
+void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n);
+/* T at (p, m) from the grid with its 95% interval and the algorithm the rules run there;
+ * -1 when the grid cannot answer there. */
+int cf_across_grid_predict(const cf_across *a, long p, double m, double *t, double *lo,
+                           double *hi, const char **algorithm);
 /* T at (p, m) with its 95% prediction interval; out->alg is the segment used. Between the
  * two segments' sizes the interval covers both. */
 void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out);
@@ -173,9 +238,10 @@ typedef struct cf_across_set {
  * counts (have 1, need 3); fitted per np only"). stat is the time statistic of the fits:
  * "median", "mean" or "min" (NULL: mean). normalized_time_us is the table's metadata value
  * or NULL; it scales gamma when no reduction was measured at np=2. notes is malloc'd;
- * free with cf_notes_free. */
+ * free with cf_notes_free. rules (cf_rules_for, or NULL) adds the grid model. */
 int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
-                      const char *normalized_time_us, cf_across_set *out, char ***notes,
+                      const char *normalized_time_us, const char *rules, cf_across_set *out,
+                      char ***notes,
                       size_t *nnotes, cf_error *e);
 void cf_notes_free(char **notes, size_t n);
 

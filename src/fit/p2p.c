@@ -60,6 +60,7 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
     double sm = log(base) / Z95;
     double s_model = sqrt(sd_c * sd_c + sm * sm);
     out->alg = alg;
+    out->algorithm = c->algs[alg].name;
     out->contention = factor;
     out->contention_np = k ? k->np : 0;
     out->model_factor = exp(Z95 * s_model);

@@ -84,6 +84,27 @@ fail:
     return NULL;
 }
 
+/* The grid model: its rules, T2 and the points (commfit-formats(5)). */
+static json_t *grid_json(const cf_across_grid *g)
+{
+    json_t *o = json_object(), *unit = json_array(), *pts = json_array();
+    if (o == NULL || set(o, "rules", json_string(g->rules)) || set(o, "unit", unit) ||
+        set(o, "points", pts) || set(o, "err_per_doubling", jnum(g->err_per_doubling)) ||
+        set(o, "step_growth", jnum(g->step_growth)))
+        goto fail;
+    for (int i = 0; i < g->nunit; i++)
+        if (json_array_append_new(unit, json_pack("[f,f]", g->unit_bytes[i], g->unit_t_us[i])))
+            goto fail;
+    for (int i = 0; i < g->n; i++)
+        if (json_array_append_new(
+                pts, json_pack("[I,f,f]", (json_int_t)g->pt[i].p, g->pt[i].m, g->pt[i].t_us)))
+            goto fail;
+    return o;
+fail:
+    json_decref(o);
+    return NULL;
+}
+
 json_t *cf_across_to_json(const cf_across *a)
 {
     json_t *o = json_object(), *np = json_array();
@@ -111,6 +132,8 @@ json_t *cf_across_to_json(const cf_across *a)
     char f[1024];
     cf_across_describe(a, f, sizeof f);
     if (set(o, "quality", quality_json(&a->q)) || set(o, "formula", json_string(f)))
+        goto fail;
+    if (a->grid.rules[0] != '\0' && set(o, "grid", grid_json(&a->grid)))
         goto fail;
     return o;
 fail:
@@ -306,6 +329,62 @@ static int seg_from_json(const json_t *j, const where *w, cf_across_seg *out)
     return 0;
 }
 
+/* A pair or triple of finite numbers, each > 0 (the sizes >= 0). */
+static int get_tuple(const json_t *x, int k, double *v)
+{
+    if (!json_is_array(x) || json_array_size(x) != (size_t)k)
+        return -1;
+    for (int i = 0; i < k; i++) {
+        const json_t *y = json_array_get(x, (size_t)i);
+        if (!json_is_number(y))
+            return -1;
+        v[i] = json_number_value(y);
+        if (!isfinite(v[i]) || v[i] < 0 || (i == k - 1 && v[i] <= 0))
+            return -1;
+    }
+    return 0;
+}
+
+static int grid_from_json(const json_t *j, const where *outer, const char *pattern,
+                          cf_across_grid *g)
+{
+    if (!json_is_object(j))
+        return bad(outer, "grid", "an object");
+    where ws = *outer;
+    snprintf(ws.path, sizeof ws.path, "%.80s.grid", outer->path);
+    const where *w = &ws;
+    const json_t *unit = json_object_get(j, "unit"), *pts = json_object_get(j, "points");
+    if (get_str(w, j, "rules", g->rules, sizeof g->rules))
+        return CF_EXIT_DATA;
+    if (!cf_rules_known(g->rules, pattern))
+        return bad(w, "rules", "rules known for the pattern (smpi-mpich, mpich)");
+    if (!json_is_array(unit) || json_array_size(unit) < 2 || json_array_size(unit) > CF_UNIT_MAX)
+        return bad(w, "unit", "an array of 2 to 64 [bytes, t_us] pairs");
+    if (!json_is_array(pts) || json_array_size(pts) > CF_GRID_MAX)
+        return bad(w, "points", "an array of at most 768 [np, bytes, t_us] triples");
+    g->nunit = (int)json_array_size(unit);
+    for (int i = 0; i < g->nunit; i++) {
+        double v[2];
+        if (get_tuple(json_array_get(unit, (size_t)i), 2, v) != 0 ||
+            (i > 0 && v[0] <= g->unit_bytes[i - 1]))
+            return bad(w, "unit", "[bytes, t_us] pairs by increasing size, times > 0");
+        g->unit_bytes[i] = v[0];
+        g->unit_t_us[i] = v[1];
+    }
+    g->n = (int)json_array_size(pts);
+    for (int i = 0; i < g->n; i++) {
+        double v[3];
+        if (get_tuple(json_array_get(pts, (size_t)i), 3, v) != 0 || v[0] < 2 ||
+            v[0] > CF_TABLE_NP_MAX || v[0] != floor(v[0]))
+            return bad(w, "points", "[np, bytes, t_us] triples, np >= 2, times > 0");
+        g->pt[i] = (cf_grid_point){(long)v[0], v[1], v[2]};
+    }
+    if (get_nonneg(w, j, "err_per_doubling", &g->err_per_doubling) ||
+        get_nonneg(w, j, "step_growth", &g->step_growth))
+        return CF_EXIT_DATA;
+    return 0;
+}
+
 int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_across *out,
                         cf_error *e)
 {
@@ -353,6 +432,9 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
         if (i > 0 && out->seg[i].from_bytes <= out->seg[i - 1].to_bytes)
             return bad(&ws, "from_bytes", "a size above the previous segment's to_bytes");
     }
+    const json_t *grid = json_object_get(j, "grid");
+    if (grid != NULL && grid_from_json(grid, &w, out->pattern, &out->grid) != 0)
+        return CF_EXIT_DATA;
     return get_quality(&w, j, &out->q);
 }
 
@@ -449,13 +531,13 @@ int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *n
 }
 
 int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat,
-                       const char *normalized_time_us, json_t **across_np, json_t **p2p,
-                       char ***notes, size_t *nnotes, cf_error *e)
+                       const char *normalized_time_us, const char *rules, json_t **across_np,
+                       json_t **p2p, char ***notes, size_t *nnotes, cf_error *e)
 {
     *across_np = NULL;
     *p2p = NULL;
     cf_across_set s;
-    int rc = cf_across_fit_set(rows, nrows, stat, normalized_time_us, &s, notes, nnotes, e);
+    int rc = cf_across_fit_set(rows, nrows, stat, normalized_time_us, rules, &s, notes, nnotes, e);
     if (rc != 0)
         return rc;
     json_t *arr = json_array();
@@ -488,6 +570,8 @@ int cf_across_fit_table(const cf_table *tab, const char *stat, json_t **across_n
         rows[i] = &tab->rows[i];
     int rc =
         cf_across_fit_rows(rows, tab->n_rows, stat, cf_table_meta_get(tab, "normalized_time_us"),
+                           cf_rules_for(cf_table_meta_get(tab, "mpi_library"),
+                                        cf_table_meta_get(tab, "coll_selector")),
                            across_np, p2p, notes, nnotes, e);
     free(rows);
     return rc;

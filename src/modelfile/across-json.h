@@ -22,9 +22,10 @@ int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *n
                        cf_across_set *out, cf_error *e);
 
 /* cf_across_fit_set, written as the "across_np" array and the "p2p" object (new
- * references); the notes as there. */
+ * references); the notes and rules as there. */
 int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat,
-                       const char *normalized_time_us, json_t **across_np, json_t **p2p,
+                       const char *normalized_time_us, const char *rules, json_t **across_np,
+                       json_t **p2p,
                        char ***notes, size_t *nnotes, cf_error *e);
 /* The same over every row of one table, with its metadata. */
 int cf_across_fit_table(const cf_table *t, const char *stat, json_t **across_np, json_t **p2p,

@@ -1,0 +1,278 @@
+/* The grid model of an across-np fit (cf_across_grid in across.h): the measured points
+ * under the library's switch rules, read along lines in the algorithm's step cost, with an
+ * interval that grows with the doublings of p beyond the measured ones by what the points
+ * themselves say such a reading misses. */
+#include "config.h"
+
+#include "fit/across-int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The interval's relative half-width: at least GRID_FLOOR, and per doubling of p beyond
+ * the largest measured GRID_FLOOR_STEP, plus GRID_ERR_K times the backtested error, plus
+ * GRID_GROWTH_K times the log of the growth of the cost per step (contention still
+ * growing at the largest measured np may grow on). */
+#define GRID_FLOOR 0.05
+#define GRID_FLOOR_STEP 0.03
+#define GRID_ERR_K 1.5
+#define GRID_GROWTH_K 0.25
+
+static double steps_at(const cf_across *a, cf_steps st, long p, double m)
+{
+    const cf_across_grid *g = &a->grid;
+    return cf_steps_cost(st, p, m, g->unit_bytes, g->unit_t_us, g->nunit);
+}
+
+/* The points of algorithm alg at size m, by process count: at most CF_ACROSS_NP_MAX. */
+static int group_at(const cf_across *a, const char *alg, double m, long *p, double *t)
+{
+    const cf_across_grid *g = &a->grid;
+    int k = 0;
+    for (int i = 0; i < g->n && k < CF_ACROSS_NP_MAX; i++) {
+        cf_rule_alg r;
+        if (g->pt[i].m != m || cf_rules_pick(g->rules, a->pattern, g->pt[i].p, m, &r) != 0 ||
+            strcmp(r.name, alg) != 0)
+            continue;
+        int j = k++;
+        while (j > 0 && p[j - 1] > g->pt[i].p) {
+            p[j] = p[j - 1];
+            t[j] = t[j - 1];
+            j--;
+        }
+        p[j] = g->pt[i].p;
+        t[j] = g->pt[i].t_us;
+    }
+    return k;
+}
+
+/* T at (q, m) from k points (p, t) of one algorithm at size m: the line in step cost
+ * through the nearest two (the largest two beyond them, never falling), or the ratio to
+ * the step cost of a single one. *d: the doublings of q beyond the largest p. */
+static double along(const cf_across *a, cf_steps st, long q, double m, const long *p,
+                    const double *t, int k, double *d)
+{
+    *d = q > p[k - 1] ? log2((double)q / (double)p[k - 1]) : 0.0;
+    double sq = steps_at(a, st, q, m);
+    for (int i = 0; i < k; i++)
+        if (p[i] == q)
+            return t[i];
+    if (k == 1)
+        return t[0] * sq / steps_at(a, st, p[0], m);
+    int j = 1;
+    while (j < k - 1 && p[j] < q)
+        j++;
+    /* The lower end: the nearest below whose step cost differs (np 12 and 16 both take
+     * 4 binomial steps; the line runs through 8 and 16). */
+    int i = j - 1;
+    double s1 = steps_at(a, st, p[j], m), s0 = steps_at(a, st, p[i], m);
+    while (i > 0 && !(s1 > s0))
+        s0 = steps_at(a, st, p[--i], m);
+    if (!(s1 > s0))
+        return t[j] * sq / s1;
+    double mu = (t[j] - t[i]) / (s1 - s0);
+    if (q > p[k - 1])
+        mu = fmax(mu, 0.0);
+    double v = t[j] + mu * (sq - s1);
+    return v > 0 ? v : t[j] * sq / s1;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The distinct sizes of the grid, increasing, into sz (CF_GRID_MAX); how many. */
+static int grid_sizes(const cf_across_grid *g, double *sz)
+{
+    int n = 0;
+    for (int i = 0; i < g->n; i++)
+        sz[n++] = g->pt[i].m;
+    qsort(sz, (size_t)n, sizeof *sz, cmp_double);
+    int d = 0;
+    for (int i = 0; i < n; i++)
+        if (d == 0 || sz[i] != sz[d - 1])
+            sz[d++] = sz[i];
+    return d;
+}
+
+/* The relative error of reading p[k-1] from the two below it; -1 when there are not three. */
+static double backtest(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
+                       int k)
+{
+    if (k < 3)
+        return -1;
+    double d, v = along(a, st, p[k - 1], m, p, t, k - 1, &d);
+    return d > 0 ? fabs(v - t[k - 1]) / t[k - 1] / d : -1;
+}
+
+/* What reading one doubling beyond misses at one size of an algorithm: the reading of its
+ * largest np from those below, and of the one below that at half weight, as the cost per
+ * step may change between them (contention setting in). -1 when there are not 3 np. */
+static double size_error(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
+                         int k)
+{
+    double e = -1;
+    for (int drop = 0; drop < 2 && k - drop >= 3; drop++) {
+        double v = backtest(a, st, m, p, t, k - drop);
+        if (v >= 0)
+            e = fmax(e, drop ? 0.5 * v : v);
+    }
+    return e;
+}
+
+int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, double *lo, double *hi,
+                           const char **algorithm)
+{
+    const cf_across_grid *g = &a->grid;
+    cf_rule_alg r;
+    if (g->rules[0] == '\0' || g->n == 0 || q < 2 ||
+        cf_rules_pick(g->rules, a->pattern, q, m, &r) != 0)
+        return -1;
+    double sz[CF_GRID_MAX];
+    int ns = grid_sizes(g, sz);
+    /* The nearest measured sizes at or below and at or above m where r ran. */
+    int below = -1, above = -1;
+    double tb = 0, ta = 0, db = 0, da = 0, eb = -1, ea = -1;
+    long p[CF_ACROSS_NP_MAX];
+    double tt[CF_ACROSS_NP_MAX];
+    for (int i = 0; i < ns; i++) {
+        int k = group_at(a, r.name, sz[i], p, tt);
+        if (k == 0)
+            continue;
+        double d, v = along(a, r.steps, q, sz[i], p, tt, k, &d);
+        if (sz[i] <= m) {
+            below = i;
+            tb = v / steps_at(a, r.steps, q, sz[i]);
+            db = d;
+            eb = size_error(a, r.steps, sz[i], p, tt, k);
+        }
+        if (sz[i] >= m && above < 0) {
+            above = i;
+            ta = v / steps_at(a, r.steps, q, sz[i]);
+            da = d;
+            ea = size_error(a, r.steps, sz[i], p, tt, k);
+        }
+    }
+    if (below < 0 && above < 0)
+        return -1;
+    double rho, d, off = 0.0; /* off: how far m lies beyond the sizes r was measured at */
+    if (below >= 0 && above >= 0) {
+        double x0 = log(fmax(sz[below], 1.0)), x1 = log(fmax(sz[above], 1.0));
+        double f = x1 > x0 ? (log(fmax(m, 1.0)) - x0) / (x1 - x0) : 0.0;
+        rho = exp((1 - f) * log(tb) + f * log(ta));
+        d = fmax(db, da);
+    } else if (below >= 0) {
+        rho = tb;
+        d = db;
+        off = log2(fmax(m, 1.0) / fmax(sz[below], 1.0));
+    } else {
+        rho = ta;
+        d = da;
+        off = log2(fmax(sz[above], 1.0) / fmax(m, 1.0));
+    }
+    if (!(rho > 0) || !isfinite(rho))
+        return -1;
+    *t = rho * steps_at(a, r.steps, q, m);
+    /* Beyond the measured sizes of this algorithm the step cost carries the size alone:
+     * a tenth of the interval's step per doubling of size. */
+    /* The error of the readings at the sizes used, at least the median over every size;
+     * twice that where these sizes cannot tell. */
+    double e = fmax(eb, ea);
+    e = e < 0 ? 2.0 * g->err_per_doubling : fmax(e, g->err_per_doubling);
+    double step = GRID_FLOOR_STEP + GRID_ERR_K * e + GRID_GROWTH_K * log(fmax(g->step_growth, 1.0));
+    double w = GRID_FLOOR + step * (d + 0.1 * off);
+    *lo = *t / (1.0 + w);
+    *hi = *t * (1.0 + w);
+    *algorithm = r.name;
+    return 0;
+}
+
+/* The cost per step at the top over the one below, at one size; NAN when unknown. */
+static double growth(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
+                     int k)
+{
+    if (k < 3)
+        return NAN;
+    double s0 = steps_at(a, st, p[k - 3], m), s1 = steps_at(a, st, p[k - 2], m),
+           s2 = steps_at(a, st, p[k - 1], m);
+    if (!(s1 > s0) || !(s2 > s1))
+        return NAN;
+    double lower = (t[k - 2] - t[k - 3]) / (s1 - s0), top = (t[k - 1] - t[k - 2]) / (s2 - s1);
+    return lower > 0 ? top / lower : NAN;
+}
+
+static double quantile(double *v, int n, double f)
+{
+    if (n == 0)
+        return 0.0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[(int)(f * (n - 1) + 0.5)];
+}
+
+void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n)
+{
+    cf_across_grid *g = &a->grid;
+    memset(g, 0, sizeof *g);
+    if (rules == NULL || !cf_rules_known(rules, a->pattern) || n > CF_GRID_MAX)
+        return;
+    /* T2: the pattern's own np=2 times, by size. */
+    for (size_t i = 0; i < n; i++) {
+        if (pts[i].p != 2 || !(pts[i].t_us > 0) || g->nunit == CF_UNIT_MAX)
+            continue;
+        int j = g->nunit++;
+        while (j > 0 && g->unit_bytes[j - 1] > pts[i].m) {
+            g->unit_bytes[j] = g->unit_bytes[j - 1];
+            g->unit_t_us[j] = g->unit_t_us[j - 1];
+            j--;
+        }
+        g->unit_bytes[j] = pts[i].m;
+        g->unit_t_us[j] = pts[i].t_us;
+    }
+    if (g->nunit < 2) {
+        g->nunit = 0;
+        return;
+    }
+    snprintf(g->rules, sizeof g->rules, "%s", rules);
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].t_us > 0 && isfinite(pts[i].t_us))
+            g->pt[g->n++] = (cf_grid_point){pts[i].p, pts[i].m, pts[i].t_us};
+    /* Backtests and step growth over every (size, algorithm) of three process counts. */
+    double sz[CF_GRID_MAX], *bt = malloc(2 * CF_GRID_MAX * sizeof *bt), *gr = bt + CF_GRID_MAX;
+    if (bt == NULL) {
+        memset(g, 0, sizeof *g);
+        return;
+    }
+    int ns = grid_sizes(g, sz), nbt = 0, ngr = 0;
+    for (int i = 0; i < ns; i++) {
+        /* Each algorithm at this size once: the one at each measured p. */
+        const char *done[CF_ACROSS_NP_MAX];
+        int ndone = 0;
+        for (int j = 0; j < g->n; j++) {
+            cf_rule_alg r;
+            if (g->pt[j].m != sz[i] || cf_rules_pick(rules, a->pattern, g->pt[j].p, sz[i], &r))
+                continue;
+            int seen = 0;
+            for (int k = 0; k < ndone; k++)
+                seen |= strcmp(done[k], r.name) == 0;
+            if (seen || ndone == CF_ACROSS_NP_MAX)
+                continue;
+            done[ndone++] = r.name;
+            long p[CF_ACROSS_NP_MAX];
+            double t[CF_ACROSS_NP_MAX];
+            int k = group_at(a, r.name, sz[i], p, t);
+            double e = size_error(a, r.steps, sz[i], p, t, k);
+            if (e >= 0 && nbt < CF_GRID_MAX)
+                bt[nbt++] = e;
+            double gv = growth(a, r.steps, sz[i], p, t, k);
+            if (isfinite(gv) && ngr < CF_GRID_MAX)
+                gr[ngr++] = gv;
+        }
+    }
+    g->err_per_doubling = quantile(bt, nbt, 0.5);
+    g->step_growth = ngr ? quantile(gr, ngr, 0.5) : 1.0;
+    free(bt);
+}
