@@ -19,6 +19,8 @@ typedef enum cf_term {
     CF_TERM_M,
     CF_TERM_M2,
     CF_TERM_B,
+    CF_TERM_STEP,   /* [b > 1]: the packing engine's fixed cost, absent on the contiguous path */
+    CF_TERM_M_STEP, /* m * [b > 1]: its cost per byte (the copy) */
     CF_TERM_NONE,
 } cf_term;
 

@@ -134,6 +134,16 @@ static json_t *fit_to_json(const cf_fit *f)
     bad |= set(q, "r2", num(f->q.r2));
     bad |= set(q, "aicc", num(f->q.aicc));
     bad |= set(o, "quality", q);
+    /* The datatype model's cost per block, as the summary gives it: read-only, predict
+     * uses the coefficients. */
+    double g, glo, ghi;
+    if (cf_fit_per_block(f, &g, &glo, &ghi) == 0) {
+        json_t *pb = json_object();
+        bad |= set(pb, "ns", num(g));
+        bad |= set(pb, "lo_ns", num(glo));
+        bad |= set(pb, "hi_ns", num(ghi));
+        bad |= set(o, "per_block", pb);
+    }
     if (f->sat.nmsg > 0) {
         const cf_saturation *s = &f->sat;
         json_t *so = json_object();
