@@ -36,6 +36,8 @@ int cf_model_fit_mask(const cf_model_kind *kind, unsigned mask, const cf_fit_inp
  * is lower by more than 2. Candidates are tried simplest first, so a more complex one
  * must earn its parameters. */
 int cf_fit_better(const cf_fit *c, const cf_fit *best);
+/* The same rule on the numbers: a leave-one-out error and an AICc each (NAN: none). */
+int cf_quality_better(double loo_c, double aicc_c, double loo_best, double aicc_best);
 
 /* For tests: the piecewise model's breakpoints for each number of segments s + 1 (s <
  * *nlevels): cost[s] (DBL_MAX when there is none) and the size indices cut[s][0 .. s + 1],

@@ -115,7 +115,24 @@ static int step_sizes(const cf_fit_input *in)
     return 0;
 }
 
-/* Fits each candidate subset of the terms and keeps the best by auto's rule. The step is
+/* The mean relative error over every row, each predicted by a fit that did not see it: the
+ * leave-one-out error of the kept rows and the error of the fit at the rows the robust
+ * fit set aside. Candidates are compared on it, not on the kept rows alone: without the
+ * step, the fit sets the 1-block rows aside as outliers and its leave-one-out error over
+ * the rest looks as good as the step's, while it misses the contiguous path by 2x. */
+static double loo_all(const cf_fit *f)
+{
+    double sum = f->q.loo_mape * f->q.n;
+    for (size_t i = 0; i < f->nrejected; i++) {
+        double r = f->rejected[i].rel_err; /* (y - T) / T: |y - T| / y = |r| / (1 + r) */
+        sum += fabs(r) / (1 + r);
+    }
+    return sum / ((double)f->q.n + (double)f->nrejected);
+}
+
+/* Fits each candidate subset of the terms and keeps the best by auto's rule, on the error
+ * over every row (loo_all); AICc breaks a tie only between fits of the same rows, else the
+ * simpler one stays. The step is
  * tried only with rows at 1 block and at more (else it is the intercept again). A candidate
  * that fails or predicts a negative time is passed over; the plain one's failure is the
  * error when every candidate fails. */
@@ -142,7 +159,9 @@ static int fit_step(const cf_fit_input *in, int bmin, cf_fit *out, cf_error *e)
             }
             continue;
         }
-        if (!have || cf_fit_better(&cand, &best)) {
+        int same = have && cand.q.n == best.q.n && cand.nrejected == best.nrejected;
+        if (!have || cf_quality_better(loo_all(&cand), same ? cand.q.aicc : NAN, loo_all(&best),
+                                       same ? best.q.aicc : NAN)) {
             if (have)
                 cf_fit_clear(&best);
             best = cand;

@@ -21,17 +21,20 @@ static int tie(double a, double b)
     return d <= 0.1 * fmin(a, b) || d <= 1e-3;
 }
 
+int cf_quality_better(double loo_c, double aicc_c, double loo_best, double aicc_best)
+{
+    if (!isfinite(loo_c))
+        return 0;
+    if (!isfinite(loo_best))
+        return 1;
+    if (!tie(loo_c, loo_best))
+        return loo_c < loo_best;
+    return isfinite(aicc_c) && (!isfinite(aicc_best) || aicc_c < aicc_best - 2);
+}
+
 int cf_fit_better(const cf_fit *c, const cf_fit *best)
 {
-    double lc = c->q.loo_mape, lb = best->q.loo_mape;
-    if (!isfinite(lc))
-        return 0;
-    if (!isfinite(lb))
-        return 1;
-    if (!tie(lc, lb))
-        return lc < lb;
-    double ac = c->q.aicc, ab = best->q.aicc;
-    return isfinite(ac) && (!isfinite(ab) || ac < ab - 2);
+    return cf_quality_better(c->q.loo_mape, c->q.aicc, best->q.loo_mape, best->q.aicc);
 }
 
 const cf_model_kind *cf_model_kind_find(const char *name)
