@@ -195,7 +195,7 @@ static int times_ordered(const cf_row *r)
 int cf_datatype_derived(const char *name)
 {
     static const char *const names[] = {"contiguous", "vector", "hvector", "indexed",
-                                         "hindexed",   "struct", "pack"};
+                                        "hindexed",   "struct", "pack"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return 1;

@@ -22,7 +22,6 @@
 #include "base/size.h"
 #include "base/table.h"
 
-
 static const char help[] =
     "Usage: commfit fit [OPTIONS]\n"
     "\n"

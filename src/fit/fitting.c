@@ -260,8 +260,9 @@ int cf_fit_flag_poor(cf_fit *f)
 {
     if (!(isfinite(f->q.loo_mape) && f->q.loo_mape > CF_POOR_LOO))
         return 0;
-    cf_fit_warn(f, "poor fit: its leave-one-out error, %.*g%%, is above %.0f%%; its predictions "
-                   "are rough",
+    cf_fit_warn(f,
+                "poor fit: its leave-one-out error, %.*g%%, is above %.0f%%; its predictions "
+                "are rough",
                 cf_sig_prec(100 * f->q.loo_mape, 2), 100 * f->q.loo_mape, 100 * CF_POOR_LOO);
     return 1;
 }
@@ -277,7 +278,10 @@ static void tangent(const cf_fit *f, double m, double b, double *t, double *slop
     *t = dot(x, s->coef, (size_t)f->ncoef);
     for (int j = 0; j < f->ncoef; j++) {
         cf_term tm = f->kind->terms[j];
-        g[j] = tm == CF_TERM_M ? 1 : tm == CF_TERM_M2 ? 2 * m : tm == CF_TERM_M_STEP && b > 1 ? 1 : 0;
+        g[j] = tm == CF_TERM_M                 ? 1
+               : tm == CF_TERM_M2              ? 2 * m
+               : tm == CF_TERM_M_STEP && b > 1 ? 1
+                                               : 0;
     }
     *slope = dot(g, s->coef, (size_t)f->ncoef);
     double v = 0;

@@ -171,7 +171,8 @@ static void code_segment(out *o, const double t[NB], const char *pow2, int pytho
     if (t[CF_TERM_B] != 0)
         put(o, " + %.15g*b", t[CF_TERM_B]);
     if (t[CF_TERM_STEP] != 0 || t[CF_TERM_M_STEP] != 0)
-        put(o, python ? " + ((%.15g + %.15g*m) if b > 1 else 0)" : " + (b > 1 ? %.15g + %.15g*m : 0)",
+        put(o,
+            python ? " + ((%.15g + %.15g*m) if b > 1 else 0)" : " + (b > 1 ? %.15g + %.15g*m : 0)",
             t[CF_TERM_STEP], t[CF_TERM_M_STEP]);
 }
 

@@ -29,8 +29,8 @@ int cf_model_fit_terms(const cf_model_kind *kind, const cf_fit_input *in, cf_fit
                        cf_error *e);
 /* The same over the coefficients of kind in mask (bit j: coefficient j); the others are
  * 0 with no variance, and the quality (AICc) counts the fitted ones only. */
-int cf_model_fit_mask(const cf_model_kind *kind, unsigned mask, const cf_fit_input *in,
-                      cf_fit *out, cf_error *e);
+int cf_model_fit_mask(const cf_model_kind *kind, unsigned mask, const cf_fit_input *in, cf_fit *out,
+                      cf_error *e);
 /* auto's rule between two fits of the same rows: c is better than best when its
  * leave-one-out error is lower beyond a tie (10%, or 0.1 point), or on a tie when its AICc
  * is lower by more than 2. Candidates are tried simplest first, so a more complex one

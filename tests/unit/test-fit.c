@@ -557,9 +557,9 @@ static void dt_rows(rows *v, gsl_rng *rng, double sd, int step, int per_byte)
         }
     /* Sorted by size, then blocks, as the fit expects. */
     for (size_t i = 1; i < v->n; i++)
-        for (size_t j = i; j > 0 && (v->r[j - 1].bytes > v->r[j].bytes ||
-                                     (v->r[j - 1].bytes == v->r[j].bytes &&
-                                      v->r[j - 1].blocks > v->r[j].blocks));
+        for (size_t j = i;
+             j > 0 && (v->r[j - 1].bytes > v->r[j].bytes ||
+                       (v->r[j - 1].bytes == v->r[j].bytes && v->r[j - 1].blocks > v->r[j].blocks));
              j--) {
             cf_row t = v->r[j];
             v->r[j] = v->r[j - 1];
@@ -591,16 +591,17 @@ static void datatype_step(void)
     int pb = cf_fit_per_block(&f, &g, &glo, &ghi);
     ok(pb == 0, "datatype step, exact: a cost per block");
     near(g, 25, 1e-6, "datatype step, exact: 25 ns per block");
-    ok(glo <= g && ghi >= g && ghi - glo < 1e-6, "datatype step, exact: its interval is the "
-                                                 "point [%g, %g]", glo, ghi);
+    ok(glo <= g && ghi >= g && ghi - glo < 1e-6,
+       "datatype step, exact: its interval is the "
+       "point [%g, %g]",
+       glo, ghi);
     cf_prediction p;
     cf_fit_predict_blocks(&f, 1 << 20, 1, &p);
     near(p.t_us, dt_model(1 << 20, 1, 1, 1), 1e-9, "datatype step, exact: 1 MiB, 1 block");
     cf_fit_predict_blocks(&f, 1 << 20, 2, &p);
     near(p.t_us, dt_model(1 << 20, 2, 1, 1), 1e-9, "datatype step, exact: 1 MiB, 2 blocks");
     cf_fit_predict_blocks(&f, 1 << 20, 1000, &p);
-    near(p.t_us, dt_model(1 << 20, 1000, 1, 1), 1e-9,
-         "datatype step, exact: 1 MiB, 1000 blocks");
+    near(p.t_us, dt_model(1 << 20, 1000, 1, 1), 1e-9, "datatype step, exact: 1 MiB, 1000 blocks");
     char c[CF_FORMULA_MAX];
     cf_fit_formula(&f, "c", c, sizeof c);
     ok(strstr(c, " + (b > 1 ? 1.5") != NULL, "datatype step, exact: C formula has the step (%s)",
@@ -619,8 +620,7 @@ static void datatype_step(void)
     dt_rows(&v, rng, 0.03, 1, 1);
     in = input_of(&v, "pingpong np 2 vector");
     ok(cf_fit_group("auto", &in, &f, &e) == 0, "datatype step, 3%% noise: fits");
-    ok(f.q.loo_mape < 0.05, "datatype step, 3%% noise: leave-one-out %.3g < 5%%",
-       f.q.loo_mape);
+    ok(f.q.loo_mape < 0.05, "datatype step, 3%% noise: leave-one-out %.3g < 5%%", f.q.loo_mape);
     near(f.seg[0].coef[3], DT_D, 0.1, "datatype step, 3%% noise: delta");
     near(f.seg[0].coef[4], DT_P, 0.1, "datatype step, 3%% noise: beta_pack");
     near(f.seg[0].coef[1], DT_B, 0.1, "datatype step, 3%% noise: beta");
@@ -674,8 +674,7 @@ static void datatype_step(void)
             rows_add(&two, "pingpong", 2, "vector", v.r[i].bytes, v.r[i].blocks, v.r[i].t_med_us,
                      1);
     in = input_of(&two, "pingpong np 2 vector");
-    ok(cf_fit_group("auto", &in, &f, &e) == 0 && f.seg[0].coef[3] == 0 &&
-           f.seg[0].coef[4] == 0,
+    ok(cf_fit_group("auto", &in, &f, &e) == 0 && f.seg[0].coef[3] == 0 && f.seg[0].coef[4] == 0,
        "datatype from 2 blocks on: no step terms");
     near(f.seg[0].coef[2], DT_G, 1e-6, "datatype from 2 blocks on: gamma exact");
     cf_fit_clear(&f);

@@ -18,8 +18,7 @@
 
 static const char *const names[] = {"alpha_us", "beta_us_per_byte", "gamma_us_per_block",
                                     "delta_us", "beta_pack_us_per_byte"};
-static const cf_term terms[] = {CF_TERM_ONE, CF_TERM_M, CF_TERM_B, CF_TERM_STEP,
-                                CF_TERM_M_STEP};
+static const cf_term terms[] = {CF_TERM_ONE, CF_TERM_M, CF_TERM_B, CF_TERM_STEP, CF_TERM_M_STEP};
 
 /* The subsets of the terms tried, simplest first (bits as in names). */
 enum { PLAIN = 0x07, STEP = 0x08, STEP_M = 0x10 };
@@ -144,7 +143,7 @@ static int fit_step(const cf_fit_input *in, int bmin, cf_fit *out, cf_error *e)
     for (int c = 0; c < nc; c++) {
         if (nc == 2 && (candidates[c] & STEP_M))
             continue;
-        cand = *out; /* identity and measured range */
+        cand = *out;        /* identity and measured range */
         cand.blocks = bmin; /* what cf_fit_check evaluates between the measured points */
         cf_error e2;
         cf_error_clear(&e2);

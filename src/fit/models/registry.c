@@ -51,8 +51,8 @@ int cf_model_fit_terms(const cf_model_kind *kind, const cf_fit_input *in, cf_fit
     return cf_model_fit_mask(kind, (1u << kind->ncoef) - 1, in, out, e);
 }
 
-int cf_model_fit_mask(const cf_model_kind *kind, unsigned mask, const cf_fit_input *in,
-                      cf_fit *out, cf_error *e)
+int cf_model_fit_mask(const cf_model_kind *kind, unsigned mask, const cf_fit_input *in, cf_fit *out,
+                      cf_error *e)
 {
     /* col[j]: the coefficient of kind that column j of the design carries. */
     int col[CF_COEF_MAX];
