@@ -28,6 +28,10 @@ typedef struct cf_model_kind {
     const char *name;
     const char *summary;
     int ncoef;
+    /* The first coefficients a model file must hold (0: all of them); the others may be
+     * absent, then 0 with no variance (the datatype model's step terms, which files
+     * written before them lack). */
+    int ncoef_required;
     const char *const *coef_names; /* units in the names: "alpha_us" */
     const cf_term *terms;
     int max_segments;

@@ -223,6 +223,7 @@ const cf_model_kind cf_model_datatype = {
     .summary = "derived datatypes: T(m, b) = alpha + beta*m + gamma*b + [b > 1] (delta + "
                "beta_pack*m)",
     .ncoef = 5,
+    .ncoef_required = 3,
     .coef_names = names,
     .terms = terms,
     .max_segments = 1,
