@@ -4,7 +4,8 @@
  *   T(m, b) = alpha + beta*m + gamma*b + [b > 1] (delta + beta_pack*m),
  * gamma the cost per block. The step terms are fitted only where the data hold both 1 and
  * more blocks, and each only when it earns its place by auto's rule (leave-one-out error,
- * then AICc); without them this is T = alpha + beta*m + gamma*b. Where the block count
+ * then AICc), the error taken over every row, the ones the robust fit set aside included;
+ * without them this is T = alpha + beta*m + gamma*b. Where the block count
  * follows the size (struct: 3 blocks per particle) gamma cannot be told from beta, and the
  * fit is T = alpha + beta*m with the per-block cost inside beta. Beside the fit, the gain
  * over MPI_Pack at each measured point, as in Furmento and Mercier's study. */
@@ -123,16 +124,16 @@ static double loo_all(const cf_fit *f)
 {
     double sum = f->q.loo_mape * f->q.n;
     for (size_t i = 0; i < f->nrejected; i++) {
-        double r = f->rejected[i].rel_err; /* (y - T) / T: |y - T| / y = |r| / (1 + r) */
-        sum += fabs(r) / (1 + r);
+        double r = f->rejected[i].rel_err; /* (y - T) / T: |y - T| / y = |r / (1 + r)| */
+        sum += fabs(r / (1 + r));
     }
     return sum / ((double)f->q.n + (double)f->nrejected);
 }
 
 /* Fits each candidate subset of the terms and keeps the best by auto's rule, on the error
  * over every row (loo_all); AICc breaks a tie only between fits of the same rows, else the
- * simpler one stays. The step is
- * tried only with rows at 1 block and at more (else it is the intercept again). A candidate
+ * simpler one stays. The step is tried only with rows at 1 block and at more (else it is
+ * the intercept again), beta_pack only with rows of more blocks at two sizes. A candidate
  * that fails or predicts a negative time is passed over; the plain one's failure is the
  * error when every candidate fails. */
 static int fit_step(const cf_fit_input *in, int bmin, cf_fit *out, cf_error *e)
@@ -141,8 +142,6 @@ static int fit_step(const cf_fit_input *in, int bmin, cf_fit *out, cf_error *e)
     cf_fit best, cand;
     int have = 0, rc = CF_EXIT_DATA;
     for (int c = 0; c < nc; c++) {
-        if (nc == 2 && (candidates[c] & STEP_M))
-            continue;
         cand = *out;        /* identity and measured range */
         cand.blocks = bmin; /* what cf_fit_check evaluates between the measured points */
         cf_error e2;
