@@ -192,6 +192,16 @@ static int times_ordered(const cf_row *r)
     return !(r->t_min_us > r->t_avg_us + slack || r->t_avg_us > r->t_max_us + slack);
 }
 
+int cf_datatype_derived(const char *name)
+{
+    static const char *const names[] = {"contiguous", "vector", "hvector", "indexed",
+                                        "hindexed",   "struct", "pack"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return strncmp(name, "pack_", 5) == 0;
+}
+
 /* Everything cf_row_check asks of a row but its names, as one test without messages: the
  * common case, valid rows, is decided in a few comparisons. (x > 0 && x < INFINITY is
  * isfinite(x) && x > 0: NaN fails every comparison.) */
@@ -1006,6 +1016,8 @@ static int data_line(reader *r, const char *s, size_t n)
     cf_row *row = &r->t->rows[r->t->n_rows];
     if (row_fast(r, s, n, row) != 0 && row_careful(r, s, n, row) != 0)
         return CF_EXIT_DATA;
+    if (row->blocks == 1 && !cf_datatype_derived(row->datatype))
+        row->blocks = 0;
     /* A row refused here is not kept; its extra values, if kept, go with the table. */
     if (check_group(r, row) != 0)
         return CF_EXIT_DATA;

@@ -82,6 +82,12 @@ int cf_row_check(const cf_row *r, char *why, size_t n);
 /* Parts of cf_row_check, without a message, for callers that check many rows of one name:
  * a pattern or datatype name ([a-z0-9_]+), and everything but the names. 1 when valid. */
 int cf_name_valid(const char *s);
+/* Whether a datatype name is one of measure's derived-datatype layouts or baselines
+ * (contiguous, vector, hvector, indexed, hindexed, struct, pack, pack_LAYOUT), whose blocks
+ * column counts blocks. For every other datatype a block count of 1 is one contiguous
+ * block, what an empty column says: the reader stores it as 0 (not applicable), so that a
+ * plain row is the same row wherever it is read (per-np fits, across-np, p2p). */
+int cf_datatype_derived(const char *name);
 int cf_row_values_ok(const cf_row *r);
 /* Room for n rows in all, so that adding up to n never moves the rows. 0, or -1 out of
  * memory. */

@@ -22,9 +22,6 @@
 #include "base/size.h"
 #include "base/table.h"
 
-/* A fit whose leave-one-out error is above this is called poor in the summary. */
-#define POOR_LOO 0.25
-
 static const char help[] =
     "Usage: commfit fit [OPTIONS]\n"
     "\n"
@@ -321,6 +318,10 @@ static void summary_line(FILE *fp, const cf_fit *f)
         snprintf(r2, sizeof r2, "-");
     fprintf(fp, "%s np %d %s: %s %s | n %d, loo %s, max %s, R2 %s", f->pattern, f->np,
             f->datatype, f->model, f->formula, f->q.n, loo, max, r2);
+    double g, glo, ghi;
+    if (cf_fit_per_block(f, &g, &glo, &ghi) == 0)
+        fprintf(fp, ", per block %.*g ns [%.*g, %.*g]", cf_sig_prec(g, 3), g, cf_sig_prec(glo, 3),
+                glo, cf_sig_prec(ghi, 3), ghi);
     for (int k = 0; k + 1 < f->nseg; k++) {
         char a[32], b[32];
         size_exact(f->seg[k].to_bytes, a, sizeof a);
@@ -783,12 +784,7 @@ int cmd_fit(int argc, char **argv)
             continue;
         }
         named_fits[named]++;
-        if (isfinite(f.q.loo_mape) && f.q.loo_mape > POOR_LOO)
-            cf_fit_warn(&f,
-                        "poor fit: its leave-one-out error, %.*g%%, is above %.0f%%; its "
-                        "predictions are rough",
-                        cf_sig_prec(100 * f.q.loo_mape, 2), 100 * f.q.loo_mape,
-                        100 * POOR_LOO);
+        cf_fit_flag_poor(&f);
         if (cf_modelset_add(ms, &f) != 0) {
             cf_fit_clear(&f);
             rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
@@ -800,7 +796,7 @@ int cmd_fit(int argc, char **argv)
             if (cf_fit_group("loggp", &in, &f, &fe) != 0 ||
                 (cf_fit_check(&f, &in, &fe) != 0 && (cf_fit_clear(&f), 1)))
                 cf_warn("no loggp parameters: %s", fe.msg);
-            else if (cf_modelset_add(ms, &f) != 0) {
+            else if (cf_fit_flag_poor(&f), cf_modelset_add(ms, &f) != 0) {
                 cf_fit_clear(&f);
                 rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
                 goto report;

@@ -191,6 +191,12 @@ void cf_fit_design(const cf_fit *f, double m, double b, double *x)
         case CF_TERM_B:
             x[j] = b;
             break;
+        case CF_TERM_STEP:
+            x[j] = b > 1 ? 1 : 0;
+            break;
+        case CF_TERM_M_STEP:
+            x[j] = b > 1 ? m : 0;
+            break;
         default:
             x[j] = 0;
         }
@@ -233,6 +239,34 @@ void cf_fit_warn(cf_fit *f, const char *fmt, ...)
         f->nwarnings++;
 }
 
+int cf_fit_per_block(const cf_fit *f, double *ns, double *lo_ns, double *hi_ns)
+{
+    if (f->kind == NULL || f->nseg != 1)
+        return -1;
+    for (int j = 0; j < f->ncoef; j++) {
+        if (f->kind->terms[j] != CF_TERM_B)
+            continue;
+        double g = f->seg[0].coef[j], se = sqrt(fmax(0, f->seg[0].cov[j][j]));
+        double h = cf_t975(f->dof) * se;
+        *ns = 1e3 * g;
+        *lo_ns = 1e3 * (g - h);
+        *hi_ns = 1e3 * (g + h);
+        return 0;
+    }
+    return -1;
+}
+
+int cf_fit_flag_poor(cf_fit *f)
+{
+    if (!(isfinite(f->q.loo_mape) && f->q.loo_mape > CF_POOR_LOO))
+        return 0;
+    cf_fit_warn(f,
+                "poor fit: its leave-one-out error, %.*g%%, is above %.0f%%; its predictions "
+                "are rough",
+                cf_sig_prec(100 * f->q.loo_mape, 2), 100 * f->q.loo_mape, 100 * CF_POOR_LOO);
+    return 1;
+}
+
 /* Tangent of f at m: T(m) and dT/dm with its variance (from the coefficients' covariance). */
 static void tangent(const cf_fit *f, double m, double b, double *t, double *slope,
                     double *slope_var)
@@ -244,7 +278,10 @@ static void tangent(const cf_fit *f, double m, double b, double *t, double *slop
     *t = dot(x, s->coef, (size_t)f->ncoef);
     for (int j = 0; j < f->ncoef; j++) {
         cf_term tm = f->kind->terms[j];
-        g[j] = tm == CF_TERM_M ? 1 : tm == CF_TERM_M2 ? 2 * m : 0;
+        g[j] = tm == CF_TERM_M                 ? 1
+               : tm == CF_TERM_M2              ? 2 * m
+               : tm == CF_TERM_M_STEP && b > 1 ? 1
+                                               : 0;
     }
     *slope = dot(g, s->coef, (size_t)f->ncoef);
     double v = 0;

@@ -72,6 +72,17 @@ double cf_fit_switch(const cf_fit *f, int k);
  * with a message naming in->what, the model and the first fault. */
 int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e);
 
+/* The cost per block of a fit with a block term (the datatype model's gamma): in ns, with
+ * its 95% interval (Student t with the fit's dof). 0, or -1 when the fit has none (the
+ * block count followed the size, or not a datatype fit). */
+int cf_fit_per_block(const cf_fit *f, double *ns, double *lo_ns, double *hi_ns);
+
+/* A fit whose leave-one-out error is above this is called poor. */
+#define CF_POOR_LOO 0.25
+/* Adds the poor-fit warning to f when its leave-one-out error is above CF_POOR_LOO,
+ * whatever its kind; returns whether it did. */
+int cf_fit_flag_poor(cf_fit *f);
+
 /* Adds a warning string to a fit (printf-style). */
 void cf_fit_warn(cf_fit *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

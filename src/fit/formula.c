@@ -53,10 +53,13 @@ static void put(out *o, const char *fmt, ...)
         o->len += (size_t)k;
 }
 
-/* The terms of segment k summed by basis: constant, m, m^2, b. */
-static void sums(const cf_fit *f, int k, double t[4])
+/* The coefficients of segment k summed by basis (cf_term): constant, m, m^2, b, [b > 1],
+ * m*[b > 1]. */
+#define NB CF_TERM_NONE
+static void sums(const cf_fit *f, int k, double t[NB])
 {
-    t[0] = t[1] = t[2] = t[3] = 0;
+    for (int j = 0; j < NB; j++)
+        t[j] = 0;
     for (int j = 0; j < f->ncoef; j++) {
         cf_term tm = f->kind->terms[j];
         if (tm != CF_TERM_NONE)
@@ -67,7 +70,8 @@ static void sums(const cf_fit *f, int k, double t[4])
 static int has_blocks(const cf_fit *f)
 {
     for (int j = 0; j < f->ncoef; j++)
-        if (f->kind->terms[j] == CF_TERM_B)
+        if (f->kind->terms[j] == CF_TERM_B || f->kind->terms[j] == CF_TERM_STEP ||
+            f->kind->terms[j] == CF_TERM_M_STEP)
             return 1;
     return 0;
 }
@@ -76,8 +80,7 @@ static int has_blocks(const cf_fit *f)
 static int has_size(const cf_fit *f)
 {
     for (int j = 0; j < f->ncoef; j++)
-        if (f->kind->terms[j] == CF_TERM_M || f->kind->terms[j] == CF_TERM_M2 ||
-            f->kind->terms[j] == CF_TERM_B)
+        if (f->kind->terms[j] != CF_TERM_ONE && f->kind->terms[j] != CF_TERM_NONE)
             return 1;
     return 0;
 }
@@ -94,7 +97,7 @@ static void text_bw(out *o, double beta_us_per_byte)
     put(o, "m / (%.*g %s)", cf_sig_prec(bw, 3), bw, units[u]);
 }
 
-static void text_segment(out *o, const double t[4])
+static void text_segment(out *o, const double t[NB])
 {
     put(o, "%.3g us", t[0]);
     if (t[CF_TERM_M] > 0) {
@@ -107,13 +110,24 @@ static void text_segment(out *o, const double t[4])
         put(o, " %c %.3g us/B^2 * m^2", t[CF_TERM_M2] < 0 ? '-' : '+', fabs(t[CF_TERM_M2]));
     if (t[CF_TERM_B] != 0)
         put(o, " %c %.3g us * b", t[CF_TERM_B] < 0 ? '-' : '+', fabs(t[CF_TERM_B]));
+    /* The step from the contiguous path (1 block) to the packing engine (2 or more). */
+    if (t[CF_TERM_STEP] != 0 || t[CF_TERM_M_STEP] != 0) {
+        put(o, " + [b > 1] (%.3g us", t[CF_TERM_STEP]);
+        if (t[CF_TERM_M_STEP] > 0) {
+            put(o, " + ");
+            text_bw(o, t[CF_TERM_M_STEP]);
+        } else if (t[CF_TERM_M_STEP] < 0) {
+            put(o, " - %.3g us/B * m", -t[CF_TERM_M_STEP]);
+        }
+        put(o, ")");
+    }
 }
 
 static void text(out *o, const cf_fit *f)
 {
     put(o, has_blocks(f) ? "T(m, b) = " : has_size(f) ? "T(m) = " : "T = ");
     for (int k = 0; k < f->nseg; k++) {
-        double t[4];
+        double t[NB];
         sums(f, k, t);
         if (k > 0)
             put(o, "; ");
@@ -147,7 +161,7 @@ static void text(out *o, const cf_fit *f)
 }
 
 /* One segment as an expression in m (and b) with 15 digits; mul is "*" everywhere. */
-static void code_segment(out *o, const double t[4], const char *pow2)
+static void code_segment(out *o, const double t[NB], const char *pow2, int python)
 {
     put(o, "%.15g", t[0]);
     if (t[CF_TERM_M] != 0)
@@ -156,21 +170,26 @@ static void code_segment(out *o, const double t[4], const char *pow2)
         put(o, pow2, t[CF_TERM_M2]);
     if (t[CF_TERM_B] != 0)
         put(o, " + %.15g*b", t[CF_TERM_B]);
+    if (t[CF_TERM_STEP] != 0 || t[CF_TERM_M_STEP] != 0)
+        put(o,
+            python ? " + ((%.15g + %.15g*m) if b > 1 else 0)" : " + (b > 1 ? %.15g + %.15g*m : 0)",
+            t[CF_TERM_STEP], t[CF_TERM_M_STEP]);
 }
 
 /* The line predict follows inside the breakpoint gap after segment k: through segment
  * k's value at its last size and segment k+1's at its first (cf_fit_predict). Only
  * piecewise fits have gaps, and their terms are a constant and m. */
-static void gap_line(const cf_fit *f, int k, double t[4])
+static void gap_line(const cf_fit *f, int k, double t[NB])
 {
-    double a[4], b[4];
+    double a[NB], b[NB];
     sums(f, k, a);
     sums(f, k + 1, b);
     double ma = (double)f->seg[k].to_bytes, mb = (double)f->seg[k + 1].from_bytes;
     double ta = a[0] + a[1] * ma + a[2] * ma * ma, tb = b[0] + b[1] * mb + b[2] * mb * mb;
     t[1] = (tb - ta) / (mb - ma);
     t[0] = ta - t[1] * ma;
-    t[2] = t[3] = 0;
+    for (int j = 2; j < NB; j++)
+        t[j] = 0;
 }
 
 /* Nested conditionals, a segment and then its gap: c and gnuplot "m <= a ? A : m < b ? G :
@@ -179,26 +198,26 @@ static void code_body(out *o, const cf_fit *f, int python)
 {
     const char *pow2 = " + %.15g*m*m";
     for (int k = 0; k < f->nseg; k++) {
-        double t[4], g[4];
+        double t[NB], g[NB];
         sums(f, k, t);
         if (k + 1 < f->nseg) {
             gap_line(f, k, g);
             double ma = (double)f->seg[k].to_bytes, mb = (double)f->seg[k + 1].from_bytes;
             if (python) {
                 put(o, "(");
-                code_segment(o, t, pow2);
+                code_segment(o, t, pow2, python);
                 put(o, ") if m <= %.15g else (", ma);
-                code_segment(o, g, pow2);
+                code_segment(o, g, pow2, python);
                 put(o, ") if m < %.15g else ", mb);
             } else {
                 put(o, "m <= %.15g ? ", ma);
-                code_segment(o, t, pow2);
+                code_segment(o, t, pow2, python);
                 put(o, " : m < %.15g ? ", mb);
-                code_segment(o, g, pow2);
+                code_segment(o, g, pow2, python);
                 put(o, " : ");
             }
         } else {
-            code_segment(o, t, pow2);
+            code_segment(o, t, pow2, python);
         }
     }
 }
@@ -216,16 +235,23 @@ static void latex_number(out *o, double v)
     put(o, "%s \\times 10^{%d}", s, (int)strtol(ex + 1, NULL, 10));
 }
 
-static void latex_segment(out *o, const double t[4])
+static void latex_segment(out *o, const double t[NB])
 {
     static const char *basis[] = {"", "\\, m", "\\, m^2", "\\, b"};
     latex_number(o, t[0]);
-    for (int j = 1; j < 4; j++) {
+    for (int j = 1; j <= CF_TERM_B; j++) {
         if (t[j] == 0)
             continue;
         put(o, t[j] < 0 ? " - " : " + ");
         latex_number(o, fabs(t[j]));
         put(o, "%s", basis[j]);
+    }
+    if (t[CF_TERM_STEP] != 0 || t[CF_TERM_M_STEP] != 0) {
+        put(o, " + [b > 1] \\left(");
+        latex_number(o, t[CF_TERM_STEP]);
+        put(o, t[CF_TERM_M_STEP] < 0 ? " - " : " + ");
+        latex_number(o, fabs(t[CF_TERM_M_STEP]));
+        put(o, "\\, m\\right)");
     }
 }
 
@@ -234,13 +260,13 @@ static void latex(out *o, const cf_fit *f)
     const char *args = has_blocks(f) ? "(m, b)" : has_size(f) ? "(m)" : "";
     put(o, "T_{\\mathrm{%s}}%s = ", f->pattern, args);
     if (f->nseg == 1) {
-        double t[4];
+        double t[NB];
         sums(f, 0, t);
         latex_segment(o, t);
     } else {
         put(o, "\\begin{cases} ");
         for (int k = 0; k < f->nseg; k++) {
-            double t[4];
+            double t[NB];
             sums(f, k, t);
             latex_segment(o, t);
             if (k + 1 < f->nseg) {

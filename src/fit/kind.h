@@ -19,6 +19,8 @@ typedef enum cf_term {
     CF_TERM_M,
     CF_TERM_M2,
     CF_TERM_B,
+    CF_TERM_STEP,   /* [b > 1]: the packing engine's fixed cost, absent on the contiguous path */
+    CF_TERM_M_STEP, /* m * [b > 1]: its cost per byte (the copy) */
     CF_TERM_NONE,
 } cf_term;
 
@@ -26,6 +28,10 @@ typedef struct cf_model_kind {
     const char *name;
     const char *summary;
     int ncoef;
+    /* The first coefficients a model file must hold (0: all of them); the others may be
+     * absent, then 0 with no variance (the datatype model's step terms, which files
+     * written before them lack). */
+    int ncoef_required;
     const char *const *coef_names; /* units in the names: "alpha_us" */
     const cf_term *terms;
     int max_segments;

@@ -27,6 +27,17 @@ int cf_fit_group(const char *kind, const cf_fit_input *in, cf_fit *out, cf_error
  * a robust, iterated weighted fit of the terms of kind over in's rows. */
 int cf_model_fit_terms(const cf_model_kind *kind, const cf_fit_input *in, cf_fit *out,
                        cf_error *e);
+/* The same over the coefficients of kind in mask (bit j: coefficient j); the others are
+ * 0 with no variance, and the quality (AICc) counts the fitted ones only. */
+int cf_model_fit_mask(const cf_model_kind *kind, unsigned mask, const cf_fit_input *in, cf_fit *out,
+                      cf_error *e);
+/* auto's rule between two fits of the same rows: c is better than best when its
+ * leave-one-out error is lower beyond a tie (10%, or 0.1 point), or on a tie when its AICc
+ * is lower by more than 2. Candidates are tried simplest first, so a more complex one
+ * must earn its parameters. */
+int cf_fit_better(const cf_fit *c, const cf_fit *best);
+/* The same rule on the numbers: a leave-one-out error and an AICc each (NAN: none). */
+int cf_quality_better(double loo_c, double aicc_c, double loo_best, double aicc_best);
 
 /* For tests: the piecewise model's breakpoints for each number of segments s + 1 (s <
  * *nlevels): cost[s] (DBL_MAX when there is none) and the size indices cut[s][0 .. s + 1],

@@ -134,6 +134,16 @@ static json_t *fit_to_json(const cf_fit *f)
     bad |= set(q, "r2", num(f->q.r2));
     bad |= set(q, "aicc", num(f->q.aicc));
     bad |= set(o, "quality", q);
+    /* The datatype model's cost per block, as the summary gives it: read-only, predict
+     * uses the coefficients. */
+    double g, glo, ghi;
+    if (cf_fit_per_block(f, &g, &glo, &ghi) == 0) {
+        json_t *pb = json_object();
+        bad |= set(pb, "ns", num(g));
+        bad |= set(pb, "lo_ns", num(glo));
+        bad |= set(pb, "hi_ns", num(ghi));
+        bad |= set(o, "per_block", pb);
+    }
     if (f->sat.nmsg > 0) {
         const cf_saturation *s = &f->sat;
         json_t *so = json_object();
@@ -377,11 +387,16 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
     const cf_model_kind *k = f->kind;
     char cbase[200];
     snprintf(cbase, sizeof cbase, "%s.coef", base);
-    if ((int)json_object_size(coef) != k->ncoef)
+    /* nc: the coefficients the file holds, all of the kind's or its required ones; the
+     * others are 0 with no variance. */
+    int nc = (int)json_object_size(coef);
+    if (nc != k->ncoef && (k->ncoef_required == 0 || nc != k->ncoef_required))
         return bad(r, "expected %d coefficients for model '%s', got %zu", k->ncoef, k->name,
                    json_object_size(coef)),
                -1;
-    for (int j = 0; j < k->ncoef; j++) {
+    memset(s->coef, 0, sizeof s->coef);
+    memset(s->cov, 0, sizeof s->cov);
+    for (int j = 0; j < nc; j++) {
         double x;
         if (get_num(r, coef, cbase, k->coef_names[j], 0, &x))
             return -1;
@@ -392,14 +407,14 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
     json_t *cov = field(r, so, base, "cov", JSON_ARRAY, 0);
     if (cov == NULL)
         return -1;
-    if ((int)json_array_size(cov) != k->ncoef)
-        return bad(r, "expected a %d x %d matrix", k->ncoef, k->ncoef), -1;
-    for (int j = 0; j < k->ncoef; j++) {
+    if ((int)json_array_size(cov) != nc)
+        return bad(r, "expected a %d x %d matrix", nc, nc), -1;
+    for (int j = 0; j < nc; j++) {
         json_t *row = json_array_get(cov, (size_t)j);
         at(r, "%s.cov[%d]", base, j);
-        if (!json_is_array(row) || (int)json_array_size(row) != k->ncoef)
-            return bad(r, "expected an array of %d numbers", k->ncoef), -1;
-        for (int l = 0; l < k->ncoef; l++) {
+        if (!json_is_array(row) || (int)json_array_size(row) != nc)
+            return bad(r, "expected an array of %d numbers", nc), -1;
+        for (int l = 0; l < nc; l++) {
             json_t *x = json_array_get(row, (size_t)l);
             if (!json_is_number(x) || !isfinite(json_number_value(x)))
                 return at(r, "%s.cov[%d][%d]", base, j, l), bad(r, "expected a finite number"),
@@ -409,7 +424,7 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
     }
     /* A covariance matrix is symmetric with variances >= 0; any other matrix gives an
      * interval of the wrong width, or none (the square root of a negative variance). */
-    for (int j = 0; j < k->ncoef; j++) {
+    for (int j = 0; j < nc; j++) {
         if (s->cov[j][j] < 0)
             return at(r, "%s.cov[%d][%d]", base, j, j),
                    bad(r, "%.6g: a variance cannot be negative", s->cov[j][j]), -1;
@@ -432,11 +447,11 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
         snprintf(sbase, sizeof sbase, "%s.se", base);
         if (field(r, so, base, "se", JSON_OBJECT, 0) == NULL)
             return -1;
-        if ((int)json_object_size(se) != k->ncoef)
-            return bad(r, "expected %d standard errors for model '%s', got %zu", k->ncoef,
-                       k->name, json_object_size(se)),
+        if ((int)json_object_size(se) != nc)
+            return bad(r, "expected %d standard errors for model '%s', got %zu", nc, k->name,
+                       json_object_size(se)),
                    -1;
-        for (int j = 0; j < k->ncoef; j++) {
+        for (int j = 0; j < nc; j++) {
             double x;
             if (get_num(r, se, sbase, k->coef_names[j], 0, &x))
                 return -1;

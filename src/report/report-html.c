@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/collective.h"
+#include "fit/fitting.h"
 #include "base/size.h"
 
 static const char *const section_titles[CF_SEC_COUNT] = {
@@ -265,6 +266,12 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
                 "<td class=\"num\">%.*g%%</td><td class=\"num\">%s</td><td>",
                 f->q.n, loo, cf_sig_prec(100 * f->q.max_rel_err, 2), 100 * f->q.max_rel_err, r2);
         const char *sep = "";
+        double g, glo, ghi;
+        if (cf_fit_per_block(f, &g, &glo, &ghi) == 0) {
+            fprintf(fp, "per block %.*g ns [%.*g, %.*g] (95%%)", cf_sig_prec(g, 3), g,
+                    cf_sig_prec(glo, 3), glo, cf_sig_prec(ghi, 3), ghi);
+            sep = "; ";
+        }
         if (f->nrejected > 0) {
             fprintf(fp, "%zu point%s set aside as outliers", f->nrejected,
                     f->nrejected > 1 ? "s" : "");

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fit/fitting.h"
 #include "modelfile/modelfile.h"
 #include "base/size.h"
 
@@ -1165,6 +1166,11 @@ static int plot_blocks(cf_report *r, const sel *s, const char *datatype, int np,
     char t[CF_FORMULA_MAX + 192];
     if (f != NULL) {
         fit_title(t, sizeof t, "", f);
+        double g, glo, ghi;
+        size_t k = strlen(t);
+        if (cf_fit_per_block(f, &g, &glo, &ghi) == 0 && k < sizeof t)
+            snprintf(t + k, sizeof t - k, ";\n      per block %.*g ns [%.*g, %.*g] (95%%)",
+                     cf_sig_prec(g, 3), g, cf_sig_prec(glo, 3), glo, cf_sig_prec(ghi, 3), ghi);
         cf_script_key(&sc, "with lines lc rgb '#000000'", t);
     }
     if (packs) {

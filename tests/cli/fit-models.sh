@@ -172,4 +172,63 @@ run "$COMMFIT" fit -i loggp.csv -o l.json --patterns pingpong --model linear --f
 expect_out 'T_{\mathrm{pingpong}}(m) = 2.2 + 0.0001111\, m \quad [\mu\mathrm{s}; m \text{ in bytes}]' \
     "--formulas latex"
 
+# MPICH's derived-datatype cost: one block takes the contiguous path, two or more the
+# packing engine, T(m, b) = 0.3 + m/9500 + 0.025*b + [b > 1] (1.5 + m/7000) us, exact,
+# over measure's default grid (blocks 1 to 10, 100, 1000 where the payload has the floats).
+{
+    echo "$HDR,ddt_layout,ddt_size_bytes,ddt_extent_bytes,ddt_stride_bytes"
+    awk 'BEGIN {
+        nb = split("1 2 3 4 5 6 7 8 9 10 100 1000", bl, " ")
+        for (k = 3; k <= 22; k++) for (j = 1; j <= nb; j++) {
+            b = bl[j]; if (2 ^ k < 4 * b) continue
+            m = int(2 ^ k / (4 * b)) * 4 * b
+            t = 0.3 + m / 9500 + 0.025 * b + (b > 1 ? 1.5 + m / 7000 : 0)
+            printf "pingpong,2,%d,vector,%d,100,5,%.17g,%.17g,%.17g,%.17g,,%.6g,vector,%d,%d,%d\n", m, b, t, t, t, t, m / (1.048576 * t), m, 2 * m, 2 * m / b
+        }
+    }'
+} >step.csv
+run "$COMMFIT" fit -i step.csv -o step.json
+expect_rc 0 "derived datatypes with the contiguous / packing step"
+check "step: the formula has the step at 2 blocks and the cost per block with its interval" \
+    grep -q '^pingpong np 2 vector: datatype T(m, b) = 0.3 us + m / (8.85 GiB/s) + 0.025 us \* b + \[b > 1\] (1.5 us + m / (6.52 GiB/s)) | n 209, loo [0-9.e-]*%, max [0-9.e-]*%, R2 1.0000, per block 25 ns \[25, 25\]$' "$T/out"
+check "step: the model file has delta and beta_pack" \
+    sh -c "grep -q '\"delta_us\": 1.5' step.json && grep -q '\"beta_pack_us_per_byte\": 0.000142857' step.json"
+check "step: the model file has the cost per block in ns with its interval" \
+    awk '/"per_block"/ { f = 1 } f && /"ns"/ { gsub(/,/, "", $2); d = $2 - 25; n++ } f && /"lo_ns"|"hi_ns"/ { gsub(/,/, "", $2); n += ($2 - 25 < 1e-6 && $2 - 25 > -1e-6) } END { exit !(n == 3 && d < 1e-6 && d > -1e-6) }' step.json
+for b in 1 2 1000; do
+    run "$COMMFIT" predict -m step.json -p pingpong -n 2 -b 1M -d vector --blocks $b -f csv
+    expect_rc 0 "predict -d vector --blocks $b"
+    check "predict -d vector --blocks $b at 1 MiB: the step model, to 6 digits" \
+        awk -F, -v b=$b 'NR == 2 { m = 1048576; t = 0.3 + m / 9500 + 0.025 * b + (b > 1 ? 1.5 + m / 7000 : 0)
+                                  d = $5 / t - 1; exit !($10 == "datatype" && d < 1e-5 && d > -1e-5) }' "$T/out"
+done
+
+# A plain row (byte, float) whose blocks column holds 1 is a plain row: the same fits, the
+# same across-np model and point-to-point estimate as with the column empty.
+for B in "" 1; do
+    {
+        echo "$HDR"
+        awk -v B="$B" 'BEGIN {
+            for (k = 2; k <= 22; k++) { m = 2 ^ k; t = 1 + m / 8000
+                printf "pingpong,2,%d,byte,%s,100,5,%.10g,%.10g,%.10g,%.10g,,%.10g\n", m, B, t, t, t, t, m / (1.048576 * t) }
+            for (p = 2; p <= 16; p *= 2) for (k = 2; k <= 22; k++) { m = 2 ^ k; t = log(p) / log(2) * (1.5 + m / 5000)
+                printf "allreduce,%d,%d,float,%s,100,5,%.10g,%.10g,%.10g,%.10g,,\n", p, m, B, t, t, t, t }
+        }'
+    } >plain$B.csv
+    run "$COMMFIT" fit -i plain$B.csv -o plain$B.json
+    expect_rc 0 "plain rows, blocks '$B'"
+    grep -v '"file"\|"output"' plain$B.json >plain$B.cmp
+done
+check "blocks 1 on plain rows: the model file is the one of an empty blocks column" cmp plain.cmp plain1.cmp
+check "blocks 1 on plain rows: an across-np model for allreduce" grep -q '"basis"' plain1.json
+check "blocks 1 on plain rows: a point-to-point estimate" sh -c "! grep -q 'no pingpong rows at np=2' plain1.json"
+
+# The poor-fit flag holds for every model: LogGP fitted beside auto, from experiments that
+# contradict the ping-pong (G = 1/9000 us/B where the ping-pong takes 1/1000).
+awk -F, -v OFS=, '$1 == "pingpong" { t = 2.2 + $3 / 1000; $8 = $9 = $10 = $11 = t; $13 = $3 / (1.048576 * t) } { print }' loggp.csv >badloggp.csv
+run "$COMMFIT" fit -i badloggp.csv -o badloggp.json
+expect_rc 0 "LogGP that contradicts the ping-pong"
+check "the loggp fit beside auto carries the poor-fit warning" \
+    sh -c "grep -A1 '^pingpong np 2 byte: loggp ' '$T/out' | grep -q '^  warning: poor fit: its leave-one-out error, 42%, is above 25%; its predictions are rough$'"
+
 done_testing

@@ -481,9 +481,68 @@ static void check_refusals(void)
     rows_free(&v);
 }
 
+/* A datatype fit written before the step terms (alpha, beta, gamma and their 3 x 3
+ * covariance) reads with delta and beta_pack 0, and predicts as it did; a fit with 4 of
+ * the 5 coefficients is refused. */
+static void old_datatype(void)
+{
+    cf_modelset *m = sample();
+    cf_error e;
+    ok(cf_modelset_write("old.json", m, &e) == 0, "old datatype: write");
+    json_error_t je;
+    json_t *root = json_load_file("old.json", 0, &je);
+    unlink("old.json");
+    json_t *fit = json_array_get(json_object_get(root, "fits"), 2);
+    ok(strcmp(json_string_value(json_object_get(fit, "model")), "datatype") == 0,
+       "old datatype: the third fit is the datatype one");
+    json_t *seg = json_array_get(json_object_get(fit, "segments"), 0);
+    json_t *coef = json_object_get(seg, "coef"), *se = json_object_get(seg, "se");
+    json_t *cov = json_object_get(seg, "cov");
+    json_object_del(coef, "beta_pack_us_per_byte");
+    json_object_del(se, "beta_pack_us_per_byte");
+    json_array_remove(cov, 4);
+    for (size_t j = 0; j < 4; j++)
+        json_array_remove(json_array_get(cov, j), 4);
+    char *four = json_dumps(root, 0);
+    json_object_del(coef, "delta_us");
+    json_object_del(se, "delta_us");
+    json_array_remove(cov, 3);
+    for (size_t j = 0; j < 3; j++)
+        json_array_remove(json_array_get(cov, j), 3);
+    char *three = json_dumps(root, 0);
+    cf_modelset *r = NULL;
+    ok(cf_modelset_read_mem(three, strlen(three), "old.json", &r, &e) == 0,
+       "old datatype: 3 coefficients read (%s)", e.msg);
+    if (r != NULL) {
+        const cf_fit *f = cf_modelset_find(r, "pingpong", 2, "vector");
+        const cf_fit *g = cf_modelset_find(m, "pingpong", 2, "vector");
+        ok(f != NULL && f->seg[0].coef[3] == 0 && f->seg[0].coef[4] == 0 &&
+               f->seg[0].cov[3][3] == 0 && f->seg[0].cov[4][4] == 0,
+           "old datatype: delta and beta_pack 0, without variance");
+        cf_prediction p, q;
+        if (f != NULL && g != NULL) {
+            cf_fit_predict_blocks(f, 5000, 16, &p);
+            cf_fit_predict_blocks(g, 5000, 16, &q);
+            near(p.t_us, q.t_us, 1e-12, "old datatype: predicts as written");
+            near(p.hi_us, q.hi_us, 1e-12, "old datatype: the same interval");
+        }
+        cf_modelset_free(r);
+    }
+    r = NULL;
+    ok(cf_modelset_read_mem(four, strlen(four), "old.json", &r, &e) == CF_EXIT_DATA &&
+           strstr(e.msg, "expected 5 coefficients for model 'datatype', got 4") != NULL,
+       "old datatype: 4 coefficients refused (%s)", e.msg);
+    cf_modelset_free(r);
+    free(three);
+    free(four);
+    json_decref(root);
+    cf_modelset_free(m);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
+    old_datatype();
     round_trip();
     validation();
     predictions();

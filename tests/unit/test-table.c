@@ -426,8 +426,39 @@ static void parsing(void)
     ok(back, "written numbers read back as strtod reads them");
 }
 
+/* blocks 1 on a plain row is one contiguous block: read as the empty column (0); on a
+ * derived datatype it stays 1. */
+static void plain_blocks(void)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "# schema: 1\n%s"
+             "allreduce,4,1024,float,1,10,5,1,2,3,2,0.1,\n"
+             "pingpong,2,1024,byte,1,10,5,1,2,3,2,0.1,5\n"
+             "pingpong,2,1024,vector,1,10,5,1,2,3,2,0.1,5\n"
+             "pingpong,2,1024,pack_vector,1,10,5,1,2,3,2,0.1,5\n"
+             "pingpong,2,1024,contiguous,1,10,5,1,2,3,2,0.1,5\n",
+             HEADER);
+    cf_error e;
+    cf_table *t = parse(text, &e);
+    ok(t != NULL && t->n_rows == 5, "plain blocks: the table reads");
+    if (t == NULL || t->n_rows != 5)
+        return;
+    is_int(t->rows[0].blocks, 0, "plain blocks: float with blocks 1 is read as empty");
+    is_int(t->rows[1].blocks, 0, "plain blocks: byte with blocks 1 is read as empty");
+    is_int(t->rows[2].blocks, 1, "plain blocks: vector keeps 1 block");
+    is_int(t->rows[3].blocks, 1, "plain blocks: pack_vector keeps 1 block");
+    is_int(t->rows[4].blocks, 1, "plain blocks: contiguous keeps 1 block");
+    ok(!cf_datatype_derived("byte") && !cf_datatype_derived("float") &&
+           cf_datatype_derived("hindexed") && cf_datatype_derived("struct") &&
+           cf_datatype_derived("pack") && !cf_datatype_derived("packed"),
+       "plain blocks: which datatypes are derived");
+    cf_table_free(t);
+}
+
 int main(void)
 {
+    plain_blocks();
     round_trip();
     tolerant();
     numbers();

@@ -8,26 +8,6 @@
 
 #include "fit/model.h"
 
-/* Leave-one-out errors within 10% of each other (or 0.1 percentage point) are a tie. */
-static int tie(double a, double b)
-{
-    double d = fabs(a - b);
-    return d <= 0.1 * fmin(a, b) || d <= 1e-3;
-}
-
-static int better(const cf_fit *c, const cf_fit *best)
-{
-    double lc = c->q.loo_mape, lb = best->q.loo_mape;
-    if (!isfinite(lc))
-        return 0;
-    if (!isfinite(lb))
-        return 1;
-    if (!tie(lc, lb))
-        return lc < lb;
-    double ac = c->q.aicc, ab = best->q.aicc;
-    return isfinite(ac) && (!isfinite(ab) || ac < ab - 2);
-}
-
 static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
 {
     cf_fit best, cand;
@@ -70,7 +50,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
             cf_fit_clear(&cand);
             continue;
         }
-        if (!have || better(&cand, &best)) {
+        if (!have || cf_fit_better(&cand, &best)) {
             if (have)
                 cf_fit_clear(&best);
             best = cand;

@@ -1,8 +1,14 @@
-/* datatype: derived-datatype transfers, T(m, b) = alpha + beta*m + gamma*b with gamma
- * the cost per block, fitted over every measured (m, b); and the gain over MPI_Pack at
- * each measured point, as in Furmento and Mercier's study. Where the block count follows
- * the size (struct: 3 blocks per particle) gamma cannot be told from beta, and the fit is
- * T = alpha + beta*m with the per-block cost inside beta. */
+/* datatype: derived-datatype transfers. MPICH sends a layout of one block by its contiguous
+ * path and any other through its packing engine, whose cost steps up at 2 blocks (a fixed
+ * part and a per-byte copy) and then grows slowly with the blocks:
+ *   T(m, b) = alpha + beta*m + gamma*b + [b > 1] (delta + beta_pack*m),
+ * gamma the cost per block. The step terms are fitted only where the data hold both 1 and
+ * more blocks, and each only when it earns its place by auto's rule (leave-one-out error,
+ * then AICc), the error taken over every row, the ones the robust fit set aside included;
+ * without them this is T = alpha + beta*m + gamma*b. Where the block count
+ * follows the size (struct: 3 blocks per particle) gamma cannot be told from beta, and the
+ * fit is T = alpha + beta*m with the per-block cost inside beta. Beside the fit, the gain
+ * over MPI_Pack at each measured point, as in Furmento and Mercier's study. */
 #include "config.h"
 
 #include <math.h>
@@ -11,8 +17,13 @@
 
 #include "fit/model.h"
 
-static const char *const names[] = {"alpha_us", "beta_us_per_byte", "gamma_us_per_block"};
-static const cf_term terms[] = {CF_TERM_ONE, CF_TERM_M, CF_TERM_B};
+static const char *const names[] = {"alpha_us", "beta_us_per_byte", "gamma_us_per_block",
+                                    "delta_us", "beta_pack_us_per_byte"};
+static const cf_term terms[] = {CF_TERM_ONE, CF_TERM_M, CF_TERM_B, CF_TERM_STEP, CF_TERM_M_STEP};
+
+/* The subsets of the terms tried, simplest first (bits as in names). */
+enum { PLAIN = 0x07, STEP = 0x08, STEP_M = 0x10 };
+static const unsigned candidates[] = {PLAIN, PLAIN | STEP, PLAIN | STEP_M, PLAIN | STEP | STEP_M};
 
 /* The pack rows of the group's pattern and np, sorted by (bytes, blocks), so that each
  * point finds its own in log time: a table may hold tens of thousands of them. */
@@ -88,6 +99,81 @@ static int blocks_follow_size(const cf_fit_input *in)
     return 1;
 }
 
+/* Whether the rows with more than one block span at least two sizes: beta_pack needs them. */
+static int step_sizes(const cf_fit_input *in)
+{
+    const cf_row *first = NULL;
+    for (size_t i = 0; i < in->n; i++) {
+        const cf_row *r = in->rows[i];
+        if (r->blocks <= 1)
+            continue;
+        if (first == NULL)
+            first = r;
+        else if (r->bytes != first->bytes)
+            return 1;
+    }
+    return 0;
+}
+
+/* The mean relative error over every row, each predicted by a fit that did not see it: the
+ * leave-one-out error of the kept rows and the error of the fit at the rows the robust
+ * fit set aside. Candidates are compared on it, not on the kept rows alone: without the
+ * step, the fit sets the 1-block rows aside as outliers and its leave-one-out error over
+ * the rest looks as good as the step's, while it misses the contiguous path by 2x. */
+static double loo_all(const cf_fit *f)
+{
+    double sum = f->q.loo_mape * f->q.n;
+    for (size_t i = 0; i < f->nrejected; i++) {
+        double r = f->rejected[i].rel_err; /* (y - T) / T: |y - T| / y = |r / (1 + r)| */
+        sum += fabs(r / (1 + r));
+    }
+    return sum / ((double)f->q.n + (double)f->nrejected);
+}
+
+/* Fits each candidate subset of the terms and keeps the best by auto's rule, on the error
+ * over every row (loo_all); AICc breaks a tie only between fits of the same rows, else the
+ * simpler one stays. The step is tried only with rows at 1 block and at more (else it is
+ * the intercept again), beta_pack only with rows of more blocks at two sizes. A candidate
+ * that fails or predicts a negative time is passed over; the plain one's failure is the
+ * error when every candidate fails. */
+static int fit_step(const cf_fit_input *in, int bmin, cf_fit *out, cf_error *e)
+{
+    int nc = bmin == 1 ? (step_sizes(in) ? 4 : 2) : 1;
+    cf_fit best, cand;
+    int have = 0, rc = CF_EXIT_DATA;
+    for (int c = 0; c < nc; c++) {
+        cand = *out;        /* identity and measured range */
+        cand.blocks = bmin; /* what cf_fit_check evaluates between the measured points */
+        cf_error e2;
+        cf_error_clear(&e2);
+        int r = cf_model_fit_mask(&cf_model_datatype, candidates[c], in, &cand, &e2);
+        if (r == 0 && c > 0 && (r = cf_fit_check(&cand, in, &e2)) != 0)
+            cf_fit_clear(&cand);
+        if (r != 0) {
+            if (c == 0) {
+                if (e != NULL)
+                    *e = e2;
+                rc = r;
+            }
+            continue;
+        }
+        int same = have && cand.q.n == best.q.n && cand.nrejected == best.nrejected;
+        if (!have || cf_quality_better(loo_all(&cand), same ? cand.q.aicc : NAN, loo_all(&best),
+                                       same ? best.q.aicc : NAN)) {
+            if (have)
+                cf_fit_clear(&best);
+            best = cand;
+            have = 1;
+        } else {
+            cf_fit_clear(&cand);
+        }
+    }
+    if (!have)
+        return rc;
+    *out = best;
+    return 0;
+}
+
 static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
 {
     int bmin = -1, bmax = -1;
@@ -103,8 +189,8 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
                             "%s: one block count (%d): the datatype model needs at least two",
                             in->what, bmin);
     /* The text formula says when the per-block cost went into beta (b follows m). */
-    int folded = blocks_follow_size(in);
-    int rc = cf_model_fit_terms(folded ? &cf_model_linear : &cf_model_datatype, in, out, e);
+    int rc = blocks_follow_size(in) ? cf_model_fit_terms(&cf_model_linear, in, out, e)
+                                    : fit_step(in, bmin, out, e);
     if (rc != 0 || strncmp(out->datatype, "pack", 4) == 0)
         return rc;
     packs pk;
@@ -133,8 +219,10 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
 
 const cf_model_kind cf_model_datatype = {
     .name = "datatype",
-    .summary = "derived datatypes: T(m, b) = alpha + beta*m + gamma*b",
-    .ncoef = 3,
+    .summary = "derived datatypes: T(m, b) = alpha + beta*m + gamma*b + [b > 1] (delta + "
+               "beta_pack*m)",
+    .ncoef = 5,
+    .ncoef_required = 3,
     .coef_names = names,
     .terms = terms,
     .max_segments = 1,

@@ -1,5 +1,6 @@
-/* The table of cost-model kinds, and the one-segment fit that linear, poly2 and the
- * datatype model share. Adding a kind touches its own file and this table only. */
+/* The table of cost-model kinds, the one-segment fit that linear, poly2 and the datatype
+ * model share (the datatype model over subsets of its terms), and auto's rule between two
+ * fits. Adding a kind touches its own file and this table only. */
 #include "config.h"
 
 #include <math.h>
@@ -13,6 +14,29 @@ const cf_model_kind *const cf_model_kinds[] = {
     &cf_model_loggp,    &cf_model_datatype, &cf_model_auto,  NULL,
 };
 
+/* Leave-one-out errors within 10% of each other (or 0.1 percentage point) are a tie. */
+static int tie(double a, double b)
+{
+    double d = fabs(a - b);
+    return d <= 0.1 * fmin(a, b) || d <= 1e-3;
+}
+
+int cf_quality_better(double loo_c, double aicc_c, double loo_best, double aicc_best)
+{
+    if (!isfinite(loo_c))
+        return 0;
+    if (!isfinite(loo_best))
+        return 1;
+    if (!tie(loo_c, loo_best))
+        return loo_c < loo_best;
+    return isfinite(aicc_c) && (!isfinite(aicc_best) || aicc_c < aicc_best - 2);
+}
+
+int cf_fit_better(const cf_fit *c, const cf_fit *best)
+{
+    return cf_quality_better(c->q.loo_mape, c->q.aicc, best->q.loo_mape, best->q.aicc);
+}
+
 const cf_model_kind *cf_model_kind_find(const char *name)
 {
     for (int i = 0; cf_model_kinds[i] != NULL; i++)
@@ -24,7 +48,19 @@ const cf_model_kind *cf_model_kind_find(const char *name)
 int cf_model_fit_terms(const cf_model_kind *kind, const cf_fit_input *in, cf_fit *out,
                        cf_error *e)
 {
-    size_t n = in->n, p = (size_t)kind->ncoef;
+    return cf_model_fit_mask(kind, (1u << kind->ncoef) - 1, in, out, e);
+}
+
+int cf_model_fit_mask(const cf_model_kind *kind, unsigned mask, const cf_fit_input *in, cf_fit *out,
+                      cf_error *e)
+{
+    /* col[j]: the coefficient of kind that column j of the design carries. */
+    int col[CF_COEF_MAX];
+    size_t p = 0;
+    for (int j = 0; j < kind->ncoef; j++)
+        if (mask & (1u << j))
+            col[p++] = j;
+    size_t n = in->n;
     double *X = malloc(n * p * sizeof *X), *y = malloc(n * sizeof *y),
            *sd = malloc(n * sizeof *sd);
     if (X == NULL || y == NULL || sd == NULL) {
@@ -39,7 +75,10 @@ int cf_model_fit_terms(const cf_model_kind *kind, const cf_fit_input *in, cf_fit
     tmp.ncoef = kind->ncoef;
     for (size_t i = 0; i < n; i++) {
         const cf_row *r = in->rows[i];
-        cf_fit_design(&tmp, (double)r->bytes, (double)r->blocks, &X[i * p]);
+        double x[CF_COEF_MAX];
+        cf_fit_design(&tmp, (double)r->bytes, (double)r->blocks, x);
+        for (size_t j = 0; j < p; j++)
+            X[i * p + j] = x[col[j]];
         y[i] = cf_row_time(r, in->stat);
         sd[i] = r->t_ci95_us / 1.96;
     }
@@ -56,10 +95,13 @@ int cf_model_fit_terms(const cf_model_kind *kind, const cf_fit_input *in, cf_fit
         s->from_bytes = out->min_bytes;
         s->to_bytes = out->max_bytes;
         s->n = L.nkept;
+        /* The coefficients left out stay 0, exactly (no variance). */
+        memset(s->coef, 0, sizeof s->coef);
+        memset(s->cov, 0, sizeof s->cov);
         for (size_t j = 0; j < p; j++) {
-            s->coef[j] = L.coef[j];
+            s->coef[col[j]] = L.coef[j];
             for (size_t l = 0; l < p; l++)
-                s->cov[j][l] = L.cov[j][l];
+                s->cov[col[j]][col[l]] = L.cov[j][l];
         }
         out->s2 = L.s2_rel;
         out->dof = L.dof;
