@@ -1,0 +1,101 @@
+# Accuracy inside the measured range, on real data the fit never saw: per shipped table
+# of real results (data/*.csv but the simulated data/sim-*), every third size of each
+# (pattern, np, datatype) is held out (the second, fifth, ...; never the smallest or the
+# largest, so that every answer is an interpolation), the rest is fitted, and predict is
+# compared with the held-out measurements. The baseline a model must not lose to:
+# log-log interpolation between the measured neighbours. Prints per table: the number of
+# held-out points, the model's median, 90th percentile and largest relative error, the
+# baseline's median and 90th percentile, the coverage of the 95% intervals and their
+# median width (hi/lo).
+#   HELDOUT_TABLES  the tables to use (default: every data/*.csv that is not sim-*)
+#   FIT_ARGS        extra arguments to commfit fit (e.g. "--model linear")
+set -eu
+: "${COMMFIT:?run through make bench}"
+: "${top_srcdir:?run through make bench}"
+LC_ALL=C
+export LC_ALL
+T=$(mktemp -d "${TMPDIR:-/tmp}/commfit-bench.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+tables=${HELDOUT_TABLES:-$(ls "$top_srcdir"/data/*.csv | grep -v '/sim-')}
+printf '%-58s %5s %8s %8s %8s %9s %9s %9s %7s\n' table n median p90 max ll-median ll-p90 coverage width
+for tab in $tables; do
+    name=$(basename "$tab" .csv)
+    # Split: a size is held out when it is every third distinct positive size of its
+    # group, not the first or last. Truth: pattern np datatype bytes t_med.
+    awk -F, -v train="$T/train.csv" -v truth="$T/truth" -v sizes="$T/sizes" '
+        /^#/ { print > train; next }
+        !hdr { hdr = 1; print > train; next }
+        { key = $1 "," $2 "," $4; n++; line[n] = $0; k[n] = key; b[n] = $3 + 0; t[n] = $11 + 0
+          if (!((key, $3 + 0) in seen)) { seen[key, $3 + 0] = 1; ns[key]++; sz[key, ns[key]] = $3 + 0 } }
+        END {
+            for (key in ns) {
+                m = ns[key]
+                for (i = 1; i <= m; i++) s[i] = sz[key, i]
+                for (i = 2; i <= m; i++) { v = s[i]; for (j = i - 1; j >= 1 && s[j] > v; j--) s[j + 1] = s[j]; s[j + 1] = v }
+                r = 0
+                for (i = 1; i <= m; i++) {
+                    if (s[i] <= 0) continue
+                    r++
+                    if (r % 3 == 2 && i < m) held[key, s[i]] = 1
+                    print key, s[i] > sizes
+                }
+            }
+            for (i = 1; i <= n; i++) {
+                split(k[i], f, ",")
+                if ((k[i], b[i]) in held) print f[1], f[2], f[3], b[i], t[i] > truth
+                else print line[i] > train
+            }
+        }' "$tab"
+    [ -s "$T/truth" ] || continue
+    "$COMMFIT" fit ${FIT_ARGS:-} -i "$T/train.csv" -o "$T/m.json" >/dev/null 2>"$T/fit.err" ||
+        { echo "# $name: fit failed: $(head -1 "$T/fit.err")"; continue; }
+    # The baseline from the training rows: log-log between the neighbouring sizes' medians.
+    grep -v '^#' "$T/train.csv" | awk -F, 'NR > 1 && $3 > 0 { print $1, $2, $4, $3, $11 }' |
+        sort -k1,1 -k2,2n -k3,3 -k4,4n >"$T/known"
+    : >"$T/rec"
+    for g in $(awk '{ print $1 "," $2 "," $3 }' "$T/truth" | sort -u); do
+        p=${g%%,*}; rest=${g#*,}; np=${rest%%,*}; dt=${rest#*,}
+        awk -v p="$p" -v np="$np" -v dt="$dt" '$1 == p && $2 == np && $3 == dt { print $4, $5 }' \
+            "$T/truth" >"$T/g.truth"
+        awk '{ print '"$np"', $1 }' "$T/g.truth" >"$T/g.points"
+        "$COMMFIT" predict -m "$T/m.json" -p "$p" -d "$dt" --points "$T/g.points" -f csv \
+            >"$T/g.pred" 2>/dev/null || true
+        awk -v p="$p" -v np="$np" -v dt="$dt" '$1 == p && $2 == np && $3 == dt { print $4, $5 }' \
+            "$T/known" >"$T/g.known"
+        awk -F, 'NR > 1 { print $5, $6, $7 }' "$T/g.pred" | paste -d' ' "$T/g.truth" - |
+            awk -v kf="$T/g.known" '
+            BEGIN { while ((getline l < kf) > 0) { split(l, a, " "); n++; km[n] = a[1]; kt[n] = a[2] } }
+            function interp(m,   i, lo, hi) {
+                lo = 0; hi = 0
+                for (i = 1; i <= n; i++) { if (km[i] < m) lo = i; if (km[i] > m && !hi) hi = i }
+                if (!lo || !hi) return -1
+                return exp(log(kt[lo]) + (log(kt[hi]) - log(kt[lo])) * (log(m) - log(km[lo])) / (log(km[hi]) - log(km[lo])))
+            }
+            {
+                m = $1; truth = $2; t = $3; lo = $4; hi = $5
+                ok = (t != "" && t > 0)
+                e = ok ? (t > truth ? t - truth : truth - t) / truth : 1e9
+                c = (ok && lo <= truth && truth <= hi) ? 1 : 0
+                w = (ok && lo > 0) ? hi / lo : 1e9
+                b = interp(m)
+                be = b > 0 ? (b > truth ? b - truth : truth - b) / truth : 1e9
+                print e, c, w, be
+            }' >>"$T/rec"
+    done
+    awk -v name="$name" '
+        function pct(a, n, f,   i, j, v, s) {
+            for (i = 1; i <= n; i++) s[i] = a[i]
+            for (i = 2; i <= n; i++) { v = s[i]; for (j = i - 1; j >= 1 && s[j] > v; j--) s[j + 1] = s[j]; s[j + 1] = v }
+            return f == 0.5 ? (n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2) : s[int(f * (n - 1)) + 1]
+        }
+        { n++; e[n] = $1; c += $2; w[n] = $3; b[n] = $4 }
+        END {
+            if (!n) exit
+            wm = pct(w, n, 0.5)
+            printf "%-58s %5d %7.1f%% %7.1f%% %7.1f%% %8.1f%% %8.1f%% %8.0f%% %7s\n", name, n,
+                100 * pct(e, n, 0.5), 100 * pct(e, n, 0.9), 100 * pct(e, n, 1),
+                100 * pct(b, n, 0.5), 100 * pct(b, n, 0.9), 100 * c / n,
+                (wm >= 1e8 ? "lo<=0" : sprintf("%.2f", wm))
+        }' "$T/rec"
+done
