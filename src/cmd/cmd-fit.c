@@ -2,7 +2,6 @@
  * a summary line per fit on stdout and, on request, the formulas in a language. */
 #include "config.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,28 +24,12 @@
 /* A fit whose leave-one-out error is above this is called poor in the summary. */
 #define POOR_LOO 0.25
 
-static const char help[] =
+static const char usage[] =
     "Usage: commfit fit [OPTIONS]\n"
     "\n"
     "Fits cost models to timing tables: one fit per pattern, process count and datatype,\n"
     "written to a model file that predict and report read, with a summary line per fit.\n"
-    "\n"
-    "Options:\n"
-    "  -i, --input TABLE     a timing table to fit (repeatable; default: the newest\n"
-    "                        data/*.csv)\n"
-    "  -o, --output FILE     the model file ('-': standard output, then without the\n"
-    "                        summary; default: models/TABLE.json, TABLE the first\n"
-    "                        input's name without .csv)\n"
-    "  -m, --model KIND      auto (default), linear, poly2, piecewise or loggp\n"
-    "      --patterns LIST   fit only these patterns (comma-separated)\n"
-    "      --np LIST         fit only these process counts (comma-separated)\n"
-    "      --statistic STAT  median (default when every row has t_med_us), mean or min\n"
-    "      --weights W       relative (default: 1/T^2, iterated), variance (1/sd^2 from\n"
-    "                        t_ci95_us) or none\n"
-    "      --no-robust       keep every point (default: set outliers aside)\n"
-    "      --formulas LANG   print the formulas instead of the summary: text, c, python,\n"
-    "                        latex or gnuplot\n"
-    "  -h, --help            print this help and exit\n";
+    "\n";
 
 typedef struct opts {
     char **inputs;
@@ -60,8 +43,10 @@ typedef struct opts {
     int stat_set;
     cf_statistic stat;
     cf_weights weights;
+    int no_robust;
     int robust;
     const char *formulas;
+    int quiet;
 } opts;
 
 static void opts_free(opts *o)
@@ -73,11 +58,33 @@ static void opts_free(opts *o)
     free(o->np);
 }
 
-static int split_patterns(const char *s, opts *o)
+static int opt_input(const cf_option *opt, const char *arg, cf_error *e)
 {
-    char *copy = strdup(s);
+    opts *o = opt->value;
+    char **ni = realloc(o->inputs, (o->ninputs + 1) * sizeof *ni);
+    if (ni == NULL)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "out of memory");
+    o->inputs = ni;
+    ni[o->ninputs++] = (char *)arg;
+    return 0;
+}
+
+static int opt_model(const cf_option *opt, const char *arg, cf_error *e)
+{
+    const cf_model_kind *k = cf_model_kind_find(arg);
+    if (k == NULL || k == &cf_model_datatype || k == &cf_model_constant)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--model '%s': expected auto, linear, poly2, piecewise or loggp", arg);
+    ((opts *)opt->value)->model = arg;
+    return 0;
+}
+
+static int opt_patterns(const cf_option *opt, const char *arg, cf_error *e)
+{
+    opts *o = opt->value;
+    char *copy = strdup(arg);
     if (copy == NULL)
-        return cf_usage_error("out of memory");
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "out of memory");
     int rc = 0;
     for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && rc == 0;
          tok = strtok_r(NULL, ",", &save)) {
@@ -85,97 +92,94 @@ static int split_patterns(const char *s, opts *o)
         if (np == NULL || (np[o->npatterns] = strdup(tok)) == NULL) {
             if (np != NULL)
                 o->patterns = np;
-            rc = cf_usage_error("out of memory");
+            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "out of memory");
             break;
         }
         o->patterns = np;
         o->npatterns++;
     }
     if (rc == 0 && o->npatterns == 0)
-        rc = cf_usage_error("--patterns '%s': expected a comma-separated list of patterns", s);
+        rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                          "--patterns '%s': expected a comma-separated list of patterns", arg);
     free(copy);
     return rc;
 }
 
+static int opt_np(const cf_option *opt, const char *arg, cf_error *e)
+{
+    opts *o = opt->value;
+    free(o->np);
+    o->np = NULL;
+    return cf_int_list_parse(arg, "--np", 1, CF_TABLE_NP_MAX, &o->np, &o->nnp, e);
+}
+
+static int opt_statistic(const cf_option *opt, const char *arg, cf_error *e)
+{
+    opts *o = opt->value;
+    if (cf_statistic_parse(arg, &o->stat) != 0)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--statistic '%s': expected median, mean or min", arg);
+    o->stat_set = 1;
+    return 0;
+}
+
+static int opt_weights(const cf_option *opt, const char *arg, cf_error *e)
+{
+    if (cf_weights_parse(arg, &((opts *)opt->value)->weights) != 0)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--weights '%s': expected relative, variance or none", arg);
+    return 0;
+}
+
+static int opt_formulas(const cf_option *opt, const char *arg, cf_error *e)
+{
+    if (!cf_formula_lang_valid(arg))
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--formulas '%s': expected text, c, python, latex or gnuplot", arg);
+    ((opts *)opt->value)->formulas = arg;
+    return 0;
+}
+
+/* 0, -1 after --help, or the usage error's status (said). */
 static int parse(int argc, char **argv, opts *o)
 {
-    static const struct option longopts[] = {
-        {"input", required_argument, NULL, 'i'},   {"output", required_argument, NULL, 'o'},
-        {"model", required_argument, NULL, 'm'},   {"patterns", required_argument, NULL, 'P'},
-        {"np", required_argument, NULL, 'N'},      {"statistic", required_argument, NULL, 'S'},
-        {"weights", required_argument, NULL, 'W'}, {"no-robust", no_argument, NULL, 'R'},
-        {"formulas", required_argument, NULL, 'F'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     memset(o, 0, sizeof *o);
     o->model = "auto";
-    o->robust = 1;
     o->weights = CF_WEIGHTS_RELATIVE;
-    opterr = 0;
-    optind = 1;
-    int c;
+    const cf_option options[] = {
+        CF_OPT_CALL('i', "input", "TABLE", o, opt_input,
+                    "a timing table to fit (repeatable; default: the newest data/*.csv)"),
+        CF_OPT_STRING('o', "output", "FILE", &o->output,
+                      "the model file ('-': standard output, then without the summary; "
+                      "default: models/TABLE.json, TABLE the first input's name without .csv)"),
+        CF_OPT_CALL('m', "model", "KIND", o, opt_model,
+                    "auto (default), linear, poly2, piecewise or loggp"),
+        CF_OPT_CALL(0, "patterns", "LIST", o, opt_patterns,
+                    "fit only these patterns (comma-separated)"),
+        CF_OPT_CALL(0, "np", "LIST", o, opt_np, "fit only these process counts (comma-separated)"),
+        CF_OPT_CALL(0, "statistic", "STAT", o, opt_statistic,
+                    "median (default when every row has t_med_us), mean or min"),
+        CF_OPT_CALL(0, "weights", "W", o, opt_weights,
+                    "relative (default: 1/T^2, iterated), variance (1/sd^2 from t_ci95_us) or "
+                    "none"),
+        CF_OPT_BOOL(0, "no-robust", &o->no_robust,
+                    "keep every point (default: set outliers aside)"),
+        CF_OPT_CALL(0, "formulas", "LANG", o, opt_formulas,
+                    "print the formulas instead of the summary: text, c, python, latex or "
+                    "gnuplot"),
+        CF_OPT_QUIET(&o->quiet, "print nothing but errors (no summary, no warnings)"),
+        CF_OPT_HELP(),
+        CF_OPT_END(),
+    };
     cf_error e;
-    while ((c = getopt_long(argc, argv, ":i:o:m:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'i': {
-            char **ni = realloc(o->inputs, (o->ninputs + 1) * sizeof *ni);
-            if (ni == NULL)
-                return cf_usage_error("out of memory");
-            o->inputs = ni;
-            ni[o->ninputs++] = optarg;
-            break;
-        }
-        case 'o':
-            o->output = optarg;
-            break;
-        case 'm': {
-            const cf_model_kind *k = cf_model_kind_find(optarg);
-            if (k == NULL || k == &cf_model_datatype || k == &cf_model_constant)
-                return cf_usage_error(
-                    "--model '%s': expected auto, linear, poly2, piecewise or loggp", optarg);
-            o->model = optarg;
-            break;
-        }
-        case 'P':
-            if (split_patterns(optarg, o) != 0)
-                return CF_EXIT_USAGE;
-            break;
-        case 'N':
-            free(o->np);
-            o->np = NULL;
-            if (cf_int_list_parse(optarg, "--np", 1, CF_TABLE_NP_MAX, &o->np, &o->nnp, &e) != 0)
-                return cf_usage_error("%s", e.msg);
-            break;
-        case 'S':
-            if (cf_statistic_parse(optarg, &o->stat) != 0)
-                return cf_usage_error("--statistic '%s': expected median, mean or min", optarg);
-            o->stat_set = 1;
-            break;
-        case 'W':
-            if (cf_weights_parse(optarg, &o->weights) != 0)
-                return cf_usage_error("--weights '%s': expected relative, variance or none",
-                                      optarg);
-            break;
-        case 'R':
-            o->robust = 0;
-            break;
-        case 'F':
-            if (!cf_formula_lang_valid(optarg))
-                return cf_usage_error(
-                    "--formulas '%s': expected text, c, python, latex or gnuplot", optarg);
-            o->formulas = optarg;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return -1;
-        case ':':
-            return cf_usage_error("option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cf_usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cf_usage_error("unexpected argument '%s'", argv[optind]);
+    cf_error_clear(&e);
+    int first;
+    int rc = cf_options_parse(options, usage, CF_PARSE_NO_OPERANDS, argc, argv, &first, &e);
+    o->robust = !o->no_robust;
+    if (rc == CF_PARSE_HELP)
+        return -1;
+    if (rc != 0)
+        return cf_usage_error("%s", e.msg);
     if (o->formulas != NULL && o->output != NULL && strcmp(o->output, "-") == 0)
         return cf_usage_error("--formulas and -o - both write to standard output: name a file "
                               "with -o");
@@ -636,7 +640,7 @@ int cmd_fit(int argc, char **argv)
     if (o.ninputs == 0) {
         if (cf_newest_file("data", ".csv", &newest, &e) != 0) {
             rc = cf_error_report(&e);
-            cf_msg("give a table with -i, or run 'commfit measure' or 'commfit import' first");
+            cf_hint("give a table with -i, or run 'commfit measure' or 'commfit import' first");
             goto out;
         }
         o.inputs = malloc(sizeof *o.inputs);
@@ -768,7 +772,7 @@ int cmd_fit(int argc, char **argv)
             cf_fit_clear(&f);
             if (strcmp(o.model, "auto") != 0) {
                 rc = cf_error_report(&fe);
-                cf_msg("no model file written: try another --model");
+                cf_hint("no model file written: try another --model");
                 goto out;
             }
             if (o.npatterns > 0) {

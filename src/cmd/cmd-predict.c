@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +20,7 @@
 #include "base/outfile.h"
 #include "base/size.h"
 
-static const char help[] =
+static const char usage[] =
     "Usage: commfit predict [OPTIONS] --pattern P --np N --bytes SIZES\n"
     "       commfit predict --formula [--lang LANG] --pattern P --np N\n"
     "\n"
@@ -29,22 +28,7 @@ static const char help[] =
     "interval. The sources, in order: the fit at that np; the across-np model; the\n"
     "estimate from point-to-point parameters and the algorithm's cost. Each answer\n"
     "names its source and marks extrapolation in np and in bytes.\n"
-    "\n"
-    "Options:\n"
-    "  -m, --model FILE   model file (default: the newest models/*.json)\n"
-    "  -p, --pattern P    the pattern: alltoall, bcast, pingpong, ...\n"
-    "  -n, --np LIST      process counts: 16 or 2,4,16\n"
-    "  -b, --bytes SIZES  sizes: 1M, a list 1K,64K,1M, or a range 0:4M (0, then powers\n"
-    "                     of two); barrier moves no data: 0 by default\n"
-    "  -d, --datatype D   datatype (default: float for reductions, byte otherwise)\n"
-    "      --blocks N     blocks of a derived datatype (default: the fit's smallest)\n"
-    "      --points FILE  'NP BYTES' lines from FILE ('-': standard input), in place of\n"
-    "                     --np and --bytes\n"
-    "  -f, --format F     table, csv or json (default: table on a terminal, else csv)\n"
-    "      --formula      print the formula at --np alone\n"
-    "      --lang LANG    the formula's language: text (default), c, python, latex,\n"
-    "                     gnuplot\n"
-    "  -h, --help         print this help and exit\n";
+    "\n";
 
 enum { FMT_TABLE, FMT_CSV, FMT_JSON };
 enum { SRC_FIT, SRC_ACROSS, SRC_P2P };
@@ -1041,59 +1025,29 @@ typedef struct opts {
     int formula;
 } opts;
 
-static int parse(int argc, char **argv, opts *o, int *done)
+static int opt_blocks(const cf_option *opt, const char *arg, cf_error *e)
 {
-    enum { OPT_BLOCKS = 256, OPT_POINTS, OPT_FORMULA, OPT_LANG };
-    static const struct option longopts[] = {
-        {"model", required_argument, NULL, 'm'},   {"pattern", required_argument, NULL, 'p'},
-        {"np", required_argument, NULL, 'n'},      {"bytes", required_argument, NULL, 'b'},
-        {"datatype", required_argument, NULL, 'd'}, {"blocks", required_argument, NULL, OPT_BLOCKS},
-        {"points", required_argument, NULL, OPT_POINTS},
-        {"format", required_argument, NULL, 'f'},  {"formula", no_argument, NULL, OPT_FORMULA},
-        {"lang", required_argument, NULL, OPT_LANG}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    memset(o, 0, sizeof *o);
-    o->blocks = -1;
-    o->format = -1;
-    *done = 0;
-    opterr = 0;
-    optind = 1;
-    int ch;
-    cf_error e;
-    while ((ch = getopt_long(argc, argv, ":m:p:n:b:d:f:h", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'm': o->model = optarg; break;
-        case 'p': o->pattern = optarg; break;
-        case 'n': o->np = optarg; break;
-        case 'b': o->bytes = optarg; break;
-        case 'd': o->datatype = optarg; break;
-        case OPT_POINTS: o->points = optarg; break;
-        case OPT_FORMULA: o->formula = 1; break;
-        case OPT_LANG: o->lang = optarg; break;
-        case OPT_BLOCKS:
-            if (cf_int_parse(optarg, "--blocks", 1, 1L << 30, &o->blocks, &e) != 0)
-                return cf_usage_error("%s", e.msg);
-            break;
-        case 'f':
-            if (strcmp(optarg, "table") == 0)
-                o->format = FMT_TABLE;
-            else if (strcmp(optarg, "csv") == 0)
-                o->format = FMT_CSV;
-            else if (strcmp(optarg, "json") == 0)
-                o->format = FMT_JSON;
-            else
-                return cf_usage_error("--format '%s': expected table, csv or json", optarg);
-            break;
-        case 'h':
-            fputs(help, stdout);
-            *done = 1;
-            return 0;
-        case ':': return cf_usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return cf_usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cf_usage_error("unexpected argument '%s'", argv[optind]);
+    return cf_int_parse(arg, "--blocks", 1, 1L << 30, &((opts *)opt->value)->blocks, e);
+}
+
+static int opt_format(const cf_option *opt, const char *arg, cf_error *e)
+{
+    opts *o = opt->value;
+    if (strcmp(arg, "table") == 0)
+        o->format = FMT_TABLE;
+    else if (strcmp(arg, "csv") == 0)
+        o->format = FMT_CSV;
+    else if (strcmp(arg, "json") == 0)
+        o->format = FMT_JSON;
+    else
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--format '%s': expected table, csv or json", arg);
+    return 0;
+}
+
+/* The combinations the table cannot say: which options go together. */
+static int check_combination(const opts *o)
+{
     if (o->pattern == NULL || o->pattern[0] == '\0')
         return cf_usage_error("--pattern is required");
     if (o->formula) {
@@ -1117,6 +1071,50 @@ static int parse(int argc, char **argv, opts *o, int *done)
     if (o->bytes == NULL && !coll_sizeless(cf_coll_find(o->pattern)))
         return cf_usage_error("--bytes is required");
     return 0;
+}
+
+static int parse(int argc, char **argv, opts *o, int *done)
+{
+    memset(o, 0, sizeof *o);
+    o->blocks = -1;
+    o->format = -1;
+    *done = 0;
+    const cf_option options[] = {
+        CF_OPT_STRING('m', "model", "FILE", &o->model,
+                      "model file (default: the newest models/*.json)"),
+        CF_OPT_STRING('p', "pattern", "P", &o->pattern,
+                      "the pattern: alltoall, bcast, pingpong, ..."),
+        CF_OPT_STRING('n', "np", "LIST", &o->np, "process counts: 16 or 2,4,16"),
+        CF_OPT_STRING('b', "bytes", "SIZES", &o->bytes,
+                      "sizes: 1M, a list 1K,64K,1M, or a range 0:4M (0, then powers of two); "
+                      "barrier moves no data: 0 by default"),
+        CF_OPT_STRING('d', "datatype", "D", &o->datatype,
+                      "datatype (default: float for reductions, byte otherwise)"),
+        CF_OPT_CALL(0, "blocks", "N", o, opt_blocks,
+                    "blocks of a derived datatype (default: the fit's smallest)"),
+        CF_OPT_STRING(0, "points", "FILE", &o->points,
+                      "'NP BYTES' lines from FILE ('-': standard input), in place of --np and "
+                      "--bytes"),
+        CF_OPT_CALL('f', "format", "F", o, opt_format,
+                    "table, csv or json (default: table on a terminal, else csv)"),
+        CF_OPT_BOOL(0, "formula", &o->formula, "print the formula at --np alone"),
+        CF_OPT_STRING(0, "lang", "LANG", &o->lang,
+                      "the formula's language: text (default), c, python, latex, gnuplot"),
+        CF_OPT_QUIET(NULL, "no messages on stderr but errors (the answers still print)"),
+        CF_OPT_HELP(),
+        CF_OPT_END(),
+    };
+    cf_error e;
+    cf_error_clear(&e);
+    int first;
+    int rc = cf_options_parse(options, usage, CF_PARSE_NO_OPERANDS, argc, argv, &first, &e);
+    if (rc == CF_PARSE_HELP) {
+        *done = 1;
+        return 0;
+    }
+    if (rc != 0)
+        return cf_usage_error("%s", e.msg);
+    return check_combination(o);
 }
 
 int cmd_predict(int argc, char **argv)

@@ -1,19 +1,19 @@
 /* commfit report: plots and an HTML page from a timing table, drawn with gnuplot. */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "base/cli.h"
 #include "base/error.h"
 #include "modelfile/modelfile.h"
 #include "base/outfile.h"
 #include "report/report.h"
 #include "base/table.h"
 
-static const char help[] =
+static const char usage[] =
     "Usage: commfit report [-i TABLE] [-m MODEL] [-o DIR] [--png]\n"
     "\n"
     "Draws a timing table and the models fitted to it as plots, with an HTML page that\n"
@@ -23,19 +23,8 @@ static const char help[] =
     "Each plot is a data file, a gnuplot script and its image; gnuplot is looked up on\n"
     "PATH ($GNUPLOT overrides). Without gnuplot the data files and scripts are still\n"
     "written (exit status 0, with a warning that says how to draw them).\n"
-    "\n"
-    "Options:\n"
-    "  -i, --input TABLE  timing table (default: the table the model was fitted from;\n"
-    "                     without a model, the newest *.csv in data/)\n"
-    "  -m, --model MODEL  model file (default, when neither -i nor -m is given: the\n"
-    "                     newest *.json in models/, if any)\n"
-    "  -o, --output DIR   report folder (default: report/NAME, NAME the model's or the\n"
-    "                     table's file name without extension); an earlier report there\n"
-    "                     is replaced, a folder holding files it did not write refused\n"
-    "      --png          PNG images instead of SVG\n"
-    "  -h, --help         print this help and exit\n"
-    "\n"
-    "Prints the path of index.html on stdout.\n";
+    "Prints the path of index.html on stdout.\n"
+    "\n";
 
 static void gnuplot_warning(const char *line)
 {
@@ -138,42 +127,33 @@ static int model_tables(const cf_modelset *ms, const char *model_path, cf_table 
 
 int cmd_report(int argc, char **argv)
 {
-    enum { OPT_PNG = 256 };
-    static const struct option opts[] = {
-        {"input", required_argument, 0, 'i'},  {"model", required_argument, 0, 'm'},
-        {"output", required_argument, 0, 'o'}, {"png", no_argument, 0, OPT_PNG},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
-    };
     const char *input = NULL, *model = NULL, *output = NULL;
     int png = 0;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":i:m:o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'i':
-            input = optarg;
-            break;
-        case 'm':
-            model = optarg;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case OPT_PNG:
-            png = 1;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return CF_EXIT_OK;
-        case ':':
-            return cf_usage_error("option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cf_usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cf_usage_error("unexpected argument '%s'", argv[optind]);
+    const cf_option options[] = {
+        CF_OPT_STRING('i', "input", "TABLE", &input,
+                      "timing table (default: the table the model was fitted from; without a "
+                      "model, the newest *.csv in data/)"),
+        CF_OPT_STRING('m', "model", "MODEL", &model,
+                      "model file (default, when neither -i nor -m is given: the newest *.json "
+                      "in models/, if any)"),
+        CF_OPT_STRING('o', "output", "DIR", &output,
+                      "report folder (default: report/NAME, NAME the model's or the table's "
+                      "file name without extension); an earlier report there is replaced, a "
+                      "folder holding files it did not write refused"),
+        CF_OPT_BOOL(0, "png", &png, "PNG images instead of SVG"),
+        CF_OPT_QUIET(NULL, "no messages on stderr but errors (the path of index.html still "
+                           "prints)"),
+        CF_OPT_HELP(),
+        CF_OPT_END(),
+    };
+    cf_error pe;
+    cf_error_clear(&pe);
+    int first;
+    int prc = cf_options_parse(options, usage, CF_PARSE_NO_OPERANDS, argc, argv, &first, &pe);
+    if (prc == CF_PARSE_HELP)
+        return CF_EXIT_OK;
+    if (prc != 0)
+        return cf_usage_error("%s", pe.msg);
     if (input != NULL && *input == '\0')
         return cf_usage_error("-i: expected a file name");
     if (model != NULL && *model == '\0')
@@ -197,7 +177,7 @@ int cmd_report(int argc, char **argv)
         } else if (cf_newest_file("data", ".csv", &found_table, &e) == 0) {
             input = found_table;
         } else {
-            cf_msg("no model in models/ and no timing table in data/: run 'commfit measure' "
+            cf_hint("no model in models/ and no timing table in data/: run 'commfit measure' "
                    "and 'commfit fit' first, or name the files with -m and -i");
             return CF_EXIT_DATA;
         }
