@@ -11,6 +11,7 @@
 #include "modelfile/across-json.h"
 #include "base/cli.h"
 #include "commands.h"
+#include "cmd/out-fit.h"
 #include "base/error.h"
 #include "fit/fitting.h"
 #include "fit/formula.h"
@@ -21,14 +22,13 @@
 #include "base/size.h"
 #include "base/table.h"
 
-/* A fit whose leave-one-out error is above this is called poor in the summary. */
-#define POOR_LOO 0.25
 
 static const char usage[] =
     "Usage: commfit fit [OPTIONS]\n"
     "\n"
     "Fits cost models to timing tables: one fit per pattern, process count and datatype,\n"
-    "written to a model file that predict and report read, with a summary line per fit.\n"
+    "written to a model file that predict and report read, with a summary line per fit\n"
+    "and the warnings grouped at the end.\n"
     "\n";
 
 typedef struct opts {
@@ -46,7 +46,7 @@ typedef struct opts {
     int no_robust;
     int robust;
     const char *formulas;
-    int quiet;
+    int quiet, verbose;
 } opts;
 
 static void opts_free(opts *o)
@@ -167,6 +167,9 @@ static int parse(int argc, char **argv, opts *o)
         CF_OPT_CALL(0, "formulas", "LANG", o, opt_formulas,
                     "print the formulas instead of the summary: text, c, python, latex or "
                     "gnuplot"),
+        CF_OPT_BOOL('v', "verbose", &o->verbose,
+                    "the detailed summary: per fit its formula, quality, breakpoints, "
+                    "saturation and gains, with its warnings under it"),
         CF_OPT_QUIET(&o->quiet, "print nothing but errors (no summary, no warnings)"),
         CF_OPT_HELP(),
         CF_OPT_END(),
@@ -268,244 +271,6 @@ static json_t *source_json(const opts *o, cf_table **tables, const char *output)
     return src;
 }
 
-static void human_size(double bytes, char *buf, size_t n)
-{
-    if (!isfinite(bytes) || bytes < 0) {
-        snprintf(buf, n, "-");
-        return;
-    }
-    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (u < 4 && bytes >= 1024) {
-        bytes /= 1024;
-        u++;
-    }
-    snprintf(buf, n, "%.*g %s", cf_sig_prec(bytes, 3), bytes, units[u]);
-}
-
-/* A percentage of a quality figure, "-" where it does not exist (one point). */
-static void pct_text(double frac, char *buf, size_t n)
-{
-    double v = 100 * frac;
-    if (isfinite(v))
-        snprintf(buf, n, "%.*g%%", cf_sig_prec(v, 2), v);
-    else
-        snprintf(buf, n, "-");
-}
-
-/* A bandwidth in MiB/s as the report prints it: whole digits, 3 significant below 100. */
-static void bw_text(double v, char *buf, size_t n)
-{
-    if (isfinite(v))
-        snprintf(buf, n, "%.*g", cf_sig_prec(v, 3), v);
-    else
-        snprintf(buf, n, "inf");
-}
-
-/* A measured size: "512 KiB" when that is exact, else the bytes ("524272 B"), so that
- * two sizes never print alike. */
-static void size_exact(uint64_t bytes, char *buf, size_t n)
-{
-    cf_size_format(bytes, buf, n);
-    double x = strtod(buf, NULL), unit = 1;
-    for (const char *u = strchr(buf, ' '); u != NULL && *++u != 'B'; u = NULL)
-        unit = *u == 'K' ? 1024.0 : *u == 'M' ? 1048576.0 : *u == 'G' ? 1073741824.0 : 1099511627776.0;
-    if (x * unit != (double)bytes)
-        snprintf(buf, n, "%llu B", (unsigned long long)bytes);
-}
-
-static void summary_line(FILE *fp, const cf_fit *f)
-{
-    char loo[32], max[32], r2[32];
-    pct_text(f->q.loo_mape, loo, sizeof loo);
-    pct_text(f->q.max_rel_err, max, sizeof max);
-    if (isfinite(f->q.r2))
-        snprintf(r2, sizeof r2, "%.4f", f->q.r2);
-    else
-        snprintf(r2, sizeof r2, "-");
-    fprintf(fp, "%s np %d %s: %s %s | n %d, loo %s, max %s, R2 %s", f->pattern, f->np,
-            f->datatype, f->model, f->formula, f->q.n, loo, max, r2);
-    for (int k = 0; k + 1 < f->nseg; k++) {
-        char a[32], b[32];
-        size_exact(f->seg[k].to_bytes, a, sizeof a);
-        size_exact(f->seg[k + 1].from_bytes, b, sizeof b);
-        fprintf(fp, k == 0 ? ", breakpoint in (%s, %s)" : ", (%s, %s)", a, b);
-    }
-    if (f->nrejected > 0)
-        fprintf(fp, ", %zu rejected", f->nrejected);
-    const cf_saturation *s = &f->sat;
-    if (s->valid) {
-        char n2[32], m90[32], pk[32], r0[32], r1[32], r2b[32], rp[32];
-        human_size(s->n_half_bytes, n2, sizeof n2);
-        human_size(s->m90_bytes, m90, sizeof m90);
-        size_exact(s->peak_bytes, pk, sizeof pk);
-        bw_text(s->rinf_MiBps, r0, sizeof r0);
-        bw_text(s->rinf_lo_MiBps, r1, sizeof r1);
-        bw_text(s->rinf_hi_MiBps, r2b, sizeof r2b);
-        bw_text(s->peak_MiBps, rp, sizeof rp);
-        fprintf(fp, " | r_inf %s MiB/s [%s, %s]", r0, r1, r2b);
-        if (s->half_segment < 0) {
-            fprintf(fp, ", n1/2 -, 90%% at - (no segment with a positive intercept)");
-        } else if (s->half_segment == f->nseg - 1) {
-            fprintf(fp, ", n1/2 %s, 90%% at %s", n2, m90);
-        } else {
-            char a[32], z[32], rh[32];
-            size_exact(f->seg[s->half_segment].from_bytes, a, sizeof a);
-            size_exact(f->seg[s->half_segment].to_bytes, z, sizeof z);
-            bw_text(s->half_rinf_MiBps, rh, sizeof rh);
-            fprintf(fp,
-                    ", n1/2 %s and 90%% at %s from segment %d (%s to %s, %s MiB/s; the "
-                    "last segment's intercept is negative)",
-                    n2, m90, s->half_segment + 1, a, z, rh);
-        }
-        fprintf(fp, ", peak %s MiB/s at %s", rp, pk);
-        if (isfinite(s->falls_beyond_bytes)) {
-            char big[32], last[32];
-            size_exact(f->max_bytes, big, sizeof big);
-            bw_text(s->last_MiBps, last, sizeof last);
-            fprintf(fp, ", bandwidth falls beyond %s (%s MiB/s at %s)", pk, last, big);
-        }
-        if (isfinite(s->flat_from_bytes)) {
-            char fl[32];
-            size_exact((uint64_t)s->flat_from_bytes, fl, sizeof fl);
-            fprintf(fp, ", flat from %s", fl);
-        } else {
-            fprintf(fp, ", not flat within the measured sizes");
-        }
-    }
-    if (f->ngain > 0) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (size_t i = 0; i < f->ngain; i++) {
-            lo = fmin(lo, f->gain[i].gain_pct);
-            hi = fmax(hi, f->gain[i].gain_pct);
-        }
-        fprintf(fp, " | gain over pack: min %+.0f%%, max %+.0f%% (%zu point%s)", lo, hi,
-                f->ngain, f->ngain == 1 ? "" : "s");
-    }
-    fputc('\n', fp);
-    if (f->nset_aside > 0)
-        fprintf(fp, "  set aside: %s\n", f->set_aside_why);
-    for (size_t i = 0; i < f->nwarnings; i++)
-        fprintf(fp, "  warning: %s\n", f->warnings[i]);
-}
-
-/* The size a payload was asked for: measure rounds a payload down to whole blocks (2044
- * bytes for 2 KiB in 7 blocks), so the next power of two. */
-static uint64_t asked_size(uint64_t bytes)
-{
-    uint64_t p = 1;
-    while (p < bytes)
-        p <<= 1;
-    return p;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-#define GAIN_COLS 6
-#define GAIN_BANDS 5
-
-/* Which band of block counts b falls in: 1, 2-10, 11-100, 101-1000, more. */
-static int gain_band(int b)
-{
-    int k = 0;
-    for (long top = 1; k < GAIN_BANDS - 1 && b > top; top *= 10)
-        k++;
-    return k;
-}
-
-/* The gains of a datatype fit as a small table, a few lines whatever the sweep: rows by
- * block count (1, 2-10, 11-100, ...), columns by the size asked for, grouped into at most
- * GAIN_COLS runs of powers of two; each cell the least and the most gain of its points.
- * The model file keeps every point. */
-static void gain_table(FILE *fp, const cf_fit *f)
-{
-    size_t n = f->ngain, ncls = 0;
-    uint64_t *cls = malloc((n + 1) * sizeof *cls);
-    if (cls == NULL || n == 0) {
-        free(cls);
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        cls[i] = asked_size(f->gain[i].bytes);
-    qsort(cls, n, sizeof *cls, cmp_u64);
-    for (size_t i = 0; i < n; i++)
-        if (ncls == 0 || cls[i] != cls[ncls - 1])
-            cls[ncls++] = cls[i];
-    size_t ncol = ncls < GAIN_COLS ? ncls : GAIN_COLS;
-    /* Blocks that follow the size (struct) make one row: a band would split the sizes. */
-    int follow = f->min_blocks != f->max_blocks && f->kind != NULL && f->ncoef == 2;
-    double lo[GAIN_BANDS][GAIN_COLS], hi[GAIN_BANDS][GAIN_COLS];
-    int bmin[GAIN_BANDS], bmax[GAIN_BANDS], cnt[GAIN_BANDS][GAIN_COLS] = {{0}};
-    for (int k = 0; k < GAIN_BANDS; k++)
-        bmin[k] = bmax[k] = -1;
-    for (size_t i = 0; i < n; i++) {
-        const cf_gain *g = &f->gain[i];
-        uint64_t c = asked_size(g->bytes);
-        size_t idx = 0;
-        while (cls[idx] != c)
-            idx++;
-        size_t col = idx * ncol / ncls;
-        int band = follow ? 0 : gain_band(g->blocks);
-        if (cnt[band][col]++ == 0)
-            lo[band][col] = hi[band][col] = g->gain_pct;
-        lo[band][col] = fmin(lo[band][col], g->gain_pct);
-        hi[band][col] = fmax(hi[band][col], g->gain_pct);
-        if (bmin[band] < 0 || g->blocks < bmin[band])
-            bmin[band] = g->blocks;
-        bmax[band] = g->blocks > bmax[band] ? g->blocks : bmax[band];
-    }
-    char head[GAIN_COLS][64], cell[GAIN_BANDS][GAIN_COLS][32];
-    int width[GAIN_COLS];
-    for (size_t c = 0; c < ncol; c++) {
-        size_t first = (c * ncls + ncol - 1) / ncol, last = ((c + 1) * ncls + ncol - 1) / ncol - 1;
-        char a[24], z[24];
-        cf_size_format(cls[first], a, sizeof a);
-        cf_size_format(cls[last], z, sizeof z);
-        if (first == last)
-            snprintf(head[c], sizeof head[c], "%s", a);
-        else
-            snprintf(head[c], sizeof head[c], "%s..%s", a, z);
-        width[c] = (int)strlen(head[c]);
-        for (int k = 0; k < GAIN_BANDS; k++) {
-            if (cnt[k][c] == 0)
-                snprintf(cell[k][c], sizeof cell[k][c], "-");
-            else if (lround(lo[k][c]) == lround(hi[k][c]))
-                snprintf(cell[k][c], sizeof cell[k][c], "%+.0f", lo[k][c]);
-            else
-                snprintf(cell[k][c], sizeof cell[k][c], "%+.0f..%+.0f", lo[k][c], hi[k][c]);
-            if ((int)strlen(cell[k][c]) > width[c])
-                width[c] = (int)strlen(cell[k][c]);
-        }
-    }
-    fprintf(fp, "  gain over pack, %% (min..max of the points; sizes as asked, payloads "
-                "rounded down to whole %s):\n",
-            follow ? "particles" : "blocks");
-    fprintf(fp, "    %-16s", "blocks");
-    for (size_t c = 0; c < ncol; c++)
-        fprintf(fp, "  %*s", width[c], head[c]);
-    fputc('\n', fp);
-    for (int k = 0; k < GAIN_BANDS; k++) {
-        if (bmin[k] < 0)
-            continue;
-        char label[48];
-        if (follow)
-            snprintf(label, sizeof label, "all (%d..%d)", bmin[k], bmax[k]);
-        else if (bmin[k] == bmax[k])
-            snprintf(label, sizeof label, "%d", bmin[k]);
-        else
-            snprintf(label, sizeof label, "%d..%d", bmin[k], bmax[k]);
-        fprintf(fp, "    %-16s", label);
-        for (size_t c = 0; c < ncol; c++)
-            fprintf(fp, "  %*s", width[c], cell[k][c]);
-        fputc('\n', fp);
-    }
-    free(cls);
-}
-
 /* Field col of a row's extra columns into buf ("" when absent). */
 static void extra_field(const char *extra, size_t col, char *buf, size_t n)
 {
@@ -549,60 +314,6 @@ static int has_pattern(const cf_row *const *rows, size_t n, const char *p)
     return 0;
 }
 
-/* One line per reason a pattern has no across-np model, naming every pattern it holds
- * for (a laptop's table has one np: every collective), and what predict does instead. */
-static void across_notes(const json_t *across, const json_t *p2p)
-{
-    size_t n = json_array_size(across);
-    unsigned char *done = calloc(n + 1, 1);
-    if (done == NULL)
-        return;
-    const char *p2p_err = json_string_value(json_object_get(p2p, "error"));
-    for (size_t i = 0; i < n; i++) {
-        const char *why = json_string_value(json_object_get(json_array_get(across, i), "error"));
-        if (done[i] || why == NULL)
-            continue;
-        size_t cap = 256, len = 0;
-        char *list = malloc(cap);
-        for (size_t j = i; j < n && list != NULL; j++) {
-            json_t *a = json_array_get(across, j);
-            const char *w = json_string_value(json_object_get(a, "error"));
-            if (done[j] || w == NULL || strcmp(w, why) != 0)
-                continue;
-            done[j] = 1;
-            const char *p = json_string_value(json_object_get(a, "pattern"));
-            const char *dt = json_string_value(json_object_get(a, "datatype"));
-            char item[CF_PATTERN_MAX + CF_DATATYPE_MAX + 8];
-            if (dt == NULL || strcmp(dt, "byte") == 0 || strcmp(dt, "float") == 0)
-                snprintf(item, sizeof item, "%s", p ? p : "?");
-            else
-                snprintf(item, sizeof item, "%s (%s)", p ? p : "?", dt);
-            if (len + strlen(item) + 3 > cap) {
-                char *nl = realloc(list, cap = 2 * cap + strlen(item));
-                if (nl == NULL) {
-                    free(list);
-                    list = NULL;
-                    break;
-                }
-                list = nl;
-            }
-            len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? ", " : "", item);
-        }
-        if (list == NULL)
-            break;
-        if (p2p_err == NULL)
-            cf_msg("%s: fitted per np only, %s; predict answers other np with the "
-                   "point-to-point estimate",
-                   list, why);
-        else
-            cf_msg("%s: fitted per np only, %s; predict has no answer at other np (no "
-                   "point-to-point estimate: %s)",
-                   list, why, p2p_err);
-        free(list);
-    }
-    free(done);
-}
-
 /* Keeps why a group of a pattern named with --patterns failed, for after the others. */
 static int defer(cf_error **errs, size_t **pats, size_t *n, const cf_error *e, size_t pat)
 {
@@ -636,6 +347,7 @@ int cmd_fit(int argc, char **argv)
     cf_modelset *ms = NULL;
     size_t nall = 0, nrows = 0, ndeferred = 0, *named_fits = NULL, *deferred_pat = NULL;
     cf_error *deferred = NULL;
+    cf_fit_summary sum = {NULL, 0, NULL, 0};
 
     if (o.ninputs == 0) {
         if (cf_newest_file("data", ".csv", &newest, &e) != 0) {
@@ -754,13 +466,9 @@ int cmd_fit(int argc, char **argv)
                 rc = cf_error_report(&fe);
                 goto out;
             }
-            if (o.npatterns > 0) {
-                if (defer(&deferred, &deferred_pat, &ndeferred, &fe, named) != 0) {
-                    rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-                    goto report;
-                }
-            } else {
-                cf_warn("skipped: %s", fe.msg);
+            if (defer(&deferred, &deferred_pat, &ndeferred, &fe, named) != 0) {
+                rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+                goto report;
             }
             failed++;
             continue;
@@ -775,24 +483,20 @@ int cmd_fit(int argc, char **argv)
                 cf_hint("no model file written: try another --model");
                 goto out;
             }
-            if (o.npatterns > 0) {
-                if (defer(&deferred, &deferred_pat, &ndeferred, &fe, named) != 0) {
-                    rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-                    goto report;
-                }
-            } else {
-                cf_warn("skipped: %s", fe.msg);
+            if (defer(&deferred, &deferred_pat, &ndeferred, &fe, named) != 0) {
+                rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+                goto report;
             }
             failed++;
             continue;
         }
         named_fits[named]++;
-        if (isfinite(f.q.loo_mape) && f.q.loo_mape > POOR_LOO)
+        if (isfinite(f.q.loo_mape) && f.q.loo_mape > CF_FIT_POOR_LOO)
             cf_fit_warn(&f,
                         "poor fit: its leave-one-out error, %.*g%%, is above %.0f%%; its "
                         "predictions are rough",
                         cf_sig_prec(100 * f.q.loo_mape, 2), 100 * f.q.loo_mape,
-                        100 * POOR_LOO);
+                        100 * CF_FIT_POOR_LOO);
         if (cf_modelset_add(ms, &f) != 0) {
             cf_fit_clear(&f);
             rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
@@ -816,17 +520,23 @@ int cmd_fit(int argc, char **argv)
         for (size_t i = 0; i < o.npatterns && none == o.npatterns; i++)
             if (named_fits[i] == 0)
                 none = i;
-        const cf_error *why = NULL;
-        for (size_t k = 0; k < ndeferred; k++) {
-            if (deferred_pat[k] == none && why == NULL)
-                why = &deferred[k];
-            else
-                cf_warn("skipped: %s", deferred[k].msg);
-        }
-        if (why != NULL) {
-            rc = cf_error_report(why);
+        size_t why = ndeferred;
+        for (size_t k = 0; k < ndeferred && why == ndeferred; k++)
+            if (o.npatterns > 0 && deferred_pat[k] == none)
+                why = k;
+        if (why < ndeferred) {
+            for (size_t k = 0; k < ndeferred; k++)
+                if (k != why)
+                    cf_warn("skipped: %s", deferred[k].msg);
+            rc = cf_error_report(&deferred[why]);
             goto out;
         }
+    }
+    sum.skipped = deferred;
+    sum.nskipped = ndeferred;
+    if (o.verbose) {
+        cf_out_fit_skipped(&sum);
+        sum.nskipped = 0;
     }
     if (ms->nfits == 0) {
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
@@ -843,7 +553,7 @@ int cmd_fit(int argc, char **argv)
                                      &ms->across_np, &ms->p2p, &notes, &nnotes, &e)) != 0)
             goto report;
         cf_notes_free(notes, nnotes);
-        across_notes(ms->across_np, ms->p2p);
+        cf_out_fit_across_notes(ms->across_np, ms->p2p);
     }
     if ((rc = cf_modelset_write(output, ms, &e)) != 0)
         goto report;
@@ -853,23 +563,23 @@ int cmd_fit(int argc, char **argv)
                ms->nfits == 1 ? "" : "s");
     else
         cf_msg("wrote %s (%zu fit%s)", output, ms->nfits, ms->nfits == 1 ? "" : "s");
+    sum.fits = ms->fits;
+    sum.nfits = ms->nfits;
     /* With -o -, standard output holds the model file and nothing else. */
-    for (size_t i = 0; i < ms->nfits && !to_stdout; i++) {
-        const cf_fit *f = &ms->fits[i];
-        if (o.formulas != NULL) {
-            char buf[4096];
-            cf_fit_formula(f, o.formulas, buf, sizeof buf);
-            printf("%s\n", buf);
-        } else {
-            summary_line(stdout, f);
-            gain_table(stdout, f);
-        }
-    }
-    if (fflush(stdout) != 0 || ferror(stdout))
+    if (!to_stdout && (o.formulas != NULL || !o.quiet))
+        cf_out_fit_summary(stdout, &sum, o.formulas, o.verbose);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write to standard output");
-    else if (!to_stdout)
+        goto report;
+    }
+    if (!o.verbose)
+        cf_out_fit_warnings(&sum);
+    sum.nskipped = 0;
+    if (!to_stdout)
         cf_report_hint("-m", output);
 report:
+    /* The groups skipped, before the error that stopped fit. */
+    cf_out_fit_skipped(&sum);
     if (rc != 0 && e.code != 0)
         cf_error_report(&e);
 out:
