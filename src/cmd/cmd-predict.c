@@ -12,6 +12,7 @@
 
 #include "fit/across.h"
 #include "modelfile/across-json.h"
+#include "modelfile/answer.h"
 #include "base/cli.h"
 #include "commands.h"
 #include "base/error.h"
@@ -31,8 +32,7 @@ static const char usage[] =
     "\n";
 
 enum { FMT_TABLE, FMT_CSV, FMT_JSON };
-enum { SRC_FIT, SRC_ACROSS, SRC_P2P };
-static const char *const src_names[] = {"fit", "across-np", "p2p-estimate"};
+enum { SRC_FIT = CF_ANSWER_FIT, SRC_ACROSS = CF_ANSWER_ACROSS, SRC_P2P = CF_ANSWER_P2P };
 
 #define NOTE_MAX 512
 #define CF_FLOAT_BYTES 4 /* the element of the derived-datatype layouts */
@@ -202,47 +202,26 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
 {
     memset(s, 0, sizeof *s);
     s->np = np;
-    const cf_fit *f = cf_modelset_find(c->ms, c->pattern, (int)np, c->datatype);
-    if (f != NULL) {
-        s->kind = SRC_FIT;
-        s->fit = f;
-        s->bytes_min = (double)f->min_bytes;
-        s->bytes_max = (double)f->max_bytes;
-        snprintf(s->model, sizeof s->model, "%s", f->model);
+    cf_answer_source src;
+    char why[NOTE_MAX];
+    if (cf_answer_choose(c->ms, &c->as, c->pattern, c->datatype, np, &src, why, sizeof why) != 0)
+        return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "no model for %s (%s) at np=%ld: %s",
+                            c->pattern, c->datatype, np, why);
+    s->kind = (int)src.kind;
+    s->fit = src.fit;
+    s->bytes_min = src.bytes_min;
+    s->bytes_max = src.bytes_max;
+    char part[256];
+    if (src.kind == CF_ANSWER_FIT) {
+        snprintf(s->model, sizeof s->model, "%s", src.fit->model);
         return 0;
     }
-    char part[256];
-    const cf_across *a = c->across;
-    if (a != NULL && a->error[0] == '\0') {
-        s->kind = SRC_ACROSS;
-        s->bytes_min = a->bytes_min;
-        s->bytes_max = a->bytes_max;
-        np_note(a->np, (size_t)a->nnp, np, part, sizeof part);
+    if (src.kind == CF_ANSWER_ACROSS) {
+        np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part);
         join(s->note, sizeof s->note, part);
         return 0;
     }
     const cf_p2p *pp = &c->as.pp;
-    int p2p_ok = c->as.have_p2p && pp->error[0] == '\0' && c->coll != NULL &&
-                 strcmp(c->datatype, c->coll->datatype) == 0;
-    if (!p2p_ok) {
-        char why[NOTE_MAX] = "";
-        join(why, sizeof why, a ? a->error : "no across-np model");
-        if (!c->as.have_p2p)
-            snprintf(part, sizeof part, "no point-to-point parameters in the file");
-        else if (pp->error[0] != '\0')
-            snprintf(part, sizeof part, "no point-to-point estimate: %s", pp->error);
-        else if (c->coll == NULL)
-            snprintf(part, sizeof part, "no algorithm cost known for '%s'", c->pattern);
-        else
-            snprintf(part, sizeof part, "the point-to-point estimate is for datatype %s",
-                     c->coll->datatype);
-        join(why, sizeof why, part);
-        return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "no model for %s (%s) at np=%ld: %s",
-                            c->pattern, c->datatype, np, why);
-    }
-    s->kind = SRC_P2P;
-    s->bytes_min = pp->h.bytes_min;
-    s->bytes_max = pp->h.bytes_max;
     snprintf(part, sizeof part, "from %s alpha %.4g us, beta %.4g us/B", pp->pattern,
              pp->h.alpha_us, pp->h.beta_us_per_byte);
     join(s->note, sizeof s->note, part);
@@ -263,8 +242,8 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
     cf_p2p_predict(pp, c->coll, c->datatype, np, 0.0, &est);
     snprintf(part, sizeof part, "model-error factor %.3g in the interval", est.model_factor);
     join(s->note, sizeof s->note, part);
-    if (a != NULL)
-        join(s->note, sizeof s->note, a->error);
+    if (src.across != NULL)
+        join(s->note, sizeof s->note, src.across->error);
     np_note(c->measured, c->nmeasured, np, part, sizeof part);
     join(s->note, sizeof s->note, part);
     return 0;
@@ -488,8 +467,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
             snprintf(c->first_refusal, sizeof c->first_refusal,
                      "the model's time or interval at %s for %s (%s) at np=%ld is beyond %g us "
                      "(coefficients or covariance out of range) in the %s (%s)",
-                     size, c->pattern, c->datatype, np, PREDICT_MAX_US, src_names[s->kind],
-                     out->model);
+                     size, c->pattern, c->datatype, np, PREDICT_MAX_US,
+                     cf_answer_kind_names[s->kind], out->model);
         out->refused = 1;
         out->t = out->lo = out->hi = NAN;
     } else if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
@@ -505,7 +484,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
             snprintf(c->first_refusal, sizeof c->first_refusal,
                      "the model gives a non-positive time at %s for %s (%s) at np=%ld: %.4g us "
                      "from the %s (%s)",
-                     size, c->pattern, c->datatype, np, out->t, src_names[s->kind], out->model);
+                     size, c->pattern, c->datatype, np, out->t, cf_answer_kind_names[s->kind],
+                     out->model);
         out->refused = 1;
         out->t = out->lo = out->hi = NAN;
     }
@@ -680,7 +660,7 @@ static void table_num(char *buf, size_t n, double v, const char *missing)
 static void out_row(ctx *c, const source *s, const answer *a)
 {
     char buf[16 * NOTE_MAX + 512], *p = buf;
-    const char *src = src_names[s->kind];
+    const char *src = cf_answer_kind_names[s->kind];
     if (c->format == FMT_CSV) {
         p = put_str(p, c->pattern);
         *p++ = ',';
