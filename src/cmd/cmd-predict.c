@@ -15,6 +15,7 @@
 #include "modelfile/answer.h"
 #include "base/cli.h"
 #include "commands.h"
+#include "cmd/out-predict.h"
 #include "base/error.h"
 #include "fit/model.h"
 #include "modelfile/modelfile.h"
@@ -31,10 +32,10 @@ static const char usage[] =
     "names its source and marks extrapolation in np and in bytes.\n"
     "\n";
 
-enum { FMT_TABLE, FMT_CSV, FMT_JSON };
+enum { FMT_TABLE = CF_PREDICT_TABLE, FMT_CSV = CF_PREDICT_CSV, FMT_JSON = CF_PREDICT_JSON };
 enum { SRC_FIT = CF_ANSWER_FIT, SRC_ACROSS = CF_ANSWER_ACROSS, SRC_P2P = CF_ANSWER_P2P };
 
-#define NOTE_MAX 512
+#define NOTE_MAX CF_PREDICT_NOTE_MAX
 #define CF_FLOAT_BYTES 4 /* the element of the derived-datatype layouts */
 #define CACHE_MAX 65536 /* process counts whose source is kept; beyond, the cache restarts */
 
@@ -58,16 +59,13 @@ typedef struct ctx {
     char datatype[CF_DATATYPE_MAX];
     const cf_coll *coll;
     int sizeless; /* the pattern moves no data (barrier): --bytes defaults to 0 */
-    int show_datatype; /* the table shows datatype and blocks: one was asked for */
     int blocks; /* -1: the fit's default */
     const cf_across *across;
     long *measured; /* process counts with a fit of (pattern, datatype), increasing */
     size_t nmeasured;
     source **slots; /* open addressing by np; nslots a power of two */
     size_t nslots, nused;
-    int format;
-    FILE *out;
-    size_t rows;
+    cf_predict_out out;      /* where and how the answers go */
     size_t refused;          /* answers refused: the model's time at that point is <= 0 */
     char first_refusal[320]; /* the first one, for the message at the end */
 } ctx;
@@ -249,9 +247,6 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
     return 0;
 }
 
-static char *put_csv(char *p, const char *s);
-static char *put_json_str(char *p, const char *s);
-
 static void cache_clear(ctx *c)
 {
     for (size_t i = 0; i < c->nslots; i++)
@@ -302,8 +297,7 @@ static const source *source_at(ctx *c, long np, cf_error *e)
         free(s);
         return NULL;
     }
-    *put_csv(s->note_csv, s->note) = '\0';
-    *put_json_str(s->note_json, s->note) = '\0';
+    cf_out_predict_escape(s->note, s->note_csv, s->note_json);
     c->slots[slot_of(c->slots, c->nslots, np)] = s;
     c->nused++;
     return s;
@@ -311,23 +305,11 @@ static const source *source_at(ctx *c, long np, cf_error *e)
 
 /* ---- One answer ---- */
 
-typedef struct answer {
-    long np;
-    uint64_t bytes;
-    double t, lo, hi, bw;
-    const char *model;
-    char model_buf[96];
-    long blocks; /* of a derived datatype; -1 for a fit without blocks, and the others */
-    int np_extra, bytes_extra, blocks_extra;
-    int refused; /* the model gives no positive time here: no numbers are printed */
-    char bnote[NOTE_MAX]; /* what holds at this point only: bytes or blocks outside
-                                 the measured, a breakpoint gap, a refusal; "" if none */
-} answer;
 
 /* The algorithm's name for the model column; one that is also the name of a fitted model
  * ("linear", MPICH's linear gatherv and scatterv, against the Hockney fit) gets the
  * pattern after it, so that the column says which is meant. */
-static const char *alg_name(const ctx *c, const char *alg, answer *out)
+static const char *alg_name(const ctx *c, const char *alg, cf_predict_answer *out)
 {
     if (cf_model_kind_find(alg) == NULL && strcmp(alg, "constant") != 0)
         return alg;
@@ -339,7 +321,7 @@ static const char *alg_name(const ctx *c, const char *alg, answer *out)
  * hold (about 31 years). Beyond, the model file is broken, not the machine slow. */
 #define PREDICT_MAX_US (1e3 * CF_TIME_MAX_US)
 
-static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
+static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
                        cf_error *e)
 {
     const source *s = *sp = source_at(c, np, e);
@@ -498,280 +480,18 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
     return 0;
 }
 
-/* ---- Output: fast enough for a million answers per second ---- */
-
-static char *put_str(char *p, const char *s)
-{
-    size_t n = strlen(s);
-    memcpy(p, s, n);
-    return p + n;
-}
-
-static char *put_u64(char *p, uint64_t v)
-{
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        *p++ = tmp[--n];
-    return p;
-}
-
-#define CSV_DIGITS 6 /* significant digits of every number in the CSV */
-
-/* v with `digits` significant digits in fixed notation, never an exponent (any script or
- * spreadsheet reads it), whole digits beyond `digits` kept as cf_sig_prec keeps them,
- * trailing zeros dropped as %g drops them; NaN as nan_text. Integer arithmetic: a million
- * rows a second. */
-static char *put_sig(char *p, double v, int digits, const char *nan_text)
-{
-    static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    if (!isfinite(v))
-        return put_str(p, nan_text);
-    if (fabs(v) >= 1e15)
-        return p + sprintf(p, "%.0f", v);
-    if (v < 0) {
-        *p++ = '-';
-        v = -v;
-    }
-    if (v == 0) {
-        *p++ = '0';
-        return p;
-    }
-    int dec; /* decimals that give `digits` significant ones */
-    if (v >= 1) {
-        int whole = 1;
-        while (whole < 15 && v >= p10[whole])
-            whole++;
-        dec = digits > whole ? digits - whole : 0;
-    } else {
-        int zeros = 0; /* after the point, before the first significant digit */
-        while (zeros < 12 && v * p10[zeros + 1] < 1)
-            zeros++;
-        dec = digits + zeros;
-    }
-    if (dec > 15)
-        dec = 15;
-    uint64_t scale = (uint64_t)p10[dec];
-    uint64_t x = (uint64_t)(v * (double)scale + 0.5);
-    p = put_u64(p, x / scale);
-    uint64_t f = x % scale;
-    if (f == 0)
-        return p;
-    *p++ = '.';
-    for (uint64_t d = scale / 10; d > 0 && f > 0; d /= 10) {
-        *p++ = (char)('0' + f / d);
-        f %= d;
-    }
-    return p;
-}
-
-/* v as JSON: the shortest form that reads back as the same double; null for NaN. */
-static char *put_json_num(char *p, double v)
-{
-    if (!isfinite(v))
-        return put_str(p, "null");
-    int n = 0;
-    for (int prec = 15; prec <= 17; prec++) {
-        n = sprintf(p, "%.*g", prec, v);
-        if (strtod(p, NULL) == v)
-            break;
-    }
-    return p + n;
-}
-
-static char *put_csv(char *p, const char *s)
-{
-    if (strpbrk(s, ",\"\n") == NULL)
-        return put_str(p, s);
-    *p++ = '"';
-    for (; *s; s++) {
-        if (*s == '"')
-            *p++ = '"';
-        *p++ = *s;
-    }
-    *p++ = '"';
-    return p;
-}
-
-static char *put_json_str(char *p, const char *s)
-{
-    *p++ = '"';
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') {
-            *p++ = '\\';
-            *p++ = (char)ch;
-        } else if (ch < 0x20) {
-            p += sprintf(p, "\\u%04x", ch);
-        } else {
-            *p++ = (char)ch;
-        }
-    }
-    *p++ = '"';
-    return p;
-}
-
-static const char *extra_text(const answer *a)
-{
-    static const char *const text[] = {"",       "np",          "bytes",        "np+bytes",
-                                       "blocks", "np+blocks", "bytes+blocks", "np+bytes+blocks"};
-    return text[(a->np_extra ? 1 : 0) | (a->bytes_extra ? 2 : 0) | (a->blocks_extra ? 4 : 0)];
-}
-
-static void out_begin(ctx *c)
-{
-    if (c->format == FMT_CSV)
-        fputs("pattern,np,bytes,datatype,t_us,lo_us,hi_us,bw_MiBps,source,model,extrapolated,"
-              "note,blocks\n",
-              c->out);
-    else if (c->format == FMT_JSON) {
-        char buf[4096], *p = buf;
-        p = put_str(p, "{\"model_file\": ");
-        p = put_json_str(p, c->path);
-        p = put_str(p, ", \"predictions\": [");
-        fwrite(buf, 1, (size_t)(p - buf), c->out);
-    } else {
-        fprintf(c->out, "model: %s\n", c->path);
-        if (c->show_datatype)
-            fprintf(c->out, "%-14s %6s %10s %-14s %6s %12s %12s %12s %10s  %-12s %s\n",
-                    "pattern", "np", "bytes", "datatype", "blocks", "t_us", "lo_us", "hi_us",
-                    "MiB/s", "source", "model; notes");
-        else
-            fprintf(c->out, "%-14s %6s %10s %12s %12s %12s %10s  %-12s %s\n", "pattern", "np",
-                    "bytes", "t_us", "lo_us", "hi_us", "MiB/s", "source", "model; notes");
-    }
-}
-
-/* A number for people: 4 significant digits, whole digits kept (44430, not 4.443e+04). */
-#define TABLE_DIGITS 4
-static void table_num(char *buf, size_t n, double v, const char *missing)
-{
-    if (isfinite(v))
-        snprintf(buf, n, "%.*g", cf_sig_prec(v, TABLE_DIGITS), v);
-    else
-        snprintf(buf, n, "%s", missing);
-}
-
-static void out_row(ctx *c, const source *s, const answer *a)
-{
-    char buf[16 * NOTE_MAX + 512], *p = buf;
-    const char *src = cf_answer_kind_names[s->kind];
-    if (c->format == FMT_CSV) {
-        p = put_str(p, c->pattern);
-        *p++ = ',';
-        p = put_u64(p, (uint64_t)a->np);
-        *p++ = ',';
-        p = put_u64(p, a->bytes);
-        *p++ = ',';
-        p = put_str(p, c->datatype);
-        *p++ = ',';
-        p = put_sig(p, a->t, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_sig(p, a->lo, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_sig(p, a->hi, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_sig(p, a->bw, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_str(p, src);
-        *p++ = ',';
-        p = put_csv(p, a->model);
-        *p++ = ',';
-        p = put_str(p, extra_text(a));
-        *p++ = ',';
-        if (a->bnote[0] == '\0') {
-            p = put_str(p, s->note_csv);
-        } else {
-            char note[2 * NOTE_MAX + 4];
-            snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
-            p = put_csv(p, note);
-        }
-        *p++ = ',';
-        if (a->blocks >= 0)
-            p = put_u64(p, (uint64_t)a->blocks);
-        *p++ = '\n';
-    } else if (c->format == FMT_JSON) {
-        p = put_str(p, c->rows ? ",\n  {\"pattern\": " : "\n  {\"pattern\": ");
-        p = put_json_str(p, c->pattern);
-        p = put_str(p, ", \"np\": ");
-        p = put_u64(p, (uint64_t)a->np);
-        p = put_str(p, ", \"bytes\": ");
-        p = put_u64(p, a->bytes);
-        p = put_str(p, ", \"datatype\": ");
-        p = put_json_str(p, c->datatype);
-        p = put_str(p, ", \"blocks\": ");
-        if (a->blocks >= 0)
-            p = put_u64(p, (uint64_t)a->blocks);
-        else
-            p = put_str(p, "null");
-        p = put_str(p, ", \"t_us\": ");
-        p = put_json_num(p, a->t);
-        p = put_str(p, ", \"lo_us\": ");
-        p = put_json_num(p, a->lo);
-        p = put_str(p, ", \"hi_us\": ");
-        p = put_json_num(p, a->hi);
-        p = put_str(p, ", \"bw_MiBps\": ");
-        p = put_json_num(p, a->bw);
-        p = put_str(p, ", \"source\": ");
-        p = put_json_str(p, src);
-        p = put_str(p, ", \"model\": ");
-        p = put_json_str(p, a->model);
-        p = put_str(p, ", \"extrapolated\": {\"np\": ");
-        p = put_str(p, a->np_extra ? "true" : "false");
-        p = put_str(p, ", \"bytes\": ");
-        p = put_str(p, a->bytes_extra ? "true" : "false");
-        p = put_str(p, ", \"blocks\": ");
-        p = put_str(p, a->blocks_extra ? "true" : "false");
-        p = put_str(p, "}, \"note\": ");
-        if (a->bnote[0] == '\0') {
-            p = put_str(p, s->note_json);
-        } else {
-            char note[2 * NOTE_MAX + 4];
-            snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
-            p = put_json_str(p, note);
-        }
-        *p++ = '}';
-    } else {
-        char size[32], t[32], lo[32], hi[32], bw[32];
-        cf_size_format(a->bytes, size, sizeof size);
-        table_num(t, sizeof t, a->t, a->refused ? "refused" : "-");
-        table_num(lo, sizeof lo, a->lo, "-");
-        table_num(hi, sizeof hi, a->hi, "-");
-        table_num(bw, sizeof bw, a->bw, "-");
-        p += snprintf(p, sizeof buf, "%-14s %6ld %10s ", c->pattern, a->np, size);
-        if (c->show_datatype) {
-            char blocks[24] = "-";
-            if (a->blocks >= 0)
-                snprintf(blocks, sizeof blocks, "%ld", a->blocks);
-            p += snprintf(p, sizeof buf - (size_t)(p - buf), "%-14s %6s ", c->datatype, blocks);
-        }
-        p += snprintf(p, sizeof buf - (size_t)(p - buf), "%12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
-                      t, lo, hi, bw, src, a->model, s->note[0] ? "; " : "", s->note,
-                      a->bnote[0] ? "; " : "", a->bnote);
-    }
-    fwrite(buf, 1, (size_t)(p - buf), c->out);
-    c->rows++;
-}
-
-static void out_end(ctx *c)
-{
-    if (c->format == FMT_JSON)
-        fputs(c->rows ? "\n]}\n" : "]}\n", c->out);
-}
-
 static int emit(ctx *c, long np, uint64_t bytes, cf_error *e)
 {
-    answer a;
+    cf_predict_answer a;
     const source *s;
     int rc = predict_one(c, np, bytes, &a, &s, e);
     if (rc != 0)
         return rc;
-    out_row(c, s, &a);
+    a.source = cf_answer_kind_names[s->kind];
+    a.note = s->note;
+    a.note_csv = s->note_csv;
+    a.note_json = s->note_json;
+    cf_out_predict_row(&c->out, &a);
     return 0;
 }
 
@@ -992,7 +712,7 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
     if (n < 0)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "--lang '%s': expected text, c, python, "
                             "latex or gnuplot", lang);
-    fprintf(c->out, "%s\n", buf);
+    fprintf(c->out.fp, "%s\n", buf);
     return 0;
 }
 
@@ -1113,7 +833,7 @@ int cmd_predict(int argc, char **argv)
     memset(&c, 0, sizeof c);
     c.blocks = (int)o.blocks;
     c.pattern = o.pattern;
-    c.out = stdout;
+    c.out.fp = stdout;
 
     if (cf_int_list_parse(o.np ? o.np : "2", "--np", 2, CF_TABLE_NP_MAX, &nps, &nnp, &e) != 0 ||
         (o.bytes && cf_size_list_parse(o.bytes, &sizes, &nsizes, &e) != 0)) {
@@ -1173,10 +893,10 @@ int cmd_predict(int argc, char **argv)
         rc = formula(&c, nps[0], o.lang, &e);
         goto report;
     }
-    c.format = o.format >= 0 ? o.format : isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
+    c.out.format = o.format >= 0 ? o.format : isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
     /* A big buffer: a million answers are a hundred megabytes of text. */
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-    c.show_datatype = o.datatype != NULL;
+    c.out.show_datatype = o.datatype != NULL;
     /* Resolve every np first, so that an np without a model fails before any output. */
     if (!o.points)
         for (size_t i = 0; i < nnp; i++) {
@@ -1186,7 +906,7 @@ int cmd_predict(int argc, char **argv)
                 goto report;
             }
             int has_blocks = src->kind == SRC_FIT && src->fit->max_blocks > 0;
-            c.show_datatype |= has_blocks;
+            c.out.show_datatype |= has_blocks;
             if (c.blocks >= 0 && !has_blocks) {
                 rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
                                   "--blocks %d: %s (%s) at np=%ld has no block count; --blocks "
@@ -1195,7 +915,10 @@ int cmd_predict(int argc, char **argv)
                 goto report;
             }
         }
-    out_begin(&c);
+    c.out.model_path = c.path;
+    c.out.pattern = c.pattern;
+    c.out.datatype = c.datatype;
+    cf_out_predict_begin(&c.out);
     if (o.points) {
         rc = points_run(&c, o.points, &e);
     } else {
@@ -1203,7 +926,7 @@ int cmd_predict(int argc, char **argv)
             for (size_t j = 0; j < nsizes && rc == 0; j++)
                 rc = emit(&c, nps[i], sizes[j], &e);
     }
-    out_end(&c);
+    cf_out_predict_end(&c.out);
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write the output: %s",
                           strerror(errno));
