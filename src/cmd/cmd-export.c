@@ -12,6 +12,7 @@
 #include "base/outfile.h"
 #include "base/size.h"
 #include "commands.h"
+#include "cmd/model-file.h"
 #include "export/smpi.h"
 #include "modelfile/modelfile.h"
 
@@ -196,18 +197,10 @@ int cmd_export(int argc, char **argv)
     cf_smpi_platform plat;
     memset(&plat, 0, sizeof plat);
 
-    if (o.model != NULL) {
-        path = strdup(o.model);
-    } else if (cf_newest_file("models", ".json", &path, &e) != 0) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
-                          "no model file in models/: run 'commfit fit' first, or name one "
-                          "with -m");
+    if ((rc = cf_cmd_model_file(o.model, CF_MODEL_REQUIRED, &path, &e)) != 0)
         goto report;
-    } else {
-        cf_msg("using %s", path);
-    }
-    output = o.output ? strdup(o.output) : path ? default_output(path) : NULL;
-    if (path == NULL || output == NULL) {
+    output = o.output ? strdup(o.output) : default_output(path);
+    if (output == NULL) {
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto report;
     }

@@ -15,6 +15,7 @@
 #include "modelfile/answer.h"
 #include "base/cli.h"
 #include "commands.h"
+#include "cmd/model-file.h"
 #include "cmd/out-predict.h"
 #include "base/error.h"
 #include "fit/model.h"
@@ -857,20 +858,8 @@ int cmd_predict(int argc, char **argv)
         }
     }
 
-    if (o.model != NULL) {
-        path = strdup(o.model);
-    } else if (cf_newest_file("models", ".json", &path, &e) != 0) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
-                          "no model file in models/: run 'commfit fit' first, or name one "
-                          "with -m");
+    if ((rc = cf_cmd_model_file(o.model, CF_MODEL_REQUIRED, &path, &e)) != 0)
         goto report;
-    } else {
-        cf_msg("using %s", path);
-    }
-    if (path == NULL) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        goto report;
-    }
     c.path = path;
     if ((rc = cf_modelset_read(path, &c.ms, &e)) != 0 ||
         (rc = cf_across_set_load(c.ms->across_np, c.ms->p2p, path, &c.as, &e)) != 0 ||

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "cmd/model-file.h"
 #include "base/cli.h"
 #include "base/error.h"
 #include "modelfile/modelfile.h"
@@ -170,15 +171,15 @@ int cmd_report(int argc, char **argv)
     int rc = 0;
     /* Without files named: the newest model, else the newest table. */
     if (input == NULL && model == NULL) {
-        cf_error me;
-        cf_error_clear(&me);
-        if (cf_newest_file("models", ".json", &found_model, &me) == 0) {
+        if ((rc = cf_cmd_model_file(NULL, CF_MODEL_OPTIONAL, &found_model, &e)) != 0)
+            goto report_error;
+        if (found_model != NULL) {
             model = found_model;
         } else if (cf_newest_file("data", ".csv", &found_table, &e) == 0) {
             input = found_table;
         } else {
             cf_hint("no model in models/ and no timing table in data/: run 'commfit measure' "
-                   "and 'commfit fit' first, or name the files with -m and -i");
+                    "and 'commfit fit' first, or name the files with -m and -i");
             return CF_EXIT_DATA;
         }
     }
