@@ -314,287 +314,297 @@ static int has_pattern(const cf_row *const *rows, size_t n, const char *p)
     return 0;
 }
 
-/* Keeps why a group of a pattern named with --patterns failed, for after the others. */
-static int defer(cf_error **errs, size_t **pats, size_t *n, const cf_error *e, size_t pat)
+/* What one run of fit works on and makes. */
+typedef struct job {
+    opts o;
+    char *newest, *output;
+    cf_table **tables;
+    const cf_row **all, **rows; /* every row, and those to fit (sorted by group) */
+    cf_row *copies;
+    size_t nall, nrows;
+    cf_modelset *ms;
+    int is_loggp, loggp_data;
+    size_t *named_fits;     /* fits per pattern named with --patterns */
+    cf_error *skipped;      /* why groups could not be fitted */
+    size_t *skipped_pat;    /* the named pattern of each (npatterns: none) */
+    size_t nskipped, nsaid; /* the first nsaid have been said */
+    const char *hint;       /* what to do about the error, said after it */
+} job;
+
+static void job_free(job *j)
 {
-    cf_error *ne = realloc(*errs, (*n + 1) * sizeof *ne);
+    free(j->named_fits);
+    free(j->skipped);
+    free(j->skipped_pat);
+    cf_modelset_free(j->ms);
+    free(j->output);
+    free(j->all);
+    free(j->rows);
+    free(j->copies);
+    for (size_t i = 0; j->tables != NULL && i < j->o.ninputs; i++)
+        cf_table_free(j->tables[i]);
+    free(j->tables);
+    free(j->newest);
+    opts_free(&j->o);
+}
+
+/* Keeps why a group failed, for the summary (or, of a pattern named with --patterns, for
+ * after the others). */
+static int skip(job *j, const cf_error *fe, size_t pat, cf_error *e)
+{
+    cf_error *ne = realloc(j->skipped, (j->nskipped + 1) * sizeof *ne);
     if (ne == NULL)
-        return -1;
-    *errs = ne;
-    size_t *np = realloc(*pats, (*n + 1) * sizeof *np);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    j->skipped = ne;
+    size_t *np = realloc(j->skipped_pat, (j->nskipped + 1) * sizeof *np);
     if (np == NULL)
-        return -1;
-    *pats = np;
-    ne[*n] = *e;
-    np[(*n)++] = pat;
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    j->skipped_pat = np;
+    ne[j->nskipped] = *fe;
+    np[j->nskipped++] = pat;
+    return 0;
+}
+
+/* The skipped groups not said yet, as --verbose says them. */
+static void say_skipped(job *j)
+{
+    cf_fit_summary sum = {NULL, 0, j->skipped + j->nsaid, j->nskipped - j->nsaid};
+    cf_out_fit_skipped(&sum);
+    j->nsaid = j->nskipped;
+}
+
+/* The tables read, their rows labelled, the rows to fit chosen and sorted. */
+static int read_inputs(job *j, cf_error *e)
+{
+    opts *o = &j->o;
+    if (o->ninputs == 0) {
+        if (cf_newest_file("data", ".csv", &j->newest, e) != 0) {
+            j->hint = "give a table with -i, or run 'commfit measure' or 'commfit import' first";
+            return e->code;
+        }
+        if ((o->inputs = malloc(sizeof *o->inputs)) == NULL)
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        o->inputs[0] = j->newest;
+        o->ninputs = 1;
+    }
+    for (size_t i = 0; o->output != NULL && i < o->ninputs; i++)
+        if (cf_same_file(o->output, o->inputs[i]))
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                "-o '%s' is the same file as the input '%s': writing it would "
+                                "destroy the input; name another output",
+                                o->output, o->inputs[i]);
+    if ((j->tables = calloc(o->ninputs, sizeof *j->tables)) == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    size_t nall = 0;
+    for (size_t i = 0; i < o->ninputs; i++) {
+        int rc = cf_table_read(o->inputs[i], &j->tables[i], e);
+        if (rc != 0)
+            return rc;
+        cf_msg("read %s (%zu rows)", o->inputs[i], j->tables[i]->n_rows);
+        nall += j->tables[i]->n_rows;
+    }
+    j->all = malloc((nall + 1) * sizeof *j->all);
+    j->rows = malloc((nall + 1) * sizeof *j->rows);
+    j->copies = malloc((nall + 1) * sizeof *j->copies);
+    if (j->all == NULL || j->rows == NULL || j->copies == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    int all_med = 1;
+    for (size_t i = 0; i < o->ninputs; i++)
+        for (size_t k = 0; k < j->tables[i]->n_rows; k++) {
+            cf_row *r = &j->copies[j->nall];
+            *r = j->tables[i]->rows[k];
+            label_pack(j->tables[i], r);
+            j->all[j->nall++] = r;
+            if (isnan(r->t_med_us))
+                all_med = 0;
+            if (wanted(o, r))
+                j->rows[j->nrows++] = r;
+        }
+    if (j->nall == 0)
+        return cf_error_set(e, CF_EXIT_DATA, o->inputs[0], 0, "no rows: nothing to fit");
+    for (size_t i = 0; i < o->npatterns; i++) {
+        int found = 0;
+        for (size_t k = 0; k < j->nrows && !found; k++)
+            found = strcmp(j->rows[k]->pattern, o->patterns[i]) == 0;
+        if (!found)
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                "--patterns: no rows of pattern '%s'%s in the input",
+                                o->patterns[i], o->nnp ? " at the requested --np" : "");
+    }
+    if (j->nrows == 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "--np: no rows at the requested process counts");
+    if (!o->stat_set)
+        o->stat = all_med ? CF_STAT_MEDIAN : CF_STAT_MEAN;
+    qsort(j->rows, j->nrows, sizeof *j->rows, cmp_row);
+    return 0;
+}
+
+/* Fits the group rows[a, b) into the model set. A group that cannot be fitted is kept
+ * in the skipped list; an error stops fit. */
+static int fit_group(job *j, size_t a, size_t b, cf_error *e)
+{
+    const opts *o = &j->o;
+    const cf_row *r0 = j->rows[a];
+    int pp2 = strcmp(r0->pattern, "pingpong") == 0 && r0->np == 2 &&
+              strcmp(r0->datatype, "byte") == 0;
+    if (j->is_loggp && !pp2)
+        return 0;
+    char what[128];
+    snprintf(what, sizeof what, "%s np %d %s", r0->pattern, r0->np, r0->datatype);
+    cf_fit_input in = {j->rows + a, b - a, j->all, j->nall, o->stat, o->weights, o->robust, what};
+    cf_fit f;
+    cf_error fe;
+    cf_error_clear(&fe);
+    size_t named = 0;
+    while (named < o->npatterns && strcmp(o->patterns[named], r0->pattern) != 0)
+        named++;
+    if (cf_fit_group(o->model, &in, &f, &fe) != 0) {
+        if (j->is_loggp) {
+            *e = fe;
+            return e->code;
+        }
+        return skip(j, &fe, named, e);
+    }
+    /* A model file must not lie: a fit of the model asked for that predicts a negative
+     * or non-finite cost stops fit before anything is written; auto only skips the group
+     * (its candidates were checked one by one already). */
+    if (cf_fit_check(&f, &in, &fe) != 0) {
+        cf_fit_clear(&f);
+        if (strcmp(o->model, "auto") != 0) {
+            *e = fe;
+            j->hint = "no model file written: try another --model";
+            return e->code;
+        }
+        return skip(j, &fe, named, e);
+    }
+    j->named_fits[named]++;
+    if (isfinite(f.q.loo_mape) && f.q.loo_mape > CF_FIT_POOR_LOO)
+        cf_fit_warn(&f,
+                    "poor fit: its leave-one-out error, %.*g%%, is above %.0f%%; its "
+                    "predictions are rough",
+                    cf_sig_prec(100 * f.q.loo_mape, 2), 100 * f.q.loo_mape,
+                    100 * CF_FIT_POOR_LOO);
+    if (cf_modelset_add(j->ms, &f) != 0) {
+        cf_fit_clear(&f);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    /* With the LogGP experiments in the input, the LogGP parameters come too. */
+    if (pp2 && !j->is_loggp && j->loggp_data && strcmp(o->model, "auto") == 0) {
+        cf_error_clear(&fe);
+        if (cf_fit_group("loggp", &in, &f, &fe) != 0 ||
+            (cf_fit_check(&f, &in, &fe) != 0 && (cf_fit_clear(&f), 1))) {
+            cf_warn("no loggp parameters: %s", fe.msg);
+        } else if (cf_modelset_add(j->ms, &f) != 0) {
+            cf_fit_clear(&f);
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        }
+    }
+    return 0;
+}
+
+/* Every group fitted. With --patterns, a named pattern none of whose groups could be
+ * fitted is the error, once every group has been tried; the others' failures stay
+ * warnings. */
+static int fit_groups(job *j, cf_error *e)
+{
+    const opts *o = &j->o;
+    j->output = o->output ? strdup(o->output) : default_output(o->inputs[0]);
+    j->ms = cf_modelset_alloc();
+    j->named_fits = calloc(o->npatterns + 1, sizeof *j->named_fits);
+    if (j->output == NULL || j->ms == NULL || j->named_fits == NULL ||
+        (j->ms->source = source_json(o, j->tables, j->output)) == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    j->is_loggp = strcmp(o->model, "loggp") == 0;
+    j->loggp_data = has_pattern(j->all, j->nall, "loggp_os") &&
+                    has_pattern(j->all, j->nall, "loggp_or") &&
+                    has_pattern(j->all, j->nall, "loggp_gap");
+    for (size_t a = 0, b; a < j->nrows; a = b) {
+        for (b = a + 1; b < j->nrows && same_group(j->rows[a], j->rows[b]); b++)
+            ;
+        int rc = fit_group(j, a, b, e);
+        if (rc != 0)
+            return rc;
+    }
+    size_t none = o->npatterns; /* the first named pattern without a fit */
+    for (size_t i = 0; i < o->npatterns && none == o->npatterns; i++)
+        if (j->named_fits[i] == 0)
+            none = i;
+    for (size_t k = 0; none < o->npatterns && k < j->nskipped; k++) {
+        if (j->skipped_pat[k] != none)
+            continue;
+        *e = j->skipped[k];
+        memmove(j->skipped + k, j->skipped + k + 1, (j->nskipped - k - 1) * sizeof *j->skipped);
+        j->nskipped--;
+        return e->code;
+    }
+    if (o->verbose)
+        say_skipped(j);
+    if (j->ms->nfits == 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "no fit could be made (%zu group%s skipped, see above)",
+                            j->nskipped, j->nskipped == 1 ? "" : "s");
+    return 0;
+}
+
+/* The across-np models, the model file, and what is said about them. */
+static int finish(job *j, cf_error *e)
+{
+    const opts *o = &j->o;
+    cf_modelset *ms = j->ms;
+    /* The across-np models and the point-to-point estimate: commfit predict's part. */
+    char **notes = NULL;
+    size_t nnotes = 0;
+    int rc = cf_across_fit_rows(j->rows, j->nrows, cf_statistic_name(o->stat),
+                                cf_table_meta_get(j->tables[0], "normalized_time_us"),
+                                &ms->across_np, &ms->p2p, &notes, &nnotes, e);
+    if (rc != 0)
+        return rc;
+    cf_notes_free(notes, nnotes);
+    cf_out_fit_across_notes(ms->across_np, ms->p2p);
+    if ((rc = cf_modelset_write(j->output, ms, e)) != 0)
+        return rc;
+    int to_stdout = strcmp(j->output, "-") == 0;
+    if (to_stdout)
+        cf_msg("wrote the model file to standard output (%zu fit%s)", ms->nfits,
+               ms->nfits == 1 ? "" : "s");
+    else
+        cf_msg("wrote %s (%zu fit%s)", j->output, ms->nfits, ms->nfits == 1 ? "" : "s");
+    cf_fit_summary sum = {ms->fits, ms->nfits, j->skipped + j->nsaid, j->nskipped - j->nsaid};
+    /* With -o -, standard output holds the model file and nothing else. */
+    if (!to_stdout && (o->formulas != NULL || !o->quiet))
+        cf_out_fit_summary(stdout, &sum, o->formulas, o->verbose);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot write to standard output");
+    if (!o->verbose)
+        cf_out_fit_warnings(&sum);
+    j->nsaid = j->nskipped;
+    if (!to_stdout)
+        cf_report_hint("-m", j->output);
     return 0;
 }
 
 int cmd_fit(int argc, char **argv)
 {
-    opts o;
-    int rc = parse(argc, argv, &o);
+    job j;
+    memset(&j, 0, sizeof j);
+    int rc = parse(argc, argv, &j.o);
     if (rc != 0) {
-        opts_free(&o);
+        opts_free(&j.o);
         return rc < 0 ? CF_EXIT_OK : rc;
     }
     cf_error e;
     cf_error_clear(&e);
-    char *newest = NULL, *output = NULL;
-    cf_table **tables = NULL;
-    const cf_row **all = NULL, **rows = NULL;
-    cf_row *copies = NULL;
-    cf_modelset *ms = NULL;
-    size_t nall = 0, nrows = 0, ndeferred = 0, *named_fits = NULL, *deferred_pat = NULL;
-    cf_error *deferred = NULL;
-    cf_fit_summary sum = {NULL, 0, NULL, 0};
-
-    if (o.ninputs == 0) {
-        if (cf_newest_file("data", ".csv", &newest, &e) != 0) {
-            rc = cf_error_report(&e);
-            cf_hint("give a table with -i, or run 'commfit measure' or 'commfit import' first");
-            goto out;
-        }
-        o.inputs = malloc(sizeof *o.inputs);
-        if (o.inputs == NULL) {
-            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-            goto report;
-        }
-        o.inputs[0] = newest;
-        o.ninputs = 1;
+    if ((rc = read_inputs(&j, &e)) == 0 && (rc = fit_groups(&j, &e)) == 0)
+        rc = finish(&j, &e);
+    if (rc != 0) {
+        /* The groups skipped, before the error that stopped fit. */
+        say_skipped(&j);
+        if (e.code != 0)
+            cf_error_report(&e);
+        if (j.hint != NULL)
+            cf_hint("%s", j.hint);
     }
-    for (size_t i = 0; o.output != NULL && i < o.ninputs; i++) {
-        if (cf_same_file(o.output, o.inputs[i])) {
-            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
-                              "-o '%s' is the same file as the input '%s': writing it would "
-                              "destroy the input; name another output",
-                              o.output, o.inputs[i]);
-            goto report;
-        }
-    }
-    tables = calloc(o.ninputs, sizeof *tables);
-    if (tables == NULL) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        goto report;
-    }
-    for (size_t i = 0; i < o.ninputs; i++) {
-        if ((rc = cf_table_read(o.inputs[i], &tables[i], &e)) != 0)
-            goto report;
-        cf_msg("read %s (%zu rows)", o.inputs[i], tables[i]->n_rows);
-        nall += tables[i]->n_rows;
-    }
-    all = malloc((nall + 1) * sizeof *all);
-    rows = malloc((nall + 1) * sizeof *rows);
-    copies = malloc((nall + 1) * sizeof *copies);
-    if (all == NULL || rows == NULL || copies == NULL) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        goto report;
-    }
-    nall = 0;
-    int all_med = 1;
-    for (size_t i = 0; i < o.ninputs; i++)
-        for (size_t k = 0; k < tables[i]->n_rows; k++) {
-            cf_row *r = &copies[nall];
-            *r = tables[i]->rows[k];
-            label_pack(tables[i], r);
-            all[nall++] = r;
-            if (isnan(r->t_med_us))
-                all_med = 0;
-            if (wanted(&o, r))
-                rows[nrows++] = r;
-        }
-    if (nall == 0) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, o.inputs[0], 0, "no rows: nothing to fit");
-        goto report;
-    }
-    for (size_t i = 0; i < o.npatterns; i++) {
-        int found = 0;
-        for (size_t k = 0; k < nrows && !found; k++)
-            found = strcmp(rows[k]->pattern, o.patterns[i]) == 0;
-        if (!found) {
-            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
-                              "--patterns: no rows of pattern '%s'%s in the input",
-                              o.patterns[i], o.nnp ? " at the requested --np" : "");
-            goto report;
-        }
-    }
-    if (nrows == 0) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "--np: no rows at the requested process counts");
-        goto report;
-    }
-    if (!o.stat_set)
-        o.stat = all_med ? CF_STAT_MEDIAN : CF_STAT_MEAN;
-    qsort(rows, nrows, sizeof *rows, cmp_row);
-
-    output = o.output ? strdup(o.output) : default_output(o.inputs[0]);
-    ms = cf_modelset_alloc();
-    if (output == NULL || ms == NULL || (ms->source = source_json(&o, tables, output)) == NULL) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        goto report;
-    }
-    int is_loggp = strcmp(o.model, "loggp") == 0;
-    int loggp_data = has_pattern(all, nall, "loggp_os") && has_pattern(all, nall, "loggp_or") &&
-                     has_pattern(all, nall, "loggp_gap");
-    size_t failed = 0;
-    /* With --patterns, why groups failed, kept until every group has been tried: a
-     * named pattern none of whose groups can be fitted is an error, the others' failures
-     * are warnings. */
-    named_fits = calloc(o.npatterns + 1, sizeof *named_fits);
-    if (named_fits == NULL) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        goto report;
-    }
-    for (size_t a = 0, b; a < nrows; a = b) {
-        for (b = a + 1; b < nrows && same_group(rows[a], rows[b]); b++)
-            ;
-        const cf_row *r0 = rows[a];
-        int pp2 = strcmp(r0->pattern, "pingpong") == 0 && r0->np == 2 &&
-                  strcmp(r0->datatype, "byte") == 0;
-        if (is_loggp && !pp2)
-            continue;
-        char what[128];
-        snprintf(what, sizeof what, "%s np %d %s", r0->pattern, r0->np, r0->datatype);
-        cf_fit_input in = {rows + a, b - a, all, nall, o.stat, o.weights, o.robust, what};
-        cf_fit f;
-        cf_error fe;
-        cf_error_clear(&fe);
-        size_t named = 0;
-        while (named < o.npatterns && strcmp(o.patterns[named], r0->pattern) != 0)
-            named++;
-        if (cf_fit_group(o.model, &in, &f, &fe) != 0) {
-            if (is_loggp) {
-                rc = cf_error_report(&fe);
-                goto out;
-            }
-            if (defer(&deferred, &deferred_pat, &ndeferred, &fe, named) != 0) {
-                rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-                goto report;
-            }
-            failed++;
-            continue;
-        }
-        /* A model file must not lie: a fit of the model asked for that predicts a
-         * negative or non-finite cost stops fit before anything is written; auto only
-         * skips the group (its candidates were checked one by one already). */
-        if (cf_fit_check(&f, &in, &fe) != 0) {
-            cf_fit_clear(&f);
-            if (strcmp(o.model, "auto") != 0) {
-                rc = cf_error_report(&fe);
-                cf_hint("no model file written: try another --model");
-                goto out;
-            }
-            if (defer(&deferred, &deferred_pat, &ndeferred, &fe, named) != 0) {
-                rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-                goto report;
-            }
-            failed++;
-            continue;
-        }
-        named_fits[named]++;
-        if (isfinite(f.q.loo_mape) && f.q.loo_mape > CF_FIT_POOR_LOO)
-            cf_fit_warn(&f,
-                        "poor fit: its leave-one-out error, %.*g%%, is above %.0f%%; its "
-                        "predictions are rough",
-                        cf_sig_prec(100 * f.q.loo_mape, 2), 100 * f.q.loo_mape,
-                        100 * CF_FIT_POOR_LOO);
-        if (cf_modelset_add(ms, &f) != 0) {
-            cf_fit_clear(&f);
-            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-            goto report;
-        }
-        /* With the LogGP experiments in the input, the LogGP parameters come too. */
-        if (pp2 && !is_loggp && loggp_data && strcmp(o.model, "auto") == 0) {
-            cf_error_clear(&fe);
-            if (cf_fit_group("loggp", &in, &f, &fe) != 0 ||
-                (cf_fit_check(&f, &in, &fe) != 0 && (cf_fit_clear(&f), 1)))
-                cf_warn("no loggp parameters: %s", fe.msg);
-            else if (cf_modelset_add(ms, &f) != 0) {
-                cf_fit_clear(&f);
-                rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-                goto report;
-            }
-        }
-    }
-    {
-        size_t none = o.npatterns; /* the first named pattern without a fit */
-        for (size_t i = 0; i < o.npatterns && none == o.npatterns; i++)
-            if (named_fits[i] == 0)
-                none = i;
-        size_t why = ndeferred;
-        for (size_t k = 0; k < ndeferred && why == ndeferred; k++)
-            if (o.npatterns > 0 && deferred_pat[k] == none)
-                why = k;
-        if (why < ndeferred) {
-            for (size_t k = 0; k < ndeferred; k++)
-                if (k != why)
-                    cf_warn("skipped: %s", deferred[k].msg);
-            rc = cf_error_report(&deferred[why]);
-            goto out;
-        }
-    }
-    sum.skipped = deferred;
-    sum.nskipped = ndeferred;
-    if (o.verbose) {
-        cf_out_fit_skipped(&sum);
-        sum.nskipped = 0;
-    }
-    if (ms->nfits == 0) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
-                          "no fit could be made (%zu group%s skipped, see above)", failed,
-                          failed == 1 ? "" : "s");
-        goto report;
-    }
-    {
-        /* The across-np models and the point-to-point estimate: commfit predict's part. */
-        char **notes = NULL;
-        size_t nnotes = 0;
-        if ((rc = cf_across_fit_rows(rows, nrows, cf_statistic_name(o.stat),
-                                     cf_table_meta_get(tables[0], "normalized_time_us"),
-                                     &ms->across_np, &ms->p2p, &notes, &nnotes, &e)) != 0)
-            goto report;
-        cf_notes_free(notes, nnotes);
-        cf_out_fit_across_notes(ms->across_np, ms->p2p);
-    }
-    if ((rc = cf_modelset_write(output, ms, &e)) != 0)
-        goto report;
-    int to_stdout = strcmp(output, "-") == 0;
-    if (to_stdout)
-        cf_msg("wrote the model file to standard output (%zu fit%s)", ms->nfits,
-               ms->nfits == 1 ? "" : "s");
-    else
-        cf_msg("wrote %s (%zu fit%s)", output, ms->nfits, ms->nfits == 1 ? "" : "s");
-    sum.fits = ms->fits;
-    sum.nfits = ms->nfits;
-    /* With -o -, standard output holds the model file and nothing else. */
-    if (!to_stdout && (o.formulas != NULL || !o.quiet))
-        cf_out_fit_summary(stdout, &sum, o.formulas, o.verbose);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write to standard output");
-        goto report;
-    }
-    if (!o.verbose)
-        cf_out_fit_warnings(&sum);
-    sum.nskipped = 0;
-    if (!to_stdout)
-        cf_report_hint("-m", output);
-report:
-    /* The groups skipped, before the error that stopped fit. */
-    cf_out_fit_skipped(&sum);
-    if (rc != 0 && e.code != 0)
-        cf_error_report(&e);
-out:
-    free(named_fits);
-    free(deferred);
-    free(deferred_pat);
-    cf_modelset_free(ms);
-    free(output);
-    free(all);
-    free(rows);
-    free(copies);
-    for (size_t i = 0; tables != NULL && i < o.ninputs; i++)
-        cf_table_free(tables[i]);
-    free(tables);
-    free(newest);
-    opts_free(&o);
+    job_free(&j);
     return rc;
 }
