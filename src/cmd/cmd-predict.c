@@ -322,6 +322,101 @@ static const char *alg_name(const ctx *c, const char *alg, cf_predict_answer *ou
  * hold (about 31 years). Beyond, the model file is broken, not the machine slow. */
 #define PREDICT_MAX_US (1e3 * CF_TIME_MAX_US)
 
+/* Below a fit that set its smallest sizes aside as a no-op: what was measured there, as
+ * the fit does not know it. */
+static void set_aside_note(const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
+{
+    char a[32], b[32];
+    cf_size_format(bytes, a, sizeof a);
+    cf_size_format(f->min_bytes, b, sizeof b);
+    int said = 0;
+    for (size_t i = 0; i < f->nset_aside && !said; i++)
+        if (f->set_aside[i].bytes == bytes) {
+            snprintf(out->bnote, sizeof out->bnote,
+                     "bytes %s is below the fitted sizes (from %s): measured there %.3g us, "
+                     "a no-op set aside from the fit",
+                     a, b, f->set_aside[i].t_us);
+            said = 1;
+        }
+    if (!said)
+        snprintf(out->bnote, sizeof out->bnote,
+                 "bytes %s is below the fitted sizes (from %s), which start above sizes "
+                 "set aside as a no-op",
+                 a, b);
+}
+
+/* The block count of a derived-datatype answer, and what is said of it. */
+static void blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
+{
+    out->blocks = c->blocks >= 0 ? c->blocks : f->blocks;
+    char part[160], r[32];
+    part[0] = '\0';
+    if (out->blocks > f->max_blocks) {
+        ratio_text(r, sizeof r, (double)out->blocks / f->max_blocks);
+        snprintf(part, sizeof part, "blocks %ld is %sx the largest measured, %d",
+                 out->blocks, r, f->max_blocks);
+    } else if (out->blocks < f->min_blocks) {
+        snprintf(part, sizeof part, "blocks %ld is below the smallest measured, %d",
+                 out->blocks, f->min_blocks);
+    }
+    out->blocks_extra = part[0] != '\0';
+    join(out->bnote, sizeof out->bnote, part);
+    /* The layouts are of floats: a block holds one at least (struct's blocks follow
+     * its particles). */
+    if (strstr(f->datatype, "struct") == NULL &&
+        (double)out->blocks * CF_FLOAT_BYTES > (double)bytes) {
+        char size[32];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(part, sizeof part,
+                 "%ld blocks cannot lay out %s: a block holds one 4-byte float at least",
+                 out->blocks, size);
+        join(out->bnote, sizeof out->bnote, part);
+    }
+}
+
+/* A time, but no interval around it that is a time, or no time at all: the answer is
+ * refused, said in its note, the first refusal kept for the message at the end. */
+static void check_answer(ctx *c, const source *s, long np, uint64_t bytes,
+                         cf_predict_answer *out)
+{
+    out->refused = 0;
+    if (out->t > 0 && !(out->t <= PREDICT_MAX_US && out->hi <= PREDICT_MAX_US && out->lo >= 0 &&
+                        out->lo <= PREDICT_MAX_US)) {
+        /* A time, but no interval around it that is a time: coefficients or covariances
+         * beyond any measurement (a hand-edited or corrupt file). */
+        char size[32], why[160];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(why, sizeof why, "refused: the model's time or interval at %s is beyond %g us",
+                 size, PREDICT_MAX_US);
+        join(out->bnote, sizeof out->bnote, why);
+        if (c->refused++ == 0)
+            snprintf(c->first_refusal, sizeof c->first_refusal,
+                     "the model's time or interval at %s for %s (%s) at np=%ld is beyond %g us "
+                     "(coefficients or covariance out of range) in the %s (%s)",
+                     size, c->pattern, c->datatype, np, PREDICT_MAX_US,
+                     cf_answer_kind_names[s->kind], out->model);
+        out->refused = 1;
+        out->t = out->lo = out->hi = NAN;
+    } else if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
+        /* A time of zero or less is no time: the model does not hold at this point (a
+         * segment's negative intercept carried below its sizes, a hand-edited file).
+         * Printing it, or an interval clipped to [0, ...], would pass nonsense on. */
+        char size[32], why[96];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(why, sizeof why, "refused: the model gives a non-positive time at %s (%.4g us)",
+                 size, out->t);
+        join(out->bnote, sizeof out->bnote, why);
+        if (c->refused++ == 0)
+            snprintf(c->first_refusal, sizeof c->first_refusal,
+                     "the model gives a non-positive time at %s for %s (%s) at np=%ld: %.4g us "
+                     "from the %s (%s)",
+                     size, c->pattern, c->datatype, np, out->t, cf_answer_kind_names[s->kind],
+                     out->model);
+        out->refused = 1;
+        out->t = out->lo = out->hi = NAN;
+    }
+}
+
 static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
                        cf_error *e)
 {
@@ -336,59 +431,14 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         bytes_note(s, bytes, out->bnote, sizeof out->bnote);
     else
         out->bnote[0] = '\0';
-    if (s->kind == SRC_FIT && s->fit->nset_aside > 0 && (double)bytes < s->bytes_min) {
-        /* Below a fit that set its smallest sizes aside as a no-op: say what was measured
-         * there, as the fit does not know it. */
-        const cf_fit *f = s->fit;
-        char a[32], b[32];
-        cf_size_format(bytes, a, sizeof a);
-        cf_size_format(f->min_bytes, b, sizeof b);
-        int said = 0;
-        for (size_t i = 0; i < f->nset_aside && !said; i++)
-            if (f->set_aside[i].bytes == bytes) {
-                snprintf(out->bnote, sizeof out->bnote,
-                         "bytes %s is below the fitted sizes (from %s): measured there %.3g us, "
-                         "a no-op set aside from the fit",
-                         a, b, f->set_aside[i].t_us);
-                said = 1;
-            }
-        if (!said)
-            snprintf(out->bnote, sizeof out->bnote,
-                     "bytes %s is below the fitted sizes (from %s), which start above sizes "
-                     "set aside as a no-op",
-                     a, b);
-    }
+    if (s->kind == SRC_FIT && s->fit->nset_aside > 0 && (double)bytes < s->bytes_min)
+        set_aside_note(s->fit, bytes, out);
     out->bytes_extra = out->bnote[0] != '\0';
     out->np_extra = s->kind != SRC_FIT;
     out->blocks = -1;
     out->blocks_extra = 0;
-    if (s->kind == SRC_FIT && s->fit->max_blocks > 0) {
-        const cf_fit *f = s->fit;
-        out->blocks = c->blocks >= 0 ? c->blocks : f->blocks;
-        char part[160], r[32];
-        part[0] = '\0';
-        if (out->blocks > f->max_blocks) {
-            ratio_text(r, sizeof r, (double)out->blocks / f->max_blocks);
-            snprintf(part, sizeof part, "blocks %ld is %sx the largest measured, %d",
-                     out->blocks, r, f->max_blocks);
-        } else if (out->blocks < f->min_blocks) {
-            snprintf(part, sizeof part, "blocks %ld is below the smallest measured, %d",
-                     out->blocks, f->min_blocks);
-        }
-        out->blocks_extra = part[0] != '\0';
-        join(out->bnote, sizeof out->bnote, part);
-        /* The layouts are of floats: a block holds one at least (struct's blocks follow
-         * its particles). */
-        if (strstr(f->datatype, "struct") == NULL &&
-            (double)out->blocks * CF_FLOAT_BYTES > (double)bytes) {
-            char size[32];
-            cf_size_format(bytes, size, sizeof size);
-            snprintf(part, sizeof part,
-                     "%ld blocks cannot lay out %s: a block holds one 4-byte float at least",
-                     out->blocks, size);
-            join(out->bnote, sizeof out->bnote, part);
-        }
-    }
+    if (s->kind == SRC_FIT && s->fit->max_blocks > 0)
+        blocks_note(c, s->fit, bytes, out);
     int nmsg = c->coll ? c->coll->nmsg : 0;
     if (s->kind == SRC_FIT) {
         cf_prediction pr;
@@ -436,42 +486,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->hi = est.hi_us;
         out->model = alg_name(c, c->coll->algs[est.alg].name, out);
     }
-    out->refused = 0;
-    if (out->t > 0 && !(out->t <= PREDICT_MAX_US && out->hi <= PREDICT_MAX_US && out->lo >= 0 &&
-                        out->lo <= PREDICT_MAX_US)) {
-        /* A time, but no interval around it that is a time: coefficients or covariances
-         * beyond any measurement (a hand-edited or corrupt file). */
-        char size[32], why[160];
-        cf_size_format(bytes, size, sizeof size);
-        snprintf(why, sizeof why, "refused: the model's time or interval at %s is beyond %g us",
-                 size, PREDICT_MAX_US);
-        join(out->bnote, sizeof out->bnote, why);
-        if (c->refused++ == 0)
-            snprintf(c->first_refusal, sizeof c->first_refusal,
-                     "the model's time or interval at %s for %s (%s) at np=%ld is beyond %g us "
-                     "(coefficients or covariance out of range) in the %s (%s)",
-                     size, c->pattern, c->datatype, np, PREDICT_MAX_US,
-                     cf_answer_kind_names[s->kind], out->model);
-        out->refused = 1;
-        out->t = out->lo = out->hi = NAN;
-    } else if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
-        /* A time of zero or less is no time: the model does not hold at this point (a
-         * segment's negative intercept carried below its sizes, a hand-edited file).
-         * Printing it, or an interval clipped to [0, ...], would pass nonsense on. */
-        char size[32], why[96];
-        cf_size_format(bytes, size, sizeof size);
-        snprintf(why, sizeof why, "refused: the model gives a non-positive time at %s (%.4g us)",
-                 size, out->t);
-        join(out->bnote, sizeof out->bnote, why);
-        if (c->refused++ == 0)
-            snprintf(c->first_refusal, sizeof c->first_refusal,
-                     "the model gives a non-positive time at %s for %s (%s) at np=%ld: %.4g us "
-                     "from the %s (%s)",
-                     size, c->pattern, c->datatype, np, out->t, cf_answer_kind_names[s->kind],
-                     out->model);
-        out->refused = 1;
-        out->t = out->lo = out->hi = NAN;
-    }
+    check_answer(c, s, np, bytes, out);
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
     /* An np inside the measured list is not an extrapolation even from the across-np model. */
     if (s->kind == SRC_ACROSS)
@@ -818,6 +833,34 @@ static int parse(int argc, char **argv, opts *o, int *done)
     return check_combination(o);
 }
 
+static int lang_known(const char *lang)
+{
+    static const char *const langs[] = {"text", "c", "python", "latex", "gnuplot"};
+    for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++)
+        if (strcmp(lang, langs[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The source at every np of the list, resolved before any output; whether the table
+ * shows datatype and blocks; --blocks refused where no fit has them. */
+static int resolve_all(ctx *c, const long *nps, size_t nnp, cf_error *e)
+{
+    for (size_t i = 0; i < nnp; i++) {
+        const source *src = source_at(c, nps[i], e);
+        if (src == NULL)
+            return e->code ? e->code : CF_EXIT_DATA;
+        int has_blocks = src->kind == SRC_FIT && src->fit->max_blocks > 0;
+        c->out.show_datatype |= has_blocks;
+        if (c->blocks >= 0 && !has_blocks)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "--blocks %d: %s (%s) at np=%ld has no block count; --blocks "
+                                "goes with a derived datatype (-d vector, ...)",
+                                c->blocks, c->pattern, c->datatype, nps[i]);
+    }
+    return 0;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     opts o;
@@ -847,15 +890,9 @@ int cmd_predict(int argc, char **argv)
     }
     if (o.lang == NULL)
         o.lang = "text";
-    {
-        static const char *const langs[] = {"text", "c", "python", "latex", "gnuplot"};
-        int known = 0;
-        for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++)
-            known |= strcmp(o.lang, langs[i]) == 0;
-        if (!known) {
-            rc = cf_usage_error("--lang '%s': expected text, c, python, latex or gnuplot", o.lang);
-            goto done;
-        }
+    if (!lang_known(o.lang)) {
+        rc = cf_usage_error("--lang '%s': expected text, c, python, latex or gnuplot", o.lang);
+        goto done;
     }
 
     if ((rc = cf_cmd_model_file(o.model, CF_MODEL_REQUIRED, &path, &e)) != 0)
@@ -887,23 +924,8 @@ int cmd_predict(int argc, char **argv)
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
     c.out.show_datatype = o.datatype != NULL;
     /* Resolve every np first, so that an np without a model fails before any output. */
-    if (!o.points)
-        for (size_t i = 0; i < nnp; i++) {
-            const source *src = source_at(&c, nps[i], &e);
-            if (src == NULL) {
-                rc = e.code ? e.code : CF_EXIT_DATA;
-                goto report;
-            }
-            int has_blocks = src->kind == SRC_FIT && src->fit->max_blocks > 0;
-            c.out.show_datatype |= has_blocks;
-            if (c.blocks >= 0 && !has_blocks) {
-                rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
-                                  "--blocks %d: %s (%s) at np=%ld has no block count; --blocks "
-                                  "goes with a derived datatype (-d vector, ...)",
-                                  c.blocks, c.pattern, c.datatype, nps[i]);
-                goto report;
-            }
-        }
+    if (!o.points && (rc = resolve_all(&c, nps, nnp, &e)) != 0)
+        goto report;
     c.out.model_path = c.path;
     c.out.pattern = c.pattern;
     c.out.datatype = c.datatype;

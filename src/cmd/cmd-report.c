@@ -126,41 +126,57 @@ static int model_tables(const cf_modelset *ms, const char *model_path, cf_table 
     return 0;
 }
 
-int cmd_report(int argc, char **argv)
+typedef struct args {
+    const char *input, *model, *output;
+    int png;
+} args;
+
+/* 0, -1 after --help, or the usage error's status (said). */
+static int parse(int argc, char **argv, args *a)
 {
-    const char *input = NULL, *model = NULL, *output = NULL;
-    int png = 0;
+    memset(a, 0, sizeof *a);
     const cf_option options[] = {
-        CF_OPT_STRING('i', "input", "TABLE", &input,
+        CF_OPT_STRING('i', "input", "TABLE", &a->input,
                       "timing table (default: the table the model was fitted from; without a "
                       "model, the newest *.csv in data/)"),
-        CF_OPT_STRING('m', "model", "MODEL", &model,
+        CF_OPT_STRING('m', "model", "MODEL", &a->model,
                       "model file (default, when neither -i nor -m is given: the newest *.json "
                       "in models/, if any)"),
-        CF_OPT_STRING('o', "output", "DIR", &output,
+        CF_OPT_STRING('o', "output", "DIR", &a->output,
                       "report folder (default: report/NAME, NAME the model's or the table's "
                       "file name without extension); an earlier report there is replaced, a "
                       "folder holding files it did not write refused"),
-        CF_OPT_BOOL(0, "png", &png, "PNG images instead of SVG"),
+        CF_OPT_BOOL(0, "png", &a->png, "PNG images instead of SVG"),
         CF_OPT_QUIET(NULL, "no messages on stderr but errors (the path of index.html still "
                            "prints)"),
         CF_OPT_HELP(),
         CF_OPT_END(),
     };
-    cf_error pe;
-    cf_error_clear(&pe);
+    cf_error e;
+    cf_error_clear(&e);
     int first;
-    int prc = cf_options_parse(options, usage, CF_PARSE_NO_OPERANDS, argc, argv, &first, &pe);
-    if (prc == CF_PARSE_HELP)
-        return CF_EXIT_OK;
-    if (prc != 0)
-        return cf_usage_error("%s", pe.msg);
-    if (input != NULL && *input == '\0')
+    int rc = cf_options_parse(options, usage, CF_PARSE_NO_OPERANDS, argc, argv, &first, &e);
+    if (rc == CF_PARSE_HELP)
+        return -1;
+    if (rc != 0)
+        return cf_usage_error("%s", e.msg);
+    if (a->input != NULL && *a->input == '\0')
         return cf_usage_error("-i: expected a file name");
-    if (model != NULL && *model == '\0')
+    if (a->model != NULL && *a->model == '\0')
         return cf_usage_error("-m: expected a file name");
-    if (output != NULL && *output == '\0')
+    if (a->output != NULL && *a->output == '\0')
         return cf_usage_error("-o: expected a folder name");
+    return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    args a;
+    int prc = parse(argc, argv, &a);
+    if (prc != 0)
+        return prc < 0 ? CF_EXIT_OK : prc;
+    const char *input = a.input, *model = a.model, *output = a.output;
+    int png = a.png;
 
     cf_error e;
     cf_error_clear(&e);

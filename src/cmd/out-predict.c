@@ -167,103 +167,127 @@ static void table_num(char *buf, size_t n, double v, const char *missing)
         snprintf(buf, n, "%s", missing);
 }
 
+/* One CSV line into p; returns its end. */
+static char *csv_row(char *p, const cf_predict_out *c, const cf_predict_answer *a)
+{
+    const char *src = a->source;
+    p = put_str(p, c->pattern);
+    *p++ = ',';
+    p = put_u64(p, (uint64_t)a->np);
+    *p++ = ',';
+    p = put_u64(p, a->bytes);
+    *p++ = ',';
+    p = put_str(p, c->datatype);
+    *p++ = ',';
+    p = put_sig(p, a->t, CSV_DIGITS, "");
+    *p++ = ',';
+    p = put_sig(p, a->lo, CSV_DIGITS, "");
+    *p++ = ',';
+    p = put_sig(p, a->hi, CSV_DIGITS, "");
+    *p++ = ',';
+    p = put_sig(p, a->bw, CSV_DIGITS, "");
+    *p++ = ',';
+    p = put_str(p, src);
+    *p++ = ',';
+    p = put_csv(p, a->model);
+    *p++ = ',';
+    p = put_str(p, extra_text(a));
+    *p++ = ',';
+    if (a->bnote[0] == '\0') {
+        p = put_str(p, a->note_csv);
+    } else {
+        char note[2 * CF_PREDICT_NOTE_MAX + 4];
+        snprintf(note, sizeof note, "%s%s%s", a->note, a->note[0] ? "; " : "", a->bnote);
+        p = put_csv(p, note);
+    }
+    *p++ = ',';
+    if (a->blocks >= 0)
+        p = put_u64(p, (uint64_t)a->blocks);
+    *p++ = '\n';
+    return p;
+}
+
+/* One JSON object of the array into p; returns its end. */
+static char *json_row(char *p, const cf_predict_out *c, const cf_predict_answer *a)
+{
+    const char *src = a->source;
+    p = put_str(p, c->rows ? ",\n  {\"pattern\": " : "\n  {\"pattern\": ");
+    p = put_json_str(p, c->pattern);
+    p = put_str(p, ", \"np\": ");
+    p = put_u64(p, (uint64_t)a->np);
+    p = put_str(p, ", \"bytes\": ");
+    p = put_u64(p, a->bytes);
+    p = put_str(p, ", \"datatype\": ");
+    p = put_json_str(p, c->datatype);
+    p = put_str(p, ", \"blocks\": ");
+    if (a->blocks >= 0)
+        p = put_u64(p, (uint64_t)a->blocks);
+    else
+        p = put_str(p, "null");
+    p = put_str(p, ", \"t_us\": ");
+    p = put_json_num(p, a->t);
+    p = put_str(p, ", \"lo_us\": ");
+    p = put_json_num(p, a->lo);
+    p = put_str(p, ", \"hi_us\": ");
+    p = put_json_num(p, a->hi);
+    p = put_str(p, ", \"bw_MiBps\": ");
+    p = put_json_num(p, a->bw);
+    p = put_str(p, ", \"source\": ");
+    p = put_json_str(p, src);
+    p = put_str(p, ", \"model\": ");
+    p = put_json_str(p, a->model);
+    p = put_str(p, ", \"extrapolated\": {\"np\": ");
+    p = put_str(p, a->np_extra ? "true" : "false");
+    p = put_str(p, ", \"bytes\": ");
+    p = put_str(p, a->bytes_extra ? "true" : "false");
+    p = put_str(p, ", \"blocks\": ");
+    p = put_str(p, a->blocks_extra ? "true" : "false");
+    p = put_str(p, "}, \"note\": ");
+    if (a->bnote[0] == '\0') {
+        p = put_str(p, a->note_json);
+    } else {
+        char note[2 * CF_PREDICT_NOTE_MAX + 4];
+        snprintf(note, sizeof note, "%s%s%s", a->note, a->note[0] ? "; " : "", a->bnote);
+        p = put_json_str(p, note);
+    }
+    *p++ = '}';
+    return p;
+}
+
+/* One table line for people into p (cap bytes); returns its end. */
+static char *table_row(char *buf, size_t cap, const cf_predict_out *c,
+                       const cf_predict_answer *a)
+{
+    char *p = buf;
+    const char *src = a->source;
+    char size[32], t[32], lo[32], hi[32], bw[32];
+    cf_size_format(a->bytes, size, sizeof size);
+    table_num(t, sizeof t, a->t, a->refused ? "refused" : "-");
+    table_num(lo, sizeof lo, a->lo, "-");
+    table_num(hi, sizeof hi, a->hi, "-");
+    table_num(bw, sizeof bw, a->bw, "-");
+    p += snprintf(p, cap, "%-14s %6ld %10s ", c->pattern, a->np, size);
+    if (c->show_datatype) {
+        char blocks[24] = "-";
+        if (a->blocks >= 0)
+            snprintf(blocks, sizeof blocks, "%ld", a->blocks);
+        p += snprintf(p, cap - (size_t)(p - buf), "%-14s %6s ", c->datatype, blocks);
+    }
+    p += snprintf(p, cap - (size_t)(p - buf), "%12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
+                  t, lo, hi, bw, src, a->model, a->note[0] ? "; " : "", a->note,
+                  a->bnote[0] ? "; " : "", a->bnote);
+    return p;
+}
+
 void cf_out_predict_row(cf_predict_out *c, const cf_predict_answer *a)
 {
-    char buf[16 * CF_PREDICT_NOTE_MAX + 512], *p = buf;
-    const char *src = a->source;
-    if (c->format == CF_PREDICT_CSV) {
-        p = put_str(p, c->pattern);
-        *p++ = ',';
-        p = put_u64(p, (uint64_t)a->np);
-        *p++ = ',';
-        p = put_u64(p, a->bytes);
-        *p++ = ',';
-        p = put_str(p, c->datatype);
-        *p++ = ',';
-        p = put_sig(p, a->t, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_sig(p, a->lo, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_sig(p, a->hi, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_sig(p, a->bw, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_str(p, src);
-        *p++ = ',';
-        p = put_csv(p, a->model);
-        *p++ = ',';
-        p = put_str(p, extra_text(a));
-        *p++ = ',';
-        if (a->bnote[0] == '\0') {
-            p = put_str(p, a->note_csv);
-        } else {
-            char note[2 * CF_PREDICT_NOTE_MAX + 4];
-            snprintf(note, sizeof note, "%s%s%s", a->note, a->note[0] ? "; " : "", a->bnote);
-            p = put_csv(p, note);
-        }
-        *p++ = ',';
-        if (a->blocks >= 0)
-            p = put_u64(p, (uint64_t)a->blocks);
-        *p++ = '\n';
-    } else if (c->format == CF_PREDICT_JSON) {
-        p = put_str(p, c->rows ? ",\n  {\"pattern\": " : "\n  {\"pattern\": ");
-        p = put_json_str(p, c->pattern);
-        p = put_str(p, ", \"np\": ");
-        p = put_u64(p, (uint64_t)a->np);
-        p = put_str(p, ", \"bytes\": ");
-        p = put_u64(p, a->bytes);
-        p = put_str(p, ", \"datatype\": ");
-        p = put_json_str(p, c->datatype);
-        p = put_str(p, ", \"blocks\": ");
-        if (a->blocks >= 0)
-            p = put_u64(p, (uint64_t)a->blocks);
-        else
-            p = put_str(p, "null");
-        p = put_str(p, ", \"t_us\": ");
-        p = put_json_num(p, a->t);
-        p = put_str(p, ", \"lo_us\": ");
-        p = put_json_num(p, a->lo);
-        p = put_str(p, ", \"hi_us\": ");
-        p = put_json_num(p, a->hi);
-        p = put_str(p, ", \"bw_MiBps\": ");
-        p = put_json_num(p, a->bw);
-        p = put_str(p, ", \"source\": ");
-        p = put_json_str(p, src);
-        p = put_str(p, ", \"model\": ");
-        p = put_json_str(p, a->model);
-        p = put_str(p, ", \"extrapolated\": {\"np\": ");
-        p = put_str(p, a->np_extra ? "true" : "false");
-        p = put_str(p, ", \"bytes\": ");
-        p = put_str(p, a->bytes_extra ? "true" : "false");
-        p = put_str(p, ", \"blocks\": ");
-        p = put_str(p, a->blocks_extra ? "true" : "false");
-        p = put_str(p, "}, \"note\": ");
-        if (a->bnote[0] == '\0') {
-            p = put_str(p, a->note_json);
-        } else {
-            char note[2 * CF_PREDICT_NOTE_MAX + 4];
-            snprintf(note, sizeof note, "%s%s%s", a->note, a->note[0] ? "; " : "", a->bnote);
-            p = put_json_str(p, note);
-        }
-        *p++ = '}';
-    } else {
-        char size[32], t[32], lo[32], hi[32], bw[32];
-        cf_size_format(a->bytes, size, sizeof size);
-        table_num(t, sizeof t, a->t, a->refused ? "refused" : "-");
-        table_num(lo, sizeof lo, a->lo, "-");
-        table_num(hi, sizeof hi, a->hi, "-");
-        table_num(bw, sizeof bw, a->bw, "-");
-        p += snprintf(p, sizeof buf, "%-14s %6ld %10s ", c->pattern, a->np, size);
-        if (c->show_datatype) {
-            char blocks[24] = "-";
-            if (a->blocks >= 0)
-                snprintf(blocks, sizeof blocks, "%ld", a->blocks);
-            p += snprintf(p, sizeof buf - (size_t)(p - buf), "%-14s %6s ", c->datatype, blocks);
-        }
-        p += snprintf(p, sizeof buf - (size_t)(p - buf), "%12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
-                      t, lo, hi, bw, src, a->model, a->note[0] ? "; " : "", a->note,
-                      a->bnote[0] ? "; " : "", a->bnote);
-    }
+    char buf[16 * CF_PREDICT_NOTE_MAX + 512], *p;
+    if (c->format == CF_PREDICT_CSV)
+        p = csv_row(buf, c, a);
+    else if (c->format == CF_PREDICT_JSON)
+        p = json_row(buf, c, a);
+    else
+        p = table_row(buf, sizeof buf, c, a);
     fwrite(buf, 1, (size_t)(p - buf), c->fp);
     c->rows++;
 }
