@@ -188,7 +188,9 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
     lo[nl++] = (struct option){"list-options", no_argument, NULL, OPT_VAL0 + (int)n};
     so[ns] = '\0';
     opterr = 0;
-    optind = 1;
+    /* 0, not 1: glibc then reads the optstring's '+' and ':' again, as a second parse in
+     * one process (the tests) needs. */
+    optind = 0;
     int c, rc = 0;
     while (rc == 0 && (c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
         const cf_option *o = NULL;
