@@ -420,13 +420,17 @@ static void namelist_add(namelist *l, const char *item)
     l->n++;
 }
 
-/* The kind of a fit's warning: its words before the first ':', when they hold no
- * number ("piecewise not chosen"); else the whole text (each its own kind). */
+/* The kind of a fit's warning: its words before the first ':', when none of them is a
+ * number ("piecewise not chosen"; "L = -0.3 us clamped to 0" has none); else the whole
+ * text, each its own kind. */
 static size_t kind_len(const char *w)
 {
     size_t k = strcspn(w, ":");
-    if (w[k] != ':' || strcspn(w, "0123456789") < k)
+    if (w[k] != ':')
         return strlen(w);
+    for (size_t i = 0; i < k; i++)
+        if ((w[i] >= '0' && w[i] <= '9') && (i == 0 || strchr(" =(-+", w[i - 1]) != NULL))
+            return strlen(w);
     return k;
 }
 
@@ -443,9 +447,10 @@ static void warn_kind(const cf_fit_summary *s, size_t i, size_t j, unsigned char
     const char *w0 = s->fits[i].warnings[j];
     size_t k0 = kind_len(w0);
     namelist l = {0};
+    size_t last = s->nfits; /* the fit named last: one name per fit */
     for (size_t a = i; a < s->nfits; a++) {
         const cf_fit *f = &s->fits[a];
-        for (size_t b = a == i ? j : 0; b < f->nwarnings; b++) {
+        for (size_t b = a == i ? j : 0; done[a] != NULL && b < f->nwarnings; b++) {
             const char *w = f->warnings[b];
             if (done[a][b] || is_poor_warning(f, w) || kind_len(w) != k0 ||
                 strncmp(w, w0, k0) != 0)
@@ -453,8 +458,9 @@ static void warn_kind(const cf_fit_summary *s, size_t i, size_t j, unsigned char
             done[a][b] = 1;
             char name[CF_PATTERN_MAX + CF_DATATYPE_MAX + 32];
             fit_name(f, name, sizeof name);
-            if (l.n == 0 || strcmp(l.s + l.len - strlen(name), name) != 0)
+            if (a != last)
                 namelist_add(&l, name);
+            last = a;
         }
     }
     if (k0 == strlen(w0))

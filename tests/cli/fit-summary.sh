@@ -69,6 +69,26 @@ check "fit -o -: standard output holds the model file alone" \
     sh -c "head -c 1 '$T/out' | grep -q '{' && ! grep -q '^pattern ' '$T/out'"
 check "fit -o -: the warnings still on stderr" grep -q 'fit poor' "$T/err"
 
+# One kind of warning on several fits is one line: auto passing over a poly2 and a
+# piecewise that go negative, on the same U at two process counts.
+{
+    echo "$HDR"
+    for np in 4 8; do
+        for k in 0 1 2 3 7 8 9 10; do
+            awk -v k=$k -v np=$np 'BEGIN { t = 0.01 * (k - 5) ^ 2 - 0.001
+                printf "gather,%d,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", np, k * 1000, t, t, t, t }'
+        done
+    done
+} >u.csv
+run "$COMMFIT" fit -i u.csv -o u.json
+expect_rc 0 "auto on a U at two np"
+check "one line per kind: poor" \
+    grep -qx 'commfit: fit: warning: 2 fits poor (leave-one-out > 25%; predictions rough): gather np 4 (112%), gather np 8 (112%)' "$T/err"
+check "one line per kind: poly2 not chosen" \
+    grep -qx 'commfit: fit: warning: 2 fits poly2 not chosen: gather np 4, gather np 8' "$T/err"
+check "one line per kind: piecewise not chosen" \
+    grep -qx 'commfit: fit: warning: 2 fits piecewise not chosen: gather np 4, gather np 8' "$T/err"
+
 # -q on the other subcommands: nothing on stderr; what was asked for still on stdout.
 mkdir models
 cp default.json models/s.json
