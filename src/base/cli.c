@@ -4,6 +4,7 @@
 #include "base/cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,4 +113,196 @@ int cf_shell_quote(const char *word, char *out, size_t n)
     }
     out[k] = '\0';
     return 0;
+}
+
+/* ---- Options from one table ---- */
+
+/* getopt_long's value for the option at index i of the table: past every char. */
+#define OPT_VAL0 256
+
+static size_t opts_count(const cf_option *opts)
+{
+    size_t n = 0;
+    while (opts[n].kind != CF_OPTION_END)
+        n++;
+    return n;
+}
+
+static int takes_arg(const cf_option *o)
+{
+    return o->argh != NULL;
+}
+
+static int apply(const cf_option *o, const char *arg, const char *usage, const cf_option *opts,
+                 cf_error *e)
+{
+    switch (o->kind) {
+    case CF_OPTION_BOOL:
+        *(int *)o->value = 1;
+        return 0;
+    case CF_OPTION_STRING:
+        *(const char **)o->value = arg;
+        return 0;
+    case CF_OPTION_CALL:
+        return o->fn(o, arg, e);
+    case CF_OPTION_HELP:
+        cf_options_help(stdout, usage, opts);
+        return CF_PARSE_HELP;
+    case CF_OPTION_QUIET:
+        cf_set_quiet(1);
+        if (o->value != NULL)
+            *(int *)o->value = 1;
+        return 0;
+    }
+    return 0;
+}
+
+int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, int argc,
+                     char **argv, int *first, cf_error *e)
+{
+    size_t n = opts_count(opts);
+    struct option *lo = calloc(n + 2, sizeof *lo);
+    char *so = malloc(3 * n + 4);
+    if (lo == NULL || so == NULL) {
+        free(lo);
+        free(so);
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "out of memory");
+    }
+    size_t nl = 0, ns = 0;
+    if (flags & CF_PARSE_STOP_AT_OPERAND)
+        so[ns++] = '+';
+    so[ns++] = ':';
+    for (size_t i = 0; i < n; i++) {
+        const cf_option *o = &opts[i];
+        if (o->kind == CF_OPTION_GROUP)
+            continue;
+        lo[nl++] = (struct option){o->long_name, takes_arg(o) ? required_argument : no_argument,
+                                   NULL, OPT_VAL0 + (int)i};
+        if (o->short_name != 0) {
+            so[ns++] = (char)o->short_name;
+            if (takes_arg(o))
+                so[ns++] = ':';
+        }
+    }
+    /* Hidden: the option names, for the man-page check. */
+    lo[nl++] = (struct option){"list-options", no_argument, NULL, OPT_VAL0 + (int)n};
+    so[ns] = '\0';
+    opterr = 0;
+    /* 0, not 1: glibc then reads the optstring's '+' and ':' again, as a second parse in
+     * one process (the tests) needs. */
+    optind = 0;
+    int c, rc = 0;
+    while (rc == 0 && (c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+        const cf_option *o = NULL;
+        if (c == OPT_VAL0 + (int)n) {
+            cf_options_list(stdout, opts);
+            rc = CF_PARSE_HELP;
+            break;
+        }
+        if (c >= OPT_VAL0)
+            o = &opts[c - OPT_VAL0];
+        for (size_t i = 0; i < n && o == NULL && c != ':' && c != '?'; i++)
+            if (opts[i].kind != CF_OPTION_GROUP && opts[i].short_name == c)
+                o = &opts[i];
+        if (c == ':')
+            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "option '%s' needs a value",
+                              argv[optind - 1]);
+        else if (o == NULL && optopt != 0 && optopt < OPT_VAL0)
+            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '-%c'", optopt);
+        else if (o == NULL)
+            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '%s'", argv[optind - 1]);
+        else
+            rc = apply(o, optarg, usage, opts, e);
+    }
+    free(lo);
+    free(so);
+    if (rc == 0 && (flags & CF_PARSE_NO_OPERANDS) && optind < argc)
+        rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unexpected argument '%s'", argv[optind]);
+    *first = optind;
+    return rc;
+}
+
+/* "  -o, --output FILE" into buf; its length. */
+static size_t left_text(const cf_option *o, char *buf, size_t n)
+{
+    int k;
+    if (o->short_name != 0)
+        k = snprintf(buf, n, "  -%c, --%s", o->short_name, o->long_name);
+    else
+        k = snprintf(buf, n, "      --%s", o->long_name);
+    if (o->argh != NULL && k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, " %s", o->argh);
+    return k < 0 ? 0 : (size_t)k;
+}
+
+#define HELP_WIDTH 79   /* columns of a help line at most */
+#define HELP_COL_MAX 26 /* where the help text starts at most; longer names stand alone */
+
+/* text from column col (the cursor at column at), wrapped at HELP_WIDTH. */
+static void wrap(FILE *fp, const char *text, size_t col, size_t at)
+{
+    const char *p = text;
+    while (*p != '\0') {
+        while (*p == ' ')
+            p++;
+        if (*p == '\0')
+            break;
+        if (at > col) {
+            fputc('\n', fp);
+            at = 0;
+        }
+        fprintf(fp, "%*s", (int)(col - at), "");
+        size_t room = HELP_WIDTH - col, end = 0, i = 0;
+        /* The longest run of whole words that fits; one word at least. */
+        for (;;) {
+            size_t w = i;
+            while (p[w] != '\0' && p[w] != ' ')
+                w++;
+            if (end != 0 && w > room)
+                break;
+            end = w;
+            for (i = w; p[i] == ' '; i++)
+                ;
+            if (p[i] == '\0')
+                break;
+        }
+        size_t last = end;
+        fwrite(p, 1, last, fp);
+        p += last;
+        at = col + last;
+    }
+    fputc('\n', fp);
+}
+
+void cf_options_help(FILE *fp, const char *usage, const cf_option *opts)
+{
+    fputs(usage, fp);
+    size_t col = 0;
+    char left[128];
+    for (const cf_option *o = opts; o->kind != CF_OPTION_END; o++) {
+        size_t k = o->kind == CF_OPTION_GROUP ? 0 : left_text(o, left, sizeof left) + 2;
+        if (k > col && k <= HELP_COL_MAX)
+            col = k;
+    }
+    fputs("Options:\n", fp);
+    for (const cf_option *o = opts; o->kind != CF_OPTION_END; o++) {
+        if (o->kind == CF_OPTION_GROUP) {
+            fprintf(fp, "\n%s\n", o->long_name);
+            continue;
+        }
+        size_t k = left_text(o, left, sizeof left);
+        fputs(left, fp);
+        wrap(fp, o->help, col, k);
+    }
+}
+
+void cf_options_list(FILE *fp, const cf_option *opts)
+{
+    for (const cf_option *o = opts; o->kind != CF_OPTION_END; o++) {
+        if (o->kind == CF_OPTION_GROUP)
+            continue;
+        fprintf(fp, "--%s\n", o->long_name);
+        if (o->short_name != 0)
+            fprintf(fp, "-%c\n", o->short_name);
+    }
 }

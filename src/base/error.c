@@ -8,6 +8,7 @@
 #include <string.h>
 
 static const char *current_sub = "";
+static int quiet;
 
 void cf_error_clear(cf_error *e)
 {
@@ -105,8 +106,20 @@ static void vmsg(const char *tag, const char *fmt, va_list ap)
         free(buf);
 }
 
+void cf_set_quiet(int q)
+{
+    quiet = q;
+}
+
+int cf_quiet(void)
+{
+    return quiet;
+}
+
 void cf_msg(const char *fmt, ...)
 {
+    if (quiet)
+        return;
     va_list ap;
     va_start(ap, fmt);
     vmsg("", fmt, ap);
@@ -115,9 +128,19 @@ void cf_msg(const char *fmt, ...)
 
 void cf_warn(const char *fmt, ...)
 {
+    if (quiet)
+        return;
     va_list ap;
     va_start(ap, fmt);
     vmsg("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+void cf_hint(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("", fmt, ap);
     va_end(ap);
 }
 

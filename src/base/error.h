@@ -33,9 +33,15 @@ const char *cf_subcommand(void);
 /* "commfit: SUB: file:line: msg" on stderr; returns e->code. */
 int cf_error_report(const cf_error *e);
 
+/* With quiet set (-q), cf_msg and cf_warn print nothing; errors and cf_hint still do. */
+void cf_set_quiet(int quiet);
+int cf_quiet(void);
+
 /* "commfit: SUB: ..." on stderr. */
 void cf_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What to do about an error just reported: printed even with quiet set. */
+void cf_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints the message and returns CF_EXIT_USAGE, with a hint to --help. */
 int cf_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

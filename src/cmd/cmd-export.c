@@ -2,7 +2,6 @@
  * which SMPI reproduces it. */
 #include "config.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +12,11 @@
 #include "base/outfile.h"
 #include "base/size.h"
 #include "commands.h"
+#include "cmd/model-file.h"
 #include "export/smpi.h"
 #include "modelfile/modelfile.h"
 
-static const char help[] =
+static const char usage[] =
     "Usage: commfit export smpi [-m MODEL] [-o FILE] [--hosts N]\n"
     "\n"
     "Writes a SimGrid platform file on which SMPI's ping-pong costs what the model's\n"
@@ -24,13 +24,7 @@ static const char help[] =
     "single-core hosts whose links carry the model's latency and bandwidth, and SMPI's\n"
     "piecewise smpi/lat-factor and smpi/bw-factor. Run an MPI program on it with\n"
     "'smpirun -platform FILE -hostfile HOSTS', HOSTS listing node-0, node-1, ...\n"
-    "\n"
-    "Options:\n"
-    "  -m, --model FILE   model file (default: the newest models/*.json)\n"
-    "  -o, --output FILE  platform file (default: platforms/NAME-smpi.xml, NAME the model\n"
-    "                     file's name without .json; '-': standard output)\n"
-    "      --hosts N      hosts in the cluster, 2 to 1000000 (default: 16)\n"
-    "  -h, --help         print this help and exit\n";
+    "\n";
 
 #define HOSTS_DEFAULT 16
 #define HOSTS_MAX 1000000
@@ -40,42 +34,44 @@ typedef struct opts {
     long hosts;
 } opts;
 
+static int opt_hosts(const cf_option *opt, const char *arg, cf_error *e)
+{
+    return cf_int_parse(arg, "--hosts", 2, HOSTS_MAX, &((opts *)opt->value)->hosts, e);
+}
+
 static int parse(int argc, char **argv, opts *o, int *done)
 {
-    enum { OPT_HOSTS = 256 };
-    static const struct option longopts[] = {
-        {"model", required_argument, NULL, 'm'}, {"output", required_argument, NULL, 'o'},
-        {"hosts", required_argument, NULL, OPT_HOSTS}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->hosts = HOSTS_DEFAULT;
     *done = 0;
-    opterr = 0;
-    optind = 1;
-    int ch;
+    const cf_option options[] = {
+        CF_OPT_STRING('m', "model", "FILE", &o->model,
+                      "model file (default: the newest models/*.json)"),
+        CF_OPT_STRING('o', "output", "FILE", &o->output,
+                      "platform file (default: platforms/NAME-smpi.xml, NAME the model file's "
+                      "name without .json; '-': standard output)"),
+        CF_OPT_CALL(0, "hosts", "N", o, opt_hosts,
+                    "hosts in the cluster, 2 to 1000000 (default: 16)"),
+        CF_OPT_QUIET(NULL, "print nothing but errors"),
+        CF_OPT_HELP(),
+        CF_OPT_END(),
+    };
     cf_error e;
-    while ((ch = getopt_long(argc, argv, ":m:o:h", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'm': o->model = optarg; break;
-        case 'o': o->output = optarg; break;
-        case OPT_HOSTS:
-            if (cf_int_parse(optarg, "--hosts", 2, HOSTS_MAX, &o->hosts, &e) != 0)
-                return cf_usage_error("%s", e.msg);
-            break;
-        case 'h':
-            fputs(help, stdout);
-            *done = 1;
-            return 0;
-        case ':': return cf_usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return cf_usage_error("unknown option '%s'", argv[optind - 1]);
-        }
+    cf_error_clear(&e);
+    int first;
+    int rc = cf_options_parse(options, usage, 0, argc, argv, &first, &e);
+    if (rc == CF_PARSE_HELP) {
+        *done = 1;
+        return 0;
     }
-    if (optind >= argc)
+    if (rc != 0)
+        return cf_usage_error("%s", e.msg);
+    if (first >= argc)
         return cf_usage_error("expected a format: commfit export smpi");
-    if (strcmp(argv[optind], "smpi") != 0)
-        return cf_usage_error("unknown format '%s': expected smpi", argv[optind]);
-    if (optind + 1 < argc)
-        return cf_usage_error("unexpected argument '%s'", argv[optind + 1]);
+    if (strcmp(argv[first], "smpi") != 0)
+        return cf_usage_error("unknown format '%s': expected smpi", argv[first]);
+    if (first + 1 < argc)
+        return cf_usage_error("unexpected argument '%s'", argv[first + 1]);
     if (o->model != NULL && o->model[0] == '\0')
         return cf_usage_error("-m needs a file name");
     if (o->output != NULL && o->output[0] == '\0')
@@ -201,18 +197,10 @@ int cmd_export(int argc, char **argv)
     cf_smpi_platform plat;
     memset(&plat, 0, sizeof plat);
 
-    if (o.model != NULL) {
-        path = strdup(o.model);
-    } else if (cf_newest_file("models", ".json", &path, &e) != 0) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
-                          "no model file in models/: run 'commfit fit' first, or name one "
-                          "with -m");
+    if ((rc = cf_cmd_model_file(o.model, CF_MODEL_REQUIRED, &path, &e)) != 0)
         goto report;
-    } else {
-        cf_msg("using %s", path);
-    }
-    output = o.output ? strdup(o.output) : path ? default_output(path) : NULL;
-    if (path == NULL || output == NULL) {
+    output = o.output ? strdup(o.output) : default_output(path);
+    if (output == NULL) {
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto report;
     }

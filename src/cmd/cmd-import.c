@@ -2,7 +2,6 @@
  * names it). The parsing is in src/import*.c; this file is the command line. */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,26 +13,14 @@
 #include "import/import.h"
 #include "base/table.h"
 
-static const char help[] =
+static const char usage[] =
     "Usage: commfit import imb|osu FILE... [-o TABLE.csv] [OPTIONS]\n"
     "\n"
     "Reads Intel MPI Benchmarks (IMB-MPI1) or OSU Micro-Benchmarks results into a timing\n"
     "table, so that fit, predict and report work on them. Every table of every FILE is\n"
     "imported; the column 'source' names the file and line each row group came from.\n"
     "FILE '-' is the standard input.\n"
-    "\n"
-    "Options:\n"
-    "  -o, --output FILE   the table to write ('-': standard output; default:\n"
-    "                      data/NAME.csv, NAME the first\n"
-    "                      FILE's name without its extension)\n"
-    "      --np N          process count of tables that do not state one (OSU\n"
-    "                      collectives print none; such a table needs it)\n"
-    "      --pattern NAME  pattern of every imported table (all of one benchmark); also\n"
-    "                      imports an OSU test commfit does not know\n"
-    "      --lenient       leave out a broken or cut-off table with a warning instead of\n"
-    "                      failing; the complete tables are kept\n"
-    "  -q, --quiet         do not say which file was written\n"
-    "  -h, --help          print this help and exit\n";
+    "\n";
 
 /* Warnings, and notes (messages starting "note: ") that are no warning. */
 static void warn_cb(void *ctx, const char *file, long line, const char *msg)
@@ -90,70 +77,72 @@ typedef struct args {
     int first, nfiles; /* the input files: argv[first ...] */
 } args;
 
+static int opt_np(const cf_option *opt, const char *arg, cf_error *e)
+{
+    long np;
+    if (cf_int_parse(arg, "--np", 1, CF_TABLE_NP_MAX, &np, e) != 0)
+        return e->code;
+    ((args *)opt->value)->o.np = (int)np;
+    return 0;
+}
+
+static int opt_pattern(const cf_option *opt, const char *arg, cf_error *e)
+{
+    size_t n = strlen(arg);
+    if (n == 0 || n >= CF_PATTERN_MAX ||
+        strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789_") != n)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--pattern '%s': expected 1 to %d lower-case letters, digits or '_'",
+                            arg, CF_PATTERN_MAX - 1);
+    ((args *)opt->value)->o.pattern = arg;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, args *a)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'}, {"np", required_argument, NULL, 'n'},
-        {"pattern", required_argument, NULL, 'p'}, {"lenient", no_argument, NULL, 'l'},
-        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+    const cf_option options[] = {
+        CF_OPT_STRING('o', "output", "FILE", &a->output,
+                      "the table to write ('-': standard output; default: data/NAME.csv, NAME "
+                      "the first FILE's name without its extension)"),
+        CF_OPT_CALL(0, "np", "N", a, opt_np,
+                    "process count of tables that do not state one (OSU collectives print "
+                    "none; such a table needs it)"),
+        CF_OPT_CALL(0, "pattern", "NAME", a, opt_pattern,
+                    "pattern of every imported table (all of one benchmark); also imports an "
+                    "OSU test commfit does not know"),
+        CF_OPT_BOOL(0, "lenient", &a->o.lenient,
+                    "leave out a broken or cut-off table with a warning instead of failing; "
+                    "the complete tables are kept"),
+        CF_OPT_QUIET(&a->quiet, "print nothing but errors (not which file was written, no "
+                                "warnings)"),
+        CF_OPT_HELP(),
+        CF_OPT_END(),
     };
     cf_error e;
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            a->output = optarg;
-            break;
-        case 'n': {
-            long np;
-            if (cf_int_parse(optarg, "--np", 1, CF_TABLE_NP_MAX, &np, &e) != 0)
-                return cf_usage_error("%s", e.msg);
-            a->o.np = (int)np;
-            break;
-        }
-        case 'p': {
-            size_t n = strlen(optarg);
-            if (n == 0 || n >= CF_PATTERN_MAX ||
-                strspn(optarg, "abcdefghijklmnopqrstuvwxyz0123456789_") != n)
-                return cf_usage_error("--pattern '%s': expected 1 to %d lower-case letters, "
-                                      "digits or '_'",
-                                      optarg, CF_PATTERN_MAX - 1);
-            a->o.pattern = optarg;
-            break;
-        }
-        case 'l':
-            a->o.lenient = 1;
-            break;
-        case 'q':
-            a->quiet = 1;
-            break;
-        case 'h':
-            a->help = 1;
-            return 0;
-        case ':':
-            return cf_usage_error("option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cf_usage_error("unknown option '%s'", argv[optind - 1]);
-        }
+    cf_error_clear(&e);
+    int first;
+    int rc = cf_options_parse(options, usage, 0, argc, argv, &first, &e);
+    if (rc == CF_PARSE_HELP) {
+        a->help = 1;
+        return 0;
     }
-    if (optind >= argc)
+    if (rc != 0)
+        return cf_usage_error("%s", e.msg);
+    if (first >= argc)
         return cf_usage_error("expected the format of the results: 'imb' or 'osu'");
-    const char *fmt = argv[optind++];
+    const char *fmt = argv[first++];
     if (strcmp(fmt, "imb") == 0)
         a->format = CF_IMPORT_IMB;
     else if (strcmp(fmt, "osu") == 0)
         a->format = CF_IMPORT_OSU;
     else
         return cf_usage_error("unknown format '%s': expected 'imb' or 'osu'", fmt);
-    if (optind >= argc)
+    if (first >= argc)
         return cf_usage_error("no input file: expected %s result files after '%s'", fmt, fmt);
-    if (a->output == NULL && strcmp(argv[optind], "-") == 0)
+    if (a->output == NULL && strcmp(argv[first], "-") == 0)
         return cf_usage_error("reading the standard input: name the table with -o");
-    a->first = optind;
-    a->nfiles = argc - optind;
+    a->first = first;
+    a->nfiles = argc - first;
     return 0;
 }
 
@@ -170,7 +159,6 @@ int cmd_import(int argc, char **argv)
         return rc;
     }
     if (a.help) {
-        fputs(help, stdout);
         free(cmd);
         return CF_EXIT_OK;
     }

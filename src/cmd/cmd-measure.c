@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,82 +23,81 @@
 /* Set by a self-launch whose stderr is a terminal: the ranks' stderr is a pipe. */
 #define CF_PROGRESS_ENV "COMMFIT_PROGRESS"
 
-static const char help[] =
+static const char usage[] =
     "Usage: commfit measure [OPTIONS]\n"
     "\n"
     "Runs MPI micro-benchmarks over message sizes and process counts and writes a timing\n"
     "table. Run plainly, it starts itself under the MPI launcher (" CF_MPIEXEC " -n N, N\n"
     "the cores of this node); under mpiexec or srun it measures directly.\n"
-    "\n"
-    "Options:\n"
-    "      --patterns LIST  patterns to measure (default all,loggp,ddt), by name or by\n"
-    "                       group: all (the 17 below, pingpong to barrier), loggp (the\n"
-    "                       LogGP experiments loggp_os loggp_or loggp_gap), ddt (the\n"
-    "                       derived-datatype rows); names: pingpong pingping sendrecv\n"
-    "                       exchange bcast scatter scatterv gather gatherv allgather\n"
-    "                       allgatherv reduce allreduce reduce_scatter alltoall\n"
-    "                       alltoallv barrier loggp_os loggp_or loggp_gap\n"
-    "      --sizes LIST     message sizes, increasing (default 0:4M): 1K,64K,1M or 0:4M\n"
-    "      --np LIST        process counts (default 2,4,8,... and the launch size)\n"
-    "      --blocks LIST    block counts of the derived datatypes (default 1,2,...,10,\n"
-    "                       100,1000, where a size has that many floats)\n"
-    "      --datatypes LIST derived-datatype rows to measure (default all): vector\n"
-    "                       hvector indexed hindexed struct contiguous pack\n"
-    "      --ddt-summary    after the run, print the gain of each datatype over pack\n"
-    "      --reps N         calls per sample (default min(1000, 40 MiB / size))\n"
-    "      --samples K      timed samples per point (default 5)\n"
-    "      --max-time S     seconds a point may take at most (default 1)\n"
-    "      --target-ci P    sample until the 95% confidence half-width is within P% of\n"
-    "                       the median (3 to 100 samples, within --max-time)\n"
-    "      --check          verify the data every pattern delivers\n"
-    "      --off-cache      cycle through buffers larger than the last-level cache\n"
-    "  -o, --output FILE    the table to write (default data/HOST-DATE.csv; '-' the\n"
-    "                       standard output); locked while it is written\n"
-    "      --resume FILE    continue an interrupted run, appending to FILE\n"
-    "      --launcher CMD   the launcher for a plain run (default " CF_MPIEXEC ")\n"
-    "      --progress       show progress on stderr even when it is not a terminal\n"
-    "  -q, --quiet          no progress and no closing message (a stop by a signal is\n"
-    "                       still said)\n"
-    "  -h, --help           print this help and exit\n"
-    "\n"
-    "Simulated clusters (SimGrid SMPI, deterministic simulated time):\n"
-    "      --simulate PLATFORM.xml\n"
-    "                       measure the machine the SimGrid platform describes: runs\n"
-    "                       commfit-smpi under smpirun; defaults --np 2,4,8,16 (up to\n"
-    "                       the platform's cores), --reps 4 (50 for the two-rank\n"
-    "                       patterns), --samples 2\n"
-    "      --hostfile FILE  where the ranks go (default: one rank per core, hosts in the\n"
-    "                       platform's order)\n"
-    "      --coll-selector NAME\n"
-    "                       whose collective algorithms SMPI runs: mpich (default),\n"
-    "                       ompi, mvapich2, impi, default (SimGrid's)\n";
+    "\n";
 
-static const struct option longopts[] = {
-    {"patterns", required_argument, NULL, 'P'}, {"sizes", required_argument, NULL, 'S'},
-    {"np", required_argument, NULL, 'N'},
-    {"blocks", required_argument, NULL, 'B'},
-    {"datatypes", required_argument, NULL, 'D'},
-    {"ddt-summary", no_argument, NULL, 'G'},       {"reps", required_argument, NULL, 'R'},
-    {"samples", required_argument, NULL, 'K'},  {"max-time", required_argument, NULL, 'T'},
-    {"target-ci", required_argument, NULL, 'C'}, {"check", no_argument, NULL, 'c'},
-    {"off-cache", no_argument, NULL, 'O'},      {"output", required_argument, NULL, 'o'},
-    {"resume", required_argument, NULL, 'r'},   {"launcher", required_argument, NULL, 'L'},
-    {"progress", no_argument, NULL, 'p'},       {"quiet", no_argument, NULL, 'q'},
-    {"simulate", required_argument, NULL, 'U'}, {"hostfile", required_argument, NULL, 'F'},
-    {"coll-selector", required_argument, NULL, 'X'},
-    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
-};
-
-static const char *long_name(int c)
+/* Every option is applied by cf_measure_set, by its long name. */
+static int opt_set(const cf_option *opt, const char *arg, cf_error *e)
 {
-    static char buf[32];
-    for (const struct option *o = longopts; o->name != NULL; o++) {
-        if (o->val == c) {
-            snprintf(buf, sizeof buf, "--%s", o->name);
-            return buf;
-        }
-    }
-    return "";
+    char name[64];
+    snprintf(name, sizeof name, "--%s", opt->long_name);
+    return cf_measure_set(opt->value, name, arg, e);
+}
+
+#define MEASURE_OPT(s, l, a, h) CF_OPT_CALL(s, l, a, o, opt_set, h)
+
+/* 0 with *first the first operand, CF_PARSE_HELP after --help, else a usage error in e. */
+static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error *e)
+{
+    const cf_option options[] = {
+        MEASURE_OPT(0, "patterns", "LIST",
+                    "patterns to measure (default all,loggp,ddt), by name or by group: all "
+                    "(the 17 below, pingpong to barrier), loggp (the LogGP experiments "
+                    "loggp_os loggp_or loggp_gap), ddt (the derived-datatype rows); names: "
+                    "pingpong pingping sendrecv exchange bcast scatter scatterv gather gatherv "
+                    "allgather allgatherv reduce allreduce reduce_scatter alltoall alltoallv "
+                    "barrier loggp_os loggp_or loggp_gap"),
+        MEASURE_OPT(0, "sizes", "LIST",
+                    "message sizes, increasing (default 0:4M): 1K,64K,1M or 0:4M"),
+        MEASURE_OPT(0, "np", "LIST", "process counts (default 2,4,8,... and the launch size)"),
+        MEASURE_OPT(0, "blocks", "LIST",
+                    "block counts of the derived datatypes (default 1,2,...,10, 100,1000, "
+                    "where a size has that many floats)"),
+        MEASURE_OPT(0, "datatypes", "LIST",
+                    "derived-datatype rows to measure (default all): vector hvector indexed "
+                    "hindexed struct contiguous pack"),
+        MEASURE_OPT(0, "ddt-summary", NULL,
+                    "after the run, print the gain of each datatype over pack"),
+        MEASURE_OPT(0, "reps", "N", "calls per sample (default min(1000, 40 MiB / size))"),
+        MEASURE_OPT(0, "samples", "K", "timed samples per point (default 5)"),
+        MEASURE_OPT(0, "max-time", "S", "seconds a point may take at most (default 1)"),
+        MEASURE_OPT(0, "target-ci", "P",
+                    "sample until the 95% confidence half-width is within P% of the median "
+                    "(3 to 100 samples, within --max-time)"),
+        MEASURE_OPT(0, "check", NULL, "verify the data every pattern delivers"),
+        MEASURE_OPT(0, "off-cache", NULL,
+                    "cycle through buffers larger than the last-level cache"),
+        MEASURE_OPT('o', "output", "FILE",
+                    "the table to write (default data/HOST-DATE.csv; '-' the standard output); "
+                    "locked while it is written"),
+        MEASURE_OPT(0, "resume", "FILE", "continue an interrupted run, appending to FILE"),
+        MEASURE_OPT(0, "launcher", "CMD",
+                    "the launcher for a plain run (default " CF_MPIEXEC ")"),
+        MEASURE_OPT(0, "progress", NULL,
+                    "show progress on stderr even when it is not a terminal"),
+        MEASURE_OPT('q', "quiet", NULL,
+                    "no progress and no closing message (a stop by a signal is still said)"),
+        CF_OPT_HELP(),
+        CF_OPT_GROUP("Simulated clusters (SimGrid SMPI, deterministic simulated time):"),
+        MEASURE_OPT(0, "simulate", "PLATFORM.xml",
+                    "measure the machine the SimGrid platform describes: runs commfit-smpi "
+                    "under smpirun; defaults --np 2,4,8,16 (up to the platform's cores), --reps "
+                    "4 (50 for the two-rank patterns), --samples 2"),
+        MEASURE_OPT(0, "hostfile", "FILE",
+                    "where the ranks go (default: one rank per core, hosts in the platform's "
+                    "order)"),
+        MEASURE_OPT(0, "coll-selector", "NAME",
+                    "whose collective algorithms SMPI runs: mpich (default), ompi, mvapich2, "
+                    "impi, default (SimGrid's)"),
+        CF_OPT_END(),
+    };
+    return cf_options_parse(options, usage, CF_PARSE_STOP_AT_OPERAND | CF_PARSE_NO_OPERANDS,
+                            argc, argv, first, e);
 }
 
 /* The command line for the metadata, quoted where a shell would need it. */
@@ -480,44 +478,13 @@ int cmd_measure(int argc, char **argv)
     cf_measure_opts_init(&o);
     cf_error e;
     cf_error_clear(&e);
-    int rc = 0, c;
-
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "+:ho:q", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            fputs(help, stdout);
-            cf_measure_opts_free(&o);
-            return CF_EXIT_OK;
-        case 'o':
-            rc = cf_measure_set(&o, "--output", optarg, &e);
-            break;
-        case 'q':
-            rc = cf_measure_set(&o, "--quiet", NULL, &e);
-            break;
-        case ':':
-            rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0, "option '%s' needs a value",
-                              argv[optind - 1]);
-            break;
-        case '?':
-            if (optopt != 0)
-                rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0, "unknown option '-%c'", optopt);
-            else
-                rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0, "unknown option '%s'",
-                                  argv[optind - 1]);
-            break;
-        default:
-            rc = cf_measure_set(&o, long_name(c), optarg, &e);
-            break;
-        }
-        if (rc != 0)
-            goto fail;
+    int first, rc = parse(&o, argc, argv, &first, &e);
+    if (rc == CF_PARSE_HELP) {
+        cf_measure_opts_free(&o);
+        return CF_EXIT_OK;
     }
-    if (optind < argc) {
-        rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0, "unexpected argument '%s'", argv[optind]);
+    if (rc != 0)
         goto fail;
-    }
     if (o.resume != NULL && (rc = cf_measure_resume_load(&o, &e)) != 0)
         goto fail;
     long launch = env.under && env.size > 0 ? env.size : 0;

@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,15 +12,18 @@
 
 #include "fit/across.h"
 #include "modelfile/across-json.h"
+#include "modelfile/answer.h"
 #include "base/cli.h"
 #include "commands.h"
+#include "cmd/model-file.h"
+#include "cmd/out-predict.h"
 #include "base/error.h"
 #include "fit/model.h"
 #include "modelfile/modelfile.h"
 #include "base/outfile.h"
 #include "base/size.h"
 
-static const char help[] =
+static const char usage[] =
     "Usage: commfit predict [OPTIONS] --pattern P --np N --bytes SIZES\n"
     "       commfit predict --formula [--lang LANG] --pattern P --np N\n"
     "\n"
@@ -29,28 +31,12 @@ static const char help[] =
     "interval. The sources, in order: the fit at that np; the across-np model; the\n"
     "estimate from point-to-point parameters and the algorithm's cost. Each answer\n"
     "names its source and marks extrapolation in np and in bytes.\n"
-    "\n"
-    "Options:\n"
-    "  -m, --model FILE   model file (default: the newest models/*.json)\n"
-    "  -p, --pattern P    the pattern: alltoall, bcast, pingpong, ...\n"
-    "  -n, --np LIST      process counts: 16 or 2,4,16\n"
-    "  -b, --bytes SIZES  sizes: 1M, a list 1K,64K,1M, or a range 0:4M (0, then powers\n"
-    "                     of two); barrier moves no data: 0 by default\n"
-    "  -d, --datatype D   datatype (default: float for reductions, byte otherwise)\n"
-    "      --blocks N     blocks of a derived datatype (default: the fit's smallest)\n"
-    "      --points FILE  'NP BYTES' lines from FILE ('-': standard input), in place of\n"
-    "                     --np and --bytes\n"
-    "  -f, --format F     table, csv or json (default: table on a terminal, else csv)\n"
-    "      --formula      print the formula at --np alone\n"
-    "      --lang LANG    the formula's language: text (default), c, python, latex,\n"
-    "                     gnuplot\n"
-    "  -h, --help         print this help and exit\n";
+    "\n";
 
-enum { FMT_TABLE, FMT_CSV, FMT_JSON };
-enum { SRC_FIT, SRC_ACROSS, SRC_P2P };
-static const char *const src_names[] = {"fit", "across-np", "p2p-estimate"};
+enum { FMT_TABLE = CF_PREDICT_TABLE, FMT_CSV = CF_PREDICT_CSV, FMT_JSON = CF_PREDICT_JSON };
+enum { SRC_FIT = CF_ANSWER_FIT, SRC_ACROSS = CF_ANSWER_ACROSS, SRC_P2P = CF_ANSWER_P2P };
 
-#define NOTE_MAX 512
+#define NOTE_MAX CF_PREDICT_NOTE_MAX
 #define CF_FLOAT_BYTES 4 /* the element of the derived-datatype layouts */
 #define CACHE_MAX 65536 /* process counts whose source is kept; beyond, the cache restarts */
 
@@ -74,16 +60,13 @@ typedef struct ctx {
     char datatype[CF_DATATYPE_MAX];
     const cf_coll *coll;
     int sizeless; /* the pattern moves no data (barrier): --bytes defaults to 0 */
-    int show_datatype; /* the table shows datatype and blocks: one was asked for */
     int blocks; /* -1: the fit's default */
     const cf_across *across;
     long *measured; /* process counts with a fit of (pattern, datatype), increasing */
     size_t nmeasured;
     source **slots; /* open addressing by np; nslots a power of two */
     size_t nslots, nused;
-    int format;
-    FILE *out;
-    size_t rows;
+    cf_predict_out out;      /* where and how the answers go */
     size_t refused;          /* answers refused: the model's time at that point is <= 0 */
     char first_refusal[320]; /* the first one, for the message at the end */
 } ctx;
@@ -218,47 +201,26 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
 {
     memset(s, 0, sizeof *s);
     s->np = np;
-    const cf_fit *f = cf_modelset_find(c->ms, c->pattern, (int)np, c->datatype);
-    if (f != NULL) {
-        s->kind = SRC_FIT;
-        s->fit = f;
-        s->bytes_min = (double)f->min_bytes;
-        s->bytes_max = (double)f->max_bytes;
-        snprintf(s->model, sizeof s->model, "%s", f->model);
+    cf_answer_source src;
+    char why[NOTE_MAX];
+    if (cf_answer_choose(c->ms, &c->as, c->pattern, c->datatype, np, &src, why, sizeof why) != 0)
+        return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "no model for %s (%s) at np=%ld: %s",
+                            c->pattern, c->datatype, np, why);
+    s->kind = (int)src.kind;
+    s->fit = src.fit;
+    s->bytes_min = src.bytes_min;
+    s->bytes_max = src.bytes_max;
+    char part[256];
+    if (src.kind == CF_ANSWER_FIT) {
+        snprintf(s->model, sizeof s->model, "%s", src.fit->model);
         return 0;
     }
-    char part[256];
-    const cf_across *a = c->across;
-    if (a != NULL && a->error[0] == '\0') {
-        s->kind = SRC_ACROSS;
-        s->bytes_min = a->bytes_min;
-        s->bytes_max = a->bytes_max;
-        np_note(a->np, (size_t)a->nnp, np, part, sizeof part);
+    if (src.kind == CF_ANSWER_ACROSS) {
+        np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part);
         join(s->note, sizeof s->note, part);
         return 0;
     }
     const cf_p2p *pp = &c->as.pp;
-    int p2p_ok = c->as.have_p2p && pp->error[0] == '\0' && c->coll != NULL &&
-                 strcmp(c->datatype, c->coll->datatype) == 0;
-    if (!p2p_ok) {
-        char why[NOTE_MAX] = "";
-        join(why, sizeof why, a ? a->error : "no across-np model");
-        if (!c->as.have_p2p)
-            snprintf(part, sizeof part, "no point-to-point parameters in the file");
-        else if (pp->error[0] != '\0')
-            snprintf(part, sizeof part, "no point-to-point estimate: %s", pp->error);
-        else if (c->coll == NULL)
-            snprintf(part, sizeof part, "no algorithm cost known for '%s'", c->pattern);
-        else
-            snprintf(part, sizeof part, "the point-to-point estimate is for datatype %s",
-                     c->coll->datatype);
-        join(why, sizeof why, part);
-        return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "no model for %s (%s) at np=%ld: %s",
-                            c->pattern, c->datatype, np, why);
-    }
-    s->kind = SRC_P2P;
-    s->bytes_min = pp->h.bytes_min;
-    s->bytes_max = pp->h.bytes_max;
     snprintf(part, sizeof part, "from %s alpha %.4g us, beta %.4g us/B", pp->pattern,
              pp->h.alpha_us, pp->h.beta_us_per_byte);
     join(s->note, sizeof s->note, part);
@@ -279,15 +241,12 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
     cf_p2p_predict(pp, c->coll, c->datatype, np, 0.0, &est);
     snprintf(part, sizeof part, "model-error factor %.3g in the interval", est.model_factor);
     join(s->note, sizeof s->note, part);
-    if (a != NULL)
-        join(s->note, sizeof s->note, a->error);
+    if (src.across != NULL)
+        join(s->note, sizeof s->note, src.across->error);
     np_note(c->measured, c->nmeasured, np, part, sizeof part);
     join(s->note, sizeof s->note, part);
     return 0;
 }
-
-static char *put_csv(char *p, const char *s);
-static char *put_json_str(char *p, const char *s);
 
 static void cache_clear(ctx *c)
 {
@@ -339,8 +298,7 @@ static const source *source_at(ctx *c, long np, cf_error *e)
         free(s);
         return NULL;
     }
-    *put_csv(s->note_csv, s->note) = '\0';
-    *put_json_str(s->note_json, s->note) = '\0';
+    cf_out_predict_escape(s->note, s->note_csv, s->note_json);
     c->slots[slot_of(c->slots, c->nslots, np)] = s;
     c->nused++;
     return s;
@@ -348,23 +306,11 @@ static const source *source_at(ctx *c, long np, cf_error *e)
 
 /* ---- One answer ---- */
 
-typedef struct answer {
-    long np;
-    uint64_t bytes;
-    double t, lo, hi, bw;
-    const char *model;
-    char model_buf[96];
-    long blocks; /* of a derived datatype; -1 for a fit without blocks, and the others */
-    int np_extra, bytes_extra, blocks_extra;
-    int refused; /* the model gives no positive time here: no numbers are printed */
-    char bnote[NOTE_MAX]; /* what holds at this point only: bytes or blocks outside
-                                 the measured, a breakpoint gap, a refusal; "" if none */
-} answer;
 
 /* The algorithm's name for the model column; one that is also the name of a fitted model
  * ("linear", MPICH's linear gatherv and scatterv, against the Hockney fit) gets the
  * pattern after it, so that the column says which is meant. */
-static const char *alg_name(const ctx *c, const char *alg, answer *out)
+static const char *alg_name(const ctx *c, const char *alg, cf_predict_answer *out)
 {
     if (cf_model_kind_find(alg) == NULL && strcmp(alg, "constant") != 0)
         return alg;
@@ -376,7 +322,102 @@ static const char *alg_name(const ctx *c, const char *alg, answer *out)
  * hold (about 31 years). Beyond, the model file is broken, not the machine slow. */
 #define PREDICT_MAX_US (1e3 * CF_TIME_MAX_US)
 
-static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const source **sp,
+/* Below a fit that set its smallest sizes aside as a no-op: what was measured there, as
+ * the fit does not know it. */
+static void set_aside_note(const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
+{
+    char a[32], b[32];
+    cf_size_format(bytes, a, sizeof a);
+    cf_size_format(f->min_bytes, b, sizeof b);
+    int said = 0;
+    for (size_t i = 0; i < f->nset_aside && !said; i++)
+        if (f->set_aside[i].bytes == bytes) {
+            snprintf(out->bnote, sizeof out->bnote,
+                     "bytes %s is below the fitted sizes (from %s): measured there %.3g us, "
+                     "a no-op set aside from the fit",
+                     a, b, f->set_aside[i].t_us);
+            said = 1;
+        }
+    if (!said)
+        snprintf(out->bnote, sizeof out->bnote,
+                 "bytes %s is below the fitted sizes (from %s), which start above sizes "
+                 "set aside as a no-op",
+                 a, b);
+}
+
+/* The block count of a derived-datatype answer, and what is said of it. */
+static void blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
+{
+    out->blocks = c->blocks >= 0 ? c->blocks : f->blocks;
+    char part[160], r[32];
+    part[0] = '\0';
+    if (out->blocks > f->max_blocks) {
+        ratio_text(r, sizeof r, (double)out->blocks / f->max_blocks);
+        snprintf(part, sizeof part, "blocks %ld is %sx the largest measured, %d",
+                 out->blocks, r, f->max_blocks);
+    } else if (out->blocks < f->min_blocks) {
+        snprintf(part, sizeof part, "blocks %ld is below the smallest measured, %d",
+                 out->blocks, f->min_blocks);
+    }
+    out->blocks_extra = part[0] != '\0';
+    join(out->bnote, sizeof out->bnote, part);
+    /* The layouts are of floats: a block holds one at least (struct's blocks follow
+     * its particles). */
+    if (strstr(f->datatype, "struct") == NULL &&
+        (double)out->blocks * CF_FLOAT_BYTES > (double)bytes) {
+        char size[32];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(part, sizeof part,
+                 "%ld blocks cannot lay out %s: a block holds one 4-byte float at least",
+                 out->blocks, size);
+        join(out->bnote, sizeof out->bnote, part);
+    }
+}
+
+/* A time, but no interval around it that is a time, or no time at all: the answer is
+ * refused, said in its note, the first refusal kept for the message at the end. */
+static void check_answer(ctx *c, const source *s, long np, uint64_t bytes,
+                         cf_predict_answer *out)
+{
+    out->refused = 0;
+    if (out->t > 0 && !(out->t <= PREDICT_MAX_US && out->hi <= PREDICT_MAX_US && out->lo >= 0 &&
+                        out->lo <= PREDICT_MAX_US)) {
+        /* A time, but no interval around it that is a time: coefficients or covariances
+         * beyond any measurement (a hand-edited or corrupt file). */
+        char size[32], why[160];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(why, sizeof why, "refused: the model's time or interval at %s is beyond %g us",
+                 size, PREDICT_MAX_US);
+        join(out->bnote, sizeof out->bnote, why);
+        if (c->refused++ == 0)
+            snprintf(c->first_refusal, sizeof c->first_refusal,
+                     "the model's time or interval at %s for %s (%s) at np=%ld is beyond %g us "
+                     "(coefficients or covariance out of range) in the %s (%s)",
+                     size, c->pattern, c->datatype, np, PREDICT_MAX_US,
+                     cf_answer_kind_names[s->kind], out->model);
+        out->refused = 1;
+        out->t = out->lo = out->hi = NAN;
+    } else if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
+        /* A time of zero or less is no time: the model does not hold at this point (a
+         * segment's negative intercept carried below its sizes, a hand-edited file).
+         * Printing it, or an interval clipped to [0, ...], would pass nonsense on. */
+        char size[32], why[96];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(why, sizeof why, "refused: the model gives a non-positive time at %s (%.4g us)",
+                 size, out->t);
+        join(out->bnote, sizeof out->bnote, why);
+        if (c->refused++ == 0)
+            snprintf(c->first_refusal, sizeof c->first_refusal,
+                     "the model gives a non-positive time at %s for %s (%s) at np=%ld: %.4g us "
+                     "from the %s (%s)",
+                     size, c->pattern, c->datatype, np, out->t, cf_answer_kind_names[s->kind],
+                     out->model);
+        out->refused = 1;
+        out->t = out->lo = out->hi = NAN;
+    }
+}
+
+static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
                        cf_error *e)
 {
     const source *s = *sp = source_at(c, np, e);
@@ -390,59 +431,14 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         bytes_note(s, bytes, out->bnote, sizeof out->bnote);
     else
         out->bnote[0] = '\0';
-    if (s->kind == SRC_FIT && s->fit->nset_aside > 0 && (double)bytes < s->bytes_min) {
-        /* Below a fit that set its smallest sizes aside as a no-op: say what was measured
-         * there, as the fit does not know it. */
-        const cf_fit *f = s->fit;
-        char a[32], b[32];
-        cf_size_format(bytes, a, sizeof a);
-        cf_size_format(f->min_bytes, b, sizeof b);
-        int said = 0;
-        for (size_t i = 0; i < f->nset_aside && !said; i++)
-            if (f->set_aside[i].bytes == bytes) {
-                snprintf(out->bnote, sizeof out->bnote,
-                         "bytes %s is below the fitted sizes (from %s): measured there %.3g us, "
-                         "a no-op set aside from the fit",
-                         a, b, f->set_aside[i].t_us);
-                said = 1;
-            }
-        if (!said)
-            snprintf(out->bnote, sizeof out->bnote,
-                     "bytes %s is below the fitted sizes (from %s), which start above sizes "
-                     "set aside as a no-op",
-                     a, b);
-    }
+    if (s->kind == SRC_FIT && s->fit->nset_aside > 0 && (double)bytes < s->bytes_min)
+        set_aside_note(s->fit, bytes, out);
     out->bytes_extra = out->bnote[0] != '\0';
     out->np_extra = s->kind != SRC_FIT;
     out->blocks = -1;
     out->blocks_extra = 0;
-    if (s->kind == SRC_FIT && s->fit->max_blocks > 0) {
-        const cf_fit *f = s->fit;
-        out->blocks = c->blocks >= 0 ? c->blocks : f->blocks;
-        char part[160], r[32];
-        part[0] = '\0';
-        if (out->blocks > f->max_blocks) {
-            ratio_text(r, sizeof r, (double)out->blocks / f->max_blocks);
-            snprintf(part, sizeof part, "blocks %ld is %sx the largest measured, %d",
-                     out->blocks, r, f->max_blocks);
-        } else if (out->blocks < f->min_blocks) {
-            snprintf(part, sizeof part, "blocks %ld is below the smallest measured, %d",
-                     out->blocks, f->min_blocks);
-        }
-        out->blocks_extra = part[0] != '\0';
-        join(out->bnote, sizeof out->bnote, part);
-        /* The layouts are of floats: a block holds one at least (struct's blocks follow
-         * its particles). */
-        if (strstr(f->datatype, "struct") == NULL &&
-            (double)out->blocks * CF_FLOAT_BYTES > (double)bytes) {
-            char size[32];
-            cf_size_format(bytes, size, sizeof size);
-            snprintf(part, sizeof part,
-                     "%ld blocks cannot lay out %s: a block holds one 4-byte float at least",
-                     out->blocks, size);
-            join(out->bnote, sizeof out->bnote, part);
-        }
-    }
+    if (s->kind == SRC_FIT && s->fit->max_blocks > 0)
+        blocks_note(c, s->fit, bytes, out);
     int nmsg = c->coll ? c->coll->nmsg : 0;
     if (s->kind == SRC_FIT) {
         cf_prediction pr;
@@ -490,41 +486,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
         out->hi = est.hi_us;
         out->model = alg_name(c, c->coll->algs[est.alg].name, out);
     }
-    out->refused = 0;
-    if (out->t > 0 && !(out->t <= PREDICT_MAX_US && out->hi <= PREDICT_MAX_US && out->lo >= 0 &&
-                        out->lo <= PREDICT_MAX_US)) {
-        /* A time, but no interval around it that is a time: coefficients or covariances
-         * beyond any measurement (a hand-edited or corrupt file). */
-        char size[32], why[160];
-        cf_size_format(bytes, size, sizeof size);
-        snprintf(why, sizeof why, "refused: the model's time or interval at %s is beyond %g us",
-                 size, PREDICT_MAX_US);
-        join(out->bnote, sizeof out->bnote, why);
-        if (c->refused++ == 0)
-            snprintf(c->first_refusal, sizeof c->first_refusal,
-                     "the model's time or interval at %s for %s (%s) at np=%ld is beyond %g us "
-                     "(coefficients or covariance out of range) in the %s (%s)",
-                     size, c->pattern, c->datatype, np, PREDICT_MAX_US, src_names[s->kind],
-                     out->model);
-        out->refused = 1;
-        out->t = out->lo = out->hi = NAN;
-    } else if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
-        /* A time of zero or less is no time: the model does not hold at this point (a
-         * segment's negative intercept carried below its sizes, a hand-edited file).
-         * Printing it, or an interval clipped to [0, ...], would pass nonsense on. */
-        char size[32], why[96];
-        cf_size_format(bytes, size, sizeof size);
-        snprintf(why, sizeof why, "refused: the model gives a non-positive time at %s (%.4g us)",
-                 size, out->t);
-        join(out->bnote, sizeof out->bnote, why);
-        if (c->refused++ == 0)
-            snprintf(c->first_refusal, sizeof c->first_refusal,
-                     "the model gives a non-positive time at %s for %s (%s) at np=%ld: %.4g us "
-                     "from the %s (%s)",
-                     size, c->pattern, c->datatype, np, out->t, src_names[s->kind], out->model);
-        out->refused = 1;
-        out->t = out->lo = out->hi = NAN;
-    }
+    check_answer(c, s, np, bytes, out);
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
     /* An np inside the measured list is not an extrapolation even from the across-np model. */
     if (s->kind == SRC_ACROSS)
@@ -534,280 +496,18 @@ static int predict_one(ctx *c, long np, uint64_t bytes, answer *out, const sourc
     return 0;
 }
 
-/* ---- Output: fast enough for a million answers per second ---- */
-
-static char *put_str(char *p, const char *s)
-{
-    size_t n = strlen(s);
-    memcpy(p, s, n);
-    return p + n;
-}
-
-static char *put_u64(char *p, uint64_t v)
-{
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        *p++ = tmp[--n];
-    return p;
-}
-
-#define CSV_DIGITS 6 /* significant digits of every number in the CSV */
-
-/* v with `digits` significant digits in fixed notation, never an exponent (any script or
- * spreadsheet reads it), whole digits beyond `digits` kept as cf_sig_prec keeps them,
- * trailing zeros dropped as %g drops them; NaN as nan_text. Integer arithmetic: a million
- * rows a second. */
-static char *put_sig(char *p, double v, int digits, const char *nan_text)
-{
-    static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    if (!isfinite(v))
-        return put_str(p, nan_text);
-    if (fabs(v) >= 1e15)
-        return p + sprintf(p, "%.0f", v);
-    if (v < 0) {
-        *p++ = '-';
-        v = -v;
-    }
-    if (v == 0) {
-        *p++ = '0';
-        return p;
-    }
-    int dec; /* decimals that give `digits` significant ones */
-    if (v >= 1) {
-        int whole = 1;
-        while (whole < 15 && v >= p10[whole])
-            whole++;
-        dec = digits > whole ? digits - whole : 0;
-    } else {
-        int zeros = 0; /* after the point, before the first significant digit */
-        while (zeros < 12 && v * p10[zeros + 1] < 1)
-            zeros++;
-        dec = digits + zeros;
-    }
-    if (dec > 15)
-        dec = 15;
-    uint64_t scale = (uint64_t)p10[dec];
-    uint64_t x = (uint64_t)(v * (double)scale + 0.5);
-    p = put_u64(p, x / scale);
-    uint64_t f = x % scale;
-    if (f == 0)
-        return p;
-    *p++ = '.';
-    for (uint64_t d = scale / 10; d > 0 && f > 0; d /= 10) {
-        *p++ = (char)('0' + f / d);
-        f %= d;
-    }
-    return p;
-}
-
-/* v as JSON: the shortest form that reads back as the same double; null for NaN. */
-static char *put_json_num(char *p, double v)
-{
-    if (!isfinite(v))
-        return put_str(p, "null");
-    int n = 0;
-    for (int prec = 15; prec <= 17; prec++) {
-        n = sprintf(p, "%.*g", prec, v);
-        if (strtod(p, NULL) == v)
-            break;
-    }
-    return p + n;
-}
-
-static char *put_csv(char *p, const char *s)
-{
-    if (strpbrk(s, ",\"\n") == NULL)
-        return put_str(p, s);
-    *p++ = '"';
-    for (; *s; s++) {
-        if (*s == '"')
-            *p++ = '"';
-        *p++ = *s;
-    }
-    *p++ = '"';
-    return p;
-}
-
-static char *put_json_str(char *p, const char *s)
-{
-    *p++ = '"';
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') {
-            *p++ = '\\';
-            *p++ = (char)ch;
-        } else if (ch < 0x20) {
-            p += sprintf(p, "\\u%04x", ch);
-        } else {
-            *p++ = (char)ch;
-        }
-    }
-    *p++ = '"';
-    return p;
-}
-
-static const char *extra_text(const answer *a)
-{
-    static const char *const text[] = {"",       "np",          "bytes",        "np+bytes",
-                                       "blocks", "np+blocks", "bytes+blocks", "np+bytes+blocks"};
-    return text[(a->np_extra ? 1 : 0) | (a->bytes_extra ? 2 : 0) | (a->blocks_extra ? 4 : 0)];
-}
-
-static void out_begin(ctx *c)
-{
-    if (c->format == FMT_CSV)
-        fputs("pattern,np,bytes,datatype,t_us,lo_us,hi_us,bw_MiBps,source,model,extrapolated,"
-              "note,blocks\n",
-              c->out);
-    else if (c->format == FMT_JSON) {
-        char buf[4096], *p = buf;
-        p = put_str(p, "{\"model_file\": ");
-        p = put_json_str(p, c->path);
-        p = put_str(p, ", \"predictions\": [");
-        fwrite(buf, 1, (size_t)(p - buf), c->out);
-    } else {
-        fprintf(c->out, "model: %s\n", c->path);
-        if (c->show_datatype)
-            fprintf(c->out, "%-14s %6s %10s %-14s %6s %12s %12s %12s %10s  %-12s %s\n",
-                    "pattern", "np", "bytes", "datatype", "blocks", "t_us", "lo_us", "hi_us",
-                    "MiB/s", "source", "model; notes");
-        else
-            fprintf(c->out, "%-14s %6s %10s %12s %12s %12s %10s  %-12s %s\n", "pattern", "np",
-                    "bytes", "t_us", "lo_us", "hi_us", "MiB/s", "source", "model; notes");
-    }
-}
-
-/* A number for people: 4 significant digits, whole digits kept (44430, not 4.443e+04). */
-#define TABLE_DIGITS 4
-static void table_num(char *buf, size_t n, double v, const char *missing)
-{
-    if (isfinite(v))
-        snprintf(buf, n, "%.*g", cf_sig_prec(v, TABLE_DIGITS), v);
-    else
-        snprintf(buf, n, "%s", missing);
-}
-
-static void out_row(ctx *c, const source *s, const answer *a)
-{
-    char buf[16 * NOTE_MAX + 512], *p = buf;
-    const char *src = src_names[s->kind];
-    if (c->format == FMT_CSV) {
-        p = put_str(p, c->pattern);
-        *p++ = ',';
-        p = put_u64(p, (uint64_t)a->np);
-        *p++ = ',';
-        p = put_u64(p, a->bytes);
-        *p++ = ',';
-        p = put_str(p, c->datatype);
-        *p++ = ',';
-        p = put_sig(p, a->t, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_sig(p, a->lo, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_sig(p, a->hi, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_sig(p, a->bw, CSV_DIGITS, "");
-        *p++ = ',';
-        p = put_str(p, src);
-        *p++ = ',';
-        p = put_csv(p, a->model);
-        *p++ = ',';
-        p = put_str(p, extra_text(a));
-        *p++ = ',';
-        if (a->bnote[0] == '\0') {
-            p = put_str(p, s->note_csv);
-        } else {
-            char note[2 * NOTE_MAX + 4];
-            snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
-            p = put_csv(p, note);
-        }
-        *p++ = ',';
-        if (a->blocks >= 0)
-            p = put_u64(p, (uint64_t)a->blocks);
-        *p++ = '\n';
-    } else if (c->format == FMT_JSON) {
-        p = put_str(p, c->rows ? ",\n  {\"pattern\": " : "\n  {\"pattern\": ");
-        p = put_json_str(p, c->pattern);
-        p = put_str(p, ", \"np\": ");
-        p = put_u64(p, (uint64_t)a->np);
-        p = put_str(p, ", \"bytes\": ");
-        p = put_u64(p, a->bytes);
-        p = put_str(p, ", \"datatype\": ");
-        p = put_json_str(p, c->datatype);
-        p = put_str(p, ", \"blocks\": ");
-        if (a->blocks >= 0)
-            p = put_u64(p, (uint64_t)a->blocks);
-        else
-            p = put_str(p, "null");
-        p = put_str(p, ", \"t_us\": ");
-        p = put_json_num(p, a->t);
-        p = put_str(p, ", \"lo_us\": ");
-        p = put_json_num(p, a->lo);
-        p = put_str(p, ", \"hi_us\": ");
-        p = put_json_num(p, a->hi);
-        p = put_str(p, ", \"bw_MiBps\": ");
-        p = put_json_num(p, a->bw);
-        p = put_str(p, ", \"source\": ");
-        p = put_json_str(p, src);
-        p = put_str(p, ", \"model\": ");
-        p = put_json_str(p, a->model);
-        p = put_str(p, ", \"extrapolated\": {\"np\": ");
-        p = put_str(p, a->np_extra ? "true" : "false");
-        p = put_str(p, ", \"bytes\": ");
-        p = put_str(p, a->bytes_extra ? "true" : "false");
-        p = put_str(p, ", \"blocks\": ");
-        p = put_str(p, a->blocks_extra ? "true" : "false");
-        p = put_str(p, "}, \"note\": ");
-        if (a->bnote[0] == '\0') {
-            p = put_str(p, s->note_json);
-        } else {
-            char note[2 * NOTE_MAX + 4];
-            snprintf(note, sizeof note, "%s%s%s", s->note, s->note[0] ? "; " : "", a->bnote);
-            p = put_json_str(p, note);
-        }
-        *p++ = '}';
-    } else {
-        char size[32], t[32], lo[32], hi[32], bw[32];
-        cf_size_format(a->bytes, size, sizeof size);
-        table_num(t, sizeof t, a->t, a->refused ? "refused" : "-");
-        table_num(lo, sizeof lo, a->lo, "-");
-        table_num(hi, sizeof hi, a->hi, "-");
-        table_num(bw, sizeof bw, a->bw, "-");
-        p += snprintf(p, sizeof buf, "%-14s %6ld %10s ", c->pattern, a->np, size);
-        if (c->show_datatype) {
-            char blocks[24] = "-";
-            if (a->blocks >= 0)
-                snprintf(blocks, sizeof blocks, "%ld", a->blocks);
-            p += snprintf(p, sizeof buf - (size_t)(p - buf), "%-14s %6s ", c->datatype, blocks);
-        }
-        p += snprintf(p, sizeof buf - (size_t)(p - buf), "%12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
-                      t, lo, hi, bw, src, a->model, s->note[0] ? "; " : "", s->note,
-                      a->bnote[0] ? "; " : "", a->bnote);
-    }
-    fwrite(buf, 1, (size_t)(p - buf), c->out);
-    c->rows++;
-}
-
-static void out_end(ctx *c)
-{
-    if (c->format == FMT_JSON)
-        fputs(c->rows ? "\n]}\n" : "]}\n", c->out);
-}
-
 static int emit(ctx *c, long np, uint64_t bytes, cf_error *e)
 {
-    answer a;
+    cf_predict_answer a;
     const source *s;
     int rc = predict_one(c, np, bytes, &a, &s, e);
     if (rc != 0)
         return rc;
-    out_row(c, s, &a);
+    a.source = cf_answer_kind_names[s->kind];
+    a.note = s->note;
+    a.note_csv = s->note_csv;
+    a.note_json = s->note_json;
+    cf_out_predict_row(&c->out, &a);
     return 0;
 }
 
@@ -1028,7 +728,7 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
     if (n < 0)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "--lang '%s': expected text, c, python, "
                             "latex or gnuplot", lang);
-    fprintf(c->out, "%s\n", buf);
+    fprintf(c->out.fp, "%s\n", buf);
     return 0;
 }
 
@@ -1041,59 +741,29 @@ typedef struct opts {
     int formula;
 } opts;
 
-static int parse(int argc, char **argv, opts *o, int *done)
+static int opt_blocks(const cf_option *opt, const char *arg, cf_error *e)
 {
-    enum { OPT_BLOCKS = 256, OPT_POINTS, OPT_FORMULA, OPT_LANG };
-    static const struct option longopts[] = {
-        {"model", required_argument, NULL, 'm'},   {"pattern", required_argument, NULL, 'p'},
-        {"np", required_argument, NULL, 'n'},      {"bytes", required_argument, NULL, 'b'},
-        {"datatype", required_argument, NULL, 'd'}, {"blocks", required_argument, NULL, OPT_BLOCKS},
-        {"points", required_argument, NULL, OPT_POINTS},
-        {"format", required_argument, NULL, 'f'},  {"formula", no_argument, NULL, OPT_FORMULA},
-        {"lang", required_argument, NULL, OPT_LANG}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    memset(o, 0, sizeof *o);
-    o->blocks = -1;
-    o->format = -1;
-    *done = 0;
-    opterr = 0;
-    optind = 1;
-    int ch;
-    cf_error e;
-    while ((ch = getopt_long(argc, argv, ":m:p:n:b:d:f:h", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'm': o->model = optarg; break;
-        case 'p': o->pattern = optarg; break;
-        case 'n': o->np = optarg; break;
-        case 'b': o->bytes = optarg; break;
-        case 'd': o->datatype = optarg; break;
-        case OPT_POINTS: o->points = optarg; break;
-        case OPT_FORMULA: o->formula = 1; break;
-        case OPT_LANG: o->lang = optarg; break;
-        case OPT_BLOCKS:
-            if (cf_int_parse(optarg, "--blocks", 1, 1L << 30, &o->blocks, &e) != 0)
-                return cf_usage_error("%s", e.msg);
-            break;
-        case 'f':
-            if (strcmp(optarg, "table") == 0)
-                o->format = FMT_TABLE;
-            else if (strcmp(optarg, "csv") == 0)
-                o->format = FMT_CSV;
-            else if (strcmp(optarg, "json") == 0)
-                o->format = FMT_JSON;
-            else
-                return cf_usage_error("--format '%s': expected table, csv or json", optarg);
-            break;
-        case 'h':
-            fputs(help, stdout);
-            *done = 1;
-            return 0;
-        case ':': return cf_usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return cf_usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cf_usage_error("unexpected argument '%s'", argv[optind]);
+    return cf_int_parse(arg, "--blocks", 1, 1L << 30, &((opts *)opt->value)->blocks, e);
+}
+
+static int opt_format(const cf_option *opt, const char *arg, cf_error *e)
+{
+    opts *o = opt->value;
+    if (strcmp(arg, "table") == 0)
+        o->format = FMT_TABLE;
+    else if (strcmp(arg, "csv") == 0)
+        o->format = FMT_CSV;
+    else if (strcmp(arg, "json") == 0)
+        o->format = FMT_JSON;
+    else
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--format '%s': expected table, csv or json", arg);
+    return 0;
+}
+
+/* The combinations the table cannot say: which options go together. */
+static int check_combination(const opts *o)
+{
     if (o->pattern == NULL || o->pattern[0] == '\0')
         return cf_usage_error("--pattern is required");
     if (o->formula) {
@@ -1119,6 +789,78 @@ static int parse(int argc, char **argv, opts *o, int *done)
     return 0;
 }
 
+static int parse(int argc, char **argv, opts *o, int *done)
+{
+    memset(o, 0, sizeof *o);
+    o->blocks = -1;
+    o->format = -1;
+    *done = 0;
+    const cf_option options[] = {
+        CF_OPT_STRING('m', "model", "FILE", &o->model,
+                      "model file (default: the newest models/*.json)"),
+        CF_OPT_STRING('p', "pattern", "P", &o->pattern,
+                      "the pattern: alltoall, bcast, pingpong, ..."),
+        CF_OPT_STRING('n', "np", "LIST", &o->np, "process counts: 16 or 2,4,16"),
+        CF_OPT_STRING('b', "bytes", "SIZES", &o->bytes,
+                      "sizes: 1M, a list 1K,64K,1M, or a range 0:4M (0, then powers of two); "
+                      "barrier moves no data: 0 by default"),
+        CF_OPT_STRING('d', "datatype", "D", &o->datatype,
+                      "datatype (default: float for reductions, byte otherwise)"),
+        CF_OPT_CALL(0, "blocks", "N", o, opt_blocks,
+                    "blocks of a derived datatype (default: the fit's smallest)"),
+        CF_OPT_STRING(0, "points", "FILE", &o->points,
+                      "'NP BYTES' lines from FILE ('-': standard input), in place of --np and "
+                      "--bytes"),
+        CF_OPT_CALL('f', "format", "F", o, opt_format,
+                    "table, csv or json (default: table on a terminal, else csv)"),
+        CF_OPT_BOOL(0, "formula", &o->formula, "print the formula at --np alone"),
+        CF_OPT_STRING(0, "lang", "LANG", &o->lang,
+                      "the formula's language: text (default), c, python, latex, gnuplot"),
+        CF_OPT_QUIET(NULL, "no messages on stderr but errors (the answers still print)"),
+        CF_OPT_HELP(),
+        CF_OPT_END(),
+    };
+    cf_error e;
+    cf_error_clear(&e);
+    int first;
+    int rc = cf_options_parse(options, usage, CF_PARSE_NO_OPERANDS, argc, argv, &first, &e);
+    if (rc == CF_PARSE_HELP) {
+        *done = 1;
+        return 0;
+    }
+    if (rc != 0)
+        return cf_usage_error("%s", e.msg);
+    return check_combination(o);
+}
+
+static int lang_known(const char *lang)
+{
+    static const char *const langs[] = {"text", "c", "python", "latex", "gnuplot"};
+    for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++)
+        if (strcmp(lang, langs[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The source at every np of the list, resolved before any output; whether the table
+ * shows datatype and blocks; --blocks refused where no fit has them. */
+static int resolve_all(ctx *c, const long *nps, size_t nnp, cf_error *e)
+{
+    for (size_t i = 0; i < nnp; i++) {
+        const source *src = source_at(c, nps[i], e);
+        if (src == NULL)
+            return e->code ? e->code : CF_EXIT_DATA;
+        int has_blocks = src->kind == SRC_FIT && src->fit->max_blocks > 0;
+        c->out.show_datatype |= has_blocks;
+        if (c->blocks >= 0 && !has_blocks)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "--blocks %d: %s (%s) at np=%ld has no block count; --blocks "
+                                "goes with a derived datatype (-d vector, ...)",
+                                c->blocks, c->pattern, c->datatype, nps[i]);
+    }
+    return 0;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     opts o;
@@ -1135,7 +877,7 @@ int cmd_predict(int argc, char **argv)
     memset(&c, 0, sizeof c);
     c.blocks = (int)o.blocks;
     c.pattern = o.pattern;
-    c.out = stdout;
+    c.out.fp = stdout;
 
     if (cf_int_list_parse(o.np ? o.np : "2", "--np", 2, CF_TABLE_NP_MAX, &nps, &nnp, &e) != 0 ||
         (o.bytes && cf_size_list_parse(o.bytes, &sizes, &nsizes, &e) != 0)) {
@@ -1148,31 +890,13 @@ int cmd_predict(int argc, char **argv)
     }
     if (o.lang == NULL)
         o.lang = "text";
-    {
-        static const char *const langs[] = {"text", "c", "python", "latex", "gnuplot"};
-        int known = 0;
-        for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++)
-            known |= strcmp(o.lang, langs[i]) == 0;
-        if (!known) {
-            rc = cf_usage_error("--lang '%s': expected text, c, python, latex or gnuplot", o.lang);
-            goto done;
-        }
+    if (!lang_known(o.lang)) {
+        rc = cf_usage_error("--lang '%s': expected text, c, python, latex or gnuplot", o.lang);
+        goto done;
     }
 
-    if (o.model != NULL) {
-        path = strdup(o.model);
-    } else if (cf_newest_file("models", ".json", &path, &e) != 0) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
-                          "no model file in models/: run 'commfit fit' first, or name one "
-                          "with -m");
+    if ((rc = cf_cmd_model_file(o.model, CF_MODEL_REQUIRED, &path, &e)) != 0)
         goto report;
-    } else {
-        cf_msg("using %s", path);
-    }
-    if (path == NULL) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        goto report;
-    }
     c.path = path;
     if ((rc = cf_modelset_read(path, &c.ms, &e)) != 0 ||
         (rc = cf_across_set_load(c.ms->across_np, c.ms->p2p, path, &c.as, &e)) != 0 ||
@@ -1195,29 +919,17 @@ int cmd_predict(int argc, char **argv)
         rc = formula(&c, nps[0], o.lang, &e);
         goto report;
     }
-    c.format = o.format >= 0 ? o.format : isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
+    c.out.format = o.format >= 0 ? o.format : isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
     /* A big buffer: a million answers are a hundred megabytes of text. */
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-    c.show_datatype = o.datatype != NULL;
+    c.out.show_datatype = o.datatype != NULL;
     /* Resolve every np first, so that an np without a model fails before any output. */
-    if (!o.points)
-        for (size_t i = 0; i < nnp; i++) {
-            const source *src = source_at(&c, nps[i], &e);
-            if (src == NULL) {
-                rc = e.code ? e.code : CF_EXIT_DATA;
-                goto report;
-            }
-            int has_blocks = src->kind == SRC_FIT && src->fit->max_blocks > 0;
-            c.show_datatype |= has_blocks;
-            if (c.blocks >= 0 && !has_blocks) {
-                rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
-                                  "--blocks %d: %s (%s) at np=%ld has no block count; --blocks "
-                                  "goes with a derived datatype (-d vector, ...)",
-                                  c.blocks, c.pattern, c.datatype, nps[i]);
-                goto report;
-            }
-        }
-    out_begin(&c);
+    if (!o.points && (rc = resolve_all(&c, nps, nnp, &e)) != 0)
+        goto report;
+    c.out.model_path = c.path;
+    c.out.pattern = c.pattern;
+    c.out.datatype = c.datatype;
+    cf_out_predict_begin(&c.out);
     if (o.points) {
         rc = points_run(&c, o.points, &e);
     } else {
@@ -1225,7 +937,7 @@ int cmd_predict(int argc, char **argv)
             for (size_t j = 0; j < nsizes && rc == 0; j++)
                 rc = emit(&c, nps[i], sizes[j], &e);
     }
-    out_end(&c);
+    cf_out_predict_end(&c.out);
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write the output: %s",
                           strerror(errno));

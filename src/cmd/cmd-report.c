@@ -1,19 +1,20 @@
 /* commfit report: plots and an HTML page from a timing table, drawn with gnuplot. */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "cmd/model-file.h"
+#include "base/cli.h"
 #include "base/error.h"
 #include "modelfile/modelfile.h"
 #include "base/outfile.h"
 #include "report/report.h"
 #include "base/table.h"
 
-static const char help[] =
+static const char usage[] =
     "Usage: commfit report [-i TABLE] [-m MODEL] [-o DIR] [--png]\n"
     "\n"
     "Draws a timing table and the models fitted to it as plots, with an HTML page that\n"
@@ -23,19 +24,8 @@ static const char help[] =
     "Each plot is a data file, a gnuplot script and its image; gnuplot is looked up on\n"
     "PATH ($GNUPLOT overrides). Without gnuplot the data files and scripts are still\n"
     "written (exit status 0, with a warning that says how to draw them).\n"
-    "\n"
-    "Options:\n"
-    "  -i, --input TABLE  timing table (default: the table the model was fitted from;\n"
-    "                     without a model, the newest *.csv in data/)\n"
-    "  -m, --model MODEL  model file (default, when neither -i nor -m is given: the\n"
-    "                     newest *.json in models/, if any)\n"
-    "  -o, --output DIR   report folder (default: report/NAME, NAME the model's or the\n"
-    "                     table's file name without extension); an earlier report there\n"
-    "                     is replaced, a folder holding files it did not write refused\n"
-    "      --png          PNG images instead of SVG\n"
-    "  -h, --help         print this help and exit\n"
-    "\n"
-    "Prints the path of index.html on stdout.\n";
+    "Prints the path of index.html on stdout.\n"
+    "\n";
 
 static void gnuplot_warning(const char *line)
 {
@@ -136,50 +126,57 @@ static int model_tables(const cf_modelset *ms, const char *model_path, cf_table 
     return 0;
 }
 
+typedef struct args {
+    const char *input, *model, *output;
+    int png;
+} args;
+
+/* 0, -1 after --help, or the usage error's status (said). */
+static int parse(int argc, char **argv, args *a)
+{
+    memset(a, 0, sizeof *a);
+    const cf_option options[] = {
+        CF_OPT_STRING('i', "input", "TABLE", &a->input,
+                      "timing table (default: the table the model was fitted from; without a "
+                      "model, the newest *.csv in data/)"),
+        CF_OPT_STRING('m', "model", "MODEL", &a->model,
+                      "model file (default, when neither -i nor -m is given: the newest *.json "
+                      "in models/, if any)"),
+        CF_OPT_STRING('o', "output", "DIR", &a->output,
+                      "report folder (default: report/NAME, NAME the model's or the table's "
+                      "file name without extension); an earlier report there is replaced, a "
+                      "folder holding files it did not write refused"),
+        CF_OPT_BOOL(0, "png", &a->png, "PNG images instead of SVG"),
+        CF_OPT_QUIET(NULL, "no messages on stderr but errors (the path of index.html still "
+                           "prints)"),
+        CF_OPT_HELP(),
+        CF_OPT_END(),
+    };
+    cf_error e;
+    cf_error_clear(&e);
+    int first;
+    int rc = cf_options_parse(options, usage, CF_PARSE_NO_OPERANDS, argc, argv, &first, &e);
+    if (rc == CF_PARSE_HELP)
+        return -1;
+    if (rc != 0)
+        return cf_usage_error("%s", e.msg);
+    if (a->input != NULL && *a->input == '\0')
+        return cf_usage_error("-i: expected a file name");
+    if (a->model != NULL && *a->model == '\0')
+        return cf_usage_error("-m: expected a file name");
+    if (a->output != NULL && *a->output == '\0')
+        return cf_usage_error("-o: expected a folder name");
+    return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
-    enum { OPT_PNG = 256 };
-    static const struct option opts[] = {
-        {"input", required_argument, 0, 'i'},  {"model", required_argument, 0, 'm'},
-        {"output", required_argument, 0, 'o'}, {"png", no_argument, 0, OPT_PNG},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
-    };
-    const char *input = NULL, *model = NULL, *output = NULL;
-    int png = 0;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":i:m:o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'i':
-            input = optarg;
-            break;
-        case 'm':
-            model = optarg;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case OPT_PNG:
-            png = 1;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return CF_EXIT_OK;
-        case ':':
-            return cf_usage_error("option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cf_usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cf_usage_error("unexpected argument '%s'", argv[optind]);
-    if (input != NULL && *input == '\0')
-        return cf_usage_error("-i: expected a file name");
-    if (model != NULL && *model == '\0')
-        return cf_usage_error("-m: expected a file name");
-    if (output != NULL && *output == '\0')
-        return cf_usage_error("-o: expected a folder name");
+    args a;
+    int prc = parse(argc, argv, &a);
+    if (prc != 0)
+        return prc < 0 ? CF_EXIT_OK : prc;
+    const char *input = a.input, *model = a.model, *output = a.output;
+    int png = a.png;
 
     cf_error e;
     cf_error_clear(&e);
@@ -190,15 +187,15 @@ int cmd_report(int argc, char **argv)
     int rc = 0;
     /* Without files named: the newest model, else the newest table. */
     if (input == NULL && model == NULL) {
-        cf_error me;
-        cf_error_clear(&me);
-        if (cf_newest_file("models", ".json", &found_model, &me) == 0) {
+        if ((rc = cf_cmd_model_file(NULL, CF_MODEL_OPTIONAL, &found_model, &e)) != 0)
+            goto report_error;
+        if (found_model != NULL) {
             model = found_model;
         } else if (cf_newest_file("data", ".csv", &found_table, &e) == 0) {
             input = found_table;
         } else {
-            cf_msg("no model in models/ and no timing table in data/: run 'commfit measure' "
-                   "and 'commfit fit' first, or name the files with -m and -i");
+            cf_hint("no model in models/ and no timing table in data/: run 'commfit measure' "
+                    "and 'commfit fit' first, or name the files with -m and -i");
             return CF_EXIT_DATA;
         }
     }

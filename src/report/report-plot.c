@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fit/fitting.h"
+#include "modelfile/answer.h"
 #include "modelfile/modelfile.h"
 #include "base/size.h"
 
@@ -583,20 +584,6 @@ done:
  * measured np=2 only, it is the one picture of what more processes cost. */
 #define NP_ESTIMATE_MIN 64
 
-/* Whether commfit predict answers for pattern (datatype) at unmeasured process counts
- * with the point-to-point estimate: the model has one, the pattern has an algorithm cost
- * in that datatype, and it is not a two-process pattern. Returns its cost, else NULL. */
-static const cf_coll *p2p_estimate_of(const cf_report *r, const char *pattern,
-                                      const char *datatype)
-{
-    if (r->ms == NULL || !r->across.have_p2p || r->across.pp.error[0] != '\0')
-        return NULL;
-    const cf_coll *c = cf_coll_find(pattern);
-    if (c == NULL || c->two_only || strcmp(c->datatype, datatype) != 0)
-        return NULL;
-    return c;
-}
-
 static int plot_np(cf_report *r, const char *pattern, const char *datatype, int name_dt,
                    cf_error *e)
 {
@@ -614,12 +601,13 @@ static int plot_np(cf_report *r, const char *pattern, const char *datatype, int 
         goto done;
     }
     size_t n_np = distinct(&s, 'n', nps);
-    const cf_across *a = r->ms ? cf_across_set_find(&r->across, pattern, datatype) : NULL;
-    if (a != NULL && a->error[0] != '\0')
-        a = NULL;
-    /* Without an across-np model, predict answers away from the measured np with the
-     * point-to-point estimate: that is the curve then. */
-    const cf_coll *est = a == NULL ? p2p_estimate_of(r, pattern, datatype) : NULL;
+    /* What predict answers at a process count without a fit: the across-np model, else
+     * the point-to-point estimate; that is the curve. */
+    cf_answer_source src;
+    int have = r->ms != NULL &&
+               cf_answer_choose(r->ms, &r->across, pattern, datatype, 0, &src, NULL, 0) == 0;
+    const cf_across *a = have && src.kind == CF_ANSWER_ACROSS ? src.across : NULL;
+    const cf_coll *est = have && src.kind == CF_ANSWER_P2P ? src.coll : NULL;
     if (n_np == 0 || (n_np < 2 && est == NULL))
         goto done;
     /* Sizes measured at two process counts or more: a curve of points needs two. With the

@@ -27,7 +27,7 @@ table() {
 mkdir data
 table data/run1.csv
 
-run "$COMMFIT" fit
+run "$COMMFIT" fit --verbose
 expect_rc 0 "fit with defaults"
 expect_err "commfit: fit: read data/run1.csv (49 rows)
 commfit: fit: barrier, gather: fitted per np only, not enough process counts (have 1, need 3); predict answers other np with the point-to-point estimate
@@ -58,7 +58,7 @@ check "no NaN in the model file" sh -c "! grep -qi nan models/run1.json"
         }
     }'
 } >sendrecv.csv
-run "$COMMFIT" fit -i sendrecv.csv -o sendrecv.json
+run "$COMMFIT" fit --verbose -i sendrecv.csv -o sendrecv.json
 expect_rc 0 "a sendrecv"
 check "bandwidths in whole MiB/s, R^2 with 4 decimals, exact bytes where a size is not round" \
     grep -q '^sendrecv np 2 byte: linear T(m) = 2 us + m / (7.45 GiB/s) | n 24, loo [^,]*, max [^,]*, R2 1.0000 | r_inf 15259 MiB/s \[15259, 15259\], n1/2 15.6 KiB, 90% at 141 KiB, peak 15201 MiB/s at 4194300 B, flat from 512 KiB$' "$T/out"
@@ -77,7 +77,7 @@ check "bandwidths in whole MiB/s, R^2 with 4 decimals, exact bytes where a size 
         }
     }'
 } >falls.csv
-run "$COMMFIT" fit -i falls.csv -o falls.json --model piecewise
+run "$COMMFIT" fit --verbose -i falls.csv -o falls.json --model piecewise
 expect_rc 0 "a falling bandwidth"
 check "n_1/2 and the 90% size from the middle segment, named" \
     grep -q "n1/2 35.2 KiB and 90% at 316 KiB from segment 2 (16 KiB to 512 KiB, 8583 MiB/s; the last segment's intercept is negative)" "$T/out"
@@ -104,7 +104,7 @@ check "the model file: the segment, the fall, no flat size" \
         }
     }'
 } >noop.csv
-run "$COMMFIT" fit -i noop.csv -o noop.json
+run "$COMMFIT" fit --verbose -i noop.csv -o noop.json
 expect_rc 0 "a 0-byte no-op"
 check "the gather is fitted from 1 B: its line exactly" \
     grep -q '^gather np 2 byte: linear T(m) = 0.27 us + m / (4.66 GiB/s) | n 23, ' "$T/out"

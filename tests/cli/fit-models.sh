@@ -20,7 +20,7 @@ HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_m
     }'
 } >loggp.csv
 
-run "$COMMFIT" fit -i loggp.csv -o loggp.json
+run "$COMMFIT" fit --verbose -i loggp.csv -o loggp.json
 expect_rc 0 "loggp rows with auto"
 check "auto: the ping-pong's own fit first" \
     grep -q '^pingpong np 2 byte: linear T(m) = 2.2 us' "$T/out"
@@ -28,12 +28,12 @@ check "auto: then its LogGP parameters" \
     grep -q '^pingpong np 2 byte: loggp T(m) = 2.2 us + m / (8.38 GiB/s); L = 1.1 us, o_s = 0.6 us, o_r = 0.5 us, g = 0.9 us, G = 0.000111 us/B' "$T/out"
 check "auto: the experiments are fitted too" grep -q '^loggp_gap np 2 byte: linear' "$T/out"
 
-run "$COMMFIT" fit -i loggp.csv -o loggp.json --model loggp
+run "$COMMFIT" fit --verbose -i loggp.csv -o loggp.json --model loggp
 expect_rc 0 "--model loggp"
 check "--model loggp: only the LogGP fit" test "$(wc -l <"$T/out")" -eq 1
 
 grep -v '^loggp_os' loggp.csv >noos.csv
-run "$COMMFIT" fit -i noos.csv -o x.json --model loggp
+run "$COMMFIT" fit --verbose -i noos.csv -o x.json --model loggp
 expect_rc 1 "--model loggp without loggp_os rows"
 expect_err "commfit: fit: read noos.csv (72 rows)
 commfit: fit: pingpong np 2 byte: loggp needs the 'loggp_os' rows of commfit measure (np 2, byte): the input has none" \
@@ -42,7 +42,7 @@ commfit: fit: pingpong np 2 byte: loggp needs the 'loggp_os' rows of commfit mea
 # g (0.3) below o_s (0.6): a warning in the summary and in the model file.
 sed 's/^loggp_gap,2,\([0-9]*\),byte,,100,5,[^,]*,[^,]*,[^,]*,[^,]*/&/' loggp.csv |
     awk -F, -v OFS=, '$1 == "loggp_gap" { for (i = 8; i <= 11; i++) $i = $i - 0.6 } { print }' >slowgap.csv
-run "$COMMFIT" fit -i slowgap.csv -o slowgap.json
+run "$COMMFIT" fit --verbose -i slowgap.csv -o slowgap.json
 expect_rc 0 "contradictory LogGP estimates"
 check "the summary warns that g < o_s" \
     grep -q '^  warning: g (0.3 us) < o_s (0.6 us): a sender cannot start messages faster than its own overhead' "$T/out"
@@ -70,7 +70,7 @@ check "the model file keeps the warning" grep -q '"g (0.3 us) < o_s (0.6 us)' sl
     }' 2>ddt2.body
 } >ddt.csv
 { head -1 ddt.csv; cat ddt2.body; } >ddt2.csv
-run "$COMMFIT" fit -i ddt.csv -i ddt2.csv -o ddt.json
+run "$COMMFIT" fit --verbose -i ddt.csv -i ddt2.csv -o ddt.json
 expect_rc 0 "derived datatypes"
 check "vector: T(m, b) with its cost per block" \
     grep -q '^pingpong np 2 vector: datatype T(m, b) = 1.5 us + m / (7.45 GiB/s) + 0.05 us \* b | n 30' "$T/out"
@@ -117,7 +117,7 @@ check "the model file has the gains" grep -q '"gain_over_pack"' ddt.json
         printf "pingpong,4,128,byte,,100,5,2.1,2.1,2.1,2.1,,58,,,,\n"
     }'
 } >struct.csv
-run "$COMMFIT" fit -i struct.csv -o struct.json --patterns pingpong
+run "$COMMFIT" fit --verbose -i struct.csv -o struct.json --patterns pingpong
 expect_rc 0 "struct: blocks that follow the size"
 check "struct: T = alpha + beta*m, the cost per block inside beta, and said so" \
     grep -q '^pingpong np 2 struct: linear T(m) = 1 us + m / (467 MiB/s); the cost per block is inside beta (b = 0.1875 m) |' "$T/out"
@@ -141,24 +141,24 @@ check "predict -d struct: from the fit, within 1e-5 (3 decimals printed)" \
         echo "pingpong,2,$m,byte,,,,1,2,3,,,"
     done
 } >nomed.csv
-run "$COMMFIT" fit -i nomed.csv -o nomed.json
+run "$COMMFIT" fit --verbose -i nomed.csv -o nomed.json
 expect_rc 0 "a table without medians"
 check "the statistic is the mean" grep -q '"statistic": "mean"' nomed.json
-run "$COMMFIT" fit -i nomed.csv -o nomed.json --statistic median
+run "$COMMFIT" fit --verbose -i nomed.csv -o nomed.json --statistic median
 expect_rc 1 "--statistic median without medians"
 grep_err "pingpong np 2 byte: the row at 0 bytes has no median time: expected a positive number \(choose another --statistic\)" \
     "--statistic median without medians: message"
-run "$COMMFIT" fit -i nomed.csv -o nomed.json --statistic min --weights none --no-robust
+run "$COMMFIT" fit --verbose -i nomed.csv -o nomed.json --statistic min --weights none --no-robust
 expect_rc 0 "--statistic min --weights none --no-robust"
 check "recorded in the model file" \
     sh -c "grep -q '\"statistic\": \"min\"' nomed.json && grep -q '\"weights\": \"none\"' nomed.json && grep -q '\"robust\": false' nomed.json"
-run "$COMMFIT" fit -i nomed.csv -o nomed.json --weights variance
+run "$COMMFIT" fit --verbose -i nomed.csv -o nomed.json --weights variance
 expect_rc 1 "--weights variance without t_ci95_us"
 grep_err "has no positive t_ci95_us: --weights variance needs it \(use relative\)" \
     "--weights variance without t_ci95_us: message"
 
 # Several tables pool their rows; stdin is '-'.
-run "$COMMFIT" fit -i loggp.csv -i ddt.csv -o both.json --patterns pingpong
+run "$COMMFIT" fit --verbose -i loggp.csv -i ddt.csv -o both.json --patterns pingpong
 expect_rc 0 "two tables"
 check "two tables: both named on stderr" \
     sh -c "grep -q '^commfit: fit: read loggp.csv (96 rows)' '$T/err' && grep -q '^commfit: fit: read ddt.csv (66 rows)' '$T/err'"
@@ -168,7 +168,7 @@ run sh -c "\"$COMMFIT\" fit -i - --patterns pingpong --model linear --formulas g
 expect_rc 0 "a table on stdin"
 expect_out "T_pingpong_np2(m) = 2.2 + 0.000111111111111111*m  # us; m in bytes" "a table on stdin"
 check "a table on stdin: the model is models/stdin.json" test -s models/stdin.json
-run "$COMMFIT" fit -i loggp.csv -o l.json --patterns pingpong --model linear --formulas latex
+run "$COMMFIT" fit --verbose -i loggp.csv -o l.json --patterns pingpong --model linear --formulas latex
 expect_out 'T_{\mathrm{pingpong}}(m) = 2.2 + 0.0001111\, m \quad [\mu\mathrm{s}; m \text{ in bytes}]' \
     "--formulas latex"
 
@@ -187,7 +187,7 @@ expect_out 'T_{\mathrm{pingpong}}(m) = 2.2 + 0.0001111\, m \quad [\mu\mathrm{s};
         }
     }'
 } >step.csv
-run "$COMMFIT" fit -i step.csv -o step.json
+run "$COMMFIT" fit --verbose -i step.csv -o step.json
 expect_rc 0 "derived datatypes with the contiguous / packing step"
 check "step: the formula has the step at 2 blocks and the cost per block with its interval" \
     grep -q '^pingpong np 2 vector: datatype T(m, b) = 0.3 us + m / (8.85 GiB/s) + 0.025 us \* b + \[b > 1\] (1.5 us + m / (6.52 GiB/s)) | n 209, loo [0-9.e-]*%, max [0-9.e-]*%, R2 1.0000, per block 25 ns \[25, 25\]$' "$T/out"
@@ -226,7 +226,7 @@ check "blocks 1 on plain rows: a point-to-point estimate" sh -c "! grep -q 'no p
 # The poor-fit flag holds for every model: LogGP fitted beside auto, from experiments that
 # contradict the ping-pong (G = 1/9000 us/B where the ping-pong takes 1/1000).
 awk -F, -v OFS=, '$1 == "pingpong" { t = 2.2 + $3 / 1000; $8 = $9 = $10 = $11 = t; $13 = $3 / (1.048576 * t) } { print }' loggp.csv >badloggp.csv
-run "$COMMFIT" fit -i badloggp.csv -o badloggp.json
+run "$COMMFIT" fit --verbose -i badloggp.csv -o badloggp.json
 expect_rc 0 "LogGP that contradicts the ping-pong"
 check "the loggp fit beside auto carries the poor-fit warning" \
     sh -c "grep -A1 '^pingpong np 2 byte: loggp ' '$T/out' | grep -q '^  warning: poor fit: its leave-one-out error, 42%, is above 25%; its predictions are rough$'"

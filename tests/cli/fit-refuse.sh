@@ -22,20 +22,20 @@ no_file() {
     done
 } >u.csv
 mkdir mdir
-run "$COMMFIT" fit -i u.csv -o mdir/u.json --model poly2
+run "$COMMFIT" fit --verbose -i u.csv -o mdir/u.json --model poly2
 expect_rc 1 "--model poly2 through a negative vertex"
 expect_err "commfit: fit: read u.csv (8 rows)
 commfit: fit: gather np 4 byte: the poly2 fit gives a negative time at 5000 bytes (-0.001 us): a cost cannot be negative there
 commfit: fit: no model file written: try another --model" "--model poly2 through a negative vertex"
 no_file "--model poly2 through a negative vertex"
 
-run "$COMMFIT" fit -i u.csv -o mdir/u.json --model piecewise
+run "$COMMFIT" fit --verbose -i u.csv -o mdir/u.json --model piecewise
 expect_rc 1 "--model piecewise whose lines cross 0 between the pieces"
 grep_err '^commfit: fit: gather np 4 byte: the piecewise fit gives a negative time at [0-9]+ bytes' \
     "--model piecewise: the fit and the size named"
 no_file "--model piecewise"
 
-run "$COMMFIT" fit -i u.csv -o mdir/u.json
+run "$COMMFIT" fit --verbose -i u.csv -o mdir/u.json
 expect_rc 0 "auto on the same table"
 check "auto: a candidate that passes is chosen" grep -q '^gather np 4 byte: linear' "$T/out"
 check "auto: poly2 noted as not chosen, with why" \
@@ -52,7 +52,7 @@ rm -f mdir/u.json
             printf "gather,4,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, t, t, t, t }'
     done
 } >neg-intercept.csv
-run "$COMMFIT" fit -i neg-intercept.csv -o mdir/n.json --model linear
+run "$COMMFIT" fit --verbose -i neg-intercept.csv -o mdir/n.json --model linear
 expect_rc 0 "a negative intercept, positive over the measured sizes"
 check "its intercept is kept" grep -q '^gather np 4 byte: linear T(m) = -1 us' "$T/out"
 rm -f mdir/n.json
@@ -75,7 +75,7 @@ rm -f mdir/n.json
         }
     }'
 } >loggp.csv
-run "$COMMFIT" fit -i loggp.csv -o mdir/l.json --model loggp
+run "$COMMFIT" fit --verbose -i loggp.csv -o mdir/l.json --model loggp
 expect_rc 0 "--model loggp with L < 0: L clamped, the fit written"
 check "--model loggp with L < 0: L = 0 in the summary" \
     grep -q '^pingpong np 2 byte: loggp T(m) = 2.1 us + m / (8.38 GiB/s); L = 0 us, o_s = 0.6 us, o_r = 1.5 us,' "$T/out"
@@ -87,7 +87,7 @@ check "--model loggp with L < 0: the warning is in the model file" \
 check "--model loggp with L < 0: its quality says how far o_s + o_r lie above (max 24%)" \
     grep -q '| n 16, loo [0-9.]*%, max 24%' "$T/out"
 rm -f mdir/l.json
-run "$COMMFIT" fit -i loggp.csv -o mdir/l.json
+run "$COMMFIT" fit --verbose -i loggp.csv -o mdir/l.json
 expect_rc 0 "auto with L < 0: the other fits are written"
 check "auto with L < 0: the loggp parameters too" test "$(grep -c '"loggp"' mdir/l.json)" -eq 1
 rm -f mdir/l.json
@@ -95,7 +95,7 @@ rm -f mdir/l.json
 # Impossible estimates are still refused: burst times falling with size give G < 0.
 awk -F, -v OFS=, '$1 == "loggp_gap" { for (i = 8; i <= 11; i++) $i = 0.9 - $3 / 1e6 } { print }' \
     loggp.csv >falling-gap.csv
-run "$COMMFIT" fit -i falling-gap.csv -o mdir/l.json --model loggp
+run "$COMMFIT" fit --verbose -i falling-gap.csv -o mdir/l.json --model loggp
 expect_rc 1 "--model loggp with G < 0"
 grep_err '^commfit: fit: pingpong np 2 byte: the loggp fit gives a negative G_us_per_byte \(-1e-06\): the burst times fall with size: LogGP parameters cannot be negative$' \
     "--model loggp with G < 0: G named"
@@ -110,7 +110,7 @@ no_file "--model loggp with G < 0"
             printf "pingpong,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, t, t, t, t }'
     done
 } >falling.csv
-run "$COMMFIT" fit -i falling.csv -o mdir/f.json --model linear
+run "$COMMFIT" fit --verbose -i falling.csv -o mdir/f.json --model linear
 expect_rc 0 "a ping-pong falling with size, --model linear"
 check "the p2p entry says why it has no estimate" \
     grep -q '"error": "the ping-pong fit gives beta = -5e-05: the point-to-point estimate needs it finite and >= 0"' mdir/f.json

@@ -1,4 +1,5 @@
-# Every option each --help shows is documented in the man page of that command.
+# Every option of each command is documented in the man page of that command: the list
+# comes from the command's option table (--list-options), the one --help is printed from.
 . "$top_srcdir/tests/setup.sh"
 
 # options FILE: the option names in a --help text, one per line ("--np", "-o").
@@ -27,9 +28,10 @@ for o in $(options "$T/help"); do
 done
 subs=$(sed -n '/^Subcommands:/,/^$/p' "$T/help" | awk 'NF > 1 {print $1}' | grep -v ':$')
 for s in $subs; do
-    "$COMMFIT" "$s" --help >"$T/help-$s"
+    "$COMMFIT" "$s" --list-options >"$T/opts-$s"
+    check "commfit $s --list-options names options" grep -q -- '^--help$' "$T/opts-$s"
     m=$(man_of "$s")
-    for o in $(options "$T/help-$s"); do
+    for o in $(cat "$T/opts-$s"); do
         check "commfit $s $o is in $(basename "$m")" documented "$m" "$o"
     done
     check "commfit(1) names the subcommand $s" grep -q "$s" "$top_builddir/man/commfit.1"

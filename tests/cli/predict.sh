@@ -150,7 +150,7 @@ check "a collective has no bandwidth" test "$(field 8)" = ""
         t *= 1 + 0.01 * sin(k * 1.7)
         printf "pingpong,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, t, t, t, t, m / (1.048576 * t) } }'
 } >gap.csv
-run "$COMMFIT" fit -i gap.csv -o gap.json --model piecewise
+run "$COMMFIT" fit --verbose -i gap.csv -o gap.json --model piecewise
 expect_rc 0 "fit of a table with a protocol switch between 512 KiB and 1 MiB"
 check "the fit puts a breakpoint in (512 KiB, 1 MiB)" grep -q 'breakpoint in .*(512 KiB, 1 MiB)' "$T/out"
 run "$COMMFIT" predict -m gap.json -p pingpong -n 2 -b 512K,520K,1M

@@ -7,11 +7,11 @@ export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 # pairs FILE: "pattern bytes" of every row, sorted.
 pairs() { "$rt" "$1" | grep -v '^meta' | awk '{print $1, $3}' | sort; }
 
-# Long enough that the signal lands half-way: 3 patterns x 10 sizes, each point held to
-# about 0.2 s by --max-time whatever a call costs (a fixed count of calls ended before the
-# signal under Open MPI, 0.18 us a pingpong, and took minutes on a loaded machine).
+# Long enough that the signal lands half-way: 3 patterns x 10 sizes, 9 x 5000 calls a
+# point (8 ms under Open MPI, whose 0.18 us pingpong ran 4 x 5000 calls to the end
+# before the signal; 27 ms under MPICH).
 timeout 300 $MPIEXEC -n 2 "$COMMFIT" measure --patterns pingpong,sendrecv,allreduce \
-    --sizes 0:256 --reps 1000000 --samples 3 --max-time 0.2 -o r.csv >"$T/out" 2>"$T/err" &
+    --sizes 0:256 --reps 5000 --samples 8 --max-time 60 -o r.csv >"$T/out" 2>"$T/err" &
 pid=$!
 i=0
 while [ "$i" -lt 600 ] && [ "$(grep -c '^[a-z]' r.csv 2>/dev/null || echo 0)" -lt 4 ]; do

@@ -1,0 +1,306 @@
+/* commfit predict's output, every line of it: the answers as a table for people, or as
+ * CSV or JSON for scripts, fast enough for a million answers a second. */
+#include "config.h"
+
+#include "cmd/out-predict.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/size.h"
+
+static char *put_str(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+static char *put_u64(char *p, uint64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+#define CSV_DIGITS 6 /* significant digits of every number in the CSV */
+
+/* v with `digits` significant digits in fixed notation, never an exponent (any script or
+ * spreadsheet reads it), whole digits beyond `digits` kept as cf_sig_prec keeps them,
+ * trailing zeros dropped as %g drops them; NaN as nan_text. Integer arithmetic: a million
+ * rows a second. */
+static char *put_sig(char *p, double v, int digits, const char *nan_text)
+{
+    static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    if (!isfinite(v))
+        return put_str(p, nan_text);
+    if (fabs(v) >= 1e15)
+        return p + sprintf(p, "%.0f", v);
+    if (v < 0) {
+        *p++ = '-';
+        v = -v;
+    }
+    if (v == 0) {
+        *p++ = '0';
+        return p;
+    }
+    int dec; /* decimals that give `digits` significant ones */
+    if (v >= 1) {
+        int whole = 1;
+        while (whole < 15 && v >= p10[whole])
+            whole++;
+        dec = digits > whole ? digits - whole : 0;
+    } else {
+        int zeros = 0; /* after the point, before the first significant digit */
+        while (zeros < 12 && v * p10[zeros + 1] < 1)
+            zeros++;
+        dec = digits + zeros;
+    }
+    if (dec > 15)
+        dec = 15;
+    uint64_t scale = (uint64_t)p10[dec];
+    uint64_t x = (uint64_t)(v * (double)scale + 0.5);
+    p = put_u64(p, x / scale);
+    uint64_t f = x % scale;
+    if (f == 0)
+        return p;
+    *p++ = '.';
+    for (uint64_t d = scale / 10; d > 0 && f > 0; d /= 10) {
+        *p++ = (char)('0' + f / d);
+        f %= d;
+    }
+    return p;
+}
+
+/* v as JSON: the shortest form that reads back as the same double; null for NaN. */
+static char *put_json_num(char *p, double v)
+{
+    if (!isfinite(v))
+        return put_str(p, "null");
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = sprintf(p, "%.*g", prec, v);
+        if (strtod(p, NULL) == v)
+            break;
+    }
+    return p + n;
+}
+
+static char *put_csv(char *p, const char *s)
+{
+    if (strpbrk(s, ",\"\n") == NULL)
+        return put_str(p, s);
+    *p++ = '"';
+    for (; *s; s++) {
+        if (*s == '"')
+            *p++ = '"';
+        *p++ = *s;
+    }
+    *p++ = '"';
+    return p;
+}
+
+static char *put_json_str(char *p, const char *s)
+{
+    *p++ = '"';
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            *p++ = '\\';
+            *p++ = (char)ch;
+        } else if (ch < 0x20) {
+            p += sprintf(p, "\\u%04x", ch);
+        } else {
+            *p++ = (char)ch;
+        }
+    }
+    *p++ = '"';
+    return p;
+}
+
+static const char *extra_text(const cf_predict_answer *a)
+{
+    static const char *const text[] = {"",       "np",          "bytes",        "np+bytes",
+                                       "blocks", "np+blocks", "bytes+blocks", "np+bytes+blocks"};
+    return text[(a->np_extra ? 1 : 0) | (a->bytes_extra ? 2 : 0) | (a->blocks_extra ? 4 : 0)];
+}
+
+void cf_out_predict_begin(cf_predict_out *c)
+{
+    if (c->format == CF_PREDICT_CSV)
+        fputs("pattern,np,bytes,datatype,t_us,lo_us,hi_us,bw_MiBps,source,model,extrapolated,"
+              "note,blocks\n",
+              c->fp);
+    else if (c->format == CF_PREDICT_JSON) {
+        char buf[4096], *p = buf;
+        p = put_str(p, "{\"model_file\": ");
+        p = put_json_str(p, c->model_path);
+        p = put_str(p, ", \"predictions\": [");
+        fwrite(buf, 1, (size_t)(p - buf), c->fp);
+    } else {
+        fprintf(c->fp, "model: %s\n", c->model_path);
+        if (c->show_datatype)
+            fprintf(c->fp, "%-14s %6s %10s %-14s %6s %12s %12s %12s %10s  %-12s %s\n",
+                    "pattern", "np", "bytes", "datatype", "blocks", "t_us", "lo_us", "hi_us",
+                    "MiB/s", "source", "model; notes");
+        else
+            fprintf(c->fp, "%-14s %6s %10s %12s %12s %12s %10s  %-12s %s\n", "pattern", "np",
+                    "bytes", "t_us", "lo_us", "hi_us", "MiB/s", "source", "model; notes");
+    }
+}
+
+/* A number for people: 4 significant digits, whole digits kept (44430, not 4.443e+04). */
+#define TABLE_DIGITS 4
+static void table_num(char *buf, size_t n, double v, const char *missing)
+{
+    if (isfinite(v))
+        snprintf(buf, n, "%.*g", cf_sig_prec(v, TABLE_DIGITS), v);
+    else
+        snprintf(buf, n, "%s", missing);
+}
+
+/* One CSV line into p; returns its end. */
+static char *csv_row(char *p, const cf_predict_out *c, const cf_predict_answer *a)
+{
+    const char *src = a->source;
+    p = put_str(p, c->pattern);
+    *p++ = ',';
+    p = put_u64(p, (uint64_t)a->np);
+    *p++ = ',';
+    p = put_u64(p, a->bytes);
+    *p++ = ',';
+    p = put_str(p, c->datatype);
+    *p++ = ',';
+    p = put_sig(p, a->t, CSV_DIGITS, "");
+    *p++ = ',';
+    p = put_sig(p, a->lo, CSV_DIGITS, "");
+    *p++ = ',';
+    p = put_sig(p, a->hi, CSV_DIGITS, "");
+    *p++ = ',';
+    p = put_sig(p, a->bw, CSV_DIGITS, "");
+    *p++ = ',';
+    p = put_str(p, src);
+    *p++ = ',';
+    p = put_csv(p, a->model);
+    *p++ = ',';
+    p = put_str(p, extra_text(a));
+    *p++ = ',';
+    if (a->bnote[0] == '\0') {
+        p = put_str(p, a->note_csv);
+    } else {
+        char note[2 * CF_PREDICT_NOTE_MAX + 4];
+        snprintf(note, sizeof note, "%s%s%s", a->note, a->note[0] ? "; " : "", a->bnote);
+        p = put_csv(p, note);
+    }
+    *p++ = ',';
+    if (a->blocks >= 0)
+        p = put_u64(p, (uint64_t)a->blocks);
+    *p++ = '\n';
+    return p;
+}
+
+/* One JSON object of the array into p; returns its end. */
+static char *json_row(char *p, const cf_predict_out *c, const cf_predict_answer *a)
+{
+    const char *src = a->source;
+    p = put_str(p, c->rows ? ",\n  {\"pattern\": " : "\n  {\"pattern\": ");
+    p = put_json_str(p, c->pattern);
+    p = put_str(p, ", \"np\": ");
+    p = put_u64(p, (uint64_t)a->np);
+    p = put_str(p, ", \"bytes\": ");
+    p = put_u64(p, a->bytes);
+    p = put_str(p, ", \"datatype\": ");
+    p = put_json_str(p, c->datatype);
+    p = put_str(p, ", \"blocks\": ");
+    if (a->blocks >= 0)
+        p = put_u64(p, (uint64_t)a->blocks);
+    else
+        p = put_str(p, "null");
+    p = put_str(p, ", \"t_us\": ");
+    p = put_json_num(p, a->t);
+    p = put_str(p, ", \"lo_us\": ");
+    p = put_json_num(p, a->lo);
+    p = put_str(p, ", \"hi_us\": ");
+    p = put_json_num(p, a->hi);
+    p = put_str(p, ", \"bw_MiBps\": ");
+    p = put_json_num(p, a->bw);
+    p = put_str(p, ", \"source\": ");
+    p = put_json_str(p, src);
+    p = put_str(p, ", \"model\": ");
+    p = put_json_str(p, a->model);
+    p = put_str(p, ", \"extrapolated\": {\"np\": ");
+    p = put_str(p, a->np_extra ? "true" : "false");
+    p = put_str(p, ", \"bytes\": ");
+    p = put_str(p, a->bytes_extra ? "true" : "false");
+    p = put_str(p, ", \"blocks\": ");
+    p = put_str(p, a->blocks_extra ? "true" : "false");
+    p = put_str(p, "}, \"note\": ");
+    if (a->bnote[0] == '\0') {
+        p = put_str(p, a->note_json);
+    } else {
+        char note[2 * CF_PREDICT_NOTE_MAX + 4];
+        snprintf(note, sizeof note, "%s%s%s", a->note, a->note[0] ? "; " : "", a->bnote);
+        p = put_json_str(p, note);
+    }
+    *p++ = '}';
+    return p;
+}
+
+/* One table line for people into p (cap bytes); returns its end. */
+static char *table_row(char *buf, size_t cap, const cf_predict_out *c,
+                       const cf_predict_answer *a)
+{
+    char *p = buf;
+    const char *src = a->source;
+    char size[32], t[32], lo[32], hi[32], bw[32];
+    cf_size_format(a->bytes, size, sizeof size);
+    table_num(t, sizeof t, a->t, a->refused ? "refused" : "-");
+    table_num(lo, sizeof lo, a->lo, "-");
+    table_num(hi, sizeof hi, a->hi, "-");
+    table_num(bw, sizeof bw, a->bw, "-");
+    p += snprintf(p, cap, "%-14s %6ld %10s ", c->pattern, a->np, size);
+    if (c->show_datatype) {
+        char blocks[24] = "-";
+        if (a->blocks >= 0)
+            snprintf(blocks, sizeof blocks, "%ld", a->blocks);
+        p += snprintf(p, cap - (size_t)(p - buf), "%-14s %6s ", c->datatype, blocks);
+    }
+    p += snprintf(p, cap - (size_t)(p - buf), "%12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
+                  t, lo, hi, bw, src, a->model, a->note[0] ? "; " : "", a->note,
+                  a->bnote[0] ? "; " : "", a->bnote);
+    return p;
+}
+
+void cf_out_predict_row(cf_predict_out *c, const cf_predict_answer *a)
+{
+    char buf[16 * CF_PREDICT_NOTE_MAX + 512], *p;
+    if (c->format == CF_PREDICT_CSV)
+        p = csv_row(buf, c, a);
+    else if (c->format == CF_PREDICT_JSON)
+        p = json_row(buf, c, a);
+    else
+        p = table_row(buf, sizeof buf, c, a);
+    fwrite(buf, 1, (size_t)(p - buf), c->fp);
+    c->rows++;
+}
+
+void cf_out_predict_end(cf_predict_out *c)
+{
+    if (c->format == CF_PREDICT_JSON)
+        fputs(c->rows ? "\n]}\n" : "]}\n", c->fp);
+}
+
+
+void cf_out_predict_escape(const char *note, char *csv, char *json)
+{
+    *put_csv(csv, note) = '\0';
+    *put_json_str(json, note) = '\0';
+}

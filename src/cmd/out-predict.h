@@ -1,0 +1,49 @@
+/* commfit predict's output: the answers as a table, CSV or JSON (one module prints them
+ * all); predict computes cf_predict_answer and hands each over. */
+#ifndef CF_OUT_PREDICT_H
+#define CF_OUT_PREDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { CF_PREDICT_TABLE, CF_PREDICT_CSV, CF_PREDICT_JSON };
+
+#define CF_PREDICT_NOTE_MAX 512
+
+/* One answer. */
+typedef struct cf_predict_answer {
+    long np;
+    uint64_t bytes;
+    double t, lo, hi, bw;
+    const char *model;
+    char model_buf[96];
+    long blocks; /* of a derived datatype; -1 for a fit without blocks, and the others */
+    int np_extra, bytes_extra, blocks_extra;
+    int refused; /* the model gives no positive time here: no numbers are printed */
+    char bnote[CF_PREDICT_NOTE_MAX]; /* what holds at this point only: bytes or blocks
+                                        outside the measured, a breakpoint gap, a refusal;
+                                        "" if none */
+    /* From the source at this np: its name ("fit", "across-np", "p2p-estimate"), and what
+     * holds at every size there, as text, as a CSV field and as a JSON string
+     * (cf_out_predict_escape). */
+    const char *source, *note, *note_csv, *note_json;
+} cf_predict_answer;
+
+typedef struct cf_predict_out {
+    FILE *fp;
+    int format;             /* CF_PREDICT_TABLE, ... */
+    int show_datatype;      /* the table shows datatype and blocks */
+    const char *model_path; /* named in the table's first line and the JSON */
+    const char *pattern, *datatype;
+    size_t rows; /* written so far */
+} cf_predict_out;
+
+void cf_out_predict_begin(cf_predict_out *o);
+void cf_out_predict_row(cf_predict_out *o, const cf_predict_answer *a);
+void cf_out_predict_end(cf_predict_out *o);
+/* note as a CSV field into csv (2 * strlen + 3 bytes) and as a JSON string, quotes
+ * included, into json (6 * strlen + 3 bytes). */
+void cf_out_predict_escape(const char *note, char *csv, char *json);
+
+#endif

@@ -1,0 +1,65 @@
+/* The answer order, in one place: predict and report both ask it which source answers. */
+#include "config.h"
+
+#include "modelfile/answer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const cf_answer_kind_names[] = {"fit", "across-np", "p2p-estimate"};
+
+static void join(char *buf, size_t n, const char *part)
+{
+    size_t l = strlen(buf);
+    if (part[0] != '\0' && l < n)
+        snprintf(buf + l, n - l, "%s%s", l ? "; " : "", part);
+}
+
+int cf_answer_choose(const cf_modelset *ms, const cf_across_set *as, const char *pattern,
+                     const char *datatype, long np, cf_answer_source *out, char *why, size_t n)
+{
+    memset(out, 0, sizeof *out);
+    const cf_fit *f = np > 0 ? cf_modelset_find(ms, pattern, (int)np, datatype) : NULL;
+    if (f != NULL) {
+        out->kind = CF_ANSWER_FIT;
+        out->fit = f;
+        out->bytes_min = (double)f->min_bytes;
+        out->bytes_max = (double)f->max_bytes;
+        return 0;
+    }
+    const cf_across *a = cf_across_set_find(as, pattern, datatype);
+    out->across = a;
+    if (a != NULL && a->error[0] == '\0') {
+        out->kind = CF_ANSWER_ACROSS;
+        out->bytes_min = a->bytes_min;
+        out->bytes_max = a->bytes_max;
+        return 0;
+    }
+    const cf_p2p *pp = &as->pp;
+    const cf_coll *c = cf_coll_find(pattern);
+    char part[256] = "";
+    if (!as->have_p2p)
+        snprintf(part, sizeof part, "no point-to-point parameters in the file");
+    else if (pp->error[0] != '\0')
+        snprintf(part, sizeof part, "no point-to-point estimate: %s", pp->error);
+    else if (c == NULL)
+        snprintf(part, sizeof part, "no algorithm cost known for '%s'", pattern);
+    else if (strcmp(datatype, c->datatype) != 0)
+        snprintf(part, sizeof part, "the point-to-point estimate is for datatype %s",
+                 c->datatype);
+    else if (c->two_only && np != 2)
+        snprintf(part, sizeof part, "%s is defined on 2 processes only", pattern);
+    if (part[0] == '\0') {
+        out->kind = CF_ANSWER_P2P;
+        out->coll = c;
+        out->bytes_min = pp->h.bytes_min;
+        out->bytes_max = pp->h.bytes_max;
+        return 0;
+    }
+    if (why != NULL && n > 0) {
+        why[0] = '\0';
+        join(why, n, a ? a->error : "no across-np model");
+        join(why, n, part);
+    }
+    return CF_EXIT_DATA;
+}

@@ -1,0 +1,39 @@
+/* Which source answers a prediction, decided in one place for predict and report: the
+ * fit at that np, else the across-np model, else the point-to-point estimate. */
+#ifndef CF_ANSWER_H
+#define CF_ANSWER_H
+
+#include <stddef.h>
+
+#include "base/collective.h"
+#include "fit/across.h"
+#include "fit/fit.h"
+#include "modelfile/modelfile.h"
+
+typedef enum cf_answer_kind {
+    CF_ANSWER_FIT,    /* the fit of (pattern, np, datatype) */
+    CF_ANSWER_ACROSS, /* the across-np model of (pattern, datatype) */
+    CF_ANSWER_P2P,    /* the pattern's algorithm cost with ping-pong's alpha and beta */
+} cf_answer_kind;
+
+/* "fit", "across-np", "p2p-estimate": the names predict's output uses. */
+extern const char *const cf_answer_kind_names[];
+
+typedef struct cf_answer_source {
+    cf_answer_kind kind;
+    const cf_fit *fit;       /* CF_ANSWER_FIT */
+    const cf_across *across; /* CF_ANSWER_ACROSS; for the others, the model that failed or NULL */
+    const cf_coll *coll;     /* CF_ANSWER_P2P: the algorithm costs the estimate evaluates */
+    double bytes_min, bytes_max; /* the sizes the source has seen */
+} cf_answer_source;
+
+/* The source for (pattern, datatype) at np from the fits of ms and the across-np models
+ * and point-to-point parameters of as. np 0 asks for a process count without a fit (the
+ * curves report draws across np). A two-process pattern (pingpong) gets no estimate at
+ * np != 2. Returns 0, or CF_EXIT_DATA with why (n bytes) saying why no source answers
+ * ("not enough process counts (have 1, need 3); no point-to-point parameters in the
+ * file"). */
+int cf_answer_choose(const cf_modelset *ms, const cf_across_set *as, const char *pattern,
+                     const char *datatype, long np, cf_answer_source *out, char *why, size_t n);
+
+#endif
