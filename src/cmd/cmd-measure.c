@@ -122,7 +122,7 @@ static char *command_line(int argc, char **argv)
 
 static int progress_width;
 
-static void show_progress(const cf_point *pt, size_t done, size_t total, double elapsed_s,
+static void show_progress(const cf_measure_point *pt, size_t done, size_t total, double elapsed_s,
                           double left_s)
 {
     char size[32], left[32] = "?";

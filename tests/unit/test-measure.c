@@ -190,7 +190,7 @@ static void test_plan(void)
 {
     cf_measure_opts o;
     cf_error e;
-    cf_point *p;
+    cf_measure_point *p;
     size_t n;
     opts(&o, 4, &e,
          (const char *const[]){"--patterns", "pingpong,bcast,barrier", "--sizes", "0,1K", "--np",
@@ -300,7 +300,7 @@ static void test_resume(void)
     is_int(cf_measure_opts_check(&o, 2, &e), 0, "resume: its plan passes");
     ok(o.check == 1 && o.samples == 2 && o.npats == 2, "resume: the plan is the file's");
     ok(o.done != NULL && o.done->n_rows == 3, "resume: three finished rows");
-    cf_point *p;
+    cf_measure_point *p;
     size_t n;
     cf_measure_plan(&o, &p, &n);
     ok(n == 1 && strcmp(p[0].pat->name, "bcast") == 0 && p[0].bytes == 1024,
