@@ -308,7 +308,7 @@ static int parse_patterns(cf_measure_opts *o, cf_error *e)
             char names[1024] = "";
             for (int i = 0; i < cf_npatterns; i++) {
                 strncat(names, i ? ", " : "", sizeof names - strlen(names) - 1);
-                strncat(names, cf_patterns[i].name, sizeof names - strlen(names) - 1);
+                strncat(names, cf_patterns[i].facts->pattern, sizeof names - strlen(names) - 1);
             }
             rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                               "--patterns: unknown pattern '%s': expected all, loggp, ddt or "
@@ -522,22 +522,22 @@ static int check_points(const cf_measure_opts *o, cf_error *e)
             if (!cf_measure_runs_at(o, p, bnp[b]))
                 continue;
             for (size_t j = 0; j < o->nsizes && rc == 0; j++) {
-                uint64_t bytes = p->sized ? o->sizes[j] : 0, unit;
+                uint64_t bytes = p->facts->sized ? o->sizes[j] : 0, unit;
                 char hs[32];
                 cf_size_format(bytes, hs, sizeof hs);
                 if (cf_kernel_unit(p, bytes, (int)bnp[b], &unit) != 0) {
-                    if (strcmp(p->datatype, "float") == 0)
+                    if (strcmp(p->facts->datatype, "float") == 0)
                         rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                                           "--sizes: %s is too large for %s: a reduction counts "
                                           "floats in an int, so at most 8 GiB - 4",
-                                          hs, p->name);
+                                          hs, p->facts->pattern);
                     else
                         rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                                           "--sizes: %llu bytes cannot be sent by %s at np=%ld: "
                                           "above 2 GiB - 1 a size must be a multiple of a power "
                                           "of two that brings MPI's int count under 2^31 "
                                           "(such as 3G)",
-                                          (unsigned long long)bytes, p->name, bnp[b]);
+                                          (unsigned long long)bytes, p->facts->pattern, bnp[b]);
                     break;
                 }
                 uint64_t per_rank = cf_kernel_footprint(p, bytes, (int)bnp[b]);
@@ -553,7 +553,7 @@ static int check_points(const cf_measure_opts *o, cf_error *e)
                     rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                                       "--sizes: %s at np=%ld and %s needs %s of buffers on this "
                                       "node, which has %s of memory",
-                                      p->name, bnp[b], hs, need, have);
+                                      p->facts->pattern, bnp[b], hs, need, have);
                 }
             }
         }
@@ -605,8 +605,8 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
         if (top > 0 && top < 2) {
             const char *name = "ddt";
             for (size_t i = 0; i < o->npats; i++)
-                if (o->pats[i]->two_ranks) {
-                    name = o->pats[i]->name;
+                if (o->pats[i]->facts->two_only) {
+                    name = o->pats[i]->facts->pattern;
                     break;
                 }
             return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,

@@ -16,7 +16,7 @@ int cf_measure_needs_two(const cf_measure_opts *o)
     if (o->ddt)
         return 1;
     for (size_t i = 0; i < o->npats; i++)
-        if (o->pats[i]->two_ranks)
+        if (o->pats[i]->facts->two_only)
             return 1;
     return 0;
 }
@@ -32,7 +32,7 @@ static int np_listed(const cf_measure_opts *o, long np)
 /* Whether pattern p runs at np. */
 int cf_measure_runs_at(const cf_measure_opts *o, const cf_pattern *p, long np)
 {
-    return p->two_ranks ? np == 2 : np_listed(o, np);
+    return p->facts->two_only ? np == 2 : np_listed(o, np);
 }
 
 /* The process counts the plan visits: the --np list, and 2 for the two-rank patterns. */
@@ -78,7 +78,7 @@ int cf_measure_plan_text(const cf_measure_opts *o, char **out)
     size_t len = 0, cap = 0;
     int bad = cf_measure_appendf(&b, &len, &cap, "--patterns ");
     for (size_t i = 0; i < o->npats; i++)
-        bad |= cf_measure_appendf(&b, &len, &cap, "%s%s", i ? "," : "", o->pats[i]->name);
+        bad |= cf_measure_appendf(&b, &len, &cap, "%s%s", i ? "," : "", o->pats[i]->facts->pattern);
     if (o->ddt)
         bad |= cf_measure_appendf(&b, &len, &cap, "%sddt", o->npats ? "," : "");
     bad |= cf_measure_appendf(&b, &len, &cap, " --sizes ");
@@ -126,8 +126,8 @@ static int already_done(const cf_measure_opts *o, const cf_pattern *p, long np, 
         return 0;
     for (size_t i = 0; i < o->done->n_rows; i++) {
         const cf_row *r = &o->done->rows[i];
-        if (r->np == np && r->bytes == bytes && strcmp(r->pattern, p->name) == 0 &&
-            strcmp(r->datatype, p->datatype) == 0)
+        if (r->np == np && r->bytes == bytes && strcmp(r->pattern, p->facts->pattern) == 0 &&
+            strcmp(r->datatype, p->facts->datatype) == 0)
             return 1;
     }
     return 0;
@@ -169,8 +169,8 @@ int cf_measure_plan(const cf_measure_opts *o, cf_measure_point **out, size_t *n)
             const cf_pattern *p = o->pats[i];
             if (!cf_measure_runs_at(o, p, bnp[b]))
                 continue;
-            for (size_t j = 0; j < (p->sized ? o->nsizes : 1); j++) {
-                uint64_t bytes = p->sized ? o->sizes[j] : 0;
+            for (size_t j = 0; j < (p->facts->sized ? o->nsizes : 1); j++) {
+                uint64_t bytes = p->facts->sized ? o->sizes[j] : 0;
                 if (already_done(o, p, bnp[b], bytes))
                     continue;
                 v[k].pat = p;

@@ -142,11 +142,11 @@ static int pk_failed(cf_run_state *R, point_kernel *pk)
 static void point_name(const cf_measure_point *pt, char *buf, size_t n)
 {
     if (pt->ddt != NULL)
-        snprintf(buf, n, "%s %s np=%d bytes=%llu blocks=%ld", pt->pat->name,
+        snprintf(buf, n, "%s %s np=%d bytes=%llu blocks=%ld", pt->pat->facts->pattern,
                  cf_ddt_kind_name(pt->ddt->kind), pt->np, (unsigned long long)pt->bytes,
                  pt->ddt->blocks);
     else
-        snprintf(buf, n, "%s np=%d bytes=%llu", pt->pat->name, pt->np,
+        snprintf(buf, n, "%s np=%d bytes=%llu", pt->pat->facts->pattern, pt->np,
                  (unsigned long long)pt->bytes);
 }
 
@@ -181,7 +181,7 @@ static int warm_up(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long *reps,
      * two-rank patterns get more calls because their start is skewed by one transfer (rank
      * 1 waits for the first message), which biases the mean by 1/(4 reps). */
     if (o->simulate != NULL && reps_opt == 0)
-        reps_opt = pt->pat->two_ranks || pt->ddt != NULL ? CF_SIM_REPS_P2P : CF_SIM_REPS;
+        reps_opt = pt->pat->facts->two_only || pt->ddt != NULL ? CF_SIM_REPS_P2P : CF_SIM_REPS;
     *reps = cf_measure_reps(pt->bytes, reps_opt, budget, nominal, wmax);
     w0 = MPI_Wtime();
     if (pk_run(pk, *reps, &t, &contributes) != 0)

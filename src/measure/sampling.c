@@ -62,8 +62,8 @@ void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, cons
                     const double *tavg, const double *tmax, size_t n, cf_row *row)
 {
     cf_row_init(row);
-    snprintf(row->pattern, sizeof row->pattern, "%s", p->name);
-    snprintf(row->datatype, sizeof row->datatype, "%s", p->datatype);
+    snprintf(row->pattern, sizeof row->pattern, "%s", p->facts->pattern);
+    snprintf(row->datatype, sizeof row->datatype, "%s", p->facts->datatype);
     row->np = np;
     row->bytes = bytes;
     row->reps = reps;
@@ -86,6 +86,6 @@ void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, cons
         row->t_avg_us = row->t_max_us;
     row->t_med_us = cf_stats_median(tavg, n) * 1e6;
     row->t_ci95_us = n >= 2 ? cf_stats_ci95_median(tavg, n) * 1e6 : NAN;
-    if (p->nmsg > 0)
-        row->bw_MiBps = (double)p->nmsg * (double)bytes / (1.048576 * row->t_avg_us);
+    if (p->facts->nmsg > 0)
+        row->bw_MiBps = (double)p->facts->nmsg * (double)bytes / (1.048576 * row->t_avg_us);
 }
