@@ -340,24 +340,14 @@ static int row_fast(reader *r, const char *s, size_t n, cf_row *row)
     return 0;
 }
 
-/* Field k of a row's comma-joined extra values ("" when absent). */
+/* Field k of a row's extra values, k < 0 for a column the table does not have. */
 static const char *extra_field(const char *extra, int k, size_t *len)
 {
-    if (extra == NULL || k < 0) {
+    if (k < 0) {
         *len = 0;
         return "";
     }
-    for (; k > 0; k--) {
-        const char *c = strchr(extra, ',');
-        if (c == NULL) {
-            *len = 0;
-            return "";
-        }
-        extra = c + 1;
-    }
-    const char *c = strchr(extra, ',');
-    *len = c ? (size_t)(c - extra) : strlen(extra);
-    return extra;
+    return cf_row_extra_field(extra, (size_t)k, len);
 }
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)

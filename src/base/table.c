@@ -155,6 +155,59 @@ void cf_row_init(cf_row *r)
     r->bw_MiBps = NAN;
 }
 
+double cf_row_time(const cf_row *r, cf_statistic s)
+{
+    switch (s) {
+    case CF_STAT_MEDIAN:
+        return r->t_med_us;
+    case CF_STAT_MIN:
+        return r->t_min_us;
+    default:
+        return r->t_avg_us;
+    }
+}
+
+double cf_row_time_or_mean(const cf_row *r, cf_statistic s)
+{
+    double t = cf_row_time(r, s);
+    return isnan(t) ? r->t_avg_us : t;
+}
+
+double cf_row_time_named(const cf_row *r, const char *stat)
+{
+    cf_statistic s = CF_STAT_MEAN;
+    if (strcmp(stat, "median") == 0 || strcmp(stat, "t_med_us") == 0)
+        s = CF_STAT_MEDIAN;
+    else if (strcmp(stat, "min") == 0 || strcmp(stat, "t_min_us") == 0)
+        s = CF_STAT_MIN;
+    return cf_row_time_or_mean(r, s);
+}
+
+const char *cf_row_extra_field(const char *extra, size_t k, size_t *len)
+{
+    *len = 0;
+    if (extra == NULL)
+        return "";
+    for (; k > 0; k--) {
+        const char *c = strchr(extra, ',');
+        if (c == NULL)
+            return "";
+        extra = c + 1;
+    }
+    *len = strcspn(extra, ",");
+    return extra;
+}
+
+void cf_row_extra_copy(const char *extra, size_t k, char *buf, size_t n)
+{
+    size_t len;
+    const char *f = cf_row_extra_field(extra, k, &len);
+    if (len >= n)
+        len = n - 1;
+    memcpy(buf, f, len);
+    buf[len] = '\0';
+}
+
 /* The characters of names, for a look-up per character. */
 const unsigned char cf_table_name_chars[256] = {
     ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,

@@ -143,7 +143,7 @@ static void summary(FILE *fp, const cf_table *t, group *g)
         fprintf(fp, "</td><td class=\"num\">%zu</td>", x->n);
         cf_size_format(x->first->bytes, lo, sizeof lo);
         fprintf(fp, "<td class=\"num\">%.3g µs (%s, np=%d)</td><td class=\"num\">",
-                cf_report_time_us(x->first), lo, x->first->np);
+                cf_row_time_or_mean(x->first, CF_STAT_MEDIAN), lo, x->first->np);
         if (x->peak != NULL) {
             cf_size_format(x->peak->bytes, hi, sizeof hi);
             fprintf(fp, "%.0f MiB/s (%s, np=%d)", x->peak->bw_MiBps, hi, x->peak->np);

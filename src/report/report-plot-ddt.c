@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/size.h"
+#include "base/stats.h"
 
 /* Open symbols for the pack baseline, one for each line type's filled one. */
 const int cf_plot_open_pt[9] = {6, 6, 4, 8, 10, 12, 6, 4, 8};
@@ -143,7 +144,7 @@ static int plot_gain(cf_report *r, const cf_sel *s, const cf_plot_names *dts, co
         for (size_t i = 0; i < n; i++) {
             double t = cf_report_row_time(r, pts[i].x), tp = cf_report_row_time(r, pts[i].pack);
             fprintf(sc.dat, "%llu %.6g %.6g %.6g %d\n", (unsigned long long)pts[i].x->bytes,
-                    cf_report_gain_pct(t, tp), t, tp, pts[i].x->blocks);
+                    cf_stats_gain_pct(t, tp), t, tp, pts[i].x->blocks);
         }
         const cf_fit *f = cf_report_fit(r, pattern, np, dts->v[d]);
         const cf_fit *pf = pack_fit(r, pattern, np, dts->v[d]);
@@ -166,7 +167,7 @@ static int plot_gain(cf_report *r, const cf_sel *s, const cf_plot_names *dts, co
             if (cf_fit_predict_blocks(f, m, b, &a) != 0 ||
                 cf_fit_predict_blocks(pf, m, b, &pp) != 0 || !(pp.t_us > 0))
                 continue;
-            fprintf(sc.dat, "%.6g %.6g\n", m, cf_report_gain_pct(a.t_us, pp.t_us));
+            fprintf(sc.dat, "%.6g %.6g\n", m, cf_stats_gain_pct(a.t_us, pp.t_us));
         }
         snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
         snprintf(t, sizeof t, "%s from the fits", dts->v[d]);

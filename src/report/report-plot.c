@@ -32,16 +32,6 @@ int cf_report_is_p2p(const cf_row *r)
     return !isnan(r->bw_MiBps) && !cf_report_is_ddt(r);
 }
 
-double cf_report_time_us(const cf_row *r)
-{
-    return isnan(r->t_med_us) ? r->t_avg_us : r->t_med_us;
-}
-
-double cf_report_gain_pct(double t_us, double pack_us)
-{
-    return 100.0 * (pack_us - t_us) / pack_us;
-}
-
 size_t cf_report_spread(const uint64_t *v, size_t n, size_t k, uint64_t *out)
 {
     if (n <= k) {
