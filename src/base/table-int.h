@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/table.h"
+/* Not table.h: it is the table's own interface, and table.c includes this one. */
+struct cf_table;
 
 /* The core columns, in cf_table_columns' order. */
 enum { C_PATTERN, C_NP, C_BYTES, C_DATATYPE, C_BLOCKS, C_REPS, C_SAMPLES,
@@ -15,8 +16,8 @@ enum { C_PATTERN, C_NP, C_BYTES, C_DATATYPE, C_BLOCKS, C_REPS, C_SAMPLES,
 /* The rows' extra values are kept in blocks that the table owns (table.c). Room for n
  * bytes in the newest block; cf_table_strings_keep(t, k) then keeps the first
  * k. NULL out of memory. */
-char *cf_table_strings_room(cf_table *t, size_t n);
-void cf_table_strings_keep(cf_table *t, size_t k);
+char *cf_table_strings_room(struct cf_table *t, size_t n);
+void cf_table_strings_keep(struct cf_table *t, size_t k);
 
 /* The characters of names ([a-z0-9_]), for a look-up per character: the reader's fast
  * path tests every character of every name. */

@@ -9,8 +9,8 @@
 
 #include "fit/across.h"
 #include "modelfile/across-json.h"
+#include "modelfile/modelfile.h"
 #include "base/error.h"
-#include "report/report.h"
 #include "base/table.h"
 
 /* The groups of plots, in the order the page shows them. */
@@ -162,8 +162,6 @@ void cf_report_fit_bw_block(cf_script *s, const cf_fit *f, double lo, double hi,
  * where the curve leaves room in a plot of times from t_lo to t_hi. */
 void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, double t_hi,
                            int labels);
-/* Relative error of every fit against its points, one plot per pattern (and datatype). */
-int cf_report_plots_resid(cf_report *r, cf_error *e);
 /* The model's rows of the page: fitted parameters, quality, saturation, across np. */
 void cf_report_html_model(FILE *fp, const cf_report *r);
 

@@ -9,6 +9,7 @@
 
 #include "base/stats.h"
 #include "report/report-int.h"
+#include "report/report.h"
 #include "tap.h"
 
 static char *quoted(void (*quote)(FILE *, const char *), const char *s)
