@@ -427,13 +427,11 @@ static void report_end(cf_run_state *R, int status)
     }
 }
 
-int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hooks *hooks,
-                   cf_error *e)
+/* Every rank: MPI's error handling, this rank's place, the timer and the sample buffers,
+ * the table's columns. 0; -1 on an MPI error; 2 out of memory (R->e says so). */
+static int run_init(cf_run_state *R)
 {
-    cf_run_state R0 = {0}, *R = &R0;
-    R->o = o;
-    R->hooks = hooks;
-    R->e = e;
+    const cf_measure_opts *o = R->o;
     RUN_CALL(MPI_Comm_set_errhandler, (MPI_COMM_WORLD, MPI_ERRORS_RETURN), NULL);
     RUN_CALL(MPI_Comm_set_errhandler, (MPI_COMM_SELF, MPI_ERRORS_RETURN), NULL);
     RUN_CALL(MPI_Comm_rank, (MPI_COMM_WORLD, &R->rank), NULL);
@@ -453,16 +451,54 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     R->tavg = malloc(R->cap_samples * sizeof(double));
     R->tmax = malloc(R->cap_samples * sizeof(double));
     R->t = cf_table_alloc();
-    cf_measure_point *pts = NULL;
-    size_t npts = 0;
-    char *plan = NULL;
-    int status = 0, rc = 0;
     const char *extra[1 + CF_DDT_NEXTRA] = {"stop"};
     for (size_t i = 0; i < CF_DDT_NEXTRA; i++)
         extra[1 + i] = cf_ddt_extra_columns[i];
     if (R->tmin == NULL || R->tavg == NULL || R->tmax == NULL || R->t == NULL ||
-        cf_table_set_extra(R->t, extra, o->ddt ? 1 + CF_DDT_NEXTRA : 1) != 0 || cf_measure_plan(o, &pts, &npts) != 0 ||
-        cf_measure_plan_text(o, &plan) != 0) {
+        cf_table_set_extra(R->t, extra, o->ddt ? 1 + CF_DDT_NEXTRA : 1) != 0) {
+        cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        return 2;
+    }
+    return 0;
+}
+
+/* The points, one process count after the other, each on its sub-communicator. Returns
+ * run_block's status, or -1 on an MPI error. */
+static int run_points(cf_run_state *R, const cf_measure_point *pts, size_t npts)
+{
+    int status = 0;
+    double t0 = MPI_Wtime();
+    for (size_t from = 0; from < npts && status == 0;) {
+        size_t to = from;
+        while (to < npts && pts[to].np == pts[from].np)
+            to++;
+        int st = run_block(R, pts, from, to, npts, t0);
+        if (st < 0 || quiet_barrier(R) != 0)
+            return -1;
+        RUN_CALL(MPI_Bcast, (&st, 1, MPI_INT, 0, MPI_COMM_WORLD), NULL);
+        status = st;
+        from = to;
+    }
+    return status;
+}
+
+int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hooks *hooks,
+                   cf_error *e)
+{
+    cf_run_state R0 = {0}, *R = &R0;
+    R->o = o;
+    R->hooks = hooks;
+    R->e = e;
+    cf_measure_point *pts = NULL;
+    size_t npts = 0;
+    char *plan = NULL;
+    int rc = 0, status = run_init(R);
+    if (status < 0) {
+        rc = -1;
+        goto out;
+    }
+    if (status == 0 &&
+        (cf_measure_plan(o, &pts, &npts) != 0 || cf_measure_plan_text(o, &plan) != 0)) {
         cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         status = 2;
     }
@@ -490,24 +526,9 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         rc = cf_run_mpi_failed(R, "MPI_Bcast", brc, NULL);
         goto out;
     }
-
-    double t0 = MPI_Wtime();
-    for (size_t from = 0; from < npts && status == 0;) {
-        size_t to = from;
-        while (to < npts && pts[to].np == pts[from].np)
-            to++;
-        int st = run_block(R, pts, from, to, npts, t0);
-        if (st < 0) {
-            rc = -1;
-            goto out;
-        }
-        if (quiet_barrier(R) != 0) {
-            rc = -1;
-            goto out;
-        }
-        RUN_CALL(MPI_Bcast, (&st, 1, MPI_INT, 0, MPI_COMM_WORLD), NULL);
-        status = st;
-        from = to;
+    if (status == 0 && (status = run_points(R, pts, npts)) < 0) {
+        rc = -1;
+        goto out;
     }
     if (R->rank == 0 && hooks->progress_end && !o->quiet && o->progress)
         hooks->progress_end();
