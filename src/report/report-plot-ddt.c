@@ -213,35 +213,24 @@ static double payload_at(const char *dt, double m, double b)
     return 4 * floats;
 }
 
-/* Time against the block count at a few sizes, with the pack of the same layout beside.
- * A size is a request: its rows at different block counts carry what the layout takes of
- * it, and its curve goes over the block counts measured at it, no further. */
-static int plot_blocks(cf_report *r, const cf_sel *s, const char *datatype, int np, int name_np,
-                       cf_error *e)
+/* One time-against-blocks plot being drawn. */
+typedef struct blocks_plot {
+    cf_report *r;
+    const cf_sel *s; /* the rows of one np */
+    cf_sel d;        /* of them, the datatype's with blocks */
+    const char *datatype;
+    const cf_fit *f;
+    int packs;   /* the pack baseline is drawn beside */
+    int rounded; /* some row carries less than its request */
+    char pack_name[CF_DATATYPE_MAX + 8];
+} blocks_plot;
+
+/* The requests measured at two block counts or more, increasing, into usable. */
+static size_t blocks_requests(const cf_sel *d, uint64_t *groups, uint64_t *usable)
 {
-    const char *pattern = cf_sel_row(s, 0)->pattern;
-    cf_sel d = {s->t, NULL, 0};
-    d.idx = malloc((s->n + 1) * sizeof *d.idx);
-    uint64_t *groups = malloc((s->n + 1) * sizeof *groups);
-    uint64_t *blocks = malloc((s->n + 1) * sizeof *blocks);
-    uint64_t *usable = malloc((s->n + 1) * sizeof *usable);
-    uint64_t pick[CF_PLOT_MAX_SIZES];
-    int rc = 0;
-    if (d.idx == NULL || groups == NULL || blocks == NULL || usable == NULL) {
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        goto done;
-    }
-    for (size_t i = 0; i < s->n; i++)
-        if (cf_sel_row(s, i)->np == np && cf_sel_row(s, i)->blocks > 0 &&
-            strcmp(cf_sel_row(s, i)->datatype, datatype) == 0)
-            d.idx[d.n++] = s->idx[i];
-    size_t n_blocks = cf_sel_distinct(&d, 'b', blocks);
-    if (n_blocks < 2)
-        goto done;
-    /* The requests, and of them those measured at two block counts or more. */
     size_t n_groups = 0, n_usable = 0;
-    for (size_t i = 0; i < d.n; i++) {
-        uint64_t g = asked_group(cf_sel_row(&d, i)->bytes);
+    for (size_t i = 0; i < d->n; i++) {
+        uint64_t g = asked_group(cf_sel_row(d, i)->bytes);
         int seen = 0;
         for (size_t j = 0; j < n_groups && !seen; j++)
             seen = groups[j] == g;
@@ -251,8 +240,8 @@ static int plot_blocks(cf_report *r, const cf_sel *s, const char *datatype, int 
     qsort(groups, n_groups, sizeof *groups, cf_plot_cmp_u64);
     for (size_t j = 0; j < n_groups; j++) {
         int first = -1, two = 0;
-        for (size_t i = 0; i < d.n && !two; i++) {
-            const cf_row *x = cf_sel_row(&d, i);
+        for (size_t i = 0; i < d->n && !two; i++) {
+            const cf_row *x = cf_sel_row(d, i);
             if (asked_group(x->bytes) != groups[j])
                 continue;
             if (first < 0)
@@ -262,17 +251,174 @@ static int plot_blocks(cf_report *r, const cf_sel *s, const char *datatype, int 
         if (two)
             usable[n_usable++] = groups[j];
     }
+    return n_usable;
+}
+
+/* The fit at the measured block counts of request group, and between them where the
+ * layout carries nearly all of the request (at 71 blocks a vector carries 284 of 512
+ * bytes: a dip that no point shows). */
+static void blocks_fit_curve(const blocks_plot *B, cf_script *sc, uint64_t group,
+                             uint64_t asked, int b_lo, int b_hi)
+{
+    const cf_sel *d = &B->d;
+    size_t i = 0;
+    long last = 0;
+    for (int k = 0; k <= 40; k++) {
+        long b = lround(b_lo * pow((double)b_hi / b_lo, k / 40.0));
+        for (; i < d->n && (k == 40 || cf_sel_row(d, i)->blocks <= b); i++) {
+            const cf_row *x = cf_sel_row(d, i);
+            cf_prediction p;
+            if (asked_group(x->bytes) != group || x->blocks == last ||
+                cf_fit_predict_blocks(B->f, (double)x->bytes, x->blocks, &p) != 0 ||
+                !(p.t_us > 0))
+                continue;
+            last = x->blocks;
+            fprintf(sc->dat, "%d %.6g %llu\n", x->blocks, p.t_us, (unsigned long long)x->bytes);
+        }
+        double m = payload_at(B->datatype, (double)asked, (double)b);
+        cf_prediction p;
+        if (b <= last || m < 0.9 * (double)asked ||
+            cf_fit_predict_blocks(B->f, m, (double)b, &p) != 0 || !(p.t_us > 0))
+            continue;
+        last = b;
+        fprintf(sc->dat, "%ld %.6g %.6g\n", b, p.t_us, m);
+    }
+}
+
+/* The pack baseline of request group at the same block counts, in colour lt. */
+static void blocks_pack_curve(blocks_plot *B, cf_script *sc, uint64_t group, int lt)
+{
+    int any = 0;
+    for (size_t i = 0; i < B->d.n; i++) {
+        const cf_row *x = cf_sel_row(&B->d, i), *p;
+        if (asked_group(x->bytes) != group || (p = pack_for(B->s, x, x->blocks)) == NULL)
+            continue;
+        if (any++ == 0)
+            cf_script_block(sc, "pack of the same layout", "blocks t_us");
+        snprintf(B->pack_name, sizeof B->pack_name, "%s", p->datatype);
+        fprintf(sc->dat, "%d %.6g\n", x->blocks, cf_report_row_time(B->r, p));
+    }
+    if (any == 0)
+        return;
+    char how[96];
+    snprintf(how, sizeof how, "using 1:2 with linespoints lt %d dt 2 lw 1 pt %d", lt,
+             cf_plot_open_pt[lt < 9 ? lt : 1]);
+    cf_script_curve(sc, how, NULL);
+}
+
+/* The curves of one request group in colour lt: its points, the fit, the pack. */
+static void blocks_request(blocks_plot *B, cf_script *sc, uint64_t group, int lt)
+{
+    const cf_sel *d = &B->d;
+    /* The request: the largest payload of its rows, carried whole where the blocks
+     * divide it. */
+    uint64_t asked = 0;
+    int b_lo = 0, b_hi = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        const cf_row *x = cf_sel_row(d, i);
+        if (asked_group(x->bytes) != group)
+            continue;
+        asked = x->bytes > asked ? x->bytes : asked;
+        b_lo = b_lo == 0 || x->blocks < b_lo ? x->blocks : b_lo;
+        b_hi = x->blocks > b_hi ? x->blocks : b_hi;
+    }
+    char size[32], how[96];
+    cf_size_format(asked, size, sizeof size);
+    cf_script_block(sc, size, "blocks t_us t_lo_us t_hi_us bytes (carried by the layout)");
+    for (size_t i = 0; i < d->n; i++) {
+        const cf_row *x = cf_sel_row(d, i);
+        if (asked_group(x->bytes) != group)
+            continue;
+        double tm, tlo, thi;
+        cf_plot_time_bounds(B->r, x, &tm, &tlo, &thi);
+        fprintf(sc->dat, "%d %.6g %.6g %.6g %llu\n", x->blocks, tm, tlo, thi,
+                (unsigned long long)x->bytes);
+        B->rounded |= x->bytes != asked;
+    }
+    snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d", B->f ? "yerrorbars" : "yerrorlines",
+             lt);
+    cf_script_curve(sc, how, size);
+    if (B->f != NULL) {
+        cf_script_block(sc, size, "blocks t_us bytes (of the fit, at what the layout carries)");
+        blocks_fit_curve(B, sc, group, asked, b_lo, b_hi);
+        snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
+        cf_script_curve(sc, how, NULL);
+    }
+    if (B->packs)
+        blocks_pack_curve(B, sc, group, lt);
+}
+
+/* What the line styles mean, once, in black (the colours are the sizes), and the
+ * caption. */
+static void blocks_key_caption(const blocks_plot *B, cf_script *sc, const char *pattern,
+                               char *caption, size_t n)
+{
+    char t[CF_FORMULA_MAX + 192];
+    if (B->f != NULL) {
+        cf_plot_fit_title(t, sizeof t, "", B->f);
+        cf_script_key(sc, "with lines lc rgb '#000000'", t);
+    }
+    if (B->packs) {
+        snprintf(t, sizeof t, "%s measured (MPI_Pack of the same layout, contiguous send)",
+                 B->pack_name);
+        cf_script_key(sc, "with linespoints lc rgb '#000000' dt 2 lw 1 pt 6", t);
+    }
+    snprintf(caption, n,
+             "Time per call of %s with datatype %s against the number of blocks the data is "
+             "cut into, log-log, one colour per message size. %s; bars are the 95%% "
+             "confidence interval. A rising curve is the cost per block. Each size's curve "
+             "goes over the block counts measured at it: a block holds one float at least, "
+             "so a small message has few.%s%s%s",
+             pattern, B->datatype, cf_plot_points_note(B->r),
+             B->rounded ? " A size is the payload asked for: at a block count that does not "
+                          "divide it the layout carries a little less (whole blocks of floats), "
+                          "as measured (the data file gives the bytes of each point)."
+                        : "",
+             B->f ? " Solid lines are the fitted model T(m, b) at each size (its formula in "
+                    "the key), at the bytes the layout carries."
+                  : "",
+             B->packs ? " Open symbols on dashed lines are the pack baseline of the same "
+                        "layout at the same size: where they lie below the datatype, packing "
+                        "is faster."
+                      : "");
+}
+
+/* Time against the block count at a few sizes, with the pack of the same layout beside.
+ * A size is a request: its rows at different block counts carry what the layout takes of
+ * it, and its curve goes over the block counts measured at it, no further. */
+static int plot_blocks(cf_report *r, const cf_sel *s, const char *datatype, int np, int name_np,
+                       cf_error *e)
+{
+    const char *pattern = cf_sel_row(s, 0)->pattern;
+    blocks_plot B = {.r = r, .s = s, .d = {s->t, NULL, 0}, .datatype = datatype,
+                     .pack_name = "pack"};
+    B.d.idx = malloc((s->n + 1) * sizeof *B.d.idx);
+    uint64_t *groups = malloc((s->n + 1) * sizeof *groups);
+    uint64_t *blocks = malloc((s->n + 1) * sizeof *blocks);
+    uint64_t *usable = malloc((s->n + 1) * sizeof *usable);
+    uint64_t pick[CF_PLOT_MAX_SIZES];
+    int rc = 0;
+    if (B.d.idx == NULL || groups == NULL || blocks == NULL || usable == NULL) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        if (cf_sel_row(s, i)->np == np && cf_sel_row(s, i)->blocks > 0 &&
+            strcmp(cf_sel_row(s, i)->datatype, datatype) == 0)
+            B.d.idx[B.d.n++] = s->idx[i];
+    size_t n_blocks = cf_sel_distinct(&B.d, 'b', blocks);
+    if (n_blocks < 2)
+        goto done;
+    size_t n_usable = blocks_requests(&B.d, groups, usable);
     if (n_usable == 0)
         goto done;
     /* With the pack baseline each size draws two curves: fewer sizes keep it readable.
      * The spread keeps the largest request, the one measured at every block count. */
-    int packs = 0;
-    for (size_t i = 0; i < d.n && !packs && !cf_report_is_pack(datatype); i++)
-        packs = pack_for(s, cf_sel_row(&d, i), cf_sel_row(&d, i)->blocks) != NULL;
-    size_t n_pick = cf_report_spread(usable, n_usable, packs ? CF_PLOT_MAX_SIZES - 1 : CF_PLOT_MAX_SIZES, pick);
-    const cf_fit *f = cf_report_fit(r, pattern, np, datatype);
-    char pack_name[CF_DATATYPE_MAX + 8] = "pack";
-    int rounded = 0;
+    for (size_t i = 0; i < B.d.n && !B.packs && !cf_report_is_pack(datatype); i++)
+        B.packs = pack_for(s, cf_sel_row(&B.d, i), cf_sel_row(&B.d, i)->blocks) != NULL;
+    size_t n_pick = cf_report_spread(usable, n_usable,
+                                     B.packs ? CF_PLOT_MAX_SIZES - 1 : CF_PLOT_MAX_SIZES, pick);
+    B.f = cf_report_fit(r, pattern, np, datatype);
 
     char npart[32];
     snprintf(npart, sizeof npart, "np%d", np);
@@ -286,116 +432,12 @@ static int plot_blocks(cf_report *r, const cf_sel *s, const char *datatype, int 
     cf_script_counts_axis(sc.gp, "x", blocks, n_blocks);
     fputs("set xlabel 'blocks'\n", sc.gp);
     cf_script_time_axis(sc.gp);
-    for (size_t j = 0; j < n_pick; j++) {
-        int lt = (int)j + 1;
-        /* The request: the largest payload of its rows, carried whole where the blocks
-         * divide it. */
-        uint64_t asked = 0;
-        int b_lo = 0, b_hi = 0;
-        for (size_t i = 0; i < d.n; i++) {
-            const cf_row *x = cf_sel_row(&d, i);
-            if (asked_group(x->bytes) != pick[j])
-                continue;
-            asked = x->bytes > asked ? x->bytes : asked;
-            b_lo = b_lo == 0 || x->blocks < b_lo ? x->blocks : b_lo;
-            b_hi = x->blocks > b_hi ? x->blocks : b_hi;
-        }
-        char size[32], how[96];
-        cf_size_format(asked, size, sizeof size);
-        cf_script_block(&sc, size, "blocks t_us t_lo_us t_hi_us bytes (carried by the layout)");
-        for (size_t i = 0; i < d.n; i++) {
-            const cf_row *x = cf_sel_row(&d, i);
-            if (asked_group(x->bytes) != pick[j])
-                continue;
-            double tm, tlo, thi;
-            cf_plot_time_bounds(r, x, &tm, &tlo, &thi);
-            fprintf(sc.dat, "%d %.6g %.6g %.6g %llu\n", x->blocks, tm, tlo, thi,
-                    (unsigned long long)x->bytes);
-            rounded |= x->bytes != asked;
-        }
-        snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d", f ? "yerrorbars" : "yerrorlines",
-                 lt);
-        cf_script_curve(&sc, how, size);
-        if (f != NULL) {
-            /* At the measured block counts, and between them where the layout carries
-             * nearly all of the request (at 71 blocks a vector carries 284 of 512 bytes:
-             * a dip that no point shows). */
-            cf_script_block(&sc, size, "blocks t_us bytes (of the fit, at what the layout carries)");
-            size_t i = 0;
-            long last = 0;
-            for (int k = 0; k <= 40; k++) {
-                long b = lround(b_lo * pow((double)b_hi / b_lo, k / 40.0));
-                for (; i < d.n && (k == 40 || cf_sel_row(&d, i)->blocks <= b); i++) {
-                    const cf_row *x = cf_sel_row(&d, i);
-                    cf_prediction p;
-                    if (asked_group(x->bytes) != pick[j] || x->blocks == last ||
-                        cf_fit_predict_blocks(f, (double)x->bytes, x->blocks, &p) != 0 ||
-                        !(p.t_us > 0))
-                        continue;
-                    last = x->blocks;
-                    fprintf(sc.dat, "%d %.6g %llu\n", x->blocks, p.t_us,
-                            (unsigned long long)x->bytes);
-                }
-                double m = payload_at(datatype, (double)asked, (double)b);
-                cf_prediction p;
-                if (b <= last || m < 0.9 * (double)asked ||
-                    cf_fit_predict_blocks(f, m, (double)b, &p) != 0 || !(p.t_us > 0))
-                    continue;
-                last = b;
-                fprintf(sc.dat, "%ld %.6g %.6g\n", b, p.t_us, m);
-            }
-            snprintf(how, sizeof how, "using 1:2 with lines lt %d", lt);
-            cf_script_curve(&sc, how, NULL);
-        }
-        if (!packs)
-            continue;
-        int any = 0;
-        for (size_t i = 0; i < d.n; i++) {
-            const cf_row *x = cf_sel_row(&d, i), *p;
-            if (asked_group(x->bytes) != pick[j] || (p = pack_for(s, x, x->blocks)) == NULL)
-                continue;
-            if (any++ == 0)
-                cf_script_block(&sc, "pack of the same layout", "blocks t_us");
-            snprintf(pack_name, sizeof pack_name, "%s", p->datatype);
-            fprintf(sc.dat, "%d %.6g\n", x->blocks, cf_report_row_time(r, p));
-        }
-        if (any == 0)
-            continue;
-        snprintf(how, sizeof how, "using 1:2 with linespoints lt %d dt 2 lw 1 pt %d", lt,
-                 cf_plot_open_pt[lt < 9 ? lt : 1]);
-        cf_script_curve(&sc, how, NULL);
-    }
-    /* What the line styles mean, once, in black: the colours are the sizes. */
-    char t[CF_FORMULA_MAX + 192];
-    if (f != NULL) {
-        cf_plot_fit_title(t, sizeof t, "", f);
-        cf_script_key(&sc, "with lines lc rgb '#000000'", t);
-    }
-    if (packs) {
-        snprintf(t, sizeof t, "%s measured (MPI_Pack of the same layout, contiguous send)",
-                 pack_name);
-        cf_script_key(&sc, "with linespoints lc rgb '#000000' dt 2 lw 1 pt 6", t);
-    }
-    snprintf(caption, sizeof caption,
-             "Time per call of %s with datatype %s against the number of blocks the data is "
-             "cut into, log-log, one colour per message size. %s; bars are the 95%% "
-             "confidence interval. A rising curve is the cost per block. Each size's curve "
-             "goes over the block counts measured at it: a block holds one float at least, "
-             "so a small message has few.%s%s%s",
-             pattern, datatype, cf_plot_points_note(r),
-             rounded ? " A size is the payload asked for: at a block count that does not "
-                       "divide it the layout carries a little less (whole blocks of floats), "
-                       "as measured (the data file gives the bytes of each point)."
-                     : "",
-             f ? " Solid lines are the fitted model T(m, b) at each size (its formula in the "
-                 "key), at the bytes the layout carries."
-               : "",
-             packs ? " Open symbols on dashed lines are the pack baseline of the same layout "
-                     "at the same size: where they lie below the datatype, packing is faster."
-                   : "");
+    for (size_t j = 0; j < n_pick; j++)
+        blocks_request(&B, &sc, pick[j], (int)j + 1);
+    blocks_key_caption(&B, &sc, pattern, caption, sizeof caption);
     rc = cf_script_close(&sc, CF_SEC_DDT, title, caption, e);
 done:
-    free(d.idx);
+    free(B.d.idx);
     free(groups);
     free(blocks);
     free(usable);
