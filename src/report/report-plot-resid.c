@@ -30,6 +30,40 @@ static int was_set_aside(const cf_fit *f, const cf_row *x)
     return 0;
 }
 
+/* The errors of the fit of (pattern, np, dt) as a curve in colour lt, drawn with style;
+ * 1 when it has points, else 0. */
+static int resid_curve(const cf_report *r, cf_script *sc, const cf_sel *s, const char *pattern,
+                       int np, const char *dt, const char *what, const char *style, int lt)
+{
+    const cf_fit *f = cf_report_fit(r, pattern, np, dt);
+    if (f == NULL)
+        return 0;
+    int pts = 0;
+    size_t b = cf_sel_np_find(s, (uint64_t)np), en = cf_sel_np_end(s, b);
+    for (size_t i = b; i < en; i++) {
+        const cf_row *x = cf_sel_row(s, i);
+        if (x->np != np || strcmp(x->datatype, dt) != 0 || x->bytes == 0)
+            continue;
+        cf_prediction p;
+        if (cf_fit_predict_blocks(f, (double)x->bytes, x->blocks, &p) != 0 || !(p.t_us > 0))
+            continue;
+        if (pts++ == 0)
+            cf_script_block(sc, what, "bytes rel_err_pct blocks");
+        fprintf(sc->dat, "%llu %.6g %d\n", (unsigned long long)x->bytes,
+                rel_err_pct(cf_report_row_time(r, x), p.t_us), x->blocks);
+    }
+    if (pts == 0)
+        return 0;
+    char how[96], t[256], loo[32], most[32];
+    snprintf(how, sizeof how, "using 1:2 with %s lt %d", style, lt);
+    pct_text(100 * f->q.loo_mape, loo, sizeof loo);
+    pct_text(100 * f->q.max_rel_err, most, sizeof most);
+    snprintf(t, sizeof t, "%s %s (leave-one-out error %s%%, largest %s%%)", what, f->model, loo,
+             most);
+    cf_script_curve(sc, how, t);
+    return 1;
+}
+
 /* Relative error of the fits of one pattern: one curve per np (plain datatypes) or per
  * datatype (derived datatypes, every block count as points). */
 int cf_plot_resid(cf_report *r, const char *pattern, const char *datatype, int ddt, int name_dt,
@@ -88,41 +122,15 @@ int cf_plot_resid(cf_report *r, const char *pattern, const char *datatype, int d
     for (size_t g = 0; g < n_groups; g++) {
         int np = (int)nps[ddt ? g % n_np : g];
         const char *dt = ddt ? dts.v[g / n_np] : datatype;
-        const cf_fit *f = cf_report_fit(r, pattern, np, dt);
-        if (f == NULL)
-            continue;
-        char what[96], how[96];
+        char what[96];
         if (ddt && n_np > 1)
             snprintf(what, sizeof what, "%s np=%d", dt, np);
         else if (ddt)
             snprintf(what, sizeof what, "%s", dt);
         else
             snprintf(what, sizeof what, "np=%d", np);
-        int pts = 0;
-        size_t b = cf_sel_np_find(&s, (uint64_t)np), en = cf_sel_np_end(&s, b);
-        for (size_t i = b; i < en; i++) {
-            const cf_row *x = cf_sel_row(&s, i);
-            if (x->np != np || strcmp(x->datatype, dt) != 0 || x->bytes == 0)
-                continue;
-            cf_prediction p;
-            if (cf_fit_predict_blocks(f, (double)x->bytes, x->blocks, &p) != 0 || !(p.t_us > 0))
-                continue;
-            if (pts++ == 0)
-                cf_script_block(&sc, what, "bytes rel_err_pct blocks");
-            fprintf(sc.dat, "%llu %.6g %d\n", (unsigned long long)x->bytes,
-                    rel_err_pct(cf_report_row_time(r, x), p.t_us), x->blocks);
-        }
-        if (pts == 0)
-            continue;
-        lt++;
-        snprintf(how, sizeof how, "using 1:2 with %s lt %d",
-                 ddt || !lines ? "points" : "linespoints", lt);
-        char t[256], loo[32], most[32];
-        pct_text(100 * f->q.loo_mape, loo, sizeof loo);
-        pct_text(100 * f->q.max_rel_err, most, sizeof most);
-        snprintf(t, sizeof t, "%s %s (leave-one-out error %s%%, largest %s%%)", what, f->model, loo,
-                 most);
-        cf_script_curve(&sc, how, t);
+        const char *style = ddt || !lines ? "points" : "linespoints";
+        lt += resid_curve(r, &sc, &s, pattern, np, dt, what, style, lt + 1);
     }
     if (n_aside > 0) {
         cf_script_block(&sc, "set aside by the robust fit", "bytes rel_err_pct blocks");

@@ -9,6 +9,26 @@
 
 #include "base/size.h"
 
+static void time_caption(const cf_report *r, const char *pattern, int fitted, int breaks,
+                         size_t zero, char *caption, size_t n)
+{
+    snprintf(caption, n,
+             "Time per call of %s against the message size, log-log, one colour per process "
+             "count. %s; bars are the 95%% confidence interval.%s%s%s",
+             pattern, cf_plot_points_note(r),
+             fitted ? " Lines are the fitted models over the sizes they were fitted to, with "
+                      "their formulas in the key."
+                    : "",
+             breaks > CF_PLOT_MAX_BREAK_LABELS
+                 ? " Dotted vertical lines, in the colour of their process count, mark where "
+                   "a piecewise fit switches segment (the formulas in the key name the "
+                   "sizes)."
+             : breaks ? " Dotted vertical lines mark where a piecewise fit switches segment "
+                        "(the breakpoint lies between the two sizes named)."
+                      : "",
+             zero ? " 0-byte points have no place on the log axis and are left out." : "");
+}
+
 int cf_plot_time(cf_report *r, const char *pattern, const char *datatype, int name_dt,
                      cf_error *e)
 {
@@ -96,21 +116,7 @@ int cf_plot_time(cf_report *r, const char *pattern, const char *datatype, int na
         fitted++;
         breaks += f->nseg - 1;
     }
-    snprintf(caption, sizeof caption,
-             "Time per call of %s against the message size, log-log, one colour per process "
-             "count. %s; bars are the 95%% confidence interval.%s%s%s",
-             pattern, cf_plot_points_note(r),
-             fitted ? " Lines are the fitted models over the sizes they were fitted to, with "
-                      "their formulas in the key."
-                    : "",
-             breaks > CF_PLOT_MAX_BREAK_LABELS
-                 ? " Dotted vertical lines, in the colour of their process count, mark where "
-                   "a piecewise fit switches segment (the formulas in the key name the "
-                   "sizes)."
-             : breaks ? " Dotted vertical lines mark where a piecewise fit switches segment "
-                        "(the breakpoint lies between the two sizes named)."
-                      : "",
-             zero ? " 0-byte points have no place on the log axis and are left out." : "");
+    time_caption(r, pattern, fitted, breaks, zero, caption, sizeof caption);
     rc = cf_script_close(&sc, CF_SEC_TIME, title, caption, e);
 done:
     free(nps);
@@ -197,6 +203,28 @@ static void bw_fit(cf_script *sc, const cf_fit *f, double lo, double hi, int lt)
                  a);
         cf_script_curve(sc, how, t);
     }
+}
+
+static void bw_caption(const cf_report *r, const char *pattern, size_t unbounded, int fitted,
+                       char *caption, size_t n)
+{
+    snprintf(caption, n,
+             "Bandwidth of %s against the message size (log scale), one colour per process "
+             "count. %s, their bandwidth the table's bw_MiBps taken at that time; bars "
+             "follow the 95%% confidence interval of the time. The circled point is the "
+             "highest bandwidth measured.%s%s",
+             pattern, cf_plot_points_note(r),
+             unbounded ? " A bar up to the top has no upper end: its time interval reaches "
+                         "zero."
+                       : "",
+             fitted ? " The solid line is the bandwidth of the fitted model; the dashed line "
+                      "is its asymptotic bandwidth r_inf, from the Hockney line alpha + beta m "
+                      "tangent to the fit at its largest size; the square marks n_1/2 and the "
+                      "triangle the size reaching 90%, of that line or, where it crosses 0 "
+                      "above 0 bytes, of the last segment that does not (of that segment's "
+                      "bandwidth, as the key says); their line is drawn dotted where it "
+                      "differs from the fit."
+                    : "");
 }
 
 int cf_plot_bw(cf_report *r, const char *pattern, const char *datatype, int name_dt,
@@ -290,23 +318,7 @@ int cf_plot_bw(cf_report *r, const char *pattern, const char *datatype, int name
     fprintf(sc.dat, "%llu %.6g\n", (unsigned long long)peak->bytes, peak_bw);
     snprintf(t, sizeof t, "measured peak: %.0f MiB/s at %s (np=%d)", peak_bw, size, peak->np);
     cf_script_curve(&sc, "using 1:2 with points pt 6 ps 2.5 lw 1.5 lc rgb '#000000'", t);
-    snprintf(caption, sizeof caption,
-             "Bandwidth of %s against the message size (log scale), one colour per process "
-             "count. %s, their bandwidth the table's bw_MiBps taken at that time; bars "
-             "follow the 95%% confidence interval of the time. The circled point is the "
-             "highest bandwidth measured.%s%s",
-             pattern, cf_plot_points_note(r),
-             unbounded ? " A bar up to the top has no upper end: its time interval reaches "
-                         "zero."
-                       : "",
-             fitted ? " The solid line is the bandwidth of the fitted model; the dashed line "
-                      "is its asymptotic bandwidth r_inf, from the Hockney line alpha + beta m "
-                      "tangent to the fit at its largest size; the square marks n_1/2 and the "
-                      "triangle the size reaching 90%, of that line or, where it crosses 0 "
-                      "above 0 bytes, of the last segment that does not (of that segment's "
-                      "bandwidth, as the key says); their line is drawn dotted where it "
-                      "differs from the fit."
-                    : "");
+    bw_caption(r, pattern, unbounded, fitted, caption, sizeof caption);
     rc = cf_script_close(&sc, CF_SEC_BW, title, caption, e);
 done:
     free(nps);
