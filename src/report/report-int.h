@@ -164,6 +164,9 @@ void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, d
                            int labels);
 /* The model's rows of the page: fitted parameters, quality, saturation, across np. */
 void cf_report_html_model(FILE *fp, const cf_report *r);
+/* The page's opening: per point-to-point pattern its latency, bandwidths and n_1/2, per
+ * collective its model and error (report-glance.c). 0, or -1 out of memory. */
+int cf_report_html_glance(FILE *fp, const cf_report *r);
 
 /* gnuplot processes a report runs at once, at most. */
 #define CF_GNUPLOT_JOBS 8
