@@ -713,7 +713,8 @@ size_t cf_ddt_gain_print(FILE *fp, const cf_table *t)
             cf_row_extra_copy(p->extra, col, layout, sizeof layout);
             if (strcmp(layout, r->datatype) != 0)
                 continue;
-            double tt = cf_row_time_or_mean(r, CF_STAT_MEDIAN), tp = cf_row_time_or_mean(p, CF_STAT_MEDIAN);
+            double tt = cf_row_time_or_mean(r, CF_STAT_MEDIAN);
+            double tp = cf_row_time_or_mean(p, CF_STAT_MEDIAN);
             if (printed++ == 0)
                 fprintf(fp, "%-10s %4s %12s %8s %12s %12s %9s\n", "datatype", "np", "bytes",
                         "blocks", "t_type_us", "t_pack_us", "gain_%");

@@ -160,8 +160,8 @@ static void collective_rows(FILE *fp, const cf_report *r, const glance_key *k, s
         cf_report_html_text(fp, k->pattern);
         fputs("</td><td>", fp);
         cf_report_html_text(fp, k->datatype);
-        fprintf(fp, "</td><td class=\"num\">%ld to %ld</td><td>across np: <code>",
-                a->np[0], a->np[a->nnp - 1]);
+        fprintf(fp, "</td><td class=\"num\">%ld to %ld</td><td>across np: <code>", a->np[0],
+                a->np[a->nnp - 1]);
         cf_report_html_text(fp, terms);
         fputs("</code></td>", fp);
         error_cells(fp, a->q.loo_mape, a->q.max_rel_err);
