@@ -1,5 +1,6 @@
-/* The algorithm costs of every pattern commfit measures, as terms in (p, m): one table,
- * read by the across-np fit (its basis) and by the point-to-point estimate (its costs).
+/* The pattern table: what each pattern commfit measures is, and its algorithm costs as
+ * terms in (p, m), read by measure's kernels, the across-np fit (its basis) and the
+ * point-to-point estimate (its costs).
  * Sources: Thakur, Rabenseifner and Gropp 2005 (MPICH); Bruck et al. 1997 (alltoall);
  * Hensgen, Finkel and Manber 1988 (dissemination barrier). commfit-formats(5) lists them. */
 #include "config.h"
@@ -67,77 +68,93 @@ double cf_cterm_eval(cf_cterm t, long p, double m)
 
 #define NONE {{0, CF_CT_ONE}}
 
-#define ONE_MSG(pat, n, two)                                                                   \
-    {                                                                                          \
-        pat, "byte", n, two, 1,                                        \
-        {                                                                                      \
-            {"one message", "alpha + m*beta", {{1, CF_CT_ONE}}, {{1, CF_CT_M}}, NONE},    \
-        }                                                                                      \
-    }
+/* The facts before the algorithms: datatype, messages for bandwidth, two processes only,
+ * sized, rooted, v-counts, what bytes means. */
+#define P2P(nmsg, two) "byte", nmsg, two, 1, 0, 0, CF_BYTES_MESSAGE
+#define MOVE(meaning) "byte", 0, 0, 1, 0, 0, meaning
+#define MOVE_V(meaning) "byte", 0, 0, 1, 0, 1, meaning
+#define ROOTED(meaning) "byte", 0, 0, 1, 1, 0, meaning
+#define ROOTED_V(meaning) "byte", 0, 0, 1, 1, 1, meaning
+#define REDUCTION(rooted, v) "float", 0, 0, 1, rooted, v, CF_BYTES_VECTOR
 
-/* Sorted by pattern. */
-const cf_coll cf_colls[] = {
-    {"allgather", "byte", 0, 0, 2,
+#define ONE_MSG                                                                                \
+    1, {{"one message", "alpha + m*beta", {{1, CF_CT_ONE}}, {{1, CF_CT_M}}, NONE}}
+
+#define NO_COST 0, {{NULL, NULL, NONE, NONE, NONE}}
+
+const cf_coll cf_colls[CF_NPATTERNS] = {
+    [CF_PAT_ALLGATHER] = {"allgather", MOVE(CF_BYTES_BLOCK), 2,
      {{"recursive doubling", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
        {{1, CF_CT_P1_M}}, NONE},
       {"ring", "(p-1)*alpha + (p-1)*m*beta", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
-    {"allgatherv", "byte", 0, 0, 2,
+    [CF_PAT_ALLGATHERV] = {"allgatherv", MOVE_V(CF_BYTES_BLOCK), 2,
      {{"recursive doubling", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
        {{1, CF_CT_P1_M}}, NONE},
       {"ring", "(p-1)*alpha + (p-1)*m*beta", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
-    {"allreduce", "float", 0, 0, 2,
+    [CF_PAT_ALLREDUCE] = {"allreduce", REDUCTION(0, 0), 2,
      {{"recursive doubling", "ceil(lg p)*(alpha + m*beta + m*gamma)", {{1, CF_CT_LG}},
        {{1, CF_CT_LG_M}}, {{1, CF_CT_LG_M}}},
       {"Rabenseifner", "2*ceil(lg p)*alpha + 2*(p-1)/p*m*beta + (p-1)/p*m*gamma",
        {{2, CF_CT_LG}}, {{2, CF_CT_FR_M}}, {{1, CF_CT_FR_M}}}}},
-    {"alltoall", "byte", 0, 0, 2,
+    [CF_PAT_ALLTOALL] = {"alltoall", MOVE(CF_BYTES_BLOCK), 2,
      {{"Bruck", "ceil(lg p)*alpha + ceil(lg p)*p*m/2*beta", {{1, CF_CT_LG}},
        {{1, CF_CT_BRUCK_M}}, NONE},
       {"pairwise exchange", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}},
        NONE}}},
-    {"alltoallv", "byte", 0, 0, 1,
+    [CF_PAT_ALLTOALLV] = {"alltoallv", MOVE_V(CF_BYTES_BLOCK), 1,
      {{"pairwise exchange", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}},
        NONE}}},
-    {"barrier", "byte", 0, 0, 1,
+    [CF_PAT_BARRIER] = {"barrier", "byte", 0, 0, 0, 0, 0, CF_BYTES_NONE, 1,
      {{"dissemination", "ceil(lg p)*alpha", {{1, CF_CT_LG}}, NONE, NONE}}},
-    {"bcast", "byte", 0, 0, 2,
+    [CF_PAT_BCAST] = {"bcast", ROOTED(CF_BYTES_BUFFER), 2,
      {{"binomial tree", "ceil(lg p)*(alpha + m*beta)", {{1, CF_CT_LG}}, {{1, CF_CT_LG_M}},
        NONE},
       {"scatter + ring allgather", "(ceil(lg p) + p-1)*alpha + 2*(p-1)/p*m*beta",
        {{1, CF_CT_LG}, {1, CF_CT_P1}}, {{2, CF_CT_FR_M}}, NONE}}},
-    ONE_MSG("exchange", 4, 0),
-    {"gather", "byte", 0, 0, 1,
+    [CF_PAT_EXCHANGE] = {"exchange", P2P(4, 0), ONE_MSG},
+    [CF_PAT_GATHER] = {"gather", ROOTED(CF_BYTES_BLOCK), 1,
      {{"binomial tree", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
        {{1, CF_CT_P1_M}}, NONE}}},
-    {"gatherv", "byte", 0, 0, 1,
+    [CF_PAT_GATHERV] = {"gatherv", ROOTED_V(CF_BYTES_BLOCK), 1,
      {{"linear", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
-    ONE_MSG("pingping", 1, 1),
-    ONE_MSG("pingpong", 1, 1),
-    {"reduce", "float", 0, 0, 2,
+    [CF_PAT_PINGPING] = {"pingping", P2P(1, 1), ONE_MSG},
+    [CF_PAT_PINGPONG] = {"pingpong", P2P(1, 1), ONE_MSG},
+    [CF_PAT_REDUCE] = {"reduce", REDUCTION(1, 0), 2,
      {{"binomial tree", "ceil(lg p)*(alpha + m*beta + m*gamma)", {{1, CF_CT_LG}},
        {{1, CF_CT_LG_M}}, {{1, CF_CT_LG_M}}},
       {"Rabenseifner", "2*ceil(lg p)*alpha + 2*(p-1)/p*m*beta + (p-1)/p*m*gamma",
        {{2, CF_CT_LG}}, {{2, CF_CT_FR_M}}, {{1, CF_CT_FR_M}}}}},
-    {"reduce_scatter", "float", 0, 0, 2,
+    [CF_PAT_REDUCE_SCATTER] = {"reduce_scatter", REDUCTION(0, 1), 2,
      {{"recursive halving", "ceil(lg p)*alpha + (p-1)/p*m*(beta + gamma)", {{1, CF_CT_LG}},
        {{1, CF_CT_FR_M}}, {{1, CF_CT_FR_M}}},
       {"pairwise exchange", "(p-1)*alpha + (p-1)/p*m*(beta + gamma)", {{1, CF_CT_P1}},
        {{1, CF_CT_FR_M}}, {{1, CF_CT_FR_M}}}}},
-    {"scatter", "byte", 0, 0, 1,
+    [CF_PAT_SCATTER] = {"scatter", ROOTED(CF_BYTES_BLOCK), 1,
      {{"binomial tree", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
        {{1, CF_CT_P1_M}}, NONE}}},
-    {"scatterv", "byte", 0, 0, 1,
+    [CF_PAT_SCATTERV] = {"scatterv", ROOTED_V(CF_BYTES_BLOCK), 1,
      {{"linear", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
-    ONE_MSG("sendrecv", 2, 0),
+    [CF_PAT_SENDRECV] = {"sendrecv", P2P(2, 0), ONE_MSG},
+    /* The LogGP experiments: one-way messages between two processes, timed for the
+     * overheads and the gap rather than a transfer's time. */
+    [CF_PAT_LOGGP_OS] = {"loggp_os", P2P(0, 1), NO_COST},
+    [CF_PAT_LOGGP_OR] = {"loggp_or", P2P(0, 1), NO_COST},
+    [CF_PAT_LOGGP_GAP] = {"loggp_gap", P2P(0, 1), NO_COST},
 };
-const int cf_ncolls = (int)(sizeof cf_colls / sizeof cf_colls[0]);
+const int cf_ncolls = CF_PAT_LOGGP_OS;
 
-const cf_coll *cf_coll_find(const char *pattern)
+const cf_coll *cf_pattern_facts(const char *pattern)
 {
-    for (int i = 0; i < cf_ncolls; i++)
+    for (int i = 0; i < CF_NPATTERNS; i++)
         if (strcmp(cf_colls[i].pattern, pattern) == 0)
             return &cf_colls[i];
     return NULL;
+}
+
+const cf_coll *cf_coll_find(const char *pattern)
+{
+    const cf_coll *c = cf_pattern_facts(pattern);
+    return c != NULL && c->nalgs > 0 ? c : NULL;
 }
 
 static double parts(const cf_cost_part *c, long p, double m)

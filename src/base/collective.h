@@ -1,6 +1,9 @@
-/* Algorithm costs of MPI patterns in the process count p and the size m (Thakur,
- * Rabenseifner and Gropp 2005; Bruck; dissemination): the basis of the across-np fit and
- * the cost formulas that the point-to-point estimate evaluates with ping-pong's alpha, beta. */
+/* The pattern table: every MPI pattern commfit knows, once, with what it is (datatype,
+ * ranks, what its size means, messages for bandwidth) and its algorithm costs in the
+ * process count p and the size m (Thakur, Rabenseifner and Gropp 2005; Bruck;
+ * dissemination): the basis of the across-np fit and the cost formulas that the
+ * point-to-point estimate evaluates with ping-pong's alpha, beta. measure's kernels and
+ * the importers refer to it. */
 #ifndef CF_COLLECTIVE_H
 #define CF_COLLECTIVE_H
 
@@ -46,19 +49,48 @@ typedef struct cf_coll_alg {
     cf_cost_part alpha[CF_COST_MAX_PARTS], beta[CF_COST_MAX_PARTS], gamma[CF_COST_MAX_PARTS];
 } cf_coll_alg;
 
+/* What a size (the table's bytes) means for a pattern, as IMB defines it. */
+typedef enum cf_bytes_meaning {
+    CF_BYTES_NONE,    /* nothing: barrier */
+    CF_BYTES_MESSAGE, /* the message: the point-to-point patterns */
+    CF_BYTES_BUFFER,  /* the buffer broadcast */
+    CF_BYTES_BLOCK,   /* the block per process (pair): scatter, gather, allgather, alltoall */
+    CF_BYTES_VECTOR,  /* the whole vector (MPI_FLOAT, count = bytes/4): the reductions */
+} cf_bytes_meaning;
+
+/* One pattern. */
 typedef struct cf_coll {
     const char *pattern;
     const char *datatype; /* what the pattern is measured with: "byte" or "float" */
-    int nmsg;             /* messages a call counts for bandwidth; 0: a collective */
+    int nmsg;             /* messages a call counts for bandwidth; 0: none (a collective) */
     int two_only;         /* runs on two processes whatever np (pingpong, pingping) */
+    int sized;            /* 0 when the size means nothing (barrier): one row, 0 bytes */
+    int rooted;           /* has a root process (bcast, scatter, gather, reduce) */
+    int vcounts;          /* takes per-rank counts and displacements (the v-collectives) */
+    cf_bytes_meaning bytes;
     /* The algorithms MPICH switches between: the point-to-point estimate takes the
-     * cheapest; the across-np fit gives each size range one of them. */
+     * cheapest; the across-np fit gives each size range one of them. 0: no known cost. */
     int nalgs;
     cf_coll_alg algs[CF_COLL_MAX_ALGS];
 } cf_coll;
 
-extern const cf_coll cf_colls[];
-extern const int cf_ncolls;
+/* The patterns by name: first the cf_ncolls that have an algorithm cost, sorted, then the
+ * LogGP experiments, which have none. The names let a table that lists them in another
+ * order (measure's kernels) point at an entry as a constant: &cf_colls[CF_PAT_BCAST]. */
+enum {
+    CF_PAT_ALLGATHER, CF_PAT_ALLGATHERV, CF_PAT_ALLREDUCE, CF_PAT_ALLTOALL, CF_PAT_ALLTOALLV,
+    CF_PAT_BARRIER, CF_PAT_BCAST, CF_PAT_EXCHANGE, CF_PAT_GATHER, CF_PAT_GATHERV,
+    CF_PAT_PINGPING, CF_PAT_PINGPONG, CF_PAT_REDUCE, CF_PAT_REDUCE_SCATTER, CF_PAT_SCATTER,
+    CF_PAT_SCATTERV, CF_PAT_SENDRECV,
+    CF_PAT_LOGGP_OS, CF_PAT_LOGGP_OR, CF_PAT_LOGGP_GAP,
+    CF_NPATTERNS
+};
+
+extern const cf_coll cf_colls[CF_NPATTERNS];
+extern const int cf_ncolls; /* the patterns with an algorithm cost */
+
+/* Any pattern of the table by name, with a cost or not; NULL when unknown. */
+const cf_coll *cf_pattern_facts(const char *pattern);
 
 /* NULL for a pattern without a known algorithm cost. */
 const cf_coll *cf_coll_find(const char *pattern);

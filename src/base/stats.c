@@ -53,3 +53,8 @@ double cf_stats_ci95_median(const double *x, size_t n)
      * data; timing samples are close enough to it once outliers are few. */
     return t * sqrt(M_PI / 2.0) * s / sqrt((double)n);
 }
+
+double cf_stats_gain_pct(double t_us, double base_us)
+{
+    return 100.0 * (base_us - t_us) / base_us;
+}

@@ -14,6 +14,10 @@ double cf_stats_median(const double *x, size_t n);
  * normal-theory standard error of the median). NAN when n < 2. */
 double cf_stats_ci95_median(const double *x, size_t n);
 
+/* The percent gain of a time over a baseline's: 100 * (base - t) / base; how much a derived
+ * datatype's transfer gains over packing the same data (positive: faster). */
+double cf_stats_gain_pct(double t_us, double base_us);
+
 /* The 0.975 quantile of Student t with dof degrees of freedom; INFINITY for dof < 1. */
 double cf_t975(int dof);
 

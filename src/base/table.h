@@ -77,6 +77,24 @@ int cf_table_set_extra(cf_table *t, const char *const *names, size_t n);
 
 /* A row with empty optional fields: blocks 0, reps 0, samples 0, t_med/ci95/bw NAN. */
 void cf_row_init(cf_row *r);
+
+/* Which statistic of a row is its time. */
+typedef enum cf_statistic { CF_STAT_MEDIAN, CF_STAT_MEAN, CF_STAT_MIN } cf_statistic;
+/* The row's time under s, in microseconds: t_med_us, t_avg_us or t_min_us; NAN for the
+ * median of a row that has none (imported tables), which a fit refuses. */
+double cf_row_time(const cf_row *r, cf_statistic s);
+/* The same, but the mean where the row has no median: what the plots, the derived-datatype
+ * summary and the point-to-point estimate show. */
+double cf_row_time_or_mean(const cf_row *r, cf_statistic s);
+/* The same with the statistic by name, as a model file or a column names it ("median" or
+ * "t_med_us", "min" or "t_min_us"; anything else is the mean). */
+double cf_row_time_named(const cf_row *r, const char *stat);
+
+/* Field k of a row's comma-joined extra values (r->extra, which may be NULL): where it
+ * starts, with *len its length; "" (length 0) when the row has no such field. */
+const char *cf_row_extra_field(const char *extra, size_t k, size_t *len);
+/* The same, copied into buf (n bytes with the NUL; cut to fit). */
+void cf_row_extra_copy(const char *extra, size_t k, char *buf, size_t n);
 /* Checks one row against the schema; on failure fills why (for "file:line: why"). */
 int cf_row_check(const cf_row *r, char *why, size_t n);
 /* Parts of cf_row_check, without a message, for callers that check many rows of one name:

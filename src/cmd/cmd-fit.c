@@ -271,22 +271,6 @@ static json_t *source_json(const opts *o, cf_table **tables, const char *output)
     return src;
 }
 
-/* Field col of a row's extra columns into buf ("" when absent). */
-static void extra_field(const char *extra, size_t col, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    for (size_t c = 0; extra != NULL && c < col; c++)
-        if ((extra = strchr(extra, ',')) != NULL)
-            extra++;
-    if (extra == NULL)
-        return;
-    size_t len = strcspn(extra, ",");
-    if (len >= n)
-        len = n - 1;
-    memcpy(buf, extra, len);
-    buf[len] = '\0';
-}
-
 /* MPI_Pack costs depend on the layout packed, and measure records it (ddt_layout): pack
  * rows are fitted per layout, as datatype pack_LAYOUT, and compared with that layout. */
 static void label_pack(const cf_table *t, cf_row *r)
@@ -297,7 +281,7 @@ static void label_pack(const cf_table *t, cf_row *r)
         if (strcmp(t->extra_names[c], "ddt_layout") != 0)
             continue;
         char layout[CF_DATATYPE_MAX];
-        extra_field(r->extra, c, layout, sizeof layout);
+        cf_row_extra_copy(r->extra, c, layout, sizeof layout);
         if (layout[0] != '\0' && strcmp(layout, "pack") != 0 &&
             strlen(layout) + 5 < sizeof r->datatype)
             snprintf(r->datatype, sizeof r->datatype, "pack_%s", layout);

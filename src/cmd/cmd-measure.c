@@ -120,7 +120,7 @@ static char *command_line(int argc, char **argv)
 
 static int progress_width;
 
-static void show_progress(const cf_point *pt, size_t done, size_t total, double elapsed_s,
+static void show_progress(const cf_measure_point *pt, size_t done, size_t total, double elapsed_s,
                           double left_s)
 {
     char size[32], left[32] = "?";
@@ -129,10 +129,10 @@ static void show_progress(const cf_point *pt, size_t done, size_t total, double 
         snprintf(left, sizeof left, "%.0fs", left_s);
     char what[64];
     if (pt->ddt != NULL)
-        snprintf(what, sizeof what, "%s %s %ld blocks", pt->pat->name,
+        snprintf(what, sizeof what, "%s %s %ld blocks", pt->pat->facts->pattern,
                  cf_ddt_kind_name(pt->ddt->kind), pt->ddt->blocks);
     else
-        snprintf(what, sizeof what, "%s", pt->pat->name);
+        snprintf(what, sizeof what, "%s", pt->pat->facts->pattern);
     int n = fprintf(stderr, "\rcommfit: measure: %s np=%d %s  [%zu/%zu]  %.0fs elapsed, ~%s left",
                     what, pt->np, size, done + 1, total, elapsed_s, left);
     for (int i = n; i < progress_width; i++)

@@ -17,16 +17,6 @@ typedef struct rowset {
     size_t n;
 } rowset;
 
-/* The statistic commfit fit chose, by its name there or by the column's. */
-static double row_time(const cf_row *r, const char *stat)
-{
-    if ((strcmp(stat, "median") == 0 || strcmp(stat, "t_med_us") == 0) && isfinite(r->t_med_us))
-        return r->t_med_us;
-    if (strcmp(stat, "min") == 0 || strcmp(stat, "t_min_us") == 0)
-        return r->t_min_us;
-    return r->t_avg_us;
-}
-
 static int rows_hockney(const rowset *t, const char *stat, const char *pattern,
                         const char *datatype, cf_hockney *h, cf_error *e)
 {
@@ -43,7 +33,7 @@ static int rows_hockney(const rowset *t, const char *stat, const char *pattern,
         if (r->np == 2 && r->blocks == 0 && strcmp(r->pattern, pattern) == 0 &&
             strcmp(r->datatype, datatype) == 0) {
             m[n] = (double)r->bytes;
-            y[n++] = row_time(r, stat);
+            y[n++] = cf_row_time_named(r, stat);
         }
     }
     int rc = n == 0 ? cf_error_set(e, CF_EXIT_DATA, NULL, 0, "no %s rows at np=2", pattern)
@@ -141,7 +131,7 @@ static int contention_of(const keyed_row *kr, const char *stat, const cf_p2p *pp
                                   pp->h.beta_us_per_byte, pp->gamma_us_per_byte, NULL, NULL);
         if (!(est > 0.0))
             continue;
-        double q = row_time(r, stat) / est;
+        double q = cf_row_time_named(r, stat) / est;
         ratio[n++] = q;
         s += log(q);
         s2 += log(q) * log(q);
@@ -293,7 +283,7 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
         size_t n = 0;
         for (size_t j = ks[i].lo; j < ks[i].hi; j++) {
             const cf_row *r = kr[j].r;
-            pts[n++] = (cf_point){r->np, (double)r->bytes, row_time(r, stat)};
+            pts[n++] = (cf_point){r->np, (double)r->bytes, cf_row_time_named(r, stat)};
         }
         cf_across *a = &out->a[out->n];
         if ((rc = cf_across_fit_points(ks[i].c, ks[i].datatype, pts, n, a, e)) != 0)

@@ -41,18 +41,6 @@ int cf_weights_parse(const char *s, cf_weights *out)
     return -1;
 }
 
-double cf_row_time(const cf_row *r, cf_statistic s)
-{
-    switch (s) {
-    case CF_STAT_MEDIAN:
-        return r->t_med_us;
-    case CF_STAT_MIN:
-        return r->t_min_us;
-    default:
-        return r->t_avg_us;
-    }
-}
-
 void cf_lsq_free(cf_lsq *r)
 {
     free(r->fitted);

@@ -12,15 +12,10 @@
 #include "fit/fit.h"
 #include "base/table.h"
 
-typedef enum cf_statistic { CF_STAT_MEDIAN, CF_STAT_MEAN, CF_STAT_MIN } cf_statistic;
-
 const char *cf_statistic_name(cf_statistic s);
 const char *cf_weights_name(cf_weights w);
 int cf_statistic_parse(const char *s, cf_statistic *out);
 int cf_weights_parse(const char *s, cf_weights *out);
-
-/* The time a fit uses from a row: t_med_us, t_avg_us or t_min_us. */
-double cf_row_time(const cf_row *r, cf_statistic s);
 
 /* What a model kind fits: the rows of one (pattern, np, datatype), sorted by bytes then
  * blocks, and every row of the input (loggp reads its experiments there). */

@@ -266,6 +266,52 @@ static int row_fast(const imb_table *tb, const cf_import_line *l, double *v, int
     return cf_import_skip_blanks(p, end) == end ? 0 : -1;
 }
 
+/* The careful reading of a row the fast path left: its fields one by one, with the
+ * message that names the one that is wrong. *failed says the row is refused (the status
+ * is then cf_import_table_fail's, which lets --lenient go on). */
+static int row_careful(cf_import *im, imb_table *tb, const cf_import_line *l, double *v,
+                       int *dec, uint64_t *bytes, uint64_t *reps, int *failed, cf_error *e)
+{
+    *bytes = *reps = 0;
+    *failed = 1;
+    cf_import_field f[MAXCOLS];
+    int k = cf_import_split(l->s, l->n, f, MAXCOLS);
+    if (k != tb->ncols && !l->has_nl)
+        return cut_row(im, tb, l, e);
+    if (k != tb->ncols)
+        return cf_import_table_fail(im, e, l->no,
+                                    "expected a row of %d numbers (%s) or a blank line ending "
+                                    "the %s table, got %d field%s: '%.*s'",
+                                    tb->ncols, tb->header, tb->name, k, k == 1 ? "" : "s",
+                                    CF_IMPORT_QUOTE(l->s, l->n));
+    for (int i = 0; i < k; i++) {
+        enum col c = tb->col[i];
+        int bad;
+        if (c == C_BYTES)
+            bad = cf_import_uint(f[i].s, f[i].n, CF_BYTES_MAX, bytes) != 0;
+        else if (c == C_REPS)
+            bad = cf_import_uint(f[i].s, f[i].n, (uint64_t)1 << 53, reps) != 0;
+        else
+            bad = cf_import_number(f[i].s, f[i].n, &v[i], &dec[i]) != 0 || v[i] < 0;
+        if (bad && !l->has_nl)
+            return cut_row(im, tb, l, e);
+        if (bad)
+            return cf_import_table_fail(im, e, l->no,
+                                        "column %d (%s) of the %s table: expected %s, got "
+                                        "'%.*s'",
+                                        i + 1,
+                                        c == C_BYTES  ? "#bytes"
+                                        : c == C_REPS ? "#repetitions"
+                                                      : "a time or rate",
+                                        tb->name,
+                                        c == C_BYTES || c == C_REPS ? "a non-negative integer"
+                                                                    : "a non-negative number",
+                                        (int)(f[i].n > 40 ? 40 : f[i].n), f[i].s);
+    }
+    *failed = 0;
+    return 0;
+}
+
 static int row(cf_import *im, imb_table *tb, const cf_import_line *l, cf_error *e)
 {
     double v[MAXCOLS];
@@ -273,41 +319,9 @@ static int row(cf_import *im, imb_table *tb, const cf_import_line *l, cf_error *
     uint64_t bytes = 0, reps = 0;
     int k = tb->ncols;
     if (row_fast(tb, l, v, dec, &bytes, &reps) != 0) {
-        bytes = reps = 0;
-        cf_import_field f[MAXCOLS];
-        k = cf_import_split(l->s, l->n, f, MAXCOLS);
-        if (k != tb->ncols && !l->has_nl)
-            return cut_row(im, tb, l, e);
-        if (k != tb->ncols)
-            return cf_import_table_fail(im, e, l->no,
-                                        "expected a row of %d numbers (%s) or a blank line ending "
-                                        "the %s table, got %d field%s: '%.*s'",
-                                        tb->ncols, tb->header, tb->name, k, k == 1 ? "" : "s",
-                                        CF_IMPORT_QUOTE(l->s, l->n));
-        for (int i = 0; i < k; i++) {
-            enum col c = tb->col[i];
-            int bad;
-            if (c == C_BYTES)
-                bad = cf_import_uint(f[i].s, f[i].n, CF_BYTES_MAX, &bytes) != 0;
-            else if (c == C_REPS)
-                bad = cf_import_uint(f[i].s, f[i].n, (uint64_t)1 << 53, &reps) != 0;
-            else
-                bad = cf_import_number(f[i].s, f[i].n, &v[i], &dec[i]) != 0 || v[i] < 0;
-            if (bad && !l->has_nl)
-                return cut_row(im, tb, l, e);
-            if (bad)
-                return cf_import_table_fail(im, e, l->no,
-                                            "column %d (%s) of the %s table: expected %s, got "
-                                            "'%.*s'",
-                                            i + 1,
-                                            c == C_BYTES  ? "#bytes"
-                                            : c == C_REPS ? "#repetitions"
-                                                          : "a time or rate",
-                                            tb->name,
-                                            c == C_BYTES || c == C_REPS ? "a non-negative integer"
-                                                                        : "a non-negative number",
-                                            (int)(f[i].n > 40 ? 40 : f[i].n), f[i].s);
-        }
+        int failed, rc = row_careful(im, tb, l, v, dec, &bytes, &reps, &failed, e);
+        if (failed)
+            return rc;
     }
     tb->last_bytes = bytes;
     cf_row r;
@@ -419,6 +433,92 @@ static int start_table(cf_import *im, imb_table *tb, imb_file *fi, cf_error *e)
     return cf_import_table_start(im, tb->line, tb->name, pattern, np, dt, e);
 }
 
+/* A line between a table's name and its rows: "#processes = N", IMB -multi's groups, or
+ * the column header, which starts the table (*started). *skip says the table is left out. */
+static int header_line(cf_import *im, imb_table *tb, imb_file *fi, const cf_import_line *l,
+                       int *started, int *skip, cf_error *e)
+{
+    *started = *skip = 0;
+    const char *s = l->s;
+    size_t n = l->n;
+    trim(&s, &n);
+    const char *p = memmem(s, n, "#processes", 10);
+    const char *g = memmem(s, n, "groups of", 9);
+    if (p != NULL) {
+        const char *eq = memchr(p, '=', n - (size_t)(p - s));
+        uint64_t np;
+        const char *q = eq ? eq + 1 : s + n;
+        size_t qn = (size_t)(s + n - q);
+        trim(&q, &qn);
+        if (eq == NULL || cf_import_uint(q, qn, CF_TABLE_NP_MAX, &np) != 0 || np < 1) {
+            *skip = 1;
+            return cf_import_table_fail(im, e, l->no,
+                                        "expected '# #processes = N' with N from 1 to %d, got "
+                                        "'%.*s'",
+                                        CF_TABLE_NP_MAX, CF_IMPORT_QUOTE(l->s, l->n));
+        }
+        tb->np = (int)np;
+    } else if (g != NULL && tb->np == 0) {
+        /* IMB -multi: "( G groups of P processes each running simultaneous )" */
+        cf_import_field f[8];
+        int k = cf_import_split(g, (size_t)(s + n - g), f, 8);
+        uint64_t np;
+        if (k >= 3 && cf_import_uint(f[2].s, f[2].n, CF_TABLE_NP_MAX, &np) == 0 && np >= 1)
+            tb->np = (int)np;
+    } else if (n >= 2 && s[0] == '#' && s[1] != ' ' && s[1] != '-' && s[1] != '#') {
+        if (column_header(l, tb) != 0) {
+            *skip = 1;
+            return cf_import_table_fail(im, e, l->no,
+                                        "the %s table's columns '%.*s' are not a layout IMB "
+                                        "prints: expected #bytes, #repetitions and t[usec], "
+                                        "t_min/t_max/t_avg[usec] or Mbytes/sec with Msg/sec",
+                                        tb->name, CF_IMPORT_QUOTE(s, n));
+        }
+        int rc = start_table(im, tb, fi, e);
+        *started = 1;
+        *skip = !im->cur.active;
+        return rc;
+    }
+    return 0;
+}
+
+/* The end of the file inside a table (in_header: before its rows): cut off, or its end. */
+static int finish(cf_import *im, imb_table *tb, imb_file *fi, const cf_import_line *l,
+                  int in_header, cf_error *e)
+{
+    if (in_header)
+        return cf_import_table_fail(im, e, tb->line,
+                                    "the file ends before the rows of the %s table: it is cut "
+                                    "off",
+                                    tb->name);
+    if (!l->has_nl)
+        return cut_row(im, tb, l, e);
+    if (tb->has[C_BYTES] && fi->max_len > 0 && tb->last_bytes < fi->max_len)
+        return cf_import_table_fail(im, e, l->no,
+                                    "the file ends inside the %s table, at #bytes %llu before "
+                                    "the maximum %llu the header states: it is cut off",
+                                    tb->name, (unsigned long long)tb->last_bytes,
+                                    (unsigned long long)fi->max_len);
+    return table_end(im, tb, fi, e);
+}
+
+/* The source's note: the IMB version, MPI, date, runs and the bandwidth unit read. */
+static void source_note(const imb_file *fi, char *note, size_t cap)
+{
+    int n = snprintf(note, cap, "IMB %s", fi->version[0] ? fi->version : "version unknown");
+    if (fi->mpi[0])
+        n += snprintf(note + n, cap - (size_t)n, ", MPI %s", fi->mpi);
+    if (fi->date[0])
+        n += snprintf(note + n, cap - (size_t)n, ", date %s", fi->date);
+    if (fi->runs > 1)
+        n += snprintf(note + n, cap - (size_t)n, ", %d runs", fi->runs);
+    if (fi->mb_decimal >= 0)
+        snprintf(note + n, cap - (size_t)n, ", Mbytes/sec read as %s",
+                 fi->mb_mixed     ? "10^6 or 2^20 bytes/s by table"
+                 : fi->mb_decimal ? "10^6 bytes/s"
+                                 : "2^20 bytes/s");
+}
+
 int cf_import_imb_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
 {
     imb_file fi;
@@ -432,6 +532,7 @@ int cf_import_imb_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
     long tables = 0, osu_line = 0;
     int rc = 0;
     char name[48];
+    int started, skip;
     cf_import_lines it;
     cf_import_line l = {0};
     cf_import_lines_init(&it, buf, len);
@@ -479,50 +580,11 @@ int cf_import_imb_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
                 if (rc == 0)
                     goto again;
             } else {
-                const char *s = l.s;
-                size_t n = l.n;
-                trim(&s, &n);
-                const char *p = memmem(s, n, "#processes", 10);
-                const char *g = memmem(s, n, "groups of", 9);
-                if (p != NULL) {
-                    const char *eq = memchr(p, '=', n - (size_t)(p - s));
-                    uint64_t np;
-                    const char *q = eq ? eq + 1 : s + n;
-                    size_t qn = (size_t)(s + n - q);
-                    trim(&q, &qn);
-                    if (eq == NULL || cf_import_uint(q, qn, CF_TABLE_NP_MAX, &np) != 0 ||
-                        np < 1) {
-                        rc = cf_import_table_fail(im, e, l.no,
-                                                  "expected '# #processes = N' with N from 1 "
-                                                  "to %d, got '%.*s'",
-                                                  CF_TABLE_NP_MAX, CF_IMPORT_QUOTE(l.s, l.n));
-                        st = SKIP;
-                    } else {
-                        tb.np = (int)np;
-                    }
-                } else if (g != NULL && tb.np == 0) {
-                    /* IMB -multi: "( G groups of P processes each running simultaneous )" */
-                    cf_import_field f[8];
-                    int k = cf_import_split(g, (size_t)(s + n - g), f, 8);
-                    uint64_t np;
-                    if (k >= 3 && cf_import_uint(f[2].s, f[2].n, CF_TABLE_NP_MAX, &np) == 0 &&
-                        np >= 1)
-                        tb.np = (int)np;
-                } else if (n >= 2 && s[0] == '#' && s[1] != ' ' && s[1] != '-' &&
-                           s[1] != '#') {
-                    if (column_header(&l, &tb) != 0) {
-                        rc = cf_import_table_fail(im, e, l.no,
-                                                  "the %s table's columns '%.*s' are not a "
-                                                  "layout IMB prints: expected #bytes, "
-                                                  "#repetitions and t[usec], t_min/t_max/"
-                                                  "t_avg[usec] or Mbytes/sec with Msg/sec",
-                                                  tb.name, CF_IMPORT_QUOTE(s, n));
-                        st = SKIP;
-                    } else {
-                        rc = start_table(im, &tb, &fi, e);
-                        st = im->cur.active ? ROWS : SKIP;
-                    }
-                }
+                rc = header_line(im, &tb, &fi, &l, &started, &skip, e);
+                if (skip)
+                    st = SKIP;
+                else if (started)
+                    st = ROWS;
             }
             break;
         case ROWS:
@@ -543,23 +605,8 @@ int cf_import_imb_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
         return cf_import_long_line(im, &it, e);
     if (rc != 0)
         return rc;
-    if (st == HDR) {
-        rc = cf_import_table_fail(im, e, tb.line,
-                                  "the file ends before the rows of the %s table: it is cut off",
-                                  tb.name);
-    } else if (st == ROWS) {
-        if (!l.has_nl)
-            rc = cut_row(im, &tb, &l, e);
-        else if (tb.has[C_BYTES] && fi.max_len > 0 && tb.last_bytes < fi.max_len)
-            rc = cf_import_table_fail(im, e, l.no,
-                                      "the file ends inside the %s table, at #bytes %llu "
-                                      "before the maximum %llu the header states: it is cut "
-                                      "off",
-                                      tb.name, (unsigned long long)tb.last_bytes,
-                                      (unsigned long long)fi.max_len);
-        else
-            rc = table_end(im, &tb, &fi, e);
-    }
+    if (st == HDR || st == ROWS)
+        rc = finish(im, &tb, &fi, &l, st == HDR, e);
     if (rc != 0)
         return rc;
     if (tables == 0) {
@@ -576,17 +623,6 @@ int cf_import_imb_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
                         "OSU Micro-Benchmarks output is left out: import it with 'commfit "
                         "import osu'");
     char note[400];
-    int n = snprintf(note, sizeof note, "IMB %s", fi.version[0] ? fi.version : "version unknown");
-    if (fi.mpi[0])
-        n += snprintf(note + n, sizeof note - (size_t)n, ", MPI %s", fi.mpi);
-    if (fi.date[0])
-        n += snprintf(note + n, sizeof note - (size_t)n, ", date %s", fi.date);
-    if (fi.runs > 1)
-        n += snprintf(note + n, sizeof note - (size_t)n, ", %d runs", fi.runs);
-    if (fi.mb_decimal >= 0)
-        snprintf(note + n, sizeof note - (size_t)n, ", Mbytes/sec read as %s",
-                 fi.mb_mixed     ? "10^6 or 2^20 bytes/s by table"
-                 : fi.mb_decimal ? "10^6 bytes/s"
-                                 : "2^20 bytes/s");
+    source_note(&fi, note, sizeof note);
     return cf_import_add_source(im, note, e);
 }

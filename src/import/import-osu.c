@@ -460,221 +460,296 @@ static void note_add(char *note, size_t cap, const char *item)
     snprintf(note + n, cap - n, "%s%s", n ? ", " : "", item);
 }
 
+/* The reader of a whole OSU file: a state per line, from title to header to rows. */
+typedef struct osu_parse {
+    cf_import *im;
+    cf_error *e;
+    osu_table tb;
+    enum { OUT, HDR, ROWS, AFTER, SKIP } st;
+    int again; /* the line is read again in the new state */
+    long tables, imb_line, broke;
+    char broke_text[64];
+    char note[400];
+    osu_row o;
+} osu_parse;
+
+/* Between tables: a title starts one; IMB's title is remembered to say so. */
+static int osu_out(osu_parse *P, const cf_import_line *l, int hash)
+{
+    osu_table *tb = &P->tb;
+    int title = title_line(l, tb);
+    if (title && tb->no_table) {
+        /* osu_hello and osu_init print a line of text, no table. */
+        P->tables++;
+        cf_import_warnf(P->im, l->no, "note: the OSU %s test prints no table: passed over",
+                        tb->title);
+        P->st = SKIP;
+    } else if (title) {
+        P->tables++;
+        P->st = HDR;
+        /* "OSU %s" or "OSU %s %s" of the product and version, without printf */
+        char item[64] = "OSU ";
+        const char *ver = tb->version[0] ? tb->version : "?";
+        if (strcmp(tb->product, "MPI") != 0) {
+            cf_import_append(item, sizeof item, tb->product, strlen(tb->product));
+            cf_import_append(item, sizeof item, " ", 1);
+        }
+        cf_import_append(item, sizeof item, ver, strlen(ver));
+        note_add(P->note, sizeof P->note, item);
+    } else if (P->imb_line == 0 && (cf_import_starts(l->s, l->n, "# Benchmarking ") ||
+                                    (hash && memmem(l->s, l->n, "MPI Benchmark", 13)))) {
+        P->imb_line = l->no;
+    }
+    return 0;
+}
+
+/* "# Datatype: MPI_CHAR" or "# ... pairs: 8" before the column header. */
+static void osu_header_note(osu_parse *P, const cf_import_line *l)
+{
+    osu_table *tb = &P->tb;
+    if (cf_import_starts(l->s, l->n, "# Datatype:")) {
+        const char *p = memchr(l->s, ':', l->n) + 1;
+        size_t n = (size_t)(l->s + l->n - p);
+        while (n > 0 && *p == ' ') {
+            p++;
+            n--;
+        }
+        char b[CF_DATATYPE_MAX];
+        const char *d = cf_import_datatype(p, n, b, sizeof b);
+        if (d != NULL)
+            snprintf(tb->datatype, sizeof tb->datatype, "%s", d);
+        return;
+    }
+    const char *p = (const char *)memmem(l->s, l->n, "pairs:", 6) + 6;
+    cf_import_field f[1];
+    uint64_t v;
+    if (cf_import_split(p, (size_t)(l->s + l->n - p), f, 1) >= 1 &&
+        cf_import_uint(f[0].s, f[0].n, CF_TABLE_NP_MAX / 2, &v) == 0 && v > 0) {
+        tb->pairs = (long)v;
+        char item[32];
+        snprintf(item, sizeof item, "%ld pairs", tb->pairs);
+        note_add(P->note, sizeof P->note, item);
+    }
+}
+
+/* The column header read: the table starts, if its columns measure what its test does. */
+static int osu_columns(osu_parse *P, const cf_import_line *l)
+{
+    osu_table *tb = &P->tb;
+    /* A test this version does not know, named with --pattern: its columns say whether
+     * it measures time or only bandwidth. */
+    if (!tb->known && !tb->has[R_AVG] && !tb->has[R_PURE])
+        tb->bw_only = 1;
+    if (tb->bw_only && !tb->has[R_BW] && !tb->has[R_RATE]) {
+        P->st = SKIP;
+        return cf_import_table_fail(P->im, P->e, l->no,
+                                    "the OSU %s table has no bandwidth column: expected "
+                                    "'MB/s' or 'Bandwidth (MB/s)'",
+                                    tb->title);
+    }
+    if (!tb->bw_only && !tb->has[R_AVG] && !tb->has[R_PURE]) {
+        P->st = SKIP;
+        return cf_import_table_fail(P->im, P->e, l->no,
+                                    "the OSU %s table has no latency column: expected "
+                                    "'Latency (us)' or 'Avg Latency(us)'",
+                                    tb->title);
+    }
+    int rc = start_table(P->im, tb, P->e);
+    P->st = P->im->cur.active ? ROWS : SKIP;
+    return rc;
+}
+
+/* After a title: notes, then the column header. */
+static int osu_hdr(osu_parse *P, const cf_import_line *l, int hash)
+{
+    osu_table *tb = &P->tb;
+    int rc = 0;
+    if (l->n == 0)
+        return 0;
+    if (!hash) {
+        rc = cf_import_table_fail(P->im, P->e, l->no,
+                                  "expected the column header of the OSU %s table ('# Size  "
+                                  "Latency (us)' or the like), got '%.*s'",
+                                  tb->title, CF_IMPORT_QUOTE(l->s, l->n));
+        P->st = SKIP;
+    } else if (is_title(l)) {
+        rc = cf_import_table_fail(P->im, P->e, tb->line,
+                                  "the OSU %s table has no column header: it is cut off "
+                                  "before line %ld",
+                                  tb->title, l->no);
+        P->st = OUT;
+        P->again = 1;
+    } else if (cf_import_starts(l->s, l->n, "# Datatype:") ||
+               memmem(l->s, l->n, "pairs:", 6) != NULL) {
+        osu_header_note(P, l);
+    } else if (column_header(l, tb) == 0) {
+        rc = osu_columns(P, l);
+    }
+    return rc;
+}
+
+/* A line that is not a row inside a table's rows: the table's end, or an error. */
+static int osu_not_row(osu_parse *P, const cf_import_line *l, int hash)
+{
+    osu_table *tb = &P->tb;
+    cf_import *im = P->im;
+    int rc = 0;
+    if (im->cur.n == 0 && im->cur.zero_skipped == 0 && im->cur.notime_skipped == 0) {
+        rc = cf_import_table_fail(im, P->e, tb->line,
+                                  "the OSU %s table has a column header but no rows: it is "
+                                  "cut off before line %ld",
+                                  tb->title, l->no);
+        P->st = hash ? OUT : SKIP;
+        P->again = hash;
+    } else if (hash) {
+        rc = cf_import_table_end(im, P->e);
+        P->st = OUT;
+        P->again = 1;
+    } else if (row_like(l)) {
+        /* A size, then what is not a row: a garbled row, last or not. */
+        rc = cf_import_table_fail(im, P->e, l->no,
+                                  "expected a row of the OSU %s table (%s) with non-negative "
+                                  "numbers, got '%.*s'",
+                                  tb->title, tb->header, CF_IMPORT_QUOTE(l->s, l->n));
+        P->st = SKIP;
+    } else {
+        /* The table ends here unless rows follow: then this line interrupts it. */
+        P->broke = l->no;
+        snprintf(P->broke_text, sizeof P->broke_text, "%.*s", (int)(l->n > 60 ? 60 : l->n),
+                 l->s);
+        P->st = AFTER;
+    }
+    return rc;
+}
+
+/* A table's rows. */
+static int osu_rows(osu_parse *P, const cf_import_line *l, int hash)
+{
+    osu_table *tb = &P->tb;
+    int nf, rc = 0;
+    int pr = hash ? -1 : parse_row(l, tb, &P->o, &nf);
+    if (pr != 0 && !hash && !l->has_nl && l->n > 0 && l->s[0] >= '0' && l->s[0] <= '9') {
+        rc = cf_import_table_fail(P->im, P->e, l->no,
+                                  "the file ends inside a row (no end of line): the OSU %s "
+                                  "table is cut off",
+                                  tb->title);
+        P->st = SKIP;
+    } else if (pr == 0) {
+        rc = add_row(P->im, tb, &P->o, l->no, P->e);
+        if (rc == 0 && !P->im->cur.active)
+            P->st = SKIP;
+    } else if (pr == 1) {
+        rc = cf_import_table_fail(P->im, P->e, l->no,
+                                  "expected %d columns (%s) in a row of the OSU %s table, got "
+                                  "%d: '%.*s'",
+                                  tb->ncols, tb->header, tb->title, nf,
+                                  CF_IMPORT_QUOTE(l->s, l->n));
+        P->st = SKIP;
+    } else {
+        rc = osu_not_row(P, l, hash);
+    }
+    return rc;
+}
+
+/* After a line that ended the rows: a title ends the table; a row means the line
+ * interrupted it. */
+static int osu_after(osu_parse *P, const cf_import_line *l, int hash)
+{
+    int nf;
+    if (hash) {
+        P->st = OUT;
+        P->again = 1;
+        return cf_import_table_end(P->im, P->e);
+    }
+    if (parse_row(l, &P->tb, &P->o, &nf) == 0) {
+        P->st = SKIP;
+        return cf_import_table_fail(P->im, P->e, P->broke,
+                                    "'%s' interrupts the OSU %s table (its rows go on at line "
+                                    "%ld)",
+                                    P->broke_text, P->tb.title, l->no);
+    }
+    return 0;
+}
+
+/* The end of the file: a table it cuts off, or the last table's end. */
+static int osu_finish(osu_parse *P, const cf_import_line *l)
+{
+    osu_table *tb = &P->tb;
+    cf_import *im = P->im;
+    if (P->st == HDR)
+        return cf_import_table_fail(im, P->e, tb->line,
+                                    "the file ends before the rows of the OSU %s table: it is "
+                                    "cut off",
+                                    tb->title);
+    if (P->st == ROWS && !l->has_nl)
+        return cf_import_table_fail(im, P->e, l->no,
+                                    "the file ends inside a row (no end of line): the OSU %s "
+                                    "table is cut off",
+                                    tb->title);
+    if (P->st == ROWS && im->cur.n == 0 && im->cur.zero_skipped == 0 &&
+        im->cur.notime_skipped == 0)
+        return cf_import_table_fail(im, P->e, tb->line,
+                                    "the OSU %s table has a column header but no rows: it is "
+                                    "cut off",
+                                    tb->title);
+    if (P->st == ROWS || P->st == AFTER)
+        return cf_import_table_end(im, P->e);
+    return 0;
+}
+
 int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
 {
-    osu_table tb;
-    memset(&tb, 0, sizeof tb);
-    enum { OUT, HDR, ROWS, AFTER, SKIP } st = OUT;
-    long tables = 0, imb_line = 0, broke = 0;
-    char broke_text[64] = "";
-    char note[400] = "";
+    osu_parse P;
+    memset(&P, 0, sizeof P);
+    P.im = im;
+    P.e = e;
+    P.st = OUT;
     int rc = 0;
     cf_import_lines it;
     cf_import_line l = {0};
     cf_import_lines_init(&it, buf, len);
-    osu_row o;
     while (rc == 0 && cf_import_next_line(&it, &l)) {
         int hash = cf_import_starts(l.s, l.n, "#");
-        int nf;
-    again:
-        switch (st) {
-        case SKIP:
-            if (is_title(&l)) {
-                st = OUT;
-                goto again;
-            }
-            break;
-        case OUT: {
-            int title = title_line(&l, &tb);
-            if (title && tb.no_table) {
-                /* osu_hello and osu_init print a line of text, no table. */
-                tables++;
-                cf_import_warnf(im, l.no, "note: the OSU %s test prints no table: passed over",
-                                tb.title);
-                st = SKIP;
-            } else if (title) {
-                tables++;
-                st = HDR;
-                /* "OSU %s" or "OSU %s %s" of the product and version, without printf */
-                char item[64] = "OSU ";
-                const char *ver = tb.version[0] ? tb.version : "?";
-                if (strcmp(tb.product, "MPI") != 0) {
-                    cf_import_append(item, sizeof item, tb.product, strlen(tb.product));
-                    cf_import_append(item, sizeof item, " ", 1);
+        do {
+            P.again = 0;
+            switch (P.st) {
+            case SKIP:
+                if (is_title(&l)) {
+                    P.st = OUT;
+                    P.again = 1;
                 }
-                cf_import_append(item, sizeof item, ver, strlen(ver));
-                note_add(note, sizeof note, item);
-            } else if (imb_line == 0 && (cf_import_starts(l.s, l.n, "# Benchmarking ") ||
-                                         (hash && memmem(l.s, l.n, "MPI Benchmark", 13)))) {
-                imb_line = l.no;
-            }
-            break;
-        }
-        case HDR:
-            if (l.n == 0)
                 break;
-            if (!hash) {
-                rc = cf_import_table_fail(im, e, l.no,
-                                          "expected the column header of the OSU %s table "
-                                          "('# Size  Latency (us)' or the like), got '%.*s'",
-                                          tb.title, CF_IMPORT_QUOTE(l.s, l.n));
-                st = SKIP;
-            } else if (is_title(&l)) {
-                rc = cf_import_table_fail(im, e, tb.line,
-                                          "the OSU %s table has no column header: it is cut "
-                                          "off before line %ld",
-                                          tb.title, l.no);
-                st = OUT;
-                if (rc == 0)
-                    goto again;
-            } else if (cf_import_starts(l.s, l.n, "# Datatype:")) {
-                const char *p = memchr(l.s, ':', l.n) + 1;
-                size_t n = (size_t)(l.s + l.n - p);
-                while (n > 0 && *p == ' ') {
-                    p++;
-                    n--;
-                }
-                char b[CF_DATATYPE_MAX];
-                const char *d = cf_import_datatype(p, n, b, sizeof b);
-                if (d != NULL)
-                    snprintf(tb.datatype, sizeof tb.datatype, "%s", d);
-            } else if (memmem(l.s, l.n, "pairs:", 6) != NULL) {
-                const char *p = (const char *)memmem(l.s, l.n, "pairs:", 6) + 6;
-                cf_import_field f[1];
-                uint64_t v;
-                if (cf_import_split(p, (size_t)(l.s + l.n - p), f, 1) >= 1 &&
-                    cf_import_uint(f[0].s, f[0].n, CF_TABLE_NP_MAX / 2, &v) == 0 && v > 0) {
-                    tb.pairs = (long)v;
-                    char item[32];
-                    snprintf(item, sizeof item, "%ld pairs", tb.pairs);
-                    note_add(note, sizeof note, item);
-                }
-            } else if (column_header(&l, &tb) == 0) {
-                /* A test this version does not know, named with --pattern: its columns
-                 * say whether it measures time or only bandwidth. */
-                if (!tb.known && !tb.has[R_AVG] && !tb.has[R_PURE])
-                    tb.bw_only = 1;
-                if (tb.bw_only && !tb.has[R_BW] && !tb.has[R_RATE]) {
-                    rc = cf_import_table_fail(im, e, l.no,
-                                              "the OSU %s table has no bandwidth column: "
-                                              "expected 'MB/s' or 'Bandwidth (MB/s)'",
-                                              tb.title);
-                    st = SKIP;
-                    break;
-                }
-                if (!tb.bw_only && !tb.has[R_AVG] && !tb.has[R_PURE]) {
-                    rc = cf_import_table_fail(im, e, l.no,
-                                              "the OSU %s table has no latency column: "
-                                              "expected 'Latency (us)' or 'Avg Latency(us)'",
-                                              tb.title);
-                    st = SKIP;
-                    break;
-                }
-                rc = start_table(im, &tb, e);
-                st = im->cur.active ? ROWS : SKIP;
+            case OUT:
+                rc = osu_out(&P, &l, hash);
+                break;
+            case HDR:
+                rc = osu_hdr(&P, &l, hash);
+                break;
+            case ROWS:
+                rc = osu_rows(&P, &l, hash);
+                break;
+            case AFTER:
+                rc = osu_after(&P, &l, hash);
+                break;
             }
-            break;
-        case ROWS: {
-            int pr = hash ? -1 : parse_row(&l, &tb, &o, &nf);
-            if (pr != 0 && !hash && !l.has_nl && l.n > 0 && l.s[0] >= '0' && l.s[0] <= '9') {
-                rc = cf_import_table_fail(im, e, l.no,
-                                          "the file ends inside a row (no end of line): the "
-                                          "OSU %s table is cut off",
-                                          tb.title);
-                st = SKIP;
-            } else if (pr == 0) {
-                rc = add_row(im, &tb, &o, l.no, e);
-                if (rc == 0 && !im->cur.active)
-                    st = SKIP;
-            } else if (pr == 1) {
-                rc = cf_import_table_fail(im, e, l.no,
-                                          "expected %d columns (%s) in a row of the OSU %s "
-                                          "table, got %d: '%.*s'",
-                                          tb.ncols, tb.header, tb.title, nf,
-                                          CF_IMPORT_QUOTE(l.s, l.n));
-                st = SKIP;
-            } else if (im->cur.n == 0 && im->cur.zero_skipped == 0 &&
-                       im->cur.notime_skipped == 0) {
-                rc = cf_import_table_fail(im, e, tb.line,
-                                          "the OSU %s table has a column header but no rows: "
-                                          "it is cut off before line %ld",
-                                          tb.title, l.no);
-                st = hash ? OUT : SKIP;
-                if (hash && rc == 0)
-                    goto again;
-            } else if (hash) {
-                rc = cf_import_table_end(im, e);
-                st = OUT;
-                if (rc == 0)
-                    goto again;
-            } else if (row_like(&l)) {
-                /* A size, then what is not a row: a garbled row, last or not. */
-                rc = cf_import_table_fail(im, e, l.no,
-                                          "expected a row of the OSU %s table (%s) with "
-                                          "non-negative numbers, got '%.*s'",
-                                          tb.title, tb.header, CF_IMPORT_QUOTE(l.s, l.n));
-                st = SKIP;
-            } else {
-                /* The table ends here unless rows follow: then this line interrupts it. */
-                broke = l.no;
-                snprintf(broke_text, sizeof broke_text, "%.*s", (int)(l.n > 60 ? 60 : l.n),
-                         l.s);
-                st = AFTER;
-            }
-            break;
-        }
-        case AFTER:
-            if (hash) {
-                rc = cf_import_table_end(im, e);
-                st = OUT;
-                if (rc == 0)
-                    goto again;
-            } else if (parse_row(&l, &tb, &o, &nf) == 0) {
-                rc = cf_import_table_fail(im, e, broke,
-                                          "'%s' interrupts the OSU %s table (its rows go on "
-                                          "at line %ld)",
-                                          broke_text, tb.title, l.no);
-                st = SKIP;
-            }
-            break;
-        }
+        } while (rc == 0 && P.again);
     }
     if (rc == 0 && it.too_long)
         return cf_import_long_line(im, &it, e);
-    if (rc != 0)
+    if (rc != 0 || (rc = osu_finish(&P, &l)) != 0)
         return rc;
-    if (st == HDR)
-        rc = cf_import_table_fail(im, e, tb.line,
-                                  "the file ends before the rows of the OSU %s table: it is "
-                                  "cut off",
-                                  tb.title);
-    else if (st == ROWS && !l.has_nl)
-        rc = cf_import_table_fail(im, e, l.no,
-                                  "the file ends inside a row (no end of line): the OSU %s "
-                                  "table is cut off",
-                                  tb.title);
-    else if (st == ROWS && im->cur.n == 0 && im->cur.zero_skipped == 0 &&
-             im->cur.notime_skipped == 0)
-        rc = cf_import_table_fail(im, e, tb.line,
-                                  "the OSU %s table has a column header but no rows: it is "
-                                  "cut off",
-                                  tb.title);
-    else if (st == ROWS || st == AFTER)
-        rc = cf_import_table_end(im, e);
-    if (rc != 0)
-        return rc;
-    if (tables == 0) {
-        if (imb_line > 0)
-            return cf_error_set(e, CF_EXIT_DATA, im->file, imb_line,
+    if (P.tables == 0) {
+        if (P.imb_line > 0)
+            return cf_error_set(e, CF_EXIT_DATA, im->file, P.imb_line,
                                 "this is Intel MPI Benchmarks output: import it with "
                                 "'commfit import imb'");
         return cf_error_set(e, CF_EXIT_DATA, im->file, 1,
                             "not OSU output: no '# OSU MPI ... Test' title in %ld line%s",
                             it.no, it.no == 1 ? "" : "s");
     }
-    if (imb_line > 0)
-        cf_import_warnf(im, imb_line,
+    if (P.imb_line > 0)
+        cf_import_warnf(im, P.imb_line,
                         "Intel MPI Benchmarks output is left out: import it with 'commfit "
                         "import imb'");
-    return cf_import_add_source(im, note, e);
+    return cf_import_add_source(im, P.note, e);
 }

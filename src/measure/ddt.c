@@ -12,6 +12,7 @@
 
 #include "measure/kernels.h"
 #include "base/size.h"
+#include "base/stats.h"
 
 /* The particle of the struct layout; its fields are 4-byte, so it has no padding. */
 typedef struct particle {
@@ -688,31 +689,6 @@ int cf_ddt_time(cf_ddt_xfer *x, long reps, int samples, cf_ddt_times *t, cf_erro
 
 /* ---- the gain over pack ---- */
 
-/* Field col of a comma-joined extra string, copied into buf ("" when absent). */
-static void extra_field(const char *extra, size_t col, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    if (extra == NULL)
-        return;
-    const char *p = extra;
-    for (size_t c = 0; c < col; c++) {
-        p = strchr(p, ',');
-        if (p == NULL)
-            return;
-        p++;
-    }
-    size_t len = strcspn(p, ",");
-    if (len >= n)
-        len = n - 1;
-    memcpy(buf, p, len);
-    buf[len] = '\0';
-}
-
-static double row_time(const cf_row *r)
-{
-    return isnan(r->t_med_us) ? r->t_avg_us : r->t_med_us;
-}
-
 size_t cf_ddt_gain_print(FILE *fp, const cf_table *t)
 {
     size_t col = t->n_extra;
@@ -734,15 +710,16 @@ size_t cf_ddt_gain_print(FILE *fp, const cf_table *t)
             if (strcmp(p->pattern, "pingpong") != 0 || strcmp(p->datatype, "pack") != 0 ||
                 p->np != r->np || p->bytes != r->bytes || p->blocks != r->blocks)
                 continue;
-            extra_field(p->extra, col, layout, sizeof layout);
+            cf_row_extra_copy(p->extra, col, layout, sizeof layout);
             if (strcmp(layout, r->datatype) != 0)
                 continue;
-            double tt = row_time(r), tp = row_time(p);
+            double tt = cf_row_time_or_mean(r, CF_STAT_MEDIAN);
+            double tp = cf_row_time_or_mean(p, CF_STAT_MEDIAN);
             if (printed++ == 0)
                 fprintf(fp, "%-10s %4s %12s %8s %12s %12s %9s\n", "datatype", "np", "bytes",
                         "blocks", "t_type_us", "t_pack_us", "gain_%");
             fprintf(fp, "%-10s %4d %12llu %8d %12.3f %12.3f %9.1f\n", r->datatype, r->np,
-                    (unsigned long long)r->bytes, r->blocks, tt, tp, 100.0 * (tp - tt) / tp);
+                    (unsigned long long)r->bytes, r->blocks, tt, tp, cf_stats_gain_pct(tt, tp));
             break;
         }
     }

@@ -534,7 +534,7 @@ static int scatter_root(cf_kctx *k, int root)
     for (int b = 0; b < k->np; b++)
         fill(s + (uint64_t)b * k->bytes, k->bytes, k->rank, b);
     memset(r, 0, k->bytes);
-    if (k->pat->vcounts)
+    if (k->pat->facts->vcounts)
         CALL(MPI_Scatterv,
              (s, k->counts, k->displs, k->type, r, k->count, k->type, root, k->comm));
     else
@@ -552,7 +552,7 @@ static int gather_root(cf_kctx *k, int root)
     unsigned char *s = k->pool, *r = k->pool + k->recv_off;
     fill(s, k->bytes, k->rank, 0);
     memset(r, 0, (uint64_t)k->np * k->bytes);
-    if (k->pat->vcounts)
+    if (k->pat->facts->vcounts)
         CALL(MPI_Gatherv,
              (s, k->count, k->type, r, k->counts, k->displs, k->type, root, k->comm));
     else
@@ -575,7 +575,7 @@ static int verify_allgather(cf_kctx *k)
     unsigned char *s = k->pool, *r = k->pool + k->recv_off;
     fill(s, k->bytes, k->rank, 0);
     memset(r, 0, (uint64_t)k->np * k->bytes);
-    if (k->pat->vcounts)
+    if (k->pat->facts->vcounts)
         CALL(MPI_Allgatherv, (s, k->count, k->type, r, k->counts, k->displs, k->type, k->comm));
     else
         CALL(MPI_Allgather, (s, k->count, k->type, r, k->count, k->type, k->comm));
@@ -623,7 +623,7 @@ static int verify_alltoall(cf_kctx *k)
     for (int b = 0; b < k->np; b++)
         fill(s + (uint64_t)b * k->bytes, k->bytes, k->rank, b);
     memset(r, 0, (uint64_t)k->np * k->bytes);
-    if (k->pat->vcounts)
+    if (k->pat->facts->vcounts)
         CALL(MPI_Alltoallv, (s, k->counts, k->displs, k->type, r, k->counts, k->displs, k->type,
                              k->comm));
     else
@@ -642,41 +642,41 @@ static int verify_barrier(cf_kctx *k)
 
 /* The order of this table is the order of the rows. */
 const cf_pattern cf_patterns[] = {
-    {"pingpong", "byte", CF_PG_ALL, 1, 1, 1, 0, buf_one, run_pingpong, verify_pingpong},
-    {"pingping", "byte", CF_PG_ALL, 1, 1, 1, 0, buf_one, run_pingping, verify_pingping},
-    {"sendrecv", "byte", CF_PG_ALL, 0, 1, 2, 0, buf_one, run_sendrecv, verify_sendrecv},
-    {"exchange", "byte", CF_PG_ALL, 0, 1, 4, 0, buf_exchange, run_exchange, verify_exchange},
-    {"bcast", "byte", CF_PG_ALL, 0, 1, 0, 0, buf_one, run_bcast, verify_bcast},
-    {"scatter", "byte", CF_PG_ALL, 0, 1, 0, 0, buf_scatter, run_scatter, verify_scatter},
-    {"scatterv", "byte", CF_PG_ALL, 0, 1, 0, 1, buf_scatter, run_scatterv, verify_scatter},
-    {"gather", "byte", CF_PG_ALL, 0, 1, 0, 0, buf_gather, run_gather, verify_gather},
-    {"gatherv", "byte", CF_PG_ALL, 0, 1, 0, 1, buf_gather, run_gatherv, verify_gather},
-    {"allgather", "byte", CF_PG_ALL, 0, 1, 0, 0, buf_gather, run_allgather, verify_allgather},
-    {"allgatherv", "byte", CF_PG_ALL, 0, 1, 0, 1, buf_gather, run_allgatherv, verify_allgather},
-    {"reduce", "float", CF_PG_ALL, 0, 1, 0, 0, buf_one, run_reduce, verify_reduce},
-    {"allreduce", "float", CF_PG_ALL, 0, 1, 0, 0, buf_one, run_allreduce, verify_allreduce},
-    {"reduce_scatter", "float", CF_PG_ALL, 0, 1, 0, 1, buf_one, run_reduce_scatter,
+    {&cf_colls[CF_PAT_PINGPONG], CF_PG_ALL, buf_one, run_pingpong, verify_pingpong},
+    {&cf_colls[CF_PAT_PINGPING], CF_PG_ALL, buf_one, run_pingping, verify_pingping},
+    {&cf_colls[CF_PAT_SENDRECV], CF_PG_ALL, buf_one, run_sendrecv, verify_sendrecv},
+    {&cf_colls[CF_PAT_EXCHANGE], CF_PG_ALL, buf_exchange, run_exchange, verify_exchange},
+    {&cf_colls[CF_PAT_BCAST], CF_PG_ALL, buf_one, run_bcast, verify_bcast},
+    {&cf_colls[CF_PAT_SCATTER], CF_PG_ALL, buf_scatter, run_scatter, verify_scatter},
+    {&cf_colls[CF_PAT_SCATTERV], CF_PG_ALL, buf_scatter, run_scatterv, verify_scatter},
+    {&cf_colls[CF_PAT_GATHER], CF_PG_ALL, buf_gather, run_gather, verify_gather},
+    {&cf_colls[CF_PAT_GATHERV], CF_PG_ALL, buf_gather, run_gatherv, verify_gather},
+    {&cf_colls[CF_PAT_ALLGATHER], CF_PG_ALL, buf_gather, run_allgather, verify_allgather},
+    {&cf_colls[CF_PAT_ALLGATHERV], CF_PG_ALL, buf_gather, run_allgatherv, verify_allgather},
+    {&cf_colls[CF_PAT_REDUCE], CF_PG_ALL, buf_one, run_reduce, verify_reduce},
+    {&cf_colls[CF_PAT_ALLREDUCE], CF_PG_ALL, buf_one, run_allreduce, verify_allreduce},
+    {&cf_colls[CF_PAT_REDUCE_SCATTER], CF_PG_ALL, buf_one, run_reduce_scatter,
      verify_reduce_scatter},
-    {"alltoall", "byte", CF_PG_ALL, 0, 1, 0, 0, buf_alltoall, run_alltoall, verify_alltoall},
-    {"alltoallv", "byte", CF_PG_ALL, 0, 1, 0, 1, buf_alltoall, run_alltoallv, verify_alltoall},
-    {"barrier", "byte", CF_PG_ALL, 0, 0, 0, 0, buf_none, run_barrier, verify_barrier},
-    {"loggp_os", "byte", CF_PG_LOGGP, 1, 1, 0, 0, buf_one, run_loggp_os, verify_oneway},
-    {"loggp_or", "byte", CF_PG_LOGGP, 1, 1, 0, 0, buf_one, run_loggp_or, verify_oneway},
-    {"loggp_gap", "byte", CF_PG_LOGGP, 1, 1, 0, 0, buf_one, run_loggp_gap, verify_oneway},
+    {&cf_colls[CF_PAT_ALLTOALL], CF_PG_ALL, buf_alltoall, run_alltoall, verify_alltoall},
+    {&cf_colls[CF_PAT_ALLTOALLV], CF_PG_ALL, buf_alltoall, run_alltoallv, verify_alltoall},
+    {&cf_colls[CF_PAT_BARRIER], CF_PG_ALL, buf_none, run_barrier, verify_barrier},
+    {&cf_colls[CF_PAT_LOGGP_OS], CF_PG_LOGGP, buf_one, run_loggp_os, verify_oneway},
+    {&cf_colls[CF_PAT_LOGGP_OR], CF_PG_LOGGP, buf_one, run_loggp_or, verify_oneway},
+    {&cf_colls[CF_PAT_LOGGP_GAP], CF_PG_LOGGP, buf_one, run_loggp_gap, verify_oneway},
 };
 const int cf_npatterns = (int)(sizeof cf_patterns / sizeof cf_patterns[0]);
 
 const cf_pattern *cf_pattern_find(const char *name)
 {
     for (int i = 0; i < cf_npatterns; i++)
-        if (strcmp(cf_patterns[i].name, name) == 0)
+        if (strcmp(cf_patterns[i].facts->pattern, name) == 0)
             return &cf_patterns[i];
     return NULL;
 }
 
 static int is_float(const cf_pattern *p)
 {
-    return strcmp(p->datatype, "float") == 0;
+    return strcmp(p->facts->datatype, "float") == 0;
 }
 
 int cf_kernel_unit(const cf_pattern *p, uint64_t bytes, int np, uint64_t *unit)
@@ -686,7 +686,7 @@ int cf_kernel_unit(const cf_pattern *p, uint64_t bytes, int np, uint64_t *unit)
         return bytes / sizeof(float) <= (uint64_t)INT_MAX ? 0 : -1;
     }
     /* The v-collectives address every block by an int displacement. */
-    uint64_t span = p->vcounts ? (uint64_t)np * bytes : bytes;
+    uint64_t span = p->facts->vcounts ? (uint64_t)np * bytes : bytes;
     for (uint64_t u = 1; u <= bytes || u == 1; u *= 2) {
         if (span / u <= (uint64_t)INT_MAX) {
             *unit = u;
@@ -732,7 +732,7 @@ static uint64_t page_round(uint64_t n)
 uint64_t cf_kernel_footprint(const cf_pattern *p, uint64_t bytes, int np)
 {
     uint64_t sb, rb;
-    p->buffers(p->sized ? bytes : 0, np, &sb, &rb);
+    p->buffers(p->facts->sized ? bytes : 0, np, &sb, &rb);
     return page_round(sb ? sb : 1) + page_round(rb ? rb : 1);
 }
 
@@ -742,7 +742,7 @@ int cf_kernel_setup(cf_kctx *k, const cf_pattern *p, MPI_Comm comm, uint64_t byt
     memset(k, 0, sizeof *k);
     k->pat = p;
     k->comm = comm;
-    k->bytes = p->sized ? bytes : 0;
+    k->bytes = p->facts->sized ? bytes : 0;
     k->type = MPI_BYTE;
     CALL(MPI_Comm_rank, (comm, &k->rank));
     CALL(MPI_Comm_size, (comm, &k->np));
@@ -764,7 +764,7 @@ int cf_kernel_setup(cf_kctx *k, const cf_pattern *p, MPI_Comm comm, uint64_t byt
             CALL(MPI_Type_commit, (&k->type));
         }
     }
-    if (p->vcounts) {
+    if (p->facts->vcounts) {
         k->counts = malloc((size_t)k->np * sizeof *k->counts);
         k->displs = malloc((size_t)k->np * sizeof *k->displs);
         if (k->counts == NULL || k->displs == NULL) {

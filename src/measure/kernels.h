@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/collective.h"
+
 /* Which --patterns keyword selects a pattern. */
 enum {
     CF_PG_ALL = 1,   /* "all": the point-to-point patterns and the collectives */
@@ -15,14 +17,10 @@ enum {
 
 typedef struct cf_kctx cf_kctx;
 
+/* A pattern's kernel: the pattern's facts are in the pattern table (base/collective.h). */
 typedef struct cf_pattern {
-    const char *name;
-    const char *datatype; /* "byte" (data movement) or "float" (reductions, MPI_SUM) */
+    const cf_coll *facts; /* name, datatype, two ranks, sized, messages, v-counts */
     unsigned group;       /* CF_PG_ALL or CF_PG_LOGGP */
-    int two_ranks;        /* runs at np=2 only */
-    int sized;            /* 0 when the size means nothing (barrier): one row, 0 bytes */
-    int nmsg;             /* messages per call for bw_MiBps; 0 leaves it empty */
-    int vcounts;          /* uses per-rank counts and displacements (the v-collectives) */
     /* Bytes of the send and of the receive buffer one call needs. */
     void (*buffers)(uint64_t bytes, int np, uint64_t *send, uint64_t *recv);
     /* Runs reps calls; *t_s is this rank's time per call in seconds (already halved for

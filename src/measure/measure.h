@@ -97,16 +97,16 @@ long cf_measure_launch_size(const cf_measure_opts *o, long cores);
 int cf_measure_plan_text(const cf_measure_opts *o, char **out);
 
 /* One point of the plan. */
-typedef struct cf_point {
+typedef struct cf_measure_point {
     const cf_pattern *pat; /* pingpong for a derived-datatype point */
     int np;
     uint64_t bytes;
     const cf_ddt_shape *ddt; /* a derived-datatype point, or NULL */
-} cf_point;
+} cf_measure_point;
 
 /* Every point still to measure, in order (np ascending, then the pattern table, then
  * size), without the rows already in o->done. *out is malloc'd. */
-int cf_measure_plan(const cf_measure_opts *o, cf_point **out, size_t *n);
+int cf_measure_plan(const cf_measure_opts *o, cf_measure_point **out, size_t *n);
 
 /* Repetitions per sample: --reps when given, else min(1000, 40 MiB / bytes), lowered
  * so that the warm-up and the nominal samples fit in max_time_s when one call takes
@@ -126,7 +126,7 @@ void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, cons
 
 /* Hooks the run loop reports through, so that it never prints itself. */
 typedef struct cf_measure_hooks {
-    void (*progress)(const cf_point *pt, size_t done, size_t total, double elapsed_s,
+    void (*progress)(const cf_measure_point *pt, size_t done, size_t total, double elapsed_s,
                      double left_s);
     void (*progress_end)(void);
     void (*warn)(const char *msg);

@@ -19,11 +19,14 @@ static const char *const section_ids[CF_SEC_COUNT] = {"time", "bandwidth", "data
                                                       "residuals"};
 
 static const char style[] =
-    "body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;"
+    "body{font-family:sans-serif;max-width:1200px;margin:1em auto;padding:0 1em;"
     "color:#222;line-height:1.4}\n"
     "h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}\n"
     "table{border-collapse:collapse;margin:.5em 0;font-size:.9em}\n"
-    "th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\n"
+    "th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top;"
+    "overflow-wrap:break-word}\n"
+    "div.wide{max-width:100%;overflow-x:auto}\n"
+    "table.meta td{overflow-wrap:anywhere}details summary{cursor:pointer;color:#444}\n"
     "th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
     "figure{margin:1.5em 0}figure img{max-width:100%;height:auto;border:1px solid #ddd}\n"
     "figcaption{font-size:.9em;color:#444}\n"
@@ -55,14 +58,39 @@ void cf_report_html_text(FILE *fp, const char *s)
     }
 }
 
+/* Metadata values longer than META_FOLD are folded: their first META_HEAD characters or so
+ * show, the rest opens on a click (MPICH's library version carries its whole configure
+ * line, some 2000 characters; a simulation's host list grows with its size). */
+#define META_FOLD 240
+#define META_HEAD 160
+
 static void metadata(FILE *fp, const cf_table *t)
 {
     fputs("<table class=\"meta\">\n", fp);
     for (size_t i = 0; i < t->n_meta; i++) {
+        const char *v = t->meta[i].value;
+        size_t n = strlen(v);
         fputs("<tr><th>", fp);
         cf_report_html_text(fp, t->meta[i].key);
         fputs("</th><td>", fp);
-        cf_report_html_text(fp, t->meta[i].value);
+        if (n <= META_FOLD) {
+            cf_report_html_text(fp, v);
+        } else {
+            /* Cut at a space, so that the summary ends with a whole word. */
+            size_t cut = META_HEAD;
+            while (cut > META_HEAD / 2 && v[cut] != ' ')
+                cut--;
+            if (v[cut] != ' ')
+                cut = META_HEAD;
+            char head[META_HEAD + 1];
+            memcpy(head, v, cut);
+            head[cut] = '\0';
+            fputs("<details><summary>", fp);
+            cf_report_html_text(fp, head);
+            fprintf(fp, " &hellip; (%zu characters)</summary>", n);
+            cf_report_html_text(fp, v);
+            fputs("</details>", fp);
+        }
         fputs("</td></tr>\n", fp);
     }
     fputs("</table>\n", fp);
@@ -118,7 +146,7 @@ static void summary(FILE *fp, const cf_table *t, group *g)
             x->peak = r;
     }
     qsort(g, n, sizeof *g, cmp_group);
-    fputs("<table class=\"summary\">\n<tr><th>pattern</th><th>datatype</th><th>processes</th>"
+    fputs("<div class=\"wide\"><table class=\"summary\">\n<tr><th>pattern</th><th>datatype</th><th>processes</th>"
           "<th>message sizes</th><th>blocks</th><th>points</th>"
           "<th>time at the smallest size</th><th>highest bandwidth</th></tr>\n",
           fp);
@@ -144,14 +172,14 @@ static void summary(FILE *fp, const cf_table *t, group *g)
         fprintf(fp, "</td><td class=\"num\">%zu</td>", x->n);
         cf_size_format(x->first->bytes, lo, sizeof lo);
         fprintf(fp, "<td class=\"num\">%.3g µs (%s, np=%d)</td><td class=\"num\">",
-                cf_report_time_us(x->first), lo, x->first->np);
+                cf_row_time_or_mean(x->first, CF_STAT_MEDIAN), lo, x->first->np);
         if (x->peak != NULL) {
             cf_size_format(x->peak->bytes, hi, sizeof hi);
             fprintf(fp, "%.0f MiB/s (%s, np=%d)", x->peak->bw_MiBps, hi, x->peak->np);
         }
         fputs("</td></tr>\n", fp);
     }
-    fputs("</table>\n", fp);
+    fputs("</table></div>\n", fp);
 }
 
 static const char *json_str(const json_t *o, const char *key)
@@ -224,17 +252,15 @@ static void fit_params(FILE *fp, const cf_fit *f)
     }
 }
 
-void cf_report_html_model(FILE *fp, const cf_report *r)
+/* The fits, one row each: formula, coefficients, quality, notes. */
+static void fits_table(FILE *fp, const cf_modelset *ms)
 {
-    const cf_modelset *ms = r->ms;
-    fputs("<h2 id=\"model\">The model</h2>\n", fp);
-    model_source(fp, r);
     fputs("<h3>Fitted models and their quality</h3>\n"
           "<p>One fit per pattern, process count and datatype. Errors are relative: the "
           "leave-one-out error is the mean error predicting each point without it; the "
           "largest error is over the points fitted. Coefficients carry their standard "
           "error.</p>\n"
-          "<table class=\"fits\">\n<tr><th>pattern</th><th>np</th><th>datatype</th>"
+          "<div class=\"wide\"><table class=\"fits\">\n<tr><th>pattern</th><th>np</th><th>datatype</th>"
           "<th>model</th><th>formula</th><th>coefficients</th><th>points</th>"
           "<th>leave-one-out error</th><th>largest error</th><th>R&sup2;</th>"
           "<th>notes</th></tr>\n",
@@ -290,8 +316,13 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
         }
         fputs("</td></tr>\n", fp);
     }
-    fputs("</table>\n", fp);
+    fputs("</table></div>\n", fp);
 
+}
+
+/* The bandwidth figures of the fits that have them. */
+static void saturation_table(FILE *fp, const cf_modelset *ms)
+{
     int any = 0;
     for (size_t i = 0; i < ms->nfits; i++)
         any |= ms->fits[i].sat.valid;
@@ -304,7 +335,7 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
               "the measured peak, and the size from which every measured bandwidth stays "
               "within 5% of the plateau, the median of the three largest sizes (or where the "
               "bandwidth falls after its peak).</p>\n"
-              "<table class=\"sat\">\n<tr><th>pattern</th><th>np</th><th>datatype</th>"
+              "<div class=\"wide\"><table class=\"sat\">\n<tr><th>pattern</th><th>np</th><th>datatype</th>"
               "<th>r_inf (MiB/s)</th><th>95% interval</th><th>n_1/2</th>"
               "<th>90% of r_inf at</th><th>measured peak (MiB/s)</th><th>at</th>"
               "<th>flat from</th></tr>\n",
@@ -348,15 +379,20 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
             }
             fputs("</tr>\n", fp);
         }
-        fputs("</table>\n", fp);
+        fputs("</table></div>\n", fp);
     }
 
+}
+
+/* The across-np models. */
+static void across_table(FILE *fp, const cf_report *r)
+{
     if (r->across.n > 0) {
         fputs("<h3>Across process counts</h3>\n"
               "<p>Per pattern, the algorithm cost terms fitted jointly over every measured "
               "process count and size; they let predict answer for process counts that were "
               "not measured (L = ceil(lg p), m = bytes).</p>\n"
-              "<table class=\"across\">\n<tr><th>pattern</th><th>datatype</th>"
+              "<div class=\"wide\"><table class=\"across\">\n<tr><th>pattern</th><th>datatype</th>"
               "<th>measured np</th><th>terms (&micro;s per unit)</th><th>points</th>"
               "<th>leave-one-out error</th><th>largest error</th></tr>\n",
               fp);
@@ -385,8 +421,17 @@ void cf_report_html_model(FILE *fp, const cf_report *r)
                     a->q.n, cf_sig_prec(100 * a->q.loo_mape, 2), 100 * a->q.loo_mape,
                     cf_sig_prec(100 * a->q.max_rel_err, 2), 100 * a->q.max_rel_err);
         }
-        fputs("</table>\n", fp);
+        fputs("</table></div>\n", fp);
     }
+}
+
+void cf_report_html_model(FILE *fp, const cf_report *r)
+{
+    fputs("<h2 id=\"model\">The model</h2>\n", fp);
+    model_source(fp, r);
+    fits_table(fp, r->ms);
+    saturation_table(fp, r->ms);
+    across_table(fp, r);
 }
 
 static void figure(FILE *fp, const cf_report *r, const cf_plot *p, const char *missing)
@@ -461,13 +506,22 @@ int cf_report_html(cf_report *r, const char *missing, cf_error *e)
               "<code>gnuplot NAME.gp</code> in this folder draws one.</p>\n",
               fp);
     }
-    fputs("<nav><a href=\"#run\">The run</a><a href=\"#points\">Measured points</a>", fp);
+    /* What a reader came for first; the run's metadata after it. */
+    fputs("<nav><a href=\"#glance\">At a glance</a><a href=\"#run\">The run</a>"
+          "<a href=\"#points\">Measured points</a>",
+          fp);
     if (r->ms != NULL)
         fputs("<a href=\"#model\">The model</a>", fp);
     for (int s = 0; s < CF_SEC_COUNT; s++)
         if (in_section[s])
             fprintf(fp, "<a href=\"#%s\">%s</a>", section_ids[s], section_titles[s]);
-    fputs("</nav>\n<h2 id=\"run\">The run</h2>\n", fp);
+    fputs("</nav>\n", fp);
+    if (cf_report_html_glance(fp, r) != 0) {
+        fclose(fp);
+        free(g);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    fputs("<h2 id=\"run\">The run</h2>\n", fp);
     if (r->table->n_meta > 0)
         metadata(fp, r->table);
     else

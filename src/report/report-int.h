@@ -9,8 +9,8 @@
 
 #include "fit/across.h"
 #include "modelfile/across-json.h"
+#include "modelfile/modelfile.h"
 #include "base/error.h"
-#include "report/report.h"
 #include "base/table.h"
 
 /* The groups of plots, in the order the page shows them. */
@@ -61,9 +61,8 @@ int cf_report_is_ddt(const cf_row *r);
 int cf_report_is_pack(const char *datatype);
 /* Point-to-point rows: a bandwidth column is filled and the datatype is plain. */
 int cf_report_is_p2p(const cf_row *r);
-/* The time a plot shows for a row: the median when known, else the mean across ranks. */
-double cf_report_time_us(const cf_row *r);
-/* The time of a row as the report's fits use it (their statistic), else as above. */
+/* The time of a row as the report's fits use it (their statistic; the median when the
+ * model does not say), the mean where the row has no median. */
 double cf_report_row_time(const cf_report *r, const cf_row *x);
 /* The fit to draw for (pattern, np, datatype): NULL without a model or such a fit. */
 const cf_fit *cf_report_fit(const cf_report *r, const char *pattern, int np, const char *datatype);
@@ -78,9 +77,6 @@ void cf_report_gp_string(FILE *fp, const char *s);
 void cf_report_html_text(FILE *fp, const char *s);
 /* Keeps [a-z0-9_.+-] of s (lower-cased), the rest becomes '_', for file names. */
 void cf_report_file_part(const char *s, char *buf, size_t n);
-
-/* Percent gain of a datatype transfer over the pack baseline: 100 * (pack - t) / pack. */
-double cf_report_gain_pct(double t_us, double pack_us);
 
 /* Picks up to k values of v[0..n) (sorted, increasing), spread evenly on a log scale
  * from the smallest above zero to the last (all of them when n <= k); writes them to out,
@@ -166,10 +162,11 @@ void cf_report_fit_bw_block(cf_script *s, const cf_fit *f, double lo, double hi,
  * where the curve leaves room in a plot of times from t_lo to t_hi. */
 void cf_report_breakpoints(cf_script *s, const cf_fit *f, int lt, double t_lo, double t_hi,
                            int labels);
-/* Relative error of every fit against its points, one plot per pattern (and datatype). */
-int cf_report_plots_resid(cf_report *r, cf_error *e);
 /* The model's rows of the page: fitted parameters, quality, saturation, across np. */
 void cf_report_html_model(FILE *fp, const cf_report *r);
+/* The page's opening: per point-to-point pattern its latency, bandwidths and n_1/2, per
+ * collective its model and error (report-glance.c). 0, or -1 out of memory. */
+int cf_report_html_glance(FILE *fp, const cf_report *r);
 
 /* gnuplot processes a report runs at once, at most. */
 #define CF_GNUPLOT_JOBS 8

@@ -39,10 +39,7 @@ void cf_report_model_close(cf_report *r)
 
 double cf_report_row_time(const cf_report *r, const cf_row *x)
 {
-    if (r->stat < 0)
-        return cf_report_time_us(x);
-    double t = cf_row_time(x, (cf_statistic)r->stat);
-    return isnan(t) ? cf_report_time_us(x) : t;
+    return cf_row_time_or_mean(x, r->stat < 0 ? CF_STAT_MEDIAN : (cf_statistic)r->stat);
 }
 
 const cf_fit *cf_report_fit(const cf_report *r, const char *pattern, int np, const char *datatype)

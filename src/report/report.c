@@ -2,7 +2,7 @@
  * removed again on failure or a signal) and the order in which its files are made. */
 #include "config.h"
 
-#include "report/report-int.h"
+#include "report/report.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +17,7 @@
 
 #include "base/cli.h"
 #include "base/outfile.h"
+#include "report/report-int.h"
 
 /* What a signal handler needs to remove the unfinished folder: only async-signal-safe
  * calls on data prepared beforehand. The list of names changes with signals blocked. */

@@ -248,6 +248,23 @@ expect_rc 0 "-i and -m"
 grep_err "^commfit: report: drawing other.csv with the model models/run.json$" "-i and -m: both used"
 check "-i and -m: the fits are drawn" grep -q "fit: T(m)" both/time-pingpong.gp
 
+# The page opens with what a reader came for, the run's metadata after it; a long value
+# is folded.
+page=both/index.html
+check "the page opens with the key figures, before the run's metadata" \
+    test "$(grep -o '<h2 id="[a-z]*"' $page | head -3 | tr '\n' ' ')" = \
+    '<h2 id="glance" <h2 id="run" <h2 id="points" '
+check "point-to-point: latency, peak, r_inf and n_1/2 of pingpong" \
+    grep -q '^<tr><td>pingpong</td><td class="num">2</td><td class="num">[0-9.]* &micro;s</td><td class="num">[0-9]* MiB/s at [0-9.]* [KM]iB</td><td class="num">[0-9]* MiB/s (95%: [0-9]* to [0-9]*)</td><td class="num">[0-9.]* [KM]\{0,1\}i\{0,1\}B</td></tr>$' $page
+check "collectives: alltoall's across-np model and its errors" \
+    grep -q '^<tr><td>alltoall</td><td>byte</td><td class="num">2 to 8</td><td>across np: <code>[^<]*(p-1)\*m[^<]*</code></td><td class="num">[0-9.]*%</td><td class="num">[0-9.]*%</td></tr>$' $page
+awk '/^pattern,/ {print "# configure: " sprintf("%0300d", 0)} {print}' other.csv >long.csv
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i long.csv -o long
+check "a long metadata value is folded" \
+    grep -q '^<tr><th>configure</th><td><details><summary>0* &hellip; (300 characters)</summary>0*</details></td></tr>$' long/index.html
+check "without a model, the latency is the measured one" \
+    grep -q '^<tr><td>pingpong</td><td class="num">2</td><td class="num">[0-9.]* &micro;s (measured at 0 B)</td>' long/index.html
+
 # A model whose table is gone.
 sed 's|"data/run.csv"|"data/gone.csv"|' models/run.json >lost.json
 run "$COMMFIT" report -m lost.json -o lost

@@ -2,6 +2,8 @@
  * points worked out by hand from Thakur, Rabenseifner and Gropp (2005). */
 #include "config.h"
 
+#include <string.h>
+
 #include "base/collective.h"
 #include "tap.h"
 
@@ -71,10 +73,35 @@ static void costs(void)
          "exchange: one message's alpha + m*beta");
 }
 
+/* The facts measure's kernels and the importers read from the same table. */
+static void facts(void)
+{
+    for (int i = 1; i < cf_ncolls; i++)
+        ok(strcmp(cf_colls[i - 1].pattern, cf_colls[i].pattern) < 0,
+           "the patterns with a cost are sorted: %s before %s", cf_colls[i - 1].pattern,
+           cf_colls[i].pattern);
+    ok(strcmp(cf_colls[CF_PAT_PINGPONG].pattern, "pingpong") == 0 &&
+           strcmp(cf_colls[CF_PAT_BARRIER].pattern, "barrier") == 0 &&
+           strcmp(cf_colls[CF_PAT_LOGGP_GAP].pattern, "loggp_gap") == 0,
+       "the names of the entries are their patterns");
+    ok(cf_pattern_facts("loggp_os") != NULL && cf_coll_find("loggp_os") == NULL,
+       "the LogGP experiments are patterns without a cost");
+    const cf_coll *bar = cf_pattern_facts("barrier"), *pp = cf_pattern_facts("pingpong");
+    ok(!bar->sized && bar->bytes == CF_BYTES_NONE, "barrier has no size");
+    ok(pp->two_only && pp->nmsg == 1 && pp->bytes == CF_BYTES_MESSAGE,
+       "pingpong: two ranks, one message of the size");
+    ok(cf_pattern_facts("bcast")->rooted && !cf_pattern_facts("allreduce")->rooted,
+       "bcast has a root, allreduce none");
+    ok(cf_pattern_facts("reduce_scatter")->vcounts &&
+           cf_pattern_facts("reduce_scatter")->bytes == CF_BYTES_VECTOR,
+       "reduce_scatter: per-rank counts of the whole vector");
+}
+
 int main(void)
 {
     terms();
     table();
+    facts();
     costs();
     return tap_done();
 }

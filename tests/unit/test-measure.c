@@ -82,15 +82,15 @@ static void test_options(void)
 
     opts(&o, 2, &e, (const char *const[]){"--patterns", "all", NULL});
     is_int((long)o.npats, 17, "all: 17 patterns");
-    is_str(o.pats[16]->name, "barrier", "all ends with barrier");
+    is_str(o.pats[16]->facts->pattern, "barrier", "all ends with barrier");
     cf_measure_opts_free(&o);
 
     opts(&o, 2, &e, (const char *const[]){"--patterns", "loggp", NULL});
-    ok(o.npats == 3 && strcmp(o.pats[0]->name, "loggp_os") == 0, "loggp: the 3 experiments");
+    ok(o.npats == 3 && strcmp(o.pats[0]->facts->pattern, "loggp_os") == 0, "loggp: the 3 experiments");
     cf_measure_opts_free(&o);
 
     opts(&o, 2, &e, (const char *const[]){"--patterns", "alltoall,pingpong,alltoall", NULL});
-    ok(o.npats == 2 && strcmp(o.pats[0]->name, "pingpong") == 0,
+    ok(o.npats == 2 && strcmp(o.pats[0]->facts->pattern, "pingpong") == 0,
        "named patterns: table order, once each");
     cf_measure_opts_free(&o);
 
@@ -190,17 +190,17 @@ static void test_plan(void)
 {
     cf_measure_opts o;
     cf_error e;
-    cf_point *p;
+    cf_measure_point *p;
     size_t n;
     opts(&o, 4, &e,
          (const char *const[]){"--patterns", "pingpong,bcast,barrier", "--sizes", "0,1K", "--np",
                                "2,4", NULL});
     cf_measure_plan(&o, &p, &n);
     is_int((long)n, 8, "plan: pingpong 2 sizes, bcast 2x2, barrier once per np");
-    ok(p[0].np == 2 && strcmp(p[0].pat->name, "pingpong") == 0, "plan starts at np 2");
-    ok(p[4].np == 2 && strcmp(p[4].pat->name, "barrier") == 0 && p[4].bytes == 0,
+    ok(p[0].np == 2 && strcmp(p[0].pat->facts->pattern, "pingpong") == 0, "plan starts at np 2");
+    ok(p[4].np == 2 && strcmp(p[4].pat->facts->pattern, "barrier") == 0 && p[4].bytes == 0,
        "barrier: one row at 0 bytes");
-    ok(p[7].np == 4 && strcmp(p[7].pat->name, "barrier") == 0, "plan ends at np 4");
+    ok(p[7].np == 4 && strcmp(p[7].pat->facts->pattern, "barrier") == 0, "plan ends at np 4");
     free(p);
     char *text;
     cf_measure_plan_text(&o, &text);
@@ -300,10 +300,10 @@ static void test_resume(void)
     is_int(cf_measure_opts_check(&o, 2, &e), 0, "resume: its plan passes");
     ok(o.check == 1 && o.samples == 2 && o.npats == 2, "resume: the plan is the file's");
     ok(o.done != NULL && o.done->n_rows == 3, "resume: three finished rows");
-    cf_point *p;
+    cf_measure_point *p;
     size_t n;
     cf_measure_plan(&o, &p, &n);
-    ok(n == 1 && strcmp(p[0].pat->name, "bcast") == 0 && p[0].bytes == 1024,
+    ok(n == 1 && strcmp(p[0].pat->facts->pattern, "bcast") == 0 && p[0].bytes == 1024,
        "resume: only the unfinished point is left");
     free(p);
     cf_measure_opts_free(&o);

@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/stats.h"
 #include "report/report-int.h"
+#include "report/report.h"
 #include "tap.h"
 
 static char *quoted(void (*quote)(FILE *, const char *), const char *s)
@@ -63,16 +65,16 @@ static void rows(void)
     ok(!cf_report_is_p2p(&r), "without bandwidth a row is not point-to-point");
     r.bw_MiBps = 10;
     ok(cf_report_is_p2p(&r), "with bandwidth it is");
-    near(cf_report_time_us(&r), 2, 0, "without a median the time is the mean");
+    near(cf_row_time_or_mean(&r, CF_STAT_MEDIAN), 2, 0, "without a median the time is the mean");
     r.t_med_us = 1.5;
-    near(cf_report_time_us(&r), 1.5, 0, "with a median the time is the median");
+    near(cf_row_time_or_mean(&r, CF_STAT_MEDIAN), 1.5, 0, "with a median the time is the median");
     strcpy(r.datatype, "contiguous");
     ok(cf_report_is_ddt(&r) && !cf_report_is_p2p(&r), "contiguous is a datatype row");
     strcpy(r.datatype, "byte");
     r.blocks = 4;
     ok(cf_report_is_ddt(&r), "a row with blocks is a datatype row");
-    near(cf_report_gain_pct(50, 100), 50, 1e-12, "half the pack time is a 50%% gain");
-    near(cf_report_gain_pct(150, 100), -50, 1e-12, "1.5 times the pack time is a -50%% gain");
+    near(cf_stats_gain_pct(50, 100), 50, 1e-12, "half the pack time is a 50%% gain");
+    near(cf_stats_gain_pct(150, 100), -50, 1e-12, "1.5 times the pack time is a -50%% gain");
 }
 
 static void spread(void)

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/table.h"
 #include "tap.h"
@@ -456,10 +457,39 @@ static void plain_blocks(void)
     cf_table_free(t);
 }
 
+/* The row helpers the commands share: its time by statistic, its extra fields. */
+static void row_helpers(void)
+{
+    cf_row r;
+    cf_row_init(&r);
+    r.t_min_us = 1;
+    r.t_avg_us = 2;
+    r.t_max_us = 3;
+    ok(isnan(cf_row_time(&r, CF_STAT_MEDIAN)), "no median: a fit sees none");
+    near(cf_row_time_or_mean(&r, CF_STAT_MEDIAN), 2, 0, "no median: the plots show the mean");
+    near(cf_row_time_named(&r, "t_min_us"), 1, 0, "the minimum by its column's name");
+    r.t_med_us = 1.5;
+    near(cf_row_time_named(&r, "median"), 1.5, 0, "the median by its name");
+    near(cf_row_time_named(&r, "mean"), 2, 0, "the mean by its name");
+    size_t len;
+    const char *f = cf_row_extra_field("samples,vector,,12", 1, &len);
+    ok(len == 6 && strncmp(f, "vector", 6) == 0, "the second extra field");
+    cf_row_extra_field("samples,vector,,12", 2, &len);
+    ok(len == 0, "an empty extra field");
+    cf_row_extra_field("samples", 3, &len);
+    ok(len == 0, "a field past the last is empty");
+    char buf[4];
+    cf_row_extra_copy("samples,vector", 1, buf, sizeof buf);
+    is_str(buf, "vec", "a copy is cut to its buffer");
+    cf_row_extra_copy(NULL, 0, buf, sizeof buf);
+    is_str(buf, "", "a row without extra values has empty fields");
+}
+
 int main(void)
 {
     plain_blocks();
     round_trip();
+    row_helpers();
     tolerant();
     numbers();
     formatting();

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stats.h"
 #include "fit/model.h"
 
 static const char *const names[] = {"alpha_us", "beta_us_per_byte", "gamma_us_per_block",
@@ -211,7 +212,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         g->blocks = r->blocks;
         g->t_us = cf_row_time(r, in->stat);
         g->t_pack_us = cf_row_time(p, in->stat);
-        g->gain_pct = 100 * (g->t_pack_us - g->t_us) / g->t_pack_us;
+        g->gain_pct = cf_stats_gain_pct(g->t_us, g->t_pack_us);
     }
     free(pk.v);
     return 0;

@@ -1,0 +1,200 @@
+/* commfit measure's plan: the points a run visits, in order, and the plan text a table
+ * keeps so that --resume can take it back. No MPI here. */
+#include "config.h"
+
+#include "measure/measure.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/measure-int.h"
+
+int cf_measure_needs_two(const cf_measure_opts *o)
+{
+    if (o->ddt)
+        return 1;
+    for (size_t i = 0; i < o->npats; i++)
+        if (o->pats[i]->facts->two_only)
+            return 1;
+    return 0;
+}
+
+static int np_listed(const cf_measure_opts *o, long np)
+{
+    for (size_t i = 0; i < o->nnps; i++)
+        if (o->nps[i] == np)
+            return 1;
+    return 0;
+}
+
+/* Whether pattern p runs at np. */
+int cf_measure_runs_at(const cf_measure_opts *o, const cf_pattern *p, long np)
+{
+    return p->facts->two_only ? np == 2 : np_listed(o, np);
+}
+
+/* The process counts the plan visits: the --np list, and 2 for the two-rank patterns. */
+size_t cf_measure_block_nps(const cf_measure_opts *o, long *out)
+{
+    size_t k = 0;
+    int two = cf_measure_needs_two(o);
+    for (size_t i = 0; i < o->nnps; i++) {
+        if (two && o->nps[i] > 2 && (k == 0 || out[k - 1] < 2))
+            out[k++] = 2;
+        out[k++] = o->nps[i];
+    }
+    if (two && (k == 0 || out[k - 1] < 2))
+        out[k++] = 2;
+    return k;
+}
+
+int cf_measure_appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(*buf ? *buf + *len : NULL, *buf ? *cap - *len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return -1;
+        if (*buf && *len + (size_t)n < *cap) {
+            *len += (size_t)n;
+            return 0;
+        }
+        size_t nc = (*cap ? *cap : 256) * 2 + (size_t)n;
+        char *nb = realloc(*buf, nc);
+        if (nb == NULL)
+            return -1;
+        *buf = nb;
+        *cap = nc;
+    }
+}
+
+int cf_measure_plan_text(const cf_measure_opts *o, char **out)
+{
+    char *b = NULL;
+    size_t len = 0, cap = 0;
+    int bad = cf_measure_appendf(&b, &len, &cap, "--patterns ");
+    for (size_t i = 0; i < o->npats; i++)
+        bad |= cf_measure_appendf(&b, &len, &cap, "%s%s", i ? "," : "", o->pats[i]->facts->pattern);
+    if (o->ddt)
+        bad |= cf_measure_appendf(&b, &len, &cap, "%sddt", o->npats ? "," : "");
+    bad |= cf_measure_appendf(&b, &len, &cap, " --sizes ");
+    for (size_t i = 0; i < o->nsizes; i++)
+        bad |= cf_measure_appendf(&b, &len, &cap, "%s%llu", i ? "," : "", (unsigned long long)o->sizes[i]);
+    bad |= cf_measure_appendf(&b, &len, &cap, " --np ");
+    for (size_t i = 0; i < o->nnps; i++)
+        bad |= cf_measure_appendf(&b, &len, &cap, "%s%ld", i ? "," : "", o->nps[i]);
+    bad |= cf_measure_appendf(&b, &len, &cap, " --samples %ld --max-time %.17g",
+                   o->samples ? o->samples : CF_MEASURE_SAMPLES,
+                   o->max_time_s > 0 ? o->max_time_s : CF_MEASURE_MAX_TIME_S);
+    if (o->reps > 0)
+        bad |= cf_measure_appendf(&b, &len, &cap, " --reps %ld", o->reps);
+    if (o->target_ci > 0)
+        bad |= cf_measure_appendf(&b, &len, &cap, " --target-ci %.17g", o->target_ci);
+    if (o->check)
+        bad |= cf_measure_appendf(&b, &len, &cap, " --check");
+    if (o->off_cache)
+        bad |= cf_measure_appendf(&b, &len, &cap, " --off-cache");
+    if (o->ddt && o->blocks_arg != NULL) {
+        bad |= cf_measure_appendf(&b, &len, &cap, " --blocks ");
+        for (size_t i = 0; i < o->nblocks; i++)
+            bad |= cf_measure_appendf(&b, &len, &cap, "%s%ld", i ? "," : "", o->blocks[i]);
+    }
+    if (o->ddt && o->ddt_kinds != CF_DDT_ALL_KINDS) {
+        bad |= cf_measure_appendf(&b, &len, &cap, " --datatypes ");
+        for (int k = 0, first = 1; k < CF_DDT_NKINDS; k++)
+            if (o->ddt_kinds & (1u << k)) {
+                bad |= cf_measure_appendf(&b, &len, &cap, "%s%s", first ? "" : ",",
+                               cf_ddt_kind_name((cf_ddt_kind)k));
+                first = 0;
+            }
+    }
+    if (bad) {
+        free(b);
+        return -1;
+    }
+    *out = b;
+    return 0;
+}
+
+static int already_done(const cf_measure_opts *o, const cf_pattern *p, long np, uint64_t bytes)
+{
+    if (o->done == NULL)
+        return 0;
+    for (size_t i = 0; i < o->done->n_rows; i++) {
+        const cf_row *r = &o->done->rows[i];
+        if (r->np == np && r->bytes == bytes && strcmp(r->pattern, p->facts->pattern) == 0 &&
+            strcmp(r->datatype, p->facts->datatype) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* A derived-datatype point is done when a row has its datatype, payload, blocks and
+ * layout (pack rows of different layouts share the rest). */
+static int ddt_done(const cf_measure_opts *o, const cf_ddt_shape *s)
+{
+    if (o->done == NULL || o->done->n_extra != 1 + CF_DDT_NEXTRA)
+        return 0;
+    const char *kind = cf_ddt_kind_name(s->kind), *layout = cf_ddt_kind_name(s->layout);
+    size_t nl = strlen(layout);
+    for (size_t i = 0; i < o->done->n_rows; i++) {
+        const cf_row *r = &o->done->rows[i];
+        /* extra is "stop,layout,..." */
+        const char *l = r->extra ? strchr(r->extra, ',') : NULL;
+        if (r->np == 2 && r->bytes == s->bytes && r->blocks == s->blocks &&
+            strcmp(r->pattern, "pingpong") == 0 && strcmp(r->datatype, kind) == 0 &&
+            l != NULL && strncmp(l + 1, layout, nl) == 0 && (l[1 + nl] == ',' || !l[1 + nl]))
+            return 1;
+    }
+    return 0;
+}
+
+int cf_measure_plan(const cf_measure_opts *o, cf_measure_point **out, size_t *n)
+{
+    long *bnp = malloc((o->nnps + 1) * sizeof *bnp);
+    size_t cap = (o->nnps + 1) * o->npats * (o->nsizes ? o->nsizes : 1) + o->nddts;
+    cf_measure_point *v = malloc((cap ? cap : 1) * sizeof *v);
+    if (bnp == NULL || v == NULL) {
+        free(bnp);
+        free(v);
+        return -1;
+    }
+    size_t nb = cf_measure_block_nps(o, bnp), k = 0;
+    for (size_t b = 0; b < nb; b++) {
+        for (size_t i = 0; i < o->npats; i++) {
+            const cf_pattern *p = o->pats[i];
+            if (!cf_measure_runs_at(o, p, bnp[b]))
+                continue;
+            for (size_t j = 0; j < (p->facts->sized ? o->nsizes : 1); j++) {
+                uint64_t bytes = p->facts->sized ? o->sizes[j] : 0;
+                if (already_done(o, p, bnp[b], bytes))
+                    continue;
+                v[k].pat = p;
+                v[k].np = (int)bnp[b];
+                v[k].bytes = bytes;
+                v[k].ddt = NULL;
+                k++;
+            }
+        }
+        /* The derived datatypes are ping-pongs: at np=2, after the patterns. */
+        if (bnp[b] != 2)
+            continue;
+        for (size_t i = 0; i < o->nddts; i++) {
+            if (ddt_done(o, &o->ddts[i]))
+                continue;
+            v[k].pat = cf_pattern_find("pingpong");
+            v[k].np = 2;
+            v[k].bytes = o->ddts[i].bytes;
+            v[k].ddt = &o->ddts[i];
+            k++;
+        }
+    }
+    free(bnp);
+    *out = v;
+    *n = k;
+    return 0;
+}

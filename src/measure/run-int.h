@@ -1,0 +1,65 @@
+/* The state of one commfit measure run, shared by the run loop (run.c), its metadata
+ * (run-metadata.c) and its table file (run-output.c). */
+#ifndef CF_RUN_INT_H
+#define CF_RUN_INT_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "measure/measure.h"
+
+typedef struct cf_run_state {
+    cf_measure_opts *o;
+    const cf_measure_hooks *hooks;
+    cf_error *e;
+    int rank, size;
+    double wtick;
+    uint64_t cache_bytes;
+    double *tmin, *tavg, *tmax;
+    size_t cap_samples;
+    FILE *fp;
+    cf_table *t;
+    char *path;
+    size_t rows;
+    off_t kept; /* the file's length up to its last complete row */
+} cf_run_state;
+
+/* An MPI failure outside a kernel (at pt, or NULL): this rank fills R->e; returns -1. */
+int cf_run_mpi_failed(cf_run_state *R, const char *call, int rc, const cf_measure_point *pt);
+
+/* Calls an MPI function; on failure returns cf_run_mpi_failed's -1 from the caller. */
+#define RUN_CALL(fn, args, pt)                                                                \
+    do {                                                                                      \
+        int rc_ = fn args;                                                                    \
+        if (rc_ != MPI_SUCCESS)                                                               \
+            return cf_run_mpi_failed(R, #fn, rc_, pt);                                        \
+    } while (0)
+
+/* The size of the cache that --off-cache strides past. */
+uint64_t cf_run_cache_size(void);
+
+/* Every rank: gathers host names and core counts; rank 0 fills the metadata. Sets *over
+ * when some node runs more ranks than it has cores. */
+int cf_run_host_metadata(cf_run_state *R, int *over);
+
+/* Rank 0: the metadata about the software (and the simulation), first in the table. */
+int cf_run_library_metadata(cf_run_state *R);
+
+/* Rank 0: the metadata of a new table about this run: its date (tm), timer, command, plan. */
+int cf_run_start_metadata(cf_run_state *R, const struct tm *tm, const char *command, int over,
+                          const char *plan);
+
+/* Rank 0: the metadata, the output file and its header (or, for --resume, the file
+ * reopened after its complete rows). 0, an exit status with R->e, or -1. */
+int cf_run_open_output(cf_run_state *R, const char *command, int over, const char *plan);
+
+/* Rank 0: writes and flushes one row; 0, or 2 (a failed point) with R->e. */
+int cf_run_write_row(cf_run_state *R, const cf_row *row);
+
+/* Rank 0: flushes, syncs and closes the table; 0, or -1 with R->e. */
+int cf_run_close_output(cf_run_state *R);
+
+#endif

@@ -1,0 +1,221 @@
+/* The metadata a measured table records about the machine, the MPI library and the
+ * simulation, so that a timing can be told apart from one taken elsewhere. */
+#include "config.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/sha256.h"
+#include "measure/launch.h"
+#include "measure/measure-int.h"
+#include "measure/run-int.h"
+
+#ifdef CF_SMPI
+#include <simgrid/host.h>
+#include <simgrid/version.h>
+#endif
+
+#ifndef CF_SMPI
+/* The time of a 1000-element double dot product, in microseconds: the best of many. */
+static double normalized_time_us(void)
+{
+    enum { N = 1000, REPS = 2000 };
+    static double x[N], y[N];
+    volatile double sink = 0;
+    for (int i = 0; i < N; i++) {
+        x[i] = 1.0 + i * 1e-3;
+        y[i] = 2.0 - i * 1e-3;
+    }
+    double best = HUGE_VAL;
+    for (int trial = 0; trial < 5; trial++) {
+        double t0 = MPI_Wtime();
+        for (int r = 0; r < REPS; r++) {
+            double s = 0;
+            for (int i = 0; i < N; i++)
+                s += x[i] * y[i];
+            sink += s;
+            /* Keeps the compiler from hoisting the loop out of the repetitions. */
+            __asm__ volatile("" : : "g"(x) : "memory");
+        }
+        double t = (MPI_Wtime() - t0) / REPS;
+        if (t < best)
+            best = t;
+    }
+    (void)sink;
+    return best * 1e6;
+}
+#endif
+
+uint64_t cf_run_cache_size(void)
+{
+    long c = -1;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    c = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    if (c <= 0)
+        c = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    if (c <= 0)
+        c = 32L << 20;
+    /* Some virtual machines report the whole package's cache; a gigabyte is plenty. */
+    if (c > (1L << 30))
+        c = 1L << 30;
+    return (uint64_t)c;
+}
+
+typedef struct host_info {
+    char name[MPI_MAX_PROCESSOR_NAME + 1];
+    int ranks, cores;
+} host_info;
+
+int cf_run_host_metadata(cf_run_state *R, int *over)
+{
+    enum { W = MPI_MAX_PROCESSOR_NAME + 16 };
+    char mine[W] = "";
+    char name[MPI_MAX_PROCESSOR_NAME];
+    int len = 0;
+    RUN_CALL(MPI_Get_processor_name, (name, &len), NULL);
+#ifdef CF_SMPI
+    long ncores = sg_host_core_count(sg_host_self()); /* the simulated host's */
+#else
+    long ncores = cf_launch_cores();
+#endif
+    snprintf(mine, sizeof mine, "%ld %.*s", ncores, len, name);
+    char *all = NULL;
+    if (R->rank == 0 && (all = malloc((size_t)R->size * W)) == NULL)
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1;
+    RUN_CALL(MPI_Gather, (mine, W, MPI_CHAR, all, W, MPI_CHAR, 0, MPI_COMM_WORLD), NULL);
+    *over = 0;
+    if (R->rank != 0)
+        return 0;
+    host_info *h = calloc((size_t)R->size, sizeof *h);
+    if (h == NULL) {
+        free(all);
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1;
+    }
+    int nh = 0;
+    for (int r = 0; r < R->size; r++) {
+        char *entry = all + (size_t)r * W;
+        entry[W - 1] = '\0';
+        char *sp = strchr(entry, ' ');
+        const char *hn = sp ? sp + 1 : entry;
+        int cores = atoi(entry), i;
+        for (i = 0; i < nh; i++)
+            if (strcmp(h[i].name, hn) == 0)
+                break;
+        if (i == nh) {
+            snprintf(h[nh].name, sizeof h[nh].name, "%s", hn);
+            h[nh].cores = cores;
+            nh++;
+        }
+        h[i].ranks++;
+    }
+    char *hosts = NULL, *rpn = NULL, *cores = NULL;
+    size_t l1 = 0, c1 = 0, l2 = 0, c2 = 0, l3 = 0, c3 = 0;
+    int bad = 0;
+    for (int i = 0; i < nh; i++) {
+        bad |= cf_measure_appendf(&hosts, &l1, &c1, "%s%s", i ? "," : "", h[i].name);
+        bad |= cf_measure_appendf(&rpn, &l2, &c2, "%s%d", i ? "," : "", h[i].ranks);
+        bad |= cf_measure_appendf(&cores, &l3, &c3, "%s%d", i ? "," : "", h[i].cores);
+        if (h[i].ranks > h[i].cores) {
+            *over = 1;
+            char msg[512];
+            snprintf(msg, sizeof msg,
+                     "%d ranks on '%s', which has %d cores: the timings measure the scheduler "
+                     "too (oversubscribed)",
+                     h[i].ranks, h[i].name, h[i].cores);
+            if (R->hooks->warn)
+                R->hooks->warn(msg);
+        }
+    }
+    if (!bad)
+        bad |= cf_table_meta_set(R->t, "hosts", hosts) | cf_table_meta_set(R->t, "ranks_per_node", rpn) |
+               cf_table_meta_set(R->t, "cores", cores);
+    free(hosts);
+    free(rpn);
+    free(cores);
+    free(h);
+    free(all);
+    if (bad)
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1;
+    return 0;
+}
+
+/* Rank 0: whether the table was simulated, and on what: a simulated figure is exact for
+ * the platform file it came from, so the file's content is fingerprinted, not only named. */
+static int simulation_metadata(cf_run_state *R)
+{
+#ifdef CF_SMPI
+    const cf_measure_opts *o = R->o;
+    char buf[96], sha[65];
+    int major = 0, minor = 0, patch = 0;
+    sg_version_get(&major, &minor, &patch);
+    snprintf(buf, sizeof buf, "%d.%d.%d", major, minor, patch);
+    int bad = cf_table_meta_set(R->t, "simulated", "yes");
+    bad |= cf_table_meta_set(R->t, "simgrid_version", buf);
+    if (o->simulate != NULL) {
+        const char *base = strrchr(o->simulate, '/');
+        if (cf_sha256_file(o->simulate, sha, R->e) != 0)
+            return R->e->code;
+        bad |= cf_table_meta_set(R->t, "platform", base ? base + 1 : o->simulate);
+        bad |= cf_table_meta_set(R->t, "platform_sha256", sha);
+    }
+    bad |= cf_table_meta_set(R->t, "hostfile",
+                             o->hostfile ? o->hostfile : "one rank per core, in platform order");
+    bad |= cf_table_meta_set(R->t, "coll_selector", o->selector ? o->selector : CF_SIM_SELECTOR);
+    snprintf(buf, sizeof buf, "%.6g", sg_host_get_speed(sg_host_self()));
+    bad |= cf_table_meta_set(R->t, "host_speed_flops", buf);
+    bad |= cf_table_meta_set(R->t, "computation", "not simulated (smpi/simulate-computation:no)");
+#else
+    int bad = cf_table_meta_set(R->t, "simulated", "no");
+#endif
+    return bad ? cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory") : 0;
+}
+
+int cf_run_library_metadata(cf_run_state *R)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING], buf[32];
+    int len = 0, ver = 0, sub = 0;
+    if (MPI_Get_library_version(lib, &len) != MPI_SUCCESS)
+        snprintf(lib, sizeof lib, "unknown");
+    while (len > 0 && (lib[len - 1] == '\n' || lib[len - 1] == ' ' || lib[len - 1] == '\0'))
+        lib[--len] = '\0';
+    if (MPI_Get_version(&ver, &sub) != MPI_SUCCESS)
+        ver = sub = 0;
+    snprintf(buf, sizeof buf, "%d.%d", ver, sub);
+    int bad = cf_table_meta_set(R->t, "commfit", PACKAGE_VERSION);
+    bad |= cf_table_meta_set(R->t, "mpi_library", lib);
+    bad |= cf_table_meta_set(R->t, "mpi_version", buf);
+    if (bad)
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    return simulation_metadata(R);
+}
+
+int cf_run_start_metadata(cf_run_state *R, const struct tm *tm, const char *command, int over,
+                          const char *plan)
+{
+    char date[32], buf[64];
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", tm);
+    int bad = cf_table_meta_set(R->t, "date", date);
+    snprintf(buf, sizeof buf, "%.3g", R->wtick);
+    bad |= cf_table_meta_set(R->t, "timer_resolution_s", buf);
+#ifndef CF_SMPI
+    /* A simulation does not time computation: this machine's speed would mean nothing. */
+    snprintf(buf, sizeof buf, "%.4g", normalized_time_us());
+    bad |= cf_table_meta_set(R->t, "normalized_time_us", buf);
+#endif
+    bad |= cf_table_meta_set(R->t, "oversubscribed", over ? "yes" : "no");
+    snprintf(buf, sizeof buf, "%d", R->size);
+    bad |= cf_table_meta_set(R->t, "launch_np", buf);
+    bad |= cf_table_meta_set(R->t, "command", command);
+    bad |= cf_table_meta_set(R->t, "plan", plan);
+    if (bad)
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    return 0;
+}

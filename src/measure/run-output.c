@@ -1,0 +1,242 @@
+/* The table file that commfit measure writes (rank 0). Rows go out one at a time, each
+ * flushed whole, so that an interrupted run keeps every finished row and --resume takes it
+ * up from there. A write error cuts the file back to its last complete row: what is on
+ * disk stays a valid table. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/outfile.h"
+#include "measure/measure-int.h"
+#include "measure/run-int.h"
+
+/* After a successful flush: the file up to here is complete. */
+static int note_kept(cf_run_state *R)
+{
+    struct stat st;
+    if (fstat(fileno(R->fp), &st) != 0)
+        return -1;
+    R->kept = st.st_size;
+    return 0;
+}
+
+/* A row could not be written (err): closes the file and drops whatever part of the row
+ * reached it. Returns the status of a failed point (2). */
+static int row_write_failed(cf_run_state *R, int err)
+{
+    /* Closing may write more of the row; the truncation comes after it. */
+    fclose(R->fp);
+    R->fp = NULL;
+    if (strcmp(R->path, "-") != 0 && truncate(R->path, R->kept) != 0 && R->hooks->warn != NULL) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s: cannot cut off a partly written row: %s (--resume drops it)",
+                 R->path, strerror(errno));
+        R->hooks->warn(msg);
+    }
+    cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
+                 "cannot write: %s; %zu rows kept, continue with 'commfit measure --resume %s'",
+                 strerror(err), R->rows, R->path);
+    return 2;
+}
+
+int cf_run_write_row(cf_run_state *R, const cf_row *row)
+{
+    errno = 0;
+    if (cf_table_write_row(R->fp, R->t, row) != 0 || fflush(R->fp) != 0 || note_kept(R) != 0)
+        return row_write_failed(R, errno ? errno : EIO);
+    R->rows++;
+    return 0;
+}
+
+/* Flushes, syncs and closes the table; an error here (a full disk, a network file system
+ * that reports late) may have lost rows that were flushed, so the message says how to
+ * measure them again. Returns 0 or -1 with R->e filled. */
+int cf_run_close_output(cf_run_state *R)
+{
+    int err = 0;
+    if (fflush(R->fp) != 0)
+        err = errno;
+    /* /dev/null and pipes cannot be synced and need not be. */
+    if (err == 0 && fsync(fileno(R->fp)) != 0 && errno != EINVAL && errno != ENOTSUP)
+        err = errno;
+    if (fclose(R->fp) != 0 && err == 0)
+        err = errno;
+    R->fp = NULL;
+    if (err == 0)
+        return 0;
+    cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
+                 "cannot write: %s; continue with 'commfit measure --resume %s', which measures "
+                 "again what is missing",
+                 strerror(err), R->path);
+    return -1;
+}
+
+/* Opens the table for writing without truncating it, and takes the lock that keeps a
+ * second measure off it; *created says the file is new. Returns the descriptor or -1. */
+static int open_locked(cf_run_state *R, int *created)
+{
+    int resume = R->o->resume != NULL;
+    int fd = resume ? -1 : open(R->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    *created = fd >= 0;
+    if (fd < 0 && (resume || errno == EEXIST))
+        fd = open(R->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot %s: %s", resume ? "open" : "create",
+                     strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int err = errno;
+        close(fd);
+        if (err == EWOULDBLOCK)
+            cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
+                         "another commfit measure is writing this table: wait for it to end, "
+                         "or write elsewhere with -o");
+        else
+            cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot lock: %s", strerror(err));
+        return -1;
+    }
+    return fd;
+}
+
+/* --resume: what the rows it adds were measured with, after the rows kept. A later
+ * "oversubscribed: yes" makes the whole table say so. */
+static int resume_metadata(cf_run_state *R, int over)
+{
+    long k = 1;
+    const cf_table *done = R->o->done;
+    for (size_t i = 0; done != NULL && i < done->n_meta; i++)
+        k += strncmp(done->meta[i].key, "resume_", 7) == 0;
+    time_t now = time(NULL);
+    struct tm tm;
+    char date[32];
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    fprintf(R->fp, "# resume_%ld: date %s, launch_np %d, oversubscribed %s, after %zu rows\n", k,
+            date, R->size, over ? "yes" : "no", R->rows);
+    if (over)
+        fputs("# oversubscribed: yes\n", R->fp);
+    return fflush(R->fp) != 0 || ferror(R->fp) ? -1 : 0;
+}
+
+/* The table's name: --resume's or -o's, else data/HOST-STAMP.csv. NULL out of memory. */
+static char *output_path(const cf_measure_opts *o, const struct tm *tm)
+{
+    if (o->resume != NULL)
+        return strdup(o->resume);
+    if (o->output != NULL)
+        return strdup(o->output);
+    char stamp[32], host[256] = "localhost";
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", tm);
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = '\0';
+    host[strcspn(host, ".")] = '\0';
+    size_t n = strlen(host) + strlen(stamp) + 16;
+    char *path = malloc(n);
+    if (path != NULL)
+        snprintf(path, n, "data/%s-%s.csv", host, stamp);
+    return path;
+}
+
+/* --resume: locked first; then drops a last line the interruption cut short, and appends. */
+static int open_resume(cf_run_state *R, int over)
+{
+    int created, fd;
+    if ((fd = open_locked(R, &created)) < 0)
+        return CF_EXIT_DATA;
+    char *b;
+    size_t keep;
+    int rc = cf_measure_read_complete_lines(R->path, &b, &keep, R->e);
+    if (rc != 0) {
+        close(fd);
+        return rc;
+    }
+    free(b);
+    if (ftruncate(fd, (off_t)keep) != 0 || lseek(fd, 0, SEEK_END) < 0) {
+        close(fd);
+        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot truncate: %s",
+                            strerror(errno));
+    }
+    R->fp = fdopen(fd, "a");
+    if (R->fp == NULL) {
+        close(fd);
+        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot open: %s", strerror(errno));
+    }
+    R->rows = R->o->done ? R->o->done->n_rows : 0;
+    if (resume_metadata(R, over) != 0 || note_kept(R) != 0)
+        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot write: %s",
+                            strerror(errno ? errno : EIO));
+    return 0;
+}
+
+/* The standard output: nothing to lock, truncate or delete. */
+static int open_stdout(cf_run_state *R)
+{
+    int fd = dup(STDOUT_FILENO);
+    if (fd < 0 || (R->fp = fdopen(fd, "w")) == NULL) {
+        if (fd >= 0)
+            close(fd);
+        return cf_error_set(R->e, CF_EXIT_DATA, "<stdout>", 0, "cannot write: %s",
+                            strerror(errno));
+    }
+    if (cf_table_write_header(R->fp, R->t) != 0 || fflush(R->fp) != 0)
+        return cf_error_set(R->e, CF_EXIT_DATA, "<stdout>", 0, "cannot write: %s",
+                            strerror(errno ? errno : EIO));
+    return 0;
+}
+
+/* A new table file: truncated only once locked, since a second measure on the table must
+ * not empty it. */
+static int open_new(cf_run_state *R)
+{
+    int created, fd;
+    if ((fd = open_locked(R, &created)) < 0)
+        return CF_EXIT_DATA;
+    struct stat st;
+    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if ((regular && ftruncate(fd, 0) != 0) || (R->fp = fdopen(fd, "w")) == NULL) {
+        int err = errno;
+        close(fd);
+        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot write: %s", strerror(err));
+    }
+    errno = 0;
+    if (cf_table_write_header(R->fp, R->t) != 0 || fflush(R->fp) != 0 || note_kept(R) != 0) {
+        /* Nothing measured yet: no half header left behind in a file this run made. A
+         * device, a FIFO or a file that was there stays. */
+        int err = errno ? errno : EIO;
+        fclose(R->fp);
+        R->fp = NULL;
+        if (created && regular)
+            unlink(R->path);
+        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot write: %s", strerror(err));
+    }
+    return 0;
+}
+
+int cf_run_open_output(cf_run_state *R, const char *command, int over, const char *plan)
+{
+    /* One clock reading: the file's name and its date metadata agree. */
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    if ((R->path = output_path(R->o, &tm)) == NULL)
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    if (R->o->resume != NULL)
+        return open_resume(R, over);
+    int rc = cf_run_start_metadata(R, &tm, command, over, plan);
+    if (rc != 0)
+        return rc;
+    if (strcmp(R->path, "-") == 0)
+        return open_stdout(R);
+    if ((rc = cf_mkdir_parent(R->path, R->e)) != 0)
+        return rc;
+    return open_new(R);
+}

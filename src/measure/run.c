@@ -1,0 +1,558 @@
+/* commfit measure's run loop over process counts, patterns and sizes: each point set up,
+ * checked, timed and agreed on by every rank; rank 0 writes the rows (run-output.c). */
+#include "config.h"
+
+#include "measure/measure.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/cli.h"
+#include "measure/run-int.h"
+
+static volatile sig_atomic_t stop_requested;
+
+void cf_measure_request_stop(void)
+{
+    stop_requested = 1;
+}
+
+static void point_name(const cf_measure_point *pt, char *buf, size_t n);
+
+/* The run aborts on it: MPI errors are not retried. */
+int cf_run_mpi_failed(cf_run_state *R, const char *call, int rc, const cf_measure_point *pt)
+{
+    char s[MPI_MAX_ERROR_STRING], name[128];
+    int len = 0;
+    if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS)
+        snprintf(s, sizeof s, "error %d", rc);
+    if (pt != NULL) {
+        point_name(pt, name, sizeof name);
+        cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "%s failed at %s: %s", call, name, s);
+    } else {
+        cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "%s failed: %s", call, s);
+    }
+    return -1;
+}
+
+/* Every rank of comm says whether it failed; rank 0 learns the first failing rank's
+ * reason. Returns 1 when some rank failed (on every rank), 0 when none, -1 on an MPI
+ * error. */
+static int agree(cf_run_state *R, MPI_Comm comm, const cf_measure_point *pt, int bad, char *why,
+                 size_t nwhy)
+{
+    int rank, np, mine, first;
+    RUN_CALL(MPI_Comm_rank, (comm, &rank), pt);
+    RUN_CALL(MPI_Comm_size, (comm, &np), pt);
+    mine = bad ? rank : np;
+    RUN_CALL(MPI_Allreduce, (&mine, &first, 1, MPI_INT, MPI_MIN, comm), pt);
+    if (first == np)
+        return 0;
+    if (first != 0 && rank == first)
+        RUN_CALL(MPI_Send, (why, (int)nwhy, MPI_CHAR, 0, 3, comm), pt);
+    if (first != 0 && rank == 0)
+        RUN_CALL(MPI_Recv, (why, (int)nwhy, MPI_CHAR, first, 3, comm, MPI_STATUS_IGNORE), pt);
+    why[nwhy - 1] = '\0';
+    return 1;
+}
+
+static int kernel_failed(cf_run_state *R, cf_kctx *k, const cf_measure_point *pt)
+{
+    return cf_run_mpi_failed(R, k->failed, k->mpi_rc, pt);
+}
+
+/* What one point runs: a pattern's kernel, or a derived-datatype transfer (ddt.h). Both
+ * take the same sampling below, so that their rows are measured alike. */
+typedef struct point_kernel {
+    const cf_measure_point *pt;
+    cf_kctx k;
+    cf_ddt_xfer x;
+    cf_error e; /* a derived-datatype failure */
+} point_kernel;
+
+/* 0; -1 with k->failed (an MPI error on this rank); 1 with why (to agree on). */
+static int pk_setup(cf_run_state *R, point_kernel *pk, MPI_Comm comm, char *why, size_t nwhy)
+{
+    const cf_measure_point *pt = pk->pt;
+    if (pt->ddt == NULL) {
+        int rc = cf_kernel_setup(&pk->k, pt->pat, comm, pt->bytes,
+                                 R->o->off_cache ? R->cache_bytes : 0);
+        snprintf(why, nwhy, "%s", pk->k.why);
+        return rc == 0 ? 0 : pk->k.failed != NULL ? -1 : 1;
+    }
+    cf_error_clear(&pk->e);
+    if (cf_ddt_xfer_init(&pk->x, pt->ddt, comm, &pk->e) != 0) {
+        snprintf(why, nwhy, "%s", pk->e.msg);
+        return 1;
+    }
+    return 0;
+}
+
+static void pk_teardown(point_kernel *pk)
+{
+    if (pk->pt->ddt == NULL)
+        cf_kernel_teardown(&pk->k);
+    else
+        cf_ddt_xfer_free(&pk->x);
+}
+
+/* One verification outside the timed loop: before it (after is 0) or after it; the
+ * kernels verify before only. 0, 1 with why, -1 on an MPI error. */
+static int pk_verify(point_kernel *pk, int after, char *why, size_t nwhy)
+{
+    if (pk->pt->ddt == NULL) {
+        if (after)
+            return 0;
+        int rc = pk->pt->pat->verify(&pk->k);
+        snprintf(why, nwhy, "%s", pk->k.why);
+        return rc;
+    }
+    int rc = after ? cf_ddt_verify(&pk->x, &pk->e) : cf_ddt_check(&pk->x, &pk->e);
+    snprintf(why, nwhy, "%s", pk->e.msg);
+    return rc == 0 ? 0 : 1;
+}
+
+static int pk_run(point_kernel *pk, long reps, double *t, int *contributes)
+{
+    if (pk->pt->ddt == NULL) {
+        int rc = pk->pt->pat->run(&pk->k, reps, t);
+        *contributes = pk->k.contributes;
+        return rc;
+    }
+    *contributes = 1;
+    return cf_ddt_run_timed(&pk->x, reps, t, &pk->e) == 0 ? 0 : -1;
+}
+
+static int pk_failed(cf_run_state *R, point_kernel *pk)
+{
+    if (pk->pt->ddt == NULL)
+        return kernel_failed(R, &pk->k, pk->pt);
+    if (pk->x.failed != NULL)
+        return cf_run_mpi_failed(R, pk->x.failed, pk->x.mpi_rc, pk->pt);
+    *R->e = pk->e;
+    return -1;
+}
+
+/* The point as messages name it: "vector np=2 bytes=1020 blocks=3" for a datatype. */
+static void point_name(const cf_measure_point *pt, char *buf, size_t n)
+{
+    if (pt->ddt != NULL)
+        snprintf(buf, n, "%s %s np=%d bytes=%llu blocks=%ld", pt->pat->facts->pattern,
+                 cf_ddt_kind_name(pt->ddt->kind), pt->np, (unsigned long long)pt->bytes,
+                 pt->ddt->blocks);
+    else
+        snprintf(buf, n, "%s np=%d bytes=%llu", pt->pat->facts->pattern, pt->np,
+                 (unsigned long long)pt->bytes);
+}
+
+/* What the helpers of measure_point return when a kernel failed on this rank (pk_failed
+ * says why); -1 is an MPI error outside the kernel, 0 success. */
+enum { KERNEL_FAILED = 2 };
+
+/* A first call pays for first contact (connections, registration); the next few tell how
+ * many calls fit in the time budget (*reps). Then the untimed warm-up, whose length starts
+ * the point's *elapsed. */
+static int warm_up(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long *reps,
+                   double *elapsed)
+{
+    const cf_measure_opts *o = R->o;
+    const cf_measure_point *pt = pk->pt;
+    double t, w, wmax;
+    int contributes;
+    if (pk_run(pk, 1, &t, &contributes) != 0)
+        return KERNEL_FAILED;
+    long nominal = o->samples ? o->samples : CF_MEASURE_SAMPLES;
+    double budget = o->max_time_s > 0 ? o->max_time_s : CF_MEASURE_MAX_TIME_S;
+    long probe = cf_measure_reps(pt->bytes, 0, 0, nominal, 0);
+    if (probe > 4)
+        probe = 4;
+    double w0 = MPI_Wtime();
+    if (pk_run(pk, probe, &t, &contributes) != 0)
+        return KERNEL_FAILED;
+    w = (MPI_Wtime() - w0) / (double)probe;
+    RUN_CALL(MPI_Allreduce, (&w, &wmax, 1, MPI_DOUBLE, MPI_MAX, comm), pt);
+    long reps_opt = o->reps;
+    /* Simulated: each call costs wall time and there is no noise to average out. The
+     * two-rank patterns get more calls because their start is skewed by one transfer (rank
+     * 1 waits for the first message), which biases the mean by 1/(4 reps). */
+    if (o->simulate != NULL && reps_opt == 0)
+        reps_opt = pt->pat->facts->two_only || pt->ddt != NULL ? CF_SIM_REPS_P2P : CF_SIM_REPS;
+    *reps = cf_measure_reps(pt->bytes, reps_opt, budget, nominal, wmax);
+    w0 = MPI_Wtime();
+    if (pk_run(pk, *reps, &t, &contributes) != 0)
+        return KERNEL_FAILED;
+    w = MPI_Wtime() - w0;
+    RUN_CALL(MPI_Allreduce, (&w, &wmax, 1, MPI_DOUBLE, MPI_MAX, comm), pt);
+    *elapsed = wmax;
+    return 0;
+}
+
+/* The timed samples, into R->tmin, tavg and tmax (*n of them), until the sampling rules
+ * say stop (why in *stop). */
+static int take_samples(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long reps,
+                        double elapsed, size_t *n, const char **stop)
+{
+    const cf_measure_point *pt = pk->pt;
+    double t;
+    int contributes;
+    /* The floor a time can take: the timer's resolution over the calls it covers. */
+    double floor_s = R->wtick / (double)reps;
+    *n = 0;
+    while (cf_measure_more(R->o, R->tavg, *n, elapsed, stop)) {
+        if (*n == R->cap_samples)
+            break;
+        RUN_CALL(MPI_Barrier, (comm), pt);
+        double w0 = MPI_Wtime();
+        if (pk_run(pk, reps, &t, &contributes) != 0)
+            return KERNEL_FAILED;
+        double wall = MPI_Wtime() - w0;
+        if (t < floor_s)
+            t = floor_s;
+        /* max of {time, -time, wall}: the maximum, minus the minimum, the longest sample;
+         * sum of {time, 1}: the mean. Ranks whose time does not count send neutral values. */
+        double mx[3] = {contributes ? t : -HUGE_VAL, contributes ? -t : -HUGE_VAL, wall};
+        double sm[2] = {contributes ? t : 0, contributes ? 1 : 0};
+        double gmx[3], gsm[2];
+        RUN_CALL(MPI_Allreduce, (mx, gmx, 3, MPI_DOUBLE, MPI_MAX, comm), pt);
+        RUN_CALL(MPI_Allreduce, (sm, gsm, 2, MPI_DOUBLE, MPI_SUM, comm), pt);
+        RUN_CALL(MPI_Barrier, (comm), pt);
+        R->tmax[*n] = gmx[0];
+        R->tmin[*n] = -gmx[1];
+        R->tavg[*n] = gsm[0] / gsm[1];
+        (*n)++;
+        elapsed += gmx[2];
+        if (*n == R->cap_samples)
+            *stop = "samples";
+    }
+    return 0;
+}
+
+/* A verification that every rank agrees on: before the timed loop (after 0) or after it.
+ * 0, 1 when it failed on some rank (R->e says so on rank 0), -1 on an MPI error. */
+static int verify_agreed(cf_run_state *R, point_kernel *pk, MPI_Comm comm, int after,
+                         const char *name)
+{
+    char why[sizeof R->e->msg];
+    why[0] = '\0';
+    int rc = pk_verify(pk, after, why, sizeof why);
+    /* Before the loop, an MPI error in the kernel's check is this rank's alone. */
+    if (rc < 0 && !after)
+        return kernel_failed(R, &pk->k, pk->pt);
+    int a = agree(R, comm, pk->pt, rc != 0, why, sizeof why);
+    if (a > 0)
+        cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "check failed at %s: %s", name, why);
+    return a;
+}
+
+/* Measures one point on comm (every rank of it); fills row and stop on every rank.
+ * Returns 0, 1 when the point failed on some rank (rank 0 has the message in R->e), or
+ * -1 on an MPI error on this rank. */
+static int measure_point(cf_run_state *R, const cf_measure_point *pt, MPI_Comm comm,
+                         cf_row *row, const char **stop)
+{
+    point_kernel pk;
+    memset(&pk, 0, sizeof pk);
+    pk.pt = pt;
+    char why[sizeof R->e->msg], name[128];
+    why[0] = '\0';
+    point_name(pt, name, sizeof name);
+    int rc = pk_setup(R, &pk, comm, why, sizeof why);
+    if (rc < 0) {
+        rc = pk_failed(R, &pk);
+        pk_teardown(&pk);
+        return rc;
+    }
+    int a = agree(R, comm, pt, rc != 0, why, sizeof why);
+    if (a != 0) {
+        pk_teardown(&pk);
+        if (a > 0)
+            cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "cannot set up %s: %s", name, why);
+        return a;
+    }
+    if (R->o->check && (a = verify_agreed(R, &pk, comm, 0, name)) != 0) {
+        pk_teardown(&pk);
+        return a;
+    }
+    long reps = 0;
+    double elapsed = 0;
+    size_t n = 0;
+    rc = warm_up(R, &pk, comm, &reps, &elapsed);
+    if (rc == 0)
+        rc = take_samples(R, &pk, comm, reps, elapsed, &n, stop);
+    if (rc == KERNEL_FAILED) {
+        rc = pk_failed(R, &pk);
+        pk_teardown(&pk);
+        return rc;
+    }
+    if (rc != 0)
+        return rc;
+    /* What the timed transfers left must be the payload (derived datatypes). */
+    if (R->o->check && (a = verify_agreed(R, &pk, comm, 1, name)) != 0) {
+        pk_teardown(&pk);
+        return a;
+    }
+    pk_teardown(&pk);
+    cf_measure_row(pt->pat, pt->np, pt->bytes, reps, R->tmin, R->tavg, R->tmax, n, row);
+    if (pt->ddt != NULL) {
+        snprintf(row->datatype, sizeof row->datatype, "%s", cf_ddt_kind_name(pt->ddt->kind));
+        row->blocks = (int)pt->ddt->blocks;
+    }
+    return 0;
+}
+
+/* Waits for every rank at a barrier without spinning, so that idle ranks leave the cores
+ * to the ranks that measure. */
+static int quiet_barrier(cf_run_state *R)
+{
+    MPI_Request req;
+    int done = 0;
+    RUN_CALL(MPI_Ibarrier, (MPI_COMM_WORLD, &req), NULL);
+    while (!done) {
+        RUN_CALL(MPI_Test, (&req, &done, MPI_STATUS_IGNORE), NULL);
+        if (!done) {
+            struct timespec ts = {0, 200000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return 0;
+}
+
+static void progress(cf_run_state *R, const cf_measure_point *pt, size_t done, size_t total, double t0)
+{
+    if (R->rank != 0 || R->hooks->progress == NULL || R->o->quiet || !R->o->progress)
+        return;
+    double el = MPI_Wtime() - t0;
+    double left = done > 0 ? el / (double)done * (double)(total - done) : -1;
+    R->hooks->progress(pt, done, total, el, left);
+}
+
+/* Runs the points of one process count on its sub-communicator. Returns 0 when all went
+ * through, 1 when stopped by a signal, 2 when a point failed (rank 0 has e), -1 on an MPI
+ * error on this rank. */
+static int run_block(cf_run_state *R, const cf_measure_point *pts, size_t from, size_t to, size_t total,
+                     double t0)
+{
+    int np = pts[from].np;
+    MPI_Comm comm;
+    RUN_CALL(MPI_Comm_split, (MPI_COMM_WORLD, R->rank < np ? 0 : MPI_UNDEFINED, R->rank, &comm),
+             &pts[from]);
+    if (comm == MPI_COMM_NULL)
+        return 0;
+    int status = 0;
+    RUN_CALL(MPI_Comm_set_errhandler, (comm, MPI_ERRORS_RETURN), &pts[from]);
+    for (size_t i = from; i < to && status == 0; i++) {
+        int flag = stop_requested ? 1 : 0, any = 0;
+        RUN_CALL(MPI_Allreduce, (&flag, &any, 1, MPI_INT, MPI_MAX, comm), &pts[i]);
+        if (any) {
+            status = 1;
+            break;
+        }
+        progress(R, &pts[i], i, total, t0);
+        cf_row row;
+        const char *stop = "samples";
+        int rc = measure_point(R, &pts[i], comm, &row, &stop);
+        if (rc < 0) {
+            MPI_Comm_free(&comm);
+            return -1;
+        }
+        if (rc > 0) {
+            status = 2;
+            break;
+        }
+        if (R->rank == 0) {
+            /* stop, then the derived-datatype columns when the table has them. */
+            char extra[192], ddt[160] = ",,,";
+            if (pts[i].ddt != NULL) {
+                cf_row scratch;
+                cf_ddt_row_init(pts[i].ddt, &scratch, ddt, sizeof ddt);
+            }
+            if (R->t->n_extra > 1)
+                snprintf(extra, sizeof extra, "%s,%s", stop, ddt);
+            else
+                snprintf(extra, sizeof extra, "%s", stop);
+            row.extra = extra;
+            status = cf_run_write_row(R, &row);
+        }
+        /* A write error on rank 0 stops every rank of the block. */
+        int st = status;
+        RUN_CALL(MPI_Bcast, (&st, 1, MPI_INT, 0, comm), &pts[i]);
+        status = st;
+    }
+    RUN_CALL(MPI_Comm_free, (&comm), NULL);
+    return status;
+}
+
+/* Rank 0, after a run that stopped (status 1) or went through (0): the message or notes
+ * that say where the rows are. */
+static void report_end(cf_run_state *R, int status)
+{
+    cf_measure_opts *o = R->o;
+    const cf_measure_hooks *hooks = R->hooks;
+    cf_error *e = R->e;
+    char msg[1024];
+    if (status == 1) {
+        /* An error, not a note: said even under -q, and the status is 1. */
+        if (strcmp(R->path, "-") == 0)
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                         "stopped by a signal: %zu rows written to standard output; saved "
+                         "to a file, 'commfit measure --resume FILE' continues them",
+                         R->rows);
+        else
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                         "stopped by a signal: %zu rows in %s; continue with 'commfit "
+                         "measure --resume %s'",
+                         R->rows, R->path, R->path);
+    } else if (status == 0 && strcmp(R->path, "-") == 0) {
+        snprintf(msg, sizeof msg, "wrote the table to standard output (%zu row%s)", R->rows,
+                 R->rows == 1 ? "" : "s");
+        if (hooks->note)
+            hooks->note(msg);
+    } else if (status == 0) {
+        snprintf(msg, sizeof msg, "wrote %s (%zu row%s)", R->path, R->rows,
+                 R->rows == 1 ? "" : "s");
+        if (hooks->note)
+            hooks->note(msg);
+        char quoted[900];
+        if (hooks->note && cf_shell_quote(R->path, quoted, sizeof quoted) == 0) {
+            snprintf(msg, sizeof msg, "draw the report with: commfit report -i %s", quoted);
+            hooks->note(msg);
+        }
+        free(o->written);
+        o->written = strdup(R->path);
+    }
+}
+
+/* Every rank: MPI's error handling, this rank's place, the timer and the sample buffers,
+ * the table's columns. 0; -1 on an MPI error; 2 out of memory (R->e says so). */
+static int run_init(cf_run_state *R)
+{
+    const cf_measure_opts *o = R->o;
+    RUN_CALL(MPI_Comm_set_errhandler, (MPI_COMM_WORLD, MPI_ERRORS_RETURN), NULL);
+    RUN_CALL(MPI_Comm_set_errhandler, (MPI_COMM_SELF, MPI_ERRORS_RETURN), NULL);
+    RUN_CALL(MPI_Comm_rank, (MPI_COMM_WORLD, &R->rank), NULL);
+    RUN_CALL(MPI_Comm_size, (MPI_COMM_WORLD, &R->size), NULL);
+#ifdef CF_SMPI
+    /* Simulated time is exact to the simulator's precision (smpirun sets surf/precision to
+     * 1e-9); SMPI's MPI_Wtick says 1e-5, which would floor short calls. */
+    R->wtick = 1e-9;
+#else
+    R->wtick = MPI_Wtick();
+#endif
+    R->cache_bytes = cf_run_cache_size();
+    cf_kernel_share_buffers(!o->check);
+    R->cap_samples = o->target_ci > 0 ? CF_MEASURE_CI_MAX_SAMPLES
+                                      : (size_t)(o->samples ? o->samples : CF_MEASURE_SAMPLES);
+    R->tmin = malloc(R->cap_samples * sizeof(double));
+    R->tavg = malloc(R->cap_samples * sizeof(double));
+    R->tmax = malloc(R->cap_samples * sizeof(double));
+    R->t = cf_table_alloc();
+    const char *extra[1 + CF_DDT_NEXTRA] = {"stop"};
+    for (size_t i = 0; i < CF_DDT_NEXTRA; i++)
+        extra[1 + i] = cf_ddt_extra_columns[i];
+    if (R->tmin == NULL || R->tavg == NULL || R->tmax == NULL || R->t == NULL ||
+        cf_table_set_extra(R->t, extra, o->ddt ? 1 + CF_DDT_NEXTRA : 1) != 0) {
+        cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        return 2;
+    }
+    return 0;
+}
+
+/* The points, one process count after the other, each on its sub-communicator. Returns
+ * run_block's status, or -1 on an MPI error. */
+static int run_points(cf_run_state *R, const cf_measure_point *pts, size_t npts)
+{
+    int status = 0;
+    double t0 = MPI_Wtime();
+    for (size_t from = 0; from < npts && status == 0;) {
+        size_t to = from;
+        while (to < npts && pts[to].np == pts[from].np)
+            to++;
+        int st = run_block(R, pts, from, to, npts, t0);
+        if (st < 0 || quiet_barrier(R) != 0)
+            return -1;
+        RUN_CALL(MPI_Bcast, (&st, 1, MPI_INT, 0, MPI_COMM_WORLD), NULL);
+        status = st;
+        from = to;
+    }
+    return status;
+}
+
+int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hooks *hooks,
+                   cf_error *e)
+{
+    cf_run_state R0 = {0}, *R = &R0;
+    R->o = o;
+    R->hooks = hooks;
+    R->e = e;
+    cf_measure_point *pts = NULL;
+    size_t npts = 0;
+    char *plan = NULL;
+    int rc = 0, status = run_init(R);
+    if (status < 0) {
+        rc = -1;
+        goto out;
+    }
+    if (status == 0 &&
+        (cf_measure_plan(o, &pts, &npts) != 0 || cf_measure_plan_text(o, &plan) != 0)) {
+        cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        status = 2;
+    }
+
+    /* Rank 0 sets up the output; everyone learns whether that worked. */
+    int over = 0;
+    if (status == 0 && R->rank == 0 && o->resume == NULL && cf_run_library_metadata(R) != 0)
+        status = 2;
+    /* Every rank takes part; a resumed table records it after the rows it keeps. */
+    if (cf_run_host_metadata(R, &over) != 0) {
+        rc = -1;
+        goto out;
+    }
+    if (status == 0 && R->rank == 0) {
+        int orc = cf_run_open_output(R, command, over, plan);
+        if (orc < 0) {
+            rc = -1;
+            goto out;
+        }
+        if (orc != 0)
+            status = 2;
+    }
+    int brc = MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (brc != MPI_SUCCESS) {
+        rc = cf_run_mpi_failed(R, "MPI_Bcast", brc, NULL);
+        goto out;
+    }
+    if (status == 0 && (status = run_points(R, pts, npts)) < 0) {
+        rc = -1;
+        goto out;
+    }
+    if (R->rank == 0 && hooks->progress_end && !o->quiet && o->progress)
+        hooks->progress_end();
+
+    if (R->rank == 0 && R->fp != NULL) {
+        /* A point that failed keeps its message; otherwise a late write error is the news. */
+        cf_error keep = *e;
+        if (cf_run_close_output(R) != 0 && status != 2)
+            status = 2;
+        else if (status == 2)
+            *e = keep;
+    }
+    if (R->rank == 0 && status != 2)
+        report_end(R, status);
+    rc = status == 0 ? CF_EXIT_OK : CF_EXIT_DATA;
+out:
+    if (R->fp != NULL)
+        fclose(R->fp);
+    free(R->path);
+    free(R->tmin);
+    free(R->tavg);
+    free(R->tmax);
+    cf_table_free(R->t);
+    free(pts);
+    free(plan);
+    return rc;
+}

@@ -1,0 +1,286 @@
+/* Time against process count, per pattern: the measured sizes, the across-np model and the
+ * point-to-point estimate where predict would answer with it. */
+#include "config.h"
+
+#include "report/report-plot.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/size.h"
+#include "modelfile/answer.h"
+
+/* Process counts beyond the largest measured one that the across-np model is drawn to. */
+#define NP_EXTRAPOLATE 4
+/* The point-to-point estimate is drawn to at least this many processes: on a machine that
+ * measured np=2 only, it is the one picture of what more processes cost. */
+#define NP_ESTIMATE_MIN 64
+
+/* One time-against-np plot being drawn: its selection, its axis of process counts and
+ * what draws its curves (the across-np model a, or the point-to-point estimate est). */
+typedef struct np_plot {
+    cf_report *r;
+    const char *datatype;
+    cf_sel s;
+    const cf_across *a;
+    const cf_coll *est;
+    uint64_t *nps; /* the measured process counts (n_np), then the axis's others (n_axis) */
+    size_t n_np, n_axis;
+    long np_lo, np_hi, np_far;
+    char algs[160]; /* the estimate's algorithms, as the key names them */
+} np_plot;
+
+/* The sizes to draw into pick (CF_PLOT_MAX_SIZES - 1 at most): measured at two process
+ * counts or more (a curve of points needs two; with the estimate drawn through them, one
+ * point is enough), and apart from each other in time. Returns how many. */
+static size_t np_sizes(const np_plot *P, uint64_t *sizes, uint64_t *common, uint64_t *pick)
+{
+    const cf_sel *s = &P->s;
+    size_t n_sizes = cf_sel_distinct(s, 'm', sizes), n_common = 0;
+    for (size_t j = 0; j < n_sizes; j++) {
+        size_t at = 0;
+        int last_np = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            const cf_row *x = cf_sel_row(s, i);
+            if (x->bytes == sizes[j] && x->np != last_np) {
+                at++;
+                last_np = x->np;
+            }
+        }
+        if (at >= 2 || P->est != NULL)
+            common[n_common++] = sizes[j];
+    }
+    if (n_common == 0)
+        return 0;
+    /* Sizes whose times differ by less than half (latency-bound small sizes) would draw
+     * one curve over the other: of such a run, the smallest size stays. */
+    size_t n_apart = 0;
+    double last_t = 0;
+    /* 0 bytes only when there is nothing else: it is the next size's curve. */
+    for (size_t j = common[0] == 0 && n_common > 1; j < n_common; j++) {
+        double t = 0;
+        for (size_t i = 0; i < s->n && t == 0; i++)
+            if (cf_sel_row(s, i)->bytes == common[j])
+                t = cf_report_row_time(P->r, cf_sel_row(s, i)); /* at the smallest np */
+        if (n_apart > 0 && t < 1.5 * last_t && t > last_t / 1.5)
+            continue;
+        last_t = t;
+        common[n_apart++] = common[j];
+    }
+    return cf_report_spread(common, n_apart, CF_PLOT_MAX_SIZES - 1, pick);
+}
+
+/* The across-np model at size m in colour lt: where it was fitted (solid), then beyond
+ * (dashed), with its interval there (dotted). */
+static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
+{
+    char how[96];
+    for (int part = 0; part < 2; part++) {
+        long from = part ? P->np_hi : P->np_lo, to = part ? P->np_far : P->np_hi;
+        cf_script_block(sc, part ? "extrapolated" : "within the measured np",
+                        "np t_us lo_us hi_us (across-np model)");
+        for (int k = 0; k <= 40; k++) {
+            double p = from * pow((double)to / from, k / 40.0);
+            cf_estimate x;
+            cf_across_predict(P->a, lround(p), (double)m, &x);
+            fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", lround(p), x.t_us, x.lo_us, x.hi_us);
+        }
+        snprintf(how, sizeof how, "using 1:2 with lines lt %d%s", lt, part ? " dt 2" : "");
+        cf_script_curve(sc, how, NULL);
+    }
+    for (int c = 3; c <= 4; c++) {
+        snprintf(how, sizeof how, "using 1:%d with lines lt %d dt 3 lw 1", c, lt);
+        cf_script_curve(sc, how, NULL);
+    }
+}
+
+/* What predict answers where no fit is, at size m (the j-th of n_pick) in colour lt: the
+ * estimate, all of it dashed, and its interval as bars at the labelled process counts
+ * beyond the measured, each size's a little apart from the others' so that none hides
+ * another. */
+static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, size_t j,
+                               size_t n_pick)
+{
+    char how[96];
+    /* The curves start at the smallest np the estimate means anything at: 2 processes. */
+    long from_est = P->np_lo < 2 ? 2 : P->np_lo, last = 0;
+    cf_script_block(sc, "point-to-point estimate",
+                    "np t_us lo_us hi_us (point-to-point estimate)");
+    for (int k = 0; k <= 60; k++) {
+        long p = lround(from_est * pow((double)P->np_far / from_est, k / 60.0));
+        cf_estimate x;
+        if (p == last ||
+            cf_p2p_predict(&P->r->across.pp, P->est, P->datatype, p, (double)m, &x) != 0 ||
+            !(x.t_us > 0))
+            continue;
+        last = p;
+        fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", p, x.t_us, x.lo_us, x.hi_us);
+        const char *alg = P->est->algs[x.alg].name;
+        if (strstr(P->algs, alg) == NULL)
+            snprintf(P->algs + strlen(P->algs), sizeof P->algs - strlen(P->algs), "%s%s",
+                     P->algs[0] ? ", " : "", alg);
+    }
+    snprintf(how, sizeof how, "using 1:2 with lines lt %d dt 2", lt);
+    cf_script_curve(sc, how, NULL);
+    cf_script_block(sc, "its 95% prediction interval",
+                    "np t_us lo_us hi_us (point-to-point estimate; np drawn at np * shift)");
+    double shift = pow(1.035, (double)j - (double)(n_pick - 1) / 2);
+    for (size_t k = P->n_np; k < P->n_axis; k++) {
+        cf_estimate x;
+        if (cf_p2p_predict(&P->r->across.pp, P->est, P->datatype, (long)P->nps[k], (double)m,
+                           &x) == 0 &&
+            x.t_us > 0)
+            fprintf(sc->dat, "%.6g %.6g %.6g %.6g\n", (double)P->nps[k] * shift, x.t_us,
+                    x.lo_us, x.hi_us);
+    }
+    snprintf(how, sizeof how, "using 1:2:3:4 with yerrorbars lt %d pt 0 lw 1", lt);
+    cf_script_curve(sc, how, NULL);
+}
+
+/* The key says once, in black, what solid, dashed and dotted mean; the colour is the
+ * size. */
+static void np_key(const np_plot *P, cf_script *sc)
+{
+    if (P->a != NULL) {
+        cf_script_key(sc, "with lines lc rgb '#000000'", "across-np model");
+        cf_script_key(sc, "with lines lc rgb '#000000' dt 2",
+                      "across-np model, extrapolated beyond the np measured");
+        cf_script_key(sc, "with lines lc rgb '#000000' dt 3 lw 1",
+                      "its 95% prediction interval");
+        fprintf(sc->gp,
+                "set arrow from %ld, graph 0 to %ld, graph 1 nohead lc rgb '#808080' "
+                "dt 3\n",
+                P->np_hi, P->np_hi);
+    } else if (P->est != NULL) {
+        char t[320];
+        snprintf(t, sizeof t, "point-to-point estimate, what predict answers: %s\n      with "
+                 "ping-pong's alpha and beta, times the contention measured", P->algs);
+        cf_script_key(sc, "with lines lc rgb '#000000' dt 2", t);
+        cf_script_key(sc, "with yerrorbars lc rgb '#000000' pt 0 lw 1",
+                      "its 95% prediction interval (with a model-error factor)");
+    }
+}
+
+static void np_caption(const np_plot *P, const char *pattern, char *caption, size_t n)
+{
+    const cf_report *r = P->r;
+    snprintf(caption, n,
+             "Time per call of %s against the number of processes, log-log, at a few "
+             "message sizes%s. %s; bars are the 95%% confidence interval.%s",
+             pattern, P->est ? "" : " measured at two process counts or more",
+             cf_plot_points_note(r),
+             P->a ? " Lines are the across-np model fitted jointly over every measured process "
+                    "count and size: solid where it was fitted, dashed where it is extrapolated "
+                    "beyond the largest process count measured (the dotted vertical line), with "
+                    "its 95% prediction interval dotted."
+             : P->est ? " Dashed lines are the point-to-point estimate, which is what commfit "
+                        "predict answers at a process count without a fit: the cost of the "
+                        "algorithm MPICH uses for the pattern evaluated with the ping-pong's alpha "
+                        "and beta, times the contention measured where the pattern was. It is an "
+                        "estimate, not a measurement, fitted at no process count beyond those "
+                        "measured; bars at the labelled process counts are its 95% prediction "
+                        "interval, which includes a model-error factor for what alpha and beta "
+                        "cannot know."
+             : r->ms ? " The model has no across-np model for this pattern."
+                     : "");
+}
+
+/* The axis: the measured process counts, and beyond them where the model or the estimate
+ * is drawn to. */
+static void np_axis(np_plot *P, size_t cap)
+{
+    P->np_lo = (long)P->nps[0];
+    P->np_hi = (long)P->nps[P->n_np - 1];
+    P->np_far = P->np_hi * NP_EXTRAPOLATE;
+    if (P->est != NULL && P->np_far < NP_ESTIMATE_MIN)
+        P->np_far = NP_ESTIMATE_MIN;
+    P->n_axis = P->n_np;
+    if (P->a != NULL) {
+        P->nps[P->n_axis++] = (uint64_t)P->np_hi * 2;
+        P->nps[P->n_axis++] = (uint64_t)P->np_far;
+    } else if (P->est != NULL) {
+        for (uint64_t p = 2; p <= (uint64_t)P->np_far && P->n_axis < cap; p *= 2)
+            if (p > (uint64_t)P->np_hi)
+                P->nps[P->n_axis++] = p;
+    }
+}
+
+/* The points of size m, with their intervals, as one curve in colour lt. */
+static void np_points(const np_plot *P, cf_script *sc, uint64_t m, int lt)
+{
+    char size[32], how[96], t[160];
+    cf_size_format(m, size, sizeof size);
+    cf_script_block(sc, size, "np t_us t_lo_us t_hi_us");
+    for (size_t i = 0; i < P->s.n; i++) {
+        const cf_row *x = cf_sel_row(&P->s, i);
+        if (x->bytes != m)
+            continue;
+        double tm, tlo, thi;
+        cf_plot_time_bounds(P->r, x, &tm, &tlo, &thi);
+        fprintf(sc->dat, "%d %.6g %.6g %.6g\n", x->np, tm, tlo, thi);
+    }
+    int lines = P->a == NULL && P->est == NULL;
+    snprintf(how, sizeof how, "using 1:2:3:4 with %s lt %d", lines ? "yerrorlines" : "yerrorbars",
+             lt);
+    snprintf(t, sizeof t, "%s%s", size, lines ? "" : " measured");
+    cf_script_curve(sc, how, t);
+}
+
+int cf_plot_np(cf_report *r, const char *pattern, const char *datatype, int name_dt,
+               cf_error *e)
+{
+    np_plot P = {.r = r, .datatype = datatype};
+    if (cf_sel_rows(r->table, pattern, datatype, 0, &P.s, e) != 0)
+        return CF_EXIT_DATA;
+    size_t cap = P.s.n + 16;
+    P.nps = malloc(cap * sizeof *P.nps);
+    uint64_t *sizes = malloc((P.s.n + 1) * sizeof *sizes);
+    uint64_t *common = malloc((P.s.n + 1) * sizeof *common);
+    uint64_t pick[CF_PLOT_MAX_SIZES];
+    int rc = 0;
+    if (P.nps == NULL || sizes == NULL || common == NULL) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto done;
+    }
+    P.n_np = cf_sel_distinct(&P.s, 'n', P.nps);
+    /* What predict answers at a process count without a fit: the across-np model, else
+     * the point-to-point estimate; that is the curve. */
+    cf_answer_source src;
+    int have = r->ms != NULL &&
+               cf_answer_choose(r->ms, &r->across, pattern, datatype, 0, &src, NULL, 0) == 0;
+    P.a = have && src.kind == CF_ANSWER_ACROSS ? src.across : NULL;
+    P.est = have && src.kind == CF_ANSWER_P2P ? src.coll : NULL;
+    if (P.n_np == 0 || (P.n_np < 2 && P.est == NULL))
+        goto done;
+    size_t n_pick = np_sizes(&P, sizes, common, pick);
+    if (n_pick == 0)
+        goto done;
+    np_axis(&P, cap);
+
+    char name[CF_PLOT_NAME_MAX], title[256], caption[1600];
+    cf_script_name(name, sizeof name, "np", pattern, name_dt ? datatype : NULL, NULL);
+    snprintf(title, sizeof title, "%s (%s): time per call vs process count", pattern, datatype);
+    cf_script sc;
+    if ((rc = cf_script_open(&sc, r, name, title, e)) != 0)
+        goto done;
+    cf_script_values_axis(sc.gp, "x", P.nps, P.n_axis);
+    fputs("set xlabel 'processes'\n", sc.gp);
+    cf_script_time_axis(sc.gp);
+    for (size_t j = 0; j < n_pick; j++) {
+        np_points(&P, &sc, pick[j], (int)j + 1);
+        if (P.a != NULL)
+            np_model_curves(&P, &sc, pick[j], (int)j + 1);
+        else if (P.est != NULL)
+            np_estimate_curves(&P, &sc, pick[j], (int)j + 1, j, n_pick);
+    }
+    np_key(&P, &sc);
+    np_caption(&P, pattern, caption, sizeof caption);
+    rc = cf_script_close(&sc, CF_SEC_NP, title, caption, e);
+done:
+    free(P.nps);
+    free(sizes);
+    free(common);
+    free(P.s.idx);
+    return rc;
+}
