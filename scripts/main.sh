@@ -25,7 +25,7 @@ step report
 if [ -x "$build/commfit-smpi" ]; then
     # A simulated cluster of single-core nodes: np 2 to 16, fitted across np, asked for 64.
     step measure --simulate "$top/data/platforms/flat.xml" --np 2,4,8,16 \
-        --patterns pingpong,bcast,allreduce,allgather,alltoall --sizes 1K,16K,256K,1M,4M \
+        --patterns pingpong,bcast,allreduce,allgather,alltoall --sizes 1,16,256,4K,64K,256K,1M,4M \
         -o sim/flat.csv
     step fit -i sim/flat.csv -o sim/flat.json
     step predict -m sim/flat.json --pattern alltoall --np 16,64 --bytes 1M
