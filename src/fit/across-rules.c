@@ -472,8 +472,8 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
         s = ((double)(p - 2) + ceil(m / seg)) * T2(seg);
         break;
     }
-    case CF_STEPS_BINARY: /* the last level has one child when p is 2 */
-        s = (p == 2 ? 1.0 : 2.0 * (double)cf_ceil_lg(p + 1) - 2.0) * T2(m);
+    case CF_STEPS_BINARY: /* a level's two children are served at once: its levels */
+        s = (double)(cf_ceil_lg(p + 1) - 1) * T2(m);
         break;
     case CF_STEPS_KNOMIAL: {
         int levels = 0;

@@ -154,8 +154,10 @@ static void steps(void)
     near(cf_steps_cost(CF_STEPS_PIPELINE, 8, 4096, UM, ut, NUM), 7 * unit(4096), 1e-9,
          "pipeline of one segment: p-1 steps");
     near(cf_steps_cost(CF_STEPS_BINARY, 2, m, UM, ut, NUM), unit(m), 1e-9, "binary at 2: 1");
-    near(cf_steps_cost(CF_STEPS_BINARY, 7, m, UM, ut, NUM), 4 * unit(m), 1e-9,
-         "binary at 7: 2 levels of 2 sends");
+    near(cf_steps_cost(CF_STEPS_BINARY, 7, m, UM, ut, NUM), 2 * unit(m), 1e-9,
+         "binary at 7: 2 levels");
+    near(cf_steps_cost(CF_STEPS_BINARY, 16, m, UM, ut, NUM), 4 * unit(m), 1e-9,
+         "binary at 16: 4 levels");
     near(cf_steps_cost(CF_STEPS_KNOMIAL, 64, m, UM, ut, NUM), 9 * unit(m), 1e-9,
          "4-nomial at 64: 3 levels of 3 sends");
     near(cf_steps_cost(CF_STEPS_KNOMIAL, 2, m, UM, ut, NUM), unit(m), 1e-9, "4-nomial at 2: 1");
