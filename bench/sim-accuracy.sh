@@ -6,10 +6,13 @@
 # (hi/lo; "lo<=0" where the lower bound is not positive). Also the wall time of each
 # simulation.
 #   SIM_PLATFORMS   platforms to run (default: flat multicore fattree)
-#   SIM_SELECTOR    collective selector (default: mpich)
-#   SIM_TABLES      a prefix of already simulated tables (PREFIXPLATFORM.csv) to use
+#   SIM_SELECTOR    collective selector (default: mpich); under ompi the sizes start at
+#                   4 bytes (SMPI 3.32's ompi allreduce of no float divides by zero)
+#   SIM_TABLES      a prefix of already simulated tables (PREFIXPLATFORMSUFFIX.csv) to use
 #                   instead of measuring: SIM_TABLES=$top_srcdir/data/sim- reads the
 #                   shipped tables (made with the same command and selector mpich)
+#   SIM_SUFFIX      the suffix of those tables' names (default: none); -ompi reads the
+#                   shipped tables of selector ompi
 #   FIT_NP          process counts the fit sees (default: 2,4,8,16)
 #   PREDICT_NP      held-out process counts to predict (default: 32,64,128); each must be
 #                   in the tables
@@ -28,6 +31,7 @@ fi
 sel=${SIM_SELECTOR:-mpich}
 pats=pingpong,bcast,reduce,allreduce,allgather,alltoall
 sizes=1,4,16,64,256,1K,4K,16K,64K,256K,1M,2M
+[ "$sel" = ompi ] && sizes=${sizes#1,}
 nps=${SIM_NP:-2,4,8,16,32,64,128}
 fit_np=${FIT_NP:-2,4,8,16}
 predict_np=${PREDICT_NP:-32,64,128}
@@ -36,7 +40,7 @@ echo "# fit at np $fit_np, predict np $predict_np" >&2
 for pf in ${SIM_PLATFORMS:-flat multicore fattree}; do
     tab="$T/$pf.csv"
     if [ -n "${SIM_TABLES:-}" ]; then
-        cp "$SIM_TABLES$pf.csv" "$tab"
+        cp "$SIM_TABLES$pf${SIM_SUFFIX:-}.csv" "$tab"
     else
         s0=$(date +%s)
         "$COMMFIT" measure -q --simulate "$top_srcdir/data/platforms/$pf.xml" --coll-selector "$sel" \

@@ -19,6 +19,9 @@
 #define GRID_FLOOR_STEP 0.03
 #define GRID_ERR_K 1.5
 #define GRID_GROWTH_K 0.25
+/* Doublings of size beyond an algorithm's measured sizes from which the grid reads the cost
+ * per step of the algorithm measured at the size instead. */
+#define GRID_BORROW_OFF 2.0
 
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
@@ -124,6 +127,32 @@ static double size_error(const cf_across *a, cf_steps st, double m, const long *
     return e;
 }
 
+/* For an algorithm measured at no np (Open MPI's allgather runs neighbor exchange and ring
+ * only from 32 processes on): the cost per step of whichever algorithm ran at the largest np
+ * measured at the size nearest m (in log), contention included; *d counts one doubling more
+ * than lies between, for the change of algorithm. */
+static int borrow(const cf_across *a, long q, double m, const double *sz, int ns, double *rho,
+                  double *d, double *off)
+{
+    const cf_across_grid *g = &a->grid;
+    int best = -1;
+    for (int i = 0; i < ns; i++)
+        if (best < 0 || fabs(log(fmax(sz[i], 1.0) / fmax(m, 1.0))) <=
+                            fabs(log(fmax(sz[best], 1.0) / fmax(m, 1.0))))
+            best = i;
+    const cf_grid_point *top = NULL;
+    for (int i = 0; i < g->n; i++)
+        if (best >= 0 && g->pt[i].m == sz[best] && (top == NULL || g->pt[i].p > top->p))
+            top = &g->pt[i];
+    cf_rule_alg r0;
+    if (top == NULL || cf_rules_pick(g->rules, a->pattern, top->p, top->m, &r0) != 0)
+        return -1;
+    *rho = top->t_us / steps_at(a, r0.steps, top->p, top->m);
+    *d = fmax(0.0, log2((double)q / (double)top->p)) + 1.0;
+    *off = fabs(log2(fmax(m, 1.0) / fmax(top->m, 1.0)));
+    return 0;
+}
+
 int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, double *lo, double *hi,
                            const char **algorithm)
 {
@@ -157,10 +186,12 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
             ea = size_error(a, r.steps, sz[i], p, tt, k);
         }
     }
-    if (below < 0 && above < 0)
-        return -1;
     double rho, d, off = 0.0; /* off: how far m lies beyond the sizes r was measured at */
-    if (below >= 0 && above >= 0) {
+    int borrowed = below < 0 && above < 0;
+    if (borrowed) {
+        if (borrow(a, q, m, sz, ns, &rho, &d, &off) != 0)
+            return -1;
+    } else if (below >= 0 && above >= 0) {
         double x0 = log(fmax(sz[below], 1.0)), x1 = log(fmax(sz[above], 1.0));
         double f = x1 > x0 ? (log(fmax(m, 1.0)) - x0) / (x1 - x0) : 0.0;
         rho = exp((1 - f) * log(tb) + f * log(ta));
@@ -174,6 +205,18 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
         d = da;
         off = log2(fmax(sz[above], 1.0) / fmax(m, 1.0));
     }
+    /* Far beyond the sizes r was measured at (Open MPI switches by size at each band of p
+     * differently: reduce's binomial tree runs from 4 KiB at np 16 but at every size from
+     * np 32), the cost per step at this size, of whatever ran at the largest np, says more
+     * than r's at sizes far off. */
+    double rb, dd, ob;
+    if (!borrowed && off > GRID_BORROW_OFF && borrow(a, q, m, sz, ns, &rb, &dd, &ob) == 0 &&
+        ob < off) {
+        borrowed = 1;
+        rho = rb;
+        d = dd;
+        off = ob;
+    }
     if (!(rho > 0) || !isfinite(rho))
         return -1;
     *t = rho * steps_at(a, r.steps, q, m);
@@ -181,7 +224,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
      * a tenth of the interval's step per doubling of size. */
     /* The error of the readings at the sizes used, at least the median over every size;
      * twice that where these sizes cannot tell. */
-    double e = fmax(eb, ea);
+    double e = borrowed ? -1 : fmax(eb, ea);
     e = e < 0 ? 2.0 * g->err_per_doubling : fmax(e, g->err_per_doubling);
     double step = GRID_FLOOR_STEP + GRID_ERR_K * e + GRID_GROWTH_K * log(fmax(g->step_growth, 1.0));
     double w = GRID_FLOOR + step * (d + 0.1 * off);
@@ -202,7 +245,7 @@ static double growth(const cf_across *a, cf_steps st, double m, const long *p, c
     if (!(s1 > s0) || !(s2 > s1))
         return NAN;
     double lower = (t[k - 2] - t[k - 3]) / (s1 - s0), top = (t[k - 1] - t[k - 2]) / (s2 - s1);
-    return lower > 0 ? top / lower : NAN;
+    return lower > 0 ? fmax(0.0, top / lower) : NAN; /* a cost per step that fell: 0 */
 }
 
 static double quantile(double *v, int n, double f)

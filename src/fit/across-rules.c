@@ -1,7 +1,7 @@
 /* Which algorithm an MPI library runs for a collective at (p, m), and what that algorithm's
  * steps cost in units of the collective's own two-process time T2(s): the switch rules the
- * grid model of across-grid.c follows. One rule set per library; Open MPI's tuned decision
- * rules are another set of the same shape, added to rule_sets below. */
+ * grid model of across-grid.c follows. One rule set per library (and per SMPI selector),
+ * listed in rule_sets below. */
 #include "config.h"
 
 #include "fit/across-int.h"
@@ -104,6 +104,260 @@ static int pick_smpi_mpich(const char *pattern, long p, double m, cf_rule_alg *a
     return pick_mpich(pattern, p, m, a);
 }
 
+/* Open MPI's tuned collectives (coll_tuned_decision_fixed.c of Open MPI 4.1, whose tables
+ * SimGrid 3.31 on carries into its "ompi" selector): per band of process counts, the
+ * algorithm by the size the decision reads (the whole buffer for bcast, reduce and allreduce,
+ * one process's block for allgather and alltoall), commutative operations. Bands from 256
+ * processes on are not carried here: no rule there, and the joint model answers. */
+#define OMPI_BAND_MAX 11
+typedef struct ompi_band {
+    long p_below;                         /* the band holds p < p_below (0 ends the table) */
+    double below[OMPI_BAND_MAX];          /* size bounds, increasing; 0 ends them */
+    unsigned char alg[OMPI_BAND_MAX + 1]; /* alg[i] below below[i]; the one after, above */
+} ompi_band;
+
+/* Open MPI's algorithm numbers per collective (its coll_tuned_*_algorithm values). */
+enum { AR_LINEAR = 1, AR_NONOVERLAP, AR_RDB, AR_RING, AR_SEGRING, AR_RABENSEIFNER };
+enum { A2A_LINEAR = 1, A2A_PAIRWISE, A2A_BRUCK, A2A_LINEAR_SYNC, A2A_TWO_PROC };
+enum {
+    BC_LINEAR = 1,
+    BC_CHAIN,
+    BC_PIPELINE,
+    BC_SPLIT_BINARY,
+    BC_BINARY,
+    BC_BINOMIAL,
+    BC_KNOMIAL,
+    BC_SCATTER_RDB,
+    BC_SCATTER_RING
+};
+enum { RD_LINEAR = 1, RD_CHAIN, RD_PIPELINE, RD_BINARY, RD_BINOMIAL, RD_IN_ORDER, RD_RABENSEIFNER };
+enum { AG_LINEAR = 1, AG_BRUCK, AG_RDB, AG_RING, AG_NEIGHBOR, AG_TWO_PROC };
+
+static const ompi_band ompi_allreduce[] = {
+    {4,
+     {8, 4096, 8192, 16384, 65536, 262144},
+     {AR_RING, AR_RDB, AR_RING, AR_RDB, AR_RING, AR_SEGRING, AR_RABENSEIFNER}},
+    {8, {16, 8192}, {AR_RING, AR_RDB, AR_RABENSEIFNER}},
+    {16, {8192}, {AR_RDB, AR_RABENSEIFNER}},
+    {32, {64, 4096}, {AR_SEGRING, AR_RDB, AR_RABENSEIFNER}},
+    {64, {128}, {AR_SEGRING, AR_RABENSEIFNER}},
+    {128, {262144}, {AR_RDB, AR_RABENSEIFNER}},
+    {256, {131072, 262144}, {AR_NONOVERLAP, AR_RDB, AR_RABENSEIFNER}},
+    {0, {0}, {0}},
+};
+
+static const ompi_band ompi_alltoall[] = {
+    {3,
+     {2, 4, 16, 64, 256, 4096, 32768, 262144, 1048576},
+     {A2A_PAIRWISE, A2A_TWO_PROC, A2A_PAIRWISE, A2A_TWO_PROC, A2A_PAIRWISE, A2A_TWO_PROC,
+      A2A_PAIRWISE, A2A_LINEAR_SYNC, A2A_TWO_PROC, A2A_PAIRWISE}},
+    {8,
+     {8192, 16384, 65536, 524288, 1048576},
+     {A2A_LINEAR_SYNC, A2A_LINEAR, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_PAIRWISE, A2A_LINEAR}},
+    {16, {262144}, {A2A_LINEAR_SYNC, A2A_LINEAR}},
+    {32,
+     {4, 512, 8192, 32768, 262144, 524288},
+     {A2A_LINEAR_SYNC, A2A_BRUCK, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_LINEAR_SYNC, A2A_LINEAR,
+      A2A_LINEAR_SYNC}},
+    {64, {512, 524288}, {A2A_BRUCK, A2A_LINEAR, A2A_LINEAR_SYNC}},
+    {128,
+     {1024, 2048, 4096, 262144},
+     {A2A_BRUCK, A2A_LINEAR, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_PAIRWISE}},
+    {256, {1024, 2048, 262144}, {A2A_BRUCK, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_PAIRWISE}},
+    {0, {0}, {0}},
+};
+
+static const ompi_band ompi_bcast[] = {
+    {4,
+     {32, 256, 512, 1024, 32768, 131072, 262144, 524288, 1048576},
+     {BC_PIPELINE, BC_BINARY, BC_PIPELINE, BC_KNOMIAL, BC_LINEAR, BC_BINARY, BC_CHAIN, BC_LINEAR,
+      BC_BINOMIAL, BC_BINARY}},
+    {8,
+     {64, 128, 2048, 8192, 1048576},
+     {BC_BINARY, BC_BINOMIAL, BC_BINARY, BC_BINOMIAL, BC_LINEAR, BC_CHAIN}},
+    {16,
+     {8, 64, 4096, 16384, 32768},
+     {BC_KNOMIAL, BC_BINARY, BC_KNOMIAL, BC_BINARY, BC_BINOMIAL, BC_LINEAR}},
+    {32, {4096, 1048576}, {BC_KNOMIAL, BC_BINOMIAL, BC_SCATTER_RDB}},
+    {64, {2048}, {BC_BINOMIAL, BC_KNOMIAL}},
+    {128, {0}, {BC_KNOMIAL}},
+    {256, {2, 16384, 32768, 65536}, {BC_BINOMIAL, BC_BINARY, BC_LINEAR, BC_BINARY, BC_KNOMIAL}},
+    {0, {0}, {0}},
+};
+
+static const ompi_band ompi_reduce[] = {
+    {4,
+     {8, 16, 32, 262144, 524288, 1048576},
+     {RD_RABENSEIFNER, RD_BINARY, RD_PIPELINE, RD_LINEAR, RD_PIPELINE, RD_CHAIN, RD_PIPELINE}},
+    {8,
+     {4096, 65536, 262144, 524288, 1048576},
+     {RD_BINARY, RD_CHAIN, RD_BINOMIAL, RD_LINEAR, RD_BINOMIAL, RD_LINEAR}},
+    {16, {8192}, {RD_BINARY, RD_BINOMIAL}},
+    {32, {4096}, {RD_BINARY, RD_BINOMIAL}},
+    {256, {0}, {RD_BINOMIAL}},
+    {0, {0}, {0}},
+};
+
+static const ompi_band ompi_allgather[] = {
+    {3, {0}, {AG_TWO_PROC}},
+    {32, {0}, {AG_RDB}},
+    {64, {1024, 65536}, {AG_RDB, AG_NEIGHBOR, AG_RING}},
+    {128, {512, 65536}, {AG_RDB, AG_NEIGHBOR, AG_RING}},
+    {256, {512, 131072, 524288, 1048576}, {AG_RDB, AG_NEIGHBOR, AG_RING, AG_NEIGHBOR, AG_RING}},
+    {0, {0}, {0}},
+};
+
+/* The algorithm number of a table at (p, size); 0 where the table has no band for p. */
+static int ompi_decide(const ompi_band *t, long p, double size)
+{
+    for (; t->p_below > 0; t++) {
+        if (p >= t->p_below)
+            continue;
+        int i = 0;
+        while (i < OMPI_BAND_MAX && t->below[i] > 0 && size >= t->below[i])
+            i++;
+        return t->alg[i];
+    }
+    return 0;
+}
+
+/* What runs for each algorithm number: the name and the steps. Where SMPI runs one of its
+ * own implementations in place of Open MPI's, the smpi names say which; points that run
+ * the same implementation share a name, so the grid reads them on one line. */
+typedef struct ompi_algs {
+    const ompi_band *table;
+    cf_rule_alg ompi[10], smpi[10]; /* by algorithm number, [0] unused */
+} ompi_algs;
+
+static const ompi_algs ompi_allreduce_algs = {
+    ompi_allreduce,
+    {{0},
+     {"linear", CF_STEPS_LG2},
+     {"nonoverlapping", CF_STEPS_LG2},
+     {"recursive doubling", CF_STEPS_FOLD},
+     {"ring", CF_STEPS_RING2},
+     {"segmented ring", CF_STEPS_RING2},
+     {"Rabenseifner", CF_STEPS_HALVING2}},
+    {{0},
+     {"reduce + bcast", CF_STEPS_LG2},
+     {"reduce + bcast", CF_STEPS_LG2},
+     {"recursive doubling", CF_STEPS_FOLD},
+     {"logical ring", CF_STEPS_RING2},
+     {"segmented ring", CF_STEPS_RING2},
+     {"Rabenseifner", CF_STEPS_HALVING2}},
+};
+
+static const ompi_algs ompi_alltoall_algs = {
+    ompi_alltoall,
+    {{0},
+     {"linear", CF_STEPS_RING},
+     {"pairwise", CF_STEPS_RING},
+     {"modified Bruck", CF_STEPS_BRUCK_ALLTOALL},
+     {"linear sync", CF_STEPS_RING},
+     {"two proc", CF_STEPS_RING}},
+    {{0},
+     {"linear", CF_STEPS_RING},
+     {"pairwise", CF_STEPS_RING},
+     {"Bruck", CF_STEPS_BRUCK_ALLTOALL},
+     {"linear", CF_STEPS_RING},
+     {"linear", CF_STEPS_RING}},
+};
+
+static const ompi_algs ompi_bcast_algs = {
+    ompi_bcast,
+    {{0},
+     {"linear", CF_STEPS_RING},
+     {"chain", CF_STEPS_PIPELINE},
+     {"pipeline", CF_STEPS_PIPELINE},
+     {"split binary tree", CF_STEPS_BINARY},
+     {"binary tree", CF_STEPS_BINARY},
+     {"binomial tree", CF_STEPS_LG},
+     {"knomial tree", CF_STEPS_KNOMIAL},
+     {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING},
+     {"scatter + ring allgather", CF_STEPS_SCATTER_RING}},
+    {{0},
+     {"segmented linear", CF_STEPS_RING},
+     {"pipeline", CF_STEPS_PIPELINE},
+     {"pipeline", CF_STEPS_PIPELINE},
+     {"split binary tree", CF_STEPS_BINARY},
+     {"segmented binary tree", CF_STEPS_BINARY},
+     {"binomial tree", CF_STEPS_LG},
+     {"knomial tree", CF_STEPS_KNOMIAL},
+     {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING},
+     {"scatter + ring allgather", CF_STEPS_SCATTER_RING}},
+};
+
+static const ompi_algs ompi_reduce_algs = {
+    ompi_reduce,
+    {{0},
+     {"linear", CF_STEPS_RING},
+     {"chain", CF_STEPS_PIPELINE},
+     {"pipeline", CF_STEPS_PIPELINE},
+     {"binary tree", CF_STEPS_BINARY},
+     {"binomial tree", CF_STEPS_LG},
+     {"in-order binary tree", CF_STEPS_BINARY},
+     {"Rabenseifner", CF_STEPS_HALVING2}},
+    {{0},
+     {"linear", CF_STEPS_RING},
+     {"chain", CF_STEPS_PIPELINE},
+     {"pipeline", CF_STEPS_PIPELINE},
+     {"binary tree", CF_STEPS_BINARY},
+     {"binomial tree", CF_STEPS_LG},
+     {"in-order binary tree", CF_STEPS_BINARY},
+     {"linear", CF_STEPS_RING}},
+};
+
+static const ompi_algs ompi_allgather_algs = {
+    ompi_allgather,
+    {{0},
+     {"linear", CF_STEPS_RING},
+     {"Bruck", CF_STEPS_BRUCK_GATHER},
+     {"recursive doubling", CF_STEPS_DOUBLING},
+     {"ring", CF_STEPS_RING},
+     {"neighbor exchange", CF_STEPS_NEIGHBOR},
+     {"two proc", CF_STEPS_RING}},
+    {{0},
+     {"segmented linear", CF_STEPS_RING},
+     {"Bruck", CF_STEPS_BRUCK_GATHER},
+     {"recursive doubling", CF_STEPS_DOUBLING},
+     {"ring", CF_STEPS_RING},
+     {"neighbor exchange", CF_STEPS_NEIGHBOR},
+     {"pairwise", CF_STEPS_RING}},
+};
+
+static int pick_ompi_as(const char *pattern, long p, double m, int smpi, cf_rule_alg *a)
+{
+    static const struct {
+        const char *pattern;
+        const ompi_algs *algs;
+    } by[] = {{"allreduce", &ompi_allreduce_algs},
+              {"alltoall", &ompi_alltoall_algs},
+              {"bcast", &ompi_bcast_algs},
+              {"reduce", &ompi_reduce_algs},
+              {"allgather", &ompi_allgather_algs}};
+    for (size_t i = 0; i < sizeof by / sizeof by[0]; i++) {
+        if (strcmp(pattern, by[i].pattern) != 0)
+            continue;
+        int alg = ompi_decide(by[i].algs->table, p, m);
+        if (alg <= 0)
+            return -1;
+        *a = smpi ? by[i].algs->smpi[alg] : by[i].algs->ompi[alg];
+        return 0;
+    }
+    return -1;
+}
+
+static int pick_openmpi(const char *pattern, long p, double m, cf_rule_alg *a)
+{
+    return pick_ompi_as(pattern, p, m, 0, a);
+}
+
+/* SimGrid SMPI's "ompi" selector: Open MPI's decisions, some run by SMPI's own algorithms. */
+static int pick_smpi_ompi(const char *pattern, long p, double m, cf_rule_alg *a)
+{
+    return pick_ompi_as(pattern, p, m, 1, a);
+}
+
 typedef struct rule_set {
     const char *name;
     int (*pick)(const char *pattern, long p, double m, cf_rule_alg *a);
@@ -112,13 +366,20 @@ typedef struct rule_set {
 static const rule_set rule_sets[] = {
     {"mpich", pick_mpich},
     {"smpi-mpich", pick_smpi_mpich},
+    {"openmpi", pick_openmpi},
+    {"smpi-ompi", pick_smpi_ompi},
 };
 
 const char *cf_rules_for(const char *mpi_library, const char *coll_selector)
 {
     int smpi = mpi_library != NULL && strstr(mpi_library, "SMPI") != NULL;
-    if (smpi)
-        return coll_selector != NULL && strcmp(coll_selector, "mpich") == 0 ? "smpi-mpich" : NULL;
+    if (smpi) {
+        if (coll_selector != NULL && strcmp(coll_selector, "mpich") == 0)
+            return "smpi-mpich";
+        return coll_selector != NULL && strcmp(coll_selector, "ompi") == 0 ? "smpi-ompi" : NULL;
+    }
+    if (mpi_library != NULL && strncmp(mpi_library, "Open MPI", 8) == 0)
+        return "openmpi";
     if (mpi_library != NULL &&
         (strstr(mpi_library, "MPICH") != NULL || strstr(mpi_library, "mpich") != NULL))
         return "mpich";
@@ -199,6 +460,30 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     case CF_STEPS_HALVING2: /* reduce-scatter by halving, then gather or allgather back */
         for (int j = 0; j < lg; j++)
             s += 2.0 * T2(ldexp(m, -(j + 1)));
+        break;
+    case CF_STEPS_LG2:
+        s = 2.0 * lg * T2(m);
+        break;
+    case CF_STEPS_RING2:
+        s = 2.0 * (double)(p - 1) * T2(m / (double)p);
+        break;
+    case CF_STEPS_PIPELINE: {
+        double seg = fmin(m, CF_PIPELINE_SEG);
+        s = ((double)(p - 2) + ceil(m / seg)) * T2(seg);
+        break;
+    }
+    case CF_STEPS_BINARY: /* a level's two children are served at once: its levels */
+        s = (double)(cf_ceil_lg(p + 1) - 1) * T2(m);
+        break;
+    case CF_STEPS_KNOMIAL: {
+        int levels = 0;
+        for (long r = 1; r < p; r *= 4)
+            levels++;
+        s = (double)(p < 4 ? p - 1 : 3 * levels) * T2(m);
+        break;
+    }
+    case CF_STEPS_NEIGHBOR:
+        s = T2(m) + (double)(p / 2 - 1) * T2(2.0 * m);
         break;
     }
 #undef T2

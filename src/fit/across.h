@@ -25,8 +25,8 @@ typedef struct cf_point {
 
 /* How well a relative-error least-squares fit follows its points. */
 typedef struct cf_rel_quality {
-    int n, dof;   /* points used, and n minus the parameters */
-    int rejected; /* points set aside as outliers */
+    int n, dof;         /* points used, and n minus the parameters */
+    int rejected;       /* points set aside as outliers */
     double mape;        /* mean absolute relative error (0.03 = 3%) */
     double max_rel_err; /* largest absolute relative error */
     double loo_mape;    /* the same, each point predicted without itself */
@@ -50,9 +50,9 @@ typedef struct cf_across_seg {
     char algorithm[CF_ALG_NAME_MAX];
     int nbasis;
     cf_cterm_sum basis[CF_COLL_MAX_BASIS];
-    double coef[CF_COLL_MAX_BASIS]; /* us per unit of each basis function */
+    double coef[CF_COLL_MAX_BASIS];                   /* us per unit of each basis function */
     double cov[CF_COLL_MAX_BASIS][CF_COLL_MAX_BASIS]; /* scaled by the residual variance */
-    double s2;                                       /* residual relative variance */
+    double s2;                                        /* residual relative variance */
     cf_rel_quality q;
     double tq; /* Student t 97.5% quantile at q.dof, kept for predict */
 } cf_across_seg;
@@ -73,15 +73,25 @@ typedef enum cf_steps {
     CF_STEPS_BRUCK_ALLTOALL,   /* ceil(lg p) steps of p*m/2 */
     CF_STEPS_SCATTER_DOUBLING, /* binomial scatter, recursive-doubling allgather of m/p */
     CF_STEPS_SCATTER_RING,     /* binomial scatter, ring allgather of m/p */
-    CF_STEPS_HALVING2          /* reduce-scatter by halving and back: 2 * sum m/2^(j+1) */
+    CF_STEPS_HALVING2,         /* reduce-scatter by halving and back: 2 * sum m/2^(j+1) */
+    CF_STEPS_LG2,              /* binomial reduce, then binomial bcast: 2 ceil(lg p) of m */
+    CF_STEPS_RING2,            /* ring reduce-scatter and allgather: 2(p-1) steps of m/p */
+    CF_STEPS_PIPELINE,         /* chain of segments: p-2 + ceil(m/CF_PIPELINE_SEG) steps */
+    CF_STEPS_BINARY,           /* binary tree: ceil(lg(p+1)) - 1 levels of m */
+    CF_STEPS_KNOMIAL,          /* 4-nomial tree: 3 sends a level, ceil(log4 p) levels */
+    CF_STEPS_NEIGHBOR          /* neighbor exchange: one step of m, p/2 - 1 of 2m */
 } cf_steps;
+/* The segment a pipeline's step moves (Open MPI's tuned pipelines choose 1 to 128 KiB by
+ * size and p; a middle value: the grid's line through measured np absorbs the rest). */
+#define CF_PIPELINE_SEG 65536.0
 
 typedef struct cf_rule_alg {
     const char *name;
     cf_steps steps;
 } cf_rule_alg;
 
-/* The rule set for a table's metadata ("smpi-mpich", "mpich"), NULL when none is known. */
+/* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi"), NULL
+ * when none is known. */
 const char *cf_rules_for(const char *mpi_library, const char *coll_selector);
 /* The algorithm rules run for pattern at (p, m): 0, -1 when it has no rule for it. */
 int cf_rules_pick(const char *rules, const char *pattern, long p, double m, cf_rule_alg *a);
@@ -124,7 +134,7 @@ typedef struct cf_across {
     char error[CF_NOTE_MAX]; /* why there is no model; "" when fitted */
     int nseg;
     cf_across_seg seg[CF_ACROSS_MAX_SEG];
-    cf_rel_quality q; /* over every point */
+    cf_rel_quality q;    /* over every point */
     cf_across_grid grid; /* answers first where it can */
 } cf_across;
 
@@ -153,7 +163,7 @@ typedef struct cf_contention {
 #define CF_P2P_FACTOR_UNMEASURED 3.0 /* it never was */
 
 typedef struct cf_p2p {
-    char error[CF_NOTE_MAX]; /* why there is no estimate; "" when there is */
+    char error[CF_NOTE_MAX];      /* why there is no estimate; "" when there is */
     char pattern[CF_PATTERN_MAX]; /* where alpha and beta come from: "pingpong" */
     cf_hockney h;
     double gamma_us_per_byte, gamma_se;
@@ -165,10 +175,10 @@ typedef struct cf_p2p {
 /* A prediction with its 95% prediction interval. */
 typedef struct cf_estimate {
     double t_us, lo_us, hi_us;
-    int alg;             /* p2p: index of the algorithm used in its cf_coll */
-    double contention;   /* p2p: the factor applied (1 when none was measured) */
-    long contention_np;  /* p2p: where it was measured; 0 when none */
-    double model_factor; /* p2p: the model-error factor in the interval */
+    int alg;               /* p2p: index of the algorithm used in its cf_coll */
+    double contention;     /* p2p: the factor applied (1 when none was measured) */
+    long contention_np;    /* p2p: where it was measured; 0 when none */
+    double model_factor;   /* p2p: the model-error factor in the interval */
     const char *algorithm; /* across-np: the algorithm that answered (static or in the model) */
 } cf_estimate;
 
@@ -197,8 +207,8 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
 void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n);
 /* T at (p, m) from the grid with its 95% interval and the algorithm the rules run there;
  * -1 when the grid cannot answer there. */
-int cf_across_grid_predict(const cf_across *a, long p, double m, double *t, double *lo,
-                           double *hi, const char **algorithm);
+int cf_across_grid_predict(const cf_across *a, long p, double m, double *t, double *lo, double *hi,
+                           const char **algorithm);
 /* T at (p, m) with its 95% prediction interval; out->alg is the segment used. Between the
  * two segments' sizes the interval covers both. */
 void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out);
@@ -221,8 +231,8 @@ int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long 
                  double *c1);
 /* The contention entry the estimate at p calibrates with: the largest measured np <= p,
  * else the smallest. NULL when the pattern was not measured with that datatype. */
-const cf_contention *cf_p2p_contention(const cf_p2p *pp, const char *pattern,
-                                       const char *datatype, long p);
+const cf_contention *cf_p2p_contention(const cf_p2p *pp, const char *pattern, const char *datatype,
+                                       long p);
 
 /* Everything predict reads from "across_np" and "p2p", and what cf_across_fit_set makes. */
 typedef struct cf_across_set {
@@ -241,8 +251,7 @@ typedef struct cf_across_set {
  * free with cf_notes_free. rules (cf_rules_for, or NULL) adds the grid model. */
 int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
                       const char *normalized_time_us, const char *rules, cf_across_set *out,
-                      char ***notes,
-                      size_t *nnotes, cf_error *e);
+                      char ***notes, size_t *nnotes, cf_error *e);
 void cf_notes_free(char **notes, size_t n);
 
 void cf_across_set_clear(cf_across_set *s);

@@ -357,7 +357,7 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
     if (get_str(w, j, "rules", g->rules, sizeof g->rules))
         return CF_EXIT_DATA;
     if (!cf_rules_known(g->rules, pattern))
-        return bad(w, "rules", "rules known for the pattern (smpi-mpich, mpich)");
+        return bad(w, "rules", "rules known for the pattern (smpi-mpich, mpich, smpi-ompi, openmpi)");
     if (!json_is_array(unit) || json_array_size(unit) < 2 || json_array_size(unit) > CF_UNIT_MAX)
         return bad(w, "unit", "an array of 2 to 64 [bytes, t_us] pairs");
     if (!json_is_array(pts) || json_array_size(pts) > CF_GRID_MAX)

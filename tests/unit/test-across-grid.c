@@ -21,13 +21,66 @@ static void pick_is(const char *rules, const char *pattern, long p, double m, co
            m, want);
 }
 
+/* Open MPI 4.1's tuned decisions (coll_tuned_decision_fixed.c), as SMPI's ompi selector
+ * carries them: bands of p, then the size each decision reads. */
+static void ompi_rules(void)
+{
+    /* allreduce on the whole buffer: recursive doubling for small, Rabenseifner for large;
+     * ring at np 2-3 below 8 bytes; segmented ring at np 16-63 for the smallest. */
+    pick_is("openmpi", "allreduce", 2, 4, "ring");
+    pick_is("smpi-ompi", "allreduce", 2, 4, "logical ring");
+    pick_is("openmpi", "allreduce", 8, 8191, "recursive doubling");
+    pick_is("openmpi", "allreduce", 8, 8192, "Rabenseifner");
+    pick_is("openmpi", "allreduce", 2, 65536, "segmented ring");
+    pick_is("openmpi", "allreduce", 16, 16, "segmented ring");
+    pick_is("openmpi", "allreduce", 64, 262143, "recursive doubling");
+    pick_is("openmpi", "allreduce", 64, 262144, "Rabenseifner");
+    pick_is("openmpi", "allreduce", 128, 65536, "nonoverlapping");
+    pick_is("smpi-ompi", "allreduce", 128, 65536, "reduce + bcast");
+    /* bcast on the whole buffer: knomial at np 64-127 at every size. */
+    pick_is("openmpi", "bcast", 64, 16, "knomial tree");
+    pick_is("openmpi", "bcast", 127, 1 << 21, "knomial tree");
+    pick_is("openmpi", "bcast", 32, 2047, "binomial tree");
+    pick_is("openmpi", "bcast", 16, 1 << 20, "scatter + recursive doubling allgather");
+    pick_is("openmpi", "bcast", 16, 65536, "binomial tree");
+    pick_is("openmpi", "bcast", 4, 8192, "linear");
+    pick_is("openmpi", "bcast", 8, 4096, "binary tree");
+    pick_is("smpi-ompi", "bcast", 4, 8192, "segmented linear");
+    pick_is("openmpi", "bcast", 4, 1 << 20, "chain");
+    pick_is("smpi-ompi", "bcast", 4, 1 << 20, "pipeline");
+    /* reduce: binomial from 32 to 255 processes; binary below 4 KiB at np 16-31. */
+    pick_is("openmpi", "reduce", 64, 4, "binomial tree");
+    pick_is("openmpi", "reduce", 16, 4095, "binary tree");
+    pick_is("openmpi", "reduce", 16, 4096, "binomial tree");
+    pick_is("openmpi", "reduce", 2, 4, "Rabenseifner");
+    pick_is("smpi-ompi", "reduce", 2, 4, "linear");
+    /* allgather on one process's block: two proc at 2; recursive doubling to 31; then by m. */
+    pick_is("smpi-ompi", "allgather", 2, 1 << 20, "pairwise");
+    pick_is("openmpi", "allgather", 16, 1 << 20, "recursive doubling");
+    pick_is("openmpi", "allgather", 32, 1023, "recursive doubling");
+    pick_is("openmpi", "allgather", 32, 1024, "neighbor exchange");
+    pick_is("openmpi", "allgather", 64, 512, "neighbor exchange");
+    pick_is("openmpi", "allgather", 64, 65536, "ring");
+    /* alltoall on one block: Bruck for small from 16, linear, pairwise for large at 64. */
+    pick_is("openmpi", "alltoall", 16, 511, "modified Bruck");
+    pick_is("smpi-ompi", "alltoall", 16, 4, "Bruck");
+    pick_is("openmpi", "alltoall", 8, 4, "linear sync");
+    pick_is("smpi-ompi", "alltoall", 8, 4, "linear");
+    pick_is("openmpi", "alltoall", 64, 262144, "pairwise");
+    pick_is("openmpi", "alltoall", 64, 3000, "linear sync");
+    /* From 256 processes the bands are not carried: no rule. */
+    pick_is("openmpi", "bcast", 256, 1024, "(none)");
+    pick_is("smpi-ompi", "allreduce", 1024, 1024, "(none)");
+}
+
 static void rules(void)
 {
     is_str(cf_rules_for("SMPI Version 3.32. Copyright The SimGrid Team", "mpich"), "smpi-mpich",
            "SMPI with the mpich selector");
-    ok(cf_rules_for("SMPI Version 3.32", "ompi") == NULL, "SMPI's ompi selector: no rules yet");
+    is_str(cf_rules_for("SMPI Version 3.32", "ompi"), "smpi-ompi", "SMPI's ompi selector");
+    ok(cf_rules_for("SMPI Version 3.32", "mvapich2") == NULL, "SMPI's mvapich2: no rules");
     is_str(cf_rules_for("MPICH Version: 4.0.2", NULL), "mpich", "MPICH");
-    ok(cf_rules_for("Open MPI v4.1.5", NULL) == NULL, "Open MPI: no rules yet");
+    is_str(cf_rules_for("Open MPI v4.1.5, package: Debian OpenMPI", NULL), "openmpi", "Open MPI");
     ok(cf_rules_for(NULL, NULL) == NULL, "no metadata: no rules");
     /* allgather on the total size p*m: recursive doubling below 512 KiB for a power of two,
      * Bruck up to 80 KiB otherwise, ring above. */
@@ -53,7 +106,10 @@ static void rules(void)
     pick_is("smpi-mpich", "bcast", 64, 1 << 20, "two-level binomial tree");
     pick_is("smpi-mpich", "allreduce", 64, 1 << 20, "two-level recursive doubling");
     ok(cf_rules_pick("mpich", "gather", 4, 8, &(cf_rule_alg){0}) != 0, "no rule for gather");
-    ok(!cf_rules_known("openmpi", "bcast"), "unknown rule set");
+    ok(!cf_rules_known("lam", "bcast"), "unknown rule set");
+    ok(cf_rules_known("openmpi", "bcast") && cf_rules_known("smpi-ompi", "alltoall"),
+       "Open MPI's rule sets");
+    ompi_rules();
 }
 
 /* T2(s) = 2 us + s / 1 GB/s, sampled at 1 .. 2 MiB. */
@@ -89,6 +145,24 @@ static void steps(void)
          "Bruck's alltoall: lg p steps of p*m/2");
     near(cf_steps_cost(CF_STEPS_HALVING2, 8, 1048576, UM, ut, NUM),
          2 * (unit(524288) + unit(262144) + unit(131072)), 1e-9, "Rabenseifner: halving and back");
+    near(cf_steps_cost(CF_STEPS_LG2, 8, m, UM, ut, NUM), 6 * unit(m), 1e-9,
+         "reduce + bcast: 2 lg p");
+    near(cf_steps_cost(CF_STEPS_RING2, 16, 1048576, UM, ut, NUM), 30 * unit(65536), 1e-9,
+         "ring allreduce: 2(p-1) steps of m/p");
+    near(cf_steps_cost(CF_STEPS_PIPELINE, 8, 262144, UM, ut, NUM), 10 * unit(65536), 1e-9,
+         "pipeline: p-2 + 4 segments of 64 KiB");
+    near(cf_steps_cost(CF_STEPS_PIPELINE, 8, 4096, UM, ut, NUM), 7 * unit(4096), 1e-9,
+         "pipeline of one segment: p-1 steps");
+    near(cf_steps_cost(CF_STEPS_BINARY, 2, m, UM, ut, NUM), unit(m), 1e-9, "binary at 2: 1");
+    near(cf_steps_cost(CF_STEPS_BINARY, 7, m, UM, ut, NUM), 2 * unit(m), 1e-9,
+         "binary at 7: 2 levels");
+    near(cf_steps_cost(CF_STEPS_BINARY, 16, m, UM, ut, NUM), 4 * unit(m), 1e-9,
+         "binary at 16: 4 levels");
+    near(cf_steps_cost(CF_STEPS_KNOMIAL, 64, m, UM, ut, NUM), 9 * unit(m), 1e-9,
+         "4-nomial at 64: 3 levels of 3 sends");
+    near(cf_steps_cost(CF_STEPS_KNOMIAL, 2, m, UM, ut, NUM), unit(m), 1e-9, "4-nomial at 2: 1");
+    near(cf_steps_cost(CF_STEPS_NEIGHBOR, 8, m, UM, ut, NUM), unit(m) + 3 * unit(131072), 1e-9,
+         "neighbor exchange at 8: m, then 3 of 2m");
 }
 
 /* A measured table: allgather at nps x sizes from the rules, T = steps costed with T2 times
