@@ -108,9 +108,9 @@ int cf_mkdir_parent(const char *path, cf_error *e)
 
 /* An existing path that is not a regular file or a folder: a device, a FIFO or a socket,
  * directly or through symbolic links. Opened for writing where it is. */
-static int open_in_place(cf_outfile *o, const char *path, cf_error *e)
+/* o writes in place to fd (taken over, closed on failure), named path in messages. */
+static int adopt_fd(cf_outfile *o, int fd, const char *path, cf_error *e)
 {
-    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot write: %s", strerror(errno));
     o->path = strdup(path);
@@ -123,6 +123,11 @@ static int open_in_place(cf_outfile *o, const char *path, cf_error *e)
     }
     o->in_place = 1;
     return 0;
+}
+
+static int open_in_place(cf_outfile *o, const char *path, cf_error *e)
+{
+    return adopt_fd(o, open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), path, e);
 }
 
 /* The descriptor a path names by itself: /dev/stdout, /dev/stderr, /dev/fd/N or
@@ -174,21 +179,8 @@ int cf_outfile_open(cf_outfile *o, const char *path, cf_error *e)
 {
     memset(o, 0, sizeof *o);
     int nfd = named_fd(path);
-    if (nfd >= 0) {
-        int fd = fcntl(nfd, F_DUPFD_CLOEXEC, 3);
-        if (fd < 0)
-            return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot write: %s", strerror(errno));
-        o->path = strdup(path);
-        o->fp = o->path ? fdopen(fd, "w") : NULL;
-        if (o->fp == NULL) {
-            close(fd);
-            free(o->path);
-            memset(o, 0, sizeof *o);
-            return cf_error_set(e, CF_EXIT_DATA, path, 0, "out of memory");
-        }
-        o->in_place = 1;
-        return 0;
-    }
+    if (nfd >= 0)
+        return adopt_fd(o, fcntl(nfd, F_DUPFD_CLOEXEC, 3), path, e);
     if (strcmp(path, "-") == 0) {
         if ((o->path = strdup(path)) == NULL)
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
