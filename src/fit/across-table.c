@@ -117,6 +117,84 @@ static int make_keys(const keyed_row *kr, size_t n, key **ks, size_t *nk)
     return 0;
 }
 
+static int cmp_unit(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The measured np=2 curve of a key: bytes > 0 (a reduction carries no float below 4
+ * bytes, a call MPI returns from at once), by increasing size, repeats merged
+ * geometrically; at most CF_P2P_UNIT_MAX sizes, else none. */
+static void np2_unit(const keyed_row *kr, const char *stat, const key *k, cf_contention *out)
+{
+    double u[CF_P2P_UNIT_MAX][2];
+    int n = 0;
+    double lo = strcmp(k->c->datatype, "float") == 0 ? 4.0 : 1.0;
+    for (size_t i = k->lo; i < k->hi; i++) {
+        const cf_row *r = kr[i].r;
+        double t = row_time(r, stat);
+        if ((double)r->bytes < lo || !(t > 0.0) || !isfinite(t))
+            continue;
+        if (n == CF_P2P_UNIT_MAX)
+            return;
+        u[n][0] = (double)r->bytes;
+        u[n++][1] = t;
+    }
+    qsort(u, (size_t)n, sizeof u[0], cmp_unit);
+    out->nunit = 0;
+    for (int i = 0, j; i < n; i = j) {
+        double s = 0.0;
+        for (j = i; j < n && u[j][0] == u[i][0]; j++)
+            s += log(u[j][1]);
+        out->unit_bytes[out->nunit] = u[i][0];
+        out->unit_t_us[out->nunit++] = exp(s / (double)(j - i));
+    }
+}
+
+/* The pattern's own np=2 times as ping-pong's costs with a latency and a bandwidth factor
+ * of their own (contention, the library's overheads), fitted in relative error with their
+ * covariance; and its measured curve. The factors stay 0 when they cannot be separated. */
+static int np2_calibrate(const keyed_row *kr, const char *stat, const cf_p2p *pp, const key *k,
+                         cf_contention *out)
+{
+    np2_unit(kr, stat, k, out);
+    size_t nr = k->hi - k->lo, n = 0;
+    double *X = malloc((nr ? nr : 1) * 2 * sizeof *X), *t = malloc((nr ? nr : 1) * sizeof *t);
+    if (X == NULL || t == NULL) {
+        free(X);
+        free(t);
+        return -1;
+    }
+    double lo = strcmp(k->c->datatype, "float") == 0 ? 4.0 : 0.0;
+    for (size_t i = k->lo; i < k->hi; i++) {
+        const cf_row *r = kr[i].r;
+        double f[3], y = row_time(r, stat);
+        if ((double)r->bytes < lo || !(y > 0.0) || !isfinite(y))
+            continue;
+        cf_coll_cost(k->c, 2, (double)r->bytes, pp->h.alpha_us, pp->h.beta_us_per_byte,
+                     pp->gamma_us_per_byte, NULL, f);
+        X[2 * n] = f[0] * pp->h.alpha_us;
+        X[2 * n + 1] = f[1] * pp->h.beta_us_per_byte + f[2] * pp->gamma_us_per_byte;
+        t[n++] = y;
+    }
+    double coef[2], cov[4], s2;
+    cf_rel_quality q;
+    cf_error ignore;
+    cf_error_clear(&ignore);
+    if (n >= 3 && cf_rel_lsq(n, 2, X, t, coef, cov, &s2, &q, &ignore) == 0 && coef[0] > 0.0 &&
+        coef[1] > 0.0 && isfinite(cov[0]) && isfinite(cov[3]) && isfinite(s2)) {
+        out->lat_factor = coef[0];
+        out->bw_factor = coef[1];
+        for (int i = 0; i < 4; i++)
+            out->factor_cov[i / 2][i % 2] = cov[i];
+        out->factor_s2 = s2;
+    }
+    free(X);
+    free(t);
+    return 0;
+}
+
 static int contention_of(const keyed_row *kr, const char *stat, const cf_p2p *pp, const key *k,
                          cf_contention *out)
 {
@@ -150,7 +228,7 @@ static int contention_of(const keyed_row *kr, const char *stat, const cf_p2p *pp
         out->sd_log = n > 1 ? sqrt(fmax(0.0, (s2 - n * mean * mean) / (double)(n - 1))) : 0.0;
     }
     free(ratio);
-    return 0;
+    return k->np == 2 ? np2_calibrate(kr, stat, pp, k, out) : 0;
 }
 
 /* The estimate puts alpha and beta into every algorithm's cost, at any p and m: neither
@@ -234,10 +312,11 @@ void cf_notes_free(char **notes, size_t n)
 /* The point-to-point parameters from the ping-pong at np=2, gamma from a reduction, then
  * the contention wherever a collective was measured with its own datatype. -1 when out of
  * memory; a table without a usable ping-pong is pp->error, not a failure. */
-static int p2p_fit(const rowset *t, const char *stat, const char *nt, const keyed_row *kr,
-                   const key *ks, size_t nk, cf_p2p *pp)
+static int p2p_fit(const rowset *t, const char *stat, const char *nt, const char *rules,
+                   const keyed_row *kr, const key *ks, size_t nk, cf_p2p *pp)
 {
     snprintf(pp->pattern, sizeof pp->pattern, "pingpong");
+    snprintf(pp->rules, sizeof pp->rules, "%s", rules ? rules : "");
     cf_error why;
     cf_error_clear(&why);
     if (rows_hockney(t, stat, "pingpong", "byte", &pp->h, &why) != 0 ||
@@ -329,7 +408,7 @@ int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
     if (make_keys(kr, nkr, &ks, &nk) != 0)
         goto oom;
     out->have_p2p = 1;
-    if (p2p_fit(t, stat, normalized_time_us, kr, ks, nk, &out->pp) != 0)
+    if (p2p_fit(t, stat, normalized_time_us, rules, kr, ks, nk, &out->pp) != 0)
         goto oom;
     rc = across_fit_keys(kr, ks, nk, stat, rules, t->n, out, notes, nnotes, e);
     if (rc == -1)

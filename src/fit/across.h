@@ -147,6 +147,7 @@ typedef struct cf_hockney {
     double bytes_min, bytes_max;
 } cf_hockney;
 
+#define CF_P2P_UNIT_MAX 64
 /* Measured / point-to-point estimate for one (pattern, datatype, np), over its sizes. */
 typedef struct cf_contention {
     char pattern[CF_PATTERN_MAX];
@@ -155,12 +156,28 @@ typedef struct cf_contention {
     int n;
     double median, min, max;
     double sd_log; /* standard deviation of ln(ratio) over the sizes */
+    /* At np=2 only: the collective's own times there as T2 = lat_factor * alpha * A(2) +
+     * bw_factor * (beta * B(2, m) + gamma * G(2, m)), fitted in relative error with their
+     * covariance and residual relative variance (factors 0: not fitted, an older file), and
+     * the measured curve itself (bytes > 0, increasing), which the estimate's steps are
+     * costed with where the MPI library's rules are known. */
+    double lat_factor, bw_factor;
+    double factor_cov[2][2];
+    double factor_s2;
+    int nunit;
+    double unit_bytes[CF_P2P_UNIT_MAX], unit_t_us[CF_P2P_UNIT_MAX];
 } cf_contention;
 
 /* 95% model-error factors of the point-to-point estimate: what alpha and beta cannot know
  * (contention, the MPI library's algorithm choice, p beyond what was measured). */
 #define CF_P2P_FACTOR_MEASURED 2.0   /* the pattern was measured at some np */
 #define CF_P2P_FACTOR_UNMEASURED 3.0 /* it never was */
+/* From the pattern's own np=2 times, what extrapolating in p adds instead: contention and
+ * overlap that np=2 cannot show come or not with each doubling of p, so the relative
+ * variance grows by this squared per doubling beyond 2 (sd 0.41 at p=16: 95% intervals
+ * 4.9x wide hi/lo, the most goal 4 of issue 16 allows; chosen on the simulated platforms
+ * at np 4 to 32, not on one split). */
+#define CF_P2P_SD_PER_DOUBLING 0.235
 
 typedef struct cf_p2p {
     char error[CF_NOTE_MAX];      /* why there is no estimate; "" when there is */
@@ -168,6 +185,7 @@ typedef struct cf_p2p {
     cf_hockney h;
     double gamma_us_per_byte, gamma_se;
     char gamma_source[CF_NOTE_MAX];
+    char rules[CF_RULES_NAME_MAX]; /* the MPI library's switch rules; "" when unknown */
     size_t ncont;
     cf_contention *cont;
 } cf_p2p;

@@ -42,11 +42,83 @@ static double p2p_gamma(const cf_p2p *pp, const cf_coll *c, double *se)
     return pp->gamma_us_per_byte;
 }
 
+/* The np=2 entry of the pattern with fitted latency and bandwidth factors, else NULL. */
+static const cf_contention *np2_entry(const cf_p2p *pp, const char *pattern, const char *datatype)
+{
+    for (size_t i = 0; i < pp->ncont; i++) {
+        const cf_contention *k = &pp->cont[i];
+        if (k->np == 2 && k->lat_factor > 0.0 && k->bw_factor > 0.0 &&
+            strcmp(k->pattern, pattern) == 0 && strcmp(k->datatype, datatype) == 0)
+            return k;
+    }
+    return NULL;
+}
+
+/* From the pattern's own np=2 times: the algorithm the library's rules run at (p, m) with
+ * its steps costed along the measured np=2 curve where the rules are known, else every
+ * algorithm's cost with ping-pong's alpha times the latency factor and beta, gamma times
+ * the bandwidth factor, the cheapest, times the measured / fitted ratio at np=2 and size m.
+ * Either way the estimate at p=2 is the measurement. The
+ * interval: the factors' uncertainty, their fit's residual, and what each doubling of p
+ * beyond 2 may add (CF_P2P_SD_PER_DOUBLING, its variance growing with each). */
+static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p,
+                        double m, cf_estimate *out)
+{
+    double f[3], alpha = pp->h.alpha_us, gamma = pp->gamma_us_per_byte;
+    int alg = 0;
+    double tf = cf_coll_cost(c, p, m, k->lat_factor * alpha, k->bw_factor * pp->h.beta_us_per_byte,
+                             k->bw_factor * gamma, &alg, f);
+    double x0 = f[0] * alpha, x1 = f[1] * pp->h.beta_us_per_byte + f[2] * gamma;
+    double var = x0 * x0 * k->factor_cov[0][0] + 2.0 * x0 * x1 * k->factor_cov[0][1] +
+                 x1 * x1 * k->factor_cov[1][1];
+    double rel2 = tf > 0.0 ? fmax(var, 0.0) / (tf * tf) + k->factor_s2 : 0.0;
+    out->alg = alg;
+    out->algorithm = c->algs[alg].name;
+    double t = tf;
+    if (k->nunit >= 2 && tf > 0.0) {
+        /* What two factors miss at np=2 (a protocol switch, a cache) stays a ratio at size
+         * m: the estimate then passes through the measured curve, whose residual it no
+         * longer carries. */
+        double f2[3];
+        double t2 = cf_coll_cost(c, 2, m, k->lat_factor * alpha,
+                                 k->bw_factor * pp->h.beta_us_per_byte, k->bw_factor * gamma,
+                                 NULL, f2);
+        if (t2 > 0.0) {
+            t = tf * cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, m) / t2;
+            /* The factors' uncertainty in ln(tf(p) / tf(2)): 0 at p=2. */
+            double g0 = x0 / tf - f2[0] * alpha / t2;
+            double g1 = x1 / tf - (f2[1] * pp->h.beta_us_per_byte + f2[2] * gamma) / t2;
+            rel2 = fmax(0.0, g0 * g0 * k->factor_cov[0][0] + 2.0 * g0 * g1 * k->factor_cov[0][1] +
+                                 g1 * g1 * k->factor_cov[1][1]);
+        }
+    }
+    cf_rule_alg ra;
+    if (pp->rules[0] != '\0' && k->nunit >= 2 && cf_rules_pick(pp->rules, c->pattern, p, m, &ra) == 0) {
+        t = cf_steps_cost(ra.steps, p, m, k->unit_bytes, k->unit_t_us, k->nunit);
+        out->algorithm = ra.name;
+        rel2 = 0.0; /* through the measured curve: at p=2 it is the measurement */
+    }
+    double doublings = p > 2 ? log2((double)p / 2.0) : 0.0;
+    double s_ext = CF_P2P_SD_PER_DOUBLING * sqrt(doublings);
+    double s = sqrt(rel2 + s_ext * s_ext);
+    out->contention = k->bw_factor;
+    out->contention_np = 2;
+    out->model_factor = exp(Z95 * s_ext);
+    out->t_us = t;
+    out->lo_us = t * exp(-Z95 * s);
+    out->hi_us = t * exp(Z95 * s);
+}
+
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
                    cf_estimate *out)
 {
     if (pp->error[0] != '\0')
         return CF_EXIT_DATA;
+    const cf_contention *k2 = np2_entry(pp, c->pattern, datatype);
+    if (k2 != NULL) {
+        predict_np2(pp, c, k2, p, m, out);
+        return 0;
+    }
     double gse, f[3];
     double gamma = p2p_gamma(pp, c, &gse);
     int alg = 0;
@@ -84,18 +156,20 @@ int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long 
 {
     double gse, gamma = p2p_gamma(pp, c, &gse);
     const cf_contention *k = cf_p2p_contention(pp, c->pattern, datatype, p);
+    const cf_contention *k2 = np2_entry(pp, c->pattern, datatype);
     double factor = k ? k->median : 1.0;
+    double fa = k2 ? k2->lat_factor : factor, fb = k2 ? k2->bw_factor : factor;
     for (int i = 0; i < c->nalgs; i++) {
         const cf_coll_alg *a = &c->algs[i];
-        double coef[3] = {pp->h.alpha_us, pp->h.beta_us_per_byte, gamma};
+        double coef[3] = {fa * pp->h.alpha_us, fb * pp->h.beta_us_per_byte, fb * gamma};
         const cf_cost_part *parts[3] = {a->alpha, a->beta, a->gamma};
         c0[i] = c1[i] = 0.0;
         for (int v = 0; v < 3; v++)
             for (int j = 0; j < CF_COST_MAX_PARTS && parts[v][j].k != 0.0; j++) {
                 double s0, s1;
                 cf_cterm_split(parts[v][j].term, p, &s0, &s1);
-                c0[i] += factor * coef[v] * parts[v][j].k * s0;
-                c1[i] += factor * coef[v] * parts[v][j].k * s1;
+                c0[i] += coef[v] * parts[v][j].k * s0;
+                c1[i] += coef[v] * parts[v][j].k * s1;
             }
     }
     return c->nalgs;

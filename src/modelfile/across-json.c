@@ -141,6 +141,21 @@ fail:
     return NULL;
 }
 
+/* A contention entry at np=2: its latency and bandwidth factors and measured curve. */
+static int np2_json(json_t *c, const cf_contention *k)
+{
+    json_t *unit = json_array();
+    if (set(c, "latency_factor", jnum(k->lat_factor)) ||
+        set(c, "bandwidth_factor", jnum(k->bw_factor)) ||
+        set(c, "factor_cov", matrix_json(&k->factor_cov[0][0], 2)) ||
+        set(c, "factor_s2", jnum(k->factor_s2)) || set(c, "unit", unit))
+        return -1;
+    for (int i = 0; i < k->nunit; i++)
+        if (json_array_append_new(unit, json_pack("[f,f]", k->unit_bytes[i], k->unit_t_us[i])))
+            return -1;
+    return 0;
+}
+
 json_t *cf_p2p_to_json(const cf_p2p *pp)
 {
     json_t *o = json_object();
@@ -177,9 +192,11 @@ json_t *cf_p2p_to_json(const cf_p2p *pp)
             set(c, "datatype", json_string(k->datatype)) || set(c, "np", json_integer(k->np)) ||
             set(c, "n", json_integer(k->n)) || set(c, "median", jnum(k->median)) ||
             set(c, "min", jnum(k->min)) || set(c, "max", jnum(k->max)) ||
-            set(c, "sd_log", jnum(k->sd_log)))
+            set(c, "sd_log", jnum(k->sd_log)) || (k->lat_factor > 0.0 && np2_json(c, k)))
             goto fail;
     }
+    if (pp->rules[0] != '\0' && set(o, "rules", json_string(pp->rules)))
+        goto fail;
     return o;
 fail:
     json_decref(o);
@@ -438,6 +455,35 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
     return get_quality(&w, j, &out->q);
 }
 
+/* The np=2 members of a contention entry (files before them have none: factors 0). */
+static int np2_from_json(const json_t *c, const where *w, cf_contention *k)
+{
+    if (k->np != 2)
+        return bad(w, "latency_factor", "no factors but at np=2");
+    if (get_nonneg(w, c, "latency_factor", &k->lat_factor) ||
+        get_nonneg(w, c, "bandwidth_factor", &k->bw_factor) ||
+        get_mat(w, c, "factor_cov", 2, &k->factor_cov[0][0]) ||
+        get_nonneg(w, c, "factor_s2", &k->factor_s2))
+        return CF_EXIT_DATA;
+    if (!(k->lat_factor > 0.0) || !(k->bw_factor > 0.0))
+        return bad(w, "latency_factor", "factors > 0");
+    if (k->factor_cov[0][0] < 0.0 || k->factor_cov[1][1] < 0.0)
+        return bad(w, "factor_cov", "a covariance matrix (variances >= 0)");
+    const json_t *unit = json_object_get(c, "unit");
+    if (!json_is_array(unit) || json_array_size(unit) > CF_P2P_UNIT_MAX)
+        return bad(w, "unit", "an array of at most 64 [bytes, t_us] pairs");
+    k->nunit = (int)json_array_size(unit);
+    for (int i = 0; i < k->nunit; i++) {
+        double v[2];
+        if (get_tuple(json_array_get(unit, (size_t)i), 2, v) != 0 || !(v[0] > 0.0) ||
+            (i > 0 && v[0] <= k->unit_bytes[i - 1]))
+            return bad(w, "unit", "[bytes, t_us] pairs by increasing size > 0, times > 0");
+        k->unit_bytes[i] = v[0];
+        k->unit_t_us[i] = v[1];
+    }
+    return 0;
+}
+
 int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e)
 {
     where w = {name, "p2p", e};
@@ -495,6 +541,18 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
         k->np = np;
         k->n = (int)cnt;
         out->ncont = i + 1;
+        if (json_object_get(c, "latency_factor") != NULL && np2_from_json(c, &wc, k) != 0) {
+            cf_p2p_clear(out);
+            return CF_EXIT_DATA;
+        }
+    }
+    const json_t *rules = json_object_get(j, "rules");
+    if (rules != NULL) {
+        if (get_str(&w, j, "rules", out->rules, sizeof out->rules) ||
+            cf_rules_pick(out->rules, "bcast", 2, 1.0, &(cf_rule_alg){0}) != 0) {
+            cf_p2p_clear(out);
+            return bad(&w, "rules", "rules known to commfit (smpi-mpich, mpich)");
+        }
     }
     return 0;
 }

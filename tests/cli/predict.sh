@@ -55,7 +55,7 @@ check "with the algorithm used" test "$(field 10)" = "pairwise exchange"
 check "marked as extrapolated in np" test "$(field 11)" = np
 check "says how far" grep -q 'np=16 is 8x the largest measured, 2' "$T/out"
 check "says which contention it applied" grep -q 'contention measured at np=2' "$T/out"
-check "says which model-error factor its interval holds" grep -q 'model-error factor 2 in the interval' "$T/out"
+check "says which model-error factor its interval holds" grep -q 'model-error factor 2.22 in the interval' "$T/out"
 # truth: contention (alltoall at np=2 over the pingpong, 2 + 2e-4 m over 1 + 1e-4 m, ~2 at
 # 1 MiB, the median over sizes) * 15 * (1 + 1e-4 m)
 t=$(field 5)
@@ -323,7 +323,9 @@ cat "$T/out" >>f.c
 echo 'int main(void) { printf("%.6g\n", T_alltoall_np16(1048576)); return 0; }' >>f.c
 if cc -o f f.c -lm 2>/dev/null; then
     "$COMMFIT" predict -m laptop.json -p alltoall -n 16 -b 1M -f csv | sed -n 2p | cut -d, -f5 >want
-    check "the C formula compiles and gives predict's number" test "$(./f)" = "$(cat want)"
+    # predict passes through the np=2 measurements, the formula through the fit of the two
+    # factors to them: apart by the table's 2% noise at most.
+    check "the C formula compiles and gives predict's number within 3%" within "$(./f)" "$(cat want)" 0.03
 else
     skip "the C formula compiles: no cc"
 fi
