@@ -92,11 +92,20 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
                                  g1 * g1 * k->factor_cov[1][1]);
         }
     }
-    cf_rule_alg ra;
-    if (pp->rules[0] != '\0' && k->nunit >= 2 && cf_rules_pick(pp->rules, c->pattern, p, m, &ra) == 0) {
-        t = cf_steps_cost(ra.steps, p, m, k->unit_bytes, k->unit_t_us, k->nunit);
-        out->algorithm = ra.name;
-        rel2 = 0.0; /* through the measured curve: at p=2 it is the measurement */
+    cf_rule_alg ra, r2;
+    if (pp->rules[0] != '\0' && k->nunit >= 2 &&
+        cf_rules_pick(pp->rules, c->pattern, p, m, &ra) == 0 &&
+        cf_rules_pick(pp->rules, c->pattern, 2, m, &r2) == 0) {
+        /* Scaled so that at p=2 it is the measurement, also where the algorithm run there
+         * is not one step of m (Rabenseifner's halving: two of m/2 and less). */
+        const double *ub = k->unit_bytes, *ut = k->unit_t_us;
+        double s2 = cf_steps_cost(r2.steps, 2, m, ub, ut, k->nunit);
+        if (s2 > 0.0) {
+            t = cf_steps_cost(ra.steps, p, m, ub, ut, k->nunit) *
+                cf_unit_time(ub, ut, k->nunit, m) / s2;
+            out->algorithm = ra.name;
+            rel2 = 0.0;
+        }
     }
     double doublings = p > 2 ? log2((double)p / 2.0) : 0.0;
     double s_ext = CF_P2P_SD_PER_DOUBLING * sqrt(doublings);
