@@ -80,9 +80,9 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
          * m: the estimate then passes through the measured curve, whose residual it no
          * longer carries. */
         double f2[3];
-        double t2 = cf_coll_cost(c, 2, m, k->lat_factor * alpha,
-                                 k->bw_factor * pp->h.beta_us_per_byte, k->bw_factor * gamma,
-                                 NULL, f2);
+        double t2 =
+            cf_coll_cost(c, 2, m, k->lat_factor * alpha, k->bw_factor * pp->h.beta_us_per_byte,
+                         k->bw_factor * gamma, NULL, f2);
         if (t2 > 0.0) {
             t = tf * cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, m) / t2;
             /* The factors' uncertainty in ln(tf(p) / tf(2)): 0 at p=2. */

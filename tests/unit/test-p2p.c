@@ -14,7 +14,7 @@
 #include "modelfile/across-json.h"
 #include "tap.h"
 
-#define NSIZES 22 /* 1 .. 2 MiB in powers of two */
+#define NSIZES 22                                     /* 1 .. 2 MiB in powers of two */
 static const double ALPHA = 0.8, BETA = 1.0 / 6000.0; /* us, us per byte */
 static const double FA = 3.0, FB = 1.25;              /* latency and bandwidth factors */
 
@@ -153,19 +153,18 @@ static void noisy(void)
 /* A file written before the factors: the single contention factor, as before. */
 static void old_file(void)
 {
-    json_t *p2p = json_pack(
-        "{s:s, s:f, s:f, s:[[f,f],[f,f]], s:f, s:{s:i, s:i}, s:f, s:f, s:f, s:f, s:s, "
-        "s:[{s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:f}]}",
-        "pattern", "pingpong", "alpha_us", ALPHA, "beta_us_per_byte", BETA, "cov", 0.0, 0.0, 0.0,
-        0.0, "s2", 0.0, "quality", "n", 22, "dof", 20, "bytes_min", 1.0, "bytes_max", 2097152.0,
-        "gamma_us_per_byte", 0.0, "gamma_se", 0.0, "gamma_source", "none", "contention",
-        "pattern", "alltoall", "datatype", "byte", "np", 2, "n", 22, "median", 1.4, "min", 1.4,
-        "max", 1.4, "sd_log", 0.0);
+    json_t *p2p =
+        json_pack("{s:s, s:f, s:f, s:[[f,f],[f,f]], s:f, s:{s:i, s:i}, s:f, s:f, s:f, s:f, s:s, "
+                  "s:[{s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:f}]}",
+                  "pattern", "pingpong", "alpha_us", ALPHA, "beta_us_per_byte", BETA, "cov", 0.0,
+                  0.0, 0.0, 0.0, "s2", 0.0, "quality", "n", 22, "dof", 20, "bytes_min", 1.0,
+                  "bytes_max", 2097152.0, "gamma_us_per_byte", 0.0, "gamma_se", 0.0, "gamma_source",
+                  "none", "contention", "pattern", "alltoall", "datatype", "byte", "np", 2, "n", 22,
+                  "median", 1.4, "min", 1.4, "max", 1.4, "sd_log", 0.0);
     cf_across_set s;
     cf_error e;
     cf_error_clear(&e);
-    is_int(cf_across_set_load(NULL, p2p, "old.json", &s, &e), 0, "an older p2p reads (%s)",
-           e.msg);
+    is_int(cf_across_set_load(NULL, p2p, "old.json", &s, &e), 0, "an older p2p reads (%s)", e.msg);
     cf_estimate est;
     double m = 1 << 20;
     cf_p2p_predict(&s.pp, cf_coll_find("alltoall"), "byte", 16, m, &est);
