@@ -230,7 +230,12 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
         join(s->note, sizeof s->note, part);
     }
     const cf_contention *k = cf_p2p_contention(pp, c->pattern, c->datatype, np);
-    if (k != NULL) {
+    if (k != NULL && k->np == 2 && k->lat_factor > 0.0) {
+        snprintf(part, sizeof part,
+                 "through %s's np=2 times: latency x%.3g, bandwidth x%.3g of the ping-pong's",
+                 c->pattern, k->lat_factor, k->bw_factor);
+        join(s->note, sizeof s->note, part);
+    } else if (k != NULL) {
         snprintf(part, sizeof part, "x%.3g contention measured at np=%ld", k->median, k->np);
         join(s->note, sizeof s->note, part);
     } else {
@@ -484,7 +489,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
-        out->model = alg_name(c, c->coll->algs[est.alg].name, out);
+        out->model = alg_name(c, est.algorithm, out);
     }
     check_answer(c, s, np, bytes, out);
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;

@@ -54,7 +54,8 @@ check "labelled as the point-to-point estimate" test "$(field 9)" = p2p-estimate
 check "with the algorithm used" test "$(field 10)" = "pairwise exchange"
 check "marked as extrapolated in np" test "$(field 11)" = np
 check "says how far" grep -q 'np=16 is 8x the largest measured, 2' "$T/out"
-check "says which contention it applied" grep -q 'contention measured at np=2' "$T/out"
+check "says which factors it applied (the table's: 2 and 2)" \
+    grep -q "through alltoall's np=2 times: latency x2, bandwidth x2 of the ping-pong's" "$T/out"
 check "says which model-error factor its interval holds" grep -q 'model-error factor 2.15 in the interval' "$T/out"
 # truth: contention (alltoall at np=2 over the pingpong, 2 + 2e-4 m over 1 + 1e-4 m, ~2 at
 # 1 MiB, the median over sizes) * 15 * (1 + 1e-4 m)
