@@ -133,7 +133,7 @@ static void np2_unit(const keyed_row *kr, const char *stat, const key *k, cf_con
     double lo = strcmp(k->c->datatype, "float") == 0 ? 4.0 : 1.0;
     for (size_t i = k->lo; i < k->hi; i++) {
         const cf_row *r = kr[i].r;
-        double t = row_time(r, stat);
+        double t = cf_row_time_named(r, stat);
         if ((double)r->bytes < lo || !(t > 0.0) || !isfinite(t))
             continue;
         if (n == CF_P2P_UNIT_MAX)
@@ -169,7 +169,7 @@ static int np2_calibrate(const keyed_row *kr, const char *stat, const cf_p2p *pp
     double lo = strcmp(k->c->datatype, "float") == 0 ? 4.0 : 0.0;
     for (size_t i = k->lo; i < k->hi; i++) {
         const cf_row *r = kr[i].r;
-        double f[3], y = row_time(r, stat);
+        double f[3], y = cf_row_time_named(r, stat);
         if ((double)r->bytes < lo || !(y > 0.0) || !isfinite(y))
             continue;
         cf_coll_cost(k->c, 2, (double)r->bytes, pp->h.alpha_us, pp->h.beta_us_per_byte,
