@@ -22,7 +22,6 @@
 #include "base/size.h"
 #include "base/table.h"
 
-
 static const char usage[] =
     "Usage: commfit fit [OPTIONS]\n"
     "\n"
@@ -430,8 +429,8 @@ static int fit_group(job *j, size_t a, size_t b, cf_error *e)
 {
     const opts *o = &j->o;
     const cf_row *r0 = j->rows[a];
-    int pp2 = strcmp(r0->pattern, "pingpong") == 0 && r0->np == 2 &&
-              strcmp(r0->datatype, "byte") == 0;
+    int pp2 =
+        strcmp(r0->pattern, "pingpong") == 0 && r0->np == 2 && strcmp(r0->datatype, "byte") == 0;
     if (j->is_loggp && !pp2)
         return 0;
     char what[128];
@@ -464,7 +463,7 @@ static int fit_group(job *j, size_t a, size_t b, cf_error *e)
     }
     j->named_fits[named]++;
     cf_fit_flag_poor(&f);
-    if (cf_modelset_add(j->ms, &f) != 0) {
+    if (cf_fit_keep_points(&f, &in) != 0 || cf_modelset_add(j->ms, &f) != 0) {
         cf_fit_clear(&f);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
@@ -521,8 +520,8 @@ static int fit_groups(job *j, cf_error *e)
         say_skipped(j);
     if (j->ms->nfits == 0)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                            "no fit could be made (%zu group%s skipped, see above)",
-                            j->nskipped, j->nskipped == 1 ? "" : "s");
+                            "no fit could be made (%zu group%s skipped, see above)", j->nskipped,
+                            j->nskipped == 1 ? "" : "s");
     return 0;
 }
 

@@ -38,7 +38,7 @@ enum { SRC_FIT = CF_ANSWER_FIT, SRC_ACROSS = CF_ANSWER_ACROSS, SRC_P2P = CF_ANSW
 
 #define NOTE_MAX CF_PREDICT_NOTE_MAX
 #define CF_FLOAT_BYTES 4 /* the element of the derived-datatype layouts */
-#define CACHE_MAX 65536 /* process counts whose source is kept; beyond, the cache restarts */
+#define CACHE_MAX 65536  /* process counts whose source is kept; beyond, the cache restarts */
 
 /* Where the answers at one np come from. */
 typedef struct source {
@@ -47,8 +47,8 @@ typedef struct source {
     const cf_fit *fit;
     double bytes_min, bytes_max; /* the sizes this source has seen */
     char model[96];
-    char note[NOTE_MAX]; /* what holds for every size at this np */
-    char note_csv[2 * NOTE_MAX + 2]; /* the same as a CSV field */
+    char note[NOTE_MAX];              /* what holds for every size at this np */
+    char note_csv[2 * NOTE_MAX + 2];  /* the same as a CSV field */
     char note_json[6 * NOTE_MAX + 2]; /* and as a JSON string, quotes included */
 } source;
 
@@ -60,7 +60,8 @@ typedef struct ctx {
     char datatype[CF_DATATYPE_MAX];
     const cf_coll *coll;
     int sizeless; /* the pattern moves no data (barrier): --bytes defaults to 0 */
-    int blocks; /* -1: the fit's default */
+    int blocks;   /* -1: the fit's default */
+    int model_alone; /* no correction by the measured neighbours */
     const cf_across *across;
     long *measured; /* process counts with a fit of (pattern, datatype), increasing */
     size_t nmeasured;
@@ -311,7 +312,6 @@ static const source *source_at(ctx *c, long np, cf_error *e)
 
 /* ---- One answer ---- */
 
-
 /* The algorithm's name for the model column; one that is also the name of a fitted model
  * ("linear", MPICH's linear gatherv and scatterv, against the Hockney fit) gets the
  * pattern after it, so that the column says which is meant. */
@@ -358,11 +358,11 @@ static void blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predic
     part[0] = '\0';
     if (out->blocks > f->max_blocks) {
         ratio_text(r, sizeof r, (double)out->blocks / f->max_blocks);
-        snprintf(part, sizeof part, "blocks %ld is %sx the largest measured, %d",
-                 out->blocks, r, f->max_blocks);
+        snprintf(part, sizeof part, "blocks %ld is %sx the largest measured, %d", out->blocks, r,
+                 f->max_blocks);
     } else if (out->blocks < f->min_blocks) {
-        snprintf(part, sizeof part, "blocks %ld is below the smallest measured, %d",
-                 out->blocks, f->min_blocks);
+        snprintf(part, sizeof part, "blocks %ld is below the smallest measured, %d", out->blocks,
+                 f->min_blocks);
     }
     out->blocks_extra = part[0] != '\0';
     join(out->bnote, sizeof out->bnote, part);
@@ -381,8 +381,7 @@ static void blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predic
 
 /* A time, but no interval around it that is a time, or no time at all: the answer is
  * refused, said in its note, the first refusal kept for the message at the end. */
-static void check_answer(ctx *c, const source *s, long np, uint64_t bytes,
-                         cf_predict_answer *out)
+static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_predict_answer *out)
 {
     out->refused = 0;
     if (out->t > 0 && !(out->t <= PREDICT_MAX_US && out->hi <= PREDICT_MAX_US && out->lo >= 0 &&
@@ -422,6 +421,26 @@ static void check_answer(ctx *c, const source *s, long np, uint64_t bytes,
     }
 }
 
+/* The model corrected by its measured neighbours: said in the model column and the note. */
+static void near_note(const cf_prediction *pr, cf_predict_answer *out)
+{
+    char a[32], b[32], part[256], model[sizeof out->model_buf - 24];
+    snprintf(model, sizeof model, "%s", out->model);
+    snprintf(out->model_buf, sizeof out->model_buf, "%s + measured neighbours", model);
+    out->model = out->model_buf;
+    cf_size_format(pr->near_lo, a, sizeof a);
+    cf_size_format(pr->near_hi, b, sizeof b);
+    if (pr->near_lo == pr->near_hi)
+        snprintf(part, sizeof part, "at the measured %s: its measured time (the model x%.3g)", a,
+                 pr->near_ratio);
+    else
+        snprintf(part, sizeof part,
+                 "between the measured %s and %s: the model x%.3g (their measured / model "
+                 "ratios read log-log)",
+                 a, b, pr->near_ratio);
+    join(out->bnote, sizeof out->bnote, part);
+}
+
 static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
                        cf_error *e)
 {
@@ -447,8 +466,10 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     int nmsg = c->coll ? c->coll->nmsg : 0;
     if (s->kind == SRC_FIT) {
         cf_prediction pr;
-        int rc = c->blocks >= 0 ? cf_fit_predict_blocks(s->fit, m, c->blocks, &pr)
-                                : cf_fit_predict(s->fit, m, &pr);
+        int rc = c->blocks >= 0 && c->blocks != s->fit->blocks
+                     ? cf_fit_predict_blocks(s->fit, m, c->blocks, &pr)
+                 : c->model_alone ? cf_fit_predict(s->fit, m, &pr)
+                                  : cf_fit_predict_near(s->fit, m, &pr);
         if (rc != 0)
             return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "cannot evaluate the %s fit at %s",
                                 s->fit->model, "this size");
@@ -470,10 +491,12 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
             join(out->bnote, sizeof out->bnote, part);
             out->model = out->model_buf;
         } else if (s->fit->nseg > 1) {
-            snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d",
-                     s->fit->model, pr.segment + 1, s->fit->nseg);
+            snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d", s->fit->model,
+                     pr.segment + 1, s->fit->nseg);
             out->model = out->model_buf;
         }
+        if (pr.near)
+            near_note(&pr, out);
         if (nmsg == 0 && s->fit->sat.valid)
             nmsg = s->fit->sat.nmsg;
     } else if (s->kind == SRC_ACROSS) {
@@ -580,8 +603,8 @@ static int points_run(ctx *c, const char *path, cf_error *e)
         }
         if (nf > 2) {
             rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
-                              "expected 'NP BYTES', got a third field '%s' after '%s %s'",
-                              f[2], f[0], f[1]);
+                              "expected 'NP BYTES', got a third field '%s' after '%s %s'", f[2],
+                              f[0], f[1]);
             break;
         }
         if ((rc = check_two(c, np, name, lineno, e)) != 0)
@@ -651,13 +674,15 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
     if (!has_pattern(c, c->pattern, NULL) && !(c->coll != NULL && p2p_ok)) {
         char list[1024];
         list_what(c, NULL, list, sizeof list);
-        return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "pattern '%s' is not in the model "
-                            "file; it has: %s", c->pattern, list);
+        return cf_error_set(e, CF_EXIT_DATA, c->path, 0,
+                            "pattern '%s' is not in the model "
+                            "file; it has: %s",
+                            c->pattern, list);
     }
     if (datatype != NULL) {
         snprintf(c->datatype, sizeof c->datatype, "%s", datatype);
-    } else if (c->coll != NULL &&
-               (has_pattern(c, c->pattern, c->coll->datatype) || !has_pattern(c, c->pattern, NULL))) {
+    } else if (c->coll != NULL && (has_pattern(c, c->pattern, c->coll->datatype) ||
+                                   !has_pattern(c, c->pattern, NULL))) {
         snprintf(c->datatype, sizeof c->datatype, "%s", c->coll->datatype);
     } else {
         /* The file's first datatype for the pattern: imported results may differ. */
@@ -672,8 +697,8 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
         char list[1024];
         list_what(c, c->pattern, list, sizeof list);
         return cf_error_set(e, CF_EXIT_DATA, c->path, 0,
-                            "datatype '%s' of %s is not in the model file; it has: %s",
-                            c->datatype, c->pattern, list);
+                            "datatype '%s' of %s is not in the model file; it has: %s", c->datatype,
+                            c->pattern, list);
     }
     c->across = cf_across_set_find(&c->as, c->pattern, c->datatype);
     c->sizeless = coll_sizeless(c->coll);
@@ -731,8 +756,10 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
                nl > 1 ? ", or " : "", nl > 1 ? c->coll->algs[1].name : "", s->note);
     }
     if (n < 0)
-        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "--lang '%s': expected text, c, python, "
-                            "latex or gnuplot", lang);
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--lang '%s': expected text, c, python, "
+                            "latex or gnuplot",
+                            lang);
     fprintf(c->out.fp, "%s\n", buf);
     return 0;
 }
@@ -744,6 +771,7 @@ typedef struct opts {
     long blocks;
     int format; /* -1: by the terminal */
     int formula;
+    int model_alone;
 } opts;
 
 static int opt_blocks(const cf_option *opt, const char *arg, cf_error *e)
@@ -761,8 +789,8 @@ static int opt_format(const cf_option *opt, const char *arg, cf_error *e)
     else if (strcmp(arg, "json") == 0)
         o->format = FMT_JSON;
     else
-        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                            "--format '%s': expected table, csv or json", arg);
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "--format '%s': expected table, csv or json",
+                            arg);
     return 0;
 }
 
@@ -819,6 +847,9 @@ static int parse(int argc, char **argv, opts *o, int *done)
         CF_OPT_CALL('f', "format", "F", o, opt_format,
                     "table, csv or json (default: table on a terminal, else csv)"),
         CF_OPT_BOOL(0, "formula", &o->formula, "print the formula at --np alone"),
+        CF_OPT_BOOL(0, "model-alone", &o->model_alone,
+                    "between measured sizes, the fit's model alone, not corrected by the "
+                    "measured neighbours"),
         CF_OPT_STRING(0, "lang", "LANG", &o->lang,
                       "the formula's language: text (default), c, python, latex, gnuplot"),
         CF_OPT_QUIET(NULL, "no messages on stderr but errors (the answers still print)"),
@@ -881,6 +912,7 @@ int cmd_predict(int argc, char **argv)
     ctx c;
     memset(&c, 0, sizeof c);
     c.blocks = (int)o.blocks;
+    c.model_alone = o.model_alone;
     c.pattern = o.pattern;
     c.out.fp = stdout;
 
@@ -944,11 +976,13 @@ int cmd_predict(int argc, char **argv)
     }
     cf_out_predict_end(&c.out);
     if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write the output: %s",
-                          strerror(errno));
+        rc =
+            cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write the output: %s", strerror(errno));
     if (rc == 0 && c.refused > 0)
-        rc = cf_error_set(&e, CF_EXIT_DATA, path, 0, "%s; %zu answer%s refused, marked in the "
-                          "output", c.first_refusal, c.refused, c.refused == 1 ? "" : "s");
+        rc = cf_error_set(&e, CF_EXIT_DATA, path, 0,
+                          "%s; %zu answer%s refused, marked in the "
+                          "output",
+                          c.first_refusal, c.refused, c.refused == 1 ? "" : "s");
 report:
     if (rc != 0)
         rc = e.code == CF_EXIT_USAGE ? cf_usage_error("%s", e.msg) : cf_error_report(&e);

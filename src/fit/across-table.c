@@ -343,8 +343,8 @@ static int p2p_fit(const rowset *t, const char *stat, const char *nt, const char
 /* The across-np model of every (pattern, datatype) key (np 0) into out->a, with a note for
  * each that got none. 0, -1 when out of memory, else the fit's error code. */
 static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const char *stat,
-                           const char *rules, size_t nrows, cf_across_set *out, char ***notes, size_t *nnotes,
-                           cf_error *e)
+                           const char *rules, size_t nrows, cf_across_set *out, char ***notes,
+                           size_t *nnotes, cf_error *e)
 {
     size_t nkeys = 0;
     for (size_t i = 0; i < nk; i++)

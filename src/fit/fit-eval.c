@@ -12,11 +12,14 @@
 #include "base/stats.h"
 #include "fit/fitting.h"
 
+#define CF_NEAR_MAX 256 /* inner points read for the weights */
+
 void cf_fit_clear(cf_fit *f)
 {
     free(f->rejected);
     free(f->set_aside);
     free(f->gain);
+    free(f->points);
     for (size_t i = 0; i < f->nwarnings; i++)
         free(f->warnings[i]);
     free(f->warnings);
@@ -99,4 +102,94 @@ int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_predi
 int cf_fit_predict(const cf_fit *f, double bytes, cf_prediction *out)
 {
     return cf_fit_predict_blocks(f, bytes, (double)f->blocks, out);
+}
+
+/* ln(measured / model) at f's measured point i; NAN where the model gives no time. */
+static double log_ratio(const cf_fit *f, size_t i)
+{
+    cf_prediction p;
+    const cf_measured *pt = &f->points[i];
+    if (cf_fit_predict(f, (double)pt->bytes, &p) != 0 || !(p.t_us > 0))
+        return NAN;
+    return log(pt->t_us / p.t_us);
+}
+
+/* The log ratio at ln m read on the line through (x0, r0) and (x1, r1). */
+static double along(double x0, double r0, double x1, double r1, double x)
+{
+    return x1 > x0 ? r0 + (r1 - r0) * (x - x0) / (x1 - x0) : r0;
+}
+
+/* The ratio read at ln m from the points lo and hi (log-log), and the time read there
+ * the same way from the measured times alone: the model's shape against a straight line. */
+static void reads(const cf_fit *f, const double *r, size_t lo, size_t hi, double x, double *rm,
+                  double *tl)
+{
+    double x0 = log((double)f->points[lo].bytes), x1 = log((double)f->points[hi].bytes);
+    *rm = along(x0, r[lo], x1, r[hi], x);
+    *tl = along(x0, log(f->points[lo].t_us), x1, log(f->points[hi].t_us), x);
+}
+
+int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)
+{
+    int rc = cf_fit_predict(f, bytes, out);
+    size_t n = f->npoints;
+    if (rc != 0 || n < 4 || !(bytes >= (double)f->points[0].bytes) ||
+        !(bytes <= (double)f->points[n - 1].bytes) || !(out->t_us > 0))
+        return rc;
+    double *r = malloc(2 * n * sizeof *r), *em = r + n;
+    if (r == NULL)
+        return rc;
+    int ok = 1;
+    for (size_t i = 0; i < n && ok; i++)
+        ok = isfinite(r[i] = log_ratio(f, i));
+    /* What each reading misses at the inner points, read from their two neighbours
+     * without themselves: the model's shape corrected by the ratio (sm), a straight line
+     * in log-log (sl). They are weighed by those misses, and the weighed reading's own
+     * misses (sc) make the interval. */
+    double sm = 0.0, sl = 0.0, sc = 0.0, el[CF_NEAR_MAX];
+    int k = 0;
+    for (size_t i = 1; ok && i + 1 < n && k < CF_NEAR_MAX; i++, k++) {
+        double rm, tl, x = log((double)f->points[i].bytes), y = log(f->points[i].t_us);
+        reads(f, r, i - 1, i + 1, x, &rm, &tl);
+        em[k] = r[i] - rm; /* in ln t: the model's ln t cancels */
+        el[k] = y - tl;
+        sm += em[k] * em[k];
+        sl += el[k] * el[k];
+    }
+    double w = sm + sl > 0 ? sl / (sm + sl) : 1.0; /* the model's weight */
+    for (int i = 0; i < k; i++) {
+        double e = w * em[i] + (1.0 - w) * el[i];
+        sc += e * e;
+    }
+    size_t hi = 1;
+    while (hi < n - 1 && (double)f->points[hi].bytes < bytes)
+        hi++;
+    size_t lo = (double)f->points[hi].bytes == bytes ? hi : hi - 1;
+    /* The weight where bytes lies: from the misses of the inner points around it (inner
+     * point i is em[i - 1]), the model's shape may hold in one protocol and not across a
+     * switch. */
+    double lm = 0.0, ll = 0.0;
+    for (size_t i = lo > 0 ? lo - 1 : 0; i <= hi + 1 && i + 1 < n; i++)
+        if (i >= 1 && (int)i - 1 < k) {
+            lm += em[i - 1] * em[i - 1];
+            ll += el[i - 1] * el[i - 1];
+        }
+    double wl = lm + ll > 0 ? ll / (lm + ll) : w;
+    if (ok && k >= 2) {
+        double rm, tl;
+        reads(f, r, lo, hi, log(bytes), &rm, &tl);
+        double x = wl * (log(out->t_us) + rm) + (1.0 - wl) * tl;
+        double t = exp(x), h = cf_t975(k) * sqrt(sc / k);
+        out->near_ratio = t / out->t_us;
+        out->lo_us = fmin(out->lo_us, t * exp(-h));
+        out->hi_us = fmax(out->hi_us, t * exp(h));
+        out->t_us = t;
+        out->near = 1;
+        out->near_lo = f->points[lo].bytes;
+        out->near_hi = f->points[hi].bytes;
+        out->near_weight = wl;
+    }
+    free(r);
+    return rc;
 }

@@ -83,6 +83,12 @@ typedef struct cf_gain {
     double t_us, t_pack_us, gain_pct;
 } cf_gain;
 
+/* A measured size of a fit and its time (the fitted statistic; repeats merged). */
+typedef struct cf_measured {
+    uint64_t bytes;
+    double t_us;
+} cf_measured;
+
 typedef struct cf_fit {
     char pattern[CF_PATTERN_MAX];
     int np;
@@ -110,6 +116,10 @@ typedef struct cf_fit {
     char set_aside_why[CF_REASON_MAX];
     size_t ngain;
     cf_gain *gain;
+    /* The measured points at the fit's block count (bytes > 0, increasing): inside them
+     * predict corrects the model by their measured / model ratio (cf_fit_predict_near). */
+    size_t npoints;
+    cf_measured *points;
     size_t nwarnings;
     char **warnings;              /* loggp consistency checks, ... */
     char formula[CF_FORMULA_MAX]; /* text form, as in the file */
@@ -117,11 +127,15 @@ typedef struct cf_fit {
 
 typedef struct cf_prediction {
     double t_us;
-    double lo_us, hi_us; /* 95% prediction interval of one measurement */
-    double se_mean_us;   /* standard error of the fitted mean alone */
-    int segment;         /* index into seg[]; in a gap, the segment below it */
-    int in_gap;          /* bytes lies between two segments (inside a breakpoint interval) */
-    int extrapolated;    /* bytes outside [min_bytes, max_bytes] */
+    double lo_us, hi_us;       /* 95% prediction interval of one measurement */
+    double se_mean_us;         /* standard error of the fitted mean alone */
+    int segment;               /* index into seg[]; in a gap, the segment below it */
+    int in_gap;                /* bytes lies between two segments (inside a breakpoint interval) */
+    int extrapolated;          /* bytes outside [min_bytes, max_bytes] */
+    int near;                  /* cf_fit_predict_near: corrected by the measured neighbours */
+    uint64_t near_lo, near_hi; /* those neighbours (equal at a measured size) */
+    double near_ratio;         /* the answer / the model's time */
+    double near_weight;        /* the model shape's weight against a log-log line */
 } cf_prediction;
 
 void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
@@ -135,6 +149,13 @@ void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
  * negative or not finite. */
 int cf_fit_predict(const cf_fit *f, double bytes, cf_prediction *out);
 int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out);
+/* cf_fit_predict, and where bytes lies within the fit's measured points: the model times
+ * the measured / model ratio of its two measured neighbours, interpolated log-log between
+ * them (their own ratio at a measured size). The interval holds the model's own and
+ * the corrected time's, whose spread is what this interpolation missed at the fit's other
+ * points, each predicted from its neighbours without itself. Outside them, or with fewer
+ * than 4 points, the model alone. */
+int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out);
 
 /* The fit as a formula in lang: "text", "c", "python", "latex" or "gnuplot". Returns the
  * length written (truncated to n), or -1 for an unknown language. */

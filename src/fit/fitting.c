@@ -81,8 +81,8 @@ static int lsq_run(const double *X, const double *y, const double *sd, size_t n,
                             p);
     if (n <= p)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                            "%s: %zu points for %zu parameters: expected at least %zu", what, n,
-                            p, p + 1);
+                            "%s: %zu points for %zu parameters: expected at least %zu", what, n, p,
+                            p + 1);
     cf_robust_workspace *W = cf_robust_alloc(cf_robust_mad4, n, p);
     double *fitted = calloc(n, sizeof *fitted), *loo_rel = calloc(n, sizeof *loo_rel);
     unsigned char *rejected = calloc(n, 1);
@@ -119,8 +119,8 @@ static int lsq_run(const double *X, const double *y, const double *sd, size_t n,
     return rc;
 }
 
-int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
-               cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e)
+int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p, cf_weights w,
+               int robust, const char *what, cf_lsq *r, cf_error *e)
 {
     return lsq_run(X, y, sd, n, p, w, robust, NULL, what, r, e);
 }
@@ -253,6 +253,39 @@ int cf_fit_flag_poor(cf_fit *f)
                 "are rough",
                 cf_sig_prec(100 * f->q.loo_mape, 2), 100 * f->q.loo_mape, 100 * CF_POOR_LOO);
     return 1;
+}
+
+int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
+{
+    free(f->points);
+    f->points = NULL;
+    f->npoints = 0;
+    if (in->n == 0)
+        return 0;
+    double *t = malloc(in->n * sizeof *t);
+    if (t == NULL || (f->points = malloc(in->n * sizeof *f->points)) == NULL) {
+        free(t);
+        return -1;
+    }
+    /* The rows come sorted by size; repeats (node pairs, runs) by their median, the
+     * typical one when a few are slow. */
+    for (size_t i = 0, j; i < in->n; i = j) {
+        size_t k = 0;
+        for (j = i; j < in->n && in->rows[j]->bytes == in->rows[i]->bytes; j++) {
+            const cf_row *r = in->rows[j];
+            double tm = cf_row_time(r, in->stat);
+            if ((f->min_blocks == f->max_blocks || r->blocks == f->blocks) && tm > 0 &&
+                isfinite(tm))
+                t[k++] = tm;
+        }
+        if (in->rows[i]->bytes > 0 && k > 0) {
+            qsort(t, k, sizeof *t, cmp_double);
+            double med = k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
+            f->points[f->npoints++] = (cf_measured){in->rows[i]->bytes, med};
+        }
+    }
+    free(t);
+    return 0;
 }
 
 /* Tangent of f at m: T(m) and dT/dm with its variance (from the coefficients' covariance). */
@@ -398,8 +431,8 @@ static int negative_time(const cf_fit *f, const cf_fit_input *in, double m, doub
     return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                         "%s: the %s fit gives %s time at %.0f bytes%s (%.4g us): a cost "
                         "cannot be negative there",
-                        in->what, f->model, isfinite(t) ? "a negative" : "a non-finite", m,
-                        blocks, t);
+                        in->what, f->model, isfinite(t) ? "a negative" : "a non-finite", m, blocks,
+                        t);
 }
 
 int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e)
@@ -414,27 +447,25 @@ int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e)
         for (int j = 0; j < f->ncoef; j++) {
             if (!isfinite(s->coef[j]))
                 return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                    "%s: the %s fit gives a non-finite %s (%g)", in->what,
-                                    f->model, f->coef_names[j], s->coef[j]);
+                                    "%s: the %s fit gives a non-finite %s (%g)", in->what, f->model,
+                                    f->coef_names[j], s->coef[j]);
             for (int l = 0; l < f->ncoef; l++)
                 if (!isfinite(s->cov[j][l]))
                     return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                                         "%s: the %s fit gives a non-finite covariance of %s "
                                         "and %s",
-                                        in->what, f->model, f->coef_names[j],
-                                        f->coef_names[l]);
+                                        in->what, f->model, f->coef_names[j], f->coef_names[l]);
             if (s->cov[j][j] < 0)
                 return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                    "%s: the %s fit gives a negative variance of %s (%g)",
-                                    in->what, f->model, f->coef_names[j], s->cov[j][j]);
+                                    "%s: the %s fit gives a negative variance of %s (%g)", in->what,
+                                    f->model, f->coef_names[j], s->cov[j][j]);
         }
     }
     if (strcmp(f->model, "loggp") == 0) {
         /* Times and a gap per byte: none of them can be below 0 (the per-byte growth of
          * the overheads may be, within its noise). */
-        static const char *const why[] = {
-            "the overheads exceed the ping-pong latency", "", "",
-            "", "the burst times fall with size"};
+        static const char *const why[] = {"the overheads exceed the ping-pong latency", "", "", "",
+                                          "the burst times fall with size"};
         for (int j = 0; j < 5 && j < f->ncoef; j++)
             if (f->seg[0].coef[j] < 0)
                 return cf_error_set(e, CF_EXIT_DATA, NULL, 0,

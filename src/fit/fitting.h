@@ -33,8 +33,8 @@ typedef struct cf_fit_input {
 /* Fits y (with standard deviations sd, used by CF_WEIGHTS_VARIANCE, else may be NULL) by
  * the engine with cf_robust_mad4 (robust.h); r owns its per-point arrays (cf_lsq_free).
  * Fails (CF_EXIT_DATA, naming what) when n <= p or the design is singular. */
-int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
-               cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e);
+int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p, cf_weights w,
+               int robust, const char *what, cf_lsq *r, cf_error *e);
 /* What cf_lsq_run gives, from plain, the result of cf_lsq_run without robust on the same X,
  * y, sd and w (not changed): the fit before any rejection is not made again. */
 int cf_lsq_resume(const cf_lsq *plain, const double *X, const double *y, const double *sd,
@@ -77,6 +77,9 @@ int cf_fit_per_block(const cf_fit *f, double *ns, double *lo_ns, double *hi_ns);
 /* Adds the poor-fit warning to f when its leave-one-out error is above CF_POOR_LOO,
  * whatever its kind; returns whether it did. */
 int cf_fit_flag_poor(cf_fit *f);
+/* Keeps in f the measured points of in at f's block count (f->points): bytes > 0, one per
+ * size (repeats merged geometrically), increasing. 0, or -1 when out of memory. */
+int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in);
 
 /* Adds a warning string to a fit (printf-style). */
 void cf_fit_warn(cf_fit *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

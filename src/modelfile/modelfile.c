@@ -95,8 +95,7 @@ static json_t *fit_to_json(const cf_fit *f)
     bad |= segs == NULL;
     for (int k = 0; k < f->nseg && !bad; k++) {
         const cf_segment *s = &f->seg[k];
-        json_t *so = json_object(), *coef = json_object(), *se = json_object(),
-               *cov = json_array();
+        json_t *so = json_object(), *coef = json_object(), *se = json_object(), *cov = json_array();
         bad |= so == NULL || coef == NULL || se == NULL || cov == NULL;
         for (int j = 0; j < f->ncoef && !bad; j++) {
             bad |= set(coef, f->coef_names[j], num(s->coef[j]));
@@ -172,6 +171,13 @@ static json_t *fit_to_json(const cf_fit *f)
     bad |= set(meas, "min_blocks", json_integer(f->min_blocks));
     bad |= set(meas, "max_blocks", json_integer(f->max_blocks));
     bad |= set(o, "measured", meas);
+    if (f->npoints > 0) {
+        json_t *pts = json_array();
+        for (size_t i = 0; i < f->npoints && pts != NULL; i++)
+            bad |= json_array_append_new(
+                pts, json_pack("[I,f]", (json_int_t)f->points[i].bytes, f->points[i].t_us));
+        bad |= set(o, "points", pts);
+    }
     json_t *rej = json_array();
     for (size_t i = 0; i < f->nrejected && rej != NULL; i++) {
         json_t *r = json_object();
@@ -301,7 +307,7 @@ static json_t *field(rd *r, json_t *o, const char *base, const char *key, int ty
     int ok = type == JSON_REAL ? json_is_number(v) || json_is_null(v) : (int)json_typeof(v) == type;
     if (!ok) {
         static const char *names[] = {"an object", "an array", "a string", "an integer",
-                                      "a number", "true", "false", "null"};
+                                      "a number",  "true",     "false",    "null"};
         bad(r, "expected %s", names[type]);
         return NULL;
     }
@@ -321,8 +327,7 @@ static int get_num(rd *r, json_t *o, const char *base, const char *key, int opti
 }
 
 /* A number >= 0, or null (NAN) for a value that does not exist. */
-static int get_nonneg(rd *r, json_t *o, const char *base, const char *key, int optional,
-                      double *v)
+static int get_nonneg(rd *r, json_t *o, const char *base, const char *key, int optional, double *v)
 {
     if (get_num(r, o, base, key, optional, v))
         return -1;
@@ -417,8 +422,7 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
         for (int l = 0; l < nc; l++) {
             json_t *x = json_array_get(row, (size_t)l);
             if (!json_is_number(x) || !isfinite(json_number_value(x)))
-                return at(r, "%s.cov[%d][%d]", base, j, l), bad(r, "expected a finite number"),
-                       -1;
+                return at(r, "%s.cov[%d][%d]", base, j, l), bad(r, "expected a finite number"), -1;
             s->cov[j][l] = json_number_value(x);
         }
     }
@@ -433,7 +437,8 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
             double scale = fmax(fmax(fabs(a), fabs(b)), sqrt(s->cov[j][j] * s->cov[l][l]));
             if (fabs(a - b) > 1e-9 * scale)
                 return at(r, "%s.cov[%d][%d]", base, j, l),
-                       bad(r, "%.6g differs from cov[%d][%d] = %.6g: expected a symmetric "
+                       bad(r,
+                           "%.6g differs from cov[%d][%d] = %.6g: expected a symmetric "
                            "matrix",
                            a, l, j, b),
                        -1;
@@ -459,8 +464,8 @@ static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segme
                 return bad(r, "expected a finite number >= 0"), -1;
             double want = sqrt(s->cov[j][j]);
             if (fabs(x - want) > 1e-6 * fmax(x, want))
-                return bad(r, "%.6g does not match the covariance: sqrt(cov[%d][%d]) = %.6g", x,
-                           j, j, want),
+                return bad(r, "%.6g does not match the covariance: sqrt(cov[%d][%d]) = %.6g", x, j,
+                           j, want),
                        -1;
         }
     }
@@ -490,6 +495,34 @@ static int check_saturation(rd *r, json_t *sat, const char *base)
             return bad(r, "expected a number or null"), -1;
         if (json_is_number(x) && json_number_value(x) < 0)
             return bad(r, "%.6g: expected a number >= 0 or null", json_number_value(x)), -1;
+    }
+    return 0;
+}
+
+/* "points" (optional; files before it have none): [bytes, t_us] pairs, bytes > 0 and
+ * increasing, times > 0. */
+static int points_from_json(rd *r, json_t *fo, const char *base, cf_fit *f)
+{
+    json_t *pts = json_object_get(fo, "points");
+    if (pts == NULL)
+        return 0;
+    at(r, "%s.points", base);
+    if (!json_is_array(pts))
+        return bad(r, "expected an array"), -1;
+    size_t n = json_array_size(pts);
+    if (n > 0 && (f->points = calloc(n, sizeof *f->points)) == NULL)
+        return bad(r, "out of memory"), -1;
+    for (size_t i = 0; i < n; i++) {
+        json_t *x = json_array_get(pts, i);
+        json_t *b = json_array_get(x, 0), *t = json_array_get(x, 1);
+        at(r, "%s.points[%zu]", base, i);
+        if (!json_is_array(x) || json_array_size(x) != 2 || !json_is_integer(b) ||
+            !json_is_number(t) || json_integer_value(b) <= 0 ||
+            (i > 0 && (uint64_t)json_integer_value(b) <= f->points[i - 1].bytes) ||
+            !(json_number_value(t) > 0) || !isfinite(json_number_value(t)))
+            return bad(r, "expected [bytes, t_us], bytes > 0 and increasing, t_us > 0"), -1;
+        f->points[i] = (cf_measured){(uint64_t)json_integer_value(b), json_number_value(t)};
+        f->npoints++;
     }
     return 0;
 }
@@ -547,8 +580,8 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
         if (field(r, fo, base, "breakpoints", JSON_ARRAY, 0) == NULL)
             return -1;
         if ((int)json_array_size(bps) != f->nseg - 1)
-            return bad(r, "expected %d breakpoints for %d segments, got %zu", f->nseg - 1,
-                       f->nseg, json_array_size(bps)),
+            return bad(r, "expected %d breakpoints for %d segments, got %zu", f->nseg - 1, f->nseg,
+                       json_array_size(bps)),
                    -1;
         for (int k = 0; k + 1 < f->nseg; k++) {
             json_t *b = json_array_get(bps, (size_t)k);
@@ -687,6 +720,8 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
             f->nrejected++;
         }
     }
+    if (points_from_json(r, fo, base, f) != 0)
+        return -1;
     json_t *sa = json_object_get(fo, "set_aside");
     if (sa != NULL) {
         if (!json_is_array(sa))
@@ -815,8 +850,8 @@ int cf_modelset_read_mem(const char *buf, size_t len, const char *name, cf_model
     }
     json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
     if (root == NULL)
-        return cf_error_set(e, CF_EXIT_DATA, name, je.line > 0 ? je.line : 0,
-                            "not valid JSON: %s", je.text);
+        return cf_error_set(e, CF_EXIT_DATA, name, je.line > 0 ? je.line : 0, "not valid JSON: %s",
+                            je.text);
     cf_modelset *m = cf_modelset_alloc();
     if (m == NULL) {
         json_decref(root);

@@ -125,7 +125,7 @@ run "$COMMFIT" predict -m cluster.json -p allreduce -n 16,64,1024 -b 1M
 widths=$(awk -F, 'NR > 1 { print $7 - $6 }' "$T/out" | tr '\n' ' ')
 check "the interval widens from np=16 to 64 to 1024 ($widths)" \
     awk -F, 'NR > 1 { w = $7 - $6; if (NR > 2 && w <= prev) bad = 1; prev = w } END { exit bad }' "$T/out"
-run "$COMMFIT" predict -m cluster.json -p alltoall -n 8 -b 1M,64M
+run "$COMMFIT" predict --model-alone -m cluster.json -p alltoall -n 8 -b 1M,64M
 check "bytes beyond the measured: marked" test "$(sed -n 3p "$T/out" | cut -d, -f11)" = bytes
 check "bytes beyond the measured: says how far" grep -q 'bytes 64 MiB is 32x the largest measured, 2 MiB' "$T/out"
 check "the interval widens from 1 MiB to 64 MiB, relative to the time" \
@@ -154,7 +154,7 @@ check "a collective has no bandwidth" test "$(field 8)" = ""
 run "$COMMFIT" fit --verbose -i gap.csv -o gap.json --model piecewise
 expect_rc 0 "fit of a table with a protocol switch between 512 KiB and 1 MiB"
 check "the fit puts a breakpoint in (512 KiB, 1 MiB)" grep -q 'breakpoint in .*(512 KiB, 1 MiB)' "$T/out"
-run "$COMMFIT" predict -m gap.json -p pingpong -n 2 -b 512K,520K,1M
+run "$COMMFIT" predict --model-alone -m gap.json -p pingpong -n 2 -b 512K,520K,1M
 expect_rc 0 "predict inside the breakpoint gap"
 # line N of the output, field F
 at() { sed -n "$1p" "$T/out" | cut -d, -f"$2"; }
@@ -174,6 +174,26 @@ if cc -o gapf gapf.c 2>/dev/null; then
 else
     skip "in the gap: the C formula: no cc"
 fi
+
+# --- between measured sizes: the model corrected by the measured neighbours. gap.csv's
+# times carry a 1% wave the model cannot follow: at a measured size the answer is that
+# time, between two the model times their ratio, read log-log.
+run "$COMMFIT" predict -m gap.json -p pingpong -n 2 -b 1K,1536,8M
+expect_rc 0 "predict between measured sizes"
+t1k=$(awk 'BEGIN { m = 1024; k = 11; printf "%.6f", (0.3 + 8.5e-5 * m) * (1 + 0.01 * sin(k * 1.7)) }')
+check "at a measured size: the measured time ($(at 2 5), measured $t1k)" within "$(at 2 5)" "$t1k" 1e-5
+check "named as the model + measured neighbours ($(at 2 10))" test "$(at 2 10)" = "piecewise segment 1 of 3 + measured neighbours"
+check "the note names the measured size" grep -Eq '^pingpong,2,1024,.*,at the measured 1 KiB: its measured time [(]the model x[0-9.]+[)],' "$T/out"
+check "between two: the note names them" grep -Eq '^pingpong,2,1536,.*,between the measured 1 KiB and 2 KiB: the model x[0-9.]+ [(]their' "$T/out"
+check "the interval holds the answer" awk -F, 'NR > 1 { if (!($6 <= $5 && $5 <= $7)) bad = 1 } END { exit bad }' "$T/out"
+check "beyond the measured sizes: the model alone ($(at 4 10))" test "$(at 4 10)" = "piecewise segment 3 of 3"
+"$COMMFIT" predict --model-alone -m gap.json -p pingpong -n 2 -b 1K,1536 >alone.csv
+check "--model-alone: the model's own time, not the measured one" \
+    sh -c "! grep -q 'measured neighbours' alone.csv && test \"\$(sed -n 2p alone.csv | cut -d, -f5)\" != '$(at 2 5)'"
+# The truth at 1536 bytes is not in the table: the model's line times the wave read
+# between 1 and 2 KiB must come nearer to the wave-free line than nothing at all.
+t15=$(awk 'BEGIN { printf "%.6f", 0.3 + 8.5e-5 * 1536 }')
+check "between two: within 2% of the wave-free line ($(at 3 5) vs $t15)" within "$(at 3 5)" "$t15" 0.02
 
 # --- a model that gives a time <= 0 (its intercept edited to -5 us): the answer there is
 # refused, the others printed, exit 1; never a negative time nor an interval past it
@@ -265,7 +285,7 @@ check "sendrecv at np=4: the point-to-point estimate" test "$(field 9)" = p2p-es
 run "$COMMFIT" predict -m laptop.json -p scatterv -n 4 -b 1K
 expect_rc 0 "scatterv from the point-to-point estimate"
 check "the linear algorithm is named with its pattern" test "$(field 10)" = "linear scatterv"
-run "$COMMFIT" predict -m laptop.json -p pingpong -n 2 -b 1K
+run "$COMMFIT" predict --model-alone -m laptop.json -p pingpong -n 2 -b 1K
 check "the linear fit stays 'linear'" test "$(field 10)" = "linear"
 
 # --- numbers: the table with 4 significant digits, whole digits kept; the CSV with 6,
@@ -278,7 +298,7 @@ run "$COMMFIT" predict -m laptop.json -p alltoall -n 2,1024 -b 0,4M
 check "csv: 6 significant digits ($(field 5))" sh -c "sed -n 2p '$T/out' | cut -d, -f5 | grep -Eq '^[0-9]\.[0-9]{5}\$'"
 check "csv: no exponent in a huge time" sh -c "! grep -q 'e+' '$T/out'"
 check "csv: the same digits for bandwidth" sh -c "'$COMMFIT' predict -m laptop.json -p pingpong -n 2 -b 1K | sed -n 2p | cut -d, -f8 | grep -Eq '^[0-9]{3}\.[0-9]{3}\$'"
-run "$COMMFIT" predict -m laptop.json -p pingpong -n 2 -b 1K -f json
+run "$COMMFIT" predict --model-alone -m laptop.json -p pingpong -n 2 -b 1K -f json
 jt=$(sed -n 's/.*"t_us": \([0-9.e+-]*\),.*/\1/p' "$T/out")
 echo '#include <math.h>' >jf.c
 "$COMMFIT" predict -m laptop.json --formula --lang c -p pingpong -n 2 >>jf.c 2>/dev/null
