@@ -180,7 +180,10 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)
         double rm, tl;
         reads(f, r, lo, hi, log(bytes), &rm, &tl);
         double x = wl * (log(out->t_us) + rm) + (1.0 - wl) * tl;
-        double t = exp(x), h = cf_t975(k) * sqrt(sc / k);
+        /* The reading's own miss, and one measurement's spread about it where a size was
+         * measured more than once (node pairs, runs). */
+        double hr = cf_t975(k) * sqrt(sc / k), hs = 1.959963984540054 * f->points_sd_log;
+        double t = exp(x), h = sqrt(hr * hr + hs * hs);
         out->near_ratio = t / out->t_us;
         out->lo_us = fmin(out->lo_us, t * exp(-h));
         out->hi_us = fmax(out->hi_us, t * exp(h));

@@ -268,7 +268,9 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
         return -1;
     }
     /* The rows come sorted by size; repeats (node pairs, runs) by their median, the
-     * typical one when a few are slow. */
+     * typical one when a few are slow, and their spread pooled over the sizes. */
+    double ss = 0.0;
+    size_t dof = 0;
     for (size_t i = 0, j; i < in->n; i = j) {
         size_t k = 0;
         for (j = i; j < in->n && in->rows[j]->bytes == in->rows[i]->bytes; j++) {
@@ -278,6 +280,14 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
                 isfinite(tm))
                 t[k++] = tm;
         }
+        if (in->rows[i]->bytes > 0 && k > 1) {
+            double mean = 0.0;
+            for (size_t l = 0; l < k; l++)
+                mean += log(t[l]) / (double)k;
+            for (size_t l = 0; l < k; l++)
+                ss += (log(t[l]) - mean) * (log(t[l]) - mean);
+            dof += k - 1;
+        }
         if (in->rows[i]->bytes > 0 && k > 0) {
             qsort(t, k, sizeof *t, cmp_double);
             double med = k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
@@ -285,6 +295,7 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
         }
     }
     free(t);
+    f->points_sd_log = dof > 0 ? sqrt(ss / (double)dof) : 0.0;
     return 0;
 }
 

@@ -177,6 +177,8 @@ static json_t *fit_to_json(const cf_fit *f)
             bad |= json_array_append_new(
                 pts, json_pack("[I,f]", (json_int_t)f->points[i].bytes, f->points[i].t_us));
         bad |= set(o, "points", pts);
+        if (f->points_sd_log > 0)
+            bad |= set(o, "points_sd_log", num(f->points_sd_log));
     }
     json_t *rej = json_array();
     for (size_t i = 0; i < f->nrejected && rej != NULL; i++) {
@@ -506,6 +508,10 @@ static int points_from_json(rd *r, json_t *fo, const char *base, cf_fit *f)
     json_t *pts = json_object_get(fo, "points");
     if (pts == NULL)
         return 0;
+    if (json_object_get(fo, "points_sd_log") != NULL &&
+        (get_finite(r, fo, base, "points_sd_log", &f->points_sd_log) ||
+         (f->points_sd_log < 0 && (bad(r, "expected a number >= 0"), 1))))
+        return -1;
     at(r, "%s.points", base);
     if (!json_is_array(pts))
         return bad(r, "expected an array"), -1;
