@@ -1,7 +1,8 @@
 # Across-np accuracy at scale, on simulated clusters (SimGrid SMPI, deterministic): per
 # shipped platform, measure np 2 to 128, fit np 2-16 only, predict np 32, 64 and 128 at
 # every measured size (FIT_NP and PREDICT_NP choose other splits), and compare with the simulated measurement the fit never saw.
-# Prints, per platform and pattern and per held-out np: the median, 90th percentile and
+# Prints, per platform and pattern and per held-out np (and per platform and np over every
+# pattern): the median, 90th percentile and
 # largest relative error, the coverage of the 95% intervals and their median width
 # (hi/lo; "lo<=0" where the lower bound is not positive). Also the wall time of each
 # simulation.
@@ -13,7 +14,9 @@
 #                   shipped tables (made with the same command and selector mpich)
 #   SIM_SUFFIX      the suffix of those tables' names (default: none); -ompi reads the
 #                   shipped tables of selector ompi
-#   FIT_NP          process counts the fit sees (default: 2,4,8,16)
+#   FIT_NP          process counts the fit sees (default: 2,4,8,16); FIT_NP=2 with
+#                   PREDICT_NP=8,16,32,64 checks the estimate from np=2 alone (the
+#                   point-to-point estimate through each collective's np=2 times)
 #   PREDICT_NP      held-out process counts to predict (default: 32,64,128); each must be
 #                   in the tables
 #   SIM_NP          process counts to simulate (default: 2,4,8,16,32,64,128)
@@ -91,6 +94,7 @@ function row(key, label,   n, i, e, w) {
 function add(key, e, c, w) { n = ++cnt[key]; err[key, n] = e; wid[key, n] = w; cov[key] += c }
 {
     add($1 SUBSEP $2 SUBSEP $3, $4, $5, $6); add($1 SUBSEP $2, $4, $5, $6); add($1, $4, $5, $6)
+    add($1 SUBSEP "all" SUBSEP $3, $4, $5, $6)
     if (!seen[$1]++) pfs[++npf] = $1
     if (!seen[$1, $2]++) pats[$1, ++npat[$1]] = $2
 }
@@ -105,6 +109,8 @@ END {
                 if ((pf SUBSEP p SUBSEP (np = kept[i])) in cnt) row(pf SUBSEP p SUBSEP np, sprintf("%-10s %-10s %5d", pf, p, np))
             row(pf SUBSEP p, sprintf("%-10s %-10s %5s", pf, p, "all"))
         }
+        for (i = 1; i <= nkeep; i++)
+            if ((pf SUBSEP "all" SUBSEP (np = kept[i])) in cnt) row(pf SUBSEP "all" SUBSEP np, sprintf("%-10s %-10s %5d", pf, "all", np))
         row(pf, sprintf("%-10s %-10s %5s", pf, "all", "all"))
     }
 }' "$T/points.all"

@@ -172,12 +172,14 @@ typedef struct cf_contention {
  * (contention, the MPI library's algorithm choice, p beyond what was measured). */
 #define CF_P2P_FACTOR_MEASURED 2.0   /* the pattern was measured at some np */
 #define CF_P2P_FACTOR_UNMEASURED 3.0 /* it never was */
-/* From the pattern's own np=2 times, what extrapolating in p adds instead: contention and
- * overlap that np=2 cannot show come or not with each doubling of p, so the relative
- * variance grows by this squared per doubling beyond 2 (sd 0.39 at p=16: 95% intervals
- * 4.6x wide hi/lo, leaving the factors' uncertainty room below the 5x that goal 4 of
- * issue 16 allows; chosen on the simulated platforms at np 4 to 32, not on one split). */
-#define CF_P2P_SD_PER_DOUBLING 0.225
+/* From the pattern's own np=2 times. Where an algorithm's latencies may overlap (the
+ * nonblocking alltoall's p-1 sends, a tree's sends in a loop of calls), each step past the
+ * first costs the sender its overhead o, a share rho of the ping-pong's one-way latency
+ * alpha = L + 2o (LogP), which cannot pass 1/2 (L >= 0). np=2 cannot tell o from L: the
+ * estimate spans rho from 0.1 (an overhead a tenth of the latency) to 1/2 for the
+ * alltoall, to 1 (no overlap at all) for a tree. */
+#define CF_P2P_OVERHEAD_LO 0.1
+#define CF_P2P_OVERHEAD_HI 0.5
 
 typedef struct cf_p2p {
     char error[CF_NOTE_MAX];      /* why there is no estimate; "" when there is */

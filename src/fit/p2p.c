@@ -54,68 +54,158 @@ static const cf_contention *np2_entry(const cf_p2p *pp, const char *pattern, con
     return NULL;
 }
 
-/* From the pattern's own np=2 times: the algorithm the library's rules run at (p, m) with
- * its steps costed along the measured np=2 curve where the rules are known, else every
- * algorithm's cost with ping-pong's alpha times the latency factor and beta, gamma times
- * the bandwidth factor, the cheapest, times the measured / fitted ratio at np=2 and size m.
- * Either way the estimate at p=2 is the measurement. The
- * interval: the factors' uncertainty, their fit's residual, and what each doubling of p
- * beyond 2 may add (CF_P2P_SD_PER_DOUBLING, its variance growing with each). */
+/* An algorithm's cost at (p, m) in ping-pong terms: lat message latencies and bw bytes
+ * one after the other on the critical path, gam bytes reduced there; its name. */
+typedef struct cost_parts {
+    double lat, bw, gam;
+    const char *name;
+    /* How its latencies may overlap: 0 not at all (each step waits for the data of the
+     * one before: recursive doubling, ring, pairwise, Bruck); 1 a nonblocking alltoall,
+     * whose p-1 sends are posted at once; 2 a tree, whose sender's steps do not wait for
+     * each other and overlap with the next call's in a loop, or not. */
+    int overlap;
+} cost_parts;
+
+/* Step counts from the steps of the rules (across-rules.c): costed with a time of 1 per
+ * step. */
+static const double unit_bytes[2] = {1.0, 1e15}, unit_one[2] = {1.0, 1.0};
+
+/* The ping-pong's measured np=2 curve, where the file has it (at least two sizes). */
+static const cf_contention *pingpong_curve(const cf_p2p *pp)
+{
+    for (size_t i = 0; i < pp->ncont; i++)
+        if (pp->cont[i].np == 2 && pp->cont[i].nunit >= 2 &&
+            strcmp(pp->cont[i].pattern, "pingpong") == 0)
+            return &pp->cont[i];
+    return NULL;
+}
+
+/* The algorithm at (p, m): the library's rules where the file names them, else the
+ * cheapest of the catalog's costs with the np=2 factors. The nonblocking alltoall (MPICH's
+ * isend/irecv, Open MPI's linear) posts its p-1 sends at once: what limits it is the sender
+ * injecting them, one latency and then, per further message, its overhead
+ * (CF_P2P_OVERHEAD_SHARE of the latency, rho) and its bytes. */
+static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p, double m,
+                     double rho, cost_parts *o)
+{
+    cf_rule_alg ra;
+    memset(o, 0, sizeof *o);
+    const cf_contention *u = pingpong_curve(pp);
+    if (pp->rules[0] != '\0' && u != NULL && cf_rules_pick(pp->rules, c->pattern, p, m, &ra) == 0) {
+        /* Each step a ping-pong of its size, read on the measured curve (a protocol's or a
+         * cache's step, a pipeline's segments, show there and not in alpha and beta): its
+         * floor, the time of the smallest size, is the step's latency, the rest its bytes.
+         * In units of alpha and beta, as the catalog's costs. */
+        double floor_us = u->unit_t_us[0];
+        o->lat = cf_steps_cost(ra.steps, p, m, unit_bytes, unit_one, 2);
+        double all = cf_steps_cost(ra.steps, p, m, u->unit_bytes, u->unit_t_us, u->nunit);
+        o->bw = fmax(0.0, all - o->lat * floor_us) / pp->h.beta_us_per_byte;
+        o->lat *= floor_us / pp->h.alpha_us;
+        /* A reduction's compute goes with the bytes each step reduces, as its transfer
+         * does: the bandwidth factor and the pattern's own np=2 times carry it (a gamma
+         * apart would count what the measured curve already holds, a pipeline's segments). */
+        o->gam = 0.0;
+        o->name = ra.name;
+        if (strcmp(c->pattern, "alltoall") == 0 && ra.steps == CF_STEPS_RING &&
+            strncmp(ra.name, "pairwise", 8) != 0 && strcmp(ra.name, "two proc") != 0)
+            o->overlap = 1;
+        else if (ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY ||
+                 ra.steps == CF_STEPS_KNOMIAL)
+            o->overlap = 2;
+        /* One latency, then each further step the sender's overhead. A tree's steps in a
+         * loop of calls, the root moving on, also share their bytes among the processes:
+         * each process sends and receives about one message a call where nothing waits. */
+        double one = floor_us / pp->h.alpha_us, steps = o->lat / one;
+        if (o->overlap && steps > 1.0) {
+            o->lat = one * (1.0 + (steps - 1.0) * rho);
+            if (o->overlap == 2)
+                o->bw *= (1.0 + (steps - 1.0) * rho) / steps;
+        }
+        return;
+    }
+    double f[3];
+    int alg = 0;
+    cf_coll_cost(c, p, m, k->lat_factor * pp->h.alpha_us, k->bw_factor * pp->h.beta_us_per_byte,
+                 k->bw_factor * pp->gamma_us_per_byte, &alg, f);
+    o->lat = f[0];
+    o->bw = f[1];
+    o->gam = f[2];
+    o->name = c->algs[alg].name;
+}
+
+/* The estimate at (p, m) with the share rho, and the gradient of ln(tp / t2) in the two
+ * factors (for their uncertainty). What the factors add to the ping-pong's costs at np=2
+ * recurs at every step (once == 0) or is paid once a call, a fixed overhead (once == 1). */
+static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p,
+                          double m, double rho, int once, cost_parts *cp, double g[2])
+{
+    double alpha = pp->h.alpha_us, beta = pp->h.beta_us_per_byte, gamma = pp->gamma_us_per_byte;
+    cost_parts c2;
+    parts_at(pp, c, k, p, m, rho, cp);
+    parts_at(pp, c, k, 2, m, rho, &c2);
+    double xp[2] = {cp->lat * alpha, cp->bw * beta + cp->gam * gamma};
+    double x2[2] = {c2.lat * alpha, c2.bw * beta + c2.gam * gamma};
+    double fa = k->lat_factor, fb = k->bw_factor;
+    double t2 = fa * x2[0] + fb * x2[1];
+    double tp = once ? xp[0] + xp[1] + (t2 - x2[0] - x2[1]) : fa * xp[0] + fb * xp[1];
+    if (!(tp > 0.0) || !(t2 > 0.0)) {
+        g[0] = g[1] = 0.0;
+        return tp;
+    }
+    /* d ln(tp / t2) / d factor: 0 at p=2. */
+    g[0] = (once ? x2[0] : xp[0]) / tp - x2[0] / t2;
+    g[1] = (once ? x2[1] : xp[1]) / tp - x2[1] / t2;
+    /* Through the measured np=2 curve: what two factors miss there (a protocol switch, a
+     * cache) stays a ratio at size m. */
+    double t2m = k->nunit >= 2 ? cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, m) : t2;
+    return tp * t2m / t2;
+}
+
+/* From the pattern's own np=2 times: the algorithm's cost at (p, m) with ping-pong's alpha
+ * and beta, over the same at p=2, times the measured np=2 time at m; at p=2 it is the
+ * measurement. Two things np=2 cannot tell, each a range whose geometric middle the
+ * estimate takes and whose ends its 95% interval holds:
+ * - where the algorithm's latencies may overlap, what each step past the first costs: a
+ *   share rho of a latency, from CF_P2P_OVERHEAD_LO to CF_P2P_OVERHEAD_HI for the
+ *   nonblocking alltoall (LogP's o / (L + 2o) cannot pass 1/2), to 1 (no overlap) for a tree;
+ * - whether what the pattern costs beyond the ping-pong at np=2 (its latency and bandwidth
+ *   factors) recurs at each step or is paid once a call.
+ * Also in the interval: the factors' uncertainty, and per doubling of p beyond 2 the
+ * pattern's own disagreement at np=2 with its two-factor cost (the residual variance of
+ * that fit: a curve the two factors do not follow, protocols and caches, is read at other
+ * sizes at p > 2, and what they miss may recur with each doubling). */
 static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p,
                         double m, cf_estimate *out)
 {
-    double f[3], alpha = pp->h.alpha_us, gamma = pp->gamma_us_per_byte;
-    int alg = 0;
-    double tf = cf_coll_cost(c, p, m, k->lat_factor * alpha, k->bw_factor * pp->h.beta_us_per_byte,
-                             k->bw_factor * gamma, &alg, f);
-    double x0 = f[0] * alpha, x1 = f[1] * pp->h.beta_us_per_byte + f[2] * gamma;
-    double var = x0 * x0 * k->factor_cov[0][0] + 2.0 * x0 * x1 * k->factor_cov[0][1] +
-                 x1 * x1 * k->factor_cov[1][1];
-    double rel2 = tf > 0.0 ? fmax(var, 0.0) / (tf * tf) + k->factor_s2 : 0.0;
-    out->alg = alg;
-    out->algorithm = c->algs[alg].name;
-    double t = tf;
-    if (k->nunit >= 2 && tf > 0.0) {
-        /* What two factors miss at np=2 (a protocol switch, a cache) stays a ratio at size
-         * m: the estimate then passes through the measured curve, whose residual it no
-         * longer carries. */
-        double f2[3];
-        double t2 =
-            cf_coll_cost(c, 2, m, k->lat_factor * alpha, k->bw_factor * pp->h.beta_us_per_byte,
-                         k->bw_factor * gamma, NULL, f2);
-        if (t2 > 0.0) {
-            t = tf * cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, m) / t2;
-            /* The factors' uncertainty in ln(tf(p) / tf(2)): 0 at p=2. */
-            double g0 = x0 / tf - f2[0] * alpha / t2;
-            double g1 = x1 / tf - (f2[1] * pp->h.beta_us_per_byte + f2[2] * gamma) / t2;
-            rel2 = fmax(0.0, g0 * g0 * k->factor_cov[0][0] + 2.0 * g0 * g1 * k->factor_cov[0][1] +
-                                 g1 * g1 * k->factor_cov[1][1]);
-        }
+    cost_parts cp, ch;
+    double g[2], gh[2], t[2][2]; /* [once][rho high] */
+    t[0][0] = estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 0, &cp, g);
+    t[1][0] = estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 1, &ch, gh);
+    double rho_hi = cp.overlap == 1   ? CF_P2P_OVERHEAD_HI
+                    : cp.overlap == 2 ? 1.0
+                                      : CF_P2P_OVERHEAD_LO;
+    t[0][1] = estimate_at(pp, c, k, p, m, rho_hi, 0, &ch, gh);
+    t[1][1] = estimate_at(pp, c, k, p, m, rho_hi, 1, &ch, gh);
+    double tt = t[0][0], s_rho = 0.0, s_once = 0.0;
+    if (t[0][0] > 0.0 && t[0][1] > 0.0 && t[1][0] > 0.0 && t[1][1] > 0.0) {
+        tt = pow(t[0][0] * t[0][1] * t[1][0] * t[1][1], 0.25);
+        s_rho = 0.5 * fabs(log(t[0][1] / t[0][0]) + log(t[1][1] / t[1][0])) / (2.0 * Z95);
+        s_once = 0.5 * fabs(log(t[0][0] / t[1][0]) + log(t[0][1] / t[1][1])) / (2.0 * Z95);
     }
-    cf_rule_alg ra, r2;
-    if (pp->rules[0] != '\0' && k->nunit >= 2 &&
-        cf_rules_pick(pp->rules, c->pattern, p, m, &ra) == 0 &&
-        cf_rules_pick(pp->rules, c->pattern, 2, m, &r2) == 0) {
-        /* Scaled so that at p=2 it is the measurement, also where the algorithm run there
-         * is not one step of m (Rabenseifner's halving: two of m/2 and less). */
-        const double *ub = k->unit_bytes, *ut = k->unit_t_us;
-        double s2 = cf_steps_cost(r2.steps, 2, m, ub, ut, k->nunit);
-        if (s2 > 0.0) {
-            t = cf_steps_cost(ra.steps, p, m, ub, ut, k->nunit) *
-                cf_unit_time(ub, ut, k->nunit, m) / s2;
-            out->algorithm = ra.name;
-            rel2 = 0.0;
-        }
-    }
-    double doublings = p > 2 ? log2((double)p / 2.0) : 0.0;
-    double s_ext = CF_P2P_SD_PER_DOUBLING * sqrt(doublings);
-    double s = sqrt(rel2 + s_ext * s_ext);
+    double rel2 =
+        fmax(0.0, g[0] * g[0] * k->factor_cov[0][0] + 2.0 * g[0] * g[1] * k->factor_cov[0][1] +
+                      g[1] * g[1] * k->factor_cov[1][1]);
+    double s_ext = p > 2 ? sqrt(k->factor_s2 * log2((double)p / 2.0)) : 0.0;
+    double s_model = sqrt(s_ext * s_ext + s_rho * s_rho + s_once * s_once);
+    double s = sqrt(rel2 + s_model * s_model);
+    out->alg = 0;
+    out->algorithm = cp.name;
     out->contention = k->bw_factor;
     out->contention_np = 2;
-    out->model_factor = exp(Z95 * s_ext);
-    out->t_us = t;
-    out->lo_us = t * exp(-Z95 * s);
-    out->hi_us = t * exp(Z95 * s);
+    out->model_factor = exp(Z95 * s_model);
+    out->t_us = tt;
+    out->lo_us = tt * exp(-Z95 * s);
+    out->hi_us = tt * exp(Z95 * s);
 }
 
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
@@ -160,6 +250,23 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
     return 0;
 }
 
+/* Algorithm a's latency part (v = 0) or bandwidth part (v = 1: beta's and gamma's) at p
+ * as a line l0 + l1*m, with ping-pong's alpha, beta and gamma. */
+static void part_line(const cf_p2p *pp, const cf_coll_alg *a, double gamma, long p, int v,
+                      double *l0, double *l1)
+{
+    const cf_cost_part *parts[3] = {a->alpha, a->beta, a->gamma};
+    double coef[3] = {pp->h.alpha_us, pp->h.beta_us_per_byte, gamma};
+    *l0 = *l1 = 0.0;
+    for (int w = v == 0 ? 0 : 1; w < (v == 0 ? 1 : 3); w++)
+        for (int j = 0; j < CF_COST_MAX_PARTS && parts[w][j].k != 0.0; j++) {
+            double s0, s1;
+            cf_cterm_split(parts[w][j].term, p, &s0, &s1);
+            *l0 += coef[w] * parts[w][j].k * s0;
+            *l1 += coef[w] * parts[w][j].k * s1;
+        }
+}
+
 int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double *c0,
                  double *c1)
 {
@@ -169,17 +276,21 @@ int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long 
     double factor = k ? k->median : 1.0;
     double fa = k2 ? k2->lat_factor : factor, fb = k2 ? k2->bw_factor : factor;
     for (int i = 0; i < c->nalgs; i++) {
-        const cf_coll_alg *a = &c->algs[i];
-        double coef[3] = {fa * pp->h.alpha_us, fb * pp->h.beta_us_per_byte, fb * gamma};
-        const cf_cost_part *parts[3] = {a->alpha, a->beta, a->gamma};
-        c0[i] = c1[i] = 0.0;
-        for (int v = 0; v < 3; v++)
-            for (int j = 0; j < CF_COST_MAX_PARTS && parts[v][j].k != 0.0; j++) {
-                double s0, s1;
-                cf_cterm_split(parts[v][j].term, p, &s0, &s1);
-                c0[i] += coef[v] * parts[v][j].k * s0;
-                c1[i] += coef[v] * parts[v][j].k * s1;
-            }
+        double a0, a1, b0, b1;
+        part_line(pp, &c->algs[i], gamma, p, 0, &a0, &a1);
+        part_line(pp, &c->algs[i], gamma, p, 1, &b0, &b1);
+        c0[i] = fa * a0 + fb * b0;
+        c1[i] = fa * a1 + fb * b1;
+        if (k2 != NULL && p > 2) {
+            /* From the np=2 times: the middle of the factors at each step and the factors
+             * once a call (the estimate's two ends; predict takes their geometric middle,
+             * this line the arithmetic one). */
+            double a20, a21, b20, b21;
+            part_line(pp, &c->algs[i], gamma, 2, 0, &a20, &a21);
+            part_line(pp, &c->algs[i], gamma, 2, 1, &b20, &b21);
+            c0[i] = 0.5 * (c0[i] + a0 + b0 + (fa - 1.0) * a20 + (fb - 1.0) * b20);
+            c1[i] = 0.5 * (c1[i] + a1 + b1 + (fa - 1.0) * a21 + (fb - 1.0) * b21);
+        }
     }
     return c->nalgs;
 }

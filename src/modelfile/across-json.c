@@ -551,7 +551,7 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
         if (get_str(&w, j, "rules", out->rules, sizeof out->rules) ||
             cf_rules_pick(out->rules, "bcast", 2, 1.0, &(cf_rule_alg){0}) != 0) {
             cf_p2p_clear(out);
-            return bad(&w, "rules", "rules known to commfit (smpi-mpich, mpich)");
+            return bad(&w, "rules", "rules known to commfit (mpich, smpi-mpich, openmpi, smpi-ompi)");
         }
     }
     return 0;

@@ -56,13 +56,16 @@ check "marked as extrapolated in np" test "$(field 11)" = np
 check "says how far" grep -q 'np=16 is 8x the largest measured, 2' "$T/out"
 check "says which factors it applied (the table's: 2 and 2)" \
     grep -q "through alltoall's np=2 times: latency x2, bandwidth x2 of the ping-pong's" "$T/out"
-check "says which model-error factor its interval holds" grep -q 'model-error factor 2.15 in the interval' "$T/out"
-# truth: contention (alltoall at np=2 over the pingpong, 2 + 2e-4 m over 1 + 1e-4 m, ~2 at
-# 1 MiB, the median over sizes) * 15 * (1 + 1e-4 m)
+check "says which model-error factor its interval holds" grep -q 'model-error factor 1.27 in the interval' "$T/out"
+# What alltoall costs beyond the ping-pong at np=2 (x2) recurs at each of the 15 steps,
+# 15 (2 + 2e-4 m) = 3176.6 at 1 MiB (how this table was made), or is paid once a call,
+# 14 (1 + 1e-4 m) + (2 + 2e-4 m) = 1695.9: np=2 cannot tell. The estimate is their
+# geometric middle, 2320.9, and its interval holds both.
 t=$(field 5)
-check "p2p estimate near 15 x 2 x pingpong(1 MiB) (got $t)" within "$t" 3176.6 0.15
-check "its interval is at least a factor 1.9 either side" \
-    awk -v t="$t" -v lo="$(field 6)" -v hi="$(field 7)" 'BEGIN { exit !(lo < t / 1.9 && hi > t * 1.9) }'
+check "p2p estimate: the middle of the factors at each step and once (got $t)" within "$t" 2320.9 0.03
+check "its interval holds the truth, 3176.6" \
+    awk -v lo="$(field 6)" -v hi="$(field 7)" 'BEGIN { exit !(lo < 3176.6 && 3176.6 < hi) }'
+check "its bottom at the other end, 1695.9 (3%: the table's noise)" within "$(field 6)" 1695.9 0.03
 
 # --- measured np: the fit; not measured: across-np
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 8 -b 1M
@@ -344,9 +347,10 @@ cat "$T/out" >>f.c
 echo 'int main(void) { printf("%.6g\n", T_alltoall_np16(1048576)); return 0; }' >>f.c
 if cc -o f f.c -lm 2>/dev/null; then
     "$COMMFIT" predict -m laptop.json -p alltoall -n 16 -b 1M -f csv | sed -n 2p | cut -d, -f5 >want
-    # predict passes through the np=2 measurements, the formula through the fit of the two
-    # factors to them: apart by the table's 2% noise at most.
-    check "the C formula compiles and gives predict's number within 3%" within "$(./f)" "$(cat want)" 0.03
+    # predict passes through the np=2 measurements and takes the geometric middle of its
+    # two ends, the formula the fit of the two factors to them and the arithmetic middle
+    # (2436 against 2321 without the table's 2% noise).
+    check "the C formula compiles and gives predict's number within 8%" within "$(./f)" "$(cat want)" 0.08
 else
     skip "the C formula compiles: no cc"
 fi
