@@ -59,8 +59,8 @@ typedef struct ctx {
     const char *pattern;
     char datatype[CF_DATATYPE_MAX];
     const cf_coll *coll;
-    int sizeless; /* the pattern moves no data (barrier): --bytes defaults to 0 */
-    int blocks;   /* -1: the fit's default */
+    int sizeless;    /* the pattern moves no data (barrier): --bytes defaults to 0 */
+    int blocks;      /* -1: the fit's default */
     int model_alone; /* no correction by the measured neighbours */
     const cf_across *across;
     long *measured; /* process counts with a fit of (pattern, datatype), increasing */
@@ -466,8 +466,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     int nmsg = c->coll ? c->coll->nmsg : 0;
     if (s->kind == SRC_FIT) {
         cf_prediction pr;
-        int rc = c->blocks >= 0 && c->blocks != s->fit->blocks
-                     ? cf_fit_predict_blocks(s->fit, m, c->blocks, &pr)
+        int rc = c->blocks >= 0   ? cf_fit_predict_blocks(s->fit, m, c->blocks, &pr)
                  : c->model_alone ? cf_fit_predict(s->fit, m, &pr)
                                   : cf_fit_predict_near(s->fit, m, &pr);
         if (rc != 0)

@@ -64,6 +64,7 @@ typedef struct cost_parts {
      * whose p-1 sends are posted at once; 2 a tree, whose sender's steps do not wait for
      * each other and overlap with the next call's in a loop, or not. */
     int overlap;
+    int alg; /* the catalog's index (0 under the rules) */
 } cost_parts;
 
 /* Step counts from the steps of the rules (across-rules.c): costed with a time of 1 per
@@ -131,6 +132,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
     o->bw = f[1];
     o->gam = f[2];
     o->name = c->algs[alg].name;
+    o->alg = alg;
 }
 
 /* The estimate at (p, m) with the share rho, and the gradient of ln(tp / t2) in the two
@@ -198,7 +200,7 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     double s_ext = p > 2 ? sqrt(k->factor_s2 * log2((double)p / 2.0)) : 0.0;
     double s_model = sqrt(s_ext * s_ext + s_rho * s_rho + s_once * s_once);
     double s = sqrt(rel2 + s_model * s_model);
-    out->alg = 0;
+    out->alg = cp.alg;
     out->algorithm = cp.name;
     out->contention = k->bw_factor;
     out->contention_np = 2;

@@ -18,9 +18,10 @@ column() {
 }
 
 # within MODEL TABLE LIMIT: every pingpong row of TABLE (its median) is within LIMIT
-# (relative) of MODEL's prediction at that size; writes the errors to $T/errors.
+# (relative) of MODEL's own prediction at that size (--model-alone: the model the export
+# carries, not corrected by the measured points); writes the errors to $T/errors.
 within() {
-    "$COMMFIT" predict -m "$1" -p pingpong -n 2 -b "$SIZES" -f csv >"$T/pred.csv" || return 1
+    "$COMMFIT" predict --model-alone -m "$1" -p pingpong -n 2 -b "$SIZES" -f csv >"$T/pred.csv" || return 1
     pb=$(column "$T/pred.csv" bytes)
     pt=$(column "$T/pred.csv" t_us)
     tb=$(column "$2" bytes)
