@@ -176,6 +176,11 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)
             ll += el[i - 1] * el[i - 1];
         }
     double wl = lm + ll > 0 ? ll / (lm + ll) : w;
+    /* In a breakpoint gap the model has no shape of its own (its two segments' ends are
+     * joined by a line in bytes, a guess): the log-log line between the measured
+     * neighbours, the gap's ends, answers. */
+    if (out->in_gap)
+        wl = 0.0;
     if (ok && k >= 2) {
         double rm, tl;
         reads(f, r, lo, hi, log(bytes), &rm, &tl);
