@@ -16,10 +16,10 @@ enum col { C_OTHER, C_BYTES, C_REPS, C_T, C_TMIN, C_TMAX, C_TAVG, C_TPURE, C_MBP
 
 typedef struct imb_file {
     char version[48], date[64], mpi[32];
-    int runs;              /* banners seen: several runs may be concatenated */
-    uint64_t max_len;      /* "Maximum message length in bytes", 0 = not stated */
+    int runs;         /* banners seen: several runs may be concatenated */
+    uint64_t max_len; /* "Maximum message length in bytes", 0 = not stated */
     char dtype[CF_DATATYPE_MAX], dtype_red[CF_DATATYPE_MAX];
-    int mb_decimal;        /* how Mbytes/sec was read: 1 = 10^6, 0 = 2^20, -1 = no table */
+    int mb_decimal; /* how Mbytes/sec was read: 1 = 10^6, 0 = 2^20, -1 = no table */
     int mb_mixed;
 } imb_file;
 
@@ -269,8 +269,8 @@ static int row_fast(const imb_table *tb, const cf_import_line *l, double *v, int
 /* The careful reading of a row the fast path left: its fields one by one, with the
  * message that names the one that is wrong. *failed says the row is refused (the status
  * is then cf_import_table_fail's, which lets --lenient go on). */
-static int row_careful(cf_import *im, imb_table *tb, const cf_import_line *l, double *v,
-                       int *dec, uint64_t *bytes, uint64_t *reps, int *failed, cf_error *e)
+static int row_careful(cf_import *im, imb_table *tb, const cf_import_line *l, double *v, int *dec,
+                       uint64_t *bytes, uint64_t *reps, int *failed, cf_error *e)
 {
     *bytes = *reps = 0;
     *failed = 1;
@@ -392,8 +392,8 @@ static int row(cf_import *im, imb_table *tb, const cf_import_line *l, cf_error *
 static int table_end(cf_import *im, imb_table *tb, imb_file *fi, cf_error *e)
 {
     if (im->cur.n == 0 && im->cur.zero_skipped == 0 && im->cur.notime_skipped == 0)
-        return cf_import_table_fail(im, e, tb->line,
-                                    "the %s table has a column header but no rows", tb->name);
+        return cf_import_table_fail(im, e, tb->line, "the %s table has a column header but no rows",
+                                    tb->name);
     if (tb->has[C_MBPS]) {
         int dec = unit_is_decimal(tb, fi);
         if (fi->mb_decimal >= 0 && fi->mb_decimal != dec)
@@ -430,7 +430,12 @@ static int start_table(cf_import *im, imb_table *tb, imb_file *fi, cf_error *e)
     tb->best_prec = 0;
     tb->best_q = 0;
     tb->last_bytes = 0;
-    return cf_import_table_start(im, tb->line, tb->name, pattern, np, dt, e);
+    int rc = cf_import_table_start(im, tb->line, tb->name, pattern, np, dt, e);
+    /* IMB before 2019 spread Reduce_scatter's #bytes over the ranks (its vector); 2019 and
+     * later give each rank #bytes, as commfit does. An unknown version is taken as new. */
+    if (rc == 0)
+        cf_import_table_vector_bytes(im, fi->version[0] != '\0' && atoi(fi->version) < 2019);
+    return rc;
 }
 
 /* A line between a table's name and its rows: "#processes = N", IMB -multi's groups, or
@@ -516,7 +521,7 @@ static void source_note(const imb_file *fi, char *note, size_t cap)
         snprintf(note + n, cap - (size_t)n, ", Mbytes/sec read as %s",
                  fi->mb_mixed     ? "10^6 or 2^20 bytes/s by table"
                  : fi->mb_decimal ? "10^6 bytes/s"
-                                 : "2^20 bytes/s");
+                                  : "2^20 bytes/s");
 }
 
 int cf_import_imb_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
@@ -615,8 +620,8 @@ int cf_import_imb_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
                                 "this is OSU Micro-Benchmarks output: import it with "
                                 "'commfit import osu'");
         return cf_error_set(e, CF_EXIT_DATA, im->file, 1,
-                            "not IMB output: no '# Benchmarking NAME' table in %ld line%s",
-                            it.no, it.no == 1 ? "" : "s");
+                            "not IMB output: no '# Benchmarking NAME' table in %ld line%s", it.no,
+                            it.no == 1 ? "" : "s");
     }
     if (osu_line > 0)
         cf_import_warnf(im, osu_line,
