@@ -12,6 +12,8 @@
 #include "base/table.h"
 
 #define CF_MEASURE_SIZES "0:4M"
+/* A simulation with SMPI's ompi selector, which dies on an empty bcast or reduction. */
+#define CF_MEASURE_SIZES_SMPI_OMPI "4:4M"
 #define CF_MEASURE_PATTERNS "all,loggp,ddt"
 #define CF_MEASURE_SAMPLES 5
 #define CF_MEASURE_MAX_TIME_S 1.0

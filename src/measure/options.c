@@ -351,6 +351,10 @@ out:
 static int parse_sizes(cf_measure_opts *o, cf_error *e)
 {
     const char *arg = o->sizes_arg ? o->sizes_arg : CF_MEASURE_SIZES;
+    /* SMPI's ompi selector dies on an empty bcast or reduction (check_ompi_empty). */
+    if (o->sizes_arg == NULL && o->simulate != NULL && o->selector != NULL &&
+        strcmp(o->selector, "ompi") == 0)
+        arg = CF_MEASURE_SIZES_SMPI_OMPI;
     char *copy = strdup(arg);
     uint64_t *all = NULL;
     size_t nall = 0;
@@ -572,12 +576,34 @@ static int check_points(const cf_measure_opts *o, cf_error *e)
     return rc;
 }
 
+/* SimGrid 3.32's ompi selector divides by the count in its segmented bcast, reduce and
+ * allreduce: an empty one (0 bytes; under 4 for the float reductions) kills the simulation
+ * with SIGFPE, at every np. Refused up front; its default sizes start at 4 bytes. */
+static int check_ompi_empty(const cf_measure_opts *o, cf_error *e)
+{
+    for (size_t i = 0; i < o->npats && o->nsizes > 0; i++) {
+        const char *name = o->pats[i]->facts->pattern;
+        uint64_t least = strcmp(name, "bcast") == 0                                      ? 1
+                         : strcmp(name, "reduce") == 0 || strcmp(name, "allreduce") == 0 ? 4
+                                                                                         : 0;
+        if (o->sizes[0] < least)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "--simulate: SMPI's ompi selector dies (SIGFPE) on an empty %s "
+                                "(%llu bytes, no element): start --sizes at %llu or leave out %s",
+                                name, (unsigned long long)o->sizes[0], (unsigned long long)least,
+                                name);
+    }
+    return 0;
+}
+
 /* SimGrid 3.32's mpich selector hands alltoall of 32 KiB blocks and more to its pairwise
  * algorithm, which throws at a process count that is not a power of two and takes the
  * whole simulation down: refused before it starts. */
 static int check_simulated_points(const cf_measure_opts *o, cf_error *e)
 {
     const char *sel = o->selector ? o->selector : CF_SIM_SELECTOR;
+    if (o->simulate != NULL && strcmp(sel, "ompi") == 0)
+        return check_ompi_empty(o, e);
     if (o->simulate == NULL || strcmp(sel, "mpich") != 0 || o->nsizes == 0 ||
         o->sizes[o->nsizes - 1] < 32768)
         return 0;

@@ -174,6 +174,15 @@ bad 1 "a hostfile host not in the platform" "^commfit: measure: unknown:2: host 
     --simulate "$P/flat.xml" --np 2 --hostfile unknown
 bad 2 "alltoall of 32 KiB at np=3 under SMPI's mpich selector" "^commfit: measure: --simulate: SMPI's mpich selector runs alltoall of 32 KiB and more with its pairwise algorithm, which aborts at np=3" \
     --simulate "$P/flat.xml" --patterns alltoall --sizes 16K,32K --np 2,3
+bad 2 "an empty allreduce under SMPI's ompi selector (it dies of SIGFPE)" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty allreduce \\(2 bytes, no element\\): start --sizes at 4 or leave out allreduce$" \
+    --simulate "$P/flat.xml" --coll-selector ompi --patterns pingpong,allreduce --sizes 2,4 --np 2
+bad 2 "an empty bcast under SMPI's ompi selector" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty bcast \\(0 bytes, no element\\)" \
+    --simulate "$P/flat.xml" --coll-selector ompi --patterns bcast --sizes 0,4 --np 2
+run "$COMMFIT" measure -q --simulate "$P/flat.xml" --coll-selector ompi --patterns bcast,allreduce \
+    --np 2 --reps 2 -o ompi-default.csv
+expect_rc 0 "the ompi selector's default sizes"
+check "the ompi selector's default sizes start at 4 bytes" \
+    grep -q '^# plan: --patterns bcast,allreduce --sizes 4,8,16,' ompi-default.csv
 bad 2 "--hostfile without --simulate" "^commfit: measure: --hostfile goes with --simulate PLATFORM$" \
     --hostfile two
 bad 2 "--launcher with --simulate" "^commfit: measure: --simulate runs under SimGrid's smpirun" \
