@@ -17,6 +17,7 @@
 #include "base/size.h"
 #include "fit/fitting.h"
 #include "fit/model.h"
+#include "modelfile/across-json.h"
 
 typedef struct rd {
     const char *name;
@@ -609,12 +610,6 @@ static int read_root(rd *r, json_t *root, cf_modelset *m)
     json_t *fits = field(r, root, "", "fits", JSON_ARRAY, 0);
     if (fits == NULL)
         return CF_EXIT_DATA;
-    json_t *x = json_object_get(root, "across_np");
-    if (x != NULL && !json_is_null(x))
-        m->across_np = json_incref(x);
-    x = json_object_get(root, "p2p");
-    if (x != NULL && !json_is_null(x))
-        m->p2p = json_incref(x);
     for (size_t i = 0; i < json_array_size(fits); i++) {
         cf_fit f;
         memset(&f, 0, sizeof f);
@@ -627,7 +622,8 @@ static int read_root(rd *r, json_t *root, cf_modelset *m)
             return bad(r, "out of memory");
         }
     }
-    return 0;
+    return cf_across_set_load(json_object_get(root, "across_np"), json_object_get(root, "p2p"),
+                              r->name, &m->across, r->e);
 }
 
 int cf_modelset_read_mem(const char *buf, size_t len, const char *name, cf_modelset **out,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fit/fitting.h"
+#include "modelfile/across-json.h"
 #include "fit/model.h"
 #include "base/outfile.h"
 #include "base/size.h"
@@ -27,8 +28,7 @@ void cf_modelset_free(cf_modelset *m)
         cf_fit_clear(&m->fits[i]);
     free(m->fits);
     json_decref(m->source);
-    json_decref(m->across_np);
-    json_decref(m->p2p);
+    cf_across_set_clear(&m->across);
     free(m);
 }
 
@@ -254,9 +254,9 @@ json_t *cf_modelset_to_json(const cf_modelset *m, cf_error *e)
     for (size_t i = 0; i < m->nfits && !bad; i++)
         bad |= json_array_append_new(fits, fit_to_json(&m->fits[i]));
     bad |= set(root, "fits", fits);
-    bad |= set(root, "across_np", m->across_np ? json_incref(m->across_np) : json_array());
-    if (m->p2p != NULL)
-        bad |= set(root, "p2p", json_incref(m->p2p));
+    bad |= set(root, "across_np", cf_across_set_to_json(&m->across));
+    if (m->across.have_p2p)
+        bad |= set(root, "p2p", cf_p2p_to_json(&m->across.pp));
     if (bad) {
         json_decref(root);
         cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
