@@ -83,7 +83,7 @@ static int lsq_run(const double *X, const double *y, const double *sd, size_t n,
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                             "%s: %zu points for %zu parameters: expected at least %zu", what, n, p,
                             p + 1);
-    cf_robust_workspace *W = cf_robust_alloc(cf_robust_mad4, n, p);
+    cf_robust_workspace *W = cf_robust_alloc(cf_robust_drop, n, p);
     double *fitted = calloc(n, sizeof *fitted), *loo_rel = calloc(n, sizeof *loo_rel);
     unsigned char *rejected = calloc(n, 1);
     cf_lsq res;
