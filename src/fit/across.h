@@ -1,8 +1,8 @@
 /* Across process counts: the joint fit of a pattern's algorithm cost over every measured
  * (p, m), and the point-to-point estimate (ping-pong's alpha and beta put into the
- * algorithm cost) that answers for any pattern at any p. Both live in the model file as
- * "across_np" and "p2p" (commfit-formats(5); modelfile/across-json.h reads and writes
- * them). */
+ * algorithm cost) that answers for any pattern at any p. Both are C structs from the fit
+ * to predict, report and the fit summary; only the model file (modelfile/across-json.h)
+ * writes them as "across_np" and "p2p" (commfit-formats(5)) and reads them back. */
 #ifndef CF_ACROSS_H
 #define CF_ACROSS_H
 
@@ -234,7 +234,8 @@ int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long 
 const cf_contention *cf_p2p_contention(const cf_p2p *pp, const char *pattern, const char *datatype,
                                        long p);
 
-/* Everything predict reads from "across_np" and "p2p", and what cf_across_fit_set makes. */
+/* The across-np models and the point-to-point estimate of a model set: what
+ * cf_across_fit_set makes and predict, report and the fit summary read. */
 typedef struct cf_across_set {
     size_t n;
     cf_across *a;
@@ -252,6 +253,9 @@ typedef struct cf_across_set {
 int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
                       const char *normalized_time_us, const char *rules, cf_across_set *out,
                       char ***notes, size_t *nnotes, cf_error *e);
+/* The same over every row of one table, with its metadata. */
+int cf_across_fit_table(const cf_table *t, const char *stat, cf_across_set *out, char ***notes,
+                        size_t *nnotes, cf_error *e);
 void cf_notes_free(char **notes, size_t n);
 
 void cf_across_set_clear(cf_across_set *s);

@@ -81,9 +81,9 @@ static int lsq_run(const double *X, const double *y, const double *sd, size_t n,
                             p);
     if (n <= p)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                            "%s: %zu points for %zu parameters: expected at least %zu", what, n,
-                            p, p + 1);
-    cf_robust_workspace *W = cf_robust_alloc(cf_robust_mad4, n, p);
+                            "%s: %zu points for %zu parameters: expected at least %zu", what, n, p,
+                            p + 1);
+    cf_robust_workspace *W = cf_robust_alloc(cf_robust_drop, n, p);
     double *fitted = calloc(n, sizeof *fitted), *loo_rel = calloc(n, sizeof *loo_rel);
     unsigned char *rejected = calloc(n, 1);
     cf_lsq res;
@@ -119,8 +119,8 @@ static int lsq_run(const double *X, const double *y, const double *sd, size_t n,
     return rc;
 }
 
-int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
-               cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e)
+int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p, cf_weights w,
+               int robust, const char *what, cf_lsq *r, cf_error *e)
 {
     return lsq_run(X, y, sd, n, p, w, robust, NULL, what, r, e);
 }
@@ -279,33 +279,10 @@ static void tangent(const cf_fit *f, double m, double b, double *t, double *slop
     *slope_var = v;
 }
 
-void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
+/* The measured figures of s: the bandwidth per distinct size (the mean over its rows),
+ * with the fitted statistic (rows are sorted by size), its peak, plateau and fall. */
+static void measured_bw(cf_saturation *s, const cf_fit_input *in, double scale)
 {
-    cf_saturation *s = &f->sat;
-    memset(s, 0, sizeof *s);
-    s->rinf_MiBps = s->rinf_lo_MiBps = s->rinf_hi_MiBps = NAN;
-    s->n_half_bytes = s->m90_bytes = s->peak_MiBps = s->plateau_MiBps = NAN;
-    s->half_rinf_MiBps = s->last_MiBps = NAN;
-    s->flat_from_bytes = s->falls_beyond_bytes = NAN;
-    s->half_segment = -1;
-    if (in->n == 0)
-        return;
-    /* Messages per call: the bandwidth column over bytes/time (sendrecv counts 2). */
-    double ratio = NAN;
-    for (size_t i = 0; i < in->n; i++) {
-        const cf_row *r = in->rows[i];
-        if (isnan(r->bw_MiBps))
-            return;
-        if (r->bytes > 0 && isnan(ratio))
-            ratio = r->bw_MiBps * 1.048576 * r->t_avg_us / (double)r->bytes;
-    }
-    if (!(ratio > 0.5))
-        return;
-    s->nmsg = (int)lround(ratio);
-    double scale = s->nmsg * 1e6 / 1048576.0; /* bytes/us per message -> MiB/s */
-
-    /* The measured bandwidth per distinct size (the mean over its rows), with the fitted
-     * statistic; rows are sorted by size. */
     double *bw = malloc(in->n * sizeof *bw), tail[3];
     uint64_t *at = malloc(in->n * sizeof *at);
     size_t ns = 0;
@@ -354,6 +331,34 @@ void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
     }
     free(bw);
     free(at);
+}
+
+void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
+{
+    cf_saturation *s = &f->sat;
+    memset(s, 0, sizeof *s);
+    s->rinf_MiBps = s->rinf_lo_MiBps = s->rinf_hi_MiBps = NAN;
+    s->n_half_bytes = s->m90_bytes = s->peak_MiBps = s->plateau_MiBps = NAN;
+    s->half_rinf_MiBps = s->last_MiBps = NAN;
+    s->flat_from_bytes = s->falls_beyond_bytes = NAN;
+    s->half_segment = -1;
+    if (in->n == 0)
+        return;
+    /* Messages per call: the bandwidth column over bytes/time (sendrecv counts 2). */
+    double ratio = NAN;
+    for (size_t i = 0; i < in->n; i++) {
+        const cf_row *r = in->rows[i];
+        if (isnan(r->bw_MiBps))
+            return;
+        if (r->bytes > 0 && isnan(ratio))
+            ratio = r->bw_MiBps * 1.048576 * r->t_avg_us / (double)r->bytes;
+    }
+    if (!(ratio > 0.5))
+        return;
+    s->nmsg = (int)lround(ratio);
+    double scale = s->nmsg * 1e6 / 1048576.0; /* bytes/us per message -> MiB/s */
+
+    measured_bw(s, in, scale);
 
     double b = f->min_blocks;
     double t, beta, beta_var;
@@ -398,8 +403,8 @@ static int negative_time(const cf_fit *f, const cf_fit_input *in, double m, doub
     return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                         "%s: the %s fit gives %s time at %.0f bytes%s (%.4g us): a cost "
                         "cannot be negative there",
-                        in->what, f->model, isfinite(t) ? "a negative" : "a non-finite", m,
-                        blocks, t);
+                        in->what, f->model, isfinite(t) ? "a negative" : "a non-finite", m, blocks,
+                        t);
 }
 
 int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e)
@@ -414,27 +419,25 @@ int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e)
         for (int j = 0; j < f->ncoef; j++) {
             if (!isfinite(s->coef[j]))
                 return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                    "%s: the %s fit gives a non-finite %s (%g)", in->what,
-                                    f->model, f->coef_names[j], s->coef[j]);
+                                    "%s: the %s fit gives a non-finite %s (%g)", in->what, f->model,
+                                    f->coef_names[j], s->coef[j]);
             for (int l = 0; l < f->ncoef; l++)
                 if (!isfinite(s->cov[j][l]))
                     return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                                         "%s: the %s fit gives a non-finite covariance of %s "
                                         "and %s",
-                                        in->what, f->model, f->coef_names[j],
-                                        f->coef_names[l]);
+                                        in->what, f->model, f->coef_names[j], f->coef_names[l]);
             if (s->cov[j][j] < 0)
                 return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                    "%s: the %s fit gives a negative variance of %s (%g)",
-                                    in->what, f->model, f->coef_names[j], s->cov[j][j]);
+                                    "%s: the %s fit gives a negative variance of %s (%g)", in->what,
+                                    f->model, f->coef_names[j], s->cov[j][j]);
         }
     }
     if (strcmp(f->model, "loggp") == 0) {
         /* Times and a gap per byte: none of them can be below 0 (the per-byte growth of
          * the overheads may be, within its noise). */
-        static const char *const why[] = {
-            "the overheads exceed the ping-pong latency", "", "",
-            "", "the burst times fall with size"};
+        static const char *const why[] = {"the overheads exceed the ping-pong latency", "", "", "",
+                                          "the burst times fall with size"};
         for (int j = 0; j < 5 && j < f->ncoef; j++)
             if (f->seg[0].coef[j] < 0)
                 return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
