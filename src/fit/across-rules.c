@@ -325,6 +325,21 @@ static const ompi_algs ompi_allgather_algs = {
      {"pairwise", CF_STEPS_RING}},
 };
 
+/* Open MPI's binomial reduce cuts the vector into 1 KiB segments where the communicator is
+ * large for the size (coll_tuned_reduce_intra_dec_fixed's "Binomial_1K" line, a1 = 0.6016/1024
+ * per byte, b1 = 1.3496), and never below 2 KiB nor, under 8 processes, below 20 KiB; SMPI 3.32's
+ * reduce__ompi_binomial decides so for its ompi selector. The segments turn the cost from
+ * lg p steps of m into one step per segment: a switch in p and m that no table band shows. */
+#define OMPI_REDUCE_A1 (0.6016 / 1024.0)
+#define OMPI_REDUCE_B1 1.3496
+
+static int ompi_reduce_segmented(long p, double m)
+{
+    if ((p < 8 && m < 20480) || m < 2048 || m / 4.0 <= 1)
+        return 0;
+    return (double)p > OMPI_REDUCE_A1 * m + OMPI_REDUCE_B1;
+}
+
 static int pick_ompi_as(const char *pattern, long p, double m, int smpi, cf_rule_alg *a)
 {
     static const struct {
@@ -342,6 +357,9 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, cf_rule
         if (alg <= 0)
             return -1;
         *a = smpi ? by[i].algs->smpi[alg] : by[i].algs->ompi[alg];
+        if (smpi && by[i].algs == &ompi_reduce_algs && alg == RD_BINOMIAL &&
+            ompi_reduce_segmented(p, m))
+            *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE};
         return 0;
     }
     return -1;
@@ -485,6 +503,11 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     case CF_STEPS_NEIGHBOR:
         s = T2(m) + (double)(p / 2 - 1) * T2(2.0 * m);
         break;
+    case CF_STEPS_SEG_TREE: {
+        double seg = fmin(m, CF_SEG_TREE_SEG);
+        s = (ceil(m / seg) + (double)lg - 1.0) * T2(seg);
+        break;
+    }
     }
 #undef T2
     return s;
