@@ -493,11 +493,11 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     case CF_STEPS_BINARY: /* a level's two children are served at once: its levels */
         s = (double)(cf_ceil_lg(p + 1) - 1) * T2(m);
         break;
-    case CF_STEPS_KNOMIAL: {
+    case CF_STEPS_KNOMIAL: { /* a level's sends leave at once and share the sender's link */
         int levels = 0;
         for (long r = 1; r < p; r *= 4)
             levels++;
-        s = (double)(p < 4 ? p - 1 : 3 * levels) * T2(m);
+        s = (double)levels * T2((double)(p < 4 ? p - 1 : 3) * m);
         break;
     }
     case CF_STEPS_NEIGHBOR:

@@ -168,8 +168,8 @@ static void steps(void)
          "binary at 7: 2 levels");
     near(cf_steps_cost(CF_STEPS_BINARY, 16, m, UM, ut, NUM), 4 * unit(m), 1e-9,
          "binary at 16: 4 levels");
-    near(cf_steps_cost(CF_STEPS_KNOMIAL, 64, m, UM, ut, NUM), 9 * unit(m), 1e-9,
-         "4-nomial at 64: 3 levels of 3 sends");
+    near(cf_steps_cost(CF_STEPS_KNOMIAL, 64, m, UM, ut, NUM), 3 * cf_unit_time(UM, ut, NUM, 3 * m),
+         1e-9, "4-nomial at 64: 3 levels, each 3 messages at once");
     near(cf_steps_cost(CF_STEPS_KNOMIAL, 2, m, UM, ut, NUM), unit(m), 1e-9, "4-nomial at 2: 1");
     near(cf_steps_cost(CF_STEPS_NEIGHBOR, 8, m, UM, ut, NUM), unit(m) + 3 * unit(131072), 1e-9,
          "neighbor exchange at 8: m, then 3 of 2m");
