@@ -71,17 +71,17 @@ judge() {
         }
         { n++; e[n] = $1; w[n] = $3; cov += $2 }
         END {
-            if (n == 0) { printf "%-4s %-52s %5d  no held-out point            MISS\n", goal, split_, 0; exit }
+            if (n == 0) { printf "%-4s %-62s %5d  no held-out point            MISS\n", goal, split_, 0; exit }
             for (i = 1; i <= n; i++) { e2[i] = e[i]; w2[i] = w[i] }
             med = q(e, n, 0.5); p90 = q(e2, n, 0.9); mx = e2[n]; c = cov / n; wd = q(w2, n, 0.5)
             ok = med <= gm / 100 && p90 <= gp / 100 && c >= gc / 100 && (gw == "-" || wd <= gw)
-            printf "%-4s %-52s %5d %7.1f%% %7.1f%% %7.1f%% %7.0f%% %8s  %s\n", goal, split_, n,
+            printf "%-4s %-62s %5d %7.1f%% %7.1f%% %7.1f%% %7.0f%% %8s  %s\n", goal, split_, n,
                 100 * med, 100 * p90, 100 * mx, 100 * c, (wd >= 1e8 ? "lo<=0" : sprintf("%.2f", wd)),
                 ok ? "PASS" : "MISS"
         }' "$T/rec"
 }
 
-printf '%-4s %-52s %5s %8s %8s %8s %8s %8s  %s\n' goal split n median p90 max coverage width verdict
+printf '%-4s %-62s %5s %8s %8s %8s %8s %8s  %s\n' goal split n median p90 max coverage width verdict
 
 # 1: at scale, no contention.
 for sel in "" -ompi; do
@@ -112,7 +112,7 @@ for tab in "$D"/realnp/*.csv; do
             done
         done
         if [ -z "$target" ]; then
-            printf '%-4s %-52s  no np %dx beyond 3 fitted process counts in this set\n' 2 "$name" $k
+            printf '%-4s %-62s  no np %dx beyond 3 fitted process counts in this set\n' 2 "$name" $k
             continue
         fi
         fitnp=$(for n in "$@"; do if [ "$n" -le "$fit" ]; then printf '%s,' "$n"; fi; done)
@@ -139,8 +139,8 @@ sh "$top_srcdir/bench/heldout-sizes.sh" >"$T/sizes" 2>&1 || true
 awk 'NR == 1 { next }
      NF >= 9 { med = $3 + 0; p90 = $4 + 0; llm = $6 + 0; llp = $7 + 0; cov = $8 + 0
                ok = med <= llm && p90 <= llp && cov >= 90
-               printf "%-4s %-52s %5d %7.1f%% %7.1f%% %7s  ll %.1f%%/%.1f%% cov %d%%  %s\n", 6,
-                   substr($1, 1, 52), $2, med, p90, $5, llm, llp, cov, ok ? "PASS" : "MISS" }
+               printf "%-4s %-62s %5d %7.1f%% %7.1f%% %7s  ll %.1f%%/%.1f%% cov %d%%  %s\n", 6,
+                   substr($1, 1, 62), $2, med, p90, $5, llm, llp, cov, ok ? "PASS" : "MISS" }
      NF < 9 { print "# " $0 }' "$T/sizes"
 
 # 7: derived datatypes, from a shipped table with datatype rows.
