@@ -79,8 +79,23 @@ static void ompi_rules(void)
     pick_is("smpi-ompi", "reduce", 8, 8192, "binomial tree in 1 KiB segments");
     pick_is("smpi-ompi", "reduce", 16, 2048, "binary tree");
     pick_is("openmpi", "reduce", 64, 65536, "binomial tree");
-    pick_is("openmpi", "bcast", 256, 1024, "(none)");
-    pick_is("smpi-ompi", "allreduce", 1024, 1024, "(none)");
+    /* The bands from 256 processes on, to the last that holds every larger communicator. */
+    pick_is("openmpi", "bcast", 256, 1024, "knomial tree");
+    pick_is("openmpi", "bcast", 300, 20000, "split binary tree");
+    pick_is("openmpi", "bcast", 1 << 20, 10000, "binary tree");
+    pick_is("smpi-ompi", "allreduce", 1024, 1024, "reduce + bcast");
+    pick_is("openmpi", "allreduce", 3072, 3000, "segmented ring");
+    pick_is("openmpi", "allreduce", 24576, 20000, "recursive doubling");
+    pick_is("openmpi", "allreduce", 24576, 32768, "Rabenseifner");
+    pick_is("openmpi", "alltoall", 5000, 100, "modified Bruck");
+    pick_is("openmpi", "alltoall", 5000, 40000, "linear");
+    pick_is("openmpi", "reduce", 5000, 20, "in-order binary tree");
+    pick_is("openmpi", "reduce", 3000, 4096, "binomial tree");
+    pick_is("openmpi", "allgather", 3000, 64, "recursive doubling");
+    pick_is("openmpi", "allgather", 1500, 4, "Bruck");
+    pick_is("openmpi", "allgather", 1500, 8, "recursive doubling");
+    pick_is("openmpi", "allgather", 600, 200000, "neighbor exchange");
+    pick_is("openmpi", "allgather", 300, 200000, "ring");
 }
 
 static void rules(void)
