@@ -78,12 +78,17 @@ typedef enum cf_steps {
     CF_STEPS_RING2,            /* ring reduce-scatter and allgather: 2(p-1) steps of m/p */
     CF_STEPS_PIPELINE,         /* chain of segments: p-2 + ceil(m/CF_PIPELINE_SEG) steps */
     CF_STEPS_BINARY,           /* binary tree: ceil(lg(p+1)) - 1 levels of m */
-    CF_STEPS_KNOMIAL,          /* 4-nomial tree: 3 sends a level, ceil(log4 p) levels */
-    CF_STEPS_NEIGHBOR          /* neighbor exchange: one step of m, p/2 - 1 of 2m */
+    CF_STEPS_KNOMIAL,          /* 4-nomial tree: ceil(log4 p) levels, each 3 sends posted
+                                  at once (isend, waitall): one step of 3m */
+    CF_STEPS_NEIGHBOR,         /* neighbor exchange: one step of m, p/2 - 1 of 2m */
+    CF_STEPS_SEG_TREE          /* a tree of ceil(lg p) levels pipelining CF_SEG_TREE_SEG
+                                  segments: ceil(m/seg) + ceil(lg p) - 1 steps of a segment */
 } cf_steps;
 /* The segment a pipeline's step moves (Open MPI's tuned pipelines choose 1 to 128 KiB by
  * size and p; a middle value: the grid's line through measured np absorbs the rest). */
 #define CF_PIPELINE_SEG 65536.0
+/* The segment of Open MPI's segmented binomial reduce ("Binomial_1K"). */
+#define CF_SEG_TREE_SEG 1024.0
 
 typedef struct cf_rule_alg {
     const char *name;
