@@ -4,9 +4,12 @@
  * (0.2 or 0.65 us for a 0 B ping-pong, stable within the launch), so runs in separate
  * launches cannot be compared at the 3% level; in one launch both see the same.
  *
+ *   measure-ab patterns LIST ROUNDS SAMPLES SIZE...
+ *     commfit --patterns LIST (names, or "all": the 16 sized patterns) at each size against
+ *     a loop written by hand the way IMB 2021 times that pattern (bench/imb-ref.c), with
+ *     the repetitions commfit uses (min(1000, 40 MiB / bytes));
  *   measure-ab pingpong ROUNDS SAMPLES SIZE...
- *     commfit --patterns pingpong at each size against a plain MPI_Send/MPI_Recv loop,
- *     with the repetitions commfit uses (min(1000, 40 MiB / bytes));
+ *     the same for pingpong alone (a plain MPI_Send/MPI_Recv loop);
  *   measure-ab ddt ROUNDS SAMPLES REPS BYTES BLOCKS[,BLOCKS...]
  *     commfit --patterns ddt --datatypes vector,indexed against a loop sending one
  *     element of the same MPI_Type_vector / MPI_Type_indexed (blocks of n/blocks floats,
@@ -24,12 +27,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "imb-ref.h"
+
 #include "base/error.h"
 #include "measure/measure.h"
 #include "base/table.h"
 
 /* One measured point: a ping-pong size, or a datatype layout at a block count. */
 typedef struct point {
+    const char *pattern;  /* a sized pattern; NULL for a datatype layout */
     long bytes;           /* asked for */
     const char *datatype; /* NULL for a plain ping-pong; "vector" or "indexed" */
     int blocks;
@@ -88,6 +94,8 @@ static MPI_Datatype layout(const point *p, int *n)
  * median half round trip in us. */
 static double reference(const point *p, int samples, int rank)
 {
+    if (p->pattern != NULL)
+        return imb_ref_run(p->pattern, p->bytes, p->reps, samples, MPI_COMM_WORLD);
     MPI_Datatype t = MPI_BYTE;
     int n = (int)p->bytes; /* elements received (and sent, for a plain ping-pong) */
     size_t extent = (size_t)p->bytes;
@@ -159,8 +167,8 @@ static void commfit(const char *const *opts, const char *path, point *pts, int n
         p->cf[r] = -1;
         for (size_t j = 0; j < tab->n_rows; j++) {
             const cf_row *w = &tab->rows[j];
-            if (p->datatype == NULL
-                    ? strcmp(w->datatype, "byte") == 0 && w->bytes == (uint64_t)p->bytes
+            if (p->pattern != NULL
+                    ? strcmp(w->pattern, p->pattern) == 0 && w->bytes == (uint64_t)p->bytes
                     : strcmp(w->datatype, p->datatype) == 0 && w->blocks == p->blocks) {
                 p->cf[r] = w->t_med_us;
                 p->cf_reps = w->reps;
@@ -169,7 +177,7 @@ static void commfit(const char *const *opts, const char *path, point *pts, int n
         }
         if (p->cf[r] < 0) {
             fprintf(stderr, "measure-ab: no row for %ld bytes %s %d in %s\n", p->bytes,
-                    p->datatype ? p->datatype : "byte", p->blocks, path);
+                    p->pattern ? p->pattern : p->datatype, p->blocks, path);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
@@ -177,12 +185,15 @@ static void commfit(const char *const *opts, const char *path, point *pts, int n
     unlink(path);
 }
 
-static void report(point *pts, int npts, int rounds)
+/* One line per point, then the summary: the harness's median ratio (ping-pong, ddt), or
+ * for the IMB agreement how many points are within 5% and the worst per pattern. */
+static void report(point *pts, int npts, int rounds, int agreement)
 {
     double *a = malloc((size_t)rounds * sizeof *a), *b = malloc((size_t)rounds * sizeof *b);
     double *q = malloc((size_t)rounds * sizeof *q), *all = malloc((size_t)npts * sizeof *all);
-    printf("%-8s %6s %10s %7s %12s %12s %8s %8s %8s\n", "datatype", "blocks", "bytes", "reps",
+    printf("%-14s %6s %10s %7s %12s %12s %8s %8s %8s\n", "pattern", "blocks", "bytes", "reps",
            "ref_us", "commfit_us", "ratio", "min", "max");
+    int within = 0;
     for (int i = 0; i < npts; i++) {
         const point *p = &pts[i];
         double lo = 1e300, hi = 0;
@@ -194,13 +205,20 @@ static void report(point *pts, int npts, int rounds)
             hi = q[r] > hi ? q[r] : hi;
         }
         all[i] = median(q, rounds);
-        printf("%-8s %6d %10ld %7ld %12.4g %12.4g %8.3f %8.3f %8.3f%s\n",
-               p->datatype ? p->datatype : "byte", p->blocks, p->cf_bytes, p->cf_reps,
+        within += all[i] >= 1 / 1.05 && all[i] <= 1.05;
+        printf("%-14s %6d %10ld %7ld %12.4g %12.4g %8.3f %8.3f %8.3f%s%s\n",
+               p->pattern ? p->pattern : p->datatype, p->blocks, p->cf_bytes, p->cf_reps,
                median(a, rounds), median(b, rounds), all[i], lo, hi,
-               p->cf_reps != p->reps ? "  (reps differ!)" : "");
+               p->cf_reps != p->reps ? "  (reps differ!)" : "",
+               agreement && !(all[i] >= 1 / 1.05 && all[i] <= 1.05) ? "  OUTSIDE 1.05" : "");
     }
-    printf("harness: median of the ratios commfit / reference = %.3f (target within 1.03)\n",
-           median(all, npts));
+    if (agreement)
+        printf("agreement: %d of %d points within 1.05 of the IMB-method loop (median of %d "
+               "per-round ratios)\n",
+               within, npts, rounds);
+    else
+        printf("harness: median of the ratios commfit / reference = %.3f (target within 1.03)\n",
+               median(all, npts));
     free(a);
     free(b);
     free(q);
@@ -210,10 +228,32 @@ static void report(point *pts, int npts, int rounds)
 static void usage(int rank)
 {
     if (rank == 0)
-        fprintf(stderr, "usage (2 ranks): measure-ab pingpong ROUNDS SAMPLES SIZE...\n"
+        fprintf(stderr, "usage (2 ranks): measure-ab patterns LIST ROUNDS SAMPLES SIZE...\n"
+                        "                 measure-ab pingpong ROUNDS SAMPLES SIZE...\n"
                         "                 measure-ab ddt ROUNDS SAMPLES REPS BYTES BLOCKS,...\n");
     MPI_Finalize();
     exit(2);
+}
+
+/* The sized patterns of a LIST ("all", or names), as a comma list for --patterns. */
+static char *pattern_list(const char *arg, int rank)
+{
+    char *out = calloc(strlen(arg) + 512, 1), *copy = strdup(arg);
+    if (strcmp(arg, "all") == 0) {
+        for (int i = 0; i < imb_ref_count(); i++)
+            strcat(strcat(out, i ? "," : ""), imb_ref_name(i));
+    } else {
+        for (char *tok = strtok(copy, ","); tok != NULL; tok = strtok(NULL, ",")) {
+            if (!imb_ref_known(tok)) {
+                if (rank == 0)
+                    fprintf(stderr, "measure-ab: no IMB-method loop for '%s'\n", tok);
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            }
+            strcat(strcat(out, out[0] ? "," : ""), tok);
+        }
+    }
+    free(copy);
+    return out;
 }
 
 int main(int argc, char **argv)
@@ -222,29 +262,41 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int ddt = argc > 1 && strcmp(argv[1], "ddt") == 0;
-    if (size != 2 || argc < 5 || (!ddt && strcmp(argv[1], "pingpong") != 0) || (ddt && argc != 7))
+    const char *mode = argc > 1 ? argv[1] : "";
+    int ddt = strcmp(mode, "ddt") == 0, agreement = strcmp(mode, "patterns") == 0;
+    /* "pingpong ROUNDS ..." is "patterns pingpong ROUNDS ...". */
+    int a0 = agreement ? 3 : 2;
+    if (size != 2 || argc < a0 + 3 || (!ddt && !agreement && strcmp(mode, "pingpong") != 0) ||
+        (ddt && argc != 7))
         usage(rank);
-    int rounds = atoi(argv[2]), samples = atoi(argv[3]);
+    int rounds = atoi(argv[a0]), samples = atoi(argv[a0 + 1]);
     if (rounds < 1 || samples < 1)
         usage(rank);
+    char *pats = ddt ? NULL : pattern_list(agreement ? argv[2] : "pingpong", rank);
 
     /* The points, and the list commfit is given (sizes, or block counts). */
-    point *pts = calloc((size_t)(2 * argc), sizeof *pts);
+    point *pts = calloc((size_t)(2 * argc * (imb_ref_count() + 1)), sizeof *pts);
     int npts = 0;
-    char *list = strdup(ddt ? argv[6] : "");
+    char *list, *names = NULL; /* the points' pattern names point into names */
     if (!ddt) {
         size_t len = 1;
-        for (int i = 4; i < argc; i++)
+        for (int i = a0 + 2; i < argc; i++)
             len += strlen(argv[i]) + 1;
-        free(list);
         list = calloc(len, 1);
-        for (int i = 4; i < argc; i++) {
-            long b = atol(argv[i]), n = b > 0 ? 40L * 1024 * 1024 / b : 1000;
-            pts[npts++] = (point){.bytes = b, .reps = n > 1000 ? 1000 : n < 1 ? 1 : n};
-            strcat(strcat(list, i > 4 ? "," : ""), argv[i]);
-        }
+        for (int i = a0 + 2; i < argc; i++)
+            strcat(strcat(list, i > a0 + 2 ? "," : ""), argv[i]);
+        names = strdup(pats);
+        for (char *tok = strtok(names, ","); tok != NULL; tok = strtok(NULL, ","))
+            for (int i = a0 + 2; i < argc; i++) {
+                long b = atol(argv[i]), n = b > 0 ? 40L * 1024 * 1024 / b : 1000;
+                pts[npts++] = (point){.pattern = tok,
+                                      .bytes = b,
+                                      .reps = n > 1000 ? 1000
+                                              : n < 1  ? 1
+                                                       : n};
+            }
     } else {
+        list = strdup(argv[6]);
         static const char *const kinds[] = {"vector", "indexed"};
         char *copy = strdup(list);
         for (int k = 0; k < 2; k++) {
@@ -261,8 +313,8 @@ int main(int argc, char **argv)
         pts[i].ref = calloc((size_t)rounds, sizeof(double));
         pts[i].cf = calloc((size_t)rounds, sizeof(double));
     }
-    const char *pp_opts[] = {"--patterns", "pingpong",   "--sizes", list,   "--samples",
-                             argv[3],      "--max-time", "86400",   "--np", "2",
+    const char *pp_opts[] = {"--patterns", pats,         "--sizes", list,   "--samples",
+                             argv[a0 + 1], "--max-time", "86400",   "--np", "2",
                              "--quiet",    NULL,         NULL};
     const char *ddt_opts[] = {
         "--patterns", "ddt",    "--datatypes", "vector,indexed", "--sizes", argv[5], "--blocks",
@@ -281,13 +333,15 @@ int main(int argc, char **argv)
         }
     }
     if (rank == 0)
-        report(pts, npts, rounds);
+        report(pts, npts, rounds, agreement);
     for (int i = 0; i < npts; i++) {
         free(pts[i].ref);
         free(pts[i].cf);
     }
+    free(names);
     free(pts);
     free(list);
+    free(pats);
     MPI_Finalize();
     return 0;
 }

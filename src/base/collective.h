@@ -54,7 +54,8 @@ typedef enum cf_bytes_meaning {
     CF_BYTES_NONE,    /* nothing: barrier */
     CF_BYTES_MESSAGE, /* the message: the point-to-point patterns */
     CF_BYTES_BUFFER,  /* the buffer broadcast */
-    CF_BYTES_BLOCK,   /* the block per process (pair): scatter, gather, allgather, alltoall */
+    CF_BYTES_BLOCK,   /* the block per process (pair): scatter, gather, allgather, alltoall,
+                       * reduce_scatter (floats) */
     CF_BYTES_VECTOR,  /* the whole vector (MPI_FLOAT, count = bytes/4): the reductions */
 } cf_bytes_meaning;
 

@@ -68,7 +68,8 @@ static int make_one(const char *p, cf_error *e)
     if (errno == EEXIST && stat(p, &st) == 0 && S_ISDIR(st.st_mode))
         return 0;
     if (errno == EEXIST)
-        return cf_error_set(e, CF_EXIT_DATA, p, 0, "cannot create folder: a file of that name exists");
+        return cf_error_set(e, CF_EXIT_DATA, p, 0,
+                            "cannot create folder: a file of that name exists");
     return cf_error_set(e, CF_EXIT_DATA, p, 0, "cannot create folder: %s", strerror(errno));
 }
 
@@ -134,7 +135,7 @@ static int open_in_place(cf_outfile *o, const char *path, cf_error *e)
  * /proc/self/fd/N, directly or through links. Opening one of these would open the file
  * behind the descriptor anew (at its start, without O_APPEND, or replace it through the
  * link), not write where the descriptor writes; -1 for any other path. */
-static int named_fd(const char *path)
+int cf_named_fd(const char *path)
 {
     char cur[PATH_MAX], next[PATH_MAX];
     snprintf(cur, sizeof cur, "%s", path);
@@ -178,7 +179,7 @@ static int named_fd(const char *path)
 int cf_outfile_open(cf_outfile *o, const char *path, cf_error *e)
 {
     memset(o, 0, sizeof *o);
-    int nfd = named_fd(path);
+    int nfd = cf_named_fd(path);
     if (nfd >= 0)
         return adopt_fd(o, fcntl(nfd, F_DUPFD_CLOEXEC, 3), path, e);
     if (strcmp(path, "-") == 0) {

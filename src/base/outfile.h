@@ -25,6 +25,10 @@ typedef struct cf_outfile {
 
 /* Creates the parent folder if needed and opens a temporary file beside path. */
 int cf_outfile_open(cf_outfile *o, const char *path, cf_error *e);
+/* The descriptor a path names by itself (/dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N, directly or through links), which a writer must use rather than open
+ * the file behind it anew; -1 for any other path. */
+int cf_named_fd(const char *path);
 
 /* Flushes, syncs and renames into place; on any failure removes the temporary file. */
 int cf_outfile_commit(cf_outfile *o, cf_error *e);

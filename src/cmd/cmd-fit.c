@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "fit/across.h"
-#include "modelfile/across-json.h"
 #include "base/cli.h"
 #include "commands.h"
 #include "cmd/out-fit.h"
@@ -533,15 +532,15 @@ static int finish(job *j, cf_error *e)
     /* The across-np models and the point-to-point estimate: commfit predict's part. */
     char **notes = NULL;
     size_t nnotes = 0;
-    int rc = cf_across_fit_rows(j->rows, j->nrows, cf_statistic_name(o->stat),
-                                cf_table_meta_get(j->tables[0], "normalized_time_us"),
-                                cf_rules_for(cf_table_meta_get(j->tables[0], "mpi_library"),
-                                             cf_table_meta_get(j->tables[0], "coll_selector")),
-                                &ms->across_np, &ms->p2p, &notes, &nnotes, e);
+    int rc = cf_across_fit_set(j->rows, j->nrows, cf_statistic_name(o->stat),
+                               cf_table_meta_get(j->tables[0], "normalized_time_us"),
+                               cf_rules_for(cf_table_meta_get(j->tables[0], "mpi_library"),
+                                            cf_table_meta_get(j->tables[0], "coll_selector")),
+                               &ms->across, &notes, &nnotes, e);
     if (rc != 0)
         return rc;
     cf_notes_free(notes, nnotes);
-    cf_out_fit_across_notes(ms->across_np, ms->p2p);
+    cf_out_fit_across_notes(&ms->across);
     if ((rc = cf_modelset_write(j->output, ms, e)) != 0)
         return rc;
     int to_stdout = strcmp(j->output, "-") == 0;

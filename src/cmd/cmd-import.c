@@ -69,28 +69,47 @@ static char *command_line(int argc, char **argv)
     return s;
 }
 
+#define IMPORT_NP_MAX 64
+
 typedef struct args {
     cf_import_opts o;
     const char *output;
     int quiet, help;
     cf_import_format format;
-    int first, nfiles; /* the input files: argv[first ...] */
+    int first, nfiles;          /* the input files: argv[first ...] */
+    int np[IMPORT_NP_MAX], nnp; /* --np: one for every FILE, or one per FILE */
 } args;
 
+/* --np N[,N...]: results of several runs, one file a process count (OSU prints none). */
 static int opt_np(const cf_option *opt, const char *arg, cf_error *e)
 {
-    long np;
-    if (cf_int_parse(arg, "--np", 1, CF_TABLE_NP_MAX, &np, e) != 0)
-        return e->code;
-    ((args *)opt->value)->o.np = (int)np;
+    args *a = opt->value;
+    a->nnp = 0;
+    for (const char *s = arg;; s++) {
+        char one[32];
+        size_t n = strcspn(s, ",");
+        if (a->nnp == IMPORT_NP_MAX || n == 0 || n >= sizeof one)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "--np '%s': expected N or N,N,... (one per FILE, at most %d)", arg,
+                                IMPORT_NP_MAX);
+        memcpy(one, s, n);
+        one[n] = '\0';
+        long np;
+        if (cf_int_parse(one, "--np", 1, CF_TABLE_NP_MAX, &np, e) != 0)
+            return e->code;
+        a->np[a->nnp++] = (int)np;
+        s += n;
+        if (*s == '\0')
+            break;
+    }
+    a->o.np = a->np[0];
     return 0;
 }
 
 static int opt_pattern(const cf_option *opt, const char *arg, cf_error *e)
 {
     size_t n = strlen(arg);
-    if (n == 0 || n >= CF_PATTERN_MAX ||
-        strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789_") != n)
+    if (n == 0 || n >= CF_PATTERN_MAX || strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789_") != n)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "--pattern '%s': expected 1 to %d lower-case letters, digits or '_'",
                             arg, CF_PATTERN_MAX - 1);
@@ -104,9 +123,10 @@ static int parse_args(int argc, char **argv, args *a)
         CF_OPT_STRING('o', "output", "FILE", &a->output,
                       "the table to write ('-': standard output; default: data/NAME.csv, NAME "
                       "the first FILE's name without its extension)"),
-        CF_OPT_CALL(0, "np", "N", a, opt_np,
+        CF_OPT_CALL(0, "np", "N[,N...]", a, opt_np,
                     "process count of tables that do not state one (OSU collectives print "
-                    "none; such a table needs it)"),
+                    "none; such a table needs it); a list gives one per FILE, in order, for "
+                    "the runs of one benchmark at several process counts"),
         CF_OPT_CALL(0, "pattern", "NAME", a, opt_pattern,
                     "pattern of every imported table (all of one benchmark); also imports an "
                     "OSU test commfit does not know"),
@@ -143,6 +163,10 @@ static int parse_args(int argc, char **argv, args *a)
         return cf_usage_error("reading the standard input: name the table with -o");
     a->first = first;
     a->nfiles = argc - first;
+    if (a->nnp > 1 && a->nnp != a->nfiles)
+        return cf_usage_error("--np has %d process counts for %d files: expected one, or one "
+                              "per FILE",
+                              a->nnp, a->nfiles);
     return 0;
 }
 
@@ -178,6 +202,8 @@ int cmd_import(int argc, char **argv)
                               "would destroy the input; name another output with -o",
                               out_path, argv[i]);
     for (int i = a.first; i < argc && rc == 0; i++) {
+        if (a.nnp > 1)
+            im->o.np = a.np[i - a.first];
         rc = cf_import_file(im, a.format, argv[i], &e);
         if (rc == CF_EXIT_DATA && a.o.lenient) {
             /* Unreadable, or not of the format: one more thing left out. */
@@ -195,8 +221,8 @@ int cmd_import(int argc, char **argv)
     if (rc == 0 && !a.quiet)
         cf_msg("wrote %s: %zu row%s in %zu table%s from %d file%s",
                strcmp(out_path, "-") == 0 ? "the table to standard output" : out_path, t->n_rows,
-               t->n_rows == 1 ? "" : "s", im->n_tables, im->n_tables == 1 ? "" : "s",
-               a.nfiles, a.nfiles == 1 ? "" : "s");
+               t->n_rows == 1 ? "" : "s", im->n_tables, im->n_tables == 1 ? "" : "s", a.nfiles,
+               a.nfiles == 1 ? "" : "s");
     if (rc != 0)
         cf_error_report(&e);
     cf_table_free(t);

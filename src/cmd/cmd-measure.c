@@ -70,16 +70,20 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
                     "sample until the 95% confidence half-width is within P% of the median "
                     "(3 to 100 samples, within --max-time)"),
         MEASURE_OPT(0, "check", NULL, "verify the data every pattern delivers"),
-        MEASURE_OPT(0, "off-cache", NULL,
-                    "cycle through buffers larger than the last-level cache"),
+        MEASURE_OPT(0, "off-cache", NULL, "cycle through buffers larger than the last-level cache"),
+        MEASURE_OPT(0, "no-sync", NULL,
+                    "time each collective's calls back to back as one loop (IMB's -sync 0); "
+                    "by default each call is timed alone and a barrier follows it, as IMB and "
+                    "OSU do"),
+        MEASURE_OPT(0, "root-shift", NULL,
+                    "move the root of the rooted collectives round-robin, call i at rank i % "
+                    "np (IMB's -root_shift 1); by default the root is rank 0, as in IMB"),
         MEASURE_OPT('o', "output", "FILE",
                     "the table to write (default data/HOST-DATE.csv; '-' the standard output); "
                     "locked while it is written"),
         MEASURE_OPT(0, "resume", "FILE", "continue an interrupted run, appending to FILE"),
-        MEASURE_OPT(0, "launcher", "CMD",
-                    "the launcher for a plain run (default " CF_MPIEXEC ")"),
-        MEASURE_OPT(0, "progress", NULL,
-                    "show progress on stderr even when it is not a terminal"),
+        MEASURE_OPT(0, "launcher", "CMD", "the launcher for a plain run (default " CF_MPIEXEC ")"),
+        MEASURE_OPT(0, "progress", NULL, "show progress on stderr even when it is not a terminal"),
         MEASURE_OPT('q', "quiet", NULL,
                     "no progress and no closing message (a stop by a signal is still said)"),
         CF_OPT_HELP(),
@@ -96,8 +100,8 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
                     "impi, default (SimGrid's)"),
         CF_OPT_END(),
     };
-    return cf_options_parse(options, usage, CF_PARSE_STOP_AT_OPERAND | CF_PARSE_NO_OPERANDS,
-                            argc, argv, first, e);
+    return cf_options_parse(options, usage, CF_PARSE_STOP_AT_OPERAND | CF_PARSE_NO_OPERANDS, argc,
+                            argv, first, e);
 }
 
 /* The command line for the metadata, quoted where a shell would need it. */
@@ -516,7 +520,8 @@ int cmd_measure(int argc, char **argv)
         goto fail;
     char *exe = cf_launch_self_exe();
     if (exe == NULL) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot find the commfit program (/proc/self/exe)");
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
+                          "cannot find the commfit program (/proc/self/exe)");
         goto fail;
     }
     char **largv = NULL;

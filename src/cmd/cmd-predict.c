@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "fit/across.h"
-#include "modelfile/across-json.h"
 #include "modelfile/answer.h"
 #include "base/cli.h"
 #include "commands.h"
@@ -55,7 +54,7 @@ typedef struct source {
 typedef struct ctx {
     const char *path;
     cf_modelset *ms;
-    cf_across_set as;
+    const cf_across_set *as; /* ms->across */
     const char *pattern;
     char datatype[CF_DATATYPE_MAX];
     const cf_coll *coll;
@@ -204,7 +203,7 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
     s->np = np;
     cf_answer_source src;
     char why[NOTE_MAX];
-    if (cf_answer_choose(c->ms, &c->as, c->pattern, c->datatype, np, &src, why, sizeof why) != 0)
+    if (cf_answer_choose(c->ms, c->as, c->pattern, c->datatype, np, &src, why, sizeof why) != 0)
         return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "no model for %s (%s) at np=%ld: %s",
                             c->pattern, c->datatype, np, why);
     s->kind = (int)src.kind;
@@ -221,7 +220,7 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
         join(s->note, sizeof s->note, part);
         return 0;
     }
-    const cf_p2p *pp = &c->as.pp;
+    const cf_p2p *pp = &c->as->pp;
     snprintf(part, sizeof part, "from %s alpha %.4g us, beta %.4g us/B", pp->pattern,
              pp->h.alpha_us, pp->h.beta_us_per_byte);
     join(s->note, sizeof s->note, part);
@@ -507,7 +506,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->model = alg_name(c, est.algorithm, out);
     } else {
         cf_estimate est;
-        cf_p2p_predict(&c->as.pp, c->coll, c->datatype, np, m, &est);
+        cf_p2p_predict(&c->as->pp, c->coll, c->datatype, np, m, &est);
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
@@ -629,9 +628,9 @@ static int has_pattern(const ctx *c, const char *pattern, const char *datatype)
         if (strcmp(c->ms->fits[i].pattern, pattern) == 0 &&
             (datatype == NULL || strcmp(c->ms->fits[i].datatype, datatype) == 0))
             return 1;
-    for (size_t i = 0; i < c->as.n; i++)
-        if (strcmp(c->as.a[i].pattern, pattern) == 0 &&
-            (datatype == NULL || strcmp(c->as.a[i].datatype, datatype) == 0))
+    for (size_t i = 0; i < c->as->n; i++)
+        if (strcmp(c->as->a[i].pattern, pattern) == 0 &&
+            (datatype == NULL || strcmp(c->as->a[i].datatype, datatype) == 0))
             return 1;
     return 0;
 }
@@ -669,7 +668,7 @@ static int cmp_long(const void *a, const void *b)
 static int prepare(ctx *c, const char *datatype, cf_error *e)
 {
     c->coll = cf_coll_find(c->pattern);
-    int p2p_ok = c->as.have_p2p && c->as.pp.error[0] == '\0';
+    int p2p_ok = c->as->have_p2p && c->as->pp.error[0] == '\0';
     if (!has_pattern(c, c->pattern, NULL) && !(c->coll != NULL && p2p_ok)) {
         char list[1024];
         list_what(c, NULL, list, sizeof list);
@@ -699,12 +698,12 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
                             "datatype '%s' of %s is not in the model file; it has: %s", c->datatype,
                             c->pattern, list);
     }
-    c->across = cf_across_set_find(&c->as, c->pattern, c->datatype);
+    c->across = cf_across_set_find(c->as, c->pattern, c->datatype);
     c->sizeless = coll_sizeless(c->coll);
     /* What was measured: the fits, and the process counts the point-to-point estimate
      * took its contention factors from (a pattern fit wrote no fit of, as barrier before
      * the constant model). */
-    size_t ncont = c->as.have_p2p ? c->as.pp.ncont : 0;
+    size_t ncont = c->as->have_p2p ? c->as->pp.ncont : 0;
     c->measured = malloc((c->ms->nfits + ncont + 1) * sizeof *c->measured);
     if (c->measured == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
@@ -716,7 +715,7 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
             c->sizeless = 1;
     }
     for (size_t i = 0; i < ncont; i++) {
-        const cf_contention *k = &c->as.pp.cont[i];
+        const cf_contention *k = &c->as->pp.cont[i];
         if (strcmp(k->pattern, c->pattern) == 0 && strcmp(k->datatype, c->datatype) == 0)
             c->measured[c->nmeasured++] = k->np;
     }
@@ -749,7 +748,7 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
         cf_msg("np=%ld: from the across-np model%s%s", np, s->note[0] ? "; " : "", s->note);
     } else {
         double c0[CF_COLL_MAX_ALGS], c1[CF_COLL_MAX_ALGS];
-        int nl = cf_p2p_lines(&c->as.pp, c->coll, c->datatype, np, c0, c1);
+        int nl = cf_p2p_lines(&c->as->pp, c->coll, c->datatype, np, c0, c1);
         n = cf_lines_formula(name, c0, c1, nl, NULL, lang, buf, sizeof buf);
         cf_msg("np=%ld: point-to-point estimate (%s%s%s); %s", np, c->coll->algs[0].name,
                nl > 1 ? ", or " : "", nl > 1 ? c->coll->algs[1].name : "", s->note);
@@ -934,9 +933,10 @@ int cmd_predict(int argc, char **argv)
     if ((rc = cf_cmd_model_file(o.model, CF_MODEL_REQUIRED, &path, &e)) != 0)
         goto report;
     c.path = path;
-    if ((rc = cf_modelset_read(path, &c.ms, &e)) != 0 ||
-        (rc = cf_across_set_load(c.ms->across_np, c.ms->p2p, path, &c.as, &e)) != 0 ||
-        (rc = prepare(&c, o.datatype, &e)) != 0)
+    if ((rc = cf_modelset_read(path, &c.ms, &e)) != 0)
+        goto report;
+    c.as = &c.ms->across;
+    if ((rc = prepare(&c, o.datatype, &e)) != 0)
         goto report;
     if (c.sizeless && o.bytes == NULL && !o.points && !o.formula) {
         /* --bytes left out for a pattern that moves no data: the one size there is. */
@@ -991,7 +991,6 @@ done:
     free(path);
     free(c.measured);
     cache_clear(&c);
-    cf_across_set_clear(&c.as);
     cf_modelset_free(c.ms);
     return rc;
 }

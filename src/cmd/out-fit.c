@@ -255,32 +255,30 @@ static void gain_table(FILE *fp, const cf_fit *f)
 
 /* One line per reason a pattern has no across-np model, naming every pattern it holds
  * for (a laptop's table has one np: every collective), and what predict does instead. */
-void cf_out_fit_across_notes(const json_t *across, const json_t *p2p)
+void cf_out_fit_across_notes(const cf_across_set *as)
 {
-    size_t n = json_array_size(across);
+    size_t n = as->n;
     unsigned char *done = calloc(n + 1, 1);
     if (done == NULL)
         return;
-    const char *p2p_err = json_string_value(json_object_get(p2p, "error"));
+    const char *p2p_err = as->have_p2p && as->pp.error[0] != '\0' ? as->pp.error : NULL;
     for (size_t i = 0; i < n; i++) {
-        const char *why = json_string_value(json_object_get(json_array_get(across, i), "error"));
-        if (done[i] || why == NULL)
+        const char *why = as->a[i].error;
+        if (done[i] || why[0] == '\0')
             continue;
         size_t cap = 256, len = 0;
         char *list = malloc(cap);
         for (size_t j = i; j < n && list != NULL; j++) {
-            json_t *a = json_array_get(across, j);
-            const char *w = json_string_value(json_object_get(a, "error"));
-            if (done[j] || w == NULL || strcmp(w, why) != 0)
+            const cf_across *a = &as->a[j];
+            if (done[j] || strcmp(a->error, why) != 0)
                 continue;
             done[j] = 1;
-            const char *p = json_string_value(json_object_get(a, "pattern"));
-            const char *dt = json_string_value(json_object_get(a, "datatype"));
+            const char *dt = a->datatype;
             char item[CF_PATTERN_MAX + CF_DATATYPE_MAX + 8];
-            if (dt == NULL || strcmp(dt, "byte") == 0 || strcmp(dt, "float") == 0)
-                snprintf(item, sizeof item, "%s", p ? p : "?");
+            if (strcmp(dt, "byte") == 0 || strcmp(dt, "float") == 0)
+                snprintf(item, sizeof item, "%s", a->pattern);
             else
-                snprintf(item, sizeof item, "%s (%s)", p ? p : "?", dt);
+                snprintf(item, sizeof item, "%s (%s)", a->pattern, dt);
             if (len + strlen(item) + 3 > cap) {
                 char *nl = realloc(list, cap = 2 * cap + strlen(item));
                 if (nl == NULL) {

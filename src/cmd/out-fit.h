@@ -3,10 +3,10 @@
 #ifndef CF_OUT_FIT_H
 #define CF_OUT_FIT_H
 
-#include <jansson.h>
 #include <stdio.h>
 
 #include "base/error.h"
+#include "fit/across.h"
 #include "fit/fit.h"
 
 
@@ -31,6 +31,6 @@ void cf_out_fit_warnings(const cf_fit_summary *s);
 /* The skipped groups one by one ("skipped: ..."), as --verbose says them. */
 void cf_out_fit_skipped(const cf_fit_summary *s);
 /* One line per reason a pattern has no across-np model, and what predict does instead. */
-void cf_out_fit_across_notes(const json_t *across, const json_t *p2p);
+void cf_out_fit_across_notes(const cf_across_set *as);
 
 #endif

@@ -248,6 +248,63 @@ static double growth(const cf_across *a, cf_steps st, double m, const long *p, c
     return lower > 0 ? fmax(0.0, top / lower) : NAN; /* a cost per step that fell: 0 */
 }
 
+/* The unit is one point-to-point step of each size, and np=2 may itself run an algorithm of
+ * several steps (SMPI's ompi allreduce runs a logical ring of two half-size steps at 4 KiB but
+ * recursive doubling, one full step, at 2 KiB): the unit is the curve u that the rules' own
+ * algorithm at p = 2 turns into the measured T2, found by a damped fixed point. A size whose
+ * np=2 algorithm steps only at smaller sizes (Rabenseifner's halves) says nothing of u there:
+ * u is read there from the other sizes. Where every np=2 algorithm is one full step, u = T2. */
+#define UNIT_ITER 30
+
+static double unit_np2_cost(const cf_across_grid *g, const char *pattern, int i, const double *u)
+{
+    cf_rule_alg r;
+    if (cf_rules_pick(g->rules, pattern, 2, g->unit_bytes[i], &r) != 0)
+        return NAN;
+    return cf_steps_cost(r.steps, 2, g->unit_bytes[i], g->unit_bytes, u, g->nunit);
+}
+
+static void unit_from_np2(cf_across_grid *g, const char *pattern)
+{
+    double t2[CF_UNIT_MAX], u[CF_UNIT_MAX], fb[CF_UNIT_MAX], ft[CF_UNIT_MAX];
+    int free_at[CF_UNIT_MAX], nfixed = 0;
+    memcpy(t2, g->unit_t_us, (size_t)g->nunit * sizeof *t2);
+    memcpy(u, t2, sizeof u);
+    for (int i = 0; i < g->nunit; i++) {
+        double s0 = unit_np2_cost(g, pattern, i, u);
+        u[i] *= 2.0;
+        double s1 = unit_np2_cost(g, pattern, i, u);
+        u[i] = t2[i];
+        free_at[i] = isfinite(s0) && isfinite(s1) && fabs(s1 - s0) <= 1e-3 * s0;
+        nfixed += !free_at[i];
+    }
+    if (nfixed < 2)
+        return;
+    /* Where the np=2 algorithms already give T2 at every size, u = T2 as measured. */
+    int one_step = 1;
+    for (int i = 0; i < g->nunit; i++) {
+        double s = unit_np2_cost(g, pattern, i, u);
+        one_step &= free_at[i] || (isfinite(s) && fabs(s - t2[i]) <= 1e-9 * t2[i]);
+    }
+    if (one_step)
+        return;
+    for (int it = 0; it < UNIT_ITER; it++) {
+        double next[CF_UNIT_MAX];
+        int k = 0;
+        for (int i = 0; i < g->nunit; i++) {
+            double s = unit_np2_cost(g, pattern, i, u);
+            next[i] = s > 0 && isfinite(s) ? u[i] * sqrt(t2[i] / s) : u[i];
+            if (!free_at[i]) {
+                fb[k] = g->unit_bytes[i];
+                ft[k++] = next[i];
+            }
+        }
+        for (int i = 0; i < g->nunit; i++)
+            u[i] = free_at[i] ? cf_unit_time(fb, ft, k, g->unit_bytes[i]) : next[i];
+    }
+    memcpy(g->unit_t_us, u, (size_t)g->nunit * sizeof *u);
+}
+
 static double quantile(double *v, int n, double f)
 {
     if (n == 0)
@@ -280,6 +337,7 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
         return;
     }
     snprintf(g->rules, sizeof g->rules, "%s", rules);
+    unit_from_np2(g, a->pattern);
     for (size_t i = 0; i < n; i++)
         if (pts[i].t_us > 0 && isfinite(pts[i].t_us))
             g->pt[g->n++] = (cf_grid_point){pts[i].p, pts[i].m, pts[i].t_us};

@@ -1,6 +1,6 @@
 /* The joint across-np fit of one size range: each algorithm's cost as basis functions,
- * fitted in relative error by the robust engine (policy median5) over every measured
- * (p, m); and Hockney's alpha + beta*m, which the point-to-point estimate starts from. */
+ * fitted in relative error by the robust engine (cf_robust_zero_weight, rule median5) over every
+ * measured (p, m); and Hockney's alpha + beta*m, which the point-to-point estimate starts from. */
 #include "config.h"
 
 #include "fit/across-int.h"
@@ -90,7 +90,7 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
                             k + 1);
     if (k > CF_REL_KMAX)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "too many terms (%zu)", k);
-    cf_robust_workspace *W = cf_robust_alloc(cf_robust_median5, n, k);
+    cf_robust_workspace *W = cf_robust_alloc(cf_robust_zero_weight, n, k);
     if (W == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     int rc = rel_lsq_ws(W, n, k, X, t, coef, cov, s2, q, e);
@@ -277,7 +277,8 @@ int cf_across_seg_fit(cf_across_fitter *F, int alg, double lo, double hi, cf_acr
         return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "not enough points (have %zu, need %zu)", m,
                             (size_t)k + 1);
     cf_robust_workspace **W = k <= CF_REL_KMAX ? &F->ws[k] : NULL;
-    if (W != NULL && *W == NULL && (*W = cf_robust_alloc(cf_robust_median5, n, (size_t)k)) == NULL)
+    if (W != NULL && *W == NULL &&
+        (*W = cf_robust_alloc(cf_robust_zero_weight, n, (size_t)k)) == NULL)
         return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "out of memory");
     double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
     int rc = W == NULL ? cf_error_set(why, CF_EXIT_DATA, NULL, 0, "too many terms (%d)", k)

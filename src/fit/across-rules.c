@@ -6,6 +6,7 @@
 
 #include "fit/across-int.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -105,11 +106,12 @@ static int pick_smpi_mpich(const char *pattern, long p, double m, cf_rule_alg *a
 }
 
 /* Open MPI's tuned collectives (coll_tuned_decision_fixed.c of Open MPI 4.1, whose tables
- * SimGrid 3.31 on carries into its "ompi" selector): per band of process counts, the
- * algorithm by the size the decision reads (the whole buffer for bcast, reduce and allreduce,
- * one process's block for allgather and alltoall), commutative operations. Bands from 256
- * processes on are not carried here: no rule there, and the joint model answers. */
+ * SimGrid 3.31 on carries into its "ompi" selector, smpi_openmpi_selector.cpp): per band of
+ * process counts, the algorithm by the size the decision reads (the whole buffer for bcast,
+ * reduce and allreduce, one process's block for allgather and alltoall), commutative
+ * operations; every band, to the last that holds all larger communicators (OMPI_P_ANY). */
 #define OMPI_BAND_MAX 11
+#define OMPI_P_ANY LONG_MAX
 typedef struct ompi_band {
     long p_below;                         /* the band holds p < p_below (0 ends the table) */
     double below[OMPI_BAND_MAX];          /* size bounds, increasing; 0 ends them */
@@ -143,6 +145,10 @@ static const ompi_band ompi_allreduce[] = {
     {64, {128}, {AR_SEGRING, AR_RABENSEIFNER}},
     {128, {262144}, {AR_RDB, AR_RABENSEIFNER}},
     {256, {131072, 262144}, {AR_NONOVERLAP, AR_RDB, AR_RABENSEIFNER}},
+    {512, {4096}, {AR_NONOVERLAP, AR_RABENSEIFNER}},
+    {2048, {2048, 16384}, {AR_NONOVERLAP, AR_RDB, AR_RABENSEIFNER}},
+    {4096, {2048, 4096, 16384}, {AR_NONOVERLAP, AR_SEGRING, AR_RDB, AR_RABENSEIFNER}},
+    {OMPI_P_ANY, {2048, 16384, 32768}, {AR_NONOVERLAP, AR_SEGRING, AR_RDB, AR_RABENSEIFNER}},
     {0, {0}, {0}},
 };
 
@@ -164,6 +170,19 @@ static const ompi_band ompi_alltoall[] = {
      {1024, 2048, 4096, 262144},
      {A2A_BRUCK, A2A_LINEAR, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_PAIRWISE}},
     {256, {1024, 2048, 262144}, {A2A_BRUCK, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_PAIRWISE}},
+    {512, {1024, 8192, 32768}, {A2A_BRUCK, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_PAIRWISE}},
+    {1024,
+     {512, 8192, 16384, 131072, 262144},
+     {A2A_BRUCK, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_PAIRWISE}},
+    {2048,
+     {512, 1024, 2048, 16384, 262144},
+     {A2A_BRUCK, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_LINEAR_SYNC}},
+    {4096,
+     {1024, 4096, 8192, 131072},
+     {A2A_BRUCK, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_LINEAR_SYNC, A2A_LINEAR}},
+    {OMPI_P_ANY,
+     {2048, 8192, 16384, 32768, 65536},
+     {A2A_BRUCK, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_LINEAR_SYNC, A2A_LINEAR, A2A_LINEAR_SYNC}},
     {0, {0}, {0}},
 };
 
@@ -182,6 +201,10 @@ static const ompi_band ompi_bcast[] = {
     {64, {2048}, {BC_BINOMIAL, BC_KNOMIAL}},
     {128, {0}, {BC_KNOMIAL}},
     {256, {2, 16384, 32768, 65536}, {BC_BINOMIAL, BC_BINARY, BC_LINEAR, BC_BINARY, BC_KNOMIAL}},
+    {1024, {16384, 32768}, {BC_KNOMIAL, BC_SPLIT_BINARY, BC_KNOMIAL}},
+    {2048, {524288}, {BC_KNOMIAL, BC_SCATTER_RDB}},
+    {4096, {262144}, {BC_KNOMIAL, BC_SCATTER_RDB}},
+    {OMPI_P_ANY, {8192, 16384, 262144}, {BC_KNOMIAL, BC_BINARY, BC_KNOMIAL, BC_SCATTER_RDB}},
     {0, {0}, {0}},
 };
 
@@ -195,6 +218,14 @@ static const ompi_band ompi_reduce[] = {
     {16, {8192}, {RD_BINARY, RD_BINOMIAL}},
     {32, {4096}, {RD_BINARY, RD_BINOMIAL}},
     {256, {0}, {RD_BINOMIAL}},
+    {512, {8192, 16384}, {RD_BINOMIAL, RD_IN_ORDER, RD_BINOMIAL}},
+    {2048, {0}, {RD_BINOMIAL}},
+    {4096,
+     {512, 1024, 8192, 16384},
+     {RD_BINOMIAL, RD_IN_ORDER, RD_BINOMIAL, RD_IN_ORDER, RD_BINOMIAL}},
+    {OMPI_P_ANY,
+     {16, 32, 1024, 2048, 8192, 16384},
+     {RD_BINOMIAL, RD_IN_ORDER, RD_BINOMIAL, RD_IN_ORDER, RD_BINOMIAL, RD_IN_ORDER, RD_BINOMIAL}},
     {0, {0}, {0}},
 };
 
@@ -204,6 +235,15 @@ static const ompi_band ompi_allgather[] = {
     {64, {1024, 65536}, {AG_RDB, AG_NEIGHBOR, AG_RING}},
     {128, {512, 65536}, {AG_RDB, AG_NEIGHBOR, AG_RING}},
     {256, {512, 131072, 524288, 1048576}, {AG_RDB, AG_NEIGHBOR, AG_RING, AG_NEIGHBOR, AG_RING}},
+    {512,
+     {32, 128, 1024, 131072, 524288, 1048576},
+     {AG_RDB, AG_BRUCK, AG_RDB, AG_NEIGHBOR, AG_RING, AG_NEIGHBOR, AG_RING}},
+    {1024, {64, 256, 2048}, {AG_RDB, AG_BRUCK, AG_RDB, AG_NEIGHBOR}},
+    {2048,
+     {4, 8, 16, 32, 256, 512, 4096},
+     {AG_RDB, AG_BRUCK, AG_RDB, AG_BRUCK, AG_RDB, AG_BRUCK, AG_RDB, AG_NEIGHBOR}},
+    {4096, {32, 128, 512, 4096}, {AG_BRUCK, AG_RDB, AG_BRUCK, AG_RDB, AG_NEIGHBOR}},
+    {OMPI_P_ANY, {2, 8, 16, 512, 4096}, {AG_RDB, AG_BRUCK, AG_RDB, AG_BRUCK, AG_RDB, AG_NEIGHBOR}},
     {0, {0}, {0}},
 };
 
@@ -325,6 +365,21 @@ static const ompi_algs ompi_allgather_algs = {
      {"pairwise", CF_STEPS_RING}},
 };
 
+/* Open MPI's binomial reduce cuts the vector into 1 KiB segments where the communicator is
+ * large for the size (coll_tuned_reduce_intra_dec_fixed's "Binomial_1K" line, a1 = 0.6016/1024
+ * per byte, b1 = 1.3496), and never below 2 KiB nor, under 8 processes, below 20 KiB; SMPI 3.32's
+ * reduce__ompi_binomial decides so for its ompi selector. The segments turn the cost from
+ * lg p steps of m into one step per segment: a switch in p and m that no table band shows. */
+#define OMPI_REDUCE_A1 (0.6016 / 1024.0)
+#define OMPI_REDUCE_B1 1.3496
+
+static int ompi_reduce_segmented(long p, double m)
+{
+    if ((p < 8 && m < 20480) || m < 2048 || m / 4.0 <= 1)
+        return 0;
+    return (double)p > OMPI_REDUCE_A1 * m + OMPI_REDUCE_B1;
+}
+
 static int pick_ompi_as(const char *pattern, long p, double m, int smpi, cf_rule_alg *a)
 {
     static const struct {
@@ -342,6 +397,9 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, cf_rule
         if (alg <= 0)
             return -1;
         *a = smpi ? by[i].algs->smpi[alg] : by[i].algs->ompi[alg];
+        if (smpi && by[i].algs == &ompi_reduce_algs && alg == RD_BINOMIAL &&
+            ompi_reduce_segmented(p, m))
+            *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE};
         return 0;
     }
     return -1;
@@ -475,16 +533,21 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     case CF_STEPS_BINARY: /* a level's two children are served at once: its levels */
         s = (double)(cf_ceil_lg(p + 1) - 1) * T2(m);
         break;
-    case CF_STEPS_KNOMIAL: {
+    case CF_STEPS_KNOMIAL: { /* a level's sends leave at once and share the sender's link */
         int levels = 0;
         for (long r = 1; r < p; r *= 4)
             levels++;
-        s = (double)(p < 4 ? p - 1 : 3 * levels) * T2(m);
+        s = (double)levels * T2((double)(p < 4 ? p - 1 : 3) * m);
         break;
     }
     case CF_STEPS_NEIGHBOR:
         s = T2(m) + (double)(p / 2 - 1) * T2(2.0 * m);
         break;
+    case CF_STEPS_SEG_TREE: {
+        double seg = fmin(m, CF_SEG_TREE_SEG);
+        s = (ceil(m / seg) + (double)lg - 1.0) * T2(seg);
+        break;
+    }
     }
 #undef T2
     return s;

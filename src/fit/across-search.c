@@ -16,7 +16,7 @@ typedef struct ranked {
 } ranked;
 
 /* By deviation, the largest first; among equal ones the earliest point first: the order
- * in which the engine's median5 policy sets them aside. */
+ * in which the engine's median5 rule sets them aside. */
 static int cmp_ranked_worst(const void *a, const void *b)
 {
     const ranked *x = a, *y = b;
@@ -429,11 +429,12 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
     double M[CF_REL_KMAX][CF_REL_KMAX], v[CF_REL_KMAX], c[CF_REL_KMAX],
         Minv[CF_REL_KMAX][CF_REL_KMAX];
     double chisq = 0.0;
-    const cf_robust_type *T = cf_robust_median5;
-    size_t nused = n, max_out = n / T->cap_div;
+    const cf_robust_type *T = cf_robust_zero_weight;
+    const cf_robust_rule *rule = T->rule;
+    size_t nused = n, max_out = n / rule->cap_div;
     memcpy(M, first->M, sizeof M);
     memcpy(v, first->v, sizeof v);
-    for (int round = 0; round < T->max_rounds; round++) {
+    for (int round = 0; round < rule->max_rounds; round++) {
         for (int pass = 0; pass < T->passes; pass++) {
             if (quick_solve(M, v, k, c, Minv) != 0)
                 return -2;
@@ -442,7 +443,7 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
             if (change < 1e-10)
                 break;
         }
-        /* Outliers as the median5 policy sets them aside. The cut is at least its floor:
+        /* Outliers as the median5 rule sets them aside. The cut is at least its floor:
          * without a point beyond that, no median is needed. */
         size_t m = 0, over = 0;
         for (size_t i = 0; i < n; i++)
@@ -451,11 +452,11 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
                 if (isnan(d))
                     return -2;
                 sel[m++] = d;
-                over += d > T->cut_floor;
+                over += d > rule->cut_floor;
             }
         if (over == 0)
             break;
-        double cut = T->cut(sel, m, R->buf);
+        double cut = rule->cut(sel, m, R->buf);
         size_t nbeyond = 0, out_now = 0;
         for (size_t i = 0; i < n; i++)
             if (used[i]) {

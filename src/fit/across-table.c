@@ -427,3 +427,20 @@ out:
     free(kr);
     return rc;
 }
+
+int cf_across_fit_table(const cf_table *tab, const char *stat, cf_across_set *out, char ***notes,
+                        size_t *nnotes, cf_error *e)
+{
+    const cf_row **rows = malloc((tab->n_rows ? tab->n_rows : 1) * sizeof *rows);
+    if (rows == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    for (size_t i = 0; i < tab->n_rows; i++)
+        rows[i] = &tab->rows[i];
+    int rc =
+        cf_across_fit_set(rows, tab->n_rows, stat, cf_table_meta_get(tab, "normalized_time_us"),
+                          cf_rules_for(cf_table_meta_get(tab, "mpi_library"),
+                                       cf_table_meta_get(tab, "coll_selector")),
+                          out, notes, nnotes, e);
+    free(rows);
+    return rc;
+}

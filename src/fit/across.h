@@ -1,8 +1,8 @@
 /* Across process counts: the joint fit of a pattern's algorithm cost over every measured
  * (p, m), and the point-to-point estimate (ping-pong's alpha and beta put into the
- * algorithm cost) that answers for any pattern at any p. Both live in the model file as
- * "across_np" and "p2p" (commfit-formats(5); modelfile/across-json.h reads and writes
- * them). */
+ * algorithm cost) that answers for any pattern at any p. Both are C structs from the fit
+ * to predict, report and the fit summary; only the model file (modelfile/across-json.h)
+ * writes them as "across_np" and "p2p" (commfit-formats(5)) and reads them back. */
 #ifndef CF_ACROSS_H
 #define CF_ACROSS_H
 
@@ -78,12 +78,17 @@ typedef enum cf_steps {
     CF_STEPS_RING2,            /* ring reduce-scatter and allgather: 2(p-1) steps of m/p */
     CF_STEPS_PIPELINE,         /* chain of segments: p-2 + ceil(m/CF_PIPELINE_SEG) steps */
     CF_STEPS_BINARY,           /* binary tree: ceil(lg(p+1)) - 1 levels of m */
-    CF_STEPS_KNOMIAL,          /* 4-nomial tree: 3 sends a level, ceil(log4 p) levels */
-    CF_STEPS_NEIGHBOR          /* neighbor exchange: one step of m, p/2 - 1 of 2m */
+    CF_STEPS_KNOMIAL,          /* 4-nomial tree: ceil(log4 p) levels, each 3 sends posted
+                                  at once (isend, waitall): one step of 3m */
+    CF_STEPS_NEIGHBOR,         /* neighbor exchange: one step of m, p/2 - 1 of 2m */
+    CF_STEPS_SEG_TREE          /* a tree of ceil(lg p) levels pipelining CF_SEG_TREE_SEG
+                                  segments: ceil(m/seg) + ceil(lg p) - 1 steps of a segment */
 } cf_steps;
 /* The segment a pipeline's step moves (Open MPI's tuned pipelines choose 1 to 128 KiB by
  * size and p; a middle value: the grid's line through measured np absorbs the rest). */
 #define CF_PIPELINE_SEG 65536.0
+/* The segment of Open MPI's segmented binomial reduce ("Binomial_1K"). */
+#define CF_SEG_TREE_SEG 1024.0
 
 typedef struct cf_rule_alg {
     const char *name;
@@ -254,7 +259,8 @@ int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long 
 const cf_contention *cf_p2p_contention(const cf_p2p *pp, const char *pattern, const char *datatype,
                                        long p);
 
-/* Everything predict reads from "across_np" and "p2p", and what cf_across_fit_set makes. */
+/* The across-np models and the point-to-point estimate of a model set: what
+ * cf_across_fit_set makes and predict, report and the fit summary read. */
 typedef struct cf_across_set {
     size_t n;
     cf_across *a;
@@ -272,6 +278,9 @@ typedef struct cf_across_set {
 int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
                       const char *normalized_time_us, const char *rules, cf_across_set *out,
                       char ***notes, size_t *nnotes, cf_error *e);
+/* The same over every row of one table, with its metadata. */
+int cf_across_fit_table(const cf_table *t, const char *stat, cf_across_set *out, char ***notes,
+                        size_t *nnotes, cf_error *e);
 void cf_notes_free(char **notes, size_t n);
 
 void cf_across_set_clear(cf_across_set *s);

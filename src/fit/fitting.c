@@ -83,7 +83,7 @@ static int lsq_run(const double *X, const double *y, const double *sd, size_t n,
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                             "%s: %zu points for %zu parameters: expected at least %zu", what, n, p,
                             p + 1);
-    cf_robust_workspace *W = cf_robust_alloc(cf_robust_mad4, n, p);
+    cf_robust_workspace *W = cf_robust_alloc(cf_robust_drop, n, p);
     double *fitted = calloc(n, sizeof *fitted), *loo_rel = calloc(n, sizeof *loo_rel);
     unsigned char *rejected = calloc(n, 1);
     cf_lsq res;
@@ -323,33 +323,10 @@ static void tangent(const cf_fit *f, double m, double b, double *t, double *slop
     *slope_var = v;
 }
 
-void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
+/* The measured figures of s: the bandwidth per distinct size (the mean over its rows),
+ * with the fitted statistic (rows are sorted by size), its peak, plateau and fall. */
+static void measured_bw(cf_saturation *s, const cf_fit_input *in, double scale)
 {
-    cf_saturation *s = &f->sat;
-    memset(s, 0, sizeof *s);
-    s->rinf_MiBps = s->rinf_lo_MiBps = s->rinf_hi_MiBps = NAN;
-    s->n_half_bytes = s->m90_bytes = s->peak_MiBps = s->plateau_MiBps = NAN;
-    s->half_rinf_MiBps = s->last_MiBps = NAN;
-    s->flat_from_bytes = s->falls_beyond_bytes = NAN;
-    s->half_segment = -1;
-    if (in->n == 0)
-        return;
-    /* Messages per call: the bandwidth column over bytes/time (sendrecv counts 2). */
-    double ratio = NAN;
-    for (size_t i = 0; i < in->n; i++) {
-        const cf_row *r = in->rows[i];
-        if (isnan(r->bw_MiBps))
-            return;
-        if (r->bytes > 0 && isnan(ratio))
-            ratio = r->bw_MiBps * 1.048576 * r->t_avg_us / (double)r->bytes;
-    }
-    if (!(ratio > 0.5))
-        return;
-    s->nmsg = (int)lround(ratio);
-    double scale = s->nmsg * 1e6 / 1048576.0; /* bytes/us per message -> MiB/s */
-
-    /* The measured bandwidth per distinct size (the mean over its rows), with the fitted
-     * statistic; rows are sorted by size. */
     double *bw = malloc(in->n * sizeof *bw), tail[3];
     uint64_t *at = malloc(in->n * sizeof *at);
     size_t ns = 0;
@@ -398,6 +375,34 @@ void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
     }
     free(bw);
     free(at);
+}
+
+void cf_saturation_fill(cf_fit *f, const cf_fit_input *in)
+{
+    cf_saturation *s = &f->sat;
+    memset(s, 0, sizeof *s);
+    s->rinf_MiBps = s->rinf_lo_MiBps = s->rinf_hi_MiBps = NAN;
+    s->n_half_bytes = s->m90_bytes = s->peak_MiBps = s->plateau_MiBps = NAN;
+    s->half_rinf_MiBps = s->last_MiBps = NAN;
+    s->flat_from_bytes = s->falls_beyond_bytes = NAN;
+    s->half_segment = -1;
+    if (in->n == 0)
+        return;
+    /* Messages per call: the bandwidth column over bytes/time (sendrecv counts 2). */
+    double ratio = NAN;
+    for (size_t i = 0; i < in->n; i++) {
+        const cf_row *r = in->rows[i];
+        if (isnan(r->bw_MiBps))
+            return;
+        if (r->bytes > 0 && isnan(ratio))
+            ratio = r->bw_MiBps * 1.048576 * r->t_avg_us / (double)r->bytes;
+    }
+    if (!(ratio > 0.5))
+        return;
+    s->nmsg = (int)lround(ratio);
+    double scale = s->nmsg * 1e6 / 1048576.0; /* bytes/us per message -> MiB/s */
+
+    measured_bw(s, in, scale);
 
     double b = f->min_blocks;
     double t, beta, beta_var;

@@ -31,7 +31,7 @@ typedef struct cf_fit_input {
 } cf_fit_input;
 
 /* Fits y (with standard deviations sd, used by CF_WEIGHTS_VARIANCE, else may be NULL) by
- * the engine with cf_robust_mad4 (robust.h); r owns its per-point arrays (cf_lsq_free).
+ * the engine with cf_robust_drop (robust.h); r owns its per-point arrays (cf_lsq_free).
  * Fails (CF_EXIT_DATA, naming what) when n <= p or the design is singular. */
 int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p, cf_weights w,
                int robust, const char *what, cf_lsq *r, cf_error *e);

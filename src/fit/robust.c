@@ -1,5 +1,5 @@
 /* The robust least-squares engine: GSL's weighted least squares iterated in relative
- * error, rounds of setting outliers aside by a named policy, leave-one-out error; and the
+ * error, rounds of setting outliers aside by the one rejection rule, leave-one-out error; and the
  * Student t quantile and AICc that every fit uses. */
 #include "config.h"
 
@@ -345,20 +345,7 @@ static void zero_stats(cf_robust_workspace *W, const double *y, size_t n, size_t
     }
 }
 
-/* ---- The policies ---- */
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* By deviation, the largest first. */
-static int cmp_worst(const void *a, const void *b)
-{
-    double x = ((const ranked *)a)->d, y = ((const ranked *)b)->d;
-    return (x < y) - (x > y);
-}
+/* ---- The rejection rule ---- */
 
 /* By deviation; among equal ones the later point first, so that walking from the end
  * sets aside the earliest of them first. */
@@ -374,48 +361,6 @@ static int cmp_ranked(const void *a, const void *b)
 static int cmp_ranked_worst(const void *a, const void *b)
 {
     return cmp_ranked(b, a);
-}
-
-/* The robust spread of the relative residuals: 1.4826 times their MAD. */
-static double mad4_cut(double *dev, size_t k, double *buf)
-{
-    (void)buf;
-    qsort(dev, k, sizeof *dev, cmp_double);
-    double mad = k % 2 ? dev[k / 2] : 0.5 * (dev[k / 2 - 1] + dev[k / 2]);
-    double limit = 4 * 1.4826 * mad;
-    if (limit < 1e-6)
-        limit = 1e-6;
-    return limit;
-}
-
-/* Each round sets aside the worst quarter (at least one) of the points beyond the limit.
- * One at a time would be best, as a gross outlier pulls the fit and makes good points
- * look bad; a quarter keeps that for small tables and a large table linear in its size. */
-static size_t mad4_select(cf_robust_workspace *W, const double *y, size_t n, size_t budget)
-{
-    const double *f = W->fitted;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!W->rej[i])
-            W->dev[k++] = fabs((y[i] - f[i]) / f[i]);
-    double limit = W->T->cut(W->dev, k, W->buf);
-    size_t ncand = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (W->rej[i] || !(f[i] > 0))
-            continue;
-        double v = fabs((y[i] - f[i]) / f[i]);
-        if (v > limit)
-            W->rank[ncand++] = (ranked){v, i};
-    }
-    if (ncand == 0)
-        return 0;
-    qsort(W->rank, ncand, sizeof *W->rank, cmp_worst);
-    size_t take = ncand / 4 > 1 ? ncand / 4 : 1;
-    if (take > budget)
-        take = budget;
-    for (size_t c = 0; c < take; c++)
-        W->take[c] = W->rank[c].i;
-    return take;
 }
 
 /* The k-th smallest of v[0, n), v reordered so that those before it are not larger and
@@ -501,15 +446,17 @@ static double median5_cut(double *v, size_t m, double *buf)
 }
 
 /* A shared machine gives timings many times too slow now and then: every point beyond the
- * cut goes, the worst first, while the budget lasts. */
-static size_t median5_select(cf_robust_workspace *W, const double *y, size_t n, size_t budget)
+ * cut goes, the worst first, while the budget lasts. The deviations are taken from the
+ * fitted times (CF_ROBUST_DROP; a point fitted at 0 or below has none) or from the
+ * reference times the weights were made of (CF_ROBUST_ZERO_WEIGHT). */
+static size_t reject_select(cf_robust_workspace *W, const double *y, size_t n, size_t budget)
 {
-    const double *ref = W->ref;
+    const double *ref = W->T->scheme == CF_ROBUST_DROP ? W->fitted : W->ref;
     ranked *dev = W->rank;
     size_t m = 0, ntake = 0;
     int finite = 1;
     for (size_t i = 0; i < n; i++)
-        if (!W->rej[i]) {
+        if (!W->rej[i] && ref[i] > 0) {
             double d = fabs(y[i] - ref[i]) / ref[i];
             finite &= !isnan(d);
             W->dev[m] = d;
@@ -523,7 +470,7 @@ static size_t median5_select(cf_robust_workspace *W, const double *y, size_t n, 
             W->take[ntake++] = dev[r].i;
         return ntake;
     }
-    double cut = W->T->cut(W->dev, m, W->buf);
+    double cut = W->T->rule->cut(W->dev, m, W->buf);
     /* Only those beyond the cut need an order. */
     size_t nbeyond = 0;
     for (size_t r = 0; r < m; r++)
@@ -535,36 +482,35 @@ static size_t median5_select(cf_robust_workspace *W, const double *y, size_t n, 
     return ntake;
 }
 
-static const cf_robust_type mad4 = {
-    .name = "mad4",
-    .scheme = CF_ROBUST_DROP,
-    .passes = 0,
-    .max_rounds = 64,
-    .refit_last = 1,
-    .restore_on_failure = 1,
-    .cap_div = 8,
-    .cap_at_least_one = 1,
-    .cut = mad4_cut,
-    .cut_floor = 1e-6,
-    .select = mad4_select,
-};
-
-static const cf_robust_type median5 = {
+static const cf_robust_rule median5 = {
     .name = "median5",
-    .scheme = CF_ROBUST_ZERO_WEIGHT,
-    .passes = 8,
     .max_rounds = 4,
-    .refit_last = 0,
-    .restore_on_failure = 0,
     .cap_div = 4,
-    .cap_at_least_one = 0,
     .cut = median5_cut,
     .cut_floor = 0.05,
-    .select = median5_select,
 };
 
-const cf_robust_type *const cf_robust_mad4 = &mad4;
-const cf_robust_type *const cf_robust_median5 = &median5;
+static const cf_robust_type drop = {
+    .name = "drop",
+    .scheme = CF_ROBUST_DROP,
+    .passes = 0,
+    .refit_last = 1,
+    .restore_on_failure = 1,
+    .rule = &median5,
+};
+
+static const cf_robust_type zero_weight = {
+    .name = "zero-weight",
+    .scheme = CF_ROBUST_ZERO_WEIGHT,
+    .passes = 8,
+    .refit_last = 0,
+    .restore_on_failure = 0,
+    .rule = &median5,
+};
+
+const cf_robust_rule *const cf_robust_median5 = &median5;
+const cf_robust_type *const cf_robust_drop = &drop;
+const cf_robust_type *const cf_robust_zero_weight = &zero_weight;
 
 /* ---- The engine ---- */
 
@@ -601,30 +547,28 @@ static cf_robust_status first_fit(cf_robust_workspace *W, const double *X, const
     return CF_ROBUST_OK;
 }
 
-/* Rounds of setting aside: each asks the policy for the worst points within the budget
+/* Rounds of setting aside: each asks the rule for the worst points within the budget
  * and refits without them. */
 static cf_robust_status rounds(cf_robust_workspace *W, const double *X, const double *y,
                                const double *sd, size_t n, cf_weights wt, size_t *nused, cf_lsq *r)
 {
     const cf_robust_type *T = W->T;
-    size_t p = W->p, cap = n / T->cap_div, nrej = 0;
-    if (T->cap_at_least_one && cap < 1)
-        cap = 1;
-    for (int round = 0; round < T->max_rounds; round++) {
+    size_t p = W->p, cap = n / T->rule->cap_div, nrej = 0;
+    for (int round = 0; round < T->rule->max_rounds; round++) {
         size_t budget = nrej < cap ? cap - nrej : 0;
         size_t room = *nused > p + 2 ? *nused - (p + 2) : 0; /* dof >= 2 remains */
         if (room < budget)
             budget = room;
         if (budget == 0)
             break;
-        size_t take = T->select(W, y, n, budget);
+        size_t take = reject_select(W, y, n, budget);
         if (take == 0)
             break;
         for (size_t c = 0; c < take; c++)
             W->rej[W->take[c]] = 1;
         *nused -= take;
         nrej += take;
-        if (!T->refit_last && round + 1 == T->max_rounds)
+        if (!T->refit_last && round + 1 == T->rule->max_rounds)
             break;
         cf_robust_status st = fit_kept(W, X, y, sd, n, wt, r);
         if (st == CF_ROBUST_OK)

@@ -1,7 +1,7 @@
 /* The one robust least-squares engine, after GSL's gsl_multifit_robust: a caller-owned
- * workspace made for a rejection policy and a problem size, one fit function that every
- * model kind and the across-np fit call, and the one AICc (the one Student t quantile,
- * cf_t975, is in base/stats.h). */
+ * workspace made for a weighting scheme and a problem size, one rejection rule, one fit
+ * function that every model kind and the across-np fit call, and the one AICc (the one
+ * Student t quantile, cf_t975, is in base/stats.h). */
 #ifndef CF_ROBUST_H
 #define CF_ROBUST_H
 
@@ -13,7 +13,7 @@
 
 typedef enum cf_weights { CF_WEIGHTS_RELATIVE, CF_WEIGHTS_VARIANCE, CF_WEIGHTS_NONE } cf_weights;
 
-/* How a policy iterates the weights and keeps the points it set aside. */
+/* How a fit iterates its weights and keeps the points it set aside. */
 typedef enum cf_robust_scheme {
     /* Set-aside rows leave the design, whose columns are scaled over the kept rows.
      * CF_WEIGHTS_RELATIVE starts as 1/y^2 and is refitted with 1/T^2 (T the fitted values)
@@ -29,41 +29,44 @@ typedef enum cf_robust_scheme {
 
 typedef struct cf_robust_workspace cf_robust_workspace;
 
-/* A rejection policy: which points a round sets aside, how many in all, and the scheme of
- * weights it was tuned with. cf_robust_mad4 and cf_robust_median5 are today's two;
- * gathering them here is the step before one of them is chosen for every fit. */
-typedef struct cf_robust_type {
+/* The one rejection rule, for every model kind and the across-np fit: each round sets
+ * aside every kept point whose relative deviation from the fit is beyond the cut, the
+ * worst first, while the budget lasts (at most n / cap_div points in all). */
+typedef struct cf_robust_rule {
     const char *name;
-    cf_robust_scheme scheme;
-    int passes;     /* CF_ROBUST_ZERO_WEIGHT: solves per round */
     int max_rounds; /* rounds of setting aside */
-    /* 0: the points the last round sets aside leave the statistics (n, dof, quality) but
-     * the coefficients stay those of the fit before; median5 has always done so, and its
-     * numbers are kept until one rule is chosen. */
-    int refit_last;
-    /* 1: a refit the remaining points cannot determine puts the round's points back and
-     * ends; 0: it fails the fit. */
-    int restore_on_failure;
-    size_t cap_div;       /* at most n / cap_div points set aside ... */
-    int cap_at_least_one; /* ... and at least one when 1 */
+    size_t cap_div;
     /* The limit beyond which a deviation |y - T| / T is set aside, from the m >= 1
      * deviations of the kept points (dev reordered; buf holds m values). */
     double (*cut)(double *dev, size_t m, double *buf);
     double cut_floor; /* the smallest limit cut returns */
-    /* Of the kept points beyond the cut, lists at most budget (>= 1) in the workspace, the
-     * worst first; returns how many. A policy's select lives in robust.c, which knows the
-     * workspace. */
-    size_t (*select)(cf_robust_workspace *w, const double *y, size_t n, size_t budget);
+} cf_robust_rule;
+
+/* max(5%, 5 x 1.4826 x the median deviation), 4 rounds, at most n/4 points. Chosen over
+ * 4 x 1.4826 x MAD (at least 1e-6), a quarter of the points beyond per round, at most
+ * max(1, n/8), on the held-out figures of bench/ (see the commit that made it the one). */
+extern const cf_robust_rule *const cf_robust_median5;
+
+/* How a fit iterates its weights around the rule: a scheme and what it keeps of the
+ * points the last round sets aside. */
+typedef struct cf_robust_type {
+    const char *name;
+    cf_robust_scheme scheme;
+    int passes; /* CF_ROBUST_ZERO_WEIGHT: solves per round */
+    /* 0: the points the last round sets aside leave the statistics (n, dof, quality) but
+     * the coefficients stay those of the fit before (CF_ROBUST_ZERO_WEIGHT computes its
+     * statistics once, at the end; the across-np quick search mirrors that). */
+    int refit_last;
+    /* 1: a refit the remaining points cannot determine puts the round's points back and
+     * ends; 0: it fails the fit. */
+    int restore_on_failure;
+    const cf_robust_rule *rule;
 } cf_robust_type;
 
-/* Per-np fits (every model kind): beyond 4 x 1.4826 x MAD of the kept relative residuals
- * (at least 1e-6), the worst quarter of them (at least one) per round, at most
- * max(1, n/8) in all, up to 64 rounds; CF_ROBUST_DROP. */
-extern const cf_robust_type *const cf_robust_mad4;
-/* Across-np fits: beyond max(5%, 5 x 1.4826 x the median deviation), all of them per
- * round, worst first, at most n/4 in all, 4 rounds of at most 8 solves;
- * CF_ROBUST_ZERO_WEIGHT. */
-extern const cf_robust_type *const cf_robust_median5;
+/* Per-np fits (every model kind): CF_ROBUST_DROP, every round refitted. */
+extern const cf_robust_type *const cf_robust_drop;
+/* Across-np fits: CF_ROBUST_ZERO_WEIGHT, rounds of at most 8 solves. */
+extern const cf_robust_type *const cf_robust_zero_weight;
 
 /* Why a fit failed. */
 typedef enum cf_robust_status {
@@ -104,14 +107,14 @@ typedef struct cf_lsq {
     unsigned char *rejected; /* n */
 } cf_lsq;
 
-/* A workspace for fits of at most nmax points and exactly p coefficients by policy T;
+/* A workspace for fits of at most nmax points and exactly p coefficients by type T;
  * NULL when out of memory or p is 0 or above CF_ROBUST_PMAX. */
 cf_robust_workspace *cf_robust_alloc(const cf_robust_type *T, size_t nmax, size_t p);
 void cf_robust_free(cf_robust_workspace *w);
 
 /* Fits y ~ X c (X row-major, n x p) with weights wt (sd: the standard deviations that
  * CF_WEIGHTS_VARIANCE uses, else may be NULL; CF_ROBUST_ZERO_WEIGHT uses relative weights
- * always), setting outliers aside by the workspace's policy when robust. start, when not
+ * always), setting outliers aside by the rejection rule when robust. start, when not
  * NULL, is the result of the same fit without robust: the rounds start where it ends.
  * Returns r->status. */
 cf_robust_status cf_robust_fit(cf_robust_workspace *w, const double *X, const double *y,

@@ -16,10 +16,10 @@ enum col { C_OTHER, C_BYTES, C_REPS, C_T, C_TMIN, C_TMAX, C_TAVG, C_TPURE, C_MBP
 
 typedef struct imb_file {
     char version[48], date[64], mpi[32];
-    int runs;              /* banners seen: several runs may be concatenated */
-    uint64_t max_len;      /* "Maximum message length in bytes", 0 = not stated */
+    int runs;         /* banners seen: several runs may be concatenated */
+    uint64_t max_len; /* "Maximum message length in bytes", 0 = not stated */
     char dtype[CF_DATATYPE_MAX], dtype_red[CF_DATATYPE_MAX];
-    int mb_decimal;        /* how Mbytes/sec was read: 1 = 10^6, 0 = 2^20, -1 = no table */
+    int mb_decimal; /* how Mbytes/sec was read: 1 = 10^6, 0 = 2^20, -1 = no table */
     int mb_mixed;
 } imb_file;
 
@@ -269,8 +269,8 @@ static int row_fast(const imb_table *tb, const cf_import_line *l, double *v, int
 /* The careful reading of a row the fast path left: its fields one by one, with the
  * message that names the one that is wrong. *failed says the row is refused (the status
  * is then cf_import_table_fail's, which lets --lenient go on). */
-static int row_careful(cf_import *im, imb_table *tb, const cf_import_line *l, double *v,
-                       int *dec, uint64_t *bytes, uint64_t *reps, int *failed, cf_error *e)
+static int row_careful(cf_import *im, imb_table *tb, const cf_import_line *l, double *v, int *dec,
+                       uint64_t *bytes, uint64_t *reps, int *failed, cf_error *e)
 {
     *bytes = *reps = 0;
     *failed = 1;
@@ -392,8 +392,8 @@ static int row(cf_import *im, imb_table *tb, const cf_import_line *l, cf_error *
 static int table_end(cf_import *im, imb_table *tb, imb_file *fi, cf_error *e)
 {
     if (im->cur.n == 0 && im->cur.zero_skipped == 0 && im->cur.notime_skipped == 0)
-        return cf_import_table_fail(im, e, tb->line,
-                                    "the %s table has a column header but no rows", tb->name);
+        return cf_import_table_fail(im, e, tb->line, "the %s table has a column header but no rows",
+                                    tb->name);
     if (tb->has[C_MBPS]) {
         int dec = unit_is_decimal(tb, fi);
         if (fi->mb_decimal >= 0 && fi->mb_decimal != dec)
@@ -430,7 +430,12 @@ static int start_table(cf_import *im, imb_table *tb, imb_file *fi, cf_error *e)
     tb->best_prec = 0;
     tb->best_q = 0;
     tb->last_bytes = 0;
-    return cf_import_table_start(im, tb->line, tb->name, pattern, np, dt, e);
+    int rc = cf_import_table_start(im, tb->line, tb->name, pattern, np, dt, e);
+    /* IMB before 2019 spread Reduce_scatter's #bytes over the ranks (its vector); 2019 and
+     * later give each rank #bytes, as commfit does. An unknown version is taken as new. */
+    if (rc == 0)
+        cf_import_table_vector_bytes(im, fi->version[0] != '\0' && atoi(fi->version) < 2019);
+    return rc;
 }
 
 /* A line between a table's name and its rows: "#processes = N", IMB -multi's groups, or
@@ -516,113 +521,136 @@ static void source_note(const imb_file *fi, char *note, size_t cap)
         snprintf(note + n, cap - (size_t)n, ", Mbytes/sec read as %s",
                  fi->mb_mixed     ? "10^6 or 2^20 bytes/s by table"
                  : fi->mb_decimal ? "10^6 bytes/s"
-                                 : "2^20 bytes/s");
+                                  : "2^20 bytes/s");
+}
+
+/* The reader's state between lines: outside a table, in its header, in its rows, or
+ * skipping a table to its end. */
+typedef enum imb_state { OUT, HDR, ROWS, SKIP } imb_state;
+typedef struct imb_parser {
+    imb_file fi;
+    imb_table tb;
+    imb_state st;
+    long tables, osu_line;
+} imb_parser;
+
+/* A line of a table's header: the column header, or a table cut off before it. */
+static int header_state(cf_import *im, imb_parser *ps, const cf_import_line *l, int hash,
+                        int *again, cf_error *e)
+{
+    char name[48];
+    int rc = 0, started, skip;
+    if (!hash) {
+        rc = cf_import_table_fail(im, e, l->no,
+                                  "expected the column header of the %s table "
+                                  "('#bytes #repetitions ...'), got '%.*s'",
+                                  ps->tb.name, CF_IMPORT_QUOTE(l->s, l->n));
+        ps->st = SKIP;
+    } else if (bench_line(l, name, sizeof name)) {
+        rc = cf_import_table_fail(im, e, ps->tb.line,
+                                  "the %s table has no column header: it is cut off "
+                                  "before line %ld",
+                                  ps->tb.name, l->no);
+        ps->st = OUT;
+        *again = rc == 0;
+    } else {
+        rc = header_line(im, &ps->tb, &ps->fi, l, &started, &skip, e);
+        if (skip)
+            ps->st = SKIP;
+        else if (started)
+            ps->st = ROWS;
+    }
+    return rc;
+}
+
+/* One line in the state the previous ones left; *again when the line must be read once
+ * more in the new state (it ended one table and may start the next). */
+static int step(cf_import *im, imb_parser *ps, const cf_import_line *l, int *again, cf_error *e)
+{
+    int hash = cf_import_starts(l->s, l->n, "#");
+    int blank = l->n == 0; /* trailing blanks are stripped */
+    char name[48];
+    int rc = 0;
+    *again = 0;
+    switch (ps->st) {
+    case SKIP:
+        if (blank) {
+            ps->st = OUT;
+        } else if (bench_line(l, name, sizeof name)) {
+            ps->st = OUT;
+            *again = 1;
+        }
+        break;
+    case OUT:
+        if (bench_line(l, name, sizeof name)) {
+            memset(&ps->tb, 0, sizeof ps->tb);
+            cf_import_copy(ps->tb.name, sizeof ps->tb.name, name, strlen(name));
+            ps->tb.line = l->no;
+            ps->tables++;
+            ps->st = HDR;
+        } else if (l->n > 0 && l->s[0] == '#') {
+            banner_line(&ps->fi, l);
+            if (ps->osu_line == 0 && cf_import_starts(l->s, l->n, "# OSU "))
+                ps->osu_line = l->no;
+        }
+        break;
+    case HDR:
+        if (!blank)
+            rc = header_state(im, ps, l, hash, again, e);
+        break;
+    case ROWS:
+        if (blank || hash) {
+            rc = table_end(im, &ps->tb, &ps->fi, e);
+            ps->st = OUT;
+            *again = hash && rc == 0;
+        } else {
+            rc = row(im, &ps->tb, l, e);
+            if (rc == 0 && !im->cur.active)
+                ps->st = SKIP;
+        }
+        break;
+    }
+    return rc;
 }
 
 int cf_import_imb_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
 {
-    imb_file fi;
-    memset(&fi, 0, sizeof fi);
-    strcpy(fi.dtype, "byte");
-    strcpy(fi.dtype_red, "float");
-    fi.mb_decimal = -1;
-    imb_table tb;
-    memset(&tb, 0, sizeof tb);
-    enum { OUT, HDR, ROWS, SKIP } st = OUT;
-    long tables = 0, osu_line = 0;
-    int rc = 0;
-    char name[48];
-    int started, skip;
+    imb_parser ps;
+    memset(&ps, 0, sizeof ps);
+    strcpy(ps.fi.dtype, "byte");
+    strcpy(ps.fi.dtype_red, "float");
+    ps.fi.mb_decimal = -1;
+    ps.st = OUT;
+    int rc = 0, again;
     cf_import_lines it;
     cf_import_line l = {0};
     cf_import_lines_init(&it, buf, len);
-    while (rc == 0 && cf_import_next_line(&it, &l)) {
-        int hash = cf_import_starts(l.s, l.n, "#");
-        int blank = l.n == 0; /* trailing blanks are stripped */
-    again:
-        switch (st) {
-        case SKIP:
-            if (blank) {
-                st = OUT;
-            } else if (bench_line(&l, name, sizeof name)) {
-                st = OUT;
-                goto again;
-            }
-            break;
-        case OUT:
-            if (bench_line(&l, name, sizeof name)) {
-                memset(&tb, 0, sizeof tb);
-                cf_import_copy(tb.name, sizeof tb.name, name, strlen(name));
-                tb.line = l.no;
-                tables++;
-                st = HDR;
-            } else if (l.n > 0 && l.s[0] == '#') {
-                banner_line(&fi, &l);
-                if (osu_line == 0 && cf_import_starts(l.s, l.n, "# OSU "))
-                    osu_line = l.no;
-            }
-            break;
-        case HDR:
-            if (blank)
-                break;
-            if (!hash) {
-                rc = cf_import_table_fail(im, e, l.no,
-                                          "expected the column header of the %s table "
-                                          "('#bytes #repetitions ...'), got '%.*s'",
-                                          tb.name, CF_IMPORT_QUOTE(l.s, l.n));
-                st = SKIP;
-            } else if (bench_line(&l, name, sizeof name)) {
-                rc = cf_import_table_fail(im, e, tb.line,
-                                          "the %s table has no column header: it is cut off "
-                                          "before line %ld",
-                                          tb.name, l.no);
-                st = OUT;
-                if (rc == 0)
-                    goto again;
-            } else {
-                rc = header_line(im, &tb, &fi, &l, &started, &skip, e);
-                if (skip)
-                    st = SKIP;
-                else if (started)
-                    st = ROWS;
-            }
-            break;
-        case ROWS:
-            if (blank || hash) {
-                rc = table_end(im, &tb, &fi, e);
-                st = OUT;
-                if (hash && rc == 0)
-                    goto again;
-            } else {
-                rc = row(im, &tb, &l, e);
-                if (rc == 0 && !im->cur.active)
-                    st = SKIP;
-            }
-            break;
-        }
-    }
+    while (rc == 0 && cf_import_next_line(&it, &l))
+        do
+            rc = step(im, &ps, &l, &again, e);
+        while (rc == 0 && again);
     if (rc == 0 && it.too_long)
         return cf_import_long_line(im, &it, e);
     if (rc != 0)
         return rc;
-    if (st == HDR || st == ROWS)
-        rc = finish(im, &tb, &fi, &l, st == HDR, e);
+    if (ps.st == HDR || ps.st == ROWS)
+        rc = finish(im, &ps.tb, &ps.fi, &l, ps.st == HDR, e);
     if (rc != 0)
         return rc;
-    if (tables == 0) {
-        if (osu_line > 0)
-            return cf_error_set(e, CF_EXIT_DATA, im->file, osu_line,
+    if (ps.tables == 0) {
+        if (ps.osu_line > 0)
+            return cf_error_set(e, CF_EXIT_DATA, im->file, ps.osu_line,
                                 "this is OSU Micro-Benchmarks output: import it with "
                                 "'commfit import osu'");
         return cf_error_set(e, CF_EXIT_DATA, im->file, 1,
-                            "not IMB output: no '# Benchmarking NAME' table in %ld line%s",
-                            it.no, it.no == 1 ? "" : "s");
+                            "not IMB output: no '# Benchmarking NAME' table in %ld line%s", it.no,
+                            it.no == 1 ? "" : "s");
     }
-    if (osu_line > 0)
-        cf_import_warnf(im, osu_line,
+    if (ps.osu_line > 0)
+        cf_import_warnf(im, ps.osu_line,
                         "OSU Micro-Benchmarks output is left out: import it with 'commfit "
                         "import osu'");
     char note[400];
-    source_note(&fi, note, sizeof note);
+    source_note(&ps.fi, note, sizeof note);
     return cf_import_add_source(im, note, e);
 }

@@ -314,8 +314,8 @@ int cf_import_table_fail(cf_import *im, cf_error *e, long line, const char *fmt,
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
         if (im->cur.active)
-            cf_import_warnf(im, line, "%s; the %s table (line %ld) is left out", msg,
-                            im->cur.bench, im->cur.line);
+            cf_import_warnf(im, line, "%s; the %s table (line %ld) is left out", msg, im->cur.bench,
+                            im->cur.line);
         else
             cf_import_warnf(im, line, "%s; the table is left out", msg);
         cf_import_table_drop(im);
@@ -336,10 +336,17 @@ void cf_import_table_drop(cf_import *im)
     im->cur.n = 0;
     im->cur.zero_skipped = 0;
     im->cur.notime_skipped = 0;
+    im->cur.vector_bytes = 0;
+    im->cur.split_skipped = 0;
 }
 
-int cf_import_table_start(cf_import *im, long line, const char *bench, const char *pattern,
-                          int np, const char *datatype, cf_error *e)
+void cf_import_table_vector_bytes(cf_import *im, int vector)
+{
+    im->cur.vector_bytes = vector && strcmp(im->cur.pattern, "reduce_scatter") == 0;
+}
+
+int cf_import_table_start(cf_import *im, long line, const char *bench, const char *pattern, int np,
+                          const char *datatype, cf_error *e)
 {
     cf_import_tab *c = &im->cur;
     cf_import_table_drop(im);
@@ -378,6 +385,13 @@ int cf_import_table_row(cf_import *im, long line, cf_row *r, cf_error *e)
     memcpy(r->datatype, c->datatype, sizeof r->datatype);
     r->np = c->np;
     r->extra = NULL;
+    if (c->vector_bytes && c->np > 0) {
+        if (r->bytes % (4 * (uint64_t)c->np) != 0) {
+            c->split_skipped++;
+            return 0;
+        }
+        r->bytes /= (uint64_t)c->np;
+    }
     char why[256];
     /* The names are the table's, checked once; cf_row_check words what is wrong. */
     if (!(c->names_ok && cf_row_values_ok(r)) && cf_row_check(r, why, sizeof why) != 0)
@@ -421,6 +435,12 @@ int cf_import_table_end(cf_import *im, cf_error *e)
                         "%s: %ld row%s left out: a bandwidth of zero or a 0-byte message "
                         "implies no time",
                         c->bench, c->notime_skipped, c->notime_skipped == 1 ? "" : "s");
+    if (c->split_skipped > 0)
+        cf_import_warnf(im, c->line,
+                        "%s: %ld row%s left out: the source's size is the whole vector, and "
+                        "commfit's is each rank's block; these do not split into whole floats "
+                        "over %d ranks",
+                        c->bench, c->split_skipped, c->split_skipped == 1 ? "" : "s", c->np);
     im->zero_total += c->zero_skipped;
     im->notime_total += c->notime_skipped;
     char src[300], num[24];
@@ -501,8 +521,8 @@ static int source_name(cf_import *im, const char *name)
     return 0;
 }
 
-int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len,
-                  const char *name, cf_error *e)
+int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len, const char *name,
+                  cf_error *e)
 {
     im->file = name;
     int rc = source_name(im, name);
@@ -541,7 +561,7 @@ int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len
     if (cf_table_reserve(im->t, im->t->n_rows + lines) != 0)
         return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
     rc = f == CF_IMPORT_IMB ? cf_import_imb_parse(im, buf, len, e)
-                                : cf_import_osu_parse(im, buf, len, e);
+                            : cf_import_osu_parse(im, buf, len, e);
     cf_import_table_drop(im);
     return rc;
 }
@@ -598,8 +618,8 @@ int cf_import_finish(cf_import *im, cf_table **out, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "no table imported%s",
                             im->n_dropped ? " (every table was left out)" : "");
     const char *from = im->formats == (CF_IMPORT_IMB | CF_IMPORT_OSU) ? "imb, osu"
-                       : im->formats == CF_IMPORT_IMB                ? "imb"
-                                                                     : "osu";
+                       : im->formats == CF_IMPORT_IMB                 ? "imb"
+                                                                      : "osu";
     int rc = cf_table_meta_set(im->t, "imported_from", from);
     if (rc == 0 && im->bw_only)
         rc = cf_table_meta_set(im->t, "time_from_bandwidth",
@@ -609,8 +629,8 @@ int cf_import_finish(cf_import *im, cf_table **out, cf_error *e)
                                "/ bandwidth; rows that imply no time are left out");
     if (rc == 0 && (im->zero_total > 0 || im->notime_total > 0)) {
         char v[200];
-        snprintf(v, sizeof v, "%ld with a time printed as zero, %ld without a time",
-                 im->zero_total, im->notime_total);
+        snprintf(v, sizeof v, "%ld with a time printed as zero, %ld without a time", im->zero_total,
+                 im->notime_total);
         rc = cf_table_meta_set(im->t, "rows_left_out", v);
     }
     if (rc != 0)

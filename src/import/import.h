@@ -37,6 +37,10 @@ typedef struct cf_import_tab {
     long last_line;      /* line of the last row kept, for "sizes out of order" */
     long zero_skipped;   /* rows whose average time printed as zero */
     long notime_skipped; /* bandwidth rows that imply no time (0 bytes or 0 MB/s) */
+    /* The source's size is reduce_scatter's whole vector (OSU, IMB before 2019): rows get
+     * each rank's block, the vector / np, as commfit and IMB 2019+ count it. */
+    int vector_bytes;
+    long split_skipped; /* such rows whose vector is not whole floats per rank */
 } cf_import_tab;
 
 typedef struct cf_import {
@@ -146,6 +150,9 @@ void cf_import_append(char *dst, size_t cap, const char *s, size_t n);
 /* Begins a table whose rows follow: pattern (replaced by --pattern), np, datatype. */
 int cf_import_table_start(cf_import *im, long line, const char *bench, const char *pattern,
                           int np, const char *datatype, cf_error *e);
+/* Says that the table begun gives reduce_scatter's size as the whole vector, when it does:
+ * OSU's osu_reduce_scatter and IMB before 2019 spread the vector over the ranks. */
+void cf_import_table_vector_bytes(cf_import *im, int vector);
 /* Adds one row (pattern, np and datatype are the table's); checks it against the schema. */
 int cf_import_table_row(cf_import *im, long line, cf_row *r, cf_error *e);
 /* The table is complete: its rows join the result with their source. */

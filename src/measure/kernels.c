@@ -23,27 +23,27 @@ static int failed(cf_kctx *k, const char *call, int rc)
     return -1;
 }
 
-#define CALL(fn, args)                                                                        \
-    do {                                                                                      \
-        int rc_ = fn args;                                                                    \
-        if (rc_ != MPI_SUCCESS)                                                               \
-            return failed(k, #fn, rc_);                                                       \
+#define CALL(fn, args)                                                                             \
+    do {                                                                                           \
+        int rc_ = fn args;                                                                         \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return failed(k, #fn, rc_);                                                            \
     } while (0)
 
 /* The buffer sets: s and r walk through the pool, back to the start after the last. */
-#define SETS_BEGIN                                                                            \
-    unsigned char *s = k->pool, *r = k->pool + k->recv_off;                                   \
+#define SETS_BEGIN                                                                                 \
+    unsigned char *s = k->pool, *r = k->pool + k->recv_off;                                        \
     int set_ = 0
-#define NEXT_SET                                                                              \
-    do {                                                                                      \
-        if (++set_ == k->nsets) {                                                             \
-            set_ = 0;                                                                         \
-            s = k->pool;                                                                      \
-            r = k->pool + k->recv_off;                                                        \
-        } else {                                                                              \
-            s += k->stride;                                                                   \
-            r += k->stride;                                                                   \
-        }                                                                                     \
+#define NEXT_SET                                                                                   \
+    do {                                                                                           \
+        if (++set_ == k->nsets) {                                                                  \
+            set_ = 0;                                                                              \
+            s = k->pool;                                                                           \
+            r = k->pool + k->recv_off;                                                             \
+        } else {                                                                                   \
+            s += k->stride;                                                                        \
+            r += k->stride;                                                                        \
+        }                                                                                          \
     } while (0)
 
 /* ---- buffer sizes ---- */
@@ -55,10 +55,12 @@ static void buf_one(uint64_t bytes, int np, uint64_t *send, uint64_t *recv)
     *recv = bytes;
 }
 
+/* IMB's Exchange sends two messages from one buffer of twice the size; the check receives
+ * them apart. */
 static void buf_exchange(uint64_t bytes, int np, uint64_t *send, uint64_t *recv)
 {
     (void)np;
-    *send = bytes;
+    *send = 2 * bytes;
     *recv = 2 * bytes;
 }
 
@@ -103,8 +105,7 @@ static void fill(unsigned char *p, uint64_t n, int src, int b)
 }
 
 /* 0 when p holds what src sent for block b; else 1 with k->why naming the first bad byte. */
-static int expect(cf_kctx *k, const unsigned char *p, uint64_t n, int src, int b,
-                  const char *what)
+static int expect(cf_kctx *k, const unsigned char *p, uint64_t n, int src, int b, const char *what)
 {
     for (uint64_t j = 0; j < n; j++) {
         if (p[j] != val(src, b, j)) {
@@ -232,23 +233,27 @@ static int verify_sendrecv(cf_kctx *k)
     int right = (k->rank + 1) % k->np, left = (k->rank + k->np - 1) % k->np;
     fill(s, k->bytes, k->rank, right);
     memset(r, 0, k->bytes);
-    CALL(MPI_Sendrecv, (s, k->count, k->type, right, TAG_DATA, r, k->count, k->type, left,
-                        TAG_DATA, k->comm, MPI_STATUS_IGNORE));
+    CALL(MPI_Sendrecv, (s, k->count, k->type, right, TAG_DATA, r, k->count, k->type, left, TAG_DATA,
+                        k->comm, MPI_STATUS_IGNORE));
     return expect(k, r, k->bytes, left, k->rank, "message");
 }
 
-/* IMB's Exchange: to both neighbours and from both, four messages per call. */
-static int exchange_once(cf_kctx *k, unsigned char *s, unsigned char *r)
+/* IMB's Exchange: to both neighbours and from both, four messages per call. As IMB does it:
+ * two sends started (to the right from the first half of the send buffer, to the left from
+ * the second), the message from the left received, then the one from the right, then the
+ * sends completed. The timed loop receives both into the same place, as IMB does; the check
+ * (apart) receives them side by side. */
+static int exchange_once(cf_kctx *k, unsigned char *s, unsigned char *r, uint64_t apart)
 {
     int right = (k->rank + 1) % k->np, left = (k->rank + k->np - 1) % k->np;
-    MPI_Request req[4];
+    MPI_Request req[2];
     /* A status array, not MPI_STATUSES_IGNORE: gcc's bounds check misreads the latter. */
-    MPI_Status st[4];
-    CALL(MPI_Irecv, (r, k->count, k->type, left, TAG_DATA, k->comm, &req[0]));
-    CALL(MPI_Irecv, (r + k->bytes, k->count, k->type, right, TAG_DATA, k->comm, &req[1]));
-    CALL(MPI_Isend, (s, k->count, k->type, left, TAG_DATA, k->comm, &req[2]));
-    CALL(MPI_Isend, (s, k->count, k->type, right, TAG_DATA, k->comm, &req[3]));
-    CALL(MPI_Waitall, (4, req, st));
+    MPI_Status st[2];
+    CALL(MPI_Isend, (s, k->count, k->type, right, TAG_DATA, k->comm, &req[0]));
+    CALL(MPI_Isend, (s + k->bytes, k->count, k->type, left, TAG_DATA, k->comm, &req[1]));
+    CALL(MPI_Recv, (r, k->count, k->type, left, TAG_DATA, k->comm, MPI_STATUS_IGNORE));
+    CALL(MPI_Recv, (r + apart, k->count, k->type, right, TAG_DATA, k->comm, MPI_STATUS_IGNORE));
+    CALL(MPI_Waitall, (2, req, st));
     return 0;
 }
 
@@ -257,7 +262,7 @@ static int run_exchange(cf_kctx *k, long reps, double *t)
     SETS_BEGIN;
     double t0 = MPI_Wtime();
     for (long i = 0; i < reps; i++) {
-        if (exchange_once(k, s, r) != 0)
+        if (exchange_once(k, s, r, 0) != 0)
             return -1;
         NEXT_SET;
     }
@@ -270,13 +275,14 @@ static int verify_exchange(cf_kctx *k)
 {
     unsigned char *s = k->pool, *r = k->pool + k->recv_off;
     int right = (k->rank + 1) % k->np, left = (k->rank + k->np - 1) % k->np;
-    fill(s, k->bytes, k->rank, 0);
+    fill(s, k->bytes, k->rank, 0);            /* to the right */
+    fill(s + k->bytes, k->bytes, k->rank, 1); /* to the left */
     memset(r, 0, 2 * k->bytes);
-    if (exchange_once(k, s, r) != 0)
+    if (exchange_once(k, s, r, k->bytes) != 0)
         return -1;
     if (expect(k, r, k->bytes, left, 0, "message from the left"))
         return 1;
-    return expect(k, r + k->bytes, k->bytes, right, 0, "message from the right");
+    return expect(k, r + k->bytes, k->bytes, right, 1, "message from the right");
 }
 
 /* ---- LogGP experiments (np = 2, after Kielmann's PLogP and Netgauge) ---- */
@@ -415,20 +421,30 @@ static int verify_oneway(cf_kctx *k)
 
 /* ---- collectives ---- */
 
-/* The timed loop of a collective: CALLEXPR uses s, r and root. */
-#define COLL_LOOP(CALLFN, ARGS)                                                               \
-    SETS_BEGIN;                                                                               \
-    int root = 0;                                                                             \
-    (void)root;                                                                               \
-    double t0 = MPI_Wtime();                                                                  \
-    for (long i = 0; i < reps; i++) {                                                         \
-        CALL(CALLFN, ARGS);                                                                   \
-        NEXT_SET;                                                                             \
-        if (++root == k->np)                                                                  \
-            root = 0;                                                                         \
-    }                                                                                         \
-    *t = (MPI_Wtime() - t0) / (double)reps;                                                   \
-    k->contributes = 1;                                                                       \
+/* The timed loop of a collective, IMB's method by default: the root stays 0, each call is
+ * timed alone and a barrier follows it (IMB's -sync 1), so every call starts together and a
+ * rank's time is its own time in the call. With --root-shift the root moves round-robin
+ * (IMB's -root_shift 1); with --no-sync the loop runs back to back and is timed whole.
+ * CALLFN's ARGS use s, r and root. */
+#define COLL_LOOP(CALLFN, ARGS)                                                                    \
+    SETS_BEGIN;                                                                                    \
+    int root = 0;                                                                                  \
+    (void)root;                                                                                    \
+    double acc = 0, t0 = MPI_Wtime();                                                              \
+    for (long i = 0; i < reps; i++) {                                                              \
+        if (k->sync)                                                                               \
+            t0 = MPI_Wtime();                                                                      \
+        CALL(CALLFN, ARGS);                                                                        \
+        if (k->sync) {                                                                             \
+            acc += MPI_Wtime() - t0;                                                               \
+            CALL(MPI_Barrier, (k->comm));                                                          \
+        }                                                                                          \
+        NEXT_SET;                                                                                  \
+        if (k->root_shift && ++root == k->np)                                                      \
+            root = 0;                                                                              \
+    }                                                                                              \
+    *t = (k->sync ? acc : MPI_Wtime() - t0) / (double)reps;                                        \
+    k->contributes = 1;                                                                            \
     return 0
 
 static int run_bcast(cf_kctx *k, long reps, double *t)
@@ -454,8 +470,7 @@ static int run_gather(cf_kctx *k, long reps, double *t)
 
 static int run_gatherv(cf_kctx *k, long reps, double *t)
 {
-    COLL_LOOP(MPI_Gatherv,
-              (s, k->count, k->type, r, k->counts, k->displs, k->type, root, k->comm));
+    COLL_LOOP(MPI_Gatherv, (s, k->count, k->type, r, k->counts, k->displs, k->type, root, k->comm));
 }
 
 static int run_allgather(cf_kctx *k, long reps, double *t)
@@ -490,8 +505,8 @@ static int run_alltoall(cf_kctx *k, long reps, double *t)
 
 static int run_alltoallv(cf_kctx *k, long reps, double *t)
 {
-    COLL_LOOP(MPI_Alltoallv, (s, k->counts, k->displs, k->type, r, k->counts, k->displs,
-                              k->type, k->comm));
+    COLL_LOOP(MPI_Alltoallv,
+              (s, k->counts, k->displs, k->type, r, k->counts, k->displs, k->type, k->comm));
 }
 
 static int run_barrier(cf_kctx *k, long reps, double *t)
@@ -535,8 +550,7 @@ static int scatter_root(cf_kctx *k, int root)
         fill(s + (uint64_t)b * k->bytes, k->bytes, k->rank, b);
     memset(r, 0, k->bytes);
     if (k->pat->facts->vcounts)
-        CALL(MPI_Scatterv,
-             (s, k->counts, k->displs, k->type, r, k->count, k->type, root, k->comm));
+        CALL(MPI_Scatterv, (s, k->counts, k->displs, k->type, r, k->count, k->type, root, k->comm));
     else
         CALL(MPI_Scatter, (s, k->count, k->type, r, k->count, k->type, root, k->comm));
     return expect(k, r, k->bytes, root, k->rank, "block");
@@ -553,8 +567,7 @@ static int gather_root(cf_kctx *k, int root)
     fill(s, k->bytes, k->rank, 0);
     memset(r, 0, (uint64_t)k->np * k->bytes);
     if (k->pat->facts->vcounts)
-        CALL(MPI_Gatherv,
-             (s, k->count, k->type, r, k->counts, k->displs, k->type, root, k->comm));
+        CALL(MPI_Gatherv, (s, k->count, k->type, r, k->counts, k->displs, k->type, root, k->comm));
     else
         CALL(MPI_Gather, (s, k->count, k->type, r, k->count, k->type, root, k->comm));
     if (k->rank != root)
@@ -608,13 +621,14 @@ static int verify_allreduce(cf_kctx *k)
     return expect_sum(k, r, k->count, 0);
 }
 
+/* Each rank's block of count floats; the vector is np blocks. */
 static int verify_reduce_scatter(cf_kctx *k)
 {
     float *s = (float *)k->pool, *r = (float *)(k->pool + k->recv_off);
-    fill_float(s, k->count, k->rank);
-    memset(r, 0, (size_t)k->counts[k->rank] * sizeof(float));
+    fill_float(s, k->np * k->count, k->rank);
+    memset(r, 0, (size_t)k->count * sizeof(float));
     CALL(MPI_Reduce_scatter, (s, r, k->counts, MPI_FLOAT, MPI_SUM, k->comm));
-    return expect_sum(k, r, k->counts[k->rank], k->displs[k->rank]);
+    return expect_sum(k, r, k->count, k->rank * k->count);
 }
 
 static int verify_alltoall(cf_kctx *k)
@@ -624,8 +638,8 @@ static int verify_alltoall(cf_kctx *k)
         fill(s + (uint64_t)b * k->bytes, k->bytes, k->rank, b);
     memset(r, 0, (uint64_t)k->np * k->bytes);
     if (k->pat->facts->vcounts)
-        CALL(MPI_Alltoallv, (s, k->counts, k->displs, k->type, r, k->counts, k->displs, k->type,
-                             k->comm));
+        CALL(MPI_Alltoallv,
+             (s, k->counts, k->displs, k->type, r, k->counts, k->displs, k->type, k->comm));
     else
         CALL(MPI_Alltoall, (s, k->count, k->type, r, k->count, k->type, k->comm));
     for (int b = 0; b < k->np; b++)
@@ -655,7 +669,7 @@ const cf_pattern cf_patterns[] = {
     {&cf_colls[CF_PAT_ALLGATHERV], CF_PG_ALL, buf_gather, run_allgatherv, verify_allgather},
     {&cf_colls[CF_PAT_REDUCE], CF_PG_ALL, buf_one, run_reduce, verify_reduce},
     {&cf_colls[CF_PAT_ALLREDUCE], CF_PG_ALL, buf_one, run_allreduce, verify_allreduce},
-    {&cf_colls[CF_PAT_REDUCE_SCATTER], CF_PG_ALL, buf_one, run_reduce_scatter,
+    {&cf_colls[CF_PAT_REDUCE_SCATTER], CF_PG_ALL, buf_scatter, run_reduce_scatter,
      verify_reduce_scatter},
     {&cf_colls[CF_PAT_ALLTOALL], CF_PG_ALL, buf_alltoall, run_alltoall, verify_alltoall},
     {&cf_colls[CF_PAT_ALLTOALLV], CF_PG_ALL, buf_alltoall, run_alltoallv, verify_alltoall},
@@ -737,10 +751,12 @@ uint64_t cf_kernel_footprint(const cf_pattern *p, uint64_t bytes, int np)
 }
 
 int cf_kernel_setup(cf_kctx *k, const cf_pattern *p, MPI_Comm comm, uint64_t bytes,
-                    uint64_t cache_bytes)
+                    uint64_t cache_bytes, unsigned method)
 {
     memset(k, 0, sizeof *k);
     k->pat = p;
+    k->sync = !(method & CF_KM_NO_SYNC);
+    k->root_shift = (method & CF_KM_ROOT_SHIFT) != 0;
     k->comm = comm;
     k->bytes = p->facts->sized ? bytes : 0;
     k->type = MPI_BYTE;
@@ -773,8 +789,8 @@ int cf_kernel_setup(cf_kctx *k, const cf_pattern *p, MPI_Comm comm, uint64_t byt
         }
         int off = 0;
         for (int i = 0; i < k->np; i++) {
-            /* reduce_scatter spreads the vector's elements; the others send a block each. */
-            k->counts[i] = is_float(p) ? k->count / k->np + (i < k->count % k->np) : k->count;
+            /* A block each; reduce_scatter's vector is np blocks, as in IMB 2019 and later. */
+            k->counts[i] = k->count;
             k->displs[i] = off;
             off += k->counts[i];
         }

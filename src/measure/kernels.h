@@ -65,14 +65,14 @@ struct cf_kctx {
     int nsets;
     double aux;      /* kernel-private (loggp_or: how long the receiver waits, seconds) */
     int contributes; /* set by run: whether this rank's time counts */
+    /* How a collective is timed (cf_kernel_setup's method): sync, IMB's default, times each
+     * call alone with a barrier after it; root_shift moves the root round-robin. */
+    int sync, root_shift;
     const char *failed;
     int mpi_rc;
     char why[256];
 };
 
-/* Prepares k for pattern p at (comm, bytes): unit, counts, page-aligned buffers (nsets
- * of them, or enough to exceed cache_bytes when that is not 0), all touched. 0, or -1
- * with k->why set (out of memory) or k->failed set (an MPI error). */
 /* A page-aligned buffer (free it with free). Transfer buffers are page-aligned, as IMB and
  * OSU allocate theirs: MPICH's large-message path on ch4:ucx is about five times slower
  * from a heap block that is not, which malloc hands out for large sizes once it has
@@ -80,8 +80,18 @@ struct cf_kctx {
  * measured before. */
 void *cf_kernel_page_alloc(size_t bytes);
 
+/* The ways a collective's loop can depart from IMB's method (a bit set). */
+enum {
+    CF_KM_NO_SYNC = 1,   /* --no-sync: no barrier between calls; the loop is timed whole */
+    CF_KM_ROOT_SHIFT = 2 /* --root-shift: the root moves round-robin (i % np) */
+};
+
+/* Prepares k for pattern p at (comm, bytes): unit, counts, page-aligned buffers (nsets
+ * of them, or enough to exceed cache_bytes when that is not 0), all touched; method is a
+ * set of CF_KM_ bits (0: IMB's method). 0, or -1 with k->why set (out of memory) or
+ * k->failed set (an MPI error). */
 int cf_kernel_setup(cf_kctx *k, const cf_pattern *p, MPI_Comm comm, uint64_t bytes,
-                    uint64_t cache_bytes);
+                    uint64_t cache_bytes, unsigned method);
 
 /* In commfit-smpi (CF_SMPI), whether the collectives' buffers are SMPI shared memory: every
  * simulated rank lives in one process, and 128 ranks of an alltoall at 4 MiB would need

@@ -12,6 +12,8 @@
 #include "base/table.h"
 
 #define CF_MEASURE_SIZES "0:4M"
+/* A simulation with SMPI's ompi selector, which dies on an empty bcast or reduction. */
+#define CF_MEASURE_SIZES_SMPI_OMPI "4:4M"
 #define CF_MEASURE_PATTERNS "all,loggp,ddt"
 #define CF_MEASURE_SAMPLES 5
 #define CF_MEASURE_MAX_TIME_S 1.0
@@ -44,6 +46,7 @@ typedef struct cf_measure_opts {
     double max_time_s; /* 0: CF_MEASURE_MAX_TIME_S */
     double target_ci;  /* percent of the median; 0: fixed number of samples */
     int check, off_cache;
+    int no_sync, root_shift; /* departures from IMB's method for the collectives */
     int quiet, progress;
     char *output, *resume, *launcher;
     int plan_given; /* a plan key was set on the command line */
@@ -69,6 +72,16 @@ typedef struct cf_measure_opts {
 } cf_measure_opts;
 
 void cf_measure_opts_init(cf_measure_opts *o);
+
+/* The metadata that says how the collectives were timed (see cf_run_start_metadata). */
+#define CF_META_TIMING_CALL "each call alone, a barrier after it (IMB -sync 1)"
+#define CF_META_TIMING_LOOP "the calls back to back, the loop timed whole (--no-sync)"
+#define CF_META_ROOT_FIXED "rank 0 (IMB -root_shift 0)"
+#define CF_META_ROOT_SHIFT "round-robin, call i at rank i % np (--root-shift)"
+#define CF_META_RS_BLOCK "each rank's block (IMB 2019 and later; the vector is np times it)"
+
+/* The collectives' method from the options: a set of CF_KM_ bits (kernels.h). */
+unsigned cf_measure_method(const cf_measure_opts *o);
 void cf_measure_opts_free(cf_measure_opts *o);
 
 /* Sets one option from its long name ("--sizes") and value (NULL for flags). */

@@ -23,6 +23,11 @@ void cf_measure_opts_init(cf_measure_opts *o)
     memset(o, 0, sizeof *o);
 }
 
+unsigned cf_measure_method(const cf_measure_opts *o)
+{
+    return (o->no_sync ? CF_KM_NO_SYNC : 0u) | (o->root_shift ? CF_KM_ROOT_SHIFT : 0u);
+}
+
 void cf_measure_opts_free(cf_measure_opts *o)
 {
     free(o->patterns_arg);
@@ -66,9 +71,10 @@ static int set_string(char **dst, const char *value, cf_error *e)
 }
 
 /* The options that make up the plan, which --resume takes back from the table. */
-static const char *const plan_keys[] = {"--patterns",  "--sizes",  "--np",        "--reps",
+static const char *const plan_keys[] = {"--patterns",  "--sizes",    "--np",        "--reps",
                                         "--samples",   "--max-time", "--target-ci", "--check",
-                                        "--off-cache", "--blocks", "--datatypes"};
+                                        "--off-cache", "--blocks",   "--datatypes", "--no-sync",
+                                        "--root-shift"};
 enum { N_PLAN_KEYS = sizeof plan_keys / sizeof plan_keys[0] };
 
 static int is_plan_key(const char *name)
@@ -111,6 +117,10 @@ int cf_measure_set(cf_measure_opts *o, const char *name, const char *value, cf_e
         o->check = 1;
     } else if (strcmp(name, "--off-cache") == 0) {
         o->off_cache = 1;
+    } else if (strcmp(name, "--no-sync") == 0) {
+        o->no_sync = 1;
+    } else if (strcmp(name, "--root-shift") == 0) {
+        o->root_shift = 1;
     } else if (strcmp(name, "--output") == 0) {
         rc = set_string(&o->output, value, e);
     } else if (strcmp(name, "--resume") == 0) {
@@ -140,7 +150,8 @@ int cf_measure_set(cf_measure_opts *o, const char *name, const char *value, cf_e
 static int has_value(const char *key)
 {
     return strcmp(key, "--check") != 0 && strcmp(key, "--off-cache") != 0 &&
-           strcmp(key, "--ddt-summary") != 0;
+           strcmp(key, "--ddt-summary") != 0 && strcmp(key, "--no-sync") != 0 &&
+           strcmp(key, "--root-shift") != 0;
 }
 
 /* Applies plan text ("--sizes 0,1 --np 2 --check") read from a table. */
@@ -229,13 +240,13 @@ static int resume_same_machine(const cf_measure_opts *o, const cf_table *t, cf_e
 int cf_measure_resume_load(cf_measure_opts *o, cf_error *e)
 {
     if (o->output != NULL)
-        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                            "--resume continues '%s' in place: drop -o", o->resume);
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "--resume continues '%s' in place: drop -o",
+                            o->resume);
     if (o->plan_given)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "--resume takes the plan from '%s': drop --patterns, --sizes, --np, "
                             "--reps, --samples, --max-time, --target-ci, --check, --off-cache, "
-                            "--blocks and --datatypes",
+                            "--no-sync, --root-shift, --blocks and --datatypes",
                             o->resume);
     char *buf;
     size_t len;
@@ -340,6 +351,10 @@ out:
 static int parse_sizes(cf_measure_opts *o, cf_error *e)
 {
     const char *arg = o->sizes_arg ? o->sizes_arg : CF_MEASURE_SIZES;
+    /* SMPI's ompi selector dies on an empty bcast or reduction (check_ompi_empty). */
+    if (o->sizes_arg == NULL && o->simulate != NULL && o->selector != NULL &&
+        strcmp(o->selector, "ompi") == 0)
+        arg = CF_MEASURE_SIZES_SMPI_OMPI;
     char *copy = strdup(arg);
     uint64_t *all = NULL;
     size_t nall = 0;
@@ -447,8 +462,8 @@ static int parse_ddt(cf_measure_opts *o, cf_error *e)
     if (o->blocks_arg != NULL) {
         cf_error sub;
         cf_error_clear(&sub);
-        if (cf_int_list_parse(o->blocks_arg, "--blocks", LONG_MIN, INT_MAX, &o->blocks,
-                              &o->nblocks, &sub) != 0)
+        if (cf_int_list_parse(o->blocks_arg, "--blocks", LONG_MIN, INT_MAX, &o->blocks, &o->nblocks,
+                              &sub) != 0)
             return cf_error_set(e, sub.code, NULL, 0, "%s", sub.msg);
         uint64_t top = o->nsizes > 0 ? o->sizes[o->nsizes - 1] : 0;
         if ((rc = cf_ddt_blocks_check(o->blocks, o->nblocks, top, e)) != 0)
@@ -506,7 +521,6 @@ static uint64_t phys_memory(void)
     return pages > 0 && ps > 0 ? (uint64_t)pages * (uint64_t)ps : UINT64_MAX;
 }
 
-
 static int check_points(const cf_measure_opts *o, cf_error *e)
 {
     long *bnp = malloc((o->nnps + 1) * sizeof *bnp);
@@ -562,12 +576,34 @@ static int check_points(const cf_measure_opts *o, cf_error *e)
     return rc;
 }
 
+/* SimGrid 3.32's ompi selector divides by the count in its segmented bcast, reduce and
+ * allreduce: an empty one (0 bytes; under 4 for the float reductions) kills the simulation
+ * with SIGFPE, at every np. Refused up front; its default sizes start at 4 bytes. */
+static int check_ompi_empty(const cf_measure_opts *o, cf_error *e)
+{
+    for (size_t i = 0; i < o->npats && o->nsizes > 0; i++) {
+        const char *name = o->pats[i]->facts->pattern;
+        uint64_t least = strcmp(name, "bcast") == 0                                      ? 1
+                         : strcmp(name, "reduce") == 0 || strcmp(name, "allreduce") == 0 ? 4
+                                                                                         : 0;
+        if (o->sizes[0] < least)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "--simulate: SMPI's ompi selector dies (SIGFPE) on an empty %s "
+                                "(%llu bytes, no element): start --sizes at %llu or leave out %s",
+                                name, (unsigned long long)o->sizes[0], (unsigned long long)least,
+                                name);
+    }
+    return 0;
+}
+
 /* SimGrid 3.32's mpich selector hands alltoall of 32 KiB blocks and more to its pairwise
  * algorithm, which throws at a process count that is not a power of two and takes the
  * whole simulation down: refused before it starts. */
 static int check_simulated_points(const cf_measure_opts *o, cf_error *e)
 {
     const char *sel = o->selector ? o->selector : CF_SIM_SELECTOR;
+    if (o->simulate != NULL && strcmp(sel, "ompi") == 0)
+        return check_ompi_empty(o, e);
     if (o->simulate == NULL || strcmp(sel, "mpich") != 0 || o->nsizes == 0 ||
         o->sizes[o->nsizes - 1] < 32768)
         return 0;
@@ -614,8 +650,7 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
     if (o->np_arg != NULL) {
         cf_error sub;
         cf_error_clear(&sub);
-        if (cf_int_list_parse(o->np_arg, "--np", 1, CF_TABLE_NP_MAX, &o->nps, &o->nnps, &sub) !=
-            0)
+        if (cf_int_list_parse(o->np_arg, "--np", 1, CF_TABLE_NP_MAX, &o->nps, &o->nnps, &sub) != 0)
             return cf_error_set(e, sub.code, NULL, 0, "%s", sub.msg);
         long top = o->nps[o->nnps - 1];
         if (launch_np > 0 && top > launch_np)
@@ -635,9 +670,8 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
                     name = o->pats[i]->facts->pattern;
                     break;
                 }
-            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                                "pattern '%s' needs 2 processes, but %s", name,
-                                o->np_arg ? "--np asks for 1" : "the launch has 1");
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "pattern '%s' needs 2 processes, but %s",
+                                name, o->np_arg ? "--np asks for 1" : "the launch has 1");
         }
         if (launch_np == 1)
             return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,

@@ -98,6 +98,10 @@ int cf_measure_plan_text(const cf_measure_opts *o, char **out)
         bad |= cf_measure_appendf(&b, &len, &cap, " --check");
     if (o->off_cache)
         bad |= cf_measure_appendf(&b, &len, &cap, " --off-cache");
+    if (o->no_sync)
+        bad |= cf_measure_appendf(&b, &len, &cap, " --no-sync");
+    if (o->root_shift)
+        bad |= cf_measure_appendf(&b, &len, &cap, " --root-shift");
     if (o->ddt && o->blocks_arg != NULL) {
         bad |= cf_measure_appendf(&b, &len, &cap, " --blocks ");
         for (size_t i = 0; i < o->nblocks; i++)

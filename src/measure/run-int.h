@@ -21,6 +21,7 @@ typedef struct cf_run_state {
     double *tmin, *tavg, *tmax;
     size_t cap_samples;
     FILE *fp;
+    int to_fd; /* fp writes to a descriptor ('-', /dev/stdout): nothing to cut or delete */
     cf_table *t;
     char *path;
     size_t rows;

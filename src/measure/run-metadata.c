@@ -135,7 +135,8 @@ int cf_run_host_metadata(cf_run_state *R, int *over)
         }
     }
     if (!bad)
-        bad |= cf_table_meta_set(R->t, "hosts", hosts) | cf_table_meta_set(R->t, "ranks_per_node", rpn) |
+        bad |= cf_table_meta_set(R->t, "hosts", hosts) |
+               cf_table_meta_set(R->t, "ranks_per_node", rpn) |
                cf_table_meta_set(R->t, "cores", cores);
     free(hosts);
     free(rpn);
@@ -215,6 +216,14 @@ int cf_run_start_metadata(cf_run_state *R, const struct tm *tm, const char *comm
     bad |= cf_table_meta_set(R->t, "launch_np", buf);
     bad |= cf_table_meta_set(R->t, "command", command);
     bad |= cf_table_meta_set(R->t, "plan", plan);
+    /* How the collectives were timed, and what reduce_scatter's size means: tables written
+     * before these keys timed the loop whole, rotated the root and gave reduce_scatter's
+     * whole vector. */
+    bad |= cf_table_meta_set(R->t, "coll_timing",
+                             R->o->no_sync ? CF_META_TIMING_LOOP : CF_META_TIMING_CALL);
+    bad |= cf_table_meta_set(R->t, "coll_root",
+                             R->o->root_shift ? CF_META_ROOT_SHIFT : CF_META_ROOT_FIXED);
+    bad |= cf_table_meta_set(R->t, "reduce_scatter_bytes", CF_META_RS_BLOCK);
     if (bad)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
     return 0;

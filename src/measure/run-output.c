@@ -35,7 +35,7 @@ static int row_write_failed(cf_run_state *R, int err)
     /* Closing may write more of the row; the truncation comes after it. */
     fclose(R->fp);
     R->fp = NULL;
-    if (strcmp(R->path, "-") != 0 && truncate(R->path, R->kept) != 0 && R->hooks->warn != NULL) {
+    if (!R->to_fd && truncate(R->path, R->kept) != 0 && R->hooks->warn != NULL) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s: cannot cut off a partly written row: %s (--resume drops it)",
                  R->path, strerror(errno));
@@ -162,8 +162,7 @@ static int open_resume(cf_run_state *R, int over)
     free(b);
     if (ftruncate(fd, (off_t)keep) != 0 || lseek(fd, 0, SEEK_END) < 0) {
         close(fd);
-        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot truncate: %s",
-                            strerror(errno));
+        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot truncate: %s", strerror(errno));
     }
     R->fp = fdopen(fd, "a");
     if (R->fp == NULL) {
@@ -177,18 +176,20 @@ static int open_resume(cf_run_state *R, int over)
     return 0;
 }
 
-/* The standard output: nothing to lock, truncate or delete. */
-static int open_stdout(cf_run_state *R)
+/* A descriptor: the standard output ('-'), or one a path names (/dev/stdout, /dev/fd/N),
+ * written where it writes; nothing to lock, truncate or delete. */
+static int open_descriptor(cf_run_state *R, int which)
 {
-    int fd = dup(STDOUT_FILENO);
+    const char *name = which == STDOUT_FILENO && strcmp(R->path, "-") == 0 ? "<stdout>" : R->path;
+    int fd = fcntl(which, F_DUPFD_CLOEXEC, 3);
+    R->to_fd = 1;
     if (fd < 0 || (R->fp = fdopen(fd, "w")) == NULL) {
         if (fd >= 0)
             close(fd);
-        return cf_error_set(R->e, CF_EXIT_DATA, "<stdout>", 0, "cannot write: %s",
-                            strerror(errno));
+        return cf_error_set(R->e, CF_EXIT_DATA, name, 0, "cannot write: %s", strerror(errno));
     }
     if (cf_table_write_header(R->fp, R->t) != 0 || fflush(R->fp) != 0)
-        return cf_error_set(R->e, CF_EXIT_DATA, "<stdout>", 0, "cannot write: %s",
+        return cf_error_set(R->e, CF_EXIT_DATA, name, 0, "cannot write: %s",
                             strerror(errno ? errno : EIO));
     return 0;
 }
@@ -235,7 +236,10 @@ int cf_run_open_output(cf_run_state *R, const char *command, int over, const cha
     if (rc != 0)
         return rc;
     if (strcmp(R->path, "-") == 0)
-        return open_stdout(R);
+        return open_descriptor(R, STDOUT_FILENO);
+    int nfd = cf_named_fd(R->path);
+    if (nfd >= 0)
+        return open_descriptor(R, nfd);
     if ((rc = cf_mkdir_parent(R->path, R->e)) != 0)
         return rc;
     return open_new(R);

@@ -588,49 +588,15 @@ int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *n
     return 0;
 }
 
-int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat,
-                       const char *normalized_time_us, const char *rules, json_t **across_np,
-                       json_t **p2p, char ***notes, size_t *nnotes, cf_error *e)
+json_t *cf_across_set_to_json(const cf_across_set *s)
 {
-    *across_np = NULL;
-    *p2p = NULL;
-    cf_across_set s;
-    int rc = cf_across_fit_set(rows, nrows, stat, normalized_time_us, rules, &s, notes, nnotes, e);
-    if (rc != 0)
-        return rc;
     json_t *arr = json_array();
-    int ok = arr != NULL;
-    for (size_t i = 0; i < s.n && ok; i++) {
-        json_t *j = cf_across_to_json(&s.a[i]);
-        ok = j != NULL && json_array_append_new(arr, j) == 0;
+    for (size_t i = 0; i < s->n && arr != NULL; i++) {
+        json_t *j = cf_across_to_json(&s->a[i]);
+        if (j == NULL || json_array_append_new(arr, j) != 0) {
+            json_decref(arr);
+            arr = NULL;
+        }
     }
-    json_t *pj = ok ? cf_p2p_to_json(&s.pp) : NULL;
-    cf_across_set_clear(&s);
-    if (pj == NULL) {
-        json_decref(arr);
-        cf_notes_free(*notes, *nnotes);
-        *notes = NULL;
-        *nnotes = 0;
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    }
-    *across_np = arr;
-    *p2p = pj;
-    return 0;
-}
-
-int cf_across_fit_table(const cf_table *tab, const char *stat, json_t **across_np, json_t **p2p,
-                        char ***notes, size_t *nnotes, cf_error *e)
-{
-    const cf_row **rows = malloc((tab->n_rows ? tab->n_rows : 1) * sizeof *rows);
-    if (rows == NULL)
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    for (size_t i = 0; i < tab->n_rows; i++)
-        rows[i] = &tab->rows[i];
-    int rc =
-        cf_across_fit_rows(rows, tab->n_rows, stat, cf_table_meta_get(tab, "normalized_time_us"),
-                           cf_rules_for(cf_table_meta_get(tab, "mpi_library"),
-                                        cf_table_meta_get(tab, "coll_selector")),
-                           across_np, p2p, notes, nnotes, e);
-    free(rows);
-    return rc;
+    return arr;
 }

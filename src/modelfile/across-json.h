@@ -7,7 +7,6 @@
 #include <stddef.h>
 
 #include "base/error.h"
-#include "base/table.h"
 #include "fit/across.h"
 
 /* The JSON forms (new references), and their readers: name is the file for messages. */
@@ -17,18 +16,11 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
                         cf_error *e);
 int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e);
 
-/* Reads "across_np" and "p2p" (either may be NULL) into out (cf_across_set_clear). */
+/* The "across_np" array of s (new reference; an empty array when it has none). */
+json_t *cf_across_set_to_json(const cf_across_set *s);
+/* Reads "across_np" and "p2p" (either may be NULL) into out (cf_across_set_clear); the
+ * model file's reader calls it once, on reading. */
 int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *name,
                        cf_across_set *out, cf_error *e);
-
-/* cf_across_fit_set, written as the "across_np" array and the "p2p" object (new
- * references); the notes and rules as there. */
-int cf_across_fit_rows(const cf_row *const *rows, size_t nrows, const char *stat,
-                       const char *normalized_time_us, const char *rules, json_t **across_np,
-                       json_t **p2p,
-                       char ***notes, size_t *nnotes, cf_error *e);
-/* The same over every row of one table, with its metadata. */
-int cf_across_fit_table(const cf_table *t, const char *stat, json_t **across_np, json_t **p2p,
-                        char ***notes, size_t *nnotes, cf_error *e);
 
 #endif

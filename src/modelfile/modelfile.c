@@ -1,18 +1,16 @@
-/* The model file: the fitted models in memory, written as JSON with jansson and read
- * back with every field checked, and the evaluation predict and report use. */
+/* The model file: the fitted models in memory and their JSON form as written (the
+ * reader is modelfile-read.c). */
 #include "config.h"
 
 #include "modelfile/modelfile.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "fit/fitting.h"
+#include "modelfile/across-json.h"
 #include "fit/model.h"
 #include "base/outfile.h"
 #include "base/size.h"
@@ -30,8 +28,7 @@ void cf_modelset_free(cf_modelset *m)
         cf_fit_clear(&m->fits[i]);
     free(m->fits);
     json_decref(m->source);
-    json_decref(m->across_np);
-    json_decref(m->p2p);
+    cf_across_set_clear(&m->across);
     free(m);
 }
 
@@ -82,38 +79,45 @@ static int set(json_t *o, const char *key, json_t *v)
     return v == NULL || json_object_set_new(o, key, v) != 0 ? -1 : 0;
 }
 
-static json_t *fit_to_json(const cf_fit *f)
+/* A finished object, or NULL (and o freed) when any member failed. */
+static json_t *done(json_t *o, int bad)
 {
-    json_t *o = json_object();
-    int bad = o == NULL;
-    bad |= set(o, "pattern", json_string(f->pattern));
-    bad |= set(o, "np", json_integer(f->np));
-    bad |= set(o, "datatype", json_string(f->datatype));
-    bad |= set(o, "blocks", json_integer(f->blocks));
-    bad |= set(o, "model", json_string(f->model));
-    json_t *segs = json_array();
-    bad |= segs == NULL;
-    for (int k = 0; k < f->nseg && !bad; k++) {
-        const cf_segment *s = &f->seg[k];
-        json_t *so = json_object(), *coef = json_object(), *se = json_object(), *cov = json_array();
-        bad |= so == NULL || coef == NULL || se == NULL || cov == NULL;
-        for (int j = 0; j < f->ncoef && !bad; j++) {
-            bad |= set(coef, f->coef_names[j], num(s->coef[j]));
-            bad |= set(se, f->coef_names[j], num(sqrt(s->cov[j][j])));
-            json_t *row = json_array();
-            bad |= row == NULL;
-            for (int l = 0; l < f->ncoef && !bad; l++)
-                bad |= json_array_append_new(row, num(s->cov[j][l]));
-            bad |= json_array_append_new(cov, row);
-        }
-        bad |= set(so, "from_bytes", json_integer((json_int_t)s->from_bytes));
-        bad |= set(so, "to_bytes", json_integer((json_int_t)s->to_bytes));
-        bad |= set(so, "n", json_integer(s->n));
-        bad |= set(so, "coef", coef);
-        bad |= set(so, "se", se);
-        bad |= set(so, "cov", cov);
-        bad |= json_array_append_new(segs, so);
+    if (bad || o == NULL) {
+        json_decref(o);
+        return NULL;
     }
+    return o;
+}
+
+static json_t *segment_json(const cf_fit *f, const cf_segment *s)
+{
+    json_t *so = json_object(), *coef = json_object(), *se = json_object(), *cov = json_array();
+    int bad = so == NULL || coef == NULL || se == NULL || cov == NULL;
+    for (int j = 0; j < f->ncoef && !bad; j++) {
+        bad |= set(coef, f->coef_names[j], num(s->coef[j]));
+        bad |= set(se, f->coef_names[j], num(sqrt(s->cov[j][j])));
+        json_t *row = json_array();
+        bad |= row == NULL;
+        for (int l = 0; l < f->ncoef && !bad; l++)
+            bad |= json_array_append_new(row, num(s->cov[j][l]));
+        bad |= json_array_append_new(cov, row);
+    }
+    bad |= set(so, "from_bytes", json_integer((json_int_t)s->from_bytes));
+    bad |= set(so, "to_bytes", json_integer((json_int_t)s->to_bytes));
+    bad |= set(so, "n", json_integer(s->n));
+    bad |= set(so, "coef", coef);
+    bad |= set(so, "se", se);
+    bad |= set(so, "cov", cov);
+    return done(so, bad);
+}
+
+/* "segments" and "breakpoints" (the segments' ends, repeated for a reader). */
+static int segments_json(json_t *o, const cf_fit *f)
+{
+    json_t *segs = json_array();
+    int bad = segs == NULL;
+    for (int k = 0; k < f->nseg && !bad; k++)
+        bad |= json_array_append_new(segs, segment_json(f, &f->seg[k]));
     bad |= set(o, "segments", segs);
     json_t *bps = json_array();
     for (int k = 0; k + 1 < f->nseg && bps != NULL; k++) {
@@ -123,16 +127,93 @@ static json_t *fit_to_json(const cf_fit *f)
         bad |= json_array_append_new(bps, b);
     }
     bad |= set(o, "breakpoints", bps);
+    return bad;
+}
+
+static json_t *quality_json(const cf_quality *fq)
+{
+    json_t *q = json_object();
+    int bad = q == NULL;
+    bad |= set(q, "n", json_integer(fq->n));
+    bad |= set(q, "dof", json_integer(fq->dof));
+    bad |= set(q, "loo_mape", num(fq->loo_mape));
+    bad |= set(q, "max_rel_err", num(fq->max_rel_err));
+    bad |= set(q, "r2", num(fq->r2));
+    bad |= set(q, "aicc", num(fq->aicc));
+    return done(q, bad);
+}
+
+static json_t *saturation_json(const cf_saturation *s)
+{
+    if (s->nmsg <= 0)
+        return json_null();
+    json_t *so = json_object();
+    int bad = so == NULL;
+    bad |= set(so, "nmsg", json_integer(s->nmsg));
+    bad |= set(so, "rinf_MiBps", num(s->rinf_MiBps));
+    bad |= set(so, "rinf_lo_MiBps", num(s->rinf_lo_MiBps));
+    bad |= set(so, "rinf_hi_MiBps", num(s->rinf_hi_MiBps));
+    bad |= set(so, "n_half_bytes", num(s->n_half_bytes));
+    bad |= set(so, "m90_bytes", num(s->m90_bytes));
+    bad |= set(so, "half_perf_segment",
+               s->half_segment >= 0 ? json_integer(s->half_segment) : json_null());
+    bad |= set(so, "half_perf_rinf_MiBps", num(s->half_rinf_MiBps));
+    bad |= set(so, "peak_MiBps", num(s->peak_MiBps));
+    bad |= set(so, "peak_bytes", json_integer((json_int_t)s->peak_bytes));
+    bad |= set(so, "last_MiBps", num(s->last_MiBps));
+    bad |= set(so, "plateau_MiBps", num(s->plateau_MiBps));
+    bad |= set(so, "flat_from_bytes", num(s->flat_from_bytes));
+    bad |= set(so, "falls_beyond_bytes", num(s->falls_beyond_bytes));
+    return done(so, bad);
+}
+
+/* Rejected or set-aside points; reason, when not NULL, is written with each. */
+static json_t *points_json(const cf_rejected *pts, size_t n, const char *reason)
+{
+    json_t *a = json_array();
+    int bad = a == NULL;
+    for (size_t i = 0; i < n && !bad; i++) {
+        json_t *r = json_object();
+        bad |= set(r, "bytes", json_integer((json_int_t)pts[i].bytes));
+        bad |= set(r, "blocks", json_integer(pts[i].blocks));
+        bad |= set(r, "t_us", num(pts[i].t_us));
+        bad |= set(r, "rel_err", num(pts[i].rel_err));
+        if (reason != NULL)
+            bad |= set(r, "reason", json_string(reason));
+        bad |= json_array_append_new(a, r);
+    }
+    return done(a, bad);
+}
+
+static json_t *gain_json(const cf_gain *gain, size_t n)
+{
+    json_t *g = json_array();
+    int bad = g == NULL;
+    for (size_t i = 0; i < n && !bad; i++) {
+        json_t *r = json_object();
+        bad |= set(r, "bytes", json_integer((json_int_t)gain[i].bytes));
+        bad |= set(r, "blocks", json_integer(gain[i].blocks));
+        bad |= set(r, "t_us", num(gain[i].t_us));
+        bad |= set(r, "t_pack_us", num(gain[i].t_pack_us));
+        bad |= set(r, "gain_pct", num(gain[i].gain_pct));
+        bad |= json_array_append_new(g, r);
+    }
+    return done(g, bad);
+}
+
+static json_t *fit_to_json(const cf_fit *f)
+{
+    json_t *o = json_object();
+    int bad = o == NULL;
+    bad |= set(o, "pattern", json_string(f->pattern));
+    bad |= set(o, "np", json_integer(f->np));
+    bad |= set(o, "datatype", json_string(f->datatype));
+    bad |= set(o, "blocks", json_integer(f->blocks));
+    bad |= set(o, "model", json_string(f->model));
+    bad |= segments_json(o, f);
     bad |= set(o, "s2", num(f->s2));
     bad |= set(o, "dof", json_integer(f->dof));
-    json_t *q = json_object();
-    bad |= set(q, "n", json_integer(f->q.n));
-    bad |= set(q, "dof", json_integer(f->q.dof));
-    bad |= set(q, "loo_mape", num(f->q.loo_mape));
-    bad |= set(q, "max_rel_err", num(f->q.max_rel_err));
-    bad |= set(q, "r2", num(f->q.r2));
-    bad |= set(q, "aicc", num(f->q.aicc));
-    bad |= set(o, "quality", q);
+    bad |= set(o, "quality", quality_json(&f->q));
     /* The datatype model's cost per block, as the summary gives it: read-only, predict
      * uses the coefficients. */
     double g, glo, ghi;
@@ -143,28 +224,7 @@ static json_t *fit_to_json(const cf_fit *f)
         bad |= set(pb, "hi_ns", num(ghi));
         bad |= set(o, "per_block", pb);
     }
-    if (f->sat.nmsg > 0) {
-        const cf_saturation *s = &f->sat;
-        json_t *so = json_object();
-        bad |= set(so, "nmsg", json_integer(s->nmsg));
-        bad |= set(so, "rinf_MiBps", num(s->rinf_MiBps));
-        bad |= set(so, "rinf_lo_MiBps", num(s->rinf_lo_MiBps));
-        bad |= set(so, "rinf_hi_MiBps", num(s->rinf_hi_MiBps));
-        bad |= set(so, "n_half_bytes", num(s->n_half_bytes));
-        bad |= set(so, "m90_bytes", num(s->m90_bytes));
-        bad |= set(so, "half_perf_segment",
-                   s->half_segment >= 0 ? json_integer(s->half_segment) : json_null());
-        bad |= set(so, "half_perf_rinf_MiBps", num(s->half_rinf_MiBps));
-        bad |= set(so, "peak_MiBps", num(s->peak_MiBps));
-        bad |= set(so, "peak_bytes", json_integer((json_int_t)s->peak_bytes));
-        bad |= set(so, "last_MiBps", num(s->last_MiBps));
-        bad |= set(so, "plateau_MiBps", num(s->plateau_MiBps));
-        bad |= set(so, "flat_from_bytes", num(s->flat_from_bytes));
-        bad |= set(so, "falls_beyond_bytes", num(s->falls_beyond_bytes));
-        bad |= set(o, "saturation", so);
-    } else {
-        bad |= set(o, "saturation", json_null());
-    }
+    bad |= set(o, "saturation", saturation_json(&f->sat));
     json_t *meas = json_object();
     bad |= set(meas, "min_bytes", json_integer((json_int_t)f->min_bytes));
     bad |= set(meas, "max_bytes", json_integer((json_int_t)f->max_bytes));
@@ -180,52 +240,17 @@ static json_t *fit_to_json(const cf_fit *f)
         if (f->points_sd_log > 0)
             bad |= set(o, "points_sd_log", num(f->points_sd_log));
     }
-    json_t *rej = json_array();
-    for (size_t i = 0; i < f->nrejected && rej != NULL; i++) {
-        json_t *r = json_object();
-        bad |= set(r, "bytes", json_integer((json_int_t)f->rejected[i].bytes));
-        bad |= set(r, "blocks", json_integer(f->rejected[i].blocks));
-        bad |= set(r, "t_us", num(f->rejected[i].t_us));
-        bad |= set(r, "rel_err", num(f->rejected[i].rel_err));
-        bad |= json_array_append_new(rej, r);
-    }
-    bad |= set(o, "rejected", rej);
-    if (f->nset_aside > 0) {
-        json_t *sa = json_array();
-        for (size_t i = 0; i < f->nset_aside && sa != NULL; i++) {
-            json_t *r = json_object();
-            bad |= set(r, "bytes", json_integer((json_int_t)f->set_aside[i].bytes));
-            bad |= set(r, "blocks", json_integer(f->set_aside[i].blocks));
-            bad |= set(r, "t_us", num(f->set_aside[i].t_us));
-            bad |= set(r, "rel_err", num(f->set_aside[i].rel_err));
-            bad |= set(r, "reason", json_string(f->set_aside_why));
-            bad |= json_array_append_new(sa, r);
-        }
-        bad |= set(o, "set_aside", sa);
-    }
-    if (f->ngain > 0) {
-        json_t *g = json_array();
-        for (size_t i = 0; i < f->ngain && g != NULL; i++) {
-            json_t *r = json_object();
-            bad |= set(r, "bytes", json_integer((json_int_t)f->gain[i].bytes));
-            bad |= set(r, "blocks", json_integer(f->gain[i].blocks));
-            bad |= set(r, "t_us", num(f->gain[i].t_us));
-            bad |= set(r, "t_pack_us", num(f->gain[i].t_pack_us));
-            bad |= set(r, "gain_pct", num(f->gain[i].gain_pct));
-            bad |= json_array_append_new(g, r);
-        }
-        bad |= set(o, "gain_over_pack", g);
-    }
+    bad |= set(o, "rejected", points_json(f->rejected, f->nrejected, NULL));
+    if (f->nset_aside > 0)
+        bad |= set(o, "set_aside", points_json(f->set_aside, f->nset_aside, f->set_aside_why));
+    if (f->ngain > 0)
+        bad |= set(o, "gain_over_pack", gain_json(f->gain, f->ngain));
     json_t *w = json_array();
     for (size_t i = 0; i < f->nwarnings && w != NULL; i++)
         bad |= json_array_append_new(w, json_string(f->warnings[i]));
     bad |= set(o, "warnings", w);
     bad |= set(o, "formula", json_string(f->formula));
-    if (bad) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
+    return done(o, bad);
 }
 
 json_t *cf_modelset_to_json(const cf_modelset *m, cf_error *e)
@@ -238,9 +263,9 @@ json_t *cf_modelset_to_json(const cf_modelset *m, cf_error *e)
     for (size_t i = 0; i < m->nfits && !bad; i++)
         bad |= json_array_append_new(fits, fit_to_json(&m->fits[i]));
     bad |= set(root, "fits", fits);
-    bad |= set(root, "across_np", m->across_np ? json_incref(m->across_np) : json_array());
-    if (m->p2p != NULL)
-        bad |= set(root, "p2p", json_incref(m->p2p));
+    bad |= set(root, "across_np", cf_across_set_to_json(&m->across));
+    if (m->across.have_p2p)
+        bad |= set(root, "p2p", cf_p2p_to_json(&m->across.pp));
     if (bad) {
         json_decref(root);
         cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
@@ -266,636 +291,5 @@ int cf_modelset_write(const char *path, const cf_modelset *m, cf_error *e)
         }
     }
     json_decref(root);
-    return rc;
-}
-
-/* ---- reading ---- */
-
-typedef struct rd {
-    const char *name;
-    cf_error *e;
-    char path[256]; /* the field being read: "fits[3].segments[0].coef" */
-} rd;
-
-static int bad(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int bad(rd *r, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return cf_error_set(r->e, CF_EXIT_DATA, r->name, 0, "%s: %s", r->path, msg);
-}
-
-static void at(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void at(rd *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->path, sizeof r->path, fmt, ap);
-    va_end(ap);
-}
-
-static json_t *field(rd *r, json_t *o, const char *base, const char *key, int type, int optional)
-{
-    json_t *v = json_object_get(o, key);
-    at(r, "%s%s%s", base, *base ? "." : "", key);
-    if (v == NULL) {
-        if (!optional)
-            bad(r, "missing field");
-        return NULL;
-    }
-    int ok = type == JSON_REAL ? json_is_number(v) || json_is_null(v) : (int)json_typeof(v) == type;
-    if (!ok) {
-        static const char *names[] = {"an object", "an array", "a string", "an integer",
-                                      "a number",  "true",     "false",    "null"};
-        bad(r, "expected %s", names[type]);
-        return NULL;
-    }
-    return v;
-}
-
-/* A number or null (NAN). */
-static int get_num(rd *r, json_t *o, const char *base, const char *key, int optional, double *v)
-{
-    json_t *j = field(r, o, base, key, JSON_REAL, optional);
-    if (j == NULL) {
-        *v = NAN;
-        return optional && r->e->code == 0 ? 0 : -1;
-    }
-    *v = json_is_null(j) ? NAN : json_number_value(j);
-    return 0;
-}
-
-/* A number >= 0, or null (NAN) for a value that does not exist. */
-static int get_nonneg(rd *r, json_t *o, const char *base, const char *key, int optional, double *v)
-{
-    if (get_num(r, o, base, key, optional, v))
-        return -1;
-    if (*v < 0)
-        return bad(r, "%.6g: expected a number >= 0 or null", *v), -1;
-    return 0;
-}
-
-/* A number that must exist: not null. */
-static int get_finite(rd *r, json_t *o, const char *base, const char *key, double *v)
-{
-    if (get_num(r, o, base, key, 0, v))
-        return -1;
-    if (!isfinite(*v))
-        return bad(r, "expected a finite number"), -1;
-    return 0;
-}
-
-static int get_int(rd *r, json_t *o, const char *base, const char *key, long long min,
-                   long long max, long long *v)
-{
-    json_t *j = field(r, o, base, key, JSON_INTEGER, 0);
-    if (j == NULL)
-        return -1;
-    *v = json_integer_value(j);
-    if (*v < min || *v > max)
-        return bad(r, "%lld out of range: expected %lld to %lld", *v, min, max), -1;
-    return 0;
-}
-
-static int get_str(rd *r, json_t *o, const char *base, const char *key, char *dst, size_t cap)
-{
-    json_t *j = field(r, o, base, key, JSON_STRING, 0);
-    if (j == NULL)
-        return -1;
-    const char *s = json_string_value(j);
-    if (strlen(s) >= cap || *s == '\0')
-        return bad(r, "'%s': expected 1 to %zu characters", s, cap - 1), -1;
-    snprintf(dst, cap, "%s", s);
-    return 0;
-}
-
-static int read_segment(rd *r, json_t *so, const char *base, cf_fit *f, cf_segment *s)
-{
-    long long v;
-    if (!json_is_object(so))
-        return at(r, "%s", base), bad(r, "expected an object"), -1;
-    if (get_int(r, so, base, "from_bytes", 0, (long long)CF_BYTES_MAX, &v))
-        return -1;
-    s->from_bytes = (uint64_t)v;
-    if (get_int(r, so, base, "to_bytes", (long long)s->from_bytes, (long long)CF_BYTES_MAX, &v))
-        return -1;
-    s->to_bytes = (uint64_t)v;
-    if (json_object_get(so, "n") != NULL) {
-        if (get_int(r, so, base, "n", 0, INT32_MAX, &v))
-            return -1;
-        s->n = (int)v;
-    }
-    json_t *coef = field(r, so, base, "coef", JSON_OBJECT, 0);
-    if (coef == NULL)
-        return -1;
-    const cf_model_kind *k = f->kind;
-    char cbase[200];
-    snprintf(cbase, sizeof cbase, "%s.coef", base);
-    /* nc: the coefficients the file holds, all of the kind's or its required ones; the
-     * others are 0 with no variance. */
-    int nc = (int)json_object_size(coef);
-    if (nc != k->ncoef && (k->ncoef_required == 0 || nc != k->ncoef_required))
-        return bad(r, "expected %d coefficients for model '%s', got %zu", k->ncoef, k->name,
-                   json_object_size(coef)),
-               -1;
-    memset(s->coef, 0, sizeof s->coef);
-    memset(s->cov, 0, sizeof s->cov);
-    for (int j = 0; j < nc; j++) {
-        double x;
-        if (get_num(r, coef, cbase, k->coef_names[j], 0, &x))
-            return -1;
-        if (!isfinite(x))
-            return bad(r, "expected a finite number"), -1;
-        s->coef[j] = x;
-    }
-    json_t *cov = field(r, so, base, "cov", JSON_ARRAY, 0);
-    if (cov == NULL)
-        return -1;
-    if ((int)json_array_size(cov) != nc)
-        return bad(r, "expected a %d x %d matrix", nc, nc), -1;
-    for (int j = 0; j < nc; j++) {
-        json_t *row = json_array_get(cov, (size_t)j);
-        at(r, "%s.cov[%d]", base, j);
-        if (!json_is_array(row) || (int)json_array_size(row) != nc)
-            return bad(r, "expected an array of %d numbers", nc), -1;
-        for (int l = 0; l < nc; l++) {
-            json_t *x = json_array_get(row, (size_t)l);
-            if (!json_is_number(x) || !isfinite(json_number_value(x)))
-                return at(r, "%s.cov[%d][%d]", base, j, l), bad(r, "expected a finite number"), -1;
-            s->cov[j][l] = json_number_value(x);
-        }
-    }
-    /* A covariance matrix is symmetric with variances >= 0; any other matrix gives an
-     * interval of the wrong width, or none (the square root of a negative variance). */
-    for (int j = 0; j < nc; j++) {
-        if (s->cov[j][j] < 0)
-            return at(r, "%s.cov[%d][%d]", base, j, j),
-                   bad(r, "%.6g: a variance cannot be negative", s->cov[j][j]), -1;
-        for (int l = 0; l < j; l++) {
-            double a = s->cov[j][l], b = s->cov[l][j];
-            double scale = fmax(fmax(fabs(a), fabs(b)), sqrt(s->cov[j][j] * s->cov[l][l]));
-            if (fabs(a - b) > 1e-9 * scale)
-                return at(r, "%s.cov[%d][%d]", base, j, l),
-                       bad(r,
-                           "%.6g differs from cov[%d][%d] = %.6g: expected a symmetric "
-                           "matrix",
-                           a, l, j, b),
-                       -1;
-        }
-    }
-    /* The standard errors are derived from cov (sqrt of its diagonal); when present
-     * they must say the same, or the file was edited in one place only. */
-    json_t *se = json_object_get(so, "se");
-    if (se != NULL) {
-        char sbase[200];
-        snprintf(sbase, sizeof sbase, "%s.se", base);
-        if (field(r, so, base, "se", JSON_OBJECT, 0) == NULL)
-            return -1;
-        if ((int)json_object_size(se) != nc)
-            return bad(r, "expected %d standard errors for model '%s', got %zu", nc, k->name,
-                       json_object_size(se)),
-                   -1;
-        for (int j = 0; j < nc; j++) {
-            double x;
-            if (get_num(r, se, sbase, k->coef_names[j], 0, &x))
-                return -1;
-            if (!(x >= 0) || !isfinite(x))
-                return bad(r, "expected a finite number >= 0"), -1;
-            double want = sqrt(s->cov[j][j]);
-            if (fabs(x - want) > 1e-6 * fmax(x, want))
-                return bad(r, "%.6g does not match the covariance: sqrt(cov[%d][%d]) = %.6g", x, j,
-                           j, want),
-                       -1;
-        }
-    }
-    return 0;
-}
-
-/* The saturation figures are bandwidths (*_MiBps) and sizes (*_bytes): each a number
- * >= 0 or null, peak_bytes an integer. Checked over the object's members, so that a
- * figure added later is held to the same. */
-static int check_saturation(rd *r, json_t *sat, const char *base)
-{
-    if (sat == NULL || !json_is_object(sat))
-        return 0;
-    const char *key;
-    json_t *x;
-    json_object_foreach(sat, key, x)
-    {
-        size_t n = strlen(key);
-        int bw = n > 6 && strcmp(key + n - 6, "_MiBps") == 0;
-        int size = n > 6 && strcmp(key + n - 6, "_bytes") == 0;
-        if (!bw && !size)
-            continue;
-        at(r, "%s.saturation.%s", base, key);
-        if (strcmp(key, "peak_bytes") == 0 && !json_is_integer(x))
-            return bad(r, "expected an integer"), -1;
-        if (!json_is_number(x) && !json_is_null(x))
-            return bad(r, "expected a number or null"), -1;
-        if (json_is_number(x) && json_number_value(x) < 0)
-            return bad(r, "%.6g: expected a number >= 0 or null", json_number_value(x)), -1;
-    }
-    return 0;
-}
-
-/* "points" (optional; files before it have none): [bytes, t_us] pairs, bytes > 0 and
- * increasing, times > 0. */
-static int points_from_json(rd *r, json_t *fo, const char *base, cf_fit *f)
-{
-    json_t *pts = json_object_get(fo, "points");
-    if (pts == NULL)
-        return 0;
-    if (json_object_get(fo, "points_sd_log") != NULL &&
-        (get_finite(r, fo, base, "points_sd_log", &f->points_sd_log) ||
-         (f->points_sd_log < 0 && (bad(r, "expected a number >= 0"), 1))))
-        return -1;
-    at(r, "%s.points", base);
-    if (!json_is_array(pts))
-        return bad(r, "expected an array"), -1;
-    size_t n = json_array_size(pts);
-    if (n > 0 && (f->points = calloc(n, sizeof *f->points)) == NULL)
-        return bad(r, "out of memory"), -1;
-    for (size_t i = 0; i < n; i++) {
-        json_t *x = json_array_get(pts, i);
-        json_t *b = json_array_get(x, 0), *t = json_array_get(x, 1);
-        at(r, "%s.points[%zu]", base, i);
-        if (!json_is_array(x) || json_array_size(x) != 2 || !json_is_integer(b) ||
-            !json_is_number(t) || json_integer_value(b) <= 0 ||
-            (i > 0 && (uint64_t)json_integer_value(b) <= f->points[i - 1].bytes) ||
-            !(json_number_value(t) > 0) || !isfinite(json_number_value(t)))
-            return bad(r, "expected [bytes, t_us], bytes > 0 and increasing, t_us > 0"), -1;
-        f->points[i] = (cf_measured){(uint64_t)json_integer_value(b), json_number_value(t)};
-        f->npoints++;
-    }
-    return 0;
-}
-
-static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
-{
-    char base[64];
-    long long v;
-    snprintf(base, sizeof base, "fits[%d]", idx);
-    if (!json_is_object(fo))
-        return at(r, "%s", base), bad(r, "expected an object"), -1;
-    if (get_str(r, fo, base, "pattern", f->pattern, sizeof f->pattern) ||
-        get_str(r, fo, base, "datatype", f->datatype, sizeof f->datatype) ||
-        get_str(r, fo, base, "model", f->model, sizeof f->model))
-        return -1;
-    if (get_int(r, fo, base, "np", 1, CF_TABLE_NP_MAX, &v))
-        return -1;
-    f->np = (int)v;
-    json_t *bl = json_object_get(fo, "blocks");
-    if (bl != NULL) {
-        if (get_int(r, fo, base, "blocks", 0, INT32_MAX, &v))
-            return -1;
-        f->blocks = (int)v;
-    }
-    f->kind = cf_model_kind_find(f->model);
-    if (f->kind == NULL || f->kind->ncoef == 0)
-        return at(r, "%s.model", base),
-               bad(r,
-                   "unknown model '%s': expected constant, linear, poly2, piecewise, loggp or "
-                   "datatype",
-                   f->model),
-               -1;
-    f->ncoef = f->kind->ncoef;
-    for (int j = 0; j < f->ncoef; j++)
-        snprintf(f->coef_names[j], CF_COEF_NAME_MAX, "%s", f->kind->coef_names[j]);
-    json_t *segs = field(r, fo, base, "segments", JSON_ARRAY, 0);
-    if (segs == NULL)
-        return -1;
-    size_t ns = json_array_size(segs);
-    if (ns < 1 || (int)ns > f->kind->max_segments)
-        return bad(r, "expected 1 to %d segments, got %zu", f->kind->max_segments, ns), -1;
-    f->nseg = (int)ns;
-    for (int k = 0; k < f->nseg; k++) {
-        char sbase[160];
-        snprintf(sbase, sizeof sbase, "%s.segments[%d]", base, k);
-        if (read_segment(r, json_array_get(segs, (size_t)k), sbase, f, &f->seg[k]))
-            return -1;
-        if (k > 0 && f->seg[k].from_bytes <= f->seg[k - 1].to_bytes)
-            return at(r, "%s.from_bytes", sbase),
-                   bad(r, "expected a size above the previous segment's to_bytes"), -1;
-    }
-    /* The breakpoints repeat the segments' ends: when present they must agree. */
-    json_t *bps = json_object_get(fo, "breakpoints");
-    if (bps != NULL) {
-        if (field(r, fo, base, "breakpoints", JSON_ARRAY, 0) == NULL)
-            return -1;
-        if ((int)json_array_size(bps) != f->nseg - 1)
-            return bad(r, "expected %d breakpoints for %d segments, got %zu", f->nseg - 1, f->nseg,
-                       json_array_size(bps)),
-                   -1;
-        for (int k = 0; k + 1 < f->nseg; k++) {
-            json_t *b = json_array_get(bps, (size_t)k);
-            char bb[160];
-            snprintf(bb, sizeof bb, "%s.breakpoints[%d]", base, k);
-            if (!json_is_object(b))
-                return at(r, "%s", bb), bad(r, "expected an object"), -1;
-            if (get_int(r, b, bb, "after_bytes", 0, (long long)CF_BYTES_MAX, &v))
-                return -1;
-            if ((uint64_t)v != f->seg[k].to_bytes)
-                return bad(r, "%lld: expected segments[%d].to_bytes, %llu", v, k,
-                           (unsigned long long)f->seg[k].to_bytes),
-                       -1;
-            if (get_int(r, b, bb, "before_bytes", 0, (long long)CF_BYTES_MAX, &v))
-                return -1;
-            if ((uint64_t)v != f->seg[k + 1].from_bytes)
-                return bad(r, "%lld: expected segments[%d].from_bytes, %llu", v, k + 1,
-                           (unsigned long long)f->seg[k + 1].from_bytes),
-                       -1;
-        }
-    }
-    if (get_num(r, fo, base, "s2", 0, &f->s2))
-        return -1;
-    if (!(f->s2 >= 0))
-        return bad(r, "expected a number >= 0"), -1;
-    if (get_int(r, fo, base, "dof", 1, INT32_MAX, &v))
-        return -1;
-    f->dof = (int)v;
-    char qb[160];
-    snprintf(qb, sizeof qb, "%s.quality", base);
-    json_t *q = field(r, fo, base, "quality", JSON_OBJECT, 0);
-    if (q == NULL)
-        return -1;
-    if (get_int(r, q, qb, "n", 0, INT32_MAX, &v))
-        return -1;
-    f->q.n = (int)v;
-    if (get_int(r, q, qb, "dof", 0, INT32_MAX, &v))
-        return -1;
-    f->q.dof = (int)v;
-    if (get_nonneg(r, q, qb, "loo_mape", 0, &f->q.loo_mape) ||
-        get_nonneg(r, q, qb, "max_rel_err", 0, &f->q.max_rel_err) ||
-        get_num(r, q, qb, "r2", 0, &f->q.r2) || get_num(r, q, qb, "aicc", 0, &f->q.aicc))
-        return -1;
-    char mb[160];
-    snprintf(mb, sizeof mb, "%s.measured", base);
-    json_t *meas = field(r, fo, base, "measured", JSON_OBJECT, 0);
-    if (meas == NULL)
-        return -1;
-    if (get_int(r, meas, mb, "min_bytes", 0, (long long)CF_BYTES_MAX, &v))
-        return -1;
-    f->min_bytes = (uint64_t)v;
-    if (get_int(r, meas, mb, "max_bytes", (long long)f->min_bytes, (long long)CF_BYTES_MAX, &v))
-        return -1;
-    f->max_bytes = (uint64_t)v;
-    f->min_blocks = f->max_blocks = f->blocks;
-    if (json_object_get(meas, "min_blocks") != NULL) {
-        if (get_int(r, meas, mb, "min_blocks", 0, INT32_MAX, &v))
-            return -1;
-        f->min_blocks = (int)v;
-        if (get_int(r, meas, mb, "max_blocks", f->min_blocks, INT32_MAX, &v))
-            return -1;
-        f->max_blocks = (int)v;
-    }
-    /* Saturation: null, or an object (optional fields; null for values that do not
-     * exist). */
-    json_t *sat = json_object_get(fo, "saturation");
-    f->sat.rinf_MiBps = f->sat.rinf_lo_MiBps = f->sat.rinf_hi_MiBps = NAN;
-    f->sat.n_half_bytes = f->sat.m90_bytes = f->sat.peak_MiBps = NAN;
-    f->sat.plateau_MiBps = f->sat.flat_from_bytes = NAN;
-    f->sat.half_rinf_MiBps = f->sat.last_MiBps = f->sat.falls_beyond_bytes = NAN;
-    f->sat.half_segment = -1;
-    if (sat != NULL && !json_is_null(sat)) {
-        char sb[160];
-        snprintf(sb, sizeof sb, "%s.saturation", base);
-        if (!json_is_object(sat))
-            return at(r, "%s", sb), bad(r, "expected an object or null"), -1;
-        if (get_int(r, sat, sb, "nmsg", 1, 64, &v))
-            return -1;
-        f->sat.nmsg = (int)v;
-        if (get_num(r, sat, sb, "rinf_MiBps", 1, &f->sat.rinf_MiBps) ||
-            get_num(r, sat, sb, "rinf_lo_MiBps", 1, &f->sat.rinf_lo_MiBps) ||
-            get_num(r, sat, sb, "rinf_hi_MiBps", 1, &f->sat.rinf_hi_MiBps) ||
-            get_num(r, sat, sb, "n_half_bytes", 1, &f->sat.n_half_bytes) ||
-            get_num(r, sat, sb, "m90_bytes", 1, &f->sat.m90_bytes) ||
-            get_num(r, sat, sb, "peak_MiBps", 1, &f->sat.peak_MiBps) ||
-            get_num(r, sat, sb, "plateau_MiBps", 1, &f->sat.plateau_MiBps) ||
-            get_num(r, sat, sb, "flat_from_bytes", 1, &f->sat.flat_from_bytes) ||
-            get_num(r, sat, sb, "half_perf_rinf_MiBps", 1, &f->sat.half_rinf_MiBps) ||
-            get_num(r, sat, sb, "last_MiBps", 1, &f->sat.last_MiBps) ||
-            get_num(r, sat, sb, "falls_beyond_bytes", 1, &f->sat.falls_beyond_bytes))
-            return -1;
-        json_t *hs = json_object_get(sat, "half_perf_segment");
-        if (hs != NULL && !json_is_null(hs)) {
-            if (get_int(r, sat, sb, "half_perf_segment", 0, f->nseg - 1, &v))
-                return -1;
-            f->sat.half_segment = (int)v;
-        } else if (hs == NULL && isfinite(f->sat.n_half_bytes)) {
-            /* Files before these fields: n_1/2 came from the tangent. */
-            f->sat.half_segment = f->nseg - 1;
-            f->sat.half_rinf_MiBps = f->sat.rinf_MiBps;
-        }
-        json_t *pb = json_object_get(sat, "peak_bytes");
-        f->sat.peak_bytes = json_is_integer(pb) ? (uint64_t)json_integer_value(pb) : 0;
-        f->sat.valid = isfinite(f->sat.rinf_MiBps);
-        if (json_is_null(json_object_get(sat, "rinf_hi_MiBps")) && f->sat.valid)
-            f->sat.rinf_hi_MiBps = INFINITY;
-    }
-    if (check_saturation(r, sat, base) != 0)
-        return -1;
-    json_t *rej = json_object_get(fo, "rejected");
-    if (rej != NULL) {
-        if (!json_is_array(rej))
-            return at(r, "%s.rejected", base), bad(r, "expected an array"), -1;
-        size_t nr = json_array_size(rej);
-        if (nr > 0 && (f->rejected = calloc(nr, sizeof *f->rejected)) == NULL)
-            return bad(r, "out of memory"), -1;
-        for (size_t i = 0; i < nr; i++) {
-            json_t *x = json_array_get(rej, i);
-            char rb[160];
-            snprintf(rb, sizeof rb, "%s.rejected[%zu]", base, i);
-            cf_rejected *p = &f->rejected[i];
-            if (!json_is_object(x))
-                return at(r, "%s", rb), bad(r, "expected an object"), -1;
-            if (get_int(r, x, rb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
-                return -1;
-            p->bytes = (uint64_t)v;
-            p->blocks = 0;
-            if (json_object_get(x, "blocks") != NULL) {
-                if (get_int(r, x, rb, "blocks", 0, INT32_MAX, &v))
-                    return -1;
-                p->blocks = (int)v;
-            }
-            if (get_finite(r, x, rb, "t_us", &p->t_us) ||
-                get_num(r, x, rb, "rel_err", 0, &p->rel_err))
-                return -1;
-            f->nrejected++;
-        }
-    }
-    if (points_from_json(r, fo, base, f) != 0)
-        return -1;
-    json_t *sa = json_object_get(fo, "set_aside");
-    if (sa != NULL) {
-        if (!json_is_array(sa))
-            return at(r, "%s.set_aside", base), bad(r, "expected an array"), -1;
-        size_t nr = json_array_size(sa);
-        if (nr > 0 && (f->set_aside = calloc(nr, sizeof *f->set_aside)) == NULL)
-            return bad(r, "out of memory"), -1;
-        for (size_t i = 0; i < nr; i++) {
-            json_t *x = json_array_get(sa, i);
-            char rb[160];
-            snprintf(rb, sizeof rb, "%s.set_aside[%zu]", base, i);
-            cf_rejected *p = &f->set_aside[i];
-            if (!json_is_object(x))
-                return at(r, "%s", rb), bad(r, "expected an object"), -1;
-            if (get_int(r, x, rb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
-                return -1;
-            p->bytes = (uint64_t)v;
-            json_t *b = json_object_get(x, "blocks");
-            p->blocks = json_is_integer(b) ? (int)json_integer_value(b) : 0;
-            if (get_num(r, x, rb, "t_us", 0, &p->t_us) ||
-                get_num(r, x, rb, "rel_err", 0, &p->rel_err))
-                return -1;
-            char why[CF_REASON_MAX];
-            if (get_str(r, x, rb, "reason", why, sizeof why))
-                return -1;
-            snprintf(f->set_aside_why, sizeof f->set_aside_why, "%s", why);
-            f->nset_aside++;
-        }
-    }
-    json_t *gain = json_object_get(fo, "gain_over_pack");
-    if (gain != NULL) {
-        if (!json_is_array(gain))
-            return at(r, "%s.gain_over_pack", base), bad(r, "expected an array"), -1;
-        size_t ng = json_array_size(gain);
-        if (ng > 0 && (f->gain = calloc(ng, sizeof *f->gain)) == NULL)
-            return bad(r, "out of memory"), -1;
-        for (size_t i = 0; i < ng; i++) {
-            json_t *x = json_array_get(gain, i);
-            char gb[160];
-            snprintf(gb, sizeof gb, "%s.gain_over_pack[%zu]", base, i);
-            cf_gain *p = &f->gain[i];
-            if (!json_is_object(x))
-                return at(r, "%s", gb), bad(r, "expected an object"), -1;
-            if (get_int(r, x, gb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
-                return -1;
-            p->bytes = (uint64_t)v;
-            if (get_int(r, x, gb, "blocks", 0, INT32_MAX, &v))
-                return -1;
-            p->blocks = (int)v;
-            if (get_finite(r, x, gb, "t_us", &p->t_us) ||
-                get_finite(r, x, gb, "t_pack_us", &p->t_pack_us) ||
-                get_finite(r, x, gb, "gain_pct", &p->gain_pct))
-                return -1;
-            f->ngain++;
-        }
-    }
-    json_t *w = json_object_get(fo, "warnings");
-    if (w != NULL) {
-        if (!json_is_array(w))
-            return at(r, "%s.warnings", base), bad(r, "expected an array of strings"), -1;
-        for (size_t i = 0; i < json_array_size(w); i++) {
-            json_t *s = json_array_get(w, i);
-            if (!json_is_string(s))
-                return at(r, "%s.warnings[%zu]", base, i), bad(r, "expected a string"), -1;
-            cf_fit_warn(f, "%s", json_string_value(s));
-        }
-    }
-    json_t *fm = json_object_get(fo, "formula");
-    if (fm != NULL && !json_is_string(fm))
-        return at(r, "%s.formula", base), bad(r, "expected a string"), -1;
-    if (fm != NULL)
-        snprintf(f->formula, sizeof f->formula, "%s", json_string_value(fm));
-    else
-        cf_fit_formula(f, "text", f->formula, sizeof f->formula);
-    return 0;
-}
-
-static int read_root(rd *r, json_t *root, cf_modelset *m)
-{
-    at(r, "(top level)");
-    if (!json_is_object(root))
-        return bad(r, "expected a JSON object: this is not a commfit model file");
-    long long major;
-    if (get_int(r, root, "", "commfit_model", 1, LLONG_MAX, &major))
-        return CF_EXIT_DATA;
-    if (major > CF_MODEL_MAJOR)
-        return bad(r,
-                   "version %lld is newer than this commfit reads (%d); upgrade commfit to "
-                   "read this model file",
-                   major, CF_MODEL_MAJOR);
-    json_t *src = field(r, root, "", "source", JSON_OBJECT, 0);
-    if (src == NULL)
-        return CF_EXIT_DATA;
-    m->source = json_incref(src);
-    json_t *fits = field(r, root, "", "fits", JSON_ARRAY, 0);
-    if (fits == NULL)
-        return CF_EXIT_DATA;
-    json_t *x = json_object_get(root, "across_np");
-    if (x != NULL && !json_is_null(x))
-        m->across_np = json_incref(x);
-    x = json_object_get(root, "p2p");
-    if (x != NULL && !json_is_null(x))
-        m->p2p = json_incref(x);
-    for (size_t i = 0; i < json_array_size(fits); i++) {
-        cf_fit f;
-        memset(&f, 0, sizeof f);
-        if (read_fit(r, json_array_get(fits, i), (int)i, &f) != 0) {
-            cf_fit_clear(&f);
-            return CF_EXIT_DATA;
-        }
-        if (cf_modelset_add(m, &f) != 0) {
-            cf_fit_clear(&f);
-            return bad(r, "out of memory");
-        }
-    }
-    return 0;
-}
-
-int cf_modelset_read_mem(const char *buf, size_t len, const char *name, cf_modelset **out,
-                         cf_error *e)
-{
-    json_error_t je;
-    if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
-        buf += 3; /* a UTF-8 byte order mark */
-        len -= 3;
-    }
-    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-    if (root == NULL)
-        return cf_error_set(e, CF_EXIT_DATA, name, je.line > 0 ? je.line : 0, "not valid JSON: %s",
-                            je.text);
-    cf_modelset *m = cf_modelset_alloc();
-    if (m == NULL) {
-        json_decref(root);
-        return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
-    }
-    cf_error local;
-    rd r = {name, e ? e : &local, ""};
-    cf_error_clear(r.e);
-    int rc = read_root(&r, root, m);
-    json_decref(root);
-    if (rc != 0) {
-        cf_modelset_free(m);
-        return rc;
-    }
-    *out = m;
-    return 0;
-}
-
-int cf_modelset_read(const char *path, cf_modelset **out, cf_error *e)
-{
-    FILE *fp = fopen(path, "rb");
-    if (fp == NULL)
-        return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot open: %s", strerror(errno));
-    /* fopen opens a folder for reading on Linux; only the read fails, saying too little. */
-    struct stat st;
-    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(fp);
-        return cf_error_set(e, CF_EXIT_DATA, path, 0,
-                            "is a folder, not a model file: name a .json file written by "
-                            "'commfit fit'");
-    }
-    char *buf = NULL;
-    size_t len = 0;
-    int rrc = cf_read_all(fp, path, &buf, &len, e);
-    fclose(fp);
-    if (rrc != 0)
-        return rrc;
-    int rc = cf_modelset_read_mem(buf, len, path, out, e);
-    free(buf);
     return rc;
 }

@@ -1,5 +1,6 @@
-/* The model file (JSON, "commfit_model": 1): a set of fits (fit/fit.h) with the metadata
- * of their tables, its reader (validated against the schema of commfit-formats(5)) and
+/* The model file (JSON, "commfit_model": 1): a set of fits (fit/fit.h), the across-np
+ * models and the point-to-point estimate (fit/across.h) with the metadata of their
+ * tables, its reader (validated once, against the schema of commfit-formats(5)) and
  * writer. */
 #ifndef CF_MODELFILE_H
 #define CF_MODELFILE_H
@@ -10,6 +11,7 @@
 
 #include "base/error.h"
 #include "base/table.h"
+#include "fit/across.h"
 #include "fit/fit.h"
 
 #define CF_MODEL_MAJOR 1
@@ -17,9 +19,10 @@
 typedef struct cf_modelset {
     size_t nfits, cap;
     cf_fit *fits;
-    json_t *source;    /* owned reference: table metadata, files, statistic, weights */
-    json_t *across_np; /* owned reference or NULL: written as is (commfit predict's) */
-    json_t *p2p;       /* owned reference or NULL: written as is (commfit predict's) */
+    json_t *source; /* owned reference: table metadata, files, statistic, weights */
+    /* "across_np" and "p2p": the across-np models (none: an empty array) and the
+     * point-to-point estimate (written when across.have_p2p) */
+    cf_across_set across;
 } cf_modelset;
 
 cf_modelset *cf_modelset_alloc(void);
@@ -27,8 +30,9 @@ void cf_modelset_free(cf_modelset *m);
 /* Appends a copy of f (taking over its rejected, gain and warnings arrays); 0 or -1. */
 int cf_modelset_add(cf_modelset *m, cf_fit *f);
 
-/* Reads and validates a model file: refuses a newer "commfit_model" major version and a
- * missing or mistyped field, naming the field and the file. */
+/* Reads and validates a model file, its across-np models and point-to-point estimate
+ * included: refuses a newer "commfit_model" major version and a missing or mistyped
+ * field, naming the field and the file. */
 int cf_modelset_read(const char *path, cf_modelset **out, cf_error *e);
 int cf_modelset_read_mem(const char *buf, size_t len, const char *name, cf_modelset **out,
                          cf_error *e);

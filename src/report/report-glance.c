@@ -152,7 +152,7 @@ static void error_cells(FILE *fp, double loo, double most)
  * each np (keys k[0..n), all of that pattern and datatype). */
 static void collective_rows(FILE *fp, const cf_report *r, const glance_key *k, size_t n)
 {
-    const cf_across *a = cf_across_set_find(&r->across, k->pattern, k->datatype);
+    const cf_across *a = cf_across_set_find(r->across, k->pattern, k->datatype);
     if (a != NULL && a->error[0] == '\0') {
         char terms[1024];
         cf_across_describe(a, terms, sizeof terms);
@@ -189,7 +189,7 @@ static void collective_rows(FILE *fp, const cf_report *r, const glance_key *k, s
 /* Whether a collective (keys k[0..n) of one pattern and datatype) has a model to show. */
 static int collective_modelled(const cf_report *r, const glance_key *k, size_t n)
 {
-    const cf_across *a = cf_across_set_find(&r->across, k->pattern, k->datatype);
+    const cf_across *a = cf_across_set_find(r->across, k->pattern, k->datatype);
     int any = a != NULL && a->error[0] == '\0';
     for (size_t i = 0; i < n && !any; i++)
         any = cf_report_fit(r, k[i].pattern, k[i].np, k[i].datatype) != NULL;

@@ -387,7 +387,7 @@ static void saturation_table(FILE *fp, const cf_modelset *ms)
 /* The across-np models. */
 static void across_table(FILE *fp, const cf_report *r)
 {
-    if (r->across.n > 0) {
+    if (r->across->n > 0) {
         fputs("<h3>Across process counts</h3>\n"
               "<p>Per pattern, the algorithm cost terms fitted jointly over every measured "
               "process count and size; they let predict answer for process counts that were "
@@ -396,8 +396,8 @@ static void across_table(FILE *fp, const cf_report *r)
               "<th>measured np</th><th>terms (&micro;s per unit)</th><th>points</th>"
               "<th>leave-one-out error</th><th>largest error</th></tr>\n",
               fp);
-        for (size_t i = 0; i < r->across.n; i++) {
-            const cf_across *a = &r->across.a[i];
+        for (size_t i = 0; i < r->across->n; i++) {
+            const cf_across *a = &r->across->a[i];
             fputs("<tr><td>", fp);
             cf_report_html_text(fp, a->pattern);
             fputs("</td><td>", fp);

@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 #include "fit/across.h"
-#include "modelfile/across-json.h"
 #include "modelfile/modelfile.h"
 #include "base/error.h"
 #include "base/table.h"
@@ -45,10 +44,10 @@ typedef struct cf_report {
     const char *table_path;
     const cf_modelset *ms; /* or NULL */
     const char *model_path;
-    int stat;             /* the fits' statistic (cf_statistic), or -1: median if known */
-    cf_across_set across; /* the model's across-np models (empty without) */
-    const char *name;     /* of the report: its folder's last component */
-    const char *dir;      /* the temporary folder being filled */
+    int stat;                    /* the fits' statistic (cf_statistic), or -1: median if known */
+    const cf_across_set *across; /* the model's across-np models (ms->across; empty without) */
+    const char *name;            /* of the report: its folder's last component */
+    const char *dir;             /* the temporary folder being filled */
     int dirfd;
     int png;
     cf_plot *plots;
@@ -148,7 +147,7 @@ int cf_report_plots_table(cf_report *r, cf_error *e);
 /* --- the model's part (report-model.c) --- */
 
 /* Reads what the plots need from the model: the statistic, the across-np models. */
-int cf_report_model_open(cf_report *r, cf_error *e);
+void cf_report_model_open(cf_report *r);
 void cf_report_model_close(cf_report *r);
 /* Writes a block of the fit sampled on a log scale over [lo, hi] (with the steps at its
  * breakpoints): bytes t_us lo_us hi_us, the interval the 95% prediction interval. blocks

@@ -14,27 +14,24 @@
 /* Points of a fitted curve: enough for a smooth line over six decades on 900 pixels. */
 #define SAMPLES 160
 
-int cf_report_model_open(cf_report *r, cf_error *e)
+void cf_report_model_open(cf_report *r)
 {
+    static const cf_across_set none;
     r->stat = -1;
-    memset(&r->across, 0, sizeof r->across);
+    r->across = r->ms != NULL ? &r->ms->across : &none;
     if (r->ms == NULL)
-        return 0;
+        return;
     /* The points are drawn with the statistic the fits used, so that a curve and its
      * points agree and the residuals are the fit's own. */
     const json_t *st = json_object_get(r->ms->source, "statistic");
     cf_statistic s;
     if (json_is_string(st) && cf_statistic_parse(json_string_value(st), &s) == 0)
         r->stat = (int)s;
-    if (r->ms->across_np == NULL && r->ms->p2p == NULL)
-        return 0;
-    return cf_across_set_load(r->ms->across_np, r->ms->p2p, r->model_path, &r->across, e);
 }
 
 void cf_report_model_close(cf_report *r)
 {
-    if (r->ms != NULL)
-        cf_across_set_clear(&r->across);
+    r->across = NULL;
 }
 
 double cf_report_row_time(const cf_report *r, const cf_row *x)

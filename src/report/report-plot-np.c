@@ -105,13 +105,12 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
     char how[96];
     /* The curves start at the smallest np the estimate means anything at: 2 processes. */
     long from_est = P->np_lo < 2 ? 2 : P->np_lo, last = 0;
-    cf_script_block(sc, "point-to-point estimate",
-                    "np t_us lo_us hi_us (point-to-point estimate)");
+    cf_script_block(sc, "point-to-point estimate", "np t_us lo_us hi_us (point-to-point estimate)");
     for (int k = 0; k <= 60; k++) {
         long p = lround(from_est * pow((double)P->np_far / from_est, k / 60.0));
         cf_estimate x;
         if (p == last ||
-            cf_p2p_predict(&P->r->across.pp, P->est, P->datatype, p, (double)m, &x) != 0 ||
+            cf_p2p_predict(&P->r->across->pp, P->est, P->datatype, p, (double)m, &x) != 0 ||
             !(x.t_us > 0))
             continue;
         last = p;
@@ -128,11 +127,11 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
     double shift = pow(1.035, (double)j - (double)(n_pick - 1) / 2);
     for (size_t k = P->n_np; k < P->n_axis; k++) {
         cf_estimate x;
-        if (cf_p2p_predict(&P->r->across.pp, P->est, P->datatype, (long)P->nps[k], (double)m,
+        if (cf_p2p_predict(&P->r->across->pp, P->est, P->datatype, (long)P->nps[k], (double)m,
                            &x) == 0 &&
             x.t_us > 0)
-            fprintf(sc->dat, "%.6g %.6g %.6g %.6g\n", (double)P->nps[k] * shift, x.t_us,
-                    x.lo_us, x.hi_us);
+            fprintf(sc->dat, "%.6g %.6g %.6g %.6g\n", (double)P->nps[k] * shift, x.t_us, x.lo_us,
+                    x.hi_us);
     }
     snprintf(how, sizeof how, "using 1:2:3:4 with yerrorbars lt %d pt 0 lw 1", lt);
     cf_script_curve(sc, how, NULL);
@@ -146,16 +145,17 @@ static void np_key(const np_plot *P, cf_script *sc)
         cf_script_key(sc, "with lines lc rgb '#000000'", "across-np model");
         cf_script_key(sc, "with lines lc rgb '#000000' dt 2",
                       "across-np model, extrapolated beyond the np measured");
-        cf_script_key(sc, "with lines lc rgb '#000000' dt 3 lw 1",
-                      "its 95% prediction interval");
+        cf_script_key(sc, "with lines lc rgb '#000000' dt 3 lw 1", "its 95% prediction interval");
         fprintf(sc->gp,
                 "set arrow from %ld, graph 0 to %ld, graph 1 nohead lc rgb '#808080' "
                 "dt 3\n",
                 P->np_hi, P->np_hi);
     } else if (P->est != NULL) {
         char t[320];
-        snprintf(t, sizeof t, "point-to-point estimate, what predict answers: %s\n      with "
-                 "ping-pong's alpha and beta, times the contention measured", P->algs);
+        snprintf(t, sizeof t,
+                 "point-to-point estimate, what predict answers: %s\n      with "
+                 "ping-pong's alpha and beta, times the contention measured",
+                 P->algs);
         cf_script_key(sc, "with lines lc rgb '#000000' dt 2", t);
         cf_script_key(sc, "with yerrorbars lc rgb '#000000' pt 0 lw 1",
                       "its 95% prediction interval (with a model-error factor)");
@@ -170,10 +170,10 @@ static void np_caption(const np_plot *P, const char *pattern, char *caption, siz
              "message sizes%s. %s; bars are the 95%% confidence interval.%s",
              pattern, P->est ? "" : " measured at two process counts or more",
              cf_plot_points_note(r),
-             P->a ? " Lines are the across-np model fitted jointly over every measured process "
-                    "count and size: solid where it was fitted, dashed where it is extrapolated "
-                    "beyond the largest process count measured (the dotted vertical line), with "
-                    "its 95% prediction interval dotted."
+             P->a     ? " Lines are the across-np model fitted jointly over every measured process "
+                        "count and size: solid where it was fitted, dashed where it is extrapolated "
+                        "beyond the largest process count measured (the dotted vertical line), with "
+                        "its 95% prediction interval dotted."
              : P->est ? " Dashed lines are the point-to-point estimate, which is what commfit "
                         "predict answers at a process count without a fit: the cost of the "
                         "algorithm MPICH uses for the pattern evaluated with the ping-pong's alpha "
@@ -182,8 +182,8 @@ static void np_caption(const np_plot *P, const char *pattern, char *caption, siz
                         "measured; bars at the labelled process counts are its 95% prediction "
                         "interval, which includes a model-error factor for what alpha and beta "
                         "cannot know."
-             : r->ms ? " The model has no across-np model for this pattern."
-                     : "");
+             : r->ms  ? " The model has no across-np model for this pattern."
+                      : "");
 }
 
 /* The axis: the measured process counts, and beyond them where the model or the estimate
@@ -227,8 +227,7 @@ static void np_points(const np_plot *P, cf_script *sc, uint64_t m, int lt)
     cf_script_curve(sc, how, t);
 }
 
-int cf_plot_np(cf_report *r, const char *pattern, const char *datatype, int name_dt,
-               cf_error *e)
+int cf_plot_np(cf_report *r, const char *pattern, const char *datatype, int name_dt, cf_error *e)
 {
     np_plot P = {.r = r, .datatype = datatype};
     if (cf_sel_rows(r->table, pattern, datatype, 0, &P.s, e) != 0)
@@ -248,7 +247,7 @@ int cf_plot_np(cf_report *r, const char *pattern, const char *datatype, int name
      * the point-to-point estimate; that is the curve. */
     cf_answer_source src;
     int have = r->ms != NULL &&
-               cf_answer_choose(r->ms, &r->across, pattern, datatype, 0, &src, NULL, 0) == 0;
+               cf_answer_choose(r->ms, r->across, pattern, datatype, 0, &src, NULL, 0) == 0;
     P.a = have && src.kind == CF_ANSWER_ACROSS ? src.across : NULL;
     P.est = have && src.kind == CF_ANSWER_P2P ? src.coll : NULL;
     if (P.n_np == 0 || (P.n_np < 2 && P.est == NULL))

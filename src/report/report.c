@@ -575,9 +575,8 @@ int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
         rmdir(tmp);
     } else {
         arm(tmp, r.dirfd);
-        rc = cf_report_model_open(&r, e);
-        if (rc == 0)
-            rc = cf_report_plots_table(&r, e);
+        cf_report_model_open(&r);
+        rc = cf_report_plots_table(&r, e);
         res->n_plots = r.n_plots;
         if (rc == 0 && o->gnuplot != NULL)
             rc = draw(&r, o, res, e);

@@ -19,7 +19,7 @@ while read -r fmt file opts nrows nps pats; do
     check "$file: patterns $pats" test "$got_pats" = "$(echo $pats | tr ',' ' ') "
 done <<'EOF'
 imb imb2021_mpich402_1node_np2_all.txt - 423 2 allgather,allgatherv,allreduce,alltoall,alltoallv,barrier,bcast,exchange,gather,gatherv,pingping,pingpong,reduce,reduce_local,reduce_scatter,reduce_scatter_block,scatter,scatterv,sendrecv
-imb imb41_gbrandino_juno_arm_internode_eth.txt - 379 2 allgather,allgatherv,allreduce,alltoall,alltoallv,barrier,bcast,exchange,gather,gatherv,pingping,pingpong,reduce,reduce_scatter,scatter,scatterv,sendrecv
+imb imb41_gbrandino_juno_arm_internode_eth.txt - 378 2 allgather,allgatherv,allreduce,alltoall,alltoallv,barrier,bcast,exchange,gather,gatherv,pingping,pingpong,reduce,reduce_scatter,scatter,scatterv,sendrecv
 imb imb_stackhpc_ompi4_ib_pingpong.txt - 24 2 pingpong
 osu osu532_hpccofc_ib_latency_compute001.txt - 24 2 pingpong
 osu osu562_stackhpc_alaska_hdr100ib_ompi4_alltoall.txt --np=64 21 64 alltoall
@@ -108,6 +108,21 @@ Try 'commfit import --help'." "no file"
 run "$COMMFIT" import osu --np 0 lat.out
 expect_rc 2 "--np 0"
 grep_err "^commfit: import: --np '0': expected 1 to 16777216$" "--np 0: message"
+# One process count per file: the runs of one collective at several np, one file each.
+run "$COMMFIT" import osu --np 64,128 "$R/osu562_stackhpc_alaska_hdr100ib_ompi4_alltoall.txt" \
+    "$R/osu74_mpich402_1node_np2_alltoall_full.txt" -o multi.csv
+expect_rc 0 "--np list: one per file"
+check "--np list: np 64 from the first file, 128 from the second" test \
+    "$(grep -v '^#' multi.csv | tail -n +2 | cut -d, -f2,14 | sed 's/:[0-9]*$//' | sort -u | tr '\n' ' ')" = \
+    "128,osu74_mpich402_1node_np2_alltoall_full.txt 64,osu562_stackhpc_alaska_hdr100ib_ompi4_alltoall.txt "
+run "$COMMFIT" import osu --np 64,128,256 lat.out lat.out
+expect_rc 2 "--np list of the wrong length"
+grep_err "^commfit: import: --np has 3 process counts for 2 files: expected one, or one per FILE$" \
+    "--np list of the wrong length: message"
+run "$COMMFIT" import osu --np 64, lat.out
+expect_rc 2 "--np list with an empty value"
+grep_err "^commfit: import: --np '64,': expected N or N,N,\.\.\. \(one per FILE, at most 64\)$" \
+    "--np list with an empty value: message"
 run "$COMMFIT" import osu --pattern All-To-All lat.out
 expect_rc 2 "bad --pattern"
 grep_err "^commfit: import: --pattern 'All-To-All': expected 1 to 31 lower-case letters" "bad --pattern: message"

@@ -534,6 +534,18 @@ run "$COMMFIT" predict -m asym.json -p alltoall -n 4 -b 1K
 expect_rc 1 "a covariance that is not symmetric"
 grep_err "^commfit: predict: asym.json: fits\[0\]\.segments\[0\]\.cov\[1\]\[0\]: .* differs from cov\[0\]\[1\] = .*: expected a symmetric matrix$" \
     "a covariance that is not symmetric: the element named"
+# the across-np models and the point-to-point estimate are checked when the file is read,
+# by their path, whichever source would answer (here the fit at np 4)
+sed '0,/"basis": \[/s//"basis": [ "p^3",/' cluster.json >basis-bad.json
+run "$COMMFIT" predict -m basis-bad.json -p alltoall -n 4 -b 1K
+expect_rc 1 "an across-np term it does not know"
+expect_err "commfit: predict: basis-bad.json: across_np[0].segments[0].basis: unknown term 'p^3' (from a newer commfit?)" \
+    "an across-np term it does not know: the path named"
+sed 's/"gamma_source": "[^"]*"/"gamma_source": 7/' cluster.json >gamma-bad.json
+run "$COMMFIT" predict -m gamma-bad.json -p alltoall -n 4 -b 1K
+expect_rc 1 "a point-to-point field mistyped"
+expect_err "commfit: predict: gamma-bad.json: p2p.gamma_source: expected a non-empty string" \
+    "a point-to-point field mistyped: the path named"
 mkdir folder.json
 run "$COMMFIT" predict -m folder.json -p alltoall -n 4 -b 1K
 expect_rc 1 "a folder as the model file"

@@ -35,6 +35,19 @@ check "metadata: 2 ranks on the node" grep -qx '# ranks_per_node: 2' t.csv
 check "metadata: the command line" \
     grep -qx '# command: commfit measure --patterns all,loggp --sizes 0,1,1K,4K --samples 2 --reps 3 --check -o t.csv' t.csv
 check "metadata: the MPI library" grep -q '^# mpi_library: ..*' t.csv
+check "metadata: the collectives timed call by call, as IMB" \
+    grep -qx '# coll_timing: each call alone, a barrier after it (IMB -sync 1)' t.csv
+check "metadata: the root is rank 0, as IMB" grep -qx '# coll_root: rank 0 (IMB -root_shift 0)' t.csv
+check "metadata: what reduce_scatter's size means" \
+    grep -q '^# reduce_scatter_bytes: each rank.s block' t.csv
+
+# IMB's -sync 0 and -root_shift 1 as named departures: in the plan, the metadata and --check.
+run mpirun 2 "$COMMFIT" measure --patterns bcast,reduce,scatter,gatherv,reduce_scatter,exchange \
+    --sizes 0,4,1K --np 2 --samples 1 --reps 3 --check --no-sync --root-shift -o m.csv
+expect_rc 0 "--no-sync --root-shift with --check"
+check "plan: --no-sync --root-shift" grep -q '^# plan: .* --check --no-sync --root-shift$' m.csv
+check "metadata: the loop timed whole" grep -q '^# coll_timing: the calls back to back' m.csv
+check "metadata: the root moves" grep -q '^# coll_root: round-robin' m.csv
 check "header ends with the stop column" grep -q '^pattern,np,bytes,.*,bw_MiBps,stop$' t.csv
 if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
     check "metadata: not oversubscribed" grep -qx '# oversubscribed: no' t.csv

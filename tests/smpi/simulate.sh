@@ -54,6 +54,34 @@ check "alltoall 1 MiB: np=8 costs 5-9x np=2 ($a8 vs $a2 us)" \
     sh -c "awk -v a=$a2 -v b=$a8 'BEGIN { r = b / a; exit !(r > 5 && r < 9) }'"
 check "bcast grows with size" lt "$(tavg bcast 8 1024 a.csv)" "$(tavg bcast 8 1048576 a.csv)"
 
+# IMB's method by default: each collective call timed alone, a barrier after it; --no-sync
+# times the loop whole, so that calls overlap or queue (a small bcast reads lower, a large
+# gather higher); the point-to-point patterns are timed alike either way. On the flat
+# (symmetric) cluster, moving the root (--root-shift) leaves scatter, gather and reduce
+# alone; SMPI's MPICH bcast costs more from a root other than 0.
+run "$COMMFIT" measure -q --simulate "$P/flat.xml" --patterns pingpong,bcast,gather,scatter,reduce \
+    --sizes 1K,1M --np 2,8 --no-sync -o ns.csv
+expect_rc 0 "--no-sync in simulation"
+run "$COMMFIT" measure -q --simulate "$P/flat.xml" --patterns pingpong,bcast,gather,scatter,reduce \
+    --sizes 1K,1M --np 2,8 --root-shift -o rs.csv
+expect_rc 0 "--root-shift in simulation"
+run "$COMMFIT" measure -q --simulate "$P/flat.xml" --patterns pingpong,bcast,gather,scatter,reduce \
+    --sizes 1K,1M --np 2,8 -o imb.csv
+expect_rc 0 "IMB's method in simulation"
+check "pingpong: the same with and without --no-sync" \
+    test "$(tavg pingpong 2 1048576 ns.csv)" = "$(tavg pingpong 2 1048576 imb.csv)"
+check "bcast 1 KiB np 8: lower back to back ($(tavg bcast 8 1024 ns.csv) vs $(tavg bcast 8 1024 imb.csv) us)" \
+    lt "$(tavg bcast 8 1024 ns.csv)" "$(tavg bcast 8 1024 imb.csv)"
+check "gather 1 MiB np 8: higher back to back ($(tavg gather 8 1048576 ns.csv) vs $(tavg gather 8 1048576 imb.csv) us)" \
+    lt "$(tavg gather 8 1048576 imb.csv)" "$(tavg gather 8 1048576 ns.csv)"
+for pb in "scatter 1024" "scatter 1048576" "gather 1048576" "reduce 1024" "reduce 1048576"; do
+    set -- $pb
+    check "$1 $2 np 8: the root's place changes nothing on a symmetric cluster ($(tavg $1 8 $2 rs.csv) vs $(tavg $1 8 $2 imb.csv) us)" \
+        sh -c "awk -v a=$(tavg $1 8 $2 rs.csv) -v b=$(tavg $1 8 $2 imb.csv) 'BEGIN { exit !(a / b > 0.999 && a / b < 1.001) }'"
+done
+check "bcast 1 MiB np 8: SMPI's MPICH bcast costs more from roots other than 0" \
+    lt "$(tavg bcast 8 1048576 imb.csv)" "$(tavg bcast 8 1048576 rs.csv)"
+
 # Multi-core nodes: ranks fill a node (8 cores) first; inside it, shared memory is faster
 # than the flat cluster's network; np=16 crosses to a second node.
 run "$COMMFIT" measure -q --simulate "$P/multicore.xml" --patterns pingpong,alltoall \
@@ -146,6 +174,15 @@ bad 1 "a hostfile host not in the platform" "^commfit: measure: unknown:2: host 
     --simulate "$P/flat.xml" --np 2 --hostfile unknown
 bad 2 "alltoall of 32 KiB at np=3 under SMPI's mpich selector" "^commfit: measure: --simulate: SMPI's mpich selector runs alltoall of 32 KiB and more with its pairwise algorithm, which aborts at np=3" \
     --simulate "$P/flat.xml" --patterns alltoall --sizes 16K,32K --np 2,3
+bad 2 "an empty allreduce under SMPI's ompi selector (it dies of SIGFPE)" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty allreduce \\(2 bytes, no element\\): start --sizes at 4 or leave out allreduce$" \
+    --simulate "$P/flat.xml" --coll-selector ompi --patterns pingpong,allreduce --sizes 2,4 --np 2
+bad 2 "an empty bcast under SMPI's ompi selector" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty bcast \\(0 bytes, no element\\)" \
+    --simulate "$P/flat.xml" --coll-selector ompi --patterns bcast --sizes 0,4 --np 2
+run "$COMMFIT" measure -q --simulate "$P/flat.xml" --coll-selector ompi --patterns bcast,allreduce \
+    --np 2 --reps 2 -o ompi-default.csv
+expect_rc 0 "the ompi selector's default sizes"
+check "the ompi selector's default sizes start at 4 bytes" \
+    grep -q '^# plan: --patterns bcast,allreduce --sizes 4,8,16,' ompi-default.csv
 bad 2 "--hostfile without --simulate" "^commfit: measure: --hostfile goes with --simulate PLATFORM$" \
     --hostfile two
 bad 2 "--launcher with --simulate" "^commfit: measure: --simulate runs under SimGrid's smpirun" \

@@ -69,8 +69,33 @@ static void ompi_rules(void)
     pick_is("openmpi", "alltoall", 64, 262144, "pairwise");
     pick_is("openmpi", "alltoall", 64, 3000, "linear sync");
     /* From 256 processes the bands are not carried: no rule. */
-    pick_is("openmpi", "bcast", 256, 1024, "(none)");
-    pick_is("smpi-ompi", "allreduce", 1024, 1024, "(none)");
+    /* SMPI 3.32's binomial reduce in 1 KiB segments where p > 0.6016/1024 * m + 1.3496, from
+     * 2 KiB (20 KiB under 8 processes): the segmented tree moves to larger sizes with p. */
+    pick_is("smpi-ompi", "reduce", 64, 65536, "binomial tree in 1 KiB segments");
+    pick_is("smpi-ompi", "reduce", 64, 131072, "binomial tree");
+    pick_is("smpi-ompi", "reduce", 64, 1024, "binomial tree");
+    pick_is("smpi-ompi", "reduce", 16, 16384, "binomial tree in 1 KiB segments");
+    pick_is("smpi-ompi", "reduce", 16, 65536, "binomial tree");
+    pick_is("smpi-ompi", "reduce", 8, 8192, "binomial tree in 1 KiB segments");
+    pick_is("smpi-ompi", "reduce", 16, 2048, "binary tree");
+    pick_is("openmpi", "reduce", 64, 65536, "binomial tree");
+    /* The bands from 256 processes on, to the last that holds every larger communicator. */
+    pick_is("openmpi", "bcast", 256, 1024, "knomial tree");
+    pick_is("openmpi", "bcast", 300, 20000, "split binary tree");
+    pick_is("openmpi", "bcast", 1 << 20, 10000, "binary tree");
+    pick_is("smpi-ompi", "allreduce", 1024, 1024, "reduce + bcast");
+    pick_is("openmpi", "allreduce", 3072, 3000, "segmented ring");
+    pick_is("openmpi", "allreduce", 24576, 20000, "recursive doubling");
+    pick_is("openmpi", "allreduce", 24576, 32768, "Rabenseifner");
+    pick_is("openmpi", "alltoall", 5000, 100, "modified Bruck");
+    pick_is("openmpi", "alltoall", 5000, 40000, "linear");
+    pick_is("openmpi", "reduce", 5000, 20, "in-order binary tree");
+    pick_is("openmpi", "reduce", 3000, 4096, "binomial tree");
+    pick_is("openmpi", "allgather", 3000, 64, "recursive doubling");
+    pick_is("openmpi", "allgather", 1500, 4, "Bruck");
+    pick_is("openmpi", "allgather", 1500, 8, "recursive doubling");
+    pick_is("openmpi", "allgather", 600, 200000, "neighbor exchange");
+    pick_is("openmpi", "allgather", 300, 200000, "ring");
 }
 
 static void rules(void)
@@ -158,11 +183,66 @@ static void steps(void)
          "binary at 7: 2 levels");
     near(cf_steps_cost(CF_STEPS_BINARY, 16, m, UM, ut, NUM), 4 * unit(m), 1e-9,
          "binary at 16: 4 levels");
-    near(cf_steps_cost(CF_STEPS_KNOMIAL, 64, m, UM, ut, NUM), 9 * unit(m), 1e-9,
-         "4-nomial at 64: 3 levels of 3 sends");
+    near(cf_steps_cost(CF_STEPS_KNOMIAL, 64, m, UM, ut, NUM), 3 * cf_unit_time(UM, ut, NUM, 3 * m),
+         1e-9, "4-nomial at 64: 3 levels, each 3 messages at once");
     near(cf_steps_cost(CF_STEPS_KNOMIAL, 2, m, UM, ut, NUM), unit(m), 1e-9, "4-nomial at 2: 1");
     near(cf_steps_cost(CF_STEPS_NEIGHBOR, 8, m, UM, ut, NUM), unit(m) + 3 * unit(131072), 1e-9,
          "neighbor exchange at 8: m, then 3 of 2m");
+    near(cf_steps_cost(CF_STEPS_SEG_TREE, 64, m, UM, ut, NUM),
+         (64 + 5) * cf_unit_time(UM, ut, NUM, 1024), 1e-9,
+         "1 KiB segments through 6 levels: 64 + 5 steps of 1 KiB");
+    near(cf_steps_cost(CF_STEPS_SEG_TREE, 16, 512, UM, ut, NUM), 4 * cf_unit_time(UM, ut, NUM, 512),
+         1e-9, "one segment through 4 levels: 4 steps");
+}
+
+/* SMPI's ompi allreduce runs at np=2 a ring of two half-size steps at some sizes, recursive
+ * doubling (one full step) at others, Rabenseifner above 256 KiB: the grid's unit is the
+ * point-to-point step those imply, not the np=2 times themselves, so recursive doubling at
+ * np=64 on sizes it never ran at below 64 costs lg p full steps. */
+static const double AR_SIZES[] = {4,     16,    64,     256,     1024,   4096,
+                                  16384, 65536, 262144, 1048576, 2097152};
+#define NAR 11
+
+static double allreduce_truth(long p, double m)
+{
+    double ut[NAR];
+    for (int i = 0; i < NAR; i++)
+        ut[i] = unit(AR_SIZES[i]);
+    cf_rule_alg a;
+    cf_rules_pick("smpi-ompi", "allreduce", p, m, &a);
+    return cf_steps_cost(a.steps, p, m, AR_SIZES, ut, NAR);
+}
+
+static void unit_np2(void)
+{
+    static const long nps[] = {2, 4, 8, 16};
+    cf_point pts[4 * NAR];
+    size_t n = 0;
+    for (int a = 0; a < 4; a++)
+        for (int i = 0; i < NAR; i++)
+            pts[n++] = (cf_point){nps[a], AR_SIZES[i], allreduce_truth(nps[a], AR_SIZES[i])};
+    static cf_across a;
+    cf_error e;
+    cf_error_clear(&e);
+    ok(cf_across_fit_points(cf_coll_find("allreduce"), "float", pts, n, &a, &e) == 0,
+       "allreduce at np 2-16 fits");
+    cf_across_grid_build(&a, "smpi-ompi", pts, n);
+    is_str(a.grid.rules, "smpi-ompi", "smpi-ompi: a grid");
+    double worst = 0;
+    for (int i = 0; i < a.grid.nunit; i++)
+        worst = fmax(worst, fabs(a.grid.unit_t_us[i] - unit(a.grid.unit_bytes[i])) /
+                                unit(a.grid.unit_bytes[i]));
+    ok(worst < 0.05, "the unit is the point-to-point step within 5%% (worst %.3f)", worst);
+    double m[] = {16384, 65536};
+    for (int i = 0; i < 2; i++) {
+        cf_estimate est;
+        cf_across_predict(&a, 64, m[i], &est);
+        double want = allreduce_truth(64, m[i]);
+        ok(fabs(est.t_us - want) / want < 0.1 && est.lo_us <= want && want <= est.hi_us,
+           "recursive doubling at np 64, %.0f bytes, never run below: %.2f us for %.2f, in "
+           "[%.2f, %.2f]",
+           m[i], est.t_us, want, est.lo_us, est.hi_us);
+    }
 }
 
 /* A measured table: allgather at nps x sizes from the rules, T = steps costed with T2 times
@@ -327,6 +407,7 @@ int main(void)
 {
     rules();
     steps();
+    unit_np2();
     exact();
     contention();
     noisy();

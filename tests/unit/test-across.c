@@ -340,19 +340,18 @@ static void laptop(void)
         add_row(t, "reduce", 2, (uint64_t)m, "float", alpha + (beta + gamma) * m);
         add_row(t, "pingpong", 2, (uint64_t)m, "vector", 9.0 + m);
     }
-    json_t *across = NULL, *p2p = NULL;
+    cf_across_set s;
     char **notes = NULL;
     size_t nnotes = 0;
     cf_error e;
     cf_error_clear(&e);
-    is_int(cf_across_fit_table(t, NULL, &across, &p2p, &notes, &nnotes, &e), 0,
+    is_int(cf_across_fit_table(t, NULL, &s, &notes, &nnotes, &e), 0,
            "laptop table: fits (%s)", e.msg);
     is_int(nnotes, 2, "one note per pattern without an across-np model");
     is_str(nnotes > 0 ? notes[0] : NULL,
            "alltoall (byte): not enough process counts (have 1, need 3); fitted per np only",
            "the note says why");
-    cf_across_set s;
-    ok(cf_across_set_load(across, p2p, "m.json", &s, &e) == 0, "the JSON forms load back");
+    ok(s.have_p2p && s.pp.error[0] == '\0', "a point-to-point estimate");
     near(s.pp.h.alpha_us, alpha, 1e-9, "p2p: alpha from pingpong");
     near(s.pp.h.beta_us_per_byte, beta, 1e-9, "p2p: beta from pingpong");
     near(s.pp.gamma_us_per_byte, gamma, 1e-6, "p2p: gamma from reduce at np=2");
@@ -388,31 +387,25 @@ static void laptop(void)
     is_int(nl, 2, "two algorithms, two lines");
     cf_across_set_clear(&s);
     cf_notes_free(notes, nnotes);
-    json_decref(across);
-    json_decref(p2p);
 
     /* Only derived-datatype rows: no key at all, still no failure. */
     cf_table *v = cf_table_alloc();
     add_row(v, "pingpong", 2, 64, "vector", 1.0);
-    is_int(cf_across_fit_table(v, "mean", &across, &p2p, &notes, &nnotes, &e), 0,
+    is_int(cf_across_fit_table(v, "mean", &s, &notes, &nnotes, &e), 0,
            "a table of derived datatypes only");
+    cf_across_set_clear(&s);
     cf_notes_free(notes, nnotes);
-    json_decref(across);
-    json_decref(p2p);
     cf_table_free(v);
 
     /* No pingpong: no estimate, and the reason is kept. */
     cf_table *u = cf_table_alloc();
     add_row(u, "bcast", 2, 8, "byte", 1.0);
-    cf_across_fit_table(u, "mean", &across, &p2p, &notes, &nnotes, &e);
-    is_str(json_string_value(json_object_get(p2p, "error")), "no pingpong rows at np=2",
-           "no pingpong: p2p says so");
-    cf_across_set_load(across, p2p, "m.json", &s, &e);
-    ok(cf_p2p_predict(&s.pp, aa, "byte", 4, 8, &est) == CF_EXIT_DATA, "no pingpong: no estimate");
+    cf_across_fit_table(u, "mean", &s, &notes, &nnotes, &e);
+    is_str(s.pp.error, "no pingpong rows at np=2", "no pingpong: p2p says so");
+    ok(cf_p2p_predict(&s.pp, aa, "byte", 4, 8, &est) == CF_EXIT_DATA,
+       "no pingpong: no estimate");
     cf_across_set_clear(&s);
     cf_notes_free(notes, nnotes);
-    json_decref(across);
-    json_decref(p2p);
     cf_table_free(u);
     cf_table_free(t);
 }
@@ -428,29 +421,23 @@ static void gamma_and_statistic(void)
         add_row(t, "pingpong", 2, (uint64_t)m, "byte", 2.0 * (1 + 1e-4 * m));
         t->rows[t->n_rows - 1].t_med_us = 1 + 1e-4 * m;
     }
-    json_t *across = NULL, *p2p = NULL;
     char **notes = NULL;
     size_t nnotes = 0;
     cf_error e;
     cf_across_set s;
-    is_int(cf_across_fit_table(t, "median", &across, &p2p, &notes, &nnotes, &e), 0,
+    is_int(cf_across_fit_table(t, "median", &s, &notes, &nnotes, &e), 0,
            "a pingpong-only table fits");
     is_int(nnotes, 0, "pingpong alone: nothing to note");
-    ok(cf_across_set_load(across, p2p, "m.json", &s, &e) == 0, "and loads");
+    ok(s.have_p2p, "and has a point-to-point estimate");
     near(s.pp.h.alpha_us, 1.0, 1e-9, "median: alpha from t_med_us");
     near(s.pp.gamma_us_per_byte, 1e-4, 1e-12, "gamma = normalized_time_us / 8000");
     is_str(s.pp.gamma_source, "normalized_time_us / 8000 (no reduction measured at np=2)",
            "gamma: its source said");
     cf_across_set_clear(&s);
-    json_decref(across);
-    json_decref(p2p);
     cf_notes_free(notes, nnotes);
-    is_int(cf_across_fit_table(t, "mean", &across, &p2p, &notes, &nnotes, &e), 0, "mean");
-    cf_across_set_load(across, p2p, "m.json", &s, &e);
+    is_int(cf_across_fit_table(t, "mean", &s, &notes, &nnotes, &e), 0, "mean");
     near(s.pp.h.alpha_us, 2.0, 1e-9, "mean: alpha from t_avg_us");
     cf_across_set_clear(&s);
-    json_decref(across);
-    json_decref(p2p);
     cf_notes_free(notes, nnotes);
     cf_table_free(t);
 }

@@ -9,8 +9,55 @@
 #include "fit/fitting.h"
 #include "fit/formula.h"
 #include "fit/model.h"
+#include "base/stats.h"
+#include "modelfile/across-json.h"
 #include "modelfile/modelfile.h"
 #include "tap.h"
+
+/* An across-np model of alltoall over np 2, 4, 8 and a point-to-point estimate, as the
+ * fit makes them (fit/across.h). */
+static void sample_across(cf_across_set *as)
+{
+    as->a = calloc(1, sizeof *as->a);
+    as->n = 1;
+    cf_across *a = &as->a[0];
+    snprintf(a->pattern, sizeof a->pattern, "alltoall");
+    snprintf(a->datatype, sizeof a->datatype, "byte");
+    a->nnp = 3;
+    a->np[0] = 2, a->np[1] = 4, a->np[2] = 8;
+    a->bytes_min = 1, a->bytes_max = 4096;
+    a->nseg = 1;
+    cf_across_seg *sg = &a->seg[0];
+    sg->from_bytes = 1, sg->to_bytes = 4096;
+    snprintf(sg->algorithm, sizeof sg->algorithm, "pairwise exchange");
+    sg->nbasis = 2;
+    cf_cterm_sum_parse("(p-1)", &sg->basis[0]);
+    cf_cterm_sum_parse("(p-1)*m", &sg->basis[1]);
+    sg->coef[0] = 1.25, sg->coef[1] = 0.001;
+    sg->cov[0][0] = 0.01, sg->cov[1][1] = 1e-9, sg->cov[0][1] = sg->cov[1][0] = -1e-6;
+    sg->s2 = 0.002;
+    sg->q = (cf_rel_quality){36, 34, 1, 0.03, 0.09, 0.04};
+    sg->tq = cf_t975(34);
+    a->q = sg->q;
+    as->have_p2p = 1;
+    cf_p2p *pp = &as->pp;
+    snprintf(pp->pattern, sizeof pp->pattern, "pingpong");
+    pp->h = (cf_hockney){
+        2.0, 0.0005, {{0.04, -1e-7}, {-1e-7, 1e-12}}, 0.001, {12, 10, 0, 0.02, 0.05, 0.03},
+        1,   4096};
+    pp->gamma_us_per_byte = 0.0002, pp->gamma_se = 0.00001;
+    snprintf(pp->gamma_source, sizeof pp->gamma_source, "reduce at np 2");
+    pp->ncont = 1;
+    pp->cont = calloc(1, sizeof *pp->cont);
+    pp->cont[0] = (cf_contention){.pattern = "alltoall",
+                                  .datatype = "byte",
+                                  .np = 4,
+                                  .n = 12,
+                                  .median = 1.5,
+                                  .min = 1.1,
+                                  .max = 2.2,
+                                  .sd_log = 0.2};
+}
 
 /* A model set with a linear ping-pong, a piecewise alltoall and a datatype fit. */
 static cf_modelset *sample(void)
@@ -43,9 +90,7 @@ static cf_modelset *sample(void)
     cf_modelset_add(m, &f);
     rows_free(&v);
     m->source = json_pack("{s:s}", "statistic", "median");
-    m->across_np = json_pack("[{s:s,s:[s,s]}]", "pattern", "alltoall", "basis", "(p-1)",
-                             "(p-1)*m");
-    m->p2p = json_pack("{s:f}", "alpha_us", 2.0);
+    sample_across(&m->across);
     return m;
 }
 
@@ -84,8 +129,20 @@ static void round_trip(void)
            "fit %zu: same prediction after the round trip", i);
         is_str(b->formula, a->formula, "fit %zu: formula", i);
     }
-    ok(json_equal(r->across_np, m->across_np), "across_np kept as it was");
-    ok(json_equal(r->p2p, m->p2p), "p2p kept as it was");
+    json_t *ja = cf_across_set_to_json(&m->across), *jb = cf_across_set_to_json(&r->across);
+    json_t *pa = cf_p2p_to_json(&m->across.pp), *pb = cf_p2p_to_json(&r->across.pp);
+    ok(ja != NULL && json_equal(ja, jb), "across_np read back as it was written");
+    ok(pa != NULL && r->across.have_p2p && json_equal(pa, pb), "p2p read back as it was written");
+    json_decref(ja);
+    json_decref(jb);
+    json_decref(pa);
+    json_decref(pb);
+    ok(r->across.n == 1 && r->across.a[0].seg[0].coef[1] == 0.001 &&
+           r->across.a[0].seg[0].cov[0][1] == -1e-6 && r->across.a[0].seg[0].tq == cf_t975(34),
+       "across_np: the structs hold the coefficients, covariance and t quantile");
+    ok(r->across.pp.h.alpha_us == 2.0 && r->across.pp.ncont == 1 && r->across.pp.cont[0].np == 4 &&
+           r->across.pp.cont[0].median == 1.5,
+       "p2p: the struct holds alpha and the contention factors");
     ok(json_equal(r->source, m->source), "source kept as it was");
 
     const cf_fit *f = cf_modelset_find(r, "alltoall", 4, "byte");
@@ -204,8 +261,8 @@ static void validation(void)
     seg = json_array_get(
         json_object_get(json_array_get(json_object_get(copy, "fits"), 0), "segments"), 0);
     json_object_set_new(seg, "cov", json_pack("[[f, f], [f, f]]", 4.0, 0.001, 0.001, 1e-10));
-    json_object_set_new(seg, "se", json_pack("{s:f, s:f}", "alpha_us", 2.0, "beta_us_per_byte",
-                                             1e-5));
+    json_object_set_new(seg, "se",
+                        json_pack("{s:f, s:f}", "alpha_us", 2.0, "beta_us_per_byte", 1e-5));
     text = json_dumps(copy, 0);
     cf_modelset *ok_m = NULL;
     ok(cf_modelset_read_mem(text, strlen(text), "m.json", &ok_m, &e) == 0,
@@ -219,8 +276,8 @@ static void validation(void)
             json_object_get(json_array_get(json_object_get(copy, "fits"), 0), "segments"), 0);
         /* Round numbers to start from, which the reader accepts. */
         json_object_set_new(seg, "cov", json_pack("[[f, f], [f, f]]", 4.0, 0.001, 0.001, 1e-10));
-        json_object_set_new(seg, "se", json_pack("{s:f, s:f}", "alpha_us", 2.0,
-                                                 "beta_us_per_byte", 1e-5));
+        json_object_set_new(seg, "se",
+                            json_pack("{s:f, s:f}", "alpha_us", 2.0, "beta_us_per_byte", 1e-5));
         const char *p = segcases[i].path;
         if (strncmp(p, "cov[", 4) == 0) {
             json_t *row = json_array_get(json_object_get(seg, "cov"), (size_t)(p[4] - '0'));
@@ -276,6 +333,37 @@ static void validation(void)
         json_object_set_new(o, more[i].key, more[i].value);
         text = json_dumps(copy, 0);
         refuses(text, more[i].msg);
+        free(text);
+        json_decref(copy);
+    }
+
+    /* The across-np models and the point-to-point estimate are checked on reading too,
+     * naming the file and the JSON path. */
+    struct {
+        const char *member, *key; /* key in across_np[0] or p2p; "" replaces the member */
+        json_t *value;
+        const char *msg;
+    } acr[] = {
+        {"across_np", "pattern", json_integer(3),
+         "across_np[0].pattern: expected a non-empty string"},
+        {"across_np", "np", json_pack("[i,i]", 4, 2),
+         "across_np[0].np: expected increasing process counts of 2 or more"},
+        {"across_np", "", json_object(), "across_np: expected an array"},
+        {"p2p", "alpha_us", json_string("2"), "p2p.alpha_us: expected a number"},
+        {"p2p", "contention", json_pack("[i]", 1), "p2p.contention[0]: expected an object"},
+        {"p2p", "", json_array(), "p2p: expected an object"},
+    };
+    for (size_t i = 0; i < sizeof acr / sizeof acr[0]; i++) {
+        json_t *copy = json_deep_copy(root);
+        json_t *o = json_object_get(copy, acr[i].member);
+        if (json_is_array(o))
+            o = json_array_get(o, 0);
+        if (acr[i].key[0] == '\0')
+            json_object_set_new(copy, acr[i].member, acr[i].value);
+        else
+            json_object_set_new(o, acr[i].key, acr[i].value);
+        char *text = json_dumps(copy, 0);
+        refuses(text, acr[i].msg);
         free(text);
         json_decref(copy);
     }
@@ -362,8 +450,8 @@ static void predictions(void)
     cf_fit_predict(&f, 4194304, &b);
     double ra = (a.hi_us - a.lo_us) / a.t_us, rb = (b.hi_us - b.lo_us) / b.t_us;
     ok(ra > 0.1 && ra < 0.4 && rb > 0.1 && rb < 0.4,
-       "5%% noise: the 95%% prediction interval is about +/-2 sd wide, relative (%.3f, %.3f)",
-       ra, rb);
+       "5%% noise: the 95%% prediction interval is about +/-2 sd wide, relative (%.3f, %.3f)", ra,
+       rb);
     cf_fit_clear(&f);
     rows_free(&v);
     gsl_rng_free(rng);
@@ -377,7 +465,9 @@ static void formulas(void)
     const cf_fit *lin = &m->fits[0], *pw = &m->fits[1], *dt = &m->fits[2];
     is_str(lin->formula, "T(m) = 2 us + m / (7.45 GiB/s)", "text formula");
     cf_fit_formula(lin, "c", buf, sizeof buf);
-    is_str(buf, "static inline double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in bytes */",
+    is_str(buf,
+           "static inline double T_pingpong_np2(double m) { return 2 + 0.000125*m; } /* us; m in "
+           "bytes */",
            "c formula");
     cf_fit_formula(lin, "gnuplot", buf, sizeof buf);
     is_str(buf, "T_pingpong_np2(m) = 2 + 0.000125*m  # us; m in bytes", "gnuplot formula");
@@ -402,10 +492,11 @@ static void formulas(void)
            "9 + 0.0002*m; } /* us; m in bytes */",
            "c formula, piecewise");
     cf_fit_formula(dt, "c", buf, sizeof buf);
-    is_str(buf,
-           "static inline double T_pingpong_vector_np2(double m, double b) { return 1.5 + 0.000125*m "
-           "+ 0.05*b; } /* us; m in bytes */",
-           "c formula, datatype");
+    is_str(
+        buf,
+        "static inline double T_pingpong_vector_np2(double m, double b) { return 1.5 + 0.000125*m "
+        "+ 0.05*b; } /* us; m in bytes */",
+        "c formula, datatype");
     ok(cf_fit_formula(lin, "fortran", buf, sizeof buf) == -1, "an unknown language: -1");
     char small[8];
     int n = cf_fit_formula(lin, "text", small, sizeof small);
@@ -438,7 +529,8 @@ static void check_refusals(void)
     g = f;
     g.seg[0].cov[0][0] = -1e-6;
     ok(cf_fit_check(&g, &in, &e) == CF_EXIT_DATA, "a negative variance: refused");
-    is_str(e.msg, "pingpong np 2 byte: the linear fit gives a negative variance of alpha_us (-1e-06)",
+    is_str(e.msg,
+           "pingpong np 2 byte: the linear fit gives a negative variance of alpha_us (-1e-06)",
            "and named");
     g = f;
     g.s2 = NAN;
@@ -474,8 +566,8 @@ static void check_refusals(void)
        "with a candidate that passes (%s)", f.model);
     int noted = 0;
     for (size_t i = 0; i < f.nwarnings; i++)
-        noted |= strstr(f.warnings[i], "poly2 not chosen: the poly2 fit gives a negative time") !=
-                 NULL;
+        noted |=
+            strstr(f.warnings[i], "poly2 not chosen: the poly2 fit gives a negative time") != NULL;
     ok(noted, "and notes that poly2 was not chosen");
     cf_fit_clear(&f);
     rows_free(&v);

@@ -276,7 +276,7 @@ static void across_np(void)
     size_t nnotes = 0;
     cf_error e;
     cf_error_clear(&e);
-    is_int(cf_across_fit_table(t, "t_avg_us", &ms->across_np, &ms->p2p, &notes, &nnotes, &e), 0,
+    is_int(cf_across_fit_table(t, "t_avg_us", &ms->across, &notes, &nnotes, &e), 0,
            "an across-np model of bcast: %s", e.msg);
     cf_notes_free(notes, nnotes);
 

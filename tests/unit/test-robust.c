@@ -1,6 +1,7 @@
 /* The robust engine against exact constructions: Hockney data with and without one gross
- * outlier under both policies, a workspace reused for a smaller fit, the failures it
- * reports, and the AICc and t quantile everybody shares. */
+ * outlier under both weighting schemes, the one rejection rule (its cut, its floor, its
+ * cap) the same under both, a workspace reused for a smaller fit, the failures it reports,
+ * and the AICc and t quantile everybody shares. */
 #include "config.h"
 
 #include <math.h>
@@ -78,19 +79,58 @@ static void exact(const cf_robust_type *T)
     cf_robust_free(w);
 }
 
-static void only_median5(void)
+/* The rule: max(5%, 5 x 1.4826 x the median deviation), at most n/4 points, the same
+ * points set aside under both schemes. */
+static void one_rule(void)
+{
+    const cf_robust_rule *R = cf_robust_median5;
+    double dev[] = {0.03, 0.01, 0.02}, tiny[] = {0.001, 0.002, 0.0015, 0.001}, buf[4];
+    near(R->cut(dev, 3, buf), 5 * 1.4826 * 0.02, 1e-12, "cut: 5 x 1.4826 x the median");
+    near(R->cut(tiny, 4, buf), 0.05, 0, "cut: never below 5%%");
+    ok(R->cut_floor == 0.05 && R->cap_div == 4, "floor 5%%, at most a quarter");
+    ok(cf_robust_drop->rule == R && cf_robust_zero_weight->rule == R,
+       "every fit, per np and across np, by the one rule");
+
+    const cf_robust_type *types[] = {cf_robust_drop, cf_robust_zero_weight};
+    for (int k = 0; k < 2; k++) {
+        const cf_robust_type *T = types[k];
+        double X[2 * N], y[N];
+        hockney(X, y, N);
+        /* 4% off: within the floor, kept; 30% off: set aside. */
+        y[4] *= 1.04;
+        y[12] *= 1.30;
+        cf_robust_workspace *w = cf_robust_alloc(T, N, 2);
+        cf_lsq r;
+        is_int(cf_robust_fit(w, X, y, NULL, N, CF_WEIGHTS_RELATIVE, 1, NULL, &r), CF_ROBUST_OK,
+               "%s: fits", T->name);
+        ok(!r.rejected[4] && r.rejected[12] && r.nkept == N - 1,
+           "%s: 4%% off kept, 30%% off set aside (kept %d)", T->name, r.nkept);
+        /* Two points ten times too slow: both set aside (every point beyond the cut). */
+        hockney(X, y, N);
+        y[5] *= 10;
+        y[15] *= 10;
+        is_int(cf_robust_fit(w, X, y, NULL, N, CF_WEIGHTS_RELATIVE, 1, NULL, &r), CF_ROBUST_OK,
+               "%s: two outliers, fits", T->name);
+        ok(r.rejected[5] && r.rejected[15] && r.nkept == N - 2,
+           "%s: both outliers set aside, nothing else (kept %d)", T->name, r.nkept);
+        near(r.coef[1], BETA, 1e-9, "%s: beta without them", T->name);
+        cf_robust_free(w);
+    }
+}
+
+static void only_zero_weight(void)
 {
     double X[2 * N], y[N];
     hockney(X, y, N);
     y[3] = -1;
-    cf_robust_workspace *w = cf_robust_alloc(cf_robust_median5, N, 2);
+    cf_robust_workspace *w = cf_robust_alloc(cf_robust_zero_weight, N, 2);
     cf_lsq r;
     ok(cf_robust_fit(w, X, y, NULL, N, CF_WEIGHTS_RELATIVE, 1, NULL, &r) == CF_ROBUST_BAD_Y &&
            r.at == 3,
-       "median5: a negative time, named");
+       "zero-weight: a negative time, named");
     cf_robust_free(w);
-    ok(cf_robust_alloc(cf_robust_mad4, N, 0) == NULL &&
-           cf_robust_alloc(cf_robust_mad4, N, CF_ROBUST_PMAX + 1) == NULL,
+    ok(cf_robust_alloc(cf_robust_drop, N, 0) == NULL &&
+           cf_robust_alloc(cf_robust_drop, N, CF_ROBUST_PMAX + 1) == NULL,
        "no workspace for 0 or too many coefficients");
     cf_robust_free(NULL);
 }
@@ -110,9 +150,10 @@ static void shared(void)
 
 int main(void)
 {
-    exact(cf_robust_mad4);
-    exact(cf_robust_median5);
-    only_median5();
+    exact(cf_robust_drop);
+    exact(cf_robust_zero_weight);
+    one_rule();
+    only_zero_weight();
     shared();
     return tap_done();
 }

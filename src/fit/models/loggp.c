@@ -10,10 +10,10 @@
 
 #include "fit/model.h"
 
-static const char *const names[] = {"L_us",  "o_s_us", "o_r_us",          "g_us",
+static const char *const names[] = {"L_us",          "o_s_us",          "o_r_us",         "g_us",
                                     "G_us_per_byte", "o_s_us_per_byte", "o_r_us_per_byte"};
-static const cf_term terms[] = {CF_TERM_ONE,  CF_TERM_ONE,  CF_TERM_ONE, CF_TERM_NONE,
-                                CF_TERM_M,    CF_TERM_NONE, CF_TERM_NONE};
+static const cf_term terms[] = {CF_TERM_ONE, CF_TERM_ONE,  CF_TERM_ONE, CF_TERM_NONE,
+                                CF_TERM_M,   CF_TERM_NONE, CF_TERM_NONE};
 enum { P_L, P_OS, P_OR, P_G, P_BIGG, P_OS1, P_OR1, NPAR };
 
 /* A straight line through some rows: coefficients and their covariance. */
@@ -64,8 +64,7 @@ static int fit_line(const cf_fit_input *in, const cf_row *const *rows, size_t n,
         m++;
     }
     cf_lsq L;
-    int rc = cf_lsq_run(X, y, sd, m, 2, in->weights, in->robust && skip == (size_t)-1, what, &L,
-                        e);
+    int rc = cf_lsq_run(X, y, sd, m, 2, in->weights, in->robust && skip == (size_t)-1, what, &L, e);
     if (rc == 0) {
         memcpy(out->c, L.coef, sizeof out->c);
         for (int j = 0; j < 2; j++)
@@ -96,18 +95,20 @@ static const cf_row **experiment(const cf_fit_input *in, const char *pattern, si
     return v;
 }
 
-static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
-{
-    static const char *const pats[] = {"loggp_os", "loggp_or", "loggp_gap"};
-    const cf_row **ex[3] = {NULL, NULL, NULL};
-    size_t nex[3] = {0, 0, 0};
+/* The six lines loggp is made of: the three experiments, the gap's large sizes and the
+ * ping-pong's small sizes and all of them. */
+typedef struct lines {
     line os, orr, g0, gup, pp0, ppall;
-    double *y = NULL;
+} lines;
+
+static const char *const pats[] = {"loggp_os", "loggp_or", "loggp_gap"};
+
+/* Reads the experiments' rows (ex, freed by the caller) and fits the six lines. */
+static int fit_lines(const cf_fit_input *in, const cf_row **ex[3], size_t nex[3], lines *ls,
+                     cf_error *e)
+{
     int rc = 0;
     char what[160];
-    if (strcmp(in->rows[0]->pattern, "pingpong") != 0 || in->rows[0]->np != 2)
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                            "%s: loggp is estimated for pingpong at np 2 only", in->what);
     for (int k = 0; k < 3 && rc == 0; k++) {
         ex[k] = experiment(in, pats[k], &nex[k]);
         if (ex[k] == NULL)
@@ -118,28 +119,30 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
                               "the input has none",
                               in->what, pats[k]);
     }
-#define LINE(rows, n, part, name, out)                                                         \
-    (snprintf(what, sizeof what, "%s: loggp: %s", in->what, name),                             \
+#define LINE(rows, n, part, name, out)                                                             \
+    (snprintf(what, sizeof what, "%s: loggp: %s", in->what, name),                                 \
      fit_line(in, rows, n, part, (size_t)-1, what, out, e))
     if (rc == 0)
-        rc = LINE(ex[0], nex[0], 0, "loggp_os", &os);
+        rc = LINE(ex[0], nex[0], 0, "loggp_os", &ls->os);
     if (rc == 0)
-        rc = LINE(ex[1], nex[1], 0, "loggp_or", &orr);
+        rc = LINE(ex[1], nex[1], 0, "loggp_or", &ls->orr);
     if (rc == 0)
-        rc = LINE(ex[2], nex[2], 0, "loggp_gap", &g0);
+        rc = LINE(ex[2], nex[2], 0, "loggp_gap", &ls->g0);
     if (rc == 0)
-        rc = LINE(ex[2], nex[2], 1, "loggp_gap (large sizes)", &gup);
+        rc = LINE(ex[2], nex[2], 1, "loggp_gap (large sizes)", &ls->gup);
     if (rc == 0)
-        rc = LINE(in->rows, in->n, -1, "pingpong (small sizes)", &pp0);
+        rc = LINE(in->rows, in->n, -1, "pingpong (small sizes)", &ls->pp0);
     if (rc == 0)
-        rc = LINE(in->rows, in->n, 0, "pingpong", &ppall);
+        rc = LINE(in->rows, in->n, 0, "pingpong", &ls->ppall);
 #undef LINE
-    if (rc != 0)
-        goto out;
+    return rc;
+}
 
-    /* T0, the ping-pong at size 0, measured as PLogP does: the rows at the smallest size
-     * (less G*m when that is not 0), with the variance of their mean when the table has
-     * intervals, else that of the intercept of the small sizes' line. */
+/* T0, the ping-pong at size 0, measured as PLogP does: the rows at the smallest size m0
+ * (less G*m when that is not 0), with the variance of their mean when the table has
+ * intervals, else that of the intercept of the small sizes' line. */
+static void size0(const cf_fit_input *in, const lines *ls, double *T0_out, double *T0_var_out)
+{
     double T0 = 0, T0_var = 0;
     size_t n0 = 0;
     uint64_t m0 = in->rows[0]->bytes;
@@ -148,24 +151,28 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         T0 += cf_row_time(in->rows[i], in->stat);
         T0_var = isfinite(sd) && isfinite(T0_var) ? T0_var + sd * sd : NAN;
     }
-    T0 = T0 / (double)n0 - gup.c[1] * (double)m0;
-    T0_var = isfinite(T0_var) && T0_var > 0 ? T0_var / (double)(n0 * n0) : pp0.cov[0][0];
+    *T0_out = T0 / (double)n0 - ls->gup.c[1] * (double)m0;
+    *T0_var_out = isfinite(T0_var) && T0_var > 0 ? T0_var / (double)(n0 * n0) : ls->pp0.cov[0][0];
+}
 
-    /* Independent estimates z = (T0, os0, os1, or0, or1, g0, G) and their covariance;
-     * the parameters are linear in them: L = T0 - os0 - or0. */
+/* The parameters and their covariance from the independent estimates z = (T0, os0, os1,
+ * or0, or1, g0, G): they are linear in them, L = T0 - os0 - or0. */
+static void parameters(const lines *ls, double T0, double T0_var, cf_fit *out)
+{
     enum { Z_T0, Z_OS0, Z_OS1, Z_OR0, Z_OR1, Z_G0, Z_G, NZ };
-    double z[NZ] = {T0, os.c[0], os.c[1], orr.c[0], orr.c[1], g0.c[0], gup.c[1]};
+    const line *os = &ls->os, *orr = &ls->orr;
+    double z[NZ] = {T0, os->c[0], os->c[1], orr->c[0], orr->c[1], ls->g0.c[0], ls->gup.c[1]};
     double Cz[NZ][NZ];
     memset(Cz, 0, sizeof Cz);
     Cz[Z_T0][Z_T0] = T0_var;
-    Cz[Z_OS0][Z_OS0] = os.cov[0][0];
-    Cz[Z_OS0][Z_OS1] = Cz[Z_OS1][Z_OS0] = os.cov[0][1];
-    Cz[Z_OS1][Z_OS1] = os.cov[1][1];
-    Cz[Z_OR0][Z_OR0] = orr.cov[0][0];
-    Cz[Z_OR0][Z_OR1] = Cz[Z_OR1][Z_OR0] = orr.cov[0][1];
-    Cz[Z_OR1][Z_OR1] = orr.cov[1][1];
-    Cz[Z_G0][Z_G0] = g0.cov[0][0];
-    Cz[Z_G][Z_G] = gup.cov[1][1];
+    Cz[Z_OS0][Z_OS0] = os->cov[0][0];
+    Cz[Z_OS0][Z_OS1] = Cz[Z_OS1][Z_OS0] = os->cov[0][1];
+    Cz[Z_OS1][Z_OS1] = os->cov[1][1];
+    Cz[Z_OR0][Z_OR0] = orr->cov[0][0];
+    Cz[Z_OR0][Z_OR1] = Cz[Z_OR1][Z_OR0] = orr->cov[0][1];
+    Cz[Z_OR1][Z_OR1] = orr->cov[1][1];
+    Cz[Z_G0][Z_G0] = ls->g0.cov[0][0];
+    Cz[Z_G][Z_G] = ls->gup.cov[1][1];
     double J[NPAR][NZ];
     memset(J, 0, sizeof J);
     J[P_L][Z_T0] = 1;
@@ -199,32 +206,21 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
             s->cov[j][l] = v;
         }
     }
+}
 
-    /* On shared memory o_s and o_r include the copies, and can exceed the half round
-     * trip: L would come out negative. No latency is below 0: L is clamped there, and
-     * the fit says so with the numbers that contradict each other. Then T(m) = o_s + o_r
-     * + G*m lies above the ping-pong, and its quality below says by how much. */
-    double sum_o = s->coef[P_OS] + s->coef[P_OR];
-    if (s->coef[P_L] < 0) {
-        cf_fit_warn(out,
-                    "L = %.3g us clamped to 0: o_s + o_r (%.3g us) exceed the ping-pong's half "
-                    "round trip at %llu B (%.3g us); on shared memory the overheads include "
-                    "the copies",
-                    s->coef[P_L], sum_o, (unsigned long long)m0, T0 + gup.c[1] * (double)m0);
-        s->coef[P_L] = 0;
-    }
-
-    /* Quality against the ping-pong rows. Leaving out a point at the smallest size, T0
-     * comes from the line through the small sizes without it. */
+/* Quality against the ping-pong rows of T(m) = T0c + G*m. Leaving out a point at the
+ * smallest size, T0 comes from the line through the small sizes without it. */
+static int quality(const cf_fit_input *in, double T0c, double sum_o, double G, cf_fit *out,
+                   cf_error *e)
+{
     size_t n = in->n;
-    y = malloc(n * sizeof *y);
-    if (y == NULL) {
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        goto out;
-    }
+    uint64_t m0 = in->rows[0]->bytes;
+    double *y = malloc(n * sizeof *y);
+    if (y == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    char what[160];
+    snprintf(what, sizeof what, "%s: loggp", in->what);
     double rrss = 0, sum_loo = 0, max_rel = 0, sw = 0, swy = 0, tss = 0;
-    double G = z[Z_G];
-    double T0c = fmax(T0, sum_o); /* L + o_s + o_r, L clamped */
     for (size_t i = 0; i < n; i++) {
         double m = (double)in->rows[i]->bytes;
         y[i] = cf_row_time(in->rows[i], in->stat);
@@ -236,7 +232,6 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         swy += y[i] / (f * f);
         line l1;
         cf_error e2;
-        snprintf(what, sizeof what, "%s: loggp", in->what);
         double f_loo = f;
         if (in->rows[i]->bytes == m0 && fit_line(in, in->rows, n, -1, i, what, &l1, &e2) == 0)
             f_loo = fmax(l1.c[0], sum_o) + G * m;
@@ -246,12 +241,11 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         double f = T0c + G * (double)in->rows[i]->bytes, d = (y[i] - swy / sw) / f;
         tss += d * d;
     }
+    free(y);
     int dof = (int)n - 2;
-    if (dof < 1) {
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                          "%s: %zu pingpong points: loggp needs at least 3", in->what, n);
-        goto out;
-    }
+    if (dof < 1)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "%s: %zu pingpong points: loggp needs at least 3", in->what, n);
     out->s2 = rrss / dof;
     out->dof = dof;
     out->q.n = (int)n;
@@ -260,33 +254,72 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
     out->q.max_rel_err = max_rel;
     out->q.r2 = tss > 0 ? 1 - rrss / tss : 1;
     out->q.aicc = cf_aicc(rrss, n, 3); /* alpha, beta and the residual variance */
+    return 0;
+}
 
-    /* The checks PLogP's definitions imply. */
+/* The checks PLogP's definitions imply. */
+static void check(const lines *ls, double G, cf_fit *out)
+{
+    const cf_segment *s = &out->seg[0];
     double L = s->coef[P_L], o_s = s->coef[P_OS], o_r = s->coef[P_OR], g = s->coef[P_G];
     if (g < o_s)
-        cf_fit_warn(out, "g (%.3g us) < o_s (%.3g us): a sender cannot start messages faster "
-                         "than its own overhead",
+        cf_fit_warn(out,
+                    "g (%.3g us) < o_s (%.3g us): a sender cannot start messages faster "
+                    "than its own overhead",
                     g, o_s);
-    double sum = o_s + L + o_r, alpha = ppall.c[0];
+    double sum = o_s + L + o_r, alpha = ls->ppall.c[0];
     if (fabs(alpha - sum) > 0.25 * fabs(sum))
         cf_fit_warn(out, "alpha of the Hockney fit (%.3g us) is far from o_s + L + o_r (%.3g us)",
                     alpha, sum);
     if (!(G > 0))
-        cf_fit_warn(out, "G (%.3g us/byte) is not positive: the burst times do not grow with "
-                         "size",
+        cf_fit_warn(out,
+                    "G (%.3g us/byte) is not positive: the burst times do not grow with "
+                    "size",
                     G);
-out:
+}
+
+static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
+{
+    const cf_row **ex[3] = {NULL, NULL, NULL};
+    size_t nex[3] = {0, 0, 0};
+    lines ls;
+    if (strcmp(in->rows[0]->pattern, "pingpong") != 0 || in->rows[0]->np != 2)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "%s: loggp is estimated for pingpong at np 2 only", in->what);
+    int rc = fit_lines(in, ex, nex, &ls, e);
+    if (rc == 0) {
+        double T0, T0_var;
+        uint64_t m0 = in->rows[0]->bytes;
+        size0(in, &ls, &T0, &T0_var);
+        parameters(&ls, T0, T0_var, out);
+        /* On shared memory o_s and o_r include the copies, and can exceed the half round
+         * trip: L would come out negative. No latency is below 0: L is clamped there, and
+         * the fit says so with the numbers that contradict each other. Then T(m) = o_s +
+         * o_r + G*m lies above the ping-pong, and its quality says by how much. */
+        cf_segment *s = &out->seg[0];
+        double sum_o = s->coef[P_OS] + s->coef[P_OR], G = ls.gup.c[1];
+        if (s->coef[P_L] < 0) {
+            cf_fit_warn(out,
+                        "L = %.3g us clamped to 0: o_s + o_r (%.3g us) exceed the ping-pong's "
+                        "half round trip at %llu B (%.3g us); on shared memory the overheads "
+                        "include the copies",
+                        s->coef[P_L], sum_o, (unsigned long long)m0, T0 + G * (double)m0);
+            s->coef[P_L] = 0;
+        }
+        rc = quality(in, fmax(T0, sum_o), sum_o, G, out, e); /* L + o_s + o_r, L clamped */
+        if (rc == 0)
+            check(&ls, G, out);
+    }
     for (int k = 0; k < 3; k++)
         free(ex[k]);
-    free(y);
     return rc;
 }
 
 static void describe(const cf_fit *f, char *buf, size_t n)
 {
     const double *c = f->seg[0].coef;
-    snprintf(buf, n, "L = %.3g us, o_s = %.3g us, o_r = %.3g us, g = %.3g us, G = %.3g us/B", c[P_L],
-             c[P_OS], c[P_OR], c[P_G], c[P_BIGG]);
+    snprintf(buf, n, "L = %.3g us, o_s = %.3g us, o_r = %.3g us, g = %.3g us, G = %.3g us/B",
+             c[P_L], c[P_OS], c[P_OR], c[P_G], c[P_BIGG]);
 }
 
 const cf_model_kind cf_model_loggp = {

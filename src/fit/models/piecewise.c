@@ -43,8 +43,7 @@ typedef struct seg_fit {
 } seg_fit;
 
 /* The design and times of rows [a, b) into X, y, sd. */
-static void run_data(const cf_fit_input *in, size_t a, size_t b, double *X, double *y,
-                     double *sd)
+static void run_data(const cf_fit_input *in, size_t a, size_t b, double *X, double *y, double *sd)
 {
     for (size_t i = 0; i < b - a; i++) {
         const cf_row *r = in->rows[a + i];
@@ -265,27 +264,18 @@ int cf_piecewise_cuts(const cf_fit_input *in, int plain, int *nlevels, double *c
     return 0;
 }
 
-static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
+/* For each number of segments, fits the chosen runs properly and scores them by BIC, a
+ * breakpoint counting as a parameter; fewer segments win ties. The best runs' fits go to
+ * best_fits (owned by runs); returns their number, 0 when no fit succeeded. */
+static int choose_segments(const cf_fit_input *in, const cuts *c, run_cache *runs, double *X,
+                           double *y, double *sd, const seg_fit **best_fits)
 {
-    size_t n = in->n;
-    double *X = malloc(2 * n * sizeof *X), *y = malloc(n * sizeof *y), *sd = malloc(n * sizeof *sd);
-    run_cache runs = {0};
-    const seg_fit *fits[CF_SEG_MAX], *best_fits[CF_SEG_MAX];
-    int nbest = 0, rc = 0;
-    cuts cs = {0}, *c = &cs;
-    if (!X || !y || !sd) {
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        goto out;
-    }
-    if ((rc = cuts_find(in, 0, c, e)) != 0)
-        goto out;
+    const seg_fit *fits[CF_SEG_MAX];
     const size_t *start = c->start;
-    int smax = c->smax;
-    size_t K = c->K;
-    /* For each number of segments, fit the chosen runs properly and score by BIC;
-     * a breakpoint counts as a parameter. Fewer segments win ties. */
+    size_t K = c->K, n = in->n;
+    int nbest = 0;
     double best_score = INFINITY;
-    for (int s = 0; s < smax; s++) {
+    for (int s = 0; s < c->smax; s++) {
         if (BEST(s, K) == DBL_MAX)
             continue;
         size_t cut[CF_SEG_MAX + 1];
@@ -293,7 +283,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         double rrss = 0;
         int ok = 1;
         for (int q = 0; q <= s && ok; q++) {
-            fits[q] = plain_fit(&runs, in, start[cut[q]], start[cut[q + 1]], X, y, sd);
+            fits[q] = plain_fit(runs, in, start[cut[q]], start[cut[q + 1]], X, y, sd);
             if (fits[q] == NULL)
                 ok = 0;
             else
@@ -307,26 +297,12 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
             nbest = s + 1;
         }
     }
-    if (nbest == 0) {
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: no piecewise fit succeeded", in->what);
-        goto out;
-    }
-    /* The final fit of each segment, robust if asked. */
-    seg_fit final[CF_SEG_MAX];
-    int nfinal = 0;
-    for (int q = 0; q < nbest && rc == 0; q++) {
-        const seg_fit *b = best_fits[q];
-        run_data(in, b->a, b->b, X, y, sd);
-        final[q].a = b->a;
-        final[q].b = b->b;
-        rc = cf_lsq_resume(&b->L, X, y, sd, in->weights, in->robust, in->what, &final[q].L, e);
-        if (rc == 0)
-            nfinal++;
-    }
-    if (rc != 0) {
-        free_fits(final, nfinal);
-        goto out;
-    }
+    return nbest;
+}
+
+/* The segments' coefficients, rejected points and quality of the final fits into out. */
+static void fill_result(const cf_fit_input *in, seg_fit *final, int nfinal, cf_fit *out)
+{
     snprintf(out->model, sizeof out->model, "piecewise");
     out->kind = &cf_model_piecewise;
     out->ncoef = 2;
@@ -360,8 +336,8 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
                 cf_rejected *nr = realloc(out->rejected, (out->nrejected + 1) * sizeof *nr);
                 if (nr != NULL) {
                     out->rejected = nr;
-                    nr[out->nrejected++] = (cf_rejected){in->rows[i]->bytes, in->rows[i]->blocks,
-                                                         yi, (yi - fi) / fi};
+                    nr[out->nrejected++] =
+                        (cf_rejected){in->rows[i]->bytes, in->rows[i]->blocks, yi, (yi - fi) / fi};
                 }
                 continue;
             }
@@ -389,7 +365,43 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
     out->q.loo_mape = sum_loo / nkept;
     out->q.max_rel_err = max_rel;
     out->q.r2 = tss > 0 ? 1 - rrss / tss : 1;
-    out->q.aicc = cf_aicc(rrss, (size_t)nkept, 3 * nfinal); /* lines, breakpoints and the variance */
+    out->q.aicc =
+        cf_aicc(rrss, (size_t)nkept, 3 * nfinal); /* lines, breakpoints and the variance */
+}
+
+static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
+{
+    size_t n = in->n;
+    double *X = malloc(2 * n * sizeof *X), *y = malloc(n * sizeof *y), *sd = malloc(n * sizeof *sd);
+    run_cache runs = {0};
+    const seg_fit *best_fits[CF_SEG_MAX];
+    int nbest = 0, rc = 0;
+    cuts cs = {0}, *c = &cs;
+    if (!X || !y || !sd) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto out;
+    }
+    if ((rc = cuts_find(in, 0, c, e)) != 0)
+        goto out;
+    nbest = choose_segments(in, c, &runs, X, y, sd, best_fits);
+    if (nbest == 0) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: no piecewise fit succeeded", in->what);
+        goto out;
+    }
+    /* The final fit of each segment, robust if asked. */
+    seg_fit final[CF_SEG_MAX];
+    int nfinal = 0;
+    for (int q = 0; q < nbest && rc == 0; q++) {
+        const seg_fit *b = best_fits[q];
+        run_data(in, b->a, b->b, X, y, sd);
+        final[q].a = b->a;
+        final[q].b = b->b;
+        rc = cf_lsq_resume(&b->L, X, y, sd, in->weights, in->robust, in->what, &final[q].L, e);
+        if (rc == 0)
+            nfinal++;
+    }
+    if (rc == 0)
+        fill_result(in, final, nfinal, out);
     free_fits(final, nfinal);
 out:
     run_cache_free(&runs);

@@ -1,0 +1,14 @@
+# Agreement with IMB: commfit's own measurement of every sized pattern against a loop
+# written by hand the way IMB 2021 times it (bench/imb-ref.c: barriers, per-call timing,
+# root 0, IMB's buffers and byte counts), alternating ROUNDS times in ONE launch (separate
+# launches on this machine land in a fast or a slow state). Prints per pattern and size the
+# median over rounds of the per-round ratio commfit / IMB-method loop (target: within 1.05
+# at 1 KiB, 64 KiB, 1 MiB and 4 MiB) and its range. Run it on a quiet machine: two busy-
+# polling ranks on two cores are slowed by anything else that runs.
+set -eu
+ROUNDS=${ROUNDS:-11}
+SAMPLES=${SAMPLES:-5}
+SIZES=${SIZES:-1024 65536 1048576 4194304}
+echo "IMB agreement: commfit / IMB-method loop, $ROUNDS alternating rounds in one launch"
+# shellcheck disable=SC2086
+$MPIEXEC -n 2 "$top_builddir/bench/measure-ab" patterns all "$ROUNDS" "$SAMPLES" $SIZES

@@ -1,0 +1,32 @@
+# The real multi-np sets in data/realnp (bench/accuracy.sh holds their process counts
+# out): each shipped table is what its recorded import command makes of the raw files
+# beside it, holds the process counts its README names, and fits across them.
+. "$top_srcdir/tests/setup.sh"
+
+n=0
+for tab in "$top_srcdir"/data/realnp/*.csv; do
+    [ -f "$tab" ] || continue
+    n=$((n + 1))
+    name=$(basename "$tab" .csv)
+    cmd=$(sed -n 's/^# command: commfit //p' "$tab")
+    check "$name: records its import command" test -n "$cmd"
+    # The command names its inputs relative to the top of the source tree.
+    (cd "$top_srcdir" && eval "\"\$COMMFIT\" $(echo "$cmd" | sed "s| -o [^ ]*$| -o '$T/again.csv'|")") \
+        >"$T/out" 2>"$T/err"
+    check "$name: its import command runs again" test -s "$T/again.csv"
+    grep -v '^#' "$tab" >"$T/want"
+    grep -v '^#' "$T/again.csv" >"$T/got" 2>/dev/null || :
+    check "$name: the same rows from the raw files" cmp -s "$T/want" "$T/got"
+    nps=$(grep -v '^#' "$tab" | tail -n +2 | cut -d, -f2 | sort -un | wc -l | tr -d ' ')
+    check "$name: 4 process counts at least ($nps)" test "$nps" -ge 4
+    first3=$(grep -v '^#' "$tab" | tail -n +2 | cut -d, -f2 | sort -un | head -3 | tr '\n' ',')
+    run "$COMMFIT" fit -q -i "$tab" --np "${first3%,}" -o m.json
+    expect_rc 0 "$name: fits at its 3 smallest process counts"
+    top=$(grep -v '^#' "$tab" | tail -n +2 | cut -d, -f2 | sort -un | tail -1)
+    pat=$(grep -v '^#' "$tab" | tail -n +2 | cut -d, -f1 | sort -u | head -1)
+    run "$COMMFIT" predict -m m.json -p "$pat" -n "$top" -b 1K -f csv
+    expect_rc 0 "$name: predicts $pat at np $top, beyond the fitted"
+    check "$name: and says it extrapolates in np" grep -q ',np,' "$T/out"
+done
+check "real multi-np sets are shipped ($n)" test "$n" -ge 1
+done_testing
