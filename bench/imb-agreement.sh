@@ -12,3 +12,13 @@ SIZES=${SIZES:-1024 65536 1048576 4194304}
 echo "IMB agreement: commfit / IMB-method loop, $ROUNDS alternating rounds in one launch"
 # shellcheck disable=SC2086
 $MPIEXEC -n 2 "$top_builddir/bench/measure-ab" patterns all "$ROUNDS" "$SAMPLES" $SIZES
+# ATTRIBUTE=1: the same loops against commfit's named departures from IMB's method, one at
+# a time and together (the method before IMB's was both): what each changes, per pattern.
+if [ "${ATTRIBUTE:-0}" = 1 ]; then
+    for f in "--root-shift" "--no-sync" "--no-sync --root-shift"; do
+        echo "commfit $f / IMB-method loop, $ROUNDS alternating rounds in one launch"
+        # shellcheck disable=SC2086
+        MEASURE_AB_FLAGS="$f" $MPIEXEC -n 2 "$top_builddir/bench/measure-ab" patterns \
+            bcast,scatter,scatterv,gather,gatherv,reduce,allreduce "$ROUNDS" "$SAMPLES" $SIZES
+    done
+fi

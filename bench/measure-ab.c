@@ -313,9 +313,20 @@ int main(int argc, char **argv)
         pts[i].ref = calloc((size_t)rounds, sizeof(double));
         pts[i].cf = calloc((size_t)rounds, sizeof(double));
     }
+    /* MEASURE_AB_FLAGS: commfit flags (--no-sync, --root-shift) against the same loops, to
+     * see what each departure from IMB's method changes. */
     const char *pp_opts[] = {"--patterns", pats,         "--sizes", list,   "--samples",
                              argv[a0 + 1], "--max-time", "86400",   "--np", "2",
-                             "--quiet",    NULL,         NULL};
+                             "--quiet",    NULL,         NULL,      NULL,   NULL,
+                             NULL,         NULL};
+    /* Pairs from index 12: a flag and no value; a NULL name ends the list. */
+    char *flags = getenv("MEASURE_AB_FLAGS") ? strdup(getenv("MEASURE_AB_FLAGS")) : NULL;
+    int nopt = 12;
+    for (char *tok = flags ? strtok(flags, " ") : NULL; tok != NULL && nopt < 16;
+         tok = strtok(NULL, " ")) {
+        pp_opts[nopt++] = tok;
+        pp_opts[nopt++] = NULL; /* a flag: cf_measure_set takes no value */
+    }
     const char *ddt_opts[] = {
         "--patterns", "ddt",    "--datatypes", "vector,indexed", "--sizes", argv[5], "--blocks",
         list,         "--reps", argv[4],       "--samples",      argv[3],   "--np",  "2",
@@ -339,6 +350,7 @@ int main(int argc, char **argv)
         free(pts[i].cf);
     }
     free(names);
+    free(flags);
     free(pts);
     free(list);
     free(pats);
