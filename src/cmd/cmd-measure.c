@@ -455,7 +455,7 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
      * what was kept; commfit-smpi explains its own 1 and 2; anything else is the
      * simulator's failure. */
     int stopped;
-    rc = cf_launch_run(v, &stopped, e);
+    rc = cf_launch_run(v, 1, &stopped, e);
     if (e->code == 0 && !stopped && rc > CF_EXIT_USAGE)
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                           "the simulation failed (smpirun exit status %d, its messages above); "
@@ -537,7 +537,7 @@ int cmd_measure(int argc, char **argv)
      * launcher's own status; the ranks said what was kept. */
     int stopped;
     cf_launch_prepare_env(n, cf_launch_cores());
-    rc = cf_launch_run(largv, &stopped, &e);
+    rc = cf_launch_run(largv, 0, &stopped, &e);
     cf_launch_argv_free(largv);
     if (e.code == 0) {
         cf_measure_opts_free(&o);

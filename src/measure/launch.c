@@ -172,8 +172,9 @@ int cf_launch_exec(char *const *argv, cf_error *e)
 /* The launcher started by cf_launch_run, and the first signal that asked the run to stop. */
 static volatile sig_atomic_t run_child;
 static volatile sig_atomic_t run_stopped;
-static volatile sig_atomic_t run_own_group; /* the launcher has a process group of its own */
-static volatile sig_atomic_t run_forward;   /* the signal a stop is passed on as */
+static volatile sig_atomic_t run_own_group;   /* the launcher has a process group of its own */
+static volatile sig_atomic_t run_forward;     /* the signal a stop is passed on as */
+static volatile sig_atomic_t run_whole_group; /* passed on to the launcher's whole group */
 
 static void on_stop(int sig, siginfo_t *info, void *ctx)
 {
@@ -189,10 +190,10 @@ static void on_stop(int sig, siginfo_t *info, void *ctx)
      * Open MPI's launcher ends the ranks at once on SIGTERM, but hands SIGUSR1 on to them,
      * which they take as a stop too. */
     if (run_child > 0 && (run_own_group || (info != NULL && info->si_code <= 0)))
-        kill((pid_t)run_child, run_forward);
+        kill(run_whole_group ? -(pid_t)run_child : (pid_t)run_child, run_forward);
 }
 
-int cf_launch_run(char *const *argv, int *stopped, cf_error *e)
+int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa, old[3];
@@ -202,7 +203,8 @@ int cf_launch_run(char *const *argv, int *stopped, cf_error *e)
     sigemptyset(&sa.sa_mask);
     run_stopped = 0;
     run_child = 0;
-    run_forward = strcmp(CF_MPI_LIBRARY, "openmpi") == 0 ? SIGUSR1 : SIGTERM;
+    run_forward = strcmp(CF_MPI_LIBRARY, "openmpi") == 0 && !whole_group ? SIGUSR1 : SIGTERM;
+    run_whole_group = whole_group != 0;
     *stopped = 0;
     if (setenv(CF_LAUNCH_MARK, "1", 1) != 0)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot set %s: %s", CF_LAUNCH_MARK,
@@ -216,7 +218,7 @@ int cf_launch_run(char *const *argv, int *stopped, cf_error *e)
     /* Away from a terminal's foreground, signals come with kill, often to a whole group
      * (timeout, batch systems): the launcher then gets a group of its own, so that it
      * hears each signal once, from here. */
-    run_own_group = !(isatty(0) && tcgetpgrp(0) == getpgrp());
+    run_own_group = whole_group || !(isatty(0) && tcgetpgrp(0) == getpgrp());
     for (int i = 0; i < 3; i++)
         sigaction(sigs[i], &sa, &old[i]);
     pid_t pid = fork();
@@ -240,8 +242,8 @@ int cf_launch_run(char *const *argv, int *stopped, cf_error *e)
     int rc = 0, err = 0;
     close(fds[1]);
     if (pid < 0) {
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot start the launcher '%s': %s",
-                          argv[0], strerror(errno));
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot start the launcher '%s': %s", argv[0],
+                          strerror(errno));
     } else {
         if (run_own_group)
             setpgid(pid, pid);
@@ -252,6 +254,10 @@ int cf_launch_run(char *const *argv, int *stopped, cf_error *e)
         int status = 0;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
+        /* A stop kills a shell-script launcher at once; what it started finishes its point
+         * and says what it kept: waited for until its group is empty. */
+        while (run_whole_group && run_stopped != 0 && kill(-pid, 0) == 0)
+            usleep(20000);
         run_child = 0;
         if (got == (ssize_t)sizeof err)
             rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot start the launcher '%s': %s",

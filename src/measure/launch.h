@@ -56,7 +56,10 @@ void cf_launch_prepare_env(long n, long cores);
 /* Sets the mark, runs argv (searched on PATH) and waits for it. The status is 1 when a
  * SIGINT, SIGTERM or SIGHUP asked the run to stop (*stopped then set; one sent to this
  * process alone is passed on to the launcher), whatever the launcher's own status; else
- * the launcher's exit status. e is filled when it could not start or died of a signal. */
-int cf_launch_run(char *const *argv, int *stopped, cf_error *e);
+ * the launcher's exit status. e is filled when it could not start or died of a signal.
+ * whole_group: the launcher runs in a process group of its own and a stop goes to the
+ * whole group as SIGTERM (SimGrid's smpirun is a shell script that would die alone and
+ * leave the simulation running). */
+int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e);
 
 #endif

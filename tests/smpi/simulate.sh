@@ -82,6 +82,24 @@ done
 check "bcast 1 MiB np 8: SMPI's MPICH bcast costs more from roots other than 0" \
     lt "$(tavg bcast 8 1048576 imb.csv)" "$(tavg bcast 8 1048576 rs.csv)"
 
+# A stop by a signal reaches the simulation too (smpirun is a shell script: it died alone
+# and left smpimain running): the run exits 1 with what it kept once the simulation has
+# ended, and nothing is left.
+"$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1:2M --np 64 \
+    -o stop.csv >stop.out 2>stop.err &
+pid=$!
+for i in $(seq 1 120); do
+    [ -s stop.csv ] && [ "$(grep -vc '^#' stop.csv)" -ge 3 ] && break
+    sleep 0.5
+done
+kill -TERM $pid
+stop_rc=0
+wait $pid || stop_rc=$?
+check "a stopped simulation exits 1 (got $stop_rc)" test $stop_rc -eq 1
+check "a stopped simulation says what it kept" grep -Eq \
+    "^commfit: measure: stopped by a signal: [0-9]+ rows in stop.csv; continue with" stop.err
+check "no simulator left running after the stop" sh -c '! pgrep -f "[s]mpimain.*stop[.]csv"'
+
 # Multi-core nodes: ranks fill a node (8 cores) first; inside it, shared memory is faster
 # than the flat cluster's network; np=16 crosses to a second node.
 run "$COMMFIT" measure -q --simulate "$P/multicore.xml" --patterns pingpong,alltoall \
