@@ -781,6 +781,7 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
     }
     if (found) {
         cf_across_combine_quality(out);
+        cf_across_backtest(c, pts, n, out);
     } else {
         /* Data that does not determine the model is a note, like too few np. */
         if (last_failed != NULL) {

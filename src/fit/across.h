@@ -55,6 +55,11 @@ typedef struct cf_across_seg {
     double s2;                                        /* residual relative variance */
     cf_rel_quality q;
     double tq; /* Student t 97.5% quantile at q.dof, kept for predict */
+    /* The backtest (cf_across_backtest): refitted on every process count but the largest
+     * and read there, |ln(read / measured)| per doubling of p, a high quantile over the
+     * sizes of the range; NAN when it could not be made. predict widens the interval by
+     * this factor (as exp) for each doubling of p beyond the measured ones. */
+    double extrap_err;
 } cf_across_seg;
 
 /* The grid model: where the MPI library's switch rules are known (across-rules.c), each
@@ -207,6 +212,8 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
                          cf_across *out, cf_error *e);
 int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf_point *pts,
                                 size_t n, cf_across_search how, cf_across *out, cf_error *e);
+/* The backtest of a fitted across-np model from its points: each segment's extrap_err. */
+void cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_across *a);
 /* The grid of a (fitted) across-np model from its points under the rules; nothing when
  * the rules have none for the pattern, np=2 was not measured or there are too many points. */
 void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n);
