@@ -264,8 +264,8 @@ static int p2p_fit(const rowset *t, const char *stat, const char *nt, const keye
 /* The across-np model of every (pattern, datatype) key (np 0) into out->a, with a note for
  * each that got none. 0, -1 when out of memory, else the fit's error code. */
 static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const char *stat,
-                           const char *rules, size_t nrows, cf_across_set *out, char ***notes, size_t *nnotes,
-                           cf_error *e)
+                           const char *rules, size_t nrows, cf_across_set *out, char ***notes,
+                           size_t *nnotes, cf_error *e)
 {
     size_t nkeys = 0;
     for (size_t i = 0; i < nk; i++)
@@ -286,7 +286,10 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
             pts[n++] = (cf_point){r->np, (double)r->bytes, cf_row_time_named(r, stat)};
         }
         cf_across *a = &out->a[out->n];
-        if ((rc = cf_across_fit_points(ks[i].c, ks[i].datatype, pts, n, a, e)) != 0)
+        /* Where the library's rules are unknown, latency may grow with p as they cannot say. */
+        unsigned cands =
+            rules != NULL && cf_rules_known(rules, ks[i].c->pattern) ? 0 : CF_ACROSS_P_LINEAR;
+        if ((rc = cf_across_fit_extrap(ks[i].c, ks[i].datatype, pts, n, cands, a, e)) != 0)
             break;
         if (a->error[0] == '\0')
             cf_across_grid_build(a, rules, pts, n);

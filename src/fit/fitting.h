@@ -33,8 +33,8 @@ typedef struct cf_fit_input {
 /* Fits y (with standard deviations sd, used by CF_WEIGHTS_VARIANCE, else may be NULL) by
  * the engine with cf_robust_drop (robust.h); r owns its per-point arrays (cf_lsq_free).
  * Fails (CF_EXIT_DATA, naming what) when n <= p or the design is singular. */
-int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p,
-               cf_weights w, int robust, const char *what, cf_lsq *r, cf_error *e);
+int cf_lsq_run(const double *X, const double *y, const double *sd, size_t n, size_t p, cf_weights w,
+               int robust, const char *what, cf_lsq *r, cf_error *e);
 /* What cf_lsq_run gives, from plain, the result of cf_lsq_run without robust on the same X,
  * y, sd and w (not changed): the fit before any rejection is not made again. */
 int cf_lsq_resume(const cf_lsq *plain, const double *X, const double *y, const double *sd,
