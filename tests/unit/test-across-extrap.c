@@ -57,6 +57,12 @@ static size_t make_points(const truth_t *w, const long *nps, int nnp, double noi
     return n;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* Over the sizes at p: how many intervals hold the truth, the median width (hi/lo) and the
  * median relative error. */
 static void judge(const cf_across *a, const truth_t *w, long p, int *covered, double *width,
@@ -72,18 +78,8 @@ static void judge(const cf_across *a, const truth_t *w, long p, int *covered, do
         wd[i] = est.lo_us > 0 ? est.hi_us / est.lo_us : INFINITY;
         er[i] = fabs(est.t_us - want) / want;
     }
-    for (int i = 1; i < NSIZES; i++)
-        for (int j = i; j > 0 && wd[j - 1] > wd[j]; j--) {
-            double t = wd[j];
-            wd[j] = wd[j - 1];
-            wd[j - 1] = t;
-        }
-    for (int i = 1; i < NSIZES; i++)
-        for (int j = i; j > 0 && er[j - 1] > er[j]; j--) {
-            double t = er[j];
-            er[j] = er[j - 1];
-            er[j - 1] = t;
-        }
+    qsort(wd, NSIZES, sizeof *wd, cmp_double);
+    qsort(er, NSIZES, sizeof *er, cmp_double);
     *width = wd[NSIZES / 2];
     *err = er[NSIZES / 2];
 }
