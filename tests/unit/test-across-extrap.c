@@ -57,6 +57,21 @@ static size_t make_points(const truth_t *w, const long *nps, int nnp, double noi
     return n;
 }
 
+/* allreduce points of w at nps with 3% seeded noise, fitted as commfit fit does with
+ * candidates cands; the fit's return. */
+static int fit_truth(const truth_t *w, unsigned long seed, const long *nps, int nnp, unsigned cands,
+                     cf_across *a)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    cf_point pts[MAXPTS];
+    size_t n = make_points(w, nps, nnp, 0.03, r, pts);
+    gsl_rng_free(r);
+    cf_error e;
+    cf_error_clear(&e);
+    return cf_across_fit_extrap(cf_coll_find("allreduce"), "float", pts, n, cands, a, &e);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -90,16 +105,10 @@ static void judge(const cf_across *a, const truth_t *w, long p, int *covered, do
  * widening it would not. */
 static void unsupported(void)
 {
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 7);
-    const cf_coll *c = cf_coll_find("allreduce");
     truth_t w = {POWER, 200.0, 0.0, 2e-3};
     const long nps[] = {64, 128, 256, 512};
-    cf_point pts[MAXPTS];
-    size_t n = make_points(&w, nps, 4, 0.03, r, pts);
     cf_across a;
-    cf_error e;
-    is_int(cf_across_fit_extrap(c, "float", pts, n, CF_ACROSS_P_LINEAR, &a, &e), 0,
+    is_int(fit_truth(&w, 7, nps, 4, CF_ACROSS_P_LINEAR, &a), 0,
            "contention beyond the model: fits");
     ok(a.error[0] == '\0' && isfinite(a.seg[0].extrap_err) && a.seg[0].extrap_err > 0.05,
        "the backtest finds the model misses one doubling beyond (%.3f per doubling)",
@@ -121,24 +130,16 @@ static void unsupported(void)
         ok(cov0 < cov, "np %ld: without the widening per doubling fewer are held (%d < %d)", p,
            cov0, cov);
     }
-    gsl_rng_free(r);
 }
 
 /* The model's own algorithm with 3% noise: the backtest finds little to add, the interval
  * beyond stays narrow and still holds the truth, and no p-linear term is taken. */
 static void supported(void)
 {
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 11);
-    const cf_coll *c = cf_coll_find("allreduce");
     truth_t w = {LG, 3.0, 0.0, 2e-4};
     const long nps[] = {2, 4, 8, 16};
-    cf_point pts[MAXPTS];
-    size_t n = make_points(&w, nps, 4, 0.03, r, pts);
     cf_across a;
-    cf_error e;
-    is_int(cf_across_fit_extrap(c, "float", pts, n, CF_ACROSS_P_LINEAR, &a, &e), 0,
-           "the model's own algorithm: fits");
+    is_int(fit_truth(&w, 11, nps, 4, CF_ACROSS_P_LINEAR, &a), 0, "the model's own algorithm: fits");
     ok(a.nseg >= 1 && strstr(a.seg[0].algorithm, "p-linear") == NULL,
        "no p-linear latency where there is none (%s)", a.seg[0].algorithm);
     ok(isfinite(a.seg[0].extrap_err) && a.seg[0].extrap_err < 0.05,
@@ -158,25 +159,17 @@ static void supported(void)
     ok(out.hi_us / out.lo_us > in.hi_us / in.lo_us && in.lo_us > 0,
        "wider beyond the measured np than at them (%.3f > %.3f), never down to 0",
        out.hi_us / out.lo_us, in.hi_us / in.lo_us);
-    gsl_rng_free(r);
 }
 
 /* Latency with a term linear in p (contention at scale): the p-linear candidate is taken
  * where the table's library has no rules, and reads 4x beyond far better than the plain fit. */
 static void p_linear(void)
 {
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 5);
-    const cf_coll *c = cf_coll_find("allreduce");
     truth_t w = {LG_PLUS_LINEAR, 20.0, 0.15, 2e-3};
     const long nps[] = {128, 256, 512, 1024};
-    cf_point pts[MAXPTS];
-    size_t n = make_points(&w, nps, 4, 0.03, r, pts);
     cf_across a, plain;
-    cf_error e;
-    is_int(cf_across_fit_extrap(c, "float", pts, n, CF_ACROSS_P_LINEAR, &a, &e), 0,
-           "latency linear in p: fits");
-    is_int(cf_across_fit_extrap(c, "float", pts, n, 0, &plain, &e), 0,
+    is_int(fit_truth(&w, 5, nps, 4, CF_ACROSS_P_LINEAR, &a), 0, "latency linear in p: fits");
+    is_int(fit_truth(&w, 5, nps, 4, 0, &plain), 0,
            "latency linear in p: fits without the p-linear candidates");
     ok(strstr(a.seg[0].algorithm, "p-linear") != NULL, "the p-linear candidate is taken (%s)",
        a.seg[0].algorithm);
@@ -193,25 +186,18 @@ static void p_linear(void)
        "np 4096: the plain fit's interval, widened by its backtest, is the "
        "wider (hi/lo %.1f against %.1f; it holds %d of %d)",
        wd0, wd, cov0, NSIZES);
-    gsl_rng_free(r);
 }
 
 /* The backtest in the model file: written, read back to the same interval; a negative one
  * refused with its path; none (a file from before it) widens by the leave-one-out error. */
 static void model_file(void)
 {
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 3);
-    const cf_coll *c = cf_coll_find("allreduce");
     truth_t w = {POWER, 200.0, 0.0, 2e-3};
     const long nps[] = {64, 128, 256};
-    cf_point pts[MAXPTS];
-    size_t n = make_points(&w, nps, 3, 0.03, r, pts);
     cf_across a, b;
     cf_error e;
     cf_error_clear(&e);
-    is_int(cf_across_fit_extrap(c, "float", pts, n, CF_ACROSS_P_LINEAR, &a, &e), 0,
-           "three process counts: fits");
+    is_int(fit_truth(&w, 3, nps, 3, CF_ACROSS_P_LINEAR, &a), 0, "three process counts: fits");
     ok(isfinite(a.seg[0].extrap_err), "three process counts: a backtest from two (%.3f)",
        a.seg[0].extrap_err);
     json_t *j = cf_across_to_json(&a);
@@ -237,7 +223,6 @@ static void model_file(void)
        "a file from before: still wider beyond (%.2f > %.2f)", y.hi_us / y.lo_us,
        x.hi_us / x.lo_us);
     json_decref(j);
-    gsl_rng_free(r);
 }
 
 int main(void)
