@@ -8,29 +8,41 @@
 
 #define CF_REL_KMAX (CF_COLL_MAX_BASIS > 2 ? CF_COLL_MAX_BASIS : 2) /* terms of one fit */
 
-/* What the fits of one pattern's ranges share: each point's basis values per algorithm,
+/* The candidates of a fit: the pattern's algorithms, and with CF_ACROSS_P_LINEAR each of
+ * them whose latency has no (p-1) term with one more, of its own coefficient. */
+#define CF_ACROSS_MAX_CAND (2 * CF_COLL_MAX_ALGS)
+
+/* What the fits of one pattern's ranges share: each point's basis values per candidate,
  * computed once, and the buffers and GSL workspaces every fit reuses. */
 typedef struct cf_across_fitter {
     const cf_coll *c;
     const cf_point *pts;
     size_t n;
-    int k[CF_COLL_MAX_ALGS];
-    cf_cterm_sum basis[CF_COLL_MAX_ALGS][CF_COLL_MAX_BASIS];
-    double *x[CF_COLL_MAX_ALGS]; /* n rows of k[a] values */
+    int ncand;
+    char name[CF_ACROSS_MAX_CAND][CF_ALG_NAME_MAX];
+    int k[CF_ACROSS_MAX_CAND];
+    cf_cterm_sum basis[CF_ACROSS_MAX_CAND][CF_COLL_MAX_BASIS];
+    double *x[CF_ACROSS_MAX_CAND]; /* n rows of k[a] values */
     double *X, *t;
     cf_robust_workspace *ws[CF_REL_KMAX + 1]; /* by the number of terms, made when first needed */
 } cf_across_fitter;
 
-int cf_across_fitter_init(cf_across_fitter *F, const cf_coll *c, const cf_point *pts, size_t n);
+/* cands: 0, or CF_ACROSS_P_LINEAR. */
+int cf_across_fitter_init(cf_across_fitter *F, const cf_coll *c, const cf_point *pts, size_t n,
+                          unsigned cands);
 void cf_across_fitter_free(cf_across_fitter *F);
 
-/* Fits algorithm alg of F's pattern to the points with lo <= m <= hi; *rss is the relative
+/* Fits candidate alg of F to the points with lo <= m <= hi; *rss is the relative
  * residual sum of squares. Not 0 when these points cannot determine the model (why says). */
 int cf_across_seg_fit(cf_across_fitter *F, int alg, double lo, double hi, cf_across_seg *out,
                       double *rss, cf_error *why);
 /* Whether s tells the truth where it would answer, over [lo, hi] at every np (0 if so). */
 int cf_across_seg_check(const cf_across_seg *s, const cf_point *pts, size_t n, const long *np,
                         int nnp, double lo, double hi, cf_error *why);
+/* The added (p-1) term of a p-linear candidate's basis of k functions, -1 when none: its
+ * coefficient must be >= 0, contention that grows with p, or it would turn negative
+ * beyond the measured process counts. */
+int cf_across_p_linear_term(const cf_cterm_sum *basis, int k);
 /* T of s at (p, m) and the half-width of its 95% prediction interval. */
 void cf_across_seg_predict(const cf_across_seg *s, long p, double m, double *t, double *half);
 /* The value of a sum of terms at (p, m). */

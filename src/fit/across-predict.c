@@ -23,33 +23,71 @@ void cf_across_seg_predict(const cf_across_seg *s, long p, double m, double *t, 
     *half = s->tq * sqrt(fmax(0.0, v + s->s2 * *t * *t));
 }
 
+/* The error per doubling of p beyond the measured ones of segment k: its backtest; where
+ * there is none (a model file from before it), another segment's, else what the segment
+ * misses of its own points left out one at a time. */
+static double extrap_err(const cf_across *a, int k)
+{
+    if (isfinite(a->seg[k].extrap_err))
+        return a->seg[k].extrap_err;
+    double e = NAN;
+    for (int i = 0; i < a->nseg; i++)
+        if (isfinite(a->seg[i].extrap_err))
+            e = isnan(e) ? a->seg[i].extrap_err : fmax(e, a->seg[i].extrap_err);
+    if (isnan(e))
+        e = isfinite(a->seg[k].q.loo_mape) ? log1p(a->seg[k].q.loo_mape) : 0.0;
+    return e;
+}
+
+/* Segment k's T at (p, m) with its 95% interval, multiplicative: the fit's own relative
+ * half-width, widened by the backtested error for each doubling of p beyond the measured
+ * process counts (or below them). */
+static void seg_interval(const cf_across *a, int k, long p, double m, double *t, double *lo,
+                         double *hi)
+{
+    double half;
+    cf_across_seg_predict(&a->seg[k], p, m, t, &half);
+    double d = 0.0;
+    if (a->nnp > 0 && p > a->np[a->nnp - 1])
+        d = log2((double)p / (double)a->np[a->nnp - 1]);
+    else if (a->nnp > 0 && p < a->np[0])
+        d = log2((double)a->np[0] / (double)p);
+    if (!(*t > 0) || !isfinite(*t)) {
+        *lo = 0.0;
+        *hi = fmax(0.0, *t + half);
+        return;
+    }
+    double w = log1p(half / *t) + extrap_err(a, k) * d;
+    *lo = *t * exp(-w);
+    *hi = *t * exp(w);
+}
+
 void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
 {
     int k = 0;
-    double t, half;
+    double t, lo, hi;
     out->contention = 1.0;
     out->contention_np = 0;
     out->model_factor = 1.0;
-    if (cf_across_grid_predict(a, p, m, &out->t_us, &out->lo_us, &out->hi_us,
-                               &out->algorithm) == 0) {
+    if (cf_across_grid_predict(a, p, m, &out->t_us, &out->lo_us, &out->hi_us, &out->algorithm) ==
+        0) {
         out->alg = 0;
         return;
     }
     if (a->nseg > 1 && m > a->seg[0].to_bytes)
         k = 1;
-    cf_across_seg_predict(&a->seg[k], p, m, &t, &half);
-    double lo = t - half, hi = t + half;
+    seg_interval(a, k, p, m, &t, &lo, &hi);
     if (a->nseg > 1 && m > a->seg[0].to_bytes && m < a->seg[1].from_bytes) {
         /* Between the two ranges either algorithm may run: the nearer one (in log size)
          * gives the time, the interval covers both. */
-        double t0, h0;
-        cf_across_seg_predict(&a->seg[0], p, m, &t0, &h0);
+        double t0, l0, h0;
+        seg_interval(a, 0, p, m, &t0, &l0, &h0);
         if (log1p(m) - log1p(a->seg[0].to_bytes) < log1p(a->seg[1].from_bytes) - log1p(m)) {
             k = 0;
             t = t0;
         }
-        lo = fmin(lo, t0 - h0);
-        hi = fmax(hi, t0 + h0);
+        lo = fmin(lo, l0);
+        hi = fmax(hi, h0);
     }
     out->t_us = t;
     out->lo_us = fmax(0.0, lo);

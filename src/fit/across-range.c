@@ -189,7 +189,7 @@ static int alg_basis(const cf_coll_alg *a, cf_cterm_sum *fn)
 
 void cf_across_fitter_free(cf_across_fitter *F)
 {
-    for (int a = 0; a < CF_COLL_MAX_ALGS; a++)
+    for (int a = 0; a < CF_ACROSS_MAX_CAND; a++)
         free(F->x[a]);
     free(F->X);
     free(F->t);
@@ -198,7 +198,26 @@ void cf_across_fitter_free(cf_across_fitter *F)
     memset(F, 0, sizeof *F); /* freeing it again is harmless */
 }
 
-int cf_across_fitter_init(cf_across_fitter *F, const cf_coll *c, const cf_point *pts, size_t n)
+/* Candidate a + 1 from a: its basis with (p-1) besides; 0 when a's latency has it already
+ * or there is no room for a term. */
+static int add_p_linear(cf_across_fitter *F, int a)
+{
+    int k = F->k[a];
+    for (int i = 0; i < F->basis[a][0].n; i++)
+        if (F->basis[a][0].t[i] == CF_CT_P1)
+            return 0;
+    if (k == 0 || k >= CF_COLL_MAX_BASIS || F->ncand >= CF_ACROSS_MAX_CAND)
+        return 0;
+    int b = F->ncand++;
+    memcpy(F->basis[b], F->basis[a], sizeof F->basis[b]);
+    F->basis[b][k] = (cf_cterm_sum){1, {CF_CT_P1, CF_CT_ONE}};
+    F->k[b] = k + 1;
+    snprintf(F->name[b], sizeof F->name[b], "%.28s + p-linear latency", F->name[a]);
+    return 1;
+}
+
+int cf_across_fitter_init(cf_across_fitter *F, const cf_coll *c, const cf_point *pts, size_t n,
+                          unsigned cands)
 {
     memset(F, 0, sizeof *F);
     F->c = c;
@@ -210,8 +229,14 @@ int cf_across_fitter_init(cf_across_fitter *F, const cf_coll *c, const cf_point 
     if (F->X == NULL || F->t == NULL)
         goto oom;
     for (int a = 0; a < c->nalgs; a++) {
-        int k = alg_basis(&c->algs[a], F->basis[a]);
-        F->k[a] = k;
+        F->k[a] = alg_basis(&c->algs[a], F->basis[a]);
+        snprintf(F->name[a], sizeof F->name[a], "%s", c->algs[a].name);
+    }
+    F->ncand = c->nalgs;
+    for (int a = 0; a < c->nalgs && (cands & CF_ACROSS_P_LINEAR); a++)
+        add_p_linear(F, a);
+    for (int a = 0; a < F->ncand; a++) {
+        int k = F->k[a];
         if ((F->x[a] = malloc(rows * (size_t)(k ? k : 1) * sizeof *F->x[a])) == NULL)
             goto oom;
         for (size_t i = 0; i < n; i++)
@@ -230,11 +255,10 @@ oom:
 int cf_across_seg_fit(cf_across_fitter *F, int alg, double lo, double hi, cf_across_seg *out,
                       double *rss, cf_error *why)
 {
-    const cf_coll *c = F->c;
     const cf_point *pts = F->pts;
     size_t n = F->n;
     memset(out, 0, sizeof *out);
-    snprintf(out->algorithm, sizeof out->algorithm, "%s", c->algs[alg].name);
+    snprintf(out->algorithm, sizeof out->algorithm, "%s", F->name[alg]);
     int k = F->k[alg];
     memcpy(out->basis, F->basis[alg], sizeof out->basis);
     out->nbasis = k;
@@ -296,12 +320,25 @@ int cf_across_seg_fit(cf_across_fitter *F, int alg, double lo, double hi, cf_acr
 /* Whether segment s tells the truth where it would answer: coefficients and covariance
  * finite, variances >= 0, T finite and >= 0 at each of its points and, at every measured
  * np, at both ends of [lo, hi] (T is linear in m at a fixed p). */
+int cf_across_p_linear_term(const cf_cterm_sum *basis, int k)
+{
+    for (int j = 1; j < k; j++)
+        if (basis[j].n == 1 && basis[j].t[0] == CF_CT_P1)
+            return j;
+    return -1;
+}
+
 int cf_across_seg_check(const cf_across_seg *s, const cf_point *pts, size_t n, const long *np,
                         int nnp, double lo, double hi, cf_error *why)
 {
     if (!isfinite(s->s2) || s->s2 < 0)
         return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "%s: a residual variance of %g",
                             s->algorithm, s->s2);
+    int pl = cf_across_p_linear_term(s->basis, s->nbasis);
+    if (pl >= 0 && !(s->coef[pl] >= 0))
+        return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
+                            "%s: a latency falling with p (%.4g us per process)", s->algorithm,
+                            s->coef[pl]);
     for (int j = 0; j < s->nbasis; j++) {
         if (!isfinite(s->coef[j]))
             return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "%s: a non-finite coefficient",

@@ -76,12 +76,12 @@ typedef struct moments {
  * suf[a][b] are the normal equations of the first pass (weights 1/t^2) over sizes [0, b)
  * and [b, ns): every range starts from them instead of a pass over its points. */
 typedef struct runs {
-    moments *pre[CF_COLL_MAX_ALGS], *suf[CF_COLL_MAX_ALGS];
+    moments *pre[CF_ACROSS_MAX_CAND], *suf[CF_ACROSS_MAX_CAND];
     size_t *first;
-    double *t, *it;              /* times, and 1 / times */
-    int times_ok;                /* every time positive and finite */
-    double *x[CF_COLL_MAX_ALGS]; /* n rows of the algorithm's k values */
-    double *iref, *sel, *buf;    /* a fit's 1 / reference time, deviations, scratch */
+    double *t, *it;                /* times, and 1 / times */
+    int times_ok;                  /* every time positive and finite */
+    double *x[CF_ACROSS_MAX_CAND]; /* n rows of the algorithm's k values */
+    double *iref, *sel, *buf;      /* a fit's 1 / reference time, deviations, scratch */
     ranked *dev;
     unsigned char *used;
 } runs;
@@ -100,7 +100,7 @@ typedef struct search {
 
 static size_t side_at(const search *S, size_t b, int a, int right)
 {
-    return ((b - 1) * (size_t)S->F.c->nalgs + (size_t)a) * 2 + (size_t)right;
+    return ((b - 1) * (size_t)S->F.ncand + (size_t)a) * 2 + (size_t)right;
 }
 
 /* The middle (in log size) of the gap after size b - 1: each range answers up to it. */
@@ -146,14 +146,14 @@ static int cand_eval(search *S, size_t b, int a1, int a2, double *v, side_fit **
 
 static void runs_free(runs *R)
 {
-    for (int a = 0; a < CF_COLL_MAX_ALGS; a++) {
+    for (int a = 0; a < CF_ACROSS_MAX_CAND; a++) {
         free(R->pre[a]);
         free(R->suf[a]);
     }
     free(R->first);
     free(R->t);
     free(R->it);
-    for (int a = 0; a < CF_COLL_MAX_ALGS; a++)
+    for (int a = 0; a < CF_ACROSS_MAX_CAND; a++)
         free(R->x[a]);
     free(R->iref);
     free(R->sel);
@@ -184,7 +184,7 @@ static int runs_init(search *S)
     R->dev = malloc(n * sizeof *R->dev);
     R->used = malloc(n);
     int ok = by && R->first && R->t && R->it && R->iref && R->sel && R->buf && R->dev && R->used;
-    for (int a = 0; a < F->c->nalgs && ok; a++)
+    for (int a = 0; a < F->ncand && ok; a++)
         ok = (R->x[a] = malloc(n * (size_t)(F->k[a] ? F->k[a] : 1) * sizeof *R->x[a])) != NULL &&
              (R->pre[a] = calloc(ns + 1, sizeof *R->pre[a])) != NULL &&
              (R->suf[a] = calloc(ns + 1, sizeof *R->suf[a])) != NULL;
@@ -204,7 +204,7 @@ static int runs_init(search *S)
         size_t orig = (size_t)(by[i] - F->pts);
         R->t[i] = by[i]->t_us;
         R->it[i] = 1.0 / by[i]->t_us;
-        for (int a = 0; a < F->c->nalgs; a++) {
+        for (int a = 0; a < F->ncand; a++) {
             size_t k = (size_t)F->k[a];
             memcpy(&R->x[a][i * k], &F->x[a][orig * k], k * sizeof *R->x[a]);
         }
@@ -216,7 +216,7 @@ static int runs_init(search *S)
         R->times_ok &= R->t[i] > 0.0 && isfinite(R->t[i]);
     /* Each size's equations into pre[a][s + 1] first; then summed from either end, so
      * that no range is the difference of two sums. */
-    for (int a = 0; a < F->c->nalgs; a++) {
+    for (int a = 0; a < F->ncand; a++) {
         int k = F->k[a];
         moments *P = R->pre[a], *Q = R->suf[a];
         for (size_t s = 0; s < ns; s++)
@@ -491,8 +491,8 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
 static int quick_check(const search *S, int a, size_t lo, size_t hi, const double *coef,
                        double cov[CF_REL_KMAX][CF_REL_KMAX], double s2, double from, double to)
 {
-    int k = S->F.k[a];
-    if (!isfinite(s2) || s2 < 0)
+    int k = S->F.k[a], pl = cf_across_p_linear_term(S->F.basis[a], k);
+    if (!isfinite(s2) || s2 < 0 || (pl >= 0 && !(coef[pl] >= 0)))
         return 0;
     for (int j = 0; j < k; j++) {
         if (!isfinite(coef[j]))
@@ -571,7 +571,7 @@ enum { CAND_SKIP, CAND_FIT, CAND_FAILS };
  * NAN when none); every candidate when a proper fit disagrees with its quick one. */
 static int quick_search(search *S, const double *single, unsigned char *plan)
 {
-    int nalgs = S->F.c->nalgs;
+    int nalgs = S->F.ncand;
     size_t ns = S->ns, nc = (ns - 1) * (size_t)nalgs * (size_t)nalgs;
     double *qv = malloc((nc ? nc : 1) * sizeof *qv);
     if (qv == NULL || runs_init(S) != 0) {
@@ -641,16 +641,16 @@ static void search_free(search *S, double *sizes, unsigned char *plan)
 
 /* S over the points' distinct sizes (into *sizes) and process counts (those of out, d of
  * them measured), and *plan with every candidate to fit; -1 when out of memory. */
-static int search_init(search *S, const cf_coll *c, const cf_point *pts, size_t n,
+static int search_init(search *S, const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
                        const cf_across *out, int d, double **sizes, unsigned char **plan)
 {
-    int nalgs = c->nalgs;
     memset(S, 0, sizeof *S);
     *plan = NULL;
     if ((*sizes = malloc(n * sizeof **sizes)) == NULL)
         return -1;
-    if (cf_across_fitter_init(&S->F, c, pts, n) != 0)
+    if (cf_across_fitter_init(&S->F, c, pts, n, cands) != 0)
         return -1;
+    int nalgs = S->F.ncand;
     double *sz = *sizes;
     for (size_t i = 0; i < n; i++)
         sz[i] = pts[i].m;
@@ -679,7 +679,7 @@ static int search_init(search *S, const cf_coll *c, const cf_point *pts, size_t 
 static void fit_single(search *S, cf_across *out, double *single, double *best, int *found,
                        cf_error *why)
 {
-    for (int a = 0; a < S->F.c->nalgs; a++) {
+    for (int a = 0; a < S->F.ncand; a++) {
         cf_across_seg sg;
         double rss;
         single[a] = NAN;
@@ -704,7 +704,7 @@ static void fit_single(search *S, cf_across *out, double *single, double *best, 
 static int fit_two(search *S, const unsigned char *plan, cf_across *out, double *best, int *found,
                    side_fit **last_failed)
 {
-    size_t nalgs = (size_t)S->F.c->nalgs;
+    size_t nalgs = (size_t)S->F.ncand;
     int complete = 1;
     for (size_t b = 1; b < S->ns; b++)
         for (int a1 = 0; a1 < (int)nalgs; a1++)
@@ -731,8 +731,9 @@ static int fit_two(search *S, const unsigned char *plan, cf_across *out, double 
     return complete;
 }
 
-int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf_point *pts,
-                                size_t n, cf_across_search how, cf_across *out, cf_error *e)
+int cf_across_fit_points_cands(const cf_coll *c, const char *datatype, const cf_point *pts,
+                               size_t n, cf_across_search how, unsigned cands, cf_across *out,
+                               cf_error *e)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->pattern, sizeof out->pattern, "%s", c->pattern);
@@ -756,14 +757,14 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
     search S;
     double *sizes;
     unsigned char *plan;
-    if (search_init(&S, c, pts, n, out, d, &sizes, &plan) != 0) {
+    if (search_init(&S, c, pts, n, cands, out, d, &sizes, &plan) != 0) {
         search_free(&S, sizes, plan);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
     /* One algorithm over every size; then a switch between two consecutive measured sizes
      * with an algorithm (the same one too: a protocol switch) on each side. A candidate
      * must beat the simpler ones before it: ties go to fewer parameters. */
-    double best = INFINITY, single[CF_COLL_MAX_ALGS];
+    double best = INFINITY, single[CF_ACROSS_MAX_CAND];
     cf_error why;
     cf_error_clear(&why);
     int found = 0;
@@ -777,14 +778,15 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
     if (!found && !complete) {
         /* Nothing fits: the message is the last check failed in a full search's order. */
         search_free(&S, sizes, plan);
-        return cf_across_fit_points_search(c, datatype, pts, n, CF_SEARCH_EXHAUSTIVE, out, e);
+        return cf_across_fit_points_cands(c, datatype, pts, n, CF_SEARCH_EXHAUSTIVE, cands, out, e);
     }
     if (found) {
         cf_across_combine_quality(out);
+        cf_across_backtest(c, pts, n, out);
     } else {
         /* Data that does not determine the model is a note, like too few np. */
         if (last_failed != NULL) {
-            size_t pos = (size_t)(last_failed - S.side), b = pos / 2 / (size_t)c->nalgs + 1;
+            size_t pos = (size_t)(last_failed - S.side), b = pos / 2 / (size_t)S.F.ncand + 1;
             int right = (int)(pos % 2);
             const cf_across_seg *s = &last_failed->seg;
             double mid = gap_middle(&S, b);
@@ -795,6 +797,12 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
     }
     search_free(&S, sizes, plan);
     return 0;
+}
+
+int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf_point *pts,
+                                size_t n, cf_across_search how, cf_across *out, cf_error *e)
+{
+    return cf_across_fit_points_cands(c, datatype, pts, n, how, 0, out, e);
 }
 
 int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,

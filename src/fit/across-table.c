@@ -365,7 +365,10 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
             pts[n++] = (cf_point){r->np, (double)r->bytes, cf_row_time_named(r, stat)};
         }
         cf_across *a = &out->a[out->n];
-        if ((rc = cf_across_fit_points(ks[i].c, ks[i].datatype, pts, n, a, e)) != 0)
+        /* Where the library's rules are unknown, latency may grow with p as they cannot say. */
+        unsigned cands =
+            rules != NULL && cf_rules_known(rules, ks[i].c->pattern) ? 0 : CF_ACROSS_P_LINEAR;
+        if ((rc = cf_across_fit_extrap(ks[i].c, ks[i].datatype, pts, n, cands, a, e)) != 0)
             break;
         if (a->error[0] == '\0')
             cf_across_grid_build(a, rules, pts, n);

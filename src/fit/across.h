@@ -55,6 +55,11 @@ typedef struct cf_across_seg {
     double s2;                                        /* residual relative variance */
     cf_rel_quality q;
     double tq; /* Student t 97.5% quantile at q.dof, kept for predict */
+    /* The backtest (cf_across_backtest): refitted on every process count but the largest
+     * and read there, |ln(read / measured)| per doubling of p, a high quantile over the
+     * sizes of the range; NAN when it could not be made. predict widens the interval by
+     * this factor (as exp) for each doubling of p beyond the measured ones. */
+    double extrap_err;
 } cf_across_seg;
 
 /* The grid model: where the MPI library's switch rules are known (across-rules.c), each
@@ -227,6 +232,24 @@ int cf_across_fit_points(const cf_coll *c, const char *datatype, const cf_point 
                          cf_across *out, cf_error *e);
 int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf_point *pts,
                                 size_t n, cf_across_search how, cf_across *out, cf_error *e);
+/* Candidates beyond the pattern's algorithms: CF_ACROSS_P_LINEAR adds each algorithm with a
+ * latency term linear in p besides its own ("recursive doubling + p-linear latency"), for
+ * tables whose MPI library's rules are unknown: on real machines at scale contention and
+ * noise can grow the latency with p. Like any candidate, it is chosen by AICc only. */
+#define CF_ACROSS_P_LINEAR 1u
+int cf_across_fit_points_cands(const cf_coll *c, const char *datatype, const cf_point *pts,
+                               size_t n, cf_across_search how, unsigned cands, cf_across *out,
+                               cf_error *e);
+/* The backtest of a fitted across-np model from its points: each segment's extrap_err.
+ * Returns the mean miss per doubling over every point at the largest np (NAN: none). */
+double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_across *a);
+/* The across-np fit commfit fit runs: cf_across_fit_points; with CF_ACROSS_P_LINEAR in
+ * cands, also the fit among the p-linear candidates, kept only when AICc chose one of them
+ * there and its backtest (reading the largest measured np from those below) misses less
+ * than half as much as the plain fit's: more terms fit the measured points better by
+ * construction, and only the backtest says whether they also extrapolate better in p. */
+int cf_across_fit_extrap(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
+                         unsigned cands, cf_across *out, cf_error *e);
 /* The grid of a (fitted) across-np model from its points under the rules; nothing when
  * the rules have none for the pattern, np=2 was not measured or there are too many points. */
 void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n);

@@ -12,8 +12,8 @@
 #include "fit/fitting.h"
 #include "fit/kind.h"
 
-extern const cf_model_kind cf_model_constant, cf_model_linear, cf_model_poly2,
-    cf_model_piecewise, cf_model_loggp, cf_model_datatype, cf_model_auto;
+extern const cf_model_kind cf_model_constant, cf_model_linear, cf_model_poly2, cf_model_piecewise,
+    cf_model_loggp, cf_model_datatype, cf_model_auto;
 
 /* The table of every kind, NULL-terminated, in order of complexity. */
 extern const cf_model_kind *const cf_model_kinds[];
@@ -25,8 +25,7 @@ int cf_fit_group(const char *kind, const cf_fit_input *in, cf_fit *out, cf_error
 
 /* Shared by the kinds whose T is x . coef over one segment (linear, poly2, datatype):
  * a robust, iterated weighted fit of the terms of kind over in's rows. */
-int cf_model_fit_terms(const cf_model_kind *kind, const cf_fit_input *in, cf_fit *out,
-                       cf_error *e);
+int cf_model_fit_terms(const cf_model_kind *kind, const cf_fit_input *in, cf_fit *out, cf_error *e);
 /* The same over the coefficients of kind in mask (bit j: coefficient j); the others are
  * 0 with no variance, and the quality (AICc) counts the fitted ones only. */
 int cf_model_fit_mask(const cf_model_kind *kind, unsigned mask, const cf_fit_input *in, cf_fit *out,

@@ -76,6 +76,7 @@ static json_t *seg_json(const cf_across_seg *s)
         for (int l = 0; l < s->nbasis; l++)
             cov[j * s->nbasis + l] = s->cov[j][l];
     if (set(o, "cov", matrix_json(cov, s->nbasis)) || set(o, "s2", jnum(s->s2)) ||
+        set(o, "extrap_err_per_doubling", jnum(s->extrap_err)) ||
         set(o, "quality", quality_json(&s->q)))
         goto fail;
     return o;
@@ -339,6 +340,13 @@ static int seg_from_json(const json_t *j, const where *w, cf_across_seg *out)
     if (get_vec(w, j, "coef", out->nbasis, out->coef) || get_mat(w, j, "cov", out->nbasis, cov) ||
         get_nonneg(w, j, "s2", &out->s2) || get_quality(w, j, &out->q))
         return CF_EXIT_DATA;
+    /* null, or absent in a file from before the backtest: unknown, and predict widens by
+     * the fit's own leave-one-out error instead. */
+    const json_t *x = json_object_get(j, "extrap_err_per_doubling");
+    out->extrap_err = NAN;
+    if (x != NULL && !json_is_null(x) &&
+        get_nonneg(w, j, "extrap_err_per_doubling", &out->extrap_err))
+        return CF_EXIT_DATA;
     for (int a = 0; a < out->nbasis; a++)
         for (int b = 0; b < out->nbasis; b++)
             out->cov[a][b] = cov[a * out->nbasis + b];
@@ -374,7 +382,8 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
     if (get_str(w, j, "rules", g->rules, sizeof g->rules))
         return CF_EXIT_DATA;
     if (!cf_rules_known(g->rules, pattern))
-        return bad(w, "rules", "rules known for the pattern (smpi-mpich, mpich, smpi-ompi, openmpi)");
+        return bad(w, "rules",
+                   "rules known for the pattern (smpi-mpich, mpich, smpi-ompi, openmpi)");
     if (!json_is_array(unit) || json_array_size(unit) < 2 || json_array_size(unit) > CF_UNIT_MAX)
         return bad(w, "unit", "an array of 2 to 64 [bytes, t_us] pairs");
     if (!json_is_array(pts) || json_array_size(pts) > CF_GRID_MAX)

@@ -1,0 +1,140 @@
+/* The backtest of an across-np model: each segment's algorithm refitted on every process
+ * count but the largest and read at the largest, as predict reads beyond the measured
+ * ones. How far that reading misses, per doubling of p, is what one doubling of
+ * extrapolation cannot know from the model's own residuals; predict widens its interval by
+ * it for every doubling beyond the largest measured np (cf_across_predict). */
+#include "config.h"
+
+#include "fit/across-int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The quantile of the per-size misses a segment keeps: the model answers at any size of its
+ * range, and the misses of neighbouring sizes go together (one p-dependence), so the
+ * interval takes a high one rather than their median. */
+#define BACKTEST_QUANTILE 0.9
+
+/* The p-linear candidates are kept only when they read the largest measured np at least
+ * this much better (as a ratio of the mean misses) than the plain fit: a term more must
+ * earn its place, and one backtest of noisy points can favour either by a little. */
+#define P_LINEAR_GAIN 0.5
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* |ln(read / measured)| per doubling from below to top, for the points of pts at top in
+ * [lo, hi], by s fitted on the process counts below: into v, how many. */
+static int misses(const cf_across_seg *s, const cf_point *pts, size_t n, long top, long below,
+                  double lo, double hi, double *v)
+{
+    double d = log2((double)top / (double)below);
+    int k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (pts[i].p != top || pts[i].m < lo || pts[i].m > hi || !(pts[i].t_us > 0))
+            continue;
+        double t, half;
+        cf_across_seg_predict(s, top, pts[i].m, &t, &half);
+        /* A reading of 0 or less misses by more than any factor: a thousandfold. */
+        double r = t > 0 && isfinite(t) ? t / pts[i].t_us : 1e-3;
+        v[k++] = fabs(log(fmax(r, 1e-3))) / d;
+    }
+    return k;
+}
+
+/* The backtest of the candidate named alg over [lo, hi]: NAN when the process counts below
+ * the largest cannot determine it. */
+static double seg_backtest(const cf_coll *c, const char *alg, const cf_point *pts, size_t n,
+                           const cf_point *sub, size_t nsub, long top, long below, double lo,
+                           double hi, double *v, double *sum, int *cnt)
+{
+    cf_across_fitter F;
+    if (cf_across_fitter_init(&F, c, sub, nsub, CF_ACROSS_P_LINEAR) != 0)
+        return NAN;
+    int a = 0;
+    while (a < F.ncand && strcmp(F.name[a], alg) != 0)
+        a++;
+    cf_across_seg fit;
+    double rss;
+    int rc = a < F.ncand ? cf_across_seg_fit(&F, a, lo, hi, &fit, &rss, NULL) : -1;
+    cf_across_fitter_free(&F);
+    if (rc != 0)
+        return NAN;
+    int k = misses(&fit, pts, n, top, below, lo, hi, v);
+    if (k == 0)
+        return NAN;
+    for (int i = 0; i < k; i++)
+        *sum += v[i];
+    *cnt += k;
+    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    return v[(int)(BACKTEST_QUANTILE * (k - 1) + 0.5)];
+}
+
+double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_across *a)
+{
+    for (int i = 0; i < a->nseg; i++)
+        a->seg[i].extrap_err = NAN;
+    if (a->nnp < CF_ACROSS_MIN_NP || a->nseg == 0)
+        return NAN;
+    long top = a->np[a->nnp - 1], below = a->np[a->nnp - 2];
+    cf_point *sub = malloc((n ? n : 1) * sizeof *sub);
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    if (sub == NULL || v == NULL) {
+        free(sub);
+        free(v);
+        return NAN;
+    }
+    size_t nsub = 0;
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].p < top)
+            sub[nsub++] = pts[i];
+    double sum = 0.0;
+    int cnt = 0;
+    for (int i = 0; i < a->nseg; i++) {
+        cf_across_seg *s = &a->seg[i];
+        /* Each range over its own sizes, the first from the smallest, the last to the largest. */
+        double lo = i == 0 ? -INFINITY : s->from_bytes;
+        double hi = i + 1 < a->nseg ? s->to_bytes : INFINITY;
+        s->extrap_err =
+            seg_backtest(c, s->algorithm, pts, n, sub, nsub, top, below, lo, hi, v, &sum, &cnt);
+    }
+    free(sub);
+    free(v);
+    return cnt ? sum / cnt : NAN;
+}
+
+static int has_p_linear(const cf_across *a)
+{
+    for (int i = 0; i < a->nseg; i++)
+        for (int j = 0; j < a->seg[i].nbasis; j++)
+            if (a->seg[i].basis[j].n == 1 && a->seg[i].basis[j].t[0] == CF_CT_P1 &&
+                strstr(a->seg[i].algorithm, "p-linear") != NULL)
+                return 1;
+    return 0;
+}
+
+int cf_across_fit_extrap(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
+                         unsigned cands, cf_across *out, cf_error *e)
+{
+    int rc = cf_across_fit_points_cands(c, datatype, pts, n, CF_SEARCH_QUICK, 0, out, e);
+    if (rc != 0 || out->error[0] != '\0' || !(cands & CF_ACROSS_P_LINEAR))
+        return rc;
+    cf_across *b = malloc(sizeof *b);
+    if (b == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    rc = cf_across_fit_points_cands(c, datatype, pts, n, CF_SEARCH_QUICK, cands, b, e);
+    if (rc == 0 && b->error[0] == '\0' && has_p_linear(b)) {
+        /* Both fit the measured points, and AICc prefers the one with more terms; which
+         * reads the largest measured np better from those below decides, by a clear margin
+         * (P_LINEAR_GAIN). */
+        double sa = cf_across_backtest(c, pts, n, out), sb = cf_across_backtest(c, pts, n, b);
+        if (sb < P_LINEAR_GAIN * sa)
+            *out = *b;
+    }
+    free(b);
+    return rc;
+}
