@@ -33,6 +33,15 @@ skip() {
     echo "ok $tap_n # SKIP $*"
 }
 
+# known WHY DESC CMD...: a known defect, kept visible: TAP's TODO (automake counts a miss as
+# XFAIL, and a pass as XPASS, which fails the suite: then the defect is gone, drop the TODO).
+known() {
+    why=$1 desc=$2
+    shift 2
+    tap_n=$((tap_n + 1))
+    if "$@"; then echo "ok $tap_n - $desc # TODO $why"; else echo "not ok $tap_n - $desc # TODO $why"; fi
+}
+
 # run CMD...: runs it with stdout in $T/out, stderr in $T/err, status in $rc.
 run() {
     rc=0
