@@ -158,10 +158,6 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)
         sl += el[k] * el[k];
     }
     double w = sm + sl > 0 ? sl / (sm + sl) : 1.0; /* the model's weight */
-    for (int i = 0; i < k; i++) {
-        double e = w * em[i] + (1.0 - w) * el[i];
-        sc += e * e;
-    }
     size_t hi = 1;
     while (hi < n - 1 && (double)f->points[hi].bytes < bytes)
         hi++;
@@ -169,25 +165,36 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)
     /* The weight where bytes lies: from the misses of the inner points around it (inner
      * point i is em[i - 1]), the model's shape may hold in one protocol and not across a
      * switch. */
+    size_t a = lo > 1 ? lo - 1 : 1, b = hi + 1 < (size_t)k ? hi + 1 : (size_t)k;
     double lm = 0.0, ll = 0.0;
-    for (size_t i = lo > 0 ? lo - 1 : 0; i <= hi + 1 && i + 1 < n; i++)
-        if (i >= 1 && (int)i - 1 < k) {
-            lm += em[i - 1] * em[i - 1];
-            ll += el[i - 1] * el[i - 1];
-        }
+    for (size_t i = a; i <= b; i++) {
+        lm += em[i - 1] * em[i - 1];
+        ll += el[i - 1] * el[i - 1];
+    }
     double wl = lm + ll > 0 ? ll / (lm + ll) : w;
     /* In a breakpoint gap the model has no shape of its own (its two segments' ends are
      * joined by a line in bytes, a guess): the log-log line between the measured
      * neighbours, the gap's ends, answers. */
     if (out->in_gap)
         wl = 0.0;
+    /* The spread of the reading that answers (weight wl) at every inner point, and at
+     * those around bytes: where the points around miss more than the others (a protocol
+     * switch, a cache), their spread is the one that holds here. */
+    double scl = 0.0;
+    for (int i = 0; i < k; i++) {
+        double e = wl * em[i] + (1.0 - wl) * el[i];
+        sc += e * e;
+        if ((size_t)i + 1 >= a && (size_t)i + 1 <= b)
+            scl += e * e;
+    }
+    double s2r = fmax(sc / k, b >= a ? scl / (double)(b - a + 1) : 0.0);
     if (ok && k >= 2) {
         double rm, tl;
         reads(f, r, lo, hi, log(bytes), &rm, &tl);
         double x = wl * (log(out->t_us) + rm) + (1.0 - wl) * tl;
         /* The reading's own miss, and one measurement's spread about it where a size was
          * measured more than once (node pairs, runs). */
-        double hr = cf_t975(k) * sqrt(sc / k), hs = 1.959963984540054 * f->points_sd_log;
+        double hr = cf_t975(k) * sqrt(s2r), hs = 1.959963984540054 * f->points_sd_log;
         double t = exp(x), h = sqrt(hr * hr + hs * hs);
         out->near_ratio = t / out->t_us;
         out->lo_us = fmin(out->lo_us, t * exp(-h));
