@@ -114,6 +114,23 @@ static double log_ratio(const cf_fit *f, size_t i)
     return log(pt->t_us / p.t_us);
 }
 
+/* ln(measured / model without it) at f's point i, the fit's own leave-one-out reading of
+ * it: the residual over 1 - leverage, the leverage read from the coefficients' covariance
+ * (relative weights: h = x'Cx / (s2 T^2)). NAN where the model gives no time or the point
+ * alone sets its line (leverage 1). */
+static double loo_log_ratio(const cf_fit *f, size_t i)
+{
+    cf_prediction p;
+    const cf_measured *pt = &f->points[i];
+    if (cf_fit_predict(f, (double)pt->bytes, &p) != 0 || !(p.t_us > 0))
+        return NAN;
+    double h = f->s2 > 0 ? p.se_mean_us * p.se_mean_us / (f->s2 * p.t_us * p.t_us) : 0.0;
+    if (!(h < 0.99))
+        return NAN;
+    double t_loo = pt->t_us - (pt->t_us - p.t_us) / (1.0 - h);
+    return t_loo > 0 ? log(pt->t_us / t_loo) : NAN;
+}
+
 /* The log ratio at ln m read on the line through (x0, r0) and (x1, r1). */
 static double along(double x0, double r0, double x1, double r1, double x)
 {
@@ -152,8 +169,12 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)
     for (size_t i = 1; ok && i + 1 < n && k < CF_NEAR_MAX; i++, k++) {
         double rm, tl, x = log((double)f->points[i].bytes), y = log(f->points[i].t_us);
         reads(f, r, i - 1, i + 1, x, &rm, &tl);
-        em[k] = r[i] - rm; /* in ln t: the model's ln t cancels */
         el[k] = y - tl;
+        /* The model refitted without the point (its leave-one-out reading), corrected by
+         * its neighbours; where the point alone sets the model's line, no reading of the
+         * model's own, as good as the straight line. */
+        double rl = loo_log_ratio(f, i);
+        em[k] = isfinite(rl) ? rl - rm : el[k]; /* in ln t: the model's ln t cancels */
         sm += em[k] * em[k];
         sl += el[k] * el[k];
     }
