@@ -51,8 +51,19 @@ for tab in $tables; do
     "$COMMFIT" fit ${FIT_ARGS:-} -i "$T/train.csv" -o "$T/m.json" >/dev/null 2>"$T/fit.err" ||
         { echo "# $name: fit failed: $(head -1 "$T/fit.err")"; continue; }
     # The baseline from the training rows: log-log between the neighbouring sizes' medians.
+    # Where a size has several rows (node pairs, runs) the baseline reads their median, as
+    # the model's points do: one row picked by sort order would make it a lottery.
     grep -v '^#' "$T/train.csv" | awk -F, 'NR > 1 && $3 > 0 { print $1, $2, $4, $3, $11 }' |
-        sort -k1,1 -k2,2n -k3,3 -k4,4n >"$T/known"
+        sort -k1,1 -k2,2n -k3,3 -k4,4n -k5,5g |
+        awk '
+            function flush(   m) {
+                if (!n) return
+                m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+                print key, m
+                n = 0
+            }
+            { k = $1 " " $2 " " $3 " " $4; if (k != key) { flush(); key = k } v[++n] = $5 }
+            END { flush() }' >"$T/known"
     : >"$T/rec"
     for g in $(awk '{ print $1 "," $2 "," $3 }' "$T/truth" | sort -u); do
         p=${g%%,*}; rest=${g#*,}; np=${rest%%,*}; dt=${rest#*,}

@@ -64,14 +64,16 @@ for pf in ${SIM_PLATFORMS:-flat multicore fattree}; do
         cut -d' ' -f1,2 "$T/truth" >"$T/points"
         "$COMMFIT" predict -m "$T/$pf.json" -p "$p" --points "$T/points" -f csv >"$T/pred" 2>/dev/null || true
         # Rows in the same order as the points; a refused point counts as a miss.
-        # One record a point: platform pattern np |relative error| covered hi/lo.
+        # One record a point: platform pattern np |relative error| covered hi/lo. An
+        # upper bound "inf" (a network the fit never measured) covers any truth above lo;
+        # its width is infinite ("inf" in the width column when it is the median).
         awk -F, 'NR > 1 { print $5, $6, $7 }' "$T/pred" | paste -d' ' "$T/truth" - |
             awk -v pf="$pf" -v p="$p" '{
-                np = $1; truth = $3; t = $4; lo = $5; hi = $6
+                np = $1; truth = $3; t = $4; lo = $5; hi = $6; inf = hi == "inf"
                 ok = (t != "" && t > 0)
                 e = ok ? (t > truth ? t - truth : truth - t) / truth : 1e9
-                c = (ok && lo <= truth && truth <= hi) ? 1 : 0
-                w = (ok && lo > 0) ? hi / lo : 1e9
+                c = (ok && lo <= truth && (inf || truth <= hi)) ? 1 : 0
+                w = (ok && lo > 0) ? (inf ? 1e7 : hi / lo) : 1e9
                 print pf, p, np, e, c, w
             }' >>"$T/points.all"
     done
@@ -89,7 +91,7 @@ function row(key, label,   n, i, e, w) {
     med = pct(w, n, 0.5)
     printf "%s %5d %7.1f%% %7.1f%% %7.1f%% %8.0f%% %8s\n", label, n, 100 * pct(e, n, 0.5),
         100 * pct(e, n, 0.9), 100 * pct(e, n, 1), 100 * cov[key] / n,
-        (med >= 1e8 ? "lo<=0" : sprintf("%.2f", med))
+        (med >= 1e8 ? "lo<=0" : med >= 1e7 ? "inf" : sprintf("%.2f", med))
 }
 function add(key, e, c, w) { n = ++cnt[key]; err[key, n] = e; wid[key, n] = w; cov[key] += c }
 {

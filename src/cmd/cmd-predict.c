@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "cmd/model-file.h"
 #include "cmd/out-predict.h"
+#include "cmd/predict-p2p.h"
 #include "base/error.h"
 #include "fit/model.h"
 #include "modelfile/modelfile.h"
@@ -46,6 +47,8 @@ typedef struct source {
     const cf_fit *fit;
     double bytes_min, bytes_max; /* the sizes this source has seen */
     char model[96];
+    int nodes_extra;                  /* p2p: np spans nodes np=2 did not */
+    int unbounded;                    /* p2p: and a network np=2 never crossed: no upper bound */
     char note[NOTE_MAX];              /* what holds for every size at this np */
     char note_csv[2 * NOTE_MAX + 2];  /* the same as a CSV field */
     char note_json[6 * NOTE_MAX + 2]; /* and as a JSON string, quotes included */
@@ -62,6 +65,7 @@ typedef struct ctx {
     int blocks;      /* -1: the fit's default */
     int model_alone; /* no correction by the measured neighbours */
     const cf_across *across;
+    cf_placement place; /* where the table's ranks ran */
     long *measured; /* process counts with a fit of (pattern, datatype), increasing */
     size_t nmeasured;
     source **slots; /* open addressing by np; nslots a power of two */
@@ -220,32 +224,10 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
         join(s->note, sizeof s->note, part);
         return 0;
     }
-    const cf_p2p *pp = &c->as->pp;
-    snprintf(part, sizeof part, "from %s alpha %.4g us, beta %.4g us/B", pp->pattern,
-             pp->h.alpha_us, pp->h.beta_us_per_byte);
-    join(s->note, sizeof s->note, part);
-    if (strcmp(c->coll->datatype, "float") == 0) { /* the reductions: gamma counts */
-        snprintf(part, sizeof part, "gamma %.4g us/B (%s)", pp->gamma_us_per_byte,
-                 pp->gamma_source);
-        join(s->note, sizeof s->note, part);
-    }
-    const cf_contention *k = cf_p2p_contention(pp, c->pattern, c->datatype, np);
-    if (k != NULL && k->np == 2 && k->lat_factor > 0.0) {
-        snprintf(part, sizeof part,
-                 "through %s's np=2 times: latency x%.3g, bandwidth x%.3g of the ping-pong's",
-                 c->pattern, k->lat_factor, k->bw_factor);
-        join(s->note, sizeof s->note, part);
-    } else if (k != NULL) {
-        snprintf(part, sizeof part, "x%.3g contention measured at np=%ld", k->median, k->np);
-        join(s->note, sizeof s->note, part);
-    } else {
-        snprintf(part, sizeof part, "%s not measured at any np", c->pattern);
-        join(s->note, sizeof s->note, part);
-    }
-    cf_estimate est;
-    cf_p2p_predict(pp, c->coll, c->datatype, np, 0.0, &est);
-    snprintf(part, sizeof part, "model-error factor %.3g in the interval", est.model_factor);
-    join(s->note, sizeof s->note, part);
+    cf_unmeasured u;
+    cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, &u, s->note, sizeof s->note);
+    s->nodes_extra = u.nodes;
+    s->unbounded = u.network;
     if (src.across != NULL)
         join(s->note, sizeof s->note, src.across->error);
     np_note(c->measured, c->nmeasured, np, part, sizeof part);
@@ -513,12 +495,15 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->model = alg_name(c, est.algorithm, out);
     }
     check_answer(c, s, np, bytes, out);
+    if (s->kind == SRC_P2P && s->unbounded && !out->refused)
+        out->hi = INFINITY; /* after the check: no bound, not one out of range */
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
     /* An np inside the measured list is not an extrapolation even from the across-np model. */
     if (s->kind == SRC_ACROSS)
         out->np_extra = s->note[0] != '\0';
     if (s->kind == SRC_P2P)
         out->np_extra = 1;
+    out->nodes_extra = s->kind == SRC_P2P && s->nodes_extra;
     return 0;
 }
 
@@ -936,6 +921,10 @@ int cmd_predict(int argc, char **argv)
     if ((rc = cf_modelset_read(path, &c.ms, &e)) != 0)
         goto report;
     c.as = &c.ms->across;
+    if (cf_placement_read(c.ms, &c.place) != 0) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto report;
+    }
     if ((rc = prepare(&c, o.datatype, &e)) != 0)
         goto report;
     if (c.sizeless && o.bytes == NULL && !o.points && !o.formula) {
@@ -991,6 +980,7 @@ done:
     free(path);
     free(c.measured);
     cache_clear(&c);
+    cf_placement_free(&c.place);
     cf_modelset_free(c.ms);
     return rc;
 }

@@ -126,11 +126,16 @@ static char *put_json_str(char *p, const char *s)
     return p;
 }
 
-static const char *extra_text(const cf_predict_answer *a)
+/* "np+bytes", ...: what the answer extrapolates in; buf holds 32 bytes. */
+static const char *extra_text(const cf_predict_answer *a, char *buf)
 {
-    static const char *const text[] = {"",       "np",          "bytes",        "np+bytes",
-                                       "blocks", "np+blocks", "bytes+blocks", "np+bytes+blocks"};
-    return text[(a->np_extra ? 1 : 0) | (a->bytes_extra ? 2 : 0) | (a->blocks_extra ? 4 : 0)];
+    const char *part[] = {"np", "nodes", "bytes", "blocks"};
+    int on[] = {a->np_extra, a->nodes_extra, a->bytes_extra, a->blocks_extra};
+    buf[0] = '\0';
+    for (int i = 0; i < 4; i++)
+        if (on[i])
+            strcat(strcat(buf, buf[0] ? "+" : ""), part[i]);
+    return buf;
 }
 
 void cf_out_predict_begin(cf_predict_out *c)
@@ -183,7 +188,7 @@ static char *csv_row(char *p, const cf_predict_out *c, const cf_predict_answer *
     *p++ = ',';
     p = put_sig(p, a->lo, CSV_DIGITS, "");
     *p++ = ',';
-    p = put_sig(p, a->hi, CSV_DIGITS, "");
+    p = isinf(a->hi) && a->hi > 0 ? put_str(p, "inf") : put_sig(p, a->hi, CSV_DIGITS, "");
     *p++ = ',';
     p = put_sig(p, a->bw, CSV_DIGITS, "");
     *p++ = ',';
@@ -191,7 +196,8 @@ static char *csv_row(char *p, const cf_predict_out *c, const cf_predict_answer *
     *p++ = ',';
     p = put_csv(p, a->model);
     *p++ = ',';
-    p = put_str(p, extra_text(a));
+    char extra[32];
+    p = put_str(p, extra_text(a, extra));
     *p++ = ',';
     if (a->bnote[0] == '\0') {
         p = put_str(p, a->note_csv);
@@ -242,6 +248,8 @@ static char *json_row(char *p, const cf_predict_out *c, const cf_predict_answer 
     p = put_str(p, a->bytes_extra ? "true" : "false");
     p = put_str(p, ", \"blocks\": ");
     p = put_str(p, a->blocks_extra ? "true" : "false");
+    p = put_str(p, ", \"nodes\": ");
+    p = put_str(p, a->nodes_extra ? "true" : "false");
     p = put_str(p, "}, \"note\": ");
     if (a->bnote[0] == '\0') {
         p = put_str(p, a->note_json);
@@ -264,7 +272,7 @@ static char *table_row(char *buf, size_t cap, const cf_predict_out *c,
     cf_size_format(a->bytes, size, sizeof size);
     table_num(t, sizeof t, a->t, a->refused ? "refused" : "-");
     table_num(lo, sizeof lo, a->lo, "-");
-    table_num(hi, sizeof hi, a->hi, "-");
+    table_num(hi, sizeof hi, a->hi, isinf(a->hi) && a->hi > 0 ? "inf" : "-");
     table_num(bw, sizeof bw, a->bw, "-");
     p += snprintf(p, cap, "%-14s %6ld %10s ", c->pattern, a->np, size);
     if (c->show_datatype) {

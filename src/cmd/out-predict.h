@@ -9,17 +9,18 @@
 
 enum { CF_PREDICT_TABLE, CF_PREDICT_CSV, CF_PREDICT_JSON };
 
-#define CF_PREDICT_NOTE_MAX 512
+#define CF_PREDICT_NOTE_MAX 1024
 
 /* One answer. */
 typedef struct cf_predict_answer {
     long np;
     uint64_t bytes;
-    double t, lo, hi, bw;
+    double t, lo, hi, bw; /* hi may be +inf: no upper bound is known */
     const char *model;
     char model_buf[96];
     long blocks; /* of a derived datatype; -1 for a fit without blocks, and the others */
     int np_extra, bytes_extra, blocks_extra;
+    int nodes_extra; /* np spans nodes (or a network) the source never measured */
     int refused; /* the model gives no positive time here: no numbers are printed */
     char bnote[CF_PREDICT_NOTE_MAX]; /* what holds at this point only: bytes or blocks
                                         outside the measured, a breakpoint gap, a refusal;

@@ -114,6 +114,23 @@ static double log_ratio(const cf_fit *f, size_t i)
     return log(pt->t_us / p.t_us);
 }
 
+/* ln(measured / model without it) at f's point i, the fit's own leave-one-out reading of
+ * it: the residual over 1 - leverage, the leverage read from the coefficients' covariance
+ * (relative weights: h = x'Cx / (s2 T^2)). NAN where the model gives no time or the point
+ * alone sets its line (leverage 1). */
+static double loo_log_ratio(const cf_fit *f, size_t i)
+{
+    cf_prediction p;
+    const cf_measured *pt = &f->points[i];
+    if (cf_fit_predict(f, (double)pt->bytes, &p) != 0 || !(p.t_us > 0))
+        return NAN;
+    double h = f->s2 > 0 ? p.se_mean_us * p.se_mean_us / (f->s2 * p.t_us * p.t_us) : 0.0;
+    if (!(h < 0.99))
+        return NAN;
+    double t_loo = pt->t_us - (pt->t_us - p.t_us) / (1.0 - h);
+    return t_loo > 0 ? log(pt->t_us / t_loo) : NAN;
+}
+
 /* The log ratio at ln m read on the line through (x0, r0) and (x1, r1). */
 static double along(double x0, double r0, double x1, double r1, double x)
 {
@@ -152,16 +169,16 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)
     for (size_t i = 1; ok && i + 1 < n && k < CF_NEAR_MAX; i++, k++) {
         double rm, tl, x = log((double)f->points[i].bytes), y = log(f->points[i].t_us);
         reads(f, r, i - 1, i + 1, x, &rm, &tl);
-        em[k] = r[i] - rm; /* in ln t: the model's ln t cancels */
         el[k] = y - tl;
+        /* The model refitted without the point (its leave-one-out reading), corrected by
+         * its neighbours; where the point alone sets the model's line, no reading of the
+         * model's own, as good as the straight line. */
+        double rl = loo_log_ratio(f, i);
+        em[k] = isfinite(rl) ? rl - rm : el[k]; /* in ln t: the model's ln t cancels */
         sm += em[k] * em[k];
         sl += el[k] * el[k];
     }
     double w = sm + sl > 0 ? sl / (sm + sl) : 1.0; /* the model's weight */
-    for (int i = 0; i < k; i++) {
-        double e = w * em[i] + (1.0 - w) * el[i];
-        sc += e * e;
-    }
     size_t hi = 1;
     while (hi < n - 1 && (double)f->points[hi].bytes < bytes)
         hi++;
@@ -169,25 +186,36 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)
     /* The weight where bytes lies: from the misses of the inner points around it (inner
      * point i is em[i - 1]), the model's shape may hold in one protocol and not across a
      * switch. */
+    size_t a = lo > 1 ? lo - 1 : 1, b = hi + 1 < (size_t)k ? hi + 1 : (size_t)k;
     double lm = 0.0, ll = 0.0;
-    for (size_t i = lo > 0 ? lo - 1 : 0; i <= hi + 1 && i + 1 < n; i++)
-        if (i >= 1 && (int)i - 1 < k) {
-            lm += em[i - 1] * em[i - 1];
-            ll += el[i - 1] * el[i - 1];
-        }
+    for (size_t i = a; i <= b; i++) {
+        lm += em[i - 1] * em[i - 1];
+        ll += el[i - 1] * el[i - 1];
+    }
     double wl = lm + ll > 0 ? ll / (lm + ll) : w;
     /* In a breakpoint gap the model has no shape of its own (its two segments' ends are
      * joined by a line in bytes, a guess): the log-log line between the measured
      * neighbours, the gap's ends, answers. */
     if (out->in_gap)
         wl = 0.0;
+    /* The spread of the reading that answers (weight wl) at every inner point, and at
+     * those around bytes: where the points around miss more than the others (a protocol
+     * switch, a cache), their spread is the one that holds here. */
+    double scl = 0.0;
+    for (int i = 0; i < k; i++) {
+        double e = wl * em[i] + (1.0 - wl) * el[i];
+        sc += e * e;
+        if ((size_t)i + 1 >= a && (size_t)i + 1 <= b)
+            scl += e * e;
+    }
+    double s2r = fmax(sc / k, b >= a ? scl / (double)(b - a + 1) : 0.0);
     if (ok && k >= 2) {
         double rm, tl;
         reads(f, r, lo, hi, log(bytes), &rm, &tl);
         double x = wl * (log(out->t_us) + rm) + (1.0 - wl) * tl;
         /* The reading's own miss, and one measurement's spread about it where a size was
          * measured more than once (node pairs, runs). */
-        double hr = cf_t975(k) * sqrt(sc / k), hs = 1.959963984540054 * f->points_sd_log;
+        double hr = cf_t975(k) * sqrt(s2r), hs = 1.959963984540054 * f->points_sd_log;
         double t = exp(x), h = sqrt(hr * hr + hs * hs);
         out->near_ratio = t / out->t_us;
         out->lo_us = fmin(out->lo_us, t * exp(-h));

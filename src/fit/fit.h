@@ -120,7 +120,8 @@ typedef struct cf_fit {
      * predict corrects the model by their measured / model ratio (cf_fit_predict_near). */
     size_t npoints;
     cf_measured *points;
-    double points_sd_log; /* the spread of ln t among rows of one size (pooled; 0: none) */
+    double points_sd_log; /* the spread of ln t among rows of one size (pooled; 0: none):
+                             at least 1/1.96 of the 95th percentile of |ln(t / median)| */
     size_t nwarnings;
     char **warnings;              /* loggp consistency checks, ... */
     char formula[CF_FORMULA_MAX]; /* text form, as in the file */

@@ -262,7 +262,7 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
     f->npoints = 0;
     if (in->n == 0)
         return 0;
-    double *t = malloc(in->n * sizeof *t);
+    double *t = malloc(2 * in->n * sizeof *t), *dev = t + in->n;
     if (t == NULL || (f->points = malloc(in->n * sizeof *f->points)) == NULL) {
         free(t);
         return -1;
@@ -270,7 +270,7 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
     /* The rows come sorted by size; repeats (node pairs, runs) by their median, the
      * typical one when a few are slow, and their spread pooled over the sizes. */
     double ss = 0.0;
-    size_t dof = 0;
+    size_t dof = 0, ndev = 0;
     for (size_t i = 0, j; i < in->n; i = j) {
         size_t k = 0;
         for (j = i; j < in->n && in->rows[j]->bytes == in->rows[i]->bytes; j++) {
@@ -292,10 +292,21 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
             qsort(t, k, sizeof *t, cmp_double);
             double med = k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
             f->points[f->npoints++] = (cf_measured){in->rows[i]->bytes, med};
+            for (size_t l = 0; k > 1 && l < k; l++)
+                dev[ndev++] = fabs(log(t[l] / med));
         }
     }
+    double sd = dof > 0 ? sqrt(ss / (double)dof) : 0.0;
+    /* The reading answers with the median, and rows of one size need not scatter
+     * normally about it (node pairs in two clusters, a few slow runs): the spread is at
+     * least the one whose 95% half-width holds 95% of the rows about their size's median. */
+    if (ndev > 0) {
+        qsort(dev, ndev, sizeof *dev, cmp_double);
+        size_t q = (size_t)ceil(0.95 * (double)ndev) - 1;
+        sd = fmax(sd, dev[q] / 1.959963984540054);
+    }
     free(t);
-    f->points_sd_log = dof > 0 ? sqrt(ss / (double)dof) : 0.0;
+    f->points_sd_log = sd;
     return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "base/size.h"
 #include "modelfile/answer.h"
+#include "modelfile/placement.h"
 
 /* Process counts beyond the largest measured one that the across-np model is drawn to. */
 #define NP_EXTRAPOLATE 4
@@ -102,9 +103,15 @@ static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
 static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, size_t j,
                                size_t n_pick)
 {
-    char how[96];
+    char how[96], note[512];
     /* The curves start at the smallest np the estimate means anything at: 2 processes. */
     long from_est = P->np_lo < 2 ? 2 : P->np_lo, last = 0;
+    /* Past the node np=2 ran in, no upper bound (predict's inf): the network between
+     * nodes was never measured, and a bar would claim it was. */
+    cf_placement pl;
+    if (P->r->ms == NULL || cf_placement_read(P->r->ms, &pl) != 0)
+        memset(&pl, 0, sizeof pl);
+    cf_unmeasured u;
     cf_script_block(sc, "point-to-point estimate", "np t_us lo_us hi_us (point-to-point estimate)");
     for (int k = 0; k <= 60; k++) {
         long p = lround(from_est * pow((double)P->np_far / from_est, k / 60.0));
@@ -114,7 +121,11 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
             !(x.t_us > 0))
             continue;
         last = p;
-        fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", p, x.t_us, x.lo_us, x.hi_us);
+        cf_placement_unmeasured(&pl, p, &u, note, sizeof note);
+        if (u.network)
+            fprintf(sc->dat, "%ld %.6g %.6g inf\n", p, x.t_us, x.lo_us);
+        else
+            fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", p, x.t_us, x.lo_us, x.hi_us);
         const char *alg = P->est->algs[x.alg].name;
         if (strstr(P->algs, alg) == NULL)
             snprintf(P->algs + strlen(P->algs), sizeof P->algs - strlen(P->algs), "%s%s",
@@ -127,12 +138,16 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
     double shift = pow(1.035, (double)j - (double)(n_pick - 1) / 2);
     for (size_t k = P->n_np; k < P->n_axis; k++) {
         cf_estimate x;
-        if (cf_p2p_predict(&P->r->across->pp, P->est, P->datatype, (long)P->nps[k], (double)m,
-                           &x) == 0 &&
-            x.t_us > 0)
+        cf_placement_unmeasured(&pl, (long)P->nps[k], &u, note, sizeof note);
+        if (u.network)
+            fprintf(sc->dat, "# np %ld, no bar: %s\n", (long)P->nps[k], note);
+        else if (cf_p2p_predict(&P->r->across->pp, P->est, P->datatype, (long)P->nps[k], (double)m,
+                                &x) == 0 &&
+                 x.t_us > 0)
             fprintf(sc->dat, "%.6g %.6g %.6g %.6g\n", (double)P->nps[k] * shift, x.t_us, x.lo_us,
                     x.hi_us);
     }
+    cf_placement_free(&pl);
     snprintf(how, sizeof how, "using 1:2:3:4 with yerrorbars lt %d pt 0 lw 1", lt);
     cf_script_curve(sc, how, NULL);
 }

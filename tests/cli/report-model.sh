@@ -280,6 +280,20 @@ expect_rc 1 "a broken model file"
 grep_err "^commfit: report: broken.json" "a broken model file: names the file"
 check "a broken model file: no report" test ! -e broken
 
+# np=2 inside one 8-core node (the shipped SMPI multi-core table): past the node, the
+# estimate has no upper bound, as predict says; no bar is drawn there.
+awk -F, '/^#/ || $1 == "pattern" || $2 == 2' "$top_srcdir/data/sim-multicore.csv" >mc2.csv
+"$COMMFIT" fit -q -i mc2.csv -o mc2.json
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i mc2.csv -m mc2.json -o mc2
+expect_rc 0 "np=2 on one node of the multi-core table"
+M=mc2/np-alltoall.dat
+check "np-alltoall past the node np=2 ran in: no bar at np 16, said why" \
+    grep -q '^# np 16, no bar: np=2 ran inside one node (mc-0, 8 cores) and np=16 spans 2 nodes' "$M"
+check "np-alltoall inside the node: a bar at np 4" \
+    awk '/its 95% prediction interval$/ { b = 1; next } /^# \[/ { b = 0 } b && $1 > 3.5 && $1 < 4.5 && $4 > $2 { f = 1 } END { exit !f }' "$M"
+est=$(awk '/^# \[1\] point-to-point estimate$/ {b = 1; next} /^# \[/ {b = 0} b && $1 == 16 {print $4}' "$M")
+check "np-alltoall: the estimate's upper bound at np 16 is predict's inf ($est)" test "$est" = inf
+
 run "$COMMFIT" report -m ''
 expect_rc 2 "-m ''"
 

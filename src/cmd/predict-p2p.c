@@ -1,0 +1,49 @@
+/* commfit predict: the point-to-point estimate's note at one np: its ping-pong parameters,
+ * the pattern's own np=2 factors, its model-error factor, and what np=2 never measured
+ * there (another node's network, shared links), read from where the table's ranks ran. */
+#include "config.h"
+
+#include "cmd/predict-p2p.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void join(char *buf, size_t n, const char *part)
+{
+    if (part[0] == '\0')
+        return;
+    size_t l = strlen(buf);
+    snprintf(buf + l, n - l, "%s%s", l ? "; " : "", part);
+}
+
+void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *datatype, long np,
+                         const cf_placement *p, cf_unmeasured *u, char *note, size_t n)
+{
+    const cf_p2p *pp = &as->pp;
+    char part[512];
+    /* First: what the estimate cannot know outweighs how it was made. */
+    cf_placement_unmeasured(p, np, u, part, sizeof part);
+    join(note, n, part);
+    snprintf(part, sizeof part, "from %s alpha %.4g us, beta %.4g us/B", pp->pattern,
+             pp->h.alpha_us, pp->h.beta_us_per_byte);
+    join(note, n, part);
+    if (strcmp(c->datatype, "float") == 0) { /* the reductions: gamma counts */
+        snprintf(part, sizeof part, "gamma %.4g us/B (%s)", pp->gamma_us_per_byte,
+                 pp->gamma_source);
+        join(note, n, part);
+    }
+    const cf_contention *k = cf_p2p_contention(pp, c->pattern, datatype, np);
+    if (k != NULL && k->np == 2 && k->lat_factor > 0.0)
+        snprintf(part, sizeof part,
+                 "through %s's np=2 times: latency x%.3g, bandwidth x%.3g of the ping-pong's",
+                 c->pattern, k->lat_factor, k->bw_factor);
+    else if (k != NULL)
+        snprintf(part, sizeof part, "x%.3g contention measured at np=%ld", k->median, k->np);
+    else
+        snprintf(part, sizeof part, "%s not measured at any np", c->pattern);
+    join(note, n, part);
+    cf_estimate est;
+    cf_p2p_predict(pp, c, datatype, np, 0.0, &est);
+    snprintf(part, sizeof part, "model-error factor %.3g in the interval", est.model_factor);
+    join(note, n, part);
+}

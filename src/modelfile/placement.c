@@ -1,0 +1,128 @@
+/* Where the ranks of the fitted table ran: the node list of its metadata, read at the
+ * edge (the model file's source), and what a process count spans beyond np=2. */
+#include "config.h"
+
+#include "modelfile/placement.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The comma-separated positive integers of s into a new array; their count in *n. */
+static long *read_list(const char *s, size_t *n)
+{
+    size_t cap = 1;
+    for (const char *q = s; *q; q++)
+        cap += *q == ',';
+    long *v = malloc(cap * sizeof *v);
+    if (v == NULL)
+        return NULL;
+    *n = 0;
+    for (const char *q = s; *q;) {
+        char *end;
+        long x = strtol(q, &end, 10);
+        if (end == q || x <= 0 || (*end != ',' && *end != '\0')) {
+            free(v);
+            *n = 0;
+            return NULL;
+        }
+        v[(*n)++] = x;
+        q = *end == ',' ? end + 1 : end;
+    }
+    return v;
+}
+
+static const char *meta_str(const json_t *meta, const char *key)
+{
+    const json_t *v = json_object_get(meta, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int from_meta(const json_t *meta, cf_placement *out)
+{
+    const char *rpn = meta_str(meta, "ranks_per_node"), *cores = meta_str(meta, "cores");
+    const char *hosts = meta_str(meta, "hosts");
+    size_t n = 0, nc = 0;
+    if (rpn == NULL || (out->ranks = read_list(rpn, &n)) == NULL || n == 0)
+        return 0;
+    long *c = cores != NULL ? read_list(cores, &nc) : NULL;
+    out->cores = malloc(n * sizeof *out->cores);
+    if (out->cores == NULL) {
+        free(c);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        out->cores[i] = c != NULL && nc == n ? c[i] : out->ranks[i];
+    free(c);
+    out->nnodes = n;
+    out->known = 1;
+    if (hosts != NULL)
+        snprintf(out->host0, sizeof out->host0, "%.*s", (int)strcspn(hosts, ","), hosts);
+    return 0;
+}
+
+int cf_placement_read(const cf_modelset *ms, cf_placement *out)
+{
+    memset(out, 0, sizeof *out);
+    const json_t *tables = ms->source ? json_object_get(ms->source, "tables") : NULL;
+    size_t i;
+    const json_t *t;
+    json_array_foreach(tables, i, t)
+    {
+        const json_t *meta = json_object_get(t, "metadata");
+        if (json_is_object(meta) && meta_str(meta, "ranks_per_node") != NULL) {
+            int rc = from_meta(meta, out);
+            if (rc != 0 || out->known)
+                return rc;
+            cf_placement_free(out);
+        }
+    }
+    return 0;
+}
+
+void cf_placement_free(cf_placement *p)
+{
+    free(p->ranks);
+    free(p->cores);
+    memset(p, 0, sizeof *p);
+}
+
+long cf_placement_nodes(const cf_placement *p, long np)
+{
+    if (!p->known || np <= 0)
+        return 0;
+    long left = np;
+    for (size_t i = 0; i < p->nnodes; i++) {
+        left -= p->ranks[i];
+        if (left <= 0)
+            return (long)i + 1;
+    }
+    long last = p->cores[p->nnodes - 1];
+    return (long)p->nnodes + (left + last - 1) / last;
+}
+
+void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note, size_t n)
+{
+    memset(u, 0, sizeof *u);
+    if (n > 0)
+        note[0] = '\0';
+    if (!p->known || np <= 2)
+        return;
+    u->nodes2 = cf_placement_nodes(p, 2);
+    u->nodes_np = cf_placement_nodes(p, np);
+    if (u->nodes_np <= u->nodes2)
+        return;
+    u->nodes = 1;
+    u->network = u->nodes2 == 1;
+    if (u->network)
+        snprintf(note, n,
+                 "np=2 ran inside one node (%s%s%ld cores) and np=%ld spans %ld nodes: the "
+                 "network between nodes was never measured, so the interval has no upper "
+                 "bound (measure two ranks on two nodes to know it)",
+                 p->host0, p->host0[0] ? ", " : "", p->cores[0], np, u->nodes_np);
+    else
+        snprintf(note, n,
+                 "np=%ld spans %ld nodes, np=2 %ld: contention on links they share was never "
+                 "measured (the interval assumes none)",
+                 np, u->nodes_np, u->nodes2);
+}

@@ -1,0 +1,39 @@
+/* Where the ranks of the fitted table ran, from its metadata (hosts, ranks_per_node,
+ * cores): how many nodes a process count spans, so that an estimate from np=2 can say
+ * which network np=2 never crossed. */
+#ifndef CF_PLACEMENT_H
+#define CF_PLACEMENT_H
+
+#include <stddef.h>
+
+#include "modelfile/modelfile.h"
+
+typedef struct cf_placement {
+    int known;      /* the metadata says where the ranks ran */
+    size_t nnodes;  /* nodes of the launch, in rank order */
+    long *ranks;    /* ranks on each node (ranks_per_node), filled in order */
+    long *cores;    /* cores of each node; ranks where the table records no cores */
+    char host0[64]; /* the first node's name */
+} cf_placement;
+
+/* From the first table of the model's source whose metadata names ranks_per_node; a
+ * file without one gives known = 0 (not an error). 0, or -1 when out of memory. */
+int cf_placement_read(const cf_modelset *ms, cf_placement *out);
+void cf_placement_free(cf_placement *p);
+/* The nodes np ranks span when ranks fill the nodes in order; past the launch, nodes
+ * like its last one. 0 when unknown. */
+long cf_placement_nodes(const cf_placement *p, long np);
+
+/* What np=2 did not measure at np, for the point-to-point estimate. */
+typedef struct cf_unmeasured {
+    int nodes;     /* np spans more nodes than np=2 did */
+    int network;   /* np=2 ran inside one node and np leaves it: the network is unknown */
+    long nodes2;   /* nodes np=2 spanned */
+    long nodes_np; /* nodes np spans */
+} cf_unmeasured;
+
+/* Fills u and, when something is unmeasured, a note saying what (and what to measure). */
+void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note,
+                             size_t n);
+
+#endif

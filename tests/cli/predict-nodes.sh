@@ -1,0 +1,71 @@
+# The point-to-point estimate from np=2 and the nodes np=2 never crossed, read from where
+# the table's ranks ran (hosts, ranks_per_node, cores): np=2 inside one node asked at an
+# np that leaves it has no upper bound (the network between nodes was never measured), on
+# the shipped SMPI multi-core table the measured truth at np=16 is inside every interval
+# (before: alltoall at 64 KiB answered 87 us in [54, 142] for a measured 539); more nodes
+# than np=2 spanned is said; a node np=2 did not leave is no extrapolation in nodes.
+. "$top_srcdir/tests/setup.sh"
+
+tab="$top_srcdir/data/sim-multicore.csv"
+run "$COMMFIT" fit -q -i "$tab" --np 2 -o mc2.json
+expect_rc 0 "fit the multi-core table at np 2"
+awk -F, '!/^#/ && $2 == 16 && $1 != "pingpong" && !($4 == "float" && $3 < 4) { print $1, $3, $11 }' \
+    "$tab" >truth
+check "the multi-core table has np=16 rows" test -s truth
+bad=0
+n=0
+while read -r pat bytes t; do
+    n=$((n + 1))
+    "$COMMFIT" predict -m mc2.json -p "$pat" -n 16 -b "$bytes" -f csv >out.csv 2>/dev/null || bad=$((bad + 1))
+    awk -F, -v t="$t" 'NR == 2 { exit !($6 != "" && $6 <= t && $7 == "inf" && $11 == "np+nodes") }' \
+        out.csv || { bad=$((bad + 1)); echo "# $pat $bytes truth $t: $(tail -1 out.csv | cut -d, -f5-7,11)"; }
+done <truth
+check "np=16 from np=2 on one 8-core node: all $n measured truths inside [lo, inf), marked np+nodes" \
+    test "$bad" -eq 0
+run "$COMMFIT" predict -m mc2.json -p alltoall -n 16 -b 64K -f csv
+expect_rc 0 "alltoall at np 16 from np 2 on one node"
+check "the note says what was never measured and what to measure" \
+    grep -q 'np=2 ran inside one node (mc-0, 8 cores) and np=16 spans 2 nodes: the network between nodes was never measured, so the interval has no upper bound (measure two ranks on two nodes to know it)' "$T/out"
+run "$COMMFIT" predict -m mc2.json -p alltoall -n 16 -b 64K -f json
+check "json: no upper bound is null, extrapolated in nodes" \
+    grep -q '"hi_us": null, "bw_MiBps": null, "source": "p2p-estimate", "model": "pairwise exchange", "extrapolated": {"np": true, "bytes": false, "blocks": false, "nodes": true}' "$T/out"
+run "$COMMFIT" predict -m mc2.json -p alltoall -n 16 -b 64K -f table
+check "table: the upper bound printed inf" \
+    awk 'NR == 3 && $1 == "alltoall" && $7 == "inf" { ok = 1 } END { exit !ok }' "$T/out"
+# np=8 fills the node np=2 ran on: extrapolated in np only, a finite interval.
+run "$COMMFIT" predict -m mc2.json -p alltoall -n 8 -b 64K -f csv
+check "np=8 inside the node: finite interval, extrapolated in np only" \
+    awk -F, 'NR == 2 { exit !($7 != "inf" && $7 > $5 && $11 == "np") }' "$T/out"
+
+# One rank per node (the flat simulated cluster): np=2 crossed the network, np=16 spans
+# more nodes than it did; said, the interval kept (it assumes no contention).
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat.csv" --np 2 -o flat2.json
+run "$COMMFIT" predict -m flat2.json -p alltoall -n 16 -b 64K -f csv
+check "one rank per node: np=16 spans more nodes, said, the interval finite" \
+    awk -F, 'NR == 2 { exit !($7 != "inf" && $7 > $5 && $11 == "np+nodes") }' "$T/out"
+check "one rank per node: the note names the links never measured" \
+    grep -q 'np=16 spans 16 nodes, np=2 2: contention on links they share was never measured (the interval assumes none)' "$T/out"
+
+# A real launch: two nodes of 2 cores, two ranks each; np=4 leaves the first node.
+{
+    echo "# schema: 1"
+    echo "# hosts: a1,a2"
+    echo "# ranks_per_node: 2,2"
+    echo "# cores: 2,2"
+    echo "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps"
+    for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+        m=$((k == 0 ? 0 : 1 << (2 * k - 2)))
+        awk -v m="$m" -v k="$k" 'BEGIN {
+            t = (1 + 1e-4 * m) * (1 + 0.02 * sin(k * 1.7))
+            printf "pingpong,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,\n", m, t, t, t, t
+            t = 2 * (2 + 2e-4 * m) * (1 + 0.02 * sin(k * 2.3))
+            printf "alltoall,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,\n", m, t, t, t, t }'
+    done
+} >two.csv
+run "$COMMFIT" fit -q -i two.csv -o two.json
+expect_rc 0 "fit a two-node table at np 2"
+run "$COMMFIT" predict -m two.json -p alltoall -n 4 -b 1K -f csv
+check "np=4 on 2-core nodes leaves the node np=2 ran in: no upper bound" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && $6 > 0 && $11 == "np+nodes") }' "$T/out"
+check "the note names the node and its cores" grep -q 'np=2 ran inside one node (a1, 2 cores) and np=4 spans 2 nodes' "$T/out"
+done_testing
