@@ -6,8 +6,8 @@
 # at 1 KiB, 64 KiB, 1 MiB and 4 MiB) and its range. Run it on a quiet machine: two busy-
 # polling ranks on two cores are slowed by anything else that runs.
 set -eu
-ROUNDS=${ROUNDS:-11}
-SAMPLES=${SAMPLES:-5}
+ROUNDS=${ROUNDS:-21}
+SAMPLES=${SAMPLES:-11}
 SIZES=${SIZES:-1024 65536 1048576 4194304}
 echo "IMB agreement: commfit / IMB-method loop, $ROUNDS alternating rounds in one launch"
 # shellcheck disable=SC2086
