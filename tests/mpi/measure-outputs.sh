@@ -32,13 +32,20 @@ run "$COMMFIT" measure --patterns ddt --ddt-summary -o -
 expect_rc 2 "measure -o - --ddt-summary"
 
 # -o /dev/fd/N writes where descriptor N writes (here appending to a file), not to the
-# file behind it opened anew and emptied.
-printf 'kept\n' >fd5.txt
-"$COMMFIT" measure -q --patterns pingpong --sizes 0 --np 2 --samples 1 --reps 2 -o /dev/fd/5 \
-    5>>fd5.txt 2>"$T/err"
-check "measure -o /dev/fd/5 (5>>file): exits 0" test $? -eq 0
-check "measure -o /dev/fd/5: the file's first line is kept" test "$(head -1 fd5.txt)" = kept
-check "measure -o /dev/fd/5: the table follows it" test "$(grep -c '^pingpong,2,0,' fd5.txt)" -eq 1
+# file behind it opened anew and emptied. MPICH's launcher hands the caller's descriptors to
+# the ranks; Open MPI's does not (fd 5 in a rank is its own), so there it is not tested.
+if [ "${CF_MPI_LIBRARY:-}" = openmpi ]; then
+    skip "Open MPI's launcher does not pass the caller's descriptor 5 to the ranks"
+else
+    printf 'kept\n' >fd5.txt
+    fd_rc=0
+    "$COMMFIT" measure -q --patterns pingpong --sizes 0 --np 2 --samples 1 --reps 2 \
+        -o /dev/fd/5 5>>fd5.txt 2>"$T/err" || fd_rc=$?
+    check "measure -o /dev/fd/5 (5>>file): exits 0 (got $fd_rc)" test $fd_rc -eq 0
+    check "measure -o /dev/fd/5: the file's first line is kept" test "$(head -1 fd5.txt)" = kept
+    check "measure -o /dev/fd/5: the table follows it" \
+        test "$(grep -c '^pingpong,2,0,' fd5.txt)" -eq 1
+fi
 
 # A device -o: the write error is exit 1 with the path; the device stays.
 if mknod full c 1 7 2>/dev/null; then
