@@ -69,13 +69,24 @@ void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
     out->contention = 1.0;
     out->contention_np = 0;
     out->model_factor = 1.0;
+    if (a->nseg > 1 && m > a->seg[0].to_bytes)
+        k = 1;
     if (cf_across_grid_predict(a, p, m, &out->t_us, &out->lo_us, &out->hi_us, &out->algorithm) ==
         0) {
+        /* The grid reads its steps from the library's rules; how far those readings can
+         * miss beyond the measured np is what the fitted model's backtest saw at this size
+         * (a switch the rules place, or a step count that misses, shows there too): the
+         * interval holds that band as well. */
+        double d =
+            a->nnp > 0 && p > a->np[a->nnp - 1] ? log2((double)p / (double)a->np[a->nnp - 1]) : 0.0;
+        double w = extrap_err(a, k) * d;
+        if (w > 0 && out->t_us > 0) {
+            out->lo_us = fmin(out->lo_us, out->t_us * exp(-w));
+            out->hi_us = fmax(out->hi_us, out->t_us * exp(w));
+        }
         out->alg = 0;
         return;
     }
-    if (a->nseg > 1 && m > a->seg[0].to_bytes)
-        k = 1;
     seg_interval(a, k, p, m, &t, &lo, &hi);
     if (a->nseg > 1 && m > a->seg[0].to_bytes && m < a->seg[1].from_bytes) {
         /* Between the two ranges either algorithm may run: the nearer one (in log size)
