@@ -225,9 +225,16 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     /* The error of the readings at the sizes used, at least the median over every size;
      * twice that where these sizes cannot tell. */
     double e = borrowed ? -1 : fmax(eb, ea);
+    int own = e >= 0; /* the grid read this algorithm's largest np from those below */
     e = e < 0 ? 2.0 * g->err_per_doubling : fmax(e, g->err_per_doubling);
     double step = GRID_FLOOR_STEP + GRID_ERR_K * e + GRID_GROWTH_K * log(fmax(g->step_growth, 1.0));
     double w = GRID_FLOOR + step * (d + 0.1 * off);
+    /* Without a backtest of its own here (the algorithm ran at fewer than three measured np,
+     * or its cost is borrowed), the rules' step count is untested beyond the measured np:
+     * the fitted model's backtest at this size, per doubling beyond them, bounds it too. */
+    double fe = cf_across_extrap_err(a, m);
+    if (!own && isfinite(fe) && a->nnp > 0 && q > a->np[a->nnp - 1])
+        w = fmax(w, expm1(fe * log2((double)q / (double)a->np[a->nnp - 1])));
     *lo = *t / (1.0 + w);
     *hi = *t * (1.0 + w);
     *algorithm = r.name;

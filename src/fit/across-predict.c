@@ -39,6 +39,11 @@ static double extrap_err(const cf_across *a, int k)
     return e;
 }
 
+double cf_across_extrap_err(const cf_across *a, double m)
+{
+    return a->nseg > 0 ? extrap_err(a, a->nseg > 1 && m > a->seg[0].to_bytes) : NAN;
+}
+
 /* Segment k's T at (p, m) with its 95% interval, multiplicative: the fit's own relative
  * half-width, widened by the backtested error for each doubling of p beyond the measured
  * process counts (or below them). */
@@ -73,17 +78,6 @@ void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
         k = 1;
     if (cf_across_grid_predict(a, p, m, &out->t_us, &out->lo_us, &out->hi_us, &out->algorithm) ==
         0) {
-        /* The grid reads its steps from the library's rules; how far those readings can
-         * miss beyond the measured np is what the fitted model's backtest saw at this size
-         * (a switch the rules place, or a step count that misses, shows there too): the
-         * interval holds that band as well. */
-        double d =
-            a->nnp > 0 && p > a->np[a->nnp - 1] ? log2((double)p / (double)a->np[a->nnp - 1]) : 0.0;
-        double w = extrap_err(a, k) * d;
-        if (w > 0 && out->t_us > 0) {
-            out->lo_us = fmin(out->lo_us, out->t_us * exp(-w));
-            out->hi_us = fmax(out->hi_us, out->t_us * exp(w));
-        }
         out->alg = 0;
         return;
     }

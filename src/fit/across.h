@@ -255,6 +255,9 @@ int cf_across_fit_extrap(const cf_coll *c, const char *datatype, const cf_point 
 void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n);
 /* T at (p, m) from the grid with its 95% interval and the algorithm the rules run there;
  * -1 when the grid cannot answer there. */
+/* The fitted model's backtested error per doubling of p beyond the measured np at size m
+ * (|ln(read / measured)|, the range's or a neighbour's); NAN without a fitted model. */
+double cf_across_extrap_err(const cf_across *a, double m);
 int cf_across_grid_predict(const cf_across *a, long p, double m, double *t, double *lo, double *hi,
                            const char **algorithm);
 /* T at (p, m) with its 95% prediction interval; out->alg is the segment used. Between the
