@@ -66,7 +66,7 @@ typedef struct ctx {
     int model_alone; /* no correction by the measured neighbours */
     const cf_across *across;
     cf_placement place; /* where the table's ranks ran */
-    long *measured; /* process counts with a fit of (pattern, datatype), increasing */
+    long *measured;     /* process counts with a fit of (pattern, datatype), increasing */
     size_t nmeasured;
     source **slots; /* open addressing by np; nslots a power of two */
     size_t nslots, nused;
@@ -880,6 +880,40 @@ static int resolve_all(ctx *c, const long *nps, size_t nnp, cf_error *e)
     return 0;
 }
 
+/* Every answer asked for, in the output format: each np and size, or the --points file. */
+static int answer_all(ctx *c, const opts *o, const long *nps, size_t nnp, const uint64_t *sizes,
+                      size_t nsizes, cf_error *e)
+{
+    int rc = 0;
+    c->out.format = o->format >= 0 ? o->format : isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
+    /* A big buffer: a million answers are a hundred megabytes of text. */
+    setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    c->out.show_datatype = o->datatype != NULL;
+    /* Resolve every np first, so that an np without a model fails before any output. */
+    if (!o->points && (rc = resolve_all(c, nps, nnp, e)) != 0)
+        return rc;
+    c->out.model_path = c->path;
+    c->out.pattern = c->pattern;
+    c->out.datatype = c->datatype;
+    cf_out_predict_begin(&c->out);
+    if (o->points) {
+        rc = points_run(c, o->points, e);
+    } else {
+        for (size_t i = 0; i < nnp && rc == 0; i++)
+            for (size_t j = 0; j < nsizes && rc == 0; j++)
+                rc = emit(c, nps[i], sizes[j], e);
+    }
+    cf_out_predict_end(&c->out);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot write the output: %s", strerror(errno));
+    if (rc == 0 && c->refused > 0)
+        rc = cf_error_set(e, CF_EXIT_DATA, c->path, 0,
+                          "%s; %zu answer%s refused, marked in the "
+                          "output",
+                          c->first_refusal, c->refused, c->refused == 1 ? "" : "s");
+    return rc;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     opts o;
@@ -944,33 +978,7 @@ int cmd_predict(int argc, char **argv)
         rc = formula(&c, nps[0], o.lang, &e);
         goto report;
     }
-    c.out.format = o.format >= 0 ? o.format : isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
-    /* A big buffer: a million answers are a hundred megabytes of text. */
-    setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-    c.out.show_datatype = o.datatype != NULL;
-    /* Resolve every np first, so that an np without a model fails before any output. */
-    if (!o.points && (rc = resolve_all(&c, nps, nnp, &e)) != 0)
-        goto report;
-    c.out.model_path = c.path;
-    c.out.pattern = c.pattern;
-    c.out.datatype = c.datatype;
-    cf_out_predict_begin(&c.out);
-    if (o.points) {
-        rc = points_run(&c, o.points, &e);
-    } else {
-        for (size_t i = 0; i < nnp && rc == 0; i++)
-            for (size_t j = 0; j < nsizes && rc == 0; j++)
-                rc = emit(&c, nps[i], sizes[j], &e);
-    }
-    cf_out_predict_end(&c.out);
-    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-        rc =
-            cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write the output: %s", strerror(errno));
-    if (rc == 0 && c.refused > 0)
-        rc = cf_error_set(&e, CF_EXIT_DATA, path, 0,
-                          "%s; %zu answer%s refused, marked in the "
-                          "output",
-                          c.first_refusal, c.refused, c.refused == 1 ? "" : "s");
+    rc = answer_all(&c, &o, nps, nnp, sizes, nsizes, &e);
 report:
     if (rc != 0)
         rc = e.code == CF_EXIT_USAGE ? cf_usage_error("%s", e.msg) : cf_error_report(&e);
