@@ -9,11 +9,18 @@
 
 #include <string.h>
 
+/* The tables and the switch below are laid out by hand, one entry a line or block:
+ * clang-format would spread them over twice the lines. */
+/* clang-format off */
 static const char *const term_names[CF_CT_COUNT] = {
-    [CF_CT_ONE] = "1",          [CF_CT_M] = "m",
-    [CF_CT_LG] = "ceil(lg p)",  [CF_CT_LG_M] = "ceil(lg p)*m",
-    [CF_CT_P1] = "(p-1)",       [CF_CT_P1_M] = "(p-1)*m",
-    [CF_CT_FR_M] = "(p-1)/p*m", [CF_CT_BRUCK_M] = "ceil(lg p)*p*m/2",
+    [CF_CT_ONE] = "1",
+    [CF_CT_M] = "m",
+    [CF_CT_LG] = "ceil(lg p)",
+    [CF_CT_LG_M] = "ceil(lg p)*m",
+    [CF_CT_P1] = "(p-1)",
+    [CF_CT_P1_M] = "(p-1)*m",
+    [CF_CT_FR_M] = "(p-1)/p*m",
+    [CF_CT_BRUCK_M] = "ceil(lg p)*p*m/2",
 };
 
 int cf_ceil_lg(long p)
@@ -43,34 +50,18 @@ void cf_cterm_split(cf_cterm t, long p, double *c0, double *c1)
     *c0 = 0.0;
     *c1 = 0.0;
     switch (t) {
-    case CF_CT_ONE:
-        *c0 = 1.0;
-        break;
-    case CF_CT_M:
-        *c1 = 1.0;
-        break;
-    case CF_CT_LG:
-        *c0 = lg;
-        break;
-    case CF_CT_LG_M:
-        *c1 = lg;
-        break;
-    case CF_CT_P1:
-        *c0 = dp - 1.0;
-        break;
-    case CF_CT_P1_M:
-        *c1 = dp - 1.0;
-        break;
-    case CF_CT_FR_M:
-        *c1 = p > 0 ? (dp - 1.0) / dp : 0.0;
-        break;
-    case CF_CT_BRUCK_M:
-        *c1 = lg * dp / 2.0;
-        break;
-    case CF_CT_COUNT:
-        break;
+    case CF_CT_ONE: *c0 = 1.0; break;
+    case CF_CT_M: *c1 = 1.0; break;
+    case CF_CT_LG: *c0 = lg; break;
+    case CF_CT_LG_M: *c1 = lg; break;
+    case CF_CT_P1: *c0 = dp - 1.0; break;
+    case CF_CT_P1_M: *c1 = dp - 1.0; break;
+    case CF_CT_FR_M: *c1 = p > 0 ? (dp - 1.0) / dp : 0.0; break;
+    case CF_CT_BRUCK_M: *c1 = lg * dp / 2.0; break;
+    case CF_CT_COUNT: break;
     }
 }
+/* clang-format on */
 
 double cf_cterm_eval(cf_cterm t, long p, double m)
 {
@@ -79,12 +70,8 @@ double cf_cterm_eval(cf_cterm t, long p, double m)
     return c0 + c1 * m;
 }
 
-#define NONE                                                                                       \
-    {                                                                                              \
-        {                                                                                          \
-            0, CF_CT_ONE                                                                           \
-        }                                                                                          \
-    }
+/* clang-format off */
+#define NONE {{0, CF_CT_ONE}}
 
 /* The facts before the algorithms: datatype, messages for bandwidth, two processes only,
  * sized, rooted, v-counts, what bytes means. */
@@ -96,156 +83,64 @@ double cf_cterm_eval(cf_cterm t, long p, double m)
 #define REDUCTION(rooted, v) "float", 0, 0, 1, rooted, v, CF_BYTES_VECTOR
 #define REDUCTION_BLOCKS "float", 0, 0, 1, 0, 1, CF_BYTES_BLOCK
 
-#define ONE_MSG                                                                                    \
-    1,                                                                                             \
-    {                                                                                              \
-        {                                                                                          \
-            "one message", "alpha + m*beta", {{1, CF_CT_ONE}}, {{1, CF_CT_M}}, NONE                \
-        }                                                                                          \
-    }
+#define ONE_MSG                                                                                \
+    1, {{"one message", "alpha + m*beta", {{1, CF_CT_ONE}}, {{1, CF_CT_M}}, NONE}}
 
-#define NO_COST                                                                                    \
-    0,                                                                                             \
-    {                                                                                              \
-        {                                                                                          \
-            NULL, NULL, NONE, NONE, NONE                                                           \
-        }                                                                                          \
-    }
+#define NO_COST 0, {{NULL, NULL, NONE, NONE, NONE}}
 
 const cf_coll cf_colls[CF_NPATTERNS] = {
-    [CF_PAT_ALLGATHER] =
-        {"allgather",
-         MOVE(CF_BYTES_BLOCK),
-         2,
-         {{"recursive doubling",
-           "ceil(lg p)*alpha + (p-1)*m*beta",
-           {{1, CF_CT_LG}},
-           {{1, CF_CT_P1_M}},
-           NONE},
-          {"ring", "(p-1)*alpha + (p-1)*m*beta", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
-    [CF_PAT_ALLGATHERV] =
-        {"allgatherv",
-         MOVE_V(CF_BYTES_BLOCK),
-         2,
-         {{"recursive doubling",
-           "ceil(lg p)*alpha + (p-1)*m*beta",
-           {{1, CF_CT_LG}},
-           {{1, CF_CT_P1_M}},
-           NONE},
-          {"ring", "(p-1)*alpha + (p-1)*m*beta", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
-    [CF_PAT_ALLREDUCE] = {"allreduce",
-                          REDUCTION(0, 0),
-                          2,
-                          {{"recursive doubling",
-                            "ceil(lg p)*(alpha + m*beta + m*gamma)",
-                            {{1, CF_CT_LG}},
-                            {{1, CF_CT_LG_M}},
-                            {{1, CF_CT_LG_M}}},
-                           {"Rabenseifner",
-                            "2*ceil(lg p)*alpha + 2*(p-1)/p*m*beta + (p-1)/p*m*gamma",
-                            {{2, CF_CT_LG}},
-                            {{2, CF_CT_FR_M}},
-                            {{1, CF_CT_FR_M}}}}},
-    [CF_PAT_ALLTOALL] = {"alltoall",
-                         MOVE(CF_BYTES_BLOCK),
-                         2,
-                         {{"Bruck",
-                           "ceil(lg p)*alpha + ceil(lg p)*p*m/2*beta",
-                           {{1, CF_CT_LG}},
-                           {{1, CF_CT_BRUCK_M}},
-                           NONE},
-                          {"pairwise exchange",
-                           "(p-1)*(alpha + m*beta)",
-                           {{1, CF_CT_P1}},
-                           {{1, CF_CT_P1_M}},
-                           NONE}}},
-    [CF_PAT_ALLTOALLV] = {"alltoallv",
-                          MOVE_V(CF_BYTES_BLOCK),
-                          1,
-                          {{"pairwise exchange",
-                            "(p-1)*(alpha + m*beta)",
-                            {{1, CF_CT_P1}},
-                            {{1, CF_CT_P1_M}},
-                            NONE}}},
-    [CF_PAT_BARRIER] = {"barrier",
-                        "byte",
-                        0,
-                        0,
-                        0,
-                        0,
-                        0,
-                        CF_BYTES_NONE,
-                        1,
-                        {{"dissemination", "ceil(lg p)*alpha", {{1, CF_CT_LG}}, NONE, NONE}}},
-    [CF_PAT_BCAST] = {"bcast",
-                      ROOTED(CF_BYTES_BUFFER),
-                      2,
-                      {{"binomial tree",
-                        "ceil(lg p)*(alpha + m*beta)",
-                        {{1, CF_CT_LG}},
-                        {{1, CF_CT_LG_M}},
-                        NONE},
-                       {"scatter + ring allgather",
-                        "(ceil(lg p) + p-1)*alpha + 2*(p-1)/p*m*beta",
-                        {{1, CF_CT_LG}, {1, CF_CT_P1}},
-                        {{2, CF_CT_FR_M}},
-                        NONE}}},
+    [CF_PAT_ALLGATHER] = {"allgather", MOVE(CF_BYTES_BLOCK), 2,
+     {{"recursive doubling", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
+       {{1, CF_CT_P1_M}}, NONE},
+      {"ring", "(p-1)*alpha + (p-1)*m*beta", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
+    [CF_PAT_ALLGATHERV] = {"allgatherv", MOVE_V(CF_BYTES_BLOCK), 2,
+     {{"recursive doubling", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
+       {{1, CF_CT_P1_M}}, NONE},
+      {"ring", "(p-1)*alpha + (p-1)*m*beta", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
+    [CF_PAT_ALLREDUCE] = {"allreduce", REDUCTION(0, 0), 2,
+     {{"recursive doubling", "ceil(lg p)*(alpha + m*beta + m*gamma)", {{1, CF_CT_LG}},
+       {{1, CF_CT_LG_M}}, {{1, CF_CT_LG_M}}},
+      {"Rabenseifner", "2*ceil(lg p)*alpha + 2*(p-1)/p*m*beta + (p-1)/p*m*gamma",
+       {{2, CF_CT_LG}}, {{2, CF_CT_FR_M}}, {{1, CF_CT_FR_M}}}}},
+    [CF_PAT_ALLTOALL] = {"alltoall", MOVE(CF_BYTES_BLOCK), 2,
+     {{"Bruck", "ceil(lg p)*alpha + ceil(lg p)*p*m/2*beta", {{1, CF_CT_LG}},
+       {{1, CF_CT_BRUCK_M}}, NONE},
+      {"pairwise exchange", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}},
+       NONE}}},
+    [CF_PAT_ALLTOALLV] = {"alltoallv", MOVE_V(CF_BYTES_BLOCK), 1,
+     {{"pairwise exchange", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}},
+       NONE}}},
+    [CF_PAT_BARRIER] = {"barrier", "byte", 0, 0, 0, 0, 0, CF_BYTES_NONE, 1,
+     {{"dissemination", "ceil(lg p)*alpha", {{1, CF_CT_LG}}, NONE, NONE}}},
+    [CF_PAT_BCAST] = {"bcast", ROOTED(CF_BYTES_BUFFER), 2,
+     {{"binomial tree", "ceil(lg p)*(alpha + m*beta)", {{1, CF_CT_LG}}, {{1, CF_CT_LG_M}},
+       NONE},
+      {"scatter + ring allgather", "(ceil(lg p) + p-1)*alpha + 2*(p-1)/p*m*beta",
+       {{1, CF_CT_LG}, {1, CF_CT_P1}}, {{2, CF_CT_FR_M}}, NONE}}},
     [CF_PAT_EXCHANGE] = {"exchange", P2P(4, 0), ONE_MSG},
-    [CF_PAT_GATHER] = {"gather",
-                       ROOTED(CF_BYTES_BLOCK),
-                       1,
-                       {{"binomial tree",
-                         "ceil(lg p)*alpha + (p-1)*m*beta",
-                         {{1, CF_CT_LG}},
-                         {{1, CF_CT_P1_M}},
-                         NONE}}},
-    [CF_PAT_GATHERV] =
-        {"gatherv",
-         ROOTED_V(CF_BYTES_BLOCK),
-         1,
-         {{"linear", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
+    [CF_PAT_GATHER] = {"gather", ROOTED(CF_BYTES_BLOCK), 1,
+     {{"binomial tree", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
+       {{1, CF_CT_P1_M}}, NONE}}},
+    [CF_PAT_GATHERV] = {"gatherv", ROOTED_V(CF_BYTES_BLOCK), 1,
+     {{"linear", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
     [CF_PAT_PINGPING] = {"pingping", P2P(1, 1), ONE_MSG},
     [CF_PAT_PINGPONG] = {"pingpong", P2P(1, 1), ONE_MSG},
-    [CF_PAT_REDUCE] = {"reduce",
-                       REDUCTION(1, 0),
-                       2,
-                       {{"binomial tree",
-                         "ceil(lg p)*(alpha + m*beta + m*gamma)",
-                         {{1, CF_CT_LG}},
-                         {{1, CF_CT_LG_M}},
-                         {{1, CF_CT_LG_M}}},
-                        {"Rabenseifner",
-                         "2*ceil(lg p)*alpha + 2*(p-1)/p*m*beta + (p-1)/p*m*gamma",
-                         {{2, CF_CT_LG}},
-                         {{2, CF_CT_FR_M}},
-                         {{1, CF_CT_FR_M}}}}},
+    [CF_PAT_REDUCE] = {"reduce", REDUCTION(1, 0), 2,
+     {{"binomial tree", "ceil(lg p)*(alpha + m*beta + m*gamma)", {{1, CF_CT_LG}},
+       {{1, CF_CT_LG_M}}, {{1, CF_CT_LG_M}}},
+      {"Rabenseifner", "2*ceil(lg p)*alpha + 2*(p-1)/p*m*beta + (p-1)/p*m*gamma",
+       {{2, CF_CT_LG}}, {{2, CF_CT_FR_M}}, {{1, CF_CT_FR_M}}}}},
     /* m is each rank's block, as IMB 2019 and later count it: the vector is p*m. */
-    [CF_PAT_REDUCE_SCATTER] = {"reduce_scatter",
-                               REDUCTION_BLOCKS,
-                               2,
-                               {{"recursive halving",
-                                 "ceil(lg p)*alpha + (p-1)*m*(beta + gamma)",
-                                 {{1, CF_CT_LG}},
-                                 {{1, CF_CT_P1_M}},
-                                 {{1, CF_CT_P1_M}}},
-                                {"pairwise exchange",
-                                 "(p-1)*alpha + (p-1)*m*(beta + gamma)",
-                                 {{1, CF_CT_P1}},
-                                 {{1, CF_CT_P1_M}},
-                                 {{1, CF_CT_P1_M}}}}},
-    [CF_PAT_SCATTER] = {"scatter",
-                        ROOTED(CF_BYTES_BLOCK),
-                        1,
-                        {{"binomial tree",
-                          "ceil(lg p)*alpha + (p-1)*m*beta",
-                          {{1, CF_CT_LG}},
-                          {{1, CF_CT_P1_M}},
-                          NONE}}},
-    [CF_PAT_SCATTERV] =
-        {"scatterv",
-         ROOTED_V(CF_BYTES_BLOCK),
-         1,
-         {{"linear", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
+    [CF_PAT_REDUCE_SCATTER] = {"reduce_scatter", REDUCTION_BLOCKS, 2,
+     {{"recursive halving", "ceil(lg p)*alpha + (p-1)*m*(beta + gamma)", {{1, CF_CT_LG}},
+       {{1, CF_CT_P1_M}}, {{1, CF_CT_P1_M}}},
+      {"pairwise exchange", "(p-1)*alpha + (p-1)*m*(beta + gamma)", {{1, CF_CT_P1}},
+       {{1, CF_CT_P1_M}}, {{1, CF_CT_P1_M}}}}},
+    [CF_PAT_SCATTER] = {"scatter", ROOTED(CF_BYTES_BLOCK), 1,
+     {{"binomial tree", "ceil(lg p)*alpha + (p-1)*m*beta", {{1, CF_CT_LG}},
+       {{1, CF_CT_P1_M}}, NONE}}},
+    [CF_PAT_SCATTERV] = {"scatterv", ROOTED_V(CF_BYTES_BLOCK), 1,
+     {{"linear", "(p-1)*(alpha + m*beta)", {{1, CF_CT_P1}}, {{1, CF_CT_P1_M}}, NONE}}},
     [CF_PAT_SENDRECV] = {"sendrecv", P2P(2, 0), ONE_MSG},
     /* The LogGP experiments: one-way messages between two processes, timed for the
      * overheads and the gap rather than a transfer's time. */
@@ -253,6 +148,7 @@ const cf_coll cf_colls[CF_NPATTERNS] = {
     [CF_PAT_LOGGP_OR] = {"loggp_or", P2P(0, 1), NO_COST},
     [CF_PAT_LOGGP_GAP] = {"loggp_gap", P2P(0, 1), NO_COST},
 };
+/* clang-format on */
 const int cf_ncolls = CF_PAT_LOGGP_OS;
 
 const cf_coll *cf_pattern_facts(const char *pattern)

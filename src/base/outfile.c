@@ -68,8 +68,7 @@ static int make_one(const char *p, cf_error *e)
     if (errno == EEXIST && stat(p, &st) == 0 && S_ISDIR(st.st_mode))
         return 0;
     if (errno == EEXIST)
-        return cf_error_set(e, CF_EXIT_DATA, p, 0,
-                            "cannot create folder: a file of that name exists");
+        return cf_error_set(e, CF_EXIT_DATA, p, 0, "cannot create folder: a file of that name exists");
     return cf_error_set(e, CF_EXIT_DATA, p, 0, "cannot create folder: %s", strerror(errno));
 }
 

@@ -82,8 +82,10 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
                     "the table to write (default data/HOST-DATE.csv; '-' the standard output); "
                     "locked while it is written"),
         MEASURE_OPT(0, "resume", "FILE", "continue an interrupted run, appending to FILE"),
-        MEASURE_OPT(0, "launcher", "CMD", "the launcher for a plain run (default " CF_MPIEXEC ")"),
-        MEASURE_OPT(0, "progress", NULL, "show progress on stderr even when it is not a terminal"),
+        MEASURE_OPT(0, "launcher", "CMD",
+                    "the launcher for a plain run (default " CF_MPIEXEC ")"),
+        MEASURE_OPT(0, "progress", NULL,
+                    "show progress on stderr even when it is not a terminal"),
         MEASURE_OPT('q', "quiet", NULL,
                     "no progress and no closing message (a stop by a signal is still said)"),
         CF_OPT_HELP(),
@@ -100,8 +102,8 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
                     "impi, default (SimGrid's)"),
         CF_OPT_END(),
     };
-    return cf_options_parse(options, usage, CF_PARSE_STOP_AT_OPERAND | CF_PARSE_NO_OPERANDS, argc,
-                            argv, first, e);
+    return cf_options_parse(options, usage, CF_PARSE_STOP_AT_OPERAND | CF_PARSE_NO_OPERANDS,
+                            argc, argv, first, e);
 }
 
 /* The command line for the metadata, quoted where a shell would need it. */
@@ -520,8 +522,7 @@ int cmd_measure(int argc, char **argv)
         goto fail;
     char *exe = cf_launch_self_exe();
     if (exe == NULL) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
-                          "cannot find the commfit program (/proc/self/exe)");
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot find the commfit program (/proc/self/exe)");
         goto fail;
     }
     char **largv = NULL;

@@ -11,29 +11,13 @@
 #include "import/import.h"
 #include "base/size.h"
 
-enum role {
-    R_OTHER,
-    R_SIZE,
-    R_AVG,
-    R_MIN,
-    R_MAX,
-    R_ITER,
-    R_BW,
-    R_RATE,
-    R_PURE,
-    R_PMIN,
-    R_PMAX,
-    R_TEXT,
-    R_NROLES
-};
+enum role { R_OTHER, R_SIZE, R_AVG, R_MIN, R_MAX, R_ITER, R_BW, R_RATE, R_PURE, R_PMIN,
+            R_PMAX, R_TEXT, R_NROLES };
 #define MAXCOLS 16
 
 /* Column names without blanks, in lower case, longest first where one starts another;
  * with their lengths, as the header of every table is matched against all of them. */
-#define WORD(name, role)                                                                           \
-    {                                                                                              \
-        name, sizeof name - 1, role                                                                \
-    }
+#define WORD(name, role) {name, sizeof name - 1, role}
 static const struct {
     const char *name;
     size_t len;
@@ -100,12 +84,12 @@ static const struct {
 
 typedef struct osu_table {
     long line;
-    char title[120];  /* "Allreduce Latency" as printed, for messages */
-    char product[24]; /* "MPI", "MPI-CUDA" */
+    char title[120];   /* "Allreduce Latency" as printed, for messages */
+    char product[24];  /* "MPI", "MPI-CUDA" */
     char version[16];
     char pattern[CF_PATTERN_MAX];
-    int known;    /* the title is one of tests[] (or a one-sided test) */
-    int no_table; /* osu_hello or osu_init: a title, then a line of text */
+    int known;         /* the title is one of tests[] (or a one-sided test) */
+    int no_table;      /* osu_hello or osu_init: a title, then a line of text */
     enum np_rule np_rule;
     int bw_only, nonblocking;
     long pairs;
@@ -179,8 +163,9 @@ static int title_line(const cf_import_line *l, osu_table *tb)
                            : strcmp(name, "bandwidth") == 0                ? "bw"
                            : strcmp(name, "bi-directional bandwidth") == 0 ? "bibw"
                                                                            : NULL;
-        if (kind != NULL && (size_t)snprintf(tb->pattern, sizeof tb->pattern, "%s_%s", op, kind) <
-                                sizeof tb->pattern) {
+        if (kind != NULL &&
+            (size_t)snprintf(tb->pattern, sizeof tb->pattern, "%s_%s", op, kind) <
+                sizeof tb->pattern) {
             tb->known = 1;
             tb->np_rule = NP_TWO;
             tb->bw_only = kind[0] == 'b';
@@ -266,9 +251,8 @@ static int header_spaced(const char *s, size_t n, osu_table *tb)
         if (i >= n)
             break;
         size_t start = i;
-        while (i < n &&
-               !((s[i] == ' ' || s[i] == '\t') && i + 1 < n &&
-                 (s[i + 1] == ' ' || s[i + 1] == '\t')) &&
+        while (i < n && !((s[i] == ' ' || s[i] == '\t') && i + 1 < n &&
+                          (s[i + 1] == ' ' || s[i + 1] == '\t')) &&
                s[i] != '\t')
             i++;
         if (k >= MAXCOLS)
@@ -453,7 +437,7 @@ static int start_table(cf_import *im, osu_table *tb, cf_error *e)
                                     "the OSU %s table does not state its process count (OSU "
                                     "prints none for collectives): give it with --np N",
                                     tb->title);
-    const char *dt = tb->datatype[0]                     ? tb->datatype
+    const char *dt = tb->datatype[0] ? tb->datatype
                      : strstr(pattern, "reduce") != NULL ? "float"
                                                          : "byte";
     int rc = cf_import_table_start(im, tb->line, tb->title, pattern, np, dt, e);
@@ -635,7 +619,8 @@ static int osu_not_row(osu_parse *P, const cf_import_line *l, int hash)
     } else {
         /* The table ends here unless rows follow: then this line interrupts it. */
         P->broke = l->no;
-        snprintf(P->broke_text, sizeof P->broke_text, "%.*s", (int)(l->n > 60 ? 60 : l->n), l->s);
+        snprintf(P->broke_text, sizeof P->broke_text, "%.*s", (int)(l->n > 60 ? 60 : l->n),
+                 l->s);
         P->st = AFTER;
     }
     return rc;
@@ -658,11 +643,11 @@ static int osu_rows(osu_parse *P, const cf_import_line *l, int hash)
         if (rc == 0 && !P->im->cur.active)
             P->st = SKIP;
     } else if (pr == 1) {
-        rc =
-            cf_import_table_fail(P->im, P->e, l->no,
-                                 "expected %d columns (%s) in a row of the OSU %s table, got "
-                                 "%d: '%.*s'",
-                                 tb->ncols, tb->header, tb->title, nf, CF_IMPORT_QUOTE(l->s, l->n));
+        rc = cf_import_table_fail(P->im, P->e, l->no,
+                                  "expected %d columns (%s) in a row of the OSU %s table, got "
+                                  "%d: '%.*s'",
+                                  tb->ncols, tb->header, tb->title, nf,
+                                  CF_IMPORT_QUOTE(l->s, l->n));
         P->st = SKIP;
     } else {
         rc = osu_not_row(P, l, hash);
@@ -705,7 +690,8 @@ static int osu_finish(osu_parse *P, const cf_import_line *l)
                                     "the file ends inside a row (no end of line): the OSU %s "
                                     "table is cut off",
                                     tb->title);
-    if (P->st == ROWS && im->cur.n == 0 && im->cur.zero_skipped == 0 && im->cur.notime_skipped == 0)
+    if (P->st == ROWS && im->cur.n == 0 && im->cur.zero_skipped == 0 &&
+        im->cur.notime_skipped == 0)
         return cf_import_table_fail(im, P->e, tb->line,
                                     "the OSU %s table has a column header but no rows: it is "
                                     "cut off",
@@ -762,8 +748,8 @@ int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
                                 "this is Intel MPI Benchmarks output: import it with "
                                 "'commfit import imb'");
         return cf_error_set(e, CF_EXIT_DATA, im->file, 1,
-                            "not OSU output: no '# OSU MPI ... Test' title in %ld line%s", it.no,
-                            it.no == 1 ? "" : "s");
+                            "not OSU output: no '# OSU MPI ... Test' title in %ld line%s",
+                            it.no, it.no == 1 ? "" : "s");
     }
     if (P.imb_line > 0)
         cf_import_warnf(im, P.imb_line,

@@ -314,8 +314,8 @@ int cf_import_table_fail(cf_import *im, cf_error *e, long line, const char *fmt,
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
         if (im->cur.active)
-            cf_import_warnf(im, line, "%s; the %s table (line %ld) is left out", msg, im->cur.bench,
-                            im->cur.line);
+            cf_import_warnf(im, line, "%s; the %s table (line %ld) is left out", msg,
+                            im->cur.bench, im->cur.line);
         else
             cf_import_warnf(im, line, "%s; the table is left out", msg);
         cf_import_table_drop(im);
@@ -345,8 +345,8 @@ void cf_import_table_vector_bytes(cf_import *im, int vector)
     im->cur.vector_bytes = vector && strcmp(im->cur.pattern, "reduce_scatter") == 0;
 }
 
-int cf_import_table_start(cf_import *im, long line, const char *bench, const char *pattern, int np,
-                          const char *datatype, cf_error *e)
+int cf_import_table_start(cf_import *im, long line, const char *bench, const char *pattern,
+                          int np, const char *datatype, cf_error *e)
 {
     cf_import_tab *c = &im->cur;
     cf_import_table_drop(im);
@@ -521,8 +521,8 @@ static int source_name(cf_import *im, const char *name)
     return 0;
 }
 
-int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len, const char *name,
-                  cf_error *e)
+int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len,
+                  const char *name, cf_error *e)
 {
     im->file = name;
     int rc = source_name(im, name);
@@ -561,7 +561,7 @@ int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len
     if (cf_table_reserve(im->t, im->t->n_rows + lines) != 0)
         return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
     rc = f == CF_IMPORT_IMB ? cf_import_imb_parse(im, buf, len, e)
-                            : cf_import_osu_parse(im, buf, len, e);
+                                : cf_import_osu_parse(im, buf, len, e);
     cf_import_table_drop(im);
     return rc;
 }
@@ -618,8 +618,8 @@ int cf_import_finish(cf_import *im, cf_table **out, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "no table imported%s",
                             im->n_dropped ? " (every table was left out)" : "");
     const char *from = im->formats == (CF_IMPORT_IMB | CF_IMPORT_OSU) ? "imb, osu"
-                       : im->formats == CF_IMPORT_IMB                 ? "imb"
-                                                                      : "osu";
+                       : im->formats == CF_IMPORT_IMB                ? "imb"
+                                                                     : "osu";
     int rc = cf_table_meta_set(im->t, "imported_from", from);
     if (rc == 0 && im->bw_only)
         rc = cf_table_meta_set(im->t, "time_from_bandwidth",
@@ -629,8 +629,8 @@ int cf_import_finish(cf_import *im, cf_table **out, cf_error *e)
                                "/ bandwidth; rows that imply no time are left out");
     if (rc == 0 && (im->zero_total > 0 || im->notime_total > 0)) {
         char v[200];
-        snprintf(v, sizeof v, "%ld with a time printed as zero, %ld without a time", im->zero_total,
-                 im->notime_total);
+        snprintf(v, sizeof v, "%ld with a time printed as zero, %ld without a time",
+                 im->zero_total, im->notime_total);
         rc = cf_table_meta_set(im->t, "rows_left_out", v);
     }
     if (rc != 0)

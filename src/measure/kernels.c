@@ -23,27 +23,27 @@ static int failed(cf_kctx *k, const char *call, int rc)
     return -1;
 }
 
-#define CALL(fn, args)                                                                             \
-    do {                                                                                           \
-        int rc_ = fn args;                                                                         \
-        if (rc_ != MPI_SUCCESS)                                                                    \
-            return failed(k, #fn, rc_);                                                            \
+#define CALL(fn, args)                                                                        \
+    do {                                                                                      \
+        int rc_ = fn args;                                                                    \
+        if (rc_ != MPI_SUCCESS)                                                               \
+            return failed(k, #fn, rc_);                                                       \
     } while (0)
 
 /* The buffer sets: s and r walk through the pool, back to the start after the last. */
-#define SETS_BEGIN                                                                                 \
-    unsigned char *s = k->pool, *r = k->pool + k->recv_off;                                        \
+#define SETS_BEGIN                                                                            \
+    unsigned char *s = k->pool, *r = k->pool + k->recv_off;                                   \
     int set_ = 0
-#define NEXT_SET                                                                                   \
-    do {                                                                                           \
-        if (++set_ == k->nsets) {                                                                  \
-            set_ = 0;                                                                              \
-            s = k->pool;                                                                           \
-            r = k->pool + k->recv_off;                                                             \
-        } else {                                                                                   \
-            s += k->stride;                                                                        \
-            r += k->stride;                                                                        \
-        }                                                                                          \
+#define NEXT_SET                                                                              \
+    do {                                                                                      \
+        if (++set_ == k->nsets) {                                                             \
+            set_ = 0;                                                                         \
+            s = k->pool;                                                                      \
+            r = k->pool + k->recv_off;                                                        \
+        } else {                                                                              \
+            s += k->stride;                                                                   \
+            r += k->stride;                                                                   \
+        }                                                                                     \
     } while (0)
 
 /* ---- buffer sizes ---- */
@@ -105,7 +105,8 @@ static void fill(unsigned char *p, uint64_t n, int src, int b)
 }
 
 /* 0 when p holds what src sent for block b; else 1 with k->why naming the first bad byte. */
-static int expect(cf_kctx *k, const unsigned char *p, uint64_t n, int src, int b, const char *what)
+static int expect(cf_kctx *k, const unsigned char *p, uint64_t n, int src, int b,
+                  const char *what)
 {
     for (uint64_t j = 0; j < n; j++) {
         if (p[j] != val(src, b, j)) {
@@ -233,8 +234,8 @@ static int verify_sendrecv(cf_kctx *k)
     int right = (k->rank + 1) % k->np, left = (k->rank + k->np - 1) % k->np;
     fill(s, k->bytes, k->rank, right);
     memset(r, 0, k->bytes);
-    CALL(MPI_Sendrecv, (s, k->count, k->type, right, TAG_DATA, r, k->count, k->type, left, TAG_DATA,
-                        k->comm, MPI_STATUS_IGNORE));
+    CALL(MPI_Sendrecv, (s, k->count, k->type, right, TAG_DATA, r, k->count, k->type, left,
+                        TAG_DATA, k->comm, MPI_STATUS_IGNORE));
     return expect(k, r, k->bytes, left, k->rank, "message");
 }
 
@@ -470,7 +471,8 @@ static int run_gather(cf_kctx *k, long reps, double *t)
 
 static int run_gatherv(cf_kctx *k, long reps, double *t)
 {
-    COLL_LOOP(MPI_Gatherv, (s, k->count, k->type, r, k->counts, k->displs, k->type, root, k->comm));
+    COLL_LOOP(MPI_Gatherv,
+              (s, k->count, k->type, r, k->counts, k->displs, k->type, root, k->comm));
 }
 
 static int run_allgather(cf_kctx *k, long reps, double *t)
@@ -505,8 +507,8 @@ static int run_alltoall(cf_kctx *k, long reps, double *t)
 
 static int run_alltoallv(cf_kctx *k, long reps, double *t)
 {
-    COLL_LOOP(MPI_Alltoallv,
-              (s, k->counts, k->displs, k->type, r, k->counts, k->displs, k->type, k->comm));
+    COLL_LOOP(MPI_Alltoallv, (s, k->counts, k->displs, k->type, r, k->counts, k->displs,
+                              k->type, k->comm));
 }
 
 static int run_barrier(cf_kctx *k, long reps, double *t)
@@ -550,7 +552,8 @@ static int scatter_root(cf_kctx *k, int root)
         fill(s + (uint64_t)b * k->bytes, k->bytes, k->rank, b);
     memset(r, 0, k->bytes);
     if (k->pat->facts->vcounts)
-        CALL(MPI_Scatterv, (s, k->counts, k->displs, k->type, r, k->count, k->type, root, k->comm));
+        CALL(MPI_Scatterv,
+             (s, k->counts, k->displs, k->type, r, k->count, k->type, root, k->comm));
     else
         CALL(MPI_Scatter, (s, k->count, k->type, r, k->count, k->type, root, k->comm));
     return expect(k, r, k->bytes, root, k->rank, "block");
@@ -567,7 +570,8 @@ static int gather_root(cf_kctx *k, int root)
     fill(s, k->bytes, k->rank, 0);
     memset(r, 0, (uint64_t)k->np * k->bytes);
     if (k->pat->facts->vcounts)
-        CALL(MPI_Gatherv, (s, k->count, k->type, r, k->counts, k->displs, k->type, root, k->comm));
+        CALL(MPI_Gatherv,
+             (s, k->count, k->type, r, k->counts, k->displs, k->type, root, k->comm));
     else
         CALL(MPI_Gather, (s, k->count, k->type, r, k->count, k->type, root, k->comm));
     if (k->rank != root)
@@ -638,8 +642,8 @@ static int verify_alltoall(cf_kctx *k)
         fill(s + (uint64_t)b * k->bytes, k->bytes, k->rank, b);
     memset(r, 0, (uint64_t)k->np * k->bytes);
     if (k->pat->facts->vcounts)
-        CALL(MPI_Alltoallv,
-             (s, k->counts, k->displs, k->type, r, k->counts, k->displs, k->type, k->comm));
+        CALL(MPI_Alltoallv, (s, k->counts, k->displs, k->type, r, k->counts, k->displs, k->type,
+                             k->comm));
     else
         CALL(MPI_Alltoall, (s, k->count, k->type, r, k->count, k->type, k->comm));
     for (int b = 0; b < k->np; b++)

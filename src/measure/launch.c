@@ -242,8 +242,8 @@ int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e)
     int rc = 0, err = 0;
     close(fds[1]);
     if (pid < 0) {
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot start the launcher '%s': %s", argv[0],
-                          strerror(errno));
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot start the launcher '%s': %s",
+                          argv[0], strerror(errno));
     } else {
         if (run_own_group)
             setpgid(pid, pid);

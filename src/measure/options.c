@@ -71,7 +71,7 @@ static int set_string(char **dst, const char *value, cf_error *e)
 }
 
 /* The options that make up the plan, which --resume takes back from the table. */
-static const char *const plan_keys[] = {"--patterns",  "--sizes",    "--np",        "--reps",
+static const char *const plan_keys[] = {"--patterns",  "--sizes",  "--np",        "--reps",
                                         "--samples",   "--max-time", "--target-ci", "--check",
                                         "--off-cache", "--blocks",   "--datatypes", "--no-sync",
                                         "--root-shift"};
@@ -240,8 +240,8 @@ static int resume_same_machine(const cf_measure_opts *o, const cf_table *t, cf_e
 int cf_measure_resume_load(cf_measure_opts *o, cf_error *e)
 {
     if (o->output != NULL)
-        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "--resume continues '%s' in place: drop -o",
-                            o->resume);
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--resume continues '%s' in place: drop -o", o->resume);
     if (o->plan_given)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "--resume takes the plan from '%s': drop --patterns, --sizes, --np, "
@@ -462,8 +462,8 @@ static int parse_ddt(cf_measure_opts *o, cf_error *e)
     if (o->blocks_arg != NULL) {
         cf_error sub;
         cf_error_clear(&sub);
-        if (cf_int_list_parse(o->blocks_arg, "--blocks", LONG_MIN, INT_MAX, &o->blocks, &o->nblocks,
-                              &sub) != 0)
+        if (cf_int_list_parse(o->blocks_arg, "--blocks", LONG_MIN, INT_MAX, &o->blocks,
+                              &o->nblocks, &sub) != 0)
             return cf_error_set(e, sub.code, NULL, 0, "%s", sub.msg);
         uint64_t top = o->nsizes > 0 ? o->sizes[o->nsizes - 1] : 0;
         if ((rc = cf_ddt_blocks_check(o->blocks, o->nblocks, top, e)) != 0)
@@ -520,6 +520,7 @@ static uint64_t phys_memory(void)
     long pages = sysconf(_SC_PHYS_PAGES), ps = sysconf(_SC_PAGESIZE);
     return pages > 0 && ps > 0 ? (uint64_t)pages * (uint64_t)ps : UINT64_MAX;
 }
+
 
 static int check_points(const cf_measure_opts *o, cf_error *e)
 {
@@ -650,7 +651,8 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
     if (o->np_arg != NULL) {
         cf_error sub;
         cf_error_clear(&sub);
-        if (cf_int_list_parse(o->np_arg, "--np", 1, CF_TABLE_NP_MAX, &o->nps, &o->nnps, &sub) != 0)
+        if (cf_int_list_parse(o->np_arg, "--np", 1, CF_TABLE_NP_MAX, &o->nps, &o->nnps, &sub) !=
+            0)
             return cf_error_set(e, sub.code, NULL, 0, "%s", sub.msg);
         long top = o->nps[o->nnps - 1];
         if (launch_np > 0 && top > launch_np)
@@ -670,8 +672,9 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
                     name = o->pats[i]->facts->pattern;
                     break;
                 }
-            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "pattern '%s' needs 2 processes, but %s",
-                                name, o->np_arg ? "--np asks for 1" : "the launch has 1");
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "pattern '%s' needs 2 processes, but %s", name,
+                                o->np_arg ? "--np asks for 1" : "the launch has 1");
         }
         if (launch_np == 1)
             return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,

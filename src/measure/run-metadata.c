@@ -135,8 +135,7 @@ int cf_run_host_metadata(cf_run_state *R, int *over)
         }
     }
     if (!bad)
-        bad |= cf_table_meta_set(R->t, "hosts", hosts) |
-               cf_table_meta_set(R->t, "ranks_per_node", rpn) |
+        bad |= cf_table_meta_set(R->t, "hosts", hosts) | cf_table_meta_set(R->t, "ranks_per_node", rpn) |
                cf_table_meta_set(R->t, "cores", cores);
     free(hosts);
     free(rpn);

@@ -162,7 +162,8 @@ static int open_resume(cf_run_state *R, int over)
     free(b);
     if (ftruncate(fd, (off_t)keep) != 0 || lseek(fd, 0, SEEK_END) < 0) {
         close(fd);
-        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot truncate: %s", strerror(errno));
+        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot truncate: %s",
+                            strerror(errno));
     }
     R->fp = fdopen(fd, "a");
     if (R->fp == NULL) {

@@ -157,7 +157,8 @@ enum { KERNEL_FAILED = 2 };
 /* A first call pays for first contact (connections, registration); the next few tell how
  * many calls fit in the time budget (*reps). Then the untimed warm-up, whose length starts
  * the point's *elapsed. */
-static int warm_up(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long *reps, double *elapsed)
+static int warm_up(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long *reps,
+                   double *elapsed)
 {
     const cf_measure_opts *o = R->o;
     const cf_measure_point *pt = pk->pt;
@@ -193,8 +194,8 @@ static int warm_up(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long *reps,
 
 /* The timed samples, into R->tmin, tavg and tmax (*n of them), until the sampling rules
  * say stop (why in *stop). */
-static int take_samples(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long reps, double elapsed,
-                        size_t *n, const char **stop)
+static int take_samples(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long reps,
+                        double elapsed, size_t *n, const char **stop)
 {
     const cf_measure_point *pt = pk->pt;
     double t;
@@ -251,8 +252,8 @@ static int verify_agreed(cf_run_state *R, point_kernel *pk, MPI_Comm comm, int a
 /* Measures one point on comm (every rank of it); fills row and stop on every rank.
  * Returns 0, 1 when the point failed on some rank (rank 0 has the message in R->e), or
  * -1 on an MPI error on this rank. */
-static int measure_point(cf_run_state *R, const cf_measure_point *pt, MPI_Comm comm, cf_row *row,
-                         const char **stop)
+static int measure_point(cf_run_state *R, const cf_measure_point *pt, MPI_Comm comm,
+                         cf_row *row, const char **stop)
 {
     point_kernel pk;
     memset(&pk, 0, sizeof pk);
@@ -321,8 +322,7 @@ static int quiet_barrier(cf_run_state *R)
     return 0;
 }
 
-static void progress(cf_run_state *R, const cf_measure_point *pt, size_t done, size_t total,
-                     double t0)
+static void progress(cf_run_state *R, const cf_measure_point *pt, size_t done, size_t total, double t0)
 {
     if (R->rank != 0 || R->hooks->progress == NULL || R->o->quiet || !R->o->progress)
         return;
@@ -334,8 +334,8 @@ static void progress(cf_run_state *R, const cf_measure_point *pt, size_t done, s
 /* Runs the points of one process count on its sub-communicator. Returns 0 when all went
  * through, 1 when stopped by a signal, 2 when a point failed (rank 0 has e), -1 on an MPI
  * error on this rank. */
-static int run_block(cf_run_state *R, const cf_measure_point *pts, size_t from, size_t to,
-                     size_t total, double t0)
+static int run_block(cf_run_state *R, const cf_measure_point *pts, size_t from, size_t to, size_t total,
+                     double t0)
 {
     int np = pts[from].np;
     MPI_Comm comm;

@@ -29,14 +29,14 @@ static void terms(void)
 static void table(void)
 {
     static const char *const patterns[] = {
-        "allgather", "allgatherv",     "allreduce", "alltoall", "alltoallv", "barrier",
-        "bcast",     "exchange",       "gather",    "gatherv",  "pingping",  "pingpong",
-        "reduce",    "reduce_scatter", "scatter",   "scatterv", "sendrecv"};
+        "allgather", "allgatherv", "allreduce", "alltoall",  "alltoallv", "barrier",
+        "bcast",     "exchange",   "gather",    "gatherv",   "pingping",  "pingpong",
+        "reduce",    "reduce_scatter", "scatter", "scatterv", "sendrecv"};
     is_int(cf_ncolls, 17, "17 patterns have a cost");
     for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
         const cf_coll *c = cf_coll_find(patterns[i]);
-        ok(c != NULL && c->nalgs >= 1 && c->nalgs <= CF_COLL_MAX_ALGS,
-           "%s has one or two algorithms", patterns[i]);
+        ok(c != NULL && c->nalgs >= 1 && c->nalgs <= CF_COLL_MAX_ALGS, "%s has one or two algorithms",
+           patterns[i]);
     }
     ok(cf_coll_find("bogus") == NULL, "an unknown pattern has none");
     is_str(cf_coll_find("allreduce")->datatype, "float", "reductions are measured with float");

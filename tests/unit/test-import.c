@@ -23,8 +23,8 @@ static void warn_cb(void *ctx, const char *file, long line, const char *msg)
 }
 
 /* Imports text as the named file; NULL on failure with e filled. */
-static cf_table *imp(cf_import_format f, const char *text, size_t len, const char *name, int np,
-                     const char *pattern, int lenient, cf_error *e)
+static cf_table *imp(cf_import_format f, const char *text, size_t len, const char *name,
+                     int np, const char *pattern, int lenient, cf_error *e)
 {
     cf_import_opts o = {.np = np, .pattern = pattern, .lenient = lenient, .warn = warn_cb};
     cf_import *im = cf_import_alloc(&o);
@@ -129,18 +129,18 @@ static int roundtrip(const cf_table *t)
     return good;
 }
 
-#define ROW_T(t, p, b, tmin, tavg, tmax, what)                                                     \
-    do {                                                                                           \
-        const cf_row *r_ = find(t, p, b);                                                          \
-        ok(r_ != NULL, "%s: a %s row at %llu bytes", what, p, (unsigned long long)(b));            \
-        if (r_) {                                                                                  \
-            near(r_->t_min_us, tmin, 1e-12, "%s: %s %llu t_min", what, p,                          \
-                 (unsigned long long)(b));                                                         \
-            near(r_->t_avg_us, tavg, 1e-12, "%s: %s %llu t_avg", what, p,                          \
-                 (unsigned long long)(b));                                                         \
-            near(r_->t_max_us, tmax, 1e-12, "%s: %s %llu t_max", what, p,                          \
-                 (unsigned long long)(b));                                                         \
-        }                                                                                          \
+#define ROW_T(t, p, b, tmin, tavg, tmax, what)                                                 \
+    do {                                                                                       \
+        const cf_row *r_ = find(t, p, b);                                                      \
+        ok(r_ != NULL, "%s: a %s row at %llu bytes", what, p, (unsigned long long)(b));        \
+        if (r_) {                                                                              \
+            near(r_->t_min_us, tmin, 1e-12, "%s: %s %llu t_min", what, p,                      \
+                 (unsigned long long)(b));                                                     \
+            near(r_->t_avg_us, tavg, 1e-12, "%s: %s %llu t_avg", what, p,                      \
+                 (unsigned long long)(b));                                                     \
+            near(r_->t_max_us, tmax, 1e-12, "%s: %s %llu t_max", what, p,                      \
+                 (unsigned long long)(b));                                                     \
+        }                                                                                      \
     } while (0)
 
 static void test_imb2021(void)
@@ -153,25 +153,11 @@ static void test_imb2021(void)
     is_int(t->n_rows, 423, "imb2021: 423 rows");
     is_int(groups(t), 19, "imb2021: 19 tables");
     ok(all_np(t, 2), "imb2021: np 2 everywhere");
-    const char *pats[] = {"pingpong",
-                          "pingping",
-                          "sendrecv",
-                          "exchange",
-                          "allreduce",
-                          "reduce",
-                          "reduce_local",
-                          "reduce_scatter",
-                          "allgather",
-                          "allgatherv",
-                          "gather",
-                          "gatherv",
-                          "scatter",
-                          "scatterv",
-                          "alltoall",
-                          "alltoallv",
-                          "bcast",
-                          "barrier",
-                          "reduce_scatter_block"};
+    const char *pats[] = {"pingpong",  "pingping",   "sendrecv",       "exchange",
+                          "allreduce", "reduce",     "reduce_local",   "reduce_scatter",
+                          "allgather", "allgatherv", "gather",         "gatherv",
+                          "scatter",   "scatterv",   "alltoall",       "alltoallv",
+                          "bcast",     "barrier",    "reduce_scatter_block"};
     for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
         ok(count(t, pats[i]) > 0, "imb2021: has %s", pats[i]);
     is_int(count(t, "pingpong"), 24, "imb2021: 24 pingpong rows");
@@ -310,7 +296,7 @@ static void test_osu_real(void)
         }
         ok(strstr(cf_table_meta_get(t, "source_1"), "8 pairs") != NULL, "mbw_mr: pairs noted");
         ok(cf_table_meta_get(t, "time_from_bandwidth") != NULL, "mbw_mr: says times are "
-                                                                "implied");
+                                                                 "implied");
         cf_table_free(t);
     }
 
@@ -431,7 +417,7 @@ static void test_imb_variants(void)
     ok(r && r->np == 2 && fabs(r->t_min_us - 0.0025) < 1e-15,
        "imb variants: t_min printed 0.00 is 0.0025 (half of the rounding interval)");
     ok(r && strcmp(r->datatype, "double") == 0, "imb variants: reductions datatype from the "
-                                                "header");
+                                                 "header");
     size_t np4 = 0;
     for (size_t i = 0; i < t->n_rows; i++)
         np4 += strcmp(t->rows[i].pattern, "allreduce") == 0 && t->rows[i].np == 4;
@@ -446,13 +432,11 @@ static void test_imb_variants(void)
     r = find(t, "uniband", 0);
     ok(r && fabs(r->t_avg_us - 0.5) < 1e-12, "imb variants: 0-byte Uniband row has a time");
     const char *s = cf_table_meta_get(t, "source_1");
-    ok(s && strstr(s, "(IMB 3.2.4, MPI 2.2, date Mon Jan  1 00:00:00 2012"),
-       "imb variants: "
-       "3.x banner (%s)",
+    ok(s && strstr(s, "(IMB 3.2.4, MPI 2.2, date Mon Jan  1 00:00:00 2012"), "imb variants: "
+                                                                               "3.x banner (%s)",
        s ? s : "");
-    is_str(cf_table_meta_get(t, "rows_left_out"),
-           "1 with a time printed as zero, 0 without a "
-           "time",
+    is_str(cf_table_meta_get(t, "rows_left_out"), "1 with a time printed as zero, 0 without a "
+                                                  "time",
            "imb variants: rows_left_out metadata");
     cf_table_free(t);
 
@@ -487,8 +471,8 @@ static void test_imb_variants(void)
     ok(t != NULL && t->n_rows == 3 && nwarn == 2,
        "imb cut --lenient: the complete tables are kept, with a warning");
     cf_table_free(t);
-    t = imp(CF_IMPORT_IMB, lf, (size_t)(strstr(lf, "# Benchmarking Uniband") - lf) + 40, "cut.txt",
-            0, NULL, 0, &e);
+    t = imp(CF_IMPORT_IMB, lf, (size_t)(strstr(lf, "# Benchmarking Uniband") - lf) + 40,
+            "cut.txt", 0, NULL, 0, &e);
     ok(t == NULL && strstr(e.msg, "the file ends before the rows of the Uniband table"),
        "imb cut in the header block: refused (%s)", e.msg);
     free(lf);
@@ -517,9 +501,8 @@ static void test_imb_errors(void)
 
     snprintf(buf, sizeof buf, "%s            1         1000         x.00   1.0\n\n", head);
     t = imps(CF_IMPORT_IMB, buf, 0, 0, &e);
-    is_str(e.msg,
-           "column 3 (a time or rate) of the PingPong table: expected a non-negative "
-           "number, got 'x.00'",
+    is_str(e.msg, "column 3 (a time or rate) of the PingPong table: expected a non-negative "
+                  "number, got 'x.00'",
            "imb not a number: message");
 
     snprintf(buf, sizeof buf,
@@ -534,22 +517,19 @@ static void test_imb_errors(void)
        "imb --lenient: the broken table is left out with a warning (%s)", lastwarn);
     cf_table_free(t);
 
-    t = imps(CF_IMPORT_IMB,
-             "# Benchmarking Reduce\n#----\n  #bytes #repetitions t_min[usec] "
-             "t_max[usec] t_avg[usec]\n 0 10 1.0 1.0 1.0\n\n",
+    t = imps(CF_IMPORT_IMB, "# Benchmarking Reduce\n#----\n  #bytes #repetitions t_min[usec] "
+                            "t_max[usec] t_avg[usec]\n 0 10 1.0 1.0 1.0\n\n",
              0, 0, &e);
     ok(t == NULL && e.line == 1 && strstr(e.msg, "does not state its process count"),
        "imb missing #processes: refused (%s)", e.msg);
-    t = imps(CF_IMPORT_IMB,
-             "# Benchmarking Reduce\n#----\n  #bytes #repetitions t_min[usec] "
-             "t_max[usec] t_avg[usec]\n 0 10 1.0 1.0 1.0\n\n",
+    t = imps(CF_IMPORT_IMB, "# Benchmarking Reduce\n#----\n  #bytes #repetitions t_min[usec] "
+                            "t_max[usec] t_avg[usec]\n 0 10 1.0 1.0 1.0\n\n",
              8, 0, &e);
     ok(t != NULL && t->rows[0].np == 8, "imb missing #processes: --np supplies it");
     cf_table_free(t);
 
-    t = imps(CF_IMPORT_IMB,
-             "# Benchmarking Reduce\n# #processes = 2\n  #bytes #repetitions "
-             "t_min[usec] t_max[usec] t_avg[usec]\n 0 10 3.0 1.0 2.0\n\n",
+    t = imps(CF_IMPORT_IMB, "# Benchmarking Reduce\n# #processes = 2\n  #bytes #repetitions "
+                            "t_min[usec] t_max[usec] t_avg[usec]\n 0 10 3.0 1.0 2.0\n\n",
              0, 0, &e);
     ok(t == NULL && e.line == 4 && strstr(e.msg, "t_min_us <= t_avg_us <= t_max_us"),
        "imb disordered times: refused (%s)", e.msg);
@@ -576,9 +556,8 @@ static void test_imb_errors(void)
     t = imp(CF_IMPORT_IMB, buf, strlen(buf), "t.txt", 0, "mypp", 0, &e);
     ok(t != NULL && t->n_rows == 2, "imb --pattern: one benchmark at twice is fine");
     cf_table_free(t);
-    snprintf(buf, sizeof buf,
-             "%s\n# Benchmarking PingPing\n# #processes = 2\n  #bytes "
-             "#repetitions t[usec] Mbytes/sec\n 0 10 1.0 0.0\n\n",
+    snprintf(buf, sizeof buf, "%s\n# Benchmarking PingPing\n# #processes = 2\n  #bytes "
+                              "#repetitions t[usec] Mbytes/sec\n 0 10 1.0 0.0\n\n",
              head);
     t = imp(CF_IMPORT_IMB, buf, strlen(buf), "t.txt", 0, "mypp", 0, &e);
     ok(t == NULL && e.code == CF_EXIT_USAGE && strstr(e.msg, "'PingPong' (t.txt:1) and 'PingPing'"),
@@ -671,9 +650,8 @@ static void test_osu_errors(void)
     snprintf(buf, sizeof buf, "%s0 1.0\n1 1.1\nlauncher: node lost\n2 1.2\n4 1.3\n", lat);
     cf_table *t = imps(CF_IMPORT_OSU, buf, 0, 0, &e);
     ok(t == NULL && e.line == 5, "osu garbage inside a table: refused at its line");
-    is_str(e.msg,
-           "'launcher: node lost' interrupts the OSU Latency table (its rows go on at "
-           "line 6)",
+    is_str(e.msg, "'launcher: node lost' interrupts the OSU Latency table (its rows go on at "
+                  "line 6)",
            "osu garbage inside a table: message");
     t = imps(CF_IMPORT_OSU, buf, 0, 1, &e);
     ok(t == NULL && nwarn == 1, "osu garbage --lenient: the broken table is left out");
@@ -689,9 +667,8 @@ static void test_osu_errors(void)
     snprintf(buf, sizeof buf, "%s0 1.0\n1 1.1 7.0\n", lat);
     t = imps(CF_IMPORT_OSU, buf, 0, 0, &e);
     ok(t == NULL && e.line == 4, "osu wrong column count: refused at its line");
-    is_str(e.msg,
-           "expected 2 columns (Size          Latency (us)) in a row of the OSU Latency "
-           "table, got 3: '1 1.1 7.0'",
+    is_str(e.msg, "expected 2 columns (Size          Latency (us)) in a row of the OSU Latency "
+                  "table, got 3: '1 1.1 7.0'",
            "osu wrong column count: message");
     snprintf(buf, sizeof buf, "%s0 1.0\n1 1.", lat);
     t = imps(CF_IMPORT_OSU, buf, 0, 0, &e);
@@ -702,17 +679,19 @@ static void test_osu_errors(void)
     ok(t == NULL && e.line == 4 && strstr(e.msg, "has a column header but no rows"),
        "osu table without rows: refused (%s)", e.msg);
     t = imps(CF_IMPORT_OSU, "# OSU MPI Latency Test v5.8\n", 0, 0, &e);
-    ok(t == NULL && e.line == 1 && strstr(e.msg, "cut off"), "osu title only: cut off (%s)", e.msg);
+    ok(t == NULL && e.line == 1 && strstr(e.msg, "cut off"), "osu title only: cut off (%s)",
+       e.msg);
     t = imps(CF_IMPORT_OSU, "# OSU MPI Latency Test v5.8\nsomething\n", 0, 0, &e);
     ok(t == NULL && e.line == 2 && strstr(e.msg, "expected the column header"),
        "osu no header: refused (%s)", e.msg);
-    t = imps(CF_IMPORT_OSU, "# OSU MPI Frobnicate Test v7.0\n# Size  Latency (us)\n1 2.0\n", 0, 0,
-             &e);
+    t = imps(CF_IMPORT_OSU, "# OSU MPI Frobnicate Test v7.0\n# Size  Latency (us)\n1 2.0\n", 0,
+             0, &e);
     ok(t == NULL && e.line == 1 && strstr(e.msg, "unknown OSU test 'MPI Frobnicate'"),
        "osu unknown test: refused (%s)", e.msg);
     const char *frob = "# OSU MPI Frobnicate Test v7.0\n# Size  Latency (us)\n1 2.0\n";
     t = imp(CF_IMPORT_OSU, frob, strlen(frob), "t.txt", 4, "frob", 0, &e);
-    ok(t != NULL && t->n_rows == 1 && strcmp(t->rows[0].pattern, "frob") == 0 && t->rows[0].np == 4,
+    ok(t != NULL && t->n_rows == 1 && strcmp(t->rows[0].pattern, "frob") == 0 &&
+           t->rows[0].np == 4,
        "osu unknown test: --pattern and --np import it");
     cf_table_free(t);
     t = imps(CF_IMPORT_OSU, "nothing here\n", 0, 0, &e);
@@ -731,15 +710,13 @@ static void test_sizes_and_sources(void)
     const char *dup = "# OSU MPI Latency Test v5.8\n# Size  Latency (us)\n0 1.0\n4 1.1\n4 1.2\n";
     cf_table *t = imps(CF_IMPORT_OSU, dup, 0, 0, &e);
     ok(t == NULL && e.line == 5, "a size twice in a table: refused at the second");
-    is_str(e.msg,
-           "a second row of 4 bytes (the first at line 4): expected the sizes of the "
-           "Latency table to increase",
+    is_str(e.msg, "a second row of 4 bytes (the first at line 4): expected the sizes of the "
+                  "Latency table to increase",
            "a size twice in a table: message");
     const char *down = "# OSU MPI Latency Test v5.8\n# Size  Latency (us)\n0 1.0\n8 1.1\n4 1.2\n";
     t = imps(CF_IMPORT_OSU, down, 0, 0, &e);
-    is_str(e.msg,
-           "a row of 4 bytes after one of 8 (line 4): expected the sizes of the "
-           "Latency table to increase",
+    is_str(e.msg, "a row of 4 bytes after one of 8 (line 4): expected the sizes of the "
+                  "Latency table to increase",
            "sizes going down: message");
 
     /* The same base name twice (two runs' IMB-MPI1.out): the row groups stay apart. */
@@ -768,7 +745,8 @@ static void test_helpers(void)
     double v;
     int d;
     ok(cf_import_number("0.00", 4, &v, &d) == 0 && v == 0 && d == 2, "number: 0.00");
-    ok(cf_import_number("12345.678", 9, &v, &d) == 0 && v == 12345.678 && d == 3, "number: exact");
+    ok(cf_import_number("12345.678", 9, &v, &d) == 0 && v == 12345.678 && d == 3,
+       "number: exact");
     ok(cf_import_number("5e-3", 4, &v, &d) == 0 && v == 0.005, "number: exponent");
     ok(cf_import_number("1.2.3", 5, &v, &d) != 0, "number: refuses 1.2.3");
     ok(cf_import_number("nan", 3, &v, &d) != 0, "number: refuses nan");
@@ -837,25 +815,9 @@ static void test_writer(void)
         buf = NULL;
     }
     is_int(bad, 0, "table writer: %ld rows written as printf writes them", n);
-    const double edge[] = {1e-4,
-                           0.0001000000000000001,
-                           9.9999999995e-5,
-                           9.99999999949,
-                           9.99999999951,
-                           9999999999.4,
-                           9999999999.6,
-                           1e10,
-                           0.3,
-                           0.31,
-                           365.12,
-                           0.0025,
-                           0.005,
-                           19789.600371551514,
-                           1,
-                           100,
-                           1000000000,
-                           0.5,
-                           0};
+    const double edge[] = {1e-4, 0.0001000000000000001, 9.9999999995e-5, 9.99999999949, 9.99999999951,
+                           9999999999.4, 9999999999.6, 1e10, 0.3, 0.31, 365.12, 0.0025, 0.005,
+                           19789.600371551514, 1, 100, 1000000000, 0.5, 0};
     bad = 0;
     for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
         r.t_min_us = r.t_avg_us = r.t_max_us = r.t_med_us = r.bw_MiBps = edge[i];
