@@ -446,38 +446,61 @@ static int read_saturation(rd *r, json_t *fo, const char *base, cf_fit *f)
     return 0;
 }
 
+/* The optional array of objects fo[key] of a fit: *arr (NULL when absent) and *n, with *mem
+ * allocated for n elements of size bytes. 0, or -1 said when it is not an array. */
+static int object_array(rd *r, json_t *fo, const char *base, const char *key, size_t size,
+                        json_t **arr, size_t *n, void **mem)
+{
+    *arr = json_object_get(fo, key);
+    *n = 0;
+    if (*arr == NULL)
+        return 0;
+    if (!json_is_array(*arr))
+        return at(r, "%s.%s", base, key), bad(r, "expected an array"), -1;
+    *n = json_array_size(*arr);
+    if (*n > 0 && (*mem = calloc(*n, size)) == NULL)
+        return bad(r, "out of memory"), -1;
+    return 0;
+}
+
+/* Element i of that array, its JSON path in path; NULL said when it is not an object. */
+static json_t *array_object(rd *r, json_t *arr, size_t i, const char *base, const char *key,
+                            char *path, size_t cap)
+{
+    json_t *x = json_array_get(arr, i);
+    snprintf(path, cap, "%s.%s[%zu]", base, key, i);
+    if (!json_is_object(x))
+        return at(r, "%s", path), bad(r, "expected an object"), NULL;
+    return x;
+}
+
 /* The points the robust fit rejected. */
 static int read_rejected(rd *r, json_t *fo, const char *base, cf_fit *f)
 {
     long long v;
-    json_t *rej = json_object_get(fo, "rejected");
-    if (rej != NULL) {
-        if (!json_is_array(rej))
-            return at(r, "%s.rejected", base), bad(r, "expected an array"), -1;
-        size_t nr = json_array_size(rej);
-        if (nr > 0 && (f->rejected = calloc(nr, sizeof *f->rejected)) == NULL)
-            return bad(r, "out of memory"), -1;
-        for (size_t i = 0; i < nr; i++) {
-            json_t *x = json_array_get(rej, i);
-            char rb[160];
-            snprintf(rb, sizeof rb, "%s.rejected[%zu]", base, i);
-            cf_rejected *p = &f->rejected[i];
-            if (!json_is_object(x))
-                return at(r, "%s", rb), bad(r, "expected an object"), -1;
-            if (get_int(r, x, rb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
+    json_t *rej;
+    size_t nr;
+    if (object_array(r, fo, base, "rejected", sizeof *f->rejected, &rej, &nr,
+                     (void **)&f->rejected) != 0)
+        return -1;
+    for (size_t i = 0; i < nr; i++) {
+        char rb[160];
+        json_t *x = array_object(r, rej, i, base, "rejected", rb, sizeof rb);
+        cf_rejected *p = &f->rejected[i];
+        if (x == NULL)
+            return -1;
+        if (get_int(r, x, rb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
+            return -1;
+        p->bytes = (uint64_t)v;
+        p->blocks = 0;
+        if (json_object_get(x, "blocks") != NULL) {
+            if (get_int(r, x, rb, "blocks", 0, INT32_MAX, &v))
                 return -1;
-            p->bytes = (uint64_t)v;
-            p->blocks = 0;
-            if (json_object_get(x, "blocks") != NULL) {
-                if (get_int(r, x, rb, "blocks", 0, INT32_MAX, &v))
-                    return -1;
-                p->blocks = (int)v;
-            }
-            if (get_finite(r, x, rb, "t_us", &p->t_us) ||
-                get_num(r, x, rb, "rel_err", 0, &p->rel_err))
-                return -1;
-            f->nrejected++;
+            p->blocks = (int)v;
         }
+        if (get_finite(r, x, rb, "t_us", &p->t_us) || get_num(r, x, rb, "rel_err", 0, &p->rel_err))
+            return -1;
+        f->nrejected++;
     }
     return 0;
 }
@@ -486,34 +509,29 @@ static int read_rejected(rd *r, json_t *fo, const char *base, cf_fit *f)
 static int read_set_aside(rd *r, json_t *fo, const char *base, cf_fit *f)
 {
     long long v;
-    json_t *sa = json_object_get(fo, "set_aside");
-    if (sa != NULL) {
-        if (!json_is_array(sa))
-            return at(r, "%s.set_aside", base), bad(r, "expected an array"), -1;
-        size_t nr = json_array_size(sa);
-        if (nr > 0 && (f->set_aside = calloc(nr, sizeof *f->set_aside)) == NULL)
-            return bad(r, "out of memory"), -1;
-        for (size_t i = 0; i < nr; i++) {
-            json_t *x = json_array_get(sa, i);
-            char rb[160];
-            snprintf(rb, sizeof rb, "%s.set_aside[%zu]", base, i);
-            cf_rejected *p = &f->set_aside[i];
-            if (!json_is_object(x))
-                return at(r, "%s", rb), bad(r, "expected an object"), -1;
-            if (get_int(r, x, rb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
-                return -1;
-            p->bytes = (uint64_t)v;
-            json_t *b = json_object_get(x, "blocks");
-            p->blocks = json_is_integer(b) ? (int)json_integer_value(b) : 0;
-            if (get_num(r, x, rb, "t_us", 0, &p->t_us) ||
-                get_num(r, x, rb, "rel_err", 0, &p->rel_err))
-                return -1;
-            char why[CF_REASON_MAX];
-            if (get_str(r, x, rb, "reason", why, sizeof why))
-                return -1;
-            snprintf(f->set_aside_why, sizeof f->set_aside_why, "%s", why);
-            f->nset_aside++;
-        }
+    json_t *sa;
+    size_t nr;
+    if (object_array(r, fo, base, "set_aside", sizeof *f->set_aside, &sa, &nr,
+                     (void **)&f->set_aside) != 0)
+        return -1;
+    for (size_t i = 0; i < nr; i++) {
+        char rb[160];
+        json_t *x = array_object(r, sa, i, base, "set_aside", rb, sizeof rb);
+        cf_rejected *p = &f->set_aside[i];
+        if (x == NULL)
+            return -1;
+        if (get_int(r, x, rb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
+            return -1;
+        p->bytes = (uint64_t)v;
+        json_t *b = json_object_get(x, "blocks");
+        p->blocks = json_is_integer(b) ? (int)json_integer_value(b) : 0;
+        if (get_num(r, x, rb, "t_us", 0, &p->t_us) || get_num(r, x, rb, "rel_err", 0, &p->rel_err))
+            return -1;
+        char why[CF_REASON_MAX];
+        if (get_str(r, x, rb, "reason", why, sizeof why))
+            return -1;
+        snprintf(f->set_aside_why, sizeof f->set_aside_why, "%s", why);
+        f->nset_aside++;
     }
     return 0;
 }
@@ -522,32 +540,28 @@ static int read_set_aside(rd *r, json_t *fo, const char *base, cf_fit *f)
 static int read_gain(rd *r, json_t *fo, const char *base, cf_fit *f)
 {
     long long v;
-    json_t *gain = json_object_get(fo, "gain_over_pack");
-    if (gain != NULL) {
-        if (!json_is_array(gain))
-            return at(r, "%s.gain_over_pack", base), bad(r, "expected an array"), -1;
-        size_t ng = json_array_size(gain);
-        if (ng > 0 && (f->gain = calloc(ng, sizeof *f->gain)) == NULL)
-            return bad(r, "out of memory"), -1;
-        for (size_t i = 0; i < ng; i++) {
-            json_t *x = json_array_get(gain, i);
-            char gb[160];
-            snprintf(gb, sizeof gb, "%s.gain_over_pack[%zu]", base, i);
-            cf_gain *p = &f->gain[i];
-            if (!json_is_object(x))
-                return at(r, "%s", gb), bad(r, "expected an object"), -1;
-            if (get_int(r, x, gb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
-                return -1;
-            p->bytes = (uint64_t)v;
-            if (get_int(r, x, gb, "blocks", 0, INT32_MAX, &v))
-                return -1;
-            p->blocks = (int)v;
-            if (get_finite(r, x, gb, "t_us", &p->t_us) ||
-                get_finite(r, x, gb, "t_pack_us", &p->t_pack_us) ||
-                get_finite(r, x, gb, "gain_pct", &p->gain_pct))
-                return -1;
-            f->ngain++;
-        }
+    json_t *gain;
+    size_t ng;
+    if (object_array(r, fo, base, "gain_over_pack", sizeof *f->gain, &gain, &ng,
+                     (void **)&f->gain) != 0)
+        return -1;
+    for (size_t i = 0; i < ng; i++) {
+        char gb[160];
+        json_t *x = array_object(r, gain, i, base, "gain_over_pack", gb, sizeof gb);
+        cf_gain *p = &f->gain[i];
+        if (x == NULL)
+            return -1;
+        if (get_int(r, x, gb, "bytes", 0, (long long)CF_BYTES_MAX, &v))
+            return -1;
+        p->bytes = (uint64_t)v;
+        if (get_int(r, x, gb, "blocks", 0, INT32_MAX, &v))
+            return -1;
+        p->blocks = (int)v;
+        if (get_finite(r, x, gb, "t_us", &p->t_us) ||
+            get_finite(r, x, gb, "t_pack_us", &p->t_pack_us) ||
+            get_finite(r, x, gb, "gain_pct", &p->gain_pct))
+            return -1;
+        f->ngain++;
     }
     return 0;
 }
