@@ -2,7 +2,9 @@
 # The main job: installs what is missing, builds, then measures this machine, fits the
 # models, predicts a pattern and draws the report, with every default, in run/. Then a
 # simulated cluster (SimGrid SMPI), where this machine cannot go: np 2 to 16 on 16 nodes,
-# fitted across process counts and asked for np=64.
+# fitted across process counts and asked for np=64. Then, where Open MPI is installed beside
+# MPICH, the same tool built with Open MPI (in build-ompi/) measures this machine through
+# Open MPI's launcher, and its fit follows Open MPI's own collective algorithms.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/build.sh"
@@ -36,4 +38,22 @@ if [ -x "$build/commfit-smpi" ]; then
         --sizes 1K,64K,1M -o sim/this-machine.csv
 else
     echo "commfit: no commfit-smpi (SimGrid not found at configure): simulated steps skipped" >&2
+fi
+
+if command -v mpicc.openmpi >/dev/null 2>&1; then
+    # Open MPI: its own build, its launcher, its collective algorithms. As root its launcher
+    # refuses to start unless told twice that root is meant.
+    if [ "$(id -u)" -eq 0 ]; then
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+        export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+    fi
+    echo "+ BUILD=$top/build-ompi scripts/build.sh MPICC=mpicc.openmpi" >&2
+    BUILD="$top/build-ompi" "$top/scripts/build.sh" MPICC=mpicc.openmpi
+    commfit="$top/build-ompi/commfit"
+    step measure -o ompi/this-machine.csv
+    grep '^# mpi_library:' ompi/this-machine.csv >&2
+    step fit -i ompi/this-machine.csv -o ompi/this-machine.json
+    step predict -m ompi/this-machine.json --pattern allreduce --np 2,16 --bytes 1M
+else
+    echo "commfit: no mpicc.openmpi (Open MPI not installed): its steps skipped" >&2
 fi
