@@ -79,11 +79,14 @@ static int parse(int argc, char **argv, opts *o, int *done)
     return 0;
 }
 
-/* The fit predict answers pingpong at np=2 from: byte, else the file's first datatype
- * without blocks. */
+/* The fit predict answers pingpong at np=2 from: byte, else the contiguous layout of a
+ * derived-datatype sweep (plain bytes, one block: what a network carries), else the file's
+ * first datatype without blocks. */
 static const cf_fit *pingpong_fit(const cf_modelset *ms)
 {
     const cf_fit *f = cf_modelset_find(ms, "pingpong", 2, "byte");
+    if (f == NULL)
+        f = cf_modelset_find(ms, "pingpong", 2, "contiguous");
     for (size_t i = 0; f == NULL && i < ms->nfits; i++)
         if (strcmp(ms->fits[i].pattern, "pingpong") == 0 && ms->fits[i].np == 2 &&
             ms->fits[i].max_blocks == 0)

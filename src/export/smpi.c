@@ -81,7 +81,9 @@ static int worst_at(build *bd, double x, double a, double b, double *worst, doub
 }
 
 /* The largest relative error of the line on (lo, hi] ([lo, hi] for the first range):
- * at both ends, and at evenly and geometrically spaced sizes between. */
+ * at both ends, and at evenly and geometrically spaced sizes between, whole bytes only (a
+ * message has no fractional byte, and a fit that steps between two sizes a byte apart
+ * would otherwise read its step as the error of a range that cannot be split). */
 static int range_error(build *bd, double lo, double hi, int first, double a, double b,
                        double *worst, double *where)
 {
@@ -92,8 +94,9 @@ static int range_error(build *bd, double lo, double hi, int first, double a, dou
         return CF_EXIT_DATA;
     for (int j = 1; j <= INTERIOR; j++) {
         double u = (double)j / (INTERIOR + 1);
-        if (worst_at(bd, lo + (hi - lo) * u, a, b, worst, where) != 0 ||
-            (lo > 0 && worst_at(bd, lo * pow(hi / lo, u), a, b, worst, where) != 0))
+        double even = round(lo + (hi - lo) * u), geo = lo > 0 ? round(lo * pow(hi / lo, u)) : lo;
+        if ((even > lo && even < hi && worst_at(bd, even, a, b, worst, where) != 0) ||
+            (geo > lo && geo < hi && worst_at(bd, geo, a, b, worst, where) != 0))
             return CF_EXIT_DATA;
     }
     return 0;
@@ -126,6 +129,15 @@ static int cover(build *bd, uint64_t lo, uint64_t hi, int first)
     if (model_t(bd, (double)lo, &t_lo) != 0 || model_t(bd, (double)hi, &t_hi) != 0)
         return CF_EXIT_DATA;
     chord((double)lo, t_lo, (double)hi, t_hi, &a, &b, &level);
+    if (hi - lo == 1 && !first && (level || a == 0)) {
+        /* One size in the range, a step of the model between two segments: the chord's
+         * fallbacks (a level line, or one through the origin) would split the step's
+         * error between lo and hi, but only hi is in the range. The line through the
+         * origin and hi. */
+        level = 0;
+        a = 0;
+        b = t_hi / ((double)hi + ENV);
+    }
     if (range_error(bd, (double)lo, (double)hi, first, a, b, &worst, &where) != 0)
         return CF_EXIT_DATA;
     if (worst > CF_SMPI_TOLERANCE && hi - lo > 1) {
