@@ -74,6 +74,14 @@ typedef struct host_info {
     int ranks, cores;
 } host_info;
 
+/* One run of rank_hosts: n consecutive ranks on host h (its index in hosts), "h" or "h*n". */
+static int append_run(char **s, size_t *len, size_t *cap, int h, int n)
+{
+    const char *sep = *len ? "," : "";
+    return n > 1 ? cf_measure_appendf(s, len, cap, "%s%d*%d", sep, h, n)
+                 : cf_measure_appendf(s, len, cap, "%s%d", sep, h);
+}
+
 int cf_run_host_metadata(cf_run_state *R, int *over)
 {
     enum { W = MPI_MAX_PROCESSOR_NAME + 16 };
@@ -100,6 +108,9 @@ int cf_run_host_metadata(cf_run_state *R, int *over)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1;
     }
     int nh = 0;
+    char *order = NULL; /* rank_hosts: each rank's host, runs of one host as H*N */
+    size_t l4 = 0, c4 = 0;
+    int bad = 0, run_host = -1, run_n = 0;
     for (int r = 0; r < R->size; r++) {
         char *entry = all + (size_t)r * W;
         entry[W - 1] = '\0';
@@ -115,10 +126,14 @@ int cf_run_host_metadata(cf_run_state *R, int *over)
             nh++;
         }
         h[i].ranks++;
+        if (i != run_host && run_n > 0)
+            bad |= append_run(&order, &l4, &c4, run_host, run_n);
+        run_n = i == run_host ? run_n + 1 : 1;
+        run_host = i;
     }
+    bad |= append_run(&order, &l4, &c4, run_host, run_n);
     char *hosts = NULL, *rpn = NULL, *cores = NULL;
     size_t l1 = 0, c1 = 0, l2 = 0, c2 = 0, l3 = 0, c3 = 0;
-    int bad = 0;
     for (int i = 0; i < nh; i++) {
         bad |= cf_measure_appendf(&hosts, &l1, &c1, "%s%s", i ? "," : "", h[i].name);
         bad |= cf_measure_appendf(&rpn, &l2, &c2, "%s%d", i ? "," : "", h[i].ranks);
@@ -136,7 +151,9 @@ int cf_run_host_metadata(cf_run_state *R, int *over)
     }
     if (!bad)
         bad |= cf_table_meta_set(R->t, "hosts", hosts) | cf_table_meta_set(R->t, "ranks_per_node", rpn) |
-               cf_table_meta_set(R->t, "cores", cores);
+               cf_table_meta_set(R->t, "cores", cores) |
+               cf_table_meta_set(R->t, "rank_hosts", order);
+    free(order);
     free(hosts);
     free(rpn);
     free(cores);

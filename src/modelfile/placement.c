@@ -38,6 +38,47 @@ static const char *meta_str(const json_t *meta, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* rank_hosts ("0*4,1*4", "0,1,0,1": each rank's node, runs of one node as H*N) into
+ * out->first, each node's first rank, when it names the nodes of out and as many ranks as
+ * they hold; else nothing (ranks are then taken to fill the nodes in order). 0, or -1
+ * when out of memory. */
+static int read_rank_hosts(const char *s, cf_placement *out)
+{
+    size_t total = 0, n = 0;
+    for (size_t i = 0; i < out->nnodes; i++)
+        total += (size_t)out->ranks[i];
+    long *first = malloc(out->nnodes * sizeof *first);
+    if (first == NULL)
+        return -1;
+    for (size_t i = 0; i < out->nnodes; i++)
+        first[i] = -1;
+    for (const char *q = s; *q;) {
+        char *end;
+        long h = strtol(q, &end, 10), k = 1;
+        if (end == q || h < 0 || (size_t)h >= out->nnodes)
+            break;
+        if (*end == '*') {
+            q = end + 1;
+            k = strtol(q, &end, 10);
+            if (end == q || k <= 0)
+                break;
+        }
+        if (k > (long)(total - n) || (*end != ',' && *end != '\0'))
+            break;
+        if (first[h] < 0)
+            first[h] = (long)n;
+        n += (size_t)k;
+        q = *end == ',' ? end + 1 : end;
+        if (*end == '\0' && n == total) {
+            out->first = first;
+            out->nranks = n;
+            return 0;
+        }
+    }
+    free(first);
+    return 0;
+}
+
 static int from_meta(const json_t *meta, cf_placement *out)
 {
     const char *rpn = meta_str(meta, "ranks_per_node"), *cores = meta_str(meta, "cores");
@@ -56,6 +97,9 @@ static int from_meta(const json_t *meta, cf_placement *out)
     free(c);
     out->nnodes = n;
     out->known = 1;
+    const char *order = meta_str(meta, "rank_hosts");
+    if (order != NULL && read_rank_hosts(order, out) != 0)
+        return -1;
     if (hosts != NULL)
         snprintf(out->host0, sizeof out->host0, "%.*s", (int)strcspn(hosts, ","), hosts);
     return 0;
@@ -84,6 +128,7 @@ void cf_placement_free(cf_placement *p)
 {
     free(p->ranks);
     free(p->cores);
+    free(p->first);
     memset(p, 0, sizeof *p);
 }
 
@@ -91,6 +136,12 @@ long cf_placement_nodes(const cf_placement *p, long np)
 {
     if (!p->known || np <= 0)
         return 0;
+    if (p->first != NULL && (size_t)np <= p->nranks) {
+        long seen = 0;
+        for (size_t i = 0; i < p->nnodes; i++)
+            seen += p->first[i] >= 0 && p->first[i] < np;
+        return seen;
+    }
     long left = np;
     for (size_t i = 0; i < p->nnodes; i++) {
         left -= p->ranks[i];

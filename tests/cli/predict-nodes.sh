@@ -3,7 +3,8 @@
 # np that leaves it has no upper bound (the network between nodes was never measured), on
 # the shipped SMPI multi-core table the measured truth at np=16 is inside every interval
 # (before: alltoall at 64 KiB answered 87 us in [54, 142] for a measured 539); more nodes
-# than np=2 spanned is said; a node np=2 did not leave is no extrapolation in nodes.
+# than np=2 spanned is said; a node np=2 did not leave is no extrapolation in nodes; where
+# the table says which node each rank ran on (rank_hosts), that placement counts.
 . "$top_srcdir/tests/setup.sh"
 
 tab="$top_srcdir/data/sim-multicore.csv"
@@ -68,4 +69,30 @@ run "$COMMFIT" predict -m two.json -p alltoall -n 4 -b 1K -f csv
 check "np=4 on 2-core nodes leaves the node np=2 ran in: no upper bound" \
     awk -F, 'NR == 2 { exit !($7 == "inf" && $6 > 0 && $11 == "np+nodes") }' "$T/out"
 check "the note names the node and its cores" grep -q 'np=2 ran inside one node (a1, 2 cores) and np=4 spans 2 nodes' "$T/out"
+
+# The same launch placed round-robin (rank_hosts: ranks 0 and 1 on different nodes): np=2
+# crossed the network, so np=4 on the same two nodes has a finite interval and is no
+# extrapolation in nodes; in runs (0*2,1*2, the block placement) it is as without the key.
+sed 's/^# cores: 2,2$/&\n# rank_hosts: 0,1,0,1/' two.csv >rr.csv
+check "the round-robin table says so" grep -qx '# rank_hosts: 0,1,0,1' rr.csv
+run "$COMMFIT" fit -q -i rr.csv -o rr.json
+run "$COMMFIT" predict -m rr.json -p alltoall -n 4 -b 1K -f csv
+check "round-robin: np=2 crossed the network, np=4 on the same nodes: finite, np only" \
+    awk -F, 'NR == 2 { exit !($7 != "inf" && $7 > $5 && $11 == "np") }' "$T/out"
+check "round-robin: no note of a network never measured" sh -c "! grep -q 'never measured' '$T/out'"
+sed 's/^# cores: 2,2$/&\n# rank_hosts: 0*2,1*2/' two.csv >blk.csv
+run "$COMMFIT" fit -q -i blk.csv -o blk.json
+run "$COMMFIT" predict -m blk.json -p alltoall -n 4 -b 1K -f csv
+check "rank_hosts in runs, block placement: as without the key" \
+    grep -q 'np=2 ran inside one node (a1, 2 cores) and np=4 spans 2 nodes' "$T/out"
+# A rank_hosts that does not fit the nodes (a third node, too few ranks, not a number) is
+# not believed: the ranks are taken to fill the nodes in order.
+for bad in '0,1,2,1' '0,1' '0,x,0,1' '0*5' '1*0,0*4'; do
+    sed "s/^# cores: 2,2\$/&\\n# rank_hosts: $bad/" two.csv >bad.csv
+    run "$COMMFIT" fit -q -i bad.csv -o bad.json
+    run "$COMMFIT" predict -m bad.json -p alltoall -n 4 -b 1K -f csv
+    expect_rc 0 "rank_hosts '$bad': predict answers"
+    check "rank_hosts '$bad' ignored: ranks fill the nodes in order" \
+        grep -q 'np=2 ran inside one node (a1, 2 cores) and np=4 spans 2 nodes' "$T/out"
+done
 done_testing

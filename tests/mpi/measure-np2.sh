@@ -32,6 +32,7 @@ for k in schema commfit mpi_library mpi_version hosts ranks_per_node cores date 
     check "metadata: $k" grep -qx "meta $k" "$T/rows"
 done
 check "metadata: 2 ranks on the node" grep -qx '# ranks_per_node: 2' t.csv
+check "metadata: both ranks on host 0" grep -qx '# rank_hosts: 0\*2' t.csv
 check "metadata: the command line" \
     grep -qx '# command: commfit measure --patterns all,loggp --sizes 0,1,1K,4K --samples 2 --reps 3 --check -o t.csv' t.csv
 check "metadata: the MPI library" grep -q '^# mpi_library: ..*' t.csv

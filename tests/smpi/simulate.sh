@@ -107,6 +107,7 @@ run "$COMMFIT" measure -q --simulate "$P/multicore.xml" --patterns pingpong,allt
 expect_rc 0 "multi-core cluster, np 2-16"
 check "16 ranks on two nodes of 8" grep -qx '# ranks_per_node: 8,8' mc.csv
 check "8 cores a node" grep -qx '# cores: 8,8' mc.csv
+check "ranks in order: 8 on node 0, then 8 on node 1" grep -qx '# rank_hosts: 0\*8,1\*8' mc.csv
 check "pingpong inside a node beats the flat network" \
     lt "$(tavg pingpong 2 1048576 mc.csv)" "$p1m"
 check "alltoall at np=16 (two nodes, one card each) costs far more than np=8 (one node)" \
@@ -146,6 +147,18 @@ expect_rc 0 "--hostfile"
 check "metadata: the hosts of the hostfile" grep -qx '# hosts: node-5,node-9' hf.csv
 check "metadata: oversubscribed" grep -qx '# oversubscribed: yes' hf.csv
 check "metadata: the hostfile" grep -qx '# hostfile: hosts' hf.csv
+check "metadata: two ranks on node-5, then node-9" grep -qx '# rank_hosts: 0\*2,1' hf.csv
+
+# Round-robin placement (a hostfile alternating two 8-core nodes): recorded rank by rank,
+# and np=2's ping-pong crosses the network, as the flat cluster's does.
+printf 'mc-0\nmc-1\nmc-0\nmc-1\n' >rr.hosts
+run "$COMMFIT" measure -q --simulate "$P/multicore.xml" --hostfile rr.hosts \
+    --patterns pingpong,allreduce --sizes 1K,1M --np 2,4 -o rr.csv
+expect_rc 0 "round-robin hostfile"
+check "metadata: rank by rank, alternating" grep -qx '# rank_hosts: 0,1,0,1' rr.csv
+check "metadata: two ranks a node" grep -qx '# ranks_per_node: 2,2' rr.csv
+check "np=2 across two nodes costs more than inside one" \
+    lt "$(tavg pingpong 2 1048576 mc.csv)" "$(tavg pingpong 2 1048576 rr.csv)"
 
 # --resume keeps to the platform it started on.
 run "$COMMFIT" measure --resume a.csv
