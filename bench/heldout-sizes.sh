@@ -9,7 +9,16 @@
 # median width (hi/lo).
 #   HELDOUT_TABLES  the tables to use (default: every data/*.csv but sim-* and ddt-*)
 #   FIT_ARGS        extra arguments to commfit fit (e.g. "--model linear")
+#   HELDOUT_PHASE   which third of the sizes is held out: 2 (default: the second, fifth,
+#                   ... positive size), 0 (the third, sixth, ...) or 1 (the fourth,
+#                   seventh, ...); a second split of the same tables
+#   HELDOUT_POINTS  a file to which every held-out point is appended as one line:
+#                   table pattern np datatype bytes truth t lo hi log-log
 set -eu
+case ${HELDOUT_PHASE:-2} in
+0 | 1 | 2) ;;
+*) echo "HELDOUT_PHASE: expected 0, 1 or 2, got '$HELDOUT_PHASE'" >&2; exit 2 ;;
+esac
 : "${COMMFIT:?run through make bench}"
 : "${top_srcdir:?run through make bench}"
 LC_ALL=C
@@ -26,7 +35,7 @@ for tab in $tables; do
     name=$(basename "$tab" .csv)
     # Split: a size is held out when it is every third distinct positive size of its
     # group, not the first or last. Truth: pattern np datatype bytes t_med.
-    awk -F, -v train="$T/train.csv" -v truth="$T/truth" -v sizes="$T/sizes" '
+    awk -F, -v phase="${HELDOUT_PHASE:-2}" -v train="$T/train.csv" -v truth="$T/truth" -v sizes="$T/sizes" '
         /^#/ { print > train; next }
         !hdr { hdr = 1; print > train; next }
         { key = $1 "," $2 "," $4; n++; line[n] = $0; k[n] = key; b[n] = $3 + 0; t[n] = $11 + 0
@@ -40,7 +49,7 @@ for tab in $tables; do
                 for (i = 1; i <= m; i++) {
                     if (s[i] <= 0) continue
                     r++
-                    if (r % 3 == 2 && i < m) held[key, s[i]] = 1
+                    if (r > 1 && r % 3 == phase && i < m) held[key, s[i]] = 1
                     print key, s[i] > sizes
                 }
             }
@@ -78,7 +87,7 @@ for tab in $tables; do
         awk -v p="$p" -v np="$np" -v dt="$dt" '$1 == p && $2 == np && $3 == dt { print $4, $5 }' \
             "$T/known" >"$T/g.known"
         awk -F, 'NR > 1 { print $5, $6, $7 }' "$T/g.pred" | paste -d' ' "$T/g.truth" - |
-            awk -v kf="$T/g.known" '
+            awk -v kf="$T/g.known" -v dump="${HELDOUT_POINTS:-}" -v id="$name $p $np $dt" '
             BEGIN { while ((getline l < kf) > 0) { split(l, a, " "); n++; km[n] = a[1]; kt[n] = a[2] } }
             function interp(m,   i, lo, hi) {
                 lo = 0; hi = 0
@@ -95,6 +104,7 @@ for tab in $tables; do
                 b = interp(m)
                 be = b > 0 ? (b > truth ? b - truth : truth - b) / truth : 1e9
                 print e, c, w, be
+                if (dump != "") print id, m, truth, (ok ? t : "-"), lo, hi, (b > 0 ? b : "-") >> dump
             }' >>"$T/rec"
     done
     awk -v name="$name" '
