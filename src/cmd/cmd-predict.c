@@ -414,6 +414,11 @@ static void near_note(const cf_prediction *pr, cf_predict_answer *out)
     if (pr->near_lo == pr->near_hi)
         snprintf(part, sizeof part, "at the measured %s: its measured time (the model x%.3g)", a,
                  pr->near_ratio);
+    else if (pr->near_step)
+        snprintf(part, sizeof part,
+                 "between the measured %s and %s: log-log between them, the model x%.3g (the "
+                 "points around bend against the model: a step between them)",
+                 a, b, pr->near_ratio);
     else
         snprintf(part, sizeof part,
                  "between the measured %s and %s: the model x%.3g (their measured / model "

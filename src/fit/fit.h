@@ -138,6 +138,8 @@ typedef struct cf_prediction {
     uint64_t near_lo, near_hi; /* those neighbours (equal at a measured size) */
     double near_ratio;         /* the answer / the model's time */
     double near_weight;        /* the model shape's weight against a log-log line */
+    int near_step;             /* the measured points bend against the model's shape around
+                                  the neighbours (a step between them): the log-log line */
 } cf_prediction;
 
 void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
