@@ -170,7 +170,8 @@ static int bends_with_points(const cf_fit *f, size_t lo, size_t hi, double bend)
     return 1;
 }
 
-int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)
+/* cf_fit_predict_near on f's points, which are at f->blocks. */
+static int predict_near(const cf_fit *f, double bytes, cf_prediction *out)
 {
     int rc = cf_fit_predict(f, bytes, out);
     size_t n = f->npoints;
@@ -261,4 +262,26 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)
     }
     free(r);
     return rc;
+}
+
+int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_prediction *out)
+{
+    /* The points at that block count, a run of f's (by block count, then size); a fit
+     * without a block term has one curve, at 0. The fit seen through them, at that count. */
+    int key = f->blocks > 0 ? blocks : 0;
+    size_t a = 0, b;
+    while (a < f->npoints && f->points[a].blocks != key)
+        a++;
+    for (b = a; b < f->npoints && f->points[b].blocks == key;)
+        b++;
+    cf_fit view = *f;
+    view.blocks = blocks;
+    view.points = f->points + a;
+    view.npoints = b - a;
+    return predict_near(&view, bytes, out);
+}
+
+int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)
+{
+    return cf_fit_predict_near_blocks(f, bytes, f->blocks, out);
 }
