@@ -101,10 +101,17 @@ for tab in $tables; do
         sel='$1 == p && $2 == np && $3 == dt && $4 == blk { print $5, $6 }'
         awk -v p="$p" -v np="$np" -v dt="$dt" -v blk="$blk" "$sel" "$T/truth" >"$T/g.truth"
         awk '{ print '"$np"', $1 }' "$T/g.truth" >"$T/g.points"
-        set -- # a block count where the group has one: predict answers at it
-        [ "$blk" = - ] || set -- --blocks "$blk"
-        "$COMMFIT" predict -m "$T/m.json" -p "$p" -d "$dt" "$@" --points "$T/g.points" -f csv \
-            >"$T/g.pred" 2>/dev/null || true
+        # At the group's block count where it has one; a plain row's count (1 for byte) is
+        # none of its fit's, which predict refuses (exit 2): then without.
+        rc=0
+        if [ "$blk" != - ]; then
+            "$COMMFIT" predict -m "$T/m.json" -p "$p" -d "$dt" --blocks "$blk" \
+                --points "$T/g.points" -f csv >"$T/g.pred" 2>/dev/null || rc=$?
+        fi
+        if [ "$blk" = - ] || [ $rc = 2 ]; then
+            "$COMMFIT" predict -m "$T/m.json" -p "$p" -d "$dt" --points "$T/g.points" -f csv \
+                >"$T/g.pred" 2>/dev/null || true
+        fi
         awk -v p="$p" -v np="$np" -v dt="$dt" -v blk="$blk" "$sel" "$T/known" >"$T/g.known"
         awk -F, 'NR > 1 { print $5, $6, $7 }' "$T/g.pred" | paste -d' ' "$T/g.truth" - |
             awk -v kf="$T/g.known" -v dump="${HELDOUT_POINTS:-}" -v id="$name $p $np $dt $blk" '
