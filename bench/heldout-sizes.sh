@@ -1,15 +1,25 @@
 # Accuracy inside the measured range, on real data the fit never saw: per shipped table
 # of real results (data/*.csv but the simulated data/sim-*), every third size of each
-# (pattern, np, datatype) is held out (the second, fifth, ...; never the smallest or the
-# largest, so that every answer is an interpolation), the rest is fitted, and predict is
-# compared with the held-out measurements. The baseline a model must not lose to:
+# (pattern, np, datatype, block count) is held out (the second, fifth, ...; never the
+# smallest or the largest, so that every answer is an interpolation), the rest is fitted,
+# and predict is compared with the held-out measurements (a derived datatype's at its
+# block count, MPI_Pack's per layout packed). The baseline a model must not lose to:
 # log-log interpolation between the measured neighbours. Prints per table: the number of
 # held-out points, the model's median, 90th percentile and largest relative error, the
 # baseline's median and 90th percentile, the coverage of the 95% intervals and their
 # median width (hi/lo).
-#   HELDOUT_TABLES  the tables to use (default: every data/*.csv but sim-* and ddt-*)
+#   HELDOUT_TABLES  the tables to use (default: every data/*.csv but sim-*)
 #   FIT_ARGS        extra arguments to commfit fit (e.g. "--model linear")
+#   HELDOUT_PHASE   which third of the sizes is held out: 2 (default: the second, fifth,
+#                   ... positive size), 0 (the third, sixth, ...) or 1 (the fourth,
+#                   seventh, ...); a second split of the same tables
+#   HELDOUT_POINTS  a file to which every held-out point is appended as one line:
+#                   table pattern np datatype blocks bytes truth t lo hi log-log
 set -eu
+case ${HELDOUT_PHASE:-2} in
+0 | 1 | 2) ;;
+*) echo "HELDOUT_PHASE: expected 0, 1 or 2, got '$HELDOUT_PHASE'" >&2; exit 2 ;;
+esac
 : "${COMMFIT:?run through make bench}"
 : "${top_srcdir:?run through make bench}"
 LC_ALL=C
@@ -17,21 +27,37 @@ export LC_ALL
 T=$(mktemp -d "${TMPDIR:-/tmp}/commfit-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
-# The simulated tables are judged on held-out np (sim-accuracy.sh), the derived-datatype
-# sweep by its leave-one-out (accuracy.sh, goal 7): this split knows neither block counts
-# nor the layouts of the pack rows.
-tables=${HELDOUT_TABLES:-$(ls "$top_srcdir"/data/*.csv | grep -v -e '/sim-' -e '/ddt-')}
+# The simulated tables are judged on held-out np (sim-accuracy.sh).
+tables=${HELDOUT_TABLES:-$(ls "$top_srcdir"/data/*.csv | grep -v -e '/sim-')}
 printf '%-58s %5s %8s %8s %8s %9s %9s %9s %7s\n' table n median p90 max ll-median ll-p90 coverage width
 for tab in $tables; do
     name=$(basename "$tab" .csv)
     # Split: a size is held out when it is every third distinct positive size of its
-    # group, not the first or last. Truth: pattern np datatype bytes t_med.
-    awk -F, -v train="$T/train.csv" -v truth="$T/truth" -v sizes="$T/sizes" '
+    # group, not the first or last. A group is a pattern, np, datatype and block count
+    # (a derived-datatype sweep measures each layout at several); MPI_Pack rows are
+    # per layout packed (ddt_layout), as fit reads them, pack_LAYOUT. Where no block count
+    # was measured at two sizes (struct: the blocks follow its particles), the count
+    # follows the size and the group is the layout's. Truth: pattern np datatype blocks
+    # (- for none) bytes t_med; trainpts the same of the rows kept.
+    awk -F, -v phase="${HELDOUT_PHASE:-2}" -v train="$T/train.csv" -v truth="$T/truth" \
+        -v trainpts="$T/trainpts" '
         /^#/ { print > train; next }
-        !hdr { hdr = 1; print > train; next }
-        { key = $1 "," $2 "," $4; n++; line[n] = $0; k[n] = key; b[n] = $3 + 0; t[n] = $11 + 0
-          if (!((key, $3 + 0) in seen)) { seen[key, $3 + 0] = 1; ns[key]++; sz[key, ns[key]] = $3 + 0 } }
+        !hdr { hdr = 1; print > train; for (i = 1; i <= NF; i++) if ($i == "ddt_layout") lay = i; next }
+        {
+            dt = $4
+            if (dt == "pack" && lay && $lay != "" && $lay != "pack") dt = "pack_" $lay
+            n++; line[n] = $0; g[n] = $1 "," $2 "," dt; kb[n] = ($5 == "" ? "-" : $5)
+            b[n] = $3 + 0; t[n] = $11 + 0
+            if (b[n] > 0 && !((g[n], kb[n], b[n]) in seen)) {
+                seen[g[n], kb[n], b[n]] = 1
+                if (++nsz[g[n], kb[n]] == 2) multi[g[n]] = 1
+            }
+        }
         END {
+            for (i = 1; i <= n; i++) {
+                k[i] = g[i] "," (g[i] in multi ? kb[i] : "-")
+                if (!((k[i], b[i]) in known)) { known[k[i], b[i]] = 1; ns[k[i]]++; sz[k[i], ns[k[i]]] = b[i] }
+            }
             for (key in ns) {
                 m = ns[key]
                 for (i = 1; i <= m; i++) s[i] = sz[key, i]
@@ -40,14 +66,17 @@ for tab in $tables; do
                 for (i = 1; i <= m; i++) {
                     if (s[i] <= 0) continue
                     r++
-                    if (r % 3 == 2 && i < m) held[key, s[i]] = 1
-                    print key, s[i] > sizes
+                    if (r > 1 && r % 3 == phase && i < m) held[key, s[i]] = 1
                 }
             }
             for (i = 1; i <= n; i++) {
                 split(k[i], f, ",")
-                if ((k[i], b[i]) in held) print f[1], f[2], f[3], b[i], t[i] > truth
-                else print line[i] > train
+                if ((k[i], b[i]) in held) {
+                    print f[1], f[2], f[3], f[4], b[i], t[i] > truth
+                } else {
+                    print line[i] > train
+                    if (b[i] > 0) print f[1], f[2], f[3], f[4], b[i], t[i] > trainpts
+                }
             }
         }' "$tab"
     [ -s "$T/truth" ] || continue
@@ -56,8 +85,7 @@ for tab in $tables; do
     # The baseline from the training rows: log-log between the neighbouring sizes' medians.
     # Where a size has several rows (node pairs, runs) the baseline reads their median, as
     # the model's points do: one row picked by sort order would make it a lottery.
-    grep -v '^#' "$T/train.csv" | awk -F, 'NR > 1 && $3 > 0 { print $1, $2, $4, $3, $11 }' |
-        sort -k1,1 -k2,2n -k3,3 -k4,4n -k5,5g |
+    sort -k1,1 -k2,2n -k3,3 -k4,4 -k5,5n -k6,6g "$T/trainpts" |
         awk '
             function flush(   m) {
                 if (!n) return
@@ -65,20 +93,28 @@ for tab in $tables; do
                 print key, m
                 n = 0
             }
-            { k = $1 " " $2 " " $3 " " $4; if (k != key) { flush(); key = k } v[++n] = $5 }
+            { k = $1 " " $2 " " $3 " " $4 " " $5; if (k != key) { flush(); key = k } v[++n] = $6 }
             END { flush() }' >"$T/known"
     : >"$T/rec"
-    for g in $(awk '{ print $1 "," $2 "," $3 }' "$T/truth" | sort -u); do
-        p=${g%%,*}; rest=${g#*,}; np=${rest%%,*}; dt=${rest#*,}
-        awk -v p="$p" -v np="$np" -v dt="$dt" '$1 == p && $2 == np && $3 == dt { print $4, $5 }' \
-            "$T/truth" >"$T/g.truth"
+    awk '{ print $1, $2, $3, $4 }' "$T/truth" | sort -u >"$T/groups"
+    while read -r p np dt blk; do
+        sel='$1 == p && $2 == np && $3 == dt && $4 == blk { print $5, $6 }'
+        awk -v p="$p" -v np="$np" -v dt="$dt" -v blk="$blk" "$sel" "$T/truth" >"$T/g.truth"
         awk '{ print '"$np"', $1 }' "$T/g.truth" >"$T/g.points"
-        "$COMMFIT" predict -m "$T/m.json" -p "$p" -d "$dt" --points "$T/g.points" -f csv \
-            >"$T/g.pred" 2>/dev/null || true
-        awk -v p="$p" -v np="$np" -v dt="$dt" '$1 == p && $2 == np && $3 == dt { print $4, $5 }' \
-            "$T/known" >"$T/g.known"
+        # At the group's block count where it has one; a plain row's count (1 for byte) is
+        # none of its fit's, which predict refuses (exit 2): then without.
+        rc=0
+        if [ "$blk" != - ]; then
+            "$COMMFIT" predict -m "$T/m.json" -p "$p" -d "$dt" --blocks "$blk" \
+                --points "$T/g.points" -f csv >"$T/g.pred" 2>/dev/null || rc=$?
+        fi
+        if [ "$blk" = - ] || [ $rc = 2 ]; then
+            "$COMMFIT" predict -m "$T/m.json" -p "$p" -d "$dt" --points "$T/g.points" -f csv \
+                >"$T/g.pred" 2>/dev/null || true
+        fi
+        awk -v p="$p" -v np="$np" -v dt="$dt" -v blk="$blk" "$sel" "$T/known" >"$T/g.known"
         awk -F, 'NR > 1 { print $5, $6, $7 }' "$T/g.pred" | paste -d' ' "$T/g.truth" - |
-            awk -v kf="$T/g.known" '
+            awk -v kf="$T/g.known" -v dump="${HELDOUT_POINTS:-}" -v id="$name $p $np $dt $blk" '
             BEGIN { while ((getline l < kf) > 0) { split(l, a, " "); n++; km[n] = a[1]; kt[n] = a[2] } }
             function interp(m,   i, lo, hi) {
                 lo = 0; hi = 0
@@ -95,8 +131,9 @@ for tab in $tables; do
                 b = interp(m)
                 be = b > 0 ? (b > truth ? b - truth : truth - b) / truth : 1e9
                 print e, c, w, be
+                if (dump != "") print id, m, truth, (ok ? t : "-"), lo, hi, (b > 0 ? b : "-") >> dump
             }' >>"$T/rec"
-    done
+    done <"$T/groups"
     awk -v name="$name" '
         function pct(a, n, f,   i, j, v, s) {
             for (i = 1; i <= n; i++) s[i] = a[i]

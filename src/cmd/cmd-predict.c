@@ -414,6 +414,11 @@ static void near_note(const cf_prediction *pr, cf_predict_answer *out)
     if (pr->near_lo == pr->near_hi)
         snprintf(part, sizeof part, "at the measured %s: its measured time (the model x%.3g)", a,
                  pr->near_ratio);
+    else if (pr->near_step)
+        snprintf(part, sizeof part,
+                 "between the measured %s and %s: log-log between them, the model x%.3g (the "
+                 "points around bend against the model: a step between them)",
+                 a, b, pr->near_ratio);
     else
         snprintf(part, sizeof part,
                  "between the measured %s and %s: the model x%.3g (their measured / model "
@@ -447,9 +452,9 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     int nmsg = c->coll ? c->coll->nmsg : 0;
     if (s->kind == SRC_FIT) {
         cf_prediction pr;
-        int rc = c->blocks >= 0   ? cf_fit_predict_blocks(s->fit, m, c->blocks, &pr)
-                 : c->model_alone ? cf_fit_predict(s->fit, m, &pr)
-                                  : cf_fit_predict_near(s->fit, m, &pr);
+        int blocks = c->blocks >= 0 ? c->blocks : s->fit->blocks;
+        int rc = c->model_alone ? cf_fit_predict_blocks(s->fit, m, blocks, &pr)
+                                : cf_fit_predict_near_blocks(s->fit, m, blocks, &pr);
         if (rc != 0)
             return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "cannot evaluate the %s fit at %s",
                                 s->fit->model, "this size");

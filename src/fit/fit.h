@@ -83,10 +83,12 @@ typedef struct cf_gain {
     double t_us, t_pack_us, gain_pct;
 } cf_gain;
 
-/* A measured size of a fit and its time (the fitted statistic; repeats merged). */
+/* A measured size of a fit and its time (the fitted statistic; repeats merged), at its
+ * block count (the fit's, 0 without a block term). */
 typedef struct cf_measured {
     uint64_t bytes;
     double t_us;
+    int blocks;
 } cf_measured;
 
 typedef struct cf_fit {
@@ -116,8 +118,9 @@ typedef struct cf_fit {
     char set_aside_why[CF_REASON_MAX];
     size_t ngain;
     cf_gain *gain;
-    /* The measured points at the fit's block count (bytes > 0, increasing): inside them
-     * predict corrects the model by their measured / model ratio (cf_fit_predict_near). */
+    /* The measured points (bytes > 0), by block count then size, increasing: a datatype
+     * fit's at every block count measured, another's at its own. Inside them predict
+     * corrects the model by their measured / model ratio (cf_fit_predict_near). */
     size_t npoints;
     cf_measured *points;
     double points_sd_log; /* the spread of ln t among rows of one size (pooled; 0: none):
@@ -138,6 +141,8 @@ typedef struct cf_prediction {
     uint64_t near_lo, near_hi; /* those neighbours (equal at a measured size) */
     double near_ratio;         /* the answer / the model's time */
     double near_weight;        /* the model shape's weight against a log-log line */
+    int near_step;             /* the measured points bend against the model's shape around
+                                  the neighbours (a step between them): the log-log line */
 } cf_prediction;
 
 void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
@@ -155,9 +160,15 @@ int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_predi
  * the measured / model ratio of its two measured neighbours, interpolated log-log between
  * them (their own ratio at a measured size). The interval holds the model's own and
  * the corrected time's, whose spread is what this interpolation missed at the fit's other
- * points, each predicted from its neighbours without itself. Outside them, or with fewer
- * than 4 points, the model alone. */
+ * points, each predicted from its neighbours without itself. The answer weighs that reading
+ * against the log-log line between the neighbours by what each missed at the inner points
+ * around; the log-log line alone in a breakpoint gap, and where the measured points around
+ * the neighbours bend against the model's shape (a step between them). Outside them, or
+ * with fewer than 4 points, the model alone. */
 int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out);
+/* The same at a block count, from the measured points at that count (a datatype fit keeps
+ * every count measured); at a count without 4 of them, the model alone. */
+int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_prediction *out);
 
 /* The fit as a formula in lang: "text", "c", "python", "latex" or "gnuplot". Returns the
  * length written (truncated to n), or -1 for an unknown language. */

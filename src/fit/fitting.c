@@ -255,6 +255,17 @@ int cf_fit_flag_poor(cf_fit *f)
     return 1;
 }
 
+/* Orders points by block count, size, then time. */
+static int cmp_point(const void *a, const void *b)
+{
+    const cf_measured *x = a, *y = b;
+    if (x->blocks != y->blocks)
+        return (x->blocks > y->blocks) - (x->blocks < y->blocks);
+    if (x->bytes != y->bytes)
+        return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+    return (x->t_us > y->t_us) - (x->t_us < y->t_us);
+}
+
 int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
 {
     free(f->points);
@@ -262,39 +273,45 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
     f->npoints = 0;
     if (in->n == 0)
         return 0;
-    double *t = malloc(2 * in->n * sizeof *t), *dev = t + in->n;
-    if (t == NULL || (f->points = malloc(in->n * sizeof *f->points)) == NULL) {
-        free(t);
+    cf_measured *row = malloc(in->n * sizeof *row);
+    double *dev = malloc(in->n * sizeof *dev);
+    if (row == NULL || dev == NULL || (f->points = malloc(in->n * sizeof *f->points)) == NULL) {
+        free(row);
+        free(dev);
         return -1;
     }
-    /* The rows come sorted by size; repeats (node pairs, runs) by their median, the
-     * typical one when a few are slow, and their spread pooled over the sizes. */
+    /* A fit with a block term keeps each block count's curve: predict reads the one it
+     * is asked at. Without one, the block count is not the model's (it follows the size,
+     * struct's particles, or is the same everywhere) and the sizes make one curve. */
+    size_t nrow = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        const cf_row *r = in->rows[i];
+        double tm = cf_row_time(r, in->stat);
+        if (r->bytes > 0 && tm > 0 && isfinite(tm))
+            row[nrow++] = (cf_measured){r->bytes, tm, f->blocks > 0 ? r->blocks : 0};
+    }
+    qsort(row, nrow, sizeof *row, cmp_point);
+    /* Repeats (node pairs, runs) by their median, the typical one when a few are slow,
+     * and their spread pooled over the points. */
     double ss = 0.0;
     size_t dof = 0, ndev = 0;
-    for (size_t i = 0, j; i < in->n; i = j) {
-        size_t k = 0;
-        for (j = i; j < in->n && in->rows[j]->bytes == in->rows[i]->bytes; j++) {
-            const cf_row *r = in->rows[j];
-            double tm = cf_row_time(r, in->stat);
-            if ((f->min_blocks == f->max_blocks || r->blocks == f->blocks) && tm > 0 &&
-                isfinite(tm))
-                t[k++] = tm;
+    for (size_t i = 0, j; i < nrow; i = j) {
+        for (j = i; j < nrow && row[j].blocks == row[i].blocks && row[j].bytes == row[i].bytes;)
+            j++;
+        size_t k = j - i;
+        const cf_measured *t = row + i;
+        double med = k % 2 ? t[k / 2].t_us : 0.5 * (t[k / 2 - 1].t_us + t[k / 2].t_us);
+        f->points[f->npoints++] = (cf_measured){t->bytes, med, t->blocks};
+        if (k < 2)
+            continue;
+        double mean = 0.0;
+        for (size_t l = 0; l < k; l++)
+            mean += log(t[l].t_us) / (double)k;
+        for (size_t l = 0; l < k; l++) {
+            ss += (log(t[l].t_us) - mean) * (log(t[l].t_us) - mean);
+            dev[ndev++] = fabs(log(t[l].t_us / med));
         }
-        if (in->rows[i]->bytes > 0 && k > 1) {
-            double mean = 0.0;
-            for (size_t l = 0; l < k; l++)
-                mean += log(t[l]) / (double)k;
-            for (size_t l = 0; l < k; l++)
-                ss += (log(t[l]) - mean) * (log(t[l]) - mean);
-            dof += k - 1;
-        }
-        if (in->rows[i]->bytes > 0 && k > 0) {
-            qsort(t, k, sizeof *t, cmp_double);
-            double med = k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
-            f->points[f->npoints++] = (cf_measured){in->rows[i]->bytes, med};
-            for (size_t l = 0; k > 1 && l < k; l++)
-                dev[ndev++] = fabs(log(t[l] / med));
-        }
+        dof += k - 1;
     }
     double sd = dof > 0 ? sqrt(ss / (double)dof) : 0.0;
     /* The reading answers with the median, and rows of one size need not scatter
@@ -305,7 +322,8 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
         size_t q = (size_t)ceil(0.95 * (double)ndev) - 1;
         sd = fmax(sd, dev[q] / 1.959963984540054);
     }
-    free(t);
+    free(row);
+    free(dev);
     f->points_sd_log = sd;
     return 0;
 }

@@ -77,8 +77,9 @@ int cf_fit_per_block(const cf_fit *f, double *ns, double *lo_ns, double *hi_ns);
 /* Adds the poor-fit warning to f when its leave-one-out error is above CF_POOR_LOO,
  * whatever its kind; returns whether it did. */
 int cf_fit_flag_poor(cf_fit *f);
-/* Keeps in f the measured points of in at f's block count (f->points): bytes > 0, one per
- * size (repeats merged geometrically), increasing. 0, or -1 when out of memory. */
+/* Keeps in f the measured points of in (f->points): bytes > 0, one per block count and size
+ * (repeats by their median), by block count then size; a fit without a block term keeps
+ * its rows' sizes at block count 0. 0, or -1 when out of memory. */
 int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in);
 
 /* Adds a warning string to a fit (printf-style). */

@@ -590,8 +590,10 @@ static int read_notes(rd *r, json_t *fo, const char *base, cf_fit *f)
     return 0;
 }
 
-/* "points" (optional; files before it have none): [bytes, t_us] pairs, bytes > 0 and
- * increasing, times > 0; and "points_sd_log", their spread where sizes repeat. */
+/* "points" (optional; files before it have none): [bytes, t_us] pairs at the fit's block
+ * count, or [bytes, t_us, blocks] (a datatype fit's, every count measured), bytes > 0,
+ * blocks >= 1, increasing by block count then size, times > 0; and "points_sd_log", their
+ * spread where sizes repeat. */
 static int read_points(rd *r, json_t *fo, const char *base, cf_fit *f)
 {
     json_t *pts = json_object_get(fo, "points");
@@ -609,14 +611,21 @@ static int read_points(rd *r, json_t *fo, const char *base, cf_fit *f)
         return bad(r, "out of memory"), -1;
     for (size_t i = 0; i < n; i++) {
         json_t *x = json_array_get(pts, i);
-        json_t *b = json_array_get(x, 0), *t = json_array_get(x, 1);
+        json_t *b = json_array_get(x, 0), *t = json_array_get(x, 1), *k = json_array_get(x, 2);
+        size_t nx = json_array_size(x);
+        long long blocks = nx == 3 && json_is_integer(k) ? json_integer_value(k) : f->blocks;
+        long long bytes = json_is_integer(b) ? json_integer_value(b) : 0;
+        const cf_measured *prev = i > 0 ? &f->points[i - 1] : NULL;
+        int after_prev = prev == NULL || blocks > prev->blocks ||
+                         (blocks == prev->blocks && (uint64_t)bytes > prev->bytes);
         at(r, "%s.points[%zu]", base, i);
-        if (!json_is_array(x) || json_array_size(x) != 2 || !json_is_integer(b) ||
-            !json_is_number(t) || json_integer_value(b) <= 0 ||
-            (i > 0 && (uint64_t)json_integer_value(b) <= f->points[i - 1].bytes) ||
+        if (!json_is_array(x) || (nx != 2 && nx != 3) || bytes <= 0 || !json_is_number(t) ||
+            (nx == 3 && (!json_is_integer(k) || blocks < 1 || blocks > INT_MAX)) || !after_prev ||
             !(json_number_value(t) > 0) || !isfinite(json_number_value(t)))
-            return bad(r, "expected [bytes, t_us], bytes > 0 and increasing, t_us > 0"), -1;
-        f->points[i] = (cf_measured){(uint64_t)json_integer_value(b), json_number_value(t)};
+            return bad(r, "expected [bytes, t_us] or [bytes, t_us, blocks], bytes > 0, "
+                          "blocks >= 1, increasing by blocks then bytes, t_us > 0"),
+                   -1;
+        f->points[i] = (cf_measured){(uint64_t)bytes, json_number_value(t), (int)blocks};
         f->npoints++;
     }
     return 0;

@@ -233,9 +233,15 @@ static json_t *fit_to_json(const cf_fit *f)
     bad |= set(o, "measured", meas);
     if (f->npoints > 0) {
         json_t *pts = json_array();
-        for (size_t i = 0; i < f->npoints && pts != NULL; i++)
+        /* A datatype fit's points at every block count say which; others' are at the
+         * fit's own. */
+        for (size_t i = 0; i < f->npoints && pts != NULL; i++) {
+            const cf_measured *pt = &f->points[i];
             bad |= json_array_append_new(
-                pts, json_pack("[I,f]", (json_int_t)f->points[i].bytes, f->points[i].t_us));
+                pts, f->blocks > 0
+                         ? json_pack("[I,f,i]", (json_int_t)pt->bytes, pt->t_us, pt->blocks)
+                         : json_pack("[I,f]", (json_int_t)pt->bytes, pt->t_us));
+        }
         bad |= set(o, "points", pts);
         if (f->points_sd_log > 0)
             bad |= set(o, "points_sd_log", num(f->points_sd_log));

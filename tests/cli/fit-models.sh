@@ -195,8 +195,10 @@ check "step: the model file has delta and beta_pack" \
     sh -c "grep -q '\"delta_us\": 1.5' step.json && grep -q '\"beta_pack_us_per_byte\": 0.000142857' step.json"
 check "step: the model file has the cost per block in ns with its interval" \
     awk '/"per_block"/ { f = 1 } f && /"ns"/ { gsub(/,/, "", $2); d = $2 - 25; n++ } f && /"lo_ns"|"hi_ns"/ { gsub(/,/, "", $2); n += ($2 - 25 < 1e-6 && $2 - 25 > -1e-6) } END { exit !(n == 3 && d < 1e-6 && d > -1e-6) }' step.json
+# The model alone (--model-alone): at a block count predict otherwise corrects it by the
+# measured points at that count, here the model's own times.
 for b in 1 2 1000; do
-    run "$COMMFIT" predict -m step.json -p pingpong -n 2 -b 1M -d vector --blocks $b -f csv
+    run "$COMMFIT" predict -m step.json -p pingpong -n 2 -b 1M -d vector --blocks $b -f csv --model-alone
     expect_rc 0 "predict -d vector --blocks $b"
     check "predict -d vector --blocks $b at 1 MiB: the step model, to 6 digits" \
         awk -F, -v b=$b 'NR == 2 { m = 1048576; t = 0.3 + m / 9500 + 0.025 * b + (b > 1 ? 1.5 + m / 7000 : 0)

@@ -371,7 +371,31 @@ check "--formula --lang python from the across-np model" grep -q '^def T_allredu
 run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 16
 expect_rc 0 "--blocks"
 check "--blocks 16: the datatype fit within 2%" within "$(field 5)" 10.3536 0.02
-check "--blocks: the datatype model named" test "$(field 10)" = datatype
+check "--blocks: the datatype model named, corrected by the measured points at 16 blocks" \
+    test "$(field 10)" = "datatype + measured neighbours"
+# The fit keeps the measured points of every block count, and predict reads those at the
+# count asked: at a measured size, that row's time; between two, their correction.
+row() { awk -F, -v m="$1" -v b="$2" '$3 == m && $4 == "vector" && $5 == b { print $11 }' ddt.csv; }
+check "--blocks 16 at the measured 64 KiB: that row's time, $(row 65536 16)" \
+    within "$(field 5)" "$(row 65536 16)" 1e-5
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 4
+check "--blocks 4 at the measured 64 KiB: that row's time, $(row 65536 4)" \
+    within "$(field 5)" "$(row 65536 4)" 1e-5
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 96K --blocks 64
+check "--blocks 64 between 64 and 128 KiB: the note names them" \
+    grep -q 'between the measured 64 KiB and 128 KiB: the model x' "$T/out"
+check "--blocks 64 between 64 and 128 KiB: within 2% of the exact 16.03" \
+    within "$(field 5)" 16.03 0.02
+run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 16 --model-alone
+check "--blocks 16 --model-alone: the datatype model alone" test "$(field 10)" = datatype
+check "the model file keeps [bytes, t_us, blocks] of a datatype fit, every count" \
+    sh -c "tr -d ' \n' <ddt.json | grep -q '\[65536,[0-9.]*,16\]'"
+awk '/"points": \[/ { n++ } n == 2 && !done && /^ +1$/ { sub(/1$/, "16"); done = 1 } { print }' \
+    ddt.json >ddt-bad.json
+run "$COMMFIT" predict -m ddt-bad.json -p pingpong -d vector -n 2 -b 64K
+expect_rc 1 "points out of order by block count"
+expect_err "commfit: predict: ddt-bad.json: fits[1].points[1]: expected [bytes, t_us] or [bytes, t_us, blocks], bytes > 0, blocks >= 1, increasing by blocks then bytes, t_us > 0" \
+    "points out of order by block count: the point named"
 run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 0
 expect_rc 2 "--blocks 0"
 run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 16
