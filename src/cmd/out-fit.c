@@ -10,6 +10,7 @@
 
 #include "base/size.h"
 #include "fit/fitting.h"
+#include "fit/formula.h"
 
 static void human_size(double bytes, char *buf, size_t n)
 {
@@ -68,10 +69,9 @@ static void summary_line(FILE *fp, const cf_fit *f)
         snprintf(r2, sizeof r2, "-");
     fprintf(fp, "%s np %d %s: %s %s | n %d, loo %s, max %s, R2 %s", f->pattern, f->np,
             f->datatype, f->model, f->formula, f->q.n, loo, max, r2);
-    double g, glo, ghi;
-    if (cf_fit_per_block(f, &g, &glo, &ghi) == 0)
-        fprintf(fp, ", per block %.*g ns [%.*g, %.*g]", cf_sig_prec(g, 3), g, cf_sig_prec(glo, 3),
-                glo, cf_sig_prec(ghi, 3), ghi);
+    char pb[512];
+    if (cf_fit_per_block_text(f, pb, sizeof pb) > 0)
+        fprintf(fp, ", %s", pb);
     for (int k = 0; k + 1 < f->nseg; k++) {
         char a[32], b[32];
         size_exact(f->seg[k].to_bytes, a, sizeof a);

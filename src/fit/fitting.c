@@ -227,14 +227,15 @@ void cf_fit_warn(cf_fit *f, const char *fmt, ...)
         f->nwarnings++;
 }
 
-int cf_fit_per_block(const cf_fit *f, double *ns, double *lo_ns, double *hi_ns)
+int cf_fit_per_block(const cf_fit *f, int k, double *ns, double *lo_ns, double *hi_ns)
 {
-    if (f->kind == NULL || f->nseg != 1)
+    if (f->kind == NULL || k < 0 || k >= f->nseg)
         return -1;
     for (int j = 0; j < f->ncoef; j++) {
-        if (f->kind->terms[j] != CF_TERM_B)
+        const cf_segment *s = &f->seg[k];
+        if (f->kind->terms[j] != CF_TERM_B || (s->coef[j] == 0 && s->cov[j][j] == 0))
             continue;
-        double g = f->seg[0].coef[j], se = sqrt(fmax(0, f->seg[0].cov[j][j]));
+        double g = s->coef[j], se = sqrt(fmax(0, s->cov[j][j]));
         double h = cf_t975(f->dof) * se;
         *ns = 1e3 * g;
         *lo_ns = 1e3 * (g - h);

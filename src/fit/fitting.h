@@ -67,10 +67,11 @@ double cf_fit_switch(const cf_fit *f, int k);
  * with a message naming in->what, the model and the first fault. */
 int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e);
 
-/* The cost per block of a fit with a block term (the datatype model's gamma): in ns, with
- * its 95% interval (Student t with the fit's dof). 0, or -1 when the fit has none (the
- * block count followed the size, or not a datatype fit). */
-int cf_fit_per_block(const cf_fit *f, double *ns, double *lo_ns, double *hi_ns);
+/* The cost per block of segment k of a fit with a block term (the datatype model's
+ * gamma, one per protocol segment): in ns, with its 95% interval (Student t with the fit's
+ * dof). 0, or -1 when the segment has none (the term left out, the block count followed
+ * the size, or not a datatype fit). */
+int cf_fit_per_block(const cf_fit *f, int k, double *ns, double *lo_ns, double *hi_ns);
 
 /* A fit whose leave-one-out error is above this is called poor. */
 #define CF_POOR_LOO 0.25

@@ -112,15 +112,49 @@ static void text_segment(out *o, const double t[NB])
         put(o, " %c %.3g us * b", t[CF_TERM_B] < 0 ? '-' : '+', fabs(t[CF_TERM_B]));
     /* The step from the contiguous path (1 block) to the packing engine (2 or more). */
     if (t[CF_TERM_STEP] != 0 || t[CF_TERM_M_STEP] != 0) {
-        put(o, " + [b > 1] (%.3g us", t[CF_TERM_STEP]);
-        if (t[CF_TERM_M_STEP] > 0) {
-            put(o, " + ");
+        put(o, " + [b > 1] (");
+        if (t[CF_TERM_STEP] != 0) /* left out: no "0 us" */
+            put(o, "%.3g us%s", t[CF_TERM_STEP], t[CF_TERM_M_STEP] > 0 ? " + " : "");
+        if (t[CF_TERM_M_STEP] > 0)
             text_bw(o, t[CF_TERM_M_STEP]);
-        } else if (t[CF_TERM_M_STEP] < 0) {
-            put(o, " - %.3g us/B * m", -t[CF_TERM_M_STEP]);
-        }
+        else if (t[CF_TERM_M_STEP] < 0)
+            put(o, "%s%.3g us/B * m", t[CF_TERM_STEP] != 0 ? " - " : "-", -t[CF_TERM_M_STEP]);
         put(o, ")");
     }
+}
+
+/* Segment k's sizes as the text formula gives them: " (m <= 8 KiB)"; "" for one segment. */
+static void text_range(out *o, const cf_fit *f, int k)
+{
+    if (f->nseg < 2)
+        return;
+    char a[32], b[32];
+    cf_size_format(f->seg[k].from_bytes, a, sizeof a);
+    cf_size_format(f->seg[k].to_bytes, b, sizeof b);
+    if (k == 0)
+        put(o, " (m <= %s)", b);
+    else if (k == f->nseg - 1)
+        put(o, " (m >= %s)", a);
+    else
+        put(o, " (%s <= m <= %s)", a, b);
+}
+
+int cf_fit_per_block_text(const cf_fit *f, char *buf, size_t n)
+{
+    out o = {buf, n, 0};
+    if (n > 0)
+        buf[0] = '\0';
+    int any = 0;
+    for (int k = 0; k < f->nseg; k++) {
+        double g, lo, hi;
+        if (cf_fit_per_block(f, k, &g, &lo, &hi) != 0)
+            continue;
+        put(&o, "%s%.*g ns [%.*g, %.*g]", any ? ", " : "per block ", cf_sig_prec(g, 3), g,
+            cf_sig_prec(lo, 3), lo, cf_sig_prec(hi, 3), hi);
+        text_range(&o, f, k);
+        any = 1;
+    }
+    return (int)(o.len < n ? o.len : (n > 0 ? n - 1 : 0));
 }
 
 static void text(out *o, const cf_fit *f)
@@ -132,17 +166,7 @@ static void text(out *o, const cf_fit *f)
         if (k > 0)
             put(o, "; ");
         text_segment(o, t);
-        if (f->nseg > 1) {
-            char a[32], b[32];
-            cf_size_format(f->seg[k].from_bytes, a, sizeof a);
-            cf_size_format(f->seg[k].to_bytes, b, sizeof b);
-            if (k == 0)
-                put(o, " (m <= %s)", b);
-            else if (k == f->nseg - 1)
-                put(o, " (m >= %s)", a);
-            else
-                put(o, " (%s <= m <= %s)", a, b);
-        }
+        text_range(o, f, k);
     }
     if (f->kind->describe != NULL) {
         char d[256];
@@ -177,8 +201,8 @@ static void code_segment(out *o, const double t[NB], const char *pow2, int pytho
 }
 
 /* The line predict follows inside the breakpoint gap after segment k: through segment
- * k's value at its last size and segment k+1's at its first (cf_fit_predict). Only
- * piecewise fits have gaps, and their terms are a constant and m. */
+ * k's value at its last size and segment k+1's at its first (cf_fit_predict), for a fit
+ * whose terms are a constant, m and m^2 (piecewise). */
 static void gap_line(const cf_fit *f, int k, double t[NB])
 {
     double a[NB], b[NB];
@@ -192,28 +216,63 @@ static void gap_line(const cf_fit *f, int k, double t[NB])
         t[j] = 0;
 }
 
+/* Segment k at the size m, an expression in b alone: the ends of a datatype fit's gap,
+ * whose interpolation (linear in m between two expressions in b) has no form in the
+ * basis. */
+static void at_size(const cf_fit *f, int k, double m, double t[NB])
+{
+    double a[NB];
+    sums(f, k, a);
+    for (int j = 0; j < NB; j++)
+        t[j] = 0;
+    t[0] = a[0] + a[CF_TERM_M] * m + a[CF_TERM_M2] * m * m;
+    t[CF_TERM_B] = a[CF_TERM_B];
+    t[CF_TERM_STEP] = a[CF_TERM_STEP] + a[CF_TERM_M_STEP] * m;
+}
+
+static void code_segment(out *o, const double t[NB], const char *pow2, int python);
+
+/* The gap after segment k as code: the line in bytes of gap_line, or with blocks
+ * ((mb - m) * Ta + (m - ma) * Tb) / (mb - ma), Ta and Tb the segments at its ends. */
+static void code_gap(out *o, const cf_fit *f, int k, const char *pow2, int python)
+{
+    double g[NB], ta[NB], tb[NB];
+    double ma = (double)f->seg[k].to_bytes, mb = (double)f->seg[k + 1].from_bytes;
+    if (!has_blocks(f)) {
+        gap_line(f, k, g);
+        code_segment(o, g, pow2, python);
+        return;
+    }
+    at_size(f, k, ma, ta);
+    at_size(f, k + 1, mb, tb);
+    put(o, "((%.15g - m)*(", mb);
+    code_segment(o, ta, pow2, python);
+    put(o, ") + (m - %.15g)*(", ma);
+    code_segment(o, tb, pow2, python);
+    put(o, "))/%.15g", mb - ma);
+}
+
 /* Nested conditionals, a segment and then its gap: c and gnuplot "m <= a ? A : m < b ? G :
  * B", python "A if m <= a else G if m < b else B". */
 static void code_body(out *o, const cf_fit *f, int python)
 {
     const char *pow2 = " + %.15g*m*m";
     for (int k = 0; k < f->nseg; k++) {
-        double t[NB], g[NB];
+        double t[NB];
         sums(f, k, t);
         if (k + 1 < f->nseg) {
-            gap_line(f, k, g);
             double ma = (double)f->seg[k].to_bytes, mb = (double)f->seg[k + 1].from_bytes;
             if (python) {
                 put(o, "(");
                 code_segment(o, t, pow2, python);
                 put(o, ") if m <= %.15g else (", ma);
-                code_segment(o, g, pow2, python);
+                code_gap(o, f, k, pow2, python);
                 put(o, ") if m < %.15g else ", mb);
             } else {
                 put(o, "m <= %.15g ? ", ma);
                 code_segment(o, t, pow2, python);
                 put(o, " : m < %.15g ? ", mb);
-                code_segment(o, g, pow2, python);
+                code_gap(o, f, k, pow2, python);
                 put(o, " : ");
             }
         } else {
@@ -248,10 +307,14 @@ static void latex_segment(out *o, const double t[NB])
     }
     if (t[CF_TERM_STEP] != 0 || t[CF_TERM_M_STEP] != 0) {
         put(o, " + [b > 1] \\left(");
-        latex_number(o, t[CF_TERM_STEP]);
-        put(o, t[CF_TERM_M_STEP] < 0 ? " - " : " + ");
-        latex_number(o, fabs(t[CF_TERM_M_STEP]));
-        put(o, "\\, m\\right)");
+        if (t[CF_TERM_STEP] != 0 || t[CF_TERM_M_STEP] == 0)
+            latex_number(o, t[CF_TERM_STEP]);
+        if (t[CF_TERM_M_STEP] != 0) { /* a term left out is not written */
+            put(o, t[CF_TERM_M_STEP] < 0 ? " - " : t[CF_TERM_STEP] != 0 ? " + " : "");
+            latex_number(o, fabs(t[CF_TERM_M_STEP]));
+            put(o, "\\, m");
+        }
+        put(o, "\\right)");
     }
 }
 
@@ -275,8 +338,19 @@ static void latex(out *o, const cf_fit *f)
                     put(o, " & m \\le %.0f \\\\ ", ma);
                 else
                     put(o, " & %.0f \\le m \\le %.0f \\\\ ", (double)f->seg[k].from_bytes, ma);
-                gap_line(f, k, t);
-                latex_segment(o, t);
+                if (has_blocks(f)) { /* see code_gap */
+                    double tb[NB];
+                    at_size(f, k, ma, t);
+                    at_size(f, k + 1, mb, tb);
+                    put(o, "\\frac{(%.0f - m) (", mb);
+                    latex_segment(o, t);
+                    put(o, ") + (m - %.0f) (", ma);
+                    latex_segment(o, tb);
+                    put(o, ")}{%.0f}", mb - ma);
+                } else {
+                    gap_line(f, k, t);
+                    latex_segment(o, t);
+                }
                 put(o, " & %.0f < m < %.0f \\\\ ", ma, mb);
             } else {
                 put(o, " & m \\ge %.0f", (double)f->seg[k].from_bytes);

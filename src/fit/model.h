@@ -38,6 +38,31 @@ int cf_fit_better(const cf_fit *c, const cf_fit *best);
 /* The same rule on the numbers: a leave-one-out error and an AICc each (NAN: none). */
 int cf_quality_better(double loo_c, double aicc_c, double loo_best, double aicc_best);
 
+/* The breakpoint search of piecewise, which datatype shares: the rows of in (sorted by
+ * size) cut into runs of whole sizes, at least min_sizes each, 1 to CF_SEG_MAX of them, so
+ * that the sum of the runs' costs is least for each number of runs. cost(ctx, a, b) is the
+ * cost of rows [a, b): never negative, DBL_MAX when they cannot be fitted. */
+typedef double (*cf_run_cost)(const void *ctx, size_t a, size_t b);
+typedef struct cf_cuts {
+    size_t *start, K; /* start[k]: the first row of the k-th of K distinct sizes; start[K] = n */
+    int min_sizes;
+    int smax;     /* numbers of runs tried: 1 .. smax */
+    double *best; /* the search's tables (piecewise.c) */
+    size_t *from;
+} cf_cuts;
+/* plain: try every position (tests); else the pruned search, which chooses the same. */
+int cf_cuts_find(const cf_fit_input *in, int min_sizes, cf_run_cost cost, const void *ctx,
+                 int plain, cf_cuts *c, cf_error *e);
+/* The least cost with s + 1 runs (DBL_MAX: none), and those runs in size indices:
+ * cut[0] = 0 < ... < cut[s + 1] = K. */
+double cf_cuts_cost(const cf_cuts *c, int s);
+void cf_cuts_of(const cf_cuts *c, int s, size_t *cut);
+void cf_cuts_free(cf_cuts *c);
+/* How a number of runs is chosen: BIC of the relative residual sum of squares rrss over n
+ * points with k coefficients, each of the nbreaks breakpoints counting as three more (its
+ * position is searched). Lowest wins. */
+double cf_cuts_score(double rrss, size_t n, int k, int nbreaks);
+
 /* For tests: the piecewise model's breakpoints for each number of segments s + 1 (s <
  * *nlevels): cost[s] (DBL_MAX when there is none) and the size indices cut[s][0 .. s + 1],
  * by its search or (plain) by trying every position. */

@@ -108,6 +108,17 @@ static json_t *segment_json(const cf_fit *f, const cf_segment *s)
     bad |= set(so, "coef", coef);
     bad |= set(so, "se", se);
     bad |= set(so, "cov", cov);
+    /* The datatype model's cost per block in this segment, as the summary gives it:
+     * read-only, predict uses the coefficients. */
+    double g, glo, ghi;
+    if (cf_fit_per_block(f, (int)(s - f->seg), &g, &glo, &ghi) == 0) {
+        json_t *pb = json_object();
+        bad |= pb == NULL;
+        bad |= set(pb, "ns", num(g));
+        bad |= set(pb, "lo_ns", num(glo));
+        bad |= set(pb, "hi_ns", num(ghi));
+        bad |= set(so, "per_block", pb);
+    }
     return done(so, bad);
 }
 
@@ -214,16 +225,6 @@ static json_t *fit_to_json(const cf_fit *f)
     bad |= set(o, "s2", num(f->s2));
     bad |= set(o, "dof", json_integer(f->dof));
     bad |= set(o, "quality", quality_json(&f->q));
-    /* The datatype model's cost per block, as the summary gives it: read-only, predict
-     * uses the coefficients. */
-    double g, glo, ghi;
-    if (cf_fit_per_block(f, &g, &glo, &ghi) == 0) {
-        json_t *pb = json_object();
-        bad |= set(pb, "ns", num(g));
-        bad |= set(pb, "lo_ns", num(glo));
-        bad |= set(pb, "hi_ns", num(ghi));
-        bad |= set(o, "per_block", pb);
-    }
     bad |= set(o, "saturation", saturation_json(&f->sat));
     json_t *meas = json_object();
     bad |= set(meas, "min_bytes", json_integer((json_int_t)f->min_bytes));

@@ -10,6 +10,7 @@
 
 #include "base/collective.h"
 #include "fit/fitting.h"
+#include "fit/formula.h"
 #include "base/size.h"
 
 static const char *const section_titles[CF_SEC_COUNT] = {
@@ -292,14 +293,14 @@ static void fits_table(FILE *fp, const cf_modelset *ms)
                 "<td class=\"num\">%.*g%%</td><td class=\"num\">%s</td><td>",
                 f->q.n, loo, cf_sig_prec(100 * f->q.max_rel_err, 2), 100 * f->q.max_rel_err, r2);
         const char *sep = "";
-        double g, glo, ghi;
-        if (cf_fit_per_block(f, &g, &glo, &ghi) == 0) {
-            fprintf(fp, "per block %.*g ns [%.*g, %.*g] (95%%)", cf_sig_prec(g, 3), g,
-                    cf_sig_prec(glo, 3), glo, cf_sig_prec(ghi, 3), ghi);
+        char pb[512];
+        if (cf_fit_per_block_text(f, pb, sizeof pb) > 0) {
+            cf_report_html_text(fp, pb); /* "m <= 8 KiB" */
+            fputs(" (95%)", fp);
             sep = "; ";
         }
         if (f->nrejected > 0) {
-            fprintf(fp, "%zu point%s set aside as outliers", f->nrejected,
+            fprintf(fp, "%s%zu point%s set aside as outliers", sep, f->nrejected,
                     f->nrejected > 1 ? "s" : "");
             sep = "; ";
         }

@@ -11,6 +11,7 @@
 #include "base/size.h"
 #include "base/stats.h"
 #include "fit/fitting.h"
+#include "fit/formula.h"
 
 /* Open symbols for the pack baseline, one for each line type's filled one. */
 const int cf_plot_open_pt[9] = {6, 6, 4, 8, 10, 12, 6, 4, 8};
@@ -357,11 +358,10 @@ static void blocks_key_caption(const blocks_plot *B, cf_script *sc, const char *
     char t[CF_FORMULA_MAX + 192];
     if (B->f != NULL) {
         cf_plot_fit_title(t, sizeof t, "", B->f);
-        double g, glo, ghi;
+        char pb[512];
         size_t k = strlen(t);
-        if (cf_fit_per_block(B->f, &g, &glo, &ghi) == 0 && k < sizeof t)
-            snprintf(t + k, sizeof t - k, ";\n      per block %.*g ns [%.*g, %.*g] (95%%)",
-                     cf_sig_prec(g, 3), g, cf_sig_prec(glo, 3), glo, cf_sig_prec(ghi, 3), ghi);
+        if (cf_fit_per_block_text(B->f, pb, sizeof pb) > 0 && k < sizeof t)
+            snprintf(t + k, sizeof t - k, ";\n      %s (95%%)", pb);
         cf_script_key(sc, "with lines lc rgb '#000000'", t);
     }
     if (B->packs) {

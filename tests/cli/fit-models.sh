@@ -205,6 +205,40 @@ for b in 1 2 1000; do
                                   d = $5 / t - 1; exit !($10 == "datatype" && d < 1e-5 && d > -1e-5) }' "$T/out"
 done
 
+# Two protocols, as MPICH over UCX: to 8 KiB the step model with 0.5 ns per block, from
+# 16 KiB (rendezvous, the packing engine pipelined) another line and 8 ns per block. The
+# fit finds the switch, each segment its cost per block; predict and the model file follow.
+{
+    echo "$HDR,ddt_layout,ddt_size_bytes,ddt_extent_bytes,ddt_stride_bytes"
+    awk 'BEGIN {
+        nb = split("1 2 3 4 5 6 7 8 9 10 100 1000", bl, " ")
+        for (k = 3; k <= 22; k++) for (j = 1; j <= nb; j++) {
+            b = bl[j]; if (2 ^ k < 4 * b) continue
+            m = int(2 ^ k / (4 * b)) * 4 * b
+            if (m < 12000) t = 0.3 + m / 9500 + 0.0005 * b + (b > 1 ? 0.2 + m / 20000 : 0)
+            else t = 2 + m / 16000 + 0.008 * b + (b > 1 ? 0.5 + m / 50000 : 0)
+            printf "pingpong,2,%d,vector,%d,100,5,%.17g,%.17g,%.17g,%.17g,,%.6g,vector,%d,%d,%d\n", m, b, t, t, t, t, m / (1.048576 * t), m, 2 * m, 2 * m / b
+        }
+    }'
+} >proto.csv
+run "$COMMFIT" fit --verbose -i proto.csv -o proto.json
+expect_rc 0 "derived datatypes over two protocols"
+check "protocols: a segment each, the switch between 8 KiB and 16000 B" \
+    grep -q '^pingpong np 2 vector: datatype T(m, b) = 0.3 us + .* (m <= 8 KiB); 2 us + .* (m >= 15.6 KiB) | .*, breakpoint in (8 KiB, 16000 B)' "$T/out"
+check "protocols: the summary gives the cost per block of each segment" \
+    grep -q ', per block 0.5 ns \[0.5, 0.5\] (m <= 8 KiB), 8 ns \[8, 8\] (m >= 15.6 KiB),' "$T/out"
+check "protocols: the model file has the cost per block in each segment" \
+    awk '/"per_block"/ { f = 1 } f && /"ns"/ { gsub(/,/, "", $2); v[++n] = $2; f = 0 }
+         END { exit !(n == 2 && v[1] - 0.5 < 1e-6 && 0.5 - v[1] < 1e-6 && v[2] - 8 < 1e-6 && 8 - v[2] < 1e-6) }' proto.json
+for at in 4K:1 4K:7 1M:1 1M:1000; do
+    run "$COMMFIT" predict -m proto.json -p pingpong -n 2 -b "${at%:*}" -d vector --blocks "${at#*:}" -f csv
+    expect_rc 0 "predict -d vector at $at (bytes:blocks)"
+    check "protocols: predict at $at (bytes:blocks) from its segment, to 6 digits" \
+        awk -F, -v b="${at#*:}" 'NR == 2 { m = $3; if (m < 12000) t = 0.3 + m / 9500 + 0.0005 * b + (b > 1 ? 0.2 + m / 20000 : 0)
+                                           else t = 2 + m / 16000 + 0.008 * b + (b > 1 ? 0.5 + m / 50000 : 0)
+                                           d = $5 / t - 1; exit !($10 ~ /^datatype segment/ && d < 1e-5 && d > -1e-5) }' "$T/out"
+done
+
 # A plain row (byte, float) whose blocks column holds 1 is a plain row: the same fits, the
 # same across-np model and point-to-point estimate as with the column empty.
 for B in "" 1; do

@@ -95,33 +95,24 @@ static void run_cache_free(run_cache *rc)
     rc->n = 0;
 }
 
-static double bic(double rrss, size_t n, int k)
+double cf_cuts_score(double rrss, size_t n, int k, int nbreaks)
 {
     double floor_rss = (double)n * 1e-12;
     if (rrss < floor_rss)
         rrss = floor_rss;
-    return (double)n * log(rrss / (double)n) + (k + 1) * log((double)n);
+    double bic = (double)n * log(rrss / (double)n) + (k + 1) * log((double)n);
+    return bic + BREAK_PENALTY * nbreaks * log((double)n);
 }
-
-/* Where the breakpoints go, for each number of segments: the sizes (start[k] the first
- * row of the k-th of K distinct sizes, start[K] = n) and, by dynamic programming over the
- * running sums, BEST(s, j), the least cost covering sizes [0, j) with s + 1 segments of at
- * least MIN_SIZES sizes, and FROM(s, j), the first size of the last of them. */
-typedef struct cuts {
-    size_t *start, K;
-    int smax; /* numbers of segments tried: 1 .. smax */
-    double *best;
-    size_t *from;
-} cuts;
 
 #define BEST(s, j) c->best[(size_t)(s) * (c->K + 1) + (j)]
 #define FROM(s, j) c->from[(size_t)(s) * (c->K + 1) + (j)]
 
-static void cuts_free(cuts *c)
+void cf_cuts_free(cf_cuts *c)
 {
     free(c->start);
     free(c->best);
     free(c->from);
+    memset(c, 0, sizeof *c);
 }
 
 /* BEST(s, j) is the least of BEST(s - 1, i) + cost(i, j), at the first such i. A plain
@@ -132,25 +123,25 @@ static void cuts_free(cuts *c)
  * usually that of j too, and the last level is needed at K only. Every cost computed is
  * the same number as in the plain search, so the choice is the same (test-fit compares
  * the two). */
-static void cut_search(cuts *c, const sums *S, int plain, double *sufmin)
+static void cut_search(cf_cuts *c, cf_run_cost cost_of, const void *ctx, int plain, double *sufmin)
 {
-    size_t K = c->K;
+    size_t K = c->K, ms = (size_t)c->min_sizes;
     const size_t *start = c->start;
     for (int s = 0; s < c->smax; s++)
         for (size_t j = 0; j <= K; j++) {
             BEST(s, j) = DBL_MAX;
             FROM(s, j) = 0;
         }
-    for (size_t j = MIN_SIZES; j <= K; j++)
-        BEST(0, j) = run_cost(S, start[0], start[j]);
+    for (size_t j = ms; j <= K; j++)
+        BEST(0, j) = cost_of(ctx, start[0], start[j]);
     for (int s = 1; s < c->smax; s++) {
-        size_t lo = (size_t)s * MIN_SIZES;
+        size_t lo = (size_t)s * ms;
         if (plain) {
-            for (size_t j = (size_t)(s + 1) * MIN_SIZES; j <= K; j++)
-                for (size_t i = lo; i + MIN_SIZES <= j; i++) {
+            for (size_t j = (size_t)(s + 1) * ms; j <= K; j++)
+                for (size_t i = lo; i + ms <= j; i++) {
                     if (BEST(s - 1, i) == DBL_MAX)
                         continue;
-                    double cost = BEST(s - 1, i) + run_cost(S, start[i], start[j]);
+                    double cost = BEST(s - 1, i) + cost_of(ctx, start[i], start[j]);
                     if (cost < BEST(s, j)) {
                         BEST(s, j) = cost;
                         FROM(s, j) = i;
@@ -161,18 +152,18 @@ static void cut_search(cuts *c, const sums *S, int plain, double *sufmin)
         sufmin[K + 1] = DBL_MAX;
         for (size_t i = K + 1; i-- > lo;)
             sufmin[i] = BEST(s - 1, i) < sufmin[i + 1] ? BEST(s - 1, i) : sufmin[i + 1];
-        size_t j0 = s + 1 < c->smax ? (size_t)(s + 1) * MIN_SIZES : K;
+        size_t j0 = s + 1 < c->smax ? (size_t)(s + 1) * ms : K;
         for (size_t j = j0; j <= K; j++) {
             double least = DBL_MAX;
             size_t at = 0, g = j > j0 ? FROM(s, j - 1) : 0;
-            if (g >= lo && g + MIN_SIZES <= j && BEST(s - 1, g) != DBL_MAX) {
-                least = BEST(s - 1, g) + run_cost(S, start[g], start[j]);
+            if (g >= lo && g + ms <= j && BEST(s - 1, g) != DBL_MAX) {
+                least = BEST(s - 1, g) + cost_of(ctx, start[g], start[j]);
                 at = g;
             }
-            for (size_t i = lo; i + MIN_SIZES <= j && !(sufmin[i] > least); i++) {
+            for (size_t i = lo; i + ms <= j && !(sufmin[i] > least); i++) {
                 if (BEST(s - 1, i) > least || BEST(s - 1, i) == DBL_MAX || i == at)
                     continue;
-                double cost = BEST(s - 1, i) + run_cost(S, start[i], start[j]);
+                double cost = BEST(s - 1, i) + cost_of(ctx, start[i], start[j]);
                 if (cost < least || (cost == least && i < at)) {
                     least = cost;
                     at = i;
@@ -186,15 +177,16 @@ static void cut_search(cuts *c, const sums *S, int plain, double *sufmin)
     }
 }
 
-static int cuts_find(const cf_fit_input *in, int plain, cuts *c, cf_error *e)
+int cf_cuts_find(const cf_fit_input *in, int min_sizes, cf_run_cost cost, const void *ctx,
+                 int plain, cf_cuts *c, cf_error *e)
 {
     size_t n = in->n;
     memset(c, 0, sizeof *c);
+    c->min_sizes = min_sizes;
     c->start = malloc((n + 1) * sizeof *c->start);
-    sums *S = calloc(n + 1, sizeof *S);
     double *sufmin = malloc((n + 2) * sizeof *sufmin);
     int rc = 0;
-    if (!c->start || !S || !sufmin) {
+    if (!c->start || !sufmin) {
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto out;
     }
@@ -204,12 +196,47 @@ static int cuts_find(const cf_fit_input *in, int plain, cuts *c, cf_error *e)
             c->start[K++] = i;
     c->start[K] = n;
     c->K = K;
-    if (K < MIN_SIZES) {
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                          "%s: %zu distinct sizes: piecewise needs at least %d", in->what, K,
-                          MIN_SIZES);
+    if (K < (size_t)min_sizes) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: %zu distinct sizes: expected at least %d",
+                          in->what, K, min_sizes);
         goto out;
     }
+    c->smax = (int)(K / (size_t)min_sizes) < CF_SEG_MAX ? (int)(K / (size_t)min_sizes) : CF_SEG_MAX;
+    c->best = malloc((size_t)c->smax * (K + 1) * sizeof *c->best);
+    c->from = calloc((size_t)c->smax * (K + 1), sizeof *c->from);
+    if (c->best == NULL || c->from == NULL) {
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto out;
+    }
+    cut_search(c, cost, ctx, plain, sufmin);
+out:
+    free(sufmin);
+    if (rc != 0)
+        cf_cuts_free(c);
+    return rc;
+}
+
+double cf_cuts_cost(const cf_cuts *c, int s)
+{
+    return BEST(s, c->K);
+}
+
+void cf_cuts_of(const cf_cuts *c, int s, size_t *cut)
+{
+    cut[s + 1] = c->K;
+    for (int q = s; q > 0; q--)
+        cut[q] = FROM(q, cut[q + 1]);
+    cut[0] = 0;
+}
+
+/* The straight-line costs of piecewise: prefix sums of the weighted sums (weights 1/y^2,
+ * sizes scaled to the largest), n + 1 of them; NULL when out of memory. */
+static sums *line_sums(const cf_fit_input *in)
+{
+    size_t n = in->n;
+    sums *S = calloc(n + 1, sizeof *S);
+    if (S == NULL)
+        return NULL;
     double mscale = (double)in->rows[n - 1]->bytes > 0 ? (double)in->rows[n - 1]->bytes : 1;
     for (size_t i = 0; i < n; i++) {
         double m = (double)in->rows[i]->bytes / mscale, t = cf_row_time(in->rows[i], in->stat);
@@ -222,35 +249,40 @@ static int cuts_find(const cf_fit_input *in, int plain, cuts *c, cf_error *e)
         S[i + 1].wmy += w * m * t;
         S[i + 1].wyy += w * t * t;
     }
-    c->smax = (int)(K / MIN_SIZES) < CF_SEG_MAX ? (int)(K / MIN_SIZES) : CF_SEG_MAX;
-    c->best = malloc((size_t)c->smax * (K + 1) * sizeof *c->best);
-    c->from = calloc((size_t)c->smax * (K + 1), sizeof *c->from);
-    if (c->best == NULL || c->from == NULL) {
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        goto out;
-    }
-    cut_search(c, S, plain, sufmin);
-out:
-    free(S);
-    free(sufmin);
-    if (rc != 0)
-        cuts_free(c);
-    return rc;
+    return S;
 }
 
-/* The runs of s + 1 segments in size indices: cut[0] = 0 < ... < cut[s + 1] = K. */
-static void cuts_of(const cuts *c, int s, size_t *cut)
+static double line_cost(const void *S, size_t a, size_t b)
 {
-    cut[s + 1] = c->K;
-    for (int q = s; q > 0; q--)
-        cut[q] = FROM(q, cut[q + 1]);
-    cut[0] = 0;
+    return run_cost(S, a, b);
+}
+
+/* The piecewise search: its lines' costs over runs of MIN_SIZES sizes at least. */
+static int cuts_find(const cf_fit_input *in, int plain, cf_cuts *c, cf_error *e)
+{
+    size_t K = 0;
+    for (size_t i = 0; i < in->n; i++)
+        K += i == 0 || in->rows[i]->bytes != in->rows[i - 1]->bytes;
+    if (K < MIN_SIZES) {
+        memset(c, 0, sizeof *c);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "%s: %zu distinct sizes: piecewise needs at least %d", in->what, K,
+                            MIN_SIZES);
+    }
+    sums *S = line_sums(in);
+    if (S == NULL) {
+        memset(c, 0, sizeof *c);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    int rc = cf_cuts_find(in, MIN_SIZES, line_cost, S, plain, c, e);
+    free(S);
+    return rc;
 }
 
 int cf_piecewise_cuts(const cf_fit_input *in, int plain, int *nlevels, double *cost,
                       size_t cut[][CF_SEG_MAX + 1], cf_error *e)
 {
-    cuts cs, *c = &cs;
+    cf_cuts cs, *c = &cs;
     int rc = cuts_find(in, plain, c, e);
     if (rc != 0)
         return rc;
@@ -258,16 +290,16 @@ int cf_piecewise_cuts(const cf_fit_input *in, int plain, int *nlevels, double *c
     for (int s = 0; s < c->smax; s++) {
         cost[s] = BEST(s, c->K);
         if (cost[s] != DBL_MAX)
-            cuts_of(c, s, cut[s]);
+            cf_cuts_of(c, s, cut[s]);
     }
-    cuts_free(c);
+    cf_cuts_free(c);
     return 0;
 }
 
 /* For each number of segments, fits the chosen runs properly and scores them by BIC, a
  * breakpoint counting as a parameter; fewer segments win ties. The best runs' fits go to
  * best_fits (owned by runs); returns their number, 0 when no fit succeeded. */
-static int choose_segments(const cf_fit_input *in, const cuts *c, run_cache *runs, double *X,
+static int choose_segments(const cf_fit_input *in, const cf_cuts *c, run_cache *runs, double *X,
                            double *y, double *sd, const seg_fit **best_fits)
 {
     const seg_fit *fits[CF_SEG_MAX];
@@ -279,7 +311,7 @@ static int choose_segments(const cf_fit_input *in, const cuts *c, run_cache *run
         if (BEST(s, K) == DBL_MAX)
             continue;
         size_t cut[CF_SEG_MAX + 1];
-        cuts_of(c, s, cut);
+        cf_cuts_of(c, s, cut);
         double rrss = 0;
         int ok = 1;
         for (int q = 0; q <= s && ok; q++) {
@@ -289,8 +321,7 @@ static int choose_segments(const cf_fit_input *in, const cuts *c, run_cache *run
             else
                 rrss += fits[q]->L.rrss;
         }
-        double score =
-            ok ? bic(rrss, n, 2 * (s + 1)) + BREAK_PENALTY * s * log((double)n) : INFINITY;
+        double score = ok ? cf_cuts_score(rrss, n, 2 * (s + 1), s) : INFINITY;
         if (score < best_score - 1e-9) {
             best_score = score;
             memcpy(best_fits, fits, sizeof fits);
@@ -376,7 +407,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
     run_cache runs = {0};
     const seg_fit *best_fits[CF_SEG_MAX];
     int nbest = 0, rc = 0;
-    cuts cs = {0}, *c = &cs;
+    cf_cuts cs = {0}, *c = &cs;
     if (!X || !y || !sd) {
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto out;
@@ -405,7 +436,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
     free_fits(final, nfinal);
 out:
     run_cache_free(&runs);
-    cuts_free(c);
+    cf_cuts_free(c);
     free(X);
     free(y);
     free(sd);
