@@ -65,7 +65,7 @@ static cf_modelset *sample(void)
     cf_modelset *m = cf_modelset_alloc();
     rows v = {0};
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     for (int k = 0; k < 24; k++)
         rows_add(&v, "pingpong", 2, "byte", size_at(k), 0, 2 + (double)size_at(k) / 8000, 1);
     cf_fit_input in = input_of(&v, "pingpong np 2 byte");
@@ -97,7 +97,7 @@ static cf_modelset *sample(void)
 static void round_trip(void)
 {
     cf_modelset *m = sample();
-    cf_error e;
+    cf_error e = {0};
     is_int((int)m->nfits, 3, "sample: three fits");
     ok(cf_modelset_write("rt.json", m, &e) == 0, "write");
     cf_modelset *r = NULL;
@@ -159,7 +159,7 @@ static void round_trip(void)
 static void refuses(const char *json, const char *msg)
 {
     cf_modelset *m = NULL;
-    cf_error e;
+    cf_error e = {0};
     cf_error_clear(&e);
     int rc = cf_modelset_read_mem(json, strlen(json), "m.json", &m, &e);
     ok(rc == CF_EXIT_DATA && m == NULL, "refused: %s", msg);
@@ -181,7 +181,7 @@ static void validation(void)
 
     /* One valid fit, then broken copies of it. */
     cf_modelset *m = sample();
-    cf_error e;
+    cf_error e = {0};
     json_t *root = cf_modelset_to_json(m, &e);
     json_t *fit0 = json_array_get(json_object_get(root, "fits"), 0);
     struct {
@@ -443,7 +443,7 @@ static void predictions(void)
                  (2 + (double)size_at(k) / 8000) * noise(rng, 0.05), 1);
     cf_fit_input in = input_of(&v, "pingpong np 2 byte");
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     cf_fit_group("linear", &in, &f, &e);
     cf_prediction a, b;
     cf_fit_predict(&f, 0, &a);
@@ -513,7 +513,7 @@ static void check_refusals(void)
         rows_add(&v, "pingpong", 2, "byte", size_at(k), 0, 2 + (double)size_at(k) / 8000, 1);
     cf_fit_input in = input_of(&v, "pingpong np 2 byte");
     cf_fit f, g;
-    cf_error e;
+    cf_error e = {0};
     cf_error_clear(&e);
     ok(cf_fit_group("linear", &in, &f, &e) == 0, "a linear fit: %s", e.msg);
     ok(cf_fit_check(&f, &in, &e) == 0, "a good fit passes: %s", e.msg);
@@ -579,7 +579,7 @@ static void check_refusals(void)
 static void old_datatype(void)
 {
     cf_modelset *m = sample();
-    cf_error e;
+    cf_error e = {0};
     ok(cf_modelset_write("old.json", m, &e) == 0, "old datatype: write");
     json_error_t je;
     json_t *root = json_load_file("old.json", 0, &je);

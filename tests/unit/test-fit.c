@@ -32,7 +32,7 @@ static void exact_hockney(void)
     hockney(&v, NULL, 0, 1);
     cf_fit_input in = input_of(&v, "pingpong np 2 byte");
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     ok(cf_fit_group("linear", &in, &f, &e) == 0, "exact Hockney: linear fits");
     near(f.seg[0].coef[0], ALPHA, 1e-9, "exact Hockney: alpha to 1e-9 relative");
     near(f.seg[0].coef[1], BETA, 1e-9, "exact Hockney: beta to 1e-9 relative");
@@ -79,9 +79,9 @@ static void falling(double c, double d, int flat, const char *label)
     }
     cf_fit_input in = input_of(&v, "pingpong np 2 byte");
     cf_fit f;
-    cf_error e;
-    ok(cf_fit_group("piecewise", &in, &f, &e) == 0 && f.nseg == 3, "%s: three segments (%d)",
-       label, f.nseg);
+    cf_error e = {0};
+    int rc = cf_fit_group("piecewise", &in, &f, &e);
+    ok(rc == 0 && f.nseg == 3, "%s: three segments (%d)", label, f.nseg);
     const cf_saturation *s = &f.sat;
     near(s->rinf_MiBps, d / 1.048576, 1e-9, "%s: r_inf from the last segment", label);
     is_int(s->half_segment, 1, "%s: n_1/2 from the middle segment", label);
@@ -122,7 +122,7 @@ static void noop_zero(void)
     }
     cf_fit_input in = input_of(&v, "gather np 2 byte");
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     ok(cf_fit_group("auto", &in, &f, &e) == 0, "0-byte no-op: fits: %s", e.msg);
     is_str(f.model, "linear", "0-byte no-op: the line from 1 B");
     near(f.seg[0].coef[0], 0.27, 1e-9, "0-byte no-op: alpha");
@@ -185,7 +185,7 @@ static void constant(void)
     v.r[0].samples = 5;
     cf_fit_input in = input_of(&v, "barrier np 2 byte");
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     ok(cf_fit_group("linear", &in, &f, &e) == 0, "barrier: fits: %s", e.msg);
     is_str(f.model, "constant", "barrier: the constant model, whatever was asked");
     near(f.seg[0].coef[0], 0.6, 1e-12, "barrier: t0");
@@ -233,7 +233,7 @@ static void noisy_hockney(void)
     hockney(&v, rng, 0.05, 1);
     cf_fit_input in = input_of(&v, "pingpong np 2 byte");
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     ok(cf_fit_group("linear", &in, &f, &e) == 0, "5%% noise: linear fits");
     near(f.seg[0].coef[0], ALPHA, 0.05, "5%% noise: alpha within 5%%");
     near(f.seg[0].coef[1], BETA, 0.01, "5%% noise: beta within 1%%");
@@ -325,7 +325,7 @@ static void breakpoint(double sd, const char *label)
     }
     cf_fit_input in = input_of(&v, "pingpong np 2 byte");
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     ok(cf_fit_group("piecewise", &in, &f, &e) == 0, "%s jump: piecewise fits", label);
     is_int(f.nseg, 2, "%s jump: one breakpoint", label);
     is_int((long long)f.seg[0].to_bytes, 8192, "%s jump: breakpoint after 8 KiB", label);
@@ -356,7 +356,7 @@ static void poly2(void)
     }
     cf_fit_input in = input_of(&v, "gather np 4 byte");
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     ok(cf_fit_group("poly2", &in, &f, &e) == 0, "poly2: fits");
     near(f.seg[0].coef[0], 3, 1e-9, "poly2: c0");
     near(f.seg[0].coef[1], 1 / 4000.0, 1e-9, "poly2: c1");
@@ -373,7 +373,7 @@ static void refuses(const char *kind, rows *v, const char *msg, const char *labe
 {
     cf_fit_input in = input_of(v, "p np 2 byte");
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     cf_error_clear(&e);
     int rc = cf_fit_group(kind, &in, &f, &e);
     ok(rc == CF_EXIT_DATA, "%s: refused", label);
@@ -406,7 +406,7 @@ static void bad_inputs(void)
     cf_fit_input in = input_of(&v, "p np 2 byte");
     in.weights = CF_WEIGHTS_VARIANCE;
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     ok(cf_fit_group("linear", &in, &f, &e) == CF_EXIT_DATA &&
            strstr(e.msg, "--weights variance needs it") != NULL,
        "variance weights without t_ci95_us: refused");
@@ -438,7 +438,7 @@ static void loggp(void)
     in.rows = v.p + 72; /* the ping-pong rows */
     in.n = 24;
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     ok(cf_fit_group("loggp", &in, &f, &e) == 0, "loggp: fits");
     const double *c = f.seg[0].coef;
     near(c[0], 1.1, 1e-9, "loggp: L");
@@ -500,7 +500,7 @@ static void datatypes(void)
     in.all = v.p;
     in.nall = v.n;
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     ok(cf_fit_group("auto", &in, &f, &e) == 0, "datatype: fits");
     is_str(f.model, "datatype", "datatype: rows over several block counts take T(m, b)");
     near(f.seg[0].coef[0], 1.5, 1e-9, "datatype: alpha");
@@ -595,7 +595,7 @@ static void datatype_step(void)
     dt_rows(&v, NULL, 0, 1, 1);
     cf_fit_input in = input_of(&v, "pingpong np 2 vector");
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     ok(cf_fit_group("auto", &in, &f, &e) == 0, "datatype step, exact: fits");
     is_str(f.model, "datatype", "datatype step, exact: the datatype model");
     near(f.seg[0].coef[0], DT_A, 1e-6, "datatype step, exact: alpha");
@@ -713,7 +713,7 @@ static void datatype_protocols(void)
     dt_grid(&v, NULL, 0, 2, 0, 0);
     cf_fit_input in = input_of(&v, "pingpong np 2 vector");
     cf_fit f;
-    cf_error e;
+    cf_error e = {0};
     ok(cf_fit_group("auto", &in, &f, &e) == 0, "datatype protocols, exact: fits");
     ok(strcmp(f.model, "datatype") == 0 && f.nseg == 2,
        "datatype protocols, exact: two segments (%d: %s)", f.nseg, f.formula);
