@@ -2,7 +2,9 @@
  * count but the largest and read at the largest, as predict reads beyond the measured
  * ones. How far that reading misses, per doubling of p, is what one doubling of
  * extrapolation cannot know from the model's own residuals; predict widens its interval by
- * it for every doubling beyond the largest measured np (cf_across_predict). */
+ * it for every doubling beyond the largest measured np (cf_across_predict). And the growth
+ * of T with p at the largest np, whose acceleration there the interval's upper end carries
+ * on beyond them. */
 #include "config.h"
 
 #include "fit/across-int.h"
@@ -20,6 +22,10 @@
  * this much better (as a ratio of the mean misses) than the plain fit: a term more must
  * earn its place, and one backtest of noisy points can favour either by a little. */
 #define P_LINEAR_GAIN 0.5
+
+/* The ends of the measured growth over a range's sizes that the interval beyond the measured
+ * np reaches to: the same high quantile as the backtest's, for the same reason. */
+#define GROWTH_QUANTILE BACKTEST_QUANTILE
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -74,15 +80,105 @@ static double seg_backtest(const cf_coll *c, const char *alg, const cf_point *pt
     return v[(int)(BACKTEST_QUANTILE * (k - 1) + 0.5)];
 }
 
+/* The median of the times of pts at (p, m); NAN when none. v: room for n. */
+static double median_at(const cf_point *pts, size_t n, long p, double m, double *v)
+{
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].p == p && pts[i].m == m && pts[i].t_us > 0)
+            v[k++] = pts[i].t_us;
+    if (k == 0)
+        return NAN;
+    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+/* The q-quantile of v[0..k), k > 0 (v sorted in place). */
+static double quantile(double *v, int k, double q)
+{
+    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    return v[(int)(q * (k - 1) + 0.5)];
+}
+
+static double median3(double a, double b, double c)
+{
+    return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+
+/* v[0..k) replaced by the median of each value and its two neighbours (the ends kept). */
+static void smooth3(double *v, int k, double *tmp)
+{
+    for (int i = 0; i < k; i++)
+        tmp[i] = i == 0 || i == k - 1 ? v[i] : median3(v[i - 1], v[i], v[i + 1]);
+    memcpy(v, tmp, (size_t)k * sizeof *v);
+}
+
+/* The distinct sizes in [lo, hi] measured at p, increasing, into sz: how many. */
+static int sizes_at(const cf_point *pts, size_t n, long p, double lo, double hi, double *sz)
+{
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].p == p && pts[i].m >= lo && pts[i].m <= hi)
+            sz[k++] = pts[i].m;
+    qsort(sz, (size_t)k, sizeof *sz, cmp_double);
+    int d = 0;
+    for (int i = 0; i < k; i++)
+        if (d == 0 || sz[i] != sz[d - 1])
+            sz[d++] = sz[i];
+    return d;
+}
+
+/* The growth of T with p at the largest np, over the sizes in [lo, hi] measured at the three
+ * largest np (their medians, as real sets repeat runs): ln T is a quadratic in x = log2 p
+ * through them, its slope at the largest (growth, per doubling) and its second derivative
+ * (change, per doubling per doubling). Three points of one size are noisy and neighbouring
+ * sizes share one p-dependence: each value is the median of its size's and its two
+ * neighbours'. Into s->growth and s->growth_change the low and high ends over the sizes
+ * (GROWTH_QUANTILE), NAN when no size has the three. v: room for 4 n. */
+static void seg_growth(const cf_point *pts, size_t n, const long *np3, double lo, double hi,
+                       double *v, cf_across_seg *s)
+{
+    double x[3], *g = v, *ch = v + n, *sz = v + 2 * n, *scratch = v + 3 * n;
+    for (int j = 0; j < 3; j++)
+        x[j] = log2((double)np3[j]);
+    int ns = sizes_at(pts, n, np3[2], lo, hi, sz), k = 0;
+    for (int i = 0; i < ns; i++) {
+        double L[3];
+        int j = 0;
+        for (; j < 3; j++) {
+            double t = median_at(pts, n, np3[j], sz[i], scratch);
+            if (!(t > 0))
+                break;
+            L[j] = log(t);
+        }
+        if (j < 3)
+            continue;
+        double g1 = (L[1] - L[0]) / (x[1] - x[0]), g2 = (L[2] - L[1]) / (x[2] - x[1]);
+        ch[k] = (g2 - g1) / (0.5 * (x[2] - x[0]));
+        g[k] = g2 + 0.5 * ch[k] * (x[2] - x[1]);
+        k++;
+    }
+    smooth3(g, k, scratch);
+    smooth3(ch, k, scratch);
+    for (int e = 0; e < 2; e++) {
+        double q = e ? GROWTH_QUANTILE : 1.0 - GROWTH_QUANTILE;
+        s->growth[e] = k > 0 ? quantile(g, k, q) : NAN;
+        s->growth_change[e] = k > 0 ? quantile(ch, k, q) : NAN;
+    }
+}
+
 double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_across *a)
 {
     for (int i = 0; i < a->nseg; i++)
         a->seg[i].extrap_err = NAN;
+    for (int i = 0; i < a->nseg; i++)
+        for (int e = 0; e < 2; e++)
+            a->seg[i].growth[e] = a->seg[i].growth_change[e] = NAN;
     if (a->nnp < CF_ACROSS_MIN_NP || a->nseg == 0)
         return NAN;
     long top = a->np[a->nnp - 1], below = a->np[a->nnp - 2];
     cf_point *sub = malloc((n ? n : 1) * sizeof *sub);
-    double *v = malloc((n ? n : 1) * sizeof *v);
+    double *v = malloc(4 * (n ? n : 1) * sizeof *v);
     if (sub == NULL || v == NULL) {
         free(sub);
         free(v);
@@ -101,6 +197,7 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_ac
         double hi = i + 1 < a->nseg ? s->to_bytes : INFINITY;
         s->extrap_err =
             seg_backtest(c, s->algorithm, pts, n, sub, nsub, top, below, lo, hi, v, &sum, &cnt);
+        seg_growth(pts, n, a->np + a->nnp - 3, lo, hi, v, s);
     }
     free(sub);
     free(v);

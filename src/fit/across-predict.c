@@ -44,17 +44,38 @@ double cf_across_extrap_err(const cf_across *a, double m)
     return a->nseg > 0 ? extrap_err(a, a->nseg > 1 && m > a->seg[0].to_bytes) : NAN;
 }
 
+/* How far (ln) the measured growth of segment k reads above the model, going on
+ * accelerating as it did at the largest np (the high ends of its growth and of its change),
+ * d doublings beyond the largest measured np, at size m where the model reads t; 0 where it
+ * reads inside it, is unknown, or did not accelerate at (nearly) every size of the range (the
+ * low end of its change above 0): a change of growth either way is the noise of three
+ * points, and a growth that slowed down is what the algorithms' costs in lg p already do. */
+static double growth_reach(const cf_across *a, int k, double m, double d, double t)
+{
+    const cf_across_seg *s = &a->seg[k];
+    if (!(d > 0) || a->nnp == 0 || !(s->growth_change[0] > 0) || !isfinite(s->growth[1]) ||
+        !isfinite(s->growth_change[1]))
+        return 0.0;
+    double t_top, half;
+    cf_across_seg_predict(s, a->np[a->nnp - 1], m, &t_top, &half);
+    if (!(t_top > 0))
+        return 0.0;
+    double reach = s->growth[1] * d + 0.5 * s->growth_change[1] * d * d;
+    return fmax(0.0, reach - log(t / t_top));
+}
+
 /* Segment k's T at (p, m) with its 95% interval, multiplicative: the fit's own relative
  * half-width, widened by the backtested error for each doubling of p beyond the measured
- * process counts (or below them). */
+ * process counts (or below them); beyond them, the upper end also reaches as far as the
+ * measured growth going on accelerating would (growth_reach). */
 static void seg_interval(const cf_across *a, int k, long p, double m, double *t, double *lo,
                          double *hi)
 {
     double half;
     cf_across_seg_predict(&a->seg[k], p, m, t, &half);
-    double d = 0.0;
+    double d = 0.0, beyond = 0.0;
     if (a->nnp > 0 && p > a->np[a->nnp - 1])
-        d = log2((double)p / (double)a->np[a->nnp - 1]);
+        d = beyond = log2((double)p / (double)a->np[a->nnp - 1]);
     else if (a->nnp > 0 && p < a->np[0])
         d = log2((double)a->np[0] / (double)p);
     if (!(*t > 0) || !isfinite(*t)) {
@@ -62,9 +83,9 @@ static void seg_interval(const cf_across *a, int k, long p, double m, double *t,
         *hi = fmax(0.0, *t + half);
         return;
     }
-    double w = log1p(half / *t) + extrap_err(a, k) * d;
-    *lo = *t * exp(-w);
-    *hi = *t * exp(w);
+    double w = log1p(half / *t), e = extrap_err(a, k) * d;
+    *lo = *t * exp(-(w + e));
+    *hi = *t * exp(w + fmax(e, growth_reach(a, k, m, beyond, *t)));
 }
 
 void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)

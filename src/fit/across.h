@@ -60,6 +60,13 @@ typedef struct cf_across_seg {
      * sizes of the range; NAN when it could not be made. predict widens the interval by
      * this factor (as exp) for each doubling of p beyond the measured ones. */
     double extrap_err;
+    /* The measured growth at the largest np (cf_across_backtest): the slope of ln T in
+     * doublings of p there and its change per doubling, from the quadratic in log2 p through
+     * the three largest measured np at each size of the range; [0] the low and [1] the high
+     * end over the sizes (10th and 90th percentiles); NAN when unknown. Beyond the measured
+     * np, predict's interval also holds that growth going on changing as it did
+     * (accelerating or slowing down), which the measured np cannot rule out. */
+    double growth[2], growth_change[2];
 } cf_across_seg;
 
 /* The grid model: where the MPI library's switch rules are known (across-rules.c), each
@@ -240,7 +247,8 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
 int cf_across_fit_points_cands(const cf_coll *c, const char *datatype, const cf_point *pts,
                                size_t n, cf_across_search how, unsigned cands, cf_across *out,
                                cf_error *e);
-/* The backtest of a fitted across-np model from its points: each segment's extrap_err.
+/* The backtest of a fitted across-np model from its points: each segment's extrap_err, and
+ * its measured growth and growth_change at the largest np.
  * Returns the mean miss per doubling over every point at the largest np (NAN: none). */
 double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_across *a);
 /* The across-np fit commfit fit runs: cf_across_fit_points; with CF_ACROSS_P_LINEAR in

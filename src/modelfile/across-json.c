@@ -19,6 +19,12 @@ static json_t *jnum(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* [low, high], or null when unknown. */
+static json_t *pair_json(const double *v)
+{
+    return isfinite(v[0]) && isfinite(v[1]) ? json_pack("[f,f]", v[0], v[1]) : json_null();
+}
+
 static int set(json_t *o, const char *k, json_t *v)
 {
     return v == NULL || json_object_set_new(o, k, v) != 0 ? -1 : 0;
@@ -77,6 +83,8 @@ static json_t *seg_json(const cf_across_seg *s)
             cov[j * s->nbasis + l] = s->cov[j][l];
     if (set(o, "cov", matrix_json(cov, s->nbasis)) || set(o, "s2", jnum(s->s2)) ||
         set(o, "extrap_err_per_doubling", jnum(s->extrap_err)) ||
+        set(o, "growth_per_doubling", pair_json(s->growth)) ||
+        set(o, "growth_change_per_doubling", pair_json(s->growth_change)) ||
         set(o, "quality", quality_json(&s->q)))
         goto fail;
     return o;
@@ -234,6 +242,23 @@ static int get_nonneg(const where *w, const json_t *o, const char *field, double
     return 0;
 }
 
+/* An optional [low, high] pair of numbers, low <= high: NAN when absent or null. */
+static int get_optional_pair(const where *w, const json_t *o, const char *field, double *v)
+{
+    const json_t *j = json_object_get(o, field);
+    v[0] = v[1] = NAN;
+    if (j == NULL || json_is_null(j))
+        return 0;
+    for (size_t i = 0; i < 2 && json_is_array(j) && json_array_size(j) == 2; i++) {
+        const json_t *x = json_array_get(j, i);
+        if (json_is_number(x) && isfinite(json_number_value(x)))
+            v[i] = json_number_value(x);
+    }
+    if (!(v[0] <= v[1]))
+        return bad(w, field, "null or [low, high], two numbers, low <= high");
+    return 0;
+}
+
 static int get_str(const where *w, const json_t *o, const char *field, char *buf, size_t n)
 {
     const json_t *j = json_object_get(o, field);
@@ -346,6 +371,11 @@ static int seg_from_json(const json_t *j, const where *w, cf_across_seg *out)
     out->extrap_err = NAN;
     if (x != NULL && !json_is_null(x) &&
         get_nonneg(w, j, "extrap_err_per_doubling", &out->extrap_err))
+        return CF_EXIT_DATA;
+    /* Likewise the measured growth: unknown in older files, and the interval then holds
+     * the backtest's widening only. */
+    if (get_optional_pair(w, j, "growth_per_doubling", out->growth) ||
+        get_optional_pair(w, j, "growth_change_per_doubling", out->growth_change))
         return CF_EXIT_DATA;
     for (int a = 0; a < out->nbasis; a++)
         for (int b = 0; b < out->nbasis; b++)
