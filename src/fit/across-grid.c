@@ -131,8 +131,8 @@ static double size_error(const cf_across *a, cf_steps st, double m, const long *
  * only from 32 processes on): the cost per step of whichever algorithm ran at the largest np
  * measured at the size nearest m (in log), contention included; *d counts one doubling more
  * than lies between, for the change of algorithm. */
-static int borrow(const cf_across *a, long q, double m, const double *sz, int ns, double *rho,
-                  double *d, double *off)
+static int borrow(const cf_across *a, cf_steps st, long q, double m, const double *sz, int ns,
+                  double *rho, double *d, double *off)
 {
     const cf_across_grid *g = &a->grid;
     int best = -1;
@@ -145,7 +145,10 @@ static int borrow(const cf_across *a, long q, double m, const double *sz, int ns
         if (best >= 0 && g->pt[i].m == sz[best] && (top == NULL || g->pt[i].p > top->p))
             top = &g->pt[i];
     cf_rule_alg r0;
-    if (top == NULL || cf_rules_pick(g->rules, a->pattern, top->p, top->m, &r0) != 0)
+    /* A cost per step carries over only between step counts of one kind: a per-call tree's
+     * messages are not another algorithm's steps of T2. */
+    if (top == NULL || cf_rules_pick(g->rules, a->pattern, top->p, top->m, &r0) != 0 ||
+        cf_steps_per_call(r0.steps) != cf_steps_per_call(st))
         return -1;
     *rho = top->t_us / steps_at(a, r0.steps, top->p, top->m);
     *d = fmax(0.0, log2((double)q / (double)top->p)) + 1.0;
@@ -189,7 +192,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     double rho, d, off = 0.0; /* off: how far m lies beyond the sizes r was measured at */
     int borrowed = below < 0 && above < 0;
     if (borrowed) {
-        if (borrow(a, q, m, sz, ns, &rho, &d, &off) != 0)
+        if (borrow(a, r.steps, q, m, sz, ns, &rho, &d, &off) != 0)
             return -1;
     } else if (below >= 0 && above >= 0) {
         double x0 = log(fmax(sz[below], 1.0)), x1 = log(fmax(sz[above], 1.0));
@@ -210,8 +213,8 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
      * np 32), the cost per step at this size, of whatever ran at the largest np, says more
      * than r's at sizes far off. */
     double rb, dd, ob;
-    if (!borrowed && off > GRID_BORROW_OFF && borrow(a, q, m, sz, ns, &rb, &dd, &ob) == 0 &&
-        ob < off) {
+    if (!borrowed && off > GRID_BORROW_OFF &&
+        borrow(a, r.steps, q, m, sz, ns, &rb, &dd, &ob) == 0 && ob < off) {
         borrowed = 1;
         rho = rb;
         d = dd;

@@ -83,12 +83,26 @@ typedef enum cf_steps {
     CF_STEPS_RING2,            /* ring reduce-scatter and allgather: 2(p-1) steps of m/p */
     CF_STEPS_PIPELINE,         /* chain of segments: p-2 + ceil(m/CF_PIPELINE_SEG) steps */
     CF_STEPS_BINARY,           /* binary tree: ceil(lg(p+1)) - 1 levels of m */
-    CF_STEPS_KNOMIAL,          /* 4-nomial tree: ceil(log4 p) levels, each 3 sends posted
-                                  at once (isend, waitall): one step of 3m */
     CF_STEPS_NEIGHBOR,         /* neighbor exchange: one step of m, p/2 - 1 of 2m */
-    CF_STEPS_SEG_TREE          /* a tree of ceil(lg p) levels pipelining CF_SEG_TREE_SEG
-                                  segments: ceil(m/seg) + ceil(lg p) - 1 steps of a segment */
+    CF_STEPS_SEG_TREE,         /* reduce up a binomial tree in CF_SEG_TREE_SEG segments: as
+                                  CF_STEPS_REDUCE_BINOMIAL, one level moving ceil(m/seg)
+                                  segments */
+    /* Per-call timing (a barrier after each call, each rank's own time, their mean): */
+    CF_STEPS_REDUCE_BINOMIAL, /* a rank of the tree leaves once its last child's data came
+                                 in, one message after that child left: the mean over ranks is
+                                 (p-1)/p messages (2 T2 each, as at np=2 the sender leaves at
+                                 once) */
+    CF_STEPS_REDUCE_BINARY,   /* the same up a binary tree: (p - popcount(p))/p messages */
+    CF_STEPS_BCAST_BINOMIAL,  /* the k-nomial tree bcast below with k = 2 */
+    CF_STEPS_BCAST_KNOMIAL    /* 4-nomial tree bcast (isend per level, waitall): below
+                                 CF_EAGER_MAX a sender's sends all leave at once and share its
+                                 link, and it leaves; from it each level waits for its
+                                 transfers, a rank after its own levels; mean over ranks */
 } cf_steps;
+/* The size from which a send waits for its receiver (SMPI's default
+ * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that
+ * order): below it a sender's messages leave at once. */
+#define CF_EAGER_MAX 65536.0
 /* The segment a pipeline's step moves (Open MPI's tuned pipelines choose 1 to 128 KiB by
  * size and p; a middle value: the grid's line through measured np absorbs the rest). */
 #define CF_PIPELINE_SEG 65536.0
@@ -99,6 +113,10 @@ typedef struct cf_rule_alg {
     const char *name;
     cf_steps steps;
 } cf_rule_alg;
+
+/* Whether st counts the messages of a per-call tree (CF_STEPS_SEG_TREE on) rather than
+ * steps of T2: 1 or 0. */
+int cf_steps_per_call(cf_steps st);
 
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi"), NULL
  * when none is known. */

@@ -110,9 +110,8 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
         if (strcmp(c->pattern, "alltoall") == 0 && ra.steps == CF_STEPS_RING &&
             strncmp(ra.name, "pairwise", 8) != 0 && strcmp(ra.name, "two proc") != 0)
             o->overlap = 1;
-        else if (ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY ||
-                 ra.steps == CF_STEPS_KNOMIAL)
-            o->overlap = 2;
+        else if (ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY)
+            o->overlap = 2; /* a per-call tree's count is already each call's own mean */
         /* One latency, then each further step the sender's overhead. A tree's steps in a
          * loop of calls, the root moving on, also share their bytes among the processes:
          * each process sends and receives about one message a call where nothing waits. */

@@ -147,6 +147,45 @@ static double unit(double s)
     return UNIT_A + UNIT_B * s;
 }
 
+/* The per-call trees (a barrier after each call, the mean of the ranks' own times), in
+ * messages of 2 T2 each. */
+static void per_call_trees(const double *ut)
+{
+    double m = 65536;
+#define U(s) cf_unit_time(UM, ut, NUM, (s))
+    near(cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM), 2 * 63.0 / 64 * unit(m), 1e-9,
+         "binomial reduce at 64: a rank leaves one message after its last child");
+    near(cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, 2, m, UM, ut, NUM), unit(m), 1e-9,
+         "binomial reduce at 2: T2");
+    near(cf_steps_cost(CF_STEPS_REDUCE_BINARY, 12, m, UM, ut, NUM), 2 * 10.0 / 12 * unit(m), 1e-9,
+         "binary reduce at 12: the heights sum to 12 - popcount(12)");
+    near(cf_steps_cost(CF_STEPS_SEG_TREE, 64, m, UM, ut, NUM), 2 * 63.0 / 64 * 64 * U(1024), 1e-9,
+         "1 KiB segments up a binomial tree at 64: a level moves 64 segments");
+    near(cf_steps_cost(CF_STEPS_SEG_TREE, 16, 512, UM, ut, NUM), 2 * 15.0 / 16 * U(512), 1e-9,
+         "one segment up a binomial tree at 16");
+    /* Below CF_EAGER_MAX a sender's messages leave together: at np 8 the root's 3 children
+     * have their data after one message of 3m, 4's two after one more of 2m, 2's and 6's one
+     * after one more of m. */
+    double s = 256, a = 2 * U(3 * s), b = 2 * U(2 * s), c = 2 * U(s);
+    near(cf_steps_cost(CF_STEPS_BCAST_BINOMIAL, 8, s, UM, ut, NUM), (7 * a + 3 * b + 2 * c) / 8,
+         1e-9, "eager binomial bcast at 8: the mean arrival");
+    near(cf_steps_cost(CF_STEPS_BCAST_BINOMIAL, 2, s, UM, ut, NUM), unit(s), 1e-9,
+         "eager binomial bcast at 2: T2");
+    a = 2 * U(6 * s);
+    b = 2 * U(3 * s);
+    near(cf_steps_cost(CF_STEPS_BCAST_KNOMIAL, 16, s, UM, ut, NUM), (15 * a + 9 * b) / 16, 1e-9,
+         "eager 4-nomial bcast at 16: 6 children after 6m, 9 after 3m more");
+    /* From CF_EAGER_MAX on each level waits for its 3 transfers and every rank of a full
+     * tree leaves after 3 levels. */
+    near(cf_steps_cost(CF_STEPS_BCAST_KNOMIAL, 64, m, UM, ut, NUM), 3 * 2 * U(3 * m), 1e-9,
+         "4-nomial bcast at 64: 3 levels of 3 messages at once");
+    near(cf_steps_cost(CF_STEPS_BCAST_KNOMIAL, 32, m, UM, ut, NUM), 2 * U(m) + 2 * 2 * U(3 * m),
+         1e-9, "4-nomial bcast at 32: a level of 1, then 2 of 3");
+    ok(cf_steps_per_call(CF_STEPS_BCAST_KNOMIAL) && !cf_steps_per_call(CF_STEPS_LG),
+       "per-call trees apart from steps of T2");
+#undef U
+}
+
 static void steps(void)
 {
     double ut[NUM];
@@ -183,16 +222,9 @@ static void steps(void)
          "binary at 7: 2 levels");
     near(cf_steps_cost(CF_STEPS_BINARY, 16, m, UM, ut, NUM), 4 * unit(m), 1e-9,
          "binary at 16: 4 levels");
-    near(cf_steps_cost(CF_STEPS_KNOMIAL, 64, m, UM, ut, NUM), 3 * cf_unit_time(UM, ut, NUM, 3 * m),
-         1e-9, "4-nomial at 64: 3 levels, each 3 messages at once");
-    near(cf_steps_cost(CF_STEPS_KNOMIAL, 2, m, UM, ut, NUM), unit(m), 1e-9, "4-nomial at 2: 1");
     near(cf_steps_cost(CF_STEPS_NEIGHBOR, 8, m, UM, ut, NUM), unit(m) + 3 * unit(131072), 1e-9,
          "neighbor exchange at 8: m, then 3 of 2m");
-    near(cf_steps_cost(CF_STEPS_SEG_TREE, 64, m, UM, ut, NUM),
-         (64 + 5) * cf_unit_time(UM, ut, NUM, 1024), 1e-9,
-         "1 KiB segments through 6 levels: 64 + 5 steps of 1 KiB");
-    near(cf_steps_cost(CF_STEPS_SEG_TREE, 16, 512, UM, ut, NUM), 4 * cf_unit_time(UM, ut, NUM, 512),
-         1e-9, "one segment through 4 levels: 4 steps");
+    per_call_trees(ut);
 }
 
 /* SMPI's ompi allreduce runs at np=2 a ring of two half-size steps at some sizes, recursive
