@@ -26,6 +26,8 @@
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
     const cf_across_grid *g = &a->grid;
+    if (cf_steps_per_call(st) && g->nmsg >= 2)
+        return cf_steps_cost(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg);
     return cf_steps_cost(st, p, m, g->unit_bytes, g->unit_t_us, g->nunit);
 }
 
@@ -323,7 +325,8 @@ static double quantile(double *v, int n, double f)
     return v[(int)(f * (n - 1) + 0.5)];
 }
 
-void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n)
+void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n,
+                          const cf_contention *pingpong)
 {
     cf_across_grid *g = &a->grid;
     memset(g, 0, sizeof *g);
@@ -348,6 +351,11 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
     }
     snprintf(g->rules, sizeof g->rules, "%s", rules);
     unit_from_np2(g, a->pattern);
+    if (pingpong != NULL && pingpong->nunit >= 2)
+        for (int i = 0; i < pingpong->nunit && i < CF_UNIT_MAX; i++) {
+            g->msg_bytes[g->nmsg] = pingpong->unit_bytes[i];
+            g->msg_unit_us[g->nmsg++] = 0.5 * pingpong->unit_t_us[i];
+        }
     for (size_t i = 0; i < n; i++)
         if (pts[i].t_us > 0 && isfinite(pts[i].t_us))
             g->pt[g->n++] = (cf_grid_point){pts[i].p, pts[i].m, pts[i].t_us};

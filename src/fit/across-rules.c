@@ -493,11 +493,11 @@ static int popcount(long p)
 
 /* A k-nomial bcast tree in per-call timing (a barrier after each call; the mean over the
  * ranks of each one's own time in it). A rank receiving the data sends it on level by level,
- * the farthest first: at each level to up to k-1 ranks at once, which share its link, so that
- * the level costs one message of their bytes together. A message costs 2 T2: at np=2 the
- * root leaves at once and T2 is the receiver's time over 2. Below CF_EAGER_MAX a sender does
- * not wait: its messages of every level leave together and it leaves; from CF_EAGER_MAX on
- * each level waits for its transfers, and the rank leaves after its last. */
+ * the farthest first: at each level to up to k-1 ranks at once, which share its link. A
+ * message costs 2 units: at np=2 the root leaves at once and the unit is the receiver's
+ * time over 2. Below CF_EAGER_MAX a sender does not wait: its messages of every level leave
+ * together and it leaves; from CF_EAGER_MAX on each level waits for its transfers, and the
+ * rank leaves after its last (tree_msg costs both). */
 #define TREE_LEVELS_MAX 64
 typedef struct tree_bcast {
     const double *um, *ut;
@@ -507,9 +507,16 @@ typedef struct tree_bcast {
     double full[TREE_LEVELS_MAX]; /* the sum over a full subtree of k^j ranks, once known */
 } tree_bcast;
 
-static double tree_msg(const tree_bcast *tb, double bytes)
+/* k messages of m at once on one link. Waited for, they cost one message of their bytes
+ * together; sent eagerly, each keeps the latency of its own size (a message of km may take
+ * another protocol), and the link carries their bytes: one message, and k-1 times its
+ * time above the smallest size's. */
+static double tree_msg(const tree_bcast *tb, long k)
 {
-    return 2.0 * cf_unit_time(tb->um, tb->ut, tb->n, bytes);
+    if (!tb->eager)
+        return 2.0 * cf_unit_time(tb->um, tb->ut, tb->n, (double)k * tb->m);
+    double one = cf_unit_time(tb->um, tb->ut, tb->n, tb->m), floor = tb->ut[0];
+    return 2.0 * (one + (double)(k - 1) * fmax(0.0, one - floor));
 }
 
 /* The sum of the finish times over a subtree of n ranks, from its root's arrival. */
@@ -530,13 +537,13 @@ static double tree_bcast_sum(tree_bcast *tb, long n)
     for (long mask = top; mask > 0; mask /= k)
         for (long c = 1; c < k && c * mask < n; c++)
             children++;
-    double sum = 0.0, at = tb->eager ? tree_msg(tb, (double)children * tb->m) : 0.0;
+    double sum = 0.0, at = tb->eager ? tree_msg(tb, children) : 0.0;
     for (long mask = top; mask > 0; mask /= k) {
         long nl = 0;
         for (long c = 1; c < k && c * mask < n; c++)
             nl++;
         if (!tb->eager)
-            at += tree_msg(tb, (double)nl * tb->m);
+            at += tree_msg(tb, nl);
         for (long c = 1; c <= nl; c++) {
             long size = n - c * mask < mask ? n - c * mask : mask;
             sum += (double)size * at + tree_bcast_sum(tb, size);

@@ -96,8 +96,9 @@ typedef enum cf_steps {
     CF_STEPS_BCAST_BINOMIAL,  /* the k-nomial tree bcast below with k = 2 */
     CF_STEPS_BCAST_KNOMIAL    /* 4-nomial tree bcast (isend per level, waitall): below
                                  CF_EAGER_MAX a sender's sends all leave at once and share its
-                                 link, and it leaves; from it each level waits for its
-                                 transfers, a rank after its own levels; mean over ranks */
+                                 link, each with its own latency, and it leaves; from it each
+                                 level waits for its transfers (one message of their bytes), a
+                                 rank after its own levels; mean over ranks */
 } cf_steps;
 /* The size from which a send waits for its receiver (SMPI's default
  * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that
@@ -147,6 +148,12 @@ typedef struct cf_across_grid {
      * doubling of p beyond the largest measured (the error at the size read may be more). */
     double err_per_doubling;
     double step_growth; /* median ratio of the cost per step at the top to the one below */
+    /* The unit of the per-call trees' messages (cf_steps_per_call) where the table has a
+     * ping-pong: half its np=2 time by size (one message's per-call mean at np=2, where the
+     * sender leaves at once), nmsg 0 when none (the pattern's T2 then). The pattern's own
+     * np=2 times may run other algorithms (Open MPI's bcast sends 8 KiB segments there). */
+    int nmsg;
+    double msg_bytes[CF_UNIT_MAX], msg_unit_us[CF_UNIT_MAX];
 } cf_across_grid;
 /* A step_growth above this is contention that grows with np, and said so. */
 #define CF_GRID_CONTENTION 1.2
@@ -268,9 +275,11 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_ac
  * construction, and only the backtest says whether they also extrapolate better in p. */
 int cf_across_fit_extrap(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
                          unsigned cands, cf_across *out, cf_error *e);
-/* The grid of a (fitted) across-np model from its points under the rules; nothing when
- * the rules have none for the pattern, np=2 was not measured or there are too many points. */
-void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n);
+/* The grid of a (fitted) across-np model from its points under the rules, the ping-pong's
+ * np=2 curve pingpong costing the per-call trees' messages (NULL: none); nothing when the
+ * rules have none for the pattern, np=2 was not measured or there are too many points. */
+void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n,
+                          const cf_contention *pingpong);
 /* T at (p, m) from the grid with its 95% interval and the algorithm the rules run there;
  * -1 when the grid cannot answer there. */
 /* The fitted model's backtested error per doubling of p beyond the measured np at size m
@@ -291,6 +300,8 @@ void cf_cterm_sum_name(const cf_cterm_sum *s, char *buf, size_t n);
 int cf_cterm_sum_parse(const char *name, cf_cterm_sum *out);
 
 void cf_p2p_clear(cf_p2p *pp);
+/* The ping-pong's own np=2 curve among pp's, NULL when it has none. */
+const cf_contention *cf_p2p_pingpong(const cf_p2p *pp);
 /* The estimate for pattern c with datatype at (p, m); 0, or CF_EXIT_DATA when pp has none. */
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
                    cf_estimate *out);

@@ -34,7 +34,9 @@ reduce 4096 0.05 - 4 segments, binomial only at np 16
 allreduce 65536 0.35 - recursive doubling, never run at this size below np 64
 allreduce 16384 0.25 - recursive doubling, never run at this size below np 64
 bcast 1048576 0.15 - k-nomial levels of 3 sends at once, waited for
-bcast 16384 0.10 - k-nomial, its 9 sends leaving at once
+bcast 16384 0.15 - k-nomial, its 9 sends leaving at once
+bcast 65536 0.10 - k-nomial, 3 levels of 3 ping-pong messages
+bcast 262144 0.10 - k-nomial, binomial at np 16 read through the ping-pong
 bcast 1024 0.05 - k-nomial, the mean depth
 LIST
 # Where the rules' step count is untested beyond the measured np (bcast's k-nomial tree at
