@@ -236,10 +236,11 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     double w = GRID_FLOOR + step * (d + 0.1 * off);
     /* Without a backtest of its own here (the algorithm ran at fewer than three measured np,
      * or its cost is borrowed), the rules' step count is untested beyond the measured np:
-     * the fitted model's backtest at this size, per doubling beyond them, bounds it too. */
+     * the fitted model's backtest at this size, per doubling the reading spans (from the np
+     * it was read at, which may lie far below the largest measured), bounds it too. */
     double fe = cf_across_extrap_err(a, m);
-    if (!own && isfinite(fe) && a->nnp > 0 && q > a->np[a->nnp - 1])
-        w = fmax(w, expm1(fe * log2((double)q / (double)a->np[a->nnp - 1])));
+    if (!own && isfinite(fe) && d > 0)
+        w = fmax(w, expm1(fe * d));
     *lo = *t / (1.0 + w);
     *hi = *t * (1.0 + w);
     *algorithm = r.name;
