@@ -26,6 +26,8 @@
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
     const cf_across_grid *g = &a->grid;
+    if (cf_steps_per_call(st) && g->nmsg >= 2)
+        return cf_steps_cost(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg);
     return cf_steps_cost(st, p, m, g->unit_bytes, g->unit_t_us, g->nunit);
 }
 
@@ -131,8 +133,8 @@ static double size_error(const cf_across *a, cf_steps st, double m, const long *
  * only from 32 processes on): the cost per step of whichever algorithm ran at the largest np
  * measured at the size nearest m (in log), contention included; *d counts one doubling more
  * than lies between, for the change of algorithm. */
-static int borrow(const cf_across *a, long q, double m, const double *sz, int ns, double *rho,
-                  double *d, double *off)
+static int borrow(const cf_across *a, cf_steps st, long q, double m, const double *sz, int ns,
+                  double *rho, double *d, double *off)
 {
     const cf_across_grid *g = &a->grid;
     int best = -1;
@@ -145,7 +147,10 @@ static int borrow(const cf_across *a, long q, double m, const double *sz, int ns
         if (best >= 0 && g->pt[i].m == sz[best] && (top == NULL || g->pt[i].p > top->p))
             top = &g->pt[i];
     cf_rule_alg r0;
-    if (top == NULL || cf_rules_pick(g->rules, a->pattern, top->p, top->m, &r0) != 0)
+    /* A cost per step carries over only between step counts of one kind: a per-call tree's
+     * messages are not another algorithm's steps of T2. */
+    if (top == NULL || cf_rules_pick(g->rules, a->pattern, top->p, top->m, &r0) != 0 ||
+        cf_steps_per_call(r0.steps) != cf_steps_per_call(st))
         return -1;
     *rho = top->t_us / steps_at(a, r0.steps, top->p, top->m);
     *d = fmax(0.0, log2((double)q / (double)top->p)) + 1.0;
@@ -189,7 +194,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     double rho, d, off = 0.0; /* off: how far m lies beyond the sizes r was measured at */
     int borrowed = below < 0 && above < 0;
     if (borrowed) {
-        if (borrow(a, q, m, sz, ns, &rho, &d, &off) != 0)
+        if (borrow(a, r.steps, q, m, sz, ns, &rho, &d, &off) != 0)
             return -1;
     } else if (below >= 0 && above >= 0) {
         double x0 = log(fmax(sz[below], 1.0)), x1 = log(fmax(sz[above], 1.0));
@@ -210,8 +215,8 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
      * np 32), the cost per step at this size, of whatever ran at the largest np, says more
      * than r's at sizes far off. */
     double rb, dd, ob;
-    if (!borrowed && off > GRID_BORROW_OFF && borrow(a, q, m, sz, ns, &rb, &dd, &ob) == 0 &&
-        ob < off) {
+    if (!borrowed && off > GRID_BORROW_OFF &&
+        borrow(a, r.steps, q, m, sz, ns, &rb, &dd, &ob) == 0 && ob < off) {
         borrowed = 1;
         rho = rb;
         d = dd;
@@ -231,10 +236,11 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     double w = GRID_FLOOR + step * (d + 0.1 * off);
     /* Without a backtest of its own here (the algorithm ran at fewer than three measured np,
      * or its cost is borrowed), the rules' step count is untested beyond the measured np:
-     * the fitted model's backtest at this size, per doubling beyond them, bounds it too. */
+     * the fitted model's backtest at this size, per doubling the reading spans (from the np
+     * it was read at, which may lie far below the largest measured), bounds it too. */
     double fe = cf_across_extrap_err(a, m);
-    if (!own && isfinite(fe) && a->nnp > 0 && q > a->np[a->nnp - 1])
-        w = fmax(w, expm1(fe * log2((double)q / (double)a->np[a->nnp - 1])));
+    if (!own && isfinite(fe) && d > 0)
+        w = fmax(w, expm1(fe * d));
     *lo = *t / (1.0 + w);
     *hi = *t * (1.0 + w);
     *algorithm = r.name;
@@ -320,7 +326,8 @@ static double quantile(double *v, int n, double f)
     return v[(int)(f * (n - 1) + 0.5)];
 }
 
-void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n)
+void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n,
+                          const cf_contention *pingpong)
 {
     cf_across_grid *g = &a->grid;
     memset(g, 0, sizeof *g);
@@ -345,6 +352,11 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
     }
     snprintf(g->rules, sizeof g->rules, "%s", rules);
     unit_from_np2(g, a->pattern);
+    if (pingpong != NULL && pingpong->nunit >= 2)
+        for (int i = 0; i < pingpong->nunit && i < CF_UNIT_MAX; i++) {
+            g->msg_bytes[g->nmsg] = pingpong->unit_bytes[i];
+            g->msg_unit_us[g->nmsg++] = 0.5 * pingpong->unit_t_us[i];
+        }
     for (size_t i = 0; i < n; i++)
         if (pts[i].t_us > 0 && isfinite(pts[i].t_us))
             g->pt[g->n++] = (cf_grid_point){pts[i].p, pts[i].m, pts[i].t_us};

@@ -311,8 +311,8 @@ static const ompi_algs ompi_bcast_algs = {
      {"pipeline", CF_STEPS_PIPELINE},
      {"split binary tree", CF_STEPS_BINARY},
      {"binary tree", CF_STEPS_BINARY},
-     {"binomial tree", CF_STEPS_LG},
-     {"knomial tree", CF_STEPS_KNOMIAL},
+     {"binomial tree", CF_STEPS_BCAST_BINOMIAL},
+     {"knomial tree", CF_STEPS_BCAST_KNOMIAL},
      {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING},
      {"scatter + ring allgather", CF_STEPS_SCATTER_RING}},
     {{0},
@@ -321,8 +321,8 @@ static const ompi_algs ompi_bcast_algs = {
      {"pipeline", CF_STEPS_PIPELINE},
      {"split binary tree", CF_STEPS_BINARY},
      {"segmented binary tree", CF_STEPS_BINARY},
-     {"binomial tree", CF_STEPS_LG},
-     {"knomial tree", CF_STEPS_KNOMIAL},
+     {"binomial tree", CF_STEPS_BCAST_BINOMIAL},
+     {"knomial tree", CF_STEPS_BCAST_KNOMIAL},
      {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING},
      {"scatter + ring allgather", CF_STEPS_SCATTER_RING}},
 };
@@ -333,17 +333,17 @@ static const ompi_algs ompi_reduce_algs = {
      {"linear", CF_STEPS_RING},
      {"chain", CF_STEPS_PIPELINE},
      {"pipeline", CF_STEPS_PIPELINE},
-     {"binary tree", CF_STEPS_BINARY},
-     {"binomial tree", CF_STEPS_LG},
-     {"in-order binary tree", CF_STEPS_BINARY},
+     {"binary tree", CF_STEPS_REDUCE_BINARY},
+     {"binomial tree", CF_STEPS_REDUCE_BINOMIAL},
+     {"in-order binary tree", CF_STEPS_REDUCE_BINARY},
      {"Rabenseifner", CF_STEPS_HALVING2}},
     {{0},
      {"linear", CF_STEPS_RING},
      {"chain", CF_STEPS_PIPELINE},
      {"pipeline", CF_STEPS_PIPELINE},
-     {"binary tree", CF_STEPS_BINARY},
-     {"binomial tree", CF_STEPS_LG},
-     {"in-order binary tree", CF_STEPS_BINARY},
+     {"binary tree", CF_STEPS_REDUCE_BINARY},
+     {"binomial tree", CF_STEPS_REDUCE_BINOMIAL},
+     {"in-order binary tree", CF_STEPS_REDUCE_BINARY},
      {"linear", CF_STEPS_RING}},
 };
 
@@ -368,8 +368,9 @@ static const ompi_algs ompi_allgather_algs = {
 /* Open MPI's binomial reduce cuts the vector into 1 KiB segments where the communicator is
  * large for the size (coll_tuned_reduce_intra_dec_fixed's "Binomial_1K" line, a1 = 0.6016/1024
  * per byte, b1 = 1.3496), and never below 2 KiB nor, under 8 processes, below 20 KiB; SMPI 3.32's
- * reduce__ompi_binomial decides so for its ompi selector. The segments turn the cost from
- * lg p steps of m into one step per segment: a switch in p and m that no table band shows. */
+ * reduce__ompi_binomial decides so for its ompi selector. The segments turn a level's cost
+ * from one message of m into ceil(m / 1 KiB) of a segment: a switch in p and m that no table
+ * band shows. */
 #define OMPI_REDUCE_A1 (0.6016 / 1024.0)
 #define OMPI_REDUCE_B1 1.3496
 
@@ -477,6 +478,84 @@ double cf_unit_time(const double *um, const double *ut, int n, double s)
     return exp(y0 + k * (log(fmax(s, 1.0)) - x0));
 }
 
+int cf_steps_per_call(cf_steps st)
+{
+    return st >= CF_STEPS_SEG_TREE;
+}
+
+static int popcount(long p)
+{
+    int c = 0;
+    for (; p > 0; p >>= 1)
+        c += (int)(p & 1);
+    return c;
+}
+
+/* A k-nomial bcast tree in per-call timing (a barrier after each call; the mean over the
+ * ranks of each one's own time in it). A rank receiving the data sends it on level by level,
+ * the farthest first: at each level to up to k-1 ranks at once, which share its link. A
+ * message costs 2 units: at np=2 the root leaves at once and the unit is the receiver's
+ * time over 2. Below CF_EAGER_MAX a sender does not wait: its messages of every level leave
+ * together and it leaves; from CF_EAGER_MAX on each level waits for its transfers, and the
+ * rank leaves after its last (tree_msg costs both). */
+#define TREE_LEVELS_MAX 64
+typedef struct tree_bcast {
+    const double *um, *ut;
+    int n;
+    double m;
+    int eager, k;
+    double full[TREE_LEVELS_MAX]; /* the sum over a full subtree of k^j ranks, once known */
+} tree_bcast;
+
+/* k messages of m at once on one link. Waited for, they cost one message of their bytes
+ * together; sent eagerly, each keeps the latency of its own size (a message of km may take
+ * another protocol), and the link carries their bytes: one message, and k-1 times its
+ * time above the smallest size's. */
+static double tree_msg(const tree_bcast *tb, long k)
+{
+    if (!tb->eager)
+        return 2.0 * cf_unit_time(tb->um, tb->ut, tb->n, (double)k * tb->m);
+    double one = cf_unit_time(tb->um, tb->ut, tb->n, tb->m), floor = tb->ut[0];
+    return 2.0 * (one + (double)(k - 1) * fmax(0.0, one - floor));
+}
+
+/* The sum of the finish times over a subtree of n ranks, from its root's arrival. */
+static double tree_bcast_sum(tree_bcast *tb, long n)
+{
+    long k = tb->k, top = 1;
+    int j = 0;
+    if (n <= 1)
+        return 0.0;
+    while (top * k < n) {
+        top *= k;
+        j++;
+    }
+    int full = j + 1 < TREE_LEVELS_MAX && top * k == n;
+    if (full && tb->full[j + 1] > 0)
+        return tb->full[j + 1];
+    long children = 0;
+    for (long mask = top; mask > 0; mask /= k)
+        for (long c = 1; c < k && c * mask < n; c++)
+            children++;
+    double sum = 0.0, at = tb->eager ? tree_msg(tb, children) : 0.0;
+    for (long mask = top; mask > 0; mask /= k) {
+        long nl = 0;
+        for (long c = 1; c < k && c * mask < n; c++)
+            nl++;
+        if (!tb->eager)
+            at += tree_msg(tb, nl);
+        for (long c = 1; c <= nl; c++) {
+            long size = n - c * mask < mask ? n - c * mask : mask;
+            sum += (double)size * at + tree_bcast_sum(tb, size);
+        }
+    }
+    if (!tb->eager)
+        sum += at; /* the rank itself leaves after its last level */
+    if (full)
+        tb->full[j + 1] = sum;
+    return sum;
+}
+
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n)
 {
     int lg = cf_ceil_lg(p);
@@ -533,19 +612,25 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     case CF_STEPS_BINARY: /* a level's two children are served at once: its levels */
         s = (double)(cf_ceil_lg(p + 1) - 1) * T2(m);
         break;
-    case CF_STEPS_KNOMIAL: { /* a level's sends leave at once and share the sender's link */
-        int levels = 0;
-        for (long r = 1; r < p; r *= 4)
-            levels++;
-        s = (double)levels * T2((double)(p < 4 ? p - 1 : 3) * m);
-        break;
-    }
     case CF_STEPS_NEIGHBOR:
         s = T2(m) + (double)(p / 2 - 1) * T2(2.0 * m);
         break;
     case CF_STEPS_SEG_TREE: {
         double seg = fmin(m, CF_SEG_TREE_SEG);
-        s = (ceil(m / seg) + (double)lg - 1.0) * T2(seg);
+        s = 2.0 * (double)(p - 1) / (double)p * ceil(m / seg) * T2(seg);
+        break;
+    }
+    case CF_STEPS_REDUCE_BINOMIAL:
+        s = 2.0 * (double)(p - 1) / (double)p * T2(m);
+        break;
+    case CF_STEPS_REDUCE_BINARY:
+        s = 2.0 * (double)(p - popcount(p)) / (double)p * T2(m);
+        break;
+    case CF_STEPS_BCAST_BINOMIAL:
+    case CF_STEPS_BCAST_KNOMIAL: {
+        tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4,
+                         {0}};
+        s = tree_bcast_sum(&tb, p) / (double)p;
         break;
     }
     }

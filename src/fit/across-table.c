@@ -371,7 +371,7 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
         if ((rc = cf_across_fit_extrap(ks[i].c, ks[i].datatype, pts, n, cands, a, e)) != 0)
             break;
         if (a->error[0] == '\0')
-            cf_across_grid_build(a, rules, pts, n);
+            cf_across_grid_build(a, rules, pts, n, cf_p2p_pingpong(&out->pp));
         out->n++;
         if (a->error[0] != '\0' && note_add(notes, nnotes, "%s (%s): %s; fitted per np only",
                                             a->pattern, a->datatype, a->error) != 0)

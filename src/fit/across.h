@@ -90,12 +90,27 @@ typedef enum cf_steps {
     CF_STEPS_RING2,            /* ring reduce-scatter and allgather: 2(p-1) steps of m/p */
     CF_STEPS_PIPELINE,         /* chain of segments: p-2 + ceil(m/CF_PIPELINE_SEG) steps */
     CF_STEPS_BINARY,           /* binary tree: ceil(lg(p+1)) - 1 levels of m */
-    CF_STEPS_KNOMIAL,          /* 4-nomial tree: ceil(log4 p) levels, each 3 sends posted
-                                  at once (isend, waitall): one step of 3m */
     CF_STEPS_NEIGHBOR,         /* neighbor exchange: one step of m, p/2 - 1 of 2m */
-    CF_STEPS_SEG_TREE          /* a tree of ceil(lg p) levels pipelining CF_SEG_TREE_SEG
-                                  segments: ceil(m/seg) + ceil(lg p) - 1 steps of a segment */
+    CF_STEPS_SEG_TREE,         /* reduce up a binomial tree in CF_SEG_TREE_SEG segments: as
+                                  CF_STEPS_REDUCE_BINOMIAL, one level moving ceil(m/seg)
+                                  segments */
+    /* Per-call timing (a barrier after each call, each rank's own time, their mean): */
+    CF_STEPS_REDUCE_BINOMIAL, /* a rank of the tree leaves once its last child's data came
+                                 in, one message after that child left: the mean over ranks is
+                                 (p-1)/p messages (2 T2 each, as at np=2 the sender leaves at
+                                 once) */
+    CF_STEPS_REDUCE_BINARY,   /* the same up a binary tree: (p - popcount(p))/p messages */
+    CF_STEPS_BCAST_BINOMIAL,  /* the k-nomial tree bcast below with k = 2 */
+    CF_STEPS_BCAST_KNOMIAL    /* 4-nomial tree bcast (isend per level, waitall): below
+                                 CF_EAGER_MAX a sender's sends all leave at once and share its
+                                 link, each with its own latency, and it leaves; from it each
+                                 level waits for its transfers (one message of their bytes), a
+                                 rank after its own levels; mean over ranks */
 } cf_steps;
+/* The size from which a send waits for its receiver (SMPI's default
+ * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that
+ * order): below it a sender's messages leave at once. */
+#define CF_EAGER_MAX 65536.0
 /* The segment a pipeline's step moves (Open MPI's tuned pipelines choose 1 to 128 KiB by
  * size and p; a middle value: the grid's line through measured np absorbs the rest). */
 #define CF_PIPELINE_SEG 65536.0
@@ -106,6 +121,10 @@ typedef struct cf_rule_alg {
     const char *name;
     cf_steps steps;
 } cf_rule_alg;
+
+/* Whether st counts the messages of a per-call tree (CF_STEPS_SEG_TREE on) rather than
+ * steps of T2: 1 or 0. */
+int cf_steps_per_call(cf_steps st);
 
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi"), NULL
  * when none is known. */
@@ -136,6 +155,12 @@ typedef struct cf_across_grid {
      * doubling of p beyond the largest measured (the error at the size read may be more). */
     double err_per_doubling;
     double step_growth; /* median ratio of the cost per step at the top to the one below */
+    /* The unit of the per-call trees' messages (cf_steps_per_call) where the table has a
+     * ping-pong: half its np=2 time by size (one message's per-call mean at np=2, where the
+     * sender leaves at once), nmsg 0 when none (the pattern's T2 then). The pattern's own
+     * np=2 times may run other algorithms (Open MPI's bcast sends 8 KiB segments there). */
+    int nmsg;
+    double msg_bytes[CF_UNIT_MAX], msg_unit_us[CF_UNIT_MAX];
 } cf_across_grid;
 /* A step_growth above this is contention that grows with np, and said so. */
 #define CF_GRID_CONTENTION 1.2
@@ -258,9 +283,11 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_ac
  * construction, and only the backtest says whether they also extrapolate better in p. */
 int cf_across_fit_extrap(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
                          unsigned cands, cf_across *out, cf_error *e);
-/* The grid of a (fitted) across-np model from its points under the rules; nothing when
- * the rules have none for the pattern, np=2 was not measured or there are too many points. */
-void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n);
+/* The grid of a (fitted) across-np model from its points under the rules, the ping-pong's
+ * np=2 curve pingpong costing the per-call trees' messages (NULL: none); nothing when the
+ * rules have none for the pattern, np=2 was not measured or there are too many points. */
+void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n,
+                          const cf_contention *pingpong);
 /* T at (p, m) from the grid with its 95% interval and the algorithm the rules run there;
  * -1 when the grid cannot answer there. */
 /* The fitted model's backtested error per doubling of p beyond the measured np at size m
@@ -281,6 +308,8 @@ void cf_cterm_sum_name(const cf_cterm_sum *s, char *buf, size_t n);
 int cf_cterm_sum_parse(const char *name, cf_cterm_sum *out);
 
 void cf_p2p_clear(cf_p2p *pp);
+/* The ping-pong's own np=2 curve among pp's, NULL when it has none. */
+const cf_contention *cf_p2p_pingpong(const cf_p2p *pp);
 /* The estimate for pattern c with datatype at (p, m); 0, or CF_EXIT_DATA when pp has none. */
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
                    cf_estimate *out);

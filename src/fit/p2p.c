@@ -72,7 +72,7 @@ typedef struct cost_parts {
 static const double unit_bytes[2] = {1.0, 1e15}, unit_one[2] = {1.0, 1.0};
 
 /* The ping-pong's measured np=2 curve, where the file has it (at least two sizes). */
-static const cf_contention *pingpong_curve(const cf_p2p *pp)
+const cf_contention *cf_p2p_pingpong(const cf_p2p *pp)
 {
     for (size_t i = 0; i < pp->ncont; i++)
         if (pp->cont[i].np == 2 && pp->cont[i].nunit >= 2 &&
@@ -91,7 +91,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
 {
     cf_rule_alg ra;
     memset(o, 0, sizeof *o);
-    const cf_contention *u = pingpong_curve(pp);
+    const cf_contention *u = cf_p2p_pingpong(pp);
     if (pp->rules[0] != '\0' && u != NULL && cf_rules_pick(pp->rules, c->pattern, p, m, &ra) == 0) {
         /* Each step a ping-pong of its size, read on the measured curve (a protocol's or a
          * cache's step, a pipeline's segments, show there and not in alpha and beta): its
@@ -110,9 +110,8 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
         if (strcmp(c->pattern, "alltoall") == 0 && ra.steps == CF_STEPS_RING &&
             strncmp(ra.name, "pairwise", 8) != 0 && strcmp(ra.name, "two proc") != 0)
             o->overlap = 1;
-        else if (ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY ||
-                 ra.steps == CF_STEPS_KNOMIAL)
-            o->overlap = 2;
+        else if (ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY)
+            o->overlap = 2; /* a per-call tree's count is already each call's own mean */
         /* One latency, then each further step the sender's overhead. A tree's steps in a
          * loop of calls, the root moving on, also share their bytes among the processes:
          * each process sends and receives about one message a call where nothing waits. */

@@ -108,6 +108,14 @@ static json_t *grid_json(const cf_across_grid *g)
         if (json_array_append_new(
                 pts, json_pack("[I,f,f]", (json_int_t)g->pt[i].p, g->pt[i].m, g->pt[i].t_us)))
             goto fail;
+    if (g->nmsg > 0) {
+        json_t *msg = json_array();
+        if (set(o, "message_unit", msg))
+            goto fail;
+        for (int i = 0; i < g->nmsg; i++)
+            if (json_array_append_new(msg, json_pack("[f,f]", g->msg_bytes[i], g->msg_unit_us[i])))
+                goto fail;
+    }
     return o;
 fail:
     json_decref(o);
@@ -438,6 +446,20 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
     if (get_nonneg(w, j, "err_per_doubling", &g->err_per_doubling) ||
         get_nonneg(w, j, "step_growth", &g->step_growth))
         return CF_EXIT_DATA;
+    /* Absent (no ping-pong, or a file from before it): the per-call trees use T2. */
+    const json_t *msg = json_object_get(j, "message_unit");
+    g->nmsg = 0;
+    if (msg == NULL)
+        return 0;
+    if (!json_is_array(msg) || json_array_size(msg) < 2 || json_array_size(msg) > CF_UNIT_MAX)
+        return bad(w, "message_unit", "an array of 2 to 64 [bytes, t_us] pairs");
+    for (size_t i = 0; i < json_array_size(msg); i++) {
+        double v[2];
+        if (get_tuple(json_array_get(msg, i), 2, v) != 0 || (i > 0 && v[0] <= g->msg_bytes[i - 1]))
+            return bad(w, "message_unit", "[bytes, t_us] pairs by increasing size, times > 0");
+        g->msg_bytes[i] = v[0];
+        g->msg_unit_us[g->nmsg++] = v[1];
+    }
     return 0;
 }
 

@@ -147,6 +147,47 @@ static double unit(double s)
     return UNIT_A + UNIT_B * s;
 }
 
+/* The per-call trees (a barrier after each call, the mean of the ranks' own times), in
+ * messages of 2 T2 each. */
+static void per_call_trees(const double *ut)
+{
+    double m = 65536;
+#define U(s) cf_unit_time(UM, ut, NUM, (s))
+    near(cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM), 2 * 63.0 / 64 * unit(m), 1e-9,
+         "binomial reduce at 64: a rank leaves one message after its last child");
+    near(cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, 2, m, UM, ut, NUM), unit(m), 1e-9,
+         "binomial reduce at 2: T2");
+    near(cf_steps_cost(CF_STEPS_REDUCE_BINARY, 12, m, UM, ut, NUM), 2 * 10.0 / 12 * unit(m), 1e-9,
+         "binary reduce at 12: the heights sum to 12 - popcount(12)");
+    near(cf_steps_cost(CF_STEPS_SEG_TREE, 64, m, UM, ut, NUM), 2 * 63.0 / 64 * 64 * U(1024), 1e-9,
+         "1 KiB segments up a binomial tree at 64: a level moves 64 segments");
+    near(cf_steps_cost(CF_STEPS_SEG_TREE, 16, 512, UM, ut, NUM), 2 * 15.0 / 16 * U(512), 1e-9,
+         "one segment up a binomial tree at 16");
+    /* Below CF_EAGER_MAX a sender's k messages leave together, each with its own latency and
+     * their bytes on one link: 2 (T2(m) + (k-1) (T2(m) - T2(smallest))). At np 8 the root's 3
+     * children have their data after 3 such messages, 4's two after 2 more, 2's and 6's one
+     * after one more. */
+    double s = 256, one = U(s), above = one - unit(1);
+    double a = 2 * (one + 2 * above), b = 2 * (one + above), c = 2 * one;
+    near(cf_steps_cost(CF_STEPS_BCAST_BINOMIAL, 8, s, UM, ut, NUM), (7 * a + 3 * b + 2 * c) / 8,
+         1e-9, "eager binomial bcast at 8: the mean arrival");
+    near(cf_steps_cost(CF_STEPS_BCAST_BINOMIAL, 2, s, UM, ut, NUM), unit(s), 1e-9,
+         "eager binomial bcast at 2: T2");
+    a = 2 * (one + 5 * above);
+    b = 2 * (one + 2 * above);
+    near(cf_steps_cost(CF_STEPS_BCAST_KNOMIAL, 16, s, UM, ut, NUM), (15 * a + 9 * b) / 16, 1e-9,
+         "eager 4-nomial bcast at 16: 6 children after 6 messages, 9 after 3 more");
+    /* From CF_EAGER_MAX on each level waits for its 3 transfers and every rank of a full
+     * tree leaves after 3 levels. */
+    near(cf_steps_cost(CF_STEPS_BCAST_KNOMIAL, 64, m, UM, ut, NUM), 3 * 2 * U(3 * m), 1e-9,
+         "4-nomial bcast at 64: 3 levels of 3 messages at once");
+    near(cf_steps_cost(CF_STEPS_BCAST_KNOMIAL, 32, m, UM, ut, NUM), 2 * U(m) + 2 * 2 * U(3 * m),
+         1e-9, "4-nomial bcast at 32: a level of 1, then 2 of 3");
+    ok(cf_steps_per_call(CF_STEPS_BCAST_KNOMIAL) && !cf_steps_per_call(CF_STEPS_LG),
+       "per-call trees apart from steps of T2");
+#undef U
+}
+
 static void steps(void)
 {
     double ut[NUM];
@@ -183,16 +224,9 @@ static void steps(void)
          "binary at 7: 2 levels");
     near(cf_steps_cost(CF_STEPS_BINARY, 16, m, UM, ut, NUM), 4 * unit(m), 1e-9,
          "binary at 16: 4 levels");
-    near(cf_steps_cost(CF_STEPS_KNOMIAL, 64, m, UM, ut, NUM), 3 * cf_unit_time(UM, ut, NUM, 3 * m),
-         1e-9, "4-nomial at 64: 3 levels, each 3 messages at once");
-    near(cf_steps_cost(CF_STEPS_KNOMIAL, 2, m, UM, ut, NUM), unit(m), 1e-9, "4-nomial at 2: 1");
     near(cf_steps_cost(CF_STEPS_NEIGHBOR, 8, m, UM, ut, NUM), unit(m) + 3 * unit(131072), 1e-9,
          "neighbor exchange at 8: m, then 3 of 2m");
-    near(cf_steps_cost(CF_STEPS_SEG_TREE, 64, m, UM, ut, NUM),
-         (64 + 5) * cf_unit_time(UM, ut, NUM, 1024), 1e-9,
-         "1 KiB segments through 6 levels: 64 + 5 steps of 1 KiB");
-    near(cf_steps_cost(CF_STEPS_SEG_TREE, 16, 512, UM, ut, NUM), 4 * cf_unit_time(UM, ut, NUM, 512),
-         1e-9, "one segment through 4 levels: 4 steps");
+    per_call_trees(ut);
 }
 
 /* SMPI's ompi allreduce runs at np=2 a ring of two half-size steps at some sizes, recursive
@@ -226,7 +260,7 @@ static void unit_np2(void)
     cf_error_clear(&e);
     ok(cf_across_fit_points(cf_coll_find("allreduce"), "float", pts, n, &a, &e) == 0,
        "allreduce at np 2-16 fits");
-    cf_across_grid_build(&a, "smpi-ompi", pts, n);
+    cf_across_grid_build(&a, "smpi-ompi", pts, n, NULL);
     is_str(a.grid.rules, "smpi-ompi", "smpi-ompi: a grid");
     double worst = 0;
     for (int i = 0; i < a.grid.nunit; i++)
@@ -285,7 +319,7 @@ static int fit(const cf_point *pts, size_t n, cf_across *a)
     if (cf_across_fit_points(cf_coll_find("allgather"), "byte", pts, n, a, &e) != 0 ||
         a->error[0] != '\0')
         return -1;
-    cf_across_grid_build(a, "smpi-mpich", pts, n);
+    cf_across_grid_build(a, "smpi-mpich", pts, n, NULL);
     return a->grid.rules[0] != '\0' ? 0 : -1;
 }
 
@@ -351,6 +385,64 @@ static void exact(void)
     json_decref(j);
 }
 
+/* Open MPI's bcast at np=2 runs segmented algorithms whose times are no one message's: the
+ * per-call trees cost their messages with the ping-pong. Exact data: a message takes
+ * c(m) = 0.001 m^0.9 us, the np=2 bcast T2(m) = 0.01 m^0.5; the binomial tree at np 16 waits
+ * for each of its 4 levels (from 64 KiB): 4 c(m); the 4-nomial at np 64 (never measured)
+ * 3 levels of 3 messages at once: 3 c(3m), read from the binomial's cost per message. */
+static double msg_time(double m)
+{
+    return 1e-3 * pow(m, 0.9);
+}
+
+static void message_unit(void)
+{
+    static const double sz[] = {4096, 65536, 262144, 1048576};
+    static cf_across a, b;
+    static cf_contention pp;
+    cf_point pts[12];
+    size_t n = 0;
+    pp.np = 2;
+    snprintf(pp.pattern, sizeof pp.pattern, "pingpong");
+    for (int i = 0; i < 4; i++) {
+        pts[n++] = (cf_point){2, sz[i], 1e-2 * sqrt(sz[i])};
+        pp.unit_bytes[pp.nunit] = sz[i];
+        pp.unit_t_us[pp.nunit++] = msg_time(sz[i]);
+    }
+    for (int i = 0; i < 4; i++) /* linear at np 4 and 8: another algorithm, a fit of 3 np */
+        pts[n++] =
+            (cf_point){i < 2 ? 4 : 8, sz[1 + i % 2], (i < 2 ? 3 : 7) * msg_time(sz[1 + i % 2])};
+    pts[n++] = (cf_point){16, 65536, 4 * msg_time(65536)};
+    pts[n++] = (cf_point){16, 262144, 4 * msg_time(262144)};
+    cf_error e;
+    cf_error_clear(&e);
+    is_int(cf_across_fit_points(cf_coll_find("bcast"), "byte", pts, n, &a, &e), 0,
+           "bcast at np 2-16 fits");
+    b = a;
+    cf_across_grid_build(&a, "smpi-ompi", pts, n, &pp);
+    cf_across_grid_build(&b, "smpi-ompi", pts, n, NULL);
+    double t = 0, tb = 0, lo, hi;
+    const char *alg;
+    double want = 3 * msg_time(3 * 65536);
+    int rc = cf_across_grid_predict(&a, 64, 65536, &t, &lo, &hi, &alg);
+    ok(rc == 0 && fabs(t - want) < 1e-9 * want,
+       "4-nomial at np 64 from the binomial at 16 through the ping-pong: %.3f us for %.3f", t,
+       want);
+    rc = cf_across_grid_predict(&b, 64, 65536, &tb, &lo, &hi, &alg);
+    ok(rc == 0 && fabs(tb - want) > 0.2 * want,
+       "through the np=2 bcast instead: %.3f us, 20%% off or more", tb);
+    /* The model file keeps the message unit. */
+    json_t *j = cf_across_to_json(&a);
+    cf_error_clear(&e);
+    rc = j != NULL ? cf_across_from_json(j, "m.json", 0, &b, &e) : -1;
+    tb = 0;
+    if (rc == 0)
+        cf_across_grid_predict(&b, 64, 65536, &tb, &lo, &hi, &alg);
+    ok(rc == 0 && b.error[0] == '\0' && b.grid.nmsg == 4 && tb == t,
+       "the message unit reads back: the same prediction (%.3f; %s)", tb, e.msg);
+    json_decref(j);
+}
+
 static void contention(void)
 {
     static const long nps[] = {2, 4, 8, 16, 32};
@@ -409,6 +501,7 @@ int main(void)
     steps();
     unit_np2();
     exact();
+    message_unit();
     contention();
     noisy();
     return tap_done();
