@@ -381,6 +381,18 @@ static int ompi_reduce_segmented(long p, double m)
     return (double)p > OMPI_REDUCE_A1 * m + OMPI_REDUCE_B1;
 }
 
+/* A ring allreduce of fewer elements than processes (the reductions are timed on floats,
+ * 4 bytes) has no block for every process, and neither library runs it: Open MPI's ring
+ * (and its segmented ring, which falls back to the ring first) runs recursive doubling
+ * instead (coll_base_allreduce.c, "count less than size"); SMPI 3.32 runs both as its
+ * logical ring, which hands such a count to its default allreduce, a reduce then a bcast
+ * (allreduce-lr.cpp). */
+static cf_rule_alg ring_too_short(int smpi)
+{
+    return smpi ? (cf_rule_alg){"reduce + bcast", CF_STEPS_LG2}
+                : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD};
+}
+
 static int pick_ompi_as(const char *pattern, long p, double m, int smpi, cf_rule_alg *a)
 {
     static const struct {
@@ -401,6 +413,9 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, cf_rule
         if (smpi && by[i].algs == &ompi_reduce_algs && alg == RD_BINOMIAL &&
             ompi_reduce_segmented(p, m))
             *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE};
+        if (by[i].algs == &ompi_allreduce_algs && (alg == AR_RING || alg == AR_SEGRING) &&
+            m / 4.0 < (double)p)
+            *a = ring_too_short(smpi);
         return 0;
     }
     return -1;
