@@ -67,4 +67,20 @@ while read -r b truth; do
 done <truth
 check "fat-tree bcast at np 128: every size inside its interval ($inside of $total)" test "$inside" -eq "$total" -a "$total" -ge 10
 
+# From np=2 alone: allreduce of 1 and 4 floats at np 16, where Open MPI's table names a
+# segmented ring that SMPI does not run (fewer floats than processes: its default reduce +
+# bcast): inside the interval (42.8 and 57.0 us for 11.1, both outside, when costed as a
+# ring), within 20% at 4 B, where np=2 ran the same (1 float on 2 processes), and 40% at
+# 16 B, which np=2 ran as a logical ring (4 floats on 2), read through that.
+run "$COMMFIT" fit -q -i "$tab" --np 2 -o m2.json
+expect_rc 0 "fit at np 2 only"
+for bt in 4:0.2 16:0.4; do
+    b=${bt%:*} tol=${bt#*:}
+    truth=$(awk -F, -v b="$b" '!/^#/ && $1 == "allreduce" && $2 == 16 && $3 == b { print $11 }' "$tab")
+    run "$COMMFIT" predict -m m2.json -p allreduce -n 16 -b "$b" -f csv
+    check "allreduce at np 16, $b B, from np 2: $(awk -F, 'NR == 2 { print $5, $6, $7, $10 }' "$T/out") for $truth" \
+        awk -F, -v t="$truth" -v tol="$tol" 'NR == 2 { e = ($5 - t) / t; if (e < 0) e = -e
+            exit !(e <= tol && $6 <= t && t <= $7 && $10 == "reduce + bcast") }' "$T/out"
+done
+
 done_testing
