@@ -45,6 +45,7 @@ typedef struct source {
     long np;
     int kind;
     const cf_fit *fit;
+    cf_near *near;               /* fit: its correction by the measured points, once built */
     double bytes_min, bytes_max; /* the sizes this source has seen */
     char model[96];
     int nodes_extra;                  /* p2p: np spans nodes np=2 did not */
@@ -238,7 +239,12 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
 static void cache_clear(ctx *c)
 {
     for (size_t i = 0; i < c->nslots; i++)
-        free(c->slots[i]);
+        if (c->slots[i] != NULL) {
+            if (c->slots[i]->near != NULL)
+                cf_near_clear(c->slots[i]->near);
+            free(c->slots[i]->near);
+            free(c->slots[i]);
+        }
     free(c->slots);
     c->slots = NULL;
     c->nslots = c->nused = 0;
@@ -253,7 +259,7 @@ static size_t slot_of(source *const *slots, size_t nslots, long np)
 }
 
 /* The source at np, resolved once per np: a batch of a million points asks for few. */
-static const source *source_at(ctx *c, long np, cf_error *e)
+static source *source_at(ctx *c, long np, cf_error *e)
 {
     if (c->nslots > 0) {
         source *s = c->slots[slot_of(c->slots, c->nslots, np)];
@@ -276,7 +282,7 @@ static const source *source_at(ctx *c, long np, cf_error *e)
         c->slots = t;
         c->nslots = n;
     }
-    source *s = malloc(sizeof *s);
+    source *s = calloc(1, sizeof *s);
     if (s == NULL) {
         cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         return NULL;
@@ -427,10 +433,28 @@ static void near_note(const cf_prediction *pr, cf_predict_answer *out)
     join(out->bnote, sizeof out->bnote, part);
 }
 
+/* The fit's answer corrected by its measured points, through the source's reading of
+ * them, built at its first answer (a batch of sizes reads the points once). */
+static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
+{
+    if (s->near == NULL) {
+        s->near = malloc(sizeof *s->near);
+        if (s->near == NULL || cf_near_init(s->near, s->fit, blocks) != 0) {
+            if (s->near != NULL)
+                cf_near_clear(s->near);
+            free(s->near);
+            s->near = NULL;
+            return cf_fit_predict_near_blocks(s->fit, m, blocks, pr);
+        }
+    }
+    return cf_near_predict(s->near, m, pr);
+}
+
 static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
                        cf_error *e)
 {
-    const source *s = *sp = source_at(c, np, e);
+    source *s = source_at(c, np, e);
+    *sp = s;
     if (s == NULL)
         return CF_EXIT_DATA;
     out->np = np;
@@ -454,7 +478,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         cf_prediction pr;
         int blocks = c->blocks >= 0 ? c->blocks : s->fit->blocks;
         int rc = c->model_alone ? cf_fit_predict_blocks(s->fit, m, blocks, &pr)
-                                : cf_fit_predict_near_blocks(s->fit, m, blocks, &pr);
+                                : near_predict(s, m, blocks, &pr);
         if (rc != 0)
             return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "cannot evaluate the %s fit at %s",
                                 s->fit->model, "this size");

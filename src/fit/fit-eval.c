@@ -170,42 +170,97 @@ static int bends_with_points(const cf_fit *f, size_t lo, size_t hi, double bend)
     return 1;
 }
 
-/* cf_fit_predict_near on f's points, which are at f->blocks. */
-static int predict_near(const cf_fit *f, double bytes, cf_prediction *out)
+/* What the correction reads from the fit's points alone, the same at every size: each
+ * point's ratio, and at each inner point what the two readings miss there. */
+static int near_build(cf_near *nr)
 {
-    int rc = cf_fit_predict(f, bytes, out);
+    const cf_fit *f = &nr->view;
     size_t n = f->npoints;
-    if (rc != 0 || n < 4 || !(bytes >= (double)f->points[0].bytes) ||
-        !(bytes <= (double)f->points[n - 1].bytes) || !(out->t_us > 0))
-        return rc;
-    double *r = malloc(2 * n * sizeof *r), *em = r + n;
-    if (r == NULL)
-        return rc;
+    nr->ok = 0;
+    nr->k = 0;
+    if (n < 4)
+        return 0;
+    nr->r = malloc((n + 2 * CF_NEAR_MAX) * sizeof *nr->r);
+    if (nr->r == NULL)
+        return -1;
+    nr->em = nr->r + n;
+    nr->el = nr->em + CF_NEAR_MAX;
     int ok = 1;
     for (size_t i = 0; i < n && ok; i++)
-        ok = isfinite(r[i] = log_ratio(f, i));
+        ok = isfinite(nr->r[i] = log_ratio(f, i));
     /* What each reading misses at the inner points, read from their two neighbours
-     * without themselves: the model's shape corrected by the ratio (sm), a straight line
-     * in log-log (sl). They are weighed by those misses, and the weighed reading's own
-     * misses (sc) make the interval. */
-    double sm = 0.0, sl = 0.0, sc = 0.0, el[CF_NEAR_MAX];
+     * without themselves: the model's shape corrected by the ratio (em), a straight line
+     * in log-log (el). They are weighed by those misses, and the weighed reading's own
+     * misses make the interval. */
+    double sm = 0.0, sl = 0.0;
     int k = 0;
     for (size_t i = 1; ok && i + 1 < n && k < CF_NEAR_MAX; i++, k++) {
         double rm, tl, x = log((double)f->points[i].bytes), y = log(f->points[i].t_us);
-        reads(f, r, i - 1, i + 1, x, &rm, &tl);
-        el[k] = y - tl;
+        reads(f, nr->r, i - 1, i + 1, x, &rm, &tl);
+        nr->el[k] = y - tl;
         /* The model refitted without the point (its leave-one-out reading), corrected by
          * its neighbours; where the point alone sets the model's line, no reading of the
          * model's own, as good as the straight line. */
         double rl = loo_log_ratio(f, i);
-        em[k] = isfinite(rl) ? rl - rm : el[k]; /* in ln t: the model's ln t cancels */
-        sm += em[k] * em[k];
-        sl += el[k] * el[k];
+        nr->em[k] = isfinite(rl) ? rl - rm : nr->el[k]; /* in ln t: the model's ln t cancels */
+        sm += nr->em[k] * nr->em[k];
+        sl += nr->el[k] * nr->el[k];
     }
-    double w = sm + sl > 0 ? sl / (sm + sl) : 1.0; /* the model's weight */
-    size_t hi = 1;
-    while (hi < n - 1 && (double)f->points[hi].bytes < bytes)
-        hi++;
+    nr->ok = ok;
+    nr->k = k;
+    nr->w = sm + sl > 0 ? sl / (sm + sl) : 1.0; /* the model's weight */
+    return 0;
+}
+
+int cf_near_init(cf_near *nr, const cf_fit *f, int blocks)
+{
+    memset(nr, 0, sizeof *nr);
+    /* The points at that block count, a run of f's (by block count, then size); a fit
+     * without a block term has one curve, at 0. The fit seen through them, at that count. */
+    int key = f->blocks > 0 ? blocks : 0;
+    size_t a = 0, b;
+    while (a < f->npoints && f->points[a].blocks != key)
+        a++;
+    for (b = a; b < f->npoints && f->points[b].blocks == key;)
+        b++;
+    nr->view = *f;
+    nr->view.blocks = blocks;
+    nr->view.points = f->points + a;
+    nr->view.npoints = b - a;
+    return near_build(nr);
+}
+
+void cf_near_clear(cf_near *nr)
+{
+    free(nr->r);
+    memset(nr, 0, sizeof *nr);
+}
+
+/* The first point from 1 at or above bytes (the last if none): the upper neighbour. */
+static size_t upper_neighbour(const cf_fit *f, double bytes)
+{
+    size_t lo = 1, hi = f->npoints - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((double)f->points[mid].bytes < bytes)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
+{
+    const cf_fit *f = &nr->view;
+    int rc = cf_fit_predict(f, bytes, out);
+    size_t n = f->npoints;
+    if (rc != 0 || n < 4 || !(bytes >= (double)f->points[0].bytes) ||
+        !(bytes <= (double)f->points[n - 1].bytes) || !(out->t_us > 0) || nr->r == NULL)
+        return rc;
+    const double *r = nr->r, *em = nr->em, *el = nr->el;
+    int ok = nr->ok, k = nr->k;
+    size_t hi = upper_neighbour(f, bytes);
     size_t lo = (double)f->points[hi].bytes == bytes ? hi : hi - 1;
     /* The weight where bytes lies: from the misses of the inner points around it (inner
      * point i is em[i - 1]), the model's shape may hold in one protocol and not across a
@@ -216,7 +271,7 @@ static int predict_near(const cf_fit *f, double bytes, cf_prediction *out)
         lm += em[i - 1] * em[i - 1];
         ll += el[i - 1] * el[i - 1];
     }
-    double wl = lm + ll > 0 ? ll / (lm + ll) : w;
+    double wl = lm + ll > 0 ? ll / (lm + ll) : nr->w;
     /* In a breakpoint gap the model has no shape of its own (its two segments' ends are
      * joined by a line in bytes, a guess): the log-log line between the measured
      * neighbours, the gap's ends, answers. */
@@ -237,7 +292,7 @@ static int predict_near(const cf_fit *f, double bytes, cf_prediction *out)
     /* The spread of the reading that answers (weight wl) at every inner point, and at
      * those around bytes: where the points around miss more than the others (a protocol
      * switch, a cache), their spread is the one that holds here. */
-    double scl = 0.0;
+    double sc = 0.0, scl = 0.0;
     for (int i = 0; i < k; i++) {
         double e = wl * em[i] + (1.0 - wl) * el[i];
         sc += e * e;
@@ -260,25 +315,19 @@ static int predict_near(const cf_fit *f, double bytes, cf_prediction *out)
         out->near_hi = f->points[hi].bytes;
         out->near_weight = wl;
     }
-    free(r);
     return rc;
 }
 
 int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_prediction *out)
 {
-    /* The points at that block count, a run of f's (by block count, then size); a fit
-     * without a block term has one curve, at 0. The fit seen through them, at that count. */
-    int key = f->blocks > 0 ? blocks : 0;
-    size_t a = 0, b;
-    while (a < f->npoints && f->points[a].blocks != key)
-        a++;
-    for (b = a; b < f->npoints && f->points[b].blocks == key;)
-        b++;
-    cf_fit view = *f;
-    view.blocks = blocks;
-    view.points = f->points + a;
-    view.npoints = b - a;
-    return predict_near(&view, bytes, out);
+    cf_near nr;
+    if (cf_near_init(&nr, f, blocks) != 0) {
+        cf_near_clear(&nr);
+        return cf_fit_predict_blocks(f, bytes, (double)blocks, out);
+    }
+    int rc = cf_near_predict(&nr, bytes, out);
+    cf_near_clear(&nr);
+    return rc;
 }
 
 int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)

@@ -170,6 +170,21 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out);
  * every count measured); at a count without 4 of them, the model alone. */
 int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_prediction *out);
 
+/* The same for many sizes: what the correction reads from the points alone (each point's
+ * measured / model ratio, each inner point's misses), read once for a fit at a block count
+ * and kept, so that each answer costs one evaluation of the model. cf_near_init: 0, or -1
+ * when out of memory (cf_near_clear it all the same); cf_near_predict answers as
+ * cf_fit_predict_near_blocks does; the fit must outlive it. */
+typedef struct cf_near {
+    cf_fit view;        /* the fit seen through its points at the block count */
+    int ok, k;          /* every ratio finite; inner points read */
+    double *r, *em, *el; /* the points' ln ratios; the model's and log-log's misses */
+    double w;           /* the model's weight over every inner point */
+} cf_near;
+int cf_near_init(cf_near *nr, const cf_fit *f, int blocks);
+int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out);
+void cf_near_clear(cf_near *nr);
+
 /* The fit as a formula in lang: "text", "c", "python", "latex" or "gnuplot". Returns the
  * length written (truncated to n), or -1 for an unknown language. */
 int cf_fit_formula(const cf_fit *f, const char *lang, char *buf, size_t n);

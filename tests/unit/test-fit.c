@@ -898,6 +898,45 @@ static void resume_same(void)
     gsl_rng_free(rng);
 }
 
+/* The correction by the measured points read once (cf_near, as predict's batches use it)
+ * answers what the one-call form answers, at measured sizes, between them, in a
+ * breakpoint gap and outside them. */
+static void near_once(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 11);
+    rows v = {0};
+    for (int k = 0; k < 24; k++) {
+        uint64_t m = size_at(k);
+        double t = m <= 8192 ? 1.5 + (double)m / 6000 : 6 + (double)m / 10000;
+        rows_add(&v, "pingpong", 2, "byte", m, 0, t * noise(rng, 0.03), 1);
+    }
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e = {0};
+    int rc = cf_fit_group("piecewise", &in, &f, &e);
+    rc = rc == 0 ? cf_fit_keep_points(&f, &in) : rc;
+    ok(rc == 0 && f.npoints >= 4, "near, read once: the fit keeps its points (%zu)", f.npoints);
+    cf_near nr;
+    ok(cf_near_init(&nr, &f, f.blocks) == 0, "near, read once: built");
+    int same = 0, near = 0, n = 0;
+    for (double m = 0.5; m < 8e6; m *= 1.37, n++) {
+        cf_prediction a, b;
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        int ra = cf_fit_predict_near(&f, m, &a), rb = cf_near_predict(&nr, m, &b);
+        same += ra == rb && a.t_us == b.t_us && a.lo_us == b.lo_us && a.hi_us == b.hi_us &&
+                a.near == b.near && a.near_step == b.near_step;
+        near += b.near;
+    }
+    is_int(same, n, "near, read once: every size answered alike (%d of %d)", same, n);
+    ok(near > n / 2, "near, read once: most sizes corrected by the points (%d of %d)", near, n);
+    cf_near_clear(&nr);
+    cf_fit_clear(&f);
+    rows_free(&v);
+    gsl_rng_free(rng);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -917,5 +956,6 @@ int main(void)
     datatype_protocols();
     cuts_same();
     resume_same();
+    near_once();
     return tap_done();
 }
