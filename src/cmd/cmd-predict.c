@@ -434,18 +434,19 @@ static void widen_note(const cf_fit *f, const cf_prediction *pr, cf_predict_answ
         return;
     int backtested;
     double e = cf_fit_extrap_err(f, &backtested);
+    const char *s = pr->doublings == 1.0 ? "" : "s";
     char part[256], to[32];
     if (backtested) {
         cf_size_format(f->bt.fitted_to_bytes, to, sizeof to);
         snprintf(part, sizeof part,
-                 "interval widened x%.3g: %.2g doublings beyond the measured sizes at %.3g%% "
+                 "interval widened x%.3g: %.2g doubling%s beyond the measured sizes at %.3g%% "
                  "each (the fit's backtest: refitted up to %s, read above)",
-                 pr->widen, pr->doublings, 100 * expm1(e), to);
+                 pr->widen, pr->doublings, s, 100 * expm1(e), to);
     } else {
         snprintf(part, sizeof part,
-                 "interval widened x%.3g: %.2g doublings beyond the measured sizes at %.3g%% "
+                 "interval widened x%.3g: %.2g doubling%s beyond the measured sizes at %.3g%% "
                  "each (the fit's leave-one-out error: no backtest in size)",
-                 pr->widen, pr->doublings, 100 * expm1(e));
+                 pr->widen, pr->doublings, s, 100 * expm1(e));
     }
     join(out->bnote, sizeof out->bnote, part);
 }
