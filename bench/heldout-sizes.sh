@@ -15,10 +15,17 @@
 #                   seventh, ...); a second split of the same tables
 #   HELDOUT_POINTS  a file to which every held-out point is appended as one line:
 #                   table pattern np datatype blocks bytes truth t lo hi log-log
+#   HELDOUT_TOP     K > 0: hold out the K largest positive sizes of each group instead
+#                   (where 4 positive sizes stay), so that every answer extrapolates beyond
+#                   the measured sizes; the baseline is then the log-log line through the
+#                   two largest sizes kept, carried beyond them
 set -eu
 case ${HELDOUT_PHASE:-2} in
 0 | 1 | 2) ;;
 *) echo "HELDOUT_PHASE: expected 0, 1 or 2, got '$HELDOUT_PHASE'" >&2; exit 2 ;;
+esac
+case ${HELDOUT_TOP:-0} in
+'' | *[!0-9]*) echo "HELDOUT_TOP: expected a number of sizes, got '$HELDOUT_TOP'" >&2; exit 2 ;;
 esac
 : "${COMMFIT:?run through make bench}"
 : "${top_srcdir:?run through make bench}"
@@ -39,7 +46,7 @@ for tab in $tables; do
     # was measured at two sizes (struct: the blocks follow its particles), the count
     # follows the size and the group is the layout's. Truth: pattern np datatype blocks
     # (- for none) bytes t_med; trainpts the same of the rows kept.
-    awk -F, -v phase="${HELDOUT_PHASE:-2}" -v train="$T/train.csv" -v truth="$T/truth" \
+    awk -F, -v phase="${HELDOUT_PHASE:-2}" -v top="${HELDOUT_TOP:-0}" -v train="$T/train.csv" -v truth="$T/truth" \
         -v trainpts="$T/trainpts" '
         /^#/ { print > train; next }
         !hdr { hdr = 1; print > train; for (i = 1; i <= NF; i++) if ($i == "ddt_layout") lay = i; next }
@@ -66,6 +73,7 @@ for tab in $tables; do
                 for (i = 1; i <= m; i++) {
                     if (s[i] <= 0) continue
                     r++
+                    if (top > 0) { if (i > m - top && r > 4) held[key, s[i]] = 1; continue }
                     if (r > 1 && r % 3 == phase && i < m) held[key, s[i]] = 1
                 }
             }
@@ -114,11 +122,13 @@ for tab in $tables; do
         fi
         awk -v p="$p" -v np="$np" -v dt="$dt" -v blk="$blk" "$sel" "$T/known" >"$T/g.known"
         awk -F, 'NR > 1 { print $5, $6, $7 }' "$T/g.pred" | paste -d' ' "$T/g.truth" - |
-            awk -v kf="$T/g.known" -v dump="${HELDOUT_POINTS:-}" -v id="$name $p $np $dt $blk" '
+            awk -v kf="$T/g.known" -v dump="${HELDOUT_POINTS:-}" -v id="$name $p $np $dt $blk" \
+                -v top="${HELDOUT_TOP:-0}" '
             BEGIN { while ((getline l < kf) > 0) { split(l, a, " "); n++; km[n] = a[1]; kt[n] = a[2] } }
             function interp(m,   i, lo, hi) {
                 lo = 0; hi = 0
                 for (i = 1; i <= n; i++) { if (km[i] < m) lo = i; if (km[i] > m && !hi) hi = i }
+                if (top > 0 && lo == n && n >= 2) { lo = n - 1; hi = n }
                 if (!lo || !hi) return -1
                 return exp(log(kt[lo]) + (log(kt[hi]) - log(kt[lo])) * (log(m) - log(km[lo])) / (log(km[hi]) - log(km[lo])))
             }

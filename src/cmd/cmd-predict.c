@@ -450,6 +450,30 @@ static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
     return cf_near_predict(s->near, m, pr);
 }
 
+/* Beyond the fit's measured sizes: how much the interval was widened, and from what. */
+static void widen_note(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out)
+{
+    if (!(pr->doublings > 0))
+        return;
+    int backtested;
+    double e = cf_fit_extrap_err(f, &backtested);
+    const char *s = pr->doublings == 1.0 ? "" : "s";
+    char part[256], to[32];
+    if (backtested) {
+        cf_size_format(f->bt.fitted_to_bytes, to, sizeof to);
+        snprintf(part, sizeof part,
+                 "interval widened x%.3g: %.2g doubling%s beyond the measured sizes at %.3g%% "
+                 "each (the fit's backtest: refitted up to %s, read above)",
+                 pr->widen, pr->doublings, s, 100 * expm1(e), to);
+    } else {
+        snprintf(part, sizeof part,
+                 "interval widened x%.3g: %.2g doubling%s beyond the measured sizes at %.3g%% "
+                 "each (the fit's leave-one-out error: no backtest in size)",
+                 pr->widen, pr->doublings, s, 100 * expm1(e));
+    }
+    join(out->bnote, sizeof out->bnote, part);
+}
+
 static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
                        cf_error *e)
 {
@@ -506,6 +530,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         }
         if (pr.near)
             near_note(&pr, out);
+        widen_note(s->fit, &pr, out);
         if (nmsg == 0 && s->fit->sat.valid)
             nmsg = s->fit->sat.nmsg;
     } else if (s->kind == SRC_ACROSS) {

@@ -60,9 +60,10 @@ static int gap_of(const cf_fit *f, double m)
     return -1;
 }
 
-int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out)
+int cf_fit_predict_unwidened(const cf_fit *f, double bytes, double blocks, cf_prediction *out)
 {
     memset(out, 0, sizeof *out);
+    out->widen = 1.0;
     if (!isfinite(bytes) || bytes < 0 || !isfinite(blocks) || blocks < 0 || f->kind == NULL ||
         f->nseg < 1)
         return CF_EXIT_DATA;
@@ -96,6 +97,45 @@ int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_predi
     if (out->lo_us < 0)
         out->lo_us = 0;
     out->extrapolated = bytes < (double)f->min_bytes || bytes > (double)f->max_bytes;
+    return 0;
+}
+
+double cf_fit_doublings(const cf_fit *f, double bytes)
+{
+    if (f->max_bytes == 0)
+        return 0.0;
+    if (bytes > (double)f->max_bytes)
+        return log2(bytes / (double)f->max_bytes);
+    if (bytes < (double)f->min_bytes)
+        return log2((double)f->min_bytes / fmax(bytes, 1.0));
+    return 0.0;
+}
+
+double cf_fit_extrap_err(const cf_fit *f, int *backtested)
+{
+    int bt = f->bt.n > 0 && isfinite(f->bt.err_per_doubling);
+    if (backtested != NULL)
+        *backtested = bt;
+    if (bt)
+        return f->bt.err_per_doubling;
+    return isfinite(f->q.loo_mape) && f->q.loo_mape > 0 ? log1p(f->q.loo_mape) : 0.0;
+}
+
+int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out)
+{
+    int rc = cf_fit_predict_unwidened(f, bytes, blocks, out);
+    if (rc != 0)
+        return rc;
+    /* The regression's interval assumes the model holds beyond the sizes it saw; a
+     * protocol switch or a cache's edge there is what it cannot see. The fit's backtest
+     * says how far such a reading missed, per doubling of m: the interval grows by that
+     * for each doubling beyond the measured sizes. */
+    out->doublings = cf_fit_doublings(f, bytes);
+    if (out->doublings > 0) {
+        out->widen = exp(cf_fit_extrap_err(f, NULL) * out->doublings);
+        out->lo_us /= out->widen;
+        out->hi_us *= out->widen;
+    }
     return 0;
 }
 

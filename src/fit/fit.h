@@ -91,6 +91,17 @@ typedef struct cf_measured {
     int blocks;
 } cf_measured;
 
+/* The backtest of a fit in message size (cf_fit_size_backtest): its kind refitted on the
+ * sizes up to half of the largest and read at the sizes above. n == 0: none was made (too
+ * few sizes, or a model file from before it). */
+typedef struct cf_size_backtest {
+    int n;                    /* held-out rows read */
+    uint64_t fitted_to_bytes; /* the largest size the refit saw */
+    double err_per_doubling;  /* how far the refit misses the rows above, |ln(read /
+                                 measured)| per doubling of m beyond fitted_to_bytes (one at
+                                 least): the 90th percentile over them */
+} cf_size_backtest;
+
 typedef struct cf_fit {
     char pattern[CF_PATTERN_MAX];
     int np;
@@ -128,6 +139,7 @@ typedef struct cf_fit {
     size_t nwarnings;
     char **warnings;              /* loggp consistency checks, ... */
     char formula[CF_FORMULA_MAX]; /* text form, as in the file */
+    cf_size_backtest bt;
 } cf_fit;
 
 typedef struct cf_prediction {
@@ -143,6 +155,8 @@ typedef struct cf_prediction {
     double near_weight;        /* the model shape's weight against a log-log line */
     int near_step;             /* the measured points bend against the model's shape around
                                   the neighbours (a step between them): the log-log line */
+    double doublings;          /* doublings of m beyond the measured sizes (0 inside) */
+    double widen;              /* the factor the interval was widened by there (1: none) */
 } cf_prediction;
 
 void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
@@ -152,10 +166,23 @@ void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
  * error. Inside a breakpoint gap (between the last size of segment k and the first of
  * k+1) T is interpolated linearly in bytes between the two segments' values at the gap's
  * ends, and the interval is the hull of their intervals there; no segment is evaluated
- * outside its sizes. The lower end is never below 0. 0, or CF_EXIT_DATA when bytes is
- * negative or not finite. */
+ * outside its sizes. The lower end is never below 0. Beyond the measured sizes the
+ * interval is widened by exp(e * d), d the doublings of m beyond them (cf_fit_doublings),
+ * e the fit's backtest in size (cf_fit_extrap_err): [lo / exp(e d), hi * exp(e d)]; T
+ * stays the model's. 0, or CF_EXIT_DATA when bytes is negative or not finite. */
 int cf_fit_predict(const cf_fit *f, double bytes, cf_prediction *out);
 int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out);
+/* The same with the regression's own interval only, not widened beyond the measured sizes
+ * (what the backtest reads). */
+int cf_fit_predict_unwidened(const cf_fit *f, double bytes, double blocks, cf_prediction *out);
+/* Doublings of m beyond f's measured sizes: log2(bytes / max_bytes) above them,
+ * log2(min_bytes / bytes) below them (0 bytes read as 1 byte), else 0. A fit measured at
+ * 0 bytes only (a constant: barrier) is never beyond. */
+double cf_fit_doublings(const cf_fit *f, double bytes);
+/* The interval's widening per doubling of m beyond the measured sizes, in ln t: the
+ * backtest's where f has one, else ln(1 + the leave-one-out error) (a model file from
+ * before the backtest, or too few sizes for one). *backtested says which (may be NULL). */
+double cf_fit_extrap_err(const cf_fit *f, int *backtested);
 /* cf_fit_predict, and where bytes lies within the fit's measured points: the model times
  * the measured / model ratio of its two measured neighbours, interpolated log-log between
  * them (their own ratio at a measured size). The interval holds the model's own and

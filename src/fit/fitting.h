@@ -83,6 +83,11 @@ int cf_fit_flag_poor(cf_fit *f);
  * its rows' sizes at block count 0. 0, or -1 when out of memory. */
 int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in);
 
+/* The backtest of f in message size, from the rows it was fitted on (in, sorted by size):
+ * f's kind refitted on the sizes up to half of the largest, read at the sizes above; into
+ * f->bt (n = 0 when it cannot be made: too few sizes for the kind). */
+void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in);
+
 /* Adds a warning string to a fit (printf-style). */
 void cf_fit_warn(cf_fit *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

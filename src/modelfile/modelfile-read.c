@@ -394,6 +394,32 @@ static int read_quality(rd *r, json_t *fo, const char *base, cf_fit *f)
     return 0;
 }
 
+/* "size_backtest" (optional: files before it have none; null where none was made): the
+ * largest size the refit saw, below the measured ones, the rows read beyond it (>= 1) and
+ * the widening per doubling (>= 0). */
+static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
+{
+    json_t *o = json_object_get(fo, "size_backtest");
+    if (o == NULL || json_is_null(o))
+        return 0;
+    char bb[160];
+    snprintf(bb, sizeof bb, "%s.size_backtest", base);
+    if (field(r, fo, base, "size_backtest", JSON_OBJECT, 0) == NULL)
+        return -1;
+    long long v;
+    if (get_int(r, o, bb, "fitted_to_bytes", 1, (long long)f->max_bytes - 1, &v))
+        return -1;
+    f->bt.fitted_to_bytes = (uint64_t)v;
+    if (get_int(r, o, bb, "n", 1, INT32_MAX, &v))
+        return -1;
+    f->bt.n = (int)v;
+    if (get_finite(r, o, bb, "extrap_err_per_doubling", &f->bt.err_per_doubling))
+        return -1;
+    if (f->bt.err_per_doubling < 0)
+        return bad(r, "%.6g: expected a number >= 0", f->bt.err_per_doubling), -1;
+    return 0;
+}
+
 static int read_saturation(rd *r, json_t *fo, const char *base, cf_fit *f)
 {
     long long v;
@@ -638,9 +664,10 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
     if (!json_is_object(fo))
         return at(r, "%s", base), bad(r, "expected an object"), -1;
     if (read_fit_key(r, fo, base, f) || read_segments(r, fo, base, f) ||
-        read_quality(r, fo, base, f) || read_saturation(r, fo, base, f) ||
-        read_rejected(r, fo, base, f) || read_set_aside(r, fo, base, f) ||
-        read_points(r, fo, base, f) || read_gain(r, fo, base, f) || read_notes(r, fo, base, f))
+        read_quality(r, fo, base, f) || read_size_backtest(r, fo, base, f) ||
+        read_saturation(r, fo, base, f) || read_rejected(r, fo, base, f) ||
+        read_set_aside(r, fo, base, f) || read_points(r, fo, base, f) ||
+        read_gain(r, fo, base, f) || read_notes(r, fo, base, f))
         return -1;
     return 0;
 }

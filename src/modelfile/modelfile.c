@@ -154,6 +154,19 @@ static json_t *quality_json(const cf_quality *fq)
     return done(q, bad);
 }
 
+/* The backtest in size, or null where none was made. */
+static json_t *size_backtest_json(const cf_size_backtest *bt)
+{
+    if (bt->n <= 0)
+        return json_null();
+    json_t *o = json_object();
+    int bad = o == NULL;
+    bad |= set(o, "fitted_to_bytes", json_integer((json_int_t)bt->fitted_to_bytes));
+    bad |= set(o, "n", json_integer(bt->n));
+    bad |= set(o, "extrap_err_per_doubling", num(bt->err_per_doubling));
+    return done(o, bad);
+}
+
 static json_t *saturation_json(const cf_saturation *s)
 {
     if (s->nmsg <= 0)
@@ -225,6 +238,7 @@ static json_t *fit_to_json(const cf_fit *f)
     bad |= set(o, "s2", num(f->s2));
     bad |= set(o, "dof", json_integer(f->dof));
     bad |= set(o, "quality", quality_json(&f->q));
+    bad |= set(o, "size_backtest", size_backtest_json(&f->bt));
     bad |= set(o, "saturation", saturation_json(&f->sat));
     json_t *meas = json_object();
     bad |= set(meas, "min_bytes", json_integer((json_int_t)f->min_bytes));

@@ -74,6 +74,9 @@ vcheck 0 "fit (auto)" "$COMMFIT" fit -i t.csv -o m.json
 vcheck 0 "fit --model poly2 --formulas c" "$COMMFIT" fit -i t.csv -o m2.json -m poly2 --formulas c
 vcheck 1 "fit of a table it refuses" "$COMMFIT" fit -i "$top_srcdir/tests/cli/valgrind.sh" -o bad.json
 vcheck 0 "predict from a fit" "$COMMFIT" predict -m m.json -p pingpong -n 2 -b 0:1M -f csv
+vcheck 0 "predict beyond the measured sizes (widened by the backtest)" "$COMMFIT" predict -m m.json \
+    -p pingpong -n 2 -b 16M,1G -f table
+check "the note says the interval was widened" grep -q 'interval widened' out
 vcheck 0 "predict across np, json" "$COMMFIT" predict -m m.json -p alltoall -n 6,16 -b 1K,64K -f json
 check "the answer at np 6 comes from the across-np model" grep -q '"across-np"' out
 vcheck 0 "predict from the point-to-point estimate" "$COMMFIT" predict -m m.json -p bcast -n 32 \

@@ -1,0 +1,236 @@
+/* A per-np fit beyond its measured sizes: the backtest in size that widens its interval
+ * per doubling of m, against tables made from known formulas (exact, and with a cache's
+ * edge the fit barely sees), and the backtest in the model file. */
+#include "config.h"
+
+#include <gsl/gsl_errno.h>
+
+#include "fitdata.h"
+#include "fit/model.h"
+#include "modelfile/modelfile.h"
+#include "tap.h"
+
+#define ALPHA 2.5         /* us */
+#define BETA (1 / 9000.0) /* us per byte */
+
+/* Hockney below edge_bytes; from there the time per byte is slow times larger (the
+ * message no longer fits a cache). */
+static double cost(double m, double edge_bytes, double slow)
+{
+    return ALPHA + BETA * m * (m >= edge_bytes ? slow : 1.0);
+}
+
+/* Ping-pong rows at the default sizes from lo to hi bytes (size_at indices), with seeded
+ * multiplicative noise sd (0: exact). */
+static void table(rows *v, int lo, int hi, double edge_bytes, double slow, gsl_rng *rng, double sd)
+{
+    for (int k = lo; k <= hi; k++) {
+        double m = (double)size_at(k);
+        rows_add(v, "pingpong", 2, "byte", size_at(k), 0,
+                 cost(m, edge_bytes, slow) * noise(rng, sd), 1);
+    }
+}
+
+/* Exact Hockney, 0 to 4 MiB: the refit up to 2 MiB reads 4 MiB exactly, and the interval
+ * 2 doublings beyond is the regression's own. */
+static void exact(void)
+{
+    rows v = {0};
+    table(&v, 0, 23, INFINITY, 1.0, NULL, 0);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "exact: auto fits");
+    is_int(f.bt.n, 1, "exact: the backtest reads 1 size (4 MiB)");
+    is_int((long long)f.bt.fitted_to_bytes, 2097152, "exact: refitted up to a half, 2 MiB");
+    ok(f.bt.err_per_doubling < 1e-6, "exact: it misses nothing (%.2g per doubling)",
+       f.bt.err_per_doubling);
+    cf_prediction p, q;
+    cf_fit_predict(&f, 16777216, &p);
+    cf_fit_predict_unwidened(&f, 16777216, 0, &q);
+    near(p.doublings, 2.0, 1e-12, "exact: 16 MiB is 2 doublings beyond");
+    ok(p.t_us == q.t_us && p.widen < 1 + 1e-5 && fabs(p.hi_us / q.hi_us - 1) < 1e-5,
+       "exact: the point estimate is the model's, the interval hardly widened (x%.7f)", p.widen);
+    cf_fit_predict(&f, 3e6, &p);
+    ok(p.doublings == 0 && p.widen == 1.0, "exact: inside the measured sizes, no widening");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
+/* Measured to 1 MiB with 2% noise, the bandwidth halving from 1 MiB (the largest size
+ * only), and the truth at 2 to 16 MiB on the slow line: the backtest (refit up to 512 KiB,
+ * read at 1 MiB) sees the edge, and the widened intervals hold the truth beyond, which the
+ * regression's own interval does not. */
+static void cache_edge(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 11);
+    rows v = {0};
+    table(&v, 0, 21, 1048576, 2.0, rng, 0.02);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "cache edge: auto fits (%s)", f.model);
+    is_int((long long)f.bt.fitted_to_bytes, 524288, "cache edge: refitted up to 512 KiB");
+    ok(f.bt.err_per_doubling > 0.1, "cache edge: the backtest misses (%.3f per doubling)",
+       f.bt.err_per_doubling);
+    int held = 0, held0 = 0;
+    for (double m = 2097152; m <= 16777216; m *= 2) {
+        cf_prediction p, q;
+        double t = cost(m, 1048576, 2.0);
+        cf_fit_predict(&f, m, &p);
+        cf_fit_predict_unwidened(&f, m, 0, &q);
+        held += p.lo_us <= t && t <= p.hi_us;
+        held0 += q.lo_us <= t && t <= q.hi_us;
+        ok(p.t_us == q.t_us, "cache edge: at %.0f B the point estimate is the model's", m);
+    }
+    is_int(held, 4, "cache edge: the widened intervals hold the truth at 2 to 16 MiB");
+    ok(held0 < 4, "cache edge: the regression's own interval holds it at %d of 4", held0);
+    cf_fit_clear(&f);
+    rows_free(&v);
+    gsl_rng_free(rng);
+}
+
+/* Below the measured sizes: the same widening per doubling of min_bytes / bytes, 0 bytes
+ * read as 1. Too few sizes below half of the largest: no backtest, the leave-one-out
+ * error instead. */
+static void below_and_half(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 5);
+    rows v = {0};
+    table(&v, 11, 23, INFINITY, 1.0, rng, 0.03); /* 1 KiB to 4 MiB */
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("linear", &in, &f, &e) == 0, "from 1 KiB: linear fits");
+    cf_prediction p, q;
+    cf_fit_predict(&f, 16, &p);
+    cf_fit_predict_unwidened(&f, 16, 0, &q);
+    double w = exp(6 * cf_fit_extrap_err(&f, NULL));
+    ok(p.doublings == 6 && fabs(p.widen / w - 1) < 1e-12 &&
+           fabs(p.hi_us / (q.hi_us * w) - 1) < 1e-12 && fabs(p.lo_us * w / q.lo_us - 1) < 1e-12,
+       "16 B is 6 doublings below 1 KiB: [lo / %.4f, hi * %.4f]", w, w);
+    cf_fit_predict(&f, 0, &p);
+    near(p.doublings, 10.0, 1e-12, "0 B: read as 1 B, 10 doublings below");
+    cf_fit_clear(&f);
+    rows_free(&v);
+
+    table(&v, 11, 14, INFINITY, 1.0, rng, 0.03);
+    in = input_of(&v, "pingpong np 2 byte");
+    ok(cf_fit_group("linear", &in, &f, &e) == 0, "1 to 8 KiB: linear fits");
+    ok(f.bt.n == 1 && f.bt.fitted_to_bytes == 4096,
+       "1 to 8 KiB: refitted on 3 sizes up to 4 KiB, read at 8 KiB");
+    cf_fit_clear(&f);
+    rows_free(&v);
+
+    table(&v, 11, 13, INFINITY, 1.0, rng, 0.03);
+    in = input_of(&v, "pingpong np 2 byte");
+    ok(cf_fit_group("linear", &in, &f, &e) == 0 && f.bt.n == 0,
+       "1 to 4 KiB: 2 sizes up to 2 KiB, too few for a backtest");
+    cf_fit_predict(&f, 16384, &p);
+    near(p.widen, exp(2 * log1p(f.q.loo_mape)), 1e-12,
+         "without one, the leave-one-out error per doubling (x%.4f at 2 doublings)", p.widen);
+    cf_fit_clear(&f);
+    rows_free(&v);
+    gsl_rng_free(rng);
+}
+
+/* The model file of the cache-edge fit, as text. */
+static char *edge_file(json_t **root)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 11);
+    rows v = {0};
+    table(&v, 0, 21, 1048576, 2.0, rng, 0.02);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    cf_modelset *ms = cf_modelset_alloc();
+    if (cf_fit_group("auto", &in, &f, &e) != 0 || cf_modelset_add(ms, &f) != 0)
+        return NULL;
+    *root = cf_modelset_to_json(ms, &e);
+    cf_modelset_free(ms);
+    rows_free(&v);
+    gsl_rng_free(rng);
+    return json_dumps(*root, JSON_REAL_PRECISION(17));
+}
+
+/* The model file with fits[0].size_backtest.key set to value (NULL: removed): read, or
+ * refused with msg. Returns the set read, or NULL. */
+static cf_modelset *read_with(json_t *root, const char *key, json_t *value, const char *msg)
+{
+    json_t *copy = json_deep_copy(root);
+    json_t *fo = json_array_get(json_object_get(copy, "fits"), 0);
+    if (key == NULL)
+        json_object_del(fo, "size_backtest");
+    else if (strcmp(key, "") == 0)
+        json_object_set_new(fo, "size_backtest", value);
+    else
+        json_object_set_new(json_object_get(fo, "size_backtest"), key, value);
+    char *text = json_dumps(copy, JSON_REAL_PRECISION(17));
+    cf_modelset *m = NULL;
+    cf_error e;
+    cf_error_clear(&e);
+    int rc = cf_modelset_read_mem(text, strlen(text), "m.json", &m, &e);
+    if (msg != NULL) {
+        const char *what = *key ? key : "size_backtest";
+        is_int(rc, CF_EXIT_DATA, "%s: refused", what);
+        is_str(e.msg, msg, "%s: the message names it", what);
+    }
+    free(text);
+    json_decref(copy);
+    return m;
+}
+
+static void model_file(void)
+{
+    json_t *root = NULL;
+    char *text = edge_file(&root);
+    ok(text != NULL, "the cache-edge fit written");
+    json_t *bt = json_object_get(json_array_get(json_object_get(root, "fits"), 0), "size_backtest");
+    ok(json_is_number(json_object_get(bt, "extrap_err_per_doubling")) &&
+           json_integer_value(json_object_get(bt, "fitted_to_bytes")) == 524288 &&
+           json_integer_value(json_object_get(bt, "n")) == 1,
+       "written as fits[].size_backtest {fitted_to_bytes, n, extrap_err_per_doubling}");
+    cf_modelset *m = read_with(root, "n", json_integer(1), NULL);
+    ok(m != NULL && m->fits[0].bt.n == 1 && m->fits[0].bt.err_per_doubling > 0.1,
+       "read back (%.3f per doubling)", m ? m->fits[0].bt.err_per_doubling : NAN);
+    cf_prediction p;
+    cf_fit_predict(&m->fits[0], 8388608, &p);
+    near(p.widen, exp(3 * m->fits[0].bt.err_per_doubling), 1e-12,
+         "read back: widened by it 3 doublings beyond");
+    cf_modelset_free(m);
+    read_with(root, "extrap_err_per_doubling", json_real(-0.5),
+              "fits[0].size_backtest.extrap_err_per_doubling: -0.5: expected a number "
+              ">= 0");
+    read_with(root, "extrap_err_per_doubling", json_null(),
+              "fits[0].size_backtest.extrap_err_per_doubling: expected a finite number");
+    read_with(root, "fitted_to_bytes", json_integer(1048576),
+              "fits[0].size_backtest.fitted_to_bytes: 1048576 out of range: expected 1 "
+              "to 1048575");
+    read_with(root, "n", json_integer(0),
+              "fits[0].size_backtest.n: 0 out of range: expected 1 to 2147483647");
+    read_with(root, "", json_string("x"), "fits[0].size_backtest: expected an object");
+    m = read_with(root, NULL, NULL, NULL);
+    ok(m != NULL && m->fits[0].bt.n == 0, "a file from before it: read, no backtest");
+    cf_fit_predict(&m->fits[0], 8388608, &p);
+    near(p.widen, exp(3 * log1p(m->fits[0].q.loo_mape)), 1e-12,
+         "a file from before it: widened by the leave-one-out error per doubling");
+    cf_modelset_free(m);
+    m = read_with(root, "", json_null(), NULL);
+    ok(m != NULL && m->fits[0].bt.n == 0, "null: read, no backtest");
+    cf_modelset_free(m);
+    free(text);
+    json_decref(root);
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    exact();
+    cache_edge();
+    below_and_half();
+    model_file();
+    return tap_done();
+}
