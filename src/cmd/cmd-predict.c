@@ -340,6 +340,10 @@ static void set_aside_note(const cf_fit *f, uint64_t bytes, cf_predict_answer *o
 /* The block count of a derived-datatype answer, and what is said of it. */
 static void blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
 {
+    /* A fit without a block term (struct: its blocks follow the size) asked at no count:
+     * none to show, none beyond. */
+    if (c->blocks < 0 && f->blocks == 0)
+        return;
     out->blocks = c->blocks >= 0 ? c->blocks : f->blocks;
     char part[160], r[32];
     part[0] = '\0';
@@ -423,7 +427,7 @@ static void near_note(const cf_prediction *pr, cf_predict_answer *out)
     else if (pr->near_step)
         snprintf(part, sizeof part,
                  "between the measured %s and %s: log-log between them, the model x%.3g (the "
-                 "points around bend against the model: a step between them)",
+                 "points around do not bend as the model does: a step may lie between them)",
                  a, b, pr->near_ratio);
     else
         snprintf(part, sizeof part,
@@ -456,7 +460,7 @@ static void widen_note(const cf_fit *f, const cf_prediction *pr, cf_predict_answ
     if (!(pr->doublings > 0))
         return;
     int backtested;
-    double e = cf_fit_extrap_err(f, &backtested);
+    double e = cf_fit_extrap_err(f, (double)out->bytes, &backtested);
     const char *s = pr->doublings == 1.0 ? "" : "s";
     char part[256], to[32];
     if (backtested) {
@@ -466,10 +470,16 @@ static void widen_note(const cf_fit *f, const cf_prediction *pr, cf_predict_answ
                  "each (the fit's backtest: refitted up to %s, read above)",
                  pr->widen, pr->doublings, s, 100 * expm1(e), to);
     } else {
+        char why[96] = "";
+        if ((double)out->bytes > (double)f->max_bytes && f->bt.n > 0)
+            snprintf(why, sizeof why, ", more than its backtest in size read, %.3g%%",
+                     100 * expm1(f->bt.err_per_doubling));
+        else if ((double)out->bytes > (double)f->max_bytes)
+            snprintf(why, sizeof why, ": no backtest in size");
         snprintf(part, sizeof part,
                  "interval widened x%.3g: %.2g doubling%s beyond the measured sizes at %.3g%% "
-                 "each (the fit's leave-one-out error: no backtest in size)",
-                 pr->widen, pr->doublings, s, 100 * expm1(e));
+                 "each (the fit's leave-one-out error%s)",
+                 pr->widen, pr->doublings, s, 100 * expm1(e), why);
     }
     join(out->bnote, sizeof out->bnote, part);
 }

@@ -13,6 +13,9 @@
 #include "fit/fitting.h"
 
 #define CF_NEAR_MAX 256 /* inner points read for the weights */
+/* A bend of the model's reading from the log-log line below a thousandth (in ln t) makes
+ * no difference worth a word: the two readings agree, and no step is claimed. */
+#define CF_NEAR_BEND 1e-3
 
 void cf_fit_clear(cf_fit *f)
 {
@@ -111,14 +114,14 @@ double cf_fit_doublings(const cf_fit *f, double bytes)
     return 0.0;
 }
 
-double cf_fit_extrap_err(const cf_fit *f, int *backtested)
+double cf_fit_extrap_err(const cf_fit *f, double bytes, int *backtested)
 {
-    int bt = f->bt.n > 0 && isfinite(f->bt.err_per_doubling);
+    double loo = isfinite(f->q.loo_mape) && f->q.loo_mape > 0 ? log1p(f->q.loo_mape) : 0.0;
+    int bt = bytes > (double)f->max_bytes && f->bt.n > 0 && isfinite(f->bt.err_per_doubling) &&
+             f->bt.err_per_doubling > loo;
     if (backtested != NULL)
         *backtested = bt;
-    if (bt)
-        return f->bt.err_per_doubling;
-    return isfinite(f->q.loo_mape) && f->q.loo_mape > 0 ? log1p(f->q.loo_mape) : 0.0;
+    return bt ? f->bt.err_per_doubling : loo;
 }
 
 int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out)
@@ -132,7 +135,7 @@ int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_predi
      * for each doubling beyond the measured sizes. */
     out->doublings = cf_fit_doublings(f, bytes);
     if (out->doublings > 0) {
-        out->widen = exp(cf_fit_extrap_err(f, NULL) * out->doublings);
+        out->widen = exp(cf_fit_extrap_err(f, bytes, NULL) * out->doublings);
         out->lo_us /= out->widen;
         out->hi_us *= out->widen;
     }
@@ -265,7 +268,7 @@ int cf_near_init(cf_near *nr, const cf_fit *f, int blocks)
         b++;
     nr->view = *f;
     nr->view.blocks = blocks;
-    nr->view.points = f->points + a;
+    nr->view.points = f->npoints > 0 ? f->points + a : NULL;
     nr->view.npoints = b - a;
     return near_build(nr);
 }
@@ -325,7 +328,8 @@ int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
     double rm = 0.0, tl = 0.0;
     if (ok)
         reads(f, r, lo, hi, log(bytes), &rm, &tl);
-    if (ok && hi > lo && !bends_with_points(f, lo, hi, log(out->t_us) + rm - tl)) {
+    double bend = log(out->t_us) + rm - tl;
+    if (ok && hi > lo && fabs(bend) >= CF_NEAR_BEND && !bends_with_points(f, lo, hi, bend)) {
         wl = 0.0;
         out->near_step = 1;
     }

@@ -168,7 +168,7 @@ void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
  * ends, and the interval is the hull of their intervals there; no segment is evaluated
  * outside its sizes. The lower end is never below 0. Beyond the measured sizes the
  * interval is widened by exp(e * d), d the doublings of m beyond them (cf_fit_doublings),
- * e the fit's backtest in size (cf_fit_extrap_err): [lo / exp(e d), hi * exp(e d)]; T
+ * e from the fit's backtest in size (cf_fit_extrap_err): [lo / exp(e d), hi * exp(e d)]; T
  * stays the model's. 0, or CF_EXIT_DATA when bytes is negative or not finite. */
 int cf_fit_predict(const cf_fit *f, double bytes, cf_prediction *out);
 int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out);
@@ -179,10 +179,12 @@ int cf_fit_predict_unwidened(const cf_fit *f, double bytes, double blocks, cf_pr
  * log2(min_bytes / bytes) below them (0 bytes read as 1 byte), else 0. A fit measured at
  * 0 bytes only (a constant: barrier) is never beyond. */
 double cf_fit_doublings(const cf_fit *f, double bytes);
-/* The interval's widening per doubling of m beyond the measured sizes, in ln t: the
- * backtest's where f has one, else ln(1 + the leave-one-out error) (a model file from
- * before the backtest, or too few sizes for one). *backtested says which (may be NULL). */
-double cf_fit_extrap_err(const cf_fit *f, int *backtested);
+/* The interval's widening per doubling of m beyond the measured sizes at bytes, in ln t.
+ * Above them: the larger of the fit's backtest in size (where f has one) and
+ * ln(1 + its leave-one-out error), since a backtest is often one size's miss; below them,
+ * where the backtest (read at the top) says nothing, the leave-one-out error's.
+ * *backtested says whether the backtest's was the larger (may be NULL). */
+double cf_fit_extrap_err(const cf_fit *f, double bytes, int *backtested);
 /* cf_fit_predict, and where bytes lies within the fit's measured points: the model times
  * the measured / model ratio of its two measured neighbours, interpolated log-log between
  * them (their own ratio at a measured size). The interval holds the model's own and

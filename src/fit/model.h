@@ -63,6 +63,19 @@ void cf_cuts_free(cf_cuts *c);
  * position is searched). Lowest wins. */
 double cf_cuts_score(double rrss, size_t n, int k, int nbreaks);
 
+/* One segment of a segmented fit (piecewise, datatype): its rows in->rows[a .. b) and
+ * their robust fit. */
+typedef struct cf_seg_rows {
+    size_t a, b;
+    const cf_lsq *L;
+} cf_seg_rows;
+/* What the segments say together: the rows they rejected into out->rejected, and over the
+ * rows they kept (nkept of them, rrss their relative residual sum of squares) out->q's
+ * n, leave-one-out error, largest relative error and R^2 (about the weighted mean, in
+ * relative terms). 0, or CF_EXIT_DATA when out of memory. */
+int cf_segs_tally(const cf_fit_input *in, const cf_seg_rows *s, int nseg, double rrss, int nkept,
+                  cf_fit *out, cf_error *e);
+
 /* For tests: the piecewise model's breakpoints for each number of segments s + 1 (s <
  * *nlevels): cost[s] (DBL_MAX when there is none) and the size indices cut[s][0 .. s + 1],
  * by its search or (plain) by trying every position. */

@@ -651,6 +651,14 @@ static int read_points(rd *r, json_t *fo, const char *base, cf_fit *f)
             return bad(r, "expected [bytes, t_us] or [bytes, t_us, blocks], bytes > 0, "
                           "blocks >= 1, increasing by blocks then bytes, t_us > 0"),
                    -1;
+        /* A block count only where the fit has one, and one it measured: a point at another
+         * count would never be read (predict would answer from the model alone, unsaid). */
+        if (nx == 3 && f->blocks == 0)
+            return bad(r, "a fit without a block count has [bytes, t_us] points"), -1;
+        if (nx == 3 && (blocks < f->min_blocks || blocks > f->max_blocks))
+            return bad(r, "blocks %lld outside the measured %d to %d", blocks, f->min_blocks,
+                       f->max_blocks),
+                   -1;
         f->points[i] = (cf_measured){(uint64_t)bytes, json_number_value(t), (int)blocks};
         f->npoints++;
     }

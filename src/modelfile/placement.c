@@ -39,19 +39,21 @@ static const char *meta_str(const json_t *meta, const char *key)
 }
 
 /* rank_hosts ("0*4,1*4", "0,1,0,1": each rank's node, runs of one node as H*N) into
- * out->first, each node's first rank, when it names the nodes of out and as many ranks as
- * they hold; else nothing (ranks are then taken to fill the nodes in order). 0, or -1
+ * out->first, each node's first rank, when it names the nodes of out and each the ranks
+ * ranks_per_node says it held; else nothing (ranks are then taken to fill the nodes in order). 0, or -1
  * when out of memory. */
 static int read_rank_hosts(const char *s, cf_placement *out)
 {
     size_t total = 0, n = 0;
     for (size_t i = 0; i < out->nnodes; i++)
         total += (size_t)out->ranks[i];
-    long *first = malloc(out->nnodes * sizeof *first);
+    long *first = malloc(2 * out->nnodes * sizeof *first), *held = first + out->nnodes;
     if (first == NULL)
         return -1;
-    for (size_t i = 0; i < out->nnodes; i++)
+    for (size_t i = 0; i < out->nnodes; i++) {
         first[i] = -1;
+        held[i] = 0;
+    }
     for (const char *q = s; *q;) {
         char *end;
         long h = strtol(q, &end, 10), k = 1;
@@ -67,9 +69,16 @@ static int read_rank_hosts(const char *s, cf_placement *out)
             break;
         if (first[h] < 0)
             first[h] = (long)n;
+        held[h] += k;
         n += (size_t)k;
         q = *end == ',' ? end + 1 : end;
         if (*end == '\0' && n == total) {
+            /* Each node holds the ranks ranks_per_node says it held. */
+            size_t i = 0;
+            while (i < out->nnodes && held[i] == out->ranks[i])
+                i++;
+            if (i < out->nnodes)
+                break;
             out->first = first;
             out->nranks = n;
             return 0;

@@ -70,8 +70,9 @@ heldout "$top_srcdir/data/imb2021_mpich402_1node_np2_all.csv" pingpong 1048576 \
 run "$COMMFIT" predict -m m.json -p pingpong -n 2 -b 1M -f csv
 expect_rc 0 "pingpong at 1 MiB held out"
 got=$(awk -F, 'NR == 2 { print $5, $6, $7 }' "$T/out")
-check "pingpong at 1 MiB: the note says a step lies between the neighbours" \
-    awk -F, 'NR == 2 { exit $0 !~ /step between them/ }' "$T/out"
+check "pingpong at 1 MiB: the note says a step may lie between the neighbours" \
+    awk -F, 'NR == 2 { exit $0 !~ /do not bend as the model does: a step may lie between them/ }' "$T/out"
+# (a regression pin: the log-log line's own miss here is 11%)
 check "pingpong at 1 MiB: $got within 12% of the measured $(cat truth), as log-log is" \
     awk -v g="$got" '{ split(g, v, " "); d = v[1] / $1 - 1; exit !(d < 0.12 && d > -0.12) }' truth
 check "pingpong at 1 MiB: [lo, hi] holds the measured $(cat truth)" \

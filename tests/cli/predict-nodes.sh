@@ -87,7 +87,7 @@ check "rank_hosts in runs, block placement: as without the key" \
     grep -q 'np=2 ran inside one node (a1, 2 cores) and np=4 spans 2 nodes' "$T/out"
 # A rank_hosts that does not fit the nodes (a third node, too few ranks, not a number) is
 # not believed: the ranks are taken to fill the nodes in order.
-for bad in '0,1,2,1' '0,1' '0,x,0,1' '0*5' '1*0,0*4'; do
+for bad in '0,1,2,1' '0,1' '0,x,0,1' '0*5' '1*0,0*4' '0*3,1'; do
     sed "s/^# cores: 2,2\$/&\\n# rank_hosts: $bad/" two.csv >bad.csv
     run "$COMMFIT" fit -q -i bad.csv -o bad.json
     run "$COMMFIT" predict -m bad.json -p alltoall -n 4 -b 1K -f csv

@@ -402,6 +402,26 @@ run "$COMMFIT" predict -m ddt-bad.json -p pingpong -d vector -n 2 -b 64K
 expect_rc 1 "points out of order by block count"
 expect_err "commfit: predict: ddt-bad.json: fits[1].points[1]: expected [bytes, t_us] or [bytes, t_us, blocks], bytes > 0, blocks >= 1, increasing by blocks then bytes, t_us > 0" \
     "points out of order by block count: the point named"
+# A block count on the points of a fit without one (or one it never measured) would leave
+# every point unread and predict answering from the model alone, unsaid: refused.
+awk '/"points": \[/ { n++; k = 0 } n == 1 && k >= 0 { k++ }
+     n == 1 && k == 4 { print $0 ","; print "          7"; k = -1; next } { print }' \
+    "$top_srcdir/models/imb2021_mpich402_1node_np2_all.json" >plain-blocks.json
+run "$COMMFIT" predict -m plain-blocks.json -p pingpong -n 2 -b 3K
+expect_rc 1 "a block count on a plain fit's point"
+grep_err "^commfit: predict: plain-blocks.json: fits\[0\].points\[0\]: a fit without a block count has \[bytes, t_us\] points$" \
+    "a block count on a plain fit's point: refused, the point named"
+awk '/"points": \[/ { n++ } n == 2 && !done && /^ +1$/ { sub(/1$/, "5000"); done = 1 } { print }' \
+    ddt.json >ddt-far.json
+run "$COMMFIT" predict -m ddt-far.json -p pingpong -d vector -n 2 -b 64K
+expect_rc 1 "a point at a block count never measured"
+grep_err "^commfit: predict: ddt-far.json: fits\[1\].points\[0\]: blocks 5000 outside the measured 1 to [0-9]+$" \
+    "a point at a block count never measured: refused"
+# struct's blocks follow its size: its fit has no block term, and asked at no count it is
+# no extrapolation in blocks (it said "blocks 0 is below the smallest measured, 3").
+run "$COMMFIT" predict -m "$top_srcdir/models/ddt-vm-mpich402-np2.json" -p pingpong -d struct -n 2 -b 1K
+check "struct without --blocks: not beyond the measured blocks, no count shown" \
+    awk -F, 'NR == 2 { exit !($11 == "" && $13 == "" && $0 !~ /blocks 0/) }' "$T/out"
 run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 0
 expect_rc 2 "--blocks 0"
 run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 64K --blocks 16

@@ -107,12 +107,20 @@ static void below_and_half(void)
     cf_prediction p, q;
     cf_fit_predict(&f, 16, &p);
     cf_fit_predict_unwidened(&f, 16, 0, &q);
-    double w = exp(6 * cf_fit_extrap_err(&f, NULL));
+    int bt = 1;
+    double w = exp(6 * cf_fit_extrap_err(&f, 16, &bt));
+    ok(!bt && fabs(w / exp(6 * log1p(f.q.loo_mape)) - 1) < 1e-12,
+       "below the measured sizes: the leave-one-out error's widening, not the backtest's");
     ok(p.doublings == 6 && fabs(p.widen / w - 1) < 1e-12 &&
            fabs(p.hi_us / (q.hi_us * w) - 1) < 1e-12 && fabs(p.lo_us * w / q.lo_us - 1) < 1e-12,
        "16 B is 6 doublings below 1 KiB: [lo / %.4f, hi * %.4f]", w, w);
     cf_fit_predict(&f, 0, &p);
     near(p.doublings, 10.0, 1e-12, "0 B: read as 1 B, 10 doublings below");
+    /* Above: the larger of the backtest (often one size's miss) and the leave-one-out. */
+    cf_fit_predict(&f, 16777216, &p);
+    near(p.widen, exp(2 * fmax(f.bt.err_per_doubling, log1p(f.q.loo_mape))), 1e-12,
+         "16 MiB, 2 doublings beyond: the larger of backtest (%.4f) and leave-one-out (%.4f)",
+         f.bt.err_per_doubling, log1p(f.q.loo_mape));
     cf_fit_clear(&f);
     rows_free(&v);
 

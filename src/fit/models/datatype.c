@@ -429,8 +429,8 @@ static double out_of_sample_s2(const cf_fit_input *in, const size_t *from, const
 /* The segments' fits into out: coefficients (0 with no variance where a term was left
  * out), covariances scaled by the residual variance of all segments together, rejected
  * rows and quality, as piecewise does. */
-static void fill_result(const cf_fit_input *in, const size_t *from, const seg_fit *sf, int nseg,
-                        cf_fit *out)
+static int fill_result(const cf_fit_input *in, const size_t *from, const seg_fit *sf, int nseg,
+                       cf_fit *out, cf_error *e)
 {
     snprintf(out->model, sizeof out->model, "datatype");
     out->kind = &cf_model_datatype;
@@ -438,13 +438,15 @@ static void fill_result(const cf_fit_input *in, const size_t *from, const seg_fi
     for (int j = 0; j < NC; j++)
         snprintf(out->coef_names[j], CF_COEF_NAME_MAX, "%s", names[j]);
     out->nseg = nseg;
-    double wrss = 0, rrss = 0, sum_loo = 0, max_rel = 0, sw = 0, swy = 0, tss = 0;
+    double wrss = 0, rrss = 0;
     int nkept = 0, k = 0;
+    cf_seg_rows sr[CF_SEG_MAX];
     for (int q = 0; q < nseg; q++) {
         wrss += sf[q].L.wrss;
         rrss += sf[q].L.rrss;
         nkept += sf[q].L.nkept;
         k += (int)sf[q].L.p;
+        sr[q] = (cf_seg_rows){from[q], from[q + 1], &sf[q].L};
     }
     int dof = nkept - k;
     for (int q = 0; q < nseg; q++) {
@@ -464,44 +466,18 @@ static void fill_result(const cf_fit_input *in, const size_t *from, const seg_fi
             for (int l = 0; l < p; l++)
                 sg->cov[col[j]][col[l]] = L->cov_unscaled[j][l] * wrss / dof;
         }
-        for (size_t i = from[q]; i < from[q + 1]; i++) {
-            size_t r = i - from[q];
-            double yi = cf_row_time(in->rows[i], in->stat), fi = L->fitted[r];
-            if (L->rejected[r]) {
-                cf_rejected *nr = realloc(out->rejected, (out->nrejected + 1) * sizeof *nr);
-                if (nr != NULL) {
-                    out->rejected = nr;
-                    nr[out->nrejected++] =
-                        (cf_rejected){in->rows[i]->bytes, in->rows[i]->blocks, yi, (yi - fi) / fi};
-                }
-                continue;
-            }
-            sum_loo += L->loo_rel[r];
-            max_rel = fmax(max_rel, fabs(yi - fi) / yi);
-            sw += 1 / (fi * fi);
-            swy += yi / (fi * fi);
-        }
     }
-    for (int q = 0; q < nseg; q++)
-        for (size_t i = from[q]; i < from[q + 1]; i++) {
-            size_t r = i - from[q];
-            if (!sf[q].L.rejected[r]) {
-                double d = (cf_row_time(in->rows[i], in->stat) - swy / sw) / sf[q].L.fitted[r];
-                tss += d * d;
-            }
-        }
+    if (cf_segs_tally(in, sr, nseg, rrss, nkept, out, e) != 0)
+        return CF_EXIT_DATA;
     out->s2 = fmax(rrss / dof, out_of_sample_s2(in, from, sf, nseg));
     out->dof = out->q.dof = dof;
-    out->q.n = nkept;
-    out->q.loo_mape = sum_loo / nkept;
-    out->q.max_rel_err = max_rel;
-    out->q.r2 = tss > 0 ? 1 - rrss / tss : 1;
     out->q.aicc = cf_aicc(rrss, (size_t)nkept, k + nseg); /* terms, breakpoints, variance */
+    return 0;
 }
 
 /* The segmented fit: the segments choose_cuts finds, each fitted with its own terms. A
  * cut whose fit fails, or fails cf_fit_check, falls back to one segment. */
-static int fit_segments(const cf_fit_input *in, cf_fit *out, cf_error *e)
+static int fit_segments(const cf_fit_input *in, int bmin, cf_fit *out, cf_error *e)
 {
     size_t from[CF_SEG_MAX + 1], n = in->n;
     int nseg = choose_cuts(in, from);
@@ -526,10 +502,11 @@ static int fit_segments(const cf_fit_input *in, cf_fit *out, cf_error *e)
                 break;
         }
         cf_fit keep = *out; /* identity and measured range */
-        if (rc == 0) {
-            fill_result(in, from, sf, nseg, out);
+        out->blocks = bmin; /* what cf_fit_check evaluates between the measured points */
+        if (rc == 0)
+            rc = fill_result(in, from, sf, nseg, out, e);
+        if (rc == 0)
             rc = cf_fit_check(out, in, e);
-        }
         for (int q = 0; q < done; q++)
             cf_lsq_free(&sf[q].L);
         if (rc == 0 || nseg == 1)
@@ -561,7 +538,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
                             in->what, bmin);
     /* The text formula says when the per-block cost went into beta (b follows m). */
     int rc = blocks_follow_size(in) ? cf_model_fit_terms(&cf_model_linear, in, out, e)
-                                    : fit_segments(in, out, e);
+                                    : fit_segments(in, bmin, out, e);
     if (rc != 0 || strncmp(out->datatype, "pack", 4) == 0)
         return rc;
     packs pk;

@@ -331,8 +331,51 @@ static int choose_segments(const cf_fit_input *in, const cf_cuts *c, run_cache *
     return nbest;
 }
 
+int cf_segs_tally(const cf_fit_input *in, const cf_seg_rows *s, int nseg, double rrss, int nkept,
+                  cf_fit *out, cf_error *e)
+{
+    double sum_loo = 0, max_rel = 0, tss = 0, sw = 0, swy = 0;
+    for (int q = 0; q < nseg; q++) {
+        const cf_lsq *L = s[q].L;
+        for (size_t i = s[q].a; i < s[q].b; i++) {
+            size_t k = i - s[q].a;
+            double yi = cf_row_time(in->rows[i], in->stat), fi = L->fitted[k];
+            if (L->rejected[k]) {
+                cf_rejected *nr = realloc(out->rejected, (out->nrejected + 1) * sizeof *nr);
+                if (nr == NULL)
+                    return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+                out->rejected = nr;
+                nr[out->nrejected++] =
+                    (cf_rejected){in->rows[i]->bytes, in->rows[i]->blocks, yi, (yi - fi) / fi};
+                continue;
+            }
+            sum_loo += L->loo_rel[k];
+            double rel = fabs(yi - fi) / yi;
+            if (rel > max_rel)
+                max_rel = rel;
+            sw += 1 / (fi * fi);
+            swy += yi / (fi * fi);
+        }
+    }
+    double mean = swy / sw;
+    for (int q = 0; q < nseg; q++)
+        for (size_t i = s[q].a; i < s[q].b; i++) {
+            size_t k = i - s[q].a;
+            if (s[q].L->rejected[k])
+                continue;
+            double d = (cf_row_time(in->rows[i], in->stat) - mean) / s[q].L->fitted[k];
+            tss += d * d;
+        }
+    out->q.n = nkept;
+    out->q.loo_mape = sum_loo / nkept;
+    out->q.max_rel_err = max_rel;
+    out->q.r2 = tss > 0 ? 1 - rrss / tss : 1;
+    return 0;
+}
+
 /* The segments' coefficients, rejected points and quality of the final fits into out. */
-static void fill_result(const cf_fit_input *in, seg_fit *final, int nfinal, cf_fit *out)
+static int fill_result(const cf_fit_input *in, seg_fit *final, int nfinal, cf_fit *out,
+                       cf_error *e)
 {
     snprintf(out->model, sizeof out->model, "piecewise");
     out->kind = &cf_model_piecewise;
@@ -340,12 +383,14 @@ static void fill_result(const cf_fit_input *in, seg_fit *final, int nfinal, cf_f
     for (int j = 0; j < 2; j++)
         snprintf(out->coef_names[j], CF_COEF_NAME_MAX, "%s", names[j]);
     out->nseg = nfinal;
-    double wrss = 0, rrss = 0, sum_loo = 0, max_rel = 0, tss = 0, sw = 0, swy = 0;
+    double wrss = 0, rrss = 0;
     int nkept = 0;
+    cf_seg_rows sr[CF_SEG_MAX];
     for (int q = 0; q < nfinal; q++) {
         wrss += final[q].L.wrss;
         rrss += final[q].L.rrss;
         nkept += final[q].L.nkept;
+        sr[q] = (cf_seg_rows){final[q].a, final[q].b, &final[q].L};
     }
     int dof = nkept - 2 * nfinal;
     double scale = wrss / dof;
@@ -360,44 +405,15 @@ static void fill_result(const cf_fit_input *in, seg_fit *final, int nfinal, cf_f
             for (int l = 0; l < 2; l++)
                 sg->cov[j][l] = L->cov_unscaled[j][l] * scale;
         }
-        for (size_t i = final[q].a; i < final[q].b; i++) {
-            size_t k = i - final[q].a;
-            double yi = cf_row_time(in->rows[i], in->stat), fi = L->fitted[k];
-            if (L->rejected[k]) {
-                cf_rejected *nr = realloc(out->rejected, (out->nrejected + 1) * sizeof *nr);
-                if (nr != NULL) {
-                    out->rejected = nr;
-                    nr[out->nrejected++] =
-                        (cf_rejected){in->rows[i]->bytes, in->rows[i]->blocks, yi, (yi - fi) / fi};
-                }
-                continue;
-            }
-            sum_loo += L->loo_rel[k];
-            double rel = fabs(yi - fi) / yi;
-            if (rel > max_rel)
-                max_rel = rel;
-            sw += 1 / (fi * fi);
-            swy += yi / (fi * fi);
-        }
     }
-    double mean = swy / sw;
-    for (int q = 0; q < nfinal; q++)
-        for (size_t i = final[q].a; i < final[q].b; i++) {
-            size_t k = i - final[q].a;
-            if (final[q].L.rejected[k])
-                continue;
-            double d = (cf_row_time(in->rows[i], in->stat) - mean) / final[q].L.fitted[k];
-            tss += d * d;
-        }
+    if (cf_segs_tally(in, sr, nfinal, rrss, nkept, out, e) != 0)
+        return CF_EXIT_DATA;
     out->s2 = rrss / dof;
     out->dof = dof;
-    out->q.n = nkept;
     out->q.dof = dof;
-    out->q.loo_mape = sum_loo / nkept;
-    out->q.max_rel_err = max_rel;
-    out->q.r2 = tss > 0 ? 1 - rrss / tss : 1;
     out->q.aicc =
         cf_aicc(rrss, (size_t)nkept, 3 * nfinal); /* lines, breakpoints and the variance */
+    return 0;
 }
 
 static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
@@ -432,7 +448,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
             nfinal++;
     }
     if (rc == 0)
-        fill_result(in, final, nfinal, out);
+        rc = fill_result(in, final, nfinal, out, e);
     free_fits(final, nfinal);
 out:
     run_cache_free(&runs);
