@@ -126,6 +126,15 @@ const char *cf_table_meta_get(const cf_table *t, const char *key)
     return NULL;
 }
 
+int cf_table_timed_loop(const cf_table *t)
+{
+    const char *how = cf_table_meta_get(t, "coll_timing");
+    if (how != NULL)
+        return strcmp(how, CF_META_TIMING_LOOP) == 0;
+    const char *cmd = cf_table_meta_get(t, "command");
+    return cmd != NULL && strncmp(cmd, "commfit measure", 15) == 0;
+}
+
 int cf_table_set_extra(cf_table *t, const char *const *names, size_t n)
 {
     char **v = calloc(n ? n : 1, sizeof *v);

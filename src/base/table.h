@@ -132,4 +132,13 @@ int cf_table_write_row(FILE *fp, const cf_table *t, const cf_row *r);
 /* Writes the whole table to path atomically (temporary file, then rename). */
 int cf_table_write(const char *path, const cf_table *t, cf_error *e);
 
+/* The coll_timing metadata: how measure timed the collectives. A table of commfit's
+ * measure without the key (written before it) timed the loop whole; imported tables and
+ * hand-made ones do not say (OSU and IMB 2019 on time each call with a barrier after it). */
+#define CF_META_TIMING_CALL "each call alone, a barrier after it (IMB -sync 1)"
+#define CF_META_TIMING_LOOP "the calls back to back, the loop timed whole (--no-sync)"
+/* Whether t's collectives were timed as a loop of calls back to back: coll_timing says so,
+ * or commfit's measure wrote t (its command) before it said how. */
+int cf_table_timed_loop(const cf_table *t);
+
 #endif

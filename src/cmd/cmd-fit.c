@@ -535,7 +535,8 @@ static int finish(job *j, cf_error *e)
     int rc = cf_across_fit_set(j->rows, j->nrows, cf_statistic_name(o->stat),
                                cf_table_meta_get(j->tables[0], "normalized_time_us"),
                                cf_rules_for(cf_table_meta_get(j->tables[0], "mpi_library"),
-                                            cf_table_meta_get(j->tables[0], "coll_selector")),
+                                            cf_table_meta_get(j->tables[0], "coll_selector"),
+                                            cf_table_timed_loop(j->tables[0])),
                                &ms->across, &notes, &nnotes, e);
     if (rc != 0)
         return rc;

@@ -432,6 +432,21 @@ static int pick_smpi_ompi(const char *pattern, long p, double m, cf_rule_alg *a)
     return pick_ompi_as(pattern, p, m, 1, a);
 }
 
+/* The same for a table whose calls were timed back to back (cf_table_timed_loop): the
+ * trees costed per call (each call alone, a barrier after it) do not hold there, and where
+ * they run the rules say nothing, so the fitted across-np model answers. */
+static int pick_openmpi_loop(const char *pattern, long p, double m, cf_rule_alg *a)
+{
+    int rc = pick_ompi_as(pattern, p, m, 0, a);
+    return rc == 0 && cf_steps_per_call(a->steps) ? -1 : rc;
+}
+
+static int pick_smpi_ompi_loop(const char *pattern, long p, double m, cf_rule_alg *a)
+{
+    int rc = pick_ompi_as(pattern, p, m, 1, a);
+    return rc == 0 && cf_steps_per_call(a->steps) ? -1 : rc;
+}
+
 typedef struct rule_set {
     const char *name;
     int (*pick)(const char *pattern, long p, double m, cf_rule_alg *a);
@@ -442,18 +457,22 @@ static const rule_set rule_sets[] = {
     {"smpi-mpich", pick_smpi_mpich},
     {"openmpi", pick_openmpi},
     {"smpi-ompi", pick_smpi_ompi},
+    {"openmpi-loop", pick_openmpi_loop},
+    {"smpi-ompi-loop", pick_smpi_ompi_loop},
 };
 
-const char *cf_rules_for(const char *mpi_library, const char *coll_selector)
+const char *cf_rules_for(const char *mpi_library, const char *coll_selector, int timed_loop)
 {
     int smpi = mpi_library != NULL && strstr(mpi_library, "SMPI") != NULL;
     if (smpi) {
         if (coll_selector != NULL && strcmp(coll_selector, "mpich") == 0)
             return "smpi-mpich";
-        return coll_selector != NULL && strcmp(coll_selector, "ompi") == 0 ? "smpi-ompi" : NULL;
+        if (coll_selector == NULL || strcmp(coll_selector, "ompi") != 0)
+            return NULL;
+        return timed_loop ? "smpi-ompi-loop" : "smpi-ompi";
     }
     if (mpi_library != NULL && strncmp(mpi_library, "Open MPI", 8) == 0)
-        return "openmpi";
+        return timed_loop ? "openmpi-loop" : "openmpi";
     if (mpi_library != NULL &&
         (strstr(mpi_library, "MPICH") != NULL || strstr(mpi_library, "mpich") != NULL))
         return "mpich";
@@ -466,6 +485,14 @@ int cf_rules_pick(const char *rules, const char *pattern, long p, double m, cf_r
         if (rules != NULL && strcmp(rule_sets[i].name, rules) == 0)
             return rule_sets[i].pick(pattern, p, m, a);
     return -1;
+}
+
+int cf_rules_exist(const char *rules)
+{
+    for (size_t i = 0; i < sizeof rule_sets / sizeof rule_sets[0]; i++)
+        if (rules != NULL && strcmp(rule_sets[i].name, rules) == 0)
+            return 1;
+    return 0;
 }
 
 int cf_rules_known(const char *rules, const char *pattern)

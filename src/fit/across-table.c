@@ -442,7 +442,8 @@ int cf_across_fit_table(const cf_table *tab, const char *stat, cf_across_set *ou
     int rc =
         cf_across_fit_set(rows, tab->n_rows, stat, cf_table_meta_get(tab, "normalized_time_us"),
                           cf_rules_for(cf_table_meta_get(tab, "mpi_library"),
-                                       cf_table_meta_get(tab, "coll_selector")),
+                                       cf_table_meta_get(tab, "coll_selector"),
+                                       cf_table_timed_loop(tab)),
                           out, notes, nnotes, e);
     free(rows);
     return rc;

@@ -127,8 +127,11 @@ typedef struct cf_rule_alg {
 int cf_steps_per_call(cf_steps st);
 
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi"), NULL
- * when none is known. */
-const char *cf_rules_for(const char *mpi_library, const char *coll_selector);
+ * when none is known; for a table timed as a loop of calls (cf_table_timed_loop), Open MPI's
+ * are "openmpi-loop" and "smpi-ompi-loop", without the trees costed per call. */
+const char *cf_rules_for(const char *mpi_library, const char *coll_selector, int timed_loop);
+/* Whether rules names a rule set commfit knows: 1 or 0. */
+int cf_rules_exist(const char *rules);
 /* The algorithm rules run for pattern at (p, m): 0, -1 when it has no rule for it. */
 int cf_rules_pick(const char *rules, const char *pattern, long p, double m, cf_rule_alg *a);
 int cf_rules_known(const char *rules, const char *pattern);

@@ -73,9 +73,8 @@ typedef struct cf_measure_opts {
 
 void cf_measure_opts_init(cf_measure_opts *o);
 
-/* The metadata that says how the collectives were timed (see cf_run_start_metadata). */
-#define CF_META_TIMING_CALL "each call alone, a barrier after it (IMB -sync 1)"
-#define CF_META_TIMING_LOOP "the calls back to back, the loop timed whole (--no-sync)"
+/* The metadata that says how the collectives were timed (see cf_run_start_metadata; the
+ * coll_timing values are in base/table.h, which fit reads too). */
 #define CF_META_ROOT_FIXED "rank 0 (IMB -root_shift 0)"
 #define CF_META_ROOT_SHIFT "round-robin, call i at rank i % np (--root-shift)"
 #define CF_META_RS_BLOCK "each rank's block (IMB 2019 and later; the vector is np times it)"

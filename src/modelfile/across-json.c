@@ -421,7 +421,8 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
         return CF_EXIT_DATA;
     if (!cf_rules_known(g->rules, pattern))
         return bad(w, "rules",
-                   "rules known for the pattern (smpi-mpich, mpich, smpi-ompi, openmpi)");
+                   "rules known for the pattern (smpi-mpich, mpich, smpi-ompi, openmpi, "
+                   "smpi-ompi-loop, openmpi-loop)");
     if (!json_is_array(unit) || json_array_size(unit) < 2 || json_array_size(unit) > CF_UNIT_MAX)
         return bad(w, "unit", "an array of 2 to 64 [bytes, t_us] pairs");
     if (!json_is_array(pts) || json_array_size(pts) > CF_GRID_MAX)
@@ -610,9 +611,10 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
     const json_t *rules = json_object_get(j, "rules");
     if (rules != NULL) {
         if (get_str(&w, j, "rules", out->rules, sizeof out->rules) ||
-            cf_rules_pick(out->rules, "bcast", 2, 1.0, &(cf_rule_alg){0}) != 0) {
+            !cf_rules_exist(out->rules)) {
             cf_p2p_clear(out);
-            return bad(&w, "rules", "rules known to commfit (mpich, smpi-mpich, openmpi, smpi-ompi)");
+            return bad(&w, "rules", "rules known to commfit (mpich, smpi-mpich, openmpi, "
+                                    "smpi-ompi, openmpi-loop, smpi-ompi-loop)");
         }
     }
     return 0;

@@ -83,4 +83,21 @@ for bt in 4:0.2 16:0.4; do
             exit !(e <= tol && $6 <= t && t <= $7 && $10 == "reduce + bcast") }' "$T/out"
 done
 
+# The trees costed per call model a table timed per call; one timed as a loop of calls
+# (measure --no-sync) gets Open MPI's rules without them, and bcast and reduce at the sizes
+# of those trees are answered by the fitted across-np model, not the grid.
+check "the shipped table was timed per call" grep -q '^# coll_timing: each call alone' "$tab"
+sed 's/^# coll_timing: .*/# coll_timing: the calls back to back, the loop timed whole (--no-sync)/' \
+    "$tab" >loop.csv
+run "$COMMFIT" fit -q -i loop.csv --np 2,4,8,16 -o loop.json
+expect_rc 0 "fit the table marked loop-timed"
+check "its rules are smpi-ompi-loop" grep -q '"rules": "smpi-ompi-loop"' loop.json
+check "the per-call table's are smpi-ompi" grep -q '"rules": "smpi-ompi"' m.json
+run "$COMMFIT" predict -m loop.json -p bcast -n 64 -b 1K -f csv
+check "loop-timed: bcast at np 64, 1 KiB (a k-nomial tree) not from the grid" \
+    awk -F, 'NR == 2 { exit !($9 == "across-np" && $10 !~ /knomial/) }' "$T/out"
+run "$COMMFIT" predict -m m.json -p bcast -n 64 -b 1K -f csv
+check "per call: the same from the grid's k-nomial tree" \
+    awk -F, 'NR == 2 { exit !($10 ~ /knomial/) }' "$T/out"
+
 done_testing

@@ -108,13 +108,24 @@ static void ompi_rules(void)
 
 static void rules(void)
 {
-    is_str(cf_rules_for("SMPI Version 3.32. Copyright The SimGrid Team", "mpich"), "smpi-mpich",
-           "SMPI with the mpich selector");
-    is_str(cf_rules_for("SMPI Version 3.32", "ompi"), "smpi-ompi", "SMPI's ompi selector");
-    ok(cf_rules_for("SMPI Version 3.32", "mvapich2") == NULL, "SMPI's mvapich2: no rules");
-    is_str(cf_rules_for("MPICH Version: 4.0.2", NULL), "mpich", "MPICH");
-    is_str(cf_rules_for("Open MPI v4.1.5, package: Debian OpenMPI", NULL), "openmpi", "Open MPI");
-    ok(cf_rules_for(NULL, NULL) == NULL, "no metadata: no rules");
+    is_str(cf_rules_for("SMPI Version 3.32. Copyright The SimGrid Team", "mpich", 0),
+           "smpi-mpich", "SMPI with the mpich selector");
+    is_str(cf_rules_for("SMPI Version 3.32", "ompi", 0), "smpi-ompi", "SMPI's ompi selector");
+    ok(cf_rules_for("SMPI Version 3.32", "mvapich2", 0) == NULL, "SMPI's mvapich2: no rules");
+    is_str(cf_rules_for("MPICH Version: 4.0.2", NULL, 0), "mpich", "MPICH");
+    is_str(cf_rules_for("Open MPI v4.1.5, package: Debian OpenMPI", NULL, 0), "openmpi",
+           "Open MPI");
+    ok(cf_rules_for(NULL, NULL, 0) == NULL, "no metadata: no rules");
+    /* Timed as a loop of calls: Open MPI's rules without the trees costed per call. */
+    is_str(cf_rules_for("Open MPI v4.1.5", NULL, 1), "openmpi-loop", "Open MPI, loop timed");
+    is_str(cf_rules_for("SMPI Version 3.32", "ompi", 1), "smpi-ompi-loop",
+           "SMPI's ompi selector, loop timed");
+    is_str(cf_rules_for("MPICH Version: 4.0.2", NULL, 1), "mpich", "MPICH, loop timed: the same");
+    pick_is("smpi-ompi", "bcast", 16, 1024, "knomial tree");
+    pick_is("smpi-ompi-loop", "bcast", 16, 1024, "(none)");
+    pick_is("openmpi-loop", "reduce", 64, 1024, "(none)");
+    pick_is("openmpi-loop", "allreduce", 64, 1024, "recursive doubling");
+    pick_is("smpi-ompi-loop", "alltoall", 16, 4, "Bruck");
     /* allgather on the total size p*m: recursive doubling below 512 KiB for a power of two,
      * Bruck up to 80 KiB otherwise, ring above. */
     pick_is("smpi-mpich", "allgather", 16, 16384, "recursive doubling");
