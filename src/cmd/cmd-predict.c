@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "cmd/model-file.h"
 #include "cmd/out-predict.h"
+#include "cmd/predict-fit.h"
 #include "cmd/predict-p2p.h"
 #include "base/error.h"
 #include "fit/model.h"
@@ -159,13 +160,6 @@ static int coll_sizeless(const cf_coll *c)
     return 1;
 }
 
-static void join(char *buf, size_t n, const char *part)
-{
-    if (part[0] == '\0')
-        return;
-    size_t l = strlen(buf);
-    snprintf(buf + l, n - l, "%s%s", l ? "; " : "", part);
-}
 
 /* ---- Choosing the source ---- */
 
@@ -195,7 +189,7 @@ static int resolve(ctx *c, long np, source *s, cf_error *e)
         char part[160];
         snprintf(part, sizeof part, "%s carries no data: its time is the same at any --bytes",
                  c->pattern);
-        join(s->note, sizeof s->note, part);
+        cf_note_join(s->note, sizeof s->note, part);
         s->bytes_min = 0;
         s->bytes_max = INFINITY;
     }
@@ -222,7 +216,7 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
     }
     if (src.kind == CF_ANSWER_ACROSS) {
         np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part);
-        join(s->note, sizeof s->note, part);
+        cf_note_join(s->note, sizeof s->note, part);
         return 0;
     }
     cf_unmeasured u;
@@ -230,9 +224,9 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
     s->nodes_extra = u.nodes;
     s->unbounded = u.network;
     if (src.across != NULL)
-        join(s->note, sizeof s->note, src.across->error);
+        cf_note_join(s->note, sizeof s->note, src.across->error);
     np_note(c->measured, c->nmeasured, np, part, sizeof part);
-    join(s->note, sizeof s->note, part);
+    cf_note_join(s->note, sizeof s->note, part);
     return 0;
 }
 
@@ -316,27 +310,6 @@ static const char *alg_name(const ctx *c, const char *alg, cf_predict_answer *ou
 
 /* Below a fit that set its smallest sizes aside as a no-op: what was measured there, as
  * the fit does not know it. */
-static void set_aside_note(const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
-{
-    char a[32], b[32];
-    cf_size_format(bytes, a, sizeof a);
-    cf_size_format(f->min_bytes, b, sizeof b);
-    int said = 0;
-    for (size_t i = 0; i < f->nset_aside && !said; i++)
-        if (f->set_aside[i].bytes == bytes) {
-            snprintf(out->bnote, sizeof out->bnote,
-                     "bytes %s is below the fitted sizes (from %s): measured there %.3g us, "
-                     "a no-op set aside from the fit",
-                     a, b, f->set_aside[i].t_us);
-            said = 1;
-        }
-    if (!said)
-        snprintf(out->bnote, sizeof out->bnote,
-                 "bytes %s is below the fitted sizes (from %s), which start above sizes "
-                 "set aside as a no-op",
-                 a, b);
-}
-
 /* The block count of a derived-datatype answer, and what is said of it. */
 static void blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
 {
@@ -356,7 +329,7 @@ static void blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predic
                  f->min_blocks);
     }
     out->blocks_extra = part[0] != '\0';
-    join(out->bnote, sizeof out->bnote, part);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
     /* The layouts are of floats: a block holds one at least (struct's blocks follow
      * its particles). */
     if (strstr(f->datatype, "struct") == NULL &&
@@ -366,7 +339,7 @@ static void blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predic
         snprintf(part, sizeof part,
                  "%ld blocks cannot lay out %s: a block holds one 4-byte float at least",
                  out->blocks, size);
-        join(out->bnote, sizeof out->bnote, part);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
     }
 }
 
@@ -383,7 +356,7 @@ static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_pr
         cf_size_format(bytes, size, sizeof size);
         snprintf(why, sizeof why, "refused: the model's time or interval at %s is beyond %g us",
                  size, PREDICT_MAX_US);
-        join(out->bnote, sizeof out->bnote, why);
+        cf_note_join(out->bnote, sizeof out->bnote, why);
         if (c->refused++ == 0)
             snprintf(c->first_refusal, sizeof c->first_refusal,
                      "the model's time or interval at %s for %s (%s) at np=%ld is beyond %g us "
@@ -400,7 +373,7 @@ static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_pr
         cf_size_format(bytes, size, sizeof size);
         snprintf(why, sizeof why, "refused: the model gives a non-positive time at %s (%.4g us)",
                  size, out->t);
-        join(out->bnote, sizeof out->bnote, why);
+        cf_note_join(out->bnote, sizeof out->bnote, why);
         if (c->refused++ == 0)
             snprintf(c->first_refusal, sizeof c->first_refusal,
                      "the model gives a non-positive time at %s for %s (%s) at np=%ld: %.4g us "
@@ -413,30 +386,6 @@ static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_pr
 }
 
 /* The model corrected by its measured neighbours: said in the model column and the note. */
-static void near_note(const cf_prediction *pr, cf_predict_answer *out)
-{
-    char a[32], b[32], part[256], model[sizeof out->model_buf - 24];
-    snprintf(model, sizeof model, "%s", out->model);
-    snprintf(out->model_buf, sizeof out->model_buf, "%s + measured neighbours", model);
-    out->model = out->model_buf;
-    cf_size_format(pr->near_lo, a, sizeof a);
-    cf_size_format(pr->near_hi, b, sizeof b);
-    if (pr->near_lo == pr->near_hi)
-        snprintf(part, sizeof part, "at the measured %s: its measured time (the model x%.3g)", a,
-                 pr->near_ratio);
-    else if (pr->near_step)
-        snprintf(part, sizeof part,
-                 "between the measured %s and %s: log-log between them, the model x%.3g (the "
-                 "points around do not bend as the model does: a step may lie between them)",
-                 a, b, pr->near_ratio);
-    else
-        snprintf(part, sizeof part,
-                 "between the measured %s and %s: the model x%.3g (their measured / model "
-                 "ratios read log-log)",
-                 a, b, pr->near_ratio);
-    join(out->bnote, sizeof out->bnote, part);
-}
-
 /* The fit's answer corrected by its measured points, through the source's reading of
  * them, built at its first answer (a batch of sizes reads the points once). */
 static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
@@ -452,36 +401,6 @@ static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
         }
     }
     return cf_near_predict(s->near, m, pr);
-}
-
-/* Beyond the fit's measured sizes: how much the interval was widened, and from what. */
-static void widen_note(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out)
-{
-    if (!(pr->doublings > 0))
-        return;
-    int backtested;
-    double e = cf_fit_extrap_err(f, (double)out->bytes, &backtested);
-    const char *s = pr->doublings == 1.0 ? "" : "s";
-    char part[256], to[32];
-    if (backtested) {
-        cf_size_format(f->bt.fitted_to_bytes, to, sizeof to);
-        snprintf(part, sizeof part,
-                 "interval widened x%.3g: %.2g doubling%s beyond the measured sizes at %.3g%% "
-                 "each (the fit's backtest: refitted up to %s, read above)",
-                 pr->widen, pr->doublings, s, 100 * expm1(e), to);
-    } else {
-        char why[96] = "";
-        if ((double)out->bytes > (double)f->max_bytes && f->bt.n > 0)
-            snprintf(why, sizeof why, ", more than its backtest in size read, %.3g%%",
-                     100 * expm1(f->bt.err_per_doubling));
-        else if ((double)out->bytes > (double)f->max_bytes)
-            snprintf(why, sizeof why, ": no backtest in size");
-        snprintf(part, sizeof part,
-                 "interval widened x%.3g: %.2g doubling%s beyond the measured sizes at %.3g%% "
-                 "each (the fit's leave-one-out error%s)",
-                 pr->widen, pr->doublings, s, 100 * expm1(e), why);
-    }
-    join(out->bnote, sizeof out->bnote, part);
 }
 
 static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
@@ -500,7 +419,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     else
         out->bnote[0] = '\0';
     if (s->kind == SRC_FIT && s->fit->nset_aside > 0 && (double)bytes < s->bytes_min)
-        set_aside_note(s->fit, bytes, out);
+        cf_fit_note_set_aside(s->fit, bytes, out);
     out->bytes_extra = out->bnote[0] != '\0';
     out->np_extra = s->kind != SRC_FIT;
     out->blocks = -1;
@@ -531,7 +450,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
                      "in the breakpoint gap (%s, %s): interpolated between the two segments' "
                      "values at its ends, the interval covering both",
                      a, b);
-            join(out->bnote, sizeof out->bnote, part);
+            cf_note_join(out->bnote, sizeof out->bnote, part);
             out->model = out->model_buf;
         } else if (s->fit->nseg > 1) {
             snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d", s->fit->model,
@@ -539,8 +458,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
             out->model = out->model_buf;
         }
         if (pr.near)
-            near_note(&pr, out);
-        widen_note(s->fit, &pr, out);
+            cf_fit_note_near(&pr, out);
+        cf_fit_note_widen(s->fit, &pr, out);
         if (nmsg == 0 && s->fit->sat.valid)
             nmsg = s->fit->sat.nmsg;
     } else if (s->kind == SRC_ACROSS) {

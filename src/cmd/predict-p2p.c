@@ -5,16 +5,10 @@
 
 #include "cmd/predict-p2p.h"
 
+#include "cmd/out-predict.h"
+
 #include <stdio.h>
 #include <string.h>
-
-static void join(char *buf, size_t n, const char *part)
-{
-    if (part[0] == '\0')
-        return;
-    size_t l = strlen(buf);
-    snprintf(buf + l, n - l, "%s%s", l ? "; " : "", part);
-}
 
 void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *datatype, long np,
                          const cf_placement *p, cf_unmeasured *u, char *note, size_t n)
@@ -23,14 +17,14 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
     char part[512];
     /* First: what the estimate cannot know outweighs how it was made. */
     cf_placement_unmeasured(p, np, u, part, sizeof part);
-    join(note, n, part);
+    cf_note_join(note, n, part);
     snprintf(part, sizeof part, "from %s alpha %.4g us, beta %.4g us/B", pp->pattern,
              pp->h.alpha_us, pp->h.beta_us_per_byte);
-    join(note, n, part);
+    cf_note_join(note, n, part);
     if (strcmp(c->datatype, "float") == 0) { /* the reductions: gamma counts */
         snprintf(part, sizeof part, "gamma %.4g us/B (%s)", pp->gamma_us_per_byte,
                  pp->gamma_source);
-        join(note, n, part);
+        cf_note_join(note, n, part);
     }
     const cf_contention *k = cf_p2p_contention(pp, c->pattern, datatype, np);
     if (k != NULL && k->np == 2 && k->lat_factor > 0.0)
@@ -41,9 +35,9 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
         snprintf(part, sizeof part, "x%.3g contention measured at np=%ld", k->median, k->np);
     else
         snprintf(part, sizeof part, "%s not measured at any np", c->pattern);
-    join(note, n, part);
+    cf_note_join(note, n, part);
     cf_estimate est;
     cf_p2p_predict(pp, c, datatype, np, 0.0, &est);
     snprintf(part, sizeof part, "model-error factor %.3g in the interval", est.model_factor);
-    join(note, n, part);
+    cf_note_join(note, n, part);
 }

@@ -1,0 +1,21 @@
+/* commfit predict: what an answer from a per-np fit says of itself, appended to the
+ * answer's note (bnote) and model name. */
+#ifndef CF_PREDICT_FIT_H
+#define CF_PREDICT_FIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cmd/out-predict.h"
+#include "fit/fit.h"
+
+/* bytes below the fit's sizes, which start above sizes set aside as a no-op: what was
+ * measured there, if it was (out->bnote, replaced). */
+void cf_fit_note_set_aside(const cf_fit *f, uint64_t bytes, cf_predict_answer *out);
+/* The correction by the measured neighbours (cf_fit_predict_near): "+ measured neighbours"
+ * after the model's name, and which neighbours and how, in the note. */
+void cf_fit_note_near(const cf_prediction *pr, cf_predict_answer *out);
+/* Beyond the fit's measured sizes: how much the interval was widened, and from what. */
+void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out);
+
+#endif
