@@ -507,8 +507,10 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
                 break;
         }
         /* Outliers as the median5 rule sets them aside. The cut is at least its floor:
-         * without a point beyond that, no median is needed. */
+         * without a point beyond that, no median is needed; nor when a count tells that
+         * none is beyond the cut. */
         size_t m = 0, over = 0;
+        double worst = 0.0;
         for (size_t i = 0; i < n; i++)
             if (used[i]) {
                 double d = fabs(t[i] * iref[i] - 1.0);
@@ -516,8 +518,9 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
                     return -2;
                 sel[m++] = d;
                 over += d > rule->cut_floor;
+                worst = d > worst ? d : worst;
             }
-        if (over == 0)
+        if (over == 0 || rule->none_beyond(sel, m, worst))
             break;
         double cut = rule->cut(sel, m, R->buf);
         size_t nbeyond = 0, out_now = 0;
