@@ -217,14 +217,14 @@ static int has_p_linear(const cf_across *a)
 int cf_across_fit_extrap(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
                          unsigned cands, cf_across *out, cf_error *e)
 {
-    int rc = cf_across_fit_points_cands(c, datatype, pts, n, CF_SEARCH_QUICK, 0, out, e);
-    if (rc != 0 || out->error[0] != '\0' || !(cands & CF_ACROSS_P_LINEAR))
-        return rc;
+    if (!(cands & CF_ACROSS_P_LINEAR))
+        return cf_across_fit_points_cands(c, datatype, pts, n, CF_SEARCH_QUICK, 0, out, e);
     cf_across *b = malloc(sizeof *b);
     if (b == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    rc = cf_across_fit_points_cands(c, datatype, pts, n, CF_SEARCH_QUICK, cands, b, e);
-    if (rc == 0 && b->error[0] == '\0' && has_p_linear(b)) {
+    int more;
+    int rc = cf_across_fit_points_more(c, datatype, pts, n, cands, out, b, &more, e);
+    if (rc == 0 && more && b->error[0] == '\0' && has_p_linear(b)) {
         /* Both fit the measured points, and AICc prefers the one with more terms; which
          * reads the largest measured np better from those below decides, by a clear margin
          * (P_LINEAR_GAIN). */

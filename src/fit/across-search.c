@@ -86,21 +86,35 @@ typedef struct runs {
     unsigned char *used;
 } runs;
 
+/* A search over the first nuse candidates of F. A search over more of them (the
+ * p-linear ones after the pattern's algorithms) goes on with the same S: every range
+ * fitted already, quickly or properly, is the same fit again. */
 typedef struct search {
     cf_across_fitter F;
-    const double *sizes;
+    int nuse;
+    double *sizes;
     size_t ns;
     const long *np;
     int nnp;
     int every_np;      /* np holds every measured process count */
     side_fit *side;    /* at side_at(), for a switch after size b - 1 */
     quick_side *quick; /* the same places */
+    /* Whether candidate a's ranges are in quick already. */
+    unsigned char quick_done[CF_ACROSS_MAX_CAND];
+    unsigned char *plan; /* for each candidate, at cand_index() */
     runs R;
 } search;
 
 static size_t side_at(const search *S, size_t b, int a, int right)
 {
     return ((b - 1) * (size_t)S->F.ncand + (size_t)a) * 2 + (size_t)right;
+}
+
+/* Candidate (b, a1, a2) among those of a search over nuse candidates, in the order a full
+ * search meets them. */
+static size_t cand_index(const search *S, size_t b, int a1, int a2)
+{
+    return ((b - 1) * (size_t)S->nuse + (size_t)a1) * (size_t)S->nuse + (size_t)a2;
 }
 
 /* The middle (in log size) of the gap after size b - 1: each range answers up to it. */
@@ -352,6 +366,54 @@ static double quick_sweep(const double *x, const double *t, double *iref, const 
     return change;
 }
 
+/* The sums of quick_sweep_3. */
+typedef struct sums3 {
+    double change, chi, m00, m10, m11, m20, m21, m22, u0, u1, u2;
+} sums3;
+
+/* quick_sweep for three terms, those of the p-linear candidates: the same operations in
+ * the same order, so the same numbers, into named sums the compiler keeps in registers
+ * (a fifth less time than the loops over k). */
+static double quick_sweep_3(const double *x, const double *t, double *iref,
+                            const unsigned char *used, size_t n, const double *c,
+                            double M[CF_REL_KMAX][CF_REL_KMAX], double *v, double *chisq)
+{
+    sums3 s = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        const double *a = &x[3 * i];
+        double f = 0.0 + a[0] * c[0] + a[1] * c[1] + a[2] * c[2];
+        double r = f > 0.0 ? f : t[i], ir = iref[i];
+        double d = fabs(r * ir - 1.0);
+        s.change = d > s.change ? d : s.change;
+        double e = (t[i] - f) * ir;
+        ir = iref[i] = 1.0 / r;
+        if (!used[i])
+            continue;
+        s.chi += e * e;
+        double wa0 = ir * ir * a[0], wa1 = ir * ir * a[1], wa2 = ir * ir * a[2];
+        s.m00 += wa0 * a[0];
+        s.u0 += wa0 * t[i];
+        s.m10 += wa1 * a[0];
+        s.m11 += wa1 * a[1];
+        s.u1 += wa1 * t[i];
+        s.m20 += wa2 * a[0];
+        s.m21 += wa2 * a[1];
+        s.m22 += wa2 * a[2];
+        s.u2 += wa2 * t[i];
+    }
+    M[0][0] = s.m00;
+    M[1][0] = s.m10;
+    M[1][1] = s.m11;
+    M[2][0] = s.m20;
+    M[2][1] = s.m21;
+    M[2][2] = s.m22;
+    v[0] = s.u0;
+    v[1] = s.u1;
+    v[2] = s.u2;
+    *chisq = s.chi;
+    return s.change;
+}
+
 /* The sums of quick_sweep_2 over every other point. */
 typedef struct sums2 {
     double change, chi, m00, m10, m11, u0, u1;
@@ -438,14 +500,17 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
         for (int pass = 0; pass < T->passes; pass++) {
             if (quick_solve(M, v, k, c, Minv) != 0)
                 return -2;
-            double change = k == 2 ? quick_sweep_2(x, t, iref, used, n, c, M, v, &chisq)
-                                   : quick_sweep(x, t, iref, used, n, k, c, M, v, &chisq);
+            double change = k == 2   ? quick_sweep_2(x, t, iref, used, n, c, M, v, &chisq)
+                            : k == 3 ? quick_sweep_3(x, t, iref, used, n, c, M, v, &chisq)
+                                     : quick_sweep(x, t, iref, used, n, k, c, M, v, &chisq);
             if (change < 1e-10)
                 break;
         }
         /* Outliers as the median5 rule sets them aside. The cut is at least its floor:
-         * without a point beyond that, no median is needed. */
+         * without a point beyond that, no median is needed; nor when a count tells that
+         * none is beyond the cut. */
         size_t m = 0, over = 0;
+        double worst = 0.0;
         for (size_t i = 0; i < n; i++)
             if (used[i]) {
                 double d = fabs(t[i] * iref[i] - 1.0);
@@ -453,8 +518,9 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
                     return -2;
                 sel[m++] = d;
                 over += d > rule->cut_floor;
+                worst = d > worst ? d : worst;
             }
-        if (over == 0)
+        if (over == 0 || rule->none_beyond(sel, m, worst))
             break;
         double cut = rule->cut(sel, m, R->buf);
         size_t nbeyond = 0, out_now = 0;
@@ -571,19 +637,23 @@ enum { CAND_SKIP, CAND_FIT, CAND_FAILS };
  * NAN when none); every candidate when a proper fit disagrees with its quick one. */
 static int quick_search(search *S, const double *single, unsigned char *plan)
 {
-    int nalgs = S->F.ncand;
+    int nalgs = S->nuse;
     size_t ns = S->ns, nc = (ns - 1) * (size_t)nalgs * (size_t)nalgs;
     double *qv = malloc((nc ? nc : 1) * sizeof *qv);
-    if (qv == NULL || runs_init(S) != 0) {
+    if (qv == NULL || (S->R.first == NULL && runs_init(S) != 0)) {
         free(qv);
         return -1;
     }
     /* Range after range of one algorithm, one side: they share most of their points,
      * which stay in the cache. */
-    for (int a = 0; a < nalgs; a++)
+    for (int a = 0; a < nalgs; a++) {
+        if (S->quick_done[a])
+            continue;
         for (int right = 0; right < 2; right++)
             for (size_t b = 1; b < ns; b++)
                 quick_side_fit(S, b, a, right);
+        S->quick_done[a] = 1;
+    }
     double best = INFINITY;
     for (int a = 0; a < nalgs; a++)
         if (!isnan(single[a]))
@@ -629,29 +699,28 @@ static int quick_search(search *S, const double *single, unsigned char *plan)
     return 0;
 }
 
-static void search_free(search *S, double *sizes, unsigned char *plan)
+static void search_free(search *S)
 {
     runs_free(&S->R);
     cf_across_fitter_free(&S->F);
     free(S->side);
     free(S->quick);
-    free(plan);
-    free(sizes);
+    free(S->plan);
+    free(S->sizes);
 }
 
-/* S over the points' distinct sizes (into *sizes) and process counts (those of out, d of
- * them measured), and *plan with every candidate to fit; -1 when out of memory. */
+/* S over the points' distinct sizes and process counts (those of out, d of them
+ * measured); -1 when out of memory. */
 static int search_init(search *S, const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
-                       const cf_across *out, int d, double **sizes, unsigned char **plan)
+                       const cf_across *out, int d)
 {
     memset(S, 0, sizeof *S);
-    *plan = NULL;
-    if ((*sizes = malloc(n * sizeof **sizes)) == NULL)
+    if ((S->sizes = malloc(n * sizeof *S->sizes)) == NULL)
         return -1;
     if (cf_across_fitter_init(&S->F, c, pts, n, cands) != 0)
         return -1;
     int nalgs = S->F.ncand;
-    double *sz = *sizes;
+    double *sz = S->sizes;
     for (size_t i = 0; i < n; i++)
         sz[i] = pts[i].m;
     qsort(sz, n, sizeof *sz, cmp_double_asc);
@@ -659,7 +728,6 @@ static int search_init(search *S, const cf_coll *c, const cf_point *pts, size_t 
     for (size_t i = 0; i < n; i++)
         if (ns == 0 || sz[i] != sz[ns - 1])
             sz[ns++] = sz[i];
-    S->sizes = sz;
     S->ns = ns;
     S->np = out->np;
     S->nnp = out->nnp;
@@ -667,10 +735,9 @@ static int search_init(search *S, const cf_coll *c, const cf_point *pts, size_t 
     size_t nc = (ns - 1) * (size_t)nalgs * (size_t)nalgs, nsides = (ns - 1) * (size_t)nalgs * 2;
     S->side = calloc(nsides ? nsides : 1, sizeof *S->side);
     S->quick = calloc(nsides ? nsides : 1, sizeof *S->quick);
-    *plan = malloc(nc ? nc : 1);
-    if (S->side == NULL || S->quick == NULL || *plan == NULL)
+    S->plan = malloc(nc ? nc : 1);
+    if (S->side == NULL || S->quick == NULL || S->plan == NULL)
         return -1;
-    memset(*plan, CAND_FIT, nc ? nc : 1);
     return 0;
 }
 
@@ -679,7 +746,7 @@ static int search_init(search *S, const cf_coll *c, const cf_point *pts, size_t 
 static void fit_single(search *S, cf_across *out, double *single, double *best, int *found,
                        cf_error *why)
 {
-    for (int a = 0; a < S->F.ncand; a++) {
+    for (int a = 0; a < S->nuse; a++) {
         cf_across_seg sg;
         double rss;
         single[a] = NAN;
@@ -698,18 +765,16 @@ static void fit_single(search *S, cf_across *out, double *single, double *best, 
     }
 }
 
-/* The two-range candidates in order, as a full search meets them, but those plan skips;
- * the best so far into out, and the last range that failed its check. 1 when no candidate
- * was skipped. */
-static int fit_two(search *S, const unsigned char *plan, cf_across *out, double *best, int *found,
-                   side_fit **last_failed)
+/* The two-range candidates in order, as a full search meets them, but those the plan
+ * skips; the best so far into out, and the last range that failed its check. 1 when no
+ * candidate was skipped. */
+static int fit_two(search *S, cf_across *out, double *best, int *found, side_fit **last_failed)
 {
-    size_t nalgs = (size_t)S->F.ncand;
     int complete = 1;
     for (size_t b = 1; b < S->ns; b++)
-        for (int a1 = 0; a1 < (int)nalgs; a1++)
-            for (int a2 = 0; a2 < (int)nalgs; a2++) {
-                int what = plan[((b - 1) * nalgs + (size_t)a1) * nalgs + (size_t)a2];
+        for (int a1 = 0; a1 < S->nuse; a1++)
+            for (int a2 = 0; a2 < S->nuse; a2++) {
+                int what = S->plan[cand_index(S, b, a1, a2)];
                 complete &= what != CAND_SKIP;
                 if (what != CAND_FIT)
                     continue;
@@ -731,9 +796,10 @@ static int fit_two(search *S, const unsigned char *plan, cf_across *out, double 
     return complete;
 }
 
-int cf_across_fit_points_cands(const cf_coll *c, const char *datatype, const cf_point *pts,
-                               size_t n, cf_across_search how, unsigned cands, cf_across *out,
-                               cf_error *e)
+/* out's pattern, datatype, sizes and process counts (*d of them measured); out->error
+ * says when they are too few for a search. */
+static int fit_start(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
+                     cf_across *out, int *d, cf_error *e)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->pattern, sizeof out->pattern, "%s", c->pattern);
@@ -746,21 +812,20 @@ int cf_across_fit_points_cands(const cf_coll *c, const char *datatype, const cf_
         out->bytes_min = i == 0 ? pts[i].m : fmin(out->bytes_min, pts[i].m);
         out->bytes_max = i == 0 ? pts[i].m : fmax(out->bytes_max, pts[i].m);
     }
-    int d = cf_across_distinct_np(pts, n, out->np, &out->nnp);
-    if (d < 0)
+    *d = cf_across_distinct_np(pts, n, out->np, &out->nnp);
+    if (*d < 0)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    if (d < CF_ACROSS_MIN_NP) {
-        snprintf(out->error, sizeof out->error, "not enough process counts (have %d, need %d)", d,
+    if (*d < CF_ACROSS_MIN_NP)
+        snprintf(out->error, sizeof out->error, "not enough process counts (have %d, need %d)", *d,
                  CF_ACROSS_MIN_NP);
-        return 0;
-    }
-    search S;
-    double *sizes;
-    unsigned char *plan;
-    if (search_init(&S, c, pts, n, cands, out, d, &sizes, &plan) != 0) {
-        search_free(&S, sizes, plan);
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    }
+    return 0;
+}
+
+/* The search over the first nuse candidates of S into out, which fit_start filled. */
+static int search_run(search *S, int nuse, cf_across_search how, cf_across *out, cf_error *e)
+{
+    S->nuse = nuse;
+    memset(S->plan, CAND_FIT, S->ns > 1 ? cand_index(S, S->ns, 0, 0) : 1);
     /* One algorithm over every size; then a switch between two consecutive measured sizes
      * with an algorithm (the same one too: a protocol switch) on each side. A candidate
      * must beat the simpler ones before it: ties go to fewer parameters. */
@@ -768,35 +833,69 @@ int cf_across_fit_points_cands(const cf_coll *c, const char *datatype, const cf_
     cf_error why;
     cf_error_clear(&why);
     int found = 0;
-    fit_single(&S, out, single, &best, &found, &why);
-    if (how == CF_SEARCH_QUICK && S.ns > 1 && quick_search(&S, single, plan) != 0) {
-        search_free(&S, sizes, plan);
+    fit_single(S, out, single, &best, &found, &why);
+    if (how == CF_SEARCH_QUICK && S->ns > 1 && quick_search(S, single, S->plan) != 0)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    }
     side_fit *last_failed = NULL;
-    int complete = fit_two(&S, plan, out, &best, &found, &last_failed);
-    if (!found && !complete) {
-        /* Nothing fits: the message is the last check failed in a full search's order. */
-        search_free(&S, sizes, plan);
-        return cf_across_fit_points_cands(c, datatype, pts, n, CF_SEARCH_EXHAUSTIVE, cands, out, e);
-    }
+    int complete = fit_two(S, out, &best, &found, &last_failed);
+    if (!found && !complete) /* nothing fits: the message is the last check failed in a */
+        return search_run(S, nuse, CF_SEARCH_EXHAUSTIVE, out, e); /* full search's order */
     if (found) {
         cf_across_combine_quality(out);
-        cf_across_backtest(c, pts, n, out);
-    } else {
-        /* Data that does not determine the model is a note, like too few np. */
-        if (last_failed != NULL) {
-            size_t pos = (size_t)(last_failed - S.side), b = pos / 2 / (size_t)S.F.ncand + 1;
-            int right = (int)(pos % 2);
-            const cf_across_seg *s = &last_failed->seg;
-            double mid = gap_middle(&S, b);
-            cf_across_seg_check(s, pts, n, out->np, out->nnp, right ? mid : s->from_bytes,
-                                right ? s->to_bytes : mid, &why);
-        }
-        snprintf(out->error, sizeof out->error, "%.150s", why.msg);
+        cf_across_backtest(S->F.c, S->F.pts, S->F.n, out);
+        return 0;
     }
-    search_free(&S, sizes, plan);
+    /* Data that does not determine the model is a note, like too few np. */
+    if (last_failed != NULL) {
+        size_t pos = (size_t)(last_failed - S->side), b = pos / 2 / (size_t)S->F.ncand + 1;
+        int right = (int)(pos % 2);
+        const cf_across_seg *s = &last_failed->seg;
+        double mid = gap_middle(S, b);
+        cf_across_seg_check(s, S->F.pts, S->F.n, out->np, out->nnp, right ? mid : s->from_bytes,
+                            right ? s->to_bytes : mid, &why);
+    }
+    snprintf(out->error, sizeof out->error, "%.150s", why.msg);
     return 0;
+}
+
+int cf_across_fit_points_cands(const cf_coll *c, const char *datatype, const cf_point *pts,
+                               size_t n, cf_across_search how, unsigned cands, cf_across *out,
+                               cf_error *e)
+{
+    int d, rc = fit_start(c, datatype, pts, n, out, &d, e);
+    if (rc != 0 || out->error[0] != '\0')
+        return rc;
+    search S;
+    if (search_init(&S, c, pts, n, cands, out, d) != 0)
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    else
+        rc = search_run(&S, S.F.ncand, how, out, e);
+    search_free(&S);
+    return rc;
+}
+
+int cf_across_fit_points_more(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
+                              unsigned cands, cf_across *plain, cf_across *more, int *have_more,
+                              cf_error *e)
+{
+    *have_more = 0;
+    int d, rc = fit_start(c, datatype, pts, n, plain, &d, e);
+    if (rc != 0 || plain->error[0] != '\0')
+        return rc;
+    search S;
+    if (search_init(&S, c, pts, n, cands, plain, d) != 0)
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    else
+        rc = search_run(&S, c->nalgs, CF_SEARCH_QUICK, plain, e);
+    /* Without candidates beyond the pattern's, the second search would be the first. */
+    if (rc == 0 && plain->error[0] == '\0' && S.F.ncand > c->nalgs) {
+        *have_more = 1;
+        rc = fit_start(c, datatype, pts, n, more, &d, e);
+        if (rc == 0)
+            rc = search_run(&S, S.F.ncand, CF_SEARCH_QUICK, more, e);
+    }
+    search_free(&S);
+    return rc;
 }
 
 int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf_point *pts,

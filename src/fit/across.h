@@ -275,6 +275,12 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
 int cf_across_fit_points_cands(const cf_coll *c, const char *datatype, const cf_point *pts,
                                size_t n, cf_across_search how, unsigned cands, cf_across *out,
                                cf_error *e);
+/* The quick fit among the pattern's algorithms into plain and, when that fits and cands
+ * adds candidates, the fit among them all into more (*have_more = 1): the same results as
+ * the two fits, but with one search, which fits each range of the pattern's algorithms once. */
+int cf_across_fit_points_more(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
+                              unsigned cands, cf_across *plain, cf_across *more, int *have_more,
+                              cf_error *e);
 /* The backtest of a fitted across-np model from its points: each segment's extrap_err, and
  * its measured growth and growth_change at the largest np.
  * Returns the mean miss per doubling over every point at the largest np (NAN: none). */

@@ -40,6 +40,9 @@ typedef struct cf_robust_rule {
      * deviations of the kept points (dev reordered; buf holds m values). */
     double (*cut)(double *dev, size_t m, double *buf);
     double cut_floor; /* the smallest limit cut returns */
+    /* 1 when no deviation of the m (the largest is worst) is beyond cut's limit, told
+     * without selecting as cut does where a count can tell; 0 when it cannot tell. */
+    int (*none_beyond)(const double *dev, size_t m, double worst);
 } cf_robust_rule;
 
 /* max(5%, 5 x 1.4826 x the median deviation), 4 rounds, at most n/4 points. Chosen over

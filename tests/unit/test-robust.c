@@ -118,6 +118,43 @@ static void one_rule(void)
     }
 }
 
+/* none_beyond against the cut itself on random deviations (counts odd and even, below
+ * and above 1024, some with an outlier, some with the largest on the cut): whenever it
+ * says that none is beyond, the cut sets none aside. */
+static void none_beyond(void)
+{
+    const cf_robust_rule *R = cf_robust_median5;
+    enum { MMAX = 3000, TRIES = 3000 };
+    static double dev[MMAX], copy[MMAX], buf[MMAX];
+    srand(7);
+    int told = 0, wrong = 0;
+    for (int k = 0; k < TRIES; k++) {
+        size_t m = 1 + (size_t)rand() % (k % 2 ? 40 : MMAX);
+        double spread = 0.005 + 0.05 * rand() / RAND_MAX;
+        for (size_t i = 0; i < m; i++)
+            dev[i] = spread * rand() / RAND_MAX;
+        if (k % 3 == 0)
+            dev[(size_t)rand() % m] *= 10; /* an outlier, perhaps */
+        if (k % 5 == 0)
+            for (size_t i = 0; i < m; i++) /* the largest on the cut */
+                dev[i] = i == 0 ? fmax(0.05, 5.0 * 1.4826 * spread) : spread;
+        double worst = 0.0;
+        for (size_t i = 0; i < m; i++)
+            worst = fmax(worst, dev[i]);
+        memcpy(copy, dev, m * sizeof *dev);
+        double cut = R->cut(copy, m, buf);
+        int says = R->none_beyond(dev, m, worst);
+        told += says;
+        wrong += says && worst > cut;
+    }
+    ok(wrong == 0 && told > TRIES / 4 && told < TRIES,
+       "none beyond: told without the median %d times in %d, never wrongly (%d)", told, TRIES,
+       wrong);
+    double typical[] = {0.03, 0.01, 0.02, 0.06}, outlier[] = {0.01, 0.02, 0.01, 0.3};
+    ok(R->none_beyond(typical, 4, 0.06) && !R->none_beyond(outlier, 4, 0.3),
+       "none beyond: 6%% with a median of 2.5%% is told; 30%% with one of 1.5%% is not");
+}
+
 static void only_zero_weight(void)
 {
     double X[2 * N], y[N];
@@ -153,6 +190,7 @@ int main(void)
     exact(cf_robust_drop);
     exact(cf_robust_zero_weight);
     one_rule();
+    none_beyond();
     only_zero_weight();
     shared();
     return tap_done();
