@@ -347,8 +347,10 @@ int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
     if (ok && k >= 2) {
         double x = wl * (log(out->t_us) + rm) + (1.0 - wl) * tl;
         /* The reading's own miss, and one measurement's spread about it where a size was
-         * measured more than once (node pairs, runs). */
-        double hr = cf_t975(k) * sqrt(s2r), hs = 1.959963984540054 * f->points_sd_log;
+         * measured more than once (node pairs, runs). At a measured size nothing is read
+         * between neighbours: its time, with that spread and the model's own interval. */
+        double hr = lo == hi ? 0.0 : cf_t975(k) * sqrt(s2r);
+        double hs = 1.959963984540054 * f->points_sd_log;
         double t = exp(x), h = sqrt(hr * hr + hs * hs);
         out->near_ratio = t / out->t_us;
         out->lo_us = fmin(out->lo_us, t * exp(-h));
