@@ -393,7 +393,9 @@ static cf_rule_alg ring_too_short(int smpi)
                 : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD};
 }
 
-static int pick_ompi_as(const char *pattern, long p, double m, int smpi, cf_rule_alg *a)
+/* smpi: SMPI's implementations; loop: a table timed as a loop of calls, where the trees
+ * costed per call do not hold, and the rules say nothing where they run. */
+static int pick_ompi_as(const char *pattern, long p, double m, int smpi, int loop, cf_rule_alg *a)
 {
     static const struct {
         const char *pattern;
@@ -416,20 +418,20 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, cf_rule
         if (by[i].algs == &ompi_allreduce_algs && (alg == AR_RING || alg == AR_SEGRING) &&
             m / 4.0 < (double)p)
             *a = ring_too_short(smpi);
-        return 0;
+        return loop && cf_steps_per_call(a->steps) ? -1 : 0;
     }
     return -1;
 }
 
 static int pick_openmpi(const char *pattern, long p, double m, cf_rule_alg *a)
 {
-    return pick_ompi_as(pattern, p, m, 0, a);
+    return pick_ompi_as(pattern, p, m, 0, 0, a);
 }
 
 /* SimGrid SMPI's "ompi" selector: Open MPI's decisions, some run by SMPI's own algorithms. */
 static int pick_smpi_ompi(const char *pattern, long p, double m, cf_rule_alg *a)
 {
-    return pick_ompi_as(pattern, p, m, 1, a);
+    return pick_ompi_as(pattern, p, m, 1, 0, a);
 }
 
 /* The same for a table whose calls were timed back to back (cf_table_timed_loop): the
@@ -437,14 +439,12 @@ static int pick_smpi_ompi(const char *pattern, long p, double m, cf_rule_alg *a)
  * they run the rules say nothing, so the fitted across-np model answers. */
 static int pick_openmpi_loop(const char *pattern, long p, double m, cf_rule_alg *a)
 {
-    int rc = pick_ompi_as(pattern, p, m, 0, a);
-    return rc == 0 && cf_steps_per_call(a->steps) ? -1 : rc;
+    return pick_ompi_as(pattern, p, m, 0, 1, a);
 }
 
 static int pick_smpi_ompi_loop(const char *pattern, long p, double m, cf_rule_alg *a)
 {
-    int rc = pick_ompi_as(pattern, p, m, 1, a);
-    return rc == 0 && cf_steps_per_call(a->steps) ? -1 : rc;
+    return pick_ompi_as(pattern, p, m, 1, 1, a);
 }
 
 typedef struct rule_set {
