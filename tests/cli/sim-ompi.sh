@@ -42,13 +42,18 @@ LIST
 # Where the rules' step count is untested beyond the measured np (bcast's k-nomial tree at
 # np 64 ran at fewer than three of np 2-16 at these sizes), the interval holds the fitted
 # model's backtest band too: every bcast size at np 64 inside it (36% were before).
-awk -F, '!/^#/ && $1 == "bcast" && $2 == 64 { print $3, $11 }' "$tab" >truth
-inside=0 total=0
-while read -r b truth; do
-    run "$COMMFIT" predict -m m.json -p bcast -n 64 -b "$b" -f csv
-    total=$((total + 1))
-    awk -F, -v t="$truth" 'NR == 2 { exit !($6 <= t && t <= $7) }' "$T/out" && inside=$((inside + 1))
-done <truth
+# inside MODEL TABLE NP: every bcast size of TABLE at NP predicted by MODEL; sets inside
+# (how many of them lie inside their interval) and total.
+inside() {
+    awk -F, -v np="$3" '!/^#/ && $1 == "bcast" && $2 == np { print $3, $11 }' "$2" >truth
+    inside=0 total=0
+    while read -r b truth; do
+        run "$COMMFIT" predict -m "$1" -p bcast -n "$3" -b "$b" -f csv
+        total=$((total + 1))
+        awk -F, -v t="$truth" 'NR == 2 { exit !($6 <= t && t <= $7) }' "$T/out" && inside=$((inside + 1))
+    done <truth
+}
+inside m.json "$tab" 64
 check "bcast at np 64: every size inside its interval ($inside of $total)" test "$inside" -eq "$total" -a "$total" -ge 10
 
 # Read from far below: on the fat-tree fitted at np 2-64, bcast at np 128 runs binary and
@@ -58,13 +63,7 @@ check "bcast at np 64: every size inside its interval ($inside of $total)" test 
 ft="$top_srcdir/data/sim-fattree-ompi.csv"
 run "$COMMFIT" fit -q -i "$ft" --np 2,4,8,16,32,64 -o ft.json
 expect_rc 0 "fat-tree fit at np 2-64"
-awk -F, '!/^#/ && $1 == "bcast" && $2 == 128 { print $3, $11 }' "$ft" >truth
-inside=0 total=0
-while read -r b truth; do
-    run "$COMMFIT" predict -m ft.json -p bcast -n 128 -b "$b" -f csv
-    total=$((total + 1))
-    awk -F, -v t="$truth" 'NR == 2 { exit !($6 <= t && t <= $7) }' "$T/out" && inside=$((inside + 1))
-done <truth
+inside ft.json "$ft" 128
 check "fat-tree bcast at np 128: every size inside its interval ($inside of $total)" test "$inside" -eq "$total" -a "$total" -ge 10
 
 # From np=2 alone: allreduce of 1 and 4 floats at np 16, where Open MPI's table names a
