@@ -312,17 +312,24 @@ static void noisy_hockney(void)
     gsl_rng_free(rng);
 }
 
+/* A ping-pong eager up to 8 KiB and rendezvous from 16 KiB, with a 4 us jump, at 24 sizes
+ * (multiplicative noise sd from rng; NULL: exact). */
+static void two_protocols(rows *v, gsl_rng *rng, double sd)
+{
+    for (int k = 0; k < 24; k++) {
+        uint64_t m = size_at(k);
+        double t = m <= 8192 ? 1.5 + (double)m / 6000 : 6 + (double)m / 10000;
+        rows_add(v, "pingpong", 2, "byte", m, 0, t * noise(rng, sd), 1);
+    }
+}
+
 /* Eager up to 8 KiB, rendezvous from 16 KiB with a 4 us jump. */
 static void breakpoint(double sd, const char *label)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 7);
     rows v = {0};
-    for (int k = 0; k < 24; k++) {
-        uint64_t m = size_at(k);
-        double t = m <= 8192 ? 1.5 + (double)m / 6000 : 6 + (double)m / 10000;
-        rows_add(&v, "pingpong", 2, "byte", m, 0, t * noise(sd > 0 ? rng : NULL, sd), 1);
-    }
+    two_protocols(&v, sd > 0 ? rng : NULL, sd);
     cf_fit_input in = input_of(&v, "pingpong np 2 byte");
     cf_fit f;
     cf_error e = {0};
@@ -906,11 +913,7 @@ static void near_once(void)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 11);
     rows v = {0};
-    for (int k = 0; k < 24; k++) {
-        uint64_t m = size_at(k);
-        double t = m <= 8192 ? 1.5 + (double)m / 6000 : 6 + (double)m / 10000;
-        rows_add(&v, "pingpong", 2, "byte", m, 0, t * noise(rng, 0.03), 1);
-    }
+    two_protocols(&v, rng, 0.03);
     cf_fit_input in = input_of(&v, "pingpong np 2 byte");
     cf_fit f;
     cf_error e = {0};
