@@ -239,6 +239,30 @@ for at in 4K:1 4K:7 1M:1 1M:1000; do
                                            d = $5 / t - 1; exit !($10 ~ /^datatype segment/ && d < 1e-5 && d > -1e-5) }' "$T/out"
 done
 
+# A sweep without the contiguous count (blocks 2 to 100 only) whose fit is negative at 0
+# blocks (-0.5 us + 1 us per block): the fit is checked at the smallest measured count,
+# where predict answers, not at 0 blocks, which no row has.
+{
+    echo "$HDR,ddt_layout,ddt_size_bytes,ddt_extent_bytes,ddt_stride_bytes"
+    awk 'BEGIN {
+        nb = split("2 3 4 5 6 7 8 9 10 100", bl, " ")
+        for (k = 3; k <= 22; k++) for (j = 1; j <= nb; j++) {
+            b = bl[j]; if (2 ^ k < 4 * b) continue
+            m = int(2 ^ k / (4 * b)) * 4 * b
+            t = -0.5 + m / 9500 + b
+            printf "pingpong,2,%d,vector,%d,100,5,%.17g,%.17g,%.17g,%.17g,,%.6g,vector,%d,%d,%d\n", m, b, t, t, t, t, m / (1.048576 * t), m, 2 * m, 2 * m / b
+        }
+    }'
+} >nob1.csv
+run "$COMMFIT" fit -i nob1.csv -o nob1.json
+expect_rc 0 "derived datatypes without the contiguous count"
+check "no contiguous count: checked at 2 blocks, not refused at 0" \
+    sh -c "! grep -q 'negative time' '$T/err'"
+run "$COMMFIT" predict -m nob1.json -p pingpong -n 2 -b 3000 -d vector --blocks 2 -f csv --model-alone
+expect_rc 0 "predict -d vector --blocks 2, no contiguous count"
+check "no contiguous count: predict at 3000 B and 2 blocks, to 6 digits" \
+    awk -F, 'NR == 2 { t = -0.5 + $3 / 9500 + 2; d = $5 / t - 1; exit !(d < 1e-5 && d > -1e-5) }' "$T/out"
+
 # A plain row (byte, float) whose blocks column holds 1 is a plain row: the same fits, the
 # same across-np model and point-to-point estimate as with the column empty.
 for B in "" 1; do
