@@ -129,6 +129,35 @@ static double size_error(const cf_across *a, cf_steps st, double m, const long *
     return e;
 }
 
+/* The measured size nearest m (in log): an index into sz. */
+static int nearest_size(const double *sz, int ns, double m)
+{
+    int best = -1;
+    for (int i = 0; i < ns; i++)
+        if (best < 0 || fabs(log(fmax(sz[i], 1.0) / fmax(m, 1.0))) <=
+                            fabs(log(fmax(sz[best], 1.0) / fmax(m, 1.0))))
+            best = i;
+    return best;
+}
+
+/* The cost per step of the point measured at (p, m), whichever algorithm ran there: -1 when
+ * none was, or when its steps are not of the kind of st (a per-call tree's messages are not
+ * another algorithm's steps of T2). p 0: the largest p measured at m. */
+static double rho_at(const cf_across *a, cf_steps st, long p, double m, long *at)
+{
+    const cf_across_grid *g = &a->grid;
+    const cf_grid_point *pt = NULL;
+    for (int i = 0; i < g->n; i++)
+        if (g->pt[i].m == m && (p > 0 ? g->pt[i].p == p : pt == NULL || g->pt[i].p > pt->p))
+            pt = &g->pt[i];
+    cf_rule_alg r;
+    if (pt == NULL || cf_rules_pick(g->rules, a->pattern, pt->p, pt->m, &r) != 0 ||
+        cf_steps_per_call(r.steps) != cf_steps_per_call(st))
+        return -1;
+    *at = pt->p;
+    return pt->t_us / steps_at(a, r.steps, pt->p, pt->m);
+}
+
 /* For an algorithm measured at no np (Open MPI's allgather runs neighbor exchange and ring
  * only from 32 processes on): the cost per step of whichever algorithm ran at the largest np
  * measured at the size nearest m (in log), contention included; *d counts one doubling more
@@ -136,25 +165,30 @@ static double size_error(const cf_across *a, cf_steps st, double m, const long *
 static int borrow(const cf_across *a, cf_steps st, long q, double m, const double *sz, int ns,
                   double *rho, double *d, double *off)
 {
-    const cf_across_grid *g = &a->grid;
-    int best = -1;
-    for (int i = 0; i < ns; i++)
-        if (best < 0 || fabs(log(fmax(sz[i], 1.0) / fmax(m, 1.0))) <=
-                            fabs(log(fmax(sz[best], 1.0) / fmax(m, 1.0))))
-            best = i;
-    const cf_grid_point *top = NULL;
-    for (int i = 0; i < g->n; i++)
-        if (best >= 0 && g->pt[i].m == sz[best] && (top == NULL || g->pt[i].p > top->p))
-            top = &g->pt[i];
-    cf_rule_alg r0;
-    /* A cost per step carries over only between step counts of one kind: a per-call tree's
-     * messages are not another algorithm's steps of T2. */
-    if (top == NULL || cf_rules_pick(g->rules, a->pattern, top->p, top->m, &r0) != 0 ||
-        cf_steps_per_call(r0.steps) != cf_steps_per_call(st))
+    int best = nearest_size(sz, ns, m);
+    long top;
+    if (best < 0 || (*rho = rho_at(a, st, 0, sz[best], &top)) < 0)
         return -1;
-    *rho = top->t_us / steps_at(a, r0.steps, top->p, top->m);
-    *d = fmax(0.0, log2((double)q / (double)top->p)) + 1.0;
-    *off = fabs(log2(fmax(m, 1.0) / fmax(top->m, 1.0)));
+    *d = fmax(0.0, log2((double)q / (double)top)) + 1.0;
+    *off = fabs(log2(fmax(m, 1.0) / fmax(sz[best], 1.0)));
+    return 0;
+}
+
+/* How much the cost per step grew at the size nearest m from np p to the largest np measured
+ * there, whichever algorithms ran (at least 1: an algorithm that overlaps its steps better
+ * says nothing of the network); *d as borrow's. -1 when the size has no point at p, or p is
+ * its largest. */
+static int step_growth_from(const cf_across *a, cf_steps st, long q, double m, const double *sz,
+                            int ns, long p, double *gain, double *d)
+{
+    int best = nearest_size(sz, ns, m);
+    long top, at;
+    double r1 = best < 0 ? -1 : rho_at(a, st, 0, sz[best], &top);
+    double r0 = r1 < 0 ? -1 : rho_at(a, st, p, sz[best], &at);
+    if (r0 <= 0 || top <= p)
+        return -1;
+    *gain = fmax(1.0, r1 / r0);
+    *d = fmax(0.0, log2((double)q / (double)top)) + 1.0;
     return 0;
 }
 
@@ -171,7 +205,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     /* The nearest measured sizes at or below and at or above m where r ran. */
     int below = -1, above = -1;
     double tb = 0, ta = 0, db = 0, da = 0, eb = -1, ea = -1;
-    long p[CF_ACROSS_NP_MAX];
+    long p[CF_ACROSS_NP_MAX], pb = 0, pa = 0; /* the largest np each reading comes from */
     double tt[CF_ACROSS_NP_MAX];
     for (int i = 0; i < ns; i++) {
         int k = group_at(a, r.name, sz[i], p, tt);
@@ -182,12 +216,14 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
             below = i;
             tb = v / steps_at(a, r.steps, q, sz[i]);
             db = d;
+            pb = p[k - 1];
             eb = size_error(a, r.steps, sz[i], p, tt, k);
         }
         if (sz[i] >= m && above < 0) {
             above = i;
             ta = v / steps_at(a, r.steps, q, sz[i]);
             da = d;
+            pa = p[k - 1];
             ea = size_error(a, r.steps, sz[i], p, tt, k);
         }
     }
@@ -221,6 +257,19 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
         rho = rb;
         d = dd;
         off = ob;
+    }
+    /* Far below q in process counts (Open MPI's pairwise alltoall runs at np 2 and then from
+     * np 64 on): r's reading carries no contention of the np between, while the cost per
+     * step of whatever ran there shows how the network loaded up to the largest measured np
+     * (alltoall's per step time on a 4:1 fat tree triples from np 2 to 32). That growth,
+     * never less than 1, is r's too where it spans fewer doublings of p, the change of
+     * algorithm counted as one. The interval keeps r's doublings: how the growth goes on
+     * from the largest measured np is as unknown as before. */
+    double gain;
+    long p_from = below < 0 ? pa : above < 0 || pb < pa ? pb : pa;
+    if (!borrowed && d > 0 && step_growth_from(a, r.steps, q, m, sz, ns, p_from, &gain, &dd) == 0 &&
+        dd < d && gain > 1.0) {
+        rho *= gain;
     }
     if (!(rho > 0) || !isfinite(rho))
         return -1;

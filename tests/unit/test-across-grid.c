@@ -483,6 +483,61 @@ static void contention(void)
        ef.hi_us / ef.lo_us);
 }
 
+/* Open MPI's alltoall (SMPI's ompi selector) at 1 MiB runs pairwise at np 2, linear from 4 to
+ * 32 and pairwise again at 64: both p-1 steps of m. A network whose cost per step grows
+ * beyond 8 processes, (1 + kappa (p - 8) / (p - 1)), shows it only in the linear points; the
+ * pairwise reading from np 2 alone carries none of it. */
+static double alltoall_truth(long p, double m, double kappa)
+{
+    double ut[NS];
+    for (int i = 0; i < NS; i++)
+        ut[i] = unit(SIZES[i]);
+    cf_rule_alg a;
+    cf_rules_pick("smpi-ompi", "alltoall", p, m, &a);
+    double t = cf_steps_cost(a.steps, p, m, SIZES, ut, NS);
+    if (a.steps == CF_STEPS_RING && p > 8)
+        t += kappa * (double)(p - 8) * unit(m);
+    return t;
+}
+
+static int fit_alltoall(double kappa, cf_across *a)
+{
+    static const long nps[] = {2, 4, 8, 16, 32};
+    cf_point pts[5 * NS];
+    size_t n = 0;
+    for (int i = 0; i < 5; i++)
+        for (int s = 0; s < NS; s++)
+            pts[n++] = (cf_point){nps[i], SIZES[s], alltoall_truth(nps[i], SIZES[s], kappa)};
+    cf_error e;
+    cf_error_clear(&e);
+    if (cf_across_fit_points(cf_coll_find("alltoall"), "byte", pts, n, a, &e) != 0)
+        return -1;
+    cf_across_grid_build(a, "smpi-ompi", pts, n, NULL);
+    return a->grid.rules[0] != '\0' ? 0 : -1;
+}
+
+static void contention_other_algorithm(void)
+{
+    static cf_across a, flat;
+    is_int(fit_alltoall(3.0, &a), 0, "alltoall, cost per step x4 beyond np 8: a grid");
+    is_int(fit_alltoall(0.0, &flat), 0, "the same without contention");
+    double m = 1048576, t, lo, hi, tf, lof, hif;
+    const char *alg = "", *algf = "";
+    int rc = cf_across_grid_predict(&a, 64, m, &t, &lo, &hi, &alg);
+    int rcf = cf_across_grid_predict(&flat, 64, m, &tf, &lof, &hif, &algf);
+    ok(rc == 0 && rcf == 0 && strcmp(alg, "pairwise") == 0, "np 64, 1 MiB: pairwise (%s)", alg);
+    /* Without contention the per step cost of linear is pairwise's at np 2: exact. */
+    double want = alltoall_truth(64, m, 0.0);
+    near(tf, want, 1e-9 * want, "no contention: pairwise from np 2, exact");
+    /* With it, linear's per step cost grew 3.3-fold from np 2 to 32 (1 + 3 * 24 / 31): the
+     * pairwise reading takes that growth, and misses only the growth from 32 to 64 (the
+     * truth's 1 + 3 * 56 / 63 is 3.7-fold): 9.4% low. Without it: 73% low. */
+    want = alltoall_truth(64, m, 3.0);
+    ok(fabs(t - want) / want < 0.12, "contention seen at np 16-32 by linear: %.1f us for %.1f", t,
+       want);
+    ok(lo <= want && want <= hi, "and covered: [%.1f, %.1f]", lo, hi);
+}
+
 static void noisy(void)
 {
     static const long nps[] = {2, 4, 8, 16};
@@ -522,6 +577,7 @@ int main(void)
     exact();
     message_unit();
     contention();
+    contention_other_algorithm();
     noisy();
     return tap_done();
 }
