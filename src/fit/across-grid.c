@@ -6,6 +6,7 @@
 
 #include "fit/across-int.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,12 @@
 /* Doublings of size beyond an algorithm's measured sizes from which the grid reads the cost
  * per step of the algorithm measured at the size instead. */
 #define GRID_BORROW_OFF 2.0
+/* The quantile of the per-call trees' backtested misses tree_err keeps: a high one, as the
+ * fitted model's backtest keeps (BACKTEST_QUANTILE in across-backtest.c), since one value
+ * answers for every size and tree. */
+#define GRID_TREE_QUANTILE 0.9
+
+static double quantile(double *v, int n, double f);
 
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
@@ -192,8 +199,17 @@ static int step_growth_from(const cf_across *a, cf_steps st, long q, double m, c
     return 0;
 }
 
-int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, double *lo, double *hi,
-                           const char **algorithm)
+/* The grid's reading at (q, m): T, the relative half-width w of the grid's own interval,
+ * the doublings d the reading spans, whether it has a backtest of its own there (own), whether
+ * its algorithm is a per-call tree (cf_steps_per_call) and the algorithm. */
+typedef struct grid_reading {
+    double t, w, d;
+    int own, per_call;
+    const char *algorithm;
+} grid_reading;
+
+/* The grid's reading at (q, m): 0, or -1 when the grid cannot answer there. */
+static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
 {
     const cf_across_grid *g = &a->grid;
     cf_rule_alg r;
@@ -273,7 +289,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     }
     if (!(rho > 0) || !isfinite(rho))
         return -1;
-    *t = rho * steps_at(a, r.steps, q, m);
+    out->t = rho * steps_at(a, r.steps, q, m);
     /* Beyond the measured sizes of this algorithm the step cost carries the size alone:
      * a tenth of the interval's step per doubling of size. */
     /* The error of the readings at the sizes used, at least the median over every size;
@@ -282,18 +298,98 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     int own = e >= 0; /* the grid read this algorithm's largest np from those below */
     e = e < 0 ? 2.0 * g->err_per_doubling : fmax(e, g->err_per_doubling);
     double step = GRID_FLOOR_STEP + GRID_ERR_K * e + GRID_GROWTH_K * log(fmax(g->step_growth, 1.0));
-    double w = GRID_FLOOR + step * (d + 0.1 * off);
+    out->w = GRID_FLOOR + step * (d + 0.1 * off);
+    out->d = d;
+    out->own = own;
+    out->per_call = cf_steps_per_call(r.steps);
+    out->algorithm = r.name;
+    return 0;
+}
+
+int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, double *lo, double *hi,
+                           const char **algorithm)
+{
+    grid_reading r;
+    if (grid_read(a, q, m, &r) != 0)
+        return -1;
+    double w = r.w;
     /* Without a backtest of its own here (the algorithm ran at fewer than three measured np,
      * or its cost is borrowed), the rules' step count is untested beyond the measured np:
      * the fitted model's backtest at this size, per doubling the reading spans (from the np
-     * it was read at, which may lie far below the largest measured), bounds it too. */
+     * it was read at, which may lie far below the largest measured), bounds it too. For a
+     * per-call tree, the grid's own backtest of such readings (tree_err) bounds it where it
+     * is the smaller: the fitted model's misses there are its formula's (one cost in p for
+     * algorithms the rules switch between), not the trees' step counts. */
     double fe = cf_across_extrap_err(a, m);
-    if (!own && isfinite(fe) && d > 0)
-        w = fmax(w, expm1(fe * d));
-    *lo = *t / (1.0 + w);
-    *hi = *t * (1.0 + w);
-    *algorithm = r.name;
+    if (r.per_call && isfinite(fe) && isfinite(a->grid.tree_err))
+        fe = fmin(fe, a->grid.tree_err);
+    if (!r.own && isfinite(fe) && r.d > 0)
+        w = fmax(w, expm1(fe * r.d));
+    *t = r.t;
+    *lo = r.t / (1.0 + w);
+    *hi = r.t * (1.0 + w);
+    *algorithm = r.algorithm;
     return 0;
+}
+
+/* The misses of the per-call trees' untested readings at np top (no backtest of their own
+ * there, d > 0) made from the points below top alone (b: a's copy, its points replaced):
+ * |ln(read / measured)| per doubling the reading spans, appended to v[k..); the new k. */
+static int tree_misses_at(const cf_across *a, cf_across *b, long top, double *v, int k)
+{
+    const cf_across_grid *g = &a->grid;
+    b->grid.n = 0;
+    for (int i = 0; i < g->n; i++)
+        if (g->pt[i].p < top)
+            b->grid.pt[b->grid.n++] = g->pt[i];
+    for (int i = 0; i < g->n && k < CF_GRID_MAX; i++) {
+        grid_reading r;
+        if (g->pt[i].p == top && grid_read(b, top, g->pt[i].m, &r) == 0 && r.per_call && !r.own &&
+            r.d > 0)
+            v[k++] = fabs(log(r.t / g->pt[i].t_us)) / r.d;
+    }
+    return k;
+}
+
+/* The grid's backtest of its untested per-call tree readings (tree_err in across.h): each
+ * measured np but the smallest read from the np below it alone, as predict reads an np
+ * beyond the measured ones; the high quantile over all these readings. NAN without a
+ * ping-pong, without such readings at two np at least, or where the largest np read misses
+ * by more per doubling than the next one below: misses that grow with np (contention, or a
+ * larger network's latency, setting in) say nothing of the np beyond. */
+static double tree_backtest(const cf_across *a)
+{
+    const cf_across_grid *g = &a->grid;
+    if (g->nmsg < 2)
+        return NAN;
+    cf_across *b = malloc(sizeof *b);
+    double *v = malloc(2 * CF_GRID_MAX * sizeof *v), *w = v + CF_GRID_MAX;
+    double level[2]; /* the quantile at the largest np read, and at the next one below */
+    int k = 0, nlevel = 0;
+    if (b != NULL && v != NULL) {
+        *b = *a;
+        /* From the largest np down, each with an np below it to read it from. */
+        for (long top = LONG_MAX;;) {
+            long next = 0, below = 0;
+            for (int i = 0; i < g->n; i++)
+                next = g->pt[i].p < top && g->pt[i].p > next ? g->pt[i].p : next;
+            for (int i = 0; i < g->n; i++)
+                below = g->pt[i].p < next && g->pt[i].p > below ? g->pt[i].p : below;
+            if (below == 0)
+                break;
+            top = next;
+            int k0 = k;
+            k = tree_misses_at(a, b, top, v, k);
+            if (k > k0 && nlevel < 2) {
+                memcpy(w, v + k0, (size_t)(k - k0) * sizeof *w);
+                level[nlevel++] = quantile(w, k - k0, GRID_TREE_QUANTILE);
+            }
+        }
+    }
+    double e = nlevel == 2 && level[0] <= level[1] ? quantile(v, k, GRID_TREE_QUANTILE) : NAN;
+    free(b);
+    free(v);
+    return e;
 }
 
 /* The cost per step at the top over the one below, at one size; NAN when unknown. */
@@ -380,6 +476,7 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
 {
     cf_across_grid *g = &a->grid;
     memset(g, 0, sizeof *g);
+    g->tree_err = NAN;
     if (rules == NULL || !cf_rules_known(rules, a->pattern) || n > CF_GRID_MAX)
         return;
     /* T2: the pattern's own np=2 times, by size. */
@@ -444,4 +541,5 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
     g->err_per_doubling = quantile(bt, nbt, 0.5);
     g->step_growth = ngr ? quantile(gr, ngr, 0.5) : 1.0;
     free(bt);
+    g->tree_err = tree_backtest(a);
 }

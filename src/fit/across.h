@@ -158,6 +158,15 @@ typedef struct cf_across_grid {
      * doubling of p beyond the largest measured (the error at the size read may be more). */
     double err_per_doubling;
     double step_growth; /* median ratio of the cost per step at the top to the one below */
+    /* The grid's backtest of its per-call trees (cf_steps_per_call) where it reads them
+     * without a backtest of their own (at fewer than three np, or borrowed): each measured np
+     * read from the np below it alone, |ln(read / measured)| per doubling the reading spans,
+     * a high quantile over every such reading. These trees' costs are all built from one
+     * measured message cost, the ping-pong's, so the trees measured at the np below test the
+     * cost an untested tree is read with beyond them. NAN without a ping-pong (the trees then
+     * cost their messages with T2), with such readings at fewer than two np, or where the
+     * largest np read misses more than the next below (misses growing with np). */
+    double tree_err;
     /* The unit of the per-call trees' messages (cf_steps_per_call) where the table has a
      * ping-pong: half its np=2 time by size (one message's per-call mean at np=2, where the
      * sender leaves at once), nmsg 0 when none (the pattern's T2 then). The pattern's own

@@ -99,7 +99,8 @@ static json_t *grid_json(const cf_across_grid *g)
     json_t *o = json_object(), *unit = json_array(), *pts = json_array();
     if (o == NULL || set(o, "rules", json_string(g->rules)) || set(o, "unit", unit) ||
         set(o, "points", pts) || set(o, "err_per_doubling", jnum(g->err_per_doubling)) ||
-        set(o, "step_growth", jnum(g->step_growth)))
+        set(o, "step_growth", jnum(g->step_growth)) ||
+        set(o, "tree_err_per_doubling", jnum(g->tree_err)))
         goto fail;
     for (int i = 0; i < g->nunit; i++)
         if (json_array_append_new(unit, json_pack("[f,f]", g->unit_bytes[i], g->unit_t_us[i])))
@@ -447,6 +448,12 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
     if (get_nonneg(w, j, "err_per_doubling", &g->err_per_doubling) ||
         get_nonneg(w, j, "step_growth", &g->step_growth))
         return CF_EXIT_DATA;
+    /* null (no such backtest), or absent in a file from before it: the fitted model's
+     * backtest alone bounds the untested trees. */
+    const json_t *te = json_object_get(j, "tree_err_per_doubling");
+    g->tree_err = NAN;
+    if (te != NULL && !json_is_null(te) && get_nonneg(w, j, "tree_err_per_doubling", &g->tree_err))
+        return CF_EXIT_DATA;
     /* Absent (no ping-pong, or a file from before it): the per-call trees use T2. */
     const json_t *msg = json_object_get(j, "message_unit");
     g->nmsg = 0;
@@ -471,6 +478,7 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
     snprintf(w.path, sizeof w.path, "across_np[%zu]", index);
     memset(out, 0, sizeof *out);
     cf_rel_quality_clear(&out->q);
+    out->grid.tree_err = NAN;
     if (!json_is_object(j))
         return cf_error_set(e, CF_EXIT_DATA, name, 0, "%s: expected an object", w.path);
     if (get_str(&w, j, "pattern", out->pattern, sizeof out->pattern) ||
