@@ -49,8 +49,8 @@ typedef struct source {
     cf_near *near;               /* fit: its correction by the measured points, once built */
     double bytes_min, bytes_max; /* the sizes this source has seen */
     char model[96];
-    int nodes_extra;                  /* p2p: np spans nodes np=2 did not */
-    int unbounded;                    /* p2p: and a network np=2 never crossed: no upper bound */
+    int nodes_extra; /* p2p: np spans nodes np=2 did not; across-np: the largest fitted np */
+    int unbounded;   /* and a network it never crossed: no upper bound */
     char note[NOTE_MAX];              /* what holds for every size at this np */
     char note_csv[2 * NOTE_MAX + 2];  /* the same as a CSV field */
     char note_json[6 * NOTE_MAX + 2]; /* and as a JSON string, quotes included */
@@ -214,12 +214,18 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
         snprintf(s->model, sizeof s->model, "%s", src.fit->model);
         return 0;
     }
+    cf_unmeasured u;
     if (src.kind == CF_ANSWER_ACROSS) {
+        /* First, as for the estimate from np=2: what the fitted np never measured. */
+        cf_placement_beyond_fitted(&c->place, src.across->np[src.across->nnp - 1], np, &u, part,
+                                   sizeof part);
+        cf_note_join(s->note, sizeof s->note, part);
+        s->nodes_extra = u.nodes;
+        s->unbounded = u.network;
         np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part);
         cf_note_join(s->note, sizeof s->note, part);
         return 0;
     }
-    cf_unmeasured u;
     cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, &u, s->note, sizeof s->note);
     s->nodes_extra = u.nodes;
     s->unbounded = u.network;
@@ -469,6 +475,15 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->lo = est.lo_us;
         out->hi = est.hi_us;
         out->model = alg_name(c, est.algorithm, out);
+        if (s->unbounded) {
+            /* Growth inside one node is no guide across a network either way (and the
+             * library may switch algorithm with the communicator's size): the lower bound is
+             * the smallest fitted np's at this size, as a call over more ranks that also
+             * crosses a network moves each rank's data at least once. */
+            cf_estimate low;
+            cf_across_predict(c->across, c->across->np[0], m, &low);
+            out->lo = fmin(out->lo, low.lo_us);
+        }
     } else {
         cf_estimate est;
         cf_p2p_predict(&c->as->pp, c->coll, c->datatype, np, m, &est);
@@ -478,7 +493,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->model = alg_name(c, est.algorithm, out);
     }
     check_answer(c, s, np, bytes, out);
-    if (s->kind == SRC_P2P && s->unbounded && !out->refused)
+    if (s->kind != SRC_FIT && s->unbounded && !out->refused)
         out->hi = INFINITY; /* after the check: no bound, not one out of range */
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
     /* An np inside the measured list is not an extrapolation even from the across-np model. */
@@ -486,7 +501,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->np_extra = s->note[0] != '\0';
     if (s->kind == SRC_P2P)
         out->np_extra = 1;
-    out->nodes_extra = s->kind == SRC_P2P && s->nodes_extra;
+    out->nodes_extra = s->kind != SRC_FIT && s->nodes_extra;
     return 0;
 }
 

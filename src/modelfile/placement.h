@@ -38,5 +38,9 @@ typedef struct cf_unmeasured {
 /* Fills u and, when something is unmeasured, a note saying what (and what to measure). */
 void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note,
                              size_t n);
+/* The same for the across-np model, whose largest fitted process count is fitted: what np
+ * spans beyond the nodes fitted did (nodes2 holds those), and the note. */
+void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_unmeasured *u,
+                                char *note, size_t n);
 
 #endif
