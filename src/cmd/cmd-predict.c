@@ -51,6 +51,7 @@ typedef struct source {
     char model[96];
     int nodes_extra; /* p2p: np spans nodes np=2 did not; across-np: the largest fitted np */
     int unbounded;   /* and a network it never crossed: no upper bound */
+    cf_unmeasured unmeasured;         /* across-np: what the fitted np never measured at np */
     char note[NOTE_MAX];              /* what holds for every size at this np */
     char note_csv[2 * NOTE_MAX + 2];  /* the same as a CSV field */
     char note_json[6 * NOTE_MAX + 2]; /* and as a JSON string, quotes included */
@@ -217,11 +218,11 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
     cf_unmeasured u;
     if (src.kind == CF_ANSWER_ACROSS) {
         /* First, as for the estimate from np=2: what the fitted np never measured. */
-        cf_placement_beyond_fitted(&c->place, src.across->np[src.across->nnp - 1], np, &u, part,
-                                   sizeof part);
+        cf_placement_beyond_fitted(&c->place, src.across->np[src.across->nnp - 1], np,
+                                   &s->unmeasured, part, sizeof part);
         cf_note_join(s->note, sizeof s->note, part);
-        s->nodes_extra = u.nodes;
-        s->unbounded = u.network;
+        s->nodes_extra = s->unmeasured.nodes;
+        s->unbounded = s->unmeasured.network;
         np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part);
         cf_note_join(s->note, sizeof s->note, part);
         return 0;
@@ -471,19 +472,11 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     } else if (s->kind == SRC_ACROSS) {
         cf_estimate est;
         cf_across_predict(c->across, np, m, &est);
+        cf_placement_across_low(c->across, &s->unmeasured, m, &est);
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
         out->model = alg_name(c, est.algorithm, out);
-        if (s->unbounded) {
-            /* Growth inside one node is no guide across a network either way (and the
-             * library may switch algorithm with the communicator's size): the lower bound is
-             * the smallest fitted np's at this size, as a call over more ranks that also
-             * crosses a network moves each rank's data at least once. */
-            cf_estimate low;
-            cf_across_predict(c->across, c->across->np[0], m, &low);
-            out->lo = fmin(out->lo, low.lo_us);
-        }
     } else {
         cf_estimate est;
         cf_p2p_predict(&c->as->pp, c->coll, c->datatype, np, m, &est);

@@ -4,6 +4,7 @@
 
 #include "modelfile/placement.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,4 +216,17 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
                  "np=%ld spans %ld nodes, the largest fitted np=%ld %ld: contention on links "
                  "they share was measured up to %ld nodes only",
                  np, u->nodes_np, fitted, u->nodes2, u->nodes2);
+}
+
+void cf_placement_across_low(const cf_across *a, const cf_unmeasured *u, double m, cf_estimate *est)
+{
+    if (!u->network || a->nnp == 0)
+        return;
+    /* Growth inside one node is no guide across a network either way (and the library may
+     * switch algorithm with the communicator's size): a call over more ranks that also
+     * crosses a network moves each rank's data at least once, as the smallest fitted np
+     * did. */
+    cf_estimate low;
+    cf_across_predict(a, a->np[0], m, &low);
+    est->lo_us = fmin(est->lo_us, low.lo_us);
 }

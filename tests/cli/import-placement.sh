@@ -39,6 +39,13 @@ check "the note says what was never measured" \
 run "$COMMFIT" predict -m b.json -p bcast -n 100 -b 1K -f csv
 check "np=100 inside the node: finite, no nodes" awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' "$T/out"
 
+# The report's time-against-np plot draws the model past the node as predict answers there.
+run "$COMMFIT" report -q -i b.csv -m b.json -o rep
+expect_rc 0 "report of the fit at np 2-128"
+check "the np plot: past the fitted node the across-np model has no upper bound" \
+    awk '/^# \[[0-9]+\] extrapolated/ { f = 1; next } /^# \[/ { f = 0 } f && NF == 4 { n++; bad += $4 != "inf" }
+         END { exit !(n > 0 && !bad) }' rep/np-bcast.dat
+
 # Without the option: no placement, a finite interval at np=256.
 run "$COMMFIT" import osu -q --np 2,4,8,16,32,64,128,256 $files -o n.csv
 check "without the option no ranks_per_node" sh -c '! grep -q ranks_per_node n.csv'
