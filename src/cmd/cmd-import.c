@@ -106,6 +106,12 @@ static int opt_np(const cf_option *opt, const char *arg, cf_error *e)
     return 0;
 }
 
+static int opt_ranks_per_node(const cf_option *opt, const char *arg, cf_error *e)
+{
+    return cf_int_parse(arg, "--ranks-per-node", 1, CF_TABLE_NP_MAX,
+                        &((args *)opt->value)->o.ranks_per_node, e);
+}
+
 static int opt_pattern(const cf_option *opt, const char *arg, cf_error *e)
 {
     size_t n = strlen(arg);
@@ -127,6 +133,10 @@ static int parse_args(int argc, char **argv, args *a)
                     "process count of tables that do not state one (OSU collectives print "
                     "none; such a table needs it); a list gives one per FILE, in order, for "
                     "the runs of one benchmark at several process counts"),
+        CF_OPT_CALL(0, "ranks-per-node", "N", a, opt_ranks_per_node,
+                    "the ranks each node held, filling the nodes in order (np ranks span "
+                    "np/N nodes, rounded up), the same for every FILE; recorded as "
+                    "ranks_per_node, so that predict knows which nodes a process count spans"),
         CF_OPT_CALL(0, "pattern", "NAME", a, opt_pattern,
                     "pattern of every imported table (all of one benchmark); also imports an "
                     "OSU test commfit does not know"),

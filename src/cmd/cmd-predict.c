@@ -49,8 +49,9 @@ typedef struct source {
     cf_near *near;               /* fit: its correction by the measured points, once built */
     double bytes_min, bytes_max; /* the sizes this source has seen */
     char model[96];
-    int nodes_extra;                  /* p2p: np spans nodes np=2 did not */
-    int unbounded;                    /* p2p: and a network np=2 never crossed: no upper bound */
+    int nodes_extra; /* p2p: np spans nodes np=2 did not; across-np: the largest fitted np */
+    int unbounded;   /* and a network it never crossed: no upper bound */
+    cf_unmeasured unmeasured;         /* across-np: what the fitted np never measured at np */
     char note[NOTE_MAX];              /* what holds for every size at this np */
     char note_csv[2 * NOTE_MAX + 2];  /* the same as a CSV field */
     char note_json[6 * NOTE_MAX + 2]; /* and as a JSON string, quotes included */
@@ -214,12 +215,18 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
         snprintf(s->model, sizeof s->model, "%s", src.fit->model);
         return 0;
     }
+    cf_unmeasured u;
     if (src.kind == CF_ANSWER_ACROSS) {
+        /* First, as for the estimate from np=2: what the fitted np never measured. */
+        cf_placement_beyond_fitted(&c->place, src.across->np[src.across->nnp - 1], np,
+                                   &s->unmeasured, part, sizeof part);
+        cf_note_join(s->note, sizeof s->note, part);
+        s->nodes_extra = s->unmeasured.nodes;
+        s->unbounded = s->unmeasured.network;
         np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part);
         cf_note_join(s->note, sizeof s->note, part);
         return 0;
     }
-    cf_unmeasured u;
     cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, &u, s->note, sizeof s->note);
     s->nodes_extra = u.nodes;
     s->unbounded = u.network;
@@ -465,6 +472,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     } else if (s->kind == SRC_ACROSS) {
         cf_estimate est;
         cf_across_predict(c->across, np, m, &est);
+        cf_placement_across_low(c->across, &s->unmeasured, m, &est);
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
@@ -478,7 +486,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->model = alg_name(c, est.algorithm, out);
     }
     check_answer(c, s, np, bytes, out);
-    if (s->kind == SRC_P2P && s->unbounded && !out->refused)
+    if (s->kind != SRC_FIT && s->unbounded && !out->refused)
         out->hi = INFINITY; /* after the check: no bound, not one out of range */
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
     /* An np inside the measured list is not an extrapolation even from the across-np model. */
@@ -486,7 +494,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->np_extra = s->note[0] != '\0';
     if (s->kind == SRC_P2P)
         out->np_extra = 1;
-    out->nodes_extra = s->kind == SRC_P2P && s->nodes_extra;
+    out->nodes_extra = s->kind != SRC_FIT && s->nodes_extra;
     return 0;
 }
 

@@ -612,6 +612,34 @@ int cf_import_file(cf_import *im, cf_import_format f, const char *path, cf_error
     return rc;
 }
 
+/* The most nodes ranks_per_node may list: beyond, the line would pass what readers take. */
+#define IMPORT_NODES_MAX 65536
+
+/* ranks_per_node for --ranks-per-node: the largest np's ranks filling nodes of rpn in order
+ * (the last node holds the rest), as each run of a multi-np set placed its first np ranks:
+ * np=128 on 128-rank nodes is one node, 256 two. 0, or an error. */
+static int placement_meta(cf_import *im, cf_error *e)
+{
+    long rpn = im->o.ranks_per_node, np = 0;
+    for (size_t i = 0; i < im->t->n_rows; i++)
+        if (im->t->rows[i].np > np)
+            np = im->t->rows[i].np;
+    long nodes = (np + rpn - 1) / rpn;
+    if (nodes > IMPORT_NODES_MAX)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--ranks-per-node %ld: np=%ld spans %ld nodes, more than the %d a "
+                            "table lists",
+                            rpn, np, nodes, IMPORT_NODES_MAX);
+    char *v = malloc((size_t)nodes * 21 + 1), *q = v;
+    if (v == NULL)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    for (long i = 0; i < nodes; i++)
+        q += sprintf(q, "%s%ld", i ? "," : "", i + 1 < nodes ? rpn : np - (nodes - 1) * rpn);
+    int rc = cf_table_meta_set(im->t, "ranks_per_node", v);
+    free(v);
+    return rc != 0 ? cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory") : 0;
+}
+
 int cf_import_finish(cf_import *im, cf_table **out, cf_error *e)
 {
     if (im->t->n_rows == 0)
@@ -635,6 +663,8 @@ int cf_import_finish(cf_import *im, cf_table **out, cf_error *e)
     }
     if (rc != 0)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    if (im->o.ranks_per_node > 0 && (rc = placement_meta(im, e)) != 0)
+        return rc;
     *out = im->t;
     im->t = NULL;
     return 0;

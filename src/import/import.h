@@ -20,6 +20,7 @@ typedef struct cf_import_opts {
     int np;              /* process count of tables that do not state one; 0 = none */
     const char *pattern; /* pattern of every table; NULL = from the benchmark's name */
     int lenient;         /* a broken table is dropped with a warning instead of failing */
+    long ranks_per_node; /* ranks on each node, nodes filled in order; 0 = not said */
     cf_import_warn_fn warn;
     void *warn_ctx;
 } cf_import_opts;
@@ -71,7 +72,9 @@ int cf_import_mem(cf_import *im, cf_import_format f, const char *buf, size_t len
 int cf_import_file(cf_import *im, cf_import_format f, const char *path, cf_error *e);
 
 /* Adds the closing metadata and hands the table over (the import keeps no reference).
- * Fails when nothing was imported. */
+ * With ranks_per_node, the metadata says where the ranks ran (ranks_per_node, one entry a
+ * node of the largest np's launch), as commfit measure records it. Fails when nothing was
+ * imported. */
 int cf_import_finish(cf_import *im, cf_table **out, cf_error *e);
 
 /* "data/NAME.csv" for input path: its basename without the last extension. malloc'd. */

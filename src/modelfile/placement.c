@@ -4,6 +4,7 @@
 
 #include "modelfile/placement.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,4 +186,47 @@ void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, c
                  "np=%ld spans %ld nodes, np=2 %ld: contention on links they share was never "
                  "measured (the interval assumes none)",
                  np, u->nodes_np, u->nodes2);
+}
+
+void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_unmeasured *u,
+                                char *note, size_t n)
+{
+    memset(u, 0, sizeof *u);
+    if (n > 0)
+        note[0] = '\0';
+    if (!p->known || np <= fitted)
+        return;
+    u->nodes2 = cf_placement_nodes(p, fitted);
+    u->nodes_np = cf_placement_nodes(p, np);
+    if (u->nodes_np <= u->nodes2)
+        return;
+    u->nodes = 1;
+    /* Every fitted np ran inside one node (the largest spans the most): their growth with np
+     * is the node's shared memory, which says nothing of a network in either direction. */
+    u->network = u->nodes2 == 1;
+    if (u->network)
+        snprintf(note, n,
+                 "the fitted np (to %ld) ran inside one node (%s%s%ld cores) and np=%ld spans "
+                 "%ld nodes: the network between nodes was never measured, so the interval has "
+                 "no upper bound and its lower bound is the smallest fitted np's (measure across "
+                 "two nodes to know it)",
+                 fitted, p->host0, p->host0[0] ? ", " : "", p->cores[0], np, u->nodes_np);
+    else
+        snprintf(note, n,
+                 "np=%ld spans %ld nodes, the largest fitted np=%ld %ld: contention on links "
+                 "they share was measured up to %ld nodes only",
+                 np, u->nodes_np, fitted, u->nodes2, u->nodes2);
+}
+
+void cf_placement_across_low(const cf_across *a, const cf_unmeasured *u, double m, cf_estimate *est)
+{
+    if (!u->network || a->nnp == 0)
+        return;
+    /* Growth inside one node is no guide across a network either way (and the library may
+     * switch algorithm with the communicator's size): a call over more ranks that also
+     * crosses a network moves each rank's data at least once, as the smallest fitted np
+     * did. */
+    cf_estimate low;
+    cf_across_predict(a, a->np[0], m, &low);
+    est->lo_us = fmin(est->lo_us, low.lo_us);
 }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "fit/across.h"
 #include "modelfile/modelfile.h"
 
 typedef struct cf_placement {
@@ -38,5 +39,14 @@ typedef struct cf_unmeasured {
 /* Fills u and, when something is unmeasured, a note saying what (and what to measure). */
 void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note,
                              size_t n);
+/* The same for the across-np model, whose largest fitted process count is fitted: what np
+ * spans beyond the nodes fitted did (nodes2 holds those), and the note. */
+void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_unmeasured *u,
+                                char *note, size_t n);
+/* The across-np answer est of a at size m where u (cf_placement_beyond_fitted) says np
+ * leaves the one node every fitted np ran in: its lower bound down to the smallest fitted
+ * np's there. Its upper bound is the caller's to drop (predict prints inf). */
+void cf_placement_across_low(const cf_across *a, const cf_unmeasured *u, double m,
+                             cf_estimate *est);
 
 #endif

@@ -73,10 +73,14 @@ static size_t np_sizes(const np_plot *P, uint64_t *sizes, uint64_t *common, uint
 }
 
 /* The across-np model at size m in colour lt: where it was fitted (solid), then beyond
- * (dashed), with its interval there (dotted). */
+ * (dashed), with its interval there (dotted); past the one node every fitted np ran in, no
+ * upper bound, as predict answers there. */
 static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
 {
-    char how[96];
+    char how[96], note[512];
+    cf_placement pl;
+    if (P->r->ms == NULL || cf_placement_read(P->r->ms, &pl) != 0)
+        memset(&pl, 0, sizeof pl);
     for (int part = 0; part < 2; part++) {
         long from = part ? P->np_hi : P->np_lo, to = part ? P->np_far : P->np_hi;
         cf_script_block(sc, part ? "extrapolated" : "within the measured np",
@@ -84,12 +88,20 @@ static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
         for (int k = 0; k <= 40; k++) {
             double p = from * pow((double)to / from, k / 40.0);
             cf_estimate x;
+            cf_unmeasured u;
             cf_across_predict(P->a, lround(p), (double)m, &x);
-            fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", lround(p), x.t_us, x.lo_us, x.hi_us);
+            cf_placement_beyond_fitted(&pl, P->a->np[P->a->nnp - 1], lround(p), &u, note,
+                                       sizeof note);
+            cf_placement_across_low(P->a, &u, (double)m, &x);
+            if (u.network)
+                fprintf(sc->dat, "%ld %.6g %.6g inf\n", lround(p), x.t_us, x.lo_us);
+            else
+                fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", lround(p), x.t_us, x.lo_us, x.hi_us);
         }
         snprintf(how, sizeof how, "using 1:2 with lines lt %d%s", lt, part ? " dt 2" : "");
         cf_script_curve(sc, how, NULL);
     }
+    cf_placement_free(&pl);
     for (int c = 3; c <= 4; c++) {
         snprintf(how, sizeof how, "using 1:%d with lines lt %d dt 3 lw 1", c, lt);
         cf_script_curve(sc, how, NULL);

@@ -1,0 +1,65 @@
+# Where the ranks of imported runs sat: import --ranks-per-node records ranks_per_node as
+# commfit measure does, and predict reads it beyond the across-np model's fitted np. On the
+# ORFEO bcast set (128-core nodes, np 2-128 on one node, 256 on two) fitted at np 2-128,
+# np=256 crosses a network no fitted np did: no upper bound, the lower bound the smallest
+# fitted np's, and the measured times at np=256 all inside (before: 8 of 20 sizes below the
+# lower bound, 1.05 us measured at 2 B for [3.68, 52.9]). Without the option the same
+# import says nothing of nodes and keeps its finite interval.
+. "$top_srcdir/tests/setup.sh"
+
+d="$top_srcdir/data/realnp/orfeo-epyc-bcast-ompi"
+files=""
+for n in 2 4 8 16 32 64 128 256; do files="$files $d/osu-np$n.txt"; done
+run "$COMMFIT" import osu -q --ranks-per-node 128 --np 2,4,8,16,32,64,128,256 $files -o b.csv
+expect_rc 0 "import with --ranks-per-node 128"
+check "np up to 256 on 128-rank nodes: two nodes recorded" grep -qx '# ranks_per_node: 128,128' b.csv
+run "$COMMFIT" import osu -q --ranks-per-node 96 --np 200 "$d/osu-np2.txt" -o c.csv
+check "np=200 on 96-rank nodes: the last node holds the rest" grep -qx '# ranks_per_node: 96,96,8' c.csv
+run "$COMMFIT" import osu -q --ranks-per-node 0 --np 2 "$d/osu-np2.txt" -o z.csv
+expect_rc 2 "--ranks-per-node 0 is refused"
+run "$COMMFIT" import osu -q --ranks-per-node 1 --np 16777216 "$d/osu-np2.txt" -o z.csv
+expect_rc 2 "more nodes than a table lists is refused"
+grep_err "spans 16777216 nodes" "the refusal says how many nodes"
+
+run "$COMMFIT" fit -q -i b.csv --np 2,4,8,16,32,64,128 -o b.json
+expect_rc 0 "fit np 2-128 (one node)"
+awk -F, '!/^#/ && $1 == "bcast" && $2 == 256 { print $2, $3, $11 }' b.csv >truth
+cut -d' ' -f1,2 truth >points
+check "np=256 was measured" test -s points
+run "$COMMFIT" predict -m b.json -p bcast --points points -f csv
+expect_rc 0 "predict np=256"
+awk -F, 'NR > 1 { print $6, $7, $11 }' "$T/out" | paste -d' ' truth - >got
+check "np=256 leaves the fitted node: every upper bound inf, marked np+nodes" \
+    awk '{ if (!($5 == "inf" && $6 == "np+nodes")) bad++ } END { exit !(NR == 20 && !bad) }' got
+check "every measured time at np=256 is above its lower bound" \
+    awk '{ if (!($4 > 0 && $4 <= $3)) bad++ } END { exit !(NR == 20 && !bad) }' got
+check "the note says what was never measured" \
+    grep -q 'the fitted np (to 128) ran inside one node (128 cores) and np=256 spans 2 nodes: the network between nodes was never measured' "$T/out"
+# Inside the fitted node (np=128 is fitted; 100 is between) nothing is said of nodes.
+run "$COMMFIT" predict -m b.json -p bcast -n 100 -b 1K -f csv
+check "np=100 inside the node: finite, no nodes" awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' "$T/out"
+
+# The report's time-against-np plot draws the model past the node as predict answers there.
+run "$COMMFIT" report -q -i b.csv -m b.json -o rep
+expect_rc 0 "report of the fit at np 2-128"
+check "the np plot: past the fitted node the across-np model has no upper bound" \
+    awk '/^# \[[0-9]+\] extrapolated/ { f = 1; next } /^# \[/ { f = 0 } f && NF == 4 { n++; bad += $4 != "inf" }
+         END { exit !(n > 0 && !bad) }' rep/np-bcast.dat
+
+# Without the option: no placement, a finite interval at np=256.
+run "$COMMFIT" import osu -q --np 2,4,8,16,32,64,128,256 $files -o n.csv
+check "without the option no ranks_per_node" sh -c '! grep -q ranks_per_node n.csv'
+run "$COMMFIT" fit -q -i n.csv --np 2,4,8,16,32,64,128 -o n.json
+run "$COMMFIT" predict -m n.json -p bcast -n 256 -b 4 -f csv
+check "without it np=256 has a finite interval, extrapolated in np only" \
+    awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' "$T/out"
+
+# Several nodes fitted (the AWS set, 96 ranks a node: np 3072-12288 on 32-128 nodes) and a
+# target on more: said and marked, the model's interval kept.
+run "$COMMFIT" fit -q -i "$top_srcdir/data/realnp/aws-eks-hpc6a-efa-ompi.csv" --np 3072,6144,12288 -o a.json
+run "$COMMFIT" predict -m a.json -p allreduce -n 24576 -b 4 -f csv
+check "np=24576 on 256 nodes, fitted to 128: finite interval, marked np+nodes" \
+    awk -F, 'NR == 2 { exit !($7 != "inf" && $7 > $5 && $11 == "np+nodes") }' "$T/out"
+check "and the note says to how many nodes contention was measured" \
+    grep -q 'np=24576 spans 256 nodes, the largest fitted np=12288 128: contention on links they share was measured up to 128 nodes only' "$T/out"
+done_testing
