@@ -83,4 +83,14 @@ void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answ
                  pr->widen, pr->doublings, s, 100 * expm1(e), why);
     }
     cf_note_join(out->bnote, sizeof out->bnote, part);
+    if (pr->trend_us > 0) {
+        char a[32], b[32];
+        cf_size_format(pr->trend_lo, a, sizeof a);
+        cf_size_format(pr->trend_hi, b, sizeof b);
+        snprintf(part, sizeof part,
+                 "the interval also holds the measured trend carried on (log-log through the "
+                 "octaves up to %s and %s: %.3g us), widened the same",
+                 a, b, pr->trend_us);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
 }

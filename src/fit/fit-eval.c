@@ -293,11 +293,59 @@ static size_t upper_neighbour(const cf_fit *f, double bytes)
     return lo;
 }
 
+/* The points from *i down to the octave of point *i's size (its half excluded): their
+ * mean ln m and mean ln t; *i moves below them (-1: none). */
+static void octave_mean(const cf_fit *f, long *i, double *x, double *y)
+{
+    double half = (double)f->points[*i].bytes / 2, sx = 0.0, sy = 0.0;
+    int c = 0;
+    for (; *i >= 0 && (double)f->points[*i].bytes > half; (*i)--, c++) {
+        sx += log((double)f->points[*i].bytes);
+        sy += log(f->points[*i].t_us);
+    }
+    *x = sx / c;
+    *y = sy / c;
+}
+
+/* Beyond the largest measured point the model answers, its interval widened per doubling
+ * (cf_fit_predict_blocks). The model's shape there is one reading; the measured trend at
+ * the top is the other: the log-log chord through the top octave of the measured sizes
+ * and the octave below it, carried on (an octave's points read as their mean in log-log,
+ * so that sizes a few bytes apart, or a size measured on several node pairs, make no
+ * chord of their own). Where the two part, the points have bent against the model at the
+ * end (a cache's capacity, a quadratic's bend) and nothing measured says which continues:
+ * the interval holds the trend's reading too, widened by the same factor; the answer stays
+ * the model's. */
+static void near_beyond(const cf_fit *f, double bytes, cf_prediction *out)
+{
+    long i = (long)f->npoints - 1;
+    double x1, y1, x0, y0;
+    uint64_t m1 = f->points[i].bytes;
+    octave_mean(f, &i, &x1, &y1);
+    if (i < 0)
+        return;
+    uint64_t m0 = f->points[i].bytes;
+    octave_mean(f, &i, &x0, &y0);
+    double tc = exp(y1 + (y1 - y0) / (x1 - x0) * (log(bytes) - x1));
+    if (!(tc > 0) || !isfinite(tc))
+        return;
+    double lo = tc / out->widen, hi = tc * out->widen;
+    if (lo < out->lo_us || hi > out->hi_us) {
+        out->trend_us = tc;
+        out->trend_lo = m0;
+        out->trend_hi = m1;
+        out->lo_us = fmin(out->lo_us, lo);
+        out->hi_us = fmax(out->hi_us, hi);
+    }
+}
+
 int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
 {
     const cf_fit *f = &nr->view;
     int rc = cf_fit_predict(f, bytes, out);
     size_t n = f->npoints;
+    if (rc == 0 && n >= 4 && nr->ok && bytes > (double)f->points[n - 1].bytes && out->t_us > 0)
+        near_beyond(f, bytes, out);
     if (rc != 0 || n < 4 || !(bytes >= (double)f->points[0].bytes) ||
         !(bytes <= (double)f->points[n - 1].bytes) || !(out->t_us > 0) || nr->r == NULL)
         return rc;
@@ -343,13 +391,19 @@ int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
         if ((size_t)i + 1 >= a && (size_t)i + 1 <= b)
             scl += e * e;
     }
-    double s2r = fmax(sc / k, b >= a ? scl / (double)(b - a + 1) : 0.0);
+    double s2l = b >= a ? scl / (double)(b - a + 1) : 0.0;
+    double s2r = fmax(sc / k, s2l);
+    /* A spread read from the few points around (up to 4) is itself uncertain: where it is
+     * the one that holds, its quantile is Student's with as many degrees of freedom as
+     * those points, not as all the inner points (OSU alltoall at np 64, 2 KiB held out: 4
+     * points around a step, with 13 degrees of freedom the interval missed by 0.6%). */
+    int dof = s2l > sc / k ? (int)(b - a + 1) : k;
     if (ok && k >= 2) {
         double x = wl * (log(out->t_us) + rm) + (1.0 - wl) * tl;
         /* The reading's own miss, and one measurement's spread about it where a size was
          * measured more than once (node pairs, runs). At a measured size nothing is read
          * between neighbours: its time, with that spread and the model's own interval. */
-        double hr = lo == hi ? 0.0 : cf_t975(k) * sqrt(s2r);
+        double hr = lo == hi ? 0.0 : cf_t975(dof) * sqrt(s2r);
         double hs = 1.959963984540054 * f->points_sd_log;
         double t = exp(x), h = sqrt(hr * hr + hs * hs);
         out->near_ratio = t / out->t_us;

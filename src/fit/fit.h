@@ -157,6 +157,11 @@ typedef struct cf_prediction {
                                   the neighbours (a step between them): the log-log line */
     double doublings;          /* doublings of m beyond the measured sizes (0 inside) */
     double widen;              /* the factor the interval was widened by there (1: none) */
+    double trend_us;           /* beyond the measured points, the log-log chord through their
+                                  top two octaves carried on, where its reading, widened as
+                                  the model's, widened the interval (cf_fit_predict_near);
+                                  0: it did not */
+    uint64_t trend_lo, trend_hi; /* the largest measured size in each of those octaves */
 } cf_prediction;
 
 void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
@@ -192,8 +197,10 @@ double cf_fit_extrap_err(const cf_fit *f, double bytes, int *backtested);
  * points, each predicted from its neighbours without itself. The answer weighs that reading
  * against the log-log line between the neighbours by what each missed at the inner points
  * around; the log-log line alone in a breakpoint gap, and where the measured points around
- * the neighbours bend against the model's shape (a step between them). Outside them, or
- * with fewer than 4 points, the model alone. */
+ * the neighbours bend against the model's shape (a step between them). Beyond the largest
+ * point the model answers, and its widened interval also holds the log-log chord through
+ * the top two octaves of the points carried on, widened the same (trend_us). Below them,
+ * or with fewer than 4 points, the model alone. */
 int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out);
 /* The same at a block count, from the measured points at that count (a datatype fit keeps
  * every count measured); at a count without 4 of them, the model alone. */

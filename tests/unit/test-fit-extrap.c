@@ -233,6 +233,42 @@ static void model_file(void)
     json_decref(root);
 }
 
+/* A cache's capacity crossed at the largest measured size (1 MiB on a line 3 times
+ * slower, 512 KiB not): the log-log chord through the two largest sizes climbs far more
+ * steeply than the model's last segment. Beyond them the answer stays the model's, and its
+ * interval, widened per doubling, also holds that chord carried on, widened the same: the
+ * model's widened interval alone does not. */
+static void trend_beyond(void)
+{
+    rows v = {0};
+    table(&v, 1, 21, 1048576, 3.0, NULL, 0);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    int rc = cf_fit_group("auto", &in, &f, &e);
+    rc = rc == 0 ? cf_fit_keep_points(&f, &in) : rc;
+    ok(rc == 0, "trend beyond: auto fits, keeps its points (%s)", f.model);
+    double t1 = cost(1048576, 1048576, 3.0), t0 = cost(524288, 1048576, 3.0);
+    double s = log2(t1 / t0);
+    for (double m = 2097152; m <= 8388608; m *= 2) {
+        cf_prediction p, q;
+        cf_fit_predict(&f, m, &p);
+        cf_fit_predict_near(&f, m, &q);
+        double tc = t1 * pow(m / 1048576, s);
+        ok(q.t_us == p.t_us, "trend beyond, %.0f B: the answer is the model's", m);
+        near(q.trend_us, tc, 1e-9, "trend beyond, %.0f B: the chord's reading (slope %.3f)", m, s);
+        ok(p.hi_us < tc * p.widen && fabs(q.hi_us / (tc * p.widen) - 1) < 1e-9 &&
+               q.lo_us == p.lo_us,
+           "trend beyond, %.0f B: [%.4g, %.4g] holds it widened x%.4g (the model's alone to %.4g)",
+           m, q.lo_us, q.hi_us, p.widen, p.hi_us);
+    }
+    cf_prediction q;
+    cf_fit_predict_near(&f, 1048576, &q);
+    ok(q.trend_us == 0, "trend beyond: not at the largest measured size");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -240,5 +276,6 @@ int main(void)
     cache_edge();
     below_and_half();
     model_file();
+    trend_beyond();
     return tap_done();
 }
