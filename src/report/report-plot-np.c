@@ -28,7 +28,8 @@ typedef struct np_plot {
     const cf_coll *est;
     uint64_t *nps; /* the measured process counts (n_np), then the axis's others (n_axis) */
     size_t n_np, n_axis;
-    long np_lo, np_hi, np_far;
+    long np_lo, np_hi, np_far; /* the measured process counts, and how far the axis goes */
+    long fit_lo, fit_hi;       /* the process counts the across-np model was fitted at */
     char algs[160]; /* the estimate's algorithms, as the key names them */
 } np_plot;
 
@@ -72,33 +73,42 @@ static size_t np_sizes(const np_plot *P, uint64_t *sizes, uint64_t *common, uint
     return cf_report_spread(common, n_apart, CF_PLOT_MAX_SIZES - 1, pick);
 }
 
-/* The across-np model at size m in colour lt: where it was fitted (solid), then beyond
- * (dashed), with its interval there (dotted); past the one node every fitted np ran in, no
- * upper bound, as predict answers there. */
+/* The across-np model at size m in colour lt: between the process counts it was fitted at
+ * (solid), which need not be all the table's (fit --np), then below and beyond them
+ * (dashed), with its interval beyond them (dotted); past the one node every fitted np ran
+ * in, no upper bound, as predict answers there. */
 static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
 {
     char how[96], note[512];
     cf_placement pl;
     if (P->r->ms == NULL || cf_placement_read(P->r->ms, &pl) != 0)
         memset(&pl, 0, sizeof pl);
-    for (int part = 0; part < 2; part++) {
-        long from = part ? P->np_hi : P->np_lo, to = part ? P->np_far : P->np_hi;
-        cf_script_block(sc, part ? "extrapolated" : "within the measured np",
-                        "np t_us lo_us hi_us (across-np model)");
+    const struct {
+        const char *name;
+        long from, to;
+        int dashed;
+    } parts[] = {{"below the fitted np", P->np_lo, P->fit_lo, 1},
+                 {"within the fitted np", P->fit_lo, P->fit_hi, 0},
+                 {"extrapolated", P->fit_hi, P->np_far, 1}};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        long from = parts[i].from, to = parts[i].to;
+        if (from >= to && i != 1)
+            continue;
+        cf_script_block(sc, parts[i].name, "np t_us lo_us hi_us (across-np model)");
         for (int k = 0; k <= 40; k++) {
             double p = from * pow((double)to / from, k / 40.0);
             cf_estimate x;
             cf_unmeasured u;
             cf_across_predict(P->a, lround(p), (double)m, &x);
-            cf_placement_beyond_fitted(&pl, P->a->np[P->a->nnp - 1], lround(p), &u, note,
-                                       sizeof note);
+            cf_placement_beyond_fitted(&pl, P->fit_hi, lround(p), &u, note, sizeof note);
             cf_placement_across_low(P->a, &u, (double)m, &x);
             if (u.network)
                 fprintf(sc->dat, "%ld %.6g %.6g inf\n", lround(p), x.t_us, x.lo_us);
             else
                 fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", lround(p), x.t_us, x.lo_us, x.hi_us);
         }
-        snprintf(how, sizeof how, "using 1:2 with lines lt %d%s", lt, part ? " dt 2" : "");
+        snprintf(how, sizeof how, "using 1:2 with lines lt %d%s", lt,
+                 parts[i].dashed ? " dt 2" : "");
         cf_script_curve(sc, how, NULL);
     }
     cf_placement_free(&pl);
@@ -171,12 +181,12 @@ static void np_key(const np_plot *P, cf_script *sc)
     if (P->a != NULL) {
         cf_script_key(sc, "with lines lc rgb '#000000'", "across-np model");
         cf_script_key(sc, "with lines lc rgb '#000000' dt 2",
-                      "across-np model, extrapolated beyond the np measured");
+                      "across-np model, extrapolated beyond the np fitted");
         cf_script_key(sc, "with lines lc rgb '#000000' dt 3 lw 1", "its 95% prediction interval");
         fprintf(sc->gp,
                 "set arrow from %ld, graph 0 to %ld, graph 1 nohead lc rgb '#808080' "
                 "dt 3\n",
-                P->np_hi, P->np_hi);
+                P->fit_hi, P->fit_hi);
     } else if (P->est != NULL) {
         char t[320];
         snprintf(t, sizeof t,
@@ -197,10 +207,10 @@ static void np_caption(const np_plot *P, const char *pattern, char *caption, siz
              "message sizes%s. %s; bars are the 95%% confidence interval.%s",
              pattern, P->est ? "" : " measured at two process counts or more",
              cf_plot_points_note(r),
-             P->a     ? " Lines are the across-np model fitted jointly over every measured process "
-                        "count and size: solid where it was fitted, dashed where it is extrapolated "
-                        "beyond the largest process count measured (the dotted vertical line), with "
-                        "its 95% prediction interval dotted."
+             P->a ? " Lines are the across-np model, fitted jointly over the process counts and "
+                    "sizes it was given: solid between the process counts it was fitted at, "
+                    "dashed where it extrapolates, beyond the largest of them (the dotted "
+                    "vertical line) with its 95% prediction interval dotted."
              : P->est ? " Dashed lines are the point-to-point estimate, which is what commfit "
                         "predict answers at a process count without a fit: the cost of the "
                         "algorithm MPICH uses for the pattern evaluated with the ping-pong's alpha "
@@ -214,11 +224,18 @@ static void np_caption(const np_plot *P, const char *pattern, char *caption, siz
 }
 
 /* The axis: the measured process counts, and beyond them where the model or the estimate
- * is drawn to. */
+ * is drawn to. The model's fitted range is its own: fit --np may have left out some of
+ * the table's process counts. */
 static void np_axis(np_plot *P, size_t cap)
 {
     P->np_lo = (long)P->nps[0];
     P->np_hi = (long)P->nps[P->n_np - 1];
+    if (P->a != NULL) {
+        P->fit_lo = P->a->np[0];
+        P->fit_hi = P->a->np[P->a->nnp - 1];
+        P->np_lo = P->np_lo < P->fit_lo ? P->np_lo : P->fit_lo;
+        P->np_hi = P->np_hi > P->fit_hi ? P->np_hi : P->fit_hi;
+    }
     P->np_far = P->np_hi * NP_EXTRAPOLATE;
     if (P->est != NULL && P->np_far < NP_ESTIMATE_MIN)
         P->np_far = NP_ESTIMATE_MIN;

@@ -43,8 +43,17 @@ check "np=100 inside the node: finite, no nodes" awk -F, 'NR == 2 { exit !($7 !=
 run "$COMMFIT" report -q -i b.csv -m b.json -o rep
 expect_rc 0 "report of the fit at np 2-128"
 check "the np plot: past the fitted node the across-np model has no upper bound" \
-    awk '/^# \[[0-9]+\] extrapolated/ { f = 1; next } /^# \[/ { f = 0 } f && NF == 4 { n++; bad += $4 != "inf" }
+    awk '/^# \[[0-9]+\] extrapolated/ { f = 1; next } /^# \[/ { f = 0 } f && NF == 4 && $1 > 128 { n++; bad += $4 != "inf" }
          END { exit !(n > 0 && !bad) }' rep/np-bcast.dat
+# Its solid part is the model's fitted np, 2 to 128, not the table's 2 to 256: np 128-256
+# is extrapolated, and dashed.
+check "the np plot: solid over the model's fitted np, 2 to 128" \
+    awk '/^# \[[0-9]+\] within the fitted np/ { f = 1; next } /^# \[/ { f = 0 } f && NF == 4 { n++; lo = n == 1 || $1 < lo ? $1 : lo; hi = $1 > hi ? $1 : hi }
+         END { exit !(n > 0 && lo == 2 && hi == 128) }' rep/np-bcast.dat
+check "the np plot: extrapolated from the largest fitted np, 128" \
+    awk '/^# \[[0-9]+\] extrapolated/ { f = 1; next } /^# \[/ { f = 0 } f && NF == 4 { n++; lo = n == 1 || $1 < lo ? $1 : lo }
+         END { exit !(n > 0 && lo == 128) }' rep/np-bcast.dat
+check "the np plot: the dotted vertical line at np 128" grep -q "set arrow from 128, graph 0 to 128, graph 1" rep/np-bcast.gp
 
 # Without the option: no placement, a finite interval at np=256.
 run "$COMMFIT" import osu -q --np 2,4,8,16,32,64,128,256 $files -o n.csv

@@ -254,7 +254,7 @@ static char *slurp(const char *path)
 }
 
 /* The across-np model of a model file: drawn through the points, solid where it was
- * fitted, dashed beyond the largest process count measured. */
+ * fitted, dashed beyond the largest process count fitted. */
 static void across_np(void)
 {
     cf_table *t = cf_table_alloc();
@@ -294,9 +294,9 @@ static void across_np(void)
     is_int(cf_report_write(&o, &res, &e), 0, "a report with an across-np model: %s", e.msg);
     snprintf(path, sizeof path, "%s/np-bcast.dat", out);
     const char *dat = slurp(path);
-    ok(strstr(dat, "# [1] within the measured np") != NULL &&
+    ok(strstr(dat, "# [1] within the fitted np") != NULL &&
            strstr(dat, "# [2] extrapolated") != NULL,
-       "np-bcast.dat: the model within and beyond the measured np");
+       "np-bcast.dat: the model within and beyond the fitted np");
     ok(strstr(dat, "\n32 ") != NULL, "extrapolated to four times the largest np");
     snprintf(path, sizeof path, "%s/np-bcast.gp", out);
     const char *gp = slurp(path);
@@ -304,13 +304,98 @@ static void across_np(void)
        "the extrapolated part is dashed");
     ok(strstr(gp, "index 1 using 1:2 with lines lt 1 notitle") != NULL, "the fitted part is solid");
     ok(strstr(gp, "keyentry with lines lc rgb '#000000' dt 2 title 'across-np model, "
-                  "extrapolated beyond the np measured'") != NULL &&
+                  "extrapolated beyond the np fitted'") != NULL &&
            strstr(gp, "keyentry with lines lc rgb '#000000' title 'across-np model'") != NULL,
        "the key says once, in black, what solid and dashed mean");
     ok(strstr(gp, "'16' 16, '32' 32)") != NULL, "the np axis reaches the extrapolated counts");
     snprintf(path, sizeof path, "%s/index.html", out);
     ok(strstr(slurp(path), "<h3>Across process counts</h3>") != NULL,
        "the page has the across-np table");
+    cf_modelset_free(ms);
+    cf_table_free(t);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ok(system(cmd) == 0, "clean up");
+}
+
+/* A model fitted at some of the table's process counts (fit --np 4,8,16 of a table with np
+ * 2 to 32): the plot's solid part is the model's fitted range, not the table's, and the
+ * measured np=2 and np=32 lie on its dashed parts. */
+static void across_np_subset(void)
+{
+    cf_table *t = cf_table_alloc();
+    cf_row r;
+    cf_row_init(&r);
+    strcpy(r.pattern, "bcast");
+    strcpy(r.datatype, "byte");
+    for (int np = 2, lg = 1; np <= 32; np *= 2, lg++)
+        for (uint64_t m = 1; m <= 65536; m *= 4) {
+            r.np = np;
+            r.bytes = m;
+            r.t_avg_us = r.t_min_us = r.t_max_us = lg * (1.5 + (double)m / 2000);
+            cf_table_add(t, &r);
+        }
+    const cf_row **rows = malloc(t->n_rows * sizeof *rows);
+    size_t n = 0;
+    for (size_t i = 0; i < t->n_rows; i++)
+        if (t->rows[i].np >= 4 && t->rows[i].np <= 16)
+            rows[n++] = &t->rows[i];
+    cf_modelset *ms = cf_modelset_alloc();
+    ms->source = json_pack("{s:s}", "statistic", "mean");
+    char **notes = NULL;
+    size_t nnotes = 0;
+    cf_error e;
+    cf_error_clear(&e);
+    is_int(cf_across_fit_set(rows, n, "t_avg_us", NULL, NULL, &ms->across, &notes, &nnotes, &e), 0,
+           "an across-np model of bcast at np 4-16: %s", e.msg);
+    cf_notes_free(notes, nnotes);
+    free(rows);
+
+    char dir[] = "/tmp/commfit-test-report.XXXXXX";
+    ok(mkdtemp(dir) != NULL, "a scratch folder");
+    char out[256], path[512];
+    snprintf(out, sizeof out, "%s/r", dir);
+    cf_report_opts o = {.table = t,
+                        .table_path = "bcast.csv",
+                        .models = ms,
+                        .model_path = "bcast.json",
+                        .out_dir = out};
+    cf_report_result res;
+    cf_error_clear(&e);
+    is_int(cf_report_write(&o, &res, &e), 0, "a report of the table at np 2-32: %s", e.msg);
+    snprintf(path, sizeof path, "%s/np-bcast.dat", out);
+    const char *dat = slurp(path);
+    /* The first size's blocks: its points, then the model's three parts. */
+    const char *below = strstr(dat, "# [1] below the fitted np\n");
+    const char *within = strstr(dat, "# [2] within the fitted np\n");
+    const char *beyond = strstr(dat, "# [3] extrapolated\n");
+    ok(below != NULL && within != NULL && beyond != NULL,
+       "np-bcast.dat: the model below, within and beyond the fitted np");
+    long first = 0, last = 0;
+    if (within != NULL && beyond != NULL) {
+        const char *l = strchr(strchr(within, '\n') + 1, '\n') + 1;
+        first = strtol(l, NULL, 10);
+        for (; l < beyond && *l != '\n'; l = strchr(l, '\n') + 1)
+            last = strtol(l, NULL, 10);
+    }
+    ok(first == 4 && last == 16, "solid from np 4 to 16, the fitted np (%ld to %ld)", first, last);
+    if (below != NULL) {
+        const char *l = strchr(strchr(below, '\n') + 1, '\n') + 1;
+        is_int((int)strtol(l, NULL, 10), 2, "dashed below, from the table's np 2");
+    }
+    if (beyond != NULL) {
+        const char *l = strchr(strchr(beyond, '\n') + 1, '\n') + 1;
+        is_int((int)strtol(l, NULL, 10), 16, "dashed beyond, from the largest fitted np");
+    }
+    ok(strstr(dat, "\n128 ") != NULL, "extrapolated to four times the table's largest np");
+    snprintf(path, sizeof path, "%s/np-bcast.gp", out);
+    const char *gp = slurp(path);
+    ok(strstr(gp, "index 1 using 1:2 with lines lt 1 dt 2 notitle") != NULL &&
+           strstr(gp, "index 2 using 1:2 with lines lt 1 notitle") != NULL &&
+           strstr(gp, "index 3 using 1:2 with lines lt 1 dt 2 notitle") != NULL,
+       "dashed below, solid within, dashed beyond");
+    ok(strstr(gp, "set arrow from 16, graph 0 to 16, graph 1") != NULL,
+       "the dotted vertical line at the largest fitted np");
     cf_modelset_free(ms);
     cf_table_free(t);
     char cmd[600];
@@ -375,6 +460,7 @@ int main(void)
     default_dir();
     folder();
     across_np();
+    across_np_subset();
     hints();
     return tap_done();
 }
