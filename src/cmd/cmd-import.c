@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "base/error.h"
 #include "base/outfile.h"
+#include "fit/across.h"
 #include "import/import.h"
 #include "base/table.h"
 
@@ -78,6 +79,7 @@ typedef struct args {
     cf_import_format format;
     int first, nfiles;          /* the input files: argv[first ...] */
     int np[IMPORT_NP_MAX], nnp; /* --np: one for every FILE, or one per FILE */
+    char *library;              /* --mpi-library, as the library states it */
 } args;
 
 /* --np N[,N...]: results of several runs, one file a process count (OSU prints none). */
@@ -112,6 +114,28 @@ static int opt_ranks_per_node(const cf_option *opt, const char *arg, cf_error *e
                         &((args *)opt->value)->o.ranks_per_node, e);
 }
 
+static int opt_mpi_library(const cf_option *opt, const char *arg, cf_error *e)
+{
+    args *a = opt->value;
+    free(a->library);
+    int rc = cf_import_library_name(arg, &a->library, e);
+    a->o.mpi_library = a->library;
+    return rc;
+}
+
+/* Which switch rules fit will follow for the library named, or that it follows none. */
+static void say_rules(const char *library)
+{
+    const char *rules = cf_rules_for(library, NULL, 0);
+    if (rules == NULL)
+        cf_msg("mpi_library '%s': commfit knows the collective switch rules of MPICH "
+               "and Open MPI only; fit and predict read this table without switch rules",
+               library);
+    else
+        cf_msg("mpi_library '%s': fit and predict follow %s collective switch rules", library,
+               strcmp(rules, "mpich") == 0 ? "MPICH's" : "Open MPI's");
+}
+
 static int opt_pattern(const cf_option *opt, const char *arg, cf_error *e)
 {
     size_t n = strlen(arg);
@@ -137,6 +161,12 @@ static int parse_args(int argc, char **argv, args *a)
                     "the ranks each node held, filling the nodes in order (np ranks span "
                     "np/N nodes, rounded up), the same for every FILE; recorded as "
                     "ranks_per_node, so that predict knows which nodes a process count spans"),
+        CF_OPT_CALL(0, "mpi-library", "'NAME VERSION'", a, opt_mpi_library,
+                    "the MPI library that ran the benchmarks ('Open MPI 4.1.6', 'MPICH "
+                    "4.0.2'), which IMB and OSU do not print; recorded as mpi_library, as "
+                    "the library states it ('Open MPI v4.1.6'), so that fit follows its "
+                    "collective switch rules; another library is recorded as given, and "
+                    "fit follows no switch rules"),
         CF_OPT_CALL(0, "pattern", "NAME", a, opt_pattern,
                     "pattern of every imported table (all of one benchmark); also imports an "
                     "OSU test commfit does not know"),
@@ -190,10 +220,12 @@ int cmd_import(int argc, char **argv)
     int rc = cmd == NULL ? cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory") : 0;
     if (rc == 0 && (rc = parse_args(argc, argv, &a)) != 0) {
         free(cmd);
+        free(a.library);
         return rc;
     }
     if (a.help) {
         free(cmd);
+        free(a.library);
         return CF_EXIT_OK;
     }
     char *out_path = NULL;
@@ -228,6 +260,8 @@ int cmd_import(int argc, char **argv)
         rc = cf_import_finish(im, &t, &e);
     if (rc == 0)
         rc = cf_table_write(out_path, t, &e);
+    if (rc == 0 && !a.quiet && a.library != NULL)
+        say_rules(a.library);
     if (rc == 0 && !a.quiet)
         cf_msg("wrote %s: %zu row%s in %zu table%s from %d file%s",
                strcmp(out_path, "-") == 0 ? "the table to standard output" : out_path, t->n_rows,
@@ -239,5 +273,6 @@ int cmd_import(int argc, char **argv)
     cf_import_free(im);
     free(cmd);
     free(out_path);
+    free(a.library);
     return rc;
 }

@@ -661,6 +661,8 @@ int cf_import_finish(cf_import *im, cf_table **out, cf_error *e)
                  im->zero_total, im->notime_total);
         rc = cf_table_meta_set(im->t, "rows_left_out", v);
     }
+    if (rc == 0 && im->o.mpi_library != NULL)
+        rc = cf_table_meta_set(im->t, "mpi_library", im->o.mpi_library);
     if (rc != 0)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     if (im->o.ranks_per_node > 0 && (rc = placement_meta(im, e)) != 0)

@@ -21,6 +21,7 @@ typedef struct cf_import_opts {
     const char *pattern; /* pattern of every table; NULL = from the benchmark's name */
     int lenient;         /* a broken table is dropped with a warning instead of failing */
     long ranks_per_node; /* ranks on each node, nodes filled in order; 0 = not said */
+    const char *mpi_library; /* the library that ran the benchmark, for mpi_library; NULL */
     cf_import_warn_fn warn;
     void *warn_ctx;
 } cf_import_opts;
@@ -73,9 +74,15 @@ int cf_import_file(cf_import *im, cf_import_format f, const char *path, cf_error
 
 /* Adds the closing metadata and hands the table over (the import keeps no reference).
  * With ranks_per_node, the metadata says where the ranks ran (ranks_per_node, one entry a
- * node of the largest np's launch), as commfit measure records it. Fails when nothing was
- * imported. */
+ * node of the largest np's launch), as commfit measure records it; with mpi_library, the
+ * library (mpi_library). Fails when nothing was imported. */
 int cf_import_finish(cf_import *im, cf_table **out, cf_error *e);
+
+/* The MPI library a user names ("Open MPI 4.1.6", "openmpi/4.1.6", "MPICH 4.0.2") as the
+ * library's own version string begins ("Open MPI v4.1.6", "MPICH Version: 4.0.2"), which
+ * the collective switch rules read; another name is kept as typed. *out is malloc'd. A
+ * string without a version, or of several lines, is a usage error. */
+int cf_import_library_name(const char *typed, char **out, cf_error *e);
 
 /* "data/NAME.csv" for input path: its basename without the last extension. malloc'd. */
 char *cf_import_default_output(const char *path);
