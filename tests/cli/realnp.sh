@@ -17,6 +17,19 @@ for tab in "$top_srcdir"/data/realnp/*.csv; do
     grep -v '^#' "$tab" >"$T/want"
     grep -v '^#' "$T/again.csv" >"$T/got" 2>/dev/null || :
     check "$name: the same rows from the raw files" cmp -s "$T/want" "$T/got"
+    # And the same metadata (the ORFEO sets: mpi_library, from --mpi-library; README.md),
+    # but for the command, which names another output, and the version of commfit.
+    grep '^#' "$tab" | grep -v '^# command: \|^# commfit: ' >"$T/want"
+    grep '^#' "$T/again.csv" 2>/dev/null | grep -v '^# command: \|^# commfit: ' >"$T/got" || :
+    check "$name: the same metadata from the raw files" cmp -s "$T/want" "$T/got"
+    # The library that ran them, where the provenance names it (README.md: the ORFEO sets
+    # ran Open MPI 4.1.6); the cloud sets' Open MPI version is not known, so none.
+    case "$name" in
+    orfeo-*) check "$name: records Open MPI 4.1.6, as its README says" \
+        grep -qx '# mpi_library: Open MPI v4.1.6' "$tab" ;;
+    *) check "$name: records no library version, which its README does not know" \
+        sh -c "! grep -q '^# mpi_library:' '$tab'" ;;
+    esac
     nps=$(grep -v '^#' "$tab" | tail -n +2 | cut -d, -f2 | sort -un | wc -l | tr -d ' ')
     check "$name: 4 process counts at least ($nps)" test "$nps" -ge 4
     first3=$(grep -v '^#' "$tab" | tail -n +2 | cut -d, -f2 | sort -un | head -3 | tr '\n' ',')
