@@ -5,6 +5,8 @@
 # fitted across process counts and asked for np=64. Then, where Open MPI is installed beside
 # MPICH, the same tool built with Open MPI (in build-ompi/) measures this machine through
 # Open MPI's launcher, and its fit follows Open MPI's own collective algorithms.
+# Between the two, published results of another machine (OSU, 128-core nodes) are
+# imported, fitted at one node and asked for two.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/build.sh"
@@ -39,6 +41,17 @@ if [ -x "$build/commfit-smpi" ]; then
 else
     echo "commfit: no commfit-smpi (SimGrid not found at configure): simulated steps skipped" >&2
 fi
+
+# Published results of another machine (OSU osu_bcast, Open MPI 4.1.6, 128-core nodes; see
+# data/realnp/README.md): imported with what the benchmark's output does not say (the
+# library, the ranks per node), fitted at np 2 to 128 (one node) and asked for np 256,
+# which crosses the network no fitted np did: no upper bound, and a note says why.
+osu="$top/data/realnp/orfeo-epyc-bcast-ompi"
+step import osu --mpi-library 'Open MPI 4.1.6' --ranks-per-node 128 --np 2,4,8,16,32,64,128 \
+    "$osu/osu-np2.txt" "$osu/osu-np4.txt" "$osu/osu-np8.txt" "$osu/osu-np16.txt" \
+    "$osu/osu-np32.txt" "$osu/osu-np64.txt" "$osu/osu-np128.txt" -o realnp/orfeo-bcast.csv
+step fit -i realnp/orfeo-bcast.csv -o realnp/orfeo-bcast.json
+step predict -m realnp/orfeo-bcast.json --pattern bcast --np 64,256 --bytes 1K
 
 if command -v mpicc.openmpi >/dev/null 2>&1; then
     # Open MPI: its own build, its launcher, its collective algorithms. As root its launcher
