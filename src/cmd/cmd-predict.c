@@ -49,8 +49,9 @@ typedef struct source {
     cf_near *near;               /* fit: its correction by the measured points, once built */
     double bytes_min, bytes_max; /* the sizes this source has seen */
     char model[96];
-    int nodes_extra; /* p2p: np spans nodes np=2 did not; across-np: the largest fitted np */
-    int unbounded;   /* and a network it never crossed: no upper bound */
+    int nodes_extra; /* np spans nodes that np=2 (p2p) or the largest fitted np (across-np)
+                        did not */
+    int unbounded;   /* and a network they never crossed: no upper bound */
     cf_unmeasured unmeasured;         /* across-np: what the fitted np never measured at np */
     char note[NOTE_MAX];              /* what holds for every size at this np */
     char note_csv[2 * NOTE_MAX + 2];  /* the same as a CSV field */
@@ -210,7 +211,7 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
     s->fit = src.fit;
     s->bytes_min = src.bytes_min;
     s->bytes_max = src.bytes_max;
-    char part[256];
+    char part[NOTE_MAX]; /* the placement note alone runs past 300 with a long host name */
     if (src.kind == CF_ANSWER_FIT) {
         snprintf(s->model, sizeof s->model, "%s", src.fit->model);
         return 0;
