@@ -56,10 +56,33 @@ void cf_fit_note_near(const cf_prediction *pr, cf_predict_answer *out)
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
-void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out)
+/* The measured trend at the top that the interval also holds (trend_us): beyond the fit's
+ * sizes, widened as the model's interval; inside them, above the largest size measured at
+ * the block count asked for (a datatype fit's sizes differ by count: 4192000 B at 1000
+ * blocks, 4 MiB at 1), as read, the model's interval not widened there. */
+static void note_trend(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out)
 {
-    if (!(pr->doublings > 0))
-        return;
+    char a[32], b[32], part[320];
+    cf_size_format(pr->trend_lo, a, sizeof a);
+    cf_size_format(pr->trend_hi, b, sizeof b);
+    if (pr->doublings > 0)
+        snprintf(part, sizeof part,
+                 "the interval also holds the measured trend carried on (log-log through the "
+                 "octaves up to %s and %s: %.3g us), widened the same",
+                 a, b, pr->trend_us);
+    else
+        snprintf(part, sizeof part,
+                 "above %llu B, the largest size measured%s: the interval also holds the "
+                 "measured trend carried on (log-log through the octaves up to %s and %s: "
+                 "%.3g us)",
+                 (unsigned long long)pr->trend_hi, f->blocks > 0 ? " at these blocks" : "", a, b,
+                 pr->trend_us);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
+/* How much the interval was widened beyond the fit's measured sizes, and from what. */
+static void note_widened(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out)
+{
     int backtested;
     double e = cf_fit_extrap_err(f, (double)out->bytes, &backtested);
     const char *s = pr->doublings == 1.0 ? "" : "s";
@@ -83,14 +106,12 @@ void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answ
                  pr->widen, pr->doublings, s, 100 * expm1(e), why);
     }
     cf_note_join(out->bnote, sizeof out->bnote, part);
-    if (pr->trend_us > 0) {
-        char a[32], b[32];
-        cf_size_format(pr->trend_lo, a, sizeof a);
-        cf_size_format(pr->trend_hi, b, sizeof b);
-        snprintf(part, sizeof part,
-                 "the interval also holds the measured trend carried on (log-log through the "
-                 "octaves up to %s and %s: %.3g us), widened the same",
-                 a, b, pr->trend_us);
-        cf_note_join(out->bnote, sizeof out->bnote, part);
-    }
+}
+
+void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out)
+{
+    if (pr->doublings > 0)
+        note_widened(f, pr, out);
+    if (pr->trend_us > 0)
+        note_trend(f, pr, out);
 }

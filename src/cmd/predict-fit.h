@@ -15,7 +15,8 @@ void cf_fit_note_set_aside(const cf_fit *f, uint64_t bytes, cf_predict_answer *o
 /* The correction by the measured neighbours (cf_fit_predict_near): "+ measured neighbours"
  * after the model's name, and which neighbours and how, in the note. */
 void cf_fit_note_near(const cf_prediction *pr, cf_predict_answer *out);
-/* Beyond the fit's measured sizes: how much the interval was widened, and from what. */
+/* Beyond the fit's measured sizes: how much the interval was widened, and from what; and
+ * beyond the measured points (cf_fit_predict_near), that it holds the trend at the top. */
 void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out);
 
 #endif
