@@ -208,10 +208,13 @@ typedef struct grid_reading {
     const char *algorithm;
 } grid_reading;
 
-/* The grid's reading at (q, m): 0, or -1 when the grid cannot answer there. */
+/* The grid's reading at (q, m): 0, or -1 when the grid cannot answer there (out then
+ * zeroed: callers test its fields in the same condition, which the compiler may read
+ * first). */
 static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
 {
     const cf_across_grid *g = &a->grid;
+    memset(out, 0, sizeof *out);
     cf_rule_alg r;
     if (g->rules[0] == '\0' || g->n == 0 || q < 2 ||
         cf_rules_pick(g->rules, a->pattern, q, m, &r) != 0)
