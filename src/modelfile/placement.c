@@ -162,19 +162,29 @@ long cf_placement_nodes(const cf_placement *p, long np)
     return (long)p->nnodes + (left + last - 1) / last;
 }
 
-void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note, size_t n)
+/* u for np against the measured np `from` (2, or the largest fitted), the note emptied: 1
+ * when np spans more nodes than from did (what is then unmeasured is in u), else 0. */
+static int unmeasured_from(const cf_placement *p, long from, long np, cf_unmeasured *u, char *note,
+                           size_t n)
 {
     memset(u, 0, sizeof *u);
     if (n > 0)
         note[0] = '\0';
-    if (!p->known || np <= 2)
-        return;
-    u->nodes2 = cf_placement_nodes(p, 2);
+    if (!p->known || np <= from)
+        return 0;
+    u->nodes2 = cf_placement_nodes(p, from);
     u->nodes_np = cf_placement_nodes(p, np);
     if (u->nodes_np <= u->nodes2)
-        return;
+        return 0;
     u->nodes = 1;
     u->network = u->nodes2 == 1;
+    return 1;
+}
+
+void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note, size_t n)
+{
+    if (!unmeasured_from(p, 2, np, u, note, n))
+        return;
     if (u->network)
         snprintf(note, n,
                  "np=2 ran inside one node (%s%s%ld cores) and np=%ld spans %ld nodes: the "
@@ -191,19 +201,11 @@ void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, c
 void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_unmeasured *u,
                                 char *note, size_t n)
 {
-    memset(u, 0, sizeof *u);
-    if (n > 0)
-        note[0] = '\0';
-    if (!p->known || np <= fitted)
+    if (!unmeasured_from(p, fitted, np, u, note, n))
         return;
-    u->nodes2 = cf_placement_nodes(p, fitted);
-    u->nodes_np = cf_placement_nodes(p, np);
-    if (u->nodes_np <= u->nodes2)
-        return;
-    u->nodes = 1;
-    /* Every fitted np ran inside one node (the largest spans the most): their growth with np
-     * is the node's shared memory, which says nothing of a network in either direction. */
-    u->network = u->nodes2 == 1;
+    /* network: every fitted np ran inside one node (the largest spans the most): their
+     * growth with np is the node's shared memory, which says nothing of a network in either
+     * direction. */
     if (u->network)
         snprintf(note, n,
                  "the fitted np (to %ld) ran inside one node (%s%s%ld cores) and np=%ld spans "
