@@ -102,8 +102,14 @@ static int from_meta(const json_t *meta, cf_placement *out)
         free(c);
         return -1;
     }
+    /* Without cores (an imported table: import --ranks-per-node), a node holds as many
+     * ranks as the fullest did: the last node of the launch may hold fewer (200 ranks at
+     * 96 a node: 96,96,8), and the nodes past the launch are taken to be like it. */
+    long most = 0;
     for (size_t i = 0; i < n; i++)
-        out->cores[i] = c != NULL && nc == n ? c[i] : out->ranks[i];
+        most = out->ranks[i] > most ? out->ranks[i] : most;
+    for (size_t i = 0; i < n; i++)
+        out->cores[i] = c != NULL && nc == n ? c[i] : most;
     free(c);
     out->nnodes = n;
     out->known = 1;

@@ -13,7 +13,7 @@ typedef struct cf_placement {
     int known;      /* the metadata says where the ranks ran */
     size_t nnodes;  /* nodes of the launch, in rank order */
     long *ranks;    /* ranks on each node (ranks_per_node), filled in order */
-    long *cores;    /* cores of each node; ranks where the table records no cores */
+    long *cores;    /* cores of each node; the most ranks a node held where it records none */
     long *first;    /* each node's first rank (from rank_hosts), or NULL: filled in order */
     size_t nranks;  /* launched ranks that rank_hosts lists */
     char host0[64]; /* the first node's name */
@@ -25,7 +25,8 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out);
 void cf_placement_free(cf_placement *p);
 /* The nodes np ranks span (a process count runs on the launch's first np ranks): those
  * the first np ranks ran on where the table says which (rank_hosts), else as if ranks
- * filled the nodes in order; past the launch, nodes like its last one. 0 when unknown. */
+ * filled the nodes in order; past the launch, new nodes of the last one's cores. 0 when
+ * unknown. */
 long cf_placement_nodes(const cf_placement *p, long np);
 
 /* What np=2 did not measure at np, for the point-to-point estimate. */

@@ -15,6 +15,14 @@ expect_rc 0 "import with --ranks-per-node 128"
 check "np up to 256 on 128-rank nodes: two nodes recorded" grep -qx '# ranks_per_node: 128,128' b.csv
 run "$COMMFIT" import osu -q --ranks-per-node 96 --np 200 "$d/osu-np2.txt" -o c.csv
 check "np=200 on 96-rank nodes: the last node holds the rest" grep -qx '# ranks_per_node: 96,96,8' c.csv
+# Past the imported runs, new nodes hold 96 ranks as the full ones did, not the 8 of the
+# last: np=400 spans 3 + 200 / 96 = 6 nodes (it said 28: 3 + 200 / 8). Past a launch the
+# ranks take new nodes, as for a measured table (the last node's room is not counted on).
+run "$COMMFIT" import osu -q --ranks-per-node 96 --np 2,4,8,16,32,64,128,200 $files -o p.csv
+run "$COMMFIT" fit -q -i p.csv -o p.json
+run "$COMMFIT" predict -m p.json -p bcast -n 400 -b 1K -f csv
+check "np=400 on 96-rank nodes past a launch of 200 (96,96,8): 6 nodes" \
+    grep -q 'np=400 spans 6 nodes, the largest fitted np=200 3: ' "$T/out"
 run "$COMMFIT" import osu -q --ranks-per-node 0 --np 2 "$d/osu-np2.txt" -o z.csv
 expect_rc 2 "--ranks-per-node 0 is refused"
 run "$COMMFIT" import osu -q --ranks-per-node 1 --np 16777216 "$d/osu-np2.txt" -o z.csv
