@@ -204,6 +204,7 @@ static int step_growth_from(const cf_across *a, cf_steps st, long q, double m, c
  * its algorithm is a per-call tree (cf_steps_per_call) and the algorithm. */
 typedef struct grid_reading {
     double t, w, d;
+    double gain; /* the step growth carried from below (1: none) */
     int own, per_call;
     const char *algorithm;
 } grid_reading;
@@ -289,6 +290,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     if (!borrowed && d > 0 && step_growth_from(a, r.steps, q, m, sz, ns, p_from, &gain, &dd) == 0 &&
         dd < d && gain > 1.0) {
         rho *= gain;
+        out->gain = gain;
     }
     if (!(rho > 0) || !isfinite(rho))
         return -1;
@@ -302,6 +304,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     e = e < 0 ? 2.0 * g->err_per_doubling : fmax(e, g->err_per_doubling);
     double step = GRID_FLOOR_STEP + GRID_ERR_K * e + GRID_GROWTH_K * log(fmax(g->step_growth, 1.0));
     out->w = GRID_FLOOR + step * (d + 0.1 * off);
+    out->gain = fmax(out->gain, 1.0);
     out->d = d;
     out->own = own;
     out->per_call = cf_steps_per_call(r.steps);
@@ -328,8 +331,10 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
         fe = fmin(fe, a->grid.tree_err);
     if (!r.own && isfinite(fe) && r.d > 0)
         w = fmax(w, expm1(fe * r.d));
+    /* The step growth borrowed from other algorithms raises the estimate; whether it carries
+     * over to this one is untested, so the interval still holds the reading without it. */
     *t = r.t;
-    *lo = r.t / (1.0 + w);
+    *lo = r.t / (r.gain * (1.0 + w));
     *hi = r.t * (1.0 + w);
     *algorithm = r.algorithm;
     return 0;
