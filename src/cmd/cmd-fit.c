@@ -282,7 +282,8 @@ static void label_pack(const cf_table *t, cf_row *r)
         cf_row_extra_copy(r->extra, c, layout, sizeof layout);
         if (layout[0] != '\0' && strcmp(layout, "pack") != 0 &&
             strlen(layout) + 5 < sizeof r->datatype)
-            snprintf(r->datatype, sizeof r->datatype, "pack_%s", layout);
+            snprintf(r->datatype, sizeof r->datatype, "pack_%.*s", (int)(sizeof r->datatype - 6),
+                     layout);
         return;
     }
 }
