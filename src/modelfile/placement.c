@@ -199,8 +199,8 @@ void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, c
                  p->host0, p->host0[0] ? ", " : "", p->cores[0], np, u->nodes_np);
     else
         snprintf(note, n,
-                 "np=%ld spans %ld nodes, np=2 %ld: contention on links they share was never "
-                 "measured (the interval assumes none)",
+                 "np=%ld spans %ld nodes, np=2 spanned %ld: contention on links they share was "
+                 "never measured (the interval assumes none)",
                  np, u->nodes_np, u->nodes2);
 }
 
@@ -221,8 +221,8 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
                  fitted, p->host0, p->host0[0] ? ", " : "", p->cores[0], np, u->nodes_np);
     else
         snprintf(note, n,
-                 "np=%ld spans %ld nodes, the largest fitted np=%ld %ld: contention on links "
-                 "they share was measured up to %ld nodes only",
+                 "np=%ld spans %ld nodes, the largest fitted np=%ld spanned %ld: contention on "
+                 "links they share was measured up to %ld nodes only",
                  np, u->nodes_np, fitted, u->nodes2, u->nodes2);
 }
 

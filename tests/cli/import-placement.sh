@@ -22,7 +22,7 @@ run "$COMMFIT" import osu -q --ranks-per-node 96 --np 2,4,8,16,32,64,128,200 $fi
 run "$COMMFIT" fit -q -i p.csv -o p.json
 run "$COMMFIT" predict -m p.json -p bcast -n 400 -b 1K -f csv
 check "np=400 on 96-rank nodes past a launch of 200 (96,96,8): 6 nodes" \
-    grep -q 'np=400 spans 6 nodes, the largest fitted np=200 3: ' "$T/out"
+    grep -q 'np=400 spans 6 nodes, the largest fitted np=200 spanned 3: ' "$T/out"
 run "$COMMFIT" import osu -q --ranks-per-node 0 --np 2 "$d/osu-np2.txt" -o z.csv
 expect_rc 2 "--ranks-per-node 0 is refused"
 run "$COMMFIT" import osu -q --ranks-per-node 1 --np 16777216 "$d/osu-np2.txt" -o z.csv
@@ -87,5 +87,5 @@ run "$COMMFIT" predict -m a.json -p allreduce -n 24576 -b 4 -f csv
 check "np=24576 on 256 nodes, fitted to 128: finite interval, marked np+nodes" \
     awk -F, 'NR == 2 { exit !($7 != "inf" && $7 > $5 && $11 == "np+nodes") }' "$T/out"
 check "and the note says to how many nodes contention was measured" \
-    grep -q 'np=24576 spans 256 nodes, the largest fitted np=12288 128: contention on links they share was measured up to 128 nodes only' "$T/out"
+    grep -q 'np=24576 spans 256 nodes, the largest fitted np=12288 spanned 128: contention on links they share was measured up to 128 nodes only' "$T/out"
 done_testing

@@ -45,7 +45,7 @@ run "$COMMFIT" predict -m flat2.json -p alltoall -n 16 -b 64K -f csv
 check "one rank per node: np=16 spans more nodes, said, the interval finite" \
     awk -F, 'NR == 2 { exit !($7 != "inf" && $7 > $5 && $11 == "np+nodes") }' "$T/out"
 check "one rank per node: the note names the links never measured" \
-    grep -q 'np=16 spans 16 nodes, np=2 2: contention on links they share was never measured (the interval assumes none)' "$T/out"
+    grep -q 'np=16 spans 16 nodes, np=2 spanned 2: contention on links they share was never measured (the interval assumes none)' "$T/out"
 
 # A real launch: two nodes of 2 cores, two ranks each; np=4 leaves the first node.
 {
