@@ -627,8 +627,8 @@ static int placement_meta(cf_import *im, cf_error *e)
     long nodes = (np + rpn - 1) / rpn;
     if (nodes > IMPORT_NODES_MAX)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                            "--ranks-per-node %ld: np=%ld spans %ld nodes, more than the %d a "
-                            "table lists",
+                            "--ranks-per-node %ld: np=%ld spans %ld nodes, more than the %d "
+                            "nodes the ranks_per_node line may list",
                             rpn, np, nodes, IMPORT_NODES_MAX);
     char *v = malloc((size_t)nodes * 21 + 1), *q = v;
     if (v == NULL)
