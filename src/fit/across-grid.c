@@ -30,6 +30,8 @@
 #define GRID_TREE_QUANTILE 0.9
 
 static double quantile(double *v, int n, double f);
+static double growth(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
+                     int k);
 
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
@@ -200,11 +202,27 @@ static int step_growth_from(const cf_across *a, cf_steps st, long q, double m, c
     return 0;
 }
 
+/* A jump of the cost per step at the largest measured np (its growth over the one below
+ * above CF_GRID_CONTENTION) may be that np's own: a tier boundary crossed once (a node's or
+ * a leaf switch's: the multicore and fat-tree platforms' jumps at np 16 fell back at 32), a
+ * torus dimension partly filled (its cost per step at np 64 fell back at 128). The lower end
+ * then also holds the cost per step of the np below the top carried to q: that reading over
+ * v, the grid's own at this size (at most 1); 1 where the top did not jump. */
+static double below_top(const cf_across *a, cf_steps st, long q, double m, const long *p,
+                        const double *t, int k, double v)
+{
+    if (k < 3 || q <= p[k - 1] || !(v > 0) || !(growth(a, st, m, p, t, k) > CF_GRID_CONTENTION))
+        return 1.0;
+    double s = steps_at(a, st, p[k - 2], m), r = t[k - 2] * steps_at(a, st, q, m) / s / v;
+    return s > 0 && r > 0 && isfinite(r) ? fmin(1.0, r) : 1.0;
+}
+
 /* The grid's reading at (q, m): T, the relative half-width w of the grid's own interval,
  * the doublings d the reading spans, whether it has a backtest of its own there (own), whether
  * its algorithm is a per-call tree (cf_steps_per_call) and the algorithm. */
 typedef struct grid_reading {
     double t, w, w_up, d; /* w_up: the upper end's, w_up >= w */
+    double lo_f;          /* the lower end at most this times t (below_top) */
     int own, per_call;
     const char *algorithm;
 } grid_reading;
@@ -221,7 +239,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     int ns = grid_sizes(g, sz);
     /* The nearest measured sizes at or below and at or above m where r ran. */
     int below = -1, above = -1;
-    double tb = 0, ta = 0, db = 0, da = 0, eb = -1, ea = -1;
+    double tb = 0, ta = 0, db = 0, da = 0, eb = -1, ea = -1, fb = 1, fa = 1;
     long p[CF_ACROSS_NP_MAX], pb = 0, pa = 0; /* the largest np each reading comes from */
     double tt[CF_ACROSS_NP_MAX];
     for (int i = 0; i < ns; i++) {
@@ -235,6 +253,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
             db = d;
             pb = p[k - 1];
             eb = size_error(a, r.steps, sz[i], p, tt, k);
+            fb = below_top(a, r.steps, q, sz[i], p, tt, k, v);
         }
         if (sz[i] >= m && above < 0) {
             above = i;
@@ -242,6 +261,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
             da = d;
             pa = p[k - 1];
             ea = size_error(a, r.steps, sz[i], p, tt, k);
+            fa = below_top(a, r.steps, q, sz[i], p, tt, k, v);
         }
     }
     double rho, d, off = 0.0; /* off: how far m lies beyond the sizes r was measured at */
@@ -303,6 +323,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
                                                           log(fmax(g->step_growth, 1.0)));
     out->w = GRID_FLOOR + step * (d + 0.1 * off);
     out->w_up = GRID_FLOOR + step_up * (d + 0.1 * off);
+    out->lo_f = borrowed ? 1.0 : fmin(below >= 0 ? fb : 1.0, above >= 0 ? fa : 1.0);
     out->d = d;
     out->own = own;
     out->per_call = cf_steps_per_call(r.steps);
@@ -332,7 +353,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
         w_up = fmax(w_up, w);
     }
     *t = r.t;
-    *lo = r.t / (1.0 + w);
+    *lo = fmin(r.t / (1.0 + w), r.t * r.lo_f);
     *hi = r.t * (1.0 + w_up);
     *algorithm = r.algorithm;
     return 0;
