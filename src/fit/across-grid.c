@@ -15,7 +15,8 @@
 /* The interval's relative half-width: at least GRID_FLOOR, and per doubling of p beyond
  * the largest measured GRID_FLOOR_STEP, plus GRID_ERR_K times the backtested error, plus
  * GRID_GROWTH_K times the log of the growth of the cost per step (contention still
- * growing at the largest measured np may grow on). */
+ * growing at the largest measured np may grow on). Its upper end takes the larger of that
+ * growth and the largest one anywhere in the measured range (step_growth_max). */
 #define GRID_FLOOR 0.05
 #define GRID_FLOOR_STEP 0.03
 #define GRID_ERR_K 1.5
@@ -29,6 +30,8 @@
 #define GRID_TREE_QUANTILE 0.9
 
 static double quantile(double *v, int n, double f);
+static double growth(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
+                     int k);
 
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
@@ -199,12 +202,28 @@ static int step_growth_from(const cf_across *a, cf_steps st, long q, double m, c
     return 0;
 }
 
+/* A jump of the cost per step at the largest measured np (its growth over the one below
+ * above CF_GRID_CONTENTION) may be that np's own: a tier boundary crossed once (a node's or
+ * a leaf switch's: the multicore and fat-tree platforms' jumps at np 16 fell back at 32), a
+ * torus dimension partly filled (its cost per step at np 64 fell back at 128). The lower end
+ * then also holds the cost per step of the np below the top carried to q: that reading over
+ * v, the grid's own at this size (at most 1); 1 where the top did not jump. */
+static double below_top(const cf_across *a, cf_steps st, long q, double m, const long *p,
+                        const double *t, int k, double v)
+{
+    if (k < 3 || q <= p[k - 1] || !(v > 0) || !(growth(a, st, m, p, t, k) > CF_GRID_CONTENTION))
+        return 1.0;
+    double s = steps_at(a, st, p[k - 2], m), r = t[k - 2] * steps_at(a, st, q, m) / s / v;
+    return s > 0 && r > 0 && isfinite(r) ? fmin(1.0, r) : 1.0;
+}
+
 /* The grid's reading at (q, m): T, the relative half-width w of the grid's own interval,
  * the doublings d the reading spans, whether it has a backtest of its own there (own), whether
  * its algorithm is a per-call tree (cf_steps_per_call) and the algorithm. */
 typedef struct grid_reading {
-    double t, w, d;
-    double gain; /* the step growth carried from below (1: none) */
+    double t, w, w_up, d; /* w_up: the upper end's, w_up >= w */
+    double lo_f;          /* the lower end at most this times t (below_top) */
+    double gain;          /* the step growth carried from below (1: none) */
     int own, per_call;
     const char *algorithm;
 } grid_reading;
@@ -224,7 +243,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     int ns = grid_sizes(g, sz);
     /* The nearest measured sizes at or below and at or above m where r ran. */
     int below = -1, above = -1;
-    double tb = 0, ta = 0, db = 0, da = 0, eb = -1, ea = -1;
+    double tb = 0, ta = 0, db = 0, da = 0, eb = -1, ea = -1, fb = 1, fa = 1;
     long p[CF_ACROSS_NP_MAX], pb = 0, pa = 0; /* the largest np each reading comes from */
     double tt[CF_ACROSS_NP_MAX];
     for (int i = 0; i < ns; i++) {
@@ -238,6 +257,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
             db = d;
             pb = p[k - 1];
             eb = size_error(a, r.steps, sz[i], p, tt, k);
+            fb = below_top(a, r.steps, q, sz[i], p, tt, k, v);
         }
         if (sz[i] >= m && above < 0) {
             above = i;
@@ -245,6 +265,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
             da = d;
             pa = p[k - 1];
             ea = size_error(a, r.steps, sz[i], p, tt, k);
+            fa = below_top(a, r.steps, q, sz[i], p, tt, k, v);
         }
     }
     double rho, d, off = 0.0; /* off: how far m lies beyond the sizes r was measured at */
@@ -303,7 +324,11 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     int own = e >= 0; /* the grid read this algorithm's largest np from those below */
     e = e < 0 ? 2.0 * g->err_per_doubling : fmax(e, g->err_per_doubling);
     double step = GRID_FLOOR_STEP + GRID_ERR_K * e + GRID_GROWTH_K * log(fmax(g->step_growth, 1.0));
+    double step_up = step + GRID_GROWTH_K * fmax(0.0, log(fmax(g->step_growth_max, 1.0)) -
+                                                          log(fmax(g->step_growth, 1.0)));
     out->w = GRID_FLOOR + step * (d + 0.1 * off);
+    out->w_up = GRID_FLOOR + step_up * (d + 0.1 * off);
+    out->lo_f = borrowed ? 1.0 : fmin(below >= 0 ? fb : 1.0, above >= 0 ? fa : 1.0);
     out->gain = fmax(out->gain, 1.0);
     out->d = d;
     out->own = own;
@@ -318,7 +343,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     grid_reading r;
     if (grid_read(a, q, m, &r) != 0)
         return -1;
-    double w = r.w;
+    double w = r.w, w_up = r.w_up;
     /* Without a backtest of its own here (the algorithm ran at fewer than three measured np,
      * or its cost is borrowed), the rules' step count is untested beyond the measured np:
      * the fitted model's backtest at this size, per doubling the reading spans (from the np
@@ -329,13 +354,15 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     double fe = cf_across_extrap_err(a, m);
     if (r.per_call && isfinite(fe) && isfinite(a->grid.tree_err))
         fe = fmin(fe, a->grid.tree_err);
-    if (!r.own && isfinite(fe) && r.d > 0)
+    if (!r.own && isfinite(fe) && r.d > 0) {
         w = fmax(w, expm1(fe * r.d));
+        w_up = fmax(w_up, w);
+    }
     /* The step growth borrowed from other algorithms raises the estimate; whether it carries
      * over to this one is untested, so the interval still holds the reading without it. */
     *t = r.t;
-    *lo = r.t / (r.gain * (1.0 + w));
-    *hi = r.t * (1.0 + w);
+    *lo = fmin(r.t / (r.gain * (1.0 + w)), r.t * r.lo_f);
+    *hi = r.t * (1.0 + w_up);
     *algorithm = r.algorithm;
     return 0;
 }
@@ -412,6 +439,37 @@ static double growth(const cf_across *a, cf_steps st, double m, const long *p, c
         return NAN;
     double lower = (t[k - 2] - t[k - 3]) / (s1 - s0), top = (t[k - 1] - t[k - 2]) / (s2 - s1);
     return lower > 0 ? fmax(0.0, top / lower) : NAN; /* a cost per step that fell: 0 */
+}
+
+/* The largest growth of the cost per step over one doubling of p at one size, anywhere in
+ * the measured range (step_growth_max in across.h): the cost of the steps each doubling
+ * added over the cost of those the doubling below added, the first of them from no process
+ * where the algorithm takes no step at np=1 (a collective of one process costs nothing).
+ * NAN when unknown or no step cost stayed positive. */
+static double growth_max(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
+                         int k)
+{
+    if (k < 3)
+        return NAN;
+    double prev = NAN, best = NAN, s0 = 0.0, t0 = 0.0;
+    int j = 0;
+    if (steps_at(a, st, 1, m) != 0.0) { /* the first doubling measured starts at p[0] */
+        s0 = steps_at(a, st, p[0], m);
+        t0 = t[0];
+        j = 1;
+    }
+    for (; j < k; j++) {
+        double s = steps_at(a, st, p[j], m);
+        if (!(s > s0))
+            continue;
+        double c = (t[j] - t0) / (s - s0); /* the cost of each step this doubling added */
+        if (prev > 0 && c > 0 && isfinite(c))
+            best = isnan(best) ? c / prev : fmax(best, c / prev);
+        prev = c;
+        s0 = s;
+        t0 = t[j];
+    }
+    return best;
 }
 
 /* The unit is one point-to-point step of each size, and np=2 may itself run an algorithm of
@@ -515,12 +573,13 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
         if (pts[i].t_us > 0 && isfinite(pts[i].t_us))
             g->pt[g->n++] = (cf_grid_point){pts[i].p, pts[i].m, pts[i].t_us};
     /* Backtests and step growth over every (size, algorithm) of three process counts. */
-    double sz[CF_GRID_MAX], *bt = malloc(2 * CF_GRID_MAX * sizeof *bt), *gr = bt + CF_GRID_MAX;
+    double sz[CF_GRID_MAX], *bt = malloc(3 * CF_GRID_MAX * sizeof *bt), *gr = bt + CF_GRID_MAX,
+                            *gm = gr + CF_GRID_MAX;
     if (bt == NULL) {
         memset(g, 0, sizeof *g);
         return;
     }
-    int ns = grid_sizes(g, sz), nbt = 0, ngr = 0;
+    int ns = grid_sizes(g, sz), nbt = 0, ngr = 0, ngm = 0;
     for (int i = 0; i < ns; i++) {
         /* Each algorithm at this size once: the one at each measured p. */
         const char *done[CF_ACROSS_NP_MAX];
@@ -544,10 +603,14 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
             double gv = growth(a, r.steps, sz[i], p, t, k);
             if (isfinite(gv) && ngr < CF_GRID_MAX)
                 gr[ngr++] = gv;
+            double gx = growth_max(a, r.steps, sz[i], p, t, k);
+            if (isfinite(gx) && ngm < CF_GRID_MAX)
+                gm[ngm++] = gx;
         }
     }
     g->err_per_doubling = quantile(bt, nbt, 0.5);
     g->step_growth = ngr ? quantile(gr, ngr, 0.5) : 1.0;
+    g->step_growth_max = ngm ? quantile(gm, ngm, 0.5) : 1.0;
     free(bt);
     g->tree_err = tree_backtest(a);
 }

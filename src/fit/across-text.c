@@ -72,12 +72,19 @@ void cf_across_describe(const cf_across *a, char *buf, size_t n)
     if (g->rules[0] == '\0' || l >= n)
         return;
     /* Where the cost of a step still grew between the largest measured np, say so: the
-     * grid carries that growth on and its intervals widen with it. */
+     * grid carries that growth on and its intervals widen with it; where it grew only below
+     * them (step_growth_max), the upper ends widen with it. */
     if (g->step_growth > CF_GRID_CONTENTION)
         snprintf(buf + l, n - l,
                  "; answered from the measured points by %s rules; the cost per step grows"
                  " x%.2f at the largest np (contention)",
                  g->rules, g->step_growth);
+    else if (g->step_growth_max > CF_GRID_CONTENTION)
+        snprintf(buf + l, n - l,
+                 "; answered from the measured points by %s rules; the cost per step grew up to"
+                 " x%.2f over one doubling below the largest np, which the upper ends beyond it"
+                 " hold again",
+                 g->rules, g->step_growth_max);
     else
         snprintf(buf + l, n - l, "; answered from the measured points by %s rules", g->rules);
 }

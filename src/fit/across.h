@@ -158,6 +158,13 @@ typedef struct cf_across_grid {
      * doubling of p beyond the largest measured (the error at the size read may be more). */
     double err_per_doubling;
     double step_growth; /* median ratio of the cost per step at the top to the one below */
+    /* The largest growth of the cost per step over one doubling of p anywhere in the
+     * measured range, from no process on (np=1 costs nothing), its median over the sizes and
+     * algorithms: a network whose step cost grew that much over one doubling (a torus whose
+     * steps cross more hops and share more links as ranks fill a row, then a plane) may grow
+     * as much again beyond the largest measured np, even where it did not grow at the top.
+     * It raises the interval's upper end only (growth), never its lower end. */
+    double step_growth_max;
     /* The grid's backtest of its per-call trees (cf_steps_per_call) where it reads them
      * without a backtest of their own (at fewer than three np, or borrowed): each measured np
      * read from the np below it alone, |ln(read / measured)| per doubling the reading spans,

@@ -100,6 +100,7 @@ static json_t *grid_json(const cf_across_grid *g)
     if (o == NULL || set(o, "rules", json_string(g->rules)) || set(o, "unit", unit) ||
         set(o, "points", pts) || set(o, "err_per_doubling", jnum(g->err_per_doubling)) ||
         set(o, "step_growth", jnum(g->step_growth)) ||
+        set(o, "step_growth_max", jnum(g->step_growth_max)) ||
         set(o, "tree_err_per_doubling", jnum(g->tree_err)))
         goto fail;
     for (int i = 0; i < g->nunit; i++)
@@ -447,6 +448,11 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
     }
     if (get_nonneg(w, j, "err_per_doubling", &g->err_per_doubling) ||
         get_nonneg(w, j, "step_growth", &g->step_growth))
+        return CF_EXIT_DATA;
+    /* Absent in a file from before it: the growth at the top alone. */
+    g->step_growth_max = g->step_growth;
+    if (json_object_get(j, "step_growth_max") != NULL &&
+        get_nonneg(w, j, "step_growth_max", &g->step_growth_max))
         return CF_EXIT_DATA;
     /* null (no such backtest), or absent in a file from before it: the fitted model's
      * backtest alone bounds the untested trees. */
