@@ -109,6 +109,22 @@ rm -f "$T/launched"
 run "$COMMFIT" measure --launcher "$T/fake-launcher" --sizes 64K,1K
 check "bad options: no launch at all" test ! -e "$T/launched"
 
+# The launcher's standard input is a pipe that gives nothing and does not end while it
+# runs, whatever the caller's is (here /dev/null): MPICH's launcher forwards its input to
+# rank 0, and forwarding the end of /dev/null to a rank that has exited fails (exit 255).
+cat >"$T/stdin-launcher" <<'SH'
+#!/bin/sh
+if [ -p /dev/stdin ]; then echo pipe; else echo not-a-pipe; fi >"$FAKE_OUT"
+timeout 1 cat >>"$FAKE_OUT"
+echo "cat $?" >>"$FAKE_OUT"
+SH
+chmod +x "$T/stdin-launcher"
+run "$COMMFIT" measure --launcher "$T/stdin-launcher" --sizes 1K -q </dev/null
+expect_rc 0 "self-launch from /dev/null"
+check "the launcher reads a pipe, not the caller's /dev/null" test "$(sed -n 1p "$T/launched")" = pipe
+check "which gives no data and no end of input (cat stopped by timeout: 124)" \
+    test "$(sed -n 2p "$T/launched")" = "cat 124"
+
 # The launcher's environment makes commfit measure directly, so this launcher mark with
 # a bad option is refused without a second launch.
 run env COMMFIT_LAUNCHED=1 "$COMMFIT" measure --patterns bogus
