@@ -52,6 +52,7 @@ typedef struct source {
     int nodes_extra; /* np spans nodes that np=2 (p2p) or the largest fitted np (across-np)
                         did not */
     int unbounded;   /* and a network they never crossed: no upper bound */
+    int tier_extra;  /* across-np: np reaches a tier the fitted np never did (the probe) */
     cf_unmeasured unmeasured;         /* across-np: what the fitted np never measured at np */
     char note[NOTE_MAX];              /* what holds for every size at this np */
     char note_csv[2 * NOTE_MAX + 2];  /* the same as a CSV field */
@@ -223,7 +224,8 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
                                    &s->unmeasured, part, sizeof part);
         cf_note_join(s->note, sizeof s->note, part);
         s->nodes_extra = s->unmeasured.nodes;
-        s->unbounded = s->unmeasured.network;
+        s->tier_extra = s->unmeasured.tier;
+        s->unbounded = s->unmeasured.network || s->unmeasured.tier;
         np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part);
         cf_note_join(s->note, sizeof s->note, part);
         return 0;
@@ -496,6 +498,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     if (s->kind == SRC_P2P)
         out->np_extra = 1;
     out->nodes_extra = s->kind != SRC_FIT && s->nodes_extra;
+    out->tier_extra = s->kind == SRC_ACROSS && s->tier_extra;
     return 0;
 }
 
@@ -951,6 +954,8 @@ int cmd_predict(int argc, char **argv)
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto report;
     }
+    if (c.place.lat_warning[0] != '\0')
+        cf_warn("%s: %s", path, c.place.lat_warning);
     if ((rc = prepare(&c, o.datatype, &e)) != 0)
         goto report;
     if (c.sizeless && o.bytes == NULL && !o.points && !o.formula) {

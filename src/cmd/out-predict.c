@@ -129,10 +129,10 @@ static char *put_json_str(char *p, const char *s)
 /* "np+bytes", ...: what the answer extrapolates in; buf holds 32 bytes. */
 static const char *extra_text(const cf_predict_answer *a, char *buf)
 {
-    const char *part[] = {"np", "nodes", "bytes", "blocks"};
-    int on[] = {a->np_extra, a->nodes_extra, a->bytes_extra, a->blocks_extra};
+    const char *part[] = {"np", "nodes", "tier", "bytes", "blocks"};
+    int on[] = {a->np_extra, a->nodes_extra, a->tier_extra, a->bytes_extra, a->blocks_extra};
     buf[0] = '\0';
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (on[i])
             strcat(strcat(buf, buf[0] ? "+" : ""), part[i]);
     return buf;
@@ -250,6 +250,8 @@ static char *json_row(char *p, const cf_predict_out *c, const cf_predict_answer 
     p = put_str(p, a->blocks_extra ? "true" : "false");
     p = put_str(p, ", \"nodes\": ");
     p = put_str(p, a->nodes_extra ? "true" : "false");
+    p = put_str(p, ", \"tier\": ");
+    p = put_str(p, a->tier_extra ? "true" : "false");
     p = put_str(p, "}, \"note\": ");
     if (a->bnote[0] == '\0') {
         p = put_str(p, a->note_json);

@@ -21,6 +21,7 @@ typedef struct cf_predict_answer {
     long blocks; /* of a derived datatype; -1 for a fit without blocks, and the others */
     int np_extra, bytes_extra, blocks_extra;
     int nodes_extra; /* np spans nodes (or a network) the source never measured */
+    int tier_extra;  /* np reaches ranks farther from rank 0 than the fitted np (probe) */
     int refused; /* the model gives no positive time here: no numbers are printed */
     char bnote[CF_PREDICT_NOTE_MAX]; /* what holds at this point only: bytes or blocks
                                         outside the measured, a breakpoint gap, a refusal;

@@ -47,6 +47,7 @@ typedef struct cf_measure_opts {
     double target_ci;  /* percent of the median; 0: fixed number of samples */
     int check, off_cache;
     int no_sync, root_shift; /* departures from IMB's method for the collectives */
+    int no_latency_probe;    /* skip rank 0's ping-pong with every rank at launch */
     int quiet, progress;
     char *output, *resume, *launcher;
     int plan_given; /* a plan key was set on the command line */

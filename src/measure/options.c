@@ -121,6 +121,8 @@ int cf_measure_set(cf_measure_opts *o, const char *name, const char *value, cf_e
         o->no_sync = 1;
     } else if (strcmp(name, "--root-shift") == 0) {
         o->root_shift = 1;
+    } else if (strcmp(name, "--no-latency-probe") == 0) {
+        o->no_latency_probe = 1;
     } else if (strcmp(name, "--output") == 0) {
         rc = set_string(&o->output, value, e);
     } else if (strcmp(name, "--resume") == 0) {

@@ -46,6 +46,11 @@ uint64_t cf_run_cache_size(void);
  * when some node runs more ranks than it has cores. */
 int cf_run_host_metadata(cf_run_state *R, int *over);
 
+/* Every rank: rank 0's 8-byte ping-pong with each other rank of the launch; rank 0 records
+ * each one-way latency (rank_latency_us), their spread and the method in the metadata.
+ * Nothing under --no-latency-probe or --resume (whose table keeps its first launch's). */
+int cf_run_latency_probe(cf_run_state *R);
+
 /* Rank 0: the metadata about the software (and the simulation), first in the table. */
 int cf_run_library_metadata(cf_run_state *R);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/sha256.h"
+#include "base/stats.h"
 #include "measure/launch.h"
 #include "measure/measure-int.h"
 #include "measure/run-int.h"
@@ -243,4 +244,102 @@ int cf_run_start_metadata(cf_run_state *R, const struct tm *tm, const char *comm
     if (bad)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
     return 0;
+}
+
+/* The latency probe: few round trips of a small message, so that it costs a few
+ * milliseconds per rank at most, and their median, which a stray interrupt does not move. */
+enum { PROBE_BYTES = 8, PROBE_WARMUP = 2, PROBE_ROUNDS = 20 };
+
+/* Rank 0 with peer, or peer with rank 0: PROBE_WARMUP untimed and PROBE_ROUNDS timed round
+ * trips; rank 0 fills rtt_s with the timed ones. 0, or -1 on an MPI error. */
+static int probe_pair(cf_run_state *R, int peer, double *rtt_s)
+{
+    char buf[PROBE_BYTES] = {0};
+    for (int i = 0; i < PROBE_WARMUP + PROBE_ROUNDS; i++) {
+        if (R->rank == 0) {
+            double t0 = MPI_Wtime();
+            RUN_CALL(MPI_Send, (buf, PROBE_BYTES, MPI_BYTE, peer, 0, MPI_COMM_WORLD), NULL);
+            RUN_CALL(MPI_Recv,
+                     (buf, PROBE_BYTES, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                     NULL);
+            if (i >= PROBE_WARMUP)
+                rtt_s[i - PROBE_WARMUP] = MPI_Wtime() - t0;
+        } else {
+            RUN_CALL(MPI_Recv,
+                     (buf, PROBE_BYTES, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), NULL);
+            RUN_CALL(MPI_Send, (buf, PROBE_BYTES, MPI_BYTE, 0, 0, MPI_COMM_WORLD), NULL);
+        }
+    }
+    return 0;
+}
+
+/* The interquartile range of the n (sorted in place) round trips over their median. */
+static double relative_iqr(double *x, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && x[j - 1] > x[j]; j--) {
+            double t = x[j];
+            x[j] = x[j - 1];
+            x[j - 1] = t;
+        }
+    double med = cf_stats_median(x, n);
+    return med > 0 ? (x[(3 * n) / 4] - x[n / 4]) / med : 0;
+}
+
+/* Rank 0: the probe's metadata from each rank's one-way latency and relative spread. */
+static int probe_metadata(cf_run_state *R, const double *lat_us, double *spread)
+{
+    char *s = NULL, buf[256];
+    size_t len = 0, cap = 0;
+    int bad = 0;
+    for (int r = 1; r < R->size; r++)
+        bad |= cf_measure_appendf(&s, &len, &cap, "%s%.4g", r > 1 ? "," : "", lat_us[r - 1]);
+    if (!bad)
+        bad |= cf_table_meta_set(R->t, "rank_latency_us", s);
+    free(s);
+    /* The spread of the ranks' typical rank, not of the noisiest: what a comparison of two
+     * ranks' medians has to allow for. */
+    snprintf(buf, sizeof buf, "%.3g", cf_stats_median(spread, (size_t)R->size - 1));
+    bad |= cf_table_meta_set(R->t, "rank_latency_spread", buf);
+    snprintf(buf, sizeof buf,
+             "rank 0's ping-pong of %d bytes with each rank in turn, %d untimed and %d timed "
+             "round trips; one-way = median round trip / 2; spread = the median over ranks "
+             "of (upper quartile - lower quartile) / median",
+             PROBE_BYTES, PROBE_WARMUP, PROBE_ROUNDS);
+    bad |= cf_table_meta_set(R->t, "rank_latency_method", buf);
+    return bad ? cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1 : 0;
+}
+
+int cf_run_latency_probe(cf_run_state *R)
+{
+    if (R->o->no_latency_probe || R->o->resume != NULL || R->size < 2)
+        return 0;
+    double rtt_s[PROBE_ROUNDS];
+    RUN_CALL(MPI_Barrier, (MPI_COMM_WORLD), NULL);
+    /* Rank 0 takes part in every exchange even out of memory: a rank that stopped early
+     * would leave the others waiting for it. */
+    double *lat_us = NULL, *spread = NULL;
+    if (R->rank == 0) {
+        lat_us = malloc(2 * (size_t)(R->size - 1) * sizeof *lat_us);
+        spread = lat_us != NULL ? lat_us + (R->size - 1) : NULL;
+    }
+    for (int r = 1; r < R->size; r++) {
+        if (R->rank != 0 && R->rank != r)
+            continue;
+        if (probe_pair(R, r, rtt_s) != 0) {
+            free(lat_us);
+            return -1;
+        }
+        if (lat_us != NULL) {
+            lat_us[r - 1] = 0.5e6 * cf_stats_median(rtt_s, PROBE_ROUNDS);
+            spread[r - 1] = relative_iqr(rtt_s, PROBE_ROUNDS);
+        }
+    }
+    if (R->rank != 0)
+        return 0;
+    if (lat_us == NULL)
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1;
+    int rc = probe_metadata(R, lat_us, spread);
+    free(lat_us);
+    return rc;
 }

@@ -508,7 +508,7 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     if (status == 0 && R->rank == 0 && o->resume == NULL && cf_run_library_metadata(R) != 0)
         status = 2;
     /* Every rank takes part; a resumed table records it after the rows it keeps. */
-    if (cf_run_host_metadata(R, &over) != 0) {
+    if (cf_run_host_metadata(R, &over) != 0 || cf_run_latency_probe(R) != 0) {
         rc = -1;
         goto out;
     }

@@ -5,6 +5,7 @@
 #include "modelfile/placement.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,71 @@ static int from_meta(const json_t *meta, cf_placement *out)
     return 0;
 }
 
+/* A list of positive finite numbers ("0.41,2.02") into a new array, its length in *n;
+ * NULL when s is not one (or out of memory: *n is then SIZE_MAX). */
+static double *read_numbers(const char *s, size_t *n)
+{
+    size_t cap = 1;
+    for (const char *q = s; *q; q++)
+        cap += *q == ',';
+    double *v = malloc(cap * sizeof *v);
+    *n = v == NULL ? SIZE_MAX : 0;
+    for (const char *q = s; v != NULL && *q;) {
+        char *end;
+        double x = strtod(q, &end);
+        if (end == q || !(x > 0) || !isfinite(x) || (*end != ',' && *end != '\0'))
+            break;
+        v[(*n)++] = x;
+        q = *end == ',' ? end + 1 : end;
+        if (*end == '\0')
+            return v;
+    }
+    free(v);
+    if (*n != SIZE_MAX)
+        *n = 0;
+    return NULL;
+}
+
+/* The latency probe of meta into out: its latencies, the margin its spread allows and the
+ * timer's resolution. A value that does not read (not positive numbers, a count other than
+ * launch_np - 1, a spread that is no number >= 0) is left out with out->lat_warning saying
+ * why: predict then answers as without the probe. 0, or -1 when out of memory. */
+static int read_probe(const json_t *meta, cf_placement *out)
+{
+    const char *lat = meta_str(meta, "rank_latency_us");
+    const char *spread = meta_str(meta, "rank_latency_spread");
+    const char *launch = meta_str(meta, "launch_np"), *tick = meta_str(meta, "timer_resolution_s");
+    size_t n;
+    double *v = read_numbers(lat, &n), sp = 0, res = 0;
+    if (v == NULL && n == SIZE_MAX)
+        return -1;
+    char *end = NULL;
+    const char *why = NULL;
+    if (v == NULL)
+        why = "expected one positive number a rank";
+    else if (launch != NULL && strtol(launch, &end, 10) - 1 != (long)n && *end == '\0')
+        why = "expected launch_np - 1 numbers (ranks 1 to launch_np - 1)";
+    else if (spread != NULL && (sp = strtod(spread, &end),
+                                end == spread || *end != '\0' || !(sp >= 0) || !isfinite(sp)))
+        why = "its rank_latency_spread is no number >= 0";
+    if (why != NULL) {
+        snprintf(out->lat_warning, sizeof out->lat_warning,
+                 "metadata rank_latency_us '%.40s%s': %s; predict ignores it", lat,
+                 strlen(lat) > 40 ? "..." : "", why);
+        free(v);
+        return 0;
+    }
+    if (tick != NULL && (res = strtod(tick, &end), end == tick || !(res >= 0) || !isfinite(res)))
+        res = 0;
+    out->lat_us = v;
+    out->nlat = n;
+    out->lat_margin = CF_TIER_MARGIN + sp;
+    out->lat_res_us = res * 1e6;
+    return 0;
+}
+
+/* The first table whose metadata names ranks_per_node gives the nodes, the first that
+ * records rank_latency_us the probe (a table measured by commfit has both). */
 int cf_placement_read(const cf_modelset *ms, cf_placement *out)
 {
     memset(out, 0, sizeof *out);
@@ -130,12 +196,24 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
     json_array_foreach(tables, i, t)
     {
         const json_t *meta = json_object_get(t, "metadata");
-        if (json_is_object(meta) && meta_str(meta, "ranks_per_node") != NULL) {
-            int rc = from_meta(meta, out);
-            if (rc != 0 || out->known)
-                return rc;
-            cf_placement_free(out);
+        if (!out->known && json_is_object(meta) && meta_str(meta, "ranks_per_node") != NULL) {
+            if (from_meta(meta, out) != 0)
+                return -1;
+            if (!out->known) {
+                free(out->ranks);
+                free(out->cores);
+                free(out->first);
+                out->ranks = out->cores = out->first = NULL;
+                out->nnodes = out->nranks = 0;
+                out->host0[0] = '\0';
+            }
         }
+    }
+    json_array_foreach(tables, i, t)
+    {
+        const json_t *meta = json_object_get(t, "metadata");
+        if (json_is_object(meta) && meta_str(meta, "rank_latency_us") != NULL)
+            return read_probe(meta, out);
     }
     return 0;
 }
@@ -145,6 +223,7 @@ void cf_placement_free(cf_placement *p)
     free(p->ranks);
     free(p->cores);
     free(p->first);
+    free(p->lat_us);
     memset(p, 0, sizeof *p);
 }
 
@@ -204,10 +283,53 @@ void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, c
                  np, u->nodes_np, u->nodes2);
 }
 
+double cf_placement_farthest_us(const cf_placement *p, long np)
+{
+    if (p->lat_us == NULL || np < 2)
+        return NAN;
+    size_t n = (size_t)np - 1 < p->nlat ? (size_t)np - 1 : p->nlat;
+    double far = 0;
+    for (size_t i = 0; i < n; i++)
+        far = fmax(far, p->lat_us[i]);
+    return far;
+}
+
+int cf_placement_tier(const cf_placement *p, long fitted, long np, double *far_fitted_us,
+                      double *far_np_us)
+{
+    double a = cf_placement_farthest_us(p, fitted), b = cf_placement_farthest_us(p, np);
+    *far_fitted_us = a;
+    *far_np_us = b;
+    /* Past the launch the probe says nothing of the ranks it never reached: only a farther
+     * rank inside it counts. */
+    return np > fitted && a > 0 && b > a * (1 + p->lat_margin) + p->lat_res_us;
+}
+
+/* The note of a tier: the latencies, and what was never measured. */
+static void tier_note(const cf_placement *p, long fitted, long np, const cf_unmeasured *u,
+                      char *note, size_t n)
+{
+    long probed = (long)p->nlat + 1;
+    snprintf(note, n,
+             "np=%ld reaches ranks %.3g us from rank 0%s, the fitted np (to %ld) at most %.3g us "
+             "(latency probe at launch): the network beyond (another switch, group or more "
+             "hops) was never measured, so the interval has no upper bound (measure at np=%ld "
+             "to know it)",
+             np, u->far_np_us, np > probed ? " within the probed launch" : "", fitted,
+             u->far_fitted_us, np);
+}
+
 void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_unmeasured *u,
                                 char *note, size_t n)
 {
-    if (!unmeasured_from(p, fitted, np, u, note, n))
+    int nodes = unmeasured_from(p, fitted, np, u, note, n);
+    /* The node rule already leaves no upper bound: the tier would say it again. */
+    if (!u->network && cf_placement_tier(p, fitted, np, &u->far_fitted_us, &u->far_np_us)) {
+        u->tier = 1;
+        tier_note(p, fitted, np, u, note, n);
+        return;
+    }
+    if (!nodes)
         return;
     /* network: every fitted np ran inside one node (the largest spans the most): their
      * growth with np is the node's shared memory, which says nothing of a network in either

@@ -17,7 +17,21 @@ typedef struct cf_placement {
     long *first;    /* each node's first rank (from rank_hosts), or NULL: filled in order */
     size_t nranks;  /* launched ranks that rank_hosts lists */
     char host0[64]; /* the first node's name */
+    /* The launch's latency probe (rank_latency_us), from the first table that records it:
+     * each rank's one-way latency from rank 0 (lat_us[r - 1] for rank r), or NULL. */
+    double *lat_us;
+    size_t nlat;
+    double lat_margin;     /* relative: what two of the probe's medians may differ by alone */
+    double lat_res_us;     /* the timer's resolution (timer_resolution_s), in us */
+    char lat_warning[200]; /* why a rank_latency_us found was not used; "" if none */
 } cf_placement;
+
+/* A farther tier is one whose latency exceeds the fitted farthest by more than this part
+ * plus the probe's recorded spread (rank_latency_spread): the median of 20 round trips
+ * moves by a few percent between runs on a real machine (0.12 vs 0.13 us through shared
+ * memory on this project's MPICH machine), while a tier is a step of tens of percent (a
+ * socket, a node, a switch, a group) or one more hop of several. */
+#define CF_TIER_MARGIN 0.10
 
 /* From the first table of the model's source whose metadata names ranks_per_node; a
  * file without one gives known = 0 (not an error). 0, or -1 when out of memory. */
@@ -35,15 +49,29 @@ typedef struct cf_unmeasured {
     int network;   /* np=2 ran inside one node and np leaves it: the network is unknown */
     long nodes2;   /* nodes np=2 spanned */
     long nodes_np; /* nodes np spans */
+    /* across-np: np reaches ranks farther from rank 0 than any fitted np did (the latency
+     * probe), so the network beyond was never measured; the two farthest latencies. */
+    int tier;
+    double far_fitted_us, far_np_us;
 } cf_unmeasured;
 
 /* Fills u and, when something is unmeasured, a note saying what (and what to measure). */
 void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note,
                              size_t n);
 /* The same for the across-np model, whose largest fitted process count is fitted: what np
- * spans beyond the nodes fitted did (nodes2 holds those), and the note. */
+ * spans beyond the nodes fitted did (nodes2 holds those), or, where the launch's latency
+ * probe says np reaches a tier farther than fitted did (cf_placement_tier), that; and the
+ * note. Either u->network or u->tier leaves the interval without an upper bound. */
 void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_unmeasured *u,
                                 char *note, size_t n);
+/* The farthest one-way latency from rank 0 among ranks 1 to np - 1 that the probe reached
+ * (np past the launch: its ranks), or NAN without a usable probe. */
+double cf_placement_farthest_us(const cf_placement *p, long np);
+/* 1 when np reaches ranks farther from rank 0 than the largest fitted np did by more than
+ * the probe resolves (CF_TIER_MARGIN plus its spread, and one timer tick), with the two
+ * farthest latencies in *far_fitted_us and *far_np_us; else 0 (also without a probe). */
+int cf_placement_tier(const cf_placement *p, long fitted, long np, double *far_fitted_us,
+                      double *far_np_us);
 /* The across-np answer est of a at size m where u (cf_placement_beyond_fitted) says np
  * leaves the one node every fitted np ran in: its lower bound down to the smallest fitted
  * np's there. Its upper bound is the caller's to drop (predict prints inf). */

@@ -102,7 +102,7 @@ static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
             cf_across_predict(P->a, lround(p), (double)m, &x);
             cf_placement_beyond_fitted(&pl, P->fit_hi, lround(p), &u, note, sizeof note);
             cf_placement_across_low(P->a, &u, (double)m, &x);
-            if (u.network)
+            if (u.network || u.tier)
                 fprintf(sc->dat, "%ld %.6g %.6g inf\n", lround(p), x.t_us, x.lo_us);
             else
                 fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", lround(p), x.t_us, x.lo_us, x.hi_us);

@@ -29,7 +29,7 @@ check "the note says what was never measured and what to measure" \
     grep -q 'np=2 ran inside one node (mc-0, 8 cores) and np=16 spans 2 nodes: the network between nodes was never measured, so the interval has no upper bound (measure two ranks on two nodes to know it)' "$T/out"
 run "$COMMFIT" predict -m mc2.json -p alltoall -n 16 -b 64K -f json
 check "json: no upper bound is null, extrapolated in nodes" \
-    grep -q '"hi_us": null, "bw_MiBps": null, "source": "p2p-estimate", "model": "pairwise exchange", "extrapolated": {"np": true, "bytes": false, "blocks": false, "nodes": true}' "$T/out"
+    grep -q '"hi_us": null, "bw_MiBps": null, "source": "p2p-estimate", "model": "pairwise exchange", "extrapolated": {"np": true, "bytes": false, "blocks": false, "nodes": true, "tier": false}' "$T/out"
 run "$COMMFIT" predict -m mc2.json -p alltoall -n 16 -b 64K -f table
 check "table: the upper bound printed inf" \
     awk 'NR == 3 && $1 == "alltoall" && $7 == "inf" { ok = 1 } END { exit !ok }' "$T/out"

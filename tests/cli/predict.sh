@@ -323,7 +323,7 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f json
 expect_rc 0 "json"
 check "json names the model file" grep -q '^{"model_file": "cluster.json", "predictions": \[' "$T/out"
 check "json has the source and the extrapolation" \
-    grep -q '"source": "across-np", "model": "pairwise exchange", "extrapolated": {"np": true, "bytes": false, "blocks": false, "nodes": false}' "$T/out"
+    grep -q '"source": "across-np", "model": "pairwise exchange", "extrapolated": {"np": true, "bytes": false, "blocks": false, "nodes": false, "tier": false}' "$T/out"
 if command -v jq >/dev/null 2>&1; then
     check "json parses" jq -e '.predictions[0].t_us > 0' "$T/out"
 else

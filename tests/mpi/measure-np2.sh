@@ -41,11 +41,17 @@ check "metadata: the collectives timed call by call, as IMB" \
 check "metadata: the root is rank 0, as IMB" grep -qx '# coll_root: rank 0 (IMB -root_shift 0)' t.csv
 check "metadata: what reduce_scatter's size means" \
     grep -q '^# reduce_scatter_bytes: each rank.s block' t.csv
+check "metadata: the latency probe, one positive latency (rank 1's)" \
+    grep -Eqx '# rank_latency_us: [0-9]*\.?[0-9]+(e[-+]?[0-9]+)?' t.csv
+check "metadata: its spread, a number" grep -Eq '^# rank_latency_spread: [0-9]' t.csv
+check "metadata: how it was made" grep -q '^# rank_latency_method: .*20 timed round trips' t.csv
 
 # IMB's -sync 0 and -root_shift 1 as named departures: in the plan, the metadata and --check.
 run mpirun 2 "$COMMFIT" measure --patterns bcast,reduce,scatter,gatherv,reduce_scatter,exchange \
-    --sizes 0,4,1K --np 2 --samples 1 --reps 3 --check --no-sync --root-shift -o m.csv
+    --sizes 0,4,1K --np 2 --samples 1 --reps 3 --check --no-sync --root-shift \
+    --no-latency-probe -o m.csv
 expect_rc 0 "--no-sync --root-shift with --check"
+check "--no-latency-probe: no rank_latency keys" sh -c '! grep -q "^# rank_latency" m.csv'
 check "plan: --no-sync --root-shift" grep -q '^# plan: .* --check --no-sync --root-shift$' m.csv
 check "metadata: the loop timed whole" grep -q '^# coll_timing: the calls back to back' m.csv
 check "metadata: the root moves" grep -q '^# coll_root: round-robin' m.csv

@@ -1,0 +1,80 @@
+# The latency probe beyond the fitted np (rank_latency_us, written here by hand on a table
+# of the flat SMPI cluster's alltoall at np 2-8): an np whose ranks sit farther from rank 0
+# than any fitted np's has no upper bound, is marked np+tier and says which latencies;
+# latencies within the probe's resolution, a table without the key and a key that does not
+# read (a warning) answer as before.
+. "$top_srcdir/tests/setup.sh"
+
+# table LATENCIES [SPREAD]: t.csv, alltoall at np 2, 4, 8 of 16 launched ranks.
+table() {
+    {
+        echo "# schema: 1"
+        echo "# launch_np: 16"
+        [ -z "$1" ] || echo "# rank_latency_us: $1"
+        [ -z "${2:-}" ] || echo "# rank_latency_spread: $2"
+        grep -m1 '^pattern,' "$top_srcdir/data/sim-flat.csv"
+        awk -F, '$1 == "alltoall" && ($2 == 2 || $2 == 4 || $2 == 8)' "$top_srcdir/data/sim-flat.csv"
+    } >t.csv
+}
+near=1,1,1,1,1,1,1
+far=3,3,3,3,3,3,3,3
+
+table "$near,$far" 0
+run "$COMMFIT" fit -q -i t.csv -o tier.json
+expect_rc 0 "fit np 2-8 of a table whose ranks 8-15 are farther"
+run "$COMMFIT" predict -m tier.json -p alltoall -n 16 -b 64K -f csv
+expect_rc 0 "predict np 16"
+check "no upper bound, marked np+tier" \
+    awk -F, 'NR == 2 { exit !($6 > 0 && $7 == "inf" && $9 == "across-np" && $11 == "np+tier") }' "$T/out"
+check "the note names the latencies" \
+    grep -q 'np=16 reaches ranks 3 us from rank 0, the fitted np (to 8) at most 1 us (latency probe at launch): the network beyond (another switch, group or more hops) was never measured, so the interval has no upper bound (measure at np=16 to know it)' "$T/out"
+run "$COMMFIT" predict -m tier.json -p alltoall -n 16 -b 64K -f json
+check "json: tier true, hi null" \
+    grep -q '"hi_us": null, .*"extrapolated": {"np": true, "bytes": false, "blocks": false, "nodes": false, "tier": true}' "$T/out"
+run "$COMMFIT" predict -m tier.json -p alltoall -n 8 -b 64K -f csv
+check "at a fitted np: no tier" awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "") }' "$T/out"
+run "$COMMFIT" predict -m tier.json -p alltoall -n 32 -b 64K -f csv
+check "np 32, past the launch: the ranks probed reach farther, no upper bound" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && $11 == "np+tier") }' "$T/out"
+check "and says the probe ended at the launch" grep -q "within the probed launch" "$T/out"
+
+# The report's np plot follows (the same rule): beyond np 8 its upper curve is inf.
+run "$COMMFIT" report -q -m tier.json -o rep
+# ext FILE: the extrapolated block's rows of the across-np model in an np plot's data.
+ext() { awk '/^# \[[0-9]+\] extrapolated/ { f = 1; next } /^# \[/ { f = 0 } f && !/^#/ && NF' "$1"; }
+ext rep/np-alltoall.dat >ext.rows
+check "the np plot extrapolates the model" test -s ext.rows
+check "with no upper bound where np reaches the farther ranks (9 and up)" \
+    awk '$1 > 8 && $4 != "inf" { bad = 1 } END { exit bad }' ext.rows
+
+# The same without the key: bounded, as before; the reference for the rest.
+table ""
+run "$COMMFIT" fit -q -i t.csv -o none.json
+"$COMMFIT" predict -m none.json -p alltoall -n 16 -b 64K -f csv >none.csv
+check "without the key: bounded, marked np" \
+    awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' none.csv
+run "$COMMFIT" report -q -m none.json -o rep0
+ext rep0/np-alltoall.dat >ext0.rows
+check "and its np plot bounded" sh -c '! grep -q inf ext0.rows && test -s ext0.rows'
+
+# Within the probe's resolution (10% plus the spread): as without the key.
+table "$near,1.05,1.05,1.05,1.05,1.05,1.05,1.05,1.05" 0
+run "$COMMFIT" fit -q -i t.csv -o same.json
+"$COMMFIT" predict -m same.json -p alltoall -n 16 -b 64K -f csv >same.csv
+check "5% farther: the answer without the key" cmp -s none.csv same.csv
+table "$near,1.3,1.3,1.3,1.3,1.3,1.3,1.3,1.3" 0.25
+run "$COMMFIT" fit -q -i t.csv -o noisy.json
+"$COMMFIT" predict -m noisy.json -p alltoall -n 16 -b 64K -f csv >noisy.csv
+check "30% farther with a 25% spread: not resolved, the answer without the key" \
+    cmp -s none.csv noisy.csv
+
+# A key that does not read: ignored with a warning, the answer as without it.
+table "$near,3,3" 0
+run "$COMMFIT" fit -q -i t.csv -o bad.json
+run "$COMMFIT" predict -m bad.json -p alltoall -n 16 -b 64K -f csv
+expect_rc 0 "a rank_latency_us of the wrong length does not stop predict"
+grep_err "^commfit: predict: warning: bad.json: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); predict ignores it$" \
+    "warns that it ignores it"
+check "and answers as without it" cmp -s none.csv "$T/out"
+
+done_testing

@@ -1,0 +1,143 @@
+/* The tier rule (modelfile/placement.c): an np that reaches ranks farther from rank 0 than
+ * the largest fitted np did, by more than the latency probe resolves, leaves the across-np
+ * interval without an upper bound; a table without the probe, or with one that does not
+ * read, answers as before. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "modelfile/placement.h"
+#include "tap.h"
+
+/* A model set whose one source table has the metadata of the key-value pairs (NULL ends). */
+static cf_modelset *with_meta(const char *const *kv)
+{
+    cf_modelset *ms = cf_modelset_alloc();
+    json_t *meta = json_object();
+    for (size_t i = 0; kv[i] != NULL; i += 2)
+        json_object_set_new(meta, kv[i], json_string(kv[i + 1]));
+    json_t *table = json_object();
+    json_object_set_new(table, "metadata", meta);
+    json_t *tables = json_array();
+    json_array_append_new(tables, table);
+    ms->source = json_object();
+    json_object_set_new(ms->source, "tables", tables);
+    return ms;
+}
+
+/* The rule for fitted -> np on the table of kv: u filled, the note in note. */
+static void beyond(const char *const *kv, long fitted, long np, cf_unmeasured *u, char *note,
+                   size_t n, char *warning, size_t nw)
+{
+    cf_modelset *ms = with_meta(kv);
+    cf_placement p;
+    if (cf_placement_read(ms, &p) != 0)
+        abort();
+    cf_placement_beyond_fitted(&p, fitted, np, u, note, n);
+    snprintf(warning, nw, "%s", p.lat_warning);
+    cf_placement_free(&p);
+    cf_modelset_free(ms);
+}
+
+/* The tier flag alone for a probe of latencies lat, spread sp (NULL: none), tick (s). */
+static int tier(const char *lat, const char *sp, const char *tick, long fitted, long np)
+{
+    const char *kv[9] = {"rank_latency_us", lat};
+    size_t k = 2;
+    if (sp != NULL) {
+        kv[k++] = "rank_latency_spread";
+        kv[k++] = sp;
+    }
+    if (tick != NULL) {
+        kv[k++] = "timer_resolution_s";
+        kv[k++] = tick;
+    }
+    kv[k] = NULL;
+    cf_unmeasured u;
+    char note[512], w[256];
+    beyond(kv, fitted, np, &u, note, sizeof note, w, sizeof w);
+    return u.tier;
+}
+
+int main(void)
+{
+    cf_unmeasured u;
+    char note[1024], w[256];
+
+    /* Without the key: as before, no tier, no note, nothing to warn of. */
+    const char *none[] = {"launch_np", "8", NULL};
+    beyond(none, 4, 8, &u, note, sizeof note, w, sizeof w);
+    ok(!u.tier && !u.network && note[0] == '\0' && w[0] == '\0', "no probe: no tier, no note");
+
+    /* Ranks 1-3 one hop (1 us), 4-7 farther (2 us): np 8 beyond fitted 4 reaches them. */
+    const char *two[] = {"launch_np",
+                         "8",
+                         "rank_latency_us",
+                         "1,1,1,2,2,2,2",
+                         "rank_latency_spread",
+                         "0",
+                         "timer_resolution_s",
+                         "1e-09",
+                         NULL};
+    beyond(two, 4, 8, &u, note, sizeof note, w, sizeof w);
+    ok(u.tier && !u.network && !u.nodes, "np 8 reaches a farther tier than fitted np 4");
+    near(u.far_fitted_us, 1, 1e-12, "the fitted farthest: 1 us");
+    near(u.far_np_us, 2, 1e-12, "np 8's farthest: 2 us");
+    is_str(note,
+           "np=8 reaches ranks 2 us from rank 0, the fitted np (to 4) at most 1 us (latency "
+           "probe at launch): the network beyond (another switch, group or more hops) was never "
+           "measured, so the interval has no upper bound (measure at np=8 to know it)",
+           "the note names the latencies");
+    beyond(two, 8, 16, &u, note, sizeof note, w, sizeof w);
+    ok(!u.tier && note[0] == '\0', "fitted np 8 reached the farthest already: no tier at 16");
+    beyond(two, 2, 4, &u, note, sizeof note, w, sizeof w);
+    ok(!u.tier, "np 4 stays on fitted np 2's tier");
+    beyond(two, 2, 16, &u, note, sizeof note, w, sizeof w);
+    ok(u.tier && strstr(note, "2 us from rank 0 within the probed launch") != NULL,
+       "an np past the launch is judged on the ranks probed (%s)", note);
+    ok(isnan(cf_placement_farthest_us(&(cf_placement){0}, 8)), "no probe: no farthest");
+
+    /* The margin: 10%, plus the spread, plus one tick. */
+    ok(!tier("1,1,1.09", "0", NULL, 2, 4), "9%% farther: within the probe's resolution");
+    ok(tier("1,1,1.11", "0", NULL, 2, 4), "11%% farther: a tier");
+    ok(tier("1,1,1.11", NULL, NULL, 2, 4), "no spread recorded: the margin is 10%%");
+    ok(!tier("1,1,1.14", "0.05", NULL, 2, 4), "14%% farther with a 5%% spread: not resolved");
+    ok(tier("1,1,1.16", "0.05", NULL, 2, 4), "16%% farther with a 5%% spread: a tier");
+    ok(!tier("1,1,1.19", "0", "1e-07", 2, 4), "within 10%% and one 0.1 us tick: not resolved");
+    ok(tier("1,1,1.21", "0", "1e-07", 2, 4), "beyond 10%% and one tick: a tier");
+
+    /* Values that do not read: ignored, with the reason for predict's warning. */
+    const char *bad[][7] = {
+        {"launch_np", "4", "rank_latency_us", "1,x,2", NULL},
+        {"launch_np", "4", "rank_latency_us", "1,-1,2", NULL},
+        {"launch_np", "4", "rank_latency_us", "1,1,2,2", NULL},
+        {"launch_np", "4", "rank_latency_us", "1,1,2", "rank_latency_spread", "lots", NULL},
+        {"launch_np", "4", "rank_latency_us", "", NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        beyond(bad[i], 2, 4, &u, note, sizeof note, w, sizeof w);
+        ok(!u.tier && note[0] == '\0' && strstr(w, "predict ignores it") != NULL,
+           "bad probe %zu ignored: %s", i, w);
+    }
+    const char *good[] = {"launch_np", "4", "rank_latency_us", "1,1,2", NULL};
+    beyond(good, 2, 4, &u, note, sizeof note, w, sizeof w);
+    ok(u.tier && w[0] == '\0', "the same table with a good probe has a tier and no warning");
+
+    /* The node rule already leaves no bound (every fitted np on one node): said once. */
+    const char *nodes[] = {"launch_np", "4",   "ranks_per_node",  "2,2",     "cores", "2,2",
+                           "hosts",     "a,b", "rank_latency_us", "0.2,1,1", NULL};
+    beyond(nodes, 2, 4, &u, note, sizeof note, w, sizeof w);
+    ok(u.network && !u.tier && strstr(note, "ran inside one node") != NULL &&
+           strstr(note, "reaches ranks") == NULL,
+       "the node rule's note alone");
+    /* One rank a node: every np spans more nodes than fitted, the tier says more. */
+    const char *spread[] = {"launch_np", "4",     "ranks_per_node", "1,1,1,1",         "cores",
+                            "1,1,1,1",   "hosts", "a,b,c,d",        "rank_latency_us", "1,1,3",
+                            NULL};
+    beyond(spread, 2, 4, &u, note, sizeof note, w, sizeof w);
+    ok(u.nodes && !u.network && u.tier && strstr(note, "reaches ranks 3 us") != NULL,
+       "nodes spanned and a farther tier: the tier's note (%s)", note);
+    return tap_done();
+}
