@@ -122,11 +122,12 @@ mpirun() {
     shift
     # No test feeds a rank its standard input. MPICH's launcher forwards the caller's to
     # rank 0: from /dev/null it forwards the end of input at once, and where rank 0 has
-    # already exited (a refused option) that write fails and mpiexec exits 255 with its own
-    # messages instead of the rank's code (CI, twice: measure-resume, measure-ddt; 262 of
-    # 300 such launches on a loaded machine). A FIFO opened for reading and writing never
-    # gives data nor an end: nothing is forwarded (0 of 300), as commfit measure does for
-    # its own launcher (src/measure/launch.c).
+    # already exited (a refused option) that write can fail: mpiexec dies of SIGPIPE (141)
+    # or exits 255 with its own messages instead of the rank's code (CI: measure-resume,
+    # measure-ddt; on a loaded machine 6 of 180 such launches, and 262 of 300 with input
+    # to forward). A FIFO opened for reading and writing never gives data nor an end:
+    # nothing is forwarded (0 of 180 and 0 of 300), as commfit measure does for its own
+    # launcher (src/measure/launch.c).
     [ -p "$T/.no-stdin" ] || mkfifo "$T/.no-stdin"
     ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" timeout 300 $MPIEXEC -n "$n" "$@" <>"$T/.no-stdin"
 }
