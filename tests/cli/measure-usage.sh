@@ -111,7 +111,8 @@ check "bad options: no launch at all" test ! -e "$T/launched"
 
 # The launcher's standard input is a pipe that gives nothing and does not end while it
 # runs, whatever the caller's is (here /dev/null): MPICH's launcher forwards its input to
-# rank 0, and forwarding the end of /dev/null to a rank that has exited fails (exit 255).
+# rank 0, and forwarding the end of /dev/null to a rank that has exited can fail (SIGPIPE,
+# exit 141, or exit 255).
 cat >"$T/stdin-launcher" <<'SH'
 #!/bin/sh
 if [ -p /dev/stdin ]; then echo pipe; else echo not-a-pipe; fi >"$FAKE_OUT"
