@@ -52,7 +52,8 @@ typedef struct source {
     int nodes_extra; /* np spans nodes that np=2 (p2p) or the largest fitted np (across-np)
                         did not */
     int unbounded;   /* and a network they never crossed: no upper bound */
-    int tier_extra;  /* across-np: np reaches a tier the fitted np never did (the probe) */
+    int tier_extra;  /* np reaches a tier np=2 (p2p) or the fitted np (across-np) never did
+                      * (the latency probe) */
     cf_unmeasured unmeasured;         /* across-np: what the fitted np never measured at np */
     char note[NOTE_MAX];              /* what holds for every size at this np */
     char note_csv[2 * NOTE_MAX + 2];  /* the same as a CSV field */
@@ -232,7 +233,8 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
     }
     cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, &u, s->note, sizeof s->note);
     s->nodes_extra = u.nodes;
-    s->unbounded = u.network;
+    s->tier_extra = u.tier;
+    s->unbounded = u.network || u.tier;
     if (src.across != NULL)
         cf_note_join(s->note, sizeof s->note, src.across->error);
     np_note(c->measured, c->nmeasured, np, part, sizeof part);
@@ -498,7 +500,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     if (s->kind == SRC_P2P)
         out->np_extra = 1;
     out->nodes_extra = s->kind != SRC_FIT && s->nodes_extra;
-    out->tier_extra = s->kind == SRC_ACROSS && s->tier_extra;
+    out->tier_extra = s->kind != SRC_FIT && s->tier_extra;
     return 0;
 }
 

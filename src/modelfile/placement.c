@@ -268,7 +268,21 @@ static int unmeasured_from(const cf_placement *p, long from, long np, cf_unmeasu
 
 void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note, size_t n)
 {
-    if (!unmeasured_from(p, 2, np, u, note, n))
+    int nodes = unmeasured_from(p, 2, np, u, note, n);
+    /* As beyond the fitted np: ranks farther from rank 0 than np=2's rank 1 sit across a
+     * tier np=2 never crossed (not said again where the node rule leaves no bound). */
+    if (!u->network && cf_placement_tier(p, 2, np, &u->far_fitted_us, &u->far_np_us)) {
+        u->tier = 1;
+        snprintf(note, n,
+                 "np=%ld reaches ranks %.3g us from rank 0%s, np=2's rank 1 %.3g us (latency "
+                 "probe at launch): the network beyond (another switch, group or more hops) was "
+                 "never measured, so the interval has no upper bound (measure at np=%ld to know "
+                 "it)",
+                 np, u->far_np_us, np > (long)p->nlat + 1 ? " within the probed launch" : "",
+                 u->far_fitted_us, np);
+        return;
+    }
+    if (!nodes)
         return;
     if (u->network)
         snprintf(note, n,

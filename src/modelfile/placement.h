@@ -49,13 +49,17 @@ typedef struct cf_unmeasured {
     int network;   /* np=2 ran inside one node and np leaves it: the network is unknown */
     long nodes2;   /* nodes np=2 spanned */
     long nodes_np; /* nodes np spans */
-    /* across-np: np reaches ranks farther from rank 0 than any fitted np did (the latency
-     * probe), so the network beyond was never measured; the two farthest latencies. */
+    /* np reaches ranks farther from rank 0 than any fitted np (np=2 for the estimate from
+     * np=2) did (the latency probe), so the network beyond was never measured; the two
+     * farthest latencies. */
     int tier;
     double far_fitted_us, far_np_us;
 } cf_unmeasured;
 
-/* Fills u and, when something is unmeasured, a note saying what (and what to measure). */
+/* Fills u and, when something is unmeasured, a note saying what (and what to measure):
+ * for the estimate from np=2, what np spans beyond np=2's nodes, or a tier the latency
+ * probe says np reaches beyond np=2's rank 1 (u->tier). Either u->network or u->tier leaves
+ * the interval without an upper bound. */
 void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note,
                              size_t n);
 /* The same for the across-np model, whose largest fitted process count is fitted: what np

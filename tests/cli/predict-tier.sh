@@ -2,7 +2,7 @@
 # of the flat SMPI cluster's alltoall at np 2-8): an np whose ranks sit farther from rank 0
 # than any fitted np's has no upper bound, is marked np+tier and says which latencies;
 # latencies within the probe's resolution, a table without the key and a key that does not
-# read (a warning) answer as before.
+# read (a warning) answer as before. The estimate from np=2 alone follows the same rule.
 . "$top_srcdir/tests/setup.sh"
 
 # table LATENCIES [SPREAD]: t.csv, alltoall at np 2, 4, 8 of 16 launched ranks.
@@ -67,6 +67,32 @@ run "$COMMFIT" fit -q -i t.csv -o noisy.json
 "$COMMFIT" predict -m noisy.json -p alltoall -n 16 -b 64K -f csv >noisy.csv
 check "30% farther with a 25% spread: not resolved, the answer without the key" \
     cmp -s none.csv noisy.csv
+
+# The estimate from np=2 alone follows the same rule: np=2's rank 1 is the reach measured.
+# table2 LATENCIES: t2.csv, the ping-pong and alltoall at np 2 of 16 launched ranks.
+table2() {
+    {
+        echo "# schema: 1"
+        echo "# launch_np: 16"
+        [ -z "$1" ] || echo "# rank_latency_us: $1"
+        echo "# rank_latency_spread: 0"
+        grep -m1 '^pattern,' "$top_srcdir/data/sim-flat.csv"
+        awk -F, '($1 == "alltoall" || $1 == "pingpong") && $2 == 2' "$top_srcdir/data/sim-flat.csv"
+    } >t2.csv
+}
+table2 "1,3,3,3,3,3,3,3,3,3,3,3,3,3,3"
+run "$COMMFIT" fit -q -i t2.csv -o np2.json
+expect_rc 0 "fit np 2 of a table whose ranks 2-15 are farther than rank 1"
+run "$COMMFIT" predict -m np2.json -p alltoall -n 8 -b 64K -f csv
+check "from np=2 alone at np 8: no upper bound, marked np+tier" \
+    awk -F, 'NR == 2 { exit !($6 > 0 && $7 == "inf" && $9 == "p2p-estimate" && $11 == "np+tier") }' "$T/out"
+check "its note names rank 1's latency" \
+    grep -q "np=8 reaches ranks 3 us from rank 0, np=2's rank 1 1 us (latency probe at launch)" "$T/out"
+table2 "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"
+run "$COMMFIT" fit -q -i t2.csv -o np2eq.json
+run "$COMMFIT" predict -m np2eq.json -p alltoall -n 8 -b 64K -f csv
+check "every rank as near as rank 1: bounded, marked np" \
+    awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' "$T/out"
 
 # A key that does not read: ignored with a warning, the answer as without it.
 table "$near,3,3" 0
