@@ -250,6 +250,26 @@ int cf_run_start_metadata(cf_run_state *R, const struct tm *tm, const char *comm
  * milliseconds per rank at most, and their median, which a stray interrupt does not move. */
 enum { PROBE_BYTES = 8, PROBE_WARMUP = 2, PROBE_ROUNDS = 20 };
 
+/* An MPI call of the probe between rank 0 and peer: its failure names the probe, which is
+ * no point of the plan. */
+#define PROBE_CALL(fn, args)                                                                       \
+    do {                                                                                           \
+        int rc_ = fn args;                                                                         \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return probe_failed(R, #fn, rc_, peer);                                                \
+    } while (0)
+
+static int probe_failed(cf_run_state *R, const char *call, int rc, int peer)
+{
+    char s[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS)
+        snprintf(s, sizeof s, "error %d", rc);
+    cf_error_set(R->e, CF_EXIT_DATA, NULL, 0,
+                 "%s failed in the latency probe between ranks 0 and %d: %s", call, peer, s);
+    return -1;
+}
+
 /* Rank 0 with peer, or peer with rank 0: PROBE_WARMUP untimed and PROBE_ROUNDS timed round
  * trips; rank 0 fills rtt_s with the timed ones. 0, or -1 on an MPI error. */
 static int probe_pair(cf_run_state *R, int peer, double *rtt_s)
@@ -258,16 +278,15 @@ static int probe_pair(cf_run_state *R, int peer, double *rtt_s)
     for (int i = 0; i < PROBE_WARMUP + PROBE_ROUNDS; i++) {
         if (R->rank == 0) {
             double t0 = MPI_Wtime();
-            RUN_CALL(MPI_Send, (buf, PROBE_BYTES, MPI_BYTE, peer, 0, MPI_COMM_WORLD), NULL);
-            RUN_CALL(MPI_Recv,
-                     (buf, PROBE_BYTES, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-                     NULL);
+            PROBE_CALL(MPI_Send, (buf, PROBE_BYTES, MPI_BYTE, peer, 0, MPI_COMM_WORLD));
+            PROBE_CALL(MPI_Recv,
+                       (buf, PROBE_BYTES, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
             if (i >= PROBE_WARMUP)
                 rtt_s[i - PROBE_WARMUP] = MPI_Wtime() - t0;
         } else {
-            RUN_CALL(MPI_Recv,
-                     (buf, PROBE_BYTES, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), NULL);
-            RUN_CALL(MPI_Send, (buf, PROBE_BYTES, MPI_BYTE, 0, 0, MPI_COMM_WORLD), NULL);
+            PROBE_CALL(MPI_Recv,
+                       (buf, PROBE_BYTES, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            PROBE_CALL(MPI_Send, (buf, PROBE_BYTES, MPI_BYTE, 0, 0, MPI_COMM_WORLD));
         }
     }
     return 0;

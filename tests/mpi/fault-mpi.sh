@@ -65,7 +65,8 @@ failing "a failure in a kernel" all MPI_Reduce 30 reduce --patterns reduce --siz
 kept "a failure in a kernel" k.csv reduce
 
 # A derived-datatype point is named with its datatype and block count, whether the
-# failure is in measure's calls or in the datatype transfer (only it calls MPI_Send here).
+# failure is in measure's calls or in the datatype transfer (the only MPI_Send after the
+# latency probe's 22 on rank 1).
 failing "a failure at a datatype point" all MPI_Allreduce 20 "pingpong [a-z]+" --patterns ddt \
     --datatypes vector --sizes 1K --blocks 1,2,3,4 -o d.csv
 run "$rt" d.csv
@@ -74,5 +75,14 @@ failing "a failure in a datatype transfer" 1 MPI_Send 30 "pingpong [a-z]+" --pat
     --datatypes vector --sizes 1K --blocks 1,2,3,4 -o x.csv
 run "$rt" x.csv
 expect_rc 0 "a failure in a datatype transfer: the table reads back"
+
+# A failure in the latency probe at launch, before the plan: named as the probe's, not as a
+# point, and no table is left.
+run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_CALL=MPI_Send COMMFIT_TEST_FAIL_AT=5 \
+    COMMFIT_TEST_FAIL_RANK=1 "$COMMFIT" measure -q --patterns pingpong --sizes 0 -o probe.csv
+expect_rc 1 "a failure in the latency probe"
+grep_err "^commfit: measure: MPI_Send failed in the latency probe between ranks 0 and 1: commfit test: injected failure$" \
+    "a failure in the latency probe: said so"
+check "a failure in the latency probe: no table" test ! -e probe.csv
 
 done_testing

@@ -658,6 +658,31 @@ static void untested_trees(void)
     ok(rc == CF_EXIT_DATA && strstr(e.msg, "grid.tree_err_per_doubling") != NULL,
        "refused: a negative tree_err_per_doubling (%s)", e.msg);
     json_decref(j);
+    /* step_growth_max reads back; absent (a file from before it) it is step_growth, the
+     * growth at the top alone; negative or not a number, refused. */
+    b = a;
+    b.grid.step_growth = 1.1;
+    b.grid.step_growth_max = 2.5;
+    j = cf_across_to_json(&b);
+    grid = json_object_get(j, "grid");
+    cf_error_clear(&e);
+    rc = cf_across_from_json(j, "m.json", 0, &c, &e);
+    ok(rc == 0 && c.grid.step_growth_max == 2.5, "step_growth_max reads back (%s)", e.msg);
+    json_object_del(grid, "step_growth_max");
+    rc = cf_across_from_json(j, "m.json", 0, &c, &e);
+    ok(rc == 0 && c.grid.step_growth_max == 1.1, "absent: step_growth's (%g)",
+       c.grid.step_growth_max);
+    json_object_set_new(grid, "step_growth_max", json_real(-1.0));
+    cf_error_clear(&e);
+    rc = cf_across_from_json(j, "m.json", 0, &c, &e);
+    ok(rc == CF_EXIT_DATA && strstr(e.msg, "grid.step_growth_max") != NULL,
+       "refused: a negative step_growth_max (%s)", e.msg);
+    json_object_set_new(grid, "step_growth_max", json_string("2"));
+    cf_error_clear(&e);
+    rc = cf_across_from_json(j, "m.json", 0, &c, &e);
+    ok(rc == CF_EXIT_DATA && strstr(e.msg, "grid.step_growth_max") != NULL,
+       "refused: a step_growth_max that is no number (%s)", e.msg);
+    json_decref(j);
     /* Trees at np 16 a third slower than their cost (contention setting in): read from np 8
      * and below they miss more than np 8 read from below, and the misses growing with np
      * bound nothing beyond: no tree backtest, the fitted model's band. */
