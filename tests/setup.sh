@@ -13,6 +13,10 @@ VERSION=$("$COMMFIT" --version | sed 's/^commfit //')
 T=$(mktemp -d "${TMPDIR:-/tmp}/commfit-test.XXXXXX")
 trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
 cd "$T"
+# A launcher's standard input that gives nothing and never ends, opened with <> (see
+# mpirun below).
+NO_STDIN="$T/.no-stdin"
+mkfifo "$NO_STDIN"
 
 tap_n=0
 tap_failed=0
@@ -128,6 +132,5 @@ mpirun() {
     # to forward). A FIFO opened for reading and writing never gives data nor an end:
     # nothing is forwarded (0 of 180 and 0 of 300), as commfit measure does for its own
     # launcher (src/measure/launch.c).
-    [ -p "$T/.no-stdin" ] || mkfifo "$T/.no-stdin"
-    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" timeout 300 $MPIEXEC -n "$n" "$@" <>"$T/.no-stdin"
+    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" timeout 300 $MPIEXEC -n "$n" "$@" <>"$NO_STDIN"
 }

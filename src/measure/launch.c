@@ -211,9 +211,12 @@ int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e)
                             strerror(errno));
     /* The child tells a failed exec through a pipe that a successful one closes. */
     int fds[2];
-    if (pipe(fds) != 0)
+    if (pipe(fds) != 0) {
+        int err = errno;
+        unsetenv(CF_LAUNCH_MARK);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot start the launcher: %s",
-                            strerror(errno));
+                            strerror(err));
+    }
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
     /* The launcher's standard input: a pipe this process holds open and never writes. No
      * rank reads its input, but MPICH's launcher forwards its own to rank 0: from /dev/null
@@ -224,10 +227,12 @@ int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e)
      * that never ends). From a terminal it would read what the user types. */
     int in[2];
     if (pipe(in) != 0) {
+        int err = errno;
         close(fds[0]);
         close(fds[1]);
+        unsetenv(CF_LAUNCH_MARK);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot start the launcher: %s",
-                            strerror(errno));
+                            strerror(err));
     }
     fcntl(in[1], F_SETFD, FD_CLOEXEC);
     /* Away from a terminal's foreground, signals come with kill, often to a whole group
@@ -275,7 +280,12 @@ int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e)
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
         /* A stop kills a shell-script launcher at once; what it started finishes its point
-         * and says what it kept: waited for until its group is empty. */
+         * and says what it kept: waited for until its group is empty, their input ended (no
+         * one then waits on it). */
+        if (run_whole_group && run_stopped != 0) {
+            close(in[1]);
+            in[1] = -1;
+        }
         while (run_whole_group && run_stopped != 0 && kill(-pid, 0) == 0)
             usleep(20000);
         run_child = 0;
@@ -291,7 +301,8 @@ int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e)
                               argv[0], WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     }
     close(fds[0]);
-    close(in[1]);
+    if (in[1] >= 0)
+        close(in[1]);
     *stopped = run_stopped != 0;
     for (int i = 0; i < 3; i++)
         sigaction(sigs[i], &old[i], NULL);

@@ -11,7 +11,8 @@ POINTS=18 # 3 patterns x 6 sizes
 # FILE is an absolute path, which names this run's processes.
 start() {
     timeout 300 $MPIEXEC -n 2 "$COMMFIT" measure --patterns pingpong,sendrecv,allreduce \
-        --sizes 0:16 --reps 10000 --samples 3 --max-time 60 -o "$1" >"$T/out" 2>"$T/err" &
+        --sizes 0:16 --reps 10000 --samples 3 --max-time 60 -o "$1" <>"$NO_STDIN" >"$T/out" \
+        2>"$T/err" &
     pid=$!
 }
 
