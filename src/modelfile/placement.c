@@ -122,8 +122,9 @@ static int from_meta(const json_t *meta, cf_placement *out)
     return 0;
 }
 
-/* A list of positive finite numbers ("0.41,2.02") into a new array, its length in *n;
- * NULL when s is not one (or out of memory: *n is then SIZE_MAX). */
+/* A list of finite numbers >= 0 ("0.41,2.02"; 0: a round trip below the timer's resolution)
+ * into a new array, its length in *n; NULL when s is not one (or out of memory: *n is then
+ * SIZE_MAX). */
 static double *read_numbers(const char *s, size_t *n)
 {
     size_t cap = 1;
@@ -134,7 +135,7 @@ static double *read_numbers(const char *s, size_t *n)
     for (const char *q = s; v != NULL && *q;) {
         char *end;
         double x = strtod(q, &end);
-        if (end == q || !(x > 0) || !isfinite(x) || (*end != ',' && *end != '\0'))
+        if (end == q || !(x >= 0) || !isfinite(x) || (*end != ',' && *end != '\0'))
             break;
         v[(*n)++] = x;
         q = *end == ',' ? end + 1 : end;
@@ -148,7 +149,7 @@ static double *read_numbers(const char *s, size_t *n)
 }
 
 /* The latency probe of meta into out: its latencies, the margin its spread allows and the
- * timer's resolution. A value that does not read (not positive numbers, a count other than
+ * timer's resolution. A value that does not read (not numbers >= 0, a count other than
  * launch_np - 1, a spread that is no number >= 0) is left out with out->lat_warning saying
  * why: predict then answers as without the probe. 0, or -1 when out of memory. */
 static int read_probe(const json_t *meta, cf_placement *out)
@@ -163,7 +164,7 @@ static int read_probe(const json_t *meta, cf_placement *out)
     char *end = NULL;
     const char *why = NULL;
     if (v == NULL)
-        why = "expected one positive number a rank";
+        why = "expected one number >= 0 a rank";
     else if (launch != NULL && strtol(launch, &end, 10) - 1 != (long)n && *end == '\0')
         why = "expected launch_np - 1 numbers (ranks 1 to launch_np - 1)";
     else if (spread != NULL && (sp = strtod(spread, &end),
@@ -316,7 +317,9 @@ int cf_placement_tier(const cf_placement *p, long fitted, long np, double *far_f
     *far_np_us = b;
     /* Past the launch the probe says nothing of the ranks it never reached: only a farther
      * rank inside it counts. */
-    return np > fitted && a > 0 && b > a * (1 + p->lat_margin) + p->lat_res_us;
+    /* A reach of 0 (below the timer's resolution) is within one tick: a farther one counts
+     * once it passes the tick. NAN (no probe) never does. */
+    return np > fitted && a >= 0 && b > a * (1 + p->lat_margin) + p->lat_res_us;
 }
 
 /* The note of a tier: the latencies, and what was never measured. */

@@ -121,6 +121,15 @@ int main(void)
         ok(!u.tier && note[0] == '\0' && strstr(w, "predict ignores it") != NULL,
            "bad probe %zu ignored: %s", i, w);
     }
+    /* A timer coarser than a round trip records 0: read as below one tick, not refused. */
+    const char *coarse[] = {"launch_np", "4", "rank_latency_us", "0,0,2",
+                            "timer_resolution_s", "1e-06", NULL};
+    beyond(coarse, 2, 4, &u, note, sizeof note, w, sizeof w);
+    ok(u.tier && w[0] == '\0', "0 us (below a 1 us tick), then 2 us: a tier, no warning (%s)", w);
+    const char *flat0[] = {"launch_np", "4", "rank_latency_us", "0,0,0",
+                           "timer_resolution_s", "1e-06", NULL};
+    beyond(flat0, 2, 4, &u, note, sizeof note, w, sizeof w);
+    ok(!u.tier && w[0] == '\0', "every rank below the tick: no tier, no warning (%s)", w);
     const char *good[] = {"launch_np", "4", "rank_latency_us", "1,1,2", NULL};
     beyond(good, 2, 4, &u, note, sizeof note, w, sizeof w);
     ok(u.tier && w[0] == '\0', "the same table with a good probe has a tier and no warning");
