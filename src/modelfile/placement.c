@@ -267,23 +267,31 @@ static int unmeasured_from(const cf_placement *p, long from, long np, cf_unmeasu
     return 1;
 }
 
+/* The tier rule for u (unmeasured_from's) against the reach measured at np `from`, which
+ * reach names in the note ("np=2's rank 1"): 1, with u->tier and the note (the latencies,
+ * and what was never measured), when np reaches a tier from never did; 0 else, or where the
+ * node rule already leaves no upper bound (the tier would say it again). */
+static int tier_from(const cf_placement *p, long from, const char *reach, long np,
+                     cf_unmeasured *u, char *note, size_t n)
+{
+    if (u->network || !cf_placement_tier(p, from, np, &u->far_fitted_us, &u->far_np_us))
+        return 0;
+    u->tier = 1;
+    snprintf(note, n,
+             "np=%ld reaches ranks %.3g us from rank 0%s, %s %.3g us (latency probe at launch): "
+             "the network beyond (another switch, group or more hops) was never measured, so "
+             "the interval has no upper bound (measure at np=%ld to know it)",
+             np, u->far_np_us, np > (long)p->nlat + 1 ? " within the probed launch" : "", reach,
+             u->far_fitted_us, np);
+    return 1;
+}
+
 void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note, size_t n)
 {
     int nodes = unmeasured_from(p, 2, np, u, note, n);
     /* As beyond the fitted np: ranks farther from rank 0 than np=2's rank 1 sit across a
-     * tier np=2 never crossed (not said again where the node rule leaves no bound). */
-    if (!u->network && cf_placement_tier(p, 2, np, &u->far_fitted_us, &u->far_np_us)) {
-        u->tier = 1;
-        snprintf(note, n,
-                 "np=%ld reaches ranks %.3g us from rank 0%s, np=2's rank 1 %.3g us (latency "
-                 "probe at launch): the network beyond (another switch, group or more hops) was "
-                 "never measured, so the interval has no upper bound (measure at np=%ld to know "
-                 "it)",
-                 np, u->far_np_us, np > (long)p->nlat + 1 ? " within the probed launch" : "",
-                 u->far_fitted_us, np);
-        return;
-    }
-    if (!nodes)
+     * tier np=2 never crossed. */
+    if (tier_from(p, 2, "np=2's rank 1", np, u, note, n) || !nodes)
         return;
     if (u->network)
         snprintf(note, n,
@@ -322,31 +330,13 @@ int cf_placement_tier(const cf_placement *p, long fitted, long np, double *far_f
     return np > fitted && a >= 0 && b > a * (1 + p->lat_margin) + p->lat_res_us;
 }
 
-/* The note of a tier: the latencies, and what was never measured. */
-static void tier_note(const cf_placement *p, long fitted, long np, const cf_unmeasured *u,
-                      char *note, size_t n)
-{
-    long probed = (long)p->nlat + 1;
-    snprintf(note, n,
-             "np=%ld reaches ranks %.3g us from rank 0%s, the fitted np (to %ld) at most %.3g us "
-             "(latency probe at launch): the network beyond (another switch, group or more "
-             "hops) was never measured, so the interval has no upper bound (measure at np=%ld "
-             "to know it)",
-             np, u->far_np_us, np > probed ? " within the probed launch" : "", fitted,
-             u->far_fitted_us, np);
-}
-
 void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_unmeasured *u,
                                 char *note, size_t n)
 {
     int nodes = unmeasured_from(p, fitted, np, u, note, n);
-    /* The node rule already leaves no upper bound: the tier would say it again. */
-    if (!u->network && cf_placement_tier(p, fitted, np, &u->far_fitted_us, &u->far_np_us)) {
-        u->tier = 1;
-        tier_note(p, fitted, np, u, note, n);
-        return;
-    }
-    if (!nodes)
+    char reach[48];
+    snprintf(reach, sizeof reach, "the fitted np (to %ld) at most", fitted);
+    if (tier_from(p, fitted, reach, np, u, note, n) || !nodes)
         return;
     /* network: every fitted np ran inside one node (the largest spans the most): their
      * growth with np is the node's shared memory, which says nothing of a network in either
