@@ -226,7 +226,7 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
         cf_note_join(s->note, sizeof s->note, part);
         s->nodes_extra = s->unmeasured.nodes;
         s->tier_extra = s->unmeasured.tier;
-        s->unbounded = s->unmeasured.network || s->unmeasured.tier;
+        s->unbounded = cf_unmeasured_unbounded(&s->unmeasured);
         np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part);
         cf_note_join(s->note, sizeof s->note, part);
         return 0;
@@ -234,7 +234,7 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
     cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, &u, s->note, sizeof s->note);
     s->nodes_extra = u.nodes;
     s->tier_extra = u.tier;
-    s->unbounded = u.network || u.tier;
+    s->unbounded = cf_unmeasured_unbounded(&u);
     if (src.across != NULL)
         cf_note_join(s->note, sizeof s->note, src.across->error);
     np_note(c->measured, c->nmeasured, np, part, sizeof part);

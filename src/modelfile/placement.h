@@ -56,16 +56,23 @@ typedef struct cf_unmeasured {
     double far_fitted_us, far_np_us;
 } cf_unmeasured;
 
+/* Whether u leaves the interval without an upper bound: a network (u->network) or a tier
+ * (u->tier) never measured. */
+static inline int cf_unmeasured_unbounded(const cf_unmeasured *u)
+{
+    return u->network || u->tier;
+}
+
 /* Fills u and, when something is unmeasured, a note saying what (and what to measure):
  * for the estimate from np=2, what np spans beyond np=2's nodes, or a tier the latency
- * probe says np reaches beyond np=2's rank 1 (u->tier). Either u->network or u->tier leaves
- * the interval without an upper bound. */
+ * probe says np reaches beyond np=2's rank 1 (u->tier); cf_unmeasured_unbounded(u) says
+ * whether the interval then has no upper bound. */
 void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note,
                              size_t n);
 /* The same for the across-np model, whose largest fitted process count is fitted: what np
  * spans beyond the nodes fitted did (nodes2 holds those), or, where the launch's latency
  * probe says np reaches a tier farther than fitted did (cf_placement_tier), that; and the
- * note. Either u->network or u->tier leaves the interval without an upper bound. */
+ * note; cf_unmeasured_unbounded(u) as for the estimate. */
 void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_unmeasured *u,
                                 char *note, size_t n);
 /* The farthest one-way latency from rank 0 among ranks 1 to np - 1 that the probe reached

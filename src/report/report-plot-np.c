@@ -102,7 +102,7 @@ static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
             cf_across_predict(P->a, lround(p), (double)m, &x);
             cf_placement_beyond_fitted(&pl, P->fit_hi, lround(p), &u, note, sizeof note);
             cf_placement_across_low(P->a, &u, (double)m, &x);
-            if (u.network || u.tier)
+            if (cf_unmeasured_unbounded(&u))
                 fprintf(sc->dat, "%ld %.6g %.6g inf\n", lround(p), x.t_us, x.lo_us);
             else
                 fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", lround(p), x.t_us, x.lo_us, x.hi_us);
@@ -144,7 +144,7 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
             continue;
         last = p;
         cf_placement_unmeasured(&pl, p, &u, note, sizeof note);
-        if (u.network || u.tier)
+        if (cf_unmeasured_unbounded(&u))
             fprintf(sc->dat, "%ld %.6g %.6g inf\n", p, x.t_us, x.lo_us);
         else
             fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", p, x.t_us, x.lo_us, x.hi_us);
@@ -161,7 +161,7 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
     for (size_t k = P->n_np; k < P->n_axis; k++) {
         cf_estimate x;
         cf_placement_unmeasured(&pl, (long)P->nps[k], &u, note, sizeof note);
-        if (u.network || u.tier)
+        if (cf_unmeasured_unbounded(&u))
             fprintf(sc->dat, "# np %ld, no bar: %s\n", (long)P->nps[k], note);
         else if (cf_p2p_predict(&P->r->across->pp, P->est, P->datatype, (long)P->nps[k], (double)m,
                                 &x) == 0 &&
