@@ -41,22 +41,22 @@ static int pick_allgather(long p, double m, cf_rule_alg *a)
 {
     double total = m * (double)p;
     if (is_pow2(p) && total < MPICH_ALLGATHER_LONG_TOTAL)
-        *a = (cf_rule_alg){"recursive doubling", CF_STEPS_DOUBLING};
+        *a = (cf_rule_alg){"recursive doubling", CF_STEPS_DOUBLING, 0};
     else if (total <= MPICH_ALLGATHER_SHORT_TOTAL)
-        *a = (cf_rule_alg){"Bruck", CF_STEPS_BRUCK_GATHER};
+        *a = (cf_rule_alg){"Bruck", CF_STEPS_BRUCK_GATHER, 0};
     else
-        *a = (cf_rule_alg){"ring", CF_STEPS_RING};
+        *a = (cf_rule_alg){"ring", CF_STEPS_RING, 0};
     return 0;
 }
 
 static int pick_alltoall(long p, double m, cf_rule_alg *a)
 {
     if (m < MPICH_ALLTOALL_SHORT && p >= MPICH_ALLTOALL_MIN_PROCS)
-        *a = (cf_rule_alg){"Bruck", CF_STEPS_BRUCK_ALLTOALL};
+        *a = (cf_rule_alg){"Bruck", CF_STEPS_BRUCK_ALLTOALL, 0};
     else if (m < MPICH_ALLTOALL_MEDIUM)
-        *a = (cf_rule_alg){"isend/irecv", CF_STEPS_RING};
+        *a = (cf_rule_alg){"isend/irecv", CF_STEPS_RING, 1};
     else
-        *a = (cf_rule_alg){"pairwise exchange", CF_STEPS_RING};
+        *a = (cf_rule_alg){"pairwise exchange", CF_STEPS_RING, 0};
     return 0;
 }
 
@@ -70,20 +70,21 @@ static int pick_mpich(const char *pattern, long p, double m, cf_rule_alg *a)
         return pick_alltoall(p, m, a);
     if (strcmp(pattern, "bcast") == 0) {
         if (m < MPICH_BCAST_SHORT || p < MPICH_BCAST_MIN_PROCS)
-            *a = (cf_rule_alg){"binomial tree", CF_STEPS_LG};
+            *a = (cf_rule_alg){"binomial tree", CF_STEPS_LG, 0};
         else if (m < MPICH_BCAST_LONG && is_pow2(p))
-            *a = (cf_rule_alg){"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING};
+            *a = (cf_rule_alg){"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING,
+                               0};
         else
-            *a = (cf_rule_alg){"scatter + ring allgather", CF_STEPS_SCATTER_RING};
+            *a = (cf_rule_alg){"scatter + ring allgather", CF_STEPS_SCATTER_RING, 0};
         return 0;
     }
     int reduce = strcmp(pattern, "reduce") == 0, allreduce = strcmp(pattern, "allreduce") == 0;
     if (reduce || allreduce) {
         if (m <= MPICH_REDUCE_SHORT || m / 4.0 < (double)pof2_le(p))
-            *a = reduce ? (cf_rule_alg){"binomial tree", CF_STEPS_LG}
-                        : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD};
+            *a = reduce ? (cf_rule_alg){"binomial tree", CF_STEPS_LG, 0}
+                        : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD, 0};
         else
-            *a = (cf_rule_alg){"Rabenseifner", CF_STEPS_HALVING2};
+            *a = (cf_rule_alg){"Rabenseifner", CF_STEPS_HALVING2, 0};
         return 0;
     }
     return -1;
@@ -95,11 +96,11 @@ static int pick_mpich(const char *pattern, long p, double m, cf_rule_alg *a)
 static int pick_smpi_mpich(const char *pattern, long p, double m, cf_rule_alg *a)
 {
     if (strcmp(pattern, "bcast") == 0 || strcmp(pattern, "reduce") == 0) {
-        *a = (cf_rule_alg){"two-level binomial tree", CF_STEPS_LG};
+        *a = (cf_rule_alg){"two-level binomial tree", CF_STEPS_LG, 0};
         return 0;
     }
     if (strcmp(pattern, "allreduce") == 0) {
-        *a = (cf_rule_alg){"two-level recursive doubling", CF_STEPS_FOLD};
+        *a = (cf_rule_alg){"two-level recursive doubling", CF_STEPS_FOLD, 0};
         return 0;
     }
     return pick_mpich(pattern, p, m, a);
@@ -272,97 +273,97 @@ typedef struct ompi_algs {
 static const ompi_algs ompi_allreduce_algs = {
     ompi_allreduce,
     {{0},
-     {"linear", CF_STEPS_LG2},
-     {"nonoverlapping", CF_STEPS_LG2},
-     {"recursive doubling", CF_STEPS_FOLD},
-     {"ring", CF_STEPS_RING2},
-     {"segmented ring", CF_STEPS_RING2},
-     {"Rabenseifner", CF_STEPS_HALVING2}},
+     {"linear", CF_STEPS_LG2, 0},
+     {"nonoverlapping", CF_STEPS_LG2, 0},
+     {"recursive doubling", CF_STEPS_FOLD, 0},
+     {"ring", CF_STEPS_RING2, 0},
+     {"segmented ring", CF_STEPS_RING2, 0},
+     {"Rabenseifner", CF_STEPS_HALVING2, 0}},
     {{0},
-     {"reduce + bcast", CF_STEPS_LG2},
-     {"reduce + bcast", CF_STEPS_LG2},
-     {"recursive doubling", CF_STEPS_FOLD},
-     {"logical ring", CF_STEPS_RING2},
-     {"segmented ring", CF_STEPS_RING2},
-     {"Rabenseifner", CF_STEPS_HALVING2}},
+     {"reduce + bcast", CF_STEPS_LG2, 0},
+     {"reduce + bcast", CF_STEPS_LG2, 0},
+     {"recursive doubling", CF_STEPS_FOLD, 0},
+     {"logical ring", CF_STEPS_RING2, 0},
+     {"segmented ring", CF_STEPS_RING2, 0},
+     {"Rabenseifner", CF_STEPS_HALVING2, 0}},
 };
 
 static const ompi_algs ompi_alltoall_algs = {
     ompi_alltoall,
     {{0},
-     {"linear", CF_STEPS_RING},
-     {"pairwise", CF_STEPS_RING},
-     {"modified Bruck", CF_STEPS_BRUCK_ALLTOALL},
-     {"linear sync", CF_STEPS_RING},
-     {"two proc", CF_STEPS_RING}},
+     {"linear", CF_STEPS_RING, 1},
+     {"pairwise", CF_STEPS_RING, 0},
+     {"modified Bruck", CF_STEPS_BRUCK_ALLTOALL, 0},
+     {"linear sync", CF_STEPS_RING, 1},
+     {"two proc", CF_STEPS_RING, 0}},
     {{0},
-     {"linear", CF_STEPS_RING},
-     {"pairwise", CF_STEPS_RING},
-     {"Bruck", CF_STEPS_BRUCK_ALLTOALL},
-     {"linear", CF_STEPS_RING},
-     {"linear", CF_STEPS_RING}},
+     {"linear", CF_STEPS_RING, 1},
+     {"pairwise", CF_STEPS_RING, 0},
+     {"Bruck", CF_STEPS_BRUCK_ALLTOALL, 0},
+     {"linear", CF_STEPS_RING, 1},
+     {"linear", CF_STEPS_RING, 1}},
 };
 
 static const ompi_algs ompi_bcast_algs = {
     ompi_bcast,
     {{0},
-     {"linear", CF_STEPS_RING},
-     {"chain", CF_STEPS_PIPELINE},
-     {"pipeline", CF_STEPS_PIPELINE},
-     {"split binary tree", CF_STEPS_BINARY},
-     {"binary tree", CF_STEPS_BINARY},
-     {"binomial tree", CF_STEPS_BCAST_BINOMIAL},
-     {"knomial tree", CF_STEPS_BCAST_KNOMIAL},
-     {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING},
-     {"scatter + ring allgather", CF_STEPS_SCATTER_RING}},
+     {"linear", CF_STEPS_RING, 1},
+     {"chain", CF_STEPS_PIPELINE, 0},
+     {"pipeline", CF_STEPS_PIPELINE, 0},
+     {"split binary tree", CF_STEPS_BINARY, 0},
+     {"binary tree", CF_STEPS_BINARY, 0},
+     {"binomial tree", CF_STEPS_BCAST_BINOMIAL, 0},
+     {"knomial tree", CF_STEPS_BCAST_KNOMIAL, 0},
+     {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING, 0},
+     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, 0}},
     {{0},
-     {"segmented linear", CF_STEPS_RING},
-     {"pipeline", CF_STEPS_PIPELINE},
-     {"pipeline", CF_STEPS_PIPELINE},
-     {"split binary tree", CF_STEPS_BINARY},
-     {"segmented binary tree", CF_STEPS_BINARY},
-     {"binomial tree", CF_STEPS_BCAST_BINOMIAL},
-     {"knomial tree", CF_STEPS_BCAST_KNOMIAL},
-     {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING},
-     {"scatter + ring allgather", CF_STEPS_SCATTER_RING}},
+     {"segmented linear", CF_STEPS_RING, 1},
+     {"pipeline", CF_STEPS_PIPELINE, 0},
+     {"pipeline", CF_STEPS_PIPELINE, 0},
+     {"split binary tree", CF_STEPS_BINARY, 0},
+     {"segmented binary tree", CF_STEPS_BINARY, 0},
+     {"binomial tree", CF_STEPS_BCAST_BINOMIAL, 0},
+     {"knomial tree", CF_STEPS_BCAST_KNOMIAL, 0},
+     {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING, 0},
+     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, 0}},
 };
 
 static const ompi_algs ompi_reduce_algs = {
     ompi_reduce,
     {{0},
-     {"linear", CF_STEPS_RING},
-     {"chain", CF_STEPS_PIPELINE},
-     {"pipeline", CF_STEPS_PIPELINE},
-     {"binary tree", CF_STEPS_REDUCE_BINARY},
-     {"binomial tree", CF_STEPS_REDUCE_BINOMIAL},
-     {"in-order binary tree", CF_STEPS_REDUCE_BINARY},
-     {"Rabenseifner", CF_STEPS_HALVING2}},
+     {"linear", CF_STEPS_RING, 1},
+     {"chain", CF_STEPS_PIPELINE, 0},
+     {"pipeline", CF_STEPS_PIPELINE, 0},
+     {"binary tree", CF_STEPS_REDUCE_BINARY, 0},
+     {"binomial tree", CF_STEPS_REDUCE_BINOMIAL, 0},
+     {"in-order binary tree", CF_STEPS_REDUCE_BINARY, 0},
+     {"Rabenseifner", CF_STEPS_HALVING2, 0}},
     {{0},
-     {"linear", CF_STEPS_RING},
-     {"chain", CF_STEPS_PIPELINE},
-     {"pipeline", CF_STEPS_PIPELINE},
-     {"binary tree", CF_STEPS_REDUCE_BINARY},
-     {"binomial tree", CF_STEPS_REDUCE_BINOMIAL},
-     {"in-order binary tree", CF_STEPS_REDUCE_BINARY},
-     {"linear", CF_STEPS_RING}},
+     {"linear", CF_STEPS_RING, 1},
+     {"chain", CF_STEPS_PIPELINE, 0},
+     {"pipeline", CF_STEPS_PIPELINE, 0},
+     {"binary tree", CF_STEPS_REDUCE_BINARY, 0},
+     {"binomial tree", CF_STEPS_REDUCE_BINOMIAL, 0},
+     {"in-order binary tree", CF_STEPS_REDUCE_BINARY, 0},
+     {"linear", CF_STEPS_RING, 1}},
 };
 
 static const ompi_algs ompi_allgather_algs = {
     ompi_allgather,
     {{0},
-     {"linear", CF_STEPS_RING},
-     {"Bruck", CF_STEPS_BRUCK_GATHER},
-     {"recursive doubling", CF_STEPS_DOUBLING},
-     {"ring", CF_STEPS_RING},
-     {"neighbor exchange", CF_STEPS_NEIGHBOR},
-     {"two proc", CF_STEPS_RING}},
+     {"linear", CF_STEPS_RING, 1},
+     {"Bruck", CF_STEPS_BRUCK_GATHER, 0},
+     {"recursive doubling", CF_STEPS_DOUBLING, 0},
+     {"ring", CF_STEPS_RING, 0},
+     {"neighbor exchange", CF_STEPS_NEIGHBOR, 0},
+     {"two proc", CF_STEPS_RING, 0}},
     {{0},
-     {"segmented linear", CF_STEPS_RING},
-     {"Bruck", CF_STEPS_BRUCK_GATHER},
-     {"recursive doubling", CF_STEPS_DOUBLING},
-     {"ring", CF_STEPS_RING},
-     {"neighbor exchange", CF_STEPS_NEIGHBOR},
-     {"pairwise", CF_STEPS_RING}},
+     {"segmented linear", CF_STEPS_RING, 1},
+     {"Bruck", CF_STEPS_BRUCK_GATHER, 0},
+     {"recursive doubling", CF_STEPS_DOUBLING, 0},
+     {"ring", CF_STEPS_RING, 0},
+     {"neighbor exchange", CF_STEPS_NEIGHBOR, 0},
+     {"pairwise", CF_STEPS_RING, 0}},
 };
 
 /* Open MPI's binomial reduce cuts the vector into 1 KiB segments where the communicator is
@@ -389,8 +390,8 @@ static int ompi_reduce_segmented(long p, double m)
  * (allreduce-lr.cpp). */
 static cf_rule_alg ring_too_short(int smpi)
 {
-    return smpi ? (cf_rule_alg){"reduce + bcast", CF_STEPS_LG2}
-                : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD};
+    return smpi ? (cf_rule_alg){"reduce + bcast", CF_STEPS_LG2, 0}
+                : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD, 0};
 }
 
 /* smpi: SMPI's implementations; loop: a table timed as a loop of calls, where the trees
@@ -414,7 +415,7 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, int loo
         *a = smpi ? by[i].algs->smpi[alg] : by[i].algs->ompi[alg];
         if (smpi && by[i].algs == &ompi_reduce_algs && alg == RD_BINOMIAL &&
             ompi_reduce_segmented(p, m))
-            *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE};
+            *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE, 0};
         if (by[i].algs == &ompi_allreduce_algs && (alg == AR_RING || alg == AR_SEGRING) &&
             m / 4.0 < (double)p)
             *a = ring_too_short(smpi);
@@ -678,4 +679,102 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     }
 #undef T2
     return s;
+}
+
+/* Appends count steps spanning blocks of ranks ranks (at most p) to out; -1 when full. */
+static int span_add(cf_step_span *out, int *k, int max, long ranks, long p, double count)
+{
+    if (*k >= max)
+        return -1;
+    out[(*k)++] = (cf_step_span){ranks < p ? ranks : p, count};
+    return 0;
+}
+
+/* A binomial tree's or recursive doubling's levels, distances 1, 2, 4, ... below p: the
+ * step of distance d pairs ranks inside aligned blocks of 2d (the levels of
+ * cf_steps_cost's ceil(lg p) steps). */
+static int span_levels(cf_step_span *out, int *k, int max, long p)
+{
+    int lg = cf_ceil_lg(p);
+    for (int j = 0; j < lg; j++)
+        if (span_add(out, k, max, 2L << j, p, 1.0) != 0)
+            return -1;
+    return 0;
+}
+
+/* p - 1 steps of partner distances 1 to p - 1 (a pairwise exchange's step k pairs r with
+ * r ^ k or r + k): those of distance 2^j to 2^(j+1) - 1 pair ranks within blocks of 2^(j+1),
+ * so a rank meets a farther tier on as many steps as there are ranks in it; times each. */
+static int span_distances(cf_step_span *out, int *k, int max, long p, double each)
+{
+    for (long d = 1; d < p; d *= 2) {
+        long n = 2 * d <= p ? d : p - d;
+        if (span_add(out, k, max, 2 * d, p, each * (double)n) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
+{
+    int k = 0, rc = 0;
+    if (p < 2)
+        return 0;
+    /* Messages posted at once wait for the farthest latency about once. */
+    if (a->overlap)
+        return span_add(out, &k, max, p, p, 1.0) == 0 ? k : -1;
+    switch (a->steps) {
+    case CF_STEPS_LG:
+    case CF_STEPS_DOUBLING:
+    case CF_STEPS_BCAST_BINOMIAL:
+        rc = span_levels(out, &k, max, p);
+        break;
+    case CF_STEPS_FOLD: /* the extra ranks fold in and out across the whole communicator */
+        if (is_pow2(p))
+            rc = span_levels(out, &k, max, p);
+        else
+            rc = span_levels(out, &k, max, pof2_le(p)) || span_add(out, &k, max, p, p, 2.0);
+        break;
+    case CF_STEPS_LG2:
+    case CF_STEPS_HALVING2: /* down and back up the levels */
+    case CF_STEPS_SCATTER_DOUBLING:
+        rc = span_levels(out, &k, max, p) || span_levels(out, &k, max, p);
+        break;
+    case CF_STEPS_SCATTER_RING:
+        rc = span_levels(out, &k, max, p) || span_distances(out, &k, max, p, 1.0);
+        break;
+    /* Bruck: after step j a rank holds the data of 2^(j+1) consecutive ranks (mod p), so
+     * its steps reach as far as the doubling's levels; a window that straddles a tier's
+     * first rank delays the ranks next to it, as an aligned block's step delays all. */
+    case CF_STEPS_BRUCK_GATHER:
+    case CF_STEPS_BRUCK_ALLTOALL:
+        rc = span_levels(out, &k, max, p);
+        break;
+    /* Ring and pairwise exchange: each of their steps whose partner lies in the farther
+     * tier (the ring's data comes from ranks 1 to p - 1 away, one step each). */
+    case CF_STEPS_RING:
+        rc = span_distances(out, &k, max, p, 1.0);
+        break;
+    case CF_STEPS_RING2:
+        rc = span_distances(out, &k, max, p, 2.0);
+        break;
+    case CF_STEPS_NEIGHBOR:
+        rc = span_distances(out, &k, max, p, 0.5);
+        break;
+    case CF_STEPS_BINARY: /* level l of a binary heap holds ranks 2^l - 1 to 2^(l+1) - 2 */
+        for (int l = 1; l < cf_ceil_lg(p + 1) && rc == 0; l++)
+            rc = span_add(out, &k, max, (2L << l) - 1, p, 1.0);
+        break;
+    case CF_STEPS_BCAST_KNOMIAL: /* level j of distance 4^j: blocks of 4^(j+1) */
+        for (long d = 1; d < p && rc == 0; d *= 4)
+            rc = span_add(out, &k, max, 4 * d, p, 1.0);
+        break;
+    case CF_STEPS_PIPELINE: /* a chain: the data crosses each tier boundary about once */
+    case CF_STEPS_SEG_TREE: /* per-call reduce trees: a rank's mean is about one message */
+    case CF_STEPS_REDUCE_BINOMIAL:
+    case CF_STEPS_REDUCE_BINARY:
+        rc = span_add(out, &k, max, p, p, 1.0);
+        break;
+    }
+    return rc != 0 ? -1 : k;
 }

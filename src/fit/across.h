@@ -120,6 +120,10 @@ typedef enum cf_steps {
 typedef struct cf_rule_alg {
     const char *name;
     cf_steps steps;
+    /* 1 where the algorithm posts its p-1 messages at once (isend/irecv, linear): their
+     * latencies overlap, so a farther rank's latency is waited for about once, not per step
+     * (cf_steps_spans); 0 for every other algorithm. */
+    int overlap;
 } cf_rule_alg;
 
 /* Whether st counts the messages of a per-call tree (CF_STEPS_SEG_TREE on) rather than
@@ -139,6 +143,18 @@ int cf_rules_known(const char *rules, const char *pattern);
 double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
+/* The latency-bound steps of algorithm a at p, by the ranks their pairs span: count steps
+ * whose partners all lie within blocks of `ranks` consecutive ranks (a binomial tree's or
+ * recursive doubling's step of distance d: 2d), or anywhere in the communicator (ranks = p:
+ * a ring's, a pairwise exchange's or a Bruck step's partners wrap around it). What a farther
+ * network tier adds to the steps reaching it (cf_placement_tier_extra) is counted on these.
+ * Fills at most max spans; returns how many, -1 when max is too small. */
+#define CF_SPANS_MAX 132 /* 2 * 64 levels, and a few more */
+typedef struct cf_step_span {
+    long ranks;
+    double count;
+} cf_step_span;
+int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max);
 
 #define CF_GRID_MAX 768
 #define CF_UNIT_MAX 64

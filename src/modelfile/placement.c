@@ -367,3 +367,48 @@ void cf_placement_across_low(const cf_across *a, const cf_unmeasured *u, double 
     cf_across_predict(a, a->np[0], m, &low);
     est->lo_us = fmin(est->lo_us, low.lo_us);
 }
+
+double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, const cf_rule_alg *alg,
+                               double *nsteps)
+{
+    cf_step_span sp[CF_SPANS_MAX];
+    int k = cf_steps_spans(alg, np, sp, CF_SPANS_MAX);
+    double extra = 0.0, steps = 0.0;
+    /* A step is paced by its slowest pair: the grid's cost per step at the fitted np holds
+     * pairs as far as the fitted reach, a step whose pairs span farther ranks waits that much
+     * longer. The probe measures from rank 0 only; other pairs may lie farther still, so this
+     * is what the probe shows at least, not all a tier may cost. */
+    for (int i = 0; i < k; i++) {
+        double near, far;
+        if (!cf_placement_tier(p, fitted, sp[i].ranks, &near, &far))
+            continue;
+        extra += sp[i].count * (far - near);
+        steps += sp[i].count;
+    }
+    if (nsteps != NULL)
+        *nsteps = steps;
+    return extra;
+}
+
+void cf_placement_across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
+                              long np, double m, cf_estimate *est, double *extra_us, double *nsteps)
+{
+    *extra_us = 0.0;
+    *nsteps = 0.0;
+    cf_rule_alg r;
+    if (!u->tier || a->nnp == 0 || est->algorithm == NULL ||
+        cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) != 0 ||
+        strcmp(r.name, est->algorithm) != 0)
+        return;
+    /* A time at the largest fitted np below its farthest latency never waited for that
+     * rank (a reduce's senders leave as their eager message does): its steps are not paced
+     * by latency, and a farther tier's would not show in it either. */
+    long fitted = a->np[a->nnp - 1];
+    cf_estimate at;
+    cf_across_predict(a, fitted, m, &at);
+    if (!(at.t_us >= cf_placement_farthest_us(p, fitted)))
+        return;
+    *extra_us = cf_placement_tier_extra(p, fitted, np, &r, nsteps);
+    est->t_us += *extra_us;
+    est->hi_us += *extra_us; /* kept above the time until the caller drops it */
+}

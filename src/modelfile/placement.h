@@ -88,5 +88,21 @@ int cf_placement_tier(const cf_placement *p, long fitted, long np, double *far_f
  * np's there. Its upper bound is the caller's to drop (predict prints inf). */
 void cf_placement_across_low(const cf_across *a, const cf_unmeasured *u, double m,
                              cf_estimate *est);
+/* What the latency probe says algorithm alg's steps at np wait for beyond the largest fitted
+ * np `fitted`: over its latency-bound steps (cf_steps_spans), each step whose pairs span
+ * ranks that reach a farther tier (cf_placement_tier against fitted) adds how much farther
+ * that tier's farthest rank is than the fitted np's; 0 without a probe or a tier. *nsteps
+ * (may be NULL): the steps that add. */
+double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, const cf_rule_alg *alg,
+                               double *nsteps);
+/* The across-np answer est of a at (np, m) where u (cf_placement_beyond_fitted) says np
+ * reaches a farther tier: the grid's reading (the algorithm its rules pick there) raised by
+ * cf_placement_tier_extra, where the time measured at the largest fitted np holds its
+ * farthest latency at least once (the steps wait on latency). Its lower bound stays, its
+ * upper bound is the caller's to drop. The time added (0: none) and the steps into *extra_us
+ * and *nsteps. */
+void cf_placement_across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
+                              long np, double m, cf_estimate *est, double *extra_us,
+                              double *nsteps);
 
 #endif

@@ -94,6 +94,49 @@ run "$COMMFIT" predict -m np2eq.json -p alltoall -n 8 -b 64K -f csv
 check "every rank as near as rank 1: bounded, marked np" \
     awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' "$T/out"
 
+# The answer itself adds the probe's extra latency to the steps that reach the farther ranks,
+# where the library's rules say which algorithm runs (SMPI's mpich selector here: bcast is a
+# binomial tree, whose one step of distance 8 reaches ranks 8-15 at np 16, 2 us farther).
+# table3 LATENCIES: t3.csv, bcast and reduce at np 2, 4, 8 of 16 launched ranks, with the
+# library and selector of the flat cluster's table.
+table3() {
+    {
+        echo "# schema: 1"
+        grep -E '^# (mpi_library|coll_selector|coll_timing|coll_root):' "$top_srcdir/data/sim-flat.csv"
+        echo "# launch_np: 16"
+        [ -z "$1" ] || echo "# rank_latency_us: $1"
+        echo "# rank_latency_spread: 0"
+        grep -m1 '^pattern,' "$top_srcdir/data/sim-flat.csv"
+        awk -F, '($1 == "bcast" || $1 == "reduce") && ($2 == 2 || $2 == 4 || $2 == 8)' "$top_srcdir/data/sim-flat.csv"
+    } >t3.csv
+}
+table3 ""
+run "$COMMFIT" fit -q -i t3.csv -o grid0.json
+"$COMMFIT" predict -m grid0.json -p bcast -n 16 -b 1 -f csv >grid0.csv
+table3 "$near,$far"
+run "$COMMFIT" fit -q -i t3.csv -o grid.json
+run "$COMMFIT" predict -m grid.json -p bcast -n 16 -b 1 -f csv
+check "bcast at np 16: the answer without the probe plus one step's 2 us, lo the same" \
+    awk -F, 'NR == 2 { t = $5; lo = $6; hi = $7 } FNR == 2 && NR > 2 { exit !(t > 0 && t - $5 > 1.9999 && t - $5 < 2.0001 && lo == $6 && hi == "inf") }' "$T/out" grid0.csv
+check "the note says what was added" \
+    grep -q "the answer adds the latency probe's extra latency: 2 us over 1 step of the two-level binomial tree reaching ranks beyond the fitted np's 1 us" "$T/out"
+run "$COMMFIT" report -q -m grid0.json -o grep0
+run "$COMMFIT" report -q -m grid.json -o grep1
+ext grep0/np-bcast.dat | awk '$1 == 16' >ext0.rows
+ext grep1/np-bcast.dat | awk '$1 == 16' >ext1.rows
+check "the report's np plot adds the same at np 16, each size (1 B, 16 KiB, 2 MiB)" \
+    sh -c 'test $(wc -l <ext1.rows) = 3 && paste ext0.rows ext1.rows | awk "{ d = \$6 - \$2; if (d < 1.9999 || d > 2.0001 || \$7 != \$3 || \$8 != \"inf\") bad = 1 } END { exit bad }"'
+run "$COMMFIT" predict -m grid.json -p bcast -n 8 -b 1 -f csv
+check "at a fitted np: nothing added" sh -c '! grep -q "extra latency" "$1"' sh "$T/out"
+# A time at np 8 below the fitted ranks' farthest latency (ranks 1-7 at 5 us, bcast at np 8
+# 3 us) never waited for it: nothing is added (the interval still has no upper bound).
+table3 "5,5,5,5,5,5,5,15,15,15,15,15,15,15,15"
+run "$COMMFIT" fit -q -i t3.csv -o slow.json
+run "$COMMFIT" predict -m slow.json -p bcast -n 16 -b 1 -f csv
+check "a time below the probe's latency: the answer without the probe, no upper bound" \
+    awk -F, 'NR == 2 { t = $5 } FNR == 2 && NR > 2 { exit !(t == $5 && t > 0) }' "$T/out" grid0.csv
+check "and no extra latency said" sh -c '! grep -q "extra latency" "$1"' sh "$T/out"
+
 # A key that does not read: ignored with a warning, the answer as without it.
 table "$near,3,3" 0
 run "$COMMFIT" fit -q -i t.csv -o bad.json

@@ -61,6 +61,61 @@ static int tier(const char *lat, const char *sp, const char *tick, long fitted, 
     return u.tier;
 }
 
+/* A probe of 64 ranks: ranks 1-31 at 1 us from rank 0, 32-63 at 3 us (another group). */
+static void group_probe(cf_placement *p, double *lat)
+{
+    memset(p, 0, sizeof *p);
+    for (int r = 1; r < 64; r++)
+        lat[r - 1] = r < 32 ? 1.0 : 3.0;
+    p->lat_us = lat;
+    p->nlat = 63;
+    p->lat_margin = CF_TIER_MARGIN;
+}
+
+/* What the probe adds to the steps of the algorithm rules pick for pattern at (np, m). */
+static double extra_of(const cf_placement *p, const char *rules, const char *pattern, long fitted,
+                       long np, double m, double *steps)
+{
+    cf_rule_alg a;
+    if (cf_rules_pick(rules, pattern, np, m, &a) != 0)
+        abort();
+    return cf_placement_tier_extra(p, fitted, np, &a, steps);
+}
+
+/* The probe's extra latency in the answer (cf_placement_tier_extra): each latency-bound step
+ * whose pairs reach the farther group adds how much farther it is (2 us). */
+static void extra_tests(void)
+{
+    cf_placement p;
+    double lat[63], steps;
+    group_probe(&p, lat);
+    double x = extra_of(&p, "mpich", "bcast", 32, 64, 1, &steps);
+    ok(x == 2.0 && steps == 1, "binomial bcast 32 -> 64: one crossing step, 2 us (%g, %g)", x,
+       steps);
+    x = extra_of(&p, "mpich", "bcast", 16, 64, 1, &steps);
+    ok(x == 2.0 && steps == 1, "fitted to 16: the step to 16-31 stays in the group (%g, %g)", x,
+       steps);
+    x = extra_of(&p, "mpich", "allreduce", 32, 64, 4, &steps);
+    ok(x == 2.0 && steps == 1, "recursive doubling: its step of distance 32 (%g)", x);
+    x = extra_of(&p, "mpich", "alltoall", 32, 64, 1, &steps);
+    ok(x == 2.0 && steps == 1, "Bruck: the step of distance 32 (%g)", x);
+    x = extra_of(&p, "mpich", "alltoall", 32, 64, 1024, &steps);
+    ok(x == 2.0 && steps == 1, "isend/irecv, posted at once: the farther latency once (%g)", x);
+    x = extra_of(&p, "mpich", "alltoall", 32, 64, 65536, &steps);
+    ok(x == 64.0 && steps == 32, "pairwise: each of its 32 steps to the other group (%g, %g)", x,
+       steps);
+    x = extra_of(&p, "mpich", "allgather", 32, 48, 65536, &steps);
+    ok(x == 32.0 && steps == 16, "ring of 48: its steps 32-47 ranks away (%g, %g)", x, steps);
+    x = extra_of(&p, "mpich", "bcast", 32, 32, 1, &steps);
+    ok(x == 0 && steps == 0, "at the fitted np: nothing");
+    x = extra_of(&p, "mpich", "bcast", 8, 16, 1, &steps);
+    ok(x == 0 && steps == 0, "within one group: nothing");
+    p.lat_us = NULL;
+    p.nlat = 0;
+    x = extra_of(&p, "mpich", "bcast", 32, 64, 1, &steps);
+    ok(x == 0 && steps == 0, "no probe: nothing");
+}
+
 int main(void)
 {
     cf_unmeasured u;
@@ -148,5 +203,6 @@ int main(void)
     beyond(spread, 2, 4, &u, note, sizeof note, w, sizeof w);
     ok(u.nodes && !u.network && u.tier && strstr(note, "reaches ranks 3 us") != NULL,
        "nodes spanned and a farther tier: the tier's note (%s)", note);
+    extra_tests();
     return tap_done();
 }
