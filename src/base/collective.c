@@ -151,6 +151,12 @@ const cf_coll cf_colls[CF_NPATTERNS] = {
 /* clang-format on */
 const int cf_ncolls = CF_PAT_LOGGP_OS;
 
+int cf_coll_to_root(const cf_coll *c)
+{
+    return c == &cf_colls[CF_PAT_REDUCE] || c == &cf_colls[CF_PAT_GATHER] ||
+           c == &cf_colls[CF_PAT_GATHERV];
+}
+
 const cf_coll *cf_pattern_facts(const char *pattern)
 {
     for (int i = 0; i < CF_NPATTERNS; i++)

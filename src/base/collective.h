@@ -93,6 +93,10 @@ extern const int cf_ncolls; /* the patterns with an algorithm cost */
 /* Any pattern of the table by name, with a cost or not; NULL when unknown. */
 const cf_coll *cf_pattern_facts(const char *pattern);
 
+/* Whether a rooted pattern's data flows to its root (reduce, gather, gatherv): its other
+ * ranks are done once their part is sent; 0 for any other pattern. */
+int cf_coll_to_root(const cf_coll *c);
+
 /* NULL for a pattern without a known algorithm cost. */
 const cf_coll *cf_coll_find(const char *pattern);
 

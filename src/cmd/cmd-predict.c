@@ -478,15 +478,23 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         cf_estimate est;
         cf_across_predict(c->across, np, m, &est);
         cf_placement_across_low(c->across, &s->unmeasured, m, &est);
-        double extra, steps;
-        cf_placement_across_tier(&c->place, c->across, &s->unmeasured, np, m, &est, &extra, &steps);
-        if (extra > 0) {
-            char part[200];
-            snprintf(part, sizeof part,
-                     "the answer adds the latency probe's extra latency: %.3g us over %g "
-                     "step%s of the %s reaching ranks beyond the fitted np's %.3g us",
-                     extra, steps, steps == 1 ? "" : "s", est.algorithm,
+        cf_tier_added add;
+        cf_placement_across_tier(&c->place, c->across, &s->unmeasured, np, m, &est, &add);
+        if (add.us > 0) {
+            char part[400], steps[200];
+            snprintf(steps, sizeof steps,
+                     "%.3g us over %g step%s of the %s reaching ranks beyond the fitted np's "
+                     "%.3g us",
+                     add.us / add.share, add.steps, add.steps == 1 ? "" : "s", est.algorithm,
                      s->unmeasured.far_fitted_us);
+            if (add.share < 1)
+                snprintf(part, sizeof part,
+                         "the answer adds %.3g us: the latency probe's extra latency, %s, times "
+                         "the %.3g%% of the ranks that wait on it (the time is the ranks' mean)",
+                         add.us, steps, 100 * add.share);
+            else
+                snprintf(part, sizeof part,
+                         "the answer adds the latency probe's extra latency: %s", steps);
             cf_note_join(out->bnote, sizeof out->bnote, part);
         }
         out->t = est.t_us;

@@ -41,22 +41,22 @@ static int pick_allgather(long p, double m, cf_rule_alg *a)
 {
     double total = m * (double)p;
     if (is_pow2(p) && total < MPICH_ALLGATHER_LONG_TOTAL)
-        *a = (cf_rule_alg){"recursive doubling", CF_STEPS_DOUBLING, 0};
+        *a = (cf_rule_alg){"recursive doubling", CF_STEPS_DOUBLING, CF_LAT_STEPS};
     else if (total <= MPICH_ALLGATHER_SHORT_TOTAL)
-        *a = (cf_rule_alg){"Bruck", CF_STEPS_BRUCK_GATHER, 0};
+        *a = (cf_rule_alg){"Bruck", CF_STEPS_BRUCK_GATHER, CF_LAT_STEPS};
     else
-        *a = (cf_rule_alg){"ring", CF_STEPS_RING, 0};
+        *a = (cf_rule_alg){"ring", CF_STEPS_RING, CF_LAT_CHAIN};
     return 0;
 }
 
 static int pick_alltoall(long p, double m, cf_rule_alg *a)
 {
     if (m < MPICH_ALLTOALL_SHORT && p >= MPICH_ALLTOALL_MIN_PROCS)
-        *a = (cf_rule_alg){"Bruck", CF_STEPS_BRUCK_ALLTOALL, 0};
+        *a = (cf_rule_alg){"Bruck", CF_STEPS_BRUCK_ALLTOALL, CF_LAT_STEPS};
     else if (m < MPICH_ALLTOALL_MEDIUM)
-        *a = (cf_rule_alg){"isend/irecv", CF_STEPS_RING, 1};
+        *a = (cf_rule_alg){"isend/irecv", CF_STEPS_RING, CF_LAT_ONCE};
     else
-        *a = (cf_rule_alg){"pairwise exchange", CF_STEPS_RING, 0};
+        *a = (cf_rule_alg){"pairwise exchange", CF_STEPS_RING, CF_LAT_STEPS};
     return 0;
 }
 
@@ -70,21 +70,21 @@ static int pick_mpich(const char *pattern, long p, double m, cf_rule_alg *a)
         return pick_alltoall(p, m, a);
     if (strcmp(pattern, "bcast") == 0) {
         if (m < MPICH_BCAST_SHORT || p < MPICH_BCAST_MIN_PROCS)
-            *a = (cf_rule_alg){"binomial tree", CF_STEPS_LG, 0};
+            *a = (cf_rule_alg){"binomial tree", CF_STEPS_LG, CF_LAT_STEPS};
         else if (m < MPICH_BCAST_LONG && is_pow2(p))
             *a = (cf_rule_alg){"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING,
                                0};
         else
-            *a = (cf_rule_alg){"scatter + ring allgather", CF_STEPS_SCATTER_RING, 0};
+            *a = (cf_rule_alg){"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_STEPS};
         return 0;
     }
     int reduce = strcmp(pattern, "reduce") == 0, allreduce = strcmp(pattern, "allreduce") == 0;
     if (reduce || allreduce) {
         if (m <= MPICH_REDUCE_SHORT || m / 4.0 < (double)pof2_le(p))
-            *a = reduce ? (cf_rule_alg){"binomial tree", CF_STEPS_LG, 0}
-                        : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD, 0};
+            *a = reduce ? (cf_rule_alg){"binomial tree", CF_STEPS_LG, CF_LAT_STEPS}
+                        : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS};
         else
-            *a = (cf_rule_alg){"Rabenseifner", CF_STEPS_HALVING2, 0};
+            *a = (cf_rule_alg){"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS};
         return 0;
     }
     return -1;
@@ -96,11 +96,11 @@ static int pick_mpich(const char *pattern, long p, double m, cf_rule_alg *a)
 static int pick_smpi_mpich(const char *pattern, long p, double m, cf_rule_alg *a)
 {
     if (strcmp(pattern, "bcast") == 0 || strcmp(pattern, "reduce") == 0) {
-        *a = (cf_rule_alg){"two-level binomial tree", CF_STEPS_LG, 0};
+        *a = (cf_rule_alg){"two-level binomial tree", CF_STEPS_LG, CF_LAT_STEPS};
         return 0;
     }
     if (strcmp(pattern, "allreduce") == 0) {
-        *a = (cf_rule_alg){"two-level recursive doubling", CF_STEPS_FOLD, 0};
+        *a = (cf_rule_alg){"two-level recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS};
         return 0;
     }
     return pick_mpich(pattern, p, m, a);
@@ -273,97 +273,97 @@ typedef struct ompi_algs {
 static const ompi_algs ompi_allreduce_algs = {
     ompi_allreduce,
     {{0},
-     {"linear", CF_STEPS_LG2, 0},
-     {"nonoverlapping", CF_STEPS_LG2, 0},
-     {"recursive doubling", CF_STEPS_FOLD, 0},
-     {"ring", CF_STEPS_RING2, 0},
-     {"segmented ring", CF_STEPS_RING2, 0},
-     {"Rabenseifner", CF_STEPS_HALVING2, 0}},
+     {"linear", CF_STEPS_LG2, CF_LAT_STEPS},
+     {"nonoverlapping", CF_STEPS_LG2, CF_LAT_STEPS},
+     {"recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS},
+     {"ring", CF_STEPS_RING2, CF_LAT_STEPS},
+     {"segmented ring", CF_STEPS_RING2, CF_LAT_STEPS},
+     {"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS}},
     {{0},
-     {"reduce + bcast", CF_STEPS_LG2, 0},
-     {"reduce + bcast", CF_STEPS_LG2, 0},
-     {"recursive doubling", CF_STEPS_FOLD, 0},
-     {"logical ring", CF_STEPS_RING2, 0},
-     {"segmented ring", CF_STEPS_RING2, 0},
-     {"Rabenseifner", CF_STEPS_HALVING2, 0}},
+     {"reduce + bcast", CF_STEPS_LG2, CF_LAT_STEPS},
+     {"reduce + bcast", CF_STEPS_LG2, CF_LAT_STEPS},
+     {"recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS},
+     {"logical ring", CF_STEPS_RING2, CF_LAT_STEPS},
+     {"segmented ring", CF_STEPS_RING2, CF_LAT_STEPS},
+     {"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS}},
 };
 
 static const ompi_algs ompi_alltoall_algs = {
     ompi_alltoall,
     {{0},
-     {"linear", CF_STEPS_RING, 1},
-     {"pairwise", CF_STEPS_RING, 0},
-     {"modified Bruck", CF_STEPS_BRUCK_ALLTOALL, 0},
-     {"linear sync", CF_STEPS_RING, 1},
-     {"two proc", CF_STEPS_RING, 0}},
+     {"linear", CF_STEPS_RING, CF_LAT_ONCE},
+     {"pairwise", CF_STEPS_RING, CF_LAT_STEPS},
+     {"modified Bruck", CF_STEPS_BRUCK_ALLTOALL, CF_LAT_STEPS},
+     {"linear sync", CF_STEPS_RING, CF_LAT_ONCE},
+     {"two proc", CF_STEPS_RING, CF_LAT_STEPS}},
     {{0},
-     {"linear", CF_STEPS_RING, 1},
-     {"pairwise", CF_STEPS_RING, 0},
-     {"Bruck", CF_STEPS_BRUCK_ALLTOALL, 0},
-     {"linear", CF_STEPS_RING, 1},
-     {"linear", CF_STEPS_RING, 1}},
+     {"linear", CF_STEPS_RING, CF_LAT_ONCE},
+     {"pairwise", CF_STEPS_RING, CF_LAT_STEPS},
+     {"Bruck", CF_STEPS_BRUCK_ALLTOALL, CF_LAT_STEPS},
+     {"linear", CF_STEPS_RING, CF_LAT_ONCE},
+     {"linear", CF_STEPS_RING, CF_LAT_ONCE}},
 };
 
 static const ompi_algs ompi_bcast_algs = {
     ompi_bcast,
     {{0},
-     {"linear", CF_STEPS_RING, 1},
-     {"chain", CF_STEPS_PIPELINE, 0},
-     {"pipeline", CF_STEPS_PIPELINE, 0},
-     {"split binary tree", CF_STEPS_BINARY, 0},
-     {"binary tree", CF_STEPS_BINARY, 0},
-     {"binomial tree", CF_STEPS_BCAST_BINOMIAL, 0},
-     {"knomial tree", CF_STEPS_BCAST_KNOMIAL, 0},
-     {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING, 0},
-     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, 0}},
+     {"linear", CF_STEPS_RING, CF_LAT_ONCE},
+     {"chain", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"split binary tree", CF_STEPS_BINARY, CF_LAT_STEPS},
+     {"binary tree", CF_STEPS_BINARY, CF_LAT_STEPS},
+     {"binomial tree", CF_STEPS_BCAST_BINOMIAL, CF_LAT_STEPS},
+     {"knomial tree", CF_STEPS_BCAST_KNOMIAL, CF_LAT_STEPS},
+     {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING, CF_LAT_STEPS},
+     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_STEPS}},
     {{0},
-     {"segmented linear", CF_STEPS_RING, 1},
-     {"pipeline", CF_STEPS_PIPELINE, 0},
-     {"pipeline", CF_STEPS_PIPELINE, 0},
-     {"split binary tree", CF_STEPS_BINARY, 0},
-     {"segmented binary tree", CF_STEPS_BINARY, 0},
-     {"binomial tree", CF_STEPS_BCAST_BINOMIAL, 0},
-     {"knomial tree", CF_STEPS_BCAST_KNOMIAL, 0},
-     {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING, 0},
-     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, 0}},
+     {"segmented linear", CF_STEPS_RING, CF_LAT_ONCE},
+     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"split binary tree", CF_STEPS_BINARY, CF_LAT_STEPS},
+     {"segmented binary tree", CF_STEPS_BINARY, CF_LAT_STEPS},
+     {"binomial tree", CF_STEPS_BCAST_BINOMIAL, CF_LAT_STEPS},
+     {"knomial tree", CF_STEPS_BCAST_KNOMIAL, CF_LAT_STEPS},
+     {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING, CF_LAT_STEPS},
+     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_STEPS}},
 };
 
 static const ompi_algs ompi_reduce_algs = {
     ompi_reduce,
     {{0},
-     {"linear", CF_STEPS_RING, 1},
-     {"chain", CF_STEPS_PIPELINE, 0},
-     {"pipeline", CF_STEPS_PIPELINE, 0},
-     {"binary tree", CF_STEPS_REDUCE_BINARY, 0},
-     {"binomial tree", CF_STEPS_REDUCE_BINOMIAL, 0},
-     {"in-order binary tree", CF_STEPS_REDUCE_BINARY, 0},
-     {"Rabenseifner", CF_STEPS_HALVING2, 0}},
+     {"linear", CF_STEPS_RING, CF_LAT_ONCE},
+     {"chain", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
+     {"binomial tree", CF_STEPS_REDUCE_BINOMIAL, CF_LAT_STEPS},
+     {"in-order binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
+     {"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS}},
     {{0},
-     {"linear", CF_STEPS_RING, 1},
-     {"chain", CF_STEPS_PIPELINE, 0},
-     {"pipeline", CF_STEPS_PIPELINE, 0},
-     {"binary tree", CF_STEPS_REDUCE_BINARY, 0},
-     {"binomial tree", CF_STEPS_REDUCE_BINOMIAL, 0},
-     {"in-order binary tree", CF_STEPS_REDUCE_BINARY, 0},
-     {"linear", CF_STEPS_RING, 1}},
+     {"linear", CF_STEPS_RING, CF_LAT_ONCE},
+     {"chain", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
+     {"binomial tree", CF_STEPS_REDUCE_BINOMIAL, CF_LAT_STEPS},
+     {"in-order binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
+     {"linear", CF_STEPS_RING, CF_LAT_ONCE}},
 };
 
 static const ompi_algs ompi_allgather_algs = {
     ompi_allgather,
     {{0},
-     {"linear", CF_STEPS_RING, 1},
-     {"Bruck", CF_STEPS_BRUCK_GATHER, 0},
-     {"recursive doubling", CF_STEPS_DOUBLING, 0},
-     {"ring", CF_STEPS_RING, 0},
-     {"neighbor exchange", CF_STEPS_NEIGHBOR, 0},
-     {"two proc", CF_STEPS_RING, 0}},
+     {"linear", CF_STEPS_RING, CF_LAT_ONCE},
+     {"Bruck", CF_STEPS_BRUCK_GATHER, CF_LAT_STEPS},
+     {"recursive doubling", CF_STEPS_DOUBLING, CF_LAT_STEPS},
+     {"ring", CF_STEPS_RING, CF_LAT_CHAIN},
+     {"neighbor exchange", CF_STEPS_NEIGHBOR, CF_LAT_STEPS},
+     {"two proc", CF_STEPS_RING, CF_LAT_STEPS}},
     {{0},
-     {"segmented linear", CF_STEPS_RING, 1},
-     {"Bruck", CF_STEPS_BRUCK_GATHER, 0},
-     {"recursive doubling", CF_STEPS_DOUBLING, 0},
-     {"ring", CF_STEPS_RING, 0},
-     {"neighbor exchange", CF_STEPS_NEIGHBOR, 0},
-     {"pairwise", CF_STEPS_RING, 0}},
+     {"segmented linear", CF_STEPS_RING, CF_LAT_ONCE},
+     {"Bruck", CF_STEPS_BRUCK_GATHER, CF_LAT_STEPS},
+     {"recursive doubling", CF_STEPS_DOUBLING, CF_LAT_STEPS},
+     {"ring", CF_STEPS_RING, CF_LAT_CHAIN},
+     {"neighbor exchange", CF_STEPS_NEIGHBOR, CF_LAT_STEPS},
+     {"pairwise", CF_STEPS_RING, CF_LAT_STEPS}},
 };
 
 /* Open MPI's binomial reduce cuts the vector into 1 KiB segments where the communicator is
@@ -390,8 +390,8 @@ static int ompi_reduce_segmented(long p, double m)
  * (allreduce-lr.cpp). */
 static cf_rule_alg ring_too_short(int smpi)
 {
-    return smpi ? (cf_rule_alg){"reduce + bcast", CF_STEPS_LG2, 0}
-                : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD, 0};
+    return smpi ? (cf_rule_alg){"reduce + bcast", CF_STEPS_LG2, CF_LAT_STEPS}
+                : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS};
 }
 
 /* smpi: SMPI's implementations; loop: a table timed as a loop of calls, where the trees
@@ -415,7 +415,7 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, int loo
         *a = smpi ? by[i].algs->smpi[alg] : by[i].algs->ompi[alg];
         if (smpi && by[i].algs == &ompi_reduce_algs && alg == RD_BINOMIAL &&
             ompi_reduce_segmented(p, m))
-            *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE, 0};
+            *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE, CF_LAT_STEPS};
         if (by[i].algs == &ompi_allreduce_algs && (alg == AR_RING || alg == AR_SEGRING) &&
             m / 4.0 < (double)p)
             *a = ring_too_short(smpi);
@@ -715,13 +715,17 @@ static int span_distances(cf_step_span *out, int *k, int max, long p, double eac
     return 0;
 }
 
+/* The tier boundaries a ring's chain crosses (CF_LAT_CHAIN): into the farther ranks and back
+ * out at the wrap, at least; rings over more groups of ranks cross more. */
+#define CF_RING_CROSSINGS 2.0
+
 int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
 {
     int k = 0, rc = 0;
     if (p < 2)
         return 0;
     /* Messages posted at once wait for the farthest latency about once. */
-    if (a->overlap)
+    if (a->latency == CF_LAT_ONCE)
         return span_add(out, &k, max, p, p, 1.0) == 0 ? k : -1;
     switch (a->steps) {
     case CF_STEPS_LG:
@@ -740,8 +744,8 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
     case CF_STEPS_SCATTER_DOUBLING:
         rc = span_levels(out, &k, max, p) || span_levels(out, &k, max, p);
         break;
-    case CF_STEPS_SCATTER_RING:
-        rc = span_levels(out, &k, max, p) || span_distances(out, &k, max, p, 1.0);
+    case CF_STEPS_SCATTER_RING: /* the scatter's levels, then a ring */
+        rc = span_levels(out, &k, max, p) || span_add(out, &k, max, p, p, CF_RING_CROSSINGS);
         break;
     /* Bruck: after step j a rank holds the data of 2^(j+1) consecutive ranks (mod p), so
      * its steps reach as far as the doubling's levels; a window that straddles a tier's
@@ -750,16 +754,19 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
     case CF_STEPS_BRUCK_ALLTOALL:
         rc = span_levels(out, &k, max, p);
         break;
-    /* Ring and pairwise exchange: each of their steps whose partner lies in the farther
-     * tier (the ring's data comes from ranks 1 to p - 1 away, one step each). */
+    /* A ring is a chain (CF_LAT_CHAIN); pairwise exchange pays at each step whose partner
+     * lies in the farther tier (the partners are 1 to p - 1 ranks away, one step each). */
     case CF_STEPS_RING:
-        rc = span_distances(out, &k, max, p, 1.0);
+        if (a->latency == CF_LAT_CHAIN)
+            rc = span_add(out, &k, max, p, p, CF_RING_CROSSINGS);
+        else
+            rc = span_distances(out, &k, max, p, 1.0);
         break;
-    case CF_STEPS_RING2:
-        rc = span_distances(out, &k, max, p, 2.0);
+    case CF_STEPS_RING2: /* two passes of a ring */
+        rc = span_add(out, &k, max, p, p, 2 * CF_RING_CROSSINGS);
         break;
-    case CF_STEPS_NEIGHBOR:
-        rc = span_distances(out, &k, max, p, 0.5);
+    case CF_STEPS_NEIGHBOR: /* a ring whose pairs trade in both directions */
+        rc = span_add(out, &k, max, p, p, CF_RING_CROSSINGS);
         break;
     case CF_STEPS_BINARY: /* level l of a binary heap holds ranks 2^l - 1 to 2^(l+1) - 2 */
         for (int l = 1; l < cf_ceil_lg(p + 1) && rc == 0; l++)

@@ -117,13 +117,19 @@ typedef enum cf_steps {
 /* The segment of Open MPI's segmented binomial reduce ("Binomial_1K"). */
 #define CF_SEG_TREE_SEG 1024.0
 
+/* How the latencies of an algorithm's messages add up (cf_steps_spans): */
+typedef enum cf_latency {
+    CF_LAT_STEPS, /* one step after another, each waiting for its pairs: every step's */
+    CF_LAT_ONCE,  /* its p-1 messages posted at once (isend/irecv, linear): they overlap, a
+                     farther rank's latency is waited for about once */
+    CF_LAT_CHAIN, /* a ring: each rank waits for its neighbour alone, so a block's path waits
+                     at each tier boundary it crosses, not at every step */
+} cf_latency;
+
 typedef struct cf_rule_alg {
     const char *name;
     cf_steps steps;
-    /* 1 where the algorithm posts its p-1 messages at once (isend/irecv, linear): their
-     * latencies overlap, so a farther rank's latency is waited for about once, not per step
-     * (cf_steps_spans); 0 for every other algorithm. */
-    int overlap;
+    cf_latency latency;
 } cf_rule_alg;
 
 /* Whether st counts the messages of a per-call tree (CF_STEPS_SEG_TREE on) rather than

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/collective.h"
+
 /* The comma-separated positive integers of s into a new array; their count in *n. */
 static long *read_list(const char *s, size_t *n)
 {
@@ -391,24 +393,25 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
 }
 
 void cf_placement_across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
-                              long np, double m, cf_estimate *est, double *extra_us, double *nsteps)
+                              long np, double m, cf_estimate *est, cf_tier_added *added)
 {
-    *extra_us = 0.0;
-    *nsteps = 0.0;
+    *added = (cf_tier_added){0.0, 0.0, 1.0};
     cf_rule_alg r;
     if (!u->tier || a->nnp == 0 || est->algorithm == NULL ||
         cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) != 0 ||
         strcmp(r.name, est->algorithm) != 0)
         return;
-    /* A time at the largest fitted np below its farthest latency never waited for that
-     * rank (a reduce's senders leave as their eager message does): its steps are not paced
-     * by latency, and a farther tier's would not show in it either. */
+    /* The table's time is the mean over the ranks of each one's time in the call (measure's
+     * coll_timing, IMB's t_avg), so a step that waits longer counts for the ranks whose
+     * finish waits on it: every rank where data goes from all to all; the ranks the root
+     * reaches through the farther tier (those beyond the fitted np) where data flows from a
+     * root (bcast, scatter); the root alone where it flows to one (reduce, gather), whose
+     * other ranks leave once their part is sent. */
     long fitted = a->np[a->nnp - 1];
-    cf_estimate at;
-    cf_across_predict(a, fitted, m, &at);
-    if (!(at.t_us >= cf_placement_farthest_us(p, fitted)))
-        return;
-    *extra_us = cf_placement_tier_extra(p, fitted, np, &r, nsteps);
-    est->t_us += *extra_us;
-    est->hi_us += *extra_us; /* kept above the time until the caller drops it */
+    const cf_coll *c = cf_pattern_facts(a->pattern);
+    if (c != NULL && c->rooted)
+        added->share = cf_coll_to_root(c) ? 1.0 / (double)np : (double)(np - fitted) / (double)np;
+    added->us = added->share * cf_placement_tier_extra(p, fitted, np, &r, &added->steps);
+    est->t_us += added->us;
+    est->hi_us += added->us; /* kept above the time until the caller drops it */
 }

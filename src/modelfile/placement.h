@@ -95,14 +95,20 @@ void cf_placement_across_low(const cf_across *a, const cf_unmeasured *u, double 
  * (may be NULL): the steps that add. */
 double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, const cf_rule_alg *alg,
                                double *nsteps);
+/* What cf_placement_across_tier added to an answer: us (0: nothing), the probe's extra
+ * latency over steps steps of the algorithm, counted for the share of the ranks whose
+ * finish waits on those steps (the table's time is the ranks' mean). */
+typedef struct cf_tier_added {
+    double us, steps, share;
+} cf_tier_added;
+
 /* The across-np answer est of a at (np, m) where u (cf_placement_beyond_fitted) says np
  * reaches a farther tier: the grid's reading (the algorithm its rules pick there) raised by
- * cf_placement_tier_extra, where the time measured at the largest fitted np holds its
- * farthest latency at least once (the steps wait on latency). Its lower bound stays, its
- * upper bound is the caller's to drop. The time added (0: none) and the steps into *extra_us
- * and *nsteps. */
+ * cf_placement_tier_extra, times the share of the ranks that wait on those steps (all of
+ * them where data goes from all to all; those beyond the fitted np where it flows from a
+ * root; the root alone where it flows to one). Its lower bound stays, its upper bound is
+ * the caller's to drop. */
 void cf_placement_across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
-                              long np, double m, cf_estimate *est, double *extra_us,
-                              double *nsteps);
+                              long np, double m, cf_estimate *est, cf_tier_added *added);
 
 #endif

@@ -100,8 +100,8 @@ static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
             cf_across_predict(P->a, lround(p), (double)m, &x);
             cf_placement_beyond_fitted(&P->pl, P->fit_hi, lround(p), &u, note, sizeof note);
             cf_placement_across_low(P->a, &u, (double)m, &x);
-            double extra, steps;
-            cf_placement_across_tier(&P->pl, P->a, &u, lround(p), (double)m, &x, &extra, &steps);
+            cf_tier_added add;
+            cf_placement_across_tier(&P->pl, P->a, &u, lround(p), (double)m, &x, &add);
             if (cf_unmeasured_unbounded(&u))
                 fprintf(sc->dat, "%ld %.6g %.6g inf\n", lround(p), x.t_us, x.lo_us);
             else
