@@ -1,5 +1,6 @@
 # How long 'commfit fit' (auto) takes on a full table, and how the time grows with 10x
-# and 100x the rows: more process counts (more fits), or more sizes (longer fits).
+# and 100x the rows: more process counts (more fits), or more sizes (longer fits); and
+# the growth exponent in the sizes per group, from 4x the sizes.
 set -eu
 : "${COMMFIT:?run through make bench}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/commfit-bench.XXXXXX")
@@ -97,3 +98,16 @@ gen 4 2400
 report "100x rows: 2400 sizes" sz100
 echo "cpu time growth: 10x np $(ratio "$np10"), 100x np $(ratio "$np100");" \
     "10x sizes $(ratio "$sz10"), 100x sizes $(ratio "$sz100")"
+
+# The growth exponent in the sizes per group: the time at 4x the sizes over the time at
+# 1x is 4^e, e = 1 where fit is linear in them and 2 where it is quadratic. Both tables
+# are large enough that starting the process and writing the model do not hide it (at
+# 24 sizes they are most of the time).
+gen 4 150
+report "exponent base: 150 sizes" g1
+gen 4 600
+report "exponent 4x: 600 sizes" g4
+awk -v a="$g4" -v b="$g1" 'BEGIN {
+    r = a / (b > 0 ? b : 1)
+    printf "growth in sizes per group: 4x sizes %.1fx cpu, exponent %.2f (1 linear, 2 quadratic)\n",
+        r, log(r) / log(4) }'
