@@ -151,7 +151,8 @@ static double *read_numbers(const char *s, size_t *n)
 /* The latency probe of meta into out: its latencies, the margin its spread allows and the
  * timer's resolution. A value that does not read (not numbers >= 0, a count other than
  * launch_np - 1, a spread that is no number >= 0) is left out with out->lat_warning saying
- * why: predict then answers as without the probe. 0, or -1 when out of memory. */
+ * why: predict and report then answer as without the probe. 0, or -1 when out of
+ * memory. */
 static int read_probe(const json_t *meta, cf_placement *out)
 {
     const char *lat = meta_str(meta, "rank_latency_us");
@@ -172,8 +173,7 @@ static int read_probe(const json_t *meta, cf_placement *out)
         why = "its rank_latency_spread is no number >= 0";
     if (why != NULL) {
         snprintf(out->lat_warning, sizeof out->lat_warning,
-                 "metadata rank_latency_us '%.40s%s': %s; predict ignores it", lat,
-                 strlen(lat) > 40 ? "..." : "", why);
+                 "metadata rank_latency_us '%.40s%s': %s", lat, strlen(lat) > 40 ? "..." : "", why);
         free(v);
         return 0;
     }

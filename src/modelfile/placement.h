@@ -23,7 +23,9 @@ typedef struct cf_placement {
     size_t nlat;
     double lat_margin;     /* relative: what two of the probe's medians may differ by alone */
     double lat_res_us;     /* the timer's resolution (timer_resolution_s), in us */
-    char lat_warning[200]; /* why a rank_latency_us found was not used; "" if none */
+    /* Why a rank_latency_us found was not used ("metadata rank_latency_us '...': why"),
+     * for the command to warn of, once; "" if none. */
+    char lat_warning[200];
 } cf_placement;
 
 /* A farther tier is one whose latency exceeds the fitted farthest by more than this part

@@ -102,5 +102,13 @@ expect_rc 0 "a rank_latency_us of the wrong length does not stop predict"
 grep_err "^commfit: predict: warning: bad.json: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); predict ignores it$" \
     "warns that it ignores it"
 check "and answers as without it" cmp -s none.csv "$T/out"
+# The report's np plot reads the same metadata: it says so too, once, and draws as without.
+run "$COMMFIT" report -m bad.json -o repbad
+expect_rc 0 "a rank_latency_us of the wrong length does not stop report"
+grep_err "^commfit: report: warning: bad.json: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); report ignores it$" \
+    "report warns that it ignores it"
+check "once" test "$(grep -c rank_latency_us "$T/err")" -eq 1
+ext repbad/np-alltoall.dat >extbad.rows
+check "and its np plot is drawn as without it" cmp -s ext0.rows extbad.rows
 
 done_testing
