@@ -5,13 +5,22 @@
 # read (a warning) answer as before. The estimate from np=2 alone follows the same rule.
 . "$top_srcdir/tests/setup.sh"
 
-# table LATENCIES [SPREAD]: t.csv, alltoall at np 2, 4, 8 of 16 launched ranks.
+# one_a_node: the metadata of 16 ranks, one on each of 16 single-core nodes.
+one_a_node() {
+    echo "# hosts: $(seq -s, -f 'n%g' 0 15)"
+    echo "# ranks_per_node: 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"
+    echo "# cores: 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"
+}
+
+# table LATENCIES [SPREAD [NODES]]: t.csv, alltoall at np 2, 4, 8 of 16 launched ranks;
+# NODES "1": one rank a node (one_a_node).
 table() {
     {
         echo "# schema: 1"
         echo "# launch_np: 16"
         [ -z "$1" ] || echo "# rank_latency_us: $1"
         [ -z "${2:-}" ] || echo "# rank_latency_spread: $2"
+        [ -z "${3:-}" ] || one_a_node
         grep -m1 '^pattern,' "$top_srcdir/data/sim-flat.csv"
         awk -F, '$1 == "alltoall" && ($2 == 2 || $2 == 4 || $2 == 8)' "$top_srcdir/data/sim-flat.csv"
     } >t.csv
@@ -69,13 +78,15 @@ check "30% farther with a 25% spread: not resolved, the answer without the key" 
     cmp -s none.csv noisy.csv
 
 # The estimate from np=2 alone follows the same rule: np=2's rank 1 is the reach measured.
-# table2 LATENCIES: t2.csv, the ping-pong and alltoall at np 2 of 16 launched ranks.
+# table2 LATENCIES [NODES]: t2.csv, the ping-pong and alltoall at np 2 of 16 launched
+# ranks; NODES as for table.
 table2() {
     {
         echo "# schema: 1"
         echo "# launch_np: 16"
         [ -z "$1" ] || echo "# rank_latency_us: $1"
         echo "# rank_latency_spread: 0"
+        [ -z "${2:-}" ] || one_a_node
         grep -m1 '^pattern,' "$top_srcdir/data/sim-flat.csv"
         awk -F, '($1 == "alltoall" || $1 == "pingpong") && $2 == 2' "$top_srcdir/data/sim-flat.csv"
     } >t2.csv
@@ -93,6 +104,23 @@ run "$COMMFIT" fit -q -i t2.csv -o np2eq.json
 run "$COMMFIT" predict -m np2eq.json -p alltoall -n 8 -b 64K -f csv
 check "every rank as near as rank 1: bounded, marked np" \
     awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' "$T/out"
+
+# Both rules at once, one rank a node: np spans more nodes than was measured and reaches a
+# farther tier. The note gives both reasons (it gave the tier's alone), the nodes' first.
+table "$near,$far" 0 1
+run "$COMMFIT" fit -q -i t.csv -o both.json
+run "$COMMFIT" predict -m both.json -p alltoall -n 16 -b 64K -f csv
+check "across-np, more nodes and a farther tier: marked np+nodes+tier, no upper bound" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && $11 == "np+nodes+tier") }' "$T/out"
+check "its note gives the nodes' reason and the tier's" \
+    grep -q 'np=16 spans 16 nodes, the largest fitted np=8 spanned 8: contention on links they share was measured up to 8 nodes only; np=16 reaches ranks 3 us from rank 0, the fitted np (to 8) at most 1 us (latency probe at launch)' "$T/out"
+table2 "1,3,3,3,3,3,3,3,3,3,3,3,3,3,3" 1
+run "$COMMFIT" fit -q -i t2.csv -o both2.json
+run "$COMMFIT" predict -m both2.json -p alltoall -n 8 -b 64K -f csv
+check "from np=2, more nodes and a farther tier: marked np+nodes+tier, no upper bound" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && $11 == "np+nodes+tier") }' "$T/out"
+check "its note gives both reasons, without the nodes' 'the interval assumes none'" \
+    grep -q 'np=8 spans 8 nodes, np=2 spanned 2: contention on links they share was never measured; np=8 reaches ranks 3 us from rank 0, np=2.s rank 1 1 us (latency probe at launch)' "$T/out"
 
 # A key that does not read: ignored with a warning, the answer as without it.
 table "$near,3,3" 0

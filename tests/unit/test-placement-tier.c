@@ -150,5 +150,28 @@ int main(void)
     beyond(spread, 2, 4, &u, note, sizeof note, w, sizeof w);
     ok(u.nodes && !u.network && u.tier && strstr(note, "reaches ranks 3 us") != NULL,
        "nodes spanned and a farther tier: the tier's note (%s)", note);
+    is_str(note,
+           "np=4 spans 4 nodes, the largest fitted np=2 spanned 2: contention on links they "
+           "share was measured up to 2 nodes only; np=4 reaches ranks 3 us from rank 0, the "
+           "fitted np (to 2) at most 1 us (latency probe at launch): the network beyond "
+           "(another switch, group or more hops) was never measured, so the interval has no "
+           "upper bound (measure at np=4 to know it)",
+           "and the nodes' note before it: both reasons");
+    {
+        cf_modelset *ms = with_meta(spread);
+        cf_placement p;
+        if (cf_placement_read(ms, &p) != 0)
+            abort();
+        cf_placement_unmeasured(&p, 4, &u, note, sizeof note);
+        ok(u.nodes && !u.network && u.tier, "from np=2: nodes spanned and a farther tier");
+        is_str(note,
+               "np=4 spans 4 nodes, np=2 spanned 2: contention on links they share was never "
+               "measured; np=4 reaches ranks 3 us from rank 0, np=2's rank 1 1 us (latency "
+               "probe at launch): the network beyond (another switch, group or more hops) was "
+               "never measured, so the interval has no upper bound (measure at np=4 to know it)",
+               "from np=2: both reasons, the interval assuming nothing of contention");
+        cf_placement_free(&p);
+        cf_modelset_free(ms);
+    }
     return tap_done();
 }
