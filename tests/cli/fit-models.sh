@@ -2,8 +2,6 @@
 # options that choose what is fitted: --statistic, --weights, several -i, stdin.
 . "$top_srcdir/tests/setup.sh"
 
-HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
-
 # LogGP: L 1.1, o_s 0.6, o_r 0.5, g 0.9 us, G 1/9000 us per byte; the ping-pong follows.
 {
     echo "$HDR"

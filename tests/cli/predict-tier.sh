@@ -12,18 +12,25 @@ one_a_node() {
     echo "# cores: 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"
 }
 
-# table LATENCIES [SPREAD [NODES]]: t.csv, alltoall at np 2, 4, 8 of 16 launched ranks;
-# NODES "1": one rank a node (one_a_node).
-table() {
+# flat_table FILE ROWS LATENCIES SPREAD NODES: FILE, the rows of the flat SMPI cluster's
+# table that the awk condition ROWS keeps, as launched on 16 ranks, with the latency probe
+# LATENCIES and its SPREAD (each left out when empty); NODES "1": one rank a node
+# (one_a_node).
+flat_table() {
     {
         echo "# schema: 1"
         echo "# launch_np: 16"
-        [ -z "$1" ] || echo "# rank_latency_us: $1"
-        [ -z "${2:-}" ] || echo "# rank_latency_spread: $2"
-        [ -z "${3:-}" ] || one_a_node
+        [ -z "$3" ] || echo "# rank_latency_us: $3"
+        [ -z "$4" ] || echo "# rank_latency_spread: $4"
+        [ -z "$5" ] || one_a_node
         grep -m1 '^pattern,' "$top_srcdir/data/sim-flat.csv"
-        awk -F, '$1 == "alltoall" && ($2 == 2 || $2 == 4 || $2 == 8)' "$top_srcdir/data/sim-flat.csv"
-    } >t.csv
+        awk -F, "$2" "$top_srcdir/data/sim-flat.csv"
+    } >"$1"
+}
+
+# table LATENCIES [SPREAD [NODES]]: t.csv, alltoall at np 2, 4, 8.
+table() {
+    flat_table t.csv '$1 == "alltoall" && ($2 == 2 || $2 == 4 || $2 == 8)' "$1" "${2:-}" "${3:-}"
 }
 near=1,1,1,1,1,1,1
 far=3,3,3,3,3,3,3,3
@@ -78,18 +85,9 @@ check "30% farther with a 25% spread: not resolved, the answer without the key" 
     cmp -s none.csv noisy.csv
 
 # The estimate from np=2 alone follows the same rule: np=2's rank 1 is the reach measured.
-# table2 LATENCIES [NODES]: t2.csv, the ping-pong and alltoall at np 2 of 16 launched
-# ranks; NODES as for table.
+# table2 LATENCIES [NODES]: t2.csv, the ping-pong and alltoall at np 2, spread 0.
 table2() {
-    {
-        echo "# schema: 1"
-        echo "# launch_np: 16"
-        [ -z "$1" ] || echo "# rank_latency_us: $1"
-        echo "# rank_latency_spread: 0"
-        [ -z "${2:-}" ] || one_a_node
-        grep -m1 '^pattern,' "$top_srcdir/data/sim-flat.csv"
-        awk -F, '($1 == "alltoall" || $1 == "pingpong") && $2 == 2' "$top_srcdir/data/sim-flat.csv"
-    } >t2.csv
+    flat_table t2.csv '($1 == "alltoall" || $1 == "pingpong") && $2 == 2' "$1" 0 "${2:-}"
 }
 table2 "1,3,3,3,3,3,3,3,3,3,3,3,3,3,3"
 run "$COMMFIT" fit -q -i t2.csv -o np2.json
