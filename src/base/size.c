@@ -161,7 +161,13 @@ int cf_sig_prec(double x, int digits)
         a /= 10.0;
         whole++;
     }
-    return whole > digits ? whole : digits;
+    int p = whole > digits ? whole : digits;
+    /* A value that rounds up to the next power of ten at p digits (999.6 at 3 is 1000)
+     * has one whole digit more, which %.*g would print as an exponent ("1e+03"). */
+    char t[48];
+    if (whole < 9 && (snprintf(t, sizeof t, "%.*g", p, x), strchr(t, 'e') != NULL))
+        p++;
+    return p;
 }
 
 static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

@@ -164,5 +164,13 @@ int main(void)
     is_str(f, "12.6 B", "estimate 12.6 B");
     ok(cf_sig_prec(0.5, 2) == 2 && cf_sig_prec(770.4, 2) == 3 && cf_sig_prec(-12345, 3) == 5,
        "cf_sig_prec: the whole digits when they are more");
+    /* Rounding up to the next power of ten adds a whole digit: no exponent form then. */
+    ok(cf_sig_prec(999.6, 3) == 4 && cf_sig_prec(99.97, 2) == 3 && cf_sig_prec(-9999.7, 3) == 5 &&
+           cf_sig_prec(9.996, 3) == 3,
+       "cf_sig_prec: a value that rounds up to a power of ten gets its whole digit");
+    cf_size_format_estimate(999.7 * 1024, f, sizeof f);
+    is_str(f, "999.7 KiB", "estimate 999.7 KiB: not '1e+03 KiB'");
+    cf_size_format_estimate(999.97 * 1024, f, sizeof f);
+    is_str(f, "1000 KiB", "estimate 999.97 KiB: 1000 KiB");
     return tap_done();
 }
