@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modelfile/answer.h"
+
 /* The comma-separated positive integers of s into a new array; their count in *n. */
 static long *read_list(const char *s, size_t *n)
 {
@@ -285,14 +287,6 @@ static void tier_from(const cf_placement *p, long from, const char *reach, long 
              u->far_fitted_us, np);
 }
 
-/* The tier's note after the nodes' (both reasons apply: np+nodes+tier), "; " between. */
-static void join_tier(char *note, size_t n, const char *tier)
-{
-    size_t l = strlen(note);
-    if (tier[0] != '\0' && l < n)
-        snprintf(note + l, n - l, "%s%s", l ? "; " : "", tier);
-}
-
 void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note, size_t n)
 {
     int nodes = unmeasured_from(p, 2, np, u, note, n);
@@ -313,7 +307,7 @@ void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, c
                  "np=%ld spans %ld nodes, np=2 spanned %ld: contention on links they share was "
                  "never measured%s",
                  np, u->nodes_np, u->nodes2, u->tier ? "" : " (the interval assumes none)");
-    join_tier(note, n, tier);
+    cf_note_join(note, n, tier); /* after the nodes' note: both reasons */
 }
 
 double cf_placement_farthest_us(const cf_placement *p, long np)
@@ -362,7 +356,7 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
                  "np=%ld spans %ld nodes, the largest fitted np=%ld spanned %ld: contention on "
                  "links they share was measured up to %ld nodes only",
                  np, u->nodes_np, fitted, u->nodes2, u->nodes2);
-    join_tier(note, n, tier);
+    cf_note_join(note, n, tier); /* after the nodes' note: both reasons */
 }
 
 void cf_placement_across_low(const cf_across *a, const cf_unmeasured *u, double m, cf_estimate *est)
