@@ -10,6 +10,9 @@ MPIEXEC=${MPIEXEC:-mpiexec}
 GOLDEN="$top_srcdir/tests/cli/golden"
 VERSION=$("$COMMFIT" --version | sed 's/^commfit //')
 
+# The timing table's header line (schema 1), for tests that write a table by hand.
+HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
+
 T=$(mktemp -d "${TMPDIR:-/tmp}/commfit-test.XXXXXX")
 trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
 cd "$T"

@@ -161,22 +161,61 @@ int cf_sig_prec(double x, int digits)
         a /= 10.0;
         whole++;
     }
-    return whole > digits ? whole : digits;
+    int p = whole > digits ? whole : digits;
+    /* A value that rounds up to the next power of ten at p digits (999.6 at 3 is 1000)
+     * has one whole digit more, which %.*g would print as an exponent ("1e+03"). */
+    char t[48];
+    if (whole < 9 && (snprintf(t, sizeof t, "%.*g", p, x), strchr(t, 'e') != NULL))
+        p++;
+    return p;
+}
+
+static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+
+/* bytes in the largest unit it reaches, three significant digits or its whole digits
+ * ("1.5 MiB", "1016 KiB"); that unit's index (0 for B) in *u. */
+static void in_units(double bytes, char *buf, size_t n, int *u)
+{
+    *u = 0;
+    while (*u < 4 && bytes >= 1024) {
+        bytes /= 1024;
+        (*u)++;
+    }
+    snprintf(buf, n, "%.*g %s", cf_sig_prec(bytes, 3), bytes, units[*u]);
+}
+
+/* Whether the number that starts text, in unit 1024^u, is bytes exactly. The digits are
+ * read as integers, never through a double that could round a near miss onto bytes: with
+ * bytes = q units + r, the text must be q + r / unit. Three significant digits leave at
+ * most 2 decimals (scale 100) and q below 2^24 (TiB): no product here nears 2^64. */
+static int says_exactly(const char *text, int u, uint64_t bytes)
+{
+    uint64_t digits = 0, scale = 1;
+    const char *p = text;
+    for (; *p >= '0' && *p <= '9'; p++)
+        digits = digits * 10 + (uint64_t)(*p - '0');
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++) {
+            digits = digits * 10 + (uint64_t)(*p - '0');
+            scale *= 10;
+        }
+    uint64_t unit = (uint64_t)1 << (10 * u), q = bytes / unit, r = bytes % unit;
+    return (r * scale) % unit == 0 && digits == q * scale + r * scale / unit;
 }
 
 void cf_size_format(uint64_t bytes, char *buf, size_t n)
 {
-    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double x = (double)bytes;
-    int u = 0;
-    while (x >= 1024.0 && u < 4) {
-        x /= 1024.0;
-        u++;
-    }
-    if (u == 0)
+    int u;
+    in_units((double)bytes, buf, n, &u);
+    /* "4 MiB" for 4192000 bytes would claim 2304 bytes more than there are, and --bytes
+     * 4MiB would ask for another size than the one shown: a size its unit does not give
+     * exactly is shown in bytes, as cf_size_parse reads it back. */
+    if (!says_exactly(buf, u, bytes))
         snprintf(buf, n, "%llu B", (unsigned long long)bytes);
-    else if (x == (double)(uint64_t)x)
-        snprintf(buf, n, "%llu %s", (unsigned long long)x, units[u]);
-    else
-        snprintf(buf, n, "%.*g %s", cf_sig_prec(x, 3), x, units[u]);
+}
+
+void cf_size_format_estimate(double bytes, char *buf, size_t n)
+{
+    int u;
+    in_units(bytes, buf, n, &u);
 }

@@ -19,8 +19,16 @@ int cf_size_parse(const char *s, uint64_t *bytes, cf_error *e);
  * increasing; *out is malloc'd and owned by the caller. */
 int cf_size_list_parse(const char *s, uint64_t **out, size_t *n, cf_error *e);
 
-/* Human form for formulas and messages: "0 B", "512 B", "1 KiB", "1.5 MiB". */
+/* A size that was measured or asked for, for formulas and messages: in the largest unit
+ * when that is exact ("0 B", "512 B", "1 KiB", "1.5 MiB"), else in bytes ("4192000 B",
+ * never "4 MiB" for it): what is shown is the size, and "--bytes 4MiB" means what
+ * "4 MiB" shows. */
 void cf_size_format(uint64_t bytes, char *buf, size_t n);
+
+/* A size that is an estimate (n_1/2, the size reaching 90% of r_inf): three significant
+ * digits in the largest unit ("3.99 MiB"), as other estimated figures are shown. Finite
+ * and >= 0; the caller says "-" otherwise. */
+void cf_size_format_estimate(double bytes, char *buf, size_t n);
 
 /* The precision for "%.*g" that shows x with at least DIGITS significant digits and
  * never in exponent form below 10^9 (1023 KiB, not 1.02e+03 KiB). */

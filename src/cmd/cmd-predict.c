@@ -54,6 +54,9 @@ typedef struct source {
     int unbounded;   /* and a network they never crossed: no upper bound */
     int tier_extra;  /* np reaches a tier np=2 (p2p) or the fitted np (across-np) never did
                       * (the latency probe) */
+    int np_extra;    /* the answer extrapolates in np: always from np=2 (p2p); for the
+                        across-np model, an np it was not fitted at or one that spans nodes or
+                        a tier it never reached; never from the fit at np */
     cf_unmeasured unmeasured;         /* across-np: what the fitted np never measured at np */
     char note[NOTE_MAX];              /* what holds for every size at this np */
     char note_csv[2 * NOTE_MAX + 2];  /* the same as a CSV field */
@@ -108,15 +111,17 @@ static void bytes_note(const source *s, uint64_t bytes, char *buf, size_t n)
     }
 }
 
-static void np_note(const long *np, size_t n, long p, char *buf, size_t len)
+/* The note on p against the measured process counts np[0..n) (increasing): 1 when p is
+ * none of them (the note says how far), 0 when it is one or there are none (no note). */
+static int np_note(const long *np, size_t n, long p, char *buf, size_t len)
 {
     char r[32];
     buf[0] = '\0';
     if (n == 0)
-        return;
+        return 0;
     for (size_t i = 0; i < n; i++)
         if (np[i] == p)
-            return;
+            return 0;
     if (p > np[n - 1]) {
         ratio_text(r, sizeof r, (double)p / (double)np[n - 1]);
         snprintf(buf, len, "np=%ld is %sx the largest measured, %ld", p, r, np[n - 1]);
@@ -128,6 +133,7 @@ static void np_note(const long *np, size_t n, long p, char *buf, size_t len)
             i++;
         snprintf(buf, len, "np=%ld not measured: between %ld and %ld", p, np[i - 1], np[i]);
     }
+    return 1;
 }
 
 /* ---- Patterns ---- */
@@ -227,11 +233,15 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
         s->nodes_extra = s->unmeasured.nodes;
         s->tier_extra = s->unmeasured.tier;
         s->unbounded = cf_unmeasured_unbounded(&s->unmeasured);
-        np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part);
+        /* An np inside the fitted list is no extrapolation in np, unless it reaches nodes
+         * or a tier no fitted np did. */
+        s->np_extra = np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part) ||
+                      s->nodes_extra || s->tier_extra;
         cf_note_join(s->note, sizeof s->note, part);
         return 0;
     }
     cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, &u, s->note, sizeof s->note);
+    s->np_extra = 1; /* np=2's ping-pong carried to another pattern, at any np */
     s->nodes_extra = u.nodes;
     s->tier_extra = u.tier;
     s->unbounded = cf_unmeasured_unbounded(&u);
@@ -433,7 +443,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     if (s->kind == SRC_FIT && s->fit->nset_aside > 0 && (double)bytes < s->bytes_min)
         cf_fit_note_set_aside(s->fit, bytes, out);
     out->bytes_extra = out->bnote[0] != '\0';
-    out->np_extra = s->kind != SRC_FIT;
+    out->np_extra = s->np_extra;
     out->blocks = -1;
     out->blocks_extra = 0;
     if (s->kind == SRC_FIT && s->fit->max_blocks > 0)
@@ -513,11 +523,6 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     if (s->kind != SRC_FIT && s->unbounded && !out->refused)
         out->hi = INFINITY; /* after the check: no bound, not one out of range */
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
-    /* An np inside the measured list is not an extrapolation even from the across-np model. */
-    if (s->kind == SRC_ACROSS)
-        out->np_extra = s->note[0] != '\0';
-    if (s->kind == SRC_P2P)
-        out->np_extra = 1;
     out->nodes_extra = s->kind != SRC_FIT && s->nodes_extra;
     out->tier_extra = s->kind != SRC_FIT && s->tier_extra;
     return 0;
@@ -976,7 +981,7 @@ int cmd_predict(int argc, char **argv)
         goto report;
     }
     if (c.place.lat_warning[0] != '\0')
-        cf_warn("%s: %s", path, c.place.lat_warning);
+        cf_warn("%s: %s; predict ignores it", path, c.place.lat_warning);
     if ((rc = prepare(&c, o.datatype, &e)) != 0)
         goto report;
     if (c.sizeless && o.bytes == NULL && !o.points && !o.formula) {

@@ -234,7 +234,11 @@ int cmd_report(int argc, char **argv)
                         .gnuplot_missing = why,
                         .warn = gnuplot_warning};
     cf_report_result res;
-    if ((rc = cf_report_write(&o, &res, &e)) != 0)
+    rc = cf_report_write(&o, &res, &e);
+    /* As predict warns: the np plots' bounds are drawn as without the probe. */
+    if (res.probe_warning[0] != '\0')
+        cf_warn("%s: %s; report ignores it", model, res.probe_warning);
+    if (rc != 0)
         goto report_error;
     if (gnuplot == NULL)
         cf_warn("%s: wrote the data files and gnuplot scripts of %zu plots into %s, without "

@@ -12,19 +12,13 @@
 #include "fit/fitting.h"
 #include "fit/formula.h"
 
+/* An estimated size (n1/2, the 90% size), "-" where there is none. */
 static void human_size(double bytes, char *buf, size_t n)
 {
-    if (!isfinite(bytes) || bytes < 0) {
+    if (!isfinite(bytes) || bytes < 0)
         snprintf(buf, n, "-");
-        return;
-    }
-    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (u < 4 && bytes >= 1024) {
-        bytes /= 1024;
-        u++;
-    }
-    snprintf(buf, n, "%.*g %s", cf_sig_prec(bytes, 3), bytes, units[u]);
+    else
+        cf_size_format_estimate(bytes, buf, n);
 }
 
 /* A percentage of a quality figure, "-" where it does not exist (one point). */
@@ -46,18 +40,6 @@ static void bw_text(double v, char *buf, size_t n)
         snprintf(buf, n, "inf");
 }
 
-/* A measured size: "512 KiB" when that is exact, else the bytes ("524272 B"), so that
- * two sizes never print alike. */
-static void size_exact(uint64_t bytes, char *buf, size_t n)
-{
-    cf_size_format(bytes, buf, n);
-    double x = strtod(buf, NULL), unit = 1;
-    for (const char *u = strchr(buf, ' '); u != NULL && *++u != 'B'; u = NULL)
-        unit = *u == 'K' ? 1024.0 : *u == 'M' ? 1048576.0 : *u == 'G' ? 1073741824.0 : 1099511627776.0;
-    if (x * unit != (double)bytes)
-        snprintf(buf, n, "%llu B", (unsigned long long)bytes);
-}
-
 static void summary_line(FILE *fp, const cf_fit *f)
 {
     char loo[32], max[32], r2[32];
@@ -74,8 +56,8 @@ static void summary_line(FILE *fp, const cf_fit *f)
         fprintf(fp, ", %s", pb);
     for (int k = 0; k + 1 < f->nseg; k++) {
         char a[32], b[32];
-        size_exact(f->seg[k].to_bytes, a, sizeof a);
-        size_exact(f->seg[k + 1].from_bytes, b, sizeof b);
+        cf_size_format(f->seg[k].to_bytes, a, sizeof a);
+        cf_size_format(f->seg[k + 1].from_bytes, b, sizeof b);
         fprintf(fp, k == 0 ? ", breakpoint in (%s, %s)" : ", (%s, %s)", a, b);
     }
     if (f->nrejected > 0)
@@ -85,7 +67,7 @@ static void summary_line(FILE *fp, const cf_fit *f)
         char n2[32], m90[32], pk[32], r0[32], r1[32], r2b[32], rp[32];
         human_size(s->n_half_bytes, n2, sizeof n2);
         human_size(s->m90_bytes, m90, sizeof m90);
-        size_exact(s->peak_bytes, pk, sizeof pk);
+        cf_size_format(s->peak_bytes, pk, sizeof pk);
         bw_text(s->rinf_MiBps, r0, sizeof r0);
         bw_text(s->rinf_lo_MiBps, r1, sizeof r1);
         bw_text(s->rinf_hi_MiBps, r2b, sizeof r2b);
@@ -97,8 +79,8 @@ static void summary_line(FILE *fp, const cf_fit *f)
             fprintf(fp, ", n1/2 %s, 90%% at %s", n2, m90);
         } else {
             char a[32], z[32], rh[32];
-            size_exact(f->seg[s->half_segment].from_bytes, a, sizeof a);
-            size_exact(f->seg[s->half_segment].to_bytes, z, sizeof z);
+            cf_size_format(f->seg[s->half_segment].from_bytes, a, sizeof a);
+            cf_size_format(f->seg[s->half_segment].to_bytes, z, sizeof z);
             bw_text(s->half_rinf_MiBps, rh, sizeof rh);
             fprintf(fp,
                     ", n1/2 %s and 90%% at %s from segment %d (%s to %s, %s MiB/s; the "
@@ -108,13 +90,13 @@ static void summary_line(FILE *fp, const cf_fit *f)
         fprintf(fp, ", peak %s MiB/s at %s", rp, pk);
         if (isfinite(s->falls_beyond_bytes)) {
             char big[32], last[32];
-            size_exact(f->max_bytes, big, sizeof big);
+            cf_size_format(f->max_bytes, big, sizeof big);
             bw_text(s->last_MiBps, last, sizeof last);
             fprintf(fp, ", bandwidth falls beyond %s (%s MiB/s at %s)", pk, last, big);
         }
         if (isfinite(s->flat_from_bytes)) {
             char fl[32];
-            size_exact((uint64_t)s->flat_from_bytes, fl, sizeof fl);
+            cf_size_format((uint64_t)s->flat_from_bytes, fl, sizeof fl);
             fprintf(fp, ", flat from %s", fl);
         } else {
             fprintf(fp, ", not flat within the measured sizes");

@@ -314,11 +314,3 @@ void cf_out_predict_escape(const char *note, char *csv, char *json)
     *put_csv(csv, note) = '\0';
     *put_json_str(json, note) = '\0';
 }
-
-void cf_note_join(char *buf, size_t n, const char *part)
-{
-    if (part[0] == '\0')
-        return;
-    size_t l = strlen(buf);
-    snprintf(buf + l, n - l, "%s%s", l ? "; " : "", part);
-}

@@ -48,7 +48,4 @@ void cf_out_predict_end(cf_predict_out *o);
  * included, into json (6 * strlen + 3 bytes). */
 void cf_out_predict_escape(const char *note, char *csv, char *json);
 
-/* Appends part to a note buf (n bytes), "; " between parts; nothing for an empty part. */
-void cf_note_join(char *buf, size_t n, const char *part);
-
 #endif

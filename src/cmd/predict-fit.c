@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/size.h"
+#include "modelfile/answer.h"
 
 void cf_fit_note_set_aside(const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
 {

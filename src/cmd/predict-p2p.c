@@ -6,6 +6,7 @@
 #include "cmd/predict-p2p.h"
 
 #include "cmd/out-predict.h"
+#include "modelfile/answer.h"
 
 #include <stdio.h>
 #include <string.h>

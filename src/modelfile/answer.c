@@ -8,7 +8,7 @@
 
 const char *const cf_answer_kind_names[] = {"fit", "across-np", "p2p-estimate"};
 
-static void join(char *buf, size_t n, const char *part)
+void cf_note_join(char *buf, size_t n, const char *part)
 {
     size_t l = strlen(buf);
     if (part[0] != '\0' && l < n)
@@ -58,8 +58,8 @@ int cf_answer_choose(const cf_modelset *ms, const cf_across_set *as, const char 
     }
     if (why != NULL && n > 0) {
         why[0] = '\0';
-        join(why, n, a ? a->error : "no across-np model");
-        join(why, n, part);
+        cf_note_join(why, n, a ? a->error : "no across-np model");
+        cf_note_join(why, n, part);
     }
     return CF_EXIT_DATA;
 }

@@ -16,6 +16,11 @@ typedef enum cf_answer_kind {
     CF_ANSWER_P2P,    /* the pattern's algorithm cost with ping-pong's alpha and beta */
 } cf_answer_kind;
 
+/* Appends part to the note buf (n bytes), "; " between parts; nothing for an empty part.
+ * Every note of an answer is built with it: why no source answers, what a source never
+ * measured (placement.c), predict's notes. */
+void cf_note_join(char *buf, size_t n, const char *part);
+
 /* "fit", "across-np", "p2p-estimate": the names predict's output uses. */
 extern const char *const cf_answer_kind_names[];
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/collective.h"
+#include "modelfile/answer.h"
 
 /* The comma-separated positive integers of s into a new array; their count in *n. */
 static long *read_list(const char *s, size_t *n)
@@ -153,7 +154,8 @@ static double *read_numbers(const char *s, size_t *n)
 /* The latency probe of meta into out: its latencies, the margin its spread allows and the
  * timer's resolution. A value that does not read (not numbers >= 0, a count other than
  * launch_np - 1, a spread that is no number >= 0) is left out with out->lat_warning saying
- * why: predict then answers as without the probe. 0, or -1 when out of memory. */
+ * why: predict and report then answer as without the probe. 0, or -1 when out of
+ * memory. */
 static int read_probe(const json_t *meta, cf_placement *out)
 {
     const char *lat = meta_str(meta, "rank_latency_us");
@@ -174,8 +176,7 @@ static int read_probe(const json_t *meta, cf_placement *out)
         why = "its rank_latency_spread is no number >= 0";
     if (why != NULL) {
         snprintf(out->lat_warning, sizeof out->lat_warning,
-                 "metadata rank_latency_us '%.40s%s': %s; predict ignores it", lat,
-                 strlen(lat) > 40 ? "..." : "", why);
+                 "metadata rank_latency_us '%.40s%s': %s", lat, strlen(lat) > 40 ? "..." : "", why);
         free(v);
         return 0;
     }
@@ -270,14 +271,14 @@ static int unmeasured_from(const cf_placement *p, long from, long np, cf_unmeasu
 }
 
 /* The tier rule for u (unmeasured_from's) against the reach measured at np `from`, which
- * reach names in the note ("np=2's rank 1"): 1, with u->tier and the note (the latencies,
- * and what was never measured), when np reaches a tier from never did; 0 else, or where the
+ * reach names in the note ("np=2's rank 1"): u->tier and the note (the latencies, and what
+ * was never measured) when np reaches a tier from never did; nothing else, nor where the
  * node rule already leaves no upper bound (the tier would say it again). */
-static int tier_from(const cf_placement *p, long from, const char *reach, long np,
-                     cf_unmeasured *u, char *note, size_t n)
+static void tier_from(const cf_placement *p, long from, const char *reach, long np,
+                      cf_unmeasured *u, char *note, size_t n)
 {
     if (u->network || !cf_placement_tier(p, from, np, &u->far_fitted_us, &u->far_np_us))
-        return 0;
+        return;
     u->tier = 1;
     snprintf(note, n,
              "np=%ld reaches ranks %.3g us from rank 0%s, %s %.3g us (latency probe at launch): "
@@ -285,7 +286,6 @@ static int tier_from(const cf_placement *p, long from, const char *reach, long n
              "the interval has no upper bound (measure at np=%ld to know it)",
              np, u->far_np_us, np > (long)p->nlat + 1 ? " within the probed launch" : "", reach,
              u->far_fitted_us, np);
-    return 1;
 }
 
 void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note, size_t n)
@@ -293,19 +293,22 @@ void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, c
     int nodes = unmeasured_from(p, 2, np, u, note, n);
     /* As beyond the fitted np: ranks farther from rank 0 than np=2's rank 1 sit across a
      * tier np=2 never crossed. */
-    if (tier_from(p, 2, "np=2's rank 1", np, u, note, n) || !nodes)
-        return;
+    char tier[400] = "";
+    tier_from(p, 2, "np=2's rank 1", np, u, tier, sizeof tier);
     if (u->network)
         snprintf(note, n,
                  "np=2 ran inside one node (%s%s%ld cores) and np=%ld spans %ld nodes: the "
                  "network between nodes was never measured, so the interval has no upper "
                  "bound (measure two ranks on two nodes to know it)",
                  p->host0, p->host0[0] ? ", " : "", p->cores[0], np, u->nodes_np);
-    else
+    else if (nodes)
+        /* With a tier too the interval has no upper bound: it assumes nothing of the
+         * contention then, and the tier's note says why. */
         snprintf(note, n,
                  "np=%ld spans %ld nodes, np=2 spanned %ld: contention on links they share was "
-                 "never measured (the interval assumes none)",
-                 np, u->nodes_np, u->nodes2);
+                 "never measured%s",
+                 np, u->nodes_np, u->nodes2, u->tier ? "" : " (the interval assumes none)");
+    cf_note_join(note, n, tier); /* after the nodes' note: both reasons */
 }
 
 double cf_placement_farthest_us(const cf_placement *p, long np)
@@ -336,10 +339,9 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
                                 char *note, size_t n)
 {
     int nodes = unmeasured_from(p, fitted, np, u, note, n);
-    char reach[48];
+    char reach[48], tier[400] = "";
     snprintf(reach, sizeof reach, "the fitted np (to %ld) at most", fitted);
-    if (tier_from(p, fitted, reach, np, u, note, n) || !nodes)
-        return;
+    tier_from(p, fitted, reach, np, u, tier, sizeof tier);
     /* network: every fitted np ran inside one node (the largest spans the most): their
      * growth with np is the node's shared memory, which says nothing of a network in either
      * direction. */
@@ -350,11 +352,12 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
                  "no upper bound and its lower bound is the smallest fitted np's (measure across "
                  "two nodes to know it)",
                  fitted, p->host0, p->host0[0] ? ", " : "", p->cores[0], np, u->nodes_np);
-    else
+    else if (nodes)
         snprintf(note, n,
                  "np=%ld spans %ld nodes, the largest fitted np=%ld spanned %ld: contention on "
                  "links they share was measured up to %ld nodes only",
                  np, u->nodes_np, fitted, u->nodes2, u->nodes2);
+    cf_note_join(note, n, tier); /* after the nodes' note: both reasons */
 }
 
 void cf_placement_across_low(const cf_across *a, const cf_unmeasured *u, double m, cf_estimate *est)

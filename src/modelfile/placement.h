@@ -23,7 +23,9 @@ typedef struct cf_placement {
     size_t nlat;
     double lat_margin;     /* relative: what two of the probe's medians may differ by alone */
     double lat_res_us;     /* the timer's resolution (timer_resolution_s), in us */
-    char lat_warning[200]; /* why a rank_latency_us found was not used; "" if none */
+    /* Why a rank_latency_us found was not used ("metadata rank_latency_us '...': why"),
+     * for the command to warn of, once; "" if none. */
+    char lat_warning[200];
 } cf_placement;
 
 /* A farther tier is one whose latency exceeds the fitted farthest by more than this part
@@ -64,15 +66,16 @@ static inline int cf_unmeasured_unbounded(const cf_unmeasured *u)
 }
 
 /* Fills u and, when something is unmeasured, a note saying what (and what to measure):
- * for the estimate from np=2, what np spans beyond np=2's nodes, or a tier the latency
- * probe says np reaches beyond np=2's rank 1 (u->tier); cf_unmeasured_unbounded(u) says
- * whether the interval then has no upper bound. */
+ * for the estimate from np=2, what np spans beyond np=2's nodes, and a tier the latency
+ * probe says np reaches beyond np=2's rank 1 (u->tier), both when both apply (the nodes'
+ * first, "; " between); cf_unmeasured_unbounded(u) says whether the interval then has no
+ * upper bound. */
 void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note,
                              size_t n);
 /* The same for the across-np model, whose largest fitted process count is fitted: what np
- * spans beyond the nodes fitted did (nodes2 holds those), or, where the launch's latency
+ * spans beyond the nodes fitted did (nodes2 holds those), and, where the launch's latency
  * probe says np reaches a tier farther than fitted did (cf_placement_tier), that; and the
- * note; cf_unmeasured_unbounded(u) as for the estimate. */
+ * note, of both when both apply; cf_unmeasured_unbounded(u) as for the estimate. */
 void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_unmeasured *u,
                                 char *note, size_t n);
 /* The farthest one-way latency from rank 0 among ranks 1 to np - 1 that the probe reached

@@ -67,10 +67,11 @@ static glance_key *glance_keys(const cf_table *t, size_t *n)
     return k;
 }
 
+/* An estimated size (n_1/2). */
 static void size_text(double bytes, char *buf, size_t n)
 {
     if (isfinite(bytes) && bytes >= 0)
-        cf_size_format((uint64_t)llround(bytes), buf, n);
+        cf_size_format_estimate((double)llround(bytes), buf, n);
     else
         snprintf(buf, n, "&ndash;");
 }

@@ -189,11 +189,15 @@ static const char *json_str(const json_t *o, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static void size_cell(FILE *fp, double bytes)
+/* A size in a table cell: measured (exact, cf_size_format) or an estimate. */
+static void size_cell(FILE *fp, double bytes, int estimate)
 {
     char b[32];
     if (isfinite(bytes) && bytes >= 0) {
-        cf_size_format((uint64_t)llround(bytes), b, sizeof b);
+        if (estimate)
+            cf_size_format_estimate((double)llround(bytes), b, sizeof b);
+        else
+            cf_size_format((uint64_t)llround(bytes), b, sizeof b);
         fprintf(fp, "<td class=\"num\">%s</td>", b);
     } else {
         fputs("<td class=\"num\">&ndash;</td>", fp);
@@ -362,16 +366,16 @@ static void saturation_table(FILE *fp, const cf_modelset *ms)
             for (int k = 0; k < 2; k++) {
                 double v = k == 0 ? st->n_half_bytes : st->m90_bytes;
                 if (!own || !isfinite(v)) {
-                    size_cell(fp, v);
+                    size_cell(fp, v, 1);
                     continue;
                 }
-                cf_size_format((uint64_t)llround(v), sz, sizeof sz);
+                cf_size_format_estimate((double)llround(v), sz, sizeof sz);
                 fprintf(fp, "<td class=\"num\">%s (segment %d)*</td>", sz, st->half_segment + 1);
             }
             fprintf(fp, "<td class=\"num\">%s</td>", b3);
-            size_cell(fp, (double)st->peak_bytes);
+            size_cell(fp, (double)st->peak_bytes, 0);
             if (isfinite(st->flat_from_bytes)) {
-                size_cell(fp, st->flat_from_bytes);
+                size_cell(fp, st->flat_from_bytes, 0);
             } else if (isfinite(st->falls_beyond_bytes)) {
                 cf_size_format((uint64_t)llround(st->falls_beyond_bytes), sz, sizeof sz);
                 fprintf(fp, "<td>falls beyond %s</td>", sz);

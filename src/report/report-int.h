@@ -9,6 +9,7 @@
 
 #include "fit/across.h"
 #include "modelfile/modelfile.h"
+#include "modelfile/placement.h"
 #include "base/error.h"
 #include "base/table.h"
 
@@ -46,6 +47,9 @@ typedef struct cf_report {
     const char *model_path;
     int stat;                    /* the fits' statistic (cf_statistic), or -1: median if known */
     const cf_across_set *across; /* the model's across-np models (ms->across; empty without) */
+    /* Where the table's ranks ran (the model's source), read once: the np plots' bounds past
+     * what was measured; empty without a model. */
+    cf_placement pl;
     const char *name;            /* of the report: its folder's last component */
     const char *dir;             /* the temporary folder being filled */
     int dirfd;
@@ -146,7 +150,8 @@ int cf_report_plots_table(cf_report *r, cf_error *e);
 
 /* --- the model's part (report-model.c) --- */
 
-/* Reads what the plots need from the model: the statistic, the across-np models. */
+/* Reads what the plots need from the model: the statistic, the across-np models, where
+ * the ranks ran (r->pl, whose lat_warning the report gives to its caller). */
 void cf_report_model_open(cf_report *r);
 void cf_report_model_close(cf_report *r);
 /* Writes a block of the fit sampled on a log scale over [lo, hi] (with the steps at its

@@ -19,8 +19,13 @@ void cf_report_model_open(cf_report *r)
     static const cf_across_set none;
     r->stat = -1;
     r->across = r->ms != NULL ? &r->ms->across : &none;
+    memset(&r->pl, 0, sizeof r->pl);
     if (r->ms == NULL)
         return;
+    /* Out of memory, the np plots are drawn as for a table that does not say where its
+     * ranks ran. */
+    if (cf_placement_read(r->ms, &r->pl) != 0)
+        cf_placement_free(&r->pl);
     /* The points are drawn with the statistic the fits used, so that a curve and its
      * points agree and the residuals are the fit's own. */
     const json_t *st = json_object_get(r->ms->source, "statistic");
@@ -32,6 +37,7 @@ void cf_report_model_open(cf_report *r)
 void cf_report_model_close(cf_report *r)
 {
     r->across = NULL;
+    cf_placement_free(&r->pl);
 }
 
 double cf_report_row_time(const cf_report *r, const cf_row *x)

@@ -30,7 +30,7 @@ typedef struct np_plot {
     size_t n_np, n_axis;
     long np_lo, np_hi, np_far; /* the measured process counts, and how far the axis goes */
     long fit_lo, fit_hi;       /* the process counts the across-np model was fitted at */
-    cf_placement pl; /* where the table's ranks ran: the bounds past what was measured */
+    const cf_placement *pl;    /* where the table's ranks ran (the report's) */
     char algs[160]; /* the estimate's algorithms, as the key names them */
 } np_plot;
 
@@ -98,10 +98,10 @@ static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
             cf_estimate x;
             cf_unmeasured u;
             cf_across_predict(P->a, lround(p), (double)m, &x);
-            cf_placement_beyond_fitted(&P->pl, P->fit_hi, lround(p), &u, note, sizeof note);
+            cf_placement_beyond_fitted(P->pl, P->fit_hi, lround(p), &u, note, sizeof note);
             cf_placement_across_low(P->a, &u, (double)m, &x);
             cf_tier_added add;
-            cf_placement_across_tier(&P->pl, P->a, &u, lround(p), (double)m, &x, &add);
+            cf_placement_across_tier(P->pl, P->a, &u, lround(p), (double)m, &x, &add);
             if (cf_unmeasured_unbounded(&u))
                 fprintf(sc->dat, "%ld %.6g %.6g inf\n", lround(p), x.t_us, x.lo_us);
             else
@@ -139,7 +139,7 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
             !(x.t_us > 0))
             continue;
         last = p;
-        cf_placement_unmeasured(&P->pl, p, &u, note, sizeof note);
+        cf_placement_unmeasured(P->pl, p, &u, note, sizeof note);
         if (cf_unmeasured_unbounded(&u))
             fprintf(sc->dat, "%ld %.6g %.6g inf\n", p, x.t_us, x.lo_us);
         else
@@ -156,7 +156,7 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
     double shift = pow(1.035, (double)j - (double)(n_pick - 1) / 2);
     for (size_t k = P->n_np; k < P->n_axis; k++) {
         cf_estimate x;
-        cf_placement_unmeasured(&P->pl, (long)P->nps[k], &u, note, sizeof note);
+        cf_placement_unmeasured(P->pl, (long)P->nps[k], &u, note, sizeof note);
         if (cf_unmeasured_unbounded(&u))
             fprintf(sc->dat, "# np %ld, no bar: %s\n", (long)P->nps[k], note);
         else if (cf_p2p_predict(&P->r->across->pp, P->est, P->datatype, (long)P->nps[k], (double)m,
@@ -291,9 +291,7 @@ int cf_plot_np(cf_report *r, const char *pattern, const char *datatype, int name
     P.est = have && src.kind == CF_ANSWER_P2P ? src.coll : NULL;
     if (P.n_np == 0 || (P.n_np < 2 && P.est == NULL))
         goto done;
-    /* Read once for every size drawn; out of memory, drawn as a table without it. */
-    if (r->ms != NULL && cf_placement_read(r->ms, &P.pl) != 0)
-        cf_placement_free(&P.pl);
+    P.pl = &r->pl;
     size_t n_pick = np_sizes(&P, sizes, common, pick);
     if (n_pick == 0)
         goto done;
@@ -319,7 +317,6 @@ int cf_plot_np(cf_report *r, const char *pattern, const char *datatype, int name
     np_caption(&P, pattern, caption, sizeof caption);
     rc = cf_script_close(&sc, CF_SEC_NP, title, caption, e);
 done:
-    cf_placement_free(&P.pl);
     free(P.nps);
     free(sizes);
     free(common);

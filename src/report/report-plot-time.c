@@ -189,7 +189,7 @@ static void bw_fit(cf_script *sc, const cf_fit *f, double lo, double hi, int lt)
         cf_script_block(sc, "n_1/2", "bytes bw_MiBps");
         fprintf(sc->dat, "%.6g %.6g\n", st->n_half_bytes, rh / 2);
         snprintf(how, sizeof how, "using 1:2 with points pt 4 ps 1.8 lw 1.5 lt %d", lt);
-        cf_size_format((uint64_t)llround(st->n_half_bytes), a, sizeof a);
+        cf_size_format_estimate((double)llround(st->n_half_bytes), a, sizeof a);
         snprintf(t, sizeof t, "np=%d n_1/2 = %s (half of %s)", f->np, a,
                  own ? "its line's bandwidth" : "r_inf");
         cf_script_curve(sc, how, t);
@@ -198,7 +198,7 @@ static void bw_fit(cf_script *sc, const cf_fit *f, double lo, double hi, int lt)
         cf_script_block(sc, "90% size", "bytes bw_MiBps");
         fprintf(sc->dat, "%.6g %.6g\n", st->m90_bytes, 0.9 * rh);
         snprintf(how, sizeof how, "using 1:2 with points pt 8 ps 1.8 lw 1.5 lt %d", lt);
-        cf_size_format((uint64_t)llround(st->m90_bytes), a, sizeof a);
+        cf_size_format_estimate((double)llround(st->m90_bytes), a, sizeof a);
         snprintf(t, sizeof t, "np=%d 90%% of %s at %s", f->np, own ? "its line's bandwidth" : "r_inf",
                  a);
         cf_script_curve(sc, how, t);

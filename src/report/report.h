@@ -24,6 +24,10 @@ typedef struct cf_report_opts {
 typedef struct cf_report_result {
     size_t n_plots; /* plots written (data file and script each) */
     size_t n_drawn; /* images drawn by gnuplot */
+    /* The model's latency probe (rank_latency_us) that does not read, which the np plots
+     * then do without: "metadata rank_latency_us '...': why", for the caller to warn of;
+     * "" if none. Filled whether or not the report is written. */
+    char probe_warning[200];
 } cf_report_result;
 
 /* Writes the whole report into o->out_dir: through a temporary folder beside it, renamed

@@ -3,14 +3,13 @@
 # reports anything.
 . "$top_srcdir/tests/setup.sh"
 
-H='pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps'
 in="$T/in"
 mkdir -p "$in"
 
 # A good table (Hockney ping-pong, 8 sizes) and a model fitted from it.
 {
     echo "# schema: 1"
-    echo "$H"
+    echo "$HDR"
     for m in 0 1 4 16 64 256 1024 4096; do
         awk -v m=$m 'BEGIN { t = 1 + m / 1000; printf "pingpong,2,%d,byte,,100,5,%.6g,%.6g,%.6g,%.6g,0.01,\n", m, t, t, t, t }'
     done
@@ -19,7 +18,7 @@ mkdir -p "$in"
 check "a model to break is fitted from a good table" test -s "$in/good.json"
 
 # Table variants: line 3 is the first row.
-bad_row() { { echo "# schema: 1"; echo "$H"; printf '%s\n' "$@"; } >"$in/$name.csv"; }
+bad_row() { { echo "# schema: 1"; echo "$HDR"; printf '%s\n' "$@"; } >"$in/$name.csv"; }
 name=fields-short; bad_row "pingpong,2,0,byte,,100,5,1,1,1,1,0.01"
 name=fields-long; bad_row "pingpong,2,0,byte,,100,5,1,1,1,1,0.01,,9"
 name=nan; bad_row "pingpong,2,0,byte,,100,5,nan,1,1,1,0.01,"
@@ -50,11 +49,11 @@ name=empty-field; bad_row "pingpong,2,0,byte,,100,5,1,,1,1,0.01,"
 printf '# schema: 1\n# only: metadata\n' >"$in/meta-only.csv"
 printf 'pingpong,2,0,byte,,100,5,1,1,1,1,0.01,\n' >"$in/no-header.csv"
 printf 'pattern,np,bytes\npingpong,2,0\n' >"$in/short-header.csv"
-printf '# schema: 2\n%s\n' "$H" >"$in/schema2.csv"
+printf '# schema: 2\n%s\n' "$HDR" >"$in/schema2.csv"
 head -c 4096 /dev/urandom >"$in/garbage.bin"
 printf 'pattern,np\0bytes\n' >"$in/nul.csv"
-{ echo "$H"; echo "pingpong,2,0,byte,,100,5,1,1,1,1,0.01,"; echo "pingpong,2,8,byte,,100,5,2,2,2,2,0.01,"; } >"$in/two-points.csv"
-{ echo "$H"; for m in 1 2 3 4; do echo "pingpong,2,$m,byte,,100,5,1,1,1,1,0.01,"; done; } >"$in/no-loggp-rows.csv"
+{ echo "$HDR"; echo "pingpong,2,0,byte,,100,5,1,1,1,1,0.01,"; echo "pingpong,2,8,byte,,100,5,2,2,2,2,0.01,"; } >"$in/two-points.csv"
+{ echo "$HDR"; for m in 1 2 3 4; do echo "pingpong,2,$m,byte,,100,5,1,1,1,1,0.01,"; done; } >"$in/no-loggp-rows.csv"
 
 # Model-file variants.
 head -c 100 "$in/good.json" >"$in/truncated.json"

@@ -1,8 +1,6 @@
 # commfit fit end to end: defaults, the model file, the summary, formulas, bad inputs.
 . "$top_srcdir/tests/setup.sh"
 
-HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
-
 # table FILE: exact Hockney ping-pong (2 us + m/8000 us) and a poly2 gather, 24 sizes,
 # and a barrier (5 us, a 95% half-width of 0.2776 us over 5 samples: a standard error of
 # 0.1 us).

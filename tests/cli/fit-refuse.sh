@@ -3,8 +3,6 @@
 # file at all); auto passes over such a candidate and says so.
 . "$top_srcdir/tests/setup.sh"
 
-HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
-
 # no_file DESC: neither the model file nor a temporary one is left in the folder.
 no_file() {
     if [ -z "$(ls -A mdir 2>/dev/null)" ]; then pass "$1: no file left"; else

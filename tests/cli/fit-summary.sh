@@ -2,8 +2,6 @@
 # end, --verbose for each fit in detail, and -q (nothing but errors) on every subcommand.
 . "$top_srcdir/tests/setup.sh"
 
-HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
-
 # An exact gather whose 0 B is a no-op, a scatter zig-zagging by 2.5x (a poor fit), an
 # exact ping-pong, and a barrier that cannot be fitted (one row without its spread).
 {

@@ -4,7 +4,6 @@
 # osu_hello, and tables of the other kind in a file.
 . "$top_srcdir/tests/setup.sh"
 REAL="$top_srcdir/tests/data/realdata"
-HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
 
 # A small table to fit: pingpong over 6 sizes.
 {

@@ -53,7 +53,7 @@ check "one rank per node: the note names the links never measured" \
     echo "# hosts: a1,a2"
     echo "# ranks_per_node: 2,2"
     echo "# cores: 2,2"
-    echo "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps"
+    echo "$HDR"
     for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
         m=$((k == 0 ? 0 : 1 << (2 * k - 2)))
         awk -v m="$m" -v k="$k" 'BEGIN {

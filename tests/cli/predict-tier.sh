@@ -5,16 +5,32 @@
 # read (a warning) answer as before. The estimate from np=2 alone follows the same rule.
 . "$top_srcdir/tests/setup.sh"
 
-# table LATENCIES [SPREAD]: t.csv, alltoall at np 2, 4, 8 of 16 launched ranks.
-table() {
+# one_a_node: the metadata of 16 ranks, one on each of 16 single-core nodes.
+one_a_node() {
+    echo "# hosts: $(seq -s, -f 'n%g' 0 15)"
+    echo "# ranks_per_node: 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"
+    echo "# cores: 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"
+}
+
+# flat_table FILE ROWS LATENCIES SPREAD NODES: FILE, the rows of the flat SMPI cluster's
+# table that the awk condition ROWS keeps, as launched on 16 ranks, with the latency probe
+# LATENCIES and its SPREAD (each left out when empty); NODES "1": one rank a node
+# (one_a_node).
+flat_table() {
     {
         echo "# schema: 1"
         echo "# launch_np: 16"
-        [ -z "$1" ] || echo "# rank_latency_us: $1"
-        [ -z "${2:-}" ] || echo "# rank_latency_spread: $2"
+        [ -z "$3" ] || echo "# rank_latency_us: $3"
+        [ -z "$4" ] || echo "# rank_latency_spread: $4"
+        [ -z "$5" ] || one_a_node
         grep -m1 '^pattern,' "$top_srcdir/data/sim-flat.csv"
-        awk -F, '$1 == "alltoall" && ($2 == 2 || $2 == 4 || $2 == 8)' "$top_srcdir/data/sim-flat.csv"
-    } >t.csv
+        awk -F, "$2" "$top_srcdir/data/sim-flat.csv"
+    } >"$1"
+}
+
+# table LATENCIES [SPREAD [NODES]]: t.csv, alltoall at np 2, 4, 8.
+table() {
+    flat_table t.csv '$1 == "alltoall" && ($2 == 2 || $2 == 4 || $2 == 8)' "$1" "${2:-}" "${3:-}"
 }
 near=1,1,1,1,1,1,1
 far=3,3,3,3,3,3,3,3
@@ -69,16 +85,9 @@ check "30% farther with a 25% spread: not resolved, the answer without the key" 
     cmp -s none.csv noisy.csv
 
 # The estimate from np=2 alone follows the same rule: np=2's rank 1 is the reach measured.
-# table2 LATENCIES: t2.csv, the ping-pong and alltoall at np 2 of 16 launched ranks.
+# table2 LATENCIES [NODES]: t2.csv, the ping-pong and alltoall at np 2, spread 0.
 table2() {
-    {
-        echo "# schema: 1"
-        echo "# launch_np: 16"
-        [ -z "$1" ] || echo "# rank_latency_us: $1"
-        echo "# rank_latency_spread: 0"
-        grep -m1 '^pattern,' "$top_srcdir/data/sim-flat.csv"
-        awk -F, '($1 == "alltoall" || $1 == "pingpong") && $2 == 2' "$top_srcdir/data/sim-flat.csv"
-    } >t2.csv
+    flat_table t2.csv '($1 == "alltoall" || $1 == "pingpong") && $2 == 2' "$1" 0 "${2:-}"
 }
 table2 "1,3,3,3,3,3,3,3,3,3,3,3,3,3,3"
 run "$COMMFIT" fit -q -i t2.csv -o np2.json
@@ -93,6 +102,23 @@ run "$COMMFIT" fit -q -i t2.csv -o np2eq.json
 run "$COMMFIT" predict -m np2eq.json -p alltoall -n 8 -b 64K -f csv
 check "every rank as near as rank 1: bounded, marked np" \
     awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' "$T/out"
+
+# Both rules at once, one rank a node: np spans more nodes than was measured and reaches a
+# farther tier. The note gives both reasons (it gave the tier's alone), the nodes' first.
+table "$near,$far" 0 1
+run "$COMMFIT" fit -q -i t.csv -o both.json
+run "$COMMFIT" predict -m both.json -p alltoall -n 16 -b 64K -f csv
+check "across-np, more nodes and a farther tier: marked np+nodes+tier, no upper bound" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && $11 == "np+nodes+tier") }' "$T/out"
+check "its note gives the nodes' reason and the tier's" \
+    grep -q 'np=16 spans 16 nodes, the largest fitted np=8 spanned 8: contention on links they share was measured up to 8 nodes only; np=16 reaches ranks 3 us from rank 0, the fitted np (to 8) at most 1 us (latency probe at launch)' "$T/out"
+table2 "1,3,3,3,3,3,3,3,3,3,3,3,3,3,3" 1
+run "$COMMFIT" fit -q -i t2.csv -o both2.json
+run "$COMMFIT" predict -m both2.json -p alltoall -n 8 -b 64K -f csv
+check "from np=2, more nodes and a farther tier: marked np+nodes+tier, no upper bound" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && $11 == "np+nodes+tier") }' "$T/out"
+check "its note gives both reasons, without the nodes' 'the interval assumes none'" \
+    grep -q 'np=8 spans 8 nodes, np=2 spanned 2: contention on links they share was never measured; np=8 reaches ranks 3 us from rank 0, np=2.s rank 1 1 us (latency probe at launch)' "$T/out"
 
 # The answer itself adds the probe's extra latency to the steps that reach the farther ranks,
 # where the library's rules say which algorithm runs (SMPI's mpich selector here: bcast is a
@@ -125,10 +151,10 @@ check "the note says what was added, and for which ranks" \
     grep -q "the answer adds 1 us: the latency probe's extra latency, 2 us over 1 step of the two-level binomial tree reaching ranks beyond the fitted np's 1 us, times the 50% of the ranks that wait on it (the time is the ranks' mean)" "$T/out"
 run "$COMMFIT" report -q -m grid0.json -o grep0
 run "$COMMFIT" report -q -m grid.json -o grep1
-ext grep0/np-bcast.dat | awk '$1 == 16' >ext0.rows
-ext grep1/np-bcast.dat | awk '$1 == 16' >ext1.rows
+ext grep0/np-bcast.dat | awk '$1 == 16' >tierb0.rows
+ext grep1/np-bcast.dat | awk '$1 == 16' >tierb1.rows
 check "the report's np plot adds the same at np 16, each size (1 B, 16 KiB, 2 MiB)" \
-    sh -c 'test $(wc -l <ext1.rows) = 3 && paste ext0.rows ext1.rows | awk "{ d = \$6 - \$2; if (d < 0.9999 || d > 1.0001 || \$7 != \$3 || \$8 != \"inf\") bad = 1 } END { exit bad }"'
+    sh -c 'test $(wc -l <tierb1.rows) = 3 && paste tierb0.rows tierb1.rows | awk "{ d = \$6 - \$2; if (d < 0.9999 || d > 1.0001 || \$7 != \$3 || \$8 != \"inf\") bad = 1 } END { exit bad }"'
 run "$COMMFIT" predict -m grid.json -p bcast -n 8 -b 1 -f csv
 check "at a fitted np: nothing added" sh -c '! grep -q "extra latency" "$1"' sh "$T/out"
 # A reduce's data flows to the root: only the root waits on the step from rank 8, 1 of the
@@ -146,5 +172,13 @@ expect_rc 0 "a rank_latency_us of the wrong length does not stop predict"
 grep_err "^commfit: predict: warning: bad.json: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); predict ignores it$" \
     "warns that it ignores it"
 check "and answers as without it" cmp -s none.csv "$T/out"
+# The report's np plot reads the same metadata: it says so too, once, and draws as without.
+run "$COMMFIT" report -m bad.json -o repbad
+expect_rc 0 "a rank_latency_us of the wrong length does not stop report"
+grep_err "^commfit: report: warning: bad.json: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); report ignores it$" \
+    "report warns that it ignores it"
+check "once" test "$(grep -c rank_latency_us "$T/err")" -eq 1
+ext repbad/np-alltoall.dat >extbad.rows
+check "and its np plot is drawn as without it" cmp -s ext0.rows extbad.rows
 
 done_testing

@@ -2,15 +2,13 @@
 # the three sources, extrapolation marks, intervals, formats, formulas and every refusal.
 . "$top_srcdir/tests/setup.sh"
 
-HEADER=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
-
 # table NPS: pingpong at np=2 (alpha 1 us, beta 1e-4 us/B), alltoall = (p-1)(2 + 2e-4 m)
 # (pairwise exchange) at each of NPS and allreduce = L (1.5 + 2e-4 m) up to 2 KiB
 # (recursive doubling), 3 L + 3e-4 (p-1)/p m above (Rabenseifner), all with +-2%
 # deterministic wiggle, sizes 0..2 MiB.
 table() {
     echo "# schema: 1"
-    echo "$HEADER"
+    echo "$HDR"
     awk -v nps="$1" 'BEGIN {
         n = split(nps, P, ","); i = 0
         for (k = 0; k <= 22; k++) {
@@ -154,7 +152,7 @@ check "a collective has no bandwidth" test "$(field 8)" = ""
 # from 1 MiB up), the gap (512 KiB, 1 MiB) holds no measured size
 {
     echo "# schema: 1"
-    echo "$HEADER"
+    echo "$HDR"
     awk 'BEGIN { for (k = 0; k <= 23; k++) { m = k == 0 ? 0 : 2 ^ (k - 1)
         t = m <= 8192 ? 0.3 + 8.5e-5 * m : m <= 524288 ? 3.6 + 1.09e-4 * m : -90 + 2.02e-4 * m
         t *= 1 + 0.01 * sin(k * 1.7)
@@ -230,7 +228,7 @@ check "json: null times and the note" grep -q '"t_us": null, "lo_us": null, "hi_
 # (0), and any other size answers the same, said in the note.
 {
     echo "# schema: 1"
-    echo "$HEADER"
+    echo "$HDR"
     awk 'BEGIN { for (k = 0; k <= 22; k++) { m = k == 0 ? 0 : 2 ^ (k - 1)
         t = (1 + 1e-4 * m) * (1 + 0.02 * sin(k * 1.7))
         printf "pingpong,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, t, t, t, t, m / (1.048576 * t) }
@@ -366,7 +364,7 @@ check "--formula --lang python from the across-np model" grep -q '^def T_allredu
 # --- a derived datatype: T(m, b) = 3 + 1e-4 m + 0.05 b
 {
     echo "# schema: 1"
-    echo "$HEADER"
+    echo "$HDR"
     awk 'BEGIN { for (k = 10; k <= 20; k++) { m = 2 ^ k
         for (b = 1; b <= 64; b *= 4) { i++; t = (3 + m * 1e-4 + 0.05 * b) * (1 + 0.01 * sin(i))
             printf "pingpong,2,%d,vector,%d,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, b, t, t, t, t, m / (1.048576 * t) }
@@ -460,7 +458,7 @@ Try 'commfit predict --help'." "--blocks with a byte fit: says what it goes with
 # 0 bytes only, with its 95% half-width over 5 samples
 barriers() {
     echo "# schema: 1"
-    echo "$HEADER"
+    echo "$HDR"
     awk -v nps="$1" 'BEGIN {
         for (k = 0; k <= 22; k++) {
             m = k == 0 ? 0 : 2 ^ (k - 1); t = 1 + 1e-4 * m

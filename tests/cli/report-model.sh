@@ -2,6 +2,7 @@
 # formulas in the plots, saturation marks, residual plots, the model's tables in the
 # page, and the defaults (newest model, the table it names).
 . "$top_srcdir/tests/setup.sh"
+. "$top_srcdir/tests/cli/report-helpers.sh"
 
 mkdir data models
 awk -f "$top_srcdir/tests/cli/report-table.awk" >data/run.csv
@@ -14,24 +15,8 @@ awk -f "$top_srcdir/tests/cli/report-table.awk" >data/run.csv
 check "commfit fit ends with the command that draws its report" \
     test "$(tail -n 1 fit.err)" = "commfit: fit: draw the report with: commfit report -m models/run.json"
 
-gp=${GNUPLOT:-}
-[ -n "$gp" ] || gp=$(command -v gnuplot || true)
 have_python=0
 command -v python3 >/dev/null 2>&1 && have_python=1
-
-elements() { grep -c 'id="gnuplot_plot_[0-9]*"' "$1" || true; }
-
-# links_ok DIR: every src= and href= of DIR/index.html names a file in DIR.
-links_ok() {
-    refs=$(grep -o -E '(src|href)="[^"#][^"]*"' "$1/index.html" | sed 's/^[a-z]*="//; s/"$//')
-    [ -n "$refs" ] || return 1
-    for f in $refs; do
-        case $f in
-        */* | *:*) echo "#   $f is not a file of the folder"; return 1 ;;
-        esac
-        [ -f "$1/$f" ] || { echo "#   $f does not exist"; return 1; }
-    done
-}
 
 # Without arguments: the newest model in models/ and the table it names.
 if [ -n "$gp" ]; then

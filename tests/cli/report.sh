@@ -2,13 +2,9 @@
 # curves, a page that links only to files that exist, gnuplot missing or failing, an
 # interrupted run, and the folder rules.
 . "$top_srcdir/tests/setup.sh"
+. "$top_srcdir/tests/cli/report-helpers.sh"
 
 awk -f "$top_srcdir/tests/cli/report-table.awk" >t.csv
-
-# The gnuplot the tests use to check what report draws; the drawing checks are skipped
-# on a machine without one.
-gp=${GNUPLOT:-}
-[ -n "$gp" ] || gp=$(command -v gnuplot || true)
 
 # wellformed FILE: parses as XML (python3, else xmllint).
 if command -v python3 >/dev/null 2>&1; then
@@ -18,21 +14,6 @@ elif command -v xmllint >/dev/null 2>&1; then
 else
     wellformed() { return 2; }
 fi
-
-# elements FILE: plot elements gnuplot drew (each one group in the SVG).
-elements() { grep -c 'id="gnuplot_plot_[0-9]*"' "$1" || true; }
-
-# links_ok DIR: every src= and href= of DIR/index.html names a file in DIR.
-links_ok() {
-    refs=$(grep -o -E '(src|href)="[^"#][^"]*"' "$1/index.html" | sed 's/^[a-z]*="//; s/"$//')
-    [ -n "$refs" ] || return 1
-    for f in $refs; do
-        case $f in
-        */* | *:*) echo "#   $f is not a file of the folder"; return 1 ;;
-        esac
-        [ -f "$1/$f" ] || { echo "#   $f does not exist"; return 1; }
-    done
-}
 
 # The plots this table supports, with the plot elements each draws.
 plots="time-allreduce:3 time-alltoall:3 time-pingpong:1 time-sendrecv:1

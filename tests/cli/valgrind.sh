@@ -49,7 +49,6 @@ vcheck() {
     fi
 }
 
-HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps
 {
     echo "# schema: 1"
     echo "$HDR"

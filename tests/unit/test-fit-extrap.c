@@ -57,20 +57,29 @@ static void exact(void)
     rows_free(&v);
 }
 
-/* Measured to 1 MiB with 2% noise, the bandwidth halving from 1 MiB (the largest size
- * only), and the truth at 2 to 16 MiB on the slow line: the backtest (refit up to 512 KiB,
- * read at 1 MiB) sees the edge, and the widened intervals hold the truth beyond, which the
- * regression's own interval does not. */
-static void cache_edge(void)
+/* The cache-edge fit: auto on ping-pong rows measured to 1 MiB with 2% noise (seed 11),
+ * the bandwidth halving from 1 MiB (the largest size only). cf_fit_group's status. */
+static int edge_fit(cf_fit *f, cf_error *e)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 11);
     rows v = {0};
     table(&v, 0, 21, 1048576, 2.0, rng, 0.02);
     cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    int rc = cf_fit_group("auto", &in, f, e);
+    rows_free(&v);
+    gsl_rng_free(rng);
+    return rc;
+}
+
+/* The cache-edge fit and the truth at 2 to 16 MiB on the slow line: the backtest (refit up
+ * to 512 KiB, read at 1 MiB) sees the edge, and the widened intervals hold the truth
+ * beyond, which the regression's own interval does not. */
+static void cache_edge(void)
+{
     cf_fit f;
     cf_error e;
-    ok(cf_fit_group("auto", &in, &f, &e) == 0, "cache edge: auto fits (%s)", f.model);
+    ok(edge_fit(&f, &e) == 0, "cache edge: auto fits (%s)", f.model);
     is_int((long long)f.bt.fitted_to_bytes, 524288, "cache edge: refitted up to 512 KiB");
     ok(f.bt.err_per_doubling > 0.1, "cache edge: the backtest misses (%.3f per doubling)",
        f.bt.err_per_doubling);
@@ -87,8 +96,6 @@ static void cache_edge(void)
     is_int(held, 4, "cache edge: the widened intervals hold the truth at 2 to 16 MiB");
     ok(held0 < 4, "cache edge: the regression's own interval holds it at %d of 4", held0);
     cf_fit_clear(&f);
-    rows_free(&v);
-    gsl_rng_free(rng);
 }
 
 /* Below the measured sizes: the same widening per doubling of min_bytes / bytes, 0 bytes
@@ -147,20 +154,13 @@ static void below_and_half(void)
 /* The model file of the cache-edge fit, as text. */
 static char *edge_file(json_t **root)
 {
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, 11);
-    rows v = {0};
-    table(&v, 0, 21, 1048576, 2.0, rng, 0.02);
-    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
     cf_fit f;
     cf_error e;
     cf_modelset *ms = cf_modelset_alloc();
-    if (cf_fit_group("auto", &in, &f, &e) != 0 || cf_modelset_add(ms, &f) != 0)
+    if (edge_fit(&f, &e) != 0 || cf_modelset_add(ms, &f) != 0)
         return NULL;
     *root = cf_modelset_to_json(ms, &e);
     cf_modelset_free(ms);
-    rows_free(&v);
-    gsl_rng_free(rng);
     return json_dumps(*root, JSON_REAL_PRECISION(17));
 }
 

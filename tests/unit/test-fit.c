@@ -742,7 +742,7 @@ static void datatype_protocols(void)
     near(g[1], 8, 1e-6, "datatype protocols, exact: 8 ns per block from 16 KiB");
     char t[512];
     cf_fit_per_block_text(&f, t, sizeof t);
-    is_str(t, "per block 0.5 ns [0.5, 0.5] (m <= 8 KiB), 8 ns [8, 8] (m >= 15.6 KiB)",
+    is_str(t, "per block 0.5 ns [0.5, 0.5] (m <= 8 KiB), 8 ns [8, 8] (m >= 16000 B)",
            "datatype protocols, exact: the cost per block of each segment, labelled");
     cf_prediction p;
     static const double at[][2] = {{4096, 1}, {4096, 7}, {1 << 20, 1}, {1 << 20, 1000}};

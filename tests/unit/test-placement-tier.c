@@ -164,7 +164,8 @@ int main(void)
     ok(!tier("1,1,1.19", "0", "1e-07", 2, 4), "within 10%% and one 0.1 us tick: not resolved");
     ok(tier("1,1,1.21", "0", "1e-07", 2, 4), "beyond 10%% and one tick: a tier");
 
-    /* Values that do not read: ignored, with the reason for predict's warning. */
+    /* Values that do not read: ignored, with the reason for the warning of predict and
+     * report (each says that it ignores it). */
     const char *bad[][7] = {
         {"launch_np", "4", "rank_latency_us", "1,x,2", NULL},
         {"launch_np", "4", "rank_latency_us", "1,-1,2", NULL},
@@ -174,8 +175,9 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         beyond(bad[i], 2, 4, &u, note, sizeof note, w, sizeof w);
-        ok(!u.tier && note[0] == '\0' && strstr(w, "predict ignores it") != NULL,
-           "bad probe %zu ignored: %s", i, w);
+        ok(!u.tier && note[0] == '\0' && strncmp(w, "metadata rank_latency_us '", 26) == 0 &&
+               strstr(w, "ignores") == NULL,
+           "bad probe %zu ignored, the reason without the command: %s", i, w);
     }
     /* A timer coarser than a round trip records 0: read as below one tick, not refused. */
     const char *coarse[] = {"launch_np", "4", "rank_latency_us", "0,0,2",
@@ -204,6 +206,29 @@ int main(void)
     beyond(spread, 2, 4, &u, note, sizeof note, w, sizeof w);
     ok(u.nodes && !u.network && u.tier && strstr(note, "reaches ranks 3 us") != NULL,
        "nodes spanned and a farther tier: the tier's note (%s)", note);
+    is_str(note,
+           "np=4 spans 4 nodes, the largest fitted np=2 spanned 2: contention on links they "
+           "share was measured up to 2 nodes only; np=4 reaches ranks 3 us from rank 0, the "
+           "fitted np (to 2) at most 1 us (latency probe at launch): the network beyond "
+           "(another switch, group or more hops) was never measured, so the interval has no "
+           "upper bound (measure at np=4 to know it)",
+           "and the nodes' note before it: both reasons");
+    {
+        cf_modelset *ms = with_meta(spread);
+        cf_placement p;
+        if (cf_placement_read(ms, &p) != 0)
+            abort();
+        cf_placement_unmeasured(&p, 4, &u, note, sizeof note);
+        ok(u.nodes && !u.network && u.tier, "from np=2: nodes spanned and a farther tier");
+        is_str(note,
+               "np=4 spans 4 nodes, np=2 spanned 2: contention on links they share was never "
+               "measured; np=4 reaches ranks 3 us from rank 0, np=2's rank 1 1 us (latency "
+               "probe at launch): the network beyond (another switch, group or more hops) was "
+               "never measured, so the interval has no upper bound (measure at np=4 to know it)",
+               "from np=2: both reasons, the interval assuming nothing of contention");
+        cf_placement_free(&p);
+        cf_modelset_free(ms);
+    }
     extra_tests();
     return tap_done();
 }

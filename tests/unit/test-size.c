@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/size.h"
 #include "tap.h"
@@ -105,15 +106,71 @@ int main(void)
     is_str(f, "1.5 MiB", "format 1.5 MiB");
     cf_size_format(1000, f, sizeof f);
     is_str(f, "1000 B", "format 1000");
-    cf_size_format(1047552 + 512, f, sizeof f);
-    is_str(f, "1024 KiB", "format 1023.5 KiB: whole digits, no exponent");
-    cf_size_format(1000 * 1024 + 100, f, sizeof f);
-    is_str(f, "1000 KiB", "format 1000.1 KiB: no exponent");
-    cf_size_format(1040000, f, sizeof f);
-    is_str(f, "1016 KiB", "format 1015.6 KiB: no exponent");
+    cf_size_format(1023 * 1024, f, sizeof f);
+    is_str(f, "1023 KiB", "format 1023 KiB: whole digits, no exponent");
+    cf_size_format(1000 * 1024, f, sizeof f);
+    is_str(f, "1000 KiB", "format 1000 KiB: no exponent");
     cf_size_format(5 * 1024 + 512, f, sizeof f);
     is_str(f, "5.5 KiB", "format 5.5 KiB");
+    cf_size_format(1310720, f, sizeof f);
+    is_str(f, "1.25 MiB", "format 1.25 MiB: an exact fraction");
+    cf_size_format((uint64_t)2 << 40, f, sizeof f);
+    is_str(f, "2 TiB", "format 2 TiB (above what a size option takes: memory)");
+    /* Not a whole number of its unit at three digits: the bytes, never a size it is not. */
+    cf_size_format(4192000, f, sizeof f);
+    is_str(f, "4192000 B", "format 4192000: not '4 MiB' (4194304)");
+    cf_size_format(1047552 + 512, f, sizeof f);
+    is_str(f, "1048064 B", "format 1023.5 KiB: not '1024 KiB'");
+    cf_size_format(1000 * 1024 + 100, f, sizeof f);
+    is_str(f, "1024100 B", "format 1000.1 KiB: not '1000 KiB'");
+    cf_size_format(1040000, f, sizeof f);
+    is_str(f, "1040000 B", "format 1015.6 KiB: not '1016 KiB'");
+    cf_size_format(1394606, f, sizeof f);
+    is_str(f, "1394606 B", "format 1.33 MiB and a little: the bytes");
+    cf_size_format(4194305, f, sizeof f);
+    is_str(f, "4194305 B", "format 4 MiB + 1: the bytes");
+    /* What is shown reads back as the size shown: "4 MiB" as --bytes 4MiB, "4192000 B" as
+     * --bytes 4192000B; a fraction ("1.5 MiB") is refused, never misread. */
+    {
+        static const uint64_t sizes[] = {
+            0,       1,       999,     1000,    1023,     1024,     1025,     1536,
+            4095,    4096,    65535,   65536,   100000,   1000000,  1048575,  1048576,
+            1048577, 4192000, 4194304, 8388607, 10485760, 10485761, 1u << 30, (1u << 30) + 512};
+        int bad = 0;
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            char typed[32], *q = typed;
+            cf_size_format(sizes[i], f, sizeof f);
+            for (const char *c = f; *c; c++)
+                if (*c != ' ')
+                    *q++ = *c;
+            *q = '\0';
+            uint64_t back;
+            cf_error e;
+            cf_error_clear(&e);
+            if (strchr(typed, '.') == NULL &&
+                (cf_size_parse(typed, &back, &e) != 0 || back != sizes[i])) {
+                printf("#   %llu shown as '%s'\n", (unsigned long long)sizes[i], f);
+                bad++;
+            }
+        }
+        ok(bad == 0, "every size shown reads back as itself");
+    }
+    /* An estimate is a figure at three digits, as times are. */
+    cf_size_format_estimate(4192000, f, sizeof f);
+    is_str(f, "4 MiB", "estimate 4192000: 3 significant digits");
+    cf_size_format_estimate(1040000, f, sizeof f);
+    is_str(f, "1016 KiB", "estimate 1015.6 KiB: whole digits, no exponent");
+    cf_size_format_estimate(12.6, f, sizeof f);
+    is_str(f, "12.6 B", "estimate 12.6 B");
     ok(cf_sig_prec(0.5, 2) == 2 && cf_sig_prec(770.4, 2) == 3 && cf_sig_prec(-12345, 3) == 5,
        "cf_sig_prec: the whole digits when they are more");
+    /* Rounding up to the next power of ten adds a whole digit: no exponent form then. */
+    ok(cf_sig_prec(999.6, 3) == 4 && cf_sig_prec(99.97, 2) == 3 && cf_sig_prec(-9999.7, 3) == 5 &&
+           cf_sig_prec(9.996, 3) == 3,
+       "cf_sig_prec: a value that rounds up to a power of ten gets its whole digit");
+    cf_size_format_estimate(999.7 * 1024, f, sizeof f);
+    is_str(f, "999.7 KiB", "estimate 999.7 KiB: not '1e+03 KiB'");
+    cf_size_format_estimate(999.97 * 1024, f, sizeof f);
+    is_str(f, "1000 KiB", "estimate 999.97 KiB: 1000 KiB");
     return tap_done();
 }
