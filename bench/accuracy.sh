@@ -7,20 +7,23 @@
 #      p90 <= 30%, coverage >= 90%
 #   3  bisection-limited network: data/sim-fattree, fit np 2-32, predict np 64:
 #      median <= 15%, p90 <= 40%, coverage >= 80%
-#   3t a platform the models were not developed on: data/sim-torus (a 3-D torus, the
-#      held-out platform of stop 24, a development platform since), fit np 2-16 and fit
-#      np 2-32, predict np 64, judged by goal 3's targets (median <= 15%, p90 <= 40%,
-#      coverage >= 80%): the hops and links a step crosses grow with np there; each split also
-#      judged without the table's latency probe (", no probe"): the across-np interval's own
-#      figures, where with the probe np 64's farther ranks leave it without an upper bound
-#   H  a held-out platform: data/sim-dragonfly (4 groups of 32 nodes, one link between
-#      groups), simulated at stop 24 after that stop's changes were made and never used to
-#      develop one; fit np 2-16 and np 2-32, predict np 64 (the first np across groups),
+#   3t platforms the models were once held out on and developed on since, each fit np 2-16
+#      and fit np 2-32, predict np 64, judged by goal 3's targets (median <= 15%, p90 <= 40%,
+#      coverage >= 80%), and each split also judged without the table's latency probe
+#      (", no probe"): the across-np interval's own figures, where with the probe np 64's
+#      farther ranks leave it without an upper bound:
+#      data/sim-torus (a 3-D torus: the hops and links a step crosses grow with np), held
+#      out at stop 24; data/sim-dragonfly (4 groups of 32 nodes, one link between groups),
+#      held out at stop 24, developed on at stop 25 (the probe's latency in the answer);
+#      data/sim-racks (4 racks of 8 four-core nodes, one uplink a rack), held out at stop 25
+#      and judged once, then the share of the ranks that wait on a step (6d276be) was shaped
+#      after its reduce and allgather points
+#   H  the held-out platform: data/sim-pods (a three-level fat tree of 64 dual-core nodes,
+#      np 64 the first across two pods), simulated at stop 25 after that stop's changes
+#      were made and never used to develop one; fit np 2-16 and np 2-32, predict np 64,
 #      judged by goal 3's targets, with and without its latency probe as 3t. Keep it held
-#      out: a change tuned on it makes it a development platform (as the torus became), and
-#      the next held-out platform is needed. (Stop 24 extended the probe's tier rule to the
-#      estimate from np=2 after seeing this platform's np 2 -> 16 coverage, a figure these
-#      lines do not print; that figure is no longer held out.)
+#      out: a change tuned on it makes it a development platform (as the others became),
+#      and the next held-out platform is needed.
 #   4  from np=2 alone (data/sim-flat fitted at np 2): np 16, median <= 20%,
 #      coverage >= 90%, median width <= 5x
 #   6  held-out sizes of the real tables: bench/heldout-sizes.sh, per table no worse than
@@ -167,10 +170,12 @@ tiered() {
         done
     done
 }
-# 3t: the torus, held out at stop 24 and a development platform since.
+# 3t: platforms once held out, development platforms since.
 tiered 3t torus dev
+tiered 3t dragonfly dev
+tiered 3t racks dev
 # H: the held-out platform.
-tiered H dragonfly "held out"
+tiered H pods "held out"
 
 # 4: from np=2 alone.
 for sel in "" -ompi; do
