@@ -241,6 +241,7 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
         return 0;
     }
     cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, &u, s->note, sizeof s->note);
+    s->unmeasured = u;
     s->np_extra = 1; /* np=2's ping-pong carried to another pattern, at any np */
     s->nodes_extra = u.nodes;
     s->tier_extra = u.tier;
@@ -425,6 +426,26 @@ static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
     return cf_near_predict(s->near, m, pr);
 }
 
+/* The note of what the latency probe added to an answer (cf_tier_added), the steps of alg
+ * reaching ranks beyond reach's latency far_us; nothing where nothing was added. */
+static void note_tier_added(cf_predict_answer *out, const cf_tier_added *add, const char *alg,
+                            const char *reach, double far_us)
+{
+    if (!(add->us > 0))
+        return;
+    char part[400], steps[200];
+    snprintf(steps, sizeof steps,
+             "%.3g us over %g step%s of the %s reaching ranks beyond %s %.3g us",
+             add->us / add->share, add->steps, add->steps == 1 ? "" : "s", alg, reach, far_us);
+    if (add->share < 1)
+        snprintf(part, sizeof part,
+                 "the answer adds %.3g us: the latency probe's extra latency, %s, times the "
+                 "%.3g%% of the ranks that wait on it (the time is the ranks' mean)",
+                 add->us, steps, 100 * add->share);
+    else
+        snprintf(part, sizeof part, "the answer adds the latency probe's extra latency: %s", steps);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
 static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
                        cf_error *e)
 {
@@ -490,23 +511,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         cf_placement_across_low(c->across, &s->unmeasured, m, &est);
         cf_tier_added add;
         cf_placement_across_tier(&c->place, c->across, &s->unmeasured, np, m, &est, &add);
-        if (add.us > 0) {
-            char part[400], steps[200];
-            snprintf(steps, sizeof steps,
-                     "%.3g us over %g step%s of the %s reaching ranks beyond the fitted np's "
-                     "%.3g us",
-                     add.us / add.share, add.steps, add.steps == 1 ? "" : "s", est.algorithm,
-                     s->unmeasured.far_fitted_us);
-            if (add.share < 1)
-                snprintf(part, sizeof part,
-                         "the answer adds %.3g us: the latency probe's extra latency, %s, times "
-                         "the %.3g%% of the ranks that wait on it (the time is the ranks' mean)",
-                         add.us, steps, 100 * add.share);
-            else
-                snprintf(part, sizeof part,
-                         "the answer adds the latency probe's extra latency: %s", steps);
-            cf_note_join(out->bnote, sizeof out->bnote, part);
-        }
+        note_tier_added(out, &add, est.algorithm, "the fitted np's", s->unmeasured.far_fitted_us);
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
@@ -514,6 +519,10 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     } else {
         cf_estimate est;
         cf_p2p_predict(&c->as->pp, c->coll, c->datatype, np, m, &est);
+        cf_tier_added add;
+        cf_placement_p2p_tier(&c->place, c->as->pp.rules, c->coll, &s->unmeasured, np, m, &est,
+                              &add);
+        note_tier_added(out, &add, est.algorithm, "np=2's rank 1", s->unmeasured.far_fitted_us);
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;

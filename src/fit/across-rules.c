@@ -715,6 +715,31 @@ static int span_distances(cf_step_span *out, int *k, int max, long p, double eac
     return 0;
 }
 
+/* The algorithms of the point-to-point estimate (cf_colls' algs, MPICH's) as the rules'
+ * algorithms: how their steps run, for the latency probe (cf_steps_spans). */
+static const cf_rule_alg coll_alg_rules[] = {
+    {"binomial tree", CF_STEPS_LG, CF_LAT_STEPS},
+    {"recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS},
+    {"ring", CF_STEPS_RING, CF_LAT_CHAIN},
+    {"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS},
+    {"Bruck", CF_STEPS_BRUCK_ALLTOALL, CF_LAT_STEPS},
+    {"pairwise exchange", CF_STEPS_RING, CF_LAT_STEPS},
+    {"dissemination", CF_STEPS_LG, CF_LAT_STEPS},
+    {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_STEPS},
+    {"linear", CF_STEPS_RING, CF_LAT_ONCE},
+    {"recursive halving", CF_STEPS_LG, CF_LAT_STEPS},
+};
+
+int cf_coll_alg_rule(const char *name, cf_rule_alg *out)
+{
+    for (size_t i = 0; i < sizeof coll_alg_rules / sizeof coll_alg_rules[0]; i++)
+        if (strcmp(coll_alg_rules[i].name, name) == 0) {
+            *out = coll_alg_rules[i];
+            return 0;
+        }
+    return -1;
+}
+
 /* The tier boundaries a ring's chain crosses (CF_LAT_CHAIN): into the farther ranks and back
  * out at the wrap, at least; rings over more groups of ranks cross more. */
 #define CF_RING_CROSSINGS 2.0

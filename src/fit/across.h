@@ -161,6 +161,9 @@ typedef struct cf_step_span {
     double count;
 } cf_step_span;
 int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max);
+/* The algorithm of the point-to-point estimate named name (a cf_colls algorithm) as a rule
+ * algorithm, for cf_steps_spans; -1 for one without steps (a point-to-point message). */
+int cf_coll_alg_rule(const char *name, cf_rule_alg *out);
 
 #define CF_GRID_MAX 768
 #define CF_UNIT_MAX 64

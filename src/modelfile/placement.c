@@ -395,26 +395,62 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
     return extra;
 }
 
+/* The share of np ranks whose finish waits on a step that reaches past the ranks fitted np
+ * reached. The table's time is the mean over the ranks of each one's time in the call
+ * (measure's coll_timing, IMB's t_avg), so a step that waits longer counts for the ranks
+ * whose finish waits on it: every rank where data goes from all to all; the ranks the root
+ * reaches through the farther tier (those beyond the fitted np) where data flows from a
+ * root (bcast, scatter); the root alone where it flows to one (reduce, gather), whose
+ * other ranks leave once their part is sent. */
+static double waiting_share(const char *pattern, long fitted, long np)
+{
+    const cf_coll *c = cf_pattern_facts(pattern);
+    if (c == NULL || !c->rooted)
+        return 1.0;
+    return cf_coll_to_root(c) ? 1.0 / (double)np : (double)(np - fitted) / (double)np;
+}
+
+/* Adds to est what algorithm r's steps wait at np beyond fitted (cf_placement_tier_extra,
+ * times waiting_share), where u leaves the interval without an upper bound: the addition
+ * never meets a finite one. */
+static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *pattern,
+                     const cf_rule_alg *r, long fitted, long np, cf_estimate *est,
+                     cf_tier_added *added)
+{
+    if (!cf_unmeasured_unbounded(u))
+        return;
+    added->share = waiting_share(pattern, fitted, np);
+    added->us = added->share * cf_placement_tier_extra(p, fitted, np, r, &added->steps);
+    est->t_us += added->us;
+    est->hi_us += added->us; /* kept above the time until the caller drops it */
+}
+
 void cf_placement_across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
                               long np, double m, cf_estimate *est, cf_tier_added *added)
 {
     *added = (cf_tier_added){0.0, 0.0, 1.0};
     cf_rule_alg r;
-    if (!u->tier || a->nnp == 0 || est->algorithm == NULL ||
+    if (a->nnp == 0 || est->algorithm == NULL ||
         cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) != 0 ||
         strcmp(r.name, est->algorithm) != 0)
         return;
-    /* The table's time is the mean over the ranks of each one's time in the call (measure's
-     * coll_timing, IMB's t_avg), so a step that waits longer counts for the ranks whose
-     * finish waits on it: every rank where data goes from all to all; the ranks the root
-     * reaches through the farther tier (those beyond the fitted np) where data flows from a
-     * root (bcast, scatter); the root alone where it flows to one (reduce, gather), whose
-     * other ranks leave once their part is sent. */
-    long fitted = a->np[a->nnp - 1];
-    const cf_coll *c = cf_pattern_facts(a->pattern);
-    if (c != NULL && c->rooted)
-        added->share = cf_coll_to_root(c) ? 1.0 / (double)np : (double)(np - fitted) / (double)np;
-    added->us = added->share * cf_placement_tier_extra(p, fitted, np, &r, &added->steps);
-    est->t_us += added->us;
-    est->hi_us += added->us; /* kept above the time until the caller drops it */
+    tier_add(p, u, a->pattern, &r, a->np[a->nnp - 1], np, est, added);
+}
+
+void cf_placement_p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
+                           const cf_unmeasured *u, long np, double m, cf_estimate *est,
+                           cf_tier_added *added)
+{
+    *added = (cf_tier_added){0.0, 0.0, 1.0};
+    cf_rule_alg r;
+    if (c == NULL || est->algorithm == NULL)
+        return;
+    /* The algorithm the estimate costed: the library's rules' where it names them, else
+     * the catalog's (MPICH's). */
+    int ruled = rules != NULL && rules[0] != '\0' &&
+                cf_rules_pick(rules, c->pattern, np, m, &r) == 0 &&
+                strcmp(r.name, est->algorithm) == 0;
+    if (!ruled && cf_coll_alg_rule(est->algorithm, &r) != 0)
+        return;
+    tier_add(p, u, c->pattern, &r, 2, np, est, added);
 }

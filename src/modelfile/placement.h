@@ -105,13 +105,19 @@ typedef struct cf_tier_added {
     double us, steps, share;
 } cf_tier_added;
 
-/* The across-np answer est of a at (np, m) where u (cf_placement_beyond_fitted) says np
- * reaches a farther tier: the grid's reading (the algorithm its rules pick there) raised by
- * cf_placement_tier_extra, times the share of the ranks that wait on those steps (all of
- * them where data goes from all to all; those beyond the fitted np where it flows from a
- * root; the root alone where it flows to one). Its lower bound stays, its upper bound is
- * the caller's to drop. */
+/* The across-np answer est of a at (np, m) where u (cf_placement_beyond_fitted) leaves the
+ * interval without an upper bound: the grid's reading (the algorithm its rules pick there)
+ * raised by cf_placement_tier_extra against the largest fitted np, times the share of the
+ * ranks that wait on those steps (all of them where data goes from all to all; those
+ * beyond the fitted np where it flows from a root; the root alone where it flows to one).
+ * Its lower bound stays, its upper bound is the caller's to drop. */
 void cf_placement_across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
                               long np, double m, cf_estimate *est, cf_tier_added *added);
+/* The same for the estimate from np=2 (est from cf_p2p_predict of pattern c at (np, m), u
+ * from cf_placement_unmeasured): the steps of its algorithm (rules' where the file names a
+ * library's rules) against np=2's rank 1. */
+void cf_placement_p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
+                           const cf_unmeasured *u, long np, double m, cf_estimate *est,
+                           cf_tier_added *added);
 
 #endif

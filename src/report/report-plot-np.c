@@ -140,6 +140,8 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
             continue;
         last = p;
         cf_placement_unmeasured(P->pl, p, &u, note, sizeof note);
+        cf_tier_added add;
+        cf_placement_p2p_tier(P->pl, P->r->across->pp.rules, P->est, &u, p, (double)m, &x, &add);
         if (cf_unmeasured_unbounded(&u))
             fprintf(sc->dat, "%ld %.6g %.6g inf\n", p, x.t_us, x.lo_us);
         else

@@ -97,6 +97,24 @@ check "from np=2 alone at np 8: no upper bound, marked np+tier" \
     awk -F, 'NR == 2 { exit !($6 > 0 && $7 == "inf" && $9 == "p2p-estimate" && $11 == "np+tier") }' "$T/out"
 check "its note names rank 1's latency" \
     grep -q "np=8 reaches ranks 3 us from rank 0, np=2's rank 1 1 us (latency probe at launch)" "$T/out"
+# Its answer adds the probe's extra latency as the across-np answer does, against rank 1:
+# pairwise exchange at np 8 (the catalog's, no library named) has 6 steps to partners 2-7
+# ranks away, each 2 us farther than rank 1.
+"$COMMFIT" predict -m np2.json -p alltoall -n 8 -b 64K -f csv >np2.csv
+table2 ""
+run "$COMMFIT" fit -q -i t2.csv -o np2none.json
+"$COMMFIT" predict -m np2none.json -p alltoall -n 8 -b 64K -f csv >np2none.csv
+check "from np=2 alone: the answer without the probe plus 6 steps' 2 us, lo the same" \
+    awk -F, 'NR == 2 { t = $5; lo = $6 } FNR == 2 && NR > 2 { exit !($5 > 0 && t - $5 > 11.9999 && t - $5 < 12.0001 && lo == $6) }' np2.csv np2none.csv
+check "and says so" grep -q "the answer adds the latency probe's extra latency: 12 us over 6 steps of the pairwise exchange reaching ranks beyond np=2's rank 1 1 us" np2.csv
+# est FILE: the rows of the point-to-point estimate's curve in an np plot's data.
+est() { awk '/^# \[[0-9]+\] point-to-point estimate/ { f = 1; next } /^# \[/ { f = 0 } f && !/^#/ && NF' "$1"; }
+run "$COMMFIT" report -q -m np2.json -o rep2
+run "$COMMFIT" report -q -m np2none.json -o rep2none
+est rep2/np-alltoall.dat >est1.rows
+est rep2none/np-alltoall.dat >est0.rows
+check "the report's estimate adds it too: higher at every np past 2, the same at 2" \
+    sh -c 'test -s est1.rows && paste est0.rows est1.rows | awk "{ if (\$1 != \$5 || (\$1 == 2 ? \$6 != \$2 : \$6 <= \$2) || \$7 != \$3) bad = 1 } END { exit bad }"'
 table2 "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"
 run "$COMMFIT" fit -q -i t2.csv -o np2eq.json
 run "$COMMFIT" predict -m np2eq.json -p alltoall -n 8 -b 64K -f csv

@@ -117,6 +117,29 @@ static void extra_tests(void)
     ok(x == 0 && steps == 0, "no probe: nothing");
 }
 
+/* Every algorithm of the point-to-point estimate's catalog has steps for the probe
+ * (cf_coll_alg_rule), but a single message: a catalog entry added without them would get
+ * no extra latency, silently. */
+static void catalog_tests(void)
+{
+    const char *missing = "none";
+    for (int i = 0; i < cf_ncolls; i++)
+        for (int j = 0; j < cf_colls[i].nalgs; j++) {
+            cf_rule_alg r;
+            const char *n = cf_colls[i].algs[j].name;
+            if (strcmp(n, "one message") != 0 && cf_coll_alg_rule(n, &r) != 0)
+                missing = n;
+        }
+    ok(strcmp(missing, "none") == 0, "every catalog algorithm has its steps for the probe (%s)",
+       missing);
+    cf_rule_alg r;
+    ok(cf_coll_alg_rule("ring", &r) == 0 && r.latency == CF_LAT_CHAIN,
+       "the catalog's ring: a chain");
+    ok(cf_coll_alg_rule("linear", &r) == 0 && r.latency == CF_LAT_ONCE,
+       "the catalog's linear: posted at once");
+    ok(cf_coll_alg_rule("one message", &r) != 0, "one message: no steps");
+}
+
 int main(void)
 {
     cf_unmeasured u;
@@ -230,5 +253,6 @@ int main(void)
         cf_modelset_free(ms);
     }
     extra_tests();
+    catalog_tests();
     return tap_done();
 }
