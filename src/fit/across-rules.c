@@ -647,8 +647,8 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     case CF_STEPS_RING2:
         s = 2.0 * (double)(p - 1) * T2(m / (double)p);
         break;
-    case CF_STEPS_PIPELINE: {
-        double seg = fmin(m, CF_PIPELINE_SEG);
+    case CF_STEPS_PIPELINE: { /* an empty message: one empty segment (not 0/0) */
+        double seg = m > 0 ? fmin(m, CF_PIPELINE_SEG) : CF_PIPELINE_SEG;
         s = ((double)(p - 2) + ceil(m / seg)) * T2(seg);
         break;
     }
@@ -659,7 +659,7 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
         s = T2(m) + (double)(p / 2 - 1) * T2(2.0 * m);
         break;
     case CF_STEPS_SEG_TREE: {
-        double seg = fmin(m, CF_SEG_TREE_SEG);
+        double seg = m > 0 ? fmin(m, CF_SEG_TREE_SEG) : CF_SEG_TREE_SEG;
         s = 2.0 * (double)(p - 1) / (double)p * ceil(m / seg) * T2(seg);
         break;
     }

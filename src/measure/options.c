@@ -489,8 +489,8 @@ static int parse_ddt(cf_measure_opts *o, cf_error *e)
     }
     if (need > mem) {
         char hn[32], hm[32];
-        cf_size_format(need, hn, sizeof hn);
-        cf_size_format(mem, hm, sizeof hm);
+        cf_size_format_estimate(need, hn, sizeof hn);
+        cf_size_format_estimate(mem, hm, sizeof hm);
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "--sizes: the derived datatypes need %s of buffers on this node, "
                             "which has %s of memory",
@@ -565,8 +565,8 @@ static int check_points(const cf_measure_opts *o, cf_error *e)
                     local = o->check ? (uint64_t)bnp[b] : 0;
                 if (local > 0 && per_rank > mem / local) {
                     char need[32], have[32];
-                    cf_size_format(per_rank * local, need, sizeof need);
-                    cf_size_format(mem, have, sizeof have);
+                    cf_size_format_estimate(per_rank * local, need, sizeof need);
+                    cf_size_format_estimate(mem, have, sizeof have);
                     rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                                       "--sizes: %s at np=%ld and %s needs %s of buffers on this "
                                       "node, which has %s of memory",

@@ -115,4 +115,11 @@ run "$COMMFIT" predict -m m.json -p bcast -n 64 -b 1K -f csv
 check "per call: the same from the grid's k-nomial tree" \
     awk -F, 'NR == 2 { exit !($10 ~ /knomial/) }' "$T/out"
 
+# An empty message under a pipeline or a segmented tree (Open MPI's bcast at np 3, its reduce
+# at np 6): one empty segment's steps, not a 0/0 that predict refused as a "-nan us" time.
+run "$COMMFIT" predict -m "$top_srcdir/models/sim-flat-ompi.json" -p bcast -n 3 -b 0 -f csv
+expect_rc 0 "bcast at np 3, 0 B"
+check "a positive time from the pipeline" \
+    awk -F, 'NR == 2 { exit !($5 > 0 && $10 == "pipeline") }' "$T/out"
+
 done_testing
