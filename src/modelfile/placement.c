@@ -395,19 +395,32 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
     return extra;
 }
 
-/* The share of np ranks whose finish waits on a step that reaches past the ranks fitted np
+/* The first rank (from fitted, below np) the probe puts in a farther tier than the fitted
+ * np's farthest (cf_placement_tier's test), np when none. */
+static long tier_first_rank(const cf_placement *p, long fitted, long np)
+{
+    double near, far;
+    for (long r = fitted; r < np && (size_t)r <= p->nlat; r++)
+        if (cf_placement_tier(p, fitted, r + 1, &near, &far))
+            return r;
+    return np;
+}
+
+/* The share of np ranks whose finish waits on the steps that reach past the ranks fitted np
  * reached. The table's time is the mean over the ranks of each one's time in the call
  * (measure's coll_timing, IMB's t_avg), so a step that waits longer counts for the ranks
  * whose finish waits on it: every rank where data goes from all to all; the ranks the root
- * reaches through the farther tier (those beyond the fitted np) where data flows from a
- * root (bcast, scatter); the root alone where it flows to one (reduce, gather), whose
- * other ranks leave once their part is sent. */
-static double waiting_share(const char *pattern, long fitted, long np)
+ * reaches through the farther tier (from the first rank the probe puts there) where data
+ * flows from a root (bcast, scatter); the root alone where it flows to one (reduce,
+ * gather), whose other ranks leave once their part is sent. */
+static double waiting_share(const cf_placement *p, const char *pattern, long fitted, long np)
 {
     const cf_coll *c = cf_pattern_facts(pattern);
     if (c == NULL || !c->rooted)
         return 1.0;
-    return cf_coll_to_root(c) ? 1.0 / (double)np : (double)(np - fitted) / (double)np;
+    if (cf_coll_to_root(c))
+        return 1.0 / (double)np;
+    return (double)(np - tier_first_rank(p, fitted, np)) / (double)np;
 }
 
 /* Adds to est what algorithm r's steps wait at np beyond fitted (cf_placement_tier_extra,
@@ -419,7 +432,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
 {
     if (!cf_unmeasured_unbounded(u))
         return;
-    added->share = waiting_share(pattern, fitted, np);
+    added->share = waiting_share(p, pattern, fitted, np);
     added->us = added->share * cf_placement_tier_extra(p, fitted, np, r, &added->steps);
     est->t_us += added->us;
     est->hi_us += added->us; /* kept above the time until the caller drops it */

@@ -175,6 +175,14 @@ check "the report's np plot adds the same at np 16, each size (1 B, 16 KiB, 2 Mi
     sh -c 'test $(wc -l <tierb1.rows) = 3 && paste tierb0.rows tierb1.rows | awk "{ d = \$6 - \$2; if (d < 0.9999 || d > 1.0001 || \$7 != \$3 || \$8 != \"inf\") bad = 1 } END { exit bad }"'
 run "$COMMFIT" predict -m grid.json -p bcast -n 8 -b 1 -f csv
 check "at a fitted np: nothing added" sh -c '! grep -q "extra latency" "$1"' sh "$T/out"
+# The ranks that wait are those from the first the probe puts in the farther tier: with
+# ranks 1-11 as near as the fitted ones and 12-15 farther, a quarter of them.
+table3 "1,1,1,1,1,1,1,1,1,1,1,3,3,3,3"
+run "$COMMFIT" fit -q -i t3.csv -o grid12.json
+run "$COMMFIT" predict -m grid12.json -p bcast -n 16 -b 1 -f csv
+check "tier from rank 12: bcast at np 16 adds a quarter of the step's 2 us" \
+    awk -F, 'NR == 2 { t = $5 } FNR == 2 && NR > 2 { exit !(t - $5 > 0.4999 && t - $5 < 0.5001) }' "$T/out" grid0.csv
+check "and says 25%" grep -q "times the 25% of the ranks that wait on it" "$T/out"
 # A reduce's data flows to the root: only the root waits on the step from rank 8, 1 of the
 # 16 ranks whose mean the time is.
 run "$COMMFIT" predict -m grid.json -p reduce -n 16 -b 4 -f csv
