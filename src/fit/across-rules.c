@@ -73,9 +73,9 @@ static int pick_mpich(const char *pattern, long p, double m, cf_rule_alg *a)
             *a = (cf_rule_alg){"binomial tree", CF_STEPS_LG, CF_LAT_STEPS};
         else if (m < MPICH_BCAST_LONG && is_pow2(p))
             *a = (cf_rule_alg){"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING,
-                               0};
+                               CF_LAT_STEPS};
         else
-            *a = (cf_rule_alg){"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_STEPS};
+            *a = (cf_rule_alg){"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_CHAIN};
         return 0;
     }
     int reduce = strcmp(pattern, "reduce") == 0, allreduce = strcmp(pattern, "allreduce") == 0;
@@ -276,15 +276,15 @@ static const ompi_algs ompi_allreduce_algs = {
      {"linear", CF_STEPS_LG2, CF_LAT_STEPS},
      {"nonoverlapping", CF_STEPS_LG2, CF_LAT_STEPS},
      {"recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS},
-     {"ring", CF_STEPS_RING2, CF_LAT_STEPS},
-     {"segmented ring", CF_STEPS_RING2, CF_LAT_STEPS},
+     {"ring", CF_STEPS_RING2, CF_LAT_CHAIN},
+     {"segmented ring", CF_STEPS_RING2, CF_LAT_CHAIN},
      {"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS}},
     {{0},
      {"reduce + bcast", CF_STEPS_LG2, CF_LAT_STEPS},
      {"reduce + bcast", CF_STEPS_LG2, CF_LAT_STEPS},
      {"recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS},
-     {"logical ring", CF_STEPS_RING2, CF_LAT_STEPS},
-     {"segmented ring", CF_STEPS_RING2, CF_LAT_STEPS},
+     {"logical ring", CF_STEPS_RING2, CF_LAT_CHAIN},
+     {"segmented ring", CF_STEPS_RING2, CF_LAT_CHAIN},
      {"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS}},
 };
 
@@ -308,40 +308,40 @@ static const ompi_algs ompi_bcast_algs = {
     ompi_bcast,
     {{0},
      {"linear", CF_STEPS_RING, CF_LAT_ONCE},
-     {"chain", CF_STEPS_PIPELINE, CF_LAT_STEPS},
-     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"chain", CF_STEPS_PIPELINE, CF_LAT_CHAIN},
+     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_CHAIN},
      {"split binary tree", CF_STEPS_BINARY, CF_LAT_STEPS},
      {"binary tree", CF_STEPS_BINARY, CF_LAT_STEPS},
      {"binomial tree", CF_STEPS_BCAST_BINOMIAL, CF_LAT_STEPS},
      {"knomial tree", CF_STEPS_BCAST_KNOMIAL, CF_LAT_STEPS},
      {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING, CF_LAT_STEPS},
-     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_STEPS}},
+     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_CHAIN}},
     {{0},
      {"segmented linear", CF_STEPS_RING, CF_LAT_ONCE},
-     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_STEPS},
-     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_CHAIN},
+     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_CHAIN},
      {"split binary tree", CF_STEPS_BINARY, CF_LAT_STEPS},
      {"segmented binary tree", CF_STEPS_BINARY, CF_LAT_STEPS},
      {"binomial tree", CF_STEPS_BCAST_BINOMIAL, CF_LAT_STEPS},
      {"knomial tree", CF_STEPS_BCAST_KNOMIAL, CF_LAT_STEPS},
      {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING, CF_LAT_STEPS},
-     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_STEPS}},
+     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_CHAIN}},
 };
 
 static const ompi_algs ompi_reduce_algs = {
     ompi_reduce,
     {{0},
      {"linear", CF_STEPS_RING, CF_LAT_ONCE},
-     {"chain", CF_STEPS_PIPELINE, CF_LAT_STEPS},
-     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"chain", CF_STEPS_PIPELINE, CF_LAT_CHAIN},
+     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_CHAIN},
      {"binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
      {"binomial tree", CF_STEPS_REDUCE_BINOMIAL, CF_LAT_STEPS},
      {"in-order binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
      {"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS}},
     {{0},
      {"linear", CF_STEPS_RING, CF_LAT_ONCE},
-     {"chain", CF_STEPS_PIPELINE, CF_LAT_STEPS},
-     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_STEPS},
+     {"chain", CF_STEPS_PIPELINE, CF_LAT_CHAIN},
+     {"pipeline", CF_STEPS_PIPELINE, CF_LAT_CHAIN},
      {"binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
      {"binomial tree", CF_STEPS_REDUCE_BINOMIAL, CF_LAT_STEPS},
      {"in-order binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
@@ -355,14 +355,14 @@ static const ompi_algs ompi_allgather_algs = {
      {"Bruck", CF_STEPS_BRUCK_GATHER, CF_LAT_STEPS},
      {"recursive doubling", CF_STEPS_DOUBLING, CF_LAT_STEPS},
      {"ring", CF_STEPS_RING, CF_LAT_CHAIN},
-     {"neighbor exchange", CF_STEPS_NEIGHBOR, CF_LAT_STEPS},
+     {"neighbor exchange", CF_STEPS_NEIGHBOR, CF_LAT_CHAIN},
      {"two proc", CF_STEPS_RING, CF_LAT_STEPS}},
     {{0},
      {"segmented linear", CF_STEPS_RING, CF_LAT_ONCE},
      {"Bruck", CF_STEPS_BRUCK_GATHER, CF_LAT_STEPS},
      {"recursive doubling", CF_STEPS_DOUBLING, CF_LAT_STEPS},
      {"ring", CF_STEPS_RING, CF_LAT_CHAIN},
-     {"neighbor exchange", CF_STEPS_NEIGHBOR, CF_LAT_STEPS},
+     {"neighbor exchange", CF_STEPS_NEIGHBOR, CF_LAT_CHAIN},
      {"pairwise", CF_STEPS_RING, CF_LAT_STEPS}},
 };
 
@@ -725,7 +725,7 @@ static const cf_rule_alg coll_alg_rules[] = {
     {"Bruck", CF_STEPS_BRUCK_ALLTOALL, CF_LAT_STEPS},
     {"pairwise exchange", CF_STEPS_RING, CF_LAT_STEPS},
     {"dissemination", CF_STEPS_LG, CF_LAT_STEPS},
-    {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_STEPS},
+    {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_CHAIN},
     {"linear", CF_STEPS_RING, CF_LAT_ONCE},
     {"recursive halving", CF_STEPS_LG, CF_LAT_STEPS},
 };
@@ -758,7 +758,10 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
     case CF_STEPS_BCAST_BINOMIAL:
         rc = span_levels(out, &k, max, p);
         break;
-    case CF_STEPS_FOLD: /* the extra ranks fold in and out across the whole communicator */
+    /* Not a power of two: MPICH folds each extra rank into its neighbour (2i, 2i+1) before
+     * the doubling and out after it; the doubling's steps among the remaining ranks reach as
+     * far as a power of two's, over ranks renumbered (counted over all p, twice, at least). */
+    case CF_STEPS_FOLD:
         if (is_pow2(p))
             rc = span_levels(out, &k, max, p);
         else
@@ -772,9 +775,9 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
     case CF_STEPS_SCATTER_RING: /* the scatter's levels, then a ring */
         rc = span_levels(out, &k, max, p) || span_add(out, &k, max, p, p, CF_RING_CROSSINGS);
         break;
-    /* Bruck: after step j a rank holds the data of 2^(j+1) consecutive ranks (mod p), so
-     * its steps reach as far as the doubling's levels; a window that straddles a tier's
-     * first rank delays the ranks next to it, as an aligned block's step delays all. */
+    /* Bruck: step j pairs r with r + 2^j (mod p), which wraps around the communicator, so
+     * more of its steps cross a tier than the doubling's aligned levels (at p = 64 over two
+     * groups of 32 a rank crosses on about 2 steps); counted as those levels, at least. */
     case CF_STEPS_BRUCK_GATHER:
     case CF_STEPS_BRUCK_ALLTOALL:
         rc = span_levels(out, &k, max, p);
@@ -787,6 +790,7 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
         else
             rc = span_distances(out, &k, max, p, 1.0);
         break;
+    /* RING2, NEIGHBOR, SCATTER_RING and PIPELINE are chains (CF_LAT_CHAIN in the rules). */
     case CF_STEPS_RING2: /* two passes of a ring */
         rc = span_add(out, &k, max, p, p, 2 * CF_RING_CROSSINGS);
         break;

@@ -122,8 +122,8 @@ typedef enum cf_latency {
     CF_LAT_STEPS, /* one step after another, each waiting for its pairs: every step's */
     CF_LAT_ONCE,  /* its p-1 messages posted at once (isend/irecv, linear): they overlap, a
                      farther rank's latency is waited for about once */
-    CF_LAT_CHAIN, /* a ring: each rank waits for its neighbour alone, so a block's path waits
-                     at each tier boundary it crosses, not at every step */
+    CF_LAT_CHAIN, /* a ring, a pipeline: each rank waits for its neighbour alone, so a
+                     block's path waits at each tier boundary it crosses, not at every step */
 } cf_latency;
 
 typedef struct cf_rule_alg {
@@ -150,10 +150,12 @@ double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
 /* The latency-bound steps of algorithm a at p, by the ranks their pairs span: count steps
- * whose partners all lie within blocks of `ranks` consecutive ranks (a binomial tree's or
- * recursive doubling's step of distance d: 2d), or anywhere in the communicator (ranks = p:
- * a ring's, a pairwise exchange's or a Bruck step's partners wrap around it). What a farther
- * network tier adds to the steps reaching it (cf_placement_tier_extra) is counted on these.
+ * whose partners all lie within blocks of `ranks` consecutive ranks (a binomial tree's,
+ * recursive doubling's or Bruck's step of distance d: 2d; a pairwise exchange's step of
+ * distance k: k + 1), or anywhere in the communicator (ranks = p: a chain's crossings, an
+ * algorithm posting its messages at once). What a farther network tier adds to the steps
+ * reaching it (cf_placement_tier_extra) is counted on these; each reading errs low (what
+ * the probe shows at least), never high.
  * Fills at most max spans; returns how many, -1 when max is too small. */
 #define CF_SPANS_MAX 132 /* 2 * 64 levels, and a few more */
 typedef struct cf_step_span {

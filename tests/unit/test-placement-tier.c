@@ -117,6 +117,73 @@ static void extra_tests(void)
     ok(x == 0 && steps == 0, "no probe: nothing");
 }
 
+/* What the probe adds to the steps of a hand-made algorithm (steps st, latency kind lat). */
+static double extra_steps(const cf_placement *p, cf_steps st, cf_latency lat, long fitted,
+                          long np, double *steps)
+{
+    cf_rule_alg a = {"test", st, lat};
+    return cf_placement_tier_extra(p, fitted, np, &a, steps);
+}
+
+/* Each step structure's spans, on the probe of two groups (2 us farther from rank 32). */
+static void span_tests(void)
+{
+    cf_placement p;
+    double lat[63], steps, x;
+    group_probe(&p, lat);
+    x = extra_steps(&p, CF_STEPS_RING2, CF_LAT_CHAIN, 32, 64, &steps);
+    ok(x == 8.0 && steps == 4, "two passes of a ring: 4 crossings (%g, %g)", x, steps);
+    x = extra_steps(&p, CF_STEPS_NEIGHBOR, CF_LAT_CHAIN, 32, 64, &steps);
+    ok(x == 4.0 && steps == 2, "neighbour exchange, a chain: 2 crossings (%g, %g)", x, steps);
+    x = extra_steps(&p, CF_STEPS_SCATTER_RING, CF_LAT_CHAIN, 32, 64, &steps);
+    ok(x == 6.0 && steps == 3, "scatter (its step to 32) + ring (2 crossings) (%g, %g)", x, steps);
+    x = extra_steps(&p, CF_STEPS_PIPELINE, CF_LAT_CHAIN, 32, 64, &steps);
+    ok(x == 2.0 && steps == 1, "a pipeline crosses once (%g, %g)", x, steps);
+    x = extra_steps(&p, CF_STEPS_FOLD, CF_LAT_STEPS, 32, 48, &steps);
+    ok(x == 4.0 && steps == 2, "recursive doubling at 48: the fold in and out (%g, %g)", x, steps);
+    x = extra_steps(&p, CF_STEPS_BCAST_KNOMIAL, CF_LAT_STEPS, 16, 64, &steps);
+    ok(x == 2.0 && steps == 1, "4-nomial tree: its level of distance 16 spans 64 (%g, %g)", x,
+       steps);
+    x = extra_steps(&p, CF_STEPS_RING, CF_LAT_ONCE, 32, 64, &steps);
+    ok(x == 2.0 && steps == 1, "linear, posted at once: once (%g, %g)", x, steps);
+    /* A binary heap's level l holds ranks 2^l - 1 to 2^(l+1) - 2: with rank 31 farther, the
+     * level of ranks 15-30 stays near; those of ranks 31-62 and of rank 63 reach it. */
+    for (int r = 31; r < 64; r++)
+        lat[r - 1] = 3.0;
+    x = extra_steps(&p, CF_STEPS_BINARY, CF_LAT_STEPS, 16, 64, &steps);
+    ok(x == 4.0 && steps == 2, "binary tree: two levels reach rank 31 and on (%g, %g)", x, steps);
+}
+
+/* The rules' algorithms say how their latencies add up as their steps do: a ring, a
+ * neighbour exchange, a pipeline and a scatter with a ring allgather are chains; the others
+ * of a ring's step count are a pairwise exchange or post their messages at once. */
+static void rules_latency_tests(void)
+{
+    static const char *sets[] = {"mpich", "smpi-mpich", "openmpi", "smpi-ompi", "openmpi-loop",
+                                 "smpi-ompi-loop"};
+    static const char *pats[] = {"bcast", "reduce", "allreduce", "allgather", "alltoall"};
+    const char *bad = "none";
+    int n = 0;
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        for (size_t j = 0; j < sizeof pats / sizeof pats[0]; j++)
+            for (long np = 2; np <= 4096; np = np < 16 ? np + 1 : np * 2)
+                for (double m = 1; m <= 64 << 20; m *= 4) {
+                    cf_rule_alg a;
+                    if (cf_rules_pick(sets[i], pats[j], np, m, &a) != 0)
+                        continue;
+                    n++;
+                    int chain = a.steps == CF_STEPS_RING2 || a.steps == CF_STEPS_NEIGHBOR ||
+                                a.steps == CF_STEPS_SCATTER_RING || a.steps == CF_STEPS_PIPELINE ||
+                                (a.steps == CF_STEPS_RING && strstr(a.name, "ring") != NULL);
+                    int once = strstr(a.name, "linear") != NULL || strstr(a.name, "isend") != NULL;
+                    if ((chain && a.latency != CF_LAT_CHAIN) || (once && a.latency != CF_LAT_ONCE) ||
+                        (!chain && !once && a.latency != CF_LAT_STEPS))
+                        bad = a.name;
+                }
+    ok(n > 1000 && strcmp(bad, "none") == 0,
+       "every rule's latency kind follows its steps (%d picks; wrong: %s)", n, bad);
+}
+
 /* Every algorithm of the point-to-point estimate's catalog has steps for the probe
  * (cf_coll_alg_rule), but a single message: a catalog entry added without them would get
  * no extra latency, silently. */
@@ -253,6 +320,8 @@ int main(void)
         cf_modelset_free(ms);
     }
     extra_tests();
+    span_tests();
+    rules_latency_tests();
     catalog_tests();
     return tap_done();
 }
