@@ -151,8 +151,8 @@ double cf_unit_time(const double *um, const double *ut, int n, double s);
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
 /* The latency-bound steps of algorithm a at p, by the ranks their pairs span: count steps
  * whose partners all lie within blocks of `ranks` consecutive ranks (a binomial tree's,
- * recursive doubling's or Bruck's step of distance d: 2d; a pairwise exchange's step of
- * distance k: k + 1), or anywhere in the communicator (ranks = p: a chain's crossings, an
+ * recursive doubling's or Bruck's step of distance d, a pairwise exchange's d steps of
+ * distances d to 2d - 1: 2d), or anywhere in the communicator (ranks = p: a chain's crossings, an
  * algorithm posting its messages at once). What a farther network tier adds to the steps
  * reaching it (cf_placement_tier_extra) is counted on these; each reading errs low (what
  * the probe shows at least), never high.
