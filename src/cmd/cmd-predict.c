@@ -435,8 +435,9 @@ static void note_tier_added(cf_predict_answer *out, const cf_tier_added *add, co
         return;
     char part[400], steps[200];
     snprintf(steps, sizeof steps,
-             "%.3g us over %g step%s of the %s reaching ranks beyond %s %.3g us",
-             add->us / add->share, add->steps, add->steps == 1 ? "" : "s", alg, reach, far_us);
+             "%.3g us over %g %s%s of the %s reaching ranks beyond %s %.3g us",
+             add->us / add->share, add->steps, add->crossings ? "crossing" : "step",
+             add->steps == 1 ? "" : "s", alg, reach, far_us);
     if (add->share < 1)
         snprintf(part, sizeof part,
                  "the answer adds %.3g us: the latency probe's extra latency, %s, times the "

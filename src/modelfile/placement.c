@@ -433,6 +433,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     if (!cf_unmeasured_unbounded(u))
         return;
     added->share = waiting_share(p, pattern, fitted, np);
+    added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
     added->us = added->share * cf_placement_tier_extra(p, fitted, np, r, &added->steps);
     est->t_us += added->us;
     est->hi_us += added->us; /* kept above the time until the caller drops it */
@@ -441,7 +442,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
 void cf_placement_across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
                               long np, double m, cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0};
     cf_rule_alg r;
     if (a->nnp == 0 || est->algorithm == NULL ||
         cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) != 0 ||
@@ -454,7 +455,7 @@ void cf_placement_p2p_tier(const cf_placement *p, const char *rules, const cf_co
                            const cf_unmeasured *u, long np, double m, cf_estimate *est,
                            cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0};
     cf_rule_alg r;
     if (c == NULL || est->algorithm == NULL)
         return;

@@ -103,6 +103,7 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
  * finish waits on those steps (the table's time is the ranks' mean). */
 typedef struct cf_tier_added {
     double us, steps, share;
+    int crossings; /* 1: the steps are a chain's crossings of the tier (a ring, a pipeline) */
 } cf_tier_added;
 
 /* The across-np answer est of a at (np, m) where u (cf_placement_beyond_fitted) leaves the
