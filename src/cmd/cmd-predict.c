@@ -508,10 +508,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
             nmsg = s->fit->sat.nmsg;
     } else if (s->kind == SRC_ACROSS) {
         cf_estimate est;
-        cf_across_predict(c->across, np, m, &est);
-        cf_placement_across_low(c->across, &s->unmeasured, m, &est);
         cf_tier_added add;
-        cf_placement_across_tier(&c->place, c->across, &s->unmeasured, np, m, &est, &add);
+        cf_placement_across_answer(&c->place, c->across, &s->unmeasured, np, m, &est, &add);
         note_tier_added(out, &add, est.algorithm, "the fitted np's", s->unmeasured.far_fitted_us);
         out->t = est.t_us;
         out->lo = est.lo_us;
@@ -519,10 +517,9 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->model = alg_name(c, est.algorithm, out);
     } else {
         cf_estimate est;
-        cf_p2p_predict(&c->as->pp, c->coll, c->datatype, np, m, &est);
         cf_tier_added add;
-        cf_placement_p2p_tier(&c->place, c->as->pp.rules, c->coll, &s->unmeasured, np, m, &est,
-                              &add);
+        cf_placement_p2p_answer(&c->place, &c->as->pp, c->coll, c->datatype, &s->unmeasured, np,
+                                m, &est, &add);
         note_tier_added(out, &add, est.algorithm, "np=2's rank 1", s->unmeasured.far_fitted_us);
         out->t = est.t_us;
         out->lo = est.lo_us;

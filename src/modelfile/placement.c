@@ -360,7 +360,9 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
     cf_note_join(note, n, tier); /* after the nodes' note: both reasons */
 }
 
-void cf_placement_across_low(const cf_across *a, const cf_unmeasured *u, double m, cf_estimate *est)
+/* Where u says np leaves the one node every fitted np ran in: est's lower bound down to the
+ * smallest fitted np's at size m. */
+static void across_low(const cf_across *a, const cf_unmeasured *u, double m, cf_estimate *est)
 {
     if (!u->network || a->nnp == 0)
         return;
@@ -439,8 +441,8 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     est->hi_us += added->us; /* kept above the time until the caller drops it */
 }
 
-void cf_placement_across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
-                              long np, double m, cf_estimate *est, cf_tier_added *added)
+static void across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u, long np,
+                        double m, cf_estimate *est, cf_tier_added *added)
 {
     *added = (cf_tier_added){0.0, 0.0, 1.0, 0};
     cf_rule_alg r;
@@ -451,9 +453,9 @@ void cf_placement_across_tier(const cf_placement *p, const cf_across *a, const c
     tier_add(p, u, a->pattern, &r, a->np[a->nnp - 1], np, est, added);
 }
 
-void cf_placement_p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
-                           const cf_unmeasured *u, long np, double m, cf_estimate *est,
-                           cf_tier_added *added)
+static void p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
+                     const cf_unmeasured *u, long np, double m, cf_estimate *est,
+                     cf_tier_added *added)
 {
     *added = (cf_tier_added){0.0, 0.0, 1.0, 0};
     cf_rule_alg r;
@@ -467,4 +469,23 @@ void cf_placement_p2p_tier(const cf_placement *p, const char *rules, const cf_co
     if (!ruled && cf_coll_alg_rule(est->algorithm, &r) != 0)
         return;
     tier_add(p, u, c->pattern, &r, 2, np, est, added);
+}
+
+void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
+                                long np, double m, cf_estimate *est, cf_tier_added *added)
+{
+    cf_across_predict(a, np, m, est);
+    across_low(a, u, m, est);
+    across_tier(p, a, u, np, m, est, added);
+}
+
+int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
+                            const char *datatype, const cf_unmeasured *u, long np, double m,
+                            cf_estimate *est, cf_tier_added *added)
+{
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0};
+    int rc = cf_p2p_predict(pp, c, datatype, np, m, est);
+    if (rc == 0)
+        p2p_tier(p, pp->rules, c, u, np, m, est, added);
+    return rc;
 }

@@ -86,11 +86,6 @@ double cf_placement_farthest_us(const cf_placement *p, long np);
  * farthest latencies in *far_fitted_us and *far_np_us; else 0 (also without a probe). */
 int cf_placement_tier(const cf_placement *p, long fitted, long np, double *far_fitted_us,
                       double *far_np_us);
-/* The across-np answer est of a at size m where u (cf_placement_beyond_fitted) says np
- * leaves the one node every fitted np ran in: its lower bound down to the smallest fitted
- * np's there. Its upper bound is the caller's to drop (predict prints inf). */
-void cf_placement_across_low(const cf_across *a, const cf_unmeasured *u, double m,
-                             cf_estimate *est);
 /* What the latency probe says algorithm alg's steps at np wait for beyond the largest fitted
  * np `fitted`: over its latency-bound steps (cf_steps_spans), each step whose pairs span
  * ranks that reach a farther tier (cf_placement_tier against fitted) adds how much farther
@@ -106,19 +101,22 @@ typedef struct cf_tier_added {
     int crossings; /* 1: the steps are a chain's crossings of the tier (a ring, a pipeline) */
 } cf_tier_added;
 
-/* The across-np answer est of a at (np, m) where u (cf_placement_beyond_fitted) leaves the
- * interval without an upper bound: the grid's reading (the algorithm its rules pick there)
- * raised by cf_placement_tier_extra against the largest fitted np, times the share of the
- * ranks that wait on those steps (all of them where data goes from all to all; those
- * beyond the fitted np where it flows from a root; the root alone where it flows to one).
- * Its lower bound stays, its upper bound is the caller's to drop. */
-void cf_placement_across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
-                              long np, double m, cf_estimate *est, cf_tier_added *added);
-/* The same for the estimate from np=2 (est from cf_p2p_predict of pattern c at (np, m), u
+/* The across-np answer est of a at (np, m), with what the fitted np never measured there
+ * (u, from cf_placement_beyond_fitted): where np leaves the one node every fitted np ran in,
+ * its lower bound down to the smallest fitted np's there; where the interval has no upper
+ * bound, the grid's reading (the algorithm its rules pick there) raised by
+ * cf_placement_tier_extra against the largest fitted np, times the share of the ranks that
+ * wait on those steps (all of them where data goes from all to all; those from the first
+ * rank the probe puts in the farther tier where it flows from a root; the root alone where
+ * it flows to one), in *added. The upper bound is the caller's to drop (predict prints
+ * inf); predict and the report's np plot answer through this one function. */
+void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
+                                long np, double m, cf_estimate *est, cf_tier_added *added);
+/* The same for the estimate from np=2 (cf_p2p_predict of pattern c's datatype at (np, m); u
  * from cf_placement_unmeasured): the steps of its algorithm (rules' where the file names a
- * library's rules) against np=2's rank 1. */
-void cf_placement_p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
-                           const cf_unmeasured *u, long np, double m, cf_estimate *est,
-                           cf_tier_added *added);
+ * library's rules, else the catalog's) against np=2's rank 1. cf_p2p_predict's status. */
+int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
+                            const char *datatype, const cf_unmeasured *u, long np, double m,
+                            cf_estimate *est, cf_tier_added *added);
 
 #endif

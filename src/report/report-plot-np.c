@@ -97,11 +97,9 @@ static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
             double p = from * pow((double)to / from, k / 40.0);
             cf_estimate x;
             cf_unmeasured u;
-            cf_across_predict(P->a, lround(p), (double)m, &x);
             cf_placement_beyond_fitted(P->pl, P->fit_hi, lround(p), &u, note, sizeof note);
-            cf_placement_across_low(P->a, &u, (double)m, &x);
             cf_tier_added add;
-            cf_placement_across_tier(P->pl, P->a, &u, lround(p), (double)m, &x, &add);
+            cf_placement_across_answer(P->pl, P->a, &u, lround(p), (double)m, &x, &add);
             if (cf_unmeasured_unbounded(&u))
                 fprintf(sc->dat, "%ld %.6g %.6g inf\n", lround(p), x.t_us, x.lo_us);
             else
@@ -134,14 +132,15 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
     for (int k = 0; k <= 60; k++) {
         long p = lround(from_est * pow((double)P->np_far / from_est, k / 60.0));
         cf_estimate x;
-        if (p == last ||
-            cf_p2p_predict(&P->r->across->pp, P->est, P->datatype, p, (double)m, &x) != 0 ||
+        cf_tier_added add;
+        if (p == last)
+            continue;
+        cf_placement_unmeasured(P->pl, p, &u, note, sizeof note);
+        if (cf_placement_p2p_answer(P->pl, &P->r->across->pp, P->est, P->datatype, &u, p,
+                                    (double)m, &x, &add) != 0 ||
             !(x.t_us > 0))
             continue;
         last = p;
-        cf_placement_unmeasured(P->pl, p, &u, note, sizeof note);
-        cf_tier_added add;
-        cf_placement_p2p_tier(P->pl, P->r->across->pp.rules, P->est, &u, p, (double)m, &x, &add);
         if (cf_unmeasured_unbounded(&u))
             fprintf(sc->dat, "%ld %.6g %.6g inf\n", p, x.t_us, x.lo_us);
         else
