@@ -186,6 +186,8 @@ static int read_probe(const json_t *meta, cf_placement *out)
     out->nlat = n;
     out->lat_margin = CF_TIER_MARGIN + sp;
     out->lat_res_us = res * 1e6;
+    const char *timing = meta_str(meta, "coll_timing");
+    out->timed_loop = timing != NULL && strcmp(timing, CF_META_TIMING_LOOP) == 0;
     return 0;
 }
 
@@ -432,7 +434,10 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
                      const cf_rule_alg *r, long fitted, long np, cf_estimate *est,
                      cf_tier_added *added)
 {
-    if (!cf_unmeasured_unbounded(u))
+    /* Calls timed back to back in a loop overlap one call's waits with the next's: the share
+     * of the ranks that wait (a call timed alone) says nothing of them, and the answer stays
+     * the model's (its interval still without an upper bound). */
+    if (!cf_unmeasured_unbounded(u) || p->timed_loop)
         return;
     added->share = waiting_share(p, pattern, fitted, np);
     added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;

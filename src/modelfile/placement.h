@@ -23,6 +23,7 @@ typedef struct cf_placement {
     size_t nlat;
     double lat_margin;     /* relative: what two of the probe's medians may differ by alone */
     double lat_res_us;     /* the timer's resolution (timer_resolution_s), in us */
+    int timed_loop;        /* the probe's table timed its calls as a loop (coll_timing) */
     /* Why a rank_latency_us found was not used ("metadata rank_latency_us '...': why"),
      * for the command to warn of, once; "" if none. */
     char lat_warning[200];

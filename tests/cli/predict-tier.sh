@@ -183,6 +183,17 @@ run "$COMMFIT" predict -m grid12.json -p bcast -n 16 -b 1 -f csv
 check "tier from rank 12: bcast at np 16 adds a quarter of the step's 2 us" \
     awk -F, 'NR == 2 { t = $5 } FNR == 2 && NR > 2 { exit !(t - $5 > 0.4999 && t - $5 < 0.5001) }' "$T/out" grid0.csv
 check "and says 25%" grep -q "times the 25% of the ranks that wait on it" "$T/out"
+# Calls timed back to back (--no-sync) overlap one call's waits with the next's: nothing is
+# added, the interval still without an upper bound.
+table3 "$near,$far"
+sed 's/^# coll_timing: .*/# coll_timing: the calls back to back, the loop timed whole (--no-sync)/' t3.csv >t3loop.csv
+sed 's/^# rank_latency_us: .*//' t3loop.csv >t3loop0.csv
+run "$COMMFIT" fit -q -i t3loop.csv -o loop.json
+run "$COMMFIT" fit -q -i t3loop0.csv -o loop0.json
+"$COMMFIT" predict -m loop0.json -p bcast -n 16 -b 1 -f csv >loop0.csv
+run "$COMMFIT" predict -m loop.json -p bcast -n 16 -b 1 -f csv
+check "timed as a loop: the answer without the probe's latency, no upper bound" \
+    awk -F, 'NR == 2 { t = $5; hi = $7 } FNR == 2 && NR > 2 { exit !(t == $5 && t > 0 && hi == "inf") }' "$T/out" loop0.csv
 # A reduce's data flows to the root: only the root waits on the step from rank 8, 1 of the
 # 16 ranks whose mean the time is.
 run "$COMMFIT" predict -m grid.json -p reduce -n 16 -b 4 -f csv
