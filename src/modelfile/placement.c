@@ -400,12 +400,16 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
 }
 
 /* The first rank (from fitted, below np) the probe puts in a farther tier than the fitted
- * np's farthest (cf_placement_tier's test), np when none. */
+ * np's farthest (cf_placement_tier's test, rank by rank: one pass over the probe), np when
+ * none. */
 static long tier_first_rank(const cf_placement *p, long fitted, long np)
 {
-    double near, far;
+    double a = cf_placement_farthest_us(p, fitted);
+    if (!(a >= 0))
+        return np;
+    double limit = a * (1 + p->lat_margin) + p->lat_res_us;
     for (long r = fitted; r < np && (size_t)r <= p->nlat; r++)
-        if (cf_placement_tier(p, fitted, r + 1, &near, &far))
+        if (p->lat_us[r - 1] > limit)
             return r;
     return np;
 }
