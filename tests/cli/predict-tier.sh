@@ -53,6 +53,17 @@ run "$COMMFIT" predict -m tier.json -p alltoall -n 32 -b 64K -f csv
 check "np 32, past the launch: the ranks probed reach farther, no upper bound" \
     awk -F, 'NR == 2 { exit !($7 == "inf" && $11 == "np+tier") }' "$T/out"
 check "and says the probe ended at the launch" grep -q "within the probed launch" "$T/out"
+# Every probed rank as near as the fitted ones: bounded within the launch, but past it the
+# ranks were never probed, so no upper bound there either.
+table "$near,1,1,1,1,1,1,1,1" 0
+run "$COMMFIT" fit -q -i t.csv -o flat16.json
+run "$COMMFIT" predict -m flat16.json -p alltoall -n 16 -b 64K -f csv
+check "all near, np 16 within the launch: bounded" awk -F, 'NR == 2 { exit !($7 != "inf") }' "$T/out"
+run "$COMMFIT" predict -m flat16.json -p alltoall -n 32 -b 64K -f csv
+check "np 32, past the launch of 16: no upper bound, marked np+tier" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && $11 == "np+tier") }' "$T/out"
+check "and says the probe never reached those ranks" \
+    grep -q "np=32 reaches ranks past the launch's latency probe (ranks 1 to 15, the farthest 1 us from rank 0): the network beyond was never measured, so the interval has no upper bound (launch commfit measure on 32 ranks to probe them; --np need not change)" "$T/out"
 
 # The report's np plot follows (the same rule): beyond np 8 its upper curve is inf.
 run "$COMMFIT" report -q -m tier.json -o rep

@@ -237,7 +237,13 @@ int main(void)
            "measured, so the interval has no upper bound (measure at np=8 to know it)",
            "the note names the latencies");
     beyond(two, 8, 16, &u, note, sizeof note, w, sizeof w);
-    ok(!u.tier && note[0] == '\0', "fitted np 8 reached the farthest already: no tier at 16");
+    /* Fitted to the whole launch: np 16's other ranks were never probed, and no farther rank
+     * within the launch is no evidence that none lies beyond it. */
+    ok(u.tier && isnan(u.far_np_us) &&
+           strstr(note, "np=16 reaches ranks past the launch's latency probe (ranks 1 to 7, the "
+                        "farthest 2 us from rank 0): the network beyond was never measured") !=
+               NULL,
+       "np 16, past the launch of 8 (fitted to 8): no upper bound, said so (%s)", note);
     beyond(two, 2, 4, &u, note, sizeof note, w, sizeof w);
     ok(!u.tier, "np 4 stays on fitted np 2's tier");
     beyond(two, 2, 16, &u, note, sizeof note, w, sizeof w);
