@@ -2,8 +2,10 @@
 # The main job: installs what is missing, builds, then measures this machine, fits the
 # models, predicts a pattern and draws the report, with every default, in run/. Then a
 # simulated cluster (SimGrid SMPI), where this machine cannot go: np 2 to 16 on 16 nodes,
-# fitted across process counts and asked for np=64. Then, where Open MPI is installed beside
-# MPICH, the same tool built with Open MPI (in build-ompi/) measures this machine through
+# fitted across process counts and asked for np=64; and a cluster of racks fitted inside one
+# rack and asked for two, where the launch's latency probe moves the answer. Then, where
+# Open MPI is installed beside MPICH, the same tool built with Open MPI (in build-ompi/)
+# measures this machine through
 # Open MPI's launcher, and its fit follows Open MPI's own collective algorithms.
 # Between the two, published results of another machine (OSU, 128-core nodes) are
 # imported, fitted at one node and asked for two.
@@ -33,6 +35,13 @@ if [ -x "$build/commfit-smpi" ]; then
         -o sim/flat.csv
     step fit -i sim/flat.csv -o sim/flat.json
     step predict -m sim/flat.json --pattern alltoall --np 16,64 --bytes 1M
+    # Four racks of 8 four-core nodes, launched on 64 ranks (two racks), fitted at np 2-32
+    # (one rack) and asked for 64: the launch's latency probe sees the second rack, so the
+    # answer adds its latency and the interval has no upper bound.
+    step measure --simulate "$top/data/platforms/racks.xml" --np 2,4,8,16,32,64 \
+        --patterns pingpong,bcast,allreduce --sizes 1,1K,64K -o sim/racks.csv
+    step fit -i sim/racks.csv --np 2,4,8,16,32 -o sim/racks.json
+    step predict -m sim/racks.json --pattern allreduce --np 64 --bytes 1K
     # This machine as a simulator calibration: its ping-pong model exported as a SimGrid
     # platform, on which a simulated ping-pong costs what the model says.
     step export smpi -o sim/this-machine.xml
