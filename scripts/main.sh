@@ -5,8 +5,8 @@
 # fitted across process counts and asked for np=64; and a cluster of racks fitted inside one
 # rack and asked for two, where the launch's latency probe moves the answer. Then, where
 # Open MPI is installed beside MPICH, the same tool built with Open MPI (in build-ompi/)
-# measures this machine through
-# Open MPI's launcher, and its fit follows Open MPI's own collective algorithms.
+# measures this machine through Open MPI's launcher, and its fit follows Open MPI's own
+# collective algorithms.
 # Between the two, published results of another machine (OSU, 128-core nodes) are
 # imported, fitted at one node and asked for two.
 set -eu
