@@ -29,8 +29,9 @@ step predict --pattern alltoall --np 16 --bytes 1M
 step report
 
 if [ -x "$build/commfit-smpi" ]; then
-    # A simulated cluster of single-core nodes: np 2 to 16, fitted across np, asked for 64.
-    step measure --simulate "$top/data/platforms/flat.xml" --np 2,4,8,16 \
+    # A simulated cluster of single-core nodes: np 2 to 16, fitted across np, asked for 64;
+    # launched on 64 ranks, so that the latency probe reaches the ranks np=64 uses.
+    step measure --simulate "$top/data/platforms/flat.xml" --np 2,4,8,16 --launch-np 64 \
         --patterns pingpong,bcast,allreduce,allgather,alltoall --sizes 1,16,256,4K,64K,256K,1M,4M \
         -o sim/flat.csv
     step fit -i sim/flat.csv -o sim/flat.json

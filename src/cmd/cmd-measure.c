@@ -97,6 +97,10 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
                     "measure the machine the SimGrid platform describes: runs commfit-smpi "
                     "under smpirun; defaults --np 2,4,8,16 (up to the platform's cores), --reps "
                     "4 (50 for the two-rank patterns), --samples 2"),
+        MEASURE_OPT(0, "launch-np", "N",
+                    "simulate N ranks, more than the largest --np: the rest only take part in "
+                    "the launch's latency probe, so that predictions up to np=N know how far "
+                    "their ranks are (a real launch: mpiexec -n N)"),
         MEASURE_OPT(0, "hostfile", "FILE",
                     "where the ranks go (default: one rank per core, hosts in the platform's "
                     "order)"),
@@ -357,6 +361,16 @@ static long simulated_launch(const cf_measure_opts *o, const cf_platform *pf, cf
     }
     if (n < 2)
         n = 2;
+    /* More ranks than any --np measures: the idle ones are there for the latency probe, so
+     * that predictions up to the launch know how far their ranks are. */
+    if (o->launch_np > 0) {
+        if (o->launch_np < n)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "--launch-np %ld is smaller than the largest --np, %ld",
+                                o->launch_np, n),
+                   -1;
+        n = o->launch_np;
+    }
     if (o->hostfile == NULL && n > pf->cores) {
         cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                      "--np %ld: the platform '%s' has %ld core%s, one rank each: simulate at "

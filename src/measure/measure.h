@@ -54,6 +54,7 @@ typedef struct cf_measure_opts {
     /* A simulated cluster (SimGrid SMPI): the platform file, the hostfile (NULL: one rank
      * per core, hosts in the platform's order) and the collective selector. */
     char *simulate, *hostfile, *selector;
+    long launch_np; /* ranks to simulate, more than the largest --np for the probe; 0: that */
 
     /* Filled by cf_measure_opts_check. */
     const cf_pattern **pats;

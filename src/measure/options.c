@@ -131,6 +131,9 @@ int cf_measure_set(cf_measure_opts *o, const char *name, const char *value, cf_e
         rc = set_string(&o->launcher, value, e);
     } else if (strcmp(name, "--simulate") == 0) {
         rc = set_string(&o->simulate, value, e);
+    } else if (strcmp(name, "--launch-np") == 0) {
+        if ((rc = cf_int_parse(value, "--launch-np", 2, CF_TABLE_NP_MAX, &v, e)) == 0)
+            o->launch_np = v;
     } else if (strcmp(name, "--hostfile") == 0) {
         rc = set_string(&o->hostfile, value, e);
     } else if (strcmp(name, "--coll-selector") == 0) {
@@ -633,9 +636,15 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
     if (o->quiet && o->progress)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "-q (no progress) and --progress contradict each other");
-    if (o->simulate == NULL && (o->hostfile != NULL || o->selector != NULL))
-        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "%s goes with --simulate PLATFORM",
-                            o->hostfile ? "--hostfile" : "--coll-selector");
+    if (o->simulate == NULL && (o->hostfile != NULL || o->selector != NULL || o->launch_np > 0))
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "%s goes with --simulate PLATFORM%s",
+                            o->hostfile   ? "--hostfile"
+                            : o->selector ? "--coll-selector"
+                                          : "--launch-np",
+                            o->launch_np > 0 && !o->hostfile && !o->selector
+                                ? " (a real launch's size is the launcher's: mpiexec -n N)"
+                                : "");
     if (o->simulate != NULL && o->launcher != NULL)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "--simulate runs under SimGrid's smpirun: --launcher does not apply");

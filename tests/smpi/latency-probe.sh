@@ -40,4 +40,21 @@ grep -v '^# \(rank_latency\|date\|command\)' flat.csv >a
 grep -v '^# \(date\|command\)' none.csv >b
 check "and the table is otherwise the same" cmp -s a b
 
+# --launch-np: more ranks than any --np measures, there for the probe: it reaches them, the
+# rows are those of --np, and a prediction within the launch knows how far its ranks are.
+run "$COMMFIT" measure -q --simulate "$P/racks.xml" --patterns pingpong,allreduce --sizes 4,1K,64K \
+    --np 2,4,8,16,32 --launch-np 64 -o wide.csv
+expect_rc 0 "--launch-np 64 with --np up to 32"
+check "launched 64" grep -qx '# launch_np: 64' wide.csv
+check "the probe reached 63 ranks" test "$(lat wide.csv | wc -l)" -eq 63
+check "rows at np 2 to 32 only" sh -c '! grep -q "^allreduce,64," wide.csv'
+run "$COMMFIT" fit -q -i wide.csv -o wide.json
+run "$COMMFIT" predict -m wide.json -p allreduce -n 64 -b 1K -f csv
+check "np 64 reaches the second rack: no upper bound, the probe's latency added" \
+    sh -c 'grep -q "np=64 reaches ranks 10.1 us from rank 0" "$1" && grep -q "the answer adds the latency probe" "$1"' sh "$T/out"
+run "$COMMFIT" measure -q --simulate "$P/racks.xml" --np 2,4,8,16 --launch-np 8 -o small.csv
+expect_rc 2 "--launch-np below the largest --np"
+grep_err "^commfit: measure: --launch-np 8 is smaller than the largest --np, 16$" "says so"
+check "and writes nothing" test ! -e small.csv
+
 done_testing

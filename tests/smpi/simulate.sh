@@ -216,6 +216,9 @@ check "the ompi selector's default sizes start at 4 bytes" \
     grep -q '^# plan: --patterns bcast,allreduce --sizes 4,8,16,' ompi-default.csv
 bad 2 "--hostfile without --simulate" "^commfit: measure: --hostfile goes with --simulate PLATFORM$" \
     --hostfile two
+bad 2 "--launch-np without --simulate" \
+    "^commfit: measure: --launch-np goes with --simulate PLATFORM \(a real launch's size is the launcher's: mpiexec -n N\)$" \
+    --launch-np 8
 bad 2 "--launcher with --simulate" "^commfit: measure: --simulate runs under SimGrid's smpirun" \
     --simulate "$P/flat.xml" --launcher mpiexec
 COMMFIT_SMPIRUN=/nonexistent/smpirun
