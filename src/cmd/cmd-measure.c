@@ -364,11 +364,11 @@ static long simulated_launch(const cf_measure_opts *o, const cf_platform *pf, cf
     /* More ranks than any --np measures: the idle ones are there for the latency probe, so
      * that predictions up to the launch know how far their ranks are. */
     if (o->launch_np > 0) {
-        if (o->launch_np < n)
-            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                                "--launch-np %ld is smaller than the largest --np, %ld",
-                                o->launch_np, n),
-                   -1;
+        if (o->launch_np < n) {
+            cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                         "--launch-np %ld is smaller than the largest --np, %ld", o->launch_np, n);
+            return -1;
+        }
         n = o->launch_np;
     }
     if (o->hostfile == NULL && n > pf->cores) {
