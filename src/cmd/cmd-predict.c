@@ -49,15 +49,12 @@ typedef struct source {
     cf_near *near;               /* fit: its correction by the measured points, once built */
     double bytes_min, bytes_max; /* the sizes this source has seen */
     char model[96];
-    int nodes_extra; /* np spans nodes that np=2 (p2p) or the largest fitted np (across-np)
-                        did not */
-    int unbounded;   /* and a network they never crossed: no upper bound */
-    int tier_extra;  /* np reaches a tier np=2 (p2p) or the fitted np (across-np) never did
-                      * (the latency probe) */
-    int np_extra;    /* the answer extrapolates in np: always from np=2 (p2p); for the
-                        across-np model, an np it was not fitted at or one that spans nodes or
-                        a tier it never reached; never from the fit at np */
-    cf_unmeasured unmeasured;         /* across-np: what the fitted np never measured at np */
+    int np_extra; /* the answer extrapolates in np: always from np=2 (p2p); for the
+                     across-np model, an np it was not fitted at or one that spans nodes or a
+                     tier it never reached; never from the fit at np */
+    /* What np=2 (p2p) or the fitted np (across-np) never measured at np: the nodes it spans,
+     * a tier it reaches, and so whether the interval has an upper bound; all 0 for a fit. */
+    cf_unmeasured unmeasured;
     char note[NOTE_MAX];              /* what holds for every size at this np */
     char note_csv[2 * NOTE_MAX + 2];  /* the same as a CSV field */
     char note_json[6 * NOTE_MAX + 2]; /* and as a JSON string, quotes included */
@@ -224,28 +221,21 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
         snprintf(s->model, sizeof s->model, "%s", src.fit->model);
         return 0;
     }
-    cf_unmeasured u;
+    cf_unmeasured *u = &s->unmeasured;
     if (src.kind == CF_ANSWER_ACROSS) {
         /* First, as for the estimate from np=2: what the fitted np never measured. */
         cf_placement_beyond_fitted(&c->place, src.across->np[src.across->nnp - 1], np,
-                                   &s->unmeasured, part, sizeof part);
+                                   u, part, sizeof part);
         cf_note_join(s->note, sizeof s->note, part);
-        s->nodes_extra = s->unmeasured.nodes;
-        s->tier_extra = s->unmeasured.tier;
-        s->unbounded = cf_unmeasured_unbounded(&s->unmeasured);
         /* An np inside the fitted list is no extrapolation in np, unless it reaches nodes
          * or a tier no fitted np did. */
         s->np_extra = np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part) ||
-                      s->nodes_extra || s->tier_extra;
+                      u->nodes || u->tier;
         cf_note_join(s->note, sizeof s->note, part);
         return 0;
     }
-    cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, &u, s->note, sizeof s->note);
-    s->unmeasured = u;
+    cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, u, s->note, sizeof s->note);
     s->np_extra = 1; /* np=2's ping-pong carried to another pattern, at any np */
-    s->nodes_extra = u.nodes;
-    s->tier_extra = u.tier;
-    s->unbounded = cf_unmeasured_unbounded(&u);
     if (src.across != NULL)
         cf_note_join(s->note, sizeof s->note, src.across->error);
     np_note(c->measured, c->nmeasured, np, part, sizeof part);
@@ -447,6 +437,7 @@ static void note_tier_added(cf_predict_answer *out, const cf_tier_added *add, co
         snprintf(part, sizeof part, "the answer adds the latency probe's extra latency: %s", steps);
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
+
 static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
                        cf_error *e)
 {
@@ -527,11 +518,11 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->model = alg_name(c, est.algorithm, out);
     }
     check_answer(c, s, np, bytes, out);
-    if (s->kind != SRC_FIT && s->unbounded && !out->refused)
+    if (cf_unmeasured_unbounded(&s->unmeasured) && !out->refused)
         out->hi = INFINITY; /* after the check: no bound, not one out of range */
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
-    out->nodes_extra = s->kind != SRC_FIT && s->nodes_extra;
-    out->tier_extra = s->kind != SRC_FIT && s->tier_extra;
+    out->nodes_extra = s->unmeasured.nodes;
+    out->tier_extra = s->unmeasured.tier;
     return 0;
 }
 
