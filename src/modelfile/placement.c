@@ -205,14 +205,8 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
         if (!out->known && json_is_object(meta) && meta_str(meta, "ranks_per_node") != NULL) {
             if (from_meta(meta, out) != 0)
                 return -1;
-            if (!out->known) {
-                free(out->ranks);
-                free(out->cores);
-                free(out->first);
-                out->ranks = out->cores = out->first = NULL;
-                out->nnodes = out->nranks = 0;
-                out->host0[0] = '\0';
-            }
+            if (!out->known) /* not read: as if never tried (no probe is read yet) */
+                cf_placement_free(out);
         }
     }
     json_array_foreach(tables, i, t)
@@ -341,6 +335,15 @@ double cf_placement_farthest_us(const cf_placement *p, long np)
     return far;
 }
 
+/* The latency from rank 0 that a rank must pass to be farther than reach (a farthest
+ * latency) by more than the probe resolves: its margin (CF_TIER_MARGIN plus its spread) and
+ * one timer tick, so that a reach of 0 (below the timer's resolution) is within one tick.
+ * NAN for a reach of NAN (no probe): no latency passes it. */
+static double tier_limit_us(const cf_placement *p, double reach)
+{
+    return reach >= 0 ? reach * (1 + p->lat_margin) + p->lat_res_us : NAN;
+}
+
 int cf_placement_tier(const cf_placement *p, long fitted, long np, double *far_fitted_us,
                       double *far_np_us)
 {
@@ -349,9 +352,7 @@ int cf_placement_tier(const cf_placement *p, long fitted, long np, double *far_f
     *far_np_us = b;
     /* Past the launch the probe says nothing of the ranks it never reached: only a farther
      * rank inside it counts. */
-    /* A reach of 0 (below the timer's resolution) is within one tick: a farther one counts
-     * once it passes the tick. NAN (no probe) never does. */
-    return np > fitted && a >= 0 && b > a * (1 + p->lat_margin) + p->lat_res_us;
+    return np > fitted && b > tier_limit_us(p, a);
 }
 
 void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_unmeasured *u,
@@ -421,10 +422,7 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
  * none. */
 static long tier_first_rank(const cf_placement *p, long fitted, long np)
 {
-    double a = cf_placement_farthest_us(p, fitted);
-    if (!(a >= 0))
-        return np;
-    double limit = a * (1 + p->lat_margin) + p->lat_res_us;
+    double limit = tier_limit_us(p, cf_placement_farthest_us(p, fitted));
     for (long r = fitted; r < np && (size_t)r <= p->nlat; r++)
         if (p->lat_us[r - 1] > limit)
             return r;
