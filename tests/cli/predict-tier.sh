@@ -154,17 +154,14 @@ check "its note gives both reasons, without the nodes' 'the interval assumes non
 # binomial tree, whose one step of distance 8 reaches ranks 8-15 at np 16, 2 us farther),
 # times the share of the ranks that wait on that step: the time is the ranks' mean, and a
 # bcast's ranks 8-15 (half of them) wait for it.
-# table3 LATENCIES: t3.csv, bcast and reduce at np 2, 4, 8 of 16 launched ranks, with the
-# library and selector of the flat cluster's table.
+# table3 LATENCIES: t3.csv, bcast and reduce at np 2, 4, 8 of 16 launched ranks (flat_table,
+# spread 0), with the library and selector of the flat cluster's table.
 table3() {
+    flat_table t3.tmp '($1 == "bcast" || $1 == "reduce") && ($2 == 2 || $2 == 4 || $2 == 8)' "$1" 0 ""
     {
-        echo "# schema: 1"
+        head -1 t3.tmp
         grep -E '^# (mpi_library|coll_selector|coll_timing|coll_root):' "$top_srcdir/data/sim-flat.csv"
-        echo "# launch_np: 16"
-        [ -z "$1" ] || echo "# rank_latency_us: $1"
-        echo "# rank_latency_spread: 0"
-        grep -m1 '^pattern,' "$top_srcdir/data/sim-flat.csv"
-        awk -F, '($1 == "bcast" || $1 == "reduce") && ($2 == 2 || $2 == 4 || $2 == 8)' "$top_srcdir/data/sim-flat.csv"
+        tail -n +2 t3.tmp
     } >t3.csv
 }
 table3 ""
