@@ -292,8 +292,8 @@ static int probe_pair(cf_run_state *R, int peer, double *rtt_s)
     return 0;
 }
 
-/* The interquartile range of the n (sorted in place) round trips over their median. */
-static double relative_iqr(double *x, size_t n)
+/* The interquartile range of the n (sorted in place) round trips over their median med. */
+static double relative_iqr(double *x, size_t n, double med)
 {
     for (size_t i = 1; i < n; i++)
         for (size_t j = i; j > 0 && x[j - 1] > x[j]; j--) {
@@ -301,7 +301,6 @@ static double relative_iqr(double *x, size_t n)
             x[j] = x[j - 1];
             x[j - 1] = t;
         }
-    double med = cf_stats_median(x, n);
     return med > 0 ? (x[(3 * n) / 4] - x[n / 4]) / med : 0;
 }
 
@@ -350,8 +349,9 @@ int cf_run_latency_probe(cf_run_state *R)
             return -1;
         }
         if (lat_us != NULL) {
-            lat_us[r - 1] = 0.5e6 * cf_stats_median(rtt_s, PROBE_ROUNDS);
-            spread[r - 1] = relative_iqr(rtt_s, PROBE_ROUNDS);
+            double med = cf_stats_median(rtt_s, PROBE_ROUNDS);
+            lat_us[r - 1] = 0.5e6 * med;
+            spread[r - 1] = relative_iqr(rtt_s, PROBE_ROUNDS, med);
         }
     }
     if (R->rank != 0)
