@@ -137,6 +137,9 @@ int cf_table_write(const char *path, const cf_table *t, cf_error *e);
  * hand-made ones do not say (OSU and IMB 2019 on time each call with a barrier after it). */
 #define CF_META_TIMING_CALL "each call alone, a barrier after it (IMB -sync 1)"
 #define CF_META_TIMING_LOOP "the calls back to back, the loop timed whole (--no-sync)"
+/* The coll_root metadata: the rooted collectives' root. */
+#define CF_META_ROOT_FIXED "rank 0 (IMB -root_shift 0)"
+#define CF_META_ROOT_SHIFT "round-robin, call i at rank i % np (--root-shift)"
 /* Whether t's collectives were timed as a loop of calls back to back: coll_timing says so,
  * or commfit's measure wrote t (its command) before it said how. */
 int cf_table_timed_loop(const cf_table *t);

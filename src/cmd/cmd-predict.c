@@ -416,11 +416,27 @@ static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
     return cf_near_predict(s->near, m, pr);
 }
 
+/* The note of what the barrier's spread exits added to an answer (cf_tier_added). */
+static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
+{
+    if (!(add->skew_us > 0))
+        return;
+    char part[400];
+    snprintf(part, sizeof part,
+             "the answer adds %.3g us for the barrier after each timed call: replayed over the "
+             "latency probe (%s), its ranks leave it further apart than within the fitted "
+             "reach, and a rank that leaves early waits for the others in the next call (the "
+             "time is the ranks' mean)",
+             add->skew_us, add->barrier);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
 /* The note of what the latency probe added to an answer (cf_tier_added), the steps of alg
  * reaching ranks beyond reach's latency far_us; nothing where nothing was added. */
 static void note_tier_added(cf_predict_answer *out, const cf_tier_added *add, const char *alg,
                             const char *reach, double far_us)
 {
+    spread_note(out, add);
     if (!(add->us > 0))
         return;
     char part[400], steps[200];

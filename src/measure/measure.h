@@ -76,9 +76,7 @@ typedef struct cf_measure_opts {
 void cf_measure_opts_init(cf_measure_opts *o);
 
 /* The metadata that says how the collectives were timed (see cf_run_start_metadata; the
- * coll_timing values are in base/table.h, which fit reads too). */
-#define CF_META_ROOT_FIXED "rank 0 (IMB -root_shift 0)"
-#define CF_META_ROOT_SHIFT "round-robin, call i at rank i % np (--root-shift)"
+ * coll_timing and coll_root values are in base/table.h, which fit and predict read too). */
 #define CF_META_RS_BLOCK "each rank's block (IMB 2019 and later; the vector is np times it)"
 
 /* The collectives' method from the options: a set of CF_KM_ bits (kernels.h). */

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "base/collective.h"
+#include "base/table.h"
 #include "modelfile/answer.h"
+#include "modelfile/barrier-replay.h"
 
 /* The comma-separated positive integers of s into a new array; their count in *n. */
 static long *read_list(const char *s, size_t *n)
@@ -188,6 +190,9 @@ static int read_probe(const json_t *meta, cf_placement *out)
     out->lat_res_us = res * 1e6;
     const char *timing = meta_str(meta, "coll_timing");
     out->timed_loop = timing != NULL && strcmp(timing, CF_META_TIMING_LOOP) == 0;
+    const char *sim = meta_str(meta, "simulated"), *root = meta_str(meta, "coll_root");
+    out->simulated = sim != NULL && strcmp(sim, "yes") == 0;
+    out->root_shift = root != NULL && strcmp(root, CF_META_ROOT_SHIFT) == 0;
     return 0;
 }
 
@@ -429,6 +434,137 @@ static long tier_first_rank(const cf_placement *p, long fitted, long np)
     return np;
 }
 
+/* ---- the barrier's spread exits (cf_placement_spread_extra) ---- */
+
+/* The latency between two ranks below np as the probe tells it (rank 0's to each rank):
+ * where no rank is nearer than one before it by more than the probe resolves, the
+ * latencies form tiers of aligned blocks (a node, a switch, a rack: the ranks fill each
+ * in turn), and two ranks are as far apart as the largest block boundary between them
+ * (the latency of the tier that block starts); where they do not (a torus's ranks come
+ * nearer again), as far apart as rank 0 and the rank their distance away. None above cap. */
+typedef struct probe_lat {
+    const double *lat; /* lat[r - 1]: rank r's */
+    int blocks;        /* tiers of blocks, else by distance */
+    long *start;       /* tier t's blocks: start[t] ranks each, growing */
+    double *level;     /* the latency between two of tier t's blocks */
+    size_t nt;
+    double level0; /* inside the smallest block */
+    double cap;
+} probe_lat;
+
+static double probe_latency(const void *ctx, long i, long j)
+{
+    const probe_lat *m = ctx;
+    double l = m->level0;
+    if (!m->blocks)
+        l = m->lat[labs(i - j) - 1];
+    else
+        for (size_t t = m->nt; t-- > 0;)
+            if (i / m->start[t] != j / m->start[t]) {
+                l = m->level[t];
+                break;
+            }
+    return l < m->cap ? l : m->cap;
+}
+
+/* The model over ranks 1 to np - 1 of the probe (np - 1 <= p->nlat). 0, -1 when out of
+ * memory. */
+static int probe_lat_init(const cf_placement *p, long np, probe_lat *m)
+{
+    const double *L = p->lat_us;
+    *m = (probe_lat){L, 1, NULL, NULL, 0, L[0], INFINITY};
+    double far = L[0];
+    for (long r = 2; r < np && m->blocks; r++) {
+        m->blocks = !(far > tier_limit_us(p, L[r - 1]));
+        far = fmax(far, L[r - 1]);
+    }
+    if (!m->blocks)
+        return 0;
+    m->start = malloc((size_t)np * sizeof *m->start);
+    m->level = malloc((size_t)np * sizeof *m->level);
+    if (m->start == NULL || m->level == NULL)
+        return -1;
+    far = L[0];
+    for (long r = 2; r < np; r++) {
+        double l = L[r - 1];
+        if (l > tier_limit_us(p, far)) {
+            m->start[m->nt] = r;
+            m->level[m->nt++] = l;
+        } else if (m->nt > 0)
+            m->level[m->nt - 1] = fmax(m->level[m->nt - 1], l);
+        else
+            m->level0 = fmax(m->level0, l);
+        far = fmax(far, l);
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The mean wait the exits e of np ranks add to a call of pattern c (see
+ * cf_placement_spread_extra); e is reordered. */
+static double exits_wait(double *e, long np, const cf_coll *c, int root_shift)
+{
+    double last = e[0], sum = 0;
+    for (long r = 0; r < np; r++) {
+        last = fmax(last, e[r]);
+        sum += e[r];
+    }
+    double mean = sum / (double)np;
+    if (!c->rooted)
+        return last - mean;
+    if (cf_coll_to_root(c))
+        return (root_shift ? last - mean : last - e[0]) / (double)np;
+    double w = 0;
+    if (!root_shift) {
+        for (long r = 0; r < np; r++)
+            w += fmax(0.0, e[0] - e[r]);
+        return w / (double)np;
+    }
+    /* Every rank a root in turn: each root's wait over the ranks that left before it,
+     * from the exits in order. */
+    qsort(e, (size_t)np, sizeof *e, cmp_double);
+    double before = 0;
+    for (long k = 0; k < np; k++) {
+        w += (double)k * e[k] - before;
+        before += e[k];
+    }
+    return w / ((double)np * (double)np);
+}
+
+double cf_placement_spread_extra(const cf_placement *p, const char *rules, const char *pattern,
+                                 long np, double far_fitted_us, const char **barrier)
+{
+    const cf_coll *c = cf_pattern_facts(pattern);
+    const char *alg = cf_barrier_alg(rules, np);
+    if (barrier != NULL)
+        *barrier = alg;
+    /* Only a collective's calls are each timed alone with a barrier after them (measure's
+     * COLL_LOOP): not the point-to-point patterns', not barrier's own loop. */
+    if (c == NULL || c->nmsg > 0 || !c->sized || p->lat_us == NULL || p->timed_loop || np < 3 ||
+        np - 1 > (long)p->nlat || !(far_fitted_us >= 0))
+        return 0.0;
+    probe_lat m = {0};
+    double *e = malloc(2 * (size_t)np * sizeof *e), extra = 0.0;
+    cf_protocol proto = p->simulated ? CF_PROTO_RENDEZVOUS : CF_PROTO_EAGER;
+    if (e != NULL && probe_lat_init(p, np, &m) == 0 &&
+        cf_barrier_exits(alg, np, probe_latency, &m, proto, e) == 0) {
+        m.cap = far_fitted_us;
+        if (cf_barrier_exits(alg, np, probe_latency, &m, proto, e + np) == 0)
+            extra = exits_wait(e, np, c, p->root_shift) - exits_wait(e + np, np, c, p->root_shift);
+    }
+    free(m.start);
+    free(m.level);
+    free(e);
+    /* What the probe shows at least: a replay whose capped exits wait longer (a spread is
+     * no sum of latencies) adds nothing rather than take away. */
+    return extra > 0 ? extra : 0.0;
+}
+
 /* The share of np ranks whose finish waits on the steps that reach past the ranks fitted np
  * reached. The table's time is the mean over the ranks of each one's time in the call
  * (measure's coll_timing, IMB's t_avg), so a step that waits longer counts for the ranks
@@ -447,52 +583,60 @@ static double waiting_share(const cf_placement *p, const char *pattern, long fit
 }
 
 /* Adds to est what algorithm r's steps wait at np beyond fitted (cf_placement_tier_extra,
- * times waiting_share), where u leaves the interval without an upper bound: the addition
- * never meets a finite one. */
-static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *pattern,
-                     const cf_rule_alg *r, long fitted, long np, cf_estimate *est,
-                     cf_tier_added *added)
+ * times waiting_share; r NULL: none known) and what the barrier's spread exits add
+ * (cf_placement_spread_extra under the rule set rules), where u leaves the interval without
+ * an upper bound: the additions never meet a finite one. */
+static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *rules,
+                     const char *pattern, const cf_rule_alg *r, long fitted, long np,
+                     cf_estimate *est, cf_tier_added *added)
 {
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL};
     /* Calls timed back to back in a loop overlap one call's waits with the next's: the share
      * of the ranks that wait (a call timed alone) says nothing of them, and the answer stays
      * the model's (its interval still without an upper bound). */
     if (!cf_unmeasured_unbounded(u) || p->timed_loop)
         return;
-    added->share = waiting_share(p, pattern, fitted, np);
-    added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
-    added->us = added->share * cf_placement_tier_extra(p, fitted, np, r, &added->steps);
-    est->t_us += added->us;
-    est->hi_us += added->us; /* kept above the time until the caller drops it */
+    if (r != NULL) {
+        added->share = waiting_share(p, pattern, fitted, np);
+        added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
+        added->us = added->share * cf_placement_tier_extra(p, fitted, np, r, &added->steps);
+    }
+    added->skew_us = cf_placement_spread_extra(
+        p, rules, pattern, np, cf_placement_farthest_us(p, fitted), &added->barrier);
+    /* kept above the time until the caller drops the upper bound */
+    est->t_us += added->us + added->skew_us;
+    est->hi_us += added->us + added->skew_us;
 }
 
 static void across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u, long np,
                         double m, cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL};
     cf_rule_alg r;
-    if (a->nnp == 0 || est->algorithm == NULL ||
-        cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) != 0 ||
-        strcmp(r.name, est->algorithm) != 0)
+    if (a->nnp == 0)
         return;
-    tier_add(p, u, a->pattern, &r, a->np[a->nnp - 1], np, est, added);
+    int ruled = est->algorithm != NULL &&
+                cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) == 0 &&
+                strcmp(r.name, est->algorithm) == 0;
+    tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, a->np[a->nnp - 1], np, est, added);
 }
 
 static void p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
                      const cf_unmeasured *u, long np, double m, cf_estimate *est,
                      cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL};
     cf_rule_alg r;
-    if (c == NULL || est->algorithm == NULL)
+    if (c == NULL)
         return;
-    /* The algorithm the estimate costed: the library's rules' where it names them, else
-     * the catalog's (MPICH's). */
-    int ruled = rules != NULL && rules[0] != '\0' &&
+    /* The algorithm the estimate costed: the library's rules' where the file names them,
+     * else the catalog's (MPICH's). */
+    int ruled = est->algorithm != NULL && rules != NULL && rules[0] != '\0' &&
                 cf_rules_pick(rules, c->pattern, np, m, &r) == 0 &&
                 strcmp(r.name, est->algorithm) == 0;
-    if (!ruled && cf_coll_alg_rule(est->algorithm, &r) != 0)
-        return;
-    tier_add(p, u, c->pattern, &r, 2, np, est, added);
+    if (!ruled && est->algorithm != NULL && cf_coll_alg_rule(est->algorithm, &r) == 0)
+        ruled = 1;
+    tier_add(p, u, rules, c->pattern, ruled ? &r : NULL, 2, np, est, added);
 }
 
 void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
@@ -507,7 +651,7 @@ int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
                             const char *datatype, const cf_unmeasured *u, long np, double m,
                             cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL};
     int rc = cf_p2p_predict(pp, c, datatype, np, m, est);
     if (rc == 0)
         p2p_tier(p, pp->rules, c, u, np, m, est, added);

@@ -24,6 +24,9 @@ typedef struct cf_placement {
     double lat_margin;     /* relative: what two of the probe's medians may differ by alone */
     double lat_res_us;     /* the timer's resolution (timer_resolution_s), in us */
     int timed_loop;        /* the probe's table timed its calls as a loop (coll_timing) */
+    int simulated;         /* the probe's table was simulated (SMPI): a message's transfer
+                              starts once its receive is posted (cf_protocol) */
+    int root_shift;        /* the probe's table moved the root round-robin (coll_root) */
     /* Why a rank_latency_us found was not used ("metadata rank_latency_us '...': why"),
      * for the command to warn of, once; "" if none. */
     char lat_warning[200];
@@ -100,7 +103,28 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
 typedef struct cf_tier_added {
     double us, steps, share;
     int crossings; /* 1: the steps are a chain's crossings of the tier (a ring, a pipeline) */
+    /* What the barrier before each call adds (cf_placement_spread_extra): skew_us (0:
+     * nothing) of barrier's (a cf_barrier_alg name) spread exits. */
+    double skew_us;
+    const char *barrier;
 } cf_tier_added;
+
+/* What the spread of the barrier's exits adds at np beyond the ranks the fitted np reached
+ * (far_fitted_us, its farthest latency): measure times each call of a collective alone
+ * with a barrier after it, so each rank starts the next call when it leaves the barrier,
+ * and one that leaves early waits in the call for those that leave late. The barrier of
+ * the library's rules (cf_barrier_alg) is replayed at np over the probe's latencies and
+ * again with none beyond far_fitted_us; the answer's time (the ranks' mean) gains the
+ * difference of the mean wait: every rank's for the latest exit where data goes from all
+ * to all; each rank's for the root's where it flows from a root; the root's alone (1/np of
+ * the mean) where it flows to one; over every root under --root-shift. Over each pair of
+ * ranks the probe's latencies are read as aligned blocks where they only grow with the
+ * rank (tiers: nodes, switches, racks), as depending on the ranks' distance where they do
+ * not (a torus). 0 without a probe, past its ranks, for a pattern not timed with a
+ * barrier after each call (point-to-point patterns, barrier, tables timed as a loop), or
+ * where the replay adds nothing; *barrier (may be NULL) the algorithm replayed. */
+double cf_placement_spread_extra(const cf_placement *p, const char *rules, const char *pattern,
+                                 long np, double far_fitted_us, const char **barrier);
 
 /* The across-np answer est of a at (np, m), with what the fitted np never measured there
  * (u, from cf_placement_beyond_fitted): where np leaves the one node every fitted np ran in,

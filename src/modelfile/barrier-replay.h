@@ -1,0 +1,32 @@
+/* When each rank leaves a barrier: a replay of the library's barrier algorithm over given
+ * one-way latencies between ranks. measure times each call of a collective alone with a
+ * barrier after it (IMB's -sync 1), so a call starts at each rank when that rank left the
+ * barrier before it; where latencies differ between ranks, ranks leave at different
+ * times, and a rank that leaves early waits in the next call for those that leave late.
+ * The table's time is the ranks' mean, so that wait is part of it. */
+#ifndef CF_BARRIER_REPLAY_H
+#define CF_BARRIER_REPLAY_H
+
+/* The one-way latency in us of a message from rank i to rank j (i != j). */
+typedef double (*cf_latency_fn)(const void *ctx, long i, long j);
+
+/* How a message's transfer starts. */
+typedef enum cf_protocol {
+    CF_PROTO_EAGER,     /* when it is sent: a real library's small messages */
+    CF_PROTO_RENDEZVOUS /* when it is sent and its receive is posted, the later: SMPI's,
+                           whose smpi/async-small-thresh is 0 by default */
+} cf_protocol;
+
+/* The barrier algorithm rules (cf_rules_for's names; NULL or "" for MPICH's) run at np:
+ * "dissemination" (MPICH's, Open MPI's "bruck"), "recursive doubling", "linear", "tree"
+ * (Open MPI's tuned decision by communicator size) or "two-process exchange". */
+const char *cf_barrier_alg(const char *rules, long np);
+
+/* The time each of np ranks (np >= 1) leaves the barrier alg (a cf_barrier_alg name), all
+ * entering it at time 0, into exits[np], in us. Each message costs its latency alone (a
+ * barrier's carry no bytes); a send returns at once (the library sends them eagerly or
+ * detached). 0, -1 for an unknown algorithm or when out of memory. */
+int cf_barrier_exits(const char *alg, long np, cf_latency_fn lat, const void *ctx,
+                     cf_protocol proto, double *exits);
+
+#endif

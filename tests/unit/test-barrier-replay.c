@@ -1,0 +1,171 @@
+/* The barrier replay (modelfile/barrier-replay.c) and what its spread exits add to an answer
+ * (cf_placement_spread_extra). The replayed exits are checked against SMPI 3.32's own: on
+ * data/platforms/racks.xml (4-core nodes, 8 nodes a rack: 0.4094 us within a node, 2.022
+ * us within a rack, 10.08 us between racks, one-way as commfit's probe reads them), a
+ * program that timed MPI_Barrier's exits (MPI_Wtime is global in SMPI) under
+ * --cfg=smpi/barrier:ALG gave the mean wait for the last exit listed below. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "modelfile/barrier-replay.h"
+#include "modelfile/placement.h"
+#include "tap.h"
+
+static double racks_lat(const void *ctx, long i, long j)
+{
+    (void)ctx;
+    if (i / 4 == j / 4)
+        return 0.4094;
+    return i / 32 == j / 32 ? 2.022 : 10.08;
+}
+
+/* The mean over the np ranks of the last exit minus each one's. */
+static double mean_wait(const char *alg, long np, cf_protocol proto)
+{
+    double e[128];
+    if (np > 128 || cf_barrier_exits(alg, np, racks_lat, NULL, proto, e) != 0)
+        return NAN;
+    double last = e[0], sum = 0;
+    for (long r = 0; r < np; r++) {
+        last = fmax(last, e[r]);
+        sum += e[r];
+    }
+    return last - sum / (double)np;
+}
+
+static void smpi_tests(void)
+{
+    /* SMPI's figures (smpi/barrier: ompi_bruck, ompi_recursivedoubling, ompi_basic_linear,
+     * ompi_tree), to their 0.01 us. */
+    static const struct {
+        const char *alg;
+        long np;
+        double smpi;
+    } t[] = {
+        {"dissemination", 3, 0.00},
+        {"dissemination", 6, 1.34},
+        {"dissemination", 12, 1.61},
+        {"dissemination", 32, 1.61},
+        {"dissemination", 64, 21.76},
+        {"dissemination", 100, 14.09},
+        {"recursive doubling", 3, 0.27},
+        {"recursive doubling", 6, 1.35},
+        {"recursive doubling", 12, 1.35},
+        {"recursive doubling", 48, 6.72},
+        {"recursive doubling", 64, 0.00},
+        {"recursive doubling", 100, 6.46},
+        {"linear", 3, 0.13},
+        {"linear", 6, 1.14},
+        {"linear", 12, 0.57},
+        {"linear", 64, 4.14},
+        {"linear", 100, 2.67},
+        {"tree", 3, 0.13},
+        {"tree", 6, 1.41},
+        {"tree", 12, 1.08},
+        {"tree", 64, 8.47},
+        {"tree", 100, 10.39},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        double w = mean_wait(t[i].alg, t[i].np, CF_PROTO_RENDEZVOUS);
+        /* 0.1 us: SMPI's rounding of each latency, and its dissemination of 100 ranks. */
+        ok(fabs(w - t[i].smpi) <= 0.1, "%s of %ld ranks: mean wait %.3f us, SMPI's %.2f", t[i].alg,
+           t[i].np, w, t[i].smpi);
+    }
+    /* Eagerly sent, a message does not wait for its receive: the rack's ranks leave the
+     * dissemination barrier within a rack's latency or two of each other. */
+    double w = mean_wait("dissemination", 64, CF_PROTO_EAGER);
+    ok(w > 0.1 && w < 2.022, "eager: dissemination of 64 spreads far less (%g us)", w);
+    double e[8];
+    ok(cf_barrier_exits("no such", 8, racks_lat, NULL, CF_PROTO_EAGER, e) == -1,
+       "an unknown algorithm is refused");
+    ok(cf_barrier_exits("dissemination", 1, racks_lat, NULL, CF_PROTO_EAGER, e) == 0 && e[0] == 0,
+       "one rank leaves at once");
+}
+
+static void decision_tests(void)
+{
+    is_str(cf_barrier_alg("mpich", 64), "dissemination", "MPICH: dissemination");
+    is_str(cf_barrier_alg(NULL, 6), "dissemination", "no rules: MPICH's");
+    is_str(cf_barrier_alg("smpi-ompi", 2), "two-process exchange", "Open MPI at 2");
+    is_str(cf_barrier_alg("openmpi", 3), "recursive doubling", "Open MPI at 3");
+    is_str(cf_barrier_alg("openmpi", 6), "linear", "Open MPI at 6");
+    is_str(cf_barrier_alg("openmpi-loop", 48), "recursive doubling", "Open MPI at 48");
+    is_str(cf_barrier_alg("smpi-ompi", 64), "dissemination", "Open MPI at 64: bruck");
+    is_str(cf_barrier_alg("smpi-ompi", 300), "tree", "Open MPI at 300: tree");
+    is_str(cf_barrier_alg("smpi-ompi", 600), "dissemination", "Open MPI at 600: bruck");
+    is_str(cf_barrier_alg("openmpi", 2000), "tree", "Open MPI at 2000: tree");
+}
+
+/* A placement of the racks platform's probe over 128 ranks. */
+static void racks_probe(cf_placement *p, double *lat, int simulated)
+{
+    memset(p, 0, sizeof *p);
+    for (long r = 1; r < 128; r++)
+        lat[r - 1] = racks_lat(NULL, 0, r);
+    p->lat_us = lat;
+    p->nlat = 127;
+    p->lat_margin = CF_TIER_MARGIN;
+    p->simulated = simulated;
+}
+
+static void spread_tests(void)
+{
+    cf_placement p;
+    double lat[127];
+    const char *alg;
+    racks_probe(&p, lat, 1);
+    /* Fitted to one rack (2.022 us at most), np 64 spans two: the exits spread from 1.61 to
+     * 21.76 us on average (the SMPI figures above). */
+    double x = cf_placement_spread_extra(&p, "smpi-mpich", "allreduce", 64, 2.022, &alg);
+    near(x, 21.76 - 1.61, 0.01, "allreduce at 64 from one rack: %g us", x);
+    is_str(alg, "dissemination", "MPICH's barrier");
+    /* Rank 0 leaves last, so each rank waits for the root as for the last exit. */
+    double b = cf_placement_spread_extra(&p, "smpi-mpich", "bcast", 64, 2.022, NULL);
+    near(b, x, 1e-9, "bcast: the same (%g)", b);
+    double r = cf_placement_spread_extra(&p, "smpi-mpich", "reduce", 64, 2.022, NULL);
+    ok(r == 0, "reduce: the root, the last to leave, waits for none (%g)", r);
+    p.root_shift = 1;
+    r = cf_placement_spread_extra(&p, "smpi-mpich", "reduce", 64, 2.022, NULL);
+    near(r, x / 64, 1e-9, "reduce, root round-robin: 1/np of the mean wait (%g)", r);
+    b = cf_placement_spread_extra(&p, "smpi-mpich", "bcast", 64, 2.022, NULL);
+    ok(b > 0 && b < x, "bcast, root round-robin: less than from the last to leave (%g)", b);
+    p.root_shift = 0;
+    x = cf_placement_spread_extra(&p, "smpi-ompi", "allreduce", 32, 0.4094, &alg);
+    ok(x == 0 && strcmp(alg, "recursive doubling") == 0,
+       "Open MPI's recursive doubling at 32: every rank leaves together (%g)", x);
+    x = cf_placement_spread_extra(&p, "smpi-mpich", "allreduce", 64, 10.08, NULL);
+    ok(x == 0, "no latency beyond the fitted reach: nothing (%g)", x);
+    x = cf_placement_spread_extra(&p, "smpi-mpich", "pingpong", 64, 2.022, NULL);
+    ok(x == 0, "a point-to-point pattern: nothing");
+    x = cf_placement_spread_extra(&p, "smpi-mpich", "barrier", 64, 2.022, NULL);
+    ok(x == 0, "barrier, timed as a loop of itself: nothing");
+    x = cf_placement_spread_extra(&p, "smpi-mpich", "allreduce", 256, 2.022, NULL);
+    ok(x == 0, "past the probed launch: nothing");
+    p.timed_loop = 1;
+    x = cf_placement_spread_extra(&p, "smpi-mpich", "allreduce", 64, 2.022, NULL);
+    ok(x == 0, "calls timed as a loop: nothing");
+    racks_probe(&p, lat, 0);
+    x = cf_placement_spread_extra(&p, "mpich", "allreduce", 64, 2.022, NULL);
+    ok(x > 0 && x < 2, "a real library's eager messages: a small spread (%g us)", x);
+    /* A torus's ranks come nearer again: latencies by distance, not blocks. A ring of 8
+     * (1 us a hop): no rank is farther than another at the same distance, so each rank
+     * leaves at the same time. */
+    double ring[7] = {1, 2, 3, 4, 3, 2, 1};
+    p.lat_us = ring;
+    p.nlat = 7;
+    p.simulated = 1;
+    x = cf_placement_spread_extra(&p, "smpi-mpich", "allreduce", 8, 2.0, NULL);
+    ok(x == 0, "a ring of 8, by distance: nothing (%g)", x);
+}
+
+int main(void)
+{
+    smpi_tests();
+    decision_tests();
+    spread_tests();
+    return tap_done();
+}
