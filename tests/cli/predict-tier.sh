@@ -231,11 +231,13 @@ check "once" test "$(grep -c rank_latency_us "$T/err")" -eq 1
 ext repbad/np-alltoall.dat >extbad.rows
 check "and its np plot is drawn as without it" cmp -s ext0.rows extbad.rows
 
-# A ring's steps are a chain: what it adds is counted, and said, in crossings of the tier
-# (the shipped racks table: np 64's second rack 8 us farther than np 32's farthest).
+# SMPI's "ring" allgather sends to rank + i at step i, a spread of partners, not a chain (a
+# true ring's crossings are counted in test-placement-tier): each step whose partners reach
+# the farther ranks adds (the shipped racks table: np 64's second rack 8.06 us farther than
+# np 32's farthest, on the 32 steps of distance 32 to 63).
 run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-racks.csv" --np 2,4,8,16,32 -o racks.json
 run "$COMMFIT" predict -m racks.json -p allgather -n 64 -b 1M -f csv
-check "ring allgather at np 64: 2 crossings, said so" \
-    grep -q "the answer adds the latency probe's extra latency: 16.1 us over 2 crossings of the ring reaching ranks beyond the fitted np's 2.02 us" "$T/out"
+check "SMPI's ring allgather at np 64: 32 steps, said so" \
+    grep -q "the answer adds the latency probe's extra latency: 258 us over 32 steps of the ring reaching ranks beyond the fitted np's 2.02 us" "$T/out"
 
 done_testing
