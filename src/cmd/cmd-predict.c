@@ -416,6 +416,25 @@ static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
     return cf_near_predict(s->near, m, pr);
 }
 
+/* The note of what the pair-exchange probe added to an answer (cf_tier_added), the traffic
+ * of alg. */
+static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const char *alg)
+{
+    if (!(add->pair_us > 0))
+        return;
+    char part[400], bytes[32];
+    cf_size_format_estimate(add->cross_bytes, bytes, sizeof bytes);
+    snprintf(part, sizeof part,
+             "the answer adds %.*g us for the traffic across the halves of the ranks: the %s "
+             "sends %s a rank across them, every rank at once, which the pair-exchange probe "
+             "at launch measured %.*g us a MiB slower across %ld ranks' halves than across "
+             "%ld's",
+             cf_sig_prec(add->pair_us, 3), add->pair_us, alg != NULL ? alg : "algorithm", bytes,
+             cf_sig_prec(add->extra_us_per_mib, 3), add->extra_us_per_mib, add->pair_far,
+             add->pair_near);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
 /* The note of what the barrier's spread exits added to an answer (cf_tier_added). */
 static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
 {
@@ -423,11 +442,11 @@ static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
         return;
     char part[400];
     snprintf(part, sizeof part,
-             "the answer adds %.3g us for the barrier after each timed call: replayed over the "
+             "the answer adds %.*g us for the barrier after each timed call: replayed over the "
              "latency probe (%s), its ranks leave it further apart than within the fitted "
              "reach, and a rank that leaves early waits for the others in the next call (the "
              "time is the ranks' mean)",
-             add->skew_us, add->barrier);
+             cf_sig_prec(add->skew_us, 3), add->skew_us, add->barrier);
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
@@ -437,6 +456,7 @@ static void note_tier_added(cf_predict_answer *out, const cf_tier_added *add, co
                             const char *reach, double far_us)
 {
     spread_note(out, add);
+    pair_note(out, add, alg);
     if (!(add->us > 0))
         return;
     char part[400], steps[200];

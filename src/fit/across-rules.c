@@ -825,3 +825,26 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
     }
     return rc != 0 ? -1 : k;
 }
+
+double cf_steps_cross_bytes(const cf_rule_alg *a, const char *pattern, long p, double m)
+{
+    if (p < 2 || (a->latency == CF_LAT_ONCE && strcmp(pattern, "alltoall") != 0))
+        return 0.0;
+    double half = (double)(p / 2);
+    switch (a->steps) {
+    case CF_STEPS_RING: /* pairwise, a spread ring, linear, isend/irecv; not a chain */
+    case CF_STEPS_DOUBLING:
+    case CF_STEPS_BRUCK_GATHER:
+    case CF_STEPS_BRUCK_ALLTOALL:
+        return a->latency == CF_LAT_CHAIN ? 0.0 : half * m;
+    case CF_STEPS_FOLD: /* recursive doubling's allreduce: m with the partner */
+        return m;
+    /* Rabenseifner halves the vector from the nearest partner out (MPICH's and Open MPI's
+     * distance 1 first): its step across the halves moves m/p, and so does the allgather's
+     * first step back. */
+    case CF_STEPS_HALVING2:
+        return 2 * m / (double)p;
+    default:
+        return 0.0;
+    }
+}

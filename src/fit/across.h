@@ -163,6 +163,17 @@ typedef struct cf_step_span {
     double count;
 } cf_step_span;
 int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max);
+/* The bytes each rank of p sends across the halves of the p ranks in a step that every rank
+ * takes at once (the traffic the launch's pair-exchange probe loads a network with), for
+ * algorithm a of a pattern whose ranks all send (not a rooted one) at size m: a pairwise
+ * exchange's, a spread ring's and a linear or isend/irecv alltoall's p/2 partners of m
+ * each (not a linear allgather: a gather and a bcast); the top step of recursive doubling's or
+ * Bruck's allgather and of Bruck's alltoall, p/2 blocks of m; recursive doubling's allreduce
+ * exchange of m; Rabenseifner's m/p each way (it halves from the nearest partner out). 0 for the
+ * others: chains (a ring, a neighbour exchange, a pipeline), whose few messages across the halves
+ * do not load it so; trees. A two-level algorithm's ranks cross as one a node: the caller's to
+ * check. */
+double cf_steps_cross_bytes(const cf_rule_alg *a, const char *pattern, long p, double m);
 /* The algorithm of the point-to-point estimate named name (a cf_colls algorithm) as a rule
  * algorithm, for cf_steps_spans; -1 for one without steps (a point-to-point message). */
 int cf_coll_alg_rule(const char *name, cf_rule_alg *out);

@@ -196,8 +196,45 @@ static int read_probe(const json_t *meta, cf_placement *out)
     return 0;
 }
 
+/* The pair-exchange probe of meta into out: "2:T,4:T,...", each level the next power of two
+ * from 2, each time a number > 0, and pair_exchange_bytes a number > 0. One that does not
+ * read is left out with out->lat_warning saying why (unless it already says something). */
+static void read_pairs(const json_t *meta, cf_placement *out)
+{
+    const char *s = meta_str(meta, "pair_exchange_us"), *b = meta_str(meta, "pair_exchange_bytes");
+    const char *why = NULL, *q = s;
+    char *end = NULL;
+    double bytes = b != NULL ? strtod(b, &end) : NAN;
+    if (b == NULL || end == b || *end != '\0' || !(bytes > 0) || !isfinite(bytes))
+        why = "its pair_exchange_bytes is no number > 0";
+    size_t n = 0;
+    for (long level = 2; why == NULL && *q != '\0'; level *= 2) {
+        long got = strtol(q, &end, 10);
+        double t = *end == ':' ? strtod(end + 1, &end) : NAN;
+        if (got != level || n == CF_PAIR_LEVELS_MAX || !(t > 0) || !isfinite(t) ||
+            (*end != ',' && *end != '\0'))
+            why = "expected B:us for each power of two B from 2, times > 0";
+        else
+            out->pair_us[n++] = t;
+        q = *end == ',' ? end + 1 : end;
+    }
+    if (why == NULL && n == 0)
+        why = "expected B:us for each power of two B from 2, times > 0";
+    if (why != NULL) {
+        if (out->lat_warning[0] == '\0')
+            snprintf(out->lat_warning, sizeof out->lat_warning,
+                     "metadata pair_exchange_us '%.40s%s': %s", s, strlen(s) > 40 ? "..." : "",
+                     why);
+        out->npair = 0;
+        return;
+    }
+    out->npair = n;
+    out->pair_bytes = bytes;
+}
+
 /* The first table whose metadata names ranks_per_node gives the nodes, the first that
- * records rank_latency_us the probe (a table measured by commfit has both). */
+ * records rank_latency_us the probe, the first that records pair_exchange_us the
+ * pair-exchange probe (a table measured by commfit has all three). */
 int cf_placement_read(const cf_modelset *ms, cf_placement *out)
 {
     memset(out, 0, sizeof *out);
@@ -212,6 +249,14 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
                 return -1;
             if (!out->known) /* not read: as if never tried (no probe is read yet) */
                 cf_placement_free(out);
+        }
+    }
+    json_array_foreach(tables, i, t)
+    {
+        const json_t *meta = json_object_get(t, "metadata");
+        if (json_is_object(meta) && meta_str(meta, "pair_exchange_us") != NULL) {
+            read_pairs(meta, out);
+            break;
         }
     }
     json_array_foreach(tables, i, t)
@@ -434,6 +479,30 @@ static long tier_first_rank(const cf_placement *p, long fitted, long np)
     return np;
 }
 
+/* The pair-exchange probe's level for n ranks: the index of the largest probed power of
+ * two <= n, -1 when none. */
+static int pair_level(const cf_placement *p, long n)
+{
+    int k = -1;
+    for (long level = 2; (size_t)(k + 1) < p->npair && level <= n; level *= 2)
+        k++;
+    return k;
+}
+
+double cf_placement_pair_extra(const cf_placement *p, long fitted, long np, long *near_ranks,
+                               long *far_ranks)
+{
+    int a = pair_level(p, fitted), b = pair_level(p, np);
+    *near_ranks = a >= 0 ? 2L << a : 0;
+    *far_ranks = b >= 0 ? 2L << b : 0;
+    if (a < 0 || b <= a)
+        return 0.0;
+    double near = p->pair_us[a], far = p->pair_us[b];
+    if (!(far > near * (1 + CF_TIER_MARGIN)))
+        return 0.0;
+    return (far - near) / p->pair_bytes;
+}
+
 /* ---- the barrier's spread exits (cf_placement_spread_extra) ---- */
 
 /* The latency between two ranks below np as the probe tells it (rank 0's to each rank):
@@ -587,10 +656,10 @@ static double waiting_share(const cf_placement *p, const char *pattern, long fit
  * (cf_placement_spread_extra under the rule set rules), where u leaves the interval without
  * an upper bound: the additions never meet a finite one. */
 static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *rules,
-                     const char *pattern, const cf_rule_alg *r, long fitted, long np,
+                     const char *pattern, const cf_rule_alg *r, long fitted, long np, double m,
                      cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0};
     /* Calls timed back to back in a loop overlap one call's waits with the next's: the share
      * of the ranks that wait (a call timed alone) says nothing of them, and the answer stays
      * the model's (its interval still without an upper bound). */
@@ -603,29 +672,44 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     }
     added->skew_us = cf_placement_spread_extra(
         p, rules, pattern, np, cf_placement_farthest_us(p, fitted), &added->barrier);
+    /* Traffic every rank sends across np's halves at once, as the pair-exchange probe's. */
+    const cf_coll *c = cf_pattern_facts(pattern);
+    /* A two-level algorithm crosses the network one rank a node: the probe's load (every
+     * rank at once) is its own only where each node holds one rank. */
+    int leaders =
+        r != NULL && strncmp(r->name, "two-level", 9) == 0 && cf_placement_nodes(p, np) != np;
+    if (r != NULL && c != NULL && !c->rooted && !leaders) {
+        double per_byte =
+            cf_placement_pair_extra(p, fitted, np, &added->pair_near, &added->pair_far);
+        added->cross_bytes = cf_steps_cross_bytes(r, pattern, np, m);
+        added->extra_us_per_mib = per_byte * 1048576.0;
+        added->pair_us = added->cross_bytes * per_byte;
+    }
     /* kept above the time until the caller drops the upper bound */
-    est->t_us += added->us + added->skew_us;
-    est->hi_us += added->us + added->skew_us;
+    double add = added->us + added->skew_us + added->pair_us;
+    est->t_us += add;
+    est->hi_us += add;
 }
 
 static void across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u, long np,
                         double m, cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0};
     cf_rule_alg r;
     if (a->nnp == 0)
         return;
     int ruled = est->algorithm != NULL &&
                 cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) == 0 &&
                 strcmp(r.name, est->algorithm) == 0;
-    tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, a->np[a->nnp - 1], np, est, added);
+    tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, a->np[a->nnp - 1], np, m, est,
+             added);
 }
 
 static void p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
                      const cf_unmeasured *u, long np, double m, cf_estimate *est,
                      cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0};
     cf_rule_alg r;
     if (c == NULL)
         return;
@@ -636,7 +720,7 @@ static void p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
                 strcmp(r.name, est->algorithm) == 0;
     if (!ruled && est->algorithm != NULL && cf_coll_alg_rule(est->algorithm, &r) == 0)
         ruled = 1;
-    tier_add(p, u, rules, c->pattern, ruled ? &r : NULL, 2, np, est, added);
+    tier_add(p, u, rules, c->pattern, ruled ? &r : NULL, 2, np, m, est, added);
 }
 
 void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
@@ -651,7 +735,7 @@ int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
                             const char *datatype, const cf_unmeasured *u, long np, double m,
                             cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0};
     int rc = cf_p2p_predict(pp, c, datatype, np, m, est);
     if (rc == 0)
         p2p_tier(p, pp->rules, c, u, np, m, est, added);

@@ -9,6 +9,8 @@
 #include "fit/across.h"
 #include "modelfile/modelfile.h"
 
+#define CF_PAIR_LEVELS_MAX 62 /* powers of two from 2 to 2^62 */
+
 typedef struct cf_placement {
     int known;      /* the metadata says where the ranks ran */
     size_t nnodes;  /* nodes of the launch, in rank order */
@@ -27,6 +29,13 @@ typedef struct cf_placement {
     int simulated;         /* the probe's table was simulated (SMPI): a message's transfer
                               starts once its receive is posted (cf_protocol) */
     int root_shift;        /* the probe's table moved the root round-robin (coll_root) */
+    /* The launch's pair-exchange probe (pair_exchange_us), from the first table that
+     * records it: for each power of two B from 2 (pair_level[k] = 2^(k+1)), the time in us
+     * of an exchange of pair_bytes between ranks r and r XOR B/2, ranks 0 to B-1 at once
+     * (the slowest rank's); npair levels, 0 without the probe. */
+    double pair_us[CF_PAIR_LEVELS_MAX];
+    size_t npair;
+    double pair_bytes;
     /* Why a rank_latency_us found was not used ("metadata rank_latency_us '...': why"),
      * for the command to warn of, once; "" if none. */
     char lat_warning[200];
@@ -107,7 +116,20 @@ typedef struct cf_tier_added {
      * nothing) of barrier's (a cf_barrier_alg name) spread exits. */
     double skew_us;
     const char *barrier;
+    /* What the pair-exchange probe adds (cf_placement_pair_extra): pair_us (0: nothing) for
+     * cross_bytes a rank sends across the halves of np's ranks, at extra_us_per_mib more
+     * than across the fitted np's. */
+    double pair_us, cross_bytes, extra_us_per_mib;
+    long pair_near, pair_far; /* the probe's levels (ranks) compared */
 } cf_tier_added;
+
+/* The time per byte (us) that traffic across the halves of np's ranks, every rank sending
+ * at once, costs beyond the same across the halves of fitted's ranks: the pair-exchange
+ * probe's exchange time per byte at np's level (the largest probed power of two <= np)
+ * less at fitted's level (the largest <= fitted); 0 where np's level is not slower by more
+ * than the probe resolves (CF_TIER_MARGIN), where the levels are the same, or without the
+ * probe. *near and *far: the two levels (ranks), 0 where none. */
+double cf_placement_pair_extra(const cf_placement *p, long fitted, long np, long *near, long *far);
 
 /* What the spread of the barrier's exits adds at np beyond the ranks the fitted np reached
  * (far_fitted_us, its farthest latency): measure times each call of a collective alone

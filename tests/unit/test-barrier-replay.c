@@ -162,10 +162,100 @@ static void spread_tests(void)
     ok(x == 0, "a ring of 8, by distance: nothing (%g)", x);
 }
 
+/* A model set whose one source table has the metadata of the key-value pairs (NULL ends). */
+static cf_modelset *with_meta(const char *const *kv)
+{
+    cf_modelset *ms = cf_modelset_alloc();
+    json_t *meta = json_object();
+    for (size_t i = 0; kv[i] != NULL; i += 2)
+        json_object_set_new(meta, kv[i], json_string(kv[i + 1]));
+    json_t *table = json_object(), *tables = json_array();
+    json_object_set_new(table, "metadata", meta);
+    json_array_append_new(tables, table);
+    ms->source = json_object();
+    json_object_set_new(ms->source, "tables", tables);
+    return ms;
+}
+
+/* The pair-exchange probe of us and bytes read: npair, or -1 with its warning in w. */
+static int pairs_read(const char *us, const char *bytes, cf_placement *p, char *w, size_t n)
+{
+    const char *kv[] = {"pair_exchange_us", us, "pair_exchange_bytes", bytes, NULL};
+    cf_modelset *ms = with_meta(bytes != NULL ? kv : (const char *[]){kv[0], kv[1], NULL});
+    if (cf_placement_read(ms, p) != 0)
+        abort();
+    cf_modelset_free(ms);
+    snprintf(w, n, "%s", p->lat_warning);
+    return p->npair > 0 ? (int)p->npair : -1;
+}
+
+/* The pair-exchange probe (cf_placement_pair_extra) and the bytes an algorithm sends across
+ * the halves of the ranks (cf_steps_cross_bytes). */
+static void pair_tests(void)
+{
+    cf_placement p;
+    char w[256];
+    /* The racks platform's, simulated: within a node, a rack, across racks. */
+    int n = pairs_read("2:67.74,4:67.75,8:381.4,16:381.4,32:381.4,64:1532,128:1532", "1048576", &p,
+                       w, sizeof w);
+    ok(n == 7 && w[0] == '\0', "seven levels read (%d)", n);
+    long near_r, far_r;
+    double x = cf_placement_pair_extra(&p, 32, 64, &near_r, &far_r);
+    near(x, (1532 - 381.4) / 1048576.0, 1e-12, "32 -> 64: the uplink's extra per byte");
+    ok(near_r == 32 && far_r == 64, "levels 32 and 64 (%ld, %ld)", near_r, far_r);
+    x = cf_placement_pair_extra(&p, 16, 48, &near_r, &far_r);
+    ok(x == 0 && far_r == 32, "np 48's level is 32, as fitted 16's: nothing (%g)", x);
+    x = cf_placement_pair_extra(&p, 64, 128, &near_r, &far_r);
+    ok(x == 0, "64 -> 128: no slower: nothing");
+    x = cf_placement_pair_extra(&p, 2, 16, &near_r, &far_r);
+    near(x, (381.4 - 67.74) / 1048576.0, 1e-12, "np=2 -> 16: the node card's");
+    x = cf_placement_pair_extra(&p, 32, 1024, &near_r, &far_r);
+    ok(far_r == 128 && x > 0, "past the probe: its largest level, what it shows at least");
+    cf_placement_free(&p);
+    static const struct {
+        const char *us, *bytes;
+    } bad[] = {{"4:1,8:2", "1048576"}, {"2:1,8:2", "1048576"}, {"2:0", "1048576"},
+               {"2:1;4:2", "1048576"}, {"2:1", "0"},           {"2:1", NULL},
+               {"", "1048576"},        {"2:x", "1048576"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        n = pairs_read(bad[i].us, bad[i].bytes, &p, w, sizeof w);
+        ok(n == -1 && strstr(w, "metadata pair_exchange_us '") == w,
+           "'%s' (bytes %s) is left out with a warning: %s", bad[i].us,
+           bad[i].bytes ? bad[i].bytes : "none", w);
+        cf_placement_free(&p);
+    }
+    cf_rule_alg a;
+    double m = 1024;
+    ok(cf_rules_pick("mpich", "alltoall", 64, 65536, &a) == 0 &&
+           cf_steps_cross_bytes(&a, "alltoall", 64, 65536) == 32 * 65536.0,
+       "pairwise alltoall: 32 partners across (%s)", a.name);
+    ok(cf_rules_pick("mpich", "alltoall", 64, m, &a) == 0 &&
+           cf_steps_cross_bytes(&a, "alltoall", 64, m) == 32 * m,
+       "isend/irecv alltoall: 32 partners across (%s)", a.name);
+    ok(cf_rules_pick("mpich", "allgather", 64, m, &a) == 0 &&
+           cf_steps_cross_bytes(&a, "allgather", 64, m) == 32 * m,
+       "recursive doubling allgather: its top step's 32 blocks (%s)", a.name);
+    ok(cf_rules_pick("mpich", "allgather", 64, 1 << 20, &a) == 0 &&
+           cf_steps_cross_bytes(&a, "allgather", 64, 1 << 20) == 0,
+       "MPICH's ring allgather, a chain: nothing (%s)", a.name);
+    ok(cf_rules_pick("smpi-mpich", "allgather", 64, 1 << 20, &a) == 0 &&
+           cf_steps_cross_bytes(&a, "allgather", 64, 1 << 20) == 32.0 * (1 << 20),
+       "SMPI's ring allgather, a spread: 32 partners (%s)", a.name);
+    ok(cf_rules_pick("mpich", "allreduce", 64, 1 << 20, &a) == 0 &&
+           cf_steps_cross_bytes(&a, "allreduce", 64, 1 << 20) == 2.0 * (1 << 20) / 64,
+       "Rabenseifner: m/p each way (%s)", a.name);
+    ok(cf_rules_pick("mpich", "allreduce", 64, 16, &a) == 0 &&
+           cf_steps_cross_bytes(&a, "allreduce", 64, 16) == 16,
+       "recursive doubling allreduce: m (%s)", a.name);
+    a = (cf_rule_alg){"linear", CF_STEPS_RING, CF_LAT_ONCE};
+    ok(cf_steps_cross_bytes(&a, "allgather", 64, m) == 0, "a linear allgather (gather, bcast): 0");
+}
+
 int main(void)
 {
     smpi_tests();
     decision_tests();
     spread_tests();
+    pair_tests();
     return tap_done();
 }
