@@ -208,14 +208,16 @@ static void read_pairs(const json_t *meta, cf_placement *out)
     if (b == NULL || end == b || *end != '\0' || !(bytes > 0) || !isfinite(bytes))
         why = "its pair_exchange_bytes is no number > 0";
     size_t n = 0;
-    for (long level = 2; why == NULL && *q != '\0'; level *= 2) {
-        long got = strtol(q, &end, 10);
-        double t = *end == ':' ? strtod(end + 1, &end) : NAN;
+    for (unsigned long level = 2; why == NULL && *q != '\0'; level *= 2) {
+        end = (char *)q;
+        unsigned long got = *q >= '0' && *q <= '9' ? strtoul(q, &end, 10) : 0;
+        double t = got > 0 && *end == ':' ? strtod(end + 1, &end) : NAN;
         if (got != level || n == CF_PAIR_LEVELS_MAX || !(t > 0) || !isfinite(t) ||
-            (*end != ',' && *end != '\0'))
+            (*end != ',' && *end != '\0')) {
             why = "expected B:us for each power of two B from 2, times > 0";
-        else
-            out->pair_us[n++] = t;
+            break;
+        }
+        out->pair_us[n++] = t;
         q = *end == ',' ? end + 1 : end;
     }
     if (why == NULL && n == 0)
@@ -484,7 +486,8 @@ static long tier_first_rank(const cf_placement *p, long fitted, long np)
 static int pair_level(const cf_placement *p, long n)
 {
     int k = -1;
-    for (long level = 2; (size_t)(k + 1) < p->npair && level <= n; level *= 2)
+    for (unsigned long level = 2; (size_t)(k + 1) < p->npair && level <= (unsigned long)n;
+         level *= 2)
         k++;
     return k;
 }
