@@ -51,6 +51,13 @@ int cf_run_host_metadata(cf_run_state *R, int *over);
  * Nothing under --no-latency-probe or --resume (whose table keeps its first launch's). */
 int cf_run_latency_probe(cf_run_state *R);
 
+/* Every rank: for each power of two B from 2 to the launch size, ranks 0 to B-1 exchange
+ * 1 MiB at once with rank XOR B/2; rank 0 records the slowest rank's time per level
+ * (pair_exchange_us), the size and the method. Skipped as the latency probe is. 0; 1 when
+ * a rank had no memory for its buffers (on every rank; rank 0 fills R->e) or rank 0 none
+ * for the metadata; -1 on an MPI error. */
+int cf_run_pair_probe(cf_run_state *R);
+
 /* Rank 0: the metadata about the software (and the simulation), first in the table. */
 int cf_run_library_metadata(cf_run_state *R);
 

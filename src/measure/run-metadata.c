@@ -259,15 +259,22 @@ enum { PROBE_BYTES = 8, PROBE_WARMUP = 2, PROBE_ROUNDS = 20 };
             return probe_failed(R, #fn, rc_, peer);                                                \
     } while (0)
 
-static int probe_failed(cf_run_state *R, const char *call, int rc, int peer)
+/* An MPI call of a launch probe that failed; where names the probe and the ranks. -1. */
+static int probe_failed_in(cf_run_state *R, const char *call, int rc, const char *where)
 {
     char s[MPI_MAX_ERROR_STRING];
     int len = 0;
     if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS)
         snprintf(s, sizeof s, "error %d", rc);
-    cf_error_set(R->e, CF_EXIT_DATA, NULL, 0,
-                 "%s failed in the latency probe between ranks 0 and %d: %s", call, peer, s);
+    cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "%s failed in %s: %s", call, where, s);
     return -1;
+}
+
+static int probe_failed(cf_run_state *R, const char *call, int rc, int peer)
+{
+    char where[96];
+    snprintf(where, sizeof where, "the latency probe between ranks 0 and %d", peer);
+    return probe_failed_in(R, call, rc, where);
 }
 
 /* Rank 0 with peer, or peer with rank 0: PROBE_WARMUP untimed and PROBE_ROUNDS timed round
@@ -328,9 +335,15 @@ static int probe_metadata(cf_run_state *R, const double *lat_us, double *spread)
     return bad ? cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1 : 0;
 }
 
+/* Both launch probes are skipped alike: a resumed table keeps its first launch's. */
+static int launch_probes_skipped(const cf_run_state *R)
+{
+    return R->o->no_latency_probe || R->o->resume != NULL || R->size < 2;
+}
+
 int cf_run_latency_probe(cf_run_state *R)
 {
-    if (R->o->no_latency_probe || R->o->resume != NULL || R->size < 2)
+    if (launch_probes_skipped(R))
         return 0;
     double rtt_s[PROBE_ROUNDS];
     RUN_CALL(MPI_Barrier, (MPI_COMM_WORLD), NULL);
@@ -361,4 +374,128 @@ int cf_run_latency_probe(cf_run_state *R)
     int rc = probe_metadata(R, lat_us, spread);
     free(lat_us);
     return rc;
+}
+
+/* The pair-exchange probe: for each power of two B up to the launch, ranks 0 to B-1 at once
+ * exchange a message large enough to run at the links' bandwidth with their partner in the
+ * other half of the block, so that each level's time is what traffic across one tier of the
+ * network costs when the whole block crosses it. Few exchanges: each level moves B MiB. */
+enum { PAIR_BYTES = 1 << 20, PAIR_WARMUP = 1, PAIR_TIMED = 5, PAIR_LEVELS = 31 };
+
+/* peer >= 0: MPI_Sendrecv between this rank and peer; else a collective of the level of B. */
+static int pair_failed(cf_run_state *R, const char *call, int rc, long B, int peer)
+{
+    char where[96];
+    if (peer >= 0)
+        snprintf(where, sizeof where, "the pair-exchange probe between ranks %d and %d", R->rank,
+                 peer);
+    else
+        snprintf(where, sizeof where, "the pair-exchange probe of ranks 0 to %ld", B - 1);
+    return probe_failed_in(R, call, rc, where);
+}
+
+#define PAIR_CALL(fn, args, B, peer)                                                               \
+    do {                                                                                           \
+        int rc_ = fn args;                                                                         \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return pair_failed(R, #fn, rc_, B, peer);                                              \
+    } while (0)
+
+/* Every rank: one exchange of the level of B ranks, the others waiting in the barrier; rank 0
+ * gets the slowest participant's time in *t_s. 0, or -1 on an MPI error. */
+static int pair_exchange(cf_run_state *R, long B, char *sbuf, char *rbuf, double *t_s)
+{
+    double mine = 0;
+    PAIR_CALL(MPI_Barrier, (MPI_COMM_WORLD), B, -1);
+    if (R->rank < B) {
+        int peer = R->rank ^ (int)(B / 2);
+        double t0 = MPI_Wtime();
+        PAIR_CALL(MPI_Sendrecv,
+                  (sbuf, PAIR_BYTES, MPI_BYTE, peer, 0, rbuf, PAIR_BYTES, MPI_BYTE, peer, 0,
+                   MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                  B, peer);
+        mine = MPI_Wtime() - t0;
+    }
+    PAIR_CALL(MPI_Reduce, (&mine, t_s, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD), B, -1);
+    return 0;
+}
+
+/* Every rank: the levels B = 2, 4, ... top; rank 0 fills t_us with each level's median. */
+static int pair_levels(cf_run_state *R, long top, char *sbuf, char *rbuf, double *t_us)
+{
+    int lev = 0;
+    for (long B = 2; B <= top; B *= 2, lev++) {
+        double t_s[PAIR_TIMED], t = 0;
+        for (int i = 0; i < PAIR_WARMUP + PAIR_TIMED; i++) {
+            if (pair_exchange(R, B, sbuf, rbuf, &t) != 0)
+                return -1;
+            if (i >= PAIR_WARMUP)
+                t_s[i - PAIR_WARMUP] = t;
+        }
+        t_us[lev] = 1e6 * cf_stats_median(t_s, PAIR_TIMED);
+    }
+    return 0;
+}
+
+/* Rank 0: the probe's metadata from the nlev levels' times. 0, or 1 out of memory. */
+static int pair_metadata(cf_run_state *R, const double *t_us, int nlev)
+{
+    char *s = NULL, buf[512];
+    size_t len = 0, cap = 0;
+    int bad = 0;
+    for (int i = 0; i < nlev; i++)
+        bad |= cf_measure_appendf(&s, &len, &cap, "%s%ld:%.4g", i ? "," : "", 2L << i, t_us[i]);
+    snprintf(buf, sizeof buf, "%d", PAIR_BYTES);
+    bad |= cf_table_meta_set(R->t, "pair_exchange_bytes", buf);
+    if (!bad)
+        bad |= cf_table_meta_set(R->t, "pair_exchange_us", s);
+    free(s);
+    snprintf(buf, sizeof buf,
+             "ranks 0 to B-1 at once for each power of two B from 2 to the launch, rank r "
+             "exchanging %d bytes with rank r XOR B/2 (MPI_Sendrecv), the other ranks waiting; "
+             "%d untimed and %d timed exchanges, each the slowest rank's time; the median of "
+             "the timed",
+             PAIR_BYTES, PAIR_WARMUP, PAIR_TIMED);
+    bad |= cf_table_meta_set(R->t, "pair_exchange_method", buf);
+    if (bad && R->e->code == 0)
+        cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    return bad ? 1 : 0;
+}
+
+int cf_run_pair_probe(cf_run_state *R)
+{
+    if (launch_probes_skipped(R))
+        return 0;
+    long top = 2;
+    while (top * 2 <= R->size)
+        top *= 2;
+    /* The ranks past the last level need no buffers. Every rank learns whether the others
+     * have theirs before any exchange: a rank without them would leave its partner waiting. */
+    char *sbuf = NULL, *rbuf = NULL;
+    if (R->rank < top && (sbuf = malloc(PAIR_BYTES)) != NULL &&
+        (rbuf = malloc(PAIR_BYTES)) != NULL) {
+        memset(sbuf, R->rank & 0xff, PAIR_BYTES);
+        memset(rbuf, 0, PAIR_BYTES);
+    }
+    int mine = R->rank < top && rbuf == NULL ? R->rank : R->size, first = R->size, rc = 0;
+    double t_us[PAIR_LEVELS] = {0};
+    int arc = MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (arc != MPI_SUCCESS)
+        rc = pair_failed(R, "MPI_Allreduce", arc, top, -1);
+    else if (first < R->size) {
+        if (R->rank == 0 && R->e->code == 0)
+            cf_error_set(R->e, CF_EXIT_DATA, NULL, 0,
+                         "out of memory for the pair-exchange probe's two 1 MiB buffers on rank %d",
+                         first);
+        rc = 1;
+    } else
+        rc = pair_levels(R, top, sbuf, rbuf, t_us);
+    free(sbuf);
+    free(rbuf);
+    if (rc != 0 || R->rank != 0)
+        return rc;
+    int nlev = 0;
+    while ((2L << nlev) <= top)
+        nlev++;
+    return pair_metadata(R, t_us, nlev);
 }

@@ -512,6 +512,14 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         rc = -1;
         goto out;
     }
+    /* A probe that ran out of memory fails the run as a point would, on rank 0's word. */
+    int prc = cf_run_pair_probe(R);
+    if (prc < 0) {
+        rc = -1;
+        goto out;
+    }
+    if (prc > 0)
+        status = 2;
     if (status == 0 && R->rank == 0) {
         int orc = cf_run_open_output(R, command, over, plan);
         if (orc < 0) {

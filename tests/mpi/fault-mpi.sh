@@ -85,4 +85,34 @@ grep_err "^commfit: measure: MPI_Send failed in the latency probe between ranks 
     "a failure in the latency probe: said so"
 check "a failure in the latency probe: no table" test ! -e probe.csv
 
+# The same in the pair-exchange probe that follows it (rank 1's third MPI_Sendrecv: the
+# level of 2 ranks' third exchange).
+run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_CALL=MPI_Sendrecv COMMFIT_TEST_FAIL_AT=3 \
+    COMMFIT_TEST_FAIL_RANK=1 "$COMMFIT" measure -q --patterns pingpong --sizes 0 -o pair.csv
+expect_rc 1 "a failure in the pair-exchange probe"
+grep_err "^commfit: measure: MPI_Sendrecv failed in the pair-exchange probe between ranks 1 and 0: commfit test: injected failure$" \
+    "a failure in the pair-exchange probe: said so, with both ranks"
+check "a failure in the pair-exchange probe: no table" test ! -e pair.csv
+
+# No memory for the pair-exchange probe's 1 MiB buffers on rank 1: every rank learns it
+# before any exchange, so none waits for a partner; rank 0 says so and the run exits 1.
+# At 3 ranks, rank 2 is in no level of the probe and needs no buffers. (AddressSanitizer's
+# malloc comes first and is not replaced.)
+if [ -n "$asan" ]; then
+    skip "no memory for the probe: AddressSanitizer's malloc is not replaced"
+    skip "no memory for the probe: said by rank 0"
+    skip "no memory for the probe: no table"
+    skip "no memory on rank 2 of 3"
+else
+    run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_MALLOC=1048576 \
+        COMMFIT_TEST_FAIL_RANK=1 "$COMMFIT" measure -q --patterns pingpong --sizes 0 -o oom.csv
+    expect_rc 1 "no memory for the probe"
+    expect_err "commfit: measure: out of memory for the pair-exchange probe's two 1 MiB buffers on rank 1" \
+        "no memory for the probe: said by rank 0"
+    check "no memory for the probe: no table" test ! -e oom.csv
+    run mpirun 3 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_MALLOC=1048576 \
+        COMMFIT_TEST_FAIL_RANK=2 "$COMMFIT" measure -q --patterns pingpong --sizes 0 -o oom3.csv
+    expect_rc 0 "no memory on rank 2 of 3"
+fi
+
 done_testing

@@ -3,8 +3,11 @@
  * (LD_PRELOAD) into the ranks. COMMFIT_TEST_FAIL_CALL names the call (MPI_Allreduce, the
  * default, MPI_Reduce or MPI_Send), COMMFIT_TEST_FAIL_AT=N fails its Nth call (from 1), on the rank
  * COMMFIT_TEST_FAIL_RANK only when that is set. The error has its own class and text, so
- * that a test can tell the message comes from MPI_Error_string. */
+ * that a test can tell the message comes from MPI_Error_string. MPI_Sendrecv can fail too.
+ * COMMFIT_TEST_FAIL_MALLOC=BYTES makes every malloc of exactly BYTES return NULL (on the
+ * rank COMMFIT_TEST_FAIL_RANK only, as the launcher numbers it, when that is set). */
 #include <mpi.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,4 +62,37 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, M
     if (fails("MPI_Send", &calls))
         return injected_error();
     return PMPI_Send(buf, count, type, dest, tag, comm);
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status)
+{
+    static long calls;
+    if (fails("MPI_Sendrecv", &calls))
+        return injected_error();
+    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                         recvtype, source, recvtag, comm, status);
+}
+
+/* glibc's own allocator, which this malloc hands every other request to. */
+extern void *__libc_malloc(size_t n);
+
+/* The rank as the launcher numbers it (MPICH's hydra, Open MPI): malloc runs before
+ * MPI_Init, and must not call MPI. */
+static long launch_rank(void)
+{
+    long r = env_long("PMI_RANK", -1);
+    return r >= 0 ? r : env_long("OMPI_COMM_WORLD_RANK", -1);
+}
+
+void *malloc(size_t n)
+{
+    long fail_bytes = env_long("COMMFIT_TEST_FAIL_MALLOC", -1);
+    if (fail_bytes >= 0 && n == (size_t)fail_bytes) {
+        long on = env_long("COMMFIT_TEST_FAIL_RANK", -1);
+        if (on < 0 || on == launch_rank())
+            return NULL;
+    }
+    return __libc_malloc(n);
 }

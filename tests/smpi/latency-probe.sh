@@ -1,7 +1,8 @@
 # The latency probe at launch (rank_latency_us) in simulation, where its figures are exact:
 # on the multi-core cluster ranks 1-7 share rank 0's node (the loopback, 0.2 us) and ranks
 # 8-15 sit on the next node (its network card, 0.5 us a hop), so they answer later; on the
-# flat cluster every rank is as far as every other; --no-latency-probe leaves it out.
+# flat cluster every rank is as far as every other; --no-latency-probe leaves it out (and
+# the pair-exchange probe: tests/smpi/pair-probe.sh).
 . "$top_srcdir/tests/setup.sh"
 if [ "${HAVE_SMPI:-no}" != yes ]; then
     echo "1..0 # SKIP commfit-smpi not built (no SimGrid: apt-get install libsimgrid-dev)"
@@ -36,7 +37,7 @@ run "$COMMFIT" measure -q --simulate "$P/flat.xml" --patterns barrier --sizes 0 
     --no-latency-probe -o none.csv
 expect_rc 0 "--no-latency-probe"
 check "no rank_latency keys" sh -c '! grep -q "^# rank_latency" none.csv'
-grep -v '^# \(rank_latency\|date\|command\)' flat.csv >a
+grep -v '^# \(rank_latency\|pair_exchange\|date\|command\)' flat.csv >a
 grep -v '^# \(date\|command\)' none.csv >b
 check "and the table is otherwise the same" cmp -s a b
 
