@@ -727,25 +727,44 @@ static int span_distances(cf_step_span *out, int *k, int max, long p, double eac
 }
 
 /* The algorithms of the point-to-point estimate (cf_colls' algs, MPICH's) as the rules'
- * algorithms: how their steps run, for the latency probe (cf_steps_spans). */
-static const cf_rule_alg coll_alg_rules[] = {
-    {"binomial tree", CF_STEPS_LG, CF_LAT_STEPS},
-    {"recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS},
-    {"ring", CF_STEPS_RING, CF_LAT_CHAIN},
-    {"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS},
-    {"Bruck", CF_STEPS_BRUCK_ALLTOALL, CF_LAT_STEPS},
-    {"pairwise exchange", CF_STEPS_RING, CF_LAT_STEPS},
-    {"dissemination", CF_STEPS_LG, CF_LAT_STEPS},
-    {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_CHAIN},
-    {"linear", CF_STEPS_RING, CF_LAT_ONCE},
-    {"recursive halving", CF_STEPS_LG, CF_LAT_STEPS},
+ * algorithms: how their steps run, for the latency and pair-exchange probes
+ * (cf_steps_spans, cf_steps_cross_bytes). A name means one algorithm per pattern: the first
+ * entry whose patterns (NULL: any) hold the pattern. */
+static const struct {
+    const char *patterns[3];
+    cf_rule_alg alg;
+} coll_alg_rules[] = {
+    {{NULL}, {"binomial tree", CF_STEPS_LG, CF_LAT_STEPS}},
+    /* an allgather's step j moves 2^j blocks; an allreduce's, the vector */
+    {{"allgather", "allgatherv", NULL}, {"recursive doubling", CF_STEPS_DOUBLING, CF_LAT_STEPS}},
+    {{NULL}, {"recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS}},
+    {{NULL}, {"ring", CF_STEPS_RING, CF_LAT_CHAIN}},
+    {{NULL}, {"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS}},
+    {{"allgather", "allgatherv", NULL}, {"Bruck", CF_STEPS_BRUCK_GATHER, CF_LAT_STEPS}},
+    {{NULL}, {"Bruck", CF_STEPS_BRUCK_ALLTOALL, CF_LAT_STEPS}},
+    {{NULL}, {"pairwise exchange", CF_STEPS_RING, CF_LAT_STEPS}},
+    {{NULL}, {"dissemination", CF_STEPS_LG, CF_LAT_STEPS}},
+    {{NULL}, {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_CHAIN}},
+    {{NULL}, {"linear", CF_STEPS_RING, CF_LAT_ONCE}},
+    {{NULL}, {"recursive halving", CF_STEPS_LG, CF_LAT_STEPS}},
 };
 
-int cf_coll_alg_rule(const char *name, cf_rule_alg *out)
+static int holds(const char *const *patterns, const char *pattern)
+{
+    if (patterns[0] == NULL)
+        return 1;
+    for (int i = 0; i < 3 && patterns[i] != NULL; i++)
+        if (strcmp(patterns[i], pattern) == 0)
+            return 1;
+    return 0;
+}
+
+int cf_coll_alg_rule(const char *pattern, const char *name, cf_rule_alg *out)
 {
     for (size_t i = 0; i < sizeof coll_alg_rules / sizeof coll_alg_rules[0]; i++)
-        if (strcmp(coll_alg_rules[i].name, name) == 0) {
-            *out = coll_alg_rules[i];
+        if (strcmp(coll_alg_rules[i].alg.name, name) == 0 &&
+            holds(coll_alg_rules[i].patterns, pattern)) {
+            *out = coll_alg_rules[i].alg;
             return 0;
         }
     return -1;

@@ -174,9 +174,11 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max);
  * do not load it so; trees. A two-level algorithm's ranks cross as one a node: the caller's to
  * check. */
 double cf_steps_cross_bytes(const cf_rule_alg *a, const char *pattern, long p, double m);
-/* The algorithm of the point-to-point estimate named name (a cf_colls algorithm) as a rule
- * algorithm, for cf_steps_spans; -1 for one without steps (a point-to-point message). */
-int cf_coll_alg_rule(const char *name, cf_rule_alg *out);
+/* The algorithm of the point-to-point estimate named name (a cf_colls algorithm of pattern)
+ * as a rule algorithm, for cf_steps_spans and cf_steps_cross_bytes (a name's steps can
+ * differ by pattern: recursive doubling's allgather doubles its blocks, its allreduce
+ * exchanges the vector); -1 for one without steps (a point-to-point message). */
+int cf_coll_alg_rule(const char *pattern, const char *name, cf_rule_alg *out);
 
 #define CF_GRID_MAX 768
 #define CF_UNIT_MAX 64

@@ -721,7 +721,7 @@ static void p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
     int ruled = est->algorithm != NULL && rules != NULL && rules[0] != '\0' &&
                 cf_rules_pick(rules, c->pattern, np, m, &r) == 0 &&
                 strcmp(r.name, est->algorithm) == 0;
-    if (!ruled && est->algorithm != NULL && cf_coll_alg_rule(est->algorithm, &r) == 0)
+    if (!ruled && est->algorithm != NULL && cf_coll_alg_rule(c->pattern, est->algorithm, &r) == 0)
         ruled = 1;
     tier_add(p, u, rules, c->pattern, ruled ? &r : NULL, 2, np, m, est, added);
 }

@@ -198,17 +198,48 @@ static void catalog_tests(void)
         for (int j = 0; j < cf_colls[i].nalgs; j++) {
             cf_rule_alg r;
             const char *n = cf_colls[i].algs[j].name;
-            if (strcmp(n, "one message") != 0 && cf_coll_alg_rule(n, &r) != 0)
+            if (strcmp(n, "one message") != 0 && cf_coll_alg_rule(cf_colls[i].pattern, n, &r) != 0)
                 missing = n;
         }
     ok(strcmp(missing, "none") == 0, "every catalog algorithm has its steps for the probe (%s)",
        missing);
     cf_rule_alg r;
-    ok(cf_coll_alg_rule("ring", &r) == 0 && r.latency == CF_LAT_CHAIN,
+    ok(cf_coll_alg_rule("allgather", "ring", &r) == 0 && r.latency == CF_LAT_CHAIN,
        "the catalog's ring: a chain");
-    ok(cf_coll_alg_rule("linear", &r) == 0 && r.latency == CF_LAT_ONCE,
+    ok(cf_coll_alg_rule("gatherv", "linear", &r) == 0 && r.latency == CF_LAT_ONCE,
        "the catalog's linear: posted at once");
-    ok(cf_coll_alg_rule("one message", &r) != 0, "one message: no steps");
+    ok(cf_coll_alg_rule("pingpong", "one message", &r) != 0, "one message: no steps");
+    /* A name's steps by pattern: an allgather's recursive doubling sends p/2 blocks across
+     * the halves at its top step, an allreduce's the vector once. */
+    ok(cf_coll_alg_rule("allgather", "recursive doubling", &r) == 0 &&
+           r.steps == CF_STEPS_DOUBLING && cf_steps_cross_bytes(&r, "allgather", 64, 1.0) == 32.0,
+       "allgather's recursive doubling: doubling blocks, 32 of them across 64 ranks' halves");
+    ok(cf_coll_alg_rule("allgatherv", "recursive doubling", &r) == 0 &&
+           r.steps == CF_STEPS_DOUBLING,
+       "allgatherv's recursive doubling: doubling blocks");
+    ok(cf_coll_alg_rule("allreduce", "recursive doubling", &r) == 0 && r.steps == CF_STEPS_FOLD &&
+           cf_steps_cross_bytes(&r, "allreduce", 64, 1.0) == 1.0,
+       "allreduce's recursive doubling: the vector across the halves once");
+    ok(cf_coll_alg_rule("alltoall", "Bruck", &r) == 0 && r.steps == CF_STEPS_BRUCK_ALLTOALL,
+       "alltoall's Bruck");
+    /* Wherever MPICH's rules pick an algorithm the catalog names for the same pattern, the
+     * two agree on its steps. */
+    const char *differ = "none";
+    int n = 0;
+    for (int i = 0; i < cf_ncolls; i++)
+        for (long np = 2; np <= 4096; np *= 2)
+            for (double m = 1; m <= 64 << 20; m *= 4) {
+                cf_rule_alg a, b;
+                if (cf_rules_pick("mpich", cf_colls[i].pattern, np, m, &a) != 0 ||
+                    cf_coll_alg_rule(cf_colls[i].pattern, a.name, &b) != 0)
+                    continue;
+                n++;
+                if (a.steps != b.steps)
+                    differ = a.name;
+            }
+    ok(n > 100 && strcmp(differ, "none") == 0,
+       "MPICH's rules and the catalog agree on each shared name's steps (%d picks; differ: %s)",
+       n, differ);
 }
 
 int main(void)
