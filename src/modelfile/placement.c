@@ -209,11 +209,15 @@ static void read_pairs(const json_t *meta, cf_placement *out)
         why = "its pair_exchange_bytes is no number > 0";
     size_t n = 0;
     for (unsigned long level = 2; why == NULL && *q != '\0'; level *= 2) {
+        /* each number starts with a digit (strtoul and strtod would pass over spaces and
+         * signs), a level with no leading 0, and a comma is followed by a level */
         end = (char *)q;
-        unsigned long got = *q >= '0' && *q <= '9' ? strtoul(q, &end, 10) : 0;
-        double t = got > 0 && *end == ':' ? strtod(end + 1, &end) : NAN;
+        unsigned long got = *q >= '1' && *q <= '9' ? strtoul(q, &end, 10) : 0;
+        double t = got > 0 && *end == ':' && end[1] >= '0' && end[1] <= '9'
+                       ? strtod(end + 1, &end)
+                       : NAN;
         if (got != level || n == CF_PAIR_LEVELS_MAX || !(t > 0) || !isfinite(t) ||
-            (*end != ',' && *end != '\0')) {
+            (*end != ',' && *end != '\0') || (*end == ',' && end[1] == '\0')) {
             why = "expected B:us for each power of two B from 2, times > 0";
             break;
         }
