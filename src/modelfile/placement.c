@@ -485,13 +485,15 @@ static long tier_first_rank(const cf_placement *p, long fitted, long np)
     return np;
 }
 
-/* The pair-exchange probe's level for n ranks: the index of the largest probed power of
- * two <= n, -1 when none. */
+/* The pair-exchange probe's level for n ranks: the index of the smallest probed power of two
+ * >= n (the level whose halfway cut n's ranks cross), the largest probed where n is past
+ * them; -1 without the probe. */
 static int pair_level(const cf_placement *p, long n)
 {
-    int k = -1;
-    for (unsigned long level = 2; (size_t)(k + 1) < p->npair && level <= (unsigned long)n;
-         level *= 2)
+    if (p->npair == 0)
+        return -1;
+    int k = 0;
+    while ((size_t)(k + 1) < p->npair && (2L << k) < n)
         k++;
     return k;
 }
@@ -666,7 +668,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
                      const char *pattern, const cf_rule_alg *r, long fitted, long np, double m,
                      cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0, 0};
     /* Calls timed back to back in a loop overlap one call's waits with the next's: the share
      * of the ranks that wait (a call timed alone) says nothing of them, and the answer stays
      * the model's (its interval still without an upper bound). */
@@ -688,7 +690,13 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     if (r != NULL && c != NULL && !c->rooted && !leaders) {
         double per_byte =
             cf_placement_pair_extra(p, fitted, np, &added->pair_near, &added->pair_far);
-        added->cross_bytes = cf_steps_cross_bytes(r, pattern, np, m);
+        /* np short of its level's power of two B fills np - B/2 of the B/2 ranks past the
+         * level's halfway cut: that share of B ranks' traffic crosses it. */
+        long b = added->pair_far;
+        added->pair_fill = b > np ? np - b / 2 : 0;
+        added->cross_bytes = b > np ? cf_steps_cross_bytes(r, pattern, b, m) *
+                                          (double)added->pair_fill / (double)(b / 2)
+                                    : cf_steps_cross_bytes(r, pattern, np, m);
         added->extra_us_per_mib = per_byte * 1048576.0;
         added->pair_us = added->cross_bytes * per_byte;
     }
@@ -701,7 +709,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
 static void across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u, long np,
                         double m, cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0, 0};
     cf_rule_alg r;
     if (a->nnp == 0)
         return;
@@ -716,7 +724,7 @@ static void p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
                      const cf_unmeasured *u, long np, double m, cf_estimate *est,
                      cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0, 0};
     cf_rule_alg r;
     if (c == NULL)
         return;
@@ -742,7 +750,7 @@ int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
                             const char *datatype, const cf_unmeasured *u, long np, double m,
                             cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0};
+    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0, 0};
     int rc = cf_p2p_predict(pp, c, datatype, np, m, est);
     if (rc == 0)
         p2p_tier(p, pp->rules, c, u, np, m, est, added);

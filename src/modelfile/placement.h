@@ -121,14 +121,17 @@ typedef struct cf_tier_added {
      * than across the fitted np's. */
     double pair_us, cross_bytes, extra_us_per_mib;
     long pair_near, pair_far; /* the probe's levels (ranks) compared */
+    long pair_fill;           /* np short of pair_far: its ranks past the level's halfway cut
+                                 (of pair_far / 2); 0 otherwise */
 } cf_tier_added;
 
 /* The time per byte (us) that traffic across the halves of np's ranks, every rank sending
  * at once, costs beyond the same across the halves of fitted's ranks: the pair-exchange
- * probe's exchange time per byte at np's level (the largest probed power of two <= np)
- * less at fitted's level (the largest <= fitted); 0 where np's level is not slower by more
- * than the probe resolves (CF_TIER_MARGIN), where the levels are the same, or without the
- * probe. *near and *far: the two levels (ranks), 0 where none. */
+ * probe's exchange time per byte at np's level (the smallest probed power of two >= np,
+ * whose halfway cut np's ranks cross; the largest probed past them) less at fitted's level
+ * (likewise); 0 where np's level is not slower by more than the probe resolves
+ * (CF_TIER_MARGIN), where the levels are the same, or without the probe. *near and *far:
+ * the two levels (ranks), 0 where none. */
 double cf_placement_pair_extra(const cf_placement *p, long fitted, long np, long *near, long *far);
 
 /* What the spread of the barrier's exits adds at np beyond the ranks the fitted np reached

@@ -72,6 +72,12 @@ for sel in "" -ompi; do
     check "racks$sel: without the pair-exchange probe, half the truth or less, nothing said" \
         awk -F, -v t="$truth" 'NR == 2 { exit !($5 / t < 0.5 && $0 !~ /across the halves/) }' "$T/out"
 done
+# An np short of a power of two crosses the cut of the next level up, in part: np 48's 16
+# ranks past rank 32 are half of level 64's 32, so half of its traffic crosses the uplinks
+# (16 blocks of 2 MiB a rank at 1151 us a MiB more: 36819 us).
+run "$COMMFIT" predict -m racks.json -p alltoall -n 48 -b 2M -f csv
+check "np 48: half of level 64's traffic across its cut" \
+    grep -q "adds 36819 us for the traffic across the halves of the ranks: the pairwise exchange sends 32 MiB a rank across them, .* across 64 ranks' halves (np fills 16 of the 32 ranks past their cut) than across 32's" "$T/out"
 # Recursive doubling's allreduce across nodes of four ranks (SMPI's two-level algorithm)
 # crosses one rank a node, not as the probe loads the network: nothing added.
 run "$COMMFIT" predict -m racks.json -p allreduce -n 64 -b 2M -f csv

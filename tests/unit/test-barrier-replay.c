@@ -203,8 +203,13 @@ static void pair_tests(void)
     double x = cf_placement_pair_extra(&p, 32, 64, &near_r, &far_r);
     near(x, (1532 - 381.4) / 1048576.0, 1e-12, "32 -> 64: the uplink's extra per byte");
     ok(near_r == 32 && far_r == 64, "levels 32 and 64 (%ld, %ld)", near_r, far_r);
-    x = cf_placement_pair_extra(&p, 16, 48, &near_r, &far_r);
-    ok(x == 0 && far_r == 32, "np 48's level is 32, as fitted 16's: nothing (%g)", x);
+    x = cf_placement_pair_extra(&p, 32, 48, &near_r, &far_r);
+    near(x, (1532 - 381.4) / 1048576.0, 1e-12, "32 -> 48: np 48 crosses level 64's cut");
+    ok(near_r == 32 && far_r == 64, "np 48's level is 64 (%ld, %ld)", near_r, far_r);
+    x = cf_placement_pair_extra(&p, 24, 32, &near_r, &far_r);
+    ok(x == 0 && near_r == 32 && far_r == 32, "fitted 24 and np 32: the same level, nothing");
+    x = cf_placement_pair_extra(&p, 48, 64, &near_r, &far_r);
+    ok(x == 0, "fitted 48 crossed level 64's cut already: nothing (%g)", x);
     x = cf_placement_pair_extra(&p, 64, 128, &near_r, &far_r);
     ok(x == 0, "64 -> 128: no slower: nothing");
     x = cf_placement_pair_extra(&p, 2, 16, &near_r, &far_r);
