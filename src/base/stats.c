@@ -58,3 +58,15 @@ double cf_stats_gain_pct(double t_us, double base_us)
 {
     return 100.0 * (base_us - t_us) / base_us;
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void cf_sort_doubles(double *x, size_t n)
+{
+    if (n > 1)
+        qsort(x, n, sizeof *x, cmp_double);
+}

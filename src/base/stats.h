@@ -18,6 +18,9 @@ double cf_stats_ci95_median(const double *x, size_t n);
  * datatype's transfer gains over packing the same data (positive: faster). */
 double cf_stats_gain_pct(double t_us, double base_us);
 
+/* Sorts x[0..n-1] increasing (qsort; n may be 0). */
+void cf_sort_doubles(double *x, size_t n);
+
 /* The 0.975 quantile of Student t with dof degrees of freedom; INFINITY for dof < 1. */
 double cf_t975(int dof);
 

@@ -7,6 +7,7 @@
  * on beyond them. */
 #include "config.h"
 
+#include "base/stats.h"
 #include "fit/across-int.h"
 
 #include <math.h>
@@ -26,12 +27,6 @@
 /* The ends of the measured growth over a range's sizes that the interval beyond the measured
  * np reaches to: the same high quantile as the backtest's, for the same reason. */
 #define GROWTH_QUANTILE BACKTEST_QUANTILE
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* |ln(read / measured)| per doubling from below to top, for the points of pts at top in
  * [lo, hi], by s fitted on the process counts below: into v, how many. */
@@ -76,7 +71,7 @@ static double seg_backtest(const cf_coll *c, const char *alg, const cf_point *pt
     for (int i = 0; i < k; i++)
         *sum += v[i];
     *cnt += k;
-    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    cf_sort_doubles(v, (size_t)k);
     return v[(int)(BACKTEST_QUANTILE * (k - 1) + 0.5)];
 }
 
@@ -89,14 +84,14 @@ static double median_at(const cf_point *pts, size_t n, long p, double m, double 
             v[k++] = pts[i].t_us;
     if (k == 0)
         return NAN;
-    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    cf_sort_doubles(v, (size_t)k);
     return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
 /* The q-quantile of v[0..k), k > 0 (v sorted in place). */
 static double quantile(double *v, int k, double q)
 {
-    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    cf_sort_doubles(v, (size_t)k);
     return v[(int)(q * (k - 1) + 0.5)];
 }
 
@@ -120,7 +115,7 @@ static int sizes_at(const cf_point *pts, size_t n, long p, double lo, double hi,
     for (size_t i = 0; i < n; i++)
         if (pts[i].p == p && pts[i].m >= lo && pts[i].m <= hi)
             sz[k++] = pts[i].m;
-    qsort(sz, (size_t)k, sizeof *sz, cmp_double);
+    cf_sort_doubles(sz, (size_t)k);
     int d = 0;
     for (int i = 0; i < k; i++)
         if (d == 0 || sz[i] != sz[d - 1])

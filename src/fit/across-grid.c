@@ -4,6 +4,7 @@
  * themselves say such a reading misses. */
 #include "config.h"
 
+#include "base/stats.h"
 #include "fit/across-int.h"
 
 #include <limits.h>
@@ -94,19 +95,13 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
     return v > 0 ? v : t[j] * sq / s1;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* The distinct sizes of the grid, increasing, into sz (CF_GRID_MAX); how many. */
 static int grid_sizes(const cf_across_grid *g, double *sz)
 {
     int n = 0;
     for (int i = 0; i < g->n; i++)
         sz[n++] = g->pt[i].m;
-    qsort(sz, (size_t)n, sizeof *sz, cmp_double);
+    cf_sort_doubles(sz, (size_t)n);
     int d = 0;
     for (int i = 0; i < n; i++)
         if (d == 0 || sz[i] != sz[d - 1])
@@ -533,7 +528,7 @@ static double quantile(double *v, int n, double f)
 {
     if (n == 0)
         return 0.0;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    cf_sort_doubles(v, (size_t)n);
     return v[(int)(f * (n - 1) + 0.5)];
 }
 

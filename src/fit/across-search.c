@@ -2,6 +2,7 @@
  * of a pattern's points (cf_across_fit_points) that runs it. */
 #include "config.h"
 
+#include "base/stats.h"
 #include "fit/across-int.h"
 
 #include <math.h>
@@ -23,12 +24,6 @@ static int cmp_ranked_worst(const void *a, const void *b)
     if (x->d != y->d)
         return (x->d < y->d) - (x->d > y->d);
     return (x->i > y->i) - (x->i < y->i);
-}
-
-static int cmp_double_asc(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* ---- The search for a switch between two size ranges ----
@@ -723,7 +718,7 @@ static int search_init(search *S, const cf_coll *c, const cf_point *pts, size_t 
     double *sz = S->sizes;
     for (size_t i = 0; i < n; i++)
         sz[i] = pts[i].m;
-    qsort(sz, n, sizeof *sz, cmp_double_asc);
+    cf_sort_doubles(sz, n);
     size_t ns = 0;
     for (size_t i = 0; i < n; i++)
         if (ns == 0 || sz[i] != sz[ns - 1])

@@ -2,6 +2,7 @@
  * the point-to-point estimate with its contention, as C structs. */
 #include "config.h"
 
+#include "base/stats.h"
 #include "fit/across.h"
 
 #include <math.h>
@@ -41,12 +42,6 @@ static int rows_hockney(const rowset *t, const char *stat, const char *pattern,
     free(m);
     free(y);
     return rc;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* A row an algorithm cost covers, with its place in the input: rows are sorted by
@@ -220,7 +215,7 @@ static int contention_of(const keyed_row *kr, const char *stat, const cf_p2p *pp
     out->np = k->np;
     out->n = (int)n;
     if (n > 0) {
-        qsort(ratio, n, sizeof *ratio, cmp_double);
+        cf_sort_doubles(ratio, n);
         out->median = n % 2 ? ratio[n / 2] : 0.5 * (ratio[n / 2 - 1] + ratio[n / 2]);
         out->min = ratio[0];
         out->max = ratio[n - 1];

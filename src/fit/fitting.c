@@ -2,6 +2,7 @@
  * call and its messages, quality, saturation, the fit's check, and fitting one group. */
 #include "config.h"
 
+#include "base/stats.h"
 #include "fit/fitting.h"
 
 #include <math.h>
@@ -58,12 +59,6 @@ static double dot(const double *x, const double *c, size_t p)
     for (size_t j = 0; j < p; j++)
         s += x[j] * c[j];
     return s;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* cf_lsq_run, or with plain (a fit of the same points without rejection) its rounds of
@@ -319,7 +314,7 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
      * normally about it (node pairs in two clusters, a few slow runs): the spread is at
      * least the one whose 95% half-width holds 95% of the rows about their size's median. */
     if (ndev > 0) {
-        qsort(dev, ndev, sizeof *dev, cmp_double);
+        cf_sort_doubles(dev, ndev);
         size_t q = (size_t)ceil(0.95 * (double)ndev) - 1;
         sd = fmax(sd, dev[q] / 1.959963984540054);
     }
@@ -392,7 +387,7 @@ static void measured_bw(cf_saturation *s, const cf_fit_input *in, double scale)
          * (a cache effect, noise) does not define it. */
         size_t nt = ns < 3 ? ns : 3;
         memcpy(tail, bw + ns - nt, nt * sizeof *tail);
-        qsort(tail, nt, sizeof *tail, cmp_double);
+        cf_sort_doubles(tail, nt);
         s->plateau_MiBps = nt % 2 ? tail[nt / 2] : 0.5 * (tail[nt / 2 - 1] + tail[nt / 2]);
         s->last_MiBps = bw[ns - 1];
         size_t from = ns;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stats.h"
 #include "fit/model.h"
 
 /* The quantile of the per-row misses kept: the model answers at any size beyond, and
@@ -19,12 +20,6 @@
 
 /* A reading of 0 or less misses by more than any factor: a thousandfold. */
 #define MISS_MAX 1e3
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* The first nsub rows of in (the sizes up to a cut: rows are sorted by size) fitted by f's
  * kind into sub. 0, or -1 when they hold too few sizes for it or its fit fails. */
@@ -101,7 +96,7 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
     double *v = malloc((in->n - nsub) * sizeof *v);
     int k = v != NULL ? misses(&sub, in, nsub, v) : 0;
     if (k > 0) {
-        qsort(v, (size_t)k, sizeof *v, cmp_double);
+        cf_sort_doubles(v, (size_t)k);
         f->bt.n = k;
         f->bt.fitted_to_bytes = sub.max_bytes;
         f->bt.err_per_doubling = v[(int)(BACKTEST_QUANTILE * (k - 1) + 0.5)];

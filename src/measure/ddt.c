@@ -625,12 +625,6 @@ int cf_ddt_verify(cf_ddt_xfer *x, cf_error *e)
     return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int cf_ddt_time(cf_ddt_xfer *x, long reps, int samples, cf_ddt_times *t, cf_error *e)
 {
     if (reps < 1 || samples < 1)
@@ -667,7 +661,7 @@ int cf_ddt_time(cf_ddt_xfer *x, long reps, int samples, cf_ddt_times *t, cf_erro
     if (rc == 0 && x->rank == 0) {
         for (int k = 0; k < samples; k++)
             sum[k] /= 2.0;
-        qsort(sum, (size_t)samples, sizeof *sum, cmp_double);
+        cf_sort_doubles(sum, (size_t)samples);
         t->t_min_us = lo;
         t->t_avg_us = all / 2.0;
         t->t_max_us = hi;

@@ -2,6 +2,7 @@
  * edge (the model file's source), and what a process count spans beyond np=2. */
 #include "config.h"
 
+#include "base/stats.h"
 #include "modelfile/placement.h"
 
 #include <math.h>
@@ -577,12 +578,6 @@ static int probe_lat_init(const cf_placement *p, long np, probe_lat *m)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The mean wait the exits e of np ranks add to a call of pattern c (see
  * cf_placement_spread_extra); e is reordered. */
 static double exits_wait(double *e, long np, const cf_coll *c, int root_shift)
@@ -605,7 +600,7 @@ static double exits_wait(double *e, long np, const cf_coll *c, int root_shift)
     }
     /* Every rank a root in turn: each root's wait over the ranks that left before it,
      * from the exits in order. */
-    qsort(e, (size_t)np, sizeof *e, cmp_double);
+    cf_sort_doubles(e, (size_t)np);
     double before = 0;
     for (long k = 0; k < np; k++) {
         w += (double)k * e[k] - before;

@@ -2,6 +2,7 @@
  * fits used, and the fitted curves sampled into the plots' data files. */
 #include "config.h"
 
+#include "base/stats.h"
 #include "report/report-int.h"
 
 #include <math.h>
@@ -50,12 +51,6 @@ const cf_fit *cf_report_fit(const cf_report *r, const char *pattern, int np, con
     return r->ms ? cf_modelset_find(r->ms, pattern, np, datatype) : NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Sizes to evaluate a fit at over [lo, hi]: log-spaced, and the ends of each breakpoint
  * gap, where the fit turns from a segment to the line across the gap (cf_fit_predict), so
  * that the corners are drawn where they are. Returns how many. */
@@ -72,7 +67,7 @@ static size_t sample_sizes(const cf_fit *f, double lo, double hi, double *x)
             if (ends[j] > lo && ends[j] < hi)
                 x[n++] = ends[j];
     }
-    qsort(x, n, sizeof *x, cmp_double);
+    cf_sort_doubles(x, n);
     return n;
 }
 
