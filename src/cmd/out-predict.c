@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/size.h"
+#include "modelfile/answer.h"
 
 static char *put_str(char *p, const char *s)
 {
@@ -313,4 +314,67 @@ void cf_out_predict_escape(const char *note, char *csv, char *json)
 {
     *put_csv(csv, note) = '\0';
     *put_json_str(json, note) = '\0';
+}
+
+/* ---- the notes of what the launch probes added to an answer ---- */
+
+/* The note of what the pair-exchange probe added to an answer (cf_tier_added), the traffic
+ * of alg. */
+static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const char *alg)
+{
+    if (!(add->pair_us > 0))
+        return;
+    char part[520], bytes[32], fill[96] = "";
+    cf_size_format_estimate(add->cross_bytes, bytes, sizeof bytes);
+    if (add->pair_fill > 0)
+        snprintf(fill, sizeof fill, " (np fills %ld of the %ld ranks past their cut)",
+                 add->pair_fill, add->pair_far / 2);
+    snprintf(part, sizeof part,
+             "the answer adds %.*g us for the traffic across the halves of the ranks: the %s "
+             "sends %s a rank across them, every rank at once, which the pair-exchange probe "
+             "at launch measured %.*g us a MiB slower across %ld ranks' halves%s than across "
+             "%ld's",
+             cf_sig_prec(add->pair_us, 3), add->pair_us, alg != NULL ? alg : "algorithm", bytes,
+             cf_sig_prec(add->extra_us_per_mib, 3), add->extra_us_per_mib, add->pair_far, fill,
+             add->pair_near);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
+/* The note of what the barrier's spread exits added to an answer (cf_tier_added). */
+static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
+{
+    if (!(add->skew_us > 0))
+        return;
+    char part[400];
+    snprintf(part, sizeof part,
+             "the answer adds %.*g us for the barrier after each timed call: replayed over the "
+             "latency probe (%s), its ranks leave it further apart than within the fitted "
+             "reach, and a rank that leaves early waits for the others in the next call (the "
+             "time is the ranks' mean)",
+             cf_sig_prec(add->skew_us, 3), add->skew_us, add->barrier);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
+/* The note of what the latency probe added to an answer (cf_tier_added), the steps of alg
+ * reaching ranks beyond reach's latency far_us; nothing where nothing was added. */
+void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, const char *alg,
+                              const char *reach, double far_us)
+{
+    spread_note(out, add);
+    pair_note(out, add, alg);
+    if (!(add->us > 0))
+        return;
+    char part[400], steps[200];
+    snprintf(steps, sizeof steps,
+             "%.3g us over %g %s%s of the %s reaching ranks beyond %s %.3g us",
+             add->us / add->share, add->steps, add->crossings ? "crossing" : "step",
+             add->steps == 1 ? "" : "s", alg, reach, far_us);
+    if (add->share < 1)
+        snprintf(part, sizeof part,
+                 "the answer adds %.3g us: the latency probe's extra latency, %s, times the "
+                 "%.3g%% of the ranks that wait on it (the time is the ranks' mean)",
+                 add->us, steps, 100 * add->share);
+    else
+        snprintf(part, sizeof part, "the answer adds the latency probe's extra latency: %s", steps);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
 }

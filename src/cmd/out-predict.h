@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "modelfile/placement.h"
+
 enum { CF_PREDICT_TABLE, CF_PREDICT_CSV, CF_PREDICT_JSON };
 
 #define CF_PREDICT_NOTE_MAX 1024
@@ -47,5 +49,11 @@ void cf_out_predict_end(cf_predict_out *o);
 /* note as a CSV field into csv (2 * strlen + 3 bytes) and as a JSON string, quotes
  * included, into json (6 * strlen + 3 bytes). */
 void cf_out_predict_escape(const char *note, char *csv, char *json);
+
+/* Joins to out->bnote what the launch probes added to its answer (add: the barrier's spread
+ * exits, the pair exchange's traffic, the latency probe's extra latency over the steps of
+ * alg reaching ranks beyond reach's latency far_us); nothing where nothing was added. */
+void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, const char *alg,
+                              const char *reach, double far_us);
 
 #endif
