@@ -135,20 +135,26 @@ int cf_run_host_metadata(cf_run_state *R, int *over)
     bad |= append_run(&order, &l4, &c4, run_host, run_n);
     char *hosts = NULL, *rpn = NULL, *cores = NULL;
     size_t l1 = 0, c1 = 0, l2 = 0, c2 = 0, l3 = 0, c3 = 0;
+    int nover = 0, first_over = -1;
     for (int i = 0; i < nh; i++) {
         bad |= cf_measure_appendf(&hosts, &l1, &c1, "%s%s", i ? "," : "", h[i].name);
         bad |= cf_measure_appendf(&rpn, &l2, &c2, "%s%d", i ? "," : "", h[i].ranks);
         bad |= cf_measure_appendf(&cores, &l3, &c3, "%s%d", i ? "," : "", h[i].cores);
-        if (h[i].ranks > h[i].cores) {
-            *over = 1;
-            char msg[512];
-            snprintf(msg, sizeof msg,
-                     "%d ranks on '%s', which has %d cores: the timings measure the scheduler "
-                     "too (oversubscribed)",
-                     h[i].ranks, h[i].name, h[i].cores);
-            if (R->hooks->warn)
-                R->hooks->warn(msg);
-        }
+        if (h[i].ranks > h[i].cores && nover++ == 0)
+            first_over = i;
+    }
+    /* One warning, not one a host: a launch over a thousand nodes would print a thousand. */
+    if (nover > 0) {
+        *over = 1;
+        char msg[512], more[64] = "";
+        if (nover > 1)
+            snprintf(more, sizeof more, " (and %d more hosts with more ranks than cores)", nover - 1);
+        snprintf(msg, sizeof msg,
+                 "%d ranks on '%s', which has %d cores%s: the timings measure the scheduler too "
+                 "(oversubscribed)",
+                 h[first_over].ranks, h[first_over].name, h[first_over].cores, more);
+        if (R->hooks->warn)
+            R->hooks->warn(msg);
     }
     if (!bad)
         bad |= cf_table_meta_set(R->t, "hosts", hosts) | cf_table_meta_set(R->t, "ranks_per_node", rpn) |

@@ -148,6 +148,15 @@ check "metadata: the hosts of the hostfile" grep -qx '# hosts: node-5,node-9' hf
 check "metadata: oversubscribed" grep -qx '# oversubscribed: yes' hf.csv
 check "metadata: the hostfile" grep -qx '# hostfile: hosts' hf.csv
 check "metadata: two ranks on node-5, then node-9" grep -qx '# rank_hosts: 0\*2,1' hf.csv
+# Many oversubscribed hosts: one warning that counts them, not one a host.
+printf 'node-1:2\nnode-2:2\nnode-3:2\n' >hosts3
+run "$COMMFIT" measure --simulate "$P/flat.xml" --hostfile hosts3 --patterns barrier \
+    --sizes 0 --np 2 --launch-np 6 -o hf3.csv
+expect_rc 0 "--hostfile, three oversubscribed hosts"
+grep_err "^commfit: measure: warning: 2 ranks on 'node-1', which has 1 cores \\(and 2 more hosts with more ranks than cores\\): the timings measure the scheduler too \\(oversubscribed\\)$" \
+    "three oversubscribed hosts: the first named, the others counted"
+check "three oversubscribed hosts: one warning" \
+    test "$(grep -c 'oversubscribed)$' "$T/err")" -eq 1
 
 # Round-robin placement (a hostfile alternating two 8-core nodes): recorded rank by rank,
 # and np=2's ping-pong crosses the network, as the flat cluster's does.
