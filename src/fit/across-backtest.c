@@ -7,12 +7,13 @@
  * on beyond them. */
 #include "config.h"
 
-#include "base/stats.h"
 #include "fit/across-int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/stats.h"
 
 /* The quantile of the per-size misses a segment keeps: the model answers at any size of its
  * range, and the misses of neighbouring sizes go together (one p-dependence), so the

@@ -4,7 +4,6 @@
  * themselves say such a reading misses. */
 #include "config.h"
 
-#include "base/stats.h"
 #include "fit/across-int.h"
 
 #include <limits.h>
@@ -12,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/stats.h"
 
 /* The interval's relative half-width: at least GRID_FLOOR, and per doubling of p beyond
  * the largest measured GRID_FLOOR_STEP, plus GRID_ERR_K times the backtested error, plus

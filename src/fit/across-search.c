@@ -2,13 +2,14 @@
  * of a pattern's points (cf_across_fit_points) that runs it. */
 #include "config.h"
 
-#include "base/stats.h"
 #include "fit/across-int.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/stats.h"
 
 /* A point's relative deviation from the fit, and the point. */
 typedef struct ranked {

@@ -2,13 +2,14 @@
  * the point-to-point estimate with its contention, as C structs. */
 #include "config.h"
 
-#include "base/stats.h"
 #include "fit/across.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/stats.h"
 
 /* ---- From a timing table ---- */
 

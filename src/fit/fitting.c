@@ -2,7 +2,6 @@
  * call and its messages, quality, saturation, the fit's check, and fitting one group. */
 #include "config.h"
 
-#include "base/stats.h"
 #include "fit/fitting.h"
 
 #include <math.h>
@@ -13,6 +12,7 @@
 
 #include "fit/kind.h"
 #include "base/size.h"
+#include "base/stats.h"
 
 const char *cf_statistic_name(cf_statistic s)
 {

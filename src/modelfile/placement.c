@@ -2,7 +2,6 @@
  * edge (the model file's source), and what a process count spans beyond np=2. */
 #include "config.h"
 
-#include "base/stats.h"
 #include "modelfile/placement.h"
 
 #include <math.h>
@@ -15,6 +14,7 @@
 #include "base/table.h"
 #include "modelfile/answer.h"
 #include "modelfile/barrier-replay.h"
+#include "base/stats.h"
 
 /* The comma-separated positive integers of s into a new array; their count in *n. */
 static long *read_list(const char *s, size_t *n)

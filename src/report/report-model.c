@@ -2,7 +2,6 @@
  * fits used, and the fitted curves sampled into the plots' data files. */
 #include "config.h"
 
-#include "base/stats.h"
 #include "report/report-int.h"
 
 #include <math.h>
@@ -11,6 +10,7 @@
 
 #include "fit/fitting.h"
 #include "base/size.h"
+#include "base/stats.h"
 
 /* Points of a fitted curve: enough for a smooth line over six decades on 900 pixels. */
 #define SAMPLES 160
