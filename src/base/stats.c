@@ -70,3 +70,11 @@ void cf_sort_doubles(double *x, size_t n)
     if (n > 1)
         qsort(x, n, sizeof *x, cmp_double);
 }
+
+double cf_stats_quantile_nearest(double *x, size_t n, double q)
+{
+    if (n == 0)
+        return 0.0;
+    cf_sort_doubles(x, n);
+    return x[(size_t)(q * (double)(n - 1) + 0.5)];
+}

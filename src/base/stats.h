@@ -21,6 +21,10 @@ double cf_stats_gain_pct(double t_us, double base_us);
 /* Sorts x[0..n-1] increasing (qsort; n may be 0). */
 void cf_sort_doubles(double *x, size_t n);
 
+/* The q-quantile (0 <= q <= 1) of x[0..n-1] by nearest rank: x sorted in place, then
+ * x[round(q * (n - 1))]. 0 when n is 0. */
+double cf_stats_quantile_nearest(double *x, size_t n, double q);
+
 /* The 0.975 quantile of Student t with dof degrees of freedom; INFINITY for dof < 1. */
 double cf_t975(int dof);
 

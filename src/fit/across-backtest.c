@@ -89,13 +89,6 @@ static double median_at(const cf_point *pts, size_t n, long p, double m, double 
     return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
-/* The q-quantile of v[0..k), k > 0 (v sorted in place). */
-static double quantile(double *v, int k, double q)
-{
-    cf_sort_doubles(v, (size_t)k);
-    return v[(int)(q * (k - 1) + 0.5)];
-}
-
 static double median3(double a, double b, double c)
 {
     return fmax(fmin(a, b), fmin(fmax(a, b), c));
@@ -158,8 +151,8 @@ static void seg_growth(const cf_point *pts, size_t n, const long *np3, double lo
     smooth3(ch, k, scratch);
     for (int e = 0; e < 2; e++) {
         double q = e ? GROWTH_QUANTILE : 1.0 - GROWTH_QUANTILE;
-        s->growth[e] = k > 0 ? quantile(g, k, q) : NAN;
-        s->growth_change[e] = k > 0 ? quantile(ch, k, q) : NAN;
+        s->growth[e] = k > 0 ? cf_stats_quantile_nearest(g, (size_t)k, q) : NAN;
+        s->growth_change[e] = k > 0 ? cf_stats_quantile_nearest(ch, (size_t)k, q) : NAN;
     }
 }
 

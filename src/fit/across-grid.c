@@ -31,7 +31,6 @@
  * answers for every size and tree. */
 #define GRID_TREE_QUANTILE 0.9
 
-static double quantile(double *v, int n, double f);
 static double growth(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
                      int k);
 
@@ -413,11 +412,14 @@ static double tree_backtest(const cf_across *a)
             k = tree_misses_at(a, b, top, v, k);
             if (k > k0 && nlevel < 2) {
                 memcpy(w, v + k0, (size_t)(k - k0) * sizeof *w);
-                level[nlevel++] = quantile(w, k - k0, GRID_TREE_QUANTILE);
+                level[nlevel++] =
+                    cf_stats_quantile_nearest(w, (size_t)(k - k0), GRID_TREE_QUANTILE);
             }
         }
     }
-    double e = nlevel == 2 && level[0] <= level[1] ? quantile(v, k, GRID_TREE_QUANTILE) : NAN;
+    double e = nlevel == 2 && level[0] <= level[1]
+                   ? cf_stats_quantile_nearest(v, (size_t)k, GRID_TREE_QUANTILE)
+                   : NAN;
     free(b);
     free(v);
     return e;
@@ -525,14 +527,6 @@ static void unit_from_np2(cf_across_grid *g, const char *pattern)
     memcpy(g->unit_t_us, u, (size_t)g->nunit * sizeof *u);
 }
 
-static double quantile(double *v, int n, double f)
-{
-    if (n == 0)
-        return 0.0;
-    cf_sort_doubles(v, (size_t)n);
-    return v[(int)(f * (n - 1) + 0.5)];
-}
-
 void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n,
                           const cf_contention *pingpong)
 {
@@ -604,9 +598,9 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
                 gm[ngm++] = gx;
         }
     }
-    g->err_per_doubling = quantile(bt, nbt, 0.5);
-    g->step_growth = ngr ? quantile(gr, ngr, 0.5) : 1.0;
-    g->step_growth_max = ngm ? quantile(gm, ngm, 0.5) : 1.0;
+    g->err_per_doubling = cf_stats_quantile_nearest(bt, (size_t)nbt, 0.5);
+    g->step_growth = ngr ? cf_stats_quantile_nearest(gr, (size_t)ngr, 0.5) : 1.0;
+    g->step_growth_max = ngm ? cf_stats_quantile_nearest(gm, (size_t)ngm, 0.5) : 1.0;
     free(bt);
     g->tree_err = tree_backtest(a);
 }
