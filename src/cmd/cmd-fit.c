@@ -16,6 +16,7 @@
 #include "fit/formula.h"
 #include "fit/model.h"
 #include "modelfile/modelfile.h"
+#include "modelfile/placement.h"
 #include "base/outfile.h"
 #include "report/report.h"
 #include "base/size.h"
@@ -525,6 +526,19 @@ static int fit_groups(job *j, cf_error *e)
     return 0;
 }
 
+/* The barrier's wait in a pattern's times at np (cf_across_waits): its replay over the
+ * launch's latency probe under the library's rules. */
+typedef struct fit_waits {
+    const cf_placement *pl;
+    const char *rules;
+} fit_waits;
+
+static double barrier_wait(const void *ctx, const char *pattern, long np)
+{
+    const fit_waits *w = ctx;
+    return cf_placement_barrier_wait(w->pl, w->rules, pattern, np);
+}
+
 /* The across-np models, the model file, and what is said about them. */
 static int finish(job *j, cf_error *e)
 {
@@ -533,12 +547,20 @@ static int finish(job *j, cf_error *e)
     /* The across-np models and the point-to-point estimate: commfit predict's part. */
     char **notes = NULL;
     size_t nnotes = 0;
+    const char *rules = cf_rules_for(cf_table_meta_get(j->tables[0], "mpi_library"),
+                                     cf_table_meta_get(j->tables[0], "coll_selector"),
+                                     cf_table_timed_loop(j->tables[0]));
+    cf_placement pl;
+    if (cf_placement_read(ms, &pl) != 0) {
+        cf_placement_free(&pl);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    fit_waits fw = {&pl, rules};
+    cf_across_waits waits = {barrier_wait, &fw};
     int rc = cf_across_fit_set(j->rows, j->nrows, cf_statistic_name(o->stat),
-                               cf_table_meta_get(j->tables[0], "normalized_time_us"),
-                               cf_rules_for(cf_table_meta_get(j->tables[0], "mpi_library"),
-                                            cf_table_meta_get(j->tables[0], "coll_selector"),
-                                            cf_table_timed_loop(j->tables[0])),
-                               &ms->across, &notes, &nnotes, e);
+                               cf_table_meta_get(j->tables[0], "normalized_time_us"), rules,
+                               &waits, &ms->across, &notes, &nnotes, e);
+    cf_placement_free(&pl);
     if (rc != 0)
         return rc;
     cf_notes_free(notes, nnotes);

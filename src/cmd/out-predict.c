@@ -346,12 +346,20 @@ static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
     if (!(add->skew_us > 0))
         return;
     char part[400];
-    snprintf(part, sizeof part,
-             "the answer adds %.*g us for the barrier after each timed call: replayed over the "
-             "latency probe (%s), its ranks leave it further apart than within the fitted "
-             "reach, and a rank that leaves early waits for the others in the next call (the "
-             "time is the ranks' mean)",
-             cf_sig_prec(add->skew_us, 3), add->skew_us, add->barrier);
+    if (add->waited)
+        snprintf(part, sizeof part,
+                 "the answer adds %.*g us for the barrier after each timed call: replayed over "
+                 "the latency probe (%s), its ranks leave it apart, and a rank that leaves early "
+                 "waits for the others in the next call (the time is the ranks' mean); the fit "
+                 "took the same replay's wait from each fitted np's times",
+                 cf_sig_prec(add->skew_us, 3), add->skew_us, add->barrier);
+    else
+        snprintf(part, sizeof part,
+                 "the answer adds %.*g us for the barrier after each timed call: replayed over "
+                 "the latency probe (%s), its ranks leave it further apart than within the "
+                 "fitted reach, and a rank that leaves early waits for the others in the next "
+                 "call (the time is the ranks' mean)",
+                 cf_sig_prec(add->skew_us, 3), add->skew_us, add->barrier);
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 

@@ -336,11 +336,81 @@ static int p2p_fit(const rowset *t, const char *stat, const char *nt, const char
     return 0;
 }
 
+/* The barrier's wait in a pattern's times, by np (cf_across_waits). */
+typedef struct waits_by_np {
+    int n;
+    long np[CF_ACROSS_NP_MAX];
+    double us[CF_ACROSS_NP_MAX];
+} waits_by_np;
+
+/* Whether a point of pattern c moves nothing: no bytes, or fewer than one float of a
+ * pattern timed on floats (a call MPI returns from at once, waiting for no one). */
+static int moves_nothing(const cf_coll *c, double m)
+{
+    return !(m > 0) || (strcmp(c->datatype, "float") == 0 && m < 4);
+}
+
+/* Takes from each of the n points of pattern c its np's wait (waits NULL: none), but from
+ * one that moves nothing; w says by np what was taken (w->n 0: nothing). A replay that
+ * leaves a point less than a tenth of its time (or more process counts than a model holds)
+ * disagrees with the data: nothing is taken then. */
+static void take_waits(const cf_across_waits *waits, const cf_coll *c, cf_point *pts, size_t n,
+                       waits_by_np *w)
+{
+    const char *pattern = c->pattern;
+    w->n = 0;
+    if (waits == NULL)
+        return;
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        int k = 0;
+        while (k < w->n && w->np[k] != pts[i].p)
+            k++;
+        if (k == w->n) {
+            if (w->n == CF_ACROSS_NP_MAX) {
+                w->n = 0;
+                return;
+            }
+            w->np[k] = pts[i].p;
+            w->us[k] = waits->wait_us(waits->ctx, pattern, pts[i].p);
+            if (!(w->us[k] >= 0 && isfinite(w->us[k])))
+                w->us[k] = 0.0;
+            any |= w->us[k] > 0;
+            w->n++;
+        }
+        if (!moves_nothing(c, pts[i].m) && !(w->us[k] <= 0.9 * pts[i].t_us)) {
+            w->n = 0;
+            return;
+        }
+    }
+    if (!any) {
+        w->n = 0;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < w->n; k++)
+            if (w->np[k] == pts[i].p && !moves_nothing(c, pts[i].m))
+                pts[i].t_us -= w->us[k];
+}
+
+/* What take_waits took, by a's measured np. */
+static void keep_waits(const waits_by_np *w, cf_across *a)
+{
+    a->waited = 0;
+    for (int i = 0; i < a->nnp; i++) {
+        a->wait_us[i] = 0.0;
+        for (int k = 0; k < w->n; k++)
+            if (w->np[k] == a->np[i])
+                a->wait_us[i] = w->us[k];
+        a->waited |= a->wait_us[i] > 0;
+    }
+}
+
 /* The across-np model of every (pattern, datatype) key (np 0) into out->a, with a note for
  * each that got none. 0, -1 when out of memory, else the fit's error code. */
 static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const char *stat,
-                           const char *rules, size_t nrows, cf_across_set *out, char ***notes,
-                           size_t *nnotes, cf_error *e)
+                           const char *rules, const cf_across_waits *waits, size_t nrows,
+                           cf_across_set *out, char ***notes, size_t *nnotes, cf_error *e)
 {
     size_t nkeys = 0;
     for (size_t i = 0; i < nk; i++)
@@ -360,14 +430,18 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
             const cf_row *r = kr[j].r;
             pts[n++] = (cf_point){r->np, (double)r->bytes, cf_row_time_named(r, stat)};
         }
+        waits_by_np w;
+        take_waits(waits, ks[i].c, pts, n, &w);
         cf_across *a = &out->a[out->n];
         /* Where the library's rules are unknown, latency may grow with p as they cannot say. */
         unsigned cands =
             rules != NULL && cf_rules_known(rules, ks[i].c->pattern) ? 0 : CF_ACROSS_P_LINEAR;
         if ((rc = cf_across_fit_extrap(ks[i].c, ks[i].datatype, pts, n, cands, a, e)) != 0)
             break;
-        if (a->error[0] == '\0')
+        if (a->error[0] == '\0') {
             cf_across_grid_build(a, rules, pts, n, cf_p2p_pingpong(&out->pp));
+            keep_waits(&w, a);
+        }
         out->n++;
         if (a->error[0] != '\0' && note_add(notes, nnotes, "%s (%s): %s; fitted per np only",
                                             a->pattern, a->datatype, a->error) != 0)
@@ -378,8 +452,9 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
 }
 
 int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
-                      const char *normalized_time_us, const char *rules, cf_across_set *out,
-                      char ***notes, size_t *nnotes, cf_error *e)
+                      const char *normalized_time_us, const char *rules,
+                      const cf_across_waits *waits, cf_across_set *out, char ***notes,
+                      size_t *nnotes, cf_error *e)
 {
     rowset set = {rows, nrows};
     const rowset *t = &set;
@@ -409,7 +484,7 @@ int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
     out->have_p2p = 1;
     if (p2p_fit(t, stat, normalized_time_us, rules, kr, ks, nk, &out->pp) != 0)
         goto oom;
-    rc = across_fit_keys(kr, ks, nk, stat, rules, t->n, out, notes, nnotes, e);
+    rc = across_fit_keys(kr, ks, nk, stat, rules, waits, t->n, out, notes, nnotes, e);
     if (rc == -1)
         goto oom;
     if (rc != 0)
@@ -440,7 +515,7 @@ int cf_across_fit_table(const cf_table *tab, const char *stat, cf_across_set *ou
                           cf_rules_for(cf_table_meta_get(tab, "mpi_library"),
                                        cf_table_meta_get(tab, "coll_selector"),
                                        cf_table_timed_loop(tab)),
-                          out, notes, nnotes, e);
+                          NULL, out, notes, nnotes, e);
     free(rows);
     return rc;
 }

@@ -68,6 +68,11 @@ void cf_across_describe(const cf_across *a, char *buf, size_t n)
         seg_text(&a->seg[i], a->nseg > 1, part, sizeof part);
         l += (size_t)snprintf(buf + l, n - l, "%s%s", i ? "; " : "", part);
     }
+    /* The times the model was fitted to held no barrier's wait (barrier_wait_us): say so. */
+    if (a->waited && l < n)
+        l += (size_t)snprintf(buf + l, n - l,
+                              "; plus the barrier's wait before each call (%.3g us at np %ld)",
+                              a->wait_us[a->nnp - 1], a->np[a->nnp - 1]);
     const cf_across_grid *g = &a->grid;
     if (g->rules[0] == '\0' || l >= n)
         return;

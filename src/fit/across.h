@@ -237,6 +237,12 @@ typedef struct cf_across {
     cf_across_seg seg[CF_ACROSS_MAX_SEG];
     cf_rel_quality q;    /* over every point */
     cf_across_grid grid; /* answers first where it can */
+    /* The wait the barrier after each timed call added to each measured np's times
+     * (cf_across_waits), taken from them before the fit: the model, its grid and its points
+     * are the calls' own cost, and predict adds the wait at the np it answers for back.
+     * waited 0: nothing taken (no latency probe, or no wait anywhere). */
+    int waited;
+    double wait_us[CF_ACROSS_NP_MAX]; /* at np[i] */
 } cf_across;
 
 /* Hockney's alpha + beta*m, fitted in relative error. */
@@ -403,9 +409,16 @@ typedef struct cf_across_set {
  * "median", "mean" or "min" (NULL: mean). normalized_time_us is the table's metadata value
  * or NULL; it scales gamma when no reduction was measured at np=2. notes is malloc'd;
  * free with cf_notes_free. rules (cf_rules_for, or NULL) adds the grid model. */
+/* waits (NULL: none) is what each pattern's times at each np hold of the barrier after each
+ * call: taken from every point before the across-np fit, kept in cf_across.wait_us. */
+typedef struct cf_across_waits {
+    double (*wait_us)(const void *ctx, const char *pattern, long np); /* 0: none */
+    const void *ctx;
+} cf_across_waits;
 int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
-                      const char *normalized_time_us, const char *rules, cf_across_set *out,
-                      char ***notes, size_t *nnotes, cf_error *e);
+                      const char *normalized_time_us, const char *rules,
+                      const cf_across_waits *waits, cf_across_set *out, char ***notes,
+                      size_t *nnotes, cf_error *e);
 /* The same over every row of one table, with its metadata. */
 int cf_across_fit_table(const cf_table *t, const char *stat, cf_across_set *out, char ***notes,
                         size_t *nnotes, cf_error *e);

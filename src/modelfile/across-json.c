@@ -154,6 +154,14 @@ json_t *cf_across_to_json(const cf_across *a)
         goto fail;
     if (a->grid.rules[0] != '\0' && set(o, "grid", grid_json(&a->grid)))
         goto fail;
+    if (a->waited) {
+        json_t *w = json_array();
+        if (set(o, "barrier_wait_us", w))
+            goto fail;
+        for (int i = 0; i < a->nnp; i++)
+            if (json_array_append_new(w, json_real(a->wait_us[i])) != 0)
+                goto fail;
+    }
     return o;
 fail:
     json_decref(o);
@@ -528,6 +536,20 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
     const json_t *grid = json_object_get(j, "grid");
     if (grid != NULL && grid_from_json(grid, &w, out->pattern, &out->grid) != 0)
         return CF_EXIT_DATA;
+    /* The barrier's waits taken from the times before the fit (files before them: none). */
+    const json_t *waits = json_object_get(j, "barrier_wait_us");
+    if (waits != NULL) {
+        if (!json_is_array(waits) || json_array_size(waits) != (size_t)out->nnp)
+            return bad(&w, "barrier_wait_us", "an array of one wait per process count in np");
+        for (int i = 0; i < out->nnp; i++) {
+            const json_t *x = json_array_get(waits, (size_t)i);
+            if (!json_is_number(x) || !(json_number_value(x) >= 0) ||
+                !isfinite(json_number_value(x)))
+                return bad(&w, "barrier_wait_us", "waits in us, finite and >= 0");
+            out->wait_us[i] = json_number_value(x);
+            out->waited |= out->wait_us[i] > 0;
+        }
+    }
     return get_quality(&w, j, &out->q);
 }
 

@@ -609,6 +609,52 @@ static double exits_wait(double *e, long np, const cf_coll *c, int root_shift)
     return w / ((double)np * (double)np);
 }
 
+/* Whether the barrier replay applies to pattern c at np: only a collective's calls are
+ * each timed alone with a barrier after them (measure's COLL_LOOP), not the point-to-point
+ * patterns', not barrier's own loop; the probe must reach np's ranks. */
+static int replays(const cf_placement *p, const cf_coll *c, long np)
+{
+    return c != NULL && c->nmsg == 0 && c->sized && p->lat_us != NULL && !p->timed_loop &&
+           np >= 3 && np - 1 <= (long)p->nlat;
+}
+
+/* Whether the probe's latencies over every launched rank form tiers of aligned blocks (as
+ * probe_lat_init reads them): the same reading at every np, fitted or answered. */
+static int probe_tiered(const cf_placement *p)
+{
+    const double *L = p->lat_us;
+    double far = L[0];
+    for (size_t r = 2; r <= p->nlat; r++) {
+        if (far > tier_limit_us(p, L[r - 1]))
+            return 0;
+        far = fmax(far, L[r - 1]);
+    }
+    return 1;
+}
+
+double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const char *pattern,
+                                 long np)
+{
+    const cf_coll *c = cf_pattern_facts(pattern);
+    if (!replays(p, c, np))
+        return 0.0;
+    probe_lat m = {0};
+    double *e = malloc((size_t)np * sizeof *e), w = 0.0;
+    cf_protocol proto = p->simulated ? CF_PROTO_RENDEZVOUS : CF_PROTO_EAGER;
+    /* Only where the probe's latencies (over the whole launch) form tiers of aligned blocks
+     * does rank 0's probe give every pair's latency. Where they do not (a torus, a dragonfly: a pair's latency depends
+     * on where both ranks sit, not on their distance), the replay reads them by distance, a
+     * guess: on the shipped dragonfly it makes bcast's wait at np 16 2.0 us where SMPI's
+     * exits give 0.4, and 11.3 at np 64 where they give 6.7. */
+    if (e != NULL && probe_tiered(p) && probe_lat_init(p, np, &m) == 0 && m.blocks &&
+        cf_barrier_exits(cf_barrier_alg(rules, np), np, probe_latency, &m, proto, e) == 0)
+        w = exits_wait(e, np, c, p->root_shift);
+    free(m.start);
+    free(m.level);
+    free(e);
+    return w > 0 ? w : 0.0;
+}
+
 double cf_placement_spread_extra(const cf_placement *p, const char *rules, const char *pattern,
                                  long np, double far_fitted_us, const char **barrier)
 {
@@ -616,10 +662,7 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
     const char *alg = cf_barrier_alg(rules, np);
     if (barrier != NULL)
         *barrier = alg;
-    /* Only a collective's calls are each timed alone with a barrier after them (measure's
-     * COLL_LOOP): not the point-to-point patterns', not barrier's own loop. */
-    if (c == NULL || c->nmsg > 0 || !c->sized || p->lat_us == NULL || p->timed_loop || np < 3 ||
-        np - 1 > (long)p->nlat || !(far_fitted_us >= 0))
+    if (!replays(p, c, np) || !(far_fitted_us >= 0))
         return 0.0;
     probe_lat m = {0};
     double *e = malloc(2 * (size_t)np * sizeof *e), extra = 0.0;
@@ -661,9 +704,9 @@ static double waiting_share(const cf_placement *p, const char *pattern, long fit
  * an upper bound: the additions never meet a finite one. */
 static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *rules,
                      const char *pattern, const cf_rule_alg *r, long fitted, long np, double m,
-                     cf_estimate *est, cf_tier_added *added)
+                     int waited, cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0, 0};
+    *added = (cf_tier_added){.share = 1.0};
     /* Calls timed back to back in a loop overlap one call's waits with the next's: the share
      * of the ranks that wait (a call timed alone) says nothing of them, and the answer stays
      * the model's (its interval still without an upper bound). */
@@ -674,8 +717,11 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
         added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
         added->us = added->share * cf_placement_tier_extra(p, fitted, np, r, &added->steps);
     }
-    added->skew_us = cf_placement_spread_extra(
-        p, rules, pattern, np, cf_placement_farthest_us(p, fitted), &added->barrier);
+    /* A model fitted without the waits gets the whole wait back (cf_placement_across_answer)
+     * rather than what np's farther ranks add to the fitted np's. */
+    if (!waited)
+        added->skew_us = cf_placement_spread_extra(
+            p, rules, pattern, np, cf_placement_farthest_us(p, fitted), &added->barrier);
     /* Traffic every rank sends across np's halves at once, as the pair-exchange probe's. */
     const cf_coll *c = cf_pattern_facts(pattern);
     /* A two-level algorithm crosses the network one rank a node: the probe's load (every
@@ -704,22 +750,35 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
 static void across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u, long np,
                         double m, cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0, 0};
+    *added = (cf_tier_added){.share = 1.0};
     cf_rule_alg r;
     if (a->nnp == 0)
         return;
     int ruled = est->algorithm != NULL &&
                 cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) == 0 &&
                 strcmp(r.name, est->algorithm) == 0;
-    tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, a->np[a->nnp - 1], np, m, est,
-             added);
+    tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, a->np[a->nnp - 1], np, m,
+             a->waited, est, added);
+}
+
+/* The wait a model fitted without the barrier's waits (a->waited) gets back at np: the
+ * measured np's own where np is one, else the replay's at np where the probe reaches its
+ * ranks, else the largest measured np's (what the probe shows at least). */
+static double wait_back(const cf_placement *p, const cf_across *a, long np)
+{
+    for (int i = 0; i < a->nnp; i++)
+        if (a->np[i] == np)
+            return a->wait_us[i];
+    if (p->lat_us != NULL && np - 1 <= (long)p->nlat)
+        return cf_placement_barrier_wait(p, a->grid.rules, a->pattern, np);
+    return a->nnp > 0 ? a->wait_us[a->nnp - 1] : 0.0;
 }
 
 static void p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
                      const cf_unmeasured *u, long np, double m, cf_estimate *est,
                      cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0, 0};
+    *added = (cf_tier_added){.share = 1.0};
     cf_rule_alg r;
     if (c == NULL)
         return;
@@ -730,7 +789,7 @@ static void p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
                 strcmp(r.name, est->algorithm) == 0;
     if (!ruled && est->algorithm != NULL && cf_coll_alg_rule(c->pattern, est->algorithm, &r) == 0)
         ruled = 1;
-    tier_add(p, u, rules, c->pattern, ruled ? &r : NULL, 2, np, m, est, added);
+    tier_add(p, u, rules, c->pattern, ruled ? &r : NULL, 2, np, m, 0, est, added);
 }
 
 void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
@@ -739,13 +798,24 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
     cf_across_predict(a, np, m, est);
     across_low(a, u, m, est);
     across_tier(p, a, u, np, m, est, added);
+    if (a->waited) {
+        /* The lower end gains no more than the largest fitted np's own wait: a replay beyond
+         * the fitted np is no measurement. */
+        double w = wait_back(p, a, np), w_fitted = a->wait_us[a->nnp - 1];
+        added->skew_us = w;
+        added->waited = 1;
+        added->barrier = cf_barrier_alg(a->grid.rules, np);
+        est->t_us += w;
+        est->lo_us += fmin(w, w_fitted);
+        est->hi_us += w;
+    }
 }
 
 int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
                             const char *datatype, const cf_unmeasured *u, long np, double m,
                             cf_estimate *est, cf_tier_added *added)
 {
-    *added = (cf_tier_added){0.0, 0.0, 1.0, 0, 0.0, NULL, 0.0, 0.0, 0.0, 0, 0, 0};
+    *added = (cf_tier_added){.share = 1.0};
     int rc = cf_p2p_predict(pp, c, datatype, np, m, est);
     if (rc == 0)
         p2p_tier(p, pp->rules, c, u, np, m, est, added);

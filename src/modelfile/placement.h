@@ -116,6 +116,7 @@ typedef struct cf_tier_added {
      * nothing) of barrier's (a cf_barrier_alg name) spread exits. */
     double skew_us;
     const char *barrier;
+    int waited; /* 1: skew_us is the whole wait, given back to a model fitted without it */
     /* What the pair-exchange probe adds (cf_placement_pair_extra): pair_us (0: nothing) for
      * cross_bytes a rank sends across the halves of np's ranks, at extra_us_per_mib more
      * than across the fitted np's. */
@@ -150,6 +151,11 @@ double cf_placement_pair_extra(const cf_placement *p, long fitted, long np, long
  * where the replay adds nothing; *barrier (may be NULL) the algorithm replayed. */
 double cf_placement_spread_extra(const cf_placement *p, const char *rules, const char *pattern,
                                  long np, double far_fitted_us, const char **barrier);
+/* The mean wait itself: the same replay at np over the probe's latencies, none capped. What
+ * commfit fit takes from each measured np's times before the across-np fit
+ * (cf_across_waits) and the across-np answer gives back at the np it answers for. */
+double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const char *pattern,
+                                 long np);
 
 /* The across-np answer est of a at (np, m), with what the fitted np never measured there
  * (u, from cf_placement_beyond_fitted): where np leaves the one node every fitted np ran in,

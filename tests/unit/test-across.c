@@ -659,8 +659,108 @@ static void quick_equals_full(void)
     gsl_rng_free(r);
 }
 
+/* The barrier's waits (cf_across_waits): a callback's wait by np. */
+static double wait_table[5] = {0.0, 1.0, 1.0, 4.0, 4.0}; /* np 2, 4, 8, 16, 32 */
+static double fixed_wait(const void *ctx, const char *pattern, long np)
+{
+    (void)ctx;
+    if (strcmp(pattern, "allreduce") != 0)
+        return 0.0;
+    int k = 0;
+    while ((2L << k) < np)
+        k++;
+    return wait_table[k];
+}
+
+/* allreduce at np 2-16 whose times hold the waits above (plus lg p latencies, and a 1-byte
+ * call that moves nothing), fitted with and without those waits taken. */
+static void waits_taken(void)
+{
+    cf_table *t = cf_table_alloc(), *bare = cf_table_alloc();
+    for (long p = 2; p <= 16; p *= 2)
+        for (int i = 1; i < NSIZES; i++) {
+            double m = size_at(i), lg = log2((double)p);
+            double own = 3.0 * lg + lg * m / 5000.0;
+            int empty = m < 4; /* fewer than one float: MPI returns at once */
+            double w = empty ? 0.0 : fixed_wait(NULL, "allreduce", p);
+            add_row(t, "allreduce", (int)p, (uint64_t)m, "float", empty ? 0.01 : own + w);
+            add_row(bare, "allreduce", (int)p, (uint64_t)m, "float", empty ? 0.01 : own);
+        }
+    const cf_row **rows = malloc(t->n_rows * sizeof *rows), **brows =
+                                                               malloc(bare->n_rows * sizeof *brows);
+    for (size_t i = 0; i < t->n_rows; i++) {
+        rows[i] = &t->rows[i];
+        brows[i] = &bare->rows[i];
+    }
+    cf_across_waits waits = {fixed_wait, NULL};
+    cf_across_set s, b;
+    char **notes = NULL;
+    size_t nnotes = 0;
+    cf_error e;
+    cf_error_clear(&e);
+    is_int(cf_across_fit_set(rows, t->n_rows, "mean", NULL, "smpi-mpich", &waits, &s, &notes,
+                             &nnotes, &e),
+           0, "waits: fits (%s)", e.msg);
+    cf_notes_free(notes, nnotes);
+    is_int(cf_across_fit_set(brows, bare->n_rows, "mean", NULL, "smpi-mpich", NULL, &b, &notes,
+                             &nnotes, &e),
+           0, "without waits: fits (%s)", e.msg);
+    cf_notes_free(notes, nnotes);
+    const cf_across *a = cf_across_set_find(&s, "allreduce", "float"),
+                    *ab = cf_across_set_find(&b, "allreduce", "float");
+    ok(a != NULL && ab != NULL && a->error[0] == '\0', "an across-np model");
+    ok(a != NULL && a->waited, "the waits were taken");
+    for (int i = 0; a != NULL && i < a->nnp; i++)
+        near(a->wait_us[i], wait_table[i], 1e-12, "np %ld: its wait kept", a->np[i]);
+    ok(ab != NULL && !ab->waited, "none taken without waits");
+    if (a != NULL) {
+        cf_across back;
+        json_t *j = roundtrip(a, &back);
+        ok(back.waited && back.nnp == 4 && back.wait_us[3] == 4.0,
+           "the waits survive the model file");
+        refuses(j, 0, "barrier_wait_us", json_pack("[f]", 1.0),
+                "across_np[4].barrier_wait_us: expected an array of one wait per process count "
+                "in np");
+        refuses(j, 0, "barrier_wait_us", json_pack("[ffff]", 0.0, 1.0, -1.0, 4.0),
+                "across_np[4].barrier_wait_us: expected waits in us, finite and >= 0");
+        json_decref(j);
+    }
+    /* The model of the times less their waits is the model of the times without them. */
+    cf_estimate x, y;
+    for (int i = 0; a != NULL && ab != NULL && i < 3; i++) {
+        double m = i == 0 ? 4 : i == 1 ? 4096 : 1048576;
+        cf_across_predict(a, 64, m, &x);
+        cf_across_predict(ab, 64, m, &y);
+        near(x.t_us, y.t_us, 1e-6 * y.t_us, "np 64, %g B: the model of the calls' own cost", m);
+    }
+    cf_across_set_clear(&s);
+    /* A replay that leaves a point less than a tenth of its time disagrees with the data:
+     * nothing is taken. */
+    wait_table[3] = 100.0;
+    cf_error_clear(&e);
+    is_int(cf_across_fit_set(rows, t->n_rows, "mean", NULL, "smpi-mpich", &waits, &s, &notes,
+                             &nnotes, &e),
+           0, "a wait larger than a time: fits (%s)", e.msg);
+    cf_notes_free(notes, nnotes);
+    a = cf_across_set_find(&s, "allreduce", "float");
+    ok(a != NULL && !a->waited, "a wait larger than a time: none taken");
+    if (a != NULL && ab != NULL) {
+        cf_across_predict(a, 16, 4096, &x);
+        cf_across_predict(ab, 16, 4096, &y);
+        ok(x.t_us > y.t_us + 3.0, "and the model keeps the waits in its times");
+    }
+    wait_table[3] = 4.0;
+    cf_across_set_clear(&s);
+    cf_across_set_clear(&b);
+    free(rows);
+    free(brows);
+    cf_table_free(t);
+    cf_table_free(bare);
+}
+
 int main(void)
 {
+    waits_taken();
     hockney();
     known_answers();
     noisy();
