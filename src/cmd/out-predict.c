@@ -324,19 +324,22 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
 {
     if (!(add->pair_us > 0))
         return;
-    char part[520], bytes[32], fill[96] = "";
+    char part[640], bytes[32], fill[96] = "";
     cf_size_format_estimate(add->cross_bytes, bytes, sizeof bytes);
     if (add->pair_fill > 0)
         snprintf(fill, sizeof fill, " (np fills %ld of the %ld ranks past their cut)",
                  add->pair_fill, add->pair_far / 2);
     snprintf(part, sizeof part,
-             "the answer adds %.*g us for the traffic across the halves of the ranks: the %s "
+             "the %s adds %.*g us for the traffic across the halves of the ranks: the %s "
              "sends %s a rank across them, every rank at once, which the pair-exchange probe "
              "at launch measured %.*g us a MiB slower across %ld ranks' halves%s than across "
-             "%ld's",
-             cf_sig_prec(add->pair_us, 3), add->pair_us, alg != NULL ? alg : "algorithm", bytes,
+             "%ld's%s",
+             add->pair_hi_only ? "upper bound" : "answer", cf_sig_prec(add->pair_us, 3),
+             add->pair_us, alg != NULL ? alg : "algorithm", bytes,
              cf_sig_prec(add->extra_us_per_mib, 3), add->extra_us_per_mib, add->pair_far, fill,
-             add->pair_near);
+             add->pair_near,
+             add->pair_hi_only ? " (the answer stays the model's, which may hold some of it)"
+                               : "");
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 

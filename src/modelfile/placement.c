@@ -699,9 +699,11 @@ static double waiting_share(const cf_placement *p, const char *pattern, long fit
 }
 
 /* Adds to est what algorithm r's steps wait at np beyond fitted (cf_placement_tier_extra,
- * times waiting_share; r NULL: none known) and what the barrier's spread exits add
- * (cf_placement_spread_extra under the rule set rules), where u leaves the interval without
- * an upper bound: the additions never meet a finite one. */
+ * times waiting_share; r NULL: none known), what the barrier's spread exits add
+ * (cf_placement_spread_extra under the rule set rules) and what the pair-exchange probe says
+ * the traffic across np's halves adds, where u leaves the interval without an upper bound:
+ * the additions never meet a finite one. Where the interval keeps one, only the last raises
+ * its upper end. */
 static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *rules,
                      const char *pattern, const cf_rule_alg *r, long fitted, long np, double m,
                      int waited, cf_estimate *est, cf_tier_added *added)
@@ -710,16 +712,17 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     /* Calls timed back to back in a loop overlap one call's waits with the next's: the share
      * of the ranks that wait (a call timed alone) says nothing of them, and the answer stays
      * the model's (its interval still without an upper bound). */
-    if (!cf_unmeasured_unbounded(u) || p->timed_loop)
+    if (p->timed_loop)
         return;
-    if (r != NULL) {
+    int unbounded = cf_unmeasured_unbounded(u);
+    if (unbounded && r != NULL) {
         added->share = waiting_share(p, pattern, fitted, np);
         added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
         added->us = added->share * cf_placement_tier_extra(p, fitted, np, r, &added->steps);
     }
     /* A model fitted without the waits gets the whole wait back (cf_placement_across_answer)
      * rather than what np's farther ranks add to the fitted np's. */
-    if (!waited)
+    if (unbounded && !waited)
         added->skew_us = cf_placement_spread_extra(
             p, rules, pattern, np, cf_placement_farthest_us(p, fitted), &added->barrier);
     /* Traffic every rank sends across np's halves at once, as the pair-exchange probe's. */
@@ -740,6 +743,16 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
                                     : cf_steps_cross_bytes(r, pattern, np, m);
         added->extra_us_per_mib = per_byte * 1048576.0;
         added->pair_us = added->cross_bytes * per_byte;
+    }
+    if (!unbounded) {
+        /* No farther latency tier, yet the probe says np's halves exchange slower a byte
+         * than the fitted np's (a bisection that narrows where latency does not grow): the
+         * fitted model may hold that growth already (a fat tree whose contention the fit
+         * saw) or not, so the answer stays the model's and its upper end holds the
+         * probe's. */
+        added->pair_hi_only = added->pair_us > 0;
+        est->hi_us += added->pair_us;
+        return;
     }
     /* kept above the time until the caller drops the upper bound */
     double add = added->us + added->skew_us + added->pair_us;

@@ -124,6 +124,7 @@ typedef struct cf_tier_added {
     long pair_near, pair_far; /* the probe's levels (ranks) compared */
     long pair_fill;           /* np short of pair_far: its ranks past the level's halfway cut
                                  (of pair_far / 2); 0 otherwise */
+    int pair_hi_only;         /* 1: pair_us raised the upper end alone (a finite interval) */
 } cf_tier_added;
 
 /* The time per byte (us) that traffic across the halves of np's ranks, every rank sending
@@ -164,8 +165,11 @@ double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const
  * cf_placement_tier_extra against the largest fitted np, times the share of the ranks that
  * wait on those steps (all of them where data goes from all to all; those from the first
  * rank the probe puts in the farther tier where it flows from a root; the root alone where
- * it flows to one), in *added. The upper bound is the caller's to drop (predict prints
- * inf); predict and the report's np plot answer through this one function. */
+ * it flows to one), and by the pair-exchange probe's traffic across np's halves; where it
+ * keeps one, that traffic raises its upper end alone; a model fitted without the barrier's
+ * waits (a->waited) gets np's back everywhere; all of it in *added. The upper bound is the
+ * caller's to drop (predict prints inf); predict and the report's np plot answer through
+ * this one function. */
 void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
                                 long np, double m, cf_estimate *est, cf_tier_added *added);
 /* The same for the estimate from np=2 (cf_p2p_predict of pattern c's datatype at (np, m); u

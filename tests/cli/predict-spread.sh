@@ -104,4 +104,25 @@ check "np 48: half of level 64's traffic across its cut" \
 # crosses one rank a node, not as the probe loads the network: nothing added.
 run "$COMMFIT" predict -m racks.json -p allreduce -n 64 -b 2M -f csv
 check "two-level allreduce: nothing for the halves" sh -c '! grep -q "across the halves" "$1"' sh "$T/out"
+# Where no farther latency tier bounds the answer, the pair-exchange probe still tells a
+# narrower bisection: the flat cluster's table given a flat latency probe and a pair probe
+# 16 times slower a byte across 64 ranks' halves than across 16's (a shared backbone). The
+# interval keeps its upper bound, and that bound holds the probe's 1500 us a MiB for the
+# 64 MiB a rank the pairwise exchange sends across them; the answer stays the model's.
+lat=$(awk 'BEGIN { for (i = 1; i <= 127; i++) printf "%s1.003", i > 1 ? "," : "" }')
+awk -v lat="$lat" '{ print } /^# launch_np/ { print "# rank_latency_us: " lat
+    print "# rank_latency_spread: 0"; print "# pair_exchange_bytes: 1048576"
+    print "# pair_exchange_us: 2:100,4:100,8:100,16:100,32:400,64:1600,128:1600" }' \
+    "$top_srcdir/data/sim-flat.csv" >backbone.csv
+grep -v '^# pair_exchange_' backbone.csv >backbone-nopair.csv
+run "$COMMFIT" fit -q -i backbone.csv --np 2,4,8,16 -o backbone.json
+run "$COMMFIT" fit -q -i backbone-nopair.csv --np 2,4,8,16 -o backbone-nopair.json
+run "$COMMFIT" predict -m backbone-nopair.json -p alltoall -n 64 -b 2M -f csv
+cp "$T/out" nopair.out
+run "$COMMFIT" predict -m backbone.json -p alltoall -n 64 -b 2M -f csv
+check "backbone: the answer stays the model's, its upper bound gains 96000 us" \
+    awk -F, 'NR == 2 && FNR == 2 { t = $5; hi = $7 } NR > 2 && FNR == 2 { exit !($5 == t && $7 != "inf" && $7 - hi > 95999 && $7 - hi < 96001) }' \
+    nopair.out "$T/out"
+check "backbone: the note says the upper bound holds the traffic across the halves" \
+    grep -q "the upper bound adds 96000 us for the traffic across the halves of the ranks: the pairwise exchange sends 64 MiB a rank across them, every rank at once, which the pair-exchange probe at launch measured 1500 us a MiB slower across 64 ranks' halves than across 16's (the answer stays the model's, which may hold some of it)" "$T/out"
 done_testing
