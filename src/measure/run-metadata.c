@@ -145,14 +145,25 @@ int cf_run_host_metadata(cf_run_state *R, int *over)
     }
     /* One warning, not one a host: a launch over a thousand nodes would print a thousand. */
     if (nover > 0) {
-        *over = 1;
         char msg[512], more[64] = "";
         if (nover > 1)
             snprintf(more, sizeof more, " (and %d more hosts with more ranks than cores)", nover - 1);
+#ifdef CF_SMPI
+        /* A simulated host's cores time computation alone, which a simulation does not
+         * (smpi/simulate-computation:no): its ranks share its loopback and links, as they
+         * would anyway, and no scheduler enters the figures. */
+        snprintf(msg, sizeof msg,
+                 "%d ranks on '%s', which has %d cores%s: a simulation times no computation, so "
+                 "they share its links only (not oversubscribed; check the hostfile if that "
+                 "placement was not meant)",
+                 h[first_over].ranks, h[first_over].name, h[first_over].cores, more);
+#else
+        *over = 1;
         snprintf(msg, sizeof msg,
                  "%d ranks on '%s', which has %d cores%s: the timings measure the scheduler too "
                  "(oversubscribed)",
                  h[first_over].ranks, h[first_over].name, h[first_over].cores, more);
+#endif
         if (R->hooks->warn)
             R->hooks->warn(msg);
     }

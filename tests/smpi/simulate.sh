@@ -139,24 +139,26 @@ run "$COMMFIT" measure -q --simulate "$P/flat.xml" --patterns all --sizes 0,1K -
 expect_rc 0 "every pattern with --check, np 2 and 3"
 check "every pattern measured" test "$(rows chk.csv | grep -c ,)" -ge 30
 
-# A hostfile places the ranks; two on a single-core node is oversubscribed.
+# A hostfile places the ranks; two on a single-core node share its links, and no scheduler
+# enters a simulation that times no computation: not oversubscribed.
 printf 'node-5:2\n# a comment\nnode-9\n' >hosts
 run "$COMMFIT" measure -q --simulate "$P/flat.xml" --hostfile hosts --patterns allreduce \
     --sizes 1K --np 3 -o hf.csv
 expect_rc 0 "--hostfile"
 check "metadata: the hosts of the hostfile" grep -qx '# hosts: node-5,node-9' hf.csv
-check "metadata: oversubscribed" grep -qx '# oversubscribed: yes' hf.csv
+check "metadata: more ranks than cores, not oversubscribed in a simulation" \
+    grep -qx '# oversubscribed: no' hf.csv
 check "metadata: the hostfile" grep -qx '# hostfile: hosts' hf.csv
 check "metadata: two ranks on node-5, then node-9" grep -qx '# rank_hosts: 0\*2,1' hf.csv
-# Many oversubscribed hosts: one warning that counts them, not one a host.
+# Many hosts with more ranks than cores: one warning that counts them, not one a host.
 printf 'node-1:2\nnode-2:2\nnode-3:2\n' >hosts3
 run "$COMMFIT" measure --simulate "$P/flat.xml" --hostfile hosts3 --patterns barrier \
     --sizes 0 --np 2 --launch-np 6 -o hf3.csv
-expect_rc 0 "--hostfile, three oversubscribed hosts"
-grep_err "^commfit: measure: warning: 2 ranks on 'node-1', which has 1 cores \\(and 2 more hosts with more ranks than cores\\): the timings measure the scheduler too \\(oversubscribed\\)$" \
-    "three oversubscribed hosts: the first named, the others counted"
-check "three oversubscribed hosts: one warning" \
-    test "$(grep -c 'oversubscribed)$' "$T/err")" -eq 1
+expect_rc 0 "--hostfile, three hosts with more ranks than cores"
+grep_err "^commfit: measure: warning: 2 ranks on 'node-1', which has 1 cores \\(and 2 more hosts with more ranks than cores\\): a simulation times no computation, so they share its links only \\(not oversubscribed; check the hostfile if that placement was not meant\\)$" \
+    "three such hosts: the first named, the others counted"
+check "three such hosts: one warning" \
+    test "$(grep -c 'not oversubscribed' "$T/err")" -eq 1
 
 # Round-robin placement (a hostfile alternating two 8-core nodes): recorded rank by rank,
 # and np=2's ping-pong crosses the network, as the flat cluster's does.
