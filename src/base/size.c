@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 static const struct {
     const char *suffix;
     uint64_t mult;
@@ -72,14 +74,10 @@ static int cmp_u64(const void *a, const void *b)
 
 static int push(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 16;
-        uint64_t *nv = realloc(*v, nc * sizeof *nv);
-        if (nv == NULL)
-            return -1;
-        *v = nv;
-        *cap = nc;
-    }
+    uint64_t *nv = cf_grow(*v, cap, *n, sizeof *nv, 16);
+    if (nv == NULL)
+        return -1;
+    *v = nv;
     (*v)[(*n)++] = x;
     return 0;
 }

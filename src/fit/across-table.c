@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/stats.h"
 
 /* ---- From a timing table ---- */
@@ -77,14 +78,10 @@ typedef struct key {
 
 static int add_key(key **ks, size_t *n, size_t *cap, key k)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? 2 * *cap : 16;
-        key *nk = realloc(*ks, nc * sizeof *nk);
-        if (nk == NULL)
-            return -1;
-        *ks = nk;
-        *cap = nc;
-    }
+    key *nk = cf_grow(*ks, cap, *n, sizeof *nk, 16);
+    if (nk == NULL)
+        return -1;
+    *ks = nk;
     (*ks)[(*n)++] = k;
     return 0;
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 #define PLATFORM_MAX_BYTES (64L << 20)
 #define MAX_DEPTH 64
 
@@ -27,14 +29,10 @@ typedef struct attr {
 
 static int add_host(scan *s, const char *name, size_t len, long cores)
 {
-    if (s->pf->nhosts == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        cf_sim_host *h = realloc(s->pf->hosts, cap * sizeof *h);
-        if (h == NULL)
-            return cf_error_set(s->e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        s->pf->hosts = h;
-        s->cap = cap;
-    }
+    cf_sim_host *h = cf_grow(s->pf->hosts, &s->cap, s->pf->nhosts, sizeof *h, 64);
+    if (h == NULL)
+        return cf_error_set(s->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    s->pf->hosts = h;
     char *n = strndup(name, len);
     if (n == NULL)
         return cf_error_set(s->e, CF_EXIT_DATA, NULL, 0, "out of memory");

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 const char *cf_barrier_alg(const char *rules, long np)
 {
     /* Open MPI's tuned fixed decision (coll_tuned_decision_fixed.c, Open MPI 4), which
@@ -49,14 +51,10 @@ typedef struct prog {
 
 static int emit(prog *g, op_kind kind, long peer)
 {
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 64;
-        op *o = realloc(g->ops, cap * sizeof *o);
-        if (o == NULL)
-            return -1;
-        g->ops = o;
-        g->cap = cap;
-    }
+    op *o = cf_grow(g->ops, &g->cap, g->n, sizeof *o, 64);
+    if (o == NULL)
+        return -1;
+    g->ops = o;
     g->ops[g->n++] = (op){kind, 0, peer, 0, 0.0};
     return 0;
 }

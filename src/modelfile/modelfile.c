@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "fit/fitting.h"
 #include "modelfile/across-json.h"
 #include "fit/model.h"
@@ -34,14 +35,10 @@ void cf_modelset_free(cf_modelset *m)
 
 int cf_modelset_add(cf_modelset *m, cf_fit *f)
 {
-    if (m->nfits == m->cap) {
-        size_t nc = m->cap ? 2 * m->cap : 16;
-        cf_fit *nf = realloc(m->fits, nc * sizeof *nf);
-        if (nf == NULL)
-            return -1;
-        m->fits = nf;
-        m->cap = nc;
-    }
+    cf_fit *nf = cf_grow(m->fits, &m->cap, m->nfits, sizeof *nf, 16);
+    if (nf == NULL)
+        return -1;
+    m->fits = nf;
     m->fits[m->nfits++] = *f;
     memset(f, 0, sizeof *f);
     return 0;

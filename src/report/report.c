@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "base/cli.h"
 #include "base/outfile.h"
 #include "report/report-int.h"
@@ -80,16 +81,11 @@ int cf_report_track(cf_report *r, const char *name, cf_error *e)
     sigset_t old;
     block_signals(&old);
     int rc = 0;
-    if (cleanup_n == cleanup_cap) {
-        size_t cap = cleanup_cap ? 2 * cleanup_cap : 64;
-        char **p = realloc(cleanup_names, cap * sizeof *p);
-        if (p == NULL) {
-            rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        } else {
-            cleanup_names = p;
-            cleanup_cap = cap;
-        }
-    }
+    char **p = cf_grow(cleanup_names, &cleanup_cap, cleanup_n, sizeof *p, 64);
+    if (p == NULL)
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    else
+        cleanup_names = p;
     if (rc == 0)
         cleanup_names[cleanup_n++] = copy;
     else
