@@ -324,6 +324,31 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
 {
     if (!(add->pair_us > 0))
         return;
+    if (add->npl > 0) {
+        /* Levels below np's cost more too: what leaves each level's blocks, level by level. */
+        char part[1024], bytes[32];
+        int l = snprintf(part, sizeof part,
+                         "the %s adds %.*g us for the traffic out of the ranks' blocks, every "
+                         "rank at once, as the pair-exchange probe at launch measured it: the "
+                         "%s sends ",
+                         add->pair_hi_only ? "upper bound" : "answer", cf_sig_prec(add->pair_us, 3),
+                         add->pair_us, alg != NULL ? alg : "algorithm");
+        for (int i = 0; i < add->npl && l > 0 && (size_t)l < sizeof part; i++) {
+            cf_size_format_estimate(add->pl_bytes[i], bytes, sizeof bytes);
+            l += snprintf(part + l, sizeof part - (size_t)l,
+                          "%s%s%s out of its %ld ranks (%.*g us a MiB slower across %ld%s "
+                          "halves than across %ld's)",
+                          i == 0 ? "" : i + 1 < add->npl ? ", " : " and ", bytes,
+                          i == 0 ? " a rank" : "", add->pl_ranks[i] / 2,
+                          cf_sig_prec(add->pl_us_per_mib[i], 3), add->pl_us_per_mib[i],
+                          add->pl_ranks[i], i == 0 ? " ranks'" : "'s", add->pl_ranks[i] / 2);
+        }
+        if (add->pair_hi_only && l > 0 && (size_t)l < sizeof part)
+            snprintf(part + l, sizeof part - (size_t)l,
+                     " (the answer stays the model's, which may hold some of it)");
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+        return;
+    }
     char part[640], bytes[32], fill[96] = "";
     cf_size_format_estimate(add->cross_bytes, bytes, sizeof bytes);
     if (add->pair_fill > 0)

@@ -845,25 +845,36 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
     return rc != 0 ? -1 : k;
 }
 
-double cf_steps_cross_bytes(const cf_rule_alg *a, const char *pattern, long p, double m)
+double cf_steps_block_bytes(const cf_rule_alg *a, const char *pattern, long p, long b, double m)
 {
-    if (p < 2 || (a->latency == CF_LAT_ONCE && strcmp(pattern, "alltoall") != 0))
+    if (p < 2 || b < 1 || b >= p ||
+        (a->latency == CF_LAT_ONCE && strcmp(pattern, "alltoall") != 0))
         return 0.0;
-    double half = (double)(p / 2);
+    /* The doublings of the partner's distance from b up: the steps whose partners lie
+     * outside a rank's block of b. */
+    double steps = 0;
+    for (long d = b; d < p; d *= 2)
+        steps++;
     switch (a->steps) {
     case CF_STEPS_RING: /* pairwise, a spread ring, linear, isend/irecv; not a chain */
-    case CF_STEPS_DOUBLING:
+    case CF_STEPS_DOUBLING: /* its steps from distance b move b, 2b, ... blocks */
     case CF_STEPS_BRUCK_GATHER:
-    case CF_STEPS_BRUCK_ALLTOALL:
-        return a->latency == CF_LAT_CHAIN ? 0.0 : half * m;
-    case CF_STEPS_FOLD: /* recursive doubling's allreduce: m with the partner */
-        return m;
+        return a->latency == CF_LAT_CHAIN ? 0.0 : (double)(p - b) * m;
+    case CF_STEPS_BRUCK_ALLTOALL: /* each step from distance b: half of the p blocks */
+        return a->latency == CF_LAT_CHAIN ? 0.0 : steps * (double)(p / 2) * m;
+    case CF_STEPS_FOLD: /* recursive doubling's allreduce: m with each such partner */
+        return steps * m;
     /* Rabenseifner halves the vector from the nearest partner out (MPICH's and Open MPI's
-     * distance 1 first): its step across the halves moves m/p, and so does the allgather's
-     * first step back. */
+     * distance 1 first): its step at distance d moves m/(2d), and so does the allgather's
+     * step back. */
     case CF_STEPS_HALVING2:
-        return 2 * m / (double)p;
+        return 2 * m * (1.0 / (double)b - 1.0 / (double)p);
     default:
         return 0.0;
     }
+}
+
+double cf_steps_cross_bytes(const cf_rule_alg *a, const char *pattern, long p, double m)
+{
+    return cf_steps_block_bytes(a, pattern, p, p / 2, m);
 }

@@ -174,6 +174,14 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max);
  * do not load it so; trees. A two-level algorithm's ranks cross as one a node: the caller's to
  * check. */
 double cf_steps_cross_bytes(const cf_rule_alg *a, const char *pattern, long p, double m);
+/* The same out of each rank's block of b consecutive ranks (b < p, blocks aligned on
+ * multiples of b; cf_steps_cross_bytes is b = p/2): the bytes a rank sends to partners
+ * outside its block, every rank at once. p - b blocks of m where every other rank is a
+ * partner once (and recursive doubling's allgather, whose steps from distance b move b,
+ * 2b, ... blocks); half of the p blocks for each of Bruck's alltoall steps from distance b;
+ * m for each of recursive doubling's allreduce steps from b; Rabenseifner's m/d each way
+ * for each step at a distance d from b. For p a power of two; otherwise a reading. */
+double cf_steps_block_bytes(const cf_rule_alg *a, const char *pattern, long p, long b, double m);
 /* The algorithm of the point-to-point estimate named name (a cf_colls algorithm of pattern)
  * as a rule algorithm, for cf_steps_spans and cf_steps_cross_bytes (a name's steps can
  * differ by pattern: recursive doubling's allgather doubles its blocks, its allreduce

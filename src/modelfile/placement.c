@@ -698,6 +698,63 @@ static double waiting_share(const cf_placement *p, const char *pattern, long fit
     return (double)(np - tier_first_rank(p, fitted, np)) / (double)np;
 }
 
+/* Whether the pair-exchange probe's levels up to index b form tiers: no level exchanges
+ * faster than the one below it by more than the probe resolves (a torus's do: its levels
+ * cross 2, then 1, then 2 hops). */
+static int pair_tiered(const cf_placement *p, int b)
+{
+    for (int k = 1; k <= b; k++)
+        if (p->pair_us[k] * (1 + CF_TIER_MARGIN) < p->pair_us[k - 1])
+            return 0;
+    return 1;
+}
+
+/* What the traffic algorithm r's ranks all send at once at np costs beyond the fitted np's,
+ * from the pair-exchange probe, into added. Where its levels form tiers, a byte pays each
+ * level's increment over the level below (when more than the probe resolves) for leaving a
+ * block of half that level's ranks: a level's bytes are those a rank sends out of its
+ * block (cf_steps_block_bytes), np's own level's those across np's halves (in part where
+ * np falls short of it). Where one level past the fitted np's alone costs more, or the
+ * levels form no tiers, the bytes across np's halves pay np's level's cost over the
+ * fitted np's (cf_placement_pair_extra). */
+static void pair_add(const cf_placement *p, const cf_rule_alg *r, const char *pattern,
+                     long fitted, long np, double m, cf_tier_added *added)
+{
+    double per_byte = cf_placement_pair_extra(p, fitted, np, &added->pair_near, &added->pair_far);
+    /* np short of its level's power of two B fills np - B/2 of the B/2 ranks past the
+     * level's halfway cut: that share of B ranks' traffic crosses it. */
+    long B = added->pair_far;
+    added->pair_fill = B > np ? np - B / 2 : 0;
+    double top = B > np ? cf_steps_cross_bytes(r, pattern, B, m) * (double)added->pair_fill /
+                              (double)(B / 2)
+                        : cf_steps_cross_bytes(r, pattern, np, m);
+    int a = pair_level(p, fitted), b = pair_level(p, np);
+    added->npl = 0;
+    if (a >= 0 && b > a && pair_tiered(p, b)) {
+        int below = 0; /* levels below np's that cost more */
+        for (int k = a + 1; k <= b; k++) {
+            double lo = p->pair_us[k - 1], hi = p->pair_us[k];
+            if (!(hi > lo * (1 + CF_TIER_MARGIN)))
+                continue;
+            double bytes = k == b ? top : cf_steps_block_bytes(r, pattern, np, 1L << k, m);
+            added->pl_ranks[added->npl] = 2L << k;
+            added->pl_bytes[added->npl] = bytes;
+            added->pl_us_per_mib[added->npl++] = (hi - lo) / p->pair_bytes * 1048576.0;
+            below += k < b;
+        }
+        if (below > 0) {
+            added->pair_us = 0.0;
+            for (int i = 0; i < added->npl; i++)
+                added->pair_us += added->pl_bytes[i] * added->pl_us_per_mib[i] / 1048576.0;
+            return;
+        }
+        added->npl = 0;
+    }
+    added->cross_bytes = top;
+    added->extra_us_per_mib = per_byte * 1048576.0;
+    added->pair_us = top * per_byte;
+}
+
 /* Adds to est what algorithm r's steps wait at np beyond fitted (cf_placement_tier_extra,
  * times waiting_share; r NULL: none known), what the barrier's spread exits add
  * (cf_placement_spread_extra under the rule set rules) and what the pair-exchange probe says
@@ -731,19 +788,8 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
      * rank at once) is its own only where each node holds one rank. */
     int leaders =
         r != NULL && strncmp(r->name, "two-level", 9) == 0 && cf_placement_nodes(p, np) != np;
-    if (r != NULL && c != NULL && !c->rooted && !leaders) {
-        double per_byte =
-            cf_placement_pair_extra(p, fitted, np, &added->pair_near, &added->pair_far);
-        /* np short of its level's power of two B fills np - B/2 of the B/2 ranks past the
-         * level's halfway cut: that share of B ranks' traffic crosses it. */
-        long b = added->pair_far;
-        added->pair_fill = b > np ? np - b / 2 : 0;
-        added->cross_bytes = b > np ? cf_steps_cross_bytes(r, pattern, b, m) *
-                                          (double)added->pair_fill / (double)(b / 2)
-                                    : cf_steps_cross_bytes(r, pattern, np, m);
-        added->extra_us_per_mib = per_byte * 1048576.0;
-        added->pair_us = added->cross_bytes * per_byte;
-    }
+    if (r != NULL && c != NULL && !c->rooted && !leaders)
+        pair_add(p, r, pattern, fitted, np, m, added);
     if (!unbounded) {
         /* No farther latency tier, yet the probe says np's halves exchange slower a byte
          * than the fitted np's (a bisection that narrows where latency does not grow): the

@@ -125,6 +125,13 @@ typedef struct cf_tier_added {
     long pair_fill;           /* np short of pair_far: its ranks past the level's halfway cut
                                  (of pair_far / 2); 0 otherwise */
     int pair_hi_only;         /* 1: pair_us raised the upper end alone (a finite interval) */
+    /* Where the probe's levels form tiers and levels below np's cost more (pair_add): each
+     * such level's ranks, the bytes a rank sends out of its blocks of half of them, and
+     * its cost over the level below, us a MiB; npl 0 where pair_us is cross_bytes at
+     * extra_us_per_mib. */
+    int npl;
+    long pl_ranks[CF_PAIR_LEVELS_MAX];
+    double pl_bytes[CF_PAIR_LEVELS_MAX], pl_us_per_mib[CF_PAIR_LEVELS_MAX];
 } cf_tier_added;
 
 /* The time per byte (us) that traffic across the halves of np's ranks, every rank sending

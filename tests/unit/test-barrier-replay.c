@@ -256,6 +256,28 @@ static void pair_tests(void)
        "recursive doubling allreduce: m (%s)", a.name);
     a = (cf_rule_alg){"linear", CF_STEPS_RING, CF_LAT_ONCE};
     ok(cf_steps_cross_bytes(&a, "allgather", 64, m) == 0, "a linear allgather (gather, bcast): 0");
+    /* Out of each rank's block of b (cf_steps_block_bytes), at 16 ranks and blocks of 4. */
+    static const struct {
+        cf_rule_alg a;
+        const char *pattern;
+        double blocks; /* of m */
+    } out4[] = {
+        {{"pairwise exchange", CF_STEPS_RING, CF_LAT_STEPS}, "alltoall", 12}, /* 16 - 4 */
+        {{"recursive doubling", CF_STEPS_DOUBLING, CF_LAT_STEPS}, "allgather", 12}, /* 4 + 8 */
+        {{"Bruck", CF_STEPS_BRUCK_ALLTOALL, CF_LAT_STEPS}, "alltoall", 16}, /* 2 steps of 8 */
+        {{"recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS}, "allreduce", 2}, /* 2 steps */
+        {{"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS}, "allreduce", 0.375}, /* 2(1/4-1/16) */
+        {{"ring", CF_STEPS_RING, CF_LAT_CHAIN}, "allgather", 0},
+        {{"binomial tree", CF_STEPS_LG, CF_LAT_STEPS}, "bcast", 0},
+    };
+    for (size_t i = 0; i < sizeof out4 / sizeof out4[0]; i++) {
+        near(cf_steps_block_bytes(&out4[i].a, out4[i].pattern, 16, 4, m), out4[i].blocks * m,
+             1e-9, "%s %s: %g of m out of each block of 4 of 16", out4[i].a.name,
+             out4[i].pattern, out4[i].blocks);
+        near(cf_steps_block_bytes(&out4[i].a, out4[i].pattern, 16, 8, m),
+             cf_steps_cross_bytes(&out4[i].a, out4[i].pattern, 16, m), 1e-9,
+             "%s %s: blocks of 8 of 16 are its halves", out4[i].a.name, out4[i].pattern);
+    }
 }
 
 int main(void)
