@@ -374,13 +374,22 @@ static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
     if (!(add->skew_us > 0))
         return;
     char part[400];
+    char at[160] = "";
+    if (add->waited && add->wait_np > 0)
+        snprintf(at, sizeof at,
+                 " at its %ld ranks, the most it reached (np reaches past them: what it shows "
+                 "at least)",
+                 add->wait_np);
+    else if (add->waited && add->wait_np < 0)
+        snprintf(at, sizeof at, " at the largest fitted np, %ld (none to replay at np)",
+                 -add->wait_np);
     if (add->waited)
         snprintf(part, sizeof part,
                  "the answer adds %.*g us for the barrier after each timed call: replayed over "
-                 "the latency probe (%s), its ranks leave it apart, and a rank that leaves early "
-                 "waits for the others in the next call (the time is the ranks' mean); the fit "
-                 "took the same replay's wait from each fitted np's times",
-                 cf_sig_prec(add->skew_us, 3), add->skew_us, add->barrier);
+                 "the latency probe (%s)%s, its ranks leave it apart, and a rank that leaves "
+                 "early waits for the others in the next call (the time is the ranks' mean); the "
+                 "fit took the same replay's wait from each fitted np's times",
+                 cf_sig_prec(add->skew_us, 3), add->skew_us, add->barrier, at);
     else
         snprintf(part, sizeof part,
                  "the answer adds %.*g us for the barrier after each timed call: replayed over "

@@ -340,19 +340,20 @@ typedef struct waits_by_np {
     double us[CF_ACROSS_NP_MAX];
 } waits_by_np;
 
-/* Whether a point of pattern c moves nothing: no bytes, or fewer than one float of a
- * pattern timed on floats (a call MPI returns from at once, waiting for no one). */
-static int moves_nothing(const cf_coll *c, double m)
+int cf_across_moves_nothing(const char *datatype, double m)
 {
-    return !(m > 0) || (strcmp(c->datatype, "float") == 0 && m < 4);
+    double elem = strcmp(datatype, "double") == 0                                  ? 8
+                  : strcmp(datatype, "float") == 0 || strcmp(datatype, "int") == 0 ? 4
+                                                                                   : 1;
+    return !(m >= elem);
 }
 
-/* Takes from each of the n points of pattern c its np's wait (waits NULL: none), but from
- * one that moves nothing; w says by np what was taken (w->n 0: nothing). A replay that
- * leaves a point less than a tenth of its time (or more process counts than a model holds)
- * disagrees with the data: nothing is taken then. */
-static void take_waits(const cf_across_waits *waits, const cf_coll *c, cf_point *pts, size_t n,
-                       waits_by_np *w)
+/* Takes from each of the n points of pattern c with datatype its np's wait (waits NULL:
+ * none), but from one that moves nothing; w says by np what was taken (w->n 0: nothing). A
+ * wait unknown at some np (NAN: past the probe), or a replay that leaves a point less than
+ * a tenth of its time (or more process counts than a model holds), takes nothing. */
+static void take_waits(const cf_across_waits *waits, const cf_coll *c, const char *datatype,
+                       cf_point *pts, size_t n, waits_by_np *w)
 {
     const char *pattern = c->pattern;
     w->n = 0;
@@ -370,12 +371,14 @@ static void take_waits(const cf_across_waits *waits, const cf_coll *c, cf_point 
             }
             w->np[k] = pts[i].p;
             w->us[k] = waits->wait_us(waits->ctx, pattern, pts[i].p);
-            if (!(w->us[k] >= 0 && isfinite(w->us[k])))
-                w->us[k] = 0.0;
+            if (!(w->us[k] >= 0 && isfinite(w->us[k]))) {
+                w->n = 0;
+                return;
+            }
             any |= w->us[k] > 0;
             w->n++;
         }
-        if (!moves_nothing(c, pts[i].m) && !(w->us[k] <= 0.9 * pts[i].t_us)) {
+        if (!cf_across_moves_nothing(datatype, pts[i].m) && !(w->us[k] <= 0.9 * pts[i].t_us)) {
             w->n = 0;
             return;
         }
@@ -386,13 +389,14 @@ static void take_waits(const cf_across_waits *waits, const cf_coll *c, cf_point 
     }
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < w->n; k++)
-            if (w->np[k] == pts[i].p && !moves_nothing(c, pts[i].m))
+            if (w->np[k] == pts[i].p && !cf_across_moves_nothing(datatype, pts[i].m))
                 pts[i].t_us -= w->us[k];
 }
 
-/* What take_waits took, by a's measured np. */
-static void keep_waits(const waits_by_np *w, cf_across *a)
+/* What take_waits took, by a's measured np, and the rules whose barrier was replayed. */
+static void keep_waits(const waits_by_np *w, const char *rules, cf_across *a)
 {
+    snprintf(a->wait_rules, sizeof a->wait_rules, "%s", rules != NULL ? rules : "");
     a->waited = 0;
     for (int i = 0; i < a->nnp; i++) {
         a->wait_us[i] = 0.0;
@@ -401,6 +405,36 @@ static void keep_waits(const waits_by_np *w, cf_across *a)
                 a->wait_us[i] = w->us[k];
         a->waited |= a->wait_us[i] > 0;
     }
+}
+
+/* A model fitted without the barrier's waits reads the calls' own cost, whose backtests
+ * (reading the largest np from those below) can be all but exact where the waits made the
+ * times jump (a simulation's). The wait it adds back beyond the fitted np is a replay, not a
+ * measurement, so its intervals keep at least the width the measured times' own backtests
+ * give: the same fit of the n raw points into r, and a's backtested errors no smaller than
+ * r's (at each segment's sizes). 0, or the fit's error code. */
+static int raw_errors(const cf_coll *c, const char *datatype, const cf_point *raw, size_t n,
+                      unsigned cands, const char *rules, const cf_p2p *pp, cf_across *a,
+                      cf_across *r, cf_error *e)
+{
+    int rc = cf_across_fit_extrap(c, datatype, raw, n, cands, r, e);
+    if (rc != 0 || r->error[0] != '\0')
+        return rc;
+    cf_across_grid_build(r, rules, raw, n, cf_p2p_pingpong(pp));
+    for (int i = 0; i < a->nseg; i++) {
+        double mid = sqrt(fmax(a->seg[i].from_bytes, 1.0) * fmax(a->seg[i].to_bytes, 1.0));
+        double x = cf_across_extrap_err(r, mid);
+        if (x > a->seg[i].extrap_err || (isnan(a->seg[i].extrap_err) && isfinite(x)))
+            a->seg[i].extrap_err = x;
+    }
+    cf_across_grid *g = &a->grid;
+    if (g->rules[0] != '\0' && r->grid.rules[0] != '\0') {
+        if (r->grid.err_per_doubling > g->err_per_doubling)
+            g->err_per_doubling = r->grid.err_per_doubling;
+        if (isfinite(g->tree_err) && r->grid.tree_err > g->tree_err)
+            g->tree_err = r->grid.tree_err;
+    }
+    return 0;
 }
 
 /* The across-np model of every (pattern, datatype) key (np 0) into out->a, with a note for
@@ -413,9 +447,14 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
     for (size_t i = 0; i < nk; i++)
         nkeys += ks[i].np == 0;
     cf_point *pts = malloc((nrows ? nrows : 1) * sizeof *pts);
+    /* With waits to take: the times as measured, and a model of them (raw_errors). */
+    cf_point *raw = waits != NULL ? malloc((nrows ? nrows : 1) * sizeof *raw) : NULL;
+    cf_across *w_raw = waits != NULL ? malloc(sizeof *w_raw) : NULL;
     out->a = calloc(nkeys ? nkeys : 1, sizeof *out->a);
-    if (pts == NULL || out->a == NULL) {
+    if (pts == NULL || out->a == NULL || (waits != NULL && (raw == NULL || w_raw == NULL))) {
         free(pts);
+        free(raw);
+        free(w_raw);
         return -1;
     }
     int rc = 0;
@@ -428,7 +467,9 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
             pts[n++] = (cf_point){r->np, (double)r->bytes, cf_row_time_named(r, stat)};
         }
         waits_by_np w;
-        take_waits(waits, ks[i].c, pts, n, &w);
+        if (w_raw != NULL)
+            memcpy(raw, pts, n * sizeof *pts);
+        take_waits(waits, ks[i].c, ks[i].datatype, pts, n, &w);
         cf_across *a = &out->a[out->n];
         /* Where the library's rules are unknown, latency may grow with p as they cannot say. */
         unsigned cands =
@@ -437,7 +478,10 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
             break;
         if (a->error[0] == '\0') {
             cf_across_grid_build(a, rules, pts, n, cf_p2p_pingpong(&out->pp));
-            keep_waits(&w, a);
+            keep_waits(&w, rules, a);
+            if (a->waited && (rc = raw_errors(ks[i].c, ks[i].datatype, raw, n, cands, rules,
+                                               &out->pp, a, w_raw, e)) != 0)
+                break;
         }
         out->n++;
         if (a->error[0] != '\0' && note_add(notes, nnotes, "%s (%s): %s; fitted per np only",
@@ -445,6 +489,8 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
             rc = -1;
     }
     free(pts);
+    free(raw);
+    free(w_raw);
     return rc;
 }
 

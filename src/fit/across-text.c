@@ -69,10 +69,15 @@ void cf_across_describe(const cf_across *a, char *buf, size_t n)
         l += (size_t)snprintf(buf + l, n - l, "%s%s", i ? "; " : "", part);
     }
     /* The times the model was fitted to held no barrier's wait (barrier_wait_us): say so. */
-    if (a->waited && l < n)
+    if (a->waited && l < n) {
+        int k = 0; /* the largest wait taken */
+        for (int i = 1; i < a->nnp; i++)
+            if (a->wait_us[i] > a->wait_us[k])
+                k = i;
         l += (size_t)snprintf(buf + l, n - l,
                               "; plus the barrier's wait before each call (%.3g us at np %ld)",
-                              a->wait_us[a->nnp - 1], a->np[a->nnp - 1]);
+                              a->wait_us[k], a->np[k]);
+    }
     const cf_across_grid *g = &a->grid;
     if (g->rules[0] == '\0' || l >= n)
         return;

@@ -250,8 +250,13 @@ typedef struct cf_across {
      * are the calls' own cost, and predict adds the wait at the np it answers for back.
      * waited 0: nothing taken (no latency probe, or no wait anywhere). */
     int waited;
-    double wait_us[CF_ACROSS_NP_MAX]; /* at np[i] */
+    double wait_us[CF_ACROSS_NP_MAX];        /* at np[i] */
+    char wait_rules[CF_RULES_NAME_MAX];      /* the rules whose barrier was replayed ("":
+                                                MPICH's, as cf_barrier_alg reads none) */
 } cf_across;
+/* Whether a call of datatype at m bytes moves nothing (no bytes, or fewer than one element:
+ * MPI returns at once, waiting for no one): 1 or 0. */
+int cf_across_moves_nothing(const char *datatype, double m);
 
 /* Hockney's alpha + beta*m, fitted in relative error. */
 typedef struct cf_hockney {

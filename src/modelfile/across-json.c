@@ -156,7 +156,8 @@ json_t *cf_across_to_json(const cf_across *a)
         goto fail;
     if (a->waited) {
         json_t *w = json_array();
-        if (set(o, "barrier_wait_us", w))
+        if (set(o, "barrier_wait_us", w) ||
+            set(o, "barrier_wait_rules", json_string(a->wait_rules)))
             goto fail;
         for (int i = 0; i < a->nnp; i++)
             if (json_array_append_new(w, json_real(a->wait_us[i])) != 0)
@@ -549,6 +550,13 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
             out->wait_us[i] = json_number_value(x);
             out->waited |= out->wait_us[i] > 0;
         }
+        /* The rules whose barrier was replayed ("": MPICH's dissemination). */
+        const json_t *wr = json_object_get(j, "barrier_wait_rules");
+        if (wr != NULL && (!json_is_string(wr) || (json_string_value(wr)[0] != '\0' &&
+                                                   !cf_rules_exist(json_string_value(wr)))))
+            return bad(&w, "barrier_wait_rules", "the name of a rule set commfit knows, or \"\"");
+        snprintf(out->wait_rules, sizeof out->wait_rules, "%s",
+                 wr != NULL ? json_string_value(wr) : "");
     }
     return get_quality(&w, j, &out->q);
 }

@@ -636,23 +636,33 @@ double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const
                                  long np)
 {
     const cf_coll *c = cf_pattern_facts(pattern);
-    if (!replays(p, c, np))
+    /* Not timed with a barrier after each call, or no probe: no wait to speak of. */
+    if (c == NULL || c->nmsg > 0 || !c->sized || p->lat_us == NULL || p->timed_loop || np < 3)
         return 0.0;
-    probe_lat m = {0};
-    double *e = malloc((size_t)np * sizeof *e), w = 0.0;
-    cf_protocol proto = p->simulated ? CF_PROTO_RENDEZVOUS : CF_PROTO_EAGER;
     /* Only where the probe's latencies (over the whole launch) form tiers of aligned blocks
-     * does rank 0's probe give every pair's latency. Where they do not (a torus, a dragonfly: a pair's latency depends
-     * on where both ranks sit, not on their distance), the replay reads them by distance, a
-     * guess: on the shipped dragonfly it makes bcast's wait at np 16 2.0 us where SMPI's
-     * exits give 0.4, and 11.3 at np 64 where they give 6.7. */
-    if (e != NULL && probe_tiered(p) && probe_lat_init(p, np, &m) == 0 && m.blocks &&
-        cf_barrier_exits(cf_barrier_alg(rules, np), np, probe_latency, &m, proto, e) == 0)
+     * does rank 0's probe give every pair's latency. Where they do not (a torus, a
+     * dragonfly: a pair's latency depends on where both ranks sit, not on their distance),
+     * the replay reads them by distance, a guess: on the shipped dragonfly it makes bcast's
+     * wait at np 16 2.0 us where SMPI's exits give 0.4, and 11.3 at np 64 where they give
+     * 6.7. */
+    if (!probe_tiered(p))
+        return 0.0;
+    if (np - 1 > (long)p->nlat)
+        return NAN; /* ranks the probe never reached */
+    probe_lat m = {0};
+    double *e = malloc((size_t)np * sizeof *e), w = NAN;
+    cf_protocol proto = p->simulated ? CF_PROTO_RENDEZVOUS : CF_PROTO_EAGER;
+    if (e != NULL && probe_lat_init(p, np, &m) == 0 && m.blocks &&
+        cf_barrier_exits(cf_barrier_alg(rules, np), np, probe_latency, &m, proto, e) == 0) {
         w = exits_wait(e, np, c, p->root_shift);
+        /* Below the timer's tick (and a sum's rounding): none. */
+        if (!(w > fmax(p->lat_res_us, 1e-6)))
+            w = 0.0;
+    }
     free(m.start);
     free(m.level);
     free(e);
-    return w > 0 ? w : 0.0;
+    return w;
 }
 
 double cf_placement_spread_extra(const cf_placement *p, const char *rules, const char *pattern,
@@ -820,17 +830,28 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
              a->waited, est, added);
 }
 
-/* The wait a model fitted without the barrier's waits (a->waited) gets back at np: the
- * measured np's own where np is one, else the replay's at np where the probe reaches its
- * ranks, else the largest measured np's (what the probe shows at least). */
-static double wait_back(const cf_placement *p, const cf_across *a, long np)
+double cf_placement_across_wait(const cf_placement *p, const cf_across *a, long np, long *past)
 {
+    *past = 0;
+    if (!a->waited)
+        return 0.0;
     for (int i = 0; i < a->nnp; i++)
         if (a->np[i] == np)
             return a->wait_us[i];
-    if (p->lat_us != NULL && np - 1 <= (long)p->nlat)
-        return cf_placement_barrier_wait(p, a->grid.rules, a->pattern, np);
-    return a->nnp > 0 ? a->wait_us[a->nnp - 1] : 0.0;
+    double w = NAN;
+    if (p->lat_us != NULL && np - 1 > (long)p->nlat) {
+        /* Past the ranks the probe reached: its whole launch's, what it shows at least. */
+        *past = (long)p->nlat + 1;
+        w = cf_placement_barrier_wait(p, a->wait_rules, a->pattern, *past);
+    } else if (p->lat_us != NULL) {
+        w = cf_placement_barrier_wait(p, a->wait_rules, a->pattern, np);
+    }
+    /* No probe to replay (or out of memory): the largest fitted np's. */
+    if (!(w >= 0)) {
+        *past = -a->np[a->nnp - 1];
+        w = a->wait_us[a->nnp - 1];
+    }
+    return w;
 }
 
 static void p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
@@ -857,13 +878,15 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
     cf_across_predict(a, np, m, est);
     across_low(a, u, m, est);
     across_tier(p, a, u, np, m, est, added);
-    if (a->waited) {
+    /* A call that moves nothing waits for no one: the fit took nothing from its times. */
+    if (a->waited && !cf_across_moves_nothing(a->datatype, m)) {
         /* The lower end gains no more than the largest fitted np's own wait: a replay beyond
          * the fitted np is no measurement. */
-        double w = wait_back(p, a, np), w_fitted = a->wait_us[a->nnp - 1];
+        double w = cf_placement_across_wait(p, a, np, &added->wait_np),
+               w_fitted = a->wait_us[a->nnp - 1];
         added->skew_us = w;
         added->waited = 1;
-        added->barrier = cf_barrier_alg(a->grid.rules, np);
+        added->barrier = cf_barrier_alg(a->wait_rules, added->wait_np != 0 ? labs(added->wait_np) : np);
         est->t_us += w;
         est->lo_us += fmin(w, w_fitted);
         est->hi_us += w;

@@ -112,11 +112,14 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
 typedef struct cf_tier_added {
     double us, steps, share;
     int crossings; /* 1: the steps are a chain's crossings of the tier (a ring, a pipeline) */
-    /* What the barrier before each call adds (cf_placement_spread_extra): skew_us (0:
-     * nothing) of barrier's (a cf_barrier_alg name) spread exits. */
+    /* What the barrier after each timed call adds: skew_us (0: nothing) of barrier's (a
+     * cf_barrier_alg name) spread exits, what np's farther ranks add to the fitted np's wait
+     * (cf_placement_spread_extra) or, for a model fitted without the waits, the whole wait
+     * (cf_placement_across_wait, waited 1). */
     double skew_us;
     const char *barrier;
-    int waited; /* 1: skew_us is the whole wait, given back to a model fitted without it */
+    int waited;   /* 1: skew_us is the whole wait, given back to a model fitted without it */
+    long wait_np; /* where that wait is another np's (cf_placement_across_wait's *past) */
     /* What the pair-exchange probe adds (cf_placement_pair_extra): pair_us (0: nothing) for
      * cross_bytes a rank sends across the halves of np's ranks, at extra_us_per_mib more
      * than across the fitted np's. */
@@ -161,9 +164,18 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
                                  long np, double far_fitted_us, const char **barrier);
 /* The mean wait itself: the same replay at np over the probe's latencies, none capped. What
  * commfit fit takes from each measured np's times before the across-np fit
- * (cf_across_waits) and the across-np answer gives back at the np it answers for. */
+ * (cf_across_waits) and the across-np answer gives back at the np it answers for. 0 where
+ * there is no wait to speak of (no probe, a pattern or table not timed with a barrier after
+ * each call, np < 3, latencies that form no tiers); NAN where it is unknown (np past the
+ * ranks the probe reached, out of memory). */
 double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const char *pattern,
                                  long np);
+/* The wait the across-np answer of a model fitted without the barrier's waits (a->waited)
+ * gives back at np: a measured np's own; else the replay at np; past the ranks the probe
+ * reached, the replay at its whole launch (*past: that launch), what the probe shows at
+ * least; without a probe to replay, the largest fitted np's (*past: minus that np). 0 for a
+ * model fitted with its waits. *past is 0 where the wait is np's own. */
+double cf_placement_across_wait(const cf_placement *p, const cf_across *a, long np, long *past);
 
 /* The across-np answer est of a at (np, m), with what the fitted np never measured there
  * (u, from cf_placement_beyond_fitted): where np leaves the one node every fitted np ran in,

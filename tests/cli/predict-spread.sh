@@ -74,6 +74,46 @@ for p in bcast allreduce allgather; do
     check "pods $p: the answer adds the replay's 8.86 us" grep -q "adds 8.86 us for the barrier" "$T/out"
 done
 
+# A call that moves nothing (a reduction of 1 byte: no float) waits for no one: nothing
+# was taken from it, nothing is given back (0.01 us at np 32, not 3.84).
+run "$COMMFIT" predict -m pods.json -p allreduce -n 32 -b 1 -f csv
+check "pods: allreduce of 1 byte gets no wait back" \
+    awk -F, 'NR == 2 { exit !($5 < 0.1 && $0 !~ /for the barrier/) }' "$T/out"
+# Beyond the fitted np the wait is a replay: the lower end gains the largest fitted np's
+# (3.83 us at np 16), not np 64's 8.86.
+run "$COMMFIT" predict -m pods.json -p bcast -n 64 -b 4 -f csv
+check "pods: the lower end gains the fitted np's wait alone" \
+    awk -F, 'NR == 2 { exit !($6 < $5 - 5) }' "$T/out"
+# Past the ranks the probe reached (its launch of 128), the replay at all of them: np 129
+# reads no less than np 128, and says so.
+run "$COMMFIT" predict -m pods.json -p bcast -n 128 -b 4 -f csv
+t128=$(awk -F, 'NR == 2 { print $5 }' "$T/out")
+run "$COMMFIT" predict -m pods.json -p bcast -n 129 -b 4 -f csv
+check "pods: np 129, past the probe, reads no less than np 128 ($t128)" \
+    awk -F, -v t="$t128" 'NR == 2 { exit !($5 >= t) }' "$T/out"
+check "pods: np 129's wait is the replay at the probe's 128 ranks" \
+    grep -q "adds 8.86 us for the barrier after each timed call: replayed over the latency probe (dissemination) at its 128 ranks, the most it reached" "$T/out"
+# The formula at np 32 holds np 32's wait in its constant, as the answers do.
+run "$COMMFIT" predict -m pods.json -p bcast -n 32 --formula
+grep_err "the constant holds the barrier's wait after each timed call, 3.83 us" \
+    "pods: the formula's constant holds the wait"
+# A wait the probe cannot tell at some fitted np (ranks past it): none taken at all.
+awk -F, '/^# rank_latency_us: / { split($0, a, ": "); n = split(a[2], v, ",")
+        s = v[1]; for (i = 2; i <= 15; i++) s = s "," v[i]; print "# rank_latency_us: " s; next }
+    /^# pair_exchange_us/ { print "# pair_exchange_us: 2:63.72,4:197.3,8:197.3,16:392.9"; next }
+    /^# launch_np/ { print "# launch_np: 16"; next }
+    /^#/ || $1 == "pattern" || $2 <= 16 { print }' "$top_srcdir/data/sim-pods.csv" >podsA.csv
+awk -F, '/^# rank_latency|^# pair_exchange/ { next } /^# launch_np/ { print "# launch_np: 32"; next }
+    /^#/ || $1 == "pattern" || $2 == 32 { print }' "$top_srcdir/data/sim-pods.csv" >podsB.csv
+run "$COMMFIT" fit -q -i podsA.csv -i podsB.csv --np 2,4,8,16,32 -o podsAB.json
+check "pods: np 32 past a 16-rank probe: no waits taken" sh -c '! grep -q barrier_wait_us "$1"' sh podsAB.json
+run "$COMMFIT" fit -q -i podsA.csv --np 2,4,8,16 -o podsA.json
+check "pods: within a 16-rank probe: waits taken" grep -q barrier_wait_us podsA.json
+# The dragonfly's latencies form no tiers (rank 16 is nearer rank 0 than rank 10): rank 0's
+# probe cannot tell each pair's latency, and nothing is taken.
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-dragonfly.csv" --np 2,4,8,16 -o dragonfly.json
+check "dragonfly: no waits taken" sh -c '! grep -q barrier_wait_us "$1"' sh dragonfly.json
+
 # The pair-exchange probe (pair_exchange_us): at np 64 the racks' ranks exchange across the
 # halves through the racks' uplinks, 32 flows sharing each, about 4 times slower a byte
 # than within a rack at 32 (1532 us for 381 a MiB). An alltoall's pairwise exchange sends
@@ -146,4 +186,7 @@ check "backbone: the answer stays the model's, its upper bound gains 105600 us" 
 check "backbone: the note says the upper bound holds the traffic out of the blocks" \
     grep -q "the upper bound adds 105600 us for the traffic out of the ranks' blocks, every rank at once, as the pair-exchange probe at launch measured it: the pairwise exchange sends 96 MiB a rank out of its 16 ranks (300 us a MiB slower across 32 ranks' halves than across 16's) and 64 MiB out of its 32 ranks (1200 us a MiB slower across 64's halves than across 32's) (the answer stays the model's, which may hold some of it)" "$T/out"
 check "backbone: no warning" test ! -s "$T/err"
+# A rooted pattern's ranks do not all send at once: nothing for the halves.
+run "$COMMFIT" predict -m backbone.json -p bcast -n 64 -b 2M -f csv
+check "backbone: bcast, rooted: nothing for the traffic" sh -c '! grep -q "for the traffic" "$1"' sh "$T/out"
 done_testing
