@@ -38,8 +38,9 @@ if [ -x "$build/commfit-smpi" ]; then
     step predict -m sim/flat.json --pattern alltoall --np 16,64 --bytes 1M
     # Four racks of 8 four-core nodes, launched on 64 ranks (two racks), fitted at np 2-32
     # (one rack) and asked for 64: the launch's probes see the second rack, so the interval
-    # has no upper bound and the answer adds its latency, the barrier's spread exits and
-    # (alltoall) the slower traffic across the racks' uplinks (the table holds np 64's
+    # has no upper bound and the answer adds its latency, the barrier's wait at np 64 (fit
+    # took each fitted np's from its times) and (alltoall) the slower traffic across the
+    # racks' uplinks (the table holds np 64's
     # simulated figures to compare: allreduce 1 KiB 40.8 us, alltoall 256 KiB 16203 us).
     step measure --simulate "$top/data/platforms/racks.xml" --np 2,4,8,16,32,64 \
         --patterns pingpong,bcast,allreduce,alltoall --sizes 1,1K,256K -o sim/racks.csv
