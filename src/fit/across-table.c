@@ -433,6 +433,12 @@ static int raw_errors(const cf_coll *c, const char *datatype, const cf_point *ra
             g->err_per_doubling = r->grid.err_per_doubling;
         if (isfinite(g->tree_err) && r->grid.tree_err > g->tree_err)
             g->tree_err = r->grid.tree_err;
+        /* The growth of the cost per step widens the interval too (and the upper end with
+         * the largest anywhere): the measured times' own, where larger. */
+        if (r->grid.step_growth > g->step_growth)
+            g->step_growth = r->grid.step_growth;
+        if (r->grid.step_growth_max > g->step_growth_max)
+            g->step_growth_max = r->grid.step_growth_max;
     }
     return 0;
 }
