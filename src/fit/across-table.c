@@ -412,14 +412,16 @@ static void keep_waits(const waits_by_np *w, const char *rules, cf_across *a)
  * times jump (a simulation's). The wait it adds back beyond the fitted np is a replay, not a
  * measurement, so its intervals keep at least the width the measured times' own backtests
  * give: the same fit of the n raw points into r, and a's backtested errors no smaller than
- * r's (at each segment's sizes). 0, or the fit's error code. */
-static int raw_errors(const cf_coll *c, const char *datatype, const cf_point *raw, size_t n,
-                      unsigned cands, const char *rules, const cf_p2p *pp, cf_across *a,
-                      cf_across *r, cf_error *e)
+ * r's (at each segment's sizes). Where the raw points cannot be fitted, a keeps its own: the
+ * fit that answers is a's, and its error would not be the table's. */
+static void raw_errors(const cf_coll *c, const char *datatype, const cf_point *raw, size_t n,
+                       unsigned cands, const char *rules, const cf_p2p *pp, cf_across *a,
+                       cf_across *r)
 {
-    int rc = cf_across_fit_extrap(c, datatype, raw, n, cands, r, e);
-    if (rc != 0 || r->error[0] != '\0')
-        return rc;
+    cf_error ignored;
+    cf_error_clear(&ignored);
+    if (cf_across_fit_extrap(c, datatype, raw, n, cands, r, &ignored) != 0 || r->error[0] != '\0')
+        return;
     cf_across_grid_build(r, rules, raw, n, cf_p2p_pingpong(pp));
     for (int i = 0; i < a->nseg; i++) {
         double mid = sqrt(fmax(a->seg[i].from_bytes, 1.0) * fmax(a->seg[i].to_bytes, 1.0));
@@ -440,7 +442,6 @@ static int raw_errors(const cf_coll *c, const char *datatype, const cf_point *ra
         if (r->grid.step_growth_max > g->step_growth_max)
             g->step_growth_max = r->grid.step_growth_max;
     }
-    return 0;
 }
 
 /* The across-np model of every (pattern, datatype) key (np 0) into out->a, with a note for
@@ -485,9 +486,8 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
         if (a->error[0] == '\0') {
             cf_across_grid_build(a, rules, pts, n, cf_p2p_pingpong(&out->pp));
             keep_waits(&w, rules, a);
-            if (a->waited && (rc = raw_errors(ks[i].c, ks[i].datatype, raw, n, cands, rules,
-                                               &out->pp, a, w_raw, e)) != 0)
-                break;
+            if (a->waited)
+                raw_errors(ks[i].c, ks[i].datatype, raw, n, cands, rules, &out->pp, a, w_raw);
         }
         out->n++;
         if (a->error[0] != '\0' && note_add(notes, nnotes, "%s (%s): %s; fitted per np only",
