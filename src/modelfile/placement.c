@@ -548,22 +548,31 @@ static double probe_latency(const void *ctx, long i, long j)
 
 /* The model over ranks 1 to np - 1 of the probe (np - 1 <= p->nlat). 0, -1 when out of
  * memory. */
+/* Whether the probe's latencies to ranks 1 to np - 1 form tiers of aligned blocks: no rank
+ * nearer than one before it by more than the probe resolves. */
+static int lat_tiered(const cf_placement *p, long np)
+{
+    const double *L = p->lat_us;
+    double far = L[0];
+    for (long r = 2; r < np; r++) {
+        if (far > tier_limit_us(p, L[r - 1]))
+            return 0;
+        far = fmax(far, L[r - 1]);
+    }
+    return 1;
+}
+
 static int probe_lat_init(const cf_placement *p, long np, probe_lat *m)
 {
     const double *L = p->lat_us;
-    *m = (probe_lat){L, 1, NULL, NULL, 0, L[0], INFINITY};
-    double far = L[0];
-    for (long r = 2; r < np && m->blocks; r++) {
-        m->blocks = !(far > tier_limit_us(p, L[r - 1]));
-        far = fmax(far, L[r - 1]);
-    }
+    *m = (probe_lat){L, lat_tiered(p, np), NULL, NULL, 0, L[0], INFINITY};
     if (!m->blocks)
         return 0;
     m->start = malloc((size_t)np * sizeof *m->start);
     m->level = malloc((size_t)np * sizeof *m->level);
     if (m->start == NULL || m->level == NULL)
         return -1;
-    far = L[0];
+    double far = L[0];
     for (long r = 2; r < np; r++) {
         double l = L[r - 1];
         if (l > tier_limit_us(p, far)) {
@@ -609,27 +618,32 @@ static double exits_wait(double *e, long np, const cf_coll *c, int root_shift)
     return w / ((double)np * (double)np);
 }
 
-/* Whether the barrier replay applies to pattern c at np: only a collective's calls are
- * each timed alone with a barrier after them (measure's COLL_LOOP), not the point-to-point
- * patterns', not barrier's own loop; the probe must reach np's ranks. */
-static int replays(const cf_placement *p, const cf_coll *c, long np)
+/* Whether pattern c's calls were each timed alone with a barrier after them (measure's
+ * COLL_LOOP: a collective's, not the point-to-point patterns', not barrier's own loop) in a
+ * table whose launch ran the latency probe. */
+static int timed_alone(const cf_placement *p, const cf_coll *c)
 {
-    return c != NULL && c->nmsg == 0 && c->sized && p->lat_us != NULL && !p->timed_loop &&
-           np >= 3 && np - 1 <= (long)p->nlat;
+    return c != NULL && c->nmsg == 0 && c->sized && p->lat_us != NULL && !p->timed_loop;
 }
 
-/* Whether the probe's latencies over every launched rank form tiers of aligned blocks (as
- * probe_lat_init reads them): the same reading at every np, fitted or answered. */
-static int probe_tiered(const cf_placement *p)
+/* The mean wait the barrier alg leaves in a call of pattern c at np (exits_wait), replayed
+ * over the probe's latencies, none above cap_us; NAN when it cannot be replayed (out of
+ * memory). The probe must reach np's ranks. */
+static double replay_wait(const cf_placement *p, const char *alg, const cf_coll *c, long np,
+                          double cap_us)
 {
-    const double *L = p->lat_us;
-    double far = L[0];
-    for (size_t r = 2; r <= p->nlat; r++) {
-        if (far > tier_limit_us(p, L[r - 1]))
-            return 0;
-        far = fmax(far, L[r - 1]);
+    probe_lat m = {0};
+    double *e = malloc((size_t)np * sizeof *e), w = NAN;
+    cf_protocol proto = p->simulated ? CF_PROTO_RENDEZVOUS : CF_PROTO_EAGER;
+    if (e != NULL && probe_lat_init(p, np, &m) == 0) {
+        m.cap = cap_us;
+        if (cf_barrier_exits(alg, np, probe_latency, &m, proto, e) == 0)
+            w = exits_wait(e, np, c, p->root_shift);
     }
-    return 1;
+    free(m.start);
+    free(m.level);
+    free(e);
+    return w;
 }
 
 double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const char *pattern,
@@ -637,7 +651,7 @@ double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const
 {
     const cf_coll *c = cf_pattern_facts(pattern);
     /* Not timed with a barrier after each call, or no probe: no wait to speak of. */
-    if (c == NULL || c->nmsg > 0 || !c->sized || p->lat_us == NULL || p->timed_loop || np < 3)
+    if (!timed_alone(p, c) || np < 3)
         return 0.0;
     /* Only where the probe's latencies (over the whole launch) form tiers of aligned blocks
      * does rank 0's probe give every pair's latency. Where they do not (a torus, a
@@ -645,24 +659,13 @@ double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const
      * the replay reads them by distance, a guess: on the shipped dragonfly it makes bcast's
      * wait at np 16 2.0 us where SMPI's exits give 0.4, and 11.3 at np 64 where they give
      * 6.7. */
-    if (!probe_tiered(p))
+    if (!lat_tiered(p, (long)p->nlat + 1))
         return 0.0;
     if (np - 1 > (long)p->nlat)
         return NAN; /* ranks the probe never reached */
-    probe_lat m = {0};
-    double *e = malloc((size_t)np * sizeof *e), w = NAN;
-    cf_protocol proto = p->simulated ? CF_PROTO_RENDEZVOUS : CF_PROTO_EAGER;
-    if (e != NULL && probe_lat_init(p, np, &m) == 0 && m.blocks &&
-        cf_barrier_exits(cf_barrier_alg(rules, np), np, probe_latency, &m, proto, e) == 0) {
-        w = exits_wait(e, np, c, p->root_shift);
-        /* Below the timer's tick (and a sum's rounding): none. */
-        if (!(w > fmax(p->lat_res_us, 1e-6)))
-            w = 0.0;
-    }
-    free(m.start);
-    free(m.level);
-    free(e);
-    return w;
+    double w = replay_wait(p, cf_barrier_alg(rules, np), c, np, INFINITY);
+    /* Below the timer's tick (and a sum's rounding): none. */
+    return isnan(w) || w > fmax(p->lat_res_us, 1e-6) ? w : 0.0;
 }
 
 double cf_placement_spread_extra(const cf_placement *p, const char *rules, const char *pattern,
@@ -672,22 +675,12 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
     const char *alg = cf_barrier_alg(rules, np);
     if (barrier != NULL)
         *barrier = alg;
-    if (!replays(p, c, np) || !(far_fitted_us >= 0))
+    if (!timed_alone(p, c) || np < 3 || np - 1 > (long)p->nlat || !(far_fitted_us >= 0))
         return 0.0;
-    probe_lat m = {0};
-    double *e = malloc(2 * (size_t)np * sizeof *e), extra = 0.0;
-    cf_protocol proto = p->simulated ? CF_PROTO_RENDEZVOUS : CF_PROTO_EAGER;
-    if (e != NULL && probe_lat_init(p, np, &m) == 0 &&
-        cf_barrier_exits(alg, np, probe_latency, &m, proto, e) == 0) {
-        m.cap = far_fitted_us;
-        if (cf_barrier_exits(alg, np, probe_latency, &m, proto, e + np) == 0)
-            extra = exits_wait(e, np, c, p->root_shift) - exits_wait(e + np, np, c, p->root_shift);
-    }
-    free(m.start);
-    free(m.level);
-    free(e);
+    double extra =
+        replay_wait(p, alg, c, np, INFINITY) - replay_wait(p, alg, c, np, far_fitted_us);
     /* What the probe shows at least: a replay whose capped exits wait longer (a spread is
-     * no sum of latencies) adds nothing rather than take away. */
+     * no sum of latencies) adds nothing rather than take away; nor does one that failed. */
     return extra > 0 ? extra : 0.0;
 }
 
@@ -886,7 +879,7 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
                w_fitted = a->wait_us[a->nnp - 1];
         added->skew_us = w;
         added->waited = 1;
-        added->barrier = cf_barrier_alg(a->wait_rules, added->wait_np != 0 ? labs(added->wait_np) : np);
+        added->barrier = cf_barrier_alg(a->wait_rules, added->wait_np ? labs(added->wait_np) : np);
         est->t_us += w;
         est->lo_us += fmin(w, w_fitted);
         est->hi_us += w;
