@@ -8,15 +8,21 @@ n=$(getconf _NPROCESSORS_ONLN)
 # A second writer on a table is refused, and the table is left as it was.
 if command -v flock >/dev/null 2>&1; then
     echo "someone's rows" >locked.csv
-    flock locked.csv sleep 60 &
+    # The holder's sleep keeps no descriptor of the test's output (the harness would wait
+    # for it) and is killed with flock: the test does not wait out its 60 s.
+    flock locked.csv sh -c 'echo $$ >holder.pid; exec sleep 60' </dev/null >/dev/null 2>&1 &
     holder=$!
-    sleep 1 # time for flock to take the lock
+    i=0
+    while [ ! -s holder.pid ] && [ "$i" -lt 100 ]; do # time for flock to take the lock
+        sleep 0.1
+        i=$((i + 1))
+    done
     run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 0 --samples 2 --reps 3 -o locked.csv
     expect_rc 1 "measure -o a table another writer holds"
     expect_err "commfit: measure: locked.csv: another commfit measure is writing this table: wait for it to end, or write elsewhere with -o" \
         "measure -o a locked table"
     check "the locked table is untouched" test "$(cat locked.csv)" = "someone's rows"
-    kill "$holder" 2>/dev/null || true
+    kill "$(cat holder.pid)" "$holder" 2>/dev/null || true
     wait "$holder" 2>/dev/null || true
 else
     skip "flock(1) is not installed: the lock is not tested"
