@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/collective.h"
 #include "base/size.h"
 #include "fit/model.h"
 
@@ -83,6 +84,78 @@ static int set_aside_fill(cf_fit *out, const cf_fit_input *in_all, size_t nskip,
                          : NAN;
     }
     return 0;
+}
+
+/* A collective at np 2 whose slowest rank finished in less than a quarter of the time the
+ * ping-pong of the same table takes to move as many bytes between the same two ranks. At
+ * np 2 some rank of every sized collective receives the other's m bytes (the buffer, its
+ * block, the other's vector), so no algorithm can; the times are not transfers: a
+ * simulator's algorithm that skips the data (SMPI 3.32's ompi bcast on ranks that share a
+ * host), a broken timer. Only where the ping-pong's time is four times its smallest size's
+ * or more (the bytes, not the latency, set it: no skew between the ranks' starts hides a
+ * transfer that long). Warns on out, with the sizes, the times and the bound. */
+#define PAIR_BOUND_FACTOR 4.0
+static void pair_bound_warn(cf_fit *out, const cf_fit_input *in)
+{
+    const cf_coll *c = cf_pattern_facts(out->pattern);
+    if (c == NULL || c->nmsg != 0 || c->two_only || !c->sized || out->np != 2 ||
+        out->kind == &cf_model_datatype || in->all == NULL)
+        return;
+    /* The ping-pong at np 2: its smallest size's time, and per row the time at the largest
+     * size no larger than the row's (a lower bound on moving the row's bytes). */
+    double t0 = NAN;
+    uint64_t b0 = 0;
+    for (size_t i = 0; i < in->nall; i++) {
+        const cf_row *p = in->all[i];
+        if (strcmp(p->pattern, "pingpong") != 0 || p->np != 2 || strcmp(p->datatype, "byte") != 0)
+            continue;
+        if (isnan(t0) || p->bytes < b0) {
+            b0 = p->bytes;
+            t0 = cf_row_time(p, in->stat);
+        }
+    }
+    if (!(t0 > 0))
+        return;
+    int n = 0;
+    uint64_t lo = 0, hi = 0;
+    double tmin = INFINITY, tmax = 0, bmin = INFINITY, bmax = 0;
+    for (size_t k = 0; k < in->n; k++) {
+        const cf_row *r = in->rows[k];
+        double bound = NAN;
+        uint64_t at = 0;
+        for (size_t i = 0; i < in->nall; i++) {
+            const cf_row *p = in->all[i];
+            if (strcmp(p->pattern, "pingpong") == 0 && p->np == 2 &&
+                strcmp(p->datatype, "byte") == 0 && p->bytes <= r->bytes &&
+                (isnan(bound) || p->bytes > at)) {
+                at = p->bytes;
+                bound = cf_row_time(p, in->stat);
+            }
+        }
+        if (!(bound >= PAIR_BOUND_FACTOR * t0) || !(r->t_max_us < bound / PAIR_BOUND_FACTOR))
+            continue;
+        if (n++ == 0)
+            lo = r->bytes;
+        hi = r->bytes;
+        tmin = fmin(tmin, r->t_max_us);
+        tmax = fmax(tmax, r->t_max_us);
+        bmin = fmin(bmin, bound);
+        bmax = fmax(bmax, bound);
+    }
+    if (n == 0)
+        return;
+    char a[32], b[32], ts[64], bs[64];
+    cf_size_format(lo, a, sizeof a);
+    cf_size_format(hi, b, sizeof b);
+    snprintf(ts, sizeof ts, tmin < tmax ? "%.3g-%.3g" : "%.3g", tmin, tmax);
+    snprintf(bs, sizeof bs, bmin < bmax ? "%.3g-%.3g" : "%.3g", bmin, bmax);
+    cf_fit_warn(out,
+                "faster than its ping-pong moves the bytes: at %s%s%s (%d size%s) the slowest "
+                "rank took %s us, under a quarter of the %s us the ping-pong at np 2 takes for "
+                "as many bytes; at np 2 a rank of this collective receives all of them, so "
+                "these times are not transfers (a simulator's algorithm that skips the data, "
+                "a broken timer) and predictions from them come out too fast",
+                a, lo != hi ? " to " : "", lo != hi ? b : "", n, n == 1 ? "" : "s", ts, bs);
 }
 
 int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out, cf_error *e)
@@ -164,6 +237,7 @@ int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out,
         cf_fit_clear(out);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
+    pair_bound_warn(out, in);
     cf_fit_formula(out, "text", out->formula, sizeof out->formula);
     return 0;
 }

@@ -1,0 +1,82 @@
+# A collective at np 2 timed faster than the table's own ping-pong moves as many bytes
+# between the same two ranks is not a measurement of transfers (SMPI 3.32's ompi bcast on
+# ranks that share a host: 1 MiB in 0.825 us where the ping-pong takes 58): fit warns,
+# with the sizes, the times and the bound, and keeps the warning in the model file. Only
+# at np 2, only where the ping-pong's bytes (not its latency) set its time, only under a
+# quarter of it.
+. "$top_srcdir/tests/setup.sh"
+
+SIZES="1024 4096 16384 65536 262144 1048576"
+# table FILE NP PATTERN DATATYPE FACTOR [CONST]: the ping-pong at np 2 (0.5 us + m / 20000
+# B/us), and PATTERN at NP whose slowest rank takes FACTOR x the ping-pong's time, or CONST us
+# at every size when given.
+table() {
+    {
+        echo "$HDR"
+        for m in $SIZES; do
+            awk -v m="$m" 'BEGIN { t = 0.5 + m / 20000
+                printf "pingpong,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, t, t, t, t }'
+        done
+        for m in $SIZES; do
+            awk -v m="$m" -v np="$2" -v p="$3" -v d="$4" -v f="$5" -v c="${6:-}" 'BEGIN {
+                t = c != "" ? c : f * (0.5 + m / 20000)
+                printf "%s,%d,%d,%s,,100,5,0.01,%.10g,%.10g,%.10g,,\n", p, np, m, d, t / 2, t, t / 2 }'
+        done
+    } >"$1"
+}
+
+# A bcast whose slowest rank takes 0.8 us at every size: at 64 KiB (3.78 us a ping-pong)
+# and above it is under a quarter; at 16 KiB (1.32 us) the latency (0.55 us at 1 KiB) still
+# sets the ping-pong's time within 4x, and nothing is said.
+table flat.csv 2 bcast byte 0 0.8
+run "$COMMFIT" fit -i flat.csv -o flat.json
+expect_rc 0 "a bcast faster than its ping-pong"
+grep_err '^commfit: fit: warning: 1 fit faster than its ping-pong moves the bytes: bcast np 2$' \
+    "a bcast faster than its ping-pong: the summary's warning"
+run "$COMMFIT" fit --verbose -i flat.csv -o flat.json
+check "--verbose: the sizes, the times and the bound" grep -q \
+    '^  warning: faster than its ping-pong moves the bytes: at 64 KiB to 1 MiB (3 sizes) the slowest rank took 0.8 us, under a quarter of the 3.78-52.9 us the ping-pong at np 2 takes for as many bytes; ' \
+    "$T/out"
+check "the model file keeps the warning" grep -q '"faster than its ping-pong moves the bytes: at 64 KiB to 1 MiB' flat.json
+
+# Just under and just over a quarter of the ping-pong at every size.
+table under.csv 2 bcast byte 0.2475
+run "$COMMFIT" fit --verbose -i under.csv -o under.json
+check "0.99 of a quarter: warned at the sizes the bytes set (64 KiB to 1 MiB)" grep -q \
+    '^  warning: faster than its ping-pong moves the bytes: at 64 KiB to 1 MiB (3 sizes)' "$T/out"
+table over.csv 2 bcast byte 0.2525
+run "$COMMFIT" fit --verbose -i over.csv -o over.json
+expect_rc 0 "1.01 of a quarter"
+check "1.01 of a quarter: nothing said" sh -c "! grep -q 'faster than its ping-pong' '$T/out' '$T/err'"
+
+# A reduction too (its root receives the other's whole vector at np 2).
+table red.csv 2 reduce float 0 0.3
+run "$COMMFIT" fit -i red.csv -o red.json
+grep_err '^commfit: fit: warning: 1 fit faster than its ping-pong moves the bytes: reduce np 2$' \
+    "a reduce faster than its ping-pong"
+
+# At np 4 the ping-pong at np 2 bounds nothing (other pairs may be nearer): nothing said.
+table np4.csv 4 bcast byte 0 0.8
+run "$COMMFIT" fit -i np4.csv -o np4.json
+expect_rc 0 "the same bcast at np 4"
+check "at np 4: nothing said" sh -c "! grep -q 'faster than its ping-pong' '$T/err'"
+
+# Without a ping-pong in the table there is no bound.
+grep -v '^pingpong,' flat.csv >nopp.csv
+run "$COMMFIT" fit -i nopp.csv -o nopp.json
+expect_rc 0 "no ping-pong"
+check "no ping-pong: nothing said" sh -c "! grep -q 'faster than its ping-pong' '$T/err'"
+
+# The shipped simulations: Open MPI's selection on the racks (4 ranks a host) says so for
+# bcast at np 2; MPICH's on the same platform does not.
+run "$COMMFIT" fit -i "$top_srcdir/data/sim-racks-ompi.csv" -o ro.json
+grep_err '^commfit: fit: warning: 1 fit faster than its ping-pong moves the bytes: bcast np 2$' \
+    "sim-racks-ompi: bcast np 2"
+run "$COMMFIT" fit --verbose -i "$top_srcdir/data/sim-racks-ompi.csv" -o ro.json
+check "sim-racks-ompi: 64 KiB to 2 MiB in 0.825 us" grep -q \
+    'at 64 KiB to 2 MiB (4 sizes) the slowest rank took 0.825 us, under a quarter of the 5.81-114 us' "$T/out"
+run "$COMMFIT" fit -i "$top_srcdir/data/sim-racks.csv" -o rm.json
+expect_rc 0 "sim-racks (MPICH)"
+check "sim-racks (MPICH): nothing said" sh -c "! grep -q 'faster than its ping-pong' '$T/err'"
+
+done_testing
