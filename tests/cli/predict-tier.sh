@@ -216,7 +216,13 @@ check "and says so" grep -q "times the 6.25% of the ranks that wait on it" "$T/o
 
 # A key that does not read: ignored with a warning, the answer as without it.
 table "$near,3,3" 0
+run "$COMMFIT" fit -i t.csv -o bad.json
+expect_rc 0 "a rank_latency_us of the wrong length does not stop fit"
+grep_err "^commfit: fit: warning: t.csv: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); fit ignores it$" \
+    "fit warns that it ignores it"
+check "fit says it once" test "$(grep -c rank_latency_us "$T/err")" -eq 1
 run "$COMMFIT" fit -q -i t.csv -o bad.json
+check "fit -q says nothing" test ! -s "$T/err"
 run "$COMMFIT" predict -m bad.json -p alltoall -n 16 -b 64K -f csv
 expect_rc 0 "a rank_latency_us of the wrong length does not stop predict"
 grep_err "^commfit: predict: warning: bad.json: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); predict ignores it$" \
