@@ -47,6 +47,12 @@ if [ -x "$build/commfit-smpi" ]; then
     step fit -i sim/racks.csv --np 2,4,8,16,32 -o sim/racks.json
     step predict -m sim/racks.json --pattern allreduce --np 64 --bytes 1K
     step predict -m sim/racks.json --pattern alltoall --np 64 --bytes 256K
+    # Open MPI's selection (SimGrid's ompi) on the same racks at np 2: its bcast "moves"
+    # 64 KiB and 1 MiB between two ranks of a node in 0.825 us, where the ping-pong between
+    # them takes 5.8 and 58 us; fit names the rows (--verbose: with the sizes and times).
+    step measure --simulate "$top/data/platforms/racks.xml" --coll-selector ompi --np 2 \
+        --patterns pingpong,bcast --sizes 4,1K,64K,1M -o sim/racks-ompi-np2.csv
+    step fit --verbose -i sim/racks-ompi-np2.csv -o sim/racks-ompi-np2.json
     # This machine as a simulator calibration: its ping-pong model exported as a SimGrid
     # platform, on which a simulated ping-pong costs what the model says.
     step export smpi -o sim/this-machine.xml
