@@ -427,6 +427,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     out->bytes = bytes;
     out->model = s->model;
     double m = (double)bytes;
+    int unbounded = 0; /* the answer's own evidence left np's tier unmeasured */
     if ((double)bytes > s->bytes_max || (double)bytes < s->bytes_min)
         bytes_note(s, bytes, out->bnote, sizeof out->bnote);
     else
@@ -479,11 +480,20 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         cf_estimate est;
         cf_tier_added add;
         cf_placement_across_answer(&c->place, c->across, &s->unmeasured, np, m, &est, &add);
-        cf_out_predict_tier_note(out, &add, est.algorithm, "the fitted np's", s->unmeasured.far_fitted_us);
+        if (add.read_from > 0) {
+            char reach[64];
+            snprintf(reach, sizeof reach, "np=%ld's", add.read_from);
+            cf_out_predict_read_from_note(out, &add, est.algorithm, np);
+            cf_out_predict_tier_note(out, &add, est.algorithm, reach, add.read_from_far_us);
+        } else {
+            cf_out_predict_tier_note(out, &add, est.algorithm, "the fitted np's",
+                                     s->unmeasured.far_fitted_us);
+        }
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
         out->model = alg_name(c, est.algorithm, out);
+        unbounded = add.read_from > 0;
     } else {
         cf_estimate est;
         cf_tier_added add;
@@ -496,7 +506,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->model = alg_name(c, est.algorithm, out);
     }
     check_answer(c, s, np, bytes, out);
-    if (cf_unmeasured_unbounded(&s->unmeasured) && !out->refused)
+    if ((unbounded || cf_unmeasured_unbounded(&s->unmeasured)) && !out->refused)
         out->hi = INFINITY; /* after the check: no bound, not one out of range */
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
     out->nodes_extra = s->unmeasured.nodes;

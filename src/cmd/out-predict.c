@@ -400,6 +400,28 @@ static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
+void cf_out_predict_read_from_note(cf_predict_answer *out, const cf_tier_added *add,
+                                   const char *alg, long np)
+{
+    char part[500], reach[200];
+    if (add->read_nodes_np == 0 && isfinite(add->read_from_far_us) &&
+        isfinite(add->read_np_far_us))
+        snprintf(reach, sizeof reach,
+                 "whose ranks reach %.3g us from rank 0, where np=%ld reaches %.3g us (latency "
+                 "probe at launch)",
+                 add->read_from_far_us, np, add->read_np_far_us);
+    else
+        snprintf(reach, sizeof reach, "which ran inside one node, where np=%ld spans %ld nodes",
+                 np, add->read_nodes_np);
+    snprintf(part, sizeof part,
+             "the %s runs at np=%ld, but at this size the fitted np ran it up to np=%ld only, "
+             "%s: a larger fitted np ran another algorithm across that tier, and what the "
+             "farther ranks cost this one was never measured, so the interval has no upper "
+             "bound",
+             alg != NULL ? alg : "algorithm", np, add->read_from, reach);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
 /* The note of what the latency probe added to an answer (cf_tier_added), the steps of alg
  * reaching ranks beyond reach's latency far_us; nothing where nothing was added. */
 void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, const char *alg,

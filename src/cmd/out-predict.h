@@ -50,6 +50,10 @@ void cf_out_predict_end(cf_predict_out *o);
  * included, into json (6 * strlen + 3 bytes). */
 void cf_out_predict_escape(const char *note, char *csv, char *json);
 
+/* Where the grid read the answer's algorithm from an np below the largest fitted one that
+ * never reached np's tier (add->read_from): says so, into out's note. */
+void cf_out_predict_read_from_note(cf_predict_answer *out, const cf_tier_added *add,
+                                   const char *alg, long np);
 /* Joins to out->bnote what the launch probes added to its answer (add: the barrier's spread
  * exits, the pair exchange's traffic, the latency probe's extra latency over the steps of
  * alg reaching ranks beyond reach's latency far_us); nothing where nothing was added. */

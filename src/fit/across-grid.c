@@ -168,12 +168,13 @@ static double rho_at(const cf_across *a, cf_steps st, long p, double m, long *at
  * measured at the size nearest m (in log), contention included; *d counts one doubling more
  * than lies between, for the change of algorithm. */
 static int borrow(const cf_across *a, cf_steps st, long q, double m, const double *sz, int ns,
-                  double *rho, double *d, double *off)
+                  double *rho, double *d, double *off, long *from)
 {
     int best = nearest_size(sz, ns, m);
     long top;
     if (best < 0 || (*rho = rho_at(a, st, 0, sz[best], &top)) < 0)
         return -1;
+    *from = top;
     *d = fmax(0.0, log2((double)q / (double)top)) + 1.0;
     *off = fabs(log2(fmax(m, 1.0) / fmax(sz[best], 1.0)));
     return 0;
@@ -184,7 +185,7 @@ static int borrow(const cf_across *a, cf_steps st, long q, double m, const doubl
  * says nothing of the network); *d as borrow's. -1 when the size has no point at p, or p is
  * its largest. */
 static int step_growth_from(const cf_across *a, cf_steps st, long q, double m, const double *sz,
-                            int ns, long p, double *gain, double *d)
+                            int ns, long p, double *gain, double *d, long *from)
 {
     int best = nearest_size(sz, ns, m);
     long top, at;
@@ -194,6 +195,7 @@ static int step_growth_from(const cf_across *a, cf_steps st, long q, double m, c
         return -1;
     *gain = fmax(1.0, r1 / r0);
     *d = fmax(0.0, log2((double)q / (double)top)) + 1.0;
+    *from = top;
     return 0;
 }
 
@@ -219,6 +221,7 @@ typedef struct grid_reading {
     double t, w, w_up, d; /* w_up: the upper end's, w_up >= w */
     double lo_f;          /* the lower end at most this times t (below_top) */
     double gain;          /* the step growth carried from below (1: none) */
+    long from_np;         /* the largest np whose cost the reading carries */
     int own, per_call;
     const char *algorithm;
 } grid_reading;
@@ -264,9 +267,10 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
         }
     }
     double rho, d, off = 0.0; /* off: how far m lies beyond the sizes r was measured at */
+    long from = 0;            /* the largest np whose cost the reading carries */
     int borrowed = below < 0 && above < 0;
     if (borrowed) {
-        if (borrow(a, r.steps, q, m, sz, ns, &rho, &d, &off) != 0)
+        if (borrow(a, r.steps, q, m, sz, ns, &rho, &d, &off, &from) != 0)
             return -1;
     } else if (below >= 0 && above >= 0) {
         double x0 = log(fmax(sz[below], 1.0)), x1 = log(fmax(sz[above], 1.0));
@@ -287,12 +291,14 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
      * np 32), the cost per step at this size, of whatever ran at the largest np, says more
      * than r's at sizes far off. */
     double rb, dd, ob;
+    long fb_np;
     if (!borrowed && off > GRID_BORROW_OFF &&
-        borrow(a, r.steps, q, m, sz, ns, &rb, &dd, &ob) == 0 && ob < off) {
+        borrow(a, r.steps, q, m, sz, ns, &rb, &dd, &ob, &fb_np) == 0 && ob < off) {
         borrowed = 1;
         rho = rb;
         d = dd;
         off = ob;
+        from = fb_np;
     }
     /* Far below q in process counts (Open MPI's pairwise alltoall runs at np 2 and then from
      * np 64 on): r's reading carries no contention of the np between, while the cost per
@@ -302,11 +308,15 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
      * algorithm counted as one. The interval keeps r's doublings: how the growth goes on
      * from the largest measured np is as unknown as before. */
     double gain;
-    long p_from = below < 0 ? pa : above < 0 || pb < pa ? pb : pa;
-    if (!borrowed && d > 0 && step_growth_from(a, r.steps, q, m, sz, ns, p_from, &gain, &dd) == 0 &&
-        dd < d && gain > 1.0) {
+    long p_from = below < 0 ? pa : above < 0 || pb < pa ? pb : pa, top_np;
+    if (!borrowed)
+        from = p_from;
+    if (!borrowed && d > 0 &&
+        step_growth_from(a, r.steps, q, m, sz, ns, p_from, &gain, &dd, &top_np) == 0 && dd < d &&
+        gain > 1.0) {
         rho *= gain;
         out->gain = gain;
+        from = top_np;
     }
     if (!(rho > 0) || !isfinite(rho))
         return -1;
@@ -329,7 +339,14 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     out->own = own;
     out->per_call = cf_steps_per_call(r.steps);
     out->algorithm = r.name;
+    out->from_np = from;
     return 0;
+}
+
+long cf_across_grid_from_np(const cf_across *a, long q, double m)
+{
+    grid_reading r;
+    return grid_read(a, q, m, &r) == 0 ? r.from_np : 0;
 }
 
 int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, double *lo, double *hi,

@@ -809,8 +809,8 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     est->hi_us += add;
 }
 
-static void across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u, long np,
-                        double m, cf_estimate *est, cf_tier_added *added)
+static void across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
+                        long fitted, long np, double m, cf_estimate *est, cf_tier_added *added)
 {
     *added = (cf_tier_added){.share = 1.0};
     cf_rule_alg r;
@@ -819,8 +819,8 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
     int ruled = est->algorithm != NULL &&
                 cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) == 0 &&
                 strcmp(r.name, est->algorithm) == 0;
-    tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, a->np[a->nnp - 1], np, m,
-             a->waited, est, added);
+    tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, fitted, np, m, a->waited, est,
+             added);
 }
 
 double cf_placement_across_wait(const cf_placement *p, const cf_across *a, long np, long *past)
@@ -869,8 +869,33 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
                                 long np, double m, cf_estimate *est, cf_tier_added *added)
 {
     cf_across_predict(a, np, m, est);
+    /* The grid reads the algorithm the rules run at np from the np it ran at: where that is
+     * below the largest fitted np, whose farther ranks another algorithm crossed, and np
+     * reaches a tier the algorithm's own np never did, the answer never saw it (Open MPI's
+     * knomial bcast runs at np 8-31 and 64-127 at 4 B; on nodes of 16 cores its np 8 and 16
+     * stayed in one node, while np 32's binomial crossed to the next). Judged against that
+     * np: no upper bound, and the tier's latency added, as beyond the largest fitted np. */
+    long fitted = a->nnp > 0 ? a->np[a->nnp - 1] : 0;
+    long from = a->nnp > 0 && !cf_unmeasured_unbounded(u) ? cf_across_grid_from_np(a, np, m) : 0;
+    cf_unmeasured own = {0};
+    if (from > 0 && from < fitted) {
+        char part[600];
+        cf_placement_beyond_fitted(p, from, np, &own, part, sizeof part);
+        if (cf_unmeasured_unbounded(&own)) {
+            u = &own;
+            fitted = from;
+        } else {
+            from = 0;
+        }
+    } else {
+        from = 0;
+    }
     across_low(a, u, m, est);
-    across_tier(p, a, u, np, m, est, added);
+    across_tier(p, a, u, fitted, np, m, est, added);
+    added->read_from = from;
+    added->read_from_far_us = from > 0 ? cf_placement_farthest_us(p, from) : NAN;
+    added->read_np_far_us = from > 0 ? cf_placement_farthest_us(p, np) : NAN;
+    added->read_nodes_np = from > 0 && own.network ? own.nodes_np : 0;
     /* A call that moves nothing waits for no one: the fit took nothing from its times. */
     if (a->waited && !cf_across_moves_nothing(a->datatype, m)) {
         /* The lower end gains no more than the largest fitted np's own wait: a replay beyond

@@ -135,6 +135,13 @@ typedef struct cf_tier_added {
     int npl;
     long pl_ranks[CF_PAIR_LEVELS_MAX];
     double pl_bytes[CF_PAIR_LEVELS_MAX], pl_us_per_mib[CF_PAIR_LEVELS_MAX];
+    /* Where the across-np grid read the answer's algorithm from an np (read_from) below the
+     * largest fitted one, and np reaches a tier that np never did (its farthest latency
+     * read_from_far_us, np's read_np_far_us): the additions above are against it and the
+     * interval has no upper bound (the caller's to drop); 0 otherwise. */
+    long read_from;
+    double read_from_far_us, read_np_far_us; /* the probe's farthest latencies (NAN: none) */
+    long read_nodes_np; /* read_from ran in one node and np spans these; 0 otherwise */
 } cf_tier_added;
 
 /* The time per byte (us) that traffic across the halves of np's ranks, every rank sending

@@ -100,7 +100,7 @@ static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
             cf_placement_beyond_fitted(P->pl, P->fit_hi, lround(p), &u, note, sizeof note);
             cf_tier_added add;
             cf_placement_across_answer(P->pl, P->a, &u, lround(p), (double)m, &x, &add);
-            if (cf_unmeasured_unbounded(&u))
+            if (cf_unmeasured_unbounded(&u) || add.read_from > 0)
                 fprintf(sc->dat, "%ld %.6g %.6g inf\n", lround(p), x.t_us, x.lo_us);
             else
                 fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", lround(p), x.t_us, x.lo_us, x.hi_us);

@@ -205,4 +205,20 @@ check "backbone: no warning" test ! -s "$T/err"
 # A rooted pattern's ranks do not all send at once: nothing for the halves.
 run "$COMMFIT" predict -m backbone.json -p bcast -n 64 -b 2M -f csv
 check "backbone: bcast, rooted: nothing for the traffic" sh -c '! grep -q "for the traffic" "$1"' sh "$T/out"
+# The algorithm the rules run at np read from a fitted np below the largest, which never
+# left its node: Open MPI's knomial bcast of 4 bytes runs at np 8-31 and from 64; on nodes
+# of 16 cores (data/sim-fatnodes-ompi.csv) its np 8 and 16 stayed in one node while np 32's
+# binomial tree crossed to the next. Fitted at np 2-32, np 64 is judged against np 16: no
+# upper bound, the probe's and the barrier's additions (the simulated time is 11.49 us; the
+# reading from np 16 alone said 0.69 in [0.17, 2.79]). At 1 MiB the knomial tree ran at no
+# fitted np and the reading is np 32's: a finite interval.
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes-ompi.csv" --np 2,4,8,16,32 -o fat32.json
+run "$COMMFIT" predict -m fat32.json -p bcast -n 64 -b 4,1M -f csv
+check "fatnodes-ompi, 4 B at np 64: within 1% of the simulated 11.49 us, no upper bound" \
+    awk -F, 'NR == 2 { exit !($5 > 11.37 && $5 < 11.61 && $7 == "inf") }' "$T/out"
+check "fatnodes-ompi: the note names the np the reading came from" \
+    grep -q "the knomial tree runs at np=64, but at this size the fitted np ran it up to np=16 only, which ran inside one node, where np=64 spans 4 nodes: a larger fitted np ran another algorithm across that tier, and what the farther ranks cost this one was never measured, so the interval has no upper bound" "$T/out"
+check "fatnodes-ompi, 1 MiB: read from np 32, a finite interval" \
+    awk -F, 'NR == 3 { exit !($7 != "inf" && $7 > 0) }' "$T/out"
+check "fatnodes-ompi: 1 MiB's note says nothing of it" sh -c '! sed -n 3p "$1" | grep -q "fitted np ran it up to"' sh "$T/out"
 done_testing
