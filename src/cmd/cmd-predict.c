@@ -427,7 +427,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     out->bytes = bytes;
     out->model = s->model;
     double m = (double)bytes;
-    int unbounded = 0; /* the answer's own evidence left np's tier unmeasured */
+    /* the answer's own evidence left np's nodes (1) or tier (2) unmeasured */
+    int unbounded = 0;
     if ((double)bytes > s->bytes_max || (double)bytes < s->bytes_min)
         bytes_note(s, bytes, out->bnote, sizeof out->bnote);
     else
@@ -493,7 +494,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->lo = est.lo_us;
         out->hi = est.hi_us;
         out->model = alg_name(c, est.algorithm, out);
-        unbounded = add.read_from > 0;
+        unbounded = add.read_from > 0 ? (add.read_nodes_np > 0 ? 1 : 2) : 0;
     } else {
         cf_estimate est;
         cf_tier_added add;
@@ -509,8 +510,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     if ((unbounded || cf_unmeasured_unbounded(&s->unmeasured)) && !out->refused)
         out->hi = INFINITY; /* after the check: no bound, not one out of range */
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
-    out->nodes_extra = s->unmeasured.nodes;
-    out->tier_extra = s->unmeasured.tier;
+    out->nodes_extra = s->unmeasured.nodes || unbounded == 1;
+    out->tier_extra = s->unmeasured.tier || unbounded == 2;
     return 0;
 }
 

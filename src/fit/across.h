@@ -372,8 +372,9 @@ int cf_across_fit_extrap(const cf_coll *c, const char *datatype, const cf_point 
  * rules have none for the pattern, np=2 was not measured or there are too many points. */
 void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n,
                           const cf_contention *pingpong);
-/* The largest measured np whose cost the grid's reading at (q, m) carries: the np the
- * algorithm the rules pick at q was read from at the sizes nearest m (or the largest np at
+/* The measured np whose cost the grid's reading at (q, m) carries: the largest np the
+ * algorithm the rules pick at q was read from at the sizes nearest m, the smaller of the
+ * two where m lies between two sizes (or the largest np at
  * the nearest size, where it borrows or carries the growth up to it); 0 where the grid does
  * not answer there. Below the largest measured np, the reading never saw what that np saw
  * (a farther tier) in this algorithm's cost. */

@@ -874,9 +874,11 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
      * reaches a tier the algorithm's own np never did, the answer never saw it (Open MPI's
      * knomial bcast runs at np 8-31 and 64-127 at 4 B; on nodes of 16 cores its np 8 and 16
      * stayed in one node, while np 32's binomial crossed to the next). Judged against that
-     * np: no upper bound, and the tier's latency added, as beyond the largest fitted np. */
+     * np: no upper bound, and the tier's latency added, as beyond the largest fitted np.
+     * Where the largest fitted np left np's tier unmeasured already, the additions are still
+     * those beyond the np the reading comes from: a nearer one reached less. */
     long fitted = a->nnp > 0 ? a->np[a->nnp - 1] : 0;
-    long from = a->nnp > 0 && !cf_unmeasured_unbounded(u) ? cf_across_grid_from_np(a, np, m) : 0;
+    long from = a->nnp > 0 ? cf_across_grid_from_np(a, np, m) : 0;
     cf_unmeasured own = {0};
     if (from > 0 && from < fitted) {
         char part[600];

@@ -206,7 +206,7 @@ check "backbone: no warning" test ! -s "$T/err"
 run "$COMMFIT" predict -m backbone.json -p bcast -n 64 -b 2M -f csv
 check "backbone: bcast, rooted: nothing for the traffic" sh -c '! grep -q "for the traffic" "$1"' sh "$T/out"
 # The algorithm the rules run at np read from a fitted np below the largest, which never
-# left its node: Open MPI's knomial bcast of 4 bytes runs at np 8-31 and from 64; on nodes
+# left its node: Open MPI's knomial bcast of 4 bytes runs at np 8-31 and 64-127; on nodes
 # of 16 cores (data/sim-fatnodes-ompi.csv) its np 8 and 16 stayed in one node while np 32's
 # binomial tree crossed to the next. Fitted at np 2-32, np 64 is judged against np 16: no
 # upper bound, the probe's and the barrier's additions (the simulated time is 11.49 us; the
@@ -221,4 +221,22 @@ check "fatnodes-ompi: the note names the np the reading came from" \
 check "fatnodes-ompi, 1 MiB: read from np 32, a finite interval" \
     awk -F, 'NR == 3 { exit !($7 != "inf" && $7 > 0) }' "$T/out"
 check "fatnodes-ompi: 1 MiB's note says nothing of it" sh -c '! sed -n 3p "$1" | grep -q "fitted np ran it up to"' sh "$T/out"
+# The same below the largest fitted np: at np 24 the knomial tree is read from np 16 too,
+# and np 24 spans 2 nodes (simulated 1.85 us: commfit measure --simulate
+# data/platforms/fatnodes.xml --coll-selector ompi --patterns bcast --sizes 4 --np 24; the
+# reading from np 16 alone said 0.54 in [0.36, 0.81]). Where np 32 already left np 96's
+# tier unmeasured, the additions are still against np 16 (simulated 12.55 us; against np 32
+# the answer was 0.77, below np 32's own 2.73). Between 1 KiB (knomial to np 16) and 4 KiB
+# (to np 32), 2 KiB is judged by the smaller (simulated 11.19 us at np 64).
+run "$COMMFIT" predict -m fat32.json -p bcast -n 24,96 -b 4 -f csv
+check "fatnodes-ompi, 4 B at np 24: no upper bound, nodes in the extrapolated column" \
+    awk -F, 'NR == 2 { exit !($2 == 24 && $7 == "inf" && $11 ~ /nodes/) }' "$T/out"
+check "fatnodes-ompi, 4 B at np 24: within 5% of the simulated 1.85 us" \
+    awk -F, 'NR == 2 { exit !($5 > 1.76 && $5 < 1.94) }' "$T/out"
+check "fatnodes-ompi, 4 B at np 96: above np 32's measured 2.73 us, no upper bound" \
+    awk -F, 'NR == 3 { exit !($2 == 96 && $5 > 2.73 && $7 == "inf") }' "$T/out"
+check "fatnodes-ompi, np 96: the note names np 16" grep -q "ran it up to np=16 only" "$T/out"
+run "$COMMFIT" predict -m fat32.json -p bcast -n 64 -b 2K -f csv
+check "fatnodes-ompi, 2 KiB at np 64: judged by 1 KiB's np 16, no upper bound" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && $5 > 1.69) }' "$T/out"
 done_testing
