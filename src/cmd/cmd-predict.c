@@ -475,6 +475,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         if (pr.near)
             cf_fit_note_near(&pr, out);
         cf_fit_note_widen(s->fit, &pr, out);
+        cf_fit_note_pair_bound(s->fit, bytes, out);
         if (nmsg == 0 && s->fit->sat.valid)
             nmsg = s->fit->sat.nmsg;
     } else if (s->kind == SRC_ACROSS) {

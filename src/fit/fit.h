@@ -140,6 +140,10 @@ typedef struct cf_fit {
     char **warnings;              /* loggp consistency checks, ... */
     char formula[CF_FORMULA_MAX]; /* text form, as in the file */
     cf_size_backtest bt;
+    /* At np 2, the sizes (pair_from_bytes to pair_to_bytes) whose slowest rank took under a
+     * quarter of the table's own ping-pong time for as many bytes (fit's warning "faster
+     * than its ping-pong moves the bytes"): times that are no transfers. 0: none. */
+    uint64_t pair_from_bytes, pair_to_bytes;
 } cf_fit;
 
 typedef struct cf_prediction {

@@ -144,6 +144,8 @@ static void pair_bound_warn(cf_fit *out, const cf_fit_input *in)
     }
     if (n == 0)
         return;
+    out->pair_from_bytes = lo;
+    out->pair_to_bytes = hi;
     char a[32], b[32], ts[64], bs[64];
     cf_size_format(lo, a, sizeof a);
     cf_size_format(hi, b, sizeof b);

@@ -420,6 +420,28 @@ static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
     return 0;
 }
 
+/* "faster_than_pingpong" (optional: absent where fit found no such sizes): the np-2
+ * collective's sizes timed faster than the table's ping-pong moves as many bytes, within
+ * the measured sizes. */
+static int read_pair_bound(rd *r, json_t *fo, const char *base, cf_fit *f)
+{
+    json_t *o = json_object_get(fo, "faster_than_pingpong");
+    if (o == NULL)
+        return 0;
+    char bb[160];
+    snprintf(bb, sizeof bb, "%s.faster_than_pingpong", base);
+    if (field(r, fo, base, "faster_than_pingpong", JSON_OBJECT, 0) == NULL)
+        return -1;
+    long long lo, hi;
+    if (get_int(r, o, bb, "from_bytes", f->min_bytes > 0 ? (long long)f->min_bytes : 1,
+                (long long)f->max_bytes, &lo) ||
+        get_int(r, o, bb, "to_bytes", lo, (long long)f->max_bytes, &hi))
+        return -1;
+    f->pair_from_bytes = (uint64_t)lo;
+    f->pair_to_bytes = (uint64_t)hi;
+    return 0;
+}
+
 static int read_saturation(rd *r, json_t *fo, const char *base, cf_fit *f)
 {
     long long v;
@@ -675,7 +697,8 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
         read_quality(r, fo, base, f) || read_size_backtest(r, fo, base, f) ||
         read_saturation(r, fo, base, f) || read_rejected(r, fo, base, f) ||
         read_set_aside(r, fo, base, f) || read_points(r, fo, base, f) ||
-        read_gain(r, fo, base, f) || read_notes(r, fo, base, f))
+        read_gain(r, fo, base, f) || read_pair_bound(r, fo, base, f) ||
+        read_notes(r, fo, base, f))
         return -1;
     return 0;
 }

@@ -263,6 +263,13 @@ static json_t *fit_to_json(const cf_fit *f)
         bad |= set(o, "set_aside", points_json(f->set_aside, f->nset_aside, f->set_aside_why));
     if (f->ngain > 0)
         bad |= set(o, "gain_over_pack", gain_json(f->gain, f->ngain));
+    if (f->pair_from_bytes > 0) {
+        json_t *pb = json_object();
+        bad |= pb == NULL;
+        bad |= set(pb, "from_bytes", json_integer((json_int_t)f->pair_from_bytes));
+        bad |= set(pb, "to_bytes", json_integer((json_int_t)f->pair_to_bytes));
+        bad |= set(o, "faster_than_pingpong", pb);
+    }
     json_t *w = json_array();
     for (size_t i = 0; i < f->nwarnings && w != NULL; i++)
         bad |= json_array_append_new(w, json_string(f->warnings[i]));

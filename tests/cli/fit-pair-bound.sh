@@ -75,8 +75,26 @@ grep_err '^commfit: fit: warning: 1 fit faster than its ping-pong moves the byte
 run "$COMMFIT" fit --verbose -i "$top_srcdir/data/sim-racks-ompi.csv" -o ro.json
 check "sim-racks-ompi: 64 KiB to 2 MiB in 0.825 us" grep -q \
     'at 64 KiB to 2 MiB (4 sizes) the slowest rank took 0.825 us, under a quarter of the 5.81-114 us' "$T/out"
+# The model file says which sizes (faster_than_pingpong), and predict's answer at np 2 says
+# it is read from them, at those sizes and beyond, not below.
+check "the model file names the sizes" sh -c \
+    'tr -d " \n" <ro.json | grep -q "\"faster_than_pingpong\":{\"from_bytes\":65536,\"to_bytes\":2097152}"'
+run "$COMMFIT" predict -m ro.json -p bcast -n 2 -b 16K,64K,4M -f csv
+expect_rc 0 "sim-racks-ompi: predict bcast at np 2"
+check "predict at 64 KiB and 4 MiB: the note says the times are no transfers" \
+    awk -F, 'NR > 1 { n += /fit found this collective at np=2 faster than the table.s ping-pong moves the bytes \(at 64 KiB to 2 MiB\): those times are no transfers/ }
+             END { exit !(n == 2) }' "$T/out"
+check "predict at 16 KiB: nothing said" sh -c '! sed -n 2p "$1" | grep -q "faster than the table"' sh "$T/out"
+# A model file whose sizes lie outside the fit's, or run backwards, is refused at the field.
+awk '/"faster_than_pingpong"/ { f = 1 } f && /"to_bytes"/ { sub(/2097152/, "1024"); f = 0 } { print }' \
+    ro.json >bad.json
+run "$COMMFIT" predict -m bad.json -p bcast -n 2 -b 1M
+expect_rc 1 "to_bytes below from_bytes"
+grep_err 'faster_than_pingpong.to_bytes: 1024 out of range: expected 65536 to 2097152' \
+    "to_bytes below from_bytes: the field and the range"
 run "$COMMFIT" fit -i "$top_srcdir/data/sim-racks.csv" -o rm.json
 expect_rc 0 "sim-racks (MPICH)"
 check "sim-racks (MPICH): nothing said" sh -c "! grep -q 'faster than its ping-pong' '$T/err'"
+check "sim-racks (MPICH): no faster_than_pingpong in the model file" sh -c '! grep -q faster_than_pingpong rm.json'
 
 done_testing
