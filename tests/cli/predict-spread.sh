@@ -239,4 +239,16 @@ check "fatnodes-ompi, np 96: the note names np 16" grep -q "ran it up to np=16 o
 run "$COMMFIT" predict -m fat32.json -p bcast -n 64 -b 2K -f csv
 check "fatnodes-ompi, 2 KiB at np 64: judged by 1 KiB's np 16, no upper bound" \
     awk -F, 'NR == 2 { exit !($7 == "inf" && $5 > 1.69) }' "$T/out"
+# Where the np the reading came from reached as far as the largest fitted np, the largest's
+# judgment stands and the note names no other np: on data/sim-wide-ompi.csv (16 nodes of
+# 8 cores) fitted at np 2-32, bcast of 2 KiB at np 48 reads the knomial tree from np 16,
+# whose ranks reach as far from rank 0 (4.04 us) as np 32's did.
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-wide-ompi.csv" --np 2,4,8,16,32 -o wide32.json
+run "$COMMFIT" predict -m wide32.json -p bcast -n 48 -b 2K -f csv
+check "wide-ompi, 2 KiB at np 48: no upper bound, from the largest fitted np" \
+    awk -F, 'NR == 2 { exit !($7 == "inf") }' "$T/out"
+check "wide-ompi, 2 KiB at np 48: the note names no smaller np" \
+    sh -c '! grep -q "fitted np ran it up to" "$1"' sh "$T/out"
+check "wide-ompi, 2 KiB at np 48: the additions count from the largest fitted np" \
+    grep -q "reaching ranks beyond the fitted np's 4.04 us" "$T/out"
 done_testing
