@@ -876,21 +876,25 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
      * stayed in one node, while np 32's binomial crossed to the next). Judged against that
      * np: no upper bound, and the tier's latency added, as beyond the largest fitted np.
      * Where the largest fitted np left np's tier unmeasured already, the additions are still
-     * those beyond the np the reading comes from, where that np reached less than the largest
-     * did (np 16 in one node, np 32 across two); where it reached as far, nothing changes. */
+     * those beyond the np the reading comes from (the pair-exchange traffic across the
+     * halves its algorithm never crossed, too); the note names that np only where it reached
+     * less than the largest did (np 16 in one node, np 32 across two), the largest's judgment
+     * standing where it reached as far. */
     long fitted = a->nnp > 0 ? a->np[a->nnp - 1] : 0;
     long from = a->nnp > 0 ? cf_across_grid_from_np(a, np, m) : 0;
     cf_unmeasured own = {0};
     if (from > 0 && from < fitted) {
         char part[600];
         cf_placement_beyond_fitted(p, from, np, &own, part, sizeof part);
-        int nearer = 1;
         if (cf_unmeasured_unbounded(u)) {
             cf_unmeasured gap;
             cf_placement_beyond_fitted(p, from, fitted, &gap, part, sizeof part);
-            nearer = cf_unmeasured_unbounded(&gap);
-        }
-        if (nearer && cf_unmeasured_unbounded(&own)) {
+            fitted = from;
+            if (cf_unmeasured_unbounded(&gap))
+                u = &own;
+            else
+                from = 0;
+        } else if (cf_unmeasured_unbounded(&own)) {
             u = &own;
             fitted = from;
         } else {

@@ -251,4 +251,16 @@ check "wide-ompi, 2 KiB at np 48: the note names no smaller np" \
     sh -c '! grep -q "fitted np ran it up to" "$1"' sh "$T/out"
 check "wide-ompi, 2 KiB at np 48: the additions count from the largest fitted np" \
     grep -q "reaching ranks beyond the fitted np's 4.04 us" "$T/out"
+# The additions still count from the np the reading came from where it reached as far:
+# on data/sim-islands-ompi.csv fitted at np 2-16, allreduce of 4 KiB at np 64 reads the
+# recursive doubling from np 8, whose halves np 16 crossed with another algorithm: the
+# traffic across 16's halves is added too (simulated 142.36 us; from np 16's halves alone
+# the answer was 130.02).
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-islands-ompi.csv" --np 2,4,8,16 -o isl16.json
+run "$COMMFIT" predict -m isl16.json -p allreduce -n 64 -b 4K -f csv
+check "islands-ompi, 4 KiB at np 64: within 4% of the simulated 142.36 us, no upper bound" \
+    awk -F, 'NR == 2 { exit !($5 > 136.7 && $5 < 148.1 && $7 == "inf") }' "$T/out"
+check "islands-ompi: the traffic counts from np 8's halves" \
+    grep -q "the recursive doubling sends 12 KiB a rank out of its 8 ranks" "$T/out"
+check "islands-ompi: the note names no smaller np" sh -c '! grep -q "fitted np ran it up to" "$1"' sh "$T/out"
 done_testing
