@@ -426,8 +426,8 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
         snprintf(note, n,
                  "the fitted np (to %ld) ran inside one node (%s%s%ld cores) and np=%ld spans "
                  "%ld nodes: the network between nodes was never measured, so the interval has "
-                 "no upper bound and its lower bound is the smallest fitted np's (measure across "
-                 "two nodes to know it)",
+                 "no upper bound and its lower bound at most the smallest fitted np's (measure "
+                 "across two nodes to know it)",
                  fitted, p->host0, p->host0[0] ? ", " : "", p->cores[0], np, u->nodes_np);
     else if (nodes)
         snprintf(note, n,

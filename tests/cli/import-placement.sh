@@ -51,7 +51,7 @@ sed "s/^# ranks_per_node:/# hosts: $h,compute-node-0002\\
 run "$COMMFIT" fit -q -i h.csv --np 2,4,8,16,32,64,128 -o h.json
 run "$COMMFIT" predict -m h.json -p bcast -n 256 -b 1K -f csv
 check "a long host name: the note is whole" \
-    grep -qF "ran inside one node ($h, 128 cores) and np=256 spans 2 nodes: the network between nodes was never measured, so the interval has no upper bound and its lower bound is the smallest fitted np's (measure across two nodes to know it); np=256 is 2x" "$T/out"
+    grep -qF "ran inside one node ($h, 128 cores) and np=256 spans 2 nodes: the network between nodes was never measured, so the interval has no upper bound and its lower bound at most the smallest fitted np's (measure across two nodes to know it); np=256 is 2x" "$T/out"
 # Inside the fitted node (np=128 is fitted; 100 is between) nothing is said of nodes.
 run "$COMMFIT" predict -m b.json -p bcast -n 100 -b 1K -f csv
 check "np=100 inside the node: finite, no nodes" awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' "$T/out"

@@ -263,4 +263,13 @@ check "islands-ompi, 4 KiB at np 64: within 4% of the simulated 142.36 us, no up
 check "islands-ompi: the traffic counts from np 8's halves" \
     grep -q "the recursive doubling sends 12 KiB a rank out of its 8 ranks" "$T/out"
 check "islands-ompi: the note names no smaller np" sh -c '! grep -q "fitted np ran it up to" "$1"' sh "$T/out"
+# Every fitted np inside one node, np leaving it: the lower bound goes down to the smallest
+# fitted np's, and where the answer's own is lower it stays, as the note says (fatnodes-ompi
+# fitted at np 2-8, alltoall of 1 MiB at np 64: its own 0.395 us, np 2's 28.2).
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes-ompi.csv" --np 2,4,8 -o fat8.json
+run "$COMMFIT" predict -m fat8.json -p alltoall -n 64 -b 1M -f csv
+check "fatnodes-ompi fitted at np 2-8, 1 MiB at np 64: the lower bound below np 2's 28.2 us" \
+    awk -F, 'NR == 2 { exit !($6 > 0 && $6 < 28.2 && $7 == "inf") }' "$T/out"
+check "fatnodes-ompi fitted at np 2-8: the note says at most" \
+    grep -q "its lower bound at most the smallest fitted np's" "$T/out"
 done_testing
