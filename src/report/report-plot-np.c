@@ -32,6 +32,8 @@ typedef struct np_plot {
     long fit_lo, fit_hi;       /* the process counts the across-np model was fitted at */
     const cf_placement *pl;    /* where the table's ranks ran (the report's) */
     char algs[160]; /* the estimate's algorithms, as the key names them */
+    size_t bars;    /* the estimate's interval bars drawn (none where every one is unbounded) */
+    char no_bar[512]; /* why a labelled np has no bar: the first such note */
 } np_plot;
 
 /* The sizes to draw into pick (CF_PLOT_MAX_SIZES - 1 at most): measured at two process
@@ -152,19 +154,41 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
     }
     snprintf(how, sizeof how, "using 1:2 with lines lt %d dt 2", lt);
     cf_script_curve(sc, how, NULL);
+    /* The bars first: a block without a row is no data set to gnuplot, which would then
+     * read every later index one off; where no labelled np has a bar, no block. */
+    double shift = pow(1.035, (double)j - (double)(n_pick - 1) / 2);
+    cf_estimate bar[64];
+    long bar_np[64];
+    int has[64];
+    size_t nb = 0, bars = 0;
+    for (size_t k = P->n_np; k < P->n_axis && nb < sizeof bar / sizeof bar[0]; k++, nb++) {
+        bar_np[nb] = (long)P->nps[k];
+        cf_placement_unmeasured(P->pl, bar_np[nb], &u, note, sizeof note);
+        has[nb] = 0;
+        if (cf_unmeasured_unbounded(&u)) {
+            has[nb] = -1;
+            if (P->no_bar[0] == '\0')
+                snprintf(P->no_bar, sizeof P->no_bar, "%s", note);
+        } else if (cf_p2p_predict(&P->r->across->pp, P->est, P->datatype, bar_np[nb], (double)m,
+                                  &bar[nb]) == 0 &&
+                   bar[nb].t_us > 0) {
+            has[nb] = 1;
+            bars++;
+        }
+    }
+    P->bars += bars;
+    if (bars == 0)
+        return;
     cf_script_block(sc, "its 95% prediction interval",
                     "np t_us lo_us hi_us (point-to-point estimate; np drawn at np * shift)");
-    double shift = pow(1.035, (double)j - (double)(n_pick - 1) / 2);
-    for (size_t k = P->n_np; k < P->n_axis; k++) {
-        cf_estimate x;
-        cf_placement_unmeasured(P->pl, (long)P->nps[k], &u, note, sizeof note);
-        if (cf_unmeasured_unbounded(&u))
-            fprintf(sc->dat, "# np %ld, no bar: %s\n", (long)P->nps[k], note);
-        else if (cf_p2p_predict(&P->r->across->pp, P->est, P->datatype, (long)P->nps[k], (double)m,
-                                &x) == 0 &&
-                 x.t_us > 0)
-            fprintf(sc->dat, "%.6g %.6g %.6g %.6g\n", (double)P->nps[k] * shift, x.t_us, x.lo_us,
-                    x.hi_us);
+    for (size_t k = 0; k < nb; k++) {
+        if (has[k] < 0) {
+            cf_placement_unmeasured(P->pl, bar_np[k], &u, note, sizeof note);
+            fprintf(sc->dat, "# np %ld, no bar: %s\n", bar_np[k], note);
+        } else if (has[k] > 0) {
+            fprintf(sc->dat, "%.6g %.6g %.6g %.6g\n", (double)bar_np[k] * shift, bar[k].t_us,
+                    bar[k].lo_us, bar[k].hi_us);
+        }
     }
     snprintf(how, sizeof how, "using 1:2:3:4 with yerrorbars lt %d pt 0 lw 1", lt);
     cf_script_curve(sc, how, NULL);
@@ -190,8 +214,12 @@ static void np_key(const np_plot *P, cf_script *sc)
                  "ping-pong's alpha and beta, times the contention measured",
                  P->algs);
         cf_script_key(sc, "with lines lc rgb '#000000' dt 2", t);
-        cf_script_key(sc, "with yerrorbars lc rgb '#000000' pt 0 lw 1",
-                      "its 95% prediction interval (with a model-error factor)");
+        if (P->bars > 0)
+            cf_script_key(sc, "with yerrorbars lc rgb '#000000' pt 0 lw 1",
+                          "its 95% prediction interval (with a model-error factor)");
+        else
+            cf_script_key(sc, "with lines lt nodraw",
+                          "no interval bars: beyond the np measured none has an upper bound");
     }
 }
 
@@ -212,11 +240,24 @@ static void np_caption(const np_plot *P, const char *pattern, char *caption, siz
                         "algorithm MPICH uses for the pattern evaluated with the ping-pong's alpha "
                         "and beta, times the contention measured where the pattern was. It is an "
                         "estimate, not a measurement, fitted at no process count beyond those "
-                        "measured; bars at the labelled process counts are its 95% prediction "
-                        "interval, which includes a model-error factor for what alpha and beta "
-                        "cannot know."
+                        "measured; "
              : r->ms  ? " The model has no across-np model for this pattern."
                       : "");
+    if (P->a == NULL && P->est != NULL) {
+        size_t k = strlen(caption);
+        /* Where no labelled np has a bar, the caption says why, in predict's words. */
+        if (P->bars > 0)
+            snprintf(caption + k, n - k,
+                     "bars at the labelled process counts are its 95%% prediction interval, "
+                     "which includes a model-error factor for what alpha and beta cannot know.%s%s",
+                     P->no_bar[0] ? " Where a labelled process count has none: " : "",
+                     P->no_bar);
+        else
+            snprintf(caption + k, n - k,
+                     "no labelled process count has an interval bar, for none has an upper "
+                     "bound: %s.",
+                     P->no_bar);
+    }
 }
 
 /* The axis: the measured process counts, and beyond them where the model or the estimate
@@ -298,7 +339,7 @@ int cf_plot_np(cf_report *r, const char *pattern, const char *datatype, int name
         goto done;
     np_axis(&P, cap);
 
-    char name[CF_PLOT_NAME_MAX], title[256], caption[1600];
+    char name[CF_PLOT_NAME_MAX], title[256], caption[2400];
     cf_script_name(name, sizeof name, "np", pattern, name_dt ? datatype : NULL, NULL);
     snprintf(title, sizeof title, "%s (%s): time per call vs process count", pattern, datatype);
     cf_script sc;

@@ -279,6 +279,33 @@ check "np-alltoall inside the node: a bar at np 4" \
 est=$(awk '/^# \[1\] point-to-point estimate$/ {b = 1; next} /^# \[/ {b = 0} b && $1 == 16 {print $4}' "$M")
 check "np-alltoall: the estimate's upper bound at np 16 is predict's inf ($est)" test "$est" = inf
 
+# np=2 inside one node of 2 cores (as on a 2-core laptop): every labelled np past it has no
+# upper bound, so no size has a bar. No block is written for them: gnuplot counts no data
+# set of a block without rows, and every later index would draw the wrong curve (the main
+# job's np plots drew each size's estimate as the next size's points, with 4 warnings a
+# plot).
+sed 's/^# ranks_per_node: .*/# ranks_per_node: 2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2/; s/^# cores: .*/# cores: 2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2/' \
+    mc2.csv >two.csv
+"$COMMFIT" fit -q -i two.csv -o two.json
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i two.csv -m two.json -o two
+expect_rc 0 "np=2 on a node of 2 cores"
+check "np-alltoall, no np bounded: no interval block" sh -c '! grep -q "its 95% prediction interval" "$1"' sh two/np-alltoall.dat
+# every index the script draws is a block of the data file with a row: gnuplot's data set
+check "np-alltoall, no np bounded: every index drawn has rows" awk '
+    FNR == NR { if (/^# \[[0-9]+\]/) { b = substr($2, 2) + 0; hdr[b] = 1 } else if (!/^#/ && NF) rows[b]++; next }
+    { while (match($0, /index [0-9]+/)) { i = substr($0, RSTART + 6, RLENGTH - 6) + 0; if (!rows[i]) bad = 1; $0 = substr($0, RSTART + RLENGTH) } }
+    END { exit bad }' two/np-alltoall.dat two/np-alltoall.gp
+check "np-alltoall, no np bounded: the key says there are no bars" \
+    grep -q "no interval bars: beyond the np measured none has an upper bound" two/np-alltoall.gp
+check "np-alltoall, no np bounded: the caption says why" \
+    grep -q "no labelled process count has an interval bar, for none has an upper bound: np=2 ran inside one node (mc-0, 2 cores)" two/index.html
+if [ -n "$gp" ]; then
+    run "$COMMFIT" report -i two.csv -m two.json -o two-drawn
+    check "np=2 on a node of 2 cores: no gnuplot warning" test -z "$(grep 'gnuplot:' "$T/err" || true)"
+else
+    skip "np=2 on a node of 2 cores: no gnuplot"
+fi
+
 run "$COMMFIT" report -m ''
 expect_rc 2 "-m ''"
 
