@@ -360,8 +360,22 @@ static void blocks_key_caption(const blocks_plot *B, cf_script *sc, const char *
         cf_plot_fit_title(t, sizeof t, "", B->f);
         char pb[512];
         size_t k = strlen(t);
-        if (cf_fit_per_block_text(B->f, pb, sizeof pb) > 0 && k < sizeof t)
-            snprintf(t + k, sizeof t - k, ";\n      %s (95%%)", pb);
+        if (cf_fit_per_block_text(B->f, pb, sizeof pb) > 0 && k < sizeof t) {
+            /* One segment's cost a line where they are several: on one line they ran past
+             * the widest canvas (gnuplot: "difficulty fitting plot titles into key"). */
+            k += (size_t)snprintf(t + k, sizeof t - k, ";\n      ");
+            for (const char *q = pb; *q != '\0' && k + 8 < sizeof t; q++) {
+                if (q[0] == ')' && q[1] == ',' && q[2] == ' ' && strlen(pb) > 100) {
+                    k += (size_t)snprintf(t + k, sizeof t - k, "),\n      ");
+                    q += 2;
+                } else {
+                    t[k++] = *q;
+                    t[k] = '\0';
+                }
+            }
+            if (k < sizeof t)
+                snprintf(t + k, sizeof t - k, " (95%%)");
+        }
         cf_script_key(sc, "with lines lc rgb '#000000'", t);
     }
     if (B->packs) {

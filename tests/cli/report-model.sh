@@ -306,6 +306,20 @@ else
     skip "np=2 on a node of 2 cores: no gnuplot"
 fi
 
+# The shipped datatype sweep: a per-block cost of four segments is one segment a line in
+# the key (on one line it ran past the widest canvas, and gnuplot warned of the key).
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i "$top_srcdir/data/ddt-vm-mpich402-np2.csv" \
+    -m "$top_srcdir/models/ddt-vm-mpich402-np2.json" -o ddt
+check "ddt: the per-block cost, one segment a line in the key" \
+    grep -q "keyentry with lines lt nodraw title '      -0.114 ns \[-0.165, -0.0627\] (2044 B <= m <= 8 KiB),'" ddt/blocks-pingpong-vector.gp
+if [ -n "$gp" ]; then
+    run "$COMMFIT" report -i "$top_srcdir/data/ddt-vm-mpich402-np2.csv" \
+        -m "$top_srcdir/models/ddt-vm-mpich402-np2.json" -o ddt-drawn
+    check "ddt: no gnuplot warning" test -z "$(grep 'gnuplot:' "$T/err" || true)"
+else
+    skip "ddt: no gnuplot"
+fi
+
 run "$COMMFIT" report -m ''
 expect_rc 2 "-m ''"
 
