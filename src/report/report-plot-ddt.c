@@ -363,9 +363,10 @@ static void blocks_key_caption(const blocks_plot *B, cf_script *sc, const char *
         if (cf_fit_per_block_text(B->f, pb, sizeof pb) > 0 && k < sizeof t) {
             /* One segment's cost a line where they are several: on one line they ran past
              * the widest canvas (gnuplot: "difficulty fitting plot titles into key"). */
+            int split = strlen(pb) > 100;
             k += (size_t)snprintf(t + k, sizeof t - k, ";\n      ");
             for (const char *q = pb; *q != '\0' && k + 8 < sizeof t; q++) {
-                if (q[0] == ')' && q[1] == ',' && q[2] == ' ' && strlen(pb) > 100) {
+                if (split && q[0] == ')' && q[1] == ',' && q[2] == ' ') {
                     k += (size_t)snprintf(t + k, sizeof t - k, "),\n      ");
                     q += 2;
                 } else {
