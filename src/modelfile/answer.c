@@ -11,8 +11,11 @@ const char *const cf_answer_kind_names[] = {"fit", "across-np", "p2p-estimate"};
 void cf_note_join(char *buf, size_t n, const char *part)
 {
     size_t l = strlen(buf);
-    if (part[0] != '\0' && l < n)
-        snprintf(buf + l, n - l, "%s%s", l ? "; " : "", part);
+    if (part[0] == '\0' || l >= n)
+        return;
+    int w = snprintf(buf + l, n - l, "%s%s", l ? "; " : "", part);
+    if (w >= 0 && (size_t)w >= n - l && n >= 4) /* cut: say so rather than end mid-word */
+        memcpy(buf + n - 4, "...", 4);
 }
 
 int cf_answer_choose(const cf_modelset *ms, const cf_across_set *as, const char *pattern,

@@ -18,7 +18,7 @@ typedef enum cf_answer_kind {
 
 /* Appends part to the note buf (n bytes), "; " between parts; nothing for an empty part.
  * Every note of an answer is built with it: why no source answers, what a source never
- * measured (placement.c), predict's notes. */
+ * measured (placement.c), predict's notes. A part that does not fit is cut and ends "...".  */
 void cf_note_join(char *buf, size_t n, const char *part);
 
 /* "fit", "across-np", "p2p-estimate": the names predict's output uses. */

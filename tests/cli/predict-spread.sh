@@ -272,4 +272,11 @@ check "fatnodes-ompi fitted at np 2-8, 1 MiB at np 64: the lower bound below np 
     awk -F, 'NR == 2 { exit !($6 > 0 && $6 < 28.2 && $7 == "inf") }' "$T/out"
 check "fatnodes-ompi fitted at np 2-8: the note says at most" \
     grep -q "its lower bound at most the smallest fitted np's" "$T/out"
+# A note of many additions is whole: data/sim-pods-ompi.csv fitted at np 2-16, allreduce of
+# 16 B at np 64 explains four additions in 1,535 characters; a note of 1,024 cut the last,
+# the probe's latency (its 8.06 us still in t_us), mid-word.
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-pods-ompi.csv" --np 2,4,8,16 -o pods16.json
+run "$COMMFIT" predict -m pods16.json -p allreduce -n 64 -b 16,4K,16K -f csv
+check "pods-ompi, allreduce at np 64: each note ends with the last addition, whole" \
+    awk -F, 'NR > 1 { n++; if ($0 !~ /reaching ranks beyond np=8.s 2\.02 us"/) exit 1 } END { exit n != 3 }' "$T/out"
 done_testing

@@ -76,6 +76,18 @@ int main(void)
     is_int(cf_answer_choose(ms, &as, "bcast", "byte", 16, &s, NULL, 0), CF_EXIT_DATA,
            "an unusable estimate answers nothing");
 
+    /* Notes: parts joined with "; ", an empty part adds nothing, and a part that does not
+     * fit is cut with "..." at the end, never mid-word without a mark. */
+    char note[16] = "";
+    cf_note_join(note, sizeof note, "ab");
+    cf_note_join(note, sizeof note, "");
+    cf_note_join(note, sizeof note, "cd");
+    is_str(note, "ab; cd", "note: parts joined, the empty one skipped");
+    cf_note_join(note, sizeof note, "efghijklmn");
+    is_str(note, "ab; cd; efgh...", "note: a part past the room is cut and says so");
+    cf_note_join(note, sizeof note, "op");
+    is_str(note, "ab; cd; efgh...", "note: nothing joins a full note");
+
     cf_modelset_free(ms);
     return tap_done();
 }
