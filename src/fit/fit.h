@@ -169,6 +169,10 @@ typedef struct cf_prediction {
 } cf_prediction;
 
 void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
+/* Whether f can be found faster than its ping-pong moves the bytes (pair_from_bytes): a
+ * sized collective's plain fit at np 2, where a rank receives all of them. fit looks for it
+ * there only, and the model file's reader refuses the field elsewhere. */
+int cf_fit_pair_bound_applies(const cf_fit *f);
 
 /* T at bytes (at f->blocks blocks) with a 95% prediction interval: Student t with f->dof
  * over sqrt(x'Cx + s2*T^2), the residual spread scaling with T as the fit is in relative

@@ -95,30 +95,41 @@ static int set_aside_fill(cf_fit *out, const cf_fit_input *in_all, size_t nskip,
  * or more (the bytes, not the latency, set it: no skew between the ranks' starts hides a
  * transfer that long). Warns on out, with the sizes, the times and the bound. */
 #define PAIR_BOUND_FACTOR 4.0
+int cf_fit_pair_bound_applies(const cf_fit *f)
+{
+    const cf_coll *c = cf_pattern_facts(f->pattern);
+    return c != NULL && c->nmsg == 0 && !c->two_only && c->sized && f->np == 2 &&
+           f->kind != &cf_model_datatype;
+}
+
 static void pair_bound_warn(cf_fit *out, const cf_fit_input *in)
 {
-    const cf_coll *c = cf_pattern_facts(out->pattern);
-    if (c == NULL || c->nmsg != 0 || c->two_only || !c->sized || out->np != 2 ||
-        out->kind == &cf_model_datatype || in->all == NULL)
+    if (!cf_fit_pair_bound_applies(out) || in->all == NULL)
         return;
-    /* The ping-pong at np 2: its smallest size's time, and per row the time at the largest
-     * size no larger than the row's (a lower bound on moving the row's bytes). */
+    /* The ping-pong at np 2: its smallest size's time (of the sizes that have one), and per
+     * row the time at the largest size no larger than the row's (a lower bound on moving the
+     * row's bytes). */
     double t0 = NAN;
     uint64_t b0 = 0;
     for (size_t i = 0; i < in->nall; i++) {
         const cf_row *p = in->all[i];
         if (strcmp(p->pattern, "pingpong") != 0 || p->np != 2 || strcmp(p->datatype, "byte") != 0)
             continue;
-        if (isnan(t0) || p->bytes < b0) {
+        double t = cf_row_time(p, in->stat);
+        if (!isnan(t) && (isnan(t0) || p->bytes < b0)) {
             b0 = p->bytes;
-            t0 = cf_row_time(p, in->stat);
+            t0 = t;
         }
     }
     if (!(t0 > 0))
         return;
-    int n = 0;
+    /* Sizes, not rows: a size repeated (runs, several tables) counts once. */
+    int n = 0, nrows = 0;
     uint64_t lo = 0, hi = 0;
     double tmin = INFINITY, tmax = 0, bmin = INFINITY, bmax = 0;
+    unsigned char *flagged = calloc(in->n ? in->n : 1, 1);
+    if (flagged == NULL)
+        return; /* a warning left out, not a fit */
     for (size_t k = 0; k < in->n; k++) {
         const cf_row *r = in->rows[k];
         double bound = NAN;
@@ -134,14 +145,19 @@ static void pair_bound_warn(cf_fit *out, const cf_fit_input *in)
         }
         if (!(bound >= PAIR_BOUND_FACTOR * t0) || !(r->t_max_us < bound / PAIR_BOUND_FACTOR))
             continue;
-        if (n++ == 0)
-            lo = r->bytes;
-        hi = r->bytes;
+        int seen = 0;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = flagged[j] && in->rows[j]->bytes == r->bytes;
+        n += !seen;
+        lo = nrows == 0 || r->bytes < lo ? r->bytes : lo;
+        hi = nrows++ == 0 || r->bytes > hi ? r->bytes : hi;
+        flagged[k] = 1;
         tmin = fmin(tmin, r->t_max_us);
         tmax = fmax(tmax, r->t_max_us);
         bmin = fmin(bmin, bound);
         bmax = fmax(bmax, bound);
     }
+    free(flagged);
     if (n == 0)
         return;
     out->pair_from_bytes = lo;

@@ -38,6 +38,19 @@ check "--verbose: the sizes, the times and the bound" grep -q \
     '^  warning: faster than its ping-pong moves the bytes: at 64 KiB to 1 MiB (3 sizes) the slowest rank took 0.8 us, under a quarter of the 3.78-52.9 us the ping-pong at np 2 takes for as many bytes; ' \
     "$T/out"
 check "the model file keeps the warning" grep -q '"faster than its ping-pong moves the bytes: at 64 KiB to 1 MiB' flat.json
+# The same table given twice: the sizes are counted once each.
+cp flat.csv flat2.csv
+run "$COMMFIT" fit --verbose -i flat.csv -i flat2.csv -o flat2.json
+check "two inputs of the same sizes: 3 sizes, not 6 rows" grep -q \
+    '^  warning: faster than its ping-pong moves the bytes: at 64 KiB to 1 MiB (3 sizes) ' "$T/out"
+# Only a collective's fit at np 2 can carry the sizes: moved to np 4, or onto the ping-pong,
+# the model file is refused at the field.
+awk '!d && /"np": 2,/ { sub(/"np": 2/, "\"np\": 4"); d = 1 } { print }' flat.json >np4.json
+check "the bcast's fit moved to np 4" grep -q '"np": 4,' np4.json
+run "$COMMFIT" predict -m np4.json -p bcast -n 4 -b 1M
+expect_rc 1 "faster_than_pingpong on a fit at np 4"
+grep_err "^commfit: predict: np4.json: fits\[0\].faster_than_pingpong: only a collective's fit at np 2 can be faster than its ping-pong \(this fit is bcast at np 4\)$" \
+    "at np 4: refused at the field, with the fit's pattern and np"
 
 # Just under and just over a quarter of the ping-pong at every size.
 table under.csv 2 bcast byte 0.2475
