@@ -558,7 +558,8 @@ static int finish(job *j, cf_error *e)
     /* A launch probe that does not read: said here, where the table is read, as predict
      * and report say it of the model file (the barrier's waits are not taken without it). */
     if (pl.lat_warning[0] != '\0' && !o->quiet)
-        cf_warn("%s: %s; fit ignores it", o->inputs[0], pl.lat_warning);
+        cf_warn("%s: %s; fit ignores %s", o->inputs[0], pl.lat_warning,
+                strstr(pl.lat_warning, "; metadata ") ? "them" : "it");
     fit_waits fw = {&pl, rules};
     cf_across_waits waits = {barrier_wait, &fw};
     int rc = cf_across_fit_set(j->rows, j->nrows, cf_statistic_name(o->stat),

@@ -981,7 +981,8 @@ int cmd_predict(int argc, char **argv)
         goto report;
     }
     if (c.place.lat_warning[0] != '\0')
-        cf_warn("%s: %s; predict ignores it", path, c.place.lat_warning);
+        cf_warn("%s: %s; predict ignores %s", path, c.place.lat_warning,
+                strstr(c.place.lat_warning, "; metadata ") ? "them" : "it");
     if ((rc = prepare(&c, o.datatype, &e)) != 0)
         goto report;
     if (c.sizeless && o.bytes == NULL && !o.points && !o.formula) {

@@ -237,7 +237,8 @@ int cmd_report(int argc, char **argv)
     rc = cf_report_write(&o, &res, &e);
     /* As predict warns: the np plots' bounds are drawn as without the probe. */
     if (res.probe_warning[0] != '\0')
-        cf_warn("%s: %s; report ignores it", model, res.probe_warning);
+        cf_warn("%s: %s; report ignores %s", model, res.probe_warning,
+                strstr(res.probe_warning, "; metadata ") ? "them" : "it");
     if (rc != 0)
         goto report_error;
     if (gnuplot == NULL)

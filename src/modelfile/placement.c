@@ -178,8 +178,10 @@ static int read_probe(const json_t *meta, cf_placement *out)
                                 end == spread || *end != '\0' || !(sp >= 0) || !isfinite(sp)))
         why = "its rank_latency_spread is no number >= 0";
     if (why != NULL) {
-        snprintf(out->lat_warning, sizeof out->lat_warning,
-                 "metadata rank_latency_us '%.40s%s': %s", lat, strlen(lat) > 40 ? "..." : "", why);
+        size_t l = strlen(out->lat_warning);
+        snprintf(out->lat_warning + l, sizeof out->lat_warning - l,
+                 "%smetadata rank_latency_us '%.40s%s': %s", l ? "; " : "", lat,
+                 strlen(lat) > 40 ? "..." : "", why);
         free(v);
         return 0;
     }
@@ -199,7 +201,7 @@ static int read_probe(const json_t *meta, cf_placement *out)
 
 /* The pair-exchange probe of meta into out: "2:T,4:T,...", each level the next power of two
  * from 2, each time a number > 0, and pair_exchange_bytes a number > 0. One that does not
- * read is left out with out->lat_warning saying why (unless it already says something). */
+ * read is left out with out->lat_warning saying why (after what it already says). */
 static void read_pairs(const json_t *meta, cf_placement *out)
 {
     const char *s = meta_str(meta, "pair_exchange_us"), *b = meta_str(meta, "pair_exchange_bytes");
@@ -228,10 +230,10 @@ static void read_pairs(const json_t *meta, cf_placement *out)
     if (why == NULL && n == 0)
         why = "expected B:us for each power of two B from 2, times > 0";
     if (why != NULL) {
-        if (out->lat_warning[0] == '\0')
-            snprintf(out->lat_warning, sizeof out->lat_warning,
-                     "metadata pair_exchange_us '%.40s%s': %s", s, strlen(s) > 40 ? "..." : "",
-                     why);
+        size_t l = strlen(out->lat_warning);
+        snprintf(out->lat_warning + l, sizeof out->lat_warning - l,
+                 "%smetadata pair_exchange_us '%.40s%s': %s", l ? "; " : "", s,
+                 strlen(s) > 40 ? "..." : "", why);
         out->npair = 0;
         return;
     }

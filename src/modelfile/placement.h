@@ -36,9 +36,10 @@ typedef struct cf_placement {
     double pair_us[CF_PAIR_LEVELS_MAX];
     size_t npair;
     double pair_bytes;
-    /* Why a rank_latency_us found was not used ("metadata rank_latency_us '...': why"),
-     * for the command to warn of, once; "" if none. */
-    char lat_warning[200];
+    /* Why a probe's metadata found was not used ("metadata rank_latency_us '...': why",
+     * and "; metadata pair_exchange_us '...': why" when that one does not read either), for
+     * the command to warn of, once; "" if none. */
+    char lat_warning[400];
 } cf_placement;
 
 /* A farther tier is one whose latency exceeds the fitted farthest by more than this part

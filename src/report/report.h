@@ -27,7 +27,7 @@ typedef struct cf_report_result {
     /* The model's latency probe (rank_latency_us) that does not read, which the np plots
      * then do without: "metadata rank_latency_us '...': why", for the caller to warn of;
      * "" if none. Filled whether or not the report is written. */
-    char probe_warning[200];
+    char probe_warning[400];
 } cf_report_result;
 
 /* Writes the whole report into o->out_dir: through a temporary folder beside it, renamed

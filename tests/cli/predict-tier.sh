@@ -223,6 +223,21 @@ grep_err "^commfit: fit: warning: t.csv: metadata rank_latency_us '1,1,1,1,1,1,1
 check "fit says it once" test "$(grep -c rank_latency_us "$T/err")" -eq 1
 run "$COMMFIT" fit -q -i t.csv -o bad.json
 check "fit -q says nothing" test ! -s "$T/err"
+# A pair_exchange_us that does not read: named, and the waits (from rank_latency_us) stay
+# as they are; both unread: one warning names both.
+sed 's/^# pair_exchange_us: .*/# pair_exchange_us: 2:abc/' "$top_srcdir/data/sim-fatnodes-ompi.csv" >pbad.csv
+run "$COMMFIT" fit -i pbad.csv -o pbad.json
+grep_err "^commfit: fit: warning: pbad.csv: metadata pair_exchange_us '2:abc': expected B:us for each power of two B from 2, times > 0; fit ignores it$" \
+    "fit names a pair_exchange_us that does not read"
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes-ompi.csv" -o pgood.json
+grep -A6 barrier_wait_us pbad.json >w1 || true
+grep -A6 barrier_wait_us pgood.json >w2 || true
+check "the waits as with a pair_exchange_us that reads" sh -c 'grep -q "[1-9]" w1 && cmp -s w1 w2'
+sed 's/^# rank_latency_us: .*/# rank_latency_us: 1,x/' pbad.csv >pbad2.csv
+run "$COMMFIT" fit -i pbad2.csv -o pbad2.json
+grep_err "^commfit: fit: warning: pbad2.csv: metadata pair_exchange_us '2:abc': expected B:us for each power of two B from 2, times > 0; metadata rank_latency_us '1,x': expected one number >= 0 a rank; fit ignores them$" \
+    "neither reads: one warning names both"
+check "once" test "$(grep -c 'ignores' "$T/err")" -eq 1
 run "$COMMFIT" predict -m bad.json -p alltoall -n 16 -b 64K -f csv
 expect_rc 0 "a rank_latency_us of the wrong length does not stop predict"
 grep_err "^commfit: predict: warning: bad.json: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); predict ignores it$" \

@@ -56,7 +56,7 @@ static int tier(const char *lat, const char *sp, const char *tick, long fitted, 
     }
     kv[k] = NULL;
     cf_unmeasured u;
-    char note[512], w[256];
+    char note[512], w[400];
     beyond(kv, fitted, np, &u, note, sizeof note, w, sizeof w);
     return u.tier;
 }
@@ -245,7 +245,7 @@ static void catalog_tests(void)
 int main(void)
 {
     cf_unmeasured u;
-    char note[1024], w[256];
+    char note[1024], w[400];
 
     /* Without the key: as before, no tier, no note, nothing to warn of. */
     const char *none[] = {"launch_np", "8", NULL};
