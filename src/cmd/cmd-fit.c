@@ -536,6 +536,10 @@ typedef struct fit_waits {
 static double barrier_wait(const void *ctx, const char *pattern, long np)
 {
     const fit_waits *w = ctx;
+    /* No replay (no probe, calls timed as a loop, latencies in no tiers): NAN, nothing taken
+     * and nothing replayed at predict's np; a replay's 0 is a wait of none. */
+    if (!cf_placement_can_replay(w->pl, pattern))
+        return NAN;
     return cf_placement_barrier_wait(w->pl, w->rules, pattern, np);
 }
 

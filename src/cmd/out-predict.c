@@ -387,9 +387,11 @@ static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
         snprintf(part, sizeof part,
                  "the answer adds %.*g us for the barrier after each timed call: replayed over "
                  "the latency probe (%s)%s, its ranks leave it apart, and a rank that leaves "
-                 "early waits for the others in the next call (the time is the ranks' mean); the "
-                 "fit took the same replay's wait from each fitted np's times",
-                 cf_sig_prec(add->skew_us, 3), add->skew_us, add->barrier, at);
+                 "early waits for the others in the next call (the time is the ranks' mean); %s",
+                 cf_sig_prec(add->skew_us, 3), add->skew_us, add->barrier, at,
+                 add->none_fitted ? "at each fitted np the same replay waits none"
+                                  : "the fit took the same replay's wait from each fitted np's "
+                                    "times");
     else
         snprintf(part, sizeof part,
                  "the answer adds %.*g us for the barrier after each timed call: replayed over "

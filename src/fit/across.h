@@ -248,8 +248,10 @@ typedef struct cf_across {
     /* The wait the barrier after each timed call added to each measured np's times
      * (cf_across_waits), taken from them before the fit: the model, its grid and its points
      * are the calls' own cost, and predict adds the wait at the np it answers for back.
-     * waited 0: nothing taken (no latency probe, or no wait anywhere). */
-    int waited;
+     * waited 0: nothing taken (no latency probe, or no wait anywhere). replayed 1: the
+     * barrier was replayed at every measured np, if it found no wait at any (waited 0):
+     * predict still replays it at the np it answers for. */
+    int waited, replayed;
     double wait_us[CF_ACROSS_NP_MAX];        /* at np[i] */
     char wait_rules[CF_RULES_NAME_MAX];      /* the rules whose barrier was replayed ("":
                                                 MPICH's, as cf_barrier_alg reads none) */

@@ -154,7 +154,7 @@ json_t *cf_across_to_json(const cf_across *a)
         goto fail;
     if (a->grid.rules[0] != '\0' && set(o, "grid", grid_json(&a->grid)))
         goto fail;
-    if (a->waited) {
+    if (a->waited || a->replayed) {
         json_t *w = json_array();
         if (set(o, "barrier_wait_us", w) ||
             set(o, "barrier_wait_rules", json_string(a->wait_rules)))
@@ -550,6 +550,8 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
             out->wait_us[i] = json_number_value(x);
             out->waited |= out->wait_us[i] > 0;
         }
+        /* Replayed at every np, if at none found a wait: predict replays it at its np. */
+        out->replayed = out->nnp > 0;
         /* The rules whose barrier was replayed ("": MPICH's dissemination). */
         const json_t *wr = json_object_get(j, "barrier_wait_rules");
         if (wr != NULL && (!json_is_string(wr) || (json_string_value(wr)[0] != '\0' &&

@@ -120,6 +120,7 @@ typedef struct cf_tier_added {
     double skew_us;
     const char *barrier;
     int waited;   /* 1: skew_us is the whole wait, given back to a model fitted without it */
+    int none_fitted; /* waited, and the replay waited 0 at every fitted np: nothing taken */
     long wait_np; /* where that wait is another np's (cf_placement_across_wait's *past) */
     /* What the pair-exchange probe adds (cf_placement_pair_extra): pair_us (0: nothing) for
      * cross_bytes a rank sends across the halves of np's ranks, at extra_us_per_mib more
@@ -176,6 +177,10 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
  * there is no wait to speak of (no probe, a pattern or table not timed with a barrier after
  * each call, np < 3, latencies that form no tiers); NAN where it is unknown (np past the
  * ranks the probe reached, out of memory). */
+/* Whether the barrier after each call of pattern can be replayed over p's probe: calls timed
+ * alone, and the probe's latencies forming tiers (cf_placement_barrier_wait's 0 otherwise
+ * says it cannot tell, not that no rank waits). */
+int cf_placement_can_replay(const cf_placement *p, const char *pattern);
 double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const char *pattern,
                                  long np);
 /* The wait the across-np answer of a model fitted without the barrier's waits (a->waited)

@@ -239,6 +239,19 @@ check "fatnodes-ompi, np 96: the note names np 16" grep -q "ran it up to np=16 o
 run "$COMMFIT" predict -m fat32.json -p bcast -n 64 -b 2K -f csv
 check "fatnodes-ompi, 2 KiB at np 64: judged by 1 KiB's np 16, no upper bound" \
     awk -F, 'NR == 2 { exit !($7 == "inf" && $5 > 1.69) }' "$T/out"
+# Read from np 32, which spanned two nodes, 4 and 16 KiB at np 64 keep an upper bound. The
+# barrier's replay waits none at each fitted np (np 32's farther ranks sit in one other
+# node) and 7.86 us at np 64: the fit takes nothing, keeps the replay (zeros), and the
+# answer adds np 64's (simulated 11.92 and 17.14 us; without it 3.39 in [1.69, 6.81] and
+# 7.54 in [3.75, 15.14], both missed).
+check "fatnodes-ompi at np 2-32: bcast's replay kept, 0 at each fitted np" sh -c \
+    'tr -d " \n" <fat32.json | grep -q "\"barrier_wait_us\":\[0.0,0.0,0.0,0.0,0.0\]"'
+run "$COMMFIT" predict -m fat32.json -p bcast -n 64 -b 4K,16K -f csv
+check "fatnodes-ompi, 4 and 16 KiB at np 64: bounded intervals that hold 11.92 and 17.14 us" \
+    awk -F, 'NR == 2 && $6 <= 11.92 && $7 >= 11.92 && $7 != "inf" { n++ }
+             NR == 3 && $6 <= 17.14 && $7 >= 17.14 && $7 != "inf" { n++ } END { exit n != 2 }' "$T/out"
+check "fatnodes-ompi: the note says the replay waits none at the fitted np" \
+    grep -q "the answer adds 7.86 us for the barrier after each timed call: .*; at each fitted np the same replay waits none" "$T/out"
 # Where the np the reading came from reached as far as the largest fitted np, the largest's
 # judgment stands and the note names no other np: on data/sim-wide-ompi.csv (16 nodes of
 # 8 cores) fitted at np 2-32, bcast of 2 KiB at np 48 reads the knomial tree from np 16,
