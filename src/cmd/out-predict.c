@@ -318,6 +318,11 @@ void cf_out_predict_escape(const char *note, char *csv, char *json)
 
 /* ---- the notes of what the launch probes added to an answer ---- */
 
+/* Where no farther latency tier leaves the interval without an upper bound. */
+#define LO_MODEL                                                                              \
+    " (no farther latency tier: the lower bound stays the model's, which may hold some of "   \
+    "this growth)"
+
 /* The note of what the pair-exchange probe added to an answer (cf_tier_added), the traffic
  * of alg. */
 static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const char *alg)
@@ -331,7 +336,7 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
                          "the %s adds %.*g us for the traffic out of the ranks' blocks, every "
                          "rank at once, as the pair-exchange probe at launch measured it: the "
                          "%s sends ",
-                         add->pair_hi_only ? "upper bound" : "answer", cf_sig_prec(add->pair_us, 3),
+                         "answer", cf_sig_prec(add->pair_us, 3),
                          add->pair_us, alg != NULL ? alg : "algorithm");
         for (int i = 0; i < add->npl && l > 0 && (size_t)l < sizeof part; i++) {
             cf_size_format_estimate(add->pl_bytes[i], bytes, sizeof bytes);
@@ -343,9 +348,8 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
                           cf_sig_prec(add->pl_us_per_mib[i], 3), add->pl_us_per_mib[i],
                           add->pl_ranks[i], i == 0 ? " ranks'" : "'s", add->pl_ranks[i] / 2);
         }
-        if (add->pair_hi_only && l > 0 && (size_t)l < sizeof part)
-            snprintf(part + l, sizeof part - (size_t)l,
-                     " (the answer stays the model's, which may hold some of it)");
+        if (add->pair_lo_model && l > 0 && (size_t)l < sizeof part)
+            snprintf(part + l, sizeof part - (size_t)l, "%s", LO_MODEL);
         cf_note_join(out->bnote, sizeof out->bnote, part);
         return;
     }
@@ -359,12 +363,11 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
              "sends %s a rank across them, every rank at once, which the pair-exchange probe "
              "at launch measured %.*g us a MiB slower across %ld ranks' halves%s than across "
              "%ld's%s",
-             add->pair_hi_only ? "upper bound" : "answer", cf_sig_prec(add->pair_us, 3),
+             "answer", cf_sig_prec(add->pair_us, 3),
              add->pair_us, alg != NULL ? alg : "algorithm", bytes,
              cf_sig_prec(add->extra_us_per_mib, 3), add->extra_us_per_mib, add->pair_far, fill,
              add->pair_near,
-             add->pair_hi_only ? " (the answer stays the model's, which may hold some of it)"
-                               : "");
+             add->pair_lo_model ? LO_MODEL : "");
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 

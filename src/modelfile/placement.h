@@ -129,7 +129,8 @@ typedef struct cf_tier_added {
     long pair_near, pair_far; /* the probe's levels (ranks) compared */
     long pair_fill;           /* np short of pair_far: its ranks past the level's halfway cut
                                  (of pair_far / 2); 0 otherwise */
-    int pair_hi_only;         /* 1: pair_us raised the upper end alone (a finite interval) */
+    int pair_lo_model;        /* 1: pair_us added to a finite interval, its lower end the
+                                 model's (no farther latency tier) */
     /* Where the probe's levels form tiers and levels below np's cost more (pair_add): each
      * such level's ranks, the bytes a rank sends out of its blocks of half of them, and
      * its cost over the level below, us a MiB; npl 0 where pair_us is cross_bytes at
