@@ -1,0 +1,64 @@
+# Between measured process counts: fitted at np 2, 4, 16 and 64 (a user who measures every
+# fourth power of two), np 8 and 32 are read from the lines through their neighbours. Such
+# a reading is as unsure per doubling from the nearest measured np as one beyond the
+# largest, and its interval holds each neighbour's cost per step carried to np (a tier
+# first crossed at the upper one, the fat tree's np 16, is not np 8's). Before, it kept the
+# floor of one at a measured np: on the shipped simulated flat and fat-tree tables 88% of
+# the answers at np 32 and 51% at np 8 lay inside their 95% intervals (Open MPI's Bruck
+# alltoall of 64 B at np 32: 9.87 us in [9.40, 10.36] for the simulated 11.04).
+. "$top_srcdir/tests/setup.sh"
+
+D="$top_srcdir/data"
+# covered TABLE NP: the share (%) of the table's points at NP inside the interval of the
+# model fitted at np 2, 4, 16, 64 (fit.json), over every collective and size it holds.
+covered() {
+    n=0
+    c=0
+    for p in bcast reduce allreduce allgather alltoall; do
+        sizes=$(awk -F, -v p="$p" -v q="$2" '!/^#/ && $1 == p && $2 == q { printf "%s%s", s, $3; s = "," }' "$1")
+        [ -n "$sizes" ] || continue
+        "$COMMFIT" predict -m fit.json -p "$p" -n "$2" -b "$sizes" -f csv >pred.csv 2>/dev/null || return 1
+        awk -F, -v p="$p" -v q="$2" 'NR == FNR { if (!/^#/ && $1 == p && $2 == q) t[$3] = $11; next }
+            FNR > 1 { n++; x = t[$3]; c += x >= $6 && ($7 == "inf" || x <= $7) }
+            END { print n, c }' "$1" pred.csv >>cov.txt
+    done
+    awk '{ n += $1; c += $2 } END { printf "%.0f\n", n ? 100 * c / n : 0 }' cov.txt
+    rm -f cov.txt
+}
+# At least MIN% (before: 97, 97, 96, 69, 93, 18, 64, 20 in this order). Open MPI's
+# alltoall at np 8 on the fat tree keeps 11 misses: it runs faster than the linear alltoall
+# Open MPI's rules name there (2.04 us at 4 B, below np 4's 2.54), which no reading of
+# linear's cost per step holds.
+while read -r t q min; do
+    run "$COMMFIT" fit -q -i "$D/$t.csv" --np 2,4,16,64 -o fit.json
+    expect_rc 0 "$t: fit at np 2, 4, 16, 64"
+    got=$(covered "$D/$t.csv" "$q")
+    check "$t at np $q: $got% of the simulated times inside their 95% intervals (>= $min%)" \
+        test "${got:-0}" -ge "$min"
+done <<'LIST'
+sim-flat 32 95
+sim-flat 8 95
+sim-flat-ompi 32 95
+sim-flat-ompi 8 85
+sim-fattree 32 95
+sim-fattree 8 85
+sim-fattree-ompi 32 95
+sim-fattree-ompi 8 75
+LIST
+
+# The reviewed case: Open MPI's Bruck alltoall of 64 B at np 32.
+run "$COMMFIT" fit -q -i "$D/sim-flat-ompi.csv" --np 2,4,16,64 -o flat.json
+run "$COMMFIT" predict -m flat.json -p alltoall -n 32 -b 64 -f csv
+check "flat-ompi, alltoall of 64 B at np 32: the interval holds the simulated 11.04 us" \
+    awk -F, 'NR == 2 { exit !($10 == "Bruck" && $6 <= 11.04 && $7 >= 11.04) }' "$T/out"
+# A tier first crossed at the upper neighbour: the fat tree's allreduce of 1 MiB at np 8
+# (simulated 315.85 us) runs at np 4's cost per step, which the lower end holds.
+run "$COMMFIT" fit -q -i "$D/sim-fattree.csv" --np 2,4,16,64 -o tree.json
+run "$COMMFIT" predict -m tree.json -p allreduce -n 8 -b 1M -f csv
+check "fattree, allreduce of 1 MiB at np 8: the lower end at or below the simulated 315.85 us" \
+    awk -F, 'NR == 2 { exit !($6 <= 315.85 && $7 >= 315.85) }' "$T/out"
+# At a measured np nothing changes: the reading is the measured point's, within the floor.
+run "$COMMFIT" predict -m tree.json -p allreduce -n 16 -b 1M -f csv
+check "fattree, allreduce of 1 MiB at the fitted np 16: within 6% either side" \
+    awk -F, 'NR == 2 { exit !($7 / $5 < 1.06 && $5 / $6 < 1.06) }' "$T/out"
+done_testing
