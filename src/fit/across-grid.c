@@ -98,8 +98,9 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
 /* The doublings of p from q to the nearest of the k measured p (increasing) where q lies
  * below the largest and is none of them: a reading between measured np is a line through
  * its neighbours, as unsure per doubling from them as one beyond (fitted at np 2, 4, 16 and
- * 64, Open MPI's alltoall of 4 B at np 8 read 5.92 us in [4.57, 7.66] on the simulated flat
- * cluster, where it takes 2.04). 0 at a measured np or beyond the largest (along's *d). */
+ * 64, Open MPI's Bruck alltoall of 64 B at np 32 read 9.87 us in [9.40, 10.36] on the
+ * simulated flat cluster, where it takes 11.04; now [7.62, 12.78]). 0 at a measured np or
+ * beyond the largest (along's *d). */
 static double inside(long q, const long *p, int k)
 {
     if (k < 1 || q >= p[k - 1])
