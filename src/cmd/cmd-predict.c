@@ -982,7 +982,7 @@ int cmd_predict(int argc, char **argv)
     }
     if (c.place.lat_warning[0] != '\0')
         cf_warn("%s: %s; predict ignores %s", path, c.place.lat_warning,
-                strstr(c.place.lat_warning, "; metadata ") ? "them" : "it");
+                cf_placement_ignored(c.place.lat_warning));
     if ((rc = prepare(&c, o.datatype, &e)) != 0)
         goto report;
     if (c.sizeless && o.bytes == NULL && !o.points && !o.formula) {

@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "modelfile/modelfile.h"
 #include "base/outfile.h"
+#include "modelfile/placement.h"
 #include "report/report.h"
 #include "base/table.h"
 
@@ -238,7 +239,7 @@ int cmd_report(int argc, char **argv)
     /* As predict warns: the np plots' bounds are drawn as without the probe. */
     if (res.probe_warning[0] != '\0')
         cf_warn("%s: %s; report ignores %s", model, res.probe_warning,
-                strstr(res.probe_warning, "; metadata ") ? "them" : "it");
+                cf_placement_ignored(res.probe_warning));
     if (rc != 0)
         goto report_error;
     if (gnuplot == NULL)

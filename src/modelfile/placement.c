@@ -154,6 +154,20 @@ static double *read_numbers(const char *s, size_t *n)
     return NULL;
 }
 
+/* Says in out->lat_warning, after what it already says, why the probe's metadata key (its
+ * value val) was not used. */
+static void probe_warn(cf_placement *out, const char *key, const char *val, const char *why)
+{
+    size_t l = strlen(out->lat_warning);
+    snprintf(out->lat_warning + l, sizeof out->lat_warning - l, "%smetadata %s '%.40s%s': %s",
+             l ? "; " : "", key, val, strlen(val) > 40 ? "..." : "", why);
+}
+
+const char *cf_placement_ignored(const char *warning)
+{
+    return strstr(warning, "; metadata ") != NULL ? "them" : "it";
+}
+
 /* The latency probe of meta into out: its latencies, the margin its spread allows and the
  * timer's resolution. A value that does not read (not numbers >= 0, a count other than
  * launch_np - 1, a spread that is no number >= 0) is left out with out->lat_warning saying
@@ -178,10 +192,7 @@ static int read_probe(const json_t *meta, cf_placement *out)
                                 end == spread || *end != '\0' || !(sp >= 0) || !isfinite(sp)))
         why = "its rank_latency_spread is no number >= 0";
     if (why != NULL) {
-        size_t l = strlen(out->lat_warning);
-        snprintf(out->lat_warning + l, sizeof out->lat_warning - l,
-                 "%smetadata rank_latency_us '%.40s%s': %s", l ? "; " : "", lat,
-                 strlen(lat) > 40 ? "..." : "", why);
+        probe_warn(out, "rank_latency_us", lat, why);
         free(v);
         return 0;
     }
@@ -230,10 +241,7 @@ static void read_pairs(const json_t *meta, cf_placement *out)
     if (why == NULL && n == 0)
         why = "expected B:us for each power of two B from 2, times > 0";
     if (why != NULL) {
-        size_t l = strlen(out->lat_warning);
-        snprintf(out->lat_warning + l, sizeof out->lat_warning - l,
-                 "%smetadata pair_exchange_us '%.40s%s': %s", l ? "; " : "", s,
-                 strlen(s) > 40 ? "..." : "", why);
+        probe_warn(out, "pair_exchange_us", s, why);
         out->npair = 0;
         return;
     }

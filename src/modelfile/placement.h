@@ -42,6 +42,10 @@ typedef struct cf_placement {
     char lat_warning[400];
 } cf_placement;
 
+/* What a command that ignores the probes lat_warning names says it ignores: "it", or
+ * "them" where it names both. */
+const char *cf_placement_ignored(const char *warning);
+
 /* A farther tier is one whose latency exceeds the fitted farthest by more than this part
  * plus the probe's recorded spread (rank_latency_spread): the median of 20 round trips
  * moves by a few percent between runs on a real machine (0.12 vs 0.13 us through shared
