@@ -125,7 +125,7 @@ done_testing() {
 # mpirun N CMD...: CMD under $MPIEXEC -n N, bounded in time. Leak checking is off in MPI
 # processes (see tests/mpi/smoke.sh); every other sanitizer check stays on.
 mpirun() {
-    n=$1
+    mpirun_np=$1 # not n: shell functions share the caller's variables
     shift
     # No test feeds a rank its standard input. MPICH's launcher forwards the caller's to
     # rank 0: from /dev/null it forwards the end of input at once, and where rank 0 has
@@ -135,5 +135,5 @@ mpirun() {
     # to forward). A FIFO opened for reading and writing never gives data nor an end:
     # nothing is forwarded (0 of 180 and 0 of 300), as commfit measure does for its own
     # launcher (src/measure/launch.c).
-    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" timeout 300 $MPIEXEC -n "$n" "$@" <>"$NO_STDIN"
+    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" timeout 300 $MPIEXEC -n "$mpirun_np" "$@" <>"$NO_STDIN"
 }

@@ -3,7 +3,7 @@
 # exits 1 whatever the launcher says, and --resume records how the rows it adds were run.
 . "$top_srcdir/tests/setup.sh"
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-n=$(getconf _NPROCESSORS_ONLN)
+cores=$(getconf _NPROCESSORS_ONLN)
 
 # A second writer on a table is refused, and the table is left as it was.
 if command -v flock >/dev/null 2>&1; then
@@ -92,11 +92,11 @@ head -n "$(($(wc -l <k.csv) - 2))" k.csv >k2.csv
 run mpirun 3 "$COMMFIT" measure --resume k2.csv
 expect_rc 0 "--resume on 3 ranks"
 check "--resume records its launch size" grep -Eq '^# resume_1: date [0-9T:Z-]+, launch_np 3, oversubscribed (yes|no), after 1 rows$' k2.csv
-if [ "$n" -lt 3 ]; then
+if [ "$cores" -lt 3 ]; then
     check "--resume oversubscribed records it" grep -q '^# resume_1: .*oversubscribed yes' k2.csv
     check "--resume oversubscribed: the table says so" sh -c "grep '^# oversubscribed:' k2.csv | tail -1 | grep -q yes"
 else
-    skip "$n cores: 3 ranks are not oversubscribed"
+    skip "$cores cores: 3 ranks are not oversubscribed"
 fi
 check "--resume adds the missing rows" test "$(grep -c '^pingpong,' k2.csv)" -eq 3
 
