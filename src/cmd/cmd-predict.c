@@ -738,10 +738,12 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
     } else if (s->kind == SRC_ACROSS) {
         double c0[CF_ACROSS_MAX_SEG], c1[CF_ACROSS_MAX_SEG], sw[CF_ACROSS_MAX_SEG];
         int nl = cf_across_lines(c->across, np, c0, c1, sw);
-        /* A model fitted without the barrier's waits: np's wait in the constant, as every
-         * answer adds it (but where a call moves nothing). */
-        long past;
-        double w = cf_placement_across_wait(&c->place, c->across, np, &past);
+        /* A model fitted without the barrier's waits: np's wait in the constant, where the
+         * answers add it (but where a call moves nothing). */
+        long past = 0;
+        double w = cf_placement_wait_added(c->across, &s->unmeasured)
+                       ? cf_placement_across_wait(&c->place, c->across, np, &past)
+                       : 0.0;
         for (int i = 0; i < nl; i++)
             c0[i] += w;
         n = cf_lines_formula(name, c0, c1, nl, sw, lang, buf, sizeof buf);

@@ -841,6 +841,11 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
              added);
 }
 
+int cf_placement_wait_added(const cf_across *a, const cf_unmeasured *u)
+{
+    return a->waited || (a->replayed && !cf_unmeasured_unbounded(u));
+}
+
 double cf_placement_across_wait(const cf_placement *p, const cf_across *a, long np, long *past)
 {
     *past = 0;
@@ -933,8 +938,7 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
      * bcast of 4 KiB at np 64 read 3.39 us in [1.69, 6.81] from np 32, simulated 11.92; the
      * replay at np 64 waits 7.86). Where it has none, the farther ranks' skew is charged
      * already (tier_add: the spread beyond the fitted np's), and is not charged twice. */
-    int replay = a->waited || (a->replayed && !cf_unmeasured_unbounded(u));
-    if (replay && !cf_across_moves_nothing(a->datatype, m)) {
+    if (cf_placement_wait_added(a, u) && !cf_across_moves_nothing(a->datatype, m)) {
         /* The lower end gains no more than the largest fitted np's own wait: a replay beyond
          * the fitted np is no measurement. */
         double w = cf_placement_across_wait(p, a, np, &added->wait_np),

@@ -188,6 +188,10 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
 int cf_placement_can_replay(const cf_placement *p, const char *pattern);
 double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const char *pattern,
                                  long np);
+/* Whether an across-np answer of a under u adds the barrier's wait at its np: where fit took
+ * the waits (a->waited), or where the replay found none at any fitted np (a->replayed) and
+ * u keeps an upper bound (where it has none, the farther ranks' spread is added instead). */
+int cf_placement_wait_added(const cf_across *a, const cf_unmeasured *u);
 /* The wait the across-np answer of a model fitted without the barrier's waits (a->waited)
  * gives back at np: a measured np's own; else the replay at np; past the ranks the probe
  * reached, the replay at its whole launch (*past: that launch), what the probe shows at

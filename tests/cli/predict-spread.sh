@@ -253,6 +253,15 @@ check "fatnodes-ompi, 4 and 16 KiB at np 64: bounded intervals that hold 11.92 a
              NR == 3 && $6 <= 17.14 && $7 >= 17.14 && $7 != "inf" { n++ } END { exit n != 2 }' "$T/out"
 check "fatnodes-ompi: the note says the replay waits none at the fitted np" \
     grep -q "the answer adds 7.86 us for the barrier after each timed call: .*; at each fitted np the same replay waits none" "$T/out"
+# --formula holds the wait where the answers add it: at np 64 from np 2-32 (bounded), not
+# from np 2-16, whose np never left its node (no upper bound: the spread is added instead).
+run "$COMMFIT" predict -m fat32.json -p bcast -n 64 --formula
+check "fatnodes-ompi at np 2-32, --formula at np 64: the constant holds the 7.86 us" \
+    grep -q "the constant holds the barrier's wait after each timed call, 7.86 us" "$T/err"
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes-ompi.csv" --np 2,4,8,16 -o fat16.json
+run "$COMMFIT" predict -m fat16.json -p bcast -n 64 --formula
+check "fatnodes-ompi at np 2-16, --formula at np 64: no wait in the constant" \
+    sh -c '! grep -q "the constant holds the barrier" "$1"' sh "$T/err"
 # A shared backplane (fatnodes: 16 cores a node) grows slower a byte with np where latency
 # does not: fitted at np 2-32, alltoall of 1 MiB at np 64 reads the probe's 23981 us for
 # the 32 MiB a rank sends across the halves on top of the model's 24415 (simulated 73537).
