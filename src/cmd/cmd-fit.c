@@ -563,7 +563,7 @@ static int finish(job *j, cf_error *e)
      * and report say it of the model file (the barrier's waits are not taken without it). */
     if (pl.lat_warning[0] != '\0' && !o->quiet)
         cf_warn("%s: %s; fit ignores %s", o->inputs[0], pl.lat_warning,
-                cf_placement_ignored(pl.lat_warning));
+                cf_placement_ignored(pl.nwarnings));
     fit_waits fw = {&pl, rules};
     cf_across_waits waits = {barrier_wait, &fw};
     int rc = cf_across_fit_set(j->rows, j->nrows, cf_statistic_name(o->stat),

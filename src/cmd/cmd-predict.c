@@ -984,7 +984,7 @@ int cmd_predict(int argc, char **argv)
     }
     if (c.place.lat_warning[0] != '\0')
         cf_warn("%s: %s; predict ignores %s", path, c.place.lat_warning,
-                cf_placement_ignored(c.place.lat_warning));
+                cf_placement_ignored(c.place.nwarnings));
     if ((rc = prepare(&c, o.datatype, &e)) != 0)
         goto report;
     if (c.sizeless && o.bytes == NULL && !o.points && !o.formula) {

@@ -239,7 +239,7 @@ int cmd_report(int argc, char **argv)
     /* As predict warns: the np plots' bounds are drawn as without the probe. */
     if (res.probe_warning[0] != '\0')
         cf_warn("%s: %s; report ignores %s", model, res.probe_warning,
-                cf_placement_ignored(res.probe_warning));
+                cf_placement_ignored(res.probe_nwarnings));
     if (rc != 0)
         goto report_error;
     if (gnuplot == NULL)

@@ -161,11 +161,13 @@ static void probe_warn(cf_placement *out, const char *key, const char *val, cons
     size_t l = strlen(out->lat_warning);
     snprintf(out->lat_warning + l, sizeof out->lat_warning - l, "%smetadata %s '%.40s%s': %s",
              l ? "; " : "", key, val, strlen(val) > 40 ? "..." : "", why);
+    out->nwarnings++;
 }
 
-const char *cf_placement_ignored(const char *warning)
+/* Counted, not read off the text: a quoted value may hold "; metadata " itself. */
+const char *cf_placement_ignored(int nwarnings)
 {
-    return strstr(warning, "; metadata ") != NULL ? "them" : "it";
+    return nwarnings > 1 ? "them" : "it";
 }
 
 /* The latency probe of meta into out: its latencies, the margin its spread allows and the

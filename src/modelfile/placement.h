@@ -40,11 +40,12 @@ typedef struct cf_placement {
      * and "; metadata pair_exchange_us '...': why" when that one does not read either), for
      * the command to warn of, once; "" if none. */
     char lat_warning[400];
+    int nwarnings; /* how many probes lat_warning names */
 } cf_placement;
 
-/* What a command that ignores the probes lat_warning names says it ignores: "it", or
- * "them" where it names both. */
-const char *cf_placement_ignored(const char *warning);
+/* What a command that ignores the nwarnings probes lat_warning names says it ignores: "it",
+ * or "them" where it names both. */
+const char *cf_placement_ignored(int nwarnings);
 
 /* A farther tier is one whose latency exceeds the fitted farthest by more than this part
  * plus the probe's recorded spread (rank_latency_spread): the median of 20 round trips

@@ -28,6 +28,7 @@ typedef struct cf_report_result {
      * then do without: "metadata rank_latency_us '...': why", for the caller to warn of;
      * "" if none. Filled whether or not the report is written. */
     char probe_warning[400];
+    int probe_nwarnings; /* how many probes probe_warning names */
 } cf_report_result;
 
 /* Writes the whole report into o->out_dir: through a temporary folder beside it, renamed

@@ -238,6 +238,11 @@ run "$COMMFIT" fit -i pbad2.csv -o pbad2.json
 grep_err "^commfit: fit: warning: pbad2.csv: metadata pair_exchange_us '2:abc': expected B:us for each power of two B from 2, times > 0; metadata rank_latency_us '1,x': expected one number >= 0 a rank; fit ignores them$" \
     "neither reads: one warning names both"
 check "once" test "$(grep -c 'ignores' "$T/err")" -eq 1
+# One probe whose value quotes "; metadata " itself is still one: "it".
+sed 's/^# rank_latency_us: .*/# rank_latency_us: 1; metadata x/' "$top_srcdir/data/sim-fatnodes-ompi.csv" >semi.csv
+run "$COMMFIT" fit -i semi.csv -o semi.json
+grep_err "^commfit: fit: warning: semi.csv: metadata rank_latency_us '1; metadata x': expected one number >= 0 a rank; fit ignores it$" \
+    "a value that quotes '; metadata ': one probe, 'it'"
 run "$COMMFIT" predict -m bad.json -p alltoall -n 16 -b 64K -f csv
 expect_rc 0 "a rank_latency_us of the wrong length does not stop predict"
 grep_err "^commfit: predict: warning: bad.json: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); predict ignores it$" \
