@@ -33,12 +33,15 @@
 #      whose backplane all nodes' traffic shares, 4:1 when all send; np 2-16 in one node,
 #      np 32 the first across two), simulated at stop 28 and judged once with that stop's
 #      first code (no prediction changed), then developed on (an algorithm read from a
-#      fitted np that never left its node, a8bd590, found on its Open MPI bcast)
+#      fitted np that never left its node, a8bd590, found on its Open MPI bcast; at stop 30
+#      the barrier's replay that found no wait at any fitted np, 8180ae7, and the
+#      backplane's pair probe in the answer, a5cb404, both found on its 2-32 split)
 #   H  the held-out platform, fit np 2-16 and np 2-32, predict np 64, judged by goal 3's
 #      targets, with and without its launch probes as 3t: data/sim-wide (a two-level fat
 #      tree of 16 nodes of 8 cores, 4 nodes a leaf, one link up a leaf, 4:1; np 2-8 in a
 #      node, 16-32 in a leaf, np 64 the first across two leaves), simulated at stop 28
-#      before a8bd590 and judged once after it. Keep it held out: a change tuned on it
+#      before a8bd590 and judged once after it (stop 30's changes moved none of its lines,
+#      and none was looked at while making them). Keep it held out: a change tuned on it
 #      makes it a development platform, and the next held-out platform is needed.
 #   4  from np=2 alone (data/sim-flat fitted at np 2): np 16, median <= 20%,
 #      coverage >= 90%, median width <= 5x
