@@ -353,7 +353,7 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
         cf_note_join(out->bnote, sizeof out->bnote, part);
         return;
     }
-    char part[640], bytes[32], fill[96] = "";
+    char part[1024], bytes[32], fill[96] = "";
     cf_size_format_estimate(add->cross_bytes, bytes, sizeof bytes);
     if (add->pair_fill > 0)
         snprintf(fill, sizeof fill, " (np fills %ld of the %ld ranks past their cut)",
@@ -376,7 +376,7 @@ static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
 {
     if (!(add->skew_us > 0))
         return;
-    char part[400];
+    char part[1024];
     char at[160] = "";
     if (add->waited && add->wait_np > 0)
         snprintf(at, sizeof at,
@@ -408,7 +408,7 @@ static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
 void cf_out_predict_read_from_note(cf_predict_answer *out, const cf_tier_added *add,
                                    const char *alg, long np)
 {
-    char part[500], reach[200];
+    char part[1024], reach[200];
     if (add->read_nodes_np == 0 && isfinite(add->read_from_far_us) &&
         isfinite(add->read_np_far_us))
         snprintf(reach, sizeof reach,
@@ -436,7 +436,7 @@ void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, 
     pair_note(out, add, alg);
     if (!(add->us > 0))
         return;
-    char part[400], steps[200];
+    char part[1024], steps[200];
     snprintf(steps, sizeof steps,
              "%.3g us over %g %s%s of the %s reaching ranks beyond %s %.3g us",
              add->us / add->share, add->steps, add->crossings ? "crossing" : "step",
