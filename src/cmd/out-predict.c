@@ -333,11 +333,11 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
         /* Levels below np's cost more too: what leaves each level's blocks, level by level. */
         char part[1024], bytes[32];
         int l = snprintf(part, sizeof part,
-                         "the %s adds %.*g us for the traffic out of the ranks' blocks, every "
-                         "rank at once, as the pair-exchange probe at launch measured it: the "
-                         "%s sends ",
-                         "answer", cf_sig_prec(add->pair_us, 3),
-                         add->pair_us, alg != NULL ? alg : "algorithm");
+                         "the answer adds %.*g us for the traffic out of the ranks' blocks, "
+                         "every rank at once, as the pair-exchange probe at launch measured it: "
+                         "the %s sends ",
+                         cf_sig_prec(add->pair_us, 3), add->pair_us,
+                         alg != NULL ? alg : "algorithm");
         for (int i = 0; i < add->npl && l > 0 && (size_t)l < sizeof part; i++) {
             cf_size_format_estimate(add->pl_bytes[i], bytes, sizeof bytes);
             l += snprintf(part + l, sizeof part - (size_t)l,
@@ -359,12 +359,11 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
         snprintf(fill, sizeof fill, " (np fills %ld of the %ld ranks past their cut)",
                  add->pair_fill, add->pair_far / 2);
     snprintf(part, sizeof part,
-             "the %s adds %.*g us for the traffic across the halves of the ranks: the %s "
+             "the answer adds %.*g us for the traffic across the halves of the ranks: the %s "
              "sends %s a rank across them, every rank at once, which the pair-exchange probe "
              "at launch measured %.*g us a MiB slower across %ld ranks' halves%s than across "
              "%ld's%s",
-             "answer", cf_sig_prec(add->pair_us, 3),
-             add->pair_us, alg != NULL ? alg : "algorithm", bytes,
+             cf_sig_prec(add->pair_us, 3), add->pair_us, alg != NULL ? alg : "algorithm", bytes,
              cf_sig_prec(add->extra_us_per_mib, 3), add->extra_us_per_mib, add->pair_far, fill,
              add->pair_near,
              add->pair_lo_model ? LO_MODEL : "");

@@ -124,8 +124,8 @@ static void pair_bound_warn(cf_fit *out, const cf_fit_input *in)
     if (!(t0 > 0))
         return;
     /* Sizes, not rows: a size repeated (runs, several tables) counts once. */
-    int n = 0, nrows = 0;
-    uint64_t lo = 0, hi = 0;
+    int n = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
     double tmin = INFINITY, tmax = 0, bmin = INFINITY, bmax = 0;
     unsigned char *flagged = calloc(in->n ? in->n : 1, 1);
     if (flagged == NULL)
@@ -149,8 +149,8 @@ static void pair_bound_warn(cf_fit *out, const cf_fit_input *in)
         for (size_t j = 0; j < k && !seen; j++)
             seen = flagged[j] && in->rows[j]->bytes == r->bytes;
         n += !seen;
-        lo = nrows == 0 || r->bytes < lo ? r->bytes : lo;
-        hi = nrows++ == 0 || r->bytes > hi ? r->bytes : hi;
+        lo = r->bytes < lo ? r->bytes : lo;
+        hi = r->bytes > hi ? r->bytes : hi;
         flagged[k] = 1;
         tmin = fmin(tmin, r->t_max_us);
         tmax = fmax(tmax, r->t_max_us);

@@ -658,31 +658,28 @@ static double replay_wait(const cf_placement *p, const char *alg, const cf_coll 
     return w;
 }
 
+int cf_placement_can_replay(const cf_placement *p, const char *pattern)
+{
+    /* Not timed with a barrier after each call, or no probe: no wait to speak of. Only where
+     * the probe's latencies (over the whole launch) form tiers of aligned blocks does rank
+     * 0's probe give every pair's latency. Where they do not (a torus, a dragonfly: a pair's
+     * latency depends on where both ranks sit, not on their distance), the replay reads them
+     * by distance, a guess: on the shipped dragonfly it makes bcast's wait at np 16 2.0 us
+     * where SMPI's exits give 0.4, and 11.3 at np 64 where they give 6.7. */
+    return timed_alone(p, cf_pattern_facts(pattern)) && lat_tiered(p, (long)p->nlat + 1);
+}
+
 double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const char *pattern,
                                  long np)
 {
+    if (np < 3 || !cf_placement_can_replay(p, pattern))
+        return 0.0;
     const cf_coll *c = cf_pattern_facts(pattern);
-    /* Not timed with a barrier after each call, or no probe: no wait to speak of. */
-    if (!timed_alone(p, c) || np < 3)
-        return 0.0;
-    /* Only where the probe's latencies (over the whole launch) form tiers of aligned blocks
-     * does rank 0's probe give every pair's latency. Where they do not (a torus, a
-     * dragonfly: a pair's latency depends on where both ranks sit, not on their distance),
-     * the replay reads them by distance, a guess: on the shipped dragonfly it makes bcast's
-     * wait at np 16 2.0 us where SMPI's exits give 0.4, and 11.3 at np 64 where they give
-     * 6.7. */
-    if (!lat_tiered(p, (long)p->nlat + 1))
-        return 0.0;
     if (np - 1 > (long)p->nlat)
         return NAN; /* ranks the probe never reached */
     double w = replay_wait(p, cf_barrier_alg(rules, np), c, np, INFINITY);
     /* Below the timer's tick (and a sum's rounding): none. */
     return isnan(w) || w > fmax(p->lat_res_us, 1e-6) ? w : 0.0;
-}
-
-int cf_placement_can_replay(const cf_placement *p, const char *pattern)
-{
-    return timed_alone(p, cf_pattern_facts(pattern)) && lat_tiered(p, (long)p->nlat + 1);
 }
 
 double cf_placement_spread_extra(const cf_placement *p, const char *rules, const char *pattern,
