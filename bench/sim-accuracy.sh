@@ -13,7 +13,7 @@
 #                   instead of measuring: SIM_TABLES=$top_srcdir/data/sim- reads the
 #                   shipped tables (made with the same command and selector mpich)
 #   SIM_SUFFIX      the suffix of those tables' names (default: none); -ompi reads the
-#                   shipped tables of selector ompi
+#                   shipped tables of selector ompi, which stop at np 64 (PREDICT_NP=32,64)
 #   FIT_NP          process counts the fit sees (default: 2,4,8,16); FIT_NP=2 with
 #                   PREDICT_NP=8,16,32,64 checks the estimate from np=2 alone (the
 #                   point-to-point estimate through each collective's np=2 times)
