@@ -182,7 +182,9 @@ judge 3 "sim-fattree-ompi: fit np 2-32, predict 64" 15 40 80 -
 # tiered GOAL NAME LABEL: the simulated table data/sim-NAME*.csv judged by goal 3's targets,
 # fit np 2-16 and 2-32, predict 64; where its launch's latency probe (rank_latency_*) says
 # np 64 reaches a tier no fitted np reached, the interval has no upper bound (inf), so the
-# same table is judged again without the probe: the across-np interval's own figures.
+# same table is judged again without the probes: the answer without what they add (since
+# stop 31 without an upper bound either wherever np 64 spans more nodes than the fitted np
+# did, as an imported table's: nothing says how far those nodes lie).
 tiered() {
     for sel in "" -ompi; do
         [ -f "$D/sim-$2$sel.csv" ] || continue

@@ -345,6 +345,24 @@ static void tier_from(const cf_placement *p, long from, const char *reach, long 
     if (u->network)
         return;
     if (!cf_placement_tier(p, from, np, &u->far_fitted_us, &u->far_np_us)) {
+        /* Without a probe, nothing says how far np's added nodes lie: the limit of the case
+         * below, a probe that reached no rank. A table imported from IMB or OSU has none
+         * (racks, 4 racks of 8 four-core nodes, its probe left out and fitted at np 2-32,
+         * one rack: allgather of 1 KiB at np 64, two racks, read 42.4 us in [30.7, 81.4]
+         * for 123.2 simulated). */
+        if (p->lat_us == NULL) {
+            if (!u->nodes)
+                return;
+            u->tier = 1;
+            u->far_np_us = NAN;
+            snprintf(note, n,
+                     "the table has no latency probe to say how far np=%ld's other %ld nodes "
+                     "lie (another switch or rack costs more than the nodes measured), so the "
+                     "interval has no upper bound (commfit measure probes every rank of its "
+                     "launch)",
+                     np, u->nodes_np - u->nodes2);
+            return;
+        }
         /* Past the ranks the probe reached, nothing says how far the others are: no farther
          * rank within the launch is no evidence that none lies beyond it (4 racks fitted
          * inside one, launched on 32: allreduce at np 64, 1 KiB, 12.1 us in [9.7, 19.6]

@@ -81,11 +81,18 @@ check "without it np=256 has a finite interval, extrapolated in np only" \
     awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' "$T/out"
 
 # Several nodes fitted (the AWS set, 96 ranks a node: np 3072-12288 on 32-128 nodes) and a
-# target on more: said and marked, the model's interval kept.
+# target on more: said and marked. No latency probe says how far the 128 added nodes lie
+# (an imported table has none): no upper bound.
 run "$COMMFIT" fit -q -i "$top_srcdir/data/realnp/aws-eks-hpc6a-efa-ompi.csv" --np 3072,6144,12288 -o a.json
 run "$COMMFIT" predict -m a.json -p allreduce -n 24576 -b 4 -f csv
-check "np=24576 on 256 nodes, fitted to 128: finite interval, marked np+nodes" \
-    awk -F, 'NR == 2 { exit !($7 != "inf" && $7 > $5 && $11 == "np+nodes") }' "$T/out"
+check "np=24576 on 256 nodes, fitted to 128, no probe: no upper bound, marked np+nodes+tier" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && $6 < $5 && $11 == "np+nodes+tier") }' "$T/out"
 check "and the note says to how many nodes contention was measured" \
     grep -q 'np=24576 spans 256 nodes, the largest fitted np=12288 spanned 128: contention on links they share was measured up to 128 nodes only' "$T/out"
+check "and that no probe says how far the other nodes lie" \
+    grep -q "the table has no latency probe to say how far np=24576's other 128 nodes lie (another switch or rack costs more than the nodes measured), so the interval has no upper bound" "$T/out"
+# Inside the fitted nodes (np 8192 on 86 nodes, fitted to 128): bounded as before.
+run "$COMMFIT" predict -m a.json -p allreduce -n 8192 -b 4 -f csv
+check "np=8192 on 86 nodes, fitted to 128: finite interval" \
+    awk -F, 'NR == 2 { exit !($7 != "inf" && $7 > $5) }' "$T/out"
 done_testing

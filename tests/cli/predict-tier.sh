@@ -153,6 +153,28 @@ check "from np=2, more nodes and a farther tier: marked np+nodes+tier, no upper 
 check "its note gives both reasons, without the nodes' 'the interval assumes none'" \
     grep -q 'np=8 spans 8 nodes, np=2 spanned 2: contention on links they share was never measured; np=8 reaches ranks 3 us from rank 0, np=2.s rank 1 1 us (latency probe at launch)' "$T/out"
 
+# One rank a node and no probe (an import's placement): more nodes than any fitted np
+# spanned, and nothing says how far they lie, so no upper bound either; the time is the
+# model's (nothing to add without a probe), the lower end too. Within the fitted nodes,
+# bounded: the answer without the key.
+table "" "" 1
+run "$COMMFIT" fit -q -i t.csv -o noprobe.json
+run "$COMMFIT" predict -m noprobe.json -p alltoall -n 16 -b 64K -f csv
+check "across-np, more nodes, no probe: marked np+nodes+tier, no upper bound, time and lower end the model's" \
+    awk -F, -v t="$(cut -d, -f5-6 none.csv | tail -1)" 'NR == 2 { exit !($7 == "inf" && $11 == "np+nodes+tier" && $5 "," $6 == t) }' "$T/out"
+check "its note says no probe tells how far the 8 added nodes lie" \
+    grep -q "np=16 spans 16 nodes, the largest fitted np=8 spanned 8: contention on links they share was measured up to 8 nodes only; the table has no latency probe to say how far np=16's other 8 nodes lie" "$T/out"
+run "$COMMFIT" predict -m noprobe.json -p alltoall -n 6 -b 64K -f csv
+"$COMMFIT" predict -m none.json -p alltoall -n 6 -b 64K -f csv >none6.csv
+check "np 6, inside the fitted nodes: bounded, as without placement" cmp -s none6.csv "$T/out"
+table2 "" 1
+run "$COMMFIT" fit -q -i t2.csv -o noprobe2.json
+run "$COMMFIT" predict -m noprobe2.json -p alltoall -n 8 -b 64K -f csv
+check "from np=2, more nodes, no probe: marked np+nodes+tier, no upper bound" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && $11 == "np+nodes+tier") }' "$T/out"
+check "its note says so, without the nodes' 'the interval assumes none'" \
+    grep -q "np=8 spans 8 nodes, np=2 spanned 2: contention on links they share was never measured; the table has no latency probe to say how far np=8's other 6 nodes lie" "$T/out"
+
 # The answer itself adds the probe's extra latency to the steps that reach the farther ranks,
 # where the library's rules say which algorithm runs (SMPI's mpich selector here: bcast is a
 # binomial tree, whose one step of distance 8 reaches ranks 8-15 at np 16, 2 us farther),
