@@ -4,7 +4,9 @@
 #      predict np 64: median <= 5%, p90 <= 20%, coverage >= 90%, median width <= 3x
 #   2  real multi-np results (data/realnp/*.csv, see data/realnp/README.md): fit the
 #      smaller process counts, predict 2x and 4x the largest fitted: median <= 10%,
-#      p90 <= 30%, coverage >= 90%
+#      p90 <= 30%, coverage >= 90%; every set has been looked at while developing (gce, the
+#      newest, was judged once with 73256df at stop 31, then its points were read while
+#      designing that stop's across-np formula carried through the fitted np's own fits)
 #   3  bisection-limited network: data/sim-fattree, fit np 2-32, predict np 64:
 #      median <= 15%, p90 <= 40%, coverage >= 80%
 #   3t platforms the models were once held out on and developed on since, each fit np 2-16

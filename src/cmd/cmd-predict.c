@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +318,27 @@ static const char *alg_name(const ctx *c, const char *alg, cf_predict_answer *ou
     return out->model_buf;
 }
 
+/* The fitted formula carried through the fitted np's answers (cf_across_anchor): said in
+ * the model column and the note. */
+static void anchor_note(const cf_tier_added *add, cf_predict_answer *out)
+{
+    char model[sizeof out->model_buf - 16], part[256];
+    snprintf(model, sizeof model, "%.*s", (int)sizeof model - 1, out->model);
+    snprintf(out->model_buf, sizeof out->model_buf, "%s + measured np", model);
+    out->model = out->model_buf;
+    if (add->anchor_from[1] > 0)
+        snprintf(part, sizeof part,
+                 "between the fitted np=%ld and np=%ld: the across-np formula x%.3g (their own "
+                 "answers / the formula's, read log-log in np)",
+                 add->anchor_from[0], add->anchor_from[1], add->anchor);
+    else
+        snprintf(part, sizeof part,
+                 "the across-np formula x%.3g, through the fitted np=%ld's own answer (the "
+                 "formula's growth from there)",
+                 add->anchor, add->anchor_from[0]);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
 /* The largest time or bound predict prints: a thousand times the longest a table may
  * hold (about 31 years). Beyond, the model file is broken, not the machine slow. */
 #define PREDICT_MAX_US (1e3 * CF_TIME_MAX_US)
@@ -416,6 +438,19 @@ static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
     return cf_near_predict(s->near, m, pr);
 }
 
+/* The answer at fitted np p (cf_fitted_at): predict's own there, the fit corrected by its
+ * measured neighbours, so that the answers run on from it; NAN where none. */
+static double fitted_at(void *vc, long p, double m)
+{
+    const ctx *c = vc;
+    const cf_fit *f = p <= INT_MAX ? cf_modelset_find(c->ms, c->pattern, (int)p, c->datatype) : NULL;
+    cf_prediction pr;
+    if (f == NULL ||
+        cf_fit_predict_near_blocks(f, m, c->blocks >= 0 ? c->blocks : f->blocks, &pr) != 0)
+        return NAN;
+    return pr.t_us;
+}
+
 static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
                        cf_error *e)
 {
@@ -481,7 +516,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     } else if (s->kind == SRC_ACROSS) {
         cf_estimate est;
         cf_tier_added add;
-        cf_placement_across_answer(&c->place, c->across, &s->unmeasured, np, m, &est, &add);
+        cf_placement_across_answer(&c->place, c->across, &s->unmeasured, np, m,
+                                   c->model_alone ? NULL : fitted_at, c, &est, &add);
         if (add.read_from > 0) {
             char reach[64];
             snprintf(reach, sizeof reach, "np=%ld's", add.read_from);
@@ -495,6 +531,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->lo = est.lo_us;
         out->hi = est.hi_us;
         out->model = alg_name(c, est.algorithm, out);
+        if (add.anchor_from[0] > 0)
+            anchor_note(&add, out);
         unbounded = add.read_from > 0 ? (add.read_nodes_np > 0 ? 1 : 2) : 0;
     } else {
         cf_estimate est;
@@ -752,8 +790,14 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
             snprintf(waited, sizeof waited,
                      "; the constant holds the barrier's wait after each timed call, %.3g us",
                      w);
-        cf_msg("np=%ld: from the across-np model%s%s%s", np, s->note[0] ? "; " : "", s->note,
-               waited);
+        /* The answers carry the formula through the fitted np's own, per size: not a line. */
+        int carried = !c->model_alone && c->across->nnp > 0 && cf_across_formula_only(c->across) &&
+                      cf_modelset_find(c->ms, c->pattern, (int)c->across->np[0], c->datatype);
+        cf_msg("np=%ld: from the across-np model%s%s%s%s", np, s->note[0] ? "; " : "", s->note,
+               waited,
+               carried ? "; the formula alone: predict's answers at this np carry it through the "
+                         "fitted np's own answers, size by size"
+                       : "");
     } else {
         double c0[CF_COLL_MAX_ALGS], c1[CF_COLL_MAX_ALGS];
         int nl = cf_p2p_lines(&c->as->pp, c->coll, c->datatype, np, c0, c1);
@@ -855,7 +899,8 @@ static int parse(int argc, char **argv, opts *o, int *done)
         CF_OPT_BOOL(0, "formula", &o->formula, "print the formula at --np alone"),
         CF_OPT_BOOL(0, "model-alone", &o->model_alone,
                     "between measured sizes, the fit's model alone, not corrected by the "
-                    "measured neighbours"),
+                    "measured neighbours; at an np no fit has, the across-np formula alone, "
+                    "not carried through the fitted np's own answers"),
         CF_OPT_STRING(0, "lang", "LANG", &o->lang,
                       "the formula's language: text (default), c, python, latex, gnuplot"),
         CF_OPT_QUIET(NULL, "no messages on stderr but errors (the answers still print)"),

@@ -88,20 +88,11 @@ static void seg_interval(const cf_across *a, int k, long p, double m, double *t,
     *hi = *t * exp(w + fmax(e, growth_reach(a, k, m, beyond, *t)));
 }
 
-void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
+/* The fitted formula's answer (its segments), the grid aside. */
+static void formula_predict(const cf_across *a, long p, double m, cf_estimate *out)
 {
-    int k = 0;
+    int k = a->nseg > 1 && m > a->seg[0].to_bytes;
     double t, lo, hi;
-    out->contention = 1.0;
-    out->contention_np = 0;
-    out->model_factor = 1.0;
-    if (a->nseg > 1 && m > a->seg[0].to_bytes)
-        k = 1;
-    if (cf_across_grid_predict(a, p, m, &out->t_us, &out->lo_us, &out->hi_us, &out->algorithm) ==
-        0) {
-        out->alg = 0;
-        return;
-    }
     seg_interval(a, k, p, m, &t, &lo, &hi);
     if (a->nseg > 1 && m > a->seg[0].to_bytes && m < a->seg[1].from_bytes) {
         /* Between the two ranges either algorithm may run: the nearer one (in log size)
@@ -120,9 +111,70 @@ void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
     out->hi_us = hi;
     out->alg = k;
     out->algorithm = a->seg[k].algorithm;
+}
+
+void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
+{
     out->contention = 1.0;
     out->contention_np = 0;
     out->model_factor = 1.0;
+    out->grid = 0;
+    if (cf_across_grid_predict(a, p, m, &out->t_us, &out->lo_us, &out->hi_us, &out->algorithm) ==
+        0) {
+        out->alg = 0;
+        out->grid = 1;
+        return;
+    }
+    formula_predict(a, p, m, out);
+}
+
+int cf_across_formula_only(const cf_across *a)
+{
+    return a->grid.rules[0] == '\0' || a->grid.n == 0;
+}
+
+/* The answer at the i-th fitted np over the formula's there, at m: NAN where either is no
+ * time. The formula was fitted without the barrier's waits where a->waited, the fit at
+ * that np with them: its wait comes off first (the answer adds np's own back). */
+static double anchor_ratio(const cf_across *a, int i, double m, cf_fitted_at at, void *ctx)
+{
+    cf_estimate f;
+    formula_predict(a, a->np[i], m, &f);
+    double t = at(ctx, a->np[i], m);
+    if (a->waited)
+        t -= a->wait_us[i];
+    return t > 0 && f.t_us > 0 && isfinite(t) && isfinite(f.t_us) ? t / f.t_us : NAN;
+}
+
+double cf_across_anchor(const cf_across *a, long p, double m, cf_fitted_at at, void *ctx,
+                        long *from)
+{
+    from[0] = from[1] = 0;
+    double t, lo, hi;
+    const char *alg;
+    if (a->nnp == 0 || a->nseg == 0 ||
+        cf_across_grid_predict(a, p, m, &t, &lo, &hi, &alg) == 0)
+        return 1.0;
+    int j = 0;
+    while (j < a->nnp && a->np[j] < p)
+        j++;
+    /* At a fitted np (which predict answers from its own fit: the report's curve through
+     * it), that np's own ratio. */
+    int at_fitted = j < a->nnp && a->np[j] == p;
+    int i0 = at_fitted ? j : j > 0 ? j - 1 : 0, i1 = j < a->nnp ? j : a->nnp - 1;
+    long p0 = a->np[i0], p1 = a->np[i1];
+    double r0 = anchor_ratio(a, i0, m, at, ctx), r1 = p1 == p0 ? r0 : anchor_ratio(a, i1, m, at, ctx);
+    /* A neighbour without an answer (no fit of this datatype there) leaves the other's. */
+    if (!(r0 > 0) && !(r1 > 0))
+        return 1.0;
+    if (!(r0 > 0) || !(r1 > 0) || p1 == p0) {
+        from[0] = r0 > 0 ? p0 : p1;
+        return r0 > 0 ? r0 : r1;
+    }
+    from[0] = p0;
+    from[1] = p1;
+    double f = log((double)p / (double)p0) / log((double)p1 / (double)p0);
+    return exp((1.0 - f) * log(r0) + f * log(r1));
 }
 
 int cf_across_lines(const cf_across *a, long p, double *c0, double *c1, double *switch_at)

@@ -322,6 +322,8 @@ typedef struct cf_estimate {
     long contention_np;    /* p2p: where it was measured; 0 when none */
     double model_factor;   /* p2p: the model-error factor in the interval */
     const char *algorithm; /* across-np: the algorithm that answered (static or in the model) */
+    int grid;              /* across-np: the grid answered (measured points along the rules'
+                            * step counts), not the fitted formula */
 } cf_estimate;
 
 /* Relative-error least squares: minimises sum ((t_i - x_i.c) / T_i)^2, T_i the measured
@@ -391,6 +393,20 @@ int cf_across_grid_predict(const cf_across *a, long p, double m, double *t, doub
 /* T at (p, m) with its 95% prediction interval; out->alg is the segment used. Between the
  * two segments' sizes the interval covers both. */
 void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out);
+/* The answer at fitted np p, size m (the fit there with its measured neighbours, as predict
+ * answers); NAN where there is none. */
+typedef double (*cf_fitted_at)(void *ctx, long p, double m);
+/* Where the fitted formula answers at (p, m) (no rules read the measured points: a table
+ * that names no library), the factor that carries it through the fitted np's own answers:
+ * at(p0) / formula(p0) (its barrier wait off where the formula was fitted without) at the
+ * nearest fitted np p0 below or above the ones fitted, read log-log between the two
+ * fitted np around p (from[0], from[1]; from[1] 0 when one, also where the other has no
+ * answer); 1 (from[0] 0) where the grid answers or where no ratio is a number. */
+double cf_across_anchor(const cf_across *a, long p, double m, cf_fitted_at at, void *ctx,
+                        long *from);
+/* Whether the grid answers nowhere (no rules, or no points), so that the formula (carried
+ * through the fitted np's answers) answers at every np not fitted. */
+int cf_across_formula_only(const cf_across *a);
 /* The model at a fixed p as lines T(m) = c0[i] + c1[i]*m, one per segment, segment i
  * applying below switch_at[i] (c0, c1, switch_at hold CF_ACROSS_MAX_SEG). */
 int cf_across_lines(const cf_across *a, long p, double *c0, double *c1, double *switch_at);

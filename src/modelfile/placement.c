@@ -906,9 +906,23 @@ static void p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
 }
 
 void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
-                                long np, double m, cf_estimate *est, cf_tier_added *added)
+                                long np, double m, cf_fitted_at at, void *ctx, cf_estimate *est,
+                                cf_tier_added *added)
 {
     cf_across_predict(a, np, m, est);
+    /* A formula fitted across every np and size passes near the fitted np's times, not
+     * through them; beyond them it carries the growth, the largest fitted np's own answer
+     * the level (gce-cpu-ompi, OSU allreduce on 56-rank nodes fitted at np 1792-7168:
+     * 4 B at np 14336 read 664 us from the formula, below np 7168's measured 867, for 954
+     * measured; through np 7168's own answer, 934). The interval holds the formula's too. */
+    double anchor = 1.0;
+    long anchor_from[2] = {0, 0};
+    if (at != NULL && !est->grid) {
+        anchor = cf_across_anchor(a, np, m, at, ctx, anchor_from);
+        est->t_us *= anchor;
+        est->lo_us = fmin(est->lo_us, est->lo_us * anchor);
+        est->hi_us = fmax(est->hi_us, est->hi_us * anchor);
+    }
     /* The grid reads the algorithm the rules run at np from the np it ran at: where that is
      * below the largest fitted np, whose farther ranks another algorithm crossed, and np
      * reaches a tier the algorithm's own np never did, the answer never saw it (Open MPI's
@@ -945,6 +959,9 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
     }
     across_low(a, u, m, est);
     across_tier(p, a, u, fitted, np, m, est, added);
+    added->anchor = anchor;
+    added->anchor_from[0] = anchor_from[0];
+    added->anchor_from[1] = anchor_from[1];
     added->read_from = from;
     added->read_from_far_us = from > 0 ? cf_placement_farthest_us(p, from) : NAN;
     added->read_np_far_us = from > 0 ? cf_placement_farthest_us(p, np) : NAN;

@@ -150,6 +150,10 @@ typedef struct cf_tier_added {
     long read_from;
     double read_from_far_us, read_np_far_us; /* the probe's farthest latencies (NAN: none) */
     long read_nodes_np; /* read_from ran in one node and np spans these; 0 otherwise */
+    /* The fitted formula carried through the fitted np's answers (cf_across_anchor): the
+     * factor, and the fitted np it comes from (anchor_from[0] 0: none applied). */
+    double anchor;
+    long anchor_from[2];
 } cf_tier_added;
 
 /* The time per byte (us) that traffic across the halves of np's ranks, every rank sending
@@ -211,9 +215,11 @@ double cf_placement_across_wait(const cf_placement *p, const cf_across *a, long 
  * keeps one, that traffic raises its upper end alone; a model fitted without the barrier's
  * waits (a->waited) gets np's back everywhere; all of it in *added. The upper bound is the
  * caller's to drop (predict prints inf); predict and the report's np plot answer through
- * this one function. */
+ * this one function. Where at is not NULL and the fitted formula answers, its time first
+ * goes through the fitted np's answers (cf_across_anchor), its interval holding both. */
 void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
-                                long np, double m, cf_estimate *est, cf_tier_added *added);
+                                long np, double m, cf_fitted_at at, void *ctx, cf_estimate *est,
+                                cf_tier_added *added);
 /* The same for the estimate from np=2 (cf_p2p_predict of pattern c's datatype at (np, m); u
  * from cf_placement_unmeasured): the steps of its algorithm (rules' where the file names a
  * library's rules, else the catalog's) against np=2's rank 1. cf_p2p_predict's status. */

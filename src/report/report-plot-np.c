@@ -4,6 +4,7 @@
 
 #include "report/report-plot.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,20 @@ static size_t np_sizes(const np_plot *P, uint64_t *sizes, uint64_t *common, uint
     return cf_report_spread(common, n_apart, CF_PLOT_MAX_SIZES - 1, pick);
 }
 
+/* The answer at fitted np p (cf_fitted_at), as predict's there: the fit corrected by its
+ * measured neighbours; NAN where none. */
+static double fitted_at(void *vp, long p, double m)
+{
+    const np_plot *P = vp;
+    const cf_fit *f = P->r->ms != NULL && p <= INT_MAX
+                          ? cf_modelset_find(P->r->ms, P->a->pattern, (int)p, P->datatype)
+                          : NULL;
+    cf_prediction pr;
+    if (f == NULL || cf_fit_predict_near_blocks(f, m, f->blocks, &pr) != 0)
+        return NAN;
+    return pr.t_us;
+}
+
 /* The across-np model at size m in colour lt: between the process counts it was fitted at
  * (solid), which need not be all the table's (fit --np), then below and beyond them
  * (dashed), with its interval beyond them (dotted); past the one node every fitted np ran
@@ -101,7 +116,8 @@ static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
             cf_unmeasured u;
             cf_placement_beyond_fitted(P->pl, P->fit_hi, lround(p), &u, note, sizeof note);
             cf_tier_added add;
-            cf_placement_across_answer(P->pl, P->a, &u, lround(p), (double)m, &x, &add);
+            cf_placement_across_answer(P->pl, P->a, &u, lround(p), (double)m, fitted_at,
+                                       (void *)P, &x, &add);
             if (cf_unmeasured_unbounded(&u) || add.read_from > 0)
                 fprintf(sc->dat, "%ld %.6g %.6g inf\n", lround(p), x.t_us, x.lo_us);
             else
@@ -232,7 +248,9 @@ static void np_caption(const np_plot *P, const char *pattern, char *caption, siz
              pattern, P->est ? "" : " measured at two process counts or more",
              cf_plot_points_note(r),
              P->a ? " Lines are the across-np model, fitted jointly over the process counts and "
-                    "sizes it was given: solid between the process counts it was fitted at, "
+                    "sizes it was given (where no library's rules read the measured points, "
+                    "carried through the answers at the fitted process counts, as predict "
+                    "answers): solid between the process counts it was fitted at, "
                     "dashed where it extrapolates, beyond the largest of them (the dotted "
                     "vertical line) with its 95% prediction interval dotted."
              : P->est ? " Dashed lines are the point-to-point estimate, which is what commfit "

@@ -72,7 +72,7 @@ check "measured np: not extrapolated" test "$(field 11)" = ""
 check "measured np: within 3% of the truth" within "$(field 5)" 1482.0064 0.03
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M
 check "np=32: the across-np model" test "$(field 9)" = across-np
-check "np=32: the algorithm named" test "$(field 10)" = "pairwise exchange"
+check "np=32: the algorithm named, through the fitted np's own fits" test "$(field 10)" = "pairwise exchange + measured np"
 check "np=32: extrapolated in np" test "$(field 11)" = np
 check "np=32: says how far" grep -q 'np=32 is 2x the largest measured, 16' "$T/out"
 check "np=32 (twice the largest): within 5% of the truth" within "$(field 5)" 6563.1712 0.05
@@ -80,10 +80,10 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 6 -b 1M
 check "np=6: interpolated, and says between what" grep -q 'np=6 not measured: between 4 and 8' "$T/out"
 run "$COMMFIT" predict -m cluster.json -p allreduce -n 64 -b 64K
 check "allreduce np=64 by the across-np model within 5%" within "$(field 5)" 37.3523 0.05
-check "allreduce np=64, 64 KiB: Rabenseifner" test "$(field 10)" = Rabenseifner
+check "allreduce np=64, 64 KiB: Rabenseifner" test "$(field 10)" = "Rabenseifner + measured np"
 run "$COMMFIT" predict -m cluster.json -p allreduce -n 64 -b 1K
 check "allreduce np=64, 1 KiB: recursive doubling within 5%" within "$(field 5)" 10.2288 0.05
-check "allreduce np=64, 1 KiB: recursive doubling" test "$(field 10)" = "recursive doubling"
+check "allreduce np=64, 1 KiB: recursive doubling" test "$(field 10)" = "recursive doubling + measured np"
 check "allreduce: float by default" test "$(field 4)" = float
 
 # --- the across-np model from np 2, 4, 8 only, at np=16 (twice the largest measured)
@@ -104,12 +104,12 @@ check "np=16 from 2,4,8: alltoall within 3% of the truth ($(field 5))" \
 check "np=16 from 2,4,8: alltoall interval holds the truth" covers 3175.728
 run "$COMMFIT" predict -m mid.json -p allreduce -n 16 -b 1K
 check "np=16 from 2,4,8: allreduce 1 KiB by recursive doubling" \
-    test "$(field 10)" = "recursive doubling"
+    test "$(field 10)" = "recursive doubling + measured np"
 check "np=16 from 2,4,8: allreduce 1 KiB within 3% of the truth ($(field 5))" \
     within "$(field 5)" 6.8192 0.03
 check "np=16 from 2,4,8: allreduce 1 KiB interval holds the truth" covers 6.8192
 run "$COMMFIT" predict -m mid.json -p allreduce -n 16 -b 64K
-check "np=16 from 2,4,8: allreduce 64 KiB by Rabenseifner" test "$(field 10)" = Rabenseifner
+check "np=16 from 2,4,8: allreduce 64 KiB by Rabenseifner" test "$(field 10)" = "Rabenseifner + measured np"
 check "np=16 from 2,4,8: allreduce 64 KiB within 3% of the truth ($(field 5))" \
     within "$(field 5)" 30.432 0.03
 check "np=16 from 2,4,8: allreduce 64 KiB interval holds the truth" covers 30.432
@@ -321,7 +321,7 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 32 -b 1M -f json
 expect_rc 0 "json"
 check "json names the model file" grep -q '^{"model_file": "cluster.json", "predictions": \[' "$T/out"
 check "json has the source and the extrapolation" \
-    grep -q '"source": "across-np", "model": "pairwise exchange", "extrapolated": {"np": true, "bytes": false, "blocks": false, "nodes": false, "tier": false}' "$T/out"
+    grep -q '"source": "across-np", "model": "pairwise exchange + measured np", "extrapolated": {"np": true, "bytes": false, "blocks": false, "nodes": false, "tier": false}' "$T/out"
 if command -v jq >/dev/null 2>&1; then
     check "json parses" jq -e '.predictions[0].t_us > 0' "$T/out"
 else
@@ -490,7 +490,7 @@ run "$COMMFIT" predict -m bar248.json -p barrier -n 4 -b 0
 check "barrier at a measured np of 2,4,8: the fit" test "$(field 9),$(field 5)" = fit,1.4
 run "$COMMFIT" predict -m bar248.json -p barrier -n 16 -b 0
 check "barrier at np=16 from 2,4,8: the across-np model, dissemination" \
-    test "$(field 9),$(field 10)" = across-np,dissemination
+    test "$(field 9),$(field 10)" = "across-np,dissemination + measured np"
 check "barrier at np=16 from 2,4,8: 4 rounds of 0.7 us within 1%" within "$(field 5)" 2.8 0.01
 
 # --- points from a file
