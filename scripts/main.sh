@@ -8,7 +8,8 @@
 # measures this machine through Open MPI's launcher, and its fit follows Open MPI's own
 # collective algorithms.
 # Between the two, published results of another machine (OSU, 128-core nodes) are
-# imported, fitted at one node and asked for two.
+# imported, fitted at one node and asked for two; and a cloud's (OSU on Compute Engine),
+# fitted at 32 to 128 nodes and asked for 256.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/build.sh"
@@ -72,6 +73,15 @@ step import osu --mpi-library 'Open MPI 4.1.6' --ranks-per-node 128 --np 2,4,8,1
     "$osu/osu-np32.txt" "$osu/osu-np64.txt" "$osu/osu-np128.txt" -o realnp/orfeo-bcast.csv
 step fit -i realnp/orfeo-bcast.csv -o realnp/orfeo-bcast.json
 step predict -m realnp/orfeo-bcast.json --pattern bcast --np 64,256 --bytes 1K
+# And a cloud's (OSU osu_allreduce on Compute Engine, 56 ranks a node, Open MPI of an
+# unknown version): no library named, so the across-np formula answers np 14336 (256
+# nodes) from the runs on 32 to 128 nodes, carried through np 7168's own answer
+# ("+ measured np"); no latency probe says how far the 128 nodes it adds lie: no upper bound.
+gce="$top/data/realnp/gce-cpu-ompi"
+step import osu --ranks-per-node 56 --np 1792,3584,7168 "$gce/osu-32-iter-1.txt" \
+    "$gce/osu-64-iter-1.txt" "$gce/osu-128-iter-1.txt" -o realnp/gce-allreduce.csv
+step fit -i realnp/gce-allreduce.csv -o realnp/gce-allreduce.json
+step predict -m realnp/gce-allreduce.json --pattern allreduce --np 14336 --bytes 4,1M
 
 if command -v mpicc.openmpi >/dev/null 2>&1; then
     # Open MPI: its own build, its launcher, its collective algorithms. As root its launcher
