@@ -80,6 +80,12 @@ typedef struct ctx {
     cf_predict_out out;      /* where and how the answers go */
     size_t refused;          /* answers refused: the model's time at that point is <= 0 */
     char first_refusal[320]; /* the first one, for the message at the end */
+    /* The fits at the across-np model's fitted np with their measured points read, by its
+     * index of np, built at the first answer carried through them (fitted_at); tried: the
+     * build was attempted (near NULL: no fit there, or out of memory). */
+    cf_near *anchor_near[CF_ACROSS_NP_MAX];
+    const cf_fit *anchor_fit[CF_ACROSS_NP_MAX]; /* where the reading could not be built */
+    unsigned char anchor_tried[CF_ACROSS_NP_MAX];
 } ctx;
 
 /* ---- Numbers for people and for scripts ---- */
@@ -204,6 +210,33 @@ static int resolve(ctx *c, long np, source *s, cf_error *e)
     return rc;
 }
 
+/* The np's note on the formula carried through the fitted np's own answers, where the
+ * formula answers (the grid nowhere) and --model-alone does not hold it back: through
+ * which fitted np (the two around np, or the one that has a fit). Empty elsewhere. */
+static void anchor_np_note(const ctx *c, const cf_across *a, long np, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (c->model_alone || a->nnp == 0 || !cf_across_formula_only(a))
+        return;
+    int i0, i1;
+    cf_across_anchor_np(a, np, &i0, &i1);
+    int f0 = a->np[i0] <= INT_MAX &&
+             cf_modelset_find(c->ms, c->pattern, (int)a->np[i0], c->datatype) != NULL,
+        f1 = a->np[i1] <= INT_MAX &&
+             cf_modelset_find(c->ms, c->pattern, (int)a->np[i1], c->datatype) != NULL;
+    if (i0 != i1 && f0 && f1)
+        snprintf(buf, n,
+                 "between the fitted np=%ld and np=%ld: the across-np formula times their own "
+                 "answers over the formula's, read log-log in np, size by size (--model-alone: "
+                 "the formula alone)",
+                 a->np[i0], a->np[i1]);
+    else if (f0 || f1)
+        snprintf(buf, n,
+                 "the across-np formula through the fitted np=%ld's own answers, size by size: "
+                 "the formula's growth from there (--model-alone: the formula alone)",
+                 a->np[f0 ? i0 : i1]);
+}
+
 static int resolve_source(ctx *c, long np, source *s, cf_error *e)
 {
     memset(s, 0, sizeof *s);
@@ -232,6 +265,8 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
          * or a tier no fitted np did. */
         s->np_extra = np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part) ||
                       u->nodes || u->tier;
+        cf_note_join(s->note, sizeof s->note, part);
+        anchor_np_note(c, src.across, np, part, sizeof part);
         cf_note_join(s->note, sizeof s->note, part);
         return 0;
     }
@@ -318,25 +353,18 @@ static const char *alg_name(const ctx *c, const char *alg, cf_predict_answer *ou
     return out->model_buf;
 }
 
-/* The fitted formula carried through the fitted np's answers (cf_across_anchor): said in
- * the model column and the note. */
-static void anchor_note(const cf_tier_added *add, cf_predict_answer *out)
+/* The fitted formula carried through the fitted np's own answers (cf_across_anchor): said in
+ * the model column (the np's note says through which, anchor_np_note). Copied, not printed:
+ * a batch names every answer (out->model may be model_buf). */
+static void anchor_model(cf_predict_answer *out)
 {
-    char model[sizeof out->model_buf - 16], part[256];
-    snprintf(model, sizeof model, "%.*s", (int)sizeof model - 1, out->model);
-    snprintf(out->model_buf, sizeof out->model_buf, "%s + measured np", model);
+    static const char tail[] = " + measured np";
+    size_t k = strlen(out->model), room = sizeof out->model_buf - sizeof tail;
+    if (k > room)
+        k = room;
+    memmove(out->model_buf, out->model, k);
+    memcpy(out->model_buf + k, tail, sizeof tail);
     out->model = out->model_buf;
-    if (add->anchor_from[1] > 0)
-        snprintf(part, sizeof part,
-                 "between the fitted np=%ld and np=%ld: the across-np formula x%.3g (their own "
-                 "answers / the formula's, read log-log in np)",
-                 add->anchor_from[0], add->anchor_from[1], add->anchor);
-    else
-        snprintf(part, sizeof part,
-                 "the across-np formula x%.3g, through the fitted np=%ld's own answer (the "
-                 "formula's growth from there)",
-                 add->anchor, add->anchor_from[0]);
-    cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
 /* The largest time or bound predict prints: a thousand times the longest a table may
@@ -439,16 +467,50 @@ static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
 }
 
 /* The answer at fitted np p (cf_fitted_at): predict's own there, the fit corrected by its
- * measured neighbours, so that the answers run on from it; NAN where none. */
+ * measured neighbours, so that the answers run on from it; NAN where none. The reading of
+ * the measured points is built once a fitted np (a batch of a million answers reads them
+ * once, not twice an answer). */
 static double fitted_at(void *vc, long p, double m)
 {
-    const ctx *c = vc;
-    const cf_fit *f = p <= INT_MAX ? cf_modelset_find(c->ms, c->pattern, (int)p, c->datatype) : NULL;
-    cf_prediction pr;
-    if (f == NULL ||
-        cf_fit_predict_near_blocks(f, m, c->blocks >= 0 ? c->blocks : f->blocks, &pr) != 0)
+    ctx *c = vc;
+    int i = 0;
+    while (i < c->across->nnp && c->across->np[i] != p)
+        i++;
+    if (i == c->across->nnp)
         return NAN;
-    return pr.t_us;
+    if (!c->anchor_tried[i]) {
+        c->anchor_tried[i] = 1;
+        const cf_fit *f =
+            p <= INT_MAX ? cf_modelset_find(c->ms, c->pattern, (int)p, c->datatype) : NULL;
+        cf_near *nr = f != NULL ? malloc(sizeof *nr) : NULL;
+        if (nr != NULL && cf_near_init(nr, f, c->blocks >= 0 ? c->blocks : f->blocks) != 0) {
+            cf_near_clear(nr);
+            free(nr);
+            nr = NULL;
+        }
+        c->anchor_near[i] = nr;
+        c->anchor_fit[i] = nr == NULL ? f : NULL;
+    }
+    cf_prediction pr;
+    int rc = c->anchor_near[i] != NULL ? cf_near_predict(c->anchor_near[i], m, &pr)
+             : c->anchor_fit[i] != NULL
+                 ? cf_fit_predict_near_blocks(c->anchor_fit[i], m,
+                                              c->blocks >= 0 ? c->blocks : c->anchor_fit[i]->blocks,
+                                              &pr)
+                 : -1;
+    return rc == 0 ? pr.t_us : NAN;
+}
+
+static void anchor_clear(ctx *c)
+{
+    for (int i = 0; i < CF_ACROSS_NP_MAX; i++) {
+        if (c->anchor_near[i] != NULL)
+            cf_near_clear(c->anchor_near[i]);
+        free(c->anchor_near[i]);
+        c->anchor_near[i] = NULL;
+        c->anchor_fit[i] = NULL;
+        c->anchor_tried[i] = 0;
+    }
 }
 
 static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
@@ -532,7 +594,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->hi = est.hi_us;
         out->model = alg_name(c, est.algorithm, out);
         if (add.anchor_from[0] > 0)
-            anchor_note(&add, out);
+            anchor_model(out);
         unbounded = add.read_from > 0 ? (add.read_nodes_np > 0 ? 1 : 2) : 0;
     } else {
         cf_estimate est;
@@ -1059,6 +1121,7 @@ done:
     free(path);
     free(c.measured);
     cache_clear(&c);
+    anchor_clear(&c);
     cf_placement_free(&c.place);
     cf_modelset_free(c.ms);
     return rc;

@@ -133,17 +133,42 @@ int cf_across_formula_only(const cf_across *a)
     return a->grid.rules[0] == '\0' || a->grid.n == 0;
 }
 
+/* The fitted formula's time at (p, m), formula_predict's without its interval (a batch
+ * reads it twice an answer). */
+static double formula_t(const cf_across *a, long p, double m)
+{
+    int k = a->nseg > 1 && m > a->seg[0].to_bytes;
+    if (k && m < a->seg[1].from_bytes &&
+        log1p(m) - log1p(a->seg[0].to_bytes) < log1p(a->seg[1].from_bytes) - log1p(m))
+        k = 0;
+    const cf_across_seg *s = &a->seg[k];
+    double t = 0.0;
+    for (int j = 0; j < s->nbasis; j++)
+        t += s->coef[j] * cf_cterm_sum_eval(&s->basis[j], p, m);
+    return t;
+}
+
 /* The answer at the i-th fitted np over the formula's there, at m: NAN where either is no
  * time. The formula was fitted without the barrier's waits where a->waited, the fit at
  * that np with them: its wait comes off first (the answer adds np's own back). */
 static double anchor_ratio(const cf_across *a, int i, double m, cf_fitted_at at, void *ctx)
 {
-    cf_estimate f;
-    formula_predict(a, a->np[i], m, &f);
-    double t = at(ctx, a->np[i], m);
+    double f = formula_t(a, a->np[i], m), t = at(ctx, a->np[i], m);
     if (a->waited)
         t -= a->wait_us[i];
-    return t > 0 && f.t_us > 0 && isfinite(t) && isfinite(f.t_us) ? t / f.t_us : NAN;
+    return t > 0 && f > 0 && isfinite(t) && isfinite(f) ? t / f : NAN;
+}
+
+void cf_across_anchor_np(const cf_across *a, long p, int *i0, int *i1)
+{
+    int j = 0;
+    while (j < a->nnp && a->np[j] < p)
+        j++;
+    /* At a fitted np (which predict answers from its own fit: the report's curve through
+     * it), that np's own ratio. */
+    int at_fitted = j < a->nnp && a->np[j] == p;
+    *i0 = at_fitted ? j : j > 0 ? j - 1 : 0;
+    *i1 = j < a->nnp ? j : a->nnp - 1;
 }
 
 double cf_across_anchor(const cf_across *a, long p, double m, cf_fitted_at at, void *ctx,
@@ -155,13 +180,8 @@ double cf_across_anchor(const cf_across *a, long p, double m, cf_fitted_at at, v
     if (a->nnp == 0 || a->nseg == 0 ||
         cf_across_grid_predict(a, p, m, &t, &lo, &hi, &alg) == 0)
         return 1.0;
-    int j = 0;
-    while (j < a->nnp && a->np[j] < p)
-        j++;
-    /* At a fitted np (which predict answers from its own fit: the report's curve through
-     * it), that np's own ratio. */
-    int at_fitted = j < a->nnp && a->np[j] == p;
-    int i0 = at_fitted ? j : j > 0 ? j - 1 : 0, i1 = j < a->nnp ? j : a->nnp - 1;
+    int i0, i1;
+    cf_across_anchor_np(a, p, &i0, &i1);
     long p0 = a->np[i0], p1 = a->np[i1];
     double r0 = anchor_ratio(a, i0, m, at, ctx), r1 = p1 == p0 ? r0 : anchor_ratio(a, i1, m, at, ctx);
     /* A neighbour without an answer (no fit of this datatype there) leaves the other's. */

@@ -404,6 +404,9 @@ typedef double (*cf_fitted_at)(void *ctx, long p, double m);
  * answer); 1 (from[0] 0) where the grid answers or where no ratio is a number. */
 double cf_across_anchor(const cf_across *a, long p, double m, cf_fitted_at at, void *ctx,
                         long *from);
+/* The indices in a->np of the fitted np cf_across_anchor reads at p: the two around it
+ * (*i0 == *i1 at or beyond the ends); a->nnp > 0. */
+void cf_across_anchor_np(const cf_across *a, long p, int *i0, int *i1);
 /* Whether the grid answers nowhere (no rules, or no points), so that the formula (carried
  * through the fitted np's answers) answers at every np not fitted. */
 int cf_across_formula_only(const cf_across *a);

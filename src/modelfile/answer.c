@@ -13,8 +13,19 @@ void cf_note_join(char *buf, size_t n, const char *part)
     size_t l = strlen(buf);
     if (part[0] == '\0' || l >= n)
         return;
-    int w = snprintf(buf + l, n - l, "%s%s", l ? "; " : "", part);
-    if (w >= 0 && (size_t)w >= n - l && n >= 4) /* cut: say so rather than end mid-word */
+    /* Copied, not printed: a batch joins parts for every answer. */
+    size_t sep = l ? 2 : 0, k = strlen(part);
+    if (l + sep + k < n) {
+        memcpy(buf + l, "; ", sep);
+        memcpy(buf + l + sep, part, k + 1);
+        return;
+    }
+    size_t room = n - 1 - l; /* what fits of the separator and the part */
+    memcpy(buf + l, "; ", sep < room ? sep : room);
+    if (room > sep)
+        memcpy(buf + l + sep, part, room - sep);
+    buf[n - 1] = '\0';
+    if (n >= 4) /* cut: say so rather than end mid-word */
         memcpy(buf + n - 4, "...", 4);
 }
 

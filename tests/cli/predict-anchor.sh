@@ -18,15 +18,14 @@ near() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a / b - 1; if (d < 0) d 
 run "$COMMFIT" predict -m g.json -p allreduce -n 14336 -b 4 -f csv
 check "np 14336: the formula through np 7168's own answer, said in the model column" \
     awk -F, 'NR == 2 { exit !($9 == "across-np" && $10 ~ / \+ measured np$/) }' "$T/out"
-x=$(sed -n 's/.*the across-np formula x\([0-9.]*\), through the fitted np=7168.s own answer.*/\1/p' "$T/out")
-check "and the note gives the factor and the np ($x)" test -n "$x"
+check "and the note names the np, size by size" \
+    grep -q "the across-np formula through the fitted np=7168's own answers, size by size: the formula's growth from there (--model-alone: the formula alone)" "$T/out"
 # The factor: predict's answer at np 7168 over the formula there (read at np 7169, the
 # same ceil(lg p) steps; the formula's p-linear term moves it by 1/7168).
 f7168=$(t 4 7168)
 formula=$(t 4 7169 --model-alone)
-check "the factor is np 7168's fit over the formula ($f7168 / $formula, note x$x)" \
-    near "$(ratio "$f7168" "$formula")" "$x" 0.005
-check "the answer is the formula at np 14336 times it" \
+x=$(ratio "$f7168" "$formula")
+check "the answer is the formula at np 14336 times np 7168's answer over the formula there ($f7168 / $formula)" \
     near "$(t 4 14336)" "$(awk -v a="$(t 4 14336 --model-alone)" -v x="$x" 'BEGIN { print a * x }')" 0.005
 check "4 B at np 14336 within 5% of the 954.03 us measured ($(t 4 14336))" near "$(t 4 14336)" 954.03 0.05
 check "above np 7168's own time, as the formula's growth says (the formula alone fell below it)" \
@@ -42,7 +41,7 @@ check "the interval holds the formula's answer and its lower end, at 4 B, 64 KiB
 # Between two fitted np: the ratios of both, read log-log in np; named in the note.
 run "$COMMFIT" predict -m g.json -p allreduce -n 5000 -b 4 -f csv
 check "np 5000: between np 3584 and 7168, said" \
-    grep -q 'between the fitted np=3584 and np=7168: the across-np formula x' "$T/out"
+    grep -q 'between the fitted np=3584 and np=7168: the across-np formula times their own answers over the formula.s, read log-log in np' "$T/out"
 r1=$(ratio "$(t 4 3584)" "$(t 4 3585 --model-alone)")
 r2=$(ratio "$f7168" "$formula")
 want=$(awk -v a="$r1" -v b="$r2" 'BEGIN { f = log(5000 / 3584) / log(2); printf "%.6f", exp((1 - f) * log(a) + f * log(b)) }')
@@ -84,8 +83,12 @@ check "the report's within-fitted curve passes through predict's answers at np 8
 awk -F, '/^#/ || /^pattern/ || !($2 == 3584 && $3 != 4)' "$tab" >cut.csv
 run "$COMMFIT" fit -q -i cut.csv --np 1792,3584,7168 -o cut.json
 run "$COMMFIT" predict -m cut.json -p allreduce -n 5000 -b 1K -f csv
-check "np 5000 with no fit at np 3584: through np 7168's own answer alone" \
-    grep -q "the across-np formula x[0-9.]*, through the fitted np=7168's own answer" "$T/out"
+r7168=$(ratio "$("$COMMFIT" predict -m cut.json -p allreduce -n 7168 -b 1K -f csv | sed -n 2p | cut -d, -f5)" \
+    "$("$COMMFIT" predict -m cut.json -p allreduce -n 7169 -b 1K -f csv --model-alone | sed -n 2p | cut -d, -f5)")
+check "np 5000 with no fit at np 3584: through np 7168's own answers alone, said" \
+    grep -q "the across-np formula through the fitted np=7168's own answers" "$T/out"
+check "and its factor np 7168's ($r7168)" \
+    near "$(ratio "$(sed -n 2p "$T/out" | cut -d, -f5)" "$("$COMMFIT" predict -m cut.json -p allreduce -n 5000 -b 1K -f csv --model-alone | sed -n 2p | cut -d, -f5)")" "$r7168" 0.005
 
 # A fitted np answers from its own fit, unchanged.
 run "$COMMFIT" predict -m g.json -p allreduce -n 7168 -b 4 -f csv
@@ -93,13 +96,13 @@ check "np 7168: its own fit" awk -F, 'NR == 2 { exit !($9 == "fit" && $10 !~ /me
 # --model-alone: the formula alone.
 run "$COMMFIT" predict -m g.json -p allreduce -n 14336 -b 4 -f csv --model-alone
 check "--model-alone at np 14336: the formula alone, nothing said" \
-    sh -c '! grep -q "measured np\|the across-np formula x" "$1"' sh "$T/out"
+    sh -c '! grep -q "measured np\|the across-np formula t" "$1"' sh "$T/out"
 
 # Where the library's rules read the measured points (the grid), nothing changes.
 run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-racks.csv" --np 2,4,8,16,32 -o r.json
 run "$COMMFIT" predict -m r.json -p allreduce -n 64 -b 4,64K -f csv
 check "a grid answer (MPICH's rules on the simulated racks) is not carried" \
-    sh -c '! grep -q "measured np\|the across-np formula x" "$1"' sh "$T/out"
+    sh -c '! grep -q "measured np\|the across-np formula t" "$1"' sh "$T/out"
 
 # The report's np plot draws the same answers as predict.
 run "$COMMFIT" report -q -m g.json -o rep
