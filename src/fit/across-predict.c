@@ -88,23 +88,29 @@ static void seg_interval(const cf_across *a, int k, long p, double m, double *t,
     *hi = *t * exp(w + fmax(e, growth_reach(a, k, m, beyond, *t)));
 }
 
-/* The fitted formula's answer (its segments), the grid aside. */
-static void formula_predict(const cf_across *a, long p, double m, cf_estimate *out)
+/* The segment whose formula answers at size m: the second from past the first's sizes,
+ * but between the two ranges the nearer one in log size (either algorithm may run there). */
+static int formula_seg(const cf_across *a, double m)
 {
     int k = a->nseg > 1 && m > a->seg[0].to_bytes;
+    if (k && m < a->seg[1].from_bytes &&
+        log1p(m) - log1p(a->seg[0].to_bytes) < log1p(a->seg[1].from_bytes) - log1p(m))
+        k = 0;
+    return k;
+}
+
+/* The fitted formula's answer (its segments), the grid aside. Between the two ranges the
+ * nearer one gives the time, the interval covers both. */
+static void formula_predict(const cf_across *a, long p, double m, cf_estimate *out)
+{
+    int k = formula_seg(a, m);
     double t, lo, hi;
     seg_interval(a, k, p, m, &t, &lo, &hi);
     if (a->nseg > 1 && m > a->seg[0].to_bytes && m < a->seg[1].from_bytes) {
-        /* Between the two ranges either algorithm may run: the nearer one (in log size)
-         * gives the time, the interval covers both. */
-        double t0, l0, h0;
-        seg_interval(a, 0, p, m, &t0, &l0, &h0);
-        if (log1p(m) - log1p(a->seg[0].to_bytes) < log1p(a->seg[1].from_bytes) - log1p(m)) {
-            k = 0;
-            t = t0;
-        }
-        lo = fmin(lo, l0);
-        hi = fmax(hi, h0);
+        double t1, l1, h1;
+        seg_interval(a, 1 - k, p, m, &t1, &l1, &h1);
+        lo = fmin(lo, l1);
+        hi = fmax(hi, h1);
     }
     out->t_us = t;
     out->lo_us = fmax(0.0, lo);
@@ -137,11 +143,7 @@ int cf_across_formula_only(const cf_across *a)
  * reads it twice an answer). */
 static double formula_t(const cf_across *a, long p, double m)
 {
-    int k = a->nseg > 1 && m > a->seg[0].to_bytes;
-    if (k && m < a->seg[1].from_bytes &&
-        log1p(m) - log1p(a->seg[0].to_bytes) < log1p(a->seg[1].from_bytes) - log1p(m))
-        k = 0;
-    const cf_across_seg *s = &a->seg[k];
+    const cf_across_seg *s = &a->seg[formula_seg(a, m)];
     double t = 0.0;
     for (int j = 0; j < s->nbasis; j++)
         t += s->coef[j] * cf_cterm_sum_eval(&s->basis[j], p, m);
@@ -175,10 +177,7 @@ double cf_across_anchor(const cf_across *a, long p, double m, cf_fitted_at at, v
                         long *from)
 {
     from[0] = from[1] = 0;
-    double t, lo, hi;
-    const char *alg;
-    if (a->nnp == 0 || a->nseg == 0 ||
-        cf_across_grid_predict(a, p, m, &t, &lo, &hi, &alg) == 0)
+    if (a->nnp == 0 || a->nseg == 0)
         return 1.0;
     int i0, i1;
     cf_across_anchor_np(a, p, &i0, &i1);

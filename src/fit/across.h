@@ -397,11 +397,11 @@ void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out);
  * answers); NAN where there is none. */
 typedef double (*cf_fitted_at)(void *ctx, long p, double m);
 /* Where the fitted formula answers at (p, m) (no rules read the measured points: a table
- * that names no library), the factor that carries it through the fitted np's own answers:
- * at(p0) / formula(p0) (its barrier wait off where the formula was fitted without) at the
- * nearest fitted np p0 below or above the ones fitted, read log-log between the two
- * fitted np around p (from[0], from[1]; from[1] 0 when one, also where the other has no
- * answer); 1 (from[0] 0) where the grid answers or where no ratio is a number. */
+ * that names no library; the caller knows, cf_estimate.grid 0), the factor that carries it
+ * through the fitted np's own answers: at(p0) / formula(p0) (its barrier wait off where the
+ * formula was fitted without) at the nearest fitted np p0 below or above the ones fitted,
+ * read log-log between the two fitted np around p (from[0], from[1]; from[1] 0 when one,
+ * also where the other has no answer); 1 (from[0] 0) where no ratio is a number. */
 double cf_across_anchor(const cf_across *a, long p, double m, cf_fitted_at at, void *ctx,
                         long *from);
 /* The indices in a->np of the fitted np cf_across_anchor reads at p: the two around it
