@@ -80,11 +80,11 @@ typedef struct ctx {
     cf_predict_out out;      /* where and how the answers go */
     size_t refused;          /* answers refused: the model's time at that point is <= 0 */
     char first_refusal[320]; /* the first one, for the message at the end */
-    /* The fits at the across-np model's fitted np with their measured points read, by its
-     * index of np, built at the first answer carried through them (fitted_at); tried: the
-     * build was attempted (near NULL: no fit there, or out of memory). */
+    /* The fits at the across-np model's fitted np and the readings of their measured
+     * points, by its index of np, found and built at the first answer carried through them
+     * (fitted_at); tried: the fit was looked for (fit NULL: none there). */
     cf_near *anchor_near[CF_ACROSS_NP_MAX];
-    const cf_fit *anchor_fit[CF_ACROSS_NP_MAX]; /* where the reading could not be built */
+    const cf_fit *anchor_fit[CF_ACROSS_NP_MAX];
     unsigned char anchor_tried[CF_ACROSS_NP_MAX];
 } ctx;
 
@@ -448,27 +448,35 @@ static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_pr
     }
 }
 
-/* The model corrected by its measured neighbours: said in the model column and the note. */
-/* The fit's answer corrected by its measured points, through the source's reading of
- * them, built at its first answer (a batch of sizes reads the points once). */
-static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
+/* The fit f's answer at m corrected by its measured points, through the reading of them in
+ * *nr, built at its first answer (a batch of sizes reads the points once); without memory
+ * for it, read afresh. */
+static int near_cached(cf_near **nr, const cf_fit *f, double m, int blocks, cf_prediction *pr)
 {
-    if (s->near == NULL) {
-        s->near = malloc(sizeof *s->near);
-        if (s->near == NULL || cf_near_init(s->near, s->fit, blocks) != 0) {
-            if (s->near != NULL)
-                cf_near_clear(s->near);
-            free(s->near);
-            s->near = NULL;
-            return cf_fit_predict_near_blocks(s->fit, m, blocks, pr);
+    if (*nr == NULL) {
+        *nr = malloc(sizeof **nr);
+        if (*nr == NULL || cf_near_init(*nr, f, blocks) != 0) {
+            if (*nr != NULL)
+                cf_near_clear(*nr);
+            free(*nr);
+            *nr = NULL;
+            return cf_fit_predict_near_blocks(f, m, blocks, pr);
         }
     }
-    return cf_near_predict(s->near, m, pr);
+    return cf_near_predict(*nr, m, pr);
+}
+
+/* The model corrected by its measured neighbours: said in the model column and the note. */
+/* The fit's answer corrected by its measured points, through the source's reading of
+ * them. */
+static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
+{
+    return near_cached(&s->near, s->fit, m, blocks, pr);
 }
 
 /* The answer at fitted np p (cf_fitted_at): predict's own there, the fit corrected by its
- * measured neighbours, so that the answers run on from it; NAN where none. The reading of
- * the measured points is built once a fitted np (a batch of a million answers reads them
+ * measured neighbours, so that the answers run on from it; NAN where none. The fit is found
+ * and its measured points read once a fitted np (a batch of a million answers reads them
  * once, not twice an answer). */
 static double fitted_at(void *vc, long p, double m)
 {
@@ -480,25 +488,15 @@ static double fitted_at(void *vc, long p, double m)
         return NAN;
     if (!c->anchor_tried[i]) {
         c->anchor_tried[i] = 1;
-        const cf_fit *f =
+        c->anchor_fit[i] =
             p <= INT_MAX ? cf_modelset_find(c->ms, c->pattern, (int)p, c->datatype) : NULL;
-        cf_near *nr = f != NULL ? malloc(sizeof *nr) : NULL;
-        if (nr != NULL && cf_near_init(nr, f, c->blocks >= 0 ? c->blocks : f->blocks) != 0) {
-            cf_near_clear(nr);
-            free(nr);
-            nr = NULL;
-        }
-        c->anchor_near[i] = nr;
-        c->anchor_fit[i] = nr == NULL ? f : NULL;
     }
+    const cf_fit *f = c->anchor_fit[i];
     cf_prediction pr;
-    int rc = c->anchor_near[i] != NULL ? cf_near_predict(c->anchor_near[i], m, &pr)
-             : c->anchor_fit[i] != NULL
-                 ? cf_fit_predict_near_blocks(c->anchor_fit[i], m,
-                                              c->blocks >= 0 ? c->blocks : c->anchor_fit[i]->blocks,
-                                              &pr)
-                 : -1;
-    return rc == 0 ? pr.t_us : NAN;
+    if (f == NULL ||
+        near_cached(&c->anchor_near[i], f, m, c->blocks >= 0 ? c->blocks : f->blocks, &pr) != 0)
+        return NAN;
+    return pr.t_us;
 }
 
 static void anchor_clear(ctx *c)
@@ -593,7 +591,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->lo = est.lo_us;
         out->hi = est.hi_us;
         out->model = alg_name(c, est.algorithm, out);
-        if (add.anchor_from[0] > 0)
+        if (add.anchored)
             anchor_model(out);
         unbounded = add.read_from > 0 ? (add.read_nodes_np > 0 ? 1 : 2) : 0;
     } else {
@@ -852,14 +850,10 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
             snprintf(waited, sizeof waited,
                      "; the constant holds the barrier's wait after each timed call, %.3g us",
                      w);
-        /* The answers carry the formula through the fitted np's own, per size: not a line. */
-        int carried = !c->model_alone && c->across->nnp > 0 && cf_across_formula_only(c->across) &&
-                      cf_modelset_find(c->ms, c->pattern, (int)c->across->np[0], c->datatype);
-        cf_msg("np=%ld: from the across-np model%s%s%s%s", np, s->note[0] ? "; " : "", s->note,
-               waited,
-               carried ? "; the formula alone: predict's answers at this np carry it through the "
-                         "fitted np's own answers, size by size"
-                       : "");
+        /* The np's note says where the answers carry the formula through the fitted np's
+         * own, size by size (anchor_np_note): not a line. */
+        cf_msg("np=%ld: from the across-np model%s%s%s", np, s->note[0] ? "; " : "", s->note,
+               waited);
     } else {
         double c0[CF_COLL_MAX_ALGS], c1[CF_COLL_MAX_ALGS];
         int nl = cf_p2p_lines(&c->as->pp, c->coll, c->datatype, np, c0, c1);

@@ -282,7 +282,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     const cf_across_grid *g = &a->grid;
     memset(out, 0, sizeof *out);
     cf_rule_alg r;
-    if (g->rules[0] == '\0' || g->n == 0 || q < 2 ||
+    if (cf_across_formula_only(a) || q < 2 ||
         cf_rules_pick(g->rules, a->pattern, q, m, &r) != 0)
         return -1;
     double sz[CF_GRID_MAX];

@@ -915,10 +915,9 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
      * the level (gce-cpu-ompi, OSU allreduce on 56-rank nodes fitted at np 1792-7168:
      * 4 B at np 14336 read 664 us from the formula, below np 7168's measured 867, for 954
      * measured; through np 7168's own answer, 934). The interval holds the formula's too. */
-    double anchor = 1.0;
     long anchor_from[2] = {0, 0};
     if (at != NULL && !est->grid) {
-        anchor = cf_across_anchor(a, np, m, at, ctx, anchor_from);
+        double anchor = cf_across_anchor(a, np, m, at, ctx, anchor_from);
         est->t_us *= anchor;
         est->lo_us = fmin(est->lo_us, est->lo_us * anchor);
         est->hi_us = fmax(est->hi_us, est->hi_us * anchor);
@@ -959,9 +958,7 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
     }
     across_low(a, u, m, est);
     across_tier(p, a, u, fitted, np, m, est, added);
-    added->anchor = anchor;
-    added->anchor_from[0] = anchor_from[0];
-    added->anchor_from[1] = anchor_from[1];
+    added->anchored = anchor_from[0] > 0;
     added->read_from = from;
     added->read_from_far_us = from > 0 ? cf_placement_farthest_us(p, from) : NAN;
     added->read_np_far_us = from > 0 ? cf_placement_farthest_us(p, np) : NAN;

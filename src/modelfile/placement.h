@@ -150,10 +150,8 @@ typedef struct cf_tier_added {
     long read_from;
     double read_from_far_us, read_np_far_us; /* the probe's farthest latencies (NAN: none) */
     long read_nodes_np; /* read_from ran in one node and np spans these; 0 otherwise */
-    /* The fitted formula carried through the fitted np's answers (cf_across_anchor): the
-     * factor, and the fitted np it comes from (anchor_from[0] 0: none applied). */
-    double anchor;
-    long anchor_from[2];
+    int anchored; /* the fitted formula was carried through the fitted np's answers
+                   * (cf_across_anchor) */
 } cf_tier_added;
 
 /* The time per byte (us) that traffic across the halves of np's ranks, every rank sending
