@@ -157,10 +157,11 @@ int cf_coll_to_root(const cf_coll *c)
            c == &cf_colls[CF_PAT_GATHERV];
 }
 
+/* By name: the first letter tested first (a batch of answers asks for every one). */
 const cf_coll *cf_pattern_facts(const char *pattern)
 {
     for (int i = 0; i < CF_NPATTERNS; i++)
-        if (strcmp(cf_colls[i].pattern, pattern) == 0)
+        if (cf_colls[i].pattern[0] == pattern[0] && strcmp(cf_colls[i].pattern, pattern) == 0)
             return &cf_colls[i];
     return NULL;
 }

@@ -3,6 +3,7 @@
 
 #include "base/size.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,55 @@ out:
     return rc;
 }
 
+int cf_fmt_g(char *buf, size_t n, double v, int digits)
+{
+    static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,
+                                 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
+    double a = v < 0 ? -v : v;
+    if (n < 32 || digits < 1 || digits > 9 || !(a >= 1e-4) || !(a < p10[digits]))
+        return snprintf(buf, n, "%.*g", digits, v);
+    /* The decimal exponent x of a (a >= 10^x, below 10^(x+1)), then its digits: a scaled
+     * by a power of ten that doubles hold exactly, so that the product's one rounding
+     * (under 1e-7 of a unit at these sizes) cannot pass for a tie or hide one. */
+    int x = 0;
+    while (x < digits - 1 && a >= p10[x + 1])
+        x++;
+    while (x > -5 && a < (x < 0 ? 1.0 / p10[-x] : p10[x]))
+        x--;
+    int dec = digits - 1 - x;
+    double scaled = a * p10[dec], whole = floor(scaled), frac = scaled - whole;
+    if (fabs(frac - 0.5) < 1e-6)
+        return snprintf(buf, n, "%.*g", digits, v);
+    uint64_t r = (uint64_t)whole + (frac > 0.5);
+    if (r >= (uint64_t)p10[digits]) { /* 9.996 at 3 digits: 10.0, one decimal fewer */
+        r /= 10;
+        dec--;
+        x++;
+    }
+    if (x >= digits || x < -4) /* rounded into printf's exponent form */
+        return snprintf(buf, n, "%.*g", digits, v);
+    while (dec > 0 && r % 10 == 0) { /* %g drops trailing zeros and a bare point */
+        r /= 10;
+        dec--;
+    }
+    char tmp[32];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + r % 10);
+        r /= 10;
+    } while (r > 0 || k <= dec);
+    char *p = buf;
+    if (v < 0)
+        *p++ = '-';
+    while (k > 0) {
+        if (k == dec)
+            *p++ = '.';
+        *p++ = tmp[--k];
+    }
+    *p = '\0';
+    return (int)(p - buf);
+}
+
 int cf_sig_prec(double x, int digits)
 {
     double a = x < 0 ? -x : x;
@@ -163,7 +213,7 @@ int cf_sig_prec(double x, int digits)
     /* A value that rounds up to the next power of ten at p digits (999.6 at 3 is 1000)
      * has one whole digit more, which %.*g would print as an exponent ("1e+03"). */
     char t[48];
-    if (whole < 9 && (snprintf(t, sizeof t, "%.*g", p, x), strchr(t, 'e') != NULL))
+    if (whole < 9 && (cf_fmt_g(t, sizeof t, x, p), strchr(t, 'e') != NULL))
         p++;
     return p;
 }
@@ -179,7 +229,16 @@ static void in_units(double bytes, char *buf, size_t n, int *u)
         bytes /= 1024;
         (*u)++;
     }
-    snprintf(buf, n, "%.*g %s", cf_sig_prec(bytes, 3), bytes, units[*u]);
+    char num[48];
+    int k = cf_fmt_g(num, sizeof num, bytes, cf_sig_prec(bytes, 3));
+    size_t un = strlen(units[*u]);
+    if (k > 0 && (size_t)k + un + 2 <= n) { /* joined, not printed: see cf_fmt_g */
+        memcpy(buf, num, (size_t)k);
+        buf[k] = ' ';
+        memcpy(buf + k + 1, units[*u], un + 1);
+    } else {
+        snprintf(buf, n, "%s %s", num, units[*u]);
+    }
 }
 
 /* Whether the number that starts text, in unit 1024^u, is bytes exactly. The digits are

@@ -34,4 +34,10 @@ void cf_size_format_estimate(double bytes, char *buf, size_t n);
  * never in exponent form below 10^9 (1023 KiB, not 1.02e+03 KiB). */
 int cf_sig_prec(double x, int digits);
 
+/* What snprintf(buf, n, "%.*g", digits, v) writes and returns, byte for byte: without
+ * printf where the fixed form holds (1e-4 <= |v| < 10^digits, digits 1 to 9) and no
+ * rounding tie is near, with it elsewhere. A batch of answers formats its notes' figures
+ * a million times. */
+int cf_fmt_g(char *buf, size_t n, double v, int digits);
+
 #endif

@@ -56,9 +56,9 @@ typedef struct source {
     /* What np=2 (p2p) or the fitted np (across-np) never measured at np: the nodes it spans,
      * a tier it reaches, and so whether the interval has an upper bound; all 0 for a fit. */
     cf_unmeasured unmeasured;
-    char note[NOTE_MAX];              /* what holds for every size at this np */
-    char note_csv[2 * NOTE_MAX + 2];  /* the same as a CSV field */
-    char note_json[6 * NOTE_MAX + 2]; /* and as a JSON string, quotes included */
+    /* What holds for every size at this np, as text, a CSV field and a JSON string; its
+     * own allocation of its own length: a batch across a thousand np keeps a thousand. */
+    cf_predict_note note;
 } source;
 
 typedef struct ctx {
@@ -71,6 +71,7 @@ typedef struct ctx {
     int sizeless;    /* the pattern moves no data (barrier): --bytes defaults to 0 */
     int blocks;      /* -1: the fit's default */
     int model_alone; /* no correction by the measured neighbours */
+    int two_only;    /* the pattern runs on 2 processes only (two_only) */
     const cf_across *across;
     cf_placement place; /* where the table's ranks ran */
     long *measured;     /* process counts with a fit of (pattern, datatype), increasing */
@@ -153,7 +154,7 @@ static int two_only(const char *pattern)
 /* The refusal of np != 2 for a two-process pattern, unless the file has a fit there. */
 static int check_two(const ctx *c, long np, const char *file, long line, cf_error *e)
 {
-    if (np == 2 || !two_only(c->pattern) ||
+    if (np == 2 || !c->two_only ||
         cf_modelset_find(c->ms, c->pattern, (int)np, c->datatype) != NULL)
         return 0;
     return cf_error_set(e, file ? CF_EXIT_DATA : CF_EXIT_USAGE, file, line,
@@ -192,18 +193,19 @@ static int no_payload(const ctx *c, const source *s)
     return 1;
 }
 
-static int resolve_source(ctx *c, long np, source *s, cf_error *e);
+static int resolve_source(ctx *c, long np, source *s, char *note, cf_error *e);
 
-static int resolve(ctx *c, long np, source *s, cf_error *e)
+/* The source at np into s, its note (NOTE_MAX bytes) into note. */
+static int resolve(ctx *c, long np, source *s, char *note, cf_error *e)
 {
-    int rc = resolve_source(c, np, s, e);
+    int rc = resolve_source(c, np, s, note, e);
     if (rc == 0 && no_payload(c, s)) {
         /* --bytes is ignored, and said so, rather than refused: a range of sizes over
          * every pattern still answers. */
         char part[160];
         snprintf(part, sizeof part, "%s carries no data: its time is the same at any --bytes",
                  c->pattern);
-        cf_note_join(s->note, sizeof s->note, part);
+        cf_note_join(note, NOTE_MAX, part);
         s->bytes_min = 0;
         s->bytes_max = INFINITY;
     }
@@ -237,9 +239,10 @@ static void anchor_np_note(const ctx *c, const cf_across *a, long np, char *buf,
                  a->np[f0 ? i0 : i1]);
 }
 
-static int resolve_source(ctx *c, long np, source *s, cf_error *e)
+static int resolve_source(ctx *c, long np, source *s, char *note, cf_error *e)
 {
     memset(s, 0, sizeof *s);
+    note[0] = '\0';
     s->np = np;
     cf_answer_source src;
     char why[NOTE_MAX];
@@ -260,22 +263,22 @@ static int resolve_source(ctx *c, long np, source *s, cf_error *e)
         /* First, as for the estimate from np=2: what the fitted np never measured. */
         cf_placement_beyond_fitted(&c->place, src.across->np[src.across->nnp - 1], np,
                                    u, part, sizeof part);
-        cf_note_join(s->note, sizeof s->note, part);
+        cf_note_join(note, NOTE_MAX, part);
         /* An np inside the fitted list is no extrapolation in np, unless it reaches nodes
          * or a tier no fitted np did. */
         s->np_extra = np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part) ||
                       u->nodes || u->tier;
-        cf_note_join(s->note, sizeof s->note, part);
+        cf_note_join(note, NOTE_MAX, part);
         anchor_np_note(c, src.across, np, part, sizeof part);
-        cf_note_join(s->note, sizeof s->note, part);
+        cf_note_join(note, NOTE_MAX, part);
         return 0;
     }
-    cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, u, s->note, sizeof s->note);
+    cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, u, note, NOTE_MAX);
     s->np_extra = 1; /* np=2's ping-pong carried to another pattern, at any np */
     if (src.across != NULL)
-        cf_note_join(s->note, sizeof s->note, src.across->error);
+        cf_note_join(note, NOTE_MAX, src.across->error);
     np_note(c->measured, c->nmeasured, np, part, sizeof part);
-    cf_note_join(s->note, sizeof s->note, part);
+    cf_note_join(note, NOTE_MAX, part);
     return 0;
 }
 
@@ -286,6 +289,7 @@ static void cache_clear(ctx *c)
             if (c->slots[i]->near != NULL)
                 cf_near_clear(c->slots[i]->near);
             free(c->slots[i]->near);
+            cf_out_predict_note_free(&c->slots[i]->note);
             free(c->slots[i]);
         }
     free(c->slots);
@@ -330,11 +334,16 @@ static source *source_at(ctx *c, long np, cf_error *e)
         cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         return NULL;
     }
-    if (resolve(c, np, s, e) != 0) {
+    char note[NOTE_MAX];
+    if (resolve(c, np, s, note, e) != 0) {
         free(s);
         return NULL;
     }
-    cf_out_predict_escape(s->note, s->note_csv, s->note_json);
+    if (cf_out_predict_note_set(&s->note, note) != 0) {
+        free(s);
+        cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        return NULL;
+    }
     c->slots[slot_of(c->slots, c->nslots, np)] = s;
     c->nused++;
     return s;
@@ -351,20 +360,6 @@ static const char *alg_name(const ctx *c, const char *alg, cf_predict_answer *ou
         return alg;
     snprintf(out->model_buf, sizeof out->model_buf, "%s %s", alg, c->pattern);
     return out->model_buf;
-}
-
-/* The fitted formula carried through the fitted np's own answers (cf_across_anchor): said in
- * the model column (the np's note says through which, anchor_np_note). Copied, not printed:
- * a batch names every answer (out->model may be model_buf). */
-static void anchor_model(cf_predict_answer *out)
-{
-    static const char tail[] = " + measured np";
-    size_t k = strlen(out->model), room = sizeof out->model_buf - sizeof tail;
-    if (k > room)
-        k = room;
-    memmove(out->model_buf, out->model, k);
-    memcpy(out->model_buf + k, tail, sizeof tail);
-    out->model = out->model_buf;
 }
 
 /* The largest time or bound predict prints: a thousand times the longest a table may
@@ -591,8 +586,10 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->lo = est.lo_us;
         out->hi = est.hi_us;
         out->model = alg_name(c, est.algorithm, out);
+        /* Carried through the fitted np's answers (cf_across_anchor): said in the model
+         * column; the np's note says through which (anchor_np_note). */
         if (add.anchored)
-            anchor_model(out);
+            cf_predict_model_append(out, " + measured np");
         unbounded = add.read_from > 0 ? (add.read_nodes_np > 0 ? 1 : 2) : 0;
     } else {
         cf_estimate est;
@@ -622,9 +619,7 @@ static int emit(ctx *c, long np, uint64_t bytes, cf_error *e)
     if (rc != 0)
         return rc;
     a.source = cf_answer_kind_names[s->kind];
-    a.note = s->note;
-    a.note_csv = s->note_csv;
-    a.note_json = s->note_json;
+    a.note = &s->note;
     cf_out_predict_row(&c->out, &a);
     return 0;
 }
@@ -760,6 +755,7 @@ static int cmp_long(const void *a, const void *b)
 static int prepare(ctx *c, const char *datatype, cf_error *e)
 {
     c->coll = cf_coll_find(c->pattern);
+    c->two_only = two_only(c->pattern);
     int p2p_ok = c->as->have_p2p && c->as->pp.error[0] == '\0';
     if (!has_pattern(c, c->pattern, NULL) && !(c->coll != NULL && p2p_ok)) {
         char list[1024];
@@ -852,14 +848,14 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
                      w);
         /* The np's note says where the answers carry the formula through the fitted np's
          * own, size by size (anchor_np_note): not a line. */
-        cf_msg("np=%ld: from the across-np model%s%s%s", np, s->note[0] ? "; " : "", s->note,
+        cf_msg("np=%ld: from the across-np model%s%s%s", np, s->note.text[0] ? "; " : "", s->note.text,
                waited);
     } else {
         double c0[CF_COLL_MAX_ALGS], c1[CF_COLL_MAX_ALGS];
         int nl = cf_p2p_lines(&c->as->pp, c->coll, c->datatype, np, c0, c1);
         n = cf_lines_formula(name, c0, c1, nl, NULL, lang, buf, sizeof buf);
         cf_msg("np=%ld: point-to-point estimate (%s%s%s); %s", np, c->coll->algs[0].name,
-               nl > 1 ? ", or " : "", nl > 1 ? c->coll->algs[1].name : "", s->note);
+               nl > 1 ? ", or " : "", nl > 1 ? c->coll->algs[1].name : "", s->note.text);
     }
     if (n < 0)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,

@@ -18,6 +18,12 @@ static char *put_str(char *p, const char *s)
     return p + n;
 }
 
+static char *put_mem(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
 static char *put_u64(char *p, uint64_t v)
 {
     char tmp[24];
@@ -173,6 +179,20 @@ static void table_num(char *buf, size_t n, double v, const char *missing)
         snprintf(buf, n, "%s", missing);
 }
 
+/* The np's note and the answer's own (a->bnote, not empty), joined by "; ", into buf
+ * (2 * CF_PREDICT_NOTE_MAX + 4 bytes); buf. Copied, not printed: a batch joins them for
+ * every answer. */
+static char *joined(char *buf, const cf_predict_answer *a)
+{
+    char *p = buf;
+    if (a->note->text_len > 0) {
+        p = put_mem(p, a->note->text, a->note->text_len);
+        p = put_str(p, "; ");
+    }
+    *put_str(p, a->bnote) = '\0';
+    return buf;
+}
+
 /* One CSV line into p; returns its end. */
 static char *csv_row(char *p, const cf_predict_out *c, const cf_predict_answer *a)
 {
@@ -201,11 +221,10 @@ static char *csv_row(char *p, const cf_predict_out *c, const cf_predict_answer *
     p = put_str(p, extra_text(a, extra));
     *p++ = ',';
     if (a->bnote[0] == '\0') {
-        p = put_str(p, a->note_csv);
+        p = put_mem(p, a->note->csv, a->note->csv_len);
     } else {
         char note[2 * CF_PREDICT_NOTE_MAX + 4];
-        snprintf(note, sizeof note, "%s%s%s", a->note, a->note[0] ? "; " : "", a->bnote);
-        p = put_csv(p, note);
+        p = put_csv(p, joined(note, a));
     }
     *p++ = ',';
     if (a->blocks >= 0)
@@ -255,11 +274,10 @@ static char *json_row(char *p, const cf_predict_out *c, const cf_predict_answer 
     p = put_str(p, a->tier_extra ? "true" : "false");
     p = put_str(p, "}, \"note\": ");
     if (a->bnote[0] == '\0') {
-        p = put_str(p, a->note_json);
+        p = put_mem(p, a->note->json, a->note->json_len);
     } else {
         char note[2 * CF_PREDICT_NOTE_MAX + 4];
-        snprintf(note, sizeof note, "%s%s%s", a->note, a->note[0] ? "; " : "", a->bnote);
-        p = put_json_str(p, note);
+        p = put_json_str(p, joined(note, a));
     }
     *p++ = '}';
     return p;
@@ -285,7 +303,7 @@ static char *table_row(char *buf, size_t cap, const cf_predict_out *c,
         p += snprintf(p, cap - (size_t)(p - buf), "%-14s %6s ", c->datatype, blocks);
     }
     p += snprintf(p, cap - (size_t)(p - buf), "%12s %12s %12s %10s  %-12s %s%s%s%s%s\n",
-                  t, lo, hi, bw, src, a->model, a->note[0] ? "; " : "", a->note,
+                  t, lo, hi, bw, src, a->model, a->note->text[0] ? "; " : "", a->note->text,
                   a->bnote[0] ? "; " : "", a->bnote);
     return p;
 }
@@ -310,10 +328,30 @@ void cf_out_predict_end(cf_predict_out *c)
 }
 
 
-void cf_out_predict_escape(const char *note, char *csv, char *json)
+int cf_out_predict_note_set(cf_predict_note *n, const char *text)
 {
-    *put_csv(csv, note) = '\0';
-    *put_json_str(json, note) = '\0';
+    size_t k = strlen(text);
+    char *t = malloc(k + 1), *csv = malloc(2 * k + 3), *json = malloc(6 * k + 3);
+    if (t == NULL || csv == NULL || json == NULL) {
+        free(t);
+        free(csv);
+        free(json);
+        *n = (cf_predict_note){0};
+        return -1;
+    }
+    memcpy(t, text, k + 1);
+    char *e = put_csv(csv, text), *f = put_json_str(json, text);
+    *e = *f = '\0';
+    *n = (cf_predict_note){t, csv, json, k, (size_t)(e - csv), (size_t)(f - json)};
+    return 0;
+}
+
+void cf_out_predict_note_free(cf_predict_note *n)
+{
+    free(n->text);
+    free(n->csv);
+    free(n->json);
+    *n = (cf_predict_note){0};
 }
 
 /* ---- the notes of what the launch probes added to an answer ---- */
@@ -448,4 +486,14 @@ void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, 
     else
         snprintf(part, sizeof part, "the answer adds the latency probe's extra latency: %s", steps);
     cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
+void cf_predict_model_append(cf_predict_answer *a, const char *tail)
+{
+    size_t t = strlen(tail) + 1, room = sizeof a->model_buf - t, k = strlen(a->model);
+    if (k > room)
+        k = room;
+    memmove(a->model_buf, a->model, k);
+    memcpy(a->model_buf + k, tail, t);
+    a->model = a->model_buf;
 }

@@ -17,6 +17,13 @@ enum { CF_PREDICT_TABLE, CF_PREDICT_CSV, CF_PREDICT_JSON };
  * mid-word while its microseconds stayed in t_us. cf_note_join marks any cut with "...". */
 #define CF_PREDICT_NOTE_MAX 4096
 
+/* What holds at every size of one np, as text, as a CSV field and as a JSON string (quotes
+ * included), escaped once for every answer there (cf_out_predict_note_set). */
+typedef struct cf_predict_note {
+    char *text, *csv, *json;
+    size_t text_len, csv_len, json_len;
+} cf_predict_note;
+
 /* One answer. */
 typedef struct cf_predict_answer {
     long np;
@@ -33,9 +40,9 @@ typedef struct cf_predict_answer {
                                         outside the measured, a breakpoint gap, a refusal;
                                         "" if none */
     /* From the source at this np: its name ("fit", "across-np", "p2p-estimate"), and what
-     * holds at every size there, as text, as a CSV field and as a JSON string
-     * (cf_out_predict_escape). */
-    const char *source, *note, *note_csv, *note_json;
+     * holds at every size there. */
+    const char *source;
+    const cf_predict_note *note;
 } cf_predict_answer;
 
 typedef struct cf_predict_out {
@@ -50,9 +57,13 @@ typedef struct cf_predict_out {
 void cf_out_predict_begin(cf_predict_out *o);
 void cf_out_predict_row(cf_predict_out *o, const cf_predict_answer *a);
 void cf_out_predict_end(cf_predict_out *o);
-/* note as a CSV field into csv (2 * strlen + 3 bytes) and as a JSON string, quotes
- * included, into json (6 * strlen + 3 bytes). */
-void cf_out_predict_escape(const char *note, char *csv, char *json);
+/* text, and text as a CSV field and as a JSON string, into n, each its own allocation;
+ * -1 when out of memory (n then holds nothing to free). */
+int cf_out_predict_note_set(cf_predict_note *n, const char *text);
+void cf_out_predict_note_free(cf_predict_note *n);
+/* a's model column with tail appended (cut to fit model_buf), by copying: a batch names
+ * every answer (a->model may already be model_buf). */
+void cf_predict_model_append(cf_predict_answer *a, const char *tail);
 
 /* Where the grid read the answer's algorithm from an np below the largest fitted one that
  * never reached np's tier (add->read_from): says so, into out's note. */

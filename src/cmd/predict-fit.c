@@ -33,27 +33,35 @@ void cf_fit_note_set_aside(const cf_fit *f, uint64_t bytes, cf_predict_answer *o
                  a, b);
 }
 
+/* s at p; returns the end. */
+static char *cat(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n + 1);
+    return p + n;
+}
+
+/* Put together, not printed (cf_fmt_g): every answer of a batch read between measured
+ * points says so. */
 void cf_fit_note_near(const cf_prediction *pr, cf_predict_answer *out)
 {
-    char a[32], b[32], part[256], model[sizeof out->model_buf - 24];
-    snprintf(model, sizeof model, "%s", out->model);
-    snprintf(out->model_buf, sizeof out->model_buf, "%s + measured neighbours", model);
-    out->model = out->model_buf;
+    cf_predict_model_append(out, " + measured neighbours");
+    char a[32], b[32], x[32], part[256], *p = part;
     cf_size_format(pr->near_lo, a, sizeof a);
     cf_size_format(pr->near_hi, b, sizeof b);
-    if (pr->near_lo == pr->near_hi)
-        snprintf(part, sizeof part, "at the measured %s: its measured time (the model x%.3g)", a,
-                 pr->near_ratio);
-    else if (pr->near_step)
-        snprintf(part, sizeof part,
-                 "between the measured %s and %s: log-log between them, the model x%.3g (the "
-                 "points around do not bend as the model does: a step may lie between them)",
-                 a, b, pr->near_ratio);
-    else
-        snprintf(part, sizeof part,
-                 "between the measured %s and %s: the model x%.3g (their measured / model "
-                 "ratios read log-log)",
-                 a, b, pr->near_ratio);
+    cf_fmt_g(x, sizeof x, pr->near_ratio, 3);
+    if (pr->near_lo == pr->near_hi) {
+        p = cat(cat(cat(cat(p, "at the measured "), a), ": its measured time (the model x"), x);
+        cat(p, ")");
+    } else {
+        p = cat(cat(cat(cat(p, "between the measured "), a), " and "), b);
+        if (pr->near_step)
+            cat(cat(cat(p, ": log-log between them, the model x"), x),
+                " (the points around do not bend as the model does: a step may lie between "
+                "them)");
+        else
+            cat(cat(cat(p, ": the model x"), x), " (their measured / model ratios read log-log)");
+    }
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 

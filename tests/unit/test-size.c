@@ -1,6 +1,8 @@
 /* Size parsing: every accepted form, every refusal, and the messages. */
 #include "config.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,5 +174,47 @@ int main(void)
     is_str(f, "999.7 KiB", "estimate 999.7 KiB: not '1e+03 KiB'");
     cf_size_format_estimate(999.97 * 1024, f, sizeof f);
     is_str(f, "1000 KiB", "estimate 999.97 KiB: 1000 KiB");
+    {
+        /* cf_fmt_g is printf's %.*g byte for byte: values over every decade it formats
+         * itself and past them, the ties of exact binary fractions (0.125, 2.5), the
+         * roundings into the next decade (9.996, 99.95) and into the exponent form. */
+        static const double fixed[] = {0.125, 2.5,      0.0625, 1.125,   9.996,  99.95, 999.6,
+                                       0.5,   1e-4,     9.9999e-5, 0.00099996, 1e9, 123456789,
+                                       -0.001, -12.345, 0,      1e300,   -1e-300, 1.0 / 3.0};
+        int bad = 0, nbad = 0;
+        char want[64], got[64];
+        for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+            for (int d = 1; d <= 10; d++) {
+                int nw = snprintf(want, sizeof want, "%.*g", d, fixed[i]);
+                int ng = cf_fmt_g(got, sizeof got, fixed[i], d);
+                if (nw != ng || strcmp(want, got) != 0) {
+                    if (nbad++ < 5)
+                        printf("#   %.17g at %d: '%s', printf '%s'\n", fixed[i], d, got, want);
+                    bad++;
+                }
+            }
+        uint64_t x = 88172645463325252u; /* xorshift: the same values every run */
+        for (int i = 0; i < 400000; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            /* 10^-6 to 10^11, uniform in the log, either sign; a third rounded to few
+             * digits, where ties live */
+            double v = pow(10.0, -6.0 + 17.0 * (double)(x >> 11) / 9007199254740992.0);
+            if (i % 3 == 0)
+                v = round(v * 1000.0) / 1000.0;
+            if (x & 1)
+                v = -v;
+            int d = 1 + (int)(x % 9);
+            int nw = snprintf(want, sizeof want, "%.*g", d, v);
+            int ng = cf_fmt_g(got, sizeof got, v, d);
+            if (nw != ng || strcmp(want, got) != 0) {
+                if (nbad++ < 5)
+                    printf("#   %.17g at %d: '%s', printf '%s'\n", v, d, got, want);
+                bad++;
+            }
+        }
+        ok(bad == 0, "cf_fmt_g writes what printf's %%.*g writes (400000 values and the edges)");
+    }
     return tap_done();
 }

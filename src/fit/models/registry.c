@@ -39,8 +39,9 @@ int cf_fit_better(const cf_fit *c, const cf_fit *best)
 
 const cf_model_kind *cf_model_kind_find(const char *name)
 {
+    /* The first letters first: predict asks for every answer. */
     for (int i = 0; cf_model_kinds[i] != NULL; i++)
-        if (strcmp(cf_model_kinds[i]->name, name) == 0)
+        if (cf_model_kinds[i]->name[0] == name[0] && strcmp(cf_model_kinds[i]->name, name) == 0)
             return cf_model_kinds[i];
     return NULL;
 }
