@@ -50,6 +50,10 @@
 #      torus), both simulated at stop 31 from 73256df, before that stop's changes, and
 #      judged once with 73256df and once at the stop's end. Keep them held out: a change
 #      tuned on one makes it a development platform.
+#   U  beyond the fitted np without any placement or probe (what an import without
+#      --ranks-per-node gives): no upper bound, judged on coverage >= 90% alone (until stop 32,
+#      before that rule, 19% on racks fitted at np 2-32, 22% from its np 2 alone at np 16,
+#      47% on the ORFEO reduce, 68% on GKE)
 #   4  from np=2 alone (data/sim-flat fitted at np 2): np 16, median <= 20%,
 #      coverage >= 90%, median width <= 5x
 #   4t the same from np=2 on the platforms of 3t and H, whose np 16 crosses what np=2 never
@@ -214,6 +218,26 @@ tiered 3t fatnodes dev
 tiered H wide "held out"
 tiered H cloud "held out"
 tiered H meshnodes "held out"
+
+# U: the interval of a table that says nothing of where its ranks ran (no ranks_per_node,
+# hosts, cores, rank_hosts, nor a probe: an import without --ranks-per-node), beyond the
+# fitted np, judged on coverage alone (>= 90%): the development platforms of 3t and the
+# real sets of 2 whose targets cross what the fitted np never did (racks: a second rack;
+# ORFEO: a second node; GKE: small-message growth that accelerates).
+unplaced() { # TABLE FIT_NP PREDICT_NP PATTERNS LABEL
+    grep -v -e '^# rank_latency' -e '^# pair_exchange' -e '^# ranks_per_node' -e '^# hosts' \
+        -e '^# cores' -e '^# rank_hosts' "$1" >"$T/unplaced.csv"
+    heldout "$T/unplaced.csv" "$2" "$3" "$4"
+    judge U "$5 (unplaced)" 1000 1000 90 -
+}
+unplaced "$D/sim-racks.csv" 2,4,8,16,32 64 "$COLLS" "sim-racks-mpich: fit np 2-32, predict 64"
+unplaced "$D/sim-racks-ompi.csv" 2,4,8,16 64 "$COLLS" "sim-racks-ompi: fit np 2-16, predict 64"
+unplaced "$D/sim-pods-ompi.csv" 2,4,8,16,32 64 "$COLLS" "sim-pods-ompi: fit np 2-32, predict 64"
+unplaced "$D/sim-racks.csv" 2 16 "$COLLS" "sim-racks-mpich: fit np 2 only, predict 16"
+unplaced "$D/realnp/orfeo-epyc-reduce-ompi.csv" 2,4,8,16,32,64,128 256 reduce \
+    "orfeo-epyc-reduce-ompi: fit np 2-128, predict 256"
+unplaced "$D/realnp/gke-cpu-ompi.csv" 1792,3584,7168 14336 allreduce \
+    "gke-cpu-ompi: fit np 1792-7168, predict 14336"
 
 # 4: from np=2 alone.
 for sel in "" -ompi; do

@@ -324,8 +324,14 @@ static int unmeasured_from(const cf_placement *p, long from, long np, cf_unmeasu
     memset(u, 0, sizeof *u);
     if (n > 0)
         note[0] = '\0';
-    if (!p->known || np <= from)
+    if (np <= from)
         return 0;
+    if (!p->known) {
+        /* Where a latency probe says how far np's ranks lie, its tier rule judges
+         * (tier_from); with nothing at all, nothing says np stays as near as measured. */
+        u->unplaced = p->lat_us == NULL;
+        return 0;
+    }
     u->nodes2 = cf_placement_nodes(p, from);
     u->nodes_np = cf_placement_nodes(p, np);
     if (u->nodes_np <= u->nodes2)
@@ -342,7 +348,7 @@ static int unmeasured_from(const cf_placement *p, long from, long np, cf_unmeasu
 static void tier_from(const cf_placement *p, long from, const char *reach, long np,
                       cf_unmeasured *u, char *note, size_t n)
 {
-    if (u->network)
+    if (u->network || u->unplaced)
         return;
     if (!cf_placement_tier(p, from, np, &u->far_fitted_us, &u->far_np_us)) {
         /* Without a probe, nothing says how far np's added nodes lie: the limit of the case
@@ -388,6 +394,13 @@ static void tier_from(const cf_placement *p, long from, const char *reach, long 
              u->far_fitted_us, np);
 }
 
+/* The unplaced note's (cf_unmeasured) opening and close. */
+#define UNPLACED_NOTE                                                                              \
+    "the table does not say where its ranks ran (no ranks_per_node metadata): nothing says "     \
+    "whether "
+#define UNPLACED_FIX                                                                               \
+    " (commfit import --ranks-per-node, or a table of commfit measure, says where they ran)"
+
 void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, char *note, size_t n)
 {
     int nodes = unmeasured_from(p, 2, np, u, note, n);
@@ -395,7 +408,10 @@ void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, c
      * tier np=2 never crossed. */
     char tier[400] = "";
     tier_from(p, 2, "np=2's rank 1", np, u, tier, sizeof tier);
-    if (u->network)
+    if (u->unplaced)
+        snprintf(note, n, UNPLACED_NOTE "np=%ld crosses nodes or switches np=2 never did, "
+                 "so the interval has no upper bound" UNPLACED_FIX, np);
+    else if (u->network)
         snprintf(note, n,
                  "np=2 ran inside one node (%s%s%ld cores) and np=%ld spans %ld nodes: the "
                  "network between nodes was never measured, so the interval has no upper "
@@ -452,7 +468,11 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
     /* network: every fitted np ran inside one node (the largest spans the most): their
      * growth with np is the node's shared memory, which says nothing of a network in either
      * direction. */
-    if (u->network)
+    if (u->unplaced)
+        snprintf(note, n, UNPLACED_NOTE "np=%ld crosses nodes or switches the fitted np (to "
+                 "%ld) never did, so the interval has no upper bound and its lower bound at "
+                 "most the smallest fitted np's" UNPLACED_FIX, np, fitted);
+    else if (u->network)
         snprintf(note, n,
                  "the fitted np (to %ld) ran inside one node (%s%s%ld cores) and np=%ld spans "
                  "%ld nodes: the network between nodes was never measured, so the interval has "
@@ -467,11 +487,11 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
     cf_note_join(note, n, tier); /* after the nodes' note: both reasons */
 }
 
-/* Where u says np leaves the one node every fitted np ran in: est's lower bound down to the
- * smallest fitted np's at size m. */
+/* Where u says np leaves the one node every fitted np ran in, or that nothing says where
+ * they ran: est's lower bound down to the smallest fitted np's at size m. */
 static void across_low(const cf_across *a, const cf_unmeasured *u, double m, cf_estimate *est)
 {
-    if (!u->network || a->nnp == 0)
+    if (!(u->network || u->unplaced) || a->nnp == 0)
         return;
     /* Growth inside one node is no guide across a network either way (and the library may
      * switch algorithm with the communicator's size): a call over more ranks that also

@@ -75,13 +75,18 @@ typedef struct cf_unmeasured {
      * farthest latencies. */
     int tier;
     double far_fitted_us, far_np_us;
+    /* The table does not say where its ranks ran (no ranks_per_node, no latency probe) and
+     * np is past the measured: nothing says whether np crosses nodes, switches or a network
+     * the measured np never did, so it is taken as the network case, both ends of the
+     * interval. */
+    int unplaced;
 } cf_unmeasured;
 
-/* Whether u leaves the interval without an upper bound: a network (u->network) or a tier
- * (u->tier) never measured. */
+/* Whether u leaves the interval without an upper bound: a network (u->network), a tier
+ * (u->tier) or, with no placement at all, anything (u->unplaced) never measured. */
 static inline int cf_unmeasured_unbounded(const cf_unmeasured *u)
 {
-    return u->network || u->tier;
+    return u->network || u->tier || u->unplaced;
 }
 
 /* Fills u and, when something is unmeasured, a note saying what (and what to measure):

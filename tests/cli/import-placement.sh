@@ -72,13 +72,19 @@ check "the np plot: extrapolated from the largest fitted np, 128" \
          END { exit !(n > 0 && lo == 128) }' rep/np-bcast.dat
 check "the np plot: the dotted vertical line at np 128" grep -q "set arrow from 128, graph 0 to 128, graph 1" rep/np-bcast.gp
 
-# Without the option: no placement, a finite interval at np=256.
+# Without the option: no placement, so nothing says np=256 stays where np 2-128 ran (it
+# did not): no upper bound there either, marked np only (nodes are not known), and the
+# note says what would tell it. Within the fitted np (96): bounded.
 run "$COMMFIT" import osu -q --np 2,4,8,16,32,64,128,256 $files -o n.csv
 check "without the option no ranks_per_node" sh -c '! grep -q ranks_per_node n.csv'
 run "$COMMFIT" fit -q -i n.csv --np 2,4,8,16,32,64,128 -o n.json
 run "$COMMFIT" predict -m n.json -p bcast -n 256 -b 4 -f csv
-check "without it np=256 has a finite interval, extrapolated in np only" \
-    awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' "$T/out"
+check "without it np=256 has no upper bound either, extrapolated in np only" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && $11 == "np") }' "$T/out"
+check "and says that the table does not say where its ranks ran, and what does" \
+    grep -q "the table does not say where its ranks ran (no ranks_per_node metadata).*commfit import --ranks-per-node" "$T/out"
+run "$COMMFIT" predict -m n.json -p bcast -n 96 -b 4 -f csv
+check "np=96, within the fitted np: bounded" awk -F, 'NR == 2 { exit !($7 != "inf") }' "$T/out"
 
 # Several nodes fitted (the AWS set, 96 ranks a node: np 3072-12288 on 32-128 nodes) and a
 # target on more: said and marked. No latency probe says how far the 128 added nodes lie

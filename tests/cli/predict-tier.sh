@@ -1,8 +1,10 @@
 # The latency probe beyond the fitted np (rank_latency_us, written here by hand on a table
 # of the flat SMPI cluster's alltoall at np 2-8): an np whose ranks sit farther from rank 0
 # than any fitted np's has no upper bound, is marked np+tier and says which latencies;
-# latencies within the probe's resolution, a table without the key and a key that does not
-# read (a warning) answer as before. The estimate from np=2 alone follows the same rule.
+# latencies within the probe's resolution, a table without the key whose ranks shared one
+# node and a key that does not read (a warning) answer as before. The estimate from np=2
+# alone follows the same rule. A table that says neither where its ranks ran nor how far
+# they lie has no upper bound beyond the fitted np, and the smallest fitted np's lower end.
 . "$top_srcdir/tests/setup.sh"
 
 # one_a_node: the metadata of 16 ranks, one on each of 16 single-core nodes.
@@ -15,14 +17,17 @@ one_a_node() {
 # flat_table FILE ROWS LATENCIES SPREAD NODES: FILE, the rows of the flat SMPI cluster's
 # table that the awk condition ROWS keeps, as launched on 16 ranks, with the latency probe
 # LATENCIES and its SPREAD (each left out when empty); NODES "1": one rank a node
-# (one_a_node).
+# (one_a_node), "node": the 16 ranks on one node, nothing: no placement.
 flat_table() {
     {
         echo "# schema: 1"
         echo "# launch_np: 16"
         [ -z "$3" ] || echo "# rank_latency_us: $3"
         [ -z "$4" ] || echo "# rank_latency_spread: $4"
-        [ -z "$5" ] || one_a_node
+        case $5 in
+        1) one_a_node ;;
+        node) echo "# ranks_per_node: 16" ;;
+        esac
         grep -m1 '^pattern,' "$top_srcdir/data/sim-flat.csv"
         awk -F, "$2" "$top_srcdir/data/sim-flat.csv"
     } >"$1"
@@ -78,15 +83,36 @@ check "the np plot extrapolates the model" test -s ext.rows
 check "with no upper bound where np reaches the farther ranks (9 and up)" \
     awk '$1 > 8 && $4 != "inf" { bad = 1 } END { exit bad }' ext.rows
 
-# The same without the key: bounded, as before; the reference for the rest.
-table ""
+# The same without the key, the ranks on one node: bounded, as before; the reference for
+# the rest.
+table "" "" node
 run "$COMMFIT" fit -q -i t.csv -o none.json
 "$COMMFIT" predict -m none.json -p alltoall -n 16 -b 64K -f csv >none.csv
-check "without the key: bounded, marked np" \
+check "without the key, one node: bounded, marked np" \
     awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' none.csv
 run "$COMMFIT" report -q -m none.json -o rep0
 ext rep0/np-alltoall.dat >ext0.rows
-check "and its np plot bounded" sh -c '! grep -q inf ext0.rows && test -s ext0.rows'
+check "and its np plot bounded to the launch's 16 ranks (past them, new nodes)" \
+    awk '$1 <= 16 && $4 == "inf" { bad = 1 } $1 > 16 && $4 != "inf" { bad = 1 } END { exit bad || NR == 0 }' ext0.rows
+
+# Neither the key nor a placement: nothing says np 16's ranks are as near as the fitted
+# np's (an import without --ranks-per-node), so no upper bound, and the lower end down to
+# the smallest fitted np's (np 2: 64 KiB alltoall the model reads below np 8's), the time
+# the model's. Within the fitted np (6), as with the placement.
+table ""
+run "$COMMFIT" fit -q -i t.csv -o unplaced.json
+run "$COMMFIT" predict -m unplaced.json -p alltoall -n 16 -b 64K -f csv
+check "no key, no placement: no upper bound, marked np, the time the model's, a lower end below" \
+    awk -F, -v t="$(cut -d, -f5-6 none.csv | tail -1)" 'NR == 2 { split(t, r, ","); exit !($7 == "inf" && $11 == "np" && $5 == r[1] && $6 < r[2]) }' "$T/out"
+check "and says why, and what tells it" \
+    grep -q "the table does not say where its ranks ran (no ranks_per_node metadata): nothing says whether np=16 crosses nodes or switches the fitted np (to 8) never did, so the interval has no upper bound and its lower bound at most the smallest fitted np's (commfit import --ranks-per-node, or a table of commfit measure, says where they ran)" "$T/out"
+"$COMMFIT" predict -m none.json -p alltoall -n 6 -b 64K -f csv >none6.csv
+run "$COMMFIT" predict -m unplaced.json -p alltoall -n 6 -b 64K -f csv
+check "np 6, inside the fitted np: as with the placement" cmp -s none6.csv "$T/out"
+run "$COMMFIT" report -q -m unplaced.json -o repu
+ext repu/np-alltoall.dat >extu.rows
+check "its np plot without an upper bound past np 8, bounded to it" \
+    awk '$1 > 8 && $4 != "inf" { bad = 1 } $1 <= 8 && $4 == "inf" { bad = 1 } END { exit bad || NR == 0 }' extu.rows
 
 # Within the probe's resolution (10% plus the spread): as without the key.
 table "$near,1.05,1.05,1.05,1.05,1.05,1.05,1.05,1.05" 0
@@ -116,7 +142,7 @@ check "its note names rank 1's latency" \
 # pairwise exchange at np 8 (the catalog's, no library named) has 6 steps to partners 2-7
 # ranks away, each 2 us farther than rank 1.
 "$COMMFIT" predict -m np2.json -p alltoall -n 8 -b 64K -f csv >np2.csv
-table2 ""
+table2 "" node
 run "$COMMFIT" fit -q -i t2.csv -o np2none.json
 "$COMMFIT" predict -m np2none.json -p alltoall -n 8 -b 64K -f csv >np2none.csv
 check "from np=2 alone: the answer without the probe plus 6 steps' 2 us and the barrier's, lo the same" \
@@ -165,8 +191,7 @@ check "across-np, more nodes, no probe: marked np+nodes+tier, no upper bound, ti
 check "its note says no probe tells how far the 8 added nodes lie" \
     grep -q "np=16 spans 16 nodes, the largest fitted np=8 spanned 8: contention on links they share was measured up to 8 nodes only; the table has no latency probe to say how far np=16's other 8 nodes lie" "$T/out"
 run "$COMMFIT" predict -m noprobe.json -p alltoall -n 6 -b 64K -f csv
-"$COMMFIT" predict -m none.json -p alltoall -n 6 -b 64K -f csv >none6.csv
-check "np 6, inside the fitted nodes: bounded, as without placement" cmp -s none6.csv "$T/out"
+check "np 6, inside the fitted nodes: bounded, as on one node" cmp -s none6.csv "$T/out"
 table2 "" 1
 run "$COMMFIT" fit -q -i t2.csv -o noprobe2.json
 run "$COMMFIT" predict -m noprobe2.json -p alltoall -n 8 -b 64K -f csv
@@ -180,17 +205,17 @@ check "its note says so, without the nodes' 'the interval assumes none'" \
 # binomial tree, whose one step of distance 8 reaches ranks 8-15 at np 16, 2 us farther),
 # times the share of the ranks that wait on that step: the time is the ranks' mean, and a
 # bcast's ranks 8-15 (half of them) wait for it.
-# table3 LATENCIES: t3.csv, bcast and reduce at np 2, 4, 8 of 16 launched ranks (flat_table,
+# table3 LATENCIES [NODES]: t3.csv, bcast and reduce at np 2, 4, 8 of 16 launched ranks (flat_table,
 # spread 0), with the library and selector of the flat cluster's table.
 table3() {
-    flat_table t3.tmp '($1 == "bcast" || $1 == "reduce") && ($2 == 2 || $2 == 4 || $2 == 8)' "$1" 0 ""
+    flat_table t3.tmp '($1 == "bcast" || $1 == "reduce") && ($2 == 2 || $2 == 4 || $2 == 8)' "$1" 0 "${2:-}"
     {
         head -1 t3.tmp
         grep -E '^# (mpi_library|coll_selector|coll_timing|coll_root):' "$top_srcdir/data/sim-flat.csv"
         tail -n +2 t3.tmp
     } >t3.csv
 }
-table3 ""
+table3 "" node
 run "$COMMFIT" fit -q -i t3.csv -o grid0.json
 "$COMMFIT" predict -m grid0.json -p bcast -n 16 -b 1 -f csv >grid0.csv
 "$COMMFIT" predict -m grid0.json -p reduce -n 16 -b 4 -f csv >red0.csv
@@ -237,7 +262,7 @@ check "reduce at np 16: the root's share of the extra latency (2 us / 16), lo th
 check "and says so" grep -q "times the 6.25% of the ranks that wait on it" "$T/out"
 
 # A key that does not read: ignored with a warning, the answer as without it.
-table "$near,3,3" 0
+table "$near,3,3" 0 node
 run "$COMMFIT" fit -i t.csv -o bad.json
 expect_rc 0 "a rank_latency_us of the wrong length does not stop fit"
 grep_err "^commfit: fit: warning: t.csv: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); fit ignores it$" \

@@ -64,6 +64,8 @@ check "p2p estimate: the middle of the factors at each step and once (got $t)" w
 check "its interval holds the truth, 3176.6" \
     awk -v lo="$(field 6)" -v hi="$(field 7)" 'BEGIN { exit !(lo < 3176.6 && 3176.6 < hi) }'
 check "its bottom at the other end, 1695.9 (3%: the table's noise)" within "$(field 6)" 1695.9 0.03
+check "the table says nothing of where its ranks ran: no upper bound (inf)" test "$(field 7)" = inf
+check "and says why" grep -q "the table does not say where its ranks ran (no ranks_per_node metadata): nothing says whether np=16 crosses nodes or switches np=2 never did" "$T/out"
 
 # --- measured np: the fit; not measured: across-np
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 8 -b 1M
@@ -122,10 +124,18 @@ check "np=8 of 2,4,8: the fit, not extrapolated" test "$(field 9),$(field 11)" =
 check "np=8 of 2,4,8: within 3% of the truth" within "$(field 5)" 1482.0064 0.03
 
 # --- intervals widen away from the data, in np and in bytes
+# The table says nothing of where its ranks ran: past np 16, no upper bound (what np 64 or
+# 1024 cross was never measured). Launched as one node of 1024 ranks, the across-np
+# interval's own widening shows.
 run "$COMMFIT" predict -m cluster.json -p allreduce -n 16,64,1024 -b 1M
+check "no placement: no upper bound past the fitted np=16" \
+    awk -F, 'NR == 2 && $7 == "inf" { bad = 1 } NR > 2 && $7 != "inf" { bad = 1 } END { exit bad || NR != 4 }' "$T/out"
+sed '1a # ranks_per_node: 1024' cluster.csv >cluster1.csv
+run "$COMMFIT" fit -q -i cluster1.csv -o cluster1.json
+run "$COMMFIT" predict -m cluster1.json -p allreduce -n 16,64,1024 -b 1M
 widths=$(awk -F, 'NR > 1 { print $7 - $6 }' "$T/out" | tr '\n' ' ')
-check "the interval widens from np=16 to 64 to 1024 ($widths)" \
-    awk -F, 'NR > 1 { w = $7 - $6; if (NR > 2 && w <= prev) bad = 1; prev = w } END { exit bad }' "$T/out"
+check "one node: the interval widens from np=16 to 64 to 1024 ($widths)" \
+    awk -F, 'NR > 1 { w = $7 - $6; if (NR > 2 && w <= prev) bad = 1; prev = w } END { exit bad || NR != 4 }' "$T/out"
 run "$COMMFIT" predict --model-alone -m cluster.json -p alltoall -n 8 -b 1M,64M
 check "bytes beyond the measured: marked" test "$(sed -n 3p "$T/out" | cut -d, -f11)" = bytes
 check "bytes beyond the measured: says how far" grep -q 'bytes 64 MiB is 32x the largest measured, 2 MiB' "$T/out"
@@ -300,7 +310,7 @@ check "the linear fit stays 'linear'" test "$(field 10)" = "linear"
 run "$COMMFIT" predict -m laptop.json -p alltoall -n 2,1024 -b 0,4M -f table
 check "table: 4 significant digits" grep -Eq '^alltoall +2 +0 B +[0-9]\.[0-9]{3} ' "$T/out"
 check "table: whole digits kept, no exponent" sh -c "! grep -q 'e+' '$T/out'"
-check "table: a bandwidth-less pattern shows '-'" grep -Eq '^alltoall +1024 +4 MiB +[0-9]{6,} +[0-9]+ +[0-9]+ +- ' "$T/out"
+check "table: a bandwidth-less pattern shows '-' (no upper bound: inf)" grep -Eq '^alltoall +1024 +4 MiB +[0-9]{6,} +[0-9]+ +inf +- ' "$T/out"
 run "$COMMFIT" predict -m laptop.json -p alltoall -n 2,1024 -b 0,4M
 check "csv: 6 significant digits ($(field 5))" sh -c "sed -n 2p '$T/out' | cut -d, -f5 | grep -Eq '^[0-9]\.[0-9]{5}\$'"
 check "csv: no exponent in a huge time" sh -c "! grep -q 'e+' '$T/out'"

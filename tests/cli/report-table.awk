@@ -15,6 +15,9 @@ BEGIN {
     print "# commfit: 0.1.0"
     print "# date: 2026-11-22T04:21:00Z"
     print "# hosts: node1"
+    # All 8 ranks on the one node, as measure records them: past np 8 nothing says where
+    # ranks would run, and predict's intervals have no upper bound there.
+    print "# ranks_per_node: 8"
     print "# mpi_library: MPICH Version: 4.0 <test> & \"co\""
     print "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps,ddt_layout"
     for (m = 0; m <= 4194304; m = m ? m * 2 : 1) {

@@ -247,10 +247,24 @@ int main(void)
     cf_unmeasured u;
     char note[1024], w[400];
 
-    /* Without the key: as before, no tier, no note, nothing to warn of. */
-    const char *none[] = {"launch_np", "8", NULL};
+    /* Without the key, the ranks on one node: no tier, no note, nothing to warn of. */
+    const char *none[] = {"launch_np", "8", "ranks_per_node", "8", NULL};
     beyond(none, 4, 8, &u, note, sizeof note, w, sizeof w);
-    ok(!u.tier && !u.network && note[0] == '\0' && w[0] == '\0', "no probe: no tier, no note");
+    ok(!u.tier && !u.network && !u.unplaced && note[0] == '\0' && w[0] == '\0' &&
+           !cf_unmeasured_unbounded(&u),
+       "no probe, one node: no tier, no note");
+    /* Without the key or a placement: nothing says where np 8's ranks lie, no upper bound;
+     * within the fitted np, nothing. */
+    const char *unplaced[] = {"launch_np", "8", NULL};
+    beyond(unplaced, 4, 8, &u, note, sizeof note, w, sizeof w);
+    ok(u.unplaced && !u.tier && !u.network && !u.nodes && cf_unmeasured_unbounded(&u) &&
+           w[0] == '\0' &&
+           strstr(note, "the table does not say where its ranks ran (no ranks_per_node "
+                        "metadata): nothing says whether np=8 crosses nodes or switches the "
+                        "fitted np (to 4) never did, so the interval has no upper bound") != NULL,
+       "no probe, no placement: unplaced, no upper bound, said so (%s)", note);
+    beyond(unplaced, 8, 8, &u, note, sizeof note, w, sizeof w);
+    ok(!u.unplaced && note[0] == '\0', "no placement, at the fitted np: nothing");
 
     /* Ranks 1-3 one hop (1 us), 4-7 farther (2 us): np 8 beyond fitted 4 reaches them. */
     const char *two[] = {"launch_np",
@@ -306,7 +320,7 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         beyond(bad[i], 2, 4, &u, note, sizeof note, w, sizeof w);
-        ok(!u.tier && note[0] == '\0' && strncmp(w, "metadata rank_latency_us '", 26) == 0 &&
+        ok(!u.tier && u.unplaced && strncmp(w, "metadata rank_latency_us '", 26) == 0 &&
                strstr(w, "ignores") == NULL,
            "bad probe %zu ignored, the reason without the command: %s", i, w);
     }
