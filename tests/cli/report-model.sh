@@ -306,6 +306,20 @@ else
     skip "np=2 on a node of 2 cores: no gnuplot"
 fi
 
+# np=2 of a table that says nothing of where its ranks ran (the same rows without hosts,
+# ranks_per_node and cores, as an import without --ranks-per-node): past np=2 nothing says
+# its ranks stay as near, so no labelled np has a bar, and the caption says why.
+grep -v -e '^# hosts:' -e '^# ranks_per_node:' -e '^# cores:' -e '^# rank_hosts:' -e '^# rank_latency' \
+    -e '^# pair_exchange' mc2.csv >unplaced2.csv
+"$COMMFIT" fit -q -i unplaced2.csv -o unplaced2.json
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i unplaced2.csv -m unplaced2.json -o unplaced2
+expect_rc 0 "np=2 of a table without placement"
+check "np-alltoall without placement: no interval block, the estimate's upper bound inf at np 16" \
+    awk '/its 95% prediction interval/ { bad = 1 } /^# \[1\] point-to-point estimate$/ { b = 1; next } /^# \[/ { b = 0 }
+         b && $1 == 16 { f = $4 == "inf" } END { exit bad || !f }' unplaced2/np-alltoall.dat
+check "np-alltoall without placement: the caption says why" \
+    grep -q "no labelled process count has an interval bar, for none has an upper bound: the table does not say where its ranks ran" unplaced2/index.html
+
 # The shipped datatype sweep: a per-block cost of four segments is one segment a line in
 # the key (on one line it ran past the widest canvas, and gnuplot warned of the key).
 run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i "$top_srcdir/data/ddt-vm-mpich402-np2.csv" \
