@@ -136,6 +136,15 @@ static void say_rules(const char *library)
                strcmp(rules, "mpich") == 0 ? "MPICH's" : "Open MPI's");
 }
 
+/* Whether t holds a row of more than 2 processes. */
+static int beyond_two(const cf_table *t)
+{
+    for (size_t i = 0; i < t->n_rows; i++)
+        if (t->rows[i].np > 2)
+            return 1;
+    return 0;
+}
+
 static int opt_pattern(const cf_option *opt, const char *arg, cf_error *e)
 {
     size_t n = strlen(arg);
@@ -262,6 +271,13 @@ int cmd_import(int argc, char **argv)
         rc = cf_table_write(out_path, t, &e);
     if (rc == 0 && !a.quiet && a.library != NULL)
         say_rules(a.library);
+    /* Nothing says where the ranks ran: predict then answers beyond the imported process
+     * counts without an upper bound (commfit-predict(1)); said once, with what bounds it,
+     * where a process count above 2 shows the runs were collectives across np. */
+    if (rc == 0 && !a.quiet && a.o.ranks_per_node <= 0 && beyond_two(t))
+        cf_msg("no --ranks-per-node: the table does not say where its ranks ran, so predict "
+               "answers beyond its process counts without an upper bound (--ranks-per-node N "
+               "says N ranks a node)");
     if (rc == 0 && !a.quiet)
         cf_msg("wrote %s: %zu row%s in %zu table%s from %d file%s",
                strcmp(out_path, "-") == 0 ? "the table to standard output" : out_path, t->n_rows,

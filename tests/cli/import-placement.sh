@@ -75,8 +75,14 @@ check "the np plot: the dotted vertical line at np 128" grep -q "set arrow from 
 # Without the option: no placement, so nothing says np=256 stays where np 2-128 ran (it
 # did not): no upper bound there either, marked np only (nodes are not known), and the
 # note says what would tell it. Within the fitted np (96): bounded.
-run "$COMMFIT" import osu -q --np 2,4,8,16,32,64,128,256 $files -o n.csv
+run "$COMMFIT" import osu --np 2,4,8,16,32,64,128,256 $files -o n.csv
 check "without the option no ranks_per_node" sh -c '! grep -q ranks_per_node n.csv'
+grep_err "^commfit: import: no --ranks-per-node: the table does not say where its ranks ran, so predict answers beyond its process counts without an upper bound \(--ranks-per-node N says N ranks a node\)$" \
+    "without the option, process counts above 2: import says what predict will do, and what bounds it"
+run "$COMMFIT" import osu --ranks-per-node 128 --np 2,4,8,16,32,64,128,256 $files -o b2.csv
+check "with it: no such note" sh -c '! grep -q "no --ranks-per-node" "$1"' sh "$T/err"
+run "$COMMFIT" import osu --np 2 "$d/osu-np2.txt" -o two.csv
+check "np 2 alone: no such note" sh -c '! grep -q "no --ranks-per-node" "$1"' sh "$T/err"
 run "$COMMFIT" fit -q -i n.csv --np 2,4,8,16,32,64,128 -o n.json
 run "$COMMFIT" predict -m n.json -p bcast -n 256 -b 4 -f csv
 check "without it np=256 has no upper bound either, extrapolated in np only" \
