@@ -329,7 +329,7 @@ static int unmeasured_from(const cf_placement *p, long from, long np, cf_unmeasu
     if (!p->known) {
         /* Where a latency probe says how far np's ranks lie, its tier rule judges
          * (tier_from); with nothing at all, nothing says np stays as near as measured. */
-        u->unplaced = p->lat_us == NULL;
+        u->unplaced = cf_placement_silent(p);
         return 0;
     }
     u->nodes2 = cf_placement_nodes(p, from);
@@ -956,7 +956,10 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
     long fitted = a->nnp > 0 ? a->np[a->nnp - 1] : 0;
     long from = a->nnp > 0 ? cf_across_grid_from_np(a, np, m) : 0;
     cf_unmeasured own = {0};
-    if (from > 0 && from < fitted) {
+    /* A table that says nothing of where its ranks ran has no tier to judge that np by:
+     * beyond the fitted np the answer has no upper bound already (u->unplaced), and within
+     * them the largest fitted np spanned whatever np spans. */
+    if (from > 0 && from < fitted && !cf_placement_silent(p)) {
         char part[600];
         cf_placement_beyond_fitted(p, from, np, &own, part, sizeof part);
         if (cf_unmeasured_unbounded(u)) {

@@ -82,6 +82,13 @@ typedef struct cf_unmeasured {
     int unplaced;
 } cf_unmeasured;
 
+/* Whether p says nothing of where the ranks ran: no placement and no latency probe (an
+ * import without --ranks-per-node); beyond the measured np, cf_unmeasured's unplaced. */
+static inline int cf_placement_silent(const cf_placement *p)
+{
+    return !p->known && p->lat_us == NULL;
+}
+
 /* Whether u leaves the interval without an upper bound: a network (u->network), a tier
  * (u->tier) or, with no placement at all, anything (u->unplaced) never measured. */
 static inline int cf_unmeasured_unbounded(const cf_unmeasured *u)

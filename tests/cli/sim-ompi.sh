@@ -27,6 +27,22 @@ grep -v -e '^# rank_latency' -e '^# pair_exchange' -e '^# ranks_per_node' -e '^#
 tab=rows.csv
 run "$COMMFIT" fit -q -i "$tab" --np 2,4,8,16 -o m.json
 expect_rc 0 "fit at np 2-16"
+
+# The same rows saying nothing of where they ran (no ranks_per_node, no probe): within the
+# fitted np the answers are those of the one node, also where the grid reads an algorithm
+# from an np below the largest fitted (the largest spanned whatever they span; 24 of these
+# answers had no upper bound when that reading was judged as beyond the fitted np); at np
+# 64, beyond them, no upper bound.
+grep -v '^# ranks_per_node' rows.csv >silent.csv
+run "$COMMFIT" fit -q -i silent.csv --np 2,4,8,16 -o silent.json
+for pat in bcast reduce allreduce alltoall; do
+    "$COMMFIT" predict -m m.json -p "$pat" -n 3,6,12 -b 4,64,1K,16K,256K,2M -f csv >placed.out
+    run "$COMMFIT" predict -m silent.json -p "$pat" -n 3,6,12 -b 4,64,1K,16K,256K,2M -f csv
+    check "no placement, $pat within the fitted np: the answers of the one node" cmp -s placed.out "$T/out"
+done
+run "$COMMFIT" predict -m silent.json -p bcast -n 64 -b 4,1M -f csv
+check "no placement, bcast at np 64: no upper bound, marked np" \
+    awk -F, 'NR > 1 && !($7 == "inf" && $11 == "np") { bad = 1 } END { exit bad || NR != 3 }' "$T/out"
 while read -r pat bytes tol state why; do
     truth=$(awk -F, -v p="$pat" -v b="$bytes" '!/^#/ && $1 == p && $2 == 64 && $3 == b { print $11 }' "$tab")
     run "$COMMFIT" predict -m m.json -p "$pat" -n 64 -b "$bytes" -f csv
