@@ -786,6 +786,9 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
                             "datatype '%s' of %s is not in the model file; it has: %s", c->datatype,
                             c->pattern, list);
     }
+    /* The fits read by their key (cf_modelset_read_keys) read whole where they answer. */
+    if (cf_modelset_read_fits(c->ms, c->pattern, c->datatype, e) != 0)
+        return CF_EXIT_DATA;
     c->across = cf_across_set_find(c->as, c->pattern, c->datatype);
     c->sizeless = coll_sizeless(c->coll);
     /* What was measured: the fits, and the process counts the point-to-point estimate
@@ -1072,7 +1075,7 @@ int cmd_predict(int argc, char **argv)
     if ((rc = cf_cmd_model_file(o.model, CF_MODEL_REQUIRED, &path, &e)) != 0)
         goto report;
     c.path = path;
-    if ((rc = cf_modelset_read(path, &c.ms, &e)) != 0)
+    if ((rc = cf_modelset_read_keys(path, &c.ms, &e)) != 0)
         goto report;
     c.as = &c.ms->across;
     if (cf_placement_read(c.ms, &c.place) != 0) {

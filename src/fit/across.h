@@ -255,6 +255,9 @@ typedef struct cf_across {
     double wait_us[CF_ACROSS_NP_MAX];        /* at np[i] */
     char wait_rules[CF_RULES_NAME_MAX];      /* the rules whose barrier was replayed ("":
                                                 MPICH's, as cf_barrier_alg reads none) */
+    /* Read by its key alone (pattern, datatype) by cf_modelset_read_keys, and not yet whole
+     * by cf_modelset_read_fits; nothing else is set. */
+    int key_only;
 } cf_across;
 /* Whether a call of datatype at m bytes moves nothing (no bytes, or fewer than one element:
  * MPI returns at once, waiting for no one): 1 or 0. */

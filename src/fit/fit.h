@@ -144,6 +144,10 @@ typedef struct cf_fit {
      * quarter of the table's own ping-pong time for as many bytes (fit's warning "faster
      * than its ping-pong moves the bytes"): times that are no transfers. 0: none. */
     uint64_t pair_from_bytes, pair_to_bytes;
+    /* Read by its key alone (pattern, np, datatype, blocks, model, kind) by
+     * cf_modelset_read_keys, and not yet whole by cf_modelset_read_fits; nothing else is
+     * set. */
+    int key_only;
 } cf_fit;
 
 typedef struct cf_prediction {

@@ -666,8 +666,25 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
     return 0;
 }
 
-int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *name,
-                       cf_across_set *out, cf_error *e)
+/* An across-np model's key alone (pattern, datatype), checked as cf_across_from_json checks
+ * it, key_only set. out is zeroed already (set_load's calloc): zeroing it again would touch
+ * every page of a 20 KiB struct a model, most of the cost of reading one by its key. */
+static int key_from_json(const json_t *j, const char *name, size_t index, cf_across *out,
+                         cf_error *e)
+{
+    where w = {name, "", e};
+    snprintf(w.path, sizeof w.path, "across_np[%zu]", index);
+    if (!json_is_object(j))
+        return cf_error_set(e, CF_EXIT_DATA, name, 0, "%s: expected an object", w.path);
+    if (get_str(&w, j, "pattern", out->pattern, sizeof out->pattern) ||
+        get_str(&w, j, "datatype", out->datatype, sizeof out->datatype))
+        return CF_EXIT_DATA;
+    out->key_only = 1;
+    return 0;
+}
+
+static int set_load(const json_t *across_np, const json_t *p2p, const char *name, int keys_only,
+                    cf_across_set *out, cf_error *e)
 {
     memset(out, 0, sizeof *out);
     if (across_np != NULL && !json_is_null(across_np)) {
@@ -678,7 +695,9 @@ int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *n
         if (out->a == NULL)
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         for (size_t i = 0; i < n; i++) {
-            int rc = cf_across_from_json(json_array_get(across_np, i), name, i, &out->a[i], e);
+            const json_t *x = json_array_get(across_np, i);
+            int rc = keys_only ? key_from_json(x, name, i, &out->a[i], e)
+                               : cf_across_from_json(x, name, i, &out->a[i], e);
             if (rc != 0) {
                 cf_across_set_clear(out);
                 return rc;
@@ -695,6 +714,18 @@ int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *n
         out->have_p2p = 1;
     }
     return 0;
+}
+
+int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *name,
+                       cf_across_set *out, cf_error *e)
+{
+    return set_load(across_np, p2p, name, 0, out, e);
+}
+
+int cf_across_set_load_keys(const json_t *across_np, const json_t *p2p, const char *name,
+                            cf_across_set *out, cf_error *e)
+{
+    return set_load(across_np, p2p, name, 1, out, e);
 }
 
 json_t *cf_across_set_to_json(const cf_across_set *s)

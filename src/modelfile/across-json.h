@@ -22,5 +22,10 @@ json_t *cf_across_set_to_json(const cf_across_set *s);
  * model file's reader calls it once, on reading. */
 int cf_across_set_load(const json_t *across_np, const json_t *p2p, const char *name,
                        cf_across_set *out, cf_error *e);
+/* The same with each across-np model read by its key alone (pattern, datatype, checked
+ * as cf_across_from_json checks them; key_only set): what cf_modelset_read_keys reads; the
+ * point-to-point estimate is read whole. */
+int cf_across_set_load_keys(const json_t *across_np, const json_t *p2p, const char *name,
+                            cf_across_set *out, cf_error *e);
 
 #endif

@@ -18,10 +18,12 @@
 #include "fit/fitting.h"
 #include "fit/model.h"
 #include "modelfile/across-json.h"
+#include "modelfile/json-skim.h"
 
 typedef struct rd {
     const char *name;
     cf_error *e;
+    int keys_only;  /* the fits read by their key alone (cf_modelset_read_keys) */
     char path[256]; /* the field being read: "fits[3].segments[0].coef" */
 } rd;
 
@@ -698,7 +700,13 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
     snprintf(base, sizeof base, "fits[%d]", idx);
     if (!json_is_object(fo))
         return at(r, "%s", base), bad(r, "expected an object"), -1;
-    if (read_fit_key(r, fo, base, f) || read_segments(r, fo, base, f) ||
+    if (read_fit_key(r, fo, base, f))
+        return -1;
+    if (r->keys_only) {
+        f->key_only = 1;
+        return 0;
+    }
+    if (read_segments(r, fo, base, f) ||
         read_quality(r, fo, base, f) || read_size_backtest(r, fo, base, f) ||
         read_saturation(r, fo, base, f) || read_rejected(r, fo, base, f) ||
         read_set_aside(r, fo, base, f) || read_points(r, fo, base, f) ||
@@ -740,32 +748,151 @@ static int read_root(rd *r, json_t *root, cf_modelset *m)
             return bad(r, "out of memory");
         }
     }
-    return cf_across_set_load(json_object_get(root, "across_np"), json_object_get(root, "p2p"),
-                              r->name, &m->across, r->e);
+    json_t *across = json_object_get(root, "across_np"), *p2p = json_object_get(root, "p2p");
+    return r->keys_only ? cf_across_set_load_keys(across, p2p, r->name, &m->across, r->e)
+                        : cf_across_set_load(across, p2p, r->name, &m->across, r->e);
 }
 
-int cf_modelset_read_mem(const char *buf, size_t len, const char *name, cf_modelset **out,
-                         cf_error *e)
+/* ---- By their key first (cf_modelset_read_keys) ---- */
+
+/* The members of a fit that read_fit_key reads; the first ACROSS_KEYS, of an across-np
+ * model (its key). */
+static const char *const item_keys[] = {"pattern", "datatype", "model", "np", "blocks"};
+#define NKEYS ((int)(sizeof item_keys / sizeof item_keys[0]))
+#define ACROSS_KEYS 2
+enum { FITS, ACROSS }; /* the lists taken apart: cf_skim's list[FITS], list[ACROSS] */
+
+/* The JSON of the value at v, or NULL. */
+static json_t *load_span(const char *buf, cf_skim_span v)
+{
+    return json_loadb(buf + v.at, v.end - v.at, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+}
+
+/* An element reduced to its key (a value not an object whole: its reader says what is
+ * wrong with it). */
+static json_t *load_key(const char *buf, const cf_skim_item *it)
+{
+    if (buf[it->span.at] != '{')
+        return load_span(buf, it->span);
+    int nkeys = it->list == FITS ? NKEYS : ACROSS_KEYS;
+    json_t *o = json_object();
+    for (int j = 0; o != NULL && j < nkeys; j++)
+        if (it->key[j].end > 0 &&
+            json_object_set_new(o, item_keys[j], load_span(buf, it->key[j])) != 0) {
+            json_decref(o);
+            o = NULL;
+        }
+    return o;
+}
+
+/* The elements of list reduced to their keys, as an array. */
+static json_t *load_list_keys(const char *buf, const cf_skim *k, int list)
+{
+    json_t *a = json_array();
+    for (size_t j = 0; a != NULL && j < k->nitems; j++)
+        if (k->items[j].list == list && json_array_append_new(a, load_key(buf, &k->items[j])) != 0) {
+            json_decref(a);
+            a = NULL;
+        }
+    return a;
+}
+
+/* The file's JSON with every fit and across-np model reduced to its key: the text checked
+ * whole in one pass, jansson building the rest. NULL where the check is not sure (or out
+ * of memory): then it is parsed whole. */
+static json_t *load_keys(const char *buf, size_t len, cf_skim *k)
+{
+    if (!cf_skim_check(buf, len, k))
+        return NULL;
+    json_t *root = json_object();
+    char key[64];
+    for (size_t i = 0; root != NULL && i < k->ntop; i++) {
+        json_t *x;
+        if ((int)i == k->list_at[FITS])
+            x = load_list_keys(buf, k, FITS);
+        else if ((int)i == k->list_at[ACROSS])
+            x = load_list_keys(buf, k, ACROSS);
+        else
+            x = load_span(buf, k->top_val[i]);
+        size_t l = k->top_key[i].end - k->top_key[i].at;
+        if (l >= sizeof key) {
+            json_decref(x);
+            x = NULL; /* json_object_set_new refuses it, and root goes */
+        }
+        snprintf(key, sizeof key, "%.*s", (int)(l < sizeof key ? l : 0), buf + k->top_key[i].at);
+        if (json_object_set_new(root, key, x) != 0) {
+            json_decref(root);
+            root = NULL;
+        }
+    }
+    return root;
+}
+
+/* Keeps the text (taking over *own, else a copy) and the place in it of each fit and
+ * across-np model, for cf_modelset_read_fits. */
+static int keep_text(cf_modelset *m, char **own, const char *buf, size_t len, const char *name,
+                     const cf_skim *k)
+{
+    size_t off = 0;
+    if (*own != NULL) {
+        m->text = *own; /* buf is inside it, after a byte order mark */
+        off = (size_t)(buf - *own);
+        *own = NULL;
+    } else if ((m->text = malloc(len + 1)) != NULL) {
+        memcpy(m->text, buf, len);
+    }
+    m->name = strdup(name);
+    m->fit_span = calloc(m->nfits + 1, sizeof *m->fit_span);
+    m->across_span = calloc(m->across.n + 1, sizeof *m->across_span);
+    if (m->text == NULL || m->name == NULL || m->fit_span == NULL || m->across_span == NULL)
+        return -1;
+    size_t nf = 0, na = 0;
+    for (size_t i = 0; i < k->nitems; i++) {
+        cf_skim_span v = {k->items[i].span.at + off, k->items[i].span.end + off};
+        if (k->items[i].list == FITS && nf < m->nfits)
+            m->fit_span[nf++] = v;
+        else if (k->items[i].list == ACROSS && na < m->across.n)
+            m->across_span[na++] = v;
+    }
+    return 0;
+}
+
+/* keys_only: read the fits and across-np models by their key (from the check's byte ranges,
+ * or, where it was not sure, from the JSON parsed whole: the same parts read either way).
+ * own: NULL, or buf's allocation, which a set read by its keys may take over (else it stays
+ * the caller's). */
+static int read_mem(const char *buf, size_t len, const char *name, int keys_only, char **own,
+                    cf_modelset **out, cf_error *e)
 {
     json_error_t je;
     if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
         buf += 3; /* a UTF-8 byte order mark */
         len -= 3;
     }
-    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    cf_skim k = {.list = {[FITS] = "fits", [ACROSS] = "across_np"}, .keys = item_keys,
+                 .nkeys = NKEYS};
+    json_t *root = keys_only ? load_keys(buf, len, &k) : NULL;
+    int spans = root != NULL;
     if (root == NULL)
+        root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    if (root == NULL) {
+        cf_skim_free(&k);
         return cf_error_set(e, CF_EXIT_DATA, name, je.line > 0 ? je.line : 0, "not valid JSON: %s",
                             je.text);
-    cf_modelset *m = cf_modelset_alloc();
-    if (m == NULL) {
-        json_decref(root);
-        return cf_error_set(e, CF_EXIT_DATA, name, 0, "out of memory");
     }
+    cf_modelset *m = cf_modelset_alloc();
     cf_error local;
-    rd r = {name, e ? e : &local, ""};
+    rd r = {name, e ? e : &local, keys_only, ""};
     cf_error_clear(r.e);
-    int rc = read_root(&r, root, m);
+    int rc = m == NULL ? bad(&r, "out of memory") : read_root(&r, root, m);
+    if (rc == 0 && spans && keep_text(m, own, buf, len, name, &k) != 0)
+        rc = bad(&r, "out of memory");
+    if (rc == 0 && keys_only && !spans && (m->name = strdup(name)) == NULL)
+        rc = bad(&r, "out of memory");
+    if (rc == 0 && keys_only && !spans)
+        m->json = json_incref(root);
     json_decref(root);
+    cf_skim_free(&k);
     if (rc != 0) {
         cf_modelset_free(m);
         return rc;
@@ -774,7 +901,73 @@ int cf_modelset_read_mem(const char *buf, size_t len, const char *name, cf_model
     return 0;
 }
 
-int cf_modelset_read(const char *path, cf_modelset **out, cf_error *e)
+int cf_modelset_read_mem(const char *buf, size_t len, const char *name, cf_modelset **out,
+                         cf_error *e)
+{
+    return read_mem(buf, len, name, 0, NULL, out, e);
+}
+
+int cf_modelset_read_mem_keys(const char *buf, size_t len, const char *name, cf_modelset **out,
+                              cf_error *e)
+{
+    char *own = NULL;
+    return read_mem(buf, len, name, 1, &own, out, e);
+}
+
+/* Element i of the list held by its key, whole (new reference), or NULL. */
+static json_t *load_whole(const cf_modelset *m, int list, size_t i)
+{
+    if (m->text != NULL)
+        return load_span(m->text, list == FITS ? m->fit_span[i] : m->across_span[i]);
+    json_t *a = json_object_get(m->json, list == FITS ? "fits" : "across_np");
+    return json_incref(json_array_get(a, i));
+}
+
+int cf_modelset_read_fits(cf_modelset *m, const char *pattern, const char *datatype, cf_error *e)
+{
+    cf_error local;
+    rd r = {m->name, e ? e : &local, 0, ""};
+    cf_error_clear(r.e);
+    for (size_t i = 0; i < m->nfits; i++) {
+        cf_fit *f = &m->fits[i];
+        if (!f->key_only || strcmp(f->pattern, pattern) != 0 || strcmp(f->datatype, datatype) != 0)
+            continue;
+        json_t *fo = load_whole(m, FITS, i);
+        cf_fit full;
+        memset(&full, 0, sizeof full);
+        int rc = fo == NULL ? (at(&r, "fits[%zu]", i), bad(&r, "out of memory"))
+                            : read_fit(&r, fo, (int)i, &full);
+        json_decref(fo);
+        if (rc != 0) {
+            cf_fit_clear(&full);
+            return CF_EXIT_DATA;
+        }
+        cf_fit_clear(f);
+        *f = full;
+    }
+    cf_across *full = NULL; /* (large: on the heap) */
+    for (size_t i = 0; i < m->across.n; i++) {
+        cf_across *a = &m->across.a[i];
+        if (!a->key_only || strcmp(a->pattern, pattern) != 0 || strcmp(a->datatype, datatype) != 0)
+            continue;
+        json_t *ao = load_whole(m, ACROSS, i);
+        if (full == NULL)
+            full = malloc(sizeof *full);
+        int rc = ao == NULL || full == NULL
+                     ? (at(&r, "across_np[%zu]", i), bad(&r, "out of memory"))
+                     : cf_across_from_json(ao, m->name, i, full, r.e);
+        json_decref(ao);
+        if (rc != 0) {
+            free(full);
+            return CF_EXIT_DATA;
+        }
+        *a = *full;
+    }
+    free(full);
+    return 0;
+}
+
+static int read_file(const char *path, int keys_only, cf_modelset **out, cf_error *e)
 {
     FILE *fp = fopen(path, "rb");
     if (fp == NULL)
@@ -793,7 +986,17 @@ int cf_modelset_read(const char *path, cf_modelset **out, cf_error *e)
     fclose(fp);
     if (rrc != 0)
         return rrc;
-    int rc = cf_modelset_read_mem(buf, len, path, out, e);
+    int rc = read_mem(buf, len, path, keys_only, &buf, out, e);
     free(buf);
     return rc;
+}
+
+int cf_modelset_read(const char *path, cf_modelset **out, cf_error *e)
+{
+    return read_file(path, 0, out, e);
+}
+
+int cf_modelset_read_keys(const char *path, cf_modelset **out, cf_error *e)
+{
+    return read_file(path, 1, out, e);
 }

@@ -30,6 +30,11 @@ void cf_modelset_free(cf_modelset *m)
     free(m->fits);
     json_decref(m->source);
     cf_across_set_clear(&m->across);
+    free(m->text);
+    free(m->name);
+    free(m->fit_span);
+    free(m->across_span);
+    json_decref(m->json);
     free(m);
 }
 
@@ -280,6 +285,17 @@ static json_t *fit_to_json(const cf_fit *f)
 
 json_t *cf_modelset_to_json(const cf_modelset *m, cf_error *e)
 {
+    int held = 0;
+    for (size_t i = 0; i < m->across.n; i++)
+        held |= m->across.a[i].key_only;
+    for (size_t i = 0; i < m->nfits; i++)
+        held |= m->fits[i].key_only;
+    if (held) {
+        cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                     "a model set read by its keys holds parts by their key alone: it cannot "
+                     "be written");
+        return NULL;
+    }
     json_t *root = json_object(), *fits = json_array();
     int bad = root == NULL || fits == NULL;
     bad |= set(root, "commfit_model", json_integer(CF_MODEL_MAJOR));

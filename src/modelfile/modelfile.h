@@ -23,6 +23,12 @@ typedef struct cf_modelset {
     /* "across_np" and "p2p": the across-np models (none: an empty array) and the
      * point-to-point estimate (written when across.have_p2p) */
     cf_across_set across;
+    /* cf_modelset_read_keys, for cf_modelset_read_fits: the file's name, and its text with
+     * the place in it of each fit and across-np model, or (where the one-pass check was not
+     * sure of the text) its JSON parsed whole; NULL otherwise */
+    char *text, *name;
+    struct cf_skim_span *fit_span, *across_span;
+    json_t *json;
 } cf_modelset;
 
 cf_modelset *cf_modelset_alloc(void);
@@ -36,6 +42,20 @@ int cf_modelset_add(cf_modelset *m, cf_fit *f);
 int cf_modelset_read(const char *path, cf_modelset **out, cf_error *e);
 int cf_modelset_read_mem(const char *buf, size_t len, const char *name, cf_modelset **out,
                          cf_error *e);
+/* The same with every fit and across-np model read by its key alone (pattern, datatype;
+ * a fit's np, blocks and model too; key_only set), the file checked whole as JSON, the
+ * source and the point-to-point estimate read and validated whole: then
+ * cf_modelset_read_fits reads whole what one pattern and datatype's answers use. Parsing
+ * the whole file takes most of a predict call's time. A set holding a part by its key
+ * cannot be written. */
+int cf_modelset_read_keys(const char *path, cf_modelset **out, cf_error *e);
+int cf_modelset_read_mem_keys(const char *buf, size_t len, const char *name, cf_modelset **out,
+                              cf_error *e);
+/* Reads whole, and validates, the fits and the across-np model of (pattern, datatype) held
+ * by their key; 0 or CF_EXIT_DATA naming the file and the field. */
+int cf_modelset_read_fits(cf_modelset *m, const char *pattern, const char *datatype,
+                          cf_error *e);
+
 /* Writes atomically (temporary file, then rename). */
 int cf_modelset_write(const char *path, const cf_modelset *m, cf_error *e);
 /* The JSON form (new reference). */

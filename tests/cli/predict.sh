@@ -415,7 +415,7 @@ expect_err "commfit: predict: ddt-bad.json: fits[1].points[1]: expected [bytes, 
 awk '/"points": \[/ { n++; k = 0 } n == 1 && k >= 0 { k++ }
      n == 1 && k == 4 { print $0 ","; print "          7"; k = -1; next } { print }' \
     "$top_srcdir/models/imb2021_mpich402_1node_np2_all.json" >plain-blocks.json
-run "$COMMFIT" predict -m plain-blocks.json -p pingpong -n 2 -b 3K
+run "$COMMFIT" predict -m plain-blocks.json -p allgather -n 2 -b 3K
 expect_rc 1 "a block count on a plain fit's point"
 grep_err "^commfit: predict: plain-blocks.json: fits\[0\].points\[0\]: a fit without a block count has \[bytes, t_us\] points$" \
     "a block count on a plain fit's point: refused, the point named"
@@ -576,36 +576,75 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K --points points
 expect_rc 2 "--points with --np"
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K --bogus
 expect_rc 2 "unknown option"
-# --- the model file against its schema: every number typed and checked, by its path
+# --- the model file against its schema: every number typed and checked, by its path.
+# predict checks the whole file as JSON and reads whole what answers (the across-np
+# models, the point-to-point estimate, the fits of the pattern and datatype asked), the
+# other fits by their key: the broken fits[0] below is allreduce's at np 2.
 sed '0,/"se": {/s//"se": "x", "se_was": {/' cluster.json >se-string.json
-run "$COMMFIT" predict -m se-string.json -p alltoall -n 4 -b 1K
+run "$COMMFIT" predict -m se-string.json -p allreduce -n 2 -b 1K
 expect_rc 1 "standard errors that are a string"
 expect_err "commfit: predict: se-string.json: fits[0].segments[0].se: expected an object" \
     "standard errors that are a string: the path named"
 sed '0,/"alpha_us": [-0-9.e]*/s//"alpha_us": "fast"/' cluster.json >alpha-string.json
-run "$COMMFIT" predict -m alpha-string.json -p alltoall -n 4 -b 1K
+run "$COMMFIT" predict -m alpha-string.json -p allreduce -n 2 -b 1K
 expect_rc 1 "a coefficient that is a string"
 expect_err "commfit: predict: alpha-string.json: fits[0].segments[0].coef.alpha_us: expected a number" \
     "a coefficient that is a string: the path named"
 sed '0,/"alpha_us": [-0-9.e]*/s//"alpha_us": null/' cluster.json >alpha-null.json
-run "$COMMFIT" predict -m alpha-null.json -p alltoall -n 4 -b 1K
+run "$COMMFIT" predict -m alpha-null.json -p allreduce -n 2 -b 1K
 expect_rc 1 "a coefficient that is null"
 expect_err "commfit: predict: alpha-null.json: fits[0].segments[0].coef.alpha_us: expected a finite number" \
     "a coefficient that is null: the path named"
 # the first covariance row [a, b] of the file becomes [a, b + 1]: no longer symmetric
 awk '/"cov": \[/ && !done { c = 1 } c && /^ *-?[0-9]/ { n++; if (n == 2) { sub(/[-0-9.e]+/, "&1"); c = 0; done = 1 } } { print }' \
     cluster.json >asym.json
-run "$COMMFIT" predict -m asym.json -p alltoall -n 4 -b 1K
+run "$COMMFIT" predict -m asym.json -p allreduce -n 2 -b 1K
 expect_rc 1 "a covariance that is not symmetric"
 grep_err "^commfit: predict: asym.json: fits\[0\]\.segments\[0\]\.cov\[1\]\[0\]: .* differs from cov\[0\]\[1\] = .*: expected a symmetric matrix$" \
     "a covariance that is not symmetric: the element named"
-# the across-np models and the point-to-point estimate are checked when the file is read,
-# by their path, whichever source would answer (here the fit at np 4)
+# Another pattern's fit is read by its key alone: its broken standard errors do not stop
+# alltoall's answer, which is the intact file's; a broken key still does, and report,
+# which reads every fit, refuses the file. The same for the across-np models below.
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K
+cp "$T/out" intact.out
+# answers_intact FILE DESC: predict answers alltoall at np 4 from FILE as from the intact one.
+answers_intact() {
+    run "$COMMFIT" predict -m "$1" -p alltoall -n 4 -b 1K
+    expect_rc 0 "$2: answers"
+    check "$2: the intact file's answer" cmp -s "$T/out" intact.out
+}
+# refused_at FILE MESSAGE DESC: predict of alltoall at np 4 refuses FILE with MESSAGE.
+refused_at() {
+    run "$COMMFIT" predict -m "$1" -p alltoall -n 4 -b 1K
+    expect_rc 1 "$3"
+    expect_err "commfit: predict: $1: $2" "$3: the path named"
+}
+answers_intact se-string.json "another pattern's fit broken past its key"
+# the same where the one-pass check of the text is not sure of it (a 19-digit integer, which
+# jansson is left to range-check) and jansson parses it whole
+sed '0,/"source": {/s//"source": { "big": 1000000000000000000,/' se-string.json >se-big.json
+answers_intact se-big.json "another pattern's fit broken past its key, the file parsed whole"
+sed '0,/"np": 2,/s//"np": "2",/' cluster.json >np-string.json
+refused_at np-string.json "fits[0].np: expected an integer" "another pattern's fit with a broken key"
+run "$COMMFIT" report -m se-string.json -o se-report
+expect_rc 1 "report reads every fit"
+grep_err "^commfit: report: se-string.json: fits\[0\]\.segments\[0\]\.se: expected an object$" \
+    "report reads every fit: the path named"
+# the across-np model of the pattern asked and the point-to-point estimate are checked when
+# the file is read, by their path, whichever source would answer (here the fit at np 2;
+# across_np[0] is allreduce's)
 sed '0,/"basis": \[/s//"basis": [ "p^3",/' cluster.json >basis-bad.json
-run "$COMMFIT" predict -m basis-bad.json -p alltoall -n 4 -b 1K
+run "$COMMFIT" predict -m basis-bad.json -p allreduce -n 2 -b 1K
 expect_rc 1 "an across-np term it does not know"
 expect_err "commfit: predict: basis-bad.json: across_np[0].segments[0].basis: unknown term 'p^3' (from a newer commfit?)" \
     "an across-np term it does not know: the path named"
+answers_intact basis-bad.json "another pattern's across-np model broken past its key"
+sed '0,/"datatype": "float",/s//"datatype": 7,/' cluster.json >dt-bad.json
+refused_at dt-bad.json "fits[0].datatype: expected a string" "a fit's datatype mistyped, another pattern's"
+awk '/"across_np": \[/ { a = 1 } a && /"pattern":/ && !done { sub(/"pattern": "[a-z]*"/, "\"pattern\": 7"); done = 1 } { print }' \
+    cluster.json >across-key-bad.json
+refused_at across-key-bad.json "across_np[0].pattern: expected a non-empty string" \
+    "an across-np model's pattern mistyped, another pattern's"
 sed 's/"gamma_source": "[^"]*"/"gamma_source": 7/' cluster.json >gamma-bad.json
 run "$COMMFIT" predict -m gamma-bad.json -p alltoall -n 4 -b 1K
 expect_rc 1 "a point-to-point field mistyped"
