@@ -23,7 +23,7 @@
 typedef struct rd {
     const char *name;
     cf_error *e;
-    int keys_only;  /* the fits read by their key alone (cf_modelset_read_keys) */
+    int keys_only;  /* fits and across-np models read by their key (cf_modelset_read_keys) */
     char path[256]; /* the field being read: "fits[3].segments[0].coef" */
 } rd;
 
@@ -815,11 +815,12 @@ static json_t *load_keys(const char *buf, size_t len, cf_skim *k)
         else
             x = load_span(buf, k->top_val[i]);
         size_t l = k->top_key[i].end - k->top_key[i].at;
-        if (l >= sizeof key) {
+        if (l >= sizeof key) { /* no member of a model file: let the whole parse read it */
             json_decref(x);
-            x = NULL; /* json_object_set_new refuses it, and root goes */
+            json_decref(root);
+            return NULL;
         }
-        snprintf(key, sizeof key, "%.*s", (int)(l < sizeof key ? l : 0), buf + k->top_key[i].at);
+        snprintf(key, sizeof key, "%.*s", (int)l, buf + k->top_key[i].at);
         if (json_object_set_new(root, key, x) != 0) {
             json_decref(root);
             root = NULL;
@@ -884,13 +885,15 @@ static int read_mem(const char *buf, size_t len, const char *name, int keys_only
     cf_error local;
     rd r = {name, e ? e : &local, keys_only, ""};
     cf_error_clear(r.e);
-    int rc = m == NULL ? bad(&r, "out of memory") : read_root(&r, root, m);
-    if (rc == 0 && spans && keep_text(m, own, buf, len, name, &k) != 0)
-        rc = bad(&r, "out of memory");
-    if (rc == 0 && keys_only && !spans && (m->name = strdup(name)) == NULL)
-        rc = bad(&r, "out of memory");
-    if (rc == 0 && keys_only && !spans)
+    int rc = m == NULL ? cf_error_set(r.e, CF_EXIT_DATA, name, 0, "out of memory")
+                       : read_root(&r, root, m);
+    if (rc == 0 && keys_only && !spans) {
         m->json = json_incref(root);
+        m->name = strdup(name);
+    }
+    if (rc == 0 && keys_only &&
+        (spans ? keep_text(m, own, buf, len, name, &k) != 0 : m->name == NULL))
+        rc = cf_error_set(r.e, CF_EXIT_DATA, name, 0, "out of memory");
     json_decref(root);
     cf_skim_free(&k);
     if (rc != 0) {
