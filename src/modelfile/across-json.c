@@ -486,6 +486,18 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
     return 0;
 }
 
+/* An across-np model's key (pattern, datatype), and that it is an object: 0 or
+ * CF_EXIT_DATA. */
+static int read_key(const where *w, const json_t *j, cf_across *out)
+{
+    if (!json_is_object(j))
+        return cf_error_set(w->e, CF_EXIT_DATA, w->file, 0, "%s: expected an object", w->path);
+    if (get_str(w, j, "pattern", out->pattern, sizeof out->pattern) ||
+        get_str(w, j, "datatype", out->datatype, sizeof out->datatype))
+        return CF_EXIT_DATA;
+    return 0;
+}
+
 int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_across *out,
                         cf_error *e)
 {
@@ -494,11 +506,7 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
     memset(out, 0, sizeof *out);
     cf_rel_quality_clear(&out->q);
     out->grid.tree_err = NAN;
-    if (!json_is_object(j))
-        return cf_error_set(e, CF_EXIT_DATA, name, 0, "%s: expected an object", w.path);
-    if (get_str(&w, j, "pattern", out->pattern, sizeof out->pattern) ||
-        get_str(&w, j, "datatype", out->datatype, sizeof out->datatype) ||
-        get_nonneg(&w, j, "bytes_min", &out->bytes_min) ||
+    if (read_key(&w, j, out) || get_nonneg(&w, j, "bytes_min", &out->bytes_min) ||
         get_nonneg(&w, j, "bytes_max", &out->bytes_max))
         return CF_EXIT_DATA;
     const json_t *np = json_object_get(j, "np");
@@ -674,10 +682,7 @@ static int key_from_json(const json_t *j, const char *name, size_t index, cf_acr
 {
     where w = {name, "", e};
     snprintf(w.path, sizeof w.path, "across_np[%zu]", index);
-    if (!json_is_object(j))
-        return cf_error_set(e, CF_EXIT_DATA, name, 0, "%s: expected an object", w.path);
-    if (get_str(&w, j, "pattern", out->pattern, sizeof out->pattern) ||
-        get_str(&w, j, "datatype", out->datatype, sizeof out->datatype))
+    if (read_key(&w, j, out))
         return CF_EXIT_DATA;
     out->key_only = 1;
     return 0;
