@@ -526,7 +526,7 @@ static int fit_groups(job *j, cf_error *e)
     return 0;
 }
 
-/* The barrier's wait in a pattern's times at np (cf_across_waits): its replay over the
+/* The barrier's wait in a pattern's times at np (cf_across_probe): its replay over the
  * launch's latency probe under the library's rules. */
 typedef struct fit_waits {
     const cf_placement *pl;
@@ -565,10 +565,12 @@ static int finish(job *j, cf_error *e)
         cf_warn("%s: %s; fit ignores %s", o->inputs[0], pl.lat_warning,
                 cf_placement_ignored(pl.nwarnings));
     fit_waits fw = {&pl, rules};
-    cf_across_waits waits = {barrier_wait, &fw};
+    cf_tiers tiers;
+    cf_placement_tiers(&pl, &tiers);
+    cf_across_probe probe = {barrier_wait, &fw, &tiers};
     int rc = cf_across_fit_set(j->rows, j->nrows, cf_statistic_name(o->stat),
                                cf_table_meta_get(j->tables[0], "normalized_time_us"), rules,
-                               &waits, &ms->across, &notes, &nnotes, e);
+                               &probe, &ms->across, &notes, &nnotes, e);
     cf_placement_free(&pl);
     if (rc != 0)
         return rc;

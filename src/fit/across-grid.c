@@ -38,7 +38,7 @@ static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
     const cf_across_grid *g = &a->grid;
     if (cf_steps_per_call(st) && g->nmsg >= 2)
-        return cf_steps_cost(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg);
+        return cf_steps_cost_tiered(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &g->tiers);
     return cf_steps_cost(st, p, m, g->unit_bytes, g->unit_t_us, g->nunit);
 }
 
@@ -609,8 +609,21 @@ static void unit_from_np2(cf_across_grid *g, const char *pattern)
     memcpy(g->unit_t_us, u, (size_t)g->nunit * sizeof *u);
 }
 
+/* Whether the rules run a tree the latency tiers cost (cf_steps_tiered) for the pattern at
+ * any of the n points' sizes, at any power of two up to 2^20 processes: 1 or 0. */
+static int runs_tiered(const char *rules, const char *pattern, const cf_point *pts, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (long p = 2; p <= 1L << 20; p *= 2) {
+            cf_rule_alg r;
+            if (cf_rules_pick(rules, pattern, p, pts[i].m, &r) == 0 && cf_steps_tiered(r.steps))
+                return 1;
+        }
+    return 0;
+}
+
 void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n,
-                          const cf_contention *pingpong)
+                          const cf_contention *pingpong, const cf_tiers *tiers)
 {
     cf_across_grid *g = &a->grid;
     memset(g, 0, sizeof *g);
@@ -641,6 +654,10 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
             g->msg_bytes[g->nmsg] = pingpong->unit_bytes[i];
             g->msg_unit_us[g->nmsg++] = 0.5 * pingpong->unit_t_us[i];
         }
+    /* The tiers cost the trees' messages beside the ping-pong's unit, never without it, and
+     * are kept where the rules run such a tree. */
+    if (tiers != NULL && g->nmsg >= 2 && runs_tiered(rules, a->pattern, pts, n))
+        g->tiers = *tiers;
     for (size_t i = 0; i < n; i++)
         if (pts[i].t_us > 0 && isfinite(pts[i].t_us))
             g->pt[g->n++] = (cf_grid_point){pts[i].p, pts[i].m, pts[i].t_us};

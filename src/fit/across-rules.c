@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int is_pow2(long p)
@@ -608,6 +609,75 @@ static double tree_bcast_sum(tree_bcast *tb, long n)
     if (full)
         tb->full[j + 1] = sum;
     return sum;
+}
+
+int cf_steps_tiered(cf_steps st)
+{
+    return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY;
+}
+
+/* What the tiers add to a message between ranks i and j (cf_tiers). */
+static double tier_extra_us(const cf_tiers *t, long i, long j)
+{
+    for (int k = t->n; k-- > 0;)
+        if (i / t->ranks[k] != j / t->ranks[k])
+            return t->extra_us[k];
+    return 0.0;
+}
+
+/* Rank r's first child and the distance between its children in the tree Open MPI builds
+ * (coll_base_topo.c): the binomial tree's children r + 1, r + 2, r + 4, ... below r's lowest
+ * set bit; the binary tree's (ompi_coll_base_topo_build_tree, fanout 2) r + 2^l and
+ * r + 2^(l+1), l the level of r (ranks 2^l - 1 to 2^(l+1) - 2). */
+static long first_child(cf_steps st, long r, long *step)
+{
+    if (st == CF_STEPS_REDUCE_BINOMIAL) {
+        *step = 0; /* doubling */
+        return r + 1;
+    }
+    long d = 1;
+    while (2 * d - 1 <= r)
+        d *= 2;
+    *step = d;
+    return r + d;
+}
+
+/* The mean over p ranks of each rank's time in a per-call reduce tree: a rank leaves once
+ * the data of its slowest child's subtree came in (a child sends as soon as its own subtree's
+ * did), each message msg_us plus what the tiers between its two ranks add. At msg_us alone
+ * (no tiers) the mean is cf_steps_cost's; across tiers it differs by tree: with a node's
+ * ranks in a row a binomial tree crosses nodes on a few ranks' paths, a binary tree on most
+ * (simulated Open MPI reduce of 4 B, 8 ranks a node, the ranks' mean: binary tree 2.21 us at
+ * np 16, binomial 0.74 at np 32). The children lie above their parent, so one pass from the
+ * last rank down knows them first. NAN when out of memory. */
+static double tree_wait_mean(cf_steps st, long p, double msg_us, const cf_tiers *t)
+{
+    double *fin = malloc((size_t)p * sizeof *fin), sum = 0.0;
+    if (fin == NULL)
+        return NAN;
+    for (long r = p - 1; r >= 0; r--) {
+        double f = 0.0;
+        long step, c = first_child(st, r, &step);
+        for (int k = 0; c < p && k < (st == CF_STEPS_REDUCE_BINOMIAL ? 64 : 2); k++) {
+            if (st == CF_STEPS_REDUCE_BINOMIAL && (r & (c - r)))
+                break; /* c - r reached r's lowest set bit: r's parent lies there */
+            f = fmax(f, fin[c] + msg_us + tier_extra_us(t, r, c));
+            c = st == CF_STEPS_REDUCE_BINOMIAL ? r + 2 * (c - r) : c + step;
+        }
+        fin[r] = f;
+        sum += f;
+    }
+    free(fin);
+    return sum / (double)p;
+}
+
+double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
+                            int n, const cf_tiers *tiers)
+{
+    if (tiers == NULL || tiers->n == 0 || !cf_steps_tiered(st) || p < 2)
+        return cf_steps_cost(st, p, m, um, ut, n);
+    double s = tree_wait_mean(st, p, 2.0 * cf_unit_time(um, ut, n, m), tiers);
+    return isfinite(s) ? s : cf_steps_cost(st, p, m, um, ut, n);
 }
 
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n)

@@ -333,7 +333,7 @@ static int p2p_fit(const rowset *t, const char *stat, const char *nt, const char
     return 0;
 }
 
-/* The barrier's wait in a pattern's times, by np (cf_across_waits). */
+/* The barrier's wait in a pattern's times, by np (cf_across_probe). */
 typedef struct waits_by_np {
     int n;
     long np[CF_ACROSS_NP_MAX];
@@ -348,19 +348,19 @@ int cf_across_moves_nothing(const char *datatype, double m)
     return !(m >= elem);
 }
 
-/* Takes from each of the n points of pattern c with datatype its np's wait (waits NULL:
+/* Takes from each of the n points of pattern c with datatype its np's wait (probe NULL:
  * none), but from one that moves nothing; w says by np what was taken (w->n 0: nothing). A
  * wait unknown at some np (NAN: past the probe), or a replay that leaves a point less than
  * a tenth of its time (or more process counts than a model holds), takes nothing. Waits of
  * 0 at every np are kept (w->n > 0): the replay ran, found none, and predict replays it at
  * the np it answers for (fatnodes-ompi fitted at np 2-32: bcast's replay waits 0 at every
  * fitted np, whose farther ranks sit in one other node, and 7.86 us at np 64). */
-static void take_waits(const cf_across_waits *waits, const cf_coll *c, const char *datatype,
+static void take_waits(const cf_across_probe *probe, const cf_coll *c, const char *datatype,
                        cf_point *pts, size_t n, waits_by_np *w)
 {
     const char *pattern = c->pattern;
     w->n = 0;
-    if (waits == NULL)
+    if (probe == NULL || probe->wait_us == NULL)
         return;
     int any = 0;
     for (size_t i = 0; i < n; i++) {
@@ -373,7 +373,7 @@ static void take_waits(const cf_across_waits *waits, const cf_coll *c, const cha
                 return;
             }
             w->np[k] = pts[i].p;
-            w->us[k] = waits->wait_us(waits->ctx, pattern, pts[i].p);
+            w->us[k] = probe->wait_us(probe->ctx, pattern, pts[i].p);
             if (!(w->us[k] >= 0 && isfinite(w->us[k]))) {
                 w->n = 0;
                 return;
@@ -417,14 +417,14 @@ static void keep_waits(const waits_by_np *w, const char *rules, cf_across *a)
  * r's (at each segment's sizes). Where the raw points cannot be fitted, a keeps its own: the
  * fit that answers is a's, and its error would not be the table's. */
 static void raw_errors(const cf_coll *c, const char *datatype, const cf_point *raw, size_t n,
-                       unsigned cands, const char *rules, const cf_p2p *pp, cf_across *a,
-                       cf_across *r)
+                       unsigned cands, const char *rules, const cf_p2p *pp,
+                       const cf_tiers *tiers, cf_across *a, cf_across *r)
 {
     cf_error ignored;
     cf_error_clear(&ignored);
     if (cf_across_fit_extrap(c, datatype, raw, n, cands, r, &ignored) != 0 || r->error[0] != '\0')
         return;
-    cf_across_grid_build(r, rules, raw, n, cf_p2p_pingpong(pp));
+    cf_across_grid_build(r, rules, raw, n, cf_p2p_pingpong(pp), tiers);
     for (int i = 0; i < a->nseg; i++) {
         double mid = sqrt(fmax(a->seg[i].from_bytes, 1.0) * fmax(a->seg[i].to_bytes, 1.0));
         double x = cf_across_extrap_err(r, mid);
@@ -449,7 +449,7 @@ static void raw_errors(const cf_coll *c, const char *datatype, const cf_point *r
 /* The across-np model of every (pattern, datatype) key (np 0) into out->a, with a note for
  * each that got none. 0, -1 when out of memory, else the fit's error code. */
 static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const char *stat,
-                           const char *rules, const cf_across_waits *waits, size_t nrows,
+                           const char *rules, const cf_across_probe *probe, size_t nrows,
                            cf_across_set *out, char ***notes, size_t *nnotes, cf_error *e)
 {
     size_t nkeys = 0;
@@ -457,10 +457,12 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
         nkeys += ks[i].np == 0;
     cf_point *pts = malloc((nrows ? nrows : 1) * sizeof *pts);
     /* With waits to take: the times as measured, and a model of them (raw_errors). */
-    cf_point *raw = waits != NULL ? malloc((nrows ? nrows : 1) * sizeof *raw) : NULL;
-    cf_across *w_raw = waits != NULL ? malloc(sizeof *w_raw) : NULL;
+    int waits = probe != NULL && probe->wait_us != NULL;
+    const cf_tiers *tiers = probe != NULL ? probe->tiers : NULL;
+    cf_point *raw = waits ? malloc((nrows ? nrows : 1) * sizeof *raw) : NULL;
+    cf_across *w_raw = waits ? malloc(sizeof *w_raw) : NULL;
     out->a = calloc(nkeys ? nkeys : 1, sizeof *out->a);
-    if (pts == NULL || out->a == NULL || (waits != NULL && (raw == NULL || w_raw == NULL))) {
+    if (pts == NULL || out->a == NULL || (waits && (raw == NULL || w_raw == NULL))) {
         free(pts);
         free(raw);
         free(w_raw);
@@ -478,7 +480,7 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
         waits_by_np w;
         if (w_raw != NULL)
             memcpy(raw, pts, n * sizeof *pts);
-        take_waits(waits, ks[i].c, ks[i].datatype, pts, n, &w);
+        take_waits(probe, ks[i].c, ks[i].datatype, pts, n, &w);
         cf_across *a = &out->a[out->n];
         /* Where the library's rules are unknown, latency may grow with p as they cannot say. */
         unsigned cands =
@@ -486,10 +488,11 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
         if ((rc = cf_across_fit_extrap(ks[i].c, ks[i].datatype, pts, n, cands, a, e)) != 0)
             break;
         if (a->error[0] == '\0') {
-            cf_across_grid_build(a, rules, pts, n, cf_p2p_pingpong(&out->pp));
+            cf_across_grid_build(a, rules, pts, n, cf_p2p_pingpong(&out->pp), tiers);
             keep_waits(&w, rules, a);
             if (a->waited)
-                raw_errors(ks[i].c, ks[i].datatype, raw, n, cands, rules, &out->pp, a, w_raw);
+                raw_errors(ks[i].c, ks[i].datatype, raw, n, cands, rules, &out->pp, tiers, a,
+                           w_raw);
         }
         out->n++;
         if (a->error[0] != '\0' && note_add(notes, nnotes, "%s (%s): %s; fitted per np only",
@@ -504,7 +507,7 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
 
 int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
                       const char *normalized_time_us, const char *rules,
-                      const cf_across_waits *waits, cf_across_set *out, char ***notes,
+                      const cf_across_probe *probe, cf_across_set *out, char ***notes,
                       size_t *nnotes, cf_error *e)
 {
     rowset set = {rows, nrows};
@@ -535,7 +538,7 @@ int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
     out->have_p2p = 1;
     if (p2p_fit(t, stat, normalized_time_us, rules, kr, ks, nk, &out->pp) != 0)
         goto oom;
-    rc = across_fit_keys(kr, ks, nk, stat, rules, waits, t->n, out, notes, nnotes, e);
+    rc = across_fit_keys(kr, ks, nk, stat, rules, probe, t->n, out, notes, nnotes, e);
     if (rc == -1)
         goto oom;
     if (rc != 0)

@@ -136,6 +136,20 @@ typedef struct cf_rule_alg {
  * steps of T2: 1 or 0. */
 int cf_steps_per_call(cf_steps st);
 
+/* The latency tiers of a launch's probe (cf_placement_tiers): two ranks in different aligned
+ * blocks of ranks[k] consecutive ranks (the largest such k) lie extra_us[k] farther apart,
+ * one way, than ranks 0 and 1 (a node, a switch, a rack); ranks[] increasing, n 0: none
+ * known. */
+#define CF_TIERS_MAX 8
+typedef struct cf_tiers {
+    int n;
+    long ranks[CF_TIERS_MAX];
+    double extra_us[CF_TIERS_MAX];
+} cf_tiers;
+/* Whether st is a per-call reduce tree whose cost follows the tiers each of its messages
+ * crosses (cf_steps_cost_tiered): 1 or 0. */
+int cf_steps_tiered(cf_steps st);
+
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi"), NULL
  * when none is known; for a table timed as a loop of calls (cf_table_timed_loop), Open MPI's
  * are "openmpi-loop" and "smpi-ompi-loop", without the trees costed per call. */
@@ -149,6 +163,12 @@ int cf_rules_known(const char *rules, const char *pattern);
 double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
+/* The same where the ranks' tiers are known (tiers NULL or empty: cf_steps_cost): a per-call
+ * reduce tree (cf_steps_tiered) costs each rank its wait for its children's data, each
+ * message 2 T2 plus the latency its ranks' tier adds, down the tree Open MPI builds; the
+ * mean over the ranks. */
+double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
+                            int n, const cf_tiers *tiers);
 /* The latency-bound steps of algorithm a at p, by the ranks their pairs span: count steps
  * whose partners all lie within blocks of `ranks` consecutive ranks (a binomial tree's,
  * recursive doubling's or Bruck's step of distance d, a pairwise exchange's d steps of
@@ -228,6 +248,9 @@ typedef struct cf_across_grid {
      * np=2 times may run other algorithms (Open MPI's bcast sends 8 KiB segments there). */
     int nmsg;
     double msg_bytes[CF_UNIT_MAX], msg_unit_us[CF_UNIT_MAX];
+    /* The launch probe's latency tiers (n 0: none, or a file from before them): the per-call
+     * reduce trees (cf_steps_tiered) cost the messages that cross them at their latency. */
+    cf_tiers tiers;
 } cf_across_grid;
 /* A step_growth above this is contention that grows with np, and said so. */
 #define CF_GRID_CONTENTION 1.2
@@ -246,7 +269,7 @@ typedef struct cf_across {
     cf_rel_quality q;    /* over every point */
     cf_across_grid grid; /* answers first where it can */
     /* The wait the barrier after each timed call added to each measured np's times
-     * (cf_across_waits), taken from them before the fit: the model, its grid and its points
+     * (cf_across_probe), taken from them before the fit: the model, its grid and its points
      * are the calls' own cost, and predict adds the wait at the np it answers for back.
      * waited 0: nothing taken (no latency probe, or no wait anywhere). replayed 1: the
      * barrier was replayed at every measured np, if it found no wait at any (waited 0):
@@ -375,10 +398,11 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_ac
 int cf_across_fit_extrap(const cf_coll *c, const char *datatype, const cf_point *pts, size_t n,
                          unsigned cands, cf_across *out, cf_error *e);
 /* The grid of a (fitted) across-np model from its points under the rules, the ping-pong's
- * np=2 curve pingpong costing the per-call trees' messages (NULL: none); nothing when the
- * rules have none for the pattern, np=2 was not measured or there are too many points. */
+ * np=2 curve pingpong costing the per-call trees' messages (NULL: none) and the launch's
+ * latency tiers those messages cross (NULL: none known); nothing when the rules have none for
+ * the pattern, np=2 was not measured or there are too many points. */
 void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n,
-                          const cf_contention *pingpong);
+                          const cf_contention *pingpong, const cf_tiers *tiers);
 /* The measured np whose cost the grid's reading at (q, m) carries: the largest np the
  * algorithm the rules pick at q was read from at the sizes nearest m, the smaller of the
  * two where m lies between two sizes (or the largest np at
@@ -453,15 +477,18 @@ typedef struct cf_across_set {
  * "median", "mean" or "min" (NULL: mean). normalized_time_us is the table's metadata value
  * or NULL; it scales gamma when no reduction was measured at np=2. notes is malloc'd;
  * free with cf_notes_free. rules (cf_rules_for, or NULL) adds the grid model. */
-/* waits (NULL: none) is what each pattern's times at each np hold of the barrier after each
- * call: taken from every point before the across-np fit, kept in cf_across.wait_us. */
-typedef struct cf_across_waits {
+/* probe (NULL: none) is what the launch's latency probe says: wait_us what each pattern's
+ * times at each np hold of the barrier after each call, taken from every point before the
+ * across-np fit and kept in cf_across.wait_us; tiers (NULL: none) the latency tiers the
+ * grid's per-call reduce trees cross (cf_across_grid.tiers). */
+typedef struct cf_across_probe {
     double (*wait_us)(const void *ctx, const char *pattern, long np); /* 0: none */
     const void *ctx;
-} cf_across_waits;
+    const cf_tiers *tiers;
+} cf_across_probe;
 int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
                       const char *normalized_time_us, const char *rules,
-                      const cf_across_waits *waits, cf_across_set *out, char ***notes,
+                      const cf_across_probe *probe, cf_across_set *out, char ***notes,
                       size_t *nnotes, cf_error *e);
 /* The same over every row of one table, with its metadata. */
 int cf_across_fit_table(const cf_table *t, const char *stat, cf_across_set *out, char ***notes,

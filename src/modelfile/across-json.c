@@ -118,6 +118,15 @@ static json_t *grid_json(const cf_across_grid *g)
             if (json_array_append_new(msg, json_pack("[f,f]", g->msg_bytes[i], g->msg_unit_us[i])))
                 goto fail;
     }
+    if (g->tiers.n > 0) {
+        json_t *tiers = json_array();
+        if (set(o, "tiers", tiers))
+            goto fail;
+        for (int i = 0; i < g->tiers.n; i++)
+            if (json_array_append_new(tiers, json_pack("[I,f]", (json_int_t)g->tiers.ranks[i],
+                                                       g->tiers.extra_us[i])))
+                goto fail;
+    }
     return o;
 fail:
     json_decref(o);
@@ -469,6 +478,24 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
     g->tree_err = NAN;
     if (te != NULL && !json_is_null(te) && get_nonneg(w, j, "tree_err_per_doubling", &g->tree_err))
         return CF_EXIT_DATA;
+    /* Absent (no latency tiers, or a file from before them): the trees cross none. */
+    const json_t *tiers = json_object_get(j, "tiers");
+    memset(&g->tiers, 0, sizeof g->tiers);
+    if (tiers != NULL) {
+        if (!json_is_array(tiers) || json_array_size(tiers) < 1 ||
+            json_array_size(tiers) > CF_TIERS_MAX)
+            return bad(w, "tiers", "an array of 1 to 8 [ranks, extra_us] pairs");
+        for (size_t i = 0; i < json_array_size(tiers); i++) {
+            double v[2];
+            if (get_tuple(json_array_get(tiers, i), 2, v) != 0 || v[0] < 2 ||
+                v[0] > CF_TABLE_NP_MAX || v[0] != floor(v[0]) ||
+                (i > 0 && v[0] <= (double)g->tiers.ranks[i - 1]))
+                return bad(w, "tiers", "[ranks, extra_us] pairs by increasing whole ranks >= 2, "
+                                       "extra_us > 0");
+            g->tiers.ranks[i] = (long)v[0];
+            g->tiers.extra_us[g->tiers.n++] = v[1];
+        }
+    }
     /* Absent (no ping-pong, or a file from before it): the per-call trees use T2. */
     const json_t *msg = json_object_get(j, "message_unit");
     g->nmsg = 0;

@@ -637,6 +637,26 @@ static int probe_lat_init(const cf_placement *p, long np, probe_lat *m)
     return 0;
 }
 
+void cf_placement_tiers(const cf_placement *p, cf_tiers *out)
+{
+    memset(out, 0, sizeof *out);
+    long np = (long)p->nlat + 1;
+    probe_lat m = {0};
+    if (p->lat_us == NULL || p->nlat < 2 || probe_lat_init(p, np, &m) != 0 || !m.blocks ||
+        m.nt > CF_TIERS_MAX) {
+        free(m.start);
+        free(m.level);
+        return;
+    }
+    for (size_t t = 0; t < m.nt; t++)
+        if (m.level[t] > p->lat_us[0]) { /* a tier adds latency, or is none */
+            out->ranks[out->n] = m.start[t];
+            out->extra_us[out->n++] = m.level[t] - p->lat_us[0];
+        }
+    free(m.start);
+    free(m.level);
+}
+
 /* The mean wait the exits e of np ranks add to a call of pattern c (see
  * cf_placement_spread_extra); e is reordered. */
 static double exits_wait(double *e, long np, const cf_coll *c, int root_shift)
@@ -817,8 +837,8 @@ static void pair_add(const cf_placement *p, const cf_rule_alg *r, const char *pa
  * the additions never meet a finite one. Where the interval keeps one, only the last raises
  * its upper end. */
 static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *rules,
-                     const char *pattern, const cf_rule_alg *r, long fitted, long np, double m,
-                     int waited, cf_estimate *est, cf_tier_added *added)
+                     const char *pattern, const cf_rule_alg *r, int tiered, long fitted, long np,
+                     double m, int waited, cf_estimate *est, cf_tier_added *added)
 {
     *added = (cf_tier_added){.share = 1.0};
     /* Calls timed back to back in a loop overlap one call's waits with the next's: the share
@@ -827,7 +847,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     if (p->timed_loop)
         return;
     int unbounded = cf_unmeasured_unbounded(u);
-    if (unbounded && r != NULL) {
+    if (unbounded && r != NULL && !tiered) {
         added->share = waiting_share(p, pattern, fitted, np);
         added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
         added->us = added->share * cf_placement_tier_extra(p, fitted, np, r, &added->steps);
@@ -874,8 +894,10 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
     int ruled = est->algorithm != NULL &&
                 cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) == 0 &&
                 strcmp(r.name, est->algorithm) == 0;
-    tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, fitted, np, m, a->waited, est,
-             added);
+    /* A per-call reduce tree the grid costs over the tiers holds what they add already. */
+    int tiered = ruled && a->grid.tiers.n > 0 && a->grid.nmsg >= 2 && cf_steps_tiered(r.steps);
+    tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, tiered, fitted, np, m, a->waited,
+             est, added);
 }
 
 int cf_placement_wait_added(const cf_across *a, const cf_unmeasured *u)
@@ -922,7 +944,7 @@ static void p2p_tier(const cf_placement *p, const char *rules, const cf_coll *c,
                 strcmp(r.name, est->algorithm) == 0;
     if (!ruled && est->algorithm != NULL && cf_coll_alg_rule(c->pattern, est->algorithm, &r) == 0)
         ruled = 1;
-    tier_add(p, u, rules, c->pattern, ruled ? &r : NULL, 2, np, m, 0, est, added);
+    tier_add(p, u, rules, c->pattern, ruled ? &r : NULL, 0, 2, np, m, 0, est, added);
 }
 
 void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,

@@ -109,6 +109,11 @@ void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, c
  * note, of both when both apply; cf_unmeasured_unbounded(u) as for the estimate. */
 void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_unmeasured *u,
                                 char *note, size_t n);
+/* The latency tiers of the launch's probe (cf_tiers) where its latencies form tiers of
+ * aligned blocks (a node's ranks, then a switch's, in a row: cf_placement_can_replay's
+ * test), each tier's farthest latency less rank 1's; out->n 0 without a probe, where they
+ * do not (a torus) or where they form more than CF_TIERS_MAX tiers. */
+void cf_placement_tiers(const cf_placement *p, cf_tiers *out);
 /* The farthest one-way latency from rank 0 among ranks 1 to np - 1 that the probe reached
  * (np past the launch: its ranks), or NAN without a usable probe. */
 double cf_placement_farthest_us(const cf_placement *p, long np);
@@ -193,7 +198,7 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
                                  long np, double far_fitted_us, const char **barrier);
 /* The mean wait itself: the same replay at np over the probe's latencies, none capped. What
  * commfit fit takes from each measured np's times before the across-np fit
- * (cf_across_waits) and the across-np answer gives back at the np it answers for. 0 where
+ * (cf_across_probe) and the across-np answer gives back at the np it answers for. 0 where
  * there is no wait to speak of (no probe, a pattern or table not timed with a barrier after
  * each call, np < 3, latencies that form no tiers); NAN where it is unknown (np past the
  * ranks the probe reached, out of memory). */

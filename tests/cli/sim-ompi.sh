@@ -169,4 +169,24 @@ for pat in bcast reduce; do
         awk '{ n++; inside += $4 <= $3 && $3 <= $5 } END { exit !(n >= 10 && inside == n) }' got
 done
 
+# Nodes of 4 ranks, racks of 32 (the shipped dev platform racks): the probe's latency tiers
+# go into the grid, whose per-call reduce trees cost each message over the tier it crosses.
+# Fitted at np 2-16, which ran Open MPI's binary tree for small reduces (most ranks' paths
+# cross a node), np 64 runs its binomial tree (a few ranks' paths cross): 4 B to 256 B
+# read 0.91-1.06 us for the simulated 0.68-0.70 (within 55%), where carrying the binary
+# tree's cost per message read 1.81-2.06 (2.6-3x).
+racks="$top_srcdir/data/sim-racks-ompi.csv"
+run "$COMMFIT" fit -q -i "$racks" --np 2,4,8,16 -o racks.json
+expect_rc 0 "fit racks at np 2-16"
+check "the grid holds the probe's tiers: nodes of 4, racks of 32" \
+    sh -c 'tr -d " \n" <racks.json | grep -q "\"tiers\":\[\[4,1.61[0-9]*\],\[32,9.67[0-9]*\]\]"'
+awk -F, '!/^#/ && $1 == "reduce" && $2 == 64 && $3 >= 4 && $3 <= 256 { print $2, $3, $11 }' \
+    "$racks" >truth
+cut -d' ' -f1,2 truth >points
+run "$COMMFIT" predict -m racks.json -p reduce --points points -f csv
+awk -F, 'NR > 1 { print $5, $6, $10 }' "$T/out" | paste -d' ' truth - >got
+check "racks, reduce at np 64, 4 B to 256 B: the binomial tree within 55%, inside" \
+    awk '{ n++; r = $4 / $3; ok += $6 == "binomial" && r < 1.55 && r > 0.65 && $5 <= $3 }
+         END { exit !(n == 4 && ok == n) }' got
+
 done_testing

@@ -207,6 +207,41 @@ static void per_call_trees(const double *ut)
 #undef U
 }
 
+/* The per-call reduce trees over latency tiers: nodes of 8 ranks in a row, X us farther
+ * apart than ranks 0 and 1; each message 2 T2 (msg). Worked by hand from the trees Open
+ * MPI builds. */
+static void tiered_trees(const double *ut)
+{
+    double m = 4096, msg = 2 * unit(m), X = 7.5;
+    cf_tiers none = {0}, nodes = {1, {8}, {X}}, two = {2, {8, 32}, {X, 3 * X}};
+    /* Binary tree at 16 (0: 1 2; 1: 3 5; 2: 4 6; 3: 7 11; 4: 8 12; 5: 9 13; 6: 10 14; 7: 15):
+     * 3 <- 11, 4 <- 8 and 12, 5, 6 and 7 wait on the other node, and so do their
+     * ancestors: every rank from 0 to 7 waits X once, the heights sum to 15. */
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM, &nodes),
+         (15 * msg + 8 * X) / 16, 1e-9, "binary reduce at 16 over 2 nodes: 8 ranks wait X");
+    /* Binomial tree at 16: 0 <- 8 alone crosses. */
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 16, m, UM, ut, NUM, &nodes),
+         (15 * msg + X) / 16, 1e-9, "binomial reduce at 16 over 2 nodes: the root waits X");
+    /* Binomial tree at 32: 16 <- 24 and 0 <- 8, 16 cross; 0's slowest path crosses twice. */
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 32, m, UM, ut, NUM, &nodes),
+         (31 * msg + 3 * X) / 32, 1e-9, "binomial reduce at 32 over 4 nodes: 16 waits X, 0 2X");
+    /* A farther tier from rank 32 on: 0 <- 32 costs 3X; 32's subtree is 0's at 32 (16 and 48
+     * wait X, 32 2X), and 0 waits 32's 2X and its own 3X. */
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, &two),
+         (63 * msg + 9 * X) / 64, 1e-9, "binomial reduce at 64 over 2 racks: 9X in all");
+    /* No tiers, or a tree the tiers do not cost: cf_steps_cost's. */
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM, &none),
+         cf_steps_cost(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM), 1e-12, "no tiers: untiered");
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, NULL),
+         cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM), 1e-12, "NULL: untiered");
+    near(cf_steps_cost_tiered(CF_STEPS_BCAST_BINOMIAL, 16, m, UM, ut, NUM, &nodes),
+         cf_steps_cost(CF_STEPS_BCAST_BINOMIAL, 16, m, UM, ut, NUM), 1e-12,
+         "a bcast tree: untiered");
+    ok(cf_steps_tiered(CF_STEPS_REDUCE_BINARY) && cf_steps_tiered(CF_STEPS_REDUCE_BINOMIAL) &&
+           !cf_steps_tiered(CF_STEPS_SEG_TREE) && !cf_steps_tiered(CF_STEPS_LG),
+       "the reduce trees per call are the tiered ones");
+}
+
 static void steps(void)
 {
     double ut[NUM];
@@ -246,6 +281,7 @@ static void steps(void)
     near(cf_steps_cost(CF_STEPS_NEIGHBOR, 8, m, UM, ut, NUM), unit(m) + 3 * unit(131072), 1e-9,
          "neighbor exchange at 8: m, then 3 of 2m");
     per_call_trees(ut);
+    tiered_trees(ut);
 }
 
 /* SMPI's ompi allreduce runs at np=2 a ring of two half-size steps at some sizes, recursive
@@ -279,7 +315,7 @@ static void unit_np2(void)
     cf_error_clear(&e);
     ok(cf_across_fit_points(cf_coll_find("allreduce"), "float", pts, n, &a, &e) == 0,
        "allreduce at np 2-16 fits");
-    cf_across_grid_build(&a, "smpi-ompi", pts, n, NULL);
+    cf_across_grid_build(&a, "smpi-ompi", pts, n, NULL, NULL);
     is_str(a.grid.rules, "smpi-ompi", "smpi-ompi: a grid");
     double worst = 0;
     for (int i = 0; i < a.grid.nunit; i++)
@@ -338,7 +374,7 @@ static int fit(const cf_point *pts, size_t n, cf_across *a)
     if (cf_across_fit_points(cf_coll_find("allgather"), "byte", pts, n, a, &e) != 0 ||
         a->error[0] != '\0')
         return -1;
-    cf_across_grid_build(a, "smpi-mpich", pts, n, NULL);
+    cf_across_grid_build(a, "smpi-mpich", pts, n, NULL, NULL);
     return a->grid.rules[0] != '\0' ? 0 : -1;
 }
 
@@ -386,6 +422,13 @@ static void exact(void)
         {"points", "[[1, 16, 2.0]]", "grid.points"},
         {"points", "[[4, 16, -2.0]]", "grid.points"},
         {"err_per_doubling", "-1", "grid.err_per_doubling"},
+        {"tiers", "[]", "grid.tiers"},
+        {"tiers", "[[8, 2.5], [8, 5.0]]", "grid.tiers"},
+        {"tiers", "[[1, 2.5]]", "grid.tiers"},
+        {"tiers", "[[8.5, 2.5]]", "grid.tiers"},
+        {"tiers", "[[8, 0]]", "grid.tiers"},
+        {"tiers", "[[2,1],[4,1],[8,1],[16,1],[32,1],[64,1],[128,1],[256,1],[512,1]]",
+         "grid.tiers"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *c = json_deep_copy(j), *v = json_loads(bad[i].value, JSON_DECODE_ANY, NULL);
@@ -396,6 +439,20 @@ static void exact(void)
            "refused: grid.%s %s (%s)", bad[i].member, bad[i].value, e.msg);
         json_decref(c);
     }
+    /* The probe's tiers read back, and cost the per-call trees as before. */
+    json_t *tj = json_deep_copy(j);
+    json_object_set_new(json_object_get(tj, "grid"), "tiers",
+                        json_loads("[[8, 2.5], [32, 7.5]]", 0, NULL));
+    cf_error_clear(&e);
+    is_int(cf_across_from_json(tj, "m.json", 0, &b, &e), 0, "tiers read");
+    ok(b.grid.tiers.n == 2 && b.grid.tiers.ranks[1] == 32 && b.grid.tiers.extra_us[1] == 7.5,
+       "tiers: 2, the second of 32 ranks, 7.5 us");
+    json_t *back = cf_across_to_json(&b);
+    ok(back != NULL && json_equal(json_object_get(json_object_get(back, "grid"), "tiers"),
+                                  json_object_get(json_object_get(tj, "grid"), "tiers")),
+       "tiers written back as read");
+    json_decref(back);
+    json_decref(tj);
     json_t *old = json_deep_copy(j);
     json_object_del(old, "grid");
     is_int(cf_across_from_json(old, "m.json", 0, &b, &e), 0, "a file without a grid reads");
@@ -438,8 +495,8 @@ static void message_unit(void)
     is_int(cf_across_fit_points(cf_coll_find("bcast"), "byte", pts, n, &a, &e), 0,
            "bcast at np 2-16 fits");
     b = a;
-    cf_across_grid_build(&a, "smpi-ompi", pts, n, &pp);
-    cf_across_grid_build(&b, "smpi-ompi", pts, n, NULL);
+    cf_across_grid_build(&a, "smpi-ompi", pts, n, &pp, NULL);
+    cf_across_grid_build(&b, "smpi-ompi", pts, n, NULL, NULL);
     double t = 0, tb = 0, lo, hi;
     const char *alg;
     double want = 3 * msg_time(3 * 65536);
@@ -512,7 +569,7 @@ static int fit_alltoall(double kappa, cf_across *a)
     cf_error_clear(&e);
     if (cf_across_fit_points(cf_coll_find("alltoall"), "byte", pts, n, a, &e) != 0)
         return -1;
-    cf_across_grid_build(a, "smpi-ompi", pts, n, NULL);
+    cf_across_grid_build(a, "smpi-ompi", pts, n, NULL, NULL);
     return a->grid.rules[0] != '\0' ? 0 : -1;
 }
 
@@ -611,7 +668,7 @@ static void reduce_trees(double grow16, cf_across *a, cf_contention *pp)
     cf_error_clear(&e);
     is_int(cf_across_fit_points(cf_coll_find("reduce"), "float", pts, n, a, &e), 0,
            "reduce trees at np 2-16 (x%.1f at 16) fit", grow16);
-    cf_across_grid_build(a, "smpi-ompi", pts, n, pp);
+    cf_across_grid_build(a, "smpi-ompi", pts, n, pp, NULL);
 }
 
 static void untested_trees(void)

@@ -659,7 +659,7 @@ static void quick_equals_full(void)
     gsl_rng_free(r);
 }
 
-/* The barrier's waits (cf_across_waits): a callback's wait by np. */
+/* The barrier's waits (cf_across_probe): a callback's wait by np. */
 static double wait_table[5] = {0.0, 1.0, 1.0, 4.0, 4.0}; /* np 2, 4, 8, 16, 32 */
 static double fixed_wait(const void *ctx, const char *pattern, long np)
 {
@@ -692,7 +692,7 @@ static void waits_taken(void)
         rows[i] = &t->rows[i];
         brows[i] = &bare->rows[i];
     }
-    cf_across_waits waits = {fixed_wait, NULL};
+    cf_across_probe waits = {fixed_wait, NULL, NULL};
     cf_across_set s, b;
     char **notes = NULL;
     size_t nnotes = 0;
