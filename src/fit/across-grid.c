@@ -38,7 +38,8 @@ static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
     const cf_across_grid *g = &a->grid;
     if (cf_steps_per_call(st) && g->nmsg >= 2)
-        return cf_steps_cost_tiered(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &g->tiers);
+        return cf_steps_cost_tiered(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &g->tiers,
+                                    g->rules, a->waited || a->replayed);
     return cf_steps_cost(st, p, m, g->unit_bytes, g->unit_t_us, g->nunit);
 }
 
@@ -270,7 +271,9 @@ typedef struct grid_reading {
     double in;            /* the doublings to the nearest measured np, q between them */
     double gain;          /* the step growth carried from below (1: none) */
     long from_np;         /* the np whose cost the reading carries (see from) */
-    int own, per_call;
+    int own;
+    int per_call; /* 0: no per-call tree (cf_steps_per_call); 1: one; 2: one the grid's tiers
+                     cost (cf_steps_tiered) */
     const char *algorithm;
 } grid_reading;
 
@@ -402,7 +405,9 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     out->gain = fmax(out->gain, 1.0);
     out->d = d;
     out->own = own;
-    out->per_call = cf_steps_per_call(r.steps);
+    out->per_call = !cf_steps_per_call(r.steps)                                    ? 0
+                    : g->tiers.n > 0 && g->nmsg >= 2 && cf_steps_tiered(r.steps) ? 2
+                                                                                  : 1;
     out->algorithm = r.name;
     out->from_np = from;
     return 0;
@@ -429,8 +434,9 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
      * is the smaller: the fitted model's misses there are its formula's (one cost in p for
      * algorithms the rules switch between), not the trees' step counts. */
     double fe = cf_across_extrap_err(a, m);
-    if (r.per_call && isfinite(fe) && isfinite(a->grid.tree_err))
-        fe = fmin(fe, a->grid.tree_err);
+    double te = r.per_call == 2 ? a->grid.tiered_tree_err : a->grid.tree_err;
+    if (r.per_call && isfinite(fe) && isfinite(te))
+        fe = fmin(fe, te);
     if (!r.own && isfinite(fe) && r.d + r.in > 0) {
         w = fmax(w, expm1(fe * (r.d + r.in)));
         w_up = fmax(w_up, w);
@@ -445,9 +451,11 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
 }
 
 /* The misses of the per-call trees' untested readings at np top (no backtest of their own
- * there, d > 0) made from the points below top alone (b: a's copy, its points replaced):
- * |ln(read / measured)| per doubling the reading spans, appended to v[k..); the new k. */
-static int tree_misses_at(const cf_across *a, cf_across *b, long top, double *v, int k)
+ * there, d > 0) made from the points below top alone (b: a's copy, its points replaced), of
+ * the trees of one family (grid_reading's per_call: 1 or 2): |ln(read / measured)| per
+ * doubling the reading spans, appended to v[k..); the new k. */
+static int tree_misses_at(const cf_across *a, cf_across *b, long top, int family, double *v,
+                          int k)
 {
     const cf_across_grid *g = &a->grid;
     b->grid.n = 0;
@@ -456,20 +464,23 @@ static int tree_misses_at(const cf_across *a, cf_across *b, long top, double *v,
             b->grid.pt[b->grid.n++] = g->pt[i];
     for (int i = 0; i < g->n && k < CF_GRID_MAX; i++) {
         grid_reading r;
-        if (g->pt[i].p == top && grid_read(b, top, g->pt[i].m, &r) == 0 && r.per_call && !r.own &&
-            r.d > 0)
+        if (g->pt[i].p == top && grid_read(b, top, g->pt[i].m, &r) == 0 &&
+            r.per_call == family && !r.own && r.d > 0)
             v[k++] = fabs(log(r.t / g->pt[i].t_us)) / r.d;
     }
     return k;
 }
 
-/* The grid's backtest of its untested per-call tree readings (tree_err in across.h): each
- * measured np but the smallest read from the np below it alone, as predict reads an np
- * beyond the measured ones; the high quantile over all these readings. NAN without a
- * ping-pong, without such readings at two np at least, or where the largest np read misses
- * by more per doubling than the next one below: misses that grow with np (contention, or a
- * larger network's latency, setting in) say nothing of the np beyond. */
-static double tree_backtest(const cf_across *a)
+/* The grid's backtest of its untested per-call tree readings of one family (tree_err and
+ * tiered_tree_err in across.h): each measured np but the smallest read from the np below it
+ * alone, as predict reads an np beyond the measured ones; the high quantile over all these
+ * readings. NAN without a ping-pong, without such readings at two np at least, or where the
+ * largest np read misses by more per doubling than the next one below: misses that grow
+ * with np (contention, or a larger network's latency, setting in) say nothing of the np
+ * beyond. The trees the tiers cost and the others are apart: how well the one reads says
+ * nothing of the other (fat tree, fitted at np 2-32: the tiered binomial reduce read within
+ * 5% per doubling, the 1 KiB segments' tree at 4 KiB missed np 64 by 11%). */
+static double tree_backtest(const cf_across *a, int family)
 {
     const cf_across_grid *g = &a->grid;
     if (g->nmsg < 2)
@@ -491,7 +502,7 @@ static double tree_backtest(const cf_across *a)
                 break;
             top = next;
             int k0 = k;
-            k = tree_misses_at(a, b, top, v, k);
+            k = tree_misses_at(a, b, top, family, v, k);
             if (k > k0 && nlevel < 2) {
                 memcpy(w, v + k0, (size_t)(k - k0) * sizeof *w);
                 level[nlevel++] =
@@ -627,7 +638,7 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
 {
     cf_across_grid *g = &a->grid;
     memset(g, 0, sizeof *g);
-    g->tree_err = NAN;
+    g->tree_err = g->tiered_tree_err = NAN;
     if (rules == NULL || !cf_rules_known(rules, a->pattern) || n > CF_GRID_MAX)
         return;
     /* T2: the pattern's own np=2 times, by size. */
@@ -701,5 +712,6 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
     g->step_growth = ngr ? cf_stats_quantile_nearest(gr, (size_t)ngr, 0.5) : 1.0;
     g->step_growth_max = ngm ? cf_stats_quantile_nearest(gm, (size_t)ngm, 0.5) : 1.0;
     free(bt);
-    g->tree_err = tree_backtest(a);
+    g->tree_err = tree_backtest(a, 1);
+    g->tiered_tree_err = g->tiers.n > 0 ? tree_backtest(a, 2) : NAN;
 }

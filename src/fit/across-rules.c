@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "fit/across-int.h"
+#include "fit/barrier-replay.h"
 
 #include <limits.h>
 #include <math.h>
@@ -611,11 +612,6 @@ static double tree_bcast_sum(tree_bcast *tb, long n)
     return sum;
 }
 
-int cf_steps_tiered(cf_steps st)
-{
-    return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY;
-}
-
 /* What the tiers add to a message between ranks i and j (cf_tiers). */
 static double tier_extra_us(const cf_tiers *t, long i, long j)
 {
@@ -625,14 +621,22 @@ static double tier_extra_us(const cf_tiers *t, long i, long j)
     return 0.0;
 }
 
-/* Rank r's first child and the distance between its children in the tree Open MPI builds
+/* The one-way latency between ranks i and j the tiers say (cf_latency_fn). */
+static double tier_latency(const void *ctx, long i, long j)
+{
+    const cf_tiers *t = ctx;
+    return t->base_us + tier_extra_us(t, i, j);
+}
+
+/* Rank r's first child and how the next is found in the tree Open MPI builds
  * (coll_base_topo.c): the binomial tree's children r + 1, r + 2, r + 4, ... below r's lowest
- * set bit; the binary tree's (ompi_coll_base_topo_build_tree, fanout 2) r + 2^l and
- * r + 2^(l+1), l the level of r (ranks 2^l - 1 to 2^(l+1) - 2). */
+ * set bit (*step 0: the distance doubles); the binary tree's (ompi_coll_base_topo_build_tree,
+ * fanout 2) r + 2^l and r + 2^(l+1), l the level of r (ranks 2^l - 1 to 2^(l+1) - 2; *step
+ * 2^l). */
 static long first_child(cf_steps st, long r, long *step)
 {
     if (st == CF_STEPS_REDUCE_BINOMIAL) {
-        *step = 0; /* doubling */
+        *step = 0;
         return r + 1;
     }
     long d = 1;
@@ -642,42 +646,143 @@ static long first_child(cf_steps st, long r, long *step)
     return r + d;
 }
 
-/* The mean over p ranks of each rank's time in a per-call reduce tree: a rank leaves once
- * the data of its slowest child's subtree came in (a child sends as soon as its own subtree's
- * did), each message msg_us plus what the tiers between its two ranks add. At msg_us alone
- * (no tiers) the mean is cf_steps_cost's; across tiers it differs by tree: with a node's
- * ranks in a row a binomial tree crosses nodes on a few ranks' paths, a binary tree on most
- * (simulated Open MPI reduce of 4 B, 8 ranks a node, the ranks' mean: binary tree 2.21 us at
- * np 16, binomial 0.74 at np 32). The children lie above their parent, so one pass from the
- * last rank down knows them first. NAN when out of memory. */
-static double tree_wait_mean(cf_steps st, long p, double msg_us, const cf_tiers *t)
+/* The mean over p ranks of each rank's time in a per-call reduce tree of m-byte messages,
+ * rank r starting at start[r] (where it left the barrier before the call). Open MPI's reduce
+ * (coll_base_reduce.c, one segment) posts the receive of its first two children at once and
+ * each next one when the one two before it came in; a child sends once its own subtree's
+ * data came in, and the message comes in msg_us plus what the tiers between the two ranks
+ * add after its sending and, where a transfer waits for its receive (rendezvous, or a
+ * message from CF_EAGER_MAX on), its receive's posting. Below CF_EAGER_MAX a sender leaves
+ * at once (SMPI's detached sends), from it once its message is in. A rank with children
+ * sends when its last child's data came in. All starting at once and no tiers, the
+ * mean below CF_EAGER_MAX is cf_steps_cost's; across tiers it differs by tree: with a
+ * node's ranks in a row a binomial tree crosses nodes on a few ranks' paths, a binary tree
+ * on most (simulated Open MPI reduce of 4 B, 8 ranks a node: binary tree 2.21 us at np 16,
+ * binomial 0.74 at np 32). The children lie above their parent, so one pass from the last
+ * rank down knows them first. NAN when out of memory. */
+#define TREE_CHILDREN_MAX 64
+static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, const cf_tiers *t,
+                             const double *start)
 {
-    double *fin = malloc((size_t)p * sizeof *fin), sum = 0.0;
+    double *fin = malloc(2 * (size_t)p * sizeof *fin), sum = 0.0;
     if (fin == NULL)
         return NAN;
+    double *leave = fin + p;
+    int binomial = st == CF_STEPS_REDUCE_BINOMIAL, blocking = m >= CF_EAGER_MAX;
+    int gated = t->rendezvous || blocking;
     for (long r = p - 1; r >= 0; r--) {
-        double f = 0.0;
+        double in[TREE_CHILDREN_MAX], f = start[r];
         long step, c = first_child(st, r, &step);
-        for (int k = 0; c < p && k < (st == CF_STEPS_REDUCE_BINOMIAL ? 64 : 2); k++) {
-            if (st == CF_STEPS_REDUCE_BINOMIAL && (r & (c - r)))
+        for (int k = 0; c < p && k < (binomial ? TREE_CHILDREN_MAX : 2); k++) {
+            if (binomial && (r & (c - r)))
                 break; /* c - r reached r's lowest set bit: r's parent lies there */
-            f = fmax(f, fin[c] + msg_us + tier_extra_us(t, r, c));
-            c = st == CF_STEPS_REDUCE_BINOMIAL ? r + 2 * (c - r) : c + step;
+            double posted = k < 2 ? start[r] : in[k - 2];
+            in[k] = (gated ? fmax(fin[c], posted) : fin[c]) + msg_us + tier_extra_us(t, r, c);
+            leave[c] = blocking ? in[k] : fin[c];
+            f = fmax(f, in[k]);
+            c = binomial ? r + 2 * (c - r) : c + step;
         }
         fin[r] = f;
-        sum += f;
     }
+    leave[0] = fin[0];
+    for (long r = 0; r < p; r++)
+        sum += leave[r] - start[r];
     free(fin);
     return sum / (double)p;
 }
 
+static int tiers_equal(const cf_tiers *a, const cf_tiers *b)
+{
+    if (a->n != b->n || a->base_us != b->base_us || a->rendezvous != b->rendezvous ||
+        a->probed != b->probed)
+        return 0;
+    for (int k = 0; k < a->n; k++)
+        if (a->ranks[k] != b->ranks[k] || a->extra_us[k] != b->extra_us[k])
+            return 0;
+    return 1;
+}
+
+/* Where each of p ranks left the barrier of rule set rules before a call, replayed over the
+ * tiers (all at 0 without rules, or where it cannot be replayed); NULL when out of memory.
+ * A reading costs a tree at the same few process counts many times over (each size, each
+ * measured np), and the replay takes O(p log p) messages: the last CF_STARTS_KEPT are kept,
+ * by barrier, p and tiers, for the life of the process (commfit runs one thread). */
+#define CF_STARTS_KEPT 8
+static const double *barrier_starts(const char *rules, long p, const cf_tiers *tiers)
+{
+    static struct {
+        const char *alg; /* cf_barrier_alg's own string, NULL without rules */
+        long p;
+        cf_tiers tiers;
+        double *exits;
+    } kept[CF_STARTS_KEPT];
+    static int next;
+    const char *alg = rules != NULL ? cf_barrier_alg(rules, p) : NULL;
+    for (int i = 0; i < CF_STARTS_KEPT; i++)
+        if (kept[i].exits != NULL && kept[i].alg == alg && kept[i].p == p &&
+            tiers_equal(&kept[i].tiers, tiers))
+            return kept[i].exits;
+    double *exits = calloc((size_t)p, sizeof *exits);
+    if (exits == NULL)
+        return NULL;
+    if (alg != NULL &&
+        cf_barrier_exits(alg, p, tier_latency, tiers,
+                         tiers->rendezvous ? CF_PROTO_RENDEZVOUS : CF_PROTO_EAGER, exits) != 0)
+        memset(exits, 0, (size_t)p * sizeof *exits);
+    free(kept[next].exits);
+    kept[next].alg = alg;
+    kept[next].p = p;
+    kept[next].tiers = *tiers;
+    kept[next].exits = exits;
+    next = (next + 1) % CF_STARTS_KEPT;
+    return exits;
+}
+
+/* tree_wait_mean from where the ranks left the barrier (exits), less the root's wait for
+ * the last of them over p where less_root_wait (cf_steps_cost_tiered). */
+static double tree_start_mean(cf_steps st, long p, double m, double msg, const cf_tiers *tiers,
+                              const double *exits, int less_root_wait)
+{
+    double s = tree_wait_mean(st, p, m, msg, tiers, exits);
+    if (less_root_wait) {
+        double last = exits[0];
+        for (long r = 1; r < p; r++)
+            last = fmax(last, exits[r]);
+        s -= (last - exits[0]) / (double)p;
+    }
+    return s;
+}
+
+int cf_steps_tiered(cf_steps st)
+{
+    return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY;
+}
+
 double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
-                            int n, const cf_tiers *tiers)
+                            int n, const cf_tiers *tiers, const char *rules, int less_root_wait)
 {
     if (tiers == NULL || tiers->n == 0 || !cf_steps_tiered(st) || p < 2)
         return cf_steps_cost(st, p, m, um, ut, n);
-    double s = tree_wait_mean(st, p, 2.0 * cf_unit_time(um, ut, n, m), tiers);
-    return isfinite(s) ? s : cf_steps_cost(st, p, m, um, ut, n);
+    double msg = 2.0 * cf_unit_time(um, ut, n, m), s;
+    if (rules != NULL && tiers->probed >= 2 && p > tiers->probed) {
+        /* Beyond the probe's reach nothing says how the barrier's exits spread (and its
+         * replay costs O(p log p) messages): the share of the time they left at the reach
+         * is carried on, as the barrier's wait is past it (cf_placement_across_wait). */
+        long q = tiers->probed;
+        const double *at_q = barrier_starts(rules, q, tiers), *none = barrier_starts(NULL, p, tiers);
+        const double *none_q = barrier_starts(NULL, q, tiers);
+        if (at_q == NULL || none == NULL || none_q == NULL)
+            return cf_steps_cost(st, p, m, um, ut, n);
+        double with = tree_start_mean(st, q, m, msg, tiers, at_q, less_root_wait);
+        double without = tree_wait_mean(st, q, m, msg, tiers, none_q);
+        s = tree_wait_mean(st, p, m, msg, tiers, none) * (with / without);
+    } else {
+        const double *exits = barrier_starts(rules, p, tiers);
+        if (exits == NULL)
+            return cf_steps_cost(st, p, m, um, ut, n);
+        s = tree_start_mean(st, p, m, msg, tiers, exits, less_root_wait);
+    }
+    return isfinite(s) && s > 0 ? s : cf_steps_cost(st, p, m, um, ut, n);
 }
 
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n)

@@ -437,6 +437,8 @@ static void raw_errors(const cf_coll *c, const char *datatype, const cf_point *r
             g->err_per_doubling = r->grid.err_per_doubling;
         if (isfinite(g->tree_err) && r->grid.tree_err > g->tree_err)
             g->tree_err = r->grid.tree_err;
+        if (isfinite(g->tiered_tree_err) && r->grid.tiered_tree_err > g->tiered_tree_err)
+            g->tiered_tree_err = r->grid.tiered_tree_err;
         /* The growth of the cost per step widens the interval too (and the upper end with
          * the largest anywhere): the measured times' own, where larger. */
         if (r->grid.step_growth > g->step_growth)
@@ -488,8 +490,8 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
         if ((rc = cf_across_fit_extrap(ks[i].c, ks[i].datatype, pts, n, cands, a, e)) != 0)
             break;
         if (a->error[0] == '\0') {
+            keep_waits(&w, rules, a); /* before the grid, whose trees read what was taken */
             cf_across_grid_build(a, rules, pts, n, cf_p2p_pingpong(&out->pp), tiers);
-            keep_waits(&w, rules, a);
             if (a->waited)
                 raw_errors(ks[i].c, ks[i].datatype, raw, n, cands, rules, &out->pp, tiers, a,
                            w_raw);

@@ -138,13 +138,18 @@ int cf_steps_per_call(cf_steps st);
 
 /* The latency tiers of a launch's probe (cf_placement_tiers): two ranks in different aligned
  * blocks of ranks[k] consecutive ranks (the largest such k) lie extra_us[k] farther apart,
- * one way, than ranks 0 and 1 (a node, a switch, a rack); ranks[] increasing, n 0: none
- * known. */
+ * one way, than ranks 0 and 1, which lie base_us apart (a node, a switch, a rack); ranks[]
+ * increasing, n 0: none known. rendezvous: a message's transfer starts once its receive is
+ * posted too (a simulation's, SMPI's), else when it is sent (a real library's small
+ * messages, eager). */
 #define CF_TIERS_MAX 8
 typedef struct cf_tiers {
     int n;
     long ranks[CF_TIERS_MAX];
     double extra_us[CF_TIERS_MAX];
+    double base_us;
+    int rendezvous;
+    long probed; /* the ranks the probe reached (its launch's) */
 } cf_tiers;
 /* Whether st is a per-call reduce tree whose cost follows the tiers each of its messages
  * crosses (cf_steps_cost_tiered): 1 or 0. */
@@ -164,11 +169,16 @@ double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
 /* The same where the ranks' tiers are known (tiers NULL or empty: cf_steps_cost): a per-call
- * reduce tree (cf_steps_tiered) costs each rank its wait for its children's data, each
- * message 2 T2 plus the latency its ranks' tier adds, down the tree Open MPI builds; the
- * mean over the ranks. */
+ * reduce tree (cf_steps_tiered) replayed down the tree Open MPI builds, each message 2 T2
+ * plus the latency its ranks' tier adds, each rank starting the call when it left the
+ * barrier after the one before (the barrier of rule set rules, replayed over the tiers,
+ * cf_barrier_exits; rules NULL: all at once; beyond the ranks the probe reached, the share of
+ * the time the barrier's spread exits left at the probe's reach); the mean over the ranks of
+ * each one's time. less_root_wait: less the
+ * root's wait for the last rank to leave that barrier, over p, which the across-np model
+ * takes from the measured times and adds back by itself (cf_across.wait_us). */
 double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
-                            int n, const cf_tiers *tiers);
+                            int n, const cf_tiers *tiers, const char *rules, int less_root_wait);
 /* The latency-bound steps of algorithm a at p, by the ranks their pairs span: count steps
  * whose partners all lie within blocks of `ranks` consecutive ranks (a binomial tree's,
  * recursive doubling's or Bruck's step of distance d, a pairwise exchange's d steps of
@@ -242,6 +252,9 @@ typedef struct cf_across_grid {
      * cost their messages with T2), with such readings at fewer than two np, or where the
      * largest np read misses more than the next below (misses growing with np). */
     double tree_err;
+    /* The same backtest of the per-call trees the tiers cost (cf_steps_tiered), apart from the
+     * others, which tree_err then holds alone: NAN without tiers. */
+    double tiered_tree_err;
     /* The unit of the per-call trees' messages (cf_steps_per_call) where the table has a
      * ping-pong: half its np=2 time by size (one message's per-call mean at np=2, where the
      * sender leaves at once), nmsg 0 when none (the pattern's T2 then). The pattern's own
@@ -249,7 +262,7 @@ typedef struct cf_across_grid {
     int nmsg;
     double msg_bytes[CF_UNIT_MAX], msg_unit_us[CF_UNIT_MAX];
     /* The launch probe's latency tiers (n 0: none, or a file from before them): the per-call
-     * reduce trees (cf_steps_tiered) cost the messages that cross them at their latency. */
+     * reduce trees (cf_steps_tiered) are replayed over them (cf_steps_cost_tiered). */
     cf_tiers tiers;
 } cf_across_grid;
 /* A step_growth above this is contention that grows with np, and said so. */

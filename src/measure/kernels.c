@@ -425,7 +425,7 @@ static int verify_oneway(cf_kctx *k)
 /* The timed loop of a collective, IMB's method by default: the root stays 0, each call is
  * timed alone and a barrier follows it (IMB's -sync 1), so every rank starts a call as it
  * leaves the barrier and a rank's time is its own time in the call (with the wait for ranks
- * that left the barrier later: predict replays it, modelfile/barrier-replay.c). With --root-shift
+ * that left the barrier later: predict replays it, fit/barrier-replay.c). With --root-shift
  * the root moves round-robin (IMB's -root_shift 1); with --no-sync the loop runs back to back and
  * is timed whole. CALLFN's ARGS use s, r and root. */
 #define COLL_LOOP(CALLFN, ARGS)                                                                    \

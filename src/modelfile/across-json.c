@@ -119,12 +119,16 @@ static json_t *grid_json(const cf_across_grid *g)
                 goto fail;
     }
     if (g->tiers.n > 0) {
-        json_t *tiers = json_array();
-        if (set(o, "tiers", tiers))
+        json_t *tiers = json_object(), *blocks = json_array();
+        if (set(o, "tiered_tree_err_per_doubling", jnum(g->tiered_tree_err)) ||
+            set(o, "tiers", tiers) || set(tiers, "base_us", jnum(g->tiers.base_us)) ||
+            set(tiers, "rendezvous", json_boolean(g->tiers.rendezvous)) ||
+            set(tiers, "probed_ranks", json_integer(g->tiers.probed)) ||
+            set(tiers, "blocks", blocks))
             goto fail;
         for (int i = 0; i < g->tiers.n; i++)
-            if (json_array_append_new(tiers, json_pack("[I,f]", (json_int_t)g->tiers.ranks[i],
-                                                       g->tiers.extra_us[i])))
+            if (json_array_append_new(blocks, json_pack("[I,f]", (json_int_t)g->tiers.ranks[i],
+                                                        g->tiers.extra_us[i])))
                 goto fail;
     }
     return o;
@@ -428,6 +432,44 @@ static int get_tuple(const json_t *x, int k, double *v)
     return 0;
 }
 
+/* The grid's tiers (commfit-formats(5)): base_us > 0, rendezvous, probed_ranks, and 1 to 8 blocks
+ * [ranks, extra_us], whole ranks >= 2 increasing, extra_us > 0. 0 or CF_EXIT_DATA. */
+static int tiers_from_json(const json_t *j, const where *outer, cf_tiers *t)
+{
+    if (!json_is_object(j))
+        return bad(outer, "tiers", "an object");
+    where ws = *outer;
+    snprintf(ws.path, sizeof ws.path, "%.80s.tiers", outer->path);
+    const where *w = &ws;
+    const json_t *rdv = json_object_get(j, "rendezvous"), *blocks = json_object_get(j, "blocks");
+    if (get_nonneg(w, j, "base_us", &t->base_us))
+        return CF_EXIT_DATA;
+    if (!(t->base_us > 0))
+        return bad(w, "base_us", "a latency > 0");
+    if (!json_is_boolean(rdv))
+        return bad(w, "rendezvous", "true or false");
+    t->rendezvous = json_is_true(rdv);
+    const json_t *pr = json_object_get(j, "probed_ranks");
+    if (!json_is_integer(pr) || json_integer_value(pr) < 2 ||
+        json_integer_value(pr) > CF_TABLE_NP_MAX)
+        return bad(w, "probed_ranks", "a whole number of ranks >= 2");
+    t->probed = (long)json_integer_value(pr);
+    if (!json_is_array(blocks) || json_array_size(blocks) < 1 ||
+        json_array_size(blocks) > CF_TIERS_MAX)
+        return bad(w, "blocks", "an array of 1 to 8 [ranks, extra_us] pairs");
+    for (size_t i = 0; i < json_array_size(blocks); i++) {
+        double v[2];
+        if (get_tuple(json_array_get(blocks, i), 2, v) != 0 || v[0] < 2 ||
+            v[0] > CF_TABLE_NP_MAX || v[0] != floor(v[0]) ||
+            (i > 0 && v[0] <= (double)t->ranks[i - 1]))
+            return bad(w, "blocks",
+                       "[ranks, extra_us] pairs by increasing whole ranks >= 2, extra_us > 0");
+        t->ranks[i] = (long)v[0];
+        t->extra_us[t->n++] = v[1];
+    }
+    return 0;
+}
+
 static int grid_from_json(const json_t *j, const where *outer, const char *pattern,
                           cf_across_grid *g)
 {
@@ -481,21 +523,15 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
     /* Absent (no latency tiers, or a file from before them): the trees cross none. */
     const json_t *tiers = json_object_get(j, "tiers");
     memset(&g->tiers, 0, sizeof g->tiers);
-    if (tiers != NULL) {
-        if (!json_is_array(tiers) || json_array_size(tiers) < 1 ||
-            json_array_size(tiers) > CF_TIERS_MAX)
-            return bad(w, "tiers", "an array of 1 to 8 [ranks, extra_us] pairs");
-        for (size_t i = 0; i < json_array_size(tiers); i++) {
-            double v[2];
-            if (get_tuple(json_array_get(tiers, i), 2, v) != 0 || v[0] < 2 ||
-                v[0] > CF_TABLE_NP_MAX || v[0] != floor(v[0]) ||
-                (i > 0 && v[0] <= (double)g->tiers.ranks[i - 1]))
-                return bad(w, "tiers", "[ranks, extra_us] pairs by increasing whole ranks >= 2, "
-                                       "extra_us > 0");
-            g->tiers.ranks[i] = (long)v[0];
-            g->tiers.extra_us[g->tiers.n++] = v[1];
-        }
-    }
+    if (tiers != NULL && tiers_from_json(tiers, w, &g->tiers) != 0)
+        return CF_EXIT_DATA;
+    /* null (no such backtest), or absent (no tiers): the fitted model's backtest alone
+     * bounds the tiered trees. */
+    const json_t *tte = json_object_get(j, "tiered_tree_err_per_doubling");
+    g->tiered_tree_err = NAN;
+    if (tte != NULL && !json_is_null(tte) &&
+        get_nonneg(w, j, "tiered_tree_err_per_doubling", &g->tiered_tree_err))
+        return CF_EXIT_DATA;
     /* Absent (no ping-pong, or a file from before it): the per-call trees use T2. */
     const json_t *msg = json_object_get(j, "message_unit");
     g->nmsg = 0;
@@ -532,7 +568,7 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
     snprintf(w.path, sizeof w.path, "across_np[%zu]", index);
     memset(out, 0, sizeof *out);
     cf_rel_quality_clear(&out->q);
-    out->grid.tree_err = NAN;
+    out->grid.tree_err = out->grid.tiered_tree_err = NAN;
     if (read_key(&w, j, out) || get_nonneg(&w, j, "bytes_min", &out->bytes_min) ||
         get_nonneg(&w, j, "bytes_max", &out->bytes_max))
         return CF_EXIT_DATA;

@@ -13,7 +13,7 @@
 #include "base/collective.h"
 #include "base/table.h"
 #include "modelfile/answer.h"
-#include "modelfile/barrier-replay.h"
+#include "fit/barrier-replay.h"
 #include "base/stats.h"
 
 /* The comma-separated positive integers of s into a new array; their count in *n. */
@@ -642,8 +642,9 @@ void cf_placement_tiers(const cf_placement *p, cf_tiers *out)
     memset(out, 0, sizeof *out);
     long np = (long)p->nlat + 1;
     probe_lat m = {0};
-    if (p->lat_us == NULL || p->nlat < 2 || probe_lat_init(p, np, &m) != 0 || !m.blocks ||
-        m.nt > CF_TIERS_MAX) {
+    /* The trees are replayed from root 0, as the calls were timed without --root-shift. */
+    if (p->lat_us == NULL || p->nlat < 2 || p->root_shift || probe_lat_init(p, np, &m) != 0 ||
+        !m.blocks || m.nt > CF_TIERS_MAX) {
         free(m.start);
         free(m.level);
         return;
@@ -653,6 +654,9 @@ void cf_placement_tiers(const cf_placement *p, cf_tiers *out)
             out->ranks[out->n] = m.start[t];
             out->extra_us[out->n++] = m.level[t] - p->lat_us[0];
         }
+    out->base_us = p->lat_us[0];
+    out->probed = np;
+    out->rendezvous = p->simulated; /* as the barrier's replay (replay_wait) */
     free(m.start);
     free(m.level);
 }

@@ -111,8 +111,9 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
                                 char *note, size_t n);
 /* The latency tiers of the launch's probe (cf_tiers) where its latencies form tiers of
  * aligned blocks (a node's ranks, then a switch's, in a row: cf_placement_can_replay's
- * test), each tier's farthest latency less rank 1's; out->n 0 without a probe, where they
- * do not (a torus) or where they form more than CF_TIERS_MAX tiers. */
+ * test), each tier's farthest latency less rank 1's, rank 1's the base, rendezvous where the
+ * table was simulated; out->n 0 without a probe, where they do not (a torus), where they
+ * form more than CF_TIERS_MAX tiers, or where the root moved round-robin (--root-shift). */
 void cf_placement_tiers(const cf_placement *p, cf_tiers *out);
 /* The farthest one-way latency from rank 0 among ranks 1 to np - 1 that the probe reached
  * (np past the launch: its ranks), or NAN without a usable probe. */

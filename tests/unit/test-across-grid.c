@@ -213,30 +213,46 @@ static void per_call_trees(const double *ut)
 static void tiered_trees(const double *ut)
 {
     double m = 4096, msg = 2 * unit(m), X = 7.5;
-    cf_tiers none = {0}, nodes = {1, {8}, {X}}, two = {2, {8, 32}, {X, 3 * X}};
+    cf_tiers none = {0}, nodes = {1, {8}, {X}, 1.0, 0, 16}, two = {2, {8, 32}, {X, 3 * X}, 1.0, 0, 64};
     /* Binary tree at 16 (0: 1 2; 1: 3 5; 2: 4 6; 3: 7 11; 4: 8 12; 5: 9 13; 6: 10 14; 7: 15):
      * 3 <- 11, 4 <- 8 and 12, 5, 6 and 7 wait on the other node, and so do their
      * ancestors: every rank from 0 to 7 waits X once, the heights sum to 15. */
-    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM, &nodes),
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM, &nodes, NULL, 0),
          (15 * msg + 8 * X) / 16, 1e-9, "binary reduce at 16 over 2 nodes: 8 ranks wait X");
     /* Binomial tree at 16: 0 <- 8 alone crosses. */
-    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 16, m, UM, ut, NUM, &nodes),
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 16, m, UM, ut, NUM, &nodes, NULL, 0),
          (15 * msg + X) / 16, 1e-9, "binomial reduce at 16 over 2 nodes: the root waits X");
     /* Binomial tree at 32: 16 <- 24 and 0 <- 8, 16 cross; 0's slowest path crosses twice. */
-    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 32, m, UM, ut, NUM, &nodes),
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 32, m, UM, ut, NUM, &nodes, NULL, 0),
          (31 * msg + 3 * X) / 32, 1e-9, "binomial reduce at 32 over 4 nodes: 16 waits X, 0 2X");
     /* A farther tier from rank 32 on: 0 <- 32 costs 3X; 32's subtree is 0's at 32 (16 and 48
      * wait X, 32 2X), and 0 waits 32's 2X and its own 3X. */
-    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, &two),
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, &two, NULL, 0),
          (63 * msg + 9 * X) / 64, 1e-9, "binomial reduce at 64 over 2 racks: 9X in all");
+    /* Open MPI's recursive doubling barrier at 16 over nodes of 8 lets every rank leave at
+     * once: at 32, beyond the probe's 16 ranks, its share (none) carried on. */
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 32, m, UM, ut, NUM, &nodes, "smpi-ompi", 1),
+         (31 * msg + 3 * X) / 32, 1e-9, "beyond the probe: the barrier's share at its reach");
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 16, m, UM, ut, NUM, &nodes, "smpi-ompi", 1),
+         (15 * msg + X) / 16, 1e-9, "at the probe's reach: its barrier replayed, none spread");
     /* No tiers, or a tree the tiers do not cost: cf_steps_cost's. */
-    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM, &none),
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM, &none, NULL, 0),
          cf_steps_cost(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM), 1e-12, "no tiers: untiered");
-    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, NULL),
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, NULL, NULL, 0),
          cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM), 1e-12, "NULL: untiered");
-    near(cf_steps_cost_tiered(CF_STEPS_BCAST_BINOMIAL, 16, m, UM, ut, NUM, &nodes),
+    near(cf_steps_cost_tiered(CF_STEPS_BCAST_BINOMIAL, 16, m, UM, ut, NUM, &nodes, NULL, 0),
          cf_steps_cost(CF_STEPS_BCAST_BINOMIAL, 16, m, UM, ut, NUM), 1e-12,
          "a bcast tree: untiered");
+    /* From CF_EAGER_MAX on a sender leaves once its message is in (blocking): at 4 (0: 1 2;
+     * 2: 3), 3 and 1 leave after one message, 2 after its child's and its own, 0 after 2's:
+     * 1 + 1 + 2 + 2 messages over 4, where a detached sender's mean is 3/4. */
+    cf_tiers far = {1, {1024}, {X}, 1.0, 1, 64};
+    double big = 65536, bmsg = 2 * unit(big);
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 4, big, UM, ut, NUM, &far, NULL, 0),
+         1.5 * bmsg, 1e-9, "binomial reduce at 4, 64 KiB: senders wait for their message");
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 4, big - 1, UM, ut, NUM, &far, NULL, 0),
+         0.75 * 2 * cf_unit_time(UM, ut, NUM, big - 1), 1e-9,
+         "binomial reduce at 4, below 64 KiB: detached");
     ok(cf_steps_tiered(CF_STEPS_REDUCE_BINARY) && cf_steps_tiered(CF_STEPS_REDUCE_BINOMIAL) &&
            !cf_steps_tiered(CF_STEPS_SEG_TREE) && !cf_steps_tiered(CF_STEPS_LG),
        "the reduce trees per call are the tiered ones");
@@ -422,13 +438,26 @@ static void exact(void)
         {"points", "[[1, 16, 2.0]]", "grid.points"},
         {"points", "[[4, 16, -2.0]]", "grid.points"},
         {"err_per_doubling", "-1", "grid.err_per_doubling"},
-        {"tiers", "[]", "grid.tiers"},
-        {"tiers", "[[8, 2.5], [8, 5.0]]", "grid.tiers"},
-        {"tiers", "[[1, 2.5]]", "grid.tiers"},
-        {"tiers", "[[8.5, 2.5]]", "grid.tiers"},
-        {"tiers", "[[8, 0]]", "grid.tiers"},
-        {"tiers", "[[2,1],[4,1],[8,1],[16,1],[32,1],[64,1],[128,1],[256,1],[512,1]]",
-         "grid.tiers"},
+        {"tiers", "[[8, 2.5]]", "grid.tiers"},
+        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": []}", "grid.tiers.blocks"},
+        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5], [8, 5.0]]}",
+         "grid.tiers.blocks"},
+        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[1, 2.5]]}",
+         "grid.tiers.blocks"},
+        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8.5, 2.5]]}",
+         "grid.tiers.blocks"},
+        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 0]]}",
+         "grid.tiers.blocks"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[2,1],[4,1],[8,1],[16,1],[32,1],"
+         "[64,1],[128,1],[256,1],[512,1]]}",
+         "grid.tiers.blocks"},
+        {"tiers", "{\"base_us\": 0, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]]}",
+         "grid.tiers.base_us"},
+        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": 1, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]]}",
+         "grid.tiers.rendezvous"},
+        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 1.5, \"blocks\": [[8, 2.5]]}",
+         "grid.tiers.probed_ranks"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *c = json_deep_copy(j), *v = json_loads(bad[i].value, JSON_DECODE_ANY, NULL);
@@ -441,12 +470,31 @@ static void exact(void)
     }
     /* The probe's tiers read back, and cost the per-call trees as before. */
     json_t *tj = json_deep_copy(j);
-    json_object_set_new(json_object_get(tj, "grid"), "tiers",
-                        json_loads("[[8, 2.5], [32, 7.5]]", 0, NULL));
+    json_object_set_new(
+        json_object_get(tj, "grid"), "tiers",
+        json_loads("{\"base_us\": 0.4, \"rendezvous\": false, \"probed_ranks\": 64, \"blocks\": [[8, 2.5], [32, 7.5]]}",
+                   0, NULL));
     cf_error_clear(&e);
     is_int(cf_across_from_json(tj, "m.json", 0, &b, &e), 0, "tiers read");
-    ok(b.grid.tiers.n == 2 && b.grid.tiers.ranks[1] == 32 && b.grid.tiers.extra_us[1] == 7.5,
-       "tiers: 2, the second of 32 ranks, 7.5 us");
+    ok(b.grid.tiers.n == 2 && b.grid.tiers.ranks[1] == 32 && b.grid.tiers.extra_us[1] == 7.5 &&
+           b.grid.tiers.base_us == 0.4 && !b.grid.tiers.rendezvous && b.grid.tiers.probed == 64 &&
+           isnan(b.grid.tiered_tree_err),
+       "tiers: 2, the second of 32 ranks, 7.5 us; base 0.4 us, eager; no tiered backtest");
+    json_object_set_new(json_object_get(tj, "grid"), "tiered_tree_err_per_doubling",
+                        json_real(0.25));
+    cf_error_clear(&e);
+    ok(cf_across_from_json(tj, "m.json", 0, &b, &e) == 0 && b.grid.tiered_tree_err == 0.25,
+       "the tiered trees' backtest read");
+    json_object_set_new(json_object_get(tj, "grid"), "tiered_tree_err_per_doubling",
+                        json_real(-0.25));
+    cf_error_clear(&e);
+    ok(cf_across_from_json(tj, "m.json", 0, &b, &e) == CF_EXIT_DATA &&
+           strstr(e.msg, "grid.tiered_tree_err_per_doubling") != NULL,
+       "a negative one refused (%s)", e.msg);
+    json_object_set_new(json_object_get(tj, "grid"), "tiered_tree_err_per_doubling",
+                        json_real(0.25));
+    cf_error_clear(&e);
+    cf_across_from_json(tj, "m.json", 0, &b, &e);
     json_t *back = cf_across_to_json(&b);
     ok(back != NULL && json_equal(json_object_get(json_object_get(back, "grid"), "tiers"),
                                   json_object_get(json_object_get(tj, "grid"), "tiers")),

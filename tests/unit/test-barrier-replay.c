@@ -1,4 +1,4 @@
-/* The barrier replay (modelfile/barrier-replay.c) and what its spread exits add to an answer
+/* The barrier replay (fit/barrier-replay.c) and what its spread exits add to an answer
  * (cf_placement_spread_extra). The replayed exits are checked against SMPI 3.32's own: on
  * data/platforms/racks.xml (4-core nodes, 8 nodes a rack: 0.4094 us within a node, 2.022
  * us within a rack, 10.08 us between racks, one-way as commfit's probe reads them), a
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modelfile/barrier-replay.h"
+#include "fit/barrier-replay.h"
 #include "modelfile/placement.h"
 #include "tap.h"
 

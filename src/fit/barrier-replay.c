@@ -5,7 +5,7 @@
  * every rank as far as the messages already sent allow. */
 #include "config.h"
 
-#include "modelfile/barrier-replay.h"
+#include "fit/barrier-replay.h"
 
 #include <stdint.h>
 #include <stdlib.h>
