@@ -34,6 +34,16 @@
 static double growth(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
                      int k);
 
+/* A cost's family: 0 steps of T2, 1 a per-call tree (cf_steps_per_call), 2 one the grid's
+ * tiers cost (cf_steps_tiered). A cost per step carries over within a family only: a tiered
+ * tree's holds the tiers' latency apart, an untiered one's inside. */
+static int cost_family(const cf_across_grid *g, cf_steps st)
+{
+    return !cf_steps_per_call(st)                                        ? 0
+           : g->tiers.n > 0 && g->nmsg >= 2 && cf_steps_tiered(st) ? 2
+                                                                        : 1;
+}
+
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
     const cf_across_grid *g = &a->grid;
@@ -193,8 +203,8 @@ static int nearest_size(const double *sz, int ns, double m)
 }
 
 /* The cost per step of the point measured at (p, m), whichever algorithm ran there: -1 when
- * none was, or when its steps are not of the kind of st (a per-call tree's messages are not
- * another algorithm's steps of T2). p 0: the largest p measured at m. */
+ * none was, or when its steps are not of the kind of st (cost_family: a per-call tree's
+ * messages are not another algorithm's steps of T2). p 0: the largest p measured at m. */
 static double rho_at(const cf_across *a, cf_steps st, long p, double m, long *at)
 {
     const cf_across_grid *g = &a->grid;
@@ -204,7 +214,7 @@ static double rho_at(const cf_across *a, cf_steps st, long p, double m, long *at
             pt = &g->pt[i];
     cf_rule_alg r;
     if (pt == NULL || cf_rules_pick(g->rules, a->pattern, pt->p, pt->m, &r) != 0 ||
-        cf_steps_per_call(r.steps) != cf_steps_per_call(st))
+        cost_family(g, r.steps) != cost_family(g, st))
         return -1;
     *at = pt->p;
     return pt->t_us / steps_at(a, r.steps, pt->p, pt->m);
@@ -405,9 +415,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     out->gain = fmax(out->gain, 1.0);
     out->d = d;
     out->own = own;
-    out->per_call = !cf_steps_per_call(r.steps)                                    ? 0
-                    : g->tiers.n > 0 && g->nmsg >= 2 && cf_steps_tiered(r.steps) ? 2
-                                                                                  : 1;
+    out->per_call = cost_family(g, r.steps);
     out->algorithm = r.name;
     out->from_np = from;
     return 0;

@@ -349,7 +349,7 @@ static const ompi_algs ompi_reduce_algs = {
      {"pipeline", CF_STEPS_PIPELINE, CF_LAT_CHAIN},
      {"binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
      {"binomial tree", CF_STEPS_REDUCE_BINOMIAL, CF_LAT_STEPS},
-     {"in-order binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
+     {"in-order binary tree", CF_STEPS_REDUCE_IN_ORDER, CF_LAT_STEPS},
      {"Rabenseifner", CF_STEPS_HALVING2, CF_LAT_STEPS}},
     {{0},
      {"linear", CF_STEPS_RING, CF_LAT_ONCE},
@@ -357,7 +357,7 @@ static const ompi_algs ompi_reduce_algs = {
      {"pipeline", CF_STEPS_PIPELINE, CF_LAT_CHAIN},
      {"binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
      {"binomial tree", CF_STEPS_REDUCE_BINOMIAL, CF_LAT_STEPS},
-     {"in-order binary tree", CF_STEPS_REDUCE_BINARY, CF_LAT_STEPS},
+     {"in-order binary tree", CF_STEPS_REDUCE_IN_ORDER, CF_LAT_STEPS},
      {"linear", CF_STEPS_RING, CF_LAT_ONCE}},
 };
 
@@ -647,7 +647,8 @@ static long first_child(cf_steps st, long r, long *step)
 }
 
 /* The mean over p ranks of each rank's time in a per-call reduce tree of m-byte messages,
- * rank r starting at start[r] (where it left the barrier before the call). Open MPI's reduce
+ * rank r starting at start[r] (where it left the barrier before the call; start NULL: all
+ * at 0). Open MPI's reduce
  * (coll_base_reduce.c, one segment) posts the receive of its first two children at once and
  * each next one when the one two before it came in; a child sends once its own subtree's
  * data came in, and the message comes in msg_us plus what the tiers between the two ranks
@@ -671,13 +672,15 @@ static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, const
     int binomial = st == CF_STEPS_REDUCE_BINOMIAL, blocking = m >= CF_EAGER_MAX;
     int gated = t->rendezvous || blocking;
     for (long r = p - 1; r >= 0; r--) {
-        double in[TREE_CHILDREN_MAX], f = start[r];
+        double in[TREE_CHILDREN_MAX], f = start != NULL ? start[r] : 0.0, waited = f;
         long step, c = first_child(st, r, &step);
         for (int k = 0; c < p && k < (binomial ? TREE_CHILDREN_MAX : 2); k++) {
             if (binomial && (r & (c - r)))
                 break; /* c - r reached r's lowest set bit: r's parent lies there */
-            double posted = k < 2 ? start[r] : in[k - 2];
-            in[k] = (gated ? fmax(fin[c], posted) : fin[c]) + msg_us + tier_extra_us(t, r, c);
+            /* posted once the waits for the children up to two before are over */
+            if (k >= 2)
+                waited = fmax(waited, in[k - 2]);
+            in[k] = (gated ? fmax(fin[c], waited) : fin[c]) + msg_us + tier_extra_us(t, r, c);
             leave[c] = blocking ? in[k] : fin[c];
             f = fmax(f, in[k]);
             c = binomial ? r + 2 * (c - r) : c + step;
@@ -686,7 +689,7 @@ static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, const
     }
     leave[0] = fin[0];
     for (long r = 0; r < p; r++)
-        sum += leave[r] - start[r];
+        sum += leave[r] - (start != NULL ? start[r] : 0.0);
     free(fin);
     return sum / (double)p;
 }
@@ -703,11 +706,14 @@ static int tiers_equal(const cf_tiers *a, const cf_tiers *b)
 }
 
 /* Where each of p ranks left the barrier of rule set rules before a call, replayed over the
- * tiers (all at 0 without rules, or where it cannot be replayed); NULL when out of memory.
- * A reading costs a tree at the same few process counts many times over (each size, each
- * measured np), and the replay takes O(p log p) messages: the last CF_STARTS_KEPT are kept,
- * by barrier, p and tiers, for the life of the process (commfit runs one thread). */
+ * tiers (all at 0 where it cannot be replayed); NULL when out of memory. A reading costs a
+ * tree at the same few process counts many times over (each size, each measured np), and
+ * the replay takes O(p log p) messages: the last CF_STARTS_KEPT are kept, by barrier, p and
+ * tiers, for the life of the process (commfit runs one thread). The array returned holds
+ * until the next call: a caller uses it before asking again. */
 #define CF_STARTS_KEPT 8
+#define CF_TREE_REPLAY_MAX (1L << 16)
+#define CF_BARRIER_REPLAY_MAX 4096L
 static const double *barrier_starts(const char *rules, long p, const cf_tiers *tiers)
 {
     static struct {
@@ -717,7 +723,7 @@ static const double *barrier_starts(const char *rules, long p, const cf_tiers *t
         double *exits;
     } kept[CF_STARTS_KEPT];
     static int next;
-    const char *alg = rules != NULL ? cf_barrier_alg(rules, p) : NULL;
+    const char *alg = cf_barrier_alg(rules, p);
     for (int i = 0; i < CF_STARTS_KEPT; i++)
         if (kept[i].exits != NULL && kept[i].alg == alg && kept[i].p == p &&
             tiers_equal(&kept[i].tiers, tiers))
@@ -725,8 +731,7 @@ static const double *barrier_starts(const char *rules, long p, const cf_tiers *t
     double *exits = calloc((size_t)p, sizeof *exits);
     if (exits == NULL)
         return NULL;
-    if (alg != NULL &&
-        cf_barrier_exits(alg, p, tier_latency, tiers,
+    if (cf_barrier_exits(alg, p, tier_latency, tiers,
                          tiers->rendezvous ? CF_PROTO_RENDEZVOUS : CF_PROTO_EAGER, exits) != 0)
         memset(exits, 0, (size_t)p * sizeof *exits);
     free(kept[next].exits);
@@ -764,18 +769,31 @@ double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, con
     if (tiers == NULL || tiers->n == 0 || !cf_steps_tiered(st) || p < 2)
         return cf_steps_cost(st, p, m, um, ut, n);
     double msg = 2.0 * cf_unit_time(um, ut, n, m), s;
-    if (rules != NULL && tiers->probed >= 2 && p > tiers->probed) {
+    /* Larger trees are replayed at CF_TREE_REPLAY_MAX ranks and carried on by the untiered
+     * count of messages: the levels past it hold a 65536th of the ranks, and replaying p
+     * ranks for each size read would cost seconds. */
+    if (p > CF_TREE_REPLAY_MAX) {
+        double at = cf_steps_cost_tiered(st, CF_TREE_REPLAY_MAX, m, um, ut, n, tiers, rules,
+                                         less_root_wait);
+        return at * cf_steps_cost(st, p, m, um, ut, n) /
+               cf_steps_cost(st, CF_TREE_REPLAY_MAX, m, um, ut, n);
+    }
+    /* The barrier is replayed up to the probe's reach, and at most CF_BARRIER_REPLAY_MAX
+     * ranks (Open MPI's dissemination over 4096 ranks replays in about 50 ms). */
+    long reach = tiers->probed < CF_BARRIER_REPLAY_MAX ? tiers->probed : CF_BARRIER_REPLAY_MAX;
+    if (rules == NULL)
+        s = tree_wait_mean(st, p, m, msg, tiers, NULL);
+    else if (p > reach && reach >= 2) {
         /* Beyond the probe's reach nothing says how the barrier's exits spread (and its
          * replay costs O(p log p) messages): the share of the time they left at the reach
          * is carried on, as the barrier's wait is past it (cf_placement_across_wait). */
-        long q = tiers->probed;
-        const double *at_q = barrier_starts(rules, q, tiers), *none = barrier_starts(NULL, p, tiers);
-        const double *none_q = barrier_starts(NULL, q, tiers);
-        if (at_q == NULL || none == NULL || none_q == NULL)
+        long q = reach;
+        const double *at_q = barrier_starts(rules, q, tiers);
+        if (at_q == NULL)
             return cf_steps_cost(st, p, m, um, ut, n);
         double with = tree_start_mean(st, q, m, msg, tiers, at_q, less_root_wait);
-        double without = tree_wait_mean(st, q, m, msg, tiers, none_q);
-        s = tree_wait_mean(st, p, m, msg, tiers, none) * (with / without);
+        s = tree_wait_mean(st, p, m, msg, tiers, NULL) * with /
+            tree_wait_mean(st, q, m, msg, tiers, NULL);
     } else {
         const double *exits = barrier_starts(rules, p, tiers);
         if (exits == NULL)
@@ -853,6 +871,7 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
         s = 2.0 * (double)(p - 1) / (double)p * T2(m);
         break;
     case CF_STEPS_REDUCE_BINARY:
+    case CF_STEPS_REDUCE_IN_ORDER:
         s = 2.0 * (double)(p - popcount(p)) / (double)p * T2(m);
         break;
     case CF_STEPS_BCAST_BINOMIAL:
@@ -1014,6 +1033,7 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
     case CF_STEPS_SEG_TREE: /* per-call reduce trees: a rank's mean is about one message */
     case CF_STEPS_REDUCE_BINOMIAL:
     case CF_STEPS_REDUCE_BINARY:
+    case CF_STEPS_REDUCE_IN_ORDER:
         rc = span_add(out, &k, max, p, p, 1.0);
         break;
     }

@@ -101,11 +101,14 @@ typedef enum cf_steps {
                                  once) */
     CF_STEPS_REDUCE_BINARY,   /* the same up a binary tree: (p - popcount(p))/p messages */
     CF_STEPS_BCAST_BINOMIAL,  /* the k-nomial tree bcast below with k = 2 */
-    CF_STEPS_BCAST_KNOMIAL    /* 4-nomial tree bcast (isend per level, waitall): below
+    CF_STEPS_BCAST_KNOMIAL,   /* 4-nomial tree bcast (isend per level, waitall): below
                                  CF_EAGER_MAX a sender's sends all leave at once and share its
                                  link, each with its own latency, and it leaves; from it each
                                  level waits for its transfers (one message of their bytes), a
                                  rank after its own levels; mean over ranks */
+    CF_STEPS_REDUCE_IN_ORDER  /* Open MPI's in-order binary tree (root p-1, each subtree's
+                                 ranks contiguous, then on to rank 0): costed as the binary
+                                 tree's messages, never replayed over tiers */
 } cf_steps;
 /* The size from which a send waits for its receiver (SMPI's default
  * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that

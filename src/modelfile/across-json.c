@@ -119,12 +119,14 @@ static json_t *grid_json(const cf_across_grid *g)
                 goto fail;
     }
     if (g->tiers.n > 0) {
-        json_t *tiers = json_object(), *blocks = json_array();
+        /* Each made where it is set: set takes it, and drops it when it cannot. */
+        json_t *tiers, *blocks;
         if (set(o, "tiered_tree_err_per_doubling", jnum(g->tiered_tree_err)) ||
-            set(o, "tiers", tiers) || set(tiers, "base_us", jnum(g->tiers.base_us)) ||
+            set(o, "tiers", tiers = json_object()) ||
+            set(tiers, "base_us", jnum(g->tiers.base_us)) ||
             set(tiers, "rendezvous", json_boolean(g->tiers.rendezvous)) ||
             set(tiers, "probed_ranks", json_integer(g->tiers.probed)) ||
-            set(tiers, "blocks", blocks))
+            set(tiers, "blocks", blocks = json_array()))
             goto fail;
         for (int i = 0; i < g->tiers.n; i++)
             if (json_array_append_new(blocks, json_pack("[I,f]", (json_int_t)g->tiers.ranks[i],
@@ -432,7 +434,7 @@ static int get_tuple(const json_t *x, int k, double *v)
     return 0;
 }
 
-/* The grid's tiers (commfit-formats(5)): base_us > 0, rendezvous, probed_ranks, and 1 to 8 blocks
+/* The grid's tiers (commfit-formats(5)): base_us >= 0, rendezvous, probed_ranks, and 1 to 8 blocks
  * [ranks, extra_us], whole ranks >= 2 increasing, extra_us > 0. 0 or CF_EXIT_DATA. */
 static int tiers_from_json(const json_t *j, const where *outer, cf_tiers *t)
 {
@@ -444,8 +446,6 @@ static int tiers_from_json(const json_t *j, const where *outer, cf_tiers *t)
     const json_t *rdv = json_object_get(j, "rendezvous"), *blocks = json_object_get(j, "blocks");
     if (get_nonneg(w, j, "base_us", &t->base_us))
         return CF_EXIT_DATA;
-    if (!(t->base_us > 0))
-        return bad(w, "base_us", "a latency > 0");
     if (!json_is_boolean(rdv))
         return bad(w, "rendezvous", "true or false");
     t->rendezvous = json_is_true(rdv);

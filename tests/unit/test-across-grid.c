@@ -235,6 +235,36 @@ static void tiered_trees(const double *ut)
          (31 * msg + 3 * X) / 32, 1e-9, "beyond the probe: the barrier's share at its reach");
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 16, m, UM, ut, NUM, &nodes, "smpi-ompi", 1),
          (15 * msg + X) / 16, 1e-9, "at the probe's reach: its barrier replayed, none spread");
+    /* Open MPI's dissemination barrier at 64 over nodes of 8 and racks of 32 lets ranks
+     * start apart: a child that started before its parent has its data in earlier, and the
+     * mean falls below the one with every rank starting at once (rendezvous, as SMPI). */
+    cf_tiers racks = {2, {8, 32}, {X, 3 * X}, 1.0, 1, 64};
+    double at_once = cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, &racks,
+                                          NULL, 0),
+           apart = cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, &racks,
+                                        "smpi-ompi", 0);
+    ok(apart < 0.95 * at_once && apart > 0, "dissemination at 64: the ranks start apart (%.3f < %.3f)",
+       apart, at_once);
+    /* Past the probe's 64 ranks: the tree with every rank starting at once, times the share
+     * the barrier left at 64. */
+    double at_once_128 = cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 128, m, UM, ut, NUM,
+                                              &racks, NULL, 0);
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 128, m, UM, ut, NUM, &racks, "smpi-ompi",
+                              0),
+         at_once_128 * apart / at_once, 1e-9, "past the probe at 128: the share at 64 carried on");
+    /* Past CF_TREE_REPLAY_MAX ranks: the replay at 65536, carried on by the untiered count. */
+    double top = cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 65536, m, UM, ut, NUM, &racks,
+                                      "smpi-ompi", 0);
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 1L << 20, m, UM, ut, NUM, &racks,
+                              "smpi-ompi", 0),
+         top * cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, 1L << 20, m, UM, ut, NUM) /
+             cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, 65536, m, UM, ut, NUM),
+         1e-9, "past 65536 ranks: carried on by the untiered count");
+    /* Open MPI's in-order binary tree is none the tiers cost. */
+    ok(!cf_steps_tiered(CF_STEPS_REDUCE_IN_ORDER) &&
+           cf_steps_cost_tiered(CF_STEPS_REDUCE_IN_ORDER, 16, m, UM, ut, NUM, &nodes, NULL, 0) ==
+               cf_steps_cost(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM),
+       "the in-order binary tree: untiered, the binary tree's count");
     /* No tiers, or a tree the tiers do not cost: cf_steps_cost's. */
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM, &none, NULL, 0),
          cf_steps_cost(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM), 1e-12, "no tiers: untiered");
@@ -452,7 +482,7 @@ static void exact(void)
          "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[2,1],[4,1],[8,1],[16,1],[32,1],"
          "[64,1],[128,1],[256,1],[512,1]]}",
          "grid.tiers.blocks"},
-        {"tiers", "{\"base_us\": 0, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]]}",
+        {"tiers", "{\"base_us\": -1, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]]}",
          "grid.tiers.base_us"},
         {"tiers", "{\"base_us\": 0.4, \"rendezvous\": 1, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]]}",
          "grid.tiers.rendezvous"},
