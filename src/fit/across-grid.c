@@ -221,15 +221,29 @@ static double rho_at(const cf_across *a, cf_steps st, long p, double m, long *at
 }
 
 /* For an algorithm measured at no np (Open MPI's allgather runs neighbor exchange and ring
- * only from 32 processes on): the cost per step of whichever algorithm ran at the largest np
- * measured at the size nearest m (in log), contention included; *d counts one doubling more
- * than lies between, for the change of algorithm. */
+ * only from 32 processes on): the cost per step of whichever algorithm costed alike
+ * (cost_family) ran at the largest np measured at a size, at the size nearest m (in log)
+ * where one did, contention included; *d counts one doubling more than lies between, for
+ * the change of algorithm, *off the doublings of size between (Open MPI's bcast fitted at np
+ * 2-16 ran its 4-nomial tree to 2 KiB, its binomial tree to 512 KiB at np 16, and scatter
+ * then allgather from 1 MiB, whose steps are no tree's: the 4-nomial tree at np 64, 1 MiB,
+ * takes the binomial tree's cost per message at 512 KiB). */
 static int borrow(const cf_across *a, cf_steps st, long q, double m, const double *sz, int ns,
                   double *rho, double *d, double *off, long *from)
 {
-    int best = nearest_size(sz, ns, m);
-    long top;
-    if (best < 0 || (*rho = rho_at(a, st, 0, sz[best], &top)) < 0)
+    int best = -1;
+    long top = 0;
+    for (int i = 0; i < ns; i++) {
+        long at;
+        double r = rho_at(a, st, 0, sz[i], &at);
+        if (r >= 0 && (best < 0 || fabs(log(fmax(sz[i], 1.0) / fmax(m, 1.0))) <=
+                                       fabs(log(fmax(sz[best], 1.0) / fmax(m, 1.0))))) {
+            best = i;
+            *rho = r;
+            top = at;
+        }
+    }
+    if (best < 0)
         return -1;
     *from = top;
     *d = fmax(0.0, log2((double)q / (double)top)) + 1.0;
