@@ -276,6 +276,14 @@ static int get_nonneg(const where *w, const json_t *o, const char *field, double
     return 0;
 }
 
+/* An optional number >= 0: NAN when absent or null. */
+static int get_optional_nonneg(const where *w, const json_t *o, const char *field, double *v)
+{
+    const json_t *x = json_object_get(o, field);
+    *v = NAN;
+    return x != NULL && !json_is_null(x) ? get_nonneg(w, o, field, v) : 0;
+}
+
 /* An optional [low, high] pair of numbers, low <= high: NAN when absent or null. */
 static int get_optional_pair(const where *w, const json_t *o, const char *field, double *v)
 {
@@ -401,10 +409,7 @@ static int seg_from_json(const json_t *j, const where *w, cf_across_seg *out)
         return CF_EXIT_DATA;
     /* null, or absent in a file from before the backtest: unknown, and predict widens by
      * the fit's own leave-one-out error instead. */
-    const json_t *x = json_object_get(j, "extrap_err_per_doubling");
-    out->extrap_err = NAN;
-    if (x != NULL && !json_is_null(x) &&
-        get_nonneg(w, j, "extrap_err_per_doubling", &out->extrap_err))
+    if (get_optional_nonneg(w, j, "extrap_err_per_doubling", &out->extrap_err))
         return CF_EXIT_DATA;
     /* Likewise the measured growth: unknown in older files, and the interval then holds
      * the backtest's widening only. */
@@ -434,14 +439,24 @@ static int get_tuple(const json_t *x, int k, double *v)
     return 0;
 }
 
+/* Into *inner, where the member object j of outer lies (its path extended by .member): 0,
+ * or CF_EXIT_DATA where j is no object. */
+static int enter(const json_t *j, const where *outer, const char *member, where *inner)
+{
+    if (!json_is_object(j))
+        return bad(outer, member, "an object");
+    *inner = *outer;
+    snprintf(inner->path, sizeof inner->path, "%.80s.%s", outer->path, member);
+    return 0;
+}
+
 /* The grid's tiers (commfit-formats(5)): base_us >= 0, rendezvous, probed_ranks, and 1 to 8 blocks
  * [ranks, extra_us], whole ranks >= 2 increasing, extra_us > 0. 0 or CF_EXIT_DATA. */
 static int tiers_from_json(const json_t *j, const where *outer, cf_tiers *t)
 {
-    if (!json_is_object(j))
-        return bad(outer, "tiers", "an object");
-    where ws = *outer;
-    snprintf(ws.path, sizeof ws.path, "%.80s.tiers", outer->path);
+    where ws;
+    if (enter(j, outer, "tiers", &ws) != 0)
+        return CF_EXIT_DATA;
     const where *w = &ws;
     const json_t *rdv = json_object_get(j, "rendezvous"), *blocks = json_object_get(j, "blocks");
     if (get_nonneg(w, j, "base_us", &t->base_us))
@@ -473,10 +488,9 @@ static int tiers_from_json(const json_t *j, const where *outer, cf_tiers *t)
 static int grid_from_json(const json_t *j, const where *outer, const char *pattern,
                           cf_across_grid *g)
 {
-    if (!json_is_object(j))
-        return bad(outer, "grid", "an object");
-    where ws = *outer;
-    snprintf(ws.path, sizeof ws.path, "%.80s.grid", outer->path);
+    where ws;
+    if (enter(j, outer, "grid", &ws) != 0)
+        return CF_EXIT_DATA;
     const where *w = &ws;
     const json_t *unit = json_object_get(j, "unit"), *pts = json_object_get(j, "points");
     if (get_str(w, j, "rules", g->rules, sizeof g->rules))
@@ -516,9 +530,7 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
         return CF_EXIT_DATA;
     /* null (no such backtest), or absent in a file from before it: the fitted model's
      * backtest alone bounds the untested trees. */
-    const json_t *te = json_object_get(j, "tree_err_per_doubling");
-    g->tree_err = NAN;
-    if (te != NULL && !json_is_null(te) && get_nonneg(w, j, "tree_err_per_doubling", &g->tree_err))
+    if (get_optional_nonneg(w, j, "tree_err_per_doubling", &g->tree_err))
         return CF_EXIT_DATA;
     /* Absent (no latency tiers, or a file from before them): the trees cross none. */
     const json_t *tiers = json_object_get(j, "tiers");
@@ -527,10 +539,7 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
         return CF_EXIT_DATA;
     /* null (no such backtest), or absent (no tiers): the fitted model's backtest alone
      * bounds the tiered trees. */
-    const json_t *tte = json_object_get(j, "tiered_tree_err_per_doubling");
-    g->tiered_tree_err = NAN;
-    if (tte != NULL && !json_is_null(tte) &&
-        get_nonneg(w, j, "tiered_tree_err_per_doubling", &g->tiered_tree_err))
+    if (get_optional_nonneg(w, j, "tiered_tree_err_per_doubling", &g->tiered_tree_err))
         return CF_EXIT_DATA;
     /* Absent (no ping-pong, or a file from before it): the per-call trees use T2. */
     const json_t *msg = json_object_get(j, "message_unit");
