@@ -51,7 +51,11 @@
 #      (16 nodes of 8 cores on a 4x2x2 torus; np 2-8 in a node, 16 and up across the
 #      torus), both simulated at stop 31 from 73256df, before that stop's changes, and
 #      judged once with 73256df and once at the stop's end. Keep them held out: a change
-#      tuned on one makes it a development platform.
+#      tuned on one makes it a development platform. Stop 34's replay of Open MPI's reduce
+#      trees over the probe's tiers (443d9ba, bc41dfa) was compared, while it was worked
+#      out, with the 4-byte reduce rows of every sim-*-ompi table, wide's and cloud's too:
+#      no constant was set on them (the replay has none), but for that change their lines
+#      are no held-out evidence.
 #   U  beyond the fitted np without any placement or probe (what an import without
 #      --ranks-per-node gives): no upper bound, judged on coverage >= 90% alone (until stop 32,
 #      before that rule, 19% on racks fitted at np 2-32, 22% from its np 2 alone at np 16,
