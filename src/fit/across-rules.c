@@ -648,19 +648,19 @@ static long first_child(cf_steps st, long r, long *step)
 
 /* The mean over p ranks of each rank's time in a per-call reduce tree of m-byte messages,
  * rank r starting at start[r] (where it left the barrier before the call; start NULL: all
- * at 0). Open MPI's reduce
- * (coll_base_reduce.c, one segment) posts the receive of its first two children at once and
- * each next one when the one two before it came in; a child sends once its own subtree's
- * data came in, and the message comes in msg_us plus what the tiers between the two ranks
- * add after its sending and, where a transfer waits for its receive (rendezvous, or a
- * message from CF_EAGER_MAX on), its receive's posting. Below CF_EAGER_MAX a sender leaves
- * at once (SMPI's detached sends), from it once its message is in. A rank with children
- * sends when its last child's data came in. All starting at once and no tiers, the
- * mean below CF_EAGER_MAX is cf_steps_cost's; across tiers it differs by tree: with a
- * node's ranks in a row a binomial tree crosses nodes on a few ranks' paths, a binary tree
- * on most (simulated Open MPI reduce of 4 B, 8 ranks a node: binary tree 2.21 us at np 16,
- * binomial 0.74 at np 32). The children lie above their parent, so one pass from the last
- * rank down knows them first. NAN when out of memory. */
+ * at 0). Open MPI's reduce (coll_base_reduce.c, one segment) posts the receive of its first
+ * two children at once and each next one once its waits for the children up to the one two
+ * before are over; a child sends once its own subtree's data came in, and the message comes
+ * in msg_us plus what the tiers between the two ranks add after its sending and, where a
+ * transfer waits for its receive (rendezvous, or a message from CF_EAGER_MAX on), its
+ * receive's posting. Below CF_EAGER_MAX a sender leaves at once (SMPI's detached sends),
+ * from it once its message is in. A rank with children sends when its last child's data
+ * came in. All starting at once and no tiers, the mean below CF_EAGER_MAX is
+ * cf_steps_cost's; across tiers it differs by tree: with a node's ranks in a row a binomial
+ * tree crosses nodes on a few ranks' paths, a binary tree on most (simulated Open MPI reduce
+ * of 4 B, 8 ranks a node: binary tree 2.21 us at np 16, binomial 0.74 at np 32). The
+ * children lie above their parent, so one pass from the last rank down knows them first.
+ * NAN when out of memory. */
 #define TREE_CHILDREN_MAX 64
 static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, const cf_tiers *t,
                              const double *start)
@@ -717,7 +717,7 @@ static int tiers_equal(const cf_tiers *a, const cf_tiers *b)
 static const double *barrier_starts(const char *rules, long p, const cf_tiers *tiers)
 {
     static struct {
-        const char *alg; /* cf_barrier_alg's own string, NULL without rules */
+        const char *alg; /* cf_barrier_alg's own string */
         long p;
         cf_tiers tiers;
         double *exits;
