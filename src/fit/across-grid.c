@@ -34,14 +34,17 @@
 static double growth(const cf_across *a, cf_steps st, double m, const long *p, const double *t,
                      int k);
 
+int cf_across_grid_tiered(const cf_across_grid *g, cf_steps st)
+{
+    return g->tiers.n > 0 && g->nmsg >= 2 && cf_steps_tiered(st);
+}
+
 /* A cost's family: 0 steps of T2, 1 a per-call tree (cf_steps_per_call), 2 one the grid's
- * tiers cost (cf_steps_tiered). A cost per step carries over within a family only: a tiered
- * tree's holds the tiers' latency apart, an untiered one's inside. */
+ * tiers cost (cf_across_grid_tiered). A cost per step carries over within a family only: a
+ * tiered tree's holds the tiers' latency apart, an untiered one's inside. */
 static int cost_family(const cf_across_grid *g, cf_steps st)
 {
-    return !cf_steps_per_call(st)                                        ? 0
-           : g->tiers.n > 0 && g->nmsg >= 2 && cf_steps_tiered(st) ? 2
-                                                                        : 1;
+    return !cf_steps_per_call(st) ? 0 : cf_across_grid_tiered(g, st) ? 2 : 1;
 }
 
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)

@@ -268,6 +268,9 @@ typedef struct cf_across_grid {
      * reduce trees (cf_steps_tiered) are replayed over them (cf_steps_cost_tiered). */
     cf_tiers tiers;
 } cf_across_grid;
+/* Whether the grid costs algorithm steps st over its tiers (cf_steps_cost_tiered): a tree
+ * that follows the tiers (cf_steps_tiered), tiers known and a message unit to cost it by. */
+int cf_across_grid_tiered(const cf_across_grid *g, cf_steps st);
 /* A step_growth above this is contention that grows with np, and said so. */
 #define CF_GRID_CONTENTION 1.2
 

@@ -899,8 +899,7 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
                 cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) == 0 &&
                 strcmp(r.name, est->algorithm) == 0;
     /* A per-call reduce tree the grid costs over the tiers holds what they add already. */
-    int tiered = ruled && est->grid && a->grid.tiers.n > 0 && a->grid.nmsg >= 2 &&
-                 cf_steps_tiered(r.steps);
+    int tiered = ruled && est->grid && cf_across_grid_tiered(&a->grid, r.steps);
     tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, tiered, fitted, np, m, a->waited,
              est, added);
 }
