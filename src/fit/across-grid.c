@@ -40,17 +40,18 @@ int cf_across_grid_tiered(const cf_across_grid *g, cf_steps st)
 }
 
 /* A cost's family: 0 steps of T2, 1 a per-call tree (cf_steps_per_call), 2 one the grid's
- * tiers cost (cf_across_grid_tiered). A cost per step carries over within a family only: a
- * tiered tree's holds the tiers' latency apart, an untiered one's inside. */
+ * tiers cost (cf_across_grid_tiered: a reduce tree, Bruck's alltoall, replayed over them).
+ * A cost per step carries over within a family only: a replay's holds the tiers' latency
+ * apart, the others' inside. */
 static int cost_family(const cf_across_grid *g, cf_steps st)
 {
-    return !cf_steps_per_call(st) ? 0 : cf_across_grid_tiered(g, st) ? 2 : 1;
+    return cf_across_grid_tiered(g, st) ? 2 : cf_steps_per_call(st) ? 1 : 0;
 }
 
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
     const cf_across_grid *g = &a->grid;
-    if (cf_steps_per_call(st) && g->nmsg >= 2)
+    if ((cf_steps_per_call(st) && g->nmsg >= 2) || cf_across_grid_tiered(g, st))
         return cf_steps_cost_tiered(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &g->tiers,
                                     g->rules, a->waited || a->replayed);
     return cf_steps_cost(st, p, m, g->unit_bytes, g->unit_t_us, g->nunit);
@@ -79,8 +80,9 @@ static int group_at(const cf_across *a, const char *alg, double m, long *p, doub
 }
 
 /* T at (q, m) from k points (p, t) of one algorithm at size m: the line in step cost
- * through the nearest two (the largest two beyond them, never falling), or the ratio to
- * the step cost of a single one. *d: the doublings of q beyond the largest p. */
+ * through the nearest two (the largest two beyond them, never falling; a replay over the
+ * tiers beyond them: the ratio to the largest's), or the ratio to the step cost of a single
+ * one. *d: the doublings of q beyond the largest p. */
 static double along(const cf_across *a, cf_steps st, long q, double m, const long *p,
                     const double *t, int k, double *d)
 {
@@ -89,8 +91,12 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
     for (int i = 0; i < k; i++)
         if (p[i] == q)
             return t[i];
-    if (k == 1)
-        return t[0] * sq / steps_at(a, st, p[0], m);
+    /* A replay over the tiers (cost_family 2) costs the whole call, its latencies and
+     * waits, not steps of a unit: beyond the measured np it is read as a ratio to the
+     * largest, whose miss it keeps, as a line through the two largest would carry the
+     * difference of their misses onto every step it adds. */
+    if (k == 1 || (q > p[k - 1] && cost_family(&a->grid, st) == 2))
+        return t[k - 1] * sq / steps_at(a, st, p[k - 1], m);
     int j = 1;
     while (j < k - 1 && p[j] < q)
         j++;
@@ -289,8 +295,8 @@ static double below_top(const cf_across *a, cf_steps st, long q, double m, const
 }
 
 /* The grid's reading at (q, m): T, the relative half-width w of the grid's own interval,
- * the doublings d the reading spans, whether it has a backtest of its own there (own), whether
- * its algorithm is a per-call tree (cf_steps_per_call) and the algorithm. */
+ * the doublings d the reading spans, whether it has a backtest of its own there (own), how
+ * its algorithm is costed (cost_family) and the algorithm. */
 typedef struct grid_reading {
     double t, w, w_up, d; /* w_up: the upper end's, w_up >= w */
     double lo_f;          /* the lower end at most this times t (below_top, bracket) */
@@ -299,8 +305,8 @@ typedef struct grid_reading {
     double gain;          /* the step growth carried from below (1: none) */
     long from_np;         /* the np whose cost the reading carries (see from) */
     int own;
-    int per_call; /* 0: no per-call tree (cf_steps_per_call); 1: one; 2: one the grid's tiers
-                     cost (cf_steps_tiered) */
+    int family; /* cost_family: 0 steps of T2; 1 a per-call tree (cf_steps_per_call); 2 a
+                   replay over the grid's tiers (cf_steps_tiered) */
     const char *algorithm;
 } grid_reading;
 
@@ -432,7 +438,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     out->gain = fmax(out->gain, 1.0);
     out->d = d;
     out->own = own;
-    out->per_call = cost_family(g, r.steps);
+    out->family = cost_family(g, r.steps);
     out->algorithm = r.name;
     out->from_np = from;
     return 0;
@@ -455,12 +461,13 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
      * or its cost is borrowed), the rules' step count is untested beyond the measured np:
      * the fitted model's backtest at this size, per doubling the reading spans (from the np
      * it was read at, which may lie far below the largest measured), bounds it too. For a
-     * per-call tree, the grid's own backtest of such readings (tree_err) bounds it where it
-     * is the smaller: the fitted model's misses there are its formula's (one cost in p for
-     * algorithms the rules switch between), not the trees' step counts. */
+     * per-call tree or a replay over the tiers, the grid's own backtest of such readings of
+     * its family (tree_err, tiered_tree_err) bounds it where it is the smaller: the fitted
+     * model's misses there are its formula's (one cost in p for algorithms the rules switch
+     * between), not the trees' or the replay's. */
     double fe = cf_across_extrap_err(a, m);
-    double te = r.per_call == 2 ? a->grid.tiered_tree_err : a->grid.tree_err;
-    if (r.per_call && isfinite(fe) && isfinite(te))
+    double te = r.family == 2 ? a->grid.tiered_tree_err : a->grid.tree_err;
+    if (r.family && isfinite(fe) && isfinite(te))
         fe = fmin(fe, te);
     if (!r.own && isfinite(fe) && r.d + r.in > 0) {
         w = fmax(w, expm1(fe * (r.d + r.in)));
@@ -475,10 +482,10 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     return 0;
 }
 
-/* The misses of the per-call trees' untested readings at np top (no backtest of their own
- * there, d > 0) made from the points below top alone (b: a's copy, its points replaced), of
- * the trees of one family (grid_reading's per_call: 1 or 2): |ln(read / measured)| per
- * doubling the reading spans, appended to v[k..); the new k. */
+/* The misses of the untested readings at np top (no backtest of their own there, d > 0) of
+ * the per-call trees (family 1) or the replays over the tiers (family 2, cost_family), made
+ * from the points below top alone (b: a's copy, its points replaced): |ln(read / measured)|
+ * per doubling the reading spans, appended to v[k..); the new k. */
 static int tree_misses_at(const cf_across *a, cf_across *b, long top, int family, double *v,
                           int k)
 {
@@ -490,13 +497,13 @@ static int tree_misses_at(const cf_across *a, cf_across *b, long top, int family
     for (int i = 0; i < g->n && k < CF_GRID_MAX; i++) {
         grid_reading r;
         if (g->pt[i].p == top && grid_read(b, top, g->pt[i].m, &r) == 0 &&
-            r.per_call == family && !r.own && r.d > 0)
+            r.family == family && !r.own && r.d > 0)
             v[k++] = fabs(log(r.t / g->pt[i].t_us)) / r.d;
     }
     return k;
 }
 
-/* The grid's backtest of its untested per-call tree readings of one family (tree_err and
+/* The grid's backtest of its untested readings of one family, 1 or 2 (tree_err and
  * tiered_tree_err in across.h): each measured np but the smallest read from the np below it
  * alone, as predict reads an np beyond the measured ones; the high quantile over all these
  * readings. NAN without a ping-pong, without such readings at two np at least, or where the

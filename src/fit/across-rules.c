@@ -713,6 +713,7 @@ static int tiers_equal(const cf_tiers *a, const cf_tiers *b)
  * until the next call: a caller uses it before asking again. */
 #define CF_STARTS_KEPT 8
 #define CF_TREE_REPLAY_MAX (1L << 16)
+#define CF_BRUCK_REPLAY_MAX 4096L
 #define CF_BARRIER_REPLAY_MAX 4096L
 static const double *barrier_starts(const char *rules, long p, const cf_tiers *tiers)
 {
@@ -743,46 +744,125 @@ static const double *barrier_starts(const char *rules, long p, const cf_tiers *t
     return exits;
 }
 
-/* tree_wait_mean from where the ranks left the barrier (exits), less the root's wait for
- * the last of them over p where less_root_wait (cf_steps_cost_tiered). */
-static double tree_start_mean(cf_steps st, long p, double m, double msg, const cf_tiers *tiers,
-                              const double *exits, int less_root_wait)
+/* The blocks Bruck's alltoall sends at its step of distance d: those of 1 to p - 1 whose
+ * index has d's bit set (p/2 when p is a power of two). */
+static double bruck_blocks(long p, long d)
 {
-    double s = tree_wait_mean(st, p, m, msg, tiers, exits);
-    if (less_root_wait) {
-        double last = exits[0];
-        for (long r = 1; r < p; r++)
+    long full = p / (2 * d) * d, rest = p % (2 * d) - d;
+    return (double)(full + (rest > 0 ? rest : 0));
+}
+
+/* Bruck's alltoall at p without tiers or waits: the sum of its steps' messages. */
+static double bruck_messages(long p, double m, const double *um, const double *ut, int n)
+{
+    double s = 0.0;
+    for (long d = 1; d < p; d *= 2)
+        s += 2.0 * cf_unit_time(um, ut, n, bruck_blocks(p, d) * m);
+    return s;
+}
+
+/* The mean over p ranks of each rank's time in Bruck's alltoall of m bytes a block, rank r
+ * starting at start[r] (NULL: all at 0). Its step of distance d (1, 2, 4, ... below p) is a
+ * send-receive: r sends to r + d and receives from r - d (mod p), the pairs of the
+ * dissemination barrier, with the step's blocks (bruck_blocks) in each message. The message
+ * comes in the ping-pong's time at its size (um, ut: the per-call unit, 2 units a message)
+ * plus what the tiers between its ranks add, after its sending and, where a transfer waits
+ * for its receive (rendezvous, or a message from CF_EAGER_MAX on), its receive's posting; a
+ * send below CF_EAGER_MAX returns at once, from it once its message is in. A rank's step
+ * ends when both are over. The steps wrap around the communicator, so from the second on
+ * a rank's time waits on ranks ever farther (after lg p steps, on all): every step pays
+ * about the farthest tier's latency once the step before crossed it somewhere (simulated
+ * Open MPI alltoall of 4 B, 2 ranks a node, 16 a leaf switch: 14.4 us at np 16, 30.6 at
+ * np 32 and 48.5 at np 64, where the replay from the barrier's exits reads 14.4, 30.5 and
+ * 48.4). The local copies between the steps are not costed. NAN when out of memory. */
+static double bruck_mean(long p, double m, const double *um, const double *ut, int n,
+                         const cf_tiers *t, const double *start)
+{
+    double *s = malloc(2 * (size_t)p * sizeof *s), sum = 0.0;
+    if (s == NULL)
+        return NAN;
+    double *next = s + p;
+    for (long r = 0; r < p; r++)
+        s[r] = start != NULL ? start[r] : 0.0;
+    for (long d = 1; d < p; d *= 2) {
+        double bytes = bruck_blocks(p, d) * m, msg = 2.0 * cf_unit_time(um, ut, n, bytes);
+        int blocking = bytes >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+        for (long r = 0; r < p; r++) {
+            long from = (r - d + p) % p, to = (r + d) % p;
+            double in = (gated ? fmax(s[from], s[r]) : s[from]) + msg + tier_extra_us(t, from, r);
+            double out = blocking ? fmax(s[r], s[to]) + msg + tier_extra_us(t, r, to) : s[r];
+            next[r] = fmax(in, out);
+        }
+        memcpy(s, next, (size_t)p * sizeof *s);
+    }
+    for (long r = 0; r < p; r++)
+        sum += s[r] - (start != NULL ? start[r] : 0.0);
+    free(s);
+    return sum / (double)p;
+}
+
+/* The replay of algorithm st (cf_steps_tiered) at p from start (NULL: all at 0). */
+static double replay_mean(cf_steps st, long p, double m, const double *um, const double *ut,
+                          int n, const cf_tiers *t, const double *start)
+{
+    if (st == CF_STEPS_BRUCK_ALLTOALL)
+        return bruck_mean(p, m, um, ut, n, t, start);
+    return tree_wait_mean(st, p, m, 2.0 * cf_unit_time(um, ut, n, m), t, start);
+}
+
+/* replay_mean from where the ranks left the barrier (exits), less the wait those exits
+ * leave in the call where less_wait, as the across-np fit takes it from the times
+ * (cf_across.wait_us): the root's wait for the last rank over p in a reduce tree, where
+ * data flows to one rank; every rank's wait for the last in Bruck's alltoall, where it flows
+ * from all to all (the last exit less their mean). */
+static double replay_start_mean(cf_steps st, long p, double m, const double *um,
+                                const double *ut, int n, const cf_tiers *tiers,
+                                const double *exits, int less_wait)
+{
+    double s = replay_mean(st, p, m, um, ut, n, tiers, exits);
+    if (less_wait) {
+        double last = exits[0], sum = 0.0;
+        for (long r = 0; r < p; r++) {
             last = fmax(last, exits[r]);
-        s -= (last - exits[0]) / (double)p;
+            sum += exits[r];
+        }
+        s -= st == CF_STEPS_BRUCK_ALLTOALL ? last - sum / (double)p
+                                           : (last - exits[0]) / (double)p;
     }
     return s;
 }
 
 int cf_steps_tiered(cf_steps st)
 {
-    return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY;
+    return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY ||
+           st == CF_STEPS_BRUCK_ALLTOALL;
 }
 
 double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
-                            int n, const cf_tiers *tiers, const char *rules, int less_root_wait)
+                            int n, const cf_tiers *tiers, const char *rules, int less_wait)
 {
     if (tiers == NULL || tiers->n == 0 || !cf_steps_tiered(st) || p < 2)
         return cf_steps_cost(st, p, m, um, ut, n);
-    double msg = 2.0 * cf_unit_time(um, ut, n, m), s;
-    /* Larger trees are replayed at CF_TREE_REPLAY_MAX ranks and carried on by the untiered
-     * count of messages: the levels past it hold a 65536th of the ranks, and replaying p
-     * ranks for each size read would cost seconds. */
-    if (p > CF_TREE_REPLAY_MAX) {
-        double at = cf_steps_cost_tiered(st, CF_TREE_REPLAY_MAX, m, um, ut, n, tiers, rules,
-                                         less_root_wait);
-        return at * cf_steps_cost(st, p, m, um, ut, n) /
-               cf_steps_cost(st, CF_TREE_REPLAY_MAX, m, um, ut, n);
+    double s;
+    /* Larger communicators are replayed at `most` ranks and carried on: a tree by the
+     * untiered count of messages (its levels past CF_TREE_REPLAY_MAX hold a 65536th of the
+     * ranks); Bruck's alltoall by its messages' growth and the farthest tier's latency for
+     * each step it adds past CF_BRUCK_REPLAY_MAX, as each step before paid it (its replay
+     * costs p lg p messages: at 65536 ranks a quarter of a second a prediction). Replaying
+     * p ranks for each size read would cost seconds. */
+    long most = st == CF_STEPS_BRUCK_ALLTOALL ? CF_BRUCK_REPLAY_MAX : CF_TREE_REPLAY_MAX;
+    if (p > most) {
+        double at = cf_steps_cost_tiered(st, most, m, um, ut, n, tiers, rules, less_wait);
+        if (st == CF_STEPS_BRUCK_ALLTOALL)
+            return at + bruck_messages(p, m, um, ut, n) - bruck_messages(most, m, um, ut, n) +
+                   (double)(cf_ceil_lg(p) - cf_ceil_lg(most)) * tiers->extra_us[tiers->n - 1];
+        return at * cf_steps_cost(st, p, m, um, ut, n) / cf_steps_cost(st, most, m, um, ut, n);
     }
     /* The barrier is replayed up to the probe's reach, and at most CF_BARRIER_REPLAY_MAX
      * ranks (Open MPI's dissemination over 4096 ranks replays in about 50 ms). */
     long reach = tiers->probed < CF_BARRIER_REPLAY_MAX ? tiers->probed : CF_BARRIER_REPLAY_MAX;
     if (rules == NULL)
-        s = tree_wait_mean(st, p, m, msg, tiers, NULL);
+        s = replay_mean(st, p, m, um, ut, n, tiers, NULL);
     else if (p > reach && reach >= 2) {
         /* Beyond the probe's reach nothing says how the barrier's exits spread (and its
          * replay costs O(p log p) messages): the share of the time they left at the reach
@@ -791,14 +871,14 @@ double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, con
         const double *at_q = barrier_starts(rules, q, tiers);
         if (at_q == NULL)
             return cf_steps_cost(st, p, m, um, ut, n);
-        double with = tree_start_mean(st, q, m, msg, tiers, at_q, less_root_wait);
-        s = tree_wait_mean(st, p, m, msg, tiers, NULL) * with /
-            tree_wait_mean(st, q, m, msg, tiers, NULL);
+        double with = replay_start_mean(st, q, m, um, ut, n, tiers, at_q, less_wait);
+        s = replay_mean(st, p, m, um, ut, n, tiers, NULL) * with /
+            replay_mean(st, q, m, um, ut, n, tiers, NULL);
     } else {
         const double *exits = barrier_starts(rules, p, tiers);
         if (exits == NULL)
             return cf_steps_cost(st, p, m, um, ut, n);
-        s = tree_start_mean(st, p, m, msg, tiers, exits, less_root_wait);
+        s = replay_start_mean(st, p, m, um, ut, n, tiers, exits, less_wait);
     }
     return isfinite(s) && s > 0 ? s : cf_steps_cost(st, p, m, um, ut, n);
 }

@@ -154,8 +154,9 @@ typedef struct cf_tiers {
     int rendezvous;
     long probed; /* the ranks the probe reached (its launch's) */
 } cf_tiers;
-/* Whether st is a per-call reduce tree whose cost follows the tiers each of its messages
- * crosses (cf_steps_cost_tiered): 1 or 0. */
+/* Whether st is an algorithm whose cost follows the tiers each of its messages crosses,
+ * replayed rank by rank over them (cf_steps_cost_tiered): Open MPI's per-call binomial and
+ * binary reduce trees, Bruck's alltoall. 1 or 0. */
 int cf_steps_tiered(cf_steps st);
 
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi"), NULL
@@ -171,17 +172,18 @@ int cf_rules_known(const char *rules, const char *pattern);
 double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
-/* The same where the ranks' tiers are known (tiers NULL or empty: cf_steps_cost): a per-call
- * reduce tree (cf_steps_tiered) replayed down the tree Open MPI builds, each message 2 T2
- * plus the latency its ranks' tier adds, each rank starting the call when it left the
- * barrier after the one before (the barrier of rule set rules, replayed over the tiers,
- * cf_barrier_exits; rules NULL: all at once; beyond the ranks the probe reached, the share of
- * the time the barrier's spread exits left at the probe's reach); the mean over the ranks of
- * each one's time. less_root_wait: less the
- * root's wait for the last rank to leave that barrier, over p, which the across-np model
+/* The same where the ranks' tiers are known (tiers NULL or empty: cf_steps_cost), for an
+ * algorithm replayed over them (cf_steps_tiered): a per-call reduce tree down the tree Open
+ * MPI builds, Bruck's alltoall step by step, each message 2 T2 at its size plus the latency
+ * its ranks' tier adds, each rank starting the call when it left the barrier after the one
+ * before (the barrier of rule set rules, replayed over the tiers, cf_barrier_exits; rules
+ * NULL: all at once; beyond the ranks the probe reached, the share of the time the barrier's
+ * spread exits left at the probe's reach); the mean over the ranks of each one's time.
+ * less_wait: less the wait those exits leave in the call (a reduce tree: the root's for the
+ * last rank, over p; Bruck's alltoall: every rank's for the last), which the across-np model
  * takes from the measured times and adds back by itself (cf_across.wait_us). */
 double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
-                            int n, const cf_tiers *tiers, const char *rules, int less_root_wait);
+                            int n, const cf_tiers *tiers, const char *rules, int less_wait);
 /* The latency-bound steps of algorithm a at p, by the ranks their pairs span: count steps
  * whose partners all lie within blocks of `ranks` consecutive ranks (a binomial tree's,
  * recursive doubling's or Bruck's step of distance d, a pairwise exchange's d steps of
@@ -255,21 +257,25 @@ typedef struct cf_across_grid {
      * cost their messages with T2), with such readings at fewer than two np, or where the
      * largest np read misses more than the next below (misses growing with np). */
     double tree_err;
-    /* The same backtest of the per-call trees the tiers cost (cf_steps_tiered), apart from the
-     * others, which tree_err then holds alone: NAN without tiers. */
+    /* The same backtest of the costs the tiers replay (cf_steps_tiered: the per-call reduce
+     * trees, Bruck's alltoall), apart from the others, which tree_err then holds alone: NAN
+     * without tiers. */
     double tiered_tree_err;
-    /* The unit of the per-call trees' messages (cf_steps_per_call) where the table has a
+    /* The unit of the per-call trees' messages (cf_steps_per_call), and of the steps the
+     * tiers replay (cf_steps_tiered), where the table has a
      * ping-pong: half its np=2 time by size (one message's per-call mean at np=2, where the
      * sender leaves at once), nmsg 0 when none (the pattern's T2 then). The pattern's own
      * np=2 times may run other algorithms (Open MPI's bcast sends 8 KiB segments there). */
     int nmsg;
     double msg_bytes[CF_UNIT_MAX], msg_unit_us[CF_UNIT_MAX];
     /* The launch probe's latency tiers (n 0: none, or a file from before them): the per-call
-     * reduce trees (cf_steps_tiered) are replayed over them (cf_steps_cost_tiered). */
+     * reduce trees and Bruck's alltoall (cf_steps_tiered) are replayed over them
+     * (cf_steps_cost_tiered). */
     cf_tiers tiers;
 } cf_across_grid;
-/* Whether the grid costs algorithm steps st over its tiers (cf_steps_cost_tiered): a tree
- * that follows the tiers (cf_steps_tiered), tiers known and a message unit to cost it by. */
+/* Whether the grid costs algorithm steps st over its tiers (cf_steps_cost_tiered): an
+ * algorithm that follows the tiers (cf_steps_tiered), tiers known and a message unit to cost
+ * it by. */
 int cf_across_grid_tiered(const cf_across_grid *g, cf_steps st);
 /* A step_growth above this is contention that grows with np, and said so. */
 #define CF_GRID_CONTENTION 1.2
@@ -499,7 +505,7 @@ typedef struct cf_across_set {
 /* probe (NULL: none) is what the launch's latency probe says: wait_us what each pattern's
  * times at each np hold of the barrier after each call, taken from every point before the
  * across-np fit and kept in cf_across.wait_us; tiers (NULL: none) the latency tiers the
- * grid's per-call reduce trees cross (cf_across_grid.tiers). */
+ * grid's replays cross (cf_steps_tiered, cf_across_grid.tiers). */
 typedef struct cf_across_probe {
     double (*wait_us)(const void *ctx, const char *pattern, long np); /* 0: none */
     const void *ctx;

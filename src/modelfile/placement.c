@@ -642,8 +642,11 @@ void cf_placement_tiers(const cf_placement *p, cf_tiers *out)
     memset(out, 0, sizeof *out);
     long np = (long)p->nlat + 1;
     probe_lat m = {0};
-    /* The trees are replayed from root 0, as the calls were timed without --root-shift. */
-    if (p->lat_us == NULL || p->nlat < 2 || p->root_shift || probe_lat_init(p, np, &m) != 0 ||
+    /* The trees are replayed from root 0, as the calls were timed without --root-shift;
+     * each call alone with a barrier after it, not back to back in a loop, where one call's
+     * waits overlap the next's. */
+    if (p->lat_us == NULL || p->nlat < 2 || p->root_shift || p->timed_loop ||
+        probe_lat_init(p, np, &m) != 0 ||
         !m.blocks || m.nt > CF_TIERS_MAX) {
         free(m.start);
         free(m.level);
@@ -898,7 +901,8 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
     int ruled = est->algorithm != NULL &&
                 cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) == 0 &&
                 strcmp(r.name, est->algorithm) == 0;
-    /* A per-call reduce tree the grid costs over the tiers holds what they add already. */
+    /* A reduce tree or Bruck's alltoall the grid replays over the tiers holds what they add
+     * already. */
     int tiered = ruled && est->grid && cf_across_grid_tiered(&a->grid, r.steps);
     tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, tiered, fitted, np, m, a->waited,
              est, added);

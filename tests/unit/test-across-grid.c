@@ -288,6 +288,47 @@ static void tiered_trees(const double *ut)
        "the reduce trees per call are the tiered ones");
 }
 
+/* Bruck's alltoall over latency tiers: nodes of 2 ranks in a row, X us farther apart than
+ * ranks 0 and 1; each step's message 2 T2 at its blocks' bytes. Worked by hand. */
+static void tiered_bruck(const double *ut)
+{
+    double m = 64, X = 7.5, msg = 2 * cf_unit_time(UM, ut, NUM, 2 * m);
+    cf_tiers nodes = {1, {2}, {X}, 1.0, 0, 8}, none = {0};
+    /* At 4 each step sends 2 blocks. Distance 1: 0 <- 3 and 2 <- 1 cross (0 and 2 at
+     * msg + X, 1 and 3 at msg); distance 2: every pair crosses, 0 <- 2 and 2 <- 0 after
+     * msg + X, 1 <- 3 and 3 <- 1 after msg: 2 msg + 1.5 X on average. */
+    near(cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 4, m, UM, ut, NUM, &nodes, NULL, 0),
+         2 * msg + 1.5 * X, 1e-9, "Bruck at 4 over 2 nodes: the crossings wait on each other");
+    /* From CF_EAGER_MAX a send waits for its message too: 1 and 3 wait on their sends to
+     * the other node at distance 1, every rank leaves it at msg + X. */
+    double big = 65536, bmsg = 2 * cf_unit_time(UM, ut, NUM, 2 * big);
+    near(cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 4, big, UM, ut, NUM, &nodes, NULL, 0),
+         2 * bmsg + 2 * X, 1e-9, "Bruck at 4, 64 KiB blocks: senders wait for their message");
+    /* A wait taken out (less_wait) is every rank's for the last to leave the barrier:
+     * Open MPI's recursive doubling at 8 over nodes of 2 lets all leave at once, none. */
+    near(cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 8, m, UM, ut, NUM, &nodes, "smpi-ompi", 1),
+         cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 8, m, UM, ut, NUM, &nodes, NULL, 0), 1e-9,
+         "Bruck at 8 after a barrier that leaves no rank behind: as all at once");
+    /* At 6 (no power of two) the steps send 3, 2 and 2 blocks; without tiers each rank pays
+     * every step's message once. */
+    cf_tiers flat = {1, {1024}, {X}, 1.0, 0, 8};
+    near(cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 6, m, UM, ut, NUM, &flat, NULL, 0),
+         2 * cf_unit_time(UM, ut, NUM, 3 * m) + 4 * cf_unit_time(UM, ut, NUM, 2 * m), 1e-9,
+         "Bruck at 6 in one block: 3, 2 and 2 blocks a step");
+    near(cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 16, m, UM, ut, NUM, &none, NULL, 0),
+         cf_steps_cost(CF_STEPS_BRUCK_ALLTOALL, 16, m, UM, ut, NUM), 1e-12, "no tiers: untiered");
+    /* Past 4096 ranks the replay at 4096 is carried on: each step more pays its message and
+     * the farthest tier (8192: 13 steps of 4096 blocks for 12 of 2048). */
+    double r4k = cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 4096, m, UM, ut, NUM, &nodes,
+                                      NULL, 0);
+    near(cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 8192, m, UM, ut, NUM, &nodes, NULL, 0),
+         r4k + 13 * 2 * cf_unit_time(UM, ut, NUM, 4096 * m) -
+             12 * 2 * cf_unit_time(UM, ut, NUM, 2048 * m) + X,
+         1e-9, "Bruck past 4096 ranks: a step more, its message and the farthest tier");
+    ok(cf_steps_tiered(CF_STEPS_BRUCK_ALLTOALL) && !cf_steps_tiered(CF_STEPS_BRUCK_GATHER),
+       "Bruck's alltoall is replayed over the tiers, its allgather not");
+}
+
 static void steps(void)
 {
     double ut[NUM];
@@ -328,6 +369,7 @@ static void steps(void)
          "neighbor exchange at 8: m, then 3 of 2m");
     per_call_trees(ut);
     tiered_trees(ut);
+    tiered_bruck(ut);
 }
 
 /* SMPI's ompi allreduce runs at np=2 a ring of two half-size steps at some sizes, recursive
