@@ -21,6 +21,21 @@ cd "$T"
 NO_STDIN="$T/.no-stdin"
 mkfifo "$NO_STDIN"
 
+# The tests in tests/mpi/ launch MPI ranks, and run one at a time (on this machine and any
+# other commfit test run on it): MPICH busy-polls, so two launches of 2 ranks on 2 cores
+# take turns on them, each message waits for the scheduler, and a run of a second takes a
+# minute (make check -j2: measure-resume.sh 70 s and measure-selflaunch.sh 63 s side by
+# side, 2.1 and 0.4 s alone). A test elsewhere keeps the other core busy. Without flock(1),
+# or where the lock cannot be opened, they run as make schedules them.
+case $0 in
+*/tests/mpi/*)
+    if command -v flock >/dev/null 2>&1 &&
+        { exec 8>>"${TMPDIR:-/tmp}/commfit-mpi-tests.lock"; } 2>/dev/null; then
+        flock 8
+    fi
+    ;;
+esac
+
 tap_n=0
 tap_failed=0
 
