@@ -55,7 +55,9 @@
 #      trees over the probe's tiers (443d9ba, bc41dfa) was compared, while it was worked
 #      out, with the 4-byte reduce rows of every sim-*-ompi table, wide's and cloud's too:
 #      no constant was set on them (the replay has none), but for that change their lines
-#      are no held-out evidence.
+#      are no held-out evidence. The same holds for stop 35's replay of Bruck's alltoall
+#      (dadfe51), compared while it was worked out with the 4-byte alltoall rows of every
+#      sim-*-ompi table, wide's, cloud's and meshnodes' among them.
 #   U  beyond the fitted np without any placement or probe (what an import without
 #      --ranks-per-node gives): no upper bound, judged on coverage >= 90% alone (until stop 32,
 #      before that rule, 19% on racks fitted at np 2-32, 22% from its np 2 alone at np 16,
