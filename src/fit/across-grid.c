@@ -80,9 +80,10 @@ static int group_at(const cf_across *a, const char *alg, double m, long *p, doub
 }
 
 /* T at (q, m) from k points (p, t) of one algorithm at size m: the line in step cost
- * through the nearest two (the largest two beyond them, never falling; a replay over the
- * tiers beyond them: the ratio to the largest's), or the ratio to the step cost of a single
- * one. *d: the doublings of q beyond the largest p. */
+ * through the nearest two (the largest two beyond them, never falling), or the ratio to the
+ * step cost of a single one; a replay over the tiers beyond them: the ratio to the largest's,
+ * which may fall (a replay is not monotone in p: a rank more may fill a node). *d: the
+ * doublings of q beyond the largest p. */
 static double along(const cf_across *a, cf_steps st, long q, double m, const long *p,
                     const double *t, int k, double *d)
 {
@@ -251,6 +252,18 @@ static int borrow(const cf_across *a, cf_steps st, long q, double m, const doubl
             *rho = r;
             top = at;
         }
+    }
+    /* A replay over the tiers (cost_family 2) that no algorithm costed alike ran at, anywhere
+     * (Bruck's alltoall, the one such alltoall, fitted at np 2-8, where it runs from np 16):
+     * the replay answers by itself, its messages the ping-pong's and its latencies the
+     * probe's, as far from the largest measured np as from any (racks-ompi, 4 B at np 16:
+     * 6.48 us simulated, the replay 6.46; the fitted formula read 2.75). */
+    if (best < 0 && cost_family(&a->grid, st) == 2 && a->nnp > 0) {
+        *rho = 1.0;
+        *from = a->np[a->nnp - 1];
+        *d = fmax(0.0, log2((double)q / (double)*from)) + 1.0;
+        *off = 0.0;
+        return 0;
     }
     if (best < 0)
         return -1;
@@ -652,8 +665,8 @@ static void unit_from_np2(cf_across_grid *g, const char *pattern)
     memcpy(g->unit_t_us, u, (size_t)g->nunit * sizeof *u);
 }
 
-/* Whether the rules run a tree the latency tiers cost (cf_steps_tiered) for the pattern at
- * any of the n points' sizes, at any power of two up to 2^20 processes: 1 or 0. */
+/* Whether the rules run an algorithm the latency tiers replay (cf_steps_tiered) for the
+ * pattern at any of the n points' sizes, at any power of two up to 2^20 processes: 1 or 0. */
 static int runs_tiered(const char *rules, const char *pattern, const cf_point *pts, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -697,8 +710,8 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
             g->msg_bytes[g->nmsg] = pingpong->unit_bytes[i];
             g->msg_unit_us[g->nmsg++] = 0.5 * pingpong->unit_t_us[i];
         }
-    /* The tiers cost the trees' messages beside the ping-pong's unit, never without it, and
-     * are kept where the rules run such a tree. */
+    /* The tiers cost the replayed algorithms' messages beside the ping-pong's unit, never
+     * without it, and are kept where the rules run such an algorithm. */
     if (tiers != NULL && g->nmsg >= 2 && runs_tiered(rules, a->pattern, pts, n))
         g->tiers = *tiers;
     for (size_t i = 0; i < n; i++)

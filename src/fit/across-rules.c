@@ -801,40 +801,112 @@ static double bruck_mean(long p, double m, const double *um, const double *ut, i
     return sum / (double)p;
 }
 
+/* The mean over p ranks of each rank's time in a k-nomial bcast of m bytes (k 2: the
+ * binomial tree, 4: Open MPI's 4-nomial, SMPI's MVAPICH2 intra-node one), rank r starting at
+ * start[r] (NULL: all at 0), from root 0: rank r's parent clears r's lowest nonzero digit in
+ * base k, its children add k^j, 2 k^j, ... (k - 1) k^j below that digit, the farthest level
+ * first. A rank receives, then sends on as cf_steps_cost's tree (tree_msg): below
+ * CF_EAGER_MAX all its messages leave together and it leaves; from it level by level, each
+ * level's messages together, and it leaves after its last. A message comes in the tree's
+ * cost plus what the tiers between its two ranks add, after its sending and, where a
+ * transfer waits for its receive (rendezvous, or from CF_EAGER_MAX), the child's start, where
+ * it posts its receive. A child's index is above its parent's, so one pass up the ranks
+ * knows each parent first. All at once and no tiers, cf_steps_cost's mean (simulated Open
+ * MPI bcast of 4 B, 2 ranks a node, 16 a leaf switch, np 64: 21.1 us, the replay from the
+ * barrier's exits within 1%, all ranks at once 47% low). NAN when out of memory. */
+static double bcast_tree_mean(cf_steps st, long p, double m, const double *um, const double *ut,
+                              int n, const cf_tiers *t, const double *start)
+{
+    long k = st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4;
+    tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, (int)k, {0}};
+    int gated = t->rendezvous || !tb.eager;
+    double *arr = malloc((size_t)p * sizeof *arr), sum = 0.0;
+    if (arr == NULL)
+        return NAN;
+    arr[0] = start != NULL ? start[0] : 0.0;
+    for (long r = 0; r < p; r++) {
+        long mask = 1, kids = 0;
+        while (mask < p && r % (k * mask) == 0)
+            mask *= k;
+        mask /= k;
+        for (long d = mask; d > 0; d /= k)
+            for (long j = 1; j < k && r + j * d < p; j++)
+                kids++;
+        double at = arr[r], cost = tb.eager ? tree_msg(&tb, kids) : 0.0;
+        for (long d = mask; d > 0; d /= k) {
+            long nl = 0;
+            for (long j = 1; j < k && r + j * d < p; j++)
+                nl++;
+            if (!tb.eager)
+                cost = tree_msg(&tb, nl);
+            double level = at;
+            for (long j = 1; j <= nl; j++) {
+                long c = r + j * d;
+                double sc = start != NULL ? start[c] : 0.0;
+                arr[c] = (gated ? fmax(at, sc) : at) + cost + tier_extra_us(t, r, c);
+                level = fmax(level, arr[c]);
+            }
+            if (!tb.eager)
+                at = level; /* the level's waitall */
+        }
+        sum += at - (start != NULL ? start[r] : 0.0);
+    }
+    free(arr);
+    return sum / (double)p;
+}
+
 /* The replay of algorithm st (cf_steps_tiered) at p from start (NULL: all at 0). */
 static double replay_mean(cf_steps st, long p, double m, const double *um, const double *ut,
                           int n, const cf_tiers *t, const double *start)
 {
     if (st == CF_STEPS_BRUCK_ALLTOALL)
         return bruck_mean(p, m, um, ut, n, t, start);
+    if (st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL)
+        return bcast_tree_mean(st, p, m, um, ut, n, t, start);
     return tree_wait_mean(st, p, m, 2.0 * cf_unit_time(um, ut, n, m), t, start);
 }
 
 /* replay_mean from where the ranks left the barrier (exits), less the wait those exits
  * leave in the call where less_wait, as the across-np fit takes it from the times
- * (cf_across.wait_us): the root's wait for the last rank over p in a reduce tree, where
- * data flows to one rank; every rank's wait for the last in Bruck's alltoall, where it flows
- * from all to all (the last exit less their mean). */
+ * (cf_across.wait_us, cf_placement's exits_wait): the root's wait for the last rank over p in
+ * a reduce tree, where data flows to one rank; every rank's wait for the root, over p, in a
+ * bcast tree, where it flows from one; every rank's wait for the last in Bruck's alltoall,
+ * where it flows from all to all (the last exit less their mean). */
 static double replay_start_mean(cf_steps st, long p, double m, const double *um,
                                 const double *ut, int n, const cf_tiers *tiers,
                                 const double *exits, int less_wait)
 {
     double s = replay_mean(st, p, m, um, ut, n, tiers, exits);
     if (less_wait) {
-        double last = exits[0], sum = 0.0;
+        double last = exits[0], sum = 0.0, behind_root = 0.0;
         for (long r = 0; r < p; r++) {
             last = fmax(last, exits[r]);
             sum += exits[r];
+            behind_root += fmax(0.0, exits[0] - exits[r]);
         }
-        s -= st == CF_STEPS_BRUCK_ALLTOALL ? last - sum / (double)p
-                                           : (last - exits[0]) / (double)p;
+        if (st == CF_STEPS_BRUCK_ALLTOALL)
+            s -= last - sum / (double)p;
+        else if (st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL)
+            s -= behind_root / (double)p;
+        else
+            s -= (last - exits[0]) / (double)p;
     }
     return s;
+}
+
+/* A replayed algorithm's cost where its replay cannot answer (out of memory): its messages
+ * without tiers or waits, in the replay's units (Bruck's 2 units a message, where
+ * cf_steps_cost counts its steps of T2). */
+static double untiered(cf_steps st, long p, double m, const double *um, const double *ut, int n)
+{
+    return st == CF_STEPS_BRUCK_ALLTOALL ? bruck_messages(p, m, um, ut, n)
+                                         : cf_steps_cost(st, p, m, um, ut, n);
 }
 
 int cf_steps_tiered(cf_steps st)
 {
     return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY ||
+           st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL ||
            st == CF_STEPS_BRUCK_ALLTOALL;
 }
 
@@ -870,17 +942,17 @@ double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, con
         long q = reach;
         const double *at_q = barrier_starts(rules, q, tiers);
         if (at_q == NULL)
-            return cf_steps_cost(st, p, m, um, ut, n);
+            return untiered(st, p, m, um, ut, n);
         double with = replay_start_mean(st, q, m, um, ut, n, tiers, at_q, less_wait);
         s = replay_mean(st, p, m, um, ut, n, tiers, NULL) * with /
             replay_mean(st, q, m, um, ut, n, tiers, NULL);
     } else {
         const double *exits = barrier_starts(rules, p, tiers);
         if (exits == NULL)
-            return cf_steps_cost(st, p, m, um, ut, n);
+            return untiered(st, p, m, um, ut, n);
         s = replay_start_mean(st, p, m, um, ut, n, tiers, exits, less_wait);
     }
-    return isfinite(s) && s > 0 ? s : cf_steps_cost(st, p, m, um, ut, n);
+    return isfinite(s) && s > 0 ? s : untiered(st, p, m, um, ut, n);
 }
 
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n)

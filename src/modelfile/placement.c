@@ -901,11 +901,14 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
     int ruled = est->algorithm != NULL &&
                 cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) == 0 &&
                 strcmp(r.name, est->algorithm) == 0;
-    /* A reduce tree or Bruck's alltoall the grid replays over the tiers holds what they add
-     * already. */
+    /* A reduce or bcast tree or Bruck's alltoall the grid replays over the tiers holds what
+     * they add already, and the spread of the barrier's exits: the replay took their whole
+     * wait out where the fit replayed it (cf_steps_cost_tiered's less_wait), and the answer
+     * gives it back (cf_placement_across_answer), not the skew beyond the fitted np's. */
     int tiered = ruled && est->grid && cf_across_grid_tiered(&a->grid, r.steps);
-    tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, tiered, fitted, np, m, a->waited,
-             est, added);
+    tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, tiered, fitted, np, m,
+             a->waited || (tiered && a->replayed), est, added);
+    added->replayed = tiered && (a->waited || a->replayed);
 }
 
 int cf_placement_wait_added(const cf_across *a, const cf_unmeasured *u)
@@ -1022,7 +1025,8 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
      * bcast of 4 KiB at np 64 read 3.39 us in [1.69, 6.81] from np 32, simulated 11.92; the
      * replay at np 64 waits 7.86). Where it has none, the farther ranks' skew is charged
      * already (tier_add: the spread beyond the fitted np's), and is not charged twice. */
-    if (cf_placement_wait_added(a, u) && !cf_across_moves_nothing(a->datatype, m)) {
+    if ((cf_placement_wait_added(a, u) || added->replayed) &&
+        !cf_across_moves_nothing(a->datatype, m)) {
         /* The lower end gains no more than the largest fitted np's own wait: a replay beyond
          * the fitted np is no measurement. */
         double w = cf_placement_across_wait(p, a, np, &added->wait_np),

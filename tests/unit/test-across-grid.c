@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fit/across.h"
+#include "fit/barrier-replay.h"
 #include "modelfile/across-json.h"
 #include "tap.h"
 
@@ -270,9 +271,9 @@ static void tiered_trees(const double *ut)
          cf_steps_cost(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM), 1e-12, "no tiers: untiered");
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, NULL, NULL, 0),
          cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM), 1e-12, "NULL: untiered");
-    near(cf_steps_cost_tiered(CF_STEPS_BCAST_BINOMIAL, 16, m, UM, ut, NUM, &nodes, NULL, 0),
+    near(cf_steps_cost_tiered(CF_STEPS_BCAST_BINOMIAL, 16, m, UM, ut, NUM, &none, NULL, 0),
          cf_steps_cost(CF_STEPS_BCAST_BINOMIAL, 16, m, UM, ut, NUM), 1e-12,
-         "a bcast tree: untiered");
+         "a bcast tree without tiers: untiered");
     /* From CF_EAGER_MAX on a sender leaves once its message is in (blocking): at 4 (0: 1 2;
      * 2: 3), 3 and 1 leave after one message, 2 after its child's and its own, 0 after 2's:
      * 1 + 1 + 2 + 2 messages over 4, where a detached sender's mean is 3/4. */
@@ -284,8 +285,32 @@ static void tiered_trees(const double *ut)
          0.75 * 2 * cf_unit_time(UM, ut, NUM, big - 1), 1e-9,
          "binomial reduce at 4, below 64 KiB: detached");
     ok(cf_steps_tiered(CF_STEPS_REDUCE_BINARY) && cf_steps_tiered(CF_STEPS_REDUCE_BINOMIAL) &&
+           cf_steps_tiered(CF_STEPS_BCAST_BINOMIAL) && cf_steps_tiered(CF_STEPS_BCAST_KNOMIAL) &&
            !cf_steps_tiered(CF_STEPS_SEG_TREE) && !cf_steps_tiered(CF_STEPS_LG),
-       "the reduce trees per call are the tiered ones");
+       "the reduce and bcast trees per call are tiered, the segmented tree not");
+    /* Binomial bcast at 4 over nodes of 2, below CF_EAGER_MAX: 0 sends to 2 and 1 at once
+     * (tree_msg of 2: c2), 2's message crosses; 2 sends to 3 in its node (one message). The
+     * ranks' arrivals 0, c2, c2 + X, c2 + X + 2 T2. */
+    cf_tiers pairs = {1, {2}, {X}, 1.0, 0, 8};
+    double s4 = 256, one4 = unit(s4), c2 = 2 * (one4 + (one4 - unit(UM[0])));
+    near(cf_steps_cost_tiered(CF_STEPS_BCAST_BINOMIAL, 4, s4, UM, ut, NUM, &pairs, NULL, 0),
+         (3 * c2 + 2 * X + 2 * one4) / 4, 1e-9, "eager binomial bcast at 4 over 2 nodes");
+    /* From CF_EAGER_MAX level by level: 0 sends to 2 (crossing), then to 1; 2 to 3 in its
+     * node. 2 has its data at b + X, 1 and 3 at 2b + X; 0 and 2 leave after their last
+     * level, with 1 and 3: every rank at 2b + X. */
+    double b = 2 * unit(65536);
+    near(cf_steps_cost_tiered(CF_STEPS_BCAST_BINOMIAL, 4, 65536, UM, ut, NUM, &pairs, NULL, 0),
+         2 * b + X, 1e-9, "binomial bcast at 4 over 2 nodes from 64 KiB: level by level");
+}
+
+/* The one-way latency the tiers say between ranks i and j (as the replay reads them). */
+static double tier_lat(const void *ctx, long i, long j)
+{
+    const cf_tiers *t = ctx;
+    for (int k = t->n; k-- > 0;)
+        if (i / t->ranks[k] != j / t->ranks[k])
+            return t->base_us + t->extra_us[k];
+    return t->base_us;
 }
 
 /* Bruck's alltoall over latency tiers: nodes of 2 ranks in a row, X us farther apart than
@@ -309,6 +334,22 @@ static void tiered_bruck(const double *ut)
     near(cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 8, m, UM, ut, NUM, &nodes, "smpi-ompi", 1),
          cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 8, m, UM, ut, NUM, &nodes, NULL, 0), 1e-9,
          "Bruck at 8 after a barrier that leaves no rank behind: as all at once");
+    /* After MPICH's dissemination barrier at 6 over nodes of 2 and groups of 4, whose ranks
+     * leave apart: less_wait takes out every rank's wait for the last (the last exit less
+     * their mean), as the fit takes it from an alltoall's times. */
+    cf_tiers groups = {2, {2, 4}, {X, 3 * X}, 1.0, 1, 8};
+    double e[6], last = 0, mean = 0;
+    ok(cf_barrier_exits("dissemination", 6, tier_lat, &groups, CF_PROTO_RENDEZVOUS, e) == 0,
+       "dissemination at 6 replays");
+    for (int r = 0; r < 6; r++) {
+        last = fmax(last, e[r]);
+        mean += e[r] / 6;
+    }
+    ok(last - mean > 1, "its ranks leave apart (%.3f us)", last - mean);
+    near(cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 6, m, UM, ut, NUM, &groups, "smpi-mpich", 0) -
+             cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 6, m, UM, ut, NUM, &groups, "smpi-mpich",
+                                  1),
+         last - mean, 1e-9, "Bruck's wait taken out: the last exit less their mean");
     /* At 6 (no power of two) the steps send 3, 2 and 2 blocks; without tiers each rank pays
      * every step's message once. */
     cf_tiers flat = {1, {1024}, {X}, 1.0, 0, 8};
