@@ -57,7 +57,10 @@
 #      no constant was set on them (the replay has none), but for that change their lines
 #      are no held-out evidence. The same holds for stop 35's replay of Bruck's alltoall
 #      (dadfe51), compared while it was worked out with the 4-byte alltoall rows of every
-#      sim-*-ompi table, wide's, cloud's and meshnodes' among them.
+#      sim-*-ompi table, wide's, cloud's and meshnodes' among them. Its replay of the bcast
+#      trees (7c0216e) was worked out on the dev platforms' bcast rows alone; wide's and
+#      cloud's per-size errors were printed beside theirs once, before the fix of the wait
+#      given back, which was found and checked on pods.
 #   U  beyond the fitted np without any placement or probe (what an import without
 #      --ranks-per-node gives): no upper bound, judged on coverage >= 90% alone (until stop 32,
 #      before that rule, 19% on racks fitted at np 2-32, 22% from its np 2 alone at np 16,

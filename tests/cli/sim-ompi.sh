@@ -184,27 +184,29 @@ expect_rc 0 "fit racks at np 2-16"
 check "the grid holds the probe's tiers: nodes of 4, racks of 32, simulated" \
     sh -c 'tr -d " \n" <racks.json |
            grep -q "\"tiers\":{\"base_us\":0.409[0-9]*,\"rendezvous\":true,\"probed_ranks\":64,\"blocks\":\[\[4,1.61[0-9]*\],\[32,9.67[0-9]*\]\]}"'
-awk -F, '!/^#/ && $1 == "reduce" && $2 == 64 && $3 >= 4 && $3 <= 256 { print $2, $3, $11 }' \
-    "$racks" >truth
-cut -d' ' -f1,2 truth >points
-run "$COMMFIT" predict -m racks.json -p reduce --points points -f csv
-awk -F, 'NR > 1 { print $5, $6, $10 }' "$T/out" | paste -d' ' truth - >got
+# at64 PATTERN MIN MAX: the racks table's times of PATTERN at np 64 from MIN to MAX bytes
+# beside the answers of racks.json, one line a size in got: np bytes truth t lo hi and the
+# model's first word.
+at64() {
+    awk -F, -v p="$1" -v lo="$2" -v hi="$3" \
+        '!/^#/ && $1 == p && $2 == 64 && $3 >= lo && $3 <= hi { print $2, $3, $11 }' "$racks" >truth
+    cut -d' ' -f1,2 truth >points
+    run "$COMMFIT" predict -m racks.json -p "$1" --points points -f csv
+    awk -F, 'NR > 1 { print $5, $6, $7, $10 }' "$T/out" | paste -d' ' truth - >got
+}
+at64 reduce 4 256
 check "racks, reduce at np 64, 4 B to 64 B: the binomial tree within 3%, 256 B 20%, inside" \
     awk '{ n++; r = $4 / $3; tol = $2 <= 64 ? 0.03 : 0.20
-           ok += $6 == "binomial" && r < 1 + tol && r > 1 - tol && $5 <= $3 }
+           ok += $7 == "binomial" && r < 1 + tol && r > 1 - tol && $5 <= $3 }
          END { exit !(n == 4 && ok == n) }' got
 # The bcast trees are replayed over the tiers too, each rank starting where it left the
 # barrier before: at np 64 the dissemination barrier lets the root start late and the others
 # wait for it. 4 B to 1 KiB read 29.17-29.84 us for the simulated 29.13-30.08 (the whole
 # wait, 8.9 us of it, given back), where the trees' message counts with the tiers' latency
 # added read 26.9-29.2.
-awk -F, '!/^#/ && $1 == "bcast" && $2 == 64 && $3 >= 4 && $3 <= 1024 { print $2, $3, $11 }' \
-    "$racks" >truth
-cut -d' ' -f1,2 truth >points
-run "$COMMFIT" predict -m racks.json -p bcast --points points -f csv
-awk -F, 'NR > 1 { print $5, $6, $10 }' "$T/out" | paste -d' ' truth - >got
+at64 bcast 4 1024
 check "racks, bcast of 4 B to 1 KiB at np 64 from np 2-16: the 4-nomial tree within 2%, inside" \
-    awk '{ n++; r = $4 / $3; ok += $6 == "knomial" && r < 1.02 && r > 0.98 && $5 <= $3 }
+    awk '{ n++; r = $4 / $3; ok += $7 == "knomial" && r < 1.02 && r > 0.98 && $5 <= $3 }
          END { exit !(n == 5 && ok == n) }' got
 # bcast at np 64 runs Open MPI's 4-nomial tree at every size; fitted at np 2-16 it ran only
 # to 2 KiB (np 16: the binomial tree to 512 KiB, then scatter and allgather, whose steps are
@@ -224,11 +226,7 @@ check "racks, bcast of 1 and 2 MiB at np 64 from np 2-16: within 40%, inside" \
 # waits about the rack's latency. From np 2-16, within one rack, np 64 reads 4 B and 16 B
 # at 60.8 and 61.4 us for the simulated 60.6 and 60.3, where the steps of T2 through np 16
 # read 40.0 and 41.6 (34% low).
-awk -F, '!/^#/ && $1 == "alltoall" && $2 == 64 && ($3 == 4 || $3 == 16) { print $2, $3, $11 }' \
-    "$racks" >truth
-cut -d' ' -f1,2 truth >points
-run "$COMMFIT" predict -m racks.json -p alltoall --points points -f csv
-awk -F, 'NR > 1 { print $5, $6, $7, $10 }' "$T/out" | paste -d' ' truth - >got
+at64 alltoall 4 16
 check "racks, alltoall of 4 and 16 B at np 64 from np 2-16: Bruck within 5%, inside" \
     awk '{ n++; r = $4 / $3; ok += $7 == "Bruck" && r < 1.05 && r > 0.95 && $5 <= $3 && $3 <= $6 }
          END { exit !(n == 2 && ok == n) }' got
