@@ -239,7 +239,7 @@ static double rho_at(const cf_across *a, cf_steps st, long p, double m, long *at
  * then allgather from 1 MiB, whose steps are no tree's: the 4-nomial tree at np 64, 1 MiB,
  * takes the binomial tree's cost per message at 512 KiB). */
 static int borrow(const cf_across *a, cf_steps st, long q, double m, const double *sz, int ns,
-                  double *rho, double *d, double *off, long *from)
+                  double *rho, double *d, double *off, long *from, int *alone)
 {
     int best = -1;
     long top = 0;
@@ -255,10 +255,12 @@ static int borrow(const cf_across *a, cf_steps st, long q, double m, const doubl
     }
     /* A replay over the tiers (cost_family 2) that no algorithm costed alike ran at, anywhere
      * (Bruck's alltoall, the one such alltoall, fitted at np 2-8, where it runs from np 16):
-     * the replay answers by itself, its messages the ping-pong's and its latencies the
-     * probe's, as far from the largest measured np as from any (racks-ompi, 4 B at np 16:
-     * 6.48 us simulated, the replay 6.46; the fitted formula read 2.75). */
-    if (best < 0 && cost_family(&a->grid, st) == 2 && a->nnp > 0) {
+     * where the caller takes it (alone not NULL, set to 1), the replay answers by itself, its
+     * messages the ping-pong's and its latencies the probe's, as far from the largest
+     * measured np as from any (racks-ompi, 4 B at np 16: 6.48 us simulated, the replay 6.46;
+     * the fitted formula read 2.75). */
+    if (best < 0 && alone != NULL && cost_family(&a->grid, st) == 2 && a->nnp > 0) {
+        *alone = 1;
         *rho = 1.0;
         *from = a->np[a->nnp - 1];
         *d = fmax(0.0, log2((double)q / (double)*from)) + 1.0;
@@ -320,6 +322,7 @@ typedef struct grid_reading {
     int own;
     int family; /* cost_family: 0 steps of T2; 1 a per-call tree (cf_steps_per_call); 2 a
                    replay over the grid's tiers (cf_steps_tiered) */
+    int alone;  /* the replay read alone, no algorithm costed alike having run (borrow) */
     const char *algorithm;
 } grid_reading;
 
@@ -372,7 +375,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     long from = 0;            /* the np the reading carries: the smaller end's below */
     int borrowed = below < 0 && above < 0;
     if (borrowed) {
-        if (borrow(a, r.steps, q, m, sz, ns, &rho, &d, &off, &from) != 0)
+        if (borrow(a, r.steps, q, m, sz, ns, &rho, &d, &off, &from, &out->alone) != 0)
             return -1;
     } else if (below >= 0 && above >= 0) {
         double x0 = log(fmax(sz[below], 1.0)), x1 = log(fmax(sz[above], 1.0));
@@ -395,7 +398,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     double rb, dd, ob;
     long fb_np;
     if (!borrowed && off > GRID_BORROW_OFF &&
-        borrow(a, r.steps, q, m, sz, ns, &rb, &dd, &ob, &fb_np) == 0 && ob < off) {
+        borrow(a, r.steps, q, m, sz, ns, &rb, &dd, &ob, &fb_np, NULL) == 0 && ob < off) {
         borrowed = 1;
         rho = rb;
         d = dd;
@@ -498,7 +501,10 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
 /* The misses of the untested readings at np top (no backtest of their own there, d > 0) of
  * the per-call trees (family 1) or the replays over the tiers (family 2, cost_family), made
  * from the points below top alone (b: a's copy, its points replaced): |ln(read / measured)|
- * per doubling the reading spans, appended to v[k..); the new k. */
+ * per doubling the reading spans, appended to v[k..); the new k. A replay read alone (no
+ * cost per step carried) is left out: the latency-bound ones it answers would vouch for the
+ * bandwidth-bound readings of the same family (fatnodes-ompi at np 2-32, bcast of 1 MiB at
+ * np 64: 171 us in [125, 221] for the simulated 225, where [95, 288] without them). */
 static int tree_misses_at(const cf_across *a, cf_across *b, long top, int family, double *v,
                           int k)
 {
@@ -510,7 +516,7 @@ static int tree_misses_at(const cf_across *a, cf_across *b, long top, int family
     for (int i = 0; i < g->n && k < CF_GRID_MAX; i++) {
         grid_reading r;
         if (g->pt[i].p == top && grid_read(b, top, g->pt[i].m, &r) == 0 &&
-            r.family == family && !r.own && r.d > 0)
+            r.family == family && !r.own && !r.alone && r.d > 0)
             v[k++] = fabs(log(r.t / g->pt[i].t_us)) / r.d;
     }
     return k;
