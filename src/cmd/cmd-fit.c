@@ -349,10 +349,17 @@ static int skip(job *j, const cf_error *fe, size_t pat, cf_error *e)
     return 0;
 }
 
+/* The skipped groups not said yet: NULL when none was ever skipped (no offset is added to
+ * a null pointer: clang's UndefinedBehaviorSanitizer stops there). */
+static const cf_error *unsaid(const job *j)
+{
+    return j->skipped != NULL ? j->skipped + j->nsaid : NULL;
+}
+
 /* The skipped groups not said yet, as --verbose says them. */
 static void say_skipped(job *j)
 {
-    cf_fit_summary sum = {NULL, 0, j->skipped + j->nsaid, j->nskipped - j->nsaid};
+    cf_fit_summary sum = {NULL, 0, unsaid(j), j->nskipped - j->nsaid};
     cf_out_fit_skipped(&sum);
     j->nsaid = j->nskipped;
 }
@@ -584,7 +591,7 @@ static int finish(job *j, cf_error *e)
                ms->nfits == 1 ? "" : "s");
     else
         cf_msg("wrote %s (%zu fit%s)", j->output, ms->nfits, ms->nfits == 1 ? "" : "s");
-    cf_fit_summary sum = {ms->fits, ms->nfits, j->skipped + j->nsaid, j->nskipped - j->nsaid};
+    cf_fit_summary sum = {ms->fits, ms->nfits, unsaid(j), j->nskipped - j->nsaid};
     /* With -o -, standard output holds the model file and nothing else. */
     if (!to_stdout && (o->formulas != NULL || !o->quiet))
         cf_out_fit_summary(stdout, &sum, o->formulas, o->verbose);

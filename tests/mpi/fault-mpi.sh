@@ -6,11 +6,14 @@
 rt="$top_builddir/tests/mpi/read-table"
 so="$top_builddir/tests/mpi/fault-pmpi.so"
 
-# AddressSanitizer must come first among the preloaded libraries.
+# AddressSanitizer must come first among the preloaded libraries, where it is one (gcc's);
+# clang links it into the program (asan: set either way).
 preload=$so
 asan=$(ldd "$COMMFIT" 2>/dev/null | awk '/libasan/ { print $3; exit }')
 if [ -n "$asan" ]; then
     preload="$asan $so"
+elif grep -q __asan_init "$COMMFIT"; then
+    asan=linked
 fi
 
 # pairs FILE: "pattern bytes" of every row, sorted.
