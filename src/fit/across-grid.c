@@ -40,7 +40,8 @@ int cf_across_grid_tiered(const cf_across_grid *g, cf_steps st)
 }
 
 /* A cost's family: 0 steps of T2, 1 a per-call tree (cf_steps_per_call), 2 one the grid's
- * tiers cost (cf_across_grid_tiered: a reduce tree, Bruck's alltoall, replayed over them).
+ * tiers cost (cf_across_grid_tiered: a reduce or bcast tree or Bruck's alltoall, replayed
+ * over them).
  * A cost per step carries over within a family only: a replay's holds the tiers' latency
  * apart, the others' inside. */
 static int cost_family(const cf_across_grid *g, cf_steps st)
