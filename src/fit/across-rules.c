@@ -868,7 +868,7 @@ static double replay_mean(cf_steps st, long p, double m, const double *um, const
 
 /* replay_mean from where the ranks left the barrier (exits), less the wait those exits
  * leave in the call where less_wait, as the across-np fit takes it from the times
- * (cf_across.wait_us, cf_placement's exits_wait): the root's wait for the last rank over p in
+ * (cf_across.wait_us, cf_exits_wait from root 0): the root's wait for the last rank over p in
  * a reduce tree, where data flows to one rank; every rank's wait for the root, over p, in a
  * bcast tree, where it flows from one; every rank's wait for the last in Bruck's alltoall,
  * where it flows from all to all (the last exit less their mean). */
@@ -877,20 +877,12 @@ static double replay_start_mean(cf_steps st, long p, double m, const double *um,
                                 const double *exits, int less_wait)
 {
     double s = replay_mean(st, p, m, um, ut, n, tiers, exits);
-    if (less_wait) {
-        double last = exits[0], sum = 0.0, behind_root = 0.0;
-        for (long r = 0; r < p; r++) {
-            last = fmax(last, exits[r]);
-            sum += exits[r];
-            behind_root += fmax(0.0, exits[0] - exits[r]);
-        }
-        if (st == CF_STEPS_BRUCK_ALLTOALL)
-            s -= last - sum / (double)p;
-        else if (st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL)
-            s -= behind_root / (double)p;
-        else
-            s -= (last - exits[0]) / (double)p;
-    }
+    if (less_wait)
+        s -= cf_exits_wait(exits, p,
+                           st == CF_STEPS_BRUCK_ALLTOALL ? CF_FLOW_ALL
+                           : st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL
+                               ? CF_FLOW_FROM_ROOT
+                               : CF_FLOW_TO_ROOT);
     return s;
 }
 

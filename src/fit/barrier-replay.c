@@ -7,6 +7,7 @@
 
 #include "fit/barrier-replay.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,4 +296,23 @@ out:
     free(start);
     free(pc);
     return rc;
+}
+
+double cf_exits_wait(const double *e, long np, cf_flow flow)
+{
+    double last = e[0], sum = 0.0, behind_root = 0.0;
+    for (long r = 0; r < np; r++) {
+        last = fmax(last, e[r]);
+        sum += e[r];
+        behind_root += fmax(0.0, e[0] - e[r]);
+    }
+    switch (flow) {
+    case CF_FLOW_TO_ROOT:
+        return (last - e[0]) / (double)np;
+    case CF_FLOW_FROM_ROOT:
+        return behind_root / (double)np;
+    case CF_FLOW_ALL:
+        break;
+    }
+    return last - sum / (double)np;
 }

@@ -29,4 +29,18 @@ const char *cf_barrier_alg(const char *rules, long np);
 int cf_barrier_exits(const char *alg, long np, cf_latency_fn lat, const void *ctx,
                      cf_protocol proto, double *exits);
 
+/* Where a collective's data flows, from root 0 where it has one: what its ranks wait for
+ * (cf_exits_wait). */
+typedef enum cf_flow {
+    CF_FLOW_ALL,      /* from all to all: every rank waits for the last */
+    CF_FLOW_TO_ROOT,  /* to the root (reduce, gather): the root waits for the last */
+    CF_FLOW_FROM_ROOT /* from the root (bcast, scatter): every rank waits for the root */
+} cf_flow;
+
+/* The mean wait over np ranks that exits e (where each left the barrier before a call, as
+ * cf_barrier_exits) leave in a call whose data flows so: the last exit less their mean; the
+ * root's wait for the last, over np; every rank's wait for the root, over np. The table's
+ * time is the ranks' mean, so a rank that waits in the call adds its wait over np. */
+double cf_exits_wait(const double *e, long np, cf_flow flow);
+
 #endif

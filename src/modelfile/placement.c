@@ -665,29 +665,21 @@ void cf_placement_tiers(const cf_placement *p, cf_tiers *out)
 }
 
 /* The mean wait the exits e of np ranks add to a call of pattern c (see
- * cf_placement_spread_extra); e is reordered. */
+ * cf_placement_spread_extra): cf_exits_wait from root 0; with the root shifted each call
+ * (root_shift), e is reordered. */
 static double exits_wait(double *e, long np, const cf_coll *c, int root_shift)
 {
-    double last = e[0], sum = 0;
-    for (long r = 0; r < np; r++) {
-        last = fmax(last, e[r]);
-        sum += e[r];
-    }
-    double mean = sum / (double)np;
     if (!c->rooted)
-        return last - mean;
-    if (cf_coll_to_root(c))
-        return (root_shift ? last - mean : last - e[0]) / (double)np;
-    double w = 0;
-    if (!root_shift) {
-        for (long r = 0; r < np; r++)
-            w += fmax(0.0, e[0] - e[r]);
-        return w / (double)np;
-    }
-    /* Every rank a root in turn: each root's wait over the ranks that left before it,
-     * from the exits in order. */
+        return cf_exits_wait(e, np, CF_FLOW_ALL);
+    int to_root = cf_coll_to_root(c);
+    if (!root_shift)
+        return cf_exits_wait(e, np, to_root ? CF_FLOW_TO_ROOT : CF_FLOW_FROM_ROOT);
+    /* Every rank a root in turn: to it, the mean root's wait for the last, over np; from it,
+     * each root's wait over the ranks that left before it, from the exits in order. */
+    if (to_root)
+        return cf_exits_wait(e, np, CF_FLOW_ALL) / (double)np;
     cf_sort_doubles(e, (size_t)np);
-    double before = 0;
+    double w = 0, before = 0;
     for (long k = 0; k < np; k++) {
         w += (double)k * e[k] - before;
         before += e[k];
