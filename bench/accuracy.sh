@@ -60,7 +60,10 @@
 #      sim-*-ompi table, wide's, cloud's and meshnodes' among them. Its replay of the bcast
 #      trees (7c0216e) was worked out on the dev platforms' bcast rows alone; wide's and
 #      cloud's per-size errors were printed beside theirs once, before the fix of the wait
-#      given back, which was found and checked on pods.
+#      given back, which was found and checked on pods. Stop 36's replay of recursive
+#      doubling's allreduce with the pair-exchange probe's traffic was worked out on the
+#      allreduce rows of racks, pods, islands, leaves and fatnodes (-ompi) alone; the held-out
+#      platforms' lines were read once after it, none of their points.
 #   U  beyond the fitted np without any placement or probe (what an import without
 #      --ranks-per-node gives): no upper bound, judged on coverage >= 90% alone (until stop 32,
 #      before that rule, 19% on racks fitted at np 2-32, 22% from its np 2 alone at np 16,

@@ -113,7 +113,7 @@ static int pick_smpi_mpich(const char *pattern, long p, double m, cf_rule_alg *a
         return 0;
     }
     if (strcmp(pattern, "allreduce") == 0) {
-        *a = (cf_rule_alg){"two-level recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS};
+        *a = (cf_rule_alg){"two-level recursive doubling", CF_STEPS_SMP_FOLD, CF_LAT_STEPS};
         return 0;
     }
     return pick_mpich(pattern, p, m, a);
@@ -801,6 +801,96 @@ static double bruck_mean(long p, double m, const double *um, const double *ut, i
     return sum / (double)p;
 }
 
+/* What a byte exchanged between ranks 2^j apart takes beyond one between ranks 0 and 1,
+ * every rank of their blocks exchanging at once (the pair-exchange probe's level j); past
+ * the probe's levels, its farthest's. */
+static double pair_level_us_per_byte(const cf_tiers *t, long j)
+{
+    if (t->npair <= 0)
+        return 0.0;
+    return t->pair_us_per_byte[j < t->npair ? j : t->npair - 1];
+}
+
+/* One exchange of a message of msg_us between ranks r and q that start at s[r] and s[q]
+ * (a send-receive with each other): when r's receive and send are over, by bruck_mean's
+ * rules (the transfer waits for the receive where gated; r's send, when blocking, for q's
+ * receive). */
+static double exchange_end(const double *s, long r, long q, double msg_us, const cf_tiers *t,
+                           int gated, int blocking)
+{
+    double e = tier_extra_us(t, q, r);
+    double in = (gated ? fmax(s[q], s[r]) : s[q]) + msg_us + e;
+    double out = blocking ? fmax(s[r], s[q]) + msg_us + e : s[r];
+    return fmax(in, out);
+}
+
+/* The mean over p ranks of each rank's time in a recursive-doubling allreduce of m bytes,
+ * rank r starting at start[r] (NULL: all at 0), as Open MPI (coll_base_allreduce.c) and
+ * MPICH run it: where p is no power of two, the first 2 (p - 2^k) ranks pair up, each even
+ * one sends its vector to the odd one above and waits out the doubling; the 2^k left
+ * exchange the whole vector with the partner whose index differs in bit j at step j
+ * (distances 1, 2, 4, ...), and the odd ones send the result back down at the end. A
+ * message costs the ping-pong at m (2 units) plus what the tiers between its ranks add,
+ * as in bruck_mean, and at the step of distance 2^j what the pair-exchange probe's level j
+ * adds to its bytes: that step's traffic is the probe's, every rank of each block of
+ * 2^(j+1) exchanging with the one 2^j away at once. The local reductions are not costed (the
+ * measured np's ratio to the replay carries them). A step ends for both partners at once, so a rank
+ * far from its partner delays every rank it meets later: after the steps up to distance d every
+ * rank waited on every rank of its block of 2d. NAN when out of memory. */
+static double rdb_mean(long p, double m, const double *um, const double *ut, int n,
+                       const cf_tiers *t, const double *start)
+{
+    double *s = malloc(2 * (size_t)p * sizeof *s), sum = 0.0;
+    if (s == NULL)
+        return NAN;
+    double *next = s + p, msg = 2.0 * cf_unit_time(um, ut, n, m);
+    int blocking = m >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+    long pof2 = pof2_le(p), rem = p - pof2;
+    for (long r = 0; r < p; r++)
+        s[r] = start != NULL ? start[r] : 0.0;
+    /* The extra ranks' vectors in: each even rank below 2 rem to the odd one above. */
+    for (long r = 0; r < 2 * rem; r += 2) {
+        double e = tier_extra_us(t, r, r + 1);
+        double in = (gated ? fmax(s[r], s[r + 1]) : s[r]) + msg + e;
+        if (blocking)
+            s[r] = fmax(s[r], s[r + 1]) + msg + e;
+        s[r + 1] = fmax(s[r + 1], in);
+    }
+    /* The doubling among the odd ones below 2 rem (new rank r/2) and the ranks above. */
+    memcpy(next, s, (size_t)p * sizeof *s);
+    for (long d = 1, j = 0; d < pof2; d *= 2, j++) {
+        double step = msg + m * pair_level_us_per_byte(t, j);
+        for (long v = 0; v < pof2; v++) {
+            long w = v ^ d, r = v < rem ? 2 * v + 1 : v + rem, q = w < rem ? 2 * w + 1 : w + rem;
+            next[r] = exchange_end(s, r, q, step, t, gated, blocking);
+        }
+        for (long v = 0; v < pof2; v++) {
+            long r = v < rem ? 2 * v + 1 : v + rem;
+            s[r] = next[r];
+        }
+    }
+    /* The result back to each even rank below 2 rem. */
+    for (long r = 0; r < 2 * rem; r += 2) {
+        double e = tier_extra_us(t, r + 1, r);
+        double back = s[r + 1];
+        s[r] = (gated ? fmax(back, s[r]) : back) + msg + e;
+        if (blocking)
+            s[r + 1] = s[r];
+    }
+    for (long r = 0; r < p; r++)
+        sum += s[r] - (start != NULL ? start[r] : 0.0);
+    free(s);
+    return sum / (double)p;
+}
+
+/* Recursive doubling's allreduce at p without tiers or waits: its messages, 2 units each,
+ * two more where p is no power of two (the fold in and out). */
+static double rdb_messages(long p, double m, const double *um, const double *ut, int n)
+{
+    int lg = cf_ceil_lg(p);
+    return (is_pow2(p) ? lg : lg + 1) * 2.0 * cf_unit_time(um, ut, n, m);
+}
+
 /* The mean over p ranks of each rank's time in a k-nomial bcast of m bytes (k 2: the
  * binomial tree, 4: Open MPI's 4-nomial, SMPI's MVAPICH2 intra-node one), rank r starting at
  * start[r] (NULL: all at 0), from root 0: rank r's parent clears r's lowest nonzero digit in
@@ -861,6 +951,8 @@ static double replay_mean(cf_steps st, long p, double m, const double *um, const
 {
     if (st == CF_STEPS_BRUCK_ALLTOALL)
         return bruck_mean(p, m, um, ut, n, t, start);
+    if (st == CF_STEPS_FOLD)
+        return rdb_mean(p, m, um, ut, n, t, start);
     if (st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL)
         return bcast_tree_mean(st, p, m, um, ut, n, t, start);
     return tree_wait_mean(st, p, m, 2.0 * cf_unit_time(um, ut, n, m), t, start);
@@ -879,7 +971,7 @@ static double replay_start_mean(cf_steps st, long p, double m, const double *um,
     double s = replay_mean(st, p, m, um, ut, n, tiers, exits);
     if (less_wait)
         s -= cf_exits_wait(exits, p,
-                           st == CF_STEPS_BRUCK_ALLTOALL ? CF_FLOW_ALL
+                           st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD ? CF_FLOW_ALL
                            : st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL
                                ? CF_FLOW_FROM_ROOT
                                : CF_FLOW_TO_ROOT);
@@ -892,6 +984,7 @@ static double replay_start_mean(cf_steps st, long p, double m, const double *um,
 static double untiered(cf_steps st, long p, double m, const double *um, const double *ut, int n)
 {
     return st == CF_STEPS_BRUCK_ALLTOALL ? bruck_messages(p, m, um, ut, n)
+           : st == CF_STEPS_FOLD         ? rdb_messages(p, m, um, ut, n)
                                          : cf_steps_cost(st, p, m, um, ut, n);
 }
 
@@ -899,7 +992,12 @@ int cf_steps_tiered(cf_steps st)
 {
     return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY ||
            st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL ||
-           st == CF_STEPS_BRUCK_ALLTOALL;
+           st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD;
+}
+
+int cf_steps_replays_traffic(cf_steps st)
+{
+    return st == CF_STEPS_FOLD;
 }
 
 double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
@@ -910,15 +1008,17 @@ double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, con
     double s;
     /* Larger communicators are replayed at `most` ranks and carried on: a tree by the
      * untiered count of messages (its levels past CF_TREE_REPLAY_MAX hold a 65536th of the
-     * ranks); Bruck's alltoall by its messages' growth and the farthest tier's latency for
-     * each step it adds past CF_BRUCK_REPLAY_MAX, as each step before paid it (its replay
-     * costs p lg p messages: at 65536 ranks a quarter of a second a prediction). Replaying
+     * ranks); Bruck's alltoall and recursive doubling by their messages' growth and the
+     * farthest tier's latency for each step they add past CF_BRUCK_REPLAY_MAX, as each step
+     * before paid it (a doubling's steps past it pair ranks farther apart than any tier) (its
+     * replay costs p lg p messages: at 65536 ranks a quarter of a second a prediction). Replaying
      * p ranks for each size read would cost seconds. */
-    long most = st == CF_STEPS_BRUCK_ALLTOALL ? CF_BRUCK_REPLAY_MAX : CF_TREE_REPLAY_MAX;
+    int stepwise = st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD;
+    long most = stepwise ? CF_BRUCK_REPLAY_MAX : CF_TREE_REPLAY_MAX;
     if (p > most) {
         double at = cf_steps_cost_tiered(st, most, m, um, ut, n, tiers, rules, less_wait);
-        if (st == CF_STEPS_BRUCK_ALLTOALL)
-            return at + bruck_messages(p, m, um, ut, n) - bruck_messages(most, m, um, ut, n) +
+        if (stepwise)
+            return at + untiered(st, p, m, um, ut, n) - untiered(st, most, m, um, ut, n) +
                    (double)(cf_ceil_lg(p) - cf_ceil_lg(most)) * tiers->extra_us[tiers->n - 1];
         return at * cf_steps_cost(st, p, m, um, ut, n) / cf_steps_cost(st, most, m, um, ut, n);
     }
@@ -957,6 +1057,7 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
         s = lg * T2(m);
         break;
     case CF_STEPS_FOLD:
+    case CF_STEPS_SMP_FOLD:
         s = (is_pow2(p) ? lg : lg + 1) * T2(m);
         break;
     case CF_STEPS_DOUBLING: /* step j exchanges 2^j blocks */
@@ -1130,6 +1231,7 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
      * the doubling and out after it; the doubling's steps among the remaining ranks reach as
      * far as a power of two's, over ranks renumbered (counted over all p, twice, at least). */
     case CF_STEPS_FOLD:
+    case CF_STEPS_SMP_FOLD:
         if (is_pow2(p))
             rc = span_levels(out, &k, max, p);
         else
@@ -1202,6 +1304,7 @@ double cf_steps_block_bytes(const cf_rule_alg *a, const char *pattern, long p, l
     case CF_STEPS_BRUCK_ALLTOALL: /* each step from distance b: half of the p blocks */
         return a->latency == CF_LAT_CHAIN ? 0.0 : steps * (double)(p / 2) * m;
     case CF_STEPS_FOLD: /* recursive doubling's allreduce: m with each such partner */
+    case CF_STEPS_SMP_FOLD:
         return steps * m;
     /* Rabenseifner halves the vector from the nearest partner out (MPICH's and Open MPI's
      * distance 1 first): its step at distance d moves m/(2d), and so does the allgather's

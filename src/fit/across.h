@@ -78,7 +78,11 @@ typedef struct cf_across_seg {
 typedef enum cf_steps {
     CF_STEPS_LG,               /* ceil(lg p) steps of m: binomial tree */
     CF_STEPS_FOLD,             /* lg p steps of m, floor(lg p) + 2 when p is no power of two
-                                  (recursive doubling folds the extra processes in and out) */
+                                  (recursive doubling folds the extra processes in and out);
+                                  replayed over the tiers (cf_steps_tiered) */
+    CF_STEPS_SMP_FOLD,         /* the same steps, SMPI's two-level recursive doubling (a
+                                  node's ranks reduce to one, which run the doubling):
+                                  costed as CF_STEPS_FOLD, not replayed */
     CF_STEPS_DOUBLING,         /* step j moves 2^j blocks: recursive-doubling allgather */
     CF_STEPS_BRUCK_GATHER,     /* step j moves min(2^j, p-2^j) blocks */
     CF_STEPS_RING,             /* p-1 steps of m: ring, pairwise, isend/irecv */
@@ -146,6 +150,7 @@ int cf_steps_per_call(cf_steps st);
  * posted too (a simulation's, SMPI's), else when it is sent (a real library's small
  * messages, eager). */
 #define CF_TIERS_MAX 8
+#define CF_TIERS_PAIR_MAX 62
 typedef struct cf_tiers {
     int n;
     long ranks[CF_TIERS_MAX];
@@ -153,11 +158,21 @@ typedef struct cf_tiers {
     double base_us;
     int rendezvous;
     long probed; /* the ranks the probe reached (its launch's) */
+    /* The pair-exchange probe's levels, where they form tiers (npair 0: none known): what
+     * a byte exchanged between ranks 2^j apart, every rank of their blocks of 2^(j+1) at
+     * once, takes beyond a byte between ranks 0 and 1, us (pair_us_per_byte[0] is 0). */
+    int npair;
+    double pair_us_per_byte[CF_TIERS_PAIR_MAX];
 } cf_tiers;
 /* Whether st is an algorithm whose cost follows the tiers each of its messages crosses,
  * replayed rank by rank over them (cf_steps_cost_tiered): Open MPI's per-call binomial and
- * binary reduce trees, Bruck's alltoall. 1 or 0. */
+ * binary reduce trees, the bcast trees, Bruck's alltoall, recursive doubling's
+ * allreduce. 1 or 0. */
 int cf_steps_tiered(cf_steps st);
+/* Whether st's replay (cf_steps_tiered) costs the traffic its steps send at once from the
+ * pair-exchange probe's levels (cf_tiers.pair_us_per_byte): recursive doubling's, whose
+ * steps are the probe's exchanges. 1 or 0. */
+int cf_steps_replays_traffic(cf_steps st);
 
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi"), NULL
  * when none is known; for a table timed as a loop of calls (cf_table_timed_loop), Open MPI's

@@ -132,6 +132,12 @@ static json_t *grid_json(const cf_across_grid *g)
             if (json_array_append_new(blocks, json_pack("[I,f]", (json_int_t)g->tiers.ranks[i],
                                                         g->tiers.extra_us[i])))
                 goto fail;
+        json_t *pair;
+        if (g->tiers.npair > 0 && set(tiers, "pair_us_per_byte", pair = json_array()))
+            goto fail;
+        for (int i = 0; i < g->tiers.npair; i++)
+            if (json_array_append_new(pair, jnum(g->tiers.pair_us_per_byte[i])))
+                goto fail;
     }
     return o;
 fail:
@@ -450,8 +456,9 @@ static int enter(const json_t *j, const where *outer, const char *member, where 
     return 0;
 }
 
-/* The grid's tiers (commfit-formats(5)): base_us >= 0, rendezvous, probed_ranks, and 1 to 8 blocks
- * [ranks, extra_us], whole ranks >= 2 increasing, extra_us > 0. 0 or CF_EXIT_DATA. */
+/* The grid's tiers (commfit-formats(5)): base_us >= 0, rendezvous, probed_ranks, 1 to 8 blocks
+ * [ranks, extra_us], whole ranks >= 2 increasing, extra_us > 0, and optionally
+ * pair_us_per_byte, 1 to 62 numbers >= 0, the first 0. 0 or CF_EXIT_DATA. */
 static int tiers_from_json(const json_t *j, const where *outer, cf_tiers *t)
 {
     where ws;
@@ -481,6 +488,20 @@ static int tiers_from_json(const json_t *j, const where *outer, cf_tiers *t)
                        "[ranks, extra_us] pairs by increasing whole ranks >= 2, extra_us > 0");
         t->ranks[i] = (long)v[0];
         t->extra_us[t->n++] = v[1];
+    }
+    /* Absent (no pair-exchange probe, or a file from before it): no traffic replayed. */
+    const json_t *pair = json_object_get(j, "pair_us_per_byte");
+    if (pair == NULL)
+        return 0;
+    if (!json_is_array(pair) || json_array_size(pair) < 1 ||
+        json_array_size(pair) > CF_TIERS_PAIR_MAX)
+        return bad(w, "pair_us_per_byte", "an array of 1 to 62 numbers >= 0, the first 0");
+    for (size_t i = 0; i < json_array_size(pair); i++) {
+        const json_t *v = json_array_get(pair, i);
+        double x = json_is_number(v) ? json_number_value(v) : -1.0;
+        if (!(x >= 0) || !isfinite(x) || (i == 0 && x != 0))
+            return bad(w, "pair_us_per_byte", "an array of 1 to 62 numbers >= 0, the first 0");
+        t->pair_us_per_byte[t->npair++] = x;
     }
     return 0;
 }

@@ -637,6 +637,17 @@ static int probe_lat_init(const cf_placement *p, long np, probe_lat *m)
     return 0;
 }
 
+/* Whether the pair-exchange probe's levels up to index b form tiers: no level exchanges
+ * faster than the one below it by more than the probe resolves (a torus's do: its levels
+ * cross 2, then 1, then 2 hops). */
+static int pair_tiered(const cf_placement *p, int b)
+{
+    for (int k = 1; k <= b; k++)
+        if (p->pair_us[k] * (1 + CF_TIER_MARGIN) < p->pair_us[k - 1])
+            return 0;
+    return 1;
+}
+
 void cf_placement_tiers(const cf_placement *p, cf_tiers *out)
 {
     memset(out, 0, sizeof *out);
@@ -660,6 +671,15 @@ void cf_placement_tiers(const cf_placement *p, cf_tiers *out)
     out->base_us = p->lat_us[0];
     out->probed = np;
     out->rendezvous = p->simulated; /* as the barrier's replay (replay_wait) */
+    /* The pair-exchange levels where they form tiers, an increment the probe does not
+     * resolve none (pair_add's reading). */
+    if (p->npair >= 1 && pair_tiered(p, (int)p->npair - 1))
+        for (size_t k = 0; k < p->npair && k < CF_TIERS_PAIR_MAX; k++) {
+            double over = p->pair_us[k] - p->pair_us[0];
+            out->pair_us_per_byte[k] =
+                over > CF_TIER_MARGIN * p->pair_us[0] ? over / p->pair_bytes : 0.0;
+            out->npair = (int)k + 1;
+        }
     free(m.start);
     free(m.level);
 }
@@ -772,17 +792,6 @@ static double waiting_share(const cf_placement *p, const char *pattern, long fit
     return (double)(np - tier_first_rank(p, fitted, np)) / (double)np;
 }
 
-/* Whether the pair-exchange probe's levels up to index b form tiers: no level exchanges
- * faster than the one below it by more than the probe resolves (a torus's do: its levels
- * cross 2, then 1, then 2 hops). */
-static int pair_tiered(const cf_placement *p, int b)
-{
-    for (int k = 1; k <= b; k++)
-        if (p->pair_us[k] * (1 + CF_TIER_MARGIN) < p->pair_us[k - 1])
-            return 0;
-    return 1;
-}
-
 /* What the traffic algorithm r's ranks all send at once at np costs beyond the fitted np's,
  * from the pair-exchange probe, into added. Where its levels form tiers, a byte pays each
  * level's increment over the level below (when more than the probe resolves) for leaving a
@@ -862,7 +871,9 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
      * rank at once) is its own only where each node holds one rank. */
     int leaders =
         r != NULL && strncmp(r->name, "two-level", 9) == 0 && cf_placement_nodes(p, np) != np;
-    if (r != NULL && c != NULL && !c->rooted && !leaders)
+    /* A replay that costs the probe's traffic step by step holds it already. */
+    int replayed = tiered && r != NULL && cf_steps_replays_traffic(r->steps);
+    if (r != NULL && c != NULL && !c->rooted && !leaders && !replayed)
         pair_add(p, r, pattern, fitted, np, m, added);
     if (!unbounded) {
         /* No farther latency tier, yet the probe says np's halves exchange slower a byte

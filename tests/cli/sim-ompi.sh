@@ -183,7 +183,12 @@ run "$COMMFIT" fit -q -i "$racks" --np 2,4,8,16 -o racks.json
 expect_rc 0 "fit racks at np 2-16"
 check "the grid holds the probe's tiers: nodes of 4, racks of 32, simulated" \
     sh -c 'tr -d " \n" <racks.json |
-           grep -q "\"tiers\":{\"base_us\":0.409[0-9]*,\"rendezvous\":true,\"probed_ranks\":64,\"blocks\":\[\[4,1.61[0-9]*\],\[32,9.67[0-9]*\]\]}"'
+           grep -q "\"tiers\":{\"base_us\":0.409[0-9]*,\"rendezvous\":true,\"probed_ranks\":64,\"blocks\":\[\[4,1.61[0-9]*\],\[32,9.67[0-9]*\]\],"'
+# and the pair-exchange probe's levels (2:67.74, 4:67.75, 8 to 32:381.4, 64:1532 us for
+# 1 MiB): what a byte takes beyond one between ranks 0 and 1 at each distance 2^j.
+check "the grid holds the pair-exchange levels: 0, 0, 3 of 0.000299 and 0.0013964 us a byte" \
+    sh -c 'tr -d " \n" <racks.json |
+           grep -q "\"pair_us_per_byte\":\[0.0,0.0,0.000299[0-9]*,0.000299[0-9]*,0.000299[0-9]*,0.0013964[0-9]*\]"'
 # at64 PATTERN MIN MAX: the racks table's times of PATTERN at np 64 from MIN to MAX bytes
 # beside the answers of racks.json, one line a size in got: np bytes truth t lo hi and the
 # model's first word.
@@ -230,6 +235,14 @@ at64 alltoall 4 16
 check "racks, alltoall of 4 and 16 B at np 64 from np 2-16: Bruck within 5%, inside" \
     awk '{ n++; r = $4 / $3; ok += $7 == "Bruck" && r < 1.05 && r > 0.95 && $5 <= $3 && $3 <= $6 }
          END { exit !(n == 2 && ok == n) }' got
+# Open MPI's recursive doubling allreduce (below 256 KiB at np 64) is replayed step by step
+# too, each step's exchange paying the tier between its partners and the pair-exchange
+# probe's traffic at its distance. From np 2-16 np 64 reads 4 B to 4 KiB within 1% of the
+# simulated 38.7-50.6 us, where the steps of T2 read 4 B 8% and 1 KiB 4% low.
+at64 allreduce 4 4096
+check "racks, allreduce of 4 B to 4 KiB at np 64 from np 2-16: recursive doubling within 3%, inside" \
+    awk '{ n++; r = $4 / $3; ok += $7 == "recursive" && r < 1.03 && r > 0.97 && $5 <= $3 }
+         END { exit !(n == 6 && ok == n) }' got
 # Fitted at np 2-8, where Bruck's alltoall never ran (it runs from np 16) and no other
 # alltoall is replayed over the tiers, the replay answers alone: 4 B at np 16 reads 6.46 us
 # for the simulated 6.48, where the fitted formula read 2.75.

@@ -214,7 +214,8 @@ static void per_call_trees(const double *ut)
 static void tiered_trees(const double *ut)
 {
     double m = 4096, msg = 2 * unit(m), X = 7.5;
-    cf_tiers none = {0}, nodes = {1, {8}, {X}, 1.0, 0, 16}, two = {2, {8, 32}, {X, 3 * X}, 1.0, 0, 64};
+    cf_tiers none = {0}, nodes = {1, {8}, {X}, 1.0, 0, 16, 0, {0}},
+             two = {2, {8, 32}, {X, 3 * X}, 1.0, 0, 64, 0, {0}};
     /* Binary tree at 16 (0: 1 2; 1: 3 5; 2: 4 6; 3: 7 11; 4: 8 12; 5: 9 13; 6: 10 14; 7: 15):
      * 3 <- 11, 4 <- 8 and 12, 5, 6 and 7 wait on the other node, and so do their
      * ancestors: every rank from 0 to 7 waits X once, the heights sum to 15. */
@@ -239,9 +240,9 @@ static void tiered_trees(const double *ut)
     /* Open MPI's dissemination barrier at 64 over nodes of 8 and racks of 32 lets ranks
      * start apart: a child that started before its parent has its data in earlier, and the
      * mean falls below the one with every rank starting at once (rendezvous, as SMPI). */
-    cf_tiers racks = {2, {8, 32}, {X, 3 * X}, 1.0, 1, 64};
-    double at_once = cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, &racks,
-                                          NULL, 0),
+    cf_tiers racks = {2, {8, 32}, {X, 3 * X}, 1.0, 1, 64, 0, {0}};
+    double at_once =
+               cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, &racks, NULL, 0),
            apart = cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, &racks,
                                         "smpi-ompi", 0);
     ok(apart < 0.95 * at_once && apart > 0, "dissemination at 64: the ranks start apart (%.3f < %.3f)",
@@ -277,7 +278,7 @@ static void tiered_trees(const double *ut)
     /* From CF_EAGER_MAX on a sender leaves once its message is in (blocking): at 4 (0: 1 2;
      * 2: 3), 3 and 1 leave after one message, 2 after its child's and its own, 0 after 2's:
      * 1 + 1 + 2 + 2 messages over 4, where a detached sender's mean is 3/4. */
-    cf_tiers far = {1, {1024}, {X}, 1.0, 1, 64};
+    cf_tiers far = {1, {1024}, {X}, 1.0, 1, 64, 0, {0}};
     double big = 65536, bmsg = 2 * unit(big);
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 4, big, UM, ut, NUM, &far, NULL, 0),
          1.5 * bmsg, 1e-9, "binomial reduce at 4, 64 KiB: senders wait for their message");
@@ -291,7 +292,7 @@ static void tiered_trees(const double *ut)
     /* Binomial bcast at 4 over nodes of 2, below CF_EAGER_MAX: 0 sends to 2 and 1 at once
      * (tree_msg of 2: c2), 2's message crosses; 2 sends to 3 in its node (one message). The
      * ranks' arrivals 0, c2, c2 + X, c2 + X + 2 T2. */
-    cf_tiers pairs = {1, {2}, {X}, 1.0, 0, 8};
+    cf_tiers pairs = {1, {2}, {X}, 1.0, 0, 8, 0, {0}};
     double s4 = 256, one4 = unit(s4), c2 = 2 * (one4 + (one4 - unit(UM[0])));
     near(cf_steps_cost_tiered(CF_STEPS_BCAST_BINOMIAL, 4, s4, UM, ut, NUM, &pairs, NULL, 0),
          (3 * c2 + 2 * X + 2 * one4) / 4, 1e-9, "eager binomial bcast at 4 over 2 nodes");
@@ -318,7 +319,7 @@ static double tier_lat(const void *ctx, long i, long j)
 static void tiered_bruck(const double *ut)
 {
     double m = 64, X = 7.5, msg = 2 * cf_unit_time(UM, ut, NUM, 2 * m);
-    cf_tiers nodes = {1, {2}, {X}, 1.0, 0, 8}, none = {0};
+    cf_tiers nodes = {1, {2}, {X}, 1.0, 0, 8, 0, {0}}, none = {0};
     /* At 4 each step sends 2 blocks. Distance 1: 0 <- 3 and 2 <- 1 cross (0 and 2 at
      * msg + X, 1 and 3 at msg); distance 2: every pair crosses, 0 <- 2 and 2 <- 0 after
      * msg + X, 1 <- 3 and 3 <- 1 after msg: 2 msg + 1.5 X on average. */
@@ -337,7 +338,7 @@ static void tiered_bruck(const double *ut)
     /* After MPICH's dissemination barrier at 6 over nodes of 2 and groups of 4, whose ranks
      * leave apart: less_wait takes out every rank's wait for the last (the last exit less
      * their mean), as the fit takes it from an alltoall's times. */
-    cf_tiers groups = {2, {2, 4}, {X, 3 * X}, 1.0, 1, 8};
+    cf_tiers groups = {2, {2, 4}, {X, 3 * X}, 1.0, 1, 8, 0, {0}};
     double e[6], last = 0, mean = 0;
     ok(cf_barrier_exits("dissemination", 6, tier_lat, &groups, CF_PROTO_RENDEZVOUS, e) == 0,
        "dissemination at 6 replays");
@@ -352,7 +353,7 @@ static void tiered_bruck(const double *ut)
          last - mean, 1e-9, "Bruck's wait taken out: the last exit less their mean");
     /* At 6 (no power of two) the steps send 3, 2 and 2 blocks; without tiers each rank pays
      * every step's message once. */
-    cf_tiers flat = {1, {1024}, {X}, 1.0, 0, 8};
+    cf_tiers flat = {1, {1024}, {X}, 1.0, 0, 8, 0, {0}};
     near(cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 6, m, UM, ut, NUM, &flat, NULL, 0),
          2 * cf_unit_time(UM, ut, NUM, 3 * m) + 4 * cf_unit_time(UM, ut, NUM, 2 * m), 1e-9,
          "Bruck at 6 in one block: 3, 2 and 2 blocks a step");
@@ -368,6 +369,45 @@ static void tiered_bruck(const double *ut)
          1e-9, "Bruck past 4096 ranks: a step more, its message and the farthest tier");
     ok(cf_steps_tiered(CF_STEPS_BRUCK_ALLTOALL) && !cf_steps_tiered(CF_STEPS_BRUCK_GATHER),
        "Bruck's alltoall is replayed over the tiers, its allgather not");
+}
+
+/* Recursive doubling's allreduce over latency tiers: nodes of 2 ranks in a row, X us
+ * farther apart than ranks 0 and 1; each exchange's message 2 T2 at m. Worked by hand. */
+static void tiered_rdb(const double *ut)
+{
+    double m = 64, X = 7.5, msg = 2 * cf_unit_time(UM, ut, NUM, m);
+    cf_tiers nodes = {1, {2}, {X}, 1.0, 0, 8, 0, {0}}, none = {0};
+    /* At 4: distance 1 in the nodes (all at msg), distance 2 across (msg + X more). */
+    near(cf_steps_cost_tiered(CF_STEPS_FOLD, 4, m, UM, ut, NUM, &nodes, NULL, 0), 2 * msg + X, 1e-9,
+         "recursive doubling at 4 over 2 nodes: one step across");
+    /* At 6 the even ranks 0 and 2 fold into 1 and 3 (in their nodes: 1 and 3 at msg); the
+     * doubling runs over 1, 3, 4, 5: distance 1 pairs 1-3 (across: 2 msg + X) and 4-5 (msg),
+     * distance 2 pairs 1-4 and 3-5 (across: 1 and 3 stay at 2 msg + X, 4 and 5 reach
+     * 3 msg + 2X); 1 and 3 send the result back (0 and 2 at 3 msg + X). */
+    near(cf_steps_cost_tiered(CF_STEPS_FOLD, 6, m, UM, ut, NUM, &nodes, NULL, 0),
+         (16 * msg + 8 * X) / 6, 1e-9, "recursive doubling at 6: folded in and out");
+    /* The pair-exchange probe's level 1 (blocks of 4) adds Y a byte to the step across. */
+    cf_tiers paired = nodes;
+    double Y = 0.01;
+    paired.npair = 2;
+    paired.pair_us_per_byte[1] = Y;
+    near(cf_steps_cost_tiered(CF_STEPS_FOLD, 4, m, UM, ut, NUM, &paired, NULL, 0),
+         2 * msg + X + Y * m, 1e-9,
+         "recursive doubling at 4: the probe's traffic on the step across");
+    /* Past the probe's levels, the farthest level's: at 8 both steps past level 0 pay Y. */
+    near(cf_steps_cost_tiered(CF_STEPS_FOLD, 8, m, UM, ut, NUM, &paired, NULL, 0) -
+             cf_steps_cost_tiered(CF_STEPS_FOLD, 8, m, UM, ut, NUM, &nodes, NULL, 0),
+         2 * Y * m, 1e-9, "recursive doubling at 8: the farthest level past the probe's");
+    near(cf_steps_cost_tiered(CF_STEPS_FOLD, 16, m, UM, ut, NUM, &none, NULL, 0),
+         cf_steps_cost(CF_STEPS_FOLD, 16, m, UM, ut, NUM), 1e-12, "no tiers: untiered");
+    /* Past 4096 ranks: a step more, its message and the farthest tier. */
+    double r4k = cf_steps_cost_tiered(CF_STEPS_FOLD, 4096, m, UM, ut, NUM, &nodes, NULL, 0);
+    near(cf_steps_cost_tiered(CF_STEPS_FOLD, 8192, m, UM, ut, NUM, &nodes, NULL, 0), r4k + msg + X,
+         1e-9, "recursive doubling past 4096 ranks: a step more");
+    ok(cf_steps_tiered(CF_STEPS_FOLD) && cf_steps_replays_traffic(CF_STEPS_FOLD) &&
+           !cf_steps_tiered(CF_STEPS_SMP_FOLD) &&
+           !cf_steps_replays_traffic(CF_STEPS_BRUCK_ALLTOALL),
+       "recursive doubling is replayed with the probe's traffic, SMPI's two-level one not");
 }
 
 static void steps(void)
@@ -411,6 +451,7 @@ static void steps(void)
     per_call_trees(ut);
     tiered_trees(ut);
     tiered_bruck(ut);
+    tiered_rdb(ut);
 }
 
 /* SMPI's ompi allreduce runs at np=2 a ring of two half-size steps at some sizes, recursive
@@ -552,17 +593,23 @@ static void exact(void)
         {"points", "[[4, 16, -2.0]]", "grid.points"},
         {"err_per_doubling", "-1", "grid.err_per_doubling"},
         {"tiers", "[[8, 2.5]]", "grid.tiers"},
-        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": []}", "grid.tiers.blocks"},
-        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5], [8, 5.0]]}",
+        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": []}",
          "grid.tiers.blocks"},
-        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[1, 2.5]]}",
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5], "
+         "[8, 5.0]]}",
          "grid.tiers.blocks"},
-        {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8.5, 2.5]]}",
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[1, 2.5]]}",
+         "grid.tiers.blocks"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8.5, 2.5]]}",
          "grid.tiers.blocks"},
         {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 0]]}",
          "grid.tiers.blocks"},
         {"tiers",
-         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[2,1],[4,1],[8,1],[16,1],[32,1],"
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": "
+         "[[2,1],[4,1],[8,1],[16,1],[32,1],"
          "[64,1],[128,1],[256,1],[512,1]]}",
          "grid.tiers.blocks"},
         {"tiers", "{\"base_us\": -1, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]]}",
@@ -571,6 +618,18 @@ static void exact(void)
          "grid.tiers.rendezvous"},
         {"tiers", "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 1.5, \"blocks\": [[8, 2.5]]}",
          "grid.tiers.probed_ranks"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
+         "\"pair_us_per_byte\": [0.001, 0.002]}",
+         "grid.tiers.pair_us_per_byte"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
+         "\"pair_us_per_byte\": [0, -0.002]}",
+         "grid.tiers.pair_us_per_byte"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
+         "\"pair_us_per_byte\": []}",
+         "grid.tiers.pair_us_per_byte"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *c = json_deep_copy(j), *v = json_loads(bad[i].value, JSON_DECODE_ANY, NULL);
@@ -583,16 +642,19 @@ static void exact(void)
     }
     /* The probe's tiers read back, and cost the per-call trees as before. */
     json_t *tj = json_deep_copy(j);
-    json_object_set_new(
-        json_object_get(tj, "grid"), "tiers",
-        json_loads("{\"base_us\": 0.4, \"rendezvous\": false, \"probed_ranks\": 64, \"blocks\": [[8, 2.5], [32, 7.5]]}",
-                   0, NULL));
+    json_object_set_new(json_object_get(tj, "grid"), "tiers",
+                        json_loads("{\"base_us\": 0.4, \"rendezvous\": false, \"probed_ranks\": "
+                                   "64, \"blocks\": [[8, 2.5], [32, 7.5]], "
+                                   "\"pair_us_per_byte\": [0.0, 0.0, 0.0003, 0.0003, 0.0015]}",
+                                   0, NULL));
     cf_error_clear(&e);
     is_int(cf_across_from_json(tj, "m.json", 0, &b, &e), 0, "tiers read");
     ok(b.grid.tiers.n == 2 && b.grid.tiers.ranks[1] == 32 && b.grid.tiers.extra_us[1] == 7.5 &&
            b.grid.tiers.base_us == 0.4 && !b.grid.tiers.rendezvous && b.grid.tiers.probed == 64 &&
            isnan(b.grid.tiered_tree_err),
        "tiers: 2, the second of 32 ranks, 7.5 us; base 0.4 us, eager; no tiered backtest");
+    ok(b.grid.tiers.npair == 5 && b.grid.tiers.pair_us_per_byte[4] == 0.0015,
+       "tiers: the pair-exchange levels, 5, the farthest 0.0015 us a byte");
     json_object_set_new(json_object_get(tj, "grid"), "tiered_tree_err_per_doubling",
                         json_real(0.25));
     cf_error_clear(&e);
