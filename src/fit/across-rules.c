@@ -714,6 +714,7 @@ static int tiers_equal(const cf_tiers *a, const cf_tiers *b)
 #define CF_STARTS_KEPT 8
 #define CF_TREE_REPLAY_MAX (1L << 16)
 #define CF_BRUCK_REPLAY_MAX 4096L
+#define CF_NEIGHBOR_REPLAY_MAX 512L
 #define CF_BARRIER_REPLAY_MAX 4096L
 static const double *barrier_starts(const char *rules, long p, const cf_tiers *tiers)
 {
@@ -883,6 +884,62 @@ static double rdb_mean(long p, double m, const double *um, const double *ut, int
     return sum / (double)p;
 }
 
+/* The mean over p ranks of each rank's time in Open MPI's neighbor-exchange allgather of m
+ * bytes a block (coll_base_allgather.c), rank r starting at start[r] (NULL: all at 0): at
+ * step 0 an even rank exchanges its own block with r + 1, an odd one with r - 1; at each of
+ * the p/2 - 1 steps after, two blocks with the other neighbour, the two alternating
+ * (around the communicator). Where p is odd it runs the ring instead: p - 1 steps, each
+ * rank sending a block to r + 1 and receiving one from r - 1. A message costs the ping-pong
+ * at its bytes (2 units) plus what the tiers between its ranks add, as in bruck_mean. A
+ * rank meets only its neighbours, yet its step waits for theirs, which waited for their
+ * other neighbours: a tier boundary's latency reaches one rank farther each step, so with
+ * boundaries every few ranks every rank soon waits for one about every other step. NAN
+ * when out of memory. */
+static double neighbor_mean(long p, double m, const double *um, const double *ut, int n,
+                            const cf_tiers *t, const double *start)
+{
+    double *s = malloc(2 * (size_t)p * sizeof *s), sum = 0.0;
+    if (s == NULL)
+        return NAN;
+    double *next = s + p;
+    for (long r = 0; r < p; r++)
+        s[r] = start != NULL ? start[r] : 0.0;
+    int ring = p % 2 != 0;
+    long steps = ring ? p - 1 : p / 2;
+    for (long i = 0; i < steps; i++) {
+        double bytes = ring || i == 0 ? m : 2.0 * m, msg = 2.0 * cf_unit_time(um, ut, n, bytes);
+        int blocking = bytes >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+        for (long r = 0; r < p; r++) {
+            if (ring) {
+                long from = (r - 1 + p) % p, to = (r + 1) % p;
+                double in = (gated ? fmax(s[from], s[r]) : s[from]) + msg + tier_extra_us(t, from, r);
+                double out = blocking ? fmax(s[r], s[to]) + msg + tier_extra_us(t, r, to) : s[r];
+                next[r] = fmax(in, out);
+                continue;
+            }
+            /* step 0 and the even steps: the even ranks' right neighbour; odd: the left */
+            int right = (r % 2 == 0) == (i % 2 == 0);
+            long q = right ? (r + 1) % p : (r - 1 + p) % p;
+            next[r] = exchange_end(s, r, q, msg, t, gated, blocking);
+        }
+        memcpy(s, next, (size_t)p * sizeof *s);
+    }
+    for (long r = 0; r < p; r++)
+        sum += s[r] - (start != NULL ? start[r] : 0.0);
+    free(s);
+    return sum / (double)p;
+}
+
+/* The neighbor-exchange allgather at p without tiers or waits: its messages, 2 units each
+ * (the ring's where p is odd). */
+static double neighbor_messages(long p, double m, const double *um, const double *ut, int n)
+{
+    if (p % 2 != 0)
+        return (double)(p - 1) * 2.0 * cf_unit_time(um, ut, n, m);
+    return 2.0 * (cf_unit_time(um, ut, n, m) +
+                  (double)(p / 2 - 1) * cf_unit_time(um, ut, n, 2.0 * m));
+}
+
 /* Recursive doubling's allreduce at p without tiers or waits: its messages, 2 units each,
  * two more where p is no power of two (the fold in and out). */
 static double rdb_messages(long p, double m, const double *um, const double *ut, int n)
@@ -953,6 +1010,8 @@ static double replay_mean(cf_steps st, long p, double m, const double *um, const
         return bruck_mean(p, m, um, ut, n, t, start);
     if (st == CF_STEPS_FOLD)
         return rdb_mean(p, m, um, ut, n, t, start);
+    if (st == CF_STEPS_NEIGHBOR)
+        return neighbor_mean(p, m, um, ut, n, t, start);
     if (st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL)
         return bcast_tree_mean(st, p, m, um, ut, n, t, start);
     return tree_wait_mean(st, p, m, 2.0 * cf_unit_time(um, ut, n, m), t, start);
@@ -971,7 +1030,9 @@ static double replay_start_mean(cf_steps st, long p, double m, const double *um,
     double s = replay_mean(st, p, m, um, ut, n, tiers, exits);
     if (less_wait)
         s -= cf_exits_wait(exits, p,
-                           st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD ? CF_FLOW_ALL
+                           st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD ||
+                                   st == CF_STEPS_NEIGHBOR
+                               ? CF_FLOW_ALL
                            : st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL
                                ? CF_FLOW_FROM_ROOT
                                : CF_FLOW_TO_ROOT);
@@ -985,6 +1046,7 @@ static double untiered(cf_steps st, long p, double m, const double *um, const do
 {
     return st == CF_STEPS_BRUCK_ALLTOALL ? bruck_messages(p, m, um, ut, n)
            : st == CF_STEPS_FOLD         ? rdb_messages(p, m, um, ut, n)
+           : st == CF_STEPS_NEIGHBOR     ? neighbor_messages(p, m, um, ut, n)
                                          : cf_steps_cost(st, p, m, um, ut, n);
 }
 
@@ -992,7 +1054,7 @@ int cf_steps_tiered(cf_steps st)
 {
     return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY ||
            st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL ||
-           st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD;
+           st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD || st == CF_STEPS_NEIGHBOR;
 }
 
 int cf_steps_replays_traffic(cf_steps st)
@@ -1008,13 +1070,17 @@ double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, con
     double s;
     /* Larger communicators are replayed at `most` ranks and carried on: a tree by the
      * untiered count of messages (its levels past CF_TREE_REPLAY_MAX hold a 65536th of the
-     * ranks); Bruck's alltoall and recursive doubling by their messages' growth and the
-     * farthest tier's latency for each step they add past CF_BRUCK_REPLAY_MAX, as each step
-     * before paid it (a doubling's steps past it pair ranks farther apart than any tier) (its
-     * replay costs p lg p messages: at 65536 ranks a quarter of a second a prediction). Replaying
-     * p ranks for each size read would cost seconds. */
+     * ranks), and so the neighbor exchange past CF_NEIGHBOR_REPLAY_MAX (its p/2 steps of p
+     * messages each; the wait its tiers add to a step is steady by then); Bruck's alltoall
+     * and recursive doubling by their messages' growth and the farthest tier's latency for
+     * each step they add past CF_BRUCK_REPLAY_MAX, as each step before paid it (a
+     * doubling's steps past it pair ranks farther apart than any tier; Bruck's replay costs
+     * p lg p messages: at 65536 ranks a quarter of a second a prediction). Replaying p
+     * ranks for each size read would cost seconds. */
     int stepwise = st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD;
-    long most = stepwise ? CF_BRUCK_REPLAY_MAX : CF_TREE_REPLAY_MAX;
+    long most = stepwise                   ? CF_BRUCK_REPLAY_MAX
+                : st == CF_STEPS_NEIGHBOR ? CF_NEIGHBOR_REPLAY_MAX
+                                          : CF_TREE_REPLAY_MAX;
     if (p > most) {
         double at = cf_steps_cost_tiered(st, most, m, um, ut, n, tiers, rules, less_wait);
         if (stepwise)

@@ -94,7 +94,8 @@ typedef enum cf_steps {
     CF_STEPS_RING2,            /* ring reduce-scatter and allgather: 2(p-1) steps of m/p */
     CF_STEPS_PIPELINE,         /* chain of segments: p-2 + ceil(m/CF_PIPELINE_SEG) steps */
     CF_STEPS_BINARY,           /* binary tree: ceil(lg(p+1)) - 1 levels of m */
-    CF_STEPS_NEIGHBOR,         /* neighbor exchange: one step of m, p/2 - 1 of 2m */
+    CF_STEPS_NEIGHBOR,         /* neighbor exchange: one step of m, p/2 - 1 of 2m (the
+                                  ring's p - 1 of m where p is odd when replayed) */
     CF_STEPS_SEG_TREE,         /* reduce up a binomial tree in CF_SEG_TREE_SEG segments: as
                                   CF_STEPS_REDUCE_BINOMIAL, one level moving ceil(m/seg)
                                   segments */
@@ -167,7 +168,7 @@ typedef struct cf_tiers {
 /* Whether st is an algorithm whose cost follows the tiers each of its messages crosses,
  * replayed rank by rank over them (cf_steps_cost_tiered): Open MPI's per-call binomial and
  * binary reduce trees, the bcast trees, Bruck's alltoall, recursive doubling's
- * allreduce. 1 or 0. */
+ * allreduce, the neighbor-exchange allgather. 1 or 0. */
 int cf_steps_tiered(cf_steps st);
 /* Whether st's replay (cf_steps_tiered) costs the traffic its steps send at once from the
  * pair-exchange probe's levels (cf_tiers.pair_us_per_byte): recursive doubling's, whose

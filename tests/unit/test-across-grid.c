@@ -371,6 +371,36 @@ static void tiered_bruck(const double *ut)
        "Bruck's alltoall is replayed over the tiers, its allgather not");
 }
 
+/* Open MPI's neighbor-exchange allgather over latency tiers: nodes of 2 ranks in a row, X us
+ * farther apart than ranks 0 and 1; a message of b bytes 2 T2 at b. Worked by hand. */
+static void tiered_neighbor(const double *ut)
+{
+    double m = 64, X = 7.5, one = 2 * cf_unit_time(UM, ut, NUM, m),
+           two = 2 * cf_unit_time(UM, ut, NUM, 2 * m);
+    cf_tiers nodes = {1, {2}, {X}, 1.0, 0, 8, 0, {0}}, none = {0};
+    /* At 4: step 0 pairs 0-1 and 2-3 in their nodes (one block); step 1 pairs 0-3 and 2-1,
+     * across (two blocks): every rank at one + two + X. */
+    near(cf_steps_cost_tiered(CF_STEPS_NEIGHBOR, 4, m, UM, ut, NUM, &nodes, NULL, 0),
+         one + two + X, 1e-9, "neighbor exchange at 4 over 2 nodes: one step across");
+    /* At 6: steps 0 and 2 in the nodes, step 1 across (0-5, 2-1, 4-3). */
+    near(cf_steps_cost_tiered(CF_STEPS_NEIGHBOR, 6, m, UM, ut, NUM, &nodes, NULL, 0),
+         one + 2 * two + X, 1e-9, "neighbor exchange at 6: steps 0 and 2 inside, 1 across");
+    /* At 3 (odd) the ring: 0 and 2 receive across at step 0 (one + X), 1 inside (one); at
+     * step 1, 0 from 2 at 2 one + 2X, 1 from 0 at 2 one + X, 2 from 1 at 2 one + X. */
+    near(cf_steps_cost_tiered(CF_STEPS_NEIGHBOR, 3, m, UM, ut, NUM, &nodes, NULL, 0),
+         (6 * one + 4 * X) / 3, 1e-9, "neighbor exchange at 3 runs the ring");
+    near(cf_steps_cost_tiered(CF_STEPS_NEIGHBOR, 16, m, UM, ut, NUM, &none, NULL, 0),
+         cf_steps_cost(CF_STEPS_NEIGHBOR, 16, m, UM, ut, NUM), 1e-12, "no tiers: untiered");
+    /* Past 512 ranks the replay at 512, times the untiered growth of its messages. */
+    double r512 = cf_steps_cost_tiered(CF_STEPS_NEIGHBOR, 512, m, UM, ut, NUM, &nodes, NULL, 0);
+    near(cf_steps_cost_tiered(CF_STEPS_NEIGHBOR, 1024, m, UM, ut, NUM, &nodes, NULL, 0),
+         r512 * cf_steps_cost(CF_STEPS_NEIGHBOR, 1024, m, UM, ut, NUM) /
+             cf_steps_cost(CF_STEPS_NEIGHBOR, 512, m, UM, ut, NUM),
+         1e-9, "neighbor exchange past 512 ranks: the replay at 512 carried on");
+    ok(cf_steps_tiered(CF_STEPS_NEIGHBOR) && !cf_steps_replays_traffic(CF_STEPS_NEIGHBOR),
+       "the neighbor exchange is replayed over the tiers, without the probe's traffic");
+}
+
 /* Recursive doubling's allreduce over latency tiers: nodes of 2 ranks in a row, X us
  * farther apart than ranks 0 and 1; each exchange's message 2 T2 at m. Worked by hand. */
 static void tiered_rdb(const double *ut)
@@ -452,6 +482,7 @@ static void steps(void)
     tiered_trees(ut);
     tiered_bruck(ut);
     tiered_rdb(ut);
+    tiered_neighbor(ut);
 }
 
 /* SMPI's ompi allreduce runs at np=2 a ring of two half-size steps at some sizes, recursive
