@@ -64,7 +64,10 @@
 #      doubling's allreduce with the pair-exchange probe's traffic was worked out on the
 #      allreduce rows of racks, pods, islands, leaves and fatnodes (-ompi) alone; the held-out
 #      platforms' lines were read once after it, none of their points; so was its replay
-#      of Open MPI's neighbor-exchange allgather (its allgather rows of the same five).
+#      of Open MPI's neighbor-exchange allgather (its allgather rows of the same five), and
+#      its sized latency probe read by the replays (the per-point errors of the same five
+#      at np 64 from np 2-16; SMPI's documented latency factors, which it measures, were
+#      first tried on them as an oracle).
 #   U  beyond the fitted np without any placement or probe (what an import without
 #      --ranks-per-node gives): no upper bound, judged on coverage >= 90% alone (until stop 32,
 #      before that rule, 19% on racks fitted at np 2-32, 22% from its np 2 alone at np 16,

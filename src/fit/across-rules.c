@@ -612,20 +612,40 @@ static double tree_bcast_sum(tree_bcast *tb, long n)
     return sum;
 }
 
-/* What the tiers add to a message between ranks i and j (cf_tiers). */
-static double tier_extra_us(const cf_tiers *t, long i, long j)
+/* The sizes at and above which the sized probe's readings replace the 8-byte probe's. */
+#define CF_TIERS_PROBE_BYTES 8.0
+
+double cf_tiers_extra_us(const cf_tiers *t, long i, long j, double bytes)
 {
-    for (int k = t->n; k-- > 0;)
-        if (i / t->ranks[k] != j / t->ranks[k])
-            return t->extra_us[k];
-    return 0.0;
+    int k = t->n;
+    while (k-- > 0 && i / t->ranks[k] == j / t->ranks[k])
+        ;
+    if (k < 0)
+        return 0.0;
+    if (t->nsized <= 0 || bytes <= CF_TIERS_PROBE_BYTES)
+        return t->extra_us[k];
+    /* (8 B, extra_us) then the sized probe's points: the largest at or below bytes */
+    int s = -1;
+    while (s + 1 < t->nsized && t->sized_bytes[s + 1] <= bytes)
+        s++;
+    if (s < 0)
+        return t->extra_us[k];
+    if (s < t->nsized - 1)
+        return t->sized_extra_us[s][k];
+    /* past the largest: the line through the two largest in bytes, never falling (one
+     * size alone: its own) */
+    double b1 = t->sized_bytes[s], e1 = t->sized_extra_us[s][k];
+    if (s == 0)
+        return e1;
+    double b0 = t->sized_bytes[s - 1], e0 = t->sized_extra_us[s - 1][k];
+    return e1 + fmax(0.0, (e1 - e0) / (b1 - b0)) * (bytes - b1);
 }
 
 /* The one-way latency between ranks i and j the tiers say (cf_latency_fn). */
 static double tier_latency(const void *ctx, long i, long j)
 {
     const cf_tiers *t = ctx;
-    return t->base_us + tier_extra_us(t, i, j);
+    return t->base_us + cf_tiers_extra_us(t, i, j, CF_TIERS_PROBE_BYTES);
 }
 
 /* Rank r's first child and how the next is found in the tree Open MPI builds
@@ -680,7 +700,7 @@ static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, const
             /* posted once the waits for the children up to two before are over */
             if (k >= 2)
                 waited = fmax(waited, in[k - 2]);
-            in[k] = (gated ? fmax(fin[c], waited) : fin[c]) + msg_us + tier_extra_us(t, r, c);
+            in[k] = (gated ? fmax(fin[c], waited) : fin[c]) + msg_us + cf_tiers_extra_us(t, r, c, m);
             leave[c] = blocking ? in[k] : fin[c];
             f = fmax(f, in[k]);
             c = binomial ? r + 2 * (c - r) : c + step;
@@ -762,6 +782,43 @@ static double bruck_messages(long p, double m, const double *um, const double *u
     return s;
 }
 
+/* The replays' clocks: p ranks' times, each starting at start[r] (NULL: all at 0), and a
+ * second array of p after them for the next step's; NULL when out of memory. */
+static double *clocks(long p, const double *start)
+{
+    double *s = malloc(2 * (size_t)p * sizeof *s);
+    for (long r = 0; s != NULL && r < p; r++)
+        s[r] = start != NULL ? start[r] : 0.0;
+    return s;
+}
+
+/* The mean over the p ranks of their clocks s less where each started; frees s. */
+static double clocks_mean(double *s, long p, const double *start)
+{
+    double sum = 0.0;
+    for (long r = 0; r < p; r++)
+        sum += s[r] - (start != NULL ? start[r] : 0.0);
+    free(s);
+    return sum / (double)p;
+}
+
+/* One step of a shift by d around the communicator: each rank r sends a message of bytes
+ * (msg_us) to r + d and receives one from r - d; from the clocks s, its end into next[r]:
+ * when its receive is in (after the sending and, where gated, its posting) and, where
+ * blocking, its send too. */
+static void shift_step(const double *s, double *next, long p, long d, double msg_us,
+                       double bytes, const cf_tiers *t, int gated, int blocking)
+{
+    for (long r = 0; r < p; r++) {
+        long from = (r - d + p) % p, to = (r + d) % p;
+        double in = (gated ? fmax(s[from], s[r]) : s[from]) + msg_us +
+                    cf_tiers_extra_us(t, from, r, bytes);
+        double out =
+            blocking ? fmax(s[r], s[to]) + msg_us + cf_tiers_extra_us(t, r, to, bytes) : s[r];
+        next[r] = fmax(in, out);
+    }
+}
+
 /* The mean over p ranks of each rank's time in Bruck's alltoall of m bytes a block, rank r
  * starting at start[r] (NULL: all at 0). Its step of distance d (1, 2, 4, ... below p) is a
  * send-receive: r sends to r + d and receives from r - d (mod p), the pairs of the
@@ -779,27 +836,16 @@ static double bruck_messages(long p, double m, const double *um, const double *u
 static double bruck_mean(long p, double m, const double *um, const double *ut, int n,
                          const cf_tiers *t, const double *start)
 {
-    double *s = malloc(2 * (size_t)p * sizeof *s), sum = 0.0;
+    double *s = clocks(p, start);
     if (s == NULL)
         return NAN;
-    double *next = s + p;
-    for (long r = 0; r < p; r++)
-        s[r] = start != NULL ? start[r] : 0.0;
     for (long d = 1; d < p; d *= 2) {
         double bytes = bruck_blocks(p, d) * m, msg = 2.0 * cf_unit_time(um, ut, n, bytes);
         int blocking = bytes >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
-        for (long r = 0; r < p; r++) {
-            long from = (r - d + p) % p, to = (r + d) % p;
-            double in = (gated ? fmax(s[from], s[r]) : s[from]) + msg + tier_extra_us(t, from, r);
-            double out = blocking ? fmax(s[r], s[to]) + msg + tier_extra_us(t, r, to) : s[r];
-            next[r] = fmax(in, out);
-        }
-        memcpy(s, next, (size_t)p * sizeof *s);
+        shift_step(s, s + p, p, d, msg, bytes, t, gated, blocking);
+        memcpy(s, s + p, (size_t)p * sizeof *s);
     }
-    for (long r = 0; r < p; r++)
-        sum += s[r] - (start != NULL ? start[r] : 0.0);
-    free(s);
-    return sum / (double)p;
+    return clocks_mean(s, p, start);
 }
 
 /* What a byte exchanged between ranks 2^j apart takes beyond one between ranks 0 and 1,
@@ -816,10 +862,10 @@ static double pair_level_us_per_byte(const cf_tiers *t, long j)
  * (a send-receive with each other): when r's receive and send are over, by bruck_mean's
  * rules (the transfer waits for the receive where gated; r's send, when blocking, for q's
  * receive). */
-static double exchange_end(const double *s, long r, long q, double msg_us, const cf_tiers *t,
-                           int gated, int blocking)
+static double exchange_end(const double *s, long r, long q, double msg_us, double bytes,
+                           const cf_tiers *t, int gated, int blocking)
 {
-    double e = tier_extra_us(t, q, r);
+    double e = cf_tiers_extra_us(t, q, r, bytes);
     double in = (gated ? fmax(s[q], s[r]) : s[q]) + msg_us + e;
     double out = blocking ? fmax(s[r], s[q]) + msg_us + e : s[r];
     return fmax(in, out);
@@ -841,17 +887,15 @@ static double exchange_end(const double *s, long r, long q, double msg_us, const
 static double rdb_mean(long p, double m, const double *um, const double *ut, int n,
                        const cf_tiers *t, const double *start)
 {
-    double *s = malloc(2 * (size_t)p * sizeof *s), sum = 0.0;
+    double *s = clocks(p, start);
     if (s == NULL)
         return NAN;
     double *next = s + p, msg = 2.0 * cf_unit_time(um, ut, n, m);
     int blocking = m >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
     long pof2 = pof2_le(p), rem = p - pof2;
-    for (long r = 0; r < p; r++)
-        s[r] = start != NULL ? start[r] : 0.0;
     /* The extra ranks' vectors in: each even rank below 2 rem to the odd one above. */
     for (long r = 0; r < 2 * rem; r += 2) {
-        double e = tier_extra_us(t, r, r + 1);
+        double e = cf_tiers_extra_us(t, r, r + 1, m);
         double in = (gated ? fmax(s[r], s[r + 1]) : s[r]) + msg + e;
         if (blocking)
             s[r] = fmax(s[r], s[r + 1]) + msg + e;
@@ -863,7 +907,7 @@ static double rdb_mean(long p, double m, const double *um, const double *ut, int
         double step = msg + m * pair_level_us_per_byte(t, j);
         for (long v = 0; v < pof2; v++) {
             long w = v ^ d, r = v < rem ? 2 * v + 1 : v + rem, q = w < rem ? 2 * w + 1 : w + rem;
-            next[r] = exchange_end(s, r, q, step, t, gated, blocking);
+            next[r] = exchange_end(s, r, q, step, m, t, gated, blocking);
         }
         for (long v = 0; v < pof2; v++) {
             long r = v < rem ? 2 * v + 1 : v + rem;
@@ -872,16 +916,13 @@ static double rdb_mean(long p, double m, const double *um, const double *ut, int
     }
     /* The result back to each even rank below 2 rem. */
     for (long r = 0; r < 2 * rem; r += 2) {
-        double e = tier_extra_us(t, r + 1, r);
+        double e = cf_tiers_extra_us(t, r + 1, r, m);
         double back = s[r + 1];
         s[r] = (gated ? fmax(back, s[r]) : back) + msg + e;
         if (blocking)
             s[r + 1] = s[r];
     }
-    for (long r = 0; r < p; r++)
-        sum += s[r] - (start != NULL ? start[r] : 0.0);
-    free(s);
-    return sum / (double)p;
+    return clocks_mean(s, p, start);
 }
 
 /* The mean over p ranks of each rank's time in Open MPI's neighbor-exchange allgather of m
@@ -898,36 +939,26 @@ static double rdb_mean(long p, double m, const double *um, const double *ut, int
 static double neighbor_mean(long p, double m, const double *um, const double *ut, int n,
                             const cf_tiers *t, const double *start)
 {
-    double *s = malloc(2 * (size_t)p * sizeof *s), sum = 0.0;
+    double *s = clocks(p, start);
     if (s == NULL)
         return NAN;
     double *next = s + p;
-    for (long r = 0; r < p; r++)
-        s[r] = start != NULL ? start[r] : 0.0;
     int ring = p % 2 != 0;
     long steps = ring ? p - 1 : p / 2;
     for (long i = 0; i < steps; i++) {
         double bytes = ring || i == 0 ? m : 2.0 * m, msg = 2.0 * cf_unit_time(um, ut, n, bytes);
         int blocking = bytes >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
-        for (long r = 0; r < p; r++) {
-            if (ring) {
-                long from = (r - 1 + p) % p, to = (r + 1) % p;
-                double in = (gated ? fmax(s[from], s[r]) : s[from]) + msg + tier_extra_us(t, from, r);
-                double out = blocking ? fmax(s[r], s[to]) + msg + tier_extra_us(t, r, to) : s[r];
-                next[r] = fmax(in, out);
-                continue;
-            }
+        if (ring)
+            shift_step(s, next, p, 1, msg, bytes, t, gated, blocking);
+        for (long r = 0; r < p && !ring; r++) {
             /* step 0 and the even steps: the even ranks' right neighbour; odd: the left */
             int right = (r % 2 == 0) == (i % 2 == 0);
             long q = right ? (r + 1) % p : (r - 1 + p) % p;
-            next[r] = exchange_end(s, r, q, msg, t, gated, blocking);
+            next[r] = exchange_end(s, r, q, msg, bytes, t, gated, blocking);
         }
         memcpy(s, next, (size_t)p * sizeof *s);
     }
-    for (long r = 0; r < p; r++)
-        sum += s[r] - (start != NULL ? start[r] : 0.0);
-    free(s);
-    return sum / (double)p;
+    return clocks_mean(s, p, start);
 }
 
 /* The neighbor-exchange allgather at p without tiers or waits: its messages, 2 units each
@@ -980,17 +1011,22 @@ static double bcast_tree_mean(cf_steps st, long p, double m, const double *um, c
             for (long j = 1; j < k && r + j * d < p; j++)
                 kids++;
         double at = arr[r], cost = tb.eager ? tree_msg(&tb, kids) : 0.0;
+        /* a level's messages, waited for together, share the sender's link: their tier's
+         * cost at their bytes (eager ones keep each its own latency, tree_msg) */
+        double together = m;
         for (long d = mask; d > 0; d /= k) {
             long nl = 0;
             for (long j = 1; j < k && r + j * d < p; j++)
                 nl++;
-            if (!tb.eager)
+            if (!tb.eager) {
                 cost = tree_msg(&tb, nl);
+                together = (double)nl * m;
+            }
             double level = at;
             for (long j = 1; j <= nl; j++) {
                 long c = r + j * d;
                 double sc = start != NULL ? start[c] : 0.0;
-                arr[c] = (gated ? fmax(at, sc) : at) + cost + tier_extra_us(t, r, c);
+                arr[c] = (gated ? fmax(at, sc) : at) + cost + cf_tiers_extra_us(t, r, c, together);
                 level = fmax(level, arr[c]);
             }
             if (!tb.eager)

@@ -152,6 +152,7 @@ int cf_steps_per_call(cf_steps st);
  * messages, eager). */
 #define CF_TIERS_MAX 8
 #define CF_TIERS_PAIR_MAX 62
+#define CF_TIERS_SIZED_MAX 16
 typedef struct cf_tiers {
     int n;
     long ranks[CF_TIERS_MAX];
@@ -164,7 +165,20 @@ typedef struct cf_tiers {
      * once, takes beyond a byte between ranks 0 and 1, us (pair_us_per_byte[0] is 0). */
     int npair;
     double pair_us_per_byte[CF_TIERS_PAIR_MAX];
+    /* The sized latency probe's, where the launch ran it (nsized 0: none known): what tier
+     * k adds to a message of sized_bytes[j] (increasing), sized_extra_us[j][k] >= 0, its
+     * farthest rank's latency at that size less rank 1's (cf_tiers_extra_us reads them). */
+    int nsized;
+    double sized_bytes[CF_TIERS_SIZED_MAX];
+    double sized_extra_us[CF_TIERS_SIZED_MAX][CF_TIERS_MAX];
 } cf_tiers;
+/* What the tiers add to a message of bytes between ranks i and j: the tier of the largest
+ * block boundary between them, its extra_us (the probe's 8 bytes) up to 8 bytes, and from
+ * there the sized probe's at the largest of its sizes at or below bytes (a protocol changes
+ * by steps), and past its largest along the line through its two largest in bytes (a
+ * route's lower bandwidth), never less than its largest's; 0 inside rank 0's smallest
+ * block. */
+double cf_tiers_extra_us(const cf_tiers *t, long i, long j, double bytes);
 /* Whether st is an algorithm whose cost follows the tiers each of its messages crosses,
  * replayed rank by rank over them (cf_steps_cost_tiered): Open MPI's per-call binomial and
  * binary reduce trees, the bcast trees, Bruck's alltoall, recursive doubling's

@@ -267,6 +267,14 @@ int cf_run_start_metadata(cf_run_state *R, const struct tm *tm, const char *comm
  * milliseconds per rank at most, and their median, which a stray interrupt does not move. */
 enum { PROBE_BYTES = 8, PROBE_WARMUP = 2, PROBE_ROUNDS = 20 };
 
+/* The sized latency probe: the same round trips at larger messages, whose latency a
+ * library's protocols and a network's routes may change by size (a rendezvous's handshake
+ * crosses the route three times, a simulator's latency factors grow with the size), so
+ * that what a farther rank adds to a message is known at its size: each power of 4 from
+ * 256 B to 256 KiB, fewer round trips each (at 4096 ranks a few seconds). */
+enum { SIZED_WARMUP = 1, SIZED_ROUNDS = 5, SIZED_N = 6, SIZED_MAX_BYTES = 262144 };
+static const int sized_bytes[SIZED_N] = {256, 1024, 4096, 16384, 65536, 262144};
+
 /* An MPI call of the probe between rank 0 and peer: its failure names the probe, which is
  * no point of the plan. */
 #define PROBE_CALL(fn, args)                                                                       \
@@ -294,23 +302,21 @@ static int probe_failed(cf_run_state *R, const char *call, int rc, int peer)
     return probe_failed_in(R, call, rc, where);
 }
 
-/* Rank 0 with peer, or peer with rank 0: PROBE_WARMUP untimed and PROBE_ROUNDS timed round
- * trips; rank 0 fills rtt_s with the timed ones. 0, or -1 on an MPI error. */
-static int probe_pair(cf_run_state *R, int peer, double *rtt_s)
+/* Rank 0 with peer, or peer with rank 0: warmup untimed and rounds timed round trips of
+ * bytes in buf; rank 0 fills rtt_s with the timed ones. 0, or -1 on an MPI error. */
+static int probe_pair(cf_run_state *R, int peer, char *buf, int bytes, int warmup, int rounds,
+                      double *rtt_s)
 {
-    char buf[PROBE_BYTES] = {0};
-    for (int i = 0; i < PROBE_WARMUP + PROBE_ROUNDS; i++) {
+    for (int i = 0; i < warmup + rounds; i++) {
         if (R->rank == 0) {
             double t0 = MPI_Wtime();
-            PROBE_CALL(MPI_Send, (buf, PROBE_BYTES, MPI_BYTE, peer, 0, MPI_COMM_WORLD));
-            PROBE_CALL(MPI_Recv,
-                       (buf, PROBE_BYTES, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-            if (i >= PROBE_WARMUP)
-                rtt_s[i - PROBE_WARMUP] = MPI_Wtime() - t0;
+            PROBE_CALL(MPI_Send, (buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD));
+            PROBE_CALL(MPI_Recv, (buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            if (i >= warmup)
+                rtt_s[i - warmup] = MPI_Wtime() - t0;
         } else {
-            PROBE_CALL(MPI_Recv,
-                       (buf, PROBE_BYTES, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-            PROBE_CALL(MPI_Send, (buf, PROBE_BYTES, MPI_BYTE, 0, 0, MPI_COMM_WORLD));
+            PROBE_CALL(MPI_Recv, (buf, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            PROBE_CALL(MPI_Send, (buf, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD));
         }
     }
     return 0;
@@ -328,8 +334,10 @@ static double relative_iqr(double *x, size_t n, double med)
     return med > 0 ? (x[(3 * n) / 4] - x[n / 4]) / med : 0;
 }
 
-/* Rank 0: the probe's metadata from each rank's one-way latency and relative spread. */
-static int probe_metadata(cf_run_state *R, const double *lat_us, double *spread)
+/* Rank 0: the probe's metadata from each rank's one-way latency and relative spread, and
+ * from the sized probe's (sized[k * (size - 1) + r - 1]: rank r's at sized_bytes[k]). */
+static int probe_metadata(cf_run_state *R, const double *lat_us, double *spread,
+                          const double *sized)
 {
     char *s = NULL, buf[256];
     size_t len = 0, cap = 0;
@@ -338,6 +346,15 @@ static int probe_metadata(cf_run_state *R, const double *lat_us, double *spread)
         bad |= cf_measure_appendf(&s, &len, &cap, "%s%.4g", r > 1 ? "," : "", lat_us[r - 1]);
     if (!bad)
         bad |= cf_table_meta_set(R->t, "rank_latency_us", s);
+    len = 0;
+    for (int k = 0; k < SIZED_N && !bad; k++) {
+        bad |= cf_measure_appendf(&s, &len, &cap, "%s%d:", k > 0 ? ";" : "", sized_bytes[k]);
+        for (int r = 1; r < R->size && !bad; r++)
+            bad |= cf_measure_appendf(&s, &len, &cap, "%s%.4g", r > 1 ? "," : "",
+                                      sized[(size_t)k * (size_t)(R->size - 1) + (size_t)(r - 1)]);
+    }
+    if (!bad)
+        bad |= cf_table_meta_set(R->t, "rank_latency_sized_us", s);
     free(s);
     /* The spread of the ranks' typical rank, not of the noisiest: what a comparison of two
      * ranks' medians has to allow for. */
@@ -349,6 +366,12 @@ static int probe_metadata(cf_run_state *R, const double *lat_us, double *spread)
              "of (upper quartile - lower quartile) / median",
              PROBE_BYTES, PROBE_WARMUP, PROBE_ROUNDS);
     bad |= cf_table_meta_set(R->t, "rank_latency_method", buf);
+    snprintf(buf, sizeof buf,
+             "rank 0's ping-pong with each rank in turn at each size B (B:one-way us of "
+             "ranks 1 to np-1, the sizes apart by ';'), %d untimed and %d timed round trips; "
+             "one-way = median round trip / 2",
+             SIZED_WARMUP, SIZED_ROUNDS);
+    bad |= cf_table_meta_set(R->t, "rank_latency_sized_method", buf);
     return bad ? cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1 : 0;
 }
 
@@ -365,32 +388,43 @@ int cf_run_latency_probe(cf_run_state *R)
     double rtt_s[PROBE_ROUNDS];
     RUN_CALL(MPI_Barrier, (MPI_COMM_WORLD), NULL);
     /* Rank 0 takes part in every exchange even out of memory: a rank that stopped early
-     * would leave the others waiting for it. */
-    double *lat_us = NULL, *spread = NULL;
+     * would leave the others waiting for it (the sized probe's buffer is static for that). */
+    size_t nr = (size_t)(R->size - 1);
+    double *lat_us = NULL, *spread = NULL, *sized = NULL;
     if (R->rank == 0) {
-        lat_us = malloc(2 * (size_t)(R->size - 1) * sizeof *lat_us);
-        spread = lat_us != NULL ? lat_us + (R->size - 1) : NULL;
+        lat_us = malloc((2 + SIZED_N) * nr * sizeof *lat_us);
+        spread = lat_us != NULL ? lat_us + nr : NULL;
+        sized = lat_us != NULL ? lat_us + 2 * nr : NULL;
     }
+    static char buf[SIZED_MAX_BYTES];
+    char small[PROBE_BYTES] = {0};
     for (int r = 1; r < R->size; r++) {
         if (R->rank != 0 && R->rank != r)
             continue;
-        if (probe_pair(R, r, rtt_s) != 0) {
-            free(lat_us);
-            return -1;
-        }
+        if (probe_pair(R, r, small, PROBE_BYTES, PROBE_WARMUP, PROBE_ROUNDS, rtt_s) != 0)
+            goto fail;
         if (lat_us != NULL) {
             double med = cf_stats_median(rtt_s, PROBE_ROUNDS);
             lat_us[r - 1] = 0.5e6 * med;
             spread[r - 1] = relative_iqr(rtt_s, PROBE_ROUNDS, med);
+        }
+        for (int k = 0; k < SIZED_N; k++) {
+            if (probe_pair(R, r, buf, sized_bytes[k], SIZED_WARMUP, SIZED_ROUNDS, rtt_s) != 0)
+                goto fail;
+            if (sized != NULL)
+                sized[(size_t)k * nr + (size_t)(r - 1)] = 0.5e6 * cf_stats_median(rtt_s, SIZED_ROUNDS);
         }
     }
     if (R->rank != 0)
         return 0;
     if (lat_us == NULL)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1;
-    int rc = probe_metadata(R, lat_us, spread);
+    int rc = probe_metadata(R, lat_us, spread, sized);
     free(lat_us);
     return rc;
+fail:
+    free(lat_us);
+    return -1;
 }
 
 /* The pair-exchange probe: for each power of two B up to the launch, ranks 0 to B-1 at once

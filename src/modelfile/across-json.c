@@ -138,6 +138,23 @@ static json_t *grid_json(const cf_across_grid *g)
         for (int i = 0; i < g->tiers.npair; i++)
             if (json_array_append_new(pair, jnum(g->tiers.pair_us_per_byte[i])))
                 goto fail;
+        json_t *sized;
+        if (g->tiers.nsized > 0 && set(tiers, "sized", sized = json_array()))
+            goto fail;
+        for (int j = 0; j < g->tiers.nsized; j++) {
+            json_t *row = json_array(), *ex = json_array();
+            if (row == NULL || ex == NULL || json_array_append_new(row, jnum(g->tiers.sized_bytes[j])) ||
+                json_array_append_new(row, ex)) {
+                json_decref(row);
+                json_decref(ex);
+                goto fail;
+            }
+            if (json_array_append_new(sized, row))
+                goto fail;
+            for (int k = 0; k < g->tiers.n; k++)
+                if (json_array_append_new(ex, jnum(g->tiers.sized_extra_us[j][k])))
+                    goto fail;
+        }
     }
     return o;
 fail:
@@ -488,6 +505,34 @@ static int tiers_from_json(const json_t *j, const where *outer, cf_tiers *t)
                        "[ranks, extra_us] pairs by increasing whole ranks >= 2, extra_us > 0");
         t->ranks[i] = (long)v[0];
         t->extra_us[t->n++] = v[1];
+    }
+    /* Absent (no sized probe, or a file from before it): the 8-byte latencies at every
+     * size. */
+    const json_t *sized = json_object_get(j, "sized");
+    if (sized != NULL) {
+        static const char *want = "an array of 1 to 16 [bytes, [extra_us of each block]] by "
+                                  "increasing bytes above 8, extra_us >= 0";
+        if (!json_is_array(sized) || json_array_size(sized) < 1 ||
+            json_array_size(sized) > CF_TIERS_SIZED_MAX)
+            return bad(w, "sized", want);
+        for (size_t i = 0; i < json_array_size(sized); i++) {
+            const json_t *row = json_array_get(sized, i), *b = json_array_get(row, 0),
+                         *ex = json_array_get(row, 1);
+            double bytes = json_is_number(b) ? json_number_value(b) : -1.0;
+            if (!json_is_array(row) || json_array_size(row) != 2 || !(bytes > 8) ||
+                !isfinite(bytes) || (i > 0 && bytes <= t->sized_bytes[i - 1]) ||
+                !json_is_array(ex) || json_array_size(ex) != (size_t)t->n)
+                return bad(w, "sized", want);
+            t->sized_bytes[i] = bytes;
+            for (int k = 0; k < t->n; k++) {
+                const json_t *v = json_array_get(ex, (size_t)k);
+                double x = json_is_number(v) ? json_number_value(v) : -1.0;
+                if (!(x >= 0) || !isfinite(x))
+                    return bad(w, "sized", want);
+                t->sized_extra_us[i][k] = x;
+            }
+            t->nsized = (int)i + 1;
+        }
     }
     /* Absent (no pair-exchange probe, or a file from before it): no traffic replayed. */
     const json_t *pair = json_object_get(j, "pair_us_per_byte");

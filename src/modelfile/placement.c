@@ -175,6 +175,8 @@ const char *cf_placement_ignored(int nwarnings)
  * launch_np - 1, a spread that is no number >= 0) is left out with out->lat_warning saying
  * why: predict and report then answer as without the probe. 0, or -1 when out of
  * memory. */
+static int read_sized(const json_t *meta, cf_placement *out);
+
 static int read_probe(const json_t *meta, cf_placement *out)
 {
     const char *lat = meta_str(meta, "rank_latency_us");
@@ -209,6 +211,61 @@ static int read_probe(const json_t *meta, cf_placement *out)
     const char *sim = meta_str(meta, "simulated"), *root = meta_str(meta, "coll_root");
     out->simulated = sim != NULL && strcmp(sim, "yes") == 0;
     out->root_shift = root != NULL && strcmp(root, CF_META_ROOT_SHIFT) == 0;
+    return read_sized(meta, out);
+}
+
+/* The sized latency probe of meta into out (its 8-byte probe read already, nlat ranks):
+ * "B:us,...;B:us,...", sizes increasing whole numbers above 8, each with nlat numbers
+ * >= 0. One that does not read is left out with out->lat_warning saying why; the 8-byte
+ * probe stays. 0, or -1 when out of memory. */
+static int read_sized(const json_t *meta, cf_placement *out)
+{
+    const char *s = meta_str(meta, "rank_latency_sized_us");
+    if (s == NULL)
+        return 0;
+    size_t len = strlen(s), k = 0;
+    char *copy = malloc(len + 1);
+    double *all = malloc((CF_TIERS_SIZED_MAX * out->nlat + 1) * sizeof *all);
+    if (copy == NULL || all == NULL) {
+        free(copy);
+        free(all);
+        return -1;
+    }
+    memcpy(copy, s, len + 1);
+    const char *why = NULL;
+    for (char *q = copy, *next; why == NULL && q != NULL; q = next) {
+        next = strchr(q, ';');
+        if (next != NULL)
+            *next++ = '\0';
+        char *end = q;
+        unsigned long b = *q >= '1' && *q <= '9' ? strtoul(q, &end, 10) : 0;
+        size_t n = 0;
+        double *v = *end == ':' ? read_numbers(end + 1, &n) : NULL;
+        if (v == NULL && n == SIZE_MAX) {
+            free(copy);
+            free(all);
+            return -1;
+        }
+        if (b <= 8 || *end != ':' || v == NULL || n != out->nlat || k == CF_TIERS_SIZED_MAX ||
+            (k > 0 && (double)b <= out->sized_bytes[k - 1]))
+            why = "expected B:us for increasing sizes B above 8, one number >= 0 a rank, "
+                  "the sizes apart by ';'";
+        else {
+            out->sized_bytes[k] = (double)b;
+            memcpy(all + k * out->nlat, v, n * sizeof *v);
+            k++;
+        }
+        free(v);
+    }
+    free(copy);
+    if (why != NULL || k == 0) {
+        probe_warn(out, "rank_latency_sized_us", s,
+                   why != NULL ? why : "expected B:us for increasing sizes B above 8");
+        free(all);
+        return 0;
+    }
+    out->sized_us = all;
+    out->nsized = k;
     return 0;
 }
 
@@ -293,6 +350,7 @@ void cf_placement_free(cf_placement *p)
     free(p->cores);
     free(p->first);
     free(p->lat_us);
+    free(p->sized_us);
     memset(p, 0, sizeof *p);
 }
 
@@ -663,21 +721,40 @@ void cf_placement_tiers(const cf_placement *p, cf_tiers *out)
         free(m.level);
         return;
     }
+    out->nsized = p->nsized > 0 ? (int)p->nsized : 0;
+    for (int j = 0; j < out->nsized; j++)
+        out->sized_bytes[j] = p->sized_bytes[j];
     for (size_t t = 0; t < m.nt; t++)
         if (m.level[t] > p->lat_us[0]) { /* a tier adds latency, or is none */
             out->ranks[out->n] = m.start[t];
+            /* at each size of the sized probe, its farthest rank's latency less rank 1's:
+             * the ranks from its first to the next tier's */
+            long last = t + 1 < m.nt ? m.start[t + 1] : np;
+            for (int j = 0; j < out->nsized; j++) {
+                const double *L = p->sized_us + (size_t)j * p->nlat;
+                double far = 0.0;
+                for (long r = m.start[t]; r < last; r++)
+                    far = fmax(far, L[r - 1] - L[0]);
+                out->sized_extra_us[j][out->n] = far;
+            }
             out->extra_us[out->n++] = m.level[t] - p->lat_us[0];
         }
     out->base_us = p->lat_us[0];
     out->probed = np;
     out->rendezvous = p->simulated; /* as the barrier's replay (replay_wait) */
     /* The pair-exchange levels where they form tiers, an increment the probe does not
-     * resolve none (pair_add's reading). */
+     * resolve none (pair_add's reading): what the traffic adds, beyond what one message of
+     * the probe's bytes between ranks 0 and 2^k takes over one between ranks 0 and 1 (the
+     * sized probe's tier, where it was run: the route's latency and bandwidth alone). */
     if (p->npair >= 1 && pair_tiered(p, (int)p->npair - 1))
         for (size_t k = 0; k < p->npair && k < CF_TIERS_PAIR_MAX; k++) {
             double over = p->pair_us[k] - p->pair_us[0];
-            out->pair_us_per_byte[k] =
-                over > CF_TIER_MARGIN * p->pair_us[0] ? over / p->pair_bytes : 0.0;
+            double one = out->nsized > 0 && k < 62
+                             ? cf_tiers_extra_us(out, 0, 1L << k, p->pair_bytes)
+                             : 0.0;
+            out->pair_us_per_byte[k] = over > CF_TIER_MARGIN * p->pair_us[0]
+                                           ? fmax(0.0, over - one) / p->pair_bytes
+                                           : 0.0;
             out->npair = (int)k + 1;
         }
     free(m.start);

@@ -29,6 +29,12 @@ typedef struct cf_placement {
     int simulated;         /* the probe's table was simulated (SMPI): a message's transfer
                               starts once its receive is posted (cf_protocol) */
     int root_shift;        /* the probe's table moved the root round-robin (coll_root) */
+    /* The sized latency probe (rank_latency_sized_us) of the same table: at each of nsized
+     * sizes sized_bytes[k] (increasing), each rank's one-way latency from rank 0
+     * (sized_us[k * nlat + r - 1] for rank r); nsized 0 without it. */
+    size_t nsized;
+    double sized_bytes[CF_TIERS_SIZED_MAX];
+    double *sized_us;
     /* The launch's pair-exchange probe (pair_exchange_us), from the first table that
      * records it: for each power of two B from 2 (pair_level[k] = 2^(k+1)), the time in us
      * of an exchange of pair_bytes between ranks r and r XOR B/2, ranks 0 to B-1 at once

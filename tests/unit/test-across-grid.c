@@ -214,8 +214,10 @@ static void per_call_trees(const double *ut)
 static void tiered_trees(const double *ut)
 {
     double m = 4096, msg = 2 * unit(m), X = 7.5;
-    cf_tiers none = {0}, nodes = {1, {8}, {X}, 1.0, 0, 16, 0, {0}},
-             two = {2, {8, 32}, {X, 3 * X}, 1.0, 0, 64, 0, {0}};
+    cf_tiers none = {0}, nodes = {.n = 1, .ranks = {8}, .extra_us = {X},
+                                  .base_us = 1.0, .rendezvous = 0, .probed = 16},
+             two = {.n = 2, .ranks = {8, 32}, .extra_us = {X, 3 * X},
+                    .base_us = 1.0, .rendezvous = 0, .probed = 64};
     /* Binary tree at 16 (0: 1 2; 1: 3 5; 2: 4 6; 3: 7 11; 4: 8 12; 5: 9 13; 6: 10 14; 7: 15):
      * 3 <- 11, 4 <- 8 and 12, 5, 6 and 7 wait on the other node, and so do their
      * ancestors: every rank from 0 to 7 waits X once, the heights sum to 15. */
@@ -240,7 +242,8 @@ static void tiered_trees(const double *ut)
     /* Open MPI's dissemination barrier at 64 over nodes of 8 and racks of 32 lets ranks
      * start apart: a child that started before its parent has its data in earlier, and the
      * mean falls below the one with every rank starting at once (rendezvous, as SMPI). */
-    cf_tiers racks = {2, {8, 32}, {X, 3 * X}, 1.0, 1, 64, 0, {0}};
+    cf_tiers racks = {.n = 2, .ranks = {8, 32}, .extra_us = {X, 3 * X},
+                      .base_us = 1.0, .rendezvous = 1, .probed = 64};
     double at_once =
                cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, &racks, NULL, 0),
            apart = cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, &racks,
@@ -278,7 +281,8 @@ static void tiered_trees(const double *ut)
     /* From CF_EAGER_MAX on a sender leaves once its message is in (blocking): at 4 (0: 1 2;
      * 2: 3), 3 and 1 leave after one message, 2 after its child's and its own, 0 after 2's:
      * 1 + 1 + 2 + 2 messages over 4, where a detached sender's mean is 3/4. */
-    cf_tiers far = {1, {1024}, {X}, 1.0, 1, 64, 0, {0}};
+    cf_tiers far = {.n = 1, .ranks = {1024}, .extra_us = {X},
+                    .base_us = 1.0, .rendezvous = 1, .probed = 64};
     double big = 65536, bmsg = 2 * unit(big);
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 4, big, UM, ut, NUM, &far, NULL, 0),
          1.5 * bmsg, 1e-9, "binomial reduce at 4, 64 KiB: senders wait for their message");
@@ -292,7 +296,8 @@ static void tiered_trees(const double *ut)
     /* Binomial bcast at 4 over nodes of 2, below CF_EAGER_MAX: 0 sends to 2 and 1 at once
      * (tree_msg of 2: c2), 2's message crosses; 2 sends to 3 in its node (one message). The
      * ranks' arrivals 0, c2, c2 + X, c2 + X + 2 T2. */
-    cf_tiers pairs = {1, {2}, {X}, 1.0, 0, 8, 0, {0}};
+    cf_tiers pairs = {.n = 1, .ranks = {2}, .extra_us = {X},
+                      .base_us = 1.0, .rendezvous = 0, .probed = 8};
     double s4 = 256, one4 = unit(s4), c2 = 2 * (one4 + (one4 - unit(UM[0])));
     near(cf_steps_cost_tiered(CF_STEPS_BCAST_BINOMIAL, 4, s4, UM, ut, NUM, &pairs, NULL, 0),
          (3 * c2 + 2 * X + 2 * one4) / 4, 1e-9, "eager binomial bcast at 4 over 2 nodes");
@@ -319,7 +324,8 @@ static double tier_lat(const void *ctx, long i, long j)
 static void tiered_bruck(const double *ut)
 {
     double m = 64, X = 7.5, msg = 2 * cf_unit_time(UM, ut, NUM, 2 * m);
-    cf_tiers nodes = {1, {2}, {X}, 1.0, 0, 8, 0, {0}}, none = {0};
+    cf_tiers nodes = {.n = 1, .ranks = {2}, .extra_us = {X},
+                      .base_us = 1.0, .rendezvous = 0, .probed = 8}, none = {0};
     /* At 4 each step sends 2 blocks. Distance 1: 0 <- 3 and 2 <- 1 cross (0 and 2 at
      * msg + X, 1 and 3 at msg); distance 2: every pair crosses, 0 <- 2 and 2 <- 0 after
      * msg + X, 1 <- 3 and 3 <- 1 after msg: 2 msg + 1.5 X on average. */
@@ -338,7 +344,8 @@ static void tiered_bruck(const double *ut)
     /* After MPICH's dissemination barrier at 6 over nodes of 2 and groups of 4, whose ranks
      * leave apart: less_wait takes out every rank's wait for the last (the last exit less
      * their mean), as the fit takes it from an alltoall's times. */
-    cf_tiers groups = {2, {2, 4}, {X, 3 * X}, 1.0, 1, 8, 0, {0}};
+    cf_tiers groups = {.n = 2, .ranks = {2, 4}, .extra_us = {X, 3 * X},
+                       .base_us = 1.0, .rendezvous = 1, .probed = 8};
     double e[6], last = 0, mean = 0;
     ok(cf_barrier_exits("dissemination", 6, tier_lat, &groups, CF_PROTO_RENDEZVOUS, e) == 0,
        "dissemination at 6 replays");
@@ -353,7 +360,8 @@ static void tiered_bruck(const double *ut)
          last - mean, 1e-9, "Bruck's wait taken out: the last exit less their mean");
     /* At 6 (no power of two) the steps send 3, 2 and 2 blocks; without tiers each rank pays
      * every step's message once. */
-    cf_tiers flat = {1, {1024}, {X}, 1.0, 0, 8, 0, {0}};
+    cf_tiers flat = {.n = 1, .ranks = {1024}, .extra_us = {X},
+                     .base_us = 1.0, .rendezvous = 0, .probed = 8};
     near(cf_steps_cost_tiered(CF_STEPS_BRUCK_ALLTOALL, 6, m, UM, ut, NUM, &flat, NULL, 0),
          2 * cf_unit_time(UM, ut, NUM, 3 * m) + 4 * cf_unit_time(UM, ut, NUM, 2 * m), 1e-9,
          "Bruck at 6 in one block: 3, 2 and 2 blocks a step");
@@ -377,7 +385,8 @@ static void tiered_neighbor(const double *ut)
 {
     double m = 64, X = 7.5, one = 2 * cf_unit_time(UM, ut, NUM, m),
            two = 2 * cf_unit_time(UM, ut, NUM, 2 * m);
-    cf_tiers nodes = {1, {2}, {X}, 1.0, 0, 8, 0, {0}}, none = {0};
+    cf_tiers nodes = {.n = 1, .ranks = {2}, .extra_us = {X},
+                      .base_us = 1.0, .rendezvous = 0, .probed = 8}, none = {0};
     /* At 4: step 0 pairs 0-1 and 2-3 in their nodes (one block); step 1 pairs 0-3 and 2-1,
      * across (two blocks): every rank at one + two + X. */
     near(cf_steps_cost_tiered(CF_STEPS_NEIGHBOR, 4, m, UM, ut, NUM, &nodes, NULL, 0),
@@ -406,7 +415,8 @@ static void tiered_neighbor(const double *ut)
 static void tiered_rdb(const double *ut)
 {
     double m = 64, X = 7.5, msg = 2 * cf_unit_time(UM, ut, NUM, m);
-    cf_tiers nodes = {1, {2}, {X}, 1.0, 0, 8, 0, {0}}, none = {0};
+    cf_tiers nodes = {.n = 1, .ranks = {2}, .extra_us = {X},
+                      .base_us = 1.0, .rendezvous = 0, .probed = 8}, none = {0};
     /* At 4: distance 1 in the nodes (all at msg), distance 2 across (msg + X more). */
     near(cf_steps_cost_tiered(CF_STEPS_FOLD, 4, m, UM, ut, NUM, &nodes, NULL, 0), 2 * msg + X, 1e-9,
          "recursive doubling at 4 over 2 nodes: one step across");
@@ -428,6 +438,17 @@ static void tiered_rdb(const double *ut)
     near(cf_steps_cost_tiered(CF_STEPS_FOLD, 8, m, UM, ut, NUM, &paired, NULL, 0) -
              cf_steps_cost_tiered(CF_STEPS_FOLD, 8, m, UM, ut, NUM, &nodes, NULL, 0),
          2 * Y * m, 1e-9, "recursive doubling at 8: the farthest level past the probe's");
+    /* The sized probe's tier at 1 KiB (3X) from 1 KiB on: at 4 KiB the step across pays it,
+     * at 64 B the 8-byte probe's X. */
+    cf_tiers sized = nodes;
+    sized.nsized = 1;
+    sized.sized_bytes[0] = 1024;
+    sized.sized_extra_us[0][0] = 3 * X;
+    double big = 4096, bmsg = 2 * cf_unit_time(UM, ut, NUM, big);
+    near(cf_steps_cost_tiered(CF_STEPS_FOLD, 4, big, UM, ut, NUM, &sized, NULL, 0),
+         2 * bmsg + 3 * X, 1e-9, "recursive doubling at 4, 4 KiB: the tier at its size");
+    near(cf_steps_cost_tiered(CF_STEPS_FOLD, 4, m, UM, ut, NUM, &sized, NULL, 0), 2 * msg + X,
+         1e-9, "recursive doubling at 4, 64 B: below the sized probe, the 8-byte one's");
     near(cf_steps_cost_tiered(CF_STEPS_FOLD, 16, m, UM, ut, NUM, &none, NULL, 0),
          cf_steps_cost(CF_STEPS_FOLD, 16, m, UM, ut, NUM), 1e-12, "no tiers: untiered");
     /* Past 4096 ranks: a step more, its message and the farthest tier. */
@@ -661,6 +682,22 @@ static void exact(void)
          "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
          "\"pair_us_per_byte\": []}",
          "grid.tiers.pair_us_per_byte"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
+         "\"sized\": [[1024, [3.0, 1.0]]]}",
+         "grid.tiers.sized"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
+         "\"sized\": [[4096, [3.0]], [1024, [3.0]]]}",
+         "grid.tiers.sized"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
+         "\"sized\": [[8, [3.0]]]}",
+         "grid.tiers.sized"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
+         "\"sized\": [[1024, [-3.0]]]}",
+         "grid.tiers.sized"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *c = json_deep_copy(j), *v = json_loads(bad[i].value, JSON_DECODE_ANY, NULL);
@@ -676,7 +713,8 @@ static void exact(void)
     json_object_set_new(json_object_get(tj, "grid"), "tiers",
                         json_loads("{\"base_us\": 0.4, \"rendezvous\": false, \"probed_ranks\": "
                                    "64, \"blocks\": [[8, 2.5], [32, 7.5]], "
-                                   "\"pair_us_per_byte\": [0.0, 0.0, 0.0003, 0.0003, 0.0015]}",
+                                   "\"pair_us_per_byte\": [0.0, 0.0, 0.0003, 0.0003, 0.0015], "
+                   "\"sized\": [[1024.0, [3.0, 9.0]], [65536.0, [10.0, 30.0]]]}",
                                    0, NULL));
     cf_error_clear(&e);
     is_int(cf_across_from_json(tj, "m.json", 0, &b, &e), 0, "tiers read");
@@ -686,6 +724,9 @@ static void exact(void)
        "tiers: 2, the second of 32 ranks, 7.5 us; base 0.4 us, eager; no tiered backtest");
     ok(b.grid.tiers.npair == 5 && b.grid.tiers.pair_us_per_byte[4] == 0.0015,
        "tiers: the pair-exchange levels, 5, the farthest 0.0015 us a byte");
+    ok(b.grid.tiers.nsized == 2 && b.grid.tiers.sized_bytes[1] == 65536 &&
+           b.grid.tiers.sized_extra_us[1][1] == 30.0 && b.grid.tiers.sized_extra_us[0][0] == 3.0,
+       "tiers: the sized probe's, 2 sizes, the second block's 30 us at 64 KiB");
     json_object_set_new(json_object_get(tj, "grid"), "tiered_tree_err_per_doubling",
                         json_real(0.25));
     cf_error_clear(&e);

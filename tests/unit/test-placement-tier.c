@@ -242,6 +242,77 @@ static void catalog_tests(void)
        n, differ);
 }
 
+/* The tiers of a table's probes (cf_placement_tiers) and the warning, if any. */
+static void tiers_of(const char *const *kv, cf_tiers *t, char *warning, size_t nw)
+{
+    cf_modelset *ms = with_meta(kv);
+    cf_placement p;
+    if (cf_placement_read(ms, &p) != 0)
+        abort();
+    cf_placement_tiers(&p, t);
+    snprintf(warning, nw, "%s", p.lat_warning);
+    cf_placement_free(&p);
+    cf_modelset_free(ms);
+}
+
+/* The sized latency probe (rank_latency_sized_us): each tier's farthest rank's latency at
+ * each size less rank 1's, read at a message's size (the largest probed size at or below
+ * it; past the largest along the line through the two largest); the pair-exchange probe's
+ * traffic less what one message of its bytes takes across the tier. */
+static void sized_tests(void)
+{
+    char w[400];
+    cf_tiers t;
+    /* Ranks 1-3 in rank 0's node, 4-7 on the next: 1 us farther at 8 B, 2.5 at 1 KiB (4 -
+     * 1.5), 15 at 64 KiB (20 - 5). */
+    const char *good[] = {"launch_np", "8", "rank_latency_us", "1,1,1,2,2,2,2",
+                          "rank_latency_sized_us",
+                          "1024:1.5,1.5,1.5,4,4,4,3.5;65536:5,5,5,20,18,20,20",
+                          "pair_exchange_bytes", "1048576", "pair_exchange_us",
+                          "2:100,4:100,8:400", NULL};
+    tiers_of(good, &t, w, sizeof w);
+    ok(t.n == 1 && t.ranks[0] == 4 && t.nsized == 2 && t.sized_bytes[0] == 1024 &&
+           t.sized_bytes[1] == 65536 && w[0] == '\0',
+       "sized probe read: one tier of blocks of 4, 2 sizes, no warning (%s)", w);
+    near(t.extra_us[0], 1, 1e-12, "the tier at 8 B: 1 us");
+    near(t.sized_extra_us[0][0], 2.5, 1e-12, "at 1 KiB: its farthest rank, 2.5 us");
+    near(t.sized_extra_us[1][0], 15, 1e-12, "at 64 KiB: 15 us");
+    near(cf_tiers_extra_us(&t, 0, 5, 4), 1, 1e-12, "a message of 4 B: the 8-byte probe's");
+    near(cf_tiers_extra_us(&t, 0, 5, 512), 1, 1e-12, "512 B, below the first size: the same");
+    near(cf_tiers_extra_us(&t, 0, 5, 4096), 2.5, 1e-12, "4 KiB: the 1 KiB probe's");
+    near(cf_tiers_extra_us(&t, 3, 4, 65536), 15, 1e-12, "64 KiB: the 64 KiB probe's");
+    double slope = 12.5 / (65536 - 1024), at1m = 15 + slope * (1048576 - 65536);
+    near(cf_tiers_extra_us(&t, 0, 7, 1048576), at1m, 1e-9,
+         "1 MiB: along the line through the two largest sizes");
+    near(cf_tiers_extra_us(&t, 0, 3, 1048576), 0, 1e-12, "inside rank 0's node: nothing");
+    /* The pair-exchange level of 8 ranks (300 us over the level of 2 for 1 MiB) less what
+     * one MiB across the tier takes. */
+    ok(t.npair == 3, "three pair-exchange levels");
+    near(t.pair_us_per_byte[2], (300 - at1m) / 1048576, 1e-12,
+         "the traffic across the node: the exchange's excess less one message's");
+    /* Without it, the 8-byte probe's alone. */
+    const char *plain[] = {"launch_np", "8", "rank_latency_us", "1,1,1,2,2,2,2", NULL};
+    tiers_of(plain, &t, w, sizeof w);
+    ok(t.n == 1 && t.nsized == 0 && cf_tiers_extra_us(&t, 0, 5, 65536) == 1,
+       "no sized probe: the 8-byte probe's at every size");
+    /* One that does not read is ignored with the reason; the 8-byte probe stays. */
+    static const char *const bad[] = {
+        "1024:1,1,1",                       /* too few ranks */
+        "65536:1,1,1,2,2,2,2;1024:1,1,1,2,2,2,2", /* not increasing */
+        "8:1,1,1,2,2,2,2",                  /* not above 8 */
+        "1024:1,1,1,2,2,2,x",               /* no number */
+        "1024=1,1,1,2,2,2,2",               /* no size */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *kv[] = {"launch_np", "8", "rank_latency_us", "1,1,1,2,2,2,2",
+                            "rank_latency_sized_us", bad[i], NULL};
+        tiers_of(kv, &t, w, sizeof w);
+        ok(t.n == 1 && t.nsized == 0 &&
+               strncmp(w, "metadata rank_latency_sized_us '", 32) == 0,
+           "bad sized probe %zu ignored, the 8-byte probe kept: %s", i, w);
+    }
+}
+
 int main(void)
 {
     cf_unmeasured u;
@@ -378,5 +449,6 @@ int main(void)
     span_tests();
     rules_latency_tests();
     catalog_tests();
+    sized_tests();
     return tap_done();
 }
