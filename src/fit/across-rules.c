@@ -615,13 +615,9 @@ static double tree_bcast_sum(tree_bcast *tb, long n)
 /* The sizes at and above which the sized probe's readings replace the 8-byte probe's. */
 #define CF_TIERS_PROBE_BYTES 8.0
 
-double cf_tiers_extra_us(const cf_tiers *t, long i, long j, double bytes)
+/* What tier k adds to a message of bytes (cf_tiers_extra_us). */
+static double tier_extra_at(const cf_tiers *t, int k, double bytes)
 {
-    int k = t->n;
-    while (k-- > 0 && i / t->ranks[k] == j / t->ranks[k])
-        ;
-    if (k < 0)
-        return 0.0;
     if (t->nsized <= 0 || bytes <= CF_TIERS_PROBE_BYTES)
         return t->extra_us[k];
     /* (8 B, extra_us) then the sized probe's points: the largest at or below bytes */
@@ -639,6 +635,43 @@ double cf_tiers_extra_us(const cf_tiers *t, long i, long j, double bytes)
         return e1;
     double b0 = t->sized_bytes[s - 1], e0 = t->sized_extra_us[s - 1][k];
     return e1 + fmax(0.0, (e1 - e0) / (b1 - b0)) * (bytes - b1);
+}
+
+/* The tier of the largest block boundary between ranks i and j; -1 inside the smallest. */
+static int tier_between(const cf_tiers *t, long i, long j)
+{
+    int k = t->n;
+    while (k-- > 0 && i / t->ranks[k] == j / t->ranks[k])
+        ;
+    return k;
+}
+
+double cf_tiers_extra_us(const cf_tiers *t, long i, long j, double bytes)
+{
+    int k = tier_between(t, i, j);
+    return k < 0 ? 0.0 : tier_extra_at(t, k, bytes);
+}
+
+/* The tiers' costs at one message size, read once for a step's many messages (a replay
+ * reads each message's tier, and each tier's cost at the step's size once). */
+typedef struct tier_costs {
+    const cf_tiers *t;
+    double ex[CF_TIERS_MAX];
+} tier_costs;
+
+static tier_costs tier_costs_at(const cf_tiers *t, double bytes)
+{
+    tier_costs c = {t, {0}};
+    for (int k = 0; k < t->n; k++)
+        c.ex[k] = tier_extra_at(t, k, bytes);
+    return c;
+}
+
+/* What the tiers add to a message between ranks i and j at the size of c. */
+static double tier_cost(const tier_costs *c, long i, long j)
+{
+    int k = tier_between(c->t, i, j);
+    return k < 0 ? 0.0 : c->ex[k];
 }
 
 /* The one-way latency between ranks i and j the tiers say (cf_latency_fn). */
@@ -690,6 +723,7 @@ static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, const
         return NAN;
     double *leave = fin + p;
     int binomial = st == CF_STEPS_REDUCE_BINOMIAL, blocking = m >= CF_EAGER_MAX;
+    tier_costs tc = tier_costs_at(t, m);
     int gated = t->rendezvous || blocking;
     for (long r = p - 1; r >= 0; r--) {
         double in[TREE_CHILDREN_MAX], f = start != NULL ? start[r] : 0.0, waited = f;
@@ -700,7 +734,7 @@ static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, const
             /* posted once the waits for the children up to two before are over */
             if (k >= 2)
                 waited = fmax(waited, in[k - 2]);
-            in[k] = (gated ? fmax(fin[c], waited) : fin[c]) + msg_us + cf_tiers_extra_us(t, r, c, m);
+            in[k] = (gated ? fmax(fin[c], waited) : fin[c]) + msg_us + tier_cost(&tc, r, c);
             leave[c] = blocking ? in[k] : fin[c];
             f = fmax(f, in[k]);
             c = binomial ? r + 2 * (c - r) : c + step;
@@ -734,7 +768,7 @@ static int tiers_equal(const cf_tiers *a, const cf_tiers *b)
 #define CF_STARTS_KEPT 8
 #define CF_TREE_REPLAY_MAX (1L << 16)
 #define CF_BRUCK_REPLAY_MAX 4096L
-#define CF_NEIGHBOR_REPLAY_MAX 512L
+#define CF_NEIGHBOR_REPLAY_MAX 256L
 #define CF_BARRIER_REPLAY_MAX 4096L
 static const double *barrier_starts(const char *rules, long p, const cf_tiers *tiers)
 {
@@ -809,12 +843,11 @@ static double clocks_mean(double *s, long p, const double *start)
 static void shift_step(const double *s, double *next, long p, long d, double msg_us,
                        double bytes, const cf_tiers *t, int gated, int blocking)
 {
+    tier_costs tc = tier_costs_at(t, bytes);
     for (long r = 0; r < p; r++) {
         long from = (r - d + p) % p, to = (r + d) % p;
-        double in = (gated ? fmax(s[from], s[r]) : s[from]) + msg_us +
-                    cf_tiers_extra_us(t, from, r, bytes);
-        double out =
-            blocking ? fmax(s[r], s[to]) + msg_us + cf_tiers_extra_us(t, r, to, bytes) : s[r];
+        double in = (gated ? fmax(s[from], s[r]) : s[from]) + msg_us + tier_cost(&tc, from, r);
+        double out = blocking ? fmax(s[r], s[to]) + msg_us + tier_cost(&tc, r, to) : s[r];
         next[r] = fmax(in, out);
     }
 }
@@ -862,10 +895,10 @@ static double pair_level_us_per_byte(const cf_tiers *t, long j)
  * (a send-receive with each other): when r's receive and send are over, by bruck_mean's
  * rules (the transfer waits for the receive where gated; r's send, when blocking, for q's
  * receive). */
-static double exchange_end(const double *s, long r, long q, double msg_us, double bytes,
-                           const cf_tiers *t, int gated, int blocking)
+static double exchange_end(const double *s, long r, long q, double msg_us,
+                           const tier_costs *tc, int gated, int blocking)
 {
-    double e = cf_tiers_extra_us(t, q, r, bytes);
+    double e = tier_cost(tc, q, r);
     double in = (gated ? fmax(s[q], s[r]) : s[q]) + msg_us + e;
     double out = blocking ? fmax(s[r], s[q]) + msg_us + e : s[r];
     return fmax(in, out);
@@ -893,9 +926,10 @@ static double rdb_mean(long p, double m, const double *um, const double *ut, int
     double *next = s + p, msg = 2.0 * cf_unit_time(um, ut, n, m);
     int blocking = m >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
     long pof2 = pof2_le(p), rem = p - pof2;
+    tier_costs tc = tier_costs_at(t, m);
     /* The extra ranks' vectors in: each even rank below 2 rem to the odd one above. */
     for (long r = 0; r < 2 * rem; r += 2) {
-        double e = cf_tiers_extra_us(t, r, r + 1, m);
+        double e = tier_cost(&tc, r, r + 1);
         double in = (gated ? fmax(s[r], s[r + 1]) : s[r]) + msg + e;
         if (blocking)
             s[r] = fmax(s[r], s[r + 1]) + msg + e;
@@ -907,7 +941,7 @@ static double rdb_mean(long p, double m, const double *um, const double *ut, int
         double step = msg + m * pair_level_us_per_byte(t, j);
         for (long v = 0; v < pof2; v++) {
             long w = v ^ d, r = v < rem ? 2 * v + 1 : v + rem, q = w < rem ? 2 * w + 1 : w + rem;
-            next[r] = exchange_end(s, r, q, step, m, t, gated, blocking);
+            next[r] = exchange_end(s, r, q, step, &tc, gated, blocking);
         }
         for (long v = 0; v < pof2; v++) {
             long r = v < rem ? 2 * v + 1 : v + rem;
@@ -916,7 +950,7 @@ static double rdb_mean(long p, double m, const double *um, const double *ut, int
     }
     /* The result back to each even rank below 2 rem. */
     for (long r = 0; r < 2 * rem; r += 2) {
-        double e = cf_tiers_extra_us(t, r + 1, r, m);
+        double e = tier_cost(&tc, r + 1, r);
         double back = s[r + 1];
         s[r] = (gated ? fmax(back, s[r]) : back) + msg + e;
         if (blocking)
@@ -948,13 +982,14 @@ static double neighbor_mean(long p, double m, const double *um, const double *ut
     for (long i = 0; i < steps; i++) {
         double bytes = ring || i == 0 ? m : 2.0 * m, msg = 2.0 * cf_unit_time(um, ut, n, bytes);
         int blocking = bytes >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+        tier_costs tc = tier_costs_at(t, bytes);
         if (ring)
             shift_step(s, next, p, 1, msg, bytes, t, gated, blocking);
         for (long r = 0; r < p && !ring; r++) {
             /* step 0 and the even steps: the even ranks' right neighbour; odd: the left */
             int right = (r % 2 == 0) == (i % 2 == 0);
             long q = right ? (r + 1) % p : (r - 1 + p) % p;
-            next[r] = exchange_end(s, r, q, msg, bytes, t, gated, blocking);
+            next[r] = exchange_end(s, r, q, msg, &tc, gated, blocking);
         }
         memcpy(s, next, (size_t)p * sizeof *s);
     }
@@ -1107,12 +1142,14 @@ double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, con
     /* Larger communicators are replayed at `most` ranks and carried on: a tree by the
      * untiered count of messages (its levels past CF_TREE_REPLAY_MAX hold a 65536th of the
      * ranks), and so the neighbor exchange past CF_NEIGHBOR_REPLAY_MAX (its p/2 steps of p
-     * messages each; the wait its tiers add to a step is steady by then); Bruck's alltoall
-     * and recursive doubling by their messages' growth and the farthest tier's latency for
-     * each step they add past CF_BRUCK_REPLAY_MAX, as each step before paid it (a
-     * doubling's steps past it pair ranks farther apart than any tier; Bruck's replay costs
-     * p lg p messages: at 65536 ranks a quarter of a second a prediction). Replaying p
-     * ranks for each size read would cost seconds. */
+     * messages each; the wait its tiers add to a step is steady by then: read from 256 ranks
+     * rather than 512, racks-ompi's 4 KiB at np 512 moves 2%, and a predict at np 1024
+     * takes 10 ms rather than 30); Bruck's alltoall and recursive doubling by their
+     * messages' growth and the farthest tier's latency for each step they add past
+     * CF_BRUCK_REPLAY_MAX, as each step before paid it (a doubling's steps past it pair ranks
+     * farther apart than any tier; Bruck's replay costs p lg p messages: at 65536 ranks a
+     * quarter of a second a prediction). Replaying p ranks for each size read would cost
+     * seconds. */
     int stepwise = st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD;
     long most = stepwise                   ? CF_BRUCK_REPLAY_MAX
                 : st == CF_STEPS_NEIGHBOR ? CF_NEIGHBOR_REPLAY_MAX

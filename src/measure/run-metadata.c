@@ -311,7 +311,8 @@ static int probe_pair(cf_run_state *R, int peer, char *buf, int bytes, int warmu
         if (R->rank == 0) {
             double t0 = MPI_Wtime();
             PROBE_CALL(MPI_Send, (buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD));
-            PROBE_CALL(MPI_Recv, (buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            PROBE_CALL(MPI_Recv,
+                       (buf, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
             if (i >= warmup)
                 rtt_s[i - warmup] = MPI_Wtime() - t0;
         } else {
@@ -412,7 +413,8 @@ int cf_run_latency_probe(cf_run_state *R)
             if (probe_pair(R, r, buf, sized_bytes[k], SIZED_WARMUP, SIZED_ROUNDS, rtt_s) != 0)
                 goto fail;
             if (sized != NULL)
-                sized[(size_t)k * nr + (size_t)(r - 1)] = 0.5e6 * cf_stats_median(rtt_s, SIZED_ROUNDS);
+                sized[(size_t)k * nr + (size_t)(r - 1)] =
+                    0.5e6 * cf_stats_median(rtt_s, SIZED_ROUNDS);
         }
     }
     if (R->rank != 0)

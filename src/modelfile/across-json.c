@@ -142,14 +142,10 @@ static json_t *grid_json(const cf_across_grid *g)
         if (g->tiers.nsized > 0 && set(tiers, "sized", sized = json_array()))
             goto fail;
         for (int j = 0; j < g->tiers.nsized; j++) {
-            json_t *row = json_array(), *ex = json_array();
-            if (row == NULL || ex == NULL || json_array_append_new(row, jnum(g->tiers.sized_bytes[j])) ||
-                json_array_append_new(row, ex)) {
-                json_decref(row);
-                json_decref(ex);
-                goto fail;
-            }
-            if (json_array_append_new(sized, row))
+            /* [bytes, [extra_us of each block]]; ex borrowed from the row sized holds */
+            json_t *row = json_pack("[f,[]]", g->tiers.sized_bytes[j]);
+            json_t *ex = json_array_get(row, 1);
+            if (row == NULL || json_array_append_new(sized, row))
                 goto fail;
             for (int k = 0; k < g->tiers.n; k++)
                 if (json_array_append_new(ex, jnum(g->tiers.sized_extra_us[j][k])))
