@@ -270,10 +270,14 @@ enum { PROBE_BYTES = 8, PROBE_WARMUP = 2, PROBE_ROUNDS = 20 };
 /* The sized latency probe: the same round trips at larger messages, whose latency a
  * library's protocols and a network's routes may change by size (a rendezvous's handshake
  * crosses the route three times, a simulator's latency factors grow with the size), so
- * that what a farther rank adds to a message is known at its size: each power of 4 from
- * 256 B to 256 KiB, fewer round trips each (at 4096 ranks a few seconds). */
-enum { SIZED_WARMUP = 1, SIZED_ROUNDS = 5, SIZED_N = 6, SIZED_MAX_BYTES = 262144 };
-static const int sized_bytes[SIZED_N] = {256, 1024, 4096, 16384, 65536, 262144};
+ * that what a farther rank adds to a message is known at its size: each power of 2 from
+ * 256 B to 256 KiB, the sizes the collectives' messages of power-of-two blocks take (with
+ * every power of 4 alone, Bruck's alltoall of 64 B blocks at np 64, messages of 2 KiB, read
+ * SMPI's latency at 1 KiB, 21% above its own), fewer round trips each (at 4096 ranks a few
+ * seconds). */
+enum { SIZED_WARMUP = 1, SIZED_ROUNDS = 5, SIZED_N = 11, SIZED_MAX_BYTES = 262144 };
+static const int sized_bytes[SIZED_N] = {256,   512,   1024,  2048,   4096,  8192,
+                                         16384, 32768, 65536, 131072, 262144};
 
 /* An MPI call of the probe between rank 0 and peer: its failure names the probe, which is
  * no point of the plan. */

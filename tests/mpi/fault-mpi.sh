@@ -69,12 +69,12 @@ kept "a failure in a kernel" k.csv reduce
 
 # A derived-datatype point is named with its datatype and block count, whether the
 # failure is in measure's calls or in the datatype transfer (the only MPI_Send after the
-# latency probes' 58 on rank 1: 22 round trips of 8 bytes, 6 at each of the 6 sizes).
+# latency probes' 88 on rank 1: 22 round trips of 8 bytes, 6 at each of the 11 sizes).
 failing "a failure at a datatype point" all MPI_Allreduce 20 "pingpong [a-z]+" --patterns ddt \
     --datatypes vector --sizes 1K --blocks 1,2,3,4 -o d.csv
 run "$rt" d.csv
 expect_rc 0 "a failure at a datatype point: the table reads back"
-failing "a failure in a datatype transfer" 1 MPI_Send 66 "pingpong [a-z]+" --patterns ddt \
+failing "a failure in a datatype transfer" 1 MPI_Send 96 "pingpong [a-z]+" --patterns ddt \
     --datatypes vector --sizes 1K --blocks 1,2,3,4 -o x.csv
 run "$rt" x.csv
 expect_rc 0 "a failure in a datatype transfer: the table reads back"

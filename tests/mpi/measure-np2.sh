@@ -46,8 +46,8 @@ check "metadata: the latency probe, one latency of 0 or more (rank 1's)" \
 check "metadata: its spread, a number" grep -Eq '^# rank_latency_spread: [0-9]' t.csv
 check "metadata: how it was made" grep -q '^# rank_latency_method: .*20 timed round trips' t.csv
 num='[0-9]*\.?[0-9]+(e[-+]?[0-9]+)?'
-check "metadata: the sized probe, rank 1's latency at 256 B to 256 KiB" \
-    grep -Eqx "# rank_latency_sized_us: 256:$num;1024:$num;4096:$num;16384:$num;65536:$num;262144:$num" t.csv
+check "metadata: the sized probe, rank 1's latency at each power of 2 from 256 B to 256 KiB" \
+    grep -Eqx "# rank_latency_sized_us: 256:$num;512:$num;1024:$num;2048:$num;4096:$num;8192:$num;16384:$num;32768:$num;65536:$num;131072:$num;262144:$num" t.csv
 check "metadata: how the sized probe was made" \
     grep -q '^# rank_latency_sized_method: .*5 timed round trips' t.csv
 

@@ -28,13 +28,14 @@ check "the node's: about the loopback's 0.2 us (0.2-0.6, got $inner)" \
 check "simulated: no spread" grep -qx '# rank_latency_spread: 0' mc.csv
 check "the method is recorded" grep -q '^# rank_latency_method: rank 0.s ping-pong of 8 bytes with each rank in turn, 2 untimed and 20 timed round trips; one-way = median round trip / 2' mc.csv
 
-# The sized probe (rank_latency_sized_us): the same ranks at 256 B to 256 KiB. SMPI's latency
+# The sized probe (rank_latency_sized_us): the same ranks at each power of 2 from 256 B to
+# 256 KiB. SMPI's latency
 # factors grow with the size (2.01 at 8 B, 11.64 from 64 KiB on), so the next node's ranks
 # lie farther at 64 KiB than at 8 B, by more than their bandwidth: a message's tier is known
 # at its size.
 sized() { sed -n 's/^# rank_latency_sized_us: //p' "$1" | tr ';' '\n' | sed -n "/^$2:/s/^$2://p" | tr , '\n'; }
-check "sized: six sizes, 15 latencies each" \
-    sh -c 'test "$(sed -n "s/^# rank_latency_sized_us: //p" mc.csv | tr ";" "\n" | grep -c "^[0-9]*:\([^,]*,\)\{14\}[^,]*$")" -eq 6'
+check "sized: eleven sizes, 15 latencies each" \
+    sh -c 'test "$(sed -n "s/^# rank_latency_sized_us: //p" mc.csv | tr ";" "\n" | grep -c "^[0-9]*:\([^,]*,\)\{14\}[^,]*$")" -eq 11'
 s8=$(sized mc.csv 65536 | sed -n 8p)
 s1=$(sized mc.csv 65536 | sed -n 1p)
 check "sized: at 64 KiB the next node lies over 5x farther than at 8 B ($s1, $s8 us)" \
