@@ -892,9 +892,9 @@ static double pair_level_us_per_byte(const cf_tiers *t, long j)
 }
 
 /* One exchange of a message of msg_us between ranks r and q that start at s[r] and s[q]
- * (a send-receive with each other): when r's receive and send are over, by bruck_mean's
- * rules (the transfer waits for the receive where gated; r's send, when blocking, for q's
- * receive). */
+ * (a send-receive with each other): when r's receive and send are over, as in shift_step
+ * (the transfer waits for the receive where gated; r's send, when blocking, for q's
+ * receive); tc: the tiers' costs at the message's size. */
 static double exchange_end(const double *s, long r, long q, double msg_us,
                            const tier_costs *tc, int gated, int blocking)
 {
@@ -913,10 +913,11 @@ static double exchange_end(const double *s, long r, long q, double msg_us,
  * message costs the ping-pong at m (2 units) plus what the tiers between its ranks add,
  * as in bruck_mean, and at the step of distance 2^j what the pair-exchange probe's level j
  * adds to its bytes: that step's traffic is the probe's, every rank of each block of
- * 2^(j+1) exchanging with the one 2^j away at once. The local reductions are not costed (the
- * measured np's ratio to the replay carries them). A step ends for both partners at once, so a rank
- * far from its partner delays every rank it meets later: after the steps up to distance d every
- * rank waited on every rank of its block of 2d. NAN when out of memory. */
+ * 2^(j+1) exchanging with the one 2^j away at once. The local reductions are not costed
+ * (the measured np's ratio to the replay carries them). A step ends for both partners at
+ * once, so a rank far from its partner delays every rank it meets later: after the steps up
+ * to distance d every rank waited on every rank of its block of 2d. NAN when out of
+ * memory. */
 static double rdb_mean(long p, double m, const double *um, const double *ut, int n,
                        const cf_tiers *t, const double *start)
 {

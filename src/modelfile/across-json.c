@@ -470,7 +470,8 @@ static int enter(const json_t *j, const where *outer, const char *member, where 
 }
 
 /* The grid's tiers (commfit-formats(5)): base_us >= 0, rendezvous, probed_ranks, 1 to 8 blocks
- * [ranks, extra_us], whole ranks >= 2 increasing, extra_us > 0, and optionally
+ * [ranks, extra_us], whole ranks >= 2 increasing, extra_us > 0, and optionally sized, 1 to
+ * 16 [bytes, [extra_us of each block]] by increasing bytes above 8, extra_us >= 0, and
  * pair_us_per_byte, 1 to 62 numbers >= 0, the first 0. 0 or CF_EXIT_DATA. */
 static int tiers_from_json(const json_t *j, const where *outer, cf_tiers *t)
 {
