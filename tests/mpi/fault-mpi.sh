@@ -68,14 +68,14 @@ failing "a failure in a kernel" all MPI_Reduce 30 reduce --patterns reduce --siz
 kept "a failure in a kernel" k.csv reduce
 
 # A derived-datatype point is named with its datatype and block count, whether the
-# failure is in measure's calls or in the datatype transfer (the only MPI_Send after the
-# latency probes' 88 on rank 1: 22 round trips of 8 bytes, 6 at each of the 11 sizes).
+# failure is in measure's calls or in the datatype transfer (with the launch probes skipped,
+# the transfer's MPI_Send is rank 1's only one: its 8th fails).
 failing "a failure at a datatype point" all MPI_Allreduce 20 "pingpong [a-z]+" --patterns ddt \
     --datatypes vector --sizes 1K --blocks 1,2,3,4 -o d.csv
 run "$rt" d.csv
 expect_rc 0 "a failure at a datatype point: the table reads back"
-failing "a failure in a datatype transfer" 1 MPI_Send 96 "pingpong [a-z]+" --patterns ddt \
-    --datatypes vector --sizes 1K --blocks 1,2,3,4 -o x.csv
+failing "a failure in a datatype transfer" 1 MPI_Send 8 "pingpong [a-z]+" --patterns ddt \
+    --datatypes vector --sizes 1K --blocks 1,2,3,4 --no-latency-probe -o x.csv
 run "$rt" x.csv
 expect_rc 0 "a failure in a datatype transfer: the table reads back"
 
@@ -87,6 +87,14 @@ expect_rc 1 "a failure in the latency probe"
 grep_err "^commfit: measure: MPI_Send failed in the latency probe between ranks 0 and 1: commfit test: injected failure$" \
     "a failure in the latency probe: said so"
 check "a failure in the latency probe: no table" test ! -e probe.csv
+# ... and in its sized part (rank 1's 30th MPI_Send: after the 22 round trips of 8 bytes,
+# the 2nd size's 2nd).
+run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_CALL=MPI_Send COMMFIT_TEST_FAIL_AT=30 \
+    COMMFIT_TEST_FAIL_RANK=1 "$COMMFIT" measure -q --patterns pingpong --sizes 0 -o sized.csv
+expect_rc 1 "a failure in the sized latency probe"
+grep_err "^commfit: measure: MPI_Send failed in the latency probe between ranks 0 and 1: commfit test: injected failure$" \
+    "a failure in the sized latency probe: said so"
+check "a failure in the sized latency probe: no table" test ! -e sized.csv
 
 # The same in the pair-exchange probe that follows it (rank 1's third MPI_Sendrecv: the
 # level of 2 ranks' third exchange).
