@@ -170,50 +170,6 @@ const char *cf_placement_ignored(int nwarnings)
     return nwarnings > 1 ? "them" : "it";
 }
 
-/* The latency probe of meta into out: its latencies, the margin its spread allows and the
- * timer's resolution. A value that does not read (not numbers >= 0, a count other than
- * launch_np - 1, a spread that is no number >= 0) is left out with out->lat_warning saying
- * why: predict and report then answer as without the probe. 0, or -1 when out of
- * memory. */
-static int read_sized(const json_t *meta, cf_placement *out);
-
-static int read_probe(const json_t *meta, cf_placement *out)
-{
-    const char *lat = meta_str(meta, "rank_latency_us");
-    const char *spread = meta_str(meta, "rank_latency_spread");
-    const char *launch = meta_str(meta, "launch_np"), *tick = meta_str(meta, "timer_resolution_s");
-    size_t n;
-    double *v = read_numbers(lat, &n), sp = 0, res = 0;
-    if (v == NULL && n == SIZE_MAX)
-        return -1;
-    char *end = NULL;
-    const char *why = NULL;
-    if (v == NULL)
-        why = "expected one number >= 0 a rank";
-    else if (launch != NULL && strtol(launch, &end, 10) - 1 != (long)n && *end == '\0')
-        why = "expected launch_np - 1 numbers (ranks 1 to launch_np - 1)";
-    else if (spread != NULL && (sp = strtod(spread, &end),
-                                end == spread || *end != '\0' || !(sp >= 0) || !isfinite(sp)))
-        why = "its rank_latency_spread is no number >= 0";
-    if (why != NULL) {
-        probe_warn(out, "rank_latency_us", lat, why);
-        free(v);
-        return 0;
-    }
-    if (tick != NULL && (res = strtod(tick, &end), end == tick || !(res >= 0) || !isfinite(res)))
-        res = 0;
-    out->lat_us = v;
-    out->nlat = n;
-    out->lat_margin = CF_TIER_MARGIN + sp;
-    out->lat_res_us = res * 1e6;
-    const char *timing = meta_str(meta, "coll_timing");
-    out->timed_loop = timing != NULL && strcmp(timing, CF_META_TIMING_LOOP) == 0;
-    const char *sim = meta_str(meta, "simulated"), *root = meta_str(meta, "coll_root");
-    out->simulated = sim != NULL && strcmp(sim, "yes") == 0;
-    out->root_shift = root != NULL && strcmp(root, CF_META_ROOT_SHIFT) == 0;
-    return read_sized(meta, out);
-}
-
 /* The sized latency probe of meta into out (its 8-byte probe read already, nlat ranks):
  * "B:us,...;B:us,...", sizes increasing whole numbers above 8, each with nlat numbers
  * >= 0. One that does not read is left out with out->lat_warning saying why; the 8-byte
@@ -258,15 +214,56 @@ static int read_sized(const json_t *meta, cf_placement *out)
         free(v);
     }
     free(copy);
-    if (why != NULL || k == 0) {
-        probe_warn(out, "rank_latency_sized_us", s,
-                   why != NULL ? why : "expected B:us for increasing sizes B above 8");
+    if (why != NULL) { /* an empty value too: its one size reads as none */
+        probe_warn(out, "rank_latency_sized_us", s, why);
         free(all);
         return 0;
     }
     out->sized_us = all;
     out->nsized = k;
     return 0;
+}
+
+/* The latency probe of meta into out: its latencies, the margin its spread allows and the
+ * timer's resolution. A value that does not read (not numbers >= 0, a count other than
+ * launch_np - 1, a spread that is no number >= 0) is left out with out->lat_warning saying
+ * why: predict and report then answer as without the probe. 0, or -1 when out of
+ * memory. */
+static int read_probe(const json_t *meta, cf_placement *out)
+{
+    const char *lat = meta_str(meta, "rank_latency_us");
+    const char *spread = meta_str(meta, "rank_latency_spread");
+    const char *launch = meta_str(meta, "launch_np"), *tick = meta_str(meta, "timer_resolution_s");
+    size_t n;
+    double *v = read_numbers(lat, &n), sp = 0, res = 0;
+    if (v == NULL && n == SIZE_MAX)
+        return -1;
+    char *end = NULL;
+    const char *why = NULL;
+    if (v == NULL)
+        why = "expected one number >= 0 a rank";
+    else if (launch != NULL && strtol(launch, &end, 10) - 1 != (long)n && *end == '\0')
+        why = "expected launch_np - 1 numbers (ranks 1 to launch_np - 1)";
+    else if (spread != NULL && (sp = strtod(spread, &end),
+                                end == spread || *end != '\0' || !(sp >= 0) || !isfinite(sp)))
+        why = "its rank_latency_spread is no number >= 0";
+    if (why != NULL) {
+        probe_warn(out, "rank_latency_us", lat, why);
+        free(v);
+        return 0;
+    }
+    if (tick != NULL && (res = strtod(tick, &end), end == tick || !(res >= 0) || !isfinite(res)))
+        res = 0;
+    out->lat_us = v;
+    out->nlat = n;
+    out->lat_margin = CF_TIER_MARGIN + sp;
+    out->lat_res_us = res * 1e6;
+    const char *timing = meta_str(meta, "coll_timing");
+    out->timed_loop = timing != NULL && strcmp(timing, CF_META_TIMING_LOOP) == 0;
+    const char *sim = meta_str(meta, "simulated"), *root = meta_str(meta, "coll_root");
+    out->simulated = sim != NULL && strcmp(sim, "yes") == 0;
+    out->root_shift = root != NULL && strcmp(root, CF_META_ROOT_SHIFT) == 0;
+    return read_sized(meta, out);
 }
 
 /* The pair-exchange probe of meta into out: "2:T,4:T,...", each level the next power of two

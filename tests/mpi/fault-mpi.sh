@@ -79,31 +79,28 @@ failing "a failure in a datatype transfer" 1 MPI_Send 8 "pingpong [a-z]+" --patt
 run "$rt" x.csv
 expect_rc 0 "a failure in a datatype transfer: the table reads back"
 
-# A failure in the latency probe at launch, before the plan: named as the probe's, not as a
-# point, and no table is left.
-run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_CALL=MPI_Send COMMFIT_TEST_FAIL_AT=5 \
-    COMMFIT_TEST_FAIL_RANK=1 "$COMMFIT" measure -q --patterns pingpong --sizes 0 -o probe.csv
-expect_rc 1 "a failure in the latency probe"
-grep_err "^commfit: measure: MPI_Send failed in the latency probe between ranks 0 and 1: commfit test: injected failure$" \
-    "a failure in the latency probe: said so"
-check "a failure in the latency probe: no table" test ! -e probe.csv
-# ... and in its sized part (rank 1's 30th MPI_Send: after the 22 round trips of 8 bytes,
-# the 2nd size's 2nd).
-run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_CALL=MPI_Send COMMFIT_TEST_FAIL_AT=30 \
-    COMMFIT_TEST_FAIL_RANK=1 "$COMMFIT" measure -q --patterns pingpong --sizes 0 -o sized.csv
-expect_rc 1 "a failure in the sized latency probe"
-grep_err "^commfit: measure: MPI_Send failed in the latency probe between ranks 0 and 1: commfit test: injected failure$" \
-    "a failure in the sized latency probe: said so"
-check "a failure in the sized latency probe: no table" test ! -e sized.csv
+# probe_failing DESC CALL AT FILE WHERE SAID: a run of pingpong whose AT-th CALL fails on
+# rank 1 in a launch probe, before the plan: it exits 1, the message names the probe and
+# its ranks (WHERE), not a point, and FILE is not written.
+probe_failing() {
+    run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_CALL="$2" COMMFIT_TEST_FAIL_AT="$3" \
+        COMMFIT_TEST_FAIL_RANK=1 "$COMMFIT" measure -q --patterns pingpong --sizes 0 -o "$4"
+    expect_rc 1 "$1"
+    grep_err "^commfit: measure: $2 failed in $5: commfit test: injected failure\$" "$1: $6"
+    check "$1: no table" test ! -e "$4"
+}
 
+# A failure in the latency probe at launch: rank 1's 5th MPI_Send, one of the 8-byte round
+# trips; and in its sized part, the 30th (after the 22 round trips of 8 bytes, the 2nd
+# size's 2nd).
+probe_failing "a failure in the latency probe" MPI_Send 5 probe.csv \
+    "the latency probe between ranks 0 and 1" "said so"
+probe_failing "a failure in the sized latency probe" MPI_Send 30 sized.csv \
+    "the latency probe between ranks 0 and 1" "said so"
 # The same in the pair-exchange probe that follows it (rank 1's third MPI_Sendrecv: the
 # level of 2 ranks' third exchange).
-run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_CALL=MPI_Sendrecv COMMFIT_TEST_FAIL_AT=3 \
-    COMMFIT_TEST_FAIL_RANK=1 "$COMMFIT" measure -q --patterns pingpong --sizes 0 -o pair.csv
-expect_rc 1 "a failure in the pair-exchange probe"
-grep_err "^commfit: measure: MPI_Sendrecv failed in the pair-exchange probe between ranks 1 and 0: commfit test: injected failure$" \
-    "a failure in the pair-exchange probe: said so, with both ranks"
-check "a failure in the pair-exchange probe: no table" test ! -e pair.csv
+probe_failing "a failure in the pair-exchange probe" MPI_Sendrecv 3 pair.csv \
+    "the pair-exchange probe between ranks 1 and 0" "said so, with both ranks"
 
 # No memory for the pair-exchange probe's 1 MiB buffers on rank 1: every rank learns it
 # before any exchange, so none waits for a partner; rank 0 says so and the run exits 1.

@@ -302,6 +302,7 @@ static void sized_tests(void)
         "8:1,1,1,2,2,2,2",                  /* not above 8 */
         "1024:1,1,1,2,2,2,x",               /* no number */
         "1024=1,1,1,2,2,2,2",               /* no size */
+        "",                                 /* nothing */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *kv[] = {"launch_np", "8", "rank_latency_us", "1,1,1,2,2,2,2",
