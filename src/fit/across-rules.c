@@ -615,26 +615,33 @@ static double tree_bcast_sum(tree_bcast *tb, long n)
 /* The sizes at and above which the sized probe's readings replace the 8-byte probe's. */
 #define CF_TIERS_PROBE_BYTES 8.0
 
+double cf_sized_at(double v8, const double *sizes, const double *v, size_t stride, int n,
+                   double bytes)
+{
+    if (n <= 0 || bytes <= CF_TIERS_PROBE_BYTES)
+        return v8;
+    /* (8 B, v8) then the sized points: the largest at or below bytes */
+    int s = -1;
+    while (s + 1 < n && sizes[s + 1] <= bytes)
+        s++;
+    if (s < 0)
+        return v8;
+    if (s < n - 1)
+        return v[(size_t)s * stride];
+    /* past the largest: the line through the two largest in bytes, never falling (one
+     * size alone: its own) */
+    double b1 = sizes[s], e1 = v[(size_t)s * stride];
+    if (s == 0)
+        return e1;
+    double b0 = sizes[s - 1], e0 = v[(size_t)(s - 1) * stride];
+    return e1 + fmax(0.0, (e1 - e0) / (b1 - b0)) * (bytes - b1);
+}
+
 /* What tier k adds to a message of bytes (cf_tiers_extra_us). */
 static double tier_extra_at(const cf_tiers *t, int k, double bytes)
 {
-    if (t->nsized <= 0 || bytes <= CF_TIERS_PROBE_BYTES)
-        return t->extra_us[k];
-    /* (8 B, extra_us) then the sized probe's points: the largest at or below bytes */
-    int s = -1;
-    while (s + 1 < t->nsized && t->sized_bytes[s + 1] <= bytes)
-        s++;
-    if (s < 0)
-        return t->extra_us[k];
-    if (s < t->nsized - 1)
-        return t->sized_extra_us[s][k];
-    /* past the largest: the line through the two largest in bytes, never falling (one
-     * size alone: its own) */
-    double b1 = t->sized_bytes[s], e1 = t->sized_extra_us[s][k];
-    if (s == 0)
-        return e1;
-    double b0 = t->sized_bytes[s - 1], e0 = t->sized_extra_us[s - 1][k];
-    return e1 + fmax(0.0, (e1 - e0) / (b1 - b0)) * (bytes - b1);
+    return cf_sized_at(t->extra_us[k], t->sized_bytes, &t->sized_extra_us[0][k], CF_TIERS_MAX,
+                       t->nsized, bytes);
 }
 
 /* The tier of the largest block boundary between ranks i and j; -1 inside the smallest. */
@@ -1272,34 +1279,46 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
 }
 
 /* Appends count steps spanning blocks of ranks ranks (at most p) to out; -1 when full. */
-static int span_add(cf_step_span *out, int *k, int max, long ranks, long p, double count)
+static int span_add(cf_step_span *out, int *k, int max, long ranks, long p, double count,
+                    double bytes, double paced)
 {
     if (*k >= max)
         return -1;
-    out[(*k)++] = (cf_step_span){ranks < p ? ranks : p, count};
+    out[(*k)++] = (cf_step_span){ranks < p ? ranks : p, count, bytes, paced};
     return 0;
+}
+
+/* A step after another: its bytes pace as many steps as its latency counts. */
+static int span_step(cf_step_span *out, int *k, int max, long ranks, long p, double count,
+                     double bytes)
+{
+    return span_add(out, k, max, ranks, p, count, bytes, count);
 }
 
 /* A binomial tree's or recursive doubling's levels, distances 1, 2, 4, ... below p: the
  * step of distance d pairs ranks inside aligned blocks of 2d (the levels of
- * cf_steps_cost's ceil(lg p) steps). */
-static int span_levels(cf_step_span *out, int *k, int max, long p)
+ * cf_steps_cost's ceil(lg p) steps), its messages of bytes0 * d^grow bytes (grow 1: d
+ * blocks, recursive doubling's allgather; -1: Rabenseifner's halving from distance 1). */
+static int span_levels(cf_step_span *out, int *k, int max, long p, double bytes0, int grow)
 {
     int lg = cf_ceil_lg(p);
-    for (int j = 0; j < lg; j++)
-        if (span_add(out, k, max, 2L << j, p, 1.0) != 0)
+    for (int j = 0; j < lg; j++) {
+        double d = (double)(1L << j);
+        double bytes = grow > 0 ? bytes0 * d : grow < 0 ? bytes0 / d : bytes0;
+        if (span_step(out, k, max, 2L << j, p, 1.0, bytes) != 0)
             return -1;
+    }
     return 0;
 }
 
 /* p - 1 steps of partner distances 1 to p - 1 (a pairwise exchange's step k pairs r with
  * r ^ k or r + k): those of distance 2^j to 2^(j+1) - 1 pair ranks within blocks of 2^(j+1),
- * so a rank meets a farther tier on as many steps as there are ranks in it; times each. */
-static int span_distances(cf_step_span *out, int *k, int max, long p, double each)
+ * so a rank meets a farther tier on as many steps as there are ranks in it; messages of m. */
+static int span_distances(cf_step_span *out, int *k, int max, long p, double m)
 {
     for (long d = 1; d < p; d *= 2) {
         long n = 2 * d <= p ? d : p - d;
-        if (span_add(out, k, max, 2 * d, p, each * (double)n) != 0)
+        if (span_step(out, k, max, 2 * d, p, (double)n, m) != 0)
             return -1;
     }
     return 0;
@@ -1353,19 +1372,22 @@ int cf_coll_alg_rule(const char *pattern, const char *name, cf_rule_alg *out)
  * out at the wrap, at least; rings over more groups of ranks cross more. */
 #define CF_RING_CROSSINGS 2.0
 
-int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
+int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, int max)
 {
     int k = 0, rc = 0;
     if (p < 2)
         return 0;
+    double pd = (double)p, block = m / pd;
     /* Messages posted at once wait for the farthest latency about once. */
     if (a->latency == CF_LAT_ONCE)
-        return span_add(out, &k, max, p, p, 1.0) == 0 ? k : -1;
+        return span_step(out, &k, max, p, p, 1.0, m) == 0 ? k : -1;
     switch (a->steps) {
     case CF_STEPS_LG:
-    case CF_STEPS_DOUBLING:
     case CF_STEPS_BCAST_BINOMIAL:
-        rc = span_levels(out, &k, max, p);
+        rc = span_levels(out, &k, max, p, m, 0);
+        break;
+    case CF_STEPS_DOUBLING: /* step j moves 2^j blocks */
+        rc = span_levels(out, &k, max, p, m, 1);
         break;
     /* Not a power of two: MPICH folds each extra rank into its neighbour (2i, 2i+1) before
      * the doubling and out after it; the doubling's steps among the remaining ranks reach as
@@ -1373,54 +1395,71 @@ int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max)
     case CF_STEPS_FOLD:
     case CF_STEPS_SMP_FOLD:
         if (is_pow2(p))
-            rc = span_levels(out, &k, max, p);
+            rc = span_levels(out, &k, max, p, m, 0);
         else
-            rc = span_levels(out, &k, max, pof2_le(p)) || span_add(out, &k, max, p, p, 2.0);
+            rc = span_levels(out, &k, max, pof2_le(p), m, 0) ||
+                 span_step(out, &k, max, p, p, 2.0, m);
         break;
-    case CF_STEPS_LG2:
-    case CF_STEPS_HALVING2: /* down and back up the levels */
+    case CF_STEPS_LG2: /* down and back up the levels */
+        rc = span_levels(out, &k, max, p, m, 0) || span_levels(out, &k, max, p, m, 0);
+        break;
+    case CF_STEPS_HALVING2: /* halving from distance 1 (m/2), and back */
+        rc = span_levels(out, &k, max, p, m / 2, -1) || span_levels(out, &k, max, p, m / 2, -1);
+        break;
+    /* The binomial scatter's step of distance d sends d blocks of m/p (the root's first, half
+     * the vector, to p/2), as recursive doubling's allgather of them after it does. */
     case CF_STEPS_SCATTER_DOUBLING:
-        rc = span_levels(out, &k, max, p) || span_levels(out, &k, max, p);
+        rc = span_levels(out, &k, max, p, block, 1) || span_levels(out, &k, max, p, block, 1);
         break;
-    case CF_STEPS_SCATTER_RING: /* the scatter's levels, then a ring */
-        rc = span_levels(out, &k, max, p) || span_add(out, &k, max, p, p, CF_RING_CROSSINGS);
+    case CF_STEPS_SCATTER_RING: /* the scatter's levels, then a ring of blocks */
+        rc = span_levels(out, &k, max, p, block, 1) ||
+             span_add(out, &k, max, p, p, CF_RING_CROSSINGS, block, pd - 1);
         break;
     /* Bruck: step j pairs r with r + 2^j (mod p), which wraps around the communicator, so
      * more of its steps cross a tier than the doubling's aligned levels (at p = 64 over two
-     * groups of 32 a rank crosses on about 2 steps); counted as those levels, at least. */
+     * groups of 32 a rank crosses on about 2 steps); counted as those levels, at least. Its
+     * allgather's step j moves min(2^j, p - 2^j) blocks, its alltoall's every step p/2. */
     case CF_STEPS_BRUCK_GATHER:
+        for (long d = 1; d < p && rc == 0; d *= 2)
+            rc = span_step(out, &k, max, 2 * d, p, 1.0, (double)(d < p - d ? d : p - d) * m);
+        break;
     case CF_STEPS_BRUCK_ALLTOALL:
-        rc = span_levels(out, &k, max, p);
+        rc = span_levels(out, &k, max, p, (double)(p / 2) * m, 0);
         break;
     /* A ring is a chain (CF_LAT_CHAIN); pairwise exchange pays at each step whose partner
      * lies in the farther tier (the partners are 1 to p - 1 ranks away, one step each). */
     case CF_STEPS_RING:
         if (a->latency == CF_LAT_CHAIN)
-            rc = span_add(out, &k, max, p, p, CF_RING_CROSSINGS);
+            rc = span_add(out, &k, max, p, p, CF_RING_CROSSINGS, m, pd - 1);
         else
-            rc = span_distances(out, &k, max, p, 1.0);
+            rc = span_distances(out, &k, max, p, m);
         break;
     /* RING2, NEIGHBOR, SCATTER_RING and PIPELINE are chains (CF_LAT_CHAIN in the rules). */
-    case CF_STEPS_RING2: /* two passes of a ring */
-        rc = span_add(out, &k, max, p, p, 2 * CF_RING_CROSSINGS);
+    case CF_STEPS_RING2: /* two passes of a ring of blocks */
+        rc = span_add(out, &k, max, p, p, 2 * CF_RING_CROSSINGS, block, 2 * (pd - 1));
         break;
-    case CF_STEPS_NEIGHBOR: /* a ring whose pairs trade in both directions */
-        rc = span_add(out, &k, max, p, p, CF_RING_CROSSINGS);
+    case CF_STEPS_NEIGHBOR: /* a ring whose pairs trade two blocks in both directions */
+        rc = span_add(out, &k, max, p, p, CF_RING_CROSSINGS, 2 * m, (double)(p / 2));
         break;
     case CF_STEPS_BINARY: /* level l of a binary heap holds ranks 2^l - 1 to 2^(l+1) - 2 */
         for (int l = 1; l < cf_ceil_lg(p + 1) && rc == 0; l++)
-            rc = span_add(out, &k, max, (2L << l) - 1, p, 1.0);
+            rc = span_step(out, &k, max, (2L << l) - 1, p, 1.0, m);
         break;
     case CF_STEPS_BCAST_KNOMIAL: /* level j of distance 4^j: blocks of 4^(j+1) */
         for (long d = 1; d < p && rc == 0; d *= 4)
-            rc = span_add(out, &k, max, 4 * d, p, 1.0);
+            rc = span_step(out, &k, max, 4 * d, p, 1.0, m);
         break;
-    case CF_STEPS_PIPELINE: /* a chain: the data crosses each tier boundary about once */
+    /* a chain: the data crosses each tier boundary about once, each segment's transfer
+     * waiting for the slowest link's */
+    case CF_STEPS_PIPELINE:
+        rc = span_add(out, &k, max, p, p, 1.0, fmin(m, CF_PIPELINE_SEG),
+                      fmax(1.0, ceil(m / CF_PIPELINE_SEG)));
+        break;
     case CF_STEPS_SEG_TREE: /* per-call reduce trees: a rank's mean is about one message */
     case CF_STEPS_REDUCE_BINOMIAL:
     case CF_STEPS_REDUCE_BINARY:
     case CF_STEPS_REDUCE_IN_ORDER:
-        rc = span_add(out, &k, max, p, p, 1.0);
+        rc = span_step(out, &k, max, p, p, 1.0, m);
         break;
     }
     return rc != 0 ? -1 : k;

@@ -214,20 +214,33 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
  * takes from the measured times and adds back by itself (cf_across.wait_us). */
 double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
                             int n, const cf_tiers *tiers, const char *rules, int less_wait);
-/* The latency-bound steps of algorithm a at p, by the ranks their pairs span: count steps
+/* The latency-bound steps of algorithm a at (p, m), by the ranks their pairs span: count steps
  * whose partners all lie within blocks of `ranks` consecutive ranks (a binomial tree's,
  * recursive doubling's or Bruck's step of distance d, a pairwise exchange's d steps of
  * distances d to 2d - 1: 2d), or anywhere in the communicator (ranks = p: a chain's crossings, an
- * algorithm posting its messages at once). What a farther network tier adds to the steps
- * reaching it (cf_placement_tier_extra) is counted on these; each reading errs low (what
- * the probe shows at least), never high.
+ * algorithm posting its messages at once). Each span also holds the bytes of its steps'
+ * messages (Rabenseifner's step at distance d moves m/(2d), recursive doubling's allgather's
+ * d blocks of m) and how many steps its bytes pace: as many as it counts, but for a chain (a
+ * ring, a pipeline), whose latency a block's path waits for at each tier boundary it crosses
+ * (count) while every step's transfer waits for the slowest link's (paced: a ring's p - 1).
+ * What a farther network tier adds to the steps reaching it (cf_placement_tier_extra) is
+ * counted on these; each reading errs low (what the probe shows at least), never high.
  * Fills at most max spans; returns how many, -1 when max is too small. */
 #define CF_SPANS_MAX 132 /* 2 * 64 levels, and a few more */
 typedef struct cf_step_span {
     long ranks;
     double count;
+    double bytes; /* of each step's messages */
+    double paced; /* the steps whose transfers wait on the slowest pair's */
 } cf_step_span;
-int cf_steps_spans(const cf_rule_alg *a, long p, cf_step_span *out, int max);
+int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, int max);
+/* A probe's reading at a message of bytes, from its value at 8 bytes (v8) and at n sizes
+ * (increasing) sizes[s], values v[s * stride]: v8 up to 8 bytes, then the value at the
+ * largest size at or below bytes (a protocol changes by steps), and past the largest along
+ * the line through the two largest in bytes (a route's lower bandwidth), never less than the
+ * largest's; v8 below the smallest size (n 0: v8). */
+double cf_sized_at(double v8, const double *sizes, const double *v, size_t stride, int n,
+                   double bytes);
 /* The bytes each rank of p sends across the halves of the p ranks in a step that every rank
  * takes at once (the traffic the launch's pair-exchange probe loads a network with), for
  * algorithm a of a pattern whose ranks all send (not a rooted one) at size m: a pairwise

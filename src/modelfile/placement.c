@@ -557,26 +557,73 @@ static void across_low(const cf_across *a, const cf_unmeasured *u, double m, cf_
     est->lo_us = fmin(est->lo_us, low.lo_us);
 }
 
+/* Whether the probe's latencies to ranks 1 to np - 1 form tiers of aligned blocks: no rank
+ * nearer than one before it by more than the probe resolves. */
+static int lat_tiered(const cf_placement *p, long np)
+{
+    const double *L = p->lat_us;
+    double far = L[0];
+    for (long r = 2; r < np; r++) {
+        if (far > tier_limit_us(p, L[r - 1]))
+            return 0;
+        far = fmax(far, L[r - 1]);
+    }
+    return 1;
+}
+
+/* The farthest one-way latency from rank 0 among ranks 1 to n - 1 that the sized probe
+ * reached, at its size s. */
+static double farthest_sized_us(const cf_placement *p, long n, size_t s)
+{
+    size_t r = (size_t)n - 1 < p->nlat ? (size_t)n - 1 : p->nlat;
+    double far = 0;
+    for (size_t i = 0; i < r; i++)
+        far = fmax(far, p->sized_us[s * p->nlat + i]);
+    return far;
+}
+
 double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, const cf_rule_alg *alg,
-                               double *nsteps)
+                               double m, double *nsteps, double *bw_us)
 {
     cf_step_span sp[CF_SPANS_MAX];
-    int k = cf_steps_spans(alg, np, sp, CF_SPANS_MAX);
-    double extra = 0.0, steps = 0.0;
+    int k = cf_steps_spans(alg, np, m, sp, CF_SPANS_MAX);
+    double extra = 0.0, steps = 0.0, bw = 0.0;
     /* A step is paced by its slowest pair: the grid's cost per step at the fitted np holds
      * pairs as far as the fitted reach, a step whose pairs span farther ranks waits that much
-     * longer. The probe measures from rank 0 only; other pairs may lie farther still, so this
-     * is what the probe shows at least, not all a tier may cost. */
+     * longer: its latency at 8 bytes on the steps whose latency it waits for, and what the
+     * sized probe adds beyond at the size of the step's messages (the route's bandwidth, a
+     * protocol's step) on the steps whose transfer it paces. The probe measures from rank 0
+     * only; other pairs may lie farther still, so this is what the probe shows at least, not
+     * all a tier may cost. */
+    /* Only where the probe's latencies form tiers of aligned blocks is a block's farthest
+     * rank as far as its step's pairs: on a torus the farthest rank of the first 2d lies
+     * more hops away than the pairs at distance d, and the sized probe's growth with size
+     * (SMPI multiplies a route's latency by up to 11.6 from 64 KiB) would multiply that
+     * over-reading (sim-torus fitted at np 2-16, allgather of 4 KiB at np 64: +5.8% with
+     * the 8-byte reading alone, +31.5% with the sized one). */
+    long reach = np - 1 < (long)p->nlat ? np : (long)p->nlat + 1;
+    int sized = p->nsized > 0 && lat_tiered(p, reach);
     for (int i = 0; i < k; i++) {
         double near, far;
         if (!cf_placement_tier(p, fitted, sp[i].ranks, &near, &far))
             continue;
-        extra += sp[i].count * (far - near);
+        double lat = far - near;
+        extra += sp[i].count * lat;
         steps += sp[i].count;
+        if (!sized || !(sp[i].bytes > 0))
+            continue;
+        double d[CF_TIERS_SIZED_MAX];
+        for (size_t s = 0; s < p->nsized; s++)
+            d[s] = farthest_sized_us(p, sp[i].ranks, s) - farthest_sized_us(p, fitted, s);
+        double at = cf_sized_at(lat, p->sized_bytes, d, 1, (int)p->nsized, sp[i].bytes);
+        if (at > lat)
+            bw += sp[i].paced * (at - lat);
     }
     if (nsteps != NULL)
         *nsteps = steps;
-    return extra;
+    if (bw_us != NULL)
+        *bw_us = bw;
+    return extra + bw;
 }
 
 /* The first rank (from fitted, below np) the probe puts in a farther tier than the fitted
@@ -653,20 +700,6 @@ static double probe_latency(const void *ctx, long i, long j)
 
 /* The model over ranks 1 to np - 1 of the probe (np - 1 <= p->nlat). 0, -1 when out of
  * memory. */
-/* Whether the probe's latencies to ranks 1 to np - 1 form tiers of aligned blocks: no rank
- * nearer than one before it by more than the probe resolves. */
-static int lat_tiered(const cf_placement *p, long np)
-{
-    const double *L = p->lat_us;
-    double far = L[0];
-    for (long r = 2; r < np; r++) {
-        if (far > tier_limit_us(p, L[r - 1]))
-            return 0;
-        far = fmax(far, L[r - 1]);
-    }
-    return 1;
-}
-
 static int probe_lat_init(const cf_placement *p, long np, probe_lat *m)
 {
     const double *L = p->lat_us;
@@ -929,10 +962,13 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     if (p->timed_loop)
         return;
     int unbounded = cf_unmeasured_unbounded(u);
+    double bw = 0.0; /* the part of added->us the sized probe read beyond 8 bytes */
     if (unbounded && r != NULL && !tiered) {
         added->share = waiting_share(p, pattern, fitted, np);
         added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
-        added->us = added->share * cf_placement_tier_extra(p, fitted, np, r, &added->steps);
+        added->us =
+            added->share * cf_placement_tier_extra(p, fitted, np, r, m, &added->steps, &bw);
+        added->bw_us = added->share * bw;
     }
     /* A model fitted without the waits gets the whole wait back (cf_placement_across_answer)
      * rather than what np's farther ranks add to the fitted np's. */
@@ -947,8 +983,17 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
         r != NULL && strncmp(r->name, "two-level", 9) == 0 && cf_placement_nodes(p, np) != np;
     /* A replay that costs the probe's traffic step by step holds it already. */
     int replayed = tiered && r != NULL && cf_steps_replays_traffic(r->steps);
-    if (r != NULL && c != NULL && !c->rooted && !leaders && !replayed)
+    if (r != NULL && c != NULL && !c->rooted && !leaders && !replayed) {
         pair_add(p, r, pattern, fitted, np, m, added);
+        /* The sized probe's bytes across the tier (one message alone) and the pair
+         * exchange's (every rank at once) read the same route's bandwidth: the larger
+         * counts, not both. */
+        double lone = added->share * bw;
+        if (unbounded && added->pair_us > 0 && lone > 0) {
+            added->us -= fmin(lone, added->pair_us);
+            added->bw_us -= fmin(lone, added->pair_us);
+        }
+    }
     if (!unbounded) {
         /* No farther latency tier, yet the probe says np's halves exchange slower a byte
          * than the fitted np's (a backplane or backbone all nodes share, which narrows where

@@ -129,18 +129,22 @@ double cf_placement_farthest_us(const cf_placement *p, long np);
  * farthest latencies in *far_fitted_us and *far_np_us; else 0 (also without a probe). */
 int cf_placement_tier(const cf_placement *p, long fitted, long np, double *far_fitted_us,
                       double *far_np_us);
-/* What the latency probe says algorithm alg's steps at np wait for beyond the largest fitted
- * np `fitted`: over its latency-bound steps (cf_steps_spans), each step whose pairs span
- * ranks that reach a farther tier (cf_placement_tier against fitted) adds how much farther
- * that tier's farthest rank is than the fitted np's; 0 without a probe or a tier. *nsteps
- * (may be NULL): the steps that add. */
+/* What the latency probe says algorithm alg's steps at (np, m) wait for beyond the largest
+ * fitted np `fitted`: over its latency-bound steps (cf_steps_spans), each step whose pairs
+ * span ranks that reach a farther tier (cf_placement_tier against fitted) adds how much
+ * farther that tier's farthest rank is than the fitted np's at 8 bytes, and, where the
+ * launch ran the sized probe, each step its messages pace adds what that difference grows
+ * by at their size (read as cf_sized_at reads it); 0 without a probe or a tier. *nsteps
+ * (may be NULL): the steps whose latency adds; *bw_us (may be NULL): the sized part. */
 double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, const cf_rule_alg *alg,
-                               double *nsteps);
+                               double m, double *nsteps, double *bw_us);
 /* What cf_placement_across_tier added to an answer: us (0: nothing), the probe's extra
  * latency over steps steps of the algorithm, counted for the share of the ranks whose
  * finish waits on those steps (the table's time is the ranks' mean). */
 typedef struct cf_tier_added {
     double us, steps, share;
+    double bw_us; /* the part of us the sized latency probe adds beyond 8 bytes (after the
+                     pair exchange's, pair_us, where that reads the same bytes) */
     int crossings; /* 1: the steps are a chain's crossings of the tier (a ring, a pipeline) */
     /* What the barrier after each timed call adds: skew_us (0: nothing) of barrier's (a
      * cf_barrier_alg name) spread exits, what np's farther ranks add to the fitted np's wait

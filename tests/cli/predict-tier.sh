@@ -148,6 +148,40 @@ run "$COMMFIT" fit -q -i t2.csv -o np2none.json
 check "from np=2 alone: the answer without the probe plus 6 steps' 2 us and the barrier's, lo the same" \
     awk -F, -v b="$(barrier_us np2.csv)" 'NR == 2 { t = $5 - b; lo = $6 } FNR == 2 && NR > 2 { exit !($5 > 0 && t - $5 > 11.9999 && t - $5 < 12.0001 && lo == $6) }' np2.csv np2none.csv
 check "and says so" grep -q "the answer adds the latency probe's extra latency: 12 us over 6 steps of the pairwise exchange reaching ranks beyond np=2's rank 1 1 us" np2.csv
+# The sized probe (rank_latency_sized_us) reads them at the messages' size: at 64 KiB ranks
+# 2-7 lie 10 us beyond rank 1 (15 against 5), 8 more than at 8 bytes, on each of the 6 steps
+# its transfers pace.
+# table2_with LINES...: table2 of the ranks 2-15 3 us away, the metadata lines LINES added.
+table2_with() {
+    table2 "1,3,3,3,3,3,3,3,3,3,3,3,3,3,3"
+    for l in "$@"; do sed -i "2a # $l" t2.csv; done
+}
+sized="rank_latency_sized_us: 65536:5$(printf ',15%.0s' $(seq 2 15))"
+predict_t2() {
+    run "$COMMFIT" fit -q -i t2.csv -o "$1.json"
+    "$COMMFIT" predict -m "$1.json" -p alltoall -n 8 -b 64K -f csv >"$1.csv"
+}
+table2_with "$sized"
+predict_t2 np2s
+check "the sized probe adds 8 us more on each of the 6 steps, lo the same" \
+    awk -F, 'NR == 2 { t = $5; lo = $6 } FNR == 2 && NR > 2 { exit !(t - $5 > 47.9999 && t - $5 < 48.0001 && lo == $6) }' np2s.csv np2.csv
+check "and says so" grep -q "the answer adds the latency probe's extra latency: 60 us over 6 steps of the pairwise exchange reaching ranks beyond np=2's rank 1 1 us; 48 us of it the sized latency probe's for the bytes of those steps' messages, on the steps they pace" np2s.csv
+# The pair-exchange probe reads the same route's bytes, every rank at once: the larger of the
+# two counts, not both. A pair exchange 12% slower across np 8's halves than np 2's adds 3 us
+# for the 256 KiB a rank sends across them: the sized probe's 48 stand.
+table2_with "$sized" "pair_exchange_bytes: 1048576" "pair_exchange_us: 2:100,4:100,8:112,16:112"
+predict_t2 np2sp
+check "a pair exchange's 3 us under the sized probe's 48: the answer as with the sized alone" \
+    awk -F, 'NR == 2 { t = $5 } FNR == 2 && NR > 2 { exit !(t - $5 < 1e-6 && $5 - t < 1e-6) }' np2sp.csv np2s.csv
+# One 11x slower adds 250 us, over the sized probe's 48: the answer as with the pair alone.
+table2_with "$sized" "pair_exchange_bytes: 1048576" "pair_exchange_us: 2:100,4:100,8:1100,16:1100"
+predict_t2 np2sP
+table2_with "pair_exchange_bytes: 1048576" "pair_exchange_us: 2:100,4:100,8:1100,16:1100"
+predict_t2 np2P
+check "a pair exchange's 250 us over the sized probe's 48: the answer as with the pair alone" \
+    awk -F, 'NR == 2 { t = $5 } FNR == 2 && NR > 2 { exit !($5 > 0 && t - $5 < 1e-6 && $5 - t < 1e-6) }' np2sP.csv np2P.csv
+check "which is the answer without either plus 250 us" \
+    awk -F, 'NR == 2 { t = $5 } FNR == 2 && NR > 2 { exit !(t - $5 > 249.999 && t - $5 < 250.001) }' np2P.csv np2.csv
 # est FILE: the rows of the point-to-point estimate's curve in an np plot's data.
 est() { awk '/^# \[[0-9]+\] point-to-point estimate/ { f = 1; next } /^# \[/ { f = 0 } f && !/^#/ && NF' "$1"; }
 run "$COMMFIT" report -q -m np2.json -o rep2

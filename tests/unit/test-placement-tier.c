@@ -79,7 +79,7 @@ static double extra_of(const cf_placement *p, const char *rules, const char *pat
     cf_rule_alg a;
     if (cf_rules_pick(rules, pattern, np, m, &a) != 0)
         abort();
-    return cf_placement_tier_extra(p, fitted, np, &a, steps);
+    return cf_placement_tier_extra(p, fitted, np, &a, m, steps, NULL);
 }
 
 /* The probe's extra latency in the answer (cf_placement_tier_extra): each latency-bound step
@@ -122,7 +122,7 @@ static double extra_steps(const cf_placement *p, cf_steps st, cf_latency lat, lo
                           long np, double *steps)
 {
     cf_rule_alg a = {"test", st, lat};
-    return cf_placement_tier_extra(p, fitted, np, &a, steps);
+    return cf_placement_tier_extra(p, fitted, np, &a, 1.0, steps, NULL);
 }
 
 /* Each step structure's spans, on the probe of two groups (2 us farther from rank 32). */
@@ -314,6 +314,88 @@ static void sized_tests(void)
     }
 }
 
+/* The placement of a 64-rank probe of two groups (ranks 32-63 the farther) at 8 B (1 and
+ * 3 us), and, where sized, at 256 B (1.2 and 4.2) and 64 KiB (10 and 30); with flip, rank
+ * 40 nearer than rank 39 at 8 B (no tiers of aligned blocks: a torus's probe). */
+static void sized_group(cf_placement *p, int sized, int flip)
+{
+    char lat[640] = "", sz[1600] = "256:";
+    for (int r = 1; r < 64; r++) {
+        double l = r < 32 ? 1.0 : 3.0;
+        if (flip && r == 40)
+            l = 2.0;
+        snprintf(lat + strlen(lat), sizeof lat - strlen(lat), "%s%g", r > 1 ? "," : "", l);
+    }
+    for (int r = 1; r < 64; r++)
+        snprintf(sz + strlen(sz), sizeof sz - strlen(sz), "%s%g", r > 1 ? "," : "",
+                 r < 32 ? 1.2 : 4.2);
+    snprintf(sz + strlen(sz), sizeof sz - strlen(sz), ";65536:");
+    for (int r = 1; r < 64; r++)
+        snprintf(sz + strlen(sz), sizeof sz - strlen(sz), "%s%g", r > 1 ? "," : "",
+                 r < 32 ? 10.0 : 30.0);
+    const char *kv[] = {"launch_np", "64", "rank_latency_us", lat,
+                        sized ? "rank_latency_sized_us" : NULL, sz, NULL};
+    cf_modelset *ms = with_meta(kv);
+    if (cf_placement_read(ms, p) != 0)
+        abort();
+    cf_modelset_free(ms);
+}
+
+/* What the sized probe adds to the steps of algorithm (st, lat) at (np 64, m) fitted to 32. */
+static double sized_extra(const cf_placement *p, cf_steps st, cf_latency lat, double m,
+                          double *steps, double *bw)
+{
+    cf_rule_alg a = {"test", st, lat};
+    return cf_placement_tier_extra(p, 32, 64, &a, m, steps, bw);
+}
+
+/* The steps not replayed over the tiers read the farther group at their messages' size: the
+ * 8-byte difference (2 us) on the steps whose latency they wait for, and what the sized
+ * probe's difference adds beyond it (256 B: 3 us, 1 more; 64 KiB: 20, 18 more; past 64 KiB
+ * along the line through the two) on the steps their transfers pace. */
+static void sized_extra_tests(void)
+{
+    cf_placement p;
+    double steps, bw, x;
+    sized_group(&p, 1, 0);
+    ok(p.nsized == 2, "the sized probe read: two sizes");
+    x = sized_extra(&p, CF_STEPS_RING, CF_LAT_CHAIN, 65536, &steps, &bw);
+    near(bw, 63 * 18.0, 1e-9, "a ring of 64 KiB: each of its 63 steps paced by the farther "
+                              "group's transfer, 18 us more than its latency");
+    near(x, 2 * 2.0 + 63 * 18.0, 1e-9, "and its two crossings' latency (%g)", x);
+    ok(steps == 2, "the steps whose latency it waits for: its 2 crossings (%g)", steps);
+    x = sized_extra(&p, CF_STEPS_RING, CF_LAT_CHAIN, 100, &steps, &bw);
+    ok(x == 4.0 && bw == 0.0, "100 B, below the smallest size: the 8-byte probe's alone (%g)", x);
+    x = sized_extra(&p, CF_STEPS_LG, CF_LAT_STEPS, 256, &steps, &bw);
+    near(x, 3.0, 1e-12, "binomial tree of 256 B: its step to the farther group at 256 B");
+    /* Rabenseifner's step of distance 32 moves m/64 each way, in each of its two passes. */
+    x = sized_extra(&p, CF_STEPS_HALVING2, CF_LAT_STEPS, 131072, &steps, &bw);
+    near(bw, 2.0, 1e-12, "Rabenseifner of 128 KiB: its far steps move 2 KiB, read at 256 B");
+    ok(steps == 2, "its two far steps (%g)", steps);
+    /* Recursive doubling's allgather: the far step moves 32 blocks of 4 KiB, 128 KiB, past
+     * the largest size. */
+    double at = 20.0 + (20.0 - 3.0) / (65536 - 256) * (131072 - 65536);
+    x = sized_extra(&p, CF_STEPS_DOUBLING, CF_LAT_STEPS, 4096, &steps, &bw);
+    near(bw, at - 2.0, 1e-9, "recursive doubling's allgather: 128 KiB past the largest size, "
+                             "on the line through the two");
+    /* Scatter + ring of 4 MiB: the scatter's far step sends 32 blocks of 64 KiB (2 MiB, on
+     * the line), then the ring's 63 steps of a block, at 64 KiB. */
+    double at2m = 20.0 + (20.0 - 3.0) / (65536 - 256) * (2097152 - 65536);
+    x = sized_extra(&p, CF_STEPS_SCATTER_RING, CF_LAT_CHAIN, 64 * 65536.0, &steps, &bw);
+    near(bw, (at2m - 2.0) + 63 * 18.0, 1e-9,
+         "scatter + ring of 4 MiB: the scatter's far step at 2 MiB, the ring's 63 at 64 KiB");
+    cf_placement_free(&p);
+    sized_group(&p, 0, 0);
+    x = sized_extra(&p, CF_STEPS_RING, CF_LAT_CHAIN, 65536, &steps, &bw);
+    ok(x == 4.0 && bw == 0.0, "no sized probe: the 8-byte probe's alone (%g)", x);
+    cf_placement_free(&p);
+    sized_group(&p, 1, 1);
+    x = sized_extra(&p, CF_STEPS_RING, CF_LAT_CHAIN, 65536, &steps, &bw);
+    ok(bw == 0.0 && x > 0, "latencies in no tiers of blocks (a torus): the 8-byte probe's alone "
+                           "(%g)", x);
+    cf_placement_free(&p);
+}
+
 int main(void)
 {
     cf_unmeasured u;
@@ -451,5 +533,6 @@ int main(void)
     rules_latency_tests();
     catalog_tests();
     sized_tests();
+    sized_extra_tests();
     return tap_done();
 }
