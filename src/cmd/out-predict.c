@@ -367,6 +367,28 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
 {
     if (!(add->pair_us > 0))
         return;
+    if (add->pair_dist) {
+        /* Each distance with np's ranks all sending against the fitted np's. */
+        char part[1024], bytes[32];
+        int l = snprintf(part, sizeof part,
+                         "the answer adds %.*g us for the traffic every rank sends at once, as "
+                         "the pair-exchange probe at launch measured each distance with %ld ranks "
+                         "sending against %ld: the %s sends ",
+                         cf_sig_prec(add->pair_us, 3), add->pair_us, add->pair_far,
+                         add->pair_near, alg != NULL ? alg : "algorithm");
+        for (int i = 0; i < add->npl && l > 0 && (size_t)l < sizeof part; i++) {
+            cf_size_format_estimate(add->pl_bytes[i], bytes, sizeof bytes);
+            l += snprintf(part + l, sizeof part - (size_t)l,
+                          "%s%s%s to partners %ld to %ld ranks away (%.*g us a MiB slower)",
+                          i == 0 ? "" : i + 1 < add->npl ? ", " : " and ", bytes,
+                          i == 0 ? " a rank" : "", add->pl_ranks[i], 2 * add->pl_ranks[i] - 1,
+                          cf_sig_prec(add->pl_us_per_mib[i], 3), add->pl_us_per_mib[i]);
+        }
+        if (add->pair_lo_model && l > 0 && (size_t)l < sizeof part)
+            snprintf(part + l, sizeof part - (size_t)l, "%s", LO_MODEL);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+        return;
+    }
     if (add->npl > 0) {
         /* Levels below np's cost more too: what leaves each level's blocks, level by level. */
         char part[1024], bytes[32];

@@ -436,7 +436,11 @@ fail:
 /* The pair-exchange probe: for each power of two B up to the launch, ranks 0 to B-1 at once
  * exchange a message large enough to run at the links' bandwidth with their partner in the
  * other half of the block, so that each level's time is what traffic across one tier of the
- * network costs when the whole block crosses it. Few exchanges: each level moves B MiB. */
+ * network costs when the whole block crosses it; then, for the same B ranks at once, with
+ * their partner at each nearer distance d (r XOR d, d = 1, 2, ..., B/4): what a step of
+ * that distance costs while B ranks send, which a network whose links all traffic shares (a
+ * backplane, a shared switch) makes slower as more ranks send, where a tree of separate
+ * links does not. Few exchanges: each moves B MiB. */
 enum { PAIR_BYTES = 1 << 20, PAIR_WARMUP = 1, PAIR_TIMED = 5, PAIR_LEVELS = 31 };
 
 /* peer >= 0: MPI_Sendrecv between this rank and peer; else a collective of the level of B. */
@@ -458,14 +462,15 @@ static int pair_failed(cf_run_state *R, const char *call, int rc, long B, int pe
             return pair_failed(R, #fn, rc_, B, peer);                                              \
     } while (0)
 
-/* Every rank: one exchange of the level of B ranks, the others waiting in the barrier; rank 0
- * gets the slowest participant's time in *t_s. 0, or -1 on an MPI error. */
-static int pair_exchange(cf_run_state *R, long B, char *sbuf, char *rbuf, double *t_s)
+/* Every rank: one exchange of ranks 0 to B-1 at once, each with the rank d away (r XOR d), the
+ * others waiting in the barrier; rank 0 gets the slowest participant's time in *t_s. 0, or -1
+ * on an MPI error. */
+static int pair_exchange(cf_run_state *R, long B, long d, char *sbuf, char *rbuf, double *t_s)
 {
     double mine = 0;
     PAIR_CALL(MPI_Barrier, (MPI_COMM_WORLD), B, -1);
     if (R->rank < B) {
-        int peer = R->rank ^ (int)(B / 2);
+        int peer = R->rank ^ (int)d;
         double t0 = MPI_Wtime();
         PAIR_CALL(MPI_Sendrecv,
                   (sbuf, PAIR_BYTES, MPI_BYTE, peer, 0, rbuf, PAIR_BYTES, MPI_BYTE, peer, 0,
@@ -477,36 +482,64 @@ static int pair_exchange(cf_run_state *R, long B, char *sbuf, char *rbuf, double
     return 0;
 }
 
-/* Every rank: the levels B = 2, 4, ... top; rank 0 fills t_us with each level's median. */
-static int pair_levels(cf_run_state *R, long top, char *sbuf, char *rbuf, double *t_us)
+/* Every rank: the median time of the exchanges of ranks 0 to B-1 at distance d, into *t_us
+ * on rank 0. */
+static int pair_timed(cf_run_state *R, long B, long d, char *sbuf, char *rbuf, double *t_us)
+{
+    double t_s[PAIR_TIMED], t = 0;
+    for (int i = 0; i < PAIR_WARMUP + PAIR_TIMED; i++) {
+        if (pair_exchange(R, B, d, sbuf, rbuf, &t) != 0)
+            return -1;
+        if (i >= PAIR_WARMUP)
+            t_s[i - PAIR_WARMUP] = t;
+    }
+    *t_us = 1e6 * cf_stats_median(t_s, PAIR_TIMED);
+    return 0;
+}
+
+/* Every rank: the levels B = 2, 4, ... top at distance B/2 (t_us, one a level), then each
+ * level at the nearer distances (dist_us[lev * PAIR_LEVELS + j] at d = 2^j, j < lev; the
+ * level's own at j = lev): rank 0 fills them. The levels first, as before the distances
+ * were probed, so that their times come out as they did. */
+static int pair_levels(cf_run_state *R, long top, char *sbuf, char *rbuf, double *t_us,
+                       double *dist_us)
 {
     int lev = 0;
+    for (long B = 2; B <= top; B *= 2, lev++)
+        if (pair_timed(R, B, B / 2, sbuf, rbuf, &t_us[lev]) != 0)
+            return -1;
+    lev = 0;
     for (long B = 2; B <= top; B *= 2, lev++) {
-        double t_s[PAIR_TIMED], t = 0;
-        for (int i = 0; i < PAIR_WARMUP + PAIR_TIMED; i++) {
-            if (pair_exchange(R, B, sbuf, rbuf, &t) != 0)
+        int j = 0;
+        for (long d = 1; d < B / 2; d *= 2, j++)
+            if (pair_timed(R, B, d, sbuf, rbuf, &dist_us[lev * PAIR_LEVELS + j]) != 0)
                 return -1;
-            if (i >= PAIR_WARMUP)
-                t_s[i - PAIR_WARMUP] = t;
-        }
-        t_us[lev] = 1e6 * cf_stats_median(t_s, PAIR_TIMED);
+        dist_us[lev * PAIR_LEVELS + j] = t_us[lev];
     }
     return 0;
 }
 
 /* Rank 0: the probe's metadata from the nlev levels' times. 0, or 1 out of memory. */
-static int pair_metadata(cf_run_state *R, const double *t_us, int nlev)
+static int pair_metadata(cf_run_state *R, const double *t_us, const double *dist_us, int nlev)
 {
-    char *s = NULL, buf[512];
-    size_t len = 0, cap = 0;
+    char *s = NULL, *ds = NULL, buf[600];
+    size_t len = 0, cap = 0, dlen = 0, dcap = 0;
     int bad = 0;
-    for (int i = 0; i < nlev; i++)
+    for (int i = 0; i < nlev; i++) {
         bad |= cf_measure_appendf(&s, &len, &cap, "%s%ld:%.4g", i ? "," : "", 2L << i, t_us[i]);
+        bad |= cf_measure_appendf(&ds, &dlen, &dcap, "%s%ld:", i ? ";" : "", 2L << i);
+        for (int j = 0; j <= i; j++)
+            bad |= cf_measure_appendf(&ds, &dlen, &dcap, "%s%.4g", j ? "," : "",
+                                      dist_us[i * PAIR_LEVELS + j]);
+    }
     snprintf(buf, sizeof buf, "%d", PAIR_BYTES);
     bad |= cf_table_meta_set(R->t, "pair_exchange_bytes", buf);
     if (!bad)
         bad |= cf_table_meta_set(R->t, "pair_exchange_us", s);
+    if (!bad)
+        bad |= cf_table_meta_set(R->t, "pair_exchange_distance_us", ds);
     free(s);
+    free(ds);
     snprintf(buf, sizeof buf,
              "ranks 0 to B-1 at once for each power of two B from 2 to the launch, rank r "
              "exchanging %d bytes with rank r XOR B/2 (MPI_Sendrecv), the other ranks waiting; "
@@ -514,6 +547,11 @@ static int pair_metadata(cf_run_state *R, const double *t_us, int nlev)
              "the timed",
              PAIR_BYTES, PAIR_WARMUP, PAIR_TIMED);
     bad |= cf_table_meta_set(R->t, "pair_exchange_method", buf);
+    snprintf(buf, sizeof buf,
+             "B:t1,t2,t4,...: for each power of two B from 2 to the launch, ranks 0 to B-1 at "
+             "once, rank r exchanging with rank r XOR d at each power of two d from 1 to B/2 "
+             "(t at B/2 is pair_exchange_us's), as pair_exchange_method says");
+    bad |= cf_table_meta_set(R->t, "pair_exchange_distance_method", buf);
     if (bad && R->e->code == 0)
         cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
     return bad ? 1 : 0;
@@ -561,6 +599,7 @@ int cf_run_pair_probe(cf_run_state *R)
     }
     int mine = R->rank < top && rbuf == NULL ? R->rank : R->size, first = R->size, rc = 0;
     double t_us[PAIR_LEVELS] = {0};
+    double dist_us[PAIR_LEVELS * PAIR_LEVELS] = {0};
     int arc = MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (arc != MPI_SUCCESS)
         rc = pair_failed(R, "MPI_Allreduce", arc, top, -1);
@@ -571,13 +610,14 @@ int cf_run_pair_probe(cf_run_state *R)
                          first);
         rc = 1;
     } else
-        rc = pair_levels(R, top, sbuf, rbuf, t_us);
+        rc = pair_levels(R, top, sbuf, rbuf, t_us, dist_us);
     pair_free(sbuf);
     pair_free(rbuf);
-    if (rc != 0 || R->rank != 0)
-        return rc;
-    int nlev = 0;
-    while ((2L << nlev) <= top)
-        nlev++;
-    return pair_metadata(R, t_us, nlev);
+    if (rc == 0 && R->rank == 0) {
+        int nlev = 0;
+        while ((2L << nlev) <= top)
+            nlev++;
+        rc = pair_metadata(R, t_us, dist_us, nlev);
+    }
+    return rc;
 }

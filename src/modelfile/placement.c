@@ -266,10 +266,65 @@ static int read_probe(const json_t *meta, cf_placement *out)
     return read_sized(meta, out);
 }
 
+/* The pair-exchange probe's distances of meta into out (its levels read already, npair of
+ * them): "2:T;4:T,T;8:T,T,T;...", for each level B the times at d = 1, 2, ..., B/2, numbers
+ * > 0, as many levels as pair_exchange_us. One that does not read is left out with
+ * out->lat_warning saying why; the levels stay. 0, or -1 when out of memory. */
+static int read_pair_distances(const json_t *meta, cf_placement *out)
+{
+    const char *s = meta_str(meta, "pair_exchange_distance_us");
+    if (s == NULL)
+        return 0;
+    size_t len = strlen(s), k = 0, np = out->npair;
+    char *copy = malloc(len + 1);
+    double *all = calloc(np * np + 1, sizeof *all);
+    if (copy == NULL || all == NULL) {
+        free(copy);
+        free(all);
+        return -1;
+    }
+    memcpy(copy, s, len + 1);
+    const char *why = NULL;
+    for (char *q = copy, *next; why == NULL && q != NULL; q = next, k++) {
+        next = strchr(q, ';');
+        if (next != NULL)
+            *next++ = '\0';
+        char *end = q;
+        unsigned long b = *q >= '1' && *q <= '9' ? strtoul(q, &end, 10) : 0;
+        size_t n = 0;
+        double *v = *end == ':' && k < np ? read_numbers(end + 1, &n) : NULL;
+        if (v == NULL && n == SIZE_MAX) {
+            free(copy);
+            free(all);
+            return -1;
+        }
+        int ok = v != NULL && b == 2UL << k && n == k + 1;
+        for (size_t j = 0; ok && j < n; j++)
+            ok = v[j] > 0;
+        if (!ok)
+            why = "expected B:us,... for each level of pair_exchange_us, the times at d = 1, 2, "
+                  "..., B/2, numbers > 0, the levels apart by ';'";
+        else
+            memcpy(all + k * np, v, n * sizeof *v);
+        free(v);
+    }
+    free(copy);
+    if (why == NULL && k != np)
+        why = "expected as many levels as pair_exchange_us";
+    if (why != NULL) {
+        probe_warn(out, "pair_exchange_distance_us", s, why);
+        free(all);
+        return 0;
+    }
+    out->pair_dist_us = all;
+    return 0;
+}
+
 /* The pair-exchange probe of meta into out: "2:T,4:T,...", each level the next power of two
- * from 2, each time a number > 0, and pair_exchange_bytes a number > 0. One that does not
- * read is left out with out->lat_warning saying why (after what it already says). */
-static void read_pairs(const json_t *meta, cf_placement *out)
+ * from 2, each time a number > 0, and pair_exchange_bytes a number > 0, and its distances
+ * (read_pair_distances). One that does not read is left out with out->lat_warning saying
+ * why (after what it already says). 0, or -1 when out of memory. */
+static int read_pairs(const json_t *meta, cf_placement *out)
 {
     const char *s = meta_str(meta, "pair_exchange_us"), *b = meta_str(meta, "pair_exchange_bytes");
     const char *why = NULL, *q = s;
@@ -299,10 +354,11 @@ static void read_pairs(const json_t *meta, cf_placement *out)
     if (why != NULL) {
         probe_warn(out, "pair_exchange_us", s, why);
         out->npair = 0;
-        return;
+        return 0;
     }
     out->npair = n;
     out->pair_bytes = bytes;
+    return read_pair_distances(meta, out);
 }
 
 /* The first table whose metadata names ranks_per_node gives the nodes, the first that
@@ -328,7 +384,8 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
     {
         const json_t *meta = json_object_get(t, "metadata");
         if (json_is_object(meta) && meta_str(meta, "pair_exchange_us") != NULL) {
-            read_pairs(meta, out);
+            if (read_pairs(meta, out) != 0)
+                return -1;
             break;
         }
     }
@@ -348,6 +405,7 @@ void cf_placement_free(cf_placement *p)
     free(p->first);
     free(p->lat_us);
     free(p->sized_us);
+    free(p->pair_dist_us);
     memset(p, 0, sizeof *p);
 }
 
@@ -907,6 +965,38 @@ static double waiting_share(const cf_placement *p, const char *pattern, long fit
  * np falls short of it). Where one level past the fitted np's alone costs more, or the
  * levels form no tiers, the bytes across np's halves pay np's level's cost over the
  * fitted np's (cf_placement_pair_extra). */
+/* pair_add where the probe measured each distance with each level's ranks all sending
+ * (pair_exchange_distance_us): the bytes a rank sends to partners 2^j to 2^(j+1) - 1 away
+ * (np's ranks all sending; those past np's halves, top, at the level of b) pay what an
+ * exchange at distance 2^j costs at np's level b over the fitted np's level a (at a's own
+ * distance, the farthest it reached, for the farther ones), where more than the probe
+ * resolves. A backplane every node's traffic shares makes a distance cost more as more
+ * ranks send (fatnodes.xml: 1 MiB between nodes 16 ranks apart takes 764 us with 32 ranks
+ * sending, 1513 with 64), which the levels alone (only the level's block sending at its own
+ * distance) do not show; a tree of separate links does not (leaves.xml: the same at every
+ * level). */
+static void pair_add_distances(const cf_placement *p, const cf_rule_alg *r, const char *pattern,
+                               int a, int b, long np, double m, double top, cf_tier_added *added)
+{
+    added->pair_dist = 1;
+    added->pair_us = 0.0;
+    for (int j = 0; j <= b && added->npl < CF_PAIR_LEVELS_MAX; j++) {
+        double out = j == b ? top : cf_steps_block_bytes(r, pattern, np, 1L << j, m);
+        double next = j == b       ? 0.0
+                      : j + 1 == b ? top
+                                   : cf_steps_block_bytes(r, pattern, np, 2L << j, m);
+        double bytes = out - next;
+        double hi = p->pair_dist_us[(size_t)b * p->npair + (size_t)j];
+        double lo = p->pair_dist_us[(size_t)a * p->npair + (size_t)(j < a ? j : a)];
+        if (!(bytes > 0) || !(hi > lo * (1 + CF_TIER_MARGIN)))
+            continue;
+        added->pl_ranks[added->npl] = 1L << j;
+        added->pl_bytes[added->npl] = bytes;
+        added->pl_us_per_mib[added->npl++] = (hi - lo) / p->pair_bytes * 1048576.0;
+        added->pair_us += bytes * (hi - lo) / p->pair_bytes;
+    }
+}
+
 static void pair_add(const cf_placement *p, const cf_rule_alg *r, const char *pattern,
                      long fitted, long np, double m, cf_tier_added *added)
 {
@@ -920,6 +1010,10 @@ static void pair_add(const cf_placement *p, const cf_rule_alg *r, const char *pa
                         : cf_steps_cross_bytes(r, pattern, np, m);
     int a = pair_level(p, fitted), b = pair_level(p, np);
     added->npl = 0;
+    if (a >= 0 && b > a && p->pair_dist_us != NULL) {
+        pair_add_distances(p, r, pattern, a, b, np, m, top, added);
+        return;
+    }
     if (a >= 0 && b > a && pair_tiered(p, b)) {
         int below = 0; /* levels below np's that cost more */
         for (int k = a + 1; k <= b; k++) {

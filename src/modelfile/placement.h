@@ -42,6 +42,11 @@ typedef struct cf_placement {
     double pair_us[CF_PAIR_LEVELS_MAX];
     size_t npair;
     double pair_bytes;
+    /* Its distances (pair_exchange_distance_us), where recorded: the same B ranks at once,
+     * each exchanging with the rank d away (r XOR d), for each power of two d up to B/2
+     * (pair_dist_us[k * npair + j]: level k, d = 2^j, j <= k; j = k is pair_us[k]); NULL
+     * without them. */
+    double *pair_dist_us;
     /* Why a probe's metadata found was not used ("metadata rank_latency_us '...': why",
      * and "; metadata pair_exchange_us '...': why" when that one does not read either), for
      * the command to warn of, once; "" if none. */
@@ -171,6 +176,10 @@ typedef struct cf_tier_added {
      * its cost over the level below, us a MiB; npl 0 where pair_us is cross_bytes at
      * extra_us_per_mib. */
     int npl;
+    /* pair_dist 1: the probe's distances (pair_exchange_distance_us) priced them: pl_ranks
+     * is each class's nearest distance (its partners 2^j to 2^(j+1) - 1 ranks away), its
+     * cost at np's level (pair_far ranks sending) over the fitted np's (pair_near) */
+    int pair_dist;
     long pl_ranks[CF_PAIR_LEVELS_MAX];
     double pl_bytes[CF_PAIR_LEVELS_MAX], pl_us_per_mib[CF_PAIR_LEVELS_MAX];
     /* Where the across-np grid read the answer's algorithm from an np (read_from) below the

@@ -143,18 +143,33 @@ for sel in "" -ompi; do
     check "racks$sel alltoall at np 64, 2 MiB: $got us within 15% of $truth" \
         awk -v t="$truth" -v g="$got" 'BEGIN { exit !(t > 0 && g / t > 0.85 && g / t < 1.15) }'
     check "racks$sel: the note says what the traffic across the halves added" \
+        grep -q "us for the traffic every rank sends at once, as the pair-exchange probe at launch measured each distance with 64 ranks sending against 32: the pairwise.* sends 64 MiB a rank to partners 32 to 63 ranks away ([0-9]* us a MiB slower)" "$T/out"
+    # Without the distances (a table from before them), the levels alone: the same here,
+    # where every distance costs what its tier does however many ranks send.
+    grep -v '^# pair_exchange_distance' "$tab" >nodist.csv
+    run "$COMMFIT" fit -q -i nodist.csv --np 2,4,8,16,32 -o nodist.json
+    run "$COMMFIT" predict -m nodist.json -p alltoall -n 64 -b 2M -f csv
+    check "racks$sel without the distances: the same answer, from the levels" \
+        awk -F, -v g="$got" 'NR == 2 { exit !($5 == g) }' "$T/out"
+    check "racks$sel without the distances: the levels' note" \
         grep -q "us for the traffic across the halves of the ranks: the pairwise.* sends 64 MiB a rank across them, every rank at once, which the pair-exchange probe at launch measured [0-9]* us a MiB slower across 64 ranks' halves than across 32's" "$T/out"
     grep -v '^# pair_exchange_' "$tab" >nopairs.csv
     run "$COMMFIT" fit -q -i nopairs.csv --np 2,4,8,16,32 -o nopairs.json
     run "$COMMFIT" predict -m nopairs.json -p alltoall -n 64 -b 2M -f csv
     check "racks$sel: without the pair-exchange probe, half the truth or less, nothing said" \
-        awk -F, -v t="$truth" 'NR == 2 { exit !($5 / t < 0.5 && $0 !~ /across the halves/) }' "$T/out"
+        awk -F, -v t="$truth" 'NR == 2 { exit !($5 / t < 0.5 && $0 !~ /across the halves|every rank sends at once/) }' "$T/out"
 done
 # An np short of a power of two crosses the cut of the next level up, in part: np 48's 16
 # ranks past rank 32 are half of level 64's 32, so half of its traffic crosses the uplinks
-# (16 blocks of 2 MiB a rank at 1151 us a MiB more: 36819 us).
+# (16 blocks of 2 MiB a rank at 1151 us a MiB more: 36819 us), by the levels alone and by
+# the distances.
 run "$COMMFIT" predict -m racks.json -p alltoall -n 48 -b 2M -f csv
 check "np 48: half of level 64's traffic across its cut" \
+    grep -q "adds 36819 us for the traffic every rank sends at once, as the pair-exchange probe at launch measured each distance with 64 ranks sending against 32: the pairwise exchange sends 32 MiB a rank to partners 32 to 63 ranks away (1151 us a MiB slower)" "$T/out"
+grep -v '^# pair_exchange_distance' "$top_srcdir/data/sim-racks.csv" >nodist.csv
+run "$COMMFIT" fit -q -i nodist.csv --np 2,4,8,16,32 -o nodist.json
+run "$COMMFIT" predict -m nodist.json -p alltoall -n 48 -b 2M -f csv
+check "np 48 without the distances: the levels say the same" \
     grep -q "adds 36819 us for the traffic across the halves of the ranks: the pairwise exchange sends 32 MiB a rank across them, .* across 64 ranks' halves (np fills 16 of the 32 ranks past their cut) than across 32's" "$T/out"
 # Recursive doubling's allreduce across nodes of four ranks (SMPI's two-level algorithm)
 # crosses one rank a node, not as the probe loads the network: nothing added.
@@ -175,7 +190,12 @@ for pf in racks pods; do
     check "$pf from np=2: alltoall at np 16, 2 MiB: $got us within 5% of $truth" \
         awk -v t="$truth" -v g="$got" 'BEGIN { exit !(t > 0 && g / t > 0.95 && g / t < 1.05) }'
 done
-check "pods from np=2: the note names both levels" \
+check "pods from np=2: the note names each distance" \
+    grep -q "the answer adds 6870 us for the traffic every rank sends at once, as the pair-exchange probe at launch measured each distance with 16 ranks sending against 2: the pairwise exchange sends 4 MiB a rank to partners 2 to 3 ranks away (134 us a MiB slower), 8 MiB to partners 4 to 7 ranks away (134 us a MiB slower) and 16 MiB to partners 8 to 15 ranks away (329 us a MiB slower)" "$T/out"
+grep -v '^# pair_exchange_distance' "$top_srcdir/data/sim-pods.csv" >nodist.csv
+run "$COMMFIT" fit -q -i nodist.csv --np 2 -o nodist.json
+run "$COMMFIT" predict -m nodist.json -p alltoall -n 16 -b 2M -f csv
+check "pods from np=2 without the distances: the levels' note names both levels" \
     grep -q "the answer adds 6870 us for the traffic out of the ranks' blocks, every rank at once, as the pair-exchange probe at launch measured it: the pairwise exchange sends 28 MiB a rank out of its 2 ranks (134 us a MiB slower across 4 ranks' halves than across 2's) and 16 MiB out of its 8 ranks (196 us a MiB slower across 16's halves than across 8's)" "$T/out"
 
 # Where no farther latency tier bounds the answer, the pair-exchange probe still tells a
@@ -190,7 +210,7 @@ lat=$(awk 'BEGIN { for (i = 1; i <= 127; i++) printf "%s1.003", (i > 1 ? "," : "
 awk -v lat="$lat" '{ print } /^# launch_np/ { print "# rank_latency_us: " lat
     print "# rank_latency_spread: 0"; print "# pair_exchange_bytes: 1048576"
     print "# pair_exchange_us: 2:100,4:100,8:100,16:100,32:400,64:1600,128:1600" }' \
-    "$top_srcdir/data/sim-flat.csv" >backbone.csv
+    "$top_srcdir/data/sim-flat.csv" | grep -v '^# pair_exchange_\(distance\|method\)' >backbone.csv
 grep -v '^# pair_exchange_' backbone.csv >backbone-nopair.csv
 run "$COMMFIT" fit -q -i backbone.csv --np 2,4,8,16 -o backbone.json
 run "$COMMFIT" fit -q -i backbone-nopair.csv --np 2,4,8,16 -o backbone-nopair.json
@@ -263,13 +283,14 @@ run "$COMMFIT" predict -m fat16.json -p bcast -n 64 --formula
 check "fatnodes-ompi at np 2-16, --formula at np 64: no wait in the constant" \
     sh -c '! grep -q "the constant holds the barrier" "$1"' sh "$T/err"
 # A shared backplane (fatnodes: 16 cores a node) grows slower a byte with np where latency
-# does not: fitted at np 2-32, alltoall of 1 MiB at np 64 reads the probe's 23981 us for
-# the 32 MiB a rank sends across the halves on top of the model's 24415 (simulated 73537).
+# does not: fitted at np 2-32, alltoall of 1 MiB at np 64 reads the probe's 35971 us for
+# the 48 MiB a rank sends to partners 16 to 63 ranks away (each distance 749 us a MiB
+# slower with 64 ranks sending than with 32) on top of the model's 24415 (simulated 73537).
 run "$COMMFIT" predict -m fat32.json -p alltoall -n 64 -b 1M -f csv
 check "fatnodes-ompi, alltoall of 1 MiB at np 64: within 35% of the simulated 73537 us, the interval holds it" \
     awk -F, 'NR == 2 { exit !($5 > 0.65 * 73537 && $6 <= 73537 && $7 >= 73537) }' "$T/out"
 check "fatnodes-ompi: the note says the lower bound stays the model's" \
-    grep -q "the answer adds 23981 us for the traffic across the halves of the ranks: .*(no farther latency tier: the lower bound stays the model's" "$T/out"
+    grep -q "the answer adds 35971 us for the traffic every rank sends at once, .*(no farther latency tier: the lower bound stays the model's" "$T/out"
 # Where the np the reading came from reached as far as the largest fitted np, the largest's
 # judgment stands and the note names no other np: on data/sim-wide-ompi.csv (16 nodes of
 # 8 cores) fitted at np 2-32, bcast of 2 KiB at np 48 reads the knomial tree from np 16,

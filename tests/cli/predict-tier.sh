@@ -182,6 +182,32 @@ check "a pair exchange's 250 us over the sized probe's 48: the answer as with th
     awk -F, 'NR == 2 { t = $5 } FNR == 2 && NR > 2 { exit !($5 > 0 && t - $5 < 1e-6 && $5 - t < 1e-6) }' np2sP.csv np2P.csv
 check "which is the answer without either plus 250 us" \
     awk -F, 'NR == 2 { t = $5 } FNR == 2 && NR > 2 { exit !(t - $5 > 249.999 && t - $5 < 250.001) }' np2P.csv np2.csv
+# The probe's distances (pair_exchange_distance_us): the pairwise exchange at np 8 sends
+# 64 KiB to 1 partner 1 away, 2 at 2-3 and 4 at 4-7. Where 8 ranks sending cost the nearer
+# distances what np=2's level did, only the 4 partners beyond pay, 250 us as the levels say;
+# where distance 2 costs 600 us with 8 ranks sending (a medium they all share), its 128 KiB
+# pay 500 us a MiB more: 312.5 us.
+pairs="pair_exchange_us: 2:100,4:100,8:1100,16:1100"
+table2_with "pair_exchange_bytes: 1048576" "$pairs" \
+    "pair_exchange_distance_us: 2:100;4:100,100;8:100,100,1100;16:100,100,1100,1100"
+predict_t2 np2D
+check "distances as the levels: the levels' answer" \
+    awk -F, 'NR == 2 { t = $5 } FNR == 2 && NR > 2 { exit !($5 > 0 && t - $5 < 1e-6 && $5 - t < 1e-6) }' np2D.csv np2P.csv
+table2_with "pair_exchange_bytes: 1048576" "$pairs" \
+    "pair_exchange_distance_us: 2:100;4:100,100;8:100,600,1100;16:100,600,1100,1100"
+predict_t2 np2S
+check "distance 2 slower with 8 ranks sending: the answer without the probes plus 312.5 us" \
+    awk -F, 'NR == 2 { t = $5 } FNR == 2 && NR > 2 { exit !(t - $5 > 312.499 && t - $5 < 312.501) }' np2S.csv np2.csv
+check "and says so, distance by distance" grep -q "the answer adds 312 us for the traffic every rank sends at once, as the pair-exchange probe at launch measured each distance with 8 ranks sending against 2: the pairwise exchange sends 128 KiB a rank to partners 2 to 3 ranks away (500 us a MiB slower) and 256 KiB to partners 4 to 7 ranks away (1000 us a MiB slower)" np2S.csv
+# One that does not read (a level short): named, and the levels alone answer.
+table2_with "pair_exchange_bytes: 1048576" "$pairs" \
+    "pair_exchange_distance_us: 2:100;4:100,100;8:100,600"
+run "$COMMFIT" fit -i t2.csv -o np2B.json
+grep_err "^commfit: fit: warning: t2.csv: metadata pair_exchange_distance_us '2:100;4:100,100;8:100,600': expected B:us,... for each level of pair_exchange_us, the times at d = 1, 2, ..., B/2, numbers > 0, the levels apart by ';'; fit ignores it$" \
+    "fit names a pair_exchange_distance_us that does not read"
+"$COMMFIT" predict -m np2B.json -p alltoall -n 8 -b 64K -f csv 2>/dev/null >np2B.csv
+check "and predict answers with the levels alone" \
+    awk -F, 'NR == 2 { t = $5 } FNR == 2 && NR > 2 { exit !($5 > 0 && t - $5 < 1e-6 && $5 - t < 1e-6) }' np2B.csv np2P.csv
 # est FILE: the rows of the point-to-point estimate's curve in an np plot's data.
 est() { awk '/^# \[[0-9]+\] point-to-point estimate/ { f = 1; next } /^# \[/ { f = 0 } f && !/^#/ && NF' "$1"; }
 run "$COMMFIT" report -q -m np2.json -o rep2

@@ -48,11 +48,12 @@ expect_err "commfit: measure: full/t.csv: cannot write: No space left on device"
     "a full disk: the message names the file and the reason"
 check "a full disk: no half table left" test ! -e full/t.csv
 
-# A disk that fills up mid-run: one page left, room for the header and a few rows. The
+# A disk that fills up mid-run: two pages left, room for the header (3.9 KB with the
+# launch probes at np 2) and some rows. The
 # rows written before stay, the partly written one is cut off, and --resume continues
 # once there is room.
 rm full/filler
-head -c 61440 /dev/zero >full/filler
+head -c 57344 /dev/zero >full/filler
 run mpirun 2 "$COMMFIT" measure --patterns pingpong,sendrecv,allreduce --sizes 0:64K \
     --samples 1 --reps 2 -o full/t.csv
 expect_rc 1 "a full disk mid-run"

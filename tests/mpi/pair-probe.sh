@@ -25,7 +25,9 @@ probe() {
     check "$1 ranks: the levels $2" test "$(levels "p$1.csv" | paste -sd, -)" = "$2"
     check "$1 ranks: every time above 0" positive "p$1.csv"
     check "$1 ranks: the method" grep -qx "# pair_exchange_method: $method" "p$1.csv"
-    check "$1 ranks: the keys once each" test "$(grep -c '^# pair_exchange_' "p$1.csv")" -eq 3
+    check "$1 ranks: the keys once each" test "$(grep -c '^# pair_exchange_' "p$1.csv")" -eq 5
+    check "$1 ranks: the distances, each level's last its own time" \
+        sh -c 'sed -n "s/^# pair_exchange_distance_us: //p" "$1" | tr ";" "\n" | awk -F"[:,]" "{ print \$1 \":\" \$NF }" | paste -sd, - | grep -qx "$(sed -n "s/^# pair_exchange_us: //p" "$1")"' sh "p$1.csv"
 }
 
 probe 2 2
