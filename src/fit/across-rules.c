@@ -889,10 +889,17 @@ static double bruck_mean(long p, double m, const double *um, const double *ut, i
 }
 
 /* What a byte exchanged between ranks 2^j apart takes beyond one between ranks 0 and 1,
- * every rank of their blocks exchanging at once (the pair-exchange probe's level j); past
- * the probe's levels, its farthest's. */
-static double pair_level_us_per_byte(const cf_tiers *t, long j)
+ * each of p ranks exchanging at that distance at once: the probe's distance j at the level of
+ * p's ranks (the smallest power of two from p up; past the probe's levels its largest), where
+ * it recorded the distances; else every rank of their blocks of 2^(j+1) exchanging (the
+ * pair-exchange probe's level j; past its levels, its farthest's). */
+static double pair_step_us_per_byte(const cf_tiers *t, long p, long j)
 {
+    if (t->ndist > 0) {
+        long k = cf_ceil_lg(p) - 1;
+        k = k < t->ndist ? k : t->ndist - 1;
+        return t->dist_us_per_byte[CF_TIERS_DIST_ROW(k) + (j < k ? j : k)];
+    }
     if (t->npair <= 0)
         return 0.0;
     return t->pair_us_per_byte[j < t->npair ? j : t->npair - 1];
@@ -918,9 +925,9 @@ static double exchange_end(const double *s, long r, long q, double msg_us,
  * exchange the whole vector with the partner whose index differs in bit j at step j
  * (distances 1, 2, 4, ...), and the odd ones send the result back down at the end. A
  * message costs the ping-pong at m (2 units) plus what the tiers between its ranks add,
- * as in bruck_mean, and at the step of distance 2^j what the pair-exchange probe's level j
- * adds to its bytes: that step's traffic is the probe's, every rank of each block of
- * 2^(j+1) exchanging with the one 2^j away at once. The local reductions are not costed
+ * as in bruck_mean, and at the step of distance 2^j what the pair-exchange probe says a
+ * byte at that distance adds (pair_step_us_per_byte): that step's traffic is the probe's,
+ * every rank exchanging with the one 2^j away at once. The local reductions are not costed
  * (the measured np's ratio to the replay carries them). A step ends for both partners at
  * once, so a rank far from its partner delays every rank it meets later: after the steps up
  * to distance d every rank waited on every rank of its block of 2d. NAN when out of
@@ -946,7 +953,7 @@ static double rdb_mean(long p, double m, const double *um, const double *ut, int
     /* The doubling among the odd ones below 2 rem (new rank r/2) and the ranks above. */
     memcpy(next, s, (size_t)p * sizeof *s);
     for (long d = 1, j = 0; d < pof2; d *= 2, j++) {
-        double step = msg + m * pair_level_us_per_byte(t, j);
+        double step = msg + m * pair_step_us_per_byte(t, p, j);
         for (long v = 0; v < pof2; v++) {
             long w = v ^ d, r = v < rem ? 2 * v + 1 : v + rem, q = w < rem ? 2 * w + 1 : w + rem;
             next[r] = exchange_end(s, r, q, step, &tc, gated, blocking);

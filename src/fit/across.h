@@ -153,6 +153,8 @@ int cf_steps_per_call(cf_steps st);
 #define CF_TIERS_MAX 8
 #define CF_TIERS_PAIR_MAX 62
 #define CF_TIERS_SIZED_MAX 16
+#define CF_TIERS_DIST_MAX 32                    /* levels: 2^32 ranks */
+#define CF_TIERS_DIST_ROW(k) ((k) * ((k) + 1) / 2) /* level k's first distance */
 typedef struct cf_tiers {
     int n;
     long ranks[CF_TIERS_MAX];
@@ -165,6 +167,12 @@ typedef struct cf_tiers {
      * once, takes beyond a byte between ranks 0 and 1, us (pair_us_per_byte[0] is 0). */
     int npair;
     double pair_us_per_byte[CF_TIERS_PAIR_MAX];
+    /* The same from the probe's distances (pair_exchange_distance_us), where recorded (ndist
+     * 0: none): what a byte exchanged between ranks 2^j apart takes beyond one between ranks
+     * 0 and 1 while the 2^(k+1) ranks of level k all exchange at that distance,
+     * dist_us_per_byte[CF_TIERS_DIST_ROW(k) + j], j <= k < ndist. */
+    int ndist;
+    double dist_us_per_byte[CF_TIERS_DIST_ROW(CF_TIERS_DIST_MAX)];
     /* The sized latency probe's, where the launch ran it (nsized 0: none known): what tier
      * k adds to a message of sized_bytes[j] (increasing), sized_extra_us[j][k] >= 0, its
      * farthest rank's latency at that size less rank 1's (cf_tiers_extra_us reads them). */

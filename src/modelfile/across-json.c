@@ -138,6 +138,18 @@ static json_t *grid_json(const cf_across_grid *g)
         for (int i = 0; i < g->tiers.npair; i++)
             if (json_array_append_new(pair, jnum(g->tiers.pair_us_per_byte[i])))
                 goto fail;
+        json_t *dist;
+        if (g->tiers.ndist > 0 && set(tiers, "pair_distance_us_per_byte", dist = json_array()))
+            goto fail;
+        for (int k = 0; k < g->tiers.ndist; k++) {
+            json_t *row = json_array();
+            if (row == NULL || json_array_append_new(dist, row))
+                goto fail;
+            for (int jd = 0; jd <= k; jd++)
+                if (json_array_append_new(
+                        row, jnum(g->tiers.dist_us_per_byte[CF_TIERS_DIST_ROW(k) + jd])))
+                    goto fail;
+        }
         json_t *sized;
         if (g->tiers.nsized > 0 && set(tiers, "sized", sized = json_array()))
             goto fail;
@@ -471,8 +483,9 @@ static int enter(const json_t *j, const where *outer, const char *member, where 
 
 /* The grid's tiers (commfit-formats(5)): base_us >= 0, rendezvous, probed_ranks, 1 to 8 blocks
  * [ranks, extra_us], whole ranks >= 2 increasing, extra_us > 0, and optionally sized, 1 to
- * 16 [bytes, [extra_us of each block]] by increasing bytes above 8, extra_us >= 0, and
- * pair_us_per_byte, 1 to 62 numbers >= 0, the first 0. 0 or CF_EXIT_DATA. */
+ * 16 [bytes, [extra_us of each block]] by increasing bytes above 8, extra_us >= 0,
+ * pair_us_per_byte, 1 to 62 numbers >= 0, the first 0, and pair_distance_us_per_byte, 1 to
+ * 32 rows, row k of k + 1 numbers >= 0. 0 or CF_EXIT_DATA. */
 static int tiers_from_json(const json_t *j, const where *outer, cf_tiers *t)
 {
     where ws;
@@ -533,17 +546,36 @@ static int tiers_from_json(const json_t *j, const where *outer, cf_tiers *t)
     }
     /* Absent (no pair-exchange probe, or a file from before it): no traffic replayed. */
     const json_t *pair = json_object_get(j, "pair_us_per_byte");
-    if (pair == NULL)
-        return 0;
-    if (!json_is_array(pair) || json_array_size(pair) < 1 ||
-        json_array_size(pair) > CF_TIERS_PAIR_MAX)
+    if (pair != NULL && (!json_is_array(pair) || json_array_size(pair) < 1 ||
+                         json_array_size(pair) > CF_TIERS_PAIR_MAX))
         return bad(w, "pair_us_per_byte", "an array of 1 to 62 numbers >= 0, the first 0");
-    for (size_t i = 0; i < json_array_size(pair); i++) {
+    for (size_t i = 0; pair != NULL && i < json_array_size(pair); i++) {
         const json_t *v = json_array_get(pair, i);
         double x = json_is_number(v) ? json_number_value(v) : -1.0;
         if (!(x >= 0) || !isfinite(x) || (i == 0 && x != 0))
             return bad(w, "pair_us_per_byte", "an array of 1 to 62 numbers >= 0, the first 0");
         t->pair_us_per_byte[t->npair++] = x;
+    }
+    /* Absent (no distances probed, or a file from before them): the levels alone. */
+    const json_t *dist = json_object_get(j, "pair_distance_us_per_byte");
+    if (dist == NULL)
+        return 0;
+    static const char *want_dist = "an array of 1 to 32 rows, row k of k + 1 numbers >= 0";
+    if (!json_is_array(dist) || json_array_size(dist) < 1 ||
+        json_array_size(dist) > CF_TIERS_DIST_MAX)
+        return bad(w, "pair_distance_us_per_byte", want_dist);
+    for (size_t k = 0; k < json_array_size(dist); k++) {
+        const json_t *row = json_array_get(dist, k);
+        if (!json_is_array(row) || json_array_size(row) != k + 1)
+            return bad(w, "pair_distance_us_per_byte", want_dist);
+        for (size_t i = 0; i <= k; i++) {
+            const json_t *v = json_array_get(row, i);
+            double x = json_is_number(v) ? json_number_value(v) : -1.0;
+            if (!(x >= 0) || !isfinite(x))
+                return bad(w, "pair_distance_us_per_byte", want_dist);
+            t->dist_us_per_byte[CF_TIERS_DIST_ROW(k) + i] = x;
+        }
+        t->ndist = (int)k + 1;
     }
     return 0;
 }

@@ -845,6 +845,20 @@ void cf_placement_tiers(const cf_placement *p, cf_tiers *out)
                                            : 0.0;
             out->npair = (int)k + 1;
         }
+    /* The same from its distances, each level's ranks all sending (pair_add_distances'
+     * reading), over what the nearest distance at the first level takes. */
+    if (out->npair > 0 && p->pair_dist_us != NULL)
+        for (size_t k = 0; k < p->npair && k < CF_TIERS_DIST_MAX; k++) {
+            for (size_t j = 0; j <= k; j++) {
+                double t0 = p->pair_dist_us[0];
+                double over = p->pair_dist_us[k * p->npair + j] - t0;
+                double one = out->nsized > 0 ? cf_tiers_extra_us(out, 0, 1L << j, p->pair_bytes)
+                                             : 0.0;
+                out->dist_us_per_byte[CF_TIERS_DIST_ROW(k) + j] =
+                    over > CF_TIER_MARGIN * t0 ? fmax(0.0, over - one) / p->pair_bytes : 0.0;
+            }
+            out->ndist = (int)k + 1;
+        }
     free(m.start);
     free(m.level);
 }

@@ -438,6 +438,25 @@ static void tiered_rdb(const double *ut)
     near(cf_steps_cost_tiered(CF_STEPS_FOLD, 8, m, UM, ut, NUM, &paired, NULL, 0) -
              cf_steps_cost_tiered(CF_STEPS_FOLD, 8, m, UM, ut, NUM, &nodes, NULL, 0),
          2 * Y * m, 1e-9, "recursive doubling at 8: the farthest level past the probe's");
+    /* The probe's distances, where recorded, instead: the step of distance 2 at 4 ranks pays
+     * level 1's distance 1 (Z), at 8 ranks level 2's (2Z: more ranks sending), the step of
+     * distance 4 level 2's distance 2 (3Z). */
+    cf_tiers dist = paired;
+    double Z = 0.02;
+    dist.ndist = 3;
+    dist.dist_us_per_byte[CF_TIERS_DIST_ROW(1) + 1] = Z;
+    dist.dist_us_per_byte[CF_TIERS_DIST_ROW(2) + 1] = 2 * Z;
+    dist.dist_us_per_byte[CF_TIERS_DIST_ROW(2) + 2] = 3 * Z;
+    near(cf_steps_cost_tiered(CF_STEPS_FOLD, 4, m, UM, ut, NUM, &dist, NULL, 0),
+         2 * msg + X + Z * m, 1e-9, "recursive doubling at 4: the distance across at level 1");
+    near(cf_steps_cost_tiered(CF_STEPS_FOLD, 8, m, UM, ut, NUM, &dist, NULL, 0) -
+             cf_steps_cost_tiered(CF_STEPS_FOLD, 8, m, UM, ut, NUM, &nodes, NULL, 0),
+         5 * Z * m, 1e-9, "recursive doubling at 8: level 2's distances 2 and 4, 2Z and 3Z");
+    /* Past the probe's levels, its largest level's row: at 16, distances 2, 4 at level 2's
+     * and 8 at its farthest (3Z). */
+    near(cf_steps_cost_tiered(CF_STEPS_FOLD, 16, m, UM, ut, NUM, &dist, NULL, 0) -
+             cf_steps_cost_tiered(CF_STEPS_FOLD, 16, m, UM, ut, NUM, &nodes, NULL, 0),
+         8 * Z * m, 1e-9, "recursive doubling at 16: past the levels, the largest's row");
     /* The sized probe's tier at 1 KiB (3X) from 1 KiB on: at 4 KiB the step across pays it,
      * at 64 B the 8-byte probe's X. */
     cf_tiers sized = nodes;
@@ -684,6 +703,18 @@ static void exact(void)
          "grid.tiers.pair_us_per_byte"},
         {"tiers",
          "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
+         "\"pair_distance_us_per_byte\": [[0], [0, 0.1, 0.2]]}",
+         "grid.tiers.pair_distance_us_per_byte"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
+         "\"pair_distance_us_per_byte\": [[0], [0, -0.1]]}",
+         "grid.tiers.pair_distance_us_per_byte"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
+         "\"pair_distance_us_per_byte\": []}",
+         "grid.tiers.pair_distance_us_per_byte"},
+        {"tiers",
+         "{\"base_us\": 0.4, \"rendezvous\": true, \"probed_ranks\": 64, \"blocks\": [[8, 2.5]], "
          "\"sized\": [[1024, [3.0, 1.0]]]}",
          "grid.tiers.sized"},
         {"tiers",
@@ -714,6 +745,8 @@ static void exact(void)
                         json_loads("{\"base_us\": 0.4, \"rendezvous\": false, \"probed_ranks\": "
                                    "64, \"blocks\": [[8, 2.5], [32, 7.5]], "
                                    "\"pair_us_per_byte\": [0.0, 0.0, 0.0003, 0.0003, 0.0015], "
+                                   "\"pair_distance_us_per_byte\": [[0.0], [0.0, 0.0001], "
+                                   "[0.0, 0.0002, 0.0004]], "
                    "\"sized\": [[1024.0, [3.0, 9.0]], [65536.0, [10.0, 30.0]]]}",
                                    0, NULL));
     cf_error_clear(&e);
@@ -724,6 +757,10 @@ static void exact(void)
        "tiers: 2, the second of 32 ranks, 7.5 us; base 0.4 us, eager; no tiered backtest");
     ok(b.grid.tiers.npair == 5 && b.grid.tiers.pair_us_per_byte[4] == 0.0015,
        "tiers: the pair-exchange levels, 5, the farthest 0.0015 us a byte");
+    ok(b.grid.tiers.ndist == 3 &&
+           b.grid.tiers.dist_us_per_byte[CF_TIERS_DIST_ROW(2) + 1] == 0.0002 &&
+           b.grid.tiers.dist_us_per_byte[CF_TIERS_DIST_ROW(1) + 1] == 0.0001,
+       "tiers: the pair exchange's distances, 3 levels, level 2's distance 2 0.0002 us a byte");
     ok(b.grid.tiers.nsized == 2 && b.grid.tiers.sized_bytes[1] == 65536 &&
            b.grid.tiers.sized_extra_us[1][1] == 30.0 && b.grid.tiers.sized_extra_us[0][0] == 3.0,
        "tiers: the sized probe's, 2 sizes, the second block's 30 us at 64 KiB");

@@ -269,7 +269,8 @@ static void sized_tests(void)
                           "rank_latency_sized_us",
                           "1024:1.5,1.5,1.5,4,4,4,3.5;65536:5,5,5,20,18,20,20",
                           "pair_exchange_bytes", "1048576", "pair_exchange_us",
-                          "2:100,4:100,8:400", NULL};
+                          "2:100,4:100,8:400", "pair_exchange_distance_us",
+                          "2:100;4:100,100;8:100,250,400", NULL};
     tiers_of(good, &t, w, sizeof w);
     ok(t.n == 1 && t.ranks[0] == 4 && t.nsized == 2 && t.sized_bytes[0] == 1024 &&
            t.sized_bytes[1] == 65536 && w[0] == '\0',
@@ -290,6 +291,15 @@ static void sized_tests(void)
     ok(t.npair == 3, "three pair-exchange levels");
     near(t.pair_us_per_byte[2], (300 - at1m) / 1048576, 1e-12,
          "the traffic across the node: the exchange's excess less one message's");
+    /* Its distances, each level's ranks all sending: level 2's distance 2 (ranks 2 apart,
+     * in one node: no tier) 150 us over the first's, its distance 4 as the level's own. */
+    ok(t.ndist == 3, "three levels of distances");
+    near(t.dist_us_per_byte[CF_TIERS_DIST_ROW(2) + 1], 150.0 / 1048576, 1e-12,
+         "level 2, distance 2: 150 us more for 1 MiB, no tier between ranks 0 and 2");
+    near(t.dist_us_per_byte[CF_TIERS_DIST_ROW(2) + 2], t.pair_us_per_byte[2], 1e-15,
+         "level 2, distance 4: the level's own");
+    near(t.dist_us_per_byte[CF_TIERS_DIST_ROW(1) + 1], 0, 1e-15,
+         "level 1, distance 2: no more than the first, none");
     /* Without it, the 8-byte probe's alone. */
     const char *plain[] = {"launch_np", "8", "rank_latency_us", "1,1,1,2,2,2,2", NULL};
     tiers_of(plain, &t, w, sizeof w);
