@@ -493,6 +493,16 @@ void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, 
 {
     spread_note(out, add);
     pair_note(out, add, alg);
+    if (add->replay_us > 0) {
+        char part[512];
+        snprintf(part, sizeof part,
+                 "the answer adds %.*g us for what the latency probe's tiers add to the %s "
+                 "replayed rank by rank over them, each message the ping-pong's at its size, "
+                 "each rank starting when it left the barrier before",
+                 cf_sig_prec(add->replay_us, 3), add->replay_us,
+                 alg != NULL ? alg : "algorithm");
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
     if (!(add->us > 0))
         return;
     char part[1024], steps[200];

@@ -161,6 +161,8 @@ typedef struct cf_tier_added {
     int none_fitted; /* waited, and the replay waited 0 at every fitted np: nothing taken */
     int replayed; /* the grid replayed the algorithm over the tiers, from the barrier's exits
                      less their whole wait (cf_steps_cost_tiered): that wait is given back */
+    double replay_us; /* the estimate from np=2: what the tiers add to its algorithm replayed
+                         over them, the barrier's wait with it (0: not replayed) */
     long wait_np; /* where that wait is another np's (cf_placement_across_wait's *past) */
     /* What the pair-exchange probe adds (cf_placement_pair_extra): pair_us (0: nothing) for
      * cross_bytes a rank sends across the halves of np's ranks, at extra_us_per_mib more
