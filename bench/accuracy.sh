@@ -67,7 +67,12 @@
 #      of Open MPI's neighbor-exchange allgather (its allgather rows of the same five), and
 #      its sized latency probe read by the replays (the per-point errors of the same five
 #      at np 64 from np 2-16; SMPI's documented latency factors, which it measures, were
-#      first tried on them as an oracle).
+#      first tried on them as an oracle). Stop 37's sized reading of the steps no replay
+#      covers, the pair exchange's distances and the replays from np=2 were worked out on the
+#      per-point errors of fatnodes (mpich and ompi), torus (whose over-reading set the
+#      tiers-only rule), islands and pods-ompi, and a throwaway SMPI program's exchanges on
+#      fatnodes, leaves, islands and racks; the held-out lines were read after each change,
+#      none of their points.
 #   U  beyond the fitted np without any placement or probe (what an import without
 #      --ranks-per-node gives): no upper bound, judged on coverage >= 90% alone (until stop 32,
 #      before that rule, 19% on racks fitted at np 2-32, 22% from its np 2 alone at np 16,

@@ -170,26 +170,23 @@ const char *cf_placement_ignored(int nwarnings)
     return nwarnings > 1 ? "them" : "it";
 }
 
-/* The sized latency probe of meta into out (its 8-byte probe read already, nlat ranks):
- * "B:us,...;B:us,...", sizes increasing whole numbers above 8, each with nlat numbers
- * >= 0. One that does not read is left out with out->lat_warning saying why; the 8-byte
- * probe stays. 0, or -1 when out of memory. */
-static int read_sized(const json_t *meta, cf_placement *out)
+/* The rows of a probe's value "B:x,x,...;B:x,...;...", B a whole number from 1 (no leading
+ * 0), its numbers as read_numbers reads them: each row in turn to row(ctx, k, B, v, n), row k,
+ * which keeps what it needs and says whether the row reads (1) or not (0). *nrows: the rows
+ * read; *ok 0 where one did not read or was no B:list (an empty value too), the rest then
+ * unread. 0, or -1 when out of memory. */
+static int read_rows(const char *s, int (*row)(void *, size_t, unsigned long, const double *,
+                                               size_t),
+                     void *ctx, size_t *nrows, int *ok)
 {
-    const char *s = meta_str(meta, "rank_latency_sized_us");
-    if (s == NULL)
-        return 0;
-    size_t len = strlen(s), k = 0;
+    size_t len = strlen(s);
     char *copy = malloc(len + 1);
-    double *all = malloc((CF_TIERS_SIZED_MAX * out->nlat + 1) * sizeof *all);
-    if (copy == NULL || all == NULL) {
-        free(copy);
-        free(all);
+    if (copy == NULL)
         return -1;
-    }
     memcpy(copy, s, len + 1);
-    const char *why = NULL;
-    for (char *q = copy, *next; why == NULL && q != NULL; q = next) {
+    *nrows = 0;
+    *ok = 1;
+    for (char *q = copy, *next; *ok && q != NULL; q = next) {
         next = strchr(q, ';');
         if (next != NULL)
             *next++ = '\0';
@@ -199,27 +196,58 @@ static int read_sized(const json_t *meta, cf_placement *out)
         double *v = *end == ':' ? read_numbers(end + 1, &n) : NULL;
         if (v == NULL && n == SIZE_MAX) {
             free(copy);
-            free(all);
             return -1;
         }
-        if (b <= 8 || *end != ':' || v == NULL || n != out->nlat || k == CF_TIERS_SIZED_MAX ||
-            (k > 0 && (double)b <= out->sized_bytes[k - 1]))
-            why = "expected B:us for increasing sizes B above 8, one number >= 0 a rank, "
-                  "the sizes apart by ';'";
-        else {
-            out->sized_bytes[k] = (double)b;
-            memcpy(all + k * out->nlat, v, n * sizeof *v);
-            k++;
-        }
+        *ok = v != NULL && row(ctx, *nrows, b, v, n);
+        *nrows += (size_t)*ok;
         free(v);
     }
     free(copy);
-    if (why != NULL) { /* an empty value too: its one size reads as none */
-        probe_warn(out, "rank_latency_sized_us", s, why);
-        free(all);
+    return 0;
+}
+
+/* read_sized's rows: sizes increasing above 8, nlat numbers each, into all. */
+typedef struct sized_rows {
+    cf_placement *out;
+    double *all;
+} sized_rows;
+
+static int sized_row(void *ctx, size_t k, unsigned long b, const double *v, size_t n)
+{
+    sized_rows *r = ctx;
+    cf_placement *out = r->out;
+    if (b <= 8 || n != out->nlat || k == CF_TIERS_SIZED_MAX ||
+        (k > 0 && (double)b <= out->sized_bytes[k - 1]))
+        return 0;
+    out->sized_bytes[k] = (double)b;
+    memcpy(r->all + k * out->nlat, v, n * sizeof *v);
+    return 1;
+}
+
+/* The sized latency probe of meta into out (its 8-byte probe read already, nlat ranks):
+ * "B:us,...;B:us,...", sizes increasing whole numbers above 8, each with nlat numbers
+ * >= 0. One that does not read is left out with out->lat_warning saying why; the 8-byte
+ * probe stays. 0, or -1 when out of memory. */
+static int read_sized(const json_t *meta, cf_placement *out)
+{
+    const char *s = meta_str(meta, "rank_latency_sized_us");
+    if (s == NULL)
+        return 0;
+    sized_rows r = {out, malloc((CF_TIERS_SIZED_MAX * out->nlat + 1) * sizeof *r.all)};
+    size_t k;
+    int ok;
+    if (r.all == NULL || read_rows(s, sized_row, &r, &k, &ok) != 0) {
+        free(r.all);
+        return -1;
+    }
+    if (!ok) { /* an empty value too: its one size reads as none */
+        probe_warn(out, "rank_latency_sized_us", s,
+                   "expected B:us for increasing sizes B above 8, one number >= 0 a rank, "
+                   "the sizes apart by ';'");
+        free(r.all);
         return 0;
     }
-    out->sized_us = all;
+    out->sized_us = r.all;
     out->nsized = k;
     return 0;
 }
@@ -266,6 +294,24 @@ static int read_probe(const json_t *meta, cf_placement *out)
     return read_sized(meta, out);
 }
 
+/* read_pair_distances' rows: level k is B = 2^(k+1), k + 1 times > 0, into all (npair a row). */
+typedef struct dist_rows {
+    size_t npair;
+    double *all;
+} dist_rows;
+
+static int dist_row(void *ctx, size_t k, unsigned long b, const double *v, size_t n)
+{
+    dist_rows *r = ctx;
+    if (k >= r->npair || b != 2UL << k || n != k + 1)
+        return 0;
+    for (size_t j = 0; j < n; j++)
+        if (!(v[j] > 0))
+            return 0;
+    memcpy(r->all + k * r->npair, v, n * sizeof *v);
+    return 1;
+}
+
 /* The pair-exchange probe's distances of meta into out (its levels read already, npair of
  * them): "2:T;4:T,T;8:T,T,T;...", for each level B the times at d = 1, 2, ..., B/2, numbers
  * > 0, as many levels as pair_exchange_us. One that does not read is left out with
@@ -275,48 +321,23 @@ static int read_pair_distances(const json_t *meta, cf_placement *out)
     const char *s = meta_str(meta, "pair_exchange_distance_us");
     if (s == NULL)
         return 0;
-    size_t len = strlen(s), k = 0, np = out->npair;
-    char *copy = malloc(len + 1);
-    double *all = calloc(np * np + 1, sizeof *all);
-    if (copy == NULL || all == NULL) {
-        free(copy);
-        free(all);
+    dist_rows r = {out->npair, calloc(out->npair * out->npair + 1, sizeof *r.all)};
+    size_t k;
+    int ok;
+    if (r.all == NULL || read_rows(s, dist_row, &r, &k, &ok) != 0) {
+        free(r.all);
         return -1;
     }
-    memcpy(copy, s, len + 1);
-    const char *why = NULL;
-    for (char *q = copy, *next; why == NULL && q != NULL; q = next, k++) {
-        next = strchr(q, ';');
-        if (next != NULL)
-            *next++ = '\0';
-        char *end = q;
-        unsigned long b = *q >= '1' && *q <= '9' ? strtoul(q, &end, 10) : 0;
-        size_t n = 0;
-        double *v = *end == ':' && k < np ? read_numbers(end + 1, &n) : NULL;
-        if (v == NULL && n == SIZE_MAX) {
-            free(copy);
-            free(all);
-            return -1;
-        }
-        int ok = v != NULL && b == 2UL << k && n == k + 1;
-        for (size_t j = 0; ok && j < n; j++)
-            ok = v[j] > 0;
-        if (!ok)
-            why = "expected B:us,... for each level of pair_exchange_us, the times at d = 1, 2, "
-                  "..., B/2, numbers > 0, the levels apart by ';'";
-        else
-            memcpy(all + k * np, v, n * sizeof *v);
-        free(v);
-    }
-    free(copy);
-    if (why == NULL && k != np)
-        why = "expected as many levels as pair_exchange_us";
+    const char *why = !ok ? "expected B:us,... for each level of pair_exchange_us, the times at "
+                            "d = 1, 2, ..., B/2, numbers > 0, the levels apart by ';'"
+                      : k != out->npair ? "expected as many levels as pair_exchange_us"
+                                        : NULL;
     if (why != NULL) {
         probe_warn(out, "pair_exchange_distance_us", s, why);
-        free(all);
+        free(r.all);
         return 0;
     }
-    out->pair_dist_us = all;
+    out->pair_dist_us = r.all;
     return 0;
 }
 
