@@ -83,7 +83,8 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
                     "other rank at 8 bytes and at each power of 2 from 256 B to 256 KiB, "
                     "recorded as rank_latency_us and rank_latency_sized_us) and the pair-exchange "
                     "probe (ranks 0 to B-1 exchanging 1 MiB with rank XOR B/2 at once, for each "
-                    "power of two B up to the launch, recorded as pair_exchange_us)"),
+                    "power of two B up to the launch, recorded as pair_exchange_us, then with "
+                    "rank XOR d at each nearer power of two d, pair_exchange_distance_us)"),
         MEASURE_OPT('o', "output", "FILE",
                     "the table to write (default data/HOST-DATE.csv; '-' the standard output); "
                     "locked while it is written"),
