@@ -992,14 +992,6 @@ static double waiting_share(const cf_placement *p, const char *pattern, long fit
     return (double)(np - tier_first_rank(p, fitted, np)) / (double)np;
 }
 
-/* What the traffic algorithm r's ranks all send at once at np costs beyond the fitted np's,
- * from the pair-exchange probe, into added. Where its levels form tiers, a byte pays each
- * level's increment over the level below (when more than the probe resolves) for leaving a
- * block of half that level's ranks: a level's bytes are those a rank sends out of its
- * block (cf_steps_block_bytes), np's own level's those across np's halves (in part where
- * np falls short of it). Where one level past the fitted np's alone costs more, or the
- * levels form no tiers, the bytes across np's halves pay np's level's cost over the
- * fitted np's (cf_placement_pair_extra). */
 /* pair_add where the probe measured each distance with each level's ranks all sending
  * (pair_exchange_distance_us): the bytes a rank sends to partners 2^j to 2^(j+1) - 1 away
  * (np's ranks all sending; those past np's halves, top, at the level of b) pay what an
@@ -1032,6 +1024,14 @@ static void pair_add_distances(const cf_placement *p, const cf_rule_alg *r, cons
     }
 }
 
+/* What the traffic algorithm r's ranks all send at once at np costs beyond the fitted np's,
+ * from the pair-exchange probe, into added. Where its levels form tiers, a byte pays each
+ * level's increment over the level below (when more than the probe resolves) for leaving a
+ * block of half that level's ranks: a level's bytes are those a rank sends out of its
+ * block (cf_steps_block_bytes), np's own level's those across np's halves (in part where
+ * np falls short of it). Where one level past the fitted np's alone costs more, or the
+ * levels form no tiers, the bytes across np's halves pay np's level's cost over the
+ * fitted np's (cf_placement_pair_extra). */
 static void pair_add(const cf_placement *p, const cf_rule_alg *r, const char *pattern,
                      long fitted, long np, double m, cf_tier_added *added)
 {
