@@ -718,11 +718,7 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
     }
     snprintf(g->rules, sizeof g->rules, "%s", rules);
     unit_from_np2(g, a->pattern);
-    if (pingpong != NULL && pingpong->nunit >= 2)
-        for (int i = 0; i < pingpong->nunit && i < CF_UNIT_MAX; i++) {
-            g->msg_bytes[g->nmsg] = pingpong->unit_bytes[i];
-            g->msg_unit_us[g->nmsg++] = 0.5 * pingpong->unit_t_us[i];
-        }
+    g->nmsg = cf_msg_unit(pingpong, g->msg_bytes, g->msg_unit_us);
     /* The tiers cost the replayed algorithms' messages beside the ping-pong's unit, never
      * without it, and are kept where the rules run such an algorithm. */
     if (tiers != NULL && g->nmsg >= 2 && runs_tiered(rules, a->pattern, pts, n))

@@ -525,6 +525,11 @@ int cf_cterm_sum_parse(const char *name, cf_cterm_sum *out);
 void cf_p2p_clear(cf_p2p *pp);
 /* The ping-pong's own np=2 curve among pp's, NULL when it has none. */
 const cf_contention *cf_p2p_pingpong(const cf_p2p *pp);
+/* The unit the replays cost a message with (cf_steps_cost_tiered, two units a message): half
+ * the ping-pong's np=2 time at each of its sizes (one message's per-call mean at np=2, where
+ * the sender leaves at once), into bytes and us, at most CF_UNIT_MAX; how many (0 for a
+ * curve of fewer than two sizes, or none). */
+int cf_msg_unit(const cf_contention *pingpong, double *bytes, double *us);
 /* The estimate for pattern c with datatype at (p, m); 0, or CF_EXIT_DATA when pp has none. */
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
                    cf_estimate *out);

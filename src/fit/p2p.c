@@ -81,6 +81,18 @@ const cf_contention *cf_p2p_pingpong(const cf_p2p *pp)
     return NULL;
 }
 
+int cf_msg_unit(const cf_contention *pingpong, double *bytes, double *us)
+{
+    int n = 0;
+    if (pingpong == NULL || pingpong->nunit < 2)
+        return 0;
+    for (int i = 0; i < pingpong->nunit && n < CF_UNIT_MAX; i++, n++) {
+        bytes[n] = pingpong->unit_bytes[i];
+        us[n] = 0.5 * pingpong->unit_t_us[i];
+    }
+    return n;
+}
+
 /* The algorithm at (p, m): the library's rules where the file names them, else the
  * cheapest of the catalog's costs with the np=2 factors. The nonblocking alltoall (MPICH's
  * isend/irecv, Open MPI's linear) posts its p-1 sends at once: what limits it is the sender

@@ -682,6 +682,9 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
      * the 8-byte reading alone, +31.5% with the sized one). */
     long reach = np - 1 < (long)p->nlat ? np : (long)p->nlat + 1;
     int sized = p->nsized > 0 && lat_tiered(p, reach);
+    double near_sized[CF_TIERS_SIZED_MAX]; /* the fitted np's farthest at each size, once */
+    for (size_t s = 0; sized && s < p->nsized; s++)
+        near_sized[s] = farthest_sized_us(p, fitted, s);
     for (int i = 0; i < k; i++) {
         double near, far;
         if (!cf_placement_tier(p, fitted, sp[i].ranks, &near, &far))
@@ -693,7 +696,7 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
             continue;
         double d[CF_TIERS_SIZED_MAX];
         for (size_t s = 0; s < p->nsized; s++)
-            d[s] = farthest_sized_us(p, sp[i].ranks, s) - farthest_sized_us(p, fitted, s);
+            d[s] = farthest_sized_us(p, sp[i].ranks, s) - near_sized[s];
         double at = cf_sized_at(lat, p->sized_bytes, d, 1, (int)p->nsized, sp[i].bytes);
         if (at > lat)
             bw += sp[i].paced * (at - lat);
@@ -1230,16 +1233,12 @@ static int p2p_replay(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     if (t.n == 0)
         return 0;
     double mb[CF_UNIT_MAX], mu[CF_UNIT_MAX];
-    int n = 0;
-    for (int i = 0; i < u->nunit && n < CF_UNIT_MAX; i++, n++) {
-        mb[n] = u->unit_bytes[i];
-        mu[n] = 0.5 * u->unit_t_us[i];
-    }
+    int n = cf_msg_unit(u, mb, mu); /* the grid's unit */
     cf_rule_alg r2;
     if (n < 2 || cf_rules_pick(pp->rules, c->pattern, 2, m, &r2) != 0)
         return 0;
-    /* The same replay over tiers that add nothing: the ratio is what the tiers add, in the
-     * replay's own units (Bruck's two a message, not steps of T2). */
+    /* The same replay over tiers that add nothing: the difference is what the tiers add, in
+     * the replay's own units (Bruck's two a message, not steps of T2). */
     cf_tiers flat = t;
     memset(flat.extra_us, 0, sizeof flat.extra_us);
     memset(flat.sized_extra_us, 0, sizeof flat.sized_extra_us);
