@@ -130,6 +130,14 @@ check "pods at np 2-8: waits were taken" grep -q barrier_wait_us pods8.json
 run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-dragonfly.csv" --np 2,4,8,16 -o dragonfly.json
 check "dragonfly: no waits taken" sh -c '! grep -q barrier_wait_us "$1"' sh dragonfly.json
 
+# without KEYS TABLE FIT_NP NP: TABLE without its metadata lines '# KEYS...' (a prefix),
+# fitted at FIT_NP, its alltoall of 2 MiB predicted at NP into $T/out.
+without() {
+    grep -v "^# $1" "$2" >without.csv
+    run "$COMMFIT" fit -q -i without.csv --np "$3" -o without.json
+    run "$COMMFIT" predict -m without.json -p alltoall -n "$4" -b 2M -f csv
+}
+
 # The pair-exchange probe (pair_exchange_us): at np 64 the racks' ranks exchange across the
 # halves through the racks' uplinks, 32 flows sharing each, about 4 times slower a byte
 # than within a rack at 32 (1532 us for 381 a MiB). An alltoall's pairwise exchange sends
@@ -146,16 +154,12 @@ for sel in "" -ompi; do
         grep -q "us for the traffic every rank sends at once, as the pair-exchange probe at launch measured each distance with 64 ranks sending against 32: the pairwise.* sends 64 MiB a rank to partners 32 to 63 ranks away ([0-9]* us a MiB slower)" "$T/out"
     # Without the distances (a table from before them), the levels alone: the same here,
     # where every distance costs what its tier does however many ranks send.
-    grep -v '^# pair_exchange_distance' "$tab" >nodist.csv
-    run "$COMMFIT" fit -q -i nodist.csv --np 2,4,8,16,32 -o nodist.json
-    run "$COMMFIT" predict -m nodist.json -p alltoall -n 64 -b 2M -f csv
+    without pair_exchange_distance "$tab" 2,4,8,16,32 64
     check "racks$sel without the distances: the same answer, from the levels" \
         awk -F, -v g="$got" 'NR == 2 { exit !($5 == g) }' "$T/out"
     check "racks$sel without the distances: the levels' note" \
         grep -q "us for the traffic across the halves of the ranks: the pairwise.* sends 64 MiB a rank across them, every rank at once, which the pair-exchange probe at launch measured [0-9]* us a MiB slower across 64 ranks' halves than across 32's" "$T/out"
-    grep -v '^# pair_exchange_' "$tab" >nopairs.csv
-    run "$COMMFIT" fit -q -i nopairs.csv --np 2,4,8,16,32 -o nopairs.json
-    run "$COMMFIT" predict -m nopairs.json -p alltoall -n 64 -b 2M -f csv
+    without pair_exchange_ "$tab" 2,4,8,16,32 64
     check "racks$sel: without the pair-exchange probe, half the truth or less, nothing said" \
         awk -F, -v t="$truth" 'NR == 2 { exit !($5 / t < 0.5 && $0 !~ /across the halves|every rank sends at once/) }' "$T/out"
 done
@@ -166,9 +170,7 @@ done
 run "$COMMFIT" predict -m racks.json -p alltoall -n 48 -b 2M -f csv
 check "np 48: half of level 64's traffic across its cut" \
     grep -q "adds 36819 us for the traffic every rank sends at once, as the pair-exchange probe at launch measured each distance with 64 ranks sending against 32: the pairwise exchange sends 32 MiB a rank to partners 32 to 63 ranks away (1151 us a MiB slower)" "$T/out"
-grep -v '^# pair_exchange_distance' "$top_srcdir/data/sim-racks.csv" >nodist.csv
-run "$COMMFIT" fit -q -i nodist.csv --np 2,4,8,16,32 -o nodist.json
-run "$COMMFIT" predict -m nodist.json -p alltoall -n 48 -b 2M -f csv
+without pair_exchange_distance "$top_srcdir/data/sim-racks.csv" 2,4,8,16,32 48
 check "np 48 without the distances: the levels say the same" \
     grep -q "adds 36819 us for the traffic across the halves of the ranks: the pairwise exchange sends 32 MiB a rank across them, .* across 64 ranks' halves (np fills 16 of the 32 ranks past their cut) than across 32's" "$T/out"
 # Recursive doubling's allreduce across nodes of four ranks (SMPI's two-level algorithm)
@@ -192,9 +194,7 @@ for pf in racks pods; do
 done
 check "pods from np=2: the note names each distance" \
     grep -q "the answer adds 6870 us for the traffic every rank sends at once, as the pair-exchange probe at launch measured each distance with 16 ranks sending against 2: the pairwise exchange sends 4 MiB a rank to partners 2 to 3 ranks away (134 us a MiB slower), 8 MiB to partners 4 to 7 ranks away (134 us a MiB slower) and 16 MiB to partners 8 to 15 ranks away (329 us a MiB slower)" "$T/out"
-grep -v '^# pair_exchange_distance' "$top_srcdir/data/sim-pods.csv" >nodist.csv
-run "$COMMFIT" fit -q -i nodist.csv --np 2 -o nodist.json
-run "$COMMFIT" predict -m nodist.json -p alltoall -n 16 -b 2M -f csv
+without pair_exchange_distance "$top_srcdir/data/sim-pods.csv" 2 16
 check "pods from np=2 without the distances: the levels' note names both levels" \
     grep -q "the answer adds 6870 us for the traffic out of the ranks' blocks, every rank at once, as the pair-exchange probe at launch measured it: the pairwise exchange sends 28 MiB a rank out of its 2 ranks (134 us a MiB slower across 4 ranks' halves than across 2's) and 16 MiB out of its 8 ranks (196 us a MiB slower across 16's halves than across 8's)" "$T/out"
 
