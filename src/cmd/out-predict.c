@@ -367,6 +367,12 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
 {
     if (!(add->pair_us > 0))
         return;
+    char lead[160] = "";
+    if (add->leader_share > 0)
+        snprintf(lead, sizeof lead,
+                 "; only the nodes' leaders send across nodes, %.*g%% of the ranks: the probe's "
+                 "load (every rank sending) in that share",
+                 cf_sig_prec(100.0 * add->leader_share, 3), 100.0 * add->leader_share);
     if (add->pair_dist) {
         /* Each distance with np's ranks all sending against the fitted np's. */
         char part[1024], bytes[32];
@@ -384,8 +390,9 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
                           i == 0 ? " a rank" : "", add->pl_ranks[i], 2 * add->pl_ranks[i] - 1,
                           cf_sig_prec(add->pl_us_per_mib[i], 3), add->pl_us_per_mib[i]);
         }
-        if (add->pair_lo_model && l > 0 && (size_t)l < sizeof part)
-            snprintf(part + l, sizeof part - (size_t)l, "%s", LO_MODEL);
+        if (l > 0 && (size_t)l < sizeof part)
+            snprintf(part + l, sizeof part - (size_t)l, "%s%s", lead,
+                     add->pair_lo_model ? LO_MODEL : "");
         cf_note_join(out->bnote, sizeof out->bnote, part);
         return;
     }
@@ -408,8 +415,9 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
                           cf_sig_prec(add->pl_us_per_mib[i], 3), add->pl_us_per_mib[i],
                           add->pl_ranks[i], i == 0 ? " ranks'" : "'s", add->pl_ranks[i] / 2);
         }
-        if (add->pair_lo_model && l > 0 && (size_t)l < sizeof part)
-            snprintf(part + l, sizeof part - (size_t)l, "%s", LO_MODEL);
+        if (l > 0 && (size_t)l < sizeof part)
+            snprintf(part + l, sizeof part - (size_t)l, "%s%s", lead,
+                     add->pair_lo_model ? LO_MODEL : "");
         cf_note_join(out->bnote, sizeof out->bnote, part);
         return;
     }
@@ -422,11 +430,10 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
              "the answer adds %.*g us for the traffic across the halves of the ranks: the %s "
              "sends %s a rank across them, every rank at once, which the pair-exchange probe "
              "at launch measured %.*g us a MiB slower across %ld ranks' halves%s than across "
-             "%ld's%s",
+             "%ld's%s%s",
              cf_sig_prec(add->pair_us, 3), add->pair_us, alg != NULL ? alg : "algorithm", bytes,
              cf_sig_prec(add->extra_us_per_mib, 3), add->extra_us_per_mib, add->pair_far, fill,
-             add->pair_near,
-             add->pair_lo_model ? LO_MODEL : "");
+             add->pair_near, lead, add->pair_lo_model ? LO_MODEL : "");
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 

@@ -71,7 +71,8 @@ static int group_at(const cf_across *a, const char *alg, double m, long *p, doub
     int k = 0;
     for (int i = 0; i < g->n && k < CF_ACROSS_NP_MAX; i++) {
         cf_rule_alg r;
-        if (g->pt[i].m != m || cf_rules_pick(g->rules, a->pattern, g->pt[i].p, m, &r) != 0 ||
+        if (g->pt[i].m != m ||
+            cf_rules_pick(g->rules, g->node_ranks, a->pattern, g->pt[i].p, m, &r) != 0 ||
             strcmp(r.name, alg) != 0)
             continue;
         int j = k++;
@@ -230,7 +231,7 @@ static double rho_at(const cf_across *a, cf_steps st, long p, double m, long *at
         if (g->pt[i].m == m && (p > 0 ? g->pt[i].p == p : pt == NULL || g->pt[i].p > pt->p))
             pt = &g->pt[i];
     cf_rule_alg r;
-    if (pt == NULL || cf_rules_pick(g->rules, a->pattern, pt->p, pt->m, &r) != 0 ||
+    if (pt == NULL || cf_rules_pick(g->rules, g->node_ranks, a->pattern, pt->p, pt->m, &r) != 0 ||
         cost_family(g, r.steps) != cost_family(g, st))
         return -1;
     *at = pt->p;
@@ -342,7 +343,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     memset(out, 0, sizeof *out);
     cf_rule_alg r;
     if (cf_across_formula_only(a) || q < 2 ||
-        cf_rules_pick(g->rules, a->pattern, q, m, &r) != 0)
+        cf_rules_pick(g->rules, g->node_ranks, a->pattern, q, m, &r) != 0)
         return -1;
     double sz[CF_GRID_MAX];
     int ns = grid_sizes(g, sz);
@@ -632,7 +633,7 @@ static double growth_max(const cf_across *a, cf_steps st, double m, const long *
 static double unit_np2_cost(const cf_across_grid *g, const char *pattern, int i, const double *u)
 {
     cf_rule_alg r;
-    if (cf_rules_pick(g->rules, pattern, 2, g->unit_bytes[i], &r) != 0)
+    if (cf_rules_pick(g->rules, g->node_ranks, pattern, 2, g->unit_bytes[i], &r) != 0)
         return NAN;
     return cf_steps_cost(r.steps, 2, g->unit_bytes[i], g->unit_bytes, u, g->nunit);
 }
@@ -680,12 +681,14 @@ static void unit_from_np2(cf_across_grid *g, const char *pattern)
 
 /* Whether the rules run an algorithm the latency tiers replay (cf_steps_tiered) for the
  * pattern at any of the n points' sizes, at any power of two up to 2^20 processes: 1 or 0. */
-static int runs_tiered(const char *rules, const char *pattern, const cf_point *pts, size_t n)
+static int runs_tiered(const char *rules, long node, const char *pattern, const cf_point *pts,
+                       size_t n)
 {
     for (size_t i = 0; i < n; i++)
         for (long p = 2; p <= 1L << 20; p *= 2) {
             cf_rule_alg r;
-            if (cf_rules_pick(rules, pattern, p, pts[i].m, &r) == 0 && cf_steps_tiered(r.steps))
+            if (cf_rules_pick(rules, node, pattern, p, pts[i].m, &r) == 0 &&
+                cf_steps_tiered(r.steps))
                 return 1;
         }
     return 0;
@@ -717,11 +720,12 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
         return;
     }
     snprintf(g->rules, sizeof g->rules, "%s", rules);
+    g->node_ranks = tiers != NULL ? tiers->node_ranks : 0;
     unit_from_np2(g, a->pattern);
     g->nmsg = cf_msg_unit(pingpong, g->msg_bytes, g->msg_unit_us);
     /* The tiers cost the replayed algorithms' messages beside the ping-pong's unit, never
      * without it, and are kept where the rules run such an algorithm. */
-    if (tiers != NULL && g->nmsg >= 2 && runs_tiered(rules, a->pattern, pts, n))
+    if (tiers != NULL && g->nmsg >= 2 && runs_tiered(rules, g->node_ranks, a->pattern, pts, n))
         g->tiers = *tiers;
     for (size_t i = 0; i < n; i++)
         if (pts[i].t_us > 0 && isfinite(pts[i].t_us))
@@ -740,7 +744,8 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
         int ndone = 0;
         for (int j = 0; j < g->n; j++) {
             cf_rule_alg r;
-            if (g->pt[j].m != sz[i] || cf_rules_pick(rules, a->pattern, g->pt[j].p, sz[i], &r))
+            if (g->pt[j].m != sz[i] ||
+                cf_rules_pick(rules, g->node_ranks, a->pattern, g->pt[j].p, sz[i], &r))
                 continue;
             int seen = 0;
             for (int k = 0; k < ndone; k++)

@@ -64,8 +64,9 @@ static int pick_alltoall(long p, double m, cf_rule_alg *a)
 
 /* MPICH itself. count < pof2 (fewer floats than the power of two below p) keeps the
  * short-message algorithm of the reductions. */
-static int pick_mpich(const char *pattern, long p, double m, cf_rule_alg *a)
+static int pick_mpich(const char *pattern, long p, double m, long node, cf_rule_alg *a)
 {
+    (void)node;
     if (strcmp(pattern, "allgather") == 0)
         return pick_allgather(p, m, a);
     if (strcmp(pattern, "alltoall") == 0)
@@ -92,15 +93,40 @@ static int pick_mpich(const char *pattern, long p, double m, cf_rule_alg *a)
     return -1;
 }
 
-/* SimGrid SMPI's "mpich" selector: allgather and alltoall as MPICH; bcast, reduce and
- * allreduce (commutative operations) go to its two-level SMP algorithms, which on nodes of
- * equal rank counts are binomial trees across the nodes at every size.
+/* SimGrid SMPI's "mpich" selector (smpi_mpich_selector.cpp): allgather and alltoall as
+ * MPICH; bcast, reduce and allreduce (commutative operations) go to its two-level SMP
+ * algorithms, which on nodes of equal rank counts are binomial trees across the nodes at
+ * every size.
  * SMPI_RING: SMPI's "ring" allgather (allgather-ring.cpp; its ompi selector's too) sends
  * the rank's own block to rank + i at step i and receives from rank - i, a spread of
  * partners as a pairwise exchange's, not a chain: on data/platforms/racks.xml at np 64 and
  * 2 MiB it takes 107796 us, as long as the pairwise alltoall, where the logical ring
- * (smpi/allgather:NTSLR) takes 15311. Its steps are costed as the ring's (p - 1 of m). */
-static int pick_smpi_mpich(const char *pattern, long p, double m, cf_rule_alg *a)
+ * (smpi/allgather:NTSLR) takes 15311. Its steps are costed as the ring's (p - 1 of m).
+ * SMPI_REDUCE: its reduce is MVAPICH2's two-level one (reduce-mvapich-two-level.cpp), which
+ * reads whether the ranks share a node. Inside one node (p <= node) a shared-memory reduce
+ * to 2048 bytes (the root receiving each rank's vector, reduce__ompi_basic_linear), a
+ * k-nomial tree beyond. Across nodes MPICH's own reduce inside each node and then among the
+ * nodes' leaders: a binomial tree below 2048 bytes or fewer floats than the power of two at
+ * or below the ranks, from there scatter-gather (recursive halving, in which every rank
+ * waits on its partner, then a binomial gather). data/sim-racks.csv (4 ranks a node),
+ * reduce of 4 KiB: 0.17 us at np 4, 3.76 at np 8, the network's 2.02 us latency twice. All
+ * are costed as the binomial tree's steps: the names keep the measured points of one node
+ * and of several apart. node 0 (not known): the binomial tree at every size, as before the
+ * rules read it. */
+static int smpi_mpich_reduce(long p, double m, long node, cf_rule_alg *a)
+{
+    *a = (cf_rule_alg){"two-level binomial tree", CF_STEPS_LG, CF_LAT_STEPS};
+    if (node > 0 && p <= node)
+        a->name = m <= MPICH_REDUCE_SHORT ? "shared-memory reduce" : "k-nomial tree";
+    else if (node > 0) {
+        long nodes = (p + node - 1) / node, most = node > nodes ? node : nodes;
+        if (m >= MPICH_REDUCE_SHORT && m / 4.0 >= (double)pof2_le(most))
+            *a = (cf_rule_alg){"two-level scatter-gather", CF_STEPS_HALVING2, CF_LAT_STEPS};
+    }
+    return 0;
+}
+
+static int pick_smpi_mpich(const char *pattern, long p, double m, long node, cf_rule_alg *a)
 {
     if (strcmp(pattern, "allgather") == 0) {
         pick_allgather(p, m, a);
@@ -108,15 +134,17 @@ static int pick_smpi_mpich(const char *pattern, long p, double m, cf_rule_alg *a
             *a = (cf_rule_alg){"ring", CF_STEPS_RING, CF_LAT_STEPS}; /* SMPI_RING */
         return 0;
     }
-    if (strcmp(pattern, "bcast") == 0 || strcmp(pattern, "reduce") == 0) {
+    if (strcmp(pattern, "bcast") == 0) {
         *a = (cf_rule_alg){"two-level binomial tree", CF_STEPS_LG, CF_LAT_STEPS};
         return 0;
     }
+    if (strcmp(pattern, "reduce") == 0)
+        return smpi_mpich_reduce(p, m, node, a); /* SMPI_REDUCE */
     if (strcmp(pattern, "allreduce") == 0) {
         *a = (cf_rule_alg){"two-level recursive doubling", CF_STEPS_SMP_FOLD, CF_LAT_STEPS};
         return 0;
     }
-    return pick_mpich(pattern, p, m, a);
+    return pick_mpich(pattern, p, m, node, a);
 }
 
 /* Open MPI's tuned collectives (coll_tuned_decision_fixed.c of Open MPI 4.1, whose tables
@@ -437,33 +465,37 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, int loo
     return -1;
 }
 
-static int pick_openmpi(const char *pattern, long p, double m, cf_rule_alg *a)
+static int pick_openmpi(const char *pattern, long p, double m, long node, cf_rule_alg *a)
 {
+    (void)node;
     return pick_ompi_as(pattern, p, m, 0, 0, a);
 }
 
 /* SimGrid SMPI's "ompi" selector: Open MPI's decisions, some run by SMPI's own algorithms. */
-static int pick_smpi_ompi(const char *pattern, long p, double m, cf_rule_alg *a)
+static int pick_smpi_ompi(const char *pattern, long p, double m, long node, cf_rule_alg *a)
 {
+    (void)node;
     return pick_ompi_as(pattern, p, m, 1, 0, a);
 }
 
 /* The same for a table whose calls were timed back to back (cf_table_timed_loop): the
  * trees costed per call (each call alone, a barrier after it) do not hold there, and where
  * they run the rules say nothing, so the fitted across-np model answers. */
-static int pick_openmpi_loop(const char *pattern, long p, double m, cf_rule_alg *a)
+static int pick_openmpi_loop(const char *pattern, long p, double m, long node, cf_rule_alg *a)
 {
+    (void)node;
     return pick_ompi_as(pattern, p, m, 0, 1, a);
 }
 
-static int pick_smpi_ompi_loop(const char *pattern, long p, double m, cf_rule_alg *a)
+static int pick_smpi_ompi_loop(const char *pattern, long p, double m, long node, cf_rule_alg *a)
 {
+    (void)node;
     return pick_ompi_as(pattern, p, m, 1, 1, a);
 }
 
 typedef struct rule_set {
     const char *name;
-    int (*pick)(const char *pattern, long p, double m, cf_rule_alg *a);
+    int (*pick)(const char *pattern, long p, double m, long node, cf_rule_alg *a);
 } rule_set;
 
 static const rule_set rule_sets[] = {
@@ -493,11 +525,12 @@ const char *cf_rules_for(const char *mpi_library, const char *coll_selector, int
     return NULL;
 }
 
-int cf_rules_pick(const char *rules, const char *pattern, long p, double m, cf_rule_alg *a)
+int cf_rules_pick(const char *rules, long node, const char *pattern, long p, double m,
+                  cf_rule_alg *a)
 {
     for (size_t i = 0; i < sizeof rule_sets / sizeof rule_sets[0]; i++)
         if (rules != NULL && strcmp(rule_sets[i].name, rules) == 0)
-            return rule_sets[i].pick(pattern, p, m, a);
+            return rule_sets[i].pick(pattern, p, m, node, a);
     return -1;
 }
 
@@ -512,7 +545,7 @@ int cf_rules_exist(const char *rules)
 int cf_rules_known(const char *rules, const char *pattern)
 {
     cf_rule_alg a;
-    return cf_rules_pick(rules, pattern, 2, 1.0, &a) == 0;
+    return cf_rules_pick(rules, 0, pattern, 2, 1.0, &a) == 0;
 }
 
 /* T2 at s: log-log between the measured sizes; below the smallest its time (the latency

@@ -540,6 +540,7 @@ int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
     out->have_p2p = 1;
     if (p2p_fit(t, stat, normalized_time_us, rules, kr, ks, nk, &out->pp) != 0)
         goto oom;
+    out->pp.node_ranks = probe != NULL && probe->tiers != NULL ? probe->tiers->node_ranks : 0;
     rc = across_fit_keys(kr, ks, nk, stat, rules, probe, t->n, out, notes, nnotes, e);
     if (rc == -1)
         goto oom;

@@ -162,6 +162,12 @@ typedef struct cf_tiers {
     double base_us;
     int rendezvous;
     long probed; /* the ranks the probe reached (its launch's) */
+    /* The ranks each node held, the launch having filled its nodes in order (its first
+     * node's, ranks_per_node), with or without a probe; 0 where the table does not say. The
+     * rules read it where a library's choice depends on whether ranks share a node
+     * (cf_rules_pick). */
+    long node_ranks;
+#define CF_NODE_RANKS_MAX (1L << 24) /* the most a model file's node_ranks may say */
     /* The pair-exchange probe's levels, where they form tiers (npair 0: none known): what
      * a byte exchanged between ranks 2^j apart, every rank of their blocks of 2^(j+1) at
      * once, takes beyond a byte between ranks 0 and 1, us (pair_us_per_byte[0] is 0). */
@@ -203,8 +209,12 @@ int cf_steps_replays_traffic(cf_steps st);
 const char *cf_rules_for(const char *mpi_library, const char *coll_selector, int timed_loop);
 /* Whether rules names a rule set commfit knows: 1 or 0. */
 int cf_rules_exist(const char *rules);
-/* The algorithm rules run for pattern at (p, m): 0, -1 when it has no rule for it. */
-int cf_rules_pick(const char *rules, const char *pattern, long p, double m, cf_rule_alg *a);
+/* The algorithm rules run for pattern at (p, m) on nodes of node ranks each, filled in order
+ * (0: not known; the rules then take what they took before they read it): 0, -1 when it has
+ * no rule for it. Only SMPI's mpich selector reads node: its reduce runs another algorithm
+ * inside one node than across nodes. */
+int cf_rules_pick(const char *rules, long node, const char *pattern, long p, double m,
+                  cf_rule_alg *a);
 int cf_rules_known(const char *rules, const char *pattern);
 /* T2 at s from its measured sizes um (increasing) and times ut, n of them. */
 double cf_unit_time(const double *um, const double *ut, int n, double s);
@@ -283,6 +293,7 @@ typedef struct cf_grid_point {
 } cf_grid_point;
 typedef struct cf_across_grid {
     char rules[CF_RULES_NAME_MAX]; /* "" when there is no grid */
+    long node_ranks;               /* the nodes' ranks the rules read (cf_tiers.node_ranks) */
     int nunit;
     double unit_bytes[CF_UNIT_MAX], unit_t_us[CF_UNIT_MAX];
     int n;
@@ -412,6 +423,7 @@ typedef struct cf_p2p {
     double gamma_us_per_byte, gamma_se;
     char gamma_source[CF_NOTE_MAX];
     char rules[CF_RULES_NAME_MAX]; /* the MPI library's switch rules; "" when unknown */
+    long node_ranks;               /* the nodes' ranks the rules read (cf_tiers.node_ranks) */
     size_t ncont;
     cf_contention *cont;
 } cf_p2p;

@@ -104,7 +104,8 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
     cf_rule_alg ra;
     memset(o, 0, sizeof *o);
     const cf_contention *u = cf_p2p_pingpong(pp);
-    if (pp->rules[0] != '\0' && u != NULL && cf_rules_pick(pp->rules, c->pattern, p, m, &ra) == 0) {
+    if (pp->rules[0] != '\0' && u != NULL &&
+        cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, p, m, &ra) == 0) {
         /* Each step a ping-pong of its size, read on the measured curve (a protocol's or a
          * cache's step, a pipeline's segments, show there and not in alpha and beta): its
          * floor, the time of the smallest size, is the step's latency, the rest its bytes.
@@ -128,6 +129,16 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
          * loop of calls, the root moving on, also share their bytes among the processes:
          * each process sends and receives about one message a call where nothing waits. */
         double one = floor_us / pp->h.alpha_us, steps = o->lat / one;
+        /* A reduce by recursive halving, then a gather (CF_STEPS_HALVING2): every rank waits
+         * at the halving's steps, half of them and half the bytes; the gather's are a
+         * tree's (placement.c's waiting_share counts them alike). */
+        if (ra.steps == CF_STEPS_HALVING2 && cf_coll_to_root(c) && steps > 2.0) {
+            o->overlap = 2;
+            double half = steps / 2.0, tree = (1.0 + (half - 1.0) * rho) / half;
+            o->lat = one * half * (1.0 + tree);
+            o->bw *= 0.5 * (1.0 + tree);
+            return;
+        }
         if (o->overlap && steps > 1.0) {
             o->lat = one * (1.0 + (steps - 1.0) * rho);
             if (o->overlap == 2)

@@ -101,7 +101,8 @@ static json_t *grid_json(const cf_across_grid *g)
         set(o, "points", pts) || set(o, "err_per_doubling", jnum(g->err_per_doubling)) ||
         set(o, "step_growth", jnum(g->step_growth)) ||
         set(o, "step_growth_max", jnum(g->step_growth_max)) ||
-        set(o, "tree_err_per_doubling", jnum(g->tree_err)))
+        set(o, "tree_err_per_doubling", jnum(g->tree_err)) ||
+        (g->node_ranks > 0 && set(o, "node_ranks", json_integer(g->node_ranks))))
         goto fail;
     for (int i = 0; i < g->nunit; i++)
         if (json_array_append_new(unit, json_pack("[f,f]", g->unit_bytes[i], g->unit_t_us[i])))
@@ -270,6 +271,8 @@ json_t *cf_p2p_to_json(const cf_p2p *pp)
             goto fail;
     }
     if (pp->rules[0] != '\0' && set(o, "rules", json_string(pp->rules)))
+        goto fail;
+    if (pp->node_ranks > 0 && set(o, "node_ranks", json_integer(pp->node_ranks)))
         goto fail;
     return o;
 fail:
@@ -594,6 +597,10 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
         return bad(w, "rules",
                    "rules known for the pattern (smpi-mpich, mpich, smpi-ompi, openmpi, "
                    "smpi-ompi-loop, openmpi-loop)");
+    /* Absent (a file from before the rules read it): not known. */
+    if (json_object_get(j, "node_ranks") != NULL &&
+        get_int(w, j, "node_ranks", 1, CF_NODE_RANKS_MAX, &g->node_ranks))
+        return CF_EXIT_DATA;
     if (!json_is_array(unit) || json_array_size(unit) < 2 || json_array_size(unit) > CF_UNIT_MAX)
         return bad(w, "unit", "an array of 2 to 64 [bytes, t_us] pairs");
     if (!json_is_array(pts) || json_array_size(pts) > CF_GRID_MAX)
@@ -837,6 +844,11 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
             return bad(&w, "rules", "rules known to commfit (mpich, smpi-mpich, openmpi, "
                                     "smpi-ompi, openmpi-loop, smpi-ompi-loop)");
         }
+    }
+    if (json_object_get(j, "node_ranks") != NULL &&
+        get_int(&w, j, "node_ranks", 1, CF_NODE_RANKS_MAX, &out->node_ranks)) {
+        cf_p2p_clear(out);
+        return CF_EXIT_DATA;
     }
     return 0;
 }

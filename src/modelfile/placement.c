@@ -48,8 +48,8 @@ static const char *meta_str(const json_t *meta, const char *key)
 
 /* rank_hosts ("0*4,1*4", "0,1,0,1": each rank's node, runs of one node as H*N) into
  * out->first, each node's first rank, when it names the nodes of out and each the ranks
- * ranks_per_node says it held; else nothing (ranks are then taken to fill the nodes in order). 0, or -1
- * when out of memory. */
+ * ranks_per_node says it held; else nothing (ranks are then taken to fill the nodes in order). 0,
+ * or -1 when out of memory. */
 static int read_rank_hosts(const char *s, cf_placement *out)
 {
     size_t total = 0, n = 0;
@@ -821,6 +821,7 @@ static int pair_tiered(const cf_placement *p, int b)
 void cf_placement_tiers(const cf_placement *p, cf_tiers *out)
 {
     memset(out, 0, sizeof *out);
+    out->node_ranks = p->nnodes > 0 ? p->ranks[0] : 0;
     long np = (long)p->nlat + 1;
     probe_lat m = {0};
     /* The trees are replayed from root 0, as the calls were timed without --root-shift;
@@ -984,12 +985,19 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
  * whose finish waits on it: every rank where data goes from all to all; the ranks the root
  * reaches through the farther tier (from the first rank the probe puts there) where data
  * flows from a root (bcast, scatter); the root alone where it flows to one (reduce,
- * gather), whose other ranks leave once their part is sent. */
-static double waiting_share(const cf_placement *p, const char *pattern, long fitted, long np)
+ * gather), whose other ranks leave once their part is sent. A reduce by recursive halving
+ * and then a gather (r's steps CF_STEPS_HALVING2) has every rank wait on its partner at
+ * each of the halving's steps, half the steps counted, and the root alone at the gather's:
+ * data/sim-racks.csv's reduce of 4 KiB at np 64, SMPI's scatter-gather among the nodes,
+ * takes every rank at least 10.7 us, the rack's latency. */
+static double waiting_share(const cf_placement *p, const char *pattern, const cf_rule_alg *r,
+                            long fitted, long np)
 {
     const cf_coll *c = cf_pattern_facts(pattern);
     if (c == NULL || !c->rooted)
         return 1.0;
+    if (cf_coll_to_root(c) && r->steps == CF_STEPS_HALVING2)
+        return 0.5 + 0.5 / (double)np;
     if (cf_coll_to_root(c))
         return 1.0 / (double)np;
     return (double)(np - tier_first_rank(p, fitted, np)) / (double)np;
@@ -1096,7 +1104,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     int unbounded = cf_unmeasured_unbounded(u);
     double bw = 0.0; /* the part of added->us the sized probe read beyond 8 bytes */
     if (unbounded && r != NULL && !tiered) {
-        added->share = waiting_share(p, pattern, fitted, np);
+        added->share = waiting_share(p, pattern, r, fitted, np);
         added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
         added->us =
             added->share * cf_placement_tier_extra(p, fitted, np, r, m, &added->steps, &bw);
@@ -1115,8 +1123,20 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
         r != NULL && strncmp(r->name, "two-level", 9) == 0 && cf_placement_nodes(p, np) != np;
     /* A replay that costs the probe's traffic step by step holds it already. */
     int replayed = tiered && r != NULL && cf_steps_replays_traffic(r->steps);
-    if (r != NULL && c != NULL && !c->rooted && !leaders && !replayed) {
+    if (r != NULL && c != NULL && !c->rooted && !replayed) {
         pair_add(p, r, pattern, fitted, np, m, added);
+        /* ... but a two-level algorithm's nodes' leaders alone send across the nodes: the
+         * probe's load (every rank sending) in their share (sim-racks, nodes of 4 ranks,
+         * fitted at np 2-16: allreduce of 2 MiB at np 64 reads 1805 us for the simulated
+         * 1830, 1268 without the traffic, 3531 with all of it). */
+        if (leaders) {
+            double f = (double)cf_placement_nodes(p, np) / (double)np;
+            added->leader_share = f;
+            added->pair_us *= f;
+            for (int i = 0; i < added->npl; i++)
+                added->pl_us_per_mib[i] *= f;
+            added->extra_us_per_mib *= f;
+        }
         /* The sized probe's bytes across the tier (one message alone) and the pair
          * exchange's (every rank at once) read the same route's bandwidth: the larger
          * counts, not both. */
@@ -1153,7 +1173,7 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
     if (a->nnp == 0)
         return;
     int ruled = est->algorithm != NULL &&
-                cf_rules_pick(a->grid.rules, a->pattern, np, m, &r) == 0 &&
+                cf_rules_pick(a->grid.rules, a->grid.node_ranks, a->pattern, np, m, &r) == 0 &&
                 strcmp(r.name, est->algorithm) == 0;
     /* A reduce or bcast tree or Bruck's alltoall the grid replays over the tiers holds what
      * they add already, and the spread of the barrier's exits: the replay took their whole
@@ -1197,12 +1217,13 @@ double cf_placement_across_wait(const cf_placement *p, const cf_across *a, long 
 
 /* The algorithm the estimate from np=2 costed at (np, m), into *r: the library's rules' where
  * the file names them, else the catalog's (MPICH's). 0, or -1 when none has steps. */
-static int p2p_alg(const char *rules, const cf_coll *c, long np, double m, const cf_estimate *est,
+static int p2p_alg(const cf_p2p *pp, const cf_coll *c, long np, double m, const cf_estimate *est,
                    cf_rule_alg *r)
 {
     if (c == NULL || est->algorithm == NULL)
         return -1;
-    if (rules != NULL && rules[0] != '\0' && cf_rules_pick(rules, c->pattern, np, m, r) == 0 &&
+    if (pp->rules[0] != '\0' &&
+        cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, np, m, r) == 0 &&
         strcmp(r->name, est->algorithm) == 0)
         return 0;
     return cf_coll_alg_rule(c->pattern, est->algorithm, r);
@@ -1235,7 +1256,7 @@ static int p2p_replay(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     double mb[CF_UNIT_MAX], mu[CF_UNIT_MAX];
     int n = cf_msg_unit(u, mb, mu); /* the grid's unit */
     cf_rule_alg r2;
-    if (n < 2 || cf_rules_pick(pp->rules, c->pattern, 2, m, &r2) != 0)
+    if (n < 2 || cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, 2, m, &r2) != 0)
         return 0;
     /* The same replay over tiers that add nothing: the difference is what the tiers add, in
      * the replay's own units (Bruck's two a message, not steps of T2). */
@@ -1265,7 +1286,7 @@ static void p2p_tier(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     cf_rule_alg r;
     if (c == NULL)
         return;
-    int ruled = p2p_alg(pp->rules, c, np, m, est, &r) == 0;
+    int ruled = p2p_alg(pp, c, np, m, est, &r) == 0;
     double add = 0.0;
     int replayed = ruled && p2p_replay(p, pp, c, np, m, &r, est, &add);
     tier_add(p, u, pp->rules, c->pattern, ruled ? &r : NULL, replayed, 2, np, m, replayed, est,

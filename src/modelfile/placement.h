@@ -171,6 +171,9 @@ typedef struct cf_tier_added {
     long pair_near, pair_far; /* the probe's levels (ranks) compared */
     long pair_fill;           /* np short of pair_far: its ranks past the level's halfway cut
                                  (of pair_far / 2); 0 otherwise */
+    double leader_share;      /* a two-level algorithm's: the share of the ranks that send
+                                 across nodes, the nodes' leaders, which scales the probe's
+                                 traffic (every rank sent); 0 where every rank sends */
     int pair_lo_model;        /* 1: pair_us added to a finite interval, its lower end the
                                  model's (no farther latency tier) */
     /* Where the probe's levels form tiers and levels below np's cost more (pair_add): each

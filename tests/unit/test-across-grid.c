@@ -17,7 +17,7 @@
 static void pick_is(const char *rules, const char *pattern, long p, double m, const char *want)
 {
     cf_rule_alg a;
-    int rc = cf_rules_pick(rules, pattern, p, m, &a);
+    int rc = cf_rules_pick(rules, 0, pattern, p, m, &a);
     is_str(rc == 0 ? a.name : "(none)", want, "%s %s at np %ld, %.0f bytes: %s", rules, pattern, p,
            m, want);
 }
@@ -150,7 +150,39 @@ static void rules(void)
     pick_is("mpich", "reduce", 4096, 8192, "binomial tree");
     pick_is("smpi-mpich", "bcast", 64, 1 << 20, "two-level binomial tree");
     pick_is("smpi-mpich", "allreduce", 64, 1 << 20, "two-level recursive doubling");
-    ok(cf_rules_pick("mpich", "gather", 4, 8, &(cf_rule_alg){0}) != 0, "no rule for gather");
+    /* SMPI's mpich reduce reads the nodes: inside one a shared-memory reduce to 2 KiB and a
+     * k-nomial tree beyond; across nodes a binomial tree below 2 KiB, scatter-gather from
+     * there with as many floats as the power of two at or below the nodes or their ranks;
+     * not knowing the nodes, the binomial tree at every size. */
+    struct {
+        long node, p;
+        double m;
+        const char *want;
+    } red[] = {{4, 4, 2048, "shared-memory reduce"},
+               {4, 4, 4096, "k-nomial tree"},
+               {16, 16, 1 << 20, "k-nomial tree"},
+               {4, 8, 2047, "two-level binomial tree"},
+               {4, 8, 2048, "two-level scatter-gather"},
+               {1, 2, 4096, "two-level scatter-gather"},
+               {1, 4096, 8192, "two-level binomial tree"},       /* 2048 floats, 4096 nodes */
+               {1024, 1 << 20, 2048, "two-level binomial tree"}, /* 512 floats, 1024 ranks */
+               {0, 64, 1 << 20, "two-level binomial tree"}};
+    for (size_t i = 0; i < sizeof red / sizeof red[0]; i++) {
+        cf_rule_alg a;
+        int rc = cf_rules_pick("smpi-mpich", red[i].node, "reduce", red[i].p, red[i].m, &a);
+        is_str(rc == 0 ? a.name : "(none)", red[i].want,
+               "smpi-mpich reduce, nodes of %ld, np %ld, %.0f bytes: %s", red[i].node, red[i].p,
+               red[i].m, red[i].want);
+        if (rc == 0 && strcmp(a.name, "two-level scatter-gather") == 0)
+            ok(a.steps == CF_STEPS_HALVING2, "scatter-gather halves and gathers back");
+    }
+    /* Only that selector's reduce reads them: MPICH's own is the same on any nodes. */
+    cf_rule_alg a0, a16;
+    ok(cf_rules_pick("mpich", 0, "reduce", 16, 4096, &a0) == 0 &&
+           cf_rules_pick("mpich", 16, "reduce", 16, 4096, &a16) == 0 &&
+           strcmp(a0.name, a16.name) == 0,
+       "MPICH's reduce does not read the nodes");
+    ok(cf_rules_pick("mpich", 0, "gather", 4, 8, &(cf_rule_alg){0}) != 0, "no rule for gather");
     ok(!cf_rules_known("lam", "bcast"), "unknown rule set");
     ok(cf_rules_known("openmpi", "bcast") && cf_rules_known("smpi-ompi", "alltoall"),
        "Open MPI's rule sets");
@@ -539,7 +571,7 @@ static double allreduce_truth(long p, double m)
     for (int i = 0; i < NAR; i++)
         ut[i] = unit(AR_SIZES[i]);
     cf_rule_alg a;
-    cf_rules_pick("smpi-ompi", "allreduce", p, m, &a);
+    cf_rules_pick("smpi-ompi", 0, "allreduce", p, m, &a);
     return cf_steps_cost(a.steps, p, m, AR_SIZES, ut, NAR);
 }
 
@@ -588,7 +620,7 @@ static double allgather_truth(long p, double m, double kappa)
     for (int i = 0; i < NS; i++)
         ut[i] = unit(SIZES[i]);
     cf_rule_alg a;
-    cf_rules_pick("smpi-mpich", "allgather", p, m, &a);
+    cf_rules_pick("smpi-mpich", 0, "allgather", p, m, &a);
     double t = cf_steps_cost(a.steps, p, m, SIZES, ut, NS);
     if (a.steps == CF_STEPS_RING && p > 8)
         t += kappa * (double)(p - 8) * unit(m);
@@ -882,7 +914,7 @@ static double alltoall_truth(long p, double m, double kappa)
     for (int i = 0; i < NS; i++)
         ut[i] = unit(SIZES[i]);
     cf_rule_alg a;
-    cf_rules_pick("smpi-ompi", "alltoall", p, m, &a);
+    cf_rules_pick("smpi-ompi", 0, "alltoall", p, m, &a);
     double t = cf_steps_cost(a.steps, p, m, SIZES, ut, NS);
     if (a.steps == CF_STEPS_RING && p > 8)
         t += kappa * (double)(p - 8) * unit(m);
@@ -989,7 +1021,7 @@ static void reduce_trees(double grow16, cf_across *a, cf_contention *pp)
     for (int j = 0; j < 4; j++)
         for (int i = 0; i < 8; i++) {
             cf_rule_alg r;
-            if (cf_rules_pick("smpi-ompi", "reduce", nps[j], sz[i], &r) != 0 ||
+            if (cf_rules_pick("smpi-ompi", 0, "reduce", nps[j], sz[i], &r) != 0 ||
                 (nps[j] > 2 && !cf_steps_per_call(r.steps)))
                 continue;
             double t = cf_steps_per_call(r.steps) ? cf_steps_cost(r.steps, nps[j], sz[i], mb, mu, 8)

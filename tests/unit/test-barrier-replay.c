@@ -180,7 +180,7 @@ static cf_modelset *with_meta(const char *const *kv)
 /* The bytes the algorithm the rules pick crosses with; a->name "none" when none picked. */
 static double cross(const char *rules, const char *pattern, long p, double m, cf_rule_alg *a)
 {
-    if (cf_rules_pick(rules, pattern, p, m, a) != 0) {
+    if (cf_rules_pick(rules, 0, pattern, p, m, a) != 0) {
         *a = (cf_rule_alg){"none", CF_STEPS_RING, CF_LAT_ONCE};
         return NAN;
     }

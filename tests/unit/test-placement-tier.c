@@ -77,7 +77,7 @@ static double extra_of(const cf_placement *p, const char *rules, const char *pat
                        long np, double m, double *steps)
 {
     cf_rule_alg a;
-    if (cf_rules_pick(rules, pattern, np, m, &a) != 0)
+    if (cf_rules_pick(rules, 0, pattern, np, m, &a) != 0)
         abort();
     return cf_placement_tier_extra(p, fitted, np, &a, m, steps, NULL);
 }
@@ -171,7 +171,7 @@ static void rules_latency_tests(void)
             for (long np = 2; np <= 4096; np = np < 16 ? np + 1 : np * 2)
                 for (double m = 1; m <= 64 << 20; m *= 4) {
                     cf_rule_alg a;
-                    if (cf_rules_pick(sets[i], pats[j], np, m, &a) != 0)
+                    if (cf_rules_pick(sets[i], 0, pats[j], np, m, &a) != 0)
                         continue;
                     n++;
                     int chain =
@@ -230,7 +230,7 @@ static void catalog_tests(void)
         for (long np = 2; np <= 4096; np *= 2)
             for (double m = 1; m <= 64 << 20; m *= 4) {
                 cf_rule_alg a, b;
-                if (cf_rules_pick("mpich", cf_colls[i].pattern, np, m, &a) != 0 ||
+                if (cf_rules_pick("mpich", 0, cf_colls[i].pattern, np, m, &a) != 0 ||
                     cf_coll_alg_rule(cf_colls[i].pattern, a.name, &b) != 0)
                     continue;
                 n++;

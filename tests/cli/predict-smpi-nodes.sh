@@ -1,0 +1,62 @@
+# SimGrid's mpich selector runs MVAPICH2's two-level reduce, which reads whether the ranks
+# share a node: a shared-memory reduce or a k-nomial tree inside one, across nodes a
+# binomial tree below 2 KiB and scatter-gather (recursive halving, every rank waiting on its
+# partner) from there. The fit keeps the nodes' ranks the rules read (node_ranks), a model
+# without them answers as before, and a bad one is refused. Its two-level algorithms cross
+# the network from the nodes' leaders alone: the pair-exchange probe's traffic counts in
+# their share. Simulated figures from the shipped racks table (nodes of 4 ranks, racks of
+# 32), fitted at np 2-16 and asked at np 64, which reaches the second rack.
+. "$top_srcdir/tests/setup.sh"
+
+tab="$top_srcdir/data/sim-racks.csv"
+truth() { awk -F, -v p="$1" -v n="$2" -v b="$3" '!/^#/ && $1 == p && $2 == n && $3 == b { print $11 }' "$tab"; }
+run "$COMMFIT" fit -q -i "$tab" --np 2,4,8,16 -o r16.json
+expect_rc 0 "fit the racks table at np 2-16"
+check "the model keeps the nodes' ranks the rules read, in the grid and the estimate from np=2" \
+    test "$(grep -c '"node_ranks": 4' r16.json)" -gt 5
+
+# Inside one node, then across nodes (np 3 and 32, which the fit did not measure).
+for case in "3 1024 shared-memory reduce" "3 4096 k-nomial tree" "32 1024 two-level binomial tree" \
+    "32 4096 two-level scatter-gather"; do
+    set -- $case
+    np=$1 b=$2
+    shift 2
+    run "$COMMFIT" predict -m r16.json -p reduce -n "$np" -b "$b" -f csv
+    check "reduce of $b B at np $np: $*" awk -F, -v a="$*" 'NR == 2 { exit !($10 == a) }' "$T/out"
+done
+
+# np 64: the rack's latency on the halving's steps, every rank waiting there.
+t=$(truth reduce 64 4096)
+run "$COMMFIT" predict -m r16.json -p reduce -n 64 -b 4K -f csv
+cp "$T/out" sg.csv
+check "reduce of 4 KiB at np 64 within 35% of the simulated $t us (the binomial tree's rules read 6.0, -69%)" \
+    awk -F, -v t="$t" 'NR == 2 { exit !($5 > 0.65 * t && $5 < 1.35 * t && $6 <= t && $7 == "inf") }' sg.csv
+check "the note: every rank waits at the halving's steps" \
+    grep -q "over 2 steps of the two-level scatter-gather reaching ranks beyond the fitted np's 2.02 us, times the 50.8% of the ranks that wait on it" sg.csv
+
+# A model from before the rules read the nodes: the binomial tree at every size, as then.
+sed 's/"node_ranks"/"node_ranks_unread"/' r16.json >old.json
+run "$COMMFIT" predict -m old.json -p reduce -n 64 -b 4K -f csv
+expect_rc 0 "a model without node_ranks reads"
+check "and answers the binomial tree, well below" \
+    awk -F, -v t="$t" 'NR == 2 { exit !($10 == "two-level binomial tree" && $5 < 0.4 * t) }' "$T/out"
+
+# A bad node_ranks is refused, naming where it is.
+for v in 0 16777217 '"4"'; do
+    sed "s/\"node_ranks\": 4/\"node_ranks\": $v/" r16.json >bad.json
+    run "$COMMFIT" predict -m bad.json -p reduce -n 64 -b 4K
+    expect_rc 1 "node_ranks $v is refused"
+    grep_err "^commfit: predict: bad.json: p2p.node_ranks: expected an integer from 1 to 16777216$" \
+        "node_ranks $v: says which member and what it takes"
+    check "node_ranks $v: nothing on stdout" test ! -s "$T/out"
+done
+
+# The two-level allreduce's leaders send across nodes: the probe's traffic in their share.
+t=$(truth allreduce 64 2097152)
+run "$COMMFIT" predict -m r16.json -p allreduce -n 64 -b 2M -f csv
+check "allreduce of 2 MiB at np 64 within 10% of the simulated $t us (1268 without the traffic, 3531 with all of it)" \
+    awk -F, -v t="$t" 'NR == 2 { exit !($5 > 0.9 * t && $5 < 1.1 * t) }' "$T/out"
+check "the note says the leaders' share" \
+    grep -q "only the nodes' leaders send across nodes, 25% of the ranks: the probe's load (every rank sending) in that share" "$T/out"
+
+done_testing
