@@ -1324,7 +1324,7 @@ static int span_add(cf_step_span *out, int *k, int max, long ranks, long p, doub
 {
     if (*k >= max)
         return -1;
-    out[(*k)++] = (cf_step_span){ranks < p ? ranks : p, count, bytes, paced};
+    out[(*k)++] = (cf_step_span){ranks < p ? ranks : p, count, bytes, paced, 0};
     return 0;
 }
 
@@ -1336,7 +1336,7 @@ static int span_step(cf_step_span *out, int *k, int max, long ranks, long p, dou
 }
 
 /* A binomial tree's or recursive doubling's levels, distances 1, 2, 4, ... below p: the
- * step of distance d pairs ranks inside aligned blocks of 2d (the levels of
+ * step of distance d pairs ranks inside aligned blocks of 2d, rank 0 with rank d (the levels of
  * cf_steps_cost's ceil(lg p) steps), its messages of bytes0 * d^grow bytes (grow 1: d
  * blocks, recursive doubling's allgather; -1: Rabenseifner's halving from distance 1). */
 static int span_levels(cf_step_span *out, int *k, int max, long p, double bytes0, int grow)
@@ -1347,6 +1347,7 @@ static int span_levels(cf_step_span *out, int *k, int max, long p, double bytes0
         double bytes = grow > 0 ? bytes0 * d : grow < 0 ? bytes0 / d : bytes0;
         if (span_step(out, k, max, 2L << j, p, 1.0, bytes) != 0)
             return -1;
+        out[*k - 1].partner = 1L << j;
     }
     return 0;
 }

@@ -250,6 +250,8 @@ typedef struct cf_step_span {
     double count;
     double bytes; /* of each step's messages */
     double paced; /* the steps whose transfers wait on the slowest pair's */
+    long partner; /* rank 0's partner at the step (a level's distance d: 0 pairs with d),
+                     0 where the span holds steps of several distances */
 } cf_step_span;
 int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, int max);
 /* A probe's reading at a message of bytes, from its value at 8 bytes (v8) and at n sizes

@@ -689,6 +689,21 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
         double near, far;
         if (!cf_placement_tier(p, fitted, sp[i].ranks, &near, &far))
             continue;
+        /* From np=2, whose one pair (rank 0's with rank 1) is what the reading paid, a
+         * level's step waits for its own pairs, rank 0's with rank d, not for its block's
+         * farthest: on a torus the farthest of the first 2d ranks lies more hops away than
+         * rank d (sim-torus, rank 8 4.04 us from rank 0, the farthest of the first 16 8.07;
+         * its allreduce of 4 B at np 16 from np=2 read 22.2 us for the simulated 14.1 with
+         * the farthest, 14.1 with the partner's). Where the tiers are aligned blocks the two
+         * are the same. A larger fitted np's cost per step holds pairs of every distance it
+         * ran, as far as its farthest: the block's farthest is read against that, like with
+         * like (sim-torus fitted at np 2-16 and read at np 64 with the partner's: median
+         * error 11.0 -> 19.0%, the 4x4x4 torus slower than its pairs' latencies say). */
+        if (fitted == 2 && sp[i].partner > 0 && (size_t)sp[i].partner <= p->nlat) {
+            far = p->lat_us[sp[i].partner - 1];
+            if (!(far > tier_limit_us(p, near)))
+                continue;
+        }
         double lat = far - near;
         extra += sp[i].count * lat;
         steps += sp[i].count;

@@ -52,4 +52,15 @@ got=$(awk -F, 'NR == 2 { print $5, $6, $7 }' "$T/out")
 check "flat: allreduce at np 64, 4 B: as wide above as below ($got)" awk -v g="$got" '
     BEGIN { split(g, v, " "); r = (v[3] / v[1]) / (v[1] / v[2]); exit !(r > 0.999 && r < 1.001) }'
 
+# From np=2 with the probes: a level's step pays its own pair's latency (rank 0's with rank
+# d), not its block's farthest, which on the torus lies more hops away (rank 8 4.04 us from
+# rank 0, the farthest of the first 16 8.07).
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-torus.csv" --np 2 -o t2.json
+t=$(awk -F, '!/^#/ && $1 == "allreduce" && $2 == 16 && $3 == 4 { print $11 }' "$top_srcdir/data/sim-torus.csv")
+run "$COMMFIT" predict -m t2.json -p allreduce -n 16 -b 4 -f csv
+check "allreduce of 4 B at np 16 from np=2 within 10% of the simulated $t us (22.2 with the blocks' farthest)" \
+    awk -F, -v t="$t" 'NR == 2 { exit !($5 > 0.9 * t && $5 < 1.1 * t && $6 <= t && $7 == "inf") }' "$T/out"
+check "the note: the steps' own pairs, 2 of the 4 farther than rank 1" \
+    grep -q "the answer adds the latency probe's extra latency: 4.03 us over 2 steps of the two-level recursive doubling reaching ranks beyond np=2's rank 1 2.02 us" "$T/out"
+
 done_testing
