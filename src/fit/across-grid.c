@@ -266,8 +266,13 @@ static int borrow(const cf_across *a, cf_steps st, long q, double m, const doubl
      * where the caller takes it (alone not NULL, set to 1), the replay answers by itself, its
      * messages the ping-pong's and its latencies the probe's, as far from the largest
      * measured np as from any (racks-ompi, 4 B at np 16: 6.48 us simulated, the replay 6.46;
-     * the fitted formula read 2.75). */
-    if (best < 0 && alone != NULL && cost_family(&a->grid, st) == 2 && a->nnp > 0) {
+     * the fitted formula read 2.75). So do steps of T2 (cost_family 0) where only per-call
+     * trees ran, each step the pattern's own np=2 time at its size (SMPI's mpich reduce, fitted
+     * at np 2-16 inside one node of 16 cores, where its trees ran, and asked at np 64, where
+     * scatter-gather runs across 4 nodes: 4 KiB read 10.1 us for the simulated 10.2 with the
+     * latency probe's, 0.19 from the fitted formula). */
+    int family = cost_family(&a->grid, st);
+    if (best < 0 && alone != NULL && family != 1 && a->nnp > 0) {
         *alone = 1;
         *rho = 1.0;
         *from = a->np[a->nnp - 1];

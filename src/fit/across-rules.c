@@ -116,9 +116,17 @@ static int pick_mpich(const char *pattern, long p, double m, long node, cf_rule_
 static int smpi_mpich_reduce(long p, double m, long node, cf_rule_alg *a)
 {
     *a = (cf_rule_alg){"two-level binomial tree", CF_STEPS_LG, CF_LAT_STEPS};
-    if (node > 0 && p <= node)
-        a->name = m <= MPICH_REDUCE_SHORT ? "shared-memory reduce" : "k-nomial tree";
-    else if (node > 0) {
+    if (node <= 0)
+        return 0;
+    /* Its trees, timed a call at a time, as Open MPI's: the mean of the ranks' times, each
+     * rank leaving once its part is sent (sim-flat, 256 B: 1.50, 1.74 and 1.87 times np 2's at
+     * np 4, 8 and 16, 2(p - 1)/p; sim-fatnodes, inside one node, 1.47, 1.70 and 1.82). */
+    a->steps = CF_STEPS_REDUCE_BINOMIAL;
+    if (p <= node && m <= MPICH_REDUCE_SHORT)
+        a->name = "shared-memory reduce";
+    else if (p <= node)
+        *a = (cf_rule_alg){"k-nomial tree", CF_STEPS_REDUCE_KNOMIAL, CF_LAT_STEPS};
+    else {
         long nodes = (p + node - 1) / node, most = node > nodes ? node : nodes;
         if (m >= MPICH_REDUCE_SHORT && m / 4.0 >= (double)pof2_le(most))
             *a = (cf_rule_alg){"two-level scatter-gather", CF_STEPS_HALVING2, CF_LAT_STEPS};
@@ -465,6 +473,15 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, int loo
     return -1;
 }
 
+/* The same for a table whose calls were timed back to back (cf_table_timed_loop): where
+ * its reduce runs a tree costed per call, the rules say nothing (as Open MPI's loop rules). */
+static int pick_smpi_mpich_loop(const char *pattern, long p, double m, long node,
+                                cf_rule_alg *a)
+{
+    int rc = pick_smpi_mpich(pattern, p, m, node, a);
+    return rc == 0 && cf_steps_per_call(a->steps) ? -1 : rc;
+}
+
 static int pick_openmpi(const char *pattern, long p, double m, long node, cf_rule_alg *a)
 {
     (void)node;
@@ -501,6 +518,7 @@ typedef struct rule_set {
 static const rule_set rule_sets[] = {
     {"mpich", pick_mpich},
     {"smpi-mpich", pick_smpi_mpich},
+    {"smpi-mpich-loop", pick_smpi_mpich_loop},
     {"openmpi", pick_openmpi},
     {"smpi-ompi", pick_smpi_ompi},
     {"openmpi-loop", pick_openmpi_loop},
@@ -512,7 +530,7 @@ const char *cf_rules_for(const char *mpi_library, const char *coll_selector, int
     int smpi = mpi_library != NULL && strstr(mpi_library, "SMPI") != NULL;
     if (smpi) {
         if (coll_selector != NULL && strcmp(coll_selector, "mpich") == 0)
-            return "smpi-mpich";
+            return timed_loop ? "smpi-mpich-loop" : "smpi-mpich";
         if (coll_selector == NULL || strcmp(coll_selector, "ompi") != 0)
             return NULL;
         return timed_loop ? "smpi-ompi-loop" : "smpi-ompi";
@@ -570,6 +588,43 @@ double cf_unit_time(const double *um, const double *ut, int n, double s)
 int cf_steps_per_call(cf_steps st)
 {
     return st >= CF_STEPS_SEG_TREE;
+}
+
+/* The height of a k-nomial tree of n >= 1 ranks rooted at its first: its children at the
+ * largest distance M = k^(d-1) (d = ceil(log_k n)) hold at most M ranks, the first
+ * min(M, n - M); those nearer, full trees of k^i ranks, reach height d - 2 at most. */
+static int knomial_height(long n, long k)
+{
+    if (n <= 1)
+        return 0;
+    int d = 0;
+    long M = 1;
+    while (M <= (n - 1) / k) { /* M: the largest power of k below n */
+        M *= k;
+        d++;
+    }
+    int below = knomial_height(n - M < M ? n - M : M, k) + 1;
+    return below > d ? below : d;
+}
+
+/* The heights of the ranks of a k-nomial tree of p ranks rooted at 0, summed: rank r's
+ * subtree holds the ranks r to r + k^d - 1 (d: r's trailing zero digits in base k; the
+ * whole tree for r = 0) below p. At each d the ranks j k^d (j no multiple of k) have
+ * height d, but for the last, whose subtree p may cut short. O(log^2 p). */
+static double knomial_heights(long p, long k)
+{
+    double sum = knomial_height(p, k);
+    for (long kd = k, d = 1; kd < p; d++) {
+        long n = (p - 1) / kd - (kd <= (p - 1) / k ? (p - 1) / (kd * k) : 0);
+        sum += (double)n * (double)d;
+        long last = (p - 1) / kd * kd;
+        if (last > 0 && (last / kd) % k != 0 && p - last < kd)
+            sum += knomial_height(p - last, k) - d;
+        if (kd > LONG_MAX / k)
+            break;
+        kd *= k;
+    }
+    return sum;
 }
 
 static int popcount(long p)
@@ -1306,6 +1361,10 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     case CF_STEPS_REDUCE_IN_ORDER:
         s = 2.0 * (double)(p - popcount(p)) / (double)p * T2(m);
         break;
+    case CF_STEPS_REDUCE_KNOMIAL:
+        s = m < CF_EAGER_MAX ? 2.0 * knomial_heights(p, 4) / (double)p * T2(m)
+                             : (knomial_heights(p, 4) + (double)(p - 1)) / (double)p * T2(m);
+        break;
     case CF_STEPS_BCAST_BINOMIAL:
     case CF_STEPS_BCAST_KNOMIAL: {
         tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4,
@@ -1500,6 +1559,7 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
     case CF_STEPS_REDUCE_BINOMIAL:
     case CF_STEPS_REDUCE_BINARY:
     case CF_STEPS_REDUCE_IN_ORDER:
+    case CF_STEPS_REDUCE_KNOMIAL:
         rc = span_step(out, &k, max, p, p, 1.0, m);
         break;
     }

@@ -111,9 +111,14 @@ typedef enum cf_steps {
                                  link, each with its own latency, and it leaves; from it each
                                  level waits for its transfers (one message of their bytes), a
                                  rank after its own levels; mean over ranks */
-    CF_STEPS_REDUCE_IN_ORDER  /* Open MPI's in-order binary tree (root p-1, each subtree's
+    CF_STEPS_REDUCE_IN_ORDER, /* Open MPI's in-order binary tree (root p-1, each subtree's
                                  ranks contiguous, then on to rank 0): costed as the binary
                                  tree's messages, never replayed over tiers */
+    CF_STEPS_REDUCE_KNOMIAL   /* MVAPICH2's 4-nomial reduce, SMPI's inside one node: a rank
+                                 posts its children's receives at once and sends on when all
+                                 came in; below CF_EAGER_MAX its time is its subtree's height
+                                 in messages (2 T2 each), from it one message more for its own
+                                 send (T2 each); mean over ranks; never replayed over tiers */
 } cf_steps;
 /* The size from which a send waits for its receiver (SMPI's default
  * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that

@@ -596,7 +596,7 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
     if (!cf_rules_known(g->rules, pattern))
         return bad(w, "rules",
                    "rules known for the pattern (smpi-mpich, mpich, smpi-ompi, openmpi, "
-                   "smpi-ompi-loop, openmpi-loop)");
+                   "smpi-mpich-loop, smpi-ompi-loop, openmpi-loop)");
     /* Absent (a file from before the rules read it): not known. */
     if (json_object_get(j, "node_ranks") != NULL &&
         get_int(w, j, "node_ranks", 1, CF_NODE_RANKS_MAX, &g->node_ranks))
@@ -842,7 +842,7 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
             !cf_rules_exist(out->rules)) {
             cf_p2p_clear(out);
             return bad(&w, "rules", "rules known to commfit (mpich, smpi-mpich, openmpi, "
-                                    "smpi-ompi, openmpi-loop, smpi-ompi-loop)");
+                                    "smpi-ompi, openmpi-loop, smpi-mpich-loop, smpi-ompi-loop)");
         }
     }
     if (json_object_get(j, "node_ranks") != NULL &&

@@ -59,4 +59,39 @@ check "allreduce of 2 MiB at np 64 within 10% of the simulated $t us (1268 witho
 check "the note says the leaders' share" \
     grep -q "only the nodes' leaders send across nodes, 25% of the ranks: the probe's load (every rank sending) in that share" "$T/out"
 
+# Nodes of 16 cores, fitted at np 2-16 inside the first: its trees ran there, scatter-gather
+# nowhere; at np 64 (4 nodes) its steps are each the reduce's own np=2 time, the latency
+# probe's added on the halving's.
+ftab="$top_srcdir/data/sim-fatnodes.csv"
+ftruth() { awk -F, -v p="$1" -v n="$2" -v b="$3" '!/^#/ && $1 == p && $2 == n && $3 == b { print $11 }' "$ftab"; }
+run "$COMMFIT" fit -q -i "$ftab" --np 2,4,8,16 -o f16.json
+t=$(ftruth reduce 64 4096)
+run "$COMMFIT" predict -m f16.json -p reduce -n 64 -b 4K -f csv
+check "fatnodes, reduce of 4 KiB at np 64 from np 2-16: scatter-gather within 10% of the simulated $t us (0.19 from the fitted formula)" \
+    awk -F, -v t="$t" 'NR == 2 { exit !($10 == "two-level scatter-gather" && $5 > 0.9 * t && $5 < 1.1 * t && $6 <= t) }' "$T/out"
+
+# Inside one node from np=2: MVAPICH2's 4-nomial tree, each rank's time its subtree's
+# height (most ranks leaves, gone once their part is sent).
+run "$COMMFIT" fit -q -i "$ftab" --np 2 -o f2.json
+# (Before: the binomial tree's lg p steps, 4 KiB +236% and 64 KiB +59%, both outside.)
+for case in "4096 0.3" "65536 0.1"; do
+    set -- $case
+    t=$(ftruth reduce 16 $1)
+    run "$COMMFIT" predict -m f2.json -p reduce -n 16 -b $1 -f csv
+    check "fatnodes, reduce of $1 B at np 16 from np=2: the k-nomial tree within $2 of the simulated $t us, inside its interval" \
+        awk -F, -v t="$t" -v e="$2" 'NR == 2 { exit !($10 == "k-nomial tree" && $5 > (1 - e) * t && $5 < (1 + e) * t && $6 <= t && t <= $7) }' "$T/out"
+done
+
+# Timed as a loop of calls (measure --no-sync), a tree costed per call does not hold: the
+# rules say nothing where it runs, and the fitted model answers.
+sed 's/^# coll_timing: .*/# coll_timing: the calls back to back, the loop timed whole (--no-sync)/' "$tab" >loop.csv
+run "$COMMFIT" fit -q -i loop.csv --np 2,4,8,16 -o loop.json
+check "a loop-timed table's rules: smpi-mpich-loop" grep -q '"rules": "smpi-mpich-loop"' loop.json
+run "$COMMFIT" predict -m loop.json -p reduce -n 32 -b 1K -f csv
+check "its reduce tree at np 32: not the rules' answer" \
+    awk -F, 'NR == 2 { exit !($10 != "two-level binomial tree" && $5 > 0) }' "$T/out"
+run "$COMMFIT" predict -m loop.json -p reduce -n 32 -b 4K -f csv
+check "its scatter-gather at np 32: the rules' still" \
+    awk -F, 'NR == 2 { exit !($10 == "two-level scatter-gather") }' "$T/out"
+
 done_testing

@@ -237,6 +237,42 @@ static void per_call_trees(const double *ut)
          1e-9, "4-nomial bcast at 32: a level of 1, then 2 of 3");
     ok(cf_steps_per_call(CF_STEPS_BCAST_KNOMIAL) && !cf_steps_per_call(CF_STEPS_LG),
        "per-call trees apart from steps of T2");
+    /* MVAPICH2's 4-nomial reduce (SMPI's inside a node): each rank's height in its tree,
+     * worked out rank by rank as SMPI builds the tree (children r + j 4^i), against the sum
+     * the cost reads in O(log p). Below CF_EAGER_MAX the mean height in messages of 2 T2
+     * (sim-fatnodes, 4 KiB inside one node: 0.52, 0.76 and 0.64 times np 2's at np 4, 8 and
+     * 16; the mean heights 1/4, 3/8 and 5/16 over np 2's 1/2); from it a rank's own send
+     * too, in messages of T2 (64 KiB: 1.00, 1.25 and 1.25; (3 + 3)/4, (3 + 7)/8 and
+     * (5 + 15)/16). */
+    long bad = 0;
+    for (long p = 1; p <= 300 && !bad; p++) {
+        long h[300], sum = 0;
+        for (long r = p - 1; r >= 0; r--) {
+            long mask = 1;
+            while (mask < p && r % (4 * mask) == 0)
+                mask *= 4;
+            h[r] = 0;
+            for (mask /= 4; mask > 0; mask /= 4)
+                for (long j = 1; j < 4 && r + j * mask < p; j++)
+                    h[r] = h[r] > h[r + j * mask] + 1 ? h[r] : h[r + j * mask] + 1;
+            sum += h[r];
+        }
+        double want = p < 2 ? 0.0 : 2.0 * (double)sum / (double)p * unit(s);
+        double got = cf_steps_cost(CF_STEPS_REDUCE_KNOMIAL, p, s, UM, ut, NUM);
+        bad = p >= 2 && fabs(got - want) > 1e-9 * want ? p : 0;
+    }
+    ok(!bad, "4-nomial reduce below CF_EAGER_MAX, np 2 to 300: the mean of the tree's heights "
+             "(first wrong at np %ld)", bad);
+    near(cf_steps_cost(CF_STEPS_REDUCE_KNOMIAL, 16, s, UM, ut, NUM), 2 * 5.0 / 16 * unit(s), 1e-9,
+         "4-nomial reduce at 16, eager: (2 + 3 * 1)/16 messages");
+    near(cf_steps_cost(CF_STEPS_REDUCE_KNOMIAL, 2, s, UM, ut, NUM), unit(s), 1e-9,
+         "4-nomial reduce at 2, eager: T2");
+    near(cf_steps_cost(CF_STEPS_REDUCE_KNOMIAL, 8, m, UM, ut, NUM), 10.0 / 8 * unit(m), 1e-9,
+         "4-nomial reduce at 8 from CF_EAGER_MAX: heights 3 and 7 sends, over 8");
+    near(cf_steps_cost(CF_STEPS_REDUCE_KNOMIAL, 2, m, UM, ut, NUM), unit(m), 1e-9,
+         "4-nomial reduce at 2 from CF_EAGER_MAX: T2");
+    ok(cf_steps_per_call(CF_STEPS_REDUCE_KNOMIAL) && !cf_steps_tiered(CF_STEPS_REDUCE_KNOMIAL),
+       "the 4-nomial reduce is a per-call tree, not replayed");
 #undef U
 }
 
