@@ -482,8 +482,13 @@ static int unmeasured_from(const cf_placement *p, long from, long np, cf_unmeasu
 static void tier_from(const cf_placement *p, long from, const char *reach, long np,
                       cf_unmeasured *u, char *note, size_t n)
 {
-    if (u->network || u->unplaced)
+    if (u->network || u->unplaced) {
+        /* The node rule judged; the reach still names the latency the notes add from (the
+         * fitted np's inside one node of 16 cores read "0 us" where the probe said 0.308). */
+        u->far_fitted_us = cf_placement_farthest_us(p, from);
+        u->far_np_us = cf_placement_farthest_us(p, np);
         return;
+    }
     if (!cf_placement_tier(p, from, np, &u->far_fitted_us, &u->far_np_us)) {
         /* Without a probe, nothing says how far np's added nodes lie: the limit of the case
          * below, a probe that reached no rank. A table imported from IMB or OSU has none
