@@ -136,6 +136,18 @@ static int smpi_mpich_reduce(long p, double m, long node, cf_rule_alg *a)
 
 static int pick_smpi_mpich(const char *pattern, long p, double m, long node, cf_rule_alg *a)
 {
+    /* SMPI_ROUNDS: below 32 KiB (and from 256 B at np 8 or more, Bruck's below) its
+     * alltoall is MVAPICH2's scatter-dest (alltoall-mvapich-scatter-dest.cpp): each round
+     * posts the receives from rank + i and the sends to rank - i of CF_ROUND_PAIRS distances
+     * and waits for them all, so every round waits for its farthest partner (sim-racks,
+     * 256 B: 24.5 us at np 32, one rack, 179.5 at np 64, two: 16 rounds of the rack's
+     * latency more), where MPICH's posts them all at once. */
+    if (strcmp(pattern, "alltoall") == 0) {
+        pick_alltoall(p, m, a);
+        if (a->latency == CF_LAT_ONCE)
+            *a = (cf_rule_alg){"isend/irecv in rounds of 4", CF_STEPS_ROUNDS, CF_LAT_STEPS};
+        return 0;
+    }
     if (strcmp(pattern, "allgather") == 0) {
         pick_allgather(p, m, a);
         if (a->latency == CF_LAT_CHAIN)
@@ -1313,6 +1325,7 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
         }
         break;
     case CF_STEPS_RING:
+    case CF_STEPS_ROUNDS:
         s = (double)(p - 1) * T2(m);
         break;
     case CF_STEPS_BRUCK_ALLTOALL: /* lg p steps of p/2 blocks */
@@ -1523,6 +1536,15 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
         for (long d = 1; d < p && rc == 0; d *= 2)
             rc = span_step(out, &k, max, 2 * d, p, 1.0, (double)(d < p - d ? d : p - d) * m);
         break;
+    /* Rounds of partners r + d and r - d (mod p): from the first round on one of the two
+     * lies across the communicator's farthest boundary for most ranks (rank 0 sends to
+     * p - 1 first), and each round waits for its slowest: every round reaches all p ranks,
+     * its messages leaving together. */
+    case CF_STEPS_ROUNDS: {
+        double rounds = ceil(pd / CF_ROUND_PAIRS);
+        rc = span_add(out, &k, max, p, p, rounds, CF_ROUND_PAIRS * m, rounds);
+        break;
+    }
     case CF_STEPS_BRUCK_ALLTOALL:
         rc = span_levels(out, &k, max, p, (double)(p / 2) * m, 0);
         break;
@@ -1578,6 +1600,7 @@ double cf_steps_block_bytes(const cf_rule_alg *a, const char *pattern, long p, l
         steps++;
     switch (a->steps) {
     case CF_STEPS_RING: /* pairwise, a spread ring, linear, isend/irecv; not a chain */
+    case CF_STEPS_ROUNDS:
     case CF_STEPS_DOUBLING: /* its steps from distance b move b, 2b, ... blocks */
     case CF_STEPS_BRUCK_GATHER:
         return a->latency == CF_LAT_CHAIN ? 0.0 : (double)(p - b) * m;

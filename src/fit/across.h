@@ -96,6 +96,12 @@ typedef enum cf_steps {
     CF_STEPS_BINARY,           /* binary tree: ceil(lg(p+1)) - 1 levels of m */
     CF_STEPS_NEIGHBOR,         /* neighbor exchange: one step of m, p/2 - 1 of 2m (the
                                   ring's p - 1 of m where p is odd when replayed) */
+    CF_STEPS_ROUNDS,           /* isend/irecv to the partners in rounds of CF_ROUND_PAIRS,
+                                  each round waited for (SMPI's MVAPICH2 scatter-dest
+                                  alltoall): costed as the ring's p - 1 messages, where a
+                                  partner ahead has its eager message in already, but each of
+                                  its ceil(p/4) rounds waits for a farther tier's latency
+                                  (cf_steps_spans) */
     CF_STEPS_SEG_TREE,         /* reduce up a binomial tree in CF_SEG_TREE_SEG segments: as
                                   CF_STEPS_REDUCE_BINOMIAL, one level moving ceil(m/seg)
                                   segments */
@@ -124,6 +130,7 @@ typedef enum cf_steps {
  * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that
  * order): below it a sender's messages leave at once. */
 #define CF_EAGER_MAX 65536.0
+#define CF_ROUND_PAIRS 4 /* SMPI's MV2_ALLTOALL_THROTTLE_FACTOR */
 /* The segment a pipeline's step moves (Open MPI's tuned pipelines choose 1 to 128 KiB by
  * size and p; a middle value: the grid's line through measured np absorbs the rest). */
 #define CF_PIPELINE_SEG 65536.0

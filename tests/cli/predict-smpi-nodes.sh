@@ -59,6 +59,15 @@ check "allreduce of 2 MiB at np 64 within 10% of the simulated $t us (1268 witho
 check "the note says the leaders' share" \
     grep -q "only the nodes' leaders send across nodes, 25% of the ranks: the probe's load (every rank sending) in that share" "$T/out"
 
+# Its alltoall below 32 KiB posts 4 partners' isends and irecvs at a time and waits: each
+# of np 64's 16 rounds waits for the second rack, 8.06 us farther than the first's nodes.
+t=$(truth alltoall 64 256)
+run "$COMMFIT" predict -m r16.json -p alltoall -n 64 -b 256 -f csv
+check "alltoall of 256 B at np 64 within 20% of the simulated $t us (86.0 with the farther latency once, -52%)" \
+    awk -F, -v t="$t" 'NR == 2 { exit !($10 == "isend/irecv in rounds of 4" && $5 > 0.8 * t && $5 < 1.2 * t && $6 <= t) }' "$T/out"
+check "the note: 16 rounds, each the rack's latency" \
+    grep -q "the answer adds the latency probe's extra latency: 129 us over 16 steps of the isend/irecv in rounds of 4 reaching ranks beyond the fitted np's 2.02 us" "$T/out"
+
 # Nodes of 16 cores, fitted at np 2-16 inside the first: its trees ran there, scatter-gather
 # nowhere; at np 64 (4 nodes) its steps are each the reduce's own np=2 time, the latency
 # probe's added on the halving's.

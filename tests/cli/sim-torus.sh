@@ -63,4 +63,11 @@ check "allreduce of 4 B at np 16 from np=2 within 10% of the simulated $t us (22
 check "the note: the steps' own pairs, 2 of the 4 farther than rank 1" \
     grep -q "the answer adds the latency probe's extra latency: 4.03 us over 2 steps of the two-level recursive doubling reaching ranks beyond np=2's rank 1 2.02 us" "$T/out"
 
+# Where latency grows with the hops, not in aligned tiers, the alltoall's rounds overlap as
+# messages posted at once do: the farther latency once (rank 8 lies 6.04 us farther than
+# rank 1 at np 16), not on each of its 4 rounds.
+run "$COMMFIT" predict -m t2.json -p alltoall -n 16 -b 1K -f csv
+check "alltoall's rounds on the torus: the extra latency once" \
+    grep -q "the answer adds the latency probe's extra latency: 6.04 us over 1 step of the isend/irecv in rounds of 4" "$T/out"
+
 done_testing
