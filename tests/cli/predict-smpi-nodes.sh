@@ -9,7 +9,8 @@
 . "$top_srcdir/tests/setup.sh"
 
 tab="$top_srcdir/data/sim-racks.csv"
-truth() { awk -F, -v p="$1" -v n="$2" -v b="$3" '!/^#/ && $1 == p && $2 == n && $3 == b { print $11 }' "$tab"; }
+# truth PATTERN NP BYTES [TABLE]: the simulated time (TABLE: the racks table's by default).
+truth() { awk -F, -v p="$1" -v n="$2" -v b="$3" '!/^#/ && $1 == p && $2 == n && $3 == b { print $11 }' "${4:-$tab}"; }
 run "$COMMFIT" fit -q -i "$tab" --np 2,4,8,16 -o r16.json
 expect_rc 0 "fit the racks table at np 2-16"
 check "the model keeps the nodes' ranks the rules read, in the grid and the estimate from np=2" \
@@ -72,9 +73,8 @@ check "the note: 16 rounds, each the rack's latency" \
 # nowhere; at np 64 (4 nodes) its steps are each the reduce's own np=2 time, the latency
 # probe's added on the halving's.
 ftab="$top_srcdir/data/sim-fatnodes.csv"
-ftruth() { awk -F, -v p="$1" -v n="$2" -v b="$3" '!/^#/ && $1 == p && $2 == n && $3 == b { print $11 }' "$ftab"; }
 run "$COMMFIT" fit -q -i "$ftab" --np 2,4,8,16 -o f16.json
-t=$(ftruth reduce 64 4096)
+t=$(truth reduce 64 4096 "$ftab")
 run "$COMMFIT" predict -m f16.json -p reduce -n 64 -b 4K -f csv
 check "fatnodes, reduce of 4 KiB at np 64 from np 2-16: scatter-gather within 10% of the simulated $t us (0.19 from the fitted formula)" \
     awk -F, -v t="$t" 'NR == 2 { exit !($10 == "two-level scatter-gather" && $5 > 0.9 * t && $5 < 1.1 * t && $6 <= t) }' "$T/out"
@@ -85,7 +85,7 @@ run "$COMMFIT" fit -q -i "$ftab" --np 2 -o f2.json
 # (Before: the binomial tree's lg p steps, 4 KiB +236% and 64 KiB +59%, both outside.)
 for case in "4096 0.3" "65536 0.1"; do
     set -- $case
-    t=$(ftruth reduce 16 $1)
+    t=$(truth reduce 16 $1 "$ftab")
     run "$COMMFIT" predict -m f2.json -p reduce -n 16 -b $1 -f csv
     check "fatnodes, reduce of $1 B at np 16 from np=2: the k-nomial tree within $2 of the simulated $t us, inside its interval" \
         awk -F, -v t="$t" -v e="$2" 'NR == 2 { exit !($10 == "k-nomial tree" && $5 > (1 - e) * t && $5 < (1 + e) * t && $6 <= t && t <= $7) }' "$T/out"
