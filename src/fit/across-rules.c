@@ -109,10 +109,10 @@ static int pick_mpich(const char *pattern, long p, double m, long node, cf_rule_
  * nodes' leaders: a binomial tree below 2048 bytes or fewer floats than the power of two at
  * or below the ranks, from there scatter-gather (recursive halving, in which every rank
  * waits on its partner, then a binomial gather). data/sim-racks.csv (4 ranks a node),
- * reduce of 4 KiB: 0.17 us at np 4, 3.76 at np 8, the network's 2.02 us latency twice. All
- * are costed as the binomial tree's steps: the names keep the measured points of one node
- * and of several apart. node 0 (not known): the binomial tree at every size, as before the
- * rules read it. */
+ * reduce of 4 KiB: 0.17 us at np 4, 3.76 at np 8, the network's 2.02 us latency twice. The
+ * trees are costed per call, scatter-gather as Rabenseifner's halving and gather; the
+ * names keep the measured points of one node and of several apart. node 0 (not known):
+ * the binomial tree's steps at every size, as before the rules read it. */
 static int smpi_mpich_reduce(long p, double m, long node, cf_rule_alg *a)
 {
     *a = (cf_rule_alg){"two-level binomial tree", CF_STEPS_LG, CF_LAT_STEPS};
@@ -603,8 +603,8 @@ int cf_steps_per_call(cf_steps st)
 }
 
 /* The height of a k-nomial tree of n >= 1 ranks rooted at its first: its children at the
- * largest distance M = k^(d-1) (d = ceil(log_k n)) hold at most M ranks, the first
- * min(M, n - M); those nearer, full trees of k^i ranks, reach height d - 2 at most. */
+ * largest distance M = k^d below n hold at most M ranks, the first min(M, n - M); those
+ * nearer, full trees of k^i ranks (i < d), reach height d with their edge. */
 static int knomial_height(long n, long k)
 {
     if (n <= 1)

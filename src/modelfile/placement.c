@@ -1145,16 +1145,16 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
             p, rules, pattern, np, cf_placement_farthest_us(p, fitted), &added->barrier);
     /* Traffic every rank sends across np's halves at once, as the pair-exchange probe's. */
     const cf_coll *c = cf_pattern_facts(pattern);
-    /* A two-level algorithm crosses the network one rank a node: the probe's load (every
-     * rank at once) is its own only where each node holds one rank. */
+    /* A two-level algorithm crosses the network one rank a node, its nodes' leaders: the
+     * probe's load (every rank at once) is its own only where each node holds one rank. */
     int leaders =
         r != NULL && strncmp(r->name, "two-level", 9) == 0 && cf_placement_nodes(p, np) != np;
     /* A replay that costs the probe's traffic step by step holds it already. */
     int replayed = tiered && r != NULL && cf_steps_replays_traffic(r->steps);
     if (r != NULL && c != NULL && !c->rooted && !replayed) {
         pair_add(p, r, pattern, fitted, np, m, added);
-        /* ... but a two-level algorithm's nodes' leaders alone send across the nodes: the
-         * probe's load (every rank sending) in their share (sim-racks, nodes of 4 ranks,
+        /* The leaders' traffic is the probe's load (every rank sending) in their share of
+         * the ranks (sim-racks, nodes of 4 ranks,
          * fitted at np 2-16: allreduce of 2 MiB at np 64 reads 1805 us for the simulated
          * 1830, 1268 without the traffic, 3531 with all of it). */
         if (leaders) {
