@@ -78,6 +78,8 @@ t=$(truth reduce 64 4096 "$ftab")
 run "$COMMFIT" predict -m f16.json -p reduce -n 64 -b 4K -f csv
 check "fatnodes, reduce of 4 KiB at np 64 from np 2-16: scatter-gather within 10% of the simulated $t us (0.19 from the fitted formula)" \
     awk -F, -v t="$t" 'NR == 2 { exit !($10 == "two-level scatter-gather" && $5 > 0.9 * t && $5 < 1.1 * t && $6 <= t) }' "$T/out"
+check "the note's reach: the fitted np's farthest inside its node, as the probe read it" \
+    grep -q "15.7 us over 4 steps of the two-level scatter-gather reaching ranks beyond the fitted np's 0.308 us, times the 50.8% of the ranks that wait on it" "$T/out"
 
 # Inside one node from np=2: MVAPICH2's 4-nomial tree, each rank's time its subtree's
 # height (most ranks leaves, gone once their part is sent).
