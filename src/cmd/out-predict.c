@@ -515,7 +515,8 @@ void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, 
     char part[1024], steps[200];
     snprintf(steps, sizeof steps,
              "%.3g us over %g %s%s of the %s reaching ranks beyond %s %.3g us",
-             add->us / add->share, add->steps, add->crossings ? "crossing" : "step",
+             add->us / add->share, add->steps,
+             add->crossings ? "crossing" : add->rounds ? "round" : "step",
              add->steps == 1 ? "" : "s", alg, reach, far_us);
     if (add->share < 1)
         snprintf(part, sizeof part,

@@ -1134,6 +1134,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     if (unbounded && r != NULL && !tiered) {
         added->share = waiting_share(p, pattern, r, fitted, np);
         added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
+        added->rounds = r->steps == CF_STEPS_ROUNDS;
         added->us =
             added->share * cf_placement_tier_extra(p, fitted, np, r, m, &added->steps, &bw);
         added->bw_us = added->share * bw;

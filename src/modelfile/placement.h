@@ -151,6 +151,7 @@ typedef struct cf_tier_added {
     double bw_us; /* the part of us the sized latency probe adds beyond 8 bytes (after the
                      pair exchange's, pair_us, where that reads the same bytes) */
     int crossings; /* 1: the steps are a chain's crossings of the tier (a ring, a pipeline) */
+    int rounds;    /* 1: the steps are rounds of messages posted together (CF_STEPS_ROUNDS) */
     /* What the barrier after each timed call adds: skew_us (0: nothing) of barrier's (a
      * cf_barrier_alg name) spread exits, what np's farther ranks add to the fitted np's wait
      * (cf_placement_spread_extra) or, for a model fitted without the waits, the whole wait

@@ -67,7 +67,7 @@ run "$COMMFIT" predict -m r16.json -p alltoall -n 64 -b 256 -f csv
 check "alltoall of 256 B at np 64 within 20% of the simulated $t us (86.0 with the farther latency once, -52%)" \
     awk -F, -v t="$t" 'NR == 2 { exit !($10 == "isend/irecv in rounds of 4" && $5 > 0.8 * t && $5 < 1.2 * t && $6 <= t) }' "$T/out"
 check "the note: 16 rounds, each the rack's latency" \
-    grep -q "the answer adds the latency probe's extra latency: 129 us over 16 steps of the isend/irecv in rounds of 4 reaching ranks beyond the fitted np's 2.02 us" "$T/out"
+    grep -q "the answer adds the latency probe's extra latency: 129 us over 16 rounds of the isend/irecv in rounds of 4 reaching ranks beyond the fitted np's 2.02 us" "$T/out"
 
 # Nodes of 16 cores, fitted at np 2-16 inside the first: its trees ran there, scatter-gather
 # nowhere; at np 64 (4 nodes) its steps are each the reduce's own np=2 time, the latency

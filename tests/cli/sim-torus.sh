@@ -68,6 +68,6 @@ check "the note: the steps' own pairs, 2 of the 4 farther than rank 1" \
 # rank 1 at np 16), not on each of its 4 rounds.
 run "$COMMFIT" predict -m t2.json -p alltoall -n 16 -b 1K -f csv
 check "alltoall's rounds on the torus: the extra latency once" \
-    grep -q "the answer adds the latency probe's extra latency: 6.04 us over 1 step of the isend/irecv in rounds of 4" "$T/out"
+    grep -q "the answer adds the latency probe's extra latency: 6.04 us over 1 round of the isend/irecv in rounds of 4" "$T/out"
 
 done_testing
