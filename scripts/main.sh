@@ -43,12 +43,13 @@ if [ -x "$build/commfit-smpi" ]; then
     # has no upper bound and the answer adds its latency, the barrier's wait at np 64 (fit
     # took each fitted np's from its times) and (alltoall) the slower traffic across the
     # racks' uplinks (the table holds np 64's
-    # simulated figures to compare: allreduce 1 KiB 40.8 us, alltoall 256 KiB 16203 us).
+    # simulated figures to compare: allreduce 1 KiB 40.8 us, alltoall 1 KiB 249.0 us, its
+    # 16 rounds of 4 partners each waiting for the second rack, 256 KiB 16203 us).
     step measure --simulate "$top/data/platforms/racks.xml" --np 2,4,8,16,32,64 \
         --patterns pingpong,bcast,allreduce,alltoall --sizes 1,1K,256K -o sim/racks.csv
     step fit -i sim/racks.csv --np 2,4,8,16,32 -o sim/racks.json
     step predict -m sim/racks.json --pattern allreduce --np 64 --bytes 1K
-    step predict -m sim/racks.json --pattern alltoall --np 64 --bytes 256K
+    step predict -m sim/racks.json --pattern alltoall --np 64 --bytes 1K,256K
     # Open MPI's selection (SimGrid's ompi) on the same racks at np 2: its bcast "moves"
     # 64 KiB and 1 MiB between two ranks of a node in 0.825 us, where the ping-pong between
     # them takes 5.8 and 58 us; fit names the rows (--verbose: with the sizes and times).
