@@ -356,6 +356,14 @@ static int get_int(const where *w, const json_t *o, const char *field, long min,
     return 0;
 }
 
+/* An optional whole number from min to max: 0 when absent. */
+static int get_optional_int(const where *w, const json_t *o, const char *field, long min, long max,
+                            long *v)
+{
+    *v = 0;
+    return json_object_get(o, field) != NULL ? get_int(w, o, field, min, max, v) : 0;
+}
+
 static int get_vec(const where *w, const json_t *o, const char *field, int k, double *v)
 {
     const json_t *j = json_object_get(o, field);
@@ -598,8 +606,7 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
                    "rules known for the pattern (smpi-mpich, mpich, smpi-ompi, openmpi, "
                    "smpi-mpich-loop, smpi-ompi-loop, openmpi-loop)");
     /* Absent (a file from before the rules read it): not known. */
-    if (json_object_get(j, "node_ranks") != NULL &&
-        get_int(w, j, "node_ranks", 1, CF_NODE_RANKS_MAX, &g->node_ranks))
+    if (get_optional_int(w, j, "node_ranks", 1, CF_NODE_RANKS_MAX, &g->node_ranks))
         return CF_EXIT_DATA;
     if (!json_is_array(unit) || json_array_size(unit) < 2 || json_array_size(unit) > CF_UNIT_MAX)
         return bad(w, "unit", "an array of 2 to 64 [bytes, t_us] pairs");
@@ -845,8 +852,7 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
                                     "smpi-ompi, openmpi-loop, smpi-mpich-loop, smpi-ompi-loop)");
         }
     }
-    if (json_object_get(j, "node_ranks") != NULL &&
-        get_int(&w, j, "node_ranks", 1, CF_NODE_RANKS_MAX, &out->node_ranks)) {
+    if (get_optional_int(&w, j, "node_ranks", 1, CF_NODE_RANKS_MAX, &out->node_ranks)) {
         cf_p2p_clear(out);
         return CF_EXIT_DATA;
     }
