@@ -572,6 +572,20 @@ int cf_rules_exist(const char *rules)
     return 0;
 }
 
+const char *cf_rules_list(char *buf, size_t size)
+{
+    size_t used = 0;
+    if (size > 0)
+        buf[0] = '\0';
+    for (size_t i = 0; i < sizeof rule_sets / sizeof rule_sets[0] && used < size; i++) {
+        int k = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", rule_sets[i].name);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+    return buf;
+}
+
 int cf_rules_known(const char *rules, const char *pattern)
 {
     cf_rule_alg a;

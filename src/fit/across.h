@@ -216,11 +216,15 @@ int cf_steps_tiered(cf_steps st);
 int cf_steps_replays_traffic(cf_steps st);
 
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi"), NULL
- * when none is known; for a table timed as a loop of calls (cf_table_timed_loop), Open MPI's
- * are "openmpi-loop" and "smpi-ompi-loop", without the trees costed per call. */
+ * when none is known; for a table timed as a loop of calls (cf_table_timed_loop), SimGrid's
+ * and Open MPI's are "smpi-mpich-loop", "openmpi-loop" and "smpi-ompi-loop", without the
+ * trees costed per call. */
 const char *cf_rules_for(const char *mpi_library, const char *coll_selector, int timed_loop);
 /* Whether rules names a rule set commfit knows: 1 or 0. */
 int cf_rules_exist(const char *rules);
+/* The names of the rule sets commfit knows, ", " between them, into buf (truncated to size);
+ * returns buf. For messages that list them. */
+const char *cf_rules_list(char *buf, size_t size);
 /* The algorithm rules run for pattern at (p, m) on nodes of node ranks each, filled in order
  * (0: not known; the rules then take what they took before they read it): 0, -1 when it has
  * no rule for it. Only SMPI's mpich selector reads node: its reduce runs another algorithm

@@ -601,10 +601,12 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
     const json_t *unit = json_object_get(j, "unit"), *pts = json_object_get(j, "points");
     if (get_str(w, j, "rules", g->rules, sizeof g->rules))
         return CF_EXIT_DATA;
-    if (!cf_rules_known(g->rules, pattern))
-        return bad(w, "rules",
-                   "rules known for the pattern (smpi-mpich, mpich, smpi-ompi, openmpi, "
-                   "smpi-mpich-loop, smpi-ompi-loop, openmpi-loop)");
+    if (!cf_rules_known(g->rules, pattern)) {
+        char names[256], expected[300];
+        snprintf(expected, sizeof expected, "rules known for the pattern (%s)",
+                 cf_rules_list(names, sizeof names));
+        return bad(w, "rules", expected);
+    }
     /* Absent (a file from before the rules read it): not known. */
     if (get_optional_int(w, j, "node_ranks", 1, CF_NODE_RANKS_MAX, &g->node_ranks))
         return CF_EXIT_DATA;
@@ -847,9 +849,11 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
     if (rules != NULL) {
         if (get_str(&w, j, "rules", out->rules, sizeof out->rules) ||
             !cf_rules_exist(out->rules)) {
+            char names[256], expected[300];
+            snprintf(expected, sizeof expected, "rules known to commfit (%s)",
+                     cf_rules_list(names, sizeof names));
             cf_p2p_clear(out);
-            return bad(&w, "rules", "rules known to commfit (mpich, smpi-mpich, openmpi, "
-                                    "smpi-ompi, openmpi-loop, smpi-mpich-loop, smpi-ompi-loop)");
+            return bad(&w, "rules", expected);
         }
     }
     if (get_optional_int(&w, j, "node_ranks", 1, CF_NODE_RANKS_MAX, &out->node_ranks)) {

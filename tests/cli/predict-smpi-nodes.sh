@@ -52,6 +52,23 @@ for v in 0 16777217 '"4"'; do
     check "node_ranks $v: nothing on stdout" test ! -s "$T/out"
 done
 
+# An unknown rule set is refused, the message listing the ones commfit knows (from its table
+# of rule sets), in a grid (the file's first "rules": allgather's, read where allgather is
+# asked) and in the estimate's p2p object.
+known="mpich, smpi-mpich, smpi-mpich-loop, openmpi, smpi-ompi, openmpi-loop, smpi-ompi-loop"
+for where in grid p2p; do
+    case $where in
+    grid) awk '!done && sub(/"rules": "smpi-mpich"/, "\"rules\": \"smpi-bogus\"") { done = 1 } 1' \
+        r16.json >bad.json ;;
+    p2p) sed 's/"rules": "smpi-mpich"/"rules": "smpi-bogus"/' r16.json >bad.json ;;
+    esac
+    run "$COMMFIT" predict -m bad.json -p allgather -n 64 -b 4K
+    expect_rc 1 "an unknown rule set in the $where is refused"
+    grep_err "^commfit: predict: bad.json: .*$where\\.rules: expected rules known .*\\($known\\)$" \
+        "the $where's refusal lists the rule sets known"
+    check "an unknown rule set in the $where: nothing on stdout" test ! -s "$T/out"
+done
+
 # The two-level allreduce's leaders send across nodes: the probe's traffic in their share.
 t=$(truth allreduce 64 2097152)
 run "$COMMFIT" predict -m r16.json -p allreduce -n 64 -b 2M -f csv
