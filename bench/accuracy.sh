@@ -39,7 +39,12 @@
 #      first code (no prediction changed), then developed on (an algorithm read from a
 #      fitted np that never left its node, a8bd590, found on its Open MPI bcast; at stop 30
 #      the barrier's replay that found no wait at any fitted np, 8180ae7, and the
-#      backplane's pair probe in the answer, a5cb404, both found on its 2-32 split)
+#      backplane's pair probe in the answer, a5cb404, both found on its 2-32 split);
+#      data/sim-tornodes (16 nodes of 4 cores on a 2x2x4 torus; np 2-4 in a node, 8 and up
+#      across the torus), made at stop 39 of the held-out meshnodes' class (a torus of
+#      multicore nodes) with another shape, node size and figures, because meshnodes' lines
+#      miss and its points stay unread: a development platform from the start (stop 39
+#      read its points while trying a change, not kept)
 #   H  the held-out platforms, fit np 2-16 and np 2-32, predict np 64, judged by goal 3's
 #      targets, with and without their launch probes as 3t: data/sim-wide (a two-level fat
 #      tree of 16 nodes of 8 cores, 4 nodes a leaf, one link up a leaf, 4:1; np 2-8 in a
@@ -82,7 +87,7 @@
 #   4t the same from np=2 on the platforms of 3t and H, whose np 16 crosses what np=2 never
 #      did (nodes, switches): unbounded intervals, judged by goal 4's targets all the same
 #      (fatnodes' np 16 stays in its node, whose memory 16 ranks then share; wide's and
-#      meshnodes' np 16 spans two nodes, cloud's four)
+#      meshnodes' np 16 spans two nodes, cloud's and tornodes' four)
 #   6  held-out sizes of the real tables: bench/heldout-sizes.sh, per table no worse than
 #      log-log interpolation at the median and the 90th percentile, coverage >= 90%
 #   6x companion of 6, beyond the measured sizes: the 2 largest sizes of each group held
@@ -237,6 +242,7 @@ tiered 3t pods dev
 tiered 3t islands dev
 tiered 3t leaves dev
 tiered 3t fatnodes dev
+tiered 3t tornodes dev
 # H: the held-out platforms.
 tiered H wide "held out"
 tiered H cloud "held out"
@@ -270,7 +276,7 @@ done
 # 4t: from np=2 alone on the tiered platforms (3t and H): np 16 crosses nodes or switches
 # np=2 never did, so the interval has no upper bound (inf) and the width target cannot be met;
 # the error figures say how far the estimate with the probe's extra latency gets.
-for pf in torus dragonfly racks pods islands leaves fatnodes wide cloud meshnodes; do
+for pf in torus dragonfly racks pods islands leaves fatnodes tornodes wide cloud meshnodes; do
     for sel in "" -ompi; do
         [ -f "$D/sim-$pf$sel.csv" ] || continue
         heldout "$D/sim-$pf$sel.csv" 2 16 "$COLLS"
