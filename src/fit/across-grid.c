@@ -61,7 +61,7 @@ static double steps_at(const cf_across *a, cf_steps st, long p, double m)
     if ((cf_steps_per_call(st) && g->nmsg >= 2) || cf_across_grid_tiered(g, st))
         return cf_steps_cost_tiered(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &g->tiers,
                                     g->rules, a->waited || a->replayed);
-    return cf_steps_cost(st, p, m, g->unit_bytes, g->unit_t_us, g->nunit);
+    return cf_steps_cost_node(st, g->node_ranks, p, m, g->unit_bytes, g->unit_t_us, g->nunit);
 }
 
 /* The points of algorithm alg at size m, by process count: at most CF_ACROSS_NP_MAX. */
@@ -640,7 +640,8 @@ static double unit_np2_cost(const cf_across_grid *g, const char *pattern, int i,
     cf_rule_alg r;
     if (cf_rules_pick(g->rules, g->node_ranks, pattern, 2, g->unit_bytes[i], &r) != 0)
         return NAN;
-    return cf_steps_cost(r.steps, 2, g->unit_bytes[i], g->unit_bytes, u, g->nunit);
+    return cf_steps_cost_node(r.steps, g->node_ranks, 2, g->unit_bytes[i], g->unit_bytes, u,
+                              g->nunit);
 }
 
 static void unit_from_np2(cf_across_grid *g, const char *pattern)

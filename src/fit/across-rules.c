@@ -1404,6 +1404,45 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     return s;
 }
 
+/* SMPI's two-level allreduce (CF_STEPS_SMP_FOLD; smpi_mpich_selector.cpp takes it on every
+ * communicator but a node's own, allreduce-mvapich-two-level.cpp) on nodes of node ranks, in
+ * steps of T2: inside the first node (k of its ranks) MPICH's own allreduce, then among the
+ * nodes' leaders recursive doubling on the whole vector (CF_STEPS_FOLD's steps of the
+ * nodes), then the node's bcast back from its leader, SMPI's mpich bcast on one node
+ * (binomial below 12 KiB or on 8 ranks or fewer, scatter and recursive doubling below
+ * 512 KiB on an even count, scatter and ring). np=2 on one node: its allreduce's step and
+ * the bcast's, 2 steps; on two nodes of one rank each, the leaders' 1. data/sim-racks.csv
+ * (nodes of 4), allreduce of 2 MiB: 404 us at np 4, then 200 more a doubling of the nodes
+ * (605, 804, 1002 at np 8, 16, 32), one message of 2 MiB over the network each, where
+ * lg p steps of np 2's 230 us made each a step of both. */
+static double smp_fold_cost(long p, long node, double m, const double *um, const double *ut,
+                            int n)
+{
+    long k = p < node ? p : node, nodes = (p + node - 1) / node;
+    int lg = cf_ceil_lg(nodes);
+    double s = nodes < 2 ? 0.0 : (is_pow2(nodes) ? lg : lg + 1) * cf_unit_time(um, ut, n, m);
+    if (k < 2)
+        return s;
+    cf_rule_alg ar;
+    pick_mpich("allreduce", k, m, 0, &ar);
+    cf_steps bc = m < MPICH_BCAST_SHORT || k <= 8 ? CF_STEPS_LG
+                  : m < MPICH_BCAST_LONG && k % 2 == 0 ? CF_STEPS_SCATTER_DOUBLING
+                                                       : CF_STEPS_SCATTER_RING;
+    return s + cf_steps_cost(ar.steps, k, m, um, ut, n) + cf_steps_cost(bc, k, m, um, ut, n);
+}
+
+double cf_steps_cost_node(cf_steps st, long node, long p, double m, const double *um,
+                          const double *ut, int n)
+{
+    if (st != CF_STEPS_SMP_FOLD || node < 1 || p < 2)
+        return cf_steps_cost(st, p, m, um, ut, n);
+    /* In T2's units, one at np=2, as every other algorithm's step: np=2's own steps are
+     * what T2 measured. */
+    double two = smp_fold_cost(2, node, m, um, ut, n);
+    return two > 0.0 ? smp_fold_cost(p, node, m, um, ut, n) / two * cf_unit_time(um, ut, n, m)
+                     : cf_steps_cost(st, p, m, um, ut, n);
+}
+
 /* Appends count steps spanning blocks of ranks ranks (at most p) to out; -1 when full. */
 static int span_add(cf_step_span *out, int *k, int max, long ranks, long p, double count,
                     double bytes, double paced)

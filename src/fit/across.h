@@ -80,9 +80,12 @@ typedef enum cf_steps {
     CF_STEPS_FOLD,             /* lg p steps of m, floor(lg p) + 2 when p is no power of two
                                   (recursive doubling folds the extra processes in and out);
                                   replayed over the tiers (cf_steps_tiered) */
-    CF_STEPS_SMP_FOLD,         /* the same steps, SMPI's two-level recursive doubling (a
-                                  node's ranks reduce to one, which run the doubling):
-                                  costed as CF_STEPS_FOLD, not replayed */
+    CF_STEPS_SMP_FOLD,         /* SMPI's two-level allreduce (a node's ranks reduce to
+                                  one, the nodes' leaders run recursive doubling, each
+                                  leader bcasts back): where the nodes' ranks are known the
+                                  grid costs a node's part and the leaders' steps apart
+                                  (cf_steps_cost_node), else as CF_STEPS_FOLD; not
+                                  replayed */
     CF_STEPS_DOUBLING,         /* step j moves 2^j blocks: recursive-doubling allgather */
     CF_STEPS_BRUCK_GATHER,     /* step j moves min(2^j, p-2^j) blocks */
     CF_STEPS_RING,             /* p-1 steps of m: ring, pairwise, isend/irecv */
@@ -236,6 +239,11 @@ int cf_rules_known(const char *rules, const char *pattern);
 double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
+/* The same where each node holds node ranks (0: not known, as cf_steps_cost): SMPI's two-level
+ * recursive doubling (CF_STEPS_SMP_FOLD) costs a node's levels twice, down and back, and the
+ * leaders' steps once, in units of its np=2 time (every other algorithm as cf_steps_cost). */
+double cf_steps_cost_node(cf_steps st, long node, long p, double m, const double *um,
+                          const double *ut, int n);
 /* The same where the ranks' tiers are known (tiers NULL or empty: cf_steps_cost), for an
  * algorithm replayed over them (cf_steps_tiered): a per-call reduce tree down the tree Open
  * MPI builds, Bruck's alltoall step by step, each message 2 T2 at its size plus the latency

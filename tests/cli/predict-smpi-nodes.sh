@@ -97,6 +97,13 @@ check "fatnodes, reduce of 4 KiB at np 64 from np 2-16: scatter-gather within 10
     awk -F, -v t="$t" 'NR == 2 { exit !($10 == "two-level scatter-gather" && $5 > 0.9 * t && $5 < 1.1 * t && $6 <= t) }' "$T/out"
 check "the note's reach: the fitted np's farthest inside its node, as the probe read it" \
     grep -q "15.7 us over 4 steps of the two-level scatter-gather reaching ranks beyond the fitted np's 0.308 us, times the 50.8% of the ranks that wait on it" "$T/out"
+# The two-level allreduce fitted inside one node of 16 and read across four: the node's
+# Rabenseifner and bcast back, then the leaders' steps, each one message of m (as lg p steps
+# of np 2's, the line through np 8 and 16 read 108 us, -28%).
+t=$(truth allreduce 64 262144 "$ftab")
+run "$COMMFIT" predict -m f16.json -p allreduce -n 64 -b 256K -f csv
+check "fatnodes, allreduce of 256 KiB at np 64 from np 2-16: within 15% of the simulated $t us" \
+    awk -F, -v t="$t" 'NR == 2 { exit !($10 == "two-level recursive doubling" && $5 > 0.85 * t && $5 < 1.15 * t && $6 <= t) }' "$T/out"
 
 # Inside one node from np=2: MVAPICH2's 4-nomial tree, each rank's time its subtree's
 # height (most ranks leaves, gone once their part is sent).

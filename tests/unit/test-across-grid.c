@@ -199,6 +199,41 @@ static double unit(double s)
     return UNIT_A + UNIT_B * s;
 }
 
+/* SMPI's two-level allreduce on nodes of node ranks (cf_steps_cost_node), in units of its
+ * np=2 time: inside the first node MPICH's allreduce and the bcast back, among the nodes'
+ * leaders recursive doubling, one message of m a step. */
+static void smp_fold(const double *ut)
+{
+    double small = 256, big = 2097152;
+#define CN(node, p, m) cf_steps_cost_node(CF_STEPS_SMP_FOLD, node, p, m, UM, ut, NUM)
+    /* Nodes unknown, or of one rank: recursive doubling's steps, as before. */
+    near(CN(0, 16, big), cf_steps_cost(CF_STEPS_SMP_FOLD, 16, big, UM, ut, NUM), 1e-12,
+         "two-level allreduce, nodes unknown: recursive doubling's lg p");
+    near(CN(1, 12, small), 5 * unit(small), 1e-9,
+         "two-level allreduce on nodes of one rank at 12: the leaders' 3 + 2 folding steps");
+    /* Small: inside a node recursive doubling and a binomial bcast, lg k steps each; np=2
+     * (one step of each) is T2. */
+    near(CN(4, 2, small), unit(small), 1e-12, "two-level allreduce at np 2: T2");
+    near(CN(4, 4, small), 2 * unit(small), 1e-9, "inside a node of 4: 2 steps and 2 back");
+    near(CN(4, 16, small), (2.0 * 2 + 2) / 2 * unit(small), 1e-9,
+         "4 nodes of 4: 2 and 2 inside, then 2 leaders' steps, over np 2's 2");
+    /* 2 MiB: inside a node Rabenseifner (halving and back) and, on 8 ranks or fewer, a
+     * binomial bcast; each leaders' step one message of m. */
+    double r2 = 2 * unit(big / 2) + unit(big);
+    double r4 = 2 * (unit(big / 2) + unit(big / 4)) + 2 * unit(big);
+    near(CN(4, 4, big), r4 / r2 * unit(big), 1e-9,
+         "2 MiB inside a node of 4: Rabenseifner and a binomial bcast, over np 2's");
+    near(CN(4, 16, big), (r4 + 2 * unit(big)) / r2 * unit(big), 1e-9,
+         "2 MiB on 4 nodes of 4: the node's, then 2 leaders' messages of m");
+    /* 16 ranks a node from 512 KiB: the bcast is a scatter and a ring allgather. */
+    double r16 = 2 * (unit(big / 2) + unit(big / 4) + unit(big / 8) + unit(big / 16)) +
+                 (unit(big / 2) + unit(big / 4) + unit(big / 8) + unit(big / 16)) +
+                 15 * unit(big / 16);
+    near(CN(16, 16, big), r16 / r2 * unit(big), 1e-9,
+         "2 MiB inside a node of 16: the bcast a scatter and a ring");
+#undef CN
+}
+
 /* The per-call trees (a barrier after each call, the mean of the ranks' own times), in
  * messages of 2 T2 each. */
 static void per_call_trees(const double *ut)
@@ -591,6 +626,7 @@ static void steps(void)
     tiered_bruck(ut);
     tiered_rdb(ut);
     tiered_neighbor(ut);
+    smp_fold(ut);
 }
 
 /* SMPI's ompi allreduce runs at np=2 a ring of two half-size steps at some sizes, recursive
