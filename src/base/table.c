@@ -182,14 +182,18 @@ double cf_row_time_or_mean(const cf_row *r, cf_statistic s)
     return isnan(t) ? r->t_avg_us : t;
 }
 
+cf_statistic cf_statistic_named(const char *stat)
+{
+    if (strcmp(stat, "median") == 0 || strcmp(stat, "t_med_us") == 0)
+        return CF_STAT_MEDIAN;
+    if (strcmp(stat, "min") == 0 || strcmp(stat, "t_min_us") == 0)
+        return CF_STAT_MIN;
+    return CF_STAT_MEAN;
+}
+
 double cf_row_time_named(const cf_row *r, const char *stat)
 {
-    cf_statistic s = CF_STAT_MEAN;
-    if (strcmp(stat, "median") == 0 || strcmp(stat, "t_med_us") == 0)
-        s = CF_STAT_MEDIAN;
-    else if (strcmp(stat, "min") == 0 || strcmp(stat, "t_min_us") == 0)
-        s = CF_STAT_MIN;
-    return cf_row_time_or_mean(r, s);
+    return cf_row_time_or_mean(r, cf_statistic_named(stat));
 }
 
 const char *cf_row_extra_field(const char *extra, size_t k, size_t *len)

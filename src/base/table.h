@@ -89,6 +89,8 @@ double cf_row_time_or_mean(const cf_row *r, cf_statistic s);
 /* The same with the statistic by name, as a model file or a column names it ("median" or
  * "t_med_us", "min" or "t_min_us"; anything else is the mean). */
 double cf_row_time_named(const cf_row *r, const char *stat);
+/* The statistic such a name names (anything else: the mean). */
+cf_statistic cf_statistic_named(const char *stat);
 
 /* Field k of a row's comma-joined extra values (r->extra, which may be NULL): where it
  * starts, with *len its length; "" (length 0) when the row has no such field. */

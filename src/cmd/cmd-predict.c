@@ -601,6 +601,10 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->lo = est.lo_us;
         out->hi = est.hi_us;
         out->model = alg_name(c, est.algorithm, out);
+        /* Read through np=2 times that moved no data (its note says which): it may come out
+         * too fast by any factor, so it has no upper bound. */
+        if (cf_p2p_no_transfer(&c->as->pp, c->coll->pattern, c->datatype) != NULL)
+            unbounded = 3;
     }
     check_answer(c, s, np, bytes, out);
     if ((unbounded || cf_unmeasured_unbounded(&s->unmeasured)) && !out->refused)

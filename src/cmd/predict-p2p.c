@@ -5,6 +5,7 @@
 
 #include "cmd/predict-p2p.h"
 
+#include "base/size.h"
 #include "cmd/out-predict.h"
 #include "modelfile/answer.h"
 
@@ -37,6 +38,20 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
     else
         snprintf(part, sizeof part, "%s not measured at any np", c->pattern);
     cf_note_join(note, n, part);
+    const cf_contention *nt = cf_p2p_no_transfer(pp, c->pattern, datatype);
+    if (nt != NULL) {
+        char a[32], b[32];
+        cf_size_format(nt->no_transfer_from, a, sizeof a);
+        cf_size_format(nt->no_transfer_to, b, sizeof b);
+        snprintf(part, sizeof part,
+                 "at np=2 %s was faster than the ping-pong moves the bytes (at %s%s%s): those "
+                 "times are no transfers (a simulator's algorithm that skips the data, a broken "
+                 "timer), and this estimate, read through them, may come out too fast by any "
+                 "factor: no upper bound",
+                 c->pattern, a, nt->no_transfer_from != nt->no_transfer_to ? " to " : "",
+                 nt->no_transfer_from != nt->no_transfer_to ? b : "");
+        cf_note_join(note, n, part);
+    }
     cf_estimate est;
     cf_p2p_predict(pp, c, datatype, np, 0.0, &est);
     snprintf(part, sizeof part, "model-error factor %.3g in the interval", est.model_factor);

@@ -11,6 +11,7 @@
 
 #include "base/grow.h"
 #include "base/stats.h"
+#include "fit/fit.h"
 
 /* ---- From a timing table ---- */
 
@@ -19,6 +20,16 @@ typedef struct rowset {
     const cf_row *const *rows;
     size_t n;
 } rowset;
+
+/* Whether row r, at np 2, moved no data (cf_row_no_transfer: faster than the table's ping-pong
+ * moves its bytes, which a rank of its collective receives there): the estimate from np=2,
+ * read through such times, says so. */
+static int no_transfer(const rowset *t, const char *stat, const cf_row *r)
+{
+    return r->np == 2 && cf_pattern_pair_bound_applies(r->pattern) &&
+           cf_row_no_transfer(
+               r, cf_pair_bound_us(t->rows, t->n, cf_statistic_named(stat), r->bytes));
+}
 
 static int rows_hockney(const rowset *t, const char *stat, const char *pattern,
                         const char *datatype, cf_hockney *h, cf_error *e)
@@ -188,20 +199,25 @@ static int np2_calibrate(const keyed_row *kr, const char *stat, const cf_p2p *pp
     return 0;
 }
 
-static int contention_of(const keyed_row *kr, const char *stat, const cf_p2p *pp, const key *k,
-                         cf_contention *out)
+static int contention_of(const rowset *rows, const keyed_row *kr, const char *stat,
+                         const cf_p2p *pp, const key *k, cf_contention *out)
 {
     size_t n = 0;
     double *ratio = malloc((k->hi > k->lo ? k->hi - k->lo : 1) * sizeof *ratio);
     if (ratio == NULL)
         return -1;
     double s = 0.0, s2 = 0.0;
+    uint64_t nt_lo = UINT64_MAX, nt_hi = 0; /* sizes that moved no data */
     for (size_t i = k->lo; i < k->hi; i++) {
         const cf_row *r = kr[i].r;
         double est = cf_coll_cost(k->c, r->np, (double)r->bytes, pp->h.alpha_us,
                                   pp->h.beta_us_per_byte, pp->gamma_us_per_byte, NULL, NULL);
         if (!(est > 0.0))
             continue;
+        if (no_transfer(rows, stat, r)) {
+            nt_lo = r->bytes < nt_lo ? r->bytes : nt_lo;
+            nt_hi = r->bytes > nt_hi ? r->bytes : nt_hi;
+        }
         double q = cf_row_time_named(r, stat) / est;
         ratio[n++] = q;
         s += log(q);
@@ -212,6 +228,10 @@ static int contention_of(const keyed_row *kr, const char *stat, const cf_p2p *pp
     snprintf(out->datatype, sizeof out->datatype, "%s", k->datatype);
     out->np = k->np;
     out->n = (int)n;
+    if (nt_hi > 0) {
+        out->no_transfer_from = nt_lo;
+        out->no_transfer_to = nt_hi;
+    }
     if (n > 0) {
         cf_sort_doubles(ratio, n);
         out->median = n % 2 ? ratio[n / 2] : 0.5 * (ratio[n / 2 - 1] + ratio[n / 2]);
@@ -325,7 +345,7 @@ static int p2p_fit(const rowset *t, const char *stat, const char *nt, const char
         if (nc == NULL)
             return -1;
         pp->cont = nc;
-        if (contention_of(kr, stat, pp, &ks[i], &pp->cont[pp->ncont]) != 0)
+        if (contention_of(t, kr, stat, pp, &ks[i], &pp->cont[pp->ncont]) != 0)
             return -1;
         if (pp->cont[pp->ncont].n > 0)
             pp->ncont++;

@@ -7,6 +7,7 @@
 #define CF_ACROSS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/collective.h"
 #include "base/error.h"
@@ -427,6 +428,9 @@ typedef struct cf_contention {
     double factor_s2;
     int nunit;
     double unit_bytes[CF_P2P_UNIT_MAX], unit_t_us[CF_P2P_UNIT_MAX];
+    /* At np=2: the sizes whose times moved no data (cf_row_no_transfer: faster than the
+     * ping-pong moves the bytes), which the estimate's note names; 0 and 0: none. */
+    uint64_t no_transfer_from, no_transfer_to;
 } cf_contention;
 
 /* 95% model-error factors of the point-to-point estimate: what alpha and beta cannot know
@@ -579,6 +583,10 @@ int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long 
  * else the smallest. NULL when the pattern was not measured with that datatype. */
 const cf_contention *cf_p2p_contention(const cf_p2p *pp, const char *pattern, const char *datatype,
                                        long p);
+/* The pattern's np=2 entry whose times moved no data at some sizes (no_transfer_to > 0); NULL
+ * when none. */
+const cf_contention *cf_p2p_no_transfer(const cf_p2p *pp, const char *pattern,
+                                        const char *datatype);
 
 /* The across-np models and the point-to-point estimate of a model set: what
  * cf_across_fit_set makes and predict, report and the fit summary read. */

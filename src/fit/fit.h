@@ -177,6 +177,20 @@ void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
  * sized collective's plain fit at np 2, where a rank receives all of them. fit looks for it
  * there only, and the model file's reader refuses the field elsewhere. */
 int cf_fit_pair_bound_applies(const cf_fit *f);
+/* Whether pattern is a sized collective of which a rank at np 2 receives all m bytes (the
+ * buffer, its block, the other's vector), so that no algorithm moves them faster than the
+ * ping-pong does: 1 or 0. */
+int cf_pattern_pair_bound_applies(const char *pattern);
+/* The ping-pong bound on moving bytes at np 2, from a table's rows (all, nall): the time
+ * (statistic stat) of its ping-pong (np 2, datatype byte) at the largest size no larger than
+ * bytes, where that is four times its smallest size's time or more (the bytes, not the
+ * latency, set it); NAN elsewhere or without a ping-pong. */
+double cf_pair_bound_us(const cf_row *const *all, size_t nall, cf_statistic stat,
+                        uint64_t bytes);
+/* Whether row r's slowest rank took under a quarter of bound_us (cf_pair_bound_us, NAN: no):
+ * no transfer of its bytes (a simulator's algorithm that skips the data, SMPI 3.32's ompi
+ * bcast on ranks that share a host; a broken timer). 1 or 0. */
+int cf_row_no_transfer(const cf_row *r, double bound_us);
 
 /* T at bytes (at f->blocks blocks) with a 95% prediction interval: Student t with f->dof
  * over sqrt(x'Cx + s2*T^2), the residual spread scaling with T as the fit is in relative

@@ -95,33 +95,50 @@ static int set_aside_fill(cf_fit *out, const cf_fit_input *in_all, size_t nskip,
  * or more (the bytes, not the latency, set it: no skew between the ranks' starts hides a
  * transfer that long). Warns on out, with the sizes, the times and the bound. */
 #define PAIR_BOUND_FACTOR 4.0
+int cf_pattern_pair_bound_applies(const char *pattern)
+{
+    const cf_coll *c = cf_pattern_facts(pattern);
+    return c != NULL && c->nmsg == 0 && !c->two_only && c->sized;
+}
+
 int cf_fit_pair_bound_applies(const cf_fit *f)
 {
-    const cf_coll *c = cf_pattern_facts(f->pattern);
-    return c != NULL && c->nmsg == 0 && !c->two_only && c->sized && f->np == 2 &&
+    return cf_pattern_pair_bound_applies(f->pattern) && f->np == 2 &&
            f->kind != &cf_model_datatype;
+}
+
+double cf_pair_bound_us(const cf_row *const *all, size_t nall, cf_statistic stat,
+                        uint64_t bytes)
+{
+    /* The ping-pong at np 2: its smallest size's time, and the time at the largest size no
+     * larger than bytes. */
+    double t0 = NAN, bound = NAN;
+    uint64_t b0 = 0, at = 0;
+    for (size_t i = 0; i < nall; i++) {
+        const cf_row *p = all[i];
+        if (strcmp(p->pattern, "pingpong") != 0 || p->np != 2 || strcmp(p->datatype, "byte") != 0)
+            continue;
+        double t = cf_row_time(p, stat);
+        if (!isnan(t) && (isnan(t0) || p->bytes < b0)) {
+            b0 = p->bytes;
+            t0 = t;
+        }
+        if (p->bytes <= bytes && (isnan(bound) || p->bytes > at)) {
+            at = p->bytes;
+            bound = t;
+        }
+    }
+    return t0 > 0 && bound >= PAIR_BOUND_FACTOR * t0 ? bound : NAN;
+}
+
+int cf_row_no_transfer(const cf_row *r, double bound_us)
+{
+    return bound_us > 0 && r->t_max_us < bound_us / PAIR_BOUND_FACTOR;
 }
 
 static void pair_bound_warn(cf_fit *out, const cf_fit_input *in)
 {
     if (!cf_fit_pair_bound_applies(out) || in->all == NULL)
-        return;
-    /* The ping-pong at np 2: its smallest size's time (of the sizes that have one), and per
-     * row the time at the largest size no larger than the row's (a lower bound on moving the
-     * row's bytes). */
-    double t0 = NAN;
-    uint64_t b0 = 0;
-    for (size_t i = 0; i < in->nall; i++) {
-        const cf_row *p = in->all[i];
-        if (strcmp(p->pattern, "pingpong") != 0 || p->np != 2 || strcmp(p->datatype, "byte") != 0)
-            continue;
-        double t = cf_row_time(p, in->stat);
-        if (!isnan(t) && (isnan(t0) || p->bytes < b0)) {
-            b0 = p->bytes;
-            t0 = t;
-        }
-    }
-    if (!(t0 > 0))
         return;
     /* Sizes, not rows: a size repeated (runs, several tables) counts once. */
     int n = 0;
@@ -132,18 +149,8 @@ static void pair_bound_warn(cf_fit *out, const cf_fit_input *in)
         return; /* a warning left out, not a fit */
     for (size_t k = 0; k < in->n; k++) {
         const cf_row *r = in->rows[k];
-        double bound = NAN;
-        uint64_t at = 0;
-        for (size_t i = 0; i < in->nall; i++) {
-            const cf_row *p = in->all[i];
-            if (strcmp(p->pattern, "pingpong") == 0 && p->np == 2 &&
-                strcmp(p->datatype, "byte") == 0 && p->bytes <= r->bytes &&
-                (isnan(bound) || p->bytes > at)) {
-                at = p->bytes;
-                bound = cf_row_time(p, in->stat);
-            }
-        }
-        if (!(bound >= PAIR_BOUND_FACTOR * t0) || !(r->t_max_us < bound / PAIR_BOUND_FACTOR))
+        double bound = cf_pair_bound_us(in->all, in->nall, in->stat, r->bytes);
+        if (!cf_row_no_transfer(r, bound))
             continue;
         int seen = 0;
         for (size_t j = 0; j < k && !seen; j++)

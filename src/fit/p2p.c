@@ -42,6 +42,18 @@ static double p2p_gamma(const cf_p2p *pp, const cf_coll *c, double *se)
     return pp->gamma_us_per_byte;
 }
 
+const cf_contention *cf_p2p_no_transfer(const cf_p2p *pp, const char *pattern,
+                                        const char *datatype)
+{
+    for (size_t i = 0; i < pp->ncont; i++) {
+        const cf_contention *k = &pp->cont[i];
+        if (k->no_transfer_to > 0 && strcmp(k->pattern, pattern) == 0 &&
+            strcmp(k->datatype, datatype) == 0)
+            return k;
+    }
+    return NULL;
+}
+
 /* The np=2 entry of the pattern with fitted latency and bandwidth factors, else NULL. */
 static const cf_contention *np2_entry(const cf_p2p *pp, const char *pattern, const char *datatype)
 {

@@ -4,6 +4,7 @@
 
 #include "modelfile/across-json.h"
 
+#include "base/size.h"
 #include "base/stats.h"
 
 #include <math.h>
@@ -269,6 +270,13 @@ json_t *cf_p2p_to_json(const cf_p2p *pp)
             set(c, "min", jnum(k->min)) || set(c, "max", jnum(k->max)) ||
             set(c, "sd_log", jnum(k->sd_log)) || (k->lat_factor > 0.0 && np2_json(c, k)))
             goto fail;
+        if (k->no_transfer_to > 0) {
+            json_t *nt = json_object();
+            if (nt == NULL || set(c, "faster_than_pingpong", nt) ||
+                set(nt, "from_bytes", json_integer((json_int_t)k->no_transfer_from)) ||
+                set(nt, "to_bytes", json_integer((json_int_t)k->no_transfer_to)))
+                goto fail;
+        }
     }
     if (pp->rules[0] != '\0' && set(o, "rules", json_string(pp->rules)))
         goto fail;
@@ -783,6 +791,26 @@ static int np2_from_json(const json_t *c, const where *w, cf_contention *k)
     return 0;
 }
 
+/* A contention entry's sizes that moved no data at np=2 (optional; np=2 only, its factors
+ * then unfitted). */
+static int no_transfer_from_json(const json_t *c, const where *w, cf_contention *k)
+{
+    const json_t *nt = json_object_get(c, "faster_than_pingpong");
+    if (nt == NULL)
+        return 0;
+    if (!json_is_object(nt) || k->np != 2)
+        return bad(w, "faster_than_pingpong", "an object at np=2 only (sizes that moved no data)");
+    where wn = *w;
+    snprintf(wn.path, sizeof wn.path, "%s.faster_than_pingpong", w->path);
+    long lo, hi;
+    if (get_int(&wn, nt, "from_bytes", 1, (long)CF_BYTES_MAX, &lo) ||
+        get_int(&wn, nt, "to_bytes", lo, (long)CF_BYTES_MAX, &hi))
+        return CF_EXIT_DATA;
+    k->no_transfer_from = (uint64_t)lo;
+    k->no_transfer_to = (uint64_t)hi;
+    return 0;
+}
+
 int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e)
 {
     where w = {name, "p2p", e};
@@ -840,7 +868,8 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
         k->np = np;
         k->n = (int)cnt;
         out->ncont = i + 1;
-        if (json_object_get(c, "latency_factor") != NULL && np2_from_json(c, &wc, k) != 0) {
+        if ((json_object_get(c, "latency_factor") != NULL && np2_from_json(c, &wc, k) != 0) ||
+            no_transfer_from_json(c, &wc, k) != 0) {
             cf_p2p_clear(out);
             return CF_EXIT_DATA;
         }

@@ -99,12 +99,32 @@ check "predict at 64 KiB and 4 MiB: the note says the times are no transfers" \
              END { exit !(n == 2) }' "$T/out"
 check "predict at 16 KiB: nothing said" sh -c '! sed -n 2p "$1" | grep -q "faster than the table"' sh "$T/out"
 # A model file whose sizes lie outside the fit's, or run backwards, is refused at the field.
-awk '/"faster_than_pingpong"/ { f = 1 } f && /"to_bytes"/ { sub(/2097152/, "1024"); f = 0 } { print }' \
+awk '!d && /"faster_than_pingpong"/ { f = 1 } f && /"to_bytes"/ { sub(/2097152/, "1024"); f = 0; d = 1 } { print }' \
     ro.json >bad.json
 run "$COMMFIT" predict -m bad.json -p bcast -n 2 -b 1M
 expect_rc 1 "to_bytes below from_bytes"
 grep_err 'faster_than_pingpong.to_bytes: 1024 out of range: expected 65536 to 2097152' \
     "to_bytes below from_bytes: the field and the range"
+# The estimate from np=2 reads the pattern's np=2 times too (its latency and bandwidth
+# factors): where some moved no data it says so, and has no upper bound (fatnodes-ompi, np 16
+# inside one node, bcast of 1 MiB: 9.08 us in [1.60, 51.5] for the simulated 66.2 before).
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes-ompi.csv" --np 2 -o fo2.json
+check "the estimate's np=2 entry for bcast names the sizes" sh -c \
+    'tr -d " \n" <fo2.json | grep -q "\"sd_log\":[^}]*\"faster_than_pingpong\":{\"from_bytes\":65536,\"to_bytes\":2097152}"'
+run "$COMMFIT" predict -m fo2.json -p bcast -n 16 -b 1M -f csv
+expect_rc 0 "fatnodes-ompi from np=2: bcast at np 16"
+check "bcast: no upper bound, and the note says why" \
+    awk -F, 'NR == 2 { exit !($7 == "inf" && /at np=2 bcast was faster than the ping-pong moves the bytes \(at 64 KiB to 2 MiB\): those times are no transfers .* no upper bound/) }' "$T/out"
+run "$COMMFIT" predict -m fo2.json -p allgather -n 16 -b 1M -f csv
+check "allgather (its np=2 times transfers): bounded, nothing said" \
+    awk -F, 'NR == 2 { exit !($7 != "inf" && !/faster than the ping-pong/) }' "$T/out"
+# Sizes that run backwards are refused at the field.
+awk '/"contention"/ { c = 1 } c && /"faster_than_pingpong"/ { f = 1 }
+     f && /"to_bytes"/ { sub(/2097152/, "1024"); f = 0 } { print }' fo2.json >c4.json
+run "$COMMFIT" predict -m c4.json -p bcast -n 16 -b 1M
+expect_rc 1 "the estimate's faster_than_pingpong running backwards"
+grep_err "^commfit: predict: c4.json: p2p.contention\[[0-9]*\].faster_than_pingpong.to_bytes: expected an integer from 65536 to 1099511627776$" \
+    "refused at the field, with the range"
 run "$COMMFIT" fit -i "$top_srcdir/data/sim-racks.csv" -o rm.json
 expect_rc 0 "sim-racks (MPICH)"
 check "sim-racks (MPICH): nothing said" sh -c "! grep -q 'faster than its ping-pong' '$T/err'"
