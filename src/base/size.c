@@ -271,6 +271,14 @@ void cf_size_format(uint64_t bytes, char *buf, size_t n)
         snprintf(buf, n, "%llu B", (unsigned long long)bytes);
 }
 
+void cf_size_range_format(uint64_t lo, uint64_t hi, char *buf, size_t n)
+{
+    char a[32], b[32];
+    cf_size_format(lo, a, sizeof a);
+    cf_size_format(hi, b, sizeof b);
+    snprintf(buf, n, "%s%s%s", a, lo != hi ? " to " : "", lo != hi ? b : "");
+}
+
 void cf_size_format_estimate(double bytes, char *buf, size_t n)
 {
     int u;

@@ -24,6 +24,8 @@ int cf_size_list_parse(const char *s, uint64_t **out, size_t *n, cf_error *e);
  * never "4 MiB" for it): what is shown is the size, and "--bytes 4MiB" means what
  * "4 MiB" shows. */
 void cf_size_format(uint64_t bytes, char *buf, size_t n);
+/* The sizes lo to hi so ("64 KiB to 2 MiB"), one size where they are equal ("64 KiB"). */
+void cf_size_range_format(uint64_t lo, uint64_t hi, char *buf, size_t n);
 
 /* A size that is an estimate (n_1/2, the size reaching 90% of r_inf): three significant
  * digits in the largest unit ("3.99 MiB"), as other estimated figures are shown. Finite

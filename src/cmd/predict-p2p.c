@@ -40,16 +40,14 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
     cf_note_join(note, n, part);
     const cf_contention *nt = cf_p2p_no_transfer(pp, c->pattern, datatype);
     if (nt != NULL) {
-        char a[32], b[32];
-        cf_size_format(nt->no_transfer_from, a, sizeof a);
-        cf_size_format(nt->no_transfer_to, b, sizeof b);
+        char sizes[80];
+        cf_size_range_format(nt->no_transfer_from, nt->no_transfer_to, sizes, sizeof sizes);
         snprintf(part, sizeof part,
-                 "at np=2 %s was faster than the ping-pong moves the bytes (at %s%s%s): those "
+                 "at np=2 %s was faster than the ping-pong moves the bytes (at %s): those "
                  "times are no transfers (a simulator's algorithm that skips the data, a broken "
                  "timer), and this estimate, read through them, may come out too fast by any "
                  "factor: no upper bound",
-                 c->pattern, a, nt->no_transfer_from != nt->no_transfer_to ? " to " : "",
-                 nt->no_transfer_from != nt->no_transfer_to ? b : "");
+                 c->pattern, sizes);
         cf_note_join(note, n, part);
     }
     cf_estimate est;

@@ -64,14 +64,14 @@ static int set_aside_fill(cf_fit *out, const cf_fit_input *in_all, size_t nskip,
 {
     if ((out->set_aside = calloc(nskip, sizeof *out->set_aside)) == NULL)
         return -1;
-    char lo[32], hi[32], at[32];
-    cf_size_format(in_all->rows[0]->bytes, lo, sizeof lo);
-    cf_size_format(in_all->rows[nskip - 1]->bytes, hi, sizeof hi);
+    char sizes[80], at[32];
+    cf_size_range_format(in_all->rows[0]->bytes, in_all->rows[nskip - 1]->bytes, sizes,
+                         sizeof sizes);
     cf_size_format(in_all->rows[nskip]->bytes, at, sizeof at);
     snprintf(out->set_aside_why, sizeof out->set_aside_why,
-             "a no-op: %s%s%s took %.3g us, below half of the %.3g us the smallest sizes "
+             "a no-op: %s took %.3g us, below half of the %.3g us the smallest sizes "
              "give at 0 B (MPI returns at once from a call without data); fitted from %s",
-             lo, strcmp(lo, hi) ? " to " : "", strcmp(lo, hi) ? hi : "", t_empty, t_line, at);
+             sizes, t_empty, t_line, at);
     for (size_t i = 0; i < nskip; i++) {
         const cf_row *r = in_all->rows[i];
         cf_rejected *q = &out->set_aside[out->nset_aside++];
@@ -169,18 +169,17 @@ static void pair_bound_warn(cf_fit *out, const cf_fit_input *in)
         return;
     out->pair_from_bytes = lo;
     out->pair_to_bytes = hi;
-    char a[32], b[32], ts[64], bs[64];
-    cf_size_format(lo, a, sizeof a);
-    cf_size_format(hi, b, sizeof b);
+    char sizes[80], ts[64], bs[64];
+    cf_size_range_format(lo, hi, sizes, sizeof sizes);
     snprintf(ts, sizeof ts, tmin < tmax ? "%.3g-%.3g" : "%.3g", tmin, tmax);
     snprintf(bs, sizeof bs, bmin < bmax ? "%.3g-%.3g" : "%.3g", bmin, bmax);
     cf_fit_warn(out,
-                "faster than its ping-pong moves the bytes: at %s%s%s (%d size%s) the slowest "
+                "faster than its ping-pong moves the bytes: at %s (%d size%s) the slowest "
                 "rank took %s us, under a quarter of the %s us the ping-pong at np 2 takes for "
                 "as many bytes; at np 2 a rank of this collective receives all of them, so "
                 "these times are not transfers (a simulator's algorithm that skips the data, "
                 "a broken timer) and predictions from them come out too fast",
-                a, lo != hi ? " to " : "", lo != hi ? b : "", n, n == 1 ? "" : "s", ts, bs);
+                sizes, n, n == 1 ? "" : "s", ts, bs);
 }
 
 int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out, cf_error *e)

@@ -123,6 +123,11 @@ int main(void)
     is_str(f, "4192000 B", "format 4192000: not '4 MiB' (4194304)");
     cf_size_format(1047552 + 512, f, sizeof f);
     is_str(f, "1048064 B", "format 1023.5 KiB: not '1024 KiB'");
+    char r[80];
+    cf_size_range_format(65536, 2097152, r, sizeof r);
+    is_str(r, "64 KiB to 2 MiB", "a range of sizes");
+    cf_size_range_format(65536, 65536, r, sizeof r);
+    is_str(r, "64 KiB", "a range of one size: the size");
     cf_size_format(1000 * 1024 + 100, f, sizeof f);
     is_str(f, "1024100 B", "format 1000.1 KiB: not '1000 KiB'");
     cf_size_format(1040000, f, sizeof f);
