@@ -517,7 +517,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     out->bytes = bytes;
     out->model = s->model;
     double m = (double)bytes;
-    /* the answer's own evidence left np's nodes (1) or tier (2) unmeasured */
+    /* the answer's own evidence left np's nodes (1) or tier (2) unmeasured, or the estimate
+     * from np=2 read times that moved no data (3): no upper bound */
     int unbounded = 0;
     if ((double)bytes > s->bytes_max || (double)bytes < s->bytes_min)
         bytes_note(s, bytes, out->bnote, sizeof out->bnote);

@@ -126,8 +126,8 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
         /* Steps blind to the nodes (SMPI's two-level allreduce as recursive doubling's lg p):
          * the np=2 factors are fitted against the catalog's one step at np=2, and a node's
          * reduce and bcast back costed apart (cf_steps_cost_node) would read that step's
-         * factor twice over (stop 39: the 4t medians moved -1.2 to +1.5 points, the held-out
-         * meshnodes' the +1.5). */
+         * factor twice over (tried: from np=2 at np 16 the simulated platforms' medians moved
+         * -1.2 to +1.5 points, the held-out meshnodes' the +1.5). */
         o->lat = cf_steps_cost(ra.steps, p, m, unit_bytes, unit_one, 2);
         double all = cf_steps_cost(ra.steps, p, m, u->unit_bytes, u->unit_t_us, u->nunit);
         o->bw = fmax(0.0, all - o->lat * floor_us) / pp->h.beta_us_per_byte;
