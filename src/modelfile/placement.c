@@ -1155,9 +1155,9 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     if (r != NULL && c != NULL && !c->rooted && !replayed) {
         pair_add(p, r, pattern, fitted, np, m, added);
         /* The leaders' traffic is the probe's load (every rank sending) in their share of
-         * the ranks (sim-racks, nodes of 4 ranks,
-         * fitted at np 2-16: allreduce of 2 MiB at np 64 reads 1805 us for the simulated
-         * 1830, 1268 without the traffic, 3531 with all of it). */
+         * the ranks (sim-racks, nodes of 4 ranks, fitted at np 2-16: allreduce of 2 MiB at
+         * np 64 reads 1805 us for the simulated 1830, 1268 without the traffic, 3531 with
+         * all of it). */
         if (leaders) {
             double f = (double)cf_placement_nodes(p, np) / (double)np;
             added->leader_share = f;
