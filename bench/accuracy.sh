@@ -4,11 +4,12 @@
 #      predict np 64: median <= 5%, p90 <= 20%, coverage >= 90%, median width <= 3x
 #   2  real multi-np results (data/realnp/*.csv, see data/realnp/README.md): fit the
 #      smaller process counts, predict 2x and 4x the largest fitted: median <= 10%,
-#      p90 <= 30%, coverage >= 90%; every set but one has been looked at while developing
+#      p90 <= 30%, coverage >= 90%; every set but two has been looked at while developing
 #      (gce was judged once with 73256df at stop 31, then its points were read while
 #      designing that stop's across-np formula carried through the fitted np's own fits);
 #      azure-aks-gpu-ompi, added at stop 32, was judged once with that stop's code (62dfe28)
-#      and is held out: keep it so
+#      and is held out: keep it so; aws-pcluster-cpu-ompi, added at stop 40, was judged once
+#      with that stop's code (00edbdb) and is held out the same
 #   3  bisection-limited network: data/sim-fattree, fit np 2-32, predict np 64:
 #      median <= 15%, p90 <= 40%, coverage >= 80%
 #   3t platforms the models were once held out on and developed on since, each fit np 2-16
