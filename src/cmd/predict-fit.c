@@ -95,13 +95,16 @@ static void note_widened(const cf_fit *f, const cf_prediction *pr, cf_predict_an
     int backtested;
     double e = cf_fit_extrap_err(f, (double)out->bytes, &backtested);
     const char *s = pr->doublings == 1.0 ? "" : "s";
-    char part[256], to[32];
+    char part[320], to[32], below[64] = "";
     if (backtested) {
         cf_size_format(f->bt.fitted_to_bytes, to, sizeof to);
+        if (f->bt.refits > 1)
+            snprintf(below, sizeof below, ", and the same %d octave%s below",
+                     f->bt.refits - 1, f->bt.refits > 2 ? "s" : "");
         snprintf(part, sizeof part,
                  "interval widened x%.3g: %.2g doubling%s beyond the measured sizes at %.3g%% "
-                 "each (the fit's backtest: refitted up to %s, read above)",
-                 pr->widen, pr->doublings, s, 100 * expm1(e), to);
+                 "each (the fit's backtest: refitted up to %s, read a doubling above%s)",
+                 pr->widen, pr->doublings, s, 100 * expm1(e), to, below);
     } else {
         char why[96] = "";
         if ((double)out->bytes > (double)f->max_bytes && f->bt.n > 0)

@@ -92,14 +92,18 @@ typedef struct cf_measured {
 } cf_measured;
 
 /* The backtest of a fit in message size (cf_fit_size_backtest): its kind refitted on the
- * sizes up to half of the largest and read at the sizes above. n == 0: none was made (too
- * few sizes, or a model file from before it). */
+ * sizes up to half of the largest and read at the sizes above, and at up to
+ * CF_SIZE_BACKTEST_CUTS - 1 octaves below the same (refitted up to a quarter, read up to
+ * the half, ...). n == 0: none was made (too few sizes, or a model file from before it). */
+#define CF_SIZE_BACKTEST_CUTS 3
 typedef struct cf_size_backtest {
-    int n;                    /* held-out rows read */
-    uint64_t fitted_to_bytes; /* the largest size the refit saw */
-    double err_per_doubling;  /* how far the refit misses the rows above, |ln(read /
-                                 measured)| per doubling of m beyond fitted_to_bytes (one at
-                                 least): the 90th percentile over them */
+    int n;                    /* held-out rows read, by every refit */
+    int refits;               /* how many refits: 1 to CF_SIZE_BACKTEST_CUTS (1 in files
+                                 written before there were more) */
+    uint64_t fitted_to_bytes; /* the largest size the first refit (up to half) saw */
+    double err_per_doubling;  /* how far the refits miss the rows they read, |ln(read /
+                                 measured)| per doubling of m beyond the refit's largest
+                                 size (one at least): the 90th percentile over them */
 } cf_size_backtest;
 
 typedef struct cf_fit {

@@ -397,8 +397,9 @@ static int read_quality(rd *r, json_t *fo, const char *base, cf_fit *f)
 }
 
 /* "size_backtest" (optional: files before it have none; null where none was made): the
- * largest size the refit saw, below the measured ones, the rows read beyond it (>= 1) and
- * the widening per doubling (>= 0). */
+ * largest size the first refit saw, below the measured ones, the rows read beyond the
+ * refits (>= 1), how many refits (1 to CF_SIZE_BACKTEST_CUTS; optional, 1 in older files)
+ * and the widening per doubling (>= 0). */
 static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
 {
     json_t *o = json_object_get(fo, "size_backtest");
@@ -415,6 +416,13 @@ static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
     if (get_int(r, o, bb, "n", 1, INT32_MAX, &v))
         return -1;
     f->bt.n = (int)v;
+    /* Files written before the octaves below were read hold one refit. */
+    f->bt.refits = 1;
+    if (json_object_get(o, "refits") != NULL) {
+        if (get_int(r, o, bb, "refits", 1, CF_SIZE_BACKTEST_CUTS, &v))
+            return -1;
+        f->bt.refits = (int)v;
+    }
     if (get_finite(r, o, bb, "extrap_err_per_doubling", &f->bt.err_per_doubling))
         return -1;
     if (f->bt.err_per_doubling < 0)

@@ -165,6 +165,7 @@ static json_t *size_backtest_json(const cf_size_backtest *bt)
     int bad = o == NULL;
     bad |= set(o, "fitted_to_bytes", json_integer((json_int_t)bt->fitted_to_bytes));
     bad |= set(o, "n", json_integer(bt->n));
+    bad |= set(o, "refits", json_integer(bt->refits));
     bad |= set(o, "extrap_err_per_doubling", num(bt->err_per_doubling));
     return done(o, bad);
 }

@@ -41,7 +41,8 @@ static void exact(void)
     cf_fit f;
     cf_error e;
     ok(cf_fit_group("auto", &in, &f, &e) == 0, "exact: auto fits");
-    is_int(f.bt.n, 1, "exact: the backtest reads 1 size (4 MiB)");
+    is_int(f.bt.refits, 3, "exact: refitted up to 2 MiB, and 1 MiB and 512 KiB below");
+    is_int(f.bt.n, 3, "exact: the backtest reads 3 sizes (4 MiB, 2 MiB, 1 MiB), one a refit");
     is_int((long long)f.bt.fitted_to_bytes, 2097152, "exact: refitted up to a half, 2 MiB");
     ok(f.bt.err_per_doubling < 1e-6, "exact: it misses nothing (%.2g per doubling)",
        f.bt.err_per_doubling);
@@ -96,6 +97,40 @@ static void cache_edge(void)
     is_int(held, 4, "cache edge: the widened intervals hold the truth at 2 to 16 MiB");
     ok(held0 < 4, "cache edge: the regression's own interval holds it at %d of 4", held0);
     cf_fit_clear(&f);
+}
+
+/* A step below the top: the time per byte twice as large from 512 KiB, measured to 4 MiB.
+ * The refit up to 2 MiB holds three slow sizes and reads 4 MiB exactly; the refits up to
+ * 1 MiB and 512 KiB hold two and one, and miss the next doubling. The backtest's quantile
+ * is over the three refits, so the widening beyond holds what they missed, which the top
+ * refit alone does not see: one doubling read well is no evidence that the next holds. */
+static void octave_below(void)
+{
+    rows v = {0}, top = {0};
+    table(&v, 0, 23, 524288, 2.0, NULL, 0);
+    table(&top, 0, 22, 524288, 2.0, NULL, 0);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f, g;
+    cf_error e;
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "octave below: auto fits (%s)", f.model);
+    is_int(f.bt.refits, 3, "octave below: three refits");
+    is_int(f.bt.n, 3, "octave below: each reads the one size a doubling above it");
+    in = input_of(&top, "pingpong np 2 byte");
+    ok(cf_fit_group(f.model, &in, &g, &e) == 0, "octave below: the top refit by hand");
+    cf_prediction p;
+    cf_fit_predict_unwidened(&g, 4194304, 0, &p);
+    double miss_top = fabs(log(cost(4194304, 524288, 2.0) / p.t_us));
+    ok(miss_top < 1e-6, "octave below: the top refit alone reads 4 MiB exactly (%.2g)", miss_top);
+    ok(f.bt.err_per_doubling > 0.1, "octave below: the backtest holds the refits' misses below "
+                                    "(%.3f per doubling)",
+       f.bt.err_per_doubling);
+    cf_fit_predict(&f, 16777216, &p);
+    near(p.widen, exp(2 * f.bt.err_per_doubling), 1e-12,
+         "octave below: 16 MiB, 2 doublings beyond, widened by it (x%.3f)", p.widen);
+    cf_fit_clear(&g);
+    cf_fit_clear(&f);
+    rows_free(&v);
+    rows_free(&top);
 }
 
 /* Below the measured sizes: the same widening per doubling of min_bytes / bytes, 0 bytes
@@ -164,7 +199,8 @@ static char *edge_file(json_t **root)
     return json_dumps(*root, JSON_REAL_PRECISION(17));
 }
 
-/* The model file with fits[0].size_backtest.key set to value (NULL: removed): read, or
+/* The model file with fits[0].size_backtest.key set to value (key NULL: size_backtest
+ * removed; value NULL: key removed): read, or
  * refused with msg. Returns the set read, or NULL. */
 static cf_modelset *read_with(json_t *root, const char *key, json_t *value, const char *msg)
 {
@@ -174,6 +210,8 @@ static cf_modelset *read_with(json_t *root, const char *key, json_t *value, cons
         json_object_del(fo, "size_backtest");
     else if (strcmp(key, "") == 0)
         json_object_set_new(fo, "size_backtest", value);
+    else if (value == NULL)
+        json_object_del(json_object_get(fo, "size_backtest"), key);
     else
         json_object_set_new(json_object_get(fo, "size_backtest"), key, value);
     char *text = json_dumps(copy, JSON_REAL_PRECISION(17));
@@ -199,10 +237,12 @@ static void model_file(void)
     json_t *bt = json_object_get(json_array_get(json_object_get(root, "fits"), 0), "size_backtest");
     ok(json_is_number(json_object_get(bt, "extrap_err_per_doubling")) &&
            json_integer_value(json_object_get(bt, "fitted_to_bytes")) == 524288 &&
-           json_integer_value(json_object_get(bt, "n")) == 1,
-       "written as fits[].size_backtest {fitted_to_bytes, n, extrap_err_per_doubling}");
+           json_integer_value(json_object_get(bt, "n")) == 3 &&
+           json_integer_value(json_object_get(bt, "refits")) == 3,
+       "written as fits[].size_backtest {fitted_to_bytes, n, refits, extrap_err_per_doubling}");
     cf_modelset *m = read_with(root, "n", json_integer(1), NULL);
-    ok(m != NULL && m->fits[0].bt.n == 1 && m->fits[0].bt.err_per_doubling > 0.1,
+    ok(m != NULL && m->fits[0].bt.n == 1 && m->fits[0].bt.refits == 3 &&
+           m->fits[0].bt.err_per_doubling > 0.1,
        "read back (%.3f per doubling)", m ? m->fits[0].bt.err_per_doubling : NAN);
     cf_prediction p;
     cf_fit_predict(&m->fits[0], 8388608, &p);
@@ -220,6 +260,14 @@ static void model_file(void)
     read_with(root, "n", json_integer(0),
               "fits[0].size_backtest.n: 0 out of range: expected 1 to 2147483647");
     read_with(root, "", json_string("x"), "fits[0].size_backtest: expected an object");
+    read_with(root, "refits", json_integer(0),
+              "fits[0].size_backtest.refits: 0 out of range: expected 1 to 3");
+    read_with(root, "refits", json_integer(4),
+              "fits[0].size_backtest.refits: 4 out of range: expected 1 to 3");
+    m = read_with(root, "refits", NULL, NULL);
+    ok(m != NULL && m->fits[0].bt.refits == 1 && m->fits[0].bt.n == 3,
+       "a file from before the octaves below: read, one refit");
+    cf_modelset_free(m);
     m = read_with(root, NULL, NULL, NULL);
     ok(m != NULL && m->fits[0].bt.n == 0, "a file from before it: read, no backtest");
     cf_fit_predict(&m->fits[0], 8388608, &p);
@@ -274,6 +322,7 @@ int main(void)
     gsl_set_error_handler_off();
     exact();
     cache_edge();
+    octave_below();
     below_and_half();
     model_file();
     trend_beyond();
