@@ -98,12 +98,13 @@ static void note_widened(const cf_fit *f, const cf_prediction *pr, cf_predict_an
     char part[320], to[32], below[64] = "";
     if (backtested) {
         cf_size_format(f->bt.fitted_to_bytes, to, sizeof to);
-        if (f->bt.refits > 1)
-            snprintf(below, sizeof below, ", and the same %d octave%s below",
-                     f->bt.refits - 1, f->bt.refits > 2 ? "s" : "");
+        if (f->bt.refits == 2)
+            snprintf(below, sizeof below, ", as was a refit one octave lower");
+        else if (f->bt.refits > 2)
+            snprintf(below, sizeof below, ", as were refits one and two octaves lower");
         snprintf(part, sizeof part,
                  "interval widened x%.3g: %.2g doubling%s beyond the measured sizes at %.3g%% "
-                 "each (the fit's backtest: refitted up to %s, read a doubling above%s)",
+                 "each (the fit's backtest: refitted up to %s and read at the sizes above%s)",
                  pr->widen, pr->doublings, s, 100 * expm1(e), to, below);
     } else {
         char why[96] = "";

@@ -463,6 +463,30 @@ static double seg_eval(const cf_fit *f, int k, double m, double b)
     return dot(x, f->seg[k].coef, (size_t)f->ncoef);
 }
 
+/* The coefficients of segment k of f on m and on m^2 (0 where its kind has none). */
+static void m_terms(const cf_fit *f, int k, double *c1, double *c2)
+{
+    *c1 = *c2 = 0;
+    for (int j = 0; j < f->ncoef; j++) {
+        if (f->kind->terms[j] == CF_TERM_M)
+            *c1 += f->seg[k].coef[j];
+        if (f->kind->terms[j] == CF_TERM_M2)
+            *c2 += f->seg[k].coef[j];
+    }
+}
+
+double cf_fit_peak(const cf_fit *f)
+{
+    double peak = INFINITY;
+    for (int k = 0; k < f->nseg; k++) {
+        double c1, c2;
+        m_terms(f, k, &c1, &c2);
+        if (c2 < 0)
+            peak = fmin(peak, fmax(0.0, -c1 / (2 * c2)));
+    }
+    return peak;
+}
+
 static int negative_time(const cf_fit *f, const cf_fit_input *in, double m, double b, double t,
                          cf_error *e)
 {
@@ -534,13 +558,8 @@ int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e)
         double lo = k > 0 ? cf_fit_switch(f, k - 1) : (double)f->seg[k].from_bytes;
         double hi = k + 1 < f->nseg ? cf_fit_switch(f, k) : (double)f->seg[k].to_bytes;
         double ms[3] = {lo, hi, NAN};
-        double c1 = 0, c2 = 0;
-        for (int j = 0; j < f->ncoef; j++) {
-            if (f->kind->terms[j] == CF_TERM_M)
-                c1 += f->seg[k].coef[j];
-            if (f->kind->terms[j] == CF_TERM_M2)
-                c2 += f->seg[k].coef[j];
-        }
+        double c1, c2;
+        m_terms(f, k, &c1, &c2);
         if (c2 > 0 && -c1 / (2 * c2) > lo && -c1 / (2 * c2) < hi)
             ms[2] = -c1 / (2 * c2);
         for (int a = 0; a < 3; a++) {

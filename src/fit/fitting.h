@@ -60,6 +60,11 @@ int cf_fit_segment(const cf_fit *f, double m, int *other);
  * interval (the formulas and predict use the same). */
 double cf_fit_switch(const cf_fit *f, int k);
 
+/* Where f's time stops growing with m: the turning point of its first segment to bend
+ * down (a negative m^2 coefficient), 0 when it falls from the start; INFINITY when none
+ * does. Beyond it the curve's time falls as m grows, which no message's cost does. */
+double cf_fit_peak(const cf_fit *f);
+
 /* Whether f tells the truth over what it was fitted on, before it goes into a model file:
  * coefficients, covariances and s2 finite, variances >= 0, T finite and >= 0 at every
  * measured row of in, at each segment's bounds and switch point and, for a curve, at its
@@ -84,8 +89,10 @@ int cf_fit_flag_poor(cf_fit *f);
 int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in);
 
 /* The backtest of f in message size, from the rows it was fitted on (in, sorted by size):
- * f's kind refitted on the sizes up to half of the largest, read at the sizes above; into
- * f->bt (n = 0 when it cannot be made: too few sizes for the kind). */
+ * f's kind refitted on the sizes up to half of the largest, read at the sizes above, and
+ * the same up to two octaves lower while each refit reads no more than a doubling beyond
+ * its own sizes (size-backtest.c); into f->bt (n = 0 when it cannot be made: too few sizes
+ * for the kind). */
 void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in);
 
 /* Adds a warning string to a fit (printf-style). */

@@ -117,7 +117,14 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
         size_t nsub = rows_upto(in, f->max_bytes >> c);
         size_t to = rows_upto(in, f->max_bytes >> (c - 1));
         cf_fit sub;
-        if (nsub == 0 || nsub == to || refit(f, in, nsub, &sub) != 0)
+        if (nsub == 0 || nsub == to)
+            break;
+        /* Below the top, a refit reads one doubling beyond its own largest size, no more:
+         * where sizes are 4x apart it would read two and leave the upper protocol too few
+         * sizes to be fitted (the top refit alone has no such choice). */
+        if (c > 1 && in->rows[to - 1]->bytes > 2 * in->rows[nsub - 1]->bytes)
+            break;
+        if (refit(f, in, nsub, &sub) != 0)
             break;
         int got = misses(&sub, in, nsub, to, v + k);
         if (c == 1)

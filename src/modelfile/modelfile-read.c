@@ -398,7 +398,8 @@ static int read_quality(rd *r, json_t *fo, const char *base, cf_fit *f)
 
 /* "size_backtest" (optional: files before it have none; null where none was made): the
  * largest size the first refit saw, below the measured ones, the rows read beyond the
- * refits (>= 1), how many refits (1 to CF_SIZE_BACKTEST_CUTS; optional, 1 in older files)
+ * refits (>= 1), how many refits (1 to CF_SIZE_BACKTEST_CUTS, no more than n; optional, 1 in
+ * older files)
  * and the widening per doubling (>= 0). */
 static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
 {
@@ -419,7 +420,9 @@ static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
     /* Files written before the octaves below were read hold one refit. */
     f->bt.refits = 1;
     if (json_object_get(o, "refits") != NULL) {
-        if (get_int(r, o, bb, "refits", 1, CF_SIZE_BACKTEST_CUTS, &v))
+        /* Every refit reads one row at least. */
+        int most = f->bt.n < CF_SIZE_BACKTEST_CUTS ? f->bt.n : CF_SIZE_BACKTEST_CUTS;
+        if (get_int(r, o, bb, "refits", 1, most, &v))
             return -1;
         f->bt.refits = (int)v;
     }

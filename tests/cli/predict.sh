@@ -142,7 +142,7 @@ check "bytes beyond the measured: says how far" grep -q 'bytes 64 MiB is 32x the
 check "the interval widens from 1 MiB to 64 MiB, relative to the time" \
     awk -F, 'NR > 1 { w[NR] = ($7 - $6) / $5 } END { exit !(w[3] > w[2]) }' "$T/out"
 check "beyond the measured sizes: widened by the fit's backtest in size, and said" \
-    grep -q "interval widened x[0-9.]*: 5 doublings beyond the measured sizes at [0-9.]*% each (the fit's backtest: refitted up to 1 MiB, read a doubling above, and the same 2 octaves below)" "$T/out"
+    grep -q "interval widened x[0-9.]*: 5 doublings beyond the measured sizes at [0-9.]*% each (the fit's backtest: refitted up to 1 MiB and read at the sizes above, as were refits one and two octaves lower)" "$T/out"
 check "64 MiB: the widened interval holds the truth, 93966.4" \
     awk -F, 'NR == 3 { exit !($6 <= 93966.4 && 93966.4 <= $7) }' "$T/out"
 run "$COMMFIT" predict --model-alone -m cluster.json -p alltoall -n 8 -b 4M

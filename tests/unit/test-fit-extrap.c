@@ -99,6 +99,26 @@ static void cache_edge(void)
     cf_fit_clear(&f);
 }
 
+/* Sizes 4x apart (1 B, 4 B, ... 1 MiB, then 2 MiB: the simulated tables' sweep): the top
+ * refit, up to 1 MiB, reads 2 MiB; the one below would be up to 256 KiB and read 1 MiB,
+ * two doublings beyond it, so it is not made. */
+static void sparse(void)
+{
+    rows v = {0};
+    for (int k = 1; k <= 21; k += 2)
+        table(&v, k, k, INFINITY, 1.0, NULL, 0);
+    table(&v, 22, 22, INFINITY, 1.0, NULL, 0);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("linear", &in, &f, &e) == 0, "sparse: linear fits");
+    is_int(f.bt.refits, 1, "sparse: one refit, none reading two doublings beyond its sizes");
+    is_int(f.bt.n, 1, "sparse: it reads 2 MiB");
+    is_int((long long)f.bt.fitted_to_bytes, 1048576, "sparse: refitted up to 1 MiB");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
 /* A step below the top: the time per byte twice as large from 512 KiB, measured to 4 MiB.
  * The refit up to 2 MiB holds three slow sizes and reads 4 MiB exactly; the refits up to
  * 1 MiB and 512 KiB hold two and one, and miss the next doubling. The backtest's quantile
@@ -240,8 +260,8 @@ static void model_file(void)
            json_integer_value(json_object_get(bt, "n")) == 3 &&
            json_integer_value(json_object_get(bt, "refits")) == 3,
        "written as fits[].size_backtest {fitted_to_bytes, n, refits, extrap_err_per_doubling}");
-    cf_modelset *m = read_with(root, "n", json_integer(1), NULL);
-    ok(m != NULL && m->fits[0].bt.n == 1 && m->fits[0].bt.refits == 3 &&
+    cf_modelset *m = read_with(root, "n", json_integer(4), NULL);
+    ok(m != NULL && m->fits[0].bt.n == 4 && m->fits[0].bt.refits == 3 &&
            m->fits[0].bt.err_per_doubling > 0.1,
        "read back (%.3f per doubling)", m ? m->fits[0].bt.err_per_doubling : NAN);
     cf_prediction p;
@@ -264,6 +284,8 @@ static void model_file(void)
               "fits[0].size_backtest.refits: 0 out of range: expected 1 to 3");
     read_with(root, "refits", json_integer(4),
               "fits[0].size_backtest.refits: 4 out of range: expected 1 to 3");
+    read_with(root, "n", json_integer(2),
+              "fits[0].size_backtest.refits: 3 out of range: expected 1 to 2");
     m = read_with(root, "refits", NULL, NULL);
     ok(m != NULL && m->fits[0].bt.refits == 1 && m->fits[0].bt.n == 3,
        "a file from before the octaves below: read, one refit");
@@ -323,6 +345,7 @@ int main(void)
     exact();
     cache_edge();
     octave_below();
+    sparse();
     below_and_half();
     model_file();
     trend_beyond();

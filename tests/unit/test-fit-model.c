@@ -573,6 +573,50 @@ static void check_refusals(void)
     rows_free(&v);
 }
 
+/* An exact concave parabola, its time growing up to 3 MiB and falling beyond, measured to
+ * 1 MiB: poly2 fits it best, but auto does not choose it (predict would carry the fall
+ * past the measured sizes) and says so; poly2 asked for warns. */
+static void concave(void)
+{
+    const double peak = 3145728;
+    rows v = {0};
+    for (int k = 0; k <= 20; k++) {
+        double m = (double)((uint64_t)1 << k);
+        rows_add(&v, "reduce", 4, "float", (uint64_t)m, 0, 2 + 1e-3 * m * (1 - m / (2 * peak)), 0);
+    }
+    cf_fit_input in = input_of(&v, "reduce np 4 float");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("poly2", &in, &f, &e) == 0, "concave: poly2 fits: %s", e.msg);
+    near(cf_fit_peak(&f), peak, 1e-6 * peak, "concave: its time stops growing at 3 MiB");
+    ok(f.nwarnings == 1 && strstr(f.warnings[0], "concave: its time falls with size from 3 MiB") ==
+                               f.warnings[0],
+       "concave: poly2 asked for warns (%s)", f.nwarnings ? f.warnings[0] : "none");
+    cf_fit_clear(&f);
+    ok(cf_fit_group("auto", &in, &f, &e) == 0, "concave: auto fits: %s", e.msg);
+    ok(strcmp(f.model, "poly2") != 0 && !isfinite(cf_fit_peak(&f)),
+       "concave: auto chooses a curve that does not fall (%s)", f.model);
+    int noted = 0;
+    for (size_t i = 0; i < f.nwarnings; i++)
+        noted |= strcmp(f.warnings[i], "poly2 not chosen: concave, its time falls with size "
+                                       "from 3 MiB") == 0;
+    ok(noted, "concave: and says why poly2 was not chosen");
+    cf_prediction p;
+    cf_fit_predict(&f, 8388608, &p);
+    ok(p.t_us > 2 + 1e-3 * 1048576 * 0.8, "concave: 8 MiB costs more than 1 MiB (%.4g us)",
+       p.t_us);
+    cf_fit_clear(&f);
+    rows_free(&v);
+    /* A linear fit does not bend. */
+    for (int k = 0; k <= 20; k++)
+        rows_add(&v, "reduce", 4, "float", (uint64_t)1 << k, 0, 2 + 1e-3 * (1 << k), 0);
+    in = input_of(&v, "reduce np 4 float");
+    ok(cf_fit_group("linear", &in, &f, &e) == 0 && isinf(cf_fit_peak(&f)),
+       "a line never stops growing");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
 /* A datatype fit written before the step terms (alpha, beta, gamma and their 3 x 3
  * covariance) reads with delta and beta_pack 0, and predicts as it did; a fit with 4 of
  * the 5 coefficients is refused. */
@@ -640,5 +684,6 @@ int main(void)
     predictions();
     formulas();
     check_refusals();
+    concave();
     return tap_done();
 }

@@ -6,12 +6,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/size.h"
 #include "fit/model.h"
 
 static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
 {
-    cf_fit best, cand;
-    int have = 0, rc = 0;
+    cf_fit best, cand, bent;
+    int have = 0, have_bent = 0, rc = 0;
     char notes[4][256];
     size_t nnotes = 0;
     cf_error first;
@@ -35,8 +36,8 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
             cf_fit_clear(&cand);
             continue;
         }
-        /* A candidate that predicts a negative or non-finite cost is not chosen; the
-         * fit chosen says so. */
+        /* A candidate that predicts a negative or non-finite cost is not chosen; the fit
+         * chosen says so. */
         if (cf_fit_check(&cand, in, &e2) != 0) {
             if (first.code == 0)
                 first = e2;
@@ -50,6 +51,16 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
             cf_fit_clear(&cand);
             continue;
         }
+        /* Nor one whose time falls with size beyond some m (a concave curve: predict would
+         * carry the fall past the measured sizes): set aside, to say so where it would
+         * have been chosen, or to be chosen where nothing else fits. */
+        if (isfinite(cf_fit_peak(&cand))) {
+            if (have_bent)
+                cf_fit_clear(&bent);
+            bent = cand;
+            have_bent = 1;
+            continue;
+        }
         if (!have || cf_fit_better(&cand, &best)) {
             if (have)
                 cf_fit_clear(&best);
@@ -58,6 +69,19 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         } else {
             cf_fit_clear(&cand);
         }
+    }
+    if (have_bent && have && cf_fit_better(&bent, &best) &&
+        nnotes < sizeof notes / sizeof notes[0]) {
+        char at[32];
+        cf_size_format_estimate(cf_fit_peak(&bent), at, sizeof at);
+        snprintf(notes[nnotes++], sizeof notes[0],
+                 "%s not chosen: concave, its time falls with size from %s", bent.kind->name, at);
+    }
+    if (have_bent && !have) {
+        best = bent;
+        have = 1;
+    } else if (have_bent) {
+        cf_fit_clear(&bent);
     }
     if (!have) {
         if (e != NULL)
