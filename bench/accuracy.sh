@@ -14,7 +14,7 @@
 #      aws-pcluster-cpu-ompi, added at stop 40, was judged once with that stop's code
 #      (00edbdb) and is held out: keep it so. Each set also prints the
 #      spread of its runs (a run against the median of its size and np, where a point was run
-#      3 times or more): the floor no prediction of one run can go below
+#      3 times or more): roughly the floor no prediction of one run can go below
 #   3  bisection-limited network: data/sim-fattree, fit np 2-32, predict np 64:
 #      median <= 15%, p90 <= 40%, coverage >= 80%
 #   3t platforms the models were once held out on and developed on since, each fit np 2-16
@@ -106,6 +106,9 @@
 # Goals 5 and 8 are behaviours (tests pin them), not figures.
 # Each line: the goal, the split, n points, median, 90th percentile and largest relative
 # error, coverage of the 95% intervals, their median width (hi/lo), and PASS or MISS.
+# Percentiles other than the median are the sorted value of rank round(q (n - 1)) + 1, as
+# the fit's backtests take them (until stop 41 the rank was rounded down: of 2 points,
+# the smaller one).
 # A refused prediction counts as a miss (error 100%, not covered).
 set -eu
 : "${COMMFIT:?run through make bench}"
@@ -159,7 +162,7 @@ judge() {
     awk -v goal="$1" -v split_="$2" -v gm="$3" -v gp="$4" -v gc="$5" -v gw="$6" '
         function q(a, n, f,   i, j, t) {
             for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-            return f == 0.5 ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : a[int(f * (n - 1)) + 1]
+            return f == 0.5 ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : a[int(f * (n - 1) + 0.5) + 1]
         }
         { n++; e[n] = $1; w[n] = $3; cov += $2 }
         END {
@@ -222,7 +225,7 @@ for tab in "$D"/realnp/*.csv; do
         function sort(a, n,   i, j, t) {
             for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
         }
-        !/^#/ && $2 ~ /^[0-9]+$/ { k = $1 " " $2 " " $3; c[k]++; v[k, c[k]] = $11 + 0 }
+        !/^#/ && $2 ~ /^[0-9]+$/ { k = $1 " " $2 " " $3 " " $4 " " $5; c[k]++; v[k, c[k]] = $11 + 0 }
         END {
             m = 0
             for (k in c) {
@@ -242,7 +245,7 @@ for tab in "$D"/realnp/*.csv; do
             sort(e, m)
             printf "%-4s %-68s %5d %7.1f%% %7.1f%% %7.1f%%  run-to-run spread (no verdict)\n", 2,
                 name ": a run against its size and np median", m, 100 * (m % 2 ? e[(m + 1) / 2] : (e[m / 2] + e[m / 2 + 1]) / 2),
-                100 * e[int(0.9 * (m - 1)) + 1], 100 * e[m]
+                100 * e[int(0.9 * (m - 1) + 0.5) + 1], 100 * e[m]
         }' "$tab"
 done
 [ $found = 1 ] || echo "2    no real multi-np set in data/realnp"

@@ -48,7 +48,7 @@ for how in blocks-a blocks-b sizes; do
             for (i = 2; i <= n; i++) { v = e[i]; for (j = i - 1; j >= 1 && e[j] > v; j--) e[j + 1] = e[j]; e[j + 1] = v }
             for (i = 2; i <= n; i++) { v = wd[i]; for (j = i - 1; j >= 1 && wd[j] > v; j--) wd[j + 1] = wd[j]; wd[j + 1] = v }
             med = n % 2 ? e[(n + 1) / 2] : (e[n / 2] + e[n / 2 + 1]) / 2
-            p90 = e[int(0.9 * (n - 1)) + 1]
+            p90 = e[int(0.9 * (n - 1) + 0.5) + 1]
             w = n % 2 ? wd[(n + 1) / 2] : (wd[n / 2] + wd[n / 2 + 1]) / 2
             printf "%-9s %-14s %4d %7.1f%% %7.1f%% %8.0f%% %7.2f\n", how, cur, n, 100 * med, 100 * p90, 100 * cov / n, w
             n = cov = 0

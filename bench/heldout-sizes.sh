@@ -148,7 +148,7 @@ for tab in $tables; do
         function pct(a, n, f,   i, j, v, s) {
             for (i = 1; i <= n; i++) s[i] = a[i]
             for (i = 2; i <= n; i++) { v = s[i]; for (j = i - 1; j >= 1 && s[j] > v; j--) s[j + 1] = s[j]; s[j + 1] = v }
-            return f == 0.5 ? (n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2) : s[int(f * (n - 1)) + 1]
+            return f == 0.5 ? (n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2) : s[int(f * (n - 1) + 0.5) + 1]
         }
         { n++; e[n] = $1; c += $2; w[n] = $3; b[n] = $4 }
         END {

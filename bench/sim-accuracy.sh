@@ -83,7 +83,7 @@ awk -v keep="$predict_np" '
 function pct(a, n, f,   i, j, t, s) {
     for (i = 1; i <= n; i++) s[i] = a[i]
     for (i = 2; i <= n; i++) { t = s[i]; for (j = i - 1; j >= 1 && s[j] > t; j--) s[j + 1] = s[j]; s[j + 1] = t }
-    return f == 0.5 ? (n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2) : s[int(f * (n - 1)) + 1]
+    return f == 0.5 ? (n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2) : s[int(f * (n - 1) + 0.5) + 1]
 }
 function row(key, label,   n, i, e, w) {
     n = cnt[key]
