@@ -21,9 +21,9 @@ void cf_fit_note_set_aside(const cf_fit *f, uint64_t bytes, cf_predict_answer *o
     for (size_t i = 0; i < f->nset_aside && !said; i++)
         if (f->set_aside[i].bytes == bytes) {
             snprintf(out->bnote, sizeof out->bnote,
-                     "bytes %s is below the fitted sizes (from %s): measured there %.3g us, "
+                     "bytes %s is below the fitted sizes (from %s): measured there %.*g us, "
                      "a no-op set aside from the fit",
-                     a, b, f->set_aside[i].t_us);
+                     a, b, cf_sig_prec(f->set_aside[i].t_us, 3), f->set_aside[i].t_us);
             said = 1;
         }
     if (!said)
@@ -77,15 +77,15 @@ static void note_trend(const cf_fit *f, const cf_prediction *pr, cf_predict_answ
     if (pr->doublings > 0)
         snprintf(part, sizeof part,
                  "the interval also holds the measured trend carried on (log-log through the "
-                 "octaves up to %s and %s: %.3g us), widened the same",
-                 a, b, pr->trend_us);
+                 "octaves up to %s and %s: %.*g us), widened the same",
+                 a, b, cf_sig_prec(pr->trend_us, 3), pr->trend_us);
     else
         snprintf(part, sizeof part,
                  "above %llu B, the largest size measured%s: the interval also holds the "
                  "measured trend carried on (log-log through the octaves up to %s and %s: "
-                 "%.3g us)",
+                 "%.*g us)",
                  (unsigned long long)pr->trend_hi, f->blocks > 0 ? " at these blocks" : "", a, b,
-                 pr->trend_us);
+                 cf_sig_prec(pr->trend_us, 3), pr->trend_us);
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
@@ -121,8 +121,27 @@ static void note_widened(const cf_fit *f, const cf_prediction *pr, cf_predict_an
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
+/* Beyond the measured sizes, the answer weighed between the model and the measured trend
+ * (trend_weight): by how much, and each one's time. */
+static void note_weighed(const cf_prediction *pr, cf_predict_answer *out)
+{
+    cf_predict_model_append(out, " + measured trend");
+    char a[32], b[32], part[320];
+    cf_size_format(pr->trend_lo, a, sizeof a);
+    cf_size_format(pr->trend_hi, b, sizeof b);
+    snprintf(part, sizeof part,
+             "the time weighs the model (%.*g us) x%.2f and the measured trend carried on "
+             "(log-log through the octaves up to %s and %s: %.*g us) x%.2f, as each read the "
+             "sizes above the fit's backtest refits",
+             cf_sig_prec(pr->model_t_us, 3), pr->model_t_us, 1.0 - pr->trend_weight, a, b,
+             cf_sig_prec(pr->trend_read_us, 3), pr->trend_read_us, pr->trend_weight);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
 void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out)
 {
+    if (pr->trend_weight > 0)
+        note_weighed(pr, out);
     if (pr->doublings > 0)
         note_widened(f, pr, out);
     if (pr->trend_us > 0)

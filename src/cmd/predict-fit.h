@@ -15,8 +15,10 @@ void cf_fit_note_set_aside(const cf_fit *f, uint64_t bytes, cf_predict_answer *o
 /* The correction by the measured neighbours (cf_fit_predict_near): "+ measured neighbours"
  * after the model's name, and which neighbours and how, in the note. */
 void cf_fit_note_near(const cf_prediction *pr, cf_predict_answer *out);
-/* Beyond the fit's measured sizes: how much the interval was widened, and from what; and
- * beyond the measured points (cf_fit_predict_near), that it holds the trend at the top. */
+/* Beyond the fit's measured sizes: the answer's weights on the model and the measured
+ * trend ("+ measured trend" after the model's name), how much the interval was widened,
+ * and from what; and beyond the measured points (cf_fit_predict_near), that it holds the
+ * trend at the top. */
 void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out);
 /* At or above the sizes fit found timed faster than the table's ping-pong moves as many
  * bytes (f->pair_from_bytes): that the answer comes from times that are no transfers. */

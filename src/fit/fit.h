@@ -104,6 +104,11 @@ typedef struct cf_size_backtest {
     double err_per_doubling;  /* how far the refits miss the rows they read, |ln(read /
                                  measured)| per doubling of m beyond the refit's largest
                                  size (one at least): the 90th percentile over them */
+    double model_weight;      /* beyond the measured sizes, the model's weight against the
+                                 measured trend carried on (cf_fit_trend), as each read
+                                 those rows: sum of the trend's squared misses over both's,
+                                 0 to 1 (1: the model alone; where the trend reads none,
+                                 a fit with a block term, files written before it) */
 } cf_size_backtest;
 
 typedef struct cf_fit {
@@ -173,7 +178,13 @@ typedef struct cf_prediction {
                                   top two octaves carried on, where its reading, widened as
                                   the model's, widened the interval (cf_fit_predict_near);
                                   0: it did not */
-    uint64_t trend_lo, trend_hi; /* the largest measured size in each of those octaves */
+    uint64_t trend_lo, trend_hi; /* the largest measured size in each of those octaves (where
+                                    trend_us or trend_weight is set) */
+    double trend_weight;         /* beyond them, the trend's weight in the answer (1 - the
+                                    backtest's model_weight; 0: the model's answer), the
+                                    trend's reading and the model's time it was weighed
+                                    against (set where the weight is above 0) */
+    double trend_read_us, model_t_us;
 } cf_prediction;
 
 void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
@@ -241,6 +252,15 @@ int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_pre
  * and kept, so that each answer costs one evaluation of the model. cf_near_init: 0, or -1
  * when out of memory (cf_near_clear it all the same); cf_near_predict answers as
  * cf_fit_predict_near_blocks does; the fit must outlive it. */
+/* The measured trend at the top of f's points carried to bytes: the log-log chord through
+ * the top octave of their sizes and the octave below it (each octave's points read as
+ * their mean in log-log); capped: above the top, its slope no more than 1 (a chord that
+ * steep is a step, a cache's capacity crossed, not a rate: carried on, it would compound
+ * the step every doubling). 0 with the time into *t and the largest size of each octave
+ * into *m0, *m1 (may be NULL); -1 where the points hold fewer than two octaves. */
+int cf_fit_trend(const cf_fit *f, double bytes, int capped, double *t, uint64_t *m0,
+                 uint64_t *m1);
+
 typedef struct cf_near {
     cf_fit view;        /* the fit seen through its points at the block count */
     int ok, k;          /* every ratio finite; inner points read */

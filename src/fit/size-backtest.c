@@ -54,14 +54,23 @@ static int refit(const cf_fit *f, const cf_fit_input *in, size_t nsub, cf_fit *s
         return -1;
     }
     sub->blocks = sub->kind == &cf_model_datatype ? sub->min_blocks : 0;
+    /* Its points, for the measured trend at its top (a fit with a block term has one per
+     * block count, and no trend is read on it). */
+    if (sub->kind != &cf_model_datatype && cf_fit_keep_points(sub, &part) != 0) {
+        cf_fit_clear(sub);
+        return -1;
+    }
     return 0;
 }
 
 /* For each row of in from the first one above sub's sizes up to row to (excluded): how far
  * sub's reading misses its time, |ln(read / measured)|, per doubling of m beyond sub's
  * largest size. A row within one doubling counts as one: a step there is read at one
- * doubling, not magnified by the fraction of one it lies at. Into v, how many. */
-static int misses(const cf_fit *sub, const cf_fit_input *in, size_t from, size_t to, double *v)
+ * doubling, not magnified by the fraction of one it lies at. Into v, how many. Into *sm and
+ * *st, the sums of the squared misses per doubling of the model and of the measured trend
+ * at sub's top (cf_fit_trend) over the rows both read. */
+static int misses(const cf_fit *sub, const cf_fit_input *in, size_t from, size_t to, double *v,
+                  double *sm, double *st)
 {
     int k = 0;
     for (size_t i = from; i < to; i++) {
@@ -74,6 +83,13 @@ static int misses(const cf_fit *sub, const cf_fit_input *in, size_t from, size_t
             continue;
         double miss = p.t_us > 0 && isfinite(p.t_us) ? fabs(log(t / p.t_us)) : log(MISS_MAX);
         v[k++] = fmin(miss, log(MISS_MAX)) / d;
+        double tc;
+        if (sub->kind != &cf_model_datatype && cf_fit_trend(sub, (double)r->bytes, 1, &tc, NULL,
+                                                            NULL) == 0) {
+            double mt = fmin(fabs(log(t / tc)), log(MISS_MAX)) / d;
+            *sm += v[k - 1] * v[k - 1];
+            *st += mt * mt;
+        }
     }
     return k;
 }
@@ -113,6 +129,7 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
     if (v == NULL)
         return;
     int k = 0;
+    double sm = 0.0, st = 0.0;
     for (int c = 1; c <= CF_SIZE_BACKTEST_CUTS; c++) {
         size_t nsub = rows_upto(in, f->max_bytes >> c);
         size_t to = rows_upto(in, f->max_bytes >> (c - 1));
@@ -126,7 +143,7 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
             break;
         if (refit(f, in, nsub, &sub) != 0)
             break;
-        int got = misses(&sub, in, nsub, to, v + k);
+        int got = misses(&sub, in, nsub, to, v + k, &sm, &st);
         if (c == 1)
             f->bt.fitted_to_bytes = sub.max_bytes;
         cf_fit_clear(&sub);
@@ -139,6 +156,10 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
         cf_sort_doubles(v, (size_t)k);
         f->bt.n = k;
         f->bt.err_per_doubling = v[(int)(BACKTEST_QUANTILE * (k - 1) + 0.5)];
+        /* The model's weight beyond the measured sizes against the trend, as near weighs
+         * its shape against the log-log line between neighbours: by the other's squared
+         * misses (1 where neither missed, or the trend read no row). */
+        f->bt.model_weight = sm + st > 0 ? st / (sm + st) : 1.0;
     } else {
         memset(&f->bt, 0, sizeof f->bt);
     }

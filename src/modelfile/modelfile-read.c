@@ -399,7 +399,8 @@ static int read_quality(rd *r, json_t *fo, const char *base, cf_fit *f)
 /* "size_backtest" (optional: files before it have none; null where none was made): the
  * largest size the first refit saw, below the measured ones, the rows read beyond the
  * refits (>= 1), how many refits (1 to CF_SIZE_BACKTEST_CUTS, no more than n; optional, 1 in
- * older files)
+ * older files), the model's weight against the measured trend beyond the measured sizes
+ * (0 to 1; optional, 1 in older files)
  * and the widening per doubling (>= 0). */
 static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
 {
@@ -430,6 +431,13 @@ static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
         return -1;
     if (f->bt.err_per_doubling < 0)
         return bad(r, "%.6g: expected a number >= 0", f->bt.err_per_doubling), -1;
+    /* Files written before the trend was weighed answer with the model alone. */
+    f->bt.model_weight = 1.0;
+    if (json_object_get(o, "model_weight") != NULL &&
+        get_finite(r, o, bb, "model_weight", &f->bt.model_weight))
+        return -1;
+    if (!(f->bt.model_weight >= 0 && f->bt.model_weight <= 1))
+        return bad(r, "%.6g: expected a number from 0 to 1", f->bt.model_weight), -1;
     return 0;
 }
 

@@ -203,7 +203,12 @@ check "named as the model + measured neighbours ($(at 2 10))" test "$(at 2 10)" 
 check "the note names the measured size" grep -Eq '^pingpong,2,1024,.*,at the measured 1 KiB: its measured time [(]the model x[0-9.]+[)],' "$T/out"
 check "between two: the note names them" grep -Eq '^pingpong,2,1536,.*,between the measured 1 KiB and 2 KiB: the model x[0-9.]+ [(]their' "$T/out"
 check "the interval holds the answer" awk -F, 'NR > 1 { if (!($6 <= $5 && $5 <= $7)) bad = 1 } END { exit bad }' "$T/out"
-check "beyond the measured sizes: the model alone ($(at 4 10))" test "$(at 4 10)" = "piecewise segment 3 of 3"
+check "beyond the measured sizes: the model and the measured trend ($(at 4 10))" \
+    test "$(at 4 10)" = "piecewise segment 3 of 3 + measured trend"
+check "beyond: the note gives both times and their weights" \
+    grep -Eq '^pingpong,2,8388608,.*the time weighs the model [(][0-9.]+ us[)] x0[.][0-9]+ and the measured trend carried on [(]log-log through the octaves up to 2 MiB and 4 MiB: [0-9.]+ us[)] x0[.][0-9]+, as each read the sizes above' "$T/out"
+"$COMMFIT" predict --model-alone -m gap.json -p pingpong -n 2 -b 8M >alone.csv
+check "beyond, --model-alone: the model's time alone" sh -c "! grep -q 'measured trend' alone.csv"
 "$COMMFIT" predict --model-alone -m gap.json -p pingpong -n 2 -b 1K,1536 >alone.csv
 check "--model-alone: the model's own time, not the measured one" \
     sh -c "! grep -q 'measured neighbours' alone.csv && test \"\$(sed -n 2p alone.csv | cut -d, -f5)\" != '$(at 2 5)'"

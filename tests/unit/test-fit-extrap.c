@@ -46,6 +46,8 @@ static void exact(void)
     is_int((long long)f.bt.fitted_to_bytes, 2097152, "exact: refitted up to a half, 2 MiB");
     ok(f.bt.err_per_doubling < 1e-6, "exact: it misses nothing (%.2g per doubling)",
        f.bt.err_per_doubling);
+    ok(f.bt.model_weight > 1 - 1e-9, "exact: beyond, the model alone against the trend (%.9f)",
+       f.bt.model_weight);
     cf_prediction p, q;
     cf_fit_predict(&f, 16777216, &p);
     cf_fit_predict_unwidened(&f, 16777216, 0, &q);
@@ -258,8 +260,10 @@ static void model_file(void)
     ok(json_is_number(json_object_get(bt, "extrap_err_per_doubling")) &&
            json_integer_value(json_object_get(bt, "fitted_to_bytes")) == 524288 &&
            json_integer_value(json_object_get(bt, "n")) == 3 &&
-           json_integer_value(json_object_get(bt, "refits")) == 3,
-       "written as fits[].size_backtest {fitted_to_bytes, n, refits, extrap_err_per_doubling}");
+           json_integer_value(json_object_get(bt, "refits")) == 3 &&
+           json_is_number(json_object_get(bt, "model_weight")),
+       "written as fits[].size_backtest {fitted_to_bytes, n, refits, extrap_err_per_doubling, "
+       "model_weight}");
     cf_modelset *m = read_with(root, "n", json_integer(4), NULL);
     ok(m != NULL && m->fits[0].bt.n == 4 && m->fits[0].bt.refits == 3 &&
            m->fits[0].bt.err_per_doubling > 0.1,
@@ -290,6 +294,17 @@ static void model_file(void)
     ok(m != NULL && m->fits[0].bt.refits == 1 && m->fits[0].bt.n == 3,
        "a file from before the octaves below: read, one refit");
     cf_modelset_free(m);
+    m = read_with(root, "model_weight", json_real(0.25), NULL);
+    ok(m != NULL && m->fits[0].bt.model_weight == 0.25, "model_weight read back");
+    cf_modelset_free(m);
+    m = read_with(root, "model_weight", NULL, NULL);
+    ok(m != NULL && m->fits[0].bt.model_weight == 1.0,
+       "a file from before the trend was weighed: the model alone");
+    cf_modelset_free(m);
+    read_with(root, "model_weight", json_real(1.5),
+              "fits[0].size_backtest.model_weight: 1.5: expected a number from 0 to 1");
+    read_with(root, "model_weight", json_null(),
+              "fits[0].size_backtest.model_weight: expected a finite number");
     m = read_with(root, NULL, NULL, NULL);
     ok(m != NULL && m->fits[0].bt.n == 0, "a file from before it: read, no backtest");
     cf_fit_predict(&m->fits[0], 8388608, &p);
@@ -305,9 +320,11 @@ static void model_file(void)
 
 /* A cache's capacity crossed at the largest measured size (1 MiB on a line 3 times
  * slower, 512 KiB not): the log-log chord through the two largest sizes climbs far more
- * steeply than the model's last segment. Beyond them the answer stays the model's, and its
- * interval, widened per doubling, also holds that chord carried on, widened the same: the
- * model's widened interval alone does not. */
+ * steeply than the model's last segment. Beyond them the interval, widened per doubling,
+ * also holds that chord carried on, widened the same: the model's widened interval alone
+ * does not. The answer weighs the model and the trend as the backtest's refits read the
+ * sizes above them, the trend rising no faster than the size there (a chord of slope
+ * 2.5 is the step, not a rate): on the slow line, nearer the truth than the model. */
 static void trend_beyond(void)
 {
     rows v = {0};
@@ -324,8 +341,14 @@ static void trend_beyond(void)
         cf_prediction p, q;
         cf_fit_predict(&f, m, &p);
         cf_fit_predict_near(&f, m, &q);
-        double tc = t1 * pow(m / 1048576, s);
-        ok(q.t_us == p.t_us, "trend beyond, %.0f B: the answer is the model's", m);
+        double tc = t1 * pow(m / 1048576, s), tw = t1 * m / 1048576, w = f.bt.model_weight;
+        double truth = cost(m, 1048576, 3.0);
+        ok(w > 0 && w < 1 && fabs(q.t_us / exp(w * log(p.t_us) + (1 - w) * log(tw)) - 1) < 1e-9 &&
+               fabs(q.trend_weight - (1 - w)) < 1e-12 && q.model_t_us == p.t_us,
+           "trend beyond, %.0f B: the model's %.4g x%.3f and the trend's %.4g, slope 1", m,
+           p.t_us, w, tw);
+        ok(fabs(log(q.t_us / truth)) < fabs(log(p.t_us / truth)),
+           "trend beyond, %.0f B: nearer the truth %.4g (%.4g) than the model", m, truth, q.t_us);
         near(q.trend_us, tc, 1e-9, "trend beyond, %.0f B: the chord's reading (slope %.3f)", m, s);
         ok(p.hi_us < tc * p.widen && fabs(q.hi_us / (tc * p.widen) - 1) < 1e-9 &&
                q.lo_us == p.lo_us,
