@@ -129,12 +129,19 @@ static void note_weighed(const cf_prediction *pr, cf_predict_answer *out)
     char a[32], b[32], part[320];
     cf_size_format(pr->trend_lo, a, sizeof a);
     cf_size_format(pr->trend_hi, b, sizeof b);
-    snprintf(part, sizeof part,
-             "the time weighs the model (%.*g us) x%.2f and the measured trend carried on "
-             "(log-log through the octaves up to %s and %s: %.*g us) x%.2f, as each read the "
-             "sizes above the fit's backtest refits",
-             cf_sig_prec(pr->model_t_us, 3), pr->model_t_us, 1.0 - pr->trend_weight, a, b,
-             cf_sig_prec(pr->trend_read_us, 3), pr->trend_read_us, pr->trend_weight);
+    if (pr->trend_weight < 1)
+        snprintf(part, sizeof part,
+                 "the time weighs the model (%.*g us) x%.2f and the measured trend carried on, "
+                 "rising no faster than the size (log-log through the octaves up to %s and %s: "
+                 "%.*g us) x%.2f, as each read the sizes above the fit's backtest refits",
+                 cf_sig_prec(pr->model_t_us, 3), pr->model_t_us, 1.0 - pr->trend_weight, a, b,
+                 cf_sig_prec(pr->trend_read_us, 3), pr->trend_read_us, pr->trend_weight);
+    else
+        snprintf(part, sizeof part,
+                 "the time is the measured trend carried on, rising no faster than the size "
+                 "(log-log through the octaves up to %s and %s), not the model's %.*g us: it "
+                 "read the sizes above the fit's backtest refits, the model missed them",
+                 a, b, cf_sig_prec(pr->model_t_us, 3), pr->model_t_us);
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 

@@ -322,7 +322,7 @@ int cf_fit_trend(const cf_fit *f, double bytes, int capped, double *t, uint64_t 
     octave_mean(f, &i, &x0, &y0);
     double slope = (y1 - y0) / (x1 - x0);
     if (capped && bytes > exp(x1))
-        slope = fmin(slope, 1.0);
+        slope = fmax(0.0, fmin(slope, 1.0));
     *t = exp(y1 + slope * (log(bytes) - x1));
     if (m0 != NULL)
         *m0 = lo;
@@ -340,10 +340,11 @@ int cf_fit_trend(const cf_fit *f, double bytes, int capped, double *t, uint64_t 
  * octaves bend away from, and the trend reads them better; on others the model reads a
  * cache's edge the trend cannot. Where the two part, nothing measured says which
  * continues: the interval holds the trend's reading too, widened by the same factor. The
- * answer's trend rises no faster than the size (cf_fit_trend, capped), the interval's
- * carries the chord as it is: on a shared-memory IMB table the time grew 3.3x from 1 to
+ * answer's trend rises no faster than the size and does not fall (cf_fit_trend, capped),
+ * the interval holds it and the chord as it is: on a shared-memory IMB table the time grew 3.3x from 1 to
  * 2 MiB (a cache's capacity crossed) and 2.0x to 4 MiB, and with its top 2 sizes held out
  * the chord carried as it is held the truth the capped one missed (coverage 100% -> 83%). */
+#define CF_TREND_SNAP 0.005
 static void near_beyond(const cf_fit *f, double bytes, cf_prediction *out)
 {
     double tc, tw;
@@ -359,7 +360,10 @@ static void near_beyond(const cf_fit *f, double bytes, cf_prediction *out)
         out->lo_us = fmin(out->lo_us, lo);
         out->hi_us = fmax(out->hi_us, hi);
     }
+    /* A weight within half a percent of an end is that end: the note says x1.00, not
+     * x0.9997, and nothing of the other reading is left to speak of. */
     double w = f->bt.n > 0 ? f->bt.model_weight : 1.0;
+    w = w > 1 - CF_TREND_SNAP ? 1.0 : w < CF_TREND_SNAP ? 0.0 : w;
     if (w < 1.0) {
         out->model_t_us = out->t_us;
         out->t_us = exp(w * log(out->t_us) + (1.0 - w) * log(tw));
@@ -367,6 +371,10 @@ static void near_beyond(const cf_fit *f, double bytes, cf_prediction *out)
         out->trend_lo = m0;
         out->trend_hi = m1;
         out->trend_weight = 1.0 - w;
+        /* The interval holds the reading weighed too, widened the same (where the chord is
+         * steeper than 1 or falls, the capped reading lies outside the chord's). */
+        out->lo_us = fmin(out->lo_us, tw / out->widen);
+        out->hi_us = fmax(out->hi_us, tw * out->widen);
     }
 }
 

@@ -106,9 +106,10 @@ typedef struct cf_size_backtest {
                                  size (one at least): the 90th percentile over them */
     double model_weight;      /* beyond the measured sizes, the model's weight against the
                                  measured trend carried on (cf_fit_trend), as each read
-                                 those rows: sum of the trend's squared misses over both's,
-                                 0 to 1 (1: the model alone; where the trend reads none,
-                                 a fit with a block term, files written before it) */
+                                 those rows: (T + s) / (M + T + 2s), M and T their summed
+                                 squared misses, s ln(1 + loo)^2 a row; 0 to 1 (1: the
+                                 model alone; where the trend reads none, a fit with a
+                                 block term, files written before it) */
 } cf_size_backtest;
 
 typedef struct cf_fit {
@@ -254,9 +255,9 @@ int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_pre
  * cf_fit_predict_near_blocks does; the fit must outlive it. */
 /* The measured trend at the top of f's points carried to bytes: the log-log chord through
  * the top octave of their sizes and the octave below it (each octave's points read as
- * their mean in log-log); capped: above the top, its slope no more than 1 (a chord that
- * steep is a step, a cache's capacity crossed, not a rate: carried on, it would compound
- * the step every doubling). 0 with the time into *t and the largest size of each octave
+ * their mean in log-log); capped: above the top, its slope from 0 to 1 (a chord steeper
+ * than 1 is a step, a cache's capacity crossed, not a rate: carried on, it would compound
+ * the step every doubling; a falling one is a dip, and no cost falls with size). 0 with the time into *t and the largest size of each octave
  * into *m0, *m1 (may be NULL); -1 where the points hold fewer than two octaves. */
 int cf_fit_trend(const cf_fit *f, double bytes, int capped, double *t, uint64_t *m0,
                  uint64_t *m1);

@@ -206,7 +206,7 @@ check "the interval holds the answer" awk -F, 'NR > 1 { if (!($6 <= $5 && $5 <= 
 check "beyond the measured sizes: the model and the measured trend ($(at 4 10))" \
     test "$(at 4 10)" = "piecewise segment 3 of 3 + measured trend"
 check "beyond: the note gives both times and their weights" \
-    grep -Eq '^pingpong,2,8388608,.*the time weighs the model [(][0-9.]+ us[)] x0[.][0-9]+ and the measured trend carried on [(]log-log through the octaves up to 2 MiB and 4 MiB: [0-9.]+ us[)] x0[.][0-9]+, as each read the sizes above' "$T/out"
+    grep -Eq '^pingpong,2,8388608,.*the time weighs the model [(][0-9.]+ us[)] x0[.][0-9]+ and the measured trend carried on, rising no faster than the size [(]log-log through the octaves up to 2 MiB and 4 MiB: [0-9.]+ us[)] x0[.][0-9]+, as each read the sizes above' "$T/out"
 "$COMMFIT" predict --model-alone -m gap.json -p pingpong -n 2 -b 8M >alone.csv
 check "beyond, --model-alone: the model's time alone" sh -c "! grep -q 'measured trend' alone.csv"
 "$COMMFIT" predict --model-alone -m gap.json -p pingpong -n 2 -b 1K,1536 >alone.csv

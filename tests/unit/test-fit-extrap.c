@@ -349,6 +349,8 @@ static void trend_beyond(void)
            p.t_us, w, tw);
         ok(fabs(log(q.t_us / truth)) < fabs(log(p.t_us / truth)),
            "trend beyond, %.0f B: nearer the truth %.4g (%.4g) than the model", m, truth, q.t_us);
+        ok(q.lo_us <= q.t_us && q.t_us <= q.hi_us && q.lo_us <= tw && tw <= q.hi_us,
+           "trend beyond, %.0f B: the interval holds the answer and the trend weighed", m);
         near(q.trend_us, tc, 1e-9, "trend beyond, %.0f B: the chord's reading (slope %.3f)", m, s);
         ok(p.hi_us < tc * p.widen && fabs(q.hi_us / (tc * p.widen) - 1) < 1e-9 &&
                q.lo_us == p.lo_us,
@@ -358,6 +360,40 @@ static void trend_beyond(void)
     cf_prediction q;
     cf_fit_predict_near(&f, 1048576, &q);
     ok(q.trend_us == 0, "trend beyond: not at the largest measured size");
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
+/* The largest size measured low (2 MiB at 0.3 of its line, below 1 MiB's time): the chord
+ * through the top falls. The trend weighed into the answer rises no faster than the size
+ * and does not fall, so the answers beyond never fall with size, and each lies in its
+ * interval. */
+static void dip(void)
+{
+    rows v = {0};
+    table(&v, 1, 21, INFINITY, 1.0, NULL, 0);
+    rows_add(&v, "pingpong", 2, "byte", 2097152, 0, 0.3 * cost(2097152, INFINITY, 1.0), 1);
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    int rc = cf_fit_group("auto", &in, &f, &e);
+    rc = rc == 0 ? cf_fit_keep_points(&f, &in) : rc;
+    ok(rc == 0, "dip: auto fits, keeps its points (%s, model weight %.3f)", f.model,
+       f.bt.model_weight);
+    double t = NAN, prev = 0;
+    rc = cf_fit_trend(&f, 4194304, 0, &t, NULL, NULL);
+    ok(rc == 0 && t < 0.3 * cost(2097152, INFINITY, 1),
+       "dip: the chord carried as it is falls (%.4g us at 4 MiB)", t);
+    int rising = 1, inside = 1;
+    for (double m = 4194304; m <= 4294967296.0; m *= 4) {
+        cf_prediction q;
+        cf_fit_predict_near(&f, m, &q);
+        rising &= q.t_us >= prev;
+        inside &= q.lo_us <= q.t_us && q.t_us <= q.hi_us;
+        prev = q.t_us;
+    }
+    ok(rising, "dip: the answers beyond do not fall with size (%.4g us at 4 GiB)", prev);
+    ok(inside, "dip: each answer lies in its interval");
     cf_fit_clear(&f);
     rows_free(&v);
 }
@@ -372,5 +408,6 @@ int main(void)
     below_and_half();
     model_file();
     trend_beyond();
+    dip();
     return tap_done();
 }
