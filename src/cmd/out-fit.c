@@ -62,6 +62,12 @@ static void summary_line(FILE *fp, const cf_fit *f)
     }
     if (f->nrejected > 0)
         fprintf(fp, ", %zu rejected", f->nrejected);
+    /* The backtest in size: how far predict trusts the fit beyond its sizes. */
+    if (f->bt.n > 0)
+        fprintf(fp, " | beyond: %.1f%% a doubling, the model x%.2f with the measured trend "
+                    "(backtest in size, %d row%s)",
+                100 * expm1(f->bt.err_per_doubling), f->bt.model_weight, f->bt.n,
+                f->bt.n == 1 ? "" : "s");
     const cf_saturation *s = &f->sat;
     if (s->valid) {
         char n2[32], m90[32], pk[32], r0[32], r1[32], r2b[32], rp[32];
