@@ -340,10 +340,11 @@ int cf_fit_trend(const cf_fit *f, double bytes, int capped, double *t, uint64_t 
  * octaves bend away from, and the trend reads them better; on others the model reads a
  * cache's edge the trend cannot. Where the two part, nothing measured says which
  * continues: the interval holds the trend's reading too, widened by the same factor. The
- * answer's trend rises no faster than the size and does not fall (cf_fit_trend, capped),
- * the interval holds it and the chord as it is: on a shared-memory IMB table the time grew 3.3x from 1 to
- * 2 MiB (a cache's capacity crossed) and 2.0x to 4 MiB, and with its top 2 sizes held out
- * the chord carried as it is held the truth the capped one missed (coverage 100% -> 83%). */
+ * answer's trend rises no faster than the size and does not fall (cf_fit_trend, capped);
+ * the interval holds it and the chord as it is: on a shared-memory IMB table the time grew
+ * 3.3x from 1 to 2 MiB (a cache's capacity crossed) and 2.0x to 4 MiB, and with its top 2
+ * sizes held out the chord carried as it is held the truth the capped one missed
+ * (coverage 100% -> 83%). */
 #define CF_TREND_SNAP 0.005
 static void near_beyond(const cf_fit *f, double bytes, cf_prediction *out)
 {

@@ -248,20 +248,21 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out);
  * every count measured); at a count without 4 of them, the model alone. */
 int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_prediction *out);
 
+/* The measured trend at the top of f's points carried to bytes: the log-log chord through
+ * the top octave of their sizes and the octave below it (each octave's points read as
+ * their mean in log-log); capped: above the top, its slope from 0 to 1 (a chord steeper
+ * than 1 is a step, a cache's capacity crossed, not a rate: carried on, it would compound
+ * the step every doubling; a falling one is a dip, and no cost falls with size). 0 with
+ * the time into *t and the largest size of each octave into *m0, *m1 (may be NULL); -1
+ * where the points hold fewer than two octaves. */
+int cf_fit_trend(const cf_fit *f, double bytes, int capped, double *t, uint64_t *m0,
+                 uint64_t *m1);
+
 /* The same for many sizes: what the correction reads from the points alone (each point's
  * measured / model ratio, each inner point's misses), read once for a fit at a block count
  * and kept, so that each answer costs one evaluation of the model. cf_near_init: 0, or -1
  * when out of memory (cf_near_clear it all the same); cf_near_predict answers as
  * cf_fit_predict_near_blocks does; the fit must outlive it. */
-/* The measured trend at the top of f's points carried to bytes: the log-log chord through
- * the top octave of their sizes and the octave below it (each octave's points read as
- * their mean in log-log); capped: above the top, its slope from 0 to 1 (a chord steeper
- * than 1 is a step, a cache's capacity crossed, not a rate: carried on, it would compound
- * the step every doubling; a falling one is a dip, and no cost falls with size). 0 with the time into *t and the largest size of each octave
- * into *m0, *m1 (may be NULL); -1 where the points hold fewer than two octaves. */
-int cf_fit_trend(const cf_fit *f, double bytes, int capped, double *t, uint64_t *m0,
-                 uint64_t *m1);
-
 typedef struct cf_near {
     cf_fit view;        /* the fit seen through its points at the block count */
     int ok, k;          /* every ratio finite; inner points read */

@@ -163,7 +163,7 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
          * its shape against the log-log line between neighbours: by the other's squared
          * misses (1 where neither missed, or the trend read no row). A miss within the fit's
          * own leave-one-out error tells the two apart no better than noise: each read row
-         * adds that error's square to both (most tables read one row; on the simulated
+         * adds that error's square to both (most tables read one row; on 8 of the simulated
          * ones, the 2 largest sizes held out, the median error went 14-23% -> 11-18% with
          * it, against 9-14% from pulling every weight halfway to 1/2 by one row, which
          * also took the trend into an exact model's answer). */
