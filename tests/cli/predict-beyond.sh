@@ -6,7 +6,7 @@
 # where its interval widened by the backtest (refitted to 512 KiB, read at 1 MiB) stopped
 # below the truth (ping-pong [59.7, 172.9] against 179.2 us, bcast [50.3, 129.4] against
 # 178.7). The log-log chord through 512 KiB and 1 MiB carried on, widened the same, is in
-# the interval too; the answer stays the model's.
+# the interval too; the answer weighs the model and that trend, its slope held to 1.
 . "$top_srcdir/tests/setup.sh"
 
 tab="$top_srcdir/data/imb2021_mpich402_1node_np2_all.csv"
@@ -40,4 +40,23 @@ check "above the largest size at 1000 blocks: the note says the interval holds t
     awk -F, 'NR == 2 { exit $0 !~ /above 4192000 B, the largest size measured at these blocks: the interval also holds the measured trend carried on \(log-log through the octaves up to 2096000 B and 4192000 B: [0-9.]+ us\)/ }' "$T/out"
 check "and inside the fit's sizes: not marked as extrapolated, no widening said" \
     awk -F, 'NR == 2 { exit !($11 == "" && $0 !~ /widened/) }' "$T/out"
+
+# An across-np answer beyond the measured sizes is widened as the fitted np's per-np fits
+# around it are: the simulated flat cluster (MPICH's selection) fitted at np 2, 4, 16 and
+# 64 up to 256 KiB; allgather at np 8 and 1 MiB read 491 us in [433, 558] (the across-np
+# model's interval, widened in p only) for the simulated 737.
+awk -F, '/^#/ || $1 == "pattern" || ($2 != 8 && $2 != 32 && $3 + 0 <= 262144)' \
+    "$top_srcdir/data/sim-flat.csv" >flat.csv
+"$COMMFIT" fit -q -i flat.csv -o flat.json
+run "$COMMFIT" predict -m flat.json -p allgather -n 8 -b 1M -f csv
+expect_rc 0 "allgather at np 8, 1 MiB (4x the largest measured size)"
+check "np 8, 1 MiB: an across-np answer" awk -F, 'NR == 2 { exit $9 != "across-np" }' "$T/out"
+check "np 8, 1 MiB: the interval holds the simulated 736.959" \
+    awk -F, 'NR == 2 { exit !($6 <= 736.959 && 736.959 <= $7) }' "$T/out"
+check "np 8, 1 MiB: the note says how and from which np" \
+    grep -Eq 'interval widened x[0-9.]+ beyond the measured sizes, as np=(4|16).s fit is there' \
+    "$T/out"
+run "$COMMFIT" predict -m flat.json -p allgather -n 8 -b 256K -f csv
+check "np 8, 256 KiB (measured at other np): not widened so" \
+    sh -c "! grep -q 'beyond the measured sizes, as np' '$T/out'"
 done_testing
