@@ -59,4 +59,18 @@ check "np 8, 1 MiB: the note says how and from which np" \
 run "$COMMFIT" predict -m flat.json -p allgather -n 8 -b 256K -f csv
 check "np 8, 256 KiB (measured at other np): not widened so" \
     sh -c "! grep -q 'beyond the measured sizes, as np' '$T/out'"
+
+# The estimate from np=2 alone, the same: the flat cluster's np=2 rows up to 256 KiB; bcast
+# at np 16 and 1 MiB read 174 us in [86, 353] for the simulated 403.
+awk -F, '/^#/ || $1 == "pattern" || ($2 == 2 && $3 + 0 <= 262144)' \
+    "$top_srcdir/data/sim-flat.csv" >flat2.csv
+"$COMMFIT" fit -q -i flat2.csv -o flat2.json
+run "$COMMFIT" predict -m flat2.json -p bcast -n 16 -b 1M -f csv
+expect_rc 0 "bcast at np 16, 1 MiB, from np=2 alone"
+check "np 16 from np=2, 1 MiB: the estimate" awk -F, 'NR == 2 { exit $9 != "p2p-estimate" }' "$T/out"
+check "np 16 from np=2, 1 MiB: the interval holds the simulated 403.289" \
+    awk -F, 'NR == 2 { exit !($6 <= 403.289 && 403.289 <= $7) }' "$T/out"
+check "np 16 from np=2, 1 MiB: the note says how and from which fit" \
+    grep -Eq "interval widened x[0-9.]+ beyond the measured sizes, as np=2's (ping-pong )?fit is there" \
+    "$T/out"
 done_testing
