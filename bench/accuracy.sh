@@ -104,6 +104,8 @@
 #      the issue: a fit cannot see a switch beyond its sizes, its interval must say so)
 #   6xs the same on the simulated tables (data/sim-*.csv; their sizes 4x apart at the top:
 #      1 and 2 MiB held out, fitted up to 256 KiB), judged the same
+#   6xp the same at an np without a fit of its own (across-np answers, beyond and between
+#      the fitted np; the estimate from np=2 alone), 8 simulated tables pooled
 #   7  derived datatypes: leave-one-out of the fit of a shipped datatype table
 # Goals 5 and 8 are behaviours (tests pin them), not figures.
 # Each line: the goal, the split, n points, median, 90th percentile and largest relative
@@ -122,20 +124,22 @@ trap 'rm -rf "$T"' EXIT
 D="$top_srcdir/data"
 COLLS="bcast reduce allreduce allgather alltoall"
 
-# heldout TABLE FIT_NP PREDICT_NP PATTERNS: one record a held-out point into $T/rec
-# (relative error, covered 0/1, hi/lo); the truth is the median of the table's rows at the
-# point (real sets repeat runs). Reductions of fewer than 4 bytes carry no float.
+# heldout TABLE FIT_NP PREDICT_NP PATTERNS [FIT_TABLE [ABOVE]]: one record a held-out point
+# into $T/rec (relative error, covered 0/1, hi/lo); the truth is the median of the table's
+# rows at the point (real sets repeat runs). Reductions of fewer than 4 bytes carry no
+# float. FIT_TABLE: fitted instead of TABLE (its rows a part of TABLE's); ABOVE: only sizes
+# above it are read. With HELDOUT_KEEP=1 the records add to $T/rec.
 heldout() {
-    h_tab=$1 h_fit=$2 h_pred=$3 h_pats=$4
-    : >"$T/rec"
-    "$COMMFIT" fit -q -i "$h_tab" --np "$h_fit" -o "$T/m.json" >/dev/null 2>"$T/fit.err" || {
+    h_tab=$1 h_fit=$2 h_pred=$3 h_pats=$4 h_fit_tab=${5:-$1} h_above=${6:-0}
+    [ "${HELDOUT_KEEP:-0}" = 1 ] || : >"$T/rec"
+    "$COMMFIT" fit -q -i "$h_fit_tab" --np "$h_fit" -o "$T/m.json" >/dev/null 2>"$T/fit.err" || {
         sed 's/^/# /' "$T/fit.err"
         return 0
     }
     for p in $h_pats; do
-        awk -F, -v p="$p" -v keep="$h_pred" '
+        awk -F, -v p="$p" -v keep="$h_pred" -v above="$h_above" '
             BEGIN { n = split(keep, k, ","); for (i = 1; i <= n; i++) want[k[i]] = 1 }
-            !/^#/ && $1 == p && ($2 in want) && !($4 == "float" && $3 < 4) {
+            !/^#/ && $1 == p && ($2 in want) && !($4 == "float" && $3 < 4) && $3 + 0 > above + 0 {
                 key = $2 " " $3; c[key]++; v[key, c[key]] = $11 + 0 }
             END {
                 for (key in c) {
@@ -364,6 +368,31 @@ awk 'NR == 1 { next }
                    "6xs", substr($1, 1, 62), $2, $3 + 0, $4 + 0, $5, $6 + 0, $7 + 0, cov, $9,
                    (cov >= 90 ? "PASS" : "MISS") }
      NF < 9 { print "# " $0 }' "$T/top"
+
+# 6xp: beyond the measured sizes at an np without a fit: 8 simulated tables fitted up to
+# 256 KiB, read at 1 and 2 MiB: the across-np model beyond the fitted np and between them,
+# and the estimate from np=2 alone; pooled over the tables, judged on coverage >= 90%.
+XP_TABS="flat fattree torus flat-ompi racks fatnodes islands leaves-ompi"
+for xp in beyond between p2p; do
+    : >"$T/rec"
+    for t in $XP_TABS; do
+        tab="$D/sim-$t.csv"
+        [ -f "$tab" ] || continue
+        case $xp in
+        beyond) fnp=2,4,8,16 pnp=32,64 ;;
+        between) fnp=2,4,16,64 pnp=8,32 ;;
+        p2p) fnp=2 pnp=16 ;;
+        esac
+        awk -F, '/^#/ || $1 == "pattern" || $3 + 0 <= 262144' "$tab" >"$T/upto.csv"
+        HELDOUT_KEEP=1 heldout "$tab" "$fnp" "$pnp" "$COLLS" "$T/upto.csv" 262144
+    done
+    case $xp in
+    beyond) what="fit np 2-16 to 256 KiB, predict 32, 64 at 1-2 MiB" ;;
+    between) what="fit np 2,4,16,64 to 256 KiB, predict 8, 32 at 1-2 MiB" ;;
+    p2p) what="fit np 2 to 256 KiB, predict 16 at 1-2 MiB" ;;
+    esac
+    judge 6xp "8 sim tables: $what" 1000 1000 90 -
+done
 
 # 7: derived datatypes, from a shipped table with datatype rows.
 ddt=
