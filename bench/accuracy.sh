@@ -351,23 +351,24 @@ for phase in 2 0 1; do
          NF < 9 { print "# " $0 }' "$T/sizes"
 done
 
+# top_lines GOAL: bench/heldout-sizes.sh's table in $T/top as lines of GOAL, judged on
+# coverage >= 90% alone.
+top_lines() {
+    awk -v goal="$1" 'NR == 1 { next }
+         NF >= 9 { cov = $8 + 0
+                   printf "%-4s %-68s %5d %7.1f%% %7.1f%% %7s  ll %.1f%%/%.1f%% cov %d%% width %s  %s\n",
+                       goal, substr($1, 1, 62), $2, $3 + 0, $4 + 0, $5, $6 + 0, $7 + 0, cov, $9,
+                       (cov >= 90 ? "PASS" : "MISS") }
+         NF < 9 { print "# " $0 }' "$T/top"
+}
+
 # 6x: beyond the measured sizes of the real tables (the 2 largest of each group held out);
 # 6xs: of the simulated ones.
 HELDOUT_TOP=2 sh "$top_srcdir/bench/heldout-sizes.sh" >"$T/top" 2>&1 || true
-awk 'NR == 1 { next }
-     NF >= 9 { cov = $8 + 0
-               printf "%-4s %-68s %5d %7.1f%% %7.1f%% %7s  ll %.1f%%/%.1f%% cov %d%% width %s  %s\n",
-                   "6x", substr($1, 1, 62), $2, $3 + 0, $4 + 0, $5, $6 + 0, $7 + 0, cov, $9,
-                   (cov >= 90 ? "PASS" : "MISS") }
-     NF < 9 { print "# " $0 }' "$T/top"
+top_lines 6x
 HELDOUT_TABLES=$(echo "$D"/sim-*.csv) HELDOUT_TOP=2 sh "$top_srcdir/bench/heldout-sizes.sh" \
     >"$T/top" 2>&1 || true
-awk 'NR == 1 { next }
-     NF >= 9 { cov = $8 + 0
-               printf "%-4s %-68s %5d %7.1f%% %7.1f%% %7s  ll %.1f%%/%.1f%% cov %d%% width %s  %s\n",
-                   "6xs", substr($1, 1, 62), $2, $3 + 0, $4 + 0, $5, $6 + 0, $7 + 0, cov, $9,
-                   (cov >= 90 ? "PASS" : "MISS") }
-     NF < 9 { print "# " $0 }' "$T/top"
+top_lines 6xs
 
 # 6xp: beyond the measured sizes at an np without a fit: 8 simulated tables fitted up to
 # 256 KiB, read at 1 and 2 MiB: the across-np model beyond the fitted np and between them,

@@ -510,6 +510,18 @@ static double fit_size_widen(const cf_fit *f, double m)
     return exp(cf_fit_extrap_err(f, m, NULL) * log2(m / (double)f->max_bytes));
 }
 
+/* out's interval widened by widen beyond the measured sizes, as fit from is there, and
+ * its note says so. */
+static void widen_beyond(cf_predict_answer *out, double widen, const char *from)
+{
+    out->lo /= widen;
+    out->hi *= widen;
+    char part[160];
+    snprintf(part, sizeof part, "interval widened x%.3g beyond the measured sizes, as %s is there",
+             widen, from);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
 /* Beyond the measured sizes an across-np answer is widened as the per-np fits of the
  * fitted np around np are there (cf_fit_extrap_err: their backtest in size, at least their
  * leave-one-out error, per doubling beyond their sizes), the larger of the two: the
@@ -632,14 +644,9 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         long wnp;
         double widen = across_size_widen(c, np, m, &wnp);
         if (widen > 1.0) {
-            out->lo /= widen;
-            out->hi *= widen;
-            char part[160];
-            snprintf(part, sizeof part,
-                     "interval widened x%.3g beyond the measured sizes, as np=%ld's fit is "
-                     "there",
-                     widen, wnp);
-            cf_note_join(out->bnote, sizeof out->bnote, part);
+            char from[48];
+            snprintf(from, sizeof from, "np=%ld's fit", wnp);
+            widen_beyond(out, widen, from);
         }
         out->model = alg_name(c, est.algorithm, out);
         /* Carried through the fitted np's answers (cf_across_anchor): said in the model
@@ -668,15 +675,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
             widen = fit_size_widen(own, m), from = "np=2's fit";
         if (fit_size_widen(pp, m) > widen)
             widen = fit_size_widen(pp, m), from = "np=2's ping-pong fit";
-        if (from != NULL) {
-            out->lo /= widen;
-            out->hi *= widen;
-            char part[160];
-            snprintf(part, sizeof part,
-                     "interval widened x%.3g beyond the measured sizes, as %s is there", widen,
-                     from);
-            cf_note_join(out->bnote, sizeof out->bnote, part);
-        }
+        if (from != NULL)
+            widen_beyond(out, widen, from);
         out->model = alg_name(c, est.algorithm, out);
         /* Read through np=2 times that moved no data (its note says which): it may come out
          * too fast by any factor, so it has no upper bound. */
