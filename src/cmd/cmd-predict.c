@@ -641,8 +641,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         out->t = est.t_us;
         out->lo = est.lo_us;
         out->hi = est.hi_us;
-        long wnp;
-        double widen = across_size_widen(c, np, m, &wnp);
+        long wnp = 0;
+        double widen = m > s->bytes_max ? across_size_widen(c, np, m, &wnp) : 1.0;
         if (widen > 1.0) {
             char from[48];
             snprintf(from, sizeof from, "np=%ld's fit", wnp);
@@ -667,16 +667,18 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
          * pattern's own, the ping-pong): the estimate's interval does not see the sizes (8
          * simulated tables fitted at np 2 up to 256 KiB, read at np 16 at 1 and 2 MiB:
          * coverage 71% without it). */
-        double widen = 1.0;
-        const char *from = NULL;
-        const cf_fit *own = cf_modelset_find(c->ms, c->pattern, 2, c->datatype);
-        const cf_fit *pp = cf_modelset_find(c->ms, "pingpong", 2, "byte");
-        if (fit_size_widen(own, m) > widen)
-            widen = fit_size_widen(own, m), from = "np=2's fit";
-        if (fit_size_widen(pp, m) > widen)
-            widen = fit_size_widen(pp, m), from = "np=2's ping-pong fit";
-        if (from != NULL)
-            widen_beyond(out, widen, from);
+        if (m > s->bytes_max) {
+            double widen = 1.0;
+            const char *from = NULL;
+            const cf_fit *own = cf_modelset_find(c->ms, c->pattern, 2, c->datatype);
+            const cf_fit *pp = cf_modelset_find(c->ms, "pingpong", 2, "byte");
+            if (fit_size_widen(own, m) > widen)
+                widen = fit_size_widen(own, m), from = "np=2's fit";
+            if (fit_size_widen(pp, m) > widen)
+                widen = fit_size_widen(pp, m), from = "np=2's ping-pong fit";
+            if (from != NULL)
+                widen_beyond(out, widen, from);
+        }
         out->model = alg_name(c, est.algorithm, out);
         /* Read through np=2 times that moved no data (its note says which): it may come out
          * too fast by any factor, so it has no upper bound. */
