@@ -668,16 +668,11 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
          * simulated tables fitted at np 2 up to 256 KiB, read at np 16 at 1 and 2 MiB:
          * coverage 71% without it). */
         if (m > s->bytes_max) {
-            double widen = 1.0;
-            const char *from = NULL;
-            const cf_fit *own = cf_modelset_find(c->ms, c->pattern, 2, c->datatype);
-            const cf_fit *pp = cf_modelset_find(c->ms, "pingpong", 2, "byte");
-            if (fit_size_widen(own, m) > widen)
-                widen = fit_size_widen(own, m), from = "np=2's fit";
-            if (fit_size_widen(pp, m) > widen)
-                widen = fit_size_widen(pp, m), from = "np=2's ping-pong fit";
-            if (from != NULL)
-                widen_beyond(out, widen, from);
+            double w_own = fit_size_widen(cf_modelset_find(c->ms, c->pattern, 2, c->datatype), m);
+            double w_pp = fit_size_widen(cf_modelset_find(c->ms, "pingpong", 2, "byte"), m);
+            if (fmax(w_own, w_pp) > 1.0)
+                widen_beyond(out, fmax(w_own, w_pp),
+                             w_own >= w_pp ? "np=2's fit" : "np=2's ping-pong fit");
         }
         out->model = alg_name(c, est.algorithm, out);
         /* Read through np=2 times that moved no data (its note says which): it may come out

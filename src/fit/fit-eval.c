@@ -307,7 +307,7 @@ static void octave_mean(const cf_fit *f, long *i, double *x, double *y)
     *y = sy / c;
 }
 
-int cf_fit_trend(const cf_fit *f, double bytes, int capped, double *t, uint64_t *m0,
+int cf_fit_trend(const cf_fit *f, double bytes, double *t, double *t_capped, uint64_t *m0,
                  uint64_t *m1)
 {
     if (f->npoints < 2)
@@ -320,15 +320,17 @@ int cf_fit_trend(const cf_fit *f, double bytes, int capped, double *t, uint64_t 
         return -1;
     uint64_t lo = f->points[i].bytes;
     octave_mean(f, &i, &x0, &y0);
-    double slope = (y1 - y0) / (x1 - x0);
-    if (capped && bytes > exp(x1))
-        slope = fmax(0.0, fmin(slope, 1.0));
-    *t = exp(y1 + slope * (log(bytes) - x1));
+    double slope = (y1 - y0) / (x1 - x0), dx = log(bytes) - x1;
+    double tr = exp(y1 + slope * dx), tc = dx > 0 ? exp(y1 + fmax(0.0, fmin(slope, 1.0)) * dx) : tr;
+    if (t != NULL)
+        *t = tr;
+    if (t_capped != NULL)
+        *t_capped = tc;
     if (m0 != NULL)
         *m0 = lo;
     if (m1 != NULL)
         *m1 = hi;
-    return *t > 0 && isfinite(*t) ? 0 : -1;
+    return tr > 0 && isfinite(tr) && tc > 0 && isfinite(tc) ? 0 : -1;
 }
 
 /* Beyond the largest measured point the model's shape is one reading; the measured trend
@@ -350,8 +352,7 @@ static void near_beyond(const cf_fit *f, double bytes, cf_prediction *out)
 {
     double tc, tw;
     uint64_t m0, m1;
-    if (cf_fit_trend(f, bytes, 0, &tc, &m0, &m1) != 0 || cf_fit_trend(f, bytes, 1, &tw, NULL,
-                                                                     NULL) != 0)
+    if (cf_fit_trend(f, bytes, &tc, &tw, &m0, &m1) != 0)
         return;
     double lo = tc / out->widen, hi = tc * out->widen;
     if (lo < out->lo_us || hi > out->hi_us) {

@@ -250,12 +250,12 @@ int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_pre
 
 /* The measured trend at the top of f's points carried to bytes: the log-log chord through
  * the top octave of their sizes and the octave below it (each octave's points read as
- * their mean in log-log); capped: above the top, its slope from 0 to 1 (a chord steeper
- * than 1 is a step, a cache's capacity crossed, not a rate: carried on, it would compound
- * the step every doubling; a falling one is a dip, and no cost falls with size). 0 with
- * the time into *t and the largest size of each octave into *m0, *m1 (may be NULL); -1
- * where the points hold fewer than two octaves. */
-int cf_fit_trend(const cf_fit *f, double bytes, int capped, double *t, uint64_t *m0,
+ * their mean in log-log), into *t; into *t_capped the same with the chord's slope from 0 to
+ * 1 above the top (a chord steeper than 1 is a step, a cache's capacity crossed, not a
+ * rate: carried on, it would compound the step every doubling; a falling one is a dip, and
+ * no cost falls with size). 0, with the largest size of each octave into *m0, *m1 (any
+ * output may be NULL); -1 where the points hold fewer than two octaves. */
+int cf_fit_trend(const cf_fit *f, double bytes, double *t, double *t_capped, uint64_t *m0,
                  uint64_t *m1);
 
 /* The same for many sizes: what the correction reads from the points alone (each point's

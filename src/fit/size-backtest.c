@@ -84,9 +84,9 @@ static int misses(const cf_fit *sub, const cf_fit_input *in, size_t from, size_t
         double miss = p.t_us > 0 && isfinite(p.t_us) ? fabs(log(t / p.t_us)) : log(MISS_MAX);
         v[k++] = fmin(miss, log(MISS_MAX)) / d;
         double tc;
-        /* As predict reads it: with 4 points or more (cf_near_predict). */
-        if (sub->kind != &cf_model_datatype && sub->npoints >= 4 &&
-            cf_fit_trend(sub, (double)r->bytes, 1, &tc, NULL, NULL) == 0) {
+        /* As predict reads it: with 4 points or more (cf_near_predict); a refit with a
+         * block term keeps none (refit). */
+        if (sub->npoints >= 4 && cf_fit_trend(sub, (double)r->bytes, NULL, &tc, NULL, NULL) == 0) {
             double mt = fmin(fabs(log(t / tc)), log(MISS_MAX)) / d;
             *sm += v[k - 1] * v[k - 1];
             *st += mt * mt;

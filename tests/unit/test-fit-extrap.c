@@ -381,7 +381,7 @@ static void dip(void)
     ok(rc == 0, "dip: auto fits, keeps its points (%s, model weight %.3f)", f.model,
        f.bt.model_weight);
     double t = NAN, prev = 0;
-    rc = cf_fit_trend(&f, 4194304, 0, &t, NULL, NULL);
+    rc = cf_fit_trend(&f, 4194304, &t, NULL, NULL, NULL);
     ok(rc == 0 && t < 0.3 * cost(2097152, INFINITY, 1),
        "dip: the chord carried as it is falls (%.4g us at 4 MiB)", t);
     int rising = 1, inside = 1;
