@@ -507,7 +507,7 @@ static double fit_size_widen(const cf_fit *f, double m)
 {
     if (f == NULL || f->max_bytes == 0 || !(m > (double)f->max_bytes))
         return 1.0;
-    return exp(cf_fit_extrap_err(f, m, NULL) * log2(m / (double)f->max_bytes));
+    return cf_fit_widen(f, m, (double)f->blocks, NULL);
 }
 
 /* out's interval widened by widen beyond the measured sizes, as fit from is there, and

@@ -96,7 +96,16 @@ static void note_widened(const cf_fit *f, const cf_prediction *pr, cf_predict_an
     double e = cf_fit_extrap_err(f, (double)out->bytes, &backtested);
     const char *s = pr->doublings == 1.0 ? "" : "s";
     char part[320], to[32], below[64] = "";
-    if (backtested) {
+    if (pr->turn > 0) {
+        cf_size_format(f->max_bytes, to, sizeof to);
+        snprintf(part, sizeof part,
+                 "interval widened x%.3g: %.2g doubling%s beyond the measured sizes, as far as "
+                 "the time would go if the log-log slope went on turning as it did in the top "
+                 "octaves up to %s (%.2g a doubling), more than the fit's %s reads (%.3g%% a "
+                 "doubling)",
+                 pr->widen, pr->doublings, s, to, pr->turn,
+                 backtested ? "backtest in size" : "leave-one-out error", 100 * expm1(e));
+    } else if (backtested) {
         cf_size_format(f->bt.fitted_to_bytes, to, sizeof to);
         if (f->bt.refits == 2)
             snprintf(below, sizeof below, ", as was a refit one octave lower");

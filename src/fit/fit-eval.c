@@ -13,6 +13,7 @@
 #include "fit/fitting.h"
 
 #define CF_NEAR_MAX 256 /* inner points read for the weights */
+#define CF_TURN_OCTAVES 4 /* octaves read at the top for the slope's turn: 3 turns */
 /* A bend of the model's reading from the log-log line below a thousandth (in ln t) makes
  * no difference worth a word: the two readings agree, and no step is claimed. */
 #define CF_NEAR_BEND 1e-3
@@ -124,6 +125,82 @@ double cf_fit_extrap_err(const cf_fit *f, double bytes, int *backtested)
     return bt ? f->bt.err_per_doubling : loo;
 }
 
+/* octave_mean at block count key (a datatype fit's curves are one a count, the others are
+ * skipped), with the number of points read into *n (0: none left). */
+static void octave_mean_at(const cf_fit *f, int key, long *i, double *x, double *y, int *n)
+{
+    while (*i >= 0 && f->points[*i].blocks != key)
+        (*i)--;
+    *n = 0;
+    if (*i < 0) {
+        *x = *y = NAN;
+        return;
+    }
+    double half = (double)f->points[*i].bytes / 2, sx = 0.0, sy = 0.0;
+    for (; *i >= 0 && (double)f->points[*i].bytes > half; (*i)--) {
+        if (f->points[*i].blocks != key)
+            continue;
+        sx += log((double)f->points[*i].bytes);
+        sy += log(f->points[*i].t_us);
+        (*n)++;
+    }
+    *x = sx / *n;
+    *y = sy / *n;
+}
+
+double cf_fit_slope_turn(const cf_fit *f, double blocks)
+{
+    int key = f->blocks > 0 ? (int)blocks : 0, c[CF_TURN_OCTAVES];
+    double x[CF_TURN_OCTAVES], y[CF_TURN_OCTAVES];
+    long i = (long)f->npoints - 1;
+    int n = 0;
+    while (n < CF_TURN_OCTAVES && i >= 0) {
+        octave_mean_at(f, key, &i, &x[n], &y[n], &c[n]);
+        if (c[n] == 0 || !isfinite(y[n]))
+            break;
+        n++;
+    }
+    if (n < 4)
+        return 0.0;
+    /* Each turn is a sum of the octave means' ln t, a y[k] + b y[k+1] + g y[k+2]; the
+     * points' own scatter (the leave-one-out error's, which widens the interval already)
+     * makes turns of variance s2 (a^2 / c[k] + ...) without any bend: that is taken off. */
+    double s2 = isfinite(f->q.loo_mape) && f->q.loo_mape > 0 ? log1p(f->q.loo_mape) : 0.0;
+    s2 *= s2;
+    double ss = 0.0;
+    for (int k = 0; k + 2 < n; k++) {
+        double h0 = x[k] - x[k + 1], h1 = x[k + 1] - x[k + 2];
+        double dd = (h0 + h1) / 2 / M_LN2; /* doublings between the chords' middles */
+        double a = 1 / (h0 * dd), g = 1 / (h1 * dd), b = -(a + g);
+        double turn = a * y[k] + b * y[k + 1] + g * y[k + 2];
+        ss += turn * turn - s2 * (a * a / c[k] + b * b / c[k + 1] + g * g / c[k + 2]);
+    }
+    return ss > 0 ? sqrt(ss / (n - 2)) : 0.0;
+}
+
+double cf_fit_widen(const cf_fit *f, double bytes, double blocks, double *turn)
+{
+    double d = cf_fit_doublings(f, bytes);
+    if (turn != NULL)
+        *turn = 0.0;
+    if (!(d > 0))
+        return 1.0;
+    double w = cf_fit_extrap_err(f, bytes, NULL) * d;
+    if (bytes > (double)f->max_bytes) {
+        /* The slope's turn a doubling, kappa, a random walk on from the top: after d
+         * doublings the slope has wandered kappa sqrt(k) at doubling k, and ln t by the sum,
+         * of variance (kappa ln 2)^2 d (d + 1) (2d + 1) / 6: its 95% reach. */
+        double k = cf_fit_slope_turn(f, blocks);
+        double wt = 1.96 * k * M_LN2 * sqrt(d * (d + 1) * (2 * d + 1) / 6);
+        if (wt > w) {
+            w = wt;
+            if (turn != NULL)
+                *turn = k;
+        }
+    }
+    return exp(w);
+}
+
 int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out)
 {
     int rc = cf_fit_predict_unwidened(f, bytes, blocks, out);
@@ -132,10 +209,11 @@ int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_predi
     /* The regression's interval assumes the model holds beyond the sizes it saw; a
      * protocol switch or a cache's edge there is what it cannot see. The fit's backtest
      * says how far such a reading missed, per doubling of m: the interval grows by that
-     * for each doubling beyond the measured sizes. */
+     * for each doubling beyond the measured sizes; and the measured slope's turns at the
+     * top say how far it may go on turning (cf_fit_widen). */
     out->doublings = cf_fit_doublings(f, bytes);
     if (out->doublings > 0) {
-        out->widen = exp(cf_fit_extrap_err(f, bytes, NULL) * out->doublings);
+        out->widen = cf_fit_widen(f, bytes, blocks, &out->turn);
         out->lo_us /= out->widen;
         out->hi_us *= out->widen;
     }

@@ -175,6 +175,8 @@ typedef struct cf_prediction {
                                   the neighbours (a step between them): the log-log line */
     double doublings;          /* doublings of m beyond the measured sizes (0 inside) */
     double widen;              /* the factor the interval was widened by there (1: none) */
+    double turn;               /* above them, the measured slope's turn a doubling where it
+                                  set widen (cf_fit_widen), else 0 */
     double trend_us;           /* beyond the measured points, the log-log chord through their
                                   top two octaves carried on, where its reading, widened as
                                   the model's, widened the interval (cf_fit_predict_near);
@@ -232,6 +234,19 @@ double cf_fit_doublings(const cf_fit *f, double bytes);
  * where the backtest (read at the top) says nothing, the leave-one-out error's.
  * *backtested says whether the backtest's was the larger (may be NULL). */
 double cf_fit_extrap_err(const cf_fit *f, double bytes, int *backtested);
+/* The turn of the measured log-log slope a doubling at the top of f's points (at block
+ * count blocks where f has a block term): the chords between the means of the top 5
+ * octaves of sizes (as cf_fit_trend reads them), each chord's slope less the one below over
+ * the doublings between their middles, root mean square. 0 with fewer than 4 octaves. */
+double cf_fit_slope_turn(const cf_fit *f, double blocks);
+/* The factor by which an interval at bytes is widened beyond f's measured sizes (1 inside
+ * them): exp(e d), e from cf_fit_extrap_err, d the doublings beyond; above them at least
+ * exp(1.96 kappa ln 2 sqrt(d (d + 1) (2d + 1) / 6)), kappa the slope's turn
+ * (cf_fit_slope_turn), as if the slope went on turning as much, a random walk: a switch
+ * measured at the top (a latency that jumped, a cache's edge) says the slope has not
+ * settled, and nothing measured says where it does. *turn (may be NULL): kappa where it
+ * set the factor, else 0. */
+double cf_fit_widen(const cf_fit *f, double bytes, double blocks, double *turn);
 /* cf_fit_predict, and where bytes lies within the fit's measured points: the model times
  * the measured / model ratio of its two measured neighbours, interpolated log-log between
  * them (their own ratio at a measured size). The interval holds the model's own and

@@ -169,7 +169,9 @@ void cf_fit_design(const cf_fit *f, double m, double b, double *x)
             x[j] = m;
             break;
         case CF_TERM_M2:
-            x[j] = m * m;
+            x[j] = f->max_bytes > 0 && m > (double)f->max_bytes
+                       ? (double)f->max_bytes * (2 * m - (double)f->max_bytes)
+                       : m * m;
             break;
         case CF_TERM_B:
             x[j] = b;
@@ -324,6 +326,12 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
     return 0;
 }
 
+/* Where the m^2 term's slope is read: m, or max_bytes beyond it (cf_fit_design). */
+static double m_square(const cf_fit *f, double m)
+{
+    return f->max_bytes > 0 && m > (double)f->max_bytes ? (double)f->max_bytes : m;
+}
+
 /* Tangent of f at m: T(m) and dT/dm with its variance (from the coefficients' covariance). */
 static void tangent(const cf_fit *f, double m, double b, double *t, double *slope,
                     double *slope_var)
@@ -336,7 +344,7 @@ static void tangent(const cf_fit *f, double m, double b, double *t, double *slop
     for (int j = 0; j < f->ncoef; j++) {
         cf_term tm = f->kind->terms[j];
         g[j] = tm == CF_TERM_M                 ? 1
-               : tm == CF_TERM_M2              ? 2 * m
+               : tm == CF_TERM_M2              ? 2 * m_square(f, m)
                : tm == CF_TERM_M_STEP && b > 1 ? 1
                                                : 0;
     }

@@ -73,4 +73,23 @@ check "np 16 from np=2, 1 MiB: the interval holds the simulated 403.289" \
 check "np 16 from np=2, 1 MiB: the note says how and from which fit" \
     grep -Eq "interval widened x[0-9.]+ beyond the measured sizes, as np=2's (ping-pong )?fit is there" \
     "$T/out"
+# Far beyond, past a switch at the top: the simulated dragonfly's rows up to 64 KiB, where
+# SMPI's default latency factor steps up (bcast np 2: 3.74 us at 16 KiB, 24.2 at 64 KiB).
+# A convex poly2 carried on as a square read 13153 us at 2 MiB in [282, 55799] for the
+# simulated 197; the square is carried as its tangent at 64 KiB, and the interval widened as
+# the measured slope's turn at the top says holds the truth at 256 KiB, 1 and 2 MiB.
+awk -F, '/^#/ || $1 == "pattern" || $3 + 0 <= 65536' "$top_srcdir/data/sim-dragonfly.csv" \
+    >dfl.csv
+"$COMMFIT" fit -q -i dfl.csv -o dfl.json
+for b in 262144 1048576 2097152; do
+    truth=$(awk -F, '!/^#/ && $1 == "bcast" && $2 == 2 && $3 == '$b' { print $11 }' \
+        "$top_srcdir/data/sim-dragonfly.csv")
+    run "$COMMFIT" predict -m dfl.json -p bcast -n 2 -b $b -f csv
+    expect_rc 0 "dragonfly bcast np 2 at $b B, from sizes up to 64 KiB"
+    check "dragonfly bcast np 2 at $b B: the interval holds the simulated $truth" \
+        awk -F, -v t="$truth" 'NR == 2 { exit !($6 <= t && t <= $7 && $5 < 10 * t) }' "$T/out"
+    check "dragonfly bcast np 2 at $b B: the note says the slope's turn widened it" \
+        grep -q 'if the log-log slope went on turning as it did in the top octaves up to 64 KiB' \
+        "$T/out"
+done
 done_testing

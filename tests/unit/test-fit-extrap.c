@@ -56,6 +56,14 @@ static void exact(void)
        "exact: the point estimate is the model's, the interval hardly widened (x%.7f)", p.widen);
     cf_fit_predict(&f, 3e6, &p);
     ok(p.doublings == 0 && p.widen == 1.0, "exact: inside the measured sizes, no widening");
+    /* With its points the top octaves' slopes (0.979, 0.989, 0.994) turn toward 1 as the
+     * bandwidth takes over: a little widening, and no more. */
+    ok(cf_fit_keep_points(&f, &in) == 0, "exact: keeps its points");
+    double k = cf_fit_slope_turn(&f, 0);
+    ok(k > 0 && k < 0.02, "exact: the slope turns %.3g a doubling at the top", k);
+    cf_fit_predict(&f, 16777216, &p);
+    ok(p.turn == k && p.widen > 1 && p.widen < 1.05, "exact: 16 MiB widened x%.4g by it",
+       p.widen);
     cf_fit_clear(&f);
     rows_free(&v);
 }
@@ -398,6 +406,68 @@ static void dip(void)
     rows_free(&v);
 }
 
+/* Hockney on sizes 4x apart from 1 B to 64 KiB (as the simulated tables), the latency x10
+ * at 64 KiB, the largest size alone past the step (SMPI's default factors step there). The
+ * measured slope turned sharply at the top: the widening beyond follows its turn, not the
+ * backtest's one refit alone, and holds the truth past the step (the latency stays, the
+ * bandwidth is the same). */
+static void latency_step(void)
+{
+    rows v = {0};
+    for (uint64_t m = 1; m <= 65536; m *= 4)
+        rows_add(&v, "bcast", 2, "byte", m, 0, (m >= 65536 ? 10 : 1) * ALPHA + BETA * m, 1);
+    cf_fit_input in = input_of(&v, "bcast np 2 byte");
+    cf_fit f;
+    cf_error e;
+    int rc = cf_fit_group("auto", &in, &f, &e);
+    rc = rc == 0 ? cf_fit_keep_points(&f, &in) : rc;
+    ok(rc == 0, "latency step: auto fits, keeps its points (%s)", f.model);
+    double k = cf_fit_slope_turn(&f, 0);
+    ok(k > 0.3, "latency step: the slope turned %.3g a doubling at the top", k);
+    for (double m = 262144; m <= 2097152; m *= 2) {
+        cf_prediction q;
+        cf_fit_predict_near(&f, m, &q);
+        double truth = 10 * ALPHA + BETA * m, d = log2(m / 65536);
+        double bt = exp(cf_fit_extrap_err(&f, m, NULL) * d);
+        ok(q.turn == k && q.widen > bt, "latency step, %.0f B: widened x%.4g by the turn (x%.4g "
+           "by the backtest)", m, q.widen, bt);
+        ok(q.lo_us <= truth && truth <= q.hi_us, "latency step, %.0f B: [%.4g, %.4g] holds %.4g",
+           m, q.lo_us, q.hi_us, truth);
+    }
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
+/* A convex poly2 (the time per byte growing with m inside the sizes) carried beyond the
+ * largest size as its tangent there, a line: its square would grow without end. */
+static void poly2_tangent(void)
+{
+    rows v = {0};
+    const double g = 1e-10; /* us per byte^2 */
+    for (int k = 1; k <= 17; k++) {
+        double m = (double)size_at(k);
+        rows_add(&v, "pingpong", 2, "byte", size_at(k), 0, ALPHA + BETA * m + g * m * m, 1);
+    }
+    cf_fit_input in = input_of(&v, "pingpong np 2 byte");
+    cf_fit f;
+    cf_error e;
+    ok(cf_fit_group("poly2", &in, &f, &e) == 0, "poly2 tangent: poly2 fits");
+    double M = 65536, tM = ALPHA + BETA * M + g * M * M, dM = BETA + 2 * g * M;
+    cf_prediction p;
+    cf_fit_predict_unwidened(&f, 32768, 0, &p);
+    near(p.t_us, ALPHA + BETA * 32768 + g * 32768.0 * 32768, 1e-6, "poly2 tangent: inside, the "
+         "square");
+    for (double m = 131072; m <= 16777216; m *= 8) {
+        cf_fit_predict_unwidened(&f, m, 0, &p);
+        near(p.t_us / (tM + dM * (m - M)), 1.0, 1e-6,
+             "poly2 tangent, %.0f B: the tangent at 64 KiB, %.5g us (the square: %.5g)", m,
+             p.t_us, ALPHA + BETA * m + g * m * m);
+        ok(p.lo_us <= p.t_us && p.t_us <= p.hi_us, "poly2 tangent, %.0f B: in its interval", m);
+    }
+    cf_fit_clear(&f);
+    rows_free(&v);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -409,5 +479,7 @@ int main(void)
     model_file();
     trend_beyond();
     dip();
+    latency_step();
+    poly2_tangent();
     return tap_done();
 }
