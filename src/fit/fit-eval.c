@@ -13,7 +13,7 @@
 #include "fit/fitting.h"
 
 #define CF_NEAR_MAX 256 /* inner points read for the weights */
-#define CF_TURN_OCTAVES 4 /* octaves read at the top for the slope's turn: 3 turns */
+#define CF_TURN_OCTAVES 4 /* octaves read at the top for the slope's turn: 2 turns */
 /* A bend of the model's reading from the log-log line below a thousandth (in ln t) makes
  * no difference worth a word: the two readings agree, and no step is claimed. */
 #define CF_NEAR_BEND 1e-3
@@ -125,11 +125,13 @@ double cf_fit_extrap_err(const cf_fit *f, double bytes, int *backtested)
     return bt ? f->bt.err_per_doubling : loo;
 }
 
-/* octave_mean at block count key (a datatype fit's curves are one a count, the others are
- * skipped), with the number of points read into *n (0: none left). */
-static void octave_mean_at(const cf_fit *f, int key, long *i, double *x, double *y, int *n)
+/* The points from *i down to the octave of point *i's size (its half excluded), at block
+ * count key (-1: any; a datatype fit's curves are one a count, the others are skipped):
+ * their mean ln m and mean ln t, their number into *n (0: none left, x and y NAN); *i moves
+ * below them (-1: none). */
+static void octave_mean(const cf_fit *f, int key, long *i, double *x, double *y, int *n)
 {
-    while (*i >= 0 && f->points[*i].blocks != key)
+    while (*i >= 0 && key >= 0 && f->points[*i].blocks != key)
         (*i)--;
     *n = 0;
     if (*i < 0) {
@@ -138,7 +140,7 @@ static void octave_mean_at(const cf_fit *f, int key, long *i, double *x, double 
     }
     double half = (double)f->points[*i].bytes / 2, sx = 0.0, sy = 0.0;
     for (; *i >= 0 && (double)f->points[*i].bytes > half; (*i)--) {
-        if (f->points[*i].blocks != key)
+        if (key >= 0 && f->points[*i].blocks != key)
             continue;
         sx += log((double)f->points[*i].bytes);
         sy += log(f->points[*i].t_us);
@@ -155,7 +157,7 @@ double cf_fit_slope_turn(const cf_fit *f, double blocks)
     long i = (long)f->npoints - 1;
     int n = 0;
     while (n < CF_TURN_OCTAVES && i >= 0) {
-        octave_mean_at(f, key, &i, &x[n], &y[n], &c[n]);
+        octave_mean(f, key, &i, &x[n], &y[n], &c[n]);
         if (c[n] == 0 || !isfinite(y[n]))
             break;
         n++;
@@ -371,20 +373,6 @@ static size_t upper_neighbour(const cf_fit *f, double bytes)
     return lo;
 }
 
-/* The points from *i down to the octave of point *i's size (its half excluded): their
- * mean ln m and mean ln t; *i moves below them (-1: none). */
-static void octave_mean(const cf_fit *f, long *i, double *x, double *y)
-{
-    double half = (double)f->points[*i].bytes / 2, sx = 0.0, sy = 0.0;
-    int c = 0;
-    for (; *i >= 0 && (double)f->points[*i].bytes > half; (*i)--, c++) {
-        sx += log((double)f->points[*i].bytes);
-        sy += log(f->points[*i].t_us);
-    }
-    *x = sx / c;
-    *y = sy / c;
-}
-
 int cf_fit_trend(const cf_fit *f, double bytes, double *t, double *t_capped, uint64_t *m0,
                  uint64_t *m1)
 {
@@ -392,12 +380,13 @@ int cf_fit_trend(const cf_fit *f, double bytes, double *t, double *t_capped, uin
         return -1;
     long i = (long)f->npoints - 1;
     double x1, y1, x0, y0;
+    int c;
     uint64_t hi = f->points[i].bytes;
-    octave_mean(f, &i, &x1, &y1);
+    octave_mean(f, -1, &i, &x1, &y1, &c);
     if (i < 0)
         return -1;
     uint64_t lo = f->points[i].bytes;
-    octave_mean(f, &i, &x0, &y0);
+    octave_mean(f, -1, &i, &x0, &y0, &c);
     double slope = (y1 - y0) / (x1 - x0), dx = log(bytes) - x1;
     double tr = exp(y1 + slope * dx), tc = dx > 0 ? exp(y1 + fmax(0.0, fmin(slope, 1.0)) * dx) : tr;
     if (t != NULL)

@@ -235,7 +235,7 @@ double cf_fit_doublings(const cf_fit *f, double bytes);
  * *backtested says whether the backtest's was the larger (may be NULL). */
 double cf_fit_extrap_err(const cf_fit *f, double bytes, int *backtested);
 /* The turn of the measured log-log slope a doubling at the top of f's points (at block
- * count blocks where f has a block term): the chords between the means of the top 5
+ * count blocks where f has a block term): the chords between the means of the top 4
  * octaves of sizes (as cf_fit_trend reads them), each chord's slope less the one below over
  * the doublings between their middles, root mean square. 0 with fewer than 4 octaves. */
 double cf_fit_slope_turn(const cf_fit *f, double blocks);
