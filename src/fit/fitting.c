@@ -157,6 +157,13 @@ void cf_quality_fill(const cf_lsq *r, const double *y, int k, cf_quality *q)
     q->aicc = cf_aicc(r->rrss, (size_t)n, k + 1); /* the residual variance counts */
 }
 
+/* Where the m^2 term's slope is read: m, or max_bytes beyond it (cf_fit_design): its
+ * tangent there, M (2m - M), above M. */
+static double m_square(const cf_fit *f, double m)
+{
+    return f->max_bytes > 0 && m > (double)f->max_bytes ? (double)f->max_bytes : m;
+}
+
 void cf_fit_design(const cf_fit *f, double m, double b, double *x)
 {
     const cf_model_kind *k = f->kind;
@@ -169,9 +176,7 @@ void cf_fit_design(const cf_fit *f, double m, double b, double *x)
             x[j] = m;
             break;
         case CF_TERM_M2:
-            x[j] = f->max_bytes > 0 && m > (double)f->max_bytes
-                       ? (double)f->max_bytes * (2 * m - (double)f->max_bytes)
-                       : m * m;
+            x[j] = m_square(f, m) * (2 * m - m_square(f, m)); /* m^2 inside the sizes */
             break;
         case CF_TERM_B:
             x[j] = b;
@@ -324,12 +329,6 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
     free(dev);
     f->points_sd_log = sd;
     return 0;
-}
-
-/* Where the m^2 term's slope is read: m, or max_bytes beyond it (cf_fit_design). */
-static double m_square(const cf_fit *f, double m)
-{
-    return f->max_bytes > 0 && m > (double)f->max_bytes ? (double)f->max_bytes : m;
 }
 
 /* Tangent of f at m: T(m) and dT/dm with its variance (from the coefficients' covariance). */

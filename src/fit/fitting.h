@@ -52,7 +52,8 @@ void cf_saturation_fill(cf_fit *f, const cf_fit_input *in);
 /* The design row of f's kind at (m, b) into x (f->ncoef values). Beyond f's measured sizes
  * (m > max_bytes > 0) the m^2 term grows as its tangent at max_bytes, M (2m - M): a convex
  * bend fitted inside the sizes is a bandwidth that fell there, and carried on as a square
- * it would fall without end (a 16-64 KiB bend read 66x the time simulated at 2 MiB). */
+ * it would fall without end (a 16-64 KiB bend read 66x the time simulated at 2 MiB); a
+ * concave one's square would turn down the sooner. */
 void cf_fit_design(const cf_fit *f, double m, double b, double *x);
 
 /* The segment whose coefficients apply at m, and the second one when m lies between two
