@@ -63,11 +63,17 @@ static void summary_line(FILE *fp, const cf_fit *f)
     if (f->nrejected > 0)
         fprintf(fp, ", %zu rejected", f->nrejected);
     /* The backtest in size: how far predict trusts the fit beyond its sizes. */
-    if (f->bt.n > 0)
+    if (f->bt.n > 0) {
         fprintf(fp, " | beyond: %.1f%% a doubling, the model x%.2f with the measured trend "
                     "(backtest in size, %d row%s)",
                 100 * expm1(f->bt.err_per_doubling), f->bt.model_weight, f->bt.n,
                 f->bt.n == 1 ? "" : "s");
+        /* And the slope's turn at the top, which may widen the interval more far beyond
+         * (cf_fit_widen). */
+        double turn = cf_fit_slope_turn(f, (double)f->blocks);
+        if (turn > 0)
+            fprintf(fp, ", the slope turning %.2g a doubling at the top", turn);
+    }
     const cf_saturation *s = &f->sat;
     if (s->valid) {
         char n2[32], m90[32], pk[32], r0[32], r1[32], r2b[32], rp[32];
