@@ -502,7 +502,7 @@ static double fitted_at(void *vc, long p, double m)
 }
 
 /* How much fit f widens its interval at m beyond its measured sizes (1 inside them or
- * without f): its extrapolation error per doubling (cf_fit_extrap_err) times the doublings. */
+ * without f): cf_fit_widen at its own block count. */
 static double fit_size_widen(const cf_fit *f, double m)
 {
     if (f == NULL || f->max_bytes == 0 || !(m > (double)f->max_bytes))
@@ -523,8 +523,9 @@ static void widen_beyond(cf_predict_answer *out, double widen, const char *from)
 }
 
 /* Beyond the measured sizes an across-np answer is widened as the per-np fits of the
- * fitted np around np are there (cf_fit_extrap_err: their backtest in size, at least their
- * leave-one-out error, per doubling beyond their sizes), the larger of the two: the
+ * fitted np around np are there (cf_fit_widen: their backtest in size, at least their
+ * leave-one-out error, per doubling beyond their sizes, and the measured slope's turn at
+ * their top), the larger of the two: the
  * across-np model's own interval is widened in p only (the simulated flat cluster fitted at
  * np 2, 4, 16, 64 up to 256 KiB, allgather at np 8 read 491 us in [433, 558] at 1 MiB for
  * 737 measured). Into *np_at the fitted np whose widening it is; the factor, 1 where none. */

@@ -216,9 +216,10 @@ int cf_row_no_transfer(const cf_row *r, double bound_us);
  * k+1) T is interpolated linearly in bytes between the two segments' values at the gap's
  * ends, and the interval is the hull of their intervals there; no segment is evaluated
  * outside its sizes. The lower end is never below 0. Beyond the measured sizes the
- * interval is widened by exp(e * d), d the doublings of m beyond them (cf_fit_doublings),
- * e from the fit's backtest in size (cf_fit_extrap_err): [lo / exp(e d), hi * exp(e d)]; T
- * stays the model's. 0, or CF_EXIT_DATA when bytes is negative or not finite. */
+ * interval is widened by the factor w of cf_fit_widen (exp(e d), d the doublings of m
+ * beyond them, e from the fit's backtest in size; above them at least as far as the
+ * measured slope's turn reaches): [lo / w, hi * w], its turn in out->turn where that set
+ * it; T stays the model's. 0, or CF_EXIT_DATA when bytes is negative or not finite. */
 int cf_fit_predict(const cf_fit *f, double bytes, cf_prediction *out);
 int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out);
 /* The same with the regression's own interval only, not widened beyond the measured sizes
