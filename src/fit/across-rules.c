@@ -593,21 +593,31 @@ int cf_rules_known(const char *rules, const char *pattern)
 }
 
 /* T2 at s: log-log between the measured sizes; below the smallest its time (the latency
- * floor), above the largest along the last slope, kept between flat and linear. */
+ * floor). Above the largest, from the largest on, a latency and a time per byte: the line
+ * in bytes through the two largest (Hockney's on the top pair), a point-to-point time past
+ * its last protocol switch; never below the largest's time, never growing faster than the
+ * bytes. Until stop 43 the top pair's log-log slope, clamped to [0, 1], ran from the second
+ * largest: where the pair's slope was steeper than 1 the unit fell past its largest size
+ * (ORFEO's bcast units, 24.66 us at 512 KiB and 100.28 at 1 MiB, read 74 at 1.5 MiB), and
+ * SMPI's, fitted to 256 KiB, kept the slope its 64 KiB step leaves at the top (0.5, where
+ * the time goes on at 0.8: the simulated ping-pong 17.2, 33.9, 100.8 us at 64 KiB, 256 KiB,
+ * 1 MiB; this line reads 99.1 at 1 MiB, that slope 67.8). */
 double cf_unit_time(const double *um, const double *ut, int n, double s)
 {
     if (n <= 0)
         return NAN;
     if (n == 1 || s <= um[0])
         return ut[0];
+    if (s > um[n - 1]) {
+        double top = um[n - 1], per = (ut[n - 1] - ut[n - 2]) / (top - um[n - 2]);
+        return fmin(fmax(ut[n - 1] + (s - top) * per, ut[n - 1]), ut[n - 1] * s / top);
+    }
     int i = 1;
     while (i < n - 1 && um[i] < s)
         i++;
     double x0 = log(fmax(um[i - 1], 1.0)), x1 = log(fmax(um[i], 1.0));
     double y0 = log(ut[i - 1]), y1 = log(ut[i]);
     double k = x1 > x0 ? (y1 - y0) / (x1 - x0) : 0.0;
-    if (s > um[n - 1])
-        k = fmin(1.0, fmax(0.0, k));
     return exp(y0 + k * (log(fmax(s, 1.0)) - x0));
 }
 

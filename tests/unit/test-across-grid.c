@@ -592,7 +592,19 @@ static void steps(void)
     double pm[] = {1, 4, 16, 64}, pt[] = {3, 6, 12, 24};
     near(cf_unit_time(pm, pt, 4, 8), 3 * sqrt(8), 1e-12, "T2 log-log between samples");
     near(cf_unit_time(pm, pt, 4, 0), 3, 1e-12, "T2 below the smallest: its time");
-    near(cf_unit_time(pm, pt, 4, 256), 48, 1e-12, "T2 above the largest: the last slope");
+    /* Above the largest: the line in bytes through the two largest, from the largest. */
+    near(cf_unit_time(pm, pt, 4, 256), 24 + 192 * 0.25, 1e-12,
+         "T2 above the largest: the top pair's latency and time per byte");
+    double hm[] = {1024, 4096, 65536}, ht[] = {2 + 1024e-3, 2 + 4096e-3, 2 + 65536e-3};
+    near(cf_unit_time(hm, ht, 3, 1048576), 2 + 1048576e-3, 1e-9,
+         "T2 above the largest: exact on an affine time");
+    /* A top pair steeper than linear (ORFEO's bcast units at 512 KiB and 1 MiB): the unit
+     * never falls past its largest size, nor grows faster than the bytes. */
+    double om[] = {262144, 524288, 1048576}, ot[] = {19.72, 24.66, 100.28};
+    near(cf_unit_time(om, ot, 3, 1572864), 100.28 * 1.5, 1e-9,
+         "T2 above a steep top pair: linear from the largest, not below it");
+    double fm[] = {1024, 2048, 4096}, ft[] = {3, 5, 4};
+    near(cf_unit_time(fm, ft, 3, 65536), 4, 1e-12, "T2 above a falling top pair: flat");
     /* Costs at sampled sizes. */
     double m = 65536;
     near(cf_steps_cost(CF_STEPS_RING, 8, m, UM, ut, NUM), 7 * unit(m), 1e-9, "ring: 7 steps");
