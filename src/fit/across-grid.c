@@ -121,7 +121,26 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
     if (q > p[k - 1])
         mu = fmax(mu, 0.0);
     double v = t[j] + mu * (sq - s1);
-    return v > 0 ? v : t[j] * sq / s1;
+    /* Between two measured np the line holds between their costs per step carried to q
+     * (an affine cost in steps does, where q's step cost lies between theirs); where q's
+     * does not, it runs off: a replay over the tiers, less the barrier's wait, is not
+     * monotone in p (the fat tree's reduce of 64 B: 1.5094 us at np 4, 1.5096 at 16, 1.761
+     * at 8, where the line read 827 us for the simulated 1.78). */
+    if (q > p[0] && q < p[k - 1] && p[j - 1] < q) {
+        double sl = steps_at(a, st, p[j - 1], m);
+        double r0 = sl > 0 ? t[j - 1] * sq / sl : NAN, r1 = t[j] * sq / s1;
+        if (isfinite(r0) && isfinite(r1))
+            v = fmin(fmax(v, fmin(r0, r1)), fmax(r0, r1));
+    }
+    if (v > 0)
+        return v;
+    /* A line that falls to 0 or below (growth that set in at the larger np, carried back):
+     * the cost per step of the nearest measured np. Below the smallest that is the
+     * smallest's (fatnodes' ring allgather of 64 KiB, 52.3 us at np 16 inside a node and
+     * 5990 at np 64 across four: np 64's read 665 us at np 8 for the simulated 24.4, np
+     * 16's reads 24.4). */
+    double sn = q < p[0] ? steps_at(a, st, p[0], m) : s1;
+    return sn > 0 ? (q < p[0] ? t[0] : t[j]) * sq / sn : t[j] * sq / s1;
 }
 
 /* The doublings of p from q to the nearest of the k measured p (increasing) where q lies

@@ -65,4 +65,19 @@ check "fattree, allreduce of 1 MiB at np 8: the lower end at or below the simula
 run "$COMMFIT" predict -m tree.json -p allreduce -n 16 -b 1M -f csv
 check "fattree, allreduce of 1 MiB at the fitted np 16: within 6% either side" \
     awk -F, 'NR == 2 { exit !($7 / $5 < 1.06 && $5 / $6 < 1.06) }' "$T/out"
+# A reading that runs off: the fat tree's reduce of 64 B at np 8 is a replay over the tiers
+# (less the barrier's wait, 1.5094 us at np 4, 1.5096 at 16, 1.761 at 8: not monotone in p),
+# and the line through np 4 and 16 read 827 us for the simulated 1.78; now held between
+# their costs per step carried to np 8.
+run "$COMMFIT" predict -m tree.json -p reduce -n 8 -b 64 -f csv
+check "fattree, reduce of 64 B at np 8: within 40% of the simulated 1.78 us, inside the interval" \
+    awk -F, 'NR == 2 { exit !($5 < 1.4 * 1.78 && $5 > 1.78 / 1.4 && $6 <= 1.78 && $7 >= 1.78) }' \
+    "$T/out"
+# Below the smallest np an algorithm ran at: fatnodes' ring allgather of 64 KiB ran at np 16
+# (52.3 us, inside a node) and 64 (5990, four nodes); the line through them falls below 0 at
+# np 8, whose answer read np 64's cost per step (665 us) for the simulated 24.4; np 16's.
+run "$COMMFIT" fit -q -i "$D/sim-fatnodes.csv" --np 2,4,16,64 -o fat.json
+run "$COMMFIT" predict -m fat.json -p allgather -n 8 -b 64K -f csv
+check "fatnodes, allgather of 64 KiB at np 8: within 10% of the simulated 24.43 us" \
+    awk -F, 'NR == 2 { exit !($10 == "ring" && $5 < 1.1 * 24.43 && $5 > 24.43 / 1.1) }' "$T/out"
 done_testing
