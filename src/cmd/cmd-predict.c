@@ -630,6 +630,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         cf_tier_added add;
         cf_placement_across_answer(&c->place, c->across, &s->unmeasured, np, m,
                                    c->model_alone ? NULL : fitted_at, c, &est, &add);
+        cf_out_predict_tier_below_note(out, &add, np);
         if (add.read_from > 0) {
             char reach[64];
             snprintf(reach, sizeof reach, "np=%ld's", add.read_from);

@@ -493,6 +493,18 @@ void cf_out_predict_read_from_note(cf_predict_answer *out, const cf_tier_added *
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
+void cf_out_predict_tier_below_note(cf_predict_answer *out, const cf_tier_added *add, long np)
+{
+    char part[400];
+    if (add->tier_above <= 0)
+        return;
+    snprintf(part, sizeof part,
+             "read from the fitted np below np=%ld alone, in its tier: its ranks reach %.3g us "
+             "from rank 0, where np=%ld's reach %.3g us (latency probe at launch)",
+             np, add->tier_np_far_us, add->tier_above, add->tier_above_far_us);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
 /* The note of what the latency probe added to an answer (cf_tier_added), the steps of alg
  * reaching ranks beyond reach's latency far_us; nothing where nothing was added. */
 void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, const char *alg,

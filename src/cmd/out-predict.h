@@ -69,6 +69,9 @@ void cf_predict_model_append(cf_predict_answer *a, const char *tail);
  * never reached np's tier (add->read_from): says so, into out's note. */
 void cf_out_predict_read_from_note(cf_predict_answer *out, const cf_tier_added *add,
                                    const char *alg, long np);
+/* Where the grid read np, between fitted np, from those below alone (add->tier_above: the
+ * next fitted np crosses a tier np does not): says so, into out's note. */
+void cf_out_predict_tier_below_note(cf_predict_answer *out, const cf_tier_added *add, long np);
 /* Joins to out->bnote what the launch probes added to its answer (add: the barrier's spread
  * exits, the pair exchange's traffic, the latency probe's extra latency over the steps of
  * alg reaching ranks beyond reach's latency far_us); nothing where nothing was added. */

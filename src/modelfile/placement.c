@@ -1323,11 +1323,91 @@ static void p2p_tier(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     added->replay_us = add;
 }
 
+/* Whether the probes put np ranks in the same tier as q ranks: their farthest ranks' latency
+ * from rank 0 alike (within the probe's margin), and where the pair-exchange probe ran, the
+ * exchange across the halves of each one's power of two alike (within CF_TIER_MARGIN). 0
+ * where a probe cannot tell (no latency probe, or past what it reached). */
+static int same_tier(const cf_placement *p, long np, long q)
+{
+    if (p->lat_us == NULL || np - 1 > (long)p->nlat || q - 1 > (long)p->nlat)
+        return 0;
+    double a = cf_placement_farthest_us(p, np), b = cf_placement_farthest_us(p, q);
+    if (!(a <= tier_limit_us(p, b) && b <= tier_limit_us(p, a)))
+        return 0;
+    if (p->npair == 0)
+        return 1;
+    size_t ka = 0, kb = 0; /* pair_us[k]: 2^(k+1) ranks */
+    while ((2L << ka) < np)
+        ka++;
+    while ((2L << kb) < q)
+        kb++;
+    if (ka >= p->npair || kb >= p->npair)
+        return 0;
+    double x = p->pair_us[ka], y = p->pair_us[kb];
+    return x <= y * (1 + CF_TIER_MARGIN) && y <= x * (1 + CF_TIER_MARGIN);
+}
+
+/* Between measured np, where the probes put np in the tier of the measured np below it and
+ * not of those above (a tier first crossed at the upper neighbour: the fat tree's np 16,
+ * whose switch np 8 does not cross), and the algorithm the rules run at np at size m ran
+ * there: a copy of a whose grid holds the points of those below alone (into *sub, to free),
+ * which read np as beyond them. a itself elsewhere (NULL into *sub): where np shares the
+ * tier of those above, a single larger np's cost per step carries more contention than np
+ * meets (racks at np 8 read from np 16 alone: 35% over). */
+static const cf_across *tier_grid(const cf_placement *p, const cf_across *a, long np, double m,
+                                  cf_across **sub, long *above_np)
+{
+    *sub = NULL;
+    *above_np = 0;
+    if (a->nnp < 2 || np <= a->np[0] || np >= a->np[a->nnp - 1] || a->grid.n == 0)
+        return a;
+    int below = 0, above = a->nnp - 1;
+    for (int i = 0; i < a->nnp; i++) {
+        if (a->np[i] == np)
+            return a;
+        if (a->np[i] < np)
+            below = i;
+    }
+    above = below + 1;
+    if (!same_tier(p, a->np[below], np) || same_tier(p, a->np[above], np))
+        return a;
+    cf_rule_alg r, o;
+    const cf_across_grid *g = &a->grid;
+    if (cf_rules_pick(g->rules, g->node_ranks, a->pattern, np, m, &r) != 0)
+        return a;
+    /* At the measured size nearest to m (in ratio), as the grid reads it. */
+    double near = g->pt[0].m;
+    for (int i = 1; i < g->n; i++)
+        if (fabs(log(fmax(g->pt[i].m, 1.0) / fmax(m, 1.0))) <
+            fabs(log(fmax(near, 1.0) / fmax(m, 1.0))))
+            near = g->pt[i].m;
+    int ran = 0;
+    for (int i = 0; i < g->n && !ran; i++)
+        ran = g->pt[i].p < np && g->pt[i].m == near && same_tier(p, g->pt[i].p, np) &&
+              cf_rules_pick(g->rules, g->node_ranks, a->pattern, g->pt[i].p, g->pt[i].m, &o) ==
+                  0 &&
+              strcmp(o.name, r.name) == 0;
+    if (!ran || (*sub = malloc(sizeof **sub)) == NULL)
+        return a;
+    **sub = *a;
+    (*sub)->grid.n = 0;
+    for (int i = 0; i < g->n; i++)
+        if (g->pt[i].p < np && same_tier(p, g->pt[i].p, np))
+            (*sub)->grid.pt[(*sub)->grid.n++] = g->pt[i];
+    *above_np = a->np[above];
+    return *sub;
+}
+
 void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
                                 long np, double m, cf_fitted_at at, void *ctx, cf_estimate *est,
                                 cf_tier_added *added)
 {
-    cf_across_predict(a, np, m, est);
+    /* Between fitted np, in the tier of those below and not of the next above: read from
+     * those below alone (tier_grid). */
+    cf_across *sub;
+    long above;
+    const cf_across *use = tier_grid(p, a, np, m, &sub, &above);
+    cf_across_predict(use, np, m, est);
     /* A formula fitted across every np and size passes near the fitted np's times, not
      * through them; beyond them it carries the growth, the largest fitted np's own answer
      * the level (gce-cpu-ompi, OSU allreduce on 56-rank nodes fitted at np 1792-7168:
@@ -1352,7 +1432,9 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
      * less than the largest did (np 16 in one node, np 32 across two), the largest's judgment
      * standing where it reached as far. */
     long fitted = a->nnp > 0 ? a->np[a->nnp - 1] : 0;
-    long from = a->nnp > 0 ? cf_across_grid_from_np(a, np, m) : 0;
+    long from = a->nnp > 0 ? cf_across_grid_from_np(use, np, m) : 0;
+    long below_tier = est->grid && sub != NULL ? above : 0;
+    free(sub);
     cf_unmeasured own = {0};
     /* A table that says nothing of where its ranks ran has no tier to judge that np by:
      * beyond the fitted np the answer has no upper bound already (u->unplaced), and within
@@ -1381,6 +1463,9 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
     across_tier(p, a, u, fitted, np, m, est, added);
     added->anchored = anchor_from[0] > 0;
     added->read_from = from;
+    added->tier_above = below_tier;
+    added->tier_above_far_us = cf_placement_farthest_us(p, above);
+    added->tier_np_far_us = cf_placement_farthest_us(p, np);
     added->read_from_far_us = from > 0 ? cf_placement_farthest_us(p, from) : NAN;
     added->read_np_far_us = from > 0 ? cf_placement_farthest_us(p, np) : NAN;
     added->read_nodes_np = from > 0 && own.network ? own.nodes_np : 0;

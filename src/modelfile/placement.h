@@ -197,6 +197,11 @@ typedef struct cf_tier_added {
     long read_nodes_np; /* read_from ran in one node and np spans these; 0 otherwise */
     int anchored; /* the fitted formula was carried through the fitted np's answers
                    * (cf_across_anchor) */
+    /* Between fitted np, where the probes put np in the tier of the fitted np below it and
+     * not of tier_above, the next one (its farthest latency tier_above_far_us, np's
+     * tier_np_far_us): the grid read np from those below alone; 0 otherwise. */
+    long tier_above;
+    double tier_above_far_us, tier_np_far_us;
 } cf_tier_added;
 
 /* The time per byte (us) that traffic across the halves of np's ranks, every rank sending
