@@ -498,10 +498,19 @@ void cf_out_predict_tier_below_note(cf_predict_answer *out, const cf_tier_added 
     char part[400];
     if (add->tier_above <= 0)
         return;
-    snprintf(part, sizeof part,
-             "read from the fitted np below np=%ld alone, in its tier: its ranks reach %.3g us "
-             "from rank 0, where np=%ld's reach %.3g us (latency probe at launch)",
-             np, add->tier_np_far_us, add->tier_above, add->tier_above_far_us);
+    /* The probe that parts them: the latency where it does, else the pair exchange. */
+    if (add->tier_above_far_us > add->tier_np_far_us * (1 + CF_TIER_MARGIN) ||
+        !(add->tier_above_pair_us > 0))
+        snprintf(part, sizeof part,
+                 "read from the fitted np below np=%ld alone, in its tier: its ranks reach "
+                 "%.3g us from rank 0, where np=%ld's reach %.3g us (latency probe at launch)",
+                 np, add->tier_np_far_us, add->tier_above, add->tier_above_far_us);
+    else
+        snprintf(part, sizeof part,
+                 "read from the fitted np below np=%ld alone, in its tier: an exchange across "
+                 "the halves of its ranks takes %.3g us, of np=%ld's %.3g us (pair-exchange "
+                 "probe at launch)",
+                 np, add->tier_np_pair_us, add->tier_above, add->tier_above_pair_us);
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 

@@ -1323,6 +1323,16 @@ static void p2p_tier(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     added->replay_us = add;
 }
 
+/* The pair-exchange probe's time at the level of np ranks (the power of two at or above np:
+ * pair_us[k] is 2^(k+1) ranks'); NAN past its levels or without it. */
+static double pair_level_us(const cf_placement *p, long np)
+{
+    size_t k = 0;
+    while ((2L << k) < np)
+        k++;
+    return k < p->npair ? p->pair_us[k] : NAN;
+}
+
 /* Whether the probes put np ranks in the same tier as q ranks: their farthest ranks' latency
  * from rank 0 alike (within the probe's margin), and where the pair-exchange probe ran, the
  * exchange across the halves of each one's power of two alike (within CF_TIER_MARGIN). 0
@@ -1336,14 +1346,7 @@ static int same_tier(const cf_placement *p, long np, long q)
         return 0;
     if (p->npair == 0)
         return 1;
-    size_t ka = 0, kb = 0; /* pair_us[k]: 2^(k+1) ranks */
-    while ((2L << ka) < np)
-        ka++;
-    while ((2L << kb) < q)
-        kb++;
-    if (ka >= p->npair || kb >= p->npair)
-        return 0;
-    double x = p->pair_us[ka], y = p->pair_us[kb];
+    double x = pair_level_us(p, np), y = pair_level_us(p, q);
     return x <= y * (1 + CF_TIER_MARGIN) && y <= x * (1 + CF_TIER_MARGIN);
 }
 
@@ -1361,14 +1364,14 @@ static const cf_across *tier_grid(const cf_placement *p, const cf_across *a, lon
     *above_np = 0;
     if (a->nnp < 2 || np <= a->np[0] || np >= a->np[a->nnp - 1] || a->grid.n == 0)
         return a;
-    int below = 0, above = a->nnp - 1;
+    int below = 0;
     for (int i = 0; i < a->nnp; i++) {
         if (a->np[i] == np)
             return a;
         if (a->np[i] < np)
             below = i;
     }
-    above = below + 1;
+    int above = below + 1;
     if (!same_tier(p, a->np[below], np) || same_tier(p, a->np[above], np))
         return a;
     cf_rule_alg r, o;
@@ -1466,6 +1469,8 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
     added->tier_above = below_tier;
     added->tier_above_far_us = cf_placement_farthest_us(p, above);
     added->tier_np_far_us = cf_placement_farthest_us(p, np);
+    added->tier_above_pair_us = pair_level_us(p, above);
+    added->tier_np_pair_us = pair_level_us(p, np);
     added->read_from_far_us = from > 0 ? cf_placement_farthest_us(p, from) : NAN;
     added->read_np_far_us = from > 0 ? cf_placement_farthest_us(p, np) : NAN;
     added->read_nodes_np = from > 0 && own.network ? own.nodes_np : 0;

@@ -92,6 +92,12 @@ check "fattree, allgather of 256 KiB at np 8: within 2% of the simulated 245.38 
                               $7 >= 245.38) }' "$T/out"
 check "fattree, allgather at np 8: the note says it was read from the fitted np below" \
     grep -q "read from the fitted np below np=8 alone, in its tier: its ranks reach 2.02 us from rank 0, where np=16's reach 4.04 us" "$T/out"
+# Where the latency is alike and the pair exchange parts them (the islands' np 8 and 16 reach
+# 9.08 us both; an exchange across the halves takes 793 and 1537 us), the note names that.
+run "$COMMFIT" fit -q -i "$D/sim-islands.csv" --np 2,4,16,64 -o isl.json
+run "$COMMFIT" predict -m isl.json -p bcast -n 8 -b 64K -f csv
+check "islands, bcast at np 8: the note names the pair exchange that parts np 8 and 16" \
+    grep -q "read from the fitted np below np=8 alone, in its tier: an exchange across the halves of its ranks takes 793 us, of np=16's 1.54e+03 us (pair-exchange probe at launch)" "$T/out"
 run "$COMMFIT" fit -q -i "$D/sim-racks.csv" --np 2,4,16,64 -o racks.json
 run "$COMMFIT" predict -m racks.json -p allgather -n 8 -b 256K -f csv
 check "racks, allgather at np 8, in np 16's tier: not read from below alone" \
