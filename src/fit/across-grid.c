@@ -502,9 +502,9 @@ long cf_across_grid_from_np(const cf_across *a, long q, double m)
  * costs more, mostly, so the interval holds the times measured at the nearest np below and
  * above (with the floor's margin) where the reading's own does not. The reading's step
  * counts miss what they cannot know, a node's inner tiers (ORFEO's Open MPI reduce of 64 B
- * on one 128-core node: 0.14 us at np 2, 0.27 at 4, 0.69 at 8; np 4 read from np 8 and 16,
- * where binary trees ran, 0.59 in [0.39, 1.15]; fitted at np 2, 8, 32, 64 and 256, 20% of
- * ORFEO's reduce at np 4 and 35% of its bcast inside their intervals, 90% and 100% now). */
+ * on one 128-core node: 0.14 us at np 2, 0.27 at 4, 0.69 at 8; fitted at np 2, 8, 32, 64
+ * and 256, np 4 read from np 8's binary tree 0.59 in [0.39, 1.15]; so fitted, 20% of
+ * ORFEO's reduce at np 4 and 35% of its bcast lay inside their intervals, 90% and 100% now). */
 static void between_measured(const cf_across_grid *g, long q, double m, double *lo, double *hi)
 {
     long pb = 0, pa = 0;
