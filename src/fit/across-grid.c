@@ -521,10 +521,16 @@ static void between_measured(const cf_across_grid *g, long q, double m, double *
             ta = g->pt[i].t_us;
         }
     }
-    if (pb == 0 || pa == 0 || !(tb > 0) || !(ta > 0))
+    if (pb > 0 && pa > 0)
+        cf_across_hold_between(tb, ta, lo, hi);
+}
+
+void cf_across_hold_between(double t0, double t1, double *lo, double *hi)
+{
+    if (!(t0 > 0) || !(t1 > 0))
         return;
-    *lo = fmin(*lo, fmin(tb, ta) / (1.0 + GRID_FLOOR));
-    *hi = fmax(*hi, fmax(tb, ta) * (1.0 + GRID_FLOOR));
+    *lo = fmin(*lo, fmin(t0, t1) / (1.0 + GRID_FLOOR));
+    *hi = fmax(*hi, fmax(t0, t1) * (1.0 + GRID_FLOOR));
 }
 
 int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, double *lo, double *hi,

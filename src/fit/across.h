@@ -528,6 +528,11 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
  * not answer there. Below the largest measured np, the reading never saw what that np saw
  * (a farther tier) in this algorithm's cost. */
 long cf_across_grid_from_np(const cf_across *a, long q, double m);
+/* [*lo, *hi] widened to hold t0 and t1, the times (or the fitted np's own answers) at the
+ * nearest np below and above the one asked, with the grid's floor as margin; nothing where
+ * either is not positive. A call over more ranks costs more, mostly: between two measured np
+ * the truth lies between theirs where the reading's step counts miss (a node's inner tiers). */
+void cf_across_hold_between(double t0, double t1, double *lo, double *hi);
 /* T at (p, m) from the grid with its 95% interval and the algorithm the rules run there;
  * -1 when the grid cannot answer there. */
 /* The fitted model's backtested error per doubling of p beyond the measured np at size m

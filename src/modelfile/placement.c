@@ -1422,6 +1422,13 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
         est->t_us *= anchor;
         est->lo_us = fmin(est->lo_us, est->lo_us * anchor);
         est->hi_us = fmax(est->hi_us, est->hi_us * anchor);
+        /* Between two fitted np, as the grid's: the interval holds their own answers (GKE,
+         * OSU allreduce fitted at np 1792, 7168 and 14336: 16 B at np 3584 read 2302 us in
+         * [1388, 4549] for the 1102 measured (median of 3 runs), np 1792's 773 and np 7168's
+         * 5021). */
+        if (anchor_from[1] > 0)
+            cf_across_hold_between(at(ctx, anchor_from[0], m), at(ctx, anchor_from[1], m),
+                                   &est->lo_us, &est->hi_us);
     }
     /* The grid reads the algorithm the rules run at np from the np it ran at: where that is
      * below the largest fitted np, whose farther ranks another algorithm crossed, and np

@@ -111,4 +111,12 @@ run "$COMMFIT" fit -q -i orfeo.csv --np 2,8,32,64,256 -o orfeo.json
 run "$COMMFIT" predict -m orfeo.json -p reduce -n 4 -b 64 -f csv
 check "ORFEO reduce of 64 B at np 4: the interval holds the measured 0.27 us and np 2's 0.14" \
     awk -F, 'NR == 2 { exit !($6 <= 0.14 && $7 >= 0.27) }' "$T/out"
+# The same where the across-np formula answers (no library rules: GKE's OSU allreduce, Open
+# MPI of no version named): fitted at np 1792, 7168 and 14336, 16 B at np 3584 read 2302 us
+# in [1388, 4549] for the 1102 measured (the median of 3 runs, between np 1792's 773 and np
+# 7168's 5021); the interval holds the fitted np's own answers around it now.
+run "$COMMFIT" fit -q -i "$D/realnp/gke-cpu-ompi.csv" --np 1792,7168,14336 -o gke.json
+run "$COMMFIT" predict -m gke.json -p allreduce -n 3584 -b 16 -f csv
+check "GKE allreduce of 16 B at np 3584: the interval holds the measured 1101.85 us" \
+    awk -F, 'NR == 2 { exit !($6 <= 1101.85 && $7 >= 1101.85) }' "$T/out"
 done_testing
