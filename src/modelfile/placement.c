@@ -1323,14 +1323,12 @@ static void p2p_tier(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     added->replay_us = add;
 }
 
-/* The pair-exchange probe's time at the level of np ranks (the power of two at or above np:
- * pair_us[k] is 2^(k+1) ranks'); NAN past its levels or without it. */
+/* The pair-exchange probe's time at the level of np ranks (pair_level's); NAN past its
+ * levels or without it. */
 static double pair_level_us(const cf_placement *p, long np)
 {
-    size_t k = 0;
-    while ((2L << k) < np)
-        k++;
-    return k < p->npair ? p->pair_us[k] : NAN;
+    int k = pair_level(p, np);
+    return k >= 0 && (2L << k) >= np ? p->pair_us[k] : NAN;
 }
 
 /* Whether the probes put np ranks in the same tier as q ranks: their farthest ranks' latency
