@@ -76,8 +76,28 @@ typedef struct cost_parts {
      * whose p-1 sends are posted at once; 2 a tree, whose sender's steps do not wait for
      * each other and overlap with the next call's in a loop, or not. */
     int overlap;
+    /* With overlap 1: bw where the messages to partners on the rank's own node overlap one
+     * another (node_share), else bw. */
+    double bw_node;
     int alg; /* the catalog's index (0 under the rules) */
 } cost_parts;
+
+/* Of the p - 1 messages a rank posts at once (cost_parts overlap 1), the share whose bytes
+ * still go one after another where those to partners on its own node overlap. np=2 cannot
+ * tell whether they do: through shared memory each receiver may copy its own message
+ * (single-copy transports), and SimGrid's loopback gives every flow its full bandwidth (Open
+ * MPI's linear alltoall of 2 MiB takes 57.5 us at np 16 in one node of data/sim-fatnodes,
+ * as at np 2, where a row of 15 messages reads 860). What stays in a row: the messages to
+ * other nodes, through the node's card, and at least one message (a round's, for rounds of
+ * CF_ROUND_PAIRS: MPICH's medium alltoall takes 4 message times at np 16 there). The node's
+ * ranks are the table's first node's (node_ranks), or all p where it does not say. */
+static double node_share(const cf_p2p *pp, cf_steps steps, long p)
+{
+    long on_node = pp->node_ranks > 0 && pp->node_ranks < p ? pp->node_ranks : p;
+    double others = (double)(p - 1), remote = (double)(p - on_node);
+    double least = steps == CF_STEPS_ROUNDS ? ceil(others / CF_ROUND_PAIRS) : 1.0;
+    return fmin(1.0, fmax(least, remote) / others);
+}
 
 /* Step counts from the steps of the rules (across-rules.c): costed with a time of 1 per
  * step. */
@@ -166,6 +186,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
             if (o->overlap == 2)
                 o->bw *= (1.0 + (steps - 1.0) * rho) / steps;
         }
+        o->bw_node = o->overlap == 1 ? o->bw * node_share(pp, ra.steps, p) : o->bw;
         return;
     }
     double f[3];
@@ -174,6 +195,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
                  k->bw_factor * pp->gamma_us_per_byte, &alg, f);
     o->lat = f[0];
     o->bw = f[1];
+    o->bw_node = f[1];
     o->gam = f[2];
     o->name = c->algs[alg].name;
     o->alg = alg;
@@ -183,12 +205,14 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
  * factors (for their uncertainty). What the factors add to the ping-pong's costs at np=2
  * recurs at every step (once == 0) or is paid once a call, a fixed overhead (once == 1). */
 static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p,
-                          double m, double rho, int once, cost_parts *cp, double g[2])
+                          double m, double rho, int once, int node, cost_parts *cp, double g[2])
 {
     double alpha = pp->h.alpha_us, beta = pp->h.beta_us_per_byte, gamma = pp->gamma_us_per_byte;
     cost_parts c2;
     parts_at(pp, c, k, p, m, rho, cp);
     parts_at(pp, c, k, 2, m, rho, &c2);
+    if (node) /* the bytes the messages on the node overlap (node_share) */
+        cp->bw = cp->bw_node;
     double xp[2] = {cp->lat * alpha, cp->bw * beta + cp->gam * gamma};
     double x2[2] = {c2.lat * alpha, c2.bw * beta + c2.gam * gamma};
     double fa = k->lat_factor, fb = k->bw_factor;
@@ -225,13 +249,13 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
 {
     cost_parts cp, ch;
     double g[2], gh[2], t[2][2]; /* [once][rho high] */
-    t[0][0] = estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 0, &cp, g);
-    t[1][0] = estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 1, &ch, gh);
+    t[0][0] = estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 0, 0, &cp, g);
+    t[1][0] = estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 1, 0, &ch, gh);
     double rho_hi = cp.overlap == 1   ? CF_P2P_OVERHEAD_HI
                     : cp.overlap == 2 ? 1.0
                                       : CF_P2P_OVERHEAD_LO;
-    t[0][1] = estimate_at(pp, c, k, p, m, rho_hi, 0, &ch, gh);
-    t[1][1] = estimate_at(pp, c, k, p, m, rho_hi, 1, &ch, gh);
+    t[0][1] = estimate_at(pp, c, k, p, m, rho_hi, 0, 0, &ch, gh);
+    t[1][1] = estimate_at(pp, c, k, p, m, rho_hi, 1, 0, &ch, gh);
     double tt = t[0][0], s_rho = 0.0, s_once = 0.0;
     if (t[0][0] > 0.0 && t[0][1] > 0.0 && t[1][0] > 0.0 && t[1][1] > 0.0) {
         tt = pow(t[0][0] * t[0][1] * t[1][0] * t[1][1], 0.25);
@@ -252,6 +276,21 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     out->t_us = tt;
     out->lo_us = tt * exp(-Z95 * s);
     out->hi_us = tt * exp(Z95 * s);
+    /* The lower end also holds the reading where the messages on the node overlap
+     * (node_share), their latencies too (rho 0: each receiver's copy its own, the sender
+     * only posting them), the fastest of its two ends, with the same margin below it; the
+     * estimate stays where the messages go in a row, as a node's card or a memory bus shared
+     * by every copy makes them. */
+    out->node_overlap_us = 0.0;
+    if (cp.overlap == 1 && cp.bw_node < cp.bw) {
+        double n0 = estimate_at(pp, c, k, p, m, 0.0, 0, 1, &ch, gh),
+               n1 = estimate_at(pp, c, k, p, m, 0.0, 1, 1, &ch, gh);
+        double fast = fmin(n0, n1);
+        if (fast > 0.0 && fast < tt) {
+            out->node_overlap_us = fast;
+            out->lo_us = fmin(out->lo_us, fast * exp(-Z95 * s));
+        }
+    }
 }
 
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
