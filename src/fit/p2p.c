@@ -267,6 +267,12 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
                       g[1] * g[1] * k->factor_cov[1][1]);
     double s_ext = p > 2 ? sqrt(k->factor_s2 * log2((double)p / 2.0)) : 0.0;
     double s_model = sqrt(s_ext * s_ext + s_rho * s_rho + s_once * s_once);
+    /* Where those say little (an np=2 curve the two factors follow exactly, an algorithm
+     * whose steps cannot overlap), the model's error per doubling still holds at least
+     * CF_P2P_DOUBLING_SD: the steps' sizes at p fall between the curve's measured sizes,
+     * its protocol switches on other steps. */
+    if (p > 2)
+        s_model = fmax(s_model, CF_P2P_DOUBLING_SD * sqrt(log2((double)p / 2.0)));
     double s = sqrt(rel2 + s_model * s_model);
     out->alg = cp.alg;
     out->algorithm = cp.name;
@@ -296,6 +302,7 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
                    cf_estimate *out)
 {
+    out->node_overlap_us = 0.0;
     if (pp->error[0] != '\0')
         return CF_EXIT_DATA;
     const cf_contention *k2 = np2_entry(pp, c->pattern, datatype);

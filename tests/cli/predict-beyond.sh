@@ -112,4 +112,17 @@ for p in bcast allgather; do
                                          exit !(e < 0.02 && e > -0.02 && $6 <= t && t <= $7) }' \
         "$T/out"
 done
+# From np=2 alone the estimate keeps at least a model error per doubling of p: sim-flat's
+# MPICH allgather (recursive doubling, its np=2 times two factors follow exactly) of 1 and
+# 4 KiB at np 16 read 10.34 us in [9.51, 11.24] and 21.15 in [19.38, 23.07] for the
+# simulated 9.26 and 18.06.
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat.csv" --np 2 -o flat2.json
+for b in 1024 4096; do
+    truth=$(awk -F, -v b=$b '!/^#/ && $1 == "allgather" && $2 == 16 && $3 == b { print $11 }' \
+        "$top_srcdir/data/sim-flat.csv")
+    run "$COMMFIT" predict -m flat2.json -p allgather -n 16 -b $b -f csv
+    check "flat allgather of $b B at np 16 from np=2: the simulated $truth inside the interval, at least 1.29x each way" \
+        awk -F, -v t="$truth" 'NR == 2 { exit !($6 <= t && t <= $7 && $7 / $5 >= 1.28 && $5 / $6 >= 1.28) }' \
+        "$T/out"
+done
 done_testing

@@ -90,6 +90,24 @@ static double worst_at_np2(const cf_across_set *s, const double *tmeas)
     return worst;
 }
 
+/* The 95% half-width factor of the least model error the estimate keeps at p
+ * (CF_P2P_DOUBLING_SD per doubling of p beyond 2). */
+static double floor_factor(long p)
+{
+    return exp(1.959963984540054 * CF_P2P_DOUBLING_SD * sqrt(log2((double)p / 2.0)));
+}
+
+/* The interval's ends: those of the two readings np=2 cannot tell apart (hi and lo about
+ * their geometric middle t), or the least model error's about t, whichever is wider. */
+static void ends(const cf_estimate *est, double hi, double lo, long p, const char *what)
+{
+    double t = sqrt(hi * lo), f = fmax(sqrt(hi / lo), floor_factor(p));
+    near(est->t_us, t, 1e-9, "%s: the estimate, the readings' geometric middle", what);
+    near(est->hi_us, t * f, 1e-9, "%s: the top, the factors at each step or the least error",
+         what);
+    near(est->lo_us, t / f, 1e-9, "%s: the bottom, the factors once or the least error", what);
+}
+
 static void exact(void)
 {
     double tm[NSIZES];
@@ -110,13 +128,15 @@ static void exact(void)
     double m = 1 << 20, t2 = FA * ALPHA + FB * BETA * m, tpp = ALPHA + BETA * m;
     double each = 15.0 * t2, once = 14.0 * tpp + t2;
     cf_p2p_predict(&s.pp, cf_coll_find("alltoall"), "byte", 16, m, &est);
-    near(est.hi_us, each, 1e-9, "np=16, 1 MiB: top, the factors at each step: (p-1)*T2");
-    near(est.lo_us, once, 1e-9, "bottom, the factors once: (p-2)*(alpha + beta*m) + T2");
-    near(est.t_us, sqrt(each * once), 1e-9, "the estimate: their geometric middle");
+    /* (the two readings 1.24x apart, within the least error at np=16: 1.30x each way) */
+    ends(&est, each, once, 16, "np=16, 1 MiB: (p-1)*T2 and (p-2)*(alpha + beta*m) + T2");
+    ok(est.hi_us >= each * (1 - 1e-12) && est.lo_us <= once * (1 + 1e-12),
+       "np=16, 1 MiB: the interval holds both readings");
     is_str(est.algorithm, "pairwise exchange", "the algorithm used");
     cf_p2p_predict(&s.pp, cf_coll_find("alltoall"), "byte", 4, m, &est);
-    near(est.hi_us / est.lo_us, 3.0 * t2 / (2.0 * tpp + t2), 1e-9,
-         "np=4: narrower, (p-1)*T2 over (p-2)*(alpha + beta*m) + T2");
+    ends(&est, 3.0 * t2, 2.0 * tpp + t2, 4, "np=4: (p-1)*T2 and (p-2)*(alpha + beta*m) + T2");
+    ok(est.hi_us / est.lo_us < floor_factor(16) * floor_factor(16),
+       "np=4: narrower than at np=16");
     m = 16;
     t2 = FA * ALPHA + FB * BETA * 16.0;
     each = 4.0 * (FA * ALPHA + FB * BETA * 16.0 * 16.0 / 2.0) * t2 /
@@ -141,12 +161,12 @@ static void exact(void)
     m = 1 << 20;
     t2 = FA * ALPHA + FB * BETA * m;
     cf_p2p_predict(&s.pp, cf_coll_find("alltoall"), "byte", 16, m, &est);
-    near(est.hi_us, 15.0 * t2, 1e-9, "rules: p-1 pairwise steps with the factors at each");
-    /* Once: the ping-pong's 15 steps (floor alpha + beta and bytes m - 1 each) plus what
-     * the factors add at p=2 over its cost there. */
+    /* Each: p-1 pairwise steps with the factors at each. Once: the ping-pong's 15 steps
+     * (floor alpha + beta and bytes m - 1 each) plus what the factors add at p=2 over its
+     * cost there. */
     double fl = ALPHA + BETA, t2f = FA * fl + FB * BETA * (m - 1.0);
-    near(est.lo_us, t2 * (14.0 * (ALPHA + BETA * m) + t2f) / t2f, 1e-9,
-         "rules: the factors once a call");
+    ends(&est, 15.0 * t2, t2 * (14.0 * (ALPHA + BETA * m) + t2f) / t2f, 16,
+         "rules: the factors at each pairwise step and once a call");
     m = 100;
     cf_p2p_predict(&s.pp, cf_coll_find("alltoall"), "byte", 16, m, &est);
     is_str(est.algorithm, "Bruck", "rules: Bruck below 256 B at np >= 8");
@@ -158,10 +178,30 @@ static void exact(void)
     ok(est.hi_us < 0.6 * 15.0 * t2,
        "isend/irecv: its top well below p-1 serial steps (%.4g < %.4g)", est.hi_us,
        0.6 * 15.0 * t2);
-    ok(est.lo_us > t2 + 14.0 * BETA * m,
-       "isend/irecv: its bottom above one message and the others' bytes (%.4g > %.4g)", est.lo_us,
-       t2 + 14.0 * BETA * m);
     ok(est.lo_us < est.t_us && est.t_us < est.hi_us, "isend/irecv: the estimate inside");
+    /* The table does not say where its ranks ran: the 15 partners may share rank 0's node,
+     * whose messages may overlap one another, latencies and bytes: one message's time, the
+     * np=2 measurement, and the bottom below it. */
+    near(est.node_overlap_us, t2, 1e-9, "isend/irecv, ranks nowhere said: where the node's "
+                                        "messages overlap, one message");
+    ok(est.lo_us < t2, "isend/irecv, ranks nowhere said: the bottom below one message");
+    /* One rank a node: every message leaves through its own node's card, one after
+     * another; the bottom as before, above one message and the others' bytes. */
+    s.pp.node_ranks = 1;
+    cf_p2p_predict(&s.pp, cf_coll_find("alltoall"), "byte", 16, m, &est);
+    is_int(est.node_overlap_us == 0.0, 1, "isend/irecv, one rank a node: nothing overlaps");
+    ok(est.lo_us > t2 + 14.0 * BETA * m,
+       "isend/irecv, one rank a node: its bottom above one message and the others' bytes "
+       "(%.4g > %.4g)",
+       est.lo_us, t2 + 14.0 * BETA * m);
+    /* Four ranks a node: 3 partners on it, the other 12 in a row through the card. */
+    s.pp.node_ranks = 4;
+    cf_p2p_predict(&s.pp, cf_coll_find("alltoall"), "byte", 16, m, &est);
+    /* (as the rules' once reading: the ping-pong curve's bytes m - 1 a step above its floor,
+     * through the measured np=2 time) */
+    double t2f16 = FA * (ALPHA + BETA) + FB * BETA * (m - 1.0);
+    near(est.node_overlap_us, t2 * (11.0 * BETA * (m - 1.0) + t2f16) / t2f16, 1e-9,
+         "isend/irecv, 4 ranks a node: the 12 messages off the node in a row, the factors once");
     cf_across_set_clear(&s);
 }
 
