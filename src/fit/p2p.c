@@ -72,13 +72,19 @@ typedef struct cost_parts {
     double lat, bw, gam;
     const char *name;
     /* How its latencies may overlap: 0 not at all (each step waits for the data of the
-     * one before: recursive doubling, ring, pairwise, Bruck); 1 a nonblocking alltoall,
-     * whose p-1 sends are posted at once; 2 a tree, whose sender's steps do not wait for
-     * each other and overlap with the next call's in a loop, or not. */
+     * one before: recursive doubling, ring, pairwise, Bruck, a bcast tree timed a call at
+     * a time); 1 a nonblocking alltoall, whose p-1 sends are posted at once; 2 a reduce
+     * tree costed as lg p steps (MPICH's, and SMPI's where the nodes are not known) or the
+     * gather of a reduce by recursive halving: whose ranks' mean holds most ranks sending
+     * once and leaving, their steps overlapping, or not. */
     int overlap;
     /* With overlap 1: bw where the messages to partners on the rank's own node overlap one
      * another (node_share), else bw. */
     double bw_node;
+    /* A bcast tree timed a call at a time (MPICH's binomial and Open MPI's binary trees,
+     * costed as steps of T2): what its np=2 times differ by from the ping-pong recurs at
+     * each of its levels, never once a call (tree_each). */
+    int each;
     int alg; /* the catalog's index (0 under the rules) */
 } cost_parts;
 
@@ -165,11 +171,12 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
               strcmp(ra.name, "two proc") != 0) ||
              ra.steps == CF_STEPS_ROUNDS))
             o->overlap = 1;
+        else if ((ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY) &&
+                 strcmp(c->pattern, "bcast") == 0)
+            o->each = 1; /* tree_each */
         else if (ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY)
-            o->overlap = 2; /* a per-call tree's count is already each call's own mean */
-        /* One latency, then each further step the sender's overhead. A tree's steps in a
-         * loop of calls, the root moving on, also share their bytes among the processes:
-         * each process sends and receives about one message a call where nothing waits. */
+            o->overlap = 2; /* a reduce tree: its ranks' mean, most leaving once they sent */
+        /* One latency, then each further step the sender's overhead. */
         double one = floor_us / pp->h.alpha_us, steps = o->lat / one;
         /* A reduce by recursive halving, then a gather (CF_STEPS_HALVING2): every rank waits
          * at the halving's steps, half of them and half the bytes; the gather's are a
@@ -237,9 +244,22 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
  * estimate takes and whose ends its 95% interval holds:
  * - where the algorithm's latencies may overlap, what each step past the first costs: a
  *   share rho of a latency, from CF_P2P_OVERHEAD_LO to CF_P2P_OVERHEAD_HI for the
- *   nonblocking alltoall (LogP's o / (L + 2o) cannot pass 1/2), to 1 (no overlap) for a tree;
+ *   nonblocking alltoall (LogP's o / (L + 2o) cannot pass 1/2), to 1 (no overlap) for a
+ *   reduce tree;
  * - whether what the pattern costs beyond the ping-pong at np=2 (its latency and bandwidth
- *   factors) recurs at each step or is paid once a call.
+ *   factors) recurs at each step or is paid once a call; for a bcast tree timed a call at a
+ *   time it recurs (tree_each).
+ * tree_each: bcast trees under the rules (which answer for tables timed a call at a time
+ * only; a loop of calls gets none), costed as lg p (binomial) or its levels (binary) steps
+ * of T2. No call's steps overlap the next's, and what the np=2 time differs by from the
+ * ping-pong is each level's: the table's time is the ranks' mean, the root leaving once its
+ * eager message is sent, and so does every sender of every level, the ranks' mean depth
+ * half the levels (sim-flat, bcast of 4 B: 1.02 us at np 2, where the ping-pong takes
+ * 2.01; 4.05 at np 16, four times np 2's; on data/sim-fatnodes inside one node 0.16 and
+ * 0.62). Until stop 44 both readings (and an overlap of the levels, rho 0.1 to 1) were
+ * taken, their middle read sim-flat's at 2.83 us, fatnodes' at 0.84. A reduce tree's mean
+ * is not its levels' (most ranks send once and leave): those costed as lg p steps keep
+ * both readings and the overlap.
  * Also in the interval: the factors' uncertainty, and per doubling of p beyond 2 the
  * pattern's own disagreement at np=2 with its two-factor cost (the residual variance of
  * that fit: a curve the two factors do not follow, protocols and caches, is read at other
@@ -256,6 +276,10 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
                                       : CF_P2P_OVERHEAD_LO;
     t[0][1] = estimate_at(pp, c, k, p, m, rho_hi, 0, 0, &ch, gh);
     t[1][1] = estimate_at(pp, c, k, p, m, rho_hi, 1, 0, &ch, gh);
+    if (cp.each) { /* tree_each */
+        t[1][0] = t[0][0];
+        t[1][1] = t[0][1];
+    }
     double tt = t[0][0], s_rho = 0.0, s_once = 0.0;
     if (t[0][0] > 0.0 && t[0][1] > 0.0 && t[1][0] > 0.0 && t[1][1] > 0.0) {
         tt = pow(t[0][0] * t[0][1] * t[1][0] * t[1][1], 0.25);

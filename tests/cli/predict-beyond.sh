@@ -125,4 +125,20 @@ for b in 1024 4096; do
         awk -F, -v t="$truth" 'NR == 2 { exit !($6 <= t && t <= $7 && $7 / $5 >= 1.28 && $5 / $6 >= 1.28) }' \
         "$T/out"
 done
+# A bcast tree timed a call at a time: what its np=2 time differs by from the ping-pong (the
+# ranks' mean, the root leaving once it sent) recurs at each level, and no call's levels
+# overlap the next's: sim-flat's MPICH bcast of 4 B and 64 KiB at np 16 from np=2 read 2.83
+# and 38.0 us for the simulated 4.05 and 68.9 (both readings and the overlap, their middle);
+# fatnodes' of 4 B inside one node 0.84 for 0.616.
+for case in "flat2 flat 4 0.02" "flat2 flat 65536 0.02" "fat2 fatnodes 4 0.1"; do
+    set -- $case
+    [ -f $1.json ] || "$COMMFIT" fit -q -i "$top_srcdir/data/sim-$2.csv" --np 2 -o $1.json
+    truth=$(awk -F, -v b=$3 '!/^#/ && $1 == "bcast" && $2 == 16 && $3 == b { print $11 }' \
+        "$top_srcdir/data/sim-$2.csv")
+    run "$COMMFIT" predict -m $1.json -p bcast -n 16 -b $3 -f csv
+    check "$2 bcast of $3 B at np 16 from np=2: within $4 of the simulated $truth, inside the interval" \
+        awk -F, -v t="$truth" -v r="$4" 'NR == 2 { e = ($5 - t) / t
+                                                   exit !(e < r && e > -r && $6 <= t && t <= $7) }' \
+        "$T/out"
+done
 done_testing
