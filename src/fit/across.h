@@ -447,9 +447,9 @@ typedef struct cf_contention {
 #define CF_P2P_OVERHEAD_HI 0.5
 /* The least model error of the estimate from the np=2 times, per doubling of p beyond 2
  * (log standard deviation): the estimate's median error at np 16 on the development
- * simulated tables (20 of them, both selectors, 1130 points) is 9%, what a log-normal error
- * of sd 0.13 gives over those 3 doublings (0.13 / sqrt 3 a doubling). */
-#define CF_P2P_DOUBLING_SD 0.076
+ * simulated tables (20 of them, both selectors, 1130 points) is 7.7% (|ln| 0.074), what a
+ * log-normal error of sd 0.11 gives over those 3 doublings (0.11 / sqrt 3 a doubling). */
+#define CF_P2P_DOUBLING_SD 0.063
 
 typedef struct cf_p2p {
     char error[CF_NOTE_MAX];      /* why there is no estimate; "" when there is */

@@ -121,8 +121,8 @@ for b in 1024 4096; do
     truth=$(awk -F, -v b=$b '!/^#/ && $1 == "allgather" && $2 == 16 && $3 == b { print $11 }' \
         "$top_srcdir/data/sim-flat.csv")
     run "$COMMFIT" predict -m flat2.json -p allgather -n 16 -b $b -f csv
-    check "flat allgather of $b B at np 16 from np=2: the simulated $truth inside the interval, at least 1.29x each way" \
-        awk -F, -v t="$truth" 'NR == 2 { exit !($6 <= t && t <= $7 && $7 / $5 >= 1.28 && $5 / $6 >= 1.28) }' \
+    check "flat allgather of $b B at np 16 from np=2: the simulated $truth inside the interval, at least 1.24x each way" \
+        awk -F, -v t="$truth" 'NR == 2 { exit !($6 <= t && t <= $7 && $7 / $5 >= 1.235 && $5 / $6 >= 1.235) }' \
         "$T/out"
 done
 # A bcast tree timed a call at a time: what its np=2 time differs by from the ping-pong (the
