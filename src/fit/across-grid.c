@@ -505,7 +505,22 @@ long cf_across_grid_from_np(const cf_across *a, long q, double m)
  * on one 128-core node: 0.14 us at np 2, 0.27 at 4, 0.69 at 8; fitted at np 2, 8, 32, 64
  * and 256, np 4 read from np 8's binary tree 0.59 in [0.39, 1.15]; so fitted, 20% of
  * ORFEO's reduce at np 4 and 35% of its bcast lay inside their intervals, 90% and 100% now). */
+static int measured_around(const cf_across_grid *g, long q, double m, double *below,
+                           double *above);
 static void between_measured(const cf_across_grid *g, long q, double m, double *lo, double *hi)
+{
+    double tb, ta;
+    if (measured_around(g, q, m, &tb, &ta))
+        cf_across_hold_between(tb, ta, lo, hi);
+}
+
+int cf_across_grid_around(const cf_across *a, long q, double m, double *below, double *above)
+{
+    return measured_around(&a->grid, q, m, below, above);
+}
+
+static int measured_around(const cf_across_grid *g, long q, double m, double *below,
+                           double *above)
 {
     long pb = 0, pa = 0;
     double tb = NAN, ta = NAN;
@@ -521,8 +536,14 @@ static void between_measured(const cf_across_grid *g, long q, double m, double *
             ta = g->pt[i].t_us;
         }
     }
-    if (pb > 0 && pa > 0)
-        cf_across_hold_between(tb, ta, lo, hi);
+    *below = tb;
+    *above = ta;
+    return pb > 0 && pa > 0;
+}
+
+void cf_across_grid_hold_measured(const cf_across *a, long q, double m, double *lo, double *hi)
+{
+    between_measured(&a->grid, q, m, lo, hi);
 }
 
 void cf_across_hold_between(double t0, double t1, double *lo, double *hi)

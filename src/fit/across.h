@@ -541,6 +541,10 @@ long cf_across_grid_from_np(const cf_across *a, long q, double m);
  * either is not positive. A call over more ranks costs more, mostly: between two measured np
  * the truth lies between theirs where the reading's step counts miss (a node's inner tiers). */
 void cf_across_hold_between(double t0, double t1, double *lo, double *hi);
+/* The times a's grid measured at size m at the nearest np below and above q, into *below
+ * and *above: 1, or 0 where m was not measured on both sides (what cf_across_grid_predict
+ * holds its interval to). */
+int cf_across_grid_around(const cf_across *a, long q, double m, double *below, double *above);
 /* T at (p, m) from the grid with its 95% interval and the algorithm the rules run there;
  * -1 when the grid cannot answer there. */
 /* The fitted model's backtested error per doubling of p beyond the measured np at size m
