@@ -498,27 +498,8 @@ long cf_across_grid_from_np(const cf_across *a, long q, double m)
     return grid_read(a, q, m, &r) == 0 ? r.from_np : 0;
 }
 
-/* Between two measured np at a measured size, whatever ran at them: a call over more ranks
- * costs more, mostly, so the interval holds the times measured at the nearest np below and
- * above (with the floor's margin) where the reading's own does not. The reading's step
- * counts miss what they cannot know, a node's inner tiers (ORFEO's Open MPI reduce of 64 B
- * on one 128-core node: 0.14 us at np 2, 0.27 at 4, 0.69 at 8; fitted at np 2, 8, 32, 64
- * and 256, np 4 read from np 8's binary tree 0.59 in [0.39, 1.15]; so fitted, 20% of
- * ORFEO's reduce at np 4 and 35% of its bcast lay inside their intervals, 90% and 100% now). */
-static int measured_around(const cf_across_grid *g, long q, double m, double *below,
-                           double *above);
-static void between_measured(const cf_across_grid *g, long q, double m, double *lo, double *hi)
-{
-    double tb, ta;
-    if (measured_around(g, q, m, &tb, &ta))
-        cf_across_hold_between(tb, ta, lo, hi);
-}
-
-int cf_across_grid_around(const cf_across *a, long q, double m, double *below, double *above)
-{
-    return measured_around(&a->grid, q, m, below, above);
-}
-
+/* The times g measured at size m at the nearest np below and above q: 1, or 0 where m was
+ * not measured on both sides. */
 static int measured_around(const cf_across_grid *g, long q, double m, double *below,
                            double *above)
 {
@@ -541,9 +522,23 @@ static int measured_around(const cf_across_grid *g, long q, double m, double *be
     return pb > 0 && pa > 0;
 }
 
-void cf_across_grid_hold_measured(const cf_across *a, long q, double m, double *lo, double *hi)
+int cf_across_grid_around(const cf_across *a, long q, double m, double *below, double *above)
 {
-    between_measured(&a->grid, q, m, lo, hi);
+    return measured_around(&a->grid, q, m, below, above);
+}
+
+/* Between two measured np at a measured size, whatever ran at them: a call over more ranks
+ * costs more, mostly, so the interval holds the times measured at the nearest np below and
+ * above (with the floor's margin) where the reading's own does not. The reading's step
+ * counts miss what they cannot know, a node's inner tiers (ORFEO's Open MPI reduce of 64 B
+ * on one 128-core node: 0.14 us at np 2, 0.27 at 4, 0.69 at 8; fitted at np 2, 8, 32, 64
+ * and 256, np 4 read from np 8's binary tree 0.59 in [0.39, 1.15]; so fitted, 20% of
+ * ORFEO's reduce at np 4 and 35% of its bcast lay inside their intervals, 90% and 100% now). */
+static void between_measured(const cf_across_grid *g, long q, double m, double *lo, double *hi)
+{
+    double tb, ta;
+    if (measured_around(g, q, m, &tb, &ta))
+        cf_across_hold_between(tb, ta, lo, hi);
 }
 
 void cf_across_hold_between(double t0, double t1, double *lo, double *hi)

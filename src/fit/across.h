@@ -438,11 +438,12 @@ typedef struct cf_contention {
 #define CF_P2P_FACTOR_MEASURED 2.0   /* the pattern was measured at some np */
 #define CF_P2P_FACTOR_UNMEASURED 3.0 /* it never was */
 /* From the pattern's own np=2 times. Where an algorithm's latencies may overlap (the
- * nonblocking alltoall's p-1 sends, a tree's sends in a loop of calls), each step past the
+ * nonblocking alltoall's p-1 sends, a reduce tree's in the ranks' mean), each step past the
  * first costs the sender its overhead o, a share rho of the ping-pong's one-way latency
  * alpha = L + 2o (LogP), which cannot pass 1/2 (L >= 0). np=2 cannot tell o from L: the
  * estimate spans rho from 0.1 (an overhead a tenth of the latency) to 1/2 for the
- * alltoall, to 1 (no overlap at all) for a tree. */
+ * alltoall, to 1 (no overlap at all) for a reduce tree costed as lg p steps (a bcast tree
+ * timed a call at a time does not overlap: p2p.c's tree_each). */
 #define CF_P2P_OVERHEAD_LO 0.1
 #define CF_P2P_OVERHEAD_HI 0.5
 /* The least model error of the estimate from the np=2 times, per doubling of p beyond 2
