@@ -662,13 +662,14 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         cf_placement_p2p_answer(&c->place, &c->as->pp, c->coll, c->datatype, &s->unmeasured, np,
                                 m, &est, &add);
         cf_out_predict_tier_note(out, &add, est.algorithm, "np=2's rank 1", s->unmeasured.far_fitted_us);
-        if (est.node_overlap_us > 0.0) {
-            char part[320];
+        if (est.overlap_us > 0.0) {
+            char part[400];
             snprintf(part, sizeof part,
-                     "its messages are posted at once, and np=2 cannot tell whether those to "
-                     "partners on the same node overlap (each receiver copying its own): the "
-                     "lower end holds %.4g us, where they do",
-                     est.node_overlap_us);
+                     "its messages are posted at once, and np=2 cannot tell how far they "
+                     "overlap (on one node each receiver may copy its own; through a card their "
+                     "bytes may stream at the ping-pong's line, what its curve adds at this size "
+                     "paid once): the lower end holds %.4g us, where they do",
+                     est.overlap_us);
             cf_note_join(out->bnote, sizeof out->bnote, part);
         }
         out->t = est.t_us;

@@ -78,9 +78,9 @@ typedef struct cost_parts {
      * gather of a reduce by recursive halving: whose ranks' mean holds most ranks sending
      * once and leaving, their steps overlapping, or not. */
     int overlap;
-    /* With overlap 1: bw where the messages to partners on the rank's own node overlap one
-     * another (node_share), else bw. */
-    double bw_node;
+    /* With overlap 1: bw where the messages overlap as far as np=2 cannot rule out
+     * (fast_bytes), else bw. */
+    double bw_fast;
     /* A bcast tree timed a call at a time (MPICH's binomial and Open MPI's binary trees,
      * costed as steps of T2): what its np=2 times differ by from the ping-pong recurs at
      * each of its levels, never once a call (tree_each). */
@@ -103,6 +103,23 @@ static double node_share(const cf_p2p *pp, cf_steps steps, long p)
     double others = (double)(p - 1), remote = (double)(p - on_node);
     double least = steps == CF_STEPS_ROUNDS ? ceil(others / CF_ROUND_PAIRS) : 1.0;
     return fmin(1.0, fmax(least, remote) / others);
+}
+
+/* What bw (the bytes of the p - 1 messages a rank posts at once, in a row on the measured
+ * curve) comes to where they overlap as far as np=2 cannot rule out, the lesser of two
+ * readings: those to partners on the node overlapping (node_share); or beyond the first
+ * message the bytes streaming at the ping-pong's line (beta), what its curve adds above
+ * the line at size m (a protocol's handshake, a simulator's latency that grows with the
+ * size) paid once while they stream (SMPI's flat cluster, one rank a node: Open MPI's
+ * linear alltoall of 16 KiB at np 16 takes 33.1 us, 15 messages at the ping-pong's curve
+ * read 61.0, at its line 28.4). */
+static double fast_bytes(const cf_p2p *pp, const cf_contention *u, cf_steps steps, long p,
+                         double m, double bw)
+{
+    double beta = pp->h.beta_us_per_byte;
+    double first = cf_unit_time(u->unit_bytes, u->unit_t_us, u->nunit, m) - u->unit_t_us[0];
+    double stream = (fmax(0.0, first) + (double)(p - 2) * m * beta) / beta;
+    return fmin(bw * node_share(pp, steps, p), p > 2 && beta > 0 ? stream : bw);
 }
 
 /* Step counts from the steps of the rules (across-rules.c): costed with a time of 1 per
@@ -193,7 +210,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
             if (o->overlap == 2)
                 o->bw *= (1.0 + (steps - 1.0) * rho) / steps;
         }
-        o->bw_node = o->overlap == 1 ? o->bw * node_share(pp, ra.steps, p) : o->bw;
+        o->bw_fast = o->overlap == 1 ? fast_bytes(pp, u, ra.steps, p, m, o->bw) : o->bw;
         return;
     }
     double f[3];
@@ -202,7 +219,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
                  k->bw_factor * pp->gamma_us_per_byte, &alg, f);
     o->lat = f[0];
     o->bw = f[1];
-    o->bw_node = f[1];
+    o->bw_fast = f[1];
     o->gam = f[2];
     o->name = c->algs[alg].name;
     o->alg = alg;
@@ -218,8 +235,8 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
     cost_parts c2;
     parts_at(pp, c, k, p, m, rho, cp);
     parts_at(pp, c, k, 2, m, rho, &c2);
-    if (node) /* the bytes the messages on the node overlap (node_share) */
-        cp->bw = cp->bw_node;
+    if (node) /* the bytes where the messages overlap (fast_bytes) */
+        cp->bw = cp->bw_fast;
     double xp[2] = {cp->lat * alpha, cp->bw * beta + cp->gam * gamma};
     double x2[2] = {c2.lat * alpha, c2.bw * beta + c2.gam * gamma};
     double fa = k->lat_factor, fb = k->bw_factor;
@@ -306,19 +323,19 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     out->t_us = tt;
     out->lo_us = tt * exp(-Z95 * s);
     out->hi_us = tt * exp(Z95 * s);
-    /* The lower end also holds the reading where the messages on the node overlap
-     * (node_share), their latencies too (rho 0: each receiver's copy its own, the sender
+    /* The lower end also holds the reading where the messages overlap (fast_bytes), their
+     * latencies too (rho 0: each receiver's copy its own, the sender
      * only posting them), the fastest of its two ends, with the same margin below it; the
      * estimate stays where the messages go in a row, as a node's card or a memory bus shared
      * by every copy makes them. */
-    out->node_overlap_us = 0.0;
-    if (cp.overlap == 1 && cp.bw_node < cp.bw) {
+    out->overlap_us = 0.0;
+    if (cp.overlap == 1 && cp.bw_fast < cp.bw) {
         double n0 = estimate_at(pp, c, k, p, m, 0.0, 0, 1, &ch, gh),
                n1 = estimate_at(pp, c, k, p, m, 0.0, 1, 1, &ch, gh);
         double fast = fmin(n0, n1);
-        if (fast > 0.0 && fast < tt) {
-            out->node_overlap_us = fast;
-            out->lo_us = fmin(out->lo_us, fast * exp(-Z95 * s));
+        if (fast > 0.0 && fast * exp(-Z95 * s) < out->lo_us) {
+            out->overlap_us = fast;
+            out->lo_us = fast * exp(-Z95 * s);
         }
     }
 }
@@ -326,7 +343,7 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
                    cf_estimate *out)
 {
-    out->node_overlap_us = 0.0;
+    out->overlap_us = 0.0;
     if (pp->error[0] != '\0')
         return CF_EXIT_DATA;
     const cf_contention *k2 = np2_entry(pp, c->pattern, datatype);

@@ -182,14 +182,14 @@ static void exact(void)
     /* The table does not say where its ranks ran: the 15 partners may share rank 0's node,
      * whose messages may overlap one another, latencies and bytes: one message's time, the
      * np=2 measurement, and the bottom below it. */
-    near(est.node_overlap_us, t2, 1e-9, "isend/irecv, ranks nowhere said: where the node's "
+    near(est.overlap_us, t2, 1e-9, "isend/irecv, ranks nowhere said: where the node's "
                                         "messages overlap, one message");
     ok(est.lo_us < t2, "isend/irecv, ranks nowhere said: the bottom below one message");
     /* One rank a node: every message leaves through its own node's card, one after
      * another; the bottom as before, above one message and the others' bytes. */
     s.pp.node_ranks = 1;
     cf_p2p_predict(&s.pp, cf_coll_find("alltoall"), "byte", 16, m, &est);
-    is_int(est.node_overlap_us == 0.0, 1, "isend/irecv, one rank a node: nothing overlaps");
+    is_int(est.overlap_us == 0.0, 1, "isend/irecv, one rank a node: nothing overlaps");
     ok(est.lo_us > t2 + 14.0 * BETA * m,
        "isend/irecv, one rank a node: its bottom above one message and the others' bytes "
        "(%.4g > %.4g)",
@@ -200,7 +200,7 @@ static void exact(void)
     /* (as the rules' once reading: the ping-pong curve's bytes m - 1 a step above its floor,
      * through the measured np=2 time) */
     double t2f16 = FA * (ALPHA + BETA) + FB * BETA * (m - 1.0);
-    near(est.node_overlap_us, t2 * (11.0 * BETA * (m - 1.0) + t2f16) / t2f16, 1e-9,
+    near(est.overlap_us, t2 * (11.0 * BETA * (m - 1.0) + t2f16) / t2f16, 1e-9,
          "isend/irecv, 4 ranks a node: the 12 messages off the node in a row, the factors once");
     cf_across_set_clear(&s);
 }
