@@ -133,7 +133,7 @@ static void say_rules(const char *library)
                library);
     else
         cf_msg("mpi_library '%s': fit and predict follow %s collective switch rules", library,
-               strcmp(rules, "mpich") == 0 ? "MPICH's" : "Open MPI's");
+               strncmp(rules, "mpich", 5) == 0 ? "MPICH's" : "Open MPI's");
 }
 
 /* Whether t holds a row of more than 2 processes. */

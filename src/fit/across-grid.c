@@ -189,13 +189,16 @@ static void bracket(const cf_across *a, cf_steps st, long q, double m, const lon
     }
 }
 
-/* An algorithm whose p - 1 messages are posted at once (CF_LAT_ONCE: Open MPI's linear
- * alltoall, MPICH's isend/irecv) waits for a latency about once and then sends its bytes:
- * its cost at q over its cost at p as the np=2 unit reads them, a latency (the unit's
- * smallest size) and the bytes of q - 1 and p - 1 messages (the unit at m less that); NAN
- * without a unit of two sizes. What a reading from a single measured np carries, where p - 1
- * steps of a whole message each would read the latency q - 1 times (SMPI's flat cluster,
- * Open MPI's alltoall of 4 B: 2.03 us at np 4, 2.04 at np 8, read 4.74 from np 4 so). */
+/* An algorithm whose p - 1 messages are posted at once (CF_LAT_ONCE: the linear algorithms,
+ * Open MPI's alltoall, bcast, reduce and allgather among them, whose root or every rank
+ * sends or receives them all; MPICH's isend/irecv alltoall) waits for a latency about once
+ * and then moves their bytes through one card: its cost at q over its cost at p as the
+ * np=2 unit reads them, a latency (the unit's smallest size) and the bytes of q - 1 and
+ * p - 1 messages (the unit at m less that); NAN without a unit of two sizes. What a reading
+ * from a single measured np carries, where p - 1 steps of a whole message each would read
+ * the latency q - 1 times (SMPI's flat cluster, Open MPI's alltoall of 4 B: 2.03 us at np
+ * 4, its fitted time, the faster of two samples whose median is 2.54; 2.04 at np 8, read
+ * 4.74 from np 4 so). */
 static double once_ratio(const cf_across_grid *g, long q, long p, double m)
 {
     if (g->nunit < 2 || p < 2)
@@ -529,8 +532,8 @@ long cf_across_grid_from_np(const cf_across *a, long q, double m)
     return grid_read(a, q, m, &r) == 0 ? r.from_np : 0;
 }
 
-/* The times g measured at size m at the nearest np below and above q: 1, or 0 where m was
- * not measured on both sides. */
+/* The times g measured at size m at the nearest np below and above q (NAN where none was):
+ * 1 where both were, else 0. */
 static int measured_around(const cf_across_grid *g, long q, double m, double *below,
                            double *above)
 {

@@ -529,6 +529,7 @@ typedef struct rule_set {
 
 static const rule_set rule_sets[] = {
     {"mpich", pick_mpich},
+    {"mpich-loop", pick_mpich},
     {"smpi-mpich", pick_smpi_mpich},
     {"smpi-mpich-loop", pick_smpi_mpich_loop},
     {"openmpi", pick_openmpi},
@@ -551,8 +552,14 @@ const char *cf_rules_for(const char *mpi_library, const char *coll_selector, int
         return timed_loop ? "openmpi-loop" : "openmpi";
     if (mpi_library != NULL &&
         (strstr(mpi_library, "MPICH") != NULL || strstr(mpi_library, "mpich") != NULL))
-        return "mpich";
+        return timed_loop ? "mpich-loop" : "mpich";
     return NULL;
+}
+
+int cf_rules_loop(const char *rules)
+{
+    size_t n = rules != NULL ? strlen(rules) : 0;
+    return n > 5 && strcmp(rules + n - 5, "-loop") == 0;
 }
 
 int cf_rules_pick(const char *rules, long node, const char *pattern, long p, double m,

@@ -222,13 +222,16 @@ int cf_steps_replays_traffic(cf_steps st);
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi"), NULL
  * when none is known; for a table timed as a loop of calls (cf_table_timed_loop), SimGrid's
  * and Open MPI's are "smpi-mpich-loop", "openmpi-loop" and "smpi-ompi-loop", without the
- * trees costed per call. */
+ * trees costed per call, and MPICH's "mpich-loop" (its trees are steps of T2 either way:
+ * the same rules; the estimate from np=2 reads its bcast trees apart, p2p.c's tree_each). */
 const char *cf_rules_for(const char *mpi_library, const char *coll_selector, int timed_loop);
 /* Whether rules names a rule set commfit knows: 1 or 0. */
 int cf_rules_exist(const char *rules);
 /* The names of the rule sets commfit knows, ", " between them, into buf (truncated to size);
  * returns buf. For messages that list them. */
 const char *cf_rules_list(char *buf, size_t size);
+/* Whether rule set rules is one for tables timed as a loop of calls ("...-loop"): 1 or 0. */
+int cf_rules_loop(const char *rules);
 /* The algorithm rules run for pattern at (p, m) on nodes of node ranks each, filled in order
  * (0: not known; the rules then take what they took before they read it): 0, -1 when it has
  * no rule for it. Only SMPI's mpich selector reads node: its reduce runs another algorithm
@@ -544,8 +547,8 @@ long cf_across_grid_from_np(const cf_across *a, long q, double m);
  * the truth lies between theirs where the reading's step counts miss (a node's inner tiers). */
 void cf_across_hold_between(double t0, double t1, double *lo, double *hi);
 /* The times a's grid measured at size m at the nearest np below and above q, into *below
- * and *above: 1, or 0 where m was not measured on both sides (what cf_across_grid_predict
- * holds its interval to). */
+ * and *above (NAN where m was not measured on that side): 1 where both were, else 0 (what
+ * cf_across_grid_predict holds its interval to). */
 int cf_across_grid_around(const cf_across *a, long q, double m, double *below, double *above);
 /* T at (p, m) from the grid with its 95% interval and the algorithm the rules run there;
  * -1 when the grid cannot answer there. */

@@ -78,9 +78,10 @@ typedef struct cost_parts {
      * gather of a reduce by recursive halving: whose ranks' mean holds most ranks sending
      * once and leaving, their steps overlapping, or not. */
     int overlap;
-    /* With overlap 1: bw where the messages overlap as far as np=2 cannot rule out
-     * (fast_bytes), else bw. */
-    double bw_fast;
+    /* With overlap 1, bw where the messages overlap as np=2 cannot rule out: those to
+     * partners on the rank's node (node_share), and the bytes streaming through a card at
+     * the ping-pong's line (stream_bytes); else bw. */
+    double bw_node, bw_stream;
     /* A bcast tree timed a call at a time (MPICH's binomial and Open MPI's binary trees,
      * costed as steps of T2): what its np=2 times differ by from the ping-pong recurs at
      * each of its levels, never once a call (tree_each). */
@@ -106,20 +107,20 @@ static double node_share(const cf_p2p *pp, cf_steps steps, long p)
 }
 
 /* What bw (the bytes of the p - 1 messages a rank posts at once, in a row on the measured
- * curve) comes to where they overlap as far as np=2 cannot rule out, the lesser of two
- * readings: those to partners on the node overlapping (node_share); or beyond the first
- * message the bytes streaming at the ping-pong's line (beta), what its curve adds above
- * the line at size m (a protocol's handshake, a simulator's latency that grows with the
- * size) paid once while they stream (SMPI's flat cluster, one rank a node: Open MPI's
- * linear alltoall of 16 KiB at np 16 takes 33.1 us, 15 messages at the ping-pong's curve
- * read 61.0, at its line 28.4). */
-static double fast_bytes(const cf_p2p *pp, const cf_contention *u, cf_steps steps, long p,
-                         double m, double bw)
+ * curve) comes to where, beyond the first message, their bytes stream through the card at
+ * the ping-pong's line (beta), what its curve adds above the line at size m (a protocol's
+ * handshake, a simulator's latency that grows with the size) paid once (SMPI's flat
+ * cluster, one rank a node: Open MPI's linear alltoall of 16 KiB at np 16 takes 33.1 us,
+ * 15 messages at the ping-pong's curve read 61.0, at its line 28.4). Not for rounds that
+ * wait for each other (SMPI's MPICH rounds of 4): bw. */
+static double stream_bytes(const cf_p2p *pp, const cf_contention *u, cf_steps steps, long p,
+                           double m, double bw)
 {
     double beta = pp->h.beta_us_per_byte;
+    if (steps == CF_STEPS_ROUNDS || p <= 2 || !(beta > 0))
+        return bw;
     double first = cf_unit_time(u->unit_bytes, u->unit_t_us, u->nunit, m) - u->unit_t_us[0];
-    double stream = (fmax(0.0, first) + (double)(p - 2) * m * beta) / beta;
-    return fmin(bw * node_share(pp, steps, p), p > 2 && beta > 0 ? stream : bw);
+    return fmin(bw, (fmax(0.0, first) + (double)(p - 2) * m * beta) / beta);
 }
 
 /* Step counts from the steps of the rules (across-rules.c): costed with a time of 1 per
@@ -189,7 +190,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
              ra.steps == CF_STEPS_ROUNDS))
             o->overlap = 1;
         else if ((ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY) &&
-                 strcmp(c->pattern, "bcast") == 0)
+                 strcmp(c->pattern, "bcast") == 0 && !cf_rules_loop(pp->rules))
             o->each = 1; /* tree_each */
         else if (ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY)
             o->overlap = 2; /* a reduce tree: its ranks' mean, most leaving once they sent */
@@ -198,6 +199,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
         /* A reduce by recursive halving, then a gather (CF_STEPS_HALVING2): every rank waits
          * at the halving's steps, half of them and half the bytes; the gather's are a
          * tree's (placement.c's waiting_share counts them alike). */
+        o->bw_node = o->bw_stream = o->bw;
         if (ra.steps == CF_STEPS_HALVING2 && cf_coll_to_root(c) && steps > 2.0) {
             o->overlap = 2;
             double half = steps / 2.0, tree = (1.0 + (half - 1.0) * rho) / half;
@@ -210,7 +212,12 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
             if (o->overlap == 2)
                 o->bw *= (1.0 + (steps - 1.0) * rho) / steps;
         }
-        o->bw_fast = o->overlap == 1 ? fast_bytes(pp, u, ra.steps, p, m, o->bw) : o->bw;
+        if (o->overlap == 1) {
+            o->bw_node = o->bw * node_share(pp, ra.steps, p);
+            o->bw_stream = stream_bytes(pp, u, ra.steps, p, m, o->bw);
+        } else {
+            o->bw_node = o->bw_stream = o->bw;
+        }
         return;
     }
     double f[3];
@@ -219,7 +226,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
                  k->bw_factor * pp->gamma_us_per_byte, &alg, f);
     o->lat = f[0];
     o->bw = f[1];
-    o->bw_fast = f[1];
+    o->bw_node = o->bw_stream = f[1];
     o->gam = f[2];
     o->name = c->algs[alg].name;
     o->alg = alg;
@@ -235,8 +242,8 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
     cost_parts c2;
     parts_at(pp, c, k, p, m, rho, cp);
     parts_at(pp, c, k, 2, m, rho, &c2);
-    if (node) /* the bytes where the messages overlap (fast_bytes) */
-        cp->bw = cp->bw_fast;
+    if (node) /* the bytes where the messages overlap: on the node (1), streaming (2) */
+        cp->bw = node == 1 ? cp->bw_node : cp->bw_stream;
     double xp[2] = {cp->lat * alpha, cp->bw * beta + cp->gam * gamma};
     double x2[2] = {c2.lat * alpha, c2.bw * beta + c2.gam * gamma};
     double fa = k->lat_factor, fb = k->bw_factor;
@@ -323,17 +330,23 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     out->t_us = tt;
     out->lo_us = tt * exp(-Z95 * s);
     out->hi_us = tt * exp(Z95 * s);
-    /* The lower end also holds the reading where the messages overlap (fast_bytes), their
-     * latencies too (rho 0: each receiver's copy its own, the sender
-     * only posting them), the fastest of its two ends, with the same margin below it; the
-     * estimate stays where the messages go in a row, as a node's card or a memory bus shared
-     * by every copy makes them. */
+    /* The lower end also holds the readings where the messages overlap, the fastest of each
+     * one's two ends (factors at each step, once), with the same margin below it: on the
+     * node (node_share) their latencies too (rho 0: each receiver's copy its own, the sender
+     * only posting them); streaming through a card (stream_bytes) each further message
+     * still costs the sender its overhead (rho CF_P2P_OVERHEAD_LO). The estimate stays where
+     * the messages go in a row, as a node's card or a memory bus shared by every copy makes
+     * them. */
     out->overlap_us = 0.0;
-    if (cp.overlap == 1 && cp.bw_fast < cp.bw) {
-        double n0 = estimate_at(pp, c, k, p, m, 0.0, 0, 1, &ch, gh),
-               n1 = estimate_at(pp, c, k, p, m, 0.0, 1, 1, &ch, gh);
-        double fast = fmin(n0, n1);
-        if (fast > 0.0 && fast * exp(-Z95 * s) < out->lo_us) {
+    if (cp.overlap == 1 && (cp.bw_node < cp.bw || cp.bw_stream < cp.bw)) {
+        double fast = INFINITY;
+        if (cp.bw_node < cp.bw)
+            fast = fmin(estimate_at(pp, c, k, p, m, 0.0, 0, 1, &ch, gh),
+                        estimate_at(pp, c, k, p, m, 0.0, 1, 1, &ch, gh));
+        if (cp.bw_stream < cp.bw)
+            fast = fmin(fast, fmin(estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 0, 2, &ch, gh),
+                                   estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 1, 2, &ch, gh)));
+        if (fast > 0.0 && isfinite(fast) && fast * exp(-Z95 * s) < out->lo_us) {
             out->overlap_us = fast;
             out->lo_us = fast * exp(-Z95 * s);
         }

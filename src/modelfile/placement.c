@@ -1413,8 +1413,10 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
      * nearest np below (as cf_across_grid_predict's between two measured np, whose copy here
      * lost the ones above); not the one above, in a tier np does not reach. */
     double t_below, t_above;
-    if (sub != NULL && est->grid && cf_across_grid_around(a, np, m, &t_below, &t_above))
-        cf_across_hold_between(t_below, t_below, &est->lo_us, &est->hi_us);
+    if (sub != NULL && est->grid) {
+        cf_across_grid_around(a, np, m, &t_below, &t_above);
+        cf_across_hold_between(t_below, t_below, &est->lo_us, &est->hi_us); /* NAN: none */
+    }
     /* A formula fitted across every np and size passes near the fitted np's times, not
      * through them; beyond them it carries the growth, the largest fitted np's own answer
      * the level (gce-cpu-ompi, OSU allreduce on 56-rank nodes fitted at np 1792-7168:

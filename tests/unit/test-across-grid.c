@@ -121,7 +121,13 @@ static void rules(void)
     is_str(cf_rules_for("Open MPI v4.1.5", NULL, 1), "openmpi-loop", "Open MPI, loop timed");
     is_str(cf_rules_for("SMPI Version 3.32", "ompi", 1), "smpi-ompi-loop",
            "SMPI's ompi selector, loop timed");
-    is_str(cf_rules_for("MPICH Version: 4.0.2", NULL, 1), "mpich", "MPICH, loop timed: the same");
+    is_str(cf_rules_for("MPICH Version: 4.0.2", NULL, 1), "mpich-loop",
+           "MPICH, loop timed: its own name, the same rules");
+    pick_is("mpich-loop", "bcast", 16, 12287, "binomial tree");
+    pick_is("mpich-loop", "alltoall", 64, 256, "isend/irecv");
+    ok(cf_rules_loop("mpich-loop") && cf_rules_loop("smpi-ompi-loop") && !cf_rules_loop("mpich") &&
+           !cf_rules_loop("loop") && !cf_rules_loop(NULL),
+       "cf_rules_loop: the -loop sets alone");
     pick_is("smpi-ompi", "bcast", 16, 1024, "knomial tree");
     pick_is("smpi-ompi-loop", "bcast", 16, 1024, "(none)");
     pick_is("openmpi-loop", "reduce", 64, 1024, "(none)");

@@ -128,7 +128,7 @@ static void exact(void)
     double m = 1 << 20, t2 = FA * ALPHA + FB * BETA * m, tpp = ALPHA + BETA * m;
     double each = 15.0 * t2, once = 14.0 * tpp + t2;
     cf_p2p_predict(&s.pp, cf_coll_find("alltoall"), "byte", 16, m, &est);
-    /* (the two readings 1.24x apart, within the least error at np=16: 1.30x each way) */
+    /* (the two readings 1.24x apart, within the least error at np=16: 1.24x each way) */
     ends(&est, each, once, 16, "np=16, 1 MiB: (p-1)*T2 and (p-2)*(alpha + beta*m) + T2");
     ok(est.hi_us >= each * (1 - 1e-12) && est.lo_us <= once * (1 + 1e-12),
        "np=16, 1 MiB: the interval holds both readings");
@@ -186,7 +186,8 @@ static void exact(void)
                                         "messages overlap, one message");
     ok(est.lo_us < t2, "isend/irecv, ranks nowhere said: the bottom below one message");
     /* One rank a node: every message leaves through its own node's card, one after
-     * another; the bottom as before, above one message and the others' bytes. */
+     * another; this ping-pong lies on its line, so its bytes streaming read no less than
+     * its curve: the bottom as before, above one message and the others' bytes. */
     s.pp.node_ranks = 1;
     cf_p2p_predict(&s.pp, cf_coll_find("alltoall"), "byte", 16, m, &est);
     is_int(est.overlap_us == 0.0, 1, "isend/irecv, one rank a node: nothing overlaps");
