@@ -212,11 +212,10 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
             if (o->overlap == 2)
                 o->bw *= (1.0 + (steps - 1.0) * rho) / steps;
         }
+        o->bw_node = o->bw_stream = o->bw;
         if (o->overlap == 1) {
             o->bw_node = o->bw * node_share(pp, ra.steps, p);
             o->bw_stream = stream_bytes(pp, u, ra.steps, p, m, o->bw);
-        } else {
-            o->bw_node = o->bw_stream = o->bw;
         }
         return;
     }
@@ -234,16 +233,19 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
 
 /* The estimate at (p, m) with the share rho, and the gradient of ln(tp / t2) in the two
  * factors (for their uncertainty). What the factors add to the ping-pong's costs at np=2
- * recurs at every step (once == 0) or is paid once a call, a fixed overhead (once == 1). */
+ * recurs at every step (once == 0) or is paid once a call, a fixed overhead (once == 1).
+ * overlapped: the messages' bytes in a row (0), or overlapping on the node (1) or
+ * streaming through a card (2), as cost_parts' bw_node and bw_stream read them. */
 static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p,
-                          double m, double rho, int once, int node, cost_parts *cp, double g[2])
+                          double m, double rho, int once, int overlapped, cost_parts *cp,
+                          double g[2])
 {
     double alpha = pp->h.alpha_us, beta = pp->h.beta_us_per_byte, gamma = pp->gamma_us_per_byte;
     cost_parts c2;
     parts_at(pp, c, k, p, m, rho, cp);
     parts_at(pp, c, k, 2, m, rho, &c2);
-    if (node) /* the bytes where the messages overlap: on the node (1), streaming (2) */
-        cp->bw = node == 1 ? cp->bw_node : cp->bw_stream;
+    if (overlapped) /* the bytes where the messages overlap: on the node (1), streaming (2) */
+        cp->bw = overlapped == 1 ? cp->bw_node : cp->bw_stream;
     double xp[2] = {cp->lat * alpha, cp->bw * beta + cp->gam * gamma};
     double x2[2] = {c2.lat * alpha, c2.bw * beta + c2.gam * gamma};
     double fa = k->lat_factor, fb = k->bw_factor;
