@@ -189,6 +189,16 @@ static void bracket(const cf_across *a, cf_steps st, long q, double m, const lon
     }
 }
 
+/* [*lo_f, *hi_f] (bracket's factors about v) widened to hold reading r too; nothing where r
+ * is NAN. */
+static void hold_reading(double r, double v, double *lo_f, double *hi_f)
+{
+    if (!isfinite(r))
+        return;
+    *lo_f = fmin(*lo_f, r / v);
+    *hi_f = fmax(*hi_f, r / v);
+}
+
 /* An algorithm whose p - 1 messages are posted at once (CF_LAT_ONCE: the linear algorithms,
  * Open MPI's alltoall, bcast, reduce and allgather among them, whose root or every rank
  * sends or receives them all; MPICH's isend/irecv alltoall) waits for a latency about once
@@ -404,20 +414,19 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
         double d, v = along(a, r.steps, q, sz[i], p, tt, k, &d);
         /* Posted at once and measured at one np alone: read with the latency once, the
          * interval holding the reading of p - 1 whole steps too (once_ratio). */
-        double steps_v = v;
+        double steps_v = NAN; /* the reading of p - 1 whole steps, where it is not v */
         double once = k == 1 && r.latency == CF_LAT_ONCE ? once_ratio(g, q, p[0], sz[i]) : NAN;
-        if (isfinite(once))
+        if (isfinite(once)) {
+            steps_v = v;
             v = tt[0] * once;
+        }
         if (sz[i] <= m) {
             below = i;
             tb = v / steps_at(a, r.steps, q, sz[i]);
             db = d;
             ib = inside(q, p, k);
             bracket(a, r.steps, q, sz[i], p, tt, k, v, &lb, &hb);
-            if (isfinite(once)) {
-                lb = fmin(lb, steps_v / v);
-                hb = fmax(hb, steps_v / v);
-            }
+            hold_reading(steps_v, v, &lb, &hb);
             pb = p[k - 1];
             eb = size_error(a, r.steps, sz[i], p, tt, k);
             fb = below_top(a, r.steps, q, sz[i], p, tt, k, v);
@@ -428,10 +437,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
             da = d;
             ia = inside(q, p, k);
             bracket(a, r.steps, q, sz[i], p, tt, k, v, &la, &ha);
-            if (isfinite(once)) {
-                la = fmin(la, steps_v / v);
-                ha = fmax(ha, steps_v / v);
-            }
+            hold_reading(steps_v, v, &la, &ha);
             pa = p[k - 1];
             ea = size_error(a, r.steps, sz[i], p, tt, k);
             fa = below_top(a, r.steps, q, sz[i], p, tt, k, v);

@@ -296,16 +296,13 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     cost_parts cp, ch;
     double g[2], gh[2], t[2][2]; /* [once][rho high] */
     t[0][0] = estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 0, 0, &cp, g);
-    t[1][0] = estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 1, 0, &ch, gh);
     double rho_hi = cp.overlap == 1   ? CF_P2P_OVERHEAD_HI
                     : cp.overlap == 2 ? 1.0
                                       : CF_P2P_OVERHEAD_LO;
     t[0][1] = estimate_at(pp, c, k, p, m, rho_hi, 0, 0, &ch, gh);
-    t[1][1] = estimate_at(pp, c, k, p, m, rho_hi, 1, 0, &ch, gh);
-    if (cp.each) { /* tree_each */
-        t[1][0] = t[0][0];
-        t[1][1] = t[0][1];
-    }
+    /* A bcast tree timed a call at a time: at each level only (tree_each). */
+    t[1][0] = cp.each ? t[0][0] : estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 1, 0, &ch, gh);
+    t[1][1] = cp.each ? t[0][1] : estimate_at(pp, c, k, p, m, rho_hi, 1, 0, &ch, gh);
     double tt = t[0][0], s_rho = 0.0, s_once = 0.0;
     if (t[0][0] > 0.0 && t[0][1] > 0.0 && t[1][0] > 0.0 && t[1][1] > 0.0) {
         tt = pow(t[0][0] * t[0][1] * t[1][0] * t[1][1], 0.25);

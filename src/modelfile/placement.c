@@ -1480,10 +1480,12 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
     added->anchored = anchor_from[0] > 0;
     added->read_from = from;
     added->tier_above = below_tier;
-    added->tier_above_far_us = cf_placement_farthest_us(p, above);
-    added->tier_np_far_us = cf_placement_farthest_us(p, np);
-    added->tier_above_pair_us = pair_level_us(p, above);
-    added->tier_np_pair_us = pair_level_us(p, np);
+    if (below_tier > 0) { /* the note's figures (cf_out_predict_tier_below_note) */
+        added->tier_above_far_us = cf_placement_farthest_us(p, above);
+        added->tier_np_far_us = cf_placement_farthest_us(p, np);
+        added->tier_above_pair_us = pair_level_us(p, above);
+        added->tier_np_pair_us = pair_level_us(p, np);
+    }
     added->read_from_far_us = from > 0 ? cf_placement_farthest_us(p, from) : NAN;
     added->read_np_far_us = from > 0 ? cf_placement_farthest_us(p, np) : NAN;
     added->read_nodes_np = from > 0 && own.network ? own.nodes_np : 0;

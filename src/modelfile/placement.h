@@ -200,8 +200,8 @@ typedef struct cf_tier_added {
     /* Between fitted np, where the probes put np in the tier of the fitted np below it and
      * not of tier_above, the next one (its farthest latency tier_above_far_us, np's
      * tier_np_far_us; the pair exchange at their levels, tier_above_pair_us and
-     * tier_np_pair_us, NAN without it): the grid read np from those below alone; 0
-     * otherwise. */
+     * tier_np_pair_us, NAN without it; all four set only then): the grid read np from
+     * those below alone; 0 otherwise. */
     long tier_above;
     double tier_above_far_us, tier_np_far_us, tier_above_pair_us, tier_np_pair_us;
 } cf_tier_added;
