@@ -909,6 +909,25 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
     return 0;
 }
 
+/* predict's point-to-point answer at np, for the formula's lines (cf_lines_through). */
+typedef struct p2p_at_ctx {
+    ctx *c;
+    const source *s;
+    long np;
+} p2p_at_ctx;
+
+static double p2p_at(void *v, double m, const char **alg)
+{
+    const p2p_at_ctx *a = v;
+    cf_estimate est;
+    cf_tier_added add;
+    if (cf_placement_p2p_answer(&a->c->place, &a->c->as->pp, a->c->coll, a->c->datatype,
+                                &a->s->unmeasured, a->np, m, &est, &add) != 0)
+        return NAN;
+    *alg = est.algorithm;
+    return est.t_us;
+}
+
 static int formula(ctx *c, long np, const char *lang, cf_error *e)
 {
     const source *s = source_at(c, np, e);
@@ -944,11 +963,40 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
         cf_msg("np=%ld: from the across-np model%s%s%s", np, s->note.text[0] ? "; " : "", s->note.text,
                waited);
     } else {
-        double c0[CF_COLL_MAX_ALGS], c1[CF_COLL_MAX_ALGS];
-        int nl = cf_p2p_lines(&c->as->pp, c->coll, c->datatype, np, c0, c1);
-        n = cf_lines_formula(name, c0, c1, nl, NULL, lang, buf, sizeof buf);
-        cf_msg("np=%ld: point-to-point estimate (%s%s%s); %s", np, c->coll->algs[0].name,
-               nl > 1 ? ", or " : "", nl > 1 ? c->coll->algs[1].name : "", s->note.text);
+        /* The estimate reads each step on the measured np=2 curves and the algorithm the
+         * library's rules pick at each size: no line of alpha and beta is it. The formula is
+         * a line through its answers in each algorithm's range of sizes, and says how near. */
+        double c0[CF_LINES_MAX], c1[CF_LINES_MAX], sw[CF_LINES_MAX], worst;
+        const char *algs[CF_LINES_MAX];
+        p2p_at_ctx at = {c, s, np};
+        double top = fmax(s->bytes_max, 2.0);
+        int nl = cf_lines_through(p2p_at, &at, top, c0, c1, sw, algs, &worst);
+        if (nl < 1)
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                "np=%ld: the point-to-point estimate has no positive time at "
+                                "every size from 1 B to %.0f B: no formula",
+                                np, top);
+        n = cf_lines_formula(name, c0, c1, nl, sw, lang, buf, sizeof buf);
+        char ranges[640] = "", sz[32] = "";
+        size_t k = 0;
+        int nalg = 0;
+        for (int i = 0; i < nl && k < sizeof ranges; i++) {
+            if (i > 0 && strcmp(algs[i], algs[i - 1]) == 0)
+                continue;
+            if (i > 0)
+                cf_size_format((uint64_t)sw[i - 1], sz, sizeof sz);
+            k += (size_t)snprintf(ranges + k, sizeof ranges - k, i ? ", %s from %s" : "%s",
+                                  algs[i][0] ? algs[i] : "the estimate", sz);
+            nalg++;
+        }
+        cf_size_format((uint64_t)top, sz, sizeof sz);
+        char split[96] = "";
+        if (nl > nalg)
+            snprintf(split, sizeof split, ", split where one departed from them by more than %.0f%%",
+                     100.0 * CF_LINES_DEPART);
+        cf_msg("np=%ld: point-to-point estimate (%s); %d line%s through its answers, one per "
+               "algorithm's range%s, within %.0f%% of them at 4 sizes an octave from 1 B to %s; %s",
+               np, ranges, nl, nl > 1 ? "s" : "", split, 100.0 * worst, sz, s->note.text);
     }
     if (n < 0)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,

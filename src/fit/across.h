@@ -597,10 +597,6 @@ int cf_msg_unit(const cf_contention *pingpong, double *bytes, double *us);
 /* The estimate for pattern c with datatype at (p, m); 0, or CF_EXIT_DATA when pp has none. */
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
                    cf_estimate *out);
-/* The estimate at a fixed p as lines T(m) = c0[i] + c1[i]*m, one per algorithm (the
- * estimate is their minimum), contention included; c0 and c1 hold CF_COLL_MAX_ALGS. */
-int cf_p2p_lines(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double *c0,
-                 double *c1);
 /* The contention entry the estimate at p calibrates with: the largest measured np <= p,
  * else the smallest. NULL when the pattern was not measured with that datatype. */
 const cf_contention *cf_p2p_contention(const cf_p2p *pp, const char *pattern, const char *datatype,
@@ -648,11 +644,31 @@ void cf_across_set_clear(cf_across_set *s);
 const cf_across *cf_across_set_find(const cf_across_set *s, const char *pattern,
                                     const char *datatype);
 
-/* T(m) from at most two lines c0[i] + c1[i]*m in lang ("text", "c", "python", "latex",
- * "gnuplot"), in the forms of cf_fit_formula: their minimum when switch_at is NULL, else
- * line 0 for m < switch_at[0] and line 1 above. name is the function a code form defines
- * ("T_alltoall_np16"). The length written, or -1 for an unknown lang. */
+/* The most lines a formula of lines holds (cf_lines_formula with switches, cf_lines_through). */
+#define CF_LINES_MAX 8
+
+/* T(m) from lines c0[i] + c1[i]*m in lang ("text", "c", "python", "latex", "gnuplot"), in
+ * the forms of cf_fit_formula: where switch_at is NULL, one line or the minimum of two; else
+ * line i from switch_at[i - 1] (0 for the first) to below switch_at[i] (the last beyond),
+ * at most CF_LINES_MAX. name is the function a code form defines ("T_alltoall_np16"). The
+ * length written, or -1 for an unknown lang or too many lines. */
 int cf_lines_formula(const char *name, const double *c0, const double *c1, int nlines,
                      const double *switch_at, const char *lang, char *buf, size_t n);
+
+/* An answer a formula of lines follows: its time at size m (us), and in *alg the name of
+ * the algorithm it reads there (NULL for none; a string that outlives the call). */
+typedef double (*cf_answer_fn)(void *ctx, double m, const char **alg);
+/* A line through an answer that departs from it by more than this is split in two. */
+#define CF_LINES_DEPART 0.1
+/* Lines through answer f from 1 byte to top, each the line of least relative squares
+ * through f at 4 sizes an octave and the ends of its algorithm's range: one per range of
+ * sizes where f names one algorithm (the switch found to the byte; ranges beyond
+ * CF_LINES_MAX merged into the last), and a range whose line departs from f by more than
+ * CF_LINES_DEPART split in two where their larger departure is least, while lines are
+ * left. switch_at[i] the first size of line i + 1, names[i] its algorithm. The number of
+ * lines, 0 where f has no positive time at some size; *worst the largest relative
+ * departure of the lines from f at those sizes. */
+int cf_lines_through(cf_answer_fn f, void *ctx, double top, double *c0, double *c1,
+                     double *switch_at, const char **names, double *worst);
 
 #endif

@@ -379,12 +379,6 @@ static void laptop(void)
     cf_p2p_predict(&s.pp, cf_coll_find("bcast"), "byte", 16, 1 << 20, &bc);
     ok(bc.hi_us / bc.t_us > 2.9 && bc.contention == 1.0,
        "an unmeasured pattern: factor 3, no contention");
-    double c0[2], c1[2];
-    int nl = cf_p2p_lines(&s.pp, aa, "byte", 16, c0, c1);
-    double m = 1 << 20;
-    near(fmin(c0[0] + c1[0] * m, c0[1] + c1[1] * m), 0.5 * (each + once), 1e-12,
-         "the lines give the arithmetic middle of the estimate's ends");
-    is_int(nl, 2, "two algorithms, two lines");
     cf_across_set_clear(&s);
     cf_notes_free(notes, nnotes);
 
@@ -440,6 +434,93 @@ static void gamma_and_statistic(void)
     cf_across_set_clear(&s);
     cf_notes_free(notes, nnotes);
     cf_table_free(t);
+}
+
+/* An answer of three algorithms: lines switching at 1000 and 70000 B, then a curve. */
+static double three_ranges(void *ctx, double m, const char **alg)
+{
+    int *calls = ctx;
+    ++*calls;
+    if (m < 1000) {
+        *alg = "small";
+        return 2.0 + 0.001 * m;
+    }
+    if (m < 70000) {
+        *alg = "middle";
+        return 5.0 + 0.0005 * m;
+    }
+    *alg = "large";
+    return 0.0002 * m * (1.0 + 0.04 * sin(log(m)));
+}
+
+/* One algorithm whose curve bends at 10000 B, 10 times as steep above. */
+static double bent(void *ctx, double m, const char **alg)
+{
+    (void)ctx;
+    *alg = "one";
+    return m < 10000 ? 1.0 + m : 10001.0 + 10.0 * (m - 10000.0);
+}
+
+static double none_at_64(void *ctx, double m, const char **alg)
+{
+    (void)ctx;
+    *alg = "one";
+    return m == 64 ? 0.0 : 1.0 + m;
+}
+
+static void lines_through(void)
+{
+    double c0[CF_LINES_MAX], c1[CF_LINES_MAX], sw[CF_LINES_MAX], worst;
+    const char *names[CF_LINES_MAX];
+    int calls = 0;
+    int nl = cf_lines_through(three_ranges, &calls, 1 << 24, c0, c1, sw, names, &worst);
+    is_int(nl, 3, "lines through: one line per algorithm's range");
+    ok(nl == 3 && sw[0] == 1000 && sw[1] == 70000, "lines through: the switches to the byte");
+    ok(nl == 3 && strcmp(names[0], "small") == 0 && strcmp(names[2], "large") == 0,
+       "lines through: each range's algorithm");
+    near(c0[0], 2.0, 1e-9, "lines through: an exact line's constant");
+    near(c1[1], 0.0005, 1e-9, "lines through: an exact line's slope");
+    /* The curve's departure from a line: the sine's 4%, less what the line takes up, under
+     * the 10% that splits a line. */
+    ok(worst > 0.02 && worst < 0.06, "lines through: the departure from a curve (%.3f)", worst);
+    double most = 0.0;
+    for (double m = 70000; m <= 1 << 24; m *= 1.1)
+        most = fmax(most, fabs(c0[2] + c1[2] * m - three_ranges(&calls, m, &names[2])) /
+                              three_ranges(&calls, m, &names[2]));
+    ok(most < worst * 1.3, "lines through: the departure said holds between its sizes");
+    nl = cf_lines_through(bent, NULL, 1 << 24, c0, c1, sw, names, &worst);
+    ok(nl >= 2 && worst <= CF_LINES_DEPART, "lines through: a bent curve split (%d lines, %.3f)",
+       nl, worst);
+    ok(nl >= 2 && sw[0] > 5000 && sw[0] < 20000 && strcmp(names[1], "one") == 0,
+       "lines through: split near the bend (%g), each piece its algorithm's", nl >= 2 ? sw[0] : 0);
+    ok(nl == 2 && sw[0] == 10000, "lines through: the switch where the two lines meet (%g)",
+       nl >= 2 ? sw[0] : 0);
+    is_int(cf_lines_through(none_at_64, NULL, 1024, c0, c1, sw, names, &worst), 0,
+           "lines through: no line where the answer has no positive time");
+    char buf[1024];
+    cf_lines_formula("T_x_np4", (double[]){2, 5, 0.5}, (double[]){0.001, 0.0005, 0.0002}, 3,
+                     (double[]){1000, 70000}, "c", buf, sizeof buf);
+    is_str(buf,
+           "static inline double T_x_np4(double m) { return (m < 1000 ? (2 + 0.001*m) : "
+           "m < 70000 ? (5 + 0.0005*m) : (0.5 + 0.0002*m)); } /* us; m in bytes */",
+           "c formula of three size ranges");
+    cf_lines_formula("T_x_np4", (double[]){1, 2, 3}, (double[]){0, 0, 0}, 3,
+                     (double[]){10, 20}, "text", buf, sizeof buf);
+    is_str(buf, "T(m) = 1 us + 0 us/B * m (m < 10); 2 us + 0 us/B * m (10 <= m < 20); "
+                "3 us + 0 us/B * m (m >= 20)",
+           "text formula of three size ranges");
+    cf_lines_formula("T_x_np4", (double[]){1, 2, 3}, (double[]){0, 0, 0}, 3,
+                     (double[]){10, 20}, "python", buf, sizeof buf);
+    is_str(buf, "def T_x_np4(m): return (1 + 0*m) if m < 10 else (2 + 0*m) if m < 20 else "
+                "(3 + 0*m)  # us; m in bytes",
+           "python formula of three size ranges");
+    cf_lines_formula("T_x_np4", (double[]){1, 2, 3}, (double[]){0, 0, 0}, 3,
+                     (double[]){10, 20}, "latex", buf, sizeof buf);
+    ok(strstr(buf, "\\begin{cases} 1 + 0\\, m & m < 10 \\\\ 2 + 0\\, m & m < 20 \\\\ 3 + "
+                   "0\\, m & \\text{otherwise} \\end{cases}") != NULL,
+       "latex formula of three size ranges: %s", buf);
+    is_int(cf_lines_formula("T_x_np4", c0, c1, 3, NULL, "text", buf, sizeof buf), -1,
+           "three lines need their switches");
 }
 
 static void formulas(void)
@@ -769,6 +850,7 @@ int main(void)
     laptop();
     gamma_and_statistic();
     formulas();
+    lines_through();
     never_negative();
     quick_equals_full();
     return tap_done();
