@@ -258,7 +258,8 @@ static double size_error(const cf_across *a, cf_steps st, double m, const long *
     return e;
 }
 
-/* The measured size nearest m (in log): an index into sz. */
+/* The measured size nearest m (in log; of two as near, the larger): an index into sz
+ * (increasing), -1 for none. */
 static int nearest_size(const double *sz, int ns, double m)
 {
     int best = -1;
@@ -267,6 +268,13 @@ static int nearest_size(const double *sz, int ns, double m)
                             fabs(log(fmax(sz[best], 1.0) / fmax(m, 1.0))))
             best = i;
     return best;
+}
+
+double cf_across_grid_nearest_m(const cf_across_grid *g, double m)
+{
+    double sz[CF_GRID_MAX];
+    int best = nearest_size(sz, grid_sizes(g, sz), m);
+    return best < 0 ? 0.0 : sz[best];
 }
 
 /* The cost per step of the point measured at (p, m), whichever algorithm ran there: -1 when

@@ -534,6 +534,9 @@ int cf_across_fit_extrap(const cf_coll *c, const char *datatype, const cf_point 
  * the pattern, np=2 was not measured or there are too many points. */
 void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n,
                           const cf_contention *pingpong, const cf_tiers *tiers);
+/* The grid's measured size nearest m (by ratio; of two as near, the larger); 0 for an empty
+ * grid. */
+double cf_across_grid_nearest_m(const cf_across_grid *g, double m);
 /* The measured np whose cost the grid's reading at (q, m) carries: the largest np the
  * algorithm the rules pick at q was read from at the sizes nearest m, the smaller of the
  * two where m lies between two sizes (or the largest np at

@@ -1376,12 +1376,8 @@ static const cf_across *tier_grid(const cf_placement *p, const cf_across *a, lon
     const cf_across_grid *g = &a->grid;
     if (cf_rules_pick(g->rules, g->node_ranks, a->pattern, np, m, &r) != 0)
         return a;
-    /* At the measured size nearest to m (in ratio), as the grid reads it. */
-    double near = g->pt[0].m;
-    for (int i = 1; i < g->n; i++)
-        if (fabs(log(fmax(g->pt[i].m, 1.0) / fmax(m, 1.0))) <
-            fabs(log(fmax(near, 1.0) / fmax(m, 1.0))))
-            near = g->pt[i].m;
+    /* At the measured size nearest to m, as the grid reads it. */
+    double near = cf_across_grid_nearest_m(g, m);
     int ran = 0;
     for (int i = 0; i < g->n && !ran; i++)
         ran = g->pt[i].p < np && g->pt[i].m == near && same_tier(p, g->pt[i].p, np) &&
