@@ -928,6 +928,62 @@ static double p2p_at(void *v, double m, const char **alg)
     return est.t_us;
 }
 
+/* The formula of the point-to-point estimate at np into buf: its length, -1 for an unknown
+ * lang, -2 (e set) where the estimate has none. The estimate reads each step on the
+ * measured np=2 curves and the algorithm the library's rules pick at each size: no line of
+ * alpha and beta is it. The formula is a line through its answers in each algorithm's range
+ * of sizes (cf_lines_through), and standard error says how near. */
+static int p2p_formula(ctx *c, const source *s, long np, const char *name, const char *lang,
+                       char *buf, size_t size, cf_error *e)
+{
+    double c0[CF_LINES_MAX], c1[CF_LINES_MAX], sw[CF_LINES_MAX], worst;
+    const char *algs[CF_LINES_MAX] = {NULL};
+    p2p_at_ctx at = {c, s, np};
+    double top = fmax(s->bytes_max, 2.0);
+    if (c->sizeless) { /* a pattern that moves no data: its time at 0 bytes */
+        c0[0] = p2p_at(&at, 0.0, &algs[0]);
+        c1[0] = 0.0;
+        cf_msg("np=%ld: point-to-point estimate (%s), a constant: %s moves no data; %s", np,
+               algs[0] ? algs[0] : "?", c->pattern, s->note.text);
+        return cf_lines_formula(name, c0, c1, 1, NULL, lang, buf, size);
+    }
+    int nl = cf_lines_through(p2p_at, &at, top, c0, c1, sw, algs, &worst);
+    if (nl < 1) {
+        cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                     "np=%ld: the point-to-point estimate has no positive time at every size "
+                     "from 1 B to %.0f B: no formula",
+                     np, top);
+        return -2;
+    }
+    char ranges[640] = "", sz[32] = "";
+    size_t k = 0;
+    int nalg = 0;
+    for (int i = 0; i < nl && k < sizeof ranges; i++) {
+        if (i > 0 && strcmp(algs[i], algs[i - 1]) == 0)
+            continue;
+        if (i > 0)
+            cf_size_format((uint64_t)sw[i - 1], sz, sizeof sz);
+        k += (size_t)snprintf(ranges + k, sizeof ranges - k, i ? ", %s from %s" : "%s",
+                              algs[i][0] ? algs[i] : "the estimate", sz);
+        nalg++;
+    }
+    cf_size_format((uint64_t)top, sz, sizeof sz);
+    char split[96] = "";
+    if (nl > nalg)
+        snprintf(split, sizeof split, ", split where one departed from them by more than %.0f%%",
+                 100.0 * CF_LINES_DEPART);
+    if (nl == 1)
+        cf_msg("np=%ld: point-to-point estimate (%s); a line through its answers, within %.0f%% "
+               "of them at 4 sizes an octave from 1 B to %s; %s",
+               np, ranges, 100.0 * worst, sz, s->note.text);
+    else
+        cf_msg("np=%ld: point-to-point estimate (%s); %d lines through its answers, one per "
+               "algorithm's range%s, within %.0f%% of them at 4 sizes an octave from 1 B to %s; "
+               "%s",
+               np, ranges, nl, split, 100.0 * worst, sz, s->note.text);
+    return cf_lines_formula(name, c0, c1, nl, sw, lang, buf, size);
+}
+
 static int formula(ctx *c, long np, const char *lang, cf_error *e)
 {
     const source *s = source_at(c, np, e);
@@ -963,40 +1019,9 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
         cf_msg("np=%ld: from the across-np model%s%s%s", np, s->note.text[0] ? "; " : "", s->note.text,
                waited);
     } else {
-        /* The estimate reads each step on the measured np=2 curves and the algorithm the
-         * library's rules pick at each size: no line of alpha and beta is it. The formula is
-         * a line through its answers in each algorithm's range of sizes, and says how near. */
-        double c0[CF_LINES_MAX], c1[CF_LINES_MAX], sw[CF_LINES_MAX], worst;
-        const char *algs[CF_LINES_MAX];
-        p2p_at_ctx at = {c, s, np};
-        double top = fmax(s->bytes_max, 2.0);
-        int nl = cf_lines_through(p2p_at, &at, top, c0, c1, sw, algs, &worst);
-        if (nl < 1)
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "np=%ld: the point-to-point estimate has no positive time at "
-                                "every size from 1 B to %.0f B: no formula",
-                                np, top);
-        n = cf_lines_formula(name, c0, c1, nl, sw, lang, buf, sizeof buf);
-        char ranges[640] = "", sz[32] = "";
-        size_t k = 0;
-        int nalg = 0;
-        for (int i = 0; i < nl && k < sizeof ranges; i++) {
-            if (i > 0 && strcmp(algs[i], algs[i - 1]) == 0)
-                continue;
-            if (i > 0)
-                cf_size_format((uint64_t)sw[i - 1], sz, sizeof sz);
-            k += (size_t)snprintf(ranges + k, sizeof ranges - k, i ? ", %s from %s" : "%s",
-                                  algs[i][0] ? algs[i] : "the estimate", sz);
-            nalg++;
-        }
-        cf_size_format((uint64_t)top, sz, sizeof sz);
-        char split[96] = "";
-        if (nl > nalg)
-            snprintf(split, sizeof split, ", split where one departed from them by more than %.0f%%",
-                     100.0 * CF_LINES_DEPART);
-        cf_msg("np=%ld: point-to-point estimate (%s); %d line%s through its answers, one per "
-               "algorithm's range%s, within %.0f%% of them at 4 sizes an octave from 1 B to %s; %s",
-               np, ranges, nl, nl > 1 ? "s" : "", split, 100.0 * worst, sz, s->note.text);
+        n = p2p_formula(c, s, np, name, lang, buf, sizeof buf, e);
+        if (n == -2)
+            return CF_EXIT_DATA;
     }
     if (n < 0)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,

@@ -183,6 +183,27 @@ int cf_lines_formula(const char *name, const double *c0, const double *c1, int n
     int pw = nlines > 1 && switch_at != NULL;
     if (nlines < 1 || nlines > (pw ? CF_LINES_MAX : 2))
         return -1;
+    if (nlines == 1 && c1[0] == 0.0) { /* a constant, as cf_fit_formula prints one */
+        const char *u = strchr(name, '_') ? strchr(name, '_') + 1 : name;
+        char a[64];
+        if (strcmp(lang, "text") == 0)
+            return snprintf(buf, n, "T = %.4g us", c0[0]);
+        if (strcmp(lang, "latex") == 0) {
+            latex_num(a, sizeof a, c0[0]);
+            return snprintf(buf, n, "T_{\\mathrm{%.*s}} = %s \\quad [\\mu\\mathrm{s}]",
+                            (int)strcspn(u, "_"), u, a);
+        }
+        if (strcmp(lang, "c") == 0)
+            return snprintf(buf, n,
+                            "static inline double %s(double m) { (void)m; return %.15g; } /* us; "
+                            "m in bytes */",
+                            name, c0[0]);
+        if (strcmp(lang, "python") == 0)
+            return snprintf(buf, n, "def %s(m): return %.15g  # us; m in bytes", name, c0[0]);
+        if (strcmp(lang, "gnuplot") == 0)
+            return snprintf(buf, n, "%s(m) = %.15g  # us; m in bytes", name, c0[0]);
+        return -1;
+    }
     char l[CF_LINES_MAX][320];
     for (int i = 0; i < nlines; i++)
         line_expr(l[i], sizeof l[i], c0[i], c1[i], lang);

@@ -174,4 +174,12 @@ grep_err 'np=16: point-to-point estimate \(two-level binomial tree, two-level sc
 run "$COMMFIT" predict -m flat2.json -p alltoall -n 16 --formula
 check "flat alltoall's formula switches where the rules do, at 256 B and 32 KiB" \
     grep -q '(m < 256); .* (256 <= m < [0-9]*); .* (32768 <= m < [0-9]*); ' "$T/out"
+# barrier moves no data: its formula from np=2 is a constant, predict's own answer.
+run "$COMMFIT" predict -m flat2.json -p barrier -n 16 --formula --lang python
+want=$("$COMMFIT" predict -m flat2.json -p barrier -n 16 -f json | sed -n 's/.*"t_us": \([0-9.e+-]*\),.*/\1/p')
+check "flat barrier at np 16 from np=2: --formula a constant, predict's $want us" \
+    awk -v w="$want" '{ split($0, a, "return "); v = a[2] + 0; d = v - w; if (d < 0) d = -d
+                        exit !(/^def T_barrier_np16\(m\): return [0-9.]+  # us; m in bytes$/ && w > 0 && d <= 1e-9 * w) }' "$T/out"
+grep_err 'np=16: point-to-point estimate \(dissemination\), a constant: barrier moves no data' \
+    "flat barrier's formula says why it is a constant"
 done_testing

@@ -85,6 +85,9 @@ printf '2 1K\n4 64\n16 1M\n' >points
 vcheck 0 "predict --points" "$COMMFIT" predict -m m.json -p allreduce --points points -f csv
 check "one answer per point" test "$(grep -c '^allreduce,' out)" -eq 3
 vcheck 0 "predict --formula" "$COMMFIT" predict -m m.json -p alltoall -n 4 --formula --lang python
+vcheck 0 "predict --formula from the point-to-point estimate" "$COMMFIT" predict -m m.json \
+    -p bcast -n 32 --formula --lang c
+check "its lines through the estimate" grep -q '^static inline double T_bcast_np32(double m)' out
 vcheck 2 "predict with a bad size" "$COMMFIT" predict -m m.json -p pingpong -n 2 -b 1X
 R="$top_srcdir/tests/data/realdata"
 vcheck 0 "import imb" "$COMMFIT" import -q imb "$R/imb_stackhpc_ompi4_ib_pingpong.txt" -o imb.csv
