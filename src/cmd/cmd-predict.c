@@ -185,12 +185,7 @@ static int no_payload(const ctx *c, const source *s)
 {
     if (s->kind == SRC_FIT && !(s->fit->max_bytes == 0 && strcmp(s->fit->model, "constant") == 0))
         return 0;
-    if (c->coll == NULL)
-        return 0;
-    for (int i = 0; i < c->coll->nalgs; i++)
-        if (c->coll->algs[i].beta[0].k != 0 || c->coll->algs[i].gamma[0].k != 0)
-            return 0;
-    return 1;
+    return coll_sizeless(c->coll);
 }
 
 static int resolve_source(ctx *c, long np, source *s, char *note, cf_error *e);
@@ -668,8 +663,10 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
                      "its messages are posted at once, and np=2 cannot tell how far they "
                      "overlap (on one node each receiver may copy its own; through a card their "
                      "bytes may stream at the ping-pong's line, what its curve adds at this size "
-                     "paid once): the lower end holds %.4g us, where they do",
-                     est.overlap_us);
+                     "paid once): the estimate is the geometric middle of %.4g us, where they "
+                     "go one after another, and %.4g us, where they do, the interval holding "
+                     "both",
+                     est.row_us, est.overlap_us);
             cf_note_join(out->bnote, sizeof out->bnote, part);
         }
         out->t = est.t_us;

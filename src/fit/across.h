@@ -477,10 +477,12 @@ typedef struct cf_estimate {
     const char *algorithm; /* across-np: the algorithm that answered (static or in the model) */
     int grid;              /* across-np: the grid answered (measured points along the rules'
                             * step counts), not the fitted formula */
-    double overlap_us;     /* p2p from np=2: the estimate where the messages a rank posts at
+    double overlap_us;     /* p2p from np=2: the reading where the messages a rank posts at
                             * once overlap as far as np=2 cannot rule out (those to partners
-                            * on its node; the others' bytes streaming), where the lower end
-                            * holds it; 0 elsewhere */
+                            * on its node; the others' bytes streaming), where it is faster
+                            * than row_us and the estimate their geometric middle, the lower
+                            * end holding it; 0 elsewhere */
+    double row_us;         /* there, the reading where they go one after another */
 } cf_estimate;
 
 /* Relative-error least squares: minimises sum ((t_i - x_i.c) / T_i)^2, T_i the measured
