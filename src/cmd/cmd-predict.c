@@ -933,52 +933,52 @@ static double p2p_at(void *v, double m, const char **alg)
 static int p2p_formula(ctx *c, const source *s, long np, const char *name, const char *lang,
                        char *buf, size_t size, cf_error *e)
 {
-    double c0[CF_LINES_MAX], c1[CF_LINES_MAX], sw[CF_LINES_MAX], worst;
-    const char *algs[CF_LINES_MAX] = {NULL};
     p2p_at_ctx at = {c, s, np};
-    double top = fmax(s->bytes_max, 2.0);
+    char sz[32], from[32];
     if (c->sizeless) { /* a pattern that moves no data: its time at 0 bytes */
-        c0[0] = p2p_at(&at, 0.0, &algs[0]);
-        c1[0] = 0.0;
+        const char *alg = NULL;
+        double c0 = p2p_at(&at, 0.0, &alg), c1 = 0.0;
+        if (!(c0 > 0.0 && isfinite(c0))) {
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                         "np=%ld: the point-to-point estimate of %s is not a positive time: no "
+                         "formula",
+                         np, c->pattern);
+            return -2;
+        }
         cf_msg("np=%ld: point-to-point estimate (%s), a constant: %s moves no data; %s", np,
-               algs[0] ? algs[0] : "?", c->pattern, s->note.text);
-        return cf_lines_formula(name, c0, c1, 1, NULL, lang, buf, size);
+               alg ? alg : "?", c->pattern, s->note.text);
+        return cf_lines_formula(name, &c0, &c1, 1, NULL, lang, buf, size);
     }
-    int nl = cf_lines_through(p2p_at, &at, top, c0, c1, sw, algs, &worst);
-    if (nl < 1) {
+    double top = fmax(s->bytes_max, 2.0);
+    cf_lines L;
+    if (cf_lines_through(p2p_at, &at, top, &L) != 0) {
+        cf_size_format((uint64_t)L.worst_at, sz, sizeof sz);
         cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                     "np=%ld: the point-to-point estimate has no positive time at every size "
-                     "from 1 B to %.0f B: no formula",
-                     np, top);
+                     "np=%ld: the point-to-point estimate is not a positive time at %s: no "
+                     "formula",
+                     np, sz);
         return -2;
     }
-    char ranges[640] = "", sz[32] = "";
+    char algs[640] = "";
     size_t k = 0;
-    int nalg = 0;
-    for (int i = 0; i < nl && k < sizeof ranges; i++) {
-        if (i > 0 && strcmp(algs[i], algs[i - 1]) == 0)
-            continue;
-        if (i > 0)
-            cf_size_format((uint64_t)sw[i - 1], sz, sizeof sz);
-        k += (size_t)snprintf(ranges + k, sizeof ranges - k, i ? ", %s from %s" : "%s",
-                              algs[i][0] ? algs[i] : "the estimate", sz);
-        nalg++;
+    for (int i = 0; i < L.nalg && k < sizeof algs; i++) {
+        cf_size_format((uint64_t)L.alg_from[i], sz, sizeof sz);
+        k += (size_t)snprintf(algs + k, sizeof algs - k, i ? ", %s from %s" : "%s",
+                              L.alg[i][0] ? L.alg[i] : "the estimate", sz);
     }
+    if (L.nalg_all > L.nalg && k < sizeof algs)
+        snprintf(algs + k, sizeof algs - k, " and %d more", L.nalg_all - L.nalg);
     cf_size_format((uint64_t)top, sz, sizeof sz);
-    char split[96] = "";
-    if (nl > nalg)
-        snprintf(split, sizeof split, ", split where one departed from them by more than %.0f%%",
-                 100.0 * CF_LINES_DEPART);
-    if (nl == 1)
-        cf_msg("np=%ld: point-to-point estimate (%s); a line through its answers, within %.0f%% "
-               "of them at 4 sizes an octave from 1 B to %s; %s",
-               np, ranges, 100.0 * worst, sz, s->note.text);
-    else
-        cf_msg("np=%ld: point-to-point estimate (%s); %d lines through its answers, one per "
-               "algorithm's range%s, within %.0f%% of them at 4 sizes an octave from 1 B to %s; "
-               "%s",
-               np, ranges, nl, split, 100.0 * worst, sz, s->note.text);
-    return cf_lines_formula(name, c0, c1, nl, sw, lang, buf, size);
+    cf_size_format((uint64_t)L.start, from, sizeof from);
+    char most[48];
+    cf_size_format((uint64_t)L.worst_at, most, sizeof most);
+    cf_msg("np=%ld: point-to-point estimate (%s); %d line%s through its answers (one an "
+           "algorithm's range of sizes, neighbours merged where one line holds both within %.0f%%, "
+           "a range split where its line departs by more than %.0f%%), within %.0f%% of them at "
+           "64 sizes an octave from %s to %s (the most at %s); %s",
+           np, algs, L.n, L.n > 1 ? "s" : "", 50.0 * CF_LINES_DEPART, 100.0 * CF_LINES_DEPART,
+           100.0 * L.worst, from, sz, most, s->note.text);
+    return cf_lines_formula(name, L.c0, L.c1, L.n, L.from + 1, lang, buf, size);
 }
 
 static int formula(ctx *c, long np, const char *lang, cf_error *e)

@@ -272,9 +272,14 @@ static int nearest_size(const double *sz, int ns, double m)
 
 double cf_across_grid_nearest_m(const cf_across_grid *g, double m)
 {
-    double sz[CF_GRID_MAX];
-    int best = nearest_size(sz, grid_sizes(g, sz), m);
-    return best < 0 ? 0.0 : sz[best];
+    double best = 0.0; /* as nearest_size over the grid's sizes, without sorting them */
+    for (int i = 0; i < g->n; i++) {
+        double d = fabs(log(fmax(g->pt[i].m, 1.0) / fmax(m, 1.0))),
+               e = fabs(log(fmax(best, 1.0) / fmax(m, 1.0)));
+        if (i == 0 || d < e || (d == e && g->pt[i].m > best))
+            best = g->pt[i].m;
+    }
+    return best;
 }
 
 /* The cost per step of the point measured at (p, m), whichever algorithm ran there: -1 when

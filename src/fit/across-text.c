@@ -253,19 +253,31 @@ int cf_lines_formula(const char *name, const double *c0, const double *c1, int n
 
 /* ---- Lines through an answer ---- */
 
-/* The algorithm the answer names at m, "" for none. */
-static const char *name_at(cf_answer_fn f, void *ctx, double m, double *t)
+/* Sizes an octave: those the lines are fitted at, and those their departure is read at. */
+#define FIT_PER_OCTAVE 16
+#define CHECK_PER_OCTAVE 64
+/* Below this much of the line's constant over its sizes, a slope is rounding: none. */
+#define FLAT_SLOPE 1e-9
+
+/* The answer at m, and the algorithm it names there ("" for none). */
+static double answer_at(cf_answer_fn f, void *ctx, double m, const char **alg)
 {
-    const char *alg = NULL;
-    *t = f(ctx, m, &alg);
-    return alg != NULL ? alg : "";
+    const char *a = NULL;
+    double t = f(ctx, m, &a);
+    *alg = a != NULL ? a : "";
+    return t;
+}
+
+static int positive(double t)
+{
+    return t > 0.0 && isfinite(t);
 }
 
 /* The line through the answers at sizes x (times y), n of them, with least relative
- * squares ((line - y) / y); a constant through one. */
+ * squares ((line - y) / y); a constant through one, or where the slope is rounding. */
 static void line_through(const double *x, const double *y, int n, double *c0, double *c1)
 {
-    double s = 0, sx = 0, sxx = 0, sy = 0, sxy = 0, top = 0;
+    double s = 0, sx = 0, sxx = 0, sy = 0, sxy = 0, top = 1.0;
     for (int i = 0; i < n; i++)
         top = fmax(top, x[i]);
     for (int i = 0; i < n; i++) {
@@ -273,13 +285,15 @@ static void line_through(const double *x, const double *y, int n, double *c0, do
         s += w, sx += w * u, sxx += w * u * u, sy += w * y[i], sxy += w * u * y[i];
     }
     double det = s * sxx - sx * sx;
-    if (n < 2 || !(det > 1e-12 * s * sxx)) {
-        *c0 = sy / s;
-        *c1 = 0.0;
+    *c0 = sy / s;
+    *c1 = 0.0;
+    if (n < 2 || !(det > 1e-12 * s * sxx))
         return;
+    double b = (s * sxy - sx * sy) / det, a = (sy - b * sx) / s;
+    if (fabs(b) > FLAT_SLOPE * fabs(a)) {
+        *c0 = a;
+        *c1 = b / top;
     }
-    *c1 = (s * sxy - sx * sy) / det / top;
-    *c0 = (sy - *c1 * top * sx) / s;
 }
 
 /* The largest relative departure of line (c0, c1) from the answers at x, n of them. */
@@ -295,115 +309,232 @@ static double departure(const double *x, const double *y, int n, double c0, doub
 typedef struct lrange {
     int a, b;
     double c0, c1, dep;
-    double from; /* its first size: x[a], or where its line meets the one before */
+    double from; /* its first size: x[a], or where the answer leaves the line before */
 } lrange;
 
 static void range_fit(const double *x, const double *y, lrange *r)
 {
-    r->from = x[r->a];
     line_through(x + r->a, y + r->a, r->b - r->a, &r->c0, &r->c1);
     r->dep = departure(x + r->a, y + r->a, r->b - r->a, r->c0, r->c1);
 }
 
-int cf_lines_through(cf_answer_fn f, void *ctx, double top, double *c0, double *c1,
-                     double *switch_at, const char **names, double *worst)
+/* The samples: sizes, answers, the algorithm named at each. */
+typedef struct samples {
+    int n, cap;
+    double *x, *t;
+    const char **alg;
+} samples;
+
+static int sample_add(samples *S, double x, double t, const char *alg)
 {
-    enum { PER_OCTAVE = 4, GRID = PER_OCTAVE * 64 + 2, MAXS = 3 * GRID };
-    double gx[GRID], gt[GRID], xs[MAXS], ts[MAXS];
-    const char *gn[GRID], *ns[MAXS];
-    int ng = 0, n = 0;
-    *worst = 0.0;
-    top = fmax(top, 2.0);
-    /* The sizes, whole bytes, PER_OCTAVE an octave from 1 to top. */
-    for (int j = 0; ng < GRID; j++) {
-        double m = fmin(round(pow(2.0, (double)j / PER_OCTAVE)), top);
-        if (ng > 0 && m <= gx[ng - 1])
+    if (S->n == S->cap) {
+        int cap = S->cap ? 2 * S->cap : 1024;
+        double *nx = realloc(S->x, (size_t)cap * sizeof *nx);
+        if (nx == NULL)
+            return -1;
+        S->x = nx;
+        double *nt = realloc(S->t, (size_t)cap * sizeof *nt);
+        if (nt == NULL)
+            return -1;
+        S->t = nt;
+        const char **na = realloc(S->alg, (size_t)cap * sizeof *na);
+        if (na == NULL)
+            return -1;
+        S->alg = na;
+        S->cap = cap;
+    }
+    S->x[S->n] = x, S->t[S->n] = t, S->alg[S->n++] = alg;
+    return 0;
+}
+
+/* The first whole byte in (lo, hi] where the answer names another algorithm than name
+ * (hi where none does below it; lo and hi whole bytes). */
+static double switch_byte(cf_answer_fn f, void *ctx, double lo, double hi, const char *name)
+{
+    while (hi - lo > 1.0) {
+        double mid = floor(0.5 * (lo + hi));
+        const char *a;
+        if (mid <= lo || mid >= hi)
+            break;
+        answer_at(f, ctx, mid, &a);
+        if (strcmp(a, name) == 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* The first whole byte in (lo, hi] where the answer lies no nearer line l than line r (hi
+ * where none does below it). */
+static double leave_byte(cf_answer_fn f, void *ctx, double lo, double hi, const lrange *l,
+                         const lrange *r)
+{
+    while (hi - lo > 1.0) {
+        double mid = floor(0.5 * (lo + hi));
+        const char *a;
+        if (mid <= lo || mid >= hi)
+            break;
+        double t = answer_at(f, ctx, mid, &a);
+        if (fabs(l->c0 + l->c1 * mid - t) < fabs(r->c0 + r->c1 * mid - t))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* The line of lines (by their first sizes) that holds m. */
+static int line_at(const cf_lines *L, double m)
+{
+    int i = 0;
+    while (i + 1 < L->n && m >= L->from[i + 1])
+        i++;
+    return i;
+}
+
+int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
+{
+    memset(out, 0, sizeof *out);
+    top = floor(fmin(fmax(top, 2.0), 9007199254740992.0)); /* whole bytes, below 2^53 */
+    samples S = {0, 0, NULL, NULL, NULL};
+    lrange *r = NULL;
+    int rc = -1, nr = 0;
+    const char *a;
+    /* The sizes: 0 where the answer has a time there, then FIT_PER_OCTAVE an octave from 1 B
+     * to top, whole bytes; where the algorithm changes between two, the last byte of the one
+     * and the first of the next (each change, to the byte). */
+    double t0 = answer_at(f, ctx, 0.0, &a);
+    out->start = positive(t0) ? 0.0 : 1.0;
+    if (positive(t0) && sample_add(&S, 0.0, t0, a) != 0)
+        goto done;
+    for (int j = 0;; j++) {
+        double m = fmin(round(pow(2.0, (double)j / FIT_PER_OCTAVE)), top);
+        if (S.n > 0 && m <= S.x[S.n - 1])
             continue;
-        gx[ng] = m;
-        gn[ng] = name_at(f, ctx, m, &gt[ng]);
-        if (!(gt[ng] > 0.0) || !isfinite(gt[ng]))
-            return 0;
-        ng++;
+        double t = answer_at(f, ctx, m, &a);
+        if (!positive(t)) {
+            out->worst_at = m;
+            goto done;
+        }
+        if (S.n > 0 && strcmp(a, S.alg[S.n - 1]) != 0) {
+            double lo = S.x[S.n - 1];
+            const char *was = S.alg[S.n - 1];
+            while (lo < m) {
+                double hi = switch_byte(f, ctx, lo, m, was), th, tl;
+                const char *ah, *al;
+                tl = answer_at(f, ctx, hi - 1.0, &al);
+                th = answer_at(f, ctx, hi, &ah);
+                if (hi - 1.0 > S.x[S.n - 1] && positive(tl) && sample_add(&S, hi - 1.0, tl, al))
+                    goto done;
+                if (hi < m && positive(th) && sample_add(&S, hi, th, ah))
+                    goto done;
+                if (hi >= m || strcmp(ah, a) == 0)
+                    break;
+                lo = hi, was = ah; /* a third algorithm between the two sizes */
+            }
+        }
+        if (sample_add(&S, m, t, a) != 0)
+            goto done;
         if (m >= top)
             break;
     }
-    /* Where the name changes between two sizes, the last byte of the one and the first of
-     * the next (by halving, to the byte) join the samples. */
-    for (int i = 0; i < ng; i++) {
-        if (i > 0 && strcmp(gn[i], gn[i - 1]) != 0) {
-            double lo = gx[i - 1], hi = gx[i], t;
-            while (hi - lo > 1.0) {
-                double mid = floor(0.5 * (lo + hi));
-                if (strcmp(name_at(f, ctx, mid, &t), gn[i - 1]) == 0)
-                    lo = mid;
-                else
-                    hi = mid;
+    /* The algorithms' ranges, listed; one line's range each to begin with. */
+    if ((r = malloc((size_t)S.n * sizeof *r)) == NULL)
+        goto done;
+    for (int i = 0; i < S.n; i++)
+        if (i == 0 || strcmp(S.alg[i], S.alg[i - 1]) != 0) {
+            if (out->nalg_all < CF_LINES_ALGS) {
+                out->alg[out->nalg_all] = S.alg[i];
+                out->alg_from[out->nalg_all] = i ? S.x[i] : 0.0;
             }
-            double ends[2] = {lo, hi};
-            for (int k = 0; k < 2; k++) {
-                if (ends[k] <= xs[n - 1] || ends[k] >= gx[i])
-                    continue;
-                xs[n] = ends[k];
-                ns[n] = name_at(f, ctx, ends[k], &ts[n]);
-                if (!(ts[n] > 0.0) || !isfinite(ts[n]))
-                    return 0;
-                n++;
-            }
+            out->nalg_all++;
+            if (nr > 0)
+                r[nr - 1].b = i;
+            r[nr].a = i;
+            r[nr].from = i ? S.x[i] : 0.0;
+            nr++;
         }
-        xs[n] = gx[i], ts[n] = gt[i], ns[n++] = gn[i];
+    out->nalg = out->nalg_all < CF_LINES_ALGS ? out->nalg_all : CF_LINES_ALGS;
+    r[nr - 1].b = S.n;
+    for (int i = 0; i < nr; i++)
+        range_fit(S.x, S.t, &r[i]);
+    /* Neighbours merged where one line holds both within half of CF_LINES_DEPART (the least
+     * departure first), and while there are more than CF_LINES_MAX. */
+    while (nr > 1) {
+        int best = -1;
+        lrange bm = {0};
+        for (int i = 0; i + 1 < nr; i++) {
+            lrange m = {r[i].a, r[i + 1].b, 0, 0, 0, r[i].from};
+            range_fit(S.x, S.t, &m);
+            if (best < 0 || m.dep < bm.dep)
+                best = i, bm = m;
+        }
+        if (!(bm.dep <= 0.5 * CF_LINES_DEPART) && nr <= CF_LINES_MAX)
+            break;
+        r[best] = bm;
+        memmove(&r[best + 1], &r[best + 2], (size_t)(nr - best - 2) * sizeof *r);
+        nr--;
     }
-    /* One range per algorithm (beyond CF_LINES_MAX, merged into the last). */
-    lrange r[CF_LINES_MAX];
-    int nl = 0;
-    for (int i = 0; i < n; i++)
-        if (i == 0 || (strcmp(ns[i], ns[i - 1]) != 0 && nl < CF_LINES_MAX)) {
-            if (nl > 0)
-                r[nl - 1].b = i;
-            r[nl++].a = i;
-        }
-    r[nl - 1].b = n;
-    for (int i = 0; i < nl; i++)
-        range_fit(xs, ts, &r[i]);
-    /* A range whose line departs from its answers by more than CF_LINES_DEPART is split
-     * where the larger departure of its two lines is least (the answer's curve bends: a
-     * protocol's switch in the steps it reads), the worst first, while lines are left. */
-    while (nl < CF_LINES_MAX) {
-        int w = 0;
-        for (int i = 1; i < nl; i++)
-            if (r[i].dep > r[w].dep)
+    /* The range departing most, by more than CF_LINES_DEPART, split in two where their
+     * larger departure is least, while lines are left; the second starting where the
+     * answer leaves the first line for it (where the two meet, or where the answer jumps). */
+    while (nr < CF_LINES_MAX) {
+        int w = -1;
+        for (int i = 0; i < nr; i++)
+            if (r[i].b - r[i].a >= 4 && r[i].dep > CF_LINES_DEPART && (w < 0 || r[i].dep > r[w].dep))
                 w = i;
-        if (!(r[w].dep > CF_LINES_DEPART) || r[w].b - r[w].a < 4)
+        if (w < 0)
             break;
         lrange best[2] = {{0, 0, 0, 0, INFINITY, 0}, {0, 0, 0, 0, INFINITY, 0}};
         for (int k = r[w].a + 2; k <= r[w].b - 2; k++) {
-            lrange lr[2] = {{r[w].a, k, 0, 0, 0, 0}, {k, r[w].b, 0, 0, 0, 0}};
-            range_fit(xs, ts, &lr[0]);
-            range_fit(xs, ts, &lr[1]);
+            lrange lr[2] = {{r[w].a, k, 0, 0, 0, r[w].from}, {k, r[w].b, 0, 0, 0, S.x[k]}};
+            range_fit(S.x, S.t, &lr[0]);
+            range_fit(S.x, S.t, &lr[1]);
             if (fmax(lr[0].dep, lr[1].dep) < fmax(best[0].dep, best[1].dep))
                 best[0] = lr[0], best[1] = lr[1];
         }
-        /* The two lines meet where the curve bends between their sizes: the switch is
-         * there, not at the second's first size (a line carried past the bend departs). */
-        best[0].from = r[w].from;
         int k = best[1].a;
-        if (best[1].c1 != best[0].c1) {
-            double q = (best[0].c0 - best[1].c0) / (best[1].c1 - best[0].c1);
-            double meet = ceil(q - 1e-9 * fabs(q)); /* the first byte at or past it */
-            if (meet > xs[k - 1] && meet < xs[k])
-                best[1].from = meet;
-        }
-        memmove(&r[w + 2], &r[w + 1], (size_t)(nl - w - 1) * sizeof r[0]);
+        best[1].from = leave_byte(f, ctx, S.x[k - 1], S.x[k], &best[0], &best[1]);
+        memmove(&r[w + 2], &r[w + 1], (size_t)(nr - w - 1) * sizeof *r);
         r[w] = best[0];
         r[w + 1] = best[1];
-        nl++;
+        nr++;
     }
-    for (int i = 0; i < nl; i++) {
-        c0[i] = r[i].c0;
-        c1[i] = r[i].c1;
-        names[i] = ns[r[i].a];
-        if (i > 0)
-            switch_at[i - 1] = r[i].from;
-        *worst = fmax(*worst, r[i].dep);
+    out->n = nr;
+    for (int i = 0; i < nr; i++) {
+        out->c0[i] = r[i].c0;
+        out->c1[i] = r[i].c1;
+        out->from[i] = i ? r[i].from : 0.0;
     }
-    return nl;
+    /* How far the lines depart from the answer: at CHECK_PER_OCTAVE sizes an octave and
+     * every line's and algorithm's first size. */
+    for (int j = -1;; j++) {
+        double m = j < 0 ? out->start : fmin(round(pow(2.0, (double)j / CHECK_PER_OCTAVE)), top);
+        for (int q = 0; q < 2; q++) { /* m, and a line's first byte before it */
+            double x = m;
+            if (q == 1) {
+                int i = line_at(out, m);
+                if (i == 0 || out->from[i] <= out->start)
+                    continue;
+                x = out->from[i];
+            }
+            double t = answer_at(f, ctx, x, &a);
+            if (!positive(t))
+                continue;
+            int i = line_at(out, x);
+            double d = fabs(out->c0[i] + out->c1[i] * x - t) / t;
+            if (d > out->worst)
+                out->worst = d, out->worst_at = x;
+        }
+        if (m >= top)
+            break;
+    }
+    rc = 0;
+done:
+    free(r);
+    free(S.x);
+    free(S.t);
+    free(S.alg);
+    return rc;
 }

@@ -665,15 +665,27 @@ int cf_lines_formula(const char *name, const double *c0, const double *c1, int n
 typedef double (*cf_answer_fn)(void *ctx, double m, const char **alg);
 /* A line through an answer that departs from it by more than this is split in two. */
 #define CF_LINES_DEPART 0.1
-/* Lines through answer f from 1 byte to top, each the line of least relative squares
- * through f at 4 sizes an octave and the ends of its algorithm's range: one per range of
- * sizes where f names one algorithm (the switch found to the byte; ranges beyond
- * CF_LINES_MAX merged into the last), and a range whose line departs from f by more than
- * CF_LINES_DEPART split in two where their larger departure is least, while lines are
- * left. switch_at[i] the first size of line i + 1, names[i] its algorithm. The number of
- * lines, 0 where f has no positive time at some size; *worst the largest relative
- * departure of the lines from f at those sizes. */
-int cf_lines_through(cf_answer_fn f, void *ctx, double top, double *c0, double *c1,
-                     double *switch_at, const char **names, double *worst);
+/* The most algorithms the lines through an answer list. */
+#define CF_LINES_ALGS 16
+/* Lines through an answer in size ranges, and the algorithms it names. */
+typedef struct cf_lines {
+    int n; /* lines, 1 to CF_LINES_MAX: line i for from[i] <= m < from[i + 1] */
+    double c0[CF_LINES_MAX], c1[CF_LINES_MAX], from[CF_LINES_MAX]; /* from[0] 0 */
+    int nalg, nalg_all;                /* the ranges of one algorithm: listed, all */
+    const char *alg[CF_LINES_ALGS];    /* each one's ("" for none) */
+    double alg_from[CF_LINES_ALGS];    /* its first size (0 for the first) */
+    double start;                      /* the smallest size read: 0, or 1 where 0 has no time */
+    double worst, worst_at;            /* the largest relative departure read, and where */
+} cf_lines;
+/* Lines through answer f from 0 (or 1) byte to top, each the line of least relative
+ * squares through f at 16 sizes an octave and the ends of its range: to begin with one per
+ * range of sizes where f names one algorithm (each switch found to the byte), neighbours
+ * merged where one line holds both within half of CF_LINES_DEPART (and while there are more
+ * than CF_LINES_MAX), then the range departing most, by more than CF_LINES_DEPART, split in
+ * two where their larger departure is least, the second starting where f leaves the first
+ * line for it, while lines are left. worst: the largest relative departure of the lines
+ * from f at 64 sizes an octave and each line's first byte. 0, or -1 where f has no positive
+ * time at some size (worst_at: that size) or memory ran out. */
+int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out);
 
 #endif

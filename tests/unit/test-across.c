@@ -468,35 +468,80 @@ static double none_at_64(void *ctx, double m, const char **alg)
     return m == 64 ? 0.0 : 1.0 + m;
 }
 
+/* An answer with a step inside one algorithm: x0.5 from 4000 B. */
+static double stepped(void *ctx, double m, const char **alg)
+{
+    (void)ctx;
+    *alg = "one";
+    return (3.0 + 0.001 * m) * (m < 4000 ? 1.0 : 0.5);
+}
+
+/* Algorithms alternating every few sizes, up to 2 KiB, then one: more ranges than lines. */
+static double alternating(void *ctx, double m, const char **alg)
+{
+    static const char *names[] = {"a", "b", "c"};
+    (void)ctx;
+    int k = m < 1 ? 0 : (int)floor(log2(m));
+    *alg = k < 12 ? names[k % 3] : "d";
+    return 2.0 + 0.001 * m;
+}
+
+/* The largest departure of L's lines from f at 97 sizes an octave (none of the 64 read). */
+static double departs(const cf_lines *L, cf_answer_fn f, void *ctx, double top)
+{
+    double most = 0.0;
+    const char *a;
+    for (int j = 0; pow(2.0, j / 97.0) <= top; j++) {
+        double m = round(pow(2.0, j / 97.0)), t = f(ctx, m, &a);
+        int i = 0;
+        while (i + 1 < L->n && m >= L->from[i + 1])
+            i++;
+        most = fmax(most, fabs(L->c0[i] + L->c1[i] * m - t) / t);
+    }
+    return most;
+}
+
 static void lines_through(void)
 {
-    double c0[CF_LINES_MAX], c1[CF_LINES_MAX], sw[CF_LINES_MAX], worst;
-    const char *names[CF_LINES_MAX];
+    cf_lines L;
     int calls = 0;
-    int nl = cf_lines_through(three_ranges, &calls, 1 << 24, c0, c1, sw, names, &worst);
-    is_int(nl, 3, "lines through: one line per algorithm's range");
-    ok(nl == 3 && sw[0] == 1000 && sw[1] == 70000, "lines through: the switches to the byte");
-    ok(nl == 3 && strcmp(names[0], "small") == 0 && strcmp(names[2], "large") == 0,
-       "lines through: each range's algorithm");
-    near(c0[0], 2.0, 1e-9, "lines through: an exact line's constant");
-    near(c1[1], 0.0005, 1e-9, "lines through: an exact line's slope");
+    is_int(cf_lines_through(three_ranges, &calls, 1 << 24, &L), 0, "lines through: fitted");
+    is_int(L.n, 3, "lines through: one line per algorithm's range");
+    ok(L.n == 3 && L.from[1] == 1000 && L.from[2] == 70000,
+       "lines through: the switches to the byte");
+    ok(L.nalg == 3 && strcmp(L.alg[0], "small") == 0 && strcmp(L.alg[2], "large") == 0 &&
+           L.alg_from[1] == 1000 && L.alg_from[2] == 70000,
+       "lines through: each range's algorithm, from its first byte");
+    near(L.c0[0], 2.0, 1e-9, "lines through: an exact line's constant");
+    near(L.c1[1], 0.0005, 1e-9, "lines through: an exact line's slope");
     /* The curve's departure from a line: the sine's 4%, less what the line takes up, under
      * the 10% that splits a line. */
-    ok(worst > 0.02 && worst < 0.06, "lines through: the departure from a curve (%.3f)", worst);
-    double most = 0.0;
-    for (double m = 70000; m <= 1 << 24; m *= 1.1)
-        most = fmax(most, fabs(c0[2] + c1[2] * m - three_ranges(&calls, m, &names[2])) /
-                              three_ranges(&calls, m, &names[2]));
-    ok(most < worst * 1.3, "lines through: the departure said holds between its sizes");
-    nl = cf_lines_through(bent, NULL, 1 << 24, c0, c1, sw, names, &worst);
-    ok(nl >= 2 && worst <= CF_LINES_DEPART, "lines through: a bent curve split (%d lines, %.3f)",
-       nl, worst);
-    ok(nl >= 2 && sw[0] > 5000 && sw[0] < 20000 && strcmp(names[1], "one") == 0,
-       "lines through: split near the bend (%g), each piece its algorithm's", nl >= 2 ? sw[0] : 0);
-    ok(nl == 2 && sw[0] == 10000, "lines through: the switch where the two lines meet (%g)",
-       nl >= 2 ? sw[0] : 0);
-    is_int(cf_lines_through(none_at_64, NULL, 1024, c0, c1, sw, names, &worst), 0,
-           "lines through: no line where the answer has no positive time");
+    ok(L.worst > 0.02 && L.worst < 0.06, "lines through: the departure from a curve (%.3f)",
+       L.worst);
+    ok(departs(&L, three_ranges, &calls, 1 << 24) < L.worst * 1.05,
+       "lines through: the departure said holds between the sizes read");
+    int rc = cf_lines_through(bent, NULL, 1 << 24, &L);
+    ok(rc == 0 && L.n == 2 && L.worst < 1e-9,
+       "lines through: a bent curve split in two exact lines (%d, %.3g)", L.n, L.worst);
+    ok(L.n == 2 && L.from[1] >= 10000 && L.from[1] <= 10001,
+       "lines through: the switch within a byte of where the two lines meet (%g)",
+       L.n >= 2 ? L.from[1] : 0);
+    rc = cf_lines_through(stepped, NULL, 1 << 20, &L);
+    ok(rc == 0 && L.n == 2 && L.from[1] == 4000,
+       "lines through: a step between the sizes read, split where the answer jumps (%g)",
+       L.n >= 2 ? L.from[1] : 0);
+    ok(L.worst < 1e-9 && departs(&L, stepped, NULL, 1 << 20) < 1e-9,
+       "lines through: exact on both sides of the step (%.3g)", L.worst);
+    rc = cf_lines_through(alternating, NULL, 1 << 20, &L);
+    ok(rc == 0 && L.n == 1 && L.worst < 1e-9,
+       "lines through: 13 ranges of four algorithms on one line, merged (%d lines)", L.n);
+    ok(L.nalg_all == 13 && L.nalg == 13 && strcmp(L.alg[12], "d") == 0 && L.alg_from[12] == 4096,
+       "lines through: the algorithms listed still (%d)", L.nalg_all);
+    rc = cf_lines_through(three_ranges, &calls, 102291.5, &L);
+    ok(rc == 0 && L.n == 3, "lines through: a size limit that is no whole byte (it hung)");
+    is_int(cf_lines_through(none_at_64, NULL, 1024, &L), -1,
+           "lines through: none where the answer has no positive time");
+    near(L.worst_at, 64, 0, "lines through: and where");
     char buf[1024];
     cf_lines_formula("T_x_np4", (double[]){2, 5, 0.5}, (double[]){0.001, 0.0005, 0.0002}, 3,
                      (double[]){1000, 70000}, "c", buf, sizeof buf);
@@ -519,7 +564,7 @@ static void lines_through(void)
     ok(strstr(buf, "\\begin{cases} 1 + 0\\, m & m < 10 \\\\ 2 + 0\\, m & m < 20 \\\\ 3 + "
                    "0\\, m & \\text{otherwise} \\end{cases}") != NULL,
        "latex formula of three size ranges: %s", buf);
-    is_int(cf_lines_formula("T_x_np4", c0, c1, 3, NULL, "text", buf, sizeof buf), -1,
+    is_int(cf_lines_formula("T_x_np4", L.c0, L.c1, 3, NULL, "text", buf, sizeof buf), -1,
            "three lines need their switches");
 }
 
