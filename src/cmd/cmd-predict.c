@@ -906,16 +906,17 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
     return 0;
 }
 
-/* predict's point-to-point answer at np, for the formula's lines (cf_lines_through). */
-typedef struct p2p_at_ctx {
+/* predict's point-to-point or across-np answer at np, for the formula's lines
+ * (cf_lines_through) or how far they depart from it (cf_lines_departure). */
+typedef struct answer_ctx {
     ctx *c;
     const source *s;
     long np;
-} p2p_at_ctx;
+} answer_ctx;
 
 static double p2p_at(void *v, double m, const char **alg)
 {
-    const p2p_at_ctx *a = v;
+    const answer_ctx *a = v;
     cf_estimate est;
     cf_tier_added add;
     if (cf_placement_p2p_answer(&a->c->place, &a->c->as->pp, a->c->coll, a->c->datatype,
@@ -933,7 +934,7 @@ static double p2p_at(void *v, double m, const char **alg)
 static int p2p_formula(ctx *c, const source *s, long np, const char *name, const char *lang,
                        char *buf, size_t size, cf_error *e)
 {
-    p2p_at_ctx at = {c, s, np};
+    answer_ctx at = {c, s, np};
     char sz[32], from[32];
     if (c->sizeless) { /* a pattern that moves no data: its time at 0 bytes */
         const char *alg = NULL;
@@ -981,6 +982,20 @@ static int p2p_formula(ctx *c, const source *s, long np, const char *name, const
     return cf_lines_formula(name, L.c0, L.c1, L.n, L.from + 1, lang, buf, size);
 }
 
+static double across_at(void *v, double m, const char **alg)
+{
+    const answer_ctx *a = v;
+    *alg = NULL;
+    if (m > 0 && cf_across_moves_nothing(a->c->across->datatype, m))
+        return NAN; /* fewer bytes than an element: no call the formula is of */
+    cf_estimate est;
+    cf_tier_added add;
+    cf_placement_across_answer(&a->c->place, a->c->across, &a->s->unmeasured, a->np, m,
+                               a->c->model_alone ? NULL : fitted_at, a->c, &est, &add);
+    *alg = est.algorithm;
+    return est.t_us;
+}
+
 static int formula(ctx *c, long np, const char *lang, cf_error *e)
 {
     const source *s = source_at(c, np, e);
@@ -1012,9 +1027,24 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
                      "; the constant holds the barrier's wait after each timed call, %.3g us",
                      w);
         /* The np's note says where the answers carry the formula through the fitted np's
-         * own, size by size (anchor_np_note): not a line. */
-        cf_msg("np=%ld: from the across-np model%s%s%s", np, s->note.text[0] ? "; " : "", s->note.text,
-               waited);
+         * own, size by size (anchor_np_note): not a line; how far they depart from it is
+         * read as for the estimate's lines. */
+        cf_lines L = {.n = nl};
+        for (int i = 0; i < nl; i++) {
+            L.c0[i] = c0[i];
+            L.c1[i] = c1[i];
+            L.from[i] = i ? sw[i - 1] : 0.0;
+        }
+        answer_ctx at = {c, s, np};
+        double top = fmax(s->bytes_max, 2.0), most = 0.0, low = fmax(s->bytes_min, 1.0);
+        double dep = cf_lines_departure(&L, across_at, &at, low, top, &most);
+        char sz[32], szl[32], szm[32];
+        cf_size_format((uint64_t)top, sz, sizeof sz);
+        cf_size_format((uint64_t)low, szl, sizeof szl);
+        cf_size_format((uint64_t)most, szm, sizeof szm);
+        cf_msg("np=%ld: from the across-np model%s%s%s; predict's answers within %.0f%% of it at "
+               "64 sizes an octave over the measured sizes, %s to %s (the most at %s)",
+               np, s->note.text[0] ? "; " : "", s->note.text, waited, 100.0 * dep, szl, sz, szm);
     } else {
         n = p2p_formula(c, s, np, name, lang, buf, sizeof buf, e);
         if (n == -2)

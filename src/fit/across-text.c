@@ -393,6 +393,40 @@ static int line_at(const cf_lines *L, double m)
     return i;
 }
 
+double cf_lines_departure(const cf_lines *L, cf_answer_fn f, void *ctx, double start, double top,
+                          double *at)
+{
+    double worst = 0.0;
+    const char *a;
+    *at = start;
+    top = floor(fmin(fmax(top, 2.0), 9007199254740992.0));
+    start = fmin(start, top);
+    for (int j = -1;; j++) {
+        double m = j < 0 ? start : fmin(round(pow(2.0, (double)j / CHECK_PER_OCTAVE)), top);
+        if (j >= 0 && m <= start)
+            continue;
+        for (int q = 0; q < 2; q++) { /* m, and before it the first byte of its line */
+            double x = m;
+            if (q == 1) {
+                int i = line_at(L, m);
+                if (i == 0 || L->from[i] <= start)
+                    continue;
+                x = L->from[i];
+            }
+            double t = answer_at(f, ctx, x, &a);
+            if (!positive(t))
+                continue;
+            int i = line_at(L, x);
+            double d = fabs(L->c0[i] + L->c1[i] * x - t) / t;
+            if (d > worst)
+                worst = d, *at = x;
+        }
+        if (m >= top)
+            break;
+    }
+    return worst;
+}
+
 int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
 {
     memset(out, 0, sizeof *out);
@@ -507,29 +541,7 @@ int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
         out->c1[i] = r[i].c1;
         out->from[i] = i ? r[i].from : 0.0;
     }
-    /* How far the lines depart from the answer: at CHECK_PER_OCTAVE sizes an octave and
-     * every line's and algorithm's first size. */
-    for (int j = -1;; j++) {
-        double m = j < 0 ? out->start : fmin(round(pow(2.0, (double)j / CHECK_PER_OCTAVE)), top);
-        for (int q = 0; q < 2; q++) { /* m, and a line's first byte before it */
-            double x = m;
-            if (q == 1) {
-                int i = line_at(out, m);
-                if (i == 0 || out->from[i] <= out->start)
-                    continue;
-                x = out->from[i];
-            }
-            double t = answer_at(f, ctx, x, &a);
-            if (!positive(t))
-                continue;
-            int i = line_at(out, x);
-            double d = fabs(out->c0[i] + out->c1[i] * x - t) / t;
-            if (d > out->worst)
-                out->worst = d, out->worst_at = x;
-        }
-        if (m >= top)
-            break;
-    }
+    out->worst = cf_lines_departure(out, f, ctx, out->start, top, &out->worst_at);
     rc = 0;
 done:
     free(r);

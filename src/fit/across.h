@@ -687,5 +687,10 @@ typedef struct cf_lines {
  * from f at 64 sizes an octave and each line's first byte. 0, or -1 where f has no positive
  * time at some size (worst_at: that size) or memory ran out. */
 int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out);
+/* The largest relative departure of lines L (n, c0, c1, from) from answer f, read at start,
+ * at 64 sizes an octave above it to top and at each line's first byte there; where, into
+ * *at. Sizes where f has no positive time are skipped. */
+double cf_lines_departure(const cf_lines *L, cf_answer_fn f, void *ctx, double start, double top,
+                          double *at);
 
 #endif
