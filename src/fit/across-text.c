@@ -393,36 +393,39 @@ static int line_at(const cf_lines *L, double m)
     return i;
 }
 
+/* Where the answer at x departs from lines L more than *worst: that departure into *worst
+ * and x into *at. */
+static void depart_at(const cf_lines *L, cf_answer_fn f, void *ctx, double x, double *worst,
+                      double *at)
+{
+    const char *a;
+    double t = answer_at(f, ctx, x, &a);
+    if (!positive(t))
+        return;
+    int i = line_at(L, x);
+    double d = fabs(L->c0[i] + L->c1[i] * x - t) / t;
+    if (d > *worst)
+        *worst = d, *at = x;
+}
+
 double cf_lines_departure(const cf_lines *L, cf_answer_fn f, void *ctx, double start, double top,
                           double *at)
 {
     double worst = 0.0;
-    const char *a;
     *at = start;
     top = floor(fmin(fmax(top, 2.0), 9007199254740992.0));
     start = fmin(start, top);
-    for (int j = -1;; j++) {
-        double m = j < 0 ? start : fmin(round(pow(2.0, (double)j / CHECK_PER_OCTAVE)), top);
-        if (j >= 0 && m <= start)
-            continue;
-        for (int q = 0; q < 2; q++) { /* m, and before it the first byte of its line */
-            double x = m;
-            if (q == 1) {
-                int i = line_at(L, m);
-                if (i == 0 || L->from[i] <= start)
-                    continue;
-                x = L->from[i];
-            }
-            double t = answer_at(f, ctx, x, &a);
-            if (!positive(t))
-                continue;
-            int i = line_at(L, x);
-            double d = fabs(L->c0[i] + L->c1[i] * x - t) / t;
-            if (d > worst)
-                worst = d, *at = x;
-        }
+    depart_at(L, f, ctx, start, &worst, at);
+    for (int i = 1; i < L->n; i++) /* each line's first byte */
+        if (L->from[i] > start && L->from[i] <= top)
+            depart_at(L, f, ctx, L->from[i], &worst, at);
+    for (int j = 0;; j++) {
+        double m = fmin(round(pow(2.0, (double)j / CHECK_PER_OCTAVE)), top);
+        if (m > start) /* whole bytes: each once */
+            depart_at(L, f, ctx, m, &worst, at);
         if (m >= top)
             break;
+        start = fmax(start, m);
     }
     return worst;
 }
