@@ -950,16 +950,23 @@ static int p2p_formula(ctx *c, const source *s, long np, const char *name, const
                alg ? alg : "?", c->pattern, s->note.text);
         return cf_lines_formula(name, &c0, &c1, 1, NULL, lang, buf, size);
     }
-    double top = fmax(s->bytes_max, 2.0);
     cf_lines L;
-    if (cf_lines_through(p2p_at, &at, top, &L) != 0) {
+    int rc = cf_lines_through(p2p_at, &at, s->bytes_max, &L);
+    if (rc != 0) {
         cf_size_format((uint64_t)L.worst_at, sz, sizeof sz);
-        cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                     "np=%ld: the point-to-point estimate is not a positive time at %s: no "
-                     "formula",
-                     np, sz);
+        if (rc == -1)
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                         "np=%ld: the point-to-point estimate is not a positive time at %s: no "
+                         "formula",
+                         np, sz);
+        else
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                         "np=%ld: no lines through the point-to-point estimate (its times out "
+                         "of range, or out of memory): no formula",
+                         np);
         return -2;
     }
+    double top = L.top;
     char algs[640] = "";
     size_t k = 0;
     for (int i = 0; i < L.nalg && k < sizeof algs; i++) {
@@ -1033,18 +1040,30 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
         for (int i = 0; i < nl; i++) {
             L.c0[i] = c0[i];
             L.c1[i] = c1[i];
-            L.from[i] = i ? sw[i - 1] : 0.0;
+            L.from[i] = i ? floor(sw[i - 1]) : 0.0; /* as the formula prints it */
         }
         answer_ctx at = {c, s, np};
-        double top = fmax(s->bytes_max, 2.0), most = 0.0, low = fmax(s->bytes_min, 1.0);
-        double dep = cf_lines_departure(&L, across_at, &at, low, top, &most);
-        char sz[32], szl[32], szm[32];
-        cf_size_format((uint64_t)top, sz, sizeof sz);
-        cf_size_format((uint64_t)low, szl, sizeof szl);
-        cf_size_format((uint64_t)most, szm, sizeof szm);
-        cf_msg("np=%ld: from the across-np model%s%s%s; predict's answers within %.0f%% of it at "
-               "64 sizes an octave over the measured sizes, %s to %s (the most at %s)",
-               np, s->note.text[0] ? "; " : "", s->note.text, waited, 100.0 * dep, szl, sz, szm);
+        char dep[320];
+        if (c->sizeless) { /* its one size, 0 bytes */
+            const char *alg;
+            double t = across_at(&at, 0.0, &alg), d = fabs(c0[0] - t) / t;
+            snprintf(dep, sizeof dep, "predict's answer within %.0f%% of it (%s moves no data)",
+                     t > 0 && isfinite(d) ? 100.0 * d : INFINITY, c->pattern);
+        } else {
+            double top = cf_lines_top(s->bytes_max), most = 0.0;
+            double low = fmin(fmax(s->bytes_min, 1.0), top);
+            double d = cf_lines_departure(&L, across_at, &at, low, top, &most);
+            char sz[32], szl[32], szm[32];
+            cf_size_format((uint64_t)top, sz, sizeof sz);
+            cf_size_format((uint64_t)low, szl, sizeof szl);
+            cf_size_format((uint64_t)most, szm, sizeof szm);
+            snprintf(dep, sizeof dep,
+                     "predict's answers within %.0f%% of it at 64 sizes an octave over the "
+                     "measured sizes, %s to %s (the most at %s)",
+                     100.0 * d, szl, sz, szm);
+        }
+        cf_msg("np=%ld: from the across-np model%s%s%s; %s", np, s->note.text[0] ? "; " : "",
+               s->note.text, waited, dep);
     } else {
         n = p2p_formula(c, s, np, name, lang, buf, sizeof buf, e);
         if (n == -2)

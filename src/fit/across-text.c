@@ -277,11 +277,11 @@ static int positive(double t)
  * squares ((line - y) / y); a constant through one, or where the slope is rounding. */
 static void line_through(const double *x, const double *y, int n, double *c0, double *c1)
 {
-    double s = 0, sx = 0, sxx = 0, sy = 0, sxy = 0, top = 1.0;
+    double s = 0, sx = 0, sxx = 0, sy = 0, sxy = 0, top = 1.0, ymax = 0.0;
     for (int i = 0; i < n; i++)
-        top = fmax(top, x[i]);
+        top = fmax(top, x[i]), ymax = fmax(ymax, y[i]);
     for (int i = 0; i < n; i++) {
-        double w = 1.0 / (y[i] * y[i]), u = x[i] / top;
+        double w = (ymax / y[i]) * (ymax / y[i]), u = x[i] / top; /* 1/y^2, scaled */
         s += w, sx += w * u, sxx += w * u * u, sy += w * y[i], sxy += w * u * y[i];
     }
     double det = s * sxx - sx * sx;
@@ -309,8 +309,20 @@ static double departure(const double *x, const double *y, int n, double c0, doub
 typedef struct lrange {
     int a, b;
     double c0, c1, dep;
-    double from; /* its first size: x[a], or where the answer leaves the line before */
+    double from;  /* its first size: x[a], or where the answer leaves the line before */
+    int no_split; /* no split of it brings its lines nearer the answer */
 } lrange;
+
+/* How far the lines of ranges r[0..n) depart from the answer from r[0].from to below hi,
+ * read as cf_lines_departure reads them. */
+static double ranges_departure(const lrange *r, int n, double hi, cf_answer_fn f, void *ctx)
+{
+    cf_lines L = {.n = n};
+    for (int i = 0; i < n; i++)
+        L.c0[i] = r[i].c0, L.c1[i] = r[i].c1, L.from[i] = r[i].from;
+    double at;
+    return cf_lines_departure(&L, f, ctx, r[0].from, hi - 1.0, &at);
+}
 
 static void range_fit(const double *x, const double *y, lrange *r)
 {
@@ -393,6 +405,11 @@ static int line_at(const cf_lines *L, double m)
     return i;
 }
 
+double cf_lines_top(double top)
+{
+    return floor(fmin(fmax(top, 2.0), 9007199254740992.0)); /* whole bytes, 2 to 2^53 */
+}
+
 /* Where the answer at x departs from lines L more than *worst: that departure into *worst
  * and x into *at. */
 static void depart_at(const cf_lines *L, cf_answer_fn f, void *ctx, double x, double *worst,
@@ -404,8 +421,8 @@ static void depart_at(const cf_lines *L, cf_answer_fn f, void *ctx, double x, do
         return;
     int i = line_at(L, x);
     double d = fabs(L->c0[i] + L->c1[i] * x - t) / t;
-    if (d > *worst)
-        *worst = d, *at = x;
+    if (!(d <= *worst)) /* a line that is no number departs without bound */
+        *worst = isnan(d) ? INFINITY : d, *at = x;
 }
 
 double cf_lines_departure(const cf_lines *L, cf_answer_fn f, void *ctx, double start, double top,
@@ -413,7 +430,7 @@ double cf_lines_departure(const cf_lines *L, cf_answer_fn f, void *ctx, double s
 {
     double worst = 0.0;
     *at = start;
-    top = floor(fmin(fmax(top, 2.0), 9007199254740992.0));
+    top = cf_lines_top(top);
     start = fmin(start, top);
     depart_at(L, f, ctx, start, &worst, at);
     for (int i = 1; i < L->n; i++) /* each line's first byte */
@@ -433,16 +450,17 @@ double cf_lines_departure(const cf_lines *L, cf_answer_fn f, void *ctx, double s
 int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
 {
     memset(out, 0, sizeof *out);
-    top = floor(fmin(fmax(top, 2.0), 9007199254740992.0)); /* whole bytes, below 2^53 */
+    top = cf_lines_top(top);
     samples S = {0, 0, NULL, NULL, NULL};
     lrange *r = NULL;
-    int rc = -1, nr = 0;
+    int rc = -2, nr = 0;
     const char *a;
     /* The sizes: 0 where the answer has a time there, then FIT_PER_OCTAVE an octave from 1 B
      * to top, whole bytes; where the algorithm changes between two, the last byte of the one
      * and the first of the next (each change, to the byte). */
     double t0 = answer_at(f, ctx, 0.0, &a);
     out->start = positive(t0) ? 0.0 : 1.0;
+    out->top = top;
     if (positive(t0) && sample_add(&S, 0.0, t0, a) != 0)
         goto done;
     for (int j = 0;; j++) {
@@ -452,6 +470,7 @@ int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
         double t = answer_at(f, ctx, m, &a);
         if (!positive(t)) {
             out->worst_at = m;
+            rc = -1;
             goto done;
         }
         if (S.n > 0 && strcmp(a, S.alg[S.n - 1]) != 0) {
@@ -488,9 +507,7 @@ int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
             out->nalg_all++;
             if (nr > 0)
                 r[nr - 1].b = i;
-            r[nr].a = i;
-            r[nr].from = i ? S.x[i] : 0.0;
-            nr++;
+            r[nr++] = (lrange){.a = i, .from = i ? S.x[i] : 0.0};
         }
     out->nalg = out->nalg_all < CF_LINES_ALGS ? out->nalg_all : CF_LINES_ALGS;
     r[nr - 1].b = S.n;
@@ -502,7 +519,7 @@ int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
         int best = -1;
         lrange bm = {0};
         for (int i = 0; i + 1 < nr; i++) {
-            lrange m = {r[i].a, r[i + 1].b, 0, 0, 0, r[i].from};
+            lrange m = {r[i].a, r[i + 1].b, 0, 0, 0, r[i].from, 0};
             range_fit(S.x, S.t, &m);
             if (best < 0 || m.dep < bm.dep)
                 best = i, bm = m;
@@ -519,20 +536,32 @@ int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
     while (nr < CF_LINES_MAX) {
         int w = -1;
         for (int i = 0; i < nr; i++)
-            if (r[i].b - r[i].a >= 4 && r[i].dep > CF_LINES_DEPART && (w < 0 || r[i].dep > r[w].dep))
+            if (r[i].b - r[i].a >= 4 && r[i].dep > CF_LINES_DEPART && !r[i].no_split &&
+                (w < 0 || r[i].dep > r[w].dep))
                 w = i;
         if (w < 0)
             break;
-        lrange best[2] = {{0, 0, 0, 0, INFINITY, 0}, {0, 0, 0, 0, INFINITY, 0}};
+        lrange best[2] = {{0, 0, 0, 0, INFINITY, 0, 0}, {0, 0, 0, 0, INFINITY, 0, 0}};
         for (int k = r[w].a + 2; k <= r[w].b - 2; k++) {
-            lrange lr[2] = {{r[w].a, k, 0, 0, 0, r[w].from}, {k, r[w].b, 0, 0, 0, S.x[k]}};
+            lrange lr[2] = {{r[w].a, k, 0, 0, 0, r[w].from, 0}, {k, r[w].b, 0, 0, 0, S.x[k], 0}};
             range_fit(S.x, S.t, &lr[0]);
             range_fit(S.x, S.t, &lr[1]);
             if (fmax(lr[0].dep, lr[1].dep) < fmax(best[0].dep, best[1].dep))
                 best[0] = lr[0], best[1] = lr[1];
         }
         int k = best[1].a;
+        if (k <= r[w].a) { /* no split is a number */
+            r[w].no_split = 1;
+            continue;
+        }
         best[1].from = leave_byte(f, ctx, S.x[k - 1], S.x[k], &best[0], &best[1]);
+        /* Not where the two lines depart further from the answer than the one, read between
+         * the sizes too (two lines exact at their sizes may cross a step between them). */
+        double hi = r[w].b < S.n ? S.x[r[w].b] : top + 1.0;
+        if (ranges_departure(best, 2, hi, f, ctx) > ranges_departure(&r[w], 1, hi, f, ctx)) {
+            r[w].no_split = 1;
+            continue;
+        }
         memmove(&r[w + 2], &r[w + 1], (size_t)(nr - w - 1) * sizeof *r);
         r[w] = best[0];
         r[w + 1] = best[1];
@@ -543,6 +572,10 @@ int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
         out->c0[i] = r[i].c0;
         out->c1[i] = r[i].c1;
         out->from[i] = i ? r[i].from : 0.0;
+        if (!isfinite(r[i].c0) || !isfinite(r[i].c1)) {
+            rc = -2;
+            goto done;
+        }
     }
     out->worst = cf_lines_departure(out, f, ctx, out->start, top, &out->worst_at);
     rc = 0;

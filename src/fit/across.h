@@ -675,6 +675,7 @@ typedef struct cf_lines {
     const char *alg[CF_LINES_ALGS];    /* each one's ("" for none) */
     double alg_from[CF_LINES_ALGS];    /* its first size (0 for the first) */
     double start;                      /* the smallest size read: 0, or 1 where 0 has no time */
+    double top;                        /* the largest (cf_lines_top of the one asked) */
     double worst, worst_at;            /* the largest relative departure read, and where */
 } cf_lines;
 /* Lines through answer f from 0 (or 1) byte to top, each the line of least relative
@@ -683,10 +684,14 @@ typedef struct cf_lines {
  * merged where one line holds both within half of CF_LINES_DEPART (and while there are more
  * than CF_LINES_MAX), then the range departing most, by more than CF_LINES_DEPART, split in
  * two where their larger departure is least, the second starting where f leaves the first
- * line for it, while lines are left. worst: the largest relative departure of the lines
- * from f at 64 sizes an octave and each line's first byte. 0, or -1 where f has no positive
- * time at some size (worst_at: that size) or memory ran out. */
+ * line for it, where that takes the lines no further from f (read as worst is), while lines
+ * are left.
+ * worst: the largest relative departure of the lines from f at 64 sizes an octave and each
+ * line's first byte. 0; -1 where f has no positive time at some size (worst_at: that size);
+ * -2 where a line is no number (times out of range) or memory ran out. */
 int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out);
+/* The largest size the lines read up to where asked top: whole bytes, from 2 to 2^53. */
+double cf_lines_top(double top);
 /* The largest relative departure of lines L (n, c0, c1, from) from answer f, read at start,
  * at 64 sizes an octave above it to top and at each line's first byte there; where, into
  * *at. Sizes where f has no positive time are skipped. */
