@@ -684,8 +684,8 @@ typedef struct cf_lines {
  * merged where one line holds both within half of CF_LINES_DEPART (and while there are more
  * than CF_LINES_MAX), then the range departing most, by more than CF_LINES_DEPART, split in
  * two where their larger departure is least, the second starting where f leaves the first
- * line for it, where that takes the lines no further from f (read as worst is), while lines
- * are left.
+ * line for it (with fewer than 4 sizes a side, only where that takes the lines no further
+ * from f, read as worst is), while lines are left.
  * worst: the largest relative departure of the lines from f at 64 sizes an octave and each
  * line's first byte. 0; -1 where f has no positive time at some size (worst_at: that size);
  * -2 where a line is no number (times out of range) or memory ran out. */
