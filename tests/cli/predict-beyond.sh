@@ -154,17 +154,23 @@ check "sim-flat timed as a loop, bcast of 4 B at np 16 from np=2: not at each le
 # the rules pick one algorithm (MPICH's alltoall at np 16: Bruck, isend/irecv in rounds of 4
 # from 256 B, pairwise exchange from 32 KiB), split where the curve the steps read bends, and
 # says how near: its numbers at 10 sizes an octave from 1 B to the largest measured, 2 MiB
-# (none of the 64 an octave the departure is read at), within the departure said. (Until stop 45 the lines were the catalog's two algorithms on the
-# ping-pong's alpha and beta: bcast of 64 KiB at np 16 read 33 us where predict says 68.9.)
+# (none of the 64 an octave the departure is read at), within the departure said. (Until
+# stop 45 the lines were the catalog's two algorithms on the ping-pong's alpha and beta: bcast
+# of 64 KiB at np 16 read 33 us where predict says 68.9.)
+# formula_points MODEL PATTERN NP FIRST: the gnuplot formula in $T/out against predict at
+# 2^((j + 0.5) / 10) bytes for j from FIRST to 209 (to 2 MiB): "m predict formula" lines
+# into gotwant.
+formula_points() {
+    sed -n 's/^T_[a-z]*_np'"$3"'(m) = \(.*\)  # us; m in bytes$/\1/p' "$T/out" >expr
+    awk -v np="$3" -v j0="$4" 'BEGIN { for (j = j0; j < 21 * 10; j++) printf "%d %.0f\n", np, 2 ^ ((j + 0.5) / 10) }' >fpts
+    "$COMMFIT" predict -m "$1" -p "$2" --points fpts -f csv | awk -F, 'NR > 1 { print $3, $5 }' >want
+    awk "{ m = \$1; print m, \$2, $(cat expr) }" want >gotwant
+}
 for pat in alltoall bcast reduce; do
     run "$COMMFIT" predict -m flat2.json -p "$pat" -n 16 --formula --lang gnuplot
     expect_rc 0 "flat $pat at np 16 from np=2: --formula"
     near=$(sed -n 's/.*, within \([0-9]*\)% of them at 64 sizes an octave from 0 B to 2 MiB .*/\1/p' "$T/err")
-    sed -n 's/^T_[a-z]*_np16(m) = \(.*\)  # us; m in bytes$/\1/p' "$T/out" >expr
-    awk 'BEGIN { for (j = 0; j < 21 * 10; j++) printf "16 %.0f\n", 2 ^ ((j + 0.5) / 10) }' >fpts
-    "$COMMFIT" predict -m flat2.json -p "$pat" --points fpts -f csv |
-        awk -F, 'NR > 1 { print $3, $5 }' >want
-    awk "{ m = \$1; print m, \$2, $(cat expr) }" want >gotwant
+    formula_points flat2.json "$pat" 16 0
     check "flat $pat at np 16 from np=2: the formula within the ${near:-?}% said of predict at 10 other sizes an octave, 1 B to 2 MiB" \
         awk -v r="${near:-0}" '{ d = ($3 - $2) / $2; if (d < 0) d = -d; if (d > r / 100 + 0.005) bad++ }
             END { exit !(NR == 210 && r > 0 && r <= 25 && !bad) }' gotwant
@@ -182,11 +188,7 @@ check "flat alltoall's formula switches where the rules do, at 256 B and 32 KiB"
 for pat in bcast reduce; do
     run "$COMMFIT" predict -m flat16.json -p "$pat" -n 64 --formula --lang gnuplot
     near=$(sed -n "s/.*; predict's answers within \([0-9]*\)% of it at 64 sizes an octave over the measured sizes, 1 B to 2 MiB (the most at .*/\1/p" "$T/err")
-    sed -n 's/^T_[a-z]*_np64(m) = \(.*\)  # us; m in bytes$/\1/p' "$T/out" >expr
-    awk 'BEGIN { for (j = 20; j < 21 * 10; j++) printf "64 %.0f\n", 2 ^ ((j + 0.5) / 10) }' >fpts
-    "$COMMFIT" predict -m flat16.json -p "$pat" --points fpts -f csv |
-        awk -F, 'NR > 1 { print $3, $5 }' >want
-    awk "{ m = \$1; print m, \$2, $(cat expr) }" want >gotwant
+    formula_points flat16.json "$pat" 64 20
     check "flat $pat at np 64 from np 2-16: predict's answers within the ${near:-?}% said of the formula at 10 other sizes an octave" \
         awk -v r="${near:-0}" '{ d = ($3 - $2) / $2; if (d < 0) d = -d; if (d > w) w = d; if (d > r / 100 + 0.02) bad++ }
             END { exit !(NR == 190 && r > 10 && w > 0.1 && !bad) }' gotwant
