@@ -929,8 +929,8 @@ static double p2p_at(void *v, double m, const char **alg)
 /* The formula of the point-to-point estimate at np into buf: its length, -1 for an unknown
  * lang, -2 (e set) where the estimate has none. The estimate reads each step on the
  * measured np=2 curves and the algorithm the library's rules pick at each size: no line of
- * alpha and beta is it. The formula is a line through its answers in each algorithm's range
- * of sizes (cf_lines_through), and standard error says how near. */
+ * alpha and beta is it. The formula is lines through its answers in ranges of sizes
+ * (cf_lines_through: an algorithm's, merged or split), and standard error says how near. */
 static int p2p_formula(ctx *c, const source *s, long np, const char *name, const char *lang,
                        char *buf, size_t size, cf_error *e)
 {
