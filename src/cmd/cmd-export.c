@@ -207,6 +207,13 @@ int cmd_export(int argc, char **argv)
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto report;
     }
+    if (strcmp(output, "-") != 0 && cf_same_file(output, path)) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
+                          "-o '%s' is the same file as the model '%s': writing it would "
+                          "destroy the model; name another output",
+                          output, path);
+        goto report;
+    }
     if ((rc = cf_modelset_read(path, &ms, &e)) != 0)
         goto report;
     const cf_fit *f = pingpong_fit(ms);

@@ -84,6 +84,16 @@ expect_err "commfit: export: $MODELS/osu562_stackhpc_alaska_hdr100ib_ompi4_allto
 expect_text "$T/keep.xml" old "no pingpong at np=2: the file named by -o is untouched"
 check "no temporary file left" sh -c "[ \$(ls '$T' | grep -c keep) -eq 1 ]"
 
+# -o naming the model file itself (or a path to it): refused before anything is written,
+# the model intact (it was overwritten with the platform's XML, exit 0).
+cp "$MODELS/$SHM.json" "$T/self.json"
+for o in "$T/self.json" "$T/../$(basename "$T")/self.json"; do
+    run "$COMMFIT" export smpi -m "$T/self.json" -o "$o"
+    expect_rc 1 "-o the model itself ($o)"
+    grep_err "^commfit: export: -o '.*self.json' is the same file as the model '$T/self.json': writing it would destroy the model; name another output\$" "-o the model itself: says so"
+    check "-o the model itself: the model intact" cmp -s "$MODELS/$SHM.json" "$T/self.json"
+done
+
 # A pingpong measured at one size: no bandwidth to export.
 cat >"$T/one.csv" <<EOF
 # schema: 1
