@@ -304,8 +304,10 @@ static int row_careful(cf_import *im, imb_table *tb, const cf_import_line *l, do
                                         : c == C_REPS ? "#repetitions"
                                                       : "a time or rate",
                                         tb->name,
-                                        c == C_BYTES || c == C_REPS ? "a non-negative integer"
-                                                                    : "a non-negative number",
+                                        c == C_BYTES ? "a non-negative integer of at most "
+                                                       "1099511627776 (1 TiB)"
+                                        : c == C_REPS ? "a non-negative integer"
+                                                      : "a non-negative number",
                                         (int)(f[i].n > 40 ? 40 : f[i].n), f[i].s);
     }
     *failed = 0;

@@ -447,13 +447,18 @@ static int start_table(cf_import *im, osu_table *tb, cf_error *e)
     return rc;
 }
 
-/* A line that starts with a message size followed by a blank: meant as a row. */
+/* A line that starts like a number (a digit, or a sign or a point before one): meant as a
+ * row, garbled where it does not read as one ("4194304.5  400.0", "-5  400.0", a size past
+ * 1 TiB), last or not. Any other line ends the rows (a launcher's message: an error where
+ * rows follow it). */
 static int row_like(const cf_import_line *l)
 {
     const char *p = cf_import_skip_blanks(l->s, l->s + l->n), *end = l->s + l->n;
-    uint64_t v;
-    const char *q = cf_import_scan_uint(p, end, CF_BYTES_MAX, &v);
-    return q != NULL && q > p && q < end && (*q == ' ' || *q == '\t');
+    if (p < end && (*p == '-' || *p == '+'))
+        p++;
+    if (p < end && *p == '.')
+        p++;
+    return p < end && *p >= '0' && *p <= '9';
 }
 
 static void note_add(char *note, size_t cap, const char *item)
@@ -612,7 +617,8 @@ static int osu_not_row(osu_parse *P, const cf_import_line *l, int hash)
     } else if (row_like(l)) {
         /* A size, then what is not a row: a garbled row, last or not. */
         rc = cf_import_table_fail(im, P->e, l->no,
-                                  "expected a row of the OSU %s table (%s) with non-negative "
+                                  "expected a row of the OSU %s table (%s): a size in whole "
+                                  "bytes of at most 1099511627776 (1 TiB), then non-negative "
                                   "numbers, got '%.*s'",
                                   tb->title, tb->header, CF_IMPORT_QUOTE(l->s, l->n));
         P->st = SKIP;

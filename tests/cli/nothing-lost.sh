@@ -241,13 +241,23 @@ expect_rc 1 "a cut OSU table still stops the import"
 osu_with_last() {
     { head -8 "$REAL/osu532_hpccofc_ib_latency_compute001.txt"; echo "$1"; } >osu-last.txt
 }
-for last in "1048576 163,26" "1048576 -5.0"; do
+# A last row whose size does not read as one (a fraction, a sign, a letter after it, past
+# 1 TiB) was taken for the table's end and left out without a word (exit 0).
+for last in "1048576 163,26" "1048576 -5.0" "4194304.5     400.0" "-5 400.0" "8388608x 400.0" \
+    "1099511627777 400.0"; do
     osu_with_last "$last"
     run "$COMMFIT" import osu osu-last.txt -o x.csv
     expect_rc 1 "OSU last row '$last'"
-    grep_err "^commfit: import: osu-last.txt:9: expected a row of the OSU Latency table \(.*\) with non-negative numbers, got '$last'$" \
+    grep_err "^commfit: import: osu-last.txt:9: expected a row of the OSU Latency table \(.*\): a size in whole bytes of at most 1099511627776 \(1 TiB\), then non-negative numbers, got '$last'$" \
         "OSU last row '$last': refused like a middle row"
+    check "OSU last row '$last': no output" test ! -e x.csv
 done
+# An IMB size past 1 TiB says so.
+{ head -12 "$REAL/imb_stackhpc_ompi4_ib_pingpong.txt"; sed -n '32,40p' "$REAL/imb_stackhpc_ompi4_ib_pingpong.txt"; echo "1099511627777         1000      0.85      18.92"; } >imb-big.txt
+run "$COMMFIT" import imb imb-big.txt -o x.csv
+expect_rc 1 "IMB size past 1 TiB"
+grep_err "^commfit: import: imb-big.txt:22: column 1 \(#bytes\) of the PingPong table: expected a non-negative integer of at most 1099511627776 \(1 TiB\), got '1099511627777'$" \
+    "IMB size past 1 TiB: says so"
 { head -12 "$REAL/imb_stackhpc_ompi4_ib_pingpong.txt"; sed -n '32,40p' "$REAL/imb_stackhpc_ompi4_ib_pingpong.txt"; echo "           16         1000      0.85,3      18.92"; } >imb-last.txt
 run "$COMMFIT" import imb imb-last.txt -o x.csv
 expect_rc 1 "IMB last row garbled"

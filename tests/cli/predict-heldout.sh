@@ -90,4 +90,23 @@ expect_rc 0 "alltoall at 2 KiB held out"
 got=$(awk -F, 'NR == 2 { print $6, $7 }' "$T/out")
 check "alltoall at 2 KiB: [lo, hi] $got holds the measured $(cat truth)" \
     awk -v g="$got" '{ split(g, v, " "); exit !(v[1] <= $1 && $1 <= v[2]) }' truth
+# Sizes fit set aside as a no-op are no measured neighbours: sim-flat's reduce of floats at
+# np 4 took 0.01 us at 1 B (no element to reduce), 1.5225 at 4 B and 1.5234 at 16 B. Read
+# as a neighbour, the 1 B point's ratio to the model (x0.0066) widened every interval of
+# the fit: 8 B read [0.015, 154] us; and 2 B was pulled to 0.12 us.
+run "$COMMFIT" predict -m "$top_srcdir/models/sim-flat.json" -p reduce -n 4 -b 2,8 -f csv
+expect_rc 0 "reduce of 2 and 8 B at np 4"
+check "reduce at 8 B: between its neighbours' times, its interval within 4x of them" \
+    awk -F, 'NR == 3 { exit !($5 >= 1.5225 && $5 <= 1.5234 && $6 >= 1.5225 / 4 && $7 <= 1.5234 * 4) }' "$T/out"
+check "reduce at 2 B: the model's 1.5 us, not pulled towards the no-op" \
+    awk -F, 'NR == 2 { exit !($5 > 1.4 && $5 < 1.6) }' "$T/out"
+check "reduce at 2 B: no measured neighbour named" \
+    awk -F, 'NR == 2 { exit $10 ~ /measured neighbours/ }' "$T/out"
+# At the smallest measured size the answer is its measured time, as at any other (it was
+# read 'between the measured 1 B and 4 B', its interval 4x wider than at 4 B's).
+run "$COMMFIT" predict -m "$top_srcdir/models/sim-flat.json" -p pingpong -n 2 -b 1,4 -f csv
+expect_rc 0 "ping-pong at 1 and 4 B"
+check "ping-pong at 1 B: at the measured 1 B" grep -q '^pingpong,2,1,.*,at the measured 1 B: its measured time' "$T/out"
+check "ping-pong at 1 B: an interval as narrow as at 4 B (within 10%)" \
+    awk -F, 'NR == 2 { w1 = $7 / $6 } NR == 3 { w4 = $7 / $6 } END { exit !(w1 <= w4 * 1.1) }' "$T/out"
 done_testing
