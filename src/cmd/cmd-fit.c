@@ -384,6 +384,12 @@ static int read_inputs(job *j, cf_error *e)
                                 "-o '%s' is the same file as the input '%s': writing it would "
                                 "destroy the input; name another output",
                                 o->output, o->inputs[i]);
+    for (size_t i = 0; i < o->ninputs; i++)
+        for (size_t k = 0; k < i; k++)
+            if (cf_same_file(o->inputs[i], o->inputs[k]))
+                return cf_usage_error("-i '%s' is the same file as -i '%s': its rows would "
+                                      "count twice; give each table once",
+                                      o->inputs[i], o->inputs[k]);
     if ((j->tables = calloc(o->ninputs, sizeof *j->tables)) == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     size_t nall = 0;

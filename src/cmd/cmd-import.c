@@ -252,6 +252,12 @@ int cmd_import(int argc, char **argv)
                               "the output '%s' is the same file as the input '%s': writing it "
                               "would destroy the input; name another output with -o",
                               out_path, argv[i]);
+    for (int i = a.first + 1; i < argc && rc == 0; i++)
+        for (int k = a.first; k < i && rc == 0; k++)
+            if (cf_same_file(argv[i], argv[k]))
+                rc = cf_usage_error("'%s' is the same file as '%s': its rows would count "
+                                    "twice; give each file once",
+                                    argv[i], argv[k]);
     for (int i = a.first; i < argc && rc == 0; i++) {
         if (a.nnp > 1)
             im->o.np = a.np[i - a.first];
@@ -283,7 +289,7 @@ int cmd_import(int argc, char **argv)
                strcmp(out_path, "-") == 0 ? "the table to standard output" : out_path, t->n_rows,
                t->n_rows == 1 ? "" : "s", im->n_tables, im->n_tables == 1 ? "" : "s", a.nfiles,
                a.nfiles == 1 ? "" : "s");
-    if (rc != 0)
+    if (rc != 0 && e.code != 0) /* a usage error said so already */
         cf_error_report(&e);
     cf_table_free(t);
     cf_import_free(im);
