@@ -1047,7 +1047,7 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
         if (c->sizeless) { /* its one size, 0 bytes */
             const char *alg;
             double t = across_at(&at, 0.0, &alg), d = fabs(c0[0] - t) / t;
-            snprintf(dep, sizeof dep, "predict's answer within %.0f%% of it (%s moves no data)",
+            snprintf(dep, sizeof dep, "it lies within %.0f%% of predict's answer (%s moves no data)",
                      t > 0 && isfinite(d) ? 100.0 * d : INFINITY, c->pattern);
         } else {
             double top = cf_lines_top(s->bytes_max), most = 0.0;
@@ -1058,8 +1058,8 @@ static int formula(ctx *c, long np, const char *lang, cf_error *e)
             cf_size_format((uint64_t)low, szl, sizeof szl);
             cf_size_format((uint64_t)most, szm, sizeof szm);
             snprintf(dep, sizeof dep,
-                     "predict's answers within %.0f%% of it at 64 sizes an octave over the "
-                     "measured sizes, %s to %s (the most at %s)",
+                     "it lies within %.0f%% of predict's answers (|formula - answer| / answer) "
+                     "at 64 sizes an octave over the measured sizes, %s to %s (the most at %s)",
                      100.0 * d, szl, sz, szm);
         }
         cf_msg("np=%ld: from the across-np model%s%s%s; %s", np, s->note.text[0] ? "; " : "",
@@ -1163,8 +1163,9 @@ static int parse(int argc, char **argv, opts *o, int *done)
         CF_OPT_BOOL(0, "formula", &o->formula, "print the formula at --np alone"),
         CF_OPT_BOOL(0, "model-alone", &o->model_alone,
                     "between measured sizes, the fit's model alone, not corrected by the "
-                    "measured neighbours; at an np no fit has, the across-np formula alone, "
-                    "not carried through the fitted np's own answers"),
+                    "measured neighbours; at an np no fit has, the across-np model alone, "
+                    "not carried through the fitted np's own answers (its grid of measured "
+                    "times still answers where it has the size: --formula says how near)"),
         CF_OPT_STRING(0, "lang", "LANG", &o->lang,
                       "the formula's language: text (default), c, python, latex, gnuplot"),
         CF_OPT_QUIET(NULL, "no messages on stderr but errors (the answers still print)"),
