@@ -77,12 +77,26 @@ void cf_report_fit_block(cf_script *s, const cf_fit *f, double lo, double hi, do
     double x[SAMPLES + 2 * CF_SEG_MAX];
     size_t n = sample_sizes(f, lo, hi, x);
     cf_script_block(s, what, "bytes t_us lo_us hi_us (the fit, its 95% prediction interval)");
+    double first_bad = NAN, bad_t = NAN;
+    int nbad = 0;
     for (size_t i = 0; i < n; i++) {
         cf_prediction p;
         if (cf_fit_predict_blocks(f, x[i], blocks < 0 ? f->blocks : blocks, &p) != 0)
             continue;
+        /* A time of zero or less is no time (a segment's negative intercept carried below
+         * its sizes, a hand-edited file): predict refuses it, and the plot leaves it out
+         * rather than draw a curve below its own interval. */
+        if (!(p.t_us > 0) || !isfinite(p.t_us) || !(p.lo_us <= p.t_us && p.t_us <= p.hi_us)) {
+            if (nbad++ == 0)
+                first_bad = x[i], bad_t = p.t_us;
+            continue;
+        }
         fprintf(s->dat, "%.6g %.6g %.6g %.6g\n", x[i], p.t_us, p.lo_us, p.hi_us);
     }
+    if (nbad > 0)
+        cf_warn("%s np=%d %s: the %s fit gives no time at %d of the %zu sizes drawn (at %.6g B: "
+                "%.4g us): left out of the plot, as predict refuses them",
+                f->pattern, f->np, f->datatype, f->model, nbad, n, first_bad, bad_t);
 }
 
 void cf_report_fit_bw_block(cf_script *s, const cf_fit *f, double lo, double hi, int nmsg,

@@ -182,6 +182,19 @@ check "the constant fit is in the page, its formula T = t" \
     grep -q '<tr><td>barrier</td><td class="num">2</td><td>byte</td><td>constant</td><td><code>T = 0.7 us[^<]*</code></td><td>t0_us = 0.7 &plusmn; 0.02</td>' constant/index.html
 check "no 'nan' in the page" sh -c '! grep -q nan constant/index.html'
 
+# A fit that gives no positive time at sizes it draws (a hand-edited intercept of -5 us):
+# predict refuses those answers; report drew the curve below zero and under its own
+# interval (lo 0 > hi -4.89) without a word. Now it leaves them out and says so.
+awk '/"pattern": "pingpong"/ { pp = 1 } pp && /"alpha_us":/ && !done { sub(/"alpha_us": [-0-9.e+]*/, "\"alpha_us\": -5.0"); done = 1 } { print }' \
+    laptop.json >negative.json
+check "negative.json: an intercept edited to -5 us" grep -q '"alpha_us": -5.0' negative.json
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i laptop.csv -m negative.json -o negative
+expect_rc 0 "a fit with a negative intercept"
+grep_err "^commfit: report: warning: pingpong np=2 byte: the [a-z]* fit gives no time at [0-9]+ of the [0-9]+ sizes drawn \(at 1 B: -[0-9.]+ us\): left out of the plot, as predict refuses them$" \
+    "a fit with a negative intercept: says so"
+check "a fit with a negative intercept: no time of 0 or less in the plot's data" \
+    awk '/^# \[/ { fit = /fit|piecewise|linear/ } !/^#/ && NF == 4 && ($2 <= 0 || $3 > $2 || $2 > $4) { bad = 1 } END { exit bad }' negative/time-pingpong.dat
+
 # Time vs blocks as measure writes the rows: a request rounded down to whole blocks of
 # floats (a vector of 100 blocks carries 400 of 512 bytes), and no more blocks than floats
 # (8 bytes hold 2). Each size's curve goes over the block counts measured at it, 100 and
