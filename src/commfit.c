@@ -1,6 +1,7 @@
 /* commfit: parses the global options and hands over to a subcommand. */
 #include "config.h"
 
+#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,10 +65,29 @@ static int run(const cf_command *c, int argc, char **argv)
     return c->run(argc, argv);
 }
 
+static int dispatch(int argc, char **argv);
+
+/* What went to standard output must have got there: a help, a version or a formula written
+ * to a full disk (/dev/full) exited 0 with nothing written. A subcommand that failed said
+ * why already. */
 int main(int argc, char **argv)
 {
     /* GSL's default handler aborts; every GSL status is checked instead. */
     gsl_set_error_handler_off();
+    int rc = dispatch(argc, argv);
+    errno = 0;
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == CF_EXIT_OK) {
+        cf_error e;
+        cf_error_clear(&e);
+        cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot write the standard output: %s",
+                     errno != 0 ? strerror(errno) : "a write failed");
+        rc = cf_error_report(&e);
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv)
+{
 
     if (argc < 2) {
         usage(stderr);

@@ -247,7 +247,9 @@ static void wrap(FILE *fp, const char *text, size_t col, size_t at)
             p++;
         if (*p == '\0')
             break;
-        if (at > col) {
+        /* A name that leaves fewer than two blanks before the text stands alone (it ran
+         * into it: "--coll-selector NAMEwhose"). */
+        if (at > 0 && at + 2 > col) {
             fputc('\n', fp);
             at = 0;
         }

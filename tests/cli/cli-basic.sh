@@ -48,4 +48,27 @@ for s in $subs; do
     check "help $s prints what $s --help prints" cmp -s "$T/out" "$T/sub-help"
 done
 
+# Every subcommand's help: an option's name never runs into its text (measure's read
+# "--coll-selector NAMEwhose collective algorithms ..."), a name as wide as the column
+# standing on its own line.
+for c in fit predict import report export measure; do
+    "$COMMFIT" $c --help >"$T/help-$c.txt" 2>&1
+    check "$c --help: no option name runs into its text" \
+        sh -c "! grep -E -- '^ +(-[a-zA-Z], )?--[a-z-]+( [A-Z]+)?[^ ]' '$T/help-$c.txt' | grep -E -- '--[a-z-]+ [A-Z]+[a-z]'"
+done
+check "measure --help: --coll-selector NAME alone on its line" grep -q '^      --coll-selector NAME$' "$T/help-measure.txt"
+# What goes to standard output must get there: a help, a version or a formula written to a
+# full disk exited 0 with nothing written.
+if [ -w /dev/full ]; then
+    for args in "--help" "--version" "help fit" "predict --help" \
+        "predict -m $top_srcdir/models/sim-flat.json -p pingpong -n 2 --formula"; do
+        rc=0
+        $COMMFIT $args >/dev/full 2>"$T/full.err" || rc=$?
+        check "'$args' to a full disk: exit 1 ($rc)" test "$rc" -eq 1
+        check "'$args' to a full disk: says so" \
+            grep -Eq '^commfit: ([a-z]+: )?cannot write the standard output: No space left on device$' "$T/full.err"
+    done
+else
+    skip "no /dev/full: writes to a full disk"
+fi
 done_testing
