@@ -532,6 +532,13 @@ static int fit_groups(job *j, cf_error *e)
     }
     if (o->verbose)
         say_skipped(j);
+    if (j->ms->nfits == 0 && j->nskipped == 0 && j->is_loggp)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "no fit could be made: --model loggp fits the ping-pong at np=2 "
+                            "(byte) alone, and the rows to fit hold none%s",
+                            o->npatterns > 0 ? " (--patterns leaves it out)" : "");
+    if (j->ms->nfits == 0 && j->nskipped == 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "no fit could be made: no rows to fit");
     if (j->ms->nfits == 0)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                             "no fit could be made (%zu group%s skipped, see above)", j->nskipped,

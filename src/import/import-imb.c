@@ -362,7 +362,8 @@ static int row(cf_import *im, imb_table *tb, const cf_import_line *l, cf_error *
     }
     if (tb->bw_only) {
         if (!(msgs > 0)) {
-            im->cur.notime_skipped++;
+            if (im->cur.notime_skipped++ == 0)
+                im->cur.notime_first = l->no;
             return 0;
         }
         t = tmin = tmax = 1e6 / msgs;
@@ -370,7 +371,8 @@ static int row(cf_import *im, imb_table *tb, const cf_import_line *l, cf_error *
             unit_evidence(tb, (double)bytes * msgs / 1e6, mbps);
     } else {
         if (t == 0) {
-            im->cur.zero_skipped++;
+            if (im->cur.zero_skipped++ == 0)
+                im->cur.zero_first = l->no;
             return 0;
         }
         if (tb->has[C_T] || tb->has[C_TPURE] || isnan(tmin))

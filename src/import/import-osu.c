@@ -387,7 +387,8 @@ static int add_row(cf_import *im, const osu_table *tb, const osu_row *o, long li
         else if (tb->has[R_BW] && bw > 0 && r.bytes > 0)
             t = (double)r.bytes / bw; /* OSU's MB/s is 10^6 bytes/s: bytes per us */
         else {
-            im->cur.notime_skipped++;
+            if (im->cur.notime_skipped++ == 0)
+                im->cur.notime_first = line;
             return 0;
         }
         tmin = tmax = t;
@@ -397,7 +398,8 @@ static int add_row(cf_import *im, const osu_table *tb, const osu_row *o, long li
         int mn = avg == R_PURE ? R_PMIN : R_MIN, mx = avg == R_PURE ? R_PMAX : R_MAX;
         t = o->v[avg];
         if (t == 0) {
-            im->cur.zero_skipped++;
+            if (im->cur.zero_skipped++ == 0)
+                im->cur.zero_first = line;
             return 0;
         }
         tmin = tb->has[mn] ? o->v[mn] : t;

@@ -387,7 +387,8 @@ int cf_import_table_row(cf_import *im, long line, cf_row *r, cf_error *e)
     r->extra = NULL;
     if (c->vector_bytes && c->np > 0) {
         if (r->bytes % (4 * (uint64_t)c->np) != 0) {
-            c->split_skipped++;
+            if (c->split_skipped++ == 0)
+                c->split_first = line;
             return 0;
         }
         r->bytes /= (uint64_t)c->np;
@@ -425,22 +426,26 @@ int cf_import_table_end(cf_import *im, cf_error *e)
     cf_import_tab *c = &im->cur;
     if (!c->active)
         return 0;
+    /* Each at the first row left out (the table's title at line c->line). */
     if (c->zero_skipped > 0)
-        cf_import_warnf(im, c->line,
-                        "%s: %ld row%s left out: the time prints as zero (below the "
+        cf_import_warnf(im, c->zero_first,
+                        "%s: %ld row%s left out%s: the time prints as zero (below the "
                         "printed resolution)",
-                        c->bench, c->zero_skipped, c->zero_skipped == 1 ? "" : "s");
+                        c->bench, c->zero_skipped, c->zero_skipped == 1 ? "" : "s",
+                        c->zero_skipped > 1 ? ", from this line" : "");
     if (c->notime_skipped > 0)
-        cf_import_warnf(im, c->line,
-                        "%s: %ld row%s left out: a bandwidth of zero or a 0-byte message "
+        cf_import_warnf(im, c->notime_first,
+                        "%s: %ld row%s left out%s: a bandwidth of zero or a 0-byte message "
                         "implies no time",
-                        c->bench, c->notime_skipped, c->notime_skipped == 1 ? "" : "s");
+                        c->bench, c->notime_skipped, c->notime_skipped == 1 ? "" : "s",
+                        c->notime_skipped > 1 ? ", from this line" : "");
     if (c->split_skipped > 0)
-        cf_import_warnf(im, c->line,
-                        "%s: %ld row%s left out: the source's size is the whole vector, and "
+        cf_import_warnf(im, c->split_first,
+                        "%s: %ld row%s left out%s: the source's size is the whole vector, and "
                         "commfit's is each rank's block; these do not split into whole floats "
                         "over %d ranks",
-                        c->bench, c->split_skipped, c->split_skipped == 1 ? "" : "s", c->np);
+                        c->bench, c->split_skipped, c->split_skipped == 1 ? "" : "s",
+                        c->split_skipped > 1 ? ", from this line" : "", c->np);
     im->zero_total += c->zero_skipped;
     im->notime_total += c->notime_skipped;
     char src[300], num[24];

@@ -114,4 +114,11 @@ check "the p2p entry says why it has no estimate" \
     grep -q '"error": "the ping-pong fit gives beta = -5e-05: the point-to-point estimate needs it finite and >= 0"' mdir/f.json
 run "$COMMFIT" predict -m mdir/f.json -p bcast -n 8 -b 1K
 expect_rc 1 "predict of an unmeasured pattern from it: refused"
+# --model loggp on rows without the ping-pong at np=2: it said "no fit could be made (0
+# groups skipped, see above)" with nothing above.
+run "$COMMFIT" fit -i "$top_srcdir/data/sim-flat.csv" --model loggp --patterns alltoall -o mdir/lg.json
+expect_rc 1 "--model loggp --patterns alltoall"
+grep_err "^commfit: fit: no fit could be made: --model loggp fits the ping-pong at np=2 \(byte\) alone, and the rows to fit hold none \(--patterns leaves it out\)$" \
+    "--model loggp --patterns alltoall: says why"
+check "--model loggp --patterns alltoall: no model file" test ! -e mdir/lg.json
 done_testing

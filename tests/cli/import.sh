@@ -216,4 +216,17 @@ expect_rc 0 "CRLF"
 grep -v '^#' crlf.csv | sed 's/crlf\.txt:/pp.txt:/' >crlf.rows
 check "CRLF: same rows as LF" cmp -s crlf.rows pp.rows
 
+# Rows left out with a warning: each warning names the first such row's line (they named
+# the table's title line).
+awk 'NR == 18 { $2 = "0" } NR == 20 { $2 = "0.00" } { print }' "$R/osu532_hpccofc_ib_latency_compute001.txt" >zero.txt
+run "$COMMFIT" import osu zero.txt -o zero.csv
+expect_rc 0 "OSU rows whose time prints as zero"
+grep_err "^commfit: import: warning: zero.txt:18: Latency: 2 rows left out, from this line: the time prints as zero \(below the printed resolution\)$" \
+    "zero times: the warning names the first row's line"
+check "zero times: 22 rows kept" test "$(rows zero.csv)" = 22
+run "$COMMFIT" import imb "$R/imb41_gbrandino_juno_arm_internode_eth.txt" -o arm.csv
+expect_rc 0 "IMB on ARM (Reduce_scatter's odd vector)"
+grep_err "^commfit: import: warning: .*imb41_gbrandino_juno_arm_internode_eth.txt:237: Reduce_scatter: 1 row left out: the source's size is the whole vector" \
+    "Reduce_scatter: the warning names the row's line"
+
 done_testing
