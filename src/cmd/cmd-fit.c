@@ -397,7 +397,8 @@ static int read_inputs(job *j, cf_error *e)
         int rc = cf_table_read(o->inputs[i], &j->tables[i], e);
         if (rc != 0)
             return rc;
-        cf_msg("read %s (%zu rows)", o->inputs[i], j->tables[i]->n_rows);
+        cf_msg("read %s (%zu row%s)", o->inputs[i], j->tables[i]->n_rows,
+               j->tables[i]->n_rows == 1 ? "" : "s");
         nall += j->tables[i]->n_rows;
     }
     j->all = malloc((nall + 1) * sizeof *j->all);

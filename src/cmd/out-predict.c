@@ -169,11 +169,15 @@ void cf_out_predict_begin(cf_predict_out *c)
     }
 }
 
-/* A number for people: 4 significant digits, whole digits kept (44430, not 4.443e+04). */
+/* A number for people: 4 significant digits, whole digits kept (44430, not 4.443e+04) up
+ * to 9 of them; from 1e9 on 4 in an exponent form (2.994e+11, not 2.99431755e+11, which
+ * overran its 12 columns). */
 #define TABLE_DIGITS 4
 static void table_num(char *buf, size_t n, double v, const char *missing)
 {
-    if (isfinite(v))
+    if (isfinite(v) && fabs(v) >= 1e9)
+        snprintf(buf, n, "%.*e", TABLE_DIGITS - 1, v);
+    else if (isfinite(v))
         snprintf(buf, n, "%.*g", cf_sig_prec(v, TABLE_DIGITS), v);
     else
         snprintf(buf, n, "%s", missing);

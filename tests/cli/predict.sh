@@ -318,6 +318,12 @@ run "$COMMFIT" predict -m laptop.json -p alltoall -n 2,1024 -b 0,4M -f table
 check "table: 4 significant digits" grep -Eq '^alltoall +2 +0 B +[0-9]\.[0-9]{3} ' "$T/out"
 check "table: whole digits kept, no exponent" sh -c "! grep -q 'e+' '$T/out'"
 check "table: a bandwidth-less pattern shows '-' (no upper bound: inf)" grep -Eq '^alltoall +1024 +4 MiB +[0-9]{6,} +[0-9]+ +inf +- ' "$T/out"
+# from 1e9 on (10 whole digits), 4 in an exponent form, every number within its 12
+# columns (1 TiB's upper end printed 2.99431755e+11 and pushed the row out of line)
+run "$COMMFIT" predict -m laptop.json -p pingpong -n 2 -b 1K,1099511627776 -f table
+check "table: from 1e9 on, an exponent of 4 digits" grep -Eq ' [0-9]\.[0-9]{3}e\+(09|1[0-9]) ' "$T/out"
+check "table: the columns line up (t_us, lo_us, hi_us, MiB/s end where the header's do)" \
+    awk 'NR == 2 { for (i = 1; i <= length($0); i++) if (substr($0, i, 5) == "MiB/s") e = i + 4 } NR > 2 { if (substr($0, e, 1) == " " || substr($0, e + 1, 1) != " ") bad = 1 } END { exit bad || !e }' "$T/out"
 run "$COMMFIT" predict -m laptop.json -p alltoall -n 2,1024 -b 0,4M
 check "csv: 6 significant digits ($(field 5))" sh -c "sed -n 2p '$T/out' | cut -d, -f5 | grep -Eq '^[0-9]\.[0-9]{5}\$'"
 check "csv: no exponent in a huge time" sh -c "! grep -q 'e+' '$T/out'"
