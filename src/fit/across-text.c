@@ -146,12 +146,16 @@ static void piecewise_body(char *body, size_t n, char (*l)[320], int nlines, con
         double x = i < nlines - 1 ? floor(sw[i]) : 0.0, x0 = i > 0 ? floor(sw[i - 1]) : 0.0;
         int last = i == nlines - 1;
         if (strcmp(lang, "text") == 0) {
+            /* Sizes as people read them, exact (32 KiB, 4192000 B), as a fit's formula. */
+            char a[32], b[32];
+            cf_size_format((uint64_t)x0, a, sizeof a);
+            cf_size_format((uint64_t)x, b, sizeof b);
             if (last)
-                k += (size_t)snprintf(body + k, n - k, "%s (m >= %.0f)", l[i], x0);
+                k += (size_t)snprintf(body + k, n - k, "%s (m >= %s)", l[i], a);
             else if (i == 0)
-                k += (size_t)snprintf(body + k, n - k, "%s (m < %.0f); ", l[i], x);
+                k += (size_t)snprintf(body + k, n - k, "%s (m < %s); ", l[i], b);
             else
-                k += (size_t)snprintf(body + k, n - k, "%s (%.0f <= m < %.0f); ", l[i], x0, x);
+                k += (size_t)snprintf(body + k, n - k, "%s (%s <= m < %s); ", l[i], a, b);
         } else if (strcmp(lang, "latex") == 0) {
             if (i == 0)
                 k += (size_t)snprintf(body + k, n - k, "\\begin{cases} ");

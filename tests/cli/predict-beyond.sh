@@ -179,7 +179,7 @@ grep_err 'np=16: point-to-point estimate \(two-level binomial tree, two-level sc
     "flat reduce's formula names the rules' algorithms and where they switch"
 run "$COMMFIT" predict -m flat2.json -p alltoall -n 16 --formula
 check "flat alltoall's formula switches where the rules do, at 256 B and 32 KiB" \
-    grep -q '(m < 256); .* (256 <= m < [0-9]*); .* (32768 <= m < [0-9]*); ' "$T/out"
+    grep -q '(m < 256 B); .* (256 B <= m < [0-9]* B); .* (32 KiB <= m < [0-9]* B); ' "$T/out"
 # The across-np model's formula at an np not fitted is the model's; predict's answers read
 # the measured points along the rules' steps and go through the fitted np's own, and
 # standard error says how far they depart from it (sim-flat fitted at np 2-16, at np 64: up

@@ -551,8 +551,8 @@ static void lines_through(void)
            "c formula of three size ranges");
     cf_lines_formula("T_x_np4", (double[]){1, 2, 3}, (double[]){0, 0, 0}, 3,
                      (double[]){10, 20}, "text", buf, sizeof buf);
-    is_str(buf, "T(m) = 1 us + 0 us/B * m (m < 10); 2 us + 0 us/B * m (10 <= m < 20); "
-                "3 us + 0 us/B * m (m >= 20)",
+    is_str(buf, "T(m) = 1 us + 0 us/B * m (m < 10 B); 2 us + 0 us/B * m (10 B <= m < 20 B); "
+                "3 us + 0 us/B * m (m >= 20 B)",
            "text formula of three size ranges");
     cf_lines_formula("T_x_np4", (double[]){1, 2, 3}, (double[]){0, 0, 0}, 3,
                      (double[]){10, 20}, "python", buf, sizeof buf);
@@ -609,7 +609,7 @@ static void formulas(void)
            "m in bytes",
            "python formula of two size ranges");
     cf_lines_formula("T_x_np4", c0, c1, 2, sw, "text", buf, sizeof buf);
-    is_str(buf, "T(m) = 1.5 us + m / (477 MiB/s) (m < 4096); 20 us - 0.0001 us/B * m (m >= 4096)",
+    is_str(buf, "T(m) = 1.5 us + m / (477 MiB/s) (m < 4 KiB); 20 us - 0.0001 us/B * m (m >= 4 KiB)",
            "text formula of two size ranges");
     is_int(cf_lines_formula("T_x_np4", c0, c1, 1, NULL, "fortran", buf, sizeof buf), -1,
            "unknown language");
