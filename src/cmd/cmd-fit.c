@@ -457,6 +457,15 @@ static int fit_group(job *j, size_t a, size_t b, cf_error *e)
     size_t named = 0;
     while (named < o->npatterns && strcmp(o->patterns[named], r0->pattern) != 0)
         named++;
+    /* One process sends nothing to another: predict answers from np=2 up, and a fit at
+     * np=1 would be one nothing reads. */
+    if (r0->np < 2) {
+        cf_error_set(&fe, CF_EXIT_DATA, NULL, 0,
+                     "%s: one process communicates with none; predict answers from np=2 up, "
+                     "so these rows are not fitted",
+                     what);
+        return skip(j, &fe, named, e);
+    }
     if (cf_fit_group(o->model, &in, &f, &fe) != 0) {
         if (j->is_loggp) {
             *e = fe;

@@ -121,4 +121,13 @@ expect_rc 1 "--model loggp --patterns alltoall"
 grep_err "^commfit: fit: no fit could be made: --model loggp fits the ping-pong at np=2 \(byte\) alone, and the rows to fit hold none \(--patterns leaves it out\)$" \
     "--model loggp --patterns alltoall: says why"
 check "--model loggp --patterns alltoall: no model file" test ! -e mdir/lg.json
+# Rows at np=1: one process communicates with none, and predict answers from np=2 up: the
+# group is skipped with a warning (a fit at np=1 was written that nothing could read).
+{ grep -v '^[a-z_]*,[0-9]' "$top_srcdir/data/sim-flat.csv"; grep '^pingpong,2,' "$top_srcdir/data/sim-flat.csv"
+  grep '^bcast,4,' "$top_srcdir/data/sim-flat.csv" | sed 's/^bcast,4,/bcast,1,/'; } >np1.csv
+run "$COMMFIT" fit -i np1.csv -o mdir/np1.json
+expect_rc 0 "a table with rows at np=1"
+grep_err "^commfit: fit: warning: skipped: bcast np 1 byte: one process communicates with none; predict answers from np=2 up, so these rows are not fitted$" \
+    "rows at np=1: skipped with a warning"
+check "rows at np=1: no fit at np=1 in the model" sh -c "! grep -q '\"np\": 1,' mdir/np1.json"
 done_testing
