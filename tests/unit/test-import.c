@@ -409,8 +409,8 @@ static void test_imb_variants(void)
         return;
     is_int(t->n_rows, 2 + 1 + 2 + 2, "imb variants: rows, one of zero time left out");
     is_int(nwarn, 1, "imb variants: one warning for the zero time");
-    ok(strstr(lastwarn, "t.txt:21: Allreduce: 1 row left out") != NULL,
-       "imb variants: the warning names the table (%s)", lastwarn);
+    ok(strstr(lastwarn, "t.txt:26: Allreduce: 1 row left out") != NULL,
+       "imb variants: the warning names the row (%s)", lastwarn);
     ROW_T(t, "pingpong", 8, 2.0, 2.0, 2.0, "imb variants");
     is_int(find(t, "pingpong", 8)->np, 2, "imb variants: pingpong np 2 among 4 processes");
     const cf_row *r = find(t, "allreduce", 8);
