@@ -29,11 +29,13 @@ typedef struct build {
 static int model_t(build *b, double m, double *t)
 {
     cf_prediction p;
+    char size[32];
+    cf_size_format((uint64_t)llround(m), size, sizeof size);
     if (cf_fit_predict(b->f, m, &p) != 0 || !isfinite(p.t_us) || p.t_us <= 0)
         return cf_error_set(b->e, CF_EXIT_DATA, b->file, 0,
-                            "the %s fit of pingpong at np=2 gives no positive time at %.6g bytes "
+                            "the %s fit of pingpong at np=2 gives no positive time at %s "
                             "(%.3g us): no platform can reproduce it",
-                            b->f->model, m, p.t_us);
+                            b->f->model, size, p.t_us);
     *t = p.t_us;
     return 0;
 }
@@ -210,18 +212,21 @@ void cf_smpi_platform_clear(cf_smpi_platform *p)
 int cf_smpi_calibrate(const cf_fit *f, const char *file, cf_smpi_platform *out, cf_error *e)
 {
     memset(out, 0, sizeof *out);
+    char from[32], most[32];
+    cf_size_format(f->min_bytes, from, sizeof from);
     if (f->max_bytes <= f->min_bytes)
         return cf_error_set(e, CF_EXIT_DATA, file, 0,
-                            "pingpong at np=2 was fitted at one size only (%llu bytes): a "
+                            "pingpong at np=2 was fitted at one size only (%s): a "
                             "platform needs a latency and a bandwidth; fit sizes that differ",
-                            (unsigned long long)f->min_bytes);
+                            from);
     uint64_t top = (uint64_t)CF_SMPI_THRESHOLD_MAX - CF_SMPI_ENVELOPE_BYTES;
     uint64_t lo = f->min_bytes, hi = f->max_bytes;
+    cf_size_format(top, most, sizeof most);
     if (lo >= top)
         return cf_error_set(e, CF_EXIT_DATA, file, 0,
-                            "pingpong at np=2 was fitted from %llu bytes up, past the largest "
-                            "size a SimGrid factor can name (%llu)",
-                            (unsigned long long)lo, (unsigned long long)top);
+                            "pingpong at np=2 was fitted from %s up, past the largest "
+                            "size a SimGrid factor can name (%s)",
+                            from, most);
     if (hi > top) {
         hi = top;
         out->clipped = 1;

@@ -497,14 +497,15 @@ double cf_fit_peak(const cf_fit *f)
 static int negative_time(const cf_fit *f, const cf_fit_input *in, double m, double b, double t,
                          cf_error *e)
 {
-    char blocks[48] = "";
+    char blocks[48] = "", size[32];
     if (f->min_blocks != f->max_blocks)
         snprintf(blocks, sizeof blocks, " and %.0f blocks", b);
+    cf_size_format((uint64_t)llround(m), size, sizeof size);
     return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                        "%s: the %s fit gives %s time at %.0f bytes%s (%.4g us): a cost "
+                        "%s: the %s fit gives %s time at %s%s (%.4g us): a cost "
                         "cannot be negative there",
-                        in->what, f->model, isfinite(t) ? "a negative" : "a non-finite", m, blocks,
-                        t);
+                        in->what, f->model, isfinite(t) ? "a negative" : "a non-finite", size,
+                        blocks, t);
 }
 
 int cf_fit_check(const cf_fit *f, const cf_fit_input *in, cf_error *e)

@@ -121,7 +121,7 @@ case_ 1 "nan-med.csv:3: column 't_med_us': expected a finite number, got 'NaN'" 
 case_ 1 "neg-inf.csv:3: column 't_max_us': expected a finite number, got '-inf'" $C fit -i "$in/neg-inf.csv"
 case_ 1 "overflow-time.csv:3: column 't_avg_us': expected a finite number, got '1e999'" $C fit -i "$in/overflow-time.csv"
 case_ 1 "neg-med.csv:3: t_med_us -3: expected a positive, finite time" $C fit -i "$in/neg-med.csv"
-case_ 1 "gather np 4 byte: the poly2 fit gives a negative time at 5000 bytes" \
+case_ 1 "gather np 4 byte: the poly2 fit gives a negative time at 5000 B" \
     $C fit -i "$in/poly2-negative.csv" --model poly2 -o m.json
 case_ 1 "text-number.csv:3: column 't_avg_us': expected a finite number, got 'fast'" $C fit -i "$in/text-number.csv"
 case_ 1 "np-zero.csv:3: np 0 out of range" $C fit -i "$in/np-zero.csv"

@@ -105,7 +105,7 @@ run "$COMMFIT" fit -i "$T/one.csv" -o "$T/one.json"
 if [ "$rc" -eq 0 ]; then
     run "$COMMFIT" export smpi -m "$T/one.json" -o "$T/one.xml"
     expect_rc 1 "pingpong at one size"
-    grep_err "one size only \\(0 bytes\\)" "pingpong at one size: says so"
+    grep_err "one size only \\(0 B\\)" "pingpong at one size: says so"
     check "pingpong at one size: no output" test ! -e "$T/one.xml"
 else
     grep_err "." "a table of one size is refused by fit already"

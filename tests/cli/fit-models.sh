@@ -144,7 +144,7 @@ expect_rc 0 "a table without medians"
 check "the statistic is the mean" grep -q '"statistic": "mean"' nomed.json
 run "$COMMFIT" fit --verbose -i nomed.csv -o nomed.json --statistic median
 expect_rc 1 "--statistic median without medians"
-grep_err "pingpong np 2 byte: the row at 0 bytes has no median time: expected a positive number \(choose another --statistic\)" \
+grep_err "pingpong np 2 byte: the row at 0 B has no median time: expected a positive number \(choose another --statistic\)" \
     "--statistic median without medians: message"
 run "$COMMFIT" fit --verbose -i nomed.csv -o nomed.json --statistic min --weights none --no-robust
 expect_rc 0 "--statistic min --weights none --no-robust"

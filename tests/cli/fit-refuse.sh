@@ -23,13 +23,13 @@ mkdir mdir
 run "$COMMFIT" fit --verbose -i u.csv -o mdir/u.json --model poly2
 expect_rc 1 "--model poly2 through a negative vertex"
 expect_err "commfit: fit: read u.csv (8 rows)
-commfit: fit: gather np 4 byte: the poly2 fit gives a negative time at 5000 bytes (-0.001 us): a cost cannot be negative there
+commfit: fit: gather np 4 byte: the poly2 fit gives a negative time at 5000 B (-0.001 us): a cost cannot be negative there
 commfit: fit: no model file written: try another --model" "--model poly2 through a negative vertex"
 no_file "--model poly2 through a negative vertex"
 
 run "$COMMFIT" fit --verbose -i u.csv -o mdir/u.json --model piecewise
 expect_rc 1 "--model piecewise whose lines cross 0 between the pieces"
-grep_err '^commfit: fit: gather np 4 byte: the piecewise fit gives a negative time at [0-9]+ bytes' \
+grep_err '^commfit: fit: gather np 4 byte: the piecewise fit gives a negative time at ([0-9]+ B|[0-9.]+ [KMG]iB)' \
     "--model piecewise: the fit and the size named"
 no_file "--model piecewise"
 
@@ -37,7 +37,7 @@ run "$COMMFIT" fit --verbose -i u.csv -o mdir/u.json
 expect_rc 0 "auto on the same table"
 check "auto: a candidate that passes is chosen" grep -q '^gather np 4 byte: linear' "$T/out"
 check "auto: poly2 noted as not chosen, with why" \
-    grep -q '^  warning: poly2 not chosen: the poly2 fit gives a negative time at 5000 bytes' "$T/out"
+    grep -q '^  warning: poly2 not chosen: the poly2 fit gives a negative time at 5000 B' "$T/out"
 check "auto: so is piecewise" grep -q '^  warning: piecewise not chosen: ' "$T/out"
 check "auto: the notes are in the model file" grep -q '"poly2 not chosen: ' mdir/u.json
 rm -f mdir/u.json

@@ -183,7 +183,7 @@ static void hockney(void)
     /* Refusals: a time <= 0 in the range, and a single size. */
     f.seg[0].coef[0] = -10;
     ok(cf_smpi_calibrate(&f, "m.json", &p, &e) == CF_EXIT_DATA &&
-           strstr(e.msg, "gives no positive time at 0 bytes") != NULL &&
+           strstr(e.msg, "gives no positive time at 0 B") != NULL &&
            strcmp(e.file, "m.json") == 0,
        "a model <= 0 in its range: refused, naming the file (%s)", e.msg);
     f.seg[0].coef[0] = 2;

@@ -542,7 +542,7 @@ static void check_refusals(void)
     g.seg[0].coef[0] = -1;
     ok(cf_fit_check(&g, &in, &e) == CF_EXIT_DATA, "negative at the smallest size: refused");
     is_str(e.msg,
-           "pingpong np 2 byte: the linear fit gives a negative time at 512 bytes (-0.936 us): a "
+           "pingpong np 2 byte: the linear fit gives a negative time at 512 B (-0.936 us): a "
            "cost cannot be negative there",
            "and the size named");
     cf_fit_clear(&f);
@@ -557,7 +557,7 @@ static void check_refusals(void)
     ok(cf_fit_group("poly2", &in, &f, &e) == 0, "poly2 fits the U: %s", e.msg);
     ok(cf_fit_check(&f, &in, &e) == CF_EXIT_DATA, "its vertex is negative: refused");
     is_str(e.msg,
-           "gather np 4 byte: the poly2 fit gives a negative time at 5000 bytes (-0.001 us): a "
+           "gather np 4 byte: the poly2 fit gives a negative time at 5000 B (-0.001 us): a "
            "cost cannot be negative there",
            "at the vertex");
     cf_fit_clear(&f);

@@ -405,7 +405,7 @@ static void bad_inputs(void)
             "too few sizes for poly2");
     v.r[1].t_med_us = NAN;
     refuses("linear", &v,
-            "p np 2 byte: the row at 2 bytes has no median time: expected a positive number "
+            "p np 2 byte: the row at 2 B has no median time: expected a positive number "
             "(choose another --statistic)",
             "a missing median");
     v.r[1].t_med_us = 2;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/size.h"
 #include "base/stats.h"
 #include "fit/model.h"
 
@@ -341,10 +342,11 @@ static int fit_mask(const cf_fit_input *in, unsigned mask, double *X, double *y,
         double f_i = out->L.fitted[i];
         if (!(f_i >= 0)) { /* a negative time at a measured row: not a candidate */
             cf_lsq_free(&out->L);
+            char size[32];
+            cf_size_format(in->rows[i]->bytes, size, sizeof size);
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "%s: the datatype fit gives %.3g us at %llu bytes, %d blocks",
-                                in->what, f_i, (unsigned long long)in->rows[i]->bytes,
-                                in->rows[i]->blocks);
+                                "%s: the datatype fit gives %.3g us at %s, %d blocks", in->what,
+                                f_i, size, in->rows[i]->blocks);
         }
         sum += out->L.rejected[i] ? fabs(y[i] - f_i) / y[i] : out->L.loo_rel[i];
     }
