@@ -44,36 +44,62 @@ static size_t np_sizes(const np_plot *P, uint64_t *sizes, uint64_t *common, uint
 {
     const cf_sel *s = &P->s;
     size_t n_sizes = cf_sel_distinct(s, 'm', sizes), n_common = 0;
-    for (size_t j = 0; j < n_sizes; j++) {
-        size_t at = 0;
-        int last_np = 0;
-        for (size_t i = 0; i < s->n; i++) {
-            const cf_row *x = cf_sel_row(s, i);
-            if (x->bytes == sizes[j] && x->np != last_np) {
-                at++;
-                last_np = x->np;
-            }
-        }
-        if (at >= 2 || P->est != NULL)
-            common[n_common++] = sizes[j];
-    }
-    if (n_common == 0)
+    /* One pass over the rows (sorted by np first), each size found by bisection: how many
+     * process counts measured it, and its time at the smallest of them (the first row). A
+     * loop over the rows for every size took minutes on a table of 100000 sizes. */
+    long *at = calloc(n_sizes + 1, sizeof *at);
+    int *last_np = calloc(n_sizes + 1, sizeof *last_np);
+    double *first_t = calloc(n_sizes + 1, sizeof *first_t);
+    if (at == NULL || last_np == NULL || first_t == NULL) {
+        free(at);
+        free(last_np);
+        free(first_t);
         return 0;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const cf_row *x = cf_sel_row(s, i);
+        size_t lo = 0, hi = n_sizes;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (sizes[mid] < x->bytes)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == n_sizes || sizes[lo] != x->bytes)
+            continue;
+        if (x->np != last_np[lo]) {
+            at[lo]++;
+            last_np[lo] = x->np;
+        }
+        if (first_t[lo] == 0)
+            first_t[lo] = cf_report_row_time(P->r, x);
+    }
+    double *common_t = first_t; /* reused in place: common[k]'s time at common_t[k] */
+    for (size_t j = 0; j < n_sizes; j++)
+        if (at[j] >= 2 || P->est != NULL) {
+            common_t[n_common] = first_t[j];
+            common[n_common++] = sizes[j];
+        }
+    free(at);
+    free(last_np);
+    if (n_common == 0) {
+        free(first_t);
+        return 0;
+    }
     /* Sizes whose times differ by less than half (latency-bound small sizes) would draw
      * one curve over the other: of such a run, the smallest size stays. */
     size_t n_apart = 0;
     double last_t = 0;
     /* 0 bytes only when there is nothing else: it is the next size's curve. */
     for (size_t j = common[0] == 0 && n_common > 1; j < n_common; j++) {
-        double t = 0;
-        for (size_t i = 0; i < s->n && t == 0; i++)
-            if (cf_sel_row(s, i)->bytes == common[j])
-                t = cf_report_row_time(P->r, cf_sel_row(s, i)); /* at the smallest np */
+        double t = common_t[j]; /* at the smallest np */
         if (n_apart > 0 && t < 1.5 * last_t && t > last_t / 1.5)
             continue;
         last_t = t;
         common[n_apart++] = common[j];
     }
+    free(first_t);
     return cf_report_spread(common, n_apart, CF_PLOT_MAX_SIZES - 1, pick);
 }
 
