@@ -127,6 +127,55 @@ static int model_tables(const cf_modelset *ms, const char *model_path, cf_table 
     return 0;
 }
 
+/* Whether table t (read from path) is one the model was fitted to: a source table that is
+ * the same file, or one with as many rows and the same metadata (a copy, moved). Where it
+ * is none, the names of those it was fitted to into *names (to free); NULL when it is one,
+ * or the model names none. */
+static char *fitted_elsewhere(const cf_modelset *ms, const char *model_path, const char *path,
+                              const cf_table *t)
+{
+    const json_t *tables = json_object_get(ms->source, "tables");
+    if (!json_is_array(tables) || json_array_size(tables) == 0)
+        return NULL;
+    char *names = NULL;
+    size_t len = 0, i;
+    const json_t *tj;
+    json_array_foreach(tables, i, tj)
+    {
+        const json_t *f = json_object_get(tj, "file"), *rows = json_object_get(tj, "rows"),
+                     *meta = json_object_get(tj, "metadata");
+        if (!json_is_string(f))
+            continue;
+        char *p = locate_table(model_path, json_string_value(f));
+        int same = p != NULL && cf_same_file(path, p);
+        free(p);
+        if (!same && json_is_integer(rows) && (size_t)json_integer_value(rows) == t->n_rows &&
+            json_is_object(meta) && json_object_size(meta) == t->n_meta) {
+            same = 1;
+            const char *k;
+            const json_t *v;
+            json_object_foreach((json_t *)meta, k, v)
+            {
+                const char *mine = cf_table_meta_get(t, k);
+                if (!json_is_string(v) || mine == NULL || strcmp(mine, json_string_value(v)) != 0)
+                    same = 0;
+            }
+        }
+        if (same) {
+            free(names);
+            return NULL;
+        }
+        size_t add = strlen(json_string_value(f)) + 3;
+        char *nn = realloc(names, len + add);
+        if (nn == NULL)
+            continue;
+        snprintf(nn + len, add, "%s%s", len ? ", " : "", json_string_value(f));
+        len += strlen(nn + len);
+        names = nn;
+    }
+    return names;
+}
+
 typedef struct args {
     const char *input, *model, *output;
     int png;
@@ -182,7 +231,7 @@ int cmd_report(int argc, char **argv)
     cf_error e;
     cf_error_clear(&e);
     char *found_model = NULL, *found_table = NULL, *table_names = NULL, *dir = NULL;
-    char *gnuplot = NULL;
+    char *gnuplot = NULL, *elsewhere = NULL;
     cf_modelset *ms = NULL;
     cf_table *t = NULL;
     int rc = 0;
@@ -216,8 +265,14 @@ int cmd_report(int argc, char **argv)
     }
     if ((rc = cf_report_check_dir(dir, &e)) != 0)
         goto report_error;
+    if (ms != NULL && input != NULL)
+        elsewhere = fitted_elsewhere(ms, model, input, t);
     if (ms != NULL)
         cf_msg("drawing %s with the model %s", table_path, model);
+    if (elsewhere != NULL)
+        cf_warn("%s is no table the model %s was fitted to (it names %s): the curves are the "
+                "model's, the points this table's",
+                input, model, elsewhere);
     else
         cf_msg("drawing %s: measurements only, no model (fitted curves need one: commfit fit "
                "-i %s)",
@@ -229,6 +284,7 @@ int cmd_report(int argc, char **argv)
                         .table_path = table_path,
                         .models = ms,
                         .model_path = model,
+                        .fitted_to = elsewhere,
                         .out_dir = dir,
                         .png = png,
                         .gnuplot = gnuplot,
@@ -258,6 +314,7 @@ out:
     cf_table_free(t);
     cf_modelset_free(ms);
     free(table_names);
+    free(elsewhere);
     free(found_model);
     free(found_table);
     return rc;

@@ -496,7 +496,15 @@ int cf_report_html(cf_report *r, const char *missing, cf_error *e)
     if (r->ms != NULL) {
         fputs("</code> and the model file <code>", fp);
         cf_report_html_text(fp, r->model_path);
-        fprintf(fp, "</code> fitted to it, by commfit %s.</p>\n", PACKAGE_VERSION);
+        if (r->fitted_to != NULL && r->fitted_to[0] != '\0') {
+            fputs("</code>, which was fitted to other tables (<code>", fp);
+            cf_report_html_text(fp, r->fitted_to);
+            fprintf(fp, "</code>): the curves are the model's, the points this table's; by "
+                        "commfit %s.</p>\n",
+                    PACKAGE_VERSION);
+        } else {
+            fprintf(fp, "</code> fitted to it, by commfit %s.</p>\n", PACKAGE_VERSION);
+        }
     } else {
         fprintf(fp, "</code> by commfit %s. ", PACKAGE_VERSION);
         fputs("No model file was given: the plots show the measurements only; "

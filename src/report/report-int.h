@@ -45,6 +45,7 @@ typedef struct cf_report {
     const char *table_path;
     const cf_modelset *ms; /* or NULL */
     const char *model_path;
+    const char *fitted_to; /* cf_report_opts.fitted_to */
     int stat;                    /* the fits' statistic (cf_statistic), or -1: median if known */
     const cf_across_set *across; /* the model's across-np models (ms->across; empty without) */
     /* Where the table's ranks ran (the model's source), read once: the np plots' bounds past

@@ -562,6 +562,7 @@ int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
     r.table_path = o->table_path;
     r.ms = o->models;
     r.model_path = o->model_path;
+    r.fitted_to = o->fitted_to;
     r.name = base;
     r.dir = tmp;
     r.png = o->png;

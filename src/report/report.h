@@ -14,6 +14,9 @@ typedef struct cf_report_opts {
     const char *table_path;    /* as the page and the messages name it */
     const cf_modelset *models; /* fitted to the table, or NULL: measurements only */
     const char *model_path;
+    /* The tables the model was fitted to where table is none of them ("" or NULL: it is
+     * one): the page says so rather than "fitted to it". */
+    const char *fitted_to;
     const char *out_dir; /* the report folder; replaced if it holds an older report */
     int png;             /* PNG images instead of SVG */
     const char *gnuplot; /* the program that draws, or NULL to write data and scripts only */

@@ -245,6 +245,19 @@ run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i other.csv -m models/ru
 expect_rc 0 "-i and -m"
 grep_err "^commfit: report: drawing other.csv with the model models/run.json$" "-i and -m: both used"
 check "-i and -m: the fits are drawn" grep -q "fit: T(m)" both/time-pingpong.gp
+check "-i and -m: a copy of the fitted table is the table the model was fitted to" \
+    grep -q '</code> fitted to it, by commfit' both/index.html
+# -i a table the model was not fitted to: the page said "fitted to it" and drew the one
+# against the other without a word.
+awk -F, '/^#/ || $1 == "pattern" { print; next } { $11 = $11 * 2; print }' OFS=, other.csv |
+    sed 's/^# date: .*/# date: another run/' >foreign.csv
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i foreign.csv -m models/run.json -o foreign
+expect_rc 0 "-i a table the model was not fitted to"
+grep_err "^commfit: report: warning: foreign.csv is no table the model models/run.json was fitted to \(it names data/run.csv\): the curves are the model's, the points this table's$" \
+    "-i a table the model was not fitted to: a warning"
+check "-i a table the model was not fitted to: the page says so" \
+    grep -q 'which was fitted to other tables (<code>data/run.csv</code>)' foreign/index.html
+check "-i a table the model was not fitted to: no 'fitted to it'" sh -c "! grep -q 'fitted to it' foreign/index.html"
 
 # The page opens with what a reader came for, the run's metadata after it; a long value
 # is folded.
