@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -230,6 +232,11 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
      * rank, so they all stop together, before any traffic. */
     if ((rc = cf_measure_opts_check(o, size, &e)) != 0) {
         refuse(&e, rank == 0);
+        if (rank == 0) {
+            char s[16];
+            snprintf(s, sizeof s, "%d", rc);
+            cf_launch_report("end", s);
+        }
         MPI_Finalize();
         return rc;
     }
@@ -271,8 +278,83 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
         cf_error_report(&e);
     if (rank == 0 && rc == CF_EXIT_OK && o->ddt_summary)
         rc = ddt_summary(o->written);
+    if (rank == 0) {
+        char s[16];
+        snprintf(s, sizeof s, "%d", rc);
+        cf_launch_report("end", s);
+    }
     MPI_Finalize();
     return rc;
+}
+
+/* What a launch this process started came to, from the launcher's status rc and what rank 0
+ * reported back (cf_launch_report): the status, with a message in e where the ranks said
+ * none. A launcher passes on what its ranks died of (9: a rank killed; 255: MPICH's
+ * launcher failing; 127: a program not found) or exits 0 having started nothing; only
+ * commfit's own 0, 1 and 2 come from ranks that said why. what names the launcher. */
+static int launch_outcome(int rc, int stopped, const cf_launch_said *said, const char *what,
+                          cf_error *e)
+{
+    char kept[2 * sizeof said->table + 64];
+    if (said->table[0] != '\0')
+        snprintf(kept, sizeof kept, "the rows finished before are in %s (--resume %s goes on)",
+                 said->table, said->table);
+    else
+        snprintf(kept, sizeof kept, "no table was begun");
+    if (e->code != 0)
+        return rc;
+    if (stopped) {
+        /* The ranks said what they kept, where a table was begun. */
+        if (said->table[0] == '\0')
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                "stopped by a signal before a table was begun: nothing was "
+                                "measured");
+        return rc;
+    }
+    if (rc > CF_EXIT_USAGE)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "%s exited with status %d, not commfit's (a rank died, or the "
+                            "launcher failed: its messages above); %s",
+                            what, rc, kept);
+    if (rc == CF_EXIT_OK && !said->ended)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "%s exited 0, but no commfit rank ran to its end (%s): does it "
+                            "start the program it is given?",
+                            what, kept);
+    /* 1 or 2 from ranks that never reached their end: an MPI call failed (that rank said
+     * so), or the launcher itself gave up (its messages, if any). */
+    if (rc != CF_EXIT_OK && !said->ended)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                            "%s exited with status %d before a commfit rank reached its end "
+                            "(their messages above, if any); %s",
+                            what, rc, kept);
+    return rc;
+}
+
+/* Whether a table was written since start where the run writes it (-o, --resume, else a
+ * .csv in data/): rank 0 may run on another node, whose report the file in this node's /tmp
+ * never sees, and still write the table to a shared folder. 1 where it cannot tell
+ * (standard output). */
+static int table_touched(const cf_measure_opts *o, time_t start)
+{
+    const char *path = o->resume ? o->resume : o->output;
+    struct stat st;
+    if (path != NULL)
+        return strcmp(path, "-") == 0 || (stat(path, &st) == 0 && st.st_mtime >= start);
+    DIR *d = opendir("data");
+    int found = 0;
+    struct dirent *de;
+    while (d != NULL && !found && (de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+        char p[4096];
+        if (n < 4 || strcmp(de->d_name + n - 4, ".csv") != 0 ||
+            (size_t)snprintf(p, sizeof p, "data/%s", de->d_name) >= sizeof p)
+            continue;
+        found = stat(p, &st) == 0 && st.st_mtime >= start;
+    }
+    if (d != NULL)
+        closedir(d);
+    return found;
 }
 
 /* ---- measure --simulate, run plainly: commfit-smpi under smpirun ---- */
@@ -479,12 +561,19 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
      * what was kept; commfit-smpi explains its own 1 and 2; anything else is the
      * simulator's failure. */
     int stopped;
+    char *report = cf_launch_report_open();
     rc = cf_launch_run(v, 1, &stopped, e);
+    cf_launch_said said;
+    cf_launch_report_done(report, &said);
     if (e->code == 0 && !stopped && rc > CF_EXIT_USAGE)
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                           "the simulation failed (smpirun exit status %d, its messages above); "
-                          "the rows finished before are in the table",
-                          rc);
+                          "%s",
+                          rc,
+                          said.table[0] ? "the rows finished before are in the table"
+                                        : "no table was begun");
+    else
+        rc = launch_outcome(rc, stopped, &said, "smpirun", e);
 out:
     if (hostfile != NULL)
         unlink(hostfile);
@@ -560,13 +649,29 @@ int cmd_measure(int argc, char **argv)
      * launcher's own status; the ranks said what was kept. */
     int stopped;
     cf_launch_prepare_env(n, cf_launch_cores());
+    char *report = cf_launch_report_open();
+    time_t start = time(NULL);
     rc = cf_launch_run(largv, 0, &stopped, &e);
+    cf_launch_said said;
+    cf_launch_report_done(report, &said);
+    /* Rank 0 on another node reports nothing here: its table, if written, speaks for it. */
+    if (rc == CF_EXIT_OK && !said.ended && table_touched(&o, start))
+        said.ended = 1;
+    char what[300];
+    snprintf(what, sizeof what, "the launcher '%s'", largv[0]);
     cf_launch_argv_free(largv);
+    rc = launch_outcome(rc, stopped, &said, what, &e);
     if (e.code == 0) {
         cf_measure_opts_free(&o);
         return rc;
     }
 fail:
     cf_measure_opts_free(&o);
-    return refuse(&e, loud);
+    rc = refuse(&e, loud);
+    if (env.under && env.rank <= 0) { /* said why: the launching commfit adds nothing */
+        char s[16];
+        snprintf(s, sizeof s, "%d", rc);
+        cf_launch_report("end", s);
+    }
+    return rc;
 }

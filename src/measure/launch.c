@@ -309,3 +309,67 @@ int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e)
     unsetenv(CF_LAUNCH_MARK);
     return rc;
 }
+
+void cf_launch_report(const char *key, const char *value)
+{
+    const char *path = getenv(CF_LAUNCH_REPORT_ENV);
+    if (path == NULL || *path == '\0')
+        return;
+    int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char line[4200];
+    int n = snprintf(line, sizeof line, "%s %s\n", key, value);
+    if (n > 0 && (size_t)n < sizeof line) {
+        ssize_t w = write(fd, line, (size_t)n);
+        (void)w;
+    }
+    close(fd);
+}
+
+char *cf_launch_report_open(void)
+{
+    const char *dir = getenv("TMPDIR");
+    size_t n = (dir && *dir ? strlen(dir) : 4) + 32;
+    char *path = malloc(n);
+    if (path == NULL)
+        return NULL;
+    snprintf(path, n, "%s/commfit-launch.XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0 || setenv(CF_LAUNCH_REPORT_ENV, path, 1) != 0) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(path);
+        }
+        free(path);
+        return NULL;
+    }
+    close(fd);
+    return path;
+}
+
+void cf_launch_report_done(char *path, cf_launch_said *said)
+{
+    memset(said, 0, sizeof *said);
+    if (path == NULL)
+        return;
+    unsetenv(CF_LAUNCH_REPORT_ENV);
+    FILE *fp = fopen(path, "r");
+    char line[4200];
+    while (fp != NULL && fgets(line, sizeof line, fp) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "table ", 6) == 0) {
+            size_t k = strnlen(line + 6, sizeof said->table - 1);
+            memcpy(said->table, line + 6, k);
+            said->table[k] = '\0';
+        }
+        else if (strncmp(line, "end ", 4) == 0) {
+            said->ended = 1;
+            said->rc = atoi(line + 4);
+        }
+    }
+    if (fp != NULL)
+        fclose(fp);
+    unlink(path);
+    free(path);
+}

@@ -62,4 +62,24 @@ void cf_launch_prepare_env(long n, long cores);
  * leave the simulation running). */
 int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e);
 
+/* What rank 0 of a launch this process started tells it back: the table it began and how
+ * it ended, through a file the front names in the environment. A launcher's own status says
+ * neither (a rank killed: 9; MPICH's launcher failing: 255; a launcher that starts nothing:
+ * 0). */
+#define CF_LAUNCH_REPORT_ENV "COMMFIT_LAUNCH_REPORT"
+typedef struct cf_launch_said {
+    int ended;       /* rank 0 reached its end */
+    int rc;          /* its status there */
+    char table[4096]; /* the table it began ("" none) */
+} cf_launch_said;
+/* Rank 0: "KEY VALUE" as a line of the file the launching commfit named; nothing where it
+ * named none, or where the file is not there (a rank on another node): never created. */
+void cf_launch_report(const char *key, const char *value);
+/* The front: a file for rank 0 to report into, named in the environment; its path (for
+ * cf_launch_report_done), NULL where none could be made (the launch goes on without). */
+char *cf_launch_report_open(void);
+/* Reads what was reported into *said, removes the file and frees path (NULL: nothing was
+ * asked; *said zeroed). */
+void cf_launch_report_done(char *path, cf_launch_said *said);
+
 #endif

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
+#include "measure/launch.h"
 #include "measure/measure-int.h"
 #include "measure/run-int.h"
 
@@ -231,8 +232,12 @@ int cf_run_open_output(cf_run_state *R, const char *command, int over, const cha
     gmtime_r(&now, &tm);
     if ((R->path = output_path(R->o, &tm)) == NULL)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    if (R->o->resume != NULL)
-        return open_resume(R, over);
+    if (R->o->resume != NULL) {
+        int rrc = open_resume(R, over);
+        if (rrc == 0)
+            cf_launch_report("table", R->path);
+        return rrc;
+    }
     int rc = cf_run_start_metadata(R, &tm, command, over, plan);
     if (rc != 0)
         return rc;
@@ -243,5 +248,8 @@ int cf_run_open_output(cf_run_state *R, const char *command, int over, const cha
         return open_descriptor(R, nfd);
     if ((rc = cf_mkdir_parent(R->path, R->e)) != 0)
         return rc;
-    return open_new(R);
+    rc = open_new(R);
+    if (rc == 0) /* the launching commfit names it if the launch ends badly */
+        cf_launch_report("table", R->path);
+    return rc;
 }

@@ -28,8 +28,12 @@ run "$COMMFIT" measure --np 2,3 --patterns pingpong,ddt
 expect_rc 2 "an np at which no pattern asked for runs"
 expect_err "commfit: measure: --np 3: none of the patterns asked for runs at np=3 (the point-to-point patterns and the datatypes run on 2 ranks)
 $try" "an np at which no pattern asked for runs"
+# (A launcher that starts nothing and exits 0: commfit says no rank ran, exit 1; it
+# exited 0 with nothing measured.)
 run "$COMMFIT" measure --np 2,3 --patterns pingpong,bcast --launcher true
-expect_rc 0 "np 3 with a collective asked for"
+expect_rc 1 "np 3 with a collective asked for: the options pass, the launcher runs"
+expect_err "commfit: measure: the launcher 'true' exited 0, but no commfit rank ran to its end (no table was begun): does it start the program it is given?" \
+    "a launcher that starts nothing: said, exit 1"
 
 run "$COMMFIT" measure -q --progress
 expect_rc 2 "-q with --progress"
@@ -81,12 +85,34 @@ run "$COMMFIT" measure --launcher "$T/no-such-launcher" --sizes 0
 expect_rc 1 "a launcher that does not exist"
 grep_err "cannot start the launcher '$T/no-such-launcher'" "a launcher that does not exist: message"
 
-# A stand-in launcher records how commfit restarts itself.
+# A stand-in launcher records how commfit restarts itself, and reports back as rank 0 does
+# at its end (cf_launch_report: "end STATUS" into the file commfit names).
 cat >"$T/fake-launcher" <<'SH'
 #!/bin/sh
 printf '%s\n' "$@" >"$FAKE_OUT"
+echo "end 0" >>"$COMMFIT_LAUNCH_REPORT"
 SH
 chmod +x "$T/fake-launcher"
+# What a launcher's own status says, commfit says in words, exit 1: a rank killed (MPICH's
+# launcher exits 9), a launcher failing (255), one that gives up before any rank ends.
+for st in 9 255 1; do
+    printf '#!/bin/sh\nexit %s\n' "$st" >"$T/exit-launcher"
+    chmod +x "$T/exit-launcher"
+    run "$COMMFIT" measure --launcher "$T/exit-launcher" --sizes 0:1K -q
+    expect_rc 1 "a launcher exiting $st"
+    if [ "$st" -gt 2 ]; then
+        grep_err "^commfit: measure: the launcher '.*exit-launcher' exited with status $st, not commfit's \(a rank died, or the launcher failed: its messages above\); no table was begun$" \
+            "a launcher exiting $st: said"
+    else
+        grep_err "^commfit: measure: the launcher '.*exit-launcher' exited with status 1 before a commfit rank reached its end \(their messages above, if any\); no table was begun$" \
+            "a launcher exiting 1 before any rank ended: said"
+    fi
+done
+# A table rank 0 began is named, with how to go on.
+printf '#!/bin/sh\necho "table data/x.csv" >>"$COMMFIT_LAUNCH_REPORT"\nexit 9\n' >"$T/exit-launcher"
+run "$COMMFIT" measure --launcher "$T/exit-launcher" --sizes 0:1K -q
+grep_err "; the rows finished before are in data/x.csv \(--resume data/x.csv goes on\)$" \
+    "a launch killed after its table was begun: the table named"
 export FAKE_OUT="$T/launched"
 cores=$(getconf _NPROCESSORS_ONLN)
 n=$cores
@@ -118,6 +144,7 @@ cat >"$T/stdin-launcher" <<'SH'
 if [ -p /dev/stdin ]; then echo pipe; else echo not-a-pipe; fi >"$FAKE_OUT"
 timeout 1 cat >>"$FAKE_OUT"
 echo "cat $?" >>"$FAKE_OUT"
+echo "end 0" >>"$COMMFIT_LAUNCH_REPORT"
 SH
 chmod +x "$T/stdin-launcher"
 run "$COMMFIT" measure --launcher "$T/stdin-launcher" --sizes 1K -q </dev/null

@@ -115,6 +115,31 @@ if interrupt kill0 0 KILL; then
     after "SIGKILL of rank 0"
 fi
 
+# A plain run (commfit starting its own launcher) whose rank 1 is killed outright: the
+# launcher's status (MPICH's 9) came back as commfit's, without a word of commfit's; now
+# exit 1, saying so and where the finished rows are.
+f="$T/self.csv"
+timeout 300 "$COMMFIT" measure --np 2 --patterns pingpong,sendrecv,allreduce --sizes 0:16 \
+    --reps 10000 --samples 3 --max-time 60 -o "$f" <>"$NO_STDIN" >"$T/out" 2>"$T/err" &
+pid=$!
+rc=0
+if wait_until has_rows "$f" 1 && target=$(rank_pid "$f" 1); then
+    wait_until has_rows "$f" 2 || true
+    kill -s KILL "$target" 2>/dev/null || true
+    wait "$pid" || rc=$?
+    if [ "$(rows "$f")" -ge "$POINTS" ]; then
+        skip "self-launch, rank 1 killed: the run finished before the signal arrived"
+    else
+        check "self-launch, rank 1 killed: exit 1 ($rc)" test "$rc" -eq 1
+        grep_err "^commfit: measure: the launcher '.*' exited with status [0-9]+.*; the rows finished before are in $f \(--resume $f goes on\)$" \
+            "self-launch, rank 1 killed: said, with the table"
+    fi
+else
+    skip "self-launch, rank 1 killed: no rank found to kill"
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" || true
+fi
+
 # SIGINT to rank 0 alone: rank 0 tells the others at the next point, and all stop
 # cleanly with the message SIGTERM gives (tests/mpi/measure-resume.sh).
 if interrupt int0 0 INT; then

@@ -247,4 +247,24 @@ expect_rc 2 "an argument with a blank"
 grep_err "smpirun splits arguments at blanks and expands wildcards, so 'my table.csv' cannot reach" \
     "an argument with a blank: message"
 
+# SimGrid failing before any row (a host without a speed): no table exists, and the
+# message says none was begun (it said "the rows finished before are in the table").
+cat >nospeed.xml <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="a"/>
+    <host id="b" speed="1Gf"/>
+    <link id="l" bandwidth="1GBps" latency="1us"/>
+    <route src="a" dst="b"><link_ctn id="l"/></route>
+  </zone>
+</platform>
+XML
+run "$COMMFIT" measure --simulate nospeed.xml --np 2 --patterns pingpong --sizes 0:1K -o nospeed.csv
+expect_rc 1 "a platform SimGrid refuses at its start"
+grep_err "^commfit: measure: the simulation failed \(smpirun exit status [0-9]+, its messages above\); no table was begun$" \
+    "a platform SimGrid refuses at its start: no table claimed"
+check "a platform SimGrid refuses at its start: no table" test ! -e nospeed.csv
+
 done_testing
