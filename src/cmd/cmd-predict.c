@@ -713,7 +713,42 @@ static int emit(ctx *c, long np, uint64_t bytes, cf_error *e)
 
 /* ---- --points: "NP BYTES" per line ---- */
 
-static int points_run(ctx *c, const char *path, cf_error *e)
+/* The points asked for, read whole before any answer is printed: a bad line, or a file
+ * that cannot be read, stops predict with nothing on standard output (it printed a valid
+ * document of the answers before the line, then failed). */
+typedef struct points {
+    long *np;
+    uint64_t *bytes;
+    size_t n, cap;
+} points;
+
+static int points_add(points *P, long np, uint64_t bytes)
+{
+    if (P->n == P->cap) {
+        size_t cap = P->cap ? 2 * P->cap : 1024;
+        long *a = realloc(P->np, cap * sizeof *a);
+        if (a == NULL)
+            return -1;
+        P->np = a;
+        uint64_t *b = realloc(P->bytes, cap * sizeof *b);
+        if (b == NULL)
+            return -1;
+        P->bytes = b;
+        P->cap = cap;
+    }
+    P->np[P->n] = np;
+    P->bytes[P->n++] = bytes;
+    return 0;
+}
+
+static void points_free(points *P)
+{
+    free(P->np);
+    free(P->bytes);
+    memset(P, 0, sizeof *P);
+}
+
+static int points_read(ctx *c, const char *path, points *P, cf_error *e)
 {
     FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
@@ -781,13 +816,19 @@ static int points_run(ctx *c, const char *path, cf_error *e)
         }
         if ((rc = check_two(c, np, name, lineno, e)) != 0)
             break;
-        if ((rc = emit(c, np, bytes, e)) != 0)
+        if (points_add(P, np, bytes) != 0) {
+            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno, "out of memory");
             break;
+        }
     }
     if (rc == 0 && n == -2)
         rc = cf_long_line_error(e, name, lineno + 1);
     else if (rc == 0 && n == -1)
         rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "read error: %s", strerror(errno));
+    else if (rc == 0 && P->n == 0)
+        rc = cf_error_set(e, CF_EXIT_DATA, name, 0,
+                          "no 'NP BYTES' line (%ld line%s, blank or '#'): nothing to predict",
+                          lineno, lineno == 1 ? "" : "s");
     free(line);
     if (fp != stdin)
         fclose(fp);
@@ -1225,12 +1266,19 @@ static int answer_all(ctx *c, const opts *o, const long *nps, size_t nnp, const 
     /* Resolve every np first, so that an np without a model fails before any output. */
     if (!o->points && (rc = resolve_all(c, nps, nnp, e)) != 0)
         return rc;
+    points P = {0};
+    if (o->points && (rc = points_read(c, o->points, &P, e)) != 0) {
+        points_free(&P);
+        return rc;
+    }
     c->out.model_path = c->path;
     c->out.pattern = c->pattern;
     c->out.datatype = c->datatype;
     cf_out_predict_begin(&c->out);
     if (o->points) {
-        rc = points_run(c, o->points, e);
+        for (size_t i = 0; i < P.n && rc == 0; i++)
+            rc = emit(c, P.np[i], P.bytes[i], e);
+        points_free(&P);
     } else {
         for (size_t i = 0; i < nnp && rc == 0; i++)
             for (size_t j = 0; j < nsizes && rc == 0; j++)

@@ -533,6 +533,18 @@ run "$COMMFIT" predict -m cluster.json -p alltoall --points badpoints
 expect_rc 1 "--points with a bad size"
 grep_err "^commfit: predict: badpoints:2: expected 'NP BYTES', BYTES a size such as 4096 or 1M, got '1X'$" \
     "--points: names file:line"
+check "--points with a bad line: nothing on standard output (the answers before it were)" \
+    test ! -s "$T/out"
+run "$COMMFIT" predict -m cluster.json -p alltoall --points badpoints -f json
+check "--points -f json with a bad line: no JSON document that looks whole" test ! -s "$T/out"
+run "$COMMFIT" predict -m cluster.json -p alltoall --points no-such-points -f json
+expect_rc 1 "--points of a missing file"
+check "--points of a missing file: nothing on standard output" test ! -s "$T/out"
+printf '# nothing\n\n' >nopoints
+run "$COMMFIT" predict -m cluster.json -p alltoall --points nopoints
+expect_rc 1 "--points without a point"
+grep_err "^commfit: predict: nopoints: no 'NP BYTES' line \(2 lines, blank or '#'\): nothing to predict$" \
+    "--points without a point: said (it answered nothing, exit 0)"
 printf '2 1K\n' | "$COMMFIT" predict -m cluster.json -p alltoall --points - >stdin.out
 check "--points - reads standard input" test "$(wc -l <stdin.out)" -eq 2
 
