@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/cli.h"
@@ -636,6 +637,17 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
     if (o->quiet && o->progress)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "-q (no progress) and --progress contradict each other");
+    /* Checked before any launch: a name that can never be a table's. */
+    if (o->output != NULL && o->output[0] == '\0')
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "-o needs a file name");
+    struct stat st;
+    if (o->output != NULL && strcmp(o->output, "-") != 0 &&
+        (o->output[strlen(o->output) - 1] == '/' ||
+         (stat(o->output, &st) == 0 && S_ISDIR(st.st_mode))))
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "-o '%s' names a folder: name the table's file (a folder on its "
+                            "path is made)",
+                            o->output);
     if (o->simulate == NULL && (o->hostfile != NULL || o->selector != NULL || o->launch_np > 0))
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "%s goes with --simulate PLATFORM%s",

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/table.h"
 
 #define PLATFORM_MAX_BYTES (64L << 20)
 #define MAX_DEPTH 64
@@ -411,9 +412,17 @@ int cf_platform_check_hostfile(const cf_platform *pf, const char *path, long np,
         }
         line[strcspn(line, "#\r\n")] = '\0';
         char *h = line + strspn(line, " \t");
-        h[strcspn(h, " \t")] = '\0';
+        char *rest = h + strcspn(h, " \t");
         if (*h == '\0')
             continue;
+        /* One host a line (SimGrid's hostfile): a second word was dropped without a word
+         * ("node-0 node-1 node-2" placed 1 rank). */
+        if (rest[strspn(rest, " \t")] != '\0') {
+            rc = cf_error_set(e, CF_EXIT_DATA, path, lineno,
+                              "'%s': expected one HOST or HOST:RANKS a line", h);
+            break;
+        }
+        *rest = '\0';
         long count = 1;
         char *colon = strchr(h, ':');
         if (colon != NULL) {
@@ -421,9 +430,12 @@ int cf_platform_check_hostfile(const cf_platform *pf, const char *path, long np,
             char *end;
             errno = 0;
             count = strtol(colon + 1, &end, 10);
-            if (end == colon + 1 || *end != '\0' || errno != 0 || count < 1) {
+            /* At most the ranks a launch may have: their sum cannot overflow. */
+            if (end == colon + 1 || *end != '\0' || errno != 0 || count < 1 ||
+                count > CF_TABLE_NP_MAX) {
                 rc = cf_error_set(e, CF_EXIT_DATA, path, lineno,
-                                  "'%s:%s': expected HOST or HOST:RANKS", h, colon + 1);
+                                  "'%s:%s': expected HOST or HOST:RANKS, RANKS from 1 to %d",
+                                  h, colon + 1, CF_TABLE_NP_MAX);
                 break;
             }
         }
@@ -434,7 +446,7 @@ int cf_platform_check_hostfile(const cf_platform *pf, const char *path, long np,
             if (fprintf(unrolled, "%s\n", h) < 0)
                 rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot write the hostfile: %s",
                                   strerror(errno));
-        ranks += count;
+        ranks = ranks > CF_TABLE_NP_MAX ? ranks : ranks + count;
     }
     if (rc == 0 && ferror(f))
         rc = cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot read the hostfile");

@@ -158,4 +158,16 @@ check "which gives no data and no end of input (cat stopped by timeout: 124)" \
 run env COMMFIT_LAUNCHED=1 "$COMMFIT" measure --patterns bogus
 expect_rc 2 "under a launcher: bad options still exit 2"
 
+# -o that can never name a table, refused before any launch (exit 2): empty (it started
+# MPI, then 'cannot create', exit 1), a folder (newdir/ was made, then refused).
+run "$COMMFIT" measure -o '' --sizes 0
+expect_rc 2 "-o ''"
+grep_err "^commfit: measure: -o needs a file name$" "-o '': said"
+run "$COMMFIT" measure -o "$T/newdir/" --sizes 0
+expect_rc 2 "-o a folder to make"
+grep_err "^commfit: measure: -o '.*newdir/' names a folder: name the table's file" "-o a folder to make: said"
+check "-o a folder to make: nothing made" test ! -e "$T/newdir"
+run "$COMMFIT" measure -o "$T" --sizes 0
+expect_rc 2 "-o an existing folder"
+
 done_testing

@@ -267,4 +267,17 @@ grep_err "^commfit: measure: the simulation failed \(smpirun exit status [0-9]+,
     "a platform SimGrid refuses at its start: no table claimed"
 check "a platform SimGrid refuses at its start: no table" test ! -e nospeed.csv
 
+# A hostfile with several hosts on a line (SimGrid's takes one): the words after the first
+# were dropped without a word; a rank count past any launch overflowed the sum (-2 ranks).
+printf 'node-0 node-1 node-2 node-3\n' >words.hosts
+run "$COMMFIT" measure --simulate "$P/flat.xml" --hostfile words.hosts --np 4 --patterns bcast --sizes 0 -o w.csv
+expect_rc 1 "a hostfile line of four hosts"
+grep_err "^commfit: measure: words.hosts:1: 'node-0 node-1 node-2 node-3': expected one HOST or HOST:RANKS a line$" \
+    "a hostfile line of four hosts: said"
+printf 'node-0:9223372036854775807\nnode-0:9223372036854775807\n' >huge.hosts
+run "$COMMFIT" measure --simulate "$P/flat.xml" --hostfile huge.hosts --np 4 --patterns bcast --sizes 0 -o w.csv
+expect_rc 1 "a hostfile rank count past any launch"
+grep_err "^commfit: measure: huge.hosts:1: 'node-0:9223372036854775807': expected HOST or HOST:RANKS, RANKS from 1 to 16777216$" \
+    "a hostfile rank count past any launch: said"
+
 done_testing
