@@ -562,7 +562,11 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
      * simulator's failure. */
     int stopped;
     char *report = cf_launch_report_open();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "%s -np %s", smpirun, np);
+    setenv(CF_LAUNCHER_CMD_ENV, cmd, 1);
     rc = cf_launch_run(v, 1, &stopped, e);
+    unsetenv(CF_LAUNCHER_CMD_ENV);
     cf_launch_said said;
     cf_launch_report_done(report, &said);
     if (e->code == 0 && !stopped && rc > CF_EXIT_USAGE)
@@ -650,8 +654,19 @@ int cmd_measure(int argc, char **argv)
     int stopped;
     cf_launch_prepare_env(n, cf_launch_cores());
     char *report = cf_launch_report_open();
+    /* The launcher's words and size (not this program's path and arguments, which the
+     * table's command gives) name how the ranks were started. */
+    char cmd[600];
+    size_t k = 0;
+    for (char **w = largv; *w != NULL && k < sizeof cmd; w++) {
+        k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%s%s", k ? " " : "", *w);
+        if (w != largv && strcmp(w[-1], "-n") == 0)
+            break;
+    }
+    setenv(CF_LAUNCHER_CMD_ENV, cmd, 1);
     time_t start = time(NULL);
     rc = cf_launch_run(largv, 0, &stopped, &e);
+    unsetenv(CF_LAUNCHER_CMD_ENV);
     cf_launch_said said;
     cf_launch_report_done(report, &said);
     /* Rank 0 on another node reports nothing here: its table, if written, speaks for it. */

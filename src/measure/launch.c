@@ -373,3 +373,22 @@ void cf_launch_report_done(char *path, cf_launch_said *said)
     unlink(path);
     free(path);
 }
+
+void cf_launch_describe(char *buf, size_t n)
+{
+    const char *cmd = getenv(CF_LAUNCHER_CMD_ENV);
+    if (cmd != NULL && *cmd != '\0') {
+        snprintf(buf, n, "%s (started by commfit measure)", cmd);
+        return;
+    }
+    cf_launch_env env;
+    cf_launch_detect(&env);
+    const char *what = !env.under                      ? "none (a single process)"
+                       : strcmp(env.by, "hydra") == 0   ? "an MPICH-style launcher (PMI_RANK, PMI_SIZE)"
+                       : strcmp(env.by, "openmpi") == 0 ? "Open MPI's launcher (OMPI_COMM_WORLD_*)"
+                       : strcmp(env.by, "pmix") == 0    ? "a PMIx launcher (PMIX_RANK)"
+                       : strcmp(env.by, "slurm") == 0   ? "srun (SLURM_PROCID, SLURM_STEP_*)"
+                       : strcmp(env.by, "smpi") == 0    ? "SimGrid's smpirun"
+                                                        : env.by;
+    snprintf(buf, n, "%s", what);
+}

@@ -3,6 +3,8 @@
 #ifndef CF_LAUNCH_H
 #define CF_LAUNCH_H
 
+#include <stddef.h>
+
 #include "base/error.h"
 
 /* Set in the environment of the launcher commfit starts itself under, so that a launcher
@@ -61,6 +63,12 @@ void cf_launch_prepare_env(long n, long cores);
  * whole group as SIGTERM (SimGrid's smpirun is a shell script that would die alone and
  * leave the simulation running). */
 int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e);
+
+/* How this launch was started, for the table's launcher metadata, into buf: the command a
+ * plain run started (its launcher's words and size, which it names in the environment as
+ * CF_LAUNCHER_CMD_ENV), else the launcher the environment shows (cf_launch_detect). */
+#define CF_LAUNCHER_CMD_ENV "COMMFIT_LAUNCHER_CMD"
+void cf_launch_describe(char *buf, size_t n);
 
 /* What rank 0 of a launch this process started tells it back: the table it began and how
  * it ended, through a file the front names in the environment. A launcher's own status says

@@ -248,6 +248,9 @@ int cf_run_start_metadata(cf_run_state *R, const struct tm *tm, const char *comm
     bad |= cf_table_meta_set(R->t, "oversubscribed", over ? "yes" : "no");
     snprintf(buf, sizeof buf, "%d", R->size);
     bad |= cf_table_meta_set(R->t, "launch_np", buf);
+    char launcher[600];
+    cf_launch_describe(launcher, sizeof launcher);
+    bad |= cf_table_meta_set(R->t, "launcher", launcher);
     bad |= cf_table_meta_set(R->t, "command", command);
     bad |= cf_table_meta_set(R->t, "plan", plan);
     /* How the collectives were timed, and what reduce_scatter's size means: tables written

@@ -28,9 +28,11 @@ check "reductions are float, the rest byte" \
 check "bandwidth for the point-to-point patterns only" \
     test "$(grep -v '^meta' "$T/rows" | awk '($1 ~ /^(pingpong|pingping|sendrecv|exchange)$/) != ($7 == "+")' | wc -l)" -eq 0
 for k in schema commfit mpi_library mpi_version hosts ranks_per_node cores date \
-    timer_resolution_s normalized_time_us oversubscribed launch_np command plan; do
+    timer_resolution_s normalized_time_us oversubscribed launch_np launcher command plan; do
     check "metadata: $k" grep -qx "meta $k" "$T/rows"
 done
+check "metadata: the launcher the ranks' environment shows (started by mpirun, not commfit)" \
+    grep -Eqx "# launcher: (an MPICH-style launcher \(PMI_RANK, PMI_SIZE\)|Open MPI's launcher \(OMPI_COMM_WORLD_\*\))" t.csv
 check "metadata: 2 ranks on the node" grep -qx '# ranks_per_node: 2' t.csv
 check "metadata: both ranks on host 0" grep -qx '# rank_hosts: 0\*2' t.csv
 check "metadata: the command line" \

@@ -16,6 +16,8 @@ check "named data/HOST-YYYYmmdd-HHMMSS.csv" \
 expect_err "commfit: measure: wrote $f (810 rows)
 commfit: measure: draw the report with: commfit report -i $f" "says which file it wrote"
 check "launched $n ranks" grep -qx "# launch_np: $n" "$f"
+check "the launcher it started, with its size, recorded" \
+    grep -Eqx "# launcher: [^ ]*mpiexec[.a-z]* -n $n \(started by commfit measure\)" "$f"
 run "$rt" "$f"
 expect_rc 0 "the table reads back"
 check "20 patterns" test "$(grep -v '^meta' "$T/out" | awk '{print $1}' | sort -u | wc -l)" -eq 20

@@ -37,6 +37,8 @@ for kv in "simulated: yes" "platform: flat.xml" "platform_sha256: $sha" "coll_se
     check "metadata '$kv'" grep -qx "# $kv" a.csv
 done
 check "metadata: the SimGrid version" grep -Eqx '# simgrid_version: [0-9]+\.[0-9]+\.[0-9]+' a.csv
+check "metadata: the launcher, smpirun with its size" \
+    grep -Eqx '# launcher: [^ ]*smpirun -np 8 \(started by commfit measure\)' a.csv
 check "metadata: SMPI is the MPI library" grep -q '^# mpi_library: SMPI' a.csv
 check "metadata: no normalized time (computation is not simulated)" \
     sh -c '! grep -q "^# normalized_time_us" a.csv'
