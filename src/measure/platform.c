@@ -235,6 +235,14 @@ static int element(scan *s, const char *elem, const attr *a, int na, long line)
         long cores;
         if (id == NULL || *id == '\0')
             return cf_error_set(s->e, CF_EXIT_DATA, s->path, line, "<host> without an id");
+        /* The table lists hosts comma-separated (hosts, the hostfile's lines a word each):
+         * a name with a comma or a blank would read as several (a platform's "b,c" made
+         * "hosts: a,b,c" beside two ranks). */
+        if (id[strcspn(id, ", \t\r\n")] != '\0')
+            return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                                "<host id=\"%s\">: a host name without commas or blanks, "
+                                "which commfit's tables and hostfiles separate names with",
+                                id);
         if (cores_of(s, a, na, line, &cores) != 0)
             return s->e->code;
         return add_host(s, id, strlen(id), cores);

@@ -282,4 +282,23 @@ expect_rc 1 "a hostfile rank count past any launch"
 grep_err "^commfit: measure: huge.hosts:1: 'node-0:9223372036854775807': expected HOST or HOST:RANKS, RANKS from 1 to 16777216$" \
     "a hostfile rank count past any launch: said"
 
+# A host name with a comma would read as two in the table's hosts list.
+cat >comma.xml <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="a" speed="1Gf"/>
+    <host id="b,c" speed="1Gf"/>
+    <link id="l" bandwidth="1GBps" latency="1us"/>
+    <route src="a" dst="b,c"><link_ctn id="l"/></route>
+  </zone>
+</platform>
+XML
+run "$COMMFIT" measure --simulate comma.xml --np 2 --patterns pingpong --sizes 0 -o comma.csv
+expect_rc 1 "a host name with a comma"
+grep_err "^commfit: measure: comma.xml:6: <host id=\"b,c\">: a host name without commas or blanks" \
+    "a host name with a comma: file:line"
+check "a host name with a comma: no table" test ! -e comma.csv
+
 done_testing
