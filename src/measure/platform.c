@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/grow.h"
 #include "base/table.h"
@@ -332,8 +333,9 @@ static int parse(scan *s)
     if (depth > 0)
         return cf_error_set(s->e, CF_EXIT_DATA, s->path, opened[depth - 1],
                             "<%s> is never closed", stack[depth - 1]);
+    /* Of the whole file, not of a line (it named the line after the last). */
     if (!seen_root)
-        return cf_error_set(s->e, CF_EXIT_DATA, s->path, s->line,
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, 0,
                             "no <platform> element: not a SimGrid platform file");
     if (s->pf->nhosts == 0)
         return cf_error_set(s->e, CF_EXIT_DATA, s->path, 0,
@@ -348,6 +350,13 @@ int cf_platform_read(const char *path, cf_platform *pf, cf_error *e)
     if (f == NULL)
         return cf_error_set(e, CF_EXIT_DATA, path, 0, "cannot open the platform: %s",
                             strerror(errno));
+    /* fopen opens a folder on Linux; only the read fails, as an I/O error. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return cf_error_set(e, CF_EXIT_DATA, path, 0,
+                            "is a folder: name a SimGrid platform file (.xml)");
+    }
     char *buf = malloc(PLATFORM_MAX_BYTES + 1);
     size_t n = buf ? fread(buf, 1, PLATFORM_MAX_BYTES + 1, f) : 0;
     int bad = buf == NULL ? ENOMEM : ferror(f) ? EIO : 0;

@@ -153,16 +153,18 @@ int cf_run_host_metadata(cf_run_state *R, int *over)
          * (smpi/simulate-computation:no): its ranks share its loopback and links, as they
          * would anyway, and no scheduler enters the figures. */
         snprintf(msg, sizeof msg,
-                 "%d ranks on '%s', which has %d cores%s: a simulation times no computation, so "
-                 "they share its links only (not oversubscribed; check the hostfile if that "
+                 "%d ranks on '%s', which has %d core%s%s: a simulation times no computation, "
+                 "so they share its links only (not oversubscribed; check the hostfile if that "
                  "placement was not meant)",
-                 h[first_over].ranks, h[first_over].name, h[first_over].cores, more);
+                 h[first_over].ranks, h[first_over].name, h[first_over].cores,
+                 h[first_over].cores == 1 ? "" : "s", more);
 #else
         *over = 1;
         snprintf(msg, sizeof msg,
-                 "%d ranks on '%s', which has %d cores%s: the timings measure the scheduler too "
-                 "(oversubscribed)",
-                 h[first_over].ranks, h[first_over].name, h[first_over].cores, more);
+                 "%d ranks on '%s', which has %d core%s%s: the timings measure the scheduler "
+                 "too (oversubscribed)",
+                 h[first_over].ranks, h[first_over].name, h[first_over].cores,
+                 h[first_over].cores == 1 ? "" : "s", more);
 #endif
         if (R->hooks->warn)
             R->hooks->warn(msg);

@@ -9,7 +9,7 @@ run mpirun 4 "$COMMFIT" measure --patterns all --sizes 0,1K --samples 2 --reps 2
 expect_rc 0 "all patterns at -n 4 with --check"
 if [ "$cores" -lt 4 ]; then
     check "oversubscribed: yes in the metadata" grep -qx '# oversubscribed: yes' t4.csv
-    grep_err "^commfit: measure: warning: 4 ranks on '.*', which has $cores cores" "oversubscribed: a warning"
+    grep_err "^commfit: measure: warning: 4 ranks on '.*', which has $cores cores?" "oversubscribed: a warning"
 else
     check "oversubscribed: no in the metadata" grep -qx '# oversubscribed: no' t4.csv
 fi

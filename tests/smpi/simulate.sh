@@ -157,7 +157,7 @@ printf 'node-1:2\nnode-2:2\nnode-3:2\n' >hosts3
 run "$COMMFIT" measure --simulate "$P/flat.xml" --hostfile hosts3 --patterns barrier \
     --sizes 0 --np 2 --launch-np 6 -o hf3.csv
 expect_rc 0 "--hostfile, three hosts with more ranks than cores"
-grep_err "^commfit: measure: warning: 2 ranks on 'node-1', which has 1 cores \\(and 2 more hosts with more ranks than cores\\): a simulation times no computation, so they share its links only \\(not oversubscribed; check the hostfile if that placement was not meant\\)$" \
+grep_err "^commfit: measure: warning: 2 ranks on 'node-1', which has 1 core \\(and 2 more hosts with more ranks than cores\\): a simulation times no computation, so they share its links only \\(not oversubscribed; check the hostfile if that placement was not meant\\)$" \
     "three such hosts: the first named, the others counted"
 check "three such hosts: one warning" \
     test "$(grep -c 'not oversubscribed' "$T/err")" -eq 1

@@ -132,7 +132,8 @@ int main(void)
             "an unquoted value");
     refused("<platform>\n<!-- \n</platform>\n", 2, "a comment is never closed", "an open comment");
     refused("<zone>\n</zone>\n", 1, "expected <platform>, found <zone>", "another root");
-    refused("", 1, "no <platform> element", "an empty file");
+    refused("", 0, "no <platform> element", "an empty file");
+    refused("hello\n", 0, "no <platform> element", "one line of text: the file, not line 2");
     refused("<platform>\n</platform>\n", 0, "declares no host", "no host");
     refused("<platform>\n<host speed='1f'/>\n</platform>\n", 2, "<host> without an id",
             "a host without id");
