@@ -269,14 +269,14 @@ int cmd_report(int argc, char **argv)
         elsewhere = fitted_elsewhere(ms, model, input, t);
     if (ms != NULL)
         cf_msg("drawing %s with the model %s", table_path, model);
-    if (elsewhere != NULL)
-        cf_warn("%s is no table the model %s was fitted to (it names %s): the curves are the "
-                "model's, the points this table's",
-                input, model, elsewhere);
     else
         cf_msg("drawing %s: measurements only, no model (fitted curves need one: commfit fit "
                "-i %s)",
                table_path, table_path);
+    if (elsewhere != NULL)
+        cf_warn("%s is no table the model %s was fitted to (it names %s): the curves are the "
+                "model's, the points this table's",
+                input, model, elsewhere);
 
     char why[512] = "";
     gnuplot = cf_gnuplot_find(why, sizeof why);

@@ -28,6 +28,7 @@ expect_rc 0 "no arguments, a model in models/"
 expect_out "report/run/index.html" "no arguments: the report of the newest model"
 grep_err "^commfit: report: drawing data/run.csv with the model models/run.json$" \
     "no arguments: says which model and table it draws"
+check "no arguments: not also 'measurements only, no model'" sh -c "! grep -q 'no model' '$T/err'"
 R=report/run
 
 fitted="time-allreduce time-alltoall time-pingpong time-sendrecv bw-pingpong bw-sendrecv
@@ -244,6 +245,7 @@ cp data/run.csv other.csv
 run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i other.csv -m models/run.json -o both
 expect_rc 0 "-i and -m"
 grep_err "^commfit: report: drawing other.csv with the model models/run.json$" "-i and -m: both used"
+check "-i and -m: not also 'measurements only, no model'" sh -c "! grep -q 'no model' '$T/err'"
 check "-i and -m: the fits are drawn" grep -q "fit: T(m)" both/time-pingpong.gp
 check "-i and -m: a copy of the fitted table is the table the model was fitted to" \
     grep -q '</code> fitted to it, by commfit' both/index.html
