@@ -551,8 +551,9 @@ static int fit_groups(job *j, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "no fit could be made: no rows to fit");
     if (j->ms->nfits == 0)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                            "no fit could be made (%zu group%s skipped, see above)", j->nskipped,
-                            j->nskipped == 1 ? "" : "s");
+                            "no fit could be made (%zu group%s skipped, %s)", j->nskipped,
+                            j->nskipped == 1 ? "" : "s",
+                            o->quiet ? "-q hid why: run without it" : "see above");
     return 0;
 }
 

@@ -314,16 +314,21 @@ static void remove_listed(const char *dir)
     rmdir(dir);
 }
 
-static int is_empty_folder(const char *dir)
+/* Whether dir holds nothing; where it holds something, the first name read into first
+ * (truncated to n; "" where the folder cannot be read). */
+static int is_empty_folder(const char *dir, char *first, size_t n)
 {
+    first[0] = '\0';
     DIR *d = opendir(dir);
     if (d == NULL)
         return 0;
     struct dirent *de;
     int empty = 1;
-    while ((de = readdir(d)) != NULL)
-        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+    while (empty && (de = readdir(d)) != NULL)
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
             empty = 0;
+            snprintf(first, n, "%s", de->d_name);
+        }
     closedir(d);
     return empty;
 }
@@ -465,13 +470,14 @@ static int check_dir(const char *dir, cf_error *e)
     if (!S_ISDIR(st.st_mode))
         return cf_error_set(e, CF_EXIT_DATA, dir, 0,
                             "a file of that name is in the way of the report folder");
-    if (is_empty_folder(dir))
+    char name[256];
+    if (is_empty_folder(dir, name, sizeof name))
         return 0;
     if (!is_report_folder(dir))
         return cf_error_set(e, CF_EXIT_DATA, dir, 0,
-                            "folder exists and is not a commfit report: remove it or choose "
-                            "another with -o");
-    char name[256];
+                            "folder exists and is not a commfit report (it holds '%s', which "
+                            "commfit report did not write): remove it or choose another with -o",
+                            name);
     if (foreign_entry(dir, name, sizeof name)) {
         if (name[0] == '\0')
             return cf_error_set(e, CF_EXIT_DATA, dir, 0,

@@ -130,4 +130,11 @@ expect_rc 0 "a table with rows at np=1"
 grep_err "^commfit: fit: warning: skipped: bcast np 1 byte: one process communicates with none; predict answers from np=2 up, so these rows are not fitted$" \
     "rows at np=1: skipped with a warning"
 check "rows at np=1: no fit at np=1 in the model" sh -c "! grep -q '\"np\": 1,' mdir/np1.json"
+# -q hides the warnings that say why each group was skipped: the error says so rather
+# than "see above".
+printf '# schema: 1\n%s\npingpong,2,8,byte,,10,5,1,1,1,1,,\n' "$HDR" >one-size.csv
+run "$COMMFIT" fit -q -i one-size.csv -o mdir/one.json
+expect_rc 1 "-q, nothing to fit"
+expect_err "commfit: fit: no fit could be made (1 group skipped, -q hid why: run without it)" \
+    "-q, nothing to fit: no 'see above' over nothing"
 done_testing

@@ -239,8 +239,8 @@ mkdir foreign
 touch foreign/notes.txt
 run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i t.csv -o foreign
 expect_rc 1 "a foreign folder in the way"
-grep_err "^commfit: report: foreign: folder exists and is not a commfit report: remove it or choose another with -o$" \
-    "a foreign folder in the way: the message"
+grep_err "^commfit: report: foreign: folder exists and is not a commfit report \(it holds 'notes.txt', which commfit report did not write\): remove it or choose another with -o$" \
+    "a foreign folder in the way: the message names its file"
 check "a foreign folder is left alone" test "$(ls -A foreign)" = notes.txt
 check "a foreign folder: nothing is left beside it" test -z "$(ls -A | grep '^\.foreign')"
 

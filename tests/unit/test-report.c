@@ -223,8 +223,10 @@ static void folder(void)
     o.out_dir = out;
     cf_error_clear(&e);
     is_int(cf_report_write(&o, &res, &e), CF_EXIT_DATA, "a foreign folder is refused");
-    is_str(e.msg, "folder exists and is not a commfit report: remove it or choose another with -o",
-           "with this message");
+    is_str(e.msg,
+           "folder exists and is not a commfit report (it holds 'thesis.tex', which commfit "
+           "report did not write): remove it or choose another with -o",
+           "with this message, naming the file");
     ok(exists(path), "and left alone");
 
     /* An empty folder is taken. */
