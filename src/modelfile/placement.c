@@ -385,6 +385,29 @@ static int read_pairs(const json_t *meta, cf_placement *out)
 /* The first table whose metadata names ranks_per_node gives the nodes, the first that
  * records rank_latency_us the probe, the first that records pair_exchange_us the
  * pair-exchange probe (a table measured by commfit has all three). */
+/* The running maxima of the probes' latencies (lat_far, sized_far). 0, or -1 out of
+ * memory. */
+static int farthest_fill(cf_placement *p)
+{
+    if (p->lat_us == NULL || p->nlat == 0)
+        return 0;
+    if ((p->lat_far = malloc(p->nlat * sizeof *p->lat_far)) == NULL)
+        return -1;
+    for (size_t i = 0; i < p->nlat; i++)
+        p->lat_far[i] = i ? fmax(p->lat_far[i - 1], p->lat_us[i]) : fmax(0.0, p->lat_us[0]);
+    if (p->sized_us == NULL || p->nsized == 0)
+        return 0;
+    if ((p->sized_far = malloc(p->nsized * p->nlat * sizeof *p->sized_far)) == NULL)
+        return -1;
+    for (size_t k = 0; k < p->nsized; k++) {
+        const double *u = p->sized_us + k * p->nlat;
+        double *f = p->sized_far + k * p->nlat;
+        for (size_t i = 0; i < p->nlat; i++)
+            f[i] = i ? fmax(f[i - 1], u[i]) : fmax(0.0, u[0]);
+    }
+    return 0;
+}
+
 int cf_placement_read(const cf_modelset *ms, cf_placement *out)
 {
     memset(out, 0, sizeof *out);
@@ -414,7 +437,7 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
     {
         const json_t *meta = json_object_get(t, "metadata");
         if (json_is_object(meta) && meta_str(meta, "rank_latency_us") != NULL)
-            return read_probe(meta, out);
+            return read_probe(meta, out) != 0 || farthest_fill(out) != 0 ? -1 : 0;
     }
     return 0;
 }
@@ -426,6 +449,8 @@ void cf_placement_free(cf_placement *p)
     free(p->first);
     free(p->lat_us);
     free(p->sized_us);
+    free(p->lat_far);
+    free(p->sized_far);
     free(p->pair_dist_us);
     memset(p, 0, sizeof *p);
 }
@@ -571,6 +596,8 @@ double cf_placement_farthest_us(const cf_placement *p, long np)
     if (p->lat_us == NULL || np < 2)
         return NAN;
     size_t n = (size_t)np - 1 < p->nlat ? (size_t)np - 1 : p->nlat;
+    if (p->lat_far != NULL)
+        return n > 0 ? p->lat_far[n - 1] : 0.0;
     double far = 0;
     for (size_t i = 0; i < n; i++)
         far = fmax(far, p->lat_us[i]);
@@ -660,6 +687,8 @@ static int lat_tiered(const cf_placement *p, long np)
 static double farthest_sized_us(const cf_placement *p, long n, size_t s)
 {
     size_t r = (size_t)n - 1 < p->nlat ? (size_t)n - 1 : p->nlat;
+    if (p->sized_far != NULL)
+        return r > 0 ? p->sized_far[s * p->nlat + r - 1] : 0.0;
     double far = 0;
     for (size_t i = 0; i < r; i++)
         far = fmax(far, p->sized_us[s * p->nlat + i]);
