@@ -82,3 +82,12 @@ batch "batch, across-np and fits (alltoall, np 2..1024)" alltoall points
 batch "batch, p2p estimate (bcast, np 2..1024)" bcast points
 awk '{ print 2, $2 }' points >points2
 batch "batch, the fit at np=2 (pingpong)" pingpong points2
+# The same million across np on a simulated cluster's model, whose answers read its grid of
+# measured np and replay its launch probes (no target: the figure the docs give).
+if [ -f "$sim" ]; then
+    timed "$COMMFIT" predict -m "$sim" -p alltoall --points points -f csv >out.csv
+    n=$(($(wc -l <out.csv) - 1))
+    awk -v w="$wall" -v c="$cpu" -v n=$n 'BEGIN {
+        printf "batch, across np on sim-flat.json (alltoall, np 2..1024): %d predictions, %.2f s wall = %.2f million/s; %.2f s CPU\n",
+            n, w, n / w / 1e6, c }'
+fi
