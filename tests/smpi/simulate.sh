@@ -249,20 +249,26 @@ expect_rc 2 "an argument with a blank"
 grep_err "smpirun splits arguments at blanks and expands wildcards, so 'my table.csv' cannot reach" \
     "an argument with a blank: message"
 
-# SimGrid failing before any row (a host without a speed): no table exists, and the
-# message says none was begun (it said "the rows finished before are in the table").
-cat >nospeed.xml <<'XML'
+# two_hosts FILE A_ATTRS B_ID: a platform of hosts "a" (its attributes after the id as
+# given) and B_ID (1 Gflop/s), one link between them.
+two_hosts() {
+    cat >"$1" <<XML
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
   <zone id="z" routing="Full">
-    <host id="a"/>
-    <host id="b" speed="1Gf"/>
+    <host id="a"$2/>
+    <host id="$3" speed="1Gf"/>
     <link id="l" bandwidth="1GBps" latency="1us"/>
-    <route src="a" dst="b"><link_ctn id="l"/></route>
+    <route src="a" dst="$3"><link_ctn id="l"/></route>
   </zone>
 </platform>
 XML
+}
+
+# SimGrid failing before any row (a host without a speed): no table exists, and the
+# message says none was begun (it said "the rows finished before are in the table").
+two_hosts nospeed.xml "" b
 run "$COMMFIT" measure --simulate nospeed.xml --np 2 --patterns pingpong --sizes 0:1K -o nospeed.csv
 expect_rc 1 "a platform SimGrid refuses at its start"
 grep_err "^commfit: measure: the simulation failed \(smpirun exit status [0-9]+, its messages above\); no table was begun$" \
@@ -283,18 +289,7 @@ grep_err "^commfit: measure: huge.hosts:1: 'node-0:9223372036854775807': expecte
     "a hostfile rank count past any launch: said"
 
 # A host name with a comma would read as two in the table's hosts list.
-cat >comma.xml <<'XML'
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="a" speed="1Gf"/>
-    <host id="b,c" speed="1Gf"/>
-    <link id="l" bandwidth="1GBps" latency="1us"/>
-    <route src="a" dst="b,c"><link_ctn id="l"/></route>
-  </zone>
-</platform>
-XML
+two_hosts comma.xml ' speed="1Gf"' "b,c"
 run "$COMMFIT" measure --simulate comma.xml --np 2 --patterns pingpong --sizes 0 -o comma.csv
 expect_rc 1 "a host name with a comma"
 grep_err "^commfit: measure: comma.xml:6: <host id=\"b,c\">: a host name without commas or blanks" \
