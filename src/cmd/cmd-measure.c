@@ -296,7 +296,9 @@ static int launch_outcome(int rc, int stopped, const cf_launch_said *said, const
                           cf_error *e)
 {
     char kept[2 * sizeof said->table + 64];
-    if (said->table[0] != '\0')
+    if (strcmp(said->table, "-") == 0)
+        snprintf(kept, sizeof kept, "the rows finished before went to standard output");
+    else if (said->table[0] != '\0')
         snprintf(kept, sizeof kept, "the rows finished before are in %s (--resume %s goes on)",
                  said->table, said->table);
     else
@@ -304,8 +306,8 @@ static int launch_outcome(int rc, int stopped, const cf_launch_said *said, const
     if (e->code != 0)
         return rc;
     if (stopped) {
-        /* The ranks said what they kept, where a table was begun. */
-        if (said->table[0] == '\0')
+        /* The ranks said what they kept, where a table was begun or rank 0 ended. */
+        if (said->table[0] == '\0' && !said->ended)
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                                 "stopped by a signal before a table was begun: nothing was "
                                 "measured");

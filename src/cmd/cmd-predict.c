@@ -1271,6 +1271,13 @@ static int answer_all(ctx *c, const opts *o, const long *nps, size_t nnp, const 
         points_free(&P);
         return rc;
     }
+    /* Every np asked for has a source before the first answer is printed, as resolve_all
+     * makes sure for --np (each resolved once: the sources are cached by np). */
+    for (size_t i = 0; i < P.n; i++)
+        if (source_at(c, P.np[i], e) == NULL) {
+            points_free(&P);
+            return e->code ? e->code : CF_EXIT_DATA;
+        }
     c->out.model_path = c->path;
     c->out.pattern = c->pattern;
     c->out.datatype = c->datatype;

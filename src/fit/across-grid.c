@@ -294,12 +294,12 @@ static int nearest_size(const double *sz, int ns, double m)
 
 double cf_across_grid_nearest_m(const cf_across_grid *g, double m)
 {
-    /* As nearest_size over the grid's sizes, without sorting them; the distance in log size
-     * read as the larger of the two ratios, which orders as |ln(x / m)| does (no logarithm
-     * a point: an answer reads this once a size). */
+    /* As nearest_size over the grid's sizes, without sorting them, the distance in log size
+     * as nearest_size and borrow read it (a ratio test would break exact ties, 16 and 25
+     * about 20, another way than they do); the best's kept, not read again a point. */
     double best = 0.0, e = INFINITY, mm = fmax(m, 1.0);
     for (int i = 0; i < g->n; i++) {
-        double x = fmax(g->pt[i].m, 1.0), d = fmax(x / mm, mm / x);
+        double d = fabs(log(fmax(g->pt[i].m, 1.0) / mm));
         if (i == 0 || d < e || (d == e && g->pt[i].m > best)) {
             best = g->pt[i].m;
             e = d;

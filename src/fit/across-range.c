@@ -356,23 +356,25 @@ int cf_across_seg_check(const cf_across_seg *s, const cf_point *pts, size_t n, c
         if (pts[i].m < s->from_bytes || pts[i].m > s->to_bytes)
             continue;
         cf_across_seg_predict(s, pts[i].p, pts[i].m, &t, &half);
-        char size[32];
-        cf_size_format((uint64_t)llround(pts[i].m), size, sizeof size);
-        if (!isfinite(t) || t < 0)
+        if (!isfinite(t) || t < 0) {
+            char size[32];
+            cf_size_format((uint64_t)llround(pts[i].m), size, sizeof size);
             return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
                                 "%s gives a negative time at np %ld, %s (%.4g us)",
                                 s->algorithm, pts[i].p, size, t);
+        }
     }
     for (int i = 0; i < nnp; i++)
         for (int k = 0; k < 2; k++) {
             double m = k ? hi : lo;
             cf_across_seg_predict(s, np[i], m, &t, &half);
-            char size[32];
-            cf_size_format((uint64_t)llround(m), size, sizeof size);
-            if (!isfinite(t) || t < 0)
+            if (!isfinite(t) || t < 0) {
+                char size[32];
+                cf_size_format((uint64_t)llround(m), size, sizeof size);
                 return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
                                     "%s gives a negative time at np %ld, %s (%.4g us)",
                                     s->algorithm, np[i], size, t);
+            }
         }
     return 0;
 }

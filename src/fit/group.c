@@ -189,13 +189,14 @@ int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out,
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "%s: no rows to fit", in_all->what);
     for (size_t i = 0; i < in_all->n; i++) {
         double t = cf_row_time(in_all->rows[i], in_all->stat);
-        char size[32];
-        cf_size_format(in_all->rows[i]->bytes, size, sizeof size);
-        if (!(t > 0) || !isfinite(t))
+        if (!(t > 0) || !isfinite(t)) {
+            char size[32];
+            cf_size_format(in_all->rows[i]->bytes, size, sizeof size);
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                                 "%s: the row at %s has no %s time: expected a "
                                 "positive number (choose another --statistic)",
                                 in_all->what, size, cf_statistic_name(in_all->stat));
+        }
     }
     double t_empty = NAN, t_line = NAN;
     size_t nskip = strcmp(kind_name, "loggp") == 0 ? 0 : noop_rows(in_all, &t_empty, &t_line);
@@ -212,13 +213,14 @@ int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out,
     size_t sizes = 0;
     for (size_t i = 0; i < in->n; i++) {
         const cf_row *r = in->rows[i];
-        char size[32];
-        cf_size_format(r->bytes, size, sizeof size);
-        if (in->weights == CF_WEIGHTS_VARIANCE && !(r->t_ci95_us > 0))
+        if (in->weights == CF_WEIGHTS_VARIANCE && !(r->t_ci95_us > 0)) {
+            char size[32];
+            cf_size_format(r->bytes, size, sizeof size);
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                                 "%s: the row at %s has no positive t_ci95_us: "
                                 "--weights variance needs it (use relative)",
                                 in->what, size);
+        }
         sizes += i == 0 || r->bytes != in->rows[i - 1]->bytes;
         if (r->bytes < out->min_bytes)
             out->min_bytes = r->bytes;

@@ -76,9 +76,8 @@ void cf_launch_describe(char *buf, size_t n);
  * 0). */
 #define CF_LAUNCH_REPORT_ENV "COMMFIT_LAUNCH_REPORT"
 typedef struct cf_launch_said {
-    int ended;       /* rank 0 reached its end */
-    int rc;          /* its status there */
-    char table[4096]; /* the table it began ("" none) */
+    int ended;        /* rank 0 reached its end */
+    char table[4096]; /* the table it began ("-": standard output; "" none) */
 } cf_launch_said;
 /* Rank 0: "KEY VALUE" as a line of the file the launching commfit named; nothing where it
  * named none, or where the file is not there (a rank on another node): never created. */

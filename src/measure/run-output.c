@@ -241,14 +241,11 @@ int cf_run_open_output(cf_run_state *R, const char *command, int over, const cha
     int rc = cf_run_start_metadata(R, &tm, command, over, plan);
     if (rc != 0)
         return rc;
-    if (strcmp(R->path, "-") == 0)
-        return open_descriptor(R, STDOUT_FILENO);
-    int nfd = cf_named_fd(R->path);
+    int nfd = strcmp(R->path, "-") == 0 ? STDOUT_FILENO : cf_named_fd(R->path);
     if (nfd >= 0)
-        return open_descriptor(R, nfd);
-    if ((rc = cf_mkdir_parent(R->path, R->e)) != 0)
-        return rc;
-    rc = open_new(R);
+        rc = open_descriptor(R, nfd);
+    else if ((rc = cf_mkdir_parent(R->path, R->e)) == 0)
+        rc = open_new(R);
     if (rc == 0) /* the launching commfit names it if the launch ends badly */
         cf_launch_report("table", R->path);
     return rc;

@@ -113,6 +113,12 @@ printf '#!/bin/sh\necho "table data/x.csv" >>"$COMMFIT_LAUNCH_REPORT"\nexit 9\n'
 run "$COMMFIT" measure --launcher "$T/exit-launcher" --sizes 0:1K -q
 grep_err "; the rows finished before are in data/x.csv \(--resume data/x.csv goes on\)$" \
     "a launch killed after its table was begun: the table named"
+# A table written to standard output (-o -) is said so (rank 0 reported nothing for it, and
+# a stop read "nothing was measured" after 42 rows).
+printf '#!/bin/sh\necho "table -" >>"$COMMFIT_LAUNCH_REPORT"\nexit 9\n' >"$T/exit-launcher"
+run "$COMMFIT" measure --launcher "$T/exit-launcher" --sizes 0:1K -q -o -
+grep_err "; the rows finished before went to standard output$" \
+    "a launch killed while writing to standard output: said"
 export FAKE_OUT="$T/launched"
 cores=$(getconf _NPROCESSORS_ONLN)
 n=$cores

@@ -540,6 +540,18 @@ check "--points -f json with a bad line: no JSON document that looks whole" test
 run "$COMMFIT" predict -m cluster.json -p alltoall --points no-such-points -f json
 expect_rc 1 "--points of a missing file"
 check "--points of a missing file: nothing on standard output" test ! -s "$T/out"
+# An np without a model among the points: refused before any answer is printed (the points
+# before it were printed as a complete-looking document).
+printf '2 1K\n2 2K\n64 8\n' >np-points
+run "$COMMFIT" predict -m laptop.json -p pingpong --points np-points -f json
+expect_rc 1 "--points with an np the pattern cannot have"
+check "--points with an np the pattern cannot have: nothing on standard output" test ! -s "$T/out"
+printf '64 8\n64 1K\n128 8\n' >np-points
+run "$COMMFIT" predict -m "$top_srcdir/models/osu562_stackhpc_alaska_hdr100ib_ompi4_alltoall.json" \
+    -p alltoall --points np-points -f json
+expect_rc 1 "--points with an np no model answers (the OSU alltoall at np 64 alone)"
+grep_err "no model for alltoall \(byte\) at np=128" "--points with an np no model answers: said"
+check "--points with an np no model answers: nothing on standard output" test ! -s "$T/out"
 printf '# nothing\n\n' >nopoints
 run "$COMMFIT" predict -m cluster.json -p alltoall --points nopoints
 expect_rc 1 "--points without a point"
