@@ -232,11 +232,8 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
      * rank, so they all stop together, before any traffic. */
     if ((rc = cf_measure_opts_check(o, size, &e)) != 0) {
         refuse(&e, rank == 0);
-        if (rank == 0) {
-            char s[16];
-            snprintf(s, sizeof s, "%d", rc);
-            cf_launch_report("end", s);
-        }
+        if (rank == 0)
+            cf_launch_report_end(rc);
         MPI_Finalize();
         return rc;
     }
@@ -278,11 +275,8 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
         cf_error_report(&e);
     if (rank == 0 && rc == CF_EXIT_OK && o->ddt_summary)
         rc = ddt_summary(o->written);
-    if (rank == 0) {
-        char s[16];
-        snprintf(s, sizeof s, "%d", rc);
-        cf_launch_report("end", s);
-    }
+    if (rank == 0)
+        cf_launch_report_end(rc);
     MPI_Finalize();
     return rc;
 }
@@ -685,10 +679,7 @@ int cmd_measure(int argc, char **argv)
 fail:
     cf_measure_opts_free(&o);
     rc = refuse(&e, loud);
-    if (env.under && env.rank <= 0) { /* said why: the launching commfit adds nothing */
-        char s[16];
-        snprintf(s, sizeof s, "%d", rc);
-        cf_launch_report("end", s);
-    }
+    if (env.under && env.rank <= 0) /* said why: the launching commfit adds nothing */
+        cf_launch_report_end(rc);
     return rc;
 }

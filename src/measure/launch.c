@@ -327,6 +327,13 @@ void cf_launch_report(const char *key, const char *value)
     close(fd);
 }
 
+void cf_launch_report_end(int status)
+{
+    char s[16];
+    snprintf(s, sizeof s, "%d", status);
+    cf_launch_report("end", s);
+}
+
 char *cf_launch_report_open(void)
 {
     const char *dir = getenv("TMPDIR");

@@ -82,6 +82,8 @@ typedef struct cf_launch_said {
 /* Rank 0: "KEY VALUE" as a line of the file the launching commfit named; nothing where it
  * named none, or where the file is not there (a rank on another node): never created. */
 void cf_launch_report(const char *key, const char *value);
+/* Rank 0 at its end, with its status: "end STATUS" (cf_launch_report). */
+void cf_launch_report_end(int status);
 /* The front: a file for rank 0 to report into, named in the environment; its path (for
  * cf_launch_report_done), NULL where none could be made (the launch goes on without). */
 char *cf_launch_report_open(void);
