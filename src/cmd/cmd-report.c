@@ -63,6 +63,19 @@ static char *locate_table(const char *model_path, const char *file)
     return strdup(file);
 }
 
+/* Appends name to the list *names of *len bytes, ", " between them (unchanged where
+ * memory runs out). */
+static void names_add(char **names, size_t *len, const char *name)
+{
+    size_t add = strlen(name) + 3;
+    char *nn = realloc(*names, *len + add);
+    if (nn == NULL)
+        return;
+    snprintf(nn + *len, add, "%s%s", *len ? ", " : "", name);
+    *len += strlen(nn + *len);
+    *names = nn;
+}
+
 /* Reads the tables the model was fitted from (its "source") into one. */
 static int model_tables(const cf_modelset *ms, const char *model_path, cf_table **out, char **names,
                         cf_error *e)
@@ -96,13 +109,7 @@ static int model_tables(const cf_modelset *ms, const char *model_path, cf_table 
             *names = NULL;
             return rc;
         }
-        size_t add = strlen(path) + 3;
-        char *nn = realloc(*names, len + add);
-        if (nn != NULL) {
-            snprintf(nn + len, add, "%s%s", len ? ", " : "", path);
-            len += strlen(nn + len);
-            *names = nn;
-        }
+        names_add(names, &len, path);
         free(path);
         if (all == NULL) {
             all = one;
@@ -165,13 +172,7 @@ static char *fitted_elsewhere(const cf_modelset *ms, const char *model_path, con
             free(names);
             return NULL;
         }
-        size_t add = strlen(json_string_value(f)) + 3;
-        char *nn = realloc(names, len + add);
-        if (nn == NULL)
-            continue;
-        snprintf(nn + len, add, "%s%s", len ? ", " : "", json_string_value(f));
-        len += strlen(nn + len);
-        names = nn;
+        names_add(&names, &len, json_string_value(f));
     }
     return names;
 }
