@@ -26,7 +26,8 @@
 extern const char *const cf_table_columns[CF_TABLE_NCOLS];
 
 /* The fields are ordered to leave no padding between them (136 bytes rather than 144):
- * a large table's rows are most of the memory that reading or importing it touches. */
+ * a large table's rows are most of the memory that reading or importing it touches.
+ * line fills the 4 bytes the three ints would leave before the doubles. */
 typedef struct cf_row {
     char pattern[CF_PATTERN_MAX];   /* [a-z0-9_]+ */
     char datatype[CF_DATATYPE_MAX]; /* "byte", "float", "vector", ... */
@@ -35,6 +36,7 @@ typedef struct cf_row {
     int np;                         /* >= 1 */
     int blocks;                     /* derived datatypes; 0 = not applicable (empty) */
     int samples;                    /* timed samples; 0 = unknown (empty) */
+    unsigned line;                  /* the line it was read from; 0 = not read from a file */
     double t_min_us, t_avg_us, t_max_us; /* > 0, min <= avg <= max */
     double t_med_us;                     /* > 0, or NAN when unknown (empty) */
     double t_ci95_us;                    /* >= 0, or NAN when unknown (empty) */

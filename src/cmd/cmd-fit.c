@@ -438,6 +438,19 @@ static int read_inputs(job *j, cf_error *e)
     return 0;
 }
 
+/* The input a row was read from: j->copies holds every table's rows in input order. */
+static const char *row_source(const void *ctx, const cf_row *r)
+{
+    const job *j = ctx;
+    size_t at = (size_t)(r - j->copies);
+    for (size_t i = 0; i < j->o.ninputs; i++) {
+        if (at < j->tables[i]->n_rows)
+            return j->o.inputs[i];
+        at -= j->tables[i]->n_rows;
+    }
+    return NULL;
+}
+
 /* Fits the group rows[a, b) into the model set. A group that cannot be fitted is kept
  * in the skipped list; an error stops fit. */
 static int fit_group(job *j, size_t a, size_t b, cf_error *e)
@@ -450,7 +463,16 @@ static int fit_group(job *j, size_t a, size_t b, cf_error *e)
         return 0;
     char what[128];
     snprintf(what, sizeof what, "%s np %d %s", r0->pattern, r0->np, r0->datatype);
-    cf_fit_input in = {j->rows + a, b - a, j->all, j->nall, o->stat, o->weights, o->robust, what};
+    cf_fit_input in = {.rows = j->rows + a,
+                       .n = b - a,
+                       .all = j->all,
+                       .nall = j->nall,
+                       .stat = o->stat,
+                       .weights = o->weights,
+                       .robust = o->robust,
+                       .what = what,
+                       .source_of = row_source,
+                       .source_ctx = j};
     cf_fit f;
     cf_error fe;
     cf_error_clear(&fe);

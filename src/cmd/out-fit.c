@@ -469,8 +469,13 @@ static void warn_kind(const cf_fit_summary *s, size_t i, size_t j, unsigned char
 
 void cf_out_fit_skipped(const cf_fit_summary *s)
 {
-    for (size_t i = 0; i < s->nskipped; i++)
-        cf_warn("skipped: %s", s->skipped[i].msg);
+    for (size_t i = 0; i < s->nskipped; i++) {
+        const cf_error *k = &s->skipped[i];
+        if (k->file[0] != '\0' && k->line > 0)
+            cf_warn("skipped: %s:%ld: %s", k->file, k->line, k->msg);
+        else
+            cf_warn("skipped: %s", k->msg);
+    }
 }
 
 void cf_out_fit_warnings(const cf_fit_summary *s)

@@ -42,6 +42,16 @@ int cf_weights_parse(const char *s, cf_weights *out)
     return -1;
 }
 
+int cf_fit_row_error(const cf_fit_input *in, const cf_row *r, cf_error *e, const char *fmt, ...)
+{
+    const char *file = in->source_of != NULL ? in->source_of(in->source_ctx, r) : NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = cf_error_vset(e, CF_EXIT_DATA, file, file != NULL ? (long)r->line : 0, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 void cf_lsq_free(cf_lsq *r)
 {
     free(r->fitted);

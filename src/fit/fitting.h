@@ -28,7 +28,14 @@ typedef struct cf_fit_input {
     cf_weights weights;
     int robust;
     const char *what; /* "pingpong np 2 byte", for messages */
+    /* The file a row was read from, for messages (cf_fit_row_error); NULL when unknown. */
+    const char *(*source_of)(const void *ctx, const cf_row *r);
+    const void *source_ctx;
 } cf_fit_input;
+
+/* An error about one row of in (CF_EXIT_DATA), at its file and line when they are known. */
+int cf_fit_row_error(const cf_fit_input *in, const cf_row *r, cf_error *e, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Fits y (with standard deviations sd, used by CF_WEIGHTS_VARIANCE, else may be NULL) by
  * the engine with cf_robust_drop (robust.h); r owns its per-point arrays (cf_lsq_free).

@@ -192,10 +192,10 @@ int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out,
         if (!(t > 0) || !isfinite(t)) {
             char size[32];
             cf_size_format(in_all->rows[i]->bytes, size, sizeof size);
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "%s: the row at %s has no %s time: expected a "
-                                "positive number (choose another --statistic)",
-                                in_all->what, size, cf_statistic_name(in_all->stat));
+            return cf_fit_row_error(in_all, in_all->rows[i], e,
+                                    "%s: the row at %s has no %s time: expected a "
+                                    "positive number (choose another --statistic)",
+                                    in_all->what, size, cf_statistic_name(in_all->stat));
         }
     }
     double t_empty = NAN, t_line = NAN;
@@ -216,10 +216,10 @@ int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out,
         if (in->weights == CF_WEIGHTS_VARIANCE && !(r->t_ci95_us > 0)) {
             char size[32];
             cf_size_format(r->bytes, size, sizeof size);
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "%s: the row at %s has no positive t_ci95_us: "
-                                "--weights variance needs it (use relative)",
-                                in->what, size);
+            return cf_fit_row_error(in, r, e,
+                                    "%s: the row at %s has no positive t_ci95_us: "
+                                    "--weights variance needs it (use relative)",
+                                    in->what, size);
         }
         sizes += i == 0 || r->bytes != in->rows[i - 1]->bytes;
         if (r->bytes < out->min_bytes)

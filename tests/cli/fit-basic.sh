@@ -152,7 +152,7 @@ commfit: fit: scatter np 4 byte: 2 distinct sizes: the auto model needs at least
 run "$COMMFIT" fit -i two.csv --patterns barrier
 expect_rc 1 "a barrier without its spread"
 expect_err "commfit: fit: read two.csv (3 rows)
-commfit: fit: barrier np 4 byte: one row without t_ci95_us over 2 samples or more: the constant model needs its spread (or several rows)" \
+commfit: fit: two.csv:4: barrier np 4 byte: one row without t_ci95_us over 2 samples or more: the constant model needs its spread (or several rows)" \
     "a barrier without its spread"
 
 run "$COMMFIT" fit -i data/run1.csv --patterns alltoall

@@ -144,7 +144,7 @@ expect_rc 0 "a table without medians"
 check "the statistic is the mean" grep -q '"statistic": "mean"' nomed.json
 run "$COMMFIT" fit --verbose -i nomed.csv -o nomed.json --statistic median
 expect_rc 1 "--statistic median without medians"
-grep_err "pingpong np 2 byte: the row at 0 B has no median time: expected a positive number \(choose another --statistic\)" \
+grep_err "nomed.csv:2: pingpong np 2 byte: the row at 0 B has no median time: expected a positive number \(choose another --statistic\)" \
     "--statistic median without medians: message"
 run "$COMMFIT" fit --verbose -i nomed.csv -o nomed.json --statistic min --weights none --no-robust
 expect_rc 0 "--statistic min --weights none --no-robust"
@@ -152,8 +152,29 @@ check "recorded in the model file" \
     sh -c "grep -q '\"statistic\": \"min\"' nomed.json && grep -q '\"weights\": \"none\"' nomed.json && grep -q '\"robust\": false' nomed.json"
 run "$COMMFIT" fit --verbose -i nomed.csv -o nomed.json --weights variance
 expect_rc 1 "--weights variance without t_ci95_us"
-grep_err "has no positive t_ci95_us: --weights variance needs it \(use relative\)" \
+grep_err "nomed.csv:2: pingpong np 2 byte: the row at 0 B has no positive t_ci95_us: --weights variance needs it \(use relative\)" \
     "--weights variance without t_ci95_us: message"
+# Rows pooled from several tables: the row is named in its own table, at its own line.
+{
+    echo "$HDR"
+    for m in 1 1024 65536; do
+        echo "pingpong,2,$m,byte,,,,1,2,3,2,0.1,"
+    done
+} >withci.csv
+{
+    echo "# a comment line"
+    echo "$HDR"
+    echo "pingpong,2,2097152,byte,,,,1,2,3,2,0.1,"
+    echo "pingpong,2,4194304,byte,,,,1,2,3,,,"
+} >lastci.csv
+run "$COMMFIT" fit -i withci.csv -i lastci.csv -o two.json --weights variance
+expect_rc 1 "--weights variance, a row without t_ci95_us in the second table"
+grep_err "lastci.csv:4: pingpong np 2 byte: the row at 4 MiB has no positive t_ci95_us" \
+    "--weights variance: the second table's row at its line"
+run "$COMMFIT" fit -i lastci.csv -i withci.csv -o two.json --statistic median
+expect_rc 1 "--statistic median, a row without a median in the first table"
+grep_err "lastci.csv:4: pingpong np 2 byte: the row at 4 MiB has no median time" \
+    "--statistic median: the first table's row at its line"
 
 # Several tables pool their rows; stdin is '-'.
 run "$COMMFIT" fit --verbose -i loggp.csv -i ddt.csv -o both.json --patterns pingpong

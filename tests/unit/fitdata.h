@@ -64,7 +64,14 @@ static double noise(gsl_rng *rng, double sd)
 /* A fit input over every row of v (which must be sorted by size, then blocks). */
 static cf_fit_input input_of(const rows *v, const char *what)
 {
-    cf_fit_input in = {v->p, v->n, v->p, v->n, CF_STAT_MEDIAN, CF_WEIGHTS_RELATIVE, 1, what};
+    cf_fit_input in = {.rows = v->p,
+                       .n = v->n,
+                       .all = v->p,
+                       .nall = v->n,
+                       .stat = CF_STAT_MEDIAN,
+                       .weights = CF_WEIGHTS_RELATIVE,
+                       .robust = 1,
+                       .what = what};
     return in;
 }
 

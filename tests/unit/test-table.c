@@ -450,6 +450,8 @@ static void plain_blocks(void)
     is_int(t->rows[2].blocks, 1, "plain blocks: vector keeps 1 block");
     is_int(t->rows[3].blocks, 1, "plain blocks: pack_vector keeps 1 block");
     is_int(t->rows[4].blocks, 1, "plain blocks: contiguous keeps 1 block");
+    is_int((int)t->rows[0].line, 3, "a row keeps its line (under the schema and the header)");
+    is_int((int)t->rows[4].line, 7, "the last row keeps its line");
     ok(!cf_datatype_derived("byte") && !cf_datatype_derived("float") &&
            cf_datatype_derived("hindexed") && cf_datatype_derived("struct") &&
            cf_datatype_derived("pack") && !cf_datatype_derived("packed"),

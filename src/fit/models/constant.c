@@ -38,10 +38,10 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
          * and a new measurement of it spreads as much. */
         const cf_row *r = in->rows[0];
         if (!(r->t_ci95_us >= 0) || !isfinite(r->t_ci95_us) || r->samples < 2)
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "%s: one row without t_ci95_us over 2 samples or more: the "
-                                "constant model needs its spread (or several rows)",
-                                in->what);
+            return cf_fit_row_error(in, r, e,
+                                    "%s: one row without t_ci95_us over 2 samples or more: "
+                                    "the constant model needs its spread (or several rows)",
+                                    in->what);
         dof = r->samples - 1;
         double se = r->t_ci95_us / cf_t975(dof);
         var_mean = se * se;
