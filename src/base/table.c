@@ -13,6 +13,9 @@
 #include "base/size.h"
 #include "base/table-int.h"
 
+_Static_assert(sizeof(void *) != 8 || sizeof(cf_row) == 136,
+               "a row is 136 bytes on 64-bit targets: no padding (table.h)");
+
 const char *const cf_table_columns[CF_TABLE_NCOLS] = {
     "pattern", "np",       "bytes",    "datatype", "blocks",   "reps",     "samples",
     "t_min_us", "t_avg_us", "t_max_us", "t_med_us", "t_ci95_us", "bw_MiBps",
