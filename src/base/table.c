@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/size.h"
+#include "base/stats.h"
 #include "base/table-int.h"
 
 _Static_assert(sizeof(void *) != 8 || sizeof(cf_row) == 136,
@@ -177,6 +178,12 @@ double cf_row_time(const cf_row *r, cf_statistic s)
     default:
         return r->t_avg_us;
     }
+}
+
+double cf_row_se_us(const cf_row *r)
+{
+    double q = r->samples >= 2 ? cf_t975(r->samples - 1) : 1.959963984540054;
+    return r->t_ci95_us / q;
 }
 
 double cf_row_time_or_mean(const cf_row *r, cf_statistic s)

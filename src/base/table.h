@@ -93,6 +93,11 @@ double cf_row_time_or_mean(const cf_row *r, cf_statistic s);
 double cf_row_time_named(const cf_row *r, const char *stat);
 /* The statistic such a name names (anything else: the mean). */
 cf_statistic cf_statistic_named(const char *stat);
+/* The standard error of the row's time, read back from t_ci95_us: measure writes it as
+ * Student's t(0.975, samples - 1) standard errors, so it is divided by that quantile; by
+ * the normal 1.96 where samples is unknown (0 or 1: an imported or hand-made table). NAN
+ * when the row has no t_ci95_us. */
+double cf_row_se_us(const cf_row *r);
 
 /* Field k of a row's comma-joined extra values (r->extra, which may be NULL): where it
  * starts, with *len its length; "" (length 0) when the row has no such field. */

@@ -154,6 +154,28 @@ run "$COMMFIT" fit --verbose -i nomed.csv -o nomed.json --weights variance
 expect_rc 1 "--weights variance without t_ci95_us"
 grep_err "nomed.csv:2: pingpong np 2 byte: the row at 0 B has no positive t_ci95_us: --weights variance needs it \(use relative\)" \
     "--weights variance without t_ci95_us: message"
+# --weights variance reads a row's standard error back from t_ci95_us with the Student
+# quantile measure wrote it with, t(0.975, samples - 1): the same standard errors written
+# over 3 and 100 samples weigh the same (1.96 for both weighed the 3-sample rows 2.2x too
+# little and moved beta by 1.9%).
+for s in mixed same; do
+    {
+        echo "$HDR"
+        awk -v s=$s 'BEGIN {
+            for (i = 0; i < 16; i++) {
+                m = 2 ^ (i + 1); t = (2 + 0.001 * m) * (1 + 0.03 * sin(i))
+                n = s == "mixed" && i % 2 ? 3 : 100; q = n == 3 ? 4.302652729911275 : 1.984216951835
+                printf "pingpong,2,%d,byte,,100,%d,%.9f,%.9f,%.9f,%.9f,%.9f,\n", m, n, t, t, t, t, q * 0.02 * t
+            }
+        }'
+    } >se-$s.csv
+    run "$COMMFIT" fit -q -i se-$s.csv -o se-$s.json -m linear --weights variance --no-robust
+    expect_rc 0 "--weights variance, samples $s"
+done
+check "--weights variance: equal standard errors weigh the same over 3 or 100 samples" \
+    awk '/"beta_us_per_byte"/ && !b[FILENAME]++ { gsub(/,/, "", $2); v[++n] = $2 }
+         END { d = v[1] / v[2] - 1; exit !(n == 2 && d < 1e-9 && d > -1e-9) }' se-mixed.json se-same.json
+
 # Rows pooled from several tables: the row is named in its own table, at its own line.
 {
     echo "$HDR"

@@ -43,7 +43,7 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
                                     "the constant model needs its spread (or several rows)",
                                     in->what);
         dof = r->samples - 1;
-        double se = r->t_ci95_us / cf_t975(dof);
+        double se = cf_row_se_us(r);
         var_mean = se * se;
         s2 = var_mean / (t0 * t0);
     }

@@ -331,7 +331,7 @@ static int fit_mask(const cf_fit_input *in, unsigned mask, double *X, double *y,
             if (mask & (1u << j))
                 X[i * p + k++] = x[j];
         y[i] = cf_row_time(r, in->stat);
-        sd[i] = r->t_ci95_us / 1.96;
+        sd[i] = cf_row_se_us(r);
     }
     out->mask = mask;
     int rc = cf_lsq_run(X, y, sd, n, p, in->weights, in->robust, in->what, &out->L, e);

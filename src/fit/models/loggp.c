@@ -60,7 +60,7 @@ static int fit_line(const cf_fit_input *in, const cf_row *const *rows, size_t n,
         X[2 * m] = 1;
         X[2 * m + 1] = (double)rows[i]->bytes;
         y[m] = cf_row_time(rows[i], in->stat);
-        sd[m] = rows[i]->t_ci95_us / 1.96;
+        sd[m] = cf_row_se_us(rows[i]);
         m++;
     }
     cf_lsq L;
@@ -147,7 +147,7 @@ static void size0(const cf_fit_input *in, const lines *ls, double *T0_out, doubl
     size_t n0 = 0;
     uint64_t m0 = in->rows[0]->bytes;
     for (size_t i = 0; i < in->n && in->rows[i]->bytes == m0; i++, n0++) {
-        double sd = in->rows[i]->t_ci95_us / 1.96;
+        double sd = cf_row_se_us(in->rows[i]);
         T0 += cf_row_time(in->rows[i], in->stat);
         T0_var = isfinite(sd) && isfinite(T0_var) ? T0_var + sd * sd : NAN;
     }

@@ -50,7 +50,7 @@ static void run_data(const cf_fit_input *in, size_t a, size_t b, double *X, doub
         X[2 * i] = 1;
         X[2 * i + 1] = (double)r->bytes;
         y[i] = cf_row_time(r, in->stat);
-        sd[i] = r->t_ci95_us / 1.96;
+        sd[i] = cf_row_se_us(r);
     }
 }
 

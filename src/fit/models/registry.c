@@ -81,7 +81,7 @@ int cf_model_fit_mask(const cf_model_kind *kind, unsigned mask, const cf_fit_inp
         for (size_t j = 0; j < p; j++)
             X[i * p + j] = x[col[j]];
         y[i] = cf_row_time(r, in->stat);
-        sd[i] = r->t_ci95_us / 1.96;
+        sd[i] = cf_row_se_us(r);
     }
     cf_lsq L;
     int rc = cf_lsq_run(X, y, sd, n, p, in->weights, in->robust, in->what, &L, e);
