@@ -176,6 +176,23 @@ check "--weights variance: equal standard errors weigh the same over 3 or 100 sa
     awk '/"beta_us_per_byte"/ && !b[FILENAME]++ { gsub(/,/, "", $2); v[++n] = $2 }
          END { d = v[1] / v[2] - 1; exit !(n == 2 && d < 1e-9 && d > -1e-9) }' se-mixed.json se-same.json
 
+# A piecewise fit's degrees of freedom count its breakpoints, which were searched to fit
+# the points (as its AICc does): 12 sizes in 3 segments leave 12 - 6 - 2 = 4 (it said 6).
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (i = 0; i < 12; i++) {
+            m = 2 ^ i; a = i < 4 ? 1 : i < 8 ? 3 : 10
+            t = (a + m / (i < 4 ? 250 : i < 8 ? 500 : 500)) * (1 + 0.01 * sin(3 * i))
+            printf "pingpong,2,%d,byte,,100,10,%.5f,%.5f,%.5f,%.5f,%.5f,\n", m, t, t, t, t, t / 100
+        }
+    }'
+} >pw.csv
+run "$COMMFIT" fit -q -i pw.csv -o pw.json -m piecewise
+expect_rc 0 "piecewise, three segments"
+check "piecewise: three segments" test "$(grep -c '"from_bytes"' pw.json)" -eq 3
+check "piecewise: dof counts the 2 breakpoints" grep -q '"dof": 4,' pw.json
+
 # Rows pooled from several tables: the row is named in its own table, at its own line.
 {
     echo "$HDR"

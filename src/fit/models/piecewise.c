@@ -392,7 +392,12 @@ static int fill_result(const cf_fit_input *in, seg_fit *final, int nfinal, cf_fi
         nkept += final[q].L.nkept;
         sr[q] = (cf_seg_rows){final[q].a, final[q].b, &final[q].L};
     }
-    int dof = nkept - 2 * nfinal;
+    /* The breakpoints were searched to fit these points: each is a parameter, as in the
+     * AICc below (a line of 2 a segment, nfinal - 1 breakpoints). Each segment holds 3
+     * sizes at least, so one degree of freedom is left at least. */
+    int dof = nkept - 2 * nfinal - (nfinal - 1);
+    if (dof < 1)
+        dof = 1;
     double scale = wrss / dof;
     for (int q = 0; q < nfinal; q++) {
         cf_lsq *L = &final[q].L;
