@@ -156,6 +156,15 @@ static void note_weighed(const cf_prediction *pr, cf_predict_answer *out)
 
 void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out)
 {
+    if (pr->flat) {
+        char top[32], part[256];
+        cf_size_format(f->max_bytes, top, sizeof top);
+        snprintf(part, sizeof part,
+                 "the model falls with size beyond the largest size measured (%.*g us here): "
+                 "no cost does, so the time is the model's at %s",
+                 cf_sig_prec(pr->flat_model_us, 3), pr->flat_model_us, top);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
     if (pr->trend_weight > 0)
         note_weighed(pr, out);
     if (pr->doublings > 0)

@@ -188,6 +188,10 @@ typedef struct cf_prediction {
                                     trend's reading and the model's time it was weighed
                                     against (set where the weight is above 0) */
     double trend_read_us, model_t_us;
+    int flat;             /* beyond the measured sizes, the model's time fell below its time
+                             at the largest one (a slope < 0): the answer is read flat from
+                             there; flat_model_us is the model's own time (<= 0 possibly) */
+    double flat_model_us;
 } cf_prediction;
 
 void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */

@@ -725,4 +725,23 @@ check "no answer reads the outlier: each within 3% of the law, its interval 1.2x
     awk -F, 'NR > 1 { t = 1.5 + $3 / 1e4; d = $5 / t - 1; if (d > 0.03 || d < -0.03 || $7 / $6 > 1.2) bad = 1 }
              END { exit !(NR == 4 && !bad) }' "$T/out"
 
+# No cost falls with size: beyond the measured sizes a line that falls (3 noisy sizes of a
+# Hockney ping-pong, 1.5 us + m / 10 KB/us) answers as at the largest size measured, its
+# interval above that keeping the model's own half-width (it read 3.3 ns at 3000 B, the
+# interval [0, 0.97] below every measured time; the law gives 1.8 us there).
+{
+    echo "$HDR"
+    echo "pingpong,2,8,byte,,1000,3,1.45855,2.06853,3.07803,1.66901,2.74175,"
+    echo "pingpong,2,64,byte,,1000,3,1.56898,1.63304,1.67715,1.65299,0.176781,"
+    echo "pingpong,2,512,byte,,1000,3,1.33516,1.48782,1.73441,1.39389,0.671178,"
+} >falls.csv
+run "$COMMFIT" fit -q -i falls.csv -o falls.json -m linear
+expect_rc 0 "a line that falls with size"
+run "$COMMFIT" predict -m falls.json -p pingpong -n 2 -b 512,3000,4000 -f csv
+expect_rc 0 "beyond a falling line: answered (4000 B was refused: the line is below 0 there)"
+check "beyond a falling line: the time at 512 B, the law's time within the interval" \
+    awk -F, 'NR == 2 { t0 = $5 } NR > 2 { t = 1.5 + $3 / 1e4; if ($5 != t0 || !($6 <= t && t <= $7)) bad = 1 }
+             END { exit !(NR == 4 && !bad) }' "$T/out"
+check "beyond a falling line: said" grep -q 'the model falls with size beyond the largest size measured (0.00329 us here): no cost does, so the time is the model.s at 512 B' "$T/out"
+
 done_testing
