@@ -403,8 +403,9 @@ static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_pr
     out->refused = 0;
     if (out->t > 0 && !(out->t <= PREDICT_MAX_US && out->hi <= PREDICT_MAX_US && out->lo >= 0 &&
                         out->lo <= PREDICT_MAX_US)) {
-        /* A time, but no interval around it that is a time: coefficients or covariances
-         * beyond any measurement (a hand-edited or corrupt file). */
+        /* A time, but no interval around it that is a time: a question far beyond what
+         * was measured (an alltoall of 1 TiB blocks over 2^24 ranks), or coefficients or
+         * covariances beyond any measurement (a hand-edited or corrupt file). */
         char size[32], why[160];
         cf_size_format(bytes, size, sizeof size);
         snprintf(why, sizeof why, "refused: the model's time or interval at %s is beyond %g us",
@@ -413,8 +414,10 @@ static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_pr
         if (c->refused++ == 0)
             snprintf(c->first_refusal, sizeof c->first_refusal,
                      "the model's time or interval at %s for %s (%s) at np=%ld is beyond %g us "
-                     "(coefficients or covariance out of range) in the %s (%s)",
+                     "(%.3g years: asked far beyond what was measured, or the model's "
+                     "coefficients are out of range) in the %s (%s)",
                      size, c->pattern, c->datatype, np, PREDICT_MAX_US,
+                     PREDICT_MAX_US / 1e6 / (365.25 * 86400),
                      cf_answer_kind_names[s->kind], out->model);
         out->refused = 1;
         out->t = out->lo = out->hi = NAN;

@@ -744,4 +744,11 @@ check "beyond a falling line: the time at 512 B, the law's time within the inter
              END { exit !(NR == 4 && !bad) }' "$T/out"
 check "beyond a falling line: said" grep -q 'the model falls with size beyond the largest size measured (0.00329 us here): no cost does, so the time is the model.s at 512 B' "$T/out"
 
+# An answer beyond 1e15 us (31.7 years) is refused; a question that far out is the likelier
+# cause, not a corrupt file (which the message alone blamed).
+run "$COMMFIT" predict -m "$top_srcdir/models/sim-flat.json" -p alltoall -n 16777216 -b 1024G
+expect_rc 1 "an answer beyond 1e15 us"
+grep_err "is beyond 1e\+15 us \(31.7 years: asked far beyond what was measured, or the model's coefficients are out of range\)" \
+    "an answer beyond 1e15 us: says why"
+
 done_testing
