@@ -165,7 +165,8 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_ac
             a->seg[i].growth[e] = a->seg[i].growth_change[e] = NAN;
     if (a->nnp < CF_ACROSS_MIN_NP || a->nseg == 0)
         return NAN;
-    long top = a->np[a->nnp - 1], below = a->np[a->nnp - 2];
+    /* below: the largest np the refits read from (a->np may be thinned: cf_across_distinct_np). */
+    long top = a->np[a->nnp - 1], below = 0;
     cf_point *sub = malloc((n ? n : 1) * sizeof *sub);
     double *v = malloc(4 * (n ? n : 1) * sizeof *v);
     if (sub == NULL || v == NULL) {
@@ -175,8 +176,11 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_ac
     }
     size_t nsub = 0;
     for (size_t i = 0; i < n; i++)
-        if (pts[i].p < top)
+        if (pts[i].p < top) {
             sub[nsub++] = pts[i];
+            if (pts[i].p > below)
+                below = pts[i].p;
+        }
     double sum = 0.0;
     int cnt = 0;
     for (int i = 0; i < a->nseg; i++) {

@@ -52,9 +52,9 @@ double cf_cterm_sum_eval(const cf_cterm_sum *s, long p, double m);
 double cf_across_aicc(double rss, int n, int k);
 /* The quality over every point from the segments' own. */
 void cf_across_combine_quality(cf_across *a);
-/* The distinct process counts of pts, increasing, at most CF_ACROSS_NP_MAX (the largest
- * always kept, as it bounds interpolation). Returns how many distinct there are, -1 when
- * out of memory. */
+/* The distinct process counts of pts, increasing, at most CF_ACROSS_NP_MAX (beyond that,
+ * the three largest and the others thinned evenly). Returns how many distinct there are,
+ * -1 when out of memory. */
 int cf_across_distinct_np(const cf_point *pts, size_t n, long *np, int *nnp);
 
 #endif

@@ -131,8 +131,10 @@ static int cmp_long(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The distinct process counts of pts, increasing, at most CF_ACROSS_NP_MAX (the largest
- * always kept, as it bounds interpolation). Returns how many distinct there are. */
+/* The distinct process counts of pts, increasing, at most CF_ACROSS_NP_MAX: beyond that
+ * the three largest (which bound interpolation and make the backtest and the growth at the
+ * top) and the others thinned evenly among those below. Returns how many distinct there
+ * are. */
 int cf_across_distinct_np(const cf_point *pts, size_t n, long *np, int *nnp)
 {
     long *all = malloc((n ? n : 1) * sizeof *all);
@@ -148,8 +150,14 @@ int cf_across_distinct_np(const cf_point *pts, size_t n, long *np, int *nnp)
     int keep = d < CF_ACROSS_NP_MAX ? d : CF_ACROSS_NP_MAX;
     for (int i = 0; i < keep; i++)
         np[i] = all[i];
-    if (d > keep)
-        np[keep - 1] = all[d - 1];
+    if (d > keep) {
+        /* np[0 .. keep - 4] from all[0 .. d - 4], the first and last of both kept. */
+        int lo = keep - 3, from = d - 3;
+        for (int i = 0; i < lo; i++)
+            np[i] = all[(int)((long)i * (from - 1) / (lo - 1))];
+        for (int i = 0; i < 3; i++)
+            np[lo + i] = all[from + i];
+    }
     *nnp = keep;
     free(all);
     return d;

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "fit/across-int.h"
 #include "fit/across.h"
 #include "modelfile/across-json.h"
 #include "tap.h"
@@ -884,8 +885,33 @@ static void waits_taken(void)
     cf_table_free(bare);
 }
 
+/* More distinct process counts than a model keeps: the three largest are kept (the
+ * backtest reads the largest from those below, the growth is read at the top), the others
+ * thinned evenly from the smallest; np 2..66, 80 and 100 lost 65, 66 and 80 before. */
+static void many_np(void)
+{
+    cf_point pts[68];
+    size_t n = 0;
+    for (long p = 2; p <= 66; p++)
+        pts[n++] = (cf_point){p, 1024, (double)p};
+    pts[n++] = (cf_point){80, 1024, 80};
+    pts[n++] = (cf_point){100, 1024, 100};
+    long np[CF_ACROSS_NP_MAX];
+    int nnp = 0, d = cf_across_distinct_np(pts, n, np, &nnp);
+    is_int(d, 67, "many np: all distinct counted");
+    is_int(nnp, CF_ACROSS_NP_MAX, "many np: as many kept as a model holds");
+    ok(np[0] == 2 && np[nnp - 4] == 65 && np[nnp - 3] == 66 && np[nnp - 2] == 80 &&
+           np[nnp - 1] == 100,
+       "many np: the smallest and the three largest kept, and the one below them");
+    int up = 1;
+    for (int i = 1; i < nnp; i++)
+        up = up && np[i] > np[i - 1];
+    ok(up, "many np: increasing");
+}
+
 int main(void)
 {
+    many_np();
     waits_taken();
     hockney();
     known_answers();
