@@ -296,34 +296,13 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in)
     /* A fit with a block term keeps each block count's curve: predict reads the one it
      * is asked at. Without one, the block count is not the model's (it follows the size,
      * struct's particles, or is the same everywhere) and the sizes make one curve. */
-    /* Rows the robust fit set aside are not kept: predict would answer with one as the
-     * measured time at its size and read its neighbours through it (a row 3x too slow at
-     * 4 KiB, set aside, was answered as 4 KiB's time, pulled 2 KiB 77% up and widened
-     * every interval of the fit 8-45x). Each set-aside row is its size's row of that time. */
-    unsigned char *gone = f->nrejected > 0 ? calloc(f->nrejected, 1) : NULL;
-    if (f->nrejected > 0 && gone == NULL) {
-        free(row);
-        free(dev);
-        return -1;
-    }
     size_t nrow = 0;
     for (size_t i = 0; i < in->n; i++) {
         const cf_row *r = in->rows[i];
         double tm = cf_row_time(r, in->stat);
-        if (!(r->bytes > 0 && tm > 0 && isfinite(tm)))
-            continue;
-        size_t k = 0;
-        while (gone != NULL && k < f->nrejected &&
-               (gone[k] || f->rejected[k].bytes != r->bytes ||
-                f->rejected[k].blocks != r->blocks || f->rejected[k].t_us != tm))
-            k++;
-        if (gone != NULL && k < f->nrejected) {
-            gone[k] = 1;
-            continue;
-        }
-        row[nrow++] = (cf_measured){r->bytes, tm, f->blocks > 0 ? r->blocks : 0};
+        if (r->bytes > 0 && tm > 0 && isfinite(tm))
+            row[nrow++] = (cf_measured){r->bytes, tm, f->blocks > 0 ? r->blocks : 0};
     }
-    free(gone);
     qsort(row, nrow, sizeof *row, cmp_point);
     /* Repeats (node pairs, runs) by their median, the typical one when a few are slow,
      * and their spread pooled over the points. */

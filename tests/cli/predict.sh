@@ -704,27 +704,6 @@ expect_rc 1 "a broken p2p member"
 expect_err "commfit: predict: nop2p.json: p2p.gamma_us_per_byte: expected a number >= 0" \
     "a broken p2p member: names the field"
 
-# A row the robust fit sets aside is no measured time of predict's: a ping-pong 3x too
-# slow at 4 KiB (Hockney 1.5 us + m / 10 KB/us elsewhere, 1% wiggle) was answered as 4 KiB's
-# "measured time", pulled 2 KiB 77% up and widened every interval of the fit 8-45x.
-{
-    echo "$HDR"
-    awk 'BEGIN {
-        for (k = 0; k <= 11; k++) {
-            m = 4 ^ k; t = (1.5 + m / 1e4) * (1 + 0.01 * sin(k)) * (m == 4096 ? 3 : 1)
-            printf "pingpong,2,%d,byte,,100,10,%.5f,%.5f,%.5f,%.5f,%.5f,\n", m, t, t, t, t, t / 50
-        }
-    }'
-} >outlier.csv
-run "$COMMFIT" fit -q -i outlier.csv -o outlier.json
-expect_rc 0 "a table with one outlier"
-check "the outlier is set aside" sh -c "grep -A2 '\"rejected\": \\[' outlier.json | grep -q '\"bytes\": 4096,'"
-run "$COMMFIT" predict -m outlier.json -p pingpong -n 2 -b 2K,4K,8K -f csv
-expect_rc 0 "predict around the outlier"
-check "no answer reads the outlier: each within 3% of the law, its interval 1.2x wide at most" \
-    awk -F, 'NR > 1 { t = 1.5 + $3 / 1e4; d = $5 / t - 1; if (d > 0.03 || d < -0.03 || $7 / $6 > 1.2) bad = 1 }
-             END { exit !(NR == 4 && !bad) }' "$T/out"
-
 # No cost falls with size: beyond the measured sizes a line that falls (3 noisy sizes of a
 # Hockney ping-pong, 1.5 us + m / 10 KB/us) answers as at the largest size measured, its
 # interval above that keeping the model's own half-width (it read 3.3 ns at 3000 B, the
