@@ -61,10 +61,12 @@ run "$COMMFIT" fit -q -i "$D/sim-fattree.csv" --np 2,4,16,64 -o tree.json
 run "$COMMFIT" predict -m tree.json -p allreduce -n 8 -b 1M -f csv
 check "fattree, allreduce of 1 MiB at np 8: the lower end at or below the simulated 315.85 us" \
     awk -F, 'NR == 2 { exit !($6 <= 315.85 && $7 >= 315.85) }' "$T/out"
-# At a measured np nothing changes: the reading is the measured point's, within the floor.
+# At a measured np nothing changes: the reading is the measured point's, within the floor
+# (the piecewise fit's own interval: 7.9% either side since its degrees of freedom count its
+# two breakpoints, under 6% before).
 run "$COMMFIT" predict -m tree.json -p allreduce -n 16 -b 1M -f csv
-check "fattree, allreduce of 1 MiB at the fitted np 16: within 6% either side" \
-    awk -F, 'NR == 2 { exit !($7 / $5 < 1.06 && $5 / $6 < 1.06) }' "$T/out"
+check "fattree, allreduce of 1 MiB at the fitted np 16: within 10% either side" \
+    awk -F, 'NR == 2 { exit !($7 / $5 < 1.10 && $5 / $6 < 1.10) }' "$T/out"
 # A reading that runs off: the fat tree's reduce of 64 B at np 8 is a replay over the tiers
 # (less the barrier's wait, 1.5094 us at np 4, 1.5096 at 16, 1.761 at 8: not monotone in p),
 # and the line through np 4 and 16 read 827 us for the simulated 1.78; now held between
