@@ -275,6 +275,26 @@ static void code_body(out *o, const cf_fit *f, int python)
                 code_gap(o, f, k, pow2, python);
                 put(o, " : ");
             }
+        } else if (t[CF_TERM_M2] != 0 && f->max_bytes > 0) {
+            /* Beyond the largest measured size predict carries the m^2 term as its tangent
+             * there, M (2m - M) (cf_fit_design): the code does the same, a line from M. */
+            double M = (double)f->max_bytes, l[NB];
+            memcpy(l, t, sizeof l);
+            l[0] -= t[CF_TERM_M2] * M * M;
+            l[CF_TERM_M] += 2 * t[CF_TERM_M2] * M;
+            l[CF_TERM_M2] = 0;
+            if (python) {
+                put(o, "(");
+                code_segment(o, t, pow2, python);
+                put(o, ") if m <= %.15g else (", M);
+                code_segment(o, l, pow2, python);
+                put(o, ")");
+            } else {
+                put(o, "m <= %.15g ? ", M);
+                code_segment(o, t, pow2, python);
+                put(o, " : ");
+                code_segment(o, l, pow2, python);
+            }
         } else {
             code_segment(o, t, pow2, python);
         }

@@ -730,4 +730,30 @@ expect_rc 1 "an answer beyond 1e15 us"
 grep_err "is beyond 1e\+15 us \(31.7 years: asked far beyond what was measured, or the model's coefficients are out of range\)" \
     "an answer beyond 1e15 us: says why"
 
+# A poly2's code formula is what predict answers beyond the largest size too: predict
+# carries the m^2 term as its tangent there, and the formula read the plain square (1.43x
+# predict's answer at 4x the largest size, 12.9x at 64x). The gnuplot form evaluated by awk.
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (k = 0; k <= 14; k++) {
+            m = 2 ^ k; t = (5 + 0.001 * m + 1.7e-8 * m * m) * (1 + 0.01 * sin(k))
+            printf "gather,8,%d,byte,,100,5,%.9f,%.9f,%.9f,%.9f,%.9f,\n", m, t, t, t, t, t / 100
+        }
+    }'
+} >square.csv
+run "$COMMFIT" fit -q -i square.csv -o square.json -m poly2
+expect_rc 0 "a poly2 gather to 16 KiB"
+run "$COMMFIT" predict -m square.json -p gather -n 8 --formula --lang gnuplot
+expect_rc 0 "the poly2's gnuplot formula"
+cp "$T/out" square.gp
+run "$COMMFIT" predict -m square.json -p gather -n 8 -b 4K,64K,1M --model-alone -f csv
+check "the poly2's formula gives predict's answers inside and beyond the sizes (to 1e-5: 6 digits printed)" \
+    awk -F, 'NR == FNR { split($0, f, " = "); e = f[2]; sub(/ +#.*/, "", e); next }
+             FNR > 1 { m = $3; split(e, p, " [?:] "); sub(/^m <= /, "", p[1])
+                       x = p[m <= p[1] + 0 ? 2 : 3]; n = split(x, a, " [+] "); v = 0
+                       for (i = 1; i <= n; i++) { q = split(a[i], b, "[*]"); w = b[1]; for (j = 2; j <= q; j++) w *= m; v += w }
+                       d = v / $5 - 1; if (d > 1e-5 || d < -1e-5) bad = 1; c++ }
+             END { exit !(c == 3 && !bad) }' square.gp "$T/out"
+
 done_testing
