@@ -623,7 +623,7 @@ static int finish(job *j, cf_error *e)
     cf_across_probe probe = {barrier_wait, &fw, &tiers};
     int rc = cf_across_fit_set(j->rows, j->nrows, cf_statistic_name(o->stat),
                                cf_table_meta_get(j->tables[0], "normalized_time_us"), rules,
-                               &probe, &ms->across, &notes, &nnotes, e);
+                               &probe, o->robust, &ms->across, &notes, &nnotes, e);
     cf_placement_free(&pl);
     if (rc != 0)
         return rc;
@@ -645,6 +645,8 @@ static int finish(job *j, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot write to standard output");
     if (!o->verbose)
         cf_out_fit_warnings(&sum);
+    if (!o->quiet)
+        cf_out_fit_across_set_aside(&ms->across);
     j->nsaid = j->nskipped;
     if (!to_stdout)
         cf_report_hint("-m", j->output);

@@ -249,6 +249,37 @@ static void gain_table(FILE *fp, const cf_fit *f)
 
 /* One line per reason a pattern has no across-np model, naming every pattern it holds
  * for (a laptop's table has one np: every collective), and what predict does instead. */
+void cf_out_fit_across_set_aside(const cf_across_set *as)
+{
+    char list[512] = "";
+    size_t len = 0, more = 0;
+    for (size_t i = 0; i < as->n; i++) {
+        const cf_across *a = &as->a[i];
+        if (a->error[0] != '\0' || a->q.rejected <= 0)
+            continue;
+        const char *dt = a->datatype;
+        int plain = strcmp(dt, "byte") == 0 || strcmp(dt, "float") == 0;
+        int w = snprintf(list + len, sizeof list - len, "%s%s%s%s%s %d of %d", len ? ", " : "",
+                         a->pattern, plain ? "" : " (", plain ? "" : dt, plain ? "" : ")",
+                         a->q.rejected, a->q.n + a->q.rejected);
+        if (w < 0 || (size_t)w >= sizeof list - len) {
+            list[len] = '\0';
+            more++;
+        } else {
+            len += (size_t)w;
+        }
+    }
+    if (len == 0 && more == 0)
+        return;
+    char tail[48] = "";
+    if (more > 0)
+        snprintf(tail, sizeof tail, " and %zu more", more);
+    cf_warn("across np, points set aside as outliers: %s%s (where they are a process count's "
+            "whole run of sizes, the model's shape in p misses them: fit --no-robust keeps "
+            "them, and its intervals widen)",
+            list, tail);
+}
+
 void cf_out_fit_across_notes(const cf_across_set *as)
 {
     size_t n = as->n;

@@ -50,12 +50,12 @@ static int misses(const cf_across_seg *s, const cf_point *pts, size_t n, long to
 
 /* The backtest of the candidate named alg over [lo, hi]: NAN when the process counts below
  * the largest cannot determine it. */
-static double seg_backtest(const cf_coll *c, const char *alg, const cf_point *pts, size_t n,
-                           const cf_point *sub, size_t nsub, long top, long below, double lo,
-                           double hi, double *v, double *sum, int *cnt)
+static double seg_backtest(const cf_coll *c, const char *alg, unsigned keep, const cf_point *pts,
+                           size_t n, const cf_point *sub, size_t nsub, long top, long below,
+                           double lo, double hi, double *v, double *sum, int *cnt)
 {
     cf_across_fitter F;
-    if (cf_across_fitter_init(&F, c, sub, nsub, CF_ACROSS_P_LINEAR) != 0)
+    if (cf_across_fitter_init(&F, c, sub, nsub, CF_ACROSS_P_LINEAR | keep) != 0)
         return NAN;
     int a = 0;
     while (a < F.ncand && strcmp(F.name[a], alg) != 0)
@@ -156,7 +156,8 @@ static void seg_growth(const cf_point *pts, size_t n, const long *np3, double lo
     }
 }
 
-double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_across *a)
+double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
+                          cf_across *a)
 {
     for (int i = 0; i < a->nseg; i++)
         a->seg[i].extrap_err = NAN;
@@ -189,7 +190,8 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_ac
         double lo = i == 0 ? -INFINITY : s->from_bytes;
         double hi = i + 1 < a->nseg ? s->to_bytes : INFINITY;
         s->extrap_err =
-            seg_backtest(c, s->algorithm, pts, n, sub, nsub, top, below, lo, hi, v, &sum, &cnt);
+            seg_backtest(c, s->algorithm, cands & CF_ACROSS_KEEP_ALL, pts, n, sub, nsub, top,
+                         below, lo, hi, v, &sum, &cnt);
         seg_growth(pts, n, a->np + a->nnp - 3, lo, hi, v, s);
     }
     free(sub);
@@ -211,7 +213,7 @@ int cf_across_fit_extrap(const cf_coll *c, const char *datatype, const cf_point 
                          unsigned cands, cf_across *out, cf_error *e)
 {
     if (!(cands & CF_ACROSS_P_LINEAR))
-        return cf_across_fit_points_cands(c, datatype, pts, n, CF_SEARCH_QUICK, 0, out, e);
+        return cf_across_fit_points_cands(c, datatype, pts, n, CF_SEARCH_QUICK, cands, out, e);
     cf_across *b = malloc(sizeof *b);
     if (b == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
@@ -221,7 +223,8 @@ int cf_across_fit_extrap(const cf_coll *c, const char *datatype, const cf_point 
         /* Both fit the measured points, and AICc prefers the one with more terms; which
          * reads the largest measured np better from those below decides, by a clear margin
          * (P_LINEAR_GAIN). */
-        double sa = cf_across_backtest(c, pts, n, out), sb = cf_across_backtest(c, pts, n, b);
+        double sa = cf_across_backtest(c, pts, n, cands, out);
+        double sb = cf_across_backtest(c, pts, n, cands, b);
         if (sb < P_LINEAR_GAIN * sa)
             *out = *b;
     }

@@ -25,9 +25,10 @@ typedef struct cf_across_fitter {
     double *x[CF_ACROSS_MAX_CAND]; /* n rows of k[a] values */
     double *X, *t;
     cf_robust_workspace *ws[CF_REL_KMAX + 1]; /* by the number of terms, made when first needed */
+    int keep_all;                             /* CF_ACROSS_KEEP_ALL: no point set aside */
 } cf_across_fitter;
 
-/* cands: 0, or CF_ACROSS_P_LINEAR. */
+/* cands: 0, or CF_ACROSS_P_LINEAR; with CF_ACROSS_KEEP_ALL or not. */
 int cf_across_fitter_init(cf_across_fitter *F, const cf_coll *c, const cf_point *pts, size_t n,
                           unsigned cands);
 void cf_across_fitter_free(cf_across_fitter *F);

@@ -46,7 +46,8 @@ static int rel_fault(const cf_lsq *r, size_t n, size_t k, const double *t, cf_er
 
 /* cf_rel_lsq in the workspace W (made for k terms and at least n points). */
 static int rel_lsq_ws(cf_robust_workspace *W, size_t n, size_t k, const double *X, const double *t,
-                      double *coef, double *cov, double *s2, cf_rel_quality *q, cf_error *e)
+                      int robust, double *coef, double *cov, double *s2, cf_rel_quality *q,
+                      cf_error *e)
 {
     if (n <= k)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "not enough points (have %zu, need %zu)", n,
@@ -54,7 +55,7 @@ static int rel_lsq_ws(cf_robust_workspace *W, size_t n, size_t k, const double *
     if (k > CF_REL_KMAX)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "too many terms (%zu)", k);
     cf_lsq r;
-    if (cf_robust_fit(W, X, t, NULL, n, CF_WEIGHTS_RELATIVE, 1, NULL, &r) != CF_ROBUST_OK)
+    if (cf_robust_fit(W, X, t, NULL, n, CF_WEIGHTS_RELATIVE, robust, NULL, &r) != CF_ROBUST_OK)
         return rel_fault(&r, n, k, t, e);
     *s2 = r.s2;
     for (size_t j = 0; j < k; j++) {
@@ -84,8 +85,8 @@ static int rel_lsq_ws(cf_robust_workspace *W, size_t n, size_t k, const double *
     return 0;
 }
 
-int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coef, double *cov,
-               double *s2, cf_rel_quality *q, cf_error *e)
+int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, int robust, double *coef,
+               double *cov, double *s2, cf_rel_quality *q, cf_error *e)
 {
     if (n <= k)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "not enough points (have %zu, need %zu)", n,
@@ -95,12 +96,13 @@ int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coe
     cf_robust_workspace *W = cf_robust_alloc(cf_robust_zero_weight, n, k);
     if (W == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    int rc = rel_lsq_ws(W, n, k, X, t, coef, cov, s2, q, e);
+    int rc = rel_lsq_ws(W, n, k, X, t, robust, coef, cov, s2, q, e);
     cf_robust_free(W);
     return rc;
 }
 
-int cf_hockney_fit(const double *m, const double *t, size_t n, cf_hockney *out, cf_error *e)
+int cf_hockney_fit(const double *m, const double *t, size_t n, int robust, cf_hockney *out,
+                   cf_error *e)
 {
     double *X = malloc((n ? n : 1) * 2 * sizeof *X);
     if (X == NULL)
@@ -115,7 +117,7 @@ int cf_hockney_fit(const double *m, const double *t, size_t n, cf_hockney *out, 
         out->bytes_max = fmax(out->bytes_max, m[i]);
     }
     double coef[2], cov[4];
-    int rc = cf_rel_lsq(n, 2, X, t, coef, cov, &out->s2, &out->q, e);
+    int rc = cf_rel_lsq(n, 2, X, t, robust, coef, cov, &out->s2, &out->q, e);
     free(X);
     if (rc != 0)
         return rc;
@@ -233,6 +235,7 @@ int cf_across_fitter_init(cf_across_fitter *F, const cf_coll *c, const cf_point 
     F->c = c;
     F->pts = pts;
     F->n = n;
+    F->keep_all = (cands & CF_ACROSS_KEEP_ALL) != 0;
     size_t rows = n ? n : 1;
     F->X = malloc(rows * CF_REL_KMAX * sizeof *F->X);
     F->t = malloc(rows * sizeof *F->t);
@@ -316,7 +319,8 @@ int cf_across_seg_fit(cf_across_fitter *F, int alg, double lo, double hi, cf_acr
         return cf_error_set(why, CF_EXIT_DATA, NULL, 0, "out of memory");
     double cov[CF_COLL_MAX_BASIS * CF_COLL_MAX_BASIS];
     int rc = W == NULL ? cf_error_set(why, CF_EXIT_DATA, NULL, 0, "too many terms (%d)", k)
-                       : rel_lsq_ws(*W, m, (size_t)k, X, t, out->coef, cov, &out->s2, &out->q, why);
+                       : rel_lsq_ws(*W, m, (size_t)k, X, t, !F->keep_all, out->coef, cov, &out->s2,
+                                    &out->q, why);
     if (rc != 0)
         return rc;
     for (int j = 0; j < k; j++)
@@ -399,18 +403,18 @@ double cf_across_aicc(double rss, int n, int k)
 void cf_across_combine_quality(cf_across *a)
 {
     cf_rel_quality *q = &a->q;
-    q->n = q->dof = 0;
+    q->n = q->dof = q->rejected = 0;
     q->mape = q->max_rel_err = q->loo_mape = 0.0;
     for (int i = 0; i < a->nseg; i++) {
         const cf_rel_quality *s = &a->seg[i].q;
         q->n += s->n;
         q->dof += s->dof;
+        q->rejected += s->rejected;
         q->mape += s->mape * s->n;
         q->loo_mape += s->loo_mape * s->n;
         q->max_rel_err = fmax(q->max_rel_err, s->max_rel_err);
     }
     q->mape /= q->n;
     q->loo_mape /= q->n;
-    if (a->nseg > 1)
-        q->dof -= 1; /* the switch point is a parameter too */
+    q->dof -= a->nseg - 1; /* each switch point is a parameter too */
 }

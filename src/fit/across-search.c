@@ -465,8 +465,8 @@ static double quick_sweep_2(const double *x, const double *t, double *iref,
  * the points kept, the coefficients, their covariance and the residual variance; -1 where
  * that fails too; -2 when the equations are too near singular to tell. */
 static int quick_rel_lsq(runs *R, const double *x, const double *t, const double *it, size_t n,
-                         int k, const moments *first, double *rss, int *nkept, double *coef,
-                         double cov[CF_REL_KMAX][CF_REL_KMAX], double *s2)
+                         int k, const moments *first, int keep_all, double *rss, int *nkept,
+                         double *coef, double cov[CF_REL_KMAX][CF_REL_KMAX], double *s2)
 {
     if (n <= (size_t)k || k < 1 || k > CF_REL_KMAX)
         return -1;
@@ -489,7 +489,7 @@ static int quick_rel_lsq(runs *R, const double *x, const double *t, const double
     double chisq = 0.0;
     const cf_robust_type *T = cf_robust_zero_weight;
     const cf_robust_rule *rule = T->rule;
-    size_t nused = n, max_out = n / rule->cap_div;
+    size_t nused = n, max_out = keep_all ? 0 : n / rule->cap_div;
     memcpy(M, first->M, sizeof M);
     memcpy(v, first->v, sizeof v);
     for (int round = 0; round < rule->max_rounds; round++) {
@@ -607,7 +607,8 @@ static void quick_side_fit(search *S, size_t b, int a, int right)
     double coef[CF_REL_KMAX], cov[CF_REL_KMAX][CF_REL_KMAX], s2;
     int rc =
         quick_rel_lsq(&S->R, S->R.x[a] + lo * (size_t)k, S->R.t + lo, S->R.it + lo, hi - lo, k,
-                      right ? &S->R.suf[a][b] : &S->R.pre[a][b], &q->rss, &q->n, coef, cov, &s2);
+                      right ? &S->R.suf[a][b] : &S->R.pre[a][b], S->F.keep_all, &q->rss, &q->n,
+                      coef, cov, &s2);
     if (rc == -2) {
         /* Too near singular to tell quickly: fit it properly. */
         const side_fit *sf = side_get(S, b, a, right);
@@ -838,7 +839,8 @@ static int search_run(search *S, int nuse, cf_across_search how, cf_across *out,
         return search_run(S, nuse, CF_SEARCH_EXHAUSTIVE, out, e); /* full search's order */
     if (found) {
         cf_across_combine_quality(out);
-        cf_across_backtest(S->F.c, S->F.pts, S->F.n, out);
+        cf_across_backtest(S->F.c, S->F.pts, S->F.n, S->F.keep_all ? CF_ACROSS_KEEP_ALL : 0,
+                           out);
         return 0;
     }
     /* Data that does not determine the model is a note, like too few np. */

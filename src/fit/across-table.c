@@ -19,6 +19,7 @@
 typedef struct rowset {
     const cf_row *const *rows;
     size_t n;
+    int robust; /* fit --no-robust: 0, no point set aside in any fit of them */
 } rowset;
 
 /* Whether row r, at np 2, moved no data (cf_row_no_transfer: faster than the table's ping-pong
@@ -51,7 +52,7 @@ static int rows_hockney(const rowset *t, const char *stat, const char *pattern,
         }
     }
     int rc = n == 0 ? cf_error_set(e, CF_EXIT_DATA, NULL, 0, "no %s rows at np=2", pattern)
-                    : cf_hockney_fit(m, y, n, h, e);
+                    : cf_hockney_fit(m, y, n, t->robust, h, e);
     free(m);
     free(y);
     return rc;
@@ -159,8 +160,8 @@ static void np2_unit(const keyed_row *kr, const char *stat, const key *k, cf_con
 /* The pattern's own np=2 times as ping-pong's costs with a latency and a bandwidth factor
  * of their own (contention, the library's overheads), fitted in relative error with their
  * covariance; and its measured curve. The factors stay 0 when they cannot be separated. */
-static int np2_calibrate(const keyed_row *kr, const char *stat, const cf_p2p *pp, const key *k,
-                         cf_contention *out)
+static int np2_calibrate(const keyed_row *kr, const char *stat, int robust, const cf_p2p *pp,
+                         const key *k, cf_contention *out)
 {
     np2_unit(kr, stat, k, out);
     size_t nr = k->hi - k->lo, n = 0;
@@ -186,7 +187,8 @@ static int np2_calibrate(const keyed_row *kr, const char *stat, const cf_p2p *pp
     cf_rel_quality q;
     cf_error ignore;
     cf_error_clear(&ignore);
-    if (n >= 3 && cf_rel_lsq(n, 2, X, t, coef, cov, &s2, &q, &ignore) == 0 && coef[0] > 0.0 &&
+    if (n >= 3 && cf_rel_lsq(n, 2, X, t, robust, coef, cov, &s2, &q, &ignore) == 0 &&
+        coef[0] > 0.0 &&
         coef[1] > 0.0 && isfinite(cov[0]) && isfinite(cov[3]) && isfinite(s2)) {
         out->lat_factor = coef[0];
         out->bw_factor = coef[1];
@@ -241,7 +243,7 @@ static int contention_of(const rowset *rows, const keyed_row *kr, const char *st
         out->sd_log = n > 1 ? sqrt(fmax(0.0, (s2 - n * mean * mean) / (double)(n - 1))) : 0.0;
     }
     free(ratio);
-    return k->np == 2 ? np2_calibrate(kr, stat, pp, k, out) : 0;
+    return k->np == 2 ? np2_calibrate(kr, stat, rows->robust, pp, k, out) : 0;
 }
 
 /* The estimate puts alpha and beta into every algorithm's cost, at any p and m: neither
@@ -471,8 +473,9 @@ static void raw_errors(const cf_coll *c, const char *datatype, const cf_point *r
 /* The across-np model of every (pattern, datatype) key (np 0) into out->a, with a note for
  * each that got none. 0, -1 when out of memory, else the fit's error code. */
 static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const char *stat,
-                           const char *rules, const cf_across_probe *probe, size_t nrows,
-                           cf_across_set *out, char ***notes, size_t *nnotes, cf_error *e)
+                           const char *rules, const cf_across_probe *probe, int robust,
+                           size_t nrows, cf_across_set *out, char ***notes, size_t *nnotes,
+                           cf_error *e)
 {
     size_t nkeys = 0;
     for (size_t i = 0; i < nk; i++)
@@ -506,7 +509,8 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
         cf_across *a = &out->a[out->n];
         /* Where the library's rules are unknown, latency may grow with p as they cannot say. */
         unsigned cands =
-            rules != NULL && cf_rules_known(rules, ks[i].c->pattern) ? 0 : CF_ACROSS_P_LINEAR;
+            (rules != NULL && cf_rules_known(rules, ks[i].c->pattern) ? 0 : CF_ACROSS_P_LINEAR) |
+            (robust ? 0 : CF_ACROSS_KEEP_ALL);
         if ((rc = cf_across_fit_extrap(ks[i].c, ks[i].datatype, pts, n, cands, a, e)) != 0)
             break;
         if (a->error[0] == '\0') {
@@ -529,10 +533,10 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
 
 int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
                       const char *normalized_time_us, const char *rules,
-                      const cf_across_probe *probe, cf_across_set *out, char ***notes,
-                      size_t *nnotes, cf_error *e)
+                      const cf_across_probe *probe, int robust, cf_across_set *out,
+                      char ***notes, size_t *nnotes, cf_error *e)
 {
-    rowset set = {rows, nrows};
+    rowset set = {rows, nrows, robust};
     const rowset *t = &set;
     if (stat == NULL)
         stat = "mean";
@@ -561,7 +565,7 @@ int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
     if (p2p_fit(t, stat, normalized_time_us, rules, kr, ks, nk, &out->pp) != 0)
         goto oom;
     out->pp.node_ranks = probe != NULL && probe->tiers != NULL ? probe->tiers->node_ranks : 0;
-    rc = across_fit_keys(kr, ks, nk, stat, rules, probe, t->n, out, notes, nnotes, e);
+    rc = across_fit_keys(kr, ks, nk, stat, rules, probe, robust, t->n, out, notes, nnotes, e);
     if (rc == -1)
         goto oom;
     if (rc != 0)
@@ -592,7 +596,7 @@ int cf_across_fit_table(const cf_table *tab, const char *stat, cf_across_set *ou
                           cf_rules_for(cf_table_meta_get(tab, "mpi_library"),
                                        cf_table_meta_get(tab, "coll_selector"),
                                        cf_table_timed_loop(tab)),
-                          NULL, out, notes, nnotes, e);
+                          NULL, 1, out, notes, nnotes, e);
     free(rows);
     return rc;
 }

@@ -486,13 +486,15 @@ typedef struct cf_estimate {
 } cf_estimate;
 
 /* Relative-error least squares: minimises sum ((t_i - x_i.c) / T_i)^2, T_i the measured
- * time first, then the fitted one (iterated), setting aside points beyond 5 robust
- * standard deviations (a quarter at most). X is n rows of k values. cov is scaled by the
- * residual variance s2. Fails (CF_EXIT_DATA) when the columns cannot be separated. */
-int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, double *coef, double *cov,
-               double *s2, cf_rel_quality *q, cf_error *e);
+ * time first, then the fitted one (iterated), with robust setting aside points beyond 5
+ * robust standard deviations (a quarter at most; fit --no-robust: none). X is n rows of k
+ * values. cov is scaled by the residual variance s2. Fails (CF_EXIT_DATA) when the columns
+ * cannot be separated. */
+int cf_rel_lsq(size_t n, size_t k, const double *X, const double *t, int robust, double *coef,
+               double *cov, double *s2, cf_rel_quality *q, cf_error *e);
 
-int cf_hockney_fit(const double *m, const double *t, size_t n, cf_hockney *out, cf_error *e);
+int cf_hockney_fit(const double *m, const double *t, size_t n, int robust, cf_hockney *out,
+                   cf_error *e);
 
 /* How the switch between two size ranges is searched: QUICK (what cf_across_fit_points
  * does) fits every candidate quickly and properly only those within reach of the best;
@@ -510,6 +512,9 @@ int cf_across_fit_points_search(const cf_coll *c, const char *datatype, const cf
  * tables whose MPI library's rules are unknown: on real machines at scale contention and
  * noise can grow the latency with p. Like any candidate, it is chosen by AICc only. */
 #define CF_ACROSS_P_LINEAR 1u
+/* Not a candidate but how every candidate is fitted: no point set aside (fit --no-robust),
+ * in cands wherever it is taken. */
+#define CF_ACROSS_KEEP_ALL 2u
 int cf_across_fit_points_cands(const cf_coll *c, const char *datatype, const cf_point *pts,
                                size_t n, cf_across_search how, unsigned cands, cf_across *out,
                                cf_error *e);
@@ -522,7 +527,8 @@ int cf_across_fit_points_more(const cf_coll *c, const char *datatype, const cf_p
 /* The backtest of a fitted across-np model from its points: each segment's extrap_err, and
  * its measured growth and growth_change at the largest np.
  * Returns the mean miss per doubling over every point at the largest np (NAN: none). */
-double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, cf_across *a);
+double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
+                          cf_across *a);
 /* The across-np fit commfit fit runs: cf_across_fit_points; with CF_ACROSS_P_LINEAR in
  * cands, also the fit among the p-linear candidates, kept only when AICc chose one of them
  * there and its backtest (reading the largest measured np from those below) misses less
@@ -638,8 +644,8 @@ typedef struct cf_across_probe {
 } cf_across_probe;
 int cf_across_fit_set(const cf_row *const *rows, size_t nrows, const char *stat,
                       const char *normalized_time_us, const char *rules,
-                      const cf_across_probe *probe, cf_across_set *out, char ***notes,
-                      size_t *nnotes, cf_error *e);
+                      const cf_across_probe *probe, int robust, cf_across_set *out,
+                      char ***notes, size_t *nnotes, cf_error *e);
 /* The same over every row of one table, with its metadata. */
 int cf_across_fit_table(const cf_table *t, const char *stat, cf_across_set *out, char ***notes,
                         size_t *nnotes, cf_error *e);

@@ -193,6 +193,37 @@ expect_rc 0 "piecewise, three segments"
 check "piecewise: three segments" test "$(grep -c '"from_bytes"' pw.json)" -eq 3
 check "piecewise: dof counts the 2 breakpoints" grep -q '"dof": 4,' pw.json
 
+# --no-robust reaches the across-np fit: a contention that grows as sqrt(p), which no
+# algorithm of the allreduce has, makes the across-np model miss np 2's and 4's larger sizes,
+# which it set aside as outliers even without --no-robust's say (and said nothing of).
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        n = split("4 64 1024 16384 262144 1048576", s, " ")
+        for (p = 2; p <= 64; p *= 2)
+            for (i = 1; i <= n; i++) {
+                m = s[i]; t = (2 * log(p) / log(2) + m * (p - 1) / p / 5000 * (1 + 0.25 * sqrt(p)))
+                t *= 1 + 0.001 * sin(p + i)
+                printf "allreduce,%d,%d,float,,100,10,%.6f,%.6f,%.6f,%.6f,,\n", p, m, t, t, t, t
+            }
+    }'
+} >contention.csv
+run "$COMMFIT" fit -i contention.csv -o contention.json
+expect_rc 0 "a contention no algorithm has"
+grep_err "^commfit: fit: warning: across np, points set aside as outliers: allreduce [1-9][0-9]* of 36 " \
+    "the across-np points set aside: said"
+check "the across-np points set aside: counted in the model's quality" \
+    awk '/"across_np"/ { a = 1 } a && /"rejected": [1-9]/ { f = 1 } END { exit !f }' contention.json
+run "$COMMFIT" fit --no-robust -i contention.csv -o contention-all.json
+expect_rc 0 "--no-robust, across np"
+check "--no-robust: nothing set aside across np, nothing said" \
+    sh -c "! grep -q 'set aside' '$T/err' && ! awk '/\"across_np\"/ { a = 1 } a && /\"rejected\": [1-9]/ { f = 1 } END { exit !f }' contention-all.json"
+run "$COMMFIT" predict -m contention.json -p allreduce -n 128 -b 1M -f csv
+cp "$T/out" set-aside.csv
+run "$COMMFIT" predict -m contention-all.json -p allreduce -n 128 -b 1M -f csv
+check "--no-robust: the interval at np 128 reaches lower (no upper bound either way: a table without placement)" \
+    awk -F, 'NR == FNR && FNR == 2 { lo = $6 } NR != FNR && FNR == 2 { exit !($6 < lo && $7 == "inf") }' set-aside.csv "$T/out"
+
 # Rows pooled from several tables: the row is named in its own table, at its own line.
 {
     echo "$HDR"

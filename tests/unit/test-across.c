@@ -74,7 +74,7 @@ static void hockney(void)
     cf_hockney h;
     cf_error e;
     cf_error_clear(&e);
-    is_int(cf_hockney_fit(m, t, NSIZES, &h, &e), 0, "hockney: exact data fits");
+    is_int(cf_hockney_fit(m, t, NSIZES, 1, &h, &e), 0, "hockney: exact data fits");
     near(h.alpha_us, 1.5, 1e-9, "hockney: alpha recovered");
     near(h.beta_us_per_byte, 2e-4, 1e-9, "hockney: beta recovered");
     ok(h.q.max_rel_err < 1e-9 && h.q.n == NSIZES && h.q.dof == NSIZES - 2,
@@ -83,13 +83,13 @@ static void hockney(void)
     memcpy(slow, t, sizeof slow);
     slow[3] *= 30;
     slow[15] *= 8;
-    is_int(cf_hockney_fit(m, slow, NSIZES, &h, &e), 0, "hockney: two points 8 and 30 times slow");
+    is_int(cf_hockney_fit(m, slow, NSIZES, 1, &h, &e), 0, "hockney: two points 8 and 30 times slow");
     is_int(h.q.rejected, 2, "hockney: both set aside");
     near(h.alpha_us, 1.5, 1e-9, "hockney: alpha recovered without them");
-    is_int(cf_hockney_fit(m, t, 2, &h, &e), CF_EXIT_DATA, "hockney: two points are too few");
+    is_int(cf_hockney_fit(m, t, 2, 1, &h, &e), CF_EXIT_DATA, "hockney: two points are too few");
     is_str(e.msg, "not enough points (have 2, need 3)", "hockney: says how many it needs");
     double same[4] = {8, 8, 8, 8}, tt[4] = {1, 1.1, 0.9, 1};
-    is_int(cf_hockney_fit(same, tt, 4, &h, &e), CF_EXIT_DATA, "hockney: one size cannot fit");
+    is_int(cf_hockney_fit(same, tt, 4, 1, &h, &e), CF_EXIT_DATA, "hockney: one size cannot fit");
     is_str(e.msg, "the measured points cannot separate the 2 terms", "hockney: says why");
 }
 
@@ -825,11 +825,11 @@ static void waits_taken(void)
     size_t nnotes = 0;
     cf_error e;
     cf_error_clear(&e);
-    is_int(cf_across_fit_set(rows, t->n_rows, "mean", NULL, "smpi-mpich", &waits, &s, &notes,
+    is_int(cf_across_fit_set(rows, t->n_rows, "mean", NULL, "smpi-mpich", &waits, 1, &s, &notes,
                              &nnotes, &e),
            0, "waits: fits (%s)", e.msg);
     cf_notes_free(notes, nnotes);
-    is_int(cf_across_fit_set(brows, bare->n_rows, "mean", NULL, "smpi-mpich", NULL, &b, &notes,
+    is_int(cf_across_fit_set(brows, bare->n_rows, "mean", NULL, "smpi-mpich", NULL, 1, &b, &notes,
                              &nnotes, &e),
            0, "without waits: fits (%s)", e.msg);
     cf_notes_free(notes, nnotes);
@@ -865,7 +865,7 @@ static void waits_taken(void)
      * nothing is taken. */
     wait_table[3] = 100.0;
     cf_error_clear(&e);
-    is_int(cf_across_fit_set(rows, t->n_rows, "mean", NULL, "smpi-mpich", &waits, &s, &notes,
+    is_int(cf_across_fit_set(rows, t->n_rows, "mean", NULL, "smpi-mpich", &waits, 1, &s, &notes,
                              &nnotes, &e),
            0, "a wait larger than a time: fits (%s)", e.msg);
     cf_notes_free(notes, nnotes);

@@ -348,7 +348,7 @@ static void across_np_subset(void)
     size_t nnotes = 0;
     cf_error e;
     cf_error_clear(&e);
-    is_int(cf_across_fit_set(rows, n, "t_avg_us", NULL, NULL, NULL, &ms->across, &notes, &nnotes, &e), 0,
+    is_int(cf_across_fit_set(rows, n, "t_avg_us", NULL, NULL, NULL, 1, &ms->across, &notes, &nnotes, &e), 0,
            "an across-np model of bcast at np 4-16: %s", e.msg);
     cf_notes_free(notes, nnotes);
     free(rows);
