@@ -223,6 +223,21 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
     int rank = 0, size = 1, rc;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* Started by commfit for n processes, but in a job of another size: the launcher is of
+     * another MPI library (Open MPI's mpiexec starting an MPICH build: n jobs of one, each
+     * writing the table at np=1, exit 0). Every process says it, each rank 0 of its own. */
+    const char *asked = getenv(CF_LAUNCH_NP_ENV);
+    if (asked != NULL && strtol(asked, NULL, 10) != size) {
+        const char *by = getenv(CF_LAUNCHER_CMD_ENV);
+        cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
+                     "the launcher was asked for %s processes (%s) but this MPI job has %d: it "
+                     "is not of the MPI library commfit is built with (%s; its launcher is %s), "
+                     "whose jobs it cannot start: give --launcher that library's",
+                     asked, by ? by : "?", size, CF_MPI_LIBRARY, CF_MPIEXEC);
+        refuse(&e, rank == 0);
+        MPI_Finalize();
+        return CF_EXIT_USAGE;
+    }
 #ifndef CF_SMPI
     /* (Simulated ranks are threads of one process and share one stderr.) */
     static char errbuf[4096];
@@ -660,9 +675,13 @@ int cmd_measure(int argc, char **argv)
             break;
     }
     setenv(CF_LAUNCHER_CMD_ENV, cmd, 1);
+    char asked[32];
+    snprintf(asked, sizeof asked, "%ld", n);
+    setenv(CF_LAUNCH_NP_ENV, asked, 1);
     time_t start = time(NULL);
     rc = cf_launch_run(largv, 0, &stopped, &e);
     unsetenv(CF_LAUNCHER_CMD_ENV);
+    unsetenv(CF_LAUNCH_NP_ENV);
     cf_launch_said said;
     cf_launch_report_done(report, &said);
     /* Rank 0 on another node reports nothing here: its table, if written, speaks for it. */

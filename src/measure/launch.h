@@ -10,6 +10,9 @@
 /* Set in the environment of the launcher commfit starts itself under, so that a launcher
  * whose environment commfit does not know cannot make it start itself again and again. */
 #define CF_LAUNCH_MARK "COMMFIT_LAUNCHED"
+/* Set beside it to the number of processes asked of the launcher: a launcher of another MPI
+ * library than commfit-mpi's starts each process as an MPI job of one, which checks it. */
+#define CF_LAUNCH_NP_ENV "COMMFIT_LAUNCH_NP"
 
 typedef struct cf_launch_env {
     int under;      /* 1 when an MPI launcher started this process */

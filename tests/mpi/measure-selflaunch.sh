@@ -22,4 +22,20 @@ run "$rt" "$f"
 expect_rc 0 "the table reads back"
 check "20 patterns" test "$(grep -v '^meta' "$T/out" | awk '{print $1}' | sort -u | wc -l)" -eq 20
 
+# A launcher of another MPI library starts each process as an MPI job of one (Open MPI's
+# mpiexec starting an MPICH build: two tables of np=1 rows written over each other, exit 0).
+# A stand-in that starts one process of the two asked for is such a launcher. (MPICH's
+# singletons start here at once; Open MPI's want its daemon.)
+if grep -q 'CF_MPI_LIBRARY "mpich"' "$top_builddir/config.h"; then
+    printf '#!/bin/sh\nshift 2\nexec "$@"\n' >"$T/one-job-launcher"
+    chmod +x "$T/one-job-launcher"
+    run timeout 120 "$COMMFIT" measure --launcher "$T/one-job-launcher" --patterns allreduce --sizes 1K -o one.csv
+    expect_rc 1 "a launcher of another MPI library"
+    grep_err "the launcher was asked for 2 processes \(.*one-job-launcher -n 2\) but this MPI job has 1: it is not of the MPI library commfit is built with" \
+        "a launcher of another MPI library: said"
+    check "a launcher of another MPI library: no table" test ! -e one.csv
+else
+    skip "a launcher of another MPI library (the stand-in's singleton wants MPICH)"
+fi
+
 done_testing
