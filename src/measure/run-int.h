@@ -60,6 +60,11 @@ int cf_run_pair_probe(cf_run_state *R);
 
 /* Rank 0: the metadata about the software (and the simulation), first in the table. */
 int cf_run_library_metadata(cf_run_state *R);
+/* MPI_Get_library_version's words, without the newlines and blanks it ends with. */
+void cf_run_library_version(char *lib, size_t n);
+/* Whether two library versions say the same, whitespace aside (a table's metadata holds the
+ * newlines as blanks). */
+int cf_run_same_library(const char *a, const char *b);
 
 /* Rank 0: the metadata of a new table about this run: its date (tm), timer, command, plan. */
 int cf_run_start_metadata(cf_run_state *R, const struct tm *tm, const char *command, int over,

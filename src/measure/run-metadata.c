@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <ctype.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,14 +216,41 @@ static int simulation_metadata(cf_run_state *R)
     return bad ? cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory") : 0;
 }
 
+void cf_run_library_version(char *lib, size_t n)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    if (MPI_Get_library_version(v, &len) != MPI_SUCCESS)
+        snprintf(v, sizeof v, "unknown");
+    while (len > 0 && (v[len - 1] == '\n' || v[len - 1] == ' ' || v[len - 1] == '\0'))
+        v[--len] = '\0';
+    snprintf(lib, n, "%s", v);
+}
+
+int cf_run_same_library(const char *a, const char *b)
+{
+    for (;;) {
+        while (isspace((unsigned char)*a))
+            a++;
+        while (isspace((unsigned char)*b))
+            b++;
+        if (*a == '\0' || *b == '\0')
+            return *a == *b;
+        if (*a != *b)
+            return 0;
+        int sa = isspace((unsigned char)a[1]), sb = isspace((unsigned char)b[1]);
+        a++;
+        b++;
+        if (sa != sb)
+            return 0;
+    }
+}
+
 int cf_run_library_metadata(cf_run_state *R)
 {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING], buf[32];
-    int len = 0, ver = 0, sub = 0;
-    if (MPI_Get_library_version(lib, &len) != MPI_SUCCESS)
-        snprintf(lib, sizeof lib, "unknown");
-    while (len > 0 && (lib[len - 1] == '\n' || lib[len - 1] == ' ' || lib[len - 1] == '\0'))
-        lib[--len] = '\0';
+    int ver = 0, sub = 0;
+    cf_run_library_version(lib, sizeof lib);
     if (MPI_Get_version(&ver, &sub) != MPI_SUCCESS)
         ver = sub = 0;
     snprintf(buf, sizeof buf, "%d.%d", ver, sub);

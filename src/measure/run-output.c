@@ -150,6 +150,16 @@ static char *output_path(const cf_measure_opts *o, const struct tm *tm)
 /* --resume: locked first; then drops a last line the interruption cut short, and appends. */
 static int open_resume(cf_run_state *R, int over)
 {
+    /* Its rows all of one MPI library: another's (the Open MPI build resuming an MPICH
+     * table added 289 rows under the table's 'mpi_library: MPICH ...', exit 0). */
+    const char *was = R->o->done ? cf_table_meta_get(R->o->done, "mpi_library") : NULL;
+    char now[MPI_MAX_LIBRARY_VERSION_STRING];
+    cf_run_library_version(now, sizeof now);
+    if (was != NULL && !cf_run_same_library(was, now))
+        return cf_error_set(R->e, CF_EXIT_USAGE, R->path, 0,
+                            "measured with another MPI library ('%.60s%s') than this run's "
+                            "('%.60s%s'): resume it with the commfit built with that one",
+                            was, strlen(was) > 60 ? "..." : "", now, strlen(now) > 60 ? "..." : "");
     int created, fd;
     if ((fd = open_locked(R, &created)) < 0)
         return CF_EXIT_DATA;

@@ -69,4 +69,14 @@ commfit: measure: draw the report with: commfit report -i k2.csv" "--resume of a
 run mpirun 2 "$COMMFIT" measure --resume k2.csv --sizes 1K
 expect_rc 2 "--resume with plan options"
 
+# A table is resumed by the MPI library it was measured with: another's rows would stand
+# under its 'mpi_library' (the Open MPI build added 289 rows to an MPICH table, exit 0).
+head -c "$cut" k.csv | sed 's/^# mpi_library: .*/# mpi_library: Some Other MPI v9.9, a stand-in/' >k3.csv
+cp k3.csv k3-before.csv
+run mpirun 2 "$COMMFIT" measure --resume k3.csv
+check "--resume with another MPI library: refused" test "$rc" -ne 0
+grep_err "k3.csv: measured with another MPI library \('Some Other MPI v9.9, a stand-in'\) than this run's" \
+    "--resume with another MPI library: said"
+check "--resume with another MPI library: the table untouched" cmp -s k3.csv k3-before.csv
+
 done_testing
