@@ -26,7 +26,7 @@ static void usage(FILE *fp)
     fputs("\n"
           "Options:\n"
           "  -h, --help     print this help and exit\n"
-          "  -V, --version  print the version and exit\n"
+          "  -V, --version  print the version, the MPI library and the simulator, and exit\n"
           "\n"
           "'commfit help SUBCOMMAND' or 'commfit SUBCOMMAND --help' describes one subcommand.\n"
           "A typical session:\n"
@@ -99,7 +99,15 @@ static int dispatch(int argc, char **argv)
         return CF_EXIT_OK;
     }
     if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
-        printf("commfit %s\n", PACKAGE_VERSION);
+        /* The first line alone is the version; the next say what the build measures with,
+         * so that two installed builds (MPICH's, Open MPI's) can be told apart. */
+#ifdef CF_HAVE_SMPI
+        const char *sim = "SimGrid SMPI (launcher " CF_SMPIRUN ")";
+#else
+        const char *sim = "not built (no SimGrid found, or configure --without-simgrid)";
+#endif
+        printf("commfit %s\nMPI library: %s (launcher %s)\nsimulation: %s\n", PACKAGE_VERSION,
+               CF_MPI_LIBRARY, CF_MPIEXEC, sim);
         return CF_EXIT_OK;
     }
     if (strcmp(a, "help") == 0) {

@@ -471,9 +471,10 @@ static long simulated_launch(const cf_measure_opts *o, const cf_platform *pf, cf
     }
     if (o->hostfile == NULL && n > pf->cores) {
         cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                     "--np %ld: the platform '%s' has %ld core%s, one rank each: simulate at "
+                     "%s %ld: the platform '%s' has %ld core%s, one rank each: simulate at "
                      "most %ld ranks, or place more with --hostfile",
-                     n, o->simulate, pf->cores, pf->cores == 1 ? "" : "s", pf->cores);
+                     o->launch_np > 0 ? "--launch-np" : "--np", n, o->simulate, pf->cores,
+                     pf->cores == 1 ? "" : "s", pf->cores);
         return -1;
     }
     return n;

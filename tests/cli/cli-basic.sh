@@ -3,10 +3,13 @@
 
 run "$COMMFIT" --version
 expect_rc 0 "--version"
-expect_out "commfit $VERSION" "--version"
+check "--version: the version first" test "$(head -1 "$T/out")" = "commfit $VERSION"
+check "--version: the MPI library and simulation the build measures with" \
+    sh -c "sed -n 2p '$T/out' | grep -Eq '^MPI library: (mpich|openmpi) \(launcher .+\)$' &&
+           sed -n 3p '$T/out' | grep -q '^simulation: '"
 
 run "$COMMFIT" -V
-expect_out "commfit $VERSION" "-V"
+check "-V: as --version" sh -c "\"$COMMFIT\" --version | cmp -s - '$T/out'"
 
 run "$COMMFIT" --help
 expect_rc 0 "--help"

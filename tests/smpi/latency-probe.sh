@@ -71,4 +71,9 @@ expect_rc 2 "--launch-np below the largest --np"
 grep_err "^commfit: measure: --launch-np 8 is smaller than the largest --np, 16$" "says so"
 check "and writes nothing" test ! -e small.csv
 
+run "$COMMFIT" measure -q --simulate "$P/racks.xml" --np 2 --launch-np 200 -o big.csv
+expect_rc 2 "--launch-np beyond the platform's cores"
+grep_err "^commfit: measure: --launch-np 200: the platform '.*racks.xml' has 128 cores, one rank each" \
+    "names --launch-np, not --np"
+
 done_testing
