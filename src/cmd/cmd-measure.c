@@ -210,6 +210,18 @@ static int ddt_summary(const char *path)
     return fflush(stdout) == 0 ? CF_EXIT_OK : CF_EXIT_DATA;
 }
 
+/* What a stopped launch kept, as rank 0 reported its table (cf_launch_said). */
+static void kept_text(const cf_launch_said *said, char *kept, size_t n)
+{
+    if (strcmp(said->table, "-") == 0)
+        snprintf(kept, n, "the rows finished before went to standard output");
+    else if (said->table[0] != '\0')
+        snprintf(kept, n, "the rows finished before are in %s (--resume %s goes on)", said->table,
+                 said->table);
+    else
+        snprintf(kept, n, "no table was begun");
+}
+
 static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
 {
     cf_error e;
@@ -305,13 +317,7 @@ static int launch_outcome(int rc, int stopped, const cf_launch_said *said, const
                           cf_error *e)
 {
     char kept[2 * sizeof said->table + 64];
-    if (strcmp(said->table, "-") == 0)
-        snprintf(kept, sizeof kept, "the rows finished before went to standard output");
-    else if (said->table[0] != '\0')
-        snprintf(kept, sizeof kept, "the rows finished before are in %s (--resume %s goes on)",
-                 said->table, said->table);
-    else
-        snprintf(kept, sizeof kept, "no table was begun");
+    kept_text(said, kept, sizeof kept);
     if (e->code != 0)
         return rc;
     if (stopped) {
@@ -581,13 +587,13 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
     unsetenv(CF_LAUNCHER_CMD_ENV);
     cf_launch_said said;
     cf_launch_report_done(report, &said);
-    if (e->code == 0 && !stopped && rc > CF_EXIT_USAGE)
+    if (e->code == 0 && !stopped && rc > CF_EXIT_USAGE) {
+        char kept[2 * sizeof said.table + 64];
+        kept_text(&said, kept, sizeof kept);
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                          "the simulation failed (smpirun exit status %d, its messages above); "
-                          "%s",
-                          rc,
-                          said.table[0] ? "the rows finished before are in the table"
-                                        : "no table was begun");
+                          "the simulation failed (smpirun exit status %d, its messages above); %s",
+                          rc, kept);
+    }
     else
         rc = launch_outcome(rc, stopped, &said, "smpirun", e);
 out:

@@ -102,6 +102,22 @@ check "a stopped simulation says what it kept" grep -Eq \
     "^commfit: measure: stopped by a signal: [0-9]+ rows in stop.csv; continue with" stop.err
 check "no simulator left running after the stop" sh -c '! pgrep -f "[s]mpimain.*stop[.]csv"'
 
+# The simulator killed mid-run: the message names the table and how to go on, as a real
+# run's does (it said "the rows finished before are in the table").
+"$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1:2M --np 64 \
+    -o killed.csv >killed.out 2>killed.err &
+pid=$!
+for i in $(seq 1 120); do
+    [ -s killed.csv ] && [ "$(grep -vc '^#' killed.csv)" -ge 3 ] && break
+    sleep 0.5
+done
+pkill -KILL -f "[s]mpimain.*killed[.]csv" || true
+killed_rc=0
+wait $pid || killed_rc=$?
+check "a killed simulator: exit 1 (got $killed_rc)" test $killed_rc -eq 1
+check "a killed simulator: the table and --resume named" grep -Eq \
+    "^commfit: measure: the simulation failed \(smpirun exit status [0-9]+, its messages above\); the rows finished before are in killed.csv \(--resume killed.csv goes on\)$" killed.err
+
 # Multi-core nodes: ranks fill a node (8 cores) first; inside it, shared memory is faster
 # than the flat cluster's network; np=16 crosses to a second node.
 run "$COMMFIT" measure -q --simulate "$P/multicore.xml" --patterns pingpong,alltoall \
