@@ -583,8 +583,12 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
     char cmd[600];
     snprintf(cmd, sizeof cmd, "%s -np %s", smpirun, np);
     setenv(CF_LAUNCHER_CMD_ENV, cmd, 1);
+    char front[32];
+    snprintf(front, sizeof front, "%ld", (long)getpid());
+    setenv(CF_FRONT_PID_ENV, front, 1);
     rc = cf_launch_run(v, 1, &stopped, e);
     unsetenv(CF_LAUNCHER_CMD_ENV);
+    unsetenv(CF_FRONT_PID_ENV);
     cf_launch_said said;
     cf_launch_report_done(report, &said);
     if (e->code == 0 && !stopped && rc > CF_EXIT_USAGE) {

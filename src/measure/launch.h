@@ -71,6 +71,10 @@ int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e)
  * plain run started (its launcher's words and size, which it names in the environment as
  * CF_LAUNCHER_CMD_ENV), else the launcher the environment shows (cf_launch_detect). */
 #define CF_LAUNCHER_CMD_ENV "COMMFIT_LAUNCHER_CMD"
+/* measure --simulate: the process id of the commfit that started smpirun. The simulated
+ * ranks stop as a signal stops them once it is gone (killed with SIGKILL, which it cannot
+ * pass on: smpirun's simulator ran the plan to its end, holding the table's lock). */
+#define CF_FRONT_PID_ENV "COMMFIT_FRONT_PID"
 void cf_launch_describe(char *buf, size_t n);
 
 /* What rank 0 of a launch this process started tells it back: the table it began and how

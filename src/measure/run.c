@@ -11,8 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef CF_SMPI
+#include <errno.h>
+#include <unistd.h>
+#endif
 
 #include "base/cli.h"
+#include "measure/launch.h"
 #include "measure/run-int.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -23,6 +28,19 @@ void cf_measure_request_stop(void)
 }
 
 static void point_name(const cf_measure_point *pt, char *buf, size_t n);
+
+/* Whether the commfit that started this simulation has gone (CF_FRONT_PID_ENV); a real
+ * launch's ranks may run on other nodes, where its process id means nothing. */
+static int front_gone(void)
+{
+#ifdef CF_SMPI
+    const char *s = getenv(CF_FRONT_PID_ENV);
+    long pid = s != NULL ? strtol(s, NULL, 10) : 0;
+    return pid > 1 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+#else
+    return 0;
+#endif
+}
 
 /* The run aborts on it: MPI errors are not retried. */
 int cf_run_mpi_failed(cf_run_state *R, const char *call, int rc, const cf_measure_point *pt)
@@ -346,7 +364,7 @@ static int run_block(cf_run_state *R, const cf_measure_point *pts, size_t from, 
     int status = 0;
     RUN_CALL(MPI_Comm_set_errhandler, (comm, MPI_ERRORS_RETURN), &pts[from]);
     for (size_t i = from; i < to && status == 0; i++) {
-        int flag = stop_requested ? 1 : 0, any = 0;
+        int flag = stop_requested || front_gone() ? 1 : 0, any = 0;
         RUN_CALL(MPI_Allreduce, (&flag, &any, 1, MPI_INT, MPI_MAX, comm), &pts[i]);
         if (any) {
             status = 1;

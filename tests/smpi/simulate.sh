@@ -118,6 +118,26 @@ check "a killed simulator: exit 1 (got $killed_rc)" test $killed_rc -eq 1
 check "a killed simulator: the table and --resume named" grep -Eq \
     "^commfit: measure: the simulation failed \(smpirun exit status [0-9]+, its messages above\); the rows finished before are in killed.csv \(--resume killed.csv goes on\)$" killed.err
 
+# The commfit that started the simulation killed outright (SIGKILL: nothing passed on): the
+# simulated ranks stop between points as on a signal, and leave the table whole (the
+# simulator ran the plan to its end, appending and holding the table's lock).
+"$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1:2M --np 64 \
+    -o front.csv >front.out 2>front.err &
+pid=$!
+for i in $(seq 1 120); do
+    [ -s front.csv ] && [ "$(grep -vc '^#' front.csv)" -ge 3 ] && break
+    sleep 0.5
+done
+kill -KILL $pid
+wait $pid 2>/dev/null || true
+for i in $(seq 1 120); do
+    pgrep -f "[s]mpimain.*front[.]csv" >/dev/null || break
+    sleep 0.5
+done
+check "commfit killed: its simulator stops too" sh -c '! pgrep -f "[s]mpimain.*front[.]csv"'
+check "commfit killed: the table ends with a whole row" sh -c 'tail -c 1 front.csv | od -c | grep -q "\\n"'
+check "commfit killed: short of the plan's 22 rows" test "$(grep -vc '^[#p]' front.csv)" -lt 22
+
 # Multi-core nodes: ranks fill a node (8 cores) first; inside it, shared memory is faster
 # than the flat cluster's network; np=16 crosses to a second node.
 run "$COMMFIT" measure -q --simulate "$P/multicore.xml" --patterns pingpong,alltoall \
