@@ -100,8 +100,8 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
         export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
     fi
-    echo "+ BUILD=$top/build-ompi scripts/build.sh MPICC=mpicc.openmpi" >&2
-    BUILD="$top/build-ompi" "$top/scripts/build.sh" MPICC=mpicc.openmpi
+    echo "+ BUILD=$top/build-ompi scripts/build.sh --with-mpi=openmpi" >&2
+    BUILD="$top/build-ompi" "$top/scripts/build.sh" --with-mpi=openmpi
     commfit="$top/build-ompi/commfit"
     step measure -o ompi/this-machine.csv
     grep '^# mpi_library:' ompi/this-machine.csv >&2
