@@ -479,6 +479,10 @@ static size_t reject_select(cf_robust_workspace *W, const double *y, size_t n, s
             W->dev[m] = d;
             dev[m++] = (ranked){d, i};
         }
+    /* No deviation to read (every fitted time at 0 or below): nothing to set aside; the
+     * cut would read a median of none. */
+    if (m == 0)
+        return 0;
     if (!finite) {
         /* A NaN orders as the sort leaves it: sort them all. */
         qsort(dev, m, sizeof *dev, cmp_ranked);
