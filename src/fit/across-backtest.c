@@ -41,9 +41,10 @@ static int misses(const cf_across_seg *s, const cf_point *pts, size_t n, long to
             continue;
         double t, half;
         cf_across_seg_predict(s, top, pts[i].m, &t, &half);
-        /* A reading of 0 or less misses by more than any factor: a thousandfold. */
+        /* A reading of 0 or less misses by more than any factor: a thousandfold, the most a
+         * miss counts either way (as in the backtest in size). */
         double r = t > 0 && isfinite(t) ? t / pts[i].t_us : 1e-3;
-        v[k++] = fabs(log(fmax(r, 1e-3))) / d;
+        v[k++] = fabs(log(fmin(fmax(r, 1e-3), 1e3))) / d;
     }
     return k;
 }
