@@ -14,6 +14,21 @@
 
 /* What the fits of one pattern's ranges share: each point's basis values per candidate,
  * computed once, and the buffers and GSL workspaces every fit reuses. */
+/* Whether p is a power of two; the largest power of two <= p (p >= 1): the rules and the
+ * steps' costs both read them. */
+static inline int cf_is_pow2(long p)
+{
+    return p > 0 && (p & (p - 1)) == 0;
+}
+
+static inline long cf_pof2_le(long p)
+{
+    long q = 1;
+    while (q * 2 <= p)
+        q *= 2;
+    return q;
+}
+
 typedef struct cf_across_fitter {
     const cf_coll *c;
     const cf_point *pts;

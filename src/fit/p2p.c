@@ -123,7 +123,7 @@ static double stream_bytes(const cf_p2p *pp, const cf_contention *u, cf_steps st
     return fmin(bw, (fmax(0.0, first) + (double)(p - 2) * m * beta) / beta);
 }
 
-/* Step counts from the steps of the rules (across-rules.c): costed with a time of 1 per
+/* Step counts from the steps of the rules (across-steps.c): costed with a time of 1 per
  * step. */
 static const double unit_bytes[2] = {1.0, 1e15}, unit_one[2] = {1.0, 1.0};
 

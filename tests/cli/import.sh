@@ -229,4 +229,57 @@ expect_rc 0 "IMB on ARM (Reduce_scatter's odd vector)"
 grep_err "^commfit: import: warning: .*imb41_gbrandino_juno_arm_internode_eth.txt:237: Reduce_scatter: 1 row left out: the source's size is the whole vector" \
     "Reduce_scatter: the warning names the row's line"
 
+# imb_banner PART: the head of an IMB output of that part (2021.11), up to 4 MiB.
+imb_banner() {
+    printf '#----------------------------------------------------------------\n'
+    printf '#    Intel(R) MPI Benchmarks 2021.11, %s part\n' "$1"
+    printf '#----------------------------------------------------------------\n'
+    printf '# Date                  : Sun Nov 22 03:43:28 2026\n# MPI Version           : 4.0\n'
+    printf '# Maximum message length in bytes:   4194304\n#\n\n'
+}
+# IMB-P2P's PingPong runs np/2 pairs at once and adds their bandwidth up: not commfit's
+# pingpong (it was read as one at np=4, its bandwidth twice its time's).
+{
+    imb_banner IMB-P2P
+    printf '#----\n# Benchmarking PingPong\n# #processes = 4\n#----\n'
+    printf '       #bytes #repetitions      t[usec]   Mbytes/sec      Msg/sec\n'
+    printf '            0         1000         0.36         0.00      5291005\n'
+    printf '         1024         1000         0.68      2851.57      2784740\n'
+} >p2p.txt
+run "$COMMFIT" import imb p2p.txt -o p2p.csv
+expect_rc 1 "IMB-P2P output"
+expect_err "commfit: import: p2p.txt:2: IMB-P2P output: its benchmarks run np/2 pairs at once, each rank's time averaged and the bandwidth added up over them, which no commfit pattern measures; import IMB-MPI1's PingPong (or OSU's osu_mbw_mr for pairs at once)" \
+    "IMB-P2P output: refused, and why"
+check "IMB-P2P output: nothing written" test ! -e p2p.csv
+# IMB-EXT times a one-sided benchmark in two modes: two patterns (one fit of both was poor).
+{
+    imb_banner MPI-2
+    for mode in AGGREGATE NON-AGGREGATE; do
+        printf '#----\n# Benchmarking Unidir_Put\n# #processes = 2\n#----\n#\n#    MODE: %s\n#\n' $mode
+        printf '       #bytes #repetitions      t[usec]   Mbytes/sec\n'
+        awk -v f=$([ $mode = AGGREGATE ] && echo 1 || echo 5) 'BEGIN {
+            for (k = 0; k <= 22; k++) { m = k ? 2 ^ k : 0; t = f * (0.3 + m / 20000)
+                printf "%13d %12d %12.2f %12.2f\n", m, 1000, t, m / t } }'
+        printf '\n'
+    done
+} >ext.txt
+run "$COMMFIT" import imb ext.txt -o ext.csv
+expect_rc 0 "IMB-EXT's two modes"
+check "IMB-EXT's two modes: two patterns of 23 rows" \
+    sh -c "test \"\$(grep -c '^unidir_put_aggregate,2,' ext.csv)\" -eq 23 && test \"\$(grep -c '^unidir_put_nonaggregate,2,' ext.csv)\" -eq 23"
+# IMB's Mbytes/sec is of t_max: with t_max 4.5% above t_avg (np 4's imbalance), 10^6 B/s
+# was read as 2^20 (the ratio to bytes / t_avg mimics 1.048576): 4.9% off.
+{
+    imb_banner MPI-1
+    printf '#----\n# Benchmarking Sendrecv\n# #processes = 4\n#----\n'
+    printf '       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]   Mbytes/sec\n'
+    awk 'BEGIN { for (k = 0; k <= 22; k++) { m = k ? 2 ^ k : 0; a = 0.4 + m / 8000; x = 1.045 * a
+        printf "%13d %12d %12.2f %12.2f %12.2f %12.2f\n", m, 1000, 0.97 * a, x, a, 2 * m / x } }'
+} >imbalance.txt
+run "$COMMFIT" import imb imbalance.txt -o imbalance.csv
+expect_rc 0 "Sendrecv with t_max 4.5% above t_avg"
+check "Sendrecv with t_max above t_avg: Mbytes/sec read as 10^6 B/s" \
+    sh -c "grep -q 'Mbytes/sec read as 10^6 bytes/s' imbalance.csv &&
+           awk -F, '\$1 == \"sendrecv\" && \$3 == 4194304 { x = 1.045 * (0.4 + \$3 / 8000); b = 2 * \$3 / x / 1.048576; d = \$13 / b - 1; exit !(d < 1e-3 && d > -1e-3) }' imbalance.csv"
+
 done_testing

@@ -1,0 +1,835 @@
+/* What a collective algorithm's steps cost in units of the collective's own two-process
+ * time T2(s): trees, exchanges and their replays over the latency tiers, the spans of bytes
+ * each step moves. The grid model of across-grid.c reads them for the algorithm the MPI
+ * library's rules pick (across-rules.c). */
+#include "config.h"
+
+#include "fit/across-int.h"
+#include "fit/barrier-replay.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* T2 at s: log-log between the measured sizes; below the smallest its time (the latency
+ * floor). Above the largest, from the largest on, a latency and a time per byte: the line
+ * in bytes through the two largest (Hockney's on the top pair), a point-to-point time past
+ * its last protocol switch; never below the largest's time, never growing faster than the
+ * bytes. Until stop 43 the top pair's log-log slope, clamped to [0, 1], ran from the second
+ * largest: where the pair's slope was steeper than 1 the unit fell past its largest size
+ * (ORFEO's bcast units, 24.66 us at 512 KiB and 100.28 at 1 MiB, read 74 at 1.5 MiB), and
+ * SMPI's, fitted to 256 KiB, kept the slope its 64 KiB step leaves at the top (0.5, where
+ * the time goes on at 0.8: the simulated ping-pong 17.2, 33.9, 100.8 us at 64 KiB, 256 KiB,
+ * 1 MiB; this line reads 99.1 at 1 MiB, that slope 67.8). */
+double cf_unit_time(const double *um, const double *ut, int n, double s)
+{
+    if (n <= 0)
+        return NAN;
+    if (n == 1 || s <= um[0])
+        return ut[0];
+    if (s > um[n - 1]) {
+        double top = um[n - 1], per = (ut[n - 1] - ut[n - 2]) / (top - um[n - 2]);
+        return fmin(fmax(ut[n - 1] + (s - top) * per, ut[n - 1]), ut[n - 1] * s / top);
+    }
+    int i = 1;
+    while (i < n - 1 && um[i] < s)
+        i++;
+    double x0 = log(fmax(um[i - 1], 1.0)), x1 = log(fmax(um[i], 1.0));
+    double y0 = log(ut[i - 1]), y1 = log(ut[i]);
+    double k = x1 > x0 ? (y1 - y0) / (x1 - x0) : 0.0;
+    return exp(y0 + k * (log(fmax(s, 1.0)) - x0));
+}
+
+int cf_steps_per_call(cf_steps st)
+{
+    return st >= CF_STEPS_SEG_TREE;
+}
+
+/* The height of a k-nomial tree of n >= 1 ranks rooted at its first: its children at the
+ * largest distance M = k^d below n hold at most M ranks, the first min(M, n - M); those
+ * nearer, full trees of k^i ranks (i < d), reach height d with their edge. */
+static int knomial_height(long n, long k)
+{
+    if (n <= 1)
+        return 0;
+    int d = 0;
+    long M = 1;
+    while (M <= (n - 1) / k) { /* M: the largest power of k below n */
+        M *= k;
+        d++;
+    }
+    int below = knomial_height(n - M < M ? n - M : M, k) + 1;
+    return below > d ? below : d;
+}
+
+/* The heights of the ranks of a k-nomial tree of p ranks rooted at 0, summed: rank r's
+ * subtree holds the ranks r to r + k^d - 1 (d: r's trailing zero digits in base k; the
+ * whole tree for r = 0) below p. At each d the ranks j k^d (j no multiple of k) have
+ * height d, but for the last, whose subtree p may cut short. O(log^2 p). */
+static double knomial_heights(long p, long k)
+{
+    double sum = knomial_height(p, k);
+    for (long kd = k, d = 1; kd < p; d++) {
+        long n = (p - 1) / kd - (kd <= (p - 1) / k ? (p - 1) / (kd * k) : 0);
+        sum += (double)n * (double)d;
+        long last = (p - 1) / kd * kd;
+        if (last > 0 && (last / kd) % k != 0 && p - last < kd)
+            sum += knomial_height(p - last, k) - d;
+        if (kd > LONG_MAX / k)
+            break;
+        kd *= k;
+    }
+    return sum;
+}
+
+static int popcount(long p)
+{
+    int c = 0;
+    for (; p > 0; p >>= 1)
+        c += (int)(p & 1);
+    return c;
+}
+
+/* A k-nomial bcast tree in per-call timing (a barrier after each call; the mean over the
+ * ranks of each one's own time in it). A rank receiving the data sends it on level by level,
+ * the farthest first: at each level to up to k-1 ranks at once, which share its link. A
+ * message costs 2 units: at np=2 the root leaves at once and the unit is the receiver's
+ * time over 2. Below CF_EAGER_MAX a sender does not wait: its messages of every level leave
+ * together and it leaves; from CF_EAGER_MAX on each level waits for its transfers, and the
+ * rank leaves after its last (tree_msg costs both). */
+#define TREE_LEVELS_MAX 64
+typedef struct tree_bcast {
+    const double *um, *ut;
+    int n;
+    double m;
+    int eager, k;
+    double full[TREE_LEVELS_MAX]; /* the sum over a full subtree of k^j ranks, once known */
+} tree_bcast;
+
+/* k messages of m at once on one link. Waited for, they cost one message of their bytes
+ * together; sent eagerly, each keeps the latency of its own size (a message of km may take
+ * another protocol), and the link carries their bytes: one message, and k-1 times its
+ * time above the smallest size's. */
+static double tree_msg(const tree_bcast *tb, long k)
+{
+    if (!tb->eager)
+        return 2.0 * cf_unit_time(tb->um, tb->ut, tb->n, (double)k * tb->m);
+    double one = cf_unit_time(tb->um, tb->ut, tb->n, tb->m), floor = tb->ut[0];
+    return 2.0 * (one + (double)(k - 1) * fmax(0.0, one - floor));
+}
+
+/* The sum of the finish times over a subtree of n ranks, from its root's arrival. */
+static double tree_bcast_sum(tree_bcast *tb, long n)
+{
+    long k = tb->k, top = 1;
+    int j = 0;
+    if (n <= 1)
+        return 0.0;
+    while (top * k < n) {
+        top *= k;
+        j++;
+    }
+    int full = j + 1 < TREE_LEVELS_MAX && top * k == n;
+    if (full && tb->full[j + 1] > 0)
+        return tb->full[j + 1];
+    long children = 0;
+    for (long mask = top; mask > 0; mask /= k)
+        for (long c = 1; c < k && c * mask < n; c++)
+            children++;
+    double sum = 0.0, at = tb->eager ? tree_msg(tb, children) : 0.0;
+    for (long mask = top; mask > 0; mask /= k) {
+        long nl = 0;
+        for (long c = 1; c < k && c * mask < n; c++)
+            nl++;
+        if (!tb->eager)
+            at += tree_msg(tb, nl);
+        for (long c = 1; c <= nl; c++) {
+            long size = n - c * mask < mask ? n - c * mask : mask;
+            sum += (double)size * at + tree_bcast_sum(tb, size);
+        }
+    }
+    if (!tb->eager)
+        sum += at; /* the rank itself leaves after its last level */
+    if (full)
+        tb->full[j + 1] = sum;
+    return sum;
+}
+
+/* The sizes at and above which the sized probe's readings replace the 8-byte probe's. */
+#define CF_TIERS_PROBE_BYTES 8.0
+
+double cf_sized_at(double v8, const double *sizes, const double *v, size_t stride, int n,
+                   double bytes)
+{
+    if (n <= 0 || bytes <= CF_TIERS_PROBE_BYTES)
+        return v8;
+    /* (8 B, v8) then the sized points: the largest at or below bytes */
+    int s = -1;
+    while (s + 1 < n && sizes[s + 1] <= bytes)
+        s++;
+    if (s < 0)
+        return v8;
+    if (s < n - 1)
+        return v[(size_t)s * stride];
+    /* past the largest: the line through the two largest in bytes, never falling (one
+     * size alone: its own) */
+    double b1 = sizes[s], e1 = v[(size_t)s * stride];
+    if (s == 0)
+        return e1;
+    double b0 = sizes[s - 1], e0 = v[(size_t)(s - 1) * stride];
+    return e1 + fmax(0.0, (e1 - e0) / (b1 - b0)) * (bytes - b1);
+}
+
+/* What tier k adds to a message of bytes (cf_tiers_extra_us). */
+static double tier_extra_at(const cf_tiers *t, int k, double bytes)
+{
+    return cf_sized_at(t->extra_us[k], t->sized_bytes, &t->sized_extra_us[0][k], CF_TIERS_MAX,
+                       t->nsized, bytes);
+}
+
+/* The tier of the largest block boundary between ranks i and j; -1 inside the smallest. */
+static int tier_between(const cf_tiers *t, long i, long j)
+{
+    int k = t->n;
+    while (k-- > 0 && i / t->ranks[k] == j / t->ranks[k])
+        ;
+    return k;
+}
+
+double cf_tiers_extra_us(const cf_tiers *t, long i, long j, double bytes)
+{
+    int k = tier_between(t, i, j);
+    return k < 0 ? 0.0 : tier_extra_at(t, k, bytes);
+}
+
+/* The tiers' costs at one message size, read once for a step's many messages (a replay
+ * reads each message's tier, and each tier's cost at the step's size once). */
+typedef struct tier_costs {
+    const cf_tiers *t;
+    double ex[CF_TIERS_MAX];
+} tier_costs;
+
+static tier_costs tier_costs_at(const cf_tiers *t, double bytes)
+{
+    tier_costs c = {t, {0}};
+    for (int k = 0; k < t->n; k++)
+        c.ex[k] = tier_extra_at(t, k, bytes);
+    return c;
+}
+
+/* What the tiers add to a message between ranks i and j at the size of c. */
+static double tier_cost(const tier_costs *c, long i, long j)
+{
+    int k = tier_between(c->t, i, j);
+    return k < 0 ? 0.0 : c->ex[k];
+}
+
+/* The one-way latency between ranks i and j the tiers say (cf_latency_fn). */
+static double tier_latency(const void *ctx, long i, long j)
+{
+    const cf_tiers *t = ctx;
+    return t->base_us + cf_tiers_extra_us(t, i, j, CF_TIERS_PROBE_BYTES);
+}
+
+/* Rank r's first child and how the next is found in the tree Open MPI builds
+ * (coll_base_topo.c): the binomial tree's children r + 1, r + 2, r + 4, ... below r's lowest
+ * set bit (*step 0: the distance doubles); the binary tree's (ompi_coll_base_topo_build_tree,
+ * fanout 2) r + 2^l and r + 2^(l+1), l the level of r (ranks 2^l - 1 to 2^(l+1) - 2; *step
+ * 2^l). */
+static long first_child(cf_steps st, long r, long *step)
+{
+    if (st == CF_STEPS_REDUCE_BINOMIAL) {
+        *step = 0;
+        return r + 1;
+    }
+    long d = 1;
+    while (2 * d - 1 <= r)
+        d *= 2;
+    *step = d;
+    return r + d;
+}
+
+/* The mean over p ranks of each rank's time in a per-call reduce tree of m-byte messages,
+ * rank r starting at start[r] (where it left the barrier before the call; start NULL: all
+ * at 0). Open MPI's reduce (coll_base_reduce.c, one segment) posts the receive of its first
+ * two children at once and each next one once its waits for the children up to the one two
+ * before are over; a child sends once its own subtree's data came in, and the message comes
+ * in msg_us plus what the tiers between the two ranks add after its sending and, where a
+ * transfer waits for its receive (rendezvous, or a message from CF_EAGER_MAX on), its
+ * receive's posting. Below CF_EAGER_MAX a sender leaves at once (SMPI's detached sends),
+ * from it once its message is in. A rank with children sends when its last child's data
+ * came in. All starting at once and no tiers, the mean below CF_EAGER_MAX is
+ * cf_steps_cost's; across tiers it differs by tree: with a node's ranks in a row a binomial
+ * tree crosses nodes on a few ranks' paths, a binary tree on most (simulated Open MPI reduce
+ * of 4 B, 8 ranks a node: binary tree 2.21 us at np 16, binomial 0.74 at np 32). The
+ * children lie above their parent, so one pass from the last rank down knows them first.
+ * NAN when out of memory. */
+#define TREE_CHILDREN_MAX 64
+static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, const cf_tiers *t,
+                             const double *start)
+{
+    double *fin = malloc(2 * (size_t)p * sizeof *fin), sum = 0.0;
+    if (fin == NULL)
+        return NAN;
+    double *leave = fin + p;
+    int binomial = st == CF_STEPS_REDUCE_BINOMIAL, blocking = m >= CF_EAGER_MAX;
+    tier_costs tc = tier_costs_at(t, m);
+    int gated = t->rendezvous || blocking;
+    for (long r = p - 1; r >= 0; r--) {
+        double in[TREE_CHILDREN_MAX], f = start != NULL ? start[r] : 0.0, waited = f;
+        long step, c = first_child(st, r, &step);
+        for (int k = 0; c < p && k < (binomial ? TREE_CHILDREN_MAX : 2); k++) {
+            if (binomial && (r & (c - r)))
+                break; /* c - r reached r's lowest set bit: r's parent lies there */
+            /* posted once the waits for the children up to two before are over */
+            if (k >= 2)
+                waited = fmax(waited, in[k - 2]);
+            in[k] = (gated ? fmax(fin[c], waited) : fin[c]) + msg_us + tier_cost(&tc, r, c);
+            leave[c] = blocking ? in[k] : fin[c];
+            f = fmax(f, in[k]);
+            c = binomial ? r + 2 * (c - r) : c + step;
+        }
+        fin[r] = f;
+    }
+    leave[0] = fin[0];
+    for (long r = 0; r < p; r++)
+        sum += leave[r] - (start != NULL ? start[r] : 0.0);
+    free(fin);
+    return sum / (double)p;
+}
+
+static int tiers_equal(const cf_tiers *a, const cf_tiers *b)
+{
+    if (a->n != b->n || a->base_us != b->base_us || a->rendezvous != b->rendezvous ||
+        a->probed != b->probed)
+        return 0;
+    for (int k = 0; k < a->n; k++)
+        if (a->ranks[k] != b->ranks[k] || a->extra_us[k] != b->extra_us[k])
+            return 0;
+    return 1;
+}
+
+/* Where each of p ranks left the barrier of rule set rules before a call, replayed over the
+ * tiers (all at 0 where it cannot be replayed); NULL when out of memory. A reading costs a
+ * tree at the same few process counts many times over (each size, each measured np), and
+ * the replay takes O(p log p) messages: the last CF_STARTS_KEPT are kept, by barrier, p and
+ * tiers, for the life of the process (commfit runs one thread). The array returned holds
+ * until the next call: a caller uses it before asking again. */
+#define CF_STARTS_KEPT 8
+#define CF_TREE_REPLAY_MAX (1L << 16)
+#define CF_BRUCK_REPLAY_MAX 4096L
+#define CF_NEIGHBOR_REPLAY_MAX 256L
+#define CF_BARRIER_REPLAY_MAX 4096L
+static const double *barrier_starts(const char *rules, long p, const cf_tiers *tiers)
+{
+    static struct {
+        const char *alg; /* cf_barrier_alg's own string */
+        long p;
+        cf_tiers tiers;
+        double *exits;
+    } kept[CF_STARTS_KEPT];
+    static int next;
+    const char *alg = cf_barrier_alg(rules, p);
+    for (int i = 0; i < CF_STARTS_KEPT; i++)
+        if (kept[i].exits != NULL && kept[i].alg == alg && kept[i].p == p &&
+            tiers_equal(&kept[i].tiers, tiers))
+            return kept[i].exits;
+    double *exits = calloc((size_t)p, sizeof *exits);
+    if (exits == NULL)
+        return NULL;
+    if (cf_barrier_exits(alg, p, tier_latency, tiers,
+                         tiers->rendezvous ? CF_PROTO_RENDEZVOUS : CF_PROTO_EAGER, exits) != 0)
+        memset(exits, 0, (size_t)p * sizeof *exits);
+    free(kept[next].exits);
+    kept[next].alg = alg;
+    kept[next].p = p;
+    kept[next].tiers = *tiers;
+    kept[next].exits = exits;
+    next = (next + 1) % CF_STARTS_KEPT;
+    return exits;
+}
+
+/* The blocks Bruck's alltoall sends at its step of distance d: those of 1 to p - 1 whose
+ * index has d's bit set (p/2 when p is a power of two). */
+static double bruck_blocks(long p, long d)
+{
+    long full = p / (2 * d) * d, rest = p % (2 * d) - d;
+    return (double)(full + (rest > 0 ? rest : 0));
+}
+
+/* Bruck's alltoall at p without tiers or waits: the sum of its steps' messages. */
+static double bruck_messages(long p, double m, const double *um, const double *ut, int n)
+{
+    double s = 0.0;
+    for (long d = 1; d < p; d *= 2)
+        s += 2.0 * cf_unit_time(um, ut, n, bruck_blocks(p, d) * m);
+    return s;
+}
+
+/* The replays' clocks: p ranks' times, each starting at start[r] (NULL: all at 0), and a
+ * second array of p after them for the next step's; NULL when out of memory. */
+static double *clocks(long p, const double *start)
+{
+    double *s = malloc(2 * (size_t)p * sizeof *s);
+    for (long r = 0; s != NULL && r < p; r++)
+        s[r] = start != NULL ? start[r] : 0.0;
+    return s;
+}
+
+/* The mean over the p ranks of their clocks s less where each started; frees s. */
+static double clocks_mean(double *s, long p, const double *start)
+{
+    double sum = 0.0;
+    for (long r = 0; r < p; r++)
+        sum += s[r] - (start != NULL ? start[r] : 0.0);
+    free(s);
+    return sum / (double)p;
+}
+
+/* One step of a shift by d around the communicator: each rank r sends a message of bytes
+ * (msg_us) to r + d and receives one from r - d; from the clocks s, its end into next[r]:
+ * when its receive is in (after the sending and, where gated, its posting) and, where
+ * blocking, its send too. */
+static void shift_step(const double *s, double *next, long p, long d, double msg_us,
+                       double bytes, const cf_tiers *t, int gated, int blocking)
+{
+    tier_costs tc = tier_costs_at(t, bytes);
+    for (long r = 0; r < p; r++) {
+        long from = (r - d + p) % p, to = (r + d) % p;
+        double in = (gated ? fmax(s[from], s[r]) : s[from]) + msg_us + tier_cost(&tc, from, r);
+        double out = blocking ? fmax(s[r], s[to]) + msg_us + tier_cost(&tc, r, to) : s[r];
+        next[r] = fmax(in, out);
+    }
+}
+
+/* The mean over p ranks of each rank's time in Bruck's alltoall of m bytes a block, rank r
+ * starting at start[r] (NULL: all at 0). Its step of distance d (1, 2, 4, ... below p) is a
+ * send-receive: r sends to r + d and receives from r - d (mod p), the pairs of the
+ * dissemination barrier, with the step's blocks (bruck_blocks) in each message. The message
+ * comes in the ping-pong's time at its size (um, ut: the per-call unit, 2 units a message)
+ * plus what the tiers between its ranks add, after its sending and, where a transfer waits
+ * for its receive (rendezvous, or a message from CF_EAGER_MAX on), its receive's posting; a
+ * send below CF_EAGER_MAX returns at once, from it once its message is in. A rank's step
+ * ends when both are over. The steps wrap around the communicator, so from the second on
+ * a rank's time waits on ranks ever farther (after lg p steps, on all): every step pays
+ * about the farthest tier's latency once the step before crossed it somewhere (simulated
+ * Open MPI alltoall of 4 B, 2 ranks a node, 16 a leaf switch: 14.4 us at np 16, 30.6 at
+ * np 32 and 48.5 at np 64, where the replay from the barrier's exits reads 14.4, 30.5 and
+ * 48.4). The local copies between the steps are not costed. NAN when out of memory. */
+static double bruck_mean(long p, double m, const double *um, const double *ut, int n,
+                         const cf_tiers *t, const double *start)
+{
+    double *s = clocks(p, start);
+    if (s == NULL)
+        return NAN;
+    for (long d = 1; d < p; d *= 2) {
+        double bytes = bruck_blocks(p, d) * m, msg = 2.0 * cf_unit_time(um, ut, n, bytes);
+        int blocking = bytes >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+        shift_step(s, s + p, p, d, msg, bytes, t, gated, blocking);
+        memcpy(s, s + p, (size_t)p * sizeof *s);
+    }
+    return clocks_mean(s, p, start);
+}
+
+/* What a byte exchanged between ranks 2^j apart takes beyond one between ranks 0 and 1,
+ * each of p ranks exchanging at that distance at once: the probe's distance j at the level of
+ * p's ranks (the smallest power of two from p up; past the probe's levels its largest), where
+ * it recorded the distances; else every rank of their blocks of 2^(j+1) exchanging (the
+ * pair-exchange probe's level j; past its levels, its farthest's). */
+static double pair_step_us_per_byte(const cf_tiers *t, long p, long j)
+{
+    if (t->ndist > 0) {
+        long k = cf_ceil_lg(p) - 1;
+        k = k < t->ndist ? k : t->ndist - 1;
+        return t->dist_us_per_byte[CF_TIERS_DIST_ROW(k) + (j < k ? j : k)];
+    }
+    if (t->npair <= 0)
+        return 0.0;
+    return t->pair_us_per_byte[j < t->npair ? j : t->npair - 1];
+}
+
+/* One exchange of a message of msg_us between ranks r and q that start at s[r] and s[q]
+ * (a send-receive with each other): when r's receive and send are over, as in shift_step
+ * (the transfer waits for the receive where gated; r's send, when blocking, for q's
+ * receive); tc: the tiers' costs at the message's size. */
+static double exchange_end(const double *s, long r, long q, double msg_us,
+                           const tier_costs *tc, int gated, int blocking)
+{
+    double e = tier_cost(tc, q, r);
+    double in = (gated ? fmax(s[q], s[r]) : s[q]) + msg_us + e;
+    double out = blocking ? fmax(s[r], s[q]) + msg_us + e : s[r];
+    return fmax(in, out);
+}
+
+/* The mean over p ranks of each rank's time in a recursive-doubling allreduce of m bytes,
+ * rank r starting at start[r] (NULL: all at 0), as Open MPI (coll_base_allreduce.c) and
+ * MPICH run it: where p is no power of two, the first 2 (p - 2^k) ranks pair up, each even
+ * one sends its vector to the odd one above and waits out the doubling; the 2^k left
+ * exchange the whole vector with the partner whose index differs in bit j at step j
+ * (distances 1, 2, 4, ...), and the odd ones send the result back down at the end. A
+ * message costs the ping-pong at m (2 units) plus what the tiers between its ranks add,
+ * as in bruck_mean, and at the step of distance 2^j what the pair-exchange probe says a
+ * byte at that distance adds (pair_step_us_per_byte): that step's traffic is the probe's,
+ * every rank exchanging with the one 2^j away at once. The local reductions are not costed
+ * (the measured np's ratio to the replay carries them). A step ends for both partners at
+ * once, so a rank far from its partner delays every rank it meets later: after the steps up
+ * to distance d every rank waited on every rank of its block of 2d. NAN when out of
+ * memory. */
+static double rdb_mean(long p, double m, const double *um, const double *ut, int n,
+                       const cf_tiers *t, const double *start)
+{
+    double *s = clocks(p, start);
+    if (s == NULL)
+        return NAN;
+    double *next = s + p, msg = 2.0 * cf_unit_time(um, ut, n, m);
+    int blocking = m >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+    long pof2 = cf_pof2_le(p), rem = p - pof2;
+    tier_costs tc = tier_costs_at(t, m);
+    /* The extra ranks' vectors in: each even rank below 2 rem to the odd one above. */
+    for (long r = 0; r < 2 * rem; r += 2) {
+        double e = tier_cost(&tc, r, r + 1);
+        double in = (gated ? fmax(s[r], s[r + 1]) : s[r]) + msg + e;
+        if (blocking)
+            s[r] = fmax(s[r], s[r + 1]) + msg + e;
+        s[r + 1] = fmax(s[r + 1], in);
+    }
+    /* The doubling among the odd ones below 2 rem (new rank r/2) and the ranks above. */
+    memcpy(next, s, (size_t)p * sizeof *s);
+    for (long d = 1, j = 0; d < pof2; d *= 2, j++) {
+        double step = msg + m * pair_step_us_per_byte(t, p, j);
+        for (long v = 0; v < pof2; v++) {
+            long w = v ^ d, r = v < rem ? 2 * v + 1 : v + rem, q = w < rem ? 2 * w + 1 : w + rem;
+            next[r] = exchange_end(s, r, q, step, &tc, gated, blocking);
+        }
+        for (long v = 0; v < pof2; v++) {
+            long r = v < rem ? 2 * v + 1 : v + rem;
+            s[r] = next[r];
+        }
+    }
+    /* The result back to each even rank below 2 rem. */
+    for (long r = 0; r < 2 * rem; r += 2) {
+        double e = tier_cost(&tc, r + 1, r);
+        double back = s[r + 1];
+        s[r] = (gated ? fmax(back, s[r]) : back) + msg + e;
+        if (blocking)
+            s[r + 1] = s[r];
+    }
+    return clocks_mean(s, p, start);
+}
+
+/* The mean over p ranks of each rank's time in Open MPI's neighbor-exchange allgather of m
+ * bytes a block (coll_base_allgather.c), rank r starting at start[r] (NULL: all at 0): at
+ * step 0 an even rank exchanges its own block with r + 1, an odd one with r - 1; at each of
+ * the p/2 - 1 steps after, two blocks with the other neighbour, the two alternating
+ * (around the communicator). Where p is odd it runs the ring instead: p - 1 steps, each
+ * rank sending a block to r + 1 and receiving one from r - 1. A message costs the ping-pong
+ * at its bytes (2 units) plus what the tiers between its ranks add, as in bruck_mean. A
+ * rank meets only its neighbours, yet its step waits for theirs, which waited for their
+ * other neighbours: a tier boundary's latency reaches one rank farther each step, so with
+ * boundaries every few ranks every rank soon waits for one about every other step. NAN
+ * when out of memory. */
+static double neighbor_mean(long p, double m, const double *um, const double *ut, int n,
+                            const cf_tiers *t, const double *start)
+{
+    double *s = clocks(p, start);
+    if (s == NULL)
+        return NAN;
+    double *next = s + p;
+    int ring = p % 2 != 0;
+    long steps = ring ? p - 1 : p / 2;
+    for (long i = 0; i < steps; i++) {
+        double bytes = ring || i == 0 ? m : 2.0 * m, msg = 2.0 * cf_unit_time(um, ut, n, bytes);
+        int blocking = bytes >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+        tier_costs tc = tier_costs_at(t, bytes);
+        if (ring)
+            shift_step(s, next, p, 1, msg, bytes, t, gated, blocking);
+        for (long r = 0; r < p && !ring; r++) {
+            /* step 0 and the even steps: the even ranks' right neighbour; odd: the left */
+            int right = (r % 2 == 0) == (i % 2 == 0);
+            long q = right ? (r + 1) % p : (r - 1 + p) % p;
+            next[r] = exchange_end(s, r, q, msg, &tc, gated, blocking);
+        }
+        memcpy(s, next, (size_t)p * sizeof *s);
+    }
+    return clocks_mean(s, p, start);
+}
+
+/* The neighbor-exchange allgather at p without tiers or waits: its messages, 2 units each
+ * (the ring's where p is odd). */
+static double neighbor_messages(long p, double m, const double *um, const double *ut, int n)
+{
+    if (p % 2 != 0)
+        return (double)(p - 1) * 2.0 * cf_unit_time(um, ut, n, m);
+    return 2.0 * (cf_unit_time(um, ut, n, m) +
+                  (double)(p / 2 - 1) * cf_unit_time(um, ut, n, 2.0 * m));
+}
+
+/* Recursive doubling's allreduce at p without tiers or waits: its messages, 2 units each,
+ * two more where p is no power of two (the fold in and out). */
+static double rdb_messages(long p, double m, const double *um, const double *ut, int n)
+{
+    int lg = cf_ceil_lg(p);
+    return (cf_is_pow2(p) ? lg : lg + 1) * 2.0 * cf_unit_time(um, ut, n, m);
+}
+
+/* The mean over p ranks of each rank's time in a k-nomial bcast of m bytes (k 2: the
+ * binomial tree, 4: Open MPI's 4-nomial, SMPI's MVAPICH2 intra-node one), rank r starting at
+ * start[r] (NULL: all at 0), from root 0: rank r's parent clears r's lowest nonzero digit in
+ * base k, its children add k^j, 2 k^j, ... (k - 1) k^j below that digit, the farthest level
+ * first. A rank receives, then sends on as cf_steps_cost's tree (tree_msg): below
+ * CF_EAGER_MAX all its messages leave together and it leaves; from it level by level, each
+ * level's messages together, and it leaves after its last. A message comes in the tree's
+ * cost plus what the tiers between its two ranks add, after its sending and, where a
+ * transfer waits for its receive (rendezvous, or from CF_EAGER_MAX), the child's start, where
+ * it posts its receive. A child's index is above its parent's, so one pass up the ranks
+ * knows each parent first. All at once and no tiers, cf_steps_cost's mean (simulated Open
+ * MPI bcast of 4 B, 2 ranks a node, 16 a leaf switch, np 64: 21.1 us, the replay from the
+ * barrier's exits within 1%, all ranks at once 47% low). NAN when out of memory. */
+static double bcast_tree_mean(cf_steps st, long p, double m, const double *um, const double *ut,
+                              int n, const cf_tiers *t, const double *start)
+{
+    long k = st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4;
+    tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, (int)k, {0}};
+    int gated = t->rendezvous || !tb.eager;
+    double *arr = malloc((size_t)p * sizeof *arr), sum = 0.0;
+    if (arr == NULL)
+        return NAN;
+    arr[0] = start != NULL ? start[0] : 0.0;
+    for (long r = 0; r < p; r++) {
+        long mask = 1, kids = 0;
+        while (mask < p && r % (k * mask) == 0)
+            mask *= k;
+        mask /= k;
+        for (long d = mask; d > 0; d /= k)
+            for (long j = 1; j < k && r + j * d < p; j++)
+                kids++;
+        double at = arr[r], cost = tb.eager ? tree_msg(&tb, kids) : 0.0;
+        /* a level's messages, waited for together, share the sender's link: their tier's
+         * cost at their bytes (eager ones keep each its own latency, tree_msg) */
+        double together = m;
+        for (long d = mask; d > 0; d /= k) {
+            long nl = 0;
+            for (long j = 1; j < k && r + j * d < p; j++)
+                nl++;
+            if (!tb.eager) {
+                cost = tree_msg(&tb, nl);
+                together = (double)nl * m;
+            }
+            double level = at;
+            for (long j = 1; j <= nl; j++) {
+                long c = r + j * d;
+                double sc = start != NULL ? start[c] : 0.0;
+                arr[c] = (gated ? fmax(at, sc) : at) + cost + cf_tiers_extra_us(t, r, c, together);
+                level = fmax(level, arr[c]);
+            }
+            if (!tb.eager)
+                at = level; /* the level's waitall */
+        }
+        sum += at - (start != NULL ? start[r] : 0.0);
+    }
+    free(arr);
+    return sum / (double)p;
+}
+
+/* The replay of algorithm st (cf_steps_tiered) at p from start (NULL: all at 0). */
+static double replay_mean(cf_steps st, long p, double m, const double *um, const double *ut,
+                          int n, const cf_tiers *t, const double *start)
+{
+    if (st == CF_STEPS_BRUCK_ALLTOALL)
+        return bruck_mean(p, m, um, ut, n, t, start);
+    if (st == CF_STEPS_FOLD)
+        return rdb_mean(p, m, um, ut, n, t, start);
+    if (st == CF_STEPS_NEIGHBOR)
+        return neighbor_mean(p, m, um, ut, n, t, start);
+    if (st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL)
+        return bcast_tree_mean(st, p, m, um, ut, n, t, start);
+    return tree_wait_mean(st, p, m, 2.0 * cf_unit_time(um, ut, n, m), t, start);
+}
+
+/* replay_mean from where the ranks left the barrier (exits), less the wait those exits
+ * leave in the call where less_wait, as the across-np fit takes it from the times
+ * (cf_across.wait_us, cf_exits_wait from root 0): the root's wait for the last rank over p in
+ * a reduce tree, where data flows to one rank; every rank's wait for the root, over p, in a
+ * bcast tree, where it flows from one; every rank's wait for the last in Bruck's alltoall,
+ * where it flows from all to all (the last exit less their mean). */
+static double replay_start_mean(cf_steps st, long p, double m, const double *um,
+                                const double *ut, int n, const cf_tiers *tiers,
+                                const double *exits, int less_wait)
+{
+    double s = replay_mean(st, p, m, um, ut, n, tiers, exits);
+    if (less_wait)
+        s -= cf_exits_wait(exits, p,
+                           st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD ||
+                                   st == CF_STEPS_NEIGHBOR
+                               ? CF_FLOW_ALL
+                           : st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL
+                               ? CF_FLOW_FROM_ROOT
+                               : CF_FLOW_TO_ROOT);
+    return s;
+}
+
+/* A replayed algorithm's cost where its replay cannot answer (out of memory): its messages
+ * without tiers or waits, in the replay's units (Bruck's 2 units a message, where
+ * cf_steps_cost counts its steps of T2). */
+static double untiered(cf_steps st, long p, double m, const double *um, const double *ut, int n)
+{
+    return st == CF_STEPS_BRUCK_ALLTOALL ? bruck_messages(p, m, um, ut, n)
+           : st == CF_STEPS_FOLD         ? rdb_messages(p, m, um, ut, n)
+           : st == CF_STEPS_NEIGHBOR     ? neighbor_messages(p, m, um, ut, n)
+                                         : cf_steps_cost(st, p, m, um, ut, n);
+}
+
+int cf_steps_tiered(cf_steps st)
+{
+    return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY ||
+           st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL ||
+           st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD || st == CF_STEPS_NEIGHBOR;
+}
+
+int cf_steps_replays_traffic(cf_steps st)
+{
+    return st == CF_STEPS_FOLD;
+}
+
+double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
+                            int n, const cf_tiers *tiers, const char *rules, int less_wait)
+{
+    if (tiers == NULL || tiers->n == 0 || !cf_steps_tiered(st) || p < 2)
+        return cf_steps_cost(st, p, m, um, ut, n);
+    double s;
+    /* Larger communicators are replayed at `most` ranks and carried on: a tree by the
+     * untiered count of messages (its levels past CF_TREE_REPLAY_MAX hold a 65536th of the
+     * ranks), and so the neighbor exchange past CF_NEIGHBOR_REPLAY_MAX (its p/2 steps of p
+     * messages each; the wait its tiers add to a step is steady by then: read from 256 ranks
+     * rather than 512, racks-ompi's 4 KiB at np 512 moves 2%, and a predict at np 1024
+     * takes 10 ms rather than 30); Bruck's alltoall and recursive doubling by their
+     * messages' growth and the farthest tier's latency for each step they add past
+     * CF_BRUCK_REPLAY_MAX, as each step before paid it (a doubling's steps past it pair ranks
+     * farther apart than any tier; Bruck's replay costs p lg p messages: at 65536 ranks a
+     * quarter of a second a prediction). Replaying p ranks for each size read would cost
+     * seconds. */
+    int stepwise = st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD;
+    long most = stepwise                   ? CF_BRUCK_REPLAY_MAX
+                : st == CF_STEPS_NEIGHBOR ? CF_NEIGHBOR_REPLAY_MAX
+                                          : CF_TREE_REPLAY_MAX;
+    if (p > most) {
+        double at = cf_steps_cost_tiered(st, most, m, um, ut, n, tiers, rules, less_wait);
+        if (stepwise)
+            return at + untiered(st, p, m, um, ut, n) - untiered(st, most, m, um, ut, n) +
+                   (double)(cf_ceil_lg(p) - cf_ceil_lg(most)) * tiers->extra_us[tiers->n - 1];
+        return at * cf_steps_cost(st, p, m, um, ut, n) / cf_steps_cost(st, most, m, um, ut, n);
+    }
+    /* The barrier is replayed up to the probe's reach, and at most CF_BARRIER_REPLAY_MAX
+     * ranks (Open MPI's dissemination over 4096 ranks replays in about 50 ms). */
+    long reach = tiers->probed < CF_BARRIER_REPLAY_MAX ? tiers->probed : CF_BARRIER_REPLAY_MAX;
+    if (rules == NULL)
+        s = replay_mean(st, p, m, um, ut, n, tiers, NULL);
+    else if (p > reach && reach >= 2) {
+        /* Beyond the probe's reach nothing says how the barrier's exits spread (and its
+         * replay costs O(p log p) messages): the share of the time they left at the reach
+         * is carried on, as the barrier's wait is past it (cf_placement_across_wait). */
+        long q = reach;
+        const double *at_q = barrier_starts(rules, q, tiers);
+        if (at_q == NULL)
+            return untiered(st, p, m, um, ut, n);
+        double with = replay_start_mean(st, q, m, um, ut, n, tiers, at_q, less_wait);
+        s = replay_mean(st, p, m, um, ut, n, tiers, NULL) * with /
+            replay_mean(st, q, m, um, ut, n, tiers, NULL);
+    } else {
+        const double *exits = barrier_starts(rules, p, tiers);
+        if (exits == NULL)
+            return untiered(st, p, m, um, ut, n);
+        s = replay_start_mean(st, p, m, um, ut, n, tiers, exits, less_wait);
+    }
+    return isfinite(s) && s > 0 ? s : untiered(st, p, m, um, ut, n);
+}
+
+double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n)
+{
+    int lg = cf_ceil_lg(p);
+    double s = 0.0;
+#define T2(x) cf_unit_time(um, ut, n, (x))
+    switch (st) {
+    case CF_STEPS_LG:
+        s = lg * T2(m);
+        break;
+    case CF_STEPS_FOLD:
+    case CF_STEPS_SMP_FOLD:
+        s = (cf_is_pow2(p) ? lg : lg + 1) * T2(m);
+        break;
+    case CF_STEPS_DOUBLING: /* step j exchanges 2^j blocks */
+        for (int j = 0; j < lg; j++)
+            s += T2(ldexp(m, j));
+        break;
+    case CF_STEPS_BRUCK_GATHER: /* step j sends min(2^j, p - 2^j) blocks */
+        for (int j = 0; j < lg; j++) {
+            double b = fmin(ldexp(1.0, j), (double)p - ldexp(1.0, j));
+            s += T2(b * m);
+        }
+        break;
+    case CF_STEPS_RING:
+    case CF_STEPS_ROUNDS:
+        s = (double)(p - 1) * T2(m);
+        break;
+    case CF_STEPS_BRUCK_ALLTOALL: /* lg p steps of p/2 blocks */
+        s = lg * T2(m * (double)p / 2.0);
+        break;
+    case CF_STEPS_SCATTER_DOUBLING:
+    case CF_STEPS_SCATTER_RING:
+        for (int j = 0; j < lg; j++) /* the binomial scatter halves what it forwards */
+            s += T2(ldexp(m, -(j + 1)));
+        if (st == CF_STEPS_SCATTER_RING)
+            s += (double)(p - 1) * T2(m / (double)p);
+        else
+            for (int j = 0; j < lg; j++)
+                s += T2(ldexp(m / (double)p, j));
+        break;
+    case CF_STEPS_HALVING2: /* reduce-scatter by halving, then gather or allgather back */
+        for (int j = 0; j < lg; j++)
+            s += 2.0 * T2(ldexp(m, -(j + 1)));
+        break;
+    case CF_STEPS_LG2:
+        s = 2.0 * lg * T2(m);
+        break;
+    case CF_STEPS_RING2:
+        s = 2.0 * (double)(p - 1) * T2(m / (double)p);
+        break;
+    case CF_STEPS_PIPELINE: { /* an empty message: one empty segment (not 0/0) */
+        double seg = m > 0 ? fmin(m, CF_PIPELINE_SEG) : CF_PIPELINE_SEG;
+        s = ((double)(p - 2) + ceil(m / seg)) * T2(seg);
+        break;
+    }
+    case CF_STEPS_BINARY: /* a level's two children are served at once: its levels */
+        s = (double)(cf_ceil_lg(p + 1) - 1) * T2(m);
+        break;
+    case CF_STEPS_NEIGHBOR:
+        s = T2(m) + (double)(p / 2 - 1) * T2(2.0 * m);
+        break;
+    case CF_STEPS_SEG_TREE: {
+        double seg = m > 0 ? fmin(m, CF_SEG_TREE_SEG) : CF_SEG_TREE_SEG;
+        s = 2.0 * (double)(p - 1) / (double)p * ceil(m / seg) * T2(seg);
+        break;
+    }
+    case CF_STEPS_REDUCE_BINOMIAL:
+        s = 2.0 * (double)(p - 1) / (double)p * T2(m);
+        break;
+    case CF_STEPS_REDUCE_BINARY:
+    case CF_STEPS_REDUCE_IN_ORDER:
+        s = 2.0 * (double)(p - popcount(p)) / (double)p * T2(m);
+        break;
+    case CF_STEPS_REDUCE_KNOMIAL:
+        s = m < CF_EAGER_MAX ? 2.0 * knomial_heights(p, 4) / (double)p * T2(m)
+                             : (knomial_heights(p, 4) + (double)(p - 1)) / (double)p * T2(m);
+        break;
+    case CF_STEPS_BCAST_BINOMIAL:
+    case CF_STEPS_BCAST_KNOMIAL: {
+        tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4,
+                         {0}};
+        s = tree_bcast_sum(&tb, p) / (double)p;
+        break;
+    }
+    }
+#undef T2
+    return s;
+}
