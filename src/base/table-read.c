@@ -512,7 +512,7 @@ static int data_line(reader *r, const char *s, size_t n)
         return CF_EXIT_DATA;
     if (row->blocks == 1 && !cf_datatype_derived(row->datatype))
         row->blocks = 0;
-    row->line = r->line <= (long)UINT_MAX ? (unsigned)r->line : 0;
+    row->line = r->line > 0 && (unsigned long)r->line <= UINT_MAX ? (unsigned)r->line : 0;
     /* A row refused here is not kept; its extra values, if kept, go with the table. */
     if (check_group(r, row) != 0)
         return CF_EXIT_DATA;

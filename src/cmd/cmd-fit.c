@@ -445,7 +445,7 @@ static const char *row_source(const void *ctx, const cf_row *r)
     size_t at = (size_t)(r - j->copies);
     for (size_t i = 0; i < j->o.ninputs; i++) {
         if (at < j->tables[i]->n_rows)
-            return j->o.inputs[i];
+            return strcmp(j->o.inputs[i], "-") == 0 ? "<stdin>" : j->o.inputs[i];
         at -= j->tables[i]->n_rows;
     }
     return NULL;

@@ -247,8 +247,7 @@ static void gain_table(FILE *fp, const cf_fit *f)
     free(cls);
 }
 
-/* One line per reason a pattern has no across-np model, naming every pattern it holds
- * for (a laptop's table has one np: every collective), and what predict does instead. */
+/* The across-np models that set points aside, in one warning (out-fit.h). */
 void cf_out_fit_across_set_aside(const cf_across_set *as)
 {
     char list[512] = "";
@@ -280,6 +279,8 @@ void cf_out_fit_across_set_aside(const cf_across_set *as)
             list, tail);
 }
 
+/* One line per reason a pattern has no across-np model, naming every pattern it holds
+ * for (a laptop's table has one np: every collective), and what predict does instead. */
 void cf_out_fit_across_notes(const cf_across_set *as)
 {
     size_t n = as->n;
