@@ -238,17 +238,20 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
     /* Started by commfit for n processes, but in a job of another size: the launcher is of
      * another MPI library (Open MPI's mpiexec starting an MPICH build: n jobs of one, each
      * writing the table at np=1, exit 0). Every process says it, each rank 0 of its own. */
-    const char *asked = getenv(CF_LAUNCH_NP_ENV);
-    if (asked != NULL && strtol(asked, NULL, 10) != size) {
-        const char *by = getenv(CF_LAUNCHER_CMD_ENV);
-        cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
+    /* (Only with the launcher command beside it: both are set by the commfit that started
+     * the launcher, and a copy of one left in a shell's environment checks nothing.) */
+    const char *asked = getenv(CF_LAUNCH_NP_ENV), *by = getenv(CF_LAUNCHER_CMD_ENV);
+    if (asked != NULL && by != NULL && strtol(asked, NULL, 10) != size) {
+        cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
                      "the launcher was asked for %s processes (%s) but this MPI job has %d: it "
                      "is not of the MPI library commfit is built with (%s; its launcher is %s), "
                      "whose jobs it cannot start: give --launcher that library's",
-                     asked, by ? by : "?", size, CF_MPI_LIBRARY, CF_MPIEXEC);
+                     asked, by, size, CF_MPI_LIBRARY, CF_MPIEXEC);
         refuse(&e, rank == 0);
+        if (rank == 0)
+            cf_launch_report_end(CF_EXIT_DATA);
         MPI_Finalize();
-        return CF_EXIT_USAGE;
+        return CF_EXIT_DATA;
     }
 #ifndef CF_SMPI
     /* (Simulated ranks are threads of one process and share one stderr.) */
