@@ -104,7 +104,7 @@ static int dispatch(int argc, char **argv)
 #ifdef CF_HAVE_SMPI
         const char *sim = "SimGrid SMPI (launcher " CF_SMPIRUN ")";
 #else
-        const char *sim = "not built (no SimGrid found, or configure --without-simgrid)";
+        const char *sim = "not built (" CF_SMPI_WHY ")";
 #endif
         printf("commfit %s\nMPI library: %s (launcher %s)\nsimulation: %s\n", PACKAGE_VERSION,
                CF_MPI_LIBRARY, CF_MPIEXEC, sim);
