@@ -16,11 +16,13 @@ else
             sh -c '! grep -E "not defined|escape|unknown" "$1"' sh "$T/err"
         sed 's/^/#   /' "$T/err"
         # At a terminal's 80 columns and a narrow 65 (man's widths), every line breaks:
-        # an unbreakable example ran past the margin in commfit-formats(5).
+        # an unbreakable example ran past the margin in commfit-formats(5). (A line that
+        # breaks but cannot be justified, as a long install path in distcheck's pages, is
+        # layout alone.)
         for w in 65 80; do
             groff -man -Tutf8 -ww -z -rLL=${w}n "$f" >"$T/err" 2>&1
             check "$name: at $w columns, every line breaks" \
-                sh -c '! grep -E "break line|adjust line" "$1"' sh "$T/err"
+                sh -c '! grep -E "break line" "$1"' sh "$T/err"
             sed 's/^/#   /' "$T/err"
         done
     done
