@@ -98,6 +98,8 @@ typedef struct osu_table {
     enum role col[MAXCOLS];
     int has[R_NROLES];
     char header[160];
+    char buffers[4]; /* MPI-CUDA's "Send Buffer on DEVICE (D) and Receive Buffer on HOST (H)":
+                        "_dh"; "" for host to host, or a test that does not say */
 } osu_table;
 
 static char lc(char c)
@@ -442,6 +444,16 @@ static int start_table(cf_import *im, osu_table *tb, cf_error *e)
     const char *dt = tb->datatype[0] ? tb->datatype
                      : strstr(pattern, "reduce") != NULL ? "float"
                                                          : "byte";
+    /* GPU buffers are another measurement than host memory's: a pattern of their own
+     * (pingpong_dd), never pooled with the host's (device and host latencies of one file
+     * made one fit of leave-one-out 110%). */
+    char named[CF_PATTERN_MAX];
+    size_t pn = strlen(pattern), bn = strlen(tb->buffers);
+    if (bn > 0 && pn + bn < sizeof named) {
+        memcpy(named, pattern, pn);
+        memcpy(named + pn, tb->buffers, bn + 1);
+        pattern = named;
+    }
     int rc = cf_import_table_start(im, tb->line, tb->title, pattern, np, dt, e);
     /* osu_reduce_scatter's size is the whole vector, spread over the ranks. */
     if (rc == 0)
@@ -543,6 +555,26 @@ static void osu_header_note(osu_parse *P, const cf_import_line *l)
     }
 }
 
+/* MPI-CUDA's "# Send Buffer on DEVICE (D) and Receive Buffer on HOST (H)": "_dh" into
+ * tb->buffers (D device, H host, M managed), "" for host to host. */
+static void buffers_line(const cf_import_line *l, osu_table *tb)
+{
+    const char *end = l->s + l->n, *at[2];
+    at[0] = memmem(l->s, l->n, "Send Buffer on ", 15);
+    at[1] = memmem(l->s, l->n, "Receive Buffer on ", 18);
+    char w[2];
+    for (int i = 0; i < 2; i++) {
+        const char *p = at[i] == NULL ? end : at[i] + (i ? 18 : 15);
+        w[i] = p < end ? lc(*p) : 'h';
+        if (w[i] != 'd' && w[i] != 'h' && w[i] != 'm')
+            w[i] = 'h';
+    }
+    if (w[0] == 'h' && w[1] == 'h')
+        tb->buffers[0] = '\0';
+    else
+        snprintf(tb->buffers, sizeof tb->buffers, "_%c%c", w[0], w[1]);
+}
+
 /* The column header read: the table starts, if its columns measure what its test does. */
 static int osu_columns(osu_parse *P, const cf_import_line *l)
 {
@@ -593,6 +625,8 @@ static int osu_hdr(osu_parse *P, const cf_import_line *l, int hash)
     } else if (cf_import_starts(l->s, l->n, "# Datatype:") ||
                memmem(l->s, l->n, "pairs:", 6) != NULL) {
         osu_header_note(P, l);
+    } else if (memmem(l->s, l->n, "Send Buffer on ", 15) != NULL) {
+        buffers_line(l, tb);
     } else if (column_header(l, tb) == 0) {
         rc = osu_columns(P, l);
     }

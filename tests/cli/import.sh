@@ -282,4 +282,19 @@ check "Sendrecv with t_max above t_avg: Mbytes/sec read as 10^6 B/s" \
     sh -c "grep -q 'Mbytes/sec read as 10^6 bytes/s' imbalance.csv &&
            awk -F, '\$1 == \"sendrecv\" && \$3 == 4194304 { x = 1.045 * (0.4 + \$3 / 8000); b = 2 * \$3 / x / 1.048576; d = \$13 / b - 1; exit !(d < 1e-3 && d > -1e-3) }' imbalance.csv"
 
+# OSU's MPI-CUDA tests say where the buffers lie: a device's latencies are a pattern of their
+# own (they were pooled with the host's into one pingpong fit, leave-one-out 110%).
+{
+    for where in "DEVICE (D) and Receive Buffer on DEVICE (D)" "HOST (H) and Receive Buffer on HOST (H)"; do
+        printf '# OSU MPI-CUDA Latency Test v7.1\n# Send Buffer on %s\n# Size          Latency (us)\n' "$where"
+        awk -v f=$(case $where in DEVICE*) echo 4 ;; *) echo 1 ;; esac) 'BEGIN {
+            for (k = 0; k <= 10; k++) printf "%-16d %.2f\n", k ? 2 ^ (k - 1) : 0, f * (1 + k / 10) }'
+        printf '\n'
+    done
+} >cuda.txt
+run "$COMMFIT" import osu cuda.txt -o cuda.csv
+expect_rc 0 "OSU MPI-CUDA, device and host buffers"
+check "OSU MPI-CUDA: the device's rows are pingpong_dd, the host's pingpong" \
+    sh -c "test \"\$(grep -c '^pingpong_dd,2,' cuda.csv)\" -eq 11 && test \"\$(grep -c '^pingpong,2,' cuda.csv)\" -eq 11"
+
 done_testing
