@@ -122,7 +122,10 @@ static void p2p_table(FILE *fp, const cf_report *r, const glance_key *k, size_t 
 {
     fputs("<h3>Point-to-point</h3>\n"
           "<p>Latency is the fitted time of an empty message (the measured time of the "
-          "smallest size where there is no fit); the peak is the highest bandwidth measured; "
+          "smallest size where there is no fit); the peak is the highest bandwidth among the "
+          "measured sizes, the size over the fitted statistic's time (a size measured several "
+          "times, by node pairs or runs: the mean over them; without a model, the table's "
+          "highest bw_MiBps); "
           "r_inf, the asymptotic bandwidth, and n_1/2, the size that reaches half of it, come "
           "from the tangent of the fit at its largest size.",
           fp);

@@ -103,6 +103,8 @@ fi
 check "the page has the fitted models' table" grep -q '<h3>Fitted models and their quality</h3>' "$R/index.html"
 check "the page has the saturation table" grep -q '<th>r_inf (MiB/s)</th>' "$R/index.html"
 check "the page names the model file" grep -q '<code>models/run.json</code>' "$R/index.html"
+check "the page says how its peak is read (the mean of a size's rows, not the highest row)" \
+    grep -q "a size measured several times, by node pairs or runs: the mean over them" "$R/index.html"
 check "the page has the residuals" grep -q '<h2 id="residuals">' "$R/index.html"
 check "the page links only to files of the folder" links_ok "$R"
 
