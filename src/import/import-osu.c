@@ -296,7 +296,14 @@ typedef struct osu_row {
     uint64_t size, iters;
     double v[R_NROLES];
     int dec[R_NROLES];
+    int failed; /* the Validation column says Fail */
 } osu_row;
+
+/* Whether a Validation field says Fail (OSU prints Pass or Fail). */
+static int says_fail(const char *s, size_t n)
+{
+    return n == 4 && lc(s[0]) == 'f' && lc(s[1]) == 'a' && lc(s[2]) == 'i' && lc(s[3]) == 'l';
+}
 
 /* The common case of parse_row in one pass, each field read where it stands: 0 when the
  * line is a row of the table (then parse_row would read the same), -1 when it may be
@@ -315,8 +322,10 @@ static int parse_row_fast(const cf_import_line *l, const osu_table *tb, osu_row 
         } else if (c == R_ITER) {
             p = cf_import_scan_uint(p, end, (uint64_t)1 << 53, &r->iters);
         } else if (c == R_TEXT) {
+            const char *w = p;
             while (p < end && *p != ' ' && *p != '\t')
                 p++;
+            r->failed |= says_fail(w, (size_t)(p - w));
         } else {
             double x;
             int d;
@@ -361,7 +370,9 @@ static int parse_row(const cf_import_line *l, const osu_table *tb, osu_row *r, i
         } else if (c == R_ITER) {
             if (cf_import_uint(f[i].s, f[i].n, (uint64_t)1 << 53, &r->iters) != 0)
                 return -1;
-        } else if (c != R_TEXT) {
+        } else if (c == R_TEXT) {
+            r->failed |= says_fail(f[i].s, f[i].n);
+        } else {
             double x;
             int d;
             if (cf_import_number(f[i].s, f[i].n, &x, &d) != 0 || x < 0)
@@ -375,6 +386,11 @@ static int parse_row(const cf_import_line *l, const osu_table *tb, osu_row *r, i
 
 static int add_row(cf_import *im, const osu_table *tb, const osu_row *o, long line, cf_error *e)
 {
+    if (o->failed) {
+        if (im->cur.failed_skipped++ == 0)
+            im->cur.failed_first = line;
+        return 0;
+    }
     cf_row r;
     cf_row_init(&r);
     r.bytes = tb->has[R_SIZE] ? o->size : 0;
@@ -639,7 +655,8 @@ static int osu_not_row(osu_parse *P, const cf_import_line *l, int hash)
     osu_table *tb = &P->tb;
     cf_import *im = P->im;
     int rc = 0;
-    if (im->cur.n == 0 && im->cur.zero_skipped == 0 && im->cur.notime_skipped == 0) {
+    if (im->cur.n == 0 && im->cur.zero_skipped == 0 && im->cur.notime_skipped == 0 &&
+        im->cur.failed_skipped == 0) {
         rc = cf_import_table_fail(im, P->e, tb->line,
                                   "the OSU %s table has a column header but no rows: it is "
                                   "cut off before line %ld",
@@ -733,7 +750,7 @@ static int osu_finish(osu_parse *P, const cf_import_line *l)
                                     "table is cut off",
                                     tb->title);
     if (P->st == ROWS && im->cur.n == 0 && im->cur.zero_skipped == 0 &&
-        im->cur.notime_skipped == 0)
+        im->cur.notime_skipped == 0 && im->cur.failed_skipped == 0)
         return cf_import_table_fail(im, P->e, tb->line,
                                     "the OSU %s table has a column header but no rows: it is "
                                     "cut off",

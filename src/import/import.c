@@ -335,6 +335,7 @@ void cf_import_table_drop(cf_import *im)
     im->cur.active = 0;
     im->cur.n = 0;
     im->cur.zero_skipped = 0;
+    im->cur.failed_skipped = 0;
     im->cur.notime_skipped = 0;
     im->cur.vector_bytes = 0;
     im->cur.split_skipped = 0;
@@ -446,6 +447,12 @@ int cf_import_table_end(cf_import *im, cf_error *e)
                         "over %d ranks",
                         c->bench, c->split_skipped, c->split_skipped == 1 ? "" : "s",
                         c->split_skipped > 1 ? ", from this line" : "", c->np);
+    if (c->failed_skipped > 0)
+        cf_import_warnf(im, c->failed_first,
+                        "%s: %ld row%s left out%s: OSU's validation says Fail (the transfer "
+                        "delivered wrong data, so its time is not of the transfer asked for)",
+                        c->bench, c->failed_skipped, c->failed_skipped == 1 ? "" : "s",
+                        c->failed_skipped > 1 ? ", from this line" : "");
     im->zero_total += c->zero_skipped;
     im->notime_total += c->notime_skipped;
     char src[300], num[24];

@@ -39,8 +39,9 @@ typedef struct cf_import_tab {
     long last_line;      /* line of the last row kept, for "sizes out of order" */
     long zero_skipped;   /* rows whose average time printed as zero */
     long notime_skipped; /* bandwidth rows that imply no time (0 bytes or 0 MB/s) */
+    long failed_skipped; /* rows OSU's validation marks Fail: wrong data delivered */
     /* the line of the first row of each kind left out, which the warning names */
-    long zero_first, notime_first, split_first;
+    long zero_first, notime_first, split_first, failed_first;
     /* The source's size is reduce_scatter's whole vector (OSU, IMB before 2019): rows get
      * each rank's block, the vector / np, as commfit and IMB 2019+ count it. */
     int vector_bytes;

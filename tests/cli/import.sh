@@ -297,4 +297,16 @@ expect_rc 0 "OSU MPI-CUDA, device and host buffers"
 check "OSU MPI-CUDA: the device's rows are pingpong_dd, the host's pingpong" \
     sh -c "test \"\$(grep -c '^pingpong_dd,2,' cuda.csv)\" -eq 11 && test \"\$(grep -c '^pingpong,2,' cuda.csv)\" -eq 11"
 
+# A row OSU's validation marks Fail delivered wrong data: left out with a warning at its line.
+{
+    printf '# OSU MPI Latency Test v7.1\n# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)        Validation\n'
+    printf '%-12d %-22.2f %s\n' 1 1.10 Pass 2 1.11 Pass 4 1.12 Fail 8 1.13 Pass
+} >fail.txt
+run "$COMMFIT" import osu fail.txt -o fail.csv
+expect_rc 0 "an OSU row whose validation failed"
+grep_err "^commfit: import: warning: fail.txt:6: Latency: 1 row left out: OSU's validation says Fail" \
+    "an OSU row whose validation failed: said at its line"
+check "an OSU row whose validation failed: left out" \
+    sh -c "test \"\$(grep -c '^pingpong,2,' fail.csv)\" -eq 3 && ! grep -q '^pingpong,2,4,' fail.csv"
+
 done_testing
