@@ -76,6 +76,19 @@ static void size_text(double bytes, char *buf, size_t n)
         snprintf(buf, n, "&ndash;");
 }
 
+/* Whether pattern is an imported bandwidth-only test (osu_bw, osu_bibw, osu_mbw_mr, IMB
+ * Uniband and Biband) of a table whose times the bandwidths imply (time_from_bandwidth). */
+static int streamed(const cf_report *r, const char *pattern)
+{
+    static const char *const bw_only[] = {"bw", "bibw", "mbw_mr", "uniband", "biband"};
+    if (r->table == NULL || cf_table_meta_get(r->table, "time_from_bandwidth") == NULL)
+        return 0;
+    for (size_t i = 0; i < sizeof bw_only / sizeof bw_only[0]; i++)
+        if (strcmp(pattern, bw_only[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* One point-to-point row: the fit's figures where there is one, else the measured. */
 static void p2p_row(FILE *fp, const cf_report *r, const glance_key *k)
 {
@@ -86,7 +99,13 @@ static void p2p_row(FILE *fp, const cf_report *r, const glance_key *k)
     cf_report_html_text(fp, k->pattern);
     fprintf(fp, "</td><td class=\"num\">%d</td>", k->np);
     cf_prediction p;
-    if (f != NULL && cf_fit_predict(f, 0, &p) == 0 && p.t_us > 0) {
+    if (streamed(r, k->pattern)) {
+        /* A bandwidth test's time is 1 / its message rate over a window of messages in
+         * flight: no message's latency. */
+        fputs("<td class=\"num\">&ndash; (a bandwidth test: its times are a streamed "
+              "message's, 1 / the message rate)</td>",
+              fp);
+    } else if (f != NULL && cf_fit_predict(f, 0, &p) == 0 && p.t_us > 0) {
         fprintf(fp, "<td class=\"num\">%.3g &micro;s</td>", p.t_us);
     } else {
         cf_size_format(k->first->bytes, size, sizeof size);

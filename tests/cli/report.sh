@@ -286,4 +286,13 @@ expect_rc 2 "-i without a value"
 expect_err "commfit: report: option '-i' needs a value
 Try 'commfit report --help'." "-i without a value"
 
+# A bandwidth test's time is a streamed message's (1 / the message rate): no latency.
+run "$COMMFIT" import osu -q "$top_srcdir/tests/data/realdata/osu562_stackhpc_alaska_hdr100ib_ompi4_mbw_mr_8pairs.txt" -o mbw.csv
+expect_rc 0 "import an osu_mbw_mr table"
+run "$COMMFIT" fit -q -i mbw.csv -o mbw.json
+run "$COMMFIT" report -q -m mbw.json -o mbw-report
+expect_rc 0 "the report of an osu_mbw_mr model"
+check "a bandwidth test's row gives no latency, and says why" \
+    grep -q '<tr><td>mbw_mr</td><td class="num">16</td><td class="num">&ndash; (a bandwidth test: its times are a streamed message' mbw-report/index.html
+
 done_testing
