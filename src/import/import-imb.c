@@ -631,7 +631,19 @@ static int step(cf_import *im, imb_parser *ps, const cf_import_line *l, int *aga
         break;
     case ROWS:
         if (blank || hash) {
-            rc = table_end(im, &ps->tb, &ps->fi, e);
+            /* A table ends at the maximum size the banner states; one that stops before
+             * it at a blank line or another run's banner was cut off as surely as one the
+             * file ends in (a killed run and its rerun appended to one log: the cut table
+             * was kept whole and pooled with the full one). */
+            const imb_table *tb = &ps->tb;
+            if (tb->has[C_BYTES] && ps->fi.max_len > 0 && tb->last_bytes < ps->fi.max_len)
+                rc = cf_import_table_fail(im, e, l->no,
+                                          "the %s table stops at #bytes %llu, before the "
+                                          "maximum %llu the header states: it is cut off",
+                                          tb->name, (unsigned long long)tb->last_bytes,
+                                          (unsigned long long)ps->fi.max_len);
+            else
+                rc = table_end(im, &ps->tb, &ps->fi, e);
             ps->st = OUT;
             *again = hash && rc == 0;
         } else {

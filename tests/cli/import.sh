@@ -309,4 +309,25 @@ grep_err "^commfit: import: warning: fail.txt:6: Latency: 1 row left out: OSU's 
 check "an OSU row whose validation failed: left out" \
     sh -c "test \"\$(grep -c '^pingpong,2,' fail.csv)\" -eq 3 && ! grep -q '^pingpong,2,4,' fail.csv"
 
+# A run killed and rerun into one log: the cut table stops before the banner's maximum at a
+# blank line; it was kept whole and pooled with the full run's.
+{
+    imb_banner MPI-1
+    printf '#----\n# Benchmarking PingPong\n# #processes = 2\n#----\n'
+    printf '       #bytes #repetitions      t[usec]   Mbytes/sec\n'
+    awk 'BEGIN { for (k = 0; k <= 8; k++) { m = k ? 2 ^ (k - 1) : 0; printf "%13d %12d %12.2f %12.2f\n", m, 1000, 1 + m / 5000, m / (1 + m / 5000) } }'
+    printf '\n'
+    imb_banner MPI-1
+    printf '#----\n# Benchmarking PingPong\n# #processes = 2\n#----\n'
+    printf '       #bytes #repetitions      t[usec]   Mbytes/sec\n'
+    awk 'BEGIN { for (k = 0; k <= 23; k++) { m = k ? 2 ^ (k - 1) : 0; printf "%13d %12d %12.2f %12.2f\n", m, 1000, 1 + m / 5000, m / (1 + m / 5000) } }'
+} >rerun.txt
+run "$COMMFIT" import imb rerun.txt -o rerun.csv
+expect_rc 1 "an IMB table cut short, then its rerun"
+grep_err "^commfit: import: rerun.txt:23: the PingPong table stops at #bytes 128, before the maximum 4194304 the header states: it is cut off$" \
+    "an IMB table cut short at a blank line: said"
+run "$COMMFIT" import imb --lenient rerun.txt -o rerun.csv
+expect_rc 0 "--lenient: the rerun alone"
+check "--lenient: the rerun's 24 rows alone" test "$(grep -c '^pingpong,2,' rerun.csv)" -eq 24
+
 done_testing
