@@ -33,6 +33,7 @@ typedef struct imb_table {
     int has[C_MSGS + 1];
     char header[200];
     const char *mode; /* IMB-EXT's and IMB-RMA's "MODE: AGGREGATE" as a pattern's end, or NULL */
+    int gave_up;      /* IMB printed "time-out." or "out-of-mem." for a size: none after it */
     uint64_t last_bytes;
     int bw_only;
     /* raw Mbytes/sec and the message count it implies, per kept row, to tell its unit */
@@ -325,6 +326,21 @@ static int row(cf_import *im, imb_table *tb, const cf_import_line *l, cf_error *
     int dec[MAXCOLS];
     uint64_t bytes = 0, reps = 0;
     int k = tb->ncols;
+    /* "4194304 time-out.; Time limit ... is over; use -time X" (IMB -time's limit, or its
+     * default) or "out-of-mem.": IMB measured no more sizes of this table. The rows before
+     * are kept (a table was refused whole for it, --lenient dropped its good rows). */
+    const char *why = memmem(l->s, l->n, "time-out", 8) != NULL     ? "time-out, IMB's -time limit"
+                      : memmem(l->s, l->n, "out-of-mem", 10) != NULL ? "out of memory"
+                                                                      : NULL;
+    if (why != NULL) {
+        cf_import_field f[1];
+        if (!tb->gave_up && cf_import_split(l->s, l->n, f, 1) >= 1)
+            cf_import_warnf(im, l->no, "%s: IMB gave up at #bytes %.*s (%s): the sizes from "
+                            "there on are not measured",
+                            tb->name, CF_IMPORT_QUOTE(f[0].s, f[0].n), why);
+        tb->gave_up = 1;
+        return 0;
+    }
     if (row_fast(tb, l, v, dec, &bytes, &reps) != 0) {
         int failed, rc = row_careful(im, tb, l, v, dec, &bytes, &reps, &failed, e);
         if (failed)
@@ -523,7 +539,7 @@ static int finish(cf_import *im, imb_table *tb, imb_file *fi, const cf_import_li
                                     tb->name);
     if (!l->has_nl)
         return cut_row(im, tb, l, e);
-    if (tb->has[C_BYTES] && fi->max_len > 0 && tb->last_bytes < fi->max_len)
+    if (tb->has[C_BYTES] && fi->max_len > 0 && tb->last_bytes < fi->max_len && !tb->gave_up)
         return cf_import_table_fail(im, e, l->no,
                                     "the file ends inside the %s table, at #bytes %llu before "
                                     "the maximum %llu the header states: it is cut off",
@@ -636,7 +652,8 @@ static int step(cf_import *im, imb_parser *ps, const cf_import_line *l, int *aga
              * file ends in (a killed run and its rerun appended to one log: the cut table
              * was kept whole and pooled with the full one). */
             const imb_table *tb = &ps->tb;
-            if (tb->has[C_BYTES] && ps->fi.max_len > 0 && tb->last_bytes < ps->fi.max_len)
+            if (tb->has[C_BYTES] && ps->fi.max_len > 0 && tb->last_bytes < ps->fi.max_len &&
+                !tb->gave_up)
                 rc = cf_import_table_fail(im, e, l->no,
                                           "the %s table stops at #bytes %llu, before the "
                                           "maximum %llu the header states: it is cut off",

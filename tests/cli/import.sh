@@ -330,4 +330,19 @@ run "$COMMFIT" import imb --lenient rerun.txt -o rerun.csv
 expect_rc 0 "--lenient: the rerun alone"
 check "--lenient: the rerun's 24 rows alone" test "$(grep -c '^pingpong,2,' rerun.csv)" -eq 24
 
+# IMB gives up on a size (its -time limit, or memory): the rows before are kept with a
+# warning (the table was refused whole, and --lenient dropped its good rows).
+{
+    imb_banner MPI-1
+    printf '#----\n# Benchmarking Allreduce\n# #processes = 2\n#----\n'
+    printf '       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n'
+    awk 'BEGIN { for (k = 0; k <= 22; k++) { m = k ? 2 ^ (k - 1) : 0; t = 1 + m / 3000; printf "%13d %12d %12.2f %12.2f %12.2f\n", m, 1000, t, t, t } }'
+    printf '      4194304 time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use "-time X" or SECS_PER_SAMPLE=X (IMB_settings.h) to increase time limit.\n\n'
+} >timeout.txt
+run "$COMMFIT" import imb timeout.txt -o timeout.csv
+expect_rc 0 "an IMB table it gave up on at its -time limit"
+grep_err "^commfit: import: warning: timeout.txt:37: Allreduce: IMB gave up at #bytes 4194304 \(time-out, IMB's -time limit\): the sizes from there on are not measured$" \
+    "an IMB time-out: said at its line"
+check "an IMB time-out: the 23 sizes before kept" test "$(grep -c '^allreduce,2,' timeout.csv)" -eq 23
+
 done_testing
