@@ -495,6 +495,10 @@ static int header_line(cf_import *im, imb_table *tb, imb_file *fi, const cf_impo
         uint64_t np;
         const char *q = eq ? eq + 1 : s + n;
         size_t qn = (size_t)(s + n - q);
+        /* IMB -map PxQ: "# #processes = 4; rank order (rowwise):", the ranks below. */
+        const char *semi = memchr(q, ';', qn);
+        if (semi != NULL)
+            qn = (size_t)(semi - q);
         trim(&q, &qn);
         if (eq == NULL || cf_import_uint(q, qn, CF_TABLE_NP_MAX, &np) != 0 || np < 1) {
             *skip = 1;
@@ -581,7 +585,15 @@ static int header_state(cf_import *im, imb_parser *ps, const cf_import_line *l, 
 {
     char name[48];
     int rc = 0, started, skip;
-    if (!hash) {
+    cf_import_field f0[1];
+    if (!hash && cf_import_split(l->s, l->n, f0, 1) >= 1 && lower_eq(f0[0].s, f0[0].n, "group")) {
+        rc = cf_import_table_fail(im, e, l->no,
+                                  "the %s table has a row per group ('Group' column): IMB "
+                                  "-multi 1's output, which commfit does not read; -multi 0's "
+                                  "(each size's slowest group) it does",
+                                  ps->tb.name);
+        ps->st = SKIP;
+    } else if (!hash) {
         rc = cf_import_table_fail(im, e, l->no,
                                   "expected the column header of the %s table "
                                   "('#bytes #repetitions ...'), got '%.*s'",

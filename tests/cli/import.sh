@@ -345,4 +345,26 @@ grep_err "^commfit: import: warning: timeout.txt:37: Allreduce: IMB gave up at #
     "an IMB time-out: said at its line"
 check "an IMB time-out: the 23 sizes before kept" test "$(grep -c '^allreduce,2,' timeout.csv)" -eq 23
 
+# IMB -map PxQ states its process count with the rank order after it; -multi 1 prints a row
+# per group, which commfit does not read (both were refused as garbled).
+{
+    imb_banner MPI-1
+    printf '#----\n# Benchmarking Allreduce\n# #processes = 4; rank order (rowwise):\n#     0    1\n#\n#     2    3\n#\n#----\n'
+    printf '       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n'
+    awk 'BEGIN { for (k = 0; k <= 23; k++) { m = k ? 2 ^ (k - 1) : 0; t = 1 + m / 3000; printf "%13d %12d %12.2f %12.2f %12.2f\n", m, 1000, t, t, t } }'
+} >map.txt
+run "$COMMFIT" import imb -q map.txt -o map.csv
+expect_rc 0 "IMB -map 2x2"
+check "IMB -map 2x2: np 4" test "$(grep -c '^allreduce,4,' map.csv)" -eq 24
+{
+    imb_banner MPI-1
+    printf '#----\n# Benchmarking Multi-PingPong\n# ( 2 groups of 2 processes each running simultaneous )\n# Group  0:     0    1\n#\n# Group  1:     2    3\n#\n#----\n'
+    printf '        Group       #bytes #repetitions      t[usec]   Mbytes/sec\n\n'
+    printf '            0            0         1000         0.30         0.00\n'
+} >multi1.txt
+run "$COMMFIT" import imb multi1.txt -o multi1.csv
+expect_rc 1 "IMB -multi 1"
+grep_err "multi1.txt:17: the Multi-PingPong table has a row per group \('Group' column\): IMB -multi 1's output, which commfit does not read" \
+    "IMB -multi 1: said"
+
 done_testing
