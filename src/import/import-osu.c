@@ -98,6 +98,7 @@ typedef struct osu_table {
     enum role col[MAXCOLS];
     int has[R_NROLES];
     char header[160];
+    int np_given;    /* its process count is --np's (OSU prints none for collectives) */
     char buffers[4]; /* MPI-CUDA's "Send Buffer on DEVICE (D) and Receive Buffer on HOST (H)":
                         "_dh"; "" for host to host, or a test that does not say */
 } osu_table;
@@ -451,7 +452,7 @@ static int start_table(cf_import *im, osu_table *tb, cf_error *e)
     else if (tb->np_rule == NP_PAIRS && tb->pairs > 0 && tb->pairs <= CF_TABLE_NP_MAX / 2)
         np = 2 * (int)tb->pairs;
     else if (im->o.np > 0)
-        np = im->o.np;
+        np = im->o.np, tb->np_given = 1;
     else
         return cf_import_table_fail(im, e, tb->line,
                                     "the OSU %s table does not state its process count (OSU "
@@ -510,7 +511,31 @@ typedef struct osu_parse {
     char broke_text[64];
     char note[400];
     osu_row o;
+    /* Tables whose process count is --np's, by pattern: several of one collective in a
+     * file may have run at several counts, which one --np cannot tell apart. */
+    struct {
+        char pattern[CF_PATTERN_MAX];
+        long n, first;
+    } given[16];
+    int ngiven;
 } osu_parse;
+
+/* A table that took --np's count, counted by pattern (table at line). */
+static void count_given(osu_parse *P, const char *pattern, long line)
+{
+    int i = 0;
+    while (i < P->ngiven && strcmp(P->given[i].pattern, pattern) != 0)
+        i++;
+    if (i == P->ngiven) {
+        if (P->ngiven == (int)(sizeof P->given / sizeof P->given[0]))
+            return;
+        snprintf(P->given[i].pattern, sizeof P->given[i].pattern, "%s", pattern);
+        P->given[i].n = 0;
+        P->given[i].first = line;
+        P->ngiven++;
+    }
+    P->given[i].n++;
+}
 
 /* Between tables: a title starts one; IMB's title is remembered to say so. */
 static int osu_out(osu_parse *P, const cf_import_line *l, int hash)
@@ -614,6 +639,8 @@ static int osu_columns(osu_parse *P, const cf_import_line *l)
                                     tb->title);
     }
     int rc = start_table(P->im, tb, P->e);
+    if (rc == 0 && P->im->cur.active && tb->np_given)
+        count_given(P, P->im->cur.pattern, tb->line);
     P->st = P->im->cur.active ? ROWS : SKIP;
     return rc;
 }
@@ -814,5 +841,11 @@ int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
         cf_import_warnf(im, P.imb_line,
                         "Intel MPI Benchmarks output is left out: import it with 'commfit "
                         "import imb'");
+    for (int i = 0; i < P.ngiven; i++)
+        if (P.given[i].n > 1)
+            cf_import_warnf(im, P.given[i].first,
+                            "%ld %s tables in this file all take --np %d (OSU prints no "
+                            "process count): runs at several counts need one import each",
+                            P.given[i].n, P.given[i].pattern, im->o.np);
     return cf_import_add_source(im, P.note, e);
 }

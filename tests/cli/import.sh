@@ -367,4 +367,18 @@ expect_rc 1 "IMB -multi 1"
 grep_err "multi1.txt:17: the Multi-PingPong table has a row per group \('Group' column\): IMB -multi 1's output, which commfit does not read" \
     "IMB -multi 1: said"
 
+# Several tables of one OSU collective in a file all take --np's count (OSU prints none):
+# said, as runs at several counts (one log of np 4, 8, 16) were pooled under one np.
+{
+    for n in 4 8 16; do
+        printf '+ mpirun -np %d osu_allreduce\n\n# OSU MPI Allreduce Latency Test v7.4\n# Size       Avg Latency(us)\n' $n
+        printf '%-12d %.2f\n' 4 $n.5 8 $n.6 16 $n.7
+        printf '\n'
+    done
+} >ar3.txt
+run "$COMMFIT" import osu --np 16 ar3.txt -o ar3.csv
+expect_rc 0 "three OSU allreduce tables, one --np"
+grep_err "^commfit: import: warning: ar3.txt:3: 3 allreduce tables in this file all take --np 16 \(OSU prints no process count\): runs at several counts need one import each$" \
+    "three OSU allreduce tables, one --np: said"
+
 done_testing
