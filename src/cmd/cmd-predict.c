@@ -35,59 +35,7 @@ static const char usage[] =
     "names its source and marks extrapolation in np and in bytes.\n"
     "\n";
 
-enum { FMT_TABLE = CF_PREDICT_TABLE, FMT_CSV = CF_PREDICT_CSV, FMT_JSON = CF_PREDICT_JSON };
-enum { SRC_FIT = CF_ANSWER_FIT, SRC_ACROSS = CF_ANSWER_ACROSS, SRC_P2P = CF_ANSWER_P2P };
-
-#define NOTE_MAX CF_PREDICT_NOTE_MAX
-#define CF_FLOAT_BYTES 4 /* the element of the derived-datatype layouts */
-#define CACHE_MAX 65536  /* process counts whose source is kept; beyond, the cache restarts */
-
-/* Where the answers at one np come from. */
-typedef struct source {
-    long np;
-    int kind;
-    const cf_fit *fit;
-    cf_near *near;               /* fit: its correction by the measured points, once built */
-    double bytes_min, bytes_max; /* the sizes this source has seen */
-    char model[96];
-    int np_extra; /* the answer extrapolates in np: always from np=2 (p2p); for the
-                     across-np model, an np it was not fitted at or one that spans nodes or a
-                     tier it never reached; never from the fit at np */
-    /* What np=2 (p2p) or the fitted np (across-np) never measured at np: the nodes it spans,
-     * a tier it reaches, and so whether the interval has an upper bound; all 0 for a fit. */
-    cf_unmeasured unmeasured;
-    /* What holds for every size at this np, as text, a CSV field and a JSON string; its
-     * own allocation of its own length: a batch across a thousand np keeps a thousand. */
-    cf_predict_note note;
-} source;
-
-typedef struct ctx {
-    const char *path;
-    cf_modelset *ms;
-    const cf_across_set *as; /* ms->across */
-    const char *pattern;
-    char datatype[CF_DATATYPE_MAX];
-    const cf_coll *coll;
-    int sizeless;    /* the pattern moves no data (barrier): --bytes defaults to 0 */
-    int blocks;      /* -1: the fit's default */
-    int model_alone; /* no correction by the measured neighbours */
-    int two_only;    /* the pattern runs on 2 processes only (two_only) */
-    const cf_across *across;
-    cf_placement place; /* where the table's ranks ran */
-    long *measured;     /* process counts with a fit of (pattern, datatype), increasing */
-    size_t nmeasured;
-    source **slots; /* open addressing by np; nslots a power of two */
-    size_t nslots, nused;
-    cf_predict_out out;      /* where and how the answers go */
-    size_t refused;          /* answers refused: the model's time at that point is <= 0 */
-    char first_refusal[320]; /* the first one, for the message at the end */
-    /* The fits at the across-np model's fitted np and the readings of their measured
-     * points, by its index of np, found and built at the first answer carried through them
-     * (fitted_at); tried: the fit was looked for (fit NULL: none there). */
-    cf_near *anchor_near[CF_ACROSS_NP_MAX];
-    const cf_fit *anchor_fit[CF_ACROSS_NP_MAX];
-    unsigned char anchor_tried[CF_ACROSS_NP_MAX];
-} ctx;
+#include "cmd/predict-int.h"
 
 /* ---- Numbers for people and for scripts ---- */
 
@@ -152,7 +100,7 @@ static int two_only(const char *pattern)
 }
 
 /* The refusal of np != 2 for a two-process pattern, unless the file has a fit there. */
-static int check_two(const ctx *c, long np, const char *file, long line, cf_error *e)
+int cf_predict_check_two(const ctx *c, long np, const char *file, long line, cf_error *e)
 {
     if (np == 2 || !c->two_only ||
         cf_modelset_find(c->ms, c->pattern, (int)np, c->datatype) != NULL)
@@ -301,7 +249,7 @@ static size_t slot_of(source *const *slots, size_t nslots, long np)
 }
 
 /* The source at np, resolved once per np: a batch of a million points asks for few. */
-static source *source_at(ctx *c, long np, cf_error *e)
+source *cf_predict_source_at(ctx *c, long np, cf_error *e)
 {
     if (c->nslots > 0) {
         source *s = c->slots[slot_of(c->slots, c->nslots, np)];
@@ -479,11 +427,11 @@ static const cf_fit *anchor_fit_at(ctx *c, int i)
     return c->anchor_fit[i];
 }
 
-/* The answer at fitted np p (cf_fitted_at): predict's own there, the fit corrected by its
+/* The answer at fitted np p (cf_cf_predict_fitted_at): predict's own there, the fit corrected by its
  * measured neighbours, so that the answers run on from it; NAN where none. The fit is found
  * and its measured points read once a fitted np (a batch of a million answers reads them
  * once, not twice an answer). */
-static double fitted_at(void *vc, long p, double m)
+double cf_predict_fitted_at(void *vc, long p, double m)
 {
     ctx *c = vc;
     int i = 0;
@@ -563,7 +511,7 @@ static void anchor_clear(ctx *c)
 static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
                        cf_error *e)
 {
-    source *s = source_at(c, np, e);
+    source *s = cf_predict_source_at(c, np, e);
     *sp = s;
     if (s == NULL)
         return CF_EXIT_DATA;
@@ -627,7 +575,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         cf_estimate est;
         cf_tier_added add;
         cf_placement_across_answer(&c->place, c->across, &s->unmeasured, np, m,
-                                   c->model_alone ? NULL : fitted_at, c, &est, &add);
+                                   c->model_alone ? NULL : cf_predict_fitted_at, c, &est, &add);
         cf_out_predict_tier_below_note(out, &add, np);
         if (add.read_from > 0) {
             char reach[64];
@@ -712,130 +660,6 @@ static int emit(ctx *c, long np, uint64_t bytes, cf_error *e)
     a.note = &s->note;
     cf_out_predict_row(&c->out, &a);
     return 0;
-}
-
-/* ---- --points: "NP BYTES" per line ---- */
-
-/* The points asked for, read whole before any answer is printed: a bad line, or a file
- * that cannot be read, stops predict with nothing on standard output (it printed a valid
- * document of the answers before the line, then failed). */
-typedef struct points {
-    long *np;
-    uint64_t *bytes;
-    size_t n, cap;
-} points;
-
-static int points_add(points *P, long np, uint64_t bytes)
-{
-    if (P->n == P->cap) {
-        size_t cap = P->cap ? 2 * P->cap : 1024;
-        long *a = realloc(P->np, cap * sizeof *a);
-        if (a == NULL)
-            return -1;
-        P->np = a;
-        uint64_t *b = realloc(P->bytes, cap * sizeof *b);
-        if (b == NULL)
-            return -1;
-        P->bytes = b;
-        P->cap = cap;
-    }
-    P->np[P->n] = np;
-    P->bytes[P->n++] = bytes;
-    return 0;
-}
-
-static void points_free(points *P)
-{
-    free(P->np);
-    free(P->bytes);
-    memset(P, 0, sizeof *P);
-}
-
-static int points_read(ctx *c, const char *path, points *P, cf_error *e)
-{
-    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-    if (fp == NULL)
-        return cf_error_set(e, CF_EXIT_DATA, name, 0, "cannot open: %s", strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    long lineno = 0, n;
-    int rc = 0;
-    while ((n = cf_read_line(fp, &line, &cap)) > 0) {
-        lineno++;
-        char *p = line;
-        if (lineno == 1 && strncmp(p, "\xef\xbb\xbf", 3) == 0)
-            p += 3; /* a UTF-8 byte order mark */
-        if (strlen(line) != (size_t)n) {
-            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
-                              "unexpected NUL byte: expected lines 'NP BYTES' of text");
-            break;
-        }
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
-            continue;
-        /* The fields: NP, BYTES and nothing more, each named when it is wrong. */
-        char *f[3] = {NULL, NULL, NULL};
-        int nf = 0;
-        while (*p != '\0' && *p != '\n' && *p != '\r' && nf < 3) {
-            f[nf++] = p;
-            while (*p && *p != ' ' && *p != '\t' && *p != ',' && *p != '\n' && *p != '\r')
-                p++;
-            char *sep = p;
-            while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r')
-                p++;
-            if (*p == '\n')
-                p++;
-            *sep = '\0';
-        }
-        char *end;
-        errno = 0;
-        long np = strtol(f[0], &end, 10);
-        if (*end != '\0' || end == f[0] || errno != 0 || np < 2 || np > CF_TABLE_NP_MAX) {
-            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
-                              "expected 'NP BYTES' with NP from 2 to %d, got NP '%s'",
-                              CF_TABLE_NP_MAX, f[0]);
-            break;
-        }
-        uint64_t bytes = 0;
-        cf_error se;
-        if (nf < 2) {
-            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
-                              "expected 'NP BYTES': BYTES is missing after '%s'", f[0]);
-            break;
-        }
-        if (cf_size_parse(f[1], &bytes, &se) != 0) {
-            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
-                              "expected 'NP BYTES', BYTES a size such as 4096 or 1M, got '%s'",
-                              f[1]);
-            break;
-        }
-        if (nf > 2) {
-            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno,
-                              "expected 'NP BYTES', got a third field '%s' after '%s %s'", f[2],
-                              f[0], f[1]);
-            break;
-        }
-        if ((rc = check_two(c, np, name, lineno, e)) != 0)
-            break;
-        if (points_add(P, np, bytes) != 0) {
-            rc = cf_error_set(e, CF_EXIT_DATA, name, lineno, "out of memory");
-            break;
-        }
-    }
-    if (rc == 0 && n == -2)
-        rc = cf_long_line_error(e, name, lineno + 1);
-    else if (rc == 0 && n == -1)
-        rc = cf_error_set(e, CF_EXIT_DATA, name, 0, "read error: %s", strerror(errno));
-    else if (rc == 0 && P->n == 0)
-        rc = cf_error_set(e, CF_EXIT_DATA, name, 0,
-                          "no 'NP BYTES' line (%ld line%s, blank or '#'): nothing to predict",
-                          lineno, lineno == 1 ? "" : "s");
-    free(line);
-    if (fp != stdin)
-        fclose(fp);
-    return rc;
 }
 
 /* ---- What the file has, for messages ---- */
@@ -947,178 +771,6 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
         if (k == 0 || c->measured[i] != c->measured[k - 1])
             c->measured[k++] = c->measured[i];
     c->nmeasured = k;
-    return 0;
-}
-
-/* predict's point-to-point or across-np answer at np, for the formula's lines
- * (cf_lines_through) or how far they depart from it (cf_lines_departure). */
-typedef struct answer_ctx {
-    ctx *c;
-    const source *s;
-    long np;
-} answer_ctx;
-
-static double p2p_at(void *v, double m, const char **alg)
-{
-    const answer_ctx *a = v;
-    cf_estimate est;
-    cf_tier_added add;
-    if (cf_placement_p2p_answer(&a->c->place, &a->c->as->pp, a->c->coll, a->c->datatype,
-                                &a->s->unmeasured, a->np, m, &est, &add) != 0)
-        return NAN;
-    *alg = est.algorithm;
-    return est.t_us;
-}
-
-/* The formula of the point-to-point estimate at np into buf: its length, -1 for an unknown
- * lang, -2 (e set) where the estimate has none. The estimate reads each step on the
- * measured np=2 curves and the algorithm the library's rules pick at each size: no line of
- * alpha and beta is it. The formula is lines through its answers in ranges of sizes
- * (cf_lines_through: an algorithm's, merged or split), and standard error says how near. */
-static int p2p_formula(ctx *c, const source *s, long np, const char *name, const char *lang,
-                       char *buf, size_t size, cf_error *e)
-{
-    answer_ctx at = {c, s, np};
-    char sz[32], from[32];
-    if (c->sizeless) { /* a pattern that moves no data: its time at 0 bytes */
-        const char *alg = NULL;
-        double c0 = p2p_at(&at, 0.0, &alg), c1 = 0.0;
-        if (!(c0 > 0.0 && isfinite(c0))) {
-            cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                         "np=%ld: the point-to-point estimate of %s is not a positive time: no "
-                         "formula",
-                         np, c->pattern);
-            return -2;
-        }
-        cf_msg("np=%ld: point-to-point estimate (%s), a constant: %s moves no data; %s", np,
-               alg ? alg : "?", c->pattern, s->note.text);
-        return cf_lines_formula(name, &c0, &c1, 1, NULL, lang, buf, size);
-    }
-    cf_lines L;
-    int rc = cf_lines_through(p2p_at, &at, s->bytes_max, &L);
-    if (rc != 0) {
-        cf_size_format((uint64_t)L.worst_at, sz, sizeof sz);
-        if (rc == -1)
-            cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                         "np=%ld: the point-to-point estimate is not a positive time at %s: no "
-                         "formula",
-                         np, sz);
-        else
-            cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                         "np=%ld: no lines through the point-to-point estimate (its times out "
-                         "of range, or out of memory): no formula",
-                         np);
-        return -2;
-    }
-    double top = L.top;
-    char algs[640] = "";
-    size_t k = 0;
-    for (int i = 0; i < L.nalg && k < sizeof algs; i++) {
-        cf_size_format((uint64_t)L.alg_from[i], sz, sizeof sz);
-        k += (size_t)snprintf(algs + k, sizeof algs - k, i ? ", %s from %s" : "%s",
-                              L.alg[i][0] ? L.alg[i] : "the estimate", sz);
-    }
-    if (L.nalg_all > L.nalg && k < sizeof algs)
-        snprintf(algs + k, sizeof algs - k, " and %d more", L.nalg_all - L.nalg);
-    cf_size_format((uint64_t)top, sz, sizeof sz);
-    cf_size_format((uint64_t)L.start, from, sizeof from);
-    char most[48];
-    cf_size_format((uint64_t)L.worst_at, most, sizeof most);
-    cf_msg("np=%ld: point-to-point estimate (%s); %d line%s through its answers (one an "
-           "algorithm's range of sizes, neighbours merged where one line holds both within %.0f%%, "
-           "a range split where its line departs by more than %.0f%%), within %.0f%% of them at "
-           "64 sizes an octave from %s to %s (the most at %s); %s",
-           np, algs, L.n, L.n > 1 ? "s" : "", 50.0 * CF_LINES_DEPART, 100.0 * CF_LINES_DEPART,
-           100.0 * L.worst, from, sz, most, s->note.text);
-    return cf_lines_formula(name, L.c0, L.c1, L.n, L.from + 1, lang, buf, size);
-}
-
-static double across_at(void *v, double m, const char **alg)
-{
-    const answer_ctx *a = v;
-    *alg = NULL;
-    if (m > 0 && cf_across_moves_nothing(a->c->across->datatype, m))
-        return NAN; /* fewer bytes than an element: no call the formula is of */
-    cf_estimate est;
-    cf_tier_added add;
-    cf_placement_across_answer(&a->c->place, a->c->across, &a->s->unmeasured, a->np, m,
-                               a->c->model_alone ? NULL : fitted_at, a->c, &est, &add);
-    *alg = est.algorithm;
-    return est.t_us;
-}
-
-static int formula(ctx *c, long np, const char *lang, cf_error *e)
-{
-    const source *s = source_at(c, np, e);
-    if (s == NULL)
-        return CF_EXIT_DATA;
-    char buf[2048], name[96];
-    int n;
-    if (c->coll != NULL && strcmp(c->datatype, c->coll->datatype) == 0)
-        snprintf(name, sizeof name, "T_%s_np%ld", c->pattern, np);
-    else
-        snprintf(name, sizeof name, "T_%s_%s_np%ld", c->pattern, c->datatype, np);
-    if (s->kind == SRC_FIT) {
-        n = cf_fit_formula(s->fit, lang, buf, sizeof buf);
-    } else if (s->kind == SRC_ACROSS) {
-        double c0[CF_ACROSS_MAX_SEG], c1[CF_ACROSS_MAX_SEG], sw[CF_ACROSS_MAX_SEG];
-        int nl = cf_across_lines(c->across, np, c0, c1, sw);
-        /* A model fitted without the barrier's waits: np's wait in the constant, where the
-         * answers add it (but where a call moves nothing). */
-        long past = 0;
-        double w = cf_placement_wait_added(c->across, &s->unmeasured)
-                       ? cf_placement_across_wait(&c->place, c->across, np, &past)
-                       : 0.0;
-        for (int i = 0; i < nl; i++)
-            c0[i] += w;
-        n = cf_lines_formula(name, c0, c1, nl, sw, lang, buf, sizeof buf);
-        char waited[128] = "";
-        if (w > 0)
-            snprintf(waited, sizeof waited,
-                     "; the constant holds the barrier's wait after each timed call, %.3g us",
-                     w);
-        /* The np's note says where the answers carry the formula through the fitted np's
-         * own, size by size (anchor_np_note): not a line; how far they depart from it is
-         * read as for the estimate's lines. */
-        cf_lines L = {.n = nl};
-        for (int i = 0; i < nl; i++) {
-            L.c0[i] = c0[i];
-            L.c1[i] = c1[i];
-            L.from[i] = i ? floor(sw[i - 1]) : 0.0; /* as the formula prints it */
-        }
-        answer_ctx at = {c, s, np};
-        char dep[320];
-        if (c->sizeless) { /* its one size, 0 bytes */
-            const char *alg;
-            double t = across_at(&at, 0.0, &alg), d = fabs(c0[0] - t) / t;
-            snprintf(dep, sizeof dep, "it lies within %.0f%% of predict's answer (%s moves no data)",
-                     t > 0 && isfinite(d) ? 100.0 * d : INFINITY, c->pattern);
-        } else {
-            double top = cf_lines_top(s->bytes_max), most = 0.0;
-            double low = fmin(fmax(s->bytes_min, 1.0), top);
-            double d = cf_lines_departure(&L, across_at, &at, low, top, &most);
-            char sz[32], szl[32], szm[32];
-            cf_size_format((uint64_t)top, sz, sizeof sz);
-            cf_size_format((uint64_t)low, szl, sizeof szl);
-            cf_size_format((uint64_t)most, szm, sizeof szm);
-            snprintf(dep, sizeof dep,
-                     "it lies within %.0f%% of predict's answers (|formula - answer| / answer) "
-                     "at 64 sizes an octave over the measured sizes, %s to %s (the most at %s)",
-                     100.0 * d, szl, sz, szm);
-        }
-        cf_msg("np=%ld: from the across-np model%s%s%s; %s", np, s->note.text[0] ? "; " : "",
-               s->note.text, waited, dep);
-    } else {
-        n = p2p_formula(c, s, np, name, lang, buf, sizeof buf, e);
-        if (n == -2)
-            return CF_EXIT_DATA;
-    }
-    if (n < 0)
-        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                            "--lang '%s': expected text, c, python, "
-                            "latex or gnuplot",
-                            lang);
-    fprintf(c->out.fp, "%s\n", buf);
     return 0;
 }
 
@@ -1243,7 +895,7 @@ static int lang_known(const char *lang)
 static int resolve_all(ctx *c, const long *nps, size_t nnp, cf_error *e)
 {
     for (size_t i = 0; i < nnp; i++) {
-        const source *src = source_at(c, nps[i], e);
+        const source *src = cf_predict_source_at(c, nps[i], e);
         if (src == NULL)
             return e->code ? e->code : CF_EXIT_DATA;
         int has_blocks = src->kind == SRC_FIT && src->fit->max_blocks > 0;
@@ -1269,16 +921,16 @@ static int answer_all(ctx *c, const opts *o, const long *nps, size_t nnp, const 
     /* Resolve every np first, so that an np without a model fails before any output. */
     if (!o->points && (rc = resolve_all(c, nps, nnp, e)) != 0)
         return rc;
-    points P = {0};
-    if (o->points && (rc = points_read(c, o->points, &P, e)) != 0) {
-        points_free(&P);
+    cf_predict_points P = {0};
+    if (o->points && (rc = cf_predict_points_read(c, o->points, &P, e)) != 0) {
+        cf_predict_points_free(&P);
         return rc;
     }
     /* Every np asked for has a source before the first answer is printed, as resolve_all
      * makes sure for --np (each resolved once: the sources are cached by np). */
     for (size_t i = 0; i < P.n; i++)
-        if (source_at(c, P.np[i], e) == NULL) {
-            points_free(&P);
+        if (cf_predict_source_at(c, P.np[i], e) == NULL) {
+            cf_predict_points_free(&P);
             return e->code ? e->code : CF_EXIT_DATA;
         }
     c->out.model_path = c->path;
@@ -1288,7 +940,7 @@ static int answer_all(ctx *c, const opts *o, const long *nps, size_t nnp, const 
     if (o->points) {
         for (size_t i = 0; i < P.n && rc == 0; i++)
             rc = emit(c, P.np[i], P.bytes[i], e);
-        points_free(&P);
+        cf_predict_points_free(&P);
     } else {
         for (size_t i = 0; i < nnp && rc == 0; i++)
             for (size_t j = 0; j < nsizes && rc == 0; j++)
@@ -1365,11 +1017,11 @@ int cmd_predict(int argc, char **argv)
         nsizes = 1;
     }
     for (size_t i = 0; !o.points && i < nnp; i++)
-        if ((rc = check_two(&c, nps[i], NULL, 0, &e)) != 0)
+        if ((rc = cf_predict_check_two(&c, nps[i], NULL, 0, &e)) != 0)
             goto report;
 
     if (o.formula) {
-        rc = formula(&c, nps[0], o.lang, &e);
+        rc = cf_predict_formula(&c, nps[0], o.lang, &e);
         goto report;
     }
     rc = answer_all(&c, &o, nps, nnp, sizes, nsizes, &e);
