@@ -422,37 +422,33 @@ int cf_import_table_row(cf_import *im, long line, cf_row *r, cf_error *e)
     return 0;
 }
 
+/* The warning for n rows of the table being read left out, at the first one's line. */
+static void left_out(cf_import *im, long n, long first, const char *why)
+{
+    if (n > 0)
+        cf_import_warnf(im, first, "%s: %ld row%s left out%s: %s", im->cur.bench, n,
+                        n == 1 ? "" : "s", n > 1 ? ", from this line" : "", why);
+}
+
 int cf_import_table_end(cf_import *im, cf_error *e)
 {
     cf_import_tab *c = &im->cur;
     if (!c->active)
         return 0;
     /* Each at the first row left out (the table's title at line c->line). */
-    if (c->zero_skipped > 0)
-        cf_import_warnf(im, c->zero_first,
-                        "%s: %ld row%s left out%s: the time prints as zero (below the "
-                        "printed resolution)",
-                        c->bench, c->zero_skipped, c->zero_skipped == 1 ? "" : "s",
-                        c->zero_skipped > 1 ? ", from this line" : "");
-    if (c->notime_skipped > 0)
-        cf_import_warnf(im, c->notime_first,
-                        "%s: %ld row%s left out%s: a bandwidth of zero or a 0-byte message "
-                        "implies no time",
-                        c->bench, c->notime_skipped, c->notime_skipped == 1 ? "" : "s",
-                        c->notime_skipped > 1 ? ", from this line" : "");
-    if (c->split_skipped > 0)
-        cf_import_warnf(im, c->split_first,
-                        "%s: %ld row%s left out%s: the source's size is the whole vector, and "
-                        "commfit's is each rank's block; these do not split into whole floats "
-                        "over %d ranks",
-                        c->bench, c->split_skipped, c->split_skipped == 1 ? "" : "s",
-                        c->split_skipped > 1 ? ", from this line" : "", c->np);
-    if (c->failed_skipped > 0)
-        cf_import_warnf(im, c->failed_first,
-                        "%s: %ld row%s left out%s: OSU's validation says Fail (the transfer "
-                        "delivered wrong data, so its time is not of the transfer asked for)",
-                        c->bench, c->failed_skipped, c->failed_skipped == 1 ? "" : "s",
-                        c->failed_skipped > 1 ? ", from this line" : "");
+    char split[160];
+    snprintf(split, sizeof split,
+             "the source's size is the whole vector, and commfit's is each rank's block; "
+             "these do not split into whole floats over %d ranks",
+             c->np);
+    left_out(im, c->zero_skipped, c->zero_first,
+             "the time prints as zero (below the printed resolution)");
+    left_out(im, c->notime_skipped, c->notime_first,
+             "a bandwidth of zero or a 0-byte message implies no time");
+    left_out(im, c->split_skipped, c->split_first, split);
+    left_out(im, c->failed_skipped, c->failed_first,
+             "OSU's validation says Fail (the transfer delivered wrong data, so its time is "
+             "not of the transfer asked for)");
     im->zero_total += c->zero_skipped;
     im->notime_total += c->notime_skipped;
     char src[300], num[24];

@@ -84,16 +84,22 @@ done
 check "bcast 1 MiB np 8: SMPI's MPICH bcast costs more from roots other than 0" \
     lt "$(tavg bcast 8 1048576 imb.csv)" "$(tavg bcast 8 1048576 rs.csv)"
 
+# long_run NAME: a simulation of many points writing NAME.csv (NAME.out, NAME.err) started in
+# the background ($pid), returning once it has 3 rows.
+long_run() {
+    "$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1:2M --np 64 \
+        -o "$1.csv" >"$1.out" 2>"$1.err" &
+    pid=$!
+    for i in $(seq 1 120); do
+        [ -s "$1.csv" ] && [ "$(grep -vc '^#' "$1.csv")" -ge 3 ] && break
+        sleep 0.5
+    done
+}
+
 # A stop by a signal reaches the simulation too (smpirun is a shell script: it died alone
 # and left smpimain running): the run exits 1 with what it kept once the simulation has
 # ended, and nothing is left.
-"$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1:2M --np 64 \
-    -o stop.csv >stop.out 2>stop.err &
-pid=$!
-for i in $(seq 1 120); do
-    [ -s stop.csv ] && [ "$(grep -vc '^#' stop.csv)" -ge 3 ] && break
-    sleep 0.5
-done
+long_run stop
 kill -TERM $pid
 stop_rc=0
 wait $pid || stop_rc=$?
@@ -104,13 +110,7 @@ check "no simulator left running after the stop" sh -c '! pgrep -f "[s]mpimain.*
 
 # The simulator killed mid-run: the message names the table and how to go on, as a real
 # run's does (it said "the rows finished before are in the table").
-"$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1:2M --np 64 \
-    -o killed.csv >killed.out 2>killed.err &
-pid=$!
-for i in $(seq 1 120); do
-    [ -s killed.csv ] && [ "$(grep -vc '^#' killed.csv)" -ge 3 ] && break
-    sleep 0.5
-done
+long_run killed
 pkill -KILL -f "[s]mpimain.*killed[.]csv" || true
 killed_rc=0
 wait $pid || killed_rc=$?
@@ -121,13 +121,7 @@ check "a killed simulator: the table and --resume named" grep -Eq \
 # The commfit that started the simulation killed outright (SIGKILL: nothing passed on): the
 # simulated ranks stop between points as on a signal, and leave the table whole (the
 # simulator ran the plan to its end, appending and holding the table's lock).
-"$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1:2M --np 64 \
-    -o front.csv >front.out 2>front.err &
-pid=$!
-for i in $(seq 1 120); do
-    [ -s front.csv ] && [ "$(grep -vc '^#' front.csv)" -ge 3 ] && break
-    sleep 0.5
-done
+long_run front
 kill -KILL $pid
 wait $pid 2>/dev/null || true
 for i in $(seq 1 120); do
