@@ -25,6 +25,7 @@ step() {
     "$commfit" "$@"
 }
 
+step --version
 step measure
 step fit
 step predict --pattern alltoall --np 16 --bytes 1M
@@ -103,6 +104,7 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     echo "+ BUILD=$top/build-ompi scripts/build.sh --with-mpi=openmpi" >&2
     BUILD="$top/build-ompi" "$top/scripts/build.sh" --with-mpi=openmpi
     commfit="$top/build-ompi/commfit"
+    step --version
     step measure -o ompi/this-machine.csv
     grep '^# mpi_library:' ompi/this-machine.csv >&2
     step fit -i ompi/this-machine.csv -o ompi/this-machine.json
