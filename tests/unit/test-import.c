@@ -605,7 +605,8 @@ static void test_osu_variants(void)
     if (t == NULL)
         return;
     is_int(t->n_rows, 2 + 1 + 1 + 1 + 1 + 1, "osu variants: rows");
-    ROW_T(t, "pingpong", 8, 2.5, 2.5, 2.5, "osu variants (MPI-CUDA)");
+    /* Buffers on the device: a pattern of their own (host to host is plain pingpong). */
+    ROW_T(t, "pingpong_dd", 8, 2.5, 2.5, 2.5, "osu variants (MPI-CUDA, device buffers)");
     ROW_T(t, "bibw", 1, 0.5, 0.5, 0.5, "osu variants (bibw time = bytes / MB/s)");
     near(find(t, "bibw", 1)->bw_MiBps, 2 / 1.048576, 1e-12, "osu variants: bibw MiB/s");
     is_int(find(t, "bibw", 1)->np, 2, "osu variants: bibw np 2");
@@ -618,7 +619,8 @@ static void test_osu_variants(void)
     is_int(nwarn, 2, "osu variants: warnings for the zero time and the 0-byte bandwidth");
     ok(strstr(cf_table_meta_get(t, "source_1"), "OSU MPI-CUDA 5.6, OSU 5.8, OSU 7.1") != NULL,
        "osu variants: versions noted (%s)", cf_table_meta_get(t, "source_1"));
-    is_str(find(t, "pingpong", 0)->extra, "t.txt:2", "osu variants: source of the first table");
+    is_str(find(t, "pingpong_dd", 0)->extra, "t.txt:2",
+           "osu variants: source of the first table");
     is_str(find(t, "put_lat", 1)->extra, "t.txt:26", "osu variants: source of the last table");
     cf_table_free(t);
 }
