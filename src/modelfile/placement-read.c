@@ -1,0 +1,453 @@
+/* Where the ranks of the fitted table ran, read at the edge: the node list and the launch
+ * probes of the model file's source metadata into a cf_placement (what a process count
+ * spans, and the answers that read it, are placement.c's). */
+#include "config.h"
+
+#include "modelfile/placement.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/table.h"
+
+/* The comma-separated positive integers of s into a new array; their count in *n. */
+static long *read_list(const char *s, size_t *n)
+{
+    size_t cap = 1;
+    for (const char *q = s; *q; q++)
+        cap += *q == ',';
+    long *v = malloc(cap * sizeof *v);
+    if (v == NULL)
+        return NULL;
+    *n = 0;
+    for (const char *q = s; *q;) {
+        char *end;
+        long x = strtol(q, &end, 10);
+        if (end == q || x <= 0 || (*end != ',' && *end != '\0')) {
+            free(v);
+            *n = 0;
+            return NULL;
+        }
+        v[(*n)++] = x;
+        q = *end == ',' ? end + 1 : end;
+    }
+    return v;
+}
+
+static const char *meta_str(const json_t *meta, const char *key)
+{
+    const json_t *v = json_object_get(meta, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* rank_hosts ("0*4,1*4", "0,1,0,1": each rank's node, runs of one node as H*N) into
+ * out->first, each node's first rank, when it names the nodes of out and each the ranks
+ * ranks_per_node says it held; else nothing (ranks are then taken to fill the nodes in order). 0,
+ * or -1 when out of memory. */
+static int read_rank_hosts(const char *s, cf_placement *out)
+{
+    size_t total = 0, n = 0;
+    for (size_t i = 0; i < out->nnodes; i++)
+        total += (size_t)out->ranks[i];
+    long *first = malloc(2 * out->nnodes * sizeof *first), *held = first + out->nnodes;
+    if (first == NULL)
+        return -1;
+    for (size_t i = 0; i < out->nnodes; i++) {
+        first[i] = -1;
+        held[i] = 0;
+    }
+    for (const char *q = s; *q;) {
+        char *end;
+        long h = strtol(q, &end, 10), k = 1;
+        if (end == q || h < 0 || (size_t)h >= out->nnodes)
+            break;
+        if (*end == '*') {
+            q = end + 1;
+            k = strtol(q, &end, 10);
+            if (end == q || k <= 0)
+                break;
+        }
+        if (k > (long)(total - n) || (*end != ',' && *end != '\0'))
+            break;
+        if (first[h] < 0)
+            first[h] = (long)n;
+        held[h] += k;
+        n += (size_t)k;
+        q = *end == ',' ? end + 1 : end;
+        if (*end == '\0' && n == total) {
+            /* Each node holds the ranks ranks_per_node says it held. */
+            size_t i = 0;
+            while (i < out->nnodes && held[i] == out->ranks[i])
+                i++;
+            if (i < out->nnodes)
+                break;
+            out->first = first;
+            out->nranks = n;
+            return 0;
+        }
+    }
+    free(first);
+    return 0;
+}
+
+static int from_meta(const json_t *meta, cf_placement *out)
+{
+    const char *rpn = meta_str(meta, "ranks_per_node"), *cores = meta_str(meta, "cores");
+    const char *hosts = meta_str(meta, "hosts");
+    size_t n = 0, nc = 0;
+    if (rpn == NULL || (out->ranks = read_list(rpn, &n)) == NULL || n == 0)
+        return 0;
+    long *c = cores != NULL ? read_list(cores, &nc) : NULL;
+    out->cores = malloc(n * sizeof *out->cores);
+    if (out->cores == NULL) {
+        free(c);
+        return -1;
+    }
+    /* Without cores (an imported table: import --ranks-per-node), a node holds as many
+     * ranks as the fullest did: the last node of the launch may hold fewer (200 ranks at
+     * 96 a node: 96,96,8), and the nodes past the launch are taken to be like it. */
+    long most = 0;
+    for (size_t i = 0; i < n; i++)
+        most = out->ranks[i] > most ? out->ranks[i] : most;
+    for (size_t i = 0; i < n; i++)
+        out->cores[i] = c != NULL && nc == n ? c[i] : most;
+    free(c);
+    out->nnodes = n;
+    out->known = 1;
+    const char *order = meta_str(meta, "rank_hosts");
+    if (order != NULL && read_rank_hosts(order, out) != 0)
+        return -1;
+    if (hosts != NULL)
+        snprintf(out->host0, sizeof out->host0, "%.*s", (int)strcspn(hosts, ","), hosts);
+    return 0;
+}
+
+/* A list of finite numbers >= 0 ("0.41,2.02"; 0: a round trip below the timer's resolution)
+ * into a new array, its length in *n; NULL when s is not one (or out of memory: *n is then
+ * SIZE_MAX). */
+static double *read_numbers(const char *s, size_t *n)
+{
+    size_t cap = 1;
+    for (const char *q = s; *q; q++)
+        cap += *q == ',';
+    double *v = malloc(cap * sizeof *v);
+    *n = v == NULL ? SIZE_MAX : 0;
+    for (const char *q = s; v != NULL && *q;) {
+        char *end;
+        double x = strtod(q, &end);
+        if (end == q || !(x >= 0) || !isfinite(x) || (*end != ',' && *end != '\0'))
+            break;
+        v[(*n)++] = x;
+        q = *end == ',' ? end + 1 : end;
+        if (*end == '\0')
+            return v;
+    }
+    free(v);
+    if (*n != SIZE_MAX)
+        *n = 0;
+    return NULL;
+}
+
+/* Says in out->lat_warning, after what it already says, why the probe's metadata key (its
+ * value val) was not used. */
+static void probe_warn(cf_placement *out, const char *key, const char *val, const char *why)
+{
+    size_t l = strlen(out->lat_warning);
+    snprintf(out->lat_warning + l, sizeof out->lat_warning - l, "%smetadata %s '%.40s%s': %s",
+             l ? "; " : "", key, val, strlen(val) > 40 ? "..." : "", why);
+    out->nwarnings++;
+}
+
+/* Counted, not read off the text: a quoted value may hold "; metadata " itself. */
+const char *cf_placement_ignored(int nwarnings)
+{
+    return nwarnings > 1 ? "them" : "it";
+}
+
+/* The rows of a probe's value "B:x,x,...;B:x,...;...", B a whole number from 1 (no leading
+ * 0), its numbers as read_numbers reads them: each row in turn to row(ctx, k, B, v, n), row k,
+ * which keeps what it needs and says whether the row reads (1) or not (0). *nrows: the rows
+ * read; *ok 0 where one did not read or was no B:list (an empty value too), the rest then
+ * unread. 0, or -1 when out of memory. */
+static int read_rows(const char *s, int (*row)(void *, size_t, unsigned long, const double *,
+                                               size_t),
+                     void *ctx, size_t *nrows, int *ok)
+{
+    size_t len = strlen(s);
+    char *copy = malloc(len + 1);
+    if (copy == NULL)
+        return -1;
+    memcpy(copy, s, len + 1);
+    *nrows = 0;
+    *ok = 1;
+    for (char *q = copy, *next; *ok && q != NULL; q = next) {
+        next = strchr(q, ';');
+        if (next != NULL)
+            *next++ = '\0';
+        char *end = q;
+        unsigned long b = *q >= '1' && *q <= '9' ? strtoul(q, &end, 10) : 0;
+        size_t n = 0;
+        double *v = *end == ':' ? read_numbers(end + 1, &n) : NULL;
+        if (v == NULL && n == SIZE_MAX) {
+            free(copy);
+            return -1;
+        }
+        *ok = v != NULL && row(ctx, *nrows, b, v, n);
+        *nrows += (size_t)*ok;
+        free(v);
+    }
+    free(copy);
+    return 0;
+}
+
+/* read_sized's rows: sizes increasing above 8, nlat numbers each, into all. */
+typedef struct sized_rows {
+    cf_placement *out;
+    double *all;
+} sized_rows;
+
+static int sized_row(void *ctx, size_t k, unsigned long b, const double *v, size_t n)
+{
+    sized_rows *r = ctx;
+    cf_placement *out = r->out;
+    if (b <= 8 || n != out->nlat || k == CF_TIERS_SIZED_MAX ||
+        (k > 0 && (double)b <= out->sized_bytes[k - 1]))
+        return 0;
+    out->sized_bytes[k] = (double)b;
+    memcpy(r->all + k * out->nlat, v, n * sizeof *v);
+    return 1;
+}
+
+/* The sized latency probe of meta into out (its 8-byte probe read already, nlat ranks):
+ * "B:us,...;B:us,...", sizes increasing whole numbers above 8, each with nlat numbers
+ * >= 0. One that does not read is left out with out->lat_warning saying why; the 8-byte
+ * probe stays. 0, or -1 when out of memory. */
+static int read_sized(const json_t *meta, cf_placement *out)
+{
+    const char *s = meta_str(meta, "rank_latency_sized_us");
+    if (s == NULL)
+        return 0;
+    sized_rows r = {out, malloc((CF_TIERS_SIZED_MAX * out->nlat + 1) * sizeof *r.all)};
+    size_t k;
+    int ok;
+    if (r.all == NULL || read_rows(s, sized_row, &r, &k, &ok) != 0) {
+        free(r.all);
+        return -1;
+    }
+    if (!ok) { /* an empty value too: its one size reads as none */
+        probe_warn(out, "rank_latency_sized_us", s,
+                   "expected B:us for increasing sizes B above 8, one number >= 0 a rank, "
+                   "the sizes apart by ';'");
+        free(r.all);
+        return 0;
+    }
+    out->sized_us = r.all;
+    out->nsized = k;
+    return 0;
+}
+
+/* The latency probe of meta into out: its latencies, the margin its spread allows and the
+ * timer's resolution. A value that does not read (not numbers >= 0, a count other than
+ * launch_np - 1, a spread that is no number >= 0) is left out with out->lat_warning saying
+ * why: predict and report then answer as without the probe. 0, or -1 when out of
+ * memory. */
+static int read_probe(const json_t *meta, cf_placement *out)
+{
+    const char *lat = meta_str(meta, "rank_latency_us");
+    const char *spread = meta_str(meta, "rank_latency_spread");
+    const char *launch = meta_str(meta, "launch_np"), *tick = meta_str(meta, "timer_resolution_s");
+    size_t n;
+    double *v = read_numbers(lat, &n), sp = 0, res = 0;
+    if (v == NULL && n == SIZE_MAX)
+        return -1;
+    char *end = NULL;
+    const char *why = NULL;
+    if (v == NULL)
+        why = "expected one number >= 0 a rank";
+    else if (launch != NULL && strtol(launch, &end, 10) - 1 != (long)n && *end == '\0')
+        why = "expected launch_np - 1 numbers (ranks 1 to launch_np - 1)";
+    else if (spread != NULL && (sp = strtod(spread, &end),
+                                end == spread || *end != '\0' || !(sp >= 0) || !isfinite(sp)))
+        why = "its rank_latency_spread is no number >= 0";
+    if (why != NULL) {
+        probe_warn(out, "rank_latency_us", lat, why);
+        free(v);
+        return 0;
+    }
+    if (tick != NULL && (res = strtod(tick, &end), end == tick || !(res >= 0) || !isfinite(res)))
+        res = 0;
+    out->lat_us = v;
+    out->nlat = n;
+    out->lat_margin = CF_TIER_MARGIN + sp;
+    out->lat_res_us = res * 1e6;
+    const char *timing = meta_str(meta, "coll_timing");
+    out->timed_loop = timing != NULL && strcmp(timing, CF_META_TIMING_LOOP) == 0;
+    const char *sim = meta_str(meta, "simulated"), *root = meta_str(meta, "coll_root");
+    out->simulated = sim != NULL && strcmp(sim, "yes") == 0;
+    out->root_shift = root != NULL && strcmp(root, CF_META_ROOT_SHIFT) == 0;
+    return read_sized(meta, out);
+}
+
+/* read_pair_distances' rows: level k is B = 2^(k+1), k + 1 times > 0, into all (npair a row). */
+typedef struct dist_rows {
+    size_t npair;
+    double *all;
+} dist_rows;
+
+static int dist_row(void *ctx, size_t k, unsigned long b, const double *v, size_t n)
+{
+    dist_rows *r = ctx;
+    if (k >= r->npair || b != 2UL << k || n != k + 1)
+        return 0;
+    for (size_t j = 0; j < n; j++)
+        if (!(v[j] > 0))
+            return 0;
+    memcpy(r->all + k * r->npair, v, n * sizeof *v);
+    return 1;
+}
+
+/* The pair-exchange probe's distances of meta into out (its levels read already, npair of
+ * them): "2:T;4:T,T;8:T,T,T;...", for each level B the times at d = 1, 2, ..., B/2, numbers
+ * > 0, as many levels as pair_exchange_us. One that does not read is left out with
+ * out->lat_warning saying why; the levels stay. 0, or -1 when out of memory. */
+static int read_pair_distances(const json_t *meta, cf_placement *out)
+{
+    const char *s = meta_str(meta, "pair_exchange_distance_us");
+    if (s == NULL)
+        return 0;
+    dist_rows r = {out->npair, calloc(out->npair * out->npair + 1, sizeof *r.all)};
+    size_t k;
+    int ok;
+    if (r.all == NULL || read_rows(s, dist_row, &r, &k, &ok) != 0) {
+        free(r.all);
+        return -1;
+    }
+    const char *why = !ok ? "expected B:us,... for each level of pair_exchange_us, the times at "
+                            "d = 1, 2, ..., B/2, numbers > 0, the levels apart by ';'"
+                      : k != out->npair ? "expected as many levels as pair_exchange_us"
+                                        : NULL;
+    if (why != NULL) {
+        probe_warn(out, "pair_exchange_distance_us", s, why);
+        free(r.all);
+        return 0;
+    }
+    out->pair_dist_us = r.all;
+    return 0;
+}
+
+/* The pair-exchange probe of meta into out: "2:T,4:T,...", each level the next power of two
+ * from 2, each time a number > 0, and pair_exchange_bytes a number > 0, and its distances
+ * (read_pair_distances). One that does not read is left out with out->lat_warning saying
+ * why (after what it already says). 0, or -1 when out of memory. */
+static int read_pairs(const json_t *meta, cf_placement *out)
+{
+    const char *s = meta_str(meta, "pair_exchange_us"), *b = meta_str(meta, "pair_exchange_bytes");
+    const char *why = NULL, *q = s;
+    char *end = NULL;
+    double bytes = b != NULL ? strtod(b, &end) : NAN;
+    if (b == NULL || end == b || *end != '\0' || !(bytes > 0) || !isfinite(bytes))
+        why = "its pair_exchange_bytes is no number > 0";
+    size_t n = 0;
+    for (unsigned long level = 2; why == NULL && *q != '\0'; level *= 2) {
+        /* each number starts with a digit (strtoul and strtod would pass over spaces and
+         * signs), a level with no leading 0, and a comma is followed by a level */
+        end = (char *)q;
+        unsigned long got = *q >= '1' && *q <= '9' ? strtoul(q, &end, 10) : 0;
+        double t = got > 0 && *end == ':' && end[1] >= '0' && end[1] <= '9'
+                       ? strtod(end + 1, &end)
+                       : NAN;
+        if (got != level || n == CF_PAIR_LEVELS_MAX || !(t > 0) || !isfinite(t) ||
+            (*end != ',' && *end != '\0') || (*end == ',' && end[1] == '\0')) {
+            why = "expected B:us for each power of two B from 2, times > 0";
+            break;
+        }
+        out->pair_us[n++] = t;
+        q = *end == ',' ? end + 1 : end;
+    }
+    if (why == NULL && n == 0)
+        why = "expected B:us for each power of two B from 2, times > 0";
+    if (why != NULL) {
+        probe_warn(out, "pair_exchange_us", s, why);
+        out->npair = 0;
+        return 0;
+    }
+    out->npair = n;
+    out->pair_bytes = bytes;
+    return read_pair_distances(meta, out);
+}
+
+/* The first table whose metadata names ranks_per_node gives the nodes, the first that
+ * records rank_latency_us the probe, the first that records pair_exchange_us the
+ * pair-exchange probe (a table measured by commfit has all three). */
+/* The running maxima of the probes' latencies (lat_far, sized_far). 0, or -1 out of
+ * memory. */
+static int farthest_fill(cf_placement *p)
+{
+    if (p->lat_us == NULL || p->nlat == 0)
+        return 0;
+    if ((p->lat_far = malloc(p->nlat * sizeof *p->lat_far)) == NULL)
+        return -1;
+    for (size_t i = 0; i < p->nlat; i++)
+        p->lat_far[i] = i ? fmax(p->lat_far[i - 1], p->lat_us[i]) : fmax(0.0, p->lat_us[0]);
+    if (p->sized_us == NULL || p->nsized == 0)
+        return 0;
+    if ((p->sized_far = malloc(p->nsized * p->nlat * sizeof *p->sized_far)) == NULL)
+        return -1;
+    for (size_t k = 0; k < p->nsized; k++) {
+        const double *u = p->sized_us + k * p->nlat;
+        double *f = p->sized_far + k * p->nlat;
+        for (size_t i = 0; i < p->nlat; i++)
+            f[i] = i ? fmax(f[i - 1], u[i]) : fmax(0.0, u[0]);
+    }
+    return 0;
+}
+
+int cf_placement_read(const cf_modelset *ms, cf_placement *out)
+{
+    memset(out, 0, sizeof *out);
+    const json_t *tables = ms->source ? json_object_get(ms->source, "tables") : NULL;
+    size_t i;
+    const json_t *t;
+    json_array_foreach(tables, i, t)
+    {
+        const json_t *meta = json_object_get(t, "metadata");
+        if (!out->known && json_is_object(meta) && meta_str(meta, "ranks_per_node") != NULL) {
+            if (from_meta(meta, out) != 0)
+                return -1;
+            if (!out->known) /* not read: as if never tried (no probe is read yet) */
+                cf_placement_free(out);
+        }
+    }
+    json_array_foreach(tables, i, t)
+    {
+        const json_t *meta = json_object_get(t, "metadata");
+        if (json_is_object(meta) && meta_str(meta, "pair_exchange_us") != NULL) {
+            if (read_pairs(meta, out) != 0)
+                return -1;
+            break;
+        }
+    }
+    json_array_foreach(tables, i, t)
+    {
+        const json_t *meta = json_object_get(t, "metadata");
+        if (json_is_object(meta) && meta_str(meta, "rank_latency_us") != NULL)
+            return read_probe(meta, out) != 0 || farthest_fill(out) != 0 ? -1 : 0;
+    }
+    return 0;
+}
+
+void cf_placement_free(cf_placement *p)
+{
+    free(p->ranks);
+    free(p->cores);
+    free(p->first);
+    free(p->lat_us);
+    free(p->sized_us);
+    free(p->lat_far);
+    free(p->sized_far);
+    free(p->pair_dist_us);
+    memset(p, 0, sizeof *p);
+}
