@@ -498,6 +498,12 @@ int main(void)
     whole_table();
     parsing();
 
+    /* A derived datatype's row is of a layout: a block count that floats can fill. */
+    refuses_row("pingpong,2,65536,vector,,10,5,1,2,3,2,0.1,5",
+                "a vector row needs its block count (column 'blocks', 1 or more)");
+    refuses_row("pingpong,2,4,vector,100,10,5,1,2,3,2,0.1,5",
+                "100 blocks cannot lay out 4 B of vector: a block holds one 4-byte float at "
+                "least");
     refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,2,0.1",
                 "expected 13 fields as in the header, got 12");
     refuses_row("pingpong,2,1024,byte,,10,5,1,2,3,2,0.1,5,6",
@@ -631,8 +637,8 @@ int main(void)
                             "pingpong,2,0,byte,,,,1,1,1,,,,a.txt:3\n"
                             "pingpong,2,8,byte,,,,1,1,1,,,,a.txt:3\n"
                             "pingpong,2,0,byte,,,,1,1,1,,,,a.txt:40\n"
-                            "pingpong,2,0,vector,2,,,1,1,1,,,,a.txt:3\n"
-                            "pingpong,2,0,vector,4,,,1,1,1,,,,a.txt:3\n"
+                            "pingpong,2,64,vector,2,,,1,1,1,,,,a.txt:3\n"
+                            "pingpong,2,64,vector,4,,,1,1,1,,,,a.txt:3\n"
                             "pingpong,4,0,byte,,,,1,1,1,,,,a.txt:3\n",
                             &e);
         ok(t != NULL && t->n_rows == 6, "the same size in different row groups is no duplicate");
