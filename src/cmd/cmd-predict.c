@@ -905,6 +905,23 @@ static int resolve_all(ctx *c, const long *nps, size_t nnp, cf_error *e)
                                 "--blocks %d: %s (%s) at np=%ld has no block count; --blocks "
                                 "goes with a derived datatype (-d vector, ...)",
                                 c->blocks, c->pattern, c->datatype, nps[i]);
+        /* A fit without a block term (struct's blocks are its particles, which follow the
+         * size; contiguous is one block) answers the same at every count: a count other
+         * than the one it measured would be ignored without a word. */
+        const cf_fit *f = src->kind == SRC_FIT ? src->fit : NULL;
+        if (c->blocks >= 0 && f != NULL && f->blocks == 0 && has_blocks &&
+            !(f->min_blocks == f->max_blocks && c->blocks == f->max_blocks)) {
+            char counts[48];
+            if (f->min_blocks == f->max_blocks)
+                snprintf(counts, sizeof counts, "%d", f->min_blocks);
+            else
+                snprintf(counts, sizeof counts, "%d to %d", f->min_blocks, f->max_blocks);
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                "--blocks %d: the %s (%s) fit at np=%ld has no block term (its "
+                                "block count follows its size, or is the same everywhere: %s "
+                                "measured), so its answers do not depend on it; drop --blocks",
+                                c->blocks, c->pattern, c->datatype, nps[i], counts);
+        }
     }
     return 0;
 }

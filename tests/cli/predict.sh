@@ -756,4 +756,19 @@ check "the poly2's formula gives predict's answers inside and beyond the sizes (
                        d = v / $5 - 1; if (d > 1e-5 || d < -1e-5) bad = 1; c++ }
              END { exit !(c == 3 && !bad) }' square.gp "$T/out"
 
+# --blocks with a derived-datatype fit that has no block term (struct's blocks follow its
+# size): its answers do not depend on it, so a count is refused rather than ignored.
+{
+    echo "$HDR"
+    awk 'BEGIN { for (k = 4; k <= 16; k++) { m = 2 ^ k; b = m / 16; t = 1 + m / 4000
+        printf "pingpong,2,%d,struct,%d,100,5,%.5f,%.5f,%.5f,%.5f,%.5f,\n", m, b, t, t, t, t, t / 100 } }'
+} >struct.csv
+"$COMMFIT" fit -q -i struct.csv -o struct-only.json
+run "$COMMFIT" predict -m struct-only.json -p pingpong -d struct -n 2 -b 64K --blocks 7
+expect_rc 2 "--blocks with a fit without a block term"
+grep_err "^commfit: predict: --blocks 7: the pingpong \(struct\) fit at np=2 has no block term \(its block count follows its size, or is the same everywhere: 1 to 4096 measured\), so its answers do not depend on it; drop --blocks$" \
+    "--blocks with a fit without a block term: said"
+run "$COMMFIT" predict -m struct-only.json -p pingpong -d struct -n 2 -b 64K
+expect_rc 0 "the same fit without --blocks"
+
 done_testing
