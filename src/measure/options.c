@@ -428,10 +428,12 @@ static int parse_ddt(cf_measure_opts *o, cf_error *e)
     o->ddts = NULL;
     o->nblocks = o->nddts = 0;
     if (!o->ddt) {
-        if (o->blocks_arg != NULL || o->datatypes_arg != NULL)
+        if (o->blocks_arg != NULL || o->datatypes_arg != NULL || o->ddt_summary)
             return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                                 "%s applies to derived datatypes only: add ddt to --patterns",
-                                o->blocks_arg != NULL ? "--blocks" : "--datatypes");
+                                o->blocks_arg != NULL      ? "--blocks"
+                                : o->datatypes_arg != NULL ? "--datatypes"
+                                                           : "--ddt-summary");
         return 0;
     }
     o->ddt_kinds = CF_DDT_ALL_KINDS;

@@ -175,6 +175,9 @@ refused "more blocks than floats" \
     --patterns ddt --sizes 64,4K --blocks 10,2000
 refused "--blocks without ddt" "--blocks applies to derived datatypes only: add ddt to --patterns" \
     --patterns pingpong --blocks 3
+refused "--ddt-summary without ddt" \
+    "--ddt-summary applies to derived datatypes only: add ddt to --patterns" \
+    --patterns pingpong --ddt-summary
 refused "an unknown datatype" \
     "--datatypes: unknown datatype 'float': expected vector, hvector, indexed, hindexed, struct, contiguous or pack" \
     --patterns ddt --datatypes vector,float
