@@ -427,6 +427,16 @@ typedef struct grid_reading {
     const char *algorithm;
 } grid_reading;
 
+/* One end of a reading between sizes: the nearest size at or below m where the algorithm
+ * ran, or at or above it (at: its index, -1 none); the cost per step read there (t), its
+ * doublings of p read (d), its backtest error (e), the floor below the top (f), the
+ * doublings inside the measured np (in), its bracket (lo, hi) and the largest np (p). */
+typedef struct grid_end {
+    int at;
+    double t, d, e, f, in, lo, hi;
+    long p;
+} grid_end;
+
 /* The grid's reading at (q, m): 0, or -1 when the grid cannot answer there (out then
  * zeroed: callers test its fields in the same condition, which the compiler may read
  * first). */
@@ -441,10 +451,9 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     double sz[CF_GRID_MAX];
     int ns = grid_sizes(g, sz);
     /* The nearest measured sizes at or below and at or above m where r ran. */
-    int below = -1, above = -1;
-    double tb = 0, ta = 0, db = 0, da = 0, eb = -1, ea = -1, fb = 1, fa = 1, ib = 0, ia = 0;
-    double lb = 1, la = 1, hb = 1, ha = 1; /* bracket's, below and above */
-    long p[CF_ACROSS_NP_MAX], pb = 0, pa = 0; /* the largest np each reading comes from */
+    grid_end end[2] = {{-1, 0, 0, -1, 1, 0, 1, 1, 0}, {-1, 0, 0, -1, 1, 0, 1, 1, 0}};
+    grid_end *B = &end[0], *A = &end[1];
+    long p[CF_ACROSS_NP_MAX];
     double tt[CF_ACROSS_NP_MAX];
     /* Only the nearest sizes r ran at matter, at or below m and at or above it: looked for
      * from m outwards (every size read, each a scan of the grid, made an answer between
@@ -468,49 +477,42 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
                 steps_v = v;
                 v = tt[0] * once;
             }
-            if (sz[i] <= m && below < 0) {
-                below = i;
-                tb = v / steps_at(a, r.steps, q, sz[i]);
-                db = d;
-                ib = inside(q, p, k);
-                bracket(a, r.steps, q, sz[i], p, tt, k, v, &lb, &hb);
-                hold_reading(steps_v, v, &lb, &hb);
-                pb = p[k - 1];
-                eb = size_error(a, r.steps, sz[i], p, tt, k);
-                fb = below_top(a, r.steps, q, sz[i], p, tt, k, v);
-            }
-            if (sz[i] >= m && above < 0) {
-                above = i;
-                ta = v / steps_at(a, r.steps, q, sz[i]);
-                da = d;
-                ia = inside(q, p, k);
-                bracket(a, r.steps, q, sz[i], p, tt, k, v, &la, &ha);
-                hold_reading(steps_v, v, &la, &ha);
-                pa = p[k - 1];
-                ea = size_error(a, r.steps, sz[i], p, tt, k);
-                fa = below_top(a, r.steps, q, sz[i], p, tt, k, v);
+            /* A measured m is both ends. */
+            for (int j = 0; j < 2; j++) {
+                grid_end *x = &end[j];
+                if (x->at >= 0 || !(j ? sz[i] >= m : sz[i] <= m))
+                    continue;
+                x->at = i;
+                x->t = v / steps_at(a, r.steps, q, sz[i]);
+                x->d = d;
+                x->in = inside(q, p, k);
+                bracket(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
+                hold_reading(steps_v, v, &x->lo, &x->hi);
+                x->p = p[k - 1];
+                x->e = size_error(a, r.steps, sz[i], p, tt, k);
+                x->f = below_top(a, r.steps, q, sz[i], p, tt, k, v);
             }
             break; /* this side's nearest */
         }
     double rho, d, off = 0.0; /* off: how far m lies beyond the sizes r was measured at */
     long from = 0;            /* the np the reading carries: the smaller end's below */
-    int borrowed = below < 0 && above < 0;
+    int borrowed = B->at < 0 && A->at < 0;
     if (borrowed) {
         if (borrow(a, r.steps, q, m, sz, ns, &rho, &d, &off, &from, &out->alone) != 0)
             return -1;
-    } else if (below >= 0 && above >= 0) {
-        double x0 = log(fmax(sz[below], 1.0)), x1 = log(fmax(sz[above], 1.0));
+    } else if (B->at >= 0 && A->at >= 0) {
+        double x0 = log(fmax(sz[B->at], 1.0)), x1 = log(fmax(sz[A->at], 1.0));
         double f = x1 > x0 ? (log(fmax(m, 1.0)) - x0) / (x1 - x0) : 0.0;
-        rho = exp((1 - f) * log(tb) + f * log(ta));
-        d = fmax(db, da);
-    } else if (below >= 0) {
-        rho = tb;
-        d = db;
-        off = log2(fmax(m, 1.0) / fmax(sz[below], 1.0));
+        rho = exp((1 - f) * log(B->t) + f * log(A->t));
+        d = fmax(B->d, A->d);
+    } else if (B->at >= 0) {
+        rho = B->t;
+        d = B->d;
+        off = log2(fmax(m, 1.0) / fmax(sz[B->at], 1.0));
     } else {
-        rho = ta;
-        d = da;
-        off = log2(fmax(sz[above], 1.0) / fmax(m, 1.0));
+        rho = A->t;
+        d = A->d;
+        off = log2(fmax(sz[A->at], 1.0) / fmax(m, 1.0));
     }
     /* Far beyond the sizes r was measured at (Open MPI switches by size at each band of p
      * differently: reduce's binomial tree runs from 4 KiB at np 16 but at every size from
@@ -534,7 +536,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
      * algorithm counted as one. The interval keeps r's doublings: how the growth goes on
      * from the largest measured np is as unknown as before. */
     double gain;
-    long p_from = below < 0 ? pa : above < 0 || pb < pa ? pb : pa, top_np;
+    long p_from = B->at < 0 ? A->p : A->at < 0 || B->p < A->p ? B->p : A->p, top_np;
     /* Between two sizes, the smaller np of the two ends: the reading is no better informed
      * than its less informed end (fatnodes-ompi fitted at np 2-32: bcast of 2 KiB at np 64
      * lies between 1 KiB, whose knomial tree ran to np 16, and 4 KiB, whose ran to np 32;
@@ -555,22 +557,25 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
      * a tenth of the interval's step per doubling of size. */
     /* The error of the readings at the sizes used, at least the median over every size;
      * twice that where these sizes cannot tell. */
-    double e = borrowed ? -1 : fmax(eb, ea);
+    double e = borrowed ? -1 : fmax(B->e, A->e);
     int own = e >= 0; /* the grid read this algorithm's largest np from those below */
     e = e < 0 ? 2.0 * g->err_per_doubling : fmax(e, g->err_per_doubling);
     double step = GRID_FLOOR_STEP + GRID_ERR_K * e + GRID_GROWTH_K * log(fmax(g->step_growth, 1.0));
     double step_up = step + GRID_GROWTH_K * fmax(0.0, log(fmax(g->step_growth_max, 1.0)) -
                                                           log(fmax(g->step_growth, 1.0)));
     /* Between measured np: the doublings to the nearest, of the end read from farther. */
-    double in = borrowed ? 0.0 : below >= 0 && above >= 0 ? fmax(ib, ia) : below >= 0 ? ib : ia;
+    double in = borrowed                     ? 0.0
+                : B->at >= 0 && A->at >= 0 ? fmax(B->in, A->in)
+                : B->at >= 0               ? B->in
+                                           : A->in;
     out->w = GRID_FLOOR + step * (d + in + 0.1 * off);
     out->w_up = GRID_FLOOR + step_up * (d + in + 0.1 * off);
-    out->lo_f = borrowed ? 1.0 : fmin(below >= 0 ? fb : 1.0, above >= 0 ? fa : 1.0);
+    out->lo_f = borrowed ? 1.0 : fmin(B->at >= 0 ? B->f : 1.0, A->at >= 0 ? A->f : 1.0);
     out->in = in;
     out->hi_f = 1.0;
     if (!borrowed) {
-        out->lo_f = fmin(out->lo_f, fmin(below >= 0 ? lb : 1.0, above >= 0 ? la : 1.0));
-        out->hi_f = fmax(below >= 0 ? hb : 1.0, above >= 0 ? ha : 1.0);
+        out->lo_f = fmin(out->lo_f, fmin(B->at >= 0 ? B->lo : 1.0, A->at >= 0 ? A->lo : 1.0));
+        out->hi_f = fmax(B->at >= 0 ? B->hi : 1.0, A->at >= 0 ? A->hi : 1.0);
     }
     out->gain = fmax(out->gain, 1.0);
     out->d = d;
