@@ -65,8 +65,9 @@ typedef struct cf_across_seg {
      * doublings of p there and its change per doubling, from the quadratic in log2 p through
      * the three largest measured np at each size of the range; [0] the low and [1] the high
      * end over the sizes (10th and 90th percentiles); NAN when unknown. Beyond the measured
-     * np, predict's interval also holds that growth going on changing as it did
-     * (accelerating or slowing down), which the measured np cannot rule out. */
+     * np, predict's upper end also holds that growth going on, accelerating as it did where
+     * it did (a slowing down is not carried on: the upper end keeps the growth as it was),
+     * which the measured np cannot rule out. */
     double growth[2], growth_change[2];
 } cf_across_seg;
 

@@ -22,7 +22,7 @@ static double size_at(int i)
 }
 
 /* A cost in (p, m): latency lat_k * f(p) + beta * ceil(lg p) * m, f one of the shapes. */
-typedef enum shape { LG, LG_PLUS_LINEAR, POWER, ACCEL } shape;
+typedef enum shape { LG, LG_PLUS_LINEAR, POWER, ACCEL, SQRT_CONTENTION } shape;
 typedef struct truth_t {
     shape s;
     double lat, c, beta;
@@ -46,6 +46,8 @@ static double truth(const truth_t *w, long p, double m)
         lat = w->lat * exp(w->c * (x + x * x));
         break;
     }
+    case SQRT_CONTENTION: /* a bandwidth shared by sqrt(p) more flows: the model has none */
+        return w->lat * lg + w->beta * m * (double)(p - 1) / (double)p * (1 + w->c * sqrt(p));
     }
     return lat + w->beta * lg * m;
 }
@@ -127,13 +129,18 @@ static void unsupported(void)
            "%d sizes (median error %.0f%%, width %.2f)",
            p, p / 512, cov, NSIZES, 100 * er, wd);
         ok(wd < 50.0, "np %ld: and it stays a bounded factor (median hi/lo %.2f)", p, wd);
+        /* Since stop 48 the measured growth carried on holds it too (growth_reach). */
         cf_across z = a;
-        for (int i = 0; i < z.nseg; i++)
+        for (int i = 0; i < z.nseg; i++) {
             z.seg[i].extrap_err = 0.0;
+            for (int e = 0; e < 2; e++)
+                z.seg[i].growth[e] = z.seg[i].growth_change[e] = NAN;
+        }
         int cov0;
         judge(&z, &w, p, &cov0, &wd, &er);
-        ok(cov0 < cov, "np %ld: without the widening per doubling fewer are held (%d < %d)", p,
-           cov0, cov);
+        ok(cov0 < cov,
+           "np %ld: without the widening per doubling and the growth fewer are held (%d < %d)",
+           p, cov0, cov);
     }
 }
 
@@ -153,7 +160,9 @@ static void supported(void)
         int cov;
         double wd, er;
         judge(&a, &w, p, &cov, &wd, &er);
-        ok(cov == NSIZES && wd < 1.4,
+        /* 1.4 until stop 48, which carries the measured growth (lg p's, slowing down) on
+         * unslowed: 1.29 at 2x, 1.55 at 4x (for 1.26 and 1.37 before). */
+        ok(cov == NSIZES && wd < 1.6,
            "np %ld (%ldx beyond): every size held by a narrow interval (%d of %d, median hi/lo "
            "%.3f)",
            p, p / 16, cov, NSIZES, wd);
@@ -222,6 +231,32 @@ static void accelerating(void)
     }
 }
 
+/* A contention growing as sqrt(p) (audit A-F1 of stop 47): the robust fit sets aside the
+ * larger sizes of np 2 and 4 as outliers, and the model left grows by half the growth
+ * measured at np 64, which slows down only at the small sizes (lg p). Fitted at np 2-64 and
+ * read 16x and 64x beyond, the interval holds the truth because its upper end carries the
+ * measured growth on; until stop 48 that was done only where the growth accelerated at
+ * nearly every size, and it held 13 and 12 of the 21 sizes. */
+static void sqrt_contention(void)
+{
+    truth_t w = {SQRT_CONTENTION, 2.0, 0.25, 2e-4};
+    const long nps[] = {2, 4, 8, 16, 32, 64};
+    cf_across a;
+    is_int(fit_truth(&w, 1, nps, 6, CF_ACROSS_P_LINEAR, &a), 0, "sqrt(p) contention: fits");
+    ok(a.seg[0].growth_change[0] < 0, "the measured growth slows down at some sizes (%.3f)",
+       a.seg[0].growth_change[0]);
+    for (long p = 1024; p <= 4096; p *= 4) {
+        int cov;
+        double wd, er;
+        judge(&a, &w, p, &cov, &wd, &er);
+        ok(cov >= NSIZES * 9 / 10,
+           "np %ld (%ldx beyond): the interval holds the truth at %d of %d sizes (median "
+           "error %.0f%%, width %.1f)",
+           p, p / 64, cov, NSIZES, 100 * er, wd);
+        ok(wd < 10.0, "np %ld: a bounded factor (median hi/lo %.2f)", p, wd);
+    }
+}
+
 /* The backtest in the model file: written, read back to the same interval; a negative one
  * refused with its path; none (a file from before it) widens by the leave-one-out error. */
 static void model_file(void)
@@ -279,6 +314,7 @@ int main(void)
     supported();
     p_linear();
     accelerating();
+    sqrt_contention();
     model_file();
     return tap_done();
 }
