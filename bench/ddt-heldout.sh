@@ -4,6 +4,9 @@
 #             predicted: the others (3, 5, 7, 9, 100)
 #   blocks-b  the other way round (1000 blocks then extrapolated from 100)
 #   sizes     fitted: up to 512 KiB; predicted: 1 MiB to 4 MiB (extrapolated in size)
+#   top       fitted: up to 100 blocks; predicted: 1000 (extrapolated 10x in blocks)
+#   top2      fitted: up to 10 blocks; predicted: 100 and 1000
+#   one       fitted: 2 blocks and more; predicted: 1 (below the counts; contiguous kept)
 # Prints per split and layout (vector ... pack_hindexed; struct, whose block count follows
 # the size, has no block split) the held-out rows, the median and 90th percentile of the
 # relative error of predict --blocks, the coverage of its 95% intervals and their median
@@ -24,12 +27,15 @@ split() {
         /^#/ || $1 == "pattern" { print > train; next }
         { dt = $4 == "pack" ? "pack_" $15 : $4; b = $5 + 0
           if (how == "sizes") fit = $3 + 0 <= 524288
+          else if (how == "top") fit = b != 1000
+          else if (how == "top2") fit = b < 100
+          else if (how == "one") fit = b != 1 || dt == "contiguous"
           else { odd = b == 1000 || (b <= 10 && b % 2 == 0); fit = b == 1 || (how == "blocks-a" ? odd : !odd) }
           if (fit) print > train; else if (dt != "struct" && dt != "pack_struct" || how == "sizes") print dt, b, $3, $11 > held }' "$tab"
 }
 
 printf '%-9s %-14s %4s %8s %8s %9s %7s\n' split layout n median p90 coverage width
-for how in blocks-a blocks-b sizes; do
+for how in ${DDT_SPLITS:-blocks-a blocks-b sizes top top2 one}; do
     split "$how"
     "$COMMFIT" fit -q -i "$T/train.csv" -o "$T/m.json"
     while read -r dt b m t; do

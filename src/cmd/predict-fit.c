@@ -130,6 +130,40 @@ static void note_widened(const cf_fit *f, const cf_prediction *pr, cf_predict_an
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
+/* How much the interval was widened beyond the fit's measured block counts, and from
+ * what. */
+static void note_blocks_widened(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out)
+{
+    int backtested, above = (double)out->blocks > (double)f->max_blocks;
+    double e = cf_fit_block_extrap_err(f, (double)out->blocks, &backtested);
+    const cf_blocks_end *b = above ? &f->bbt.above : &f->bbt.below;
+    const char *s = pr->block_doublings == 1.0 ? "" : "s";
+    char part[320], why[160] = "";
+    if (backtested) {
+        char more[64] = "";
+        if (b->refits == 2)
+            snprintf(more, sizeof more, ", as was a refit one count further in");
+        else if (b->refits > 2)
+            snprintf(more, sizeof more, ", as were refits one and two counts further in");
+        snprintf(why, sizeof why,
+                 "the fit's backtest in blocks: refitted on the counts %s %d and read at the "
+                 "count %s%s",
+                 above ? "up to" : "from", b->fitted_blocks, above ? "above" : "below", more);
+    } else if (b->n > 0) {
+        snprintf(why, sizeof why,
+                 "the fit's leave-one-out error, more than its backtest in blocks read, %.3g%%",
+                 100 * expm1(b->err_per_doubling));
+    } else {
+        snprintf(why, sizeof why, "the fit's leave-one-out error: no backtest in blocks");
+    }
+    snprintf(part, sizeof part,
+             "interval widened x%.3g: %.2g doubling%s of blocks %s the measured counts at "
+             "%.3g%% each (%s)",
+             pr->block_widen, pr->block_doublings, s, above ? "beyond" : "below",
+             100 * expm1(e), why);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
 /* Beyond the measured sizes, the answer weighed between the model and the measured trend
  * (trend_weight): by how much, and each one's time. */
 static void note_weighed(const cf_prediction *pr, cf_predict_answer *out)
@@ -171,6 +205,8 @@ void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answ
         note_widened(f, pr, out);
     if (pr->trend_us > 0)
         note_trend(f, pr, out);
+    if (pr->block_doublings > 0 && out->blocks > 0)
+        note_blocks_widened(f, pr, out);
 }
 
 void cf_fit_note_pair_bound(const cf_fit *f, uint64_t bytes, cf_predict_answer *out)

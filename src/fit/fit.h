@@ -112,6 +112,24 @@ typedef struct cf_size_backtest {
                                  block term, files written before it) */
 } cf_size_backtest;
 
+/* The backtest of a fit with a block term in block count (cf_fit_blocks_backtest), at one
+ * end of its measured counts: refitted without the count at that end and read at its rows,
+ * and the same up to CF_BLOCKS_BACKTEST_CUTS - 1 counts further in (without the two
+ * largest, read at the second largest, ...). n == 0: none was made (fewer than 3 counts, a
+ * refit that failed; below, a fit whose counts start at 1, below which no count lies; a
+ * model file from before it). */
+#define CF_BLOCKS_BACKTEST_CUTS 3
+typedef struct cf_blocks_end {
+    int n;                   /* held-out rows read, by every refit */
+    int refits;              /* how many refits: 1 to CF_BLOCKS_BACKTEST_CUTS */
+    int fitted_blocks;       /* the first refit's largest count (above) or smallest (below) */
+    double err_per_doubling; /* |ln(read / measured)| per doubling of b beyond the refit's
+                                counts (one at least): the 90th percentile over the rows */
+} cf_blocks_end;
+typedef struct cf_blocks_backtest {
+    cf_blocks_end above, below;
+} cf_blocks_backtest;
+
 typedef struct cf_fit {
     char pattern[CF_PATTERN_MAX];
     int np;
@@ -150,6 +168,7 @@ typedef struct cf_fit {
     char **warnings;              /* loggp consistency checks, ... */
     char formula[CF_FORMULA_MAX]; /* text form, as in the file */
     cf_size_backtest bt;
+    cf_blocks_backtest bbt; /* a fit with a block term only */
     /* At np 2, the sizes (pair_from_bytes to pair_to_bytes) whose slowest rank took under a
      * quarter of the table's own ping-pong time for as many bytes (fit's warning "faster
      * than its ping-pong moves the bytes"): times that are no transfers. 0: none. */
@@ -192,6 +211,9 @@ typedef struct cf_prediction {
                              at the largest one (a slope < 0): the answer is read flat from
                              there; flat_model_us is the model's own time (<= 0 possibly) */
     double flat_model_us;
+    double block_doublings; /* doublings of the block count beyond the measured ones (0
+                               inside them, or without a block term) */
+    double block_widen;     /* the factor the interval was widened by for them (1: none) */
 } cf_prediction;
 
 void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
@@ -223,11 +245,14 @@ int cf_row_no_transfer(const cf_row *r, double bound_us);
  * interval is widened by the factor w of cf_fit_widen (exp(e d), d the doublings of m
  * beyond them, e from the fit's backtest in size; above them at least as far as the
  * measured slope's turn reaches): [lo / w, hi * w], its turn in out->turn where that set
- * it; T stays the model's. 0, or CF_EXIT_DATA when bytes is negative or not finite. */
+ * it; T stays the model's. At a block count beyond the measured ones (a fit with a block
+ * term) the interval is widened the same way in blocks, by exp(e_b d_b), d_b the doublings
+ * of b beyond them, e_b from cf_fit_block_extrap_err (out->block_widen). 0, or CF_EXIT_DATA
+ * when bytes is negative or not finite. */
 int cf_fit_predict(const cf_fit *f, double bytes, cf_prediction *out);
 int cf_fit_predict_blocks(const cf_fit *f, double bytes, double blocks, cf_prediction *out);
 /* The same with the regression's own interval only, not widened beyond the measured sizes
- * (what the backtest reads). */
+ * or counts (what the backtests read). */
 int cf_fit_predict_unwidened(const cf_fit *f, double bytes, double blocks, cf_prediction *out);
 /* Doublings of m beyond f's measured sizes: log2(bytes / max_bytes) above them,
  * log2(min_bytes / bytes) below them (0 bytes read as 1 byte), else 0. A fit measured at
@@ -239,6 +264,15 @@ double cf_fit_doublings(const cf_fit *f, double bytes);
  * where the backtest (read at the top) says nothing, the leave-one-out error's.
  * *backtested says whether the backtest's was the larger (may be NULL). */
 double cf_fit_extrap_err(const cf_fit *f, double bytes, int *backtested);
+/* Doublings of the block count beyond f's measured counts: log2(blocks / max_blocks)
+ * above them, log2(min_blocks / blocks) below; 0 inside them or for a fit without a block
+ * term (f->blocks == 0). */
+double cf_fit_block_doublings(const cf_fit *f, double blocks);
+/* The interval's widening per doubling of the block count beyond the measured counts, in
+ * ln t: the larger of the fit's backtest in blocks at that end (where it has one) and
+ * ln(1 + its leave-one-out error). *backtested says whether the backtest's was the larger
+ * (may be NULL). */
+double cf_fit_block_extrap_err(const cf_fit *f, double blocks, int *backtested);
 /* The turn of the measured log-log slope a doubling at the top of f's points (at block
  * count blocks where f has a block term): the chords between the means of the top 4
  * octaves of sizes (as cf_fit_trend reads them), each chord's slope less the one below over

@@ -105,6 +105,17 @@ int cf_fit_keep_points(cf_fit *f, const cf_fit_input *in);
  * its own sizes (size-backtest.c); into f->bt (n = 0 when it cannot be made: too few sizes
  * for the kind). */
 void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in);
+/* The backtest of a fit with a block term (a datatype fit) in block count, from the rows it
+ * was fitted on: refitted without its largest counts and read at them, and, where its
+ * counts start above 1, without its smallest (blocks-backtest.c); into f->bbt (an end's
+ * n = 0 where it cannot be made: fewer than 3 counts, a refit that fails). */
+void cf_fit_blocks_backtest(cf_fit *f, const cf_fit_input *in);
+/* f's kind refitted on rows[0 .. n) (a part of in's rows, sorted by size) into sub, with
+ * their measured range; the points a trend reads kept where f has no block term (the
+ * backtests' refits). 0, or -1 when they hold too few sizes for the kind or its fit fails
+ * (sub then holds nothing). */
+int cf_fit_refit(const cf_fit *f, const cf_fit_input *in, const cf_row *const *rows, size_t n,
+                 cf_fit *sub);
 
 /* Adds a warning string to a fit (printf-style). */
 void cf_fit_warn(cf_fit *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

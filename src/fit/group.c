@@ -262,6 +262,7 @@ int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out,
                                     "%s: the fit gave a non-finite coefficient", in->what);
             }
     cf_fit_size_backtest(out, in);
+    cf_fit_blocks_backtest(out, in);
     if (nskip > 0 && set_aside_fill(out, in_all, nskip, t_empty, t_line) != 0) {
         cf_fit_clear(out);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");

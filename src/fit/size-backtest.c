@@ -23,30 +23,30 @@
 /* A reading of 0 or less misses by more than any factor: a thousandfold. */
 #define MISS_MAX 1e3
 
-/* The first nsub rows of in (the sizes up to a cut: rows are sorted by size) fitted by f's
- * kind into sub. 0, or -1 when they hold too few sizes for it or its fit fails. */
-static int refit(const cf_fit *f, const cf_fit_input *in, size_t nsub, cf_fit *sub)
+int cf_fit_refit(const cf_fit *f, const cf_fit_input *in, const cf_row *const *rows, size_t n,
+                 cf_fit *sub)
 {
     size_t sizes = 0;
-    for (size_t i = 0; i < nsub; i++)
-        sizes += i == 0 || in->rows[i]->bytes != in->rows[i - 1]->bytes;
-    if (sizes < (size_t)f->kind->min_sizes)
+    for (size_t i = 0; i < n; i++)
+        sizes += i == 0 || rows[i]->bytes != rows[i - 1]->bytes;
+    if (n == 0 || sizes < (size_t)f->kind->min_sizes)
         return -1;
     memset(sub, 0, sizeof *sub);
     snprintf(sub->pattern, sizeof sub->pattern, "%s", f->pattern);
     snprintf(sub->datatype, sizeof sub->datatype, "%s", f->datatype);
     sub->np = f->np;
-    sub->min_bytes = sub->max_bytes = in->rows[0]->bytes;
-    sub->min_blocks = sub->max_blocks = in->rows[0]->blocks;
-    for (size_t i = 0; i < nsub; i++) {
-        const cf_row *r = in->rows[i];
+    sub->min_bytes = sub->max_bytes = rows[0]->bytes;
+    sub->min_blocks = sub->max_blocks = rows[0]->blocks;
+    for (size_t i = 0; i < n; i++) {
+        const cf_row *r = rows[i];
         sub->max_bytes = r->bytes > sub->max_bytes ? r->bytes : sub->max_bytes;
         sub->min_bytes = r->bytes < sub->min_bytes ? r->bytes : sub->min_bytes;
         sub->max_blocks = r->blocks > sub->max_blocks ? r->blocks : sub->max_blocks;
         sub->min_blocks = r->blocks < sub->min_blocks ? r->blocks : sub->min_blocks;
     }
     cf_fit_input part = *in;
-    part.n = nsub;
+    part.rows = rows;
+    part.n = n;
     cf_error e;
     cf_error_clear(&e);
     if (sub->max_bytes == 0 || f->kind->fit(&part, sub, &e) != 0) {
@@ -85,7 +85,7 @@ static int misses(const cf_fit *sub, const cf_fit_input *in, size_t from, size_t
         v[k++] = fmin(miss, log(MISS_MAX)) / d;
         double tc;
         /* As predict reads it: with 4 points or more (cf_near_predict); a refit with a
-         * block term keeps none (refit). */
+         * block term keeps none (cf_fit_refit). */
         if (sub->npoints >= 4 && cf_fit_trend(sub, (double)r->bytes, NULL, &tc, NULL, NULL) == 0) {
             double mt = fmin(fabs(log(t / tc)), log(MISS_MAX)) / d;
             *sm += v[k - 1] * v[k - 1];
@@ -144,7 +144,7 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
          * sizes to be fitted (the top refit alone has no such choice). */
         if (c > 1 && in->rows[to - 1]->bytes > 2 * in->rows[nsub - 1]->bytes)
             break;
-        if (refit(f, in, nsub, &sub) != 0)
+        if (cf_fit_refit(f, in, in->rows, nsub, &sub) != 0)
             break;
         int got = misses(&sub, in, nsub, to, v + k, &sm, &st, &nt);
         if (c == 1)

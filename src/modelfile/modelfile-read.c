@@ -441,6 +441,58 @@ static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
     return 0;
 }
 
+/* One end of "blocks_backtest" (optional, null where none was made): the first refit's
+ * extreme count, inside the measured ones, the rows read (>= 1), the refits (1 to
+ * CF_BLOCKS_BACKTEST_CUTS, no more than n) and the widening per doubling (>= 0). */
+static int read_blocks_end(rd *r, json_t *bo, const char *base, const char *key, cf_fit *f,
+                           cf_blocks_end *b)
+{
+    json_t *o = json_object_get(bo, key);
+    if (o == NULL || json_is_null(o))
+        return 0;
+    char bb[192];
+    snprintf(bb, sizeof bb, "%s.%s", base, key);
+    if (field(r, bo, base, key, JSON_OBJECT, 0) == NULL)
+        return -1;
+    long long v;
+    int above = strcmp(key, "above") == 0;
+    if (get_int(r, o, bb, "fitted_blocks", above ? f->min_blocks : f->min_blocks + 1,
+                above ? f->max_blocks - 1 : f->max_blocks, &v))
+        return -1;
+    b->fitted_blocks = (int)v;
+    if (get_int(r, o, bb, "n", 1, INT32_MAX, &v))
+        return -1;
+    b->n = (int)v;
+    int most = b->n < CF_BLOCKS_BACKTEST_CUTS ? b->n : CF_BLOCKS_BACKTEST_CUTS;
+    if (get_int(r, o, bb, "refits", 1, most, &v))
+        return -1;
+    b->refits = (int)v;
+    if (get_finite(r, o, bb, "extrap_err_per_doubling", &b->err_per_doubling))
+        return -1;
+    if (b->err_per_doubling < 0)
+        return bad(r, "%.6g: expected a number >= 0", b->err_per_doubling), -1;
+    return 0;
+}
+
+/* "blocks_backtest" (optional: files before it, and fits without a block term, have none;
+ * predict then widens beyond the measured counts by the leave-one-out error): its ends. */
+static int read_blocks_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
+{
+    json_t *o = json_object_get(fo, "blocks_backtest");
+    if (o == NULL || json_is_null(o))
+        return 0;
+    char bb[160];
+    snprintf(bb, sizeof bb, "%s.blocks_backtest", base);
+    if (field(r, fo, base, "blocks_backtest", JSON_OBJECT, 0) == NULL)
+        return -1;
+    if (f->blocks <= 0)
+        return bad(r, "a fit without a block term has no backtest in blocks"), -1;
+    if (read_blocks_end(r, o, bb, "above", f, &f->bbt.above) ||
+        read_blocks_end(r, o, bb, "below", f, &f->bbt.below))
+        return -1;
+    return 0;
+}
+
 /* "faster_than_pingpong" (optional: absent where fit found no such sizes): the np-2
  * collective's sizes timed faster than the table's ping-pong moves as many bytes, within
  * the measured sizes. */
@@ -727,6 +779,7 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
     }
     if (read_segments(r, fo, base, f) ||
         read_quality(r, fo, base, f) || read_size_backtest(r, fo, base, f) ||
+        read_blocks_backtest(r, fo, base, f) ||
         read_saturation(r, fo, base, f) || read_rejected(r, fo, base, f) ||
         read_set_aside(r, fo, base, f) || read_points(r, fo, base, f) ||
         read_gain(r, fo, base, f) || read_pair_bound(r, fo, base, f) ||

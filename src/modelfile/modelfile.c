@@ -171,6 +171,29 @@ static json_t *size_backtest_json(const cf_size_backtest *bt)
     return done(o, bad);
 }
 
+/* One end of the backtest in blocks, or null where none was made. */
+static json_t *blocks_end_json(const cf_blocks_end *b)
+{
+    if (b->n <= 0)
+        return json_null();
+    json_t *o = json_object();
+    int bad = o == NULL;
+    bad |= set(o, "fitted_blocks", json_integer(b->fitted_blocks));
+    bad |= set(o, "n", json_integer(b->n));
+    bad |= set(o, "refits", json_integer(b->refits));
+    bad |= set(o, "extrap_err_per_doubling", num(b->err_per_doubling));
+    return done(o, bad);
+}
+
+static json_t *blocks_backtest_json(const cf_blocks_backtest *bt)
+{
+    json_t *o = json_object();
+    int bad = o == NULL;
+    bad |= set(o, "above", blocks_end_json(&bt->above));
+    bad |= set(o, "below", blocks_end_json(&bt->below));
+    return done(o, bad);
+}
+
 static json_t *saturation_json(const cf_saturation *s)
 {
     if (s->nmsg <= 0)
@@ -243,6 +266,10 @@ static json_t *fit_to_json(const cf_fit *f)
     bad |= set(o, "dof", json_integer(f->dof));
     bad |= set(o, "quality", quality_json(&f->q));
     bad |= set(o, "size_backtest", size_backtest_json(&f->bt));
+    /* A fit without a block term has no count to extrapolate in, and its file stays as it
+     * was. */
+    if (f->blocks > 0)
+        bad |= set(o, "blocks_backtest", blocks_backtest_json(&f->bbt));
     bad |= set(o, "saturation", saturation_json(&f->sat));
     json_t *meas = json_object();
     bad |= set(meas, "min_bytes", json_integer((json_int_t)f->min_bytes));
