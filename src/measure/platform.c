@@ -3,6 +3,7 @@
 
 #include "measure/platform.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,10 +169,73 @@ static int skip_to(scan *s, const char *stop, const char *what)
     return 0;
 }
 
+/* Text where only markup may be, quoted up to the end of its line (at most 40 bytes). */
+static int text_error(scan *s, const char *inside)
+{
+    size_t n = 0;
+    while (s->p + n < s->end && s->p[n] != '\n' && s->p[n] != '<')
+        n++;
+    while (n > 0 && (s->p[n - 1] == ' ' || s->p[n - 1] == '\t' || s->p[n - 1] == '\r'))
+        n--;
+    const char *more = n > 40 ? "..." : "";
+    int w = n > 40 ? 40 : (int)n;
+    if (inside == NULL)
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, s->line,
+                            "text '%.*s%s' outside <platform>: a platform file holds only "
+                            "markup",
+                            w, s->p, more);
+    return cf_error_set(s->e, CF_EXIT_DATA, s->path, s->line,
+                        "text '%.*s%s' inside <%s>: SimGrid's elements hold only elements and "
+                        "attributes (a '<' missing?)",
+                        w, s->p, more, inside);
+}
+
 static void attrs_free(attr *a, int n)
 {
     for (int i = 0; i < n; i++)
         free(a[i].value);
+}
+
+/* An attribute's value, v0 up to s->p: XML allows no '<' there, and SimGrid's parser
+ * knows XML's five entities and character references only ("Spurious `&' in character
+ * data" otherwise). */
+static int check_value(scan *s, const char *elem, const char *name, size_t nlen, const char *v0,
+                       long line)
+{
+    for (const char *v = v0; v < s->p; v++) {
+        if (*v == '\n')
+            line++;
+        if (*v == '<')
+            return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                                "<%s>: '<' in the value of '%.*s': write it &lt;", elem, (int)nlen,
+                                name);
+        if (*v != '&')
+            continue;
+        const char *w = v + 1;
+        if (w < s->p && *w == '#') {
+            w++;
+            int hex = w < s->p && *w == 'x';
+            w += hex;
+            const char *d0 = w;
+            while (w < s->p && (hex ? isxdigit((unsigned char)*w) : isdigit((unsigned char)*w)))
+                w++;
+            if (w > d0 && w < s->p && *w == ';')
+                continue;
+        } else {
+            static const char *const ents[] = {"amp;", "lt;", "gt;", "quot;", "apos;"};
+            int k = 0;
+            while (k < 5 && ((size_t)(s->p - w) < strlen(ents[k]) ||
+                             strncmp(w, ents[k], strlen(ents[k])) != 0))
+                k++;
+            if (k < 5)
+                continue;
+        }
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                            "<%s>: '&' in the value of '%.*s' begins none of XML's &amp; &lt; "
+                            "&gt; &quot; &apos; &#N;: write a plain '&' as &amp;",
+                            elem, (int)nlen, name);
+    }
+    return 0;
 }
 
 /* One start tag after its '<' and name: attributes up to '>' or '/>'. */
@@ -216,6 +280,12 @@ static int read_attrs(scan *s, const char *elem, attr *a, int *na, int *empty)
         if (s->p >= s->end)
             return cf_error_set(s->e, CF_EXIT_DATA, s->path, vline,
                                 "<%s>: the value of '%.*s' is never closed", elem, (int)nlen, n0);
+        if (check_value(s, elem, n0, nlen, v0, vline) != 0)
+            return s->e->code;
+        for (int i = 0; i < *na; i++)
+            if (strlen(a[i].name) == nlen && strncmp(a[i].name, n0, nlen) == 0)
+                return cf_error_set(s->e, CF_EXIT_DATA, s->path, vline,
+                                    "<%s>: attribute '%s' given twice", elem, a[i].name);
         if (*na < 32 && nlen < sizeof a[0].name) {
             memcpy(a[*na].name, n0, nlen);
             a[*na].name[nlen] = '\0';
@@ -229,8 +299,80 @@ static int read_attrs(scan *s, const char *elem, attr *a, int *na, int *empty)
     return cf_error_set(s->e, CF_EXIT_DATA, s->path, s->line, "<%s> is never closed", elem);
 }
 
+/* The elements of SimGrid's platform DTD (version 4.1, as SimGrid 3.32's parser knows them,
+ * deprecated ones included). SimGrid takes a misspelled one, <lnik>, for a misplaced
+ * one and says "Unexpected character `<': `</zone>' expected"; a misspelled <host> or
+ * <cluster> left this reader without the hosts ("declares no host", or too few cores for
+ * --np) and no line. */
+static const char *const known_elements[] = {
+    "AS",       "ASroute",       "actor",       "argument",
+    "backbone", "bypassASroute", "bypassRoute", "bypassZoneRoute",
+    "cabinet",  "cluster",       "config",      "disk",
+    "host",     "host_link",     "include",     "link",
+    "link_ctn", "model_prop",    "mount",       "peer",
+    "platform", "process",       "prop",        "random",
+    "route",    "router",        "storage",     "storage_type",
+    "trace",    "trace_connect", "zone",        "zoneRoute"};
+#define N_KNOWN (sizeof known_elements / sizeof known_elements[0])
+
+static char lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Edits (insert, delete, change, swap two neighbours) from a to b, ignoring case: a
+ * misspelling is usually one or two of them away. Names are shorter than 32. */
+static size_t edits(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), d[33][33];
+    if (na > 32 || nb > 32)
+        return 99;
+    for (size_t i = 0; i <= na; i++)
+        for (size_t j = 0; j <= nb; j++) {
+            if (i == 0 || j == 0) {
+                d[i][j] = i + j;
+                continue;
+            }
+            size_t c = lower(a[i - 1]) != lower(b[j - 1]);
+            size_t v = d[i - 1][j - 1] + c;
+            v = d[i - 1][j] + 1 < v ? d[i - 1][j] + 1 : v;
+            v = d[i][j - 1] + 1 < v ? d[i][j - 1] + 1 : v;
+            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) &&
+                lower(a[i - 2]) == lower(b[j - 1]) && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[na][nb];
+}
+
+static int unknown_element(scan *s, const char *elem, long line)
+{
+    size_t best = 3, len = strlen(elem);
+    const char *near = NULL;
+    for (size_t i = 0; i < N_KNOWN; i++) {
+        if (strcmp(elem, known_elements[i]) == 0)
+            return 0;
+        /* Two edits turn any two-letter name into "AS": short names get one. */
+        size_t d = edits(elem, known_elements[i]);
+        if (d < best && d <= (len > 3 ? 2u : 1u)) {
+            best = d;
+            near = known_elements[i];
+        }
+    }
+    if (near != NULL)
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                            "<%s>: not an element of SimGrid's platforms: did you mean <%s>", elem,
+                            near);
+    return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                        "<%s>: not an element of SimGrid's platforms: expected one such as "
+                        "<zone>, <cluster>, <host>, <link> or <route>",
+                        elem);
+}
+
 static int element(scan *s, const char *elem, const attr *a, int na, long line)
 {
+    if (unknown_element(s, elem, line) != 0)
+        return s->e->code;
     if (strcmp(elem, "host") == 0) {
         const char *id = attr_get(a, na, "id");
         long cores;
@@ -258,10 +400,26 @@ static int parse(scan *s)
     char stack[MAX_DEPTH][32];
     long opened[MAX_DEPTH];
     int depth = 0, seen_root = 0;
+    long text_line = 0; /* of the first text before the root, if any */
+    const char *text = NULL;
+    if (s->end - s->p >= 3 && memcmp(s->p, "\xef\xbb\xbf", 3) == 0)
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, 1,
+                            "starts with a byte-order mark, which SimGrid refuses (\"Unexpected "
+                            "character in prolog\"): save the file as UTF-8 without one");
     while (s->p < s->end) {
         if (*s->p != '<') {
-            if (*s->p == '\n')
-                s->line++;
+            skip_space(s);
+            if (s->p >= s->end || *s->p == '<')
+                continue;
+            /* SimGrid's elements hold no text: it says "Unexpected character `h'" or, after
+             * the root, "Flex returned an error code". Before the root it may be a file
+             * that is no platform at all, which the end says. */
+            if (seen_root)
+                return text_error(s, depth > 0 ? stack[depth - 1] : NULL);
+            if (text_line == 0) {
+                text_line = s->line;
+                text = s->p;
+            }
             s->p++;
             continue;
         }
@@ -271,6 +429,14 @@ static int parse(scan *s)
             if (skip_to(s, "-->", "a comment") != 0)
                 return s->e->code;
             continue;
+        }
+        if (s->end - s->p >= 9 && strncmp(s->p, "<!DOCTYPE", 9) == 0) {
+            const char *gt = memchr(s->p, '>', (size_t)(s->end - s->p));
+            const char *sq = memchr(s->p, '[', (size_t)(s->end - s->p));
+            if (sq != NULL && (gt == NULL || sq < gt))
+                return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                                    "<!DOCTYPE> with declarations in '[...]': SimGrid takes "
+                                    "none, only <!DOCTYPE platform SYSTEM \"...\">");
         }
         if (s->end - s->p >= 2 && (s->p[1] == '?' || s->p[1] == '!')) {
             if (skip_to(s, ">", s->p[1] == '?' ? "'<?'" : "'<!'") != 0)
@@ -284,9 +450,13 @@ static int parse(scan *s)
         while (s->p < s->end && is_name_char(*s->p))
             s->p++;
         size_t nlen = (size_t)(s->p - n0);
-        if (nlen == 0 || nlen >= sizeof stack[0])
+        if (nlen == 0)
             return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
                                 "expected an element name after '<'");
+        if (nlen >= sizeof stack[0])
+            return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                                "<%.*s%s>: not an element of SimGrid's platforms",
+                                nlen > 40 ? 40 : (int)nlen, n0, nlen > 40 ? "..." : "");
         char elem[32];
         memcpy(elem, n0, nlen);
         elem[nlen] = '\0';
@@ -313,6 +483,11 @@ static int parse(scan *s)
         if (seen_root && depth == 0)
             return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
                                 "<%s> after the end of <platform>", elem);
+        if (!seen_root && text_line != 0) {
+            s->p = text;
+            s->line = text_line;
+            return text_error(s, NULL);
+        }
         seen_root = 1;
         attr a[32];
         int na = 0, empty = 0;
@@ -371,9 +546,13 @@ int cf_platform_read(const char *path, cf_platform *pf, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, path, 0, "larger than %ld MiB: not a platform file",
                             PLATFORM_MAX_BYTES >> 20);
     }
-    if (memchr(buf, '\0', n) != NULL) {
+    const char *nul = memchr(buf, '\0', n);
+    if (nul != NULL) {
+        long line = 1;
+        for (const char *c = buf; c < nul; c++)
+            line += *c == '\n';
         free(buf);
-        return cf_error_set(e, CF_EXIT_DATA, path, 0, "holds NUL bytes: not a platform file");
+        return cf_error_set(e, CF_EXIT_DATA, path, line, "a NUL byte: not a platform file");
     }
     scan s = {path, buf, buf + n, 1, e, pf, 0};
     int rc = parse(&s);

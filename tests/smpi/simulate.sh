@@ -238,6 +238,15 @@ bad 1 "not a platform" "^commfit: measure: notplat.xml:3: expected <platform>, f
     --simulate notplat.xml
 bad 1 "a platform without hosts" "^commfit: measure: nohost.xml: declares no host" --simulate nohost.xml
 bad 1 "a bad radical" "^commfit: measure: radical.xml:2: radical=\"0-x\"" --simulate radical.xml
+# A misspelled element: SimGrid said "Unexpected character \`<'" (a link) or commfit "declares
+# no host" (a cluster), neither naming the element; now its line, and the name it is near.
+sed 's/<cluster /<clustr /' "$P/flat.xml" >clustr.xml
+bad 1 "a misspelled cluster" \
+    "^commfit: measure: clustr.xml:11: <clustr>: not an element of SimGrid's platforms: did you mean <cluster>$" \
+    --simulate clustr.xml
+printf '<platform version="4.1">\n  <cluster id="c" prefix="n" radical="0-3" speed="1Gf" bw="1GBps" lat="1us"/>\n  text\n</platform>\n' >text.xml
+bad 1 "text inside <platform>" "^commfit: measure: text.xml:3: text 'text' inside <platform>" \
+    --simulate text.xml
 bad 2 "an unknown selector" "^commfit: measure: --coll-selector 'mvapich': expected one of mpich, ompi" \
     --simulate "$P/flat.xml" --coll-selector mvapich
 bad 2 "more ranks than the platform's cores" "^commfit: measure: --np 300: the platform '.*flat.xml' has 256 cores" \
@@ -299,6 +308,10 @@ XML
 # SimGrid failing before any row (a host without a speed): no table exists, and the
 # message says none was begun (it said "the rows finished before are in the table").
 two_hosts nospeed.xml "" b
+sed 's/<link /<lnik /' nospeed.xml >lnik.xml
+bad 1 "a misspelled link" \
+    "^commfit: measure: lnik.xml:7: <lnik>: not an element of SimGrid's platforms: did you mean <link>$" \
+    --simulate lnik.xml --np 2
 run "$COMMFIT" measure --simulate nospeed.xml --np 2 --patterns pingpong --sizes 0:1K -o nospeed.csv
 expect_rc 1 "a platform SimGrid refuses at its start"
 grep_err "^commfit: measure: the simulation failed \(smpirun exit status [0-9]+, its messages above\); no table was begun$" \

@@ -145,6 +145,70 @@ int main(void)
             "a backwards range");
     refused("<platform/>\n<host id='a'/>\n", 2, "<host> after the end of <platform>",
             "an element after the root");
+    /* Misspelled and unknown elements: SimGrid's own message names no element ("Unexpected
+     * character `<'"), and a misspelled <cluster> left no host and no line. */
+    refused("<platform>\n<zone id='z'>\n<lnik id='l'/>\n</zone>\n</platform>\n", 3,
+            "<lnik>: not an element of SimGrid's platforms: did you mean <link>",
+            "a misspelled element, with the nearest name");
+    refused("<platform>\n<clustr id='c' radical='0-3'/>\n</platform>\n", 2,
+            "<clustr>: not an element of SimGrid's platforms: did you mean <cluster>",
+            "a misspelled cluster: the line, not 'declares no host'");
+    refused("<platform>\n<host id='a'/>\n<Host id='b'/>\n</platform>\n", 3, "did you mean <host>",
+            "an element in the wrong case");
+    refused("<platform>\n<host id='a'/><foobar/>\n</platform>\n", 2,
+            "<foobar>: not an element of SimGrid's platforms: expected one such as <zone>",
+            "an unknown element, nothing near it");
+    refused("<platform>\n<xy/>\n</platform>\n", 2,
+            "<xy>: not an element of SimGrid's platforms: expected",
+            "a two-letter name is not taken for <AS>");
+    refused("<platform>\n\n<abcdefghijklmnopqrstuvwxyzabcdefghij/>\n</platform>\n", 3,
+            "<abcdefghijklmnopqrstuvwxyzabcdefghij>: not an element",
+            "a name longer than any element's");
+    /* Text, which no SimGrid element holds. */
+    refused("<platform>\n<zone id='z'>\n host id='a'/>\n</zone>\n</platform>\n", 3,
+            "text 'host id='a'/>' inside <zone>", "text inside an element (a '<' lost)");
+    refused("<platform>\n<host id='a'/>\n</platform>\n\njunk\n", 5,
+            "text 'junk' outside <platform>", "text after the root");
+    refused("\n# hosts\n<platform>\n<host id='a'/>\n</platform>\n", 2,
+            "text '# hosts' outside <platform>", "text before the root");
+    refused("\xef\xbb\xbf<platform>\n<host id='a'/>\n</platform>\n", 1, "byte-order mark",
+            "a byte-order mark, which SimGrid refuses");
+    refused("<?xml version='1.0'?>\n<!DOCTYPE platform [\n<!ENTITY x 'y'>\n]>\n<platform/>\n", 2,
+            "<!DOCTYPE> with declarations", "a DOCTYPE with an internal subset");
+    /* Attribute values XML refuses, and an attribute given twice. */
+    refused("<platform>\n<host id='a' speed='1<f'/>\n</platform>\n", 2,
+            "<host>: '<' in the value of 'speed'", "a '<' in a value");
+    refused("<platform>\n<host id='a&b'/>\n</platform>\n", 2,
+            "<host>: '&' in the value of 'id' begins none of XML's", "a bare '&'");
+    refused("<platform>\n<host id='a&nbsp;'/>\n</platform>\n", 2, "'&' in the value of 'id'",
+            "an entity XML does not define");
+    refused("<platform>\n<host id='a'\n  speed='1f' speed='2f'/>\n</platform>\n", 3,
+            "<host>: attribute 'speed' given twice", "an attribute given twice");
+    FILE *nf = fopen("nul.xml", "wb");
+    fwrite("<platform>\n<host id='a'/>\n\0</platform>\n", 1, 39, nf);
+    fclose(nf);
+    cf_error_clear(&e);
+    int nul_rc = cf_platform_read("nul.xml", &pf, &e);
+    ok(nul_rc == CF_EXIT_DATA && e.line == 3 && strstr(e.msg, "a NUL byte") != NULL,
+       "a NUL byte, with its line (got line %ld '%s')", e.line, e.msg);
+    unlink("nul.xml");
+    /* What SimGrid takes: every element of its DTD, entities and character references. */
+    ok(read_text("<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"simgrid.dtd\">\n"
+                 "<platform version='4.1'>\n<config><prop id='a' value='b'/></config>\n"
+                 "<zone id='w' routing='Full'>\n<zone id='z' routing='Full'>\n"
+                 "<host id='h&amp;&#65;&#x42;' speed='1f'><prop id='p' value='&lt;&gt;'/>"
+                 "<disk id='d' read_bw='1Bps' write_bw='1Bps'/></host>\n"
+                 "<link id='l' bandwidth='1Bps' latency='0s'/><router id='r'/>\n"
+                 "<route src='h' dst='r'><link_ctn id='l'/></route>\n"
+                 "<bypassRoute src='h' dst='r'><link_ctn id='l'/></bypassRoute>\n</zone>\n"
+                 "<cluster id='c' prefix='c' radical='0-1' speed='1f' bw='1Bps' lat='0s'/>\n"
+                 "<zoneRoute src='z' dst='c' gw_src='r' gw_dst='c0'><link_ctn id='l'/>"
+                 "</zoneRoute>\n</zone>\n</platform>\n",
+                 &pf, &e) == 0 &&
+           pf.nhosts == 3,
+       "every kind of element SimGrid knows (got '%s')", e.msg);
+    cf_platform_free(&pf);
+
     cf_error_clear(&e);
     ok(cf_platform_read("does-not-exist.xml", &pf, &e) == CF_EXIT_DATA &&
            strstr(e.msg, "cannot open the platform") != NULL,
