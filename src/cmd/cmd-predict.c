@@ -569,6 +569,10 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
             cf_fit_note_near(&pr, out);
         cf_fit_note_widen(s->fit, &pr, out);
         cf_fit_note_pair_bound(s->fit, bytes, out);
+        if (blocks == 1)
+            cf_fit_one_block_contiguous(
+                s->fit, cf_modelset_find(c->ms, c->pattern, (int)np, "contiguous"), m,
+                c->model_alone, out);
         if (nmsg == 0 && s->fit->sat.valid)
             nmsg = s->fit->sat.nmsg;
     } else if (s->kind == SRC_ACROSS) {
@@ -743,6 +747,10 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
     }
     /* The fits read by their key (cf_modelset_read_keys) read whole where they answer. */
     if (cf_modelset_read_fits(c->ms, c->pattern, c->datatype, e) != 0)
+        return CF_EXIT_DATA;
+    /* At 1 block a layout's answer may be the contiguous fit's (cf_fit_one_block_contiguous). */
+    if (c->blocks == 1 && strcmp(c->datatype, "contiguous") != 0 &&
+        cf_modelset_read_fits(c->ms, c->pattern, "contiguous", e) != 0)
         return CF_EXIT_DATA;
     c->across = cf_across_set_find(c->as, c->pattern, c->datatype);
     c->sizeless = coll_sizeless(c->coll);

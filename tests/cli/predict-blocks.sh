@@ -39,6 +39,24 @@ run "$COMMFIT" predict -m m1.json -p pingpong -n 2 -d pack_vector --blocks 1 -b 
 expect_rc 0 "pack_vector at 1 block from 2 to 1000"
 check "below the counts: widened by the backtest at that end" \
     awk -F, 'NR == 2 && $0 ~ /interval widened x[0-9.]+: 1 doubling of blocks below the measured counts at [0-9.]+% each \(the fit.s backtest in blocks: refitted on the counts from 3 and read at the count below/ { ok = 1 } END { exit !ok }' "$T/out"
+# At 1 block a layout lies contiguous in memory and MPI sends it as the contiguous type: a
+# vector fit from 2 blocks up answers there with the contiguous fit (before: 2.60 us in
+# [1.88, 3.51] at 64 KiB for a measured 5.33, 35.3 in [25.5, 47.6] at 1 MiB for 68.2).
+for dt in vector indexed; do
+    for m in 64 65536 1048576; do
+        truth=$(awk -F, -v m="$m" -v d=$dt '!/^#/ && $4 == d && $5 == 1 && $3 == m { print $11 }' "$tab")
+        run "$COMMFIT" predict -m m1.json -p pingpong -n 2 -d $dt --blocks 1 -b "$m" -f csv
+        expect_rc 0 "$dt at 1 block, $m B, fitted from 2 blocks up"
+        got=$(awk -F, 'NR == 2 { print $5, $6, $7 }' "$T/out")
+        check "$dt at 1 block, $m B: $got within 10% of the measured $truth, in the interval" \
+            awk -v g="$got" -v t="$truth" 'BEGIN { split(g, v, " "); exit !(t > 0 && v[2] <= t && t <= v[3] && v[1] > 0.9 * t && v[1] < 1.1 * t) }'
+    done
+done
+check "answered by the contiguous fit, and said so" \
+    awk -F, 'NR == 2 && $10 ~ /^contiguous / && $0 ~ /one block lies contiguous in memory/ { ok = 1 } END { exit !ok }' "$T/out"
+run "$COMMFIT" predict -m m1.json -p pingpong -n 2 -d pack_vector --blocks 1 -b 64K -f csv
+check "a pack layout packs one block all the same: its own fit answers" \
+    awk -F, 'NR == 2 && $10 ~ /^datatype/ && $0 !~ /contiguous in memory/ { ok = 1 } END { exit !ok }' "$T/out"
 awk '/"blocks_backtest"/ { skip = 1 } skip && /^      "saturation"/ { skip = 0 } !skip' m.json >old.json
 run "$COMMFIT" predict -m old.json -p pingpong -n 2 -d vector --blocks 1000 -b 32000 -f csv
 expect_rc 0 "a model file without blocks_backtest"
