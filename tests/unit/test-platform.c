@@ -208,6 +208,21 @@ int main(void)
            pf.nhosts == 3,
        "every kind of element SimGrid knows (got '%s')", e.msg);
     cf_platform_free(&pf);
+    /* A trace's data inline, the one element of text SimGrid's DTD has (#PCDATA); text in
+     * the element after it is still refused, on its line. */
+    ok(read_text("<platform version='4.1'>\n<zone id='z' routing='Full'>\n"
+                 "<host id='a' speed='1f'/><host id='b' speed='1f'/>\n"
+                 "<link id='l' bandwidth='1Bps' latency='0s'/>\n"
+                 "<trace id='t' periodicity='30.0'>\n0.0 1.0\n10.0 0.5\n</trace>\n"
+                 "<trace_connect kind='BANDWIDTH' trace='t' element='l'/>\n</zone>\n"
+                 "</platform>\n",
+                 &pf, &e) == 0 &&
+           pf.nhosts == 2,
+       "a <trace> with its data inline (got '%s')", e.msg);
+    cf_platform_free(&pf);
+    refused("<platform>\n<trace id='t' periodicity='1'>\n0.0 1.0\n</trace>\n<zone id='z'>\n"
+            "junk\n</zone>\n</platform>\n",
+            6, "text 'junk' inside <zone>", "text after a trace's, on its line");
 
     cf_error_clear(&e);
     ok(cf_platform_read("does-not-exist.xml", &pf, &e) == CF_EXIT_DATA &&
