@@ -456,8 +456,13 @@ static int read_blocks_end(rd *r, json_t *bo, const char *base, const char *key,
         return -1;
     long long v;
     int above = strcmp(key, "above") == 0;
-    if (get_int(r, o, bb, "fitted_blocks", above ? f->min_blocks : f->min_blocks + 1,
-                above ? f->max_blocks - 1 : f->max_blocks, &v))
+    /* Below a fit whose counts start at 1 no count lies: none is made there. */
+    if (!above && f->min_blocks <= 1)
+        return bad(r, "a fit whose block counts start at %d has no backtest below them (null)",
+                   f->min_blocks), -1;
+    if (get_int(r, o, bb, "fitted_blocks",
+                above ? (long long)f->min_blocks : (long long)f->min_blocks + 1,
+                above ? (long long)f->max_blocks - 1 : (long long)f->max_blocks, &v))
         return -1;
     b->fitted_blocks = (int)v;
     if (get_int(r, o, bb, "n", 1, INT32_MAX, &v))
