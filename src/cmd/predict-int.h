@@ -75,6 +75,13 @@ source *cf_predict_source_at(ctx *c, long np, cf_error *e);
 /* The answer of the fit at the across-np model's fitted np p, at m (c a ctx): what the
  * across-np answers are carried through. */
 double cf_predict_fitted_at(void *c, long p, double m);
+/* r with 3 significant digits, for the notes ("4x the largest measured"). */
+void cf_predict_ratio_text(char *buf, size_t n, double r);
+/* The answer at (np, bytes) written as a row of c's output (predict-answer.c); 0 or the
+ * exit status, e set. */
+int cf_predict_emit(ctx *c, long np, uint64_t bytes, cf_error *e);
+/* Frees the fits' readings kept for the across-np answers (ctx's anchor_*). */
+void cf_predict_anchor_clear(ctx *c);
 /* A two-process pattern asked at another np: a usage error naming file:line (or none). */
 int cf_predict_check_two(const ctx *c, long np, const char *file, long line, cf_error *e);
 

@@ -1,0 +1,452 @@
+/* commfit predict: one answer at (np, size) from the source resolved at that np (a per-np
+ * fit, the across-np model, or the estimate from np=2), with its interval, widenings and
+ * notes, and its row written (cf_predict_emit). */
+#include "config.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/size.h"
+#include "cmd/out-predict.h"
+#include "cmd/predict-fit.h"
+#include "cmd/predict-int.h"
+#include "cmd/predict-p2p.h"
+#include "fit/across.h"
+#include "fit/model.h"
+#include "modelfile/answer.h"
+#include "modelfile/modelfile.h"
+
+void cf_predict_ratio_text(char *buf, size_t n, double r)
+{
+    snprintf(buf, n, "%.3g", r);
+}
+
+static void bytes_note(const source *s, uint64_t bytes, char *buf, size_t n)
+{
+    char a[32], b[32], r[32];
+    buf[0] = '\0';
+    if ((double)bytes > s->bytes_max) {
+        cf_size_format(bytes, a, sizeof a);
+        cf_size_format((uint64_t)s->bytes_max, b, sizeof b);
+        if (s->bytes_max > 0) {
+            cf_predict_ratio_text(r, sizeof r, (double)bytes / s->bytes_max);
+            snprintf(buf, n, "bytes %s is %sx the largest measured, %s", a, r, b);
+        } else {
+            snprintf(buf, n, "bytes %s is beyond the largest measured, %s", a, b);
+        }
+    } else if ((double)bytes < s->bytes_min) {
+        cf_size_format(bytes, a, sizeof a);
+        cf_size_format((uint64_t)s->bytes_min, b, sizeof b);
+        snprintf(buf, n, "bytes %s is below the smallest measured, %s", a, b);
+    }
+}
+
+/* ---- One answer ---- */
+
+/* The algorithm's name for the model column; one that is also the name of a fitted model
+ * ("linear", MPICH's linear gatherv and scatterv, against the Hockney fit) gets the
+ * pattern after it, so that the column says which is meant. */
+static const char *alg_name(const ctx *c, const char *alg, cf_predict_answer *out)
+{
+    if (cf_model_kind_find(alg) == NULL && strcmp(alg, "constant") != 0)
+        return alg;
+    snprintf(out->model_buf, sizeof out->model_buf, "%s %s", alg, c->pattern);
+    return out->model_buf;
+}
+
+/* The largest time or bound predict prints: a thousand times the longest a table may
+ * hold (about 31 years). Beyond, the model file is broken, not the machine slow. */
+#define PREDICT_MAX_US (1e3 * CF_TIME_MAX_US)
+
+/* Below a fit that set its smallest sizes aside as a no-op: what was measured there, as
+ * the fit does not know it. */
+/* The block count of a derived-datatype answer, and what is said of it. */
+static void blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
+{
+    /* A fit without a block term (struct: its blocks follow the size) asked at no count:
+     * none to show, none beyond. */
+    if (c->blocks < 0 && f->blocks == 0)
+        return;
+    out->blocks = c->blocks >= 0 ? c->blocks : f->blocks;
+    char part[160], r[32];
+    part[0] = '\0';
+    if (out->blocks > f->max_blocks) {
+        cf_predict_ratio_text(r, sizeof r, (double)out->blocks / f->max_blocks);
+        snprintf(part, sizeof part, "blocks %ld is %sx the largest measured, %d", out->blocks, r,
+                 f->max_blocks);
+    } else if (out->blocks < f->min_blocks) {
+        snprintf(part, sizeof part, "blocks %ld is below the smallest measured, %d", out->blocks,
+                 f->min_blocks);
+    }
+    out->blocks_extra = part[0] != '\0';
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+    /* The layouts are of floats: a block holds one at least (struct's blocks follow
+     * its particles). */
+    if (strstr(f->datatype, "struct") == NULL &&
+        (double)out->blocks * CF_FLOAT_BYTES > (double)bytes) {
+        char size[32];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(part, sizeof part,
+                 "%ld blocks cannot lay out %s: a block holds one 4-byte float at least",
+                 out->blocks, size);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
+}
+
+/* A time, but no interval around it that is a time, or no time at all: the answer is
+ * refused, said in its note, the first refusal kept for the message at the end. */
+static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_predict_answer *out)
+{
+    out->refused = 0;
+    if (out->t > 0 && !(out->t <= PREDICT_MAX_US && out->hi <= PREDICT_MAX_US && out->lo >= 0 &&
+                        out->lo <= PREDICT_MAX_US)) {
+        /* A time, but no interval around it that is a time: a question far beyond what
+         * was measured (an alltoall of 1 TiB blocks over 2^24 ranks), or coefficients or
+         * covariances beyond any measurement (a hand-edited or corrupt file). */
+        char size[32], why[160];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(why, sizeof why, "refused: the model's time or interval at %s is beyond %g us",
+                 size, PREDICT_MAX_US);
+        cf_note_join(out->bnote, sizeof out->bnote, why);
+        if (c->refused++ == 0)
+            snprintf(c->first_refusal, sizeof c->first_refusal,
+                     "the model's time or interval at %s for %s (%s) at np=%ld is beyond %g us "
+                     "(%.3g years: asked far beyond what was measured, or the model's "
+                     "coefficients are out of range) in the %s (%s)",
+                     size, c->pattern, c->datatype, np, PREDICT_MAX_US,
+                     PREDICT_MAX_US / 1e6 / (365.25 * 86400),
+                     cf_answer_kind_names[s->kind], out->model);
+        out->refused = 1;
+        out->t = out->lo = out->hi = NAN;
+    } else if (!(out->t > 0) || !isfinite(out->t) || !(out->hi >= out->t) || !(out->lo <= out->t)) {
+        /* A time of zero or less is no time: the model does not hold at this point (a
+         * segment's negative intercept carried below its sizes, a hand-edited file).
+         * Printing it, or an interval clipped to [0, ...], would pass nonsense on. */
+        char size[32], why[96];
+        cf_size_format(bytes, size, sizeof size);
+        snprintf(why, sizeof why, "refused: the model gives a non-positive time at %s (%.4g us)",
+                 size, out->t);
+        cf_note_join(out->bnote, sizeof out->bnote, why);
+        if (c->refused++ == 0)
+            snprintf(c->first_refusal, sizeof c->first_refusal,
+                     "the model gives a non-positive time at %s for %s (%s) at np=%ld: %.4g us "
+                     "from the %s (%s)",
+                     size, c->pattern, c->datatype, np, out->t, cf_answer_kind_names[s->kind],
+                     out->model);
+        out->refused = 1;
+        out->t = out->lo = out->hi = NAN;
+    }
+}
+
+/* The fit f's answer at m corrected by its measured points, through the reading of them in
+ * *nr, built at its first answer (a batch of sizes reads the points once); without memory
+ * for it, read afresh. */
+static int near_cached(cf_near **nr, const cf_fit *f, double m, int blocks, cf_prediction *pr)
+{
+    if (*nr == NULL) {
+        *nr = malloc(sizeof **nr);
+        if (*nr == NULL || cf_near_init(*nr, f, blocks) != 0) {
+            if (*nr != NULL)
+                cf_near_clear(*nr);
+            free(*nr);
+            *nr = NULL;
+            return cf_fit_predict_near_blocks(f, m, blocks, pr);
+        }
+    }
+    return cf_near_predict(*nr, m, pr);
+}
+
+/* The model corrected by its measured neighbours: said in the model column and the note. */
+/* The fit's answer corrected by its measured points, through the source's reading of
+ * them. */
+static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
+{
+    return near_cached(&s->near, s->fit, m, blocks, pr);
+}
+
+/* The per-np fit at fitted np index i (found once), NULL where there is none. */
+static const cf_fit *anchor_fit_at(ctx *c, int i)
+{
+    if (!c->anchor_tried[i]) {
+        c->anchor_tried[i] = 1;
+        long p = c->across->np[i];
+        c->anchor_fit[i] =
+            p <= INT_MAX ? cf_modelset_find(c->ms, c->pattern, (int)p, c->datatype) : NULL;
+    }
+    return c->anchor_fit[i];
+}
+
+/* The answer at fitted np p (cf_cf_predict_fitted_at): predict's own there, the fit corrected by its
+ * measured neighbours, so that the answers run on from it; NAN where none. The fit is found
+ * and its measured points read once a fitted np (a batch of a million answers reads them
+ * once, not twice an answer). */
+double cf_predict_fitted_at(void *vc, long p, double m)
+{
+    ctx *c = vc;
+    int i = 0;
+    while (i < c->across->nnp && c->across->np[i] != p)
+        i++;
+    if (i == c->across->nnp)
+        return NAN;
+    const cf_fit *f = anchor_fit_at(c, i);
+    cf_prediction pr;
+    if (f == NULL ||
+        near_cached(&c->anchor_near[i], f, m, c->blocks >= 0 ? c->blocks : f->blocks, &pr) != 0)
+        return NAN;
+    return pr.t_us;
+}
+
+/* How much fit f widens its interval at m beyond its measured sizes (1 inside them or
+ * without f): cf_fit_widen at its own block count. */
+static double fit_size_widen(const cf_fit *f, double m)
+{
+    if (f == NULL || f->max_bytes == 0 || !(m > (double)f->max_bytes))
+        return 1.0;
+    return cf_fit_widen(f, m, (double)f->blocks, NULL);
+}
+
+/* out's interval widened by widen beyond the measured sizes, as fit from is there, and
+ * its note says so. */
+static void widen_beyond(cf_predict_answer *out, double widen, const char *from)
+{
+    out->lo /= widen;
+    out->hi *= widen;
+    char part[160];
+    snprintf(part, sizeof part, "interval widened x%.3g beyond the measured sizes, as %s is there",
+             widen, from);
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
+/* Beyond the measured sizes an across-np answer is widened as the per-np fits of the
+ * fitted np around np are there (cf_fit_widen: their backtest in size, at least their
+ * leave-one-out error, per doubling beyond their sizes, and the measured slope's turn at
+ * their top), the larger of the two: the
+ * across-np model's own interval is widened in p only (the simulated flat cluster fitted at
+ * np 2, 4, 16, 64 up to 256 KiB, allgather at np 8 read 491 us in [433, 558] at 1 MiB for
+ * 737 measured). Into *np_at the fitted np whose widening it is; the factor, 1 where none. */
+static double across_size_widen(ctx *c, long np, double m, long *np_at)
+{
+    const cf_across *a = c->across;
+    int hi = 0;
+    while (hi < a->nnp && a->np[hi] < np)
+        hi++;
+    int idx[2] = {hi < a->nnp ? hi : a->nnp - 1, hi > 0 ? hi - 1 : 0};
+    double widen = 1.0;
+    *np_at = 0;
+    for (int k = 0; k < 2; k++) {
+        if (idx[k] < 0 || idx[k] >= a->nnp)
+            continue;
+        double w = fit_size_widen(anchor_fit_at(c, idx[k]), m);
+        if (w > widen) {
+            widen = w;
+            *np_at = a->np[idx[k]];
+        }
+    }
+    return widen;
+}
+
+void cf_predict_anchor_clear(ctx *c)
+{
+    for (int i = 0; i < CF_ACROSS_NP_MAX; i++) {
+        if (c->anchor_near[i] != NULL)
+            cf_near_clear(c->anchor_near[i]);
+        free(c->anchor_near[i]);
+        c->anchor_near[i] = NULL;
+        c->anchor_fit[i] = NULL;
+        c->anchor_tried[i] = 0;
+    }
+}
+
+/* A per-np fit's answer: the model corrected by the measured neighbours (not with
+ * --model-alone), its segment or breakpoint gap named, widened beyond the measured sizes and
+ * block counts; at 1 block a spread layout's may be the contiguous fit's. Into *nmsg the
+ * saturation fit's messages where the pattern says none. */
+static int answer_fit(ctx *c, source *s, long np, uint64_t bytes, cf_predict_answer *out,
+                      int *nmsg, cf_error *e)
+{
+    double m = (double)bytes;
+    cf_prediction pr;
+    int blocks = c->blocks >= 0 ? c->blocks : s->fit->blocks;
+    int rc = c->model_alone ? cf_fit_predict_blocks(s->fit, m, blocks, &pr)
+                            : near_predict(s, m, blocks, &pr);
+    if (rc != 0)
+        return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "cannot evaluate the %s fit at %s",
+                            s->fit->model, "this size");
+    out->t = pr.t_us;
+    out->lo = pr.lo_us;
+    out->hi = pr.hi_us;
+    if (pr.in_gap) {
+        const cf_segment *sg = &s->fit->seg[pr.segment];
+        char a[32], b[32];
+        cf_size_format(sg[0].to_bytes, a, sizeof a);
+        cf_size_format(sg[1].from_bytes, b, sizeof b);
+        snprintf(out->model_buf, sizeof out->model_buf, "%s between segments %d and %d",
+                 s->fit->model, pr.segment + 1, pr.segment + 2);
+        char part[256];
+        snprintf(part, sizeof part,
+                 "in the breakpoint gap (%s, %s): interpolated between the two segments' "
+                 "values at its ends, the interval covering both",
+                 a, b);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+        out->model = out->model_buf;
+    } else if (s->fit->nseg > 1) {
+        snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d", s->fit->model,
+                 pr.segment + 1, s->fit->nseg);
+        out->model = out->model_buf;
+    }
+    if (pr.near)
+        cf_fit_note_near(&pr, out);
+    cf_fit_note_widen(s->fit, &pr, out);
+    cf_fit_note_pair_bound(s->fit, bytes, out);
+    if (blocks == 1)
+        cf_fit_one_block_contiguous(
+            s->fit, cf_modelset_find(c->ms, c->pattern, (int)np, "contiguous"), m,
+            c->model_alone, out);
+    if (*nmsg == 0 && s->fit->sat.valid)
+        *nmsg = s->fit->sat.nmsg;
+    return 0;
+}
+
+/* The across-np model's answer at an np without a fit of its own, carried through the fitted
+ * np's answers (not with --model-alone), with what the placement adds (tiers, nodes np's
+ * probes did not cover). Its unboundedness: 1 when np's nodes were never measured, 2 its
+ * tier, 0 neither. */
+static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer *out)
+{
+    cf_estimate est;
+    cf_tier_added add;
+    cf_placement_across_answer(&c->place, c->across, &s->unmeasured, np, m,
+                               c->model_alone ? NULL : cf_predict_fitted_at, c, &est, &add);
+    cf_out_predict_tier_below_note(out, &add, np);
+    if (add.read_from > 0) {
+        char reach[64];
+        snprintf(reach, sizeof reach, "np=%ld's", add.read_from);
+        cf_out_predict_read_from_note(out, &add, est.algorithm, np);
+        cf_out_predict_tier_note(out, &add, est.algorithm, reach, add.read_from_far_us);
+    } else {
+        cf_out_predict_tier_note(out, &add, est.algorithm, "the fitted np's",
+                                 s->unmeasured.far_fitted_us);
+    }
+    out->t = est.t_us;
+    out->lo = est.lo_us;
+    out->hi = est.hi_us;
+    long wnp = 0;
+    double widen = m > s->bytes_max ? across_size_widen(c, np, m, &wnp) : 1.0;
+    if (widen > 1.0) {
+        char from[48];
+        snprintf(from, sizeof from, "np=%ld's fit", wnp);
+        widen_beyond(out, widen, from);
+    }
+    out->model = alg_name(c, est.algorithm, out);
+    /* Carried through the fitted np's answers (cf_across_anchor): said in the model
+     * column; the np's note says through which (anchor_np_note). */
+    if (add.anchored)
+        cf_predict_model_append(out, " + measured np");
+    return add.read_from > 0 ? (add.read_nodes_np > 0 ? 1 : 2) : 0;
+}
+
+/* The estimate from np=2's fits (the pattern's own, the ping-pong) and the algorithm's
+ * cost, with the placement's tiers. 3 when it reads np=2 times that moved no data (no upper
+ * bound), else 0. */
+static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *out)
+{
+    cf_estimate est;
+    cf_tier_added add;
+    cf_placement_p2p_answer(&c->place, &c->as->pp, c->coll, c->datatype, &s->unmeasured, np,
+                            m, &est, &add);
+    cf_out_predict_tier_note(out, &add, est.algorithm, "np=2's rank 1", s->unmeasured.far_fitted_us);
+    if (est.overlap_us > 0.0) {
+        char part[400];
+        snprintf(part, sizeof part,
+                 "its messages are posted at once, and np=2 cannot tell how far they "
+                 "overlap (on one node each receiver may copy its own; through a card their "
+                 "bytes may stream at the ping-pong's line, what its curve adds at this size "
+                 "paid once): the estimate is the geometric middle of %.4g us, where they "
+                 "go one after another, and %.4g us, where they do, the interval holding "
+                 "both",
+                 est.row_us, est.overlap_us);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
+    out->t = est.t_us;
+    out->lo = est.lo_us;
+    out->hi = est.hi_us;
+    /* Beyond the measured sizes, widened as the np=2 fits it reads are there (the
+     * pattern's own, the ping-pong): the estimate's interval does not see the sizes (8
+     * simulated tables fitted at np 2 up to 256 KiB, read at np 16 at 1 and 2 MiB:
+     * coverage 71% without it). */
+    if (m > s->bytes_max) {
+        double w_own = fit_size_widen(cf_modelset_find(c->ms, c->pattern, 2, c->datatype), m);
+        double w_pp = fit_size_widen(cf_modelset_find(c->ms, "pingpong", 2, "byte"), m);
+        if (fmax(w_own, w_pp) > 1.0)
+            widen_beyond(out, fmax(w_own, w_pp),
+                         w_own >= w_pp ? "np=2's fit" : "np=2's ping-pong fit");
+    }
+    out->model = alg_name(c, est.algorithm, out);
+    /* Read through np=2 times that moved no data (its note says which): it may come out
+     * too fast by any factor, so it has no upper bound. */
+    if (cf_p2p_no_transfer(&c->as->pp, c->coll->pattern, c->datatype) != NULL)
+        return 3;
+    return 0;
+}
+
+static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, const source **sp,
+                       cf_error *e)
+{
+    source *s = cf_predict_source_at(c, np, e);
+    *sp = s;
+    if (s == NULL)
+        return CF_EXIT_DATA;
+    out->np = np;
+    out->bytes = bytes;
+    out->model = s->model;
+    double m = (double)bytes;
+    /* the answer's own evidence left np's nodes (1) or tier (2) unmeasured, or the estimate
+     * from np=2 read times that moved no data (3): no upper bound */
+    int unbounded = 0;
+    if ((double)bytes > s->bytes_max || (double)bytes < s->bytes_min)
+        bytes_note(s, bytes, out->bnote, sizeof out->bnote);
+    else
+        out->bnote[0] = '\0';
+    if (s->kind == SRC_FIT && s->fit->nset_aside > 0 && (double)bytes < s->bytes_min)
+        cf_fit_note_set_aside(s->fit, bytes, out);
+    out->bytes_extra = out->bnote[0] != '\0';
+    out->np_extra = s->np_extra;
+    out->blocks = -1;
+    out->blocks_extra = 0;
+    if (s->kind == SRC_FIT && s->fit->max_blocks > 0)
+        blocks_note(c, s->fit, bytes, out);
+    int nmsg = c->coll ? c->coll->nmsg : 0;
+    if (s->kind == SRC_FIT) {
+        int rc = answer_fit(c, s, np, bytes, out, &nmsg, e);
+        if (rc != 0)
+            return rc;
+    } else if (s->kind == SRC_ACROSS) {
+        unbounded = answer_across(c, s, np, m, out);
+    } else {
+        unbounded = answer_p2p(c, s, np, m, out);
+    }
+    check_answer(c, s, np, bytes, out);
+    if ((unbounded || cf_unmeasured_unbounded(&s->unmeasured)) && !out->refused)
+        out->hi = INFINITY; /* after the check: no bound, not one out of range */
+    out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
+    out->nodes_extra = s->unmeasured.nodes || unbounded == 1;
+    out->tier_extra = s->unmeasured.tier || unbounded == 2;
+    return 0;
+}
+
+int cf_predict_emit(ctx *c, long np, uint64_t bytes, cf_error *e)
+{
+    cf_predict_answer a;
+    const source *s;
+    int rc = predict_one(c, np, bytes, &a, &s, e);
+    if (rc != 0)
+        return rc;
+    a.source = cf_answer_kind_names[s->kind];
+    a.note = &s->note;
+    cf_out_predict_row(&c->out, &a);
+    return 0;
+}
