@@ -241,12 +241,25 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
     /* (Only with the launcher command beside it: both are set by the commfit that started
      * the launcher, and a copy of one left in a shell's environment checks nothing.) */
     const char *asked = getenv(CF_LAUNCH_NP_ENV), *by = getenv(CF_LAUNCHER_CMD_ENV);
+    cf_launch_env env;
+    cf_launch_detect(&env);
     if (asked != NULL && by != NULL && strtol(asked, NULL, 10) != size) {
         cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
                      "the launcher was asked for %s processes (%s) but this MPI job has %d: it "
                      "is not of the MPI library commfit is built with (%s; its launcher is %s), "
                      "whose jobs it cannot start: give --launcher that library's",
                      asked, by, size, CF_MPI_LIBRARY, CF_MPIEXEC);
+    } else if (env.size > 0 && env.size != size && strcmp(env.by, "smpi") != 0) {
+        /* The same started by hand (mpiexec.mpich -n 2 with an Open MPI build): the
+         * launcher's own variables say how many it started. */
+        cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
+                     "the launcher (%s's variables) started %ld processes but this MPI job has "
+                     "%d: it is not of the MPI library commfit is built with (%s; its launcher "
+                     "is %s), whose jobs it cannot start: run it with that one, or plain "
+                     "'commfit measure --np N'",
+                     env.by, env.size, size, CF_MPI_LIBRARY, CF_MPIEXEC);
+    }
+    if (e.code != 0) {
         refuse(&e, rank == 0);
         if (rank == 0)
             cf_launch_report_end(CF_EXIT_DATA);

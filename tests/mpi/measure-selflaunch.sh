@@ -34,6 +34,14 @@ if grep -q 'CF_MPI_LIBRARY "mpich"' "$top_builddir/config.h"; then
     grep_err "the launcher was asked for 2 processes \(.*one-job-launcher -n 2\) but this MPI job has 1: it is not of the MPI library commfit is built with" \
         "a launcher of another MPI library: said"
     check "a launcher of another MPI library: no table" test ! -e one.csv
+    # Started by hand under it: Open MPI's launcher's variables say 2, the job has 1 (before:
+    # each process measured np=1 and wrote the table, exit 0).
+    OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=0 run timeout 120 "$COMMFIT" measure \
+        --patterns allreduce --sizes 1K -o byhand.csv
+    expect_rc 1 "started by hand by another library's launcher"
+    grep_err "the launcher \(openmpi's variables\) started 2 processes but this MPI job has 1: it is not of the MPI library commfit is built with" \
+        "started by hand by another library's launcher: said"
+    check "started by hand by another library's launcher: no table" test ! -e byhand.csv
 else
     skip "a launcher of another MPI library (the stand-in's singleton wants MPICH)"
 fi
