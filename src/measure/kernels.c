@@ -698,6 +698,11 @@ static int is_float(const cf_pattern *p)
     return strcmp(p->facts->datatype, "float") == 0;
 }
 
+int cf_kernel_whole(const cf_pattern *p, uint64_t bytes)
+{
+    return !is_float(p) || bytes % sizeof(float) == 0;
+}
+
 int cf_kernel_unit(const cf_pattern *p, uint64_t bytes, int np, uint64_t *unit)
 {
     if (is_float(p)) {

@@ -42,6 +42,10 @@ const cf_pattern *cf_pattern_find(const char *name);
  * smallest power of two that divides the size and brings the count under INT_MAX.
  * Reductions count floats (bytes / 4). Returns 0, or -1 when no unit fits. */
 int cf_kernel_unit(const cf_pattern *p, uint64_t bytes, int np, uint64_t *unit);
+/* 0 where a reduction's bytes hold no whole number of its 4-byte floats (1, 2, 3, 6 B): its
+ * count, bytes / 4, would reduce fewer bytes than the row says (0 at 1-3 B), so such a size
+ * is not measured for it, as IMB's reductions take multiples of the float only; else 1. */
+int cf_kernel_whole(const cf_pattern *p, uint64_t bytes);
 
 /* Bytes of buffer one rank needs for a point (send and receive, one set), page-rounded. */
 uint64_t cf_kernel_footprint(const cf_pattern *p, uint64_t bytes, int np);

@@ -119,6 +119,9 @@ typedef struct cf_measure_point {
 /* Every point still to measure, in order (np ascending, then the pattern table, then
  * size), without the rows already in o->done. *out is malloc'd. */
 int cf_measure_plan(const cf_measure_opts *o, cf_measure_point **out, size_t *n);
+/* The reductions of o's plan that leave out sizes holding no whole float (cf_kernel_whole),
+ * and those sizes, as a sentence into buf: 1, or 0 when none is left out. */
+int cf_measure_plan_unwhole(const cf_measure_opts *o, char *buf, size_t n);
 
 /* Repetitions per sample: --reps when given, else min(1000, 40 MiB / bytes), lowered
  * so that the warm-up and the nominal samples fit in max_time_s when one call takes

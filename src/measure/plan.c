@@ -175,7 +175,7 @@ int cf_measure_plan(const cf_measure_opts *o, cf_measure_point **out, size_t *n)
                 continue;
             for (size_t j = 0; j < (p->facts->sized ? o->nsizes : 1); j++) {
                 uint64_t bytes = p->facts->sized ? o->sizes[j] : 0;
-                if (already_done(o, p, bnp[b], bytes))
+                if (!cf_kernel_whole(p, bytes) || already_done(o, p, bnp[b], bytes))
                     continue;
                 v[k].pat = p;
                 v[k].np = (int)bnp[b];
@@ -201,4 +201,28 @@ int cf_measure_plan(const cf_measure_opts *o, cf_measure_point **out, size_t *n)
     *out = v;
     *n = k;
     return 0;
+}
+
+int cf_measure_plan_unwhole(const cf_measure_opts *o, char *buf, size_t n)
+{
+    char pats[256] = "", sizes[256] = "";
+    size_t lp = 0, ls = 0;
+    for (size_t i = 0; i < o->npats; i++) {
+        const cf_pattern *p = o->pats[i];
+        int any = 0;
+        for (size_t j = 0; p->facts->sized && j < o->nsizes; j++)
+            any |= !cf_kernel_whole(p, o->sizes[j]);
+        if (any && lp < sizeof pats)
+            lp += (size_t)snprintf(pats + lp, sizeof pats - lp, "%s%s", lp ? ", " : "",
+                                   p->facts->pattern);
+    }
+    if (lp == 0)
+        return 0;
+    for (size_t j = 0; j < o->nsizes; j++)
+        if (o->sizes[j] % 4 != 0 && ls < sizeof sizes)
+            ls += (size_t)snprintf(sizes + ls, sizeof sizes - ls, "%s%llu B", ls ? ", " : "",
+                                   (unsigned long long)o->sizes[j]);
+    snprintf(buf, n, "%s: %s hold%s no whole 4-byte float: not measured for them (as IMB's "
+             "reductions)", pats, sizes, strchr(sizes, ',') ? "" : "s");
+    return 1;
 }

@@ -538,6 +538,10 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     }
     if (prc > 0)
         status = 2;
+    char unwhole[640];
+    if (status == 0 && R->rank == 0 && hooks->note && o->resume == NULL &&
+        cf_measure_plan_unwhole(o, unwhole, sizeof unwhole))
+        hooks->note(unwhole);
     if (status == 0 && R->rank == 0) {
         int orc = cf_run_open_output(R, command, over, plan);
         if (orc < 0) {

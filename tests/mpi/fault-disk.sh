@@ -65,9 +65,10 @@ run mpirun 2 "$COMMFIT" measure --patterns pingpong,sendrecv,allreduce --sizes 0
     --samples 1 --reps 2 -o full/t.csv
 expect_rc 1 "a full disk mid-run"
 kept=$(rows full/t.csv)
-expect_err "commfit: measure: full/t.csv: cannot write: No space left on device; $kept rows kept, continue with 'commfit measure --resume full/t.csv'" \
+expect_err "commfit: measure: allreduce: 1 B, 2 B hold no whole 4-byte float: not measured for them (as IMB's reductions)
+commfit: measure: full/t.csv: cannot write: No space left on device; $kept rows kept, continue with 'commfit measure --resume full/t.csv'" \
     "a full disk mid-run: the message says how many rows are kept and how to continue"
-check "a full disk mid-run: some rows kept, not all" test "$kept" -gt 0 -a "$kept" -lt 54
+check "a full disk mid-run: some rows kept, not all" test "$kept" -gt 0 -a "$kept" -lt 52
 run "$rt" full/t.csv
 expect_rc 0 "a full disk mid-run: the table reads back"
 check "a full disk mid-run: it ends with a complete row" \
@@ -77,7 +78,7 @@ run mpirun 2 "$COMMFIT" measure -q --resume full/t.csv
 expect_rc 0 "a full disk mid-run: --resume once there is room"
 printf '%s\n' pingpong sendrecv allreduce | while read -r p; do
     for s in 0 1 2 4 8 16 32 64 128 256 512 1024 2048 4096 8192 16384 32768 65536; do
-        echo "$p $s"
+        measured $p $s && echo "$p $s"
     done
 done | sort >want
 pairs full/t.csv >got
