@@ -206,8 +206,54 @@ static int open_descriptor(cf_run_state *R, int which)
     return 0;
 }
 
+/* The table already at R->path copied whole to PATH~ (written aside and renamed, an older
+ * one replaced): -o given a finished table again empties it as the run starts, and a run
+ * stopped at its first row would leave nothing of it. 0, or CF_EXIT_DATA with R->e set
+ * (the table then left as it is). */
+static int keep_aside(cf_run_state *R)
+{
+    size_t n = strlen(R->path) + 2;
+    char *aside = malloc(n);
+    FILE *in = fopen(R->path, "rb");
+    cf_outfile out = {0};
+    int rc = aside == NULL || in == NULL ? -1 : 0;
+    if (rc == 0) {
+        snprintf(aside, n, "%s~", R->path);
+        rc = cf_outfile_open(&out, aside, R->e) != 0 ? -2 : 0;
+    }
+    char buf[65536];
+    size_t k;
+    while (rc == 0 && (k = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, k, out.fp) != k)
+            rc = -1;
+    if (rc == 0 && ferror(in))
+        rc = -1;
+    int err = errno ? errno : EIO;
+    if (rc == 0)
+        rc = cf_outfile_commit(&out, R->e) != 0 ? -2 : 0;
+    else if (rc == -1)
+        cf_outfile_abort(&out);
+    if (in != NULL)
+        fclose(in);
+    if (rc == 0 && R->hooks->note != NULL && !R->o->quiet) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s had a table: kept as %s", R->path, aside);
+        R->hooks->note(msg);
+    }
+    if (rc != 0) {
+        char why[sizeof R->e->msg];
+        snprintf(why, sizeof why, "%s", rc == -1 ? strerror(err) : R->e->msg);
+        cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
+                     "holds a table, which could not be kept as %s~ (%s): nothing measured; "
+                     "remove it, or give another -o",
+                     R->path, why);
+    }
+    free(aside);
+    return rc == 0 ? 0 : CF_EXIT_DATA;
+}
+
 /* A new table file: truncated only once locked, since a second measure on the table must
- * not empty it. */
+ * not empty it; a table that was there first kept aside (keep_aside). */
 static int open_new(cf_run_state *R)
 {
     int created, fd;
@@ -215,6 +261,10 @@ static int open_new(cf_run_state *R)
         return CF_EXIT_DATA;
     struct stat st;
     int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (regular && st.st_size > 0 && keep_aside(R) != 0) {
+        close(fd);
+        return CF_EXIT_DATA;
+    }
     if ((regular && ftruncate(fd, 0) != 0) || (R->fp = fdopen(fd, "w")) == NULL) {
         int err = errno;
         close(fd);

@@ -100,4 +100,24 @@ else
 fi
 check "--resume adds the missing rows" test "$(grep -c '^pingpong,' k2.csv)" -eq 3
 
+# A table already at -o is kept as FILE~ before the run empties it (before: gone as the run
+# started, a run stopped at its first row leaving one row of a finished table); where it
+# cannot be kept, nothing is measured and it stays as it was.
+run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 8 --samples 2 --reps 3 -o again.csv
+expect_rc 0 "a first table"
+cp again.csv first.csv
+run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 16 --samples 2 --reps 3 -o again.csv
+expect_rc 0 "-o given that table again"
+grep_err "^commfit: measure: again.csv had a table: kept as again.csv~$" "-o given that table again: said"
+check "-o given that table again: the first table kept whole as again.csv~" cmp -s first.csv again.csv~
+check "-o given that table again: the new table in again.csv" grep -q '^pingpong,2,16,' again.csv
+rm -f again.csv~
+mkdir again.csv~
+cp again.csv second.csv
+run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 32 --samples 2 --reps 3 -o again.csv
+expect_rc 1 "a table that cannot be kept aside"
+grep_err "^commfit: measure: again.csv: holds a table, which could not be kept as again.csv~ \(.*\): nothing measured; remove it, or give another -o$" \
+    "a table that cannot be kept aside: said"
+check "a table that cannot be kept aside: left as it was" cmp -s second.csv again.csv
+rmdir again.csv~
 done_testing
