@@ -34,9 +34,18 @@ static void test_stats(void)
     ok(isnan(cf_stats_median(a, 0)), "median of nothing is NaN");
     ok(isnan(cf_stats_ci95_median(a, 1)), "no interval from one sample");
     near(cf_stats_ci95_median(d, 2), 0, 0, "equal samples: zero half-width");
-    /* t(0.975, 4) = 2.776445, s = sqrt(2.5), sqrt(pi/2) = 1.253314. */
-    near(cf_stats_ci95_median(c, 5), 2.776445 * 1.253314 * sqrt(2.5) / sqrt(5.0), 1e-5,
+    /* t(0.975, 4) = 2.776445, s = 1.4826 x MAD (1), sqrt(pi/2) = 1.253314. */
+    near(cf_stats_ci95_median(c, 5), 2.776445 * 1.253314 * 1.482602 / sqrt(5.0), 1e-5,
          "half-width of 1..5");
+    /* One sample of five slowed 6x (an interrupt): the standard deviation made the
+     * half-width 3.6x the median (2.17); the median absolute deviation keeps it 3.9%. */
+    double e[] = {0.60, 0.61, 0.59, 0.60, 3.72};
+    double he = cf_stats_ci95_median(e, 5);
+    ok(he < 0.05 * 0.60, "one outlier of five: the half-width %.4f stays near the others' spread",
+       he);
+    /* Two equal samples beside a third: a deviation of 0, read from the standard deviation. */
+    double f[] = {1.0, 1.0, 1.3};
+    ok(cf_stats_ci95_median(f, 3) > 0, "half the samples equal: still a half-width above 0");
 }
 
 static void test_reps(void)
