@@ -520,6 +520,18 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         status = 2;
     }
+    /* A resumed table that has every point of its plan: nothing to measure, and nothing
+     * appended (it took a resume line with no rows after it, and the launch's probes). */
+    if (status == 0 && o->resume != NULL && npts == 0) {
+        if (R->rank == 0 && hooks->note) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%s has every point of its plan: nothing to measure, "
+                     "left as it was", o->resume);
+            hooks->note(msg);
+        }
+        rc = CF_EXIT_OK;
+        goto out;
+    }
 
     /* Rank 0 sets up the output; everyone learns whether that worked. */
     int over = 0;

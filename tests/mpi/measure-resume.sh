@@ -61,10 +61,14 @@ check "--resume after a cut-off line: every point once" cmp -s "$T/full" "$T/got
 check "--resume keeps the original metadata" \
     test "$(grep '^# date:' k.csv)" = "$(grep '^# date:' k2.csv)"
 
+# A table with every point of its plan: nothing to measure, the file left as it was (it took
+# a resume line with no rows after it, after a launch and its probes).
+cp k2.csv k2-before.csv
 run mpirun 2 "$COMMFIT" measure --resume k2.csv
 expect_rc 0 "--resume of a complete table"
-expect_err "commfit: measure: wrote k2.csv (6 rows)
-commfit: measure: draw the report with: commfit report -i k2.csv" "--resume of a complete table: nothing to add"
+expect_err "commfit: measure: k2.csv has every point of its plan: nothing to measure, left as it was" \
+    "--resume of a complete table: nothing to add"
+check "--resume of a complete table: left as it was" cmp -s k2-before.csv k2.csv
 
 run mpirun 2 "$COMMFIT" measure --resume k2.csv --sizes 1K
 expect_rc 2 "--resume with plan options"
