@@ -87,9 +87,17 @@ int cf_measure_plan_text(const cf_measure_opts *o, char **out)
     bad |= cf_measure_appendf(&b, &len, &cap, " --np ");
     for (size_t i = 0; i < o->nnps; i++)
         bad |= cf_measure_appendf(&b, &len, &cap, "%s%ld", i ? "," : "", o->nps[i]);
-    bad |= cf_measure_appendf(&b, &len, &cap, " --samples %ld --max-time %.17g",
-                   o->samples ? o->samples : CF_MEASURE_SAMPLES,
-                   o->max_time_s > 0 ? o->max_time_s : CF_MEASURE_MAX_TIME_S);
+    /* The shortest form that reads back to the same number (--resume reads it): 0.3, not
+     * 0.29999999999999999. */
+    double mt = o->max_time_s > 0 ? o->max_time_s : CF_MEASURE_MAX_TIME_S;
+    char mts[32];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(mts, sizeof mts, "%.*g", digits, mt);
+        if (strtod(mts, NULL) == mt)
+            break;
+    }
+    bad |= cf_measure_appendf(&b, &len, &cap, " --samples %ld --max-time %s",
+                              o->samples ? o->samples : CF_MEASURE_SAMPLES, mts);
     if (o->reps > 0)
         bad |= cf_measure_appendf(&b, &len, &cap, " --reps %ld", o->reps);
     if (o->target_ci > 0)

@@ -83,4 +83,9 @@ grep_err "k3.csv: measured with another MPI library \('Some Other MPI v9.9, a st
     "--resume with another MPI library: said"
 check "--resume with another MPI library: the table untouched" cmp -s k3.csv k3-before.csv
 
+# The plan records --max-time in its shortest form that reads back the same (0.3, where
+# '%.17g' wrote 0.29999999999999999).
+run mpirun 2 "$COMMFIT" measure -q --patterns pingpong --sizes 8 --samples 2 --reps 3 --max-time 0.3 -o mt.csv
+expect_rc 0 "--max-time 0.3"
+check "--max-time 0.3: the plan says 0.3" grep -q '^# plan: .* --max-time 0.3 ' mt.csv
 done_testing
