@@ -180,10 +180,10 @@ static const cf_fit *anchor_fit_at(ctx *c, int i)
     return c->anchor_fit[i];
 }
 
-/* The answer at fitted np p (cf_cf_predict_fitted_at): predict's own there, the fit corrected by its
- * measured neighbours, so that the answers run on from it; NAN where none. The fit is found
- * and its measured points read once a fitted np (a batch of a million answers reads them
- * once, not twice an answer). */
+/* The answer at fitted np p (cf_predict_fitted_at): predict's own there, the fit corrected
+ * by its measured neighbours, so that the answers run on from it; NAN where none. The fit is
+ * found and its measured points read once a fitted np (a batch of a million answers reads
+ * them once, not twice an answer). */
 double cf_predict_fitted_at(void *vc, long p, double m)
 {
     ctx *c = vc;
@@ -358,7 +358,8 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
     cf_tier_added add;
     cf_placement_p2p_answer(&c->place, &c->as->pp, c->coll, c->datatype, &s->unmeasured, np,
                             m, &est, &add);
-    cf_out_predict_tier_note(out, &add, est.algorithm, "np=2's rank 1", s->unmeasured.far_fitted_us);
+    cf_out_predict_tier_note(out, &add, est.algorithm, "np=2's rank 1",
+                             s->unmeasured.far_fitted_us);
     if (est.overlap_us > 0.0) {
         char part[400];
         snprintf(part, sizeof part,
