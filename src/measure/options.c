@@ -554,6 +554,16 @@ static int check_points(const cf_measure_opts *o, cf_error *e)
                                           "--sizes: %s is too large for %s: a reduction counts "
                                           "floats in an int, so at most 8 GiB - 4",
                                           hs, p->facts->pattern);
+                    else if (p->facts->vcounts)
+                        /* Its displacements reach np blocks into the buffer, in one int. */
+                        rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                          "--sizes: %llu bytes cannot be sent by %s at np=%ld: "
+                                          "its displacements span np x the size, %llu bytes, "
+                                          "and above 2 GiB - 1 that span must be counted in a "
+                                          "power of two of bytes the size is a multiple of, "
+                                          "bringing it under 2^31",
+                                          (unsigned long long)bytes, p->facts->pattern, bnp[b],
+                                          (unsigned long long)bytes * (unsigned long long)bnp[b]);
                     else
                         rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                                           "--sizes: %llu bytes cannot be sent by %s at np=%ld: "

@@ -72,6 +72,12 @@ $try" "stray argument"
 run "$COMMFIT" measure --patterns pingpong --sizes 3000000001
 expect_rc 2 "an odd size above 2 GiB - 1"
 grep_err "3000000001 bytes cannot be sent by pingpong at np=2" "an odd size above 2 GiB - 1: why"
+# A v-collective's displacements span np blocks: an odd size of 1 GiB + 1 is refused at np 2
+# for that span, which the message names (it blamed the size as above 2 GiB - 1).
+run "$COMMFIT" measure --np 2 --patterns alltoallv --sizes 1073741825
+expect_rc 2 "alltoallv: a span of np x an odd size above 2 GiB - 1"
+grep_err "1073741825 bytes cannot be sent by alltoallv at np=2: its displacements span np x the size, 2147483650 bytes" \
+    "alltoallv: a span of np x an odd size above 2 GiB - 1: why"
 
 run "$COMMFIT" measure --resume "$T/missing.csv"
 expect_rc 1 "resume of a missing file"
