@@ -168,6 +168,29 @@ static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
     return near_cached(&s->near, s->fit, m, blocks, pr);
 }
 
+/* Drops the contiguous fit's reading (contig_predict). */
+static void contig_clear(ctx *c)
+{
+    if (c->contig_near != NULL)
+        cf_near_clear(c->contig_near);
+    free(c->contig_near);
+    c->contig_near = NULL;
+    c->contig_fit = NULL;
+}
+
+/* The contiguous fit cg read at size m as predict reads it (its points' reading built once
+ * for a batch of answers; cg has no block term: at its own count). 0, or the fit's error. */
+static int contig_predict(ctx *c, const cf_fit *cg, double m, cf_prediction *pr)
+{
+    if (c->model_alone)
+        return cf_fit_predict_blocks(cg, m, cg->blocks, pr);
+    if (c->contig_fit != cg) {
+        contig_clear(c);
+        c->contig_fit = cg;
+    }
+    return near_cached(&c->contig_near, cg, m, cg->blocks, pr);
+}
+
 /* The per-np fit at fitted np index i (found once), NULL where there is none. */
 static const cf_fit *anchor_fit_at(ctx *c, int i)
 {
@@ -251,6 +274,7 @@ static double across_size_widen(ctx *c, long np, double m, long *np_at)
 
 void cf_predict_anchor_clear(ctx *c)
 {
+    contig_clear(c);
     for (int i = 0; i < CF_ACROSS_NP_MAX; i++) {
         if (c->anchor_near[i] != NULL)
             cf_near_clear(c->anchor_near[i]);
@@ -302,10 +326,12 @@ static int answer_fit(ctx *c, source *s, long np, uint64_t bytes, cf_predict_ans
         cf_fit_note_near(&pr, out);
     cf_fit_note_widen(s->fit, &pr, out);
     cf_fit_note_pair_bound(s->fit, bytes, out);
-    if (blocks == 1)
-        cf_fit_one_block_contiguous(
-            s->fit, cf_modelset_find(c->ms, c->pattern, (int)np, "contiguous"), m,
-            c->model_alone, out);
+    if (blocks == 1 && cf_fit_one_block_spread(s->fit)) {
+        const cf_fit *cg = cf_modelset_find(c->ms, c->pattern, (int)np, "contiguous");
+        cf_prediction pc;
+        if (cg != NULL && contig_predict(c, cg, m, &pc) == 0 && pc.t_us > 0)
+            cf_fit_one_block_contiguous(s->fit, cg, &pc, out);
+    }
     if (*nmsg == 0 && s->fit->sat.valid)
         *nmsg = s->fit->sat.nmsg;
     return 0;

@@ -224,32 +224,28 @@ void cf_fit_note_pair_bound(const cf_fit *f, uint64_t bytes, cf_predict_answer *
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
-int cf_fit_one_block_contiguous(const cf_fit *f, const cf_fit *contig, double bytes,
-                                int model_alone, cf_predict_answer *out)
+int cf_fit_one_block_spread(const cf_fit *f)
 {
     static const char *const spread[] = {"vector", "hvector", "indexed", "hindexed"};
     int layout = 0;
     for (size_t i = 0; i < sizeof spread / sizeof spread[0]; i++)
         layout |= strcmp(f->datatype, spread[i]) == 0;
-    if (!layout || contig == NULL || f->blocks <= 0 || f->min_blocks <= 1)
-        return 0;
-    cf_prediction pc;
-    /* The contiguous fit has no block term: read at its own count, as predict reads it. */
-    int rc = model_alone ? cf_fit_predict_blocks(contig, bytes, contig->blocks, &pc)
-                         : cf_fit_predict_near_blocks(contig, bytes, contig->blocks, &pc);
-    if (rc != 0 || !(pc.t_us > 0))
-        return 0;
+    return layout && f->blocks > 0 && f->min_blocks > 1;
+}
+
+void cf_fit_one_block_contiguous(const cf_fit *f, const cf_fit *contig, const cf_prediction *pc,
+                                 cf_predict_answer *out)
+{
     char part[400];
     snprintf(part, sizeof part,
              "one block lies contiguous in memory, and MPI sends it as the contiguous type: "
              "answered by the contiguous fit (%.4g us), the interval also holding the %s fit "
              "read below its counts (%.4g us in [%.4g, %.4g])",
-             pc.t_us, f->datatype, out->t, out->lo, out->hi);
-    out->t = pc.t_us;
-    out->lo = fmin(out->lo, pc.lo_us);
-    out->hi = fmax(out->hi, pc.hi_us);
+             pc->t_us, f->datatype, out->t, out->lo, out->hi);
+    out->t = pc->t_us;
+    out->lo = fmin(out->lo, pc->lo_us);
+    out->hi = fmax(out->hi, pc->hi_us);
     snprintf(out->model_buf, sizeof out->model_buf, "contiguous %s", contig->model);
     out->model = out->model_buf;
     cf_note_join(out->bnote, sizeof out->bnote, part);
-    return 1;
 }

@@ -24,10 +24,11 @@ void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answ
  * bytes (f->pair_from_bytes): that the answer comes from times that are no transfers. */
 void cf_fit_note_pair_bound(const cf_fit *f, uint64_t bytes, cf_predict_answer *out);
 /* A layout of one block lies contiguous in memory, and MPI sends it as the contiguous type
- * (MPICH and Open MPI both detect it): at 1 block, where f (vector, hvector, indexed,
- * hindexed) has no 1-block rows, the answer is contig's (the same table's contiguous fit,
- * NULL if none: nothing done), its interval also holding f's own read below its counts.
- * 1 when it answered (out's time, interval, model and note set). */
-int cf_fit_one_block_contiguous(const cf_fit *f, const cf_fit *contig, double bytes,
-                                int model_alone, cf_predict_answer *out);
+ * (MPICH and Open MPI both detect it): 1 when f (vector, hvector, indexed, hindexed) has no
+ * 1-block rows, so that its answer at 1 block is the contiguous fit's. */
+int cf_fit_one_block_spread(const cf_fit *f);
+/* That answer: pc, the same table's contiguous fit contig read at the size, replaces out's
+ * time, its interval also holding f's own read below its counts; model and note set. */
+void cf_fit_one_block_contiguous(const cf_fit *f, const cf_fit *contig, const cf_prediction *pc,
+                                 cf_predict_answer *out);
 #endif

@@ -68,6 +68,10 @@ typedef struct ctx {
     cf_near *anchor_near[CF_ACROSS_NP_MAX];
     const cf_fit *anchor_fit[CF_ACROSS_NP_MAX];
     unsigned char anchor_tried[CF_ACROSS_NP_MAX];
+    /* The contiguous fit a spread layout's 1-block answers come from, and the reading of
+     * its measured points, built at the first (cf_fit_one_block_spread). */
+    const cf_fit *contig_fit;
+    cf_near *contig_near;
 } ctx;
 
 /* The source of the answers at np, resolved once and kept (NULL: e says why). */
@@ -80,7 +84,7 @@ void cf_predict_ratio_text(char *buf, size_t n, double r);
 /* The answer at (np, bytes) written as a row of c's output (predict-answer.c); 0 or the
  * exit status, e set. */
 int cf_predict_emit(ctx *c, long np, uint64_t bytes, cf_error *e);
-/* Frees the fits' readings kept for the across-np answers (ctx's anchor_*). */
+/* Frees the fits' readings kept across answers (ctx's anchor_* and contig_*). */
 void cf_predict_anchor_clear(ctx *c);
 /* A two-process pattern asked at another np: a usage error naming file:line (or none). */
 int cf_predict_check_two(const ctx *c, long np, const char *file, long line, cf_error *e);
