@@ -396,6 +396,30 @@ static int read_quality(rd *r, json_t *fo, const char *base, cf_fit *f)
     return 0;
 }
 
+/* What a backtest in size and one in blocks both hold, from object o at path bb: the rows
+ * read (n >= 1), the refits (1 to cuts and to n; 1 where optional and absent, as in files
+ * written before the refits further in) and the widening per doubling (>= 0). */
+static int read_backtest_common(rd *r, json_t *o, const char *bb, int cuts, int refits_optional,
+                                int *n, int *refits, double *err)
+{
+    long long v;
+    if (get_int(r, o, bb, "n", 1, INT32_MAX, &v))
+        return -1;
+    *n = (int)v;
+    *refits = 1;
+    if (!refits_optional || json_object_get(o, "refits") != NULL) {
+        /* Every refit reads one row at least. */
+        if (get_int(r, o, bb, "refits", 1, *n < cuts ? *n : cuts, &v))
+            return -1;
+        *refits = (int)v;
+    }
+    if (get_finite(r, o, bb, "extrap_err_per_doubling", err))
+        return -1;
+    if (*err < 0)
+        return bad(r, "%.6g: expected a number >= 0", *err), -1;
+    return 0;
+}
+
 /* "size_backtest" (optional: files before it have none; null where none was made): the
  * largest size the first refit saw, below the measured ones, the rows read beyond the
  * refits (>= 1), how many refits (1 to CF_SIZE_BACKTEST_CUTS, no more than n; optional, 1 in
@@ -415,22 +439,10 @@ static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
     if (get_int(r, o, bb, "fitted_to_bytes", 1, (long long)f->max_bytes - 1, &v))
         return -1;
     f->bt.fitted_to_bytes = (uint64_t)v;
-    if (get_int(r, o, bb, "n", 1, INT32_MAX, &v))
-        return -1;
-    f->bt.n = (int)v;
     /* Files written before the octaves below were read hold one refit. */
-    f->bt.refits = 1;
-    if (json_object_get(o, "refits") != NULL) {
-        /* Every refit reads one row at least. */
-        int most = f->bt.n < CF_SIZE_BACKTEST_CUTS ? f->bt.n : CF_SIZE_BACKTEST_CUTS;
-        if (get_int(r, o, bb, "refits", 1, most, &v))
-            return -1;
-        f->bt.refits = (int)v;
-    }
-    if (get_finite(r, o, bb, "extrap_err_per_doubling", &f->bt.err_per_doubling))
+    if (read_backtest_common(r, o, bb, CF_SIZE_BACKTEST_CUTS, 1, &f->bt.n, &f->bt.refits,
+                             &f->bt.err_per_doubling))
         return -1;
-    if (f->bt.err_per_doubling < 0)
-        return bad(r, "%.6g: expected a number >= 0", f->bt.err_per_doubling), -1;
     /* Files written before the trend was weighed answer with the model alone. */
     f->bt.model_weight = 1.0;
     if (json_object_get(o, "model_weight") != NULL &&
@@ -465,18 +477,8 @@ static int read_blocks_end(rd *r, json_t *bo, const char *base, const char *key,
                 above ? (long long)f->max_blocks - 1 : (long long)f->max_blocks, &v))
         return -1;
     b->fitted_blocks = (int)v;
-    if (get_int(r, o, bb, "n", 1, INT32_MAX, &v))
-        return -1;
-    b->n = (int)v;
-    int most = b->n < CF_BLOCKS_BACKTEST_CUTS ? b->n : CF_BLOCKS_BACKTEST_CUTS;
-    if (get_int(r, o, bb, "refits", 1, most, &v))
-        return -1;
-    b->refits = (int)v;
-    if (get_finite(r, o, bb, "extrap_err_per_doubling", &b->err_per_doubling))
-        return -1;
-    if (b->err_per_doubling < 0)
-        return bad(r, "%.6g: expected a number >= 0", b->err_per_doubling), -1;
-    return 0;
+    return read_backtest_common(r, o, bb, CF_BLOCKS_BACKTEST_CUTS, 0, &b->n, &b->refits,
+                                &b->err_per_doubling);
 }
 
 /* "blocks_backtest" (optional: files before it, and fits without a block term, have none;
