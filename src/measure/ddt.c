@@ -625,62 +625,6 @@ int cf_ddt_verify(cf_ddt_xfer *x, cf_error *e)
     return rc;
 }
 
-int cf_ddt_time(cf_ddt_xfer *x, long reps, int samples, cf_ddt_times *t, cf_error *e)
-{
-    if (reps < 1 || samples < 1)
-        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "reps and samples must be at least 1");
-    double *mine = malloc((size_t)samples * sizeof *mine);
-    double *sum = malloc((size_t)samples * sizeof *sum);
-    if (mine == NULL || sum == NULL) {
-        free(mine);
-        free(sum);
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    }
-    int rc = cf_ddt_run(x, reps, e);
-    double total = 0;
-    for (int k = 0; rc == 0 && k < samples; k++) {
-        int mrc = MPI_Barrier(x->comm);
-        if (mrc != MPI_SUCCESS) {
-            rc = mpi_fail(x, e, mrc, "MPI_Barrier");
-            break;
-        }
-        rc = cf_ddt_run_timed(x, reps, &mine[k], e);
-        mine[k] *= 1e6;
-        total += mine[k];
-    }
-    double mean = total / samples, lo = 0, hi = 0, all = 0;
-    if (rc == 0) {
-        int m1 = MPI_Reduce(&mean, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, x->comm);
-        int m2 = MPI_Reduce(&mean, &all, 1, MPI_DOUBLE, MPI_SUM, 0, x->comm);
-        int m3 = MPI_Reduce(&mean, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, x->comm);
-        int m4 = MPI_Reduce(mine, sum, samples, MPI_DOUBLE, MPI_SUM, 0, x->comm);
-        int m = m1 != MPI_SUCCESS ? m1 : m2 != MPI_SUCCESS ? m2 : m3 != MPI_SUCCESS ? m3 : m4;
-        if (m != MPI_SUCCESS)
-            rc = mpi_fail(x, e, m, "MPI_Reduce");
-    }
-    if (rc == 0 && x->rank == 0) {
-        for (int k = 0; k < samples; k++)
-            sum[k] /= 2.0;
-        cf_sort_doubles(sum, (size_t)samples);
-        t->t_min_us = lo;
-        t->t_avg_us = all / 2.0;
-        t->t_max_us = hi;
-        t->t_med_us = samples % 2 ? sum[samples / 2]
-                                  : (sum[samples / 2 - 1] + sum[samples / 2]) / 2.0;
-        /* Distribution-free interval of the median: order statistics n/2 -+ 0.98 sqrt(n). */
-        double h = 0.98 * sqrt((double)samples);
-        int j = (int)floor(samples / 2.0 - h), k = (int)ceil(samples / 2.0 + h) - 1;
-        if (j < 0)
-            j = 0;
-        if (k > samples - 1)
-            k = samples - 1;
-        t->t_ci95_us = (sum[k] - sum[j]) / 2.0;
-    }
-    free(mine);
-    free(sum);
-    return rc;
-}
-
 /* ---- the gain over pack ---- */
 
 size_t cf_ddt_gain_print(FILE *fp, const cf_table *t)

@@ -132,15 +132,6 @@ int cf_ddt_check(cf_ddt_xfer *x, cf_error *e);
  * Both ranks return the same status. */
 int cf_ddt_verify(cf_ddt_xfer *x, cf_error *e);
 
-/* Times one point as commfit measure times every point: an untimed warm-up run of reps,
- * then samples times: barrier, timer, reps round trips, timer. A call is half a round
- * trip. Fills, on rank 0, the rank times per call (t_min/avg/max across the two ranks of
- * each rank's mean over all samples), the median over samples of the mean across ranks
- * and its 95% confidence half-width. */
-typedef struct cf_ddt_times {
-    double t_min_us, t_avg_us, t_max_us, t_med_us, t_ci95_us;
-} cf_ddt_times;
-int cf_ddt_time(cf_ddt_xfer *x, long reps, int samples, cf_ddt_times *t, cf_error *e);
 
 /* ---- the study's result: the gain of the datatype path over pack ---- */
 

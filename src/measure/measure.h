@@ -78,6 +78,8 @@ void cf_measure_opts_init(cf_measure_opts *o);
 /* The metadata that says how the collectives were timed (see cf_run_start_metadata; the
  * coll_timing and coll_root values are in base/table.h, which fit and predict read too). */
 #define CF_META_RS_BLOCK "each rank's block (IMB 2019 and later; the vector is np times it)"
+/* What t_min_us and t_max_us hold (tables without the key: extremes over samples and ranks). */
+#define CF_META_T_EXTREMES "across ranks, of each rank's mean over the samples (IMB)"
 
 /* The collectives' method from the options: a set of CF_KM_ bits (kernels.h). */
 unsigned cf_measure_method(const cf_measure_opts *o);
@@ -134,10 +136,11 @@ long cf_measure_reps(uint64_t bytes, long reps_opt, double max_time_s, long samp
 int cf_measure_more(const cf_measure_opts *o, const double *tavg, size_t n, double elapsed_s,
                     const char **stop);
 
-/* A row from the samples of one point: per sample, the minimum, mean and maximum across
- * ranks of the time per call (seconds). */
-void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, const double *tmin,
-                    const double *tavg, const double *tmax, size_t n, cf_row *row);
+/* A row from the samples of one point: tavg[i], sample i's mean across ranks of the time
+ * per call; rank_s[0] and rank_s[1], the least and the most across ranks of each rank's
+ * mean over the samples (seconds; IMB's t_min and t_max). */
+void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, const double *tavg,
+                    size_t n, const double rank_s[2], cf_row *row);
 
 /* Hooks the run loop reports through, so that it never prints itself. */
 typedef struct cf_measure_hooks {

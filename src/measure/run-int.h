@@ -18,7 +18,7 @@ typedef struct cf_run_state {
     int rank, size;
     double wtick;
     uint64_t cache_bytes;
-    double *tmin, *tavg, *tmax;
+    double *tavg;
     size_t cap_samples;
     FILE *fp;
     int to_fd; /* fp writes to a descriptor ('-', /dev/stdout): nothing to cut or delete */

@@ -291,6 +291,7 @@ int cf_run_start_metadata(cf_run_state *R, const struct tm *tm, const char *comm
     bad |= cf_table_meta_set(R->t, "coll_root",
                              R->o->root_shift ? CF_META_ROOT_SHIFT : CF_META_ROOT_FIXED);
     bad |= cf_table_meta_set(R->t, "reduce_scatter_bytes", CF_META_RS_BLOCK);
+    bad |= cf_table_meta_set(R->t, "t_min_max", CF_META_T_EXTREMES);
     if (bad)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
     return 0;

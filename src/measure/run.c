@@ -210,14 +210,18 @@ static int warm_up(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long *reps,
     return 0;
 }
 
-/* The timed samples, into R->tmin, tavg and tmax (*n of them), until the sampling rules
- * say stop (why in *stop). */
+/* The timed samples, into R->tavg (*n of them, each the mean across ranks of one sample's
+ * time per call), until the sampling rules say stop (why in *stop); and in rank_s[0] and
+ * rank_s[1] the least and the most, across the ranks that time, of each rank's own mean
+ * over the samples: IMB's t_min and t_max. The extremes over samples and ranks together,
+ * as they were, let one slow sample of one rank set t_max (a table's reader compares it
+ * with IMB's). */
 static int take_samples(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long reps,
-                        double elapsed, size_t *n, const char **stop)
+                        double elapsed, size_t *n, const char **stop, double rank_s[2])
 {
     const cf_measure_point *pt = pk->pt;
-    double t;
-    int contributes;
+    double t, mine = 0;
+    int contributes = 0;
     /* The floor a time can take: the timer's resolution over the calls it covers. */
     double floor_s = R->wtick / (double)reps;
     *n = 0;
@@ -231,22 +235,26 @@ static int take_samples(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long r
         double wall = MPI_Wtime() - w0;
         if (t < floor_s)
             t = floor_s;
-        /* max of {time, -time, wall}: the maximum, minus the minimum, the longest sample;
-         * sum of {time, 1}: the mean. Ranks whose time does not count send neutral values. */
-        double mx[3] = {contributes ? t : -HUGE_VAL, contributes ? -t : -HUGE_VAL, wall};
+        mine += t;
+        /* max of wall: the longest sample; sum of {time, 1}: the mean. Ranks whose time
+         * does not count send neutral values. */
         double sm[2] = {contributes ? t : 0, contributes ? 1 : 0};
-        double gmx[3], gsm[2];
-        RUN_CALL(MPI_Allreduce, (mx, gmx, 3, MPI_DOUBLE, MPI_MAX, comm), pt);
+        double gsm[2], gwall;
+        RUN_CALL(MPI_Allreduce, (&wall, &gwall, 1, MPI_DOUBLE, MPI_MAX, comm), pt);
         RUN_CALL(MPI_Allreduce, (sm, gsm, 2, MPI_DOUBLE, MPI_SUM, comm), pt);
         RUN_CALL(MPI_Barrier, (comm), pt);
-        R->tmax[*n] = gmx[0];
-        R->tmin[*n] = -gmx[1];
         R->tavg[*n] = gsm[0] / gsm[1];
         (*n)++;
-        elapsed += gmx[2];
+        elapsed += gwall;
         if (*n == R->cap_samples)
             *stop = "samples";
     }
+    /* max of {mean, -mean}: the most, minus the least. */
+    double m = *n > 0 ? mine / (double)*n : 0;
+    double mx[2] = {contributes ? m : -HUGE_VAL, contributes ? -m : -HUGE_VAL}, gmx[2];
+    RUN_CALL(MPI_Allreduce, (mx, gmx, 2, MPI_DOUBLE, MPI_MAX, comm), pt);
+    rank_s[0] = -gmx[1];
+    rank_s[1] = gmx[0];
     return 0;
 }
 
@@ -299,9 +307,10 @@ static int measure_point(cf_run_state *R, const cf_measure_point *pt, MPI_Comm c
     long reps = 0;
     double elapsed = 0;
     size_t n = 0;
+    double rank_s[2] = {0, 0};
     rc = warm_up(R, &pk, comm, &reps, &elapsed);
     if (rc == 0)
-        rc = take_samples(R, &pk, comm, reps, elapsed, &n, stop);
+        rc = take_samples(R, &pk, comm, reps, elapsed, &n, stop, rank_s);
     if (rc == KERNEL_FAILED) {
         rc = pk_failed(R, &pk);
         pk_teardown(&pk);
@@ -315,7 +324,7 @@ static int measure_point(cf_run_state *R, const cf_measure_point *pt, MPI_Comm c
         return a;
     }
     pk_teardown(&pk);
-    cf_measure_row(pt->pat, pt->np, pt->bytes, reps, R->tmin, R->tavg, R->tmax, n, row);
+    cf_measure_row(pt->pat, pt->np, pt->bytes, reps, R->tavg, n, rank_s, row);
     if (pt->ddt != NULL) {
         snprintf(row->datatype, sizeof row->datatype, "%s", cf_ddt_kind_name(pt->ddt->kind));
         row->blocks = (int)pt->ddt->blocks;
@@ -465,14 +474,12 @@ static int run_init(cf_run_state *R)
     cf_kernel_share_buffers(!o->check);
     R->cap_samples = o->target_ci > 0 ? CF_MEASURE_CI_MAX_SAMPLES
                                       : (size_t)(o->samples ? o->samples : CF_MEASURE_SAMPLES);
-    R->tmin = malloc(R->cap_samples * sizeof(double));
     R->tavg = malloc(R->cap_samples * sizeof(double));
-    R->tmax = malloc(R->cap_samples * sizeof(double));
     R->t = cf_table_alloc();
     const char *extra[1 + CF_DDT_NEXTRA] = {"stop"};
     for (size_t i = 0; i < CF_DDT_NEXTRA; i++)
         extra[1 + i] = cf_ddt_extra_columns[i];
-    if (R->tmin == NULL || R->tavg == NULL || R->tmax == NULL || R->t == NULL ||
+    if (R->tavg == NULL || R->t == NULL ||
         cf_table_set_extra(R->t, extra, o->ddt ? 1 + CF_DDT_NEXTRA : 1) != 0) {
         cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
         return 2;
@@ -590,9 +597,7 @@ out:
     if (R->fp != NULL)
         fclose(R->fp);
     free(R->path);
-    free(R->tmin);
     free(R->tavg);
-    free(R->tmax);
     cf_table_free(R->t);
     free(pts);
     free(plan);

@@ -58,8 +58,8 @@ int cf_measure_more(const cf_measure_opts *o, const double *tavg, size_t n, doub
     return 1;
 }
 
-void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, const double *tmin,
-                    const double *tavg, const double *tmax, size_t n, cf_row *row)
+void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, const double *tavg,
+                    size_t n, const double rank_s[2], cf_row *row)
 {
     cf_row_init(row);
     snprintf(row->pattern, sizeof row->pattern, "%s", p->facts->pattern);
@@ -68,14 +68,9 @@ void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, cons
     row->bytes = bytes;
     row->reps = reps;
     row->samples = (int)n;
-    double lo = tmin[0], hi = tmax[0], sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (tmin[i] < lo)
-            lo = tmin[i];
-        if (tmax[i] > hi)
-            hi = tmax[i];
+    double lo = rank_s[0], hi = rank_s[1], sum = 0;
+    for (size_t i = 0; i < n; i++)
         sum += tavg[i];
-    }
     row->t_min_us = lo * 1e6;
     row->t_avg_us = sum / (double)n * 1e6;
     row->t_max_us = hi * 1e6;

@@ -48,6 +48,8 @@ check "metadata: the collectives timed call by call, as IMB" \
 check "metadata: the root is rank 0, as IMB" grep -qx '# coll_root: rank 0 (IMB -root_shift 0)' t.csv
 check "metadata: what reduce_scatter's size means" \
     grep -q '^# reduce_scatter_bytes: each rank.s block' t.csv
+check "metadata: t_min and t_max across ranks of each rank's mean, as IMB" \
+    grep -qx "# t_min_max: across ranks, of each rank's mean over the samples (IMB)" t.csv
 check "metadata: the latency probe, one latency of 0 or more (rank 1's)" \
     grep -Eqx '# rank_latency_us: [0-9]*\.?[0-9]+(e[-+]?[0-9]+)?' t.csv
 check "metadata: its spread, a number" grep -Eq '^# rank_latency_spread: [0-9]' t.csv
