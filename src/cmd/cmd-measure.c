@@ -42,6 +42,9 @@ static int opt_set(const cf_option *opt, const char *arg, cf_error *e)
 }
 
 #define MEASURE_OPT(s, l, a, h) CF_OPT_CALL(s, l, a, o, opt_set, h)
+/* A number's digits, for the help text. */
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
 
 /* 0 with *first the first operand, CF_PARSE_HELP after --help, else a usage error in e. */
 static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error *e)
@@ -93,6 +96,12 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
         MEASURE_OPT(0, "resume", "FILE", "continue an interrupted run, appending to FILE"),
         MEASURE_OPT(0, "launcher", "CMD",
                     "the launcher for a plain run (default " CF_MPIEXEC ")"),
+        MEASURE_OPT(0, "oversubscribe", NULL,
+                    "let a plain run start more than " STRINGIFY(
+                        CF_LAUNCH_RANKS_PER_CORE_MAX) " ranks a core on this node, where "
+                    "nothing sends them elsewhere (a hostfile in --launcher, srun, a batch "
+                    "allocation); without it such a launch is refused, and one of more ranks "
+                    "than cores warned of"),
         MEASURE_OPT(0, "progress", NULL,
                     "show progress on stderr even when it is not a terminal"),
         MEASURE_OPT('q', "quiet", NULL,
@@ -669,18 +678,26 @@ int cmd_measure(int argc, char **argv)
         return rc;
     }
 
-    /* A plain run: check against the launch it will start, then run that launch. */
+    /* A plain run: check against the launch it will start, then run that launch. Ranks
+     * that crowd this node are refused or warned of before they start: once started, they
+     * are a thousand processes to stop, and the ranks' own warning comes after their
+     * launch. */
     long n = cf_measure_launch_size(&o, cf_launch_cores());
-    if ((rc = cf_measure_opts_check(&o, n, &e)) != 0)
+    const char *launcher = o.launcher ? o.launcher : CF_MPIEXEC;
+    char crowded[512];
+    if ((rc = cf_launch_check_crowding(n, cf_launch_cores(), launcher, o.oversubscribe, crowded,
+                                       sizeof crowded, &e)) != 0 ||
+        (rc = cf_measure_opts_check(&o, n, &e)) != 0)
         goto fail;
+    if (crowded[0] != '\0')
+        cf_warn("%s", crowded);
     char *exe = cf_launch_self_exe();
     if (exe == NULL) {
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot find the commfit program (/proc/self/exe)");
         goto fail;
     }
     char **largv = NULL;
-    rc = cf_launch_argv(o.launcher ? o.launcher : CF_MPIEXEC, n, exe, argc - 1, argv + 1, &largv,
-                        &e);
+    rc = cf_launch_argv(launcher, n, exe, argc - 1, argv + 1, &largv, &e);
     free(exe);
     if (rc != 0)
         goto fail;

@@ -78,6 +78,107 @@ long cf_launch_cores(void)
     return n > 0 ? n : 1;
 }
 
+/* The next blank-separated word of *p, as cf_launch_argv splits a launcher: its start and
+ * length (0 at the end), *p moved past it. */
+static size_t next_word(const char **p, const char **start)
+{
+    while (**p == ' ')
+        (*p)++;
+    *start = *p;
+    while (**p != '\0' && **p != ' ')
+        (*p)++;
+    return (size_t)(*p - *start);
+}
+
+static int word_is(const char *w, size_t len, const char *name)
+{
+    return strlen(name) == len && strncmp(w, name, len) == 0;
+}
+
+int cf_launch_placed_elsewhere(const char *launcher, char *buf, size_t n)
+{
+    /* Options of MPICH's hydra, Intel MPI's and Open MPI's launchers that name hosts. */
+    static const char *const host_opts[] = {"f",     "hostfile", "machinefile",     "hosts",
+                                            "host",  "H",        "default-hostfile", "rankfile",
+                                            "rf"};
+    /* Launchers that take their nodes from a resource manager. */
+    static const char *const managed[] = {"srun", "aprun", "jsrun", "ibrun", "flux"};
+    /* A launcher's default hostfile, from the environment. */
+    static const char *const host_envs[] = {"HYDRA_HOST_FILE", "I_MPI_HYDRA_HOST_FILE",
+                                            "OMPI_MCA_orte_default_hostfile",
+                                            "PRTE_MCA_prte_default_hostfile"};
+    /* Batch systems' host lists, which MPICH's and Open MPI's launchers follow. */
+    static const char *const batch_envs[] = {"PBS_NODEFILE", "LSB_DJOB_HOSTFILE", "PE_HOSTFILE",
+                                             "COBALT_NODEFILE"};
+    const char *p = launcher, *w;
+    size_t len = next_word(&p, &w);
+    if (len > 0) {
+        const char *base = w;
+        for (const char *q = w; q < w + len; q++)
+            if (*q == '/')
+                base = q + 1;
+        for (size_t i = 0; i < sizeof managed / sizeof managed[0]; i++)
+            if (word_is(base, (size_t)(w + len - base), managed[i])) {
+                snprintf(buf, n, "the launcher '%s'", managed[i]);
+                return 1;
+            }
+    }
+    while ((len = next_word(&p, &w)) > 0) {
+        size_t dashes = len > 1 && w[0] == '-' ? (len > 2 && w[1] == '-' ? 2 : 1) : 0;
+        if (dashes == 0)
+            continue;
+        const char *name = w + dashes, *eq = memchr(name, '=', len - dashes);
+        size_t nlen = eq ? (size_t)(eq - name) : len - dashes;
+        for (size_t i = 0; i < sizeof host_opts / sizeof host_opts[0]; i++)
+            if (word_is(name, nlen, host_opts[i])) {
+                snprintf(buf, n, "the launcher's '%.*s'", (int)(dashes + nlen), w);
+                return 1;
+            }
+    }
+    for (size_t i = 0; i < sizeof host_envs / sizeof host_envs[0]; i++)
+        if (env_set(host_envs[i])) {
+            snprintf(buf, n, "%s", host_envs[i]);
+            return 1;
+        }
+    /* An allocation of one node is this node: its ranks stay here. */
+    long nodes = env_long("SLURM_JOB_NUM_NODES");
+    if (env_set("SLURM_JOB_ID") && nodes != 1) {
+        snprintf(buf, n, "a Slurm allocation (SLURM_JOB_ID)");
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof batch_envs / sizeof batch_envs[0]; i++)
+        if (env_set(batch_envs[i])) {
+            snprintf(buf, n, "a batch allocation (%s)", batch_envs[i]);
+            return 1;
+        }
+    return 0;
+}
+
+int cf_launch_check_crowding(long n, long cores, const char *launcher, int force, char *warn,
+                             size_t nwarn, cf_error *e)
+{
+    char where[128];
+    if (nwarn > 0)
+        warn[0] = '\0';
+    if (n <= cores || force || cf_launch_placed_elsewhere(launcher, where, sizeof where))
+        return 0;
+    if (n > cores * CF_LAUNCH_RANKS_PER_CORE_MAX)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "%ld ranks would all start on this node, which has %ld core%s (at "
+                            "most %d a core without --oversubscribe): to measure a cluster, run "
+                            "under your launcher with its hosts (mpiexec -f HOSTFILE -n %ld "
+                            "commfit measure ..., srun -n %ld commfit measure ...) or name them "
+                            "in --launcher ('mpiexec -f HOSTFILE'); --oversubscribe starts them "
+                            "here anyway",
+                            n, cores, cores == 1 ? "" : "s", CF_LAUNCH_RANKS_PER_CORE_MAX, n, n);
+    snprintf(warn, nwarn,
+             "starting %ld ranks on this node, which has %ld core%s: the timings will measure "
+             "the scheduler too (oversubscribed); to spread them over nodes, name the hosts in "
+             "--launcher ('mpiexec -f HOSTFILE') or run under your launcher",
+             n, cores, cores == 1 ? "" : "s");
+    return 0;
+}
+
 void cf_launch_argv_free(char **argv)
 {
     if (argv == NULL)

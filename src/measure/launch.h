@@ -31,6 +31,25 @@ void cf_launch_detect(cf_launch_env *env);
 /* The number of online cores of this node, at least 1. */
 long cf_launch_cores(void);
 
+/* More ranks a core than a plain run starts on this node without --oversubscribe: beyond
+ * it a request is taken for a cluster's size, not a deliberate oversubscription. */
+#define CF_LAUNCH_RANKS_PER_CORE_MAX 8
+
+/* Whether something sends the ranks of a plain run's launch beyond this node: launcher
+ * words that name hosts (-f, -hosts, --hostfile, --host, -H, ...), a launcher that asks a
+ * resource manager (srun, aprun, jsrun, ibrun, flux), a launcher's default hostfile in the
+ * environment (HYDRA_HOST_FILE, ...), or a batch allocation of more than one node (Slurm,
+ * PBS, LSF, Grid Engine, Cobalt). 1 with what in buf ("the launcher's '-f'"), else 0. */
+int cf_launch_placed_elsewhere(const char *launcher, char *buf, size_t n);
+
+/* Before a plain run starts n ranks under launcher, on a node of `cores`: when nothing
+ * sends them elsewhere and n > cores, a warning into warn (else warn is ""), or, beyond
+ * CF_LAUNCH_RANKS_PER_CORE_MAX a core and without force (--oversubscribe), a usage error
+ * that says what to do instead. force also drops the warning: the ranks still warn and
+ * record the oversubscription. */
+int cf_launch_check_crowding(long n, long cores, const char *launcher, int force, char *warn,
+                             size_t nwarn, cf_error *e);
+
 /* The command that restarts commfit measure: the launcher's words (split on spaces),
  * "-n", N, exe, "measure", then args[0..nargs-1]. *out is a NULL-terminated, malloc'd
  * array (free it with cf_launch_argv_free). */

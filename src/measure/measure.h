@@ -50,6 +50,7 @@ typedef struct cf_measure_opts {
     int no_latency_probe;    /* skip rank 0's ping-pong with every rank at launch */
     int quiet, progress;
     char *output, *resume, *launcher;
+    int oversubscribe; /* a plain run may start more than CF_LAUNCH_RANKS_PER_CORE_MAX a core */
     int plan_given; /* a plan key was set on the command line */
     /* A simulated cluster (SimGrid SMPI): the platform file, the hostfile (NULL: one rank
      * per core, hosts in the platform's order) and the collective selector. */

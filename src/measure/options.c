@@ -130,6 +130,8 @@ int cf_measure_set(cf_measure_opts *o, const char *name, const char *value, cf_e
         rc = set_string(&o->resume, value, e);
     } else if (strcmp(name, "--launcher") == 0) {
         rc = set_string(&o->launcher, value, e);
+    } else if (strcmp(name, "--oversubscribe") == 0) {
+        o->oversubscribe = 1;
     } else if (strcmp(name, "--simulate") == 0) {
         rc = set_string(&o->simulate, value, e);
     } else if (strcmp(name, "--launch-np") == 0) {
@@ -669,9 +671,10 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
                             o->launch_np > 0 && !o->hostfile && !o->selector
                                 ? " (a real launch's size is the launcher's: mpiexec -n N)"
                                 : "");
-    if (o->simulate != NULL && o->launcher != NULL)
+    if (o->simulate != NULL && (o->launcher != NULL || o->oversubscribe))
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                            "--simulate runs under SimGrid's smpirun: --launcher does not apply");
+                            "--simulate runs under SimGrid's smpirun: %s does not apply",
+                            o->launcher != NULL ? "--launcher" : "--oversubscribe");
     if (o->simulate != NULL && o->samples == 0 && o->target_ci == 0)
         o->samples = CF_SIM_SAMPLES;
     if (o->output != NULL && strcmp(o->output, "-") == 0 && o->ddt_summary)

@@ -30,7 +30,8 @@ expect_err "commfit: measure: --np 3: none of the patterns asked for runs at np=
 $try" "an np at which no pattern asked for runs"
 # (A launcher that starts nothing and exits 0: commfit says no rank ran, exit 1; it
 # exited 0 with nothing measured.)
-run "$COMMFIT" measure --np 2,3 --patterns pingpong,bcast --launcher true
+# (--oversubscribe: no warning of 3 ranks on fewer cores before the launch.)
+run "$COMMFIT" measure --np 2,3 --patterns pingpong,bcast --launcher true --oversubscribe
 expect_rc 1 "np 3 with a collective asked for: the options pass, the launcher runs"
 expect_err "commfit: measure: the launcher 'true' exited 0, but no commfit rank ran to its end (no table was begun): does it start the program it is given?" \
     "a launcher that starts nothing: said, exit 1"
@@ -138,10 +139,56 @@ printf '%s\n' -x y -n "$n" "$exe" measure --launcher "$T/fake-launcher -x y" --s
 check "self-launch: launcher words, -n CORES, this program, measure, the arguments" \
     cmp -s "$T/want" "$T/launched"
 
+# Nothing here may tell commfit that the ranks go to other nodes.
+unset HYDRA_HOST_FILE I_MPI_HYDRA_HOST_FILE OMPI_MCA_orte_default_hostfile \
+    PRTE_MCA_prte_default_hostfile SLURM_JOB_ID SLURM_JOB_NUM_NODES PBS_NODEFILE \
+    LSB_DJOB_HOSTFILE PE_HOSTFILE COBALT_NODEFILE
 big=$((n + 3))
 run "$COMMFIT" measure --launcher "$T/fake-launcher" --np 2,$big
 expect_rc 0 "self-launch with --np"
 check "self-launch: N raised to the largest --np" test "$(sed -n 2p "$T/launched")" = "$big"
+# More ranks than cores, all on this node: warned before the launch (the ranks' own warning
+# came only once all of them had started).
+grep_err "^commfit: measure: warning: starting $big ranks on this node, which has $cores cores?: the timings will measure the scheduler too \(oversubscribed\); to spread them over nodes, name the hosts in --launcher \('mpiexec -f HOSTFILE'\) or run under your launcher$" \
+    "more ranks than cores: warned before the launch"
+
+# Far more ranks than this node can run (--np 100000 started 100000 processes on 2 cores):
+# refused before anything starts, with what to do instead.
+huge=$((cores * 8 + 1))
+for np in $huge 100000; do
+    rm -f "$T/launched"
+    run "$COMMFIT" measure --launcher "$T/fake-launcher" --np $np --patterns allreduce --sizes 1K
+    expect_rc 2 "--np $np on $cores cores: refused"
+    expect_err "commfit: measure: $np ranks would all start on this node, which has $cores core$([ "$cores" -gt 1 ] && echo s) (at most 8 a core without --oversubscribe): to measure a cluster, run under your launcher with its hosts (mpiexec -f HOSTFILE -n $np commfit measure ..., srun -n $np commfit measure ...) or name them in --launcher ('mpiexec -f HOSTFILE'); --oversubscribe starts them here anyway
+$try" "--np $np on $cores cores: said"
+    check "--np $np on $cores cores: no launch" test ! -e "$T/launched"
+done
+# The default plan too (at --np 100000 its buffers are refused first: scatter's root needs
+# np x 128 KiB).
+run "$COMMFIT" measure --launcher "$T/fake-launcher" --np $huge
+grep_err "^commfit: measure: $huge ranks would all start on this node" "--np $huge, default plan: refused"
+# Asked for, or placed elsewhere, it starts (the stand-in starts nothing).
+run "$COMMFIT" measure --launcher "$T/fake-launcher" --np $huge --patterns allreduce --sizes 1K \
+    --oversubscribe
+expect_rc 0 "--oversubscribe: launched"
+check "--oversubscribe: launched with -n $huge" test "$(sed -n 2p "$T/launched")" = "$huge"
+check "--oversubscribe: no warning before the launch (the ranks give it)" test ! -s "$T/err"
+for how in "-f hosts" "--hostfile=hosts" "-hosts a,b" "-H a,b"; do
+    run "$COMMFIT" measure --launcher "$T/fake-launcher $how" --np $huge --patterns allreduce \
+        --sizes 1K
+    expect_rc 0 "--launcher '... $how': launched"
+    check "--launcher '... $how': no warning" test ! -s "$T/err"
+done
+SLURM_JOB_ID=1 SLURM_JOB_NUM_NODES=4 run "$COMMFIT" measure --launcher "$T/fake-launcher" \
+    --np $huge --patterns allreduce --sizes 1K
+expect_rc 0 "in a Slurm allocation of 4 nodes: launched"
+SLURM_JOB_ID=1 SLURM_JOB_NUM_NODES=1 run "$COMMFIT" measure --launcher "$T/fake-launcher" \
+    --np $huge --patterns allreduce --sizes 1K
+expect_rc 2 "in a Slurm allocation of this node alone: refused"
+run "$COMMFIT" measure --simulate x.xml --oversubscribe
+expect_rc 2 "--oversubscribe with --simulate"
+expect_err "commfit: measure: --simulate runs under SimGrid's smpirun: --oversubscribe does not apply
+$try" "--oversubscribe with --simulate: said"
 
 rm -f "$T/launched"
 run "$COMMFIT" measure --launcher "$T/fake-launcher" --sizes 64K,1K

@@ -416,6 +416,77 @@ static void test_launch(void)
     free(self);
 }
 
+/* What tells a plain run that its ranks go beyond this node, and what it says when nothing
+ * does. */
+static void test_launch_crowding(void)
+{
+    static const char *const vars[] = {"HYDRA_HOST_FILE", "I_MPI_HYDRA_HOST_FILE",
+                                       "OMPI_MCA_orte_default_hostfile",
+                                       "PRTE_MCA_prte_default_hostfile", "SLURM_JOB_ID",
+                                       "SLURM_JOB_NUM_NODES", "PBS_NODEFILE", "LSB_DJOB_HOSTFILE",
+                                       "PE_HOSTFILE", "COBALT_NODEFILE"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        unsetenv(vars[i]);
+    char why[128];
+    static const struct {
+        const char *launcher, *why; /* why NULL: the ranks stay on this node */
+    } cases[] = {
+        {"mpiexec", NULL},
+        {"mpiexec -bind-to core -ppn 2", NULL},
+        {"mpiexec -f hosts", "the launcher's '-f'"},
+        {"mpiexec.hydra -hosts a,b", "the launcher's '-hosts'"},
+        {"mpirun --hostfile=my hosts", "the launcher's '--hostfile'"},
+        {"mpirun -H a:4,b:4", "the launcher's '-H'"},
+        {"/usr/bin/srun --mpi=pmi2", "the launcher 'srun'"},
+        {"./srunner", NULL},
+        {"mpiexec --fast", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int got = cf_launch_placed_elsewhere(cases[i].launcher, why, sizeof why);
+        if (cases[i].why == NULL)
+            is_int(got, 0, "'%s': the ranks stay here", cases[i].launcher);
+        else
+            ok(got == 1 && strcmp(why, cases[i].why) == 0, "'%s': %s (got %d, '%s')",
+               cases[i].launcher, cases[i].why, got, got ? why : "");
+    }
+    setenv("SLURM_JOB_ID", "7", 1);
+    setenv("SLURM_JOB_NUM_NODES", "1", 1);
+    is_int(cf_launch_placed_elsewhere("mpiexec", why, sizeof why), 0,
+           "a Slurm allocation of one node is this node");
+    setenv("SLURM_JOB_NUM_NODES", "4", 1);
+    ok(cf_launch_placed_elsewhere("mpiexec", why, sizeof why) == 1 &&
+           strcmp(why, "a Slurm allocation (SLURM_JOB_ID)") == 0,
+       "a Slurm allocation of 4 nodes places them");
+    unsetenv("SLURM_JOB_ID");
+    unsetenv("SLURM_JOB_NUM_NODES");
+    setenv("HYDRA_HOST_FILE", "/h", 1);
+    ok(cf_launch_placed_elsewhere("mpiexec", why, sizeof why) == 1, "hydra's default hostfile");
+    unsetenv("HYDRA_HOST_FILE");
+
+    char warn[512];
+    cf_error e;
+    cf_error_clear(&e);
+    is_int(cf_launch_check_crowding(2, 2, "mpiexec", 0, warn, sizeof warn, &e), 0,
+           "2 ranks on 2 cores");
+    is_str(warn, "", "2 ranks on 2 cores: no warning");
+    is_int(cf_launch_check_crowding(16, 2, "mpiexec", 0, warn, sizeof warn, &e), 0,
+           "16 ranks on 2 cores: started");
+    ok(strncmp(warn, "starting 16 ranks on this node, which has 2 cores: ", 51) == 0,
+       "16 ranks on 2 cores: warned (%s)", warn);
+    is_int(cf_launch_check_crowding(17, 2, "mpiexec", 0, warn, sizeof warn, &e), CF_EXIT_USAGE,
+           "17 ranks on 2 cores: refused");
+    ok(strncmp(e.msg, "17 ranks would all start on this node, which has 2 cores (at most 8 a "
+                      "core without --oversubscribe)", 86) == 0,
+       "17 ranks on 2 cores: said (%s)", e.msg);
+    cf_error_clear(&e);
+    is_int(cf_launch_check_crowding(100000, 2, "mpiexec", 1, warn, sizeof warn, &e), 0,
+           "--oversubscribe: started");
+    is_str(warn, "", "--oversubscribe: the ranks warn, not the launch");
+    is_int(cf_launch_check_crowding(100000, 2, "mpiexec -f hosts", 0, warn, sizeof warn, &e), 0,
+           "a hostfile: started");
+    is_str(warn, "", "a hostfile: no warning");
+}
+
 int main(void)
 {
     test_stats();
@@ -427,5 +498,6 @@ int main(void)
     test_row();
     test_resume();
     test_launch();
+    test_launch_crowding();
     return tap_done();
 }
