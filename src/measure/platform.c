@@ -392,6 +392,17 @@ static int element(scan *s, const char *elem, const attr *a, int na, long line)
     }
     if (strcmp(elem, "cluster") == 0 || strcmp(elem, "cabinet") == 0)
         return cluster_hosts(s, a, na, line);
+    /* Still in the DTD, but SimGrid 3.18 removed it: 3.32 aborts the simulation on it
+     * ("<include> tag was removed in SimGrid v3.18", naming no file or line), and this
+     * reader counted the hosts without the included file's. */
+    if (strcmp(elem, "include") == 0) {
+        const char *file = attr_get(a, na, "file");
+        return cf_error_set(s->e, CF_EXIT_DATA, s->path, line,
+                            "<include%s%s%s>: SimGrid removed <include> in version 3.18 (its "
+                            "simulator aborts on it): copy the elements of %s%s%s into this file",
+                            file ? " file=\"" : "", file ? file : "", file ? "\"" : "",
+                            file ? "'" : "", file ? file : "the included file", file ? "'" : "");
+    }
     return 0;
 }
 

@@ -244,6 +244,17 @@ sed 's/<cluster /<clustr /' "$P/flat.xml" >clustr.xml
 bad 1 "a misspelled cluster" \
     "^commfit: measure: clustr.xml:11: <clustr>: not an element of SimGrid's platforms: did you mean <cluster>$" \
     --simulate clustr.xml
+# <include>: hosts in another file. commfit counted the including file's hosts alone (--np
+# beyond them refused for too few cores; within them, smpirun started and SimGrid 3.32
+# aborted: "<include> tag was removed in SimGrid v3.18", naming no file or line, exit 1).
+mkdir -p inc
+printf '<platform version="4.1">\n  <host id="h2" speed="1Gf"/>\n  <host id="h3" speed="1Gf"/>\n</platform>\n' >inc/hosts.xml
+printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="h0" speed="1Gf"/>\n    <host id="h1" speed="1Gf"/>\n    <include file="hosts.xml"/>\n    <link id="l" bandwidth="1GBps" latency="1us"/>\n    <route src="h0" dst="h1"><link_ctn id="l"/></route>\n  </zone>\n</platform>\n' >inc/main.xml
+for np in 2 4; do
+    bad 1 "a platform that includes another, at --np $np" \
+        "^commfit: measure: inc/main.xml:7: <include file=\"hosts.xml\">: SimGrid removed <include> in version 3.18 \(its simulator aborts on it\): copy the elements of 'hosts.xml' into this file$" \
+        --simulate inc/main.xml --np $np --patterns bcast --sizes 1K
+done
 printf '<platform version="4.1">\n  <cluster id="c" prefix="n" radical="0-3" speed="1Gf" bw="1GBps" lat="1us"/>\n  text\n</platform>\n' >text.xml
 bad 1 "text inside <platform>" "^commfit: measure: text.xml:3: text 'text' inside <platform>" \
     --simulate text.xml
