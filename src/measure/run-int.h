@@ -26,6 +26,7 @@ typedef struct cf_run_state {
     char *path;
     size_t rows;
     off_t kept; /* the file's length up to its last complete row */
+    struct timespec started; /* CLOCK_MONOTONIC when the launch began measuring (duration_s) */
 } cf_run_state;
 
 /* An MPI failure outside a kernel (at pt, or NULL): this rank fills R->e; returns -1. */
@@ -73,6 +74,25 @@ int cf_run_start_metadata(cf_run_state *R, const struct tm *tm, const char *comm
 /* Rank 0: the metadata, the output file and its header (or, for --resume, the file
  * reopened after its complete rows). 0, an exit status with R->e, or -1. */
 int cf_run_open_output(cf_run_state *R, const char *command, int over, const char *plan);
+
+/* Rank 0: commfit_revision, the source revision commfit was built from. 0, or -1 out of
+ * memory. */
+int cf_run_revision_metadata(cf_run_state *R);
+
+/* Every rank: the MPI tuning environment (mpi_env, mpi_env_differs), each host's processor
+ * (cpu_model) and each rank's processors (rank_cpus), or in a simulation the simulator's
+ * processor (simulator_cpu); rank 0 records them. Starts the clock of duration_s. 0; 1 out
+ * of memory on rank 0 (R->e says so); -1 on an MPI error. */
+int cf_run_provenance_metadata(cf_run_state *R);
+
+/* Rank 0, --resume: after the resume line, the provenance keys whose value this launch
+ * changed (or the table lacked). 0, or -1 on a write error. */
+int cf_run_provenance_resume(cf_run_state *R);
+
+/* Rank 0, with the table open: appends when and how the launch ended (end, duration_s,
+ * end_reason) after the rows; status as run_block's (0 complete, 1 stopped by a signal,
+ * else failed, R->e saying why). */
+void cf_run_end_metadata(cf_run_state *R, int status);
 
 /* Rank 0: writes and flushes one row; 0, or 2 (a failed point) with R->e. */
 int cf_run_write_row(cf_run_state *R, const cf_row *row);

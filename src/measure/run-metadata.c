@@ -255,6 +255,7 @@ int cf_run_library_metadata(cf_run_state *R)
         ver = sub = 0;
     snprintf(buf, sizeof buf, "%d.%d", ver, sub);
     int bad = cf_table_meta_set(R->t, "commfit", PACKAGE_VERSION);
+    bad |= cf_run_revision_metadata(R) != 0;
     bad |= cf_table_meta_set(R->t, "mpi_library", lib);
     bad |= cf_table_meta_set(R->t, "mpi_version", buf);
     if (bad)

@@ -182,7 +182,7 @@ static int open_resume(cf_run_state *R, int over)
         return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot open: %s", strerror(errno));
     }
     R->rows = R->o->done ? R->o->done->n_rows : 0;
-    if (resume_metadata(R, over) != 0 || note_kept(R) != 0)
+    if (resume_metadata(R, over) != 0 || cf_run_provenance_resume(R) != 0 || note_kept(R) != 0)
         return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot write: %s",
                             strerror(errno ? errno : EIO));
     return 0;

@@ -545,10 +545,14 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     if (status == 0 && R->rank == 0 && o->resume == NULL && cf_run_library_metadata(R) != 0)
         status = 2;
     /* Every rank takes part; a resumed table records it after the rows it keeps. */
-    if (cf_run_host_metadata(R, &over) != 0 || cf_run_latency_probe(R) != 0) {
+    int vrc = 0;
+    if (cf_run_host_metadata(R, &over) != 0 || (vrc = cf_run_provenance_metadata(R)) < 0 ||
+        cf_run_latency_probe(R) != 0) {
         rc = -1;
         goto out;
     }
+    if (vrc > 0)
+        status = 2;
     /* A probe that ran out of memory fails the run as a point would, on rank 0's word. */
     int prc = cf_run_pair_probe(R);
     if (prc < 0) {
@@ -583,6 +587,7 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         hooks->progress_end();
 
     if (R->rank == 0 && R->fp != NULL) {
+        cf_run_end_metadata(R, status);
         /* A point that failed keeps its message; otherwise a late write error is the news. */
         cf_error keep = *e;
         if (cf_run_close_output(R) != 0 && status != 2)
@@ -594,8 +599,10 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         report_end(R, status);
     rc = status == 0 ? CF_EXIT_OK : CF_EXIT_DATA;
 out:
-    if (R->fp != NULL)
+    if (R->fp != NULL) {
+        cf_run_end_metadata(R, 2); /* an MPI error, which R->e names */
         fclose(R->fp);
+    }
     free(R->path);
     free(R->tavg);
     cf_table_free(R->t);

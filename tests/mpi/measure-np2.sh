@@ -60,6 +60,40 @@ check "metadata: the sized probe, rank 1's latency at each power of 2 from 256 B
 check "metadata: how the sized probe was made" \
     grep -q '^# rank_latency_sized_method: .*5 timed round trips' t.csv
 
+# How the table was made (commfit-formats(5)): the build, the MPI tuning environment, each
+# host's processor, each rank's processors, and after the rows when and how the run ended.
+if [ -e "$top_srcdir/.git" ] && command -v git >/dev/null 2>&1; then
+    rev=$(cd "$top_srcdir" && git describe --always --dirty)
+    check "metadata: the source revision of this build ($rev)" grep -qx "# commfit_revision: $rev" t.csv
+else
+    check "metadata: the source revision of this build" grep -Eqx '# commfit_revision: [A-Za-z0-9._+/-]+' t.csv
+fi
+check "metadata: the MPI tuning environment, checked (none or NAME=VALUE;...)" \
+    grep -Eqx '# mpi_env: (none|[A-Z][A-Za-z0-9_]*=.*)' t.csv
+check "metadata: no rank's environment differs from rank 0's" grep -qx '# mpi_env_differs: none' t.csv
+check "metadata: the processor of the one host" grep -Eqx '# cpu_model: [^;]+' t.csv
+check "metadata: each rank's processors, two ranks" \
+    grep -Eqx '# rank_cpus: [0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*;[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*' t.csv
+check "metadata: the run's end, after the last row" \
+    sh -c 'tail -n 3 t.csv | head -n 1 | grep -Eqx "# end: [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z"'
+check "metadata: its duration in seconds" \
+    sh -c 'tail -n 2 t.csv | head -n 1 | grep -Eqx "# duration_s: [0-9]+\.[0-9]{3}"'
+check "metadata: the run went through" sh -c 'tail -n 1 t.csv | grep -qx "# end_reason: complete"'
+check "the reader keeps the end lines" grep -qx 'meta end_reason' "$T/rows"
+
+# A tuning variable, escaped (';' and '\' apart), and a rank whose environment differs.
+run mpirun 2 env MV2_COMMFIT_TEST='a;b\c=d' I_MPI_COMMFIT_TEST=1 "$COMMFIT" measure -q \
+    --patterns pingpong --sizes 4 --samples 1 --reps 2 --no-latency-probe -o env.csv
+expect_rc 0 "with two tuning variables set"
+# (Open MPI sets OMPI_MCA_ and PSM2_ variables of its own in the ranks: others may follow.)
+check "mpi_env: both, sorted by name, separators escaped" \
+    grep -Eq '^# mpi_env: (.*;)?I_MPI_COMMFIT_TEST=1;MV2_COMMFIT_TEST=a\\;b\\\\c=d(;|$)' env.csv
+run mpirun 1 "$COMMFIT" measure -q --patterns pingpong --sizes 4 --samples 1 --reps 2 \
+    --no-latency-probe -o mpmd.csv : -n 1 env FI_COMMFIT_TEST=1 "$COMMFIT" measure -q \
+    --patterns pingpong --sizes 4 --samples 1 --reps 2 --no-latency-probe -o mpmd.csv
+expect_rc 0 "rank 1 with a variable rank 0 has not"
+check "mpi_env_differs: rank 1" grep -qx '# mpi_env_differs: 1' mpmd.csv
+
 # IMB's -sync 0 and -root_shift 1 as named departures: in the plan, the metadata and --check.
 run mpirun 2 "$COMMFIT" measure --patterns bcast,reduce,scatter,gatherv,reduce_scatter,exchange \
     --sizes 0,4,1K --np 2 --samples 1 --reps 3 --check --no-sync --root-shift \

@@ -34,6 +34,8 @@ else
     # The status is the launcher's to report; commfit's ranks exit 1.
     grep_err "^commfit: measure: stopped by a signal: $rows rows in r.csv; continue with 'commfit measure --resume r.csv'$" \
         "SIGTERM: the message says how to continue"
+    check "SIGTERM: the table says how the run ended" \
+        sh -c 'tail -n 1 r.csv | grep -qx "# end_reason: stopped by a signal"'
 fi
 run "$rt" r.csv
 expect_rc 0 "the interrupted table reads back"
@@ -47,19 +49,48 @@ printf '%s\n' pingpong sendrecv allreduce | while read -r p; do
     for s in 0 1 2 4 8 16 32 64 128 256; do measured $p $s && echo "$p $s"; done
 done | sort >"$T/want"
 check "--resume: every point once" cmp -s "$T/want" "$T/got"
+check "--resume: the resumed launch's end after its rows" \
+    sh -c 'tail -n 1 r.csv | grep -qx "# end_reason: complete"'
+check "--resume: its provenance not repeated when unchanged" \
+    test "$(grep -c '^# mpi_env:' r.csv)" -eq 1
 
 # A run killed outright can leave half a row; --resume drops it and measures that point.
 run mpirun 2 "$COMMFIT" measure --patterns pingpong,bcast --sizes 0,1K,4K --samples 2 --reps 3 -q -o k.csv
 expect_rc 0 "a complete run"
 pairs k.csv >"$T/full"
-cut=$(($(wc -c <k.csv) - 20))
-head -c "$cut" k.csv >k2.csv
+# Killed outright: no end lines, and the last row cut.
+grep -v '^# \(end\|duration_s\|end_reason\):' k.csv >k1.csv
+cut=$(($(wc -c <k1.csv) - 20))
+head -c "$cut" k1.csv >k2.csv
 run mpirun 2 "$COMMFIT" measure --resume k2.csv
 expect_rc 0 "--resume after a cut-off line"
 pairs k2.csv >"$T/got"
 check "--resume after a cut-off line: every point once" cmp -s "$T/full" "$T/got"
 check "--resume keeps the original metadata" \
     test "$(grep '^# date:' k.csv)" = "$(grep '^# date:' k2.csv)"
+
+# A table from before the provenance keys resumes, and its resumed launch writes them after
+# its resume line; a launch in another tuning environment writes what changed alone (a
+# reader takes the later value, and the earlier stays in the file).
+keys='commfit_revision\|mpi_env\|mpi_env_differs\|cpu_model\|rank_cpus'
+grep -v "^# \($keys\):" k1.csv >old1.csv
+head -c $(($(wc -c <old1.csv) - 20)) old1.csv >old.csv
+run mpirun 2 "$COMMFIT" measure -q --resume old.csv
+expect_rc 0 "--resume of a table without the provenance keys"
+check "--resume of an older table: the keys after the resume line" \
+    test "$(sed -n '/^# resume_1: /,$p' old.csv | grep -c "^# \($keys\): ")" -eq 5
+head -c "$cut" k1.csv >env.csv
+run mpirun 2 env MV2_COMMFIT_TEST=1 "$COMMFIT" measure -q --resume env.csv
+expect_rc 0 "--resume with a tuning variable set"
+check "--resume with a tuning variable: the new mpi_env after the resume line" \
+    sh -c "sed -n '/^# resume_1: /,\$p' env.csv | grep -Eq '^# mpi_env: (.*;)?MV2_COMMFIT_TEST=1(;|\$)'"
+check "--resume with a tuning variable: the unchanged keys not repeated" \
+    test "$(grep -c '^# \(commfit_revision\|cpu_model\|rank_cpus\):' env.csv)" -eq 3
+run "$COMMFIT" fit -q -i env.csv -o env.json
+expect_rc 0 "the resumed table fits"
+check "the model's source: the later mpi_env, and how the launch ended" \
+    sh -c 'grep -Eq "\"mpi_env\": \"([^\"]*;)?MV2_COMMFIT_TEST=1[;\"]" env.json &&
+        grep -q "\"end_reason\": \"complete\"" env.json'
 
 # A table with every point of its plan: nothing to measure, the file left as it was (it took
 # a resume line with no rows after it, after a launch and its probes).

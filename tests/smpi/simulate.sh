@@ -40,6 +40,26 @@ check "metadata: the SimGrid version" grep -Eqx '# simgrid_version: [0-9]+\.[0-9
 check "metadata: the launcher, smpirun with its size" \
     grep -Eqx '# launcher: [^ ]*smpirun -np 8 \(started by commfit measure\)' a.csv
 check "metadata: SMPI is the MPI library" grep -q '^# mpi_library: SMPI' a.csv
+# How the table was made: the build and SimGrid's own variables (none here) as on a real
+# machine; the processor is the simulator's, labelled so; no binding (one process); the end.
+check "metadata: the source revision" grep -Eqx '# commfit_revision: [A-Za-z0-9._+/-]+' a.csv
+if env | grep -q '^SMPI_'; then
+    skip "an SMPI_ variable is set in this environment"
+else
+    check "metadata: mpi_env none (no SMPI_ variable set)" grep -qx '# mpi_env: none' a.csv
+fi
+check "metadata: the simulator's processor, not the simulated hosts'" \
+    grep -Eqx '# simulator_cpu: .+' a.csv
+for k in cpu_model rank_cpus mpi_env_differs; do
+    check "metadata: no $k in a simulation" sh -c "! grep -q '^# $k:' a.csv"
+done
+check "metadata: the end after the rows, complete" \
+    sh -c 'tail -n 3 a.csv | tr "\n" " " | grep -Eq "^# end: [0-9T:-]+Z # duration_s: [0-9.]+ # end_reason: complete $"'
+run env SMPI_COMMFIT_TEST='x;y' "$COMMFIT" measure -q --simulate "$P/flat.xml" --patterns pingpong \
+    --sizes 4 --np 2 -o e.csv
+expect_rc 0 "simulated, with an SMPI_ variable"
+check "metadata: SimGrid's variables in mpi_env, escaped" \
+    grep -qx '# mpi_env: SMPI_COMMFIT_TEST=x\\;y' e.csv
 check "metadata: no normalized time (computation is not simulated)" \
     sh -c '! grep -q "^# normalized_time_us" a.csv'
 check "few repetitions: 50 for pingpong, 4 for collectives" \

@@ -1,0 +1,461 @@
+/* How a measured table was made, so that it can be trusted a year later on another machine:
+ * the commfit revision, the MPI tuning environment, each host's processor, each rank's
+ * binding, and when and how the run ended. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <mpi.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/sha256.h"
+#include "cf-revision.h"
+#include "measure/measure-int.h"
+#include "measure/run-int.h"
+
+#ifdef CF_SMPI
+/* The duration is the simulation's wall time, which SMPI's clock_gettime (simulated time,
+ * smpi_helpers.h) would not give. */
+#undef clock_gettime
+#endif
+
+extern char **environ;
+
+/* The variables that tune what an MPI library (or its transport: UCX, libfabric, PSM)
+ * does. A simulation's library is SimGrid, which reads none of them: its own (SMPI_) are
+ * recorded instead, its configuration being the platform and the command. */
+#ifdef CF_SMPI
+static const char *const env_prefixes[] = {"SMPI_"};
+#else
+static const char *const env_prefixes[] = {"UCX_",  "UCC_", "MPIR_CVAR_", "MPICH_", "OMPI_MCA_",
+                                           "PMIX_MCA_", "I_MPI_", "FI_", "HCOLL_",  "PSM2_",
+                                           "PSM3_", "MV2_"};
+#endif
+
+/* What the launchers themselves set in every rank's environment: addresses, session
+ * folders, job and rank numbers, the host name (Open MPI's orte and ess, MPICH's Hydra,
+ * smpirun's launch size, which launch_np says). They change with every run, rank or host
+ * and tune nothing: recorded, they would hide what a user set. */
+static const char *const env_launcher_set[] = {
+    "OMPI_MCA_orte_", "OMPI_MCA_ess_base_", "OMPI_MCA_initial_wdir=",
+    "MPIR_CVAR_CH3_INTERFACE_HOSTNAME=", "SMPI_GLOBAL_SIZE="};
+
+/* Past this, mpi_env stops and mpi_env_omitted counts the rest: a table line holds 1 MiB. */
+enum { ENV_MAX_BYTES = 256 * 1024 };
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int env_wanted(const char *kv)
+{
+    int want = 0;
+    for (size_t i = 0; i < sizeof env_prefixes / sizeof *env_prefixes; i++)
+        want |= starts_with(kv, env_prefixes[i]);
+    for (size_t i = 0; want && i < sizeof env_launcher_set / sizeof *env_launcher_set; i++)
+        want = !starts_with(kv, env_launcher_set[i]);
+    return want && strchr(kv, '=') != NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Text of a list whose items are apart by ';': a backslash, ';' and control characters
+ * escaped (\\, \;, \n, \r, \t, \xHH), so that any value reads back whole, on one line. */
+static int append_escaped(char **s, size_t *len, size_t *cap, const char *text)
+{
+    int bad = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && !bad; p++) {
+        if (*p == '\\' || *p == ';')
+            bad = cf_measure_appendf(s, len, cap, "\\%c", *p);
+        else if (*p == '\n')
+            bad = cf_measure_appendf(s, len, cap, "\\n");
+        else if (*p == '\r')
+            bad = cf_measure_appendf(s, len, cap, "\\r");
+        else if (*p == '\t')
+            bad = cf_measure_appendf(s, len, cap, "\\t");
+        else if (*p < 0x20 || *p == 0x7f)
+            bad = cf_measure_appendf(s, len, cap, "\\x%02x", *p);
+        else
+            bad = cf_measure_appendf(s, len, cap, "%c", *p);
+    }
+    return bad;
+}
+
+/* This process's tuning variables, sorted by name: NAME=VALUE;NAME=VALUE, or "none".
+ * *omitted counts those past ENV_MAX_BYTES. 0, or -1 out of memory. */
+static int env_text(char **out, long *omitted)
+{
+    size_t n = 0, len = 0, cap = 0;
+    for (char **e = environ; e != NULL && *e != NULL; e++)
+        n += env_wanted(*e);
+    const char **v = malloc((n ? n : 1) * sizeof *v);
+    if (v == NULL)
+        return -1;
+    n = 0;
+    for (char **e = environ; e != NULL && *e != NULL; e++)
+        if (env_wanted(*e))
+            v[n++] = *e;
+    qsort(v, n, sizeof *v, cmp_str);
+    char *s = NULL;
+    int bad = cf_measure_appendf(&s, &len, &cap, "%s", n ? "" : "none");
+    *omitted = 0;
+    for (size_t i = 0; i < n && !bad; i++) {
+        if (len > ENV_MAX_BYTES) {
+            *omitted = (long)(n - i);
+            break;
+        }
+        bad = cf_measure_appendf(&s, &len, &cap, "%s", i ? ";" : "") ||
+              append_escaped(&s, &len, &cap, v[i]);
+    }
+    free(v);
+    if (bad) {
+        free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+#ifndef CF_SMPI
+/* The items of flags (n of them) that are set, as ranges: "0-3,8,10-11", or none. */
+static int append_ranges(char **s, size_t *len, size_t *cap, const unsigned char *flags, size_t n)
+{
+    int bad = 0, any = 0;
+    for (size_t i = 0; i < n && !bad; i++) {
+        if (!flags[i])
+            continue;
+        size_t j = i;
+        while (j + 1 < n && flags[j + 1])
+            j++;
+        bad = j == i ? cf_measure_appendf(s, len, cap, "%s%zu", any ? "," : "", i)
+                     : cf_measure_appendf(s, len, cap, "%s%zu-%zu", any ? "," : "", i, j);
+        any = 1;
+        i = j;
+    }
+    return bad;
+}
+#endif
+
+/* The first value of key in /proc/cpuinfo's text, spaces collapsed, into out. */
+static int cpuinfo_value(const char *info, const char *key, char *out, size_t n)
+{
+    size_t kl = strlen(key);
+    for (const char *line = info; line != NULL && *line; line = strchr(line, '\n')) {
+        line += *line == '\n';
+        if (strncmp(line, key, kl) != 0)
+            continue;
+        const char *p = line + kl;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p != ':')
+            continue;
+        p++;
+        size_t k = 0;
+        for (; *p && *p != '\n' && k + 1 < n; p++) {
+            int space = *p == ' ' || *p == '\t';
+            if (space && (k == 0 || out[k - 1] == ' '))
+                continue;
+            out[k++] = space ? ' ' : *p;
+        }
+        while (k > 0 && out[k - 1] == ' ')
+            k--;
+        out[k] = '\0';
+        if (k > 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* This machine's processor, as /proc/cpuinfo names it: x86's and some ARM's "model name",
+ * older ARM's "Processor", POWER's "cpu", RISC-V's "uarch". 64-bit ARM's kernels give the
+ * vendor and part numbers only (as "arm implementer 0x41 part 0xd0c"); without any of
+ * these, the architecture (uname) after "unknown". */
+static void cpu_model(char *out, size_t n)
+{
+    static const char *const keys[] = {"model name", "Processor", "cpu model", "cpu", "uarch"};
+    char info[65536], part[64];
+    size_t got = 0;
+    FILE *fp = fopen("/proc/cpuinfo", "r");
+    if (fp != NULL) {
+        got = fread(info, 1, sizeof info - 1, fp);
+        fclose(fp);
+    }
+    info[got] = '\0';
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (cpuinfo_value(info, keys[i], out, n))
+            return;
+    if (cpuinfo_value(info, "CPU implementer", out, n) && cpuinfo_value(info, "CPU part", part,
+                                                                          sizeof part)) {
+        char impl[64];
+        snprintf(impl, sizeof impl, "%s", out);
+        snprintf(out, n, "arm implementer %s part %s", impl, part);
+        return;
+    }
+    struct utsname u;
+    snprintf(out, n, "unknown (%s)", uname(&u) == 0 ? u.machine : "no uname");
+}
+
+#ifndef CF_SMPI
+/* The processors this rank may run on (sched_getaffinity) as ranges, or "unknown". */
+static int affinity_text(char **s, size_t *len, size_t *cap)
+{
+#ifdef HAVE_SCHED_GETAFFINITY
+    /* The set's size grows until the kernel's fits: EINVAL says it is too small. */
+    for (size_t ncpu = 1024; ncpu <= ((size_t)1 << 20); ncpu *= 2) {
+        cpu_set_t *set = CPU_ALLOC(ncpu);
+        if (set == NULL)
+            return -1;
+        size_t size = CPU_ALLOC_SIZE(ncpu);
+        if (sched_getaffinity(0, size, set) == 0) {
+            unsigned char *flags = calloc(ncpu, 1);
+            int bad = flags == NULL;
+            for (size_t c = 0; c < ncpu && !bad; c++)
+                flags[c] = CPU_ISSET_S(c, size, set) != 0;
+            size_t before = *len;
+            if (!bad)
+                bad = append_ranges(s, len, cap, flags, ncpu);
+            if (!bad && *len == before)
+                bad = cf_measure_appendf(s, len, cap, "none");
+            free(flags);
+            CPU_FREE(set);
+            return bad ? -1 : 0;
+        }
+        CPU_FREE(set);
+        if (errno != EINVAL)
+            break;
+    }
+#endif
+    return cf_measure_appendf(s, len, cap, "unknown");
+}
+#endif
+
+int cf_run_revision_metadata(cf_run_state *R)
+{
+    return cf_table_meta_set(R->t, "commfit_revision", CF_REVISION) != 0 ? -1 : 0;
+}
+
+#ifndef CF_SMPI
+/* Every rank: whose tuning variables differ from rank 0's (their digests compared), into
+ * mpi_env_differs on rank 0. */
+static int env_differs(cf_run_state *R, const char *env, int *bad)
+{
+    cf_sha256 h;
+    char mine[65], root[65];
+    cf_sha256_init(&h);
+    cf_sha256_update(&h, env, strlen(env));
+    cf_sha256_hex(&h, mine);
+    memcpy(root, mine, sizeof root);
+    RUN_CALL(MPI_Bcast, (root, (int)sizeof root, MPI_CHAR, 0, MPI_COMM_WORLD), NULL);
+    unsigned char differs = strcmp(mine, root) != 0, *all = NULL;
+    /* Without room on rank 0 the others send nothing, and none is left waiting. */
+    int room = R->rank != 0 || (all = malloc((size_t)R->size)) != NULL;
+    RUN_CALL(MPI_Bcast, (&room, 1, MPI_INT, 0, MPI_COMM_WORLD), NULL);
+    if (!room) {
+        *bad = 1;
+        return 0;
+    }
+    RUN_CALL(MPI_Gather,
+             (&differs, 1, MPI_UNSIGNED_CHAR, all, 1, MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD), NULL);
+    if (R->rank != 0)
+        return 0;
+    char *s = NULL;
+    size_t len = 0, cap = 0;
+    *bad |= append_ranges(&s, &len, &cap, all, (size_t)R->size);
+    if (!*bad)
+        *bad |= cf_table_meta_set(R->t, "mpi_env_differs", s ? s : "none") != 0;
+    free(s);
+    free(all);
+    return 0;
+}
+
+/* Every rank: its host, processor and binding gathered at rank 0, which records each
+ * host's processor (cpu_model, in the order of hosts:) and each rank's processors
+ * (rank_cpus). */
+static int host_cpus(cf_run_state *R, int *bad)
+{
+    char host[MPI_MAX_PROCESSOR_NAME + 1], model[256];
+    int hl = 0;
+    RUN_CALL(MPI_Get_processor_name, (host, &hl), NULL);
+    host[hl] = '\0';
+    cpu_model(model, sizeof model);
+    /* One record a rank: host, model and processors, each ended by a NUL. */
+    char *rec = NULL;
+    size_t len = 0, cap = 0;
+    int mine_bad = cf_measure_appendf(&rec, &len, &cap, "%s%c%s%c", host, 0, model, 0) ||
+                   affinity_text(&rec, &len, &cap) || cf_measure_appendf(&rec, &len, &cap, "%c", 0);
+    int n = mine_bad ? 0 : (int)len;
+    int *lens = NULL, *displs = NULL;
+    char *all = NULL;
+    if (R->rank == 0 && ((lens = calloc((size_t)R->size, sizeof *lens)) == NULL ||
+                         (displs = calloc((size_t)R->size, sizeof *displs)) == NULL))
+        *bad = 1;
+    /* Without room on rank 0 the others send nothing, and none is left waiting. */
+    int room = R->rank != 0 || !*bad;
+    int rc = MPI_Bcast(&room, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc == MPI_SUCCESS && room)
+        rc = MPI_Gather(&n, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    size_t total = 0;
+    for (int r = 0; rc == MPI_SUCCESS && room && R->rank == 0 && r < R->size; r++) {
+        displs[r] = (int)total;
+        total += (size_t)lens[r];
+    }
+    if (rc == MPI_SUCCESS && room && R->rank == 0)
+        room = total <= (size_t)0x7fffffff && (all = malloc(total + 1)) != NULL;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Bcast(&room, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc == MPI_SUCCESS && room)
+        rc = MPI_Gatherv(rec, n, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+    *bad |= !room;
+    free(rec);
+    *bad |= R->rank == 0 && mine_bad;
+    char *models = NULL, *cpus = NULL, *seen = NULL;
+    size_t ml = 0, mc = 0, cl = 0, cc = 0, sl = 0, sc = 0;
+    int nh = 0, same = 1;
+    const char *first_model = NULL;
+    for (int r = 0; rc == MPI_SUCCESS && all != NULL && !*bad && r < R->size; r++) {
+        if (lens[r] == 0) { /* that rank ran out of memory */
+            *bad = 1;
+            break;
+        }
+        const char *h = all + displs[r], *m = h + strlen(h) + 1, *c = m + strlen(m) + 1;
+        *bad |= cf_measure_appendf(&cpus, &cl, &cc, "%s%s", r ? ";" : "", c);
+        /* A host's first rank says its model, as hosts: names hosts by their first rank;
+         * seen holds the hosts so far, each with a NUL after it. */
+        int known = 0;
+        for (size_t k = 0; seen != NULL && k < sl && !known; k += strlen(seen + k) + 1)
+            known = strcmp(seen + k, h) == 0;
+        if (known)
+            continue;
+        *bad |= cf_measure_appendf(&seen, &sl, &sc, "%s%c", h, 0);
+        *bad |= cf_measure_appendf(&models, &ml, &mc, "%s", nh++ ? ";" : "") ||
+                append_escaped(&models, &ml, &mc, m);
+        if (first_model == NULL)
+            first_model = m;
+        same &= strcmp(first_model, m) == 0;
+    }
+    if (rc == MPI_SUCCESS && R->rank == 0 && !*bad && all != NULL) {
+        /* One model for all the hosts when they agree: a thousand nodes of one kind. */
+        char *one = NULL;
+        size_t ol = 0, oc = 0;
+        if (same && first_model != NULL)
+            *bad |= append_escaped(&one, &ol, &oc, first_model);
+        if (!*bad)
+            *bad |= cf_table_meta_set(R->t, "cpu_model", same ? one : models) != 0 ||
+                    cf_table_meta_set(R->t, "rank_cpus", cpus) != 0;
+        free(one);
+    }
+    free(models);
+    free(cpus);
+    free(seen);
+    free(all);
+    free(lens);
+    free(displs);
+    return rc == MPI_SUCCESS ? 0 : cf_run_mpi_failed(R, "MPI_Gatherv", rc, NULL);
+}
+#endif
+
+int cf_run_provenance_metadata(cf_run_state *R)
+{
+    clock_gettime(CLOCK_MONOTONIC, &R->started);
+    char *env = NULL;
+    long omitted = 0;
+    int bad = env_text(&env, &omitted) != 0;
+    if (R->rank == 0 && env != NULL) {
+        bad |= cf_table_meta_set(R->t, "mpi_env", env) != 0;
+        if (omitted > 0) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "%ld", omitted);
+            bad |= cf_table_meta_set(R->t, "mpi_env_omitted", buf) != 0;
+        }
+    }
+#ifdef CF_SMPI
+    int rc = 0; /* every rank is a thread of this process, with its environment */
+#else
+    /* Every rank compares, even one without memory, which the others would wait for. */
+    int rc = env_differs(R, env ? env : "", &bad);
+#endif
+    free(env);
+    if (rc != 0)
+        return -1;
+#ifdef CF_SMPI
+    /* Every rank is a thread of this process: the processor is the simulator's, not the
+     * simulated hosts', and no rank is bound to anything. */
+    if (R->rank == 0) {
+        char model[256], *m = NULL;
+        size_t ml = 0, mc = 0;
+        cpu_model(model, sizeof model);
+        bad |= append_escaped(&m, &ml, &mc, model) ||
+               cf_table_meta_set(R->t, "simulator_cpu", m) != 0;
+        free(m);
+    }
+#else
+    if (host_cpus(R, &bad) != 0)
+        return -1;
+#endif
+    if (R->rank == 0 && bad)
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), 1;
+    return 0;
+}
+
+/* The keys a resumed run writes again after its resume line when its value differs from
+ * the table's (or the table has none). */
+static const char *const resume_keys[] = {"commfit_revision", "mpi_env",  "mpi_env_differs",
+                                          "mpi_env_omitted",  "cpu_model", "rank_cpus",
+                                          "simulator_cpu"};
+
+int cf_run_provenance_resume(cf_run_state *R)
+{
+    const cf_table *done = R->o->done;
+    if (cf_run_revision_metadata(R) != 0)
+        return -1;
+    for (size_t i = 0; i < sizeof resume_keys / sizeof *resume_keys; i++) {
+        const char *now = cf_table_meta_get(R->t, resume_keys[i]);
+        const char *was = done != NULL ? cf_table_meta_get(done, resume_keys[i]) : NULL;
+        if (now != NULL && (was == NULL || strcmp(was, now) != 0))
+            fprintf(R->fp, "# %s: %s\n", resume_keys[i], now);
+    }
+    return fflush(R->fp) != 0 || ferror(R->fp) ? -1 : 0;
+}
+
+void cf_run_end_metadata(cf_run_state *R, int status)
+{
+    if (R->rank != 0 || R->fp == NULL || fflush(R->fp) != 0)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double dur = (double)(now.tv_sec - R->started.tv_sec) +
+                 1e-9 * (double)(now.tv_nsec - R->started.tv_nsec);
+    time_t t = time(NULL);
+    struct tm tm;
+    char date[32], why[600];
+    gmtime_r(&t, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (status == 0)
+        snprintf(why, sizeof why, "complete");
+    else if (status == 1)
+        snprintf(why, sizeof why, "stopped by a signal");
+    else
+        snprintf(why, sizeof why, "failed: %.500s", R->e->msg[0] ? R->e->msg : "an MPI error");
+    for (char *p = why; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    char block[800];
+    int n = snprintf(block, sizeof block, "# end: %s\n# duration_s: %.3f\n# end_reason: %s\n",
+                     date, dur, why);
+    /* One write of whole lines; a part of them (a full disk) is cut off again, so that the
+     * table still ends with a complete line. */
+    if (n > 0 && (size_t)n < sizeof block &&
+        write(fileno(R->fp), block, (size_t)n) != (ssize_t)n && !R->to_fd &&
+        ftruncate(fileno(R->fp), R->kept) != 0 && R->hooks->warn != NULL)
+        R->hooks->warn("cannot cut off a partly written end line");
+}
