@@ -5,9 +5,13 @@
  * COMMFIT_TEST_FAIL_RANK only when that is set. The error has its own class and text, so
  * that a test can tell the message comes from MPI_Error_string. MPI_Sendrecv can fail too.
  * COMMFIT_TEST_FAIL_MALLOC=BYTES makes every malloc of exactly BYTES return NULL (on the
- * rank COMMFIT_TEST_FAIL_RANK only, as the launcher numbers it, when that is set). */
+ * rank COMMFIT_TEST_FAIL_RANK only, as the launcher numbers it, when that is set).
+ * COMMFIT_TEST_LOG_SENDS=PREFIX appends a line "DEST BYTES" for every MPI_Send of a rank to
+ * PREFIX.RANK (its rank in MPI_COMM_WORLD), so that a test can read the order of the
+ * messages without timing them. */
 #include <mpi.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,11 +60,34 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
     return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
 
+/* The send's line in this rank's log, where COMMFIT_TEST_LOG_SENDS asks for one; the file
+ * stays open (the run's end flushes it). Ranks of another communicator than MPI_COMM_WORLD
+ * are logged as that communicator numbers them. */
+static void log_send(int count, MPI_Datatype type, int dest)
+{
+    static FILE *log;
+    const char *prefix = getenv("COMMFIT_TEST_LOG_SENDS");
+    if (prefix == NULL || *prefix == '\0')
+        return;
+    if (log == NULL) {
+        char path[4096];
+        int rank = -1;
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        snprintf(path, sizeof path, "%s.%d", prefix, rank);
+        if ((log = fopen(path, "a")) == NULL)
+            return;
+    }
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    fprintf(log, "%d %lld\n", dest, (long long)count * size);
+}
+
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
     static long calls;
     if (fails("MPI_Send", &calls))
         return injected_error();
+    log_send(count, type, dest);
     return PMPI_Send(buf, count, type, dest, tag, comm);
 }
 
