@@ -90,13 +90,41 @@ probe_failing() {
     check "$1: no table" test ! -e "$4"
 }
 
-# A failure in the latency probe at launch: rank 1's 5th MPI_Send, one of the 8-byte round
-# trips; and in its sized part, the 30th (after the 22 round trips of 8 bytes, the 2nd
-# size's 2nd).
-probe_failing "a failure in the latency probe" MPI_Send 5 probe.csv \
+# A failure in the latency probe at launch: rank 1's 5th MPI_Send, one of the 64 untimed
+# round trips of 8 KiB that come first; its 69th, one of the 8-byte round trips; and in its
+# sized part, the 94th (after those 64 and 22, the 2nd size's 2nd).
+probe_failing "a failure in the latency probe's first round trips" MPI_Send 5 ring.csv \
     "the latency probe between ranks 0 and 1" "said so"
-probe_failing "a failure in the sized latency probe" MPI_Send 30 sized.csv \
+probe_failing "a failure in the latency probe" MPI_Send 69 probe.csv \
     "the latency probe between ranks 0 and 1" "said so"
+probe_failing "a failure in the sized latency probe" MPI_Send 94 sized.csv \
+    "the latency probe between ranks 0 and 1" "said so"
+
+# The latency probe's messages in order (the interposer's log of every MPI_Send, no timing):
+# with each rank in turn, 64 round trips of 8 KiB before any timed one, so that the pages of
+# a library's ring of eager buffers have faulted in (on a VM the first 64 round trips at each
+# size up to 8 KiB read 10-40 times the ping-pong's); then 2 + 20 of 8 bytes, and 1 + 5 at
+# each power of 2 from 256 B to 256 KiB. Rank 1 answers each, in the same order.
+# probe_sends RANK...: "COUNT DEST BYTES" of the probe's runs of sends to each RANK in turn.
+probe_sends() {
+    for r in "$@"; do
+        printf '%s %s\n' 64 "$r 8192" 22 "$r 8"
+        b=256
+        while [ "$b" -le 262144 ]; do
+            printf '%s %s\n' 6 "$r $b"
+            b=$((b * 2))
+        done
+    done
+}
+run mpirun 3 env LD_PRELOAD="$preload" COMMFIT_TEST_LOG_SENDS="$T/sends" "$COMMFIT" measure -q \
+    --patterns barrier --sizes 0 -o order.csv
+expect_rc 0 "the latency probe's messages logged"
+probe_sends 1 2 >want0
+head -n 304 "$T/sends.0" | uniq -c | awk '{ print $1, $2, $3 }' >got0
+check "rank 0: with each rank in turn, 64 round trips of 8 KiB first" cmp -s want0 got0
+probe_sends 0 >want1
+head -n 152 "$T/sends.1" | uniq -c | awk '{ print $1, $2, $3 }' >got1
+check "rank 1: answers in the same order" cmp -s want1 got1
 # The same in the pair-exchange probe that follows it (rank 1's third MPI_Sendrecv: the
 # level of 2 ranks' third exchange).
 probe_failing "a failure in the pair-exchange probe" MPI_Sendrecv 3 pair.csv \
