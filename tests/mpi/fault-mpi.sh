@@ -120,11 +120,26 @@ run mpirun 3 env LD_PRELOAD="$preload" COMMFIT_TEST_LOG_SENDS="$T/sends" "$COMMF
     --patterns barrier --sizes 0 -o order.csv
 expect_rc 0 "the latency probe's messages logged"
 probe_sends 1 2 >want0
-head -n 304 "$T/sends.0" | uniq -c | awk '{ print $1, $2, $3 }' >got0
+# sends RANK N: "COUNT DEST BYTES" of RANK's first N sends, a line a run of the same.
+sends() {
+    awk '$1 == "S" { print $2, $3 }' "$T/sends.$1" | head -n "$2" | uniq -c |
+        awk '{ print $1, $2, $3 }'
+}
+sends 0 304 >got0
 check "rank 0: with each rank in turn, 64 round trips of 8 KiB first" cmp -s want0 got0
 probe_sends 0 >want1
-head -n 152 "$T/sends.1" | uniq -c | awk '{ print $1, $2, $3 }' >got1
+sends 1 152 >got1
 check "rank 1: answers in the same order" cmp -s want1 got1
+# Messages of 256 bytes and more are received into another buffer than the one they are
+# sent from, as the ping-pong's: one buffer for both read 2.4 times the ping-pong's time at
+# 256 KiB, its lines dirty in the other core's cache for each copy. (The round trips of
+# ranks 0 and 1: 64 of 8 KiB and 66 of the sized probe, a send and a receive each.)
+for r in 0 1; do
+    check "rank $r: the probe's messages from 256 bytes received apart from those sent" \
+        awk '$3 >= 256 { n++; if ($1 == "S") s[$4] = 1; else r[$4] = 1 }
+             n == 2 * (64 + 66) { exit }
+             END { for (a in s) if (a in r) exit 1; exit n != 2 * (64 + 66) }' "$T/sends.$r"
+done
 # The same in the pair-exchange probe that follows it (rank 1's third MPI_Sendrecv: the
 # level of 2 ranks' third exchange).
 probe_failing "a failure in the pair-exchange probe" MPI_Sendrecv 3 pair.csv \

@@ -6,9 +6,10 @@
  * that a test can tell the message comes from MPI_Error_string. MPI_Sendrecv can fail too.
  * COMMFIT_TEST_FAIL_MALLOC=BYTES makes every malloc of exactly BYTES return NULL (on the
  * rank COMMFIT_TEST_FAIL_RANK only, as the launcher numbers it, when that is set).
- * COMMFIT_TEST_LOG_SENDS=PREFIX appends a line "DEST BYTES" for every MPI_Send of a rank to
- * PREFIX.RANK (its rank in MPI_COMM_WORLD), so that a test can read the order of the
- * messages without timing them. */
+ * COMMFIT_TEST_LOG_SENDS=PREFIX appends a line "S DEST BYTES BUFFER" for every MPI_Send of
+ * a rank, and "R SOURCE BYTES BUFFER" for every MPI_Recv, to PREFIX.RANK (its rank in
+ * MPI_COMM_WORLD), so that a test can read the order of the messages and the buffers they
+ * use without timing them. */
 #include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -60,10 +61,10 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
     return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
 
-/* The send's line in this rank's log, where COMMFIT_TEST_LOG_SENDS asks for one; the file
- * stays open (the run's end flushes it). Ranks of another communicator than MPI_COMM_WORLD
- * are logged as that communicator numbers them. */
-static void log_send(int count, MPI_Datatype type, int dest)
+/* The call's line in this rank's log (what: S a send, R a receive), where
+ * COMMFIT_TEST_LOG_SENDS asks for one; the file stays open (the run's end flushes it). Ranks
+ * of another communicator than MPI_COMM_WORLD are logged as that communicator numbers them. */
+static void log_call(char what, const void *buf, int count, MPI_Datatype type, int peer)
 {
     static FILE *log;
     const char *prefix = getenv("COMMFIT_TEST_LOG_SENDS");
@@ -79,7 +80,7 @@ static void log_send(int count, MPI_Datatype type, int dest)
     }
     int size = 0;
     PMPI_Type_size(type, &size);
-    fprintf(log, "%d %lld\n", dest, (long long)count * size);
+    fprintf(log, "%c %d %lld %p\n", what, peer, (long long)count * size, buf);
 }
 
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
@@ -87,8 +88,15 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, M
     static long calls;
     if (fails("MPI_Send", &calls))
         return injected_error();
-    log_send(count, type, dest);
+    log_call('S', buf, count, type, dest);
     return PMPI_Send(buf, count, type, dest, tag, comm);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    log_call('R', buf, count, type, source);
+    return PMPI_Recv(buf, count, type, source, tag, comm, status);
 }
 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
