@@ -41,10 +41,12 @@ static const char *const env_prefixes[] = {"UCX_",  "UCC_", "MPIR_CVAR_", "MPICH
 /* What the launchers themselves set in every rank's environment: addresses, session
  * folders, job and rank numbers, the host name (Open MPI's orte and ess, MPICH's Hydra,
  * smpirun's launch size, which launch_np says). They change with every run, rank or host
- * and tune nothing: recorded, they would hide what a user set. */
+ * and tune nothing: recorded, they would hide what a user set. So do MPICH's compiler
+ * wrapper's (MPICH_CC=clang, CI's distcheck, reached the ranks' list). */
 static const char *const env_launcher_set[] = {
     "OMPI_MCA_orte_", "OMPI_MCA_ess_base_", "OMPI_MCA_initial_wdir=",
-    "MPIR_CVAR_CH3_INTERFACE_HOSTNAME=", "SMPI_GLOBAL_SIZE="};
+    "MPIR_CVAR_CH3_INTERFACE_HOSTNAME=", "SMPI_GLOBAL_SIZE=", "MPICH_CC=", "MPICH_CXX=",
+    "MPICH_FC=", "MPICH_F77=", "MPICH_F90=", "MPICH_LD="};
 
 /* Past this, mpi_env stops and mpi_env_omitted counts the rest: a table line holds 1 MiB. */
 enum { ENV_MAX_BYTES = 256 * 1024 };
