@@ -78,7 +78,7 @@ long cf_launch_cores(void)
     return n > 0 ? n : 1;
 }
 
-/* The next blank-separated word of *p, as cf_launch_argv splits a launcher: its start and
+/* The next blank-separated word of *p, as a launcher is split into words: its start and
  * length (0 at the end), *p moved past it. */
 static size_t next_word(const char **p, const char **start)
 {
@@ -192,33 +192,19 @@ int cf_launch_argv(const char *launcher, long n, const char *exe, int nargs, cha
                    char ***out, cf_error *e)
 {
     size_t words = 0;
-    for (const char *p = launcher; *p;) {
-        while (*p == ' ')
-            p++;
-        if (*p == '\0')
-            break;
+    const char *p = launcher, *w;
+    while (next_word(&p, &w) > 0)
         words++;
-        while (*p && *p != ' ')
-            p++;
-    }
     if (words == 0)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "--launcher '%s': expected a command such as 'mpiexec'", launcher);
     char **v = calloc(words + 5 + (size_t)nargs, sizeof *v);
     if (v == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    size_t k = 0;
-    for (const char *p = launcher; *p;) {
-        while (*p == ' ')
-            p++;
-        if (*p == '\0')
-            break;
-        const char *start = p;
-        while (*p && *p != ' ')
-            p++;
-        if ((v[k++] = strndup(start, (size_t)(p - start))) == NULL)
+    size_t k = 0, len;
+    for (p = launcher; (len = next_word(&p, &w)) > 0;)
+        if ((v[k++] = strndup(w, len)) == NULL)
             goto oom;
-    }
     char nbuf[32];
     snprintf(nbuf, sizeof nbuf, "%ld", n);
     const char *tail[] = {"-n", nbuf, exe, "measure"};
