@@ -23,11 +23,11 @@
 #include "base/table.h"
 
 static const char usage[] =
-    "Usage: commfit fit [OPTIONS]\n"
+    "Usage: commfit fit [OPTIONS] [TABLE...]\n"
     "\n"
     "Fits cost models to timing tables: one fit per pattern, process count and datatype,\n"
     "written to a model file that predict and report read, with a summary line per fit\n"
-    "and the warnings grouped at the end.\n"
+    "and the warnings grouped at the end. Each TABLE is read as if given with -i.\n"
     "\n";
 
 typedef struct opts {
@@ -57,15 +57,19 @@ static void opts_free(opts *o)
     free(o->np);
 }
 
-static int opt_input(const cf_option *opt, const char *arg, cf_error *e)
+static int add_input(opts *o, const char *arg, cf_error *e)
 {
-    opts *o = opt->value;
     char **ni = realloc(o->inputs, (o->ninputs + 1) * sizeof *ni);
     if (ni == NULL)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "out of memory");
     o->inputs = ni;
     ni[o->ninputs++] = (char *)arg;
     return 0;
+}
+
+static int opt_input(const cf_option *opt, const char *arg, cf_error *e)
+{
+    return add_input(opt->value, arg, e);
 }
 
 static int opt_model(const cf_option *opt, const char *arg, cf_error *e)
@@ -176,10 +180,13 @@ static int parse(int argc, char **argv, opts *o)
     cf_error e;
     cf_error_clear(&e);
     int first;
-    int rc = cf_options_parse(options, usage, CF_PARSE_NO_OPERANDS, argc, argv, &first, &e);
+    int rc = cf_options_parse(options, usage, 0, argc, argv, &first, &e);
     o->robust = !o->no_robust;
     if (rc == CF_PARSE_HELP)
         return -1;
+    /* Operands are tables, as with -i, read after those (getopt moved them to the end). */
+    for (int i = first; rc == 0 && i < argc; i++)
+        rc = add_input(o, argv[i], &e);
     if (rc != 0)
         return cf_usage_error("%s", e.msg);
     if (o->formulas != NULL && o->output != NULL && strcmp(o->output, "-") == 0)

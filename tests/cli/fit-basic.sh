@@ -193,6 +193,23 @@ expect_rc 1 "a single point"
 grep_err "no fit could be made" "a single point: message"
 check "no model file after failures" test ! -e e.json
 
+# Tables named as operands are read as with -i, after those given with -i: the same
+# model file as -i in that order (its name from the first -i), and a missing one is named.
+table two-a.csv
+run "$COMMFIT" fit -q -i data/run1.csv -i two-a.csv -o by-option.json
+expect_rc 0 "two tables with -i"
+run "$COMMFIT" fit -q two-a.csv -i data/run1.csv -o by-operand.json
+expect_rc 0 "a table as an operand after one with -i"
+check "an operand is read as -i is, after the -i tables" \
+    sh -c "sed 's/by-operand/by-option/' by-operand.json | cmp -s - by-option.json"
+run "$COMMFIT" fit two-a.csv
+expect_rc 0 "a table as the only operand"
+check "its model file is named after it" test -s models/two-a.json
+run "$COMMFIT" fit -q two-a.csv missing.csv -o m.json
+expect_rc 1 "a missing operand"
+grep_err "^commfit: fit: missing.csv: cannot open" "a missing operand: named"
+check "no model file after a missing operand" test ! -e m.json
+
 # No table at all.
 mkdir empty-dir
 cd empty-dir
