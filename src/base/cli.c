@@ -157,6 +157,26 @@ static int apply(const cf_option *o, const char *arg, const char *usage, const c
     return 0;
 }
 
+/* Whether name ends in suffix. */
+static int ends_with(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), k = strlen(suffix);
+    return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+const cf_option *cf_options_for_file(const cf_option *opts, const char *operand)
+{
+    const char *want = ends_with(operand, ".json")  ? "model"
+                       : ends_with(operand, ".csv") ? "input"
+                                                    : NULL;
+    for (size_t i = 0; want != NULL && opts[i].kind != CF_OPTION_END; i++) {
+        const cf_option *o = &opts[i];
+        if (o->kind == CF_OPTION_STRING && strcmp(o->long_name, want) == 0)
+            return o;
+    }
+    return NULL;
+}
+
 int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, int argc,
                      char **argv, int *first, cf_error *e)
 {
@@ -216,7 +236,20 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
     }
     free(lo);
     free(so);
+    const cf_option *named = NULL;
     if (rc == 0 && (flags & CF_PARSE_NO_OPERANDS) && optind < argc)
+        named = cf_options_for_file(opts, argv[optind]);
+    if (named != NULL) {
+        /* A file where an option names one: say which (commfit predict model.json). */
+        char flag[64];
+        if (named->short_name != 0)
+            snprintf(flag, sizeof flag, "-%c", named->short_name);
+        else
+            snprintf(flag, sizeof flag, "--%s", named->long_name);
+        rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unexpected argument '%s': name a %s with %s",
+                          argv[optind],
+                          strcmp(named->long_name, "input") == 0 ? "table" : "model file", flag);
+    } else if (rc == 0 && (flags & CF_PARSE_NO_OPERANDS) && optind < argc)
         rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unexpected argument '%s'", argv[optind]);
     *first = optind;
     return rc;

@@ -73,6 +73,10 @@ enum {
 int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, int argc,
                      char **argv, int *first, cf_error *e);
 
+/* The option a file operand was likely meant for: a string option --model for a .json
+ * name, --input for a .csv name; NULL if none or opts has no such option. */
+const cf_option *cf_options_for_file(const cf_option *opts, const char *operand);
+
 /* The --help text: usage (the lines before the options, ending in a blank line), then
  * "Options:" and one entry per option, wrapped to 79 columns. */
 void cf_options_help(FILE *fp, const char *usage, const cf_option *opts);

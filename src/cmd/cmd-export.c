@@ -68,8 +68,15 @@ static int parse(int argc, char **argv, opts *o, int *done)
         return cf_usage_error("%s", e.msg);
     if (first >= argc)
         return cf_usage_error("expected a format: commfit export smpi");
+    if (strcmp(argv[first], "smpi") != 0 && cf_options_for_file(options, argv[first]) != NULL)
+        return cf_usage_error("unknown format '%s': expected smpi (name a model file with -m: "
+                              "commfit export smpi -m %s)",
+                              argv[first], argv[first]);
     if (strcmp(argv[first], "smpi") != 0)
         return cf_usage_error("unknown format '%s': expected smpi", argv[first]);
+    if (first + 1 < argc && cf_options_for_file(options, argv[first + 1]) != NULL)
+        return cf_usage_error("unexpected argument '%s': name a model file with -m",
+                              argv[first + 1]);
     if (first + 1 < argc)
         return cf_usage_error("unexpected argument '%s'", argv[first + 1]);
     if (o->model != NULL && o->model[0] == '\0')

@@ -47,6 +47,15 @@ run "$COMMFIT" export xml
 expect_rc 2 "export xml"
 expect_err "commfit: export: unknown format 'xml': expected smpi
 Try 'commfit export --help'." "export xml"
+run "$COMMFIT" export m.json
+expect_rc 2 "export m.json"
+expect_err "commfit: export: unknown format 'm.json': expected smpi (name a model file with -m: \
+commfit export smpi -m m.json)
+Try 'commfit export --help'." "export m.json: says -m"
+run "$COMMFIT" export smpi m.json
+expect_rc 2 "export smpi m.json"
+grep_err "^commfit: export: unexpected argument 'm.json': name a model file with -m$" \
+    "export smpi m.json: says -m"
 run "$COMMFIT" export smpi extra
 expect_rc 2 "export smpi extra"
 grep_err "^commfit: export: unexpected argument 'extra'$" "export smpi extra: names it"

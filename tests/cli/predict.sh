@@ -618,6 +618,10 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K --points points
 expect_rc 2 "--points with --np"
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K --bogus
 expect_rc 2 "unknown option"
+run "$COMMFIT" predict cluster.json -p alltoall -n 4 -b 1K
+expect_rc 2 "a model file as an argument"
+grep_err "^commfit: predict: unexpected argument 'cluster.json': name a model file with -m$" \
+    "a model file as an argument: says -m"
 # --- the model file against its schema: every number typed and checked, by its path.
 # predict checks the whole file as JSON and reads whole what answers (the across-np
 # models, the point-to-point estimate, the fits of the pattern and datatype asked), the

@@ -277,6 +277,14 @@ run "$COMMFIT" report extra
 expect_rc 2 "an extra argument"
 expect_err "commfit: report: unexpected argument 'extra'
 Try 'commfit report --help'." "an extra argument"
+run "$COMMFIT" report m.json
+expect_rc 2 "a model file as an argument"
+expect_err "commfit: report: unexpected argument 'm.json': name a model file with -m
+Try 'commfit report --help'." "a model file as an argument: says -m"
+run "$COMMFIT" report t.csv
+expect_rc 2 "a table as an argument"
+grep_err "^commfit: report: unexpected argument 't.csv': name a table with -i$" \
+    "a table as an argument: says -i"
 run "$COMMFIT" report --bogus
 expect_rc 2 "an unknown option"
 expect_err "commfit: report: unknown option '--bogus'
