@@ -11,6 +11,19 @@
 
 #include "measure/measure.h"
 
+/* Where one rank runs, as rank 0 has it after cf_run_host_metadata's gather. That one gather
+ * serves both the host metadata (hosts, ranks_per_node, cores, rank_hosts) and the
+ * provenance (cpu_model, rank_cpus), so that the launch collects the ranks' hosts once and
+ * one loop orders the hosts: by their first rank, the order of hosts:. */
+typedef struct cf_run_place {
+    const char *host;  /* its host's name (MPI_Get_processor_name) */
+    const char *model; /* its processor, as /proc/cpuinfo names it ("" in a simulation) */
+    const char *cpus;  /* the processors it may run on, as ranges ("" in a simulation) */
+    long cores;        /* its host's cores (a simulated host's in a simulation) */
+    int host_index;    /* its host's place in hosts: */
+    int first;         /* whether it is its host's first rank, which speaks for the host */
+} cf_run_place;
+
 typedef struct cf_run_state {
     cf_measure_opts *o;
     const cf_measure_hooks *hooks;
@@ -27,6 +40,9 @@ typedef struct cf_run_state {
     size_t rows;
     off_t kept; /* the file's length up to its last complete row */
     struct timespec started; /* CLOCK_MONOTONIC when the launch began measuring (duration_s) */
+    cf_run_place *places;    /* rank 0: each rank's (R->size), or NULL out of memory */
+    char *places_text;       /* rank 0: the gathered records, which places' strings point into */
+    int nhosts;              /* rank 0: how many hosts places names */
 } cf_run_state;
 
 /* An MPI failure outside a kernel (at pt, or NULL): this rank fills R->e; returns -1. */
@@ -43,9 +59,16 @@ int cf_run_mpi_failed(cf_run_state *R, const char *call, int rc, const cf_measur
 /* The size of the cache that --off-cache strides past. */
 uint64_t cf_run_cache_size(void);
 
-/* Every rank: gathers host names and core counts; rank 0 fills the metadata. Sets *over
- * when some node runs more ranks than it has cores. */
+/* Every rank: gathers where each rank runs (R->places on rank 0); rank 0 fills the host
+ * metadata and warns of a host with more ranks than cores. Sets *over when some node runs
+ * more ranks than it has cores (not in a simulation). 0; 1 out of memory on rank 0 (R->e
+ * says so); -1 on an MPI error. */
 int cf_run_host_metadata(cf_run_state *R, int *over);
+
+/* Appends this rank's processor and the processors it may run on, each ended by a NUL
+ * (both empty in a simulation: its ranks are threads of the simulator). 0, or -1 out of
+ * memory. */
+int cf_run_cpu_record(char **s, size_t *len, size_t *cap);
 
 /* Every rank: rank 0's 8-byte ping-pong with each other rank of the launch; rank 0 records
  * each one-way latency (rank_latency_us), their spread and the method in the metadata.
@@ -80,7 +103,8 @@ int cf_run_open_output(cf_run_state *R, const char *command, int over, const cha
 int cf_run_revision_metadata(cf_run_state *R);
 
 /* Every rank: the MPI tuning environment (mpi_env, mpi_env_differs), each host's processor
- * (cpu_model) and each rank's processors (rank_cpus), or in a simulation the simulator's
+ * (cpu_model) and each rank's processors (rank_cpus, both from the places that
+ * cf_run_host_metadata gathered before), or in a simulation the simulator's
  * processor (simulator_cpu); rank 0 records them. Starts the clock of duration_s. 0; 1 out
  * of memory on rank 0 (R->e says so); -1 on an MPI error. */
 int cf_run_provenance_metadata(cf_run_state *R);

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <ctype.h>
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,11 +72,6 @@ uint64_t cf_run_cache_size(void)
     return (uint64_t)c;
 }
 
-typedef struct host_info {
-    char name[MPI_MAX_PROCESSOR_NAME + 1];
-    int ranks, cores;
-} host_info;
-
 /* One run of rank_hosts: n consecutive ranks on host h (its index in hosts), "h" or "h*n". */
 static int append_run(char **s, size_t *len, size_t *cap, int h, int n)
 {
@@ -84,104 +80,198 @@ static int append_run(char **s, size_t *len, size_t *cap, int h, int n)
                  : cf_measure_appendf(s, len, cap, "%s%d", sep, h);
 }
 
-int cf_run_host_metadata(cf_run_state *R, int *over)
+/* This rank's record for rank 0: its host's cores and name, its processor and its binding,
+ * each ended by a NUL; *n its length, 0 out of memory. 0, or -1 on an MPI error. */
+static int place_record(cf_run_state *R, char **rec, int *n)
 {
-    enum { W = MPI_MAX_PROCESSOR_NAME + 16 };
-    char mine[W] = "";
-    char name[MPI_MAX_PROCESSOR_NAME];
-    int len = 0;
-    RUN_CALL(MPI_Get_processor_name, (name, &len), NULL);
+    char name[MPI_MAX_PROCESSOR_NAME + 1];
+    int nl = 0;
+    RUN_CALL(MPI_Get_processor_name, (name, &nl), NULL);
+    name[nl] = '\0';
 #ifdef CF_SMPI
     long ncores = sg_host_core_count(sg_host_self()); /* the simulated host's */
 #else
     long ncores = cf_launch_cores();
 #endif
-    snprintf(mine, sizeof mine, "%ld %.*s", ncores, len, name);
-    char *all = NULL;
-    if (R->rank == 0 && (all = malloc((size_t)R->size * W)) == NULL)
-        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1;
-    RUN_CALL(MPI_Gather, (mine, W, MPI_CHAR, all, W, MPI_CHAR, 0, MPI_COMM_WORLD), NULL);
-    *over = 0;
-    if (R->rank != 0)
-        return 0;
-    host_info *h = calloc((size_t)R->size, sizeof *h);
-    if (h == NULL) {
-        free(all);
-        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1;
+    size_t len = 0, cap = 0;
+    *rec = NULL;
+    int bad = cf_measure_appendf(rec, &len, &cap, "%ld%c%s%c", ncores, 0, name, 0) != 0 ||
+              cf_run_cpu_record(rec, &len, &cap) != 0 || len > INT_MAX;
+    *n = bad ? 0 : (int)len;
+    return 0;
+}
+
+/* Rank 0: R->places from the gathered records (rank r's lens[r] bytes at all + displs[r]),
+ * each rank's host numbered in the order of the hosts' first ranks, the order of hosts:.
+ * 0, or -1 out of memory, here or on a rank that sent no record. */
+static int order_hosts(cf_run_state *R, char *all, const int *lens, const int *displs)
+{
+    cf_run_place *p = calloc((size_t)R->size, sizeof *p);
+    int *firsts = malloc((size_t)R->size * sizeof *firsts); /* each host's first rank */
+    int nh = 0, bad = p == NULL || firsts == NULL;
+    for (int r = 0; r < R->size && !bad; r++) {
+        if (lens[r] == 0) { /* that rank ran out of memory */
+            bad = 1;
+            break;
+        }
+        const char *rec = all + displs[r];
+        p[r].cores = strtol(rec, NULL, 10);
+        p[r].host = rec + strlen(rec) + 1;
+        p[r].model = p[r].host + strlen(p[r].host) + 1;
+        p[r].cpus = p[r].model + strlen(p[r].model) + 1;
+        int h = 0;
+        while (h < nh && strcmp(p[firsts[h]].host, p[r].host) != 0)
+            h++;
+        if (h == nh)
+            firsts[nh++] = r;
+        p[r].host_index = h;
+        p[r].first = firsts[h] == r;
     }
-    int nh = 0;
+    free(firsts);
+    if (bad) {
+        free(p);
+        return -1;
+    }
+    R->places = p;
+    R->places_text = all;
+    R->nhosts = nh;
+    return 0;
+}
+
+/* Every rank: each rank's place_record gathered at rank 0, which fills R->places (NULL out
+ * of memory, *bad then set): the one gather of where the ranks run, which the host
+ * metadata and the provenance (cpu_model, rank_cpus) share. Every rank makes the same
+ * calls: before each step that needs room on rank 0, rank 0 says whether it has it, so
+ * that no rank sends to a root that cannot take it. 0, or -1 on an MPI error. */
+static int gather_places(cf_run_state *R, int *bad)
+{
+    char *rec = NULL, *all = NULL;
+    int n = 0, *lens = NULL, *displs = NULL;
+    if (place_record(R, &rec, &n) != 0)
+        return -1;
+    if (R->rank == 0 && ((lens = calloc((size_t)R->size, sizeof *lens)) == NULL ||
+                         (displs = calloc((size_t)R->size, sizeof *displs)) == NULL))
+        *bad = 1;
+    int room = R->rank != 0 || !*bad;
+    const char *call = "MPI_Bcast";
+    int rc = MPI_Bcast(&room, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc == MPI_SUCCESS && room) {
+        call = "MPI_Gather";
+        rc = MPI_Gather(&n, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    size_t total = 0;
+    for (int r = 0; rc == MPI_SUCCESS && room && R->rank == 0 && r < R->size; r++) {
+        displs[r] = (int)total;
+        total += (size_t)lens[r];
+    }
+    if (rc == MPI_SUCCESS && room && R->rank == 0)
+        room = total <= INT_MAX && (all = malloc(total + 1)) != NULL;
+    if (rc == MPI_SUCCESS) {
+        call = "MPI_Bcast";
+        rc = MPI_Bcast(&room, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    if (rc == MPI_SUCCESS && room) {
+        call = "MPI_Gatherv";
+        rc = MPI_Gatherv(rec, n, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+    }
+    free(rec);
+    *bad |= !room;
+    if (rc == MPI_SUCCESS && R->rank == 0 && !*bad)
+        *bad = order_hosts(R, all, lens, displs) != 0;
+    if (R->places == NULL)
+        free(all);
+    free(lens);
+    free(displs);
+    return rc == MPI_SUCCESS ? 0 : cf_run_mpi_failed(R, call, rc, NULL);
+}
+
+/* Rank 0: one warning of the nover hosts with more ranks than cores, not one a host (a
+ * launch over a thousand nodes would print a thousand), naming the first: p, its first
+ * rank's place, and n, its ranks. */
+static void warn_oversubscribed(cf_run_state *R, const cf_run_place *p, int n, int nover, int *over)
+{
+    char msg[512], more[64] = "";
+    if (nover > 1)
+        snprintf(more, sizeof more, " (and %d more hosts with more ranks than cores)", nover - 1);
+#ifdef CF_SMPI
+    /* A simulated host's cores time computation alone, which a simulation does not
+     * (smpi/simulate-computation:no): its ranks share its loopback and links, as they
+     * would anyway, and no scheduler enters the figures. */
+    (void)over;
+    snprintf(msg, sizeof msg,
+             "%d ranks on '%s', which has %ld core%s%s: a simulation times no computation, "
+             "so they share its links only (not oversubscribed; check the hostfile if that "
+             "placement was not meant)",
+             n, p->host, p->cores, p->cores == 1 ? "" : "s", more);
+#else
+    *over = 1;
+    snprintf(msg, sizeof msg,
+             "%d ranks on '%s', which has %ld core%s%s: the timings measure the scheduler "
+             "too (oversubscribed)",
+             n, p->host, p->cores, p->cores == 1 ? "" : "s", more);
+#endif
+    if (R->hooks->warn)
+        R->hooks->warn(msg);
+}
+
+/* Rank 0: hosts, ranks_per_node, cores and rank_hosts from R->places. 0, or -1 out of
+ * memory. */
+static int host_keys(cf_run_state *R, int *over)
+{
+    const cf_run_place *p = R->places;
+    int *ranks = calloc((size_t)R->nhosts, sizeof *ranks); /* each host's */
+    if (ranks == NULL)
+        return -1;
     char *order = NULL; /* rank_hosts: each rank's host, runs of one host as H*N */
     size_t l4 = 0, c4 = 0;
-    int bad = 0, run_host = -1, run_n = 0;
+    int bad = 0, run_n = 0;
     for (int r = 0; r < R->size; r++) {
-        char *entry = all + (size_t)r * W;
-        entry[W - 1] = '\0';
-        char *sp = strchr(entry, ' ');
-        const char *hn = sp ? sp + 1 : entry;
-        int cores = atoi(entry), i;
-        for (i = 0; i < nh; i++)
-            if (strcmp(h[i].name, hn) == 0)
-                break;
-        if (i == nh) {
-            snprintf(h[nh].name, sizeof h[nh].name, "%s", hn);
-            h[nh].cores = cores;
-            nh++;
+        ranks[p[r].host_index]++;
+        run_n++;
+        if (r + 1 == R->size || p[r + 1].host_index != p[r].host_index) {
+            bad |= append_run(&order, &l4, &c4, p[r].host_index, run_n);
+            run_n = 0;
         }
-        h[i].ranks++;
-        if (i != run_host && run_n > 0)
-            bad |= append_run(&order, &l4, &c4, run_host, run_n);
-        run_n = i == run_host ? run_n + 1 : 1;
-        run_host = i;
     }
-    bad |= append_run(&order, &l4, &c4, run_host, run_n);
     char *hosts = NULL, *rpn = NULL, *cores = NULL;
     size_t l1 = 0, c1 = 0, l2 = 0, c2 = 0, l3 = 0, c3 = 0;
-    int nover = 0, first_over = -1;
-    for (int i = 0; i < nh; i++) {
-        bad |= cf_measure_appendf(&hosts, &l1, &c1, "%s%s", i ? "," : "", h[i].name);
-        bad |= cf_measure_appendf(&rpn, &l2, &c2, "%s%d", i ? "," : "", h[i].ranks);
-        bad |= cf_measure_appendf(&cores, &l3, &c3, "%s%d", i ? "," : "", h[i].cores);
-        if (h[i].ranks > h[i].cores && nover++ == 0)
-            first_over = i;
+    int nover = 0, first_over = -1; /* the first such host's first rank */
+    for (int r = 0; r < R->size; r++) {
+        if (!p[r].first)
+            continue;
+        int h = p[r].host_index;
+        const char *sep = h ? "," : "";
+        bad |= cf_measure_appendf(&hosts, &l1, &c1, "%s%s", sep, p[r].host);
+        bad |= cf_measure_appendf(&rpn, &l2, &c2, "%s%d", sep, ranks[h]);
+        bad |= cf_measure_appendf(&cores, &l3, &c3, "%s%ld", sep, p[r].cores);
+        if (ranks[h] > p[r].cores && nover++ == 0)
+            first_over = r;
     }
-    /* One warning, not one a host: a launch over a thousand nodes would print a thousand. */
-    if (nover > 0) {
-        char msg[512], more[64] = "";
-        if (nover > 1)
-            snprintf(more, sizeof more, " (and %d more hosts with more ranks than cores)", nover - 1);
-#ifdef CF_SMPI
-        /* A simulated host's cores time computation alone, which a simulation does not
-         * (smpi/simulate-computation:no): its ranks share its loopback and links, as they
-         * would anyway, and no scheduler enters the figures. */
-        snprintf(msg, sizeof msg,
-                 "%d ranks on '%s', which has %d core%s%s: a simulation times no computation, "
-                 "so they share its links only (not oversubscribed; check the hostfile if that "
-                 "placement was not meant)",
-                 h[first_over].ranks, h[first_over].name, h[first_over].cores,
-                 h[first_over].cores == 1 ? "" : "s", more);
-#else
-        *over = 1;
-        snprintf(msg, sizeof msg,
-                 "%d ranks on '%s', which has %d core%s%s: the timings measure the scheduler "
-                 "too (oversubscribed)",
-                 h[first_over].ranks, h[first_over].name, h[first_over].cores,
-                 h[first_over].cores == 1 ? "" : "s", more);
-#endif
-        if (R->hooks->warn)
-            R->hooks->warn(msg);
-    }
+    if (nover > 0)
+        warn_oversubscribed(R, &p[first_over], ranks[p[first_over].host_index], nover, over);
     if (!bad)
-        bad |= cf_table_meta_set(R->t, "hosts", hosts) | cf_table_meta_set(R->t, "ranks_per_node", rpn) |
-               cf_table_meta_set(R->t, "cores", cores) |
-               cf_table_meta_set(R->t, "rank_hosts", order);
+        bad = cf_table_meta_set(R->t, "hosts", hosts) != 0 ||
+              cf_table_meta_set(R->t, "ranks_per_node", rpn) != 0 ||
+              cf_table_meta_set(R->t, "cores", cores) != 0 ||
+              cf_table_meta_set(R->t, "rank_hosts", order) != 0;
     free(order);
     free(hosts);
     free(rpn);
     free(cores);
-    free(h);
-    free(all);
-    if (bad)
-        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), -1;
+    free(ranks);
+    return bad ? -1 : 0;
+}
+
+int cf_run_host_metadata(cf_run_state *R, int *over)
+{
+    int bad = 0;
+    *over = 0;
+    if (gather_places(R, &bad) != 0)
+        return -1;
+    if (R->rank == 0 && !bad)
+        bad = host_keys(R, over) != 0;
+    if (R->rank == 0 && bad)
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), 1;
     return 0;
 }
 

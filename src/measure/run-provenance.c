@@ -241,6 +241,19 @@ static int affinity_text(char **s, size_t *len, size_t *cap)
 }
 #endif
 
+int cf_run_cpu_record(char **s, size_t *len, size_t *cap)
+{
+#ifdef CF_SMPI
+    return cf_measure_appendf(s, len, cap, "%c%c", 0, 0);
+#else
+    char model[256];
+    cpu_model(model, sizeof model);
+    if (cf_measure_appendf(s, len, cap, "%s%c", model, 0) != 0 || affinity_text(s, len, cap) != 0)
+        return -1;
+    return cf_measure_appendf(s, len, cap, "%c", 0);
+#endif
+}
+
 int cf_run_revision_metadata(cf_run_state *R)
 {
     return cf_table_meta_set(R->t, "commfit_revision", CF_REVISION) != 0 ? -1 : 0;
@@ -280,89 +293,33 @@ static int env_differs(cf_run_state *R, const char *env, int *bad)
     return 0;
 }
 
-/* Every rank: its host, processor and binding gathered at rank 0, which records each
- * host's processor (cpu_model, in the order of hosts:) and each rank's processors
- * (rank_cpus). */
-static int host_cpus(cf_run_state *R, int *bad)
+/* Rank 0: each host's processor (cpu_model, in the order of hosts:, as the host's first
+ * rank read it) and each rank's processors (rank_cpus), from cf_run_host_metadata's gather.
+ * 0, or -1 out of memory. */
+static int host_cpus(cf_run_state *R)
 {
-    char host[MPI_MAX_PROCESSOR_NAME + 1], model[256];
-    int hl = 0;
-    RUN_CALL(MPI_Get_processor_name, (host, &hl), NULL);
-    host[hl] = '\0';
-    cpu_model(model, sizeof model);
-    /* One record a rank: host, model and processors, each ended by a NUL. */
-    char *rec = NULL;
-    size_t len = 0, cap = 0;
-    int mine_bad = cf_measure_appendf(&rec, &len, &cap, "%s%c%s%c", host, 0, model, 0) ||
-                   affinity_text(&rec, &len, &cap) || cf_measure_appendf(&rec, &len, &cap, "%c", 0);
-    int n = mine_bad ? 0 : (int)len;
-    int *lens = NULL, *displs = NULL;
-    char *all = NULL;
-    if (R->rank == 0 && ((lens = calloc((size_t)R->size, sizeof *lens)) == NULL ||
-                         (displs = calloc((size_t)R->size, sizeof *displs)) == NULL))
-        *bad = 1;
-    /* Without room on rank 0 the others send nothing, and none is left waiting. */
-    int room = R->rank != 0 || !*bad;
-    int rc = MPI_Bcast(&room, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rc == MPI_SUCCESS && room)
-        rc = MPI_Gather(&n, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    size_t total = 0;
-    for (int r = 0; rc == MPI_SUCCESS && room && R->rank == 0 && r < R->size; r++) {
-        displs[r] = (int)total;
-        total += (size_t)lens[r];
-    }
-    if (rc == MPI_SUCCESS && room && R->rank == 0)
-        room = total <= (size_t)0x7fffffff && (all = malloc(total + 1)) != NULL;
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Bcast(&room, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rc == MPI_SUCCESS && room)
-        rc = MPI_Gatherv(rec, n, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
-    *bad |= !room;
-    free(rec);
-    *bad |= R->rank == 0 && mine_bad;
-    char *models = NULL, *cpus = NULL, *seen = NULL;
-    size_t ml = 0, mc = 0, cl = 0, cc = 0, sl = 0, sc = 0;
-    int nh = 0, same = 1;
-    const char *first_model = NULL;
-    for (int r = 0; rc == MPI_SUCCESS && all != NULL && !*bad && r < R->size; r++) {
-        if (lens[r] == 0) { /* that rank ran out of memory */
-            *bad = 1;
-            break;
-        }
-        const char *h = all + displs[r], *m = h + strlen(h) + 1, *c = m + strlen(m) + 1;
-        *bad |= cf_measure_appendf(&cpus, &cl, &cc, "%s%s", r ? ";" : "", c);
-        /* A host's first rank says its model, as hosts: names hosts by their first rank;
-         * seen holds the hosts so far, each with a NUL after it. */
-        int known = 0;
-        for (size_t k = 0; seen != NULL && k < sl && !known; k += strlen(seen + k) + 1)
-            known = strcmp(seen + k, h) == 0;
-        if (known)
+    const cf_run_place *p = R->places;
+    char *models = NULL, *cpus = NULL, *one = NULL;
+    size_t ml = 0, mc = 0, cl = 0, cc = 0, ol = 0, oc = 0;
+    int bad = 0, same = 1;
+    for (int r = 0; r < R->size && !bad; r++) {
+        bad |= cf_measure_appendf(&cpus, &cl, &cc, "%s%s", r ? ";" : "", p[r].cpus);
+        if (!p[r].first)
             continue;
-        *bad |= cf_measure_appendf(&seen, &sl, &sc, "%s%c", h, 0);
-        *bad |= cf_measure_appendf(&models, &ml, &mc, "%s", nh++ ? ";" : "") ||
-                append_escaped(&models, &ml, &mc, m);
-        if (first_model == NULL)
-            first_model = m;
-        same &= strcmp(first_model, m) == 0;
+        bad |= cf_measure_appendf(&models, &ml, &mc, "%s", r ? ";" : "") ||
+               append_escaped(&models, &ml, &mc, p[r].model);
+        same &= strcmp(p[0].model, p[r].model) == 0;
     }
-    if (rc == MPI_SUCCESS && R->rank == 0 && !*bad && all != NULL) {
-        /* One model for all the hosts when they agree: a thousand nodes of one kind. */
-        char *one = NULL;
-        size_t ol = 0, oc = 0;
-        if (same && first_model != NULL)
-            *bad |= append_escaped(&one, &ol, &oc, first_model);
-        if (!*bad)
-            *bad |= cf_table_meta_set(R->t, "cpu_model", same ? one : models) != 0 ||
-                    cf_table_meta_set(R->t, "rank_cpus", cpus) != 0;
-        free(one);
-    }
+    /* One model for all the hosts when they agree: a thousand nodes of one kind. */
+    if (!bad && same)
+        bad |= append_escaped(&one, &ol, &oc, p[0].model);
+    if (!bad)
+        bad |= cf_table_meta_set(R->t, "cpu_model", same ? one : models) != 0 ||
+               cf_table_meta_set(R->t, "rank_cpus", cpus) != 0;
+    free(one);
     free(models);
     free(cpus);
-    free(seen);
-    free(all);
-    free(lens);
-    free(displs);
-    return rc == MPI_SUCCESS ? 0 : cf_run_mpi_failed(R, "MPI_Gatherv", rc, NULL);
+    return bad ? -1 : 0;
 }
 #endif
 
@@ -401,8 +358,9 @@ int cf_run_provenance_metadata(cf_run_state *R)
         free(m);
     }
 #else
-    if (host_cpus(R, &bad) != 0)
-        return -1;
+    /* Without places the gather ran out of memory, which cf_run_host_metadata has said. */
+    if (R->rank == 0 && R->places != NULL)
+        bad |= host_cpus(R) != 0;
 #endif
     if (R->rank == 0 && bad)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory"), 1;

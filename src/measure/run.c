@@ -545,13 +545,13 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     if (status == 0 && R->rank == 0 && o->resume == NULL && cf_run_library_metadata(R) != 0)
         status = 2;
     /* Every rank takes part; a resumed table records it after the rows it keeps. */
-    int vrc = 0;
-    if (cf_run_host_metadata(R, &over) != 0 || (vrc = cf_run_provenance_metadata(R)) < 0 ||
+    int hrc = 0, vrc = 0;
+    if ((hrc = cf_run_host_metadata(R, &over)) < 0 || (vrc = cf_run_provenance_metadata(R)) < 0 ||
         cf_run_latency_probe(R) != 0) {
         rc = -1;
         goto out;
     }
-    if (vrc > 0)
+    if (hrc > 0 || vrc > 0)
         status = 2;
     /* A probe that ran out of memory fails the run as a point would, on rank 0's word. */
     int prc = cf_run_pair_probe(R);
@@ -605,6 +605,8 @@ out:
     }
     free(R->path);
     free(R->tavg);
+    free(R->places);
+    free(R->places_text);
     cf_table_free(R->t);
     free(pts);
     free(plan);
