@@ -4,6 +4,7 @@
 
 #include "base/table.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -128,6 +129,28 @@ const char *cf_table_meta_get(const cf_table *t, const char *key)
         if (strcmp(t->meta[i].key, key) == 0)
             return t->meta[i].value;
     return NULL;
+}
+
+int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank)
+{
+    const char *s = cf_table_meta_get(t, "rank_cpu_share");
+    int found = 0;
+    /* "1.00*2;0.46;-": each rank's share, or '-' for one that timed nothing, a run of ranks
+     * with one value as VALUE*N. */
+    for (long r = 0; s != NULL && *s != '\0' && r <= INT_MAX;) {
+        const char *next = strchr(s, ';'), *star = strchr(s, '*');
+        long n = star != NULL && (next == NULL || star < next) ? strtol(star + 1, NULL, 10) : 1;
+        char *end;
+        double v = strtod(s, &end);
+        if (end != s && isfinite(v) && (!found || v < *share)) {
+            *share = v;
+            *rank = (int)r;
+            found = 1;
+        }
+        r += n > 0 ? n : 1;
+        s = next != NULL ? next + 1 : NULL;
+    }
+    return found ? 0 : -1;
 }
 
 int cf_table_timed_loop(const cf_table *t)

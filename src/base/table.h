@@ -74,6 +74,17 @@ int cf_table_meta_set(cf_table *t, const char *key, const char *value);
 /* NULL when absent. */
 const char *cf_table_meta_get(const cf_table *t, const char *key);
 
+/* The least share of its timed calls' wall time that a rank of the table's (last) launch
+ * ran on a processor (the metadata key rank_cpu_share), in *share, and that rank in *rank:
+ * 0, or -1 when the table does not say (made before the key, simulated, imported). */
+int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank);
+
+/* Below it, a table's timings include waiting for other work that had its ranks'
+ * processors: fit says so. A busy-polling rank alone on its core runs 1.00 of the time;
+ * against two busy loops on this machine's 2 cores, 0.46-0.48, with a ping-pong 7000x
+ * slower than alone. */
+#define CF_CPU_SHARE_LOW 0.9
+
 /* Declares the extra columns rows will carry (before adding rows). */
 int cf_table_set_extra(cf_table *t, const char *const *names, size_t n);
 

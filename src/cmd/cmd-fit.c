@@ -406,6 +406,14 @@ static int read_inputs(job *j, cf_error *e)
             return rc;
         cf_msg("read %s (%zu row%s)", o->inputs[i], j->tables[i]->n_rows,
                j->tables[i]->n_rows == 1 ? "" : "s");
+        double share;
+        int rank;
+        if (cf_table_cpu_share_min(j->tables[i], &share, &rank) == 0 && share < CF_CPU_SHARE_LOW)
+            cf_warn("%s: rank %d ran on a processor %.0f%% of its timed calls' time "
+                    "(rank_cpu_share): other work had its processor the rest (or the MPI "
+                    "library waits without polling), and the times include waiting for it; "
+                    "measure again on an idle machine",
+                    o->inputs[i], rank, 100 * share);
         nall += j->tables[i]->n_rows;
     }
     j->all = malloc((nall + 1) * sizeof *j->all);

@@ -43,6 +43,10 @@ typedef struct cf_run_state {
     cf_run_place *places;    /* rank 0: each rank's (R->size), or NULL out of memory */
     char *places_text;       /* rank 0: the gathered records, which places' strings point into */
     int nhosts;              /* rank 0: how many hosts places names */
+    /* This rank's time on a processor (its thread's CPU clock) and the wall time, over its
+     * timed samples: how much of their time it ran (rank_cpu_share). */
+    double timed_cpu_s, timed_wall_s;
+    char *cpu_share; /* rank 0: rank_cpu_share's value, once cf_run_cpu_share made it */
 } cf_run_state;
 
 /* An MPI failure outside a kernel (at pt, or NULL): this rank fills R->e; returns -1. */
@@ -113,8 +117,17 @@ int cf_run_provenance_metadata(cf_run_state *R);
  * changed (or the table lacked). 0, or -1 on a write error. */
 int cf_run_provenance_resume(cf_run_state *R);
 
-/* Rank 0, with the table open: appends when and how the launch ended (end, duration_s,
- * end_reason) after the rows; status as run_block's (0 complete, 1 stopped by a signal,
+/* This thread's processor time in seconds (CLOCK_THREAD_CPUTIME_ID), 0 where there is
+ * none; a simulation's ranks are threads of the simulator, whose time says nothing. */
+double cf_run_thread_cpu_s(void);
+
+/* Every rank, after the points: rank 0 gathers each rank's share of its timed samples'
+ * wall time that it ran on a processor into R->cpu_share, for rank_cpu_share. Nothing in a
+ * simulation. 0; -1 on an MPI error. */
+int cf_run_cpu_share(cf_run_state *R);
+
+/* Rank 0, with the table open: appends when and how the launch ended (rank_cpu_share
+ * where known, end, duration_s, end_reason) after the rows; status as run_block's (0 complete, 1 stopped by a signal,
  * else failed, R->e saying why). */
 void cf_run_end_metadata(cf_run_state *R, int status);
 

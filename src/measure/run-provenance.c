@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <mpi.h>
 #include <sched.h>
 #include <stdio.h>
@@ -387,6 +388,74 @@ int cf_run_provenance_resume(cf_run_state *R)
     return fflush(R->fp) != 0 || ferror(R->fp) ? -1 : 0;
 }
 
+double cf_run_thread_cpu_s(void)
+{
+#ifdef CF_SMPI
+    return 0;
+#else
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+}
+
+/* A rank that busy-polls (MPICH, Open MPI) runs all the time it waits in its calls: a
+ * share well under 1 means other work had its processor part of the time, and its
+ * timings include waiting for it (a loaded machine, more ranks than cores). */
+int cf_run_cpu_share(cf_run_state *R)
+{
+#ifdef CF_SMPI
+    (void)R;
+    return 0;
+#else
+    double mine[2] = {R->timed_cpu_s, R->timed_wall_s}, *all = NULL;
+    int room = 1;
+    if (R->rank == 0 && (all = malloc(2 * (size_t)R->size * sizeof *all)) == NULL)
+        room = 0;
+    /* Without room on rank 0 no rank sends, and the table has no rank_cpu_share. */
+    RUN_CALL(MPI_Bcast, (&room, 1, MPI_INT, 0, MPI_COMM_WORLD), NULL);
+    if (!room)
+        return 0;
+    RUN_CALL(MPI_Gather, (mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD), NULL);
+    if (R->rank != 0)
+        return 0;
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    int bad = 0;
+    /* Each rank's share with two decimals, or '-' where it timed nothing (or the system has
+     * no thread clock); a run of ranks with one value as VALUE*N, as rank_hosts writes its
+     * runs: a thousand idle ranks make one word. */
+    char prev[16] = "", one[16];
+    int run = 0;
+    for (int r = 0; r <= R->size && !bad; r++) {
+        double cpu = r < R->size ? all[2 * r] : 0, wall = r < R->size ? all[2 * r + 1] : 0;
+        if (r == R->size)
+            one[0] = '\0';
+        else if (wall > 0 && cpu > 0) /* two clocks: a share a hair over 1 is 1 */
+            snprintf(one, sizeof one, "%.2f", fmin(cpu / wall, 1.0));
+        else
+            snprintf(one, sizeof one, "-");
+        if (run > 0 && strcmp(one, prev) == 0) {
+            run++;
+            continue;
+        }
+        if (run == 1)
+            bad = cf_measure_appendf(&text, &len, &cap, "%s%s", len ? ";" : "", prev);
+        else if (run > 1)
+            bad = cf_measure_appendf(&text, &len, &cap, "%s%s*%d", len ? ";" : "", prev, run);
+        snprintf(prev, sizeof prev, "%s", one);
+        run = 1;
+    }
+    free(all);
+    if (bad)
+        free(text);
+    else
+        R->cpu_share = text;
+    return 0;
+#endif
+}
+
 void cf_run_end_metadata(cf_run_state *R, int status)
 {
     if (R->rank != 0 || R->fp == NULL || fflush(R->fp) != 0)
@@ -409,13 +478,17 @@ void cf_run_end_metadata(cf_run_state *R, int status)
     for (char *p = why; *p; p++)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
-    char block[800];
-    int n = snprintf(block, sizeof block, "# end: %s\n# duration_s: %.3f\n# end_reason: %s\n",
-                     date, dur, why);
+    char *block = NULL;
+    size_t n = 0, cap = 0;
+    int bad = R->cpu_share != NULL &&
+              cf_measure_appendf(&block, &n, &cap, "# rank_cpu_share: %s\n", R->cpu_share);
+    bad = bad || cf_measure_appendf(&block, &n, &cap,
+                                    "# end: %s\n# duration_s: %.3f\n# end_reason: %s\n", date,
+                                    dur, why);
     /* One write of whole lines; a part of them (a full disk) is cut off again, so that the
      * table still ends with a complete line. */
-    if (n > 0 && (size_t)n < sizeof block &&
-        write(fileno(R->fp), block, (size_t)n) != (ssize_t)n && !R->to_fd &&
+    if (!bad && write(fileno(R->fp), block, n) != (ssize_t)n && !R->to_fd &&
         ftruncate(fileno(R->fp), R->kept) != 0 && R->hooks->warn != NULL)
         R->hooks->warn("cannot cut off a partly written end line");
+    free(block);
 }

@@ -229,10 +229,12 @@ static int take_samples(cf_run_state *R, point_kernel *pk, MPI_Comm comm, long r
         if (*n == R->cap_samples)
             break;
         RUN_CALL(MPI_Barrier, (comm), pt);
-        double w0 = MPI_Wtime();
+        double c0 = cf_run_thread_cpu_s(), w0 = MPI_Wtime();
         if (pk_run(pk, reps, &t, &contributes) != 0)
             return KERNEL_FAILED;
         double wall = MPI_Wtime() - w0;
+        R->timed_cpu_s += cf_run_thread_cpu_s() - c0;
+        R->timed_wall_s += wall;
         if (t < floor_s)
             t = floor_s;
         mine += t;
@@ -585,6 +587,10 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     }
     if (R->rank == 0 && hooks->progress_end && !o->quiet && o->progress)
         hooks->progress_end();
+    if (cf_run_cpu_share(R) != 0) {
+        rc = -1;
+        goto out;
+    }
 
     if (R->rank == 0 && R->fp != NULL) {
         cf_run_end_metadata(R, status);
@@ -607,6 +613,7 @@ out:
     free(R->tavg);
     free(R->places);
     free(R->places_text);
+    free(R->cpu_share);
     cf_table_free(R->t);
     free(pts);
     free(plan);

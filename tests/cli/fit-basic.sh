@@ -193,6 +193,18 @@ expect_rc 1 "a single point"
 grep_err "no fit could be made" "a single point: message"
 check "no model file after failures" test ! -e e.json
 
+# A table whose ranks had their processors part of the time (rank_cpu_share: a loaded
+# machine) is fitted with a warning naming the rank and its share; not one above 90%.
+{ echo "# rank_cpu_share: 1.00*3;0.46;-;0.97*2"; cat data/run1.csv; } >loaded.csv
+run "$COMMFIT" fit -i loaded.csv -o loaded.json
+expect_rc 0 "a table measured on a loaded machine"
+grep_err "^commfit: fit: warning: loaded.csv: rank 3 ran on a processor 46% of its timed calls' time .rank_cpu_share." \
+    "a loaded machine: the rank and its share"
+{ echo "# rank_cpu_share: 1.00*3;0.91;-*2;0.97"; cat data/run1.csv; } >busy-enough.csv
+run "$COMMFIT" fit -i busy-enough.csv -o busy-enough.json
+expect_rc 0 "a table whose ranks ran 91% or more"
+check "no warning above 90%" sh -c "! grep -q rank_cpu_share '$T/err'"
+
 # Tables named as operands are read as with -i, after those given with -i: the same
 # model file as -i in that order (its name from the first -i), and a missing one is named.
 table two-a.csv

@@ -91,7 +91,7 @@ expect_rc 1 "a read-only folder"
 expect_err "commfit: measure: ro/t.csv: cannot create: Read-only file system" \
     "a read-only folder: the message names the file and the reason"
 umount ro
-grep -v '^# \(end\|duration_s\|end_reason\):' full/t.csv | head -n -2 >ro/r.csv
+grep -v '^# \(rank_cpu_share\|end\|duration_s\|end_reason\):' full/t.csv | head -n -2 >ro/r.csv
 cp ro/r.csv before.csv
 mount --bind ro ro && mount -o remount,bind,ro ro
 run mpirun 2 "$COMMFIT" measure --resume ro/r.csv

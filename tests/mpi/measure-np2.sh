@@ -74,6 +74,8 @@ check "metadata: no rank's environment differs from rank 0's" grep -qx '# mpi_en
 check "metadata: the processor of the one host" grep -Eqx '# cpu_model: [^;]+' t.csv
 check "metadata: each rank's processors, two ranks" \
     grep -Eqx '# rank_cpus: [0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*;[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*' t.csv
+check "metadata: each rank's share of its timed calls on a processor, before the end" \
+    sh -c 'tail -n 4 t.csv | head -n 1 | grep -Eqx "# rank_cpu_share: [01]\.[0-9]{2}(\*2|;[01]\.[0-9]{2})"'
 check "metadata: the run's end, after the last row" \
     sh -c 'tail -n 3 t.csv | head -n 1 | grep -Eqx "# end: [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z"'
 check "metadata: its duration in seconds" \

@@ -34,4 +34,11 @@ expect_rc 0 "-n 3 with --check, uneven reduce_scatter"
 run "$rt" t3.csv
 check "-n 3: np 2 and 3" test "$(grep -Ec ' (2|3) (20|5120) ' "$T/out")" -eq 12
 
+# A rank that times nothing: three ranks measuring np 2 only (rank_cpu_share's '-').
+run mpirun 3 "$COMMFIT" measure --np 2 --patterns pingpong --sizes 8 --samples 1 --reps 2 \
+    --no-latency-probe -q -o t32.csv
+expect_rc 0 "-n 3 measuring np 2"
+check "rank_cpu_share: ranks 0 and 1 timed, rank 2 did not" \
+    grep -Eqx '# rank_cpu_share: [01]\.[0-9]{2}(\*2|;[01]\.[0-9]{2});-' t32.csv
+
 done_testing

@@ -89,7 +89,7 @@ fi
 run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 0,1K,4K --samples 2 --reps 3 -q -o k.csv
 expect_rc 0 "a complete run"
 # Its last 2 rows gone, as a run killed there leaves it (without the end lines).
-grep -v '^# \(end\|duration_s\|end_reason\):' k.csv >k1.csv
+grep -v '^# \(rank_cpu_share\|end\|duration_s\|end_reason\):' k.csv >k1.csv
 head -n "$(($(wc -l <k1.csv) - 2))" k1.csv >k2.csv
 run mpirun 3 "$COMMFIT" measure --resume k2.csv
 expect_rc 0 "--resume on 3 ranks"

@@ -59,7 +59,7 @@ run mpirun 2 "$COMMFIT" measure --patterns pingpong,bcast --sizes 0,1K,4K --samp
 expect_rc 0 "a complete run"
 pairs k.csv >"$T/full"
 # Killed outright: no end lines, and the last row cut.
-grep -v '^# \(end\|duration_s\|end_reason\):' k.csv >k1.csv
+grep -v '^# \(rank_cpu_share\|end\|duration_s\|end_reason\):' k.csv >k1.csv
 cut=$(($(wc -c <k1.csv) - 20))
 head -c "$cut" k1.csv >k2.csv
 run mpirun 2 "$COMMFIT" measure --resume k2.csv

@@ -50,7 +50,7 @@ else
 fi
 check "metadata: the simulator's processor, not the simulated hosts'" \
     grep -Eqx '# simulator_cpu: .+' a.csv
-for k in cpu_model rank_cpus mpi_env_differs; do
+for k in cpu_model rank_cpus mpi_env_differs rank_cpu_share; do
     check "metadata: no $k in a simulation" sh -c "! grep -q '^# $k:' a.csv"
 done
 check "metadata: the end after the rows, complete" \
