@@ -113,8 +113,13 @@ int cf_run_revision_metadata(cf_run_state *R);
  * of memory on rank 0 (R->e says so); -1 on an MPI error. */
 int cf_run_provenance_metadata(cf_run_state *R);
 
+/* The end_reason a resumed launch writes after its resume line, which its own end
+ * replaces: a table whose last end_reason says so was cut short. */
+#define CF_END_CUT_SHORT "cut short: the launch that resumed the table wrote no end (killed)"
+
 /* Rank 0, --resume: after the resume line, the provenance keys whose value this launch
- * changed (or the table lacked). 0, or -1 on a write error. */
+ * changed (or the table lacked), and end_reason CF_END_CUT_SHORT where the table has an
+ * end_reason. 0, or -1 on a write error. */
 int cf_run_provenance_resume(cf_run_state *R);
 
 /* This thread's processor time in seconds (CLOCK_THREAD_CPUTIME_ID), 0 where there is

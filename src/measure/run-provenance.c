@@ -67,9 +67,16 @@ static int env_wanted(const char *kv)
     return want && strchr(kv, '=') != NULL;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* By the variables' names, then their values: NAME=VALUE strings compared whole would put
+ * UCX_TLS0=... before UCX_TLS=... ('0' < '='). */
+static int cmp_env(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    size_t nx = strcspn(x, "="), ny = strcspn(y, "=");
+    int c = strncmp(x, y, nx < ny ? nx : ny);
+    if (c == 0)
+        c = (nx > ny) - (nx < ny);
+    return c != 0 ? c : strcmp(x + nx, y + ny);
 }
 
 /* Text of a list whose items are apart by ';': a backslash, ';' and control characters
@@ -108,7 +115,7 @@ static int env_text(char **out, long *omitted)
     for (char **e = environ; e != NULL && *e != NULL; e++)
         if (env_wanted(*e))
             v[n++] = *e;
-    qsort(v, n, sizeof *v, cmp_str);
+    qsort(v, n, sizeof *v, cmp_env);
     char *s = NULL;
     int bad = cf_measure_appendf(&s, &len, &cap, "%s", n ? "" : "none");
     *omitted = 0;
@@ -382,9 +389,19 @@ int cf_run_provenance_resume(cf_run_state *R)
     for (size_t i = 0; i < sizeof resume_keys / sizeof *resume_keys; i++) {
         const char *now = cf_table_meta_get(R->t, resume_keys[i]);
         const char *was = done != NULL ? cf_table_meta_get(done, resume_keys[i]) : NULL;
+        /* A key this launch has no value for is written only when none is news: a launch
+         * that leaves no variable out says 0 after one that left some out. */
+        if (now == NULL && was != NULL && strcmp(resume_keys[i], "mpi_env_omitted") == 0 &&
+            strcmp(was, "0") != 0)
+            now = "0";
         if (now != NULL && (was == NULL || strcmp(was, now) != 0))
             fprintf(R->fp, "# %s: %s\n", resume_keys[i], now);
     }
+    /* The table's end lines are the launch's before; until this one writes its own, the
+     * last end_reason says it has not ended (a reader keeps the last: one still saying so
+     * after the rows was killed). */
+    if (done != NULL && cf_table_meta_get(done, "end_reason") != NULL)
+        fprintf(R->fp, "# end_reason: %s\n", CF_END_CUT_SHORT);
     return fflush(R->fp) != 0 || ferror(R->fp) ? -1 : 0;
 }
 

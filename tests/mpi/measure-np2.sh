@@ -84,12 +84,14 @@ check "metadata: the run went through" sh -c 'tail -n 1 t.csv | grep -qx "# end_
 check "the reader keeps the end lines" grep -qx 'meta end_reason' "$T/rows"
 
 # A tuning variable, escaped (';' and '\' apart), and a rank whose environment differs.
-run mpirun 2 env MV2_COMMFIT_TEST='a;b\c=d' I_MPI_COMMFIT_TEST=1 MPICH_CC=clang \
+run mpirun 2 env MV2_COMMFIT_TEST='a;b\c=d' MV2_COMMFIT_TEST0=z I_MPI_COMMFIT_TEST=1 MPICH_CC=clang \
     "$COMMFIT" measure -q --patterns pingpong --sizes 4 --samples 1 --reps 2 --no-latency-probe -o env.csv
 expect_rc 0 "with two tuning variables set"
 # (Open MPI sets OMPI_MCA_ and PSM2_ variables of its own in the ranks: others may follow.)
 check "mpi_env: both, sorted by name, separators escaped" \
     grep -Eq '^# mpi_env: (.*;)?I_MPI_COMMFIT_TEST=1;(.*;)?MV2_COMMFIT_TEST=a\\;b\\\\c=d(;|$)' env.csv
+check "mpi_env: sorted by the names, MV2_COMMFIT_TEST before MV2_COMMFIT_TEST0" \
+    grep -Eq '^# mpi_env: (.*;)?MV2_COMMFIT_TEST=a\\;b\\\\c=d;MV2_COMMFIT_TEST0=z(;|$)' env.csv
 check "mpi_env: not MPICH's compiler wrapper's MPICH_CC" \
     eval "! grep -q '^# mpi_env: .*MPICH_CC=' env.csv"
 run mpirun 1 "$COMMFIT" measure -q --patterns pingpong --sizes 4 --samples 1 --reps 2 \

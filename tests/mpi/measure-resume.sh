@@ -114,6 +114,37 @@ grep_err "k3.csv: measured with another MPI library \('Some Other MPI v9.9, a st
     "--resume with another MPI library: said"
 check "--resume with another MPI library: the table untouched" cmp -s k3.csv k3-before.csv
 
+# A table from before t_min_max (its t_min_us and t_max_us the extremes over samples and
+# ranks together) is not resumed: the rows added would mean another thing in those columns.
+grep -v '^# t_min_max:' k1.csv >k4a.csv
+head -c $(($(wc -c <k4a.csv) - 20)) k4a.csv >k4.csv
+cp k4.csv k4-before.csv
+run mpirun 2 "$COMMFIT" measure --resume k4.csv
+check "--resume of a table without t_min_max: refused" test "$rc" -ne 0
+grep_err "k4.csv: measured by an older commfit, whose t_min_us and t_max_us are the extremes over samples and ranks together" \
+    "--resume of a table without t_min_max: said"
+check "--resume of a table without t_min_max: the table untouched" cmp -s k4.csv k4-before.csv
+
+# A resumed launch says after its resume line that it has not ended, which its own end lines
+# replace (a reader keeps the last): killed before them, the table says it was cut short,
+# not how the launch before ended. A launch that leaves no variable out of mpi_env says 0
+# after one that left some out.
+{
+    head -n -1 k1.csv # its last row gone, after a launch that ended (stopped, here)
+    grep '^# \(end\|duration_s\):' k.csv
+    echo '# end_reason: stopped by a signal'
+} | sed 's/^# mpi_env: .*/&\n# mpi_env_omitted: 3/' >k5.csv
+run mpirun 2 "$COMMFIT" measure -q --resume k5.csv
+expect_rc 0 "--resume of a table with end lines"
+check "--resume: 'cut short' after the resume line, before the rows" \
+    sh -c "sed -n '/^# resume_1: /,\$p' k5.csv | sed -n 2,9p | grep -qx '# end_reason: cut short: the launch that resumed the table wrote no end (killed)'"
+check "--resume: its own end_reason last" sh -c 'tail -n 1 k5.csv | grep -qx "# end_reason: complete"'
+check "--resume: mpi_env_omitted 0 after one that left 3 out" \
+    sh -c "sed -n '/^# resume_1: /,\$p' k5.csv | grep -qx '# mpi_env_omitted: 0'"
+run "$COMMFIT" fit -q -i k5.csv -o k5.json
+check "the model's source: the resumed launch's end" \
+    sh -c 'grep -q "\"end_reason\": \"complete\"" k5.json && grep -q "\"mpi_env_omitted\": \"0\"" k5.json'
+
 # The plan records --max-time in its shortest form that reads back the same (0.3, where
 # '%.17g' wrote 0.29999999999999999).
 run mpirun 2 "$COMMFIT" measure -q --patterns pingpong --sizes 8 --samples 2 --reps 3 --max-time 0.3 -o mt.csv
