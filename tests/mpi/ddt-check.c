@@ -3,6 +3,7 @@
  * caught, and a timed run gives a time per call. Prints TAP from rank 0. */
 #include "config.h"
 
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -112,7 +113,9 @@ static void timed_run(void)
             rc = cf_ddt_verify(&x, &e);
         cf_ddt_xfer_free(&x);
     }
-    report(rc == 0 && t > 0 && t < 1, "a timed run gives a time per call and correct data", &e);
+    /* A time, not a bound on it: a loaded machine may take any while. */
+    report(rc == 0 && t > 0 && isfinite(t), "a timed run gives a time per call and correct data",
+           &e);
 }
 
 int main(int argc, char **argv)
