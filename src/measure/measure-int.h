@@ -11,6 +11,11 @@
 int cf_measure_appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Appends one run of a per-rank list (rank_cpus, rank_cpu_share): value for n ranks in a
+ * row, as "value" or "value*n", after a ';' unless the list is empty; a thousand ranks
+ * alike make one word (rank_hosts writes its runs so). 0, or -1 out of memory. */
+int cf_measure_append_run(char **buf, size_t *len, size_t *cap, const char *value, long n);
+
 /* The file's contents up to its last complete line: what an interrupted run left. */
 int cf_measure_read_complete_lines(const char *path, char **buf, size_t *len, cf_error *e);
 

@@ -72,6 +72,14 @@ int cf_measure_appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ..
     }
 }
 
+int cf_measure_append_run(char **buf, size_t *len, size_t *cap, const char *value, long n)
+{
+    const char *sep = *len > 0 ? ";" : "";
+    if (n > 1)
+        return cf_measure_appendf(buf, len, cap, "%s%s*%ld", sep, value, n);
+    return cf_measure_appendf(buf, len, cap, "%s%s", sep, value);
+}
+
 int cf_measure_plan_text(const cf_measure_opts *o, char **out)
 {
     char *b = NULL;

@@ -310,8 +310,14 @@ static int host_cpus(cf_run_state *R)
     char *models = NULL, *cpus = NULL, *one = NULL;
     size_t ml = 0, mc = 0, cl = 0, cc = 0, ol = 0, oc = 0;
     int bad = 0, same = 1;
-    for (int r = 0; r < R->size && !bad; r++) {
-        bad |= cf_measure_appendf(&cpus, &cl, &cc, "%s%s", r ? ";" : "", p[r].cpus);
+    for (int r = 0, run = 1; r < R->size && !bad; r++) {
+        /* In runs: "0-127*128" for a node's ranks that may all run anywhere on it. */
+        if (r + 1 < R->size && strcmp(p[r + 1].cpus, p[r].cpus) == 0)
+            run++;
+        else {
+            bad |= cf_measure_append_run(&cpus, &cl, &cc, p[r].cpus, run);
+            run = 1;
+        }
         if (!p[r].first)
             continue;
         bad |= cf_measure_appendf(&models, &ml, &mc, "%s", r ? ";" : "") ||
@@ -441,29 +447,24 @@ int cf_run_cpu_share(cf_run_state *R)
     size_t len = 0, cap = 0;
     int bad = 0;
     /* Each rank's share with two decimals, or '-' where it timed nothing (or the system has
-     * no thread clock); a run of ranks with one value as VALUE*N, as rank_hosts writes its
-     * runs: a thousand idle ranks make one word. */
+     * no thread clock), in runs (cf_measure_append_run). */
     char prev[16] = "", one[16];
-    int run = 0;
-    for (int r = 0; r <= R->size && !bad; r++) {
-        double cpu = r < R->size ? all[2 * r] : 0, wall = r < R->size ? all[2 * r + 1] : 0;
-        if (r == R->size)
-            one[0] = '\0';
-        else if (wall > 0 && cpu > 0) /* two clocks: a share a hair over 1 is 1 */
+    long run = 0;
+    for (int r = 0; r < R->size && !bad; r++) {
+        double cpu = all[2 * r], wall = all[2 * r + 1];
+        if (wall > 0 && cpu > 0) /* two clocks: a share a hair over 1 is 1 */
             snprintf(one, sizeof one, "%.2f", fmin(cpu / wall, 1.0));
         else
             snprintf(one, sizeof one, "-");
-        if (run > 0 && strcmp(one, prev) == 0) {
-            run++;
-            continue;
+        if (run > 0 && strcmp(one, prev) != 0) {
+            bad = cf_measure_append_run(&text, &len, &cap, prev, run);
+            run = 0;
         }
-        if (run == 1)
-            bad = cf_measure_appendf(&text, &len, &cap, "%s%s", len ? ";" : "", prev);
-        else if (run > 1)
-            bad = cf_measure_appendf(&text, &len, &cap, "%s%s*%d", len ? ";" : "", prev, run);
         snprintf(prev, sizeof prev, "%s", one);
-        run = 1;
+        run++;
     }
+    if (!bad && run > 0)
+        bad = cf_measure_append_run(&text, &len, &cap, prev, run);
     free(all);
     if (bad)
         free(text);
