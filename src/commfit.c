@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "base/error.h"
+#include "cf-revision.h"
 #include "measure/launch.h"
 #include "measure/mpi-exec.h"
 
@@ -26,7 +27,8 @@ static void usage(FILE *fp)
     fputs("\n"
           "Options:\n"
           "  -h, --help     print this help and exit\n"
-          "  -V, --version  print the version, the MPI library and the simulator, and exit\n"
+          "  -V, --version  print the version and source revision, the MPI library and the\n"
+          "                 simulator, and exit\n"
           "\n"
           "'commfit help SUBCOMMAND' or 'commfit SUBCOMMAND --help' describes one subcommand.\n"
           "A typical session:\n"
@@ -99,15 +101,17 @@ static int dispatch(int argc, char **argv)
         return CF_EXIT_OK;
     }
     if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
-        /* The first line alone is the version; the next say what the build measures with,
-         * so that two installed builds (MPICH's, Open MPI's) can be told apart. */
+        /* The first line alone is the version, with the source revision a measured table
+         * records (commfit_revision), so that a table can be matched to the binary that
+         * made it; the next say what the build measures with, so that two installed
+         * builds (MPICH's, Open MPI's) can be told apart. */
 #ifdef CF_HAVE_SMPI
         const char *sim = "SimGrid SMPI (launcher " CF_SMPIRUN ")";
 #else
         const char *sim = "not built (" CF_SMPI_WHY ")";
 #endif
-        printf("commfit %s\nMPI library: %s (launcher %s)\nsimulation: %s\n", PACKAGE_VERSION,
-               CF_MPI_LIBRARY, CF_MPIEXEC, sim);
+        printf("commfit %s (revision %s)\nMPI library: %s (launcher %s)\nsimulation: %s\n",
+               PACKAGE_VERSION, CF_REVISION, CF_MPI_LIBRARY, CF_MPIEXEC, sim);
         return CF_EXIT_OK;
     }
     if (strcmp(a, "help") == 0) {

@@ -8,7 +8,8 @@ export LC_ALL
 : "${top_builddir:?run the tests through make check}"
 MPIEXEC=${MPIEXEC:-mpiexec}
 GOLDEN="$top_srcdir/tests/cli/golden"
-VERSION=$("$COMMFIT" --version | sed -n '1s/^commfit //p')
+# commfit's version alone, without the revision that follows it ("commfit 0.1.0 (revision X)").
+VERSION=$("$COMMFIT" --version | sed -n '1s/^commfit \([^ ]*\).*/\1/p')
 
 # The timing table's header line (schema 1), for tests that write a table by hand.
 HDR=pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps

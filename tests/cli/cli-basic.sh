@@ -3,7 +3,8 @@
 
 run "$COMMFIT" --version
 expect_rc 0 "--version"
-check "--version: the version first" test "$(head -1 "$T/out")" = "commfit $VERSION"
+check "--version: the version first, then the revision" \
+    sh -c "head -1 '$T/out' | grep -Eqx 'commfit $VERSION \(revision [A-Za-z0-9._+/-]+\)'"
 check "--version: the MPI library and simulation the build measures with" \
     sh -c "sed -n 2p '$T/out' | grep -Eq '^MPI library: (mpich|openmpi) \(launcher .+\)$' &&
            sed -n 3p '$T/out' | grep -q '^simulation: '"

@@ -1,6 +1,6 @@
 # The source revision a build records (commfit_revision in a measured table): the checkout's
 # 'git describe --always --dirty', worked out again at every make; in a tarball's build
-# (make distcheck), the revision make dist wrote; else 'unknown'.
+# (make distcheck), the revision make dist wrote; else 'unknown'. commfit --version prints it.
 . "$top_srcdir/tests/setup.sh"
 h="$top_builddir/cf-revision.h"
 check "the build made cf-revision.h" test -f "$h"
@@ -14,5 +14,7 @@ elif [ -f "$top_srcdir/.tarball-revision" ]; then
 else
     check "neither: unknown (got '$got')" test "$got" = unknown
 fi
+check "commfit --version names it: 'commfit $VERSION (revision $got)'" \
+    test "$("$COMMFIT" --version | head -1)" = "commfit $VERSION (revision $got)"
 check "a revision of safe characters alone" sh -c "printf '%s' '$got' | grep -Eqx '[A-Za-z0-9._+/-]+'"
 done_testing
