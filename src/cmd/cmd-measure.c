@@ -681,7 +681,8 @@ int cmd_measure(int argc, char **argv)
     /* A plain run: check against the launch it will start, then run that launch. Ranks
      * that crowd this node are refused or warned of before they start: once started, they
      * are a thousand processes to stop, and the ranks' own warning comes after their
-     * launch. */
+     * launch and says nothing of what to do instead; they leave it out when this one was
+     * given (CF_LAUNCH_CROWDED_ENV). */
     long n = cf_measure_launch_size(&o, cf_launch_cores());
     const char *launcher = o.launcher ? o.launcher : CF_MPIEXEC;
     char crowded[512];
@@ -722,10 +723,13 @@ int cmd_measure(int argc, char **argv)
     char asked[32];
     snprintf(asked, sizeof asked, "%ld", n);
     setenv(CF_LAUNCH_NP_ENV, asked, 1);
+    if (crowded[0] != '\0')
+        setenv(CF_LAUNCH_CROWDED_ENV, "1", 1);
     time_t start = time(NULL);
     rc = cf_launch_run(largv, 0, &stopped, &e);
     unsetenv(CF_LAUNCHER_CMD_ENV);
     unsetenv(CF_LAUNCH_NP_ENV);
+    unsetenv(CF_LAUNCH_CROWDED_ENV);
     cf_launch_said said;
     cf_launch_report_done(report, &said);
     /* Rank 0 on another node reports nothing here: its table, if written, speaks for it. */

@@ -13,6 +13,9 @@
 /* Set beside it to the number of processes asked of the launcher: a launcher of another MPI
  * library than commfit-mpi's starts each process as an MPI job of one, which checks it. */
 #define CF_LAUNCH_NP_ENV "COMMFIT_LAUNCH_NP"
+/* Set beside them when the plain run warned before the launch that its ranks crowd this
+ * node (cf_launch_check_crowding): rank 0 does not warn of it again once they started. */
+#define CF_LAUNCH_CROWDED_ENV "COMMFIT_LAUNCH_CROWDED"
 
 typedef struct cf_launch_env {
     int under;      /* 1 when an MPI launcher started this process */

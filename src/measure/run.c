@@ -547,9 +547,16 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     if (status == 0 && R->rank == 0 && o->resume == NULL && cf_run_library_metadata(R) != 0)
         status = 2;
     /* Every rank takes part; a resumed table records it after the rows it keeps. */
-    int hrc = 0, vrc = 0;
-    if ((hrc = cf_run_host_metadata(R, &over)) < 0 || (vrc = cf_run_provenance_metadata(R)) < 0 ||
-        cf_run_latency_probe(R) != 0) {
+    int vrc = 0;
+    /* The plain run that started these ranks warned already that they crowd this node,
+     * with what to do instead: its word stands, and the table still records it. */
+    cf_measure_hooks host_hooks = *hooks;
+    if (getenv(CF_LAUNCH_CROWDED_ENV) != NULL)
+        host_hooks.warn = NULL;
+    R->hooks = &host_hooks;
+    int hrc = cf_run_host_metadata(R, &over);
+    R->hooks = hooks;
+    if (hrc < 0 || (vrc = cf_run_provenance_metadata(R)) < 0 || cf_run_latency_probe(R) != 0) {
         rc = -1;
         goto out;
     }

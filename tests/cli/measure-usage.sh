@@ -148,7 +148,7 @@ run "$COMMFIT" measure --launcher "$T/fake-launcher" --np 2,$big
 expect_rc 0 "self-launch with --np"
 check "self-launch: N raised to the largest --np" test "$(sed -n 2p "$T/launched")" = "$big"
 # More ranks than cores, all on this node: warned before the launch (the ranks' own warning
-# came only once all of them had started).
+# came only once all of them had started; they leave it out now, measure-selflaunch.sh).
 grep_err "^commfit: measure: warning: starting $big ranks on this node, which has $cores cores?: the timings will measure the scheduler too \(oversubscribed\); to spread them over nodes, name the hosts in --launcher \('mpiexec -f HOSTFILE'\) or run under your launcher$" \
     "more ranks than cores: warned before the launch"
 

@@ -47,4 +47,29 @@ else
     skip "a launcher of another MPI library (the stand-in's singleton wants MPICH)"
 fi
 
+# More ranks than cores, all on this node: one warning, before the launch, with what to do
+# instead; rank 0 no longer says it again once the ranks have started. With --oversubscribe
+# the front says nothing and the ranks' warning is the one.
+unset HYDRA_HOST_FILE I_MPI_HYDRA_HOST_FILE OMPI_MCA_orte_default_hostfile \
+    PRTE_MCA_prte_default_hostfile SLURM_JOB_ID SLURM_JOB_NUM_NODES PBS_NODEFILE \
+    LSB_DJOB_HOSTFILE PE_HOSTFILE COBALT_NODEFILE
+cores=$(getconf _NPROCESSORS_ONLN)
+big=$((cores + 1))
+run timeout 300 "$COMMFIT" measure --np $big --patterns allreduce --sizes 1K --samples 2 \
+    --reps 3 -q -o crowd.csv
+expect_rc 0 "--np $big on $cores cores"
+check "--np $big on $cores cores: warned once ($(grep -c 'oversubscribed' "$T/err"))" \
+    test "$(grep -c 'oversubscribed' "$T/err")" -eq 1
+grep_err "^commfit: measure: warning: starting $big ranks on this node, which has $cores cores?: .*\(oversubscribed\); to spread them over nodes" \
+    "--np $big on $cores cores: the warning before the launch"
+check "--np $big on $cores cores: oversubscribed: yes in the metadata" \
+    grep -qx '# oversubscribed: yes' crowd.csv
+run timeout 300 "$COMMFIT" measure --np $big --patterns allreduce --sizes 1K --samples 2 \
+    --reps 3 -q -o crowd2.csv --oversubscribe
+expect_rc 0 "--np $big --oversubscribe"
+check "--np $big --oversubscribe: warned once ($(grep -c 'oversubscribed' "$T/err"))" \
+    test "$(grep -c 'oversubscribed' "$T/err")" -eq 1
+grep_err "^commfit: measure: warning: $big ranks on '.*', which has $cores cores?: the timings measure the scheduler too \(oversubscribed\)$" \
+    "--np $big --oversubscribe: the ranks' warning"
+
 done_testing
