@@ -432,11 +432,22 @@ static char *find_smpi_program(cf_error *e)
         return NULL;
     }
     if (access(path, X_OK) != 0) {
-        cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                     "--simulate needs %s, which is built when configure finds SimGrid "
-                     "(apt-get install libsimgrid-dev, then configure and make again): "
-                     "not found at '%s' (or set %s)",
-                     CF_SMPI_PROGRAM, path, CF_SMPI_ENV);
+#ifndef CF_HAVE_SMPI
+        /* Why configure did not build it (CF_SMPI_WHY, as --version says): what is
+         * missing, which a guess such as 'install SimGrid' gets wrong where half of it is
+         * there, or where it is and configure was told --without-simgrid. */
+        if (env == NULL || *env == '\0')
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                         "--simulate needs %s, which was not built (%s); configure and make "
+                         "again to build it, or set %s to one",
+                         CF_SMPI_PROGRAM, CF_SMPI_WHY, CF_SMPI_ENV);
+        else
+#endif
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0, "--simulate needs %s: not found at '%s' (%s)",
+                         CF_SMPI_PROGRAM, path,
+                         env != NULL && *env != '\0'
+                             ? "named by " CF_SMPI_ENV
+                             : "it goes beside commfit-mpi; or set " CF_SMPI_ENV);
         free(path);
         return NULL;
     }
@@ -555,8 +566,15 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
     int rc;
     if ((rc = check_smpirun_words(argc - 1, argv + 1, e)) != 0)
         return rc;
-    if ((rc = cf_platform_read(o->simulate, &pf, e)) != 0)
+    /* commfit-smpi first: where the build has none, configure's reason is the news, not
+     * the platform's mistakes or a missing smpirun (which told to install SimGrid where
+     * only smpicc was missing). */
+    if ((prog = find_smpi_program(e)) == NULL)
+        return e->code;
+    if ((rc = cf_platform_read(o->simulate, &pf, e)) != 0) {
+        free(prog);
         return rc;
+    }
     long n = simulated_launch(o, &pf, e);
     if (n < 0 || (rc = cf_measure_opts_check(o, n, e)) != 0) {
         rc = n < 0 ? e->code : rc;
@@ -569,10 +587,6 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
                           "SimGrid's launcher '%s' is not found: install it with 'apt-get "
                           "install libsimgrid-dev' (or set %s)",
                           smpirun, CF_SMPIRUN_ENV);
-        goto out;
-    }
-    if ((prog = find_smpi_program(e)) == NULL) {
-        rc = e->code;
         goto out;
     }
     if ((rc = write_hostfile(o, &pf, n, &hostfile, e)) != 0)

@@ -189,6 +189,20 @@ run "$COMMFIT" measure --simulate x.xml --oversubscribe
 expect_rc 2 "--oversubscribe with --simulate"
 expect_err "commfit: measure: --simulate runs under SimGrid's smpirun: --oversubscribe does not apply
 $try" "--oversubscribe with --simulate: said"
+# Without commfit-smpi, --simulate says why configure did not build it (CF_SMPI_WHY, as
+# --version does), before reading the platform; it said 'which is built when configure
+# finds SimGrid' where configure had found half of it, or was told --without-simgrid.
+# Where it was built, one that is not where it is looked for is named (tests/smpi).
+if [ "${HAVE_SMPI:-no}" != yes ]; then
+    why=$(sed -n 's/^#define CF_SMPI_WHY "\(.*\)"$/\1/p' "$top_builddir/config.h")
+    check "configure's reason in config.h" test -n "$why"
+    run "$COMMFIT" measure --simulate nonexistent.xml --np 2
+    expect_rc 1 "--simulate without commfit-smpi"
+    expect_err "commfit: measure: --simulate needs commfit-smpi, which was not built ($why); configure and make again to build it, or set COMMFIT_SMPI to one" \
+        "--simulate without commfit-smpi: configure's reason"
+else
+    skip "--simulate without commfit-smpi (this build has it)"
+fi
 
 rm -f "$T/launched"
 run "$COMMFIT" measure --launcher "$T/fake-launcher" --sizes 64K,1K

@@ -311,9 +311,17 @@ bad 1 "smpirun missing" "^commfit: measure: SimGrid's launcher '/nonexistent/smp
 unset COMMFIT_SMPIRUN
 COMMFIT_SMPI=/nonexistent/commfit-smpi
 export COMMFIT_SMPI
-bad 1 "commfit-smpi missing" "^commfit: measure: --simulate needs commfit-smpi, which is built when configure finds SimGrid" \
+bad 1 "commfit-smpi missing" "^commfit: measure: --simulate needs commfit-smpi: not found at '/nonexistent/commfit-smpi' \(named by COMMFIT_SMPI\)$" \
     --simulate "$P/flat.xml" --np 2
 unset COMMFIT_SMPI
+# Not beside commfit-mpi, where it was built: said where it was looked for, not that
+# configure must find SimGrid (it did).
+mkdir mpi-alone
+cp "$top_builddir/commfit-mpi" mpi-alone/commfit-mpi
+COMMFIT_MPI=$PWD/mpi-alone/commfit-mpi run "$COMMFIT" measure --simulate "$P/flat.xml" --np 2
+expect_rc 1 "commfit-smpi not beside commfit-mpi"
+grep_err "^commfit: measure: --simulate needs commfit-smpi: not found at '.*/commfit-smpi' \(it goes beside commfit-mpi; or set COMMFIT_SMPI\)$" \
+    "commfit-smpi not beside commfit-mpi: where it was looked for"
 run "$COMMFIT" measure --simulate "$P/flat.xml" --np 2 -o 'my table.csv'
 expect_rc 2 "an argument with a blank"
 grep_err "smpirun splits arguments at blanks and expands wildcards, so 'my table.csv' cannot reach" \
