@@ -290,11 +290,15 @@ fail:
 
 /* Reading: every field checked, every message naming the file and the field. */
 
+/* Each path is written whole from its indexes, never appended to another where's path: the
+ * compiler then proves that the longest ("p2p.contention[%zu].faster_than_pingpong", 57
+ * bytes with a 20-digit index) fits. */
 typedef struct where {
     const char *file;
     char path[96]; /* "across_np[3]" */
     cf_error *e;
 } where;
+#define CONTENTION_PATH "p2p.contention[%zu]"
 
 static int bad(const where *w, const char *field, const char *expected)
 {
@@ -793,7 +797,8 @@ static int np2_from_json(const json_t *c, const where *w, cf_contention *k)
 
 /* A contention entry's sizes that moved no data at np=2 (optional; np=2 only, its factors
  * then unfitted). */
-static int no_transfer_from_json(const json_t *c, const where *w, cf_contention *k)
+static int no_transfer_from_json(const json_t *c, const where *w, size_t index,
+                                 cf_contention *k)
 {
     const json_t *nt = json_object_get(c, "faster_than_pingpong");
     if (nt == NULL)
@@ -801,7 +806,7 @@ static int no_transfer_from_json(const json_t *c, const where *w, cf_contention 
     if (!json_is_object(nt) || k->np != 2)
         return bad(w, "faster_than_pingpong", "an object at np=2 only (sizes that moved no data)");
     where wn = *w;
-    snprintf(wn.path, sizeof wn.path, "%s.faster_than_pingpong", w->path);
+    snprintf(wn.path, sizeof wn.path, CONTENTION_PATH ".faster_than_pingpong", index);
     long lo, hi;
     if (get_int(&wn, nt, "from_bytes", 1, (long)CF_BYTES_MAX, &lo) ||
         get_int(&wn, nt, "to_bytes", lo, (long)CF_BYTES_MAX, &hi))
@@ -846,7 +851,7 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
         const json_t *c = json_array_get(cont, i);
         cf_contention *k = &out->cont[i];
         where wc = {name, "", e};
-        snprintf(wc.path, sizeof wc.path, "p2p.contention[%zu]", i);
+        snprintf(wc.path, sizeof wc.path, CONTENTION_PATH, i);
         long np, cnt;
         if (!json_is_object(c)) {
             cf_p2p_clear(out);
@@ -869,7 +874,7 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
         k->n = (int)cnt;
         out->ncont = i + 1;
         if ((json_object_get(c, "latency_factor") != NULL && np2_from_json(c, &wc, k) != 0) ||
-            no_transfer_from_json(c, &wc, k) != 0) {
+            no_transfer_from_json(c, &wc, i, k) != 0) {
             cf_p2p_clear(out);
             return CF_EXIT_DATA;
         }
