@@ -134,13 +134,13 @@ static json_t *grid_json(const cf_across_grid *g)
             if (json_array_append_new(blocks, json_pack("[I,f]", (json_int_t)g->tiers.ranks[i],
                                                         g->tiers.extra_us[i])))
                 goto fail;
-        json_t *pair;
+        json_t *pair = NULL; /* set where npair > 0, the only case it is read */
         if (g->tiers.npair > 0 && set(tiers, "pair_us_per_byte", pair = json_array()))
             goto fail;
         for (int i = 0; i < g->tiers.npair; i++)
             if (json_array_append_new(pair, jnum(g->tiers.pair_us_per_byte[i])))
                 goto fail;
-        json_t *dist;
+        json_t *dist = NULL;
         if (g->tiers.ndist > 0 && set(tiers, "pair_distance_us_per_byte", dist = json_array()))
             goto fail;
         for (int k = 0; k < g->tiers.ndist; k++) {
@@ -152,7 +152,7 @@ static json_t *grid_json(const cf_across_grid *g)
                         row, jnum(g->tiers.dist_us_per_byte[CF_TIERS_DIST_ROW(k) + jd])))
                     goto fail;
         }
-        json_t *sized;
+        json_t *sized = NULL;
         if (g->tiers.nsized > 0 && set(tiers, "sized", sized = json_array()))
             goto fail;
         for (int j = 0; j < g->tiers.nsized; j++) {
