@@ -139,9 +139,10 @@ int cf_measure_more(const cf_measure_opts *o, const double *tavg, size_t n, doub
 
 /* A row from the samples of one point: tavg[i], sample i's mean across ranks of the time
  * per call; rank_s[0] and rank_s[1], the least and the most across ranks of each rank's
- * mean over the samples (seconds; IMB's t_min and t_max). */
-void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, const double *tavg,
-                    size_t n, const double rank_s[2], cf_row *row);
+ * mean over the samples (seconds; IMB's t_min and t_max). tick_s: the timer's resolution;
+ * a t_ci95 below what it resolves of one call (tick_s / reps) is 0, not a figure. */
+void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, double tick_s,
+                    const double *tavg, size_t n, const double rank_s[2], cf_row *row);
 
 /* Hooks the run loop reports through, so that it never prints itself. */
 typedef struct cf_measure_hooks {

@@ -326,7 +326,7 @@ static int measure_point(cf_run_state *R, const cf_measure_point *pt, MPI_Comm c
         return a;
     }
     pk_teardown(&pk);
-    cf_measure_row(pt->pat, pt->np, pt->bytes, reps, R->tavg, n, rank_s, row);
+    cf_measure_row(pt->pat, pt->np, pt->bytes, reps, R->wtick, R->tavg, n, rank_s, row);
     if (pt->ddt != NULL) {
         snprintf(row->datatype, sizeof row->datatype, "%s", cf_ddt_kind_name(pt->ddt->kind));
         row->blocks = (int)pt->ddt->blocks;

@@ -58,8 +58,8 @@ int cf_measure_more(const cf_measure_opts *o, const double *tavg, size_t n, doub
     return 1;
 }
 
-void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, const double *tavg,
-                    size_t n, const double rank_s[2], cf_row *row)
+void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, double tick_s,
+                    const double *tavg, size_t n, const double rank_s[2], cf_row *row)
 {
     cf_row_init(row);
     snprintf(row->pattern, sizeof row->pattern, "%s", p->facts->pattern);
@@ -81,6 +81,11 @@ void cf_measure_row(const cf_pattern *p, int np, uint64_t bytes, long reps, cons
         row->t_avg_us = row->t_max_us;
     row->t_med_us = cf_stats_median(tavg, n) * 1e6;
     row->t_ci95_us = n >= 2 ? cf_stats_ci95_median(tavg, n) * 1e6 : NAN;
+    /* Samples that differ by less than the timer resolves differ by its rounding alone: in
+     * a simulation, where every sample takes the same time, by the last bits of the clock's
+     * doubles (2.8e-14 us at 2.02 us, or 0, as the clock had read before the point). */
+    if (reps > 0 && row->t_ci95_us < tick_s / (double)reps * 1e6)
+        row->t_ci95_us = 0;
     if (p->facts->nmsg > 0)
         row->bw_MiBps = (double)p->facts->nmsg * (double)bytes / (1.048576 * row->t_avg_us);
 }

@@ -265,7 +265,7 @@ static void test_row(void)
      * any one sample reached. */
     double avg[] = {2e-6, 4e-6}, ranks[] = {2.5e-6, 3.5e-6};
     cf_row r;
-    cf_measure_row(cf_pattern_find("pingpong"), 2, 1048576, 40, avg, 2, ranks, &r);
+    cf_measure_row(cf_pattern_find("pingpong"), 2, 1048576, 40, 0, avg, 2, ranks, &r);
     is_str(r.pattern, "pingpong", "row pattern");
     is_str(r.datatype, "byte", "row datatype");
     near(r.t_min_us, 2.5, 1e-12, "t_min: the least across ranks of a rank's mean");
@@ -279,14 +279,21 @@ static void test_row(void)
     char why[128];
     is_int(cf_row_check(&r, why, sizeof why), 0, "the row passes the table's checks");
     double one[] = {1.5e-6, 2.5e-6}; /* the ranks of the first sample alone */
-    cf_measure_row(cf_pattern_find("exchange"), 4, 1024, 40, avg, 1, one, &r);
+    cf_measure_row(cf_pattern_find("exchange"), 4, 1024, 40, 0, avg, 1, one, &r);
     near(r.bw_MiBps, 4 * 1024 / (1.048576 * 2), 1e-9, "exchange: four messages");
     ok(isnan(r.t_ci95_us), "no interval from one sample");
-    cf_measure_row(cf_pattern_find("allreduce"), 4, 1024, 40, avg, 2, ranks, &r);
+    cf_measure_row(cf_pattern_find("allreduce"), 4, 1024, 40, 0, avg, 2, ranks, &r);
     ok(isnan(r.bw_MiBps), "collectives: no bandwidth");
     is_str(r.datatype, "float", "reductions are float");
-    cf_measure_row(cf_pattern_find("loggp_gap"), 2, 1024, 40, avg, 2, ranks, &r);
+    cf_measure_row(cf_pattern_find("loggp_gap"), 2, 1024, 40, 0, avg, 2, ranks, &r);
     ok(isnan(r.bw_MiBps), "loggp: no bandwidth");
+    /* Two samples a rounding apart (a simulated clock's last bits): no interval below what
+     * a tick of 1 ns resolves of one call of 4 (0.25 ns); one above it stays. */
+    double close[] = {2.018825001e-6, 2.018825001e-6 + 3e-20}, lo[] = {2e-6, 2e-6};
+    cf_measure_row(cf_pattern_find("barrier"), 2, 0, 4, 1e-9, close, 2, lo, &r);
+    ok(r.t_ci95_us == 0, "a spread below the timer's resolution: t_ci95 0");
+    cf_measure_row(cf_pattern_find("barrier"), 2, 0, 4, 1e-9, avg, 2, ranks, &r);
+    ok(r.t_ci95_us > 0.00025, "a spread above it: its interval");
 }
 
 static void test_resume(void)
