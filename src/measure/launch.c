@@ -95,6 +95,16 @@ static int word_is(const char *w, size_t len, const char *name)
     return strlen(name) == len && strncmp(w, name, len) == 0;
 }
 
+/* The word's last path component: srun for /usr/bin/srun. */
+static const char *word_base(const char *w, size_t len)
+{
+    const char *base = w;
+    for (const char *q = w; q < w + len; q++)
+        if (*q == '/')
+            base = q + 1;
+    return base;
+}
+
 int cf_launch_placed_elsewhere(const char *launcher, char *buf, size_t n)
 {
     /* Options of MPICH's hydra, Intel MPI's and Open MPI's launchers that name hosts. */
@@ -112,11 +122,12 @@ int cf_launch_placed_elsewhere(const char *launcher, char *buf, size_t n)
                                              "COBALT_NODEFILE"};
     const char *p = launcher, *w;
     size_t len = next_word(&p, &w);
+    /* The launcher after 'env' and its NAME=VALUE words (env OMP_NUM_THREADS=1 srun). */
+    while (len > 0 && (word_is(word_base(w, len), len - (size_t)(word_base(w, len) - w), "env") ||
+                       (w[0] != '-' && memchr(w, '=', len) != NULL)))
+        len = next_word(&p, &w);
     if (len > 0) {
-        const char *base = w;
-        for (const char *q = w; q < w + len; q++)
-            if (*q == '/')
-                base = q + 1;
+        const char *base = word_base(w, len);
         for (size_t i = 0; i < sizeof managed / sizeof managed[0]; i++)
             if (word_is(base, (size_t)(w + len - base), managed[i])) {
                 snprintf(buf, n, "the launcher '%s'", managed[i]);

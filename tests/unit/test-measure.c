@@ -447,6 +447,10 @@ static void test_launch_crowding(void)
         {"/usr/bin/srun --mpi=pmi2", "the launcher 'srun'"},
         {"./srunner", NULL},
         {"mpiexec --fast", NULL},
+        {"env OMP_NUM_THREADS=1 srun", "the launcher 'srun'"},
+        {"/usr/bin/env A=1 B=2 /usr/bin/srun -n 4", "the launcher 'srun'"},
+        {"env A=1 mpiexec", NULL},
+        {"env A=1 mpiexec -f hosts", "the launcher's '-f'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int got = cf_launch_placed_elsewhere(cases[i].launcher, why, sizeof why);
