@@ -4,6 +4,7 @@
 
 #include "base/table.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -131,26 +132,56 @@ const char *cf_table_meta_get(const cf_table *t, const char *key)
     return NULL;
 }
 
-int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank)
+void cf_cpu_share_runs(const char *s, cf_share_run_fn fn, void *ctx)
 {
-    const char *s = cf_table_meta_get(t, "rank_cpu_share");
-    int found = 0;
-    /* "1.00*2;0.46;-": each rank's share, or '-' for one that timed nothing, a run of ranks
-     * with one value as VALUE*N. */
-    for (long r = 0; s != NULL && *s != '\0' && r <= INT_MAX;) {
-        const char *next = strchr(s, ';'), *star = strchr(s, '*');
-        long n = star != NULL && (next == NULL || star < next) ? strtol(star + 1, NULL, 10) : 1;
+    long r = 0;
+    while (s != NULL && *s != '\0' && r < INT_MAX) {
+        const char *next = strchr(s, ';');
+        const char *stop = next != NULL ? next : s + strlen(s);
+        const char *star = memchr(s, '*', (size_t)(stop - s));
         char *end;
         double v = strtod(s, &end);
-        if (end != s && isfinite(v) && (!found || v < *share)) {
-            *share = v;
-            *rank = (int)r;
-            found = 1;
+        if (end == s || end != (star != NULL ? star : stop) || !(v >= 0 && v <= 1))
+            v = NAN; /* '-', or no share */
+        long n = 1;
+        if (star != NULL) {
+            errno = 0;
+            long k = strtol(star + 1, &end, 10);
+            if (end == stop && errno == 0 && k >= 1)
+                n = k;
         }
-        r += n > 0 ? n : 1;
+        if (n > INT_MAX - r)
+            n = INT_MAX - r;
+        fn(r, n, v, ctx);
+        r += n;
         s = next != NULL ? next + 1 : NULL;
     }
-    return found ? 0 : -1;
+}
+
+typedef struct share_min {
+    double share;
+    long rank;
+} share_min;
+
+static void take_min(long first, long n, double v, void *ctx)
+{
+    share_min *m = ctx;
+    (void)n;
+    if (isfinite(v) && (m->rank < 0 || v < m->share)) {
+        m->share = v;
+        m->rank = first;
+    }
+}
+
+int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank)
+{
+    share_min m = {0, -1};
+    cf_cpu_share_runs(cf_table_meta_get(t, "rank_cpu_share"), take_min, &m);
+    if (m.rank < 0)
+        return -1;
+    *share = m.share;
+    *rank = (int)m.rank;
+    return 0;
 }
 
 int cf_table_timed_loop(const cf_table *t)

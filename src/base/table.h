@@ -74,9 +74,16 @@ int cf_table_meta_set(cf_table *t, const char *key, const char *value);
 /* NULL when absent. */
 const char *cf_table_meta_get(const cf_table *t, const char *key);
 
-/* The least share of its timed calls' wall time that a rank of the table's (last) launch
- * ran on a processor (the metadata key rank_cpu_share), in *share, and that rank in *rank:
- * 0, or -1 when the table does not say (made before the key, simulated, imported). */
+/* The runs of a rank_cpu_share list ("1.00*2;0.46;-"), in rank order: fn(first, n, v,
+ * ctx) for n ranks from rank first with share v, NAN for '-' or a value that is not a share
+ * in [0, 1]; a count that does not read is 1. Stops at INT_MAX ranks. */
+typedef void (*cf_share_run_fn)(long first, long n, double v, void *ctx);
+void cf_cpu_share_runs(const char *s, cf_share_run_fn fn, void *ctx);
+
+/* The least share of its timed calls' wall time that a rank ran on a processor (the
+ * metadata key rank_cpu_share; a resumed table's holds each rank's least over its
+ * launches), in *share, and that rank in *rank: 0, or -1 when the table does not say
+ * (made before the key, simulated, imported). */
 int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank);
 
 /* Below it, a table's timings include waiting for other work that had its ranks'

@@ -426,6 +426,30 @@ double cf_run_thread_cpu_s(void)
 /* A rank that busy-polls (MPICH, Open MPI) runs all the time it waits in its calls: a
  * share well under 1 means other work had its processor part of the time, and its
  * timings include waiting for it (a loaded machine, more ranks than cores). */
+#ifndef CF_SMPI
+/* The ranks an earlier launch's rank_cpu_share names (at most CF_SHARE_RANKS_MAX), and each
+ * one's share taken into a running least (NAN: none yet). */
+#define CF_SHARE_RANKS_MAX (1L << 20)
+typedef struct share_merge {
+    double *v;
+    long n;
+} share_merge;
+
+static void count_ranks(long first, long n, double v, void *ctx)
+{
+    (void)v;
+    long *end = ctx;
+    *end = first + n > CF_SHARE_RANKS_MAX ? CF_SHARE_RANKS_MAX : first + n;
+}
+
+static void merge_least(long first, long n, double v, void *ctx)
+{
+    share_merge *m = ctx;
+    for (long r = first; r < first + n && r < m->n && isfinite(v); r++)
+        m->v[r] = isfinite(m->v[r]) ? fmin(m->v[r], v) : v;
+}
+#endif
+
 int cf_run_cpu_share(cf_run_state *R)
 {
 #ifdef CF_SMPI
@@ -433,27 +457,43 @@ int cf_run_cpu_share(cf_run_state *R)
     return 0;
 #else
     double mine[2] = {R->timed_cpu_s, R->timed_wall_s}, *all = NULL;
+    /* A resumed table's line holds each rank's least over its launches: a reader keeps the
+     * last line, and an earlier launch on a loaded machine must still show. */
+    const char *was = R->o->done != NULL ? cf_table_meta_get(R->o->done, "rank_cpu_share") : NULL;
+    long nwas = 0;
+    if (R->rank == 0)
+        cf_cpu_share_runs(was, count_ranks, &nwas);
+    share_merge m = {NULL, nwas > R->size ? nwas : R->size};
     int room = 1;
-    if (R->rank == 0 && (all = malloc(2 * (size_t)R->size * sizeof *all)) == NULL)
+    if (R->rank == 0 && ((all = malloc(2 * (size_t)R->size * sizeof *all)) == NULL ||
+                         (m.v = malloc((size_t)m.n * sizeof *m.v)) == NULL))
         room = 0;
     /* Without room on rank 0 no rank sends, and the table has no rank_cpu_share. */
     RUN_CALL(MPI_Bcast, (&room, 1, MPI_INT, 0, MPI_COMM_WORLD), NULL);
-    if (!room)
+    if (!room) {
+        free(all);
         return 0;
+    }
     RUN_CALL(MPI_Gather, (mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD), NULL);
     if (R->rank != 0)
         return 0;
+    /* Each rank's share (NAN where it timed nothing, or the system has no thread clock;
+     * two clocks: a share a hair over 1 is 1), the earlier launches' taken in. */
+    for (long r = 0; r < m.n; r++) {
+        double cpu = r < R->size ? all[2 * r] : 0, wall = r < R->size ? all[2 * r + 1] : 0;
+        m.v[r] = wall > 0 && cpu > 0 ? fmin(cpu / wall, 1.0) : NAN;
+    }
+    free(all);
+    cf_cpu_share_runs(was, merge_least, &m);
+    /* With two decimals, or '-', in runs (cf_measure_append_run). */
     char *text = NULL;
     size_t len = 0, cap = 0;
     int bad = 0;
-    /* Each rank's share with two decimals, or '-' where it timed nothing (or the system has
-     * no thread clock), in runs (cf_measure_append_run). */
     char prev[16] = "", one[16];
     long run = 0;
-    for (int r = 0; r < R->size && !bad; r++) {
-        double cpu = all[2 * r], wall = all[2 * r + 1];
-        if (wall > 0 && cpu > 0) /* two clocks: a share a hair over 1 is 1 */
-            snprintf(one, sizeof one, "%.2f", fmin(cpu / wall, 1.0));
+    for (long r = 0; r < m.n && !bad; r++) {
+        if (isfinite(m.v[r]))
+            snprintf(one, sizeof one, "%.2f", m.v[r]);
         else
             snprintf(one, sizeof one, "-");
         if (run > 0 && strcmp(one, prev) != 0) {
@@ -465,7 +505,7 @@ int cf_run_cpu_share(cf_run_state *R)
     }
     if (!bad && run > 0)
         bad = cf_measure_append_run(&text, &len, &cap, prev, run);
-    free(all);
+    free(m.v);
     if (bad)
         free(text);
     else

@@ -131,6 +131,7 @@ check "--resume of a table without t_min_max: the table untouched" cmp -s k4.csv
 # after one that left some out.
 {
     head -n -1 k1.csv # its last row gone, after a launch that ended (stopped, here)
+    echo '# rank_cpu_share: 0.46*2' # on a loaded machine
     grep '^# \(end\|duration_s\):' k.csv
     echo '# end_reason: stopped by a signal'
 } | sed 's/^# mpi_env: .*/&\n# mpi_env_omitted: 3/' >k5.csv
@@ -141,6 +142,10 @@ check "--resume: 'cut short' after the resume line, before the rows" \
 check "--resume: its own end_reason last" sh -c 'tail -n 1 k5.csv | grep -qx "# end_reason: complete"'
 check "--resume: mpi_env_omitted 0 after one that left 3 out" \
     sh -c "sed -n '/^# resume_1: /,\$p' k5.csv | grep -qx '# mpi_env_omitted: 0'"
+check "--resume: each rank's least share over the launches, the loaded one's kept" \
+    sh -c "grep '^# rank_cpu_share:' k5.csv | tail -n 1 | sed 's/.*: //' | tr ';' '\n' |
+        awk -F'*' '{ if (\$1 == \"-\" || \$1 > 0.46) bad = 1; n += \$2 == \"\" ? 1 : \$2 }
+                   END { exit bad || n != 2 }'"
 run "$COMMFIT" fit -q -i k5.csv -o k5.json
 check "the model's source: the resumed launch's end" \
     sh -c 'grep -q "\"end_reason\": \"complete\"" k5.json && grep -q "\"mpi_env_omitted\": \"0\"" k5.json'

@@ -487,8 +487,48 @@ static void row_helpers(void)
     is_str(buf, "", "a row without extra values has empty fields");
 }
 
+/* rank_cpu_share's least: runs, '-', and lists no measure writes (a count that overflows,
+ * a value outside [0, 1]) read without undefined behaviour or a share that is none. */
+static void cpu_share(void)
+{
+    static const struct {
+        const char *list;
+        int found, rank;
+        double share;
+    } cases[] = {
+        {"1.00*3;0.46;-;0.97*2", 1, 3, 0.46},
+        {"-*4;0.50", 1, 4, 0.50},
+        {"0.95;0.85*2", 1, 1, 0.85},
+        {"1.00*2", 1, 0, 1.00},
+        {"-", 0, 0, 0},
+        {"", 0, 0, 0},
+        {"garbage", 0, 0, 0},
+        {"-0.5;0.9", 1, 1, 0.9},            /* not a share: skipped */
+        {"1.2;nan;0.7", 1, 2, 0.7},         /* nor these */
+        {"1;1*9223372036854775807;0.5", 1, 0, 1.0}, /* stops at INT_MAX ranks */
+        {"1.00*0;0.5", 1, 1, 0.5},          /* a count of 0 reads as 1 */
+        {"*3;0.5", 1, 3, 0.5},              /* no value: three ranks of none */
+        {"0.8*2x;0.5", 1, 1, 0.5},          /* a count that does not read is 1 */
+        {"0.6;", 1, 0, 0.6},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cf_table *t = cf_table_alloc();
+        cf_table_meta_set(t, "rank_cpu_share", cases[i].list);
+        double share = -1;
+        int rank = -1, rc = cf_table_cpu_share_min(t, &share, &rank);
+        if (!cases[i].found)
+            is_int(rc, -1, "rank_cpu_share '%s': no share", cases[i].list);
+        else
+            ok(rc == 0 && rank == cases[i].rank && fabs(share - cases[i].share) < 1e-12,
+               "rank_cpu_share '%s': rank %d at %.2f (got %d, rank %d, %.2f)", cases[i].list,
+               cases[i].rank, cases[i].share, rc, rank, share);
+        cf_table_free(t);
+    }
+}
+
 int main(void)
 {
+    cpu_share();
     plain_blocks();
     round_trip();
     row_helpers();
