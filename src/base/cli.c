@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int cf_int_parse(const char *s, const char *what, long min, long max, long *out, cf_error *e)
 {
@@ -157,11 +158,11 @@ static int apply(const cf_option *o, const char *arg, const char *usage, const c
     return 0;
 }
 
-/* Whether name ends in suffix. */
+/* Whether name ends in suffix, in either case (M.JSON). */
 static int ends_with(const char *name, const char *suffix)
 {
     size_t n = strlen(name), k = strlen(suffix);
-    return n > k && strcmp(name + n - k, suffix) == 0;
+    return n > k && strcasecmp(name + n - k, suffix) == 0;
 }
 
 const cf_option *cf_options_for_file(const cf_option *opts, const char *operand)
@@ -171,8 +172,9 @@ const cf_option *cf_options_for_file(const cf_option *opts, const char *operand)
                                                     : NULL;
     for (size_t i = 0; want != NULL && opts[i].kind != CF_OPTION_END; i++) {
         const cf_option *o = &opts[i];
+        /* Not one already given: a second file is no slip of the first's option. */
         if (o->kind == CF_OPTION_STRING && strcmp(o->long_name, want) == 0)
-            return o;
+            return *(const char **)o->value == NULL ? o : NULL;
     }
     return NULL;
 }

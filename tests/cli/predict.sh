@@ -622,6 +622,13 @@ run "$COMMFIT" predict cluster.json -p alltoall -n 4 -b 1K
 expect_rc 2 "a model file as an argument"
 grep_err "^commfit: predict: unexpected argument 'cluster.json': name a model file with -m$" \
     "a model file as an argument: says -m"
+run "$COMMFIT" predict cluster.JSON -p alltoall -n 4 -b 1K
+grep_err "^commfit: predict: unexpected argument 'cluster.JSON': name a model file with -m$" \
+    "a model file as an argument, .JSON: says -m"
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K other.json
+expect_rc 2 "a second model file"
+grep_err "^commfit: predict: unexpected argument 'other.json'$" \
+    "a second model file: no hint to give it with -m, which was given"
 # --- the model file against its schema: every number typed and checked, by its path.
 # predict checks the whole file as JSON and reads whole what answers (the across-np
 # models, the point-to-point estimate, the fits of the pattern and datatype asked), the
