@@ -739,6 +739,8 @@ int cmd_measure(int argc, char **argv)
     setenv(CF_LAUNCH_NP_ENV, asked, 1);
     if (crowded[0] != '\0')
         setenv(CF_LAUNCH_CROWDED_ENV, "1", 1);
+    else /* one inherited from elsewhere would silence the ranks' own warning */
+        unsetenv(CF_LAUNCH_CROWDED_ENV);
     time_t start = time(NULL);
     rc = cf_launch_run(largv, 0, &stopped, &e);
     unsetenv(CF_LAUNCHER_CMD_ENV);

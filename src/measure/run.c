@@ -551,7 +551,8 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     /* The plain run that started these ranks warned already that they crowd this node,
      * with what to do instead: its word stands, and the table still records it. */
     cf_measure_hooks host_hooks = *hooks;
-    if (getenv(CF_LAUNCH_CROWDED_ENV) != NULL)
+    const char *crowded = getenv(CF_LAUNCH_CROWDED_ENV);
+    if (crowded != NULL && strcmp(crowded, "1") == 0)
         host_hooks.warn = NULL;
     R->hooks = &host_hooks;
     int hrc = cf_run_host_metadata(R, &over);
