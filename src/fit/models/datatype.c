@@ -17,8 +17,9 @@
  * the faster, 141 us against 275 us at 4 MiB.) Where the block count follows the size
  * (struct: 3 blocks per particle) gamma cannot be told from beta, and the fit is auto's
  * in the size alone (linear, poly2 or piecewise), the per-block cost inside beta: one line
- * through the struct's eager-to-rendezvous step left 11% (MPICH) to 68% (Open MPI 4.1)
- * leave-one-out error on this machine's sweeps, Hockney per protocol 5.6% and 10%.
+ * through the struct's protocol steps left 11% (MPICH, steps at 64-128 B and 8-16 KiB)
+ * to 68% (Open MPI 4.1, 2-4 KiB) leave-one-out error on sweeps of one machine, Hockney
+ * per protocol 5.6% and 10%; beyond the sizes its top segment reads as any transfer's.
  * Beside the fit, the gain over
  * MPI_Pack at each measured point, as in Furmento and Mercier's study. */
 #include "config.h"
