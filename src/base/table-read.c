@@ -567,9 +567,20 @@ static int reader_line(reader *r, const char *s, size_t n, int nul)
         return meta_line(r, s, n);
     if (r->have_header)
         return data_line(r, s, n);
-    if (!has_pattern_field(s, n))
-        return bad(r, "missing header: expected a line starting '%s,%s,%s,...'",
-                   cf_table_columns[0], cf_table_columns[1], cf_table_columns[2]);
+    if (!has_pattern_field(s, n)) {
+        /* What the file likely is, where that is plain: a model file, a benchmark's output. */
+        size_t i = 0;
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        const char *hint = "";
+        if (i < n && (s[i] == '{' || s[i] == '['))
+            hint = " (this is JSON: a model file is read by predict and report with -m)";
+        else if (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '#'))
+            hint = " (an IMB or OSU output? 'commfit import imb FILE' or 'commfit import osu "
+                   "FILE' makes a table of it)";
+        return bad(r, "missing header: expected a line starting '%s,%s,%s,...'%s",
+                   cf_table_columns[0], cf_table_columns[1], cf_table_columns[2], hint);
+    }
     r->have_header = 1;
     return header_line(r, s, n);
 }
