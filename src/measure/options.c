@@ -285,6 +285,15 @@ int cf_measure_resume_load(cf_measure_opts *o, cf_error *e)
                             "expected the columns of commfit measure (ending with 'stop')");
     }
     rc = resume_same_machine(o, t, e);
+    /* Its t_min_us and t_max_us all of one meaning: a table without t_min_max holds the
+     * extremes over samples and ranks together, and a reader could not tell the rows
+     * added now (the extremes of the ranks' means) from them. Said before any launch. */
+    if (rc == 0 && cf_table_meta_get(t, "t_min_max") == NULL)
+        rc = cf_error_set(e, CF_EXIT_USAGE, o->resume, 0,
+                          "measured by an older commfit, whose t_min_us and t_max_us are the "
+                          "extremes over samples and ranks together (no t_min_max): rows "
+                          "added now would mean another thing in those columns; measure it "
+                          "again with -o");
     if (rc == 0)
         rc = apply_plan(o, plan, o->resume, e);
     o->plan_given = 0;

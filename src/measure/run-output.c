@@ -160,15 +160,6 @@ static int open_resume(cf_run_state *R, int over)
                             "measured with another MPI library ('%.60s%s') than this run's "
                             "('%.60s%s'): resume it with the commfit built with that one",
                             was, strlen(was) > 60 ? "..." : "", now, strlen(now) > 60 ? "..." : "");
-    /* Its t_min_us and t_max_us all of one meaning: a table without t_min_max holds the
-     * extremes over samples and ranks together, and a reader could not tell the rows
-     * added now (the extremes of the ranks' means) from them. */
-    if (R->o->done != NULL && cf_table_meta_get(R->o->done, "t_min_max") == NULL)
-        return cf_error_set(R->e, CF_EXIT_USAGE, R->path, 0,
-                            "measured by an older commfit, whose t_min_us and t_max_us are the "
-                            "extremes over samples and ranks together (no t_min_max): rows "
-                            "added now would mean another thing in those columns; measure it "
-                            "again with -o");
     int created, fd;
     if ((fd = open_locked(R, &created)) < 0)
         return CF_EXIT_DATA;

@@ -124,6 +124,10 @@ check "--resume of a table without t_min_max: refused" test "$rc" -ne 0
 grep_err "k4.csv: measured by an older commfit, whose t_min_us and t_max_us are the extremes over samples and ranks together" \
     "--resume of a table without t_min_max: said"
 check "--resume of a table without t_min_max: the table untouched" cmp -s k4.csv k4-before.csv
+run "$COMMFIT" measure --resume k4.csv
+expect_rc 2 "--resume of a table without t_min_max, plainly: refused before any launch"
+expect_err "commfit: measure: k4.csv: measured by an older commfit, whose t_min_us and t_max_us are the extremes over samples and ranks together (no t_min_max): rows added now would mean another thing in those columns; measure it again with -o" \
+    "--resume of a table without t_min_max, plainly: said once, before any launch"
 
 # A resumed launch says after its resume line that it has not ended, which its own end lines
 # replace (a reader keeps the last): killed before them, the table says it was cut short,
