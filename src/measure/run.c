@@ -529,6 +529,20 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
         status = 2;
     }
+    /* Every rank learns whether one could not set up (out of memory: its sample buffer, its
+     * table, its plan): none goes on without it, and nothing is written. */
+    int worst = 0;
+    int arc = MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (arc != MPI_SUCCESS) {
+        rc = cf_run_mpi_failed(R, "MPI_Allreduce", arc, NULL);
+        goto out;
+    }
+    if (worst != 0) {
+        if (status == 0)
+            cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory on another rank");
+        rc = CF_EXIT_DATA;
+        goto out;
+    }
     /* A resumed table that has every point of its plan: nothing to measure, and nothing
      * appended (it took a resume line with no rows after it, and the launch's probes). */
     if (status == 0 && o->resume != NULL && npts == 0) {

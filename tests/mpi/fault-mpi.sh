@@ -154,6 +154,9 @@ if [ -n "$asan" ]; then
     skip "no memory for the probe: said by rank 0"
     skip "no memory for the probe: no table"
     skip "no memory on rank 2 of 3"
+    skip "no memory for rank 1's samples"
+    skip "no memory for rank 1's samples: said by rank 0"
+    skip "no memory for rank 1's samples: no table"
 else
     run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_MALLOC=1048576 \
         COMMFIT_TEST_FAIL_RANK=1 "$COMMFIT" measure -q --patterns pingpong --sizes 0 -o oom.csv
@@ -164,6 +167,15 @@ else
     run mpirun 3 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_MALLOC=1048576 \
         COMMFIT_TEST_FAIL_RANK=2 "$COMMFIT" measure -q --patterns pingpong --sizes 0 -o oom3.csv
     expect_rc 0 "no memory on rank 2 of 3"
+    # Rank 1 without its sample buffer (997 samples: 7976 bytes, a size nothing else asks
+    # for): every rank learns it before the first collective of the run, none goes on.
+    run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_FAIL_MALLOC=7976 \
+        COMMFIT_TEST_FAIL_RANK=1 "$COMMFIT" measure -q --patterns pingpong --sizes 0 \
+        --samples 997 --reps 1 -o oom-s.csv
+    expect_rc 1 "no memory for rank 1's samples"
+    expect_err "commfit: measure: out of memory on another rank" \
+        "no memory for rank 1's samples: said by rank 0"
+    check "no memory for rank 1's samples: no table" test ! -e oom-s.csv
 fi
 
 done_testing
