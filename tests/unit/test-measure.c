@@ -303,6 +303,7 @@ static void test_resume(void)
     fputs("# schema: 1\n"
           "# plan: --patterns pingpong,bcast --sizes 0,1024 --np 2 --samples 2 --max-time 1 "
           "--check\n"
+          "# t_min_max: " CF_META_T_EXTREMES "\n"
           "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,"
           "t_ci95_us,bw_MiBps,stop\n"
           "pingpong,2,0,byte,,1000,2,0.5,0.6,0.7,0.6,0.1,0,samples\n"
@@ -326,6 +327,22 @@ static void test_resume(void)
     ok(n == 1 && strcmp(p[0].pat->facts->pattern, "bcast") == 0 && p[0].bytes == 1024,
        "resume: only the unfinished point is left");
     free(p);
+    cf_measure_opts_free(&o);
+    /* The same table from a commfit before t_min_max: its t_min/t_max of another meaning
+     * than the rows a resumed run would add; refused as it is read, a usage error. */
+    fp = fopen(path, "w");
+    fputs("# schema: 1\n"
+          "# plan: --patterns pingpong --sizes 0,1024 --np 2 --samples 2 --max-time 1\n"
+          "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,"
+          "t_ci95_us,bw_MiBps,stop\n"
+          "pingpong,2,0,byte,,1000,2,0.5,0.6,0.7,0.6,0.1,0,samples\n",
+          fp);
+    fclose(fp);
+    cf_measure_opts_init(&o);
+    cf_error_clear(&e);
+    cf_measure_set(&o, "--resume", path, &e);
+    ok(cf_measure_resume_load(&o, &e) == CF_EXIT_USAGE && strstr(e.msg, "no t_min_max") != NULL,
+       "resume: a table without t_min_max refused as it is read (%s)", e.msg);
     cf_measure_opts_free(&o);
 
     cf_measure_opts_init(&o);
