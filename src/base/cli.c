@@ -238,12 +238,14 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
     }
     free(lo);
     free(so);
-    const cf_option *named = NULL;
-    if (rc == 0 && (flags & CF_PARSE_NO_OPERANDS) && optind < argc)
-        named = cf_options_for_file(opts, argv[optind]);
-    if (named != NULL) {
+    *first = optind;
+    if (rc == 0 && (flags & CF_PARSE_NO_OPERANDS) && optind < argc) {
         /* A file where an option names one: say which (commfit predict model.json). */
+        const cf_option *named = cf_options_for_file(opts, argv[optind]);
         char flag[64];
+        if (named == NULL)
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unexpected argument '%s'",
+                                argv[optind]);
         if (named->short_name != 0)
             snprintf(flag, sizeof flag, "-%c", named->short_name);
         else
@@ -251,9 +253,7 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
         rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unexpected argument '%s': name a %s with %s",
                           argv[optind],
                           strcmp(named->long_name, "input") == 0 ? "table" : "model file", flag);
-    } else if (rc == 0 && (flags & CF_PARSE_NO_OPERANDS) && optind < argc)
-        rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unexpected argument '%s'", argv[optind]);
-    *first = optind;
+    }
     return rc;
 }
 
