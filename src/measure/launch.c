@@ -95,14 +95,14 @@ static int word_is(const char *w, size_t len, const char *name)
     return strlen(name) == len && strncmp(w, name, len) == 0;
 }
 
-/* The word's last path component: srun for /usr/bin/srun. */
-static const char *word_base(const char *w, size_t len)
+/* Whether the word's last path component is name: srun for /usr/bin/srun. */
+static int base_is(const char *w, size_t len, const char *name)
 {
     const char *base = w;
     for (const char *q = w; q < w + len; q++)
         if (*q == '/')
             base = q + 1;
-    return base;
+    return word_is(base, (size_t)(w + len - base), name);
 }
 
 int cf_launch_placed_elsewhere(const char *launcher, char *buf, size_t n)
@@ -123,17 +123,13 @@ int cf_launch_placed_elsewhere(const char *launcher, char *buf, size_t n)
     const char *p = launcher, *w;
     size_t len = next_word(&p, &w);
     /* The launcher after 'env' and its NAME=VALUE words (env OMP_NUM_THREADS=1 srun). */
-    while (len > 0 && (word_is(word_base(w, len), len - (size_t)(word_base(w, len) - w), "env") ||
-                       (w[0] != '-' && memchr(w, '=', len) != NULL)))
+    while (len > 0 && (base_is(w, len, "env") || (w[0] != '-' && memchr(w, '=', len) != NULL)))
         len = next_word(&p, &w);
-    if (len > 0) {
-        const char *base = word_base(w, len);
-        for (size_t i = 0; i < sizeof managed / sizeof managed[0]; i++)
-            if (word_is(base, (size_t)(w + len - base), managed[i])) {
-                snprintf(buf, n, "the launcher '%s'", managed[i]);
-                return 1;
-            }
-    }
+    for (size_t i = 0; len > 0 && i < sizeof managed / sizeof managed[0]; i++)
+        if (base_is(w, len, managed[i])) {
+            snprintf(buf, n, "the launcher '%s'", managed[i]);
+            return 1;
+        }
     while ((len = next_word(&p, &w)) > 0) {
         size_t dashes = len > 1 && w[0] == '-' ? (len > 2 && w[1] == '-' ? 2 : 1) : 0;
         if (dashes == 0)
