@@ -19,9 +19,12 @@ typedef struct cf_outfile {
     int in_place; /* 1: a device, FIFO or socket; 2: the standard output */
 } cf_outfile;
 
-/* The longest line any reader accepts (1 MiB): what a line of a table, of IMB or OSU
- * output, of a model file or of a --points file may take. */
-#define CF_LINE_MAX_BYTES (1u << 20)
+/* The longest line any reader accepts (64 MiB): what a line of a table, of IMB or OSU
+ * output, of a model file or of a --points file may take. A table's launch metadata holds
+ * an entry a rank (rank_latency_sized_us: 11 sizes, ~70 bytes a rank), a line of 1.1 MiB
+ * at 16384 ranks: 64 MiB takes a launch of ~900000; measure refuses to write a longer one
+ * (cf_table_meta_overlong). /dev/zero is refused after 64 MiB read, in bounded memory. */
+#define CF_LINE_MAX_BYTES (64u << 20)
 
 /* Creates the parent folder if needed and opens a temporary file beside path. */
 int cf_outfile_open(cf_outfile *o, const char *path, cf_error *e);

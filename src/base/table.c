@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outfile.h"
 #include "base/size.h"
 #include "base/stats.h"
 #include "base/table-int.h"
@@ -129,6 +130,18 @@ const char *cf_table_meta_get(const cf_table *t, const char *key)
     for (size_t i = 0; i < t->n_meta; i++)
         if (strcmp(t->meta[i].key, key) == 0)
             return t->meta[i].value;
+    return NULL;
+}
+
+const char *cf_table_meta_overlong(const cf_table *t, size_t *len)
+{
+    for (size_t i = 0; i < t->n_meta; i++) {
+        size_t n = strlen(t->meta[i].key) + strlen(t->meta[i].value) + 4; /* "# ", ": " */
+        if (n > CF_LINE_MAX_BYTES) {
+            *len = n;
+            return t->meta[i].key;
+        }
+    }
     return NULL;
 }
 

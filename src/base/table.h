@@ -73,6 +73,9 @@ const char *cf_scan_exponent(const char *p, const char *end, long *e);
 int cf_table_meta_set(cf_table *t, const char *key, const char *value);
 /* NULL when absent. */
 const char *cf_table_meta_get(const cf_table *t, const char *key);
+/* The first metadata key of t whose line ('# key: value') is longer than a reader takes
+ * (CF_LINE_MAX_BYTES), that line's length into *len; NULL when every line fits. */
+const char *cf_table_meta_overlong(const cf_table *t, size_t *len);
 
 /* The runs of a rank_cpu_share list ("1.00*2;0.46;-"), in rank order: fn(first, n, v,
  * ctx) for n ranks from rank first with share v, NAN for '-' or a value that is not a share

@@ -303,6 +303,17 @@ int cf_run_open_output(cf_run_state *R, const char *command, int over, const cha
     int rc = cf_run_start_metadata(R, &tm, command, over, plan);
     if (rc != 0)
         return rc;
+    /* A line no reader would take (an entry a rank, at a launch of a million): no table. */
+    size_t len;
+    const char *key = cf_table_meta_overlong(R->t, &len);
+    if (key != NULL)
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0,
+                            "metadata %s of %d ranks makes a line of %zu MiB, longer than the %u "
+                            "MiB a table's reader takes: no table written%s",
+                            key, R->size, len >> 20, CF_LINE_MAX_BYTES >> 20,
+                            strncmp(key, "rank_latency", 12) == 0
+                                ? "; measure without the launch probes (--no-latency-probe)"
+                                : "");
     int nfd = strcmp(R->path, "-") == 0 ? STDOUT_FILENO : cf_named_fd(R->path);
     if (nfd >= 0)
         rc = open_descriptor(R, nfd);

@@ -102,45 +102,45 @@ expect_err "commfit: import: './in.txt' is the same file as 'in.txt': its rows w
 Try 'commfit import --help'." "import the same file twice"
 check "import the same file twice: no output" test ! -e twice.csv
 
-# --- one line is at most 1 MiB -------------------------------------------------------------
-head -c 2097152 /dev/zero | tr '\0' 'a' >long.txt
+# --- one line is at most 64 MiB ------------------------------------------------------------
+head -c 68157440 /dev/zero | tr '\0' 'a' >long.txt
 { echo "$HDR"; cat long.txt; } >long.csv
 run "$COMMFIT" fit -i long.csv
-expect_rc 1 "a table with a 2 MiB line"
-expect_err "commfit: fit: long.csv:2: line longer than 1 MiB: expected a text file of short lines" \
-    "a table with a 2 MiB line"
+expect_rc 1 "a table with a 65 MiB line"
+expect_err "commfit: fit: long.csv:2: line longer than 64 MiB: expected a text file of short lines" \
+    "a table with a 65 MiB line"
 for f in imb osu; do
     run "$COMMFIT" import $f long.txt -o x.csv
-    expect_rc 1 "import $f: a 2 MiB line"
-    expect_err "commfit: import: long.txt:1: line longer than 1 MiB: expected a text file of short lines" \
-        "import $f: a 2 MiB line"
+    expect_rc 1 "import $f: a 65 MiB line"
+    expect_err "commfit: import: long.txt:1: line longer than 64 MiB: expected a text file of short lines" \
+        "import $f: a 65 MiB line"
 done
 run "$COMMFIT" predict -m long.txt --pattern pingpong --np 2 --bytes 1K
-expect_rc 1 "a model file with a 2 MiB line"
-expect_err "commfit: predict: long.txt:1: line longer than 1 MiB: expected a text file of short lines" \
-    "a model file with a 2 MiB line"
+expect_rc 1 "a model file with a 65 MiB line"
+expect_err "commfit: predict: long.txt:1: line longer than 64 MiB: expected a text file of short lines" \
+    "a model file with a 65 MiB line"
 run "$COMMFIT" predict -m m.json --pattern pingpong --points long.txt
-expect_rc 1 "--points with a 2 MiB line"
-expect_err "commfit: predict: long.txt:1: line longer than 1 MiB: expected a text file of short lines" \
-    "--points with a 2 MiB line"
-# /dev/zero and standard input without an end: refused after a mebibyte, in bounded time.
+expect_rc 1 "--points with a 65 MiB line"
+expect_err "commfit: predict: long.txt:1: line longer than 64 MiB: expected a text file of short lines" \
+    "--points with a 65 MiB line"
+# /dev/zero and standard input without an end: refused after 64 MiB, in bounded time.
 run timeout 60 "$COMMFIT" fit -i /dev/zero
 expect_rc 1 "fit -i /dev/zero"
-expect_err "commfit: fit: /dev/zero:1: line longer than 1 MiB: expected a text file of short lines" "fit -i /dev/zero"
+expect_err "commfit: fit: /dev/zero:1: line longer than 64 MiB: expected a text file of short lines" "fit -i /dev/zero"
 for f in imb osu; do
     run timeout 60 "$COMMFIT" import $f /dev/zero -o x.csv
     expect_rc 1 "import $f /dev/zero"
-    expect_err "commfit: import: /dev/zero:1: line longer than 1 MiB: expected a text file of short lines" \
+    expect_err "commfit: import: /dev/zero:1: line longer than 64 MiB: expected a text file of short lines" \
         "import $f /dev/zero"
 done
 run timeout 60 "$COMMFIT" predict -m /dev/zero --pattern pingpong --np 2 --bytes 1K
 expect_rc 1 "predict -m /dev/zero"
 run timeout 60 "$COMMFIT" predict -m m.json --pattern pingpong --points /dev/zero
 expect_rc 1 "predict --points /dev/zero"
-expect_err "commfit: predict: /dev/zero:1: line longer than 1 MiB: expected a text file of short lines" \
+expect_err "commfit: predict: /dev/zero:1: line longer than 64 MiB: expected a text file of short lines" \
     "predict --points /dev/zero"
 rc=0
-head -c 3000000 /dev/zero | tr '\0' 'x' | timeout 60 "$COMMFIT" import osu - -o x.csv >"$T/out" 2>"$T/err" || rc=$?
+head -c 70000000 /dev/zero | tr '\0' 'x' | timeout 60 "$COMMFIT" import osu - -o x.csv >"$T/out" 2>"$T/err" || rc=$?
 expect_rc 1 "import from a pipe without an end of line"
 check "no table is left behind" test ! -e x.csv
 

@@ -378,4 +378,27 @@ run "$COMMFIT" predict -m racks.json -p allgather -n 64 -b 1M -f csv
 check "SMPI's ring allgather at np 64: 32 steps, said so" \
     grep -q "the answer adds the latency probe's extra latency: 258 us over 32 steps of the ring reaching ranks beyond the fitted np's 2.02 us" "$T/out"
 
+# A launch of 16384 ranks: the flat cluster's table with its launch carried on from 128
+# ranks (grow-launch.awk). Its probe's line is longer than 1 MiB, which readers refused
+# before they took 64 MiB; fit reads it, answers within the fitted np as the 128-rank
+# launch's table does, and past it knows the ranks np 256 reaches: an upper bound.
+awk -v N=16384 -f "$top_srcdir/tests/cli/grow-launch.awk" "$top_srcdir/data/sim-flat.csv" >big.csv
+check "the probe's line at 16384 ranks is longer than 1 MiB" \
+    test "$(awk '/^# rank_latency_sized_us: / { print length($0) }' big.csv)" -gt 1048576
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat.csv" -o small.json
+run "$COMMFIT" fit -q -i big.csv -o big.json
+expect_rc 0 "fit reads the table of a 16384-rank launch"
+check "and says nothing of it" test ! -s "$T/err"
+for p in bcast allreduce alltoall; do
+    "$COMMFIT" predict -m small.json -p $p -n 64 -b 64K -f csv >small.csv
+    run "$COMMFIT" predict -m big.json -p $p -n 64 -b 64K -f csv
+    check "$p at np 64 from the 16384-rank launch: as from the 128-rank one" cmp -s small.csv "$T/out"
+    "$COMMFIT" predict -m small.json -p $p -n 256 -b 64K -f csv >small.csv
+    check "$p at np 256 from the 128-rank launch: no upper bound" \
+        grep -q "^$p,256,65536,[a-z]*,[0-9.]*,[0-9.]*,inf," small.csv
+    run "$COMMFIT" predict -m big.json -p $p -n 256 -b 64K -f csv
+    check "from the 16384-rank launch, whose probe reached its ranks: bounded" \
+        grep -q "^$p,256,65536,[a-z]*,[0-9.]*,[0-9.]*,[0-9.]*,,across-np,.*,np+nodes," "$T/out"
+done
+
 done_testing

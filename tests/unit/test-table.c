@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outfile.h"
 #include "base/table.h"
 #include "tap.h"
 
@@ -526,9 +527,67 @@ static void cpu_share(void)
     }
 }
 
+/* The launch metadata grows with the launch: the latency probe's line at 16384 ranks (1.1
+ * MiB, 11 sizes of 16383 one-way times) is written and read back whole; a line past
+ * CF_LINE_MAX_BYTES is one that cf_table_meta_overlong names, for measure to refuse. */
+static void long_metadata(void)
+{
+    enum { RANKS = 16384 };
+    size_t cap = (size_t)11 * RANKS * 12 + 64, len = 0;
+    char *v = malloc(cap);
+    for (int k = 0; k < 11; k++) {
+        len += (size_t)snprintf(v + len, cap - len, "%s%d:", k ? ";" : "", 256 << k);
+        for (int r = 1; r < RANKS; r++)
+            len += (size_t)snprintf(v + len, cap - len, "%s%.4g", r > 1 ? "," : "",
+                                    2.0 + 0.001 * (r % 97) + k);
+    }
+    ok(len > (1u << 20), "the probe's line at %d ranks: %zu bytes, more than 1 MiB", RANKS, len);
+    cf_table *t = cf_table_alloc();
+    cf_table_meta_set(t, "rank_latency_sized_us", v);
+    size_t n = 0;
+    ok(cf_table_meta_overlong(t, &n) == NULL, "it fits a line");
+    char *out = NULL;
+    size_t olen = 0;
+    FILE *fp = open_memstream(&out, &olen);
+    cf_table_write_header(fp, t);
+    fclose(fp);
+    cf_error e;
+    cf_table *back = parse(out, &e);
+    const char *got = back ? cf_table_meta_get(back, "rank_latency_sized_us") : NULL;
+    ok(got != NULL && strcmp(got, v) == 0, "and reads back whole (%s)", back ? "" : e.msg);
+    cf_table_free(back);
+    free(out);
+
+    char *big = malloc(CF_LINE_MAX_BYTES + 1);
+    memset(big, '1', CF_LINE_MAX_BYTES);
+    big[CF_LINE_MAX_BYTES - 19] = '\0'; /* "# rank_latency_us: " and this: the limit */
+    cf_table *lim = cf_table_alloc();
+    cf_table_meta_set(lim, "rank_latency_us", big);
+    ok(cf_table_meta_overlong(lim, &n) == NULL, "a line of the limit fits");
+    fp = open_memstream(&out, &olen);
+    cf_table_write_header(fp, lim);
+    fclose(fp);
+    back = parse(out, &e);
+    got = back ? cf_table_meta_get(back, "rank_latency_us") : NULL;
+    ok(got != NULL && strcmp(got, big) == 0, "and a reader takes it (%s)", back ? "" : e.msg);
+    cf_table_free(back);
+    cf_table_free(lim);
+    free(out);
+    big[CF_LINE_MAX_BYTES - 19] = '1';
+    big[CF_LINE_MAX_BYTES - 18] = '\0';
+    cf_table_meta_set(t, "rank_latency_us", big);
+    const char *key = cf_table_meta_overlong(t, &n);
+    ok(key != NULL && strcmp(key, "rank_latency_us") == 0 && n == CF_LINE_MAX_BYTES + 1,
+       "a byte more is named: %s, %zu bytes", key ? key : "(none)", n);
+    free(big);
+    free(v);
+    cf_table_free(t);
+}
+
 int main(void)
 {
     cpu_share();
+    long_metadata();
     plain_blocks();
     round_trip();
     row_helpers();
