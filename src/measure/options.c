@@ -4,6 +4,7 @@
 
 #include "measure/measure.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -212,6 +213,39 @@ int cf_measure_read_complete_lines(const char *path, char **buf, size_t *len, cf
     return 0;
 }
 
+/* The MPI library a library version string names, where it is one a build can be of
+ * (CF_MPI_LIBRARY: mpich, openmpi); NULL for another or one it cannot tell. */
+static const char *library_family(const char *version)
+{
+    while (version != NULL && isspace((unsigned char)*version))
+        version++;
+    if (version == NULL)
+        return NULL;
+    if (strncmp(version, "Open MPI", 8) == 0)
+        return "openmpi";
+    if (strncmp(version, "MPICH", 5) == 0)
+        return "mpich";
+    return NULL;
+}
+
+/* A real table continues under the MPI library it was measured with. Said here, before
+ * any launch, where the table names the other of the two libraries a build can be of; the
+ * ranks compare the whole version string once they run (another release, another build). */
+static int resume_same_library(const cf_measure_opts *o, const cf_table *t, cf_error *e)
+{
+    const char *was = cf_table_meta_get(t, "mpi_library");
+    const char *fam = library_family(was);
+    if (fam == NULL || strcmp(CF_MPI_LIBRARY, "other") == 0 || strcmp(fam, CF_MPI_LIBRARY) == 0)
+        return 0;
+    return cf_error_set(e, CF_EXIT_USAGE, o->resume, 0,
+                        "measured with %s ('%.60s%s'), but this commfit is built with %s: resume "
+                        "it with the commfit built with %s",
+                        strcmp(fam, "mpich") == 0 ? "MPICH" : "Open MPI", was,
+                        strlen(was) > 60 ? "..." : "",
+                        strcmp(CF_MPI_LIBRARY, "mpich") == 0 ? "MPICH" : "Open MPI",
+                        strcmp(fam, "mpich") == 0 ? "MPICH" : "Open MPI");
+}
+
 /* A table continues on the machine it was started on: a simulated one on the same platform
  * file (by content) and selector, a real one not in a simulator. */
 static int resume_same_machine(const cf_measure_opts *o, const cf_table *t, cf_error *e)
@@ -229,7 +263,7 @@ static int resume_same_machine(const cf_measure_opts *o, const cf_table *t, cf_e
         return cf_error_set(e, CF_EXIT_USAGE, o->resume, 0,
                             "measured on a real machine: resume it without --simulate");
     if (!simulated)
-        return 0;
+        return resume_same_library(o, t, e);
     char now[65];
     if (sha != NULL && cf_sha256_file(o->simulate, now, e) != 0)
         return e->code;

@@ -113,6 +113,25 @@ check "--resume with another MPI library: refused" test "$rc" -ne 0
 grep_err "k3.csv: measured with another MPI library \('Some Other MPI v9.9, a stand-in'\) than this run's" \
     "--resume with another MPI library: said"
 check "--resume with another MPI library: the table untouched" cmp -s k3.csv k3-before.csv
+# The other of the two libraries a build can be of, named in the table's first words, is
+# said before any launch (exit 2), plainly and under mpiexec alike.
+if [ "${CF_MPI_LIBRARY:-}" = openmpi ]; then
+    other="MPICH Version: 4.0.2 MPICH Release date: Thu Apr  7 12:34:45 CDT 2022" name=MPICH
+    this="Open MPI"
+else
+    other="Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022"
+    name="Open MPI" this=MPICH
+fi
+quoted="$(printf '%.60s' "$other")..." # the message quotes 60 characters of it
+head -c "$cut" k.csv | sed "s/^# mpi_library: .*/# mpi_library: $other/" >k5.csv
+cp k5.csv k5-before.csv
+for how in plainly mpiexec; do
+    if [ $how = plainly ]; then run "$COMMFIT" measure --resume k5.csv; else run mpirun 2 "$COMMFIT" measure --resume k5.csv; fi
+    check "--resume of $name's table by $this's commfit, $how: refused" test "$rc" -ne 0
+    [ $how = mpiexec ] || expect_rc 2 "--resume of $name's table by $this's commfit, plainly"
+    check "said once, before any launch" test "$(grep -cF "k5.csv: measured with $name ('$quoted'), but this commfit is built with $this: resume it with the commfit built with $name" "$T/err")" -eq 1
+    check "the table untouched" cmp -s k5.csv k5-before.csv
+done
 
 # A table from before t_min_max (its t_min_us and t_max_us the extremes over samples and
 # ranks together) is not resumed: the rows added would mean another thing in those columns.
