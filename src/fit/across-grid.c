@@ -873,18 +873,31 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
     g->tree_err = g->tiered_tree_err = NAN;
     if (rules == NULL || !cf_rules_known(rules, a->pattern) || n > CF_GRID_MAX)
         return;
-    /* T2: the pattern's own np=2 times, by size. */
+    /* T2: the pattern's own np=2 times, by size; a size measured more than once (tables
+     * fitted together, an import of several runs) is one point, their geometric mean: the
+     * grid reads one time a size (a model file with two 1 KiB entries is refused). */
+    int reps[CF_UNIT_MAX] = {0};
     for (size_t i = 0; i < n; i++) {
-        if (pts[i].p != 2 || !(pts[i].t_us > 0) || g->nunit == CF_UNIT_MAX)
+        if (pts[i].p != 2 || !(pts[i].t_us > 0))
             continue;
-        int j = g->nunit++;
-        while (j > 0 && g->unit_bytes[j - 1] > pts[i].m) {
-            g->unit_bytes[j] = g->unit_bytes[j - 1];
-            g->unit_t_us[j] = g->unit_t_us[j - 1];
-            j--;
+        int j = 0;
+        while (j < g->nunit && g->unit_bytes[j] < pts[i].m)
+            j++;
+        if (j < g->nunit && g->unit_bytes[j] == pts[i].m) {
+            reps[j]++;
+            g->unit_t_us[j] *= pow(pts[i].t_us / g->unit_t_us[j], 1.0 / reps[j]);
+            continue;
+        }
+        if (g->nunit == CF_UNIT_MAX)
+            continue;
+        for (int k = g->nunit++; k > j; k--) {
+            g->unit_bytes[k] = g->unit_bytes[k - 1];
+            g->unit_t_us[k] = g->unit_t_us[k - 1];
+            reps[k] = reps[k - 1];
         }
         g->unit_bytes[j] = pts[i].m;
         g->unit_t_us[j] = pts[i].t_us;
+        reps[j] = 1;
     }
     if (g->nunit < 2) {
         g->nunit = 0;

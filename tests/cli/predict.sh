@@ -782,4 +782,22 @@ grep_err "^commfit: predict: --blocks 7: the pingpong \(struct\) fit at np=2 has
 run "$COMMFIT" predict -m struct-only.json -p pingpong -d struct -n 2 -b 64K
 expect_rc 0 "the same fit without --blocks"
 
+# One table fitted with its copy (replicates: tables fitted together, an import of several
+# runs): the np=2 times the across-np grid reads are one a size, their geometric mean. The
+# grid took each copy's, and the model file it wrote was refused by predict, report and
+# export ("grid.unit: expected [bytes, t_us] pairs by increasing size"), fit exiting 0.
+cp "$top_srcdir/data/realnp/orfeo-epyc-bcast-ompi.csv" orfeo-copy.csv
+run "$COMMFIT" fit -q "$top_srcdir/data/realnp/orfeo-epyc-bcast-ompi.csv" orfeo-copy.csv -o two.json
+expect_rc 0 "a table fitted with its copy"
+"$COMMFIT" fit -q "$top_srcdir/data/realnp/orfeo-epyc-bcast-ompi.csv" -o one.json
+for n in 4 512; do
+    "$COMMFIT" predict -m one.json -p bcast -n $n -b 1K -f csv | cut -d, -f1-5 >one.csv
+    run "$COMMFIT" predict -m two.json -p bcast -n $n -b 1K -f csv
+    expect_rc 0 "its model reads: bcast at np $n"
+    cut -d, -f1-5 "$T/out" >two.csv
+    check "and answers as the table's alone" cmp -s one.csv two.csv
+done
+run "$COMMFIT" report -m two.json -o two-report
+expect_rc 0 "report draws it"
+
 done_testing
