@@ -220,13 +220,16 @@ static int ddt_summary(const char *path)
 }
 
 /* What a stopped launch kept, as rank 0 reported its table (cf_launch_said). */
-static void kept_text(const cf_launch_said *said, char *kept, size_t n)
+static void kept_text(const cf_measure_opts *o, const cf_launch_said *said, char *kept,
+                      size_t n)
 {
+    char cmd[768];
+    cf_measure_resume_command(o, said->table, cmd, sizeof cmd);
     if (strcmp(said->table, "-") == 0)
         snprintf(kept, n, "the rows finished before went to standard output");
     else if (said->table[0] != '\0')
-        snprintf(kept, n, "the rows finished before are in %s (--resume %s goes on)", said->table,
-                 said->table);
+        snprintf(kept, n, "the rows finished before are in %s (%s goes on)", said->table,
+                 cmd + strlen("commfit measure "));
     else
         snprintf(kept, n, "no table was begun");
 }
@@ -342,7 +345,7 @@ static int launch_outcome(int rc, int stopped, const cf_launch_said *said, const
                           cf_error *e)
 {
     char kept[2 * sizeof said->table + 64];
-    kept_text(said, kept, sizeof kept);
+    kept_text(NULL, said, kept, sizeof kept);
     if (e->code != 0)
         return rc;
     if (stopped) {
@@ -632,7 +635,7 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
     cf_launch_report_done(report, &said);
     if (e->code == 0 && !stopped && rc > CF_EXIT_USAGE) {
         char kept[2 * sizeof said.table + 64];
-        kept_text(&said, kept, sizeof kept);
+        kept_text(o, &said, kept, sizeof kept);
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                           "the simulation failed (smpirun exit status %d, its messages above); %s",
                           rc, kept);

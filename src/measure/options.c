@@ -279,6 +279,15 @@ static int resume_same_machine(const cf_measure_opts *o, const cf_table *t, cf_e
     return 0;
 }
 
+void cf_measure_resume_command(const cf_measure_opts *o, const char *table, char *buf, size_t n)
+{
+    if (o != NULL && o->simulate != NULL)
+        snprintf(buf, n, "commfit measure --simulate %s%s%s --resume %s", o->simulate,
+                 o->selector ? " --coll-selector " : "", o->selector ? o->selector : "", table);
+    else
+        snprintf(buf, n, "commfit measure --resume %s", table);
+}
+
 int cf_measure_resume_load(cf_measure_opts *o, cf_error *e)
 {
     if (o->output != NULL)

@@ -42,9 +42,11 @@ static int row_write_failed(cf_run_state *R, int err)
                  R->path, strerror(errno));
         R->hooks->warn(msg);
     }
+    char cmd[768];
+    cf_measure_resume_command(R->o, R->path, cmd, sizeof cmd);
     cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
-                 "cannot write: %s; %zu rows kept, continue with 'commfit measure --resume %s'",
-                 strerror(err), R->rows, R->path);
+                 "cannot write: %s; %zu rows kept, continue with '%s'", strerror(err), R->rows,
+                 cmd);
     return 2;
 }
 
@@ -73,10 +75,11 @@ int cf_run_close_output(cf_run_state *R)
     R->fp = NULL;
     if (err == 0)
         return 0;
+    char cmd[768];
+    cf_measure_resume_command(R->o, R->path, cmd, sizeof cmd);
     cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
-                 "cannot write: %s; continue with 'commfit measure --resume %s', which measures "
-                 "again what is missing",
-                 strerror(err), R->path);
+                 "cannot write: %s; continue with '%s', which measures again what is missing",
+                 strerror(err), cmd);
     return -1;
 }
 

@@ -432,10 +432,13 @@ static void report_end(cf_run_state *R, int status)
                          "to a file, 'commfit measure --resume FILE' continues them",
                          R->rows);
         else
+        {
+            char cmd[768];
+            cf_measure_resume_command(R->o, R->path, cmd, sizeof cmd);
             cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                         "stopped by a signal: %zu rows in %s; continue with 'commfit "
-                         "measure --resume %s'",
-                         R->rows, R->path, R->path);
+                         "stopped by a signal: %zu rows in %s; continue with '%s'", R->rows,
+                         R->path, cmd);
+        }
     } else if (status == 0 && strcmp(R->path, "-") == 0) {
         snprintf(msg, sizeof msg, "wrote the table to standard output (%zu row%s)", R->rows,
                  R->rows == 1 ? "" : "s");

@@ -124,8 +124,8 @@ kill -TERM $pid
 stop_rc=0
 wait $pid || stop_rc=$?
 check "a stopped simulation exits 1 (got $stop_rc)" test $stop_rc -eq 1
-check "a stopped simulation says what it kept" grep -Eq \
-    "^commfit: measure: stopped by a signal: [0-9]+ rows in stop.csv; continue with" stop.err
+check "a stopped simulation says what it kept, and the --resume that takes it (with --simulate)" grep -Eq \
+    "^commfit: measure: stopped by a signal: [0-9]+ rows in stop.csv; continue with 'commfit measure --simulate $P/flat.xml --resume stop.csv'$" stop.err
 check "no simulator left running after the stop" sh -c '! pgrep -f "[s]mpimain.*stop[.]csv"'
 
 # The simulator killed mid-run: the message names the table and how to go on, as a real
@@ -136,7 +136,7 @@ killed_rc=0
 wait $pid || killed_rc=$?
 check "a killed simulator: exit 1 (got $killed_rc)" test $killed_rc -eq 1
 check "a killed simulator: the table and --resume named" grep -Eq \
-    "^commfit: measure: the simulation failed \(smpirun exit status [0-9]+, its messages above\); the rows finished before are in killed.csv \(--resume killed.csv goes on\)$" killed.err
+    "^commfit: measure: the simulation failed \(smpirun exit status [0-9]+, its messages above\); the rows finished before are in killed.csv \(--simulate $P/flat.xml --resume killed.csv goes on\)$" killed.err
 
 # The commfit that started the simulation killed outright (SIGKILL: nothing passed on): the
 # simulated ranks stop between points as on a signal, and leave the table whole (the
