@@ -135,8 +135,18 @@ static void origin_of(const cf_modelset *ms, cf_smpi_origin *o, char *tables, si
         const char *hosts = json_str(meta, "hosts"), *date = json_str(meta, "date");
         const char *src = json_str(meta, "source_1"), *norm = json_str(meta, "normalized_time_us");
         char part[512];
-        if (hosts != NULL) {
+        if (hosts != NULL && strlen(hosts) + 7 < sizeof part) {
             snprintf(part, sizeof part, "hosts %s", hosts);
+            append(machine, nm, "; ", part);
+        } else if (hosts != NULL) {
+            /* A long list (a launch on hundreds of nodes) by its ends and count, not cut
+             * in the middle of a name. */
+            const char *last = strrchr(hosts, ',');
+            size_t count = 1, first = strcspn(hosts, ",");
+            for (const char *c = hosts; *c != '\0'; c++)
+                count += *c == ',';
+            snprintf(part, sizeof part, "hosts %.*s ... %.200s (%zu hosts)",
+                     (int)(first < 200 ? first : 200), hosts, last ? last + 1 : "", count);
             append(machine, nm, "; ", part);
         }
         if (date != NULL) {

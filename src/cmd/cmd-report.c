@@ -217,6 +217,10 @@ static int parse(int argc, char **argv, args *a)
         return cf_usage_error("-m: expected a file name");
     if (a->output != NULL && *a->output == '\0')
         return cf_usage_error("-o: expected a folder name");
+    /* '-' is the standard output to every other command: no folder of that name. */
+    if (a->output != NULL && strcmp(a->output, "-") == 0)
+        return cf_usage_error("-o -: a report is a folder of pages and plots, not one stream; "
+                              "name a folder (./- for one called '-')");
     return 0;
 }
 

@@ -303,4 +303,11 @@ expect_rc 0 "the report of an osu_mbw_mr model"
 check "a bandwidth test's row gives no latency, and says why" \
     grep -q '<tr><td>mbw_mr</td><td class="num">16</td><td class="num">&ndash; (a bandwidth test: its times are a streamed message' mbw-report/index.html
 
+# -o - is the standard output to every other command: refused, no folder '-' made.
+run "$COMMFIT" report -m "$top_srcdir/models/sim-flat.json" -o -
+expect_rc 2 "report -o -"
+expect_err "commfit: report: -o -: a report is a folder of pages and plots, not one stream; name a folder (./- for one called '-')
+Try 'commfit report --help'." "report -o -: said"
+check "report -o -: no folder '-'" test ! -e ./-
+
 done_testing
