@@ -220,4 +220,13 @@ for args in "-o $T/vg.xml" "-o -"; do
     done
 done
 
+# A table of 16384 hosts (the flat cluster's, its launch carried on by grow-launch.awk):
+# the comment names its hosts by their ends and count, not a list cut in a name.
+awk -v N=16384 -f "$top_srcdir/tests/cli/grow-launch.awk" "$top_srcdir/data/sim-flat.csv" >big.csv
+"$COMMFIT" fit -q -i big.csv -o big.json
+run "$COMMFIT" export smpi -m big.json -o big.xml
+expect_rc 0 "export of a 16384-host table's model"
+check "its hosts by their ends and count" grep -q "(hosts node-0 \.\.\. node-16383 (16384 hosts); date " big.xml
+check "no host name cut" sh -c '! grep -q "node-[0-9]*,nod" big.xml'
+
 done_testing
