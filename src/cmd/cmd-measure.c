@@ -223,13 +223,12 @@ static int ddt_summary(const char *path)
 static void kept_text(const cf_measure_opts *o, const cf_launch_said *said, char *kept,
                       size_t n)
 {
-    char cmd[768];
-    cf_measure_resume_command(o, said->table, cmd, sizeof cmd);
+    char args[768];
+    cf_measure_resume_args(o, said->table, args, sizeof args);
     if (strcmp(said->table, "-") == 0)
         snprintf(kept, n, "the rows finished before went to standard output");
     else if (said->table[0] != '\0')
-        snprintf(kept, n, "the rows finished before are in %s (%s goes on)", said->table,
-                 cmd + strlen("commfit measure "));
+        snprintf(kept, n, "the rows finished before are in %s (%s goes on)", said->table, args);
     else
         snprintf(kept, n, "no table was begun");
 }

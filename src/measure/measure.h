@@ -93,10 +93,10 @@ int cf_measure_set(cf_measure_opts *o, const char *name, const char *value, cf_e
  * with --resume, they are a usage error). A last line cut short by an interruption is
  * left out. */
 int cf_measure_resume_load(cf_measure_opts *o, cf_error *e);
-/* The command that continues table under o's machine into buf: 'commfit measure --resume
- * TABLE', with --simulate PLATFORM (and --coll-selector S where given) for a simulation,
- * which --resume asks for. */
-void cf_measure_resume_command(const cf_measure_opts *o, const char *table, char *buf, size_t n);
+/* The options of commfit measure that continue table under o's machine, into buf:
+ * '--resume TABLE', after --simulate PLATFORM (and --coll-selector S where given) for a
+ * simulation, which --resume asks for. */
+void cf_measure_resume_args(const cf_measure_opts *o, const char *table, char *buf, size_t n);
 
 /* Checks and parses everything: patterns, sizes (increasing), np, sizes that no unit can
  * carry, buffers larger than this node's memory. launch_np is the launch size when known

@@ -237,13 +237,13 @@ static int resume_same_library(const cf_measure_opts *o, const cf_table *t, cf_e
     const char *fam = library_family(was);
     if (fam == NULL || strcmp(CF_MPI_LIBRARY, "other") == 0 || strcmp(fam, CF_MPI_LIBRARY) == 0)
         return 0;
+    /* Two families, one the table's and the other this build's. */
+    const char *its = strcmp(fam, "mpich") == 0 ? "MPICH" : "Open MPI";
+    const char *ours = strcmp(fam, "mpich") == 0 ? "Open MPI" : "MPICH";
     return cf_error_set(e, CF_EXIT_USAGE, o->resume, 0,
                         "measured with %s ('%.60s%s'), but this commfit is built with %s: resume "
                         "it with the commfit built with %s",
-                        strcmp(fam, "mpich") == 0 ? "MPICH" : "Open MPI", was,
-                        strlen(was) > 60 ? "..." : "",
-                        strcmp(CF_MPI_LIBRARY, "mpich") == 0 ? "MPICH" : "Open MPI",
-                        strcmp(fam, "mpich") == 0 ? "MPICH" : "Open MPI");
+                        its, was, strlen(was) > 60 ? "..." : "", ours, its);
 }
 
 /* A table continues on the machine it was started on: a simulated one on the same platform
@@ -279,13 +279,13 @@ static int resume_same_machine(const cf_measure_opts *o, const cf_table *t, cf_e
     return 0;
 }
 
-void cf_measure_resume_command(const cf_measure_opts *o, const char *table, char *buf, size_t n)
+void cf_measure_resume_args(const cf_measure_opts *o, const char *table, char *buf, size_t n)
 {
     if (o != NULL && o->simulate != NULL)
-        snprintf(buf, n, "commfit measure --simulate %s%s%s --resume %s", o->simulate,
+        snprintf(buf, n, "--simulate %s%s%s --resume %s", o->simulate,
                  o->selector ? " --coll-selector " : "", o->selector ? o->selector : "", table);
     else
-        snprintf(buf, n, "commfit measure --resume %s", table);
+        snprintf(buf, n, "--resume %s", table);
 }
 
 int cf_measure_resume_load(cf_measure_opts *o, cf_error *e)

@@ -42,11 +42,11 @@ static int row_write_failed(cf_run_state *R, int err)
                  R->path, strerror(errno));
         R->hooks->warn(msg);
     }
-    char cmd[768];
-    cf_measure_resume_command(R->o, R->path, cmd, sizeof cmd);
+    char args[768];
+    cf_measure_resume_args(R->o, R->path, args, sizeof args);
     cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
-                 "cannot write: %s; %zu rows kept, continue with '%s'", strerror(err), R->rows,
-                 cmd);
+                 "cannot write: %s; %zu rows kept, continue with 'commfit measure %s'",
+                 strerror(err), R->rows, args);
     return 2;
 }
 
@@ -75,11 +75,12 @@ int cf_run_close_output(cf_run_state *R)
     R->fp = NULL;
     if (err == 0)
         return 0;
-    char cmd[768];
-    cf_measure_resume_command(R->o, R->path, cmd, sizeof cmd);
+    char args[768];
+    cf_measure_resume_args(R->o, R->path, args, sizeof args);
     cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
-                 "cannot write: %s; continue with '%s', which measures again what is missing",
-                 strerror(err), cmd);
+                 "cannot write: %s; continue with 'commfit measure %s', which measures again "
+                 "what is missing",
+                 strerror(err), args);
     return -1;
 }
 

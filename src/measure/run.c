@@ -433,11 +433,12 @@ static void report_end(cf_run_state *R, int status)
                          R->rows);
         else
         {
-            char cmd[768];
-            cf_measure_resume_command(R->o, R->path, cmd, sizeof cmd);
+            char args[768];
+            cf_measure_resume_args(R->o, R->path, args, sizeof args);
             cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                         "stopped by a signal: %zu rows in %s; continue with '%s'", R->rows,
-                         R->path, cmd);
+                         "stopped by a signal: %zu rows in %s; continue with 'commfit measure "
+                         "%s'",
+                         R->rows, R->path, args);
         }
     } else if (status == 0 && strcmp(R->path, "-") == 0) {
         snprintf(msg, sizeof msg, "wrote the table to standard output (%zu row%s)", R->rows,
