@@ -34,7 +34,7 @@ commfit: fit: draw the report with: commfit report -m models/run1.json" "fit wit
 check "the model file is written" test -s models/run1.json
 check "one summary line per fit" test "$(grep -c ' np ' "$T/out")" -eq 3
 check "the barrier, measured at 0 B only, gets a constant with its interval" \
-    grep -q '^barrier np 4 byte: constant T = 5 us; 95% interval of a measurement +/- 0.393 us | n 1,' "$T/out"
+    grep -q '^barrier np 4 byte: constant T = 5 us; 95% interval of a measurement \[4.62, 5.41\] us | n 1,' "$T/out"
 check "the ping-pong is linear with its formula" \
     grep -q '^pingpong np 2 byte: linear T(m) = 2 us + m / (7.45 GiB/s)' "$T/out"
 check "the summary shows saturation" grep -q 'r_inf 7629 MiB/s' "$T/out"

@@ -266,9 +266,11 @@ run "$COMMFIT" predict -m constant.json -p barrier -n 2,8 -b 0
 expect_rc 0 "barrier with a constant fit"
 check "barrier at the measured np=2: the constant fit" test "$(field 9),$(field 10)" = fit,constant
 check "barrier at np=2: 3 us, the fit's t0_us" test "$(field 5)" = 3
-# t(0.975, 4) = 2.7764; sd = sqrt(0.0025 + 0.0004 * 9) = 0.078102: 3 -/+ 0.216845
+# t(0.975, 4) = 2.7764; r^2 = (0.0025 + 0.0004 * 9) / 9 = 0.00067778, log-normal:
+# sigma = sqrt(ln(1 + r^2)) = 0.026030, median 3 / sqrt(1 + r^2) = 2.998984, times
+# exp(-/+ 2.7764 sigma) (3 -/+ 0.216845 before the interval was log-normal)
 check "barrier at np=2: the interval from cov and s2 ($(field 6), $(field 7))" \
-    test "$(field 6),$(field 7)" = "2.78315,3.21685"
+    test "$(field 6),$(field 7)" = "2.78989,3.22374"
 check "barrier at np=8: still the estimate, np noted" grep -q '^barrier,8,0,byte,.*,p2p-estimate,dissemination,np,.*np=8 is 4x the largest measured, 2' "$T/out"
 run "$COMMFIT" predict -m constant.json -p barrier -n 2 -b 0,1K
 expect_rc 0 "barrier with a size"

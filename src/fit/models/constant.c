@@ -71,9 +71,11 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
 
 static void describe(const cf_fit *f, char *buf, size_t n)
 {
-    snprintf(buf, n, "95%% interval of a measurement +/- %.3g us",
-             cf_t975(f->dof) * sqrt(f->seg[0].cov[0][0] + f->s2 * f->seg[0].coef[0] *
-                                                             f->seg[0].coef[0]));
+    cf_prediction p;
+    if (cf_fit_predict_unwidened(f, 0, 0, &p) == 0)
+        snprintf(buf, n, "95%% interval of a measurement [%.3g, %.3g] us", p.lo_us, p.hi_us);
+    else
+        snprintf(buf, n, "no interval");
 }
 
 const cf_model_kind cf_model_constant = {
