@@ -10,6 +10,7 @@
 #include "fit/across.h"
 #include "base/cli.h"
 #include "commands.h"
+#include "cmd/fit-pooled.h"
 #include "cmd/out-fit.h"
 #include "base/error.h"
 #include "fit/fitting.h"
@@ -449,6 +450,17 @@ static int read_inputs(job *j, cf_error *e)
                             "--np: no rows at the requested process counts");
     if (!o->stat_set)
         o->stat = all_med ? CF_STAT_MEDIAN : CF_STAT_MEAN;
+    if (!o->quiet && o->ninputs > 1) {
+        const char **names = malloc(o->ninputs * sizeof *names);
+        if (names == NULL)
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        for (size_t i = 0; i < o->ninputs; i++)
+            names[i] = strcmp(o->inputs[i], "-") == 0 ? "<stdin>" : o->inputs[i];
+        int rc = cf_fit_pooled_check(j->tables, names, o->ninputs, o->stat);
+        free(names);
+        if (rc != 0)
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
     qsort(j->rows, j->nrows, sizeof *j->rows, cmp_row);
     return 0;
 }

@@ -1,0 +1,169 @@
+/* Tables fitted together are pooled as replicates of one machine: their rows at a point
+ * make one fit. Where they were measured differently (another MPI library, another
+ * algorithm selection, another simulated platform, one simulated and one real) or their
+ * times disagree at the points both measured, the pool is of different machines, and fit
+ * says so before fitting it. */
+#include "config.h"
+
+#include "cmd/fit-pooled.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/size.h"
+
+/* Times of two runs of one machine part by 2x at single points (three OSU runs of AWS at
+ * one np), but their median ratio over the points both measured stays within 13% (the runs
+ * of each set of data/realnp: AWS EKS x1.128 at most, GKE x1.080, GCE x1.011, Azure
+ * x1.007); tables of two machines part by 1.5x or more in the median (juno's Ethernet and
+ * hpccofc's InfiniBand ping-pong x91.8; SMPI's flat and cloud platforms x2.92). */
+#define POOL_APART 1.5
+#define POOL_MIN_SHARED 3
+
+/* Metadata that says how a table was measured, as a machine's model depends on it. */
+static const char *const keys[] = {"mpi_library", "coll_selector", "simulated",
+                                   "platform_sha256"};
+
+typedef struct point {
+    const cf_row *r;
+    double t;
+} point;
+
+static int cmp_point(const void *a, const void *b)
+{
+    const cf_row *x = ((const point *)a)->r, *y = ((const point *)b)->r;
+    int c = strcmp(x->pattern, y->pattern);
+    if (c == 0)
+        c = (x->np > y->np) - (x->np < y->np);
+    if (c == 0)
+        c = strcmp(x->datatype, y->datatype);
+    if (c == 0)
+        c = (x->blocks > y->blocks) - (x->blocks < y->blocks);
+    if (c == 0)
+        c = (x->bytes > y->bytes) - (x->bytes < y->bytes);
+    return c;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* t's rows with a time, sorted by point; how many into *n. NULL when out of memory. */
+static point *points_of(const cf_table *t, cf_statistic stat, size_t *n)
+{
+    point *p = malloc((t->n_rows + 1) * sizeof *p);
+    *n = 0;
+    if (p == NULL)
+        return NULL;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        double v = cf_row_time(&t->rows[i], stat);
+        if (v > 0 && isfinite(v))
+            p[(*n)++] = (point){&t->rows[i], v};
+    }
+    qsort(p, *n, sizeof *p, cmp_point);
+    return p;
+}
+
+/* The metadata of a and b that differ where both have it: said, one line a key. */
+static void meta_apart(const cf_table *a, const char *na, const cf_table *b, const char *nb)
+{
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        const char *va = cf_table_meta_get(a, keys[k]), *vb = cf_table_meta_get(b, keys[k]);
+        if (va == NULL || vb == NULL || strcmp(va, vb) == 0)
+            continue;
+        /* a platform by its name, its hash cut to what tells two apart */
+        int plat = strcmp(keys[k], "platform_sha256") == 0;
+        const char *pa = plat ? cf_table_meta_get(a, "platform") : NULL,
+                   *pb = plat ? cf_table_meta_get(b, "platform") : NULL;
+        char sa[96], sb[96];
+        snprintf(sa, sizeof sa, plat ? "%.12s...%s%.40s" : "%.60s", va, pa ? " of " : "",
+                 pa ? pa : "");
+        snprintf(sb, sizeof sb, plat ? "%.12s...%s%.40s" : "%.60s", vb, pb ? " of " : "",
+                 pb ? pb : "");
+        cf_warn("%s and %s were measured differently (%s '%s' and '%s'): fit pools their "
+                "rows as replicates of one machine%s; fit them apart unless they are",
+                na, nb, keys[k], sa, sb,
+                strcmp(keys[k], "mpi_library") == 0 || strcmp(keys[k], "coll_selector") == 0
+                    ? ", and reads the algorithm switches of the first"
+                    : "");
+    }
+}
+
+/* The median ratio of b's times to a's over the points both measured, said where it is
+ * POOL_APART or more either way, with the point that parts most. */
+static int times_apart(const point *pa, size_t na, const char *name_a, const point *pb,
+                       size_t nb, const char *name_b)
+{
+    double *lr = malloc((na < nb ? na : nb) * sizeof *lr + 1);
+    if (lr == NULL)
+        return -1;
+    size_t n = 0, i = 0, k = 0;
+    const cf_row *worst_a = NULL;
+    double worst = 0, ta = 0, tb = 0;
+    while (i < na && k < nb) {
+        int c = cmp_point(&pa[i], &pb[k]);
+        if (c < 0) {
+            i++;
+        } else if (c > 0) {
+            k++;
+        } else {
+            /* replicates within a table: each table's first row at the point */
+            double l = log(pb[k].t / pa[i].t);
+            lr[n++] = l;
+            if (fabs(l) > fabs(worst)) {
+                worst = l;
+                worst_a = pa[i].r;
+                ta = pa[i].t;
+                tb = pb[k].t;
+            }
+            const cf_row *r = pa[i].r;
+            while (i < na && cmp_point(&pa[i], &(point){r, 0}) == 0)
+                i++;
+            while (k < nb && cmp_point(&pb[k], &(point){r, 0}) == 0)
+                k++;
+        }
+    }
+    if (n >= POOL_MIN_SHARED) {
+        qsort(lr, n, sizeof *lr, cmp_double);
+        double med = n % 2 ? lr[n / 2] : 0.5 * (lr[n / 2 - 1] + lr[n / 2]);
+        if (fabs(med) >= log(POOL_APART)) {
+            char sz[32];
+            cf_size_format(worst_a->bytes, sz, sizeof sz);
+            cf_warn("%s and %s part by x%.3g in the median over the %zu points both measured "
+                    "(%s the slower; most at %s np %d %s: %.4g and %.4g us): tables of "
+                    "different machines, or of one in different states? fit pools their rows "
+                    "as replicates of one; fit them apart unless they are",
+                    name_a, name_b, exp(fabs(med)), n, med > 0 ? name_b : name_a,
+                    worst_a->pattern, worst_a->np, sz, ta, tb);
+        }
+    }
+    free(lr);
+    return 0;
+}
+
+int cf_fit_pooled_check(cf_table *const *tables, const char *const *names, size_t n,
+                        cf_statistic stat)
+{
+    if (n < 2)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        meta_apart(tables[0], names[0], tables[i], names[i]);
+    size_t n0;
+    point *p0 = points_of(tables[0], stat, &n0);
+    if (p0 == NULL)
+        return -1;
+    int rc = 0;
+    for (size_t i = 1; i < n && rc == 0; i++) {
+        size_t ni;
+        point *pi = points_of(tables[i], stat, &ni);
+        rc = pi == NULL ? -1 : times_apart(p0, n0, names[0], pi, ni, names[i]);
+        free(pi);
+    }
+    free(p0);
+    return rc;
+}
