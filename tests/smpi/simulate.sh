@@ -378,4 +378,19 @@ grep_err "^commfit: measure: comma.xml:6: <host id=\"b,c\">: a host name without
     "a host name with a comma: file:line"
 check "a host name with a comma: no table" test ! -e comma.csv
 
+# The progress line counts wall time: over a 1 kB/s link a ping-pong of 16 KiB takes 24
+# simulated seconds, and the line said "5183s elapsed, ~10367s left" at the second point
+# (MPI_Wtime, the simulated clock) of a launch of a fraction of a wall second.
+sed 's/bandwidth="1GBps" latency="1us"/bandwidth="1kBps" latency="1ms"/' <<XML >slow.xml
+$(two_hosts /dev/stdout ' speed="1Gf"' b)
+XML
+run "$COMMFIT" measure --simulate slow.xml --np 2 --patterns pingpong --sizes 16K,32K,64K \
+    --no-latency-probe --progress -o slow.csv
+expect_rc 0 "a slow link, with --progress"
+sim_s=$(rows slow.csv | awk -F, 'NR > 1 { s += $9 * $6 * $7 / 1e6 } END { printf "%d", s }')
+el=$(tr '\r' '\n' <"$T/err" | sed -n 's/.*\[2\/3\]  \([0-9]*\)s elapsed.*/\1/p')
+check "a slow link: $sim_s simulated seconds timed" lt 1000 "$sim_s"
+check "a slow link: the progress line counts wall seconds ($el at the second point)" \
+    lt "${el:-99999}" 100
+
 done_testing
