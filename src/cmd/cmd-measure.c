@@ -401,6 +401,15 @@ static int table_touched(const cf_measure_opts *o, time_t start)
     return found;
 }
 
+/* Said before the launch, which may take minutes: a plan fit cannot read (two sizes, as
+ * the cost of a large simulation invites). Not of a table resumed, whose sizes are set. */
+static void warn_few_sizes(const cf_measure_opts *o)
+{
+    char buf[512];
+    if (o->resume == NULL && cf_measure_plan_few_sizes(o, buf, sizeof buf))
+        cf_warn("%s", buf);
+}
+
 /* ---- measure --simulate, run plainly: commfit-smpi under smpirun ---- */
 #ifndef CF_SMPI
 
@@ -582,6 +591,7 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
         rc = n < 0 ? e->code : rc;
         goto out;
     }
+    warn_few_sizes(o);
     const char *smpirun = getenv(CF_SMPIRUN_ENV);
     smpirun = smpirun && *smpirun ? smpirun : CF_SMPIRUN;
     if (!smpirun_found(smpirun)) {
@@ -676,6 +686,9 @@ int cmd_measure(int argc, char **argv)
         goto fail;
 
 #ifndef CF_SMPI
+    /* Ranks a launcher started from the command line: the front said nothing. */
+    if (env.under && loud && getenv(CF_LAUNCHER_CMD_ENV) == NULL)
+        warn_few_sizes(&o);
     if (env.under && o.simulate != NULL) {
         rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
                           "--simulate starts its own simulator: run 'commfit measure "
@@ -708,6 +721,7 @@ int cmd_measure(int argc, char **argv)
         goto fail;
     if (crowded[0] != '\0')
         cf_warn("%s", crowded);
+    warn_few_sizes(&o);
     char *exe = cf_launch_self_exe();
     if (exe == NULL) {
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "cannot find the commfit program (/proc/self/exe)");

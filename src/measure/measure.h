@@ -129,6 +129,13 @@ int cf_measure_plan(const cf_measure_opts *o, cf_measure_point **out, size_t *n)
 /* The reductions of o's plan that leave out sizes holding no whole float (cf_kernel_whole),
  * and those sizes, as a sentence into buf: 1, or 0 when none is left out. */
 int cf_measure_plan_unwhole(const cf_measure_opts *o, char *buf, size_t n);
+/* The sizes every model of commfit fit needs at a pattern and np. */
+#define CF_PLAN_FIT_SIZES 3
+/* The sized patterns of o's plan (not the LogGP experiments nor derived datatypes) with
+ * 2 sizes fit can read (a reduction's whole floats; a collective's sizes above 0 B), fewer
+ * than CF_PLAN_FIT_SIZES (one is a point measured for itself), as a sentence into buf: 1,
+ * or 0 when none. */
+int cf_measure_plan_few_sizes(const cf_measure_opts *o, char *buf, size_t n);
 
 /* Repetitions per sample: --reps when given, else min(1000, 40 MiB / bytes), lowered
  * so that the warm-up and the nominal samples fit in max_time_s when one call takes

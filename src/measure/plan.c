@@ -5,6 +5,7 @@
 #include "measure/measure.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,5 +241,34 @@ int cf_measure_plan_unwhole(const cf_measure_opts *o, char *buf, size_t n)
                                    (unsigned long long)o->sizes[j]);
     snprintf(buf, n, "%s: %s hold%s no whole 4-byte float: not measured for them (as IMB's "
              "reductions)", pats, sizes, strchr(sizes, ',') ? "" : "s");
+    return 1;
+}
+
+int cf_measure_plan_few_sizes(const cf_measure_opts *o, char *buf, size_t n)
+{
+    char pats[256] = "";
+    size_t lp = 0, fewest = SIZE_MAX;
+    for (size_t i = 0; i < o->npats; i++) {
+        const cf_pattern *p = o->pats[i];
+        if (!p->facts->sized || p->group != CF_PG_ALL)
+            continue;
+        /* A collective of 0 bytes returns at once, and fit sets it aside (a no-op). */
+        size_t k = 0;
+        for (size_t j = 0; j < o->nsizes; j++)
+            k += cf_kernel_whole(p, o->sizes[j]) && (p->facts->nmsg > 0 || o->sizes[j] > 0);
+        /* One size is a point measured for itself; two look like a range to fit. */
+        if (k >= CF_PLAN_FIT_SIZES || k < 2)
+            continue;
+        fewest = k < fewest ? k : fewest;
+        if (lp < sizeof pats)
+            lp += (size_t)snprintf(pats + lp, sizeof pats - lp, "%s%s", lp ? ", " : "",
+                                   p->facts->pattern);
+    }
+    if (lp == 0)
+        return 0;
+    snprintf(buf, n, "%s: %zu sizes, where commfit fit needs %d a pattern and np (0 B of a "
+             "collective, a no-op, not counted): fit skips them unless fitted with a table of "
+             "other sizes; measure %d sizes or more (--sizes) to fit this table alone",
+             pats, fewest, CF_PLAN_FIT_SIZES, CF_PLAN_FIT_SIZES);
     return 1;
 }

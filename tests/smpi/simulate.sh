@@ -393,4 +393,11 @@ check "a slow link: $sim_s simulated seconds timed" lt 1000 "$sim_s"
 check "a slow link: the progress line counts wall seconds ($el at the second point)" \
     lt "${el:-99999}" 100
 
+# Two sizes: fit cannot read them (every model needs 3), said before the simulation starts.
+run "$COMMFIT" measure --simulate "$P/flat.xml" --np 2,4 --patterns allreduce --sizes 8,64K -o two.csv
+expect_rc 0 "two sizes, simulated"
+check "two sizes, simulated: said first, before the launch" \
+    sh -c "head -1 '$T/err' | grep -q '^commfit: measure: warning: allreduce: 2 sizes, where commfit fit needs 3 a pattern and np'"
+check "two sizes, simulated: said once" test "$(grep -c 'commfit fit needs 3' "$T/err")" -eq 1
+
 done_testing
