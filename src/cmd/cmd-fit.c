@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fit/across.h"
 #include "base/cli.h"
@@ -675,7 +676,16 @@ static int finish(job *j, cf_error *e)
     if (!o->quiet)
         cf_out_fit_across_set_aside(&ms->across);
     j->nsaid = j->nskipped;
-    if (!to_stdout)
+    int from_stdin = 0;
+    for (size_t i = 0; i < o->ninputs; i++)
+        from_stdin |= strcmp(o->inputs[i], "-") == 0;
+    /* report reads the tables the model file names again: standard input is gone. */
+    char hint[4200];
+    struct stat st;
+    if (!to_stdout && from_stdin && stat(j->output, &st) == 0 && S_ISREG(st.st_mode) &&
+        cf_report_hint_text(hint, sizeof hint, "-m", j->output) == 0)
+        cf_msg("%s -i TABLE, naming the table read from standard input", hint);
+    else if (!to_stdout && !from_stdin)
         cf_report_hint("-m", j->output);
     return 0;
 }

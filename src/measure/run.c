@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #ifdef CF_SMPI
 #include <errno.h>
@@ -479,8 +480,11 @@ static void report_end(cf_run_state *R, int status)
                  R->rows == 1 ? "" : "s");
         if (hooks->note)
             hooks->note(msg);
+        /* A file report can read again: not /dev/null, a pipe or a terminal. */
         char quoted[900];
-        if (hooks->note && cf_shell_quote(R->path, quoted, sizeof quoted) == 0) {
+        struct stat st;
+        if (hooks->note && stat(R->path, &st) == 0 && S_ISREG(st.st_mode) &&
+            cf_shell_quote(R->path, quoted, sizeof quoted) == 0) {
             snprintf(msg, sizeof msg, "draw the report with: commfit report -i %s", quoted);
             hooks->note(msg);
         }

@@ -1,5 +1,6 @@
 # commfit fit end to end: defaults, the model file, the summary, formulas, bad inputs.
 . "$top_srcdir/tests/setup.sh"
+lacks() { ! grep -q "$@"; }
 
 # table FILE: exact Hockney ping-pong (2 us + m/8000 us) and a poly2 gather, 24 sizes,
 # and a barrier (5 us, a 95% half-width of 0.2776 us over 5 samples: a standard error of
@@ -229,5 +230,15 @@ run "$COMMFIT" fit
 expect_rc 1 "no data folder"
 grep_err "^commfit: fit: data: cannot open folder" "no data folder: message"
 cd ..
+
+# The closing hint names a model file report can read with its tables: none for /dev/null;
+# with a table read from standard input, which report cannot read again, it asks for it.
+run "$COMMFIT" fit -i data/run1.csv -o /dev/null
+expect_rc 0 "fit -o /dev/null"
+check "fit -o /dev/null: no report hint" lacks 'draw the report' "$T/err"
+run sh -c "\"$COMMFIT\" fit - -o piped.json <data/run1.csv"
+expect_rc 0 "fit of standard input"
+grep_err "^commfit: fit: draw the report with: commfit report -m piped.json -i TABLE, naming the table read from standard input$" \
+    "fit of standard input: the hint asks for the table"
 
 done_testing

@@ -138,4 +138,9 @@ grep_err "^commfit: measure: again.csv: holds a table, which could not be kept a
     "a table that cannot be kept aside: said"
 check "a table that cannot be kept aside: left as it was" cmp -s second.csv again.csv
 rmdir again.csv~
+# No report hint for a table report cannot read again.
+run "$COMMFIT" measure --np 2 --patterns pingpong --sizes 0,1,2 --samples 2 --reps 3 -o /dev/null
+expect_rc 0 "measure -o /dev/null"
+check "measure -o /dev/null: no report hint" lacks 'draw the report' "$T/err"
+
 done_testing
