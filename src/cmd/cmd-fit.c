@@ -656,7 +656,7 @@ static int finish(job *j, cf_error *e)
     if (rc != 0)
         return rc;
     cf_notes_free(notes, nnotes);
-    cf_out_fit_across_notes(&ms->across);
+    cf_out_fit_across_notes(&ms->across, ms->fits, ms->nfits);
     if ((rc = cf_modelset_write(j->output, ms, e)) != 0)
         return rc;
     int to_stdout = strcmp(j->output, "-") == 0;
@@ -680,12 +680,13 @@ static int finish(job *j, cf_error *e)
     for (size_t i = 0; i < o->ninputs; i++)
         from_stdin |= strcmp(o->inputs[i], "-") == 0;
     /* report reads the tables the model file names again: standard input is gone. */
+    /* Nor a model file that is none report can read again: /dev/null, a pipe. */
     char hint[4200];
     struct stat st;
-    if (!to_stdout && from_stdin && stat(j->output, &st) == 0 && S_ISREG(st.st_mode) &&
-        cf_report_hint_text(hint, sizeof hint, "-m", j->output) == 0)
+    int regular = !to_stdout && stat(j->output, &st) == 0 && S_ISREG(st.st_mode);
+    if (regular && from_stdin && cf_report_hint_text(hint, sizeof hint, "-m", j->output) == 0)
         cf_msg("%s -i TABLE, naming the table read from standard input", hint);
-    else if (!to_stdout && !from_stdin)
+    else if (regular && !from_stdin)
         cf_report_hint("-m", j->output);
     return 0;
 }

@@ -281,7 +281,7 @@ void cf_out_fit_across_set_aside(const cf_across_set *as)
 
 /* One line per reason a pattern has no across-np model, naming every pattern it holds
  * for (a laptop's table has one np: every collective), and what predict does instead. */
-void cf_out_fit_across_notes(const cf_across_set *as)
+void cf_out_fit_across_notes(const cf_across_set *as, const cf_fit *fits, size_t nfits)
 {
     size_t n = as->n;
     unsigned char *done = calloc(n + 1, 1);
@@ -299,6 +299,14 @@ void cf_out_fit_across_notes(const cf_across_set *as)
             if (done[j] || strcmp(a->error, why) != 0)
                 continue;
             done[j] = 1;
+            /* A pattern no np could be fitted at (a barrier imported with one sample) is
+             * not fitted per np either: the skipped warning said why. */
+            int fitted = 0;
+            for (size_t k = 0; k < nfits && !fitted; k++)
+                fitted = strcmp(fits[k].pattern, a->pattern) == 0 &&
+                         strcmp(fits[k].datatype, a->datatype) == 0;
+            if (!fitted)
+                continue;
             const char *dt = a->datatype;
             char item[CF_PATTERN_MAX + CF_DATATYPE_MAX + 8];
             if (strcmp(dt, "byte") == 0 || strcmp(dt, "float") == 0)
@@ -318,6 +326,10 @@ void cf_out_fit_across_notes(const cf_across_set *as)
         }
         if (list == NULL)
             break;
+        if (len == 0) {
+            free(list);
+            continue;
+        }
         if (p2p_err == NULL)
             cf_msg("%s: fitted per np only, %s; predict answers other np with the "
                    "point-to-point estimate",

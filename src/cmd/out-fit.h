@@ -30,8 +30,9 @@ void cf_out_fit_detail(FILE *fp, const cf_fit *f);
 void cf_out_fit_warnings(const cf_fit_summary *s);
 /* The skipped groups one by one ("skipped: ..."), as --verbose says them. */
 void cf_out_fit_skipped(const cf_fit_summary *s);
-/* One line per reason a pattern has no across-np model, and what predict does instead. */
-void cf_out_fit_across_notes(const cf_across_set *as);
+/* One line per reason a pattern with a per-np fit (of fits) has no across-np model, and
+ * what predict does instead. */
+void cf_out_fit_across_notes(const cf_across_set *as, const cf_fit *fits, size_t nfits);
 /* One warning naming the across-np models that set points aside ("allreduce 9 of 36"), and
  * what --no-robust does: a model the wrong shape in p misses whole process counts, and
  * setting them aside narrows its intervals. */

@@ -631,10 +631,7 @@ int cf_report_hint_text(char *buf, size_t n, const char *option, const char *pat
 
 void cf_report_hint(const char *option, const char *path)
 {
-    /* A file report can read again: not /dev/null, a pipe or a terminal. */
-    struct stat st;
     char buf[4200];
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-        cf_report_hint_text(buf, sizeof buf, option, path) == 0)
+    if (cf_report_hint_text(buf, sizeof buf, option, path) == 0)
         cf_msg("%s", buf);
 }

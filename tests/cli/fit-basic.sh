@@ -241,4 +241,12 @@ expect_rc 0 "fit of standard input"
 grep_err "^commfit: fit: draw the report with: commfit report -m piped.json -i TABLE, naming the table read from standard input$" \
     "fit of standard input: the hint asks for the table"
 
+# An imported IMB barrier is one row of one sample: no fit, skipped with why, and not in the
+# list of patterns "fitted per np only".
+run "$COMMFIT" fit "$top_srcdir/data/imb41_gbrandino_juno_arm_internode_eth.csv" -o juno.json
+expect_rc 0 "juno's IMB table"
+grep_err "warning: skipped: .*:384: barrier np 2 byte: one row without t_ci95_us" "juno: the barrier skipped, with why"
+check "juno: the barrier not listed as fitted per np" \
+    sh -c "grep 'fitted per np only' '$T/err' | grep -q 'allgather' && ! grep 'fitted per np only' '$T/err' | grep -q barrier"
+
 done_testing

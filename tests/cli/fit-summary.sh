@@ -28,7 +28,7 @@ pingpong     2  byte      linear   1   24  <0.1%  <0.1%  1.0000         7629
 scatter      2  byte      linear   1   24    57%    79%  0.6597            -  poor" \
     "one aligned line per fit"
 expect_err "commfit: fit: read s.csv (73 rows)
-commfit: fit: barrier, gather, scatter: fitted per np only, not enough process counts (have 1, need 3); predict answers other np with the point-to-point estimate
+commfit: fit: gather, scatter: fitted per np only, not enough process counts (have 1, need 3); predict answers other np with the point-to-point estimate
 commfit: fit: wrote s.json (3 fits)
 commfit: fit: warning: 1 fit poor (leave-one-out > 25%; predictions rough): scatter np 2 (57%)
 commfit: fit: warning: skipped: s.csv:74: barrier np 4 byte: one row without t_ci95_us over 2 samples or more: the constant model needs its spread (or several rows)
