@@ -130,7 +130,17 @@ static void p2p_row(FILE *fp, const cf_report *r, const glance_key *k)
         fprintf(fp, "<td class=\"num\">%s MiB/s (95%%: %s to %s)</td>", b0, b1,
                 isfinite(st->rinf_hi_MiBps) ? b2 : "&infin;");
         size_text(st->n_half_bytes, size, sizeof size);
-        fprintf(fp, "<td class=\"num\">%s</td>", size);
+        /* From an earlier segment where the last one's intercept is negative: said, with
+         * that segment's own rate, as fit's summary and the saturation table say it. */
+        if (isfinite(st->n_half_bytes) && st->half_segment >= 0 &&
+            st->half_segment < f->nseg - 1) {
+            cf_report_bw_text(st->half_rinf_MiBps, b0, sizeof b0);
+            fprintf(fp, "<td class=\"num\">%s (segment %d, whose rate is %s MiB/s; the last "
+                    "segment's intercept is negative)</td>",
+                    size, st->half_segment + 1, b0);
+        } else {
+            fprintf(fp, "<td class=\"num\">%s</td>", size);
+        }
     } else {
         fputs("<td class=\"num\">&ndash;</td><td class=\"num\">&ndash;</td>", fp);
     }

@@ -280,6 +280,14 @@ check "a long metadata value is folded" \
 check "without a model, the latency is the measured one" \
     grep -q '^<tr><td>pingpong</td><td class="num">2</td><td class="num">[0-9.]* &micro;s (measured at 0 B)</td>' long/index.html
 
+# The shipped shared-memory IMB model: its piecewise ping-pong's last segment has a
+# negative intercept, so n_1/2 comes from segment 3; the glance says so beside r_inf.
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -m "$top_srcdir/models/imb2021_mpich402_1node_np2_all.json" \
+    -i "$top_srcdir/data/imb2021_mpich402_1node_np2_all.csv" -o imb
+expect_rc 0 "the shipped IMB model's report"
+check "glance: n_1/2 from an earlier segment says which, with its rate" \
+    grep -q '^<tr><td>pingpong</td><td class="num">2</td>.*<td class="num">[0-9.]* KiB (segment 3, whose rate is [0-9]* MiB/s; the last segment.s intercept is negative)</td></tr>$' imb/index.html
+
 # A model whose table is gone.
 sed 's|"data/run.csv"|"data/gone.csv"|' models/run.json >lost.json
 run "$COMMFIT" report -m lost.json -o lost
