@@ -64,13 +64,14 @@ static const char *alg_name(const ctx *c, const char *alg, cf_predict_answer *ou
 
 /* Below a fit that set its smallest sizes aside as a no-op: what was measured there, as
  * the fit does not know it. */
-/* The block count of a derived-datatype answer, and what is said of it. */
-static void blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
+/* The block count of a derived-datatype answer, and what is said of it: 1 when no layout
+ * of the --blocks asked holds the size (the answer is then refused), else 0. */
+static int blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
 {
     /* A fit without a block term (struct: its blocks follow the size) asked at no count:
      * none to show, none beyond. */
     if (c->blocks < 0 && f->blocks == 0)
-        return;
+        return 0;
     out->blocks = c->blocks >= 0 ? c->blocks : f->blocks;
     char part[160], r[32];
     part[0] = '\0';
@@ -90,11 +91,30 @@ static void blocks_note(const ctx *c, const cf_fit *f, uint64_t bytes, cf_predic
         (double)out->blocks * CF_FLOAT_BYTES > (double)bytes) {
         char size[32];
         cf_size_format(bytes, size, sizeof size);
+        /* Asked with --blocks, the layout asked cannot be: refused. At the fit's own
+         * smallest count (no --blocks; -b 0:1M reads 0 to 2 B at 1 block), said. */
+        int asked = c->blocks >= 0;
         snprintf(part, sizeof part,
-                 "%ld blocks cannot lay out %s: a block holds one 4-byte float at least",
-                 out->blocks, size);
+                 "%s%ld blocks cannot lay out %s: a block holds one 4-byte float at least",
+                 asked ? "refused: " : "", out->blocks, size);
         cf_note_join(out->bnote, sizeof out->bnote, part);
+        return asked;
     }
+    return 0;
+}
+
+/* An answer at a layout that cannot be: no time, the first such kept for the message. */
+static void refuse_layout(ctx *c, long np, uint64_t bytes, cf_predict_answer *out)
+{
+    char size[32];
+    cf_size_format(bytes, size, sizeof size);
+    if (c->refused++ == 0)
+        snprintf(c->first_refusal, sizeof c->first_refusal,
+                 "%ld blocks cannot lay out %s for %s (%s) at np=%ld: a block holds one 4-byte "
+                 "float at least",
+                 out->blocks, size, c->pattern, c->datatype, np);
+    out->refused = 1;
+    out->t = out->lo = out->hi = NAN;
 }
 
 /* A time, but no interval around it that is a time, or no time at all: the answer is
@@ -444,8 +464,9 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     out->np_extra = s->np_extra;
     out->blocks = -1;
     out->blocks_extra = 0;
+    int impossible = 0;
     if (s->kind == SRC_FIT && s->fit->max_blocks > 0)
-        blocks_note(c, s->fit, bytes, out);
+        impossible = blocks_note(c, s->fit, bytes, out);
     int nmsg = c->coll ? c->coll->nmsg : 0;
     if (s->kind == SRC_FIT) {
         int rc = answer_fit(c, s, np, bytes, out, &nmsg, e);
@@ -457,6 +478,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         unbounded = answer_p2p(c, s, np, m, out);
     }
     check_answer(c, s, np, bytes, out);
+    if (impossible && !out->refused)
+        refuse_layout(c, np, bytes, out);
     if ((unbounded || cf_unmeasured_unbounded(&s->unmeasured)) && !out->refused)
         out->hi = INFINITY; /* after the check: no bound, not one out of range */
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;

@@ -474,11 +474,15 @@ check "the table of a byte fit has no datatype column" grep -Eq '^pattern +np +b
 run "$COMMFIT" predict -m ddt.json -p pingpong -n 2 -b 64K
 check "a byte fit: blocks empty" test "$(field 13)" = ""
 run "$COMMFIT" predict -m ddt.json -p pingpong -d vector -n 2 -b 8,1M --blocks 256
-expect_rc 0 "--blocks beyond the measured"
+expect_rc 1 "--blocks beyond the measured, one size too small for them"
 check "--blocks beyond the measured: marked" test "$(at 2 11),$(at 3 11)" = bytes+blocks,blocks
 check "--blocks beyond the measured: says how far" grep -q 'blocks 256 is 4x the largest measured, 64' "$T/out"
-check "more blocks than floats: said" grep -q '256 blocks cannot lay out 8 B: a block holds one 4-byte float at least' "$T/out"
+check "more blocks than floats: refused, said" grep -q 'refused: 256 blocks cannot lay out 8 B: a block holds one 4-byte float at least' "$T/out"
+check "more blocks than floats: no time" test "$(at 2 5),$(at 2 6),$(at 2 7)" = ",,"
+check "more blocks than floats: the other size answered" test -n "$(at 3 5)"
 check "more blocks than floats: only where it is so" test "$(grep -c 'cannot lay out' "$T/out")" -eq 1
+grep_err "^commfit: predict: ddt.json: 256 blocks cannot lay out 8 B for pingpong \(vector\) at np=2: a block holds one 4-byte float at least; 1 answer refused, marked in the output$" \
+    "more blocks than floats: the message"
 run "$COMMFIT" predict -m ddt.json -p pingpong -n 2 -b 64K --blocks 4
 expect_rc 2 "--blocks with a byte fit"
 expect_err "commfit: predict: --blocks 4: pingpong (byte) at np=2 has no block count; --blocks goes with a derived datatype (-d vector, ...)
