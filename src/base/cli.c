@@ -190,9 +190,18 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
         free(so);
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "out of memory");
     }
-    size_t nl = 0, ns = 0;
-    if (flags & CF_PARSE_STOP_AT_OPERAND)
-        so[ns++] = '+';
+    /* Operands in order, for the permutation below: room for every argument. */
+    char **ops = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *ops);
+    if (ops == NULL) {
+        free(lo);
+        free(so);
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "out of memory");
+    }
+    size_t nl = 0, ns = 0, nops = 0;
+    /* '-': operands come back in order (as 1), options after them still read, whatever
+     * POSIXLY_CORRECT says; glibc's own permutation stops at the first operand when it is
+     * set, and 'commfit fit t.csv -o m.json' read '-o' as a table. */
+    so[ns++] = (flags & CF_PARSE_STOP_AT_OPERAND) ? '+' : '-';
     so[ns++] = ':';
     for (size_t i = 0; i < n; i++) {
         const cf_option *o = &opts[i];
@@ -215,6 +224,10 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
     optind = 0;
     int c, rc = 0;
     while (rc == 0 && (c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+        if (c == 1) {
+            ops[nops++] = optarg;
+            continue;
+        }
         const cf_option *o = NULL;
         if (c == OPT_VAL0 + (int)n) {
             cf_options_list(stdout, opts);
@@ -238,6 +251,22 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
     }
     free(lo);
     free(so);
+    /* The operands read in order, then those after "--", at the end of argv (the options
+     * before them, in their order), as glibc's permutation leaves them. */
+    if (nops > 0) {
+        int k = 1;
+        for (int i = 1; i < optind; i++) {
+            int op = 0;
+            for (size_t j = 0; j < nops && !op; j++)
+                op = argv[i] == ops[j];
+            if (!op)
+                argv[k++] = argv[i];
+        }
+        optind = k;
+        for (size_t j = 0; j < nops; j++)
+            argv[k++] = ops[j];
+    }
+    free(ops);
     *first = optind;
     if (rc == 0 && (flags & CF_PARSE_NO_OPERANDS) && optind < argc) {
         /* A file where an option names one: say which (commfit predict model.json). */

@@ -75,4 +75,19 @@ if [ -w /dev/full ]; then
 else
     skip "no /dev/full: writes to a full disk"
 fi
+# Options after operands are read whatever POSIXLY_CORRECT says (glibc's getopt stops at the
+# first operand when it is set: 'fit t.csv -o m.json' read '-o' as a table); after '--'
+# everything is an operand.
+cp "$top_srcdir/data/imb_stackhpc_ompi4_ib_pingpong.csv" t.csv
+for posix in "" 1; do
+    run env ${posix:+POSIXLY_CORRECT=$posix} "$COMMFIT" fit -q t.csv -o m$posix.json
+    expect_rc 0 "fit TABLE -o FILE${posix:+, POSIXLY_CORRECT set}"
+    check "fit TABLE -o FILE${posix:+, POSIXLY_CORRECT set}: the model written" test -s m$posix.json
+    run env ${posix:+POSIXLY_CORRECT=$posix} "$COMMFIT" predict -p pingpong -n 2 -b 1K -m m$posix.json -f csv
+    expect_rc 0 "predict with -m last${posix:+, POSIXLY_CORRECT set}"
+done
+run "$COMMFIT" fit -q -- t.csv -o m2.json
+expect_rc 1 "after '--', '-o' is an operand"
+grep_err "^commfit: fit: -o: cannot open" "after '--', '-o' is an operand: read as a table"
+
 done_testing
