@@ -452,13 +452,23 @@ static int read_inputs(job *j, cf_error *e)
     if (!o->stat_set)
         o->stat = all_med ? CF_STAT_MEDIAN : CF_STAT_MEAN;
     if (!o->quiet && o->ninputs > 1) {
+        /* The rows fitted (--patterns, --np) and the table of each. */
         const char **names = malloc(o->ninputs * sizeof *names);
-        if (names == NULL)
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        for (size_t i = 0; i < o->ninputs; i++)
+        size_t *tab = malloc((j->nrows + 1) * sizeof *tab);
+        int rc = names == NULL || tab == NULL ? -1 : 0;
+        for (size_t i = 0; rc == 0 && i < o->ninputs; i++)
             names[i] = strcmp(o->inputs[i], "-") == 0 ? "<stdin>" : o->inputs[i];
-        int rc = cf_fit_pooled_check(j->tables, names, o->ninputs, o->stat);
+        for (size_t k = 0; rc == 0 && k < j->nrows; k++) {
+            size_t at = (size_t)(j->rows[k] - j->copies), t = 0;
+            while (t + 1 < o->ninputs && at >= j->tables[t]->n_rows)
+                at -= j->tables[t++]->n_rows;
+            tab[k] = t;
+        }
+        if (rc == 0)
+            rc = cf_fit_pooled_check(j->tables, names, o->ninputs,
+                                     (const cf_row *const *)j->rows, tab, j->nrows, o->stat);
         free(names);
+        free(tab);
         if (rc != 0)
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
@@ -685,7 +695,8 @@ static int finish(job *j, cf_error *e)
     struct stat st;
     int regular = !to_stdout && stat(j->output, &st) == 0 && S_ISREG(st.st_mode);
     if (regular && from_stdin && cf_report_hint_text(hint, sizeof hint, "-m", j->output) == 0)
-        cf_msg("%s -i TABLE, naming the table read from standard input", hint);
+        cf_msg("%s -i TABLE, naming the table read from standard input%s", hint,
+               o->ninputs > 1 ? " (report then draws that table's points alone)" : "");
     else if (regular && !from_stdin)
         cf_report_hint("-m", j->output);
     return 0;

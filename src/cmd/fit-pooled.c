@@ -1,8 +1,8 @@
 /* Tables fitted together are pooled as replicates of one machine: their rows at a point
- * make one fit. Where they were measured differently (another MPI library, another
- * algorithm selection, another simulated platform, one simulated and one real) or their
- * times disagree at the points both measured, the pool is of different machines, and fit
- * says so before fitting it. */
+ * make one fit. Where two tables share a fitted group (pattern, np, datatype) and were
+ * measured differently (another MPI library, another algorithm selection, another simulated
+ * platform, one simulated and one real) or their times disagree at the points both measured,
+ * the pool is of different machines, and fit says so before fitting it. */
 #include "config.h"
 
 #include "cmd/fit-pooled.h"
@@ -53,20 +53,82 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* t's rows with a time, sorted by point; how many into *n. NULL when out of memory. */
-static point *points_of(const cf_table *t, cf_statistic stat, size_t *n)
+/* The fitted rows of table t (rows[k] with tab[k] == t) with a time, sorted by point; how
+ * many into *n. NULL when out of memory. */
+static point *points_of(const cf_row *const *rows, const size_t *tab, size_t nrows, size_t t,
+                        cf_statistic stat, size_t *n)
 {
-    point *p = malloc((t->n_rows + 1) * sizeof *p);
+    point *p = malloc((nrows + 1) * sizeof *p);
     *n = 0;
     if (p == NULL)
         return NULL;
-    for (size_t i = 0; i < t->n_rows; i++) {
-        double v = cf_row_time(&t->rows[i], stat);
+    for (size_t i = 0; i < nrows; i++) {
+        double v = tab[i] == t ? cf_row_time(rows[i], stat) : NAN;
         if (v > 0 && isfinite(v))
-            p[(*n)++] = (point){&t->rows[i], v};
+            p[(*n)++] = (point){rows[i], v};
     }
     qsort(p, *n, sizeof *p, cmp_point);
     return p;
+}
+
+/* Whether a and b hold a fitted group in common (pattern, np, datatype, blocks): only then
+ * are rows of both pooled in one fit. */
+static int share_group(const point *a, size_t na, const point *b, size_t nb)
+{
+    size_t i = 0, k = 0;
+    while (i < na && k < nb) {
+        const cf_row *x = a[i].r, *y = b[k].r;
+        int c = strcmp(x->pattern, y->pattern);
+        if (c == 0)
+            c = (x->np > y->np) - (x->np < y->np);
+        if (c == 0)
+            c = strcmp(x->datatype, y->datatype);
+        if (c == 0)
+            c = (x->blocks > y->blocks) - (x->blocks < y->blocks);
+        if (c == 0)
+            return 1;
+        if (c < 0)
+            i++;
+        else
+            k++;
+    }
+    return 0;
+}
+
+/* An MPI library's name as a family and version ("MPICH 4.0.2", "Open MPI 4.1.4", "SMPI
+ * 3.32"), from the text a measure writes ("MPICH Version:\t4.0.2 MPICH Release date: ...")
+ * or an import records ("MPICH Version: 4.0.2", "Open MPI v4.1.6"): the family is what
+ * precedes the first digit, less "Version:", "v" and blanks; the version, the digits and
+ * dots from there. The text itself where it has no digit. */
+static void library_of(const char *v, char *buf, size_t n)
+{
+    const char *d = v;
+    while (*d != '\0' && !(*d >= '0' && *d <= '9'))
+        d++;
+    if (*d == '\0') {
+        snprintf(buf, n, "%.60s", v);
+        return;
+    }
+    size_t fam = (size_t)(d - v);
+    static const char *const drop[] = {"Version:", "Version", "v"};
+    for (int again = 1; again;) {
+        again = 0;
+        while (fam > 0 && (v[fam - 1] == ' ' || v[fam - 1] == '\t'))
+            fam--, again = 1;
+        for (size_t k = 0; k < sizeof drop / sizeof *drop; k++) {
+            size_t l = strlen(drop[k]);
+            if (fam >= l && strncmp(v + fam - l, drop[k], l) == 0 &&
+                (fam == l || v[fam - l - 1] == ' ' || v[fam - l - 1] == '\t')) {
+                fam -= l;
+                again = 1;
+            }
+        }
+    }
+    size_t ver = strspn(d, "0123456789.");
+    while (ver > 0 && d[ver - 1] == '.')
+        ver--;
+    snprintf(buf, n, "%.*s%s%.*s", (int)(fam < 40 ? fam : 40), v, fam ? " " : "",
+             (int)(ver < 20 ? ver : 20), d);
 }
 
 /* The metadata of a and b that differ where both have it: said, one line a key. */
@@ -76,6 +138,17 @@ static void meta_apart(const cf_table *a, const char *na, const cf_table *b, con
         const char *va = cf_table_meta_get(a, keys[k]), *vb = cf_table_meta_get(b, keys[k]);
         if (va == NULL || vb == NULL || strcmp(va, vb) == 0)
             continue;
+        /* One library as measure and an import name it: by family and version. */
+        char la[96], lb[96];
+        int lib = strcmp(keys[k], "mpi_library") == 0;
+        if (lib) {
+            library_of(va, la, sizeof la);
+            library_of(vb, lb, sizeof lb);
+            if (strcmp(la, lb) == 0)
+                continue;
+            va = la;
+            vb = lb;
+        }
         /* a platform by its name, its hash cut to what tells two apart */
         int plat = strcmp(keys[k], "platform_sha256") == 0;
         const char *pa = plat ? cf_table_meta_get(a, "platform") : NULL,
@@ -147,21 +220,25 @@ static int times_apart(const point *pa, size_t na, const char *name_a, const poi
 }
 
 int cf_fit_pooled_check(cf_table *const *tables, const char *const *names, size_t n,
+                        const cf_row *const *rows, const size_t *tab, size_t nrows,
                         cf_statistic stat)
 {
     if (n < 2)
         return 0;
-    for (size_t i = 1; i < n; i++)
-        meta_apart(tables[0], names[0], tables[i], names[i]);
     size_t n0;
-    point *p0 = points_of(tables[0], stat, &n0);
+    point *p0 = points_of(rows, tab, nrows, 0, stat, &n0);
     if (p0 == NULL)
         return -1;
     int rc = 0;
     for (size_t i = 1; i < n && rc == 0; i++) {
         size_t ni;
-        point *pi = points_of(tables[i], stat, &ni);
-        rc = pi == NULL ? -1 : times_apart(p0, n0, names[0], pi, ni, names[i]);
+        point *pi = points_of(rows, tab, nrows, i, stat, &ni);
+        if (pi == NULL) {
+            rc = -1;
+        } else if (share_group(p0, n0, pi, ni)) {
+            meta_apart(tables[0], names[0], tables[i], names[i]);
+            rc = times_apart(p0, n0, names[0], pi, ni, names[i]);
+        }
         free(pi);
     }
     free(p0);
