@@ -591,7 +591,6 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
         rc = n < 0 ? e->code : rc;
         goto out;
     }
-    warn_few_sizes(o);
     const char *smpirun = getenv(CF_SMPIRUN_ENV);
     smpirun = smpirun && *smpirun ? smpirun : CF_SMPIRUN;
     if (!smpirun_found(smpirun)) {
@@ -603,6 +602,7 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
     }
     if ((rc = write_hostfile(o, &pf, n, &hostfile, e)) != 0)
         goto out;
+    warn_few_sizes(o);
     char np[32], selector[96];
     snprintf(np, sizeof np, "%ld", n);
     snprintf(selector, sizeof selector, "--cfg=smpi/coll-selector:%s",
@@ -686,15 +686,15 @@ int cmd_measure(int argc, char **argv)
         goto fail;
 
 #ifndef CF_SMPI
-    /* Ranks a launcher started from the command line: the front said nothing. */
-    if (env.under && loud && getenv(CF_LAUNCHER_CMD_ENV) == NULL)
-        warn_few_sizes(&o);
     if (env.under && o.simulate != NULL) {
         rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
                           "--simulate starts its own simulator: run 'commfit measure "
                           "--simulate' plainly, not under a launcher");
         goto fail;
     }
+    /* Ranks a launcher started from the command line: the front said nothing. */
+    if (env.under && loud && getenv(CF_LAUNCHER_CMD_ENV) == NULL)
+        warn_few_sizes(&o);
     if (!env.under && o.simulate != NULL) {
         rc = simulate(&o, argc, argv, &e);
         cf_measure_opts_free(&o);

@@ -252,7 +252,8 @@ int cf_measure_plan_few_sizes(const cf_measure_opts *o, char *buf, size_t n)
         const cf_pattern *p = o->pats[i];
         if (!p->facts->sized || p->group != CF_PG_ALL)
             continue;
-        /* A collective of 0 bytes returns at once, and fit sets it aside (a no-op). */
+        /* A collective of 0 bytes may return at once, and fit then sets it aside (a no-op,
+         * where its time is below half the line through the smallest sizes'): not counted. */
         size_t k = 0;
         for (size_t j = 0; j < o->nsizes; j++)
             k += cf_kernel_whole(p, o->sizes[j]) && (p->facts->nmsg > 0 || o->sizes[j] > 0);
@@ -266,9 +267,10 @@ int cf_measure_plan_few_sizes(const cf_measure_opts *o, char *buf, size_t n)
     }
     if (lp == 0)
         return 0;
-    snprintf(buf, n, "%s: %zu sizes, where commfit fit needs %d a pattern and np (0 B of a "
-             "collective, a no-op, not counted): fit skips them unless fitted with a table of "
-             "other sizes; measure %d sizes or more (--sizes) to fit this table alone",
+    snprintf(buf, n, "%s: %zu sizes, where commfit fit needs %d a pattern and np (a "
+             "collective's 0 B not counted: fit sets it aside where MPI returns at once): fit "
+             "may skip them unless fitted with a table of other sizes; measure %d sizes or "
+             "more (--sizes) to fit this table alone",
              pats, fewest, CF_PLAN_FIT_SIZES, CF_PLAN_FIT_SIZES);
     return 1;
 }

@@ -240,6 +240,10 @@ run sh -c "\"$COMMFIT\" fit - -o piped.json <data/run1.csv"
 expect_rc 0 "fit of standard input"
 grep_err "^commfit: fit: draw the report with: commfit report -m piped.json -i TABLE, naming the table read from standard input$" \
     "fit of standard input: the hint asks for the table"
+cp data/run1.csv run1b.csv
+run sh -c "\"$COMMFIT\" fit - run1b.csv -o piped2.json <data/run1.csv"
+grep_err "^commfit: fit: draw the report with: commfit report -m piped2.json -i TABLE, naming the table read from standard input \(report then draws that table's points alone\)$" \
+    "fit of standard input and a file: report draws one table"
 
 # An imported IMB barrier is one row of one sample: no fit, skipped with why, and not in the
 # list of patterns "fitted per np only".

@@ -6,7 +6,7 @@ rt="$top_builddir/tests/mpi/read-table"
 
 run mpirun 2 "$COMMFIT" measure --patterns all,loggp --sizes 0,1,1K,4K --samples 2 --reps 3 --check -o t.csv
 expect_rc 0 "every pattern at np 2 with --check"
-expect_err "commfit: measure: warning: reduce, allreduce, reduce_scatter: 2 sizes, where commfit fit needs 3 a pattern and np (0 B of a collective, a no-op, not counted): fit skips them unless fitted with a table of other sizes; measure 3 sizes or more (--sizes) to fit this table alone
+expect_err "commfit: measure: warning: reduce, allreduce, reduce_scatter: 2 sizes, where commfit fit needs 3 a pattern and np (a collective's 0 B not counted: fit sets it aside where MPI returns at once): fit may skip them unless fitted with a table of other sizes; measure 3 sizes or more (--sizes) to fit this table alone
 commfit: measure: reduce, allreduce, reduce_scatter: 1 B holds no whole 4-byte float: not measured for them (as IMB's reductions)
 commfit: measure: wrote t.csv (74 rows)
 commfit: measure: draw the report with: commfit report -i t.csv" "only rank 0 reports, once"

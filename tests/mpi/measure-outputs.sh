@@ -34,7 +34,7 @@ run mpirun 2 "$COMMFIT" measure --patterns pingpong --sizes 0,1 --samples 2 --re
 expect_rc 0 "measure -o -"
 check "measure -o -: the table on stdout" test "$(grep -c '^pingpong,2,' "$T/out")" -eq 2
 check "measure -o -: no file named '-'" test ! -e ./-
-expect_err "commfit: measure: warning: pingpong: 2 sizes, where commfit fit needs 3 a pattern and np (0 B of a collective, a no-op, not counted): fit skips them unless fitted with a table of other sizes; measure 3 sizes or more (--sizes) to fit this table alone
+expect_err "commfit: measure: warning: pingpong: 2 sizes, where commfit fit needs 3 a pattern and np (a collective's 0 B not counted: fit sets it aside where MPI returns at once): fit may skip them unless fitted with a table of other sizes; measure 3 sizes or more (--sizes) to fit this table alone
 commfit: measure: wrote the table to standard output (2 rows)" "measure -o -"
 
 # Two sizes are a range fit cannot read (every model needs 3): said once, before the launch
@@ -42,7 +42,7 @@ commfit: measure: wrote the table to standard output (2 rows)" "measure -o -"
 # 0 B is a no-op fit sets aside; one size is a point measured for itself.
 run "$COMMFIT" measure --np 2 --patterns bcast,pingpong --sizes 0,8,1K --samples 2 --reps 3 -o few.csv
 expect_rc 0 "bcast at 0, 8 and 1K"
-expect_err "commfit: measure: warning: bcast: 2 sizes, where commfit fit needs 3 a pattern and np (0 B of a collective, a no-op, not counted): fit skips them unless fitted with a table of other sizes; measure 3 sizes or more (--sizes) to fit this table alone
+expect_err "commfit: measure: warning: bcast: 2 sizes, where commfit fit needs 3 a pattern and np (a collective's 0 B not counted: fit sets it aside where MPI returns at once): fit may skip them unless fitted with a table of other sizes; measure 3 sizes or more (--sizes) to fit this table alone
 commfit: measure: wrote few.csv (6 rows)
 commfit: measure: draw the report with: commfit report -i few.csv" "bcast at 0, 8 and 1K: said once, before the launch"
 run "$COMMFIT" measure -q --np 2 --patterns bcast --sizes 8,1K --samples 2 --reps 3 -o few.csv
