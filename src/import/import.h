@@ -140,8 +140,19 @@ const char *cf_import_scan_uint(const char *s, const char *end, uint64_t max, ui
 /* The first character at p that is not a blank. */
 const char *cf_import_skip_blanks(const char *p, const char *end);
 
-/* Arguments for "%.*s": a line quoted in a message, at most 60 characters of it. */
-#define CF_IMPORT_QUOTE(s, n) (int)((n) > 60 ? 60 : (n)), (s)
+/* Arguments for "%.*s": a line quoted in a message, its leading blanks left out (IMB and
+ * OSU right-align their columns: the cut fell before a row's last fields) and at most 100
+ * characters of the rest. */
+static inline size_t cf_import_quote_skip(const char *s, size_t n)
+{
+    size_t k = 0;
+    while (k < n && (s[k] == ' ' || s[k] == '\t'))
+        k++;
+    return k;
+}
+#define CF_IMPORT_QUOTE(s, n)                                                                   \
+    (int)((n) - cf_import_quote_skip(s, n) > 100 ? 100 : (n) - cf_import_quote_skip(s, n)),     \
+        (s) + cf_import_quote_skip(s, n)
 
 /* Leading blanks skipped; the rest starts with the literal prefix p (case-sensitive).
  * Inline, so that the length of the literal is known where it is used: every line of the

@@ -153,7 +153,7 @@ commfit: fit: scatter np 4 byte: 2 distinct sizes: the auto model needs at least
 run "$COMMFIT" fit -i two.csv --patterns barrier
 expect_rc 1 "a barrier without its spread"
 expect_err "commfit: fit: read two.csv (3 rows)
-commfit: fit: two.csv:4: barrier np 4 byte: one row without t_ci95_us over 2 samples or more: the constant model needs its spread (or several rows)" \
+commfit: fit: two.csv:4: barrier np 4 byte: one row, of one sample: the constant model needs its spread (a t_ci95_us over 2 samples or more, or several rows)" \
     "a barrier without its spread"
 
 run "$COMMFIT" fit -i data/run1.csv --patterns alltoall
@@ -249,7 +249,7 @@ grep_err "^commfit: fit: draw the report with: commfit report -m piped2.json -i 
 # list of patterns "fitted per np only".
 run "$COMMFIT" fit "$top_srcdir/data/imb41_gbrandino_juno_arm_internode_eth.csv" -o juno.json
 expect_rc 0 "juno's IMB table"
-grep_err "warning: skipped: .*:384: barrier np 2 byte: one row without t_ci95_us" "juno: the barrier skipped, with why"
+grep_err "warning: skipped: .*:384: barrier np 2 byte: one row, of one sample" "juno: the barrier skipped, with why"
 check "juno: the barrier not listed as fitted per np" \
     sh -c "grep 'fitted per np only' '$T/err' | grep -q 'allgather' && ! grep 'fitted per np only' '$T/err' | grep -q barrier"
 

@@ -31,7 +31,7 @@ expect_err "commfit: fit: read s.csv (73 rows)
 commfit: fit: gather, scatter: fitted per np only, not enough process counts (have 1, need 3); predict answers other np with the point-to-point estimate
 commfit: fit: wrote s.json (3 fits)
 commfit: fit: warning: 1 fit poor (leave-one-out > 25%; predictions rough): scatter np 2 (57%)
-commfit: fit: warning: skipped: s.csv:74: barrier np 4 byte: one row without t_ci95_us over 2 samples or more: the constant model needs its spread (or several rows)
+commfit: fit: warning: skipped: s.csv:74: barrier np 4 byte: one row, of one sample: the constant model needs its spread (a t_ci95_us over 2 samples or more, or several rows)
 commfit: fit: 1 fit set its smallest sizes aside as a no-op (MPI returns at once from a call without data): gather np 2
 commfit: fit: commfit fit --verbose shows each fit in detail, with its warnings
 commfit: fit: draw the report with: commfit report -m s.json" \

@@ -185,6 +185,13 @@ run "$COMMFIT" import imb garbage.txt -o g.csv
 expect_rc 1 "garbage inside an IMB table"
 expect_err "commfit: import: garbage.txt:61: expected a row of 4 numbers (#bytes #repetitions t[usec] Mbytes/sec) or a blank line ending the PingPong table, got 6 fields: 'mpirun: Forwarding signal 18 to job'" \
     "garbage inside an IMB table"
+# A row with an extra column: quoted whole, its leading blanks left out (IMB right-aligns
+# its columns: the quote was cut at 60 characters, before the extra field).
+awk 'NR == 60 { $0 = $0 "   7.77" } { print }' "$R/imb2021_mpich402_1node_np2_all.txt" >extra.txt
+run "$COMMFIT" import imb extra.txt -o x.csv
+expect_rc 1 "an extra column in an IMB row"
+grep_err "^commfit: import: extra.txt:60: expected a row of 4 numbers .*, got 5 fields: '[0-9][0-9.]* +[0-9]+ +[0-9.]+ +[0-9.]+   7\.77'$" \
+    "an extra column in an IMB row: the whole row quoted"
 run "$COMMFIT" import imb garbage.txt -o g.csv --lenient
 expect_rc 0 "garbage inside an IMB table --lenient"
 check "garbage --lenient: 18 tables kept" test "$(rows g.csv)" = 399

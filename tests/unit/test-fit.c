@@ -210,8 +210,9 @@ static void constant(void)
     cf_fit_clear(&f);
     v.r[0].t_ci95_us = NAN;
     ok(cf_fit_group("auto", &in, &f, &e) == CF_EXIT_DATA &&
-           strcmp(e.msg, "barrier np 2 byte: one row without t_ci95_us over 2 samples or more: "
-                         "the constant model needs its spread (or several rows)") == 0,
+           strcmp(e.msg, "barrier np 2 byte: one row, without t_ci95_us: the constant model "
+                         "needs its spread (a t_ci95_us over 2 samples or more, or several "
+                         "rows)") == 0,
        "barrier without its spread: refused (%s)", e.msg);
     rows_add(&v, "barrier", 2, "byte", 0, 0, 0.7, 0);
     rows_add(&v, "barrier", 2, "byte", 0, 0, 0.8, 0);

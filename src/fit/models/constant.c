@@ -39,9 +39,10 @@ static int fit(const cf_fit_input *in, cf_fit *out, cf_error *e)
         const cf_row *r = in->rows[0];
         if (!(r->t_ci95_us >= 0) || !isfinite(r->t_ci95_us) || r->samples < 2)
             return cf_fit_row_error(in, r, e,
-                                    "%s: one row without t_ci95_us over 2 samples or more: "
-                                    "the constant model needs its spread (or several rows)",
-                                    in->what);
+                                    "%s: one row, %s: the constant model needs its spread "
+                                    "(a t_ci95_us over 2 samples or more, or several rows)",
+                                    in->what,
+                                    r->samples < 2 ? "of one sample" : "without t_ci95_us");
         dof = r->samples - 1;
         double se = cf_row_se_us(r);
         var_mean = se * se;
