@@ -235,6 +235,26 @@ void cf_row_init(cf_row *r)
     r->bw_MiBps = NAN;
 }
 
+int cf_row_cmp_group(const cf_row *x, const cf_row *y)
+{
+    int c = strcmp(x->pattern, y->pattern);
+    if (c == 0)
+        c = (x->np > y->np) - (x->np < y->np);
+    if (c == 0)
+        c = strcmp(x->datatype, y->datatype);
+    return c;
+}
+
+int cf_row_cmp(const cf_row *x, const cf_row *y)
+{
+    int c = cf_row_cmp_group(x, y);
+    if (c == 0)
+        c = (x->bytes > y->bytes) - (x->bytes < y->bytes);
+    if (c == 0)
+        c = (x->blocks > y->blocks) - (x->blocks < y->blocks);
+    return c;
+}
+
 double cf_row_time(const cf_row *r, cf_statistic s)
 {
     switch (s) {

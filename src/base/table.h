@@ -106,6 +106,10 @@ typedef enum cf_statistic { CF_STAT_MEDIAN, CF_STAT_MEAN, CF_STAT_MIN } cf_stati
 /* The row's time under s, in microseconds: t_med_us, t_avg_us or t_min_us; NAN for the
  * median of a row that has none (imported tables), which a fit refuses. */
 double cf_row_time(const cf_row *r, cf_statistic s);
+/* Rows ordered by their fit group (pattern, np, datatype: a derived datatype's block counts
+ * are one fit), then by point (bytes, then blocks): <0, 0 or >0 as for qsort. */
+int cf_row_cmp_group(const cf_row *x, const cf_row *y);
+int cf_row_cmp(const cf_row *x, const cf_row *y);
 /* The same, but the mean where the row has no median: what the plots, the derived-datatype
  * summary and the point-to-point estimate show. */
 double cf_row_time_or_mean(const cf_row *r, cf_statistic s);

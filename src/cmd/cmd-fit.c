@@ -199,17 +199,7 @@ static int parse(int argc, char **argv, opts *o)
 
 static int cmp_row(const void *a, const void *b)
 {
-    const cf_row *x = *(const cf_row *const *)a, *y = *(const cf_row *const *)b;
-    int c = strcmp(x->pattern, y->pattern);
-    if (c == 0)
-        c = (x->np > y->np) - (x->np < y->np);
-    if (c == 0)
-        c = strcmp(x->datatype, y->datatype);
-    if (c == 0)
-        c = (x->bytes > y->bytes) - (x->bytes < y->bytes);
-    if (c == 0)
-        c = (x->blocks > y->blocks) - (x->blocks < y->blocks);
-    return c;
+    return cf_row_cmp(*(const cf_row *const *)a, *(const cf_row *const *)b);
 }
 
 static int same_group(const cf_row *a, const cf_row *b)

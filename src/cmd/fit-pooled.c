@@ -34,17 +34,7 @@ typedef struct point {
 
 static int cmp_point(const void *a, const void *b)
 {
-    const cf_row *x = ((const point *)a)->r, *y = ((const point *)b)->r;
-    int c = strcmp(x->pattern, y->pattern);
-    if (c == 0)
-        c = (x->np > y->np) - (x->np < y->np);
-    if (c == 0)
-        c = strcmp(x->datatype, y->datatype);
-    if (c == 0)
-        c = (x->blocks > y->blocks) - (x->blocks < y->blocks);
-    if (c == 0)
-        c = (x->bytes > y->bytes) - (x->bytes < y->bytes);
-    return c;
+    return cf_row_cmp(((const point *)a)->r, ((const point *)b)->r);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -71,20 +61,13 @@ static point *points_of(const cf_row *const *rows, const size_t *tab, size_t nro
     return p;
 }
 
-/* Whether a and b hold a fitted group in common (pattern, np, datatype, blocks): only then
- * are rows of both pooled in one fit. */
+/* Whether a and b hold a fit group in common (pattern, np, datatype): only then are rows of
+ * both pooled in one fit. */
 static int share_group(const point *a, size_t na, const point *b, size_t nb)
 {
     size_t i = 0, k = 0;
     while (i < na && k < nb) {
-        const cf_row *x = a[i].r, *y = b[k].r;
-        int c = strcmp(x->pattern, y->pattern);
-        if (c == 0)
-            c = (x->np > y->np) - (x->np < y->np);
-        if (c == 0)
-            c = strcmp(x->datatype, y->datatype);
-        if (c == 0)
-            c = (x->blocks > y->blocks) - (x->blocks < y->blocks);
+        int c = cf_row_cmp_group(a[i].r, b[k].r);
         if (c == 0)
             return 1;
         if (c < 0)

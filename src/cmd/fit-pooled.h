@@ -6,8 +6,8 @@
 
 #include "base/table.h"
 
-/* Warns (cf_warn) where a table tables[i] (i >= 1) shares a fitted group (pattern, np,
- * datatype, blocks) with tables[0] and was measured differently from it (mpi_library by
+/* Warns (cf_warn) where a table tables[i] (i >= 1) shares a fit group (pattern, np,
+ * datatype) with tables[0] and was measured differently from it (mpi_library by
  * family and version, coll_selector, simulated, platform_sha256, where both have it) or its
  * times part from tables[0]'s by 1.5x or more in the median over the points both measured
  * (statistic stat). The fitted rows are rows[0..nrows), rows[k] of table tab[k]; names[i]
