@@ -357,10 +357,6 @@ static int answer_fit(ctx *c, source *s, long np, uint64_t bytes, cf_predict_ans
     return 0;
 }
 
-/* The across-np model's answer at an np without a fit of its own, carried through the fitted
- * np's answers (not with --model-alone), with what the placement adds (tiers, nodes np's
- * probes did not cover). Its unboundedness: 1 when np's nodes were never measured, 2 its
- * tier, 0 neither. */
 /* Whether fit f measured size m (at any block count). */
 static int measured_size(const cf_fit *f, double m)
 {
@@ -371,12 +367,12 @@ static int measured_size(const cf_fit *f, double m)
 }
 
 /* Between two fitted np, at a size inside their sizes one of them did not measure, an np no
- * fit has is bracketed by their own answers there (each fit read between its measured neighbours), as
- * the grid's reading between two measured np holds their measured times at a size both
- * measured (cf_across_hold_between). The grid reads between measured sizes on its own, and
- * its interval there held nothing of the fitted np's: the shipped simulated tables with np 16
- * and every other size held out, read at np 16 and the sizes held out, were covered in 88.9%
- * of 765 answers (95.6% so, median width 3.05x -> 5.26x). */
+ * fit has is bracketed by their own answers there (each fit read between its measured
+ * neighbours), as the grid's reading between two measured np holds their measured times at
+ * a size both measured (cf_across_hold_between). The grid reads between measured sizes on
+ * its own, and its interval there held nothing of the fitted np's: the shipped simulated
+ * tables with np 16 and every other size held out, read at np 16 and the sizes held out,
+ * were covered in 88.9% of 765 answers (95.6% so, median width 3.05x -> 5.26x). */
 static void hold_neighbours(ctx *c, long np, double m, cf_predict_answer *out)
 {
     int i0, i1;
@@ -403,6 +399,10 @@ static void hold_neighbours(ctx *c, long np, double m, cf_predict_answer *out)
     }
 }
 
+/* The across-np model's answer at an np without a fit of its own, carried through the fitted
+ * np's answers (not with --model-alone), with what the placement adds (tiers, nodes np's
+ * probes did not cover). Its unboundedness: 1 when np's nodes were never measured, 2 its
+ * tier, 0 neither. */
 static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer *out)
 {
     cf_estimate est;

@@ -53,8 +53,8 @@ static void eval(const cf_fit *f, int k, double m, double b, double *t, double *
  * the normal interval; where t(0.975, dof) r reaches 1 (times spread by 45% or more) the
  * normal one reaches 0, which says nothing (0.8 us at [0, 1.7]) and holds no better: of
  * times spread by a factor 1.6 about a line, T +/- h held 93.5% of new ones, missing 6.5%
- * above, this 92.7%, missing 3.6% below and 3.7% above (test-fit). A time of 0 or less, or a variance out of range, keeps T +/- h (predict
- * refuses it). */
+ * above, this 92.7%, missing 3.6% below and 3.7% above (test-fit). A time of 0 or less,
+ * or a variance out of range, keeps T +/- h (predict refuses it). */
 static void seg_predict(const cf_fit *f, int k, double m, double b, double tq, double *t,
                         double *lo, double *hi, double *var_mean)
 {
