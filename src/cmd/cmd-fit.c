@@ -363,6 +363,22 @@ static void say_skipped(job *j)
     j->nsaid = j->nskipped;
 }
 
+/* The name of input i in messages: '-' is "<stdin>". */
+static const char *input_name(const opts *o, size_t i)
+{
+    return strcmp(o->inputs[i], "-") == 0 ? "<stdin>" : o->inputs[i];
+}
+
+/* The index of the table row r was read from (j->copies holds every table's rows in input
+ * order); ninputs where none. */
+static size_t row_table(const job *j, const cf_row *r)
+{
+    size_t at = (size_t)(r - j->copies), i = 0;
+    while (i < j->o.ninputs && at >= j->tables[i]->n_rows)
+        at -= j->tables[i++]->n_rows;
+    return i;
+}
+
 /* The tables read, their rows labelled, the rows to fit chosen and sorted. */
 static int read_inputs(job *j, cf_error *e)
 {
@@ -447,13 +463,9 @@ static int read_inputs(job *j, cf_error *e)
         size_t *tab = malloc((j->nrows + 1) * sizeof *tab);
         int rc = names == NULL || tab == NULL ? -1 : 0;
         for (size_t i = 0; rc == 0 && i < o->ninputs; i++)
-            names[i] = strcmp(o->inputs[i], "-") == 0 ? "<stdin>" : o->inputs[i];
-        for (size_t k = 0; rc == 0 && k < j->nrows; k++) {
-            size_t at = (size_t)(j->rows[k] - j->copies), t = 0;
-            while (t + 1 < o->ninputs && at >= j->tables[t]->n_rows)
-                at -= j->tables[t++]->n_rows;
-            tab[k] = t;
-        }
+            names[i] = input_name(o, i);
+        for (size_t k = 0; rc == 0 && k < j->nrows; k++)
+            tab[k] = row_table(j, j->rows[k]);
         if (rc == 0)
             rc = cf_fit_pooled_check(j->tables, names, o->ninputs,
                                      (const cf_row *const *)j->rows, tab, j->nrows, o->stat);
@@ -470,13 +482,8 @@ static int read_inputs(job *j, cf_error *e)
 static const char *row_source(const void *ctx, const cf_row *r)
 {
     const job *j = ctx;
-    size_t at = (size_t)(r - j->copies);
-    for (size_t i = 0; i < j->o.ninputs; i++) {
-        if (at < j->tables[i]->n_rows)
-            return strcmp(j->o.inputs[i], "-") == 0 ? "<stdin>" : j->o.inputs[i];
-        at -= j->tables[i]->n_rows;
-    }
-    return NULL;
+    size_t i = row_table(j, r);
+    return i < j->o.ninputs ? input_name(&j->o, i) : NULL;
 }
 
 /* Fits the group rows[a, b) into the model set. A group that cannot be fitted is kept

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/stats.h"
 #include "base/size.h"
 
 /* Times of two runs of one machine part by 2x at single points (three OSU runs of AWS at
@@ -35,12 +36,6 @@ typedef struct point {
 static int cmp_point(const void *a, const void *b)
 {
     return cf_row_cmp(((const point *)a)->r, ((const point *)b)->r);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* The fitted rows of table t (rows[k] with tab[k] == t) with a time, sorted by point; how
@@ -185,8 +180,7 @@ static int times_apart(const point *pa, size_t na, const char *name_a, const poi
         }
     }
     if (n >= POOL_MIN_SHARED) {
-        qsort(lr, n, sizeof *lr, cmp_double);
-        double med = n % 2 ? lr[n / 2] : 0.5 * (lr[n / 2 - 1] + lr[n / 2]);
+        double med = cf_stats_median(lr, n);
         if (fabs(med) >= log(POOL_APART)) {
             char sz[32];
             cf_size_format(worst_a->bytes, sz, sizeof sz);
