@@ -64,10 +64,10 @@ static void summary_line(FILE *fp, const cf_fit *f)
         fprintf(fp, ", %zu rejected", f->nrejected);
     /* The backtest in size: how far predict trusts the fit beyond its sizes. */
     if (f->bt.n > 0) {
-        fprintf(fp, " | beyond: %.1f%% a doubling, the model x%.2f with the measured trend "
-                    "(backtest in size, %d row%s)",
-                100 * expm1(f->bt.err_per_doubling), f->bt.model_weight, f->bt.n,
-                f->bt.n == 1 ? "" : "s");
+        fprintf(fp, " | beyond: %.1f%% a doubling, the model x%.2f with the measured trend, "
+                    "going on from the measured top x%.2f (backtest in size, %d row%s)",
+                100 * expm1(f->bt.err_per_doubling), f->bt.model_weight, f->bt.anchor_weight,
+                f->bt.n, f->bt.n == 1 ? "" : "s");
         /* And the slope's turn at the top, which may widen the interval more far beyond
          * (cf_fit_widen). */
         double turn = cf_fit_slope_turn(f, (double)f->blocks);

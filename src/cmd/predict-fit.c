@@ -164,6 +164,32 @@ static void note_blocks_widened(const cf_fit *f, const cf_prediction *pr, cf_pre
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
+/* Beyond the measured sizes, the model's reading carried on from the measured time at the
+ * largest size (anchor): by what factor, and how much of the ratio there. */
+static void note_anchor(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out)
+{
+    cf_predict_model_append(out, " + measured top");
+    char a[32], x[32], part[320];
+    cf_size_format(pr->anchor_bytes, a, sizeof a);
+    cf_fmt_g(x, sizeof x, pr->anchor, 3);
+    double w = cf_fit_anchor_weight(f);
+    if (w < 1.0) {
+        char r[32];
+        cf_fmt_g(r, sizeof r, pow(pr->anchor, 1.0 / w), 3);
+        snprintf(part, sizeof part,
+                 "the model x%s: its measured / model ratio at %s, the largest size measured "
+                 "(x%s), carried on at weight %.2f, as it read the sizes above the fit's "
+                 "backtest refits (the interval holds the model's own reading too)",
+                 x, a, r, w);
+    } else {
+        snprintf(part, sizeof part,
+                 "the model x%s, its measured / model ratio at %s, the largest size measured, "
+                 "carried on (the interval holds the model's own reading too)",
+                 x, a);
+    }
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
 /* Beyond the measured sizes, the answer weighed between the model and the measured trend
  * (trend_weight): by how much, and each one's time. */
 static void note_weighed(const cf_prediction *pr, cf_predict_answer *out)
@@ -199,6 +225,8 @@ void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answ
                  cf_sig_prec(pr->flat_model_us, 3), pr->flat_model_us, top);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
+    if (pr->anchor > 0)
+        note_anchor(f, pr, out);
     if (pr->trend_weight > 0)
         note_weighed(pr, out);
     if (pr->doublings > 0)

@@ -12,6 +12,9 @@
 #include "base/stats.h"
 #include "fit/fitting.h"
 
+/* A weight within half a percent of an end is that end. */
+#define CF_TREND_SNAP 0.005
+
 #define CF_NEAR_MAX 256 /* inner points read for the weights */
 #define CF_TURN_OCTAVES 4 /* octaves read at the top for the slope's turn: 2 turns */
 /* A bend of the model's reading from the log-log line below a thousandth (in ln t) makes
@@ -495,7 +498,6 @@ int cf_fit_trend(const cf_fit *f, double bytes, double *t, double *t_capped, uin
  * 3.3x from 1 to 2 MiB (a cache's capacity crossed) and 2.0x to 4 MiB, and with its top 2
  * sizes held out the chord carried as it is held the truth the capped one missed
  * (coverage 100% -> 83%). */
-#define CF_TREND_SNAP 0.005
 static void near_beyond(const cf_fit *f, double bytes, cf_prediction *out)
 {
     double tc, tw;
@@ -528,13 +530,46 @@ static void near_beyond(const cf_fit *f, double bytes, cf_prediction *out)
     }
 }
 
+double cf_fit_top_log_ratio(const cf_fit *f)
+{
+    return f->npoints >= 4 ? log_ratio(f, f->npoints - 1) : NAN;
+}
+
+/* Beyond the largest measured point, the model's reading goes on from the measured time
+ * there: times its measured / model ratio (r, in ln), as the answer at that point is the
+ * measured time itself (the correction by the neighbours). Without it the answer jumped
+ * one byte past the top: a linear fit through 1 B, 1 KiB, 64 KiB and 1 MiB of a simulated
+ * bcast at np 32 read the measured 530 us at 1 MiB and 1003 us a byte above, 1995 at
+ * 2 MiB for 973 simulated. The interval holds the model's own reading too. The fit's
+ * backtest in size reads its refits the same way (size-backtest.c), so that the widening
+ * and the weight against the measured trend are this reading's. */
+double cf_fit_anchor_weight(const cf_fit *f)
+{
+    double w = f->bt.n > 0 ? f->bt.anchor_weight : 1.0;
+    return w > 1 - CF_TREND_SNAP ? 1.0 : w < CF_TREND_SNAP ? 0.0 : w;
+}
+
+static void near_anchor(const cf_fit *f, double r, cf_prediction *out)
+{
+    double a = exp(cf_fit_anchor_weight(f) * r);
+    if (!isfinite(a) || !(a > 0) || a == 1.0)
+        return;
+    out->anchor = a;
+    out->anchor_bytes = f->points[f->npoints - 1].bytes;
+    out->t_us *= a;
+    out->lo_us = fmin(out->lo_us, out->lo_us * a);
+    out->hi_us = fmax(out->hi_us, out->hi_us * a);
+}
+
 int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
 {
     const cf_fit *f = &nr->view;
     int rc = cf_fit_predict(f, bytes, out);
     size_t n = f->npoints;
-    if (rc == 0 && n >= 4 && nr->ok && bytes > (double)f->points[n - 1].bytes && out->t_us > 0)
+    if (rc == 0 && n >= 4 && nr->ok && bytes > (double)f->points[n - 1].bytes && out->t_us > 0) {
+        near_anchor(f, nr->r[n - 1], out);
         near_beyond(f, bytes, out);
+    }
     if (rc != 0 || n < 4 || !(bytes >= (double)f->points[0].bytes) ||
         !(bytes <= (double)f->points[n - 1].bytes) || !(out->t_us > 0) || nr->r == NULL)
         return rc;

@@ -110,6 +110,13 @@ typedef struct cf_size_backtest {
                                  squared misses, s ln(1 + loo)^2 a row; 0 to 1 (1: the
                                  model alone; where the trend reads none, a fit with a
                                  block term, files written before it) */
+    double anchor_weight;     /* beyond the measured sizes, the weight of the measured /
+                                 model ratio at the largest size the model's reading is
+                                 carried on with (anchor), as the refits' ratios at their
+                                 tops read the rows above: (U + s) / (A + U + 2s), A and U
+                                 the summed squared misses with the ratio and without; 0 to
+                                 1 (1 where no refit had one, or no backtest was made; 0 in
+                                 files written before it) */
 } cf_size_backtest;
 
 /* The backtest of a fit with a block term in block count (cf_fit_blocks_backtest), at one
@@ -207,6 +214,11 @@ typedef struct cf_prediction {
                                     trend's reading and the model's time it was weighed
                                     against (set where the weight is above 0) */
     double trend_read_us, model_t_us;
+    double anchor;        /* beyond the measured points, the measured / model ratio at the
+                             largest one that the model's reading was carried on with
+                             (cf_fit_predict_near; 0: none), so that the answer goes on from
+                             the measured time there */
+    uint64_t anchor_bytes; /* that largest measured size */
     int flat;             /* beyond the measured sizes, the model's time fell below its time
                              at the largest one (a slope < 0): the answer is read flat from
                              there; flat_model_us is the model's own time (<= 0 possibly) */
@@ -294,13 +306,22 @@ double cf_fit_widen(const cf_fit *f, double bytes, double blocks, double *turn);
  * against the log-log line between the neighbours by what each missed at the inner points
  * around; the log-log line alone in a breakpoint gap, and where the measured points around
  * the neighbours bend against the model's shape (a step between them). Beyond the largest
- * point the model answers, and its widened interval also holds the log-log chord through
+ * point the model answers, carried on from the measured time there (times its measured /
+ * model ratio, anchor), and its widened interval also holds the log-log chord through
  * the top two octaves of the points carried on, widened the same (trend_us). Below them,
  * or with fewer than 4 points, the model alone. */
 int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out);
 /* The same at a block count, from the measured points at that count (a datatype fit keeps
  * every count measured); at a count without 4 of them, the model alone. */
 int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_prediction *out);
+
+/* ln(measured / model) at the largest of f's points, the ratio the model's reading is
+ * carried on with beyond them (cf_fit_predict_near); NAN with fewer than 4 points (no
+ * correction by the measured points there either) or where the model gives no time. */
+double cf_fit_top_log_ratio(const cf_fit *f);
+/* The weight of that ratio beyond the measured sizes (the backtest's anchor_weight; 1
+ * without a backtest), within 0.005 of 0 or 1 taken as that. */
+double cf_fit_anchor_weight(const cf_fit *f);
 
 /* The measured trend at the top of f's points carried to bytes: the log-log chord through
  * the top octave of their sizes and the octave below it (each octave's points read as

@@ -20,6 +20,10 @@
  * their median, as the across-np backtest keeps. */
 #define BACKTEST_QUANTILE 0.9
 
+/* Squared misses a row below this (a millionth) are rounding, an exact model's: they tell
+ * two readings apart no more than none. */
+#define CF_BT_EXACT 1e-12
+
 /* A reading of 0 or less misses by more than any factor: a thousandfold. */
 #define MISS_MAX 1e3
 
@@ -63,37 +67,50 @@ int cf_fit_refit(const cf_fit *f, const cf_fit_input *in, const cf_row *const *r
     return 0;
 }
 
-/* For each row of in from the first one above sub's sizes up to row to (excluded): how far
- * sub's reading misses its time, |ln(read / measured)|, per doubling of m beyond sub's
- * largest size. A row within one doubling counts as one: a step there is read at one
- * doubling, not magnified by the fraction of one it lies at. Into v, how many. Into *sm and
- * *st, the sums of the squared misses per doubling of the model and of the measured trend
- * at sub's top (cf_fit_trend) over the rows both read, *nt of them. */
-static int misses(const cf_fit *sub, const cf_fit_input *in, size_t from, size_t to, double *v,
-                  double *sm, double *st, int *nt)
+/* One row a refit read beyond its sizes: ln(measured / the model's reading) (clipped to
+ * MISS_MAX), the refit's ln(measured / model) at its own top (0: none, fewer than 4
+ * points), the doublings beyond its top (one at least), and how far the measured trend at
+ * its top missed per doubling (NAN: no trend read). */
+typedef struct bt_row {
+    double e, top, d, trend;
+} bt_row;
+
+/* For each row of in from the first one above sub's sizes up to row to (excluded): what
+ * sub's readings miss there, into v; how many. */
+static int misses(const cf_fit *sub, const cf_fit_input *in, size_t from, size_t to, bt_row *v)
 {
     int k = 0;
+    double top = cf_fit_top_log_ratio(sub);
     for (size_t i = from; i < to; i++) {
         const cf_row *r = in->rows[i];
         double t = cf_row_time(r, in->stat);
-        double d = fmax(1.0, log2((double)r->bytes / (double)sub->max_bytes));
         double b = sub->kind == &cf_model_datatype ? (double)r->blocks : (double)sub->blocks;
         cf_prediction p;
         if (!(t > 0) || cf_fit_predict_unwidened(sub, (double)r->bytes, b, &p) != 0)
             continue;
-        double miss = p.t_us > 0 && isfinite(p.t_us) ? fabs(log(t / p.t_us)) : log(MISS_MAX);
-        v[k++] = fmin(miss, log(MISS_MAX)) / d;
+        bt_row *o = &v[k++];
+        /* A row within one doubling counts as one: a step there is read at one doubling,
+         * not magnified by the fraction of one it lies at. */
+        o->d = fmax(1.0, log2((double)r->bytes / (double)sub->max_bytes));
+        o->e = p.t_us > 0 && isfinite(p.t_us) ? log(t / p.t_us) : log(MISS_MAX);
+        o->e = fmax(-log(MISS_MAX), fmin(o->e, log(MISS_MAX)));
+        o->top = isfinite(top) ? top : 0.0;
         double tc;
         /* As predict reads it: with 4 points or more (cf_near_predict); a refit with a
          * block term keeps none (cf_fit_refit). */
-        if (sub->npoints >= 4 && cf_fit_trend(sub, (double)r->bytes, NULL, &tc, NULL, NULL) == 0) {
-            double mt = fmin(fabs(log(t / tc)), log(MISS_MAX)) / d;
-            *sm += v[k - 1] * v[k - 1];
-            *st += mt * mt;
-            (*nt)++;
-        }
+        o->trend = NAN;
+        if (sub->npoints >= 4 && cf_fit_trend(sub, (double)r->bytes, NULL, &tc, NULL, NULL) == 0)
+            o->trend = fmin(fabs(log(t / tc)), log(MISS_MAX)) / o->d;
     }
     return k;
+}
+
+/* The weight of x against y by their summed squared misses, each row adding s0 to both
+ * (a miss within the fit's own error tells the two apart no better than noise): 1 where
+ * neither missed or no row read both. */
+static double weigh(double x, double y, double s0)
+{
+    return x + y > 0 ? (y + s0) / (x + y + 2 * s0) : 1.0;
 }
 
 /* The first row of in (sorted by size) above bytes: in->n where none is. */
@@ -127,12 +144,14 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
      * sizes past the cache, 0% and 100%; the median interval 1.46x -> 2.01x and 1.64x ->
      * 6.52x. Checked on the largest size held out, and the 3 largest: coverage 75-100% ->
      * 75-100%, 0-100% -> 50-100%, no table lower.) */
-    double *v = malloc(in->n * sizeof *v);
-    if (v == NULL)
+    bt_row *v = malloc(in->n * sizeof *v);
+    double *m = malloc(in->n * sizeof *m);
+    if (v == NULL || m == NULL) {
+        free(v);
+        free(m);
         return;
+    }
     int k = 0;
-    double sm = 0.0, st = 0.0;
-    int nt = 0;
     for (int c = 1; c <= CF_SIZE_BACKTEST_CUTS; c++) {
         size_t nsub = rows_upto(in, f->max_bytes >> c);
         size_t to = rows_upto(in, f->max_bytes >> (c - 1));
@@ -146,7 +165,7 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
             break;
         if (cf_fit_refit(f, in, in->rows, nsub, &sub) != 0)
             break;
-        int got = misses(&sub, in, nsub, to, v + k, &sm, &st, &nt);
+        int got = misses(&sub, in, nsub, to, v + k);
         if (c == 1)
             f->bt.fitted_to_bytes = sub.max_bytes;
         cf_fit_clear(&sub);
@@ -156,21 +175,51 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
         f->bt.refits = c;
     }
     if (k > 0) {
-        cf_sort_doubles(v, (size_t)k);
+        /* A miss within the fit's own leave-one-out error tells two readings apart no
+         * better than noise: each read row adds that error's square to both (most tables
+         * read one row; on 8 of the simulated ones, the 2 largest sizes held out, the median
+         * error went 14-23% -> 11-18% with it, against 9-14% from pulling every weight
+         * halfway to 1/2 by one row, which also took the trend into an exact model's
+         * answer). */
+        double l = f->q.loo_mape > 0 ? log1p(f->q.loo_mape) : 0.0;
+        /* The model's reading goes on from the measured time at the top (cf_near_predict),
+         * by the weight its ratio there earned against the model's own reading over the
+         * rows read by refits that had one: carried a doubling beyond, that ratio holds
+         * (the largest size of each shipped table held out: median errors 2-8% -> 1-4% on
+         * the simulated ones, taken whole), further out the model's own shape may read
+         * better (2-3 doublings: 7-17% -> 9-23%). None read: taken whole, so that the
+         * answer goes on from the measured time; nor where the misses are rounding. */
+        double su = 0.0, sa = 0.0;
+        int na = 0;
+        for (int i = 0; i < k; i++)
+            if (v[i].top != 0.0) {
+                su += (v[i].e / v[i].d) * (v[i].e / v[i].d);
+                sa += ((v[i].e - v[i].top) / v[i].d) * ((v[i].e - v[i].top) / v[i].d);
+                na++;
+            }
+        f->bt.anchor_weight = na > 0 && sa + su > na * CF_BT_EXACT ? weigh(sa, su, na * l * l)
+                                                                    : 1.0;
+        /* The reading's misses, per doubling, and the model's against the trend's. */
+        double sm = 0.0, st = 0.0;
+        int nt = 0;
+        for (int i = 0; i < k; i++) {
+            m[i] = fabs(v[i].e - f->bt.anchor_weight * v[i].top) / v[i].d;
+            if (isfinite(v[i].trend)) {
+                sm += m[i] * m[i];
+                st += v[i].trend * v[i].trend;
+                nt++;
+            }
+        }
+        cf_sort_doubles(m, (size_t)k);
         f->bt.n = k;
-        f->bt.err_per_doubling = v[(int)(BACKTEST_QUANTILE * (k - 1) + 0.5)];
+        f->bt.err_per_doubling = m[(int)(BACKTEST_QUANTILE * (k - 1) + 0.5)];
         /* The model's weight beyond the measured sizes against the trend, as near weighs
          * its shape against the log-log line between neighbours: by the other's squared
-         * misses (1 where neither missed, or the trend read no row). A miss within the fit's
-         * own leave-one-out error tells the two apart no better than noise: each read row
-         * adds that error's square to both (most tables read one row; on 8 of the simulated
-         * ones, the 2 largest sizes held out, the median error went 14-23% -> 11-18% with
-         * it, against 9-14% from pulling every weight halfway to 1/2 by one row, which
-         * also took the trend into an exact model's answer). */
-        double l = f->q.loo_mape > 0 ? log1p(f->q.loo_mape) : 0.0, s0 = nt * l * l;
-        f->bt.model_weight = sm + st > 0 ? (st + s0) / (sm + st + 2 * s0) : 1.0;
+         * misses (1 where neither missed, or the trend read no row). */
+        f->bt.model_weight = weigh(sm, st, nt * l * l);
     } else {
         memset(&f->bt, 0, sizeof f->bt);
     }
     free(v);
+    free(m);
 }

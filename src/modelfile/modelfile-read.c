@@ -424,7 +424,8 @@ static int read_backtest_common(rd *r, json_t *o, const char *bb, int cuts, int 
  * largest size the first refit saw, below the measured ones, the rows read beyond the
  * refits (>= 1), how many refits (1 to CF_SIZE_BACKTEST_CUTS, no more than n; optional, 1 in
  * older files), the model's weight against the measured trend beyond the measured sizes
- * (0 to 1; optional, 1 in older files)
+ * (0 to 1; optional, 1 in older files), the weight of the measured / model ratio at the top
+ * (0 to 1; optional, 0 in older files)
  * and the widening per doubling (>= 0). */
 static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
 {
@@ -450,6 +451,14 @@ static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
         return -1;
     if (!(f->bt.model_weight >= 0 && f->bt.model_weight <= 1))
         return bad(r, "%.6g: expected a number from 0 to 1", f->bt.model_weight), -1;
+    /* Files written before the model's reading went on from the measured time at the top
+     * answer with the model's own. */
+    f->bt.anchor_weight = 0.0;
+    if (json_object_get(o, "anchor_weight") != NULL &&
+        get_finite(r, o, bb, "anchor_weight", &f->bt.anchor_weight))
+        return -1;
+    if (!(f->bt.anchor_weight >= 0 && f->bt.anchor_weight <= 1))
+        return bad(r, "%.6g: expected a number from 0 to 1", f->bt.anchor_weight), -1;
     return 0;
 }
 

@@ -168,6 +168,7 @@ static json_t *size_backtest_json(const cf_size_backtest *bt)
     bad |= set(o, "refits", json_integer(bt->refits));
     bad |= set(o, "extrap_err_per_doubling", num(bt->err_per_doubling));
     bad |= set(o, "model_weight", num(bt->model_weight));
+    bad |= set(o, "anchor_weight", num(bt->anchor_weight));
     return done(o, bad);
 }
 

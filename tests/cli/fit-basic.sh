@@ -60,7 +60,7 @@ check "no NaN in the model file" sh -c "! grep -qi nan models/run1.json"
 run "$COMMFIT" fit --verbose -i sendrecv.csv -o sendrecv.json
 expect_rc 0 "a sendrecv"
 check "bandwidths in whole MiB/s, R^2 with 4 decimals, exact bytes where a size is not round" \
-    grep -q '^sendrecv np 2 byte: linear T(m) = 2 us + m / (7.45 GiB/s) | n 24, loo [^,]*, max [^,]*, R2 1.0000 | beyond: 0.0% a doubling, the model x1.00 with the measured trend (backtest in size, 4 rows), the slope turning [0-9.e-]* a doubling at the top | r_inf 15259 MiB/s \[15259, 15259\], n1/2 15.6 KiB, 90% at 141 KiB, peak 15201 MiB/s at 4194300 B, flat from 512 KiB$' "$T/out"
+    grep -q '^sendrecv np 2 byte: linear T(m) = 2 us + m / (7.45 GiB/s) | n 24, loo [^,]*, max [^,]*, R2 1.0000 | beyond: 0.0% a doubling, the model x1.00 with the measured trend, going on from the measured top x1.00 (backtest in size, 4 rows), the slope turning [0-9.e-]* a doubling at the top | r_inf 15259 MiB/s \[15259, 15259\], n1/2 15.6 KiB, 90% at 141 KiB, peak 15201 MiB/s at 4194300 B, flat from 512 KiB$' "$T/out"
 
 # A ping-pong whose bandwidth falls beyond its peak (0.5 + m/6000 us to 8 KiB, 4 + m/9000
 # to 512 KiB, -200 + m/3000 from 1 MiB): the last segment's intercept is negative, so

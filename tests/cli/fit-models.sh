@@ -300,7 +300,7 @@ expect_out 'T_{\mathrm{pingpong}}(m) = 2.2 + 0.0001111\, m \quad [\mu\mathrm{s};
 run "$COMMFIT" fit --verbose -i step.csv -o step.json
 expect_rc 0 "derived datatypes with the contiguous / packing step"
 check "step: the formula has the step at 2 blocks and the cost per block with its interval" \
-    grep -q '^pingpong np 2 vector: datatype T(m, b) = 0.3 us + m / (8.85 GiB/s) + 0.025 us \* b + \[b > 1\] (1.5 us + m / (6.52 GiB/s)) | n 209, loo [0-9.e-]*%, max [0-9.e-]*%, R2 1.0000, per block 25 ns \[25, 25\] | beyond: [0-9.]*% a doubling, the model x1.00 with the measured trend (backtest in size, [0-9]* rows*)\(, the slope turning [0-9.e-]* a doubling at the top\)*$' "$T/out"
+    grep -q '^pingpong np 2 vector: datatype T(m, b) = 0.3 us + m / (8.85 GiB/s) + 0.025 us \* b + \[b > 1\] (1.5 us + m / (6.52 GiB/s)) | n 209, loo [0-9.e-]*%, max [0-9.e-]*%, R2 1.0000, per block 25 ns \[25, 25\] | beyond: [0-9.]*% a doubling, the model x1.00 with the measured trend, going on from the measured top x[01].[0-9]* (backtest in size, [0-9]* rows*)\(, the slope turning [0-9.e-]* a doubling at the top\)*$' "$T/out"
 check "step: the model file has delta and beta_pack" \
     sh -c "grep -q '\"delta_us\": 1.5' step.json && grep -q '\"beta_pack_us_per_byte\": 0.000142857' step.json"
 check "step: the model file has the cost per block in ns with its interval" \
