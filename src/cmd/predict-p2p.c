@@ -33,6 +33,11 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
         snprintf(part, sizeof part,
                  "through %s's np=2 times: latency x%.3g, bandwidth x%.3g of the ping-pong's",
                  c->pattern, k->lat_factor, k->bw_factor);
+    else if (k != NULL && k->nunit >= 2)
+        snprintf(part, sizeof part,
+                 "through %s's measured np=%ld times, size by size (x%.3g to x%.3g of the "
+                 "estimate there)",
+                 c->pattern, k->np, k->min, k->max);
     else if (k != NULL)
         snprintf(part, sizeof part, "x%.3g contention measured at np=%ld", k->median, k->np);
     else

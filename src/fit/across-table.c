@@ -128,10 +128,10 @@ static int cmp_unit(const void *a, const void *b)
     return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-/* The measured np=2 curve of a key: bytes > 0 (a reduction carries no float below 4
+/* The measured curve of a key at its np: bytes > 0 (a reduction carries no float below 4
  * bytes, a call MPI returns from at once), by increasing size, repeats merged
  * geometrically; at most CF_P2P_UNIT_MAX sizes, else none. */
-static void np2_unit(const keyed_row *kr, const char *stat, const key *k, cf_contention *out)
+static void measured_unit(const keyed_row *kr, const char *stat, const key *k, cf_contention *out)
 {
     double u[CF_P2P_UNIT_MAX][2];
     int n = 0;
@@ -163,7 +163,6 @@ static void np2_unit(const keyed_row *kr, const char *stat, const key *k, cf_con
 static int np2_calibrate(const keyed_row *kr, const char *stat, int robust, const cf_p2p *pp,
                          const key *k, cf_contention *out)
 {
-    np2_unit(kr, stat, k, out);
     size_t nr = k->hi - k->lo, n = 0;
     double *X = malloc((nr ? nr : 1) * 2 * sizeof *X), *t = malloc((nr ? nr : 1) * sizeof *t);
     if (X == NULL || t == NULL) {
@@ -243,6 +242,7 @@ static int contention_of(const rowset *rows, const keyed_row *kr, const char *st
         out->sd_log = n > 1 ? sqrt(fmax(0.0, (s2 - n * mean * mean) / (double)(n - 1))) : 0.0;
     }
     free(ratio);
+    measured_unit(kr, stat, k, out);
     return k->np == 2 ? np2_calibrate(kr, stat, rows->robust, pp, k, out) : 0;
 }
 

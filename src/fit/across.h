@@ -424,12 +424,14 @@ typedef struct cf_contention {
     double sd_log; /* standard deviation of ln(ratio) over the sizes */
     /* At np=2 only: the collective's own times there as T2 = lat_factor * alpha * A(2) +
      * bw_factor * (beta * B(2, m) + gamma * G(2, m)), fitted in relative error with their
-     * covariance and residual relative variance (factors 0: not fitted, an older file), and
-     * the measured curve itself (bytes > 0, increasing), which the estimate's steps are
-     * costed with where the MPI library's rules are known. */
+     * covariance and residual relative variance (factors 0: not fitted, an older file). */
     double lat_factor, bw_factor;
     double factor_cov[2][2];
     double factor_s2;
+    /* The measured curve itself at this np (bytes > 0, increasing; nunit 0: none, an older
+     * file at np > 2): at np=2 the estimate's steps are costed with it where the MPI
+     * library's rules are known; elsewhere the estimate at other np goes through it size by
+     * size. */
     int nunit;
     double unit_bytes[CF_P2P_UNIT_MAX], unit_t_us[CF_P2P_UNIT_MAX];
     /* At np=2: the sizes whose times moved no data (cf_row_no_transfer: faster than the

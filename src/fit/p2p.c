@@ -357,6 +357,28 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     }
 }
 
+/* The factor the estimate at size m is carried by from the np the pattern was measured at
+ * (k): its measured time there over the estimate there, read at m on its measured curve
+ * (log-log between the measured sizes, its first size's below them), so that the estimate
+ * goes through those times size by size; the median over the sizes (median) where the
+ * file has no curve (written before it was kept) or it reads none. One median had carried
+ * a small size's ratio to every size: OSU allreduce measured at np 3072 alone on AWS EFA
+ * (data/osu58), ratios x1.4 at 4 B to x9 at 1 MiB of the ping-pong's estimate, its median
+ * x1.56; at np 6144 the estimate read 1364 us at 1 MiB, a fifth of the 7572 measured at np
+ * 3072. The interval keeps the spread of those ratios over the sizes. */
+static double through_measured(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
+                               double m, double median)
+{
+    if (k == NULL || k->nunit < 2)
+        return median;
+    double at = fmax(m, k->unit_bytes[0]);
+    double est = cf_coll_cost(c, k->np, at, pp->h.alpha_us, pp->h.beta_us_per_byte,
+                              pp->gamma_us_per_byte, NULL, NULL);
+    double t = cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, at);
+    double f = t / est;
+    return f > 0.0 && isfinite(f) ? f : median;
+}
+
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
                    cf_estimate *out)
 {
@@ -375,7 +397,7 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
     double var = f[0] * f[0] * pp->h.cov[0][0] + 2.0 * f[0] * f[1] * pp->h.cov[0][1] +
                  f[1] * f[1] * pp->h.cov[1][1] + f[2] * f[2] * gse * gse;
     const cf_contention *k = cf_p2p_contention(pp, c->pattern, datatype, p);
-    double factor = k ? k->median : 1.0;
+    double factor = through_measured(pp, c, k, m, k ? k->median : 1.0);
     double sd_c = k ? k->sd_log : 0.0;
     double base = k ? CF_P2P_FACTOR_MEASURED : CF_P2P_FACTOR_UNMEASURED;
     double sm = log(base) / Z95;

@@ -217,14 +217,21 @@ fail:
     return NULL;
 }
 
-/* A contention entry at np=2: its latency and bandwidth factors and measured curve. */
+/* A contention entry at np=2: its latency and bandwidth factors. */
 static int np2_json(json_t *c, const cf_contention *k)
 {
+    return set(c, "latency_factor", jnum(k->lat_factor)) ||
+           set(c, "bandwidth_factor", jnum(k->bw_factor)) ||
+           set(c, "factor_cov", matrix_json(&k->factor_cov[0][0], 2)) ||
+           set(c, "factor_s2", jnum(k->factor_s2));
+}
+
+/* A contention entry's measured curve (at np=2 always, as files before the other np's
+ * had it there). */
+static int unit_json(json_t *c, const cf_contention *k)
+{
     json_t *unit = json_array();
-    if (set(c, "latency_factor", jnum(k->lat_factor)) ||
-        set(c, "bandwidth_factor", jnum(k->bw_factor)) ||
-        set(c, "factor_cov", matrix_json(&k->factor_cov[0][0], 2)) ||
-        set(c, "factor_s2", jnum(k->factor_s2)) || set(c, "unit", unit))
+    if (set(c, "unit", unit))
         return -1;
     for (int i = 0; i < k->nunit; i++)
         if (json_array_append_new(unit, json_pack("[f,f]", k->unit_bytes[i], k->unit_t_us[i])))
@@ -268,7 +275,8 @@ json_t *cf_p2p_to_json(const cf_p2p *pp)
             set(c, "datatype", json_string(k->datatype)) || set(c, "np", json_integer(k->np)) ||
             set(c, "n", json_integer(k->n)) || set(c, "median", jnum(k->median)) ||
             set(c, "min", jnum(k->min)) || set(c, "max", jnum(k->max)) ||
-            set(c, "sd_log", jnum(k->sd_log)) || (k->lat_factor > 0.0 && np2_json(c, k)))
+            set(c, "sd_log", jnum(k->sd_log)) || (k->lat_factor > 0.0 && np2_json(c, k)) ||
+            ((k->lat_factor > 0.0 || k->nunit > 0) && unit_json(c, k)))
             goto fail;
         if (k->no_transfer_to > 0) {
             json_t *nt = json_object();
@@ -780,14 +788,24 @@ static int np2_from_json(const json_t *c, const where *w, cf_contention *k)
         return bad(w, "latency_factor", "factors > 0");
     if (k->factor_cov[0][0] < 0.0 || k->factor_cov[1][1] < 0.0)
         return bad(w, "factor_cov", "a covariance matrix (variances >= 0)");
+    if (json_object_get(c, "unit") == NULL)
+        return bad(w, "unit", "an array of at most 64 [bytes, t_us] pairs");
+    return 0;
+}
+
+/* A contention entry's measured curve (optional but where it has factors). */
+static int unit_from_json(const json_t *c, const where *w, cf_contention *k)
+{
     const json_t *unit = json_object_get(c, "unit");
+    if (unit == NULL)
+        return 0;
     if (!json_is_array(unit) || json_array_size(unit) > CF_P2P_UNIT_MAX)
         return bad(w, "unit", "an array of at most 64 [bytes, t_us] pairs");
     k->nunit = (int)json_array_size(unit);
     for (int i = 0; i < k->nunit; i++) {
         double v[2];
         if (get_tuple(json_array_get(unit, (size_t)i), 2, v) != 0 || !(v[0] > 0.0) ||
-            (i > 0 && v[0] <= k->unit_bytes[i - 1]))
+            !(v[1] > 0.0) || (i > 0 && v[0] <= k->unit_bytes[i - 1]))
             return bad(w, "unit", "[bytes, t_us] pairs by increasing size > 0, times > 0");
         k->unit_bytes[i] = v[0];
         k->unit_t_us[i] = v[1];
@@ -874,7 +892,7 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
         k->n = (int)cnt;
         out->ncont = i + 1;
         if ((json_object_get(c, "latency_factor") != NULL && np2_from_json(c, &wc, k) != 0) ||
-            no_transfer_from_json(c, &wc, i, k) != 0) {
+            unit_from_json(c, &wc, k) != 0 || no_transfer_from_json(c, &wc, i, k) != 0) {
             cf_p2p_clear(out);
             return CF_EXIT_DATA;
         }

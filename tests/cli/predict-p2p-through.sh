@@ -1,0 +1,48 @@
+# The point-to-point estimate at an np the pattern was not measured at goes through its
+# measured times at the np it was, size by size. The shipped OSU table of an AWS hpc6a EFA
+# cluster (data/osu58) holds a ping-pong and an allreduce at np 3072 alone: there the
+# allreduce took from x0.87 (1 KiB) to x9 (1 MiB) of the ping-pong's estimate, and one
+# median factor (x1.56) carried to np 6144 read 1 MiB at 1364 us, a fifth of the 7572 us
+# measured at np 3072 (the same cluster's run at np 6144, data/realnp/aws-pcluster-cpu-ompi,
+# took 7651). Now each size's ratio at np 3072 carries the estimate there. A model file
+# written before (no measured curve at np 3072) answers with the median as it did.
+. "$top_srcdir/tests/setup.sh"
+
+tab="$top_srcdir/data/osu58_convergedcomputing_aws_hpc6a_efa_32n_lat_bw_allreduce.csv"
+"$COMMFIT" fit -q -i "$tab" -o m.json
+at3072=$(awk -F, '!/^#/ && $1 == "allreduce" && $3 == 1048576 { print $11 }' "$tab")
+run "$COMMFIT" predict -m m.json -p allreduce -n 6144 -b 1K,1M -f csv
+expect_rc 0 "allreduce at np 6144, 1 KiB and 1 MiB"
+t=$(awk -F, 'NR == 3 { print $5 }' "$T/out")
+check "at 1 MiB the point-to-point estimate answers" \
+    awk -F, 'NR == 3 { exit $9 != "p2p-estimate" }' "$T/out"
+check "at 1 MiB $t us, within x1.5 of the $at3072 us measured at np 3072 (a median: 1364)" \
+    awk -v t="$t" -v m="$at3072" 'BEGIN { exit !(t > m / 1.5 && t < 1.5 * m) }'
+check "the note says it goes through the np=3072 times, size by size" \
+    awk -F, 'NR == 3 { exit $0 !~ /through allreduce.s measured np=3072 times, size by size \(x0\.873 to x8\.96 of the estimate there\)/ }' "$T/out"
+t1k=$(awk -F, 'NR == 2 { print $5 }' "$T/out")
+m1k=$(awk -F, '!/^#/ && $1 == "allreduce" && $3 == 1024 { print $11 }' "$tab")
+check "at 1 KiB $t1k us, within x1.5 of the $m1k us measured at np 3072" \
+    awk -v t="$t1k" -v m="$m1k" 'BEGIN { exit !(t > m / 1.5 && t < 1.5 * m) }'
+check "the model file keeps the measured curve at np 3072 (19 sizes)" \
+    python3 -c 'import json,sys; c=[k for k in json.load(open("m.json"))["p2p"]["contention"] if k["np"]==3072][0]; sys.exit(len(c["unit"]) != 19)'
+
+# A file written before the curve was kept at np > 2: the median, as before.
+python3 -c 'import json; m=json.load(open("m.json"))
+for k in m["p2p"]["contention"]:
+    if k["np"] != 2: del k["unit"]
+json.dump(m, open("old.json", "w"))'
+run "$COMMFIT" predict -m old.json -p allreduce -n 6144 -b 1M -f csv
+expect_rc 0 "an older model file"
+check "an older file: x1.56 contention measured at np=3072, 1364 us" \
+    awk -F, 'NR == 2 { exit !($0 ~ /x1\.56 contention measured at np=3072/ && $5 > 1364 && $5 < 1365) }' "$T/out"
+
+# A curve whose time is not > 0 is refused, its path named.
+python3 -c 'import json; m=json.load(open("m.json"))
+for k in m["p2p"]["contention"]:
+    if k["np"] != 2: k["unit"][3][1] = 0
+json.dump(m, open("bad.json", "w"))'
+run "$COMMFIT" predict -m bad.json -p allreduce -n 6144 -b 1M
+expect_rc 1 "a measured curve with a time of 0"
+grep_err 'p2p\.contention\[0\]\.unit.*times > 0' "the message names the entry's unit"
+done_testing
