@@ -130,31 +130,38 @@ static int cmp_unit(const void *a, const void *b)
 
 /* The measured curve of a key at its np: bytes > 0 (a reduction carries no float below 4
  * bytes, a call MPI returns from at once), by increasing size, repeats merged
- * geometrically; at most CF_P2P_UNIT_MAX sizes, else none. */
+ * geometrically; at most CF_P2P_UNIT_MAX sizes, else none. Repeats count once: an OSU
+ * ping-pong over 28 node pairs (data/osu58: 672 rows of 24 sizes) had none, its rows past
+ * the limit. */
 static void measured_unit(const keyed_row *kr, const char *stat, const key *k, cf_contention *out)
 {
-    double u[CF_P2P_UNIT_MAX][2];
-    int n = 0;
+    out->nunit = 0;
+    double(*u)[2] = malloc((k->hi > k->lo ? k->hi - k->lo : 1) * sizeof *u);
+    if (u == NULL)
+        return;
+    size_t n = 0;
     double lo = strcmp(k->c->datatype, "float") == 0 ? 4.0 : 1.0;
     for (size_t i = k->lo; i < k->hi; i++) {
         const cf_row *r = kr[i].r;
         double t = cf_row_time_named(r, stat);
         if ((double)r->bytes < lo || !(t > 0.0) || !isfinite(t))
             continue;
-        if (n == CF_P2P_UNIT_MAX)
-            return;
         u[n][0] = (double)r->bytes;
         u[n++][1] = t;
     }
-    qsort(u, (size_t)n, sizeof u[0], cmp_unit);
-    out->nunit = 0;
-    for (int i = 0, j; i < n; i = j) {
+    qsort(u, n, sizeof u[0], cmp_unit);
+    for (size_t i = 0, j; i < n; i = j) {
         double s = 0.0;
         for (j = i; j < n && u[j][0] == u[i][0]; j++)
             s += log(u[j][1]);
+        if (out->nunit == CF_P2P_UNIT_MAX) {
+            out->nunit = 0;
+            break;
+        }
         out->unit_bytes[out->nunit] = u[i][0];
         out->unit_t_us[out->nunit++] = exp(s / (double)(j - i));
     }
+    free(u);
 }
 
 /* The pattern's own np=2 times as ping-pong's costs with a latency and a bandwidth factor
