@@ -192,6 +192,16 @@ static void on_signal(int sig)
 {
     (void)sig;
     cf_measure_request_stop();
+#ifdef CF_SMPI
+    /* A simulated point can take minutes of wall time (an Open MPI alltoall at np 128:
+     * about 8): a second stop signal ends the simulation at once, as a real launcher ends
+     * its ranks on a second Ctrl-C, the point it was in lost (--resume measures it again).
+     * The handlers are the process's, not a simulated rank's copy, so the next signal takes
+     * its default action whatever rank's memory is mapped then. */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGUSR1, SIG_DFL);
+#endif
 }
 
 /* Prints a failure of option checking, once per launch. */
@@ -340,19 +350,26 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
  * none. A launcher passes on what its ranks died of (9: a rank killed; 255: MPICH's
  * launcher failing; 127: a program not found) or exits 0 having started nothing; only
  * commfit's own 0, 1 and 2 come from ranks that said why. what names the launcher. */
-static int launch_outcome(int rc, int stopped, const cf_launch_said *said, const char *what,
-                          cf_error *e)
+static int launch_outcome(const cf_measure_opts *o, int rc, int stopped,
+                          const cf_launch_said *said, const char *what, cf_error *e)
 {
     char kept[2 * sizeof said->table + 64];
-    kept_text(NULL, said, kept, sizeof kept);
+    kept_text(o, said, kept, sizeof kept);
     if (e->code != 0)
         return rc;
     if (stopped) {
-        /* The ranks said what they kept, where a table was begun or rank 0 ended. */
+        /* The ranks said what they kept, where rank 0 ended; a table was begun and rank 0
+         * did not end: a second signal ended them at once (a launcher's on a second Ctrl-C,
+         * the simulation's), in the middle of a point. */
         if (said->table[0] == '\0' && !said->ended)
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                                 "stopped by a signal before a table was begun: nothing was "
                                 "measured");
+        if (!said->ended)
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                                "stopped at once by a second signal, in the middle of a "
+                                "point; %s",
+                                kept);
         return rc;
     }
     if (rc > CF_EXIT_USAGE)
@@ -650,7 +667,7 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
                           rc, kept);
     }
     else
-        rc = launch_outcome(rc, stopped, &said, "smpirun", e);
+        rc = launch_outcome(o, rc, stopped, &said, "smpirun", e);
 out:
     if (hostfile != NULL)
         unlink(hostfile);
@@ -770,7 +787,7 @@ int cmd_measure(int argc, char **argv)
     char what[300];
     snprintf(what, sizeof what, "the launcher '%s'", largv[0]);
     cf_launch_argv_free(largv);
-    rc = launch_outcome(rc, stopped, &said, what, &e);
+    rc = launch_outcome(&o, rc, stopped, &said, what, &e);
     if (e.code == 0) {
         cf_measure_opts_free(&o);
         return rc;

@@ -128,6 +128,30 @@ check "a stopped simulation says what it kept, and the --resume that takes it (w
     "^commfit: measure: stopped by a signal: [0-9]+ rows in stop.csv; continue with 'commfit measure --simulate $P/flat.xml --resume stop.csv'$" stop.err
 check "no simulator left running after the stop" sh -c '! pgrep -f "[s]mpimain.*stop[.]csv"'
 
+# A second stop ends the simulation at once, in the middle of its point (an alltoall of
+# 2 MiB at np 128 takes about 15 s of wall time here: the first stop alone waited for it),
+# as a real launcher ends its ranks on a second Ctrl-C: the message says so and names the
+# table and the --resume that measures the point again.
+"$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1K,2M --np 128 \
+    -o twice.csv >twice.out 2>twice.err &
+pid=$!
+for i in $(seq 1 240); do
+    [ -s twice.csv ] && [ "$(grep -vc '^[#p]' twice.csv)" -ge 1 ] && break
+    sleep 0.5
+done
+kill -TERM $pid
+sleep 1
+kill -TERM $pid
+twice_rc=0
+wait $pid || twice_rc=$?
+check "stopped twice: exit 1 (got $twice_rc)" test $twice_rc -eq 1
+check "stopped twice: the message says the second signal ended it, and how to go on" grep -Eq \
+    "^commfit: measure: stopped at once by a second signal, in the middle of a point; the rows finished before are in twice.csv \(--simulate $P/flat.xml --resume twice.csv goes on\)$" twice.err
+check "stopped twice: the 2 MiB point was not finished (1 row)" \
+    test "$(grep -vc '^[#p]' twice.csv)" -eq 1
+check "stopped twice: the table ends with a whole row" sh -c 'tail -c 1 twice.csv | od -c | grep -q "\\n"'
+check "stopped twice: no simulator left running" sh -c '! pgrep -f "[s]mpimain.*twice[.]csv"'
+
 # The simulator killed mid-run: the message names the table and how to go on, as a real
 # run's does (it said "the rows finished before are in the table").
 long_run killed
