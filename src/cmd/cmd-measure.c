@@ -188,21 +188,35 @@ static void note(const char *msg)
     cf_msg("%s", msg);
 }
 
+#ifndef CF_SMPI
 static void on_signal(int sig)
 {
     (void)sig;
     cf_measure_request_stop();
-#ifdef CF_SMPI
-    /* A simulated point can take minutes of wall time (an Open MPI alltoall at np 128:
-     * about 8): a second stop signal ends the simulation at once, as a real launcher ends
-     * its ranks on a second Ctrl-C, the point it was in lost (--resume measures it again).
-     * The handlers are the process's, not a simulated rank's copy, so the next signal takes
-     * its default action whatever rank's memory is mapped then. */
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGUSR1, SIG_DFL);
-#endif
 }
+#else
+/* A simulated point can take minutes of wall time (an Open MPI alltoall at np 128: about
+ * 8): a second stop ends the simulation at once, as a real launcher ends its ranks on a
+ * second Ctrl-C, the point it was in lost (--resume measures it again). smpirun, this
+ * process's parent (relay), passes each signal it gets on as SIGTERM, and the commfit that
+ * started it signals its whole group: one stop arrives twice, and the relay's copy after a
+ * stop is not a second one. The handler is rank 0's, and so are the counts it reads. */
+static pid_t relay;
+static volatile sig_atomic_t stops;
+
+static void on_signal(int sig, siginfo_t *info, void *ctx)
+{
+    (void)ctx;
+    if (stops > 0 && info != NULL && info->si_code == SI_USER && info->si_pid == relay)
+        return;
+    if (stops++ > 0) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    cf_measure_request_stop();
+}
+#endif
 
 /* Prints a failure of option checking, once per launch. */
 static int refuse(const cf_error *e, int loud)
@@ -305,7 +319,13 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
         o->progress = 1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
+#ifndef CF_SMPI
     sa.sa_handler = on_signal;
+#else
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO;
+    relay = getppid();
+#endif
     sigemptyset(&sa.sa_mask);
 #ifdef CF_SMPI
     /* Simulated ranks share the process's handlers but each has its own copy of the stop
