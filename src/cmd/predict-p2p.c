@@ -36,10 +36,16 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
     else if (k != NULL && k->nunit >= 2)
         snprintf(part, sizeof part,
                  "through %s's measured np=%ld times, size by size (x%.3g to x%.3g of the "
-                 "estimate there)",
-                 c->pattern, k->np, k->min, k->max);
+                 "estimate there)%s",
+                 c->pattern, k->np, k->min, k->max,
+                 np < k->np ? ", halfway (geometric) to the ping-pong's costs alone below "
+                              "that np, the interval holding both"
+                            : "");
     else if (k != NULL)
-        snprintf(part, sizeof part, "x%.3g contention measured at np=%ld", k->median, k->np);
+        snprintf(part, sizeof part, "x%.3g contention measured at np=%ld%s", k->median, k->np,
+                 np < k->np ? ", halfway (geometric) to the ping-pong's costs alone below "
+                              "that np, the interval holding both"
+                            : "");
     else
         snprintf(part, sizeof part, "%s not measured at any np", c->pattern);
     cf_note_join(note, n, part);

@@ -27,6 +27,15 @@ check "at 1 KiB $t1k us, within x1.5 of the $m1k us measured at np 3072" \
 check "the model file keeps the measured curve at np 3072 (19 sizes)" \
     python3 -c 'import json,sys; c=[k for k in json.load(open("m.json"))["p2p"]["contention"] if k["np"]==3072][0]; sys.exit(len(c["unit"]) != 19)'
 
+# Below the np it was measured at, what those times carry may be gone (fewer nodes): the
+# answer is halfway (geometric) to the ping-pong's costs alone, the interval holding both.
+run "$COMMFIT" predict -m m.json -p allreduce -n 1536 -b 1M -f csv
+expect_rc 0 "allreduce at np 1536, below the measured np"
+check "below np 3072 the note says halfway to the ping-pong's costs alone" \
+    awk -F, 'NR == 2 { exit $0 !~ /size by size \(x0\.873 to x8\.96 of the estimate there\), halfway \(geometric\) to the ping-pong.s costs alone below that np, the interval holding both/ }' "$T/out"
+check "below np 3072: under the $at3072 us measured there, in its interval" \
+    awk -F, -v m="$at3072" 'NR == 2 { exit !($5 < m && $6 <= $5 && $5 <= $7) }' "$T/out"
+
 # A file written before the curve was kept at np > 2: the median, as before.
 python3 -c 'import json; m=json.load(open("m.json"))
 for k in m["p2p"]["contention"]:
