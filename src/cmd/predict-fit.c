@@ -169,24 +169,23 @@ static void note_blocks_widened(const cf_fit *f, const cf_prediction *pr, cf_pre
 static void note_anchor(const cf_fit *f, const cf_prediction *pr, cf_predict_answer *out)
 {
     cf_predict_model_append(out, " + measured top");
-    char a[32], x[32], part[320];
+    char a[32], x[32], r[32], part[400];
     cf_size_format(pr->anchor_bytes, a, sizeof a);
     cf_fmt_g(x, sizeof x, pr->anchor, 3);
-    double w = cf_fit_anchor_weight(f);
-    if (w < 1.0) {
-        char r[32];
-        cf_fmt_g(r, sizeof r, pow(pr->anchor, 1.0 / w), 3);
-        snprintf(part, sizeof part,
-                 "the model x%s: its measured / model ratio at %s, the largest size measured "
-                 "(x%s), carried on at weight %.2f, as it read the sizes above the fit's "
-                 "backtest refits (the interval holds the model's own reading too)",
-                 x, a, r, w);
-    } else {
+    cf_fmt_g(r, sizeof r, pr->anchor_ratio, 3);
+    double w = log(pr->anchor) / log(pr->anchor_ratio);
+    if (strcmp(x, r) == 0)
         snprintf(part, sizeof part,
                  "the model x%s, its measured / model ratio at %s, the largest size measured, "
                  "carried on (the interval holds the model's own reading too)",
                  x, a);
-    }
+    else
+        snprintf(part, sizeof part,
+                 "the model x%s: its measured / model ratio at %s, the largest size measured "
+                 "(x%s), to the weight %.2f (whole there, easing over the first doubling to "
+                 "the %.2f it earned in the fit's backtest in size; the interval holds the "
+                 "model's own reading too)",
+                 x, a, r, w, cf_fit_weight_snap(f->bt.anchor_weight));
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
@@ -229,6 +228,19 @@ void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answ
         note_anchor(f, pr, out);
     if (pr->trend_weight > 0)
         note_weighed(pr, out);
+    if (pr->rinf_floor_us > 0) {
+        char part[320];
+        snprintf(part, sizeof part,
+                 "raised from %.*g us to the time its bytes take at %.*g MiB/s, %s: no "
+                 "answer beyond the measured sizes moves them faster",
+                 cf_sig_prec(pr->rinf_floor_us, 3), pr->rinf_floor_us,
+                 cf_sig_prec(pr->rinf_floor_MiBps, 4), pr->rinf_floor_MiBps,
+                 pr->rinf_floor_MiBps > f->sat.rinf_hi_MiBps
+                     ? "the bandwidth measured at the largest size (above r_inf's 95% upper "
+                       "end)"
+                     : "the fit's asymptotic bandwidth (r_inf's 95% upper end)");
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
     if (pr->doublings > 0)
         note_widened(f, pr, out);
     if (pr->trend_us > 0)

@@ -12,8 +12,8 @@
 #include "base/stats.h"
 #include "fit/fitting.h"
 
-/* A weight within half a percent of an end is that end. */
-#define CF_TREND_SNAP 0.005
+/* A weight within half a percent of an end is that end (cf_fit_weight_snap). */
+#define CF_WEIGHT_SNAP 0.005
 
 #define CF_NEAR_MAX 256 /* inner points read for the weights */
 #define CF_TURN_OCTAVES 4 /* octaves read at the top for the slope's turn: 2 turns */
@@ -498,7 +498,7 @@ int cf_fit_trend(const cf_fit *f, double bytes, double *t, double *t_capped, uin
  * 3.3x from 1 to 2 MiB (a cache's capacity crossed) and 2.0x to 4 MiB, and with its top 2
  * sizes held out the chord carried as it is held the truth the capped one missed
  * (coverage 100% -> 83%). */
-static void near_beyond(const cf_fit *f, double bytes, cf_prediction *out)
+static void near_beyond(const cf_fit *f, double bytes, double doublings, cf_prediction *out)
 {
     double tc, tw;
     uint64_t m0, m1;
@@ -513,9 +513,10 @@ static void near_beyond(const cf_fit *f, double bytes, cf_prediction *out)
         out->hi_us = fmax(out->hi_us, hi);
     }
     /* A weight within half a percent of an end is that end: the note says x1.00, not
-     * x0.9997, and nothing of the other reading is left to speak of. */
-    double w = f->bt.n > 0 ? f->bt.model_weight : 1.0;
-    w = w > 1 - CF_TREND_SNAP ? 1.0 : w < CF_TREND_SNAP ? 0.0 : w;
+     * x0.9997, and nothing of the other reading is left to speak of. The trend's weight
+     * eases in over the first doubling, as the ratio at the top eases out (near_anchor):
+     * at the top the answer is the measured time. */
+    double w = cf_fit_anchor_at(f->bt.n > 0 ? f->bt.model_weight : 1.0, doublings);
     if (w < 1.0) {
         out->model_t_us = out->t_us;
         out->t_us = exp(w * log(out->t_us) + (1.0 - w) * log(tw));
@@ -530,9 +531,14 @@ static void near_beyond(const cf_fit *f, double bytes, cf_prediction *out)
     }
 }
 
-double cf_fit_top_log_ratio(const cf_fit *f)
+double cf_fit_weight_snap(double w)
 {
-    return f->npoints >= 4 ? log_ratio(f, f->npoints - 1) : NAN;
+    return w > 1 - CF_WEIGHT_SNAP ? 1.0 : w < CF_WEIGHT_SNAP ? 0.0 : w;
+}
+
+double cf_fit_anchor_at(double weight, double doublings)
+{
+    return 1.0 - (1.0 - cf_fit_weight_snap(weight)) * fmin(fmax(doublings, 0.0), 1.0);
 }
 
 /* Beyond the largest measured point, the model's reading goes on from the measured time
@@ -540,25 +546,46 @@ double cf_fit_top_log_ratio(const cf_fit *f)
  * measured time itself (the correction by the neighbours). Without it the answer jumped
  * one byte past the top: a linear fit through 1 B, 1 KiB, 64 KiB and 1 MiB of a simulated
  * bcast at np 32 read the measured 530 us at 1 MiB and 1003 us a byte above, 1995 at
- * 2 MiB for 973 simulated. The interval holds the model's own reading too. The fit's
- * backtest in size reads its refits the same way (size-backtest.c), so that the widening
- * and the weight against the measured trend are this reading's. */
-double cf_fit_anchor_weight(const cf_fit *f)
+ * 2 MiB for 976 simulated. A doubling beyond the top and further, the ratio counts by the
+ * weight it earned in the fit's backtest in size (bt.anchor_weight, read the same way:
+ * size-backtest.c), whole at the top, the weight easing to it over that first doubling
+ * (cf_fit_anchor_at), so that the answer leaves the measured time without a jump. A ratio
+ * within 0.1% of 1 is none. The interval holds the model's own reading too. */
+#define CF_ANCHOR_NONE 1e-3
+static void near_anchor(const cf_fit *f, double r, double doublings, cf_prediction *out)
 {
-    double w = f->bt.n > 0 ? f->bt.anchor_weight : 1.0;
-    return w > 1 - CF_TREND_SNAP ? 1.0 : w < CF_TREND_SNAP ? 0.0 : w;
-}
-
-static void near_anchor(const cf_fit *f, double r, cf_prediction *out)
-{
-    double a = exp(cf_fit_anchor_weight(f) * r);
-    if (!isfinite(a) || !(a > 0) || a == 1.0)
+    double lr = cf_fit_anchor_at(f->bt.anchor_weight, doublings) * r, a = exp(lr);
+    if (!isfinite(a) || !(fabs(lr) >= CF_ANCHOR_NONE))
         return;
     out->anchor = a;
+    out->anchor_ratio = exp(r);
     out->anchor_bytes = f->points[f->npoints - 1].bytes;
     out->t_us *= a;
     out->lo_us = fmin(out->lo_us, out->lo_us * a);
     out->hi_us = fmax(out->hi_us, out->hi_us * a);
+}
+
+/* Beyond the measured points no answer moves its bytes faster than the fit's asymptotic
+ * bandwidth, r_inf's 95% upper end, or than the bandwidth measured at the largest point
+ * where that is the faster (a bandwidth pattern's; sat): the measured trend weighed in
+ * rises more slowly than the size where the top octaves still gain bandwidth, and carried
+ * on it gained without end (a simulated ping-pong fitted to 1 MiB, r_inf 15975 MiB/s
+ * [14440, 17876], read 27067 MiB/s at 1 GiB, 34% fast: the simulator's link saturates at
+ * 17941). The interval holds the time so raised. */
+static void near_rinf(const cf_fit *f, double bytes, cf_prediction *out)
+{
+    const cf_saturation *s = &f->sat;
+    const cf_measured *top = &f->points[f->npoints - 1];
+    if (!s->valid || s->nmsg < 1 || !(s->rinf_hi_MiBps > 0) || !isfinite(s->rinf_hi_MiBps))
+        return;
+    double bw = fmax(s->rinf_hi_MiBps, s->nmsg * (double)top->bytes / top->t_us / 1.048576);
+    double floor = s->nmsg * bytes / (bw * 1.048576);
+    if (!(out->t_us < floor))
+        return;
+    out->rinf_floor_us = out->t_us;
+    out->rinf_floor_MiBps = bw;
+    out->t_us = floor;
+    out->hi_us = fmax(out->hi_us, floor);
 }
 
 int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
@@ -567,8 +594,15 @@ int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
     int rc = cf_fit_predict(f, bytes, out);
     size_t n = f->npoints;
     if (rc == 0 && n >= 4 && nr->ok && bytes > (double)f->points[n - 1].bytes && out->t_us > 0) {
-        near_anchor(f, nr->r[n - 1], out);
-        near_beyond(f, bytes, out);
+        /* A model file written before the ratio at the top was read (anchor_weight < 0)
+         * answers as it did: the model's own reading, weighed with the trend from the top. */
+        double d = f->bt.anchor_weight >= 0 ? log2(bytes / (double)f->points[n - 1].bytes)
+                                            : INFINITY;
+        if (f->bt.anchor_weight >= 0)
+            near_anchor(f, nr->r[n - 1], d, out);
+        near_beyond(f, bytes, d, out);
+        if (f->bt.anchor_weight >= 0)
+            near_rinf(f, bytes, out);
     }
     if (rc != 0 || n < 4 || !(bytes >= (double)f->points[0].bytes) ||
         !(bytes <= (double)f->points[n - 1].bytes) || !(out->t_us > 0) || nr->r == NULL)

@@ -112,11 +112,12 @@ typedef struct cf_size_backtest {
                                  block term, files written before it) */
     double anchor_weight;     /* beyond the measured sizes, the weight of the measured /
                                  model ratio at the largest size the model's reading is
-                                 carried on with (anchor), as the refits' ratios at their
-                                 tops read the rows above: (U + s) / (A + U + 2s), A and U
-                                 the summed squared misses with the ratio and without; 0 to
-                                 1 (1 where no refit had one, or no backtest was made; 0 in
-                                 files written before it) */
+                                 carried on with (anchor) from a doubling beyond it, as the
+                                 refits' ratios at their tops read the rows above: (U + s) /
+                                 (A + U + 2s), A and U the summed squared misses with the
+                                 ratio and without; 0 to 1 (1 where no refit had one, or no
+                                 backtest was made); -1 in a file written before it (no
+                                 ratio carried) */
 } cf_size_backtest;
 
 /* The backtest of a fit with a block term in block count (cf_fit_blocks_backtest), at one
@@ -219,6 +220,12 @@ typedef struct cf_prediction {
                              (cf_fit_predict_near; 0: none), so that the answer goes on from
                              the measured time there */
     uint64_t anchor_bytes; /* that largest measured size */
+    double anchor_ratio;   /* the ratio there (anchor is it to the weight it holds at) */
+    double rinf_floor_us; /* beyond the measured points, the answer read below nmsg * m /
+                             the fit's asymptotic bandwidth (its 95% upper end, or the one
+                             measured at the largest point where faster: rinf_floor_MiBps):
+                             raised to that time, this the answer before (0: not raised) */
+    double rinf_floor_MiBps;
     int flat;             /* beyond the measured sizes, the model's time fell below its time
                              at the largest one (a slope < 0): the answer is read flat from
                              there; flat_model_us is the model's own time (<= 0 possibly) */
@@ -315,13 +322,13 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out);
  * every count measured); at a count without 4 of them, the model alone. */
 int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_prediction *out);
 
-/* ln(measured / model) at the largest of f's points, the ratio the model's reading is
- * carried on with beyond them (cf_fit_predict_near); NAN with fewer than 4 points (no
- * correction by the measured points there either) or where the model gives no time. */
-double cf_fit_top_log_ratio(const cf_fit *f);
-/* The weight of that ratio beyond the measured sizes (the backtest's anchor_weight; 1
- * without a backtest), within 0.005 of 0 or 1 taken as that. */
-double cf_fit_anchor_weight(const cf_fit *f);
+/* A weight from 0 to 1, within 0.005 of an end taken as that end. */
+double cf_fit_weight_snap(double w);
+/* A weight learned a doubling and more beyond the measured sizes (the backtest's
+ * anchor_weight, model_weight; snapped) as it holds at doublings beyond the largest
+ * measured point: 1 there, easing linearly in log m to the weight over the first doubling,
+ * so that the answer leaves the measured time there without a jump. */
+double cf_fit_anchor_at(double weight, double doublings);
 
 /* The measured trend at the top of f's points carried to bytes: the log-log chord through
  * the top octave of their sizes and the octave below it (each octave's points read as

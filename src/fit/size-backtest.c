@@ -58,9 +58,9 @@ int cf_fit_refit(const cf_fit *f, const cf_fit_input *in, const cf_row *const *r
         return -1;
     }
     sub->blocks = sub->kind == &cf_model_datatype ? sub->min_blocks : 0;
-    /* Its points, for the measured trend at its top (a fit with a block term has one per
-     * block count, and no trend is read on it). */
-    if (sub->kind != &cf_model_datatype && cf_fit_keep_points(sub, &part) != 0) {
+    /* Its points, for the measured time at its top and the measured trend there (a fit
+     * with a block term keeps one curve per block count, and no trend is read on it). */
+    if (cf_fit_keep_points(sub, &part) != 0) {
         cf_fit_clear(sub);
         return -1;
     }
@@ -68,41 +68,62 @@ int cf_fit_refit(const cf_fit *f, const cf_fit_input *in, const cf_row *const *r
 }
 
 /* One row a refit read beyond its sizes: ln(measured / the model's reading) (clipped to
- * MISS_MAX), the refit's ln(measured / model) at its own top (0: none, fewer than 4
- * points), the doublings beyond its top (one at least), and how far the measured trend at
- * its top missed per doubling (NAN: no trend read). */
+ * MISS_MAX), the refit's ln(measured / model) at its own top at the row's block count (0:
+ * none, fewer than 4 points there), the doublings beyond that top (raw) and the same one at
+ * least (d), and how far the measured trend at its top missed per doubling (NAN: no trend
+ * read). */
 typedef struct bt_row {
-    double e, top, d, trend;
+    double e, top, raw, d, trend;
 } bt_row;
 
 /* For each row of in from the first one above sub's sizes up to row to (excluded): what
- * sub's readings miss there, into v; how many. */
+ * sub's readings miss there, as predict reads them (cf_near_predict: the points at the
+ * row's block count, 4 of them or more), into v; how many, or -1 out of memory. */
 static int misses(const cf_fit *sub, const cf_fit_input *in, size_t from, size_t to, bt_row *v)
 {
-    int k = 0;
-    double top = cf_fit_top_log_ratio(sub);
+    int k = 0, key = -1, datatype = sub->kind == &cf_model_datatype;
+    cf_near nr;
+    memset(&nr, 0, sizeof nr);
     for (size_t i = from; i < to; i++) {
         const cf_row *r = in->rows[i];
         double t = cf_row_time(r, in->stat);
-        double b = sub->kind == &cf_model_datatype ? (double)r->blocks : (double)sub->blocks;
+        int b = datatype ? r->blocks : sub->blocks;
         cf_prediction p;
         if (!(t > 0) || cf_fit_predict_unwidened(sub, (double)r->bytes, b, &p) != 0)
             continue;
+        if (b != key) {
+            cf_near_clear(&nr);
+            if (cf_near_init(&nr, sub, b) != 0) {
+                cf_near_clear(&nr);
+                return -1;
+            }
+            key = b;
+        }
+        const cf_fit *at = &nr.view;
+        int read = at->npoints >= 4 && nr.ok;
         bt_row *o = &v[k++];
+        uint64_t top = read ? at->points[at->npoints - 1].bytes : sub->max_bytes;
+        o->raw = fmax(0.0, log2((double)r->bytes / (double)top));
         /* A row within one doubling counts as one: a step there is read at one doubling,
          * not magnified by the fraction of one it lies at. */
         o->d = fmax(1.0, log2((double)r->bytes / (double)sub->max_bytes));
         o->e = p.t_us > 0 && isfinite(p.t_us) ? log(t / p.t_us) : log(MISS_MAX);
         o->e = fmax(-log(MISS_MAX), fmin(o->e, log(MISS_MAX)));
-        o->top = isfinite(top) ? top : 0.0;
+        o->top = read ? nr.r[at->npoints - 1] : 0.0;
         double tc;
-        /* As predict reads it: with 4 points or more (cf_near_predict); a refit with a
-         * block term keeps none (cf_fit_refit). */
+        /* A fit with a block term reads no trend (its weight is the model's alone). */
         o->trend = NAN;
-        if (sub->npoints >= 4 && cf_fit_trend(sub, (double)r->bytes, NULL, &tc, NULL, NULL) == 0)
+        if (read && !datatype && cf_fit_trend(at, (double)r->bytes, NULL, &tc, NULL, NULL) == 0)
             o->trend = fmin(fabs(log(t / tc)), log(MISS_MAX)) / o->d;
     }
+    cf_near_clear(&nr);
     return k;
+}
+
+/* The square of x. */
+static double sq(double x)
+{
+    return x * x;
 }
 
 /* The weight of x against y by their summed squared misses, each row adding s0 to both
@@ -125,6 +146,7 @@ static size_t rows_upto(const cf_fit_input *in, uint64_t bytes)
 void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
 {
     memset(&f->bt, 0, sizeof f->bt);
+    f->bt.anchor_weight = 1.0;
     if (f->kind == NULL || f->kind == &cf_model_constant || f->max_bytes == 0 || in->n == 0)
         return;
     /* The rows up to half the largest size: the top doubling left out, as the across-np
@@ -145,10 +167,11 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
      * 6.52x. Checked on the largest size held out, and the 3 largest: coverage 75-100% ->
      * 75-100%, 0-100% -> 50-100%, no table lower.) */
     bt_row *v = malloc(in->n * sizeof *v);
-    double *m = malloc(in->n * sizeof *m);
-    if (v == NULL || m == NULL) {
+    double *mc = malloc(2 * in->n * sizeof *mc), *mm = mc + in->n;
+    if (v == NULL || mc == NULL) {
         free(v);
-        free(m);
+        free(mc);
+        f->bt.anchor_weight = 1.0;
         return;
     }
     int k = 0;
@@ -169,11 +192,12 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
         if (c == 1)
             f->bt.fitted_to_bytes = sub.max_bytes;
         cf_fit_clear(&sub);
-        if (got == 0)
+        if (got <= 0)
             break;
         k += got;
         f->bt.refits = c;
     }
+    f->bt.anchor_weight = 1.0;
     if (k > 0) {
         /* A miss within the fit's own leave-one-out error tells two readings apart no
          * better than noise: each read row adds that error's square to both (most tables
@@ -183,43 +207,52 @@ void cf_fit_size_backtest(cf_fit *f, const cf_fit_input *in)
          * answer). */
         double l = f->q.loo_mape > 0 ? log1p(f->q.loo_mape) : 0.0;
         /* The model's reading goes on from the measured time at the top (cf_near_predict),
-         * by the weight its ratio there earned against the model's own reading over the
-         * rows read by refits that had one: carried a doubling beyond, that ratio holds
-         * (the largest size of each shipped table held out: median errors 2-8% -> 1-4% on
-         * the simulated ones, taken whole), further out the model's own shape may read
-         * better (2-3 doublings: 7-17% -> 9-23%). None read: taken whole, so that the
-         * answer goes on from the measured time; nor where the misses are rounding. */
+         * a doubling beyond it by the weight its ratio there earned against the model's own
+         * reading over the rows read by refits that had one: carried a doubling beyond,
+         * that ratio holds (the largest size of each shipped table held out: median errors
+         * 2-8% -> 1-4% on the simulated ones, taken whole), further out the model's own
+         * shape may read better (2-3 doublings: 7-17% -> 9-23%). None read: taken whole,
+         * so that the answer goes on from the measured time; nor where the misses are
+         * rounding. */
         double su = 0.0, sa = 0.0;
         int na = 0;
         for (int i = 0; i < k; i++)
             if (v[i].top != 0.0) {
-                su += (v[i].e / v[i].d) * (v[i].e / v[i].d);
-                sa += ((v[i].e - v[i].top) / v[i].d) * ((v[i].e - v[i].top) / v[i].d);
+                su += sq(v[i].e / v[i].d);
+                sa += sq((v[i].e - v[i].top) / v[i].d);
                 na++;
             }
-        f->bt.anchor_weight = na > 0 && sa + su > na * CF_BT_EXACT ? weigh(sa, su, na * l * l)
-                                                                    : 1.0;
-        /* The reading's misses, per doubling, and the model's against the trend's. */
+        if (na > 0 && sa + su > na * CF_BT_EXACT)
+            f->bt.anchor_weight = weigh(sa, su, na * l * l);
+        /* Each reading's misses, per doubling: the model's carried on from the top as
+         * predict carries it at the row's size (cf_fit_anchor_at), and the model's own, as
+         * --model-alone and the formula answer; the widening holds the larger. And the
+         * carried reading's against the trend's. */
         double sm = 0.0, st = 0.0;
         int nt = 0;
         for (int i = 0; i < k; i++) {
-            m[i] = fabs(v[i].e - f->bt.anchor_weight * v[i].top) / v[i].d;
+            double w = cf_fit_anchor_at(f->bt.anchor_weight, v[i].raw);
+            mc[i] = fabs(v[i].e - w * v[i].top) / v[i].d;
+            mm[i] = fabs(v[i].e) / v[i].d;
             if (isfinite(v[i].trend)) {
-                sm += m[i] * m[i];
+                sm += mc[i] * mc[i];
                 st += v[i].trend * v[i].trend;
                 nt++;
             }
         }
-        cf_sort_doubles(m, (size_t)k);
+        cf_sort_doubles(mc, (size_t)k);
+        cf_sort_doubles(mm, (size_t)k);
+        int q = (int)(BACKTEST_QUANTILE * (k - 1) + 0.5);
         f->bt.n = k;
-        f->bt.err_per_doubling = m[(int)(BACKTEST_QUANTILE * (k - 1) + 0.5)];
+        f->bt.err_per_doubling = fmax(mc[q], mm[q]);
         /* The model's weight beyond the measured sizes against the trend, as near weighs
          * its shape against the log-log line between neighbours: by the other's squared
          * misses (1 where neither missed, or the trend read no row). */
         f->bt.model_weight = weigh(sm, st, nt * l * l);
     } else {
         memset(&f->bt, 0, sizeof f->bt);
+        f->bt.anchor_weight = 1.0;
     }
     free(v);
-    free(m);
+    free(mc);
 }

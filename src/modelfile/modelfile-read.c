@@ -420,12 +420,25 @@ static int read_backtest_common(rd *r, json_t *o, const char *bb, int cuts, int 
     return 0;
 }
 
+/* An optional weight, from 0 to 1; dflt where absent (a file written before it). */
+static int get_weight(rd *r, json_t *o, const char *base, const char *key, double dflt,
+                      double *v)
+{
+    *v = dflt;
+    if (json_object_get(o, key) == NULL)
+        return 0;
+    if (get_finite(r, o, base, key, v))
+        return -1;
+    if (!(*v >= 0 && *v <= 1))
+        return bad(r, "%.6g: expected a number from 0 to 1", *v), -1;
+    return 0;
+}
+
 /* "size_backtest" (optional: files before it have none; null where none was made): the
  * largest size the first refit saw, below the measured ones, the rows read beyond the
  * refits (>= 1), how many refits (1 to CF_SIZE_BACKTEST_CUTS, no more than n; optional, 1 in
  * older files), the model's weight against the measured trend beyond the measured sizes
- * (0 to 1; optional, 1 in older files), the weight of the measured / model ratio at the top
- * (0 to 1; optional, 0 in older files)
+ * (0 to 1; optional, 1 in older files)
  * and the widening per doubling (>= 0). */
 static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
 {
@@ -445,21 +458,7 @@ static int read_size_backtest(rd *r, json_t *fo, const char *base, cf_fit *f)
                              &f->bt.err_per_doubling))
         return -1;
     /* Files written before the trend was weighed answer with the model alone. */
-    f->bt.model_weight = 1.0;
-    if (json_object_get(o, "model_weight") != NULL &&
-        get_finite(r, o, bb, "model_weight", &f->bt.model_weight))
-        return -1;
-    if (!(f->bt.model_weight >= 0 && f->bt.model_weight <= 1))
-        return bad(r, "%.6g: expected a number from 0 to 1", f->bt.model_weight), -1;
-    /* Files written before the model's reading went on from the measured time at the top
-     * answer with the model's own. */
-    f->bt.anchor_weight = 0.0;
-    if (json_object_get(o, "anchor_weight") != NULL &&
-        get_finite(r, o, bb, "anchor_weight", &f->bt.anchor_weight))
-        return -1;
-    if (!(f->bt.anchor_weight >= 0 && f->bt.anchor_weight <= 1))
-        return bad(r, "%.6g: expected a number from 0 to 1", f->bt.anchor_weight), -1;
-    return 0;
+    return get_weight(r, o, bb, "model_weight", 1.0, &f->bt.model_weight);
 }
 
 /* One end of "blocks_backtest" (optional, null where none was made): the first refit's
@@ -795,6 +794,9 @@ static int read_fit(rd *r, json_t *fo, int idx, cf_fit *f)
     }
     if (read_segments(r, fo, base, f) ||
         read_quality(r, fo, base, f) || read_size_backtest(r, fo, base, f) ||
+        /* Files written before the model's reading went on from the measured time at the
+         * top answer with the model's own (-1: none). */
+        get_weight(r, fo, base, "anchor_weight", -1.0, &f->bt.anchor_weight) ||
         read_blocks_backtest(r, fo, base, f) ||
         read_saturation(r, fo, base, f) || read_rejected(r, fo, base, f) ||
         read_set_aside(r, fo, base, f) || read_points(r, fo, base, f) ||

@@ -168,7 +168,6 @@ static json_t *size_backtest_json(const cf_size_backtest *bt)
     bad |= set(o, "refits", json_integer(bt->refits));
     bad |= set(o, "extrap_err_per_doubling", num(bt->err_per_doubling));
     bad |= set(o, "model_weight", num(bt->model_weight));
-    bad |= set(o, "anchor_weight", num(bt->anchor_weight));
     return done(o, bad);
 }
 
@@ -267,6 +266,7 @@ static json_t *fit_to_json(const cf_fit *f)
     bad |= set(o, "dof", json_integer(f->dof));
     bad |= set(o, "quality", quality_json(&f->q));
     bad |= set(o, "size_backtest", size_backtest_json(&f->bt));
+    bad |= set(o, "anchor_weight", num(f->bt.anchor_weight));
     /* A fit without a block term has no count to extrapolate in, and its file stays as it
      * was. */
     if (f->blocks > 0)
