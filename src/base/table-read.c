@@ -38,6 +38,7 @@ typedef struct reader {
     size_t n_groups, cap_groups;
     int source_idx; /* index of the extra column "source", or -1 */
     int layout_idx; /* index of the extra column "ddt_layout", or -1 */
+    int stop_idx;   /* index of the extra column "stop" (commfit measure's), or -1 */
     struct group *last_group; /* the previous row's group, or NULL */
     const char *last_extra;   /* the previous row's extra values and their length */
     size_t last_extra_len;
@@ -164,12 +165,14 @@ static int header_line(reader *r, const char *s, size_t n)
                      cf_table_columns[2]);
     if (rc == 0 && cf_table_set_extra(r->t, extra, (size_t)nextra) != 0)
         rc = bad(r, "out of memory");
-    r->source_idx = r->layout_idx = -1;
+    r->source_idx = r->layout_idx = r->stop_idx = -1;
     for (int i = 0; i < nextra && rc == 0; i++) {
         if (strcmp(extra[i], "source") == 0)
             r->source_idx = i;
         if (strcmp(extra[i], "ddt_layout") == 0)
             r->layout_idx = i;
+        if (strcmp(extra[i], "stop") == 0)
+            r->stop_idx = i;
     }
     for (int i = 0; i < nextra; i++)
         free(owned[i]);
@@ -510,6 +513,19 @@ static int data_line(reader *r, const char *s, size_t n)
     cf_row *row = &r->t->rows[r->t->n_rows];
     if (row_fast(r, s, n, row) != 0 && row_careful(r, s, n, row) != 0)
         return CF_EXIT_DATA;
+    /* commfit measure's last column says why a point's sampling stopped, one of three
+     * words: anything else is a row cut short (a run killed while writing it, a copy cut
+     * off), whose numbers before it may be cut too. */
+    if (r->stop_idx >= 0) {
+        size_t len;
+        const char *v = extra_field(row->extra, r->stop_idx, &len);
+        if (len > 0 && !(len == 7 && memcmp(v, "samples", 7) == 0) &&
+            !(len == 2 && memcmp(v, "ci", 2) == 0) && !(len == 4 && memcmp(v, "time", 4) == 0))
+            return bad(r, "column 'stop': expected samples, ci or time, got '%.*s' (a row cut "
+                       "short? 'commfit measure --resume FILE' drops it and measures the point "
+                       "again)",
+                       (int)(len > 40 ? 40 : len), v);
+    }
     if (row->blocks == 1 && !cf_datatype_derived(row->datatype))
         row->blocks = 0;
     /* A derived datatype's row is of a layout: its block count, which can hold one float

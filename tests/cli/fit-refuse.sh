@@ -137,4 +137,17 @@ run "$COMMFIT" fit -q -i one-size.csv -o mdir/one.json
 expect_rc 1 "-q, nothing to fit"
 expect_err "commfit: fit: no fit could be made (1 group skipped, -q hid why: run without it)" \
     "-q, nothing to fit: no 'see above' over nothing"
+# A row of commfit measure's cut short: its last column, stop, holds one of three words;
+# anything else is refused with the line (a cut 'samples' was fitted without a word).
+{ grep '^#' "$top_srcdir/data/sim-flat.csv"; grep -v '^#' "$top_srcdir/data/sim-flat.csv" | sed -n 1,31p
+  grep -v '^#' "$top_srcdir/data/sim-flat.csv" | sed -n 32p | sed 's/,samples$/,sam/'; } >cut.csv
+line=$(wc -l <cut.csv)
+run "$COMMFIT" fit -i cut.csv -o mdir/cut.json
+expect_rc 1 "a last row whose stop column was cut"
+expect_err "commfit: fit: cut.csv:$line: column 'stop': expected samples, ci or time, got 'sam' (a row cut short? 'commfit measure --resume FILE' drops it and measures the point again)" \
+    "a cut stop column: the file, the line and what to do"
+check "a cut stop column: no model file" test ! -e mdir/cut.json
+sed 's/,sam$/,ci/' cut.csv >ci.csv
+run "$COMMFIT" fit -q -i ci.csv -o mdir/ci.json
+expect_rc 0 "the same row stopped by its confidence interval ('ci')"
 done_testing
