@@ -410,8 +410,8 @@ static void write_comment(FILE *fp, const cf_smpi_platform *p, const cf_smpi_ori
     if (isfinite(p->beyond_rel_err)) {
         cf_size_format(2 * p->max_bytes, twice, sizeof twice);
         snprintf(far, sizeof far,
-                 "\nAt %s SMPI gives %+.1f%% against the model's own extrapolation (commfit\n"
-                 "predict).",
+                 "\nAt %s SMPI gives %+.1f%% against the model's own extrapolation (what\n"
+                 "commfit predict answers with its model-alone option).",
                  twice, 100 * p->beyond_rel_err);
     }
     para(fp, "\nOutside that range the factors of the nearest range continue. Above %s,\n"
