@@ -36,6 +36,13 @@ check "below np 3072 the note says halfway to the ping-pong's costs alone" \
 check "below np 3072: under the $at3072 us measured there, in its interval" \
     awk -F, -v m="$at3072" 'NR == 2 { exit !($5 < m && $6 <= $5 && $5 <= $7) }' "$T/out"
 
+# One rank below np 3072 the share of the ping-pong's costs is next to nothing (it eases in
+# over the first halving): 1 MiB read a third of np 3072's time at np 3071.
+run "$COMMFIT" predict -m m.json -p allreduce -n 3072,3071 -b 1M -f csv
+expect_rc 0 "allreduce at np 3072 and 3071"
+check "np 3071 within 2% of np 3072's answer" \
+    awk -F, 'NR == 2 { a = $5 } NR == 3 { exit !($5 > 0.98 * a && $5 < 1.02 * a) }' "$T/out"
+
 # A file written before the curve was kept at np > 2: the median, as before.
 python3 -c 'import json; m=json.load(open("m.json"))
 for k in m["p2p"]["contention"]:
