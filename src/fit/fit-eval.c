@@ -569,16 +569,22 @@ static void near_anchor(const cf_fit *f, double r, double doublings, cf_predicti
  * bandwidth, r_inf's 95% upper end, or than the bandwidth measured at the largest point
  * where that is the faster (a bandwidth pattern's; sat): the measured trend weighed in
  * rises more slowly than the size where the top octaves still gain bandwidth, and carried
- * on it gained without end (a simulated ping-pong fitted to 1 MiB, r_inf 15975 MiB/s
- * [14440, 17876], read 27067 MiB/s at 1 GiB, 34% fast: the simulator's link saturates at
- * 17941). The interval holds the time so raised. */
+ * on it gained without end (a new user's simulated cluster, its ping-pong fitted to 1 MiB,
+ * r_inf 15975 MiB/s [14440, 17876], read 27067 MiB/s at 1 GiB, 34% fast: the simulator's
+ * link saturates at 17941; the shipped OSU ping-pong over InfiniBand 13765 MiB/s, r_inf
+ * 11262 [10832, 11728]). The interval holds the time so raised. */
 static void near_rinf(const cf_fit *f, double bytes, cf_prediction *out)
 {
     const cf_saturation *s = &f->sat;
     const cf_measured *top = &f->points[f->npoints - 1];
     if (!s->valid || s->nmsg < 1 || !(s->rinf_hi_MiBps > 0) || !isfinite(s->rinf_hi_MiBps))
         return;
-    double bw = fmax(s->rinf_hi_MiBps, s->nmsg * (double)top->bytes / top->t_us / 1.048576);
+    /* The top's bandwidth no more than the median of the three largest sizes' (a top point
+     * measured fast, even one the fit set aside, would let answers run as fast). */
+    double at_top = s->nmsg * (double)top->bytes / top->t_us / 1.048576;
+    if (s->plateau_MiBps > 0 && isfinite(s->plateau_MiBps))
+        at_top = fmin(at_top, s->plateau_MiBps);
+    double bw = fmax(s->rinf_hi_MiBps, at_top);
     double floor = s->nmsg * bytes / (bw * 1.048576);
     if (!(out->t_us < floor))
         return;
