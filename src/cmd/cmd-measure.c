@@ -200,20 +200,39 @@ static void on_signal(int sig)
  * second Ctrl-C, the point it was in lost (--resume measures it again). smpirun, this
  * process's parent (relay), passes each signal it gets on as SIGTERM, and the commfit that
  * started it signals its whole group: one stop arrives twice, and the relay's copy after a
- * stop is not a second one. The handler is rank 0's, and so are the counts it reads. */
+ * stop is not a second one; nor is any copy within a second of the first. The handler is
+ * rank 0's, and so are the counts it reads. */
 static pid_t relay;
 static volatile sig_atomic_t stops;
+static struct timespec first_stop;
+
+/* Seconds since the first stop, on the real clock (SMPI's clock_gettime reads the
+ * simulated one: the function, not its macro). */
+static double since_first_stop(void)
+{
+    struct timespec now;
+    (clock_gettime)(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - first_stop.tv_sec) +
+           1e-9 * (double)(now.tv_nsec - first_stop.tv_nsec);
+}
+
+/* One stop sent to every process at once (a batch system's time limit, a cgroup's kill,
+ * pkill) arrives more than once too: copies within a second of the first are that stop. */
+#define CF_STOP_SAME_S 1.0
 
 static void on_signal(int sig, siginfo_t *info, void *ctx)
 {
     (void)ctx;
     if (stops > 0 && info != NULL && info->si_code == SI_USER && info->si_pid == relay)
         return;
+    if (stops > 0 && since_first_stop() < CF_STOP_SAME_S)
+        return;
     if (stops++ > 0) {
         signal(sig, SIG_DFL);
         raise(sig);
         return;
     }
+    (clock_gettime)(CLOCK_MONOTONIC, &first_stop);
     cf_measure_request_stop();
 }
 #endif
@@ -387,9 +406,14 @@ static int launch_outcome(const cf_measure_opts *o, int rc, int stopped,
                                 "measured");
         if (!said->ended)
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "stopped at once by a second signal, in the middle of a "
-                                "point; %s",
+                                "stopped in the middle of a point (a second signal, or a "
+                                "launcher that ends its ranks on the first); %s",
                                 kept);
+        /* The stop came during the last point, which finished: every point is in. */
+        if (said->status == CF_EXIT_OK) {
+            cf_msg("the stop came during the last point, which finished: the table is whole");
+            return CF_EXIT_OK;
+        }
         return rc;
     }
     if (rc > CF_EXIT_USAGE)

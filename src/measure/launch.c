@@ -464,8 +464,10 @@ void cf_launch_report_done(char *path, cf_launch_said *said)
             memcpy(said->table, line + 6, k);
             said->table[k] = '\0';
         }
-        else if (strncmp(line, "end ", 4) == 0)
+        else if (strncmp(line, "end ", 4) == 0) {
             said->ended = 1;
+            said->status = atoi(line + 4);
+        }
     }
     if (fp != NULL)
         fclose(fp);

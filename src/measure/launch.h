@@ -106,6 +106,7 @@ void cf_launch_describe(char *buf, size_t n);
 #define CF_LAUNCH_REPORT_ENV "COMMFIT_LAUNCH_REPORT"
 typedef struct cf_launch_said {
     int ended;        /* rank 0 reached its end */
+    int status;       /* with the status it said there (0: every point measured) */
     char table[4096]; /* the table it began ("-": standard output; "" none) */
 } cf_launch_said;
 /* Rank 0: "KEY VALUE" as a line of the file the launching commfit named; nothing where it
