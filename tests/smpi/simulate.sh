@@ -104,16 +104,21 @@ done
 check "bcast 1 MiB np 8: SMPI's MPICH bcast costs more from roots other than 0" \
     lt "$(tavg bcast 8 1048576 imb.csv)" "$(tavg bcast 8 1048576 rs.csv)"
 
-# long_run NAME: a simulation of many points writing NAME.csv (NAME.out, NAME.err) started in
-# the background ($pid), returning once it has 3 rows.
-long_run() {
-    "$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1:2M --np 64 \
+# start_run NAME ROWS SIZES NP: an alltoall simulation writing NAME.csv (NAME.out, NAME.err)
+# started in the background ($pid), returning once it has ROWS lines past its comments.
+start_run() {
+    "$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes "$3" --np "$4" \
         -o "$1.csv" >"$1.out" 2>"$1.err" &
     pid=$!
-    for i in $(seq 1 120); do
-        [ -s "$1.csv" ] && [ "$(grep -vc '^#' "$1.csv")" -ge 3 ] && break
+    for i in $(seq 1 240); do
+        [ -s "$1.csv" ] && [ "$(grep -vc '^#' "$1.csv")" -ge "$2" ] && break
         sleep 0.5
     done
+}
+
+# long_run NAME: a simulation of many points, returning once it has 3 rows.
+long_run() {
+    start_run "$1" 3 1:2M 64
 }
 
 # A stop by a signal reaches the simulation too (smpirun is a shell script: it died alone
@@ -133,13 +138,7 @@ check "no simulator left running after the stop" sh -c '! pgrep -f "[s]mpimain.*
 # as a real launcher ends its ranks on a second Ctrl-C: the message says so and names the
 # table and the --resume that measures the point again. (Copies of one stop within a
 # second of it are that stop: the second comes 2 s after.)
-"$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1K,2M --np 128 \
-    -o twice.csv >twice.out 2>twice.err &
-pid=$!
-for i in $(seq 1 240); do
-    [ -s twice.csv ] && [ "$(grep -vc '^[#p]' twice.csv)" -ge 1 ] && break
-    sleep 0.5
-done
+start_run twice 2 1K,2M 128
 kill -TERM $pid
 sleep 2
 kill -TERM $pid
@@ -155,13 +154,7 @@ check "stopped twice: no simulator left running" sh -c '! pgrep -f "[s]mpimain.*
 
 # A stop during the last point: the point finishes, every point is in, and the run says
 # so and exits 0 (it exited 1 after "wrote last.csv (2 rows)", without a word of the stop).
-"$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1K,2M --np 128 \
-    -o last.csv >last.out 2>last.err &
-pid=$!
-for i in $(seq 1 240); do
-    [ -s last.csv ] && [ "$(grep -vc '^[#p]' last.csv)" -ge 1 ] && break
-    sleep 0.5
-done
+start_run last 2 1K,2M 128
 kill -TERM $pid
 last_rc=0
 wait $pid || last_rc=$?
