@@ -601,13 +601,14 @@ int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
     size_t n = f->npoints;
     if (rc == 0 && n >= 4 && nr->ok && bytes > (double)f->points[n - 1].bytes && out->t_us > 0) {
         /* A model file written before the ratio at the top was read (anchor_weight < 0)
-         * answers as it did: the model's own reading, weighed with the trend from the top. */
-        double d = f->bt.anchor_weight >= 0 ? log2(bytes / (double)f->points[n - 1].bytes)
-                                            : INFINITY;
-        if (f->bt.anchor_weight >= 0)
+         * answers as it did: the model's own reading, weighed with the trend from the top,
+         * no floor. */
+        int older = f->bt.anchor_weight < 0;
+        double d = older ? INFINITY : log2(bytes / (double)f->points[n - 1].bytes);
+        if (!older)
             near_anchor(f, nr->r[n - 1], d, out);
         near_beyond(f, bytes, d, out);
-        if (f->bt.anchor_weight >= 0)
+        if (!older)
             near_rinf(f, bytes, out);
     }
     if (rc != 0 || n < 4 || !(bytes >= (double)f->points[0].bytes) ||
