@@ -29,6 +29,12 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
         cf_note_join(note, n, part);
     }
     const cf_contention *k = cf_p2p_contention(pp, c->pattern, datatype, np);
+    /* Below the np it was measured at, the estimate leans to the ping-pong's costs alone
+     * (cf_p2p_predict). */
+    const char *below = k != NULL && np < k->np
+                            ? ", halfway (geometric) to the ping-pong's costs alone below that "
+                              "np, the interval holding both"
+                            : "";
     if (k != NULL && k->np == 2 && k->lat_factor > 0.0)
         snprintf(part, sizeof part,
                  "through %s's np=2 times: latency x%.3g, bandwidth x%.3g of the ping-pong's",
@@ -37,15 +43,10 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
         snprintf(part, sizeof part,
                  "through %s's measured np=%ld times, size by size (x%.3g to x%.3g of the "
                  "estimate there)%s",
-                 c->pattern, k->np, k->min, k->max,
-                 np < k->np ? ", halfway (geometric) to the ping-pong's costs alone below "
-                              "that np, the interval holding both"
-                            : "");
+                 c->pattern, k->np, k->min, k->max, below);
     else if (k != NULL)
         snprintf(part, sizeof part, "x%.3g contention measured at np=%ld%s", k->median, k->np,
-                 np < k->np ? ", halfway (geometric) to the ping-pong's costs alone below "
-                              "that np, the interval holding both"
-                            : "");
+                 below);
     else
         snprintf(part, sizeof part, "%s not measured at any np", c->pattern);
     cf_note_join(note, n, part);
