@@ -197,6 +197,17 @@ int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank)
     return 0;
 }
 
+const char *cf_table_unfinished(const cf_table *t)
+{
+    const char *why = cf_table_meta_get(t, "end_reason");
+    if (why != NULL)
+        return strcmp(why, CF_META_END_COMPLETE) == 0 ? NULL : why;
+    return cf_table_meta_get(t, "commfit_revision") != NULL &&
+                   cf_table_meta_get(t, "plan") != NULL
+               ? ""
+               : NULL;
+}
+
 int cf_table_timed_loop(const cf_table *t)
 {
     const char *how = cf_table_meta_get(t, "coll_timing");

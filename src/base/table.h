@@ -89,6 +89,15 @@ void cf_cpu_share_runs(const char *s, cf_share_run_fn fn, void *ctx);
  * (made before the key, simulated, imported). */
 int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank);
 
+/* The end_reason metadata of a run that went through its plan. */
+#define CF_META_END_COMPLETE "complete"
+/* How far short of its plan the run that wrote t ended: NULL where it went through
+ * (end_reason complete) or t does not say (imported, or measured before commfit_revision
+ * and end_reason were written: both came in one version); else its end_reason (stopped by
+ * a signal, failed: ..., cut short: ...), or "" for a table of commfit measure with no end
+ * after its rows (a run killed between points, or its machine gone down). */
+const char *cf_table_unfinished(const cf_table *t);
+
 /* Below it, a table's timings include waiting for other work that had its ranks'
  * processors: fit says so. A busy-polling rank alone on its core runs 1.00 of the time;
  * against two busy loops on this machine's 2 cores, 0.46-0.48, with a ping-pong 7000x

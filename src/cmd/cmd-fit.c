@@ -422,6 +422,19 @@ static int read_inputs(job *j, cf_error *e)
                     "library waits without polling), and the times include waiting for it; "
                     "measure again on an idle machine",
                     o->inputs[i], rank, 100 * share);
+        /* A table whose run stopped short of its plan fits what it has, and says so: the
+         * sizes and process counts it did not reach are missing from every fit. */
+        const char *why = cf_table_unfinished(j->tables[i]);
+        char quoted[900];
+        if (why != NULL && cf_shell_quote(o->inputs[i], quoted, sizeof quoted) != 0)
+            snprintf(quoted, sizeof quoted, "%s", o->inputs[i]);
+        if (why != NULL)
+            cf_warn("%s: its run %s (%s): the fits hold its %zu row%s and none of the points "
+                    "it did not reach; measure them with: commfit measure --resume %s",
+                    o->inputs[i], why[0] ? "stopped short of its plan" : "never reached its end",
+                    why[0] ? why : "no end_reason after its rows: the run was killed, or its "
+                                   "machine went down",
+                    j->tables[i]->n_rows, j->tables[i]->n_rows == 1 ? "" : "s", quoted);
         nall += j->tables[i]->n_rows;
     }
     j->all = malloc((nall + 1) * sizeof *j->all);

@@ -528,7 +528,7 @@ void cf_run_end_metadata(cf_run_state *R, int status)
     gmtime_r(&t, &tm);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     if (status == 0)
-        snprintf(why, sizeof why, "complete");
+        snprintf(why, sizeof why, "%s", CF_META_END_COMPLETE);
     else if (status == 1)
         snprintf(why, sizeof why, "stopped by a signal");
     else
