@@ -447,11 +447,12 @@ grep_err "^commfit: predict: ddt-far.json: fits\[1\].points\[0\]: blocks 5000 ou
     "a point at a block count never measured: refused"
 # At a measured size nothing is read between neighbours: the measured time, within the
 # model's own interval and the rows' spread, narrower than between two measured sizes
-# (where the log-log reading's misses count too); it was [37.1, 78.6] at 1 MiB.
+# (where the log-log reading's misses count too); it was [37.1, 78.6] at 1 MiB, and is
+# [47.7, 62.0] since the model's interval is carried to the measured time as well.
 run "$COMMFIT" predict -m "$top_srcdir/models/imb2021_mpich402_1node_np2_all.json" -p pingpong -n 2 -b 1M,1572864
 check "at the measured 1 MiB: its time, inside a narrower interval than at 1.5 MiB" \
     awk -F, 'NR == 2 { t = $5; w1 = $7 / $6; ok = $6 <= t && t <= $7 && t == 53.98 }
-             NR == 3 { w2 = $7 / $6 } END { exit !(ok && w1 < w2 && w1 < 1.3) }' "$T/out"
+             NR == 3 { w2 = $7 / $6 } END { exit !(ok && w1 < w2 && w1 < 1.35) }' "$T/out"
 # struct's blocks follow its size: its fit has no block term, and asked at no count it is
 # no extrapolation in blocks (it said "blocks 0 is below the smallest measured, 3").
 run "$COMMFIT" predict -m "$top_srcdir/models/ddt-vm-mpich402-np2.json" -p pingpong -d struct -n 2 -b 1K
