@@ -15,6 +15,7 @@
 #include "cmd/model-file.h"
 #include "export/smpi.h"
 #include "modelfile/modelfile.h"
+#include "modelfile/placement.h"
 
 static const char usage[] =
     "Usage: commfit export smpi [-m MODEL] [-o FILE] [--hosts N]\n"
@@ -248,6 +249,25 @@ int cmd_export(int argc, char **argv)
     cf_smpi_origin origin = {.model_file = path, .fit_what = what, .version = PACKAGE_VERSION};
     origin_of(ms, &origin, tables, sizeof tables, machine, sizeof machine, speed_note,
               sizeof speed_note);
+    /* A ping-pong inside one node measured its shared memory (or the library's path
+     * there), which the platform then gives every pair of hosts: said, not assumed. */
+    cf_placement pl;
+    char pair_note[400];
+    if (cf_placement_read(ms, &pl) != 0) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        goto report;
+    }
+    if (pl.known && cf_placement_nodes(&pl, 2) == 1) {
+        snprintf(pair_note, sizeof pair_note,
+                 "the ping-pong's two ranks ran inside one node (%s%s%ld cores, as the "
+                 "table's ranks_per_node says): every pair of hosts here communicates at that "
+                 "node's cost, not a network's; a model whose ping-pong crossed two nodes "
+                 "calibrates the network",
+                 pl.host0, pl.host0[0] ? ", " : "", pl.cores[0]);
+        origin.pair_note = pair_note;
+        cf_warn("%s", pair_note);
+    }
+    cf_placement_free(&pl);
     if (plat.clipped)
         cf_warn("the model reaches past 2 GiB, the largest size a SimGrid factor can name: "
                 "beyond it the last factors continue");

@@ -380,6 +380,8 @@ static void write_comment(FILE *fp, const cf_smpi_platform *p, const cf_smpi_ori
     if (o->tables != NULL)
         para(fp, "The model was fitted from %s%s%s%s.", o->tables, o->machine ? " (" : "",
              o->machine ? o->machine : "", o->machine ? ")" : "");
+    if (o->pair_note != NULL)
+        para(fp, "\nNote: %s.", o->pair_note);
     para(fp, "\nUse (SMPI of SimGrid 3.32), one rank per host:\n"
              "  seq -f 'node-%%g' 0 %ld > hostfile\n"
              "  smpirun -np 2 -platform FILE -hostfile hostfile ./app\n"

@@ -73,6 +73,7 @@ typedef struct cf_smpi_origin {
     const char *version;    /* commfit's */
     double speed_flops;     /* host speed; <= 0 for SimGrid's 1 Gf */
     const char *speed_note; /* where the speed comes from */
+    const char *pair_note;  /* where the ping-pong's two ranks ran, when inside one node */
 } cf_smpi_origin;
 
 /* Writes the platform file (SimGrid XML, platform version 4.1) with hosts node-0 ..

@@ -229,4 +229,20 @@ expect_rc 0 "export of a 16384-host table's model"
 check "its hosts by their ends and count" grep -q "(hosts node-0 \.\.\. node-16383 (16384 hosts); date " big.xml
 check "no host name cut" sh -c '! grep -q "node-[0-9]*,nod" big.xml'
 
+# A ping-pong whose two ranks shared a node (fatnodes.xml: 16 cores a node) measured that
+# node's path, which the platform gives every pair of hosts: export says so, on standard
+# error and in the file. Across two nodes (flat.xml, one core a node) it says nothing; nor
+# where the table does not say where its ranks ran (an IMB import without --ranks-per-node).
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes.csv" --patterns pingpong -o fat.json
+run "$COMMFIT" export smpi -m fat.json -o fat.xml
+expect_rc 0 "export of a ping-pong inside one node"
+grep_err "^commfit: export: warning: the ping-pong's two ranks ran inside one node \\(fat0, 16 cores, as the table's ranks_per_node says\\): every pair of hosts here communicates at that node's cost, not a network's; a model whose ping-pong crossed two nodes calibrates the network\$" \
+    "a ping-pong inside one node: the warning names the node"
+check "a ping-pong inside one node: the file's comment says so too" \
+    grep -q "^  Note: the ping-pong's two ranks ran inside one node (fat0, 16 cores" fat.xml
+for m in sim-flat "$SHM"; do
+    run "$COMMFIT" export smpi -m "$MODELS/$m.json" -o quiet.xml
+    check "$m: no word of a node shared" sh -c "! grep -q 'inside one node' '$T/err' quiet.xml"
+done
+
 done_testing
