@@ -379,6 +379,35 @@ static size_t row_table(const job *j, const cf_row *r)
     return i;
 }
 
+/* What measures the rest of an unfinished table t read from path: the resume, with the
+ * simulated platform (by the name the table records) and selector where t was simulated,
+ * and none for the standard input. */
+static void resume_command(const cf_table *t, const char *path, char *buf, size_t n)
+{
+    char quoted[900], sim[400] = "";
+    if (strcmp(path, "-") == 0) {
+        snprintf(buf, n, "'commfit measure --resume FILE' measures them, FILE the table "
+                 "saved to a file");
+        return;
+    }
+    if (cf_shell_quote(path, quoted, sizeof quoted) != 0)
+        snprintf(quoted, sizeof quoted, "%s", path);
+    const char *simulated = cf_table_meta_get(t, "simulated");
+    const char *platform = cf_table_meta_get(t, "platform");
+    const char *selector = cf_table_meta_get(t, "coll_selector");
+    char pq[300];
+    /* mpich is measure's default selector (CF_SIM_SELECTOR), named only when another ran. */
+    if (simulated != NULL && strcmp(simulated, "yes") == 0) {
+        if (platform == NULL || cf_shell_quote(platform, pq, sizeof pq) != 0)
+            snprintf(pq, sizeof pq, "PLATFORM.xml");
+        snprintf(sim, sizeof sim, "--simulate %s%s%s ", pq,
+                 selector != NULL && strcmp(selector, "mpich") != 0 ? " --coll-selector " : "",
+                 selector != NULL && strcmp(selector, "mpich") != 0 ? selector : "");
+    }
+    snprintf(buf, n, "measure them with: commfit measure %s--resume %s%s", sim, quoted,
+             sim[0] ? " (the platform file the table names, where it is)" : "");
+}
+
 /* The tables read, their rows labelled, the rows to fit chosen and sorted. */
 static int read_inputs(job *j, cf_error *e)
 {
@@ -425,16 +454,16 @@ static int read_inputs(job *j, cf_error *e)
         /* A table whose run stopped short of its plan fits what it has, and says so: the
          * sizes and process counts it did not reach are missing from every fit. */
         const char *why = cf_table_unfinished(j->tables[i]);
-        char quoted[900];
-        if (why != NULL && cf_shell_quote(o->inputs[i], quoted, sizeof quoted) != 0)
-            snprintf(quoted, sizeof quoted, "%s", o->inputs[i]);
-        if (why != NULL)
-            cf_warn("%s: its run %s (%s): the fits hold its %zu row%s and none of the points "
-                    "it did not reach; measure them with: commfit measure --resume %s",
+        if (why != NULL) {
+            char resume[1200];
+            resume_command(j->tables[i], o->inputs[i], resume, sizeof resume);
+            cf_warn("%s: its run %s (%s): the table holds %zu row%s, and no fit has the points "
+                    "the run did not reach; %s",
                     o->inputs[i], why[0] ? "stopped short of its plan" : "never reached its end",
                     why[0] ? why : "no end_reason after its rows: the run was killed, or its "
                                    "machine went down",
-                    j->tables[i]->n_rows, j->tables[i]->n_rows == 1 ? "" : "s", quoted);
+                    j->tables[i]->n_rows, j->tables[i]->n_rows == 1 ? "" : "s", resume);
+        }
         nall += j->tables[i]->n_rows;
     }
     j->all = malloc((nall + 1) * sizeof *j->all);

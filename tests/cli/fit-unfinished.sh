@@ -30,14 +30,14 @@ check "a run that went through: no word of its end" sh -c "! grep -q 'its run' '
 table killed.csv
 run "$COMMFIT" fit -i killed.csv -o killed.json
 expect_rc 0 "a run with no end after its rows"
-grep_err "^commfit: fit: warning: killed.csv: its run never reached its end \\(no end_reason after its rows: the run was killed, or its machine went down\\): the fits hold its 6 rows and none of the points it did not reach; measure them with: commfit measure --resume killed.csv\$" \
+grep_err "^commfit: fit: warning: killed.csv: its run never reached its end \\(no end_reason after its rows: the run was killed, or its machine went down\\): the table holds 6 rows, and no fit has the points the run did not reach; measure them with: commfit measure --resume killed.csv\$" \
     "a run with no end after its rows: said, with the resume"
 check "a run with no end: the model file written" test -s killed.json
 
 table "sig nal.csv" "end: 2026-12-04T10:00:00Z" "duration_s: 1.0" "end_reason: stopped by a signal"
 run "$COMMFIT" fit -i "sig nal.csv" -o signal.json
 expect_rc 0 "a run stopped by a signal"
-grep_err "^commfit: fit: warning: sig nal.csv: its run stopped short of its plan \\(stopped by a signal\\): the fits hold its 6 rows .*; measure them with: commfit measure --resume 'sig nal.csv'\$" \
+grep_err "^commfit: fit: warning: sig nal.csv: its run stopped short of its plan \\(stopped by a signal\\): the table holds 6 rows, .*; measure them with: commfit measure --resume 'sig nal.csv'\$" \
     "a run stopped by a signal: the reason, and the resume quoted for the shell"
 
 table failed.csv "end_reason: failed: pingpong np 2 at 1 MiB: MPI_Send: out of memory"
@@ -66,7 +66,28 @@ run "$COMMFIT" fit -i older.csv -o older.json
 expect_rc 0 "a table measured before the end lines"
 check "a table measured before the end lines: no word of its end" sh -c "! grep -q 'its run' '$T/err'"
 run "$COMMFIT" fit -i "$top_srcdir/data/imb_stackhpc_ompi4_ib_pingpong.csv" -o imb.json
+expect_rc 0 "an imported table"
 check "an imported table: no word of its end" sh -c "! grep -q 'its run' '$T/err'"
+
+# A simulated table resumes with its platform (and its selector, where not the default):
+# the hint names them, as measure's own does; read from the standard input, no file to name.
+{
+    echo "# simulated: yes"
+    echo "# platform: flat.xml"
+    echo "# coll_selector: ompi"
+    cat killed.csv
+} >sim.csv
+run "$COMMFIT" fit -i sim.csv -o sim.json
+grep_err "; measure them with: commfit measure --simulate flat.xml --coll-selector ompi --resume sim.csv \\(the platform file the table names, where it is\\)\$" \
+    "a simulated table: the resume names its platform and selector"
+grep -v coll_selector sim.csv >sim2.csv
+run "$COMMFIT" fit -i sim2.csv -o sim2.json
+grep_err "; measure them with: commfit measure --simulate flat.xml --resume sim2.csv \\(the" \
+    "a simulated table with the default selector: none named"
+run sh -c "'$COMMFIT' fit -i - -o stdin.json < killed.csv"
+expect_rc 0 "a table on the standard input"
+grep_err "; 'commfit measure --resume FILE' measures them, FILE the table saved to a file\$" \
+    "a table on the standard input: no '--resume -'"
 
 # Two tables, one short: that one named.
 run "$COMMFIT" fit -i done.csv -i killed.csv -o both.json
