@@ -688,7 +688,7 @@ int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
         double mlo = out->lo_us, mhi = out->hi_us;
         out->lo_us = fmin(out->lo_us, t * exp(-h));
         out->hi_us = fmax(out->hi_us, t * exp(h));
-        if (lo == hi) {
+        if (lo == hi && f->bt.anchor_weight >= 0) { /* an older file answers as it did */
             out->lo_us = fmin(out->lo_us, mlo * out->near_ratio);
             out->hi_us = fmax(out->hi_us, mhi * out->near_ratio);
         }
