@@ -250,24 +250,35 @@ int cmd_export(int argc, char **argv)
     origin_of(ms, &origin, tables, sizeof tables, machine, sizeof machine, speed_note,
               sizeof speed_note);
     /* A ping-pong inside one node measured its shared memory (or the library's path
-     * there), which the platform then gives every pair of hosts: said, not assumed. */
-    cf_placement pl;
-    char pair_note[400];
-    if (cf_placement_read(ms, &pl) != 0) {
+     * there), which the platform then gives every pair of hosts: said, not assumed. The
+     * model does not say which of its tables the ping-pong came from: where they disagree
+     * on where np 2 ran, that is said. */
+    cf_pair_place pp;
+    char pair_note[900];
+    if (cf_placement_pair_nodes(ms, &pp) != 0) {
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto report;
     }
-    if (pl.known && cf_placement_nodes(&pl, 2) == 1) {
-        snprintf(pair_note, sizeof pair_note,
-                 "the ping-pong's two ranks ran inside one node (%s%s%ld cores, as the "
-                 "table's ranks_per_node says): every pair of hosts here communicates at that "
-                 "node's cost, not a network's; a model whose ping-pong crossed two nodes "
-                 "calibrates the network",
-                 pl.host0, pl.host0[0] ? ", " : "", pl.cores[0]);
+    if (pp.inside > 0) {
+        char where[400];
+        snprintf(where, sizeof where, "inside one node (%s%s%ld ranks on it, as %s's "
+                 "ranks_per_node says)",
+                 pp.host, pp.host[0] ? ", " : "", pp.ranks, pp.file);
+        if (pp.across == 0)
+            snprintf(pair_note, sizeof pair_note,
+                     "the ping-pong's two ranks ran %s: every pair of hosts here communicates "
+                     "at that node's cost, not a network's; a model whose ping-pong crossed two "
+                     "nodes calibrates the network",
+                     where);
+        else
+            snprintf(pair_note, sizeof pair_note,
+                     "the model's tables differ on where np 2's two ranks ran, %s and across "
+                     "two nodes in %d other%s: if the ping-pong came from the first, every pair "
+                     "of hosts here communicates at that node's cost, not a network's",
+                     where, pp.across, pp.across == 1 ? "" : "s");
         origin.pair_note = pair_note;
         cf_warn("%s", pair_note);
     }
-    cf_placement_free(&pl);
     if (plat.clipped)
         cf_warn("the model reaches past 2 GiB, the largest size a SimGrid factor can name: "
                 "beyond it the last factors continue");

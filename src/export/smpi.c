@@ -364,6 +364,26 @@ static void para(FILE *fp, const char *fmt, ...)
     }
 }
 
+/* s's lines broken at spaces so that none is longer than width where a space allows. */
+static void wrap(char *s, size_t width)
+{
+    char *line = s, *space = NULL;
+    for (char *c = s; *c != '\0'; c++) {
+        if (*c == '\n') {
+            line = c + 1;
+            space = NULL;
+        } else if (*c == ' ') {
+            if ((size_t)(c - line) > width && space != NULL) {
+                *space = '\n';
+                line = space + 1;
+            }
+            space = c;
+        }
+    }
+    if (strlen(line) > width && space != NULL)
+        *space = '\n';
+}
+
 static void write_comment(FILE *fp, const cf_smpi_platform *p, const cf_smpi_origin *o,
                           long nhosts)
 {
@@ -380,8 +400,12 @@ static void write_comment(FILE *fp, const cf_smpi_platform *p, const cf_smpi_ori
     if (o->tables != NULL)
         para(fp, "The model was fitted from %s%s%s%s.", o->tables, o->machine ? " (" : "",
              o->machine ? o->machine : "", o->machine ? ")" : "");
-    if (o->pair_note != NULL)
-        para(fp, "\nNote: %s.", o->pair_note);
+    if (o->pair_note != NULL) {
+        char note[1024];
+        snprintf(note, sizeof note, "\nNote: %s.", o->pair_note);
+        wrap(note, 84);
+        para(fp, "%s", note);
+    }
     para(fp, "\nUse (SMPI of SimGrid 3.32), one rank per host:\n"
              "  seq -f 'node-%%g' 0 %ld > hostfile\n"
              "  smpirun -np 2 -platform FILE -hostfile hostfile ./app\n"

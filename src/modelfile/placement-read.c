@@ -439,6 +439,37 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
     return 0;
 }
 
+int cf_placement_pair_nodes(const cf_modelset *ms, cf_pair_place *out)
+{
+    memset(out, 0, sizeof *out);
+    const json_t *tables = ms->source ? json_object_get(ms->source, "tables") : NULL;
+    size_t i;
+    const json_t *t;
+    json_array_foreach(tables, i, t)
+    {
+        const json_t *meta = json_object_get(t, "metadata");
+        if (!json_is_object(meta) || meta_str(meta, "ranks_per_node") == NULL)
+            continue;
+        cf_placement p;
+        memset(&p, 0, sizeof p);
+        if (from_meta(meta, &p) != 0) {
+            cf_placement_free(&p);
+            return -1;
+        }
+        long nodes = cf_placement_nodes(&p, 2);
+        if (nodes == 1 && out->inside++ == 0) {
+            const char *file = json_string_value(json_object_get(t, "file"));
+            snprintf(out->file, sizeof out->file, "%s", file ? file : "?");
+            snprintf(out->host, sizeof out->host, "%s", p.host0);
+            out->ranks = p.ranks[0];
+        } else if (nodes > 1) {
+            out->across++;
+        }
+        cf_placement_free(&p);
+    }
+    return 0;
+}
+
 void cf_placement_free(cf_placement *p)
 {
     free(p->ranks);

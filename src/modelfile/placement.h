@@ -69,6 +69,17 @@ const char *cf_placement_ignored(int nwarnings);
  * socket, a node, a switch, a group) or one more hop of several. */
 #define CF_TIER_MARGIN 0.10
 
+/* Where np 2's two ranks ran, by each table of the model's source that says
+ * (ranks_per_node): how many put them inside one node (inside) and how many on two
+ * (across); of the first inside, its file, first node's name and the ranks that node held. */
+typedef struct cf_pair_place {
+    int inside, across;
+    char file[256], host[64];
+    long ranks;
+} cf_pair_place;
+/* 0, or -1 when out of memory. */
+int cf_placement_pair_nodes(const cf_modelset *ms, cf_pair_place *out);
+
 /* From the first table of the model's source whose metadata names ranks_per_node; a
  * file without one gives known = 0 (not an error). 0, or -1 when out of memory. */
 int cf_placement_read(const cf_modelset *ms, cf_placement *out);

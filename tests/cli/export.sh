@@ -236,13 +236,27 @@ check "no host name cut" sh -c '! grep -q "node-[0-9]*,nod" big.xml'
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes.csv" --patterns pingpong -o fat.json
 run "$COMMFIT" export smpi -m fat.json -o fat.xml
 expect_rc 0 "export of a ping-pong inside one node"
-grep_err "^commfit: export: warning: the ping-pong's two ranks ran inside one node \\(fat0, 16 cores, as the table's ranks_per_node says\\): every pair of hosts here communicates at that node's cost, not a network's; a model whose ping-pong crossed two nodes calibrates the network\$" \
-    "a ping-pong inside one node: the warning names the node"
-check "a ping-pong inside one node: the file's comment says so too" \
-    grep -q "^  Note: the ping-pong's two ranks ran inside one node (fat0, 16 cores" fat.xml
+grep_err "^commfit: export: warning: the ping-pong's two ranks ran inside one node \\(fat0, 16 ranks on it, as .*/data/sim-fatnodes.csv's ranks_per_node says\\): every pair of hosts here communicates at that node's cost, not a network's; a model whose ping-pong crossed two nodes calibrates the network\$" \
+    "a ping-pong inside one node: the warning names the node and the table"
+check "a ping-pong inside one node: the file's comment says so too, in lines of 90 columns at most" \
+    sh -c "grep -q '^  Note: the ping-pong.s two ranks ran inside one node (fat0, 16 ranks on it' fat.xml &&
+           awk '/Note:/ { n = 1 } n && /^\$/ { exit } n && length > 90 { bad = 1 } END { exit bad }' fat.xml"
 for m in sim-flat "$SHM"; do
     run "$COMMFIT" export smpi -m "$MODELS/$m.json" -o quiet.xml
+    expect_rc 0 "$m: export"
     check "$m: no word of a node shared" sh -c "! grep -q 'inside one node' '$T/err' quiet.xml"
 done
-
+# A model of two tables that differ on where np 2 ran (the ping-pong from flat, across two
+# nodes; the collectives from fatnodes, whose np 2 shared a node): the model does not say
+# which table the ping-pong came from, and export says they differ, in either order.
+grep -v '^pingpong,' "$top_srcdir/data/sim-fatnodes.csv" >fatcoll.csv
+awk -F, '/^#/ || $1 == "pattern" || $1 == "pingpong"' "$top_srcdir/data/sim-flat.csv" >flatpp.csv
+for order in "fatcoll.csv flatpp.csv" "flatpp.csv fatcoll.csv"; do
+    set -- $order
+    "$COMMFIT" fit -q -i $1 -i $2 -o mix.json
+    run "$COMMFIT" export smpi -m mix.json -o mix.xml
+    expect_rc 0 "tables that differ ($order)"
+    grep_err "^commfit: export: warning: the model's tables differ on where np 2's two ranks ran, inside one node \\(fat0, 16 ranks on it, as fatcoll.csv's ranks_per_node says\\) and across two nodes in 1 other: if the ping-pong came from the first, every pair of hosts here communicates at that node's cost, not a network's\$" \
+        "tables that differ ($order): said, not taken for the ping-pong's"
+done
 done_testing
