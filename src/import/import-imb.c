@@ -666,11 +666,20 @@ static int step(cf_import *im, imb_parser *ps, const cf_import_line *l, int *aga
             const imb_table *tb = &ps->tb;
             if (tb->has[C_BYTES] && ps->fi.max_len > 0 && tb->last_bytes < ps->fi.max_len &&
                 !tb->gave_up)
-                rc = cf_import_table_fail(im, e, l->no,
-                                          "the %s table stops at #bytes %llu, before the "
-                                          "maximum %llu the header states: it is cut off",
-                                          tb->name, (unsigned long long)tb->last_bytes,
-                                          (unsigned long long)ps->fi.max_len);
+                rc = hash && !bench_line(l, name, sizeof name)
+                         /* a '#' line of someone's inside the rows, or after a cut */
+                         ? cf_import_table_fail(im, e, l->no,
+                                                "the %s table stops at #bytes %llu, before the "
+                                                "maximum %llu the header states: it is cut off, "
+                                                "or '%.*s' interrupts its rows",
+                                                tb->name, (unsigned long long)tb->last_bytes,
+                                                (unsigned long long)ps->fi.max_len,
+                                                CF_IMPORT_QUOTE(l->s, l->n))
+                         : cf_import_table_fail(im, e, l->no,
+                                                "the %s table stops at #bytes %llu, before the "
+                                                "maximum %llu the header states: it is cut off",
+                                                tb->name, (unsigned long long)tb->last_bytes,
+                                                (unsigned long long)ps->fi.max_len);
             else
                 rc = table_end(im, &ps->tb, &ps->fi, e);
             ps->st = OUT;

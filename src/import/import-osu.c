@@ -690,11 +690,11 @@ static int osu_not_row(osu_parse *P, const cf_import_line *l, int hash)
                                   tb->title, l->no);
         P->st = hash ? OUT : SKIP;
         P->again = hash;
-    } else if (hash) {
+    } else if (hash && is_title(l)) {
         rc = cf_import_table_end(im, P->e);
         P->st = OUT;
         P->again = 1;
-    } else if (row_like(l)) {
+    } else if (!hash && row_like(l)) {
         /* A size, then what is not a row: a garbled row, last or not. */
         rc = cf_import_table_fail(im, P->e, l->no,
                                   "expected a row of the OSU %s table (%s): a size in whole "
@@ -703,7 +703,9 @@ static int osu_not_row(osu_parse *P, const cf_import_line *l, int hash)
                                   tb->title, tb->header, CF_IMPORT_QUOTE(l->s, l->n));
         P->st = SKIP;
     } else {
-        /* The table ends here unless rows follow: then this line interrupts it. */
+        /* The table ends here unless rows follow: then this line interrupts it. A '#' line
+         * that is no title (a job script's comment, a title with words of a user's after
+         * it) is one too: the rows after it were dropped without a word. */
         P->broke = l->no;
         snprintf(P->broke_text, sizeof P->broke_text, "%.*s", (int)(l->n > 60 ? 60 : l->n),
                  l->s);
@@ -742,11 +744,11 @@ static int osu_rows(osu_parse *P, const cf_import_line *l, int hash)
 }
 
 /* After a line that ended the rows: a title ends the table; a row means the line
- * interrupted it. */
+ * interrupted it; other lines ('#' or not) are passed over. */
 static int osu_after(osu_parse *P, const cf_import_line *l, int hash)
 {
     int nf;
-    if (hash) {
+    if (hash && is_title(l)) {
         P->st = OUT;
         P->again = 1;
         return cf_import_table_end(P->im, P->e);

@@ -206,6 +206,31 @@ run "$COMMFIT" import osu og.txt -o og.csv
 expect_rc 1 "garbage inside an OSU table"
 expect_err "commfit: import: og.txt:11: 'srun: Job step aborted' interrupts the OSU Latency table (its rows go on at line 12)" \
     "garbage inside an OSU table"
+# A '#' line of someone's inside the rows (a job script's comment) interrupts them as well:
+# the rows after it were dropped without a word (exit 0). A title a user wrote words after
+# is no title, and is one too; the next table's own title still ends a table.
+sed '10a\
+# a comment' "$R/osu532_hpccofc_ib_latency_compute001.txt" >oc.txt
+run "$COMMFIT" import osu oc.txt -o oc.csv
+expect_rc 1 "a comment inside an OSU table"
+expect_err "commfit: import: oc.txt:11: '# a comment' interrupts the OSU Latency table (its rows go on at line 12)" \
+    "a comment inside an OSU table"
+printf '# OSU MPI Latency Test v5.9\n# Size  Latency (us)\n1 1.55\n8 1.58\n# OSU MPI Allreduce Latency Test v7.4 (np=8 run follows)\n# Size  Avg Latency(us)\n4 9.1\n8 9.3\n' >ot.txt
+run "$COMMFIT" import osu ot.txt --np 2 -o ot.csv
+expect_rc 1 "a title with words after it inside an OSU table"
+grep_err "^commfit: import: ot.txt:5: '# OSU MPI Allreduce Latency Test v7.4 \\(np=8 run follows\\)' interrupts the OSU Latency table" \
+    "a title with words after it: named, its rows not dropped"
+printf '# OSU MPI Latency Test v5.9\n# Size  Latency (us)\n1 1.55\n8 1.58\n# done\n# OSU MPI Bandwidth Test v5.9\n# Size  Bandwidth (MB/s)\n1 1.0\n2 2.0\n' >two.txt
+run "$COMMFIT" import osu two.txt -o two.csv
+expect_rc 0 "a comment between two OSU tables"
+check "a comment between two OSU tables: both kept" test "$(rows two.csv)" = 4
+# IMB: a '#' line inside the rows stops the table before the header's maximum: said so.
+awk '/#bytes/ { h = 1 } h && $1 == "1024" && !d { print "# checkpoint"; d = 1 } { print }' \
+    "$R/imb2021_mpich402_1node_np2_all.txt" >ic.txt
+run "$COMMFIT" import imb ic.txt -o ic.csv
+expect_rc 1 "a comment inside an IMB table"
+grep_err "^commfit: import: ic.txt:[0-9]+: the PingPong table stops at #bytes 512, before the maximum 4194304 the header states: it is cut off, or '# checkpoint' interrupts its rows\$" \
+    "a comment inside an IMB table: named as what may interrupt it"
 
 # --lenient: files that are not of the format are left out with a warning.
 run "$COMMFIT" import osu neither.txt lat.out --lenient -o l.csv
