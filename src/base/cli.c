@@ -175,6 +175,9 @@ const cf_option *cf_options_for_file(const cf_option *opts, const char *operand)
         /* Not one already given: a second file is no slip of the first's option. */
         if (o->kind == CF_OPTION_STRING && strcmp(o->long_name, want) == 0)
             return *(const char **)o->value == NULL ? o : NULL;
+        /* A repeatable one (report's -i) takes the file whatever was given before. */
+        if (o->kind == CF_OPTION_CALL && strcmp(o->long_name, want) == 0)
+            return o;
     }
     return NULL;
 }

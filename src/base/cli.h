@@ -74,8 +74,8 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
                      char **argv, int *first, cf_error *e);
 
 /* The option a file operand was likely meant for: a string option --model for a .json
- * name, --input for a .csv name (either case); NULL if none, if opts has no such option,
- * or if it was given already. */
+ * name, --input for a .csv name (either case), or a repeatable one of those names; NULL if
+ * none, if opts has no such option, or if a string one was given already. */
 const cf_option *cf_options_for_file(const cf_option *opts, const char *operand);
 
 /* The --help text: usage (the lines before the options, ending in a blank line), then

@@ -177,19 +177,77 @@ static char *fitted_elsewhere(const cf_modelset *ms, const char *model_path, con
     return names;
 }
 
+#define REPORT_MAX_INPUTS 64
 typedef struct args {
-    const char *input, *model, *output;
+    const char *inputs[REPORT_MAX_INPUTS], *model, *output;
+    size_t ninputs;
     int png;
 } args;
+
+/* -i, repeatable: the tables are drawn together, as fit fits them. */
+static int opt_input(const cf_option *opt, const char *arg, cf_error *e)
+{
+    args *a = opt->value;
+    if (*arg == '\0')
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "-i: expected a file name");
+    if (a->ninputs == REPORT_MAX_INPUTS)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "-i: at most %d tables",
+                            REPORT_MAX_INPUTS);
+    a->inputs[a->ninputs++] = arg;
+    return 0;
+}
+
+/* The tables named with -i read into one, their rows in turn (the first's metadata), and
+ * their names, ", " between; a file named twice is refused (its rows would count twice). */
+static int input_tables(const args *a, cf_table **out, char **names, cf_error *e)
+{
+    cf_table *all = NULL;
+    size_t len = 0;
+    *names = NULL;
+    for (size_t i = 0; i < a->ninputs; i++) {
+        for (size_t k = 0; k < i; k++)
+            if (cf_same_file(a->inputs[i], a->inputs[k])) {
+                cf_table_free(all);
+                return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                                    "-i '%s' is the same file as -i '%s': its rows would "
+                                    "count twice; give each table once",
+                                    a->inputs[i], a->inputs[k]);
+            }
+        cf_table *one = NULL;
+        int rc = cf_table_read(a->inputs[i], &one, e);
+        if (rc != 0) {
+            cf_table_free(all);
+            return rc;
+        }
+        names_add(names, &len, a->inputs[i]);
+        if (all == NULL) {
+            all = one;
+            continue;
+        }
+        for (size_t k = 0; k < one->n_rows; k++)
+            if (cf_table_add(all, &one->rows[k]) != 0) {
+                cf_table_free(one);
+                cf_table_free(all);
+                return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+            }
+        cf_table_free(one);
+    }
+    if (*names == NULL) {
+        cf_table_free(all);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    *out = all;
+    return 0;
+}
 
 /* 0, -1 after --help, or the usage error's status (said). */
 static int parse(int argc, char **argv, args *a)
 {
     memset(a, 0, sizeof *a);
     const cf_option options[] = {
-        CF_OPT_STRING('i', "input", "TABLE", &a->input,
-                      "timing table (default: the table the model was fitted from; without a "
-                      "model, the newest *.csv in data/)"),
+        CF_OPT_CALL('i', "input", "TABLE", a, opt_input,
+                    "timing table (repeatable: drawn together; default: the tables the model "
+                    "was fitted from; without a model, the newest *.csv in data/)"),
         CF_OPT_STRING('m', "model", "MODEL", &a->model,
                       "model file (default, when neither -i nor -m is given: the newest *.json "
                       "in models/, if any)"),
@@ -211,8 +269,6 @@ static int parse(int argc, char **argv, args *a)
         return -1;
     if (rc != 0)
         return cf_usage_error("%s", e.msg);
-    if (a->input != NULL && *a->input == '\0')
-        return cf_usage_error("-i: expected a file name");
     if (a->model != NULL && *a->model == '\0')
         return cf_usage_error("-m: expected a file name");
     if (a->output != NULL && *a->output == '\0')
@@ -230,7 +286,7 @@ int cmd_report(int argc, char **argv)
     int prc = parse(argc, argv, &a);
     if (prc != 0)
         return prc < 0 ? CF_EXIT_OK : prc;
-    const char *input = a.input, *model = a.model, *output = a.output;
+    const char *input = a.ninputs > 0 ? a.inputs[0] : NULL, *model = a.model, *output = a.output;
     int png = a.png;
 
     cf_error e;
@@ -256,13 +312,15 @@ int cmd_report(int argc, char **argv)
     }
     if (model != NULL && (rc = cf_modelset_read(model, &ms, &e)) != 0)
         goto report_error;
-    if (input != NULL)
+    if (a.ninputs > 0)
+        rc = input_tables(&a, &t, &table_names, &e);
+    else if (input != NULL)
         rc = cf_table_read(input, &t, &e);
     else
         rc = model_tables(ms, model, &t, &table_names, &e);
     if (rc != 0)
         goto report_error;
-    const char *table_path = input ? input : table_names;
+    const char *table_path = table_names ? table_names : input;
     dir = output ? strdup(output) : cf_report_default_dir(model ? model : input);
     if (dir == NULL) {
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
@@ -270,8 +328,20 @@ int cmd_report(int argc, char **argv)
     }
     if ((rc = cf_report_check_dir(dir, &e)) != 0)
         goto report_error;
-    if (ms != NULL && input != NULL)
-        elsewhere = fitted_elsewhere(ms, model, input, t);
+    /* Each table named that the model was not fitted to (read alone, as fitted_elsewhere
+     * compares one table's rows and metadata): said once, the first such. */
+    const char *not_fitted = NULL;
+    for (size_t i = 0; ms != NULL && elsewhere == NULL && i < a.ninputs; i++) {
+        cf_table *one = t;
+        cf_error ignored;
+        cf_error_clear(&ignored);
+        if (a.ninputs > 1 && cf_table_read(a.inputs[i], &one, &ignored) != 0)
+            continue;
+        elsewhere = fitted_elsewhere(ms, model, a.inputs[i], one);
+        if (one != t)
+            cf_table_free(one);
+        not_fitted = a.inputs[i];
+    }
     if (ms != NULL)
         cf_msg("drawing %s with the model %s", table_path, model);
     else
@@ -281,7 +351,7 @@ int cmd_report(int argc, char **argv)
     if (elsewhere != NULL)
         cf_warn("%s is no table the model %s was fitted to (it names %s): the curves are the "
                 "model's, the points this table's",
-                input, model, elsewhere);
+                not_fitted, model, elsewhere);
 
     char why[512] = "";
     gnuplot = cf_gnuplot_find(why, sizeof why);

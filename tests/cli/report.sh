@@ -310,4 +310,24 @@ expect_err "commfit: report: -o -: a report is a folder of pages and plots, not 
 Try 'commfit report --help'." "report -o -: said"
 check "report -o -: no folder '-'" test ! -e ./-
 
+# -i is repeatable, as fit's: the tables are drawn together (the last one alone was drawn,
+# without a word); a table named twice is refused; one the model was not fitted to named.
+awk -F, '/^#/ || $1 == "pattern" || $1 == "pingpong"' "$top_srcdir/data/sim-flat.csv" >p2p.csv
+awk -F, '/^#/ || $1 == "pattern" || $1 == "bcast"' "$top_srcdir/data/sim-flat.csv" >coll.csv
+"$COMMFIT" fit -q -i p2p.csv -i coll.csv -o both.json
+run "$COMMFIT" report -i p2p.csv -i coll.csv -m both.json -o two
+expect_rc 0 "report of two tables"
+check "report of two tables: both drawn" \
+    sh -c 'test -s two/time-pingpong.dat && test -s two/time-bcast.dat'
+check "report of two tables: both named" grep -q "^commfit: report: drawing p2p.csv, coll.csv with the model both.json$" "$T/err"
+run "$COMMFIT" report -i p2p.csv -i ./p2p.csv -m both.json -o twice
+expect_rc 2 "a table named twice"
+expect_err "commfit: report: -i './p2p.csv' is the same file as -i 'p2p.csv': its rows would count twice; give each table once" \
+    "a table named twice: said"
+awk -F, '/^#/ || $1 == "pattern" || ($1 == "allreduce" && $2 <= 16)' "$top_srcdir/data/sim-flat.csv" >other.csv
+run "$COMMFIT" report -i p2p.csv -i other.csv -m both.json -o three
+expect_rc 0 "report with a table the model was not fitted to"
+grep_err "^commfit: report: warning: other.csv is no table the model both.json was fitted to \\(it names p2p.csv, coll.csv\\)" \
+    "the table the model was not fitted to: named"
+
 done_testing
