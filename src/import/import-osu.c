@@ -710,6 +710,8 @@ static int osu_not_row(osu_parse *P, const cf_import_line *l, int hash)
         snprintf(P->broke_text, sizeof P->broke_text, "%.*s", (int)(l->n > 60 ? 60 : l->n),
                  l->s);
         P->st = AFTER;
+        if (hash)
+            rc = osu_out(P, l, hash);
     }
     return rc;
 }
@@ -753,6 +755,8 @@ static int osu_after(osu_parse *P, const cf_import_line *l, int hash)
         P->again = 1;
         return cf_import_table_end(P->im, P->e);
     }
+    if (hash) /* no title: read as between tables (IMB's banner, say, is noted) */
+        return osu_out(P, l, hash);
     if (parse_row(l, &P->tb, &P->o, &nf) == 0) {
         P->st = SKIP;
         return cf_import_table_fail(P->im, P->e, P->broke,
