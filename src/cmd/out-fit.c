@@ -350,6 +350,8 @@ void cf_out_fit_detail(FILE *fp, const cf_fit *f)
     gain_table(fp, f);
 }
 
+static void fit_name(const cf_fit *f, char *buf, size_t n);
+
 void cf_out_fit_summary(FILE *fp, const cf_fit_summary *s, const char *formulas, int verbose)
 {
     if (formulas == NULL && !verbose) {
@@ -360,6 +362,14 @@ void cf_out_fit_summary(FILE *fp, const cf_fit_summary *s, const char *formulas,
         if (formulas != NULL) {
             char buf[4096];
             cf_fit_formula(&s->fits[i], formulas, buf, sizeof buf);
+            /* The text form names no fit of its own (the code forms' function names do,
+             * the latex one its subscript): the fit's name before it, as in the summary. */
+            if (strcmp(formulas, "text") == 0) {
+                char name[160];
+                fit_name(&s->fits[i], name, sizeof name);
+                fprintf(fp, "%s%s: ", name,
+                        strcmp(s->fits[i].model, "loggp") == 0 ? " (loggp)" : "");
+            }
             fprintf(fp, "%s\n", buf);
         } else {
             cf_out_fit_detail(fp, &s->fits[i]);

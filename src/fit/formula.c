@@ -338,10 +338,26 @@ static void latex_segment(out *o, const double t[NB])
     }
 }
 
+/* s in \mathrm, its underscores escaped (reduce_scatter would read reduce with a
+ * subscript s). */
+static void latex_name(out *o, const char *s)
+{
+    for (; *s != '\0'; s++)
+        put(o, *s == '_' ? "\\_" : "%c", *s);
+}
+
 static void latex(out *o, const cf_fit *f)
 {
     const char *args = has_blocks(f) ? "(m, b)" : has_size(f) ? "(m)" : "";
-    put(o, "T_{\\mathrm{%s}}%s = ", f->pattern, args);
+    /* Which fit: the pattern, the datatype where it is not the plain one, the process
+     * count, LogGP's parameters where they make it (one line per fit, all alike else). */
+    put(o, "T%s_{\\mathrm{", strcmp(f->model, "loggp") == 0 ? "^{\\mathrm{LogGP}}" : "");
+    latex_name(o, f->pattern);
+    if (strcmp(f->datatype, "byte") != 0 && strcmp(f->datatype, "float") != 0) {
+        put(o, "\\ ");
+        latex_name(o, f->datatype);
+    }
+    put(o, "},\\, p=%d}%s = ", f->np, args);
     if (f->nseg == 1) {
         double t[NB];
         sums(f, 0, t);

@@ -279,8 +279,17 @@ expect_rc 0 "a table on stdin"
 expect_out "T_pingpong_np2(m) = 2.2 + 0.000111111111111111*m  # us; m in bytes" "a table on stdin"
 check "a table on stdin: the model is models/stdin.json" test -s models/stdin.json
 run "$COMMFIT" fit --verbose -i loggp.csv -o l.json --patterns pingpong --model linear --formulas latex
-expect_out 'T_{\mathrm{pingpong}}(m) = 2.2 + 0.0001111\, m \quad [\mu\mathrm{s}; m \text{ in bytes}]' \
+expect_out 'T_{\mathrm{pingpong},\, p=2}(m) = 2.2 + 0.0001111\, m \quad [\mu\mathrm{s}; m \text{ in bytes}]' \
     "--formulas latex"
+# With several fits, each line of text and latex says which fit it is (the text form named
+# none, the latex one only the pattern: np 2 and np 4 read alike); an underscore is escaped.
+run "$COMMFIT" fit -i "$top_srcdir/data/sim-flat.csv" -o f.json --patterns bcast --np 2,4 --formulas text
+expect_rc 0 "--formulas text of two fits"
+check "--formulas text: each line names its fit" \
+    sh -c "sed -n 1p '$T/out' | grep -q '^bcast np 2: T(m) = ' && sed -n 2p '$T/out' | grep -q '^bcast np 4: T(m) = '"
+run "$COMMFIT" fit -i "$top_srcdir/data/imb2021_mpich402_1node_np2_all.csv" -o i.json --patterns reduce_scatter --formulas latex
+check "--formulas latex: an underscore escaped, the process count given" \
+    grep -q '^T_{\\mathrm{reduce\\_scatter},\\, p=2}(m) = ' "$T/out"
 
 # MPICH's derived-datatype cost: one block takes the contiguous path, two or more the
 # packing engine, T(m, b) = 0.3 + m/9500 + 0.025*b + [b > 1] (1.5 + m/7000) us, exact,

@@ -473,7 +473,7 @@ static void formulas(void)
     is_str(buf, "T_pingpong_np2(m) = 2 + 0.000125*m  # us; m in bytes", "gnuplot formula");
     cf_fit_formula(lin, "latex", buf, sizeof buf);
     is_str(buf,
-           "T_{\\mathrm{pingpong}}(m) = 2 + 0.000125\\, m \\quad "
+           "T_{\\mathrm{pingpong},\\, p=2}(m) = 2 + 0.000125\\, m \\quad "
            "[\\mu\\mathrm{s}; m \\text{ in bytes}]",
            "latex formula");
     is_str(pw->formula,
