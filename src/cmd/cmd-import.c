@@ -213,9 +213,9 @@ static int parse_args(int argc, char **argv, args *a)
     a->first = first;
     a->nfiles = argc - first;
     if (a->nnp > 1 && a->nnp != a->nfiles)
-        return cf_usage_error("--np has %d process counts for %d files: expected one, or one "
+        return cf_usage_error("--np has %d process counts for %d file%s: expected one, or one "
                               "per FILE",
-                              a->nnp, a->nfiles);
+                              a->nnp, a->nfiles, a->nfiles == 1 ? "" : "s");
     return 0;
 }
 

@@ -65,6 +65,22 @@ static int has_version(const char *s)
     return 0;
 }
 
+/* Whether s holds a word that is no version (blanks and '/' between words) with a letter
+ * in it: the library's name ("4.1.6" alone has none). */
+static int has_name(const char *s)
+{
+    for (const char *p = s; *p != '\0';) {
+        size_t w = strcspn(p, " \t/"), v;
+        if (w > 0 && version_len(p, &v) < w)
+            for (size_t i = 0; i < w; i++)
+                if (isalpha((unsigned char)p[i]))
+                    return 1;
+        p += w;
+        p += strspn(p, " \t/");
+    }
+    return 0;
+}
+
 int cf_import_library_name(const char *typed, char **out, cf_error *e)
 {
     *out = NULL;
@@ -81,7 +97,7 @@ int cf_import_library_name(const char *typed, char **out, cf_error *e)
     char *s = strndup(typed, n);
     if (s == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    if (!has_version(s)) {
+    if (!has_version(s) || !has_name(s)) {
         cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                      "--mpi-library '%s': expected the library's name and version, as "
                      "'Open MPI 4.1.6' or 'MPICH 4.0.2'",

@@ -851,7 +851,8 @@ int cf_import_osu_parse(cf_import *im, const char *buf, size_t len, cf_error *e)
         if (P.given[i].n > 1)
             cf_import_warnf(im, P.given[i].first,
                             "%ld %s tables in this file all take --np %d (OSU prints no "
-                            "process count): runs at several counts need one import each",
+                            "process count): runs at several counts need a file each "
+                            "(--np N1,N2 FILE1 FILE2)",
                             P.given[i].n, P.given[i].pattern, im->o.np);
     return cf_import_add_source(im, P.note, e);
 }

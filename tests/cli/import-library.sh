@@ -43,8 +43,9 @@ run "$COMMFIT" import osu -q --np 2 --mpi-library 'MVAPICH2 2.3.7' "$one" -o lib
 check "-q: nothing said" test ! -s "$T/err"
 rm -f lib.csv
 
-# A name without a version, an empty one, several lines: refused, nothing written.
-for typed in 'Open MPI' 'MPICH' '' 'mpich2' "$(printf 'Open MPI 4.1.6\nMPICH 4.0.2')"; do
+# A name without a version, a version without a name, an empty one, several lines: refused,
+# nothing written.
+for typed in 'Open MPI' 'MPICH' '' 'mpich2' '4.1.6' 'v4.1.6' "$(printf 'Open MPI 4.1.6\nMPICH 4.0.2')"; do
     run "$COMMFIT" import osu --np 2 --mpi-library "$typed" "$one" -o bad.csv
     expect_rc 2 "--mpi-library '$typed' is refused"
     check "--mpi-library '$typed': no table written" test ! -e bad.csv

@@ -119,6 +119,9 @@ run "$COMMFIT" import osu --np 64,128,256 lat.out lat.out
 expect_rc 2 "--np list of the wrong length"
 grep_err "^commfit: import: --np has 3 process counts for 2 files: expected one, or one per FILE$" \
     "--np list of the wrong length: message"
+run "$COMMFIT" import osu --np 64,128 lat.out
+grep_err "^commfit: import: --np has 2 process counts for 1 file: expected one, or one per FILE$" \
+    "--np list for one file: 1 file, not 1 files"
 run "$COMMFIT" import osu --np 64, lat.out
 expect_rc 2 "--np list with an empty value"
 grep_err "^commfit: import: --np '64,': expected N or N,N,\.\.\. \(one per FILE, at most 64\)$" \
@@ -410,7 +413,7 @@ grep_err "multi1.txt:17: the Multi-PingPong table has a row per group \('Group' 
 } >ar3.txt
 run "$COMMFIT" import osu --np 16 ar3.txt -o ar3.csv
 expect_rc 0 "three OSU allreduce tables, one --np"
-grep_err "^commfit: import: warning: ar3.txt:3: 3 allreduce tables in this file all take --np 16 \(OSU prints no process count\): runs at several counts need one import each$" \
+grep_err "^commfit: import: warning: ar3.txt:3: 3 allreduce tables in this file all take --np 16 \(OSU prints no process count\): runs at several counts need a file each \(--np N1,N2 FILE1 FILE2\)$" \
     "three OSU allreduce tables, one --np: said"
 
 done_testing
