@@ -307,6 +307,7 @@ typedef struct job {
     size_t nall, nrows;
     cf_modelset *ms;
     int is_loggp, loggp_data;
+    int pair_in_node; /* np 2 ran inside one node (cf_fit_input's) */
     size_t *named_fits;     /* fits per pattern named with --patterns */
     cf_error *skipped;      /* why groups could not be fitted */
     size_t *skipped_pat;    /* the named pattern of each (npatterns: none) */
@@ -549,7 +550,8 @@ static int fit_group(job *j, size_t a, size_t b, cf_error *e)
                        .robust = o->robust,
                        .what = what,
                        .source_of = row_source,
-                       .source_ctx = j};
+                       .source_ctx = j,
+                       .pair_in_node = j->pair_in_node};
     cf_fit f;
     cf_error fe;
     cf_error_clear(&fe);
@@ -616,6 +618,10 @@ static int fit_groups(job *j, cf_error *e)
     if (j->output == NULL || j->ms == NULL || j->named_fits == NULL ||
         (j->ms->source = source_json(o, j->tables, j->output)) == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    cf_pair_place pp;
+    if (cf_placement_pair_nodes(j->ms, &pp) != 0)
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    j->pair_in_node = pp.inside > 0 && pp.across == 0;
     j->is_loggp = strcmp(o->model, "loggp") == 0;
     j->loggp_data = has_pattern(j->all, j->nall, "loggp_os") &&
                     has_pattern(j->all, j->nall, "loggp_or") &&

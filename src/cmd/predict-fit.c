@@ -256,11 +256,11 @@ void cf_fit_note_pair_bound(const cf_fit *f, uint64_t bytes, cf_predict_answer *
     char sizes[80], part[400];
     cf_size_range_format(f->pair_from_bytes, f->pair_to_bytes, sizes, sizeof sizes);
     snprintf(part, sizeof part,
-             "fit found this collective at np=2 faster than the table's ping-pong moves the "
+             "fit found this collective at np=%d faster than the table's ping-pong moves the "
              "bytes (at %s): those times are no transfers (a simulator's algorithm that "
              "skips the data, a broken timer), and this answer, read from them, is faster "
              "than any transfer of its bytes",
-             sizes);
+             f->np, sizes);
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 

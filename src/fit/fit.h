@@ -237,8 +237,11 @@ typedef struct cf_prediction {
 
 void cf_fit_clear(cf_fit *f); /* frees what a fit owns and zeroes it */
 /* Whether f can be found faster than its ping-pong moves the bytes (pair_from_bytes): a
- * sized collective's plain fit at np 2, where a rank receives all of them. fit looks for it
- * there only, and the model file's reader refuses the field elsewhere. */
+ * sized collective's plain fit, where a rank receives all of them (at np 2), or at least a
+ * message of m bytes (or as many in parts) from another rank (at any np); fit looks for it
+ * at np 2, and at larger np where the ping-pong ran inside one node (no path of the
+ * collective's faster then: cf_fit_input's pair_in_node); the model file's reader refuses
+ * the field on other fits. */
 int cf_fit_pair_bound_applies(const cf_fit *f);
 /* Whether pattern is a sized collective of which a rank at np 2 receives all m bytes (the
  * buffer, its block, the other's vector), so that no algorithm moves them faster than the

@@ -31,6 +31,10 @@ typedef struct cf_fit_input {
     /* The file a row was read from, for messages (cf_fit_row_error); NULL when unknown. */
     const char *(*source_of)(const void *ctx, const cf_row *r);
     const void *source_ctx;
+    /* The table's np 2 ran inside one node (its ranks_per_node, in every table that says):
+     * the ping-pong took the fastest path there is, so that no collective at any np moves
+     * a rank's bytes faster (cf_fit_pair_bound_applies); 0 where nothing says. */
+    int pair_in_node;
 } cf_fit_input;
 
 /* An error about one row of in (CF_EXIT_DATA), at its file and line when they are known. */

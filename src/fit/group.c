@@ -103,7 +103,7 @@ int cf_pattern_pair_bound_applies(const char *pattern)
 
 int cf_fit_pair_bound_applies(const cf_fit *f)
 {
-    return cf_pattern_pair_bound_applies(f->pattern) && f->np == 2 &&
+    return cf_pattern_pair_bound_applies(f->pattern) && f->np >= 2 &&
            f->kind != &cf_model_datatype;
 }
 
@@ -138,7 +138,9 @@ int cf_row_no_transfer(const cf_row *r, double bound_us)
 
 static void pair_bound_warn(cf_fit *out, const cf_fit_input *in)
 {
-    if (!cf_fit_pair_bound_applies(out) || in->all == NULL)
+    /* Past np 2 a rank may take a faster path than the ping-pong's (two ranks of a node,
+     * where the ping-pong crossed two): only where the ping-pong's ran inside one node. */
+    if (!cf_fit_pair_bound_applies(out) || in->all == NULL || (out->np > 2 && !in->pair_in_node))
         return;
     /* Sizes, not rows: a size repeated (runs, several tables) counts once. */
     int n = 0;
@@ -176,10 +178,14 @@ static void pair_bound_warn(cf_fit *out, const cf_fit_input *in)
     cf_fit_warn(out,
                 "faster than its ping-pong moves the bytes: at %s (%d size%s) the slowest "
                 "rank took %s us, under a quarter of the %s us the ping-pong at np 2 takes for "
-                "as many bytes; at np 2 a rank of this collective receives all of them, so "
-                "these times are not transfers (a simulator's algorithm that skips the data, "
-                "a broken timer) and predictions from them come out too fast",
-                sizes, n, n == 1 ? "" : "s", ts, bs);
+                "as many bytes; %s, so these times are not transfers (a simulator's algorithm "
+                "that skips the data, a broken timer) and predictions from them come out too "
+                "fast",
+                sizes, n, n == 1 ? "" : "s", ts, bs,
+                out->np == 2 ? "at np 2 a rank of this collective receives all of them"
+                             : "a rank of this collective receives a message of as many "
+                               "bytes (or as many in parts), by no path faster than the "
+                               "ping-pong's, which ran inside one node");
 }
 
 int cf_fit_group(const char *kind_name, const cf_fit_input *in_all, cf_fit *out, cf_error *e)

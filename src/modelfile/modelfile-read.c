@@ -521,8 +521,8 @@ static int read_pair_bound(rd *r, json_t *fo, const char *base, cf_fit *f)
     if (field(r, fo, base, "faster_than_pingpong", JSON_OBJECT, 0) == NULL)
         return -1;
     if (!cf_fit_pair_bound_applies(f))
-        return bad(r, "only a collective's fit at np 2 can be faster than its ping-pong (this "
-                      "fit is %s at np %d%s)",
+        return bad(r, "only a sized collective's plain fit can be faster than its ping-pong "
+                      "(this fit is %s at np %d%s)",
                    f->pattern, f->np, f->kind == &cf_model_datatype ? ", a datatype model" : ""),
                -1;
     long long lo, hi;

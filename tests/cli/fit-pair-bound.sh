@@ -43,14 +43,19 @@ cp flat.csv flat2.csv
 run "$COMMFIT" fit --verbose -i flat.csv -i flat2.csv -o flat2.json
 check "two inputs of the same sizes: 3 sizes, not 6 rows" grep -q \
     '^  warning: faster than its ping-pong moves the bytes: at 64 KiB to 1 MiB (3 sizes) ' "$T/out"
-# Only a collective's fit at np 2 can carry the sizes: moved to np 4, or onto the ping-pong,
-# the model file is refused at the field.
+# Only a sized collective's plain fit can carry the sizes (at any np: fit finds them past
+# np 2 where the ping-pong ran inside one node, below); moved onto a barrier's fit, the model
+# file is refused at the field.
 awk '!d && /"np": 2,/ { sub(/"np": 2/, "\"np\": 4"); d = 1 } { print }' flat.json >np4.json
 check "the bcast's fit moved to np 4" grep -q '"np": 4,' np4.json
-run "$COMMFIT" predict -m np4.json -p bcast -n 4 -b 1M
-expect_rc 1 "faster_than_pingpong on a fit at np 4"
-grep_err "^commfit: predict: np4.json: fits\[0\].faster_than_pingpong: only a collective's fit at np 2 can be faster than its ping-pong \(this fit is bcast at np 4\)$" \
-    "at np 4: refused at the field, with the fit's pattern and np"
+run "$COMMFIT" predict -m np4.json -p bcast -n 4 -b 1M -f csv
+expect_rc 0 "faster_than_pingpong on a fit at np 4"
+check "at np 4: the note names np 4" grep -q 'fit found this collective at np=4 faster than' "$T/out"
+awk '!d && /"pattern": "bcast"/ { sub(/"bcast"/, "\"barrier\""); d = 1 } { print }' flat.json >bar.json
+run "$COMMFIT" predict -m bar.json -p barrier -n 2
+expect_rc 1 "faster_than_pingpong on a barrier's fit"
+grep_err "^commfit: predict: bar.json: fits\[0\].faster_than_pingpong: only a sized collective's plain fit can be faster than its ping-pong \(this fit is barrier at np 2\)$" \
+    "on a barrier: refused at the field, with the fit's pattern and np"
 
 # Just under and just over a quarter of the ping-pong at every size.
 table under.csv 2 bcast byte 0.2475
@@ -68,11 +73,29 @@ run "$COMMFIT" fit -i red.csv -o red.json
 grep_err '^commfit: fit: warning: 1 fit faster than its ping-pong moves the bytes: reduce np 2$' \
     "a reduce faster than its ping-pong"
 
-# At np 4 the ping-pong at np 2 bounds nothing (other pairs may be nearer): nothing said.
+# At np 4 the ping-pong at np 2 bounds nothing where nothing says where the ranks ran (other
+# pairs may be nearer), nor where np 2 crossed two nodes (two ranks of a node may be
+# faster): nothing said. Where np 2 ran inside one node the ping-pong took the fastest path
+# there is, and no rank at np 4 receives its bytes faster (SMPI's ompi bcast at np 8 inside
+# a node of sim-fatnodes-ompi: 1 MiB in 3.63 us for a ping-pong of 29.6).
 table np4.csv 4 bcast byte 0 0.8
 run "$COMMFIT" fit -i np4.csv -o np4.json
 expect_rc 0 "the same bcast at np 4"
 check "at np 4: nothing said" sh -c "! grep -q 'faster than its ping-pong' '$T/err'"
+{ echo "# ranks_per_node: 1,1,1,1"; cat np4.csv; } >np4-across.csv
+run "$COMMFIT" fit -i np4-across.csv -o np4-across.json
+check "at np 4, np 2 across two nodes: nothing said" sh -c "! grep -q 'faster than its ping-pong' '$T/err'"
+{ echo "# ranks_per_node: 4"; cat np4.csv; } >np4-node.csv
+run "$COMMFIT" fit --verbose -i np4-node.csv -o np4-node.json
+expect_rc 0 "the bcast at np 4, np 2 inside one node"
+check "at np 4, np 2 inside one node: warned, with why" grep -q \
+    '^  warning: faster than its ping-pong moves the bytes: at 64 KiB to 1 MiB (3 sizes) .*a rank of this collective receives a message of as many bytes (or as many in parts), by no path faster than the ping-pong.s, which ran inside one node' "$T/out"
+check "at np 4, np 2 inside one node: the model file keeps the sizes" \
+    sh -c 'tr -d " \n" <np4-node.json | grep -q "\"faster_than_pingpong\":{\"from_bytes\":65536,\"to_bytes\":1048576}"'
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes-ompi.csv" --patterns pingpong,bcast -o fo.json
+run "$COMMFIT" predict -m fo.json -p bcast -n 8 -b 1M -f csv
+check "sim-fatnodes-ompi's bcast at np 8 (one node of 16 cores): the answer says so" \
+    grep -q 'fit found this collective at np=8 faster than the table.s ping-pong moves the bytes' "$T/out"
 
 # Without a ping-pong in the table there is no bound.
 grep -v '^pingpong,' flat.csv >nopp.csv
@@ -81,10 +104,11 @@ expect_rc 0 "no ping-pong"
 check "no ping-pong: nothing said" sh -c "! grep -q 'faster than its ping-pong' '$T/err'"
 
 # The shipped simulations: Open MPI's selection on the racks (4 ranks a host) says so for
-# bcast at np 2; MPICH's on the same platform does not.
+# bcast at np 2 and np 4 (one host), not at np 8 and up (two hosts or more, whose messages
+# cross the network and are no faster than a ping-pong inside one); MPICH's does not.
 run "$COMMFIT" fit -i "$top_srcdir/data/sim-racks-ompi.csv" -o ro.json
-grep_err '^commfit: fit: warning: 1 fit faster than its ping-pong moves the bytes: bcast np 2$' \
-    "sim-racks-ompi: bcast np 2"
+grep_err '^commfit: fit: warning: 2 fits faster than its ping-pong moves the bytes: bcast np 2, bcast np 4$' \
+    "sim-racks-ompi: bcast np 2 and 4"
 run "$COMMFIT" fit --verbose -i "$top_srcdir/data/sim-racks-ompi.csv" -o ro.json
 check "sim-racks-ompi: 64 KiB to 2 MiB in 0.825 us" grep -q \
     'at 64 KiB to 2 MiB (4 sizes) the slowest rank took 0.825 us, under a quarter of the 5.81-114 us' "$T/out"
