@@ -318,12 +318,21 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
     c->two_only = two_only(c->pattern);
     int p2p_ok = c->as->have_p2p && c->as->pp.error[0] == '\0';
     if (!has_pattern(c, c->pattern, NULL) && !(c->coll != NULL && p2p_ok)) {
-        char list[1024];
+        char list[1024], est[512] = "";
         list_what(c, NULL, list, sizeof list);
+        /* The point-to-point estimate answers for every collective with a known cost too:
+         * a list of the fitted ones alone hid them. */
+        for (int i = 0; p2p_ok && i < cf_ncolls; i++) {
+            const cf_coll *k = &cf_colls[i];
+            size_t l = strlen(est);
+            if (k->nalgs > 0 && !k->two_only && !has_pattern(c, k->pattern, NULL))
+                snprintf(est + l, sizeof est - l, "%s%s", l ? ", " : "", k->pattern);
+        }
         return cf_error_set(e, CF_EXIT_DATA, c->path, 0,
                             "pattern '%s' is not in the model "
-                            "file; it has: %s",
-                            c->pattern, list);
+                            "file; it has: %s%s%s",
+                            c->pattern, list,
+                            est[0] ? "; the point-to-point estimate answers for " : "", est);
     }
     if (datatype != NULL) {
         snprintf(c->datatype, sizeof c->datatype, "%s", datatype);

@@ -374,11 +374,12 @@ int cmd_report(int argc, char **argv)
     if (rc != 0)
         goto report_error;
     if (gnuplot == NULL)
-        cf_warn("%s: wrote the data files and gnuplot scripts of %zu plots into %s, without "
+        cf_warn("%s: wrote the data files and gnuplot scripts of %zu plot%s into %s, without "
                 "images; draw them with: cd '%s' && gnuplot *.gp",
-                why, res.n_plots, dir, dir);
+                why, res.n_plots, res.n_plots == 1 ? "" : "s", dir, dir);
     else
-        cf_msg("wrote %s/index.html with %zu plots", dir, res.n_drawn);
+        cf_msg("wrote %s/index.html with %zu plot%s", dir, res.n_drawn,
+               res.n_drawn == 1 ? "" : "s");
     printf("%s/index.html\n", dir);
     goto out;
 report_error:

@@ -348,7 +348,7 @@ check "json names the model file" grep -q '^{"model_file": "cluster.json", "pred
 check "json has the source and the extrapolation" \
     grep -q '"source": "across-np", "model": "pairwise exchange + measured np", "extrapolated": {"np": true, "bytes": false, "blocks": false, "nodes": false, "tier": false}' "$T/out"
 if command -v jq >/dev/null 2>&1; then
-    check "json parses" jq -e '.predictions[0].t_us > 0' "$T/out"
+    check "json parses" sh -c "jq -e '.predictions[0].t_us > 0' '$T/out' >/dev/null"
 else
     skip "json parses: no jq"
 fi
@@ -579,8 +579,15 @@ expect_err "commfit: predict: using models/newer.json" "the newest model file, n
 # --- refusals
 run "$COMMFIT" predict -m cluster.json -p bogus -n 4 -b 1K
 expect_rc 1 "unknown pattern"
-expect_err "commfit: predict: cluster.json: pattern 'bogus' is not in the model file; it has: allreduce, alltoall, pingpong" \
-    "unknown pattern: lists what the file has"
+expect_err "commfit: predict: cluster.json: pattern 'bogus' is not in the model file; it has: allreduce, alltoall, pingpong; the point-to-point estimate answers for allgather, allgatherv, alltoallv, barrier, bcast, exchange, gather, gatherv, reduce, reduce_scatter, scatter, scatterv, sendrecv" \
+    "unknown pattern: lists what the file has, and what the estimate answers for"
+# Without a ping-pong there is no estimate, and nothing else is listed.
+python3 -c 'import json; m = json.load(open("cluster.json")); m.pop("p2p", None)
+m["fits"] = [f for f in m["fits"] if f["pattern"] != "pingpong"]
+json.dump(m, open("nopp.json", "w"))'
+run "$COMMFIT" predict -m nopp.json -p bogus -n 4 -b 1K
+expect_err "commfit: predict: nopp.json: pattern 'bogus' is not in the model file; it has: allreduce, alltoall" \
+    "unknown pattern, no estimate: the fitted ones alone"
 run "$COMMFIT" predict -m cluster.json -p pingpong -d vector -n 2 -b 1K
 expect_rc 1 "datatype the file lacks"
 expect_err "commfit: predict: cluster.json: datatype 'vector' of pingpong is not in the model file; it has: byte" \

@@ -310,6 +310,16 @@ expect_err "commfit: report: -o -: a report is a folder of pages and plots, not 
 Try 'commfit report --help'." "report -o -: said"
 check "report -o -: no folder '-'" test ! -e ./-
 
+# One row, one plot: "1 plot", not "1 plots".
+awk -F, '/^#/ || $1 == "pattern" || ($1 == "bcast" && $2 == 2 && $3 == 1024)' "$top_srcdir/data/sim-flat.csv" >one.csv
+run "$COMMFIT" report -i one.csv -o one
+expect_rc 0 "a table of one row"
+if [ -n "$(command -v gnuplot)" ]; then
+    grep_err "^commfit: report: wrote one/index.html with 1 plot\$" "a table of one row: 1 plot"
+else
+    grep_err "of 1 plot into one, without" "a table of one row: 1 plot"
+fi
+
 # -i is repeatable, as fit's: the tables are drawn together (the last one alone was drawn,
 # without a word); a table named twice is refused; one the model was not fitted to named.
 awk -F, '/^#/ || $1 == "pattern" || $1 == "pingpong"' "$top_srcdir/data/sim-flat.csv" >p2p.csv
