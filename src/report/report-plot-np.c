@@ -268,6 +268,24 @@ static void np_key(const np_plot *P, cf_script *sc)
 static void np_caption(const np_plot *P, const char *pattern, char *caption, size_t n)
 {
     const cf_report *r = P->r;
+    /* Which algorithm the estimate costs: the library's switch rules where the file names
+     * them (p2p.c), else the cheapest of those MPICH switches between. */
+    char which[200];
+    const char *rules = r->across != NULL ? r->across->pp.rules : "";
+    if (rules[0] != '\0')
+        snprintf(which, sizeof which, "the algorithm the table's MPI library chooses (%s's "
+                 "rules)", rules);
+    else
+        snprintf(which, sizeof which, "the cheapest of the algorithms MPICH switches between "
+                 "(the table names no library whose rules commfit knows)");
+    char est_text[800];
+    snprintf(est_text, sizeof est_text,
+             " Dashed lines are the point-to-point estimate, which is what commfit predict "
+             "answers at a process count without a fit: the cost of %s for the pattern "
+             "evaluated with the ping-pong's alpha and beta, times the contention measured "
+             "where the pattern was. It is an estimate, not a measurement, fitted at no "
+             "process count beyond those measured; ",
+             which);
     snprintf(caption, n,
              "Time per call of %s against the number of processes, log-log, at a few "
              "message sizes%s. %s; bars are the 95%% confidence interval.%s",
@@ -279,12 +297,7 @@ static void np_caption(const np_plot *P, const char *pattern, char *caption, siz
                     "answers): solid between the process counts it was fitted at, "
                     "dashed where it extrapolates, beyond the largest of them (the dotted "
                     "vertical line) with its 95% prediction interval dotted."
-             : P->est ? " Dashed lines are the point-to-point estimate, which is what commfit "
-                        "predict answers at a process count without a fit: the cost of the "
-                        "algorithm MPICH uses for the pattern evaluated with the ping-pong's alpha "
-                        "and beta, times the contention measured where the pattern was. It is an "
-                        "estimate, not a measurement, fitted at no process count beyond those "
-                        "measured; "
+             : P->est ? est_text
              : r->ms  ? " The model has no across-np model for this pattern."
                       : "");
     if (P->a == NULL && P->est != NULL) {

@@ -310,6 +310,20 @@ expect_err "commfit: report: -o -: a report is a folder of pages and plots, not 
 Try 'commfit report --help'." "report -o -: said"
 check "report -o -: no folder '-'" test ! -e ./-
 
+# The estimate's np plot says which algorithm it costs: the library's rules where the table
+# names the library, else the cheapest of MPICH's (it said "the algorithm MPICH uses" of
+# every table, an Open MPI one or one naming no library).
+for m in imb2021_mpich402_1node_np2_all osu58_convergedcomputing_aws_hpc6a_efa_32n_lat_bw_allreduce; do
+    run "$COMMFIT" report -m "$top_srcdir/models/$m.json" -o "rules-$m"
+    expect_rc 0 "report of $m"
+done
+check "an MPICH table: its rules named in the estimate's caption" \
+    grep -q "the cost of the algorithm the table&#39;s MPI library chooses (mpich&#39;s rules)" \
+    rules-imb2021_mpich402_1node_np2_all/index.html
+check "a table naming no library: the cheapest of MPICH's" \
+    grep -q "the cost of the cheapest of the algorithms MPICH switches between (the table names no library" \
+    rules-osu58_convergedcomputing_aws_hpc6a_efa_32n_lat_bw_allreduce/index.html
+
 # One row, one plot: "1 plot", not "1 plots".
 awk -F, '/^#/ || $1 == "pattern" || ($1 == "bcast" && $2 == 2 && $3 == 1024)' "$top_srcdir/data/sim-flat.csv" >one.csv
 run "$COMMFIT" report -i one.csv -o one
