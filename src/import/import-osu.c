@@ -514,22 +514,26 @@ typedef struct osu_parse {
     /* Tables whose process count is --np's, by pattern: several of one collective in a
      * file may have run at several counts, which one --np cannot tell apart. */
     struct {
-        char pattern[CF_PATTERN_MAX];
+        char pattern[CF_PATTERN_MAX], datatype[CF_DATATYPE_MAX];
         long n, first;
     } given[16];
     int ngiven;
 } osu_parse;
 
 /* A table that took --np's count, counted by pattern (table at line). */
-static void count_given(osu_parse *P, const char *pattern, long line)
+static void count_given(osu_parse *P, const char *pattern, const char *datatype, long line)
 {
+    /* By datatype too: OSU 7's blocks of one run over several datatypes are no runs at
+     * several counts. */
     int i = 0;
-    while (i < P->ngiven && strcmp(P->given[i].pattern, pattern) != 0)
+    while (i < P->ngiven && (strcmp(P->given[i].pattern, pattern) != 0 ||
+                             strcmp(P->given[i].datatype, datatype) != 0))
         i++;
     if (i == P->ngiven) {
         if (P->ngiven == (int)(sizeof P->given / sizeof P->given[0]))
             return;
         snprintf(P->given[i].pattern, sizeof P->given[i].pattern, "%s", pattern);
+        snprintf(P->given[i].datatype, sizeof P->given[i].datatype, "%s", datatype);
         P->given[i].n = 0;
         P->given[i].first = line;
         P->ngiven++;
@@ -640,7 +644,7 @@ static int osu_columns(osu_parse *P, const cf_import_line *l)
     }
     int rc = start_table(P->im, tb, P->e);
     if (rc == 0 && P->im->cur.active && tb->np_given)
-        count_given(P, P->im->cur.pattern, tb->line);
+        count_given(P, P->im->cur.pattern, P->im->cur.datatype, tb->line);
     P->st = P->im->cur.active ? ROWS : SKIP;
     return rc;
 }
@@ -676,6 +680,31 @@ static int osu_hdr(osu_parse *P, const cf_import_line *l, int hash)
     return rc;
 }
 
+/* Whether l opens another block of the same test: OSU 7's runs over several datatypes
+ * (-T mpi_char,mpi_int) print one title, then for each datatype its "# Datatype:" line, a
+ * column header and rows; a column header repeated without one is such a block too. */
+static int next_block(const cf_import_line *l, const osu_table *tb)
+{
+    osu_table scratch = *tb;
+    return cf_import_starts(l->s, l->n, "# Datatype:") || column_header(l, &scratch) == 0;
+}
+
+/* The table ends at l, which opens another block of its test (next_block): the next table
+ * has its title, and reads its datatype (or keeps the one before) and columns anew. */
+static int osu_next_block(osu_parse *P, const cf_import_line *l)
+{
+    osu_table *tb = &P->tb;
+    int rc = cf_import_table_end(P->im, P->e);
+    tb->line = l->no;
+    tb->ncols = 0;
+    memset(tb->col, 0, sizeof tb->col);
+    memset(tb->has, 0, sizeof tb->has);
+    tb->header[0] = '\0';
+    P->st = HDR;
+    P->again = 1;
+    return rc;
+}
+
 /* A line that is not a row inside a table's rows: the table's end, or an error. */
 static int osu_not_row(osu_parse *P, const cf_import_line *l, int hash)
 {
@@ -694,6 +723,8 @@ static int osu_not_row(osu_parse *P, const cf_import_line *l, int hash)
         rc = cf_import_table_end(im, P->e);
         P->st = OUT;
         P->again = 1;
+    } else if (hash && next_block(l, tb)) {
+        rc = osu_next_block(P, l);
     } else if (!hash && row_like(l)) {
         /* A size, then what is not a row: a garbled row, last or not. */
         rc = cf_import_table_fail(im, P->e, l->no,
@@ -755,6 +786,10 @@ static int osu_after(osu_parse *P, const cf_import_line *l, int hash)
         P->again = 1;
         return cf_import_table_end(P->im, P->e);
     }
+    /* After a line that broke the rows, only a datatype's line opens the next block: a
+     * column header there may be another test's, whose title was not one (words after). */
+    if (hash && cf_import_starts(l->s, l->n, "# Datatype:"))
+        return osu_next_block(P, l);
     if (hash) /* no title: read as between tables (IMB's banner, say, is noted) */
         return osu_out(P, l, hash);
     if (parse_row(l, &P->tb, &P->o, &nf) == 0) {

@@ -227,6 +227,22 @@ printf '# OSU MPI Latency Test v5.9\n# Size  Latency (us)\n1 1.55\n8 1.58\n# don
 run "$COMMFIT" import osu two.txt -o two.csv
 expect_rc 0 "a comment between two OSU tables"
 check "a comment between two OSU tables: both kept" test "$(rows two.csv)" = 4
+# OSU 7 over several datatypes (-T mpi_char,mpi_int): one title, then per datatype its
+# "# Datatype:" line, a column header and rows: a table each (the second was dropped before
+# cce51c1, then refused as an interruption), and no warning of runs at several counts.
+osu7="$R/osu74_mpich402_1node_np2_alltoall_full.txt"
+{ cat "$osu7"; sed -n '3,$p' "$osu7" | sed s/MPI_CHAR/MPI_INT/; } >dt.txt
+run "$COMMFIT" import osu --np 2 dt.txt -o dt.csv
+expect_rc 0 "OSU 7 over two datatypes"
+check "OSU 7 over two datatypes: both tables, 21 rows each" \
+    test "$(awk -F, '!/^#/ && $1 == "alltoall" { n[$4]++ } END { print n["byte"] "," n["int"] }' dt.csv)" = "21,21"
+check "OSU 7 over two datatypes: no word of runs at several counts" sh -c "! grep -q 'several counts' '$T/err'"
+# The same block again without a datatype line (a column header repeated): a rerun of the
+# same table, which --np gives one count: said so.
+{ cat "$osu7"; sed -n '4,$p' "$osu7"; } >rh.txt
+run "$COMMFIT" import osu --np 2 rh.txt -o rh.csv
+expect_rc 0 "a column header repeated inside an OSU table"
+grep_err "2 alltoall tables in this file all take --np 2" "a column header repeated: a rerun, said so"
 # IMB: a '#' line inside the rows stops the table before the header's maximum: said so.
 awk '/#bytes/ { h = 1 } h && $1 == "1024" && !d { print "# checkpoint"; d = 1 } { print }' \
     "$R/imb2021_mpich402_1node_np2_all.txt" >ic.txt
