@@ -197,6 +197,23 @@ int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank)
     return 0;
 }
 
+void cf_row_label_pack(const cf_table *t, cf_row *r)
+{
+    if (strcmp(r->datatype, "pack") != 0 || r->extra == NULL)
+        return;
+    for (size_t c = 0; c < t->n_extra; c++) {
+        if (strcmp(t->extra_names[c], "ddt_layout") != 0)
+            continue;
+        char layout[CF_DATATYPE_MAX];
+        cf_row_extra_copy(r->extra, c, layout, sizeof layout);
+        if (layout[0] != '\0' && strcmp(layout, "pack") != 0 &&
+            strlen(layout) + 5 < sizeof r->datatype)
+            snprintf(r->datatype, sizeof r->datatype, "pack_%.*s", (int)(sizeof r->datatype - 6),
+                     layout);
+        return;
+    }
+}
+
 const char *cf_table_unfinished(const cf_table *t)
 {
     const char *why = cf_table_meta_get(t, "end_reason");

@@ -138,6 +138,11 @@ double cf_row_se_us(const cf_row *r);
 const char *cf_row_extra_field(const char *extra, size_t k, size_t *len);
 /* The same, copied into buf (n bytes with the NUL; cut to fit). */
 void cf_row_extra_copy(const char *extra, size_t k, char *buf, size_t n);
+/* MPI_Pack costs depend on the layout packed, and measure records it (extra column
+ * ddt_layout): a pack row of t is named pack_LAYOUT (r->datatype), so that fit fits each
+ * layout's apart and report draws each datatype with the pack of its own layout. Other
+ * rows, and tables without the column, are left as they are. */
+void cf_row_label_pack(const cf_table *t, cf_row *r);
 /* Checks one row against the schema; on failure fills why (for "file:line: why"). */
 int cf_row_check(const cf_row *r, char *why, size_t n);
 /* Parts of cf_row_check, without a message, for callers that check many rows of one name:

@@ -264,18 +264,25 @@ int cmd_export(int argc, char **argv)
         snprintf(where, sizeof where, "inside one node (%s%s%ld ranks on it, as %s's "
                  "ranks_per_node says)",
                  pp.host, pp.host[0] ? ", " : "", pp.ranks, pp.file);
-        if (pp.across == 0)
+        if (pp.inside == pp.ntables)
             snprintf(pair_note, sizeof pair_note,
                      "the ping-pong's two ranks ran %s: every pair of hosts here communicates "
                      "at that node's cost, not a network's; a model whose ping-pong crossed two "
                      "nodes calibrates the network",
                      where);
-        else
+        else if (pp.across > 0)
             snprintf(pair_note, sizeof pair_note,
                      "the model's tables differ on where np 2's two ranks ran, %s and across "
                      "two nodes in %d other%s: if the ping-pong came from the first, every pair "
                      "of hosts here communicates at that node's cost, not a network's",
                      where, pp.across, pp.across == 1 ? "" : "s");
+        else
+            snprintf(pair_note, sizeof pair_note,
+                     "np 2's two ranks ran %s, and %d other table%s of the model do%s not say "
+                     "where: if the ping-pong came from the first, every pair of hosts here "
+                     "communicates at that node's cost, not a network's",
+                     where, pp.ntables - pp.inside, pp.ntables - pp.inside == 1 ? "" : "s",
+                     pp.ntables - pp.inside == 1 ? "es" : "");
         origin.pair_note = pair_note;
         cf_warn("%s", pair_note);
     }

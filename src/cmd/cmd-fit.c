@@ -269,25 +269,6 @@ static json_t *source_json(const opts *o, cf_table **tables, const char *output)
     return src;
 }
 
-/* MPI_Pack costs depend on the layout packed, and measure records it (ddt_layout): pack
- * rows are fitted per layout, as datatype pack_LAYOUT, and compared with that layout. */
-static void label_pack(const cf_table *t, cf_row *r)
-{
-    if (strcmp(r->datatype, "pack") != 0)
-        return;
-    for (size_t c = 0; c < t->n_extra; c++) {
-        if (strcmp(t->extra_names[c], "ddt_layout") != 0)
-            continue;
-        char layout[CF_DATATYPE_MAX];
-        cf_row_extra_copy(r->extra, c, layout, sizeof layout);
-        if (layout[0] != '\0' && strcmp(layout, "pack") != 0 &&
-            strlen(layout) + 5 < sizeof r->datatype)
-            snprintf(r->datatype, sizeof r->datatype, "pack_%.*s", (int)(sizeof r->datatype - 6),
-                     layout);
-        return;
-    }
-}
-
 static int has_pattern(const cf_row *const *rows, size_t n, const char *p)
 {
     for (size_t i = 0; i < n; i++)
@@ -477,7 +458,7 @@ static int read_inputs(job *j, cf_error *e)
         for (size_t k = 0; k < j->tables[i]->n_rows; k++) {
             cf_row *r = &j->copies[j->nall];
             *r = j->tables[i]->rows[k];
-            label_pack(j->tables[i], r);
+            cf_row_label_pack(j->tables[i], r);
             j->all[j->nall++] = r;
             if (isnan(r->t_med_us))
                 all_med = 0;
@@ -621,7 +602,8 @@ static int fit_groups(job *j, cf_error *e)
     cf_pair_place pp;
     if (cf_placement_pair_nodes(j->ms, &pp) != 0)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    j->pair_in_node = pp.inside > 0 && pp.across == 0;
+    /* Every table says so: the ping-pong's rows may come from any of them. */
+    j->pair_in_node = pp.inside > 0 && pp.inside == pp.ntables;
     j->is_loggp = strcmp(o->model, "loggp") == 0;
     j->loggp_data = has_pattern(j->all, j->nall, "loggp_os") &&
                     has_pattern(j->all, j->nall, "loggp_or") &&
@@ -741,7 +723,7 @@ static int finish(job *j, cf_error *e)
     int regular = !to_stdout && stat(j->output, &st) == 0 && S_ISREG(st.st_mode);
     if (regular && from_stdin && cf_report_hint_text(hint, sizeof hint, "-m", j->output) == 0)
         cf_msg("%s -i TABLE, naming the table read from standard input%s", hint,
-               o->ninputs > 1 ? " (report then draws that table's points alone)" : "");
+               o->ninputs > 1 ? ", and -i each of the others" : "");
     else if (regular && !from_stdin)
         cf_report_hint("-m", j->output);
     return 0;

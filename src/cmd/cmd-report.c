@@ -16,7 +16,7 @@
 #include "base/table.h"
 
 static const char usage[] =
-    "Usage: commfit report [-i TABLE] [-m MODEL] [-o DIR] [--png]\n"
+    "Usage: commfit report [-i TABLE]... [-m MODEL] [-o DIR] [--png]\n"
     "\n"
     "Draws a timing table and the models fitted to it as plots, with an HTML page that\n"
     "shows them all: time vs message size per pattern with the fitted curves and their\n"
@@ -115,6 +115,10 @@ static int model_tables(const cf_modelset *ms, const char *model_path, cf_table 
             all = one;
             continue;
         }
+        /* Each table's pack rows named by its own columns (the merged table keeps the
+         * first's): report then draws them with their layouts, whatever the order. */
+        for (size_t k = 0; k < one->n_rows; k++)
+            cf_row_label_pack(one, &one->rows[k]);
         for (size_t k = 0; k < one->n_rows; k++)
             if (cf_table_add(all, &one->rows[k]) != 0) {
                 cf_table_free(one);
@@ -224,6 +228,10 @@ static int input_tables(const args *a, cf_table **out, char **names, cf_error *e
             all = one;
             continue;
         }
+        /* Each table's pack rows named by its own columns (the merged table keeps the
+         * first's): report then draws them with their layouts, whatever the order. */
+        for (size_t k = 0; k < one->n_rows; k++)
+            cf_row_label_pack(one, &one->rows[k]);
         for (size_t k = 0; k < one->n_rows; k++)
             if (cf_table_add(all, &one->rows[k]) != 0) {
                 cf_table_free(one);
@@ -344,10 +352,20 @@ int cmd_report(int argc, char **argv)
     }
     if (ms != NULL)
         cf_msg("drawing %s with the model %s", table_path, model);
-    else
+    else {
+        /* The fit that would give the curves: each table with its -i, quoted for the shell. */
+        char fit_args[2048] = "", q[900];
+        for (size_t i = 0; i < (a.ninputs ? a.ninputs : 1); i++) {
+            const char *name = a.ninputs ? a.inputs[i] : input;
+            size_t l = strlen(fit_args);
+            if (cf_shell_quote(name, q, sizeof q) != 0)
+                snprintf(q, sizeof q, "%s", name);
+            snprintf(fit_args + l, sizeof fit_args - l, "%s-i %s", l ? " " : "", q);
+        }
         cf_msg("drawing %s: measurements only, no model (fitted curves need one: commfit fit "
-               "-i %s)",
-               table_path, table_path);
+               "%s)",
+               table_path, fit_args);
+    }
     if (elsewhere != NULL)
         cf_warn("%s is no table the model %s was fitted to (it names %s): the curves are the "
                 "model's, the points this table's",

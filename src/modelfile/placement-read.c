@@ -447,6 +447,7 @@ int cf_placement_pair_nodes(const cf_modelset *ms, cf_pair_place *out)
     const json_t *t;
     json_array_foreach(tables, i, t)
     {
+        out->ntables++;
         const json_t *meta = json_object_get(t, "metadata");
         if (!json_is_object(meta) || meta_str(meta, "ranks_per_node") == NULL)
             continue;

@@ -71,9 +71,10 @@ const char *cf_placement_ignored(int nwarnings);
 
 /* Where np 2's two ranks ran, by each table of the model's source that says
  * (ranks_per_node): how many put them inside one node (inside) and how many on two
- * (across); of the first inside, its file, first node's name and the ranks that node held. */
+ * (across), of the source's ntables; of the first inside, its file, first node's name and
+ * the ranks that node held. */
 typedef struct cf_pair_place {
-    int inside, across;
+    int inside, across, ntables;
     char file[256], host[64];
     long ranks;
 } cf_pair_place;

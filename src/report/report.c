@@ -514,25 +514,8 @@ static int label_packs(const cf_table *t, cf_table *view, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     if (t->n_rows > 0)
         memcpy(view->rows, t->rows, t->n_rows * sizeof *view->rows);
-    size_t col = 0;
-    while (col < t->n_extra && strcmp(t->extra_names[col], "ddt_layout") != 0)
-        col++;
-    if (col == t->n_extra)
-        return 0;
-    for (size_t i = 0; i < t->n_rows; i++) {
-        cf_row *x = &view->rows[i];
-        if (strcmp(x->datatype, "pack") != 0 || x->extra == NULL)
-            continue;
-        const char *f = x->extra;
-        for (size_t c = 0; c < col && f != NULL; c++)
-            if ((f = strchr(f, ',')) != NULL)
-                f++;
-        if (f == NULL)
-            continue;
-        size_t len = strcspn(f, ",");
-        if (len > 0 && len + 5 < sizeof x->datatype && !(len == 4 && strncmp(f, "pack", 4) == 0))
-            snprintf(x->datatype, sizeof x->datatype, "pack_%.*s", (int)len, f);
-    }
+    for (size_t i = 0; i < t->n_rows; i++)
+        cf_row_label_pack(t, &view->rows[i]);
     return 0;
 }
 

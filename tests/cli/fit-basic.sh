@@ -242,7 +242,7 @@ grep_err "^commfit: fit: draw the report with: commfit report -m piped.json -i T
     "fit of standard input: the hint asks for the table"
 cp data/run1.csv run1b.csv
 run sh -c "\"$COMMFIT\" fit - run1b.csv -o piped2.json <data/run1.csv"
-grep_err "^commfit: fit: draw the report with: commfit report -m piped2.json -i TABLE, naming the table read from standard input \(report then draws that table's points alone\)$" \
+grep_err "^commfit: fit: draw the report with: commfit report -m piped2.json -i TABLE, naming the table read from standard input, and -i each of the others$" \
     "fit of standard input and a file: report draws one table"
 
 # An imported IMB barrier is one row of one sample: no fit, skipped with why, and not in the

@@ -92,6 +92,15 @@ check "at np 4, np 2 inside one node: warned, with why" grep -q \
     '^  warning: faster than its ping-pong moves the bytes: at 64 KiB to 1 MiB (3 sizes) .*a rank of this collective receives a message of as many bytes (or as many in parts), by no path faster than the ping-pong.s, which ran inside one node' "$T/out"
 check "at np 4, np 2 inside one node: the model file keeps the sizes" \
     sh -c 'tr -d " \n" <np4-node.json | grep -q "\"faster_than_pingpong\":{\"from_bytes\":65536,\"to_bytes\":1048576}"'
+# A table of collectives that ran inside a node, with a ping-pong from a table that says
+# nothing of where it ran (another machine's Ethernet): the ping-pong's rows may come from
+# the latter, so past np 2 nothing is judged (29 fits were flagged, np 32 to 128 among them).
+grep -v '^pingpong,' "$top_srcdir/data/sim-fatnodes.csv" >fatcoll.csv
+awk -F, '/^#/ || $1 == "pattern" || $1 == "pingpong"' "$top_srcdir/data/imb41_gbrandino_juno_arm_internode_eth.csv" >eth-pp.csv
+run "$COMMFIT" fit -i fatcoll.csv -i eth-pp.csv -o mixed.json
+expect_rc 0 "a ping-pong from a table that does not say where it ran"
+check "a table that does not say: nothing judged past np 2" \
+    sh -c "! grep 'faster than its ping-pong' '$T/err' | grep -q 'np [0-9][0-9]*[0-9]\\|np [3-9]'"
 run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes-ompi.csv" --patterns pingpong,bcast -o fo.json
 run "$COMMFIT" predict -m fo.json -p bcast -n 8 -b 1M -f csv
 check "sim-fatnodes-ompi's bcast at np 8 (one node of 16 cores): the answer says so" \

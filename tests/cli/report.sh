@@ -348,6 +348,20 @@ run "$COMMFIT" report -i p2p.csv -i ./p2p.csv -m both.json -o twice
 expect_rc 2 "a table named twice"
 expect_err "commfit: report: -i './p2p.csv' is the same file as -i 'p2p.csv': its rows would count twice; give each table once" \
     "a table named twice: said"
+# Without a model, the fit that would give the curves names each table with its -i.
+run "$COMMFIT" report -i p2p.csv -i coll.csv -o nomodel
+grep_err "^commfit: report: drawing p2p.csv, coll.csv: measurements only, no model \\(fitted curves need one: commfit fit -i p2p.csv -i coll.csv\\)\$" \
+    "two tables without a model: the fit hint names both with -i"
+# A derived-datatype sweep after a table without its columns: its pack rows are read by its
+# own columns (ddt_layout), whatever the order; the same plots either way.
+cp "$top_srcdir/data/osu532_hpccofc_ib_latency_compute001.csv" lat.csv
+cp "$top_srcdir/data/ddt-vm-mpich402-np2.csv" ddt.csv
+"$COMMFIT" fit -q -i lat.csv -i ddt.csv -o pd.json
+"$COMMFIT" report -q -i lat.csv -i ddt.csv -m pd.json -o pd1 >/dev/null
+"$COMMFIT" report -q -i ddt.csv -i lat.csv -m pd.json -o pd2 >/dev/null
+check "pack rows by each table's columns: the same plots in either order" \
+    sh -c 'cd pd1 && ls >../pd1.ls && cd ../pd2 && ls >../pd2.ls && cmp -s ../pd1.ls ../pd2.ls'
+check "pack rows by each table's columns: no pack pooled over the layouts" sh -c '! ls pd1 | grep -q -- "-pack\."'
 awk -F, '/^#/ || $1 == "pattern" || ($1 == "allreduce" && $2 <= 16)' "$top_srcdir/data/sim-flat.csv" >other.csv
 run "$COMMFIT" report -i p2p.csv -i other.csv -m both.json -o three
 expect_rc 0 "report with a table the model was not fitted to"
