@@ -259,4 +259,11 @@ for order in "fatcoll.csv flatpp.csv" "flatpp.csv fatcoll.csv"; do
     grep_err "^commfit: export: warning: the model's tables differ on where np 2's two ranks ran, inside one node \\(fat0, 16 ranks on it, as fatcoll.csv's ranks_per_node says\\) and across two nodes in 1 other: if the ping-pong came from the first, every pair of hosts here communicates at that node's cost, not a network's\$" \
         "tables that differ ($order): said, not taken for the ping-pong's"
 done
+# With a table that does not say where it ran (an IMB import), the same doubt.
+awk -F, '/^#/ || $1 == "pattern" || $1 == "pingpong"' "$top_srcdir/data/imb41_gbrandino_juno_arm_internode_eth.csv" >eth-pp.csv
+"$COMMFIT" fit -q -i fatcoll.csv -i eth-pp.csv -o unsaid.json
+run "$COMMFIT" export smpi -m unsaid.json -o unsaid.xml
+expect_rc 0 "a table that does not say where it ran"
+grep_err "^commfit: export: warning: np 2's two ranks ran inside one node \\(fat0, 16 ranks on it, as fatcoll.csv's ranks_per_node says\\), and 1 other table of the model does not say where: if the ping-pong came from the first, " \
+    "a table that does not say where it ran: the doubt said"
 done_testing
