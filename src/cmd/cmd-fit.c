@@ -377,14 +377,21 @@ static void resume_command(const cf_table *t, const char *path, char *buf, size_
     const char *simulated = cf_table_meta_get(t, "simulated");
     const char *platform = cf_table_meta_get(t, "platform");
     const char *selector = cf_table_meta_get(t, "coll_selector");
-    char pq[300];
+    const char *hostfile = cf_table_meta_get(t, "hostfile");
+    char pq[300], hq[300] = "";
+    /* The hostfile it was simulated with (measure refuses another); the default names
+     * none (CF_SIM_HOSTFILE_DEFAULT, measure's). */
+    if (hostfile != NULL && strcmp(hostfile, "one rank per core, in platform order") != 0 &&
+        cf_shell_quote(hostfile, hq, sizeof hq) != 0)
+        hq[0] = '\0';
     /* mpich is measure's default selector (CF_SIM_SELECTOR), named only when another ran. */
     if (simulated != NULL && strcmp(simulated, "yes") == 0) {
         if (platform == NULL || cf_shell_quote(platform, pq, sizeof pq) != 0)
             snprintf(pq, sizeof pq, "PLATFORM.xml");
-        snprintf(sim, sizeof sim, "--simulate %s%s%s ", pq,
+        snprintf(sim, sizeof sim, "--simulate %s%s%s%s%s ", pq,
                  selector != NULL && strcmp(selector, "mpich") != 0 ? " --coll-selector " : "",
-                 selector != NULL && strcmp(selector, "mpich") != 0 ? selector : "");
+                 selector != NULL && strcmp(selector, "mpich") != 0 ? selector : "",
+                 hq[0] ? " --hostfile " : "", hq);
     }
     snprintf(buf, n, "measure them with: commfit measure %s--resume %s%s", sim, quoted,
              sim[0] ? " (the platform file the table names, where it is)" : "");

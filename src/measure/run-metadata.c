@@ -295,7 +295,7 @@ static int simulation_metadata(cf_run_state *R)
         bad |= cf_table_meta_set(R->t, "platform_sha256", sha);
     }
     bad |= cf_table_meta_set(R->t, "hostfile",
-                             o->hostfile ? o->hostfile : "one rank per core, in platform order");
+                             o->hostfile ? o->hostfile : CF_SIM_HOSTFILE_DEFAULT);
     bad |= cf_table_meta_set(R->t, "coll_selector", o->selector ? o->selector : CF_SIM_SELECTOR);
     snprintf(buf, sizeof buf, "%.6g", sg_host_get_speed(sg_host_self()));
     bad |= cf_table_meta_set(R->t, "host_speed_flops", buf);

@@ -269,6 +269,19 @@ run "$COMMFIT" measure --simulate "$P/flat.xml" --resume a.csv
 expect_rc 0 "--resume of a complete table on its platform"
 rows a.csv >a2.rows
 check "nothing measured again" cmp -s a.rows a2.rows
+# ... and to its placement: another hostfile would put the rows added on other hosts (a
+# round-robin over two racks made an allreduce of 4 B at np 2 40 times slower), with nothing
+# to tell them apart; the same file by another name is the same.
+run "$COMMFIT" measure --simulate "$P/flat.xml" --hostfile rr.hosts --resume a.csv
+expect_rc 2 "--resume with a hostfile the table was not measured with"
+expect_err "commfit: measure: a.csv: simulated with one rank per core, in platform order, not --hostfile 'rr.hosts': its rows would mix two placements; resume it with no --hostfile" \
+    "another hostfile: refused, what to give said"
+run "$COMMFIT" measure --simulate "$P/multicore.xml" --resume rr.csv
+expect_rc 2 "--resume without the hostfile the table was measured with"
+grep_err "^commfit: measure: rr.csv: simulated with --hostfile 'rr.hosts', not one rank per core, in platform order: its rows would mix two placements; resume it with --hostfile rr.hosts\$" \
+    "the hostfile left out: refused, the file named"
+run "$COMMFIT" measure --simulate "$P/multicore.xml" --hostfile ./rr.hosts --resume rr.csv
+expect_rc 0 "--resume with the same hostfile by another name"
 
 # Bad input: a clear message, the file and line or the value, and no table left behind.
 bad() {
