@@ -269,6 +269,25 @@ run "$COMMFIT" measure --simulate "$P/flat.xml" --resume a.csv
 expect_rc 0 "--resume of a complete table on its platform"
 rows a.csv >a2.rows
 check "nothing measured again" cmp -s a.rows a2.rows
+# A run killed after its last row wrote no end: fit says its run never reached its end and
+# names this resume, which finds nothing to measure and marks the table complete, so that
+# fit says it no more (and the table is left as it is the next time).
+grep -v '^# \(end\|end_reason\|duration_s\|rank_cpu_share\):' a.csv >noend.csv
+run "$COMMFIT" fit -i noend.csv -o noend.json
+grep_err "noend.csv: its run never reached its end" "a table killed after its last row: fit warns"
+rows noend.csv >noend.rows
+run "$COMMFIT" measure --simulate "$P/flat.xml" --resume noend.csv
+expect_rc 0 "--resume of a table killed after its last row"
+expect_err "commfit: measure: noend.csv has every point of its plan: nothing to measure; its run's end was not written (killed after its last row), now marked complete (end_reason)" \
+    "killed after its last row: marked complete, said"
+rows noend.csv >noend2.rows
+check "killed after its last row: its rows as they were" cmp -s noend.rows noend2.rows
+check "killed after its last row: the end appended" sh -c 'tail -1 noend.csv | grep -qx "# end_reason: complete"'
+run "$COMMFIT" fit -i noend.csv -o noend.json
+check "killed after its last row, marked: fit says nothing of its end" sh -c "! grep -q 'its run' '$T/err'"
+cp noend.csv noend-before.csv
+run "$COMMFIT" measure --simulate "$P/flat.xml" --resume noend.csv
+check "marked complete: the next resume leaves it as it is" cmp -s noend-before.csv noend.csv
 # ... and to its placement: another hostfile would put the rows added on other hosts (a
 # round-robin over two racks made an allreduce of 4 B at np 2 40 times slower), with nothing
 # to tell them apart; the same file by another name is the same.
