@@ -456,11 +456,14 @@ static void report_end(cf_run_state *R, int status)
     char msg[1024];
     if (status == 1) {
         /* An error, not a note: said even under -q, and the status is 1. */
-        if (strcmp(R->path, "-") == 0)
+        if (strcmp(R->path, "-") == 0) {
+            char args[768];
+            cf_measure_resume_args(R->o, "FILE", args, sizeof args);
             cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                          "stopped by a signal: %zu rows written to standard output; saved "
-                         "to a file, 'commfit measure --resume FILE' continues them",
-                         R->rows);
+                         "to a file, 'commfit measure %s' continues them",
+                         R->rows, args);
+        }
         else
         {
             char args[768];

@@ -133,6 +133,20 @@ check "a stopped simulation says what it kept, and the --resume that takes it (w
     "^commfit: measure: stopped by a signal: [0-9]+ rows in stop.csv; continue with 'commfit measure --simulate $P/flat.xml --resume stop.csv'$" stop.err
 check "no simulator left running after the stop" sh -c '! pgrep -f "[s]mpimain.*stop[.]csv"'
 
+# The same to standard output: the --resume for the table saved to a file names the
+# platform too (it said 'commfit measure --resume FILE', which a simulated table refuses).
+"$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1:2M --np 64 -o - \
+    >stdout-stop.csv 2>stdout-stop.err &
+pid=$!
+for i in $(seq 1 240); do
+    [ "$(grep -vc '^#' stdout-stop.csv)" -ge 3 ] && break
+    sleep 0.5
+done
+kill -TERM $pid
+wait $pid || true
+check "stopped writing to standard output: the resume names the platform" grep -Eq \
+    "^commfit: measure: stopped by a signal: [0-9]+ rows written to standard output; saved to a file, 'commfit measure --simulate $P/flat.xml --resume FILE' continues them\$" stdout-stop.err
+
 # A second stop ends the simulation at once, in the middle of its point (an alltoall of
 # 2 MiB at np 128 takes about 15 s of wall time here: the first stop alone waited for it),
 # as a real launcher ends its ranks on a second Ctrl-C: the message says so and names the
