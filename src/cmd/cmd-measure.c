@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -698,7 +699,21 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
     char front[32];
     snprintf(front, sizeof front, "%ld", (long)getpid());
     setenv(CF_FRONT_PID_ENV, front, 1);
-    rc = cf_launch_run(v, 1, &stopped, e);
+    /* A table to the standard output goes there by a descriptor of its own: smpirun's
+     * words go to the standard error, not into the table's stream. Above the shell's: smpirun
+     * keeps its input on descriptor 3 and closes it for the simulator. */
+    int table_fd = -1;
+    if (o->output != NULL && strcmp(o->output, "-") == 0 &&
+        (table_fd = fcntl(STDOUT_FILENO, F_DUPFD, 20)) >= 0) {
+        char fdtext[16];
+        snprintf(fdtext, sizeof fdtext, "%d", table_fd);
+        setenv(CF_TABLE_FD_ENV, fdtext, 1);
+    }
+    rc = cf_launch_run_to(v, 1, table_fd >= 0, &stopped, e);
+    if (table_fd >= 0) {
+        close(table_fd);
+        unsetenv(CF_TABLE_FD_ENV);
+    }
     unsetenv(CF_LAUNCHER_CMD_ENV);
     unsetenv(CF_FRONT_PID_ENV);
     cf_launch_said said;

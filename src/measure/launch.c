@@ -287,7 +287,24 @@ static void on_stop(int sig, siginfo_t *info, void *ctx)
         kill(run_whole_group ? -(pid_t)run_child : (pid_t)run_child, run_forward);
 }
 
+int cf_launch_table_fd(void)
+{
+    const char *v = getenv(CF_TABLE_FD_ENV);
+    char *end;
+    long fd = v != NULL ? strtol(v, &end, 10) : -1;
+    if (v == NULL || end == v || *end != '\0' || fd < 3 || fd > INT_MAX ||
+        fcntl((int)fd, F_GETFD) < 0)
+        return STDOUT_FILENO;
+    return (int)fd;
+}
+
 int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e)
+{
+    return cf_launch_run_to(argv, whole_group, 0, stopped, e);
+}
+
+int cf_launch_run_to(char *const *argv, int whole_group, int stdout_to_err, int *stopped,
+                     cf_error *e)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa, old[3];
@@ -351,6 +368,8 @@ int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e)
             dup2(in[0], 0);
             close(in[0]);
         }
+        if (stdout_to_err)
+            dup2(2, 1);
         execvp(argv[0], argv);
         int err = errno;
         ssize_t w = write(fds[1], &err, sizeof err);

@@ -88,6 +88,9 @@ void cf_launch_prepare_env(long n, long cores);
  * whole group as SIGTERM (SimGrid's smpirun is a shell script that would die alone and
  * leave the simulation running). */
 int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e);
+/* The same, the launcher's standard output on the standard error where stdout_to_err. */
+int cf_launch_run_to(char *const *argv, int whole_group, int stdout_to_err, int *stopped,
+                     cf_error *e);
 
 /* How this launch was started, for the table's launcher metadata, into buf: the command a
  * plain run started (its launcher's words and size, which it names in the environment as
@@ -97,6 +100,14 @@ int cf_launch_run(char *const *argv, int whole_group, int *stopped, cf_error *e)
  * ranks stop as a signal stops them once it is gone (killed with SIGKILL, which it cannot
  * pass on: smpirun's simulator ran the plan to its end, holding the table's lock). */
 #define CF_FRONT_PID_ENV "COMMFIT_FRONT_PID"
+/* measure --simulate -o -: the descriptor, inherited by the simulated ranks, that is the
+ * standard output the table goes to; smpirun's own standard output goes to the standard
+ * error (its "Execution failed with code 134." on a failed run sat in the table's stream,
+ * a file of one line that was no table). Unset: the table goes to the standard output. */
+#define CF_TABLE_FD_ENV "COMMFIT_TABLE_FD"
+/* The descriptor a table written to '-' goes to: CF_TABLE_FD_ENV's where it names an open
+ * one, else the standard output. */
+int cf_launch_table_fd(void);
 void cf_launch_describe(char *buf, size_t n);
 
 /* What rank 0 of a launch this process started tells it back: the table it began and how

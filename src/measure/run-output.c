@@ -198,7 +198,7 @@ static int open_resume(cf_run_state *R, int over)
  * written where it writes; nothing to lock, truncate or delete. */
 static int open_descriptor(cf_run_state *R, int which)
 {
-    const char *name = which == STDOUT_FILENO && strcmp(R->path, "-") == 0 ? "<stdout>" : R->path;
+    const char *name = strcmp(R->path, "-") == 0 ? "<stdout>" : R->path;
     int fd = fcntl(which, F_DUPFD_CLOEXEC, 3);
     R->to_fd = 1;
     if (fd < 0 || (R->fp = fdopen(fd, "w")) == NULL) {
@@ -318,7 +318,7 @@ int cf_run_open_output(cf_run_state *R, const char *command, int over, const cha
                             strncmp(key, "rank_latency", 12) == 0
                                 ? "; measure without the launch probes (--no-latency-probe)"
                                 : "");
-    int nfd = strcmp(R->path, "-") == 0 ? STDOUT_FILENO : cf_named_fd(R->path);
+    int nfd = strcmp(R->path, "-") == 0 ? cf_launch_table_fd() : cf_named_fd(R->path);
     if (nfd >= 0)
         rc = open_descriptor(R, nfd);
     else if ((rc = cf_mkdir_parent(R->path, R->e)) == 0)

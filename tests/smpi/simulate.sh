@@ -316,6 +316,20 @@ grep_err "^commfit: measure: rr.csv: simulated with --hostfile 'rr.hosts', not o
 run "$COMMFIT" measure --simulate "$P/multicore.xml" --hostfile ./rr.hosts --resume rr.csv
 expect_rc 0 "--resume with the same hostfile by another name"
 
+# A failed simulation with the table to standard output leaves nothing there: smpirun's own
+# "Execution failed with code 134." went into the table's stream (a new-user session); a
+# table written there is whole and reads back.
+printf '<?xml version="1.0"?>\n<platform version="4.1">\n<zone id="z" routing="Full">\n<host id="h0" speed="1Gf" bogus="1"/>\n<host id="h1" speed="1Gf"/>\n</zone>\n</platform>\n' >bogus.xml
+"$COMMFIT" measure --simulate bogus.xml --patterns pingpong --sizes 1K -o - -q >bogus.out 2>bogus.err || true
+check "a failed simulation to standard output: nothing written there" test ! -s bogus.out
+check "a failed simulation to standard output: smpirun's words on the standard error" \
+    grep -q 'Execution failed with code' bogus.err
+"$COMMFIT" measure --simulate "$P/flat.xml" --np 2 --patterns pingpong --sizes 1,1K,64K -o - -q \
+    >tostdout.csv 2>tostdout.err
+check "a simulation to standard output: its 3 rows there" test "$(grep -c '^pingpong,' tostdout.csv)" -eq 3
+run "$COMMFIT" fit -q -i tostdout.csv -o tostdout.json
+expect_rc 0 "a simulation to standard output: the table fits"
+
 # Bad input: a clear message, the file and line or the value, and no table left behind.
 bad() {
     want_rc=$1 desc=$2 re=$3
