@@ -104,7 +104,8 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
                     "allocation); without it such a launch is refused, and one of more ranks "
                     "than cores warned of"),
         MEASURE_OPT(0, "progress", NULL,
-                    "show progress on stderr even when it is not a terminal"),
+                    "show progress on stderr even when it is not a terminal (there a line "
+                    "a point)"),
         MEASURE_OPT('q', "quiet", NULL,
                     "no progress and no closing message (a stop by a signal is still said)"),
         CF_OPT_HELP(),
@@ -149,6 +150,9 @@ static char *command_line(int argc, char **argv)
 }
 
 static int progress_width;
+/* Progress to a log, not a terminal (--progress with the standard error a file or a pipe):
+ * a line a point. A terminal's line redrawn with '\r' made one line of a whole run there. */
+static int progress_lines;
 
 static void show_progress(const cf_measure_point *pt, size_t done, size_t total, double elapsed_s,
                           double left_s)
@@ -163,8 +167,13 @@ static void show_progress(const cf_measure_point *pt, size_t done, size_t total,
                  cf_ddt_kind_name(pt->ddt->kind), pt->ddt->blocks);
     else
         snprintf(what, sizeof what, "%s", pt->pat->facts->pattern);
-    int n = fprintf(stderr, "\rcommfit: measure: %s np=%d %s  [%zu/%zu]  %.0fs elapsed, ~%s left",
-                    what, pt->np, size, done + 1, total, elapsed_s, left);
+    int n = fprintf(stderr, "%scommfit: measure: %s np=%d %s  [%zu/%zu]  %.0fs elapsed, ~%s left%s",
+                    progress_lines ? "" : "\r", what, pt->np, size, done + 1, total, elapsed_s,
+                    left, progress_lines ? "\n" : "");
+    if (progress_lines) {
+        fflush(stderr);
+        return;
+    }
     for (int i = n; i < progress_width; i++)
         fputc(' ', stderr);
     if (n > progress_width)
@@ -337,6 +346,9 @@ static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
     }
     if (!o->quiet && (o->progress || getenv(CF_PROGRESS_ENV) != NULL || isatty(2)))
         o->progress = 1;
+    /* The launching commfit's terminal (a plain run's ranks write to the launcher's pipe),
+     * or this rank's own (a simulation's): else a log. */
+    progress_lines = getenv(CF_PROGRESS_ENV) == NULL && !isatty(2);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
 #ifndef CF_SMPI

@@ -330,6 +330,15 @@ check "a simulation to standard output: its 3 rows there" test "$(grep -c '^ping
 run "$COMMFIT" fit -q -i tostdout.csv -o tostdout.json
 expect_rc 0 "a simulation to standard output: the table fits"
 
+# --progress to a log (the standard error a file): a line a point, not one line redrawn
+# with carriage returns.
+run "$COMMFIT" measure --simulate "$P/flat.xml" --np 2,4 --patterns pingpong,bcast --sizes 1,1K,64K \
+    --progress -o progress.csv
+expect_rc 0 "--progress to a file"
+check "--progress to a file: a line for each of the 9 points" \
+    test "$(grep -c '^commfit: measure: [a-z]* np=[0-9]* .*\[[0-9]/9\]' "$T/err")" -eq 9
+check "--progress to a file: no carriage return" sh -c "! grep -q \"\$(printf '\\r')\" '$T/err'"
+
 # Bad input: a clear message, the file and line or the value, and no table left behind.
 bad() {
     want_rc=$1 desc=$2 re=$3
