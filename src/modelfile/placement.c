@@ -120,6 +120,25 @@ static void tier_from(const cf_placement *p, long from, const char *reach, long 
              u->far_fitted_us, np);
 }
 
+/* "np=N spans K nodes" into buf; past the launch the table records, where the nodes are
+ * a guess (cf_placement_nodes fills the launch's nodes in order, then new ones like its
+ * last), "np=N would span K nodes (past the launch of L ranks: nodes like its last, of C
+ * cores, taken)". A round-robin hostfile of 8 ranks on 8 dual-core hosts read np 16 as
+ * spanning 12 nodes where another 8 hosts would take it, said as fact. */
+static void span_text(const cf_placement *p, long np, long nodes, char *buf, size_t n)
+{
+    long launched = 0;
+    for (size_t i = 0; i < p->nnodes; i++)
+        launched += p->ranks[i];
+    if (p->nnodes == 0 || np <= launched)
+        snprintf(buf, n, "np=%ld spans %ld nodes", np, nodes);
+    else
+        snprintf(buf, n,
+                 "np=%ld would span %ld nodes (past the launch of %ld ranks: nodes like its "
+                 "last, of %ld cores, taken)",
+                 np, nodes, launched, p->cores[p->nnodes - 1]);
+}
+
 /* The unplaced note's (cf_unmeasured) opening and close. */
 #define UNPLACED_NOTE                                                                              \
     "the table does not say where its ranks ran (no ranks_per_node metadata): nothing says "     \
@@ -137,19 +156,23 @@ void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, c
     if (u->unplaced)
         snprintf(note, n, UNPLACED_NOTE "np=%ld crosses nodes or switches np=2 never did, "
                  "so the interval has no upper bound" UNPLACED_FIX, np);
+    char span[200];
+    if (u->network || nodes)
+        span_text(p, np, u->nodes_np, span, sizeof span);
+    if (u->unplaced)
+        ;
     else if (u->network)
         snprintf(note, n,
-                 "np=2 ran inside one node (%s%s%ld cores) and np=%ld spans %ld nodes: the "
-                 "network between nodes was never measured, so the interval has no upper "
-                 "bound (measure two ranks on two nodes to know it)",
-                 p->host0, p->host0[0] ? ", " : "", p->cores[0], np, u->nodes_np);
+                 "np=2 ran inside one node (%s%s%ld cores) and %s: the network between nodes "
+                 "was never measured, so the interval has no upper bound (measure two ranks on "
+                 "two nodes to know it)",
+                 p->host0, p->host0[0] ? ", " : "", p->cores[0], span);
     else if (nodes)
         /* With a tier too the interval has no upper bound: it assumes nothing of the
          * contention then, and the tier's note says why. */
         snprintf(note, n,
-                 "np=%ld spans %ld nodes, np=2 spanned %ld: contention on links they share was "
-                 "never measured%s",
-                 np, u->nodes_np, u->nodes2, u->tier ? "" : " (the interval assumes none)");
+                 "%s, np=2 spanned %ld: contention on links they share was never measured%s",
+                 span, u->nodes2, u->tier ? "" : " (the interval assumes none)");
     cf_note_join(note, n, tier); /* after the nodes' note: both reasons */
 }
 
@@ -200,18 +223,22 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
         snprintf(note, n, UNPLACED_NOTE "np=%ld crosses nodes or switches the fitted np (to "
                  "%ld) never did, so the interval has no upper bound and its lower bound at "
                  "most the smallest fitted np's" UNPLACED_FIX, np, fitted);
-    else if (u->network)
-        snprintf(note, n,
-                 "the fitted np (to %ld) ran inside one node (%s%s%ld cores) and np=%ld spans "
-                 "%ld nodes: the network between nodes was never measured, so the interval has "
-                 "no upper bound and its lower bound at most the smallest fitted np's (measure "
-                 "across two nodes to know it)",
-                 fitted, p->host0, p->host0[0] ? ", " : "", p->cores[0], np, u->nodes_np);
-    else if (nodes)
-        snprintf(note, n,
-                 "np=%ld spans %ld nodes, the largest fitted np=%ld spanned %ld: contention on "
-                 "links they share was measured up to %ld nodes only",
-                 np, u->nodes_np, fitted, u->nodes2, u->nodes2);
+    else if (u->network || nodes) {
+        char span[200];
+        span_text(p, np, u->nodes_np, span, sizeof span);
+        if (u->network)
+            snprintf(note, n,
+                     "the fitted np (to %ld) ran inside one node (%s%s%ld cores) and %s: the "
+                     "network between nodes was never measured, so the interval has no upper "
+                     "bound and its lower bound at most the smallest fitted np's (measure "
+                     "across two nodes to know it)",
+                     fitted, p->host0, p->host0[0] ? ", " : "", p->cores[0], span);
+        else
+            snprintf(note, n,
+                     "%s, the largest fitted np=%ld spanned %ld: contention on links they share "
+                     "was measured up to %ld nodes only",
+                     span, fitted, u->nodes2, u->nodes2);
+    }
     cf_note_join(note, n, tier); /* after the nodes' note: both reasons */
 }
 

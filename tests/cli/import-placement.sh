@@ -22,7 +22,7 @@ run "$COMMFIT" import osu -q --ranks-per-node 96 --np 2,4,8,16,32,64,128,200 $fi
 run "$COMMFIT" fit -q -i p.csv -o p.json
 run "$COMMFIT" predict -m p.json -p bcast -n 400 -b 1K -f csv
 check "np=400 on 96-rank nodes past a launch of 200 (96,96,8): 6 nodes" \
-    grep -q 'np=400 spans 6 nodes, the largest fitted np=200 spanned 3: ' "$T/out"
+    grep -q 'np=400 would span 6 nodes (past the launch of 200 ranks: nodes like its last, of 96 cores, taken), the largest fitted np=200 spanned 3: ' "$T/out"
 run "$COMMFIT" import osu -q --ranks-per-node 0 --np 2 "$d/osu-np2.txt" -o z.csv
 expect_rc 2 "--ranks-per-node 0 is refused"
 run "$COMMFIT" import osu -q --ranks-per-node 1 --np 16777216 "$d/osu-np2.txt" -o z.csv
