@@ -76,6 +76,29 @@ static void names_add(char **names, size_t *len, const char *name)
     *names = nn;
 }
 
+/* one's rows appended to *all (one taken over, freed), or one itself where *all is NULL.
+ * Each table's pack rows are named by its own columns first (the merged table keeps the
+ * first's): report then draws them with their layouts, whatever the order. 0, or
+ * CF_EXIT_DATA with both freed. */
+static int merge_table(cf_table **all, cf_table *one, cf_error *e)
+{
+    if (*all == NULL) {
+        *all = one;
+        return 0;
+    }
+    for (size_t k = 0; k < one->n_rows; k++)
+        cf_row_label_pack(one, &one->rows[k]);
+    for (size_t k = 0; k < one->n_rows; k++)
+        if (cf_table_add(*all, &one->rows[k]) != 0) {
+            cf_table_free(one);
+            cf_table_free(*all);
+            *all = NULL;
+            return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+        }
+    cf_table_free(one);
+    return 0;
+}
+
 /* Reads the tables the model was fitted from (its "source") into one. */
 static int model_tables(const cf_modelset *ms, const char *model_path, cf_table **out, char **names,
                         cf_error *e)
@@ -111,21 +134,9 @@ static int model_tables(const cf_modelset *ms, const char *model_path, cf_table 
         }
         names_add(names, &len, path);
         free(path);
-        if (all == NULL) {
-            all = one;
-            continue;
-        }
-        /* Each table's pack rows named by its own columns (the merged table keeps the
-         * first's): report then draws them with their layouts, whatever the order. */
-        for (size_t k = 0; k < one->n_rows; k++)
-            cf_row_label_pack(one, &one->rows[k]);
-        for (size_t k = 0; k < one->n_rows; k++)
-            if (cf_table_add(all, &one->rows[k]) != 0) {
-                cf_table_free(one);
-                cf_table_free(all);
-                return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-            }
-        cf_table_free(one);
+        int rc = merge_table(&all, one, e);
+        if (rc != 0)
+            return rc;
     }
     if (all == NULL || *names == NULL) {
         cf_table_free(all);
@@ -224,21 +235,8 @@ static int input_tables(const args *a, cf_table **out, char **names, cf_error *e
             return rc;
         }
         names_add(names, &len, a->inputs[i]);
-        if (all == NULL) {
-            all = one;
-            continue;
-        }
-        /* Each table's pack rows named by its own columns (the merged table keeps the
-         * first's): report then draws them with their layouts, whatever the order. */
-        for (size_t k = 0; k < one->n_rows; k++)
-            cf_row_label_pack(one, &one->rows[k]);
-        for (size_t k = 0; k < one->n_rows; k++)
-            if (cf_table_add(all, &one->rows[k]) != 0) {
-                cf_table_free(one);
-                cf_table_free(all);
-                return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-            }
-        cf_table_free(one);
+        if ((rc = merge_table(&all, one, e)) != 0)
+            return rc;
     }
     if (*names == NULL) {
         cf_table_free(all);
