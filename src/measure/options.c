@@ -276,31 +276,6 @@ static int resume_same_machine(const cf_measure_opts *o, const cf_table *t, cf_e
     if (sel != NULL && strcmp(sel, want) != 0)
         return cf_error_set(e, CF_EXIT_USAGE, o->resume, 0,
                             "simulated with --coll-selector %s, not %s", sel, want);
-    /* Where the ranks ran, as the table's rows were measured: another hostfile would put
-     * the rows added on other hosts (a round-robin over two racks turned an allreduce of
-     * 4 B at np 2 from 0.92 into 36.3 us), with nothing in the table to tell them apart.
-     * The same file by another name is the same; one moved since cannot be compared by
-     * content, and is taken by its name. */
-    const char *hf = cf_table_meta_get(t, "hostfile");
-    if (hf != NULL) {
-        int was_default = strcmp(hf, CF_SIM_HOSTFILE_DEFAULT) == 0;
-        const char *hb = strrchr(hf, '/'), *ob = o->hostfile ? strrchr(o->hostfile, '/') : NULL;
-        int same = o->hostfile == NULL
-                       ? was_default
-                       : !was_default &&
-                             (cf_same_file(hf, o->hostfile) ||
-                              (access(hf, F_OK) != 0 &&
-                               strcmp(hb ? hb + 1 : hf, ob ? ob + 1 : o->hostfile) == 0));
-        if (!same)
-            return cf_error_set(e, CF_EXIT_USAGE, o->resume, 0,
-                                "simulated with %s%s%s, not %s%s%s: its rows would mix two "
-                                "placements; resume it with %s%s",
-                                was_default ? "" : "--hostfile '", hf, was_default ? "" : "'",
-                                o->hostfile ? "--hostfile '" : "",
-                                o->hostfile ? o->hostfile : CF_SIM_HOSTFILE_DEFAULT,
-                                o->hostfile ? "'" : "",
-                                was_default ? "no --hostfile" : "--hostfile ", was_default ? "" : hf);
-    }
     return 0;
 }
 

@@ -139,6 +139,11 @@ void cf_run_end_metadata(cf_run_state *R, int status);
 /* Rank 0: writes and flushes one row; 0, or 2 (a failed point) with R->e. */
 int cf_run_write_row(cf_run_state *R, const cf_row *row);
 
+/* Rank 0, --resume of a table that has every point of its plan and no end written: locks
+ * it, drops a last line cut short, appends the end lines (end_reason complete); 0, or
+ * CF_EXIT_DATA with R->e (locked by another measure, a read-only file system). */
+int cf_run_mark_complete(cf_run_state *R);
+
 /* Rank 0: flushes, syncs and closes the table; 0, or -1 with R->e. */
 int cf_run_close_output(cf_run_state *R);
 

@@ -194,6 +194,42 @@ static int open_resume(cf_run_state *R, int over)
     return 0;
 }
 
+int cf_run_mark_complete(cf_run_state *R)
+{
+    if ((R->path = strdup(R->o->resume)) == NULL)
+        return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    int created, fd = open_locked(R, &created);
+    if (fd < 0)
+        return CF_EXIT_DATA;
+    char *b;
+    size_t keep;
+    int rc = cf_measure_read_complete_lines(R->path, &b, &keep, R->e);
+    if (rc != 0) {
+        close(fd);
+        return rc;
+    }
+    free(b);
+    time_t now = time(NULL);
+    struct tm tm;
+    char end[96];
+    gmtime_r(&now, &tm);
+    size_t n = strftime(end, sizeof end, "# end: %Y-%m-%dT%H:%M:%SZ\n", &tm);
+    n += (size_t)snprintf(end + n, sizeof end - n, "# end_reason: %s\n", CF_META_END_COMPLETE);
+    /* A last line cut short is dropped first, as a resume that measures drops it. */
+    if (ftruncate(fd, (off_t)keep) != 0 || lseek(fd, 0, SEEK_END) < 0 ||
+        write(fd, end, n) != (ssize_t)n) {
+        int err = errno;
+        int undo = ftruncate(fd, (off_t)keep); /* as it was, never half an end */
+        (void)undo;
+        close(fd);
+        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot mark it complete: %s",
+                            strerror(err ? err : EIO));
+    }
+    return close(fd) != 0 ? cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
+                                         "cannot mark it complete: %s", strerror(errno))
+                          : 0;
+}
+
 /* A descriptor: the standard output ('-'), or one a path names (/dev/stdout, /dev/fd/N),
  * written where it writes; nothing to lock, truncate or delete. */
 static int open_descriptor(cf_run_state *R, int which)
@@ -318,7 +354,12 @@ int cf_run_open_output(cf_run_state *R, const char *command, int over, const cha
                             strncmp(key, "rank_latency", 12) == 0
                                 ? "; measure without the launch probes (--no-latency-probe)"
                                 : "");
+#ifdef CF_SMPI
+    /* A simulation's standard output is smpirun's; the launching commfit names the table's. */
     int nfd = strcmp(R->path, "-") == 0 ? cf_launch_table_fd() : cf_named_fd(R->path);
+#else
+    int nfd = strcmp(R->path, "-") == 0 ? STDOUT_FILENO : cf_named_fd(R->path);
+#endif
     if (nfd >= 0)
         rc = open_descriptor(R, nfd);
     else if ((rc = cf_mkdir_parent(R->path, R->e)) == 0)

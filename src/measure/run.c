@@ -590,25 +590,18 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
          * now (fit warned of points never reached, and named this resume, again and
          * again). */
         const char *why = o->done != NULL ? cf_table_unfinished(o->done) : NULL;
-        int marked = 0;
-        if (R->rank == 0 && why != NULL) {
-            FILE *fp = fopen(o->resume, "a");
-            time_t now = time(NULL);
-            struct tm tm;
-            char date[32];
-            gmtime_r(&now, &tm);
-            strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-            marked = fp != NULL && fprintf(fp, "# end: %s\n# end_reason: %s\n", date,
-                                           CF_META_END_COMPLETE) > 0;
-            if (fp != NULL && fclose(fp) != 0)
-                marked = 0;
+        if (R->rank == 0 && why != NULL && cf_run_mark_complete(R) != 0) {
+            rc = R->e->code;
+            goto out;
         }
         if (R->rank == 0 && hooks->note) {
             char msg[1024];
-            if (marked)
+            if (why != NULL)
                 snprintf(msg, sizeof msg, "%s has every point of its plan: nothing to measure; "
-                         "its run's end was not written (%s), now marked complete (end_reason)",
-                         o->resume, why[0] ? why : "killed after its last row");
+                         "%s, now marked complete (end_reason)",
+                         o->resume, why[0] ? "its last end_reason was not 'complete'"
+                                           : "its run's end was not written (killed after its "
+                                             "last row)");
             else
                 snprintf(msg, sizeof msg, "%s has every point of its plan: nothing to measure, "
                          "left as it was", o->resume);

@@ -302,19 +302,49 @@ check "killed after its last row, marked: fit says nothing of its end" sh -c "! 
 cp noend.csv noend-before.csv
 run "$COMMFIT" measure --simulate "$P/flat.xml" --resume noend.csv
 check "marked complete: the next resume leaves it as it is" cmp -s noend-before.csv noend.csv
+# A last line cut short is dropped first (it was glued to: '# end: 2026-12-0# end: ...'),
+# and a table another measure holds is not written to.
+grep -v '^# \(end\|end_reason\|duration_s\|rank_cpu_share\):' a.csv >cut.csv
+printf '# end: 2026-12-0' >>cut.csv
+run "$COMMFIT" measure --simulate "$P/flat.xml" --resume cut.csv
+expect_rc 0 "--resume of a table whose end was cut short"
+check "a cut end: dropped, the end written whole" \
+    sh -c '! grep -q "2026-12-0#" cut.csv && tail -2 cut.csv | head -1 | grep -Eq "^# end: [0-9]{4}-[0-9]{2}-[0-9]{2}T"'
+grep -v '^# \(end\|end_reason\|duration_s\|rank_cpu_share\):' a.csv >held.csv
+cp held.csv held-before.csv
+flock held.csv sleep 30 &
+holder=$!
+sleep 1
+run "$COMMFIT" measure --simulate "$P/flat.xml" --resume held.csv
+kill $holder 2>/dev/null || true
+wait $holder 2>/dev/null || true
+expect_rc 1 "--resume of a whole table another measure holds"
+grep_err "held.csv: another commfit measure is writing this table" "a held table: said"
+check "a held table: not written to" cmp -s held-before.csv held.csv
 # ... and to its placement: another hostfile would put the rows added on other hosts (a
 # round-robin over two racks made an allreduce of 4 B at np 2 40 times slower), with nothing
-# to tell them apart; the same file by another name is the same.
-run "$COMMFIT" measure --simulate "$P/flat.xml" --hostfile rr.hosts --resume a.csv
-expect_rc 2 "--resume with a hostfile the table was not measured with"
-expect_err "commfit: measure: a.csv: simulated with one rank per core, in platform order, not --hostfile 'rr.hosts': its rows would mix two placements; resume it with no --hostfile" \
-    "another hostfile: refused, what to give said"
+# to tell them apart. Compared rank by rank (hosts, rank_hosts), not by the file's name: the
+# same file by another name, a copy, or one listing the platform's own order places them
+# alike; a relative name from another folder may not.
+printf 'node-%d\n' 1 0 2 3 4 5 6 7 >swap.hosts
+run "$COMMFIT" measure --simulate "$P/flat.xml" --hostfile swap.hosts --resume a.csv
+expect_rc 2 "--resume with a hostfile that places the ranks otherwise"
+expect_err "commfit: measure: a.csv: its rank 0 ran on 'node-0' (hostfile: one rank per core, in platform order) and would run on 'node-1' (--hostfile swap.hosts): its rows would mix two placements; resume it with a hostfile that places its ranks as before" \
+    "another placement: refused, the rank and both hosts named"
 run "$COMMFIT" measure --simulate "$P/multicore.xml" --resume rr.csv
 expect_rc 2 "--resume without the hostfile the table was measured with"
-grep_err "^commfit: measure: rr.csv: simulated with --hostfile 'rr.hosts', not one rank per core, in platform order: its rows would mix two placements; resume it with --hostfile rr.hosts\$" \
-    "the hostfile left out: refused, the file named"
+grep_err "^commfit: measure: rr.csv: its rank 1 ran on 'mc-1' \\(hostfile: rr.hosts\\) and would run on 'mc-0' \\(no --hostfile: one rank per core, in platform order\\): " \
+    "the hostfile left out: refused"
 run "$COMMFIT" measure --simulate "$P/multicore.xml" --hostfile ./rr.hosts --resume rr.csv
 expect_rc 0 "--resume with the same hostfile by another name"
+cp rr.hosts rr-copy.hosts
+grep -v '^# \(end\|end_reason\|duration_s\|rank_cpu_share\):' rr.csv | sed '$d' >rr2.csv
+run "$COMMFIT" measure --simulate "$P/multicore.xml" --hostfile rr-copy.hosts --resume rr2.csv
+expect_rc 0 "--resume with a copy of the hostfile"
+printf 'node-%d\n' 0 1 2 3 4 5 6 7 >order.hosts
+grep -v '^# \(end\|end_reason\|duration_s\|rank_cpu_share\):' a.csv | sed '$d' >a3.csv
+run "$COMMFIT" measure --simulate "$P/flat.xml" --hostfile order.hosts --resume a3.csv
+expect_rc 0 "--resume with a hostfile listing the platform's own order"
 
 # A failed simulation with the table to standard output leaves nothing there: smpirun's own
 # "Execution failed with code 134." went into the table's stream (a new-user session); a
