@@ -327,7 +327,7 @@ check "wide-ompi, 2 KiB at np 48: the replay holds the farther tier, nothing add
 # recursive doubling from np 8, whose halves np 16 crossed with another algorithm (simulated
 # 142.36 us; from np 16's halves alone the answer was 130.02). The
 # recursive doubling is replayed over the probe's tiers, each step with the pair-exchange
-# probe's traffic at its distance: the answer (138.47) adds none of it again.
+# probe's traffic at its distance: the answer (144.10) adds none of it again.
 run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-islands-ompi.csv" --np 2,4,8,16 -o isl16.json
 run "$COMMFIT" predict -m isl16.json -p allreduce -n 64 -b 4K -f csv
 check "islands-ompi, 4 KiB at np 64: within 4% of the simulated 142.36 us, no upper bound" \
