@@ -135,8 +135,9 @@ static void span_text(const cf_placement *p, long np, long nodes, char *buf, siz
     else
         snprintf(buf, n,
                  "np=%ld would span %ld nodes (past the launch of %ld ranks: nodes like its "
-                 "last, of %ld cores, taken)",
-                 np, nodes, launched, p->cores[p->nnodes - 1]);
+                 "last, of %ld core%s, taken)",
+                 np, nodes, launched, p->cores[p->nnodes - 1],
+                 p->cores[p->nnodes - 1] == 1 ? "" : "s");
 }
 
 /* The unplaced note's (cf_unmeasured) opening and close. */

@@ -23,6 +23,11 @@ run "$COMMFIT" fit -q -i p.csv -o p.json
 run "$COMMFIT" predict -m p.json -p bcast -n 400 -b 1K -f csv
 check "np=400 on 96-rank nodes past a launch of 200 (96,96,8): 6 nodes" \
     grep -q 'np=400 would span 6 nodes (past the launch of 200 ranks: nodes like its last, of 96 cores, taken), the largest fitted np=200 spanned 3: ' "$T/out"
+# One core a node: "of 1 core" (sim-flat, launched on 128, read at np 256).
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat.csv" --np 2,4,8 -o flat8.json
+run "$COMMFIT" predict -m flat8.json -p bcast -n 256 -b 1K -f csv
+check "past a launch of one-core nodes: 1 core, not 1 cores" \
+    grep -q 'np=256 would span 256 nodes (past the launch of 128 ranks: nodes like its last, of 1 core, taken)' "$T/out"
 run "$COMMFIT" import osu -q --ranks-per-node 0 --np 2 "$d/osu-np2.txt" -o z.csv
 expect_rc 2 "--ranks-per-node 0 is refused"
 run "$COMMFIT" import osu -q --ranks-per-node 1 --np 16777216 "$d/osu-np2.txt" -o z.csv
