@@ -607,44 +607,6 @@ static long simulated_launch(const cf_measure_opts *o, const cf_platform *pf, cf
     return n;
 }
 
-/* The host rank r of the table t ran on (its hosts and rank_hosts: "0*4,1*4" or "0,1,0,1"),
- * into buf; 0, or -1 where t does not say. */
-static int table_rank_host(const cf_table *t, long r, char *buf, size_t n)
-{
-    const char *hosts = cf_table_meta_get(t, "hosts"), *rh = cf_table_meta_get(t, "rank_hosts");
-    if (hosts == NULL || rh == NULL)
-        return -1;
-    long at = 0, idx = -1;
-    for (const char *p = rh; *p != '\0' && idx < 0;) {
-        char *end;
-        long h = strtol(p, &end, 10), k = 1;
-        if (end == p || h < 0)
-            return -1;
-        if (*end == '*') {
-            p = end + 1;
-            k = strtol(p, &end, 10);
-            if (end == p || k < 1)
-                return -1;
-        }
-        if (r < at + k)
-            idx = h;
-        at += k;
-        p = *end == ',' ? end + 1 : end;
-        if (*end != ',' && *end != '\0')
-            return -1;
-    }
-    if (idx < 0)
-        return -1;
-    const char *h = hosts;
-    for (long i = 0; i < idx && h != NULL; i++)
-        if ((h = strchr(h, ',')) != NULL)
-            h++;
-    if (h == NULL)
-        return -1;
-    snprintf(buf, n, "%.*s", (int)strcspn(h, ","), h);
-    return 0;
-}
-
 /* A resumed simulation places its ranks as the table's were placed (by rank, from its hosts
  * and rank_hosts): another hostfile put the rows added on other hosts (a round-robin over
  * two racks turned an allreduce of 4 B at np 2 from 0.92 into 36.3 us) with nothing in the
@@ -654,7 +616,9 @@ static int table_rank_host(const cf_table *t, long r, char *buf, size_t n)
 static int resume_same_placement(const cf_measure_opts *o, const char *unrolled, long n,
                                  cf_error *e)
 {
-    if (o->resume == NULL || o->done == NULL || cf_table_meta_get(o->done, "rank_hosts") == NULL)
+    const char *hosts = o->done ? cf_table_meta_get(o->done, "hosts") : NULL;
+    const char *rh = o->done ? cf_table_meta_get(o->done, "rank_hosts") : NULL;
+    if (o->resume == NULL || hosts == NULL || rh == NULL)
         return 0;
     FILE *f = fopen(unrolled, "r");
     if (f == NULL)
@@ -662,10 +626,30 @@ static int resume_same_placement(const cf_measure_opts *o, const char *unrolled,
     char line[1024], then[1024];
     const char *hf = cf_table_meta_get(o->done, "hostfile");
     int rc = 0;
+    /* rank_hosts: each rank's index into hosts, a run of one as "H*N" ("0*4,1*4",
+     * "0,1,0,1"), read along with the ranks. */
+    const char *p = rh;
+    long h = -1, left = 0;
     for (long r = 0; rc == 0 && r < n && fgets(line, sizeof line, f) != NULL; r++) {
         line[strcspn(line, "\r\n")] = '\0';
-        if (table_rank_host(o->done, r, then, sizeof then) != 0)
-            break; /* past the table's launch */
+        if (left == 0) {
+            char *end;
+            h = strtol(p, &end, 10);
+            left = 1;
+            if (end != p && *end == '*')
+                left = strtol(end + 1, &end, 10);
+            if (end == p || h < 0 || left < 1 || (*end != ',' && *end != '\0'))
+                break; /* past the table's launch, or nothing it says */
+            p = *end == ',' ? end + 1 : end;
+        }
+        left--;
+        const char *q = hosts;
+        for (long i = 0; i < h && q != NULL; i++)
+            if ((q = strchr(q, ',')) != NULL)
+                q++;
+        if (q == NULL)
+            break;
+        snprintf(then, sizeof then, "%.*s", (int)strcspn(q, ","), q);
         if (strcmp(line, then) != 0)
             rc = cf_error_set(e, CF_EXIT_USAGE, o->resume, 0,
                               "its rank %ld ran on '%s' (hostfile: %s) and would run on '%s' "

@@ -583,8 +583,9 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         rc = CF_EXIT_DATA;
         goto out;
     }
-    /* A resumed table that has every point of its plan: nothing to measure, and nothing
-     * appended (it took a resume line with no rows after it, and the launch's probes). */
+    /* A resumed table that has every point of its plan: nothing to measure, and no resume
+     * line appended (it took one with no rows after it, and the launch's probes); only its
+     * end, where its run's was not written. */
     if (status == 0 && o->resume != NULL && npts == 0) {
         /* A run killed after its last row wrote no end: the table is whole, and says so
          * now (fit warned of points never reached, and named this resume, again and
