@@ -91,6 +91,8 @@ int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank);
 
 /* The end_reason metadata of a run that went through its plan. */
 #define CF_META_END_COMPLETE "complete"
+/* The hostfile metadata of a simulation without --hostfile. */
+#define CF_META_SIM_HOSTFILE_DEFAULT "one rank per core, in platform order"
 /* How far short of its plan the run that wrote t ended: NULL where it went through
  * (end_reason complete) or t does not say (imported, or measured before commfit_revision
  * and end_reason were written: both came in one version); else its end_reason (stopped by

@@ -379,9 +379,9 @@ static void resume_command(const cf_table *t, const char *path, char *buf, size_
     const char *selector = cf_table_meta_get(t, "coll_selector");
     const char *hostfile = cf_table_meta_get(t, "hostfile");
     char pq[300], hq[300] = "";
-    /* The hostfile it was simulated with (measure refuses another); the default names
-     * none (CF_SIM_HOSTFILE_DEFAULT, measure's). */
-    if (hostfile != NULL && strcmp(hostfile, "one rank per core, in platform order") != 0 &&
+    /* The hostfile it was simulated with (measure refuses another placement); the default
+     * names none. */
+    if (hostfile != NULL && strcmp(hostfile, CF_META_SIM_HOSTFILE_DEFAULT) != 0 &&
         cf_shell_quote(hostfile, hq, sizeof hq) != 0)
         hq[0] = '\0';
     /* mpich is measure's default selector (CF_SIM_SELECTOR), named only when another ran. */

@@ -32,8 +32,8 @@
 #define CF_SIM_SHARED_BLOCK "67108864" /* bytes of SMPI's shared-malloc file */
 /* SimGrid 3.32's collective selectors (--cfg=smpi/coll-selector). */
 #define CF_SIM_SELECTORS "mpich, ompi, mvapich2, impi, default"
-/* The hostfile metadata of a simulation without --hostfile. */
-#define CF_SIM_HOSTFILE_DEFAULT "one rank per core, in platform order"
+/* The hostfile metadata of a simulation without --hostfile (base/table.h's, for readers). */
+#define CF_SIM_HOSTFILE_DEFAULT CF_META_SIM_HOSTFILE_DEFAULT
 
 /* Whether name is a collective selector SMPI knows. */
 int cf_sim_selector_known(const char *name);
