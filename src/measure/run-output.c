@@ -151,6 +151,27 @@ static char *output_path(const cf_measure_opts *o, const struct tm *tm)
     return path;
 }
 
+/* A resumed table opened for appending, locked, a last line an interruption cut short
+ * dropped: the descriptor, at the end of the *keep bytes kept; -1 with R->e. */
+static int open_trimmed(cf_run_state *R, size_t *keep)
+{
+    int created, fd = open_locked(R, &created);
+    if (fd < 0)
+        return -1;
+    char *b;
+    if (cf_measure_read_complete_lines(R->path, &b, keep, R->e) != 0) {
+        close(fd);
+        return -1;
+    }
+    free(b);
+    if (ftruncate(fd, (off_t)*keep) != 0 || lseek(fd, 0, SEEK_END) < 0) {
+        close(fd);
+        cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot truncate: %s", strerror(errno));
+        return -1;
+    }
+    return fd;
+}
+
 /* --resume: locked first; then drops a last line the interruption cut short, and appends. */
 static int open_resume(cf_run_state *R, int over)
 {
@@ -164,22 +185,10 @@ static int open_resume(cf_run_state *R, int over)
                             "measured with another MPI library ('%.60s%s') than this run's "
                             "('%.60s%s'): resume it with the commfit built with that one",
                             was, strlen(was) > 60 ? "..." : "", now, strlen(now) > 60 ? "..." : "");
-    int created, fd;
-    if ((fd = open_locked(R, &created)) < 0)
-        return CF_EXIT_DATA;
-    char *b;
     size_t keep;
-    int rc = cf_measure_read_complete_lines(R->path, &b, &keep, R->e);
-    if (rc != 0) {
-        close(fd);
-        return rc;
-    }
-    free(b);
-    if (ftruncate(fd, (off_t)keep) != 0 || lseek(fd, 0, SEEK_END) < 0) {
-        close(fd);
-        return cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot truncate: %s",
-                            strerror(errno));
-    }
+    int fd = open_trimmed(R, &keep);
+    if (fd < 0)
+        return CF_EXIT_DATA;
     /* What a failed write after here is cut back to: the table as it was, never less. */
     R->kept = (off_t)keep;
     R->fp = fdopen(fd, "a");
@@ -198,26 +207,18 @@ int cf_run_mark_complete(cf_run_state *R)
 {
     if ((R->path = strdup(R->o->resume)) == NULL)
         return cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    int created, fd = open_locked(R, &created);
-    if (fd < 0)
-        return CF_EXIT_DATA;
-    char *b;
     size_t keep;
-    int rc = cf_measure_read_complete_lines(R->path, &b, &keep, R->e);
-    if (rc != 0) {
-        close(fd);
-        return rc;
-    }
-    free(b);
+    int fd = open_trimmed(R, &keep);
+    if (fd < 0)
+        return R->e->code ? R->e->code : CF_EXIT_DATA;
     time_t now = time(NULL);
     struct tm tm;
     char end[96];
     gmtime_r(&now, &tm);
     size_t n = strftime(end, sizeof end, "# end: %Y-%m-%dT%H:%M:%SZ\n", &tm);
     n += (size_t)snprintf(end + n, sizeof end - n, "# end_reason: %s\n", CF_META_END_COMPLETE);
-    /* A last line cut short is dropped first, as a resume that measures drops it. */
-    if (ftruncate(fd, (off_t)keep) != 0 || lseek(fd, 0, SEEK_END) < 0 ||
-        write(fd, end, n) != (ssize_t)n) {
+    /* A last line cut short was dropped (open_trimmed), as a resume that measures drops it. */
+    if (write(fd, end, n) != (ssize_t)n) {
         int err = errno;
         int undo = ftruncate(fd, (off_t)keep); /* as it was, never half an end */
         (void)undo;
