@@ -787,7 +787,17 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
     unsetenv(CF_FRONT_PID_ENV);
     cf_launch_said said;
     cf_launch_report_done(report, &said);
-    if (e->code == 0 && !stopped && rc > CF_EXIT_USAGE) {
+    if (e->code == 0 && !stopped && rc == 128 + SIGPIPE) {
+        /* smpirun, a shell script, reports its simulator's death by a signal as 128 + it:
+         * SIGPIPE is the reader of the table's stream gone (-o - | head -1), no failure of
+         * the simulation. */
+        char kept[2 * sizeof said.table + 64];
+        kept_text(o, &said, kept, sizeof kept);
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                          "the simulation ended by SIGPIPE: what read its output closed it "
+                          "first; %s",
+                          kept);
+    } else if (e->code == 0 && !stopped && rc > CF_EXIT_USAGE) {
         char kept[2 * sizeof said.table + 64];
         kept_text(o, &said, kept, sizeof kept);
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,

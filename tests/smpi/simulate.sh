@@ -360,6 +360,13 @@ check "a simulation to standard output: its 3 rows there" test "$(grep -c '^ping
 run "$COMMFIT" fit -q -i tostdout.csv -o tostdout.json
 expect_rc 0 "a simulation to standard output: the table fits"
 
+# The reader of the table's stream gone (-o - | head -1): SIGPIPE, said as such, not a failed
+# simulation ("smpirun exit status 141").
+{ "$COMMFIT" measure --simulate "$P/flat.xml" --np 2,4,8 --patterns pingpong,alltoall --sizes 1:4M -o - \
+    2>sigpipe.err | head -1 >/dev/null; } || true
+check "the table's reader gone: SIGPIPE said, not a failure" \
+    grep -q "^commfit: measure: the simulation ended by SIGPIPE: what read its output closed it first; the rows finished before went to standard output\$" sigpipe.err
+
 # --progress to a log (the standard error a file): a line a point, not one line redrawn
 # with carriage returns.
 run "$COMMFIT" measure --simulate "$P/flat.xml" --np 2,4 --patterns pingpong,bcast --sizes 1,1K,64K \
