@@ -22,6 +22,7 @@
 #include "measure/measure.h"
 #include "measure/platform.h"
 #include "base/size.h"
+#include "base/outfile.h"
 
 /* Set by a self-launch whose stderr is a terminal: the ranks' stderr is a pipe. */
 #define CF_PROGRESS_ENV "COMMFIT_PROGRESS"
@@ -761,6 +762,16 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
      * what was kept; commfit-smpi explains its own 1 and 2; anything else is the
      * simulator's failure. */
     int stopped;
+    int to_stdout = o->output != NULL &&
+                    (strcmp(o->output, "-") == 0 || cf_named_fd(o->output) == STDOUT_FILENO);
+    if (to_stdout && fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+        /* A closed one: SimGrid's shared memory took descriptor 1, and the table went there,
+         * exit 0. */
+        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                          "-o %s: the standard output is closed, nowhere to write the table",
+                          o->output);
+        goto out;
+    }
     char *report = cf_launch_report_open();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "%s -np %s", smpirun, np);
@@ -772,8 +783,7 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
      * words go to the standard error, not into the table's stream. Above the shell's: smpirun
      * keeps its input on descriptor 3 and closes it for the simulator. */
     int table_fd = -1;
-    if (o->output != NULL && strcmp(o->output, "-") == 0 &&
-        (table_fd = fcntl(STDOUT_FILENO, F_DUPFD, 20)) >= 0) {
+    if (to_stdout && (table_fd = fcntl(STDOUT_FILENO, F_DUPFD, 20)) >= 0) {
         char fdtext[16];
         snprintf(fdtext, sizeof fdtext, "%d", table_fd);
         setenv(CF_TABLE_FD_ENV, fdtext, 1);

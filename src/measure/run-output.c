@@ -356,8 +356,11 @@ int cf_run_open_output(cf_run_state *R, const char *command, int over, const cha
                                 ? "; measure without the launch probes (--no-latency-probe)"
                                 : "");
 #ifdef CF_SMPI
-    /* A simulation's standard output is smpirun's; the launching commfit names the table's. */
-    int nfd = strcmp(R->path, "-") == 0 ? cf_launch_table_fd() : cf_named_fd(R->path);
+    /* A simulation's standard output is smpirun's; the launching commfit names the table's
+     * (for '-', /dev/stdout or /dev/fd/1 alike). */
+    int nfd = strcmp(R->path, "-") == 0 ? STDOUT_FILENO : cf_named_fd(R->path);
+    if (nfd == STDOUT_FILENO)
+        nfd = cf_launch_table_fd();
 #else
     int nfd = strcmp(R->path, "-") == 0 ? STDOUT_FILENO : cf_named_fd(R->path);
 #endif

@@ -359,6 +359,18 @@ check "a failed simulation to standard output: smpirun's words on the standard e
 check "a simulation to standard output: its 3 rows there" test "$(grep -c '^pingpong,' tostdout.csv)" -eq 3
 run "$COMMFIT" fit -q -i tostdout.csv -o tostdout.json
 expect_rc 0 "a simulation to standard output: the table fits"
+# /dev/stdout is the standard output too; a closed one is refused (SimGrid's shared memory
+# took descriptor 1 and the table went there, exit 0).
+"$COMMFIT" measure --simulate bogus.xml --patterns pingpong --sizes 1K -o /dev/stdout -q \
+    >bogus2.out 2>/dev/null || true
+check "a failed simulation to /dev/stdout: nothing written there" test ! -s bogus2.out
+"$COMMFIT" measure --simulate "$P/flat.xml" --np 2 --patterns pingpong --sizes 1,1K,64K \
+    -o /dev/stdout -q >devstdout.csv
+check "a simulation to /dev/stdout: its 3 rows there" test "$(grep -c '^pingpong,' devstdout.csv)" -eq 3
+run sh -c "'$COMMFIT' measure --simulate '$P/flat.xml' --np 2 --patterns pingpong --sizes 1,1K -o - >&-"
+expect_rc 1 "a simulation to a closed standard output"
+grep_err "^commfit: measure: -o -: the standard output is closed, nowhere to write the table\$" \
+    "a closed standard output: refused, said"
 
 # The reader of the table's stream gone (-o - | head -1): SIGPIPE, said as such, not a failed
 # simulation ("smpirun exit status 141").
