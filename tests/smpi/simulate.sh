@@ -104,11 +104,17 @@ done
 check "bcast 1 MiB np 8: SMPI's MPICH bcast costs more from roots other than 0" \
     lt "$(tavg bcast 8 1048576 imb.csv)" "$(tavg bcast 8 1048576 rs.csv)"
 
-# start_run NAME ROWS SIZES NP: an alltoall simulation writing NAME.csv (NAME.out, NAME.err)
+# start_run NAME ROWS SIZES NP [-]: an alltoall simulation writing NAME.csv (NAME.out,
+# NAME.err), with -o - to its standard output redirected there where the fifth word is "-",
 # started in the background ($pid), returning once it has ROWS lines past its comments.
 start_run() {
-    "$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes "$3" --np "$4" \
-        -o "$1.csv" >"$1.out" 2>"$1.err" &
+    if [ "${5:-}" = - ]; then
+        "$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes "$3" --np "$4" \
+            -o - >"$1.csv" 2>"$1.err" &
+    else
+        "$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes "$3" --np "$4" \
+            -o "$1.csv" >"$1.out" 2>"$1.err" &
+    fi
     pid=$!
     for i in $(seq 1 240); do
         [ -s "$1.csv" ] && [ "$(grep -vc '^#' "$1.csv")" -ge "$2" ] && break
@@ -135,13 +141,7 @@ check "no simulator left running after the stop" sh -c '! pgrep -f "[s]mpimain.*
 
 # The same to standard output: the --resume for the table saved to a file names the
 # platform too (it said 'commfit measure --resume FILE', which a simulated table refuses).
-"$COMMFIT" measure --simulate "$P/flat.xml" --patterns alltoall --sizes 1:2M --np 64 -o - \
-    >stdout-stop.csv 2>stdout-stop.err &
-pid=$!
-for i in $(seq 1 240); do
-    [ "$(grep -vc '^#' stdout-stop.csv)" -ge 3 ] && break
-    sleep 0.5
-done
+start_run stdout-stop 3 1:2M 64 -
 kill -TERM $pid
 wait $pid || true
 check "stopped writing to standard output: the resume names the platform" grep -Eq \
