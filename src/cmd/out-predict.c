@@ -518,6 +518,46 @@ void cf_out_predict_tier_below_note(cf_predict_answer *out, const cf_tier_added 
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
+void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est, long np,
+                                  long top)
+{
+    if (!(est->bt_err > 0) || !(est->bt_doublings > 0 || est->bt_lo_doublings > 0))
+        return;
+    char whose[160], part[640], lower[256] = "";
+    if (est->bt_source == CF_BT_TREES)
+        snprintf(whose, sizeof whose, "the grid's readings, each np from the np below it, missed "
+                                      "it by");
+    else if (est->bt_source == CF_BT_LOO)
+        snprintf(whose, sizeof whose, "the fitted model misses its points left out one at a "
+                                      "time by");
+    else
+        snprintf(whose, sizeof whose,
+                 "the fitted model, refitted without np=%ld and read there, missed it by", top);
+    if (est->bt_lo_doublings > 0)
+        snprintf(lower, sizeof lower,
+                 "%s lower end holds the reading without the growth carried from np=%ld "
+                 "(np=%ld's cost per step alone), widened x%.3g over its %.3g doublings",
+                 est->bt_doublings > 0 ? "; its" : "the interval's", est->bt_from,
+                 est->bt_lo_from, exp(est->bt_err * est->bt_lo_doublings),
+                 est->bt_lo_doublings);
+    if (est->bt_doublings > 0) {
+        /* A reading whose algorithm ran at one np alone counts its change as a doubling more. */
+        double span = fabs(log2((double)np / (double)est->bt_from));
+        const char *alg_change =
+            est->bt_doublings > span + 0.5 ? " (the change of algorithm counted as one)" : "";
+        snprintf(part, sizeof part,
+                 "the interval%s widened x%.3g%s: %s x%.3g a doubling of p, carried over %.3g "
+                 "doublings from np=%ld%s%s",
+                 lower[0] ? "'s upper end" : "", exp(est->bt_err * est->bt_doublings),
+                 lower[0] ? "" : " each way", whose, exp(est->bt_err), est->bt_doublings,
+                 est->bt_from, alg_change, lower);
+    } else {
+        snprintf(part, sizeof part, "%s (%s x%.3g a doubling of p)", lower, whose,
+                 exp(est->bt_err));
+    }
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
 /* The note of what the latency probe added to an answer (cf_tier_added), the steps of alg
  * reaching ranks beyond reach's latency far_us; nothing where nothing was added. */
 void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, const char *alg,

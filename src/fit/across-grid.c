@@ -419,6 +419,9 @@ typedef struct grid_reading {
     double hi_f;          /* the upper end at least this times t (bracket) */
     double in;            /* the doublings to the nearest measured np, q between them */
     double gain;          /* the step growth carried from below (1: none) */
+    double d_model;       /* the doublings of p the fitted model's backtest bounds: d + in,
+                             or with a growth carried, those from the np it was carried to */
+    long read_np;         /* the np the reading was made at (from_np before a growth) */
     long from_np;         /* the np whose cost the reading carries (see from) */
     int own;
     int family; /* cost_family: 0 steps of T2; 1 a per-call tree (cf_steps_per_call); 2 a
@@ -548,6 +551,8 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
         gain > 1.0) {
         rho *= gain;
         out->gain = gain;
+        out->d_model = dd;
+        out->read_np = from;
         from = top_np;
     }
     if (!(rho > 0) || !isfinite(rho))
@@ -577,6 +582,8 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
         out->lo_f = fmin(out->lo_f, fmin(B->at >= 0 ? B->lo : 1.0, A->at >= 0 ? A->lo : 1.0));
         out->hi_f = fmax(B->at >= 0 ? B->hi : 1.0, A->at >= 0 ? A->hi : 1.0);
     }
+    if (!(out->gain > 1.0))
+        out->d_model = d + in;
     out->gain = fmax(out->gain, 1.0);
     out->d = d;
     out->own = own;
@@ -643,8 +650,7 @@ void cf_across_hold_between(double t0, double t1, double *lo, double *hi)
     *hi = fmax(*hi, fmax(t0, t1) * (1.0 + GRID_FLOOR));
 }
 
-int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, double *lo, double *hi,
-                           const char **algorithm)
+int cf_across_grid_predict(const cf_across *a, long q, double m, cf_estimate *out)
 {
     grid_reading r;
     if (grid_read(a, q, m, &r) != 0)
@@ -653,26 +659,53 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, double *t, doub
     /* Without a backtest of its own here (the algorithm ran at fewer than three measured np,
      * or its cost is borrowed), the rules' step count is untested beyond the measured np:
      * the fitted model's backtest at this size, per doubling the reading spans (from the np
-     * it was read at, which may lie far below the largest measured), bounds it too. For a
-     * per-call tree or a replay over the tiers, the grid's own backtest of such readings of
-     * its family (tree_err, tiered_tree_err) bounds it where it is the smaller: the fitted
-     * model's misses there are its formula's (one cost in p for algorithms the rules switch
-     * between), not the trees' or the replay's. */
+     * it was read at, which may lie far below the largest measured, or from the np whose
+     * growth it carries: r.d_model), bounds it too. For a per-call tree or a replay over the
+     * tiers, the grid's own backtest of such readings of its family (tree_err,
+     * tiered_tree_err) bounds it where it is the smaller: the fitted model's misses there are
+     * its formula's (one cost in p for algorithms the rules switch between), not the trees'
+     * or the replay's. */
     double fe = cf_across_extrap_err(a, m);
     double te = r.family == 2 ? a->grid.tiered_tree_err : a->grid.tree_err;
-    if (r.family && isfinite(fe) && isfinite(te))
-        fe = fmin(fe, te);
-    if (!r.own && isfinite(fe) && r.d + r.in > 0) {
-        w = fmax(w, expm1(fe * (r.d + r.in)));
+    int source = cf_across_extrap_source(a, m);
+    if (r.family && isfinite(fe) && isfinite(te) && te < fe) {
+        fe = te;
+        source = CF_BT_TREES;
+    }
+    out->bt_err = out->bt_doublings = out->bt_lo_doublings = 0.0;
+    out->bt_from = out->bt_lo_from = 0;
+    out->bt_source = 0;
+    /* The reading without the growth it carries (r.gain) spans the doublings from the np it
+     * was read at (r.d + r.in), the lower end's; the reading with it, those from the np the
+     * growth was carried to (r.d_model): pairwise's alltoall read from np 2 with linear's
+     * growth to np 32 (fatnodes-ompi at np 64 and 1 MiB: 60386 us, simulated 73537) reached
+     * x3e6 above it, five doublings of the fitted model's miss of x19.8 a doubling (one node
+     * to two at np 32), x393 now. */
+    double w_lo = w;
+    if (!r.own && isfinite(fe) && r.d_model > 0 && expm1(fe * r.d_model) > w) {
+        w = expm1(fe * r.d_model);
         w_up = fmax(w_up, w);
+        out->bt_err = fe;
+        out->bt_doublings = r.d_model;
+        out->bt_from = r.from_np;
+        out->bt_source = source;
+    }
+    w_lo = fmax(w, w_lo);
+    if (!r.own && isfinite(fe) && r.gain > 1.0 && expm1(fe * (r.d + r.in)) > w_lo) {
+        w_lo = expm1(fe * (r.d + r.in));
+        out->bt_err = fe;
+        out->bt_lo_doublings = r.d + r.in;
+        out->bt_lo_from = r.read_np;
+        out->bt_from = r.from_np; /* the np whose growth the reading carries */
+        out->bt_source = source;
     }
     /* The step growth borrowed from other algorithms raises the estimate; whether it carries
      * over to this one is untested, so the interval still holds the reading without it. */
-    *t = r.t;
-    *lo = fmin(r.t / (r.gain * (1.0 + w)), r.t * r.lo_f);
-    *hi = r.t * fmax(1.0 + w_up, r.hi_f);
-    *algorithm = r.algorithm;
-    between_measured(&a->grid, q, m, lo, hi);
+    out->t_us = r.t;
+    out->lo_us = fmin(r.t / (r.gain * (1.0 + w_lo)), r.t * r.lo_f);
+    out->hi_us = r.t * fmax(1.0 + w_up, r.hi_f);
+    out->algorithm = r.algorithm;
+    between_measured(&a->grid, q, m, &out->lo_us, &out->hi_us);
     return 0;
 }
 

@@ -25,23 +25,35 @@ void cf_across_seg_predict(const cf_across_seg *s, long p, double m, double *t, 
 
 /* The error per doubling of p beyond the measured ones of segment k: its backtest; where
  * there is none (a model file from before it), another segment's, else what the segment
- * misses of its own points left out one at a time. */
-static double extrap_err(const cf_across *a, int k)
+ * misses of its own points left out one at a time. *source: CF_BT_MODEL or CF_BT_LOO. */
+static double extrap_err(const cf_across *a, int k, int *source)
 {
+    *source = CF_BT_MODEL;
     if (isfinite(a->seg[k].extrap_err))
         return a->seg[k].extrap_err;
     double e = NAN;
     for (int i = 0; i < a->nseg; i++)
         if (isfinite(a->seg[i].extrap_err))
             e = isnan(e) ? a->seg[i].extrap_err : fmax(e, a->seg[i].extrap_err);
-    if (isnan(e))
+    if (isnan(e)) {
+        *source = CF_BT_LOO;
         e = isfinite(a->seg[k].q.loo_mape) ? log1p(a->seg[k].q.loo_mape) : 0.0;
+    }
     return e;
 }
 
 double cf_across_extrap_err(const cf_across *a, double m)
 {
-    return a->nseg > 0 ? extrap_err(a, a->nseg > 1 && m > a->seg[0].to_bytes) : NAN;
+    int source;
+    return a->nseg > 0 ? extrap_err(a, a->nseg > 1 && m > a->seg[0].to_bytes, &source) : NAN;
+}
+
+int cf_across_extrap_source(const cf_across *a, double m)
+{
+    int source = CF_BT_MODEL;
+    if (a->nseg > 0)
+        extrap_err(a, a->nseg > 1 && m > a->seg[0].to_bytes, &source);
+    return source;
 }
 
 /* How far (ln) the measured growth of segment k reads above the model, going on as it did
@@ -71,25 +83,34 @@ static double growth_reach(const cf_across *a, int k, double m, double d, double
 /* Segment k's T at (p, m) with its 95% interval, multiplicative: the fit's own relative
  * half-width, widened by the backtested error for each doubling of p beyond the measured
  * process counts (or below them); beyond them, the upper end also reaches as far as the
- * measured growth going on would (growth_reach). */
+ * measured growth going on would (growth_reach). Where the backtest's widening is the
+ * larger, out's bt_ fields say so (its other fields untouched). */
 static void seg_interval(const cf_across *a, int k, long p, double m, double *t, double *lo,
-                         double *hi)
+                         double *hi, cf_estimate *out)
 {
     double half;
     cf_across_seg_predict(&a->seg[k], p, m, t, &half);
     double d = 0.0, beyond = 0.0;
+    long from = 0;
     if (a->nnp > 0 && p > a->np[a->nnp - 1])
-        d = beyond = log2((double)p / (double)a->np[a->nnp - 1]);
+        d = beyond = log2((double)p / (double)(from = a->np[a->nnp - 1]));
     else if (a->nnp > 0 && p < a->np[0])
-        d = log2((double)a->np[0] / (double)p);
+        d = log2((double)(from = a->np[0]) / (double)p);
     if (!(*t > 0) || !isfinite(*t)) {
         *lo = 0.0;
         *hi = fmax(0.0, *t + half);
         return;
     }
-    double w = log1p(half / *t), e = extrap_err(a, k) * d;
+    int source;
+    double w = log1p(half / *t), err = extrap_err(a, k, &source), e = err * d;
     *lo = *t * exp(-(w + e));
     *hi = *t * exp(w + fmax(e, growth_reach(a, k, m, beyond, *t)));
+    if (e > w && e > out->bt_err * out->bt_doublings) {
+        out->bt_err = err;
+        out->bt_doublings = d;
+        out->bt_from = from;
+        out->bt_source = source;
+    }
 }
 
 /* The segment whose formula answers at size m: the second from past the first's sizes,
@@ -109,10 +130,10 @@ static void formula_predict(const cf_across *a, long p, double m, cf_estimate *o
 {
     int k = formula_seg(a, m);
     double t, lo, hi;
-    seg_interval(a, k, p, m, &t, &lo, &hi);
+    seg_interval(a, k, p, m, &t, &lo, &hi, out);
     if (a->nseg > 1 && m > a->seg[0].to_bytes && m < a->seg[1].from_bytes) {
         double t1, l1, h1;
-        seg_interval(a, 1 - k, p, m, &t1, &l1, &h1);
+        seg_interval(a, 1 - k, p, m, &t1, &l1, &h1, out);
         lo = fmin(lo, l1);
         hi = fmax(hi, h1);
     }
@@ -129,8 +150,10 @@ void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
     out->contention_np = 0;
     out->model_factor = 1.0;
     out->grid = 0;
-    if (cf_across_grid_predict(a, p, m, &out->t_us, &out->lo_us, &out->hi_us, &out->algorithm) ==
-        0) {
+    out->bt_err = out->bt_doublings = out->bt_lo_doublings = 0.0;
+    out->bt_from = out->bt_lo_from = 0;
+    out->bt_source = 0;
+    if (cf_across_grid_predict(a, p, m, out) == 0) {
         out->alg = 0;
         out->grid = 1;
         return;

@@ -486,7 +486,22 @@ typedef struct cf_estimate {
                             * than row_us and the estimate their geometric middle, the lower
                             * end holding it; 0 elsewhere */
     double row_us;         /* there, the reading where they go one after another */
+    /* across-np, where a backtest's miss per doubling of p set the interval: that miss
+     * (ln), the doublings it was carried over and the np they were counted from; bt_doublings
+     * 0 elsewhere. bt_source: whose miss, CF_BT_MODEL the fitted model's backtest (refitted
+     * without the largest measured np, read there), CF_BT_TREES the grid's of its readings
+     * (tree_err, tiered_tree_err), CF_BT_LOO the fitted model's leave-one-out error (a model
+     * file from before its backtest). */
+    double bt_err, bt_doublings;
+    long bt_from;
+    int bt_source;
+    /* where the reading carries a growth measured at larger np (bt_from then that np) and
+     * the lower end holds the reading without it: the doublings that reading spans and its
+     * np (0 elsewhere) */
+    double bt_lo_doublings;
+    long bt_lo_from;
 } cf_estimate;
+enum { CF_BT_MODEL = 1, CF_BT_TREES, CF_BT_LOO };
 
 /* Relative-error least squares: minimises sum ((t_i - x_i.c) / T_i)^2, T_i the measured
  * time first, then the fitted one (iterated), with robust setting aside points beyond 5
@@ -564,13 +579,15 @@ void cf_across_hold_between(double t0, double t1, double *lo, double *hi);
  * and *above (NAN where m was not measured on that side): 1 where both were, else 0 (what
  * cf_across_grid_predict holds its interval to). */
 int cf_across_grid_around(const cf_across *a, long q, double m, double *below, double *above);
-/* T at (p, m) from the grid with its 95% interval and the algorithm the rules run there;
- * -1 when the grid cannot answer there. */
 /* The fitted model's backtested error per doubling of p beyond the measured np at size m
  * (|ln(read / measured)|, the range's or a neighbour's); NAN without a fitted model. */
 double cf_across_extrap_err(const cf_across *a, double m);
-int cf_across_grid_predict(const cf_across *a, long p, double m, double *t, double *lo, double *hi,
-                           const char **algorithm);
+/* Whose miss cf_across_extrap_err read: CF_BT_MODEL or CF_BT_LOO. */
+int cf_across_extrap_source(const cf_across *a, double m);
+/* T at (p, m) from the grid with its 95% interval, the algorithm the rules run there and,
+ * where the fitted model's backtest set the interval, the bt_ fields (out's other fields
+ * untouched); -1 when the grid cannot answer there. */
+int cf_across_grid_predict(const cf_across *a, long p, double m, cf_estimate *out);
 /* T at (p, m) with its 95% prediction interval; out->alg is the segment used. Between the
  * two segments' sizes the interval covers both. */
 void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out);
