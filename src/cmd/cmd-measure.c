@@ -450,16 +450,49 @@ static int launch_outcome(const cf_measure_opts *o, int rc, int stopped,
     return rc;
 }
 
-/* Whether a table was written since start where the run writes it (-o, --resume, else a
- * .csv in data/): rank 0 may run on another node, whose report the file in this node's /tmp
- * never sees, and still write the table to a shared folder. 1 where it cannot tell
- * (standard output). */
-static int table_touched(const cf_measure_opts *o, time_t start)
+/* Where the run writes its table, as it stood before the launch (table_touched). */
+typedef struct table_before {
+    struct timespec start; /* the file system's clock (coarse) when the launch began */
+    int existed;           /* the -o or --resume file existed */
+    struct stat st;        /* and was this */
+} table_before;
+
+static void table_before_launch(const cf_measure_opts *o, table_before *b)
+{
+    const char *path = o->resume ? o->resume : o->output;
+#ifdef CLOCK_REALTIME_COARSE
+    /* The clock file times are stamped from: a file written just after a finer clock's
+     * reading may carry an earlier time. */
+    clock_gettime(CLOCK_REALTIME_COARSE, &b->start);
+#else
+    clock_gettime(CLOCK_REALTIME, &b->start);
+#endif
+    b->existed = path != NULL && strcmp(path, "-") != 0 && stat(path, &b->st) == 0;
+}
+
+static int same_time(struct timespec a, struct timespec b)
+{
+    return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* Whether a table was written since the launch began where the run writes it (-o, --resume,
+ * else a .csv in data/): rank 0 may run on another node, whose report the file in this
+ * node's /tmp never sees, and still write the table to a shared folder. The -o or --resume
+ * file: made, or changed since (a table that was there, untouched by a launcher that ran
+ * nothing, said the run ended: it compared whole seconds); a file in data/: stamped since
+ * the launch began. 1 where it cannot tell (standard output). */
+static int table_touched(const cf_measure_opts *o, const table_before *b)
 {
     const char *path = o->resume ? o->resume : o->output;
     struct stat st;
-    if (path != NULL)
-        return strcmp(path, "-") == 0 || (stat(path, &st) == 0 && st.st_mtime >= start);
+    if (path != NULL) {
+        if (strcmp(path, "-") == 0)
+            return 1;
+        if (stat(path, &st) != 0)
+            return 0;
+        return !b->existed || st.st_ino != b->st.st_ino || st.st_dev != b->st.st_dev ||
+               st.st_size != b->st.st_size || !same_time(st.st_mtim, b->st.st_mtim);
+    }
     DIR *d = opendir("data");
     int found = 0;
     struct dirent *de;
@@ -469,7 +502,9 @@ static int table_touched(const cf_measure_opts *o, time_t start)
         if (n < 4 || strcmp(de->d_name + n - 4, ".csv") != 0 ||
             (size_t)snprintf(p, sizeof p, "data/%s", de->d_name) >= sizeof p)
             continue;
-        found = stat(p, &st) == 0 && st.st_mtime >= start;
+        found = stat(p, &st) == 0 &&
+                (st.st_mtim.tv_sec > b->start.tv_sec ||
+                 (st.st_mtim.tv_sec == b->start.tv_sec && st.st_mtim.tv_nsec >= b->start.tv_nsec));
     }
     if (d != NULL)
         closedir(d);
@@ -922,7 +957,8 @@ int cmd_measure(int argc, char **argv)
         setenv(CF_LAUNCH_CROWDED_ENV, "1", 1);
     else /* one inherited from elsewhere would silence the ranks' own warning */
         unsetenv(CF_LAUNCH_CROWDED_ENV);
-    time_t start = time(NULL);
+    table_before before;
+    table_before_launch(&o, &before);
     rc = cf_launch_run(largv, 0, &stopped, &e);
     unsetenv(CF_LAUNCHER_CMD_ENV);
     unsetenv(CF_LAUNCH_NP_ENV);
@@ -930,7 +966,7 @@ int cmd_measure(int argc, char **argv)
     cf_launch_said said;
     cf_launch_report_done(report, &said);
     /* Rank 0 on another node reports nothing here: its table, if written, speaks for it. */
-    if (rc == CF_EXIT_OK && !said.ended && table_touched(&o, start))
+    if (rc == CF_EXIT_OK && !said.ended && table_touched(&o, &before))
         said.ended = 1;
     char what[300];
     snprintf(what, sizeof what, "the launcher '%s'", largv[0]);

@@ -35,6 +35,21 @@ run "$COMMFIT" measure --np 2,3 --patterns pingpong,bcast --launcher true --over
 expect_rc 1 "np 3 with a collective asked for: the options pass, the launcher runs"
 expect_err "commfit: measure: the launcher 'true' exited 0, but no commfit rank ran to its end (no table was begun): does it start the program it is given?" \
     "a launcher that starts nothing: said, exit 1"
+# The same where -o names a table that is there already, or an empty file made just before:
+# the table untouched, not taken for one a rank on another node wrote (its time compared
+# in whole seconds said it was written during the launch: exit 0, nothing measured).
+cp "$top_srcdir/data/sim-flat.csv" there.csv
+cksum there.csv >sum.before
+: >empty.csv
+for f in there.csv empty.csv; do
+    run "$COMMFIT" measure --np 2 --patterns pingpong --sizes 4 --launcher true -o "$f"
+    expect_rc 1 "-o $f, which was there: a launcher that starts nothing"
+    expect_err "commfit: measure: the launcher 'true' exited 0, but no commfit rank ran to its end (no table was begun): does it start the program it is given?" \
+        "-o $f: said as without it"
+done
+cksum there.csv >sum.after
+check "the table that was there is unchanged" cmp -s sum.before sum.after
+check "the empty file stays empty" test ! -s empty.csv
 
 run "$COMMFIT" measure -q --progress
 expect_rc 2 "-q with --progress"
