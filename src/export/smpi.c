@@ -36,6 +36,15 @@ static int model_t(build *b, double m, double *t)
                             "the %s fit of pingpong at np=2 gives no positive time at %s "
                             "(%.3g us): no platform can reproduce it",
                             b->f->model, size, p.t_us);
+    /* Inside the fitted sizes no measured time is longer than a table holds: beyond it the
+     * file's coefficients are out of range (hand-edited or corrupt), and the platform would
+     * carry them (a latency of 5e19 us, or NaN from 1e200). */
+    if (p.t_us > CF_TIME_MAX_US)
+        return cf_error_set(b->e, CF_EXIT_DATA, b->file, 0,
+                            "the %s fit of pingpong at np=2 gives %.3g us at %s, beyond the "
+                            "%g us a table holds (its coefficients are out of range): no "
+                            "platform from it",
+                            b->f->model, p.t_us, size, CF_TIME_MAX_US);
     *t = p.t_us;
     return 0;
 }

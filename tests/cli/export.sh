@@ -266,4 +266,21 @@ run "$COMMFIT" export smpi -m unsaid.json -o unsaid.xml
 expect_rc 0 "a table that does not say where it ran"
 grep_err "^commfit: export: warning: np 2's two ranks ran inside one node \\(fat0, 16 ranks on it, as fatcoll.csv's ranks_per_node says\\), and 1 other table of the model does not say where: if the ping-pong came from the first, " \
     "a table that does not say where it ran: the doubt said"
+# A model file whose ping-pong coefficients no measurement gives (hand-edited or corrupt: an
+# intercept of 1e20 or 1e200 us) is refused, file named, nothing written: the platform said
+# lat="5e19us", or lat="-nanus" with a loopback latency of -nan, exit 0 (bad-input audit).
+for big in 1e20 1e200; do
+    python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+for f in m["fits"]:
+    if f["pattern"] == "pingpong":
+        f["segments"][0]["coef"]["alpha_us"] = float(sys.argv[2])
+json.dump(m, open("big.json", "w"))' "$top_srcdir/models/imb_stackhpc_ompi4_ib_pingpong.json" "$big"
+    rm -f big.xml
+    run "$COMMFIT" export smpi -m big.json -o big.xml
+    expect_rc 1 "an intercept of $big us"
+    expect_err "commfit: export: big.json: the piecewise fit of pingpong at np=2 gives $(printf %s "$big" | sed "s/e/e+/") us at 0 B, beyond the 1e+12 us a table holds (its coefficients are out of range): no platform from it" \
+        "an intercept of $big us: said"
+    check "an intercept of $big us: no file written" test ! -e big.xml
+done
 done_testing
