@@ -25,6 +25,7 @@ typedef struct field {
 typedef struct reader {
     const char *name;
     long line;
+    int unterminated; /* the line being read is the input's last and has no newline */
     cf_error *e;
     cf_table *t;
     int col_of[CF_TABLE_NCOLS]; /* field index of each core column */
@@ -581,8 +582,18 @@ static int reader_line(reader *r, const char *s, size_t n, int nul)
         return 0;
     if (s[0] == '#')
         return meta_line(r, s, n);
-    if (r->have_header)
-        return data_line(r, s, n);
+    if (r->have_header) {
+        int rc = data_line(r, s, n);
+        /* Every line commfit writes ends with a newline: a last row without one was cut
+         * where a field still read (a stride of 16 cut to 1), or the file ends there by
+         * hand. A row that does not read says its own error first. */
+        if (rc == 0 && r->unterminated)
+            return bad(r, "the last row has no end of line: cut short? (every line commfit "
+                          "writes ends with one; 'commfit measure --resume FILE' drops a cut "
+                          "row and measures the point again; end the line if the row is "
+                          "whole)");
+        return rc;
+    }
     if (!has_pattern_field(s, n)) {
         /* What the file likely is, where that is plain: a model file, a benchmark's output. */
         size_t i = 0;
@@ -616,6 +627,7 @@ static int reader_lines(reader *r, const char *buf, size_t len, int at_end, size
             rc = cf_long_line_error(r->e, r->name, r->line + 1);
             break;
         }
+        r->unterminated = nl == NULL;
         rc = reader_line(r, buf + pos, end - pos, nul);
         pos = end + 1;
     }
