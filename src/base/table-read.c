@@ -22,6 +22,11 @@ typedef struct field {
     size_t n;
 } field;
 
+/* The datatype columns a table of commfit measure's holds (commfit-formats(5)): the element's
+ * MPI_Type_size, extent and block stride, each a whole number of bytes where given. */
+static const char *const ddt_columns[3] = {"ddt_size_bytes", "ddt_extent_bytes",
+                                           "ddt_stride_bytes"};
+
 typedef struct reader {
     const char *name;
     long line;
@@ -40,6 +45,7 @@ typedef struct reader {
     int source_idx; /* index of the extra column "source", or -1 */
     int layout_idx; /* index of the extra column "ddt_layout", or -1 */
     int stop_idx;   /* index of the extra column "stop" (commfit measure's), or -1 */
+    int ddt_idx[3]; /* of ddt_size_bytes, ddt_extent_bytes, ddt_stride_bytes, or -1 */
     struct group *last_group; /* the previous row's group, or NULL */
     const char *last_extra;   /* the previous row's extra values and their length */
     size_t last_extra_len;
@@ -167,7 +173,11 @@ static int header_line(reader *r, const char *s, size_t n)
     if (rc == 0 && cf_table_set_extra(r->t, extra, (size_t)nextra) != 0)
         rc = bad(r, "out of memory");
     r->source_idx = r->layout_idx = r->stop_idx = -1;
+    r->ddt_idx[0] = r->ddt_idx[1] = r->ddt_idx[2] = -1;
     for (int i = 0; i < nextra && rc == 0; i++) {
+        for (int k = 0; k < 3; k++)
+            if (strcmp(extra[i], ddt_columns[k]) == 0)
+                r->ddt_idx[k] = i;
         if (strcmp(extra[i], "source") == 0)
             r->source_idx = i;
         if (strcmp(extra[i], "ddt_layout") == 0)
@@ -455,6 +465,43 @@ static int check_group(reader *r, const cf_row *row)
     return 0;
 }
 
+
+
+/* A row's datatype columns, where given: whole numbers, the size the bytes sent (measure
+ * checks it before measuring), the extent at least that; nothing read from them else
+ * (a stride of 'abc', a size other than the bytes read without a word). */
+static int check_ddt_columns(reader *r, const cf_row *row)
+{
+    unsigned long long v[3] = {0, 0, 0};
+    int have[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        size_t len;
+        const char *f = extra_field(row->extra, r->ddt_idx[k], &len);
+        if (len == 0)
+            continue;
+        char buf[32], *end;
+        if (len >= sizeof buf)
+            return bad(r, "column '%s': expected a whole number of bytes, got '%.20s...'",
+                       ddt_columns[k], f);
+        memcpy(buf, f, len);
+        buf[len] = '\0';
+        errno = 0;
+        v[k] = strtoull(buf, &end, 10);
+        if (*end != '\0' || errno != 0 || buf[0] < '0' || buf[0] > '9')
+            return bad(r, "column '%s': expected a whole number of bytes, got '%s'",
+                       ddt_columns[k], buf);
+        have[k] = 1;
+    }
+    if (have[0] && v[0] != (unsigned long long)row->bytes)
+        return bad(r, "column 'ddt_size_bytes': %llu, where the row's bytes are %llu (the size "
+                      "of the element sent is the bytes sent)",
+                   v[0], (unsigned long long)row->bytes);
+    if (have[0] && have[1] && v[1] < v[0])
+        return bad(r, "column 'ddt_extent_bytes': %llu, less than the element's size, %llu",
+                   v[1], v[0]);
+    return 0;
+}
+
 /* The careful path: every field checked in turn, with its message. */
 static int row_careful(reader *r, const char *s, size_t n, cf_row *row)
 {
@@ -527,6 +574,8 @@ static int data_line(reader *r, const char *s, size_t n)
                        "again)",
                        (int)(len > 40 ? 40 : len), v);
     }
+    if (check_ddt_columns(r, row) != 0)
+        return CF_EXIT_DATA;
     if (row->blocks == 1 && !cf_datatype_derived(row->datatype))
         row->blocks = 0;
     /* A derived datatype's row is of a layout: its block count, which can hold one float

@@ -171,4 +171,21 @@ cmp -s ddt-noeol.csv "$ddt"
 check "ended, the file is the shipped table" test $? -eq 0
 run "$COMMFIT" fit -q -i ddt-noeol.csv -o mdir/ddt-noeol.json
 expect_rc 0 "ended, it fits"
+# The datatype columns, where given: whole numbers, ddt_size_bytes the row's bytes, the
+# extent at least that (a stride of 'abc' or a size other than the bytes read without a
+# word; bad-input audit). Line 21 is the sweep's first vector row (4 B, extent 4, stride 8).
+check "line 21 is the first vector row" sh -c "sed -n 21p '$ddt' | grep -q ',vector,4,4,8\$'"
+n=0
+for bad in "4,4,abc|column 'ddt_stride_bytes': expected a whole number of bytes, got 'abc'" \
+    "8,4,8|column 'ddt_size_bytes': 8, where the row's bytes are 4 (the size of the element sent is the bytes sent)" \
+    "4,2,8|column 'ddt_extent_bytes': 2, less than the element's size, 4" \
+    "4,-4,8|column 'ddt_extent_bytes': expected a whole number of bytes, got '-4'"; do
+    n=$((n + 1))
+    sed "21s/,vector,4,4,8\$/,vector,${bad%%|*}/" "$ddt" >ddt-bad$n.csv
+    for cmd in fit report; do
+        run "$COMMFIT" $cmd -i ddt-bad$n.csv -o $cmd-bad$n
+        expect_rc 1 "$cmd: datatype columns ${bad%%|*}"
+        expect_err "commfit: $cmd: ddt-bad$n.csv:21: ${bad#*|}" "$cmd: datatype columns ${bad%%|*}: said"
+    done
+done
 done_testing
