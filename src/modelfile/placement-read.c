@@ -37,6 +37,8 @@ static long *read_list(const char *s, size_t *n)
     return v;
 }
 
+static void probe_warn(cf_placement *out, const char *key, const char *val, const char *why);
+
 static const char *meta_str(const json_t *meta, const char *key)
 {
     const json_t *v = json_object_get(meta, key);
@@ -90,6 +92,9 @@ static int read_rank_hosts(const char *s, cf_placement *out)
         }
     }
     free(first);
+    probe_warn(out, "rank_hosts", s,
+               "does not name each rank's node as ranks_per_node counts them: the ranks "
+               "are taken to fill the nodes in order");
     return 0;
 }
 
@@ -98,9 +103,21 @@ static int from_meta(const json_t *meta, cf_placement *out)
     const char *rpn = meta_str(meta, "ranks_per_node"), *cores = meta_str(meta, "cores");
     const char *hosts = meta_str(meta, "hosts");
     size_t n = 0, nc = 0;
-    if (rpn == NULL || (out->ranks = read_list(rpn, &n)) == NULL || n == 0)
+    if (rpn == NULL)
         return 0;
+    if ((out->ranks = read_list(rpn, &n)) == NULL || n == 0) {
+        /* Said: a placement that does not read changes every answer past the fitted np
+         * (nodes no longer counted) without a word otherwise. */
+        probe_warn(out, "ranks_per_node", rpn,
+                   "expected whole numbers > 0, the ranks of each node: where the ranks ran "
+                   "is unknown");
+        return 0;
+    }
     long *c = cores != NULL ? read_list(cores, &nc) : NULL;
+    if (cores != NULL && (c == NULL || nc != n))
+        probe_warn(out, "cores", cores,
+                   "expected a whole number > 0 for each node ranks_per_node lists: a node "
+                   "is taken to hold as many ranks as the fullest did");
     out->cores = malloc(n * sizeof *out->cores);
     if (out->cores == NULL) {
         free(c);
@@ -417,8 +434,14 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
         if (!out->known && json_is_object(meta) && meta_str(meta, "ranks_per_node") != NULL) {
             if (from_meta(meta, out) != 0)
                 return -1;
-            if (!out->known) /* not read: as if never tried (no probe is read yet) */
+            if (!out->known) { /* not read: as if never tried (no probe is read yet) but why */
+                char why[sizeof out->lat_warning];
+                int nw = out->nwarnings;
+                memcpy(why, out->lat_warning, sizeof why);
                 cf_placement_free(out);
+                memcpy(out->lat_warning, why, sizeof why);
+                out->nwarnings = nw;
+            }
         }
     }
     json_array_foreach(tables, i, t)

@@ -95,4 +95,31 @@ for bad in '0,1,2,1' '0,1' '0,x,0,1' '0*5' '1*0,0*4' '0*3,1'; do
     check "rank_hosts '$bad' ignored: ranks fill the nodes in order" \
         grep -q 'np=2 ran inside one node (a1, 2 cores) and np=4 spans 2 nodes' "$T/out"
 done
+# Placement metadata that does not read is said by fit and predict, the key and why, not
+# dropped without a word (a ranks_per_node of 'abc,...' marked np 256 np+tier where it is
+# np+nodes+tier; bad-input audit): where it was, the answer is as with the key left out.
+fat="$top_srcdir/data/sim-fatnodes.csv"
+for k in "ranks_per_node|s/^# ranks_per_node: 16,/# ranks_per_node: abc,/|expected whole numbers > 0, the ranks of each node: where the ranks ran is unknown" \
+    "cores|s/^# cores: 16,/# cores: x,/|expected a whole number > 0 for each node ranks_per_node lists: a node is taken to hold as many ranks as the fullest did" \
+    "rank_hosts|s/^# rank_hosts: 0\*16/# rank_hosts: 9*16/|does not name each rank's node as ranks_per_node counts them: the ranks are taken to fill the nodes in order"; do
+    key=${k%%|*}
+    rest=${k#*|}
+    sed "${rest%%|*}" "$fat" >bad-$key.csv
+    check "$key: the table was changed" sh -c "! cmp -s bad-$key.csv '$fat'"
+    run "$COMMFIT" fit -i bad-$key.csv -o bad-$key.json
+    expect_rc 0 "$key that does not read: fitted"
+    grep_err "^commfit: fit: warning: bad-$key.csv: metadata $key '.*': ${rest#*|}; fit ignores it\$" \
+        "$key that does not read: fit says so"
+    run "$COMMFIT" predict -m bad-$key.json -p allreduce -n 256 -b 1K -f csv
+    expect_rc 0 "$key that does not read: predict answers"
+    grep_err "^commfit: predict: warning: bad-$key.json: metadata $key '.*': ${rest#*|}; predict ignores it\$" \
+        "$key that does not read: predict says so"
+done
+# Unread, ranks_per_node leaves the placement unknown: np 256 is then np+tier, as with the
+# key left out.
+grep -v '^# ranks_per_node:' "$fat" >no-rpn.csv
+"$COMMFIT" fit -q -i no-rpn.csv -o no-rpn.json
+"$COMMFIT" predict -m no-rpn.json -p allreduce -n 256 -b 1K -f csv >no-rpn.out 2>/dev/null
+"$COMMFIT" predict -m bad-ranks_per_node.json -p allreduce -n 256 -b 1K -f csv >bad-rpn.out 2>/dev/null
+check "an unread ranks_per_node answers as none" cmp -s no-rpn.out bad-rpn.out
 done_testing
