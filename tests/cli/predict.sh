@@ -390,6 +390,31 @@ else
 fi
 run "$COMMFIT" predict -m cluster.json --formula --lang python -p allreduce -n 32
 check "--formula --lang python from the across-np model" grep -q '^def T_allreduce_np32(m): return ' "$T/out"
+# The across-np formula switches line where predict --model-alone does, at the least whole
+# size the second range answers (Azure AKS's Open MPI allreduce at np 48: 4 KiB and 8 KiB
+# measured in its two ranges, the half-way sqrt(4097 * 8193) - 1 = 5792.6; the formula
+# switched at 5792, where --model-alone still read the first line: 54.0 us for 25.3; the
+# formulas check).
+"$COMMFIT" fit -q -i "$top_srcdir/data/realnp/azure-aks-gpu-ompi.csv" -o aks.json
+run "$COMMFIT" predict -m aks.json --formula --lang python -p allreduce -n 48
+expect_rc 0 "--formula --lang python, Azure AKS allreduce at np 48"
+x=$(sed -n 's/.* if m < \([0-9]*\) else .*/\1/p' "$T/out")
+check "the formula's switch read ($x)" test -n "$x"
+if [ -n "$x" ] && command -v python3 >/dev/null; then
+    cp "$T/out" aks.py
+    printf '48 %s\n48 %s\n48 %s\n48 %s\n' $((x - 2)) $((x - 1)) "$x" $((x + 1)) >aks.pts
+    "$COMMFIT" predict -m aks.json -p allreduce --points aks.pts --model-alone -f csv |
+        awk -F, 'NR > 1 { print $3, $5 }' >aks.want
+    python3 -c 'import sys
+exec(open("aks.py").read())
+for l in open("aks.want"):
+    m, t = l.split()
+    print(m, t, "%.6g" % T_allreduce_np48(float(m)))' >aks.got
+    check "at $x - 2 to $x + 1 B the formula reads --model-alone's times" \
+        awk '{ d = ($3 - $2) / $2; if (d < 0) d = -d; if (d > 1e-5) bad++ } END { exit !(NR == 4 && !bad) }' aks.got
+else
+    skip "the formula at its switch: no python3"
+fi
 
 # --- a derived datatype: T(m, b) = 3 + 1e-4 m + 0.05 b
 {
