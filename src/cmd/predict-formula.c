@@ -131,11 +131,25 @@ int cf_predict_formula(ctx *c, long np, const char *lang, cf_error *e)
         for (int i = 0; i < nl; i++)
             c0[i] += w;
         n = cf_lines_formula(name, c0, c1, nl, sw, lang, buf, sizeof buf);
-        char waited[128] = "";
-        if (w > 0)
+        char waited[320] = "";
+        if (w > 0) {
             snprintf(waited, sizeof waited,
                      "; the constant holds the barrier's wait after each timed call, %.3g us",
                      w);
+        } else if (c->across->replayed) {
+            /* Past the fitted np's upper bound the answers give the wait back only where the
+             * grid replays the algorithm over the tiers (cf_placement_across_answer), size by
+             * size: not a constant of the lines (fatnodes-ompi without its library fitted
+             * at np 2-16, allgather of 8 B at np 24: 4.63 us, the formula 1.58, unsaid). */
+            double g = cf_placement_across_wait(&c->place, c->across, np, &past);
+            if (g > 0)
+                snprintf(waited, sizeof waited,
+                         "; the constant does not hold the barrier's wait after each timed "
+                         "call, %.3g us, which the answers (--model-alone too) add at the "
+                         "sizes whose algorithm the grid replays over the latency probe's "
+                         "tiers",
+                         g);
+        }
         /* The np's note says where the answers carry the formula through the fitted np's
          * own, size by size (anchor_np_note): not a line; how far they depart from it is
          * read as for the estimate's lines. */
