@@ -4,6 +4,7 @@
 
 #include "fit/across.h"
 
+#include "base/collective.h"
 #include "base/size.h"
 
 #include <math.h>
@@ -181,6 +182,56 @@ static void piecewise_body(char *body, size_t n, char (*l)[320], int nlines, con
     }
 }
 
+/* LaTeX's subscript of a formula named T_PATTERN[_DATATYPE]_npN, as a fit's formula names
+ * its own: the pattern, its underscores escaped (reduce_scatter read reduce), a datatype
+ * after a space, and ",\\, p=N" (without it the lines of two np read alike). */
+static void latex_label(const char *name, char *lab, size_t n)
+{
+    const char *u = strncmp(name, "T_", 2) == 0 ? name + 2 : name, *np = strstr(u, "_np");
+    while (np != NULL && strstr(np + 1, "_np") != NULL)
+        np = strstr(np + 1, "_np");
+    if (np != NULL && (np[3] == '\0' || strspn(np + 3, "0123456789") != strlen(np + 3)))
+        np = NULL;
+    char base[128];
+    snprintf(base, sizeof base, "%.*s", (int)(np != NULL ? np - u : (long)strlen(u)), u);
+    /* PATTERN_DATATYPE: the longest text before an underscore that names a collective is
+     * the pattern (reduce_scatter_float: reduce_scatter), where base itself names none. */
+    char *dt = NULL;
+    if (cf_coll_find(base) == NULL)
+        for (char *c = strchr(base, '_'); c != NULL; c = strchr(c + 1, '_')) {
+            *c = '\0';
+            if (cf_coll_find(base) != NULL)
+                dt = c;
+            *c = '_';
+        }
+    if (dt != NULL)
+        *dt = '\0';
+    /* base (the pattern), then the datatype after a space, underscores escaped: at most
+     * twice base's 127 bytes and the space. */
+    char esc[2 * sizeof base + 4];
+    size_t k = 0;
+    for (const char *c = base; *c != '\0'; c++) {
+        if (*c == '_')
+            esc[k++] = '\\';
+        esc[k++] = *c;
+    }
+    if (dt != NULL) {
+        esc[k++] = '\\';
+        esc[k++] = ' ';
+        for (const char *c = dt + 1; *c != '\0'; c++) {
+            if (*c == '_')
+                esc[k++] = '\\';
+            esc[k++] = *c;
+        }
+    }
+    esc[k] = '\0';
+    k = (size_t)snprintf(lab, n, "%s", esc);
+    if (np != NULL && k < n)
+        snprintf(lab + k, n - k, "},\\, p=%s", np + 3);
+    else if (k < n)
+        snprintf(lab + k, n - k, "}");
+}
+
 int cf_lines_formula(const char *name, const double *c0, const double *c1, int nlines,
                      const double *switch_at, const char *lang, char *buf, size_t n)
 {
@@ -188,14 +239,14 @@ int cf_lines_formula(const char *name, const double *c0, const double *c1, int n
     if (nlines < 1 || nlines > (pw ? CF_LINES_MAX : 2))
         return -1;
     if (nlines == 1 && c1[0] == 0.0) { /* a constant, as cf_fit_formula prints one */
-        const char *u = strchr(name, '_') ? strchr(name, '_') + 1 : name;
         char a[64];
         if (strcmp(lang, "text") == 0)
             return snprintf(buf, n, "T = %.4g us", c0[0]);
         if (strcmp(lang, "latex") == 0) {
+            char lab[200];
             latex_num(a, sizeof a, c0[0]);
-            return snprintf(buf, n, "T_{\\mathrm{%.*s}} = %s \\quad [\\mu\\mathrm{s}]",
-                            (int)strcspn(u, "_"), u, a);
+            latex_label(name, lab, sizeof lab);
+            return snprintf(buf, n, "T_{\\mathrm{%s} = %s \\quad [\\mu\\mathrm{s}]", lab, a);
         }
         if (strcmp(lang, "c") == 0)
             return snprintf(buf, n,
@@ -227,11 +278,12 @@ int cf_lines_formula(const char *name, const double *c0, const double *c1, int n
             snprintf(body, sizeof body, "\\min(%s,\\ %s)", l[0], l[1]);
         else if (!two)
             snprintf(body, sizeof body, "%s", l[0]);
-        const char *u = strchr(name, '_') ? strchr(name, '_') + 1 : name;
+        char lab[200];
+        latex_label(name, lab, sizeof lab);
         return snprintf(buf, n,
-                        "T_{\\mathrm{%.*s}}(m) = %s \\quad [\\mu\\mathrm{s}; m \\text{ in "
+                        "T_{\\mathrm{%s}(m) = %s \\quad [\\mu\\mathrm{s}; m \\text{ in "
                         "bytes}]",
-                        (int)strcspn(u, "_"), u, body);
+                        lab, body);
     }
     int python = strcmp(lang, "python") == 0;
     if (pw)

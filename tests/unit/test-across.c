@@ -589,9 +589,21 @@ static void formulas(void)
     c1[0] = 2.5e-5;
     cf_lines_formula("T_x_np4", c0, c1, 1, NULL, "latex", buf, sizeof buf);
     is_str(buf,
-           "T_{\\mathrm{x}}(m) = 1.5 + 2.5 \\times 10^{-5}\\, m \\quad [\\mu\\mathrm{s}; m "
+           "T_{\\mathrm{x},\\, p=4}(m) = 1.5 + 2.5 \\times 10^{-5}\\, m \\quad [\\mu\\mathrm{s}; m "
            "\\text{ in bytes}]",
-           "latex formula");
+           "latex formula: which np, as a fit's formula says it");
+    /* The pattern's underscores escaped (reduce_scatter read reduce, its np left out: the
+     * formulas check), a datatype after a space. */
+    cf_lines_formula("T_reduce_scatter_np16", c0, c1, 1, NULL, "latex", buf, sizeof buf);
+    ok(strncmp(buf, "T_{\\mathrm{reduce\\_scatter},\\, p=16}(m) = ", 42) == 0,
+       "latex: reduce_scatter at np 16 (%s)", buf);
+    cf_lines_formula("T_allgather_mpi_int_np8", c0, c1, 1, NULL, "latex", buf, sizeof buf);
+    ok(strncmp(buf, "T_{\\mathrm{allgather\\ mpi\\_int},\\, p=8}(m) = ", 43) == 0,
+       "latex: allgather of mpi_int at np 8 (%s)", buf);
+    cf_lines_formula("T_reduce_scatter_float_np2", (double[]){3}, (double[]){0}, 1, NULL, "latex",
+                     buf, sizeof buf);
+    is_str(buf, "T_{\\mathrm{reduce\\_scatter\\ float},\\, p=2} = 3 \\quad [\\mu\\mathrm{s}]",
+           "latex: a constant, its datatype and np");
     c1[0] = 0.002;
     cf_lines_formula("T_x_np4", c0, c1, 2, NULL, "gnuplot", buf, sizeof buf);
     is_str(buf,
