@@ -275,14 +275,23 @@ static void code_body(out *o, const cf_fit *f, int python)
                 code_gap(o, f, k, pow2, python);
                 put(o, " : ");
             }
-        } else if (t[CF_TERM_M2] != 0 && f->max_bytes > 0) {
+        } else if ((t[CF_TERM_M2] != 0 || (!has_blocks(f) && t[CF_TERM_M] < 0)) &&
+                   f->max_bytes > 0) {
             /* Beyond the largest measured size predict carries the m^2 term as its tangent
-             * there, M (2m - M) (cf_fit_design): the code does the same, a line from M. */
+             * there, M (2m - M) (cf_fit_design): the code does the same, a line from M. No
+             * cost falls with size: where that line falls (a concave poly2, a line of
+             * negative slope), predict holds the time at M (cf_fit_predict_blocks), and so
+             * does the code (a concave poly2's read -509 us at 32 MiB for predict's 308;
+             * the formulas check). */
             double M = (double)f->max_bytes, l[NB];
             memcpy(l, t, sizeof l);
             l[0] -= t[CF_TERM_M2] * M * M;
             l[CF_TERM_M] += 2 * t[CF_TERM_M2] * M;
             l[CF_TERM_M2] = 0;
+            if (!has_blocks(f) && l[CF_TERM_M] < 0) {
+                l[0] += l[CF_TERM_M] * M;
+                l[CF_TERM_M] = 0;
+            }
             if (python) {
                 put(o, "(");
                 code_segment(o, t, pow2, python);

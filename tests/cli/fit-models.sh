@@ -410,4 +410,41 @@ expect_rc 0 "LogGP that contradicts the ping-pong"
 check "the loggp fit beside auto carries the poor-fit warning" \
     sh -c "grep -A1 '^pingpong np 2 byte: loggp ' '$T/out' | grep -q '^  warning: poor fit: its leave-one-out error, 42%, is above 25%; its predictions are rough$'"
 
+# No cost falls with size: beyond the largest measured size predict holds the time there
+# where the model falls (a concave poly2's tangent, a line of negative slope), and the code
+# formulas do too (OSU's latency on an InfiniBand node, poly2: the C formula read -509 us at
+# 32 MiB where predict --model-alone reads 308; the formulas check).
+"$COMMFIT" fit -q -i "$top_srcdir/data/osu532_hpccofc_ib_latency_compute001.csv" -m poly2 -o concave.json
+run "$COMMFIT" fit -q -i "$top_srcdir/data/osu532_hpccofc_ib_latency_compute001.csv" -m poly2 \
+    -o concave2.json --formulas c
+expect_rc 0 "--formulas c of a concave poly2"
+cp "$T/out" concave.h
+run "$COMMFIT" fit -q -i "$top_srcdir/data/osu532_hpccofc_ib_latency_compute001.csv" -m poly2 \
+    -o concave3.json --formulas python
+cp "$T/out" concave.py
+printf '2 %s\n' 1048576 4194304 8388608 33554432 1073741824 >concave.pts
+"$COMMFIT" predict -m concave.json -p pingpong --points concave.pts --model-alone -f csv |
+    awk -F, 'NR > 1 { print $3, $5 }' >concave.want
+if cc -o concave -x c - -lm 2>/dev/null <<CEOF
+#include <math.h>
+#include <stdio.h>
+$(cat concave.h)
+int main(void) { double m; while (scanf("%lf %*s", &m) == 1) printf("%.6g\n", T_pingpong_np2(m)); return 0; }
+CEOF
+then
+    ./concave <concave.want | paste -d' ' concave.want - >concave.got
+    check "the C formula of a concave poly2 reads predict --model-alone's times, past the top too" \
+        awk '{ d = ($3 - $2) / $2; if (d < 0) d = -d; if (d > 1e-5 || $3 <= 0) bad++ } END { exit !(NR == 5 && !bad) }' concave.got
+else
+    skip "the C formula of a concave poly2: no cc"
+fi
+if command -v python3 >/dev/null; then
+    python3 -c 'exec(open("concave.py").read())
+for l in open("concave.want"):
+    m, t = l.split()
+    print(m, t, "%.6g" % T_pingpong_np2(float(m)))' >concave.pgot
+    check "and so does the python formula" \
+        awk '{ d = ($3 - $2) / $2; if (d < 0) d = -d; if (d > 1e-5 || $3 <= 0) bad++ } END { exit !(NR == 5 && !bad) }' concave.pgot
+fi
+
 done_testing
