@@ -503,10 +503,15 @@ static int parse_ddt(cf_measure_opts *o, cf_error *e)
             if (comma)
                 *comma = '\0';
             cf_ddt_kind k;
+            if (strcmp(tok, "all") == 0) { /* the default, by the name --help gives it */
+                o->ddt_kinds |= CF_DDT_ALL_KINDS;
+                continue;
+            }
             if (cf_ddt_kind_from_name(tok, &k) != 0) {
                 int rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                                      "--datatypes: unknown datatype '%s': expected vector, "
-                                      "hvector, indexed, hindexed, struct, contiguous or pack",
+                                      "--datatypes: unknown datatype '%s': expected all, "
+                                      "vector, hvector, indexed, hindexed, struct, contiguous "
+                                      "or pack",
                                       tok);
                 free(copy);
                 return rc;

@@ -131,6 +131,13 @@ check "--ddt-summary: the times are the table's, gain = (t_pack - t_type) / t_pa
         END { print (n == 3 ? bad + 0 : "no lines") }' times "$T/out")" = 0
 check "--datatypes: only what was asked" \
     test "$(cols s.csv datatype | sort -u | tr '\n' ' ')" = "pack struct vector "
+# --datatypes all, the default --help names: every datatype (it was refused, exit 2).
+run mpirun 2 "$COMMFIT" measure --patterns ddt --datatypes all --sizes 64 --blocks 2 \
+    --samples 1 --reps 2 -q -o all.csv
+expect_rc 0 "--datatypes all"
+check "--datatypes all: the seven datatypes" \
+    test "$(cols all.csv datatype | sort -u | tr '\n' ' ')" = \
+    "contiguous hindexed hvector indexed pack struct vector "
 
 # --resume takes up an interrupted derived-datatype run where it stopped.
 run mpirun 2 "$COMMFIT" measure --patterns pingpong,ddt --datatypes indexed,pack --sizes 64,4K \
@@ -179,7 +186,7 @@ refused "--ddt-summary without ddt" \
     "--ddt-summary applies to derived datatypes only: add ddt to --patterns" \
     --patterns pingpong --ddt-summary
 refused "an unknown datatype" \
-    "--datatypes: unknown datatype 'float': expected vector, hvector, indexed, hindexed, struct, contiguous or pack" \
+    "--datatypes: unknown datatype 'float': expected all, vector, hvector, indexed, hindexed, struct, contiguous or pack" \
     --patterns ddt --datatypes vector,float
 refused "pack alone" \
     "--datatypes 'pack,contiguous': pack needs a derived datatype to pack (vector, hvector, indexed, hindexed or struct)" \
