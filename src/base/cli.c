@@ -32,7 +32,10 @@ int cf_double_parse(const char *s, const char *what, double min, double max, dou
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(v))
+    /* Decimal only: strtod also reads hexadecimal (0x10 is 16, where every count and size
+     * refuses it), "inf" and "nan". */
+    if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(v) ||
+        strpbrk(s, "xXpP") != NULL)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "%s '%s': expected a number", what, s);
     if (v < min || v > max)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "%s '%s': expected %g to %g", what, s, min,

@@ -102,6 +102,11 @@ int cf_size_list_parse(const char *s, uint64_t **out, size_t *n, cf_error *e)
         next = comma ? comma + 1 : NULL;
         if (comma)
             *comma = '\0';
+        if (*tok == '\0') {
+            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                              "'%s': an empty size (two commas together, or one at an end)", s);
+            goto out;
+        }
         char *colon = strchr(tok, ':');
         uint64_t lo, hi;
         if (colon == NULL) {

@@ -91,6 +91,16 @@ static int opt_patterns(const cf_option *opt, const char *arg, cf_error *e)
     if (copy == NULL)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "out of memory");
     int rc = 0;
+    /* An empty name (two commas together, or one at an end) is refused as every other
+     * list option refuses it: strtok passed over it. */
+    size_t len = strlen(arg);
+    if (len > 0 && (arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,") != NULL)) {
+        free(copy);
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                            "--patterns '%s': an empty name (two commas together, or one at an "
+                            "end)",
+                            arg);
+    }
     for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && rc == 0;
          tok = strtok_r(NULL, ",", &save)) {
         char **np = realloc(o->patterns, (o->npatterns + 1) * sizeof *np);

@@ -611,9 +611,12 @@ int cmd_predict(int argc, char **argv)
     c.pattern = o.pattern;
     c.out.fp = stdout;
 
-    if (cf_int_list_parse(o.np ? o.np : "2", "--np", 2, CF_TABLE_NP_MAX, &nps, &nnp, &e) != 0 ||
-        (o.bytes && cf_size_list_parse(o.bytes, &sizes, &nsizes, &e) != 0)) {
+    if (cf_int_list_parse(o.np ? o.np : "2", "--np", 2, CF_TABLE_NP_MAX, &nps, &nnp, &e) != 0) {
         rc = cf_usage_error("%s", e.msg);
+        goto done;
+    }
+    if (o.bytes && cf_size_list_parse(o.bytes, &sizes, &nsizes, &e) != 0) {
+        rc = cf_usage_error("--bytes: %s", e.msg); /* the option, as --np's say it */
         goto done;
     }
     if (o.formula && nnp != 1) {

@@ -432,6 +432,13 @@ static int parse_sizes(cf_measure_opts *o, cf_error *e)
         next = comma ? comma + 1 : NULL;
         if (comma)
             *comma = '\0';
+        if (*tok == '\0') {
+            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                              "--sizes '%s': an empty size (two commas together, or one at an "
+                              "end)",
+                              arg);
+            goto out;
+        }
         uint64_t *v;
         size_t n;
         cf_error sub;

@@ -188,4 +188,13 @@ for bad in "4,4,abc|column 'ddt_stride_bytes': expected a whole number of bytes,
         expect_err "commfit: $cmd: ddt-bad$n.csv:21: ${bad#*|}" "$cmd: datatype columns ${bad%%|*}: said"
     done
 done
+# An empty name in --patterns is refused as every other list option refuses one (it was
+# passed over, exit 0; bad-input audit).
+for l in pingpong,,bcast pingpong, ,pingpong; do
+    run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat.csv" --patterns "$l" -o mdir/empty-name.json
+    expect_rc 2 "--patterns $l"
+    expect_err "commfit: fit: --patterns '$l': an empty name (two commas together, or one at an end)
+Try 'commfit fit --help'." "--patterns $l: said"
+done
+check "no model file" test ! -e mdir/empty-name.json
 done_testing

@@ -18,6 +18,16 @@ $try" "sizes out of order"
 run "$COMMFIT" measure --sizes 1X
 expect_rc 2 "a bad size"
 grep_err "^commfit: measure: --sizes: .*'1X'" "a bad size: quoted"
+for v in 0x10 0x1p3; do
+    run "$COMMFIT" measure --max-time "$v"
+    expect_rc 2 "--max-time $v: decimal only, as the counts and sizes"
+    expect_err "commfit: measure: --max-time '$v': expected a number
+$try" "--max-time $v: said"
+done
+run "$COMMFIT" measure --sizes 1K,,2K
+expect_rc 2 "an empty size"
+expect_err "commfit: measure: --sizes '1K,,2K': an empty size (two commas together, or one at an end)
+$try" "an empty size: said as such, not an empty list"
 
 run "$COMMFIT" measure --np 1
 expect_rc 2 "pingpong with np 1"

@@ -649,7 +649,11 @@ expect_rc 2 "np 0"
 grep_err "^commfit: predict: --np '0': expected 2 to 16777216$" "np 0: says what is expected"
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1X
 expect_rc 2 "--bytes 1X"
-grep_err "^commfit: predict: invalid size '1X'" "--bytes 1X: quotes it"
+grep_err "^commfit: predict: --bytes: invalid size '1X'" "--bytes 1X: names the option, quotes it"
+run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K,,2K
+expect_rc 2 "--bytes 1K,,2K"
+expect_err "commfit: predict: --bytes: '1K,,2K': an empty size (two commas together, or one at an end)
+Try 'commfit predict --help'." "--bytes 1K,,2K: what is empty, where"
 run "$COMMFIT" predict -m missing.json -p alltoall -n 4 -b 1K
 expect_rc 1 "missing model file"
 grep_err "^commfit: predict: missing.json" "missing model file: named"

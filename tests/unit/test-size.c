@@ -95,7 +95,8 @@ int main(void)
     list("0:4M,100", "0,1,2,4,8,16,32,64,100,128,256,512,1024,2048,4096,8192,16384,32768,65536,"
                      "131072,262144,524288,1048576,2097152,4194304");
     list("8:2", "error: invalid size range '8:2': the first size is larger than the last");
-    list("1K,,2K", "error: empty size");
+    list("1K,,2K", "error: '1K,,2K': an empty size (two commas together, or one at an end)");
+    list("1K,", "error: '1K,': an empty size (two commas together, or one at an end)");
     list("1X:2", "error: invalid size '1X': expected digits with an optional suffix K, M, G, KiB, "
                  "MiB, GiB, KB, MB or GB");
 
