@@ -252,6 +252,12 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
             rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '-%c'", optopt);
         else if (o == NULL)
             rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '%s'", argv[optind - 1]);
+        else if (takes_arg(o) && optarg != NULL && optarg[0] == '\0')
+            /* Refused here for every option alike: an empty file name reached the open
+             * ("cannot open: No such file or directory", no option named, exit 1), after
+             * fit had done all its work for -o ''. */
+            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "option '--%s' has an empty value: "
+                              "expected %s", o->long_name, o->argh);
         else
             rc = apply(o, optarg, usage, opts, e);
     }

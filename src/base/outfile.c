@@ -376,6 +376,11 @@ int cf_same_file(const char *out, const char *in)
     return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+int cf_same_input(const char *a, const char *b)
+{
+    return (strcmp(a, "-") == 0 && strcmp(b, "-") == 0) || cf_same_file(a, b);
+}
+
 int cf_long_line_error(cf_error *e, const char *name, long line)
 {
     return cf_error_set(e, CF_EXIT_DATA, name, line,

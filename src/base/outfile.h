@@ -45,6 +45,9 @@ void cf_outfile_abort_all(void);
 /* 1 when out names an existing file that is also the existing file in (the same device
  * and inode): writing one would destroy the other. "-" never matches. */
 int cf_same_file(const char *out, const char *in);
+/* Two inputs that are one: the same file (cf_same_file), or both '-' (standard input read
+ * twice: the second finds it empty). */
+int cf_same_input(const char *a, const char *b);
 
 /* Reads all of fp into a malloc'd buffer (*buf, *len; a NUL is added after the end),
  * refusing a line longer than CF_LINE_MAX_BYTES with name:line. */

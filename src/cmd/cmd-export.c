@@ -80,11 +80,7 @@ static int parse(int argc, char **argv, opts *o, int *done)
                               argv[first + 1]);
     if (first + 1 < argc)
         return cf_usage_error("unexpected argument '%s'", argv[first + 1]);
-    if (o->model != NULL && o->model[0] == '\0')
-        return cf_usage_error("-m needs a file name");
-    if (o->output != NULL && o->output[0] == '\0')
-        return cf_usage_error("-o needs a file name");
-    return 0;
+    return 0; /* an empty -m or -o: refused by the option parser */
 }
 
 /* The fit predict answers pingpong at np=2 from: byte, else the contiguous layout of a

@@ -61,6 +61,8 @@ static void opts_free(opts *o)
 
 static int add_input(opts *o, const char *arg, cf_error *e)
 {
+    if (arg[0] == '\0') /* an operand; -i '' is refused by the option parser */
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "an empty table name");
     char **ni = realloc(o->inputs, (o->ninputs + 1) * sizeof *ni);
     if (ni == NULL)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "out of memory");
@@ -429,7 +431,7 @@ static int read_inputs(job *j, cf_error *e)
                                 o->output, o->inputs[i]);
     for (size_t i = 0; i < o->ninputs; i++)
         for (size_t k = 0; k < i; k++)
-            if (cf_same_file(o->inputs[i], o->inputs[k]))
+            if (cf_same_input(o->inputs[i], o->inputs[k]))
                 return cf_usage_error("-i '%s' is the same file as -i '%s': its rows would "
                                       "count twice; give each table once",
                                       o->inputs[i], o->inputs[k]);

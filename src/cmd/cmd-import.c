@@ -208,6 +208,10 @@ static int parse_args(int argc, char **argv, args *a)
         return cf_usage_error("unknown format '%s': expected 'imb' or 'osu'", fmt);
     if (first >= argc)
         return cf_usage_error("no input file: expected %s result files after '%s'", fmt, fmt);
+    for (int i = first; i < argc; i++)
+        if (argv[i][0] == '\0')
+            return cf_usage_error("an empty file name: expected %s result files after '%s'", fmt,
+                                  fmt);
     if (a->output == NULL && strcmp(argv[first], "-") == 0)
         return cf_usage_error("reading the standard input: name the table with -o");
     a->first = first;
@@ -254,7 +258,7 @@ int cmd_import(int argc, char **argv)
                               out_path, argv[i]);
     for (int i = a.first + 1; i < argc && rc == 0; i++)
         for (int k = a.first; k < i && rc == 0; k++)
-            if (cf_same_file(argv[i], argv[k]))
+            if (cf_same_input(argv[i], argv[k]))
                 rc = cf_usage_error("'%s' is the same file as '%s': its rows would count "
                                     "twice; give each file once",
                                     argv[i], argv[k]);

@@ -221,7 +221,7 @@ static int input_tables(const args *a, cf_table **out, char **names, cf_error *e
     *names = NULL;
     for (size_t i = 0; i < a->ninputs; i++) {
         for (size_t k = 0; k < i; k++)
-            if (cf_same_file(a->inputs[i], a->inputs[k])) {
+            if (cf_same_input(a->inputs[i], a->inputs[k])) {
                 cf_table_free(all);
                 return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                                     "-i '%s' is the same file as -i '%s': its rows would "
