@@ -710,15 +710,32 @@ static int check_simulated_points(const cf_measure_opts *o, cf_error *e)
     return 0;
 }
 
+static int opts_check(cf_measure_opts *o, long launch_np, cf_error *e);
+
 int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
+{
+    int rc = opts_check(o, launch_np, e);
+    /* With --resume the plan's options come from the table (given ones are refused): one
+     * that does not check is the table's error, not a usage error of the command line
+     * ("--patterns: unknown pattern 'foo'", exit 2, no file named). */
+    if (rc == CF_EXIT_USAGE && o->done != NULL && o->resume != NULL) {
+        size_t k = strcspn(e->msg, " :'");
+        for (int i = 0; i < N_PLAN_KEYS; i++)
+            if (strlen(plan_keys[i]) == k && strncmp(e->msg, plan_keys[i], k) == 0) {
+                char msg[sizeof e->msg];
+                snprintf(msg, sizeof msg, "%s", e->msg);
+                return cf_error_set(e, CF_EXIT_DATA, o->resume, 0, "metadata 'plan': %s", msg);
+            }
+    }
+    return rc;
+}
+
+static int opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
 {
     int rc;
     if (o->quiet && o->progress)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "-q (no progress) and --progress contradict each other");
-    /* Checked before any launch: a name that can never be a table's. */
-    if (o->output != NULL && o->output[0] == '\0')
-        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "-o needs a file name");
     struct stat st;
     if (o->output != NULL && strcmp(o->output, "-") != 0 &&
         (o->output[strlen(o->output) - 1] == '/' ||

@@ -110,6 +110,22 @@ expect_rc 1 "resume of a missing file"
 grep_err "^commfit: measure: .*missing.csv: cannot open: No such file or directory$" \
     "resume of a missing file: message"
 
+# A plan in the table that does not check is the table's error, named, exit 1: it was said
+# as a usage error of the command line (exit 2, "--patterns: unknown pattern 'foo'", no
+# file), where the command line may give no plan with --resume (bad-input audit).
+{ echo "# t_min_max: across ranks, of each rank's mean over the samples (IMB)"
+  grep -v -E '^# (simulated|simgrid_version|platform|coll_selector):' "$top_srcdir/data/sim-flat.csv" |
+      sed 's/^# plan: .*/# plan: --patterns foo --sizes 4/'; } >badplan.csv
+run "$COMMFIT" measure --resume badplan.csv
+expect_rc 1 "a plan naming an unknown pattern"
+grep_err "^commfit: measure: badplan.csv: metadata 'plan': --patterns: unknown pattern 'foo': expected all, " \
+    "a plan naming an unknown pattern: the file and the key"
+sed 's/^# plan: .*/# plan: --patterns pingpong --sizes 4,1K,64/' badplan.csv >badplan2.csv
+run "$COMMFIT" measure --resume badplan2.csv
+expect_rc 1 "a plan with sizes out of order"
+expect_err "commfit: measure: badplan2.csv: metadata 'plan': --sizes '4,1K,64': sizes out of order: '64' after '1K' (expected increasing sizes)" \
+    "a plan with sizes out of order: the file and the key"
+
 run "$COMMFIT" measure --launcher " "
 expect_rc 2 "empty launcher"
 
