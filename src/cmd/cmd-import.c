@@ -97,7 +97,9 @@ static int opt_np(const cf_option *opt, const char *arg, cf_error *e)
         memcpy(one, s, n);
         one[n] = '\0';
         long np;
-        if (cf_int_parse(one, "--np", 1, CF_TABLE_NP_MAX, &np, e) != 0)
+        /* From 2: a run of one process moves no data; its rows imported, fit skipped every
+         * group and exited 1. */
+        if (cf_int_parse(one, "--np", 2, CF_TABLE_NP_MAX, &np, e) != 0)
             return e->code;
         a->np[a->nnp++] = (int)np;
         s += n;

@@ -186,6 +186,7 @@ case_ 1 "/nonexistent/x.txt: cannot open" $C import imb /nonexistent/x.txt -o ou
 case_ 1 "$ro_re" $C import osu --np 64 "$alltoall" -o "$ro/t.csv"
 case_ 1 "$ro_re" $C report -i "$in/good.csv" -o "$ro/rep"
 case_ 2 "'0'|--np" $C import osu --np 0 "$alltoall" -o out.csv
+case_ 2 "^commfit: import: --np '1': expected 2 to 16777216" $C import osu --np 1 "$alltoall" -o out.csv
 
 case_ 1 "truncated.json" $C report -m "$in/truncated.json" -o rep
 case_ 1 "nan.csv:3" $C report -i "$in/nan.csv" -o rep

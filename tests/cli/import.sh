@@ -107,7 +107,7 @@ expect_err "commfit: import: no input file: expected imb result files after 'imb
 Try 'commfit import --help'." "no file"
 run "$COMMFIT" import osu --np 0 lat.out
 expect_rc 2 "--np 0"
-grep_err "^commfit: import: --np '0': expected 1 to 16777216$" "--np 0: message"
+grep_err "^commfit: import: --np '0': expected 2 to 16777216$" "--np 0: message"
 # One process count per file: the runs of one collective at several np, one file each.
 run "$COMMFIT" import osu --np 64,128 "$R/osu562_stackhpc_alaska_hdr100ib_ompi4_alltoall.txt" \
     "$R/osu74_mpich402_1node_np2_alltoall_full.txt" -o multi.csv
