@@ -327,6 +327,12 @@ int cmd_report(int argc, char **argv)
     if (rc != 0)
         goto report_error;
     const char *table_path = table_names ? table_names : input;
+    /* A table of no rows draws nothing: refused as fit refuses it (a report of 0 plots,
+     * exit 0). */
+    if (t->n_rows == 0 && ms == NULL) {
+        rc = cf_error_set(&e, CF_EXIT_DATA, table_path, 0, "no rows: nothing to draw");
+        goto report_error;
+    }
     dir = output ? strdup(output) : cf_report_default_dir(model ? model : input);
     if (dir == NULL) {
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");

@@ -190,6 +190,8 @@ case_ 2 "^commfit: import: --np '1': expected 2 to 16777216" $C import osu --np 
 
 case_ 1 "truncated.json" $C report -m "$in/truncated.json" -o rep
 case_ 1 "nan.csv:3" $C report -i "$in/nan.csv" -o rep
+grep '^#\|^pattern,' "$top_srcdir/data/sim-flat.csv" >"$in/header-only.csv"
+case_ 1 "^commfit: report: .*header-only.csv: no rows: nothing to draw" $C report -i "$in/header-only.csv" -o rep
 case_ 1 "models: cannot open folder|no .*model" $C report
 case_ 2 "unrecognized option|unknown option" $C report --svgz
 
