@@ -369,8 +369,10 @@ static char *temp_folder(const char *parent, const char *base, const char *kind,
     }
     snprintf(p, n, "%s.%s.%s.XXXXXX", parent, base, kind);
     if (mkdtemp(p) == NULL) {
-        cf_error_set(e, CF_EXIT_DATA, *parent ? parent : ".", 0, "cannot create a folder: %s",
-                     strerror(errno));
+        cf_error_set(e, CF_EXIT_DATA, *parent ? parent : ".", 0,
+                     "cannot create a folder in it for the report '%s' (written beside it "
+                     "first): %s",
+                     base, strerror(errno));
         free(p);
         return NULL;
     }
