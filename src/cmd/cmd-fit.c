@@ -206,6 +206,9 @@ static int parse(int argc, char **argv, opts *o)
     if (o->formulas != NULL && o->output != NULL && strcmp(o->output, "-") == 0)
         return cf_usage_error("--formulas and -o - both write to standard output: name a file "
                               "with -o");
+    if (o->quiet && o->verbose) /* as measure's -q and --progress (-q won, without a word) */
+        return cf_usage_error("-q (nothing but errors) and -v (the detailed summary) "
+                              "contradict each other");
     return 0;
 }
 

@@ -197,4 +197,9 @@ for l in pingpong,,bcast pingpong, ,pingpong; do
 Try 'commfit fit --help'." "--patterns $l: said"
 done
 check "no model file" test ! -e mdir/empty-name.json
+run "$COMMFIT" fit -q -v -i "$top_srcdir/data/sim-flat.csv" -o mdir/qv.json
+expect_rc 2 "-q with -v"
+expect_err "commfit: fit: -q (nothing but errors) and -v (the detailed summary) contradict each other
+Try 'commfit fit --help'." "-q with -v: said, as measure's -q with --progress"
+check "-q with -v: no model file" test ! -e mdir/qv.json
 done_testing
