@@ -279,14 +279,25 @@ static int resume_same_machine(const cf_measure_opts *o, const cf_table *t, cf_e
     return 0;
 }
 
+/* word quoted for the shell into q (as it stands where it does not fit). */
+static const char *quoted(const char *word, char *q, size_t n)
+{
+    return cf_shell_quote(word, q, n) == 0 ? q : word;
+}
+
 void cf_measure_resume_args(const cf_measure_opts *o, const char *table, char *buf, size_t n)
 {
+    /* Paths quoted, so that the words said can be run as they are (a table named
+     * 'run 1.csv' read as two words). */
+    char qt[1024], qp[1024], qh[1024];
     if (o != NULL && o->simulate != NULL)
-        snprintf(buf, n, "--simulate %s%s%s%s%s --resume %s", o->simulate,
+        snprintf(buf, n, "--simulate %s%s%s%s%s --resume %s", quoted(o->simulate, qp, sizeof qp),
                  o->selector ? " --coll-selector " : "", o->selector ? o->selector : "",
-                 o->hostfile ? " --hostfile " : "", o->hostfile ? o->hostfile : "", table);
+                 o->hostfile ? " --hostfile " : "",
+                 o->hostfile ? quoted(o->hostfile, qh, sizeof qh) : "",
+                 quoted(table, qt, sizeof qt));
     else
-        snprintf(buf, n, "--resume %s", table);
+        snprintf(buf, n, "--resume %s", quoted(table, qt, sizeof qt));
 }
 
 int cf_measure_resume_load(cf_measure_opts *o, cf_error *e)

@@ -161,6 +161,11 @@ printf '#!/bin/sh\necho "table data/x.csv" >>"$COMMFIT_LAUNCH_REPORT"\nexit 9\n'
 run "$COMMFIT" measure --launcher "$T/exit-launcher" --sizes 0:1K -q
 grep_err "; the rows finished before are in data/x.csv \(--resume data/x.csv goes on\)$" \
     "a launch killed after its table was begun: the table named"
+# A table whose name the shell would split is quoted in the words to run (a run 1.csv).
+printf '#!/bin/sh\necho "table data/run 1.csv" >>"$COMMFIT_LAUNCH_REPORT"\nexit 9\n' >"$T/exit-launcher"
+run "$COMMFIT" measure --launcher "$T/exit-launcher" --sizes 0:1K -q
+grep_err "; the rows finished before are in data/run 1.csv \(--resume 'data/run 1.csv' goes on\)$" \
+    "a table named with a blank: the resume's words quoted"
 # A table written to standard output (-o -) is said so (rank 0 reported nothing for it, and
 # a stop read "nothing was measured" after 42 rows).
 printf '#!/bin/sh\necho "table -" >>"$COMMFIT_LAUNCH_REPORT"\nexit 9\n' >"$T/exit-launcher"
