@@ -619,11 +619,12 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
         *barrier = alg;
     if (!timed_alone(p, c) || np < 3 || np - 1 > (long)p->nlat || !(far_fitted_us >= 0))
         return 0.0;
-    double extra =
-        replay_wait(p, alg, c, np, INFINITY) - replay_wait(p, alg, c, np, far_fitted_us);
+    double all = replay_wait(p, alg, c, np, INFINITY);
+    double extra = all - replay_wait(p, alg, c, np, far_fitted_us);
     /* What the probe shows at least: a replay whose capped exits wait longer (a spread is
-     * no sum of latencies) adds nothing rather than take away; nor does one that failed. */
-    return extra > 0 ? extra : 0.0;
+     * no sum of latencies) adds nothing rather than take away; nor does one that failed; nor
+     * the rounding of two equal replays (a ring's np 128 "added 3.553e-15 us", said). */
+    return extra > 1e-9 * fabs(all) ? extra : 0.0;
 }
 
 /* The share of np ranks whose finish waits on the steps that reach past the ranks fitted np
