@@ -242,9 +242,11 @@ int cf_across_lines(const cf_across *a, long p, double *c0, double *c1, double *
         switch_at[i] = INFINITY;
         if (i + 1 < a->nseg) {
             double x = ceil(expm1(0.5 * (log1p(s->to_bytes) + log1p(a->seg[i + 1].from_bytes))));
-            while (x > 0 && formula_seg(a, x - 1) > i)
+            /* A byte or two either way of the rounded half-way point; past 2^53 bytes (a
+             * hand-edited file) x +/- 1 is x and the search would never end: x as it is. */
+            for (int k = 0; k < 4 && x > 0 && x < 0x1p53 && formula_seg(a, x - 1) > i; k++)
                 x--;
-            while (formula_seg(a, x) <= i)
+            for (int k = 0; k < 4 && x < 0x1p53 && formula_seg(a, x) <= i; k++)
                 x++;
             switch_at[i] = x;
         }
