@@ -275,34 +275,59 @@ static void code_body(out *o, const cf_fit *f, int python)
                 code_gap(o, f, k, pow2, python);
                 put(o, " : ");
             }
-        } else if ((t[CF_TERM_M2] != 0 || (!has_blocks(f) && t[CF_TERM_M] < 0)) &&
+        } else if ((t[CF_TERM_M2] != 0 || t[CF_TERM_M] < 0 ||
+                    (has_blocks(f) && t[CF_TERM_M] + t[CF_TERM_M_STEP] < 0)) &&
                    f->max_bytes > 0) {
             /* Beyond the largest measured size predict carries the m^2 term as its tangent
              * there, M (2m - M) (cf_fit_design): the code does the same, a line from M. No
              * cost falls with size: where that line falls (a concave poly2, a line of
              * negative slope), predict holds the time at M (cf_fit_predict_blocks), and so
              * does the code (a concave poly2's read -509 us at 32 MiB for predict's 308;
-             * the formulas check). */
+             * the formulas check); with blocks, the larger of the line and its time at M,
+             * whose slope in m may fall at some block counts only. */
             double M = (double)f->max_bytes, l[NB];
             memcpy(l, t, sizeof l);
             l[0] -= t[CF_TERM_M2] * M * M;
             l[CF_TERM_M] += 2 * t[CF_TERM_M2] * M;
             l[CF_TERM_M2] = 0;
-            if (!has_blocks(f) && l[CF_TERM_M] < 0) {
-                l[0] += l[CF_TERM_M] * M;
-                l[CF_TERM_M] = 0;
+            int falls = l[CF_TERM_M] < 0 || (has_blocks(f) && l[CF_TERM_M] + l[CF_TERM_M_STEP] < 0);
+            double h[NB]; /* the line at M: an expression in b alone */
+            memcpy(h, l, sizeof h);
+            h[0] += h[CF_TERM_M] * M;
+            h[CF_TERM_STEP] += h[CF_TERM_M_STEP] * M;
+            h[CF_TERM_M] = h[CF_TERM_M_STEP] = 0;
+            if (falls && !has_blocks(f)) { /* the line's time at M, a constant */
+                memcpy(l, h, sizeof l);
+                falls = 0;
             }
             if (python) {
                 put(o, "(");
                 code_segment(o, t, pow2, python);
-                put(o, ") if m <= %.15g else (", M);
+                put(o, ") if m <= %.15g else %s(", M, falls ? "max(" : "");
                 code_segment(o, l, pow2, python);
+                if (falls) {
+                    put(o, "), (");
+                    code_segment(o, h, pow2, python);
+                    put(o, ")");
+                }
                 put(o, ")");
             } else {
                 put(o, "m <= %.15g ? ", M);
                 code_segment(o, t, pow2, python);
                 put(o, " : ");
-                code_segment(o, l, pow2, python);
+                if (falls) {
+                    put(o, "((");
+                    code_segment(o, l, pow2, python);
+                    put(o, ") > (");
+                    code_segment(o, h, pow2, python);
+                    put(o, ") ? (");
+                    code_segment(o, l, pow2, python);
+                    put(o, ") : (");
+                    code_segment(o, h, pow2, python);
+                    put(o, "))");
+                } else {
+                    code_segment(o, l, pow2, python);
+                }
             }
         } else {
             code_segment(o, t, pow2, python);

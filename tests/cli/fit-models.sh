@@ -447,4 +447,27 @@ for l in open("concave.want"):
         awk '{ d = ($3 - $2) / $2; if (d < 0) d = -d; if (d > 1e-5 || $3 <= 0) bad++ } END { exit !(NR == 5 && !bad) }' concave.pgot
 fi
 
+# With blocks too (predict holds T(M, b) where the line falls; the review): a datatype fit
+# of t = 500 - 0.0015 m + 2 b read -1071 us at 1 MiB from the code, 108.8 from predict.
+awk 'BEGIN { print "# schema: 1"
+             print "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps"
+             for (k = 0; k <= 8; k++) { m = 1024 * 2 ^ k
+                 for (b = 1; b <= 8; b *= 2) { t = 500 - 0.0015 * m + 2 * b
+                     printf "pingpong,2,%d,vector,%d,100,5,%.6f,%.6f,%.6f,%.6f,,1\n", m, b, t, t, t, t } } }' >blkfall.csv
+"$COMMFIT" fit -q -i blkfall.csv -o blkfall.json
+run "$COMMFIT" fit -q -i blkfall.csv -o blkfall2.json --formulas python
+expect_rc 0 "--formulas python of a datatype fit that falls"
+if command -v python3 >/dev/null; then
+    cp "$T/out" blkfall.py
+    for b in 1 2 8; do
+        for m in 1048576 4194304; do
+            want=$("$COMMFIT" predict -m blkfall.json -p pingpong -d vector -n 2 -b $m --blocks $b --model-alone -f csv | awk -F, 'NR == 2 { print $5 }')
+            got=$(python3 -c "exec(open('blkfall.py').read()); print('%.6g' % T_pingpong_vector_np2($m.0, $b.0))")
+            echo "$m $b $want $got"
+        done
+    done >blkfall.got
+    check "the datatype fit's formula holds the time at the top where its line falls, as predict" \
+        awk '{ d = ($4 - $3) / $3; if (d < 0) d = -d; if (d > 1e-5 || $4 <= 0) bad++ } END { exit !(NR == 6 && !bad) }' blkfall.got
+fi
+
 done_testing
