@@ -519,7 +519,7 @@ void cf_out_predict_tier_below_note(cf_predict_answer *out, const cf_tier_added 
 }
 
 void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est, long np,
-                                  long top)
+                                  long top, int no_upper)
 {
     if (!(est->bt_err > 0) || !(est->bt_doublings > 0 || est->bt_lo_doublings > 0))
         return;
@@ -545,12 +545,23 @@ void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est
         double span = fabs(log2((double)np / (double)est->bt_from));
         const char *alg_change =
             est->bt_doublings > span + 0.5 ? " (the change of algorithm counted as one)" : "";
-        snprintf(part, sizeof part,
-                 "the interval%s widened x%.3g%s: %s x%.3g a doubling of p, carried over %.3g "
-                 "doublings from np=%ld%s%s",
-                 lower[0] ? "'s upper end" : "", exp(est->bt_err * est->bt_doublings),
-                 lower[0] ? "" : " each way", whose, exp(est->bt_err), est->bt_doublings,
-                 est->bt_from, alg_change, lower);
+        /* Without an upper bound (np's nodes or tier unmeasured), the lower end alone. */
+        if (no_upper && lower[0])
+            snprintf(part, sizeof part, "the interval's%s (%s x%.3g a doubling of p)",
+                     lower + strlen("; its"), whose, exp(est->bt_err));
+        else if (no_upper)
+            snprintf(part, sizeof part,
+                     "the interval's lower end widened x%.3g: %s x%.3g a doubling of p, carried "
+                     "over %.3g doublings from np=%ld%s",
+                     exp(est->bt_err * est->bt_doublings), whose, exp(est->bt_err),
+                     est->bt_doublings, est->bt_from, alg_change);
+        else
+            snprintf(part, sizeof part,
+                     "the interval%s widened x%.3g%s: %s x%.3g a doubling of p, carried over "
+                     "%.3g doublings from np=%ld%s%s",
+                     lower[0] ? "'s upper end" : "", exp(est->bt_err * est->bt_doublings),
+                     lower[0] ? "" : " each way", whose, exp(est->bt_err), est->bt_doublings,
+                     est->bt_from, alg_change, lower);
     } else {
         snprintf(part, sizeof part, "%s (%s x%.3g a doubling of p)", lower, whose,
                  exp(est->bt_err));

@@ -410,7 +410,8 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
     cf_placement_across_answer(&c->place, c->across, &s->unmeasured, np, m,
                                c->model_alone ? NULL : cf_predict_fitted_at, c, &est, &add);
     cf_out_predict_tier_below_note(out, &add, np);
-    cf_out_predict_backtest_note(out, &est, np, c->across->np[c->across->nnp - 1]);
+    cf_out_predict_backtest_note(out, &est, np, c->across->np[c->across->nnp - 1],
+                                 add.read_from > 0 || cf_unmeasured_unbounded(&s->unmeasured));
     if (add.read_from > 0) {
         char reach[64];
         snprintf(reach, sizeof reach, "np=%ld's", add.read_from);
