@@ -729,7 +729,9 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
     /* With --resume the plan's options come from the table (given ones are refused): one
      * that does not check is the table's error, not a usage error of the command line
      * ("--patterns: unknown pattern 'foo'", exit 2, no file named). */
-    if (rc == CF_EXIT_USAGE && o->done != NULL && o->resume != NULL) {
+    /* Not an np larger than this launch: the table may be whole, the launch too small. */
+    if (rc == CF_EXIT_USAGE && o->done != NULL && o->resume != NULL &&
+        strstr(e->msg, "than the launch") == NULL) {
         size_t k = strcspn(e->msg, " :'");
         for (int i = 0; i < N_PLAN_KEYS; i++)
             if (strlen(plan_keys[i]) == k && strncmp(e->msg, plan_keys[i], k) == 0) {

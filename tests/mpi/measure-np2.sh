@@ -124,6 +124,15 @@ expect_rc 2 "np larger than the launch"
 expect_err "commfit: measure: --np 4 is larger than the launch (2 processes)
 Try 'commfit measure --help'." "np larger than the launch: said once"
 check "np larger than the launch: no table" test ! -e np.csv
+# The same from a resumed table's plan: the launch's size, not the table, is at fault (the
+# plan's other errors are the table's, exit 1; the review).
+{ echo "# t_min_max: across ranks, of each rank's mean over the samples (IMB)"
+  grep -v -E '^# (simulated|simgrid_version|platform|coll_selector):' "$top_srcdir/data/sim-flat.csv" |
+      sed 's/^# plan: .*/# plan: --patterns pingpong,bcast --sizes 4 --np 2,4,64/'; } >np64.csv
+run mpirun 2 "$COMMFIT" measure --resume np64.csv
+expect_rc 2 "a resumed plan's np larger than the launch"
+expect_err "commfit: measure: --np 64 is larger than the launch (2 processes)
+Try 'commfit measure --help'." "a resumed plan's np larger than the launch: said as without --resume"
 
 # --max-time caps a point: one sample, one call, stopped by time. 64 KiB, so that a call
 # outlasts the 1 us budget under any library (Open MPI's 1 KiB alltoall takes 0.34 us,
