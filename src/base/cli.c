@@ -137,6 +137,18 @@ static int takes_arg(const cf_option *o)
     return o->argh != NULL;
 }
 
+/* Whether o's value names a file or folder, by its name in --help (FILE, TABLE, DIR, MODEL,
+ * PLATFORM.xml). */
+static int names_file(const cf_option *o)
+{
+    static const char *const names[] = {"FILE", "TABLE", "DIR", "MODEL", "PATH"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(o->argh, names[i]) == 0)
+            return 1;
+    size_t n = strlen(o->argh);
+    return n > 4 && strcmp(o->argh + n - 4, ".xml") == 0;
+}
+
 static int apply(const cf_option *o, const char *arg, const char *usage, const cf_option *opts,
                  cf_error *e)
 {
@@ -252,12 +264,14 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
             rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '-%c'", optopt);
         else if (o == NULL)
             rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '%s'", argv[optind - 1]);
-        else if (takes_arg(o) && optarg != NULL && optarg[0] == '\0')
-            /* Refused here for every option alike: an empty file name reached the open
-             * ("cannot open: No such file or directory", no option named, exit 1), after
-             * fit had done all its work for -o ''. */
-            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "option '--%s' has an empty value: "
-                              "expected %s", o->long_name, o->argh);
+        else if (takes_arg(o) && optarg != NULL && optarg[0] == '\0' && names_file(o))
+            /* Refused here for every option naming a file alike: an empty name reached the
+             * open ("cannot open: No such file or directory", no option named, exit 1), after
+             * fit had done all its work for -o ''. The others' own checks say more (the
+             * choices, a list's form). */
+            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                              "option '--%s' has an empty value: expected a file name",
+                              o->long_name);
         else
             rc = apply(o, optarg, usage, opts, e);
     }

@@ -195,24 +195,24 @@ case_ 1 "^commfit: report: .*header-only.csv: no rows: nothing to draw" $C repor
 case_ 1 "models: cannot open folder|no .*model" $C report
 case_ 2 "unrecognized option|unknown option" $C report --svgz
 
-# An empty value of any option is refused by name, exit 2, before any work (fit -i '' and
-# predict -m '' said "cannot open: No such file or directory", exit 1, naming neither; fit
+# An empty value of an option naming a file is refused by name, exit 2, before any work (fit
+# -i '' and predict -m '' said "cannot open: No such file or directory", exit 1, naming neither; fit
 # -o '' did all its work first; bad-input audit). An empty operand too, and standard input
 # named twice (the second read found it empty).
 good="$top_srcdir/data/sim-flat.csv"
-case_ 2 "^commfit: fit: option '--input' has an empty value: expected TABLE" $C fit -i ''
-case_ 2 "^commfit: fit: option '--output' has an empty value: expected FILE" $C fit -i "$good" -o ''
+case_ 2 "^commfit: fit: option '--input' has an empty value: expected a file name" $C fit -i ''
+case_ 2 "^commfit: fit: option '--output' has an empty value: expected a file name" $C fit -i "$good" -o ''
 case_ 2 "^commfit: fit: an empty table name" $C fit ''
 case_ 2 "^commfit: fit: -i '-' is the same file as -i '-'" $C fit - -
-case_ 2 "^commfit: import: option '--output' has an empty value: expected FILE" $C import imb -o '' "$in/imb-cut.txt"
+case_ 2 "^commfit: import: option '--output' has an empty value: expected a file name" $C import imb -o '' "$in/imb-cut.txt"
 case_ 2 "^commfit: import: an empty file name" $C import imb ''
 case_ 2 "^commfit: import: '-' is the same file as '-'" $C import imb -o x.csv - -
-case_ 2 "^commfit: predict: option '--model' has an empty value: expected FILE" $C predict -m '' -p pingpong
-case_ 2 "^commfit: predict: option '--points' has an empty value: expected FILE" $C predict -m "$in/good.json" -p pingpong --points ''
-case_ 2 "^commfit: measure: option '--resume' has an empty value: expected FILE" $C measure --resume ''
-case_ 2 "^commfit: measure: option '--patterns' has an empty value: expected LIST" $C measure --patterns ''
-case_ 2 "^commfit: report: option '--output' has an empty value: expected DIR" $C report -o ''
-case_ 2 "^commfit: export: option '--model' has an empty value: expected FILE" $C export smpi -m ''
+case_ 2 "^commfit: predict: option '--model' has an empty value: expected a file name" $C predict -m '' -p pingpong
+case_ 2 "^commfit: predict: option '--points' has an empty value: expected a file name" $C predict -m "$in/good.json" -p pingpong --points ''
+case_ 2 "^commfit: measure: option '--resume' has an empty value: expected a file name" $C measure --resume ''
+case_ 2 "^commfit: measure: --patterns: unknown pattern '': expected all, " $C measure --patterns ''
+case_ 2 "^commfit: report: option '--output' has an empty value: expected a file name" $C report -o ''
+case_ 2 "^commfit: export: option '--model' has an empty value: expected a file name" $C export smpi -m ''
 
 chmod 755 "$in/ro"
 check "the table has at least 40 bad inputs" test "$n" -ge 40

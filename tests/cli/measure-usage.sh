@@ -281,7 +281,7 @@ expect_rc 2 "under a launcher: bad options still exit 2"
 # MPI, then 'cannot create', exit 1), a folder (newdir/ was made, then refused).
 run "$COMMFIT" measure -o '' --sizes 0
 expect_rc 2 "-o ''"
-grep_err "^commfit: measure: option '--output' has an empty value: expected FILE$" "-o '': said"
+grep_err "^commfit: measure: option '--output' has an empty value: expected a file name$" "-o '': said"
 run "$COMMFIT" measure -o "$T/newdir/" --sizes 0
 expect_rc 2 "-o a folder to make"
 grep_err "^commfit: measure: -o '.*newdir/' names a folder: name the table's file" "-o a folder to make: said"
