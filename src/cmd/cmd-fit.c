@@ -493,10 +493,25 @@ static int read_inputs(job *j, cf_error *e)
         int found = 0;
         for (size_t k = 0; k < j->nrows && !found; k++)
             found = strcmp(j->rows[k]->pattern, o->patterns[i]) == 0;
-        if (!found)
+        if (!found) {
+            /* What the input has, as predict lists what a model file has. */
+            char has[600] = "";
+            const char *names[32];
+            size_t l = 0, nn = 0;
+            for (size_t k = 0; k < j->nall && nn < 32 && l < sizeof has - 64; k++) {
+                const char *p = j->all[k]->pattern;
+                int seen = 0;
+                for (size_t q = 0; q < nn && !seen; q++)
+                    seen = strcmp(names[q], p) == 0;
+                if (!seen) {
+                    names[nn++] = p;
+                    l += (size_t)snprintf(has + l, sizeof has - l, "%s%s", l ? ", " : "", p);
+                }
+            }
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "--patterns: no rows of pattern '%s'%s in the input",
-                                o->patterns[i], o->nnp ? " at the requested --np" : "");
+                                "--patterns: no rows of pattern '%s'%s in the input; it has: %s",
+                                o->patterns[i], o->nnp ? " at the requested --np" : "", has);
+        }
     }
     if (j->nrows == 0)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,

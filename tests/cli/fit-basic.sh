@@ -158,7 +158,7 @@ commfit: fit: two.csv:4: barrier np 4 byte: one row, of one sample: the constant
 
 run "$COMMFIT" fit -i data/run1.csv --patterns alltoall
 expect_rc 1 "a pattern with no rows"
-grep_err "no rows of pattern 'alltoall' in the input" "a pattern with no rows: message"
+grep_err "no rows of pattern 'alltoall' in the input; it has: " "a pattern with no rows: message, with what the input has"
 
 run "$COMMFIT" fit -i data/run1.csv --patterns gather --model poly2 --np 2
 expect_rc 1 "--np without rows"
