@@ -494,13 +494,18 @@ static int read_inputs(job *j, cf_error *e)
         for (size_t k = 0; k < j->nrows && !found; k++)
             found = strcmp(j->rows[k]->pattern, o->patterns[i]) == 0;
         if (!found) {
-            /* What the input has, as predict lists what a model file has. */
+            /* What the input has (at the requested np), as predict lists what a model file
+             * has; none there: said so. */
             char has[600] = "";
             const char *names[32];
             size_t l = 0, nn = 0;
             for (size_t k = 0; k < j->nall && nn < 32 && l < sizeof has - 64; k++) {
                 const char *p = j->all[k]->pattern;
-                int seen = 0;
+                int seen = 0, at = o->nnp == 0;
+                for (size_t q = 0; q < o->nnp && !at; q++)
+                    at = o->np[q] == j->all[k]->np;
+                if (!at)
+                    continue;
                 for (size_t q = 0; q < nn && !seen; q++)
                     seen = strcmp(names[q], p) == 0;
                 if (!seen) {
@@ -509,8 +514,9 @@ static int read_inputs(job *j, cf_error *e)
                 }
             }
             return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                                "--patterns: no rows of pattern '%s'%s in the input; it has: %s",
-                                o->patterns[i], o->nnp ? " at the requested --np" : "", has);
+                                "--patterns: no rows of pattern '%s'%s in the input; it has%s: %s",
+                                o->patterns[i], o->nnp ? " at the requested --np" : "",
+                                o->nnp ? " there" : "", l ? has : "none");
         }
     }
     if (j->nrows == 0)

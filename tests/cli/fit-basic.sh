@@ -159,6 +159,13 @@ commfit: fit: two.csv:4: barrier np 4 byte: one row, of one sample: the constant
 run "$COMMFIT" fit -i data/run1.csv --patterns alltoall
 expect_rc 1 "a pattern with no rows"
 grep_err "no rows of pattern 'alltoall' in the input; it has: " "a pattern with no rows: message, with what the input has"
+# With --np, what the input has at those np (it listed the pattern it said was missing;
+# the second review).
+run "$COMMFIT" fit -i "$top_srcdir/data/sim-flat.csv" --patterns pingpong --np 4 -o np4.json
+expect_rc 1 "a pattern with no rows at the np asked"
+expect_err "commfit: fit: read $top_srcdir/data/sim-flat.csv (432 rows)
+commfit: fit: --patterns: no rows of pattern 'pingpong' at the requested --np in the input; it has there: bcast, allgather, reduce, allreduce, alltoall" \
+    "a pattern with no rows at the np asked: what is there"
 
 run "$COMMFIT" fit -i data/run1.csv --patterns gather --model poly2 --np 2
 expect_rc 1 "--np without rows"
