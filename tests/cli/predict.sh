@@ -390,6 +390,21 @@ else
 fi
 run "$COMMFIT" predict -m cluster.json --formula --lang python -p allreduce -n 32
 check "--formula --lang python from the across-np model" grep -q '^def T_allreduce_np32(m): return ' "$T/out"
+# formula_reads MODEL PATTERN NP PY SIZE...: per size, "SIZE predict's --model-alone time
+# the python formula PY's time" (its one function T_...).
+formula_reads() {
+    fm=$1 fp=$2 fnp=$3 fpy=$4
+    shift 4
+    for b in "$@"; do echo "$fnp $b"; done >fr.pts
+    "$COMMFIT" predict -m "$fm" -p "$fp" --points fr.pts --model-alone -f csv |
+        awk -F, 'NR > 1 { print $3, $5 }' >fr.want
+    python3 -c 'import sys
+exec(open(sys.argv[1]).read())
+f = [v for k, v in dict(globals()).items() if k.startswith("T_")][0]
+for l in open("fr.want"):
+    m, t = l.split()
+    print(m, t, "%.6g" % f(float(m)))' "$fpy"
+}
 # The across-np formula switches line where predict --model-alone does, at the least whole
 # size the second range answers (Azure AKS's Open MPI allreduce at np 48: 4 KiB and 8 KiB
 # measured in its two ranges, the half-way sqrt(4097 * 8193) - 1 = 5792.6; the formula
@@ -402,14 +417,7 @@ x=$(sed -n 's/.* if m < \([0-9]*\) else .*/\1/p' "$T/out")
 check "the formula's switch read ($x)" test -n "$x"
 if [ -n "$x" ] && command -v python3 >/dev/null; then
     cp "$T/out" aks.py
-    printf '48 %s\n48 %s\n48 %s\n48 %s\n' $((x - 2)) $((x - 1)) "$x" $((x + 1)) >aks.pts
-    "$COMMFIT" predict -m aks.json -p allreduce --points aks.pts --model-alone -f csv |
-        awk -F, 'NR > 1 { print $3, $5 }' >aks.want
-    python3 -c 'import sys
-exec(open("aks.py").read())
-for l in open("aks.want"):
-    m, t = l.split()
-    print(m, t, "%.6g" % T_allreduce_np48(float(m)))' >aks.got
+    formula_reads aks.json allreduce 48 aks.py $((x - 2)) $((x - 1)) "$x" $((x + 1)) >aks.got
     check "at $x - 2 to $x + 1 B the formula reads --model-alone's times" \
         awk '{ d = ($3 - $2) / $2; if (d < 0) d = -d; if (d > 1e-5) bad++ } END { exit !(NR == 4 && !bad) }' aks.got
 else
@@ -447,15 +455,7 @@ for p in allgather bcast; do
         "--formula, $p: says the constant holds the barrier's addition"
     if command -v python3 >/dev/null; then
         cp "$T/out" fo.py
-        printf '24 %s\n' 1 8 1024 65536 1048576 >fo.pts
-        "$COMMFIT" predict -m fo-nolib.json -p $p --points fo.pts --model-alone -f csv |
-            awk -F, 'NR > 1 { print $3, $5 }' >fo.want
-        python3 -c 'import sys
-exec(open("fo.py").read())
-f = [v for k, v in dict(globals()).items() if k.startswith("T_")][0]
-for l in open("fo.want"):
-    m, t = l.split()
-    print(m, t, "%.6g" % f(float(m)))' >fo.got
+        formula_reads fo-nolib.json $p 24 fo.py 1 8 1024 65536 1048576 >fo.got
         check "--formula, $p at np 24: --model-alone's times, 1 B to 1 MiB" \
             awk '{ d = ($3 - $2) / $2; if (d < 0) d = -d; if (d > 1e-5) bad++ } END { exit !(NR == 5 && !bad) }' fo.got
     fi
