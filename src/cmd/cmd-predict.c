@@ -425,8 +425,10 @@ static int opt_format(const cf_option *opt, const char *arg, cf_error *e)
 /* The combinations the table cannot say: which options go together. */
 static int check_combination(const opts *o)
 {
-    if (o->pattern == NULL || o->pattern[0] == '\0')
+    if (o->pattern == NULL)
         return cf_usage_error("--pattern is required");
+    if (o->pattern[0] == '\0') /* given, but empty: said as such */
+        return cf_usage_error("--pattern '': an empty pattern name");
     if (o->formula) {
         if (o->np == NULL)
             return cf_usage_error("--formula needs --np");

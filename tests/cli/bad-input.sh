@@ -208,6 +208,7 @@ case_ 2 "^commfit: import: option '--output' has an empty value: expected a file
 case_ 2 "^commfit: import: an empty file name" $C import imb ''
 case_ 2 "^commfit: import: '-' is the same file as '-'" $C import imb -o x.csv - -
 case_ 2 "^commfit: predict: option '--model' has an empty value: expected a file name" $C predict -m '' -p pingpong
+case_ 2 "^commfit: predict: --pattern '': an empty pattern name" $C predict -m "$in/good.json" -p '' -n 2 -b 1K
 case_ 2 "^commfit: predict: option '--points' has an empty value: expected a file name" $C predict -m "$in/good.json" -p pingpong --points ''
 case_ 2 "^commfit: measure: option '--resume' has an empty value: expected a file name" $C measure --resume ''
 case_ 2 "^commfit: measure: --patterns: unknown pattern '': expected all, " $C measure --patterns ''
