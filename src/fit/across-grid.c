@@ -726,7 +726,8 @@ static int tree_misses_at(const cf_across *a, cf_across *b, long top, int family
             b->grid.pt[b->grid.n++] = g->pt[i];
     for (int i = 0; i < g->n && k < CF_GRID_MAX; i++) {
         grid_reading r;
-        if (g->pt[i].p == top && grid_read(b, top, g->pt[i].m, &r) == 0 &&
+        if (g->pt[i].p == top && !cf_across_moves_nothing(a->datatype, g->pt[i].m) &&
+            grid_read(b, top, g->pt[i].m, &r) == 0 &&
             r.family == family && !r.own && !r.alone && r.d > 0)
             v[k++] = fabs(log(r.t / g->pt[i].t_us)) / r.d;
     }
@@ -739,7 +740,9 @@ static int tree_misses_at(const cf_across *a, cf_across *b, long top, int family
  * readings. NAN without a ping-pong, without such readings at two np at least, or where the
  * largest np read misses by more per doubling than the next one below: misses that grow
  * with np (contention, or a larger network's latency, setting in) say nothing of the np
- * beyond. The trees the tiers cost and the others are apart: how well the one reads says
+ * beyond. Calls that move nothing (a reduction of fewer bytes than its element: SimGrid's
+ * 0.01 us) are not read, as in the fitted model's backtest. The trees the tiers cost and
+ * the others are apart: how well the one reads says
  * nothing of the other (fat tree, fitted at np 2-32: the tiered binomial reduce read within
  * 5% per doubling, the 1 KiB segments' tree at 4 KiB missed np 64 by 11%). */
 static double tree_backtest(const cf_across *a, int family)
