@@ -107,7 +107,10 @@ static int from_meta(const json_t *meta, cf_placement *out)
         return 0;
     if ((out->ranks = read_list(rpn, &n)) == NULL || n == 0) {
         /* Said: a placement that does not read changes every answer past the fitted np
-         * (nodes no longer counted) without a word otherwise. */
+         * (nodes no longer counted) without a word otherwise. Nothing else is kept: out
+         * stays unknown, as if the key were absent. */
+        free(out->ranks);
+        out->ranks = NULL;
         probe_warn(out, "ranks_per_node", rpn,
                    "expected whole numbers > 0, the ranks of each node: where the ranks ran "
                    "is unknown");
@@ -432,16 +435,9 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
     {
         const json_t *meta = json_object_get(t, "metadata");
         if (!out->known && json_is_object(meta) && meta_str(meta, "ranks_per_node") != NULL) {
+            /* Not read: as if never tried (from_meta keeps nothing but the warning). */
             if (from_meta(meta, out) != 0)
                 return -1;
-            if (!out->known) { /* not read: as if never tried (no probe is read yet) but why */
-                char why[sizeof out->lat_warning];
-                int nw = out->nwarnings;
-                memcpy(why, out->lat_warning, sizeof why);
-                cf_placement_free(out);
-                memcpy(out->lat_warning, why, sizeof why);
-                out->nwarnings = nw;
-            }
         }
     }
     json_array_foreach(tables, i, t)
