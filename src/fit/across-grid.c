@@ -665,16 +665,14 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, cf_estimate *ou
      * tiered_tree_err) bounds it where it is the smaller: the fitted model's misses there are
      * its formula's (one cost in p for algorithms the rules switch between), not the trees'
      * or the replay's. */
-    double fe = cf_across_extrap_err(a, m);
+    int source;
+    double fe = cf_across_extrap_err(a, m, &source);
     double te = r.family == 2 ? a->grid.tiered_tree_err : a->grid.tree_err;
-    int source = cf_across_extrap_source(a, m);
     if (r.family && isfinite(fe) && isfinite(te) && te < fe) {
         fe = te;
         source = CF_BT_TREES;
     }
-    out->bt_err = out->bt_doublings = out->bt_lo_doublings = 0.0;
-    out->bt_from = out->bt_lo_from = 0;
-    out->bt_source = 0;
+    cf_estimate_bt_clear(out);
     /* The reading without the growth it carries (r.gain) spans the doublings from the np it
      * was read at (r.d + r.in), the lower end's; the reading with it, those from the np the
      * growth was carried to (r.d_model): pairwise's alltoall read from np 2 with linear's

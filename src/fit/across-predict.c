@@ -42,18 +42,20 @@ static double extrap_err(const cf_across *a, int k, int *source)
     return e;
 }
 
-double cf_across_extrap_err(const cf_across *a, double m)
+void cf_estimate_bt_clear(cf_estimate *est)
 {
-    int source;
-    return a->nseg > 0 ? extrap_err(a, a->nseg > 1 && m > a->seg[0].to_bytes, &source) : NAN;
+    est->bt_err = est->bt_doublings = est->bt_lo_doublings = 0.0;
+    est->bt_from = est->bt_lo_from = 0;
+    est->bt_source = 0;
 }
 
-int cf_across_extrap_source(const cf_across *a, double m)
+double cf_across_extrap_err(const cf_across *a, double m, int *source)
 {
-    int source = CF_BT_MODEL;
-    if (a->nseg > 0)
-        extrap_err(a, a->nseg > 1 && m > a->seg[0].to_bytes, &source);
-    return source;
+    int whose = CF_BT_MODEL;
+    double e = a->nseg > 0 ? extrap_err(a, a->nseg > 1 && m > a->seg[0].to_bytes, &whose) : NAN;
+    if (source != NULL)
+        *source = whose;
+    return e;
 }
 
 /* How far (ln) the measured growth of segment k reads above the model, going on as it did
@@ -150,9 +152,7 @@ void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
     out->contention_np = 0;
     out->model_factor = 1.0;
     out->grid = 0;
-    out->bt_err = out->bt_doublings = out->bt_lo_doublings = 0.0;
-    out->bt_from = out->bt_lo_from = 0;
-    out->bt_source = 0;
+    cf_estimate_bt_clear(out);
     if (cf_across_grid_predict(a, p, m, out) == 0) {
         out->alg = 0;
         out->grid = 1;

@@ -456,7 +456,7 @@ static void raw_errors(const cf_coll *c, const char *datatype, const cf_point *r
     cf_across_grid_build(r, rules, raw, n, cf_p2p_pingpong(pp), tiers);
     for (int i = 0; i < a->nseg; i++) {
         double mid = sqrt(fmax(a->seg[i].from_bytes, 1.0) * fmax(a->seg[i].to_bytes, 1.0));
-        double x = cf_across_extrap_err(r, mid);
+        double x = cf_across_extrap_err(r, mid, NULL);
         if (x > a->seg[i].extrap_err || (isnan(a->seg[i].extrap_err) && isfinite(x)))
             a->seg[i].extrap_err = x;
     }

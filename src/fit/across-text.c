@@ -182,6 +182,20 @@ static void piecewise_body(char *body, size_t n, char (*l)[320], int nlines, con
     }
 }
 
+/* s into out with its underscores escaped (reduce_scatter would read reduce with a subscript
+ * s), ended; out has room for twice s. Returns the length written. */
+static size_t latex_escape(const char *s, char *out)
+{
+    size_t k = 0;
+    for (; *s != '\0'; s++) {
+        if (*s == '_')
+            out[k++] = '\\';
+        out[k++] = *s;
+    }
+    out[k] = '\0';
+    return k;
+}
+
 /* LaTeX's subscript of a formula named T_PATTERN[_DATATYPE]_npN, as a fit's formula names
  * its own: the pattern, its underscores escaped (reduce_scatter read reduce), a datatype
  * after a space, and ",\\, p=N" (without it the lines of two np read alike). */
@@ -209,22 +223,12 @@ static void latex_label(const char *name, char *lab, size_t n)
     /* base (the pattern), then the datatype after a space, underscores escaped: at most
      * twice base's 127 bytes and the space. */
     char esc[2 * sizeof base + 4];
-    size_t k = 0;
-    for (const char *c = base; *c != '\0'; c++) {
-        if (*c == '_')
-            esc[k++] = '\\';
-        esc[k++] = *c;
-    }
+    size_t k = latex_escape(base, esc);
     if (dt != NULL) {
         esc[k++] = '\\';
         esc[k++] = ' ';
-        for (const char *c = dt + 1; *c != '\0'; c++) {
-            if (*c == '_')
-                esc[k++] = '\\';
-            esc[k++] = *c;
-        }
+        k += latex_escape(dt + 1, esc + k);
     }
-    esc[k] = '\0';
     k = (size_t)snprintf(lab, n, "%s", esc);
     if (np != NULL && k < n)
         snprintf(lab + k, n - k, "},\\, p=%s", np + 3);

@@ -502,6 +502,8 @@ typedef struct cf_estimate {
     long bt_lo_from;
 } cf_estimate;
 enum { CF_BT_MODEL = 1, CF_BT_TREES, CF_BT_LOO };
+/* est's bt_ fields cleared: no backtest set its interval. */
+void cf_estimate_bt_clear(cf_estimate *est);
 
 /* Relative-error least squares: minimises sum ((t_i - x_i.c) / T_i)^2, T_i the measured
  * time first, then the fitted one (iterated), with robust setting aside points beyond 5
@@ -580,10 +582,10 @@ void cf_across_hold_between(double t0, double t1, double *lo, double *hi);
  * cf_across_grid_predict holds its interval to). */
 int cf_across_grid_around(const cf_across *a, long q, double m, double *below, double *above);
 /* The fitted model's backtested error per doubling of p beyond the measured np at size m
- * (|ln(read / measured)|, the range's or a neighbour's); NAN without a fitted model. */
-double cf_across_extrap_err(const cf_across *a, double m);
-/* Whose miss cf_across_extrap_err read: CF_BT_MODEL or CF_BT_LOO. */
-int cf_across_extrap_source(const cf_across *a, double m);
+ * (|ln(read / measured)|, the range's or a neighbour's); NAN without a fitted model. *source
+ * (may be NULL): whose miss it is, CF_BT_MODEL, or CF_BT_LOO in a file from before the
+ * backtest. */
+double cf_across_extrap_err(const cf_across *a, double m, int *source);
 /* T at (p, m) from the grid with its 95% interval, the algorithm the rules run there and,
  * where the fitted model's backtest set the interval, the bt_ fields (out's other fields
  * untouched); -1 when the grid cannot answer there. */

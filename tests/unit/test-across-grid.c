@@ -1083,7 +1083,7 @@ static void contention_other_algorithm(void)
      * x3e6 each way on SimGrid's fat nodes). */
     cf_estimate est;
     rc = grid_predict(&a, 64, m, &t, &lo, &hi, &alg) | cf_across_grid_predict(&a, 64, m, &est);
-    double fe = cf_across_extrap_err(&a, m);
+    double fe = cf_across_extrap_err(&a, m, NULL);
     ok(rc == 0 && est.bt_lo_from == 2 && est.bt_lo_doublings == 5 && est.bt_err == fe &&
            t / lo > exp(5 * fe) && hi / t < exp(5 * fe),
        "the lower end widened over 5 doublings from np 2 (%ld, %.3g: x%.3g), the upper end "
