@@ -136,12 +136,11 @@ int cf_predict_formula(ctx *c, long np, const char *lang, cf_error *e)
          * (fatnodes-ompi without its library fitted at np 2-16, allgather of 8 B at np 24:
          * 4.63 us from --model-alone, 1.58 from the formula, and nothing said). */
         double skew = 0.0;
-        const char *bar = NULL;
         if (w == 0.0 && !c->across->waited && cf_unmeasured_unbounded(&s->unmeasured) &&
             c->across->nnp > 0)
             skew = cf_placement_spread_extra(
                 &c->place, c->across->grid.rules, c->across->pattern, np,
-                cf_placement_farthest_us(&c->place, c->across->np[c->across->nnp - 1]), &bar);
+                cf_placement_farthest_us(&c->place, c->across->np[c->across->nnp - 1]), NULL);
         for (int i = 0; i < nl && skew > 0; i++)
             c0[i] += skew;
         n = cf_lines_formula(name, c0, c1, nl, sw, lang, buf, sizeof buf);

@@ -732,13 +732,13 @@ int cf_measure_opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
     /* Not an np larger than this launch: the table may be whole, the launch too small. */
     if (rc == CF_EXIT_USAGE && o->done != NULL && o->resume != NULL &&
         strstr(e->msg, "than the launch") == NULL) {
-        size_t k = strcspn(e->msg, " :'");
-        for (int i = 0; i < N_PLAN_KEYS; i++)
-            if (strlen(plan_keys[i]) == k && strncmp(e->msg, plan_keys[i], k) == 0) {
-                char msg[sizeof e->msg];
-                snprintf(msg, sizeof msg, "%s", e->msg);
-                return cf_error_set(e, CF_EXIT_DATA, o->resume, 0, "metadata 'plan': %s", msg);
-            }
+        char key[32]; /* the message's first word: the option it is about */
+        snprintf(key, sizeof key, "%.*s", (int)strcspn(e->msg, " :'"), e->msg);
+        if (is_plan_key(key)) {
+            char msg[sizeof e->msg];
+            snprintf(msg, sizeof msg, "%s", e->msg);
+            return cf_error_set(e, CF_EXIT_DATA, o->resume, 0, "metadata 'plan': %s", msg);
+        }
     }
     return rc;
 }
