@@ -518,12 +518,30 @@ void cf_out_predict_tier_below_note(cf_predict_answer *out, const cf_tier_added 
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
+/* "carried over" the d doublings from np `from` (alg_change: the change of algorithm counted
+ * as one), where a tier crossing counts at the backtest's miss for k of them (bt_crossings,
+ * bt_lo_crossings) and the others at the miss within a tier, which doublings count at which. */
+static void carried(const cf_estimate *est, long np, long top, int k, double d, long from,
+                    const char *alg_change, char *buf, size_t n)
+{
+    if (k > 0 && est->bt_within < est->bt_err && d > k)
+        snprintf(buf, n,
+                 "carried over %d of the %.3g doublings from np=%ld%s, one for each tier crossed "
+                 "from np=%ld to np=%ld and at least one (the doubling to np=%ld crossed a tier); "
+                 "over the other %.3g, x%.3g a doubling, its miss refitted without np=%ld, the "
+                 "largest np whose doubling crossed no tier",
+                 k, d, from, alg_change, from < est->bt_within_np ? from : est->bt_within_np, np,
+                 top, d - k, exp(est->bt_within), est->bt_within_np);
+    else
+        snprintf(buf, n, "carried over %.3g doublings from np=%ld%s", d, from, alg_change);
+}
+
 void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est, long np,
                                   long top, int no_upper)
 {
     if (!(est->bt_err > 0) || !(est->bt_doublings > 0 || est->bt_lo_doublings > 0))
         return;
-    char whose[160], part[640], lower[256] = "";
+    char whose[160], part[1280], lower[640] = "", over[400];
     if (est->bt_source == CF_BT_TREES)
         snprintf(whose, sizeof whose, "the grid's readings, each np from the np below it, missed "
                                       "it by");
@@ -533,35 +551,41 @@ void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est
     else
         snprintf(whose, sizeof whose,
                  "the fitted model, refitted without np=%ld and read there, missed it by", top);
+    /* The lower end's reading, where it spans a tier crossing counted apart: how. */
+    char lo_split[160] = "";
+    int k = est->bt_lo_crossings;
+    if (k > 0 && est->bt_within < est->bt_err && est->bt_lo_doublings > k)
+        snprintf(lo_split, sizeof lo_split,
+                 " (x%.3g a doubling for %d of them, one for each tier crossed, x%.3g for the "
+                 "other %.3g)",
+                 exp(est->bt_err), k, exp(est->bt_within), est->bt_lo_doublings - k);
     if (est->bt_lo_doublings > 0)
         snprintf(lower, sizeof lower,
                  "%s lower end holds the reading without the growth carried from np=%ld "
-                 "(np=%ld's cost per step alone), widened x%.3g over its %.3g doublings",
+                 "(np=%ld's cost per step alone), widened x%.3g over its %.3g doublings%s",
                  est->bt_doublings > 0 ? "; its" : "the interval's", est->bt_from,
-                 est->bt_lo_from, exp(est->bt_err * est->bt_lo_doublings),
-                 est->bt_lo_doublings);
+                 est->bt_lo_from, exp(cf_estimate_bt_ln(est, est->bt_lo_doublings, 1)),
+                 est->bt_lo_doublings, lo_split);
     if (est->bt_doublings > 0) {
         /* A reading whose algorithm ran at one np alone counts its change as a doubling more. */
         double span = fabs(log2((double)np / (double)est->bt_from));
         const char *alg_change =
             est->bt_doublings > span + 0.5 ? " (the change of algorithm counted as one)" : "";
+        double up = exp(cf_estimate_bt_ln(est, est->bt_doublings, 0));
+        carried(est, np, top, est->bt_crossings, est->bt_doublings, est->bt_from, alg_change,
+                over, sizeof over);
         /* Without an upper bound (np's nodes or tier unmeasured), the lower end alone. */
         if (no_upper && lower[0])
             snprintf(part, sizeof part, "the interval's%s (%s x%.3g a doubling of p)",
                      lower + strlen("; its"), whose, exp(est->bt_err));
         else if (no_upper)
             snprintf(part, sizeof part,
-                     "the interval's lower end widened x%.3g: %s x%.3g a doubling of p, carried "
-                     "over %.3g doublings from np=%ld%s",
-                     exp(est->bt_err * est->bt_doublings), whose, exp(est->bt_err),
-                     est->bt_doublings, est->bt_from, alg_change);
+                     "the interval's lower end widened x%.3g: %s x%.3g a doubling of p, %s", up,
+                     whose, exp(est->bt_err), over);
         else
-            snprintf(part, sizeof part,
-                     "the interval%s widened x%.3g%s: %s x%.3g a doubling of p, carried over "
-                     "%.3g doublings from np=%ld%s%s",
-                     lower[0] ? "'s upper end" : "", exp(est->bt_err * est->bt_doublings),
-                     lower[0] ? "" : " each way", whose, exp(est->bt_err), est->bt_doublings,
-                     est->bt_from, alg_change, lower);
+            snprintf(part, sizeof part, "the interval%s widened x%.3g%s: %s x%.3g a doubling of p, %s%s",
+                     lower[0] ? "'s upper end" : "", up, lower[0] ? "" : " each way", whose,
+                     exp(est->bt_err), over, lower);
     } else {
         snprintf(part, sizeof part, "%s (%s x%.3g a doubling of p)", lower, whose,
                  exp(est->bt_err));

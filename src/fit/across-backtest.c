@@ -161,7 +161,9 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, unsig
                           cf_across *a)
 {
     for (int i = 0; i < a->nseg; i++)
-        a->seg[i].extrap_err = NAN;
+        a->seg[i].extrap_err = a->seg[i].within_err = NAN;
+    a->ntier = 0;
+    a->within_np = 0;
     for (int i = 0; i < a->nseg; i++)
         for (int e = 0; e < 2; e++)
             a->seg[i].growth[e] = a->seg[i].growth_change[e] = NAN;
@@ -205,6 +207,53 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, unsig
     free(sub);
     free(v);
     return cnt ? sum / cnt : NAN;
+}
+
+/* How many of the n tier boundaries ranks[] a doubling from np lo to hi crosses (a boundary b
+ * parts ranks b apart: lo <= b < hi). */
+static int tiers_between(const long *ranks, int n, long lo, long hi)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += lo <= ranks[i] && ranks[i] < hi;
+    return k;
+}
+
+void cf_across_backtest_tiers(const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
+                              const cf_tiers *tiers, cf_across *a)
+{
+    if (tiers == NULL || tiers->n == 0 || a->nnp < CF_ACROSS_MIN_NP + 1 ||
+        tiers_between(tiers->ranks, tiers->n, a->np[a->nnp - 2], a->np[a->nnp - 1]) == 0)
+        return;
+    /* The largest doubling that crosses none, with the np the joint fit needs below it. */
+    int k = a->nnp - 2;
+    while (k >= CF_ACROSS_MIN_NP - 1 && tiers_between(tiers->ranks, tiers->n, a->np[k - 1],
+                                                      a->np[k]) > 0)
+        k--;
+    if (k < CF_ACROSS_MIN_NP - 1)
+        return;
+    cf_across *b = malloc(sizeof *b);
+    cf_point *sub = malloc((n ? n : 1) * sizeof *sub);
+    if (b != NULL && sub != NULL) {
+        size_t nsub = 0;
+        for (size_t i = 0; i < n; i++)
+            if (pts[i].p <= a->np[k])
+                sub[nsub++] = pts[i];
+        *b = *a;
+        b->nnp = k + 1;
+        cf_across_backtest(c, sub, nsub, cands, b);
+        for (int i = 0; i < a->nseg; i++)
+            if (isfinite(b->seg[i].extrap_err) && b->seg[i].extrap_err < a->seg[i].extrap_err) {
+                a->seg[i].within_err = b->seg[i].extrap_err;
+                a->ntier = tiers->n;
+            }
+        if (a->ntier > 0) {
+            memcpy(a->tier_ranks, tiers->ranks, (size_t)tiers->n * sizeof *a->tier_ranks);
+            a->within_np = a->np[k];
+        }
+    }
+    free(b);
+    free(sub);
 }
 
 static int has_p_linear(const cf_across *a)

@@ -680,22 +680,32 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, cf_estimate *ou
      * x3e6 above it, five doublings of the fitted model's miss of x19.8 a doubling (one node
      * to two at np 32), x393 now. */
     double w_lo = w;
-    if (!r.own && isfinite(fe) && r.d_model > 0 && expm1(fe * r.d_model) > w) {
-        w = expm1(fe * r.d_model);
+    /* A tier crossed by the doubling to the largest fitted np counted at its miss once, the
+     * other doublings at the miss within a tier (cf_across_bt_ln); not the trees'. */
+    double up = source == CF_BT_TREES ? fe * r.d_model
+                                      : cf_across_bt_ln(a, m, r.from_np, q, r.d_model, fe);
+    if (!r.own && isfinite(fe) && r.d_model > 0 && expm1(up) > w) {
+        w = expm1(up);
         w_up = fmax(w_up, w);
         out->bt_err = fe;
         out->bt_doublings = r.d_model;
         out->bt_from = r.from_np;
         out->bt_source = source;
+        if (source != CF_BT_TREES)
+            cf_estimate_bt_tiers(out, a, m, r.from_np, q, r.d_model, 0);
     }
     w_lo = fmax(w, w_lo);
-    if (!r.own && isfinite(fe) && r.gain > 1.0 && expm1(fe * (r.d + r.in)) > w_lo) {
-        w_lo = expm1(fe * (r.d + r.in));
+    double down = source == CF_BT_TREES ? fe * (r.d + r.in)
+                                        : cf_across_bt_ln(a, m, r.read_np, q, r.d + r.in, fe);
+    if (!r.own && isfinite(fe) && r.gain > 1.0 && expm1(down) > w_lo) {
+        w_lo = expm1(down);
         out->bt_err = fe;
         out->bt_lo_doublings = r.d + r.in;
         out->bt_lo_from = r.read_np;
         out->bt_from = r.from_np; /* the np whose growth the reading carries */
         out->bt_source = source;
+        if (source != CF_BT_TREES)
+            cf_estimate_bt_tiers(out, a, m, r.read_np, q, r.d + r.in, 1);
     }
     /* The step growth borrowed from other algorithms raises the estimate; whether it carries
      * over to this one is untested, so the interval still holds the reading without it. */

@@ -42,17 +42,81 @@ static double extrap_err(const cf_across *a, int k, int *source)
     return e;
 }
 
+int cf_across_backtest_seg(const cf_across *a, double m)
+{
+    return a->nseg > 1 && m > a->seg[0].to_bytes;
+}
+
 void cf_estimate_bt_clear(cf_estimate *est)
 {
     est->bt_err = est->bt_doublings = est->bt_lo_doublings = 0.0;
     est->bt_from = est->bt_lo_from = 0;
     est->bt_source = 0;
+    est->bt_crossings = est->bt_lo_crossings = 0;
+    est->bt_within = 0.0;
+    est->bt_within_np = 0;
+}
+
+double cf_estimate_bt_ln(const cf_estimate *est, double d, int lower)
+{
+    int k = lower ? est->bt_lo_crossings : est->bt_crossings;
+    if (k <= 0 || !(est->bt_within < est->bt_err))
+        return est->bt_err * d;
+    return est->bt_err * fmin(d, k) + est->bt_within * fmax(0.0, d - k);
+}
+
+static int crossings(const cf_across *a, int seg, long from, long q, double d)
+{
+    if (a->ntier == 0 || !(d > 0) || !isfinite(a->seg[seg].within_err))
+        return 0;
+    long lo = from < a->within_np ? from : a->within_np;
+    int k = 0;
+    for (int i = 0; i < a->ntier; i++)
+        k += lo <= a->tier_ranks[i] && a->tier_ranks[i] < q;
+    return k > 1 ? k : 1; /* the first doubling beyond the largest np: at the crossing's */
+}
+
+static void bt_tiers(cf_estimate *est, const cf_across *a, int seg, long from, long q, double d,
+                     int lower)
+{
+    int k = crossings(a, seg, from, q, d);
+    *(lower ? &est->bt_lo_crossings : &est->bt_crossings) = k;
+    if (k > 0) {
+        est->bt_within = a->seg[seg].within_err;
+        est->bt_within_np = a->within_np;
+    }
+}
+
+void cf_estimate_bt_tiers(cf_estimate *est, const cf_across *a, double m, long from, long q,
+                          double d, int lower)
+{
+    if (a->nseg > 0)
+        bt_tiers(est, a, cf_across_backtest_seg(a, m), from, q, d, lower);
+}
+
+static double bt_ln(const cf_across *a, int seg, long from, long q, double d, double per)
+{
+    int k = crossings(a, seg, from, q, d);
+    double within = k > 0 ? a->seg[seg].within_err : NAN;
+    if (!(within < per))
+        return per * d;
+    return per * fmin(d, k) + within * fmax(0.0, d - k);
+}
+
+int cf_across_bt_crossings(const cf_across *a, double m, long from, long q, double d)
+{
+    return a->nseg > 0 ? crossings(a, cf_across_backtest_seg(a, m), from, q, d) : 0;
+}
+
+double cf_across_bt_ln(const cf_across *a, double m, long from, long q, double d, double per)
+{
+    return a->nseg > 0 ? bt_ln(a, cf_across_backtest_seg(a, m), from, q, d, per) : per * d;
 }
 
 double cf_across_extrap_err(const cf_across *a, double m, int *source)
 {
     int whose = CF_BT_MODEL;
-    double e = a->nseg > 0 ? extrap_err(a, a->nseg > 1 && m > a->seg[0].to_bytes, &whose) : NAN;
+    double e = a->nseg > 0 ? extrap_err(a, cf_across_backtest_seg(a, m), &whose) : NAN;
     if (source != NULL)
         *source = whose;
     return e;
@@ -104,14 +168,19 @@ static void seg_interval(const cf_across *a, int k, long p, double m, double *t,
         return;
     }
     int source;
-    double w = log1p(half / *t), err = extrap_err(a, k, &source), e = err * d;
+    /* Beyond the largest np, a tier crossed by its doubling counted as cf_across_bt_ln says. */
+    double w = log1p(half / *t), err = extrap_err(a, k, &source),
+           e = beyond > 0 ? bt_ln(a, k, from, p, d, err) : err * d;
     *lo = *t * exp(-(w + e));
     *hi = *t * exp(w + fmax(e, growth_reach(a, k, m, beyond, *t)));
-    if (e > w && e > out->bt_err * out->bt_doublings) {
+    if (e > w && e > cf_estimate_bt_ln(out, out->bt_doublings, 0)) {
         out->bt_err = err;
         out->bt_doublings = d;
         out->bt_from = from;
         out->bt_source = source;
+        out->bt_crossings = 0;
+        if (beyond > 0)
+            bt_tiers(out, a, k, from, p, d, 0);
     }
 }
 

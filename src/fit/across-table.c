@@ -453,12 +453,19 @@ static void raw_errors(const cf_coll *c, const char *datatype, const cf_point *r
     cf_error_clear(&ignored);
     if (cf_across_fit_extrap(c, datatype, raw, n, cands, r, &ignored) != 0 || r->error[0] != '\0')
         return;
+    cf_across_backtest_tiers(c, raw, n, cands, tiers, r);
     cf_across_grid_build(r, rules, raw, n, cf_p2p_pingpong(pp), tiers);
     for (int i = 0; i < a->nseg; i++) {
         double mid = sqrt(fmax(a->seg[i].from_bytes, 1.0) * fmax(a->seg[i].to_bytes, 1.0));
         double x = cf_across_extrap_err(r, mid, NULL);
         if (x > a->seg[i].extrap_err || (isnan(a->seg[i].extrap_err) && isfinite(x)))
             a->seg[i].extrap_err = x;
+        /* Within a tier likewise, where both read one (else a's crossing's miss alone). */
+        double xw = r->ntier > 0 ? r->seg[cf_across_backtest_seg(r, mid)].within_err : NAN;
+        if (a->ntier > 0)
+            a->seg[i].within_err =
+                isfinite(xw) && isfinite(a->seg[i].within_err) ? fmax(a->seg[i].within_err, xw)
+                                                                : NAN;
     }
     cf_across_grid *g = &a->grid;
     if (g->rules[0] != '\0' && r->grid.rules[0] != '\0') {
@@ -520,6 +527,8 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
             (robust ? 0 : CF_ACROSS_KEEP_ALL);
         if ((rc = cf_across_fit_extrap(ks[i].c, ks[i].datatype, pts, n, cands, a, e)) != 0)
             break;
+        if (a->error[0] == '\0')
+            cf_across_backtest_tiers(ks[i].c, pts, n, cands, tiers, a);
         if (a->error[0] == '\0') {
             keep_waits(&w, rules, a); /* before the grid, whose trees read what was taken */
             cf_across_grid_build(a, rules, pts, n, cf_p2p_pingpong(&out->pp), tiers);

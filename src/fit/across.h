@@ -61,6 +61,13 @@ typedef struct cf_across_seg {
      * sizes of the range; NAN when it could not be made. predict widens the interval by
      * this factor (as exp) for each doubling of p beyond the measured ones. */
     double extrap_err;
+    /* Where the doubling to the largest np crossed a tier of the launch's probe (a node, a
+     * switch) and one below it crossed none (cf_across.ntier, cf_across_backtest_tiers):
+     * the same backtest of the largest doubling within a tier, refitted on the np below
+     * cf_across.within_np and read there; NAN elsewhere. extrap_err still holds the
+     * crossing's miss, which predict counts for the first doubling beyond the largest np
+     * and each tier crossed beyond it, this for the others (cf_across_bt_ln). */
+    double within_err;
     /* The measured growth at the largest np (cf_across_backtest): the slope of ln T in
      * doublings of p there and its change per doubling, from the quadratic in log2 p through
      * the three largest measured np at each size of the range; [0] the low and [1] the high
@@ -396,6 +403,11 @@ typedef struct cf_across {
     double wait_us[CF_ACROSS_NP_MAX];        /* at np[i] */
     char wait_rules[CF_RULES_NAME_MAX];      /* the rules whose barrier was replayed ("":
                                                 MPICH's, as cf_barrier_alg reads none) */
+    /* Where the segments' within_err is known: the launch probe's tier boundaries
+     * (cf_tiers.ranks, increasing; ntier 0 elsewhere) and the np their backtest read. */
+    int ntier;
+    long tier_ranks[CF_TIERS_MAX];
+    long within_np;
     /* Read by its key alone (pattern, datatype) by cf_modelset_read_keys, and not yet whole
      * by cf_modelset_read_fits; nothing else is set. */
     int key_only;
@@ -500,10 +512,25 @@ typedef struct cf_estimate {
      * np (0 elsewhere) */
     double bt_lo_doublings;
     long bt_lo_from;
+    /* where the fitted model's backtest read a tier crossing (cf_across_bt_ln): how many of
+     * the doublings count at bt_err (bt_crossings of bt_doublings, bt_lo_crossings of
+     * bt_lo_doublings; 0 where all do), the others at bt_within (ln), the miss of that
+     * backtest within a tier, refitted without bt_within_np */
+    int bt_crossings, bt_lo_crossings;
+    double bt_within;
+    long bt_within_np;
 } cf_estimate;
 enum { CF_BT_MODEL = 1, CF_BT_TREES, CF_BT_LOO };
 /* est's bt_ fields cleared: no backtest set its interval. */
 void cf_estimate_bt_clear(cf_estimate *est);
+/* The backtest's widening (ln) that est's bt_ fields give over d doublings, of its lower
+ * end's reading (bt_lo_crossings) or not. */
+double cf_estimate_bt_ln(const cf_estimate *est, double d, int lower);
+/* est's bt_crossings (lower: bt_lo_crossings), bt_within and bt_within_np from a's backtest
+ * at size m over d doublings from np `from` to q (cf_across_bt_crossings); bt_err the rate
+ * of the crossings. */
+void cf_estimate_bt_tiers(cf_estimate *est, const cf_across *a, double m, long from, long q,
+                          double d, int lower);
 
 /* Relative-error least squares: minimises sum ((t_i - x_i.c) / T_i)^2, T_i the measured
  * time first, then the fitted one (iterated), with robust setting aside points beyond 5
@@ -547,6 +574,28 @@ int cf_across_fit_points_more(const cf_coll *c, const char *datatype, const cf_p
 /* The backtest of a fitted across-np model from its points: each segment's extrap_err, and
  * its measured growth and growth_change at the largest np.
  * Returns the mean miss per doubling over every point at the largest np (NAN: none). */
+/* Where the doubling to a's largest np crosses a tier of tiers (NULL: none known) and a
+ * doubling below it crosses none: the segments' within_err, the backtest of the largest such
+ * doubling (its np in a->within_np, the tiers' boundaries in a->tier_ranks); else nothing.
+ * pts, n, cands as cf_across_backtest's, after it. A backtest read across a tier misses
+ * what no doubling beyond the largest np repeats unless it crosses a tier too: Open MPI's
+ * bcast on 8-core nodes (sim-multicore-ompi) fitted at np 2-16, refitted without np 16 (the
+ * first across nodes) and read there, missed it by x172; carried over 2 doublings to np 64,
+ * the interval was [1e-4, 87575] around 5.39 us (simulated 5.36). */
+void cf_across_backtest_tiers(const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
+                              const cf_tiers *tiers, cf_across *a);
+/* ln of the widening the fitted model's backtest gives a reading from np `from` carried over
+ * d doublings of p to np q at size m, per doubling `per` (the fitted model's at m,
+ * cf_across_extrap_err, or another's): each doubling at per; but where the model's within_err
+ * is known and smaller, the first doubling, and one more for each tier boundary between
+ * the lesser of from and the within-tier backtest's np and q, at per, the others at
+ * within_err. */
+/* The segment whose backtest answers at size m (a->nseg > 0). */
+int cf_across_backtest_seg(const cf_across *a, double m);
+double cf_across_bt_ln(const cf_across *a, double m, long from, long q, double d, double per);
+/* The tier crossings that widening counts at the larger rate (cf_across_bt_ln); 0 where
+ * within_err is unknown at m. */
+int cf_across_bt_crossings(const cf_across *a, double m, long from, long q, double d);
 double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
                           cf_across *a);
 /* The across-np fit commfit fit runs: cf_across_fit_points; with CF_ACROSS_P_LINEAR in

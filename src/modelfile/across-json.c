@@ -88,6 +88,9 @@ static json_t *seg_json(const cf_across_seg *s)
         set(o, "growth_change_per_doubling", pair_json(s->growth_change)) ||
         set(o, "quality", quality_json(&s->q)))
         goto fail;
+    if (isfinite(s->within_err) &&
+        set(o, "extrap_err_within_tier_per_doubling", jnum(s->within_err)))
+        goto fail;
     return o;
 fail:
     json_decref(o);
@@ -202,6 +205,15 @@ json_t *cf_across_to_json(const cf_across *a)
         goto fail;
     if (a->grid.rules[0] != '\0' && set(o, "grid", grid_json(&a->grid)))
         goto fail;
+    if (a->ntier > 0) {
+        json_t *bt = json_object(), *r = json_array();
+        if (set(o, "backtest_tiers", bt) || set(bt, "tier_ranks", r) ||
+            set(bt, "within_np", json_integer(a->within_np)))
+            goto fail;
+        for (int i = 0; i < a->ntier; i++)
+            if (json_array_append_new(r, json_integer(a->tier_ranks[i])) != 0)
+                goto fail;
+    }
     if (a->waited || a->replayed) {
         json_t *w = json_array();
         if (set(o, "barrier_wait_us", w) ||
@@ -471,7 +483,8 @@ static int seg_from_json(const json_t *j, const where *w, cf_across_seg *out)
         return CF_EXIT_DATA;
     /* null, or absent in a file from before the backtest: unknown, and predict widens by
      * the fit's own leave-one-out error instead. */
-    if (get_optional_nonneg(w, j, "extrap_err_per_doubling", &out->extrap_err))
+    if (get_optional_nonneg(w, j, "extrap_err_per_doubling", &out->extrap_err) ||
+        get_optional_nonneg(w, j, "extrap_err_within_tier_per_doubling", &out->within_err))
         return CF_EXIT_DATA;
     /* Likewise the measured growth: unknown in older files, and the interval then holds
      * the backtest's widening only. */
@@ -701,6 +714,38 @@ static int read_key(const where *w, const json_t *j, cf_across *out)
     return 0;
 }
 
+/* The tiers of the backtest within a tier (optional: files before it, or fits without a
+ * tier crossed, have none). */
+static int backtest_tiers_from_json(const json_t *j, const where *w, cf_across *out)
+{
+    const json_t *bt = json_object_get(j, "backtest_tiers");
+    if (bt == NULL)
+        return 0;
+    where wb = *w;
+    snprintf(wb.path, sizeof wb.path, "%s.backtest_tiers", w->path);
+    const json_t *r = json_object_get(bt, "tier_ranks");
+    if (!json_is_object(bt) || !json_is_array(r) || json_array_size(r) == 0 ||
+        json_array_size(r) > CF_TIERS_MAX)
+        return bad(&wb, "tier_ranks", "an array of 1 to 8 increasing rank counts");
+    for (size_t i = 0; i < json_array_size(r); i++) {
+        const json_t *x = json_array_get(r, i);
+        if (!json_is_integer(x) || json_integer_value(x) < 1 ||
+            json_integer_value(x) > CF_TABLE_NP_MAX ||
+            (i > 0 && json_integer_value(x) <= out->tier_ranks[i - 1]))
+            return bad(&wb, "tier_ranks", "an array of 1 to 8 increasing rank counts");
+        out->tier_ranks[i] = (long)json_integer_value(x);
+    }
+    if (get_int(&wb, bt, "within_np", 2, CF_TABLE_NP_MAX, &out->within_np))
+        return CF_EXIT_DATA;
+    int in = 0;
+    for (int i = 0; i < out->nnp; i++)
+        in |= out->np[i] == out->within_np;
+    if (!in)
+        return bad(&wb, "within_np", "one of the model's np");
+    out->ntier = (int)json_array_size(r);
+    return 0;
+}
+
 int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_across *out,
                         cf_error *e)
 {
@@ -747,6 +792,8 @@ int cf_across_from_json(const json_t *j, const char *name, size_t index, cf_acro
     }
     const json_t *grid = json_object_get(j, "grid");
     if (grid != NULL && grid_from_json(grid, &w, out->pattern, &out->grid) != 0)
+        return CF_EXIT_DATA;
+    if (backtest_tiers_from_json(j, &w, out) != 0)
         return CF_EXIT_DATA;
     /* The barrier's waits taken from the times before the fit (files before them: none). */
     const json_t *waits = json_object_get(j, "barrier_wait_us");
