@@ -340,7 +340,17 @@ static int prepare(ctx *c, const char *datatype, cf_error *e)
                                    !has_pattern(c, c->pattern, NULL))) {
         snprintf(c->datatype, sizeof c->datatype, "%s", c->coll->datatype);
     } else {
-        /* The file's first datatype for the pattern: imported results may differ. */
+        /* The file's only datatype for the pattern (imported results may name theirs); with
+         * several and none the default, which one is the user's to say (a datatype sweep's
+         * ping-pong has contiguous, vector, ...: the first in the file answered unasked). */
+        char list[1024];
+        list_what(c, c->pattern, list, sizeof list);
+        if (strchr(list, ',') != NULL)
+            return cf_error_set(e, CF_EXIT_DATA, c->path, 0,
+                                "%s has no %s fit in the model file but several datatypes: "
+                                "%s; name one with -d",
+                                c->pattern, c->coll != NULL ? c->coll->datatype : "default",
+                                list);
         for (size_t i = 0; i < c->ms->nfits; i++)
             if (strcmp(c->ms->fits[i].pattern, c->pattern) == 0) {
                 snprintf(c->datatype, sizeof c->datatype, "%s", c->ms->fits[i].datatype);

@@ -210,6 +210,10 @@ case_ 2 "^commfit: import: '-' is the same file as '-'" $C import imb -o x.csv -
 case_ 2 "^commfit: predict: option '--model' has an empty value: expected a file name" $C predict -m '' -p pingpong
 case_ 2 "^commfit: predict: --pattern '': an empty pattern name" $C predict -m "$in/good.json" -p '' -n 2 -b 1K
 case_ 2 "^commfit: predict: option '--points' has an empty value: expected a file name" $C predict -m "$in/good.json" -p pingpong --points ''
+# A datatype sweep's model holds its ping-pong for each layout and none for byte: predict
+# answered from the first in the file (contiguous) unasked (the docs audit).
+case_ 1 "ddt-vm-mpich402-np2.json: pingpong has no byte fit in the model file but several datatypes: contiguous, hindexed, .*; name one with -d" \
+    $C predict -m "$top_srcdir/models/ddt-vm-mpich402-np2.json" -p pingpong -n 2 -b 1K
 case_ 2 "^commfit: measure: option '--resume' has an empty value: expected a file name" $C measure --resume ''
 case_ 2 "^commfit: measure: --patterns: unknown pattern '': expected all, " $C measure --patterns ''
 case_ 2 "^commfit: report: option '--output' has an empty value: expected a file name" $C report -o ''

@@ -19,9 +19,11 @@ column() {
 
 # within MODEL TABLE LIMIT: every pingpong row of TABLE (its median) is within LIMIT
 # (relative) of MODEL's own prediction at that size (--model-alone: the model the export
-# carries, not corrected by the measured points); writes the errors to $T/errors.
+# carries, not corrected by the measured points; of datatype $DT where set: the one export
+# carries); writes the errors to $T/errors.
 within() {
-    "$COMMFIT" predict --model-alone -m "$1" -p pingpong -n 2 -b "$SIZES" -f csv >"$T/pred.csv" || return 1
+    "$COMMFIT" predict --model-alone -m "$1" -p pingpong ${DT:+-d "$DT"} -n 2 -b "$SIZES" -f csv \
+        >"$T/pred.csv" || return 1
     pb=$(column "$T/pred.csv" bytes)
     pt=$(column "$T/pred.csv" t_us)
     tb=$(column "$2" bytes)
@@ -85,6 +87,7 @@ roundtrip shipped "the shipped model" "$top_srcdir/models/$SHM.json"
 SIZES=4,112,120,2040,2044,8192,16000,65536,1M,4M
 NSIZES=10
 LIMIT=0.015
+DT=contiguous
 roundtrip ddt "a datatype sweep's contiguous fit, its steps" "$top_srcdir/models/ddt-vm-mpich402-np2.json"
 
 done_testing
