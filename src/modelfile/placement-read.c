@@ -285,9 +285,12 @@ static int read_probe(const json_t *meta, cf_placement *out)
         return -1;
     char *end = NULL;
     const char *why = NULL;
+    long launched = launch != NULL ? strtol(launch, &end, 10) : 0;
     if (v == NULL)
         why = "expected one number >= 0 a rank";
-    else if (launch != NULL && strtol(launch, &end, 10) - 1 != (long)n && *end == '\0')
+    else if (launch != NULL && (end == launch || *end != '\0' || launched < 2))
+        why = "the launch_np beside it is no process count of 2 or more";
+    else if (launch != NULL && launched - 1 != (long)n)
         why = "expected launch_np - 1 numbers (ranks 1 to launch_np - 1)";
     else if (spread != NULL && (sp = strtod(spread, &end),
                                 end == spread || *end != '\0' || !(sp >= 0) || !isfinite(sp)))

@@ -335,6 +335,14 @@ grep_err "^commfit: fit: warning: t.csv: metadata rank_latency_us '1,1,1,1,1,1,1
 check "fit says it once" test "$(grep -c rank_latency_us "$T/err")" -eq 1
 run "$COMMFIT" fit -q -i t.csv -o bad.json
 check "fit -q says nothing" test ! -s "$T/err"
+# A launch_np that is no process count: the probe's length could not be checked against
+# it, and the probe was read without a word (stop 55's noticed).
+table "$near,$far" 0
+sed 's/^# launch_np: .*/# launch_np: abc/' t.csv >la.csv
+run "$COMMFIT" fit -i la.csv -o la.json
+expect_rc 0 "a launch_np of 'abc' does not stop fit"
+grep_err "^commfit: fit: warning: la.csv: metadata rank_latency_us '1,1,1,1,1,1,1,3,3,3,3,3,3,3,3': the launch_np beside it is no process count of 2 or more; fit ignores it$" \
+    "fit says the probe is ignored, and why"
 # A pair_exchange_us that does not read: named, and the waits (from rank_latency_us) stay
 # as they are; both unread: one warning names both.
 sed 's/^# pair_exchange_us: .*/# pair_exchange_us: 2:abc/' "$top_srcdir/data/sim-fatnodes-ompi.csv" >pbad.csv
