@@ -37,7 +37,7 @@ int cf_size_parse(const char *s, uint64_t *bytes, cf_error *e)
     if (*p < '0' || *p > '9')
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "invalid size '%s': expected digits with an optional suffix "
-                            "K, M, G, KiB, MiB, GiB, KB, MB or GB",
+                            "B, K, M, G, KiB, MiB, GiB, KB, MB or GB",
                             s);
     for (; *p >= '0' && *p <= '9'; p++) {
         uint64_t d = (uint64_t)(*p - '0');
@@ -63,7 +63,7 @@ int cf_size_parse(const char *s, uint64_t *bytes, cf_error *e)
     }
     return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                         "invalid size '%s': expected digits with an optional suffix "
-                        "K, M, G, KiB, MiB, GiB, KB, MB or GB",
+                        "B, K, M, G, KiB, MiB, GiB, KB, MB or GB",
                         s);
 }
 

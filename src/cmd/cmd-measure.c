@@ -116,7 +116,7 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
                     "under smpirun; defaults --np 2,4,8,16 (up to the platform's cores), --reps "
                     "4 (50 for the two-rank patterns), --samples 2"),
         MEASURE_OPT(0, "launch-np", "N",
-                    "simulate N ranks, more than the largest --np: the rest only take part in "
+                    "simulate N ranks, at least the largest --np: the rest only take part in "
                     "the launch's probes (latency and pair exchange), so that predictions up "
                     "to np=N know how far their ranks are and what their traffic shares (a "
                     "real launch: mpiexec -n N)"),

@@ -66,7 +66,7 @@ int main(void)
     accepts("4M", 4194304);
     accepts("1024G", (uint64_t)1 << 40);
 
-    const char *suffix_help = "expected digits with an optional suffix K, M, G, KiB, MiB, GiB, "
+    const char *suffix_help = "expected digits with an optional suffix B, K, M, G, KiB, MiB, GiB, "
                               "KB, MB or GB";
     char m[256];
     snprintf(m, sizeof m, "invalid size '1X': %s", suffix_help);
@@ -97,7 +97,7 @@ int main(void)
     list("8:2", "error: invalid size range '8:2': the first size is larger than the last");
     list("1K,,2K", "error: '1K,,2K': an empty size (two commas together, or one at an end)");
     list("1K,", "error: '1K,': an empty size (two commas together, or one at an end)");
-    list("1X:2", "error: invalid size '1X': expected digits with an optional suffix K, M, G, KiB, "
+    list("1X:2", "error: invalid size '1X': expected digits with an optional suffix B, K, M, G, KiB, "
                  "MiB, GiB, KB, MB or GB");
 
     char f[32];
