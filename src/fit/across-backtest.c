@@ -202,7 +202,7 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, unsig
         s->extrap_err =
             seg_backtest(c, s->algorithm, cands & CF_ACROSS_KEEP_ALL, read, nread, sub, nsub,
                          top, below, lo, hi, v, &sum, &cnt);
-        seg_growth(pts, n, a->np + a->nnp - 3, lo, hi, v, s);
+        seg_growth(read, nread, a->np + a->nnp - 3, lo, hi, v, s);
     }
     free(sub);
     free(v);

@@ -60,6 +60,16 @@ check "no upper bound: the note widens the lower end alone" \
 check "and the lower end at least that far below the answer (at most the smallest fitted np's)" \
     awk -F, 'NR == 2 { exit !($5 / $6 >= 5.07) }' "$T/out"
 
+# The growth at the largest np reads calls that move data too: sim-flat's reduce of 1 B (a
+# no-op, 0.01 us at every np) set the low end of the growth of its range of 1 B-1 KiB to 0.
+"$COMMFIT" fit -q -i "$d/sim-flat.csv" -o flall.json
+check "sim-flat's reduce, 1 B-1 KiB: the growth's low end is the calls' that move data" \
+    python3 -c "
+import json, sys
+a = [x for x in json.load(open('flall.json'))['across_np'] if x['pattern'] == 'reduce'][0]
+g = a['segments'][0]['growth_per_doubling']
+sys.exit(not (a['segments'][0]['to_bytes'] == 1024 and 0.0038 < g[0] <= g[1] < 0.0039))"
+
 "$COMMFIT" fit -q -i "$d/sim-flat.csv" --np 2,4,8,16 -o fl.json
 run "$COMMFIT" predict -m fl.json -p allgather -n 64 -b 64K -f csv
 expect_rc 0 "flat allgather at np 64"
