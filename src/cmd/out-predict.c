@@ -533,7 +533,8 @@ static void carried(const cf_estimate *est, long np, long top, int k, double d, 
                  k, d, from, alg_change, from < est->bt_within_np ? from : est->bt_within_np, np,
                  top, d - k, exp(est->bt_within), est->bt_within_np);
     else
-        snprintf(buf, n, "carried over %.3g doublings from np=%ld%s", d, from, alg_change);
+        snprintf(buf, n, "carried over %.3g doubling%s from np=%ld%s", d, d == 1.0 ? "" : "s",
+                 from, alg_change);
 }
 
 void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est, long np,
@@ -562,10 +563,10 @@ void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est
     if (est->bt_lo_doublings > 0)
         snprintf(lower, sizeof lower,
                  "%s lower end holds the reading without the growth carried from np=%ld "
-                 "(np=%ld's cost per step alone), widened x%.3g over its %.3g doublings%s",
+                 "(np=%ld's cost per step alone), widened x%.3g over its %.3g doubling%s%s",
                  est->bt_doublings > 0 ? "; its" : "the interval's", est->bt_from,
                  est->bt_lo_from, exp(cf_estimate_bt_ln(est, est->bt_lo_doublings, 1)),
-                 est->bt_lo_doublings, lo_split);
+                 est->bt_lo_doublings, est->bt_lo_doublings == 1.0 ? "" : "s", lo_split);
     if (est->bt_doublings > 0) {
         /* A reading whose algorithm ran at one np alone counts its change as a doubling more. */
         double span = fabs(log2((double)np / (double)est->bt_from));
@@ -590,6 +591,18 @@ void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est
         snprintf(part, sizeof part, "%s (%s x%.3g a doubling of p)", lower, whose,
                  exp(est->bt_err));
     }
+    cf_note_join(out->bnote, sizeof out->bnote, part);
+}
+
+void cf_out_predict_no_op_note(cf_predict_answer *out, const cf_estimate *est)
+{
+    if (!(est->no_op_us > 0))
+        return;
+    char part[256];
+    snprintf(part, sizeof part,
+             "the call moves nothing (fewer bytes than one element): the lower end holds the "
+             "least time measured of such a call, %.3g us",
+             est->no_op_us);
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 

@@ -412,6 +412,7 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
     cf_out_predict_tier_below_note(out, &add, np);
     cf_out_predict_backtest_note(out, &est, np, c->across->np[c->across->nnp - 1],
                                  add.read_from > 0 || cf_unmeasured_unbounded(&s->unmeasured));
+    cf_out_predict_no_op_note(out, &est);
     if (add.read_from > 0) {
         char reach[64];
         snprintf(reach, sizeof reach, "np=%ld's", add.read_from);

@@ -355,7 +355,8 @@ typedef struct cf_across_grid {
      * measured message cost, the ping-pong's, so the trees measured at the np below test the
      * cost an untested tree is read with beyond them. NAN without a ping-pong (the trees then
      * cost their messages with T2), with such readings at fewer than two np, or where the
-     * largest np read misses more than the next below (misses growing with np). */
+     * largest np read misses more than the next below (misses growing with np) but where
+     * that reading crossed a tier of the launch's probe and the one below crossed none. */
     double tree_err;
     /* The same backtest of the costs the tiers replay (cf_steps_tiered: the per-call reduce
      * trees, Bruck's alltoall), apart from the others, which tree_err then holds alone: NAN
@@ -519,6 +520,9 @@ typedef struct cf_estimate {
     int bt_crossings, bt_lo_crossings;
     double bt_within;
     long bt_within_np;
+    /* where the call moves nothing and the lower end was lowered to hold the least time the
+     * grid measured of such calls: that time (0 elsewhere) */
+    double no_op_us;
 } cf_estimate;
 enum { CF_BT_MODEL = 1, CF_BT_TREES, CF_BT_LOO };
 /* est's bt_ fields cleared: no backtest set its interval. */
