@@ -381,7 +381,7 @@ static size_t row_table(const job *j, const cf_row *r)
  * and none for the standard input. */
 static void resume_command(const cf_table *t, const char *path, char *buf, size_t n)
 {
-    char quoted[900], sim[400] = "";
+    char quoted[900], sim[720] = "";
     if (strcmp(path, "-") == 0) {
         snprintf(buf, n, "'commfit measure --resume FILE' measures them, FILE the table "
                  "saved to a file");
@@ -394,11 +394,11 @@ static void resume_command(const cf_table *t, const char *path, char *buf, size_
     const char *selector = cf_table_meta_get(t, "coll_selector");
     const char *hostfile = cf_table_meta_get(t, "hostfile");
     char pq[300], hq[300] = "";
-    /* The hostfile it was simulated with (measure refuses another placement); the default
-     * names none. */
+    /* The hostfile it was simulated with (measure refuses another placement), a placeholder
+     * where its name is too long to quote here; the default names none. */
     if (hostfile != NULL && strcmp(hostfile, CF_META_SIM_HOSTFILE_DEFAULT) != 0 &&
         cf_shell_quote(hostfile, hq, sizeof hq) != 0)
-        hq[0] = '\0';
+        snprintf(hq, sizeof hq, "HOSTFILE");
     /* mpich is measure's default selector (CF_SIM_SELECTOR), named only when another ran. */
     if (simulated != NULL && strcmp(simulated, "yes") == 0) {
         if (platform == NULL || cf_shell_quote(platform, pq, sizeof pq) != 0)

@@ -84,6 +84,13 @@ grep -v coll_selector sim.csv >sim2.csv
 run "$COMMFIT" fit -i sim2.csv -o sim2.json
 grep_err "; measure them with: commfit measure --simulate flat.xml --resume sim2.csv \\(the" \
     "a simulated table with the default selector: none named"
+# A hostfile named too long to quote in the hint: a placeholder, not nothing (the resume
+# without it would be refused as another placement).
+long=$(printf 'h%.0s' $(seq 400))
+{ echo "# hostfile: $long.txt"; cat sim.csv; } >sim3.csv
+run "$COMMFIT" fit -i sim3.csv -o sim3.json
+grep_err "; measure them with: commfit measure --simulate flat.xml --coll-selector ompi --hostfile HOSTFILE --resume sim3.csv \\(the" \
+    "a hostfile too long to quote: HOSTFILE in its place"
 run sh -c "'$COMMFIT' fit -i - -o stdin.json < killed.csv"
 expect_rc 0 "a table on the standard input"
 grep_err "; 'commfit measure --resume FILE' measures them, FILE the table saved to a file\$" \
