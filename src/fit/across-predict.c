@@ -104,11 +104,6 @@ static double bt_ln(const cf_across *a, int seg, long from, long q, double d, do
     return per * fmin(d, k) + within * fmax(0.0, d - k);
 }
 
-int cf_across_bt_crossings(const cf_across *a, double m, long from, long q, double d)
-{
-    return a->nseg > 0 ? crossings(a, cf_across_backtest_seg(a, m), from, q, d) : 0;
-}
-
 double cf_across_bt_ln(const cf_across *a, double m, long from, long q, double d, double per)
 {
     return a->nseg > 0 ? bt_ln(a, cf_across_backtest_seg(a, m), from, q, d, per) : per * d;

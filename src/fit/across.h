@@ -531,7 +531,8 @@ void cf_estimate_bt_clear(cf_estimate *est);
  * end's reading (bt_lo_crossings) or not. */
 double cf_estimate_bt_ln(const cf_estimate *est, double d, int lower);
 /* est's bt_crossings (lower: bt_lo_crossings), bt_within and bt_within_np from a's backtest
- * at size m over d doublings from np `from` to q (cf_across_bt_crossings); bt_err the rate
+ * at size m over d doublings from np `from` to q: the tier crossings cf_across_bt_ln counts
+ * at the larger miss (0 where within_err is unknown at m); bt_err the rate
  * of the crossings. */
 void cf_estimate_bt_tiers(cf_estimate *est, const cf_across *a, double m, long from, long q,
                           double d, int lower);
@@ -597,9 +598,6 @@ void cf_across_backtest_tiers(const cf_coll *c, const cf_point *pts, size_t n, u
 /* The segment whose backtest answers at size m (a->nseg > 0). */
 int cf_across_backtest_seg(const cf_across *a, double m);
 double cf_across_bt_ln(const cf_across *a, double m, long from, long q, double d, double per);
-/* The tier crossings that widening counts at the larger rate (cf_across_bt_ln); 0 where
- * within_err is unknown at m. */
-int cf_across_bt_crossings(const cf_across *a, double m, long from, long q, double d);
 double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
                           cf_across *a);
 /* The across-np fit commfit fit runs: cf_across_fit_points; with CF_ACROSS_P_LINEAR in
