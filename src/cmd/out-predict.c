@@ -518,20 +518,27 @@ void cf_out_predict_tier_below_note(cf_predict_answer *out, const cf_tier_added 
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }
 
+/* Whether est's widening over d doublings, k of them at the crossing's miss, counts the
+ * others apart (at the miss within a tier). */
+static int split(const cf_estimate *est, double k, double d)
+{
+    return k > 0 && est->bt_within < est->bt_err && d > k;
+}
+
 /* "carried over" the d doublings from np `from` (alg_change: the change of algorithm counted
- * as one), where a tier crossing counts at the backtest's miss for k of them (bt_crossings,
- * bt_lo_crossings) and the others at the miss within a tier, which doublings count at which. */
-static void carried(const cf_estimate *est, long np, long top, int k, double d, long from,
+ * as one), where k of them count at the backtest's miss (bt_crossings) and the others at the
+ * miss within a tier: which count at which. */
+static void carried(const cf_estimate *est, long top, double k, double d, long from,
                     const char *alg_change, char *buf, size_t n)
 {
-    if (k > 0 && est->bt_within < est->bt_err && d > k)
+    if (split(est, k, d))
         snprintf(buf, n,
-                 "carried over %d of the %.3g doublings from np=%ld%s, one for each tier crossed "
-                 "from np=%ld to np=%ld and at least one (the doubling to np=%ld crossed a tier); "
-                 "over the other %.3g, x%.3g a doubling, its miss refitted without np=%ld, the "
-                 "largest np whose doubling crossed no tier",
-                 k, d, from, alg_change, from < est->bt_within_np ? from : est->bt_within_np, np,
-                 top, d - k, exp(est->bt_within), est->bt_within_np);
+                 "carried over %.3g of the %.3g doublings from np=%ld%s: the first beyond "
+                 "np=%ld, and one for each other tier the reading crosses, at the miss of the "
+                 "doubling to np=%ld, which crossed a tier; the other %.3g at x%.3g a doubling "
+                 "(refitted without np=%ld, whose doubling crossed no tier, and read there)",
+                 k, d, from, alg_change, top, top, d - k, exp(est->bt_within),
+                 est->bt_within_np);
     else
         snprintf(buf, n, "carried over %.3g doubling%s from np=%ld%s", d, d == 1.0 ? "" : "s",
                  from, alg_change);
@@ -553,13 +560,13 @@ void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est
         snprintf(whose, sizeof whose,
                  "the fitted model, refitted without np=%ld and read there, missed it by", top);
     /* The lower end's reading, where it spans a tier crossing counted apart: how. */
-    char lo_split[160] = "";
-    int k = est->bt_lo_crossings;
-    if (k > 0 && est->bt_within < est->bt_err && est->bt_lo_doublings > k)
+    char lo_split[200] = "";
+    double k = est->bt_lo_crossings;
+    if (split(est, k, est->bt_lo_doublings))
         snprintf(lo_split, sizeof lo_split,
-                 " (x%.3g a doubling for %d of them, one for each tier crossed, x%.3g for the "
-                 "other %.3g)",
-                 exp(est->bt_err), k, exp(est->bt_within), est->bt_lo_doublings - k);
+                 " (x%.3g a doubling for %.3g of them, the first beyond np=%ld and each other "
+                 "tier crossed; x%.3g for the other %.3g)",
+                 exp(est->bt_err), k, top, exp(est->bt_within), est->bt_lo_doublings - k);
     if (est->bt_lo_doublings > 0)
         snprintf(lower, sizeof lower,
                  "%s lower end holds the reading without the growth carried from np=%ld "
@@ -573,8 +580,8 @@ void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est
         const char *alg_change =
             est->bt_doublings > span + 0.5 ? " (the change of algorithm counted as one)" : "";
         double up = exp(cf_estimate_bt_ln(est, est->bt_doublings, 0));
-        carried(est, np, top, est->bt_crossings, est->bt_doublings, est->bt_from, alg_change,
-                over, sizeof over);
+        carried(est, top, est->bt_crossings, est->bt_doublings, est->bt_from, alg_change, over,
+                sizeof over);
         /* Without an upper bound (np's nodes or tier unmeasured), the lower end alone. */
         if (no_upper && lower[0])
             snprintf(part, sizeof part, "the interval's%s (%s x%.3g a doubling of p)",

@@ -163,7 +163,7 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, unsig
     for (int i = 0; i < a->nseg; i++)
         a->seg[i].extrap_err = a->seg[i].within_err = NAN;
     a->ntier = 0;
-    a->within_np = 0;
+    a->tier_probed = a->within_np = 0;
     for (int i = 0; i < a->nseg; i++)
         for (int e = 0; e < 2; e++)
             a->seg[i].growth[e] = a->seg[i].growth_change[e] = NAN;
@@ -209,9 +209,7 @@ double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, unsig
     return cnt ? sum / cnt : NAN;
 }
 
-/* How many of the n tier boundaries ranks[] a doubling from np lo to hi crosses (a boundary b
- * parts ranks b apart: lo <= b < hi). */
-static int tiers_between(const long *ranks, int n, long lo, long hi)
+int cf_tiers_between(const long *ranks, int n, long lo, long hi)
 {
     int k = 0;
     for (int i = 0; i < n; i++)
@@ -223,11 +221,11 @@ void cf_across_backtest_tiers(const cf_coll *c, const cf_point *pts, size_t n, u
                               const cf_tiers *tiers, cf_across *a)
 {
     if (tiers == NULL || tiers->n == 0 || a->nnp < CF_ACROSS_MIN_NP + 1 ||
-        tiers_between(tiers->ranks, tiers->n, a->np[a->nnp - 2], a->np[a->nnp - 1]) == 0)
+        cf_tiers_between(tiers->ranks, tiers->n, a->np[a->nnp - 2], a->np[a->nnp - 1]) == 0)
         return;
     /* The largest doubling that crosses none, with the np the joint fit needs below it. */
     int k = a->nnp - 2;
-    while (k >= CF_ACROSS_MIN_NP - 1 && tiers_between(tiers->ranks, tiers->n, a->np[k - 1],
+    while (k >= CF_ACROSS_MIN_NP - 1 && cf_tiers_between(tiers->ranks, tiers->n, a->np[k - 1],
                                                       a->np[k]) > 0)
         k--;
     if (k < CF_ACROSS_MIN_NP - 1)
@@ -249,6 +247,7 @@ void cf_across_backtest_tiers(const cf_coll *c, const cf_point *pts, size_t n, u
             }
         if (a->ntier > 0) {
             memcpy(a->tier_ranks, tiers->ranks, (size_t)tiers->n * sizeof *a->tier_ranks);
+            a->tier_probed = tiers->probed;
             a->within_np = a->np[k];
         }
     }

@@ -664,11 +664,15 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, cf_estimate *ou
      * tiers, the grid's own backtest of such readings of its family (tree_err,
      * tiered_tree_err) bounds it where it is the smaller: the fitted model's misses there are
      * its formula's (one cost in p for algorithms the rules switch between), not the trees'
-     * or the replay's. */
+     * or the replay's. The smaller over the doublings of both ends, the fitted model's with
+     * its tier crossings counted apart (cf_across_bt_ln). */
     int source;
     double fe = cf_across_extrap_err(a, m, &source);
     double te = r.family == 2 ? a->grid.tiered_tree_err : a->grid.tree_err;
-    if (r.family && isfinite(fe) && isfinite(te) && te < fe) {
+    double d_lo = r.gain > 1.0 ? r.d + r.in : 0.0;
+    if (r.family && isfinite(fe) && isfinite(te) &&
+        te * (r.d_model + d_lo) < cf_across_bt_ln(a, m, r.from_np, q, r.d_model, fe) +
+                                      cf_across_bt_ln(a, m, r.read_np, q, d_lo, fe)) {
         fe = te;
         source = CF_BT_TREES;
     }

@@ -52,35 +52,42 @@ void cf_estimate_bt_clear(cf_estimate *est)
     est->bt_err = est->bt_doublings = est->bt_lo_doublings = 0.0;
     est->bt_from = est->bt_lo_from = 0;
     est->bt_source = 0;
-    est->bt_crossings = est->bt_lo_crossings = 0;
+    est->bt_crossings = est->bt_lo_crossings = 0.0;
     est->bt_within = 0.0;
     est->bt_within_np = 0;
     est->no_op_us = 0.0;
 }
 
-double cf_estimate_bt_ln(const cf_estimate *est, double d, int lower)
+/* ln of a widening over d doublings, k of them at per and the others at within where it
+ * is the smaller (cf_across_bt_ln). */
+static double split_ln(double per, double within, double k, double d)
 {
-    int k = lower ? est->bt_lo_crossings : est->bt_crossings;
-    if (k <= 0 || !(est->bt_within < est->bt_err))
-        return est->bt_err * d;
-    return est->bt_err * fmin(d, k) + est->bt_within * fmax(0.0, d - k);
+    return k > 0 && within < per ? per * k + within * (d - k) : per * d;
 }
 
-static int crossings(const cf_across *a, int seg, long from, long q, double d)
+double cf_estimate_bt_ln(const cf_estimate *est, double d, int lower)
 {
-    if (a->ntier == 0 || !(d > 0) || !isfinite(a->seg[seg].within_err))
-        return 0;
-    long lo = from < a->within_np ? from : a->within_np;
-    int k = 0;
-    for (int i = 0; i < a->ntier; i++)
-        k += lo <= a->tier_ranks[i] && a->tier_ranks[i] < q;
-    return k > 1 ? k : 1; /* the first doubling beyond the largest np: at the crossing's */
+    return split_ln(est->bt_err, est->bt_within, lower ? est->bt_lo_crossings : est->bt_crossings,
+                    d);
+}
+
+static double crossings(const cf_across *a, int seg, long from, long q, double d)
+{
+    long top = a->nnp > 0 ? a->np[a->nnp - 1] : 0;
+    const cf_across_seg *s = &a->seg[seg];
+    if (a->ntier == 0 || !(d > 0) || q <= top || !(s->within_err < s->extrap_err))
+        return 0.0;
+    if (q > a->tier_probed)
+        return d;
+    double k = (from < top ? cf_tiers_between(a->tier_ranks, a->ntier, from, top) : 0) + 1 +
+               cf_tiers_between(a->tier_ranks, a->ntier, 2 * top, q);
+    return fmin(k, d);
 }
 
 static void bt_tiers(cf_estimate *est, const cf_across *a, int seg, long from, long q, double d,
                      int lower)
 {
-    int k = crossings(a, seg, from, q, d);
+    double k = crossings(a, seg, from, q, d);
     *(lower ? &est->bt_lo_crossings : &est->bt_crossings) = k;
     if (k > 0) {
         est->bt_within = a->seg[seg].within_err;
@@ -97,11 +104,12 @@ void cf_estimate_bt_tiers(cf_estimate *est, const cf_across *a, double m, long f
 
 static double bt_ln(const cf_across *a, int seg, long from, long q, double d, double per)
 {
-    int k = crossings(a, seg, from, q, d);
-    double within = k > 0 ? a->seg[seg].within_err : NAN;
-    if (!(within < per))
-        return per * d;
-    return per * fmin(d, k) + within * fmax(0.0, d - k);
+    return split_ln(per, a->seg[seg].within_err, crossings(a, seg, from, q, d), d);
+}
+
+double cf_across_bt_crossings(const cf_across *a, double m, long from, long q, double d)
+{
+    return a->nseg > 0 ? crossings(a, cf_across_backtest_seg(a, m), from, q, d) : 0.0;
 }
 
 double cf_across_bt_ln(const cf_across *a, double m, long from, long q, double d, double per)

@@ -405,9 +405,11 @@ typedef struct cf_across {
     char wait_rules[CF_RULES_NAME_MAX];      /* the rules whose barrier was replayed ("":
                                                 MPICH's, as cf_barrier_alg reads none) */
     /* Where the segments' within_err is known: the launch probe's tier boundaries
-     * (cf_tiers.ranks, increasing; ntier 0 elsewhere) and the np their backtest read. */
+     * (cf_tiers.ranks, increasing; ntier 0 elsewhere), the ranks the probe reached
+     * (cf_tiers.probed: beyond them no tier is known) and the np their backtest read. */
     int ntier;
     long tier_ranks[CF_TIERS_MAX];
+    long tier_probed;
     long within_np;
     /* Read by its key alone (pattern, datatype) by cf_modelset_read_keys, and not yet whole
      * by cf_modelset_read_fits; nothing else is set. */
@@ -517,7 +519,7 @@ typedef struct cf_estimate {
      * the doublings count at bt_err (bt_crossings of bt_doublings, bt_lo_crossings of
      * bt_lo_doublings; 0 where all do), the others at bt_within (ln), the miss of that
      * backtest within a tier, refitted without bt_within_np */
-    int bt_crossings, bt_lo_crossings;
+    double bt_crossings, bt_lo_crossings;
     double bt_within;
     long bt_within_np;
     /* where the call moves nothing and the lower end was lowered to hold the least time the
@@ -579,27 +581,35 @@ int cf_across_fit_points_more(const cf_coll *c, const char *datatype, const cf_p
 /* The backtest of a fitted across-np model from its points: each segment's extrap_err, and
  * its measured growth and growth_change at the largest np.
  * Returns the mean miss per doubling over every point at the largest np (NAN: none). */
-/* Where the doubling to a's largest np crosses a tier of tiers (NULL: none known) and a
- * doubling below it crosses none: the segments' within_err, the backtest of the largest such
- * doubling (its np in a->within_np, the tiers' boundaries in a->tier_ranks); else nothing.
- * pts, n, cands as cf_across_backtest's, after it. A backtest read across a tier misses
- * what no doubling beyond the largest np repeats unless it crosses a tier too: Open MPI's
- * bcast on 8-core nodes (sim-multicore-ompi) fitted at np 2-16, refitted without np 16 (the
- * first across nodes) and read there, missed it by x172; carried over 2 doublings to np 64,
- * the interval was [1e-4, 87575] around 5.39 us (simulated 5.36). */
-void cf_across_backtest_tiers(const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
-                              const cf_tiers *tiers, cf_across *a);
-/* ln of the widening the fitted model's backtest gives a reading from np `from` carried over
- * d doublings of p to np q at size m, per doubling `per` (the fitted model's at m,
- * cf_across_extrap_err, or another's): each doubling at per; but where the model's within_err
- * is known and smaller, the first doubling, and one more for each tier boundary between
- * the lesser of from and the within-tier backtest's np and q, at per, the others at
- * within_err. */
-/* The segment whose backtest answers at size m (a->nseg > 0). */
-int cf_across_backtest_seg(const cf_across *a, double m);
-double cf_across_bt_ln(const cf_across *a, double m, long from, long q, double d, double per);
 double cf_across_backtest(const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
                           cf_across *a);
+/* Where the doubling to a's largest np crosses a tier of tiers (NULL: none known) and a
+ * doubling below it crosses none: the segments' within_err, the backtest of the largest such
+ * doubling (its np in a->within_np, the tiers' boundaries in a->tier_ranks, the ranks they
+ * reach in a->tier_probed); else nothing. pts, n, cands as cf_across_backtest's, after it.
+ * A backtest read across a tier misses what no doubling beyond the largest np repeats
+ * unless it crosses a tier too: Open MPI's ring allgather on 8-core nodes
+ * (sim-multicore-ompi) fitted at np 2-16, refitted without np 16 (the first across nodes)
+ * and read there, missed it by x6.44; np 8 from np 2-4 by x2.13. */
+void cf_across_backtest_tiers(const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
+                              const cf_tiers *tiers, cf_across *a);
+/* How many of the n tier boundaries ranks[] (increasing) a reading from np lo up to hi
+ * crosses: a boundary b parts ranks b apart, crossed where lo <= b < hi. */
+int cf_tiers_between(const long *ranks, int n, long lo, long hi);
+/* The segment whose backtest answers at size m (a->nseg > 0). */
+int cf_across_backtest_seg(const cf_across *a, double m);
+/* How many of the d doublings of a reading from np `from` up to np q, beyond the largest
+ * fitted np, count at the fitted model's backtest (its crossing's miss) where the segment at
+ * m has a within-tier one (0 elsewhere, and where q is not beyond the largest fitted np): one
+ * for each tier boundary the reading crosses inside the fitted range (from `from` to the
+ * largest np), one for the first doubling beyond the largest np, one for each boundary past
+ * that doubling up to q; every doubling past the probe's ranks (nothing said of the tiers
+ * there). At most d. */
+double cf_across_bt_crossings(const cf_across *a, double m, long from, long q, double d);
+/* ln of the widening the fitted model's backtest gives that reading, per doubling `per` (the
+ * fitted model's at m, cf_across_extrap_err): the crossings (cf_across_bt_crossings) at per,
+ * the other doublings at the segment's within_err where it is smaller; per * d elsewhere. */
+double cf_across_bt_ln(const cf_across *a, double m, long from, long q, double d, double per);
 /* The across-np fit commfit fit runs: cf_across_fit_points; with CF_ACROSS_P_LINEAR in
  * cands, also the fit among the p-linear candidates, kept only when AICc chose one of them
  * there and its backtest (reading the largest measured np from those below) misses less

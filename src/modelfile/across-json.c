@@ -208,6 +208,7 @@ json_t *cf_across_to_json(const cf_across *a)
     if (a->ntier > 0) {
         json_t *bt = json_object(), *r = json_array();
         if (set(o, "backtest_tiers", bt) || set(bt, "tier_ranks", r) ||
+            set(bt, "probed_ranks", json_integer(a->tier_probed)) ||
             set(bt, "within_np", json_integer(a->within_np)))
             goto fail;
         for (int i = 0; i < a->ntier; i++)
@@ -735,14 +736,19 @@ static int backtest_tiers_from_json(const json_t *j, const where *w, cf_across *
             return bad(&wb, "tier_ranks", "an array of 1 to 8 increasing rank counts");
         out->tier_ranks[i] = (long)json_integer_value(x);
     }
-    if (get_int(&wb, bt, "within_np", 2, CF_TABLE_NP_MAX, &out->within_np))
+    if (get_int(&wb, bt, "within_np", 2, CF_TABLE_NP_MAX, &out->within_np) ||
+        get_int(&wb, bt, "probed_ranks", 2, CF_TABLE_NP_MAX, &out->tier_probed))
         return CF_EXIT_DATA;
-    int in = 0;
-    for (int i = 0; i < out->nnp; i++)
+    int in = 0, n = (int)json_array_size(r);
+    for (int i = 0; i + 1 < out->nnp; i++)
         in |= out->np[i] == out->within_np;
     if (!in)
-        return bad(&wb, "within_np", "one of the model's np");
-    out->ntier = (int)json_array_size(r);
+        return bad(&wb, "within_np", "one of the model's np below its largest");
+    /* The doubling to the largest np crossed one of them: what the backtest split is for. */
+    if (out->nnp < 2 ||
+        cf_tiers_between(out->tier_ranks, n, out->np[out->nnp - 2], out->np[out->nnp - 1]) == 0)
+        return bad(&wb, "tier_ranks", "a boundary the doubling to the model's largest np crossed");
+    out->ntier = n;
     return 0;
 }
 

@@ -289,7 +289,7 @@ static int read_probe(const json_t *meta, cf_placement *out)
     if (v == NULL)
         why = "expected one number >= 0 a rank";
     else if (launch != NULL && (end == launch || *end != '\0' || launched < 2))
-        why = "the launch_np beside it is no process count of 2 or more";
+        why = "the launch_np beside it is not a process count of 2 or more";
     else if (launch != NULL && launched - 1 != (long)n)
         why = "expected launch_np - 1 numbers (ranks 1 to launch_np - 1)";
     else if (spread != NULL && (sp = strtod(spread, &end),

@@ -11,7 +11,8 @@
 #   algorithm): its upper end x393; the lower end still holds the reading without the growth
 #   over its 5 doublings. The note says which and how far. The doubling to np 32 crossed a
 #   node (the probe's tier at 16): that miss counts for one doubling, the others at the miss
-#   of np 16 read from np 2-8 (x14.4; predict-tier-backtest.sh): x286 above, x8.62e5 below.
+#   of np 16 read from np 2-8 (x14.4; predict-tier-backtest.sh): x286 above; below, the
+#   reading from np 2 crosses that node and the first doubling beyond np 32: x1.18e6.
 # - multicore (MPICH) reduce of 4 B at np 64 from np 2-16: the miss widens both ends alike,
 #   and the note says so; a reduction too small to move data is not read as a miss.
 # - flat (MPICH) allgather: a reading with a backtest of its own, no such note.
@@ -32,7 +33,7 @@ for b in 262144 1048576 2097152; do
     # The note: the upper end's factor is the miss a doubling squared (2 doublings), the
     # lower end's over 5 doublings; both read back from the note's own words.
     check "$b B: the note says whose miss widened the upper end, over which doublings" \
-        grep -q "the interval's upper end widened x286: the fitted model, refitted without np=32 and read there, missed it by x19.8 a doubling of p, carried over 1 of the 2 doublings from np=32 (the change of algorithm counted as one), one for each tier crossed from np=16 to np=64 and at least one (the doubling to np=32 crossed a tier); over the other 1, x14.4 a doubling, its miss refitted without np=16, the largest np whose doubling crossed no tier; its lower end holds the reading without the growth carried from np=32 (np=2's cost per step alone), widened x8.62e+05 over its 5 doublings (x19.8 a doubling for 1 of them, one for each tier crossed, x14.4 for the other 4)" "$T/out"
+        grep -q "the interval's upper end widened x286: the fitted model, refitted without np=32 and read there, missed it by x19.8 a doubling of p, carried over 1 of the 2 doublings from np=32 (the change of algorithm counted as one): the first beyond np=32, and one for each other tier the reading crosses, at the miss of the doubling to np=32, which crossed a tier; the other 1 at x14.4 a doubling (refitted without np=16, whose doubling crossed no tier, and read there); its lower end holds the reading without the growth carried from np=32 (np=2's cost per step alone), widened x1.18e+06 over its 5 doublings (x19.8 a doubling for 2 of them, the first beyond np=32 and each other tier crossed; x14.4 for the other 3)" "$T/out"
 done
 
 "$COMMFIT" fit -q -i "$d/sim-multicore.csv" --np 2,4,8,16 -o mc.json

@@ -3,12 +3,13 @@
 # and read at np 64:
 # - the fitted model, refitted without np 16 (the first across two nodes) and read there:
 #   Open MPI's ring allgather missed it by x6.44 a doubling; carried over the 3 doublings to
-#   np 64 (one the change of algorithm) the interval was x268 each way. Now the crossing
-#   counts once (the first doubling beyond the largest np, and each tier crossed beyond it),
-#   the other doublings at the backtest of the largest doubling that crossed no tier (np 8
-#   read from np 2-4: x2.13): x29.1. The model file keeps what predict needs
-#   (backtest_tiers, extrap_err_within_tier_per_doubling); a file without them reads as
-#   before.
+#   np 64 (one the change of algorithm) the interval was x268 each way. Now the crossing's
+#   miss counts for the first doubling beyond the largest np and one more for each other
+#   tier the reading crosses (every doubling past the probe's ranks), the other doublings
+#   at the backtest of the largest doubling that crossed no tier (np 8 read from np 2-4:
+#   x2.13): x29.1. Between fitted np nothing is split. The model file keeps what predict
+#   needs (backtest_tiers, extrap_err_within_tier_per_doubling); a file without them reads
+#   as before.
 # - the grid's backtest of its tiered trees, each np read from the np below it: np 16 read
 #   from 8 missed more than np 8 from 4, which refused it (misses growing with np) and left
 #   the bcast to the fitted model's x172 a doubling ([1e-4, 87575] around 5.39 us at 64 B);
@@ -20,13 +21,13 @@
 
 d="$top_srcdir/data"
 "$COMMFIT" fit -q -i "$d/sim-multicore-ompi.csv" --np 2,4,8,16 -o mc.json
-check "the model file says which np the backtest within a tier read, and the tiers" \
+check "the model file says which np the backtest within a tier read, the tiers, the probe's reach" \
     python3 -c "
 import json, sys
 a = {x['pattern']: x for x in json.load(open('mc.json'))['across_np']}['allgather']
 bt = a['backtest_tiers']
 s = a['segments'][0]
-sys.exit(not (bt == {'tier_ranks': [8], 'within_np': 8} and
+sys.exit(not (bt == {'tier_ranks': [8], 'probed_ranks': 64, 'within_np': 8} and
               s['extrap_err_within_tier_per_doubling'] < s['extrap_err_per_doubling']))"
 
 # truth PATTERN NP BYTES [TABLE]: the simulated time.
@@ -40,7 +41,7 @@ tr=$(truth allgather 64 65536)
 check "the interval holds the simulated $tr" \
     awk -F, -v tr="$tr" 'NR == 2 { exit !($6 <= tr && tr <= $7) }' "$T/out"
 check "the note: the crossing once, the others within a tier" \
-    grep -q "the interval widened x29.1 each way: the fitted model, refitted without np=16 and read there, missed it by x6.44 a doubling of p, carried over 1 of the 3 doublings from np=16 (the change of algorithm counted as one), one for each tier crossed from np=8 to np=64 and at least one (the doubling to np=16 crossed a tier); over the other 2, x2.13 a doubling, its miss refitted without np=8, the largest np whose doubling crossed no tier;" "$T/out"
+    grep -q "the interval widened x29.1 each way: the fitted model, refitted without np=16 and read there, missed it by x6.44 a doubling of p, carried over 1 of the 3 doublings from np=16 (the change of algorithm counted as one): the first beyond np=16, and one for each other tier the reading crosses, at the miss of the doubling to np=16, which crossed a tier; the other 2 at x2.13 a doubling (refitted without np=8, whose doubling crossed no tier, and read there);" "$T/out"
 check "and that is the interval: t / 29.1 and t * 29.1" \
     awk -F, 'NR == 2 { r = $5 / $6; s = $7 / $5; exit !(r > 29 && r < 29.2 && s > 29 && s < 29.2) }' "$T/out"
 
@@ -56,6 +57,36 @@ run "$COMMFIT" predict -m old.json -p allgather -n 64 -b 64K -f csv
 expect_rc 0 "the file without backtest_tiers"
 check "every doubling at x6.44: x268 each way, as before" \
     grep -q "the interval widened x268 each way: the fitted model, refitted without np=16 and read there, missed it by x6.44 a doubling of p, carried over 3 doublings from np=16 (the change of algorithm counted as one);" "$T/out"
+
+# Past the ranks the launch's probe reached (64) nothing is known of the tiers: every
+# doubling at the crossing's miss (the second review).
+run "$COMMFIT" predict -m mc.json -p allgather -n 128 -b 64K -f csv
+check "np 128, past the probe's 64 ranks: x6.44 over every doubling" \
+    grep -q "missed it by x6.44 a doubling of p, carried over 4 doublings from np=16 (the change of algorithm counted as one);" "$T/out"
+
+# Between fitted np nothing is split: the crossing was measured beyond them (the second
+# review: fatnodes-ompi fitted at np 2, 4, 16, 64, allreduce of 4 B at np 8 narrowed from
+# x76.2 to x8.69 each way, its note counting tiers "from np=16 to np=8"). The grid's own
+# backtest of its trees bounds that reading first: taken out, the fitted model's is read.
+"$COMMFIT" fit -q -i "$d/sim-fatnodes-ompi.csv" --np 2,4,16,64 -o sparse.json
+python3 -c "
+import json
+m = json.load(open('sparse.json'))
+for a in m['across_np']:
+    if 'grid' in a:
+        a['grid']['tree_err_per_doubling'] = a['grid']['tiered_tree_err_per_doubling'] = None
+json.dump(m, open('sparse2.json', 'w'))"
+run "$COMMFIT" predict -m sparse2.json -p allreduce -n 8 -b 4 -f csv
+expect_rc 0 "fatnodes-ompi allreduce of 4 B at np 8, between the fitted 4 and 16"
+check "every doubling at the fitted model's miss: x76.2 each way" \
+    grep -q "the interval widened x76.2 each way: the fitted model, refitted without np=64 and read there, missed it by x4.24 a doubling of p, carried over 3 doublings from np=64\"" "$T/out"
+
+# The lower end's reading from np 2 crosses the tier at 16 inside the fitted range, and the
+# first doubling beyond np 32 counts too: 2 of its 5 doublings (the second review: 1).
+"$COMMFIT" fit -q -i "$d/sim-fatnodes-ompi.csv" --np 2,4,8,16,32 -o fo.json
+run "$COMMFIT" predict -m fo.json -p alltoall -n 64 -b 1M -f csv
+check "fatnodes-ompi alltoall of 1 MiB at np 64: the lower end's 5 doublings, 2 at the crossing's" \
+    grep -q "widened x1.18e+06 over its 5 doublings (x19.8 a doubling for 2 of them, the first beyond np=32 and each other tier crossed; x14.4 for the other 3)" "$T/out"
 
 # The bcast: the grid's trees read within x2.09 a doubling, the crossing among them.
 for b in 64 1048576; do
@@ -91,6 +122,27 @@ json.dump(m, open('bad2.json', 'w'))"
 run "$COMMFIT" predict -m bad2.json -p bcast -n 64 -b 64
 expect_rc 1 "tier_ranks not increasing"
 check "said with its path" grep -q "backtest_tiers.tier_ranks" "$T/err"
+# bad_tiers KEY VALUE: mc.json with backtest_tiers' KEY set to VALUE (JSON), as bad3.json.
+bad_tiers() {
+    python3 -c "
+import json
+m = json.load(open('mc.json'))
+for a in m['across_np']:
+    if 'backtest_tiers' in a:
+        a['backtest_tiers']['$1'] = json.loads('$2')
+json.dump(m, open('bad3.json', 'w'))"
+}
+bad_tiers within_np 16
+run "$COMMFIT" predict -m bad3.json -p bcast -n 64 -b 64
+check "a within_np at the largest np: refused" \
+    grep -q "backtest_tiers.within_np.*one of the model's np below its largest" "$T/err"
+bad_tiers tier_ranks '[1000]'
+run "$COMMFIT" predict -m bad3.json -p bcast -n 64 -b 64
+check "tiers the doubling to the largest np did not cross: refused" \
+    grep -q "backtest_tiers.tier_ranks.*a boundary the doubling to the model's largest np crossed" "$T/err"
+bad_tiers probed_ranks '"x"'
+run "$COMMFIT" predict -m bad3.json -p bcast -n 64 -b 64
+check "a probed_ranks that is no count: refused" grep -q "backtest_tiers.probed_ranks" "$T/err"
 
 # A prediction that crosses a tier beyond the largest np counts it at the crossing's miss
 # too: sim-wide's tiers part blocks of 8 and 32 ranks; fitted at np 2-16 and read at np 128,
@@ -100,7 +152,7 @@ check "said with its path" grep -q "backtest_tiers.tier_ranks" "$T/err"
 run "$COMMFIT" predict -m wd.json -p allgather -n 128 -b 4096 -f csv
 expect_rc 0 "sim-wide allgather of 4 KiB at np 128 from np 2-16"
 check "the note counts 2 of 4 doublings at the crossing's miss" \
-    grep -q "carried over 2 of the 4 doublings from np=16 (the change of algorithm counted as one), one for each tier crossed from np=8 to np=128 and at least one" "$T/out"
+    grep -q "carried over 2 of the 4 doublings from np=16 (the change of algorithm counted as one): the first beyond np=16, and one for each other tier" "$T/out"
 run "$COMMFIT" predict -m wd.json -p reduce -n 64 -b 4096 -f csv
 check "the reduce of 4 KiB at np 64: both doublings count at the crossing's miss (the tiers at 8, 32)" \
     grep -q "missed it by x7.38 a doubling of p, carried over 2 doublings from np=16;" "$T/out"

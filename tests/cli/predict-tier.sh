@@ -341,7 +341,7 @@ table "$near,$far" 0
 sed 's/^# launch_np: .*/# launch_np: abc/' t.csv >la.csv
 run "$COMMFIT" fit -i la.csv -o la.json
 expect_rc 0 "a launch_np of 'abc' does not stop fit"
-grep_err "^commfit: fit: warning: la.csv: metadata rank_latency_us '1,1,1,1,1,1,1,3,3,3,3,3,3,3,3': the launch_np beside it is no process count of 2 or more; fit ignores it$" \
+grep_err "^commfit: fit: warning: la.csv: metadata rank_latency_us '1,1,1,1,1,1,1,3,3,3,3,3,3,3,3': the launch_np beside it is not a process count of 2 or more; fit ignores it$" \
     "fit says the probe is ignored, and why"
 # A pair_exchange_us that does not read: named, and the waits (from rank_latency_us) stay
 # as they are; both unread: one warning names both.
