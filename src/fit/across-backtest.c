@@ -220,13 +220,14 @@ int cf_tiers_between(const long *ranks, int n, long lo, long hi)
 void cf_across_backtest_tiers(const cf_coll *c, const cf_point *pts, size_t n, unsigned cands,
                               const cf_tiers *tiers, cf_across *a)
 {
-    if (tiers == NULL || tiers->n == 0 || a->nnp < CF_ACROSS_MIN_NP + 1 ||
-        cf_tiers_between(tiers->ranks, tiers->n, a->np[a->nnp - 2], a->np[a->nnp - 1]) == 0)
+    if (tiers == NULL || tiers->nreach == 0 || a->nnp < CF_ACROSS_MIN_NP + 1 ||
+        cf_tiers_between(tiers->reach_ranks, tiers->nreach, a->np[a->nnp - 2],
+                         a->np[a->nnp - 1]) == 0)
         return;
     /* The largest doubling that crosses none, with the np the joint fit needs below it. */
     int k = a->nnp - 2;
-    while (k >= CF_ACROSS_MIN_NP - 1 && cf_tiers_between(tiers->ranks, tiers->n, a->np[k - 1],
-                                                      a->np[k]) > 0)
+    while (k >= CF_ACROSS_MIN_NP - 1 &&
+           cf_tiers_between(tiers->reach_ranks, tiers->nreach, a->np[k - 1], a->np[k]) > 0)
         k--;
     if (k < CF_ACROSS_MIN_NP - 1)
         return;
@@ -243,11 +244,12 @@ void cf_across_backtest_tiers(const cf_coll *c, const cf_point *pts, size_t n, u
         for (int i = 0; i < a->nseg; i++)
             if (isfinite(b->seg[i].extrap_err) && b->seg[i].extrap_err < a->seg[i].extrap_err) {
                 a->seg[i].within_err = b->seg[i].extrap_err;
-                a->ntier = tiers->n;
+                a->ntier = tiers->nreach;
             }
         if (a->ntier > 0) {
-            memcpy(a->tier_ranks, tiers->ranks, (size_t)tiers->n * sizeof *a->tier_ranks);
-            a->tier_probed = tiers->probed;
+            memcpy(a->tier_ranks, tiers->reach_ranks,
+                   (size_t)tiers->nreach * sizeof *a->tier_ranks);
+            a->tier_probed = tiers->reach_probed;
             a->within_np = a->np[k];
         }
     }

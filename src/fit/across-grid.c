@@ -750,10 +750,7 @@ static int tree_misses_at(const cf_across *a, cf_across *b, long top, int family
  * ranks b apart, lo <= b < hi. */
 static int crosses_tier(const cf_tiers *t, long lo, long hi)
 {
-    for (int i = 0; t != NULL && i < t->n; i++)
-        if (lo <= t->ranks[i] && t->ranks[i] < hi)
-            return 1;
-    return 0;
+    return t != NULL && cf_tiers_between(t->reach_ranks, t->nreach, lo, hi) > 0;
 }
 
 /* The grid's backtest of its untested readings of one family, 1 or 2 (tree_err and

@@ -209,6 +209,14 @@ typedef struct cf_tiers {
     int nsized;
     double sized_bytes[CF_TIERS_SIZED_MAX];
     double sized_extra_us[CF_TIERS_SIZED_MAX][CF_TIERS_MAX];
+    /* Where the probe's farthest latency from rank 0 steps up, rank by rank (the test of
+     * cf_placement_tier, whatever the placement: the blocks above need aligned tiers), for the
+     * backtests' tier crossings: a reading from np lo up to hi crosses step b where
+     * lo <= b < hi; nreach 0: no probe. reach_probed: the ranks the probe reached, fewer where
+     * it steps more than CF_TIERS_MAX times (nothing is said past the last step kept). */
+    int nreach;
+    long reach_ranks[CF_TIERS_MAX];
+    long reach_probed;
 } cf_tiers;
 /* What the tiers add to a message of bytes between ranks i and j: the tier of the largest
  * block boundary between them, its extra_us (the probe's 8 bytes) up to 8 bytes, and from

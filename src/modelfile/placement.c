@@ -465,10 +465,32 @@ static int pair_tiered(const cf_placement *p, int b)
     return 1;
 }
 
+/* The steps of the probe's farthest latency from rank 0 into out's reach fields. */
+static void reach_steps(const cf_placement *p, cf_tiers *out)
+{
+    if (p->lat_us == NULL || p->nlat < 1)
+        return;
+    long np = (long)p->nlat + 1;
+    out->reach_probed = np;
+    double reach = cf_placement_farthest_us(p, 2);
+    for (long b = 2; b < np; b++) {
+        double far = cf_placement_farthest_us(p, b + 1);
+        if (!(far > tier_limit_us(p, reach)))
+            continue;
+        if (out->nreach == CF_TIERS_MAX) { /* more steps than kept: nothing said past them */
+            out->reach_probed = b;
+            return;
+        }
+        out->reach_ranks[out->nreach++] = b;
+        reach = far;
+    }
+}
+
 void cf_placement_tiers(const cf_placement *p, cf_tiers *out)
 {
     memset(out, 0, sizeof *out);
     out->node_ranks = p->nnodes > 0 ? p->ranks[0] : 0;
+    reach_steps(p, out);
     long np = (long)p->nlat + 1;
     probe_lat m = {0};
     /* The trees are replayed from root 0, as the calls were timed without --root-shift;

@@ -45,6 +45,20 @@ check "the note: the crossing once, the others within a tier" \
 check "and that is the interval: t / 29.1 and t * 29.1" \
     awk -F, 'NR == 2 { r = $5 / $6; s = $7 / $5; exit !(r > 29 && r < 29.2 && s > 29 && s < 29.2) }' "$T/out"
 
+# The tiers are where the probe's farthest latency steps up, rank by rank, whatever the
+# placement: with ranks 8-15 farther than those past them (not aligned blocks, which the
+# trees' replays need: a new user's dragonfly, its nodes filled farthest first), the split
+# was not made (x268 each way).
+awk -F'[:,]' 'BEGIN { OFS = "," }
+    /^# rank_latency_us:/ { for (i = 9; i <= 16; i++) $i = 3; sub(/^# rank_latency_us,/, "# rank_latency_us:"); print; next }
+    { print }' "$d/sim-multicore-ompi.csv" >far.csv
+check "far.csv: ranks 8-15 at 3 us, 16 on at 2.02" \
+    grep -q '^# rank_latency_us: 0.4094,.*,0.4094,3,3,3,3,3,3,3,3,2.022,' far.csv
+"$COMMFIT" fit -q -i far.csv --np 2,4,8,16 -o far.json
+run "$COMMFIT" predict -m far.json -p allgather -n 64 -b 64K -f csv
+check "not aligned: the split made all the same, x29.1 each way" \
+    grep -q "the interval widened x29.1 each way: the fitted model, refitted without np=16 and read there, missed it by x6.44 a doubling of p, carried over 1 of the 3 doublings" "$T/out"
+
 # A model file without the within-tier backtest (one from before it): every doubling at the
 # crossing's miss, as before.
 python3 -c "
