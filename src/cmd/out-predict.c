@@ -41,12 +41,14 @@ static char *put_u64(char *p, uint64_t v)
 
 /* v with `digits` significant digits in fixed notation, never an exponent (any script or
  * spreadsheet reads it), whole digits beyond `digits` kept as cf_sig_prec keeps them,
- * trailing zeros dropped as %g drops them; NaN as nan_text. Integer arithmetic: a million
- * rows a second. */
+ * trailing zeros dropped as %g drops them; NaN as nan_text. Up to 19 decimals: below
+ * 1e-13 fewer digits (0.000000000006235 had 4, a lower end of 6.2345e-12 us; a new user).
+ * Integer arithmetic: a million rows a second. */
+#define SIG_DEC_MAX 19 /* 10^19 < 2^64 */
 static char *put_sig(char *p, double v, int digits, const char *nan_text)
 {
-    static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,
+                                 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19};
     if (!isfinite(v))
         return put_str(p, nan_text);
     if (fabs(v) >= 1e15)
@@ -67,12 +69,12 @@ static char *put_sig(char *p, double v, int digits, const char *nan_text)
         dec = digits > whole ? digits - whole : 0;
     } else {
         int zeros = 0; /* after the point, before the first significant digit */
-        while (zeros < 12 && v * p10[zeros + 1] < 1)
+        while (zeros < SIG_DEC_MAX - 1 && v * p10[zeros + 1] < 1)
             zeros++;
         dec = digits + zeros;
     }
-    if (dec > 15)
-        dec = 15;
+    if (dec > SIG_DEC_MAX)
+        dec = SIG_DEC_MAX;
     uint64_t scale = (uint64_t)p10[dec];
     uint64_t x = (uint64_t)(v * (double)scale + 0.5);
     p = put_u64(p, x / scale);
@@ -170,12 +172,13 @@ void cf_out_predict_begin(cf_predict_out *c)
 }
 
 /* A number for people: 4 significant digits, whole digits kept (44430, not 4.443e+04) up
- * to 9 of them; from 1e9 on 4 in an exponent form (2.994e+11, not 2.99431755e+11, which
- * overran its 12 columns). */
+ * to 9 of them; from 1e9 on, and below 1e-4 (where %g turns to one, and cf_sig_prec's digit
+ * for a rounding up to the next power of ten made 5: 6.2345e-12), 4 in an exponent form
+ * (2.994e+11, not 2.99431755e+11, which overran its 12 columns). */
 #define TABLE_DIGITS 4
 static void table_num(char *buf, size_t n, double v, const char *missing)
 {
-    if (isfinite(v) && fabs(v) >= 1e9)
+    if (isfinite(v) && v != 0 && (fabs(v) >= 1e9 || fabs(v) < 1e-4))
         snprintf(buf, n, "%.*e", TABLE_DIGITS - 1, v);
     else if (isfinite(v))
         snprintf(buf, n, "%.*g", cf_sig_prec(v, TABLE_DIGITS), v);

@@ -329,6 +329,20 @@ check "table: the columns line up (t_us, lo_us, hi_us, MiB/s end where the heade
 run "$COMMFIT" predict -m laptop.json -p alltoall -n 2,1024 -b 0,4M
 check "csv: 6 significant digits ($(field 5))" sh -c "sed -n 2p '$T/out' | cut -d, -f5 | grep -Eq '^[0-9]\.[0-9]{5}\$'"
 check "csv: no exponent in a huge time" sh -c "! grep -q 'e+' '$T/out'"
+# Tiny numbers too: a lower end of 6.2345e-12 us printed 0.000000000006235 (4 digits) in the
+# CSV and 6.2345e-12 (5) in the table (a new user). The ping-pong's line edited to read so.
+python3 -c "
+import json
+m = json.load(open('laptop.json'))
+for f in m['fits']:
+    if f['pattern'] == 'pingpong':
+        for s in f.get('segments') or [f]:
+            s['coef'] = {'alpha_us': 6.2345678e-12, 'beta_us_per_byte': 0.0}
+json.dump(m, open('tiny.json', 'w'))"
+run "$COMMFIT" predict --model-alone -m tiny.json -p pingpong -n 2 -b 16
+check "csv: 6 significant digits of a tiny time ($(field 5))" test "$(field 5)" = 0.00000000000623457
+run "$COMMFIT" predict --model-alone -m tiny.json -p pingpong -n 2 -b 16 -f table
+check "table: 4 significant digits of a tiny time" grep -q ' 6\.235e-12 ' "$T/out"
 check "csv: the same digits for bandwidth" sh -c "'$COMMFIT' predict -m laptop.json -p pingpong -n 2 -b 1K | sed -n 2p | cut -d, -f8 | grep -Eq '^[0-9]{3}\.[0-9]{3}\$'"
 run "$COMMFIT" predict --model-alone -m laptop.json -p pingpong -n 2 -b 1K -f json
 jt=$(sed -n 's/.*"t_us": \([0-9.e+-]*\),.*/\1/p' "$T/out")
