@@ -430,11 +430,14 @@ static int launch_outcome(const cf_measure_opts *o, int rc, int stopped,
         }
         return rc;
     }
+    char during[sizeof said->point + 16] = "";
+    if (said->point[0] != '\0' && !said->ended)
+        snprintf(during, sizeof during, " during %s", said->point);
     if (rc > CF_EXIT_USAGE)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                            "%s exited with status %d, not commfit's (a rank died, or the "
+                            "%s exited with status %d%s, not commfit's (a rank died, or the "
                             "launcher failed: its messages above); %s",
-                            what, rc, kept);
+                            what, rc, during, kept);
     if (rc == CF_EXIT_OK && !said->ended)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                             "%s exited 0, but no commfit rank ran to its end (%s): does it "
@@ -843,11 +846,22 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
                           "first; %s",
                           kept);
     } else if (e->code == 0 && !stopped && rc > CF_EXIT_USAGE) {
-        char kept[2 * sizeof said.table + 64];
+        /* A simulation is deterministic: where it failed of itself (not killed), resumed it
+         * fails at the same point again (SimGrid 3.32's "Cannot saturate more a constraint",
+         * an abort, on Open MPI's alltoall at np 128 on a new user's dragonfly). */
+        char kept[2 * sizeof said.table + 64], during[sizeof said.point + 200] = "";
         kept_text(o, &said, kept, sizeof kept);
+        int killed = rc == 128 + SIGKILL || rc == 128 + SIGTERM || rc == 128 + SIGINT ||
+                     rc == 128 + SIGHUP;
+        if (said.point[0] != '\0' && !said.ended)
+            snprintf(during, sizeof during, " during %s%s", said.point,
+                     killed ? "" : ": a simulation runs the same each time, so resumed it "
+                                   "fails there again (leave that point out: --patterns, --np, "
+                                   "--sizes)");
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                          "the simulation failed (smpirun exit status %d, its messages above); %s",
-                          rc, kept);
+                          "the simulation failed%s (smpirun exit status %d, its messages above); "
+                          "%s",
+                          during, rc, kept);
     }
     else
         rc = launch_outcome(o, rc, stopped, &said, "smpirun", e);

@@ -483,6 +483,11 @@ void cf_launch_report_done(char *path, cf_launch_said *said)
             memcpy(said->table, line + 6, k);
             said->table[k] = '\0';
         }
+        else if (strncmp(line, "point ", 6) == 0) {
+            size_t k = strnlen(line + 6, sizeof said->point - 1);
+            memcpy(said->point, line + 6, k);
+            said->point[k] = '\0';
+        }
         else if (strncmp(line, "end ", 4) == 0) {
             said->ended = 1;
             said->status = atoi(line + 4);

@@ -410,6 +410,11 @@ static int run_block(cf_run_state *R, const cf_measure_point *pts, size_t from, 
             break;
         }
         progress(R, &pts[i], i, total, t0);
+        if (R->rank == 0) { /* the point a launch that dies here died in (cf_launch_said) */
+            char name[200];
+            point_name(&pts[i], name, sizeof name);
+            cf_launch_report("point", name);
+        }
         cf_row row;
         const char *stop = "samples";
         int rc = measure_point(R, &pts[i], comm, &row, &stop);
