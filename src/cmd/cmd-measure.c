@@ -61,10 +61,12 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
                     "barrier loggp_os loggp_or loggp_gap"),
         MEASURE_OPT(0, "sizes", "LIST",
                     "message sizes, increasing (default 0:4M): 1K,64K,1M or 0:4M"),
-        MEASURE_OPT(0, "np", "LIST", "process counts (default 2,4,8,... and the launch size)"),
+        MEASURE_OPT(0, "np", "LIST",
+                    "process counts, in any order: measured increasing, each once (default "
+                    "2,4,8,... and the launch size)"),
         MEASURE_OPT(0, "blocks", "LIST",
-                    "block counts of the derived datatypes (default 1,2,...,10, 100,1000, "
-                    "where a size has that many floats)"),
+                    "block counts of the derived datatypes, in any order, as --np (default "
+                    "1,2,...,10, 100,1000, where a size has that many floats)"),
         MEASURE_OPT(0, "datatypes", "LIST",
                     "derived-datatype rows to measure (default all): vector hvector indexed "
                     "hindexed struct contiguous pack"),
