@@ -42,7 +42,8 @@ static char *put_u64(char *p, uint64_t v)
 /* v with `digits` significant digits in fixed notation, never an exponent (any script or
  * spreadsheet reads it), whole digits beyond `digits` kept as cf_sig_prec keeps them,
  * trailing zeros dropped as %g drops them; NaN as nan_text. Up to 19 decimals: below
- * 1e-13 fewer digits (0.000000000006235 had 4, a lower end of 6.2345e-12 us; a new user).
+ * 1e-14 fewer digits, 0 below 5e-20 (0.000000000006235 had 4, a lower end of 6.2345e-12 us;
+ * a new user); never "-0".
  * Integer arithmetic: a million rows a second. */
 #define SIG_DEC_MAX 19 /* 10^19 < 2^64 */
 static char *put_sig(char *p, double v, int digits, const char *nan_text)
@@ -53,10 +54,8 @@ static char *put_sig(char *p, double v, int digits, const char *nan_text)
         return put_str(p, nan_text);
     if (fabs(v) >= 1e15)
         return p + sprintf(p, "%.0f", v);
-    if (v < 0) {
-        *p++ = '-';
-        v = -v;
-    }
+    int negative = v < 0;
+    v = fabs(v);
     if (v == 0) {
         *p++ = '0';
         return p;
@@ -77,6 +76,8 @@ static char *put_sig(char *p, double v, int digits, const char *nan_text)
         dec = SIG_DEC_MAX;
     uint64_t scale = (uint64_t)p10[dec];
     uint64_t x = (uint64_t)(v * (double)scale + 0.5);
+    if (negative && x > 0)
+        *p++ = '-';
     p = put_u64(p, x / scale);
     uint64_t f = x % scale;
     if (f == 0)
@@ -178,12 +179,14 @@ void cf_out_predict_begin(cf_predict_out *c)
 #define TABLE_DIGITS 4
 static void table_num(char *buf, size_t n, double v, const char *missing)
 {
-    if (isfinite(v) && v != 0 && (fabs(v) >= 1e9 || fabs(v) < 1e-4))
-        snprintf(buf, n, "%.*e", TABLE_DIGITS - 1, v);
-    else if (isfinite(v))
-        snprintf(buf, n, "%.*g", cf_sig_prec(v, TABLE_DIGITS), v);
-    else
+    if (!isfinite(v)) {
         snprintf(buf, n, "%s", missing);
+        return;
+    }
+    /* An exponent wherever %g takes one (999999999.7 read 1e+09): 4 digits in it. */
+    snprintf(buf, n, "%.*g", cf_sig_prec(v, TABLE_DIGITS), v);
+    if (v != 0 && (fabs(v) >= 1e9 || fabs(v) < 1e-4 || strchr(buf, 'e') != NULL))
+        snprintf(buf, n, "%.*e", TABLE_DIGITS - 1, v);
 }
 
 /* The np's note and the answer's own (a->bnote, not empty), joined by "; ", into buf
@@ -610,8 +613,8 @@ void cf_out_predict_no_op_note(cf_predict_answer *out, const cf_estimate *est)
         return;
     char part[256];
     snprintf(part, sizeof part,
-             "the call moves nothing (fewer bytes than one element): the lower end holds the "
-             "least time measured of such a call, %.3g us",
+             "the call moves nothing (fewer bytes than one element): its lower end %.3g us holds "
+             "the least time measured of such a call, less 5%%",
              est->no_op_us);
     cf_note_join(out->bnote, sizeof out->bnote, part);
 }

@@ -72,12 +72,12 @@ void cf_out_predict_read_from_note(cf_predict_answer *out, const cf_tier_added *
 /* Where the grid read np, between fitted np, from those below alone (add->tier_above: the
  * next fitted np crosses a tier np does not): says so, into out's note. */
 void cf_out_predict_tier_below_note(cf_predict_answer *out, const cf_tier_added *add, long np);
-/* Where a backtest's miss per doubling of p set an across-np answer's interval at np (est's
- * bt_ fields, top the largest fitted np): says whose and how far, into out's note; of the
- * lower end alone where the answer has no upper bound (no_upper). */
 /* Where the lower end holds the least time measured of a call that moves nothing
  * (est->no_op_us), says so. */
 void cf_out_predict_no_op_note(cf_predict_answer *out, const cf_estimate *est);
+/* Where a backtest's miss per doubling of p set an across-np answer's interval at np (est's
+ * bt_ fields, top the largest fitted np): says whose and how far, into out's note; of the
+ * lower end alone where the answer has no upper bound (no_upper). */
 void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est, long np,
                                   long top, int no_upper);
 /* Joins to out->bnote what the launch probes added to its answer (add: the barrier's spread

@@ -237,7 +237,7 @@ static void hold_no_op(const cf_across *a, double m, cf_estimate *out)
         cf_across_hold_between(least, least, &lo, &hi);
     if (lo < out->lo_us) {
         out->lo_us = lo;
-        out->no_op_us = least;
+        out->no_op_us = lo;
     }
 }
 

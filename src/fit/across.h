@@ -363,8 +363,7 @@ typedef struct cf_across_grid {
      * measured message cost, the ping-pong's, so the trees measured at the np below test the
      * cost an untested tree is read with beyond them. NAN without a ping-pong (the trees then
      * cost their messages with T2), with such readings at fewer than two np, or where the
-     * largest np read misses more than the next below (misses growing with np) but where
-     * that reading crossed a tier of the launch's probe and the one below crossed none. */
+     * largest np read misses more than the next below (misses growing with np). */
     double tree_err;
     /* The same backtest of the costs the tiers replay (cf_steps_tiered: the per-call reduce
      * trees, Bruck's alltoall), apart from the others, which tree_err then holds alone: NAN
@@ -531,7 +530,8 @@ typedef struct cf_estimate {
     double bt_within;
     long bt_within_np;
     /* where the call moves nothing and the lower end was lowered to hold the least time the
-     * grid measured of such calls: that time (0 elsewhere) */
+     * grid measured of such calls: that lower end, the time less the grid's margin (0
+     * elsewhere) */
     double no_op_us;
 } cf_estimate;
 enum { CF_BT_MODEL = 1, CF_BT_TREES, CF_BT_LOO };

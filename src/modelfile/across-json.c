@@ -736,8 +736,10 @@ static int backtest_tiers_from_json(const json_t *j, const where *w, cf_across *
             return bad(&wb, "tier_ranks", "an array of 1 to 8 increasing rank counts");
         out->tier_ranks[i] = (long)json_integer_value(x);
     }
+    /* probed_ranks absent (a file of the first version): no rank known past the largest np,
+     * every doubling beyond it at the crossing's miss. */
     if (get_int(&wb, bt, "within_np", 2, CF_TABLE_NP_MAX, &out->within_np) ||
-        get_int(&wb, bt, "probed_ranks", 2, CF_TABLE_NP_MAX, &out->tier_probed))
+        get_optional_int(&wb, bt, "probed_ranks", 2, CF_TABLE_NP_MAX, &out->tier_probed))
         return CF_EXIT_DATA;
     int in = 0, n = (int)json_array_size(r);
     for (int i = 0; i + 1 < out->nnp; i++)
@@ -748,6 +750,8 @@ static int backtest_tiers_from_json(const json_t *j, const where *w, cf_across *
     if (out->nnp < 2 ||
         cf_tiers_between(out->tier_ranks, n, out->np[out->nnp - 2], out->np[out->nnp - 1]) == 0)
         return bad(&wb, "tier_ranks", "a boundary the doubling to the model's largest np crossed");
+    if (out->tier_probed > 0 && out->tier_probed <= out->tier_ranks[n - 1])
+        return bad(&wb, "probed_ranks", "more ranks than the largest of tier_ranks");
     out->ntier = n;
     return 0;
 }
