@@ -289,6 +289,14 @@ static void kept_text(const cf_measure_opts *o, const cf_launch_said *said, char
         snprintf(kept, n, "no table was begun");
 }
 
+/* Where a launch died inside a point rank 0 had begun (said->point, "-" once its row was
+ * written: none), " during POINT" into buf, else ""; *in_point 1 or 0. */
+static void during_text(const cf_launch_said *said, char *buf, size_t n, int *in_point)
+{
+    *in_point = said->point[0] != '\0' && strcmp(said->point, "-") != 0 && !said->ended;
+    snprintf(buf, n, "%s%s", *in_point ? " during " : "", *in_point ? said->point : "");
+}
+
 static int measure_under_launcher(cf_measure_opts *o, int argc, char **argv)
 {
     cf_error e;
@@ -432,9 +440,9 @@ static int launch_outcome(const cf_measure_opts *o, int rc, int stopped,
         }
         return rc;
     }
-    char during[sizeof said->point + 16] = "";
-    if (said->point[0] != '\0' && !said->ended)
-        snprintf(during, sizeof during, " during %s", said->point);
+    char during[sizeof said->point + 16];
+    int in_point;
+    during_text(said, during, sizeof during, &in_point);
     if (rc > CF_EXIT_USAGE)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                             "%s exited with status %d%s, not commfit's (a rank died, or the "
@@ -851,19 +859,26 @@ static int simulate(cf_measure_opts *o, int argc, char **argv, cf_error *e)
         /* A simulation is deterministic: where it failed of itself (not killed), resumed it
          * fails at the same point again (SimGrid 3.32's "Cannot saturate more a constraint",
          * an abort, on Open MPI's alltoall at np 128 on a new user's dragonfly). */
-        char kept[2 * sizeof said.table + 64], during[sizeof said.point + 200] = "";
-        kept_text(o, &said, kept, sizeof kept);
-        int killed = rc == 128 + SIGKILL || rc == 128 + SIGTERM || rc == 128 + SIGINT ||
-                     rc == 128 + SIGHUP;
-        if (said.point[0] != '\0' && !said.ended)
-            snprintf(during, sizeof during, " during %s%s", said.point,
-                     killed ? "" : ": a simulation runs the same each time, so resumed it "
-                                   "fails there again (leave that point out: --patterns, --np, "
-                                   "--sizes)");
-        rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
-                          "the simulation failed%s (smpirun exit status %d, its messages above); "
-                          "%s",
-                          during, rc, kept);
+        char kept[2 * sizeof said.table + 64], during[sizeof said.point + 16];
+        int in_point, killed = rc == 128 + SIGKILL || rc == 128 + SIGTERM ||
+                               rc == 128 + SIGINT || rc == 128 + SIGHUP;
+        during_text(&said, during, sizeof during, &in_point);
+        if (in_point && !killed && said.table[0] != '\0' && strcmp(said.table, "-") != 0)
+            /* --resume runs the table's plan, that point with it. */
+            rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                              "the simulation failed%s (smpirun exit status %d, its messages "
+                              "above): a simulation runs the same each time, so --resume, "
+                              "which runs the table's plan, fails there again; the rows "
+                              "finished before are in %s: measure what is left without that "
+                              "point into another table (--patterns, --np, --sizes)",
+                              during, rc, said.table);
+        else {
+            kept_text(o, &said, kept, sizeof kept);
+            rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+                              "the simulation failed%s (smpirun exit status %d, its messages "
+                              "above); %s",
+                              during, rc, kept);
+        }
     }
     else
         rc = launch_outcome(o, rc, stopped, &said, "smpirun", e);

@@ -119,7 +119,8 @@ typedef struct cf_launch_said {
     int ended;        /* rank 0 reached its end */
     int status;       /* with the status it said there (0: every point measured) */
     char table[4096]; /* the table it began ("-": standard output; "" none) */
-    char point[256];  /* the last point rank 0 began ("alltoall np=128 bytes=4096"; "" none) */
+    char point[256];  /* the last point rank 0 began ("alltoall np=128 bytes=4096"; "" none,
+                         "-" once its row was written) */
 } cf_launch_said;
 /* Rank 0: "KEY VALUE" as a line of the file the launching commfit named; nothing where it
  * named none, or where the file is not there (a rank on another node): never created. */

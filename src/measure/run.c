@@ -440,6 +440,8 @@ static int run_block(cf_run_state *R, const cf_measure_point *pts, size_t from, 
                 snprintf(extra, sizeof extra, "%s", stop);
             row.extra = extra;
             status = cf_run_write_row(R, &row);
+            if (status == 0)
+                cf_launch_report("point", "-"); /* its row is in: a death now is not in it */
         }
         /* A write error on rank 0 stops every rank of the block. */
         int st = status;

@@ -48,16 +48,18 @@ else
 fi
 
 # A launch that dies in the middle of a point is said with that point: rank 0 reports each
-# point it begins to the front. A stand-in launcher runs the configured one, then takes
-# rank 0's end out of that report and exits 137, as a launcher whose rank was killed.
+# point it begins to the front, and "-" once its row is written. A stand-in launcher runs
+# the configured one, then takes rank 0's end and its last "-" out of that report and exits
+# 137, as a launcher whose rank was killed before the last row was written.
 launcher=$(sed -n 's/^#define CF_MPIEXEC "\(.*\)"$/\1/p' "$top_builddir/config.h")
-printf '#!/bin/sh\n"%s" "$@" || exit\ncp "$COMMFIT_LAUNCH_REPORT" "%s/report.txt"\nsed -i "/^end /d" "$COMMFIT_LAUNCH_REPORT"\nexit 137\n' \
+printf '#!/bin/sh\n"%s" "$@" || exit\ncp "$COMMFIT_LAUNCH_REPORT" "%s/report.txt"\nsed -i "/^end /d" "$COMMFIT_LAUNCH_REPORT"\nsed -i "\\$d" "$COMMFIT_LAUNCH_REPORT"\nexit 137\n' \
     "$launcher" "$T" >"$T/dying-launcher"
 chmod +x "$T/dying-launcher"
 run timeout 120 "$COMMFIT" measure --launcher "$T/dying-launcher" --np 2 \
     --patterns pingpong,allreduce --sizes 1K,2K --samples 2 --reps 3 -o dying.csv
 expect_rc 1 "a launcher that died"
-check "rank 0 reported each point it began" test "$(grep -c '^point ' "$T/report.txt")" -eq 4
+check "rank 0 reported each point it began, and each row written" \
+    test "$(grep -c '^point [a-z]' "$T/report.txt")" -eq 4 -a "$(grep -c '^point -$' "$T/report.txt")" -eq 4
 check "the last of them allreduce of 2 KiB at np 2" \
     grep -qx 'point allreduce np=2 bytes=2048' "$T/report.txt"
 grep_err "exited with status 137 during allreduce np=2 bytes=2048, not commfit's \(a rank died, or the launcher failed: its messages above\); the rows finished before are in dying.csv" \

@@ -564,7 +564,15 @@ chmod +x "$T/crashing-smpirun"
 run env COMMFIT_SMPIRUN="$T/crashing-smpirun" "$COMMFIT" measure -q --simulate "$P/flat.xml" \
     --patterns pingpong,alltoall --sizes 1K,2K,4K --np 2 -o crash.csv
 expect_rc 1 "a simulation that crashed"
-grep_err "^commfit: measure: the simulation failed during alltoall np=2 bytes=4096: a simulation runs the same each time, so resumed it fails there again \(leave that point out: --patterns, --np, --sizes\) \(smpirun exit status 139, its messages above\); the rows finished before are in crash.csv" \
-    "the simulation's failure: said with its point"
+grep_err "^commfit: measure: the simulation failed \(smpirun exit status 139, its messages above\); the rows finished before are in crash.csv \(--simulate .*flat.xml --resume crash.csv goes on\)$" \
+    "a failure after the last row was written: no point named (the second review: it named the last one, whose row was in)"
+# The same, its last row taken out as the simulator died before writing it: that point.
+printf '#!/bin/sh\n"%s" "$@" || exit\nsed -i "/^end /d" "$COMMFIT_LAUNCH_REPORT"\nsed -i "\\$d" "$COMMFIT_LAUNCH_REPORT"\nexit 139\n' \
+    "$smpirun" >"$T/crashing-smpirun"
+run env COMMFIT_SMPIRUN="$T/crashing-smpirun" "$COMMFIT" measure -q --simulate "$P/flat.xml" \
+    --patterns pingpong,alltoall --sizes 1K,2K,4K --np 2 -o crash2.csv
+expect_rc 1 "a simulation that crashed in its last point"
+grep_err "^commfit: measure: the simulation failed during alltoall np=2 bytes=4096 \(smpirun exit status 139, its messages above\): a simulation runs the same each time, so --resume, which runs the table's plan, fails there again; the rows finished before are in crash2.csv: measure what is left without that point into another table \(--patterns, --np, --sizes\)$" \
+    "the simulation's failure in a point: said with it, and not to resume"
 
 done_testing
