@@ -28,12 +28,22 @@ long cf_placement_nodes(const cf_placement *p, long np)
         return seen;
     }
     long left = np;
+    int filled = 1; /* every node but the last held a rank on each of its cores */
     for (size_t i = 0; i < p->nnodes; i++) {
         left -= p->ranks[i];
         if (left <= 0)
             return (long)i + 1;
+        filled &= i + 1 == p->nnodes || p->ranks[i] >= p->cores[i];
     }
     long last = p->cores[p->nnodes - 1];
+    /* A launch that filled its nodes in order stopped inside its last: a larger one fills
+     * that one's free cores first (a new user's racks of 6-core nodes, 64 ranks, the last
+     * node holding 4: np 66 read 12 nodes, where 11 hold it). */
+    if (filled && p->ranks[p->nnodes - 1] < last) {
+        left -= last - p->ranks[p->nnodes - 1];
+        if (left <= 0)
+            return (long)p->nnodes;
+    }
     return (long)p->nnodes + (left + last - 1) / last;
 }
 

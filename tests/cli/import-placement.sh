@@ -16,13 +16,19 @@ check "np up to 256 on 128-rank nodes: two nodes recorded" grep -qx '# ranks_per
 run "$COMMFIT" import osu -q --ranks-per-node 96 --np 200 "$d/osu-np2.txt" -o c.csv
 check "np=200 on 96-rank nodes: the last node holds the rest" grep -qx '# ranks_per_node: 96,96,8' c.csv
 # Past the imported runs, new nodes hold 96 ranks as the full ones did, not the 8 of the
-# last: np=400 spans 3 + 200 / 96 = 6 nodes (it said 28: 3 + 200 / 8). Past a launch the
-# ranks take new nodes, as for a measured table (the last node's room is not counted on).
+# last (it said 28: 3 + 200 / 8); and a launch that filled its nodes in order stopped inside
+# its last, whose room a larger launch fills first: np=400 spans 5 nodes (400 / 96 rounded
+# up; it said 6, the last node's room not counted on, until a new user's racks of 6-core
+# nodes read np 66 on 12 nodes where 11 hold it).
 run "$COMMFIT" import osu -q --ranks-per-node 96 --np 2,4,8,16,32,64,128,200 $files -o p.csv
 run "$COMMFIT" fit -q -i p.csv -o p.json
 run "$COMMFIT" predict -m p.json -p bcast -n 400 -b 1K -f csv
-check "np=400 on 96-rank nodes past a launch of 200 (96,96,8): 6 nodes" \
-    grep -q 'np=400 would span 6 nodes (past the launch of 200 ranks: nodes like its last, of 96 cores, taken), the largest fitted np=200 spanned 3: ' "$T/out"
+check "np=400 on 96-rank nodes past a launch of 200 (96,96,8): 5 nodes" \
+    grep -q 'np=400 would span 5 nodes (past the launch of 200 ranks: nodes like its last, of 96 cores, taken), the largest fitted np=200 spanned 3: ' "$T/out"
+run "$COMMFIT" predict -m p.json -p bcast -n 288,289 -b 1K -f csv
+check "np=288: the 88 free cores of the third node, no other: no node added, none said" \
+    sh -c "sed -n 2p '$T/out' | grep -qv 'would span'"
+check "np=289: one more node: 4" sh -c "sed -n 3p '$T/out' | grep -q 'np=289 would span 4 nodes'"
 # One core a node: "of 1 core" (sim-flat, launched on 128, read at np 256).
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat.csv" --np 2,4,8 -o flat8.json
 run "$COMMFIT" predict -m flat8.json -p bcast -n 256 -b 1K -f csv
