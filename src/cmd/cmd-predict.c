@@ -185,7 +185,7 @@ static int resolve_source(ctx *c, long np, source *s, char *note, cf_error *e)
         /* An np inside the fitted list is no extrapolation in np, unless it reaches nodes
          * or a tier no fitted np did. */
         s->np_extra = np_note(src.across->np, (size_t)src.across->nnp, np, part, sizeof part) ||
-                      u->nodes || u->tier;
+                      u->nodes || u->tier || u->shared;
         cf_note_join(note, NOTE_MAX, part);
         anchor_np_note(c, src.across, np, part, sizeof part);
         cf_note_join(note, NOTE_MAX, part);

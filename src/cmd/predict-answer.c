@@ -537,7 +537,7 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
     if (no_upper && !out->refused)
         out->hi = INFINITY; /* after the check: no bound, not one out of range */
     out->bw = nmsg > 0 && out->t > 0 ? nmsg * m / (1.048576 * out->t) : NAN;
-    out->nodes_extra = s->unmeasured.nodes || unbounded == 1;
+    out->nodes_extra = s->unmeasured.nodes || s->unmeasured.shared || unbounded == 1;
     out->tier_extra = s->unmeasured.tier || unbounded == 2;
     return 0;
 }

@@ -55,8 +55,12 @@ static int read_rank_hosts(const char *s, cf_placement *out)
     for (size_t i = 0; i < out->nnodes; i++)
         total += (size_t)out->ranks[i];
     long *first = malloc(2 * out->nnodes * sizeof *first), *held = first + out->nnodes;
-    if (first == NULL)
+    long *share = malloc((total ? total : 1) * sizeof *share), most = 0;
+    if (first == NULL || share == NULL) {
+        free(first);
+        free(share);
         return -1;
+    }
     for (size_t i = 0; i < out->nnodes; i++) {
         first[i] = -1;
         held[i] = 0;
@@ -76,7 +80,11 @@ static int read_rank_hosts(const char *s, cf_placement *out)
             break;
         if (first[h] < 0)
             first[h] = (long)n;
-        held[h] += k;
+        for (long j = 0; j < k; j++) { /* the most of ranks 0 to n + j one node holds */
+            held[h]++;
+            most = held[h] > most ? held[h] : most;
+            share[n + (size_t)j] = most;
+        }
         n += (size_t)k;
         q = *end == ',' ? end + 1 : end;
         if (*end == '\0' && n == total) {
@@ -87,11 +95,13 @@ static int read_rank_hosts(const char *s, cf_placement *out)
             if (i < out->nnodes)
                 break;
             out->first = first;
+            out->share = share;
             out->nranks = n;
             return 0;
         }
     }
     free(first);
+    free(share);
     probe_warn(out, "rank_hosts", s,
                "does not name each rank's node as ranks_per_node counts them: the ranks "
                "are taken to fill the nodes in order");
@@ -498,6 +508,7 @@ void cf_placement_free(cf_placement *p)
     free(p->ranks);
     free(p->cores);
     free(p->first);
+    free(p->share);
     free(p->lat_us);
     free(p->sized_us);
     free(p->lat_far);

@@ -17,6 +17,7 @@ typedef struct cf_placement {
     long *ranks;    /* ranks on each node (ranks_per_node), filled in order */
     long *cores;    /* cores of each node; the most ranks a node held where it records none */
     long *first;    /* each node's first rank (from rank_hosts), or NULL: filled in order */
+    long *share;    /* with first: the most of ranks 0 to r that one node holds, share[r] */
     size_t nranks;  /* launched ranks that rank_hosts lists */
     char host0[64]; /* the first node's name */
     /* The launch's latency probe (rank_latency_us), from the first table that records it:
@@ -90,6 +91,9 @@ void cf_placement_free(cf_placement *p);
  * filled the nodes in order; past the launch, new nodes of the last one's cores. 0 when
  * unknown. */
 long cf_placement_nodes(const cf_placement *p, long np);
+/* The most of np's ranks one node holds (past the launch: as cf_placement_nodes fills the
+ * nodes); 0 where p does not say. */
+long cf_placement_share(const cf_placement *p, long np);
 
 /* What np=2 did not measure at np, for the point-to-point estimate. */
 typedef struct cf_unmeasured {
@@ -107,6 +111,12 @@ typedef struct cf_unmeasured {
      * the measured np never did, so it is taken as the network case, both ends of the
      * interval. */
     int unplaced;
+    /* The measured np spanned nodes (more than one) and np puts more ranks on one node than
+     * it did (share_np against share_from): ranks sharing a node's link to the network, in
+     * that number, were never measured (a round-robin hostfile, one rank a node up to the
+     * fitted np); the network case, both ends of the interval. */
+    int shared;
+    long share_from, share_np;
 } cf_unmeasured;
 
 /* Whether p says nothing of where the ranks ran: no placement and no latency probe (an
@@ -120,7 +130,7 @@ static inline int cf_placement_silent(const cf_placement *p)
  * (u->tier) or, with no placement at all, anything (u->unplaced) never measured. */
 static inline int cf_unmeasured_unbounded(const cf_unmeasured *u)
 {
-    return u->network || u->tier || u->unplaced;
+    return u->network || u->tier || u->unplaced || u->shared;
 }
 
 /* Fills u and, when something is unmeasured, a note saying what (and what to measure):
