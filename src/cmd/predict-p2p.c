@@ -16,7 +16,7 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
                          const cf_placement *p, cf_unmeasured *u, char *note, size_t n)
 {
     const cf_p2p *pp = &as->pp;
-    char part[512];
+    char part[CF_PREDICT_NOTE_MAX];
     /* First: what the estimate cannot know outweighs how it was made. */
     cf_placement_unmeasured(p, np, u, part, sizeof part);
     cf_note_join(note, n, part);

@@ -17,9 +17,41 @@
 #include "fit/barrier-replay.h"
 #include "base/stats.h"
 
+/* np's ranks filling p's nodes in order, past the launch the last node's free cores first
+ * where the launch filled its nodes in order (it stopped inside its last: a larger one fills
+ * that one's room, a new user's racks of 6-core nodes, 64 ranks, the last node holding 4: np
+ * 66 read 12 nodes, where 11 hold it), then new nodes like the last: into *nodes the nodes
+ * they span, into *most the most one node holds (at least *most as given). */
+static void fill_in_order(const cf_placement *p, long np, long *nodes, long *most)
+{
+    long left = np;
+    int filled = 1; /* every node but the last held a rank on each of its cores */
+    for (size_t i = 0; i < p->nnodes; i++) {
+        long k = left < p->ranks[i] ? left : p->ranks[i];
+        *most = k > *most ? k : *most;
+        left -= k;
+        if (left <= 0) {
+            *nodes = (long)i + 1;
+            return;
+        }
+        filled &= i + 1 == p->nnodes || p->ranks[i] >= p->cores[i];
+    }
+    long last = p->cores[p->nnodes - 1], in_last = p->ranks[p->nnodes - 1];
+    *nodes = (long)p->nnodes;
+    if (filled && in_last < last) {
+        long k = left < last - in_last ? left : last - in_last;
+        *most = in_last + k > *most ? in_last + k : *most;
+        left -= k;
+    }
+    if (left > 0) {
+        *nodes += (left + last - 1) / last;
+        *most = (left < last ? left : last) > *most ? (left < last ? left : last) : *most;
+    }
+}
+
 long cf_placement_nodes(const cf_placement *p, long np)
 {
-    if (!p->known || np <= 0)
+    if (!p->known || np <= 0 || p->nnodes == 0)
         return 0;
     if (p->first != NULL && (size_t)np <= p->nranks) {
         long seen = 0;
@@ -27,24 +59,9 @@ long cf_placement_nodes(const cf_placement *p, long np)
             seen += p->first[i] >= 0 && p->first[i] < np;
         return seen;
     }
-    long left = np;
-    int filled = 1; /* every node but the last held a rank on each of its cores */
-    for (size_t i = 0; i < p->nnodes; i++) {
-        left -= p->ranks[i];
-        if (left <= 0)
-            return (long)i + 1;
-        filled &= i + 1 == p->nnodes || p->ranks[i] >= p->cores[i];
-    }
-    long last = p->cores[p->nnodes - 1];
-    /* A launch that filled its nodes in order stopped inside its last: a larger one fills
-     * that one's free cores first (a new user's racks of 6-core nodes, 64 ranks, the last
-     * node holding 4: np 66 read 12 nodes, where 11 hold it). */
-    if (filled && p->ranks[p->nnodes - 1] < last) {
-        left -= last - p->ranks[p->nnodes - 1];
-        if (left <= 0)
-            return (long)p->nnodes;
-    }
-    return (long)p->nnodes + (left + last - 1) / last;
+    long nodes = 0, most = 0;
+    fill_in_order(p, np, &nodes, &most);
+    return nodes;
 }
 
 long cf_placement_share(const cf_placement *p, long np)
@@ -53,30 +70,20 @@ long cf_placement_share(const cf_placement *p, long np)
         return 0;
     if (p->share != NULL && (size_t)np <= p->nranks)
         return p->share[np - 1];
-    /* In order; past the launch the last node's free cores where the launch filled its
-     * nodes in order, then new nodes like it (cf_placement_nodes). */
-    long left = np, most = 0, launched = 0;
-    int filled = 1;
-    for (size_t i = 0; i < p->nnodes; i++) {
-        long k = left < p->ranks[i] ? left : p->ranks[i];
-        most = k > most ? k : most;
-        left -= k;
-        launched += p->ranks[i];
-        filled &= i + 1 == p->nnodes || p->ranks[i] >= p->cores[i];
-    }
-    if (p->share != NULL && p->nranks > 0)
-        most = p->share[p->nranks - 1];
-    if (left <= 0)
-        return most;
-    long last = p->cores[p->nnodes - 1], in_last = p->ranks[p->nnodes - 1];
-    if (filled && in_last < last) {
-        long k = left < last - in_last ? left : last - in_last;
-        most = in_last + k > most ? in_last + k : most;
-        left -= k;
-    }
-    if (left > 0)
-        most = (left < last ? left : last) > most ? (left < last ? left : last) : most;
+    /* Past a launch rank_hosts placed: its most, and what the ranks past it add. */
+    long nodes = 0, most = p->share != NULL && p->nranks > 0 ? p->share[p->nranks - 1] : 0;
+    fill_in_order(p, np, &nodes, &most);
     return most;
+}
+
+/* The nearest of ranks 1 to np - 1 (within the probe) to rank 0, one way, us. */
+static double nearest_us(const cf_placement *p, long np)
+{
+    size_t n = (size_t)np - 1 < p->nlat ? (size_t)np - 1 : p->nlat;
+    double near = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        near = fmin(near, p->lat_us[i]);
+    return near;
 }
 
 /* u for np against the measured np `from` (2, or the largest fitted), the note emptied: 1
@@ -104,6 +111,17 @@ static int unmeasured_from(const cf_placement *p, long from, long np, cf_unmeasu
     u->share_from = cf_placement_share(p, from);
     u->share_np = cf_placement_share(p, np);
     u->shared = u->nodes2 > 1 && u->share_np > u->share_from;
+    /* Sharing a node, np's nearest rank may lie nearer rank 0 than any fitted np's did (a
+     * node's memory where every fitted np crossed the network): the lower bound comes down
+     * by as much (the dragonfly's round robin fitted at np 2-16, reduce of 4 B at np 128:
+     * 0.849 us below [1.16, inf], np=2's own 1.22). */
+    u->nearer = 1.0;
+    if (u->shared && p->lat_us != NULL) {
+        u->near_from_us = nearest_us(p, from);
+        u->near_np_us = nearest_us(p, np);
+        if (u->near_np_us * (1 + p->lat_margin) < u->near_from_us && u->near_from_us > 0)
+            u->nearer = u->near_np_us / u->near_from_us;
+    }
     if (u->nodes_np <= u->nodes2)
         return 0;
     u->nodes = 1;
@@ -118,7 +136,7 @@ static int unmeasured_from(const cf_placement *p, long from, long np, cf_unmeasu
 static void tier_from(const cf_placement *p, long from, const char *reach, long np,
                       cf_unmeasured *u, char *note, size_t n)
 {
-    if (u->network || u->unplaced) {
+    if (u->network || u->unplaced || u->shared) {
         /* The node rule judged; the reach still names the latency the notes add from (the
          * fitted np's inside one node of 16 cores read "0 us" where the probe said 0.308). */
         u->far_fitted_us = cf_placement_farthest_us(p, from);
@@ -190,16 +208,26 @@ static void span_text(const cf_placement *p, long np, long nodes, char *buf, siz
 }
 
 /* Where u says np shares nodes more than `from` did (u->shared), says so, joined to note. */
-static void shared_note(const cf_unmeasured *u, long np, const char *from, char *note, size_t n)
+/* Where u says np shares nodes more than `from` did (u->shared), says so, joined to note; of
+ * the lower bound too where the answer takes it down (lower: the across-np model's,
+ * across_low), with how much nearer np's nearest rank lies (u->nearer). */
+static void shared_note(const cf_unmeasured *u, long np, const char *from, int lower, char *note,
+                        size_t n)
 {
     if (!u->shared)
         return;
-    char part[400];
+    char part[512], near[160] = "";
+    if (lower && u->nearer < 1)
+        snprintf(near, sizeof near,
+                 ", times x%.3g, np's nearest rank %.3g us from rank 0 where the fitted np's "
+                 "lay %.3g us at least (latency probe at launch)",
+                 u->nearer, u->near_np_us, u->near_from_us);
     snprintf(part, sizeof part,
              "np=%ld puts %ld ranks on a node, %s at most %ld: ranks sharing a node's link to "
              "the network in that number were never measured, so the interval has no upper "
-             "bound and its lower bound at most the smallest fitted np's",
-             np, u->share_np, from, u->share_from);
+             "bound%s%s",
+             np, u->share_np, from, u->share_from,
+             lower ? " and its lower bound at most the smallest fitted np's" : "", near);
     cf_note_join(note, n, part);
 }
 
@@ -237,7 +265,7 @@ void cf_placement_unmeasured(const cf_placement *p, long np, cf_unmeasured *u, c
         snprintf(note, n,
                  "%s, np=2 spanned %ld: contention on links they share was never measured%s",
                  span, u->nodes2, u->tier || u->shared ? "" : " (the interval assumes none)");
-    shared_note(u, np, "np=2", note, n);
+    shared_note(u, np, "np=2", 0, note, n);
     cf_note_join(note, n, tier); /* after the nodes' note: both reasons */
 }
 
@@ -306,7 +334,7 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
     }
     char from[48];
     snprintf(from, sizeof from, "the fitted np (to %ld)", fitted);
-    shared_note(u, np, from, note, n);
+    shared_note(u, np, from, 1, note, n);
     cf_note_join(note, n, tier); /* after the nodes' note: both reasons */
 }
 
@@ -322,7 +350,7 @@ static void across_low(const cf_across *a, const cf_unmeasured *u, double m, cf_
      * did. */
     cf_estimate low;
     cf_across_predict(a, a->np[0], m, &low);
-    est->lo_us = fmin(est->lo_us, low.lo_us);
+    est->lo_us = fmin(est->lo_us, low.lo_us * (u->shared ? u->nearer : 1.0));
 }
 
 /* Whether the probe's latencies to ranks 1 to np - 1 form tiers of aligned blocks: no rank

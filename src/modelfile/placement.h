@@ -117,6 +117,10 @@ typedef struct cf_unmeasured {
      * fitted np); the network case, both ends of the interval. */
     int shared;
     long share_from, share_np;
+    /* There, where the probe says np's nearest rank to rank 0 lies nearer than the measured
+     * np's (one way, near_np_us against near_from_us): their ratio, which the lower bound
+     * takes (1 elsewhere). */
+    double nearer, near_np_us, near_from_us;
 } cf_unmeasured;
 
 /* Whether p says nothing of where the ranks ran: no placement and no latency probe (an

@@ -34,7 +34,7 @@ typedef struct np_plot {
     const cf_placement *pl;    /* where the table's ranks ran (the report's) */
     char algs[160]; /* the estimate's algorithms, as the key names them */
     size_t bars;    /* the estimate's interval bars drawn (none where every one is unbounded) */
-    char no_bar[512]; /* why a labelled np has no bar: the first such note */
+    char no_bar[2048]; /* why a labelled np has no bar: the first such note */
 } np_plot;
 
 /* The sizes to draw into pick (CF_PLOT_MAX_SIZES - 1 at most): measured at two process
@@ -123,7 +123,7 @@ static double fitted_at(void *vp, long p, double m)
  * in, no upper bound, as predict answers there. */
 static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
 {
-    char how[96], note[512];
+    char how[96], note[2048];
     const struct {
         const char *name;
         long from, to;
@@ -166,7 +166,7 @@ static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
 static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, size_t j,
                                size_t n_pick)
 {
-    char how[96], note[512];
+    char how[96], note[2048];
     /* The curves start at the smallest np the estimate means anything at: 2 processes. */
     long from_est = P->np_lo < 2 ? 2 : P->np_lo, last = 0;
     /* Past the node np=2 ran in, no upper bound (predict's inf): the network between
