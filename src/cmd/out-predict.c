@@ -597,7 +597,8 @@ void cf_out_predict_backtest_note(cf_predict_answer *out, const cf_estimate *est
                      "the interval's lower end widened x%.3g: %s x%.3g a doubling of p, %s", up,
                      whose, exp(est->bt_err), over);
         else
-            snprintf(part, sizeof part, "the interval%s widened x%.3g%s: %s x%.3g a doubling of p, %s%s",
+            snprintf(part, sizeof part,
+                     "the interval%s widened x%.3g%s: %s x%.3g a doubling of p, %s%s",
                      lower[0] ? "'s upper end" : "", up, lower[0] ? "" : " each way", whose,
                      exp(est->bt_err), over, lower);
     } else {

@@ -669,12 +669,17 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, cf_estimate *ou
     int source;
     double fe = cf_across_extrap_err(a, m, &source);
     double te = r.family == 2 ? a->grid.tiered_tree_err : a->grid.tree_err;
+    /* The widening (ln) of the reading with the growth it carries (r.d_model doublings) and
+     * of the one without it (r.d + r.in, the lower end's where there is a growth). */
+    double up = cf_across_bt_ln(a, m, r.from_np, q, r.d_model, fe);
+    double down = cf_across_bt_ln(a, m, r.read_np, q, r.d + r.in, fe);
     double d_lo = r.gain > 1.0 ? r.d + r.in : 0.0;
     if (r.family && isfinite(fe) && isfinite(te) &&
-        te * (r.d_model + d_lo) < cf_across_bt_ln(a, m, r.from_np, q, r.d_model, fe) +
-                                      cf_across_bt_ln(a, m, r.read_np, q, d_lo, fe)) {
+        te * (r.d_model + d_lo) < up + (d_lo > 0 ? down : 0.0)) {
         fe = te;
         source = CF_BT_TREES;
+        up = te * r.d_model;
+        down = te * (r.d + r.in);
     }
     cf_estimate_bt_clear(out);
     /* The reading without the growth it carries (r.gain) spans the doublings from the np it
@@ -684,10 +689,6 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, cf_estimate *ou
      * x3e6 above it, five doublings of the fitted model's miss of x19.8 a doubling (one node
      * to two at np 32), x393 now. */
     double w_lo = w;
-    /* A tier crossed by the doubling to the largest fitted np counted at its miss once, the
-     * other doublings at the miss within a tier (cf_across_bt_ln); not the trees'. */
-    double up = source == CF_BT_TREES ? fe * r.d_model
-                                      : cf_across_bt_ln(a, m, r.from_np, q, r.d_model, fe);
     if (!r.own && isfinite(fe) && r.d_model > 0 && expm1(up) > w) {
         w = expm1(up);
         w_up = fmax(w_up, w);
@@ -699,8 +700,6 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, cf_estimate *ou
             cf_estimate_bt_tiers(out, a, m, r.from_np, q, r.d_model, 0);
     }
     w_lo = fmax(w, w_lo);
-    double down = source == CF_BT_TREES ? fe * (r.d + r.in)
-                                        : cf_across_bt_ln(a, m, r.read_np, q, r.d + r.in, fe);
     if (!r.own && isfinite(fe) && r.gain > 1.0 && expm1(down) > w_lo) {
         w_lo = expm1(down);
         out->bt_err = fe;
@@ -756,8 +755,9 @@ static int tree_misses_at(const cf_across *a, cf_across *b, long top, int family
  * crossing's growth cannot be told from a contention setting in: kept, such a backtest of
  * a few readings at two np let truths out of their intervals, sim-islands-ompi fitted at np
  * 2, 4, 16, 64, reduce of 1 KiB at np 8 read in [7.34, 8.57] for 8.65; a new user's racks of
- * 6-core nodes fitted at np 2-8, reduce of 4 B at np 16 in [0.553, 0.864] for 1.015). Calls that move nothing (a reduction of fewer bytes than its element: SimGrid's
- * 0.01 us) are not read, as in the fitted model's backtest. The trees the tiers cost and
+ * 6-core nodes fitted at np 2-8, reduce of 4 B at np 16 in [0.553, 0.864] for 1.015). Calls
+ * that move nothing (a reduction of fewer bytes than its element: SimGrid's 0.01 us) are not
+ * read, as in the fitted model's backtest. The trees the tiers cost and
  * the others are apart: how well the one reads says
  * nothing of the other (fat tree, fitted at np 2-32: the tiered binomial reduce read within
  * 5% per doubling, the 1 KiB segments' tree at 4 KiB missed np 64 by 11%). */
