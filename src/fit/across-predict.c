@@ -107,11 +107,6 @@ static double bt_ln(const cf_across *a, int seg, long from, long q, double d, do
     return split_ln(per, a->seg[seg].within_err, crossings(a, seg, from, q, d), d);
 }
 
-double cf_across_bt_crossings(const cf_across *a, double m, long from, long q, double d)
-{
-    return a->nseg > 0 ? crossings(a, cf_across_backtest_seg(a, m), from, q, d) : 0.0;
-}
-
 double cf_across_bt_ln(const cf_across *a, double m, long from, long q, double d, double per)
 {
     return a->nseg > 0 ? bt_ln(a, cf_across_backtest_seg(a, m), from, q, d, per) : per * d;

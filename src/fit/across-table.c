@@ -527,9 +527,8 @@ static int across_fit_keys(const keyed_row *kr, const key *ks, size_t nk, const 
             (robust ? 0 : CF_ACROSS_KEEP_ALL);
         if ((rc = cf_across_fit_extrap(ks[i].c, ks[i].datatype, pts, n, cands, a, e)) != 0)
             break;
-        if (a->error[0] == '\0')
-            cf_across_backtest_tiers(ks[i].c, pts, n, cands, tiers, a);
         if (a->error[0] == '\0') {
+            cf_across_backtest_tiers(ks[i].c, pts, n, cands, tiers, a);
             keep_waits(&w, rules, a); /* before the grid, whose trees read what was taken */
             cf_across_grid_build(a, rules, pts, n, cf_p2p_pingpong(&out->pp), tiers);
             if (a->waited)

@@ -606,17 +606,14 @@ void cf_across_backtest_tiers(const cf_coll *c, const cf_point *pts, size_t n, u
 int cf_tiers_between(const long *ranks, int n, long lo, long hi);
 /* The segment whose backtest answers at size m (a->nseg > 0). */
 int cf_across_backtest_seg(const cf_across *a, double m);
-/* How many of the d doublings of a reading from np `from` up to np q, beyond the largest
- * fitted np, count at the fitted model's backtest (its crossing's miss) where the segment at
- * m has a within-tier one (0 elsewhere, and where q is not beyond the largest fitted np): one
- * for each tier boundary the reading crosses inside the fitted range (from `from` to the
- * largest np), one for the first doubling beyond the largest np, one for each boundary past
- * that doubling up to q; every doubling past the probe's ranks (nothing said of the tiers
- * there). At most d. */
-double cf_across_bt_crossings(const cf_across *a, double m, long from, long q, double d);
-/* ln of the widening the fitted model's backtest gives that reading, per doubling `per` (the
- * fitted model's at m, cf_across_extrap_err): the crossings (cf_across_bt_crossings) at per,
- * the other doublings at the segment's within_err where it is smaller; per * d elsewhere. */
+/* ln of the widening the fitted model's backtest gives a reading from np `from` carried over
+ * d doublings up to np q, at size m, per doubling `per` (the fitted model's at m,
+ * cf_across_extrap_err): where the segment at m has a within-tier backtest and q lies beyond
+ * the largest fitted np, its crossings at per (one for each tier boundary the reading
+ * crosses inside the fitted range, from `from` to the largest np, one for the first doubling
+ * beyond the largest np, one for each boundary past that doubling up to q; every doubling
+ * past the probe's ranks, nothing being said of the tiers there; at most d), the other
+ * doublings at the segment's within_err where it is smaller; per * d elsewhere. */
 double cf_across_bt_ln(const cf_across *a, double m, long from, long q, double d, double per);
 /* The across-np fit commfit fit runs: cf_across_fit_points; with CF_ACROSS_P_LINEAR in
  * cands, also the fit among the p-linear candidates, kept only when AICc chose one of them

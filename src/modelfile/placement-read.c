@@ -415,16 +415,19 @@ static int read_pairs(const json_t *meta, cf_placement *out)
 /* The first table whose metadata names ranks_per_node gives the nodes, the first that
  * records rank_latency_us the probe, the first that records pair_exchange_us the
  * pair-exchange probe (a table measured by commfit has all three). */
-/* The running maxima of the probes' latencies (lat_far, sized_far). 0, or -1 out of
- * memory. */
+/* The running maxima of the probes' latencies (lat_far, sized_far) and minima (lat_near).
+ * 0, or -1 out of memory. */
 static int farthest_fill(cf_placement *p)
 {
     if (p->lat_us == NULL || p->nlat == 0)
         return 0;
-    if ((p->lat_far = malloc(p->nlat * sizeof *p->lat_far)) == NULL)
+    if ((p->lat_far = malloc(p->nlat * sizeof *p->lat_far)) == NULL ||
+        (p->lat_near = malloc(p->nlat * sizeof *p->lat_near)) == NULL)
         return -1;
-    for (size_t i = 0; i < p->nlat; i++)
+    for (size_t i = 0; i < p->nlat; i++) {
         p->lat_far[i] = i ? fmax(p->lat_far[i - 1], p->lat_us[i]) : fmax(0.0, p->lat_us[0]);
+        p->lat_near[i] = i ? fmin(p->lat_near[i - 1], p->lat_us[i]) : p->lat_us[0];
+    }
     if (p->sized_us == NULL || p->nsized == 0)
         return 0;
     if ((p->sized_far = malloc(p->nsized * p->nlat * sizeof *p->sized_far)) == NULL)
@@ -512,6 +515,7 @@ void cf_placement_free(cf_placement *p)
     free(p->lat_us);
     free(p->sized_us);
     free(p->lat_far);
+    free(p->lat_near);
     free(p->sized_far);
     free(p->pair_dist_us);
     memset(p, 0, sizeof *p);

@@ -80,6 +80,8 @@ long cf_placement_share(const cf_placement *p, long np)
 static double nearest_us(const cf_placement *p, long np)
 {
     size_t n = (size_t)np - 1 < p->nlat ? (size_t)np - 1 : p->nlat;
+    if (p->lat_near != NULL)
+        return n > 0 ? p->lat_near[n - 1] : INFINITY;
     double near = INFINITY;
     for (size_t i = 0; i < n; i++)
         near = fmin(near, p->lat_us[i]);
@@ -207,7 +209,6 @@ static void span_text(const cf_placement *p, long np, long nodes, char *buf, siz
                  p->cores[p->nnodes - 1] == 1 ? "" : "s");
 }
 
-/* Where u says np shares nodes more than `from` did (u->shared), says so, joined to note. */
 /* Where u says np shares nodes more than `from` did (u->shared), says so, joined to note; of
  * the lower bound too where the answer takes it down (lower: the across-np model's,
  * across_low), with how much nearer np's nearest rank lies (u->nearer). */

@@ -37,9 +37,10 @@ typedef struct cf_placement {
     double sized_bytes[CF_TIERS_SIZED_MAX];
     double *sized_us;
     /* The farthest of ranks 1 to r, lat_far[r - 1] and sized_far[k * nlat + r - 1], kept by
-     * cf_placement_read (an answer asks for them at every tier of every step); NULL where
+     * cf_placement_read (an answer asks for them at every tier of every step), and the
+     * nearest, lat_near[r - 1] (an answer past the fitted np sharing their nodes); NULL where
      * the placement was built otherwise: then read rank by rank. */
-    double *lat_far, *sized_far;
+    double *lat_far, *sized_far, *lat_near;
     /* The launch's pair-exchange probe (pair_exchange_us), from the first table that
      * records it: for each power of two B from 2 (pair_level[k] = 2^(k+1)), the time in us
      * of an exchange of pair_bytes between ranks r and r XOR B/2, ranks 0 to B-1 at once
