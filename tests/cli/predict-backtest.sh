@@ -82,4 +82,23 @@ run "$COMMFIT" predict -m fl.json -p allgather -n 64 -b 64K -f csv
 expect_rc 0 "flat allgather at np 64"
 check "a reading with a backtest of its own: no such note" \
     awk -F, 'NR == 2 { exit $0 ~ /widened x|lower end holds/ }' "$T/out"
+# A batch keeps each backtest note it made and hands it out again for the same inputs: each
+# row of a batch that returns to earlier np and sizes in turn (fatnodes-ompi from np 2-32, three
+# np past it and one between, sizes in both ranges) reads as that point answered alone.
+for np in 64 128 48 256; do
+    for b in 4 1M 64K 2M; do
+        echo "$np $b"
+    done
+done >mix
+cat mix mix >mix2
+"$COMMFIT" predict -m fo.json -p alltoall --points mix2 -f csv >batch.csv
+: >alone.csv
+while read -r np b; do
+    "$COMMFIT" predict -m fo.json -p alltoall -n "$np" -b "$b" -f csv | sed 1d >>alone.csv
+done <mix2
+check "a batch returning to its points answers each as alone, note and all" \
+    sh -c 'sed 1d batch.csv | cmp -s - alone.csv'
+check "and its backtest notes differ from np to np" \
+    sh -c '[ "$(grep -c "widened x" alone.csv)" -eq 22 ] &&
+           [ "$(grep -o "widened x[0-9.e+]*" alone.csv | sort -u | wc -l)" -ge 6 ]'
 done_testing
