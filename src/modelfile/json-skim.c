@@ -370,3 +370,106 @@ void cf_skim_free(cf_skim *k)
     k->items = NULL;
     k->nitems = k->cap = 0;
 }
+
+/* ---- The line of a value named by its path ---- */
+
+static size_t skip_ws(const char *s, size_t n, size_t i)
+{
+    while (i < n && is_ws((unsigned char)s[i]))
+        i++;
+    return i;
+}
+
+/* Past the string whose opening quote is s[i]. */
+static size_t skip_string(const char *s, size_t n, size_t i)
+{
+    for (i++; i < n && s[i] != '"'; i++)
+        if (s[i] == '\\')
+            i++;
+    return i < n ? i + 1 : n;
+}
+
+/* Past the value that begins at s[i]. */
+static size_t skip_value(const char *s, size_t n, size_t i)
+{
+    int depth = 0;
+    while (i < n) {
+        char ch = s[i];
+        if (ch == '"')
+            i = skip_string(s, n, i);
+        else if (ch == '{' || ch == '[')
+            depth++, i++;
+        else if (ch == '}' || ch == ']') {
+            if (depth == 0) /* a number or literal's end */
+                return i;
+            depth--, i++;
+        } else if (depth == 0 && (ch == ',' || is_ws((unsigned char)ch)))
+            return i;
+        else
+            i++;
+        if (depth == 0 && (ch == '"' || ch == '}' || ch == ']'))
+            return i;
+    }
+    return n;
+}
+
+/* Past the separator after a member or an element, at the next one (or the closing bracket). */
+static size_t next_item(const char *s, size_t n, size_t i)
+{
+    i = skip_ws(s, n, skip_value(s, n, i));
+    return i < n && s[i] == ',' ? skip_ws(s, n, i + 1) : i;
+}
+
+/* The value of element k of the array at s[i], or n where it has none. */
+static size_t element(const char *s, size_t n, size_t i, unsigned long k)
+{
+    i = skip_ws(s, n, i + 1);
+    for (; k > 0 && i < n && s[i] != ']'; k--)
+        i = next_item(s, n, i);
+    return i < n && s[i] != ']' ? i : n;
+}
+
+/* The value of the member named key (l bytes, no escapes) of the object at s[i], or n. */
+static size_t member(const char *s, size_t n, size_t i, const char *key, size_t l)
+{
+    i = skip_ws(s, n, i + 1);
+    while (i < n && s[i] == '"') {
+        size_t k = i + 1, end = skip_string(s, n, i);
+        i = skip_ws(s, n, end);
+        i = i < n && s[i] == ':' ? skip_ws(s, n, i + 1) : n;
+        if (end - 1 - k == l && memcmp(s + k, key, l) == 0)
+            return i;
+        i = next_item(s, n, i);
+    }
+    return n;
+}
+
+long cf_skim_line_of(const char *s, size_t n, const char *path)
+{
+    size_t i = n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    size_t found = i = skip_ws(s, n, i);
+    const char *p = path;
+    while (*p != '\0' && i < n) {
+        if (*p == '[') {
+            char *end;
+            unsigned long k = strtoul(p + 1, &end, 10);
+            if (end == p + 1 || *end != ']' || s[i] != '[')
+                break;
+            i = element(s, n, i, k);
+            p = end + 1;
+        } else {
+            p += *p == '.';
+            size_t l = strcspn(p, ".[");
+            if (l == 0 || s[i] != '{')
+                break;
+            i = member(s, n, i, p, l);
+            p += l;
+        }
+        if (i < n)
+            found = i;
+    }
+    long line = 1;
+    for (size_t j = 0; j < found; j++)
+        line += s[j] == '\n';
+    return line;
+}

@@ -44,4 +44,10 @@ typedef struct cf_skim {
 int cf_skim_check(const char *s, size_t n, cf_skim *k);
 void cf_skim_free(cf_skim *k);
 
+/* The line (1-based) of the value at path ("fits[3].segments[0].coef": members by name,
+ * elements by index) in the JSON text s of n bytes, or of the deepest value on the way that
+ * the text has (a member missing: its object's). Meant for a text jansson read (a schema
+ * error's place); any other stays within the n bytes and gives some line. */
+long cf_skim_line_of(const char *s, size_t n, const char *path);
+
 #endif

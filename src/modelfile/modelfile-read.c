@@ -931,6 +931,7 @@ static int keep_text(cf_modelset *m, char **own, const char *buf, size_t len, co
         *own = NULL;
     } else if ((m->text = malloc(len + 1)) != NULL) {
         memcpy(m->text, buf, len);
+        m->text[len] = '\0'; /* as cf_read_all's: a schema error's line is found in it */
     }
     m->name = strdup(name);
     m->fit_span = calloc(m->nfits + 1, sizeof *m->fit_span);
@@ -946,6 +947,24 @@ static int keep_text(cf_modelset *m, char **own, const char *buf, size_t len, co
             m->across_span[na++] = v;
     }
     return 0;
+}
+
+/* A schema error of the file name (no line; its message begins with the JSON path of the
+ * field, "fits[3].segments[0].coef: expected a number") given the line of that field in its
+ * text s of n bytes (of the object that misses it, for a missing field). */
+static void locate(cf_error *e, const char *name, const char *s, size_t n)
+{
+    static const char path_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789_.[]";
+    if (e->code == 0 || e->line != 0 || s == NULL || strcmp(e->file, name) != 0)
+        return;
+    char path[256];
+    size_t l = strspn(e->msg, path_chars);
+    if (l == 0 || l >= sizeof path || e->msg[l] != ':')
+        return;
+    memcpy(path, e->msg, l);
+    path[l] = '\0';
+    e->line = cf_skim_line_of(s, n, path);
 }
 
 /* keys_only: read the fits and across-np models by their key (from the check's byte ranges,
@@ -987,6 +1006,7 @@ static int read_mem(const char *buf, size_t len, const char *name, int keys_only
     json_decref(root);
     cf_skim_free(&k);
     if (rc != 0) {
+        locate(r.e, name, buf, len);
         cf_modelset_free(m);
         return rc;
     }
@@ -1033,6 +1053,8 @@ int cf_modelset_read_fits(cf_modelset *m, const char *pattern, const char *datat
         json_decref(fo);
         if (rc != 0) {
             cf_fit_clear(&full);
+            if (m->text != NULL)
+                locate(r.e, m->name, m->text, strlen(m->text));
             return CF_EXIT_DATA;
         }
         cf_fit_clear(f);
@@ -1052,6 +1074,8 @@ int cf_modelset_read_fits(cf_modelset *m, const char *pattern, const char *datat
         json_decref(ao);
         if (rc != 0) {
             free(full);
+            if (m->text != NULL)
+                locate(r.e, m->name, m->text, strlen(m->text));
             return CF_EXIT_DATA;
         }
         *a = *full;

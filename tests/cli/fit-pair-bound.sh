@@ -54,7 +54,7 @@ check "at np 4: the note names np 4" grep -q 'fit found this collective at np=4 
 awk '!d && /"pattern": "bcast"/ { sub(/"bcast"/, "\"barrier\""); d = 1 } { print }' flat.json >bar.json
 run "$COMMFIT" predict -m bar.json -p barrier -n 2
 expect_rc 1 "faster_than_pingpong on a barrier's fit"
-grep_err "^commfit: predict: bar.json: fits\[0\].faster_than_pingpong: only a sized collective's plain fit can be faster than its ping-pong \(this fit is barrier at np 2\)$" \
+grep_err "^commfit: predict: bar.json:[0-9][0-9]*: fits\[0\].faster_than_pingpong: only a sized collective's plain fit can be faster than its ping-pong \(this fit is barrier at np 2\)$" \
     "on a barrier: refused at the field, with the fit's pattern and np"
 
 # Just under and just over a quarter of the ping-pong at every size.
@@ -156,7 +156,7 @@ awk '/"contention"/ { c = 1 } c && /"faster_than_pingpong"/ { f = 1 }
      f && /"to_bytes"/ { sub(/2097152/, "1024"); f = 0 } { print }' fo2.json >c4.json
 run "$COMMFIT" predict -m c4.json -p bcast -n 16 -b 1M
 expect_rc 1 "the estimate's faster_than_pingpong running backwards"
-grep_err "^commfit: predict: c4.json: p2p.contention\[[0-9]*\].faster_than_pingpong.to_bytes: expected an integer from 65536 to 1099511627776$" \
+grep_err "^commfit: predict: c4.json:[0-9][0-9]*: p2p.contention\[[0-9]*\].faster_than_pingpong.to_bytes: expected an integer from 65536 to 1099511627776$" \
     "refused at the field, with the range"
 run "$COMMFIT" fit -i "$top_srcdir/data/sim-racks.csv" -o rm.json
 expect_rc 0 "sim-racks (MPICH)"

@@ -47,7 +47,7 @@ for v in 0 16777217 '"4"'; do
     sed "s/\"node_ranks\": 4/\"node_ranks\": $v/" r16.json >bad.json
     run "$COMMFIT" predict -m bad.json -p reduce -n 64 -b 4K
     expect_rc 1 "node_ranks $v is refused"
-    grep_err "^commfit: predict: bad.json: p2p.node_ranks: expected an integer from 1 to 16777216$" \
+    grep_err "^commfit: predict: bad.json:[0-9][0-9]*: p2p.node_ranks: expected an integer from 1 to 16777216$" \
         "node_ranks $v: says which member and what it takes"
     check "node_ranks $v: nothing on stdout" test ! -s "$T/out"
 done
@@ -64,7 +64,7 @@ for where in grid p2p; do
     esac
     run "$COMMFIT" predict -m bad.json -p allgather -n 64 -b 4K
     expect_rc 1 "an unknown rule set in the $where is refused"
-    grep_err "^commfit: predict: bad.json: .*$where\\.rules: expected rules known .*\\($known\\)$" \
+    grep_err "^commfit: predict: bad.json:[0-9][0-9]*: .*$where\\.rules: expected rules known .*\\($known\\)$" \
         "the $where's refusal lists the rule sets known"
     check "an unknown rule set in the $where: nothing on stdout" test ! -s "$T/out"
 done

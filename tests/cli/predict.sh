@@ -521,7 +521,7 @@ awk '/"points": \[/ { n++ } n == 2 && !done && /^ +1$/ { sub(/1$/, "16"); done =
     ddt.json >ddt-bad.json
 run "$COMMFIT" predict -m ddt-bad.json -p pingpong -d vector -n 2 -b 64K
 expect_rc 1 "points out of order by block count"
-expect_err "commfit: predict: ddt-bad.json: fits[1].points[1]: expected [bytes, t_us] or [bytes, t_us, blocks], bytes > 0, blocks >= 1, increasing by blocks then bytes, t_us > 0" \
+grep_err "^commfit: predict: ddt-bad.json:[0-9][0-9]*: fits\[1\]\.points\[1\]: expected \[bytes, t_us\] or \[bytes, t_us, blocks\], bytes > 0, blocks >= 1, increasing by blocks then bytes, t_us > 0$" \
     "points out of order by block count: the point named"
 # A block count on the points of a fit without one (or one it never measured) would leave
 # every point unread and predict answering from the model alone, unsaid: refused.
@@ -530,13 +530,13 @@ awk '/"points": \[/ { n++; k = 0 } n == 1 && k >= 0 { k++ }
     "$top_srcdir/models/imb2021_mpich402_1node_np2_all.json" >plain-blocks.json
 run "$COMMFIT" predict -m plain-blocks.json -p allgather -n 2 -b 3K
 expect_rc 1 "a block count on a plain fit's point"
-grep_err "^commfit: predict: plain-blocks.json: fits\[0\].points\[0\]: a fit without a block count has \[bytes, t_us\] points$" \
+grep_err "^commfit: predict: plain-blocks.json:[0-9][0-9]*: fits\[0\].points\[0\]: a fit without a block count has \[bytes, t_us\] points$" \
     "a block count on a plain fit's point: refused, the point named"
 awk '/"points": \[/ { n++ } n == 2 && !done && /^ +1$/ { sub(/1$/, "5000"); done = 1 } { print }' \
     ddt.json >ddt-far.json
 run "$COMMFIT" predict -m ddt-far.json -p pingpong -d vector -n 2 -b 64K
 expect_rc 1 "a point at a block count never measured"
-grep_err "^commfit: predict: ddt-far.json: fits\[1\].points\[0\]: blocks 5000 outside the measured 1 to [0-9]+$" \
+grep_err "^commfit: predict: ddt-far.json:[0-9][0-9]*: fits\[1\].points\[0\]: blocks 5000 outside the measured 1 to [0-9]+$" \
     "a point at a block count never measured: refused"
 # At a measured size nothing is read between neighbours: the measured time, within the
 # model's own interval and the rows' spread, narrower than between two measured sizes
@@ -740,31 +740,34 @@ run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K other.json
 expect_rc 2 "a second model file"
 grep_err "^commfit: predict: unexpected argument 'other.json'$" \
     "a second model file: no hint to give it with -m, which was given"
-# --- the model file against its schema: every number typed and checked, by its path.
+# --- the model file against its schema: every number typed and checked, by its path and
+# its line (of the object that misses it, for a missing field).
+# at_line FILE PATTERN: the number of FILE's first line that PATTERN (grep) finds.
+at_line() { grep -n -m 1 -e "$2" "$1" | cut -d: -f1; }
 # predict checks the whole file as JSON and reads whole what answers (the across-np
 # models, the point-to-point estimate, the fits of the pattern and datatype asked), the
 # other fits by their key: the broken fits[0] below is allreduce's at np 2.
 sed '0,/"se": {/s//"se": "x", "se_was": {/' cluster.json >se-string.json
 run "$COMMFIT" predict -m se-string.json -p allreduce -n 2 -b 1K
 expect_rc 1 "standard errors that are a string"
-expect_err "commfit: predict: se-string.json: fits[0].segments[0].se: expected an object" \
+expect_err "commfit: predict: se-string.json:$(at_line se-string.json '"se": "x"'): fits[0].segments[0].se: expected an object" \
     "standard errors that are a string: the path named"
 sed '0,/"alpha_us": [-0-9.e]*/s//"alpha_us": "fast"/' cluster.json >alpha-string.json
 run "$COMMFIT" predict -m alpha-string.json -p allreduce -n 2 -b 1K
 expect_rc 1 "a coefficient that is a string"
-expect_err "commfit: predict: alpha-string.json: fits[0].segments[0].coef.alpha_us: expected a number" \
+expect_err "commfit: predict: alpha-string.json:$(at_line alpha-string.json '"alpha_us": "fast"'): fits[0].segments[0].coef.alpha_us: expected a number" \
     "a coefficient that is a string: the path named"
 sed '0,/"alpha_us": [-0-9.e]*/s//"alpha_us": null/' cluster.json >alpha-null.json
 run "$COMMFIT" predict -m alpha-null.json -p allreduce -n 2 -b 1K
 expect_rc 1 "a coefficient that is null"
-expect_err "commfit: predict: alpha-null.json: fits[0].segments[0].coef.alpha_us: expected a finite number" \
+expect_err "commfit: predict: alpha-null.json:$(at_line alpha-null.json '"alpha_us": null'): fits[0].segments[0].coef.alpha_us: expected a finite number" \
     "a coefficient that is null: the path named"
 # the first covariance row [a, b] of the file becomes [a, b + 1]: no longer symmetric
 awk '/"cov": \[/ && !done { c = 1 } c && /^ *-?[0-9]/ { n++; if (n == 2) { sub(/[-0-9.e]+/, "&1"); c = 0; done = 1 } } { print }' \
     cluster.json >asym.json
 run "$COMMFIT" predict -m asym.json -p allreduce -n 2 -b 1K
 expect_rc 1 "a covariance that is not symmetric"
-grep_err "^commfit: predict: asym.json: fits\[0\]\.segments\[0\]\.cov\[1\]\[0\]: .* differs from cov\[0\]\[1\] = .*: expected a symmetric matrix$" \
+grep_err "^commfit: predict: asym.json:[0-9][0-9]*: fits\[0\]\.segments\[0\]\.cov\[1\]\[0\]: .* differs from cov\[0\]\[1\] = .*: expected a symmetric matrix$" \
     "a covariance that is not symmetric: the element named"
 # Another pattern's fit is read by its key alone: its broken standard errors do not stop
 # alltoall's answer, which is the intact file's; a broken key still does, and report,
@@ -777,11 +780,12 @@ answers_intact() {
     expect_rc 0 "$2: answers"
     check "$2: the intact file's answer" cmp -s "$T/out" intact.out
 }
-# refused_at FILE MESSAGE DESC: predict of alltoall at np 4 refuses FILE with MESSAGE.
+# refused_at FILE MESSAGE DESC PATTERN: predict of alltoall at np 4 refuses FILE with MESSAGE,
+# at the line of FILE that PATTERN (grep) finds first.
 refused_at() {
     run "$COMMFIT" predict -m "$1" -p alltoall -n 4 -b 1K
     expect_rc 1 "$3"
-    expect_err "commfit: predict: $1: $2" "$3: the path named"
+    expect_err "commfit: predict: $1:$(at_line "$1" "$4"): $2" "$3: the path named, at its line"
 }
 answers_intact se-string.json "another pattern's fit broken past its key"
 # the same where the one-pass check of the text is not sure of it (a 19-digit integer, which
@@ -789,10 +793,11 @@ answers_intact se-string.json "another pattern's fit broken past its key"
 sed '0,/"source": {/s//"source": { "big": 1000000000000000000,/' se-string.json >se-big.json
 answers_intact se-big.json "another pattern's fit broken past its key, the file parsed whole"
 sed '0,/"np": 2,/s//"np": "2",/' cluster.json >np-string.json
-refused_at np-string.json "fits[0].np: expected an integer" "another pattern's fit with a broken key"
+refused_at np-string.json "fits[0].np: expected an integer" "another pattern's fit with a broken key" \
+    '"np": "2"'
 run "$COMMFIT" report -m se-string.json -o se-report
 expect_rc 1 "report reads every fit"
-grep_err "^commfit: report: se-string.json: fits\[0\]\.segments\[0\]\.se: expected an object$" \
+grep_err "^commfit: report: se-string.json:$(at_line se-string.json '"se": "x"'): fits\[0\]\.segments\[0\]\.se: expected an object$" \
     "report reads every fit: the path named"
 # the across-np model of the pattern asked and the point-to-point estimate are checked when
 # the file is read, by their path, whichever source would answer (here the fit at np 2;
@@ -800,19 +805,20 @@ grep_err "^commfit: report: se-string.json: fits\[0\]\.segments\[0\]\.se: expect
 sed '0,/"basis": \[/s//"basis": [ "p^3",/' cluster.json >basis-bad.json
 run "$COMMFIT" predict -m basis-bad.json -p allreduce -n 2 -b 1K
 expect_rc 1 "an across-np term it does not know"
-expect_err "commfit: predict: basis-bad.json: across_np[0].segments[0].basis: unknown term 'p^3' (from a newer commfit?)" \
+expect_err "commfit: predict: basis-bad.json:$(at_line basis-bad.json '"basis": \[ "p^3"'): across_np[0].segments[0].basis: unknown term 'p^3' (from a newer commfit?)" \
     "an across-np term it does not know: the path named"
 answers_intact basis-bad.json "another pattern's across-np model broken past its key"
 sed '0,/"datatype": "float",/s//"datatype": 7,/' cluster.json >dt-bad.json
-refused_at dt-bad.json "fits[0].datatype: expected a string" "a fit's datatype mistyped, another pattern's"
+refused_at dt-bad.json "fits[0].datatype: expected a string" "a fit's datatype mistyped, another pattern's" \
+    '"datatype": 7'
 awk '/"across_np": \[/ { a = 1 } a && /"pattern":/ && !done { sub(/"pattern": "[a-z]*"/, "\"pattern\": 7"); done = 1 } { print }' \
     cluster.json >across-key-bad.json
 refused_at across-key-bad.json "across_np[0].pattern: expected a non-empty string" \
-    "an across-np model's pattern mistyped, another pattern's"
+    "an across-np model's pattern mistyped, another pattern's" '"pattern": 7'
 sed 's/"gamma_source": "[^"]*"/"gamma_source": 7/' cluster.json >gamma-bad.json
 run "$COMMFIT" predict -m gamma-bad.json -p alltoall -n 4 -b 1K
 expect_rc 1 "a point-to-point field mistyped"
-expect_err "commfit: predict: gamma-bad.json: p2p.gamma_source: expected a non-empty string" \
+expect_err "commfit: predict: gamma-bad.json:$(at_line gamma-bad.json '"gamma_source": 7'): p2p.gamma_source: expected a non-empty string" \
     "a point-to-point field mistyped: the path named"
 mkdir folder.json
 run "$COMMFIT" predict -m folder.json -p alltoall -n 4 -b 1K
@@ -823,7 +829,7 @@ expect_err "commfit: predict: folder.json: is a folder, not a model file: name a
 sed 's/"gamma_us_per_byte"/"gamma_gone"/' laptop.json >nop2p.json
 run "$COMMFIT" predict -m nop2p.json -p alltoall -n 16 -b 1K
 expect_rc 1 "a broken p2p member"
-expect_err "commfit: predict: nop2p.json: p2p.gamma_us_per_byte: expected a number >= 0" \
+expect_err "commfit: predict: nop2p.json:$(at_line nop2p.json '"p2p": {'): p2p.gamma_us_per_byte: expected a number >= 0" \
     "a broken p2p member: names the field"
 
 # No cost falls with size: beyond the measured sizes a line that falls (3 noisy sizes of a

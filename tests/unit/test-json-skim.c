@@ -167,5 +167,53 @@ int main(void)
     free(m);
     ok(wrong == 0 && accepted > 0 && accepted < tried,
        "%zu one-byte changes, %zu accepted, each read by jansson as noted", tried, accepted);
+
+    /* The line of a value named by its path (a schema error's place): strings holding
+     * brackets and quotes skipped, members by name, elements by index; a member or
+     * element the text lacks gives its container's line. */
+    static const char doc[] = "\xef\xbb\xbf{\n"
+                              "  \"a\": \"x]}\\\"[{,\",\n"
+                              "  \"fits\": [\n"
+                              "    {\"np\": 2},\n"
+                              "    {\n"
+                              "      \"segments\": [1, {\"coef\":\n"
+                              "        [3, -4e1]}]\n"
+                              "    }\n"
+                              "  ],\n"
+                              "  \"b\": null\n"
+                              "}\n";
+    static const struct {
+        const char *path;
+        long line;
+    } where[] = {
+        {"a", 2},
+        {"fits", 3},
+        {"fits[0]", 4},
+        {"fits[0].np", 4},
+        {"fits[1]", 5},
+        {"fits[1].segments[1].coef", 7},
+        {"fits[1].segments[1].coef[1]", 7},
+        {"fits[1].missing", 5},
+        {"fits[7].np", 3},
+        {"fits[1].segments[0].x", 6},
+        {"b", 10},
+        {"zz", 1},
+        {"", 1},
+    };
+    size_t dn = strlen(doc);
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
+        is_int(cf_skim_line_of(doc, dn, where[i].path), where[i].line, "the line of '%s'",
+               where[i].path);
+    /* Every prefix of the text, each in an allocation of its own size (the sanitizer build
+     * sees a byte read past it): a line between 1 and the text's. */
+    int inside = 1;
+    for (size_t l = 0; l <= dn; l++) {
+        char *t = malloc(l ? l : 1);
+        memcpy(t, doc, l);
+        long line = cf_skim_line_of(t, l, "fits[1].segments[1].coef[1]");
+        inside = inside && line >= 1 && line <= 11;
+        free(t);
+    }
+    ok(inside, "every prefix of it: a line inside it, no byte read past it");
     return tap_done();
 }
