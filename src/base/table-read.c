@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/grow.h"
 #include "base/outfile.h"
 #include "base/size.h"
 #include "base/table-int.h"
@@ -46,6 +47,9 @@ typedef struct reader {
     int layout_idx; /* index of the extra column "ddt_layout", or -1 */
     int stop_idx;   /* index of the extra column "stop" (commfit measure's), or -1 */
     int ddt_idx[3]; /* of ddt_size_bytes, ddt_extent_bytes, ddt_stride_bytes, or -1 */
+    long *meta_at; /* the line each metadata key (the table's meta[i]) was last said on */
+    size_t cap_meta_at;
+    long resume_at; /* the last resume_N line's, 0 before any */
     struct group *last_group; /* the previous row's group, or NULL */
     const char *last_extra;   /* the previous row's extra values and their length */
     size_t last_extra_len;
@@ -90,6 +94,44 @@ static int split(const char *s, size_t n, field *f, int max)
     return k;
 }
 
+/* A metadata key said again with another value is refused: a table says each key once, but
+ * for what a resumed launch writes after its resume_N line (its own provenance and end,
+ * which the last of each holds) and end_reason, which a resumed launch says at its start as
+ * well as at its end. Said again alike, it is taken. */
+static int meta_again(reader *r, const char *key, const char *val)
+{
+    const cf_table *t = r->t;
+    for (size_t i = 0; i < t->n_meta; i++) {
+        if (strcmp(t->meta[i].key, key) != 0)
+            continue;
+        if (strcmp(t->meta[i].value, val) == 0 || r->meta_at[i] < r->resume_at ||
+            strcmp(key, "end_reason") == 0)
+            return 0;
+        return bad(r,
+                   "metadata key '%s' said again, '%s', where line %ld said '%s': a table says "
+                   "each key once (but for what a resumed launch writes after its resume_N "
+                   "line): keep the line that holds",
+                   key, val, r->meta_at[i], t->meta[i].value);
+    }
+    return 0;
+}
+
+/* Notes the line key (just set) was said on. */
+static int meta_said(reader *r, const char *key)
+{
+    const cf_table *t = r->t;
+    long *at = cf_grow(r->meta_at, &r->cap_meta_at, t->n_meta, sizeof *at, 16);
+    if (at == NULL)
+        return -1;
+    r->meta_at = at;
+    for (size_t i = 0; i < t->n_meta; i++)
+        if (strcmp(t->meta[i].key, key) == 0)
+            at[i] = r->line;
+    if (strncmp(key, "resume_", 7) == 0)
+        r->resume_at = r->line;
+    return 0;
+}
+
 static int meta_line(reader *r, const char *s, size_t n)
 {
     /* "# key: value"; other comment lines are ignored. */
@@ -106,7 +148,11 @@ static int meta_line(reader *r, const char *s, size_t n)
         i++;
     char *key = strndup(s + k0, k1 - k0), *val = strndup(s + i, n - i);
     int rc = 0;
-    if (key == NULL || val == NULL || cf_table_meta_set(r->t, key, val) != 0)
+    if (key == NULL || val == NULL)
+        rc = bad(r, "out of memory");
+    else if (meta_again(r, key, val) != 0)
+        rc = CF_EXIT_DATA;
+    else if (cf_table_meta_set(r->t, key, val) != 0 || meta_said(r, key) != 0)
         rc = bad(r, "out of memory");
     else if (strcmp(key, "schema") == 0) {
         char *end;
@@ -706,6 +752,7 @@ static int reader_finish(reader *r, int rc, size_t len, cf_table **out)
     free(r->extra_idx);
     free(r->kind);
     free(r->groups);
+    free(r->meta_at);
     if (rc != 0) {
         cf_table_free(r->t);
         return rc;

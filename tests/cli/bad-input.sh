@@ -53,6 +53,11 @@ printf '# Benchmarking PingPong\n       #bytes #repetitions      t[usec]   Mbyte
 printf '# OSU MPI Latency Test v5.3.2\n# Size          Latency (us)\n0                       1.10\n' >"$in/osu-out.txt"
 printf 'pattern,np,bytes\npingpong,2,0\n' >"$in/short-header.csv"
 printf '# schema: 2\n%s\n' "$HDR" >"$in/schema2.csv"
+# A metadata key said again with another value (a hand edit that left the old line): which
+# one holds is not the reader's guess.
+printf '# schema: 1\n# ranks_per_node: 8\n# launch_np: 2\n# ranks_per_node: 4\n%s\n' "$HDR" \
+    >"$in/meta-twice.csv"
+sed 1,2d "$in/good.csv" >>"$in/meta-twice.csv"
 head -c 4096 /dev/urandom >"$in/garbage.bin"
 printf 'pattern,np\0bytes\n' >"$in/nul.csv"
 { echo "$HDR"; echo "pingpong,2,0,byte,,100,5,1,1,1,1,0.01,"; echo "pingpong,2,8,byte,,100,5,2,2,2,2,0.01,"; } >"$in/two-points.csv"
@@ -147,6 +152,8 @@ case_ 1 "osu-out.txt:3: missing header: .* 'commfit import osu FILE' makes a tab
     $C fit -i "$in/osu-out.txt"
 case_ 1 "short-header.csv:1: missing column 'datatype'" $C fit -i "$in/short-header.csv"
 case_ 1 "schema2.csv:1: schema version 2 is newer than this commfit reads" $C fit -i "$in/schema2.csv"
+case_ 1 "meta-twice.csv:4: metadata key 'ranks_per_node' said again, '4', where line 2 said '8': a table says each key once \\(but for what a resumed launch writes after its resume_N line\\): keep the line that holds$" \
+    $C fit -i "$in/meta-twice.csv"
 case_ 1 "garbage.bin:[0-9]+: (unexpected NUL byte|missing header)" $C fit -i "$in/garbage.bin"
 case_ 1 "nul.csv:1: unexpected NUL byte" $C fit -i "$in/nul.csv"
 case_ 1 "/nonexistent/t.csv: cannot open: No such file or directory" $C fit -i /nonexistent/t.csv
@@ -221,4 +228,18 @@ case_ 2 "^commfit: export: option '--model' has an empty value: expected a file 
 
 chmod 755 "$in/ro"
 check "the table has at least 40 bad inputs" test "$n" -ge 40
+# Said again alike, or after a resume_N line (a resumed launch's own provenance), or
+# end_reason (said at a resumed launch's start and end): taken, the last read.
+for v in "ranks_per_node: 8" "resume_1: date 2026-12-05T00:00:00Z, launch_np 2, oversubscribed no, after 8 rows
+# ranks_per_node: 4" "end_reason: stopped by a signal
+# end_reason: complete"; do
+    { printf '# schema: 1\n# ranks_per_node: 8\n# end_reason: cut short\n%s\n' "$HDR"
+      sed 1,2d "$in/good.csv"; printf '# %s\n' "$v"; } >"$in/meta-again.csv"
+    run "$COMMFIT" fit -q -i "$in/meta-again.csv" -o "$in/meta-again.json"
+    expect_rc 0 "a key said again: $(echo "$v" | head -n 1 | cut -c 1-30)..."
+    case $v in resume_1*)
+        check "the last said is read: ranks_per_node 4 after the resume line" \
+            grep -q '"ranks_per_node": "4"' "$in/meta-again.json" ;;
+    esac
+done
 done_testing
