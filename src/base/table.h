@@ -11,6 +11,7 @@
 #define CF_TABLE_SCHEMA_MAJOR 1
 #define CF_TABLE_SCHEMA "1"
 #define CF_TABLE_NP_MAX 16777216
+#define CF_TABLE_NP_MAX_TEXT "16777216" /* the same, for messages */
 #define CF_PATTERN_MAX 32
 #define CF_DATATYPE_MAX 16
 

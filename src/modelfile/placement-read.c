@@ -5,6 +5,7 @@
 
 #include "modelfile/placement.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,7 +14,10 @@
 
 #include "base/table.h"
 
-/* The comma-separated positive integers of s into a new array; their count in *n. */
+/* The comma-separated integers of s, each 1 to CF_TABLE_NP_MAX and all of them together at
+ * most that (ranks a launch ran, and what its nodes held: ranks_per_node 2^61 + 1 made a
+ * node list whose size wrapped around), into a new array; their count in *n. NULL where s
+ * is not such a list (or out of memory). */
 static long *read_list(const char *s, size_t *n)
 {
     size_t cap = 1;
@@ -23,14 +27,18 @@ static long *read_list(const char *s, size_t *n)
     if (v == NULL)
         return NULL;
     *n = 0;
+    long sum = 0;
     for (const char *q = s; *q;) {
         char *end;
-        long x = strtol(q, &end, 10);
-        if (end == q || x <= 0 || (*end != ',' && *end != '\0')) {
+        errno = 0;
+        long x = *q >= '0' && *q <= '9' ? strtol(q, &end, 10) : (end = (char *)q, 0);
+        if (end == q || errno != 0 || x <= 0 || x > CF_TABLE_NP_MAX - sum ||
+            (*end != ',' && *end != '\0')) {
             free(v);
             *n = 0;
             return NULL;
         }
+        sum += x;
         v[(*n)++] = x;
         q = *end == ',' ? end + 1 : end;
     }
@@ -122,15 +130,17 @@ static int from_meta(const json_t *meta, cf_placement *out)
         free(out->ranks);
         out->ranks = NULL;
         probe_warn(out, "ranks_per_node", rpn,
-                   "expected whole numbers > 0, the ranks of each node: where the ranks ran "
-                   "is unknown");
+                   "expected whole numbers from 1 to " CF_TABLE_NP_MAX_TEXT ", the ranks of each "
+                   "node, together at most " CF_TABLE_NP_MAX_TEXT ": where the ranks ran is "
+                   "unknown");
         return 0;
     }
     long *c = cores != NULL ? read_list(cores, &nc) : NULL;
     if (cores != NULL && (c == NULL || nc != n))
         probe_warn(out, "cores", cores,
-                   "expected a whole number > 0 for each node ranks_per_node lists: a node "
-                   "is taken to hold as many ranks as the fullest did");
+                   "expected a whole number from 1 to " CF_TABLE_NP_MAX_TEXT " for each node "
+                   "ranks_per_node lists: a node is taken to hold as many ranks as the "
+                   "fullest did");
     out->cores = malloc(n * sizeof *out->cores);
     if (out->cores == NULL) {
         free(c);

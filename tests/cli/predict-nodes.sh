@@ -103,8 +103,8 @@ done
 # dropped without a word (a ranks_per_node of 'abc,...' marked np 256 np+tier where it is
 # np+nodes+tier; bad-input audit): where it was, the answer is as with the key left out.
 fat="$top_srcdir/data/sim-fatnodes.csv"
-for k in "ranks_per_node|s/^# ranks_per_node: 16,/# ranks_per_node: abc,/|expected whole numbers > 0, the ranks of each node: where the ranks ran is unknown" \
-    "cores|s/^# cores: 16,/# cores: x,/|expected a whole number > 0 for each node ranks_per_node lists: a node is taken to hold as many ranks as the fullest did" \
+for k in "ranks_per_node|s/^# ranks_per_node: 16,/# ranks_per_node: abc,/|expected whole numbers from 1 to 16777216, the ranks of each node, together at most 16777216: where the ranks ran is unknown" \
+    "cores|s/^# cores: 16,/# cores: x,/|expected a whole number from 1 to 16777216 for each node ranks_per_node lists: a node is taken to hold as many ranks as the fullest did" \
     "rank_hosts|s/^# rank_hosts: 0\*16/# rank_hosts: 9*16/|does not name each rank's node as ranks_per_node counts them: the ranks are taken to fill the nodes in order"; do
     key=${k%%|*}
     rest=${k#*|}
@@ -118,6 +118,22 @@ for k in "ranks_per_node|s/^# ranks_per_node: 16,/# ranks_per_node: abc,/|expect
     expect_rc 0 "$key that does not read: predict answers"
     grep_err "^commfit: predict: warning: bad-$key.json: metadata $key '.*': ${rest#*|}; predict ignores it\$" \
         "$key that does not read: predict says so"
+done
+# A node count past what a launch can hold, beside rank_hosts: 2^61 + 1 ranks on the first
+# node made the node list's size wrap around (a write past it: fit, predict, report and
+# export crashed; bad-input audit); 2^63 - 1, a failed allocation said as "out of memory"
+# without the key; 16777217 alone, a model file its own reader refused. Each is said, the
+# placement unknown, as above.
+"$COMMFIT" predict -m bad-ranks_per_node.json -p allreduce -n 256 -b 1K -f csv >unread.out 2>/dev/null
+for v in 2305843009213693953 9223372036854775807 99999999999999999999 16777217 +16; do
+    sed "s/^# ranks_per_node: 16,/# ranks_per_node: $v,/" "$fat" >big-rpn.csv
+    run "$COMMFIT" fit -i big-rpn.csv -o big-rpn.json
+    expect_rc 0 "ranks_per_node '$v,...': fitted"
+    grep_err "^commfit: fit: warning: big-rpn.csv: metadata ranks_per_node '[+]*${v#+},.*': expected whole numbers from 1 to 16777216, the ranks of each node, together at most 16777216: where the ranks ran is unknown; fit ignores it\$" \
+        "ranks_per_node '$v,...': said"
+    run "$COMMFIT" predict -m big-rpn.json -p allreduce -n 256 -b 1K -f csv
+    expect_rc 0 "ranks_per_node '$v,...': predict answers"
+    check "ranks_per_node '$v,...': answers as an unread one" cmp -s unread.out "$T/out"
 done
 # Unread, ranks_per_node leaves the placement unknown: np 256 is then np+tier, as with the
 # key left out.
