@@ -268,6 +268,18 @@ static int get_int(reader *r, int c, uint64_t max, int optional, uint64_t *v)
     return 0;
 }
 
+/* A count that is empty when unknown (0 then), else at least 1: no row was timed over none
+ * (a row of 0 samples was fitted without a word; bad-input audit). */
+static int get_count(reader *r, int c, uint64_t max, const char *what, uint64_t *v)
+{
+    if (get_int(r, c, max, 1, v))
+        return CF_EXIT_DATA;
+    if (*v == 0 && r->f[r->col_of[c]].n > 0)
+        return bad(r, "column '%s': 0 %s: expected at least 1 (empty when unknown)",
+                   cf_table_columns[c], what);
+    return 0;
+}
+
 static int get_double(reader *r, int c, int optional, double *v)
 {
     field f = r->f[r->col_of[c]];
@@ -350,13 +362,15 @@ static int row_fast(reader *r, const char *s, size_t n, cf_row *row)
             if (!empty)
                 p = cf_table_scan_u64(p, end, INT32_MAX, &u), row->blocks = (int)u;
             break;
-        case C_REPS:
-            if (!empty)
-                p = cf_table_scan_u64(p, end, INT64_MAX / 2, &u), row->reps = (long)u;
+        case C_REPS: /* a count of 0: the careful path says why not (get_count) */
+            if (!empty && ((p = cf_table_scan_u64(p, end, INT64_MAX / 2, &u)) == NULL || u == 0))
+                return -1;
+            row->reps = empty ? row->reps : (long)u;
             break;
         case C_SAMPLES:
-            if (!empty)
-                p = cf_table_scan_u64(p, end, INT32_MAX, &u), row->samples = (int)u;
+            if (!empty && ((p = cf_table_scan_u64(p, end, INT32_MAX, &u)) == NULL || u == 0))
+                return -1;
+            row->samples = empty ? row->samples : (int)u;
             break;
         case C_TMIN:
             p = cf_table_scan_double(p, end, &row->t_min_us);
@@ -567,10 +581,10 @@ static int row_careful(reader *r, const char *s, size_t n, cf_row *row)
     if (get_int(r, C_BLOCKS, INT32_MAX, 1, &u))
         return CF_EXIT_DATA;
     row->blocks = (int)u;
-    if (get_int(r, C_REPS, INT64_MAX / 2, 1, &u))
+    if (get_count(r, C_REPS, INT64_MAX / 2, "calls per timed sample", &u))
         return CF_EXIT_DATA;
     row->reps = (long)u;
-    if (get_int(r, C_SAMPLES, INT32_MAX, 1, &u))
+    if (get_count(r, C_SAMPLES, INT32_MAX, "timed samples", &u))
         return CF_EXIT_DATA;
     row->samples = (int)u;
     if (get_double(r, C_TMIN, 0, &row->t_min_us) || get_double(r, C_TAVG, 0, &row->t_avg_us) ||

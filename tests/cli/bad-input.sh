@@ -45,6 +45,8 @@ name=pattern-caps; bad_row "PingPong,2,0,byte,,100,5,1,1,1,1,0.01,"
 name=duplicate; bad_row "pingpong,2,0,byte,,100,5,1,1,1,1,0.01," "pingpong,2,0,byte,,100,5,1,1,1,1,0.01,"
 name=unsorted; bad_row "pingpong,2,64,byte,,100,5,1,1,1,1,0.01," "pingpong,2,8,byte,,100,5,1,1,1,1,0.01,"
 name=empty-field; bad_row "pingpong,2,0,byte,,100,5,1,,1,1,0.01,"
+name=reps-zero; bad_row "pingpong,2,0,byte,,0,5,1,1,1,1,0.01,"
+name=samples-zero; bad_row "pingpong,2,0,byte,,100,0,1,1,1,1,0.01,"
 : >"$in/empty.csv"
 printf '# schema: 1\n# only: metadata\n' >"$in/meta-only.csv"
 printf 'pingpong,2,0,byte,,100,5,1,1,1,1,0.01,\n' >"$in/no-header.csv"
@@ -152,6 +154,10 @@ case_ 1 "osu-out.txt:3: missing header: .* 'commfit import osu FILE' makes a tab
     $C fit -i "$in/osu-out.txt"
 case_ 1 "short-header.csv:1: missing column 'datatype'" $C fit -i "$in/short-header.csv"
 case_ 1 "schema2.csv:1: schema version 2 is newer than this commfit reads" $C fit -i "$in/schema2.csv"
+case_ 1 "reps-zero.csv:3: column 'reps': 0 calls per timed sample: expected at least 1 \\(empty when unknown\\)$" \
+    $C fit -i "$in/reps-zero.csv"
+case_ 1 "samples-zero.csv:3: column 'samples': 0 timed samples: expected at least 1 \\(empty when unknown\\)$" \
+    $C fit -i "$in/samples-zero.csv"
 case_ 1 "meta-twice.csv:4: metadata key 'ranks_per_node' said again, '4', where line 2 said '8': a table says each key once \\(but for what a resumed launch writes after its resume_N line\\): keep the line that holds$" \
     $C fit -i "$in/meta-twice.csv"
 case_ 1 "garbage.bin:[0-9]+: (unexpected NUL byte|missing header)" $C fit -i "$in/garbage.bin"
