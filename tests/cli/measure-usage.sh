@@ -24,6 +24,18 @@ for v in 0x10 0x1p3; do
     expect_err "commfit: measure: --max-time '$v': expected a number
 $try" "--max-time $v: said"
 done
+# A count's bound that is open is not said as a number (--blocks 2147483648 read "expected
+# -9223372036854775808 to 2147483647"); beyond a long, the bounds where both are set.
+for v in "--blocks|2147483648|expected at most 2147483647" \
+    "--blocks|99999999999999999999|too large a number" \
+    "--np|99999999999999999999|expected 1 to 16777216" \
+    "--np|-99999999999999999999|expected 1 to 16777216"; do
+    opt=${v%%|*} rest=${v#*|}
+    run "$COMMFIT" measure --patterns ddt "$opt" "${rest%%|*}"
+    expect_rc 2 "$opt ${rest%%|*}"
+    expect_err "commfit: measure: $opt '${rest%%|*}': ${rest#*|}
+$try" "$opt ${rest%%|*}: said"
+done
 run "$COMMFIT" measure --sizes 1K,,2K
 expect_rc 2 "an empty size"
 expect_err "commfit: measure: --sizes '1K,,2K': an empty size (two commas together, or one at an end)
