@@ -459,7 +459,7 @@ static int read_inputs(job *j, cf_error *e)
          * sizes and process counts it did not reach are missing from every fit. */
         const char *why = cf_table_unfinished(j->tables[i]);
         if (why != NULL) {
-            char resume[1200];
+            char resume[1800]; /* the longest quoted path and platform whole */
             resume_command(j->tables[i], o->inputs[i], resume, sizeof resume);
             cf_warn("%s: its run %s (%s): the table holds %zu row%s, and no fit has the points "
                     "the run did not reach; %s",

@@ -556,7 +556,7 @@ static void carried(const cf_estimate *est, long top, double k, double d, long f
 }
 
 /* The backtest note (cf_out_predict_backtest_note) into part (BT_NOTE_MAX bytes). */
-#define BT_NOTE_MAX 1280
+#define BT_NOTE_MAX 1536
 static void backtest_text(char *part, const cf_estimate *est, long np, long top, int no_upper)
 {
     const size_t n = BT_NOTE_MAX;

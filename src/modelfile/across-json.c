@@ -723,7 +723,8 @@ static int backtest_tiers_from_json(const json_t *j, const where *w, cf_across *
     if (bt == NULL)
         return 0;
     where wb = *w;
-    snprintf(wb.path, sizeof wb.path, "%s.backtest_tiers", w->path);
+    if (snprintf(wb.path, sizeof wb.path, "%s.backtest_tiers", w->path) >= (int)sizeof wb.path)
+        return bad(w, "backtest_tiers", "a path this long"); /* never: "across_np[N]" */
     const json_t *r = json_object_get(bt, "tier_ranks");
     if (!json_is_object(bt) || !json_is_array(r) || json_array_size(r) == 0 ||
         json_array_size(r) > CF_TIERS_MAX)
