@@ -731,6 +731,33 @@ static int read_notes(rd *r, json_t *fo, const char *base, cf_fit *f)
     return 0;
 }
 
+/* A fit of each pattern, np and datatype, an across-np model of each pattern and datatype:
+ * one repeated (a hand edit) left the answer to whichever came first, unsaid (the bad-input
+ * audit). */
+static int one_of_each(rd *r, const cf_modelset *m)
+{
+    for (size_t i = 0; i < m->nfits; i++)
+        for (size_t j = 0; j < i; j++) {
+            const cf_fit *a = &m->fits[j], *b = &m->fits[i];
+            if (a->np == b->np && strcmp(a->pattern, b->pattern) == 0 &&
+                strcmp(a->datatype, b->datatype) == 0)
+                return at(r, "fits[%zu]", i),
+                       bad(r, "%s np %d %s again, as fits[%zu]: a model file holds one fit of "
+                              "each pattern, np and datatype",
+                           b->pattern, b->np, b->datatype, j);
+        }
+    for (size_t i = 0; i < m->across.n; i++)
+        for (size_t j = 0; j < i; j++) {
+            const cf_across *a = &m->across.a[j], *b = &m->across.a[i];
+            if (strcmp(a->pattern, b->pattern) == 0 && strcmp(a->datatype, b->datatype) == 0)
+                return at(r, "across_np[%zu]", i),
+                       bad(r, "%s %s again, as across_np[%zu]: a model file holds one across-np "
+                              "model of each pattern and datatype",
+                           b->pattern, b->datatype, j);
+        }
+    return 0;
+}
+
 /* "points" (optional; files before it have none): [bytes, t_us] pairs at the fit's block
  * count, or [bytes, t_us, blocks] (a datatype fit's, every count measured), bytes > 0,
  * blocks >= 1, increasing by block count then size, times > 0; and "points_sd_log", their
@@ -839,8 +866,9 @@ static int read_root(rd *r, json_t *root, cf_modelset *m)
         }
     }
     json_t *across = json_object_get(root, "across_np"), *p2p = json_object_get(root, "p2p");
-    return r->keys_only ? cf_across_set_load_keys(across, p2p, r->name, &m->across, r->e)
-                        : cf_across_set_load(across, p2p, r->name, &m->across, r->e);
+    int rc = r->keys_only ? cf_across_set_load_keys(across, p2p, r->name, &m->across, r->e)
+                          : cf_across_set_load(across, p2p, r->name, &m->across, r->e);
+    return rc != 0 ? rc : one_of_each(r, m);
 }
 
 /* ---- By their key first (cf_modelset_read_keys) ---- */

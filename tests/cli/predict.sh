@@ -253,14 +253,27 @@ check "json: null times and the note" grep -q '"t_us": null, "lo_us": null, "hi_
 } >barrier.csv
 "$COMMFIT" fit -i barrier.csv -o barrier.json >/dev/null 2>&1
 # barrier.json: whatever fit makes of the one barrier row; constant.json: a constant fit
-# of it written in first, the one predict finds
+# of it written in first
 constant='{"pattern": "barrier", "np": 2, "datatype": "byte", "blocks": 0, "model": "constant", "segments": [{"from_bytes": 0, "to_bytes": 0, "n": 5, "coef": {"t0_us": 3.0}, "se": {"t0_us": 0.05}, "cov": [[0.0025]]}], "s2": 0.0004, "dof": 4, "quality": {"n": 5, "dof": 4, "loo_mape": 0.01, "max_rel_err": 0.02, "r2": null, "aicc": null}, "saturation": null, "measured": {"min_bytes": 0, "max_bytes": 0}},'
 run "$COMMFIT" predict -m barrier.json -p barrier -n 8
 expect_rc 0 "barrier without --bytes"
 check "barrier: the size is 0" test "$(field 3)" = 0
 check "barrier at np=8: the point-to-point estimate" test "$(field 9)" = p2p-estimate
 check "barrier at np=8: says how far np is from the measured" grep -q 'np=8 is 4x the largest measured, 2' "$T/out"
-sed "s/^  \"fits\": \[\$/  \"fits\": [ $constant/" barrier.json >constant.json
+# in place of the fit of the row (a model file holds one fit of each pattern, np and
+# datatype: both, and predict refuses it, naming them)
+sed "s/^  \"fits\": \[\$/  \"fits\": [ $constant/" barrier.json >both.json
+run "$COMMFIT" predict -m both.json -p barrier -n 2
+expect_rc 1 "a second fit of barrier np 2 written in"
+grep_err "^commfit: predict: both.json:[0-9]+: fits\[[0-9]+\]: barrier np 2 byte again, as fits\[0\]: a model file holds one fit of each pattern, np and datatype$" \
+    "a second fit of barrier np 2: refused, both named"
+python3 - "$constant" <<'EOF'
+import json, sys
+m = json.load(open('barrier.json'))
+c = json.loads(sys.argv[1].rstrip(','))
+m['fits'] = [c] + [f for f in m['fits'] if (f['pattern'], f['np']) != ('barrier', 2)]
+json.dump(m, open('constant.json', 'w'), indent=2)
+EOF
 check "a constant fit of barrier written into the model file" grep -q '"model": "constant"' constant.json
 run "$COMMFIT" predict -m constant.json -p barrier -n 2,8 -b 0
 expect_rc 0 "barrier with a constant fit"
