@@ -399,10 +399,18 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
                          add->pair_near, alg != NULL ? alg : "algorithm");
         for (int i = 0; i < add->npl && l > 0 && (size_t)l < sizeof part; i++) {
             cf_size_format_estimate(add->pl_bytes[i], bytes, sizeof bytes);
+            /* partners 2 to 3 ranks away; 1 rank away (read "1 to 1 ranks away") */
+            char away[80];
+            long near = add->pl_ranks[i], far = 2 * near - 1;
+            if (far > near)
+                snprintf(away, sizeof away, "partners %ld to %ld ranks away", near, far);
+            else
+                snprintf(away, sizeof away, "partners %ld rank%s away", near,
+                         near == 1 ? "" : "s");
             l += snprintf(part + l, sizeof part - (size_t)l,
-                          "%s%s%s to partners %ld to %ld ranks away (%.*g us a MiB slower)",
+                          "%s%s%s to %s (%.*g us a MiB slower)",
                           i == 0 ? "" : i + 1 < add->npl ? ", " : " and ", bytes,
-                          i == 0 ? " a rank" : "", add->pl_ranks[i], 2 * add->pl_ranks[i] - 1,
+                          i == 0 ? " a rank" : "", away,
                           cf_sig_prec(add->pl_us_per_mib[i], 3), add->pl_us_per_mib[i]);
         }
         if (l > 0 && (size_t)l < sizeof part)
