@@ -67,6 +67,7 @@ typedef struct cf_measure_opts {
     long *nps; /* NULL until known: --np, or the default from the launch size */
     size_t nnps;
     cf_table *done; /* rows of the --resume file, or NULL */
+    size_t done_bytes; /* the bytes of its whole lines read (what the rows came from) */
     int ddt;        /* the ddt keyword of --patterns: derived-datatype rows */
     long *blocks;   /* --blocks, or the default counts */
     size_t nblocks;

@@ -319,6 +319,7 @@ int cf_measure_resume_load(cf_measure_opts *o, cf_error *e)
     cf_table *t = NULL;
     rc = cf_table_read_mem(buf, len, o->resume, &t, e);
     free(buf);
+    o->done_bytes = len;
     if (rc != 0)
         return rc;
     const char *plan = cf_table_meta_get(t, "plan");

@@ -164,6 +164,20 @@ static int open_trimmed(cf_run_state *R, size_t *keep)
         return -1;
     }
     free(b);
+    /* The table as the plan read it, before the lock: an earlier launch's ranks that
+     * outlived their launcher (Open MPI's, a second or so after a kill -9 of the job) may
+     * have added rows since, which this launch would measure again (a new user's table,
+     * refused by fit: sizes out of order). */
+    if (R->o->done != NULL && *keep != R->o->done_bytes) {
+        close(fd);
+        cf_error_set(R->e, CF_EXIT_DATA, R->path, 0,
+                     "changed while this launch started (%zu bytes of whole lines when read, "
+                     "%zu when locked): an earlier launch still writing it? (Open MPI's ranks "
+                     "outlive a killed launcher by a second or so) Nothing written; resume "
+                     "again once it has stopped",
+                     R->o->done_bytes, *keep);
+        return -1;
+    }
     if (ftruncate(fd, (off_t)*keep) != 0 || lseek(fd, 0, SEEK_END) < 0) {
         close(fd);
         cf_error_set(R->e, CF_EXIT_DATA, R->path, 0, "cannot truncate: %s", strerror(errno));

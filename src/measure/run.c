@@ -566,6 +566,8 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     cf_measure_point *pts = NULL;
     size_t npts = 0;
     char *plan = NULL;
+    /* How a rank's setup went: run_init's 0 or 2, and the plan's. */
+    enum { SETUP_OK, SETUP_MEMORY = 2, SETUP_TABLE_DIFFERS };
     int rc = 0, status = run_init(R);
     if (status < 0) {
         rc = -1;
@@ -574,10 +576,26 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
     if (status == 0 &&
         (cf_measure_plan(o, &pts, &npts) != 0 || cf_measure_plan_text(o, &plan) != 0)) {
         cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-        status = 2;
+        status = SETUP_MEMORY;
+    }
+    /* --resume: each rank read the table on its own, before MPI started; an earlier
+     * launch's ranks that outlived their launcher (Open MPI's, a second or so after a kill
+     * -9 of the job) may have been writing it then. Every rank plans from what rank 0 read,
+     * or none runs (ranks of two plans failed in MPI_Recv with MPI_ERR_TRUNCATE; a new
+     * user). */
+    if (o->resume != NULL) {
+        unsigned long long bytes = o->done_bytes;
+        int brc = MPI_Bcast(&bytes, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+        if (brc != MPI_SUCCESS) {
+            rc = cf_run_mpi_failed(R, "MPI_Bcast", brc, NULL);
+            goto out;
+        }
+        if (status == SETUP_OK && bytes != o->done_bytes)
+            status = SETUP_TABLE_DIFFERS;
     }
     /* Every rank learns whether one could not set up (out of memory: its sample buffer, its
-     * table, its plan): none goes on without it, and nothing is written. */
+     * table, its plan; or read another table): none goes on without it, and nothing is
+     * written. */
     int worst = 0;
     int arc = MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (arc != MPI_SUCCESS) {
@@ -585,7 +603,14 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         goto out;
     }
     if (worst != 0) {
-        if (status == 0)
+        if (worst == SETUP_TABLE_DIFFERS)
+            cf_error_set(e, CF_EXIT_DATA, o->resume, 0,
+                         "the ranks read it at different lengths (rank 0: %zu bytes of whole "
+                         "lines): an earlier launch still writing it? (Open MPI's ranks outlive "
+                         "a killed launcher by a second or so) Nothing written; resume again "
+                         "once it has stopped",
+                         o->done_bytes);
+        else if (status == SETUP_OK)
             cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory on another rank");
         rc = CF_EXIT_DATA;
         goto out;

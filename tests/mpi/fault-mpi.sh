@@ -178,4 +178,27 @@ else
     check "no memory for rank 1's samples: no table" test ! -e oom-s.csv
 fi
 
+# A table that grows after the ranks read it for --resume (fault-pmpi.so appends a line on
+# rank 0 once MPI_Init has returned, as an earlier launch's rank still writing it would: a
+# new user's Open MPI launch, killed with kill -9 and resumed 0.8 s later, measured again
+# the rows written meanwhile, and fit refused the table): refused when rank 0 locks it,
+# nothing written but the line appended.
+run mpirun 2 "$COMMFIT" measure -q --patterns pingpong --sizes 0,8,64 --samples 2 --reps 3 \
+    -o gr-full.csv
+expect_rc 0 "a table to resume"
+grep -v '^# \(rank_cpu_share\|end\|duration_s\|end_reason\):' gr-full.csv | head -n -1 >gr.csv
+cp gr.csv gr-before.csv
+read_bytes=$(wc -c <gr.csv)
+run mpirun 2 env LD_PRELOAD="$preload" COMMFIT_TEST_APPEND_AFTER_INIT="$PWD/gr.csv" \
+    "$COMMFIT" measure -q --resume gr.csv
+check "a table that grew after the ranks read it: refused" test "$rc" -ne 0
+grep_err "^commfit: measure: gr.csv: changed while this launch started \($read_bytes bytes of whole lines when read, $((read_bytes + 34)) when locked\): an earlier launch still writing it\? .*Nothing written; resume again once it has stopped\$" \
+    "a table that grew after the ranks read it: said, with both lengths"
+check "a table that grew after the ranks read it: nothing written but the line appended" \
+    sh -c '{ cat gr-before.csv; echo "# test_appended: by fault-pmpi.so"; } | cmp -s - gr.csv'
+run mpirun 2 "$COMMFIT" measure -q --resume gr.csv
+expect_rc 0 "resumed again once it has stopped"
+run "$COMMFIT" fit -q -i gr.csv -o gr.json
+expect_rc 0 "and the table fits"
+
 done_testing

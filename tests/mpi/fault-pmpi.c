@@ -9,7 +9,9 @@
  * COMMFIT_TEST_LOG_SENDS=PREFIX appends a line "S DEST BYTES BUFFER" for every MPI_Send of
  * a rank, and "R SOURCE BYTES BUFFER" for every MPI_Recv, to PREFIX.RANK (its rank in
  * MPI_COMM_WORLD), so that a test can read the order of the messages and the buffers they
- * use without timing them. */
+ * use without timing them. COMMFIT_TEST_APPEND_AFTER_INIT=FILE appends a metadata line to
+ * FILE on rank 0 once MPI_Init has returned there (after the ranks read their --resume
+ * table), as an earlier launch's rank still writing it would. */
 #include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -108,6 +110,21 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
         return injected_error();
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                          recvtype, source, recvtag, comm, status);
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv), rank = -1;
+    const char *path = getenv("COMMFIT_TEST_APPEND_AFTER_INIT");
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rc == MPI_SUCCESS && rank == 0 && path != NULL && *path != '\0') {
+        FILE *fp = fopen(path, "a");
+        if (fp != NULL) {
+            fputs("# test_appended: by fault-pmpi.so\n", fp);
+            fclose(fp);
+        }
+    }
+    return rc;
 }
 
 /* glibc's own allocator, which this malloc hands every other request to. */

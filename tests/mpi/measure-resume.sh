@@ -173,6 +173,24 @@ run "$COMMFIT" fit -q -i k5.csv -o k5.json
 check "the model's source: the resumed launch's end" \
     sh -c 'grep -q "\"end_reason\": \"complete\"" k5.json && grep -q "\"mpi_env_omitted\": \"0\"" k5.json'
 
+# Ranks that read two tables (an earlier launch's rank still writing it between their
+# reads; a new user's Open MPI launch, killed with kill -9 and resumed at once, failed in
+# MPI_Recv with MPI_ERR_TRUNCATE): here two folders' copies under one launch, the second a
+# line longer. None measures, nothing is written, rank 0 says why.
+mkdir -p ra rb
+head -n -1 k1.csv >ra/t.csv # its last row gone, whole lines
+{ cat ra/t.csv; echo '# test_appended: by the test'; } >rb/t.csv
+cp ra/t.csv ra-before.csv
+cp rb/t.csv rb-before.csv
+run env ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" timeout 300 \
+    $MPIEXEC -n 1 -wdir "$PWD/ra" "$COMMFIT" measure --resume t.csv : \
+    -n 1 -wdir "$PWD/rb" "$COMMFIT" measure --resume t.csv <>"$NO_STDIN"
+check "ranks that read two lengths of the table: refused" test "$rc" -ne 0
+grep_err "^commfit: measure: t.csv: the ranks read it at different lengths \(rank 0: $(wc -c <ra/t.csv) bytes of whole lines\): an earlier launch still writing it\? \(Open MPI's ranks outlive a killed launcher by a second or so\) Nothing written; resume again once it has stopped\$" \
+    "ranks that read two lengths of the table: said by rank 0"
+check "ranks that read two lengths of the table: both copies untouched" \
+    sh -c 'cmp -s ra/t.csv ra-before.csv && cmp -s rb/t.csv rb-before.csv'
+
 # The plan records --max-time in its shortest form that reads back the same (0.3, where
 # '%.17g' wrote 0.29999999999999999).
 run mpirun 2 "$COMMFIT" measure -q --patterns pingpong --sizes 8 --samples 2 --reps 3 --max-time 0.3 -o mt.csv
