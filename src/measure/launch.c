@@ -161,6 +161,13 @@ int cf_launch_placed_elsewhere(const char *launcher, char *buf, size_t n)
     return 0;
 }
 
+/* The build's launcher given a hostfile, as its MPI library spells it: Open MPI's takes
+ * --hostfile, MPICH's (hydra) -f (a new user's Open MPI build was told 'mpiexec -f
+ * HOSTFILE', which its mpiexec refuses). */
+#define CF_MPIEXEC_HOSTS                                                                      \
+    (strcmp(CF_MPI_LIBRARY, "openmpi") == 0 ? "mpiexec --hostfile HOSTFILE"                 \
+                                             : "mpiexec -f HOSTFILE")
+
 int cf_launch_check_crowding(long n, long cores, const char *launcher, int force, char *warn,
                              size_t nwarn, cf_error *e)
 {
@@ -173,16 +180,16 @@ int cf_launch_check_crowding(long n, long cores, const char *launcher, int force
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                             "%ld ranks would all start on this node, which has %ld core%s (at "
                             "most %d a core without --oversubscribe): to measure a cluster, run "
-                            "under your launcher with its hosts (mpiexec -f HOSTFILE -n %ld "
-                            "commfit measure ..., srun -n %ld commfit measure ...) or name them "
-                            "in --launcher ('mpiexec -f HOSTFILE'); --oversubscribe starts them "
-                            "here anyway",
-                            n, cores, cores == 1 ? "" : "s", CF_LAUNCH_RANKS_PER_CORE_MAX, n, n);
+                            "under your launcher with its hosts (%s -n %ld commfit measure ..., "
+                            "srun -n %ld commfit measure ...) or name them in --launcher ('%s'); "
+                            "--oversubscribe starts them here anyway",
+                            n, cores, cores == 1 ? "" : "s", CF_LAUNCH_RANKS_PER_CORE_MAX,
+                            CF_MPIEXEC_HOSTS, n, n, CF_MPIEXEC_HOSTS);
     snprintf(warn, nwarn,
              "starting %ld ranks on this node, which has %ld core%s: the timings will measure "
              "the scheduler too (oversubscribed); to spread them over nodes, name the hosts in "
-             "--launcher ('mpiexec -f HOSTFILE') or run under your launcher",
-             n, cores, cores == 1 ? "" : "s");
+             "--launcher ('%s') or run under your launcher",
+             n, cores, cores == 1 ? "" : "s", CF_MPIEXEC_HOSTS);
     return 0;
 }
 

@@ -207,7 +207,9 @@ expect_rc 0 "self-launch with --np"
 check "self-launch: N raised to the largest --np" test "$(sed -n 2p "$T/launched")" = "$big"
 # More ranks than cores, all on this node: warned before the launch (the ranks' own warning
 # came only once all of them had started; they leave it out now, measure-selflaunch.sh).
-grep_err "^commfit: measure: warning: starting $big ranks on this node, which has $cores cores?: the timings will measure the scheduler too \(oversubscribed\); to spread them over nodes, name the hosts in --launcher \('mpiexec -f HOSTFILE'\) or run under your launcher$" \
+# The build's launcher with a hostfile, as its MPI library spells it (Open MPI's refuses -f).
+if [ "${CF_MPI_LIBRARY:-}" = openmpi ]; then hosts="mpiexec --hostfile HOSTFILE"; else hosts="mpiexec -f HOSTFILE"; fi
+grep_err "^commfit: measure: warning: starting $big ranks on this node, which has $cores cores?: the timings will measure the scheduler too \(oversubscribed\); to spread them over nodes, name the hosts in --launcher \('$hosts'\) or run under your launcher$" \
     "more ranks than cores: warned before the launch"
 
 # Far more ranks than this node can run (--np 100000 started 100000 processes on 2 cores):
@@ -217,7 +219,7 @@ for np in $huge 100000; do
     rm -f "$T/launched"
     run "$COMMFIT" measure --launcher "$T/fake-launcher" --np $np --patterns allreduce --sizes 1K
     expect_rc 2 "--np $np on $cores cores: refused"
-    expect_err "commfit: measure: $np ranks would all start on this node, which has $cores core$([ "$cores" -gt 1 ] && echo s) (at most 8 a core without --oversubscribe): to measure a cluster, run under your launcher with its hosts (mpiexec -f HOSTFILE -n $np commfit measure ..., srun -n $np commfit measure ...) or name them in --launcher ('mpiexec -f HOSTFILE'); --oversubscribe starts them here anyway
+    expect_err "commfit: measure: $np ranks would all start on this node, which has $cores core$([ "$cores" -gt 1 ] && echo s) (at most 8 a core without --oversubscribe): to measure a cluster, run under your launcher with its hosts ($hosts -n $np commfit measure ..., srun -n $np commfit measure ...) or name them in --launcher ('$hosts'); --oversubscribe starts them here anyway
 $try" "--np $np on $cores cores: said"
     check "--np $np on $cores cores: no launch" test ! -e "$T/launched"
 done
