@@ -142,4 +142,24 @@ grep -v '^# ranks_per_node:' "$fat" >no-rpn.csv
 "$COMMFIT" predict -m no-rpn.json -p allreduce -n 256 -b 1K -f csv >no-rpn.out 2>/dev/null
 "$COMMFIT" predict -m bad-ranks_per_node.json -p allreduce -n 256 -b 1K -f csv >bad-rpn.out 2>/dev/null
 check "an unread ranks_per_node answers as none" cmp -s no-rpn.out bad-rpn.out
+# Tables fitted together whose ranks ran otherwise: the first's placement answers for all,
+# and fit says so (a new user's one-rank-a-node ping-pongs fitted with an allreduce at 96 a
+# node read "np=2 ran inside one node", or np 6144 on 6144 nodes, by the order of -i).
+grep -v '^# rank_latency' "$top_srcdir/data/sim-flat.csv" >flat.csv
+run "$COMMFIT" fit -i "$fat" -i flat.csv --patterns pingpong,bcast -o two.json
+expect_rc 0 "two placements fitted together"
+grep_err "^commfit: fit: warning: flat.csv places its ranks on other nodes than .*sim-fatnodes.csv \(cores '1,1,1,.*', not '16,16,.*'\): answers past the fitted np read .*sim-fatnodes.csv's placement, for every pattern; fit tables of one placement together\$" \
+    "two placements fitted together: said"
+# the same cores, ranks on other nodes: one rank a node against 16 (its first 16 nodes)
+sed 's/^# ranks_per_node: .*/# ranks_per_node: 1,1,1,1,1,1,1,1/; /^# rank_hosts:/d' "$fat" >one.csv
+run "$COMMFIT" fit -i "$fat" -i one.csv --patterns pingpong -o one.json
+grep_err "^commfit: fit: warning: one.csv places its ranks on other nodes than .*sim-fatnodes.csv \(rank 1 on node 1, not 0\): " \
+    "one rank a node against 16: the first rank placed otherwise said"
+# a smaller launch of the same placement: 8 ranks on the first node of 16 cores
+sed 's/^# ranks_per_node: .*/# ranks_per_node: 8/; s/^# rank_hosts: .*/# rank_hosts: 0*8/; s/^# cores: .*/# cores: 16/' "$fat" >eight.csv
+run "$COMMFIT" fit -i "$fat" -i eight.csv --patterns pingpong -o eight.json
+check "a smaller launch of the same placement: nothing said of it" sh -c "! grep -q 'places its ranks' '$T/err'"
+grep -v '^# pair_exchange' "$fat" >fat2.csv
+run "$COMMFIT" fit -i "$fat" -i fat2.csv --patterns pingpong -o same.json
+check "one placement's tables fitted together: nothing said of it" sh -c "! grep -q 'places its ranks' '$T/err'"
 done_testing
