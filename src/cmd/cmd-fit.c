@@ -451,9 +451,10 @@ static void warn_placements(const opts *o, const job *j)
     for (size_t i = 0; i < o->ninputs && first == o->ninputs; i++)
         if (cf_table_meta_get(j->tables[i], "ranks_per_node") != NULL)
             first = i;
-    long *a = first < o->ninputs ? malloc(2 * PLACE_RANKS * sizeof *a) : NULL, *b = a + PLACE_RANKS;
+    long *a = first + 1 < o->ninputs ? malloc(2 * PLACE_RANKS * sizeof *a) : NULL;
     if (a == NULL)
         return;
+    long *b = a + PLACE_RANKS;
     size_t na = rank_nodes(j->tables[first], a, PLACE_RANKS);
     const char *cores_a = cf_table_meta_get(j->tables[first], "cores");
     for (size_t i = first + 1; i < o->ninputs; i++) {
