@@ -212,6 +212,15 @@ grep_err "^commfit: fit: warning: loaded.csv: rank 3 ran on a processor 46% of i
 run "$COMMFIT" fit -i busy-enough.csv -o busy-enough.json
 expect_rc 0 "a table whose ranks ran 91% or more"
 check "no warning above 90%" sh -c "! grep -q rank_cpu_share '$T/err'"
+# predict says it too, of the model's table, once (it answered from such a table with an
+# empty note; a new user)
+p=$(awk -F, '!/^#/ && NR > 1 && $1 != "pattern" { print $1, $2; exit }' data/run1.csv)
+run "$COMMFIT" predict -m loaded.json -p "${p% *}" -n "${p#* }" -b 1K,2K
+expect_rc 0 "predict from a table measured on a loaded machine"
+check "predict: the rank and its share said once" \
+    test "$(grep -c "^commfit: predict: warning: loaded.json: its table loaded.csv: rank 3 ran on a processor 46% of its timed calls' time (rank_cpu_share): the times it fitted, and the answers, include waiting for other work; measure again on an idle machine\$" "$T/err")" -eq 1
+run "$COMMFIT" predict -m busy-enough.json -p "${p% *}" -n "${p#* }" -b 1K
+check "predict: no warning above 90%" sh -c "! grep -q rank_cpu_share '$T/err'"
 
 # Tables named as operands are read as with -i, after those given with -i: the same
 # model file as -i in that order (its name from the first -i), and a missing one is named.
