@@ -344,6 +344,14 @@ static int answer_fit(ctx *c, source *s, long np, uint64_t bytes, cf_predict_ans
     }
     if (pr.near)
         cf_fit_note_near(&pr, out);
+    /* As fit flagged it: an answer from it with an empty note hid a leave-one-out error of
+     * 385% (a new user's table from a loaded machine). */
+    if (isfinite(s->fit->q.loo_mape) && s->fit->q.loo_mape > CF_POOR_LOO) {
+        char part[160];
+        snprintf(part, sizeof part, "a poor fit: it misses its points left out one at a time "
+                 "by %.0f%% (leave-one-out)", 100 * s->fit->q.loo_mape);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
     cf_fit_note_widen(s->fit, &pr, out);
     cf_fit_note_pair_bound(s->fit, bytes, out);
     if (blocks == 1 && cf_fit_one_block_spread(s->fit)) {

@@ -37,6 +37,13 @@ commfit: fit: commfit fit --verbose shows each fit in detail, with its warnings
 commfit: fit: draw the report with: commfit report -m s.json" \
     "the warnings grouped at the end"
 cp s.json default.json
+# predict's answer from the poor fit says so, as fit did (an answer from a fit of 385%
+# came with an empty note; a new user); the exact gather's does not
+run "$COMMFIT" predict -m s.json -p scatter -n 2 -b 3K -f csv
+check "predict from the poor fit: said in the note" \
+    grep -q '^scatter,2,3072,.*a poor fit: it misses its points left out one at a time by 57% (leave-one-out)' "$T/out"
+run "$COMMFIT" predict -m s.json -p gather -n 2 -b 3K -f csv
+check "predict from a good fit: no such note" sh -c "! grep -q 'poor fit' '$T/out'"
 
 run "$COMMFIT" fit --verbose -i s.csv -o s.json
 expect_rc 0 "--verbose"
