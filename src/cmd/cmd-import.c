@@ -125,7 +125,22 @@ static int opt_mpi_library(const cf_option *opt, const char *arg, cf_error *e)
     return rc;
 }
 
-/* Which switch rules fit will follow for the library named, or that it follows none. */
+/* Whether the first version number in the library's name ("Open MPI v4.1.6", "MPICH
+ * Version: 3.4.3") is major.minor (minor -1: any). A name without one is taken to be. */
+static int version_in(const char *library, int major, int minor)
+{
+    const char *p = library;
+    while (*p != '\0' && !(*p >= '0' && *p <= '9'))
+        p++;
+    if (*p == '\0')
+        return 1;
+    char *end;
+    long a = strtol(p, &end, 10), b = *end == '.' ? strtol(end + 1, NULL, 10) : -1;
+    return a == major && (minor < 0 || b == minor);
+}
+
+/* Which switch rules fit will follow for the library named, or that it follows none; where
+ * the version named is not the one they are of, that too. */
 static void say_rules(const char *library)
 {
     const char *rules = cf_rules_for(library, NULL, 0);
@@ -133,9 +148,19 @@ static void say_rules(const char *library)
         cf_msg("mpi_library '%s': commfit knows the collective switch rules of MPICH "
                "and Open MPI only; fit and predict read this table without switch rules",
                library);
+    else if (strncmp(rules, "mpich", 5) == 0)
+        cf_msg("mpi_library '%s': fit and predict follow MPICH's collective switch rules%s",
+               library, version_in(library, 3, -1) || version_in(library, 4, -1)
+                            ? ""
+                            : " (its default thresholds of MPICH 3.x and 4.x, which this "
+                              "version may not keep)");
     else
-        cf_msg("mpi_library '%s': fit and predict follow %s collective switch rules", library,
-               strncmp(rules, "mpich", 5) == 0 ? "MPICH's" : "Open MPI's");
+        cf_msg("mpi_library '%s': fit and predict follow Open MPI 4.1's collective switch "
+               "rules%s",
+               library, version_in(library, 4, 1)
+                            ? ""
+                            : " (the fixed decisions of its tuned component, which this "
+                              "version may not make)");
 }
 
 /* Whether t holds a row of more than 2 processes. */

@@ -30,8 +30,16 @@ typed='MVAPICH2 2.3.7' recorded 'MVAPICH2 2.3.7'
 
 # What the user is told: which rules fit will follow, or that it follows none.
 run "$COMMFIT" import osu --np 2 --mpi-library 'Open MPI 4.1.6' "$one" -o lib.csv
-expect_err "commfit: import: mpi_library 'Open MPI v4.1.6': fit and predict follow Open MPI's collective switch rules
+expect_err "commfit: import: mpi_library 'Open MPI v4.1.6': fit and predict follow Open MPI 4.1's collective switch rules
 commfit: import: wrote lib.csv: 20 rows in 1 table from 1 file" "Open MPI: its rules are named"
+# Another version than the rules': followed all the same, and said so (Open MPI 3.1.6 and
+# 4.0.3 were told 'Open MPI's' rules; a new user)
+run "$COMMFIT" import osu --np 2 --mpi-library 'Open MPI 3.1.6' "$one" -o lib.csv
+grep_err "^commfit: import: mpi_library 'Open MPI v3.1.6': fit and predict follow Open MPI 4.1's collective switch rules \(the fixed decisions of its tuned component, which this version may not make\)\$" \
+    "Open MPI 3.1.6: the rules are 4.1's, said"
+run "$COMMFIT" import osu --np 2 --mpi-library 'MPICH 5.0' "$one" -o lib.csv
+grep_err "^commfit: import: mpi_library 'MPICH Version: 5.0': fit and predict follow MPICH's collective switch rules \(its default thresholds of MPICH 3.x and 4.x, which this version may not keep\)\$" \
+    "MPICH 5.0: the rules are 3.x's and 4.x's, said"
 run "$COMMFIT" import osu --np 2 --mpi-library 'mpich 4.0.2' "$one" -o lib.csv
 expect_err "commfit: import: mpi_library 'MPICH Version: 4.0.2': fit and predict follow MPICH's collective switch rules
 commfit: import: wrote lib.csv: 20 rows in 1 table from 1 file" "MPICH: its rules are named"
