@@ -679,19 +679,29 @@ static int check_points(const cf_measure_opts *o, cf_error *e)
  * with SIGFPE, at every np. Refused up front; its default sizes start at 4 bytes. */
 static int check_ompi_empty(const cf_measure_opts *o, cf_error *e)
 {
+    /* Every pattern it refuses named in one message, the size that suits them all (a new
+     * user was refused bcast at 0 B, then reduce at 1 B, one try each). */
+    char names[128] = "";
+    uint64_t most = 0;
     for (size_t i = 0; i < o->npats && o->nsizes > 0; i++) {
         const char *name = o->pats[i]->facts->pattern;
         uint64_t least = strcmp(name, "bcast") == 0                                      ? 1
                          : strcmp(name, "reduce") == 0 || strcmp(name, "allreduce") == 0 ? 4
                                                                                          : 0;
-        if (o->sizes[0] < least)
-            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                                "--simulate: SMPI's ompi selector dies (SIGFPE) on an empty %s "
-                                "(%llu bytes, no element): start --sizes at %llu or leave out %s",
-                                name, (unsigned long long)o->sizes[0], (unsigned long long)least,
-                                name);
+        if (o->sizes[0] >= least)
+            continue;
+        size_t l = strlen(names);
+        snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", name);
+        most = least > most ? least : most;
     }
-    return 0;
+    if (most == 0)
+        return 0;
+    return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
+                        "--simulate: SMPI's ompi selector dies (SIGFPE) on an empty %s (%llu "
+                        "bytes, no element; bcast needs 1 byte, reduce and allreduce a 4-byte "
+                        "float): start --sizes at %llu or leave %s out",
+                        names, (unsigned long long)o->sizes[0], (unsigned long long)most,
+                        strchr(names, ',') != NULL ? "them" : names);
 }
 
 /* SimGrid 3.32's mpich selector hands alltoall of 32 KiB blocks and more to its pairwise

@@ -441,10 +441,14 @@ bad 1 "a hostfile host not in the platform" "^commfit: measure: unknown:2: host 
     --simulate "$P/flat.xml" --np 2 --hostfile unknown
 bad 2 "alltoall of 32 KiB at np=3 under SMPI's mpich selector" "^commfit: measure: --simulate: SMPI's mpich selector runs alltoall of 32 KiB and more with its pairwise algorithm, which aborts at np=3" \
     --simulate "$P/flat.xml" --patterns alltoall --sizes 16K,32K --np 2,3
-bad 2 "an empty allreduce under SMPI's ompi selector (it dies of SIGFPE)" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty allreduce \\(2 bytes, no element\\): start --sizes at 4 or leave out allreduce$" \
+bad 2 "an empty allreduce under SMPI's ompi selector (it dies of SIGFPE)" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty allreduce \\(2 bytes, no element; bcast needs 1 byte, reduce and allreduce a 4-byte float\\): start --sizes at 4 or leave allreduce out$" \
     --simulate "$P/flat.xml" --coll-selector ompi --patterns pingpong,allreduce --sizes 2,4 --np 2
-bad 2 "an empty bcast under SMPI's ompi selector" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty bcast \\(0 bytes, no element\\)" \
+bad 2 "an empty bcast under SMPI's ompi selector" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty bcast \\(0 bytes, no element; .*\\): start --sizes at 1 or leave bcast out$" \
     --simulate "$P/flat.xml" --coll-selector ompi --patterns bcast --sizes 0,4 --np 2
+# every pattern it refuses in one message, the size that suits them all (a new user was
+# refused bcast at 0 B, then reduce at 1 B)
+bad 2 "an empty bcast and reduce under SMPI's ompi selector" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty bcast, reduce \\(0 bytes, no element; bcast needs 1 byte, reduce and allreduce a 4-byte float\\): start --sizes at 4 or leave them out$" \
+    --simulate "$P/flat.xml" --coll-selector ompi --patterns bcast,reduce --sizes 0,4 --np 2
 run "$COMMFIT" measure -q --simulate "$P/flat.xml" --coll-selector ompi --patterns bcast,allreduce \
     --np 2 --reps 2 -o ompi-default.csv
 expect_rc 0 "the ompi selector's default sizes"
