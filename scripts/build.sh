@@ -10,3 +10,5 @@ mkdir -p "$build"
 cd "$build"
 "$top/configure" -q "$@"
 make -j"$(nproc)" >/dev/null
+# What was built, and with which MPI library (configure ran quietly): the build says.
+"$build/commfit" --version | sed "s|^|built in $build: |"

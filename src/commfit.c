@@ -110,8 +110,9 @@ static int dispatch(int argc, char **argv)
 #else
         const char *sim = "not built (" CF_SMPI_WHY ")";
 #endif
-        printf("commfit %s (revision %s)\nMPI library: %s (launcher %s)\nsimulation: %s\n",
-               PACKAGE_VERSION, CF_REVISION, CF_MPI_LIBRARY, CF_MPIEXEC, sim);
+        printf("commfit %s (revision %s)\nMPI library: %s %s (launcher %s)\nsimulation: %s\n",
+               PACKAGE_VERSION, CF_REVISION, CF_MPI_LIBRARY, CF_MPI_LIBRARY_VERSION, CF_MPIEXEC,
+               sim);
         return CF_EXIT_OK;
     }
     if (strcmp(a, "help") == 0) {

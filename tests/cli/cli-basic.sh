@@ -6,7 +6,7 @@ expect_rc 0 "--version"
 check "--version: the version first, then the revision" \
     sh -c "head -1 '$T/out' | grep -Eqx 'commfit $VERSION \(revision [A-Za-z0-9._+/-]+\)'"
 check "--version: the MPI library and simulation the build measures with" \
-    sh -c "sed -n 2p '$T/out' | grep -Eq '^MPI library: (mpich|openmpi) \(launcher .+\)$' &&
+    sh -c "sed -n 2p '$T/out' | grep -Eq '^MPI library: (mpich|openmpi) [0-9][0-9.]* \(launcher .+\)$' &&
            sed -n 3p '$T/out' | grep -q '^simulation: '"
 
 run "$COMMFIT" -V
