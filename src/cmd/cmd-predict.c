@@ -661,6 +661,12 @@ int cmd_predict(int argc, char **argv)
     c.model_alone = o.model_alone;
     c.pattern = o.pattern;
     c.out.fp = stdout;
+    /* One pattern a call: a list read as a pattern the file lacks (a new user). */
+    if (o.pattern != NULL && strchr(o.pattern, ',') != NULL) {
+        rc = cf_usage_error("--pattern '%s': one pattern a call (run predict once for each)",
+                            o.pattern);
+        goto done;
+    }
 
     if (cf_int_list_parse(o.np ? o.np : "2", "--np", 2, CF_TABLE_NP_MAX, &nps, &nnp, &e) != 0) {
         rc = cf_usage_error("%s", e.msg);

@@ -749,6 +749,10 @@ grep_err "^commfit: predict: unexpected argument 'cluster.json': name a model fi
 run "$COMMFIT" predict cluster.JSON -p alltoall -n 4 -b 1K
 grep_err "^commfit: predict: unexpected argument 'cluster.JSON': name a model file with -m$" \
     "a model file as an argument, .JSON: says -m"
+run "$COMMFIT" predict -m cluster.json -p bcast,alltoall -n 4 -b 1K
+expect_rc 2 "two patterns"
+expect_err "commfit: predict: --pattern 'bcast,alltoall': one pattern a call (run predict once for each)
+Try 'commfit predict --help'." "two patterns: one a call, said (not 'not in the model file')"
 run "$COMMFIT" predict -m cluster.json -p alltoall -n 4 -b 1K other.json
 expect_rc 2 "a second model file"
 grep_err "^commfit: predict: unexpected argument 'other.json'$" \
