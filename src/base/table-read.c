@@ -47,8 +47,6 @@ typedef struct reader {
     int layout_idx; /* index of the extra column "ddt_layout", or -1 */
     int stop_idx;   /* index of the extra column "stop" (commfit measure's), or -1 */
     int ddt_idx[3]; /* of ddt_size_bytes, ddt_extent_bytes, ddt_stride_bytes, or -1 */
-    long *meta_at; /* the line each metadata key (the table's meta[i]) was last said on */
-    size_t cap_meta_at;
     long resume_at; /* the last resume_N line's, 0 before any */
     struct group *last_group; /* the previous row's group, or NULL */
     const char *last_extra;   /* the previous row's extra values and their length */
@@ -104,32 +102,27 @@ static int meta_again(reader *r, const char *key, const char *val)
     for (size_t i = 0; i < t->n_meta; i++) {
         if (strcmp(t->meta[i].key, key) != 0)
             continue;
-        if (strcmp(t->meta[i].value, val) == 0 || r->meta_at[i] < r->resume_at ||
+        if (strcmp(t->meta[i].value, val) == 0 || t->meta[i].line < r->resume_at ||
             strcmp(key, "end_reason") == 0)
             return 0;
         return bad(r,
                    "metadata key '%s' said again, '%s', where line %ld said '%s': a table says "
                    "each key once (but for what a resumed launch writes after its resume_N "
                    "line): keep the line that holds",
-                   key, val, r->meta_at[i], t->meta[i].value);
+                   key, val, t->meta[i].line, t->meta[i].value);
     }
     return 0;
 }
 
 /* Notes the line key (just set) was said on. */
-static int meta_said(reader *r, const char *key)
+static void meta_said(reader *r, const char *key)
 {
-    const cf_table *t = r->t;
-    long *at = cf_grow(r->meta_at, &r->cap_meta_at, t->n_meta, sizeof *at, 16);
-    if (at == NULL)
-        return -1;
-    r->meta_at = at;
+    cf_table *t = r->t;
     for (size_t i = 0; i < t->n_meta; i++)
         if (strcmp(t->meta[i].key, key) == 0)
-            at[i] = r->line;
+            t->meta[i].line = r->line;
     if (strncmp(key, "resume_", 7) == 0)
         r->resume_at = r->line;
-    return 0;
 }
 
 static int meta_line(reader *r, const char *s, size_t n)
@@ -152,9 +145,11 @@ static int meta_line(reader *r, const char *s, size_t n)
         rc = bad(r, "out of memory");
     else if (meta_again(r, key, val) != 0)
         rc = CF_EXIT_DATA;
-    else if (cf_table_meta_set(r->t, key, val) != 0 || meta_said(r, key) != 0)
+    else if (cf_table_meta_set(r->t, key, val) != 0)
         rc = bad(r, "out of memory");
-    else if (strcmp(key, "schema") == 0) {
+    if (rc == 0)
+        meta_said(r, key);
+    if (rc == 0 && strcmp(key, "schema") == 0) {
         char *end;
         errno = 0;
         long major = strtol(val, &end, 10);
@@ -766,7 +761,6 @@ static int reader_finish(reader *r, int rc, size_t len, cf_table **out)
     free(r->extra_idx);
     free(r->kind);
     free(r->groups);
-    free(r->meta_at);
     if (rc != 0) {
         cf_table_free(r->t);
         return rc;

@@ -101,6 +101,7 @@ int cf_table_meta_set(cf_table *t, const char *key, const char *value)
         if (strcmp(t->meta[i].key, key) == 0) {
             free(t->meta[i].value);
             t->meta[i].value = v;
+            t->meta[i].line = 0;
             return 0;
         }
     }
@@ -121,7 +122,16 @@ int cf_table_meta_set(cf_table *t, const char *key, const char *value)
     }
     t->meta[t->n_meta].key = k;
     t->meta[t->n_meta].value = v;
+    t->meta[t->n_meta].line = 0;
     t->n_meta++;
+    return 0;
+}
+
+long cf_table_meta_line(const cf_table *t, const char *key)
+{
+    for (size_t i = 0; i < t->n_meta; i++)
+        if (strcmp(t->meta[i].key, key) == 0)
+            return t->meta[i].line;
     return 0;
 }
 

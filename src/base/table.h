@@ -49,6 +49,7 @@ typedef struct cf_row {
 typedef struct cf_meta {
     char *key;
     char *value;
+    long line; /* the line of the table it was read from (the last, said twice), or 0 */
 } cf_meta;
 
 typedef struct cf_table {
@@ -72,6 +73,8 @@ const char *cf_scan_exponent(const char *p, const char *end, long *e);
 
 /* Sets (or replaces) a metadata value; newlines become spaces. 0 or -1 out of memory. */
 int cf_table_meta_set(cf_table *t, const char *key, const char *value);
+/* The line key was read from (cf_meta.line), or 0. */
+long cf_table_meta_line(const cf_table *t, const char *key);
 /* NULL when absent. */
 const char *cf_table_meta_get(const cf_table *t, const char *key);
 /* The first metadata key of t whose line ('# key: value') is longer than a reader takes

@@ -797,9 +797,21 @@ static int finish(job *j, cf_error *e)
     }
     /* A launch probe that does not read: said here, where the table is read, as predict
      * and report say it of the model file (the barrier's waits are not taken without it). */
-    if (pl.lat_warning[0] != '\0' && !o->quiet)
-        cf_warn("%s: %s; fit ignores %s", o->inputs[0], pl.lat_warning,
+    if (pl.lat_warning[0] != '\0' && !o->quiet) {
+        /* At the line of the first key it names, in the first table that has that key (the
+         * one the placement read it from), where the table gives one. */
+        char key[64] = "";
+        sscanf(pl.lat_warning, "metadata %63[^ ]", key);
+        size_t t = 0;
+        while (t + 1 < o->ninputs && cf_table_meta_get(j->tables[t], key) == NULL)
+            t++;
+        long line = cf_table_meta_line(j->tables[t], key);
+        char at[32] = "";
+        if (line > 0)
+            snprintf(at, sizeof at, ":%ld", line);
+        cf_warn("%s%s: %s; fit ignores %s", o->inputs[t], at, pl.lat_warning,
                 cf_placement_ignored(pl.nwarnings));
+    }
     fit_waits fw = {&pl, rules};
     cf_tiers tiers;
     cf_placement_tiers(&pl, &tiers);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/table.h"
+#include "modelfile/json-skim.h"
 
 /* The comma-separated integers of s, each 1 to CF_TABLE_NP_MAX and all of them together at
  * most that (ranks a launch ran, and what its nodes held: ranks_per_node 2^61 + 1 made a
@@ -199,6 +200,24 @@ static void probe_warn(cf_placement *out, const char *key, const char *val, cons
     snprintf(out->lat_warning + l, sizeof out->lat_warning - l, "%smetadata %s '%.40s%s': %s",
              l ? "; " : "", key, val, strlen(val) > 40 ? "..." : "", why);
     out->nwarnings++;
+}
+
+long cf_placement_warning_line(const cf_modelset *ms, const char *warning)
+{
+    char key[64] = "", path[128];
+    const json_t *tables = ms->source ? json_object_get(ms->source, "tables") : NULL;
+    if (ms->text == NULL || sscanf(warning, "metadata %63[^ ]", key) != 1)
+        return 0;
+    size_t i;
+    const json_t *t;
+    json_array_foreach(tables, i, t)
+    {
+        if (meta_str(json_object_get(t, "metadata"), key) == NULL)
+            continue;
+        snprintf(path, sizeof path, "source.tables[%zu].metadata.%s", i, key);
+        return cf_skim_line_of(ms->text, strlen(ms->text), path);
+    }
+    return 0;
 }
 
 /* Counted, not read off the text: a quoted value may hold "; metadata " itself. */

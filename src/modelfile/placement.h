@@ -63,6 +63,10 @@ typedef struct cf_placement {
 /* What a command that ignores the nwarnings probes lat_warning names says it ignores: "it",
  * or "them" where it names both. */
 const char *cf_placement_ignored(int nwarnings);
+/* The line of the model file ms (read by its keys, its text kept) that holds the first key
+ * warning (a cf_placement lat_warning, "metadata KEY '...': ...") names, in the first of its
+ * source tables that has it; 0 where it cannot tell. */
+long cf_placement_warning_line(const cf_modelset *ms, const char *warning);
 
 /* A farther tier is one whose latency exceeds the fitted farthest by more than this part
  * plus the probe's recorded spread (rank_latency_spread): the median of 20 round trips

@@ -6,6 +6,10 @@
 # than np=2 spanned is said; a node np=2 did not leave is no extrapolation in nodes; where
 # the table says which node each rank ran on (rank_hosts), that placement counts.
 . "$top_srcdir/tests/setup.sh"
+# meta_line TABLE KEY: the line of TABLE that says KEY (fit names it in a warning).
+meta_line() { grep -n -m 1 "^# $2:" "$1" | cut -d: -f1; }
+# json_line MODEL KEY: the line of MODEL that holds KEY (its source table's metadata).
+json_line() { grep -n -m 1 "\"$2\": " "$1" | cut -d: -f1; }
 
 tab="$top_srcdir/data/sim-multicore.csv"
 run "$COMMFIT" fit -q -i "$tab" --np 2 -o mc2.json
@@ -112,11 +116,11 @@ for k in "ranks_per_node|s/^# ranks_per_node: 16,/# ranks_per_node: abc,/|expect
     check "$key: the table was changed" sh -c "! cmp -s bad-$key.csv '$fat'"
     run "$COMMFIT" fit -i bad-$key.csv -o bad-$key.json
     expect_rc 0 "$key that does not read: fitted"
-    grep_err "^commfit: fit: warning: bad-$key.csv: metadata $key '.*': ${rest#*|}; fit ignores it\$" \
+    grep_err "^commfit: fit: warning: bad-$key.csv:$(meta_line bad-$key.csv $key): metadata $key '.*': ${rest#*|}; fit ignores it\$" \
         "$key that does not read: fit says so"
     run "$COMMFIT" predict -m bad-$key.json -p allreduce -n 256 -b 1K -f csv
     expect_rc 0 "$key that does not read: predict answers"
-    grep_err "^commfit: predict: warning: bad-$key.json: metadata $key '.*': ${rest#*|}; predict ignores it\$" \
+    grep_err "^commfit: predict: warning: bad-$key.json:$(json_line bad-$key.json $key): metadata $key '.*': ${rest#*|}; predict ignores it\$" \
         "$key that does not read: predict says so"
 done
 # A node count past what a launch can hold, beside rank_hosts: 2^61 + 1 ranks on the first
@@ -129,7 +133,7 @@ for v in 2305843009213693953 9223372036854775807 99999999999999999999 16777217 +
     sed "s/^# ranks_per_node: 16,/# ranks_per_node: $v,/" "$fat" >big-rpn.csv
     run "$COMMFIT" fit -i big-rpn.csv -o big-rpn.json
     expect_rc 0 "ranks_per_node '$v,...': fitted"
-    grep_err "^commfit: fit: warning: big-rpn.csv: metadata ranks_per_node '[+]*${v#+},.*': expected whole numbers from 1 to 16777216, the ranks of each node, together at most 16777216: where the ranks ran is unknown; fit ignores it\$" \
+    grep_err "^commfit: fit: warning: big-rpn.csv:$(meta_line big-rpn.csv ranks_per_node): metadata ranks_per_node '[+]*${v#+},.*': expected whole numbers from 1 to 16777216, the ranks of each node, together at most 16777216: where the ranks ran is unknown; fit ignores it\$" \
         "ranks_per_node '$v,...': said"
     run "$COMMFIT" predict -m big-rpn.json -p allreduce -n 256 -b 1K -f csv
     expect_rc 0 "ranks_per_node '$v,...': predict answers"

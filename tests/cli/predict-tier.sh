@@ -6,6 +6,10 @@
 # alone follows the same rule. A table that says neither where its ranks ran nor how far
 # they lie has no upper bound beyond the fitted np, and the smallest fitted np's lower end.
 . "$top_srcdir/tests/setup.sh"
+# meta_line TABLE KEY: the line of TABLE that says KEY (fit names it in a warning).
+meta_line() { grep -n -m 1 "^# $2:" "$1" | cut -d: -f1; }
+# json_line MODEL KEY: the line of MODEL that holds KEY (its source table's metadata).
+json_line() { grep -n -m 1 "\"$2\": " "$1" | cut -d: -f1; }
 
 # one_a_node: the metadata of 16 ranks, one on each of 16 single-core nodes.
 one_a_node() {
@@ -203,7 +207,7 @@ check "and says so, distance by distance" grep -q "the answer adds 312 us for th
 table2_with "pair_exchange_bytes: 1048576" "$pairs" \
     "pair_exchange_distance_us: 2:100;4:100,100;8:100,600"
 run "$COMMFIT" fit -i t2.csv -o np2B.json
-grep_err "^commfit: fit: warning: t2.csv: metadata pair_exchange_distance_us '2:100;4:100,100;8:100,600': expected B:us,... for each level of pair_exchange_us, the times at d = 1, 2, ..., B/2, numbers > 0, the levels apart by ';'; fit ignores it$" \
+grep_err "^commfit: fit: warning: t2.csv:$(meta_line t2.csv pair_exchange_distance_us): metadata pair_exchange_distance_us '2:100;4:100,100;8:100,600': expected B:us,... for each level of pair_exchange_us, the times at d = 1, 2, ..., B/2, numbers > 0, the levels apart by ';'; fit ignores it$" \
     "fit names a pair_exchange_distance_us that does not read"
 "$COMMFIT" predict -m np2B.json -p alltoall -n 8 -b 64K -f csv 2>/dev/null >np2B.csv
 check "and predict answers with the levels alone" \
@@ -330,7 +334,7 @@ check "and says so" grep -q "times the 6.25% of the ranks that wait on it" "$T/o
 table "$near,3,3" 0 node
 run "$COMMFIT" fit -i t.csv -o bad.json
 expect_rc 0 "a rank_latency_us of the wrong length does not stop fit"
-grep_err "^commfit: fit: warning: t.csv: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); fit ignores it$" \
+grep_err "^commfit: fit: warning: t.csv:$(meta_line t.csv rank_latency_us): metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); fit ignores it$" \
     "fit warns that it ignores it"
 check "fit says it once" test "$(grep -c rank_latency_us "$T/err")" -eq 1
 run "$COMMFIT" fit -q -i t.csv -o bad.json
@@ -341,13 +345,13 @@ table "$near,$far" 0
 sed 's/^# launch_np: .*/# launch_np: abc/' t.csv >la.csv
 run "$COMMFIT" fit -i la.csv -o la.json
 expect_rc 0 "a launch_np of 'abc' does not stop fit"
-grep_err "^commfit: fit: warning: la.csv: metadata rank_latency_us '1,1,1,1,1,1,1,3,3,3,3,3,3,3,3': the launch_np beside it is not a process count of 2 or more; fit ignores it$" \
+grep_err "^commfit: fit: warning: la.csv:$(meta_line la.csv rank_latency_us): metadata rank_latency_us '1,1,1,1,1,1,1,3,3,3,3,3,3,3,3': the launch_np beside it is not a process count of 2 or more; fit ignores it$" \
     "fit says the probe is ignored, and why"
 # A pair_exchange_us that does not read: named, and the waits (from rank_latency_us) stay
 # as they are; both unread: one warning names both.
 sed 's/^# pair_exchange_us: .*/# pair_exchange_us: 2:abc/' "$top_srcdir/data/sim-fatnodes-ompi.csv" >pbad.csv
 run "$COMMFIT" fit -i pbad.csv -o pbad.json
-grep_err "^commfit: fit: warning: pbad.csv: metadata pair_exchange_us '2:abc': expected B:us for each power of two B from 2, times > 0; fit ignores it$" \
+grep_err "^commfit: fit: warning: pbad.csv:$(meta_line pbad.csv pair_exchange_us): metadata pair_exchange_us '2:abc': expected B:us for each power of two B from 2, times > 0; fit ignores it$" \
     "fit names a pair_exchange_us that does not read"
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes-ompi.csv" -o pgood.json
 grep -A6 barrier_wait_us pbad.json >w1 || true
@@ -355,17 +359,17 @@ grep -A6 barrier_wait_us pgood.json >w2 || true
 check "the waits as with a pair_exchange_us that reads" sh -c 'grep -q "[1-9]" w1 && cmp -s w1 w2'
 sed 's/^# rank_latency_us: .*/# rank_latency_us: 1,x/' pbad.csv >pbad2.csv
 run "$COMMFIT" fit -i pbad2.csv -o pbad2.json
-grep_err "^commfit: fit: warning: pbad2.csv: metadata pair_exchange_us '2:abc': expected B:us for each power of two B from 2, times > 0; metadata rank_latency_us '1,x': expected one number >= 0 a rank; fit ignores them$" \
+grep_err "^commfit: fit: warning: pbad2.csv:$(meta_line pbad2.csv pair_exchange_us): metadata pair_exchange_us '2:abc': expected B:us for each power of two B from 2, times > 0; metadata rank_latency_us '1,x': expected one number >= 0 a rank; fit ignores them$" \
     "neither reads: one warning names both"
 check "once" test "$(grep -c 'ignores' "$T/err")" -eq 1
 # One probe whose value quotes "; metadata " itself is still one: "it".
 sed 's/^# rank_latency_us: .*/# rank_latency_us: 1; metadata x/' "$top_srcdir/data/sim-fatnodes-ompi.csv" >semi.csv
 run "$COMMFIT" fit -i semi.csv -o semi.json
-grep_err "^commfit: fit: warning: semi.csv: metadata rank_latency_us '1; metadata x': expected one number >= 0 a rank; fit ignores it$" \
+grep_err "^commfit: fit: warning: semi.csv:$(meta_line semi.csv rank_latency_us): metadata rank_latency_us '1; metadata x': expected one number >= 0 a rank; fit ignores it$" \
     "a value that quotes '; metadata ': one probe, 'it'"
 run "$COMMFIT" predict -m bad.json -p alltoall -n 16 -b 64K -f csv
 expect_rc 0 "a rank_latency_us of the wrong length does not stop predict"
-grep_err "^commfit: predict: warning: bad.json: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); predict ignores it$" \
+grep_err "^commfit: predict: warning: bad.json:$(json_line bad.json rank_latency_us): metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); predict ignores it$" \
     "warns that it ignores it"
 check "and answers as without it" cmp -s none.csv "$T/out"
 # The report's np plot reads the same metadata: it says so too, once, and draws as without.
