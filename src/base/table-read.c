@@ -94,8 +94,19 @@ static int split(const char *s, size_t n, field *f, int max)
 
 /* A metadata key said again with another value is refused: a table says each key once, but
  * for what a resumed launch writes after its resume_N line (its own provenance and end,
- * which the last of each holds) and end_reason, which a resumed launch says at its start as
- * well as at its end. Said again alike, it is taken. */
+ * which the last of each holds) and the lines that say how a launch ended (end_reason, end,
+ * duration_s, rank_cpu_share: a resumed launch says end_reason at its start as well as its
+ * end, and a resume that finds every point measured marks the table complete with a new
+ * end and no resume line). Said again alike, it is taken. */
+static int launch_end_key(const char *key)
+{
+    static const char *const ends[] = {"end_reason", "end", "duration_s", "rank_cpu_share"};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++)
+        if (strcmp(key, ends[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int meta_again(reader *r, const char *key, const char *val)
 {
     const cf_table *t = r->t;
@@ -103,7 +114,7 @@ static int meta_again(reader *r, const char *key, const char *val)
         if (strcmp(t->meta[i].key, key) != 0)
             continue;
         if (strcmp(t->meta[i].value, val) == 0 || t->meta[i].line < r->resume_at ||
-            strcmp(key, "end_reason") == 0)
+            launch_end_key(key))
             return 0;
         return bad(r,
                    "metadata key '%s' said again, '%s', where line %ld said '%s': a table says "

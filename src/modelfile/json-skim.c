@@ -424,8 +424,12 @@ static size_t next_item(const char *s, size_t n, size_t i)
 static size_t element(const char *s, size_t n, size_t i, unsigned long k)
 {
     i = skip_ws(s, n, i + 1);
-    for (; k > 0 && i < n && s[i] != ']'; k--)
-        i = next_item(s, n, i);
+    for (; k > 0 && i < n && s[i] != ']'; k--) {
+        size_t next = next_item(s, n, i);
+        if (next == i) /* a text that is not JSON: no element to step over */
+            return n;
+        i = next;
+    }
     return i < n && s[i] != ']' ? i : n;
 }
 
@@ -439,7 +443,10 @@ static size_t member(const char *s, size_t n, size_t i, const char *key, size_t 
         i = i < n && s[i] == ':' ? skip_ws(s, n, i + 1) : n;
         if (end - 1 - k == l && memcmp(s + k, key, l) == 0)
             return i;
-        i = next_item(s, n, i);
+        size_t next = next_item(s, n, i);
+        if (next == i)
+            return n;
+        i = next;
     }
     return n;
 }

@@ -101,6 +101,18 @@ expect_err "commfit: measure: k2.csv has every point of its plan: nothing to mea
     "--resume of a complete table: nothing to add"
 check "--resume of a complete table: left as it was" cmp -s k2-before.csv k2.csv
 
+# A table with every point whose launch did not end well (stopped after its last row): the
+# resume marks it complete, a second end after the first, no resume line; it reads (its
+# repeated end refused every read of it; the first review).
+sed 's/^# end_reason: complete$/# end_reason: stopped by a signal/' k.csv >k6.csv
+sleep 1 # another second in the end it writes
+run mpirun 2 "$COMMFIT" measure --resume k6.csv
+expect_rc 0 "--resume of a whole table stopped after its last row"
+check "marked complete: a second end" test "$(grep -c '^# end:' k6.csv)" -eq 2
+run "$rt" k6.csv
+expect_rc 0 "marked complete: the table reads"
+run mpirun 2 "$COMMFIT" measure --resume k6.csv
+expect_rc 0 "marked complete: resumed again, nothing to measure"
 run mpirun 2 "$COMMFIT" measure --resume k2.csv --sizes 1K
 expect_rc 2 "--resume with plan options"
 

@@ -215,5 +215,9 @@ int main(void)
         free(t);
     }
     ok(inside, "every prefix of it: a line inside it, no byte read past it");
+    /* Not JSON, a huge index: the walk stops where it cannot step (it spun on ULONG_MAX
+     * elements; the first review). */
+    is_int(cf_skim_line_of("[\xbf\n} x", 7, "[-1]"), 1, "a huge index into no array: stops");
+    is_int(cf_skim_line_of("{\"a\": }\n", 9, "b"), 1, "a member after no value: stops");
     return tap_done();
 }
