@@ -798,13 +798,11 @@ static int finish(job *j, cf_error *e)
     /* A launch probe that does not read: said here, where the table is read, as predict
      * and report say it of the model file (the barrier's waits are not taken without it). */
     if (pl.lat_warning[0] != '\0' && !o->quiet) {
-        /* At the line of the first key it names, in the first table that has that key (the
-         * one the placement read it from), where the table gives one. */
+        /* At the line of the first key it names, in the table the placement read it from
+         * (the model's source tables are the inputs, in order). */
         char key[64] = "";
         sscanf(pl.lat_warning, "metadata %63[^ ]", key);
-        size_t t = 0;
-        while (t + 1 < o->ninputs && cf_table_meta_get(j->tables[t], key) == NULL)
-            t++;
+        size_t t = pl.warn_table < o->ninputs ? pl.warn_table : 0;
         long line = cf_table_meta_line(j->tables[t], key);
         char at[32] = "";
         if (line > 0)

@@ -698,7 +698,7 @@ int cmd_predict(int argc, char **argv)
         goto report;
     }
     if (c.place.lat_warning[0] != '\0') {
-        long line = cf_placement_warning_line(c.ms, c.place.lat_warning);
+        long line = cf_placement_warning_line(c.ms, &c.place);
         char at[32] = "";
         if (line > 0)
             snprintf(at, sizeof at, ":%ld", line);

@@ -196,28 +196,22 @@ static double *read_numbers(const char *s, size_t *n)
  * value val) was not used. */
 static void probe_warn(cf_placement *out, const char *key, const char *val, const char *why)
 {
+    if (out->nwarnings == 0)
+        out->warn_table = out->reading;
     size_t l = strlen(out->lat_warning);
     snprintf(out->lat_warning + l, sizeof out->lat_warning - l, "%smetadata %s '%.40s%s': %s",
              l ? "; " : "", key, val, strlen(val) > 40 ? "..." : "", why);
     out->nwarnings++;
 }
 
-long cf_placement_warning_line(const cf_modelset *ms, const char *warning)
+long cf_placement_warning_line(const cf_modelset *ms, const cf_placement *p)
 {
     char key[64] = "", path[128];
-    const json_t *tables = ms->source ? json_object_get(ms->source, "tables") : NULL;
-    if (ms->text == NULL || sscanf(warning, "metadata %63[^ ]", key) != 1)
+    if (ms->text == NULL || p->nwarnings == 0 ||
+        sscanf(p->lat_warning, "metadata %63[^ ]", key) != 1)
         return 0;
-    size_t i;
-    const json_t *t;
-    json_array_foreach(tables, i, t)
-    {
-        if (meta_str(json_object_get(t, "metadata"), key) == NULL)
-            continue;
-        snprintf(path, sizeof path, "source.tables[%zu].metadata.%s", i, key);
-        return cf_skim_line_of(ms->text, strlen(ms->text), path);
-    }
-    return 0;
+    snprintf(path, sizeof path, "source.tables[%zu].metadata.%s", p->warn_table, key);
+    return cf_skim_line_of(ms->text, strlen(ms->text), path);
 }
 
 /* Counted, not read off the text: a quoted value may hold "; metadata " itself. */
@@ -479,6 +473,7 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
     json_array_foreach(tables, i, t)
     {
         const json_t *meta = json_object_get(t, "metadata");
+        out->reading = i;
         if (!out->known && json_is_object(meta) && meta_str(meta, "ranks_per_node") != NULL) {
             /* Not read: as if never tried (from_meta keeps nothing but the warning). */
             if (from_meta(meta, out) != 0)
@@ -488,6 +483,7 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
     json_array_foreach(tables, i, t)
     {
         const json_t *meta = json_object_get(t, "metadata");
+        out->reading = i;
         if (json_is_object(meta) && meta_str(meta, "pair_exchange_us") != NULL) {
             if (read_pairs(meta, out) != 0)
                 return -1;
@@ -497,6 +493,7 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
     json_array_foreach(tables, i, t)
     {
         const json_t *meta = json_object_get(t, "metadata");
+        out->reading = i;
         if (json_is_object(meta) && meta_str(meta, "rank_latency_us") != NULL)
             return read_probe(meta, out) != 0 || farthest_fill(out) != 0 ? -1 : 0;
     }

@@ -58,15 +58,17 @@ typedef struct cf_placement {
      * the command to warn of, once; "" if none. */
     char lat_warning[400];
     int nwarnings; /* how many probes lat_warning names */
+    size_t warn_table; /* the source table the first of them is of (its index in "tables") */
+    size_t reading;    /* (the table being read) */
 } cf_placement;
 
 /* What a command that ignores the nwarnings probes lat_warning names says it ignores: "it",
  * or "them" where it names both. */
 const char *cf_placement_ignored(int nwarnings);
 /* The line of the model file ms (read by its keys, its text kept) that holds the first key
- * warning (a cf_placement lat_warning, "metadata KEY '...': ...") names, in the first of its
- * source tables that has it; 0 where it cannot tell. */
-long cf_placement_warning_line(const cf_modelset *ms, const char *warning);
+ * p's lat_warning ("metadata KEY '...': ...") names, in the source table it is of; 0 where
+ * it cannot tell. */
+long cf_placement_warning_line(const cf_modelset *ms, const cf_placement *p);
 
 /* A farther tier is one whose latency exceeds the fitted farthest by more than this part
  * plus the probe's recorded spread (rank_latency_spread): the median of 20 round trips

@@ -139,6 +139,16 @@ for v in 2305843009213693953 9223372036854775807 99999999999999999999 16777217 +
     expect_rc 0 "ranks_per_node '$v,...': predict answers"
     check "ranks_per_node '$v,...': answers as an unread one" cmp -s unread.out "$T/out"
 done
+# The warning at the line of the table the placement read the key from, not the first that
+# has it (the second review: A.csv:14 named, whose cores are good; the model's line 23).
+grep -v '^# \(ranks_per_node\|rank_hosts\):' "$fat" >A.csv
+sed 's/^# cores: .*/# cores: x,16,16,16,16,16,16,16/' "$fat" >B.csv
+run "$COMMFIT" fit -i A.csv -i B.csv --patterns pingpong -o ab.json
+grep_err "^commfit: fit: warning: B.csv:$(meta_line B.csv cores): metadata cores 'x,16," \
+    "a key that does not read in the second table: its table and line"
+run "$COMMFIT" predict -m ab.json -p pingpong -n 2 -b 8
+grep_err "^commfit: predict: warning: ab.json:$(grep -n '"cores": "x' ab.json | cut -d: -f1): metadata cores 'x,16," \
+    "and the model's line of it"
 # Unread, ranks_per_node leaves the placement unknown: np 256 is then np+tier, as with the
 # key left out.
 grep -v '^# ranks_per_node:' "$fat" >no-rpn.csv
