@@ -412,80 +412,6 @@ static void resume_command(const cf_table *t, const char *path, char *buf, size_
              sim[0] ? " (the platform file the table names, where it is)" : "");
 }
 
-/* The node of each of a table's first n ranks (rank_hosts, "0*4,1*4" or "0,1,0,1", else
- * ranks_per_node filled in order) into node; how many it places (0: it says nothing that
- * reads). */
-#define PLACE_RANKS 65536 /* ranks compared: enough to tell two placements apart */
-static size_t rank_nodes(const cf_table *t, long *node, size_t n)
-{
-    const char *hosts = cf_table_meta_get(t, "rank_hosts");
-    const char *rpn = cf_table_meta_get(t, "ranks_per_node");
-    const char *s = hosts != NULL ? hosts : rpn;
-    size_t k = 0;
-    for (long i = 0; s != NULL && *s != '\0' && k < n; i++) {
-        char *end;
-        long a = strtol(s, &end, 10), count = 1, at = hosts != NULL ? a : i;
-        if (end == s)
-            break;
-        if (hosts != NULL && *end == '*')
-            count = strtol(end + 1, &end, 10);
-        else if (hosts == NULL)
-            count = a;
-        for (long c = 0; c < count && k < n; c++)
-            node[k++] = at;
-        s = *end == ',' ? end + 1 : end;
-    }
-    return k;
-}
-
-/* Where the tables' ranks ran, said once for the model: the first table's that says is read
- * for every answer past the fitted np, of every pattern. A table whose ranks it shares ran
- * on other nodes, or whose shared nodes have other cores, is named (a new user fitted AWS's
- * two-node ping-pongs, one rank a node, with its allreduce at 96 a node: the model said np=2
- * ran inside one node, or np 6144 on 6144 nodes, by the order of -i, without a word). A
- * smaller launch of the same placement (16 ranks where another ran 32, 16 a node) is the
- * same. */
-static void warn_placements(const opts *o, const job *j)
-{
-    size_t first = o->ninputs;
-    for (size_t i = 0; i < o->ninputs && first == o->ninputs; i++)
-        if (cf_table_meta_get(j->tables[i], "ranks_per_node") != NULL)
-            first = i;
-    long *a = first + 1 < o->ninputs ? malloc(2 * PLACE_RANKS * sizeof *a) : NULL;
-    if (a == NULL)
-        return;
-    long *b = a + PLACE_RANKS;
-    size_t na = rank_nodes(j->tables[first], a, PLACE_RANKS);
-    const char *cores_a = cf_table_meta_get(j->tables[first], "cores");
-    for (size_t i = first + 1; i < o->ninputs; i++) {
-        size_t nb = rank_nodes(j->tables[i], b, PLACE_RANKS), r = 0;
-        while (r < na && r < nb && a[r] == b[r])
-            r++;
-        const char *cores_b = cf_table_meta_get(j->tables[i], "cores");
-        /* the cores of the nodes both lists name, each its own */
-        size_t c = 0;
-        while (cores_a != NULL && cores_b != NULL && cores_a[c] != '\0' && cores_a[c] == cores_b[c])
-            c++;
-        int cores_differ = cores_a != NULL && cores_b != NULL && cores_a[c] != cores_b[c] &&
-                           !((cores_a[c] == '\0' && cores_b[c] == ',') ||
-                             (cores_b[c] == '\0' && cores_a[c] == ','));
-        if (nb == 0 || (r == (na < nb ? na : nb) && !cores_differ))
-            continue;
-        if (cores_differ)
-            cf_warn("%s places its ranks on other nodes than %s (cores '%.40s%s', not "
-                    "'%.40s%s'): answers past the fitted np read %s's placement, for every "
-                    "pattern; fit tables of one placement together",
-                    o->inputs[i], o->inputs[first], cores_b, strlen(cores_b) > 40 ? "..." : "",
-                    cores_a, strlen(cores_a) > 40 ? "..." : "", o->inputs[first]);
-        else
-            cf_warn("%s places its ranks on other nodes than %s (rank %zu on node %ld, not "
-                    "%ld): answers past the fitted np read %s's placement, for every pattern; "
-                    "fit tables of one placement together",
-                    o->inputs[i], o->inputs[first], r, b[r], a[r], o->inputs[first]);
-    }
-    free(a);
-}
-
 /* The tables read, their rows labelled, the rows to fit chosen and sorted. */
 static int read_inputs(job *j, cf_error *e)
 {
@@ -544,7 +470,6 @@ static int read_inputs(job *j, cf_error *e)
         }
         nall += j->tables[i]->n_rows;
     }
-    warn_placements(o, j);
     j->all = malloc((nall + 1) * sizeof *j->all);
     j->rows = malloc((nall + 1) * sizeof *j->rows);
     j->copies = malloc((nall + 1) * sizeof *j->copies);
@@ -779,6 +704,47 @@ static double barrier_wait(const void *ctx, const char *pattern, long np)
     return cf_placement_barrier_wait(w->pl, w->rules, pattern, np);
 }
 
+/* Where the tables' ranks ran, read once for the model: the first table whose placement
+ * reads (ranks_per_node, cores, rank_hosts) answers past the fitted np for every pattern. A
+ * table whose own placement parts from it (the nodes an np spans, or the most one holds, as
+ * predict reads them, past either launch too) is named: a new user fitted AWS's two-node
+ * ping-pongs, one rank a node, with its allreduce at 96 a node, and the model said np=2 ran
+ * inside one node, or np 6144 on 6144 nodes, by the order of -i, without a word. */
+static int warn_placements(const opts *o, const cf_modelset *ms)
+{
+    const json_t *tables = json_object_get(ms->source, "tables");
+    cf_placement first, p;
+    size_t at = SIZE_MAX, i;
+    const json_t *t;
+    memset(&first, 0, sizeof first);
+    json_array_foreach(tables, i, t)
+    {
+        if (cf_placement_of_table(json_object_get(t, "metadata"), &p) != 0) {
+            cf_placement_free(&p);
+            cf_placement_free(&first);
+            return -1;
+        }
+        long np = p.known && at != SIZE_MAX ? cf_placement_parts(&first, &p) : 0;
+        if (np > 0)
+            cf_warn("%s places its ranks otherwise than %s: np=%ld spans %ld node%s, at most "
+                    "%ld a node, by its metadata, and %ld, at most %ld, by %s's; answers past "
+                    "the fitted np read %s's placement, for every pattern; fit tables of one "
+                    "placement together",
+                    o->inputs[i], o->inputs[at], np, cf_placement_nodes(&p, np),
+                    cf_placement_nodes(&p, np) == 1 ? "" : "s", cf_placement_share(&p, np),
+                    cf_placement_nodes(&first, np), cf_placement_share(&first, np),
+                    o->inputs[at], o->inputs[at]);
+        if (p.known && at == SIZE_MAX) {
+            first = p;
+            at = i;
+        } else {
+            cf_placement_free(&p);
+        }
+    }
+    cf_placement_free(&first);
+    return 0;
+}
+
 /* The across-np models, the model file, and what is said about them. */
 static int finish(job *j, cf_error *e)
 {
@@ -792,6 +758,10 @@ static int finish(job *j, cf_error *e)
                                      cf_table_timed_loop(j->tables[0]));
     cf_placement pl;
     if (cf_placement_read(ms, &pl) != 0) {
+        cf_placement_free(&pl);
+        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
+    }
+    if (!o->quiet && o->ninputs > 1 && warn_placements(o, ms) != 0) {
         cf_placement_free(&pl);
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }

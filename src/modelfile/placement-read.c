@@ -464,6 +464,14 @@ static int farthest_fill(cf_placement *p)
     return 0;
 }
 
+int cf_placement_of_table(const json_t *meta, cf_placement *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(meta) || meta_str(meta, "ranks_per_node") == NULL)
+        return 0;
+    return from_meta(meta, out);
+}
+
 int cf_placement_read(const cf_modelset *ms, cf_placement *out)
 {
     memset(out, 0, sizeof *out);

@@ -76,6 +76,15 @@ long cf_placement_share(const cf_placement *p, long np)
     return most;
 }
 
+long cf_placement_parts(const cf_placement *a, const cf_placement *b)
+{
+    for (long np = 2; np <= CF_TABLE_NP_MAX; np = np < 4096 ? np + 1 : 2 * np)
+        if (cf_placement_nodes(a, np) != cf_placement_nodes(b, np) ||
+            cf_placement_share(a, np) != cf_placement_share(b, np))
+            return np;
+    return 0;
+}
+
 /* The nearest of ranks 1 to np - 1 (within the probe) to rank 0, one way, us. */
 static double nearest_us(const cf_placement *p, long np)
 {

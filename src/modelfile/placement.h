@@ -101,6 +101,13 @@ long cf_placement_nodes(const cf_placement *p, long np);
 /* The most of np's ranks one node holds (past the launch: as cf_placement_nodes fills the
  * nodes); 0 where p does not say. */
 long cf_placement_share(const cf_placement *p, long np);
+/* The first np (2 to 4096, then powers of two to 2^24) at which two placements read from
+ * source tables part: nodes np spans or the most one holds (past a launch too, as
+ * predict fills the nodes); 0 where they never do. */
+long cf_placement_parts(const cf_placement *a, const cf_placement *b);
+/* The placement one source table's metadata says, alone (cf_placement_free after; known 0
+ * where it says none that reads). 0, or -1 when out of memory. */
+int cf_placement_of_table(const json_t *meta, cf_placement *out);
 
 /* What np=2 did not measure at np, for the point-to-point estimate. */
 typedef struct cf_unmeasured {

@@ -162,17 +162,31 @@ check "an unread ranks_per_node answers as none" cmp -s no-rpn.out bad-rpn.out
 grep -v '^# rank_latency' "$top_srcdir/data/sim-flat.csv" >flat.csv
 run "$COMMFIT" fit -i "$fat" -i flat.csv --patterns pingpong,bcast -o two.json
 expect_rc 0 "two placements fitted together"
-grep_err "^commfit: fit: warning: flat.csv places its ranks on other nodes than .*sim-fatnodes.csv \(cores '1,1,1,.*', not '16,16,.*'\): answers past the fitted np read .*sim-fatnodes.csv's placement, for every pattern; fit tables of one placement together\$" \
-    "two placements fitted together: said"
+grep_err "^commfit: fit: warning: flat.csv places its ranks otherwise than .*sim-fatnodes.csv: np=2 spans 2 nodes, at most 1 a node, by its metadata, and 1, at most 2, by .*sim-fatnodes.csv's; answers past the fitted np read .*sim-fatnodes.csv's placement, for every pattern; fit tables of one placement together\$" \
+    "two placements fitted together: said, at the first np they part at"
 # the same cores, ranks on other nodes: one rank a node against 16 (its first 16 nodes)
 sed 's/^# ranks_per_node: .*/# ranks_per_node: 1,1,1,1,1,1,1,1/; /^# rank_hosts:/d' "$fat" >one.csv
 run "$COMMFIT" fit -i "$fat" -i one.csv --patterns pingpong -o one.json
-grep_err "^commfit: fit: warning: one.csv places its ranks on other nodes than .*sim-fatnodes.csv \(rank 1 on node 1, not 0\): " \
-    "one rank a node against 16: the first rank placed otherwise said"
+grep_err "^commfit: fit: warning: one.csv places its ranks otherwise than .*sim-fatnodes.csv: np=2 spans 2 nodes" \
+    "one rank a node against 16: said"
 # a smaller launch of the same placement: 8 ranks on the first node of 16 cores
 sed 's/^# ranks_per_node: .*/# ranks_per_node: 8/; s/^# rank_hosts: .*/# rank_hosts: 0*8/; s/^# cores: .*/# cores: 16/' "$fat" >eight.csv
 run "$COMMFIT" fit -i "$fat" -i eight.csv --patterns pingpong -o eight.json
 check "a smaller launch of the same placement: nothing said of it" sh -c "! grep -q 'places its ranks' '$T/err'"
+# the same as predict reads it: an import at 128 ranks a node of np 2 and 4 says 4 on one
+# node and no cores, which reads as nodes of 4 (the fullest); the set at np 2 to 256 as
+# nodes of 128 (the second review: silent, and answers by the order of -i)
+o=$top_srcdir/data/realnp/orfeo-epyc-bcast-ompi
+"$COMMFIT" import osu -q --mpi-library 'Open MPI 4.1.6' --ranks-per-node 128 --np 2,4 \
+    "$o/osu-np2.txt" "$o/osu-np4.txt" -o small.csv
+run "$COMMFIT" fit -i small.csv -i "$o.csv" -o small.json
+grep_err "^commfit: fit: warning: .*orfeo-epyc-bcast-ompi.csv places its ranks otherwise than small.csv: np=5 spans 1 node, at most 5 a node, by its metadata, and 2, at most 4, by small.csv's" \
+    "an import of nodes read as of 4 against nodes of 128: said"
+# a placement that does not read is not the one read: the table after it is compared
+sed 's/^# ranks_per_node: .*/# ranks_per_node: x/; /^# rank_hosts:/d' "$fat" >unread-rpn.csv
+run "$COMMFIT" fit -i unread-rpn.csv -i one.csv -i "$fat" --patterns pingpong -o unread.json
+grep_err "^commfit: fit: warning: .*sim-fatnodes.csv places its ranks otherwise than one.csv: " \
+    "an unread first placement: the next one read is compared with the others"
 grep -v '^# pair_exchange' "$fat" >fat2.csv
 run "$COMMFIT" fit -i "$fat" -i fat2.csv --patterns pingpong -o same.json
 check "one placement's tables fitted together: nothing said of it" sh -c "! grep -q 'places its ranks' '$T/err'"
