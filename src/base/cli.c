@@ -25,7 +25,8 @@ int cf_int_parse(const char *s, const char *what, long min, long max, long *out,
      * clamps v to its end. */
     int open_end = min == LONG_MIN || max == LONG_MAX;
     if (errno == ERANGE && open_end)
-        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "%s '%s': too large a number", what, s);
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "%s '%s': too %s a number", what, s,
+                            v < 0 ? "small" : "large");
     if (v < min || v > max || errno == ERANGE) {
         if (min == LONG_MIN)
             return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "%s '%s': expected at most %ld", what,

@@ -346,10 +346,13 @@ static int answer_fit(ctx *c, source *s, long np, uint64_t bytes, cf_predict_ans
         cf_fit_note_near(&pr, out);
     /* As fit flagged it: an answer from it with an empty note hid a leave-one-out error of
      * 385% (a new user's table from a loaded machine). */
-    if (isfinite(s->fit->q.loo_mape) && s->fit->q.loo_mape > CF_POOR_LOO) {
+    /* Not at a measured size, whose answer is its measured time. */
+    int at_measured = pr.near && pr.near_lo == pr.near_hi && pr.near_lo == bytes;
+    if (isfinite(s->fit->q.loo_mape) && s->fit->q.loo_mape > CF_POOR_LOO && !at_measured) {
         char part[160];
         snprintf(part, sizeof part, "a poor fit: it misses its points left out one at a time "
-                 "by %.0f%% (leave-one-out)", 100 * s->fit->q.loo_mape);
+                 "by %.*g%% (leave-one-out)", cf_sig_prec(100 * s->fit->q.loo_mape, 2),
+                 100 * s->fit->q.loo_mape);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
     cf_fit_note_widen(s->fit, &pr, out);

@@ -161,17 +161,23 @@ int cf_launch_placed_elsewhere(const char *launcher, char *buf, size_t n)
     return 0;
 }
 
-/* The build's launcher given a hostfile, as its MPI library spells it: Open MPI's takes
- * --hostfile, MPICH's (hydra) -f (a new user's Open MPI build was told 'mpiexec -f
- * HOSTFILE', which its mpiexec refuses). */
-#define CF_MPIEXEC_HOSTS                                                                      \
-    (strcmp(CF_MPI_LIBRARY, "openmpi") == 0 ? "mpiexec --hostfile HOSTFILE"                 \
-                                             : "mpiexec -f HOSTFILE")
+/* The build's launcher given a hostfile, as its MPI library spells it, by its own name
+ * (mpiexec.mpich -f HOSTFILE, mpiexec.openmpi --hostfile HOSTFILE): a new user's Open MPI
+ * build was told 'mpiexec -f HOSTFILE', which its mpiexec refuses, and plain mpiexec may be
+ * the other library's (the second review). Into buf (n bytes). */
+static const char *mpiexec_hosts(char *buf, size_t n)
+{
+    const char *slash = strrchr(CF_MPIEXEC, '/');
+    snprintf(buf, n, "%s %s HOSTFILE", slash != NULL ? slash + 1 : CF_MPIEXEC,
+             strcmp(CF_MPI_LIBRARY, "openmpi") == 0 ? "--hostfile" : "-f");
+    return buf;
+}
 
 int cf_launch_check_crowding(long n, long cores, const char *launcher, int force, char *warn,
                              size_t nwarn, cf_error *e)
 {
-    char where[128];
+    char where[128], hosts[160];
+    mpiexec_hosts(hosts, sizeof hosts);
     if (nwarn > 0)
         warn[0] = '\0';
     if (n <= cores || force || cf_launch_placed_elsewhere(launcher, where, sizeof where))
@@ -184,12 +190,12 @@ int cf_launch_check_crowding(long n, long cores, const char *launcher, int force
                             "srun -n %ld commfit measure ...) or name them in --launcher ('%s'); "
                             "--oversubscribe starts them here anyway",
                             n, cores, cores == 1 ? "" : "s", CF_LAUNCH_RANKS_PER_CORE_MAX,
-                            CF_MPIEXEC_HOSTS, n, n, CF_MPIEXEC_HOSTS);
+                            hosts, n, n, hosts);
     snprintf(warn, nwarn,
              "starting %ld ranks on this node, which has %ld core%s: the timings will measure "
              "the scheduler too (oversubscribed); to spread them over nodes, name the hosts in "
              "--launcher ('%s') or run under your launcher",
-             n, cores, cores == 1 ? "" : "s", CF_MPIEXEC_HOSTS);
+             n, cores, cores == 1 ? "" : "s", hosts);
     return 0;
 }
 

@@ -44,6 +44,9 @@ check "predict from the poor fit: said in the note" \
     grep -q '^scatter,2,3072,.*a poor fit: it misses its points left out one at a time by 57% (leave-one-out)' "$T/out"
 run "$COMMFIT" predict -m s.json -p gather -n 2 -b 3K -f csv
 check "predict from a good fit: no such note" sh -c "! grep -q 'poor fit' '$T/out'"
+run "$COMMFIT" predict -m s.json -p scatter -n 2 -b 4K -f csv
+check "predict from the poor fit at a measured size (its measured time): no such note" \
+    sh -c "grep -q 'at the measured 4 KiB' '$T/out' && ! grep -q 'poor fit' '$T/out'"
 
 run "$COMMFIT" fit --verbose -i s.csv -o s.json
 expect_rc 0 "--verbose"

@@ -28,6 +28,7 @@ done
 # -9223372036854775808 to 2147483647"); beyond a long, the bounds where both are set.
 for v in "--blocks|2147483648|expected at most 2147483647" \
     "--blocks|99999999999999999999|too large a number" \
+    "--blocks|-99999999999999999999|too small a number" \
     "--np|99999999999999999999|expected 1 to 16777216" \
     "--np|-99999999999999999999|expected 1 to 16777216"; do
     opt=${v%%|*} rest=${v#*|}
@@ -208,7 +209,9 @@ check "self-launch: N raised to the largest --np" test "$(sed -n 2p "$T/launched
 # More ranks than cores, all on this node: warned before the launch (the ranks' own warning
 # came only once all of them had started; they leave it out now, measure-selflaunch.sh).
 # The build's launcher with a hostfile, as its MPI library spells it (Open MPI's refuses -f).
-if [ "${CF_MPI_LIBRARY:-}" = openmpi ]; then hosts="mpiexec --hostfile HOSTFILE"; else hosts="mpiexec -f HOSTFILE"; fi
+# by its own name (plain mpiexec may be the other library's)
+if [ "${CF_MPI_LIBRARY:-}" = openmpi ]; then flag=--hostfile; else flag=-f; fi
+hosts="$(basename "$MPIEXEC") $flag HOSTFILE"
 grep_err "^commfit: measure: warning: starting $big ranks on this node, which has $cores cores?: the timings will measure the scheduler too \(oversubscribed\); to spread them over nodes, name the hosts in --launcher \('$hosts'\) or run under your launcher$" \
     "more ranks than cores: warned before the launch"
 
