@@ -154,6 +154,20 @@ mpirun() {
     ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" timeout 300 $MPIEXEC -n "$mpirun_np" "$@" <>"$NO_STDIN"
 }
 
+# fit_in_place MODEL FIT OUT: MODEL with FIT (a fit's JSON, a trailing comma allowed) first
+# in its fits, in place of the one of its pattern, np and datatype (a model file holds one
+# of each), into OUT.
+fit_in_place() {
+    python3 - "$1" "$2" "$3" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+c = json.loads(sys.argv[2].rstrip().rstrip(','))
+key = lambda f: (f['pattern'], f['np'], f['datatype'])
+m['fits'] = [c] + [f for f in m['fits'] if key(f) != key(c)]
+json.dump(m, open(sys.argv[3], 'w'), indent=2)
+EOF
+}
+
 # measured PATTERN SIZE: whether commfit measure measures PATTERN at SIZE bytes: a
 # reduction counts 4-byte floats, and a size that holds no whole number of them (1, 2, 3 B)
 # is not measured for it.

@@ -267,13 +267,7 @@ run "$COMMFIT" predict -m both.json -p barrier -n 2
 expect_rc 1 "a second fit of barrier np 2 written in"
 grep_err "^commfit: predict: both.json:[0-9]+: fits\[[0-9]+\]: barrier np 2 byte again, as fits\[0\]: a model file holds one fit of each pattern, np and datatype$" \
     "a second fit of barrier np 2: refused, both named"
-python3 - "$constant" <<'EOF'
-import json, sys
-m = json.load(open('barrier.json'))
-c = json.loads(sys.argv[1].rstrip(','))
-m['fits'] = [c] + [f for f in m['fits'] if (f['pattern'], f['np']) != ('barrier', 2)]
-json.dump(m, open('constant.json', 'w'), indent=2)
-EOF
+fit_in_place barrier.json "$constant" constant.json
 check "a constant fit of barrier written into the model file" grep -q '"model": "constant"' constant.json
 run "$COMMFIT" predict -m constant.json -p barrier -n 2,8 -b 0
 expect_rc 0 "barrier with a constant fit"

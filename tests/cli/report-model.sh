@@ -179,13 +179,7 @@ fi
 # for the figures it has none of; nothing breaks on its size-less range.
 constant='{"pattern": "barrier", "np": 2, "datatype": "byte", "blocks": 0, "model": "constant", "segments": [{"from_bytes": 0, "to_bytes": 0, "n": 5, "coef": {"t0_us": 0.7}, "se": {"t0_us": 0.02}, "cov": [[0.0004]]}], "s2": 0.0009, "dof": 4, "quality": {"n": 5, "dof": 4, "loo_mape": 0.02, "max_rel_err": 0.03, "r2": null, "aicc": null}, "saturation": null, "measured": {"min_bytes": 0, "max_bytes": 0}},'
 # (in place of laptop.json's fit of barrier at np 2: a model file holds one of each)
-python3 - "$constant" <<'EOF'
-import json, sys
-m = json.load(open('laptop.json'))
-c = json.loads(sys.argv[1].rstrip(','))
-m['fits'] = [c] + [f for f in m['fits'] if (f['pattern'], f['np']) != ('barrier', 2)]
-json.dump(m, open('constant.json', 'w'), indent=2)
-EOF
+fit_in_place laptop.json "$constant" constant.json
 run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i laptop.csv -m constant.json -o constant
 expect_rc 0 "a model with a constant fit"
 check "the constant fit is in the page, its formula T = t" \
