@@ -706,8 +706,8 @@ static double barrier_wait(const void *ctx, const char *pattern, long np)
 
 /* Where the tables' ranks ran, read once for the model: the first table whose placement
  * reads (ranks_per_node, cores, rank_hosts) answers past the fitted np for every pattern. A
- * table whose own placement parts from it (the nodes an np spans, or the most one holds, as
- * predict reads them, past either launch too) is named: a new user fitted AWS's two-node
+ * table whose own placement parts from it inside its own launch (the nodes an np spans, or
+ * the most one holds, as predict reads them) is named: a new user fitted AWS's two-node
  * ping-pongs, one rank a node, with its allreduce at 96 a node, and the model said np=2 ran
  * inside one node, or np 6144 on 6144 nodes, by the order of -i, without a word. */
 static int warn_placements(const opts *o, const cf_modelset *ms)

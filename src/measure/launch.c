@@ -167,8 +167,13 @@ int cf_launch_placed_elsewhere(const char *launcher, char *buf, size_t n)
  * the other library's (the second review). Into buf (n bytes). */
 static const char *mpiexec_hosts(char *buf, size_t n)
 {
-    const char *slash = strrchr(CF_MPIEXEC, '/');
-    snprintf(buf, n, "%s %s HOSTFILE", slash != NULL ? slash + 1 : CF_MPIEXEC,
+    /* its program's name: the first word (MPIEXEC may hold arguments), past its folder */
+    size_t word = strcspn(CF_MPIEXEC, " \t");
+    const char *name = CF_MPIEXEC;
+    for (size_t i = 0; i < word; i++)
+        if (CF_MPIEXEC[i] == '/')
+            name = CF_MPIEXEC + i + 1;
+    snprintf(buf, n, "%.*s %s HOSTFILE", (int)(CF_MPIEXEC + word - name), name,
              strcmp(CF_MPI_LIBRARY, "openmpi") == 0 ? "--hostfile" : "-f");
     return buf;
 }

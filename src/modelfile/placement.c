@@ -78,10 +78,15 @@ long cf_placement_share(const cf_placement *p, long np)
 
 long cf_placement_parts(const cf_placement *a, const cf_placement *b)
 {
-    for (long np = 2; np <= CF_TABLE_NP_MAX; np = np < 4096 ? np + 1 : 2 * np)
+    long launch = 0; /* b's own ranks: past them b's placement is a guess nothing reads */
+    for (size_t i = 0; i < b->nnodes; i++)
+        launch += b->ranks[i];
+    for (long np = 2; np <= launch; np = np < 1024 ? np + 1 : np < launch / 2 ? 2 * np : launch)
         if (cf_placement_nodes(a, np) != cf_placement_nodes(b, np) ||
             cf_placement_share(a, np) != cf_placement_share(b, np))
             return np;
+        else if (np == launch)
+            break;
     return 0;
 }
 

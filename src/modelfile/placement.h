@@ -101,9 +101,9 @@ long cf_placement_nodes(const cf_placement *p, long np);
 /* The most of np's ranks one node holds (past the launch: as cf_placement_nodes fills the
  * nodes); 0 where p does not say. */
 long cf_placement_share(const cf_placement *p, long np);
-/* The first np (2 to 4096, then powers of two to 2^24) at which two placements read from
- * source tables part: nodes np spans or the most one holds (past a launch too, as
- * predict fills the nodes); 0 where they never do. */
+/* An np of b's launch at which the placement a (the model's) and b (a table's own) part:
+ * the nodes np spans or the most one holds; 0 where they never do. Every np to 1024, then
+ * doublings and the launch's whole count (an np between them may part unseen). */
 long cf_placement_parts(const cf_placement *a, const cf_placement *b);
 /* The placement one source table's metadata says, alone (cf_placement_free after; known 0
  * where it says none that reads). 0, or -1 when out of memory. */

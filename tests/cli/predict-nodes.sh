@@ -182,6 +182,19 @@ o=$top_srcdir/data/realnp/orfeo-epyc-bcast-ompi
 run "$COMMFIT" fit -i small.csv -i "$o.csv" -o small.json
 grep_err "^commfit: fit: warning: .*orfeo-epyc-bcast-ompi.csv places its ranks otherwise than small.csv: np=5 spans 1 node, at most 5 a node, by its metadata, and 2, at most 4, by small.csv's" \
     "an import of nodes read as of 4 against nodes of 128: said"
+# the later table compared inside its own launch only: past it, its placement is a guess
+# nothing reads (np 2-16 imported at 128 a node, no cores, after np 32-256: one machine; the
+# third review: warned at np 17, advising to fit them apart)
+"$COMMFIT" import osu -q --mpi-library 'Open MPI 4.1.6' --ranks-per-node 128 --np 2,4,8,16 \
+    "$o/osu-np2.txt" "$o/osu-np4.txt" "$o/osu-np8.txt" "$o/osu-np16.txt" -o lo.csv
+"$COMMFIT" import osu -q --mpi-library 'Open MPI 4.1.6' --ranks-per-node 128 --np 32,64,128,256 \
+    "$o/osu-np32.txt" "$o/osu-np64.txt" "$o/osu-np128.txt" "$o/osu-np256.txt" -o hi.csv
+run "$COMMFIT" fit -i hi.csv -i lo.csv -o hilo.json
+check "a smaller launch read as the larger's, one machine: nothing said" \
+    sh -c "! grep -q 'places its ranks' '$T/err'"
+run "$COMMFIT" fit -i lo.csv -i hi.csv -o lohi.json
+grep_err "^commfit: fit: warning: hi.csv places its ranks otherwise than lo.csv: np=17 " \
+    "the larger read as the smaller's (nodes of 16, no cores): said"
 # a placement that does not read is not the one read: the table after it is compared
 sed 's/^# ranks_per_node: .*/# ranks_per_node: x/; /^# rank_hosts:/d' "$fat" >unread-rpn.csv
 run "$COMMFIT" fit -i unread-rpn.csv -i one.csv -i "$fat" --patterns pingpong -o unread.json
