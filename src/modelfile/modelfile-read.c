@@ -731,20 +731,21 @@ static int read_notes(rd *r, json_t *fo, const char *base, cf_fit *f)
     return 0;
 }
 
-/* A fit of each pattern, np and datatype, an across-np model of each pattern and datatype:
- * one repeated (a hand edit) left the answer to whichever came first, unsaid (the bad-input
- * audit). */
+/* A fit of each pattern, np, datatype and model kind (beside a ping-pong's own fit, fit
+ * writes its loggp fit when the three LogGP experiments were measured), an across-np model of
+ * each pattern and datatype: one repeated (a hand edit) left the answer to whichever came
+ * first, unsaid (the bad-input audit). */
 static int one_of_each(rd *r, const cf_modelset *m)
 {
     for (size_t i = 0; i < m->nfits; i++)
         for (size_t j = 0; j < i; j++) {
             const cf_fit *a = &m->fits[j], *b = &m->fits[i];
             if (a->np == b->np && strcmp(a->pattern, b->pattern) == 0 &&
-                strcmp(a->datatype, b->datatype) == 0)
+                strcmp(a->datatype, b->datatype) == 0 && strcmp(a->model, b->model) == 0)
                 return at(r, "fits[%zu]", i),
-                       bad(r, "%s np %d %s again, as fits[%zu]: a model file holds one fit of "
-                              "each pattern, np and datatype",
-                           b->pattern, b->np, b->datatype, j);
+                       bad(r, "%s np %d %s %s again, as fits[%zu]: a model file holds one fit "
+                              "of each pattern, np, datatype and model",
+                           b->pattern, b->np, b->datatype, b->model, j);
         }
     for (size_t i = 0; i < m->across.n; i++)
         for (size_t j = 0; j < i; j++) {

@@ -25,6 +25,14 @@ check "auto: the ping-pong's own fit first" \
 check "auto: then its LogGP parameters" \
     grep -q '^pingpong np 2 byte: loggp T(m) = 2.2 us + m / (8.38 GiB/s); L = 1.1 us, o_s = 0.6 us, o_r = 0.5 us, g = 0.9 us, G = 0.000111 us/B' "$T/out"
 check "auto: the experiments are fitted too" grep -q '^loggp_gap np 2 byte: linear' "$T/out"
+# the model file holds both fits of the ping-pong, and predict, report and export read it (a
+# model file is refused where it holds one fit twice, the model kind counted: the main job's
+# was refused at first)
+"$COMMFIT" fit -q -i loggp.csv -o loggp.json
+run "$COMMFIT" predict -m loggp.json -p pingpong -n 2 -b 1K
+expect_rc 0 "the ping-pong's own fit and its loggp fit in one file: predict reads it"
+run "$COMMFIT" export smpi -m loggp.json -o loggp.xml
+expect_rc 0 "and export"
 
 run "$COMMFIT" fit --verbose -i loggp.csv -o loggp.json --model loggp
 expect_rc 0 "--model loggp"

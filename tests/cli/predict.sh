@@ -265,7 +265,7 @@ check "barrier at np=8: says how far np is from the measured" grep -q 'np=8 is 4
 sed "s/^  \"fits\": \[\$/  \"fits\": [ $constant/" barrier.json >both.json
 run "$COMMFIT" predict -m both.json -p barrier -n 2
 expect_rc 1 "a second fit of barrier np 2 written in"
-grep_err "^commfit: predict: both.json:[0-9]+: fits\[[0-9]+\]: barrier np 2 byte again, as fits\[0\]: a model file holds one fit of each pattern, np and datatype$" \
+grep_err "^commfit: predict: both.json:[0-9]+: fits\[[0-9]+\]: barrier np 2 byte constant again, as fits\[0\]: a model file holds one fit of each pattern, np, datatype and model$" \
     "a second fit of barrier np 2: refused, both named"
 fit_in_place barrier.json "$constant" constant.json
 check "a constant fit of barrier written into the model file" grep -q '"model": "constant"' constant.json
