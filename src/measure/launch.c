@@ -168,12 +168,11 @@ int cf_launch_placed_elsewhere(const char *launcher, char *buf, size_t n)
 static const char *mpiexec_hosts(char *buf, size_t n)
 {
     /* its program's name: the first word (MPIEXEC may hold arguments), past its folder */
-    size_t word = strcspn(CF_MPIEXEC, " \t");
-    const char *name = CF_MPIEXEC;
-    for (size_t i = 0; i < word; i++)
-        if (CF_MPIEXEC[i] == '/')
-            name = CF_MPIEXEC + i + 1;
-    snprintf(buf, n, "%.*s %s HOSTFILE", (int)(CF_MPIEXEC + word - name), name,
+    const char *cmd = CF_MPIEXEC, *end = cmd + strcspn(cmd, " \t"), *name = cmd;
+    for (const char *p = cmd; p < end; p++)
+        if (*p == '/')
+            name = p + 1;
+    snprintf(buf, n, "%.*s %s HOSTFILE", (int)(end - name), name,
              strcmp(CF_MPI_LIBRARY, "openmpi") == 0 ? "--hostfile" : "-f");
     return buf;
 }
