@@ -196,15 +196,20 @@ static void take_min(long first, long n, double v, void *ctx)
     }
 }
 
-int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank)
+int cf_cpu_share_min(const char *s, double *share, int *rank)
 {
     share_min m = {0, -1};
-    cf_cpu_share_runs(cf_table_meta_get(t, "rank_cpu_share"), take_min, &m);
+    cf_cpu_share_runs(s, take_min, &m);
     if (m.rank < 0)
         return -1;
     *share = m.share;
     *rank = (int)m.rank;
     return 0;
+}
+
+int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank)
+{
+    return cf_cpu_share_min(cf_table_meta_get(t, "rank_cpu_share"), share, rank);
 }
 
 void cf_row_label_pack(const cf_table *t, cf_row *r)

@@ -92,6 +92,8 @@ void cf_cpu_share_runs(const char *s, cf_share_run_fn fn, void *ctx);
  * launches), in *share, and that rank in *rank: 0, or -1 when the table does not say
  * (made before the key, simulated, imported). */
 int cf_table_cpu_share_min(const cf_table *t, double *share, int *rank);
+/* The same of a rank_cpu_share value s (NULL: none), as a model file's source keeps it. */
+int cf_cpu_share_min(const char *s, double *share, int *rank);
 
 /* The end_reason metadata of a run that went through its plan. */
 #define CF_META_END_COMPLETE "complete"

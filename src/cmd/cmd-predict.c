@@ -40,25 +40,9 @@ static const char usage[] =
 
 /* ---- Numbers for people and for scripts ---- */
 
-/* The least share of its processor a rank of the model's tables ran (rank_cpu_share), and
- * whose: a table measured on a loaded machine, which fit warned of and predict said
- * nothing of (a new user's answers from a table of 23%: 504 us where 85 idle). */
-typedef struct starved {
-    double share;
-    long rank;
-    const char *file;
-} starved;
-
-static void starved_run(long first, long n, double v, void *ctx)
-{
-    starved *st = ctx;
-    (void)n;
-    if (isfinite(v) && v < st->share) {
-        st->share = v;
-        st->rank = first;
-    }
-}
-
+/* A table of the model measured on a loaded machine (a rank that ran on its processor less
+ * than CF_CPU_SHARE_LOW of its timed calls' time, rank_cpu_share), which fit warned of and
+ * predict said nothing of (a new user's answers from a table of 23%: 504 us where 85 idle). */
 static void warn_starved(const cf_modelset *ms, const char *path)
 {
     const json_t *tables = ms->source ? json_object_get(ms->source, "tables") : NULL;
@@ -67,14 +51,15 @@ static void warn_starved(const cf_modelset *ms, const char *path)
     json_array_foreach(tables, i, t)
     {
         const json_t *v = json_object_get(json_object_get(t, "metadata"), "rank_cpu_share");
-        starved st = {CF_CPU_SHARE_LOW, -1, json_string_value(json_object_get(t, "file"))};
-        if (json_is_string(v))
-            cf_cpu_share_runs(json_string_value(v), starved_run, &st);
-        if (st.rank >= 0)
-            cf_warn("%s: its table %s: rank %ld ran on a processor %.0f%% of its timed calls' "
+        const char *file = json_string_value(json_object_get(t, "file"));
+        double share;
+        int rank;
+        if (cf_cpu_share_min(json_string_value(v), &share, &rank) == 0 &&
+            share < CF_CPU_SHARE_LOW)
+            cf_warn("%s: its table %s: rank %d ran on a processor %.0f%% of its timed calls' "
                     "time (rank_cpu_share): the times it fitted, and the answers, include "
                     "waiting for other work; measure again on an idle machine",
-                    path, st.file != NULL ? st.file : "?", st.rank, 100 * st.share);
+                    path, file != NULL ? file : "?", rank, 100 * share);
     }
 }
 
