@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base/grow.h"
 #include "base/outfile.h"
 #include "base/size.h"
 #include "base/table-int.h"

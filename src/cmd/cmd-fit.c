@@ -770,10 +770,9 @@ static int finish(job *j, cf_error *e)
     if (pl.lat_warning[0] != '\0' && !o->quiet) {
         /* At the line of the first key it names, in the table the placement read it from
          * (the model's source tables are the inputs, in order). */
-        char key[64] = "";
-        sscanf(pl.lat_warning, "metadata %63[^ ]", key);
+        char key[64];
         size_t t = pl.warn_table < o->ninputs ? pl.warn_table : 0;
-        long line = cf_table_meta_line(j->tables[t], key);
+        long line = cf_table_meta_line(j->tables[t], cf_placement_warning_key(&pl, key));
         char at[32] = "";
         if (line > 0)
             snprintf(at, sizeof at, ":%ld", line);

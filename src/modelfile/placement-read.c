@@ -204,11 +204,18 @@ static void probe_warn(cf_placement *out, const char *key, const char *val, cons
     out->nwarnings++;
 }
 
+const char *cf_placement_warning_key(const cf_placement *p, char *buf)
+{
+    buf[0] = '\0';
+    if (p->nwarnings > 0 && sscanf(p->lat_warning, "metadata %63[^ ]", buf) != 1)
+        buf[0] = '\0';
+    return buf;
+}
+
 long cf_placement_warning_line(const cf_modelset *ms, const cf_placement *p)
 {
-    char key[64] = "", path[128];
-    if (ms->text == NULL || p->nwarnings == 0 ||
-        sscanf(p->lat_warning, "metadata %63[^ ]", key) != 1)
+    char key[64], path[128];
+    if (ms->text == NULL || cf_placement_warning_key(p, key)[0] == '\0')
         return 0;
     snprintf(path, sizeof path, "source.tables[%zu].metadata.%s", p->warn_table, key);
     return cf_skim_line_of(ms->text, strlen(ms->text), path);

@@ -69,6 +69,9 @@ const char *cf_placement_ignored(int nwarnings);
  * p's lat_warning ("metadata KEY '...': ...") names, in the source table it is of; 0 where
  * it cannot tell. */
 long cf_placement_warning_line(const cf_modelset *ms, const cf_placement *p);
+/* The first key p's lat_warning names ("metadata KEY '...': ...") into buf (64 bytes);
+ * buf, "" where it names none. Its table is p->warn_table. */
+const char *cf_placement_warning_key(const cf_placement *p, char *buf);
 
 /* A farther tier is one whose latency exceeds the fitted farthest by more than this part
  * plus the probe's recorded spread (rank_latency_spread): the median of 20 round trips
