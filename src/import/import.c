@@ -625,7 +625,9 @@ int cf_import_file(cf_import *im, cf_import_format f, const char *path, cf_error
 
 /* ranks_per_node for --ranks-per-node: the largest np's ranks filling nodes of rpn in order
  * (the last node holds the rest), as each run of a multi-np set placed its first np ranks:
- * np=128 on 128-rank nodes is one node, 256 two. 0, or an error. */
+ * np=128 on 128-rank nodes is one node, 256 two; and cores, rpn for each of those nodes:
+ * their room, which ranks_per_node alone does not say where the largest np is smaller than
+ * rpn (np 2 and 4 at 128 a node read as nodes of 4 without it). 0, or an error. */
 static int placement_meta(cf_import *im, cf_error *e)
 {
     long rpn = im->o.ranks_per_node, np = 0;
@@ -638,13 +640,22 @@ static int placement_meta(cf_import *im, cf_error *e)
                             "--ranks-per-node %ld: np=%ld spans %ld nodes, more than the %d "
                             "nodes the ranks_per_node line may list",
                             rpn, np, nodes, IMPORT_NODES_MAX);
-    char *v = malloc((size_t)nodes * 21 + 1), *q = v;
-    if (v == NULL)
-        return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
-    for (long i = 0; i < nodes; i++)
-        q += sprintf(q, "%s%ld", i ? "," : "", i + 1 < nodes ? rpn : np - (nodes - 1) * rpn);
-    int rc = cf_table_meta_set(im->t, "ranks_per_node", v);
+    char *v = malloc((size_t)nodes * 21 + 1), *c = malloc((size_t)nodes * 21 + 1);
+    char *q = v, *qc = c;
+    int rc = -1;
+    if (v != NULL && c != NULL) {
+        for (long i = 0; i < nodes; i++) {
+            q += sprintf(q, "%s%ld", i ? "," : "", i + 1 < nodes ? rpn : np - (nodes - 1) * rpn);
+            qc += sprintf(qc, "%s%ld", i ? "," : "", rpn);
+        }
+        rc = cf_table_meta_set(im->t, "ranks_per_node", v);
+        /* Past what a table's cores may add up to, none: a reader takes each node's room
+         * to be the fullest's, rpn, as well. */
+        if (rc == 0 && nodes <= CF_TABLE_NP_MAX / rpn)
+            rc = cf_table_meta_set(im->t, "cores", c);
+    }
     free(v);
+    free(c);
     return rc != 0 ? cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory") : 0;
 }
 

@@ -15,6 +15,23 @@ expect_rc 0 "import with --ranks-per-node 128"
 check "np up to 256 on 128-rank nodes: two nodes recorded" grep -qx '# ranks_per_node: 128,128' b.csv
 run "$COMMFIT" import osu -q --ranks-per-node 96 --np 200 "$d/osu-np2.txt" -o c.csv
 check "np=200 on 96-rank nodes: the last node holds the rest" grep -qx '# ranks_per_node: 96,96,8' c.csv
+check "and each node's room is 96" grep -qx '# cores: 96,96,96' c.csv
+# A launch smaller than a node: its room is the option's, not the launch's (np 2-8 at 128 a
+# node read np=16 as 2 nodes of 8, the network between them never measured: no upper bound).
+run "$COMMFIT" import osu -q --ranks-per-node 128 --np 2,4,8 "$d/osu-np2.txt" "$d/osu-np4.txt" \
+    "$d/osu-np8.txt" -o small.csv
+check "np up to 8 on 128-rank nodes: 8 ranks on a node of 128 cores" \
+    sh -c "grep -qx '# ranks_per_node: 8' small.csv && grep -qx '# cores: 128' small.csv"
+run "$COMMFIT" fit -q -i small.csv -o small.json
+run "$COMMFIT" predict -m small.json -p bcast -n 16,256 -b 1K -f csv
+check "np=16 inside the node of 128: bounded, no nodes" \
+    awk -F, 'NR == 2 { exit !($7 != "inf" && $11 == "np") }' "$T/out"
+check "np=256 spans 2 nodes of 128" grep -q 'np=256 would span 2 nodes (past the launch of 8 ranks: nodes like its last, of 128 cores, taken)' "$T/out"
+# Where nodes of n would add up past a table's most ranks, no cores (a reader takes n).
+run "$COMMFIT" import osu -q --ranks-per-node 16000000 --np 16000001 "$d/osu-np2.txt" -o big.csv
+expect_rc 0 "import of 16000001 ranks at 16000000 a node"
+check "two nodes, no cores (32000000 would pass the most)" \
+    sh -c "grep -qx '# ranks_per_node: 16000000,1' big.csv && ! grep -q '^# cores' big.csv"
 # Past the imported runs, new nodes hold 96 ranks as the full ones did, not the 8 of the
 # last (it said 28: 3 + 200 / 8); and a launch that filled its nodes in order stopped inside
 # its last, whose room a larger launch fills first: np=400 spans 5 nodes (400 / 96 rounded

@@ -173,20 +173,26 @@ grep_err "^commfit: fit: warning: one.csv places its ranks otherwise than .*sim-
 sed 's/^# ranks_per_node: .*/# ranks_per_node: 8/; s/^# rank_hosts: .*/# rank_hosts: 0*8/; s/^# cores: .*/# cores: 16/' "$fat" >eight.csv
 run "$COMMFIT" fit -i "$fat" -i eight.csv --patterns pingpong -o eight.json
 check "a smaller launch of the same placement: nothing said of it" sh -c "! grep -q 'places its ranks' '$T/err'"
-# the same as predict reads it: an import at 128 ranks a node of np 2 and 4 says 4 on one
-# node and no cores, which reads as nodes of 4 (the fullest); the set at np 2 to 256 as
-# nodes of 128 (the second review: silent, and answers by the order of -i)
+# the same as predict reads it: a table of np 2 and 4 that says 4 on one node and no cores
+# (as import --ranks-per-node 128 wrote it until stop 58) reads as nodes of 4 (the
+# fullest); the set at np 2 to 256 as nodes of 128 (the second review: silent, and answers
+# by the order of -i)
 o=$top_srcdir/data/realnp/orfeo-epyc-bcast-ompi
 "$COMMFIT" import osu -q --mpi-library 'Open MPI 4.1.6' --ranks-per-node 128 --np 2,4 \
-    "$o/osu-np2.txt" "$o/osu-np4.txt" -o small.csv
+    "$o/osu-np2.txt" "$o/osu-np4.txt" -o small128.csv
+run "$COMMFIT" fit -i small128.csv -i "$o.csv" -o small128.json
+check "the import now says the node's room, 128 cores: one placement, nothing said" \
+    sh -c "! grep -q 'places its ranks' '$T/err'"
+grep -v '^# cores:' small128.csv >small.csv
 run "$COMMFIT" fit -i small.csv -i "$o.csv" -o small.json
 grep_err "^commfit: fit: warning: .*orfeo-epyc-bcast-ompi.csv places its ranks otherwise than small.csv: np=5 spans 1 node, at most 5 a node, by its metadata, and 2, at most 4, by small.csv's" \
     "an import of nodes read as of 4 against nodes of 128: said"
 # the later table compared inside its own launch only: past it, its placement is a guess
-# nothing reads (np 2-16 imported at 128 a node, no cores, after np 32-256: one machine; the
-# third review: warned at np 17, advising to fit them apart)
+# nothing reads (np 2-16 at 128 a node, no cores, after np 32-256: one machine; the third
+# review: warned at np 17, advising to fit them apart)
 "$COMMFIT" import osu -q --mpi-library 'Open MPI 4.1.6' --ranks-per-node 128 --np 2,4,8,16 \
-    "$o/osu-np2.txt" "$o/osu-np4.txt" "$o/osu-np8.txt" "$o/osu-np16.txt" -o lo.csv
+    "$o/osu-np2.txt" "$o/osu-np4.txt" "$o/osu-np8.txt" "$o/osu-np16.txt" -o lo128.csv
+grep -v '^# cores:' lo128.csv >lo.csv
 "$COMMFIT" import osu -q --mpi-library 'Open MPI 4.1.6' --ranks-per-node 128 --np 32,64,128,256 \
     "$o/osu-np32.txt" "$o/osu-np64.txt" "$o/osu-np128.txt" "$o/osu-np256.txt" -o hi.csv
 run "$COMMFIT" fit -i hi.csv -i lo.csv -o hilo.json
@@ -195,6 +201,9 @@ check "a smaller launch read as the larger's, one machine: nothing said" \
 run "$COMMFIT" fit -i lo.csv -i hi.csv -o lohi.json
 grep_err "^commfit: fit: warning: hi.csv places its ranks otherwise than lo.csv: np=17 " \
     "the larger read as the smaller's (nodes of 16, no cores): said"
+run "$COMMFIT" fit -i lo128.csv -i hi.csv -o lohi128.json
+check "the same with the cores import writes now (nodes of 128): nothing said" \
+    sh -c "! grep -q 'places its ranks' '$T/err'"
 # a placement that does not read is not the one read: the table after it is compared
 sed 's/^# ranks_per_node: .*/# ranks_per_node: x/; /^# rank_hosts:/d' "$fat" >unread-rpn.csv
 run "$COMMFIT" fit -i unread-rpn.csv -i one.csv -i "$fat" --patterns pingpong -o unread.json
