@@ -366,6 +366,24 @@ static const char *input_name(const opts *o, size_t i)
     return strcmp(o->inputs[i], "-") == 0 ? "<stdin>" : o->inputs[i];
 }
 
+/* Where a placement warning's key is, for cf_placement_warn: the input it is of, and the
+ * line there. */
+typedef struct table_at {
+    const opts *o;
+    const job *j;
+} table_at;
+
+static void table_where(void *ctx, const cf_placement_warning *pw, char *buf, size_t n)
+{
+    const table_at *at = ctx;
+    size_t t = pw->table < at->o->ninputs ? pw->table : 0;
+    long line = cf_table_meta_line(at->j->tables[t], pw->key);
+    if (line > 0)
+        snprintf(buf, n, "%s:%ld", input_name(at->o, t), line);
+    else
+        snprintf(buf, n, "%s", input_name(at->o, t));
+}
+
 /* The index of the table row r was read from (j->copies holds every table's rows in input
  * order); ninputs where none. */
 static size_t row_table(const job *j, const cf_row *r)
@@ -730,10 +748,10 @@ static int warn_placements(const opts *o, const cf_modelset *ms)
                     "%ld a node, by its metadata, and %ld, at most %ld, by %s's; answers past "
                     "the fitted np read %s's placement, for every pattern; fit tables of one "
                     "placement together",
-                    o->inputs[i], o->inputs[at], np, cf_placement_nodes(&p, np),
+                    input_name(o, i), input_name(o, at), np, cf_placement_nodes(&p, np),
                     cf_placement_nodes(&p, np) == 1 ? "" : "s", cf_placement_share(&p, np),
                     cf_placement_nodes(&first, np), cf_placement_share(&first, np),
-                    o->inputs[at], o->inputs[at]);
+                    input_name(o, at), input_name(o, at));
         if (p.known && at == SIZE_MAX) {
             first = p;
             at = i;
@@ -766,18 +784,12 @@ static int finish(job *j, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     }
     /* A launch probe that does not read: said here, where the table is read, as predict
-     * and report say it of the model file (the barrier's waits are not taken without it). */
-    if (pl.lat_warning[0] != '\0' && !o->quiet) {
-        /* At the line of the first key it names, in the table the placement read it from
-         * (the model's source tables are the inputs, in order). */
-        char key[64];
-        size_t t = pl.warn_table < o->ninputs ? pl.warn_table : 0;
-        long line = cf_table_meta_line(j->tables[t], cf_placement_warning_key(&pl, key));
-        char at[32] = "";
-        if (line > 0)
-            snprintf(at, sizeof at, ":%ld", line);
-        cf_warn("%s%s: %s; fit ignores %s", o->inputs[t], at, pl.lat_warning,
-                cf_placement_ignored(pl.nwarnings));
+     * and report say it of the model file (the barrier's waits are not taken without it),
+     * at the key's line in the table the placement read it from (the model's source tables
+     * are the inputs, in order). */
+    if (!o->quiet) {
+        table_at at = {o, j};
+        cf_placement_warn(&pl.warn, "fit", table_where, &at);
     }
     fit_waits fw = {&pl, rules};
     cf_tiers tiers;

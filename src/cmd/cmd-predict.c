@@ -682,14 +682,8 @@ int cmd_predict(int argc, char **argv)
         rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0, "out of memory");
         goto report;
     }
-    if (c.place.lat_warning[0] != '\0') {
-        long line = cf_placement_warning_line(c.ms, &c.place);
-        char at[32] = "";
-        if (line > 0)
-            snprintf(at, sizeof at, ":%ld", line);
-        cf_warn("%s%s: %s; predict ignores %s", path, at, c.place.lat_warning,
-                cf_placement_ignored(c.place.nwarnings));
-    }
+    cf_placement_model_at at = {c.ms, path};
+    cf_placement_warn(&c.place.warn, "predict", cf_placement_where_model, &at);
     warn_starved(c.ms, path);
     if ((rc = prepare(&c, o.datatype, &e)) != 0)
         goto report;

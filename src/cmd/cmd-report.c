@@ -390,9 +390,8 @@ int cmd_report(int argc, char **argv)
     cf_report_result res;
     rc = cf_report_write(&o, &res, &e);
     /* As predict warns: the np plots' bounds are drawn as without the probe. */
-    if (res.probe_warning[0] != '\0')
-        cf_warn("%s: %s; report ignores %s", model, res.probe_warning,
-                cf_placement_ignored(res.probe_nwarnings));
+    cf_placement_model_at at = {ms, model};
+    cf_placement_warn(&res.probe, "report", cf_placement_where_model, &at);
     if (rc != 0)
         goto report_error;
     if (gnuplot == NULL)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error.h"
 #include "base/table.h"
 #include "modelfile/json-skim.h"
 
@@ -192,39 +193,81 @@ static double *read_numbers(const char *s, size_t *n)
     return NULL;
 }
 
-/* Says in out->lat_warning, after what it already says, why the probe's metadata key (its
- * value val) was not used. */
+/* Keeps, among out->warn, why the probe's metadata key (its value val) of the table being
+ * read was not used. */
 static void probe_warn(cf_placement *out, const char *key, const char *val, const char *why)
 {
-    if (out->nwarnings == 0)
-        out->warn_table = out->reading;
-    size_t l = strlen(out->lat_warning);
-    snprintf(out->lat_warning + l, sizeof out->lat_warning - l, "%smetadata %s '%.40s%s': %s",
-             l ? "; " : "", key, val, strlen(val) > 40 ? "..." : "", why);
-    out->nwarnings++;
+    if (out->warn.n >= CF_PLACEMENT_WARNINGS_MAX)
+        return;
+    cf_placement_warning *w = &out->warn.w[out->warn.n++];
+    w->table = out->reading;
+    snprintf(w->key, sizeof w->key, "%s", key);
+    snprintf(w->text, sizeof w->text, "metadata %s '%.40s%s': %s", key, val,
+             strlen(val) > 40 ? "..." : "", why);
 }
 
-const char *cf_placement_warning_key(const cf_placement *p, char *buf)
+void cf_placement_warn(const cf_placement_warnings *w, const char *cmd,
+                       void (*where)(void *ctx, const cf_placement_warning *pw, char *buf,
+                                     size_t n),
+                       void *ctx)
 {
-    buf[0] = '\0';
-    if (p->nwarnings > 0 && sscanf(p->lat_warning, "metadata %63[^ ]", buf) != 1)
-        buf[0] = '\0';
-    return buf;
+    for (int i = 0; i < w->n; i++) {
+        char at[1100];
+        where(ctx, &w->w[i], at, sizeof at);
+        cf_warn("%s: %s; %s ignores it", at, w->w[i].text, cmd);
+    }
 }
 
-long cf_placement_warning_line(const cf_modelset *ms, const cf_placement *p)
+/* The text of the file at path (read whole, NUL-terminated), or NULL; its length in *len. */
+static char *file_text(const char *path, size_t *len)
 {
-    char key[64], path[128];
-    if (ms->text == NULL || cf_placement_warning_key(p, key)[0] == '\0')
-        return 0;
-    snprintf(path, sizeof path, "source.tables[%zu].metadata.%s", p->warn_table, key);
-    return cf_skim_line_of(ms->text, strlen(ms->text), path);
+    FILE *fp = strcmp(path, "-") != 0 ? fopen(path, "rb") : NULL;
+    char *t = NULL;
+    size_t cap = 0, got = 1;
+    *len = 0;
+    if (fp == NULL)
+        return NULL;
+    while (got > 0) {
+        if (cap - *len < 4096) { /* room for a read and the NUL */
+            char *nt = realloc(t, cap * 2 + 65536);
+            if (nt == NULL)
+                break;
+            t = nt;
+            cap = cap * 2 + 65536;
+        }
+        got = fread(t + *len, 1, cap - *len - 1, fp);
+        *len += got;
+    }
+    int bad = got > 0 || ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(t);
+        return NULL;
+    }
+    t[*len] = '\0';
+    return t;
 }
 
-/* Counted, not read off the text: a quoted value may hold "; metadata " itself. */
-const char *cf_placement_ignored(int nwarnings)
+void cf_placement_where_model(void *ctx, const cf_placement_warning *pw, char *buf, size_t n)
 {
-    return nwarnings > 1 ? "them" : "it";
+    const cf_placement_model_at *m = ctx;
+    char path[128];
+    long line = 0;
+    snprintf(path, sizeof path, "source.tables[%zu].metadata.%s", pw->table, pw->key);
+    if (m->ms->text != NULL) {
+        line = cf_skim_line_of(m->ms->text, strlen(m->ms->text), path);
+    } else {
+        /* A model file read whole (report's) keeps no text: read again for the line. */
+        size_t len;
+        char *t = file_text(m->path, &len);
+        if (t != NULL)
+            line = cf_skim_line_of(t, len, path);
+        free(t);
+    }
+    if (line > 0)
+        snprintf(buf, n, "%s:%ld", m->path, line);
+    else
+        snprintf(buf, n, "%s", m->path);
 }
 
 /* The rows of a probe's value "B:x,x,...;B:x,...;...", B a whole number from 1 (no leading
@@ -283,7 +326,7 @@ static int sized_row(void *ctx, size_t k, unsigned long b, const double *v, size
 
 /* The sized latency probe of meta into out (its 8-byte probe read already, nlat ranks):
  * "B:us,...;B:us,...", sizes increasing whole numbers above 8, each with nlat numbers
- * >= 0. One that does not read is left out with out->lat_warning saying why; the 8-byte
+ * >= 0. One that does not read is left out with out->warn saying why; the 8-byte
  * probe stays. 0, or -1 when out of memory. */
 static int read_sized(const json_t *meta, cf_placement *out)
 {
@@ -311,7 +354,7 @@ static int read_sized(const json_t *meta, cf_placement *out)
 
 /* The latency probe of meta into out: its latencies, the margin its spread allows and the
  * timer's resolution. A value that does not read (not numbers >= 0, a count other than
- * launch_np - 1, a spread that is no number >= 0) is left out with out->lat_warning saying
+ * launch_np - 1, a spread that is no number >= 0) is left out with out->warn saying
  * why: predict and report then answer as without the probe. 0, or -1 when out of
  * memory. */
 static int read_probe(const json_t *meta, cf_placement *out)
@@ -375,7 +418,7 @@ static int dist_row(void *ctx, size_t k, unsigned long b, const double *v, size_
 /* The pair-exchange probe's distances of meta into out (its levels read already, npair of
  * them): "2:T;4:T,T;8:T,T,T;...", for each level B the times at d = 1, 2, ..., B/2, numbers
  * > 0, as many levels as pair_exchange_us. One that does not read is left out with
- * out->lat_warning saying why; the levels stay. 0, or -1 when out of memory. */
+ * out->warn saying why; the levels stay. 0, or -1 when out of memory. */
 static int read_pair_distances(const json_t *meta, cf_placement *out)
 {
     const char *s = meta_str(meta, "pair_exchange_distance_us");
@@ -403,7 +446,7 @@ static int read_pair_distances(const json_t *meta, cf_placement *out)
 
 /* The pair-exchange probe of meta into out: "2:T,4:T,...", each level the next power of two
  * from 2, each time a number > 0, and pair_exchange_bytes a number > 0, and its distances
- * (read_pair_distances). One that does not read is left out with out->lat_warning saying
+ * (read_pair_distances). One that does not read is left out with out->warn saying
  * why (after what it already says). 0, or -1 when out of memory. */
 static int read_pairs(const json_t *meta, cf_placement *out)
 {

@@ -11,6 +11,21 @@
 
 #define CF_PAIR_LEVELS_MAX 62 /* powers of two from 2 to 2^62 */
 
+#define CF_PLACEMENT_WARNINGS_MAX 8 /* more are not kept (nine keys are read, once each) */
+
+/* Metadata a placement found and did not use: the key, why ("metadata KEY '...': why"),
+ * and the source table it is of (its index in "tables", the inputs' order for fit). */
+typedef struct cf_placement_warning {
+    size_t table;
+    char key[48];
+    char text[320];
+} cf_placement_warning;
+
+typedef struct cf_placement_warnings {
+    cf_placement_warning w[CF_PLACEMENT_WARNINGS_MAX];
+    int n;
+} cf_placement_warnings;
+
 typedef struct cf_placement {
     int known;      /* the metadata says where the ranks ran */
     size_t nnodes;  /* nodes of the launch, in rank order */
@@ -53,25 +68,24 @@ typedef struct cf_placement {
      * (pair_dist_us[k * npair + j]: level k, d = 2^j, j <= k; j = k is pair_us[k]); NULL
      * without them. */
     double *pair_dist_us;
-    /* Why a probe's metadata found was not used ("metadata rank_latency_us '...': why",
-     * and "; metadata pair_exchange_us '...': why" when that one does not read either), for
-     * the command to warn of, once; "" if none. */
-    char lat_warning[400];
-    int nwarnings; /* how many probes lat_warning names */
-    size_t warn_table; /* the source table the first of them is of (its index in "tables") */
-    size_t reading;    /* (the table being read) */
+    cf_placement_warnings warn; /* the metadata that was found and not used */
+    size_t reading;             /* (the table being read) */
 } cf_placement;
 
-/* What a command that ignores the nwarnings probes lat_warning names says it ignores: "it",
- * or "them" where it names both. */
-const char *cf_placement_ignored(int nwarnings);
-/* The line of the model file ms (read by its keys, its text kept) that holds the first key
- * p's lat_warning ("metadata KEY '...': ...") names, in the source table it is of; 0 where
- * it cannot tell. */
-long cf_placement_warning_line(const cf_modelset *ms, const cf_placement *p);
-/* The first key p's lat_warning names ("metadata KEY '...': ...") into buf (64 bytes);
- * buf, "" where it names none. Its table is p->warn_table. */
-const char *cf_placement_warning_key(const cf_placement *p, char *buf);
+/* Warns of each of w's, a line each: "WHERE: metadata KEY '...': why; CMD ignores it",
+ * WHERE as where(ctx, warning, buf, n) writes it (a file, and its line where known). */
+void cf_placement_warn(const cf_placement_warnings *w, const char *cmd,
+                       void (*where)(void *ctx, const cf_placement_warning *pw, char *buf,
+                                     size_t n),
+                       void *ctx);
+/* A where of cf_placement_warn for a model file (ctx: a cf_placement_model_at): its path,
+ * and the line in it that holds the key in its source table's metadata, where the file's
+ * text (ms read by its keys) tells it. */
+typedef struct cf_placement_model_at {
+    const cf_modelset *ms;
+    const char *path;
+} cf_placement_model_at;
+void cf_placement_where_model(void *ctx, const cf_placement_warning *pw, char *buf, size_t n);
 
 /* A farther tier is one whose latency exceeds the fitted farthest by more than this part
  * plus the probe's recorded spread (rank_latency_spread): the median of 20 round trips

@@ -152,7 +152,7 @@ int cf_report_plots_table(cf_report *r, cf_error *e);
 /* --- the model's part (report-model.c) --- */
 
 /* Reads what the plots need from the model: the statistic, the across-np models, where
- * the ranks ran (r->pl, whose lat_warning the report gives to its caller). */
+ * the ranks ran (r->pl, whose warnings the report gives to its caller). */
 void cf_report_model_open(cf_report *r);
 void cf_report_model_close(cf_report *r);
 /* Writes a block of the fit sampled on a log scale over [lo, hi] (with the steps at its

@@ -564,8 +564,7 @@ int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
     } else {
         arm(tmp, r.dirfd);
         cf_report_model_open(&r);
-        snprintf(res->probe_warning, sizeof res->probe_warning, "%s", r.pl.lat_warning);
-        res->probe_nwarnings = r.pl.nwarnings;
+        res->probe = r.pl.warn;
         rc = cf_report_plots_table(&r, e);
         res->n_plots = r.n_plots;
         if (rc == 0 && o->gnuplot != NULL)

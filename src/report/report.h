@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "modelfile/modelfile.h"
+#include "modelfile/placement.h"
 #include "base/table.h"
 
 typedef struct cf_report_opts {
@@ -27,11 +28,10 @@ typedef struct cf_report_opts {
 typedef struct cf_report_result {
     size_t n_plots; /* plots written (data file and script each) */
     size_t n_drawn; /* images drawn by gnuplot */
-    /* The model's latency probe (rank_latency_us) that does not read, which the np plots
-     * then do without: "metadata rank_latency_us '...': why", for the caller to warn of;
-     * "" if none. Filled whether or not the report is written. */
-    char probe_warning[400];
-    int probe_nwarnings; /* how many probes probe_warning names */
+    /* The model's launch probes and placement metadata that do not read, which the np
+     * plots then do without, for the caller to warn of. Filled whether or not the report is
+     * written. */
+    cf_placement_warnings probe;
 } cf_report_result;
 
 /* Writes the whole report into o->out_dir: through a temporary folder beside it, renamed

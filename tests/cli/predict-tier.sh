@@ -359,9 +359,29 @@ grep -A6 barrier_wait_us pgood.json >w2 || true
 check "the waits as with a pair_exchange_us that reads" sh -c 'grep -q "[1-9]" w1 && cmp -s w1 w2'
 sed 's/^# rank_latency_us: .*/# rank_latency_us: 1,x/' pbad.csv >pbad2.csv
 run "$COMMFIT" fit -i pbad2.csv -o pbad2.json
-grep_err "^commfit: fit: warning: pbad2.csv:$(meta_line pbad2.csv pair_exchange_us): metadata pair_exchange_us '2:abc': expected B:us for each power of two B from 2, times > 0; metadata rank_latency_us '1,x': expected one number >= 0 a rank; fit ignores them$" \
-    "neither reads: one warning names both"
-check "once" test "$(grep -c 'ignores' "$T/err")" -eq 1
+grep_err "^commfit: fit: warning: pbad2.csv:$(meta_line pbad2.csv pair_exchange_us): metadata pair_exchange_us '2:abc': expected B:us for each power of two B from 2, times > 0; fit ignores it$" \
+    "neither reads: a warning for each, at its own line"
+grep_err "^commfit: fit: warning: pbad2.csv:$(meta_line pbad2.csv rank_latency_us): metadata rank_latency_us '1,x': expected one number >= 0 a rank; fit ignores it$" \
+    "the second at its line"
+check "twice" test "$(grep -c 'ignores' "$T/err")" -eq 2
+# Two tables, a key of each that does not read: each said at its own table and line (the
+# third review of stop 57: both at the first key's, pbad2.csv:24).
+sed 's/^# pair_exchange_us: .*/# pair_exchange_us: 2:abc/; /^# rank_latency/d' "$top_srcdir/data/sim-fatnodes-ompi.csv" >pa.csv
+sed 's/^# rank_latency_us: .*/# rank_latency_us: 1,x/; /^# pair_exchange/d' "$top_srcdir/data/sim-fatnodes.csv" >pb.csv
+run "$COMMFIT" fit -i pa.csv -i pb.csv -o pab.json
+grep_err "^commfit: fit: warning: pa.csv:$(meta_line pa.csv pair_exchange_us): metadata pair_exchange_us '2:abc'" \
+    "two tables: the first's key at its table and line"
+grep_err "^commfit: fit: warning: pb.csv:$(meta_line pb.csv rank_latency_us): metadata rank_latency_us '1,x'" \
+    "the second's at its own"
+run "$COMMFIT" predict -m pab.json -p bcast -n 4 -b 1
+grep_err "^commfit: predict: warning: pab.json:$(json_line pab.json pair_exchange_us): metadata pair_exchange_us '2:abc'" \
+    "predict: the first's in the model file, in the first table's metadata"
+grep_err "^commfit: predict: warning: pab.json:$(json_line pab.json rank_latency_us): metadata rank_latency_us '1,x'" \
+    "the second's in the second table's"
+# A table read from standard input is named as such.
+run "$COMMFIT" fit -i - -o pstdin.json <pb.csv
+grep_err "^commfit: fit: warning: <stdin>:$(meta_line pb.csv rank_latency_us): metadata rank_latency_us '1,x'" \
+    "a table from standard input: <stdin>, at its line"
 # One probe whose value quotes "; metadata " itself is still one: "it".
 sed 's/^# rank_latency_us: .*/# rank_latency_us: 1; metadata x/' "$top_srcdir/data/sim-fatnodes-ompi.csv" >semi.csv
 run "$COMMFIT" fit -i semi.csv -o semi.json
@@ -375,7 +395,7 @@ check "and answers as without it" cmp -s none.csv "$T/out"
 # The report's np plot reads the same metadata: it says so too, once, and draws as without.
 run "$COMMFIT" report -m bad.json -o repbad
 expect_rc 0 "a rank_latency_us of the wrong length does not stop report"
-grep_err "^commfit: report: warning: bad.json: metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); report ignores it$" \
+grep_err "^commfit: report: warning: bad.json:$(json_line bad.json rank_latency_us): metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); report ignores it$" \
     "report warns that it ignores it"
 check "once" test "$(grep -c rank_latency_us "$T/err")" -eq 1
 ext repbad/np-alltoall.dat >extbad.rows

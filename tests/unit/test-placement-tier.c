@@ -27,6 +27,16 @@ static cf_modelset *with_meta(const char *const *kv)
     return ms;
 }
 
+/* The texts of p's warnings into warning (nw bytes), apart by "; ". */
+static void warnings_of(const cf_placement *p, char *warning, size_t nw)
+{
+    warning[0] = '\0';
+    for (int i = 0; i < p->warn.n; i++) {
+        size_t l = strlen(warning);
+        snprintf(warning + l, nw - l, "%s%s", i ? "; " : "", p->warn.w[i].text);
+    }
+}
+
 /* The rule for fitted -> np on the table of kv: u filled, the note in note. */
 static void beyond(const char *const *kv, long fitted, long np, cf_unmeasured *u, char *note,
                    size_t n, char *warning, size_t nw)
@@ -36,7 +46,7 @@ static void beyond(const char *const *kv, long fitted, long np, cf_unmeasured *u
     if (cf_placement_read(ms, &p) != 0)
         abort();
     cf_placement_beyond_fitted(&p, fitted, np, u, note, n);
-    snprintf(warning, nw, "%s", p.lat_warning);
+    warnings_of(&p, warning, nw);
     cf_placement_free(&p);
     cf_modelset_free(ms);
 }
@@ -252,7 +262,7 @@ static void tiers_of(const char *const *kv, cf_tiers *t, char *warning, size_t n
     if (cf_placement_read(ms, &p) != 0)
         abort();
     cf_placement_tiers(&p, t);
-    snprintf(warning, nw, "%s", p.lat_warning);
+    warnings_of(&p, warning, nw);
     cf_placement_free(&p);
     cf_modelset_free(ms);
 }
