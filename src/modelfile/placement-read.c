@@ -454,8 +454,15 @@ static int read_pairs(const json_t *meta, cf_placement *out)
     const char *why = NULL, *q = s;
     char *end = NULL;
     double bytes = b != NULL ? strtod(b, &end) : NAN;
+    /* From 64 KiB up: the probe is read as a cost per byte, which a probe of small
+     * messages, whose time is latency, overstates by orders (a hand-edited 1 said an
+     * alltoall of 1 KiB would take 5 s). */
     if (b == NULL || end == b || *end != '\0' || !(bytes > 0) || !isfinite(bytes))
         why = "its pair_exchange_bytes is no number > 0";
+    else if (bytes < CF_PAIR_BYTES_MIN)
+        why = "its pair_exchange_bytes is below " CF_PAIR_BYTES_MIN_TEXT ": a probe of small "
+              "messages times latency, not the traffic's cost per byte (commfit measure "
+              "exchanges 1048576)";
     size_t n = 0;
     for (unsigned long level = 2; why == NULL && *q != '\0'; level *= 2) {
         /* each number starts with a digit (strtoul and strtod would pass over spaces and

@@ -10,6 +10,9 @@
 #include "modelfile/modelfile.h"
 
 #define CF_PAIR_LEVELS_MAX 62 /* powers of two from 2 to 2^62 */
+/* The least pair_exchange_bytes a probe is read at: smaller ones time latency. */
+#define CF_PAIR_BYTES_MIN 65536
+#define CF_PAIR_BYTES_MIN_TEXT "65536" /* the same, for messages */
 
 #define CF_PLACEMENT_WARNINGS_MAX 8 /* more are not kept (nine keys are read, once each) */
 

@@ -227,13 +227,16 @@ static void pair_tests(void)
     x = cf_placement_pair_extra(&p, 32, 1024, &near_r, &far_r);
     ok(far_r == 128 && x > 0, "past the probe: its largest level, what it shows at least");
     cf_placement_free(&p);
+    n = pairs_read("2:1,4:2", "65536", &p, w, sizeof w);
+    ok(n == 2 && w[0] == '\0', "pair_exchange_bytes of 64 KiB is read (%d)", n);
+    cf_placement_free(&p);
     static const struct {
         const char *us, *bytes;
     } bad[] = {{"4:1,8:2", "1048576"}, {"2:1,8:2", "1048576"}, {"2:0", "1048576"},
                {"2:1;4:2", "1048576"}, {"2:1", "0"},           {"2:1", NULL},
                {"", "1048576"},        {"2:x", "1048576"},     {"2:1,4:2,", "1048576"},
                {"02:1", "1048576"},    {"2: 1", "1048576"},    {" 2:1", "1048576"},
-               {"2:+1", "1048576"}};
+               {"2:+1", "1048576"},    {"2:1", "1"},           {"2:1", "65535"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         n = pairs_read(bad[i].us, bad[i].bytes, &p, w, sizeof w);
         ok(n == -1 && strstr(w, "metadata pair_exchange_us '") == w,
