@@ -401,6 +401,21 @@ static int add_row(cf_import *im, const osu_table *tb, const osu_row *o, long li
     int mindec = 2;
     if (tb->bw_only) {
         double bw = o->v[R_BW], rate = o->v[R_RATE];
+        /* Both printed (mbw_mr): they say one thing, MB/s = bytes x messages/s / 10^6,
+         * within their printed digits; a row where they part is no measurement to pick one
+         * of (a hand edit, columns mixed up). */
+        if (tb->has[R_RATE] && tb->has[R_BW] && rate > 0 && bw > 0 && r.bytes > 0) {
+            double from_rate = (double)r.bytes * rate / 1e6;
+            double slack = 0.01 * bw + 0.5 * pow(10, -o->dec[R_BW]) +
+                           (double)r.bytes * 0.5 * pow(10, -o->dec[R_RATE]) / 1e6;
+            if (fabs(bw - from_rate) > slack)
+                return cf_import_table_fail(im, e, line,
+                                            "%s: %llu bytes at %.*f messages/s is %.2f MB/s, "
+                                            "where the row says %.*f MB/s: expected the two to "
+                                            "agree",
+                                            tb->title, (unsigned long long)r.bytes,
+                                            o->dec[R_RATE], rate, from_rate, o->dec[R_BW], bw);
+        }
         if (tb->has[R_RATE] && rate > 0)
             t = 1e6 / rate;
         else if (tb->has[R_BW] && bw > 0 && r.bytes > 0)

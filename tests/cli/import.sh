@@ -68,6 +68,18 @@ run "$COMMFIT" import osu mbw.txt -o mbw.csv
 expect_rc 0 "golden mbw_mr"
 cp mbw.csv "$T/out"
 expect_golden import-mbw-mr "golden mbw_mr table"
+# Its MB/s and messages/s say one thing (MB/s = bytes x messages/s / 10^6): a row where they
+# part is refused at its line (imported before, its messages/s taken), or its table left
+# out with --lenient.
+awk '$1 == 64 { $2 = "3261.77" } { print }' mbw.txt >mbw-bad.txt
+run "$COMMFIT" import osu mbw-bad.txt -o mbw-bad.csv
+expect_rc 1 "mbw_mr: MB/s and messages/s that disagree"
+expect_err "commfit: import: mbw-bad.txt:10: Multiple Bandwidth / Message Rate: 64 bytes at 49402627.43 messages/s is 3161.77 MB/s, where the row says 3261.77 MB/s: expected the two to agree" \
+    "said at its line, both figures"
+check "nothing written" test ! -e mbw-bad.csv
+awk '$1 == 64 { $2 = "3192.00" } { print }' mbw.txt >mbw-near.txt
+run "$COMMFIT" import osu -q mbw-near.txt -o mbw-near.csv
+expect_rc 0 "within 1%: read as printed"
 cp "$R/imb_stackhpc_ompi4_ib_pingpong.txt" pp.txt
 run "$COMMFIT" import imb pp.txt -o pp.csv
 cp pp.csv "$T/out"
