@@ -514,8 +514,16 @@ static void warn_kind(const cf_fit_summary *s, size_t i, size_t j, unsigned char
             last = a;
         }
     }
+    static const char not_chosen[] = " not chosen";
+    size_t nc = sizeof not_chosen - 1;
     if (k0 == strlen(w0))
         cf_warn("%zu fit%s: %s: %s", l.n, l.n == 1 ? "" : "s", w0, l.s ? l.s : "");
+    else if (k0 > nc && strncmp(w0 + k0 - nc, not_chosen, nc) == 0)
+        /* "poly2 not chosen: why", each fit's own why (auto.c): what it means, once. */
+        cf_warn("%zu fit%s chose another model than %.*s, whose fit gave a time or variance "
+                "that cannot be (negative, not finite) or a time falling with size (commfit fit "
+                "--verbose says which, and where): %s",
+                l.n, l.n == 1 ? "" : "s", (int)(k0 - nc), w0, l.s ? l.s : "");
     else
         cf_warn("%zu fit%s %.*s: %s", l.n, l.n == 1 ? "" : "s", (int)k0, w0, l.s ? l.s : "");
     free(l.s);

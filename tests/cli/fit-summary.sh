@@ -92,10 +92,12 @@ run "$COMMFIT" fit -i u.csv -o u.json
 expect_rc 0 "auto on a U at two np"
 check "one line per kind: poor" \
     grep -qx 'commfit: fit: warning: 2 fits poor (leave-one-out > 25%; predictions rough): gather np 4 (112%), gather np 8 (112%)' "$T/err"
-check "one line per kind: poly2 not chosen" \
-    grep -qx 'commfit: fit: warning: 2 fits poly2 not chosen: gather np 4, gather np 8' "$T/err"
+# A model auto did not choose: said with what that means (it said "2 fits poly2 not
+# chosen", stop 56's noticed wording).
+check "one line per kind: poly2 not chosen, and why in general" \
+    grep -qx 'commfit: fit: warning: 2 fits chose another model than poly2, whose fit gave a time or variance that cannot be (negative, not finite) or a time falling with size (commfit fit --verbose says which, and where): gather np 4, gather np 8' "$T/err"
 check "one line per kind: piecewise not chosen" \
-    grep -qx 'commfit: fit: warning: 2 fits piecewise not chosen: gather np 4, gather np 8' "$T/err"
+    grep -qx 'commfit: fit: warning: 2 fits chose another model than piecewise, whose fit gave a time or variance that cannot be (negative, not finite) or a time falling with size (commfit fit --verbose says which, and where): gather np 4, gather np 8' "$T/err"
 
 # -q on the other subcommands: nothing on stderr; what was asked for still on stdout.
 mkdir models
