@@ -373,15 +373,12 @@ typedef struct table_at {
     const job *j;
 } table_at;
 
-static void table_where(void *ctx, const cf_placement_warning *pw, char *buf, size_t n)
+static void table_where(void *ctx, const cf_placement_warning *pw, const char **file, long *line)
 {
     const table_at *at = ctx;
     size_t t = pw->table < at->o->ninputs ? pw->table : 0;
-    long line = cf_table_meta_line(at->j->tables[t], pw->key);
-    if (line > 0)
-        snprintf(buf, n, "%s:%ld", input_name(at->o, t), line);
-    else
-        snprintf(buf, n, "%s", input_name(at->o, t));
+    *file = input_name(at->o, t);
+    *line = cf_table_meta_line(at->j->tables[t], pw->key);
 }
 
 /* The index of the table row r was read from (j->copies holds every table's rows in input
@@ -463,7 +460,7 @@ static int read_inputs(job *j, cf_error *e)
         int rc = cf_table_read(o->inputs[i], &j->tables[i], e);
         if (rc != 0)
             return rc;
-        cf_msg("read %s (%zu row%s)", o->inputs[i], j->tables[i]->n_rows,
+        cf_msg("read %s (%zu row%s)", input_name(o, i), j->tables[i]->n_rows,
                j->tables[i]->n_rows == 1 ? "" : "s");
         double share;
         int rank;

@@ -392,6 +392,7 @@ int cmd_report(int argc, char **argv)
     /* As predict warns: the np plots' bounds are drawn as without the probe. */
     cf_placement_model_at at = {ms, model};
     cf_placement_warn(&res.probe, "report", cf_placement_where_model, &at);
+    cf_placement_warnings_free(&res.probe);
     if (rc != 0)
         goto report_error;
     if (gnuplot == NULL)

@@ -1133,7 +1133,10 @@ static int read_file(const char *path, int keys_only, cf_modelset **out, cf_erro
     if (rrc != 0)
         return rrc;
     int rc = read_mem(buf, len, path, keys_only, &buf, out, e);
-    free(buf);
+    if (rc == 0 && !keys_only) /* cf_read_all's text ends in a NUL */
+        (*out)->whole = buf;
+    else
+        free(buf);
     return rc;
 }
 

@@ -31,6 +31,7 @@ void cf_modelset_free(cf_modelset *m)
     json_decref(m->source);
     cf_across_set_clear(&m->across);
     free(m->text);
+    free(m->whole);
     free(m->name);
     free(m->fit_span);
     free(m->across_span);

@@ -27,6 +27,9 @@ typedef struct cf_modelset {
      * the place in it of each fit and across-np model, or (where the one-pass check was not
      * sure of the text) its JSON parsed whole; NULL otherwise */
     char *text, *name;
+    /* cf_modelset_read: the file's text as it was parsed (NUL-terminated), for the line of a
+     * member a warning names (cf_placement_where_model); NULL otherwise */
+    char *whole;
     struct cf_skim_span *fit_span, *across_span;
     json_t *json;
 } cf_modelset;

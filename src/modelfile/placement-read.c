@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/grow.h"
 #include "base/table.h"
 #include "modelfile/json-skim.h"
 
@@ -197,77 +198,54 @@ static double *read_numbers(const char *s, size_t *n)
  * read was not used. */
 static void probe_warn(cf_placement *out, const char *key, const char *val, const char *why)
 {
-    if (out->warn.n >= CF_PLACEMENT_WARNINGS_MAX)
+    cf_placement_warnings *ws = &out->warn;
+    cf_placement_warning *w = cf_grow(ws->w, &ws->cap, ws->n, sizeof *w, 4);
+    if (w == NULL) {
+        ws->lost = 1;
         return;
-    cf_placement_warning *w = &out->warn.w[out->warn.n++];
+    }
+    ws->w = w;
+    w += ws->n++;
     w->table = out->reading;
     snprintf(w->key, sizeof w->key, "%s", key);
     snprintf(w->text, sizeof w->text, "metadata %s '%.40s%s': %s", key, val,
              strlen(val) > 40 ? "..." : "", why);
 }
 
+void cf_placement_warnings_free(cf_placement_warnings *w)
+{
+    free(w->w);
+    memset(w, 0, sizeof *w);
+}
+
 void cf_placement_warn(const cf_placement_warnings *w, const char *cmd,
-                       void (*where)(void *ctx, const cf_placement_warning *pw, char *buf,
-                                     size_t n),
+                       void (*where)(void *ctx, const cf_placement_warning *pw,
+                                     const char **file, long *line),
                        void *ctx)
 {
-    for (int i = 0; i < w->n; i++) {
-        char at[1100];
-        where(ctx, &w->w[i], at, sizeof at);
-        cf_warn("%s: %s; %s ignores it", at, w->w[i].text, cmd);
+    for (size_t i = 0; i < w->n; i++) {
+        const char *file = "";
+        long line = 0;
+        where(ctx, &w->w[i], &file, &line);
+        if (line > 0)
+            cf_warn("%s:%ld: %s; %s ignores it", file, line, w->w[i].text, cmd);
+        else
+            cf_warn("%s: %s; %s ignores it", file, w->w[i].text, cmd);
     }
+    if (w->lost)
+        cf_warn("out of memory: more metadata that does not read is not said; %s ignores it",
+                cmd);
 }
 
-/* The text of the file at path (read whole, NUL-terminated), or NULL; its length in *len. */
-static char *file_text(const char *path, size_t *len)
-{
-    FILE *fp = strcmp(path, "-") != 0 ? fopen(path, "rb") : NULL;
-    char *t = NULL;
-    size_t cap = 0, got = 1;
-    *len = 0;
-    if (fp == NULL)
-        return NULL;
-    while (got > 0) {
-        if (cap - *len < 4096) { /* room for a read and the NUL */
-            char *nt = realloc(t, cap * 2 + 65536);
-            if (nt == NULL)
-                break;
-            t = nt;
-            cap = cap * 2 + 65536;
-        }
-        got = fread(t + *len, 1, cap - *len - 1, fp);
-        *len += got;
-    }
-    int bad = got > 0 || ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(t);
-        return NULL;
-    }
-    t[*len] = '\0';
-    return t;
-}
-
-void cf_placement_where_model(void *ctx, const cf_placement_warning *pw, char *buf, size_t n)
+void cf_placement_where_model(void *ctx, const cf_placement_warning *pw, const char **file,
+                              long *line)
 {
     const cf_placement_model_at *m = ctx;
+    const char *text = m->ms->text != NULL ? m->ms->text : m->ms->whole;
     char path[128];
-    long line = 0;
     snprintf(path, sizeof path, "source.tables[%zu].metadata.%s", pw->table, pw->key);
-    if (m->ms->text != NULL) {
-        line = cf_skim_line_of(m->ms->text, strlen(m->ms->text), path);
-    } else {
-        /* A model file read whole (report's) keeps no text: read again for the line. */
-        size_t len;
-        char *t = file_text(m->path, &len);
-        if (t != NULL)
-            line = cf_skim_line_of(t, len, path);
-        free(t);
-    }
-    if (line > 0)
-        snprintf(buf, n, "%s:%ld", m->path, line);
-    else
-        snprintf(buf, n, "%s", m->path);
+    *file = m->path;
+    *line = text != NULL ? cf_skim_line_of(text, strlen(text), path) : 0;
 }
 
 /* The rows of a probe's value "B:x,x,...;B:x,...;...", B a whole number from 1 (no leading
@@ -609,5 +587,6 @@ void cf_placement_free(cf_placement *p)
     free(p->lat_near);
     free(p->sized_far);
     free(p->pair_dist_us);
+    cf_placement_warnings_free(&p->warn);
     memset(p, 0, sizeof *p);
 }

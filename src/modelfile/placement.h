@@ -14,8 +14,6 @@
 #define CF_PAIR_BYTES_MIN 65536
 #define CF_PAIR_BYTES_MIN_TEXT "65536" /* the same, for messages */
 
-#define CF_PLACEMENT_WARNINGS_MAX 8 /* more are not kept (nine keys are read, once each) */
-
 /* Metadata a placement found and did not use: the key, why ("metadata KEY '...': why"),
  * and the source table it is of (its index in "tables", the inputs' order for fit). */
 typedef struct cf_placement_warning {
@@ -24,10 +22,16 @@ typedef struct cf_placement_warning {
     char text[320];
 } cf_placement_warning;
 
+/* Every one, in the order read (a ranks_per_node that does not read is tried in each table
+ * in turn: one a table); w owned, freed by cf_placement_free (or, moved out of it, by
+ * cf_placement_warnings_free). */
 typedef struct cf_placement_warnings {
-    cf_placement_warning w[CF_PLACEMENT_WARNINGS_MAX];
-    int n;
+    cf_placement_warning *w;
+    size_t n, cap;
+    int lost; /* one was not kept: out of memory */
 } cf_placement_warnings;
+
+void cf_placement_warnings_free(cf_placement_warnings *w);
 
 typedef struct cf_placement {
     int known;      /* the metadata says where the ranks ran */
@@ -75,20 +79,22 @@ typedef struct cf_placement {
     size_t reading;             /* (the table being read) */
 } cf_placement;
 
-/* Warns of each of w's, a line each: "WHERE: metadata KEY '...': why; CMD ignores it",
- * WHERE as where(ctx, warning, buf, n) writes it (a file, and its line where known). */
+/* Warns of each of w's, a line each: "FILE[:LINE]: metadata KEY '...': why; CMD ignores
+ * it", FILE and LINE (0: none known) as where(ctx, warning, &file, &line) gives them. */
 void cf_placement_warn(const cf_placement_warnings *w, const char *cmd,
-                       void (*where)(void *ctx, const cf_placement_warning *pw, char *buf,
-                                     size_t n),
+                       void (*where)(void *ctx, const cf_placement_warning *pw,
+                                     const char **file, long *line),
                        void *ctx);
 /* A where of cf_placement_warn for a model file (ctx: a cf_placement_model_at): its path,
- * and the line in it that holds the key in its source table's metadata, where the file's
- * text (ms read by its keys) tells it. */
+ * and the line in the text it was read from (kept by cf_modelset_read and, where the
+ * one-pass check was sure of it, cf_modelset_read_keys) that holds the key in its source
+ * table's metadata; none where the text was not kept or does not hold it. */
 typedef struct cf_placement_model_at {
     const cf_modelset *ms;
     const char *path;
 } cf_placement_model_at;
-void cf_placement_where_model(void *ctx, const cf_placement_warning *pw, char *buf, size_t n);
+void cf_placement_where_model(void *ctx, const cf_placement_warning *pw, const char **file,
+                              long *line);
 
 /* A farther tier is one whose latency exceeds the fitted farthest by more than this part
  * plus the probe's recorded spread (rank_latency_spread): the median of 20 round trips

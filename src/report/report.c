@@ -564,7 +564,8 @@ int cf_report_write(const cf_report_opts *o, cf_report_result *res, cf_error *e)
     } else {
         arm(tmp, r.dirfd);
         cf_report_model_open(&r);
-        res->probe = r.pl.warn;
+        res->probe = r.pl.warn; /* moved: the caller warns of them, and frees them */
+        memset(&r.pl.warn, 0, sizeof r.pl.warn);
         rc = cf_report_plots_table(&r, e);
         res->n_plots = r.n_plots;
         if (rc == 0 && o->gnuplot != NULL)

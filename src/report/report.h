@@ -30,7 +30,7 @@ typedef struct cf_report_result {
     size_t n_drawn; /* images drawn by gnuplot */
     /* The model's launch probes and placement metadata that do not read, which the np
      * plots then do without, for the caller to warn of. Filled whether or not the report is
-     * written. */
+     * written; the caller frees them (cf_placement_warnings_free). */
     cf_placement_warnings probe;
 } cf_report_result;
 

@@ -181,6 +181,7 @@ o=$top_srcdir/data/realnp/orfeo-epyc-bcast-ompi
 "$COMMFIT" import osu -q --mpi-library 'Open MPI 4.1.6' --ranks-per-node 128 --np 2,4 \
     "$o/osu-np2.txt" "$o/osu-np4.txt" -o small128.csv
 run "$COMMFIT" fit -i small128.csv -i "$o.csv" -o small128.json
+expect_rc 0 "an import at 128 a node of np 2 and 4 with the orfeo set"
 check "the import now says the node's room, 128 cores: one placement, nothing said" \
     sh -c "! grep -q 'places its ranks' '$T/err'"
 grep -v '^# cores:' small128.csv >small.csv
@@ -202,6 +203,7 @@ run "$COMMFIT" fit -i lo.csv -i hi.csv -o lohi.json
 grep_err "^commfit: fit: warning: hi.csv places its ranks otherwise than lo.csv: np=17 " \
     "the larger read as the smaller's (nodes of 16, no cores): said"
 run "$COMMFIT" fit -i lo128.csv -i hi.csv -o lohi128.json
+expect_rc 0 "np 2-16 then np 32-256, both at 128 a node"
 check "the same with the cores import writes now (nodes of 128): nothing said" \
     sh -c "! grep -q 'places its ranks' '$T/err'"
 # a placement that does not read is not the one read: the table after it is compared

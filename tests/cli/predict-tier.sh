@@ -394,11 +394,35 @@ grep_err "^commfit: predict: warning: pab.json:$(json_line pab.json rank_latency
 run "$COMMFIT" fit -i - -o pstdin.json <pb.csv
 grep_err "^commfit: fit: warning: <stdin>:$(meta_line pb.csv rank_latency_us): metadata rank_latency_us '1,x'" \
     "a table from standard input: <stdin>, at its line"
-# One probe whose value quotes "; metadata " itself is still one: "it".
+# A value that quotes "; metadata " itself: one warning, its value whole.
 sed 's/^# rank_latency_us: .*/# rank_latency_us: 1; metadata x/' "$top_srcdir/data/sim-fatnodes-ompi.csv" >semi.csv
 run "$COMMFIT" fit -i semi.csv -o semi.json
 grep_err "^commfit: fit: warning: semi.csv:$(meta_line semi.csv rank_latency_us): metadata rank_latency_us '1; metadata x': expected one number >= 0 a rank; fit ignores it$" \
-    "a value that quotes '; metadata ': one probe, 'it'"
+    "a value that quotes '; metadata ': one warning, the value whole"
+check "one" test "$(grep -c 'ignores it' "$T/err")" -eq 1
+# A ranks_per_node that does not read is tried in each table in turn: ten such tables and
+# the eleventh's cores, whose placement is read, are each said (a first version kept 8 and
+# dropped the one of the placement used).
+S=$top_srcdir/data/sim-fatnodes-ompi.csv
+ins=""
+for i in 0 1 2 3 4 5 6 7 8 9; do
+    sed "s/^# ranks_per_node: .*/# ranks_per_node: bad$i/" "$S" >r$i.csv
+    ins="$ins -i r$i.csv"
+done
+sed 's/^# cores: .*/# cores: 1,x/' "$S" >c11.csv
+run "$COMMFIT" fit $ins -i c11.csv --patterns pingpong -o many.json
+check "eleven tables' keys that do not read: eleven warnings" test "$(grep -c 'ignores it' "$T/err")" -eq 11
+grep_err "^commfit: fit: warning: c11.csv:$(meta_line c11.csv cores): metadata cores '1,x'" \
+    "the last, the cores of the placement read, among them"
+run "$COMMFIT" predict -m many.json -p pingpong -n 2 -b 1
+check "predict: eleven too" test "$(grep -c 'ignores it' "$T/err")" -eq 11
+# A long path is said whole, with the line (a first version cut it at 1099 bytes).
+long=$(printf 'd%.0s' $(seq 1 200))
+mkdir -p "$long/$long/$long/$long/$long/$long"
+cp pbad.csv "$long/$long/$long/$long/$long/$long/p.csv"
+run "$COMMFIT" fit -i "$long/$long/$long/$long/$long/$long/p.csv" --patterns pingpong -o lp.json
+grep_err "^commfit: fit: warning: $long/$long/$long/$long/$long/$long/p.csv:$(meta_line pbad.csv pair_exchange_us): metadata pair_exchange_us" \
+    "a path of 1200 bytes: whole, with its line"
 run "$COMMFIT" predict -m bad.json -p alltoall -n 16 -b 64K -f csv
 expect_rc 0 "a rank_latency_us of the wrong length does not stop predict"
 grep_err "^commfit: predict: warning: bad.json:$(json_line bad.json rank_latency_us): metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); predict ignores it$" \
@@ -410,6 +434,19 @@ expect_rc 0 "a rank_latency_us of the wrong length does not stop report"
 grep_err "^commfit: report: warning: bad.json:$(json_line bad.json rank_latency_us): metadata rank_latency_us '1,1,1,1,1,1,1,3,3': expected launch_np - 1 numbers \(ranks 1 to launch_np - 1\); report ignores it$" \
     "report warns that it ignores it"
 check "once" test "$(grep -c rank_latency_us "$T/err")" -eq 1
+# Read from a pipe or a FIFO, the model's text is the one parsed: the line still (a first
+# version read the file again: line 1 from a pipe, and a FIFO hung once the report was
+# written).
+run sh -c 'cat bad.json | "$1" report -m /dev/stdin -o reppipe' sh "$COMMFIT"
+expect_rc 0 "report of a model read from a pipe"
+grep_err "^commfit: report: warning: /dev/stdin:$(json_line bad.json rank_latency_us): metadata rank_latency_us" \
+    "its line, as in the file"
+mkfifo fifo.json
+(cat bad.json >fifo.json &)
+run timeout 60 "$COMMFIT" report -m fifo.json -o repfifo
+expect_rc 0 "report of a model read from a FIFO: ends"
+grep_err "^commfit: report: warning: fifo.json:$(json_line bad.json rank_latency_us): metadata rank_latency_us" \
+    "its line"
 ext repbad/np-alltoall.dat >extbad.rows
 check "and its np plot is drawn as without it" cmp -s ext0.rows extbad.rows
 

@@ -195,7 +195,8 @@ static int pairs_read(const char *us, const char *bytes, cf_placement *p, char *
     if (cf_placement_read(ms, p) != 0)
         abort();
     cf_modelset_free(ms);
-    snprintf(w, n, "%s", p->warn.n > 0 ? p->warn.w[0].text : ""); /* one key is read */
+    /* One key read, one warning at most: a second says so. */
+    snprintf(w, n, "%s", p->warn.n == 1 ? p->warn.w[0].text : p->warn.n ? "more than one" : "");
     return p->npair > 0 ? (int)p->npair : -1;
 }
 

@@ -31,7 +31,7 @@ static cf_modelset *with_meta(const char *const *kv)
 static void warnings_of(const cf_placement *p, char *warning, size_t nw)
 {
     warning[0] = '\0';
-    for (int i = 0; i < p->warn.n; i++) {
+    for (size_t i = 0; i < p->warn.n; i++) {
         size_t l = strlen(warning);
         snprintf(warning + l, nw - l, "%s%s", i ? "; " : "", p->warn.w[i].text);
     }
