@@ -476,6 +476,19 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                  est.row_us, est.overlap_us);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
+    if (est.ranks_mean)
+        cf_note_join(out->bnote, sizeof out->bnote,
+                     "costed in the ranks' mean, each rank receiving its subtree's blocks and "
+                     "sending them on (2(p-1)/p latencies), not along the root's path");
+    if (isfinite(est.sender_share)) {
+        char part[400];
+        snprintf(part, sizeof part,
+                 "the root's receipts in the ranks' mean: each sender waiting %.0f%% of the "
+                 "root's path, as np=2's did (0 where its eager message let it leave, 100%% "
+                 "where a rendezvous held it), the interval holding none and all",
+                 100.0 * est.sender_share);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
     out->t = est.t_us;
     out->lo = est.lo_us;
     out->hi = est.hi_us;

@@ -508,6 +508,11 @@ typedef struct cf_estimate {
                             * than row_us and the estimate their geometric middle, the lower
                             * end holding it; 0 elsewhere */
     double row_us;         /* there, the reading where they go one after another */
+    double sender_share;   /* p2p from np=2, a linear gather to the root: how far its senders
+                            * waited for the root at np=2 (0 to 1), which the ranks' mean
+                            * at p reads; NAN elsewhere */
+    int ranks_mean;        /* p2p from np=2: the algorithm costed in the ranks' mean, rank by
+                            * rank (a binomial gather), not along the root's path */
     /* across-np, where a backtest's miss per doubling of p set the interval: that miss
      * (ln), the doublings it was carried over and the np they were counted from; bt_doublings
      * 0 elsewhere. bt_source: whose miss, CF_BT_MODEL the fitted model's backtest (refitted

@@ -86,7 +86,8 @@ typedef struct cost_parts {
      * costed as steps of T2): what its np=2 times differ by from the ping-pong recurs at
      * each of its levels, never once a call (tree_each). */
     int each;
-    int alg; /* the catalog's index (0 under the rules) */
+    int alg;  /* the catalog's index (0 under the rules) */
+    int mean; /* costed in the ranks' mean, rank by rank (a binomial gather), not the root's */
 } cost_parts;
 
 /* Of the p - 1 messages a rank posts at once (cost_parts overlap 1), the share whose bytes
@@ -229,6 +230,34 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
     o->gam = f[2];
     o->name = c->algs[alg].name;
     o->alg = alg;
+    /* A linear gather's root posts its p - 1 receives at once (MPICH's, Open MPI's and
+     * SMPI's gatherv): as the nonblocking alltoall's sends, one latency and each further
+     * message its overhead, the bytes in a row or overlapping (SMPI's gatherv of 4 B at np
+     * 16 inside one node of data/platforms/fatnodes.xml takes 0.029 us of the ranks' mean,
+     * where 15 receipts in a row and the senders leaving read 0.3). */
+    /* A gather by a binomial tree, in the ranks' mean: its catalog cost is the root's path
+     * (lg p receipts, p - 1 blocks), while each rank receives its subtree's blocks from its
+     * children and sends them on. Counted rank by rank, each receipt a latency and each block
+     * received or sent its bytes, the mean is 2 (p - 1) / p latencies and twice the mean
+     * subtree's blocks (the same at p=2 as the root's path, one of each; at p 16 1.88 and 4,
+     * for the root's 4 and 15: SMPI's gather of 4 B and of 1 MiB at np 16 on
+     * data/platforms/flat.xml take 1.86 and 3.75 times their np=2 times). */
+    if (cf_coll_to_root(c) && strcmp(c->datatype, "float") != 0 &&
+        strcmp(o->name, "binomial tree") == 0 && p > 2) {
+        double blocks = 0.0;
+        for (long r = 1; r < p; r++) /* each rank's subtree: its lowest set bit, cut at p */
+            blocks += (double)((r & -r) < p - r ? (r & -r) : p - r);
+        o->lat = 2.0 * (double)(p - 1) / (double)p;
+        o->bw = o->bw_node = o->bw_stream = 2.0 * blocks / (double)p * m;
+        o->mean = 1;
+    }
+    if (cf_coll_to_root(c) && strcmp(o->name, "linear") == 0 && o->lat > 1.0) {
+        const cf_contention *u = cf_p2p_pingpong(pp);
+        o->overlap = 1;
+        o->lat = 1.0 + (o->lat - 1.0) * rho;
+        o->bw_node = o->bw * node_share(pp, CF_STEPS_RING, p);
+        o->bw_stream = u != NULL ? stream_bytes(pp, u, CF_STEPS_RING, p, m, o->bw) : o->bw;
+    }
 }
 
 /* The estimate at (p, m) with the share rho, and the gradient of ln(tp / t2) in the two
@@ -262,6 +291,24 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
      * cache) stays a ratio at size m. */
     double t2m = k->nunit >= 2 ? cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, m) : t2;
     return tp * t2m / t2;
+}
+
+/* How far a sender of a linear gather to the root waited for the root at np=2, at size m:
+ * the table's time is the ranks' mean, T2 = (R + s R) / 2 with R the root's receipt of one
+ * message (the ping-pong's one-way time at m) and s R the sender's, so s = 2 T2 / R - 1,
+ * from 0 (an eager message: the sender leaves once it is sent) to 1 (a rendezvous holds it
+ * to the root's receipt). NAN where the pattern's or the ping-pong's curve is not in the
+ * file. */
+static double sender_share(const cf_p2p *pp, const cf_contention *k, double m)
+{
+    const cf_contention *u = cf_p2p_pingpong(pp);
+    if (u == NULL || k->nunit < 2)
+        return NAN;
+    double t2 = cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, m);
+    double r = cf_unit_time(u->unit_bytes, u->unit_t_us, u->nunit, m);
+    if (!(t2 > 0.0) || !(r > 0.0))
+        return NAN;
+    return fmin(1.0, fmax(0.0, 2.0 * t2 / r - 1.0));
 }
 
 /* From the pattern's own np=2 times: the algorithm's cost at (p, m) with ping-pong's alpha
@@ -329,6 +376,8 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     out->t_us = tt;
     out->lo_us = tt * exp(-Z95 * s);
     out->hi_us = tt * exp(Z95 * s);
+    out->sender_share = NAN;
+    out->ranks_mean = cp.mean;
     /* Where the messages overlap, a third thing np=2 cannot tell: the fastest of that
      * reading's two ends (factors at each step, once), on the node (node_share) their
      * latencies too (rho 0: each receiver's copy its own, the sender only posting them),
@@ -354,6 +403,29 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
             out->lo_us = fast * exp(-Z95 * s);
             out->t_us = sqrt(tt * fast);
         }
+    }
+    /* A linear gather to the root (gatherv's, Open MPI's linear reduce): the costs above
+     * are the root's path, p - 1 receipts, read through np=2's ranks' mean as if the mean
+     * were the root's. At p the mean is (R + (p - 1) s R) / p, R the root's path, each
+     * sender waiting s of it as np=2's did (sender_share); np=2 gives R = 2 T2 / (1 + s),
+     * so the estimate is tt 2 (1 + (p - 1) s) / ((1 + s) p). The interval holds the senders
+     * leaving at once (s = 0) and waiting all of the root's path (s = 1): whether p - 1
+     * senders wait as one did np=2 cannot tell. (A new user's platform, MPICH gatherv of
+     * 4 B at np 16 from np=2: 4.70 us in [2.35, inf] for the simulated 0.314; 14 of its 19
+     * sizes below the lower end.) A gather by a binomial tree is costed in the ranks' mean
+     * already (parts_at). */
+    double sh = cf_coll_to_root(c) && p > 2 && cp.name != NULL && strcmp(cp.name, "linear") == 0
+                    ? sender_share(pp, k, m)
+                    : NAN;
+    if (isfinite(sh)) {
+        double dp = (double)p, root = 2.0 / (1.0 + sh);
+        double mean = root * (1.0 + (dp - 1.0) * sh) / dp;
+        out->sender_share = sh;
+        out->t_us *= mean;
+        out->lo_us *= root / dp;
+        out->hi_us *= root;
+        out->row_us *= mean; /* the two readings of the overlap, as means too */
+        out->overlap_us *= mean;
     }
 }
 
@@ -383,6 +455,8 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
                    cf_estimate *out)
 {
     out->overlap_us = 0.0;
+    out->sender_share = NAN;
+    out->ranks_mean = 0;
     if (pp->error[0] != '\0')
         return CF_EXIT_DATA;
     const cf_contention *k2 = np2_entry(pp, c->pattern, datatype);

@@ -1,0 +1,49 @@
+# The estimate from np=2 alone for gathers to the root, whose table time is the ranks'
+# mean: a linear gatherv's root posts its receipts at once and its senders wait for it as
+# far as np=2's did (eager: not at all); a binomial gather costed rank by rank. Simulated on
+# two shipped platforms (tests/data/sim/gather-*.csv, np 2 and 16, their commands in their
+# metadata), fitted at np 2 and read at np 16: every simulated time inside its interval.
+# Before (the root's path read through np=2's mean): gatherv of 4 B on flat read 15.5x the
+# simulated time, and 5 of 8 sizes of each fell below the lower end.
+. "$top_srcdir/tests/setup.sh"
+
+# judge TABLE PATTERN: fits np 2, predicts np 16 at every size measured there; sets med
+# (median error, %), inside (truths within the interval) and n.
+judge() {
+    "$COMMFIT" fit -q -i "$1" --np 2 -o m.json
+    awk -F, -v p="$2" '!/^#/ && $1 == p && $2 == 16 { print 16, $3; }' "$1" >pts
+    awk -F, -v p="$2" '!/^#/ && $1 == p && $2 == 16 { print $11 }' "$1" >truth
+    run "$COMMFIT" predict -m m.json -p "$2" --points pts -f csv
+    awk -F, 'NR > 1 { print $5, $6, $7 }' "$T/out" | paste -d' ' - truth >got
+    set -- $(awk '{ e = $1 / $4 - 1; if (e < 0) e = -e; print e; }' got | sort -g |
+        awk '{ v[NR] = $1 } END { print NR, 100 * v[int((NR + 1) / 2)] }')
+    n=$1 med=$2
+    inside=$(awk '$2 <= $4 && $4 <= $3' got | wc -l | tr -d ' ')
+}
+
+for t in flat-mpich racks-ompi; do
+    tab=$top_srcdir/tests/data/sim/gather-$t.csv
+    judge "$tab" gatherv
+    check "$t gatherv from np=2 at np 16: every simulated time inside ($inside of $n)" \
+        test "$inside" -eq 8 -a "$n" -eq 8
+    judge "$tab" gather
+    check "$t gather from np=2 at np 16: every simulated time inside ($inside of $n)" \
+        test "$inside" -eq 8 -a "$n" -eq 8
+    check "$t gather: the median error within 25% ($med%)" awk -v m="$med" 'BEGIN { exit !(m <= 25) }'
+done
+# racks' gatherv, the senders leaving at once below 64 KiB: within 25% at the median.
+judge "$top_srcdir/tests/data/sim/gather-racks-ompi.csv" gatherv
+check "racks-ompi gatherv: the median error within 25% ($med%)" awk -v m="$med" 'BEGIN { exit !(m <= 25) }'
+# The note says how the mean was read.
+"$COMMFIT" fit -q -i "$top_srcdir/tests/data/sim/gather-flat-mpich.csv" --np 2 -o f.json
+run "$COMMFIT" predict -m f.json -p gatherv -n 16 -b 4 -f csv
+check "gatherv's note: the senders' wait, 1% at 4 B (eager)" \
+    grep -q "the root's receipts in the ranks' mean: each sender waiting 1% of the root's path" "$T/out"
+run "$COMMFIT" predict -m f.json -p gatherv -n 16 -b 1M -f csv
+check "and 100% at 1 MiB (a rendezvous)" grep -q "each sender waiting 100% of the root's path" "$T/out"
+run "$COMMFIT" predict -m f.json -p gather -n 16 -b 4 -f csv
+check "gather's note: costed in the ranks' mean" \
+    grep -q "costed in the ranks' mean, each rank receiving its subtree's blocks" "$T/out"
+run "$COMMFIT" predict -m f.json -p gatherv -n 2 -b 4 -f csv
+check "at np=2 the fit answers, untouched" awk -F, 'NR == 2 { exit !($9 == "fit") }' "$T/out"
+done_testing
