@@ -148,6 +148,13 @@ run "$COMMFIT" predict -m fo2.json -p bcast -n 16 -b 1M -f csv
 expect_rc 0 "fatnodes-ompi from np=2: bcast at np 16"
 check "bcast: no upper bound, and the note says why" \
     awk -F, 'NR == 2 { exit !($7 == "inf" && /at np=2 bcast was faster than the ping-pong moves the bytes \(at 64 KiB to 2 MiB\): those times are no transfers .* no upper bound/) }' "$T/out"
+# Nor below what each rank's receipt of the bytes takes: (p - 1)/p of the ping-pong's 1 MiB
+# (29.61 us on fatnodes: 27.76 at np 16, for the simulated 66.2; it read 9.08).
+check "bcast: raised to 15/16 of the ping-pong's one-way time, and said" \
+    awk -F, 'NR == 2 { exit !($5 > 27.75 && $5 < 27.77 && /raised from 9.085 us to 27.76: each rank receives the bytes/) }' "$T/out"
+run "$COMMFIT" predict -m fo2.json -p bcast -n 16 -b 64K -f csv
+check "bcast of 64 KiB, above it: as it was" \
+    awk -F, 'NR == 2 { exit !($5 > 8.37 && $5 < 8.38 && !/raised from/) }' "$T/out"
 run "$COMMFIT" predict -m fo2.json -p allgather -n 16 -b 1M -f csv
 check "allgather (its np=2 times transfers): bounded, nothing said" \
     awk -F, 'NR == 2 { exit !($7 != "inf" && !/faster than the ping-pong/) }' "$T/out"
