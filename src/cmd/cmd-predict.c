@@ -171,13 +171,15 @@ static void anchor_np_note(const ctx *c, const cf_across *a, long np, char *buf,
     if (i0 != i1 && f0 && f1)
         snprintf(buf, n,
                  "between the fitted np=%ld and np=%ld: the across-np formula times their own "
-                 "answers over the formula's, read log-log in np, size by size (--model-alone: "
-                 "the formula alone)",
+                 "answers over the formula's, read log-log in np, size by size, the interval "
+                 "holding theirs and the formula's own reading (--model-alone: the formula "
+                 "alone)",
                  a->np[i0], a->np[i1]);
     else if (f0 || f1)
         snprintf(buf, n,
                  "the across-np formula through the fitted np=%ld's own answers, size by size: "
-                 "the formula's growth from there (--model-alone: the formula alone)",
+                 "the formula's growth from there, the interval holding the formula's own "
+                 "reading too (--model-alone: the formula alone)",
                  a->np[f0 ? i0 : i1]);
 }
 

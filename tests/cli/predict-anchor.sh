@@ -19,7 +19,7 @@ run "$COMMFIT" predict -m g.json -p allreduce -n 14336 -b 4 -f csv
 check "np 14336: the formula through np 7168's own answer, said in the model column" \
     awk -F, 'NR == 2 { exit !($9 == "across-np" && $10 ~ / \+ measured np$/) }' "$T/out"
 check "and the note names the np, size by size" \
-    grep -q "the across-np formula through the fitted np=7168's own answers, size by size: the formula's growth from there (--model-alone: the formula alone)" "$T/out"
+    grep -q "the across-np formula through the fitted np=7168's own answers, size by size: the formula's growth from there, the interval holding the formula's own reading too (--model-alone: the formula alone)" "$T/out"
 # The factor: predict's answer at np 7168 over the formula there (read at np 7169, the
 # same ceil(lg p) steps; the formula's p-linear term moves it by 1/7168).
 f7168=$(t 4 7168)
