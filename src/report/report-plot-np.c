@@ -34,6 +34,7 @@ typedef struct np_plot {
     const cf_placement *pl;    /* where the table's ranks ran (the report's) */
     char algs[160]; /* the estimate's algorithms, as the key names them */
     size_t bars;    /* the estimate's interval bars drawn (none where every one is unbounded) */
+    long unbounded; /* the least np where the across-np model's interval has no upper end */
     char no_bar[2048]; /* why a labelled np has no bar: the first such note */
 } np_plot;
 
@@ -121,8 +122,21 @@ static double fitted_at(void *vp, long p, double m)
  * (solid), which need not be all the table's (fit --np), then below and beyond them
  * (dashed), with its interval beyond them (dotted); past the one node every fitted np ran
  * in, no upper bound, as predict answers there. */
-static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
+/* Whether the across-np model's interval at (np, m) has no upper end, as predict answers. */
+static int model_unbounded(const np_plot *P, long np, uint64_t m)
 {
+    char note[2048];
+    cf_estimate x;
+    cf_unmeasured u;
+    cf_tier_added add;
+    cf_placement_beyond_fitted(P->pl, P->fit_hi, np, &u, note, sizeof note);
+    cf_placement_across_answer(P->pl, P->a, &u, np, (double)m, fitted_at, (void *)P, &x, &add);
+    return cf_unmeasured_unbounded(&u) || add.read_from > 0;
+}
+
+static void np_model_curves(np_plot *P, cf_script *sc, uint64_t m, int lt)
+{
+    long bounded = 0; /* the last np drawn with an upper end */
     char how[96], note[2048];
     const struct {
         const char *name;
@@ -144,10 +158,25 @@ static void np_model_curves(const np_plot *P, cf_script *sc, uint64_t m, int lt)
             cf_tier_added add;
             cf_placement_across_answer(P->pl, P->a, &u, lround(p), (double)m, fitted_at,
                                        (void *)P, &x, &add);
-            if (cf_unmeasured_unbounded(&u) || add.read_from > 0)
+            if (cf_unmeasured_unbounded(&u) || add.read_from > 0) {
                 fprintf(sc->dat, "%ld %.6g %.6g inf\n", lround(p), x.t_us, x.lo_us);
-            else
+                /* The first np without one, found between the samples: once, past the
+                 * last sample with one. */
+                long lo = bounded, hi = lround(p);
+                bounded = 0;
+                while (lo > 0 && hi - lo > 1) {
+                    long mid = lo + (hi - lo) / 2;
+                    if (model_unbounded(P, mid, m))
+                        hi = mid;
+                    else
+                        lo = mid;
+                }
+                if (hi > lo && (P->unbounded == 0 || hi < P->unbounded))
+                    P->unbounded = hi;
+            } else {
+                bounded = lround(p);
                 fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", lround(p), x.t_us, x.lo_us, x.hi_us);
+            }
         }
         snprintf(how, sizeof how, "using 1:2 with lines lt %d%s", lt,
                  parts[i].dashed ? " dt 2" : "");
@@ -300,6 +329,16 @@ static void np_caption(const np_plot *P, const char *pattern, char *caption, siz
              : P->est ? est_text
              : r->ms  ? " The model has no across-np model for this pattern."
                       : "");
+    /* Where the interval has no upper end, gnuplot draws no upper line: said (a new user
+     * read the missing line as a bound the plot left out). */
+    if (P->a != NULL && P->unbounded > 0) {
+        size_t k = strlen(caption);
+        snprintf(caption + k, n - k,
+                 " Where the interval has no upper bound (first at np %ld: a node or tier the "
+                 "process counts it was read from never reached, as predict answers there: "
+                 "inf), its upper dotted line is not drawn.",
+                 P->unbounded);
+    }
     if (P->a == NULL && P->est != NULL) {
         size_t k = strlen(caption);
         /* Where no labelled np has a bar, the caption says why, in predict's words. */
