@@ -212,6 +212,39 @@ const cf_option *cf_options_for_file(const cf_option *opts, const char *operand)
     return NULL;
 }
 
+/* An unknown long option: an abbreviation of two or more (getopt_long says no more than
+ * "unknown"), or one an 's' away from an option ('--patterns' for predict's --pattern). */
+static int unknown_long(const cf_option *opts, size_t n, const char *arg, cf_error *e)
+{
+    if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '%s'", arg);
+    const char *name = arg + 2;
+    size_t len = strcspn(name, "=");
+    char matches[400] = "";
+    int nm = 0;
+    const char *near = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *l = opts[i].long_name;
+        if (opts[i].kind == CF_OPTION_GROUP || l == NULL)
+            continue;
+        size_t ll = strlen(l);
+        if (strncmp(l, name, len) == 0) {
+            size_t k = strlen(matches);
+            snprintf(matches + k, sizeof matches - k, "%s--%s", nm++ ? ", " : "", l);
+        }
+        if ((ll + 1 == len && strncmp(l, name, ll) == 0 && name[ll] == 's') ||
+            (ll == len + 1 && strncmp(l, name, len) == 0 && l[len] == 's'))
+            near = l;
+    }
+    if (nm > 1)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "option '--%.*s' is ambiguous: %s",
+                            (int)len, name, matches);
+    if (near != NULL)
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '--%.*s' (--%s?)",
+                            (int)len, name, near);
+    return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '%s'", arg);
+}
+
 int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, int argc,
                      char **argv, int *first, cf_error *e)
 {
@@ -278,7 +311,7 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
         else if (o == NULL && optopt != 0 && optopt < OPT_VAL0)
             rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '-%c'", optopt);
         else if (o == NULL)
-            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '%s'", argv[optind - 1]);
+            rc = unknown_long(opts, n, argv[optind - 1], e);
         else if (takes_arg(o) && optarg != NULL && optarg[0] == '\0' && names_file(o))
             /* Refused here for every option naming a file alike: an empty name reached the
              * open ("cannot open: No such file or directory", no option named, exit 1), after

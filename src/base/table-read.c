@@ -571,6 +571,13 @@ static int check_ddt_columns(reader *r, const cf_row *row)
 static int row_careful(reader *r, const char *s, size_t n, cf_row *row)
 {
     int nf = split(s, n, r->f, r->nfields);
+    /* The last row without an end of line and short of fields was cut mid-row (a table
+     * cut by a full disk or head -c): said as the row cut where a field still read is. */
+    if (nf < r->nfields && r->unterminated)
+        return bad(r, "the last row has no end of line and %d of the header's %d fields: cut "
+                      "short? (every line commfit writes ends with one; 'commfit measure "
+                      "--resume FILE' drops a cut row and measures the point again)",
+                   nf, r->nfields);
     if (nf != r->nfields)
         return bad(r, "expected %d fields as in the header, got %d", r->nfields, nf);
     uint64_t u;

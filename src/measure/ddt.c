@@ -192,7 +192,9 @@ int cf_ddt_sweep(const uint64_t *sizes, size_t nsizes, const long *blocks, size_
                     cf_size_format(sizes[i], sz, sizeof sz);
                     free(v);
                     return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                                        "size %llu (%s): too large for a %s datatype",
+                                        "--sizes %llu (%s): too large for the derived-datatype "
+                                        "transfers' %s datatype (MPI counts are ints): leave "
+                                        "ddt out of --patterns for such sizes",
                                         (unsigned long long)sizes[i], sz,
                                         cf_ddt_kind_name((cf_ddt_kind)kd));
                 }

@@ -832,8 +832,9 @@ static int opts_check(cf_measure_opts *o, long launch_np, cf_error *e)
             used = cf_measure_runs_at(o, o->pats[i], o->nps[k]);
         if (!used)
             return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                                "--np %ld: none of the patterns asked for runs at np=%ld (the "
-                                "point-to-point patterns and the datatypes run on 2 ranks)",
+                                "--np %ld: none of the patterns asked for runs at np=%ld "
+                                "(pingpong, pingping, the LogGP experiments and the datatypes "
+                                "run on 2 ranks)",
                                 o->nps[k], o->nps[k]);
     }
     if (o->nps != NULL && (rc = check_simulated_points(o, e)) != 0)

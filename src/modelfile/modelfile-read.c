@@ -1016,8 +1016,14 @@ static int read_mem(const char *buf, size_t len, const char *name, int keys_only
         root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
     if (root == NULL) {
         cf_skim_free(&k);
-        return cf_error_set(e, CF_EXIT_DATA, name, je.line > 0 ? je.line : 0, "not valid JSON: %s",
-                            je.text);
+        /* A timing table given for a model (-m data/x.csv): said, as report -i says a model
+         * given for a table. */
+        int table = (len > 0 && buf[0] == '#') || (len >= 8 && memcmp(buf, "pattern,", 8) == 0);
+        return cf_error_set(e, CF_EXIT_DATA, name, je.line > 0 ? je.line : 0,
+                            "not valid JSON: %s%s", je.text,
+                            table ? " (this is a timing table: a model file is what commfit "
+                                    "fit writes from one; fit it first, commfit fit -i FILE)"
+                                  : "");
     }
     cf_modelset *m = cf_modelset_alloc();
     cf_error local;

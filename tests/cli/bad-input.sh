@@ -248,4 +248,20 @@ for v in "ranks_per_node: 8" "resume_1: date 2026-12-05T00:00:00Z, launch_np 2, 
             grep -q '"ranks_per_node": "4"' "$in/meta-again.json" ;;
     esac
 done
+
+# A table cut mid-row (a full disk, head -c): said as cut short at its line, not as a
+# field count (the docs audit of stop 58).
+flat=$top_srcdir/data/sim-flat.csv
+L=$(grep -n '^pattern,' "$flat" | cut -d: -f1)
+head -c $(($(head -n $((L + 5)) "$flat" | wc -c) + 40)) "$flat" >cut-mid.csv
+run "$COMMFIT" fit -i cut-mid.csv -o cut-mid.json
+expect_rc 1 "a table cut mid-row"
+grep_err "^commfit: fit: cut-mid.csv:$((L + 6)): the last row has no end of line and 9 of the header's 14 fields: cut short\?" \
+    "said as cut short, at its line, with the fields it has"
+check "nothing written" test ! -e cut-mid.json
+# A timing table given for a model: said what it is, and what to do.
+run "$COMMFIT" predict -m "$flat" -p bcast -n 2 -b 1
+expect_rc 1 "a timing table for -m"
+grep_err "not valid JSON: .* \(this is a timing table: a model file is what commfit fit writes from one; fit it first, commfit fit -i FILE\)\$" \
+    "said: a timing table, fit it first"
 done_testing

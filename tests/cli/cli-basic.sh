@@ -90,4 +90,14 @@ run "$COMMFIT" fit -q -- t.csv -o m2.json
 expect_rc 1 "after '--', '-o' is an operand"
 grep_err "^commfit: fit: -o: cannot open" "after '--', '-o' is an operand: read as a table"
 
+# An abbreviation of two options says which; an option an 's' away names the one meant
+# (both said "unknown option" alone: the docs audit of stop 58).
+run "$COMMFIT" predict --form csv
+expect_rc 2 "an ambiguous abbreviation"
+grep_err "^commfit: predict: option '--form' is ambiguous: --format, --formula$" "names both"
+run "$COMMFIT" predict --patterns bcast
+expect_rc 2 "predict --patterns"
+grep_err "^commfit: predict: unknown option '--patterns' \\(--pattern\\?\\)$" "names --pattern"
+run "$COMMFIT" fit --zzz
+grep_err "^commfit: fit: unknown option '--zzz'$" "an unknown option: as before"
 done_testing

@@ -49,7 +49,7 @@ $try" "pingpong with np 1"
 
 run "$COMMFIT" measure --np 2,3 --patterns pingpong,ddt
 expect_rc 2 "an np at which no pattern asked for runs"
-expect_err "commfit: measure: --np 3: none of the patterns asked for runs at np=3 (the point-to-point patterns and the datatypes run on 2 ranks)
+expect_err "commfit: measure: --np 3: none of the patterns asked for runs at np=3 (pingpong, pingping, the LogGP experiments and the datatypes run on 2 ranks)
 $try" "an np at which no pattern asked for runs"
 # (A launcher that starts nothing and exits 0: commfit says no rank ran, exit 1; it
 # exited 0 with nothing measured.)
