@@ -408,9 +408,10 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
      * are the root's path, p - 1 receipts, read through np=2's ranks' mean as if the mean
      * were the root's. At p the mean is (R + (p - 1) s R) / p, R the root's path, each
      * sender waiting s of it as np=2's did (sender_share); np=2 gives R = 2 T2 / (1 + s),
-     * so the estimate is tt 2 (1 + (p - 1) s) / ((1 + s) p). The interval holds the senders
-     * leaving at once (s = 0) and waiting all of the root's path (s = 1): whether p - 1
-     * senders wait as one did np=2 cannot tell. (A new user's platform, MPICH gatherv of
+     * so the estimate is tt 2 (1 + (p - 1) s) / ((1 + s) p): the root taking their messages
+     * at once, each sender waiting all of its path as np=2's did. Taken in turn, sender i
+     * waits i / (p - 1) of it, s / 2 on the mean: the lower end holds that; the upper end
+     * every sender waiting all of it (s = 1), which np=2 cannot rule out either. (A new user's platform, MPICH gatherv of
      * 4 B at np 16 from np=2: 4.70 us in [2.35, inf] for the simulated 0.314; 14 of its 19
      * sizes below the lower end.) A gather by a binomial tree is costed in the ranks' mean
      * already (parts_at). */
@@ -422,7 +423,7 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
         double mean = root * (1.0 + (dp - 1.0) * sh) / dp;
         out->sender_share = sh;
         out->t_us *= mean;
-        out->lo_us *= root / dp;
+        out->lo_us *= root * (1.0 + (dp - 1.0) * 0.5 * sh) / dp;
         out->hi_us *= root;
         out->row_us *= mean; /* the two readings of the overlap, as means too */
         out->overlap_us *= mean;
