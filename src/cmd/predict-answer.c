@@ -485,7 +485,8 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
         snprintf(part, sizeof part,
                  "the root's receipts in the ranks' mean: each sender waiting %.0f%% of the "
                  "root's path, as np=2's did (0 where its eager message let it leave, 100%% "
-                 "where a rendezvous held it), the interval holding none and all",
+                 "where a rendezvous held it), the interval holding the root taking them in "
+                 "turn and every sender waiting all of it",
                  100.0 * est.sender_share);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
