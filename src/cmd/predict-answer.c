@@ -481,13 +481,22 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                      "costed in the ranks' mean, each rank receiving its subtree's blocks and "
                      "sending them on (2(p-1)/p latencies), not along the root's path");
     if (isfinite(est.sender_share)) {
-        char part[400];
+        char part[480], share[64];
+        if (est.sender_share_hi > est.sender_share)
+            snprintf(share, sizeof share, "%.0f%% to %.0f%%", 100.0 * est.sender_share,
+                     100.0 * est.sender_share_hi);
+        else
+            snprintf(share, sizeof share, "%.0f%%", 100.0 * est.sender_share);
         snprintf(part, sizeof part,
-                 "the root's receipts in the ranks' mean: each sender waiting %.0f%% of the "
+                 "the root's receipts in the ranks' mean: each sender waiting %s of the "
                  "root's path, as np=2's did (0 where its eager message let it leave, 100%% "
-                 "where a rendezvous held it), the interval holding the root taking them in "
-                 "turn and every sender waiting all of it",
-                 100.0 * est.sender_share);
+                 "where a rendezvous held it%s), the interval holding the root taking them in "
+                 "turn or all at once and every sender waiting all of it",
+                 share,
+                 est.sender_share_hi > est.sender_share
+                     ? "; between the measured sizes around, whose shares part, the estimate "
+                       "the geometric middle of their readings"
+                     : "");
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
     out->t = est.t_us;

@@ -510,7 +510,9 @@ typedef struct cf_estimate {
     double row_us;         /* there, the reading where they go one after another */
     double sender_share;   /* p2p from np=2, a linear gather to the root: how far its senders
                             * waited for the root at np=2 (0 to 1), which the ranks' mean
-                            * at p reads; NAN elsewhere */
+                            * at p reads, the least of the measured sizes around; NAN
+                            * elsewhere */
+    double sender_share_hi; /* the most of them (the same at a measured size) */
     int ranks_mean;        /* p2p from np=2: the algorithm costed in the ranks' mean, rank by
                             * rank (a binomial gather), not along the root's path */
     /* across-np, where a backtest's miss per doubling of p set the interval: that miss

@@ -293,22 +293,39 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
     return tp * t2m / t2;
 }
 
-/* How far a sender of a linear gather to the root waited for the root at np=2, at size m:
- * the table's time is the ranks' mean, T2 = (R + s R) / 2 with R the root's receipt of one
- * message (the ping-pong's one-way time at m) and s R the sender's, so s = 2 T2 / R - 1,
- * from 0 (an eager message: the sender leaves once it is sent) to 1 (a rendezvous holds it
- * to the root's receipt). NAN where the pattern's or the ping-pong's curve is not in the
- * file. */
-static double sender_share(const cf_p2p *pp, const cf_contention *k, double m)
+/* How far a sender of a linear gather to the root waited for the root at np=2, at the
+ * gather's measured size x: the table's time is the ranks' mean, T2 = (R + s R) / 2 with R
+ * the root's receipt of one message (the ping-pong's one-way time at x) and s R the
+ * sender's, so s = 2 T2 / R - 1, from 0 (an eager message: the sender leaves once it is
+ * sent) to 1 (a rendezvous holds it to the root's receipt). */
+static double share_at(const cf_contention *u, double x, double t2)
+{
+    double r = cf_unit_time(u->unit_bytes, u->unit_t_us, u->nunit, x);
+    return r > 0.0 && t2 > 0.0 ? fmin(1.0, fmax(0.0, 2.0 * t2 / r - 1.0)) : NAN;
+}
+
+/* The sender's share at size m into *lo and *hi: at a measured size its own; between two,
+ * both of theirs, the least and the most (a protocol's step from eager to rendezvous lies
+ * somewhere between, not on a ramp: SimGrid's senders leave up to 64 KiB, and a share read
+ * across 16 to 64 KiB said 13% to 94% at 20 to 60 KiB); beyond them the nearest's. 0, or -1
+ * where the pattern's or the ping-pong's curve is not in the file. */
+static int sender_share(const cf_p2p *pp, const cf_contention *k, double m, double *lo,
+                        double *hi)
 {
     const cf_contention *u = cf_p2p_pingpong(pp);
     if (u == NULL || k->nunit < 2)
-        return NAN;
-    double t2 = cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, m);
-    double r = cf_unit_time(u->unit_bytes, u->unit_t_us, u->nunit, m);
-    if (!(t2 > 0.0) || !(r > 0.0))
-        return NAN;
-    return fmin(1.0, fmax(0.0, 2.0 * t2 / r - 1.0));
+        return -1;
+    int n = k->nunit, i = 0;
+    while (i < n - 1 && k->unit_bytes[i] < m)
+        i++;
+    double a = share_at(u, k->unit_bytes[i], k->unit_t_us[i]);
+    double b = i > 0 && k->unit_bytes[i] > m ? share_at(u, k->unit_bytes[i - 1], k->unit_t_us[i - 1])
+                                             : a;
+    if (!isfinite(a) || !isfinite(b))
+        return -1;
+    *lo = fmin(a, b);
+    *hi = fmax(a, b);
+    return 0;
 }
 
 /* From the pattern's own np=2 times: the algorithm's cost at (p, m) with ping-pong's alpha
@@ -376,7 +393,7 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     out->t_us = tt;
     out->lo_us = tt * exp(-Z95 * s);
     out->hi_us = tt * exp(Z95 * s);
-    out->sender_share = NAN;
+    out->sender_share = out->sender_share_hi = NAN;
     out->ranks_mean = cp.mean;
     /* Where the messages overlap, a third thing np=2 cannot tell: the fastest of that
      * reading's two ends (factors at each step, once), on the node (node_share) their
@@ -404,29 +421,48 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
             out->t_us = sqrt(tt * fast);
         }
     }
-    /* A linear gather to the root (gatherv's, Open MPI's linear reduce): the costs above
-     * are the root's path, p - 1 receipts, read through np=2's ranks' mean as if the mean
-     * were the root's. At p the mean is (R + (p - 1) s R) / p, R the root's path, each
-     * sender waiting s of it as np=2's did (sender_share); np=2 gives R = 2 T2 / (1 + s),
-     * so the estimate is tt 2 (1 + (p - 1) s) / ((1 + s) p): the root taking their messages
-     * at once, each sender waiting all of its path as np=2's did. Taken in turn, sender i
-     * waits i / (p - 1) of it, s / 2 on the mean: the lower end holds that; the upper end
-     * every sender waiting all of it (s = 1), which np=2 cannot rule out either. (A new user's platform, MPICH gatherv of
-     * 4 B at np 16 from np=2: 4.70 us in [2.35, inf] for the simulated 0.314; 14 of its 19
-     * sizes below the lower end.) A gather by a binomial tree is costed in the ranks' mean
-     * already (parts_at). */
-    double sh = cf_coll_to_root(c) && p > 2 && cp.name != NULL && strcmp(cp.name, "linear") == 0
-                    ? sender_share(pp, k, m)
-                    : NAN;
-    if (isfinite(sh)) {
-        double dp = (double)p, root = 2.0 / (1.0 + sh);
-        double mean = root * (1.0 + (dp - 1.0) * sh) / dp;
-        out->sender_share = sh;
+    /* A linear gather to the root (gatherv's): the costs above are the root's path, p - 1
+     * receipts, read through np=2's ranks' mean as if the mean were the root's. At p the
+     * mean is (R + (p - 1) s R) / p, R the root's path, each sender waiting s of it as
+     * np=2's did (sender_share); np=2 gives R = 2 T2 / (1 + s), so the estimate is
+     * tt 2 (1 + (p - 1) s) / ((1 + s) p): the root taking their messages at once, each
+     * sender waiting all of its path as np=2's did. Taken in turn, sender i waits
+     * i / (p - 1) of it, s / 2 on the mean: the lower end holds that; the upper end every
+     * sender waiting all of it (s = 1), which np=2 cannot rule out either. Between two
+     * measured sizes of other shares, the estimate is the geometric middle of the two
+     * readings, the interval holding both. (A new user's platform, MPICH gatherv of 4 B at
+     * np 16 from np=2: 4.70 us in [2.35, inf] for the simulated 0.314, 14 of its 19 sizes
+     * below the lower end; SimGrid's flat cluster, 22.1 for 0.138.) Not a reduce: Open
+     * MPI's linear one takes its messages in turn by blocking receives, and at np=2 its
+     * rules run another algorithm, whose share says nothing of it (the review of stop 58).
+     * A gather by a binomial tree is costed in the ranks' mean already (parts_at). */
+    double s_lo, s_hi;
+    if (cf_coll_to_root(c) && strcmp(c->datatype, "float") != 0 && p > 2 && cp.name != NULL &&
+        strcmp(cp.name, "linear") == 0 && sender_share(pp, k, m, &s_lo, &s_hi) == 0) {
+        double dp = (double)p;
+        /* The mean over the root's path at share s (root: R over tt; each sender s R), and
+         * the lower end's, the root taking the messages in turn (s / 2 on the mean). */
+        double at_lo = 2.0 * (1.0 + (dp - 1.0) * s_lo) / ((1.0 + s_lo) * dp);
+        double at_hi = 2.0 * (1.0 + (dp - 1.0) * s_hi) / ((1.0 + s_hi) * dp);
+        double mean = sqrt(at_lo * at_hi);
+        out->sender_share = s_lo;
+        out->sender_share_hi = s_hi;
         out->t_us *= mean;
-        out->lo_us *= root * (1.0 + (dp - 1.0) * 0.5 * sh) / dp;
-        out->hi_us *= root;
+        out->lo_us *= 2.0 * (1.0 + (dp - 1.0) * 0.5 * s_lo) / ((1.0 + s_lo) * dp);
+        out->hi_us *= 2.0 / (1.0 + s_lo);
         out->row_us *= mean; /* the two readings of the overlap, as means too */
         out->overlap_us *= mean;
+        /* np=2 cannot tell whether the root's p - 1 receipts go through one link: on a
+         * node of several (a torus's six) they overlap, 15 messages of 16 KiB taking about
+         * one's time (SimGrid's torus, gatherv at np 16). The lower end holds the root
+         * taking them all at once: one message, then each further its overhead. */
+        cost_parts one;
+        double g1[2];
+        double t2m = estimate_at(pp, c, k, 2, m, 0.0, 0, 0, &one, g1); /* T2 at m */
+        double all = t2m * 2.0 / (1.0 + s_lo) * (1.0 + (dp - 2.0) * CF_P2P_OVERHEAD_LO) *
+                     (1.0 + (dp - 1.0) * 0.5 * s_lo) / dp * exp(-Z95 * s);
+        if (all > 0.0 && all < out->lo_us)
+            out->lo_us = all;
     }
 }
 
@@ -456,7 +492,7 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
                    cf_estimate *out)
 {
     out->overlap_us = 0.0;
-    out->sender_share = NAN;
+    out->sender_share = out->sender_share_hi = NAN;
     out->ranks_mean = 0;
     if (pp->error[0] != '\0')
         return CF_EXIT_DATA;
