@@ -481,7 +481,7 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                      "costed in the ranks' mean, each rank receiving its subtree's blocks and "
                      "sending them on (2(p-1)/p latencies), not along the root's path");
     if (isfinite(est.sender_share)) {
-        char part[480], share[64];
+        char part[640], share[64];
         if (est.sender_share_hi > est.sender_share)
             snprintf(share, sizeof share, "%.0f%% to %.0f%%", 100.0 * est.sender_share,
                      100.0 * est.sender_share_hi);
@@ -495,7 +495,8 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                  share,
                  est.sender_share_hi > est.sender_share
                      ? "; between the measured sizes around, whose shares part, the estimate "
-                       "the geometric middle of their readings"
+                       "going from the one's reading to the other's in ln size, the interval "
+                       "holding both"
                      : "");
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }

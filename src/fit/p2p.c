@@ -88,6 +88,7 @@ typedef struct cost_parts {
     int each;
     int alg;  /* the catalog's index (0 under the rules) */
     int mean; /* costed in the ranks' mean, rank by rank (a binomial gather), not the root's */
+    int stream_always; /* the streaming reading taken at every size, its bytes or not less */
 } cost_parts;
 
 /* Of the p - 1 messages a rank posts at once (cost_parts overlap 1), the share whose bytes
@@ -252,8 +253,12 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
         o->mean = 1;
     }
     if (cf_coll_to_root(c) && strcmp(o->name, "linear") == 0 && o->lat > 1.0) {
+        /* The streaming reading at every size: taken only where its bytes came out below
+         * the row's, its cheaper overhead came and went with the ping-pong curve's wiggles
+         * (torus gatherv at np 16: 0.96, 1.30, 1.31, 0.99 us at 4, 8, 32, 64 B). */
         const cf_contention *u = cf_p2p_pingpong(pp);
         o->overlap = 1;
+        o->stream_always = 1;
         o->lat = 1.0 + (o->lat - 1.0) * rho;
         o->bw_node = o->bw * node_share(pp, CF_STEPS_RING, p);
         o->bw_stream = u != NULL ? stream_bytes(pp, u, CF_STEPS_RING, p, m, o->bw) : o->bw;
@@ -304,13 +309,15 @@ static double share_at(const cf_contention *u, double x, double t2)
     return r > 0.0 && t2 > 0.0 ? fmin(1.0, fmax(0.0, 2.0 * t2 / r - 1.0)) : NAN;
 }
 
-/* The sender's share at size m into *lo and *hi: at a measured size its own; between two,
- * both of theirs, the least and the most (a protocol's step from eager to rendezvous lies
- * somewhere between, not on a ramp: SimGrid's senders leave up to 64 KiB, and a share read
- * across 16 to 64 KiB said 13% to 94% at 20 to 60 KiB); beyond them the nearest's. 0, or -1
- * where the pattern's or the ping-pong's curve is not in the file. */
-static int sender_share(const cf_p2p *pp, const cf_contention *k, double m, double *lo,
-                        double *hi)
+/* The sender's share at size m: at a measured size its own (*below = *above, *w 0);
+ * between two, each's (*below the smaller size's, *above the larger's) and where m lies
+ * between them in ln size (*w, 0 to 1): a protocol's step from eager to rendezvous lies
+ * somewhere between, and a share read on a line across them is none of the two (SimGrid's
+ * senders leave up to 64 KiB, and one read across 16 to 64 KiB said 13% to 94% at 20 to
+ * 60 KiB); beyond them the nearest's. 0, or -1 where the pattern's or the ping-pong's curve
+ * is not in the file. */
+static int sender_share(const cf_p2p *pp, const cf_contention *k, double m, double *below,
+                        double *above, double *w)
 {
     const cf_contention *u = cf_p2p_pingpong(pp);
     if (u == NULL || k->nunit < 2)
@@ -318,14 +325,13 @@ static int sender_share(const cf_p2p *pp, const cf_contention *k, double m, doub
     int n = k->nunit, i = 0;
     while (i < n - 1 && k->unit_bytes[i] < m)
         i++;
-    double a = share_at(u, k->unit_bytes[i], k->unit_t_us[i]);
-    double b = i > 0 && k->unit_bytes[i] > m ? share_at(u, k->unit_bytes[i - 1], k->unit_t_us[i - 1])
-                                             : a;
-    if (!isfinite(a) || !isfinite(b))
-        return -1;
-    *lo = fmin(a, b);
-    *hi = fmax(a, b);
-    return 0;
+    int between = i > 0 && k->unit_bytes[i] > m && m > k->unit_bytes[i - 1];
+    *above = share_at(u, k->unit_bytes[i], k->unit_t_us[i]);
+    *below = between ? share_at(u, k->unit_bytes[i - 1], k->unit_t_us[i - 1]) : *above;
+    *w = between ? log(m / fmax(k->unit_bytes[i - 1], 1.0)) /
+                       log(k->unit_bytes[i] / fmax(k->unit_bytes[i - 1], 1.0))
+                 : 0.0;
+    return isfinite(*below) && isfinite(*above) && isfinite(*w) ? 0 : -1;
 }
 
 /* From the pattern's own np=2 times: the algorithm's cost at (p, m) with ping-pong's alpha
@@ -406,12 +412,12 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
      * Open MPI alltoall of 64 KiB at np 16 read 238.5 us for the simulated 99.5, now 166.7;
      * inside one node of sim-fatnodes, 2 MiB read 860 for 57.5, now 222). */
     out->overlap_us = out->row_us = 0.0;
-    if (cp.overlap == 1 && (cp.bw_node < cp.bw || cp.bw_stream < cp.bw)) {
+    if (cp.overlap == 1 && (cp.bw_node < cp.bw || cp.bw_stream < cp.bw || cp.stream_always)) {
         double fast = INFINITY;
         if (cp.bw_node < cp.bw)
             fast = fmin(estimate_at(pp, c, k, p, m, 0.0, 0, 1, &ch, gh),
                         estimate_at(pp, c, k, p, m, 0.0, 1, 1, &ch, gh));
-        if (cp.bw_stream < cp.bw)
+        if (cp.bw_stream < cp.bw || cp.stream_always)
             fast = fmin(fast, fmin(estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 0, 2, &ch, gh),
                                    estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 1, 2, &ch, gh)));
         if (fast > 0.0 && isfinite(fast) && fast * exp(-Z95 * s) < out->lo_us) {
@@ -429,22 +435,25 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
      * sender waiting all of its path as np=2's did. Taken in turn, sender i waits
      * i / (p - 1) of it, s / 2 on the mean: the lower end holds that; the upper end every
      * sender waiting all of it (s = 1), which np=2 cannot rule out either. Between two
-     * measured sizes of other shares, the estimate is the geometric middle of the two
-     * readings, the interval holding both. (A new user's platform, MPICH gatherv of 4 B at
+     * measured sizes of other shares, the estimate goes from the one's reading to the
+     * other's in ln size (the geometric middle of the two there made it jump at each
+     * measured size: a formula through the answers read 46% off them), the interval
+     * holding both. (A new user's platform, MPICH gatherv of 4 B at
      * np 16 from np=2: 4.70 us in [2.35, inf] for the simulated 0.314, 14 of its 19 sizes
      * below the lower end; SimGrid's flat cluster, 22.1 for 0.138.) Not a reduce: Open
      * MPI's linear one takes its messages in turn by blocking receives, and at np=2 its
      * rules run another algorithm, whose share says nothing of it (the review of stop 58).
      * A gather by a binomial tree is costed in the ranks' mean already (parts_at). */
-    double s_lo, s_hi;
+    double s_a, s_b, w;
     if (cf_coll_to_root(c) && strcmp(c->datatype, "float") != 0 && p > 2 && cp.name != NULL &&
-        strcmp(cp.name, "linear") == 0 && sender_share(pp, k, m, &s_lo, &s_hi) == 0) {
-        double dp = (double)p;
-        /* The mean over the root's path at share s (root: R over tt; each sender s R), and
+        strcmp(cp.name, "linear") == 0 && sender_share(pp, k, m, &s_a, &s_b, &w) == 0) {
+        double dp = (double)p, s_lo = fmin(s_a, s_b), s_hi = fmax(s_a, s_b);
+        /* The mean over the root's path at share s (root: R over tt; each sender s R), at
+         * the two sizes around, read between them in ln size (continuous across each), and
          * the lower end's, the root taking the messages in turn (s / 2 on the mean). */
-        double at_lo = 2.0 * (1.0 + (dp - 1.0) * s_lo) / ((1.0 + s_lo) * dp);
-        double at_hi = 2.0 * (1.0 + (dp - 1.0) * s_hi) / ((1.0 + s_hi) * dp);
-        double mean = sqrt(at_lo * at_hi);
+        double at_a = 2.0 * (1.0 + (dp - 1.0) * s_a) / ((1.0 + s_a) * dp);
+        double at_b = 2.0 * (1.0 + (dp - 1.0) * s_b) / ((1.0 + s_b) * dp);
+        double mean = exp((1.0 - w) * log(at_a) + w * log(at_b));
         out->sender_share = s_lo;
         out->sender_share_hi = s_hi;
         out->t_us *= mean;
