@@ -129,6 +129,13 @@ typedef struct cf_measure_point {
 /* Every point still to measure, in order (np ascending, then the pattern table, then
  * size), without the rows already in o->done. *out is malloc'd. */
 int cf_measure_plan(const cf_measure_opts *o, cf_measure_point **out, size_t *n);
+/* Seconds the points done .. total - 1 of pts (the plan's order: np ascending) should take,
+ * from dur[i], the seconds each point before done took: a point at an np some done point
+ * had takes their mean there; one at a larger np the mean at the largest np done, times
+ * the ratio of the two np where scale_np (a simulation, whose wall time per call grows with
+ * the messages the ranks send), else as it. -1 where none is done. */
+double cf_measure_left_s(const cf_measure_point *pts, size_t done, size_t total,
+                         const double *dur, int scale_np);
 /* The reductions of o's plan that leave out sizes holding no whole float (cf_kernel_whole),
  * and those sizes, as a sentence into buf: 1, or 0 when none is left out. */
 int cf_measure_plan_unwhole(const cf_measure_opts *o, char *buf, size_t n);

@@ -274,3 +274,24 @@ int cf_measure_plan_few_sizes(const cf_measure_opts *o, char *buf, size_t n)
              pats, fewest, CF_PLAN_FIT_SIZES, CF_PLAN_FIT_SIZES);
     return 1;
 }
+
+double cf_measure_left_s(const cf_measure_point *pts, size_t done, size_t total,
+                         const double *dur, int scale_np)
+{
+    if (done == 0 || done > total)
+        return -1.0;
+    double left = 0.0, mean = 0.0;
+    int np = 0; /* the np of mean: the largest np done whose points were all read */
+    size_t i = 0, j = done;
+    while (i < done) { /* the done points' mean at each np, in order */
+        size_t a = i;
+        double sum = 0.0;
+        for (; i < done && pts[i].np == pts[a].np; i++)
+            sum += dur[i];
+        np = pts[a].np;
+        mean = sum / (double)(i - a);
+    }
+    for (; j < total; j++)
+        left += pts[j].np == np || !scale_np ? mean : mean * (double)pts[j].np / (double)np;
+    return left;
+}

@@ -47,6 +47,9 @@ typedef struct cf_run_state {
      * timed samples: how much of their time it ran (rank_cpu_share). */
     double timed_cpu_s, timed_wall_s;
     char *cpu_share; /* rank 0: rank_cpu_share's value, once cf_run_cpu_share made it */
+    /* rank 0, showing progress: each point's wall seconds (from its start to the next's),
+     * for what is left; NULL out of memory (then the mean over all points says it) */
+    double *pt_dur, pt_start;
 } cf_run_state;
 
 /* An MPI failure outside a kernel (at pt, or NULL): this rank fills R->e; returns -1. */

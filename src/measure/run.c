@@ -373,8 +373,24 @@ static void progress(cf_run_state *R, const cf_measure_point *pt, size_t done, s
 {
     if (R->rank != 0 || R->hooks->progress == NULL || R->o->quiet || !R->o->progress)
         return;
-    double el = wall_s() - t0;
-    double left = done > 0 ? el / (double)done * (double)(total - done) : -1;
+    const cf_measure_point *pts0 = pt - done; /* the plan, point 0 on */
+    double now = wall_s(), el = now - t0;
+    if (R->pt_dur == NULL && done == 0)
+        R->pt_dur = calloc(total + 1, sizeof *R->pt_dur);
+    if (R->pt_dur != NULL && done > 0)
+        R->pt_dur[done - 1] = now - R->pt_start;
+    R->pt_start = now;
+    int scale = 0;
+#ifdef CF_SMPI
+    scale = 1;
+#endif
+    /* Point by point, by np (what a larger np costs: in a simulation the messages grow
+     * with the ranks): the mean over all points said "~19s left" at 1288 s of 1704 (an
+     * audit's simulation at np 2-64). One np's points still take their mean: their
+     * patterns' costs part (a new user's at np 64 alone said ~45 s where 457 were). */
+    double left = R->pt_dur != NULL ? cf_measure_left_s(pts0, done, total, R->pt_dur, scale)
+                  : done > 0        ? el / (double)done * (double)(total - done)
+                                    : -1;
     R->hooks->progress(pt, done, total, el, left);
 }
 
@@ -721,6 +737,7 @@ out:
     }
     free(R->path);
     free(R->tavg);
+    free(R->pt_dur);
     free(R->places);
     free(R->places_text);
     free(R->cpu_share);

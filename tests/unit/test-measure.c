@@ -515,6 +515,23 @@ static void test_launch_crowding(void)
     is_str(warn, "", "a hostfile: no warning");
 }
 
+/* What is left of a plan, by np (cf_measure_left_s). */
+static void test_left(void)
+{
+    cf_measure_point lp[6];
+    int lnp[6] = {2, 2, 4, 4, 8, 8};
+    double ldur[6] = {1, 1, 3, 0, 0, 0};
+    for (int i = 0; i < 6; i++)
+        lp[i] = (cf_measure_point){NULL, lnp[i], 1024, NULL};
+    ok(cf_measure_left_s(lp, 0, 6, ldur, 1) < 0, "left: nothing done, no guess");
+    ok(fabs(cf_measure_left_s(lp, 2, 6, ldur, 1) - 12.0) < 1e-9,
+       "left: np 2 done at 1 s, simulated: np 4 at 2 s, np 8 at 4 s (12)");
+    ok(fabs(cf_measure_left_s(lp, 2, 6, ldur, 0) - 4.0) < 1e-9,
+       "left: the same, real: 1 s a point (4)");
+    ok(fabs(cf_measure_left_s(lp, 3, 6, ldur, 1) - 15.0) < 1e-9,
+       "left: np 4's first at 3 s: its other 3, np 8's 6 each (15)");
+}
+
 int main(void)
 {
     test_stats();
@@ -527,5 +544,6 @@ int main(void)
     test_resume();
     test_launch();
     test_launch_crowding();
+    test_left();
     return tap_done();
 }
