@@ -473,6 +473,18 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
         if (all > 0.0 && all < out->lo_us)
             out->lo_us = all;
     }
+    /* A scatter's root sends each rank its block: where the blocks go out at once through
+     * links of their own (SimGrid's loopback gives each flow its full bandwidth), each
+     * rank's receipt is one message, np=2's time; the lower end holds that (Open MPI's
+     * scatter at np 16 inside one node of data/platforms/fatnodes.xml takes np=2's time
+     * from 64 KiB up: 29.62 us at 1 MiB, whose binomial reading's lower end was 198). */
+    if ((strcmp(c->pattern, "scatter") == 0 || strcmp(c->pattern, "scatterv") == 0) && p > 2) {
+        cost_parts one;
+        double g1[2];
+        double each = estimate_at(pp, c, k, 2, m, 0.0, 0, 0, &one, g1) * exp(-Z95 * s);
+        if (each > 0.0 && each < out->lo_us)
+            out->lo_us = each;
+    }
 }
 
 /* The factor the estimate at size m is carried by from the np the pattern was measured at
