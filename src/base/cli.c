@@ -220,6 +220,8 @@ static int unknown_long(const cf_option *opts, size_t n, const char *arg, cf_err
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '%s'", arg);
     const char *name = arg + 2;
     size_t len = strcspn(name, "=");
+    if (len == 0) /* "--=x": no name */
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '%s'", arg);
     char matches[400] = "";
     int nm = 0;
     const char *near = NULL;
@@ -238,6 +240,9 @@ static int unknown_long(const cf_option *opts, size_t n, const char *arg, cf_err
     }
     if (nm > 1)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "option '--%.*s' is ambiguous: %s",
+                            (int)len, name, matches);
+    if (nm == 1) /* getopt_long's hidden --list-options shared the prefix */
+        return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '--%.*s' (%s?)",
                             (int)len, name, matches);
     if (near != NULL)
         return cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '--%.*s' (--%s?)",

@@ -476,13 +476,24 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                  est.row_us, est.overlap_us);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
+    if (isfinite(est.floor_from)) {
+        char part[300];
+        snprintf(part, sizeof part,
+                 "raised from %.4g us to %.4g: each rank receives the bytes, about (p-1)/p of "
+                 "the ping-pong's one-way time in the ranks' mean (the lower end stays the "
+                 "reading's)",
+                 est.floor_from, est.t_us);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
     if (est.ranks_mean)
         cf_note_join(out->bnote, sizeof out->bnote,
                      "costed in the ranks' mean, each rank receiving its subtree's blocks and "
                      "sending them on (2(p-1)/p latencies), not along the root's path");
     if (isfinite(est.sender_share)) {
         char part[640], share[64];
-        if (est.sender_share_hi > est.sender_share)
+        /* Two shares that print alike (3.80% and 3.77%) are one. */
+        int apart = lround(100.0 * est.sender_share_hi) != lround(100.0 * est.sender_share);
+        if (apart)
             snprintf(share, sizeof share, "%.0f%% to %.0f%%", 100.0 * est.sender_share,
                      100.0 * est.sender_share_hi);
         else
@@ -493,8 +504,7 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                  "where a rendezvous held it%s), the interval holding the root taking them in "
                  "turn or all at once and every sender waiting all of it",
                  share,
-                 est.sender_share_hi > est.sender_share
-                     ? "; between the measured sizes around, whose shares part, the estimate "
+                 apart ? "; between the measured sizes around, whose shares part, the estimate "
                        "going from the one's reading to the other's in ln size, the interval "
                        "holding both"
                      : "");
@@ -521,24 +531,8 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
      * (np=2's real bcast: the root's send, the receiver's one message); an answer below it
      * is raised to it (a new user's SMPI Open MPI bcast, whose np=2 times stay at 0.21 us
      * from 256 KiB up, read 15.9 us at np 16 for 1 MiB, where one ping-pong takes 58). */
-    if (cf_p2p_no_transfer(&c->as->pp, c->coll->pattern, c->datatype) != NULL) {
-        const cf_contention *u = cf_p2p_pingpong(&c->as->pp);
-        double floor_us = u != NULL && strcmp(c->coll->pattern, "bcast") == 0 && np > 1
-                              ? (double)(np - 1) / (double)np *
-                                    cf_unit_time(u->unit_bytes, u->unit_t_us, u->nunit, m)
-                              : 0.0;
-        if (floor_us > out->t && isfinite(floor_us)) {
-            char part[300];
-            snprintf(part, sizeof part,
-                     "raised from %.4g us to %.4g: each rank receives the bytes, in the ranks' "
-                     "mean no less than (p-1)/p of the ping-pong's one-way time",
-                     out->t, floor_us);
-            cf_note_join(out->bnote, sizeof out->bnote, part);
-            out->t = floor_us;
-            out->hi = fmax(out->hi, floor_us);
-        }
+    if (cf_p2p_no_transfer(&c->as->pp, c->coll->pattern, c->datatype) != NULL)
         return 3;
-    }
     return 0;
 }
 

@@ -513,6 +513,9 @@ typedef struct cf_estimate {
                             * at p reads, the least of the measured sizes around; NAN
                             * elsewhere */
     double sender_share_hi; /* the most of them (the same at a measured size) */
+    double floor_from;      /* p2p from np=2, a bcast read through np=2 times that moved no
+                             * data: the estimate before it was raised to (p - 1) / p of the
+                             * ping-pong's one-way time; NAN elsewhere */
     int ranks_mean;        /* p2p from np=2: the algorithm costed in the ranks' mean, rank by
                             * rank (a binomial gather), not along the root's path */
     /* across-np, where a backtest's miss per doubling of p set the interval: that miss

@@ -400,6 +400,7 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     out->lo_us = tt * exp(-Z95 * s);
     out->hi_us = tt * exp(Z95 * s);
     out->sender_share = out->sender_share_hi = NAN;
+    out->floor_from = NAN;
     out->ranks_mean = cp.mean;
     /* Where the messages overlap, a third thing np=2 cannot tell: the fastest of that
      * reading's two ends (factors at each step, once), on the node (node_share) their
@@ -485,6 +486,22 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
         if (each > 0.0 && each < out->lo_us)
             out->lo_us = each;
     }
+    /* A bcast read through np=2 times that moved no data (k's no_transfer range): each
+     * rank receives the m bytes, about (p - 1) / p of the ping-pong's one-way time in the
+     * ranks' mean; an estimate below it is raised to it, the lower end left as read (a new
+     * user's SMPI Open MPI bcast, whose np=2 times stay at 0.21 us from 256 KiB up, read
+     * 15.9 us at np 16 for 1 MiB, where one ping-pong takes 58). Here, so that report's
+     * curve and --formula read it as predict does. */
+    const cf_contention *u = cf_p2p_pingpong(pp);
+    if (k->no_transfer_to > 0 && strcmp(c->pattern, "bcast") == 0 && u != NULL) {
+        double fl = (double)(p - 1) / (double)p *
+                    cf_unit_time(u->unit_bytes, u->unit_t_us, u->nunit, m);
+        if (isfinite(fl) && fl > out->t_us) {
+            out->floor_from = out->t_us;
+            out->t_us = fl;
+            out->hi_us = fmax(out->hi_us, fl);
+        }
+    }
 }
 
 /* The factor the estimate at size m is carried by from the np the pattern was measured at
@@ -514,6 +531,7 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
 {
     out->overlap_us = 0.0;
     out->sender_share = out->sender_share_hi = NAN;
+    out->floor_from = NAN;
     out->ranks_mean = 0;
     if (pp->error[0] != '\0')
         return CF_EXIT_DATA;

@@ -1018,7 +1018,8 @@ static int read_mem(const char *buf, size_t len, const char *name, int keys_only
         cf_skim_free(&k);
         /* A timing table given for a model (-m data/x.csv): said, as report -i says a model
          * given for a table. */
-        int table = (len > 0 && buf[0] == '#') || (len >= 8 && memcmp(buf, "pattern,", 8) == 0);
+        int table = (len >= 11 && memcmp(buf, "pattern,np,", 11) == 0) ||
+                    memmem(buf, len, "\npattern,np,", 12) != NULL;
         return cf_error_set(e, CF_EXIT_DATA, name, je.line > 0 ? je.line : 0,
                             "not valid JSON: %s%s", je.text,
                             table ? " (this is a timing table: a model file is what commfit "

@@ -334,9 +334,8 @@ static void np_caption(const np_plot *P, const char *pattern, char *caption, siz
     if (P->a != NULL && P->unbounded > 0) {
         size_t k = strlen(caption);
         snprintf(caption + k, n - k,
-                 " Where the interval has no upper bound (first at np %ld: a node or tier the "
-                 "process counts it was read from never reached, as predict answers there: "
-                 "inf), its upper dotted line is not drawn.",
+                 " Where the interval has no upper bound (first at np %ld, as predict answers "
+                 "there: inf, its note saying why), its upper dotted line is not drawn.",
                  P->unbounded);
     }
     if (P->a == NULL && P->est != NULL) {

@@ -264,4 +264,6 @@ run "$COMMFIT" predict -m "$flat" -p bcast -n 2 -b 1
 expect_rc 1 "a timing table for -m"
 grep_err "not valid JSON: .* \(this is a timing table: a model file is what commfit fit writes from one; fit it first, commfit fit -i FILE\)\$" \
     "said: a timing table, fit it first"
+run "$COMMFIT" predict -m "$top_srcdir/data/realnp/orfeo-epyc-bcast-ompi/osu-np2.txt" -p bcast -n 4 -b 1K
+check "an OSU output given for a model: not called a timing table" sh -c '! grep -q "this is a timing table" "$1"' sh "$T/err"
 done_testing

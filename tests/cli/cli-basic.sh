@@ -98,6 +98,10 @@ grep_err "^commfit: predict: option '--form' is ambiguous: --format, --formula$"
 run "$COMMFIT" predict --patterns bcast
 expect_rc 2 "predict --patterns"
 grep_err "^commfit: predict: unknown option '--patterns' \\(--pattern\\?\\)$" "names --pattern"
+run "$COMMFIT" predict --=x
+grep_err "^commfit: predict: unknown option '--=x'$" "'--=x': unknown, not every option"
+run "$COMMFIT" import --l
+grep_err "^commfit: import: unknown option '--l' \\(--lenient\\?\\)$" "'--l': the one option it abbreviates"
 run "$COMMFIT" fit --zzz
 grep_err "^commfit: fit: unknown option '--zzz'$" "an unknown option: as before"
 done_testing

@@ -102,7 +102,7 @@ check "the np plot: the dotted vertical line at np 128" grep -q "set arrow from 
 # The caption says where the upper dotted line stops, and why: gnuplot draws no inf (a new
 # user read the missing line as a bound left out).
 check "the caption: no upper bound from np 129, the line not drawn" \
-    grep -q "Where the interval has no upper bound (first at np 129: a node or tier the process counts it was read from never reached, as predict answers there: inf), its upper dotted line is not drawn." rep/index.html
+    grep -q "Where the interval has no upper bound (first at np 129, as predict answers there: inf, its note saying why), its upper dotted line is not drawn." rep/index.html
 
 # Without the option: no placement, so nothing says np=256 stays where np 2-128 ran (it
 # did not): no upper bound there either, marked np only (nodes are not known), and the
