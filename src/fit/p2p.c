@@ -231,11 +231,6 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
     o->gam = f[2];
     o->name = c->algs[alg].name;
     o->alg = alg;
-    /* A linear gather's root posts its p - 1 receives at once (MPICH's, Open MPI's and
-     * SMPI's gatherv): as the nonblocking alltoall's sends, one latency and each further
-     * message its overhead, the bytes in a row or overlapping (SMPI's gatherv of 4 B at np
-     * 16 inside one node of data/platforms/fatnodes.xml takes 0.029 us of the ranks' mean,
-     * where 15 receipts in a row and the senders leaving read 0.3). */
     /* A gather by a binomial tree, in the ranks' mean: its catalog cost is the root's path
      * (lg p receipts, p - 1 blocks), while each rank receives its subtree's blocks from its
      * children and sends them on. Counted rank by rank, each receipt a latency and each block
@@ -252,10 +247,15 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
         o->bw = o->bw_node = o->bw_stream = 2.0 * blocks / (double)p * m;
         o->mean = 1;
     }
+    /* A linear gather's root posts its p - 1 receives at once (MPICH's, Open MPI's and
+     * SMPI's gatherv): as the nonblocking alltoall's sends, one latency and each further
+     * message its overhead, the bytes in a row or overlapping (SMPI's gatherv of 4 B at np
+     * 16 inside one node of data/platforms/fatnodes.xml takes 0.029 us of the ranks' mean,
+     * where 15 receipts in a row and the senders leaving read 0.3). The streaming reading
+     * at every size: taken only where its bytes came out below the row's, its cheaper
+     * overhead came and went with the ping-pong curve's wiggles (torus gatherv at np 16:
+     * 0.96, 1.30, 1.31, 0.99 us at 4, 8, 32, 64 B). */
     if (cf_coll_to_root(c) && strcmp(o->name, "linear") == 0 && o->lat > 1.0) {
-        /* The streaming reading at every size: taken only where its bytes came out below
-         * the row's, its cheaper overhead came and went with the ping-pong curve's wiggles
-         * (torus gatherv at np 16: 0.96, 1.30, 1.31, 0.99 us at 4, 8, 32, 64 B). */
         const cf_contention *u = cf_p2p_pingpong(pp);
         o->overlap = 1;
         o->stream_always = 1;
@@ -296,6 +296,14 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
      * cache) stays a ratio at size m. */
     double t2m = k->nunit >= 2 ? cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, m) : t2;
     return tp * t2m / t2;
+}
+
+/* The pattern's own np=2 time at size m, as the estimate reads it (its measured curve). */
+static double np2_time(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, double m)
+{
+    cost_parts cp;
+    double g[2];
+    return estimate_at(pp, c, k, 2, m, 0.0, 0, 0, &cp, g);
 }
 
 /* How far a sender of a linear gather to the root waited for the root at np=2, at the
@@ -466,10 +474,7 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
          * node of several (a torus's six) they overlap, 15 messages of 16 KiB taking about
          * one's time (SimGrid's torus, gatherv at np 16). The lower end holds the root
          * taking them all at once: one message, then each further its overhead. */
-        cost_parts one;
-        double g1[2];
-        double t2m = estimate_at(pp, c, k, 2, m, 0.0, 0, 0, &one, g1); /* T2 at m */
-        double all = t2m * 2.0 / (1.0 + s_lo) * (1.0 + (dp - 2.0) * CF_P2P_OVERHEAD_LO) *
+        double all = np2_time(pp, c, k, m) * 2.0 / (1.0 + s_lo) * (1.0 + (dp - 2.0) * CF_P2P_OVERHEAD_LO) *
                      (1.0 + (dp - 1.0) * 0.5 * s_lo) / dp * exp(-Z95 * s);
         if (all > 0.0 && all < out->lo_us)
             out->lo_us = all;
@@ -480,9 +485,7 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
      * scatter at np 16 inside one node of data/platforms/fatnodes.xml takes np=2's time
      * from 64 KiB up: 29.62 us at 1 MiB, whose binomial reading's lower end was 198). */
     if ((strcmp(c->pattern, "scatter") == 0 || strcmp(c->pattern, "scatterv") == 0) && p > 2) {
-        cost_parts one;
-        double g1[2];
-        double each = estimate_at(pp, c, k, 2, m, 0.0, 0, 0, &one, g1) * exp(-Z95 * s);
+        double each = np2_time(pp, c, k, m) * exp(-Z95 * s);
         if (each > 0.0 && each < out->lo_us)
             out->lo_us = each;
     }
