@@ -526,11 +526,8 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
     }
     out->model = alg_name(c, est.algorithm, out);
     /* Read through np=2 times that moved no data (its note says which): it may come out
-     * too fast by any factor, so it has no upper bound. A bcast's ranks each receive the m
-     * bytes: no less, in their mean, than (p - 1) / p of the ping-pong's one-way time at m
-     * (np=2's real bcast: the root's send, the receiver's one message); an answer below it
-     * is raised to it (a new user's SMPI Open MPI bcast, whose np=2 times stay at 0.21 us
-     * from 256 KiB up, read 15.9 us at np 16 for 1 MiB, where one ping-pong takes 58). */
+     * too fast by any factor, so it has no upper bound (a bcast's estimate is raised to
+     * what its ranks' receipts take at least: predict_np2, est.floor_from). */
     if (cf_p2p_no_transfer(&c->as->pp, c->coll->pattern, c->datatype) != NULL)
         return 3;
     return 0;
