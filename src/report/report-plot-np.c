@@ -122,22 +122,22 @@ static double fitted_at(void *vp, long p, double m)
  * (solid), which need not be all the table's (fit --np), then below and beyond them
  * (dashed), with its interval beyond them (dotted); past the one node every fitted np ran
  * in, no upper bound, as predict answers there. */
-/* Whether the across-np model's interval at (np, m) has no upper end, as predict answers. */
-static int model_unbounded(const np_plot *P, long np, uint64_t m)
+/* The across-np model's answer at (np, m) into *x, as predict answers; 1 where its interval
+ * has no upper end, else 0. */
+static int model_at(const np_plot *P, long np, uint64_t m, cf_estimate *x)
 {
     char note[2048];
-    cf_estimate x;
     cf_unmeasured u;
     cf_tier_added add;
     cf_placement_beyond_fitted(P->pl, P->fit_hi, np, &u, note, sizeof note);
-    cf_placement_across_answer(P->pl, P->a, &u, np, (double)m, fitted_at, (void *)P, &x, &add);
+    cf_placement_across_answer(P->pl, P->a, &u, np, (double)m, fitted_at, (void *)P, x, &add);
     return cf_unmeasured_unbounded(&u) || add.read_from > 0;
 }
 
 static void np_model_curves(np_plot *P, cf_script *sc, uint64_t m, int lt)
 {
     long bounded = 0; /* the last np drawn with an upper end */
-    char how[96], note[2048];
+    char how[96];
     const struct {
         const char *name;
         long from, to;
@@ -152,13 +152,8 @@ static void np_model_curves(np_plot *P, cf_script *sc, uint64_t m, int lt)
         cf_script_block(sc, parts[i].name, "np t_us lo_us hi_us (across-np model)");
         for (int k = 0; k <= 40; k++) {
             double p = from * pow((double)to / from, k / 40.0);
-            cf_estimate x;
-            cf_unmeasured u;
-            cf_placement_beyond_fitted(P->pl, P->fit_hi, lround(p), &u, note, sizeof note);
-            cf_tier_added add;
-            cf_placement_across_answer(P->pl, P->a, &u, lround(p), (double)m, fitted_at,
-                                       (void *)P, &x, &add);
-            if (cf_unmeasured_unbounded(&u) || add.read_from > 0) {
+            cf_estimate x, y;
+            if (model_at(P, lround(p), m, &x)) {
                 fprintf(sc->dat, "%ld %.6g %.6g inf\n", lround(p), x.t_us, x.lo_us);
                 /* The first np without one, found between the samples: once, past the
                  * last sample with one. */
@@ -166,7 +161,7 @@ static void np_model_curves(np_plot *P, cf_script *sc, uint64_t m, int lt)
                 bounded = 0;
                 while (lo > 0 && hi - lo > 1) {
                     long mid = lo + (hi - lo) / 2;
-                    if (model_unbounded(P, mid, m))
+                    if (model_at(P, mid, m, &y))
                         hi = mid;
                     else
                         lo = mid;
