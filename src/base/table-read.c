@@ -567,6 +567,11 @@ static int check_ddt_columns(reader *r, const cf_row *row)
     return 0;
 }
 
+/* What a last row without an end of line is said to be, and what to do (its refusals). */
+#define CUT_SHORT_HINT                                                                      \
+    "cut short? (every line commfit writes ends with one; 'commfit measure --resume FILE' " \
+    "drops a cut row and measures the point again"
+
 /* The careful path: every field checked in turn, with its message. */
 static int row_careful(reader *r, const char *s, size_t n, cf_row *row)
 {
@@ -574,9 +579,8 @@ static int row_careful(reader *r, const char *s, size_t n, cf_row *row)
     /* The last row without an end of line and short of fields was cut mid-row (a table
      * cut by a full disk or head -c): said as the row cut where a field still read is. */
     if (nf < r->nfields && r->unterminated)
-        return bad(r, "the last row has no end of line and %d of the header's %d fields: cut "
-                      "short? (every line commfit writes ends with one; 'commfit measure "
-                      "--resume FILE' drops a cut row and measures the point again)",
+        return bad(r, "the last row has no end of line and %d of the header's %d fields: "
+                      CUT_SHORT_HINT ")",
                    nf, r->nfields);
     if (nf != r->nfields)
         return bad(r, "expected %d fields as in the header, got %d", r->nfields, nf);
@@ -709,10 +713,8 @@ static int reader_line(reader *r, const char *s, size_t n, int nul)
          * where a field still read (a stride of 16 cut to 1), or the file ends there by
          * hand. A row that does not read says its own error first. */
         if (rc == 0 && r->unterminated)
-            return bad(r, "the last row has no end of line: cut short? (every line commfit "
-                          "writes ends with one; 'commfit measure --resume FILE' drops a cut "
-                          "row and measures the point again; end the line if the row is "
-                          "whole)");
+            return bad(r, "the last row has no end of line: " CUT_SHORT_HINT
+                          "; end the line if the row is whole)");
         return rc;
     }
     if (!has_pattern_field(s, n)) {
