@@ -588,8 +588,11 @@ static int answer_all(ctx *c, const opts *o, const long *nps, size_t nnp, const 
 {
     int rc = 0;
     c->out.format = o->format >= 0 ? o->format : isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV;
-    /* A big buffer: a million answers are a hundred megabytes of text. */
-    setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    /* A big buffer: a million answers are hundreds of megabytes of text. Its own memory:
+     * glibc's setvbuf ignores the size where it is given none, and wrote 4 KiB at a time
+     * (a file's block), 121086 writes for a million answers. */
+    static char outbuf[1 << 20];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     c->out.show_datatype = o->datatype != NULL;
     /* Resolve every np first, so that an np without a model fails before any output. */
     if (!o->points && (rc = resolve_all(c, nps, nnp, e)) != 0)
