@@ -489,6 +489,11 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
         cf_note_join(out->bnote, sizeof out->bnote,
                      "costed in the ranks' mean, each rank receiving its subtree's blocks and "
                      "sending them on (2(p-1)/p latencies), not along the root's path");
+    if (est.linear_rules)
+        cf_note_join(out->bnote, sizeof out->bnote,
+                     "the library's rules run a linear gather at this np and size, not the "
+                     "binomial tree costed: the lower end holds its blocks arriving at once, "
+                     "np=2's time");
     if (isfinite(est.sender_share)) {
         char part[640], share[64];
         /* Two shares that print alike (3.80% and 3.77%) are one. */

@@ -578,6 +578,29 @@ const char *cf_rules_list(char *buf, size_t size)
     return buf;
 }
 
+/* Open MPI's gather (coll_tuned_gather_intra_dec_fixed of Open MPI 4.1; SimGrid 3.31 on
+ * carries it into its ompi selector's gather__ompi): by the communicator's size and one
+ * rank's block, a binomial tree, a basic linear gather or a linear one with a sync to each
+ * sender in turn; 1 for the two linear ones. */
+static int ompi_gather_linear(long p, double m)
+{
+    if (p < 4)
+        return m < 4 || (m >= 32768 && m < 65536) || m >= 131072;
+    if (p < 8)
+        return (m >= 1024 && m < 8192) || m >= 32768;
+    if (p >= 256 && p < 512)
+        return m >= 2048 && m < 8192;
+    return 0;
+}
+
+int cf_rules_gather_linear(const char *rules, long p, double m)
+{
+    if (rules == NULL ||
+        (strncmp(rules, "openmpi", 7) != 0 && strncmp(rules, "smpi-ompi", 9) != 0))
+        return 0;
+    return ompi_gather_linear(p, m);
+}
+
 int cf_rules_known(const char *rules, const char *pattern)
 {
     cf_rule_alg a;
