@@ -222,7 +222,7 @@ int cmd_export(int argc, char **argv)
         goto report;
     }
     if (strcmp(output, "-") != 0 && cf_same_file(output, path)) {
-        rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
+        rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
                           "-o '%s' is the same file as the model '%s': writing it would "
                           "destroy the model; name another output",
                           output, path);

@@ -443,7 +443,7 @@ static int read_inputs(job *j, cf_error *e)
     }
     for (size_t i = 0; o->output != NULL && i < o->ninputs; i++)
         if (cf_same_file(o->output, o->inputs[i]))
-            return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
+            return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                                 "-o '%s' is the same file as the input '%s': writing it would "
                                 "destroy the input; name another output",
                                 o->output, o->inputs[i]);

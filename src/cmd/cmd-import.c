@@ -279,7 +279,7 @@ int cmd_import(int argc, char **argv)
     }
     for (int i = a.first; i < argc && rc == 0; i++)
         if (cf_same_file(out_path, argv[i]))
-            rc = cf_error_set(&e, CF_EXIT_DATA, NULL, 0,
+            rc = cf_error_set(&e, CF_EXIT_USAGE, NULL, 0,
                               "the output '%s' is the same file as the input '%s': writing it "
                               "would destroy the input; name another output with -o",
                               out_path, argv[i]);

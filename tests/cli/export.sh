@@ -98,7 +98,7 @@ check "no temporary file left" sh -c "[ \$(ls '$T' | grep -c keep) -eq 1 ]"
 cp "$MODELS/$SHM.json" "$T/self.json"
 for o in "$T/self.json" "$T/../$(basename "$T")/self.json"; do
     run "$COMMFIT" export smpi -m "$T/self.json" -o "$o"
-    expect_rc 1 "-o the model itself ($o)"
+    expect_rc 2 "-o the model itself ($o)"
     grep_err "^commfit: export: -o '.*self.json' is the same file as the model '$T/self.json': writing it would destroy the model; name another output\$" "-o the model itself: says so"
     check "-o the model itself: the model intact" cmp -s "$MODELS/$SHM.json" "$T/self.json"
 done

@@ -76,16 +76,16 @@ check "the file it names holds the model" grep -q '"commfit_model"' target.json
 # --- an output that is an input -------------------------------------------------------------
 cp t.csv same.csv
 run "$COMMFIT" fit -i same.csv -o same.csv
-expect_rc 1 "fit -o its input"
+expect_rc 2 "fit -o its input"
 expect_err "commfit: fit: -o 'same.csv' is the same file as the input 'same.csv': writing it would destroy the input; name another output" \
     "fit -o its input"
 check "the input is intact" cmp -s t.csv same.csv
 ln -s same.csv alias.csv
 run "$COMMFIT" fit -i same.csv -o alias.csv
-expect_rc 1 "fit -o a link to its input"
+expect_rc 2 "fit -o a link to its input"
 cp "$REAL/osu532_hpccofc_ib_latency_compute001.txt" in.txt
 run "$COMMFIT" import osu in.txt -o in.txt
-expect_rc 1 "import -o its input"
+expect_rc 2 "import -o its input"
 expect_err "commfit: import: the output 'in.txt' is the same file as the input 'in.txt': writing it would destroy the input; name another output with -o" \
     "import -o its input"
 check "the OSU input is intact" cmp -s in.txt "$REAL/osu532_hpccofc_ib_latency_compute001.txt"
