@@ -315,6 +315,12 @@ int cf_options_parse(const cf_option *opts, const char *usage, unsigned flags, i
                               argv[optind - 1]);
         else if (o == NULL && optopt != 0 && optopt < OPT_VAL0)
             rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "unknown option '-%c'", optopt);
+        else if (o == NULL && optopt >= OPT_VAL0 && optopt < OPT_VAL0 + (int)n &&
+                 strchr(argv[optind - 1], '=') != NULL)
+            /* A value given to an option that takes none (getopt_long names it in optopt):
+             * '--quiet=1' was an "unknown option '--quiet' (--quiet?)". */
+            rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0, "option '--%s' takes no value",
+                              opts[optopt - OPT_VAL0].long_name);
         else if (o == NULL)
             rc = unknown_long(opts, n, argv[optind - 1], e);
         else if (takes_arg(o) && optarg != NULL && optarg[0] == '\0' && names_file(o))

@@ -102,6 +102,12 @@ run "$COMMFIT" predict --=x
 grep_err "^commfit: predict: unknown option '--=x'$" "'--=x': unknown, not every option"
 run "$COMMFIT" import --l
 grep_err "^commfit: import: unknown option '--l' \\(--lenient\\?\\)$" "'--l': the one option it abbreviates"
+run "$COMMFIT" fit --quiet=1 -i t.csv
+expect_rc 2 "a value to an option that takes none"
+grep_err "^commfit: fit: option '--quiet' takes no value$" "'--quiet=1': says so"
+run "$COMMFIT" predict --model-al=x -m m.json
+expect_rc 2 "the same abbreviated"
+grep_err "^commfit: predict: option '--model-alone' takes no value$" "'--model-al=x': names the option"
 run "$COMMFIT" fit --zzz
 grep_err "^commfit: fit: unknown option '--zzz'$" "an unknown option: as before"
 done_testing
