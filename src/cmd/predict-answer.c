@@ -491,8 +491,9 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                      "sending them on (2(p-1)/p latencies), not along the root's path");
     if (est.linear_rules)
         cf_note_join(out->bnote, sizeof out->bnote,
-                     "the library's rules run a linear gather at this np and size, not the "
-                     "binomial tree costed: the lower end holds its blocks arriving at once, "
+                     "the library's rules run a linear gather at this np and size (the "
+                     "estimate stays the binomial tree's), its ranks on the root's node: the "
+                     "lower end holds the blocks arriving at once through links of their own, "
                      "np=2's time");
     if (isfinite(est.sender_share)) {
         char part[640], share[64];

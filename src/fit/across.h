@@ -256,9 +256,10 @@ int cf_rules_pick(const char *rules, long node, const char *pattern, long p, dou
                   cf_rule_alg *a);
 int cf_rules_known(const char *rules, const char *pattern);
 /* Whether the library of rule set rules gathers by a linear algorithm at (p, m), m one
- * rank's block (Open MPI's rules at p 4 to 7 from 1 KiB, at p 256 to 511 from 2 to 8 KiB),
- * where the estimate from np=2 costs a binomial tree: 1 or 0 (0 for MPICH, whose gather is
- * binomial throughout). */
+ * rank's block (Open MPI's rules: at p=3 below 4 B, from 32 to 64 KiB and from 128 KiB; at
+ * p 4 to 7 from 1 to 8 KiB and from 32 KiB; at p 256 to 511 from 2 to 8 KiB), where the
+ * estimate from np=2 costs a binomial tree: 1 or 0 (0 for MPICH, whose gather is binomial
+ * throughout). Any Open MPI is read by 4.1's rules (4.0's gathered linear to p 60). */
 int cf_rules_gather_linear(const char *rules, long p, double m);
 /* T2 at s from its measured sizes um (increasing) and times ut, n of them. */
 double cf_unit_time(const double *um, const double *ut, int n, double s);
@@ -524,8 +525,8 @@ typedef struct cf_estimate {
     int ranks_mean;        /* p2p from np=2: the algorithm costed in the ranks' mean, rank by
                             * rank (a binomial gather), not along the root's path */
     int linear_rules;      /* p2p from np=2, a gather the library's rules run linear here
-                            * (cf_rules_gather_linear): the lower end holds its blocks
-                            * arriving at once, np=2's time */
+                            * (cf_rules_gather_linear), on the root's node: the lower end
+                            * holds its blocks arriving at once, np=2's time */
     /* across-np, where a backtest's miss per doubling of p set the interval: that miss
      * (ln), the doublings it was carried over and the np they were counted from; bt_doublings
      * 0 elsewhere. bt_source: whose miss, CF_BT_MODEL the fitted model's backtest (refitted

@@ -489,14 +489,19 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
         if (each > 0.0 && each < out->lo_us)
             out->lo_us = each;
     }
-    /* A gather the library's rules run linear at (p, m), costed as a binomial tree (Open
-     * MPI's at p 4 to 7 from 1 KiB): where its root takes the blocks at once through links
-     * of its own (a node's loopback in SimGrid), the ranks' mean is about one block's time,
-     * np=2's; the lower end holds that, as a scatter's (SimGrid's cloud platform, Open
-     * MPI's gather of 1 MiB at np 4 inside one node: 82.2 us, np=2's 79, where the
-     * binomial reading's lower end was 99.4). */
+    /* A gather the library's rules run linear at (p, m) (cf_rules_gather_linear: Open MPI's
+     * at p 4 to 7 from 1 to 8 KiB and from 32 KiB), costed as a binomial tree, on the root's
+     * node (or where the table does not say where its ranks ran): where the root takes the
+     * blocks at once through links of their own (a node's loopback in SimGrid), the ranks'
+     * mean is about one block's time, np=2's; the lower end holds that, as a scatter's.
+     * SimGrid's cloud platform, Open MPI's gather of 1 MiB at np 4 inside one node: 82.2 us,
+     * np=2's 76.1, where the binomial reading's lower end was 99.4 (38 of 1260 gathers at np 3
+     * to 8 on the 15 shipped platforms below it, all on one node from 256 KiB). Across nodes
+     * the root's link takes the blocks in turn (flat, np 7, 1 MiB: about 5 times np=2's):
+     * not there. */
     out->linear_rules = 0;
-    if (strcmp(c->pattern, "gather") == 0 && p > 2 && cf_rules_gather_linear(pp->rules, p, m)) {
+    if (strcmp(c->pattern, "gather") == 0 && p > 2 &&
+        (pp->node_ranks <= 0 || p <= pp->node_ranks) && cf_rules_gather_linear(pp->rules, p, m)) {
         double each = np2_time(pp, c, k, m) * exp(-Z95 * s);
         out->linear_rules = 1;
         if (each > 0.0 && each < out->lo_us)

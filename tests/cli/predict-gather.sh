@@ -76,12 +76,13 @@ check "torus gatherv at np 16: the estimate rises with the size" \
 judge "$top_srcdir/tests/data/sim/scatter-fatnodes-ompi.csv" scatter
 check "fatnodes-ompi scatter from np=2 at np 16: every simulated time inside ($inside of $n)" \
     test "$inside" -eq 8 -a "$n" -eq 8
-# Open MPI's rules gather linear at np 4 to 7 from 1 KiB (binomial from np 8): inside one
-# node of SimGrid's cloud platform its root takes the blocks at once, 1 MiB at np 4 in 82.2
-# us, np=2's 76.1, below the binomial reading's lower end (99.4; 256 KiB too).
+# Open MPI's rules gather linear at np 4 to 7 from 1 to 8 KiB and from 32 KiB (binomial
+# from np 8): inside one node of SimGrid's cloud platform (4 cores) its root takes the
+# blocks at once, 1 MiB at np 4 in 82.2 us, np=2's 76.1, below the binomial reading's lower
+# end (99.4; 256 KiB too). At np 6, across two nodes, the root's link takes them in turn.
 tab=$top_srcdir/tests/data/sim/gather-cloud-ompi.csv
 "$COMMFIT" fit -q -i "$tab" --np 2 -o c.json
-for np in 4 8; do
+for np in 4 6 8; do
     awk -F, -v n=$np '!/^#/ && $1 == "gather" && $2 == n { print n, $3 }' "$tab" >pts
     awk -F, -v n=$np '!/^#/ && $1 == "gather" && $2 == n { print $11 }' "$tab" >truth
     run "$COMMFIT" predict -m c.json -p gather --points pts -f csv
@@ -95,6 +96,12 @@ check "the note says so where the rules run linear (1 KiB, 4 KiB, 64 KiB up at n
     awk -F, 'NR > 1 { n += /the library.s rules run a linear gather/ } END { exit !(n == 5) }' out-4.csv
 check "and not at np 8, the rules' binomial tree" \
     awk -F, 'NR > 1 && /the library.s rules run a linear gather/ { bad++ } END { exit bad }' out-8.csv
+check "nor at np 6, linear by the rules but across two nodes" \
+    awk -F, 'NR > 1 && /the library.s rules run a linear gather/ { bad++ } END { exit bad }' out-6.csv
+check "np 4's lower end at 1 MiB: np=2's time with its margin (48.0 us), not the tree's (99.4)" \
+    awk -F, '$3 == 1048576 { exit !($6 > 47.9 && $6 < 48.1) }' out-4.csv
+check "np 6's at 1 MiB: the tree's reading (103.5 us), as before" \
+    awk -F, '$3 == 1048576 { exit !($6 > 103.4 && $6 < 103.5) }' out-6.csv
 # MPICH gathers by its binomial tree throughout: its gather at np 4 reads as before.
 "$COMMFIT" fit -q -i "$top_srcdir/tests/data/sim/gather-flat-mpich.csv" --np 2 -o fm.json
 run "$COMMFIT" predict -m fm.json -p gather -n 4 -b 1M -f csv
