@@ -101,4 +101,28 @@ check "a batch returning to its points answers each as alone, note and all" \
 check "and its backtest notes differ from np to np" \
     sh -c '[ "$(grep -c "widened x" alone.csv)" -eq 22 ] &&
            [ "$(grep -o "widened x[0-9.e+]*" alone.csv | sort -u | wc -l)" -ge 6 ]'
+# A batch cycling over np 2 to 1024 (bench/predict.sh's table and its step of 7) makes a
+# thousand notes; two whose inputs hash to one slot (np 142 and 538 on this table) each read
+# as alone, every time they come back (they took turns in one slot: made anew each time).
+awk 'BEGIN {
+    print "# schema: 1"; print "# ranks_per_node: 1024"
+    print "pattern,np,bytes,datatype,blocks,reps,samples,t_min_us,t_avg_us,t_max_us,t_med_us,t_ci95_us,bw_MiBps"
+    for (k = 0; k <= 23; k++) {
+        m = k == 0 ? 0 : 2 ^ (k - 1); i++
+        t = (1 + 1e-4 * m) * (1 + 0.01 * sin(i))
+        printf "pingpong,2,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,%.3f\n", m, t, t, t, t, m / (1.048576 * t)
+        for (p = 2; p <= 16; p *= 2) {
+            i++; t = (p - 1) * (2 + 2e-4 * m) * (1 + 0.01 * sin(i))
+            printf "alltoall,%d,%d,byte,,100,5,%.6f,%.6f,%.6f,%.6f,,\n", p, m, t, t, t, t
+        }
+    }
+}' >bench.csv
+"$COMMFIT" fit -q -i bench.csv -o bench.json
+awk 'BEGIN { for (i = 0; i < 3069; i++) print 2 + (i * 7) % 1023, 1048576 }' >cycle
+"$COMMFIT" predict -m bench.json -p alltoall --points cycle -f csv >cycle.csv
+for np in 142 538; do
+    "$COMMFIT" predict -m bench.json -p alltoall -n $np -b 1M -f csv | sed 1d >alone-$np.csv
+    check "np $np in a batch cycling over np 2 to 1024: each of its 3 rows as alone" \
+        sh -c "[ \"\$(grep -c -x -F -f alone-$np.csv cycle.csv)\" -eq 3 ]"
+done
 done_testing
