@@ -504,16 +504,25 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                      100.0 * est.sender_share_hi);
         else
             snprintf(share, sizeof share, "%.0f%%", 100.0 * est.sender_share);
-        snprintf(part, sizeof part,
-                 "the root's receipts in the ranks' mean: each sender waiting %s of the "
-                 "root's path, as np=2's did (0 where its eager message let it leave, 100%% "
-                 "where a rendezvous held it%s), the interval holding the root taking them in "
-                 "turn or all at once and every sender waiting all of it",
-                 share,
-                 apart ? "; between the measured sizes around, whose shares part, the estimate "
-                       "going from the one's reading to the other's in ln size, the interval "
-                       "holding both"
-                     : "");
+        const char *between = apart ? "; between the measured sizes around, whose shares "
+                                      "part, the estimate going from the one's reading to the "
+                                      "other's in ln size, the interval holding both"
+                                    : "";
+        if (strcmp(c->pattern, "scatterv") == 0)
+            snprintf(part, sizeof part,
+                     "the root's sends in the ranks' mean: posted at once, every receiver "
+                     "waiting for them as messages sharing one link end together, the root "
+                     "waiting %s of it as np=2's did (0 where its eager messages let it "
+                     "leave, 100%% where a rendezvous held it%s), the interval holding the "
+                     "messages taken in turn and each receiver's one message",
+                     share, between);
+        else
+            snprintf(part, sizeof part,
+                     "the root's receipts in the ranks' mean: each sender waiting %s of the "
+                     "root's path, as np=2's did (0 where its eager message let it leave, "
+                     "100%% where a rendezvous held it%s), the interval holding the root "
+                     "taking them in turn or all at once and every sender waiting all of it",
+                     share, between);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
     out->t = est.t_us;
