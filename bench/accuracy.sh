@@ -96,6 +96,8 @@
 #      bandwidth: Open MPI's linear alltoall there takes its np=2 time, which the interval
 #      holds since stop 44, coverage 87 -> 100%; wide's and meshnodes' np 16 spans two
 #      nodes, cloud's and tornodes' four)
+#   4r the rooted collectives (gather, gatherv, scatter, scatterv) from np=2 at np 16 on every
+#      shipped platform under each selector (data/sim-rooted), judged as 4 (tiered: as 4t)
 #   6  held-out sizes of the real tables: bench/heldout-sizes.sh, per table no worse than
 #      log-log interpolation at the median and the 90th percentile, coverage >= 90%
 #   6s goal 6 on the other two splits of the same tables (HELDOUT_PHASE 0 and 1: the third,
@@ -344,6 +346,17 @@ for pf in torus dragonfly racks pods islands leaves fatnodes tornodes wide cloud
         heldout "$D/sim-$pf$sel.csv" 2 16 "$COLLS"
         judge 4t "sim-$pf${sel:--mpich}$(case $pf in wide | cloud | meshnodes) echo ' (held out)' ;; esac): fit np 2 only, predict 16" 20 1000 90 5
     done
+done
+
+# 4r: the rooted collectives (gather, gatherv, scatter, scatterv) from np=2 alone at np 16,
+# whose tables time the ranks' mean while the catalog costs the root's path: every shipped
+# platform under each selector (data/sim-rooted, np 2 and 16, 8 sizes), judged by goal 4's
+# targets; the tiered platforms have no upper bound (as 4t).
+for t in "$D"/sim-rooted/*.csv; do
+    pf=$(basename "$t" .csv)
+    case $pf in *-ompi) ;; *) pf=$pf-mpich ;; esac
+    heldout "$t" 2 16 "gather gatherv scatter scatterv"
+    judge 4r "rooted $pf: fit np 2 only, predict 16" 20 1000 90 5
 done
 
 # 6: held-out sizes of the real tables (every third size), against log-log interpolation;
