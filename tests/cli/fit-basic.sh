@@ -116,8 +116,34 @@ check "the scatter's fit is called poor" \
 check "the gather's is not" sh -c "! grep -A2 '^gather' '$T/out' | grep -q 'poor fit'"
 run "$COMMFIT" predict -m noop.json -p gather -n 2 -b 0 -f csv
 expect_rc 0 "predict at 0 B after a no-op"
-check "predict at 0 B: extrapolated, and what was measured there" \
+check "predict at 0 B: the no-op's measured time, 5% each way (the line read 0.27 there)" \
+    grep -q '^gather,2,0,byte,0.0093,0.00885714,0.009765,,fit,measured no-op,bytes,"bytes 0 B is below the fitted sizes (from 1 B), a no-op set aside from the fit: its measured time, 0.0093 us, the interval 5% each way (--model-alone: the model.s reading)",$' "$T/out"
+run "$COMMFIT" predict -m noop.json -p gather -n 2 -b 0 --model-alone -f csv
+check "--model-alone: the line's reading, and what was measured there" \
     grep -q '^gather,2,0,byte,0.27,[0-9.]*,[0-9.]*,,fit,linear,bytes,"bytes 0 B is below the fitted sizes (from 1 B): measured there 0.0093 us, a no-op set aside from the fit",$' "$T/out"
+
+# Across process counts: the fitted np's answers at the no-op are their measured times, so an
+# np between (or beyond) reads them, not the formula carried down (an IMB allgather of 0 B,
+# 0.04 us at the fitted np 64 and 128, read 1124 us at np 96).
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (p = 2; p <= 16; p *= 2)
+            for (k = 0; k <= 10; k++) {
+                m = k == 0 ? 0 : 2 ^ (k + 9)
+                t = k == 0 ? 0.04 : (p - 1) * (20 + m / 1000)
+                printf "allgather,%d,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", p, m, t, t, t, t
+            }
+    }'
+} >noop-np.csv
+"$COMMFIT" fit -q -i noop-np.csv --np 2,4,16 -o noop-np.json
+run "$COMMFIT" predict -m noop-np.json -p allgather -n 4,8,32 -b 0 -f csv
+check "allgather of 0 B at the fitted np 4: its measured no-op" \
+    awk -F, 'NR == 2 { exit !($5 == 0.04 && $10 == "measured no-op") }' "$T/out"
+check "at np 8, between the fitted np: within 20% of the no-ops, inside its interval" \
+    awk -F, 'NR == 3 { exit !($5 > 0.032 && $5 < 0.048 && $6 <= 0.04 && $7 >= 0.04) }' "$T/out"
+check "at np 32, beyond: within 50%, its lower end below it" \
+    awk -F, 'NR == 4 { exit !($5 > 0.02 && $5 < 0.06 && $6 <= 0.04) }' "$T/out"
 
 run "$COMMFIT" fit -i data/run1.csv --patterns pingpong --model linear -o out.json --formulas c
 expect_rc 0 "--formulas c"
