@@ -310,8 +310,13 @@ double cf_across_grid_nearest_m(const cf_across_grid *g, double m)
 
 /* The cost per step of the point measured at (p, m), whichever algorithm ran there: -1 when
  * none was, or when its steps are not of the kind of st (cost_family: a per-call tree's
- * messages are not another algorithm's steps of T2). p 0: the largest p measured at m. */
-static double rho_at(const cf_across *a, cf_steps st, long p, double m, long *at)
+ * messages are not another algorithm's steps of T2), or, with once 0 or 1, where whether
+ * its messages are posted at once (CF_LAT_ONCE) is not once: a linear algorithm's time over
+ * its p - 1 overlapping messages is no cost of a step that waits for the one before (SMPI's
+ * flat cluster under the ompi selector fitted at np 2-8: Bruck's 4 steps at np 16, 4 B, took
+ * its linear alltoall's 2.04 us at np 8 over 7, 1.17 us in all, below one ping-pong's 2.03,
+ * for the simulated 8.09). once -1: either. p 0: the largest p measured at m. */
+static double rho_at(const cf_across *a, cf_steps st, int once, long p, double m, long *at)
 {
     const cf_across_grid *g = &a->grid;
     const cf_grid_point *pt = NULL;
@@ -320,7 +325,8 @@ static double rho_at(const cf_across *a, cf_steps st, long p, double m, long *at
             pt = &g->pt[i];
     cf_rule_alg r;
     if (pt == NULL || cf_rules_pick(g->rules, g->node_ranks, a->pattern, pt->p, pt->m, &r) != 0 ||
-        cost_family(g, r.steps) != cost_family(g, st))
+        cost_family(g, r.steps) != cost_family(g, st) ||
+        (once >= 0 && (r.latency == CF_LAT_ONCE) != once))
         return -1;
     *at = pt->p;
     return pt->t_us / steps_at(a, r.steps, pt->p, pt->m);
@@ -334,14 +340,14 @@ static double rho_at(const cf_across *a, cf_steps st, long p, double m, long *at
  * 2-16 ran its 4-nomial tree to 2 KiB, its binomial tree to 512 KiB at np 16, and scatter
  * then allgather from 1 MiB, whose steps are no tree's: the 4-nomial tree at np 64, 1 MiB,
  * takes the binomial tree's cost per message at 512 KiB). */
-static int borrow(const cf_across *a, cf_steps st, long q, double m, const double *sz, int ns,
-                  double *rho, double *d, double *off, long *from, int *alone)
+static int borrow(const cf_across *a, cf_rule_alg alg, long q, double m, const double *sz,
+                  int ns, double *rho, double *d, double *off, long *from, int *alone)
 {
     int best = -1;
     long top = 0;
     for (int i = 0; i < ns; i++) {
         long at;
-        double r = rho_at(a, st, 0, sz[i], &at);
+        double r = rho_at(a, alg.steps, alg.latency == CF_LAT_ONCE, 0, sz[i], &at);
         if (r >= 0 && (best < 0 || fabs(log(fmax(sz[i], 1.0) / fmax(m, 1.0))) <=
                                        fabs(log(fmax(sz[best], 1.0) / fmax(m, 1.0))))) {
             best = i;
@@ -359,7 +365,7 @@ static int borrow(const cf_across *a, cf_steps st, long q, double m, const doubl
      * at np 2-16 inside one node of 16 cores, where its trees ran, and asked at np 64, where
      * scatter-gather runs across 4 nodes: 4 KiB read 10.1 us for the simulated 10.2 with the
      * latency probe's, 0.19 from the fitted formula). */
-    int family = cost_family(&a->grid, st);
+    int family = cost_family(&a->grid, alg.steps);
     if (best < 0 && alone != NULL && family != 1 && a->nnp > 0) {
         *alone = 1;
         *rho = 1.0;
@@ -385,8 +391,8 @@ static int step_growth_from(const cf_across *a, cf_steps st, long q, double m, c
 {
     int best = nearest_size(sz, ns, m);
     long top, at;
-    double r1 = best < 0 ? -1 : rho_at(a, st, 0, sz[best], &top);
-    double r0 = r1 < 0 ? -1 : rho_at(a, st, p, sz[best], &at);
+    double r1 = best < 0 ? -1 : rho_at(a, st, -1, 0, sz[best], &top);
+    double r0 = r1 < 0 ? -1 : rho_at(a, st, -1, p, sz[best], &at);
     if (r0 <= 0 || top <= p)
         return -1;
     *gain = fmax(1.0, r1 / r0);
@@ -501,7 +507,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     long from = 0;            /* the np the reading carries: the smaller end's below */
     int borrowed = B->at < 0 && A->at < 0;
     if (borrowed) {
-        if (borrow(a, r.steps, q, m, sz, ns, &rho, &d, &off, &from, &out->alone) != 0)
+        if (borrow(a, r, q, m, sz, ns, &rho, &d, &off, &from, &out->alone) != 0)
             return -1;
     } else if (B->at >= 0 && A->at >= 0) {
         double x0 = log(fmax(sz[B->at], 1.0)), x1 = log(fmax(sz[A->at], 1.0));
@@ -524,7 +530,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     double rb, dd, ob;
     long fb_np;
     if (!borrowed && off > GRID_BORROW_OFF &&
-        borrow(a, r.steps, q, m, sz, ns, &rb, &dd, &ob, &fb_np, NULL) == 0 && ob < off) {
+        borrow(a, r, q, m, sz, ns, &rb, &dd, &ob, &fb_np, NULL) == 0 && ob < off) {
         borrowed = 1;
         rho = rb;
         d = dd;
