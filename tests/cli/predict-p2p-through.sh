@@ -61,4 +61,24 @@ json.dump(m, open("bad.json", "w"))'
 run "$COMMFIT" predict -m bad.json -p allreduce -n 6144 -b 1M
 expect_rc 1 "a measured curve with a time of 0"
 grep_err 'p2p\.contention\[0\]\.unit.*times > 0' "the message names the entry's unit"
+# Beyond the largest size measured at np=2, a top measured fast (a falling last chord) no
+# longer holds the estimate flat: the chord from the top back to the nearest size that took
+# less time carries it (a new user's Open MPI allreduce at np=2, 437 us at 512 KiB and 301 at
+# 1 MiB, read 487, 494 and 490 us at np 8 for 1, 4 and 16 MiB).
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        for (k = 10; k <= 20; k++) {
+            m = 2 ^ k; t = 0.5 + m / 10000
+            printf "pingpong,2,%d,byte,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, t, t, t, t
+            t = (k == 20 ? 0.45 : 1) * (1 + 2 * m / 10000)
+            printf "allreduce,2,%d,float,,100,5,%.10g,%.10g,%.10g,%.10g,,\n", m, t, t, t, t
+        }
+    }'
+} >fall.csv
+"$COMMFIT" fit -q -i fall.csv --np 2 -o fall.json
+run "$COMMFIT" predict -m fall.json -p allreduce -n 8 -b 1M,4M,16M -f csv
+check "allreduce at np 8 past a falling top: rising with the size, 16 MiB over 3x 4 MiB's" \
+    awk -F, 'NR == 2 { a = $5 } NR == 3 { b = $5 } NR == 4 { c = $5 }
+             END { exit !(a < b && b < c && c > 3 * b) }' "$T/out"
 done_testing
