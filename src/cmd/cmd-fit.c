@@ -2,6 +2,7 @@
  * a summary line per fit on stdout and, on request, the formulas in a language. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -427,6 +428,56 @@ static void resume_command(const cf_table *t, const char *path, char *buf, size_
              sim[0] ? " (the platform file the table names, where it is)" : "");
 }
 
+/* The collectives whose algorithm an MPI library's environment sets, in env (a table's
+ * mpi_env, "K=V;K=V"): Open MPI's tuned component's OMPI_MCA_coll_tuned_<coll>_algorithm
+ * (not 0, with use_dynamic_rules on), MPICH's MPIR_CVAR_<COLL>_INTRA_ALGORITHM (not auto):
+ * "bcast (OMPI_MCA_coll_tuned_bcast_algorithm=1), ..." into out; how many. A new user's
+ * Open MPI bcast forced linear was read by the fixed rules' trees. */
+static int forced_algorithms(const char *env, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (env == NULL)
+        return 0;
+    int dynamic = strstr(env, "OMPI_MCA_coll_tuned_use_dynamic_rules=1") != NULL ||
+                  strstr(env, "OMPI_MCA_coll_tuned_use_dynamic_rules=true") != NULL;
+    int k = 0;
+    size_t used = 0;
+    for (const char *p = env; *p != '\0';) {
+        size_t len = strcspn(p, ";");
+        char item[256];
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        p += len + (p[len] == ';');
+        char *eq = strchr(item, '=');
+        if (eq == NULL)
+            continue;
+        *eq = '\0';
+        const char *val = eq + 1, *name = NULL;
+        size_t nlen = 0;
+        static const char ompi[] = "OMPI_MCA_coll_tuned_", mpich[] = "MPIR_CVAR_";
+        size_t il = strlen(item);
+        if (dynamic && strncmp(item, ompi, sizeof ompi - 1) == 0 && il > sizeof ompi - 1 + 10 &&
+            strcmp(item + il - 10, "_algorithm") == 0 && strcmp(val, "0") != 0) {
+            name = item + sizeof ompi - 1;
+            nlen = il - (sizeof ompi - 1) - 10;
+        } else if (strncmp(item, mpich, sizeof mpich - 1) == 0 && il > sizeof mpich - 1 + 16 &&
+                   strcmp(item + il - 16, "_INTRA_ALGORITHM") == 0 && strcmp(val, "auto") != 0) {
+            name = item + sizeof mpich - 1;
+            nlen = il - (sizeof mpich - 1) - 16;
+        }
+        if (name == NULL || nlen == 0 || used >= n)
+            continue;
+        char coll[64];
+        size_t c = 0;
+        for (; c < nlen && c + 1 < sizeof coll; c++)
+            coll[c] = (char)tolower((unsigned char)name[c]);
+        coll[c] = '\0';
+        int w = snprintf(out + used, n - used, "%s%s (%s=%s)", k ? ", " : "", coll, item, val);
+        used = w > 0 && (size_t)w < n - used ? used + (size_t)w : n;
+        k++;
+    }
+    return k;
+}
+
 /* The tables read, their rows labelled, the rows to fit chosen and sorted. */
 static int read_inputs(job *j, cf_error *e)
 {
@@ -483,6 +534,16 @@ static int read_inputs(job *j, cf_error *e)
                                    "machine went down",
                     j->tables[i]->n_rows, j->tables[i]->n_rows == 1 ? "" : "s", resume);
         }
+        char forced[600];
+        if (cf_rules_for(cf_table_meta_get(j->tables[i], "mpi_library"),
+                         cf_table_meta_get(j->tables[i], "coll_selector"),
+                         cf_table_timed_loop(j->tables[i])) != NULL &&
+            forced_algorithms(cf_table_meta_get(j->tables[i], "mpi_env"), forced,
+                              sizeof forced) > 0)
+            cf_warn("%s: its mpi_env sets the algorithm of %s: the library's switch rules, "
+                    "which fit and predict follow across process counts and from np=2, do not "
+                    "hold there, and their algorithm names and readings with them",
+                    o->inputs[i], forced);
         nall += j->tables[i]->n_rows;
     }
     j->all = malloc((nall + 1) * sizeof *j->all);

@@ -295,4 +295,26 @@ grep_err "warning: skipped: .*:384: barrier np 2 byte: one row, of one sample" "
 check "juno: the barrier not listed as fitted per np" \
     sh -c "grep 'fitted per np only' '$T/err' | grep -q 'allgather' && ! grep 'fitted per np only' '$T/err' | grep -q barrier"
 
+# An algorithm the MPI library's environment sets: the library's switch rules do not hold for
+# it, and fit says so (a new user forced Open MPI's bcast to its linear algorithm).
+forced() { # MPI_LIBRARY MPI_ENV: a table of bcast at np 2 and 4 with those keys
+    echo "# schema: 1"
+    echo "# mpi_library: $1"
+    echo "# mpi_env: $2"
+    echo "$HDR"
+    awk 'BEGIN { for (p = 2; p <= 4; p *= 2) for (k = 0; k < 6; k++) { m = 4 ^ k; t = p * (1 + m / 1000)
+        printf "bcast,%d,%d,byte,,100,5,%g,%g,%g,%g,,\n", p, m, t, t, t, t } }'
+}
+forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=1;OMPI_MCA_coll_tuned_use_dynamic_rules=1;OMPI_MCA_ess=pmi" >forced.csv
+run "$COMMFIT" fit -i forced.csv -o forced.json
+check "Open MPI's bcast forced: fit says its switch rules do not hold" \
+    grep -q "^commfit: fit: warning: forced.csv: its mpi_env sets the algorithm of bcast (OMPI_MCA_coll_tuned_bcast_algorithm=1): the library's switch rules" "$T/err"
+forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=1;OMPI_MCA_ess=pmi" >forced.csv
+run "$COMMFIT" fit -i forced.csv -o forced.json
+check "without use_dynamic_rules the variable is ignored by Open MPI: nothing said" \
+    sh -c "! grep -q 'sets the algorithm' '$T/err'"
+forced "MPICH Version: 4.0.2" "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=auto;MPIR_CVAR_BCAST_INTRA_ALGORITHM=scatter_ring_allgather" >forced.csv
+run "$COMMFIT" fit -i forced.csv -o forced.json
+check "MPICH's bcast set by its CVAR (allreduce's auto is no setting): said" \
+    grep -q "its mpi_env sets the algorithm of bcast (MPIR_CVAR_BCAST_INTRA_ALGORITHM=scatter_ring_allgather): " "$T/err"
 done_testing
