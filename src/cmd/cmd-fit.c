@@ -552,17 +552,33 @@ static int read_inputs(job *j, cf_error *e)
     if (j->all == NULL || j->rows == NULL || j->copies == NULL)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     int all_med = 1;
+    size_t no_med = 0, first_in = 0;
+    long first_line = 0;
     for (size_t i = 0; i < o->ninputs; i++)
         for (size_t k = 0; k < j->tables[i]->n_rows; k++) {
             cf_row *r = &j->copies[j->nall];
             *r = j->tables[i]->rows[k];
             cf_row_label_pack(j->tables[i], r);
             j->all[j->nall++] = r;
-            if (isnan(r->t_med_us))
+            if (isnan(r->t_med_us)) {
                 all_med = 0;
+                if (no_med++ == 0) {
+                    first_in = i;
+                    first_line = r->line;
+                }
+            }
             if (wanted(o, r))
                 j->rows[j->nrows++] = r;
         }
+    /* Some rows with a median and some without: the mean is fitted for all (the default's
+     * rule), said, at the first row without one: one empty cell switched every fit to the
+     * mean, nothing said (a new user). */
+    if (!o->stat_set && no_med > 0 && no_med < j->nall && !o->quiet)
+        cf_warn("%s:%ld: no t_med_us, nor in %zu other row%s of %zu: the mean (t_avg_us) is "
+                "fitted for every row (--statistic median fits the median, and leaves out each "
+                "group that has a row without one)",
+                o->inputs[first_in], first_line, no_med - 1, no_med - 1 == 1 ? "" : "s",
+                j->nall);
     if (j->nall == 0)
         return cf_error_set(e, CF_EXIT_DATA, o->inputs[0], 0, "no rows: nothing to fit");
     for (size_t i = 0; i < o->npatterns; i++) {

@@ -317,4 +317,17 @@ forced "MPICH Version: 4.0.2" "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=auto;MPIR_CVA
 run "$COMMFIT" fit -i forced.csv -o forced.json
 check "MPICH's bcast set by its CVAR (allreduce's auto is no setting): said" \
     grep -q "its mpi_env sets the algorithm of bcast (MPIR_CVAR_BCAST_INTRA_ALGORITHM=scatter_ring_allgather): " "$T/err"
+# One row without a median: the mean is fitted for every row, as the default's rule says,
+# and fit says so at that row (one empty cell switched every fit to the mean, nothing said).
+{
+    echo "$HDR"
+    awk 'BEGIN { for (k = 0; k < 8; k++) { m = 4 ^ k; t = 1 + m / 1000
+        printf "pingpong,2,%d,byte,,100,5,%g,%g,%g,%s,,\n", m, t, t, t, k == 3 ? "" : t } }'
+} >nomed.csv
+run "$COMMFIT" fit -i nomed.csv -o nomed.json
+check "one median missing: said at its line, the mean fitted" \
+    grep -q "^commfit: fit: warning: nomed.csv:5: no t_med_us, nor in 0 other rows of 8: the mean (t_avg_us) is fitted for every row" "$T/err"
+check "and the model file records the mean" grep -q '"statistic": "mean"' nomed.json
+run "$COMMFIT" fit -i nomed.csv -o nomed.json --statistic mean
+check "--statistic mean asked for: nothing said" sh -c "! grep -q 'no t_med_us' '$T/err'"
 done_testing
