@@ -626,7 +626,12 @@ static void steps(void)
     near(cf_unit_time(om, ot, 3, 1572864), 100.28 * 1.5, 1e-9,
          "T2 above a steep top pair: linear from the largest, not below it");
     double fm[] = {1024, 2048, 4096}, ft[] = {3, 5, 4};
-    near(cf_unit_time(fm, ft, 3, 65536), 4, 1e-12, "T2 above a falling top pair: flat");
+    near(cf_unit_time(fm, ft, 3, 65536), 4 + (65536 - 4096) * (4 - 3) / (4096.0 - 1024), 1e-12,
+         "T2 above a falling top pair: the chord back to 1 KiB, the nearest size below that "
+         "took less time (flat before)");
+    double gm[] = {1024, 2048, 4096}, gt[] = {5, 6, 4};
+    near(cf_unit_time(gm, gt, 3, 65536), 4, 1e-12,
+         "T2 above a top below every size: flat, never falling");
     /* Costs at sampled sizes. */
     double m = 65536;
     near(cf_steps_cost(CF_STEPS_RING, 8, m, UM, ut, NUM), 7 * unit(m), 1e-9, "ring: 7 steps");
