@@ -27,6 +27,8 @@ for tab in "$top_srcdir"/data/realnp/*.csv; do
     case "$name" in
     orfeo-*) check "$name: records Open MPI 4.1.6, as its README says" \
         grep -qx '# mpi_library: Open MPI v4.1.6' "$tab" ;;
+    abci-*) check "$name: records Open MPI 4.0.5, as its README says" \
+        grep -qx '# mpi_library: Open MPI v4.0.5' "$tab" ;;
     *) check "$name: records no library version, which its README does not know" \
         sh -c "! grep -q '^# mpi_library:' '$tab'" ;;
     esac
