@@ -75,7 +75,11 @@ fi
 # A million points: np cycling over 2..1024 (measured, interpolated, extrapolated), sizes
 # 0..4 MiB.
 awk 'BEGIN { for (i = 0; i < 1000000; i++) print 2 + (i * 7) % 1023, (i * 131) % 4194305 }' >points
+# Each batch writes some 500 MB: the disk's writeback of the one before is done first (sync),
+# or a batch paid for it (the same binary read 0.91 s after an idle spell, 1.6 s right after
+# another's batches).
 batch() { # LABEL PATTERN POINTS
+    sync
     timed "$COMMFIT" predict -m model.json -p "$2" --points "$3" -f csv >out.csv
     n=$(($(wc -l <out.csv) - 1))
     awk -v w="$wall" -v c="$cpu" -v n=$n -v l="$1" 'BEGIN {
@@ -89,6 +93,7 @@ batch "batch, the fit at np=2 (pingpong)" pingpong points2
 # The same million across np on a simulated cluster's model, whose answers read its grid of
 # measured np and replay its launch probes (no target: the figure the docs give).
 if [ -f "$sim" ]; then
+    sync
     timed "$COMMFIT" predict -m "$sim" -p alltoall --points points -f csv >out.csv
     n=$(($(wc -l <out.csv) - 1))
     awk -v w="$wall" -v c="$cpu" -v n=$n 'BEGIN {
