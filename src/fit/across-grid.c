@@ -340,14 +340,34 @@ static double rho_at(const cf_across *a, cf_steps st, int once, long p, double m
  * 2-16 ran its 4-nomial tree to 2 KiB, its binomial tree to 512 KiB at np 16, and scatter
  * then allgather from 1 MiB, whose steps are no tree's: the 4-nomial tree at np 64, 1 MiB,
  * takes the binomial tree's cost per message at 512 KiB). */
+/* Whether the pattern's np=2 time at m moved no data: below a quarter of the ping-pong's
+ * one-way time there, where that time is the bytes' (four times its smallest size's or
+ * more), as fit's pair bound reads it (SMPI 3.32's ompi bcast on ranks that share a host:
+ * 0.72 us at every size). A reading in steps of those times alone says nothing there. */
+static int unit_moved_nothing(const cf_across_grid *g, double m)
+{
+    if (g->nunit < 2 || g->nmsg < 2)
+        return 0;
+    double pp = cf_unit_time(g->msg_bytes, g->msg_unit_us, g->nmsg, m);
+    return pp >= 4.0 * g->msg_unit_us[0] &&
+           cf_unit_time(g->unit_bytes, g->unit_t_us, g->nunit, m) < 0.25 * pp;
+}
+
 static int borrow(const cf_across *a, cf_rule_alg alg, long q, double m, const double *sz,
                   int ns, double *rho, double *d, double *off, long *from, int *alone)
 {
     int best = -1;
     long top = 0;
+    /* The cost per step of an algorithm whose messages go at once as this one's do; of any
+     * costed alike where the np=2 times moved nothing at m: a cost per step read in them at
+     * another size is no cost at this one, and the nearest size's of whatever ran is the
+     * least wrong (the islands platform under the ompi selector fitted at np 2-8: scatter
+     * then allgather at np 16 for 1 MiB, simulated 1961 us, read 550 from the linear bcast's
+     * at np 8, 48 from the binomial tree's at 4 KiB). */
+    int once = unit_moved_nothing(&a->grid, m) ? -1 : alg.latency == CF_LAT_ONCE;
     for (int i = 0; i < ns; i++) {
         long at;
-        double r = rho_at(a, alg.steps, alg.latency == CF_LAT_ONCE, 0, sz[i], &at);
+        double r = rho_at(a, alg.steps, once, 0, sz[i], &at);
         if (r >= 0 && (best < 0 || fabs(log(fmax(sz[i], 1.0) / fmax(m, 1.0))) <=
                                        fabs(log(fmax(sz[best], 1.0) / fmax(m, 1.0))))) {
             best = i;
