@@ -245,7 +245,7 @@ double cf_predict_fitted_at(void *vc, long p, double m)
     if (f->nset_aside > 0 && m < (double)f->min_bytes && m <= (double)UINT64_MAX) {
         cf_predict_answer a;
         a.t = pr.t_us;
-        if (cf_fit_answer_set_aside(f, (uint64_t)m, &a))
+        if (cf_fit_answer_set_aside(f, (uint64_t)m, c->blocks >= 0 ? c->blocks : f->blocks, &a))
             return a.t;
     }
     return pr.t_us;
@@ -589,7 +589,8 @@ static int predict_one(ctx *c, long np, uint64_t bytes, cf_predict_answer *out, 
         if (rc != 0)
             return rc;
         if (!c->model_alone && s->fit->nset_aside > 0 && (double)bytes < s->bytes_min)
-            cf_fit_answer_set_aside(s->fit, bytes, out);
+            cf_fit_answer_set_aside(s->fit, bytes, c->blocks >= 0 ? c->blocks : s->fit->blocks,
+                                    out);
     } else if (s->kind == SRC_ACROSS) {
         unbounded = answer_across(c, s, np, m, out);
     } else {

@@ -6,17 +6,17 @@
 #include "cmd/predict-fit.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/size.h"
 #include "modelfile/answer.h"
 
-/* The margin each way about a no-op's measured time (the across-np grid's floor too). */
-#define NO_OP_MARGIN 0.05
-
-/* The margin each way about a no-op's measured time (the across-np grid's floor too). */
-#define NO_OP_MARGIN 0.05
+/* The factor each way about a no-op's measured time: a call without data takes a few
+ * hundredths of a microsecond, which IMB and OSU print to 0.01 us (IMB's allgather of 0 B:
+ * t_min 0.03, t_max 0.04). */
+#define NO_OP_FACTOR 2.0
 
 void cf_fit_note_set_aside(const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
 {
@@ -39,47 +39,66 @@ void cf_fit_note_set_aside(const cf_fit *f, uint64_t bytes, cf_predict_answer *o
                  a, b);
 }
 
-int cf_fit_answer_set_aside(const cf_fit *f, uint64_t bytes, cf_predict_answer *out)
+int cf_fit_answer_set_aside(const cf_fit *f, uint64_t bytes, int blocks, cf_predict_answer *out)
 {
     /* The set-aside sizes at and around bytes (the table's smallest, below the fitted
-     * ones): a call moving as little costs what they took, not the model's reading carried
-     * down to them (IMB's allgather of 0 B at np 64, 0.04 us, read 697 us in [16.4, 29425]
-     * from a line through 64 KiB to 1 MiB, its note saying 0.04). */
-    const cf_rejected *below = NULL, *above = NULL, *at = NULL;
+     * ones), at the answer's block count where the fit has a block term, each size's rows
+     * all (tables fitted together each set theirs aside): a call moving as little costs
+     * what they took, not the model's reading carried down to them (IMB's allgather of 0 B
+     * at np 64, 0.04 us, read 697 us in [16.4, 29425] from a line through 64 KiB to 1 MiB,
+     * its note saying 0.04). */
+    uint64_t below = 0, above = UINT64_MAX;
+    int has_below = 0, has_above = 0;
     for (size_t i = 0; i < f->nset_aside; i++) {
         const cf_rejected *q = &f->set_aside[i];
-        if (!(q->t_us > 0))
+        if (!(q->t_us > 0) || (f->max_blocks > 0 && q->blocks != blocks))
             continue;
-        if (q->bytes == bytes)
-            at = q;
-        if (q->bytes <= bytes && (below == NULL || q->bytes > below->bytes))
-            below = q;
-        if (q->bytes >= bytes && (above == NULL || q->bytes < above->bytes))
-            above = q;
+        if (q->bytes <= bytes && (!has_below || q->bytes > below))
+            below = q->bytes, has_below = 1;
+        if (q->bytes >= bytes && (!has_above || q->bytes < above))
+            above = q->bytes, has_above = 1;
     }
-    if (below == NULL || above == NULL)
+    if (!has_below || !has_above)
         return 0;
+    double lo = INFINITY, hi = 0.0, ln_at = 0.0, ln_ends = 0.0;
+    int n_at = 0, n_ends = 0;
+    for (size_t i = 0; i < f->nset_aside; i++) {
+        const cf_rejected *q = &f->set_aside[i];
+        if (!(q->t_us > 0) || (f->max_blocks > 0 && q->blocks != blocks) ||
+            (q->bytes != below && q->bytes != above))
+            continue;
+        lo = fmin(lo, q->t_us);
+        hi = fmax(hi, q->t_us);
+        ln_ends += log(q->t_us);
+        n_ends++;
+        if (q->bytes == bytes) {
+            ln_at += log(q->t_us);
+            n_at++;
+        }
+    }
     char a[32], b[32];
     cf_size_format(bytes, a, sizeof a);
     cf_size_format(f->min_bytes, b, sizeof b);
-    double t = at != NULL ? at->t_us : sqrt(below->t_us * above->t_us);
+    double t = exp(n_at > 0 ? ln_at / n_at : ln_ends / n_ends);
     out->t = t;
-    out->lo = fmin(below->t_us, above->t_us) / (1.0 + NO_OP_MARGIN);
-    out->hi = fmax(below->t_us, above->t_us) * (1.0 + NO_OP_MARGIN);
+    out->lo = lo / NO_OP_FACTOR;
+    out->hi = hi * NO_OP_FACTOR;
     snprintf(out->model_buf, sizeof out->model_buf, "measured no-op");
     out->model = out->model_buf;
-    if (at != NULL)
+    if (n_at > 0)
         snprintf(out->bnote, sizeof out->bnote,
                  "bytes %s is below the fitted sizes (from %s), a no-op set aside from the "
-                 "fit: its measured time, %.*g us, the interval %.0f%% each way "
+                 "fit: its measured time, %.*g us%s, the interval a factor %g each way "
                  "(--model-alone: the model's reading)",
-                 a, b, cf_sig_prec(t, 3), t, 100 * NO_OP_MARGIN);
+                 a, b, cf_sig_prec(t, 3), t, n_at > 1 ? " (the geometric mean of its rows)" : "",
+                 NO_OP_FACTOR);
     else
         snprintf(out->bnote, sizeof out->bnote,
                  "bytes %s is below the fitted sizes (from %s), between sizes set aside from "
-                 "the fit as a no-op: the geometric middle of their measured times, the "
-                 "interval holding both (--model-alone: the model's reading)",
-                 a, b);
+                 "the fit as a no-op: the geometric mean of their measured times, the "
+                 "interval holding them, a factor %g each way (--model-alone: the model's "
+                 "reading)",
+                 a, b, NO_OP_FACTOR);
     return 1;
 }
 

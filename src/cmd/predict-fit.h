@@ -12,10 +12,11 @@
 /* bytes below the fit's sizes, which start above sizes set aside as a no-op: what was
  * measured there, if it was (out->bnote, replaced). */
 void cf_fit_note_set_aside(const cf_fit *f, uint64_t bytes, cf_predict_answer *out);
-/* At or between sizes f set aside as a no-op: the answer (out's, after the fit's) is their
- * measured time, 5% each way, its model column "measured no-op", its note (replaced) saying
- * so; 1, or 0 where bytes is not among them (out untouched). */
-int cf_fit_answer_set_aside(const cf_fit *f, uint64_t bytes, cf_predict_answer *out);
+/* At or between sizes f set aside as a no-op (at block count blocks where f has a block
+ * term): the answer (out's, after the fit's) is their measured time, a factor 2 each way,
+ * its model column "measured no-op", its note (replaced) saying so; 1, or 0 where bytes is
+ * not among them (out untouched). */
+int cf_fit_answer_set_aside(const cf_fit *f, uint64_t bytes, int blocks, cf_predict_answer *out);
 /* The correction by the measured neighbours (cf_fit_predict_near): "+ measured neighbours"
  * after the model's name, and which neighbours and how, in the note. */
 void cf_fit_note_near(const cf_prediction *pr, cf_predict_answer *out);

@@ -116,8 +116,17 @@ check "the scatter's fit is called poor" \
 check "the gather's is not" sh -c "! grep -A2 '^gather' '$T/out' | grep -q 'poor fit'"
 run "$COMMFIT" predict -m noop.json -p gather -n 2 -b 0 -f csv
 expect_rc 0 "predict at 0 B after a no-op"
-check "predict at 0 B: the no-op's measured time, 5% each way (the line read 0.27 there)" \
-    grep -q '^gather,2,0,byte,0.0093,0.00885714,0.009765,,fit,measured no-op,bytes,"bytes 0 B is below the fitted sizes (from 1 B), a no-op set aside from the fit: its measured time, 0.0093 us, the interval 5% each way (--model-alone: the model.s reading)",$' "$T/out"
+check "predict at 0 B: the no-op's measured time, a factor 2 each way (the line read 0.27 there)" \
+    grep -q '^gather,2,0,byte,0.0093,0.00465,0.0186,,fit,measured no-op,bytes,"bytes 0 B is below the fitted sizes (from 1 B), a no-op set aside from the fit: its measured time, 0.0093 us, the interval a factor 2 each way (--model-alone: the model.s reading)",$' "$T/out"
+# Two tables fitted together each set their 0 B aside: the answer is their geometric mean,
+# the interval holding both (it took the last one's time and the first one's interval, and
+# refused the answer as outside it).
+awk -F, -v OFS=, '!/^#/ && $1 == "gather" && $3 == 0 { $8 = $9 = $10 = $11 = 0.0186 } { print }' noop.csv >noop2.csv
+run "$COMMFIT" fit -q -i noop.csv -i noop2.csv -o noop12.json
+run "$COMMFIT" predict -m noop12.json -p gather -n 2 -b 0 -f csv
+expect_rc 0 "two tables' no-ops at 0 B"
+check "their geometric mean, the interval holding both a factor 2 out" \
+    awk -F, 'NR == 2 { exit !($5 > 0.01314 && $5 < 0.01316 && $6 > 0.00464 && $6 < 0.00466 && $7 > 0.0371 && $7 < 0.0373) }' "$T/out"
 run "$COMMFIT" predict -m noop.json -p gather -n 2 -b 0 --model-alone -f csv
 check "--model-alone: the line's reading, and what was measured there" \
     grep -q '^gather,2,0,byte,0.27,[0-9.]*,[0-9.]*,,fit,linear,bytes,"bytes 0 B is below the fitted sizes (from 1 B): measured there 0.0093 us, a no-op set aside from the fit",$' "$T/out"
@@ -313,9 +322,16 @@ forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=1;OMPI_MCA_ess=pmi
 run "$COMMFIT" fit -i forced.csv -o forced.json
 check "without use_dynamic_rules the variable is ignored by Open MPI: nothing said" \
     sh -c "! grep -q 'sets the algorithm' '$T/err'"
-forced "MPICH Version: 4.0.2" "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=auto;MPIR_CVAR_BCAST_INTRA_ALGORITHM=scatter_ring_allgather" >forced.csv
+forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=ignore;OMPI_MCA_coll_tuned_use_dynamic_rules=1" >forced.csv
 run "$COMMFIT" fit -i forced.csv -o forced.json
-check "MPICH's bcast set by its CVAR (allreduce's auto is no setting): said" \
+check "'ignore' (Open MPI's 0): nothing said" sh -c "! grep -q 'sets the algorithm' '$T/err'"
+forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=linear;OMPI_MCA_coll_tuned_use_dynamic_rules=yes" >forced.csv
+run "$COMMFIT" fit -i forced.csv -o forced.json
+check "use_dynamic_rules=yes and an algorithm by name: said" \
+    grep -q "its mpi_env sets the algorithm of bcast (OMPI_MCA_coll_tuned_bcast_algorithm=linear)" "$T/err"
+forced "MPICH Version: 4.0.2" "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=auto;MPIR_CVAR_IBCAST_INTRA_ALGORITHM=tsp_tree;MPIR_CVAR_BCAST_INTRA_ALGORITHM=scatter_ring_allgather" >forced.csv
+run "$COMMFIT" fit -i forced.csv -o forced.json
+check "MPICH's bcast set by its CVAR (allreduce's auto is no setting, ibcast no pattern): said" \
     grep -q "its mpi_env sets the algorithm of bcast (MPIR_CVAR_BCAST_INTRA_ALGORITHM=scatter_ring_allgather): " "$T/err"
 # One row without a median: the mean is fitted for every row, as the default's rule says,
 # and fit says so at that row (one empty cell switched every fit to the mean, nothing said).
@@ -326,7 +342,7 @@ check "MPICH's bcast set by its CVAR (allreduce's auto is no setting): said" \
 } >nomed.csv
 run "$COMMFIT" fit -i nomed.csv -o nomed.json
 check "one median missing: said at its line, the mean fitted" \
-    grep -q "^commfit: fit: warning: nomed.csv:5: no t_med_us, nor in 0 other rows of 8: the mean (t_avg_us) is fitted for every row" "$T/err"
+    grep -q "^commfit: fit: warning: nomed.csv:5: no t_med_us: the mean (t_avg_us) is fitted for every row" "$T/err"
 check "and the model file records the mean" grep -q '"statistic": "mean"' nomed.json
 run "$COMMFIT" fit -i nomed.csv -o nomed.json --statistic mean
 check "--statistic mean asked for: nothing said" sh -c "! grep -q 'no t_med_us' '$T/err'"
