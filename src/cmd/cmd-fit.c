@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "fit/across.h"
@@ -428,18 +429,38 @@ static void resume_command(const cf_table *t, const char *path, char *buf, size_
              sim[0] ? " (the platform file the table names, where it is)" : "");
 }
 
-/* The collectives whose algorithm an MPI library's environment sets, in env (a table's
- * mpi_env, "K=V;K=V"): Open MPI's tuned component's OMPI_MCA_coll_tuned_<coll>_algorithm
- * (not 0, with use_dynamic_rules on), MPICH's MPIR_CVAR_<COLL>_INTRA_ALGORITHM (not auto):
- * "bcast (OMPI_MCA_coll_tuned_bcast_algorithm=1), ..." into out; how many. A new user's
- * Open MPI bcast forced linear was read by the fixed rules' trees. */
+/* Whether an Open MPI boolean parameter's value is on (1, true, yes, on, t, y). */
+static int mca_on(const char *v)
+{
+    static const char *const on[] = {"1", "true", "yes", "on", "t", "y"};
+    for (size_t i = 0; i < sizeof on / sizeof on[0]; i++)
+        if (strcasecmp(v, on[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The collectives of commfit's patterns whose algorithm an MPI library's environment sets,
+ * in env (a table's mpi_env, "K=V;K=V"): Open MPI's tuned component's
+ * OMPI_MCA_coll_tuned_<coll>_algorithm (not 0 nor ignore, with use_dynamic_rules on), or its
+ * rules file (dynamic_rules_filename), MPICH's MPIR_CVAR_<COLL>_INTRA_ALGORITHM (not auto
+ * nor empty): "bcast (OMPI_MCA_coll_tuned_bcast_algorithm=1), ..." into out; how many. A
+ * new user's Open MPI bcast forced linear was read by the fixed rules' trees. */
 static int forced_algorithms(const char *env, char *out, size_t n)
 {
     out[0] = '\0';
     if (env == NULL)
         return 0;
-    int dynamic = strstr(env, "OMPI_MCA_coll_tuned_use_dynamic_rules=1") != NULL ||
-                  strstr(env, "OMPI_MCA_coll_tuned_use_dynamic_rules=true") != NULL;
+    int dynamic = 0;
+    for (const char *p = env; *p != '\0';) {
+        size_t len = strcspn(p, ";");
+        static const char key[] = "OMPI_MCA_coll_tuned_use_dynamic_rules=";
+        if (len > sizeof key - 1 && strncmp(p, key, sizeof key - 1) == 0) {
+            char v[16];
+            snprintf(v, sizeof v, "%.*s", (int)(len - (sizeof key - 1)), p + sizeof key - 1);
+            dynamic = mca_on(v);
+        }
+        p += len + (p[len] == ';');
+    }
     int k = 0;
     size_t used = 0;
     for (const char *p = env; *p != '\0';) {
@@ -452,15 +473,20 @@ static int forced_algorithms(const char *env, char *out, size_t n)
             continue;
         *eq = '\0';
         const char *val = eq + 1, *name = NULL;
-        size_t nlen = 0;
+        size_t nlen = 0, il = strlen(item);
         static const char ompi[] = "OMPI_MCA_coll_tuned_", mpich[] = "MPIR_CVAR_";
-        size_t il = strlen(item);
-        if (dynamic && strncmp(item, ompi, sizeof ompi - 1) == 0 && il > sizeof ompi - 1 + 10 &&
-            strcmp(item + il - 10, "_algorithm") == 0 && strcmp(val, "0") != 0) {
+        if (dynamic && strcmp(item, "OMPI_MCA_coll_tuned_dynamic_rules_filename") == 0 &&
+            val[0] != '\0') {
+            name = "every collective";
+            nlen = strlen(name);
+        } else if (dynamic && strncmp(item, ompi, sizeof ompi - 1) == 0 &&
+                   il > sizeof ompi - 1 + 10 && strcmp(item + il - 10, "_algorithm") == 0 &&
+                   val[0] != '\0' && strcmp(val, "0") != 0 && strcasecmp(val, "ignore") != 0) {
             name = item + sizeof ompi - 1;
             nlen = il - (sizeof ompi - 1) - 10;
         } else if (strncmp(item, mpich, sizeof mpich - 1) == 0 && il > sizeof mpich - 1 + 16 &&
-                   strcmp(item + il - 16, "_INTRA_ALGORITHM") == 0 && strcmp(val, "auto") != 0) {
+                   strcmp(item + il - 16, "_INTRA_ALGORITHM") == 0 && val[0] != '\0' &&
+                   strcasecmp(val, "auto") != 0) {
             name = item + sizeof mpich - 1;
             nlen = il - (sizeof mpich - 1) - 16;
         }
@@ -471,6 +497,9 @@ static int forced_algorithms(const char *env, char *out, size_t n)
         for (; c < nlen && c + 1 < sizeof coll; c++)
             coll[c] = (char)tolower((unsigned char)name[c]);
         coll[c] = '\0';
+        /* Only a collective commfit measures and the rules read (not MPICH's ibcast). */
+        if (strcmp(coll, "every collective") != 0 && cf_pattern_facts(coll) == NULL)
+            continue;
         int w = snprintf(out + used, n - used, "%s%s (%s=%s)", k ? ", " : "", coll, item, val);
         used = w > 0 && (size_t)w < n - used ? used + (size_t)w : n;
         k++;
@@ -573,12 +602,16 @@ static int read_inputs(job *j, cf_error *e)
     /* Some rows with a median and some without: the mean is fitted for all (the default's
      * rule), said, at the first row without one: one empty cell switched every fit to the
      * mean, nothing said (a new user). */
-    if (!o->stat_set && no_med > 0 && no_med < j->nall && !o->quiet)
-        cf_warn("%s:%ld: no t_med_us, nor in %zu other row%s of %zu: the mean (t_avg_us) is "
-                "fitted for every row (--statistic median fits the median, and leaves out each "
-                "group that has a row without one)",
-                o->inputs[first_in], first_line, no_med - 1, no_med - 1 == 1 ? "" : "s",
-                j->nall);
+    if (!o->stat_set && no_med > 0 && no_med < j->nall && !o->quiet) {
+        char others[64] = "";
+        if (no_med > 1)
+            snprintf(others, sizeof others, ", nor %zu other row%s of %zu", no_med - 1,
+                     no_med - 1 == 1 ? "" : "s", j->nall);
+        cf_warn("%s:%ld: no t_med_us%s: the mean (t_avg_us) is fitted for every row "
+                "(--statistic median fits the median, and leaves out each group that has a "
+                "row without one)",
+                o->inputs[first_in], first_line, others);
+    }
     if (j->nall == 0)
         return cf_error_set(e, CF_EXIT_DATA, o->inputs[0], 0, "no rows: nothing to fit");
     for (size_t i = 0; i < o->npatterns; i++) {
