@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -142,8 +143,13 @@ int cf_measure_set(cf_measure_opts *o, const char *name, const char *value, cf_e
         rc = set_string(&o->hostfile, value, e);
     } else if (strcmp(name, "--coll-selector") == 0) {
         if (!cf_sim_selector_known(value))
+            /* configure's --with-mpi names Open MPI 'openmpi', SimGrid's selector 'ompi'. */
             rc = cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
-                              "--coll-selector '%s': expected one of " CF_SIM_SELECTORS, value);
+                              "--coll-selector '%s': expected one of " CF_SIM_SELECTORS "%s",
+                              value,
+                              strncasecmp(value, "open", 4) == 0
+                                  ? " (SimGrid names Open MPI's selector 'ompi')"
+                                  : "");
         else
             rc = set_string(&o->selector, value, e);
     } else if (strcmp(name, "--quiet") == 0) {

@@ -433,6 +433,8 @@ bad 1 "text inside <platform>" "^commfit: measure: text.xml:3: text 'text' insid
     --simulate text.xml
 bad 2 "an unknown selector" "^commfit: measure: --coll-selector 'mvapich': expected one of mpich, ompi" \
     --simulate "$P/flat.xml" --coll-selector mvapich
+bad 2 "Open MPI by configure's name" "^commfit: measure: --coll-selector 'openmpi': expected one of mpich, ompi, .* \(SimGrid names Open MPI's selector 'ompi'\)$" \
+    --simulate "$P/flat.xml" --coll-selector openmpi
 bad 2 "more ranks than the platform's cores" "^commfit: measure: --np 300: the platform '.*flat.xml' has 256 cores" \
     --simulate "$P/flat.xml" --patterns allreduce --np 300
 bad 2 "a hostfile with fewer ranks" "^commfit: measure: two: the hostfile places 2 ranks, fewer than the 4 to simulate$" \
