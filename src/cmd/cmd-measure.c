@@ -455,11 +455,19 @@ static int launch_outcome(const cf_measure_opts *o, int rc, int stopped,
                             what, kept);
     /* 1 or 2 from ranks that never reached their end: an MPI call failed (that rank said
      * so), or the launcher itself gave up (its messages, if any). */
+    /* Open MPI's launcher run as root without its two variables starts nothing and exits 1
+     * (a new user saw only that). */
+    const char *root_hint =
+        !o->simulate && geteuid() == 0 && getenv("OMPI_ALLOW_RUN_AS_ROOT") == NULL &&
+                (strstr(what, "openmpi") != NULL || strcmp(CF_MPI_LIBRARY, "openmpi") == 0)
+            ? " (as root, Open MPI's launcher starts nothing unless OMPI_ALLOW_RUN_AS_ROOT=1 "
+              "and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set)"
+            : "";
     if (rc != CF_EXIT_OK && !said->ended)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0,
                             "%s exited with status %d before a commfit rank reached its end "
-                            "(their messages above, if any); %s",
-                            what, rc, kept);
+                            "(their messages above, if any)%s; %s",
+                            what, rc, root_hint, kept);
     return rc;
 }
 

@@ -65,6 +65,24 @@ check "the last of them allreduce of 2 KiB at np 2" \
 grep_err "exited with status 137 during allreduce np=2 bytes=2048, not commfit's \(a rank died, or the launcher failed: its messages above\); the rows finished before are in dying.csv" \
     "the launcher's death: said with the point"
 
+# Open MPI's launcher run as root without its two variables starts nothing and exits 1:
+# said, with the variables (a new user saw only the status). A stand-in named as Debian's.
+if [ "$(id -u)" = 0 ]; then
+    mkdir -p "$T/ompi"
+    printf '#!/bin/sh\necho "mpirun has detected an attempt to run as root." >&2\nexit 1\n' >"$T/ompi/mpiexec.openmpi"
+    chmod +x "$T/ompi/mpiexec.openmpi"
+    run env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM timeout 60 \
+        "$COMMFIT" measure --launcher "$T/ompi/mpiexec.openmpi" --np 2 --patterns pingpong \
+        --sizes 1K -o root.csv
+    expect_rc 1 "Open MPI's launcher as root, without its variables"
+    grep_err "exited with status 1 before a commfit rank reached its end \(their messages above, if any\) \(as root, Open MPI's launcher starts nothing unless OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set\)" \
+        "names the two variables"
+    run env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 \
+        "$COMMFIT" measure --launcher "$T/ompi/mpiexec.openmpi" --np 2 --patterns pingpong \
+        --sizes 1K -o root.csv
+    check "with them set, not named" sh -c "! grep -q 'OMPI_ALLOW_RUN_AS_ROOT' '$T/err'"
+fi
+
 # More ranks than cores, all on this node: one warning, before the launch, with what to do
 # instead; rank 0 no longer says it again once the ranks have started. With --oversubscribe
 # the front says nothing and the ranks' warning is the one.
