@@ -704,10 +704,10 @@ static int check_ompi_empty(const cf_measure_opts *o, cf_error *e)
         return 0;
     return cf_error_set(e, CF_EXIT_USAGE, NULL, 0,
                         "--simulate: SMPI's ompi selector dies (SIGFPE) on an empty %s (%llu "
-                        "bytes, no element; bcast needs 1 byte, reduce and allreduce a 4-byte "
+                        "byte%s, no element; bcast needs 1 byte, reduce and allreduce a 4-byte "
                         "float): start --sizes at %llu or leave %s out",
-                        names, (unsigned long long)o->sizes[0], (unsigned long long)most,
-                        strchr(names, ',') != NULL ? "them" : names);
+                        names, (unsigned long long)o->sizes[0], o->sizes[0] == 1 ? "" : "s",
+                        (unsigned long long)most, strchr(names, ',') != NULL ? "them" : names);
 }
 
 /* SimGrid 3.32's mpich selector hands alltoall of 32 KiB blocks and more to its pairwise

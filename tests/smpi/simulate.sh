@@ -447,6 +447,8 @@ bad 2 "an empty allreduce under SMPI's ompi selector (it dies of SIGFPE)" "^comm
     --simulate "$P/flat.xml" --coll-selector ompi --patterns pingpong,allreduce --sizes 2,4 --np 2
 bad 2 "an empty bcast under SMPI's ompi selector" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty bcast \\(0 bytes, no element; .*\\): start --sizes at 1 or leave bcast out$" \
     --simulate "$P/flat.xml" --coll-selector ompi --patterns bcast --sizes 0,4 --np 2
+bad 2 "an empty allreduce of 1 byte: 'byte'" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty allreduce \\(1 byte, no element; " \
+    --simulate "$P/flat.xml" --coll-selector ompi --patterns allreduce --sizes 1,4
 # every pattern it refuses in one message, the size that suits them all (a new user was
 # refused bcast at 0 B, then reduce at 1 B)
 bad 2 "an empty bcast and reduce under SMPI's ompi selector" "^commfit: measure: --simulate: SMPI's ompi selector dies \\(SIGFPE\\) on an empty bcast, reduce \\(0 bytes, no element; bcast needs 1 byte, reduce and allreduce a 4-byte float\\): start --sizes at 4 or leave them out$" \
