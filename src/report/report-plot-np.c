@@ -213,7 +213,10 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
             fprintf(sc->dat, "%ld %.6g %.6g inf\n", p, x.t_us, x.lo_us);
         else
             fprintf(sc->dat, "%ld %.6g %.6g %.6g\n", p, x.t_us, x.lo_us, x.hi_us);
-        const char *alg = P->est->algs[x.alg].name;
+        /* The algorithm the estimate costs: the library's rules' where the file names them
+         * (x.algorithm; x.alg indexes the catalog, 0 under the rules: Open MPI's bcast read
+         * "binomial tree" in the key where predict said knomial, binary and more). */
+        const char *alg = x.algorithm != NULL ? x.algorithm : P->est->algs[x.alg].name;
         if (strstr(P->algs, alg) == NULL)
             snprintf(P->algs + strlen(P->algs), sizeof P->algs - strlen(P->algs), "%s%s",
                      P->algs[0] ? ", " : "", alg);

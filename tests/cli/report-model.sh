@@ -376,4 +376,15 @@ fi
 run "$COMMFIT" report -m ''
 expect_rc 2 "-m ''"
 
+# Under the library's rules the key names the algorithms predict answers with: it named the
+# catalog's first ("binomial tree") for Open MPI's bcast, which predict reads as a knomial
+# tree at 4 B and scatter + allgather at 1 MiB at np 16 (a new user).
+awk -F, '/^#/ || $1 == "pattern" || $2 == 2' "$top_srcdir/data/sim-flat-ompi.csv" >ompi2.csv
+"$COMMFIT" fit -q -i ompi2.csv -o ompi2.json
+run env -u GNUPLOT PATH=/nonexistent "$COMMFIT" report -i ompi2.csv -m ompi2.json -o ompi2
+for b in 4 1M; do
+    m=$("$COMMFIT" predict -m ompi2.json -p bcast -n 16 -b $b -f csv | sed -n 2p | cut -d, -f10)
+    check "np-bcast's key names '$m', predict's algorithm at np 16, $b" \
+        grep -q "what predict answers: .*$m" ompi2/np-bcast.gp
+done
 done_testing
