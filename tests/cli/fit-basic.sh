@@ -304,6 +304,21 @@ grep_err "warning: skipped: .*:384: barrier np 2 byte: one row, of one sample" "
 check "juno: the barrier not listed as fitted per np" \
     sh -c "grep 'fitted per np only' '$T/err' | grep -q 'allgather' && ! grep 'fitted per np only' '$T/err' | grep -q barrier"
 
+# From np=2 alone too: the estimate at a size np=2's fit set aside as a no-op is its measured
+# time (allreduce of 0 B at np 8 read the algorithm's latencies, 6.01 us for 0.01 simulated).
+{
+    echo "$HDR"
+    awk 'BEGIN {
+        printf "allreduce,2,0,float,,100,5,0.04,0.04,0.04,0.04,,\n"
+        for (k = 2; k <= 20; k += 2) { m = 2 ^ k; t = 0.5 + m / 2000; u = 1 + m / 1000
+            printf "pingpong,2,%d,byte,,100,5,%g,%g,%g,%g,,\n", m, t, t, t, t
+            printf "allreduce,2,%d,float,,100,5,%g,%g,%g,%g,,\n", m, u, u, u, u } }'
+} >noop-p2p.csv
+"$COMMFIT" fit -q -i noop-p2p.csv -o noop-p2p.json
+run "$COMMFIT" predict -m noop-p2p.json -p allreduce -n 8 -b 0,4 -f csv
+check "from np=2, allreduce of 0 B at np 8: np=2's no-op, its lower end half (no upper: the table says not where its ranks ran)" \
+    awk -F, 'NR == 2 { exit !($5 == 0.04 && $6 == 0.02 && $7 == "inf" && $9 == "p2p-estimate" && $10 == "measured no-op") }' "$T/out"
+check "and 4 B the estimate" awk -F, 'NR == 3 { exit !($5 > 1 && $10 != "measured no-op") }' "$T/out"
 # An algorithm the MPI library's environment sets: the library's switch rules do not hold for
 # it, and fit says so (a new user forced Open MPI's bcast to its linear algorithm).
 forced() { # MPI_LIBRARY MPI_ENV: a table of bcast at np 2 and 4 with those keys
