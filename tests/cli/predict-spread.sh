@@ -356,4 +356,12 @@ run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-pods-ompi.csv" --np 2,4,8,16 -o p
 run "$COMMFIT" predict -m pods16.json -p allreduce -n 64 -b 16,4K,16K -f csv
 check "pods-ompi, allreduce at np 64: each note ends with the last addition, whole" \
     awk -F, 'NR > 1 { n++; if (length($0) < 1024 || $0 !~ /from each fitted np.s times",$/) exit 1 } END { exit n != 3 }' "$T/out"
+# A call that moves nothing sends no message over any tier: no tier's latency is added to
+# it (sim-dragonfly fitted at np 4-16, allreduce of 1 B at np 48 read 8.08 us for 0.0099).
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-dragonfly.csv" --np 4,8,16 -o dragon16.json
+run "$COMMFIT" predict -m dragon16.json -p allreduce -n 48,64 -b 1 -f csv
+truth=$(awk -F, '!/^#/ && $1 == "allreduce" && $2 == 64 && $3 == 1 { print $11 }' "$top_srcdir/data/sim-dragonfly.csv")
+check "dragonfly, allreduce of 1 B at np 48 and 64: within x2 of the no-op ($truth us), inside" \
+    awk -F, -v t="$truth" 'NR > 1 { n++; ok += $5 < 2 * t && $5 > t / 2 && $6 <= t && (t <= $7 || $7 == "inf") }
+        END { exit !(n == 2 && ok == 2) }' "$T/out"
 done_testing
