@@ -429,12 +429,44 @@ static void resume_command(const cf_table *t, const char *path, char *buf, size_
              sim[0] ? " (the platform file the table names, where it is)" : "");
 }
 
-/* Whether an Open MPI boolean parameter's value is on (1, true, yes, on, t, y). */
+/* A whole number in v (spaces around it allowed, as strtol reads it): 1 and *n, else 0. */
+static int mca_int(const char *v, long *n)
+{
+    char *end;
+    *n = strtol(v, &end, 10);
+    while (*end == ' ')
+        end++;
+    return end != v && *end == '\0';
+}
+
+/* Whether v is the whole number 0 ("00" too): an algorithm of 0 is the library's own. */
+static int mca_zero(const char *v)
+{
+    long n;
+    return mca_int(v, &n) && n == 0;
+}
+
+/* Whether an Open MPI boolean parameter's value is on, as its parser reads it: a whole
+ * number not 0, or true, t, enabled, yes, y (its case). */
 static int mca_on(const char *v)
 {
-    static const char *const on[] = {"1", "true", "yes", "on", "t", "y"};
+    static const char *const on[] = {"true", "t", "enabled", "yes", "y"};
+    long n;
+    if (mca_int(v, &n))
+        return n != 0;
     for (size_t i = 0; i < sizeof on / sizeof on[0]; i++)
-        if (strcasecmp(v, on[i]) == 0)
+        if (strcmp(v, on[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether list ("a (..), b (..)") names coll as one of its items already. */
+static int listed(const char *list, const char *coll)
+{
+    size_t n = strlen(coll);
+    for (const char *p = list; (p = strstr(p, coll)) != NULL; p += n)
+        if ((p == list || (p >= list + 2 && p[-2] == ',' && p[-1] == ' ')) &&
+            strncmp(p + n, " (", 2) == 0)
             return 1;
     return 0;
 }
@@ -481,7 +513,7 @@ static int forced_algorithms(const char *env, char *out, size_t n)
             nlen = strlen(name);
         } else if (dynamic && strncmp(item, ompi, sizeof ompi - 1) == 0 &&
                    il > sizeof ompi - 1 + 10 && strcmp(item + il - 10, "_algorithm") == 0 &&
-                   val[0] != '\0' && strcmp(val, "0") != 0 && strcasecmp(val, "ignore") != 0) {
+                   val[0] != '\0' && strcasecmp(val, "ignore") != 0 && !mca_zero(val)) {
             name = item + sizeof ompi - 1;
             nlen = il - (sizeof ompi - 1) - 10;
         } else if (strncmp(item, mpich, sizeof mpich - 1) == 0 && il > sizeof mpich - 1 + 16 &&
@@ -497,8 +529,10 @@ static int forced_algorithms(const char *env, char *out, size_t n)
         for (; c < nlen && c + 1 < sizeof coll; c++)
             coll[c] = (char)tolower((unsigned char)name[c]);
         coll[c] = '\0';
-        /* Only a collective commfit measures and the rules read (not MPICH's ibcast). */
-        if (strcmp(coll, "every collective") != 0 && cf_pattern_facts(coll) == NULL)
+        /* Only a collective commfit measures and the rules read (not MPICH's ibcast), once
+         * (a key given twice). */
+        if ((strcmp(coll, "every collective") != 0 && cf_pattern_facts(coll) == NULL) ||
+            listed(out, coll))
             continue;
         int w = snprintf(out + used, n - used, "%s%s (%s=%s)", k ? ", " : "", coll, item, val);
         used = w > 0 && (size_t)w < n - used ? used + (size_t)w : n;

@@ -458,7 +458,9 @@ static int launch_outcome(const cf_measure_opts *o, int rc, int stopped,
     /* Open MPI's launcher run as root without its two variables starts nothing and exits 1
      * (a new user saw only that). */
     const char *root_hint =
-        !o->simulate && geteuid() == 0 && getenv("OMPI_ALLOW_RUN_AS_ROOT") == NULL &&
+        !o->simulate && geteuid() == 0 &&
+                (getenv("OMPI_ALLOW_RUN_AS_ROOT") == NULL ||
+                 getenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM") == NULL) &&
                 (strstr(what, "openmpi") != NULL || strcmp(CF_MPI_LIBRARY, "openmpi") == 0)
             ? " (as root, Open MPI's launcher starts nothing unless OMPI_ALLOW_RUN_AS_ROOT=1 "
               "and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set)"

@@ -548,14 +548,26 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                          w_own >= w_pp ? "np=2's fit" : "np=2's ping-pong fit");
     }
     out->model = alg_name(c, est.algorithm, out);
-    /* A call without data, at a size np=2's fit set aside as one (MPI returns at once): the
-     * time measured there, as the fitted np's answers there are (allreduce of 0 B at np 8
-     * from np=2 read 6.01 us, the algorithm's latencies, for the simulated 0.01). */
+    /* A call without data, at a size np=2's fit set aside as one (MPI returned at once): the
+     * lower end holds the time measured there (allreduce of 0 B at np 8 from np=2 read 6.01
+     * us in [4.24, 8.52], the algorithm's latencies, for the simulated 0.01). Not the answer:
+     * at more ranks a library may still run its algorithm (SMPI's mpich alltoall of 0 B takes
+     * 6.06 us at np 8 by Bruck's steps, where np=2 returned at once). */
     const cf_fit *f2 = NULL;
+    cf_predict_answer noop;
     if (!c->model_alone && (f2 = cf_modelset_find(c->ms, c->pattern, 2, c->datatype)) != NULL &&
         f2->nset_aside > 0 && m < (double)f2->min_bytes &&
-        cf_fit_answer_set_aside(f2, (uint64_t)m, c->blocks >= 0 ? c->blocks : f2->blocks, out))
-        return 0;
+        cf_fit_answer_set_aside(f2, (uint64_t)m, c->blocks >= 0 ? c->blocks : f2->blocks,
+                                &noop) &&
+        noop.lo < out->lo) {
+        char part[200];
+        snprintf(part, sizeof part,
+                 "the lower end holds np=2's time there, %.3g us, a call without data (MPI "
+                 "returned at once; at more ranks it may not)",
+                 noop.t);
+        out->lo = noop.lo;
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
     /* Read through np=2 times that moved no data (its note says which): it may come out
      * too fast by any factor, so it has no upper bound (a bcast's estimate is raised to
      * what its ranks' receipts take at least: predict_np2, est.floor_from). */

@@ -60,7 +60,7 @@ int cf_fit_answer_set_aside(const cf_fit *f, uint64_t bytes, int blocks, cf_pred
     }
     if (!has_below || !has_above)
         return 0;
-    double lo = INFINITY, hi = 0.0, ln_at = 0.0, ln_ends = 0.0;
+    double lo = INFINITY, hi = 0.0, ln_at = 0.0, ln_ends = 0.0, one_at = NAN;
     int n_at = 0, n_ends = 0;
     for (size_t i = 0; i < f->nset_aside; i++) {
         const cf_rejected *q = &f->set_aside[i];
@@ -73,13 +73,15 @@ int cf_fit_answer_set_aside(const cf_fit *f, uint64_t bytes, int blocks, cf_pred
         n_ends++;
         if (q->bytes == bytes) {
             ln_at += log(q->t_us);
+            one_at = q->t_us;
             n_at++;
         }
     }
     char a[32], b[32];
     cf_size_format(bytes, a, sizeof a);
     cf_size_format(f->min_bytes, b, sizeof b);
-    double t = exp(n_at > 0 ? ln_at / n_at : ln_ends / n_ends);
+    /* One row: its time as it was (exp(log) of 0.01 printed 0.010000000000000004). */
+    double t = n_at == 1 ? one_at : exp(n_at > 0 ? ln_at / n_at : ln_ends / n_ends);
     out->t = t;
     out->lo = lo / NO_OP_FACTOR;
     out->hi = hi * NO_OP_FACTOR;

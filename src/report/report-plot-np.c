@@ -183,6 +183,18 @@ static void np_model_curves(np_plot *P, cf_script *sc, uint64_t m, int lt)
     }
 }
 
+/* Whether the key's list ("a, b, c") holds alg as one whole item ("binomial tree" is not in
+ * "two-level binomial tree"). */
+static int key_has(const char *list, const char *alg)
+{
+    size_t n = strlen(alg);
+    for (const char *p = list; (p = strstr(p, alg)) != NULL; p += n)
+        if ((p == list || (p >= list + 2 && p[-2] == ',' && p[-1] == ' ')) &&
+            (p[n] == '\0' || p[n] == ','))
+            return 1;
+    return 0;
+}
+
 /* What predict answers where no fit is, at size m (the j-th of n_pick) in colour lt: the
  * estimate, all of it dashed, and its interval as bars at the labelled process counts
  * beyond the measured, each size's a little apart from the others' so that none hides
@@ -217,7 +229,7 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
          * (x.algorithm; x.alg indexes the catalog, 0 under the rules: Open MPI's bcast read
          * "binomial tree" in the key where predict said knomial, binary and more). */
         const char *alg = x.algorithm != NULL ? x.algorithm : P->est->algs[x.alg].name;
-        if (strstr(P->algs, alg) == NULL)
+        if (!key_has(P->algs, alg))
             snprintf(P->algs + strlen(P->algs), sizeof P->algs - strlen(P->algs), "%s%s",
                      P->algs[0] ? ", " : "", alg);
     }

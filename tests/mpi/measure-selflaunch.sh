@@ -77,6 +77,10 @@ if [ "$(id -u)" = 0 ]; then
     expect_rc 1 "Open MPI's launcher as root, without its variables"
     grep_err "exited with status 1 before a commfit rank reached its end \(their messages above, if any\) \(as root, Open MPI's launcher starts nothing unless OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set\)" \
         "names the two variables"
+    run env -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_ALLOW_RUN_AS_ROOT=1 timeout 60 \
+        "$COMMFIT" measure --launcher "$T/ompi/mpiexec.openmpi" --np 2 --patterns pingpong \
+        --sizes 1K -o root.csv
+    check "one of the two set: still named" grep -q "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set" "$T/err"
     run env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 \
         "$COMMFIT" measure --launcher "$T/ompi/mpiexec.openmpi" --np 2 --patterns pingpong \
         --sizes 1K -o root.csv
