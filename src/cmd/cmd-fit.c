@@ -506,7 +506,13 @@ static int forced_algorithms(const char *env, char *out, size_t n)
         *eq = '\0';
         const char *val = eq + 1, *name = NULL;
         size_t nlen = 0, il = strlen(item);
-        static const char ompi[] = "OMPI_MCA_coll_tuned_", mpich[] = "MPIR_CVAR_";
+        static const char ompi[] = "OMPI_MCA_coll_tuned_";
+        /* MPICH reads its control variables under three prefixes. */
+        static const char *const mpich_prefix[] = {"MPIR_CVAR_", "MPICH_", "MPIR_PARAM_"};
+        size_t mp = 0;
+        for (size_t q = 0; q < sizeof mpich_prefix / sizeof mpich_prefix[0] && mp == 0; q++)
+            if (strncmp(item, mpich_prefix[q], strlen(mpich_prefix[q])) == 0)
+                mp = strlen(mpich_prefix[q]);
         if (dynamic && strcmp(item, "OMPI_MCA_coll_tuned_dynamic_rules_filename") == 0 &&
             val[0] != '\0') {
             name = "every collective";
@@ -516,11 +522,10 @@ static int forced_algorithms(const char *env, char *out, size_t n)
                    val[0] != '\0' && strcasecmp(val, "ignore") != 0 && !mca_zero(val)) {
             name = item + sizeof ompi - 1;
             nlen = il - (sizeof ompi - 1) - 10;
-        } else if (strncmp(item, mpich, sizeof mpich - 1) == 0 && il > sizeof mpich - 1 + 16 &&
-                   strcmp(item + il - 16, "_INTRA_ALGORITHM") == 0 && val[0] != '\0' &&
-                   strcasecmp(val, "auto") != 0) {
-            name = item + sizeof mpich - 1;
-            nlen = il - (sizeof mpich - 1) - 16;
+        } else if (mp > 0 && il > mp + 16 && strcmp(item + il - 16, "_INTRA_ALGORITHM") == 0 &&
+                   val[0] != '\0' && strcasecmp(val, "auto") != 0) {
+            name = item + mp;
+            nlen = il - mp - 16;
         }
         if (name == NULL || nlen == 0 || used >= n)
             continue;

@@ -369,6 +369,10 @@ forced "MPICH Version: 4.0.2" "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=auto;MPIR_CVA
 run "$COMMFIT" fit -i forced.csv -o forced.json
 check "MPICH's bcast set by its CVAR (allreduce's auto is no setting, ibcast no pattern): said" \
     grep -q "its mpi_env sets the algorithm of bcast (MPIR_CVAR_BCAST_INTRA_ALGORITHM=scatter_ring_allgather): " "$T/err"
+forced "MPICH Version: 4.0.2" "MPICH_ALLREDUCE_INTRA_ALGORITHM=recursive_doubling;MPIR_PARAM_ALLTOALL_INTRA_ALGORITHM=brucks" >forced.csv
+run "$COMMFIT" fit -i forced.csv -o forced.json
+check "MPICH's other two prefixes (MPICH_, MPIR_PARAM_): said" \
+    grep -q "its mpi_env sets the algorithm of allreduce (MPICH_ALLREDUCE_INTRA_ALGORITHM=recursive_doubling), alltoall (MPIR_PARAM_ALLTOALL_INTRA_ALGORITHM=brucks): " "$T/err"
 # One row without a median: the mean is fitted for every row, as the default's rule says,
 # and fit says so at that row (one empty cell switched every fit to the mean, nothing said).
 {
