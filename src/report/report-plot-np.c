@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/size.h"
+#include "fit/model.h"
 #include "modelfile/answer.h"
 #include "modelfile/placement.h"
 
@@ -229,6 +230,13 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
          * (x.algorithm; x.alg indexes the catalog, 0 under the rules: Open MPI's bcast read
          * "binomial tree" in the key where predict said knomial, binary and more). */
         const char *alg = x.algorithm != NULL ? x.algorithm : P->est->algs[x.alg].name;
+        /* As predict's model column names it: one that is also a fitted model's name
+         * ("linear") with the pattern after it ("linear alltoall"). */
+        char named[96];
+        if (cf_model_kind_find(alg) != NULL || strcmp(alg, "constant") == 0) {
+            snprintf(named, sizeof named, "%s %s", alg, P->est->pattern);
+            alg = named;
+        }
         if (!key_has(P->algs, alg))
             snprintf(P->algs + strlen(P->algs), sizeof P->algs - strlen(P->algs), "%s%s",
                      P->algs[0] ? ", " : "", alg);

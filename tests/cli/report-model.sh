@@ -387,4 +387,6 @@ for b in 4 1M; do
     check "np-bcast's key names '$m', predict's algorithm at np 16, $b" \
         grep -q "what predict answers: .*$m" ompi2/np-bcast.gp
 done
+check "np-alltoall's key names 'linear alltoall', as predict's column ('linear' alone is a fitted model's name)" \
+    grep -q "what predict answers: .*linear alltoall" ompi2/np-alltoall.gp
 done_testing
