@@ -307,6 +307,18 @@ static double np2_time(const cf_p2p *pp, const cf_coll *c, const cf_contention *
     return estimate_at(pp, c, k, 2, m, 0.0, 0, 0, &cp, g);
 }
 
+/* The lower end of out holding one message's time, the pattern's np=2 time at m with the
+ * estimate's margin (s, the spread of ln): where a rooted pattern's blocks go at once
+ * through links of their own, each rank's is one message (a scatter's, a linear gather's on
+ * the root's node). */
+static void hold_one_message(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
+                             double m, double s, cf_estimate *out)
+{
+    double each = np2_time(pp, c, k, m) * exp(-Z95 * s);
+    if (each > 0.0 && each < out->lo_us)
+        out->lo_us = each;
+}
+
 /* How far a sender of a linear gather to the root waited for the root at np=2, at the
  * gather's measured size x: the table's time is the ranks' mean, T2 = (R + s R) / 2 with R
  * the root's receipt of one message (the ping-pong's one-way time at x) and s R the
@@ -511,11 +523,8 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
      * rank's receipt is one message, np=2's time; the lower end holds that (Open MPI's
      * scatter at np 16 inside one node of data/platforms/fatnodes.xml takes np=2's time
      * from 64 KiB up: 29.62 us at 1 MiB, whose binomial reading's lower end was 198). */
-    if ((strcmp(c->pattern, "scatter") == 0 || strcmp(c->pattern, "scatterv") == 0) && p > 2) {
-        double each = np2_time(pp, c, k, m) * exp(-Z95 * s);
-        if (each > 0.0 && each < out->lo_us)
-            out->lo_us = each;
-    }
+    if ((strcmp(c->pattern, "scatter") == 0 || strcmp(c->pattern, "scatterv") == 0) && p > 2)
+        hold_one_message(pp, c, k, m, s, out);
     /* A gather the library's rules run linear at (p, m) (cf_rules_gather_linear: Open MPI's
      * at p 4 to 7 from 1 to 8 KiB and from 32 KiB), costed as a binomial tree, on the root's
      * node (or where the table does not say where its ranks ran): where the root takes the
@@ -529,10 +538,8 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     out->linear_rules = 0;
     if (strcmp(c->pattern, "gather") == 0 && p > 2 &&
         (pp->node_ranks <= 0 || p <= pp->node_ranks) && cf_rules_gather_linear(pp->rules, p, m)) {
-        double each = np2_time(pp, c, k, m) * exp(-Z95 * s);
         out->linear_rules = 1;
-        if (each > 0.0 && each < out->lo_us)
-            out->lo_us = each;
+        hold_one_message(pp, c, k, m, s, out);
     }
     /* A bcast read through np=2 times that moved no data (k's no_transfer range): each
      * rank receives the m bytes, about (p - 1) / p of the ping-pong's one-way time in the
