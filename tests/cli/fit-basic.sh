@@ -333,44 +333,39 @@ forced() { # MPI_LIBRARY MPI_ENV: a table of bcast at np 2 and 4 with those keys
     awk 'BEGIN { for (p = 2; p <= 4; p *= 2) for (k = 0; k < 6; k++) { m = 4 ^ k; t = p * (1 + m / 1000)
         printf "bcast,%d,%d,byte,,100,5,%g,%g,%g,%g,,\n", p, m, t, t, t, t } }'
 }
-forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=1;OMPI_MCA_coll_tuned_use_dynamic_rules=1;OMPI_MCA_ess=pmi" >forced.csv
-run "$COMMFIT" fit -i forced.csv -o forced.json
+fit_forced() { # MPI_LIBRARY MPI_ENV: fit such a table (forced's), its messages in $T/err
+    forced "$1" "$2" >forced.csv
+    run "$COMMFIT" fit -i forced.csv -o forced.json
+}
+fit_forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=1;OMPI_MCA_coll_tuned_use_dynamic_rules=1;OMPI_MCA_ess=pmi"
 check "Open MPI's bcast forced: fit says its switch rules do not hold" \
     grep -q "^commfit: fit: warning: forced.csv: its mpi_env sets the algorithm of bcast (OMPI_MCA_coll_tuned_bcast_algorithm=1): the library's switch rules" "$T/err"
-forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=1;OMPI_MCA_ess=pmi" >forced.csv
-run "$COMMFIT" fit -i forced.csv -o forced.json
+fit_forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=1;OMPI_MCA_ess=pmi"
 check "without use_dynamic_rules the variable is ignored by Open MPI: nothing said" \
     sh -c "! grep -q 'sets the algorithm' '$T/err'"
-forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=ignore;OMPI_MCA_coll_tuned_use_dynamic_rules=1" >forced.csv
-run "$COMMFIT" fit -i forced.csv -o forced.json
+fit_forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=ignore;OMPI_MCA_coll_tuned_use_dynamic_rules=1"
 check "'ignore' (Open MPI's 0): nothing said" sh -c "! grep -q 'sets the algorithm' '$T/err'"
-forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=linear;OMPI_MCA_coll_tuned_use_dynamic_rules=yes" >forced.csv
-run "$COMMFIT" fit -i forced.csv -o forced.json
+fit_forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=linear;OMPI_MCA_coll_tuned_use_dynamic_rules=yes"
 check "use_dynamic_rules=yes and an algorithm by name: said" \
     grep -q "its mpi_env sets the algorithm of bcast (OMPI_MCA_coll_tuned_bcast_algorithm=linear)" "$T/err"
 # Open MPI's booleans as its parser reads them: a whole number not 0, true, t, enabled, yes, y
 # (on, or TRUE, it refuses); an algorithm of 00 is 0; a key given twice is one collective.
 for v in enabled 2 on TRUE; do
-    forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=1;OMPI_MCA_coll_tuned_use_dynamic_rules=$v" >forced.csv
-    run "$COMMFIT" fit -i forced.csv -o forced.json
+    fit_forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=1;OMPI_MCA_coll_tuned_use_dynamic_rules=$v"
     case $v in
     on | TRUE) check "use_dynamic_rules=$v, which Open MPI refuses: nothing said" sh -c "! grep -q 'sets the algorithm' '$T/err'" ;;
     *) check "use_dynamic_rules=$v: said" grep -q "sets the algorithm of bcast" "$T/err" ;;
     esac
 done
-forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=00;OMPI_MCA_coll_tuned_use_dynamic_rules=1" >forced.csv
-run "$COMMFIT" fit -i forced.csv -o forced.json
+fit_forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=00;OMPI_MCA_coll_tuned_use_dynamic_rules=1"
 check "an algorithm of 00 is 0: nothing said" sh -c "! grep -q 'sets the algorithm' '$T/err'"
-forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=1;OMPI_MCA_coll_tuned_use_dynamic_rules=1;OMPI_MCA_coll_tuned_bcast_algorithm=2" >forced.csv
-run "$COMMFIT" fit -i forced.csv -o forced.json
+fit_forced "Open MPI v4.1.4" "OMPI_MCA_coll_tuned_bcast_algorithm=1;OMPI_MCA_coll_tuned_use_dynamic_rules=1;OMPI_MCA_coll_tuned_bcast_algorithm=2"
 check "a key given twice: bcast named once" \
     grep -q "sets the algorithm of bcast (OMPI_MCA_coll_tuned_bcast_algorithm=1): the library" "$T/err"
-forced "MPICH Version: 4.0.2" "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=auto;MPIR_CVAR_IBCAST_INTRA_ALGORITHM=tsp_tree;MPIR_CVAR_BCAST_INTRA_ALGORITHM=scatter_ring_allgather" >forced.csv
-run "$COMMFIT" fit -i forced.csv -o forced.json
+fit_forced "MPICH Version: 4.0.2" "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=auto;MPIR_CVAR_IBCAST_INTRA_ALGORITHM=tsp_tree;MPIR_CVAR_BCAST_INTRA_ALGORITHM=scatter_ring_allgather"
 check "MPICH's bcast set by its CVAR (allreduce's auto is no setting, ibcast no pattern): said" \
     grep -q "its mpi_env sets the algorithm of bcast (MPIR_CVAR_BCAST_INTRA_ALGORITHM=scatter_ring_allgather): " "$T/err"
-forced "MPICH Version: 4.0.2" "MPICH_ALLREDUCE_INTRA_ALGORITHM=recursive_doubling;MPIR_PARAM_ALLTOALL_INTRA_ALGORITHM=brucks" >forced.csv
-run "$COMMFIT" fit -i forced.csv -o forced.json
+fit_forced "MPICH Version: 4.0.2" "MPICH_ALLREDUCE_INTRA_ALGORITHM=recursive_doubling;MPIR_PARAM_ALLTOALL_INTRA_ALGORITHM=brucks"
 check "MPICH's other two prefixes (MPICH_, MPIR_PARAM_): said" \
     grep -q "its mpi_env sets the algorithm of allreduce (MPICH_ALLREDUCE_INTRA_ALGORITHM=recursive_doubling), alltoall (MPIR_PARAM_ALLTOALL_INTRA_ALGORITHM=brucks): " "$T/err"
 # One row without a median: the mean is fitted for every row, as the default's rule says,
