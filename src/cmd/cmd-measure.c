@@ -88,12 +88,15 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
                     "move the root of the rooted collectives round-robin, call i at rank i % "
                     "np (IMB's -root_shift 1); by default the root is rank 0, as in IMB"),
         MEASURE_OPT(0, "no-latency-probe", NULL,
-                    "skip both launch probes: the latency probe (rank 0's ping-pong with every "
+                    "skip the launch probes: the latency probe (rank 0's ping-pong with every "
                     "other rank at 8 bytes and at each power of 2 from 256 B to 256 KiB, "
                     "recorded as rank_latency_us and rank_latency_sized_us) and the pair-exchange "
                     "probe (ranks 0 to B-1 exchanging 1 MiB with rank XOR B/2 at once, for each "
                     "power of two B up to the launch, recorded as pair_exchange_us, then with "
-                    "rank XOR d at each nearer power of two d, pair_exchange_distance_us)"),
+                    "rank XOR d at each nearer power of two d, pair_exchange_distance_us), and the "
+                    "fan probe (rank 0 sending ranks 1 to B-1 a message each at once, then "
+                    "receiving one from each, at 6 sizes from 8 B to 1 MiB, recorded as "
+                    "fan_out_us and fan_in_us)"),
         MEASURE_OPT('o', "output", "FILE",
                     "the table to write (default data/HOST-DATE.csv; '-' the standard output); "
                     "locked while it is written"),

@@ -472,6 +472,34 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                             m, &est, &add);
     cf_out_predict_tier_note(out, &add, est.algorithm, "np=2's rank 1",
                              s->unmeasured.far_fitted_us);
+    if (isfinite(est.fan_ratio)) {
+        char part[640], lv[64], sz[96], a[32], b[32];
+        if (est.fan_level_lo == est.fan_level_hi)
+            snprintf(lv, sizeof lv, "at %ld ranks", est.fan_level_lo);
+        else
+            snprintf(lv, sizeof lv, "between %ld and %ld ranks", est.fan_level_lo,
+                     est.fan_level_hi);
+        cf_size_format((uint64_t)est.fan_bytes_lo, a, sizeof a);
+        cf_size_format((uint64_t)est.fan_bytes_hi, b, sizeof b);
+        if (est.fan_bytes_lo == est.fan_bytes_hi)
+            snprintf(sz, sizeof sz, "at %s", a);
+        else
+            snprintf(sz, sizeof sz, "log-log between %s and %s", a, b);
+        snprintf(part, sizeof part,
+                 "np=2's measured time x%.4g: the fan probe's ranks' mean at np=%ld over its "
+                 "own at np=2 (read %s, %s), the interval what that reading may miss between "
+                 "them and the probe's margin%s%s",
+                 est.fan_ratio, np, lv, sz,
+                 est.fan_between ? "; and np=2's reading's: between its levels the probe does "
+                                   "not bound np (a barrier's skew, shared links change with "
+                                   "the ranks' count unevenly)"
+                                 : "",
+                 !est.fan_between && strncmp(c->as->pp.rules, "openmpi", 7) == 0
+                     ? "; and np=2's reading's: Open MPI's linear calls take the messages in "
+                       "turn, the probe's went at once"
+                     : "");
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
     if (est.overlap_us > 0.0) {
         char part[400];
         snprintf(part, sizeof part,

@@ -17,8 +17,30 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
 {
     const cf_p2p *pp = &as->pp;
     char part[CF_PREDICT_NOTE_MAX];
-    /* First: what the estimate cannot know outweighs how it was made. */
-    cf_placement_unmeasured(p, np, u, part, sizeof part);
+    /* First: what the estimate cannot know outweighs how it was made; where the launch's fan
+     * probe measured np's ranks, it knows. */
+    if (cf_placement_fan_covers(p, c, np)) {
+        memset(u, 0, sizeof *u);
+        int out = strcmp(c->pattern, "scatterv") == 0;
+        long lo = 2;
+        while (lo * 2 <= np)
+            lo *= 2;
+        char who[48], levels[128] = "";
+        if (lo == np) {
+            snprintf(who, sizeof who, "ranks 1 to %ld", np - 1);
+        } else {
+            snprintf(who, sizeof who, "the others");
+            snprintf(levels, sizeof levels, " at %ld and %ld ranks, the levels around np=%ld", lo,
+                     2 * lo, np);
+        }
+        snprintf(part, sizeof part,
+                 "the launch's fan probe (%s) measured rank 0 %s %s at once%s, across whatever "
+                 "nodes and tiers they span",
+                 out ? "fan_out_us" : "fan_in_us",
+                 out ? "sending a message to each of" : "receiving one from each of", who, levels);
+    } else {
+        cf_placement_unmeasured(p, np, u, part, sizeof part);
+    }
     cf_note_join(note, n, part);
     snprintf(part, sizeof part, "from %s alpha %.4g us, beta %.4g us/B", pp->pattern,
              pp->h.alpha_us, pp->h.beta_us_per_byte);

@@ -552,6 +552,15 @@ typedef struct cf_estimate {
      * grid measured of such calls: that lower end, the time less the grid's margin (0
      * elsewhere) */
     double no_op_us;
+    /* p2p from np=2, a linear scatterv or gatherv the launch's fan probe covers
+     * (cf_placement_p2p_answer): the probe's ranks' mean at np over its time at np 2, which
+     * the estimate is np=2's measured time times; the probe's levels (in ranks) and sizes
+     * around np and m it was read between (equal at a measured level or size); NAN
+     * elsewhere. */
+    double fan_ratio;
+    int fan_between; /* np between two of its levels: the interval holds np=2's reading's */
+    long fan_level_lo, fan_level_hi;
+    double fan_bytes_lo, fan_bytes_hi;
 } cf_estimate;
 enum { CF_BT_MODEL = 1, CF_BT_TREES, CF_BT_LOO };
 /* est's bt_ fields cleared: no backtest set its interval. */
@@ -707,6 +716,9 @@ int cf_cterm_sum_parse(const char *name, cf_cterm_sum *out);
 void cf_p2p_clear(cf_p2p *pp);
 /* The ping-pong's own np=2 curve among pp's, NULL when it has none. */
 const cf_contention *cf_p2p_pingpong(const cf_p2p *pp);
+/* The pattern's measured np=2 time at size m, read on its np=2 curve as the estimate from
+ * np=2 reads it at p=2; NAN where the file has no np=2 factors for it. */
+double cf_p2p_np2_time(const cf_p2p *pp, const cf_coll *c, const char *datatype, double m);
 /* The unit the replays cost a message with (cf_steps_cost_tiered, two units a message): half
  * the ping-pong's np=2 time at each of its sizes (one message's per-call mean at np=2, where
  * the sender leaves at once), into bytes and us, at most CF_UNIT_MAX; how many (0 for a

@@ -581,6 +581,12 @@ static double through_measured(const cf_p2p *pp, const cf_coll *c, const cf_cont
     return f > 0.0 && isfinite(f) ? f : median;
 }
 
+double cf_p2p_np2_time(const cf_p2p *pp, const cf_coll *c, const char *datatype, double m)
+{
+    const cf_contention *k = np2_entry(pp, c->pattern, datatype);
+    return k != NULL ? np2_time(pp, c, k, m) : NAN;
+}
+
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
                    cf_estimate *out)
 {
@@ -589,6 +595,7 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
     out->floor_from = NAN;
     out->ranks_mean = 0;
     out->linear_rules = 0;
+    out->fan_ratio = NAN;
     if (pp->error[0] != '\0')
         return CF_EXIT_DATA;
     const cf_contention *k2 = np2_entry(pp, c->pattern, datatype);

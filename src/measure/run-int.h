@@ -89,6 +89,17 @@ int cf_run_latency_probe(cf_run_state *R);
  * for the metadata; -1 on an MPI error. */
 int cf_run_pair_probe(cf_run_state *R);
 
+/* Every rank: for each power of two B from 2 to the launch size (at most 64 outside a
+ * simulation), rank 0 sends ranks 1 to B-1 a message each at once, then receives one from
+ * each at once, at a few sizes; rank 0 records the ranks' mean time per level and size
+ * (fan_out_us, fan_in_us), the sizes and the method. Skipped as the latency probe is.
+ * Returns as cf_run_pair_probe. */
+int cf_run_fan_probe(cf_run_state *R);
+
+/* Whether the launch's probes are skipped: --no-latency-probe, --resume (whose table keeps
+ * its first launch's), or a launch of one rank. */
+int cf_run_probes_skipped(const cf_run_state *R);
+
 /* Rank 0: the metadata about the software (and the simulation), first in the table. */
 int cf_run_library_metadata(cf_run_state *R);
 /* MPI_Get_library_version's words, without the newlines and blanks it ends with. */

@@ -546,14 +546,14 @@ static int probe_metadata(cf_run_state *R, const double *lat_us, double *spread,
 }
 
 /* Both launch probes are skipped alike: a resumed table keeps its first launch's. */
-static int launch_probes_skipped(const cf_run_state *R)
+int cf_run_probes_skipped(const cf_run_state *R)
 {
     return R->o->no_latency_probe || R->o->resume != NULL || R->size < 2;
 }
 
 int cf_run_latency_probe(cf_run_state *R)
 {
-    if (launch_probes_skipped(R))
+    if (cf_run_probes_skipped(R))
         return 0;
     double rtt_s[PROBE_ROUNDS];
     RUN_CALL(MPI_Barrier, (MPI_COMM_WORLD), NULL);
@@ -775,7 +775,7 @@ static void pair_free(char *b)
 
 int cf_run_pair_probe(cf_run_state *R)
 {
-    if (launch_probes_skipped(R))
+    if (cf_run_probes_skipped(R))
         return 0;
     long top = 2;
     while (top * 2 <= R->size)

@@ -683,6 +683,8 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         status = 2;
     /* A probe that ran out of memory fails the run as a point would, on rank 0's word. */
     int prc = cf_run_pair_probe(R);
+    if (prc == 0)
+        prc = cf_run_fan_probe(R);
     if (prc < 0) {
         rc = -1;
         goto out;

@@ -470,6 +470,69 @@ static int read_pairs(const json_t *meta, cf_placement *out)
     return read_pair_distances(meta, out);
 }
 
+/* read_fans' rows: level k is B = 2^(k+1), one time > 0 at each of the probe's sizes. */
+typedef struct fan_rows {
+    cf_placement *out;
+    int dir;
+} fan_rows;
+
+static int fan_row(void *ctx, size_t k, unsigned long b, const double *v, size_t n)
+{
+    fan_rows *r = ctx;
+    if (k >= CF_PAIR_LEVELS_MAX || b != 2UL << k || n != r->out->nfan_bytes)
+        return 0;
+    for (size_t j = 0; j < n; j++)
+        if (!(v[j] > 0) || !isfinite(v[j]))
+            return 0;
+    memcpy(r->out->fan_us[r->dir][k], v, n * sizeof *v);
+    return 1;
+}
+
+/* The fan probe of meta into out: fan_bytes, sizes increasing whole numbers > 0 (at most
+ * CF_FAN_SIZES_MAX), and fan_out_us and fan_in_us, "2:us,...;4:us,...;...", a level for
+ * each power of two from 2, a time > 0 at each size. One that does not read is left out
+ * with out->warn saying why. 0, or -1 when out of memory. */
+static int read_fans(const json_t *meta, cf_placement *out)
+{
+    static const char *const key[2] = {"fan_out_us", "fan_in_us"};
+    const char *b = meta_str(meta, "fan_bytes");
+    size_t n = 0;
+    double *v = b != NULL ? read_numbers(b, &n) : NULL;
+    if (v == NULL && n == SIZE_MAX)
+        return -1;
+    int ok = v != NULL && n >= 1 && n <= CF_FAN_SIZES_MAX;
+    for (size_t j = 0; ok && j < n; j++)
+        ok = v[j] >= 1 && v[j] == floor(v[j]) && v[j] < 1e15 && (j == 0 || v[j] > v[j - 1]);
+    if (!ok) {
+        probe_warn(out, "fan_bytes", b != NULL ? b : "",
+                   "expected its sizes, whole numbers > 0 increasing, at most 16");
+        free(v);
+        return 0;
+    }
+    memcpy(out->fan_bytes, v, n * sizeof *v);
+    out->nfan_bytes = n;
+    free(v);
+    for (int dir = 0; dir < 2; dir++) {
+        const char *s = meta_str(meta, key[dir]);
+        if (s == NULL)
+            continue;
+        fan_rows r = {out, dir};
+        size_t k;
+        if (read_rows(s, fan_row, &r, &k, &ok) != 0)
+            return -1;
+        if (!ok || k == 0) {
+            probe_warn(out, key[dir], s,
+                       "expected B:us,... for each power of two B from 2, a time > 0 at each "
+                       "of fan_bytes' sizes, the levels apart by ';'");
+            continue;
+        }
+        out->nfan[dir] = k;
+    }
+    const char *timing = meta_str(meta, "coll_timing");
+    out->fan_timed_call = timing == NULL || strcmp(timing, CF_META_TIMING_LOOP) != 0;
+    return 0;
+}
+
 /* The first table whose metadata names ranks_per_node gives the nodes, the first that
  * records rank_latency_us the probe, the first that records pair_exchange_us the
  * pair-exchange probe (a table measured by commfit has all three). */
@@ -529,6 +592,16 @@ int cf_placement_read(const cf_modelset *ms, cf_placement *out)
         out->reading = i;
         if (json_is_object(meta) && meta_str(meta, "pair_exchange_us") != NULL) {
             if (read_pairs(meta, out) != 0)
+                return -1;
+            break;
+        }
+    }
+    json_array_foreach(tables, i, t)
+    {
+        const json_t *meta = json_object_get(t, "metadata");
+        out->reading = i;
+        if (json_is_object(meta) && meta_str(meta, "fan_bytes") != NULL) {
+            if (read_fans(meta, out) != 0)
                 return -1;
             break;
         }

@@ -1271,7 +1271,8 @@ int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
 {
     *added = (cf_tier_added){.share = 1.0};
     int rc = cf_p2p_predict(pp, c, datatype, np, m, est);
-    if (rc == 0)
+    /* The launch's fan probe measured the nodes and tiers np reaches: nothing to add. */
+    if (rc == 0 && !cf_placement_fan_answer(p, pp, c, datatype, np, m, est))
         p2p_tier(p, pp, c, u, np, m, est, added);
     return rc;
 }

@@ -13,6 +13,7 @@
 /* The least pair_exchange_bytes a probe is read at: smaller ones time latency. */
 #define CF_PAIR_BYTES_MIN 65536
 #define CF_PAIR_BYTES_MIN_TEXT "65536" /* the same, for messages */
+#define CF_FAN_SIZES_MAX 16 /* the most sizes a fan probe is read at */
 
 /* Metadata a placement found and did not use: the key, why ("metadata KEY '...': why"),
  * and the source table it is of (its index in "tables", the inputs' order for fit). */
@@ -75,6 +76,16 @@ typedef struct cf_placement {
      * (pair_dist_us[k * npair + j]: level k, d = 2^j, j <= k; j = k is pair_us[k]); NULL
      * without them. */
     double *pair_dist_us;
+    /* The launch's fan probe (fan_out_us, fan_in_us), from the first table that records it:
+     * for each power of two B from 2 (level k: B = 2^(k+1)), ranks 0 to B-1 at once, rank
+     * 0 sending ranks 1 to B-1 a message each (fan_us[0]) or receiving one from each
+     * (fan_us[1]), the ranks' mean time in us at each of nfan_bytes sizes fan_bytes[j]
+     * (increasing): fan_us[dir][k][j]; nfan[dir] levels, 0 without it; the table was timed
+     * a call at a time (fan_timed_call), as the probe was. */
+    size_t nfan[2], nfan_bytes;
+    double fan_bytes[CF_FAN_SIZES_MAX];
+    double fan_us[2][CF_PAIR_LEVELS_MAX][CF_FAN_SIZES_MAX];
+    int fan_timed_call;
     cf_placement_warnings warn; /* the metadata that was found and not used */
     size_t reading;             /* (the table being read) */
 } cf_placement;
@@ -176,6 +187,23 @@ static inline int cf_unmeasured_unbounded(const cf_unmeasured *u)
 {
     return u->network || u->tier || u->unplaced || u->shared;
 }
+
+/* Whether the launch's fan probe answers c at np (cf_placement_p2p_answer): a scatterv (the
+ * probe's out) or gatherv (its in) of a table timed a call at a time, np from 3 to the
+ * probe's largest level. */
+int cf_placement_fan_covers(const cf_placement *p, const cf_coll *c, long np);
+/* Where it does, u's unbounded cases cleared: the probe measured the nodes and tiers np
+ * reaches. */
+void cf_placement_fan_measured(const cf_placement *p, const cf_coll *c, long np,
+                               cf_unmeasured *u);
+/* Where it does and est (cf_p2p_predict's at np and m) costs the linear algorithm: est
+ * becomes the pattern's measured np=2 time times the probe's ranks' mean at np over its own
+ * at np 2 (read log-log between its sizes, in the number of messages between its levels),
+ * its interval what that reading may miss between them and the probe's own margin (and,
+ * under Open MPI's rules, est's own interval too: its linear calls take the messages in
+ * turn); est's fan_ fields say so. 1 where it did, else 0 (est untouched). */
+int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
+                            const char *datatype, long np, double m, cf_estimate *est);
 
 /* Fills u and, when something is unmeasured, a note saying what (and what to measure):
  * for the estimate from np=2, what np spans beyond np=2's nodes, and a tier the latency

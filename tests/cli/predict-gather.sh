@@ -110,9 +110,11 @@ check "MPICH's gather at np 4: no linear reading" \
 # scatterv's linear root posts its sends at once and every receiver waits for its own: in
 # the ranks' mean the reading times 2 (p - 1 + s) / ((1 + s) p), s the root's share as np=2's
 # (before: the root's path through np=2's mean, 15.3 us at 4 B on flat for the simulated
-# 1.93). Two shipped platforms (data/sim-rooted, np 2 and 16).
+# 1.93). Two shipped platforms (data/sim-rooted, np 2 and 16), without their launch's fan
+# probe (which predict reads instead where it is: tests/smpi/fan-probe.sh).
 for t in racks flat; do
-    judge "$top_srcdir/data/sim-rooted/$t.csv" scatterv
+    grep -v '^# fan_' "$top_srcdir/data/sim-rooted/$t.csv" >$t-nofan.csv
+    judge $t-nofan.csv scatterv
     check "$t scatterv from np=2 at np 16: every simulated time inside ($inside of $n)" \
         test "$inside" -eq 8 -a "$n" -eq 8
     eval "med_$t=\$med"
@@ -121,7 +123,7 @@ check "racks scatterv: the median error within 20% ($med_racks%; 29% before)" \
     awk -v m="$med_racks" 'BEGIN { exit !(m <= 20) }'
 check "flat scatterv: within 120% ($med_flat%; 188% before: SimGrid's root posts its eager sends for nothing)" \
     awk -v m="$med_flat" 'BEGIN { exit !(m <= 120) }'
-"$COMMFIT" fit -q -i "$top_srcdir/data/sim-rooted/flat.csv" --np 2 -o sv.json
+"$COMMFIT" fit -q -i flat-nofan.csv --np 2 -o sv.json
 run "$COMMFIT" predict -m sv.json -p scatterv -n 16 -b 4,1M -f csv
 check "scatterv's note: the root's sends, the root waiting 1% at 4 B (eager)" \
     awk -F, 'NR == 2 { exit !/the root.s sends in the ranks. mean: posted at once, every receiver waiting for them.*the root waiting 1% of it/ }' "$T/out"

@@ -63,8 +63,9 @@ kept "a failure on rank 1" r1.csv pingpong
 failing "a failure on rank 0" 0 MPI_Allreduce 20 pingpong --patterns pingpong --sizes 0:256 -o r0.csv
 kept "a failure on rank 0" r0.csv pingpong
 
-# A failure inside a kernel: only the reduce pattern calls MPI_Reduce.
-failing "a failure in a kernel" all MPI_Reduce 30 reduce --patterns reduce --sizes 0:256 -o k.csv
+# A failure inside a kernel: only the reduce pattern calls MPI_Reduce, after the launch's
+# probes (the pair probe's and the fan probe's 72 at np 2: 2 ways, 6 sizes, 6 times each).
+failing "a failure in a kernel" all MPI_Reduce 102 reduce --patterns reduce --sizes 0:256 -o k.csv
 kept "a failure in a kernel" k.csv reduce
 
 # A derived-datatype point is named with its datatype and block count, whether the
@@ -99,6 +100,10 @@ probe_failing "a failure in the latency probe" MPI_Send 69 probe.csv \
     "the latency probe between ranks 0 and 1" "said so"
 probe_failing "a failure in the sized latency probe" MPI_Send 94 sized.csv \
     "the latency probe between ranks 0 and 1" "said so"
+# In the fan probe: rank 1's 153rd MPI_Send, its first to rank 0 (after the latency probe's
+# 64 + 22 + 11 x 6; the pair probe's are MPI_Sendrecv).
+probe_failing "a failure in the fan probe" MPI_Send 153 fan.csv "the fan probe of ranks 0 to 1" \
+    "said so"
 
 # The latency probe's messages in order (the interposer's log of every MPI_Send, no timing):
 # with each rank in turn, 64 round trips of 8 KiB before any timed one, so that the pages of

@@ -50,7 +50,7 @@ run "$COMMFIT" measure -q --simulate "$P/flat.xml" --patterns barrier --sizes 0 
     --no-latency-probe -o none.csv
 expect_rc 0 "--no-latency-probe"
 check "no rank_latency keys" sh -c '! grep -q "^# rank_latency" none.csv'
-grep -v '^# \(rank_latency\|pair_exchange\|date\|command\|end\|duration_s\)' flat.csv >a
+grep -v '^# \(rank_latency\|pair_exchange\|fan_\|date\|command\|end\|duration_s\)' flat.csv >a
 grep -v '^# \(date\|command\|end\|duration_s\)' none.csv >b
 check "and the table is otherwise the same" cmp -s a b
 
