@@ -544,7 +544,7 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                                       "part, the estimate going from the one's reading to the "
                                       "other's in ln size, the interval holding both"
                                     : "";
-        if (strcmp(c->pattern, "scatterv") == 0)
+        if (strcmp(c->pattern, "scatterv") == 0 || strcmp(c->pattern, "scatter") == 0)
             snprintf(part, sizeof part,
                      "the root's sends in the ranks' mean: posted at once, every receiver "
                      "waiting for them as messages sharing one link end together, the root "

@@ -601,6 +601,33 @@ int cf_rules_gather_linear(const char *rules, long p, double m)
     return ompi_gather_linear(p, m);
 }
 
+/* Open MPI's scatter (coll_tuned_scatter_intra_dec_fixed of Open MPI 4.1; SimGrid's
+ * scatter__ompi): by the communicator's size and one rank's block, a binomial tree or a
+ * linear scatter (basic, or nonblocking: SMPI runs both as its basic linear); 1 for the
+ * linear ones. */
+static int ompi_scatter_linear(long p, double m)
+{
+    if (p < 4)
+        return 1;
+    if (p < 8)
+        return !(m < 2048 || (m >= 4096 && m < 8192));
+    if (p < 16)
+        return m >= 16384;
+    if (p < 32)
+        return m >= 16384;
+    if (p < 64)
+        return !(m < 512 || (m >= 8192 && m < 16384));
+    return m >= 512;
+}
+
+int cf_rules_scatter_linear(const char *rules, long p, double m)
+{
+    if (rules == NULL ||
+        (strncmp(rules, "openmpi", 7) != 0 && strncmp(rules, "smpi-ompi", 9) != 0))
+        return 0;
+    return ompi_scatter_linear(p, m);
+}
+
 int cf_rules_known(const char *rules, const char *pattern)
 {
     cf_rule_alg a;

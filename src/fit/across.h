@@ -261,6 +261,10 @@ int cf_rules_known(const char *rules, const char *pattern);
  * estimate from np=2 costs a binomial tree: 1 or 0 (0 for MPICH, whose gather is binomial
  * throughout). Any Open MPI is read by 4.1's rules (4.0's gathered linear to p 60). */
 int cf_rules_gather_linear(const char *rules, long p, double m);
+/* The same for Open MPI's scatter (linear at p 4 to 7 from 2 KiB but 4 to 8 KiB, at p 8 to
+ * 31 from 16 KiB, at p 32 to 63 from 512 B but 8 to 16 KiB, from p 64 from 512 B; at p 2 and 3
+ * always, where linear and binomial are alike). */
+int cf_rules_scatter_linear(const char *rules, long p, double m);
 /* T2 at s from its measured sizes um (increasing) and times ut, n of them. */
 double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */

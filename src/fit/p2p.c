@@ -231,6 +231,18 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
     o->gam = f[2];
     o->name = c->algs[alg].name;
     o->alg = alg;
+    /* A scatter the library's rules run linear (Open MPI's from 16 KiB at np 8 to 31): the
+     * linear scatterv's cost, read as that below. */
+    if (c == &cf_colls[CF_PAT_SCATTER] && cf_rules_scatter_linear(pp->rules, p, m)) {
+        const cf_coll *v = &cf_colls[CF_PAT_SCATTERV];
+        cf_coll_cost(v, p, m, k->lat_factor * pp->h.alpha_us, k->bw_factor * pp->h.beta_us_per_byte,
+                     k->bw_factor * pp->gamma_us_per_byte, &alg, f);
+        o->lat = f[0];
+        o->bw = o->bw_node = o->bw_stream = f[1];
+        o->gam = f[2];
+        o->name = v->algs[alg].name;
+        o->alg = alg;
+    }
     /* A gather by a binomial tree, in the ranks' mean: its catalog cost is the root's path
      * (lg p receipts, p - 1 blocks), while each rank receives its subtree's blocks from its
      * children and sends them on. Counted rank by rank, each receipt a latency and each block
@@ -255,7 +267,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
      * at every size: taken only where its bytes came out below the row's, its cheaper
      * overhead came and went with the ping-pong curve's wiggles (torus gatherv at np 16:
      * 0.96, 1.30, 1.31, 0.99 us at 4, 8, 32, 64 B). */
-    if ((cf_coll_to_root(c) || c == &cf_colls[CF_PAT_SCATTERV]) &&
+    if ((cf_coll_to_root(c) || c == &cf_colls[CF_PAT_SCATTERV] || c == &cf_colls[CF_PAT_SCATTER]) &&
         strcmp(o->name, "linear") == 0 && o->lat > 1.0) {
         const cf_contention *u = cf_p2p_pingpong(pp);
         o->overlap = 1;
@@ -504,8 +516,9 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
      * message through links of their own (the scatter's lower end below). Before, the
      * root's path was read through np=2's mean alone: SimGrid's flat cluster, scatterv of
      * 4 B at np 16, 15.3 us for the simulated 1.93. */
-    if (strcmp(c->pattern, "scatterv") == 0 && p > 2 && cp.name != NULL &&
-        strcmp(cp.name, "linear") == 0 && sender_share(pp, k, m, &s_a, &s_b, &w) == 0) {
+    if ((strcmp(c->pattern, "scatterv") == 0 || strcmp(c->pattern, "scatter") == 0) && p > 2 &&
+        cp.name != NULL && strcmp(cp.name, "linear") == 0 &&
+        sender_share(pp, k, m, &s_a, &s_b, &w) == 0) {
         double dp = (double)p, s_lo = fmin(s_a, s_b), s_hi = fmax(s_a, s_b);
         double at_a = 2.0 * (dp - 1.0 + s_a) / ((1.0 + s_a) * dp);
         double at_b = 2.0 * (dp - 1.0 + s_b) / ((1.0 + s_b) * dp);

@@ -19,23 +19,32 @@
  * read 6.06; 4 of the 240 rooted answers at its levels were outside a margin of 10%). */
 #define CF_FAN_MARGIN 0.25
 
-/* The probe that answers c: 0 out (rank 0 sending: scatterv), 1 in (gatherv), -1 none. */
+/* The probe that answers c where it runs a linear algorithm: 0 out (rank 0 sending:
+ * scatterv, and a scatter the library's rules run linear), 1 in (gatherv), -1 none. */
 static int fan_dir(const cf_coll *c)
 {
     if (c == NULL)
         return -1;
-    if (strcmp(c->pattern, "scatterv") == 0)
+    if (strcmp(c->pattern, "scatterv") == 0 || strcmp(c->pattern, "scatter") == 0)
         return 0;
     if (strcmp(c->pattern, "gatherv") == 0)
         return 1;
     return -1;
 }
 
-int cf_placement_fan_covers(const cf_placement *p, const cf_coll *c, long np)
+/* Whether the probe reads c at np where it runs a linear algorithm. */
+static int fan_reads(const cf_placement *p, const cf_coll *c, long np)
 {
     int dir = fan_dir(c);
     return dir >= 0 && p->nfan[dir] >= 2 && p->fan_timed_call && np > 2 &&
            np <= (2L << (p->nfan[dir] - 1));
+}
+
+/* A scatter is linear at some sizes only (Open MPI's rules): the probe measured np's ranks
+ * for those alone, and the interval keeps what np=2 says of the others. */
+int cf_placement_fan_covers(const cf_placement *p, const cf_coll *c, long np)
+{
+    return fan_reads(p, c, np) && strcmp(c->pattern, "scatter") != 0;
 }
 
 void cf_placement_fan_measured(const cf_placement *p, const cf_coll *c, long np,
@@ -80,7 +89,7 @@ static between at_size(const cf_placement *p, int dir, size_t k, double m, size_
 int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
                             const char *datatype, long np, double m, cf_estimate *est)
 {
-    if (!cf_placement_fan_covers(p, c, np) || est->algorithm == NULL ||
+    if (!fan_reads(p, c, np) || est->algorithm == NULL ||
         strcmp(est->algorithm, "linear") != 0)
         return 0;
     double t2 = cf_p2p_np2_time(pp, c, datatype, m);

@@ -196,7 +196,8 @@ int cf_placement_fan_covers(const cf_placement *p, const cf_coll *c, long np);
  * reaches. */
 void cf_placement_fan_measured(const cf_placement *p, const cf_coll *c, long np,
                                cf_unmeasured *u);
-/* Where it does and est (cf_p2p_predict's at np and m) costs the linear algorithm: est
+/* Where it does, or c is a scatter (the probe's out), and est (cf_p2p_predict's at np and
+ * m) costs the linear algorithm: est
  * becomes the pattern's measured np=2 time times the probe's ranks' mean at np over its own
  * at np 2 (read log-log between its sizes, in the number of messages between its levels),
  * its interval what that reading may miss between them and the probe's own margin (and,

@@ -121,6 +121,23 @@ sed 's/^# coll_timing: .*/# coll_timing: the calls back to back, the loop timed 
 run "$COMMFIT" fit -q -i loop.csv -o loop.json
 check "timed as a loop: not read" sh -c '! echo "$1" | grep -q "fan probe"' sh "$(pred loop.json scatterv 16 1M)"
 
+# Open MPI's rules scatter linearly at np 8 to 31 from 16 KiB (SimGrid's ompi selector takes
+# them): there the probe reads a scatter too; below, the binomial tree np=2 reads.
+run "$COMMFIT" measure -q --simulate "$P/flat.xml" --coll-selector ompi --patterns pingpong,scatter \
+    --sizes 1K,4K,64K --np 2 --launch-np 16 -o sc.csv
+expect_rc 0 "flat, Open MPI's selector, scatter at np=2 launched on 16"
+run "$COMMFIT" fit -q -i sc.csv -o sc.json
+a=$(pred sc.json scatter 16 64K)
+check "scatter of 64 KiB at np 16: linear, read from the probe" \
+    sh -c 'echo "$1" | grep -q "linear scatter.*x[0-9.]*: the fan probe.s ranks. mean at np=16"' sh "$a"
+b=$(pred sc.json scatter 16 4K)
+check "scatter of 4 KiB at np 16: the binomial tree, np=2's reading" \
+    sh -c 'echo "$1" | grep -q "binomial tree" && ! echo "$1" | grep -q "fan probe"' sh "$b"
+grep -v '^# fan_' sc.csv >sc-nofan.csv
+run "$COMMFIT" fit -q -i sc-nofan.csv -o sc-nofan.json
+check "without the probe, 64 KiB is still the linear scatter's reading" \
+    sh -c 'echo "$1" | grep -q "linear scatter" && ! echo "$1" | grep -q "fan probe"' sh "$(pred sc-nofan.json scatter 16 64K)"
+
 # Metadata that does not read is named, file:line, and left out.
 sed 's/^# fan_out_us: .*/# fan_out_us: 2:1,2;4:x/' flat.csv >bad.csv
 line=$(grep -n '^# fan_out_us' bad.csv | cut -d: -f1)
