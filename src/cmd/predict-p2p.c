@@ -84,6 +84,11 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
                  c->pattern, sizes);
         cf_note_join(note, n, part);
     }
+    /* At a level of the fan probe the interval is the probe's reading's (and np=2's where
+     * Open MPI's linear calls take the messages in turn). */
+    if (cf_placement_fan_covers(p, c, np) && (np & (np - 1)) == 0 &&
+        strncmp(pp->rules, "openmpi", 7) != 0)
+        return;
     cf_estimate est;
     cf_p2p_predict(pp, c, datatype, np, 0.0, &est);
     snprintf(part, sizeof part, "model-error factor %.3g in the interval", est.model_factor);
