@@ -64,6 +64,7 @@ check "flat, scatterv of 1 MiB at np 16: np=2's $t2 us x the probe's $o16 / $o2 
 check "the simulated 1349 us inside, an upper end (got [$(field "$a" 6), $(field "$a" 7)])" \
     awk -v lo="$(field "$a" 6)" -v hi="$(field "$a" 7)" 'BEGIN { exit !(lo <= 1349.3 && 1349.3 <= hi && hi < 2 * lo) }'
 check "its note names the probe" sh -c 'echo "$1" | grep -q "the launch.s fan probe (fan_out_us) measured rank 0 sending a message to each of ranks 1 to 15 at once.*x[0-9.]*: the fan probe.s ranks. mean at np=16 over its own at np=2 (read at 16 ranks, at 1 MiB)"' sh "$a"
+check "at a level: no model-error factor in the note" sh -c '! echo "$1" | grep -q "model-error factor"' sh "$a"
 a=$(pred fat.json scatterv 16 1M)
 check "fatnodes, scatterv of 1 MiB at np 16: np=2's time (the simulated 29.62 us, got $(field "$a" 5))" \
     within "$(field "$a" 5)" 29.62 0.01
@@ -99,6 +100,7 @@ b=$(pred strip.json scatterv 12 1M)
 check "np 12: the levels around named" sh -c 'echo "$1" | grep -q "at 8 and 16 ranks, the levels around np=12"' sh "$a"
 check "np 12: read between 8 and 16 ranks, the interval holding np=2's reading" \
     sh -c 'echo "$1" | grep -q "read between 8 and 16 ranks.*and np=2.s reading.s: between its levels"' sh "$a"
+check "np 12: np=2's model-error factor named" sh -c 'echo "$1" | grep -q "model-error factor"' sh "$a"
 check "np 12: its lower end np=2's reading's ($(field "$a" 6), $(field "$b" 6))" \
     awk -v a="$(field "$a" 6)" -v b="$(field "$b" 6)" 'BEGIN { exit !(a <= b) }'
 a=$(pred flat.json scatterv 32 1M)
