@@ -157,7 +157,9 @@ static int fan_metadata(cf_run_state *R, const double *us, int nlev, long top)
 /* One buffer: the message sent from its first MiB, those received after it. In a
  * simulation SMPI's shared memory, untouched, of one size on every rank (SMPI hands every
  * call from one place in the source the same block), whose data nobody reads; elsewhere
- * malloc'd and touched, so that no page fault lands in a timed message. */
+ * malloc'd and touched, so that no page fault lands in a timed message. Not the pair
+ * probe's pair_alloc, the same lines: its place in the source hands out 1 MiB blocks, and
+ * this one's are larger (one place for both crashed SMPI). */
 static char *fan_alloc(size_t n)
 {
 #ifdef CF_SMPI
