@@ -265,6 +265,9 @@ int cf_rules_gather_linear(const char *rules, long p, double m);
  * 31 from 16 KiB, at p 32 to 63 from 512 B but 8 to 16 KiB, from p 64 from 512 B; at p 2 and 3
  * always, where linear and binomial are alike). */
 int cf_rules_scatter_linear(const char *rules, long p, double m);
+/* Of those, where the rules run the nonblocking linear scatter (the root posting every send at
+ * once; the basic linear one's blocking sends go in turn where they are not eager): 1 or 0. */
+int cf_rules_scatter_nonblocking(const char *rules, long p, double m);
 /* T2 at s from its measured sizes um (increasing) and times ut, n of them. */
 double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
@@ -563,6 +566,7 @@ typedef struct cf_estimate {
      * elsewhere. */
     double fan_ratio;
     int fan_between; /* np between two of its levels: the interval holds np=2's reading's */
+    long fan_beyond; /* np past its largest level, this one (its two largest carried on) */
     long fan_level_lo, fan_level_hi;
     double fan_bytes_lo, fan_bytes_hi;
 } cf_estimate;

@@ -1090,7 +1090,7 @@ static double pair_level_us(const cf_placement *p, long np)
  * from rank 0 alike (within the probe's margin), and where the pair-exchange probe ran, the
  * exchange across the halves of each one's power of two alike (within CF_TIER_MARGIN). 0
  * where a probe cannot tell (no latency probe, or past what it reached). */
-static int same_tier(const cf_placement *p, long np, long q)
+int cf_placement_same_tier(const cf_placement *p, long np, long q)
 {
     if (p->lat_us == NULL || np - 1 > (long)p->nlat || q - 1 > (long)p->nlat)
         return 0;
@@ -1125,7 +1125,8 @@ static const cf_across *tier_grid(const cf_placement *p, const cf_across *a, lon
             below = i;
     }
     int above = below + 1;
-    if (!same_tier(p, a->np[below], np) || same_tier(p, a->np[above], np))
+    if (!cf_placement_same_tier(p, a->np[below], np) ||
+        cf_placement_same_tier(p, a->np[above], np))
         return a;
     cf_rule_alg r, o;
     const cf_across_grid *g = &a->grid;
@@ -1135,7 +1136,7 @@ static const cf_across *tier_grid(const cf_placement *p, const cf_across *a, lon
     double near = cf_across_grid_nearest_m(g, m);
     int ran = 0;
     for (int i = 0; i < g->n && !ran; i++)
-        ran = g->pt[i].p < np && g->pt[i].m == near && same_tier(p, g->pt[i].p, np) &&
+        ran = g->pt[i].p < np && g->pt[i].m == near && cf_placement_same_tier(p, g->pt[i].p, np) &&
               cf_rules_pick(g->rules, g->node_ranks, a->pattern, g->pt[i].p, g->pt[i].m, &o) ==
                   0 &&
               strcmp(o.name, r.name) == 0;
@@ -1144,7 +1145,7 @@ static const cf_across *tier_grid(const cf_placement *p, const cf_across *a, lon
     **sub = *a;
     (*sub)->grid.n = 0;
     for (int i = 0; i < g->n; i++)
-        if (g->pt[i].p < np && same_tier(p, g->pt[i].p, np))
+        if (g->pt[i].p < np && cf_placement_same_tier(p, g->pt[i].p, np))
             (*sub)->grid.pt[(*sub)->grid.n++] = g->pt[i];
     *above_np = a->np[above];
     return *sub;

@@ -188,6 +188,12 @@ static inline int cf_unmeasured_unbounded(const cf_unmeasured *u)
     return u->network || u->tier || u->unplaced || u->shared;
 }
 
+/* Whether the probes put np ranks in the same tier as q ranks: their farthest ranks' latency
+ * from rank 0 alike (within the probe's margin), and where the pair-exchange probe ran, the
+ * exchange across the halves of each one's power of two alike (within CF_TIER_MARGIN). 0
+ * where a probe cannot tell (no latency probe, or past what it reached). */
+int cf_placement_same_tier(const cf_placement *p, long np, long q);
+
 /* Whether the launch's fan probe answers c at np (cf_placement_p2p_answer): a scatterv (the
  * probe's out) or gatherv (its in) of a table timed a call at a time, np from 3 to the
  * probe's largest level. */

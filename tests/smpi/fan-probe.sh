@@ -103,9 +103,21 @@ check "np 12: read between 8 and 16 ranks, the interval holding np=2's reading" 
 check "np 12: np=2's model-error factor named" sh -c 'echo "$1" | grep -q "model-error factor"' sh "$a"
 check "np 12: its lower end np=2's reading's ($(field "$a" 6), $(field "$b" 6))" \
     awk -v a="$(field "$a" 6)" -v b="$(field "$b" 6)" 'BEGIN { exit !(a <= b) }'
+# Past the launch (np 32) its two largest levels carried on in the number of messages (their
+# power law), where both spanned nodes in one tier (flat: one rank a node); the interval np=2's
+# reading's too, without an upper end (the network past the launch was never measured).
 a=$(pred flat.json scatterv 32 1M)
-check "np 32, past the launch: np=2's reading, no upper bound" \
-    test "$(field "$a" 5),$(field "$a" 7)" = "$(field "$(pred strip.json scatterv 32 1M)" 5),inf"
+b=$(pred strip.json scatterv 32 1M)
+o8=$(at flat.csv fan_out_us 8 6)
+want=$(awk -v t="$t2" -v a="$o2" -v p="$o8" -v q="$o16" \
+    'BEGIN { printf "%.6g", t * q / a * exp(log(q / p) / log(15 / 7) * log(31 / 15)) }')
+check "np 32, past the launch: levels 8 and 16 carried on ($want, got $(field "$a" 5))" \
+    within "$(field "$a" 5)" "$want" 0.001
+check "np 32: said" sh -c 'echo "$1" | grep -q "past its largest level, its levels of 8 and 16 ranks carried on.*past its levels the network was never measured"' sh "$a"
+check "np 32: no upper end, the lower np=2's reading's" \
+    test "$(field "$a" 6),$(field "$a" 7)" = "$(field "$b" 6),inf"
+check "fatnodes, np 32: levels inside one node carry nothing to the next (np=2's reading)" \
+    sh -c '! echo "$1" | grep -q "fan probe"' sh "$(pred fat.json scatterv 32 1M)"
 
 # Under Open MPI's own rules (a real Open MPI's table), whose linear scatterv sends in turn:
 # the interval holds np=2's reading too.
@@ -135,6 +147,8 @@ check "scatter of 64 KiB at np 16: linear, read from the probe" \
 b=$(pred sc.json scatter 16 4K)
 check "scatter of 4 KiB at np 16: the binomial tree, np=2's reading" \
     sh -c 'echo "$1" | grep -q "binomial tree" && ! echo "$1" | grep -q "fan probe"' sh "$b"
+check "scatter of 2 MiB at np 8: the basic linear scatter's blocking sends in turn, not the probe's" \
+    sh -c 'echo "$1" | grep -q "linear scatter" && ! echo "$1" | grep -q "fan probe"' sh "$(pred sc.json scatter 8 2M)"
 grep -v '^# fan_' sc.csv >sc-nofan.csv
 run "$COMMFIT" fit -q -i sc-nofan.csv -o sc-nofan.json
 check "without the probe, 64 KiB is still the linear scatter's reading" \
