@@ -129,6 +129,16 @@ check "scatterv's note: the root's sends, the root waiting 1% at 4 B (eager)" \
     awk -F, 'NR == 2 { exit !/the root.s sends in the ranks. mean: posted at once, every receiver waiting for them.*the root waiting 1% of it/ }' "$T/out"
 check "and 100% at 1 MiB (a rendezvous): 1498 us for the simulated 1349" \
     awk -F, 'NR == 3 { exit !(/the root waiting 100% of it/ && $5 > 1497 && $5 < 1499) }' "$T/out"
+# A binomial gather's ranks wait on the steps that cross a tier where they receive at them,
+# not the root alone: on cloud.xml (4 ranks a node) at np 16, ranks 0 and 8 at distance 4,
+# rank 0 at 8: 3 of 16 over 2 steps (9.38%), where 1 of 16 was counted (SimGrid's gather of
+# 4 B took 2.36 us; 1.91 read, now 2.5).
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-rooted/cloud.csv" --np 2 -o cl.json
+run "$COMMFIT" predict -m cl.json -p gather -n 16 -b 4 -f csv
+check "cloud gather of 4 B at np 16: 9.38% of the ranks wait on the tier" \
+    awk -F, 'NR == 2 { exit !/times the 9.38% of the ranks that wait on it/ }' "$T/out"
+check "and the simulated 2.36 us is within 10% (got $(awk -F, 'NR == 2 { print $5 }' "$T/out"))" \
+    awk -F, 'NR == 2 { exit !($5 > 2.36 / 1.1 && $5 < 2.36 * 1.1) }' "$T/out"
 run "$COMMFIT" predict -m f.json -p gatherv -n 2 -b 4 -f csv
 check "at np=2 the fit answers, untouched" awk -F, 'NR == 2 { exit !($9 == "fit") }' "$T/out"
 done_testing
