@@ -122,9 +122,9 @@ static int parse(cf_measure_opts *o, int argc, char **argv, int *first, cf_error
                     "4 (50 for the two-rank patterns), --samples 2"),
         MEASURE_OPT(0, "launch-np", "N",
                     "simulate N ranks, at least the largest --np: the rest only take part in "
-                    "the launch's probes (latency and pair exchange), so that predictions up "
-                    "to np=N know how far their ranks are and what their traffic shares (a "
-                    "real launch: mpiexec -n N)"),
+                    "the launch's probes (latency, pair exchange and fan), so that predictions up "
+                    "to np=N know how far their ranks are, what their traffic shares and how "
+                    "a root's messages overlap (a real launch: mpiexec -n N)"),
         MEASURE_OPT(0, "hostfile", "FILE",
                     "where the ranks go (default: one rank per core, hosts in the platform's "
                     "order)"),

@@ -473,7 +473,7 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
     cf_out_predict_tier_note(out, &add, est.algorithm, "np=2's rank 1",
                              s->unmeasured.far_fitted_us);
     if (isfinite(est.fan_ratio)) {
-        char part[640], lv[128], sz[96], a[32], b[32];
+        char part[800], lv[128], sz[96], a[32], b[32];
         if (est.fan_beyond > 0)
             snprintf(lv, sizeof lv, "past its largest level, its levels of %ld and %ld ranks "
                      "carried on", est.fan_level_lo, est.fan_level_hi);
@@ -493,15 +493,15 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                  "own at np=2 (read %s, %s), the interval what that reading may miss between "
                  "them and the probe's margin%s%s",
                  est.fan_ratio, np, lv, sz,
-                 est.fan_between  ? "; and np=2's reading's: between its levels the probe does "
+                 est.fan_between  ? "; and np=2's whole answer's: between its levels the probe does "
                                     "not bound np (a barrier's skew, shared links change with "
                                     "the ranks' count unevenly)"
-                 : est.fan_beyond ? "; and np=2's reading's: past its levels the network was "
+                 : est.fan_beyond ? "; and np=2's whole answer's: past its levels the network was "
                                     "never measured"
                                   : "",
                  !est.fan_between && !est.fan_beyond &&
                          strncmp(c->as->pp.rules, "openmpi", 7) == 0
-                     ? "; and np=2's reading's: Open MPI's linear calls take the messages in "
+                     ? "; and np=2's whole answer's: Open MPI's linear calls take the messages in "
                        "turn, the probe's went at once"
                      : "");
         cf_note_join(out->bnote, sizeof out->bnote, part);

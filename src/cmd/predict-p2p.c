@@ -19,25 +19,14 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
     char part[CF_PREDICT_NOTE_MAX];
     /* First: what the estimate cannot know outweighs how it was made; where the launch's fan
      * probe measured np's ranks, it knows. */
-    if (cf_placement_fan_covers(p, c, np)) {
+    if (cf_placement_fan_covers(p, pp, c, datatype, np)) {
         memset(u, 0, sizeof *u);
         int out = strcmp(c->pattern, "scatterv") == 0;
-        long lo = 2;
-        while (lo * 2 <= np)
-            lo *= 2;
-        char who[48], levels[128] = "";
-        if (lo == np) {
-            snprintf(who, sizeof who, "ranks 1 to %ld", np - 1);
-        } else {
-            snprintf(who, sizeof who, "the others");
-            snprintf(levels, sizeof levels, " at %ld and %ld ranks, the levels around np=%ld", lo,
-                     2 * lo, np);
-        }
         snprintf(part, sizeof part,
-                 "the launch's fan probe (%s) measured rank 0 %s %s at once%s, across whatever "
-                 "nodes and tiers they span",
+                 "the launch's fan probe (%s) measured rank 0 %s ranks 1 to %ld at once, "
+                 "across whatever nodes and tiers they span",
                  out ? "fan_out_us" : "fan_in_us",
-                 out ? "sending a message to each of" : "receiving one from each of", who, levels);
+                 out ? "sending a message to each of" : "receiving one from each of", np - 1);
     } else {
         cf_placement_unmeasured(p, np, u, part, sizeof part);
     }
@@ -86,8 +75,7 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
     }
     /* At a level of the fan probe the interval is the probe's reading's (and np=2's where
      * Open MPI's linear calls take the messages in turn). */
-    if (cf_placement_fan_covers(p, c, np) && (np & (np - 1)) == 0 &&
-        strncmp(pp->rules, "openmpi", 7) != 0)
+    if (cf_placement_fan_covers(p, pp, c, datatype, np))
         return;
     cf_estimate est;
     cf_p2p_predict(pp, c, datatype, np, 0.0, &est);

@@ -565,7 +565,8 @@ typedef struct cf_estimate {
      * around np and m it was read between (equal at a measured level or size); NAN
      * elsewhere. */
     double fan_ratio;
-    int fan_between; /* np between two of its levels: the interval holds np=2's reading's */
+    int fan_held;    /* the interval holds np=2's whole answer too (cf_placement_p2p_answer) */
+    int fan_between; /* np between two of its levels */
     long fan_beyond; /* np past its largest level, this one (its two largest carried on) */
     long fan_level_lo, fan_level_hi;
     double fan_bytes_lo, fan_bytes_hi;

@@ -18,17 +18,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FAN_N = 6, FAN_WARMUP = 1 };
+enum { FAN_N = 6 };
 static const int fan_bytes[FAN_N] = {8, 512, 4096, 32768, 131072, 1048576};
 #define FAN_MAX_BYTES 1048576
-/* In a simulation one timed exchange (SMPI is deterministic), and the buffers SMPI's shared
- * memory, so that a launch of thousands of ranks costs no memory; elsewhere 5, and at most
- * 64 ranks a level: rank 0 receives into B-1 buffers of 1 MiB. */
+/* In a simulation one timed exchange and no untimed one (SMPI is deterministic: the
+ * figures of the 30 data/sim-rooted tables the same but one last digit), and at most 256
+ * ranks a level (its cost grows with the square of the launch: at 1024 ranks the launch of
+ * a ping-pong took 121 s for 62 with every level); elsewhere 5 timed, and at most 64 ranks a
+ * level: rank 0 receives into B-1 buffers of 1 MiB. */
 #ifdef CF_SMPI
-enum { FAN_TIMED = 1 };
-#define FAN_MAX_RANKS (1L << 30)
+enum { FAN_WARMUP = 0, FAN_TIMED = 1 };
+#define FAN_MAX_RANKS 256L
 #else
-enum { FAN_TIMED = 5 };
+enum { FAN_WARMUP = 1, FAN_TIMED = 5 };
 #define FAN_MAX_RANKS 64L
 #endif
 
@@ -81,19 +83,25 @@ static int fan_once(cf_run_state *R, MPI_Comm comm, long B, int in, int bytes, c
 }
 
 /* Every rank: each level's median mean time at each size, out and in: rank 0 fills
- * us[(in * nlev + lev) * FAN_N + k]. */
+ * us[(in * nlev + lev) * FAN_N + k]. One communicator a level for both ways; in a
+ * simulation the world at the launch's own level (a new communicator costs SMPI's
+ * selection some N^3 work at its first collective: run_block's reason). The ranks past a
+ * level wait for it without spinning (cf_run_quiet_barrier), leaving it the cores. */
 static int fan_levels(cf_run_state *R, long top, char *sbuf, char *rbuf, MPI_Request *req,
                       MPI_Status *st, double *us, int nlev)
 {
-    for (int in = 0; in < 2; in++) {
-        int lev = 0;
-        for (long B = 2; B <= top; B *= 2, lev++) {
-            MPI_Comm comm;
+    int lev = 0;
+    for (long B = 2; B <= top; B *= 2, lev++) {
+        MPI_Comm comm = MPI_COMM_WORLD;
+        int world = 0;
+#ifdef CF_SMPI
+        world = B == R->size;
+#endif
+        if (!world)
             FAN_CALL(MPI_Comm_split,
                      (MPI_COMM_WORLD, R->rank < B ? 0 : MPI_UNDEFINED, R->rank, &comm), B);
-            if (comm == MPI_COMM_NULL)
-                continue;
-            int rc = 0;
+        int rc = 0;
+        for (int in = 0; in < 2 && comm != MPI_COMM_NULL && rc == 0; in++)
             for (int k = 0; k < FAN_N && rc == 0; k++) {
                 double t_s[FAN_TIMED], t = 0;
                 for (int i = 0; i < FAN_WARMUP + FAN_TIMED && rc == 0; i++) {
@@ -105,10 +113,12 @@ static int fan_levels(cf_run_state *R, long top, char *sbuf, char *rbuf, MPI_Req
                     us[((size_t)in * (size_t)nlev + (size_t)lev) * FAN_N + (size_t)k] =
                         1e6 * cf_stats_median(t_s, FAN_TIMED);
             }
-            MPI_Comm_free(&comm);
-            if (rc != 0)
-                return -1;
-        }
+        if (!world && comm != MPI_COMM_NULL)
+            FAN_CALL(MPI_Comm_free, (&comm), B);
+        if (rc != 0)
+            return -1;
+        if (cf_run_quiet_barrier(R) != 0)
+            return -1;
     }
     return 0;
 }
@@ -133,6 +143,8 @@ static int fan_metadata(cf_run_state *R, const double *us, int nlev, long top)
         len[0] += (size_t)snprintf(buf + len[0], sizeof buf - len[0], "%s%d", k ? "," : "",
                                    fan_bytes[k]);
     bad |= cf_table_meta_set(R->t, "fan_bytes", buf);
+    char at_most[40];
+    snprintf(at_most, sizeof at_most, " (at most %ld ranks)", FAN_MAX_RANKS);
     if (!bad)
         bad |= cf_table_meta_set(R->t, "fan_out_us", s[0]);
     if (!bad)
@@ -146,7 +158,7 @@ static int fan_metadata(cf_run_state *R, const double *us, int nlev, long top)
              "in: each sending rank 0 one (MPI_Send), rank 0 posting the receives into buffers "
              "of their own (MPI_Irecv, MPI_Waitall); the ranks' mean time, %d untimed and %d "
              "timed, the median of the timed%s",
-             top < R->size && top * 2 > FAN_MAX_RANKS ? " (at most 64 ranks)" : "", FAN_WARMUP,
+             top < R->size && top * 2 > FAN_MAX_RANKS ? at_most : "", FAN_WARMUP,
              FAN_TIMED, FAN_TIMED == 1 ? " (a simulation)" : "");
     bad |= cf_table_meta_set(R->t, "fan_method", buf);
     if (bad && R->e->code == 0)
@@ -154,17 +166,22 @@ static int fan_metadata(cf_run_state *R, const double *us, int nlev, long top)
     return bad ? 1 : 0;
 }
 
-/* One buffer: the message sent from its first MiB, those received after it. In a
- * simulation SMPI's shared memory, untouched, of one size on every rank (SMPI hands every
- * call from one place in the source the same block), whose data nobody reads; elsewhere
- * malloc'd and touched, so that no page fault lands in a timed message. Not the pair
- * probe's pair_alloc, the same lines: its place in the source hands out 1 MiB blocks, and
- * this one's are larger (one place for both crashed SMPI). */
-static char *fan_alloc(size_t n)
+/* One buffer: the message sent from its first MiB, those received after it (rank 0's
+ * room for a message from each rank of the largest level, the others' for one). In a
+ * simulation SMPI's shared memory, untouched, whose data nobody reads: SMPI hands every
+ * call from one place in the source the same block, so rank 0's and the others' come from
+ * two places, each of one size (every rank mapping rank 0's took 67 GB of address space
+ * at a launch of 256); elsewhere malloc'd and touched, so that no page fault lands in a
+ * timed message. Not the pair probe's pair_alloc, the same lines: its place in the source
+ * hands out 1 MiB blocks. */
+static char *fan_alloc(int root, long top)
 {
 #ifdef CF_SMPI
-    return SMPI_SHARED_MALLOC(n);
+    if (root)
+        return SMPI_SHARED_MALLOC((size_t)top * FAN_MAX_BYTES);
+    return SMPI_SHARED_MALLOC(2 * (size_t)FAN_MAX_BYTES);
 #else
+    size_t n = (root ? (size_t)top : 2) * FAN_MAX_BYTES;
     char *b = malloc(n);
     if (b != NULL)
         memset(b, 1, n);
@@ -192,20 +209,14 @@ int cf_run_fan_probe(cf_run_state *R)
     int nlev = 0;
     while ((2L << nlev) <= top)
         nlev++;
-    /* Rank 0 receives into top - 1 messages' room, the others into one's. Every rank
-     * learns whether the others have theirs before any message. */
+    /* Every rank learns whether the others have their buffers before any message. */
     char *buf = NULL;
     MPI_Request *req = NULL;
     MPI_Status *st = NULL;
     double *us = NULL;
     int ok = 1;
     if (R->rank < top) {
-#ifdef CF_SMPI
-        long room = top;
-#else
-        long room = R->rank == 0 ? top : 2;
-#endif
-        buf = fan_alloc((size_t)room * FAN_MAX_BYTES);
+        buf = fan_alloc(R->rank == 0, top);
         if (R->rank == 0) {
             req = malloc((size_t)top * sizeof *req);
             st = malloc((size_t)top * sizeof *st);

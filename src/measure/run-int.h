@@ -89,12 +89,17 @@ int cf_run_latency_probe(cf_run_state *R);
  * for the metadata; -1 on an MPI error. */
 int cf_run_pair_probe(cf_run_state *R);
 
-/* Every rank: for each power of two B from 2 to the launch size (at most 64 outside a
+/* Every rank: for each power of two B from 2 to the launch size (at most 64, 256 in a
  * simulation), rank 0 sends ranks 1 to B-1 a message each at once, then receives one from
  * each at once, at a few sizes; rank 0 records the ranks' mean time per level and size
  * (fan_out_us, fan_in_us), the sizes and the method. Skipped as the latency probe is.
  * Returns as cf_run_pair_probe. */
 int cf_run_fan_probe(cf_run_state *R);
+
+/* Every rank: waits for every rank at a barrier without spinning, so that idle ranks leave
+ * the cores to the ranks that measure (a plain barrier in a simulation). 0, or -1 on an MPI
+ * error (R->e says so). */
+int cf_run_quiet_barrier(cf_run_state *R);
 
 /* Whether the launch's probes are skipped: --no-latency-probe, --resume (whose table keeps
  * its first launch's), or a launch of one rank. */

@@ -339,7 +339,7 @@ static int measure_point(cf_run_state *R, const cf_measure_point *pt, MPI_Comm c
  * to the ranks that measure. In simulation no rank takes a core from another, and a sleep
  * is a simulated one, a call to the simulator each (at np 1024 with 960 ranks idle, rows
  * took 30.6 s of wall time for 18.0 with a plain barrier): a plain barrier. */
-static int quiet_barrier(cf_run_state *R)
+int cf_run_quiet_barrier(cf_run_state *R)
 {
 #ifdef CF_SMPI
     RUN_CALL(MPI_Barrier, (MPI_COMM_WORLD), NULL);
@@ -563,7 +563,7 @@ static int run_points(cf_run_state *R, const cf_measure_point *pts, size_t npts)
         while (to < npts && pts[to].np == pts[from].np)
             to++;
         int st = run_block(R, pts, from, to, npts, t0);
-        if (st < 0 || quiet_barrier(R) != 0)
+        if (st < 0 || cf_run_quiet_barrier(R) != 0)
             return -1;
         RUN_CALL(MPI_Bcast, (&st, 1, MPI_INT, 0, MPI_COMM_WORLD), NULL);
         status = st;
@@ -683,8 +683,13 @@ int cf_measure_run(cf_measure_opts *o, const char *command, const cf_measure_hoo
         status = 2;
     /* A probe that ran out of memory fails the run as a point would, on rank 0's word. */
     int prc = cf_run_pair_probe(R);
-    if (prc == 0)
-        prc = cf_run_fan_probe(R);
+    /* Every rank runs the fan probe where the pair probe ended on its word alone (rank 0 out
+     * of memory for its metadata says 1 there, the others 0: a rank that skipped it would
+     * leave the others in its collectives). */
+    if (prc >= 0) {
+        int frc = cf_run_fan_probe(R);
+        prc = frc < 0 ? frc : (frc > prc ? frc : prc);
+    }
     if (prc < 0) {
         rc = -1;
         goto out;

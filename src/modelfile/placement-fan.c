@@ -32,13 +32,21 @@ static int fan_dir(const cf_coll *c)
     return -1;
 }
 
-/* Whether the probe measured c's ranks at np where it runs a linear algorithm: np from 3 to
- * its largest level. */
-static int fan_reads(const cf_placement *p, const cf_coll *c, long np)
+/* Whether the probe reads c at all: a table timed a call at a time from root 0, as the
+ * probe was (a root moving round-robin meets other ranks' links: SimGrid's cloud, scatterv
+ * of 8 B at np 8 with --root-shift 8.84 us, the probe from rank 0 read 11.8 to 18.5), at
+ * least two levels and sizes, and np=2's time of the pattern to carry. */
+static int fan_usable(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
+                      const char *datatype, int dir)
 {
-    int dir = fan_dir(c);
-    return dir >= 0 && p->nfan[dir] >= 2 && p->fan_timed_call && np > 2 &&
-           np <= (2L << (p->nfan[dir] - 1));
+    return dir >= 0 && p->nfan[dir] >= 2 && p->nfan_bytes >= 2 && p->fan_timed_call &&
+           !p->fan_root_shift && isfinite(cf_p2p_np2_time(pp, c, datatype, 1.0));
+}
+
+/* Its largest level. */
+static long fan_top(const cf_placement *p, int dir)
+{
+    return 2L << (p->nfan[dir] - 1);
 }
 
 /* Past its largest level (a launch smaller than np), from three levels up: its two largest
@@ -46,26 +54,46 @@ static int fan_reads(const cf_placement *p, const cf_coll *c, long np)
  * node's loopback says nothing of its card; one whose top level crossed a switch the level
  * below did not carries that crossing's jump on: SimGrid's wide platform, scatterv of 4 B
  * at np 32 from levels 8 and 16, 139 us for 8.6). */
-static int fan_reads_beyond(const cf_placement *p, const cf_coll *c, long np)
+static int fan_beyond_ok(const cf_placement *p, int dir)
+{
+    long top = fan_top(p, dir);
+    return p->nfan[dir] >= 3 && cf_placement_nodes(p, top / 2) > 1 &&
+           cf_placement_same_tier(p, top / 2, top);
+}
+
+/* How the probe answers c at np and m: FAN_ALONE at one of its levels (np a power of two up
+ * to its largest), the answer the probe's; FAN_HELD where it gives the estimate and np=2's
+ * whole answer stays in the interval (between two levels, past the largest, under Open
+ * MPI's own rules, whose linear calls take the messages in turn); FAN_NONE. A scatter is
+ * read at Open MPI's nonblocking linear scatter's sizes alone (m says: at m < 0, asked of
+ * every size, none). */
+enum { FAN_NONE, FAN_HELD, FAN_ALONE };
+static int fan_use(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
+                   const char *datatype, long np, double m)
 {
     int dir = fan_dir(c);
-    if (dir < 0 || p->nfan[dir] < 3 || !p->fan_timed_call || np <= (2L << (p->nfan[dir] - 1)))
-        return 0;
-    long top = 2L << (p->nfan[dir] - 1);
-    return cf_placement_nodes(p, top / 2) > 1 && cf_placement_same_tier(p, top / 2, top);
+    if (np <= 2 || !fan_usable(p, pp, c, datatype, dir))
+        return FAN_NONE;
+    if (strcmp(c->pattern, "scatter") == 0 &&
+        (m < 0 || !cf_rules_scatter_nonblocking(pp->rules, np, m)))
+        return FAN_NONE;
+    if (np > fan_top(p, dir))
+        return fan_beyond_ok(p, dir) ? FAN_HELD : FAN_NONE;
+    if ((np & (np - 1)) != 0 || strncmp(pp->rules, "openmpi", 7) == 0)
+        return FAN_HELD;
+    return FAN_ALONE;
 }
 
-/* A scatter is linear at some sizes only (Open MPI's rules): the probe measured np's ranks
- * for those alone, and the interval keeps what np=2 says of the others. */
-int cf_placement_fan_covers(const cf_placement *p, const cf_coll *c, long np)
+int cf_placement_fan_covers(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
+                            const char *datatype, long np)
 {
-    return fan_reads(p, c, np) && strcmp(c->pattern, "scatter") != 0;
+    return fan_use(p, pp, c, datatype, np, -1.0) == FAN_ALONE;
 }
 
-void cf_placement_fan_measured(const cf_placement *p, const cf_coll *c, long np,
-                               cf_unmeasured *u)
+void cf_placement_fan_measured(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
+                               const char *datatype, long np, cf_unmeasured *u)
 {
-    if (cf_placement_fan_covers(p, c, np))
+    if (cf_placement_fan_covers(p, pp, c, datatype, np))
         memset(u, 0, sizeof *u);
 }
 
@@ -104,16 +132,13 @@ static between at_size(const cf_placement *p, int dir, size_t k, double m, size_
 int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
                             const char *datatype, long np, double m, cf_estimate *est)
 {
-    int beyond = fan_reads_beyond(p, c, np);
-    if ((!fan_reads(p, c, np) && !beyond) || est->algorithm == NULL ||
-        strcmp(est->algorithm, "linear") != 0)
-        return 0;
-    /* A scatter's basic linear algorithm sends in turn by blocking sends: not the probe's. */
-    if (strcmp(c->pattern, "scatter") == 0 && !cf_rules_scatter_nonblocking(pp->rules, np, m))
+    int use = fan_use(p, pp, c, datatype, np, m);
+    if (use == FAN_NONE || est->algorithm == NULL || strcmp(est->algorithm, "linear") != 0)
         return 0;
     double t2 = cf_p2p_np2_time(pp, c, datatype, m);
     if (!(t2 > 0.0) || !isfinite(t2))
         return 0;
+    int beyond = np > fan_top(p, fan_dir(c));
     int dir = fan_dir(c);
     /* The levels around np (B = 2^(k+1)), read between in the number of messages: linear in
      * it where they go in turn, flat where they overlap. */
@@ -143,12 +168,23 @@ int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
         read_between(&levels, &miss_k);
     }
     double ratio = exp(at - t_one);
-    /* What the reading may miss: between the probe's sizes and levels, and the probe's own
-     * margin (CF_FAN_MARGIN, or the latency probe's where the launch was noisier). */
+    /* What the reading may miss: between the probe's sizes and levels, outside its sizes
+     * what the ratio changed by between the two nearest (carried flat there), and the
+     * probe's own margin (CF_FAN_MARGIN, or the latency probe's where the launch was
+     * noisier). */
     double size_miss = fmax(miss_one, fmax(miss_lo, miss_hi));
+    size_t nb = p->nfan_bytes;
+    if (m < p->fan_bytes[0] || m > p->fan_bytes[nb - 1]) {
+        size_t a = m < p->fan_bytes[0] ? 0 : nb - 2, b = a + 1, ja, jb;
+        between ra = at_size(p, dir, k1, p->fan_bytes[a], &ja, &jb),
+                rb = at_size(p, dir, k1, p->fan_bytes[b], &ja, &jb),
+                oa = at_size(p, dir, 0, p->fan_bytes[a], &ja, &jb),
+                ob = at_size(p, dir, 0, p->fan_bytes[b], &ja, &jb);
+        size_miss = fmax(size_miss, fabs((rb.lo - ob.lo) - (ra.lo - oa.lo)));
+    }
     double h = sqrt(size_miss * size_miss + miss_k * miss_k +
                     pow(log(1.0 + fmax(CF_FAN_MARGIN, p->lat_margin)), 2.0));
-    double t = t2 * ratio, old_lo = est->lo_us, old_hi = est->hi_us;
+    double t = t2 * ratio;
     est->t_us = t;
     est->lo_us = t * exp(-h);
     est->hi_us = t * exp(h);
@@ -156,19 +192,13 @@ int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
      * small gatherv's ranks' mean is made of, and the links a torus's ranks share both
      * change with the ranks' count unevenly (gatherv of 16 B at np 6 on SimGrid's cloud
      * platform: 3.27 us, where the probe's levels 4 and 8 read 0.16 and 1.27 us; of 2 MiB at
-     * np 12 on its torus 2001, levels 8 and 16 read 1009 and 1815 at 2 MiB). There the
-     * interval holds np=2's reading too, which did hold them (the estimate stays the
-     * probe's). And Open MPI's linear scatterv and gatherv take their messages in turn by
-     * blocking calls, which the probe's posted-at-once messages do not: np=2's reading, which
-     * spans both, at every np. */
-    /* Past its largest level the network beyond was never measured: np=2's reading's
-     * interval too (and no upper end where np reaches what np=2 never did: the answer's). */
+     * np 12 on its torus 2001, levels 8 and 16 read 1009 and 1815 at 2 MiB); past its
+     * largest level the network beyond was never measured; Open MPI's linear scatterv and
+     * gatherv take their messages in turn by blocking calls, which the probe's posted at
+     * once do not. There the caller keeps np=2's whole answer in the interval (fan_held). */
+    est->fan_held = use == FAN_HELD;
     est->fan_between = k1 > k0 && !beyond;
     est->fan_beyond = beyond ? 2L << k1 : 0;
-    if (k1 > k0 || beyond || strncmp(pp->rules, "openmpi", 7) == 0) {
-        est->lo_us = fmin(est->lo_us, old_lo);
-        est->hi_us = fmax(est->hi_us, old_hi);
-    }
     est->fan_ratio = ratio;
     est->fan_level_lo = 2L << k0;
     est->fan_level_hi = 2L << k1;

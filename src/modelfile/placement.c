@@ -1288,8 +1288,21 @@ int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
 {
     *added = (cf_tier_added){.share = 1.0};
     int rc = cf_p2p_predict(pp, c, datatype, np, m, est);
-    /* The launch's fan probe measured the nodes and tiers np reaches: nothing to add. */
-    if (rc == 0 && !cf_placement_fan_answer(p, pp, c, datatype, np, m, est))
+    if (rc != 0)
+        return rc;
+    /* The launch's fan probe: at its levels it measured the nodes and tiers np reaches,
+     * nothing to add; elsewhere np=2's whole answer stays in the interval. */
+    cf_estimate fan = *est;
+    if (!cf_placement_fan_answer(p, pp, c, datatype, np, m, &fan)) {
         p2p_tier(p, pp, c, u, np, m, est, added);
-    return rc;
+        return 0;
+    }
+    if (fan.fan_held) {
+        p2p_tier(p, pp, c, u, np, m, est, added);
+        fan.lo_us = fmin(fan.lo_us, est->lo_us);
+        fan.hi_us = fmax(fan.hi_us, est->hi_us);
+        *added = (cf_tier_added){.share = 1.0};
+    }
+    *est = fan;
+    return 0;
 }

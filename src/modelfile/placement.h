@@ -80,12 +80,12 @@ typedef struct cf_placement {
      * for each power of two B from 2 (level k: B = 2^(k+1)), ranks 0 to B-1 at once, rank
      * 0 sending ranks 1 to B-1 a message each (fan_us[0]) or receiving one from each
      * (fan_us[1]), the ranks' mean time in us at each of nfan_bytes sizes fan_bytes[j]
-     * (increasing): fan_us[dir][k][j]; nfan[dir] levels, 0 without it; the table was timed
-     * a call at a time (fan_timed_call), as the probe was. */
+     * (increasing): fan_us[dir][k][j]; nfan[dir] levels, 0 without it; whether the table
+     * was timed a call at a time (fan_timed_call) and moved its root (fan_root_shift). */
     size_t nfan[2], nfan_bytes;
     double fan_bytes[CF_FAN_SIZES_MAX];
     double fan_us[2][CF_PAIR_LEVELS_MAX][CF_FAN_SIZES_MAX];
-    int fan_timed_call;
+    int fan_timed_call, fan_root_shift;
     cf_placement_warnings warn; /* the metadata that was found and not used */
     size_t reading;             /* (the table being read) */
 } cf_placement;
@@ -194,21 +194,24 @@ static inline int cf_unmeasured_unbounded(const cf_unmeasured *u)
  * where a probe cannot tell (no latency probe, or past what it reached). */
 int cf_placement_same_tier(const cf_placement *p, long np, long q);
 
-/* Whether the launch's fan probe answers c at np (cf_placement_p2p_answer): a scatterv (the
- * probe's out) or gatherv (its in) of a table timed a call at a time, np from 3 to the
- * probe's largest level. */
-int cf_placement_fan_covers(const cf_placement *p, const cf_coll *c, long np);
+/* Whether the launch's fan probe alone answers c at np (cf_placement_p2p_answer): a
+ * scatterv (the probe's out) or gatherv (its in) of a table timed a call at a time from
+ * root 0 with np=2's times of it, np a level of the probe (a power of two from 4 to its
+ * largest), not under Open MPI's own rules. */
+int cf_placement_fan_covers(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
+                            const char *datatype, long np);
 /* Where it does, u's unbounded cases cleared: the probe measured the nodes and tiers np
  * reaches. */
-void cf_placement_fan_measured(const cf_placement *p, const cf_coll *c, long np,
-                               cf_unmeasured *u);
-/* Where it does, or c is a scatter (the probe's out), and est (cf_p2p_predict's at np and
- * m) costs the linear algorithm: est
- * becomes the pattern's measured np=2 time times the probe's ranks' mean at np over its own
- * at np 2 (read log-log between its sizes, in the number of messages between its levels),
- * its interval what that reading may miss between them and the probe's own margin (and,
- * under Open MPI's rules, est's own interval too: its linear calls take the messages in
- * turn); est's fan_ fields say so. 1 where it did, else 0 (est untouched). */
+void cf_placement_fan_measured(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
+                               const char *datatype, long np, cf_unmeasured *u);
+/* Where the probe reads c at np and m (and est, cf_p2p_predict's there, costs the linear
+ * algorithm): est becomes the pattern's measured np=2 time times the probe's ranks' mean
+ * at np over its own at np 2 (read log-log between its sizes, in the number of messages
+ * between its levels, past the largest its two largest carried on where both spanned nodes
+ * in one tier), its interval what that reading may miss and the probe's own margin; est's
+ * fan_ fields say so, fan_held where np=2's whole answer must stay in the interval too
+ * (between levels, past them, under Open MPI's rules, a scatter: Open MPI's nonblocking
+ * linear one's sizes alone). 1 where it did, else 0 (est untouched). */
 int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
                             const char *datatype, long np, double m, cf_estimate *est);
 

@@ -217,7 +217,7 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
         if (p == last)
             continue;
         cf_placement_unmeasured(P->pl, p, &u, note, sizeof note);
-        cf_placement_fan_measured(P->pl, P->est, p, &u);
+        cf_placement_fan_measured(P->pl, &P->r->across->pp, P->est, P->datatype, p, &u);
         if (cf_placement_p2p_answer(P->pl, &P->r->across->pp, P->est, P->datatype, &u, p,
                                     (double)m, &x, &add) != 0 ||
             !(x.t_us > 0))
@@ -254,7 +254,8 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
     for (size_t k = P->n_np; k < P->n_axis && nb < sizeof bar / sizeof bar[0]; k++, nb++) {
         bar_np[nb] = (long)P->nps[k];
         cf_placement_unmeasured(P->pl, bar_np[nb], &u, note, sizeof note);
-        cf_placement_fan_measured(P->pl, P->est, bar_np[nb], &u);
+        cf_placement_fan_measured(P->pl, &P->r->across->pp, P->est, P->datatype, bar_np[nb],
+                                  &u);
         has[nb] = 0;
         cf_tier_added add;
         if (cf_unmeasured_unbounded(&u)) {
