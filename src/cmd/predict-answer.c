@@ -538,7 +538,7 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                      "lower end holds the blocks arriving at once through links of their own, "
                      "np=2's time");
     if (isfinite(est.sender_share)) {
-        char part[640], share[64];
+        char part[800], share[64];
         /* Two shares that print alike (3.80% and 3.77%) are one. */
         int apart = lround(100.0 * est.sender_share_hi) != lround(100.0 * est.sender_share);
         if (apart)
@@ -550,13 +550,21 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                                       "part, the estimate going from the one's reading to the "
                                       "other's in ln size, the interval holding both"
                                     : "";
+        /* Open MPI's basic linear scatter sends in turn by blocking sends (its nonblocking
+         * one posts them at once): the reading is the posted-at-once one still, the
+         * interval's the one in turn. */
+        int in_turn = strcmp(c->pattern, "scatter") == 0 &&
+                      !cf_rules_scatter_nonblocking(c->as->pp.rules, np, m);
         if (strcmp(c->pattern, "scatterv") == 0 || strcmp(c->pattern, "scatter") == 0)
             snprintf(part, sizeof part,
-                     "the root's sends in the ranks' mean: posted at once, every receiver "
+                     "the root's sends in the ranks' mean: %s, every receiver "
                      "waiting for them as messages sharing one link end together, the root "
                      "waiting %s of it as np=2's did (0 where its eager messages let it "
                      "leave, 100%% where a rendezvous held it%s), the interval holding the "
                      "messages taken in turn and each receiver's one message",
+                     in_turn ? "read as posted at once (the library's basic linear scatter "
+                               "sends them in turn by blocking sends where they are not eager)"
+                             : "posted at once",
                      share, between);
         else
             snprintf(part, sizeof part,

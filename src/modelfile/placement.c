@@ -780,17 +780,20 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
         return 0.5 + 0.5 / (double)np;
     /* A gather's binomial tree: at its step of distance d, ranks r (r a multiple of 2d, r + d
      * below np) receive from r + d and wait on it, each intermediate rank its subtree's steps
-     * as the root all of them; where the steps from the first farther rank on cross the tier,
-     * the mean waits their receivers' share of each (cloud.xml, 4 ranks a node, np 16: ranks
-     * 0 and 8 at d = 4, rank 0 at d = 8, 3 of 16 x 2 steps, where the root alone read 1 of
-     * 16: SimGrid's gather of 4 B 2.36 us, read 1.91, now 2.5). */
+     * as the root all of them. The extra latency is counted along the root's path (its steps
+     * from the first farther rank on); the mean waits each receiver's crossing step, the
+     * tiers taken as aligned blocks of that rank's count (cloud.xml, 4 ranks a node, np 16:
+     * ranks 0 and 8 at distance 4, rank 0 at 8, 3 of 16 over the root's 2 steps, where the
+     * root alone read 1 of 16: SimGrid's gather of 4 B 2.36 us, read 1.91, now 2.5; nodes of
+     * 6 at np 16 cross at distances 2 and 4 too, 4 -> 6 and 8 -> 12, which the root's path
+     * never does: 3 of 16 over its 1). */
     if (strcmp(pattern, "gather") == 0 && strcmp(r->name, "binomial tree") == 0) {
         long first = tier_first_rank(p, fitted, np), waits = 0, steps = 0;
-        for (long d = 1; d < np; d *= 2)
-            if (d >= first) {
-                waits += (np - d + 2 * d - 1) / (2 * d);
-                steps++;
-            }
+        for (long d = 1; d < np && first < np; d *= 2) {
+            steps += d >= first;
+            for (long q = 0; q + d < np; q += 2 * d)
+                waits += q / first != (q + d) / first;
+        }
         if (steps > 0)
             return (double)waits / ((double)np * (double)steps);
     }

@@ -139,6 +139,14 @@ check "cloud gather of 4 B at np 16: 9.38% of the ranks wait on the tier" \
     awk -F, 'NR == 2 { exit !/times the 9.38% of the ranks that wait on it/ }' "$T/out"
 check "and the simulated 2.36 us is within 10% (got $(awk -F, 'NR == 2 { print $5 }' "$T/out"))" \
     awk -F, 'NR == 2 { exit !($5 > 2.36 / 1.1 && $5 < 2.36 * 1.1) }' "$T/out"
+# Nodes of 6 (tests/data/sim/cloud6.xml): ranks 4 and 8 receive across nodes at distances 2
+# and 4 (from 6 and 12), where the root's path crosses at 8 alone: 3 of 16 over its 1 step
+# (18.8%; the first farther rank's power of two alone read 1 of 16: 1.90 us, now 3.09, for
+# the simulated 5.32).
+"$COMMFIT" fit -q -i "$top_srcdir/tests/data/sim/gather-cloud6-ompi.csv" --np 2 -o c6.json
+run "$COMMFIT" predict -m c6.json -p gather -n 16 -b 4 -f csv
+check "nodes of 6: 18.8% of the ranks wait on the tier at np 16" \
+    awk -F, 'NR == 2 { exit !/times the 18.8% of the ranks that wait on it/ }' "$T/out"
 run "$COMMFIT" predict -m f.json -p gatherv -n 2 -b 4 -f csv
 check "at np=2 the fit answers, untouched" awk -F, 'NR == 2 { exit !($9 == "fit") }' "$T/out"
 done_testing

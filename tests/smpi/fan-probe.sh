@@ -118,6 +118,8 @@ check "np 32, past the launch: levels 8 and 16 carried on ($want, got $(field "$
 check "np 32: said" sh -c 'echo "$1" | grep -q "past its largest level, its levels of 8 and 16 ranks carried on.*past its levels the network was never measured"' sh "$a"
 check "np 32: no upper end, the lower np=2's reading's" \
     test "$(field "$a" 6),$(field "$a" 7)" = "$(field "$b" 6),inf"
+check "np 64, two doublings past its largest level: np=2's reading" \
+    sh -c '! echo "$1" | grep -q "fan probe"' sh "$(pred flat.json scatterv 64 1M)"
 check "fatnodes, np 32: levels inside one node carry nothing to the next (np=2's reading)" \
     sh -c '! echo "$1" | grep -q "fan probe"' sh "$(pred fat.json scatterv 32 1M)"
 
