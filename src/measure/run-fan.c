@@ -234,7 +234,8 @@ int cf_run_fan_probe(cf_run_state *R)
                          "out of memory for the fan probe's buffers on rank %d", first);
         rc = 1;
     } else
-        rc = fan_levels(R, top, buf, buf + FAN_MAX_BYTES, req, st, us, nlev);
+        rc = fan_levels(R, top, buf, buf != NULL ? buf + FAN_MAX_BYTES : NULL, req, st, us,
+                        nlev); /* the ranks past the largest level have none */
     fan_free(buf);
     free(req);
     free(st);
