@@ -36,13 +36,9 @@ enum { FAN_WARMUP = 1, FAN_TIMED = 5 };
 
 static int fan_failed(cf_run_state *R, const char *call, int rc, long B)
 {
-    char s[MPI_MAX_ERROR_STRING], where[96];
-    int len = 0;
-    if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS)
-        snprintf(s, sizeof s, "error %d", rc);
+    char where[96];
     snprintf(where, sizeof where, "the fan probe of ranks 0 to %ld", B - 1);
-    cf_error_set(R->e, CF_EXIT_DATA, NULL, 0, "%s failed in %s: %s", call, where, s);
-    return -1;
+    return cf_run_probe_failed(R, call, rc, where);
 }
 
 #define FAN_CALL(fn, args, B)                                                                  \

@@ -96,6 +96,10 @@ int cf_run_pair_probe(cf_run_state *R);
  * Returns as cf_run_pair_probe. */
 int cf_run_fan_probe(cf_run_state *R);
 
+/* An MPI failure in a launch probe, at where ("the pair-exchange probe of ranks 0 to 7"):
+ * this rank fills R->e with the call, where and MPI_Error_string's words; returns -1. */
+int cf_run_probe_failed(cf_run_state *R, const char *call, int rc, const char *where);
+
 /* Every rank: waits for every rank at a barrier without spinning, so that idle ranks leave
  * the cores to the ranks that measure (a plain barrier in a simulation). 0, or -1 on an MPI
  * error (R->e says so). */

@@ -442,7 +442,7 @@ static const int sized_bytes[SIZED_N] = {256,   512,   1024,  2048,   4096,  819
     } while (0)
 
 /* An MPI call of a launch probe that failed; where names the probe and the ranks. -1. */
-static int probe_failed_in(cf_run_state *R, const char *call, int rc, const char *where)
+int cf_run_probe_failed(cf_run_state *R, const char *call, int rc, const char *where)
 {
     char s[MPI_MAX_ERROR_STRING];
     int len = 0;
@@ -456,7 +456,7 @@ static int probe_failed(cf_run_state *R, const char *call, int rc, int peer)
 {
     char where[96];
     snprintf(where, sizeof where, "the latency probe between ranks 0 and %d", peer);
-    return probe_failed_in(R, call, rc, where);
+    return cf_run_probe_failed(R, call, rc, where);
 }
 
 /* Rank 0 with peer, or peer with rank 0: warmup untimed and rounds timed round trips of
@@ -637,7 +637,7 @@ static int pair_failed(cf_run_state *R, const char *call, int rc, long B, int pe
                  peer);
     else
         snprintf(where, sizeof where, "the pair-exchange probe of ranks 0 to %ld", B - 1);
-    return probe_failed_in(R, call, rc, where);
+    return cf_run_probe_failed(R, call, rc, where);
 }
 
 #define PAIR_CALL(fn, args, B, peer)                                                               \
