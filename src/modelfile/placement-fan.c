@@ -140,8 +140,7 @@ int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
     double t2 = cf_p2p_np2_time(pp, c, datatype, m);
     if (!(t2 > 0.0) || !isfinite(t2))
         return 0;
-    int beyond = np > fan_top(p, fan_dir(c));
-    int dir = fan_dir(c);
+    int dir = fan_dir(c), beyond = np > fan_top(p, dir);
     /* The levels around np (B = 2^(k+1)), read between in the number of messages: linear in
      * it where they go in turn, flat where they overlap. */
     size_t k1 = 0;
