@@ -113,6 +113,7 @@ typedef struct tree_bcast {
     int n;
     double m;
     int eager, k;
+    int alone; /* eager messages each alone on the link, none sharing it (cf_steps_bcast_sharing) */
     double full[TREE_LEVELS_MAX]; /* the sum over a full subtree of k^j ranks, once known */
 } tree_bcast;
 
@@ -125,7 +126,7 @@ static double tree_msg(const tree_bcast *tb, long k)
     if (!tb->eager)
         return 2.0 * cf_unit_time(tb->um, tb->ut, tb->n, (double)k * tb->m);
     double one = cf_unit_time(tb->um, tb->ut, tb->n, tb->m), floor = tb->ut[0];
-    return 2.0 * (one + (double)(k - 1) * fmax(0.0, one - floor));
+    return 2.0 * (one + (tb->alone ? 0.0 : (double)(k - 1) * fmax(0.0, one - floor)));
 }
 
 /* The sum of the finish times over a subtree of n ranks, from its root's arrival. */
@@ -599,7 +600,7 @@ static double bcast_tree_mean(cf_steps st, long p, double m, const double *um, c
                               int n, const cf_tiers *t, const double *start)
 {
     long k = st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4;
-    tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, (int)k, {0}};
+    tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, (int)k, 0, {0}};
     int gated = t->rendezvous || !tb.eager;
     double *arr = malloc((size_t)p * sizeof *arr), sum = 0.0;
     if (arr == NULL)
@@ -834,11 +835,30 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     case CF_STEPS_BCAST_BINOMIAL:
     case CF_STEPS_BCAST_KNOMIAL: {
         tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4,
-                         {0}};
+                         0, {0}};
         s = tree_bcast_sum(&tb, p) / (double)p;
         break;
     }
     }
 #undef T2
     return s;
+}
+
+double cf_steps_bcast_sharing(cf_steps st, long p, double m, const double *um, const double *ut,
+                              int n)
+{
+    if (!(m < CF_EAGER_MAX) || p < 3 || n < 1)
+        return 1.0;
+    double one = cf_unit_time(um, ut, n, m);
+    if (!(one > 0.0))
+        return 1.0;
+    /* a level's two children at once: the second message's bytes after the first's */
+    if (st == CF_STEPS_BINARY)
+        return (one + fmax(0.0, one - ut[0])) / one;
+    if (st != CF_STEPS_LG && st != CF_STEPS_BCAST_BINOMIAL && st != CF_STEPS_BCAST_KNOMIAL)
+        return 1.0;
+    int k = st == CF_STEPS_BCAST_KNOMIAL ? 4 : 2;
+    tree_bcast shared = {um, ut, n, m, 1, k, 0, {0}}, alone = {um, ut, n, m, 1, k, 1, {0}};
+    double a = tree_bcast_sum(&alone, p);
+    return a > 0.0 ? tree_bcast_sum(&shared, p) / a : 1.0;
 }

@@ -272,6 +272,15 @@ int cf_rules_scatter_nonblocking(const char *rules, long p, double m);
 double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
+/* A bcast tree timed a call at a time (CF_STEPS_LG: a binomial one; CF_STEPS_BCAST_BINOMIAL,
+ * CF_STEPS_BCAST_KNOMIAL; CF_STEPS_BINARY) below CF_EAGER_MAX, where a sender's messages all
+ * leave at once: its ranks' mean with their bytes sharing the sender's link (each further
+ * message its time above the smallest size's again, as tree_msg costs it) over the same with
+ * each message alone on it. Neither is what a network does (SimGrid shares a link fairly
+ * among its flows, a card sends in turn, either between the two), so an estimate holds both.
+ * 1 for other steps, from CF_EAGER_MAX and below p 3. */
+double cf_steps_bcast_sharing(cf_steps st, long p, double m, const double *um, const double *ut,
+                              int n);
 /* The same where each node holds node ranks (0: not known, as cf_steps_cost): SMPI's two-level
  * recursive doubling (CF_STEPS_SMP_FOLD) costs a node's levels twice, down and back, and the
  * leaders' steps once, in units of its np=2 time (every other algorithm as cf_steps_cost). */
@@ -521,6 +530,10 @@ typedef struct cf_estimate {
                             * than row_us and the estimate their geometric middle, the lower
                             * end holding it; 0 elsewhere */
     double row_us;         /* there, the reading where they go one after another */
+    double alone_us;       /* p2p from np=2, a bcast tree's eager sends (cf_steps_bcast_sharing):
+                            * the reading with each message alone on its sender's link, where
+                            * the two part; the estimate the geometric middle; 0 elsewhere */
+    double shared_us;      /* there, the reading with their bytes sharing it */
     double sender_share;   /* p2p from np=2, a linear gather to the root: how far its senders
                             * waited for the root at np=2 (0 to 1), which the ranks' mean
                             * at p reads, the least of the measured sizes around; NAN

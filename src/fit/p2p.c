@@ -86,6 +86,11 @@ typedef struct cost_parts {
      * costed as steps of T2): what its np=2 times differ by from the ping-pong recurs at
      * each of its levels, never once a call (tree_each). */
     int each;
+    /* A bcast tree timed a call at a time below CF_EAGER_MAX: bw at the other reading of a
+     * sender's messages leaving at once (cf_steps_bcast_sharing), their bytes sharing its
+     * link where its steps cost each alone, alone where they cost them sharing (other 1). */
+    double bw_other;
+    int other;
     int alg;  /* the catalog's index (0 under the rules) */
     int mean; /* costed in the ranks' mean, rank by rank (a binomial gather), not the root's */
     int stream_always; /* the streaming reading taken at every size, its bytes or not less */
@@ -177,6 +182,14 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
         o->lat = cf_steps_cost(ra.steps, p, m, unit_bytes, unit_one, 2);
         double all = cf_steps_cost(ra.steps, p, m, u->unit_bytes, u->unit_t_us, u->nunit);
         o->bw = fmax(0.0, all - o->lat * floor_us) / pp->h.beta_us_per_byte;
+        if (strcmp(c->pattern, "bcast") == 0 && !cf_rules_loop(pp->rules)) {
+            double r = cf_steps_bcast_sharing(ra.steps, p, m, u->unit_bytes, u->unit_t_us,
+                                              u->nunit);
+            double other = ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY ? all * r
+                                                                                  : all / r;
+            o->bw_other = fmax(0.0, other - o->lat * floor_us) / pp->h.beta_us_per_byte;
+            o->other = r != 1.0;
+        }
         o->lat *= floor_us / pp->h.alpha_us;
         /* A reduction's compute goes with the bytes each step reduces, as its transfer
          * does: the bandwidth factor and the pattern's own np=2 times carry it (a gamma
@@ -291,8 +304,10 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
     cost_parts c2;
     parts_at(pp, c, k, p, m, rho, cp);
     parts_at(pp, c, k, 2, m, rho, &c2);
-    if (overlapped) /* the bytes where the messages overlap: on the node (1), streaming (2) */
-        cp->bw = overlapped == 1 ? cp->bw_node : cp->bw_stream;
+    /* the bytes where the messages overlap: on the node (1), streaming (2); a bcast tree's
+     * other reading (3) */
+    if (overlapped)
+        cp->bw = overlapped == 1 ? cp->bw_node : overlapped == 2 ? cp->bw_stream : cp->bw_other;
     double xp[2] = {cp->lat * alpha, cp->bw * beta + cp->gam * gamma};
     double x2[2] = {c2.lat * alpha, c2.bw * beta + c2.gam * gamma};
     double fa = k->lat_factor, fb = k->bw_factor;
@@ -412,6 +427,24 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
         s_rho = 0.5 * fabs(log(t[0][1] / t[0][0]) + log(t[1][1] / t[1][0])) / (2.0 * Z95);
         s_once = 0.5 * fabs(log(t[0][0] / t[1][0]) + log(t[0][1] / t[1][1])) / (2.0 * Z95);
     }
+    /* A bcast tree's eager sends leave a sender at once: their bytes each alone on its link or
+     * sharing it (cf_steps_bcast_sharing), np=2's one message cannot tell. The estimate takes
+     * the geometric middle of the two readings, its interval each with the margins below
+     * (sim-flat, SMPI's MPICH binomial bcast of 16 KiB at np 16: 18.4 us, alone read 10.8,
+     * outside [7.9, 14.6]; Open MPI's binomial tree, costed sharing: 22.7; inside one node of
+     * sim-fatnodes, whose loopback gives each flow its full bandwidth, 0.42 us at np 4 and
+     * 4 KiB, alone 0.44). */
+    double spread = 1.0, alone = 0.0, shared = 0.0; /* spread: the larger over the smaller */
+    if (cp.other && t[0][0] > 0.0) {
+        double f = estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 0, 3, &ch, gh) / t[0][0];
+        if (f > 0.0 && isfinite(f) && f != 1.0) {
+            /* the steps' own reading is alone where the other (f) is the larger */
+            alone = f > 1.0 ? tt : tt * f;
+            shared = f > 1.0 ? tt * f : tt;
+            tt *= sqrt(f);
+            spread = f > 1.0 ? f : 1.0 / f;
+        }
+    }
     double rel2 =
         fmax(0.0, g[0] * g[0] * k->factor_cov[0][0] + 2.0 * g[0] * g[1] * k->factor_cov[0][1] +
                       g[1] * g[1] * k->factor_cov[1][1]);
@@ -430,8 +463,8 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     out->contention_np = 2;
     out->model_factor = exp(Z95 * s_model);
     out->t_us = tt;
-    out->lo_us = tt * exp(-Z95 * s);
-    out->hi_us = tt * exp(Z95 * s);
+    out->lo_us = tt * exp(-Z95 * s) / sqrt(spread);
+    out->hi_us = tt * exp(Z95 * s) * sqrt(spread);
     out->sender_share = out->sender_share_hi = NAN;
     out->floor_from = NAN;
     out->ranks_mean = cp.mean;
@@ -446,6 +479,8 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
      * Open MPI alltoall of 64 KiB at np 16 read 238.5 us for the simulated 99.5, now 166.7;
      * inside one node of sim-fatnodes, 2 MiB read 860 for 57.5, now 222). */
     out->overlap_us = out->row_us = 0.0;
+    out->alone_us = alone;
+    out->shared_us = shared;
     if (cp.overlap == 1 && (cp.bw_node < cp.bw || cp.bw_stream < cp.bw || cp.stream_always)) {
         double fast = INFINITY;
         if (cp.bw_node < cp.bw)
@@ -603,7 +638,7 @@ double cf_p2p_np2_time(const cf_p2p *pp, const cf_coll *c, const char *datatype,
 int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p, double m,
                    cf_estimate *out)
 {
-    out->overlap_us = 0.0;
+    out->overlap_us = out->alone_us = out->shared_us = 0.0;
     out->sender_share = out->sender_share_hi = NAN;
     out->floor_from = NAN;
     out->ranks_mean = 0;

@@ -206,7 +206,7 @@ int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
     est->fan_bytes_lo = p->fan_bytes[j0];
     est->fan_bytes_hi = p->fan_bytes[j1];
     /* The readings of np=2 alone it replaces say nothing here. */
-    est->overlap_us = est->row_us = 0.0;
+    est->overlap_us = est->row_us = est->alone_us = est->shared_us = 0.0;
     est->sender_share = est->sender_share_hi = NAN;
     est->floor_from = NAN;
     est->linear_rules = 0;
