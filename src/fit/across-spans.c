@@ -201,6 +201,7 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
     case CF_STEPS_REDUCE_BINARY:
     case CF_STEPS_REDUCE_IN_ORDER:
     case CF_STEPS_REDUCE_KNOMIAL:
+    case CF_STEPS_REDUCE_CHAIN:
         rc = span_step(out, &k, max, p, p, 1.0, m);
         break;
     }

@@ -242,22 +242,52 @@ static double tier_latency(const void *ctx, long i, long j)
     return t->base_us + cf_tiers_extra_us(t, i, j, CF_TIERS_PROBE_BYTES);
 }
 
-/* Rank r's first child and how the next is found in the tree Open MPI builds
- * (coll_base_topo.c): the binomial tree's children r + 1, r + 2, r + 4, ... below r's lowest
- * set bit (*step 0: the distance doubles); the binary tree's (ompi_coll_base_topo_build_tree,
- * fanout 2) r + 2^l and r + 2^(l+1), l the level of r (ranks 2^l - 1 to 2^(l+1) - 2; *step
- * 2^l). */
-static long first_child(cf_steps st, long r, long *step)
+#define TREE_CHILDREN_MAX 64
+/* SMPI's chain reduce of p ranks (CF_STEPS_REDUCE_CHAIN): its fanout, and the first rank of
+ * chain i, the chains of consecutive ranks from rank 1 on, the first (p - 1) % fanout one rank
+ * longer than the others (build_chain). */
+static long chain_fanout(long p)
 {
+    return p / 2 < CF_CHAIN_FANOUT_MAX ? p / 2 : CF_CHAIN_FANOUT_MAX;
+}
+
+static long chain_head(long p, long f, long i)
+{
+    long len = (p - 1) / f, longer = (p - 1) % f;
+    return 1 + i * len + (i < longer ? i : longer);
+}
+
+/* Rank r's child k (0 the first) in the tree Open MPI builds (coll_base_topo.c), or -1 past
+ * its last: the binomial tree's children r + 1, r + 2, r + 4, ... below r's lowest set bit;
+ * the binary tree's (ompi_coll_base_topo_build_tree, fanout 2) r + 2^l and r + 2^(l+1), l
+ * the level of r (ranks 2^l - 1 to 2^(l+1) - 2); SMPI's chains: the root's children their
+ * first ranks, each other rank's the next in its chain. */
+static long tree_child(cf_steps st, long p, long r, int k)
+{
+    long c = -1;
     if (st == CF_STEPS_REDUCE_BINOMIAL) {
-        *step = 0;
-        return r + 1;
+        if (k >= TREE_CHILDREN_MAX)
+            return -1;
+        c = r + (1L << k);
+        if (r & (c - r))
+            return -1; /* c - r reached r's lowest set bit: r's parent lies there */
+    } else if (st == CF_STEPS_REDUCE_CHAIN) {
+        long f = chain_fanout(p);
+        if (r == 0)
+            c = k < f ? chain_head(p, f, k) : -1;
+        else if (k == 0) {
+            long i = 0; /* r's chain: the last whose first rank is r's or below */
+            while (i + 1 < f && chain_head(p, f, i + 1) <= r)
+                i++;
+            c = i + 1 < f && chain_head(p, f, i + 1) == r + 1 ? -1 : r + 1;
+        }
+    } else if (k < 2) {
+        long d = 1;
+        while (2 * d - 1 <= r)
+            d *= 2;
+        c = r + d * (k + 1);
     }
-    long d = 1;
-    while (2 * d - 1 <= r)
-        d *= 2;
-    *step = d;
-    return r + d;
+    return c >= 0 && c < p ? c : -1;
 }
 
 /* The mean over p ranks of each rank's time in a per-call reduce tree of m-byte messages,
@@ -275,7 +305,6 @@ static long first_child(cf_steps st, long r, long *step)
  * of 4 B, 8 ranks a node: binary tree 2.21 us at np 16, binomial 0.74 at np 32). The
  * children lie above their parent, so one pass from the last rank down knows them first.
  * NAN when out of memory. */
-#define TREE_CHILDREN_MAX 64
 static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, const cf_tiers *t,
                              const double *start)
 {
@@ -283,22 +312,19 @@ static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, const
     if (fin == NULL)
         return NAN;
     double *leave = fin + p;
-    int binomial = st == CF_STEPS_REDUCE_BINOMIAL, blocking = m >= CF_EAGER_MAX;
+    int blocking = m >= CF_EAGER_MAX;
     tier_costs tc = tier_costs_at(t, m);
     int gated = t->rendezvous || blocking;
     for (long r = p - 1; r >= 0; r--) {
         double in[TREE_CHILDREN_MAX], f = start != NULL ? start[r] : 0.0, waited = f;
-        long step, c = first_child(st, r, &step);
-        for (int k = 0; c < p && k < (binomial ? TREE_CHILDREN_MAX : 2); k++) {
-            if (binomial && (r & (c - r)))
-                break; /* c - r reached r's lowest set bit: r's parent lies there */
+        long c;
+        for (int k = 0; k < TREE_CHILDREN_MAX && (c = tree_child(st, p, r, k)) >= 0; k++) {
             /* posted once the waits for the children up to two before are over */
             if (k >= 2)
                 waited = fmax(waited, in[k - 2]);
             in[k] = (gated ? fmax(fin[c], waited) : fin[c]) + msg_us + tier_cost(&tc, r, c);
             leave[c] = blocking ? in[k] : fin[c];
             f = fmax(f, in[k]);
-            c = binomial ? r + 2 * (c - r) : c + step;
         }
         fin[r] = f;
     }
@@ -693,7 +719,7 @@ static double untiered(cf_steps st, long p, double m, const double *um, const do
 int cf_steps_tiered(cf_steps st)
 {
     return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY ||
-           st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL ||
+           st == CF_STEPS_REDUCE_CHAIN || st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL ||
            st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD || st == CF_STEPS_NEIGHBOR;
 }
 
@@ -837,6 +863,24 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
         tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4,
                          0, {0}};
         s = tree_bcast_sum(&tb, p) / (double)p;
+        break;
+    }
+    case CF_STEPS_REDUCE_CHAIN: {
+        long f = p / 2 < CF_CHAIN_FANOUT_MAX ? p / 2 : CF_CHAIN_FANOUT_MAX;
+        if (f < 2) {
+            s = cf_steps_cost(CF_STEPS_PIPELINE, p, m, um, ut, n);
+            break;
+        }
+        /* (p - 1) % f chains of len + 1 ranks, the others of len (build_chain) */
+        double seg = m > 0 ? fmin(m, CF_PIPELINE_SEG) : CF_PIPELINE_SEG;
+        double more = fmax(0.0, ceil(m / seg) - 1.0);
+        long len = (p - 1) / f, longer = (p - 1) % f;
+        double waits = (double)(longer > 0 ? len + 1 : len) + more; /* the root's */
+        for (long c = 0; c < f; c++) {
+            double l = (double)(c < longer ? len + 1 : len);
+            waits += l * (l - 1.0) / 2.0 + (l - 1.0) * more; /* its ranks but the last */
+        }
+        s = 2.0 * waits / (double)p * T2(seg);
         break;
     }
     }

@@ -132,11 +132,19 @@ typedef enum cf_steps {
     CF_STEPS_REDUCE_IN_ORDER, /* Open MPI's in-order binary tree (root p-1, each subtree's
                                  ranks contiguous, then on to rank 0): costed as the binary
                                  tree's messages, never replayed over tiers */
-    CF_STEPS_REDUCE_KNOMIAL   /* MVAPICH2's 4-nomial reduce, SMPI's inside one node: a rank
+    CF_STEPS_REDUCE_KNOMIAL,  /* MVAPICH2's 4-nomial reduce, SMPI's inside one node: a rank
                                  posts its children's receives at once and sends on when all
                                  came in; below CF_EAGER_MAX its time is its subtree's height
                                  in messages (2 T2 each), from it one message more for its own
                                  send (T2 each); mean over ranks; never replayed over tiers */
+    CF_STEPS_REDUCE_CHAIN     /* SMPI's Open MPI chain reduce (reduce__ompi_chain): chains of
+                                 consecutive ranks, fanout p/2 (at most 32), the root
+                                 receiving from each chain's head, in CF_PIPELINE_SEG
+                                 segments; a rank waits for the chain below it (its length in
+                                 messages, and a message more for each further segment), the
+                                 chain's last sends and leaves; mean over ranks. Fanout 1 (p 3,
+                                 and Open MPI's own chain, fanout 1 by its fixed rules): as
+                                 CF_STEPS_PIPELINE; never replayed over tiers */
 } cf_steps;
 /* The size from which a send waits for its receiver (SMPI's default
  * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that
@@ -146,6 +154,8 @@ typedef enum cf_steps {
 /* The segment a pipeline's step moves (Open MPI's tuned pipelines choose 1 to 128 KiB by
  * size and p; a middle value: the grid's line through measured np absorbs the rest). */
 #define CF_PIPELINE_SEG 65536.0
+/* The largest fanout of Open MPI's chains (MAXTREEFANOUT of its tree topologies). */
+#define CF_CHAIN_FANOUT_MAX 32
 /* The segment of Open MPI's segmented binomial reduce ("Binomial_1K"). */
 #define CF_SEG_TREE_SEG 1024.0
 
