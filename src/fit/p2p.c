@@ -224,6 +224,10 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
         }
         if (o->overlap && steps > 1.0) {
             o->lat = one * (1.0 + (steps - 1.0) * rho);
+            /* rounds waited for each other: a latency each at least (SMPI's MPICH alltoall
+             * of 1 KiB at np 16, 4 rounds: 11.9 us, one message 2.0) */
+            if (ra.steps == CF_STEPS_ROUNDS)
+                o->lat = fmax(o->lat, one * ceil(steps / CF_ROUND_PAIRS));
             if (o->overlap == 2)
                 o->bw *= (1.0 + (steps - 1.0) * rho) / steps;
         }
@@ -408,18 +412,29 @@ static int sender_share(const cf_p2p *pp, const cf_contention *k, double m, doub
  * pattern's own disagreement at np=2 with its two-factor cost (the residual variance of
  * that fit: a curve the two factors do not follow, protocols and caches, is read at other
  * sizes at p > 2, and what they miss may recur with each doubling). */
+/* The least share of a latency each further message posted at once costs its sender: LogP's
+ * overhead (CF_P2P_OVERHEAD_LO); in a simulation none, SMPI charging a message no sender's
+ * time of its own by default (sim-flat-ompi, Open MPI's linear alltoall of 4 B at np 8: 2.04
+ * us, one message 2.01, where 0.1 of a latency for each of the 6 others made the lower end
+ * 2.67; SMPI's MPICH rounds of 4 at np 4, 1 B: 0.41 us for 0.44). */
+static double overhead_lo(const cf_p2p *pp)
+{
+    return strncmp(pp->rules, "smpi", 4) == 0 ? 0.0 : CF_P2P_OVERHEAD_LO;
+}
+
 static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p,
                         double m, cf_estimate *out)
 {
     cost_parts cp, ch;
     double g[2], gh[2], t[2][2]; /* [once][rho high] */
-    t[0][0] = estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 0, 0, &cp, g);
+    double rho_lo = overhead_lo(pp);
+    t[0][0] = estimate_at(pp, c, k, p, m, rho_lo, 0, 0, &cp, g);
     double rho_hi = cp.overlap == 1   ? CF_P2P_OVERHEAD_HI
                     : cp.overlap == 2 ? 1.0
-                                      : CF_P2P_OVERHEAD_LO;
+                                      : rho_lo;
     t[0][1] = estimate_at(pp, c, k, p, m, rho_hi, 0, 0, &ch, gh);
     /* A bcast tree timed a call at a time: at each level only (tree_each). */
-    t[1][0] = cp.each ? t[0][0] : estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 1, 0, &ch, gh);
+    t[1][0] = cp.each ? t[0][0] : estimate_at(pp, c, k, p, m, rho_lo, 1, 0, &ch, gh);
     t[1][1] = cp.each ? t[0][1] : estimate_at(pp, c, k, p, m, rho_hi, 1, 0, &ch, gh);
     double tt = t[0][0], s_rho = 0.0, s_once = 0.0;
     if (t[0][0] > 0.0 && t[0][1] > 0.0 && t[1][0] > 0.0 && t[1][1] > 0.0) {
@@ -436,7 +451,7 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
      * 4 KiB, alone 0.44). */
     double spread = 1.0, alone = 0.0, shared = 0.0; /* spread: the larger over the smaller */
     if (cp.other && t[0][0] > 0.0) {
-        double f = estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 0, 3, &ch, gh) / t[0][0];
+        double f = estimate_at(pp, c, k, p, m, rho_lo, 0, 3, &ch, gh) / t[0][0];
         if (f > 0.0 && isfinite(f) && f != 1.0) {
             /* the steps' own reading is alone where the other (f) is the larger */
             alone = f > 1.0 ? tt : tt * f;
@@ -487,8 +502,8 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
             fast = fmin(estimate_at(pp, c, k, p, m, 0.0, 0, 1, &ch, gh),
                         estimate_at(pp, c, k, p, m, 0.0, 1, 1, &ch, gh));
         if (cp.bw_stream < cp.bw || cp.stream_always)
-            fast = fmin(fast, fmin(estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 0, 2, &ch, gh),
-                                   estimate_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, 1, 2, &ch, gh)));
+            fast = fmin(fast, fmin(estimate_at(pp, c, k, p, m, rho_lo, 0, 2, &ch, gh),
+                                   estimate_at(pp, c, k, p, m, rho_lo, 1, 2, &ch, gh)));
         if (fast > 0.0 && isfinite(fast) && fast * exp(-Z95 * s) < out->lo_us) {
             out->overlap_us = fast;
             out->row_us = tt;
@@ -534,7 +549,7 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
          * node of several (a torus's six) they overlap, 15 messages of 16 KiB taking about
          * one's time (SimGrid's torus, gatherv at np 16). The lower end holds the root
          * taking them all at once: one message, then each further its overhead. */
-        double all = np2_time(pp, c, k, m) * 2.0 / (1.0 + s_lo) * (1.0 + (dp - 2.0) * CF_P2P_OVERHEAD_LO) *
+        double all = np2_time(pp, c, k, m) * 2.0 / (1.0 + s_lo) * (1.0 + (dp - 2.0) * rho_lo) *
                      (1.0 + (dp - 1.0) * 0.5 * s_lo) / dp * exp(-Z95 * s);
         if (all > 0.0 && all < out->lo_us)
             out->lo_us = all;
