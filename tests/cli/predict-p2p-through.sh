@@ -81,4 +81,14 @@ run "$COMMFIT" predict -m fall.json -p allreduce -n 8 -b 1M,4M,16M -f csv
 check "allreduce at np 8 past a falling top: rising with the size, 16 MiB over 3x 4 MiB's" \
     awk -F, 'NR == 2 { a = $5 } NR == 3 { b = $5 } NR == 4 { c = $5 }
              END { exit !(a < b && b < c && c > 3 * b) }' "$T/out"
+# The formula's last line holds every size past the top: a falling one reached zero (its line
+# from 519 KiB, 197.7 us less 3.6e-5 us a byte, read -409 us at 16 MiB); a constant now.
+run "$COMMFIT" predict -m fall.json -p allreduce -n 8 --formula --lang python
+expect_rc 0 "the formula at np 8 past a falling top"
+check "the formula's last line no falling one: positive at 16 MiB and 1 GiB" \
+    python3 -c 'import sys; src = open(sys.argv[1]).read(); exec(src)
+sys.exit(not (T_allreduce_np8(16 * 2**20) > 0 and T_allreduce_np8(2**30) > 0))' "$T/out"
+run "$COMMFIT" predict -m fall.json -p allreduce -n 8 --formula
+check "its text: the last piece a constant" \
+    awk '/^T\(m\)/ { n = split($0, a, "; "); exit a[n] !~ /^[0-9.]+ us \(m >= [0-9]+ B\)$/ }' "$T/out"
 done_testing

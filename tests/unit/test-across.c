@@ -552,8 +552,7 @@ static void lines_through(void)
            "c formula of three size ranges");
     cf_lines_formula("T_x_np4", (double[]){1, 2, 3}, (double[]){0, 0, 0}, 3,
                      (double[]){10, 20}, "text", buf, sizeof buf);
-    is_str(buf, "T(m) = 1 us + 0 us/B * m (m < 10 B); 2 us + 0 us/B * m (10 B <= m < 20 B); "
-                "3 us + 0 us/B * m (m >= 20 B)",
+    is_str(buf, "T(m) = 1 us (m < 10 B); 2 us (10 B <= m < 20 B); 3 us (m >= 20 B)",
            "text formula of three size ranges");
     cf_lines_formula("T_x_np4", (double[]){1, 2, 3}, (double[]){0, 0, 0}, 3,
                      (double[]){10, 20}, "python", buf, sizeof buf);
