@@ -544,6 +544,8 @@ typedef struct cf_estimate {
                             * the reading with each message alone on its sender's link, where
                             * the two part; the estimate the geometric middle; 0 elsewhere */
     double shared_us;      /* there, the reading with their bytes sharing it */
+    int no_op_open;        /* p2p from np=2 past np 2: the call moves nothing (a reduction of
+                            * fewer bytes than an element) and the lower end is 0 */
     double sender_share;   /* p2p from np=2, a linear gather to the root: how far its senders
                             * waited for the root at np=2 (0 to 1), which the ranks' mean
                             * at p reads, the least of the measured sizes around; NAN
