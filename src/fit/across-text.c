@@ -395,9 +395,17 @@ static double ranges_departure(const lrange *r, int n, double hi, cf_answer_fn f
     return cf_lines_departure(&L, f, ctx, r[0].from, hi - 1.0, &at);
 }
 
-static void range_fit(const double *x, const double *y, lrange *r)
+/* The line of range r of the n samples; the last range's, which holds every size past the
+ * top too, never falling (a falling one reaches zero past it: a new user's allreduce measured
+ * faster at np=2 at 1 MiB than at 512 KiB read -409 us at 16 MiB at np 8): its constant where
+ * it would. The splits below then mend what that departs from the answers up to the top. */
+static void range_fit(const double *x, const double *y, int n, lrange *r)
 {
     line_through(x + r->a, y + r->a, r->b - r->a, &r->c0, &r->c1);
+    if (r->b == n && r->c1 < 0.0) {
+        r->c0 = constant_through(y + r->a, r->b - r->a);
+        r->c1 = 0.0;
+    }
     r->dep = departure(x + r->a, y + r->a, r->b - r->a, r->c0, r->c1);
 }
 
@@ -583,7 +591,7 @@ int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
     out->nalg = out->nalg_all < CF_LINES_ALGS ? out->nalg_all : CF_LINES_ALGS;
     r[nr - 1].b = S.n;
     for (int i = 0; i < nr; i++)
-        range_fit(S.x, S.t, &r[i]);
+        range_fit(S.x, S.t, S.n, &r[i]);
     /* Neighbours merged where one line holds both within half of CF_LINES_DEPART (the least
      * departure first), and while there are more than CF_LINES_MAX. */
     while (nr > 1) {
@@ -591,7 +599,7 @@ int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
         lrange bm = {0};
         for (int i = 0; i + 1 < nr; i++) {
             lrange m = {r[i].a, r[i + 1].b, 0, 0, 0, r[i].from, 0};
-            range_fit(S.x, S.t, &m);
+            range_fit(S.x, S.t, S.n, &m);
             if (best < 0 || m.dep < bm.dep)
                 best = i, bm = m;
         }
@@ -615,8 +623,8 @@ int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
         lrange best[2] = {{0, 0, 0, 0, INFINITY, 0, 0}, {0, 0, 0, 0, INFINITY, 0, 0}};
         for (int k = r[w].a + 2; k <= r[w].b - 2; k++) {
             lrange lr[2] = {{r[w].a, k, 0, 0, 0, r[w].from, 0}, {k, r[w].b, 0, 0, 0, S.x[k], 0}};
-            range_fit(S.x, S.t, &lr[0]);
-            range_fit(S.x, S.t, &lr[1]);
+            range_fit(S.x, S.t, S.n, &lr[0]);
+            range_fit(S.x, S.t, S.n, &lr[1]);
             if (fmax(lr[0].dep, lr[1].dep) < fmax(best[0].dep, best[1].dep))
                 best[0] = lr[0], best[1] = lr[1];
         }
@@ -640,15 +648,6 @@ int cf_lines_through(cf_answer_fn f, void *ctx, double top, cf_lines *out)
         r[w] = best[0];
         r[w + 1] = best[1];
         nr++;
-    }
-    /* The last line holds every size past the top too: one that falls reaches zero there
-     * (a new user's allreduce at np=2 measured faster at 1 MiB than at 512 KiB: np 8's
-     * last line from 519 KiB read 197.7 us less 3.6e-5 us a byte, -409 us at 16 MiB, where
-     * the answers rise), so a falling last range takes its constant. */
-    lrange *last = &r[nr - 1];
-    if (last->c1 < 0.0) {
-        last->c0 = constant_through(S.t + last->a, last->b - last->a);
-        last->c1 = 0.0;
     }
     out->n = nr;
     for (int i = 0; i < nr; i++) {
