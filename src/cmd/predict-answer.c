@@ -524,8 +524,8 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                  "a sender's messages of the tree leave at once (eager), and np=2 cannot tell "
                  "whether their bytes share its link (a card sending in turn, a shared-memory "
                  "copy by the sender) or each goes alone (a simulator's loopback): np=2's "
-                 "reading is the geometric middle of %.4g us, alone, and %.4g us, sharing, "
-                 "its interval holding both",
+                 "reading, before what any tier adds, is the geometric middle of %.4g us, "
+                 "alone, and %.4g us, sharing, its interval holding both",
                  est.alone_us, est.shared_us);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
