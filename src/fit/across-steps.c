@@ -290,7 +290,8 @@ static long tree_child(cf_steps st, long p, long r, int k)
     return c >= 0 && c < p ? c : -1;
 }
 
-/* The mean over p ranks of each rank's time in a per-call reduce tree of m-byte messages,
+/* The mean over p ranks of each rank's time in a per-call reduce tree of m-byte messages
+ * (tree_child's: Open MPI's binomial and binary trees, SMPI's chains of one segment),
  * rank r starting at start[r] (where it left the barrier before the call; start NULL: all
  * at 0). Open MPI's reduce (coll_base_reduce.c, one segment) posts the receive of its first
  * two children at once and each next one once its waits for the children up to the one two
@@ -723,6 +724,15 @@ int cf_steps_tiered(cf_steps st)
            st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD || st == CF_STEPS_NEIGHBOR;
 }
 
+int cf_steps_tiered_at(cf_steps st, long p, double m)
+{
+    /* SMPI's chain reduce replays one message of m per rank: not a chain of fanout 1 (p 2
+     * and 3), which pipelines CF_PIPELINE_SEG segments, nor more than one segment */
+    if (st == CF_STEPS_REDUCE_CHAIN && (chain_fanout(p) < 2 || m > CF_PIPELINE_SEG))
+        return 0;
+    return cf_steps_tiered(st);
+}
+
 int cf_steps_replays_traffic(cf_steps st)
 {
     return st == CF_STEPS_FOLD;
@@ -731,7 +741,7 @@ int cf_steps_replays_traffic(cf_steps st)
 double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
                             int n, const cf_tiers *tiers, const char *rules, int less_wait)
 {
-    if (tiers == NULL || tiers->n == 0 || !cf_steps_tiered(st) || p < 2)
+    if (tiers == NULL || tiers->n == 0 || !cf_steps_tiered_at(st, p, m) || p < 2)
         return cf_steps_cost(st, p, m, um, ut, n);
     double s;
     /* Larger communicators are replayed at `most` ranks and carried on: a tree by the
@@ -866,7 +876,7 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
         break;
     }
     case CF_STEPS_REDUCE_CHAIN: {
-        long f = p / 2 < CF_CHAIN_FANOUT_MAX ? p / 2 : CF_CHAIN_FANOUT_MAX;
+        long f = chain_fanout(p);
         if (f < 2) {
             s = cf_steps_cost(CF_STEPS_PIPELINE, p, m, um, ut, n);
             break;

@@ -142,9 +142,10 @@ typedef enum cf_steps {
                                  receiving from each chain's head, in CF_PIPELINE_SEG
                                  segments; a rank waits for the chain below it (its length in
                                  messages, and a message more for each further segment), the
-                                 chain's last sends and leaves; mean over ranks. Fanout 1 (p 3,
-                                 and Open MPI's own chain, fanout 1 by its fixed rules): as
-                                 CF_STEPS_PIPELINE; never replayed over tiers */
+                                 chain's last sends and leaves; mean over ranks. Fanout 1 (p 2
+                                 and 3): as CF_STEPS_PIPELINE. Replayed over tiers
+                                 (tree_wait_mean) at fanout 2 or more and one segment alone
+                                 (cf_steps_tiered_at) */
 } cf_steps;
 /* The size from which a send waits for its receiver (SMPI's default
  * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that
@@ -240,6 +241,9 @@ double cf_tiers_extra_us(const cf_tiers *t, long i, long j, double bytes);
  * binary reduce trees, the bcast trees, Bruck's alltoall, recursive doubling's
  * allreduce, the neighbor-exchange allgather. 1 or 0. */
 int cf_steps_tiered(cf_steps st);
+/* The same at p and m: SMPI's chain reduce is replayed only where its chains are of fanout
+ * 2 or more and one segment (CF_STEPS_REDUCE_CHAIN); elsewhere cf_steps_tiered. */
+int cf_steps_tiered_at(cf_steps st, long p, double m);
 /* Whether st's replay (cf_steps_tiered) costs the traffic its steps send at once from the
  * pair-exchange probe's levels (cf_tiers.pair_us_per_byte): recursive doubling's, whose
  * steps are the probe's exchanges. 1 or 0. */

@@ -1050,7 +1050,7 @@ static int p2p_replay(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
 {
     const cf_contention *u = cf_p2p_pingpong(pp);
     if (p->timed_loop || pp->rules[0] == '\0' || u == NULL || np <= 2 ||
-        !cf_steps_tiered(r->steps) || !(est->t_us > 0))
+        !cf_steps_tiered_at(r->steps, np, m) || !(est->t_us > 0))
         return 0;
     cf_tiers t;
     cf_placement_tiers(p, &t);

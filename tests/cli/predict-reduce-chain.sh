@@ -15,6 +15,8 @@ for pf in flat cloud; do
     awk -F, '!/^#/ && $1 == "reduce" && $2 >= 4 && $3 >= 4096 { print $11 }' "$tab" >truth
     run "$COMMFIT" predict -m "$pf.json" -p reduce --points pts -f csv
     expect_rc 0 "$pf from np=2: reduce at np 4 to 7, 4 to 48 KiB"
+    check "$pf: 20 simulated times, 20 answers" \
+        sh -c "[ \$(wc -l <truth) -eq 20 ] && [ \$(wc -l <'$T/out') -eq 21 ]"
     check "$pf: every answer the chain of fanout p/2" \
         awk -F, 'NR > 1 && $10 != "chain of fanout p/2" { bad = 1 } END { exit bad }' "$T/out"
     # flat's np 6 at 4 KiB, 2.34 us, lies just above [1.29, 2.32]: its three chains take 2.34
