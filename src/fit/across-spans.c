@@ -191,7 +191,14 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
             rc = span_step(out, &k, max, 4 * d, p, 1.0, m);
         break;
     /* a chain: the data crosses each tier boundary about once, each segment's transfer
-     * waiting for the slowest link's */
+     * waiting for the slowest link's (SMPI's chain reduce where its fanout is 1, p below 4:
+     * one chain as a pipeline) */
+    case CF_STEPS_REDUCE_CHAIN:
+        if (p >= 4) {
+            rc = span_step(out, &k, max, p, p, 1.0, m);
+            break;
+        }
+        /* fall through */
     case CF_STEPS_PIPELINE:
         rc = span_add(out, &k, max, p, p, 1.0, fmin(m, CF_PIPELINE_SEG),
                       fmax(1.0, ceil(m / CF_PIPELINE_SEG)));
@@ -201,7 +208,6 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
     case CF_STEPS_REDUCE_BINARY:
     case CF_STEPS_REDUCE_IN_ORDER:
     case CF_STEPS_REDUCE_KNOMIAL:
-    case CF_STEPS_REDUCE_CHAIN:
         rc = span_step(out, &k, max, p, p, 1.0, m);
         break;
     }
