@@ -20,13 +20,20 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
     /* First: what the estimate cannot know outweighs how it was made; where the launch's fan
      * probe measured np's ranks, it knows. */
     if (cf_placement_fan_covers(p, pp, c, datatype, np)) {
+        /* The answer is np=2's measured time times the probe's ratio: not the ping-pong's
+         * alpha and beta nor the pattern's np=2 factors, which the note would name for
+         * nothing (the first review of stop 60). */
         memset(u, 0, sizeof *u);
         int out = strcmp(c->pattern, "scatterv") == 0;
         snprintf(part, sizeof part,
                  "the launch's fan probe (%s) measured rank 0 %s ranks 1 to %ld at once, "
-                 "across whatever nodes and tiers they span",
+                 "across whatever nodes and tiers they span; the answer is %s's measured time "
+                 "at np=2 times the probe's ratio, each size's note says how",
                  out ? "fan_out_us" : "fan_in_us",
-                 out ? "sending a message to each of" : "receiving one from each of", np - 1);
+                 out ? "sending a message to each of" : "receiving one from each of", np - 1,
+                 c->pattern);
+        cf_note_join(note, n, part);
+        return;
     } else {
         cf_placement_unmeasured(p, np, u, part, sizeof part);
     }
@@ -73,10 +80,6 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
                  c->pattern, sizes);
         cf_note_join(note, n, part);
     }
-    /* At a level of the fan probe the interval is the probe's reading's (and np=2's where
-     * Open MPI's linear calls take the messages in turn). */
-    if (cf_placement_fan_covers(p, pp, c, datatype, np))
-        return;
     cf_estimate est;
     cf_p2p_predict(pp, c, datatype, np, 0.0, &est);
     snprintf(part, sizeof part, "model-error factor %.3g in the interval", est.model_factor);

@@ -65,6 +65,8 @@ check "the simulated 1349 us inside, an upper end (got [$(field "$a" 6), $(field
     awk -v lo="$(field "$a" 6)" -v hi="$(field "$a" 7)" 'BEGIN { exit !(lo <= 1349.3 && 1349.3 <= hi && hi < 2 * lo) }'
 check "its note names the probe" sh -c 'echo "$1" | grep -q "the launch.s fan probe (fan_out_us) measured rank 0 sending a message to each of ranks 1 to 15 at once.*x[0-9.]*: the fan probe.s ranks. mean at np=16 over its own at np=2 (read at 16 ranks, at 1 MiB)"' sh "$a"
 check "at a level: no model-error factor in the note" sh -c '! echo "$1" | grep -q "model-error factor"' sh "$a"
+check "at a level: nor the ping-pong's alpha and beta or np=2's factors, which it does not read" \
+    sh -c '! echo "$1" | grep -q "from pingpong alpha\|through scatterv.s np=2 times" && echo "$1" | grep -q "the answer is scatterv.s measured time at np=2 times the probe.s ratio"' sh "$a"
 a=$(pred fat.json scatterv 16 1M)
 check "fatnodes, scatterv of 1 MiB at np 16: np=2's time (the simulated 29.62 us, got $(field "$a" 5))" \
     within "$(field "$a" 5)" 29.62 0.01
