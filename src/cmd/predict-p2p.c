@@ -23,7 +23,7 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
         /* The answer is np=2's measured time times the probe's ratio: not the ping-pong's
          * alpha and beta nor the pattern's np=2 factors, which the note would name for
          * nothing (the first review of stop 60). */
-        memset(u, 0, sizeof *u);
+        cf_placement_fan_measured(p, pp, c, datatype, np, u);
         int out = strcmp(c->pattern, "scatterv") == 0;
         snprintf(part, sizeof part,
                  "the launch's fan probe (%s) measured rank 0 %s ranks 1 to %ld at once, "

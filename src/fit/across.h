@@ -757,6 +757,8 @@ const cf_contention *cf_p2p_pingpong(const cf_p2p *pp);
 /* The pattern's measured np=2 time at size m, read on its np=2 curve as the estimate from
  * np=2 reads it at p=2; NAN where the file has no np=2 factors for it. */
 double cf_p2p_np2_time(const cf_p2p *pp, const cf_coll *c, const char *datatype, double m);
+/* Whether the file has the pattern's np=2 factors (cf_p2p_np2_time is a number): 1 or 0. */
+int cf_p2p_has_np2(const cf_p2p *pp, const char *pattern, const char *datatype);
 /* The unit the replays cost a message with (cf_steps_cost_tiered, two units a message): half
  * the ping-pong's np=2 time at each of its sizes (one message's per-call mean at np=2, where
  * the sender leaves at once), into bytes and us, at most CF_UNIT_MAX; how many (0 for a

@@ -659,6 +659,11 @@ static double through_measured(const cf_p2p *pp, const cf_coll *c, const cf_cont
     return f > 0.0 && isfinite(f) ? f : median;
 }
 
+int cf_p2p_has_np2(const cf_p2p *pp, const char *pattern, const char *datatype)
+{
+    return np2_entry(pp, pattern, datatype) != NULL;
+}
+
 double cf_p2p_np2_time(const cf_p2p *pp, const cf_coll *c, const char *datatype, double m)
 {
     const cf_contention *k = np2_entry(pp, c->pattern, datatype);

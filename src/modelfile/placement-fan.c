@@ -40,7 +40,7 @@ static int fan_usable(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
                       const char *datatype, int dir)
 {
     return dir >= 0 && p->nfan[dir] >= 2 && p->nfan_bytes >= 2 && p->fan_timed_call &&
-           !p->fan_root_shift && isfinite(cf_p2p_np2_time(pp, c, datatype, 1.0));
+           !p->fan_root_shift && cf_p2p_has_np2(pp, c->pattern, datatype);
 }
 
 /* Its largest level. */
