@@ -386,6 +386,16 @@ static int sender_share(const cf_p2p *pp, const cf_contention *k, double m, doub
     return isfinite(*below) && isfinite(*above) && isfinite(*w) ? 0 : -1;
 }
 
+/* Whether the library's rules ran reduction c's linear algorithm at np=2 about size m (at
+ * half and twice it), where the estimate reads np=2's sender share. */
+static int linear_at_np2(const cf_p2p *pp, const cf_coll *c, double m)
+{
+    cf_rule_alg a, b;
+    return cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, 2, 0.5 * m, &a) == 0 &&
+           cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, 2, 2.0 * m, &b) == 0 &&
+           strcmp(a.name, "linear") == 0 && strcmp(b.name, "linear") == 0;
+}
+
 /* The least share of a latency each further message posted at once costs its sender: LogP's
  * overhead (CF_P2P_OVERHEAD_LO); in a simulation none, SMPI charging a message no sender's
  * time of its own by default (sim-flat-ompi, Open MPI's linear alltoall of 4 B at np 8: 2.04
@@ -523,13 +533,17 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
      * measured size: a formula through the answers read 46% off them), the interval
      * holding both. (A new user's platform, MPICH gatherv of 4 B at
      * np 16 from np=2: 4.70 us in [2.35, inf] for the simulated 0.314, 14 of its 19 sizes
-     * below the lower end; SimGrid's flat cluster, 22.1 for 0.138.) Not a reduce: Open
-     * MPI's linear one takes its messages in turn by blocking receives, and at np=2 its
-     * rules run another algorithm, whose share says nothing of it (the review of stop 58).
-     * A gather by a binomial tree is costed in the ranks' mean already (parts_at). */
+     * below the lower end; SimGrid's flat cluster, 22.1 for 0.138.) A linear reduce too
+     * (Open MPI's: its root receives in turn by blocking receives, the senders' eager
+     * messages in already), where np=2 ran the linear one at the sizes the share is read
+     * at (its rules' p 2-3 band: from 32 B to 256 KiB), else a share that says nothing of
+     * it (the review of stop 58): SMPI's at np 3 on its flat cluster, 16 KiB: 4.26 us,
+     * read 6.58 in [5.08, 8.53] as the root's path, 2/3 of it the ranks' mean. A gather by
+     * a binomial tree is costed in the ranks' mean already (parts_at). */
     double s_a, s_b, w;
-    if (cf_coll_to_root(c) && strcmp(c->datatype, "float") != 0 && p > 2 && cp.name != NULL &&
-        strcmp(cp.name, "linear") == 0 && sender_share(pp, k, m, &s_a, &s_b, &w) == 0) {
+    if (cf_coll_to_root(c) && p > 2 && cp.name != NULL && strcmp(cp.name, "linear") == 0 &&
+        (strcmp(c->datatype, "float") != 0 || linear_at_np2(pp, c, m)) &&
+        sender_share(pp, k, m, &s_a, &s_b, &w) == 0) {
         double dp = (double)p, s_lo = fmin(s_a, s_b), s_hi = fmax(s_a, s_b);
         /* The mean over the root's path at share s (root: R over tt; each sender s R), at
          * the two sizes around, read between them in ln size (continuous across each), and

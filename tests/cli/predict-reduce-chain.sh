@@ -37,6 +37,24 @@ check "cloud np 5, 4 KiB: within 5% of the simulated $t5 us (one chain read 6.39
 check "the note says it was replayed over the tiers" \
     awk -F, 'NR == 2 { exit $0 !~ /chain of fanout p\/2 replayed rank by rank over them/ }' "$T/out"
 
+# At np 3 the rules run Open MPI's linear reduce (p 2-3, 32 B to 256 KiB), as at np=2: its
+# root receives in turn, the senders' eager messages in already, and the ranks' mean reads
+# np=2's sender share as a linear gatherv's does. Costed along the root's path, 10 of the 12
+# at 1 to 48 KiB on flat and cloud fell below the lower end (flat 16 KiB: 4.26 us, read 6.58
+# in [5.08, 8.53]).
+for pf in flat cloud; do
+    tab="$D/reduce-chain-$pf-ompi.csv"
+    awk -F, '!/^#/ && $1 == "reduce" && $2 == 3 && $3 >= 1024 { print $2, $3 }' "$tab" >pts3
+    awk -F, '!/^#/ && $1 == "reduce" && $2 == 3 && $3 >= 1024 { print $11 }' "$tab" >truth3
+    run "$COMMFIT" predict -m "$pf.json" -p reduce --points pts3 -f csv
+    expect_rc 0 "$pf from np=2: reduce at np 3, 1 to 48 KiB"
+    check "$pf np 3: 6 answers, Open MPI's linear reduce, each simulated time inside, within 1.25x" \
+        awk -F, 'NR == FNR { t[FNR] = $1; n = FNR; next }
+                 FNR > 1 { v = t[FNR - 1]; k++
+                           if ($10 != "linear reduce" || v < $6 || v > $7 || v > 1.25 * $5 || v < $5 / 1.25) bad = 1 }
+                 END { exit bad || n != 6 || k != 6 }' truth3 "$T/out"
+done
+
 # Open MPI itself (not simulated): one chain, as its rules pass it.
 sed -e 's/^# simulated: yes/# simulated: no/' \
     -e 's/^# mpi_library: .*/# mpi_library: Open MPI v4.1.4, package: Debian OpenMPI/' \
