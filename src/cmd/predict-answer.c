@@ -623,8 +623,8 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
     } else if (est.no_op_open) /* cf_p2p_predict's lower end 0 */
         cf_note_join(out->bnote, sizeof out->bnote,
                      "the call moves nothing (fewer bytes than one element): a library may "
-                     "return at once or still hold the ranks together, which np=2's time does "
-                     "not tell (it took a call's time there), so the lower end is 0");
+                     "return at once or still hold the ranks together, which np=2's times do "
+                     "not tell, so the lower end is 0");
     /* Read through np=2 times that moved no data (its note says which): it may come out
      * too fast by any factor, so it has no upper bound (a bcast's estimate is raised to
      * what its ranks' receipts take at least: predict_np2, est.floor_from). */

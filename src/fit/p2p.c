@@ -386,13 +386,20 @@ static int sender_share(const cf_p2p *pp, const cf_contention *k, double m, doub
     return isfinite(*below) && isfinite(*above) && isfinite(*w) ? 0 : -1;
 }
 
-/* Whether the library's rules ran reduction c's linear algorithm at np=2 about size m (at
- * half and twice it), where the estimate reads np=2's sender share. */
-static int linear_at_np2(const cf_p2p *pp, const cf_coll *c, double m)
+/* Whether the library's rules ran reduction c's linear algorithm at np=2 at the measured
+ * sizes of k's curve that sender_share reads about size m (the nearest at or above, and the
+ * one below where m lies between). */
+static int linear_at_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, double m)
 {
+    int n = k->nunit, i = 0;
+    if (n < 1)
+        return 0;
+    while (i < n - 1 && k->unit_bytes[i] < m)
+        i++;
+    double hi = k->unit_bytes[i], lo = i > 0 && hi > m ? k->unit_bytes[i - 1] : hi;
     cf_rule_alg a, b;
-    return cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, 2, 0.5 * m, &a) == 0 &&
-           cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, 2, 2.0 * m, &b) == 0 &&
+    return cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, 2, lo, &a) == 0 &&
+           cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, 2, hi, &b) == 0 &&
            strcmp(a.name, "linear") == 0 && strcmp(b.name, "linear") == 0;
 }
 
@@ -535,14 +542,14 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
      * np 16 from np=2: 4.70 us in [2.35, inf] for the simulated 0.314, 14 of its 19 sizes
      * below the lower end; SimGrid's flat cluster, 22.1 for 0.138.) A linear reduce too
      * (Open MPI's: its root receives in turn by blocking receives, the senders' eager
-     * messages in already), where np=2 ran the linear one at the sizes the share is read
-     * at (its rules' p 2-3 band: from 32 B to 256 KiB), else a share that says nothing of
-     * it (the review of stop 58): SMPI's at np 3 on its flat cluster, 16 KiB: 4.26 us,
-     * read 6.58 in [5.08, 8.53] as the root's path, 2/3 of it the ranks' mean. A gather by
-     * a binomial tree is costed in the ranks' mean already (parts_at). */
+     * messages in already), where np=2 ran the linear one at the measured sizes the share
+     * is read at (linear_at_np2; its rules' p 2-3 band: 32 B to 256 KiB), else a share that
+     * says nothing of it (the review of stop 58): SMPI's at np 3 on its flat cluster, 16
+     * KiB: 4.26 us, read 6.58 in [5.08, 8.53] as the root's path, 2/3 of it the ranks'
+     * mean. A gather by a binomial tree is costed in the ranks' mean already (parts_at). */
     double s_a, s_b, w;
     if (cf_coll_to_root(c) && p > 2 && cp.name != NULL && strcmp(cp.name, "linear") == 0 &&
-        (strcmp(c->datatype, "float") != 0 || linear_at_np2(pp, c, m)) &&
+        (strcmp(c->datatype, "float") != 0 || linear_at_np2(pp, c, k, m)) &&
         sender_share(pp, k, m, &s_a, &s_b, &w) == 0) {
         double dp = (double)p, s_lo = fmin(s_a, s_b), s_hi = fmax(s_a, s_b);
         /* The mean over the root's path at share s (root: R over tt; each sender s R), at
@@ -703,7 +710,7 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
          * algorithm: SMPI's MPICH reduce of 1 B (no float) took 0.31 us at np=2, inside a
          * node (its shared-memory reduce), and 0.01 at np 16, across nodes, where the
          * estimate read 2.34 in [0.52, inf]. np=2's time cannot tell which: no lower end. */
-        if (p > 2 && cf_across_moves_nothing(datatype, m)) {
+        if (p > 2 && strcmp(c->datatype, "byte") != 0 && cf_across_moves_nothing(datatype, m)) {
             out->lo_us = 0.0;
             out->no_op_open = 1;
         }

@@ -265,6 +265,16 @@ static void np_estimate_curves(np_plot *P, cf_script *sc, uint64_t m, int lt, si
         } else if (cf_placement_p2p_answer(P->pl, &P->r->across->pp, P->est, P->datatype, &u,
                                            bar_np[nb], (double)m, &bar[nb], &add) == 0 &&
                    bar[nb].t_us > 0) {
+            /* A call that moves nothing has no lower end from np=2: no bar to draw on a log
+             * axis (one from 0 showed its top alone: the second review). */
+            if (bar[nb].no_op_open) {
+                has[nb] = -1;
+                if (P->no_bar[0] == '\0')
+                    snprintf(P->no_bar, sizeof P->no_bar,
+                             "the call moves nothing (fewer bytes than one element): a library "
+                             "may return at once, so the interval has no lower end");
+                continue;
+            }
             has[nb] = 1;
             bars++;
         }
