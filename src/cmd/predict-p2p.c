@@ -12,6 +12,24 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Where np=2's times of the pattern moved no data, what that leaves the answer. */
+static void no_transfer_note(const cf_p2p *pp, const cf_coll *c, const char *datatype, char *note,
+                             size_t n)
+{
+    const cf_contention *nt = cf_p2p_no_transfer(pp, c->pattern, datatype);
+    if (nt == NULL)
+        return;
+    char part[CF_PREDICT_NOTE_MAX], sizes[80];
+    cf_size_range_format(nt->no_transfer_from, nt->no_transfer_to, sizes, sizeof sizes);
+    snprintf(part, sizeof part,
+             "at np=2 %s was faster than the ping-pong moves the bytes (at %s): those times are "
+             "no transfers (a simulator's algorithm that skips the data, a broken timer), and "
+             "this estimate, read through them, may come out too fast by any factor: no upper "
+             "bound",
+             c->pattern, sizes);
+    cf_note_join(note, n, part);
+}
+
 void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *datatype, long np,
                          const cf_placement *p, cf_unmeasured *u, char *note, size_t n)
 {
@@ -33,6 +51,7 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
                  out ? "sending a message to each of" : "receiving one from each of", np - 1,
                  c->pattern);
         cf_note_join(note, n, part);
+        no_transfer_note(pp, c, datatype, note, n);
         return;
     } else {
         cf_placement_unmeasured(p, np, u, part, sizeof part);
@@ -68,18 +87,7 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
     else
         snprintf(part, sizeof part, "%s not measured at any np", c->pattern);
     cf_note_join(note, n, part);
-    const cf_contention *nt = cf_p2p_no_transfer(pp, c->pattern, datatype);
-    if (nt != NULL) {
-        char sizes[80];
-        cf_size_range_format(nt->no_transfer_from, nt->no_transfer_to, sizes, sizeof sizes);
-        snprintf(part, sizeof part,
-                 "at np=2 %s was faster than the ping-pong moves the bytes (at %s): those "
-                 "times are no transfers (a simulator's algorithm that skips the data, a broken "
-                 "timer), and this estimate, read through them, may come out too fast by any "
-                 "factor: no upper bound",
-                 c->pattern, sizes);
-        cf_note_join(note, n, part);
-    }
+    no_transfer_note(pp, c, datatype, note, n);
     cf_estimate est;
     cf_p2p_predict(pp, c, datatype, np, 0.0, &est);
     snprintf(part, sizeof part, "model-error factor %.3g in the interval", est.model_factor);

@@ -58,7 +58,8 @@ static int cost_family(const cf_across_grid *g, cf_steps st)
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)
 {
     const cf_across_grid *g = &a->grid;
-    if ((cf_steps_per_call(st) && g->nmsg >= 2) || cf_across_grid_tiered(g, st))
+    if ((cf_steps_per_call(st) && g->nmsg >= 2) ||
+        (cf_across_grid_tiered(g, st) && cf_steps_tiered_at(st, p, m)))
         return cf_steps_cost_tiered(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &g->tiers,
                                     g->rules, a->waited || a->replayed);
     return cf_steps_cost_node(st, g->node_ranks, p, m, g->unit_bytes, g->unit_t_us, g->nunit);

@@ -55,6 +55,15 @@ for pf in flat cloud; do
                  END { exit bad || n != 6 || k != 6 }' truth3 "$T/out"
 done
 
+# Below p 4 the chain's fanout is 1: one chain of 64 KiB segments, costed and crossing tiers as
+# a pipeline, not replayed as the chains of one segment are (sim-leaves-ompi from np=2, np 3 at
+# 512 KiB: 132.6 us; replayed whole it read 142.7, as one message of a tree 93.3).
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-leaves-ompi.csv" --np 2 -o leaves.json
+run "$COMMFIT" predict -m leaves.json -p reduce -n 3 -b 512K -f csv
+expect_rc 0 "sim-leaves-ompi from np=2: reduce at np 3, 512 KiB"
+check "np 3, 512 KiB: the pipeline's 132.6 us (within 1%)" \
+    awk -F, 'NR == 2 { exit !($5 > 131.3 && $5 < 133.9) }' "$T/out"
+
 # Open MPI itself (not simulated): one chain, as its rules pass it.
 sed -e 's/^# simulated: yes/# simulated: no/' \
     -e 's/^# mpi_library: .*/# mpi_library: Open MPI v4.1.4, package: Debian OpenMPI/' \
