@@ -113,7 +113,7 @@ typedef struct tree_bcast {
     int n;
     double m;
     int eager, k;
-    int alone; /* eager messages each alone on the link, none sharing it (cf_steps_bcast_sharing) */
+    int alone; /* eager messages each alone on the link (cf_steps_bcast_sharing) */
     double full[TREE_LEVELS_MAX]; /* the sum over a full subtree of k^j ranks, once known */
 } tree_bcast;
 
@@ -720,8 +720,9 @@ static double untiered(cf_steps st, long p, double m, const double *um, const do
 int cf_steps_tiered(cf_steps st)
 {
     return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY ||
-           st == CF_STEPS_REDUCE_CHAIN || st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL ||
-           st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD || st == CF_STEPS_NEIGHBOR;
+           st == CF_STEPS_REDUCE_CHAIN || st == CF_STEPS_BCAST_BINOMIAL ||
+           st == CF_STEPS_BCAST_KNOMIAL || st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD ||
+           st == CF_STEPS_NEIGHBOR;
 }
 
 int cf_steps_tiered_at(cf_steps st, long p, double m)
