@@ -99,6 +99,8 @@
 #      bandwidth: Open MPI's linear alltoall there takes its np=2 time, which the interval
 #      holds since stop 44, coverage 87 -> 100%; wide's and meshnodes' np 16 spans two
 #      nodes, cloud's and tornodes' four)
+#   4c Open MPI's reduce from np=2 at np 3 to 7 in SMPI (its linear reduce, its chains), the
+#      two tables of tests/data/sim/reduce-chain-*, judged as 4
 #   4r the rooted collectives (gather, gatherv, scatter, scatterv) from np=2 at np 16 on every
 #      shipped platform under each selector (data/sim-rooted), judged as 4 (tiered: as 4t);
 #      a linear scatterv and gatherv read the launch's fan probe (its level 16 is np 16:
@@ -377,6 +379,15 @@ for sel in mpich ompi; do
     done
     mv "$T/rec.pool" "$T/rec"
     judge 4r "rooted, all 15 platforms $sel, no fan probe: fit np 2 only, predict 16" 20 1000 90 5
+done
+# 4c: Open MPI's reduce from np=2 at np 3 to 7 (SMPI's selector: its linear reduce at np 3,
+# its chains of fanout p/2 at np 4 to 7 from 4 to 64 KiB; tests/data/sim/reduce-chain-*,
+# measured in stop 61, 4 B to 48 KiB), judged as 4 (cloud's np 5 to 7 cross a node: as 4t).
+for t in "$top_srcdir"/tests/data/sim/reduce-chain-*-ompi.csv; do
+    [ -f "$t" ] || continue
+    pf=$(basename "$t" .csv)
+    heldout "$t" 2 3,4,5,6,7 reduce
+    judge 4c "${pf#reduce-chain-}: fit np 2 only, predict 3-7" 20 1000 90 5
 done
 
 # 6: held-out sizes of the real tables (every third size), against log-log interpolation;
