@@ -86,11 +86,11 @@ typedef struct cost_parts {
      * costed as steps of T2): what its np=2 times differ by from the ping-pong recurs at
      * each of its levels, never once a call (tree_each). */
     int each;
-    /* A bcast tree timed a call at a time below CF_EAGER_MAX: bw at the other reading of a
-     * sender's messages leaving at once (cf_steps_bcast_sharing), their bytes sharing its
-     * link where its steps cost each alone, alone where they cost them sharing (other 1). */
-    double bw_other;
+    /* A bcast tree timed a call at a time (other 1): its steps, their count and their cost on
+     * the ping-pong's curve, from which other_bw reads its other reading on demand. */
     int other;
+    cf_steps steps;
+    double lat_steps, all_us;
     int alg;  /* the catalog's index (0 under the rules) */
     int mean; /* costed in the ranks' mean, rank by rank (a binomial gather), not the root's */
     int stream_always; /* the streaming reading taken at every size, its bytes or not less */
@@ -183,12 +183,10 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
         double all = cf_steps_cost(ra.steps, p, m, u->unit_bytes, u->unit_t_us, u->nunit);
         o->bw = fmax(0.0, all - o->lat * floor_us) / pp->h.beta_us_per_byte;
         if (strcmp(c->pattern, "bcast") == 0 && !cf_rules_loop(pp->rules)) {
-            double r = cf_steps_bcast_sharing(ra.steps, p, m, u->unit_bytes, u->unit_t_us,
-                                              u->nunit);
-            double other = ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY ? all * r
-                                                                                  : all / r;
-            o->bw_other = fmax(0.0, other - o->lat * floor_us) / pp->h.beta_us_per_byte;
-            o->other = r != 1.0;
+            o->other = 1;
+            o->steps = ra.steps;
+            o->lat_steps = o->lat;
+            o->all_us = all;
         }
         o->lat *= floor_us / pp->h.alpha_us;
         /* A reduction's compute goes with the bytes each step reduces, as its transfer
@@ -295,6 +293,21 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
     }
 }
 
+/* A bcast tree's bytes at the other reading of a sender's messages leaving at once
+ * (cf_steps_bcast_sharing), their bytes sharing its link where its steps cost each alone,
+ * alone where they cost them sharing; cp's own bytes elsewhere. Read only where asked
+ * (estimate_at's overlapped 3): the tree's ranks are summed for it. */
+static double other_bw(const cf_p2p *pp, const cost_parts *cp, long p, double m)
+{
+    const cf_contention *u = cf_p2p_pingpong(pp);
+    if (!cp->other || u == NULL)
+        return cp->bw;
+    double r = cf_steps_bcast_sharing(cp->steps, p, m, u->unit_bytes, u->unit_t_us, u->nunit);
+    double other = cp->steps == CF_STEPS_LG || cp->steps == CF_STEPS_BINARY ? cp->all_us * r
+                                                                            : cp->all_us / r;
+    return fmax(0.0, other - cp->lat_steps * u->unit_t_us[0]) / pp->h.beta_us_per_byte;
+}
+
 /* The estimate at (p, m) with the share rho, and the gradient of ln(tp / t2) in the two
  * factors (for their uncertainty). What the factors add to the ping-pong's costs at np=2
  * recurs at every step (once == 0) or is paid once a call, a fixed overhead (once == 1).
@@ -311,7 +324,9 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
     /* the bytes where the messages overlap: on the node (1), streaming (2); a bcast tree's
      * other reading (3) */
     if (overlapped)
-        cp->bw = overlapped == 1 ? cp->bw_node : overlapped == 2 ? cp->bw_stream : cp->bw_other;
+        cp->bw = overlapped == 1   ? cp->bw_node
+                 : overlapped == 2 ? cp->bw_stream
+                                   : other_bw(pp, cp, p, m);
     double xp[2] = {cp->lat * alpha, cp->bw * beta + cp->gam * gamma};
     double x2[2] = {c2.lat * alpha, c2.bw * beta + c2.gam * gamma};
     double fa = k->lat_factor, fb = k->bw_factor;
