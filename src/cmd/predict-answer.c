@@ -529,6 +529,16 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                  est.alone_us, est.shared_us);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
+    if (isfinite(est.split_lo)) {
+        char part[400];
+        snprintf(part, sizeof part,
+                 "whatever np=2's split of its time into latency and bytes, its readings "
+                 "here, before what any tier adds, are x%.3g to x%.3g of np=2's time at "
+                 "this size: they bound the interval, with a margin of x%.3g (the "
+                 "estimate's error over the doublings past np=2)",
+                 est.split_lo, est.split_hi, est.split_margin);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
     if (isfinite(est.floor_from)) {
         char part[300];
         snprintf(part, sizeof part,
