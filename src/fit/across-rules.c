@@ -6,6 +6,7 @@
 #include "fit/across-int.h"
 #include "fit/barrier-replay.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -490,6 +491,100 @@ static int pick_openmpi(const char *pattern, long p, double m, long node, cf_rul
     return pick_ompi_as(pattern, p, m, 0, 0, a);
 }
 
+/* Open MPI before 4.1 (coll_tuned_decision_fixed.c as it stood from its 1.x releases to
+ * 4.0.x, "based on MX results from the Grig cluster at UTK"; 4.1 replaced it with the tables
+ * above, open-mpi/ompi pull request 7952): the algorithm number by the communicator's size
+ * p and the size m the decision reads (the whole buffer for bcast, reduce and allreduce,
+ * one process's block for allgather and alltoall), commutative operations on floats for
+ * the reductions; 0 for a pattern it does not decide. Its segment sizes are not costed
+ * apart: a pipeline's and a split binary tree's steps are the catalog's. *seg1k: a binomial
+ * reduce in 1 KiB segments (its "Binomial_1K"). */
+static int ompi40_decide(const char *pattern, long p, double m, int *seg1k)
+{
+    double dp = (double)p;
+    *seg1k = 0;
+    if (strcmp(pattern, "allreduce") == 0) {
+        if (m < 10000.0)
+            return AR_RDB;
+        if (m / 4.0 > dp) /* count > p: a ring, in 1 MiB segments past p MiB */
+            return dp * 1048576.0 >= m ? AR_RING : AR_SEGRING;
+        return AR_NONOVERLAP;
+    }
+    if (strcmp(pattern, "alltoall") == 0) {
+        if (p == 2)
+            return A2A_TWO_PROC;
+        if (m < 200.0 && p > 12)
+            return A2A_BRUCK;
+        return m < 3000.0 ? A2A_LINEAR : A2A_PAIRWISE;
+    }
+    if (strcmp(pattern, "bcast") == 0) {
+        if (m < 2048.0)
+            return BC_BINOMIAL;
+        if (m < 370728.0)
+            return BC_SPLIT_BINARY;
+        if (dp < 1.6134e-6 * m + 2.1102)
+            return BC_PIPELINE;
+        return p < 13 ? BC_SPLIT_BINARY : BC_PIPELINE;
+    }
+    if (strcmp(pattern, "reduce") == 0) {
+        if (p < 8 && m < 512.0)
+            return RD_LINEAR;
+        if ((p < 8 && m < 20480.0) || m < 2048.0 || m <= 4.0)
+            return RD_BINOMIAL;
+        if (dp > OMPI_REDUCE_A1 * m + OMPI_REDUCE_B1) {
+            *seg1k = 1;
+            return RD_BINOMIAL;
+        }
+        if (dp > 0.0410 / 1024.0 * m + 9.7128)
+            return RD_PIPELINE;
+        if (dp > 0.0422 / 1024.0 * m + 1.1614)
+            return RD_BINARY;
+        return RD_PIPELINE;
+    }
+    if (strcmp(pattern, "allgather") == 0) {
+        if (p == 2)
+            return AG_TWO_PROC;
+        if (m * dp < 50000.0)
+            return cf_is_pow2(p) ? AG_RDB : AG_BRUCK;
+        return p % 2 ? AG_RING : AG_NEIGHBOR;
+    }
+    return 0;
+}
+
+static int pick_ompi40_as(const char *pattern, long p, double m, int loop, cf_rule_alg *a)
+{
+    static const struct {
+        const char *pattern;
+        const ompi_algs *algs;
+    } by[] = {{"allreduce", &ompi_allreduce_algs},
+              {"alltoall", &ompi_alltoall_algs},
+              {"bcast", &ompi_bcast_algs},
+              {"reduce", &ompi_reduce_algs},
+              {"allgather", &ompi_allgather_algs}};
+    int seg1k, alg = ompi40_decide(pattern, p, m, &seg1k);
+    for (size_t i = 0; i < sizeof by / sizeof by[0] && alg > 0; i++) {
+        if (strcmp(pattern, by[i].pattern) != 0)
+            continue;
+        *a = by[i].algs->ompi[alg];
+        if (seg1k)
+            *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE, CF_LAT_STEPS};
+        return loop && cf_steps_per_call(a->steps) ? -1 : 0;
+    }
+    return -1;
+}
+
+static int pick_openmpi40(const char *pattern, long p, double m, long node, cf_rule_alg *a)
+{
+    (void)node;
+    return pick_ompi40_as(pattern, p, m, 0, a);
+}
+
+static int pick_openmpi40_loop(const char *pattern, long p, double m, long node, cf_rule_alg *a)
+{
+    (void)node;
+    return pick_ompi40_as(pattern, p, m, 1, a);
+}
+
 /* SimGrid SMPI's "ompi" selector: Open MPI's decisions, some run by SMPI's own algorithms. */
 static int pick_smpi_ompi(const char *pattern, long p, double m, long node, cf_rule_alg *a)
 {
@@ -526,7 +621,24 @@ static const rule_set rule_sets[] = {
     {"smpi-ompi", pick_smpi_ompi},
     {"openmpi-loop", pick_openmpi_loop},
     {"smpi-ompi-loop", pick_smpi_ompi_loop},
+    {"openmpi-4.0", pick_openmpi40},
+    {"openmpi-4.0-loop", pick_openmpi40_loop},
 };
+
+/* Whether mpi_library ("Open MPI v4.0.5", "Open MPI 4.1.6") names an Open MPI before 4.1,
+ * whose fixed rules were the older ones (ompi40_decide); 0 where it says no version. */
+static int ompi_before_41(const char *mpi_library)
+{
+    const char *v = mpi_library + 8;
+    while (*v != '\0' && !isdigit((unsigned char)*v))
+        v++;
+    char *end;
+    long major = strtol(v, &end, 10);
+    if (end == v)
+        return 0;
+    long minor = *end == '.' && isdigit((unsigned char)end[1]) ? strtol(end + 1, NULL, 10) : 0;
+    return major < 4 || (major == 4 && minor < 1);
+}
 
 const char *cf_rules_for(const char *mpi_library, const char *coll_selector, int timed_loop)
 {
@@ -538,6 +650,9 @@ const char *cf_rules_for(const char *mpi_library, const char *coll_selector, int
             return NULL;
         return timed_loop ? "smpi-ompi-loop" : "smpi-ompi";
     }
+    if (mpi_library != NULL && strncmp(mpi_library, "Open MPI", 8) == 0 &&
+        ompi_before_41(mpi_library))
+        return timed_loop ? "openmpi-4.0-loop" : "openmpi-4.0";
     if (mpi_library != NULL && strncmp(mpi_library, "Open MPI", 8) == 0)
         return timed_loop ? "openmpi-loop" : "openmpi";
     if (mpi_library != NULL &&
@@ -598,8 +713,17 @@ static int ompi_gather_linear(long p, double m)
     return 0;
 }
 
+/* Open MPI before 4.1: a linear gather (with a sync above 6000 B) but where p > 60, or
+ * p > 10 below 1 KiB, and not above 6000 B: a binomial tree. */
+static int ompi40_gather_linear(long p, double m)
+{
+    return m > 6000.0 || !(p > 60 || (p > 10 && m < 1024.0));
+}
+
 int cf_rules_gather_linear(const char *rules, long p, double m)
 {
+    if (rules != NULL && strncmp(rules, "openmpi-4.0", 11) == 0)
+        return ompi40_gather_linear(p, m);
     if (rules == NULL ||
         (strncmp(rules, "openmpi", 7) != 0 && strncmp(rules, "smpi-ompi", 9) != 0))
         return 0;
@@ -648,7 +772,8 @@ static int ompi_scatter_nonblocking(long p, double m)
 
 int cf_rules_scatter_nonblocking(const char *rules, long p, double m)
 {
-    if (rules == NULL ||
+    /* Open MPI before 4.1 has no nonblocking linear scatter */
+    if (rules == NULL || strncmp(rules, "openmpi-4.0", 11) == 0 ||
         (strncmp(rules, "openmpi", 7) != 0 && strncmp(rules, "smpi-ompi", 9) != 0))
         return 0;
     return ompi_scatter_nonblocking(p, m);
@@ -656,6 +781,9 @@ int cf_rules_scatter_nonblocking(const char *rules, long p, double m)
 
 int cf_rules_scatter_linear(const char *rules, long p, double m)
 {
+    /* Open MPI before 4.1: a binomial tree where p > 10 below 300 B, else its basic linear */
+    if (rules != NULL && strncmp(rules, "openmpi-4.0", 11) == 0)
+        return !(p > 10 && m < 300.0);
     if (rules == NULL ||
         (strncmp(rules, "openmpi", 7) != 0 && strncmp(rules, "smpi-ompi", 9) != 0))
         return 0;

@@ -16,7 +16,13 @@
 
 const char *cf_barrier_alg(const char *rules, long np)
 {
-    /* Open MPI's tuned fixed decision (coll_tuned_decision_fixed.c, Open MPI 4), which
+    /* Open MPI before 4.1: recursive doubling on a power of two, else Bruck's (the
+     * dissemination barrier). */
+    if (rules != NULL && strncmp(rules, "openmpi-4.0", 11) == 0)
+        return np == 2                 ? "two-process exchange"
+               : (np & (np - 1)) == 0 ? "recursive doubling"
+                                      : "dissemination";
+    /* Open MPI's tuned fixed decision (coll_tuned_decision_fixed.c, Open MPI 4.1), which
      * SMPI's ompi selector follows (its exits checked against SMPI 3.32's at np 3 to 100). */
     if (rules != NULL &&
         (strncmp(rules, "openmpi", 7) == 0 || strncmp(rules, "smpi-ompi", 9) == 0)) {

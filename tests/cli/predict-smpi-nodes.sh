@@ -55,7 +55,7 @@ done
 # An unknown rule set is refused, the message listing the ones commfit knows (from its table
 # of rule sets), in a grid (the file's first "rules": allgather's, read where allgather is
 # asked) and in the estimate's p2p object.
-known="mpich, mpich-loop, smpi-mpich, smpi-mpich-loop, openmpi, smpi-ompi, openmpi-loop, smpi-ompi-loop"
+known="mpich, mpich-loop, smpi-mpich, smpi-mpich-loop, openmpi, smpi-ompi, openmpi-loop, smpi-ompi-loop, openmpi-4.0, openmpi-4.0-loop"
 for where in grid p2p; do
     case $where in
     grid) awk '!done && sub(/"rules": "smpi-mpich"/, "\"rules\": \"smpi-bogus\"") { done = 1 } 1' \

@@ -98,6 +98,10 @@ static void decision_tests(void)
     is_str(cf_barrier_alg("smpi-ompi", 300), "tree", "Open MPI at 300: tree");
     is_str(cf_barrier_alg("smpi-ompi", 600), "dissemination", "Open MPI at 600: bruck");
     is_str(cf_barrier_alg("openmpi", 2000), "tree", "Open MPI at 2000: tree");
+    /* before 4.1: recursive doubling on a power of two, else Bruck's */
+    is_str(cf_barrier_alg("openmpi-4.0", 2), "two-process exchange", "Open MPI 4.0 at 2");
+    is_str(cf_barrier_alg("openmpi-4.0", 6), "dissemination", "Open MPI 4.0 at 6: bruck");
+    is_str(cf_barrier_alg("openmpi-4.0-loop", 64), "recursive doubling", "Open MPI 4.0 at 64");
 }
 
 /* A placement of the racks platform's probe over 128 ranks. */
