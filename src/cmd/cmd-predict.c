@@ -144,10 +144,8 @@ static int resolve(ctx *c, long np, source *s, char *note, cf_error *e)
     if (rc == 0 && no_payload(c, s)) {
         /* --bytes is ignored, and said so, rather than refused: a range of sizes over
          * every pattern still answers. */
-        char part[160];
-        snprintf(part, sizeof part, "%s carries no data: its time is the same at any --bytes",
-                 c->pattern);
-        cf_note_join(note, NOTE_MAX, part);
+        cf_note_joinf(note, NOTE_MAX, "%s carries no data: its time is the same at any --bytes",
+                      c->pattern);
         s->bytes_min = 0;
         s->bytes_max = INFINITY;
     }

@@ -704,12 +704,11 @@ void cf_out_predict_no_op_note(cf_predict_answer *out, const cf_estimate *est)
 {
     if (!(est->no_op_us > 0))
         return;
-    char part[256];
-    snprintf(part, sizeof part,
-             "the call moves nothing (fewer bytes than one element): its lower end %.3g us holds "
-             "the least time measured of such a call, less 5%%",
-             est->no_op_us);
-    cf_note_join(out->bnote, sizeof out->bnote, part);
+    cf_note_joinf(
+        out->bnote, sizeof out->bnote,
+        "the call moves nothing (fewer bytes than one element): its lower end %.3g us holds "
+        "the least time measured of such a call, less 5%%",
+        est->no_op_us);
 }
 
 /* The note of what the latency probe added to an answer (cf_tier_added), the steps of alg
@@ -720,14 +719,12 @@ void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, 
     spread_note(out, add);
     pair_note(out, add, alg);
     if (add->replay_us > 0) {
-        char part[512];
-        snprintf(part, sizeof part,
-                 "the answer adds %.*g us for what the latency probe's tiers add to the %s "
-                 "replayed rank by rank over them, each message the ping-pong's at its size, "
-                 "each rank starting when it left the barrier before",
-                 cf_sig_prec(add->replay_us, 3), add->replay_us,
-                 alg != NULL ? alg : "algorithm");
-        cf_note_join(out->bnote, sizeof out->bnote, part);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "the answer adds %.*g us for what the latency probe's tiers add to the %s "
+                      "replayed rank by rank over them, each message the ping-pong's at its size, "
+                      "each rank starting when it left the barrier before",
+                      cf_sig_prec(add->replay_us, 3), add->replay_us,
+                      alg != NULL ? alg : "algorithm");
     }
     if (!(add->us > 0))
         return;

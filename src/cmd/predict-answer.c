@@ -266,10 +266,8 @@ static void widen_beyond(cf_predict_answer *out, double widen, const char *from)
 {
     out->lo /= widen;
     out->hi *= widen;
-    char part[160];
-    snprintf(part, sizeof part, "interval widened x%.3g beyond the measured sizes, as %s is there",
-             widen, from);
-    cf_note_join(out->bnote, sizeof out->bnote, part);
+    cf_note_joinf(out->bnote, sizeof out->bnote,
+                  "interval widened x%.3g beyond the measured sizes, as %s is there", widen, from);
 }
 
 /* Beyond the measured sizes an across-np answer is widened as the per-np fits of the
@@ -338,12 +336,10 @@ static int answer_fit(ctx *c, source *s, long np, uint64_t bytes, cf_predict_ans
         cf_size_format(sg[1].from_bytes, b, sizeof b);
         snprintf(out->model_buf, sizeof out->model_buf, "%s between segments %d and %d",
                  s->fit->model, pr.segment + 1, pr.segment + 2);
-        char part[256];
-        snprintf(part, sizeof part,
-                 "in the breakpoint gap (%s, %s): interpolated between the two segments' "
-                 "values at its ends, the interval covering both",
-                 a, b);
-        cf_note_join(out->bnote, sizeof out->bnote, part);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "in the breakpoint gap (%s, %s): interpolated between the two segments' "
+                      "values at its ends, the interval covering both",
+                      a, b);
         out->model = out->model_buf;
     } else if (s->fit->nseg > 1) {
         snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d", s->fit->model,
@@ -357,11 +353,10 @@ static int answer_fit(ctx *c, source *s, long np, uint64_t bytes, cf_predict_ans
     /* Not at a measured size, whose answer is its measured time. */
     int at_measured = pr.near && pr.near_lo == pr.near_hi && pr.near_lo == bytes;
     if (isfinite(s->fit->q.loo_mape) && s->fit->q.loo_mape > CF_POOR_LOO && !at_measured) {
-        char part[160];
-        snprintf(part, sizeof part, "a poor fit: it misses its points left out one at a time "
-                 "by %.*g%% (leave-one-out)", cf_sig_prec(100 * s->fit->q.loo_mape, 2),
-                 100 * s->fit->q.loo_mape);
-        cf_note_join(out->bnote, sizeof out->bnote, part);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "a poor fit: it misses its points left out one at a time "
+                      "by %.*g%% (leave-one-out)",
+                      cf_sig_prec(100 * s->fit->q.loo_mape, 2), 100 * s->fit->q.loo_mape);
     }
     cf_fit_note_widen(s->fit, &pr, out);
     cf_fit_note_pair_bound(s->fit, bytes, out);
@@ -408,11 +403,10 @@ static void hold_neighbours(ctx *c, long np, double m, cf_predict_answer *out)
            t1 = cf_predict_fitted_at(c, c->across->np[i1], m), lo = out->lo, hi = out->hi;
     cf_across_hold_between(t0, t1, &lo, &hi); /* none where either is no time */
     if (lo < out->lo || hi > out->hi) {
-        char part[160];
-        snprintf(part, sizeof part,
-                 "the interval holds the fitted np=%ld's and np=%ld's own answers at this size",
-                 c->across->np[i0], c->across->np[i1]);
-        cf_note_join(out->bnote, sizeof out->bnote, part);
+        cf_note_joinf(
+            out->bnote, sizeof out->bnote,
+            "the interval holds the fitted np=%ld's and np=%ld's own answers at this size",
+            c->across->np[i0], c->across->np[i1]);
         out->lo = lo;
         out->hi = hi;
     }
@@ -507,46 +501,38 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
     if (est.overlap_us > 0.0) {
-        char part[400];
-        snprintf(part, sizeof part,
-                 "its messages are posted at once, and np=2 cannot tell how far they "
-                 "overlap (on one node each receiver may copy its own; through a card their "
-                 "bytes may stream at the ping-pong's line, what its curve adds at this size "
-                 "paid once): the estimate is the geometric middle of %.4g us, where they "
-                 "go one after another, and %.4g us, where they do, the interval holding "
-                 "both",
-                 est.row_us, est.overlap_us);
-        cf_note_join(out->bnote, sizeof out->bnote, part);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "its messages are posted at once, and np=2 cannot tell how far they "
+                      "overlap (on one node each receiver may copy its own; through a card their "
+                      "bytes may stream at the ping-pong's line, what its curve adds at this size "
+                      "paid once): the estimate is the geometric middle of %.4g us, where they "
+                      "go one after another, and %.4g us, where they do, the interval holding "
+                      "both",
+                      est.row_us, est.overlap_us);
     }
     if (est.alone_us > 0.0) {
-        char part[400];
-        snprintf(part, sizeof part,
-                 "a sender's messages of the tree leave at once (eager), and np=2 cannot tell "
-                 "whether their bytes share its link (a card sending in turn, a shared-memory "
-                 "copy by the sender) or each goes alone (a simulator's loopback): np=2's "
-                 "reading, before what any tier adds, is the geometric middle of %.4g us, "
-                 "alone, and %.4g us, sharing, its interval holding both",
-                 est.alone_us, est.shared_us);
-        cf_note_join(out->bnote, sizeof out->bnote, part);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "a sender's messages of the tree leave at once (eager), and np=2 cannot tell "
+                      "whether their bytes share its link (a card sending in turn, a shared-memory "
+                      "copy by the sender) or each goes alone (a simulator's loopback): np=2's "
+                      "reading, before what any tier adds, is the geometric middle of %.4g us, "
+                      "alone, and %.4g us, sharing, its interval holding both",
+                      est.alone_us, est.shared_us);
     }
     if (isfinite(est.split_lo)) {
-        char part[400];
-        snprintf(part, sizeof part,
-                 "whatever np=2's split of its time into latency and bytes, its readings "
-                 "here, before what any tier adds, are x%.3g to x%.3g of np=2's time at "
-                 "this size: they bound the interval, with a margin of x%.3g (the "
-                 "estimate's error over the doublings past np=2)",
-                 est.split_lo, est.split_hi, est.split_margin);
-        cf_note_join(out->bnote, sizeof out->bnote, part);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "whatever np=2's split of its time into latency and bytes, its readings "
+                      "here, before what any tier adds, are x%.3g to x%.3g of np=2's time at "
+                      "this size: they bound the interval, with a margin of x%.3g (the "
+                      "estimate's error over the doublings past np=2)",
+                      est.split_lo, est.split_hi, est.split_margin);
     }
     if (isfinite(est.floor_from)) {
-        char part[300];
-        snprintf(part, sizeof part,
-                 "raised from %.4g us to %.4g: each rank receives the bytes, about (p-1)/p of "
-                 "the ping-pong's one-way time in the ranks' mean (the lower end stays the "
-                 "reading's)",
-                 est.floor_from, est.t_us);
-        cf_note_join(out->bnote, sizeof out->bnote, part);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "raised from %.4g us to %.4g: each rank receives the bytes, about (p-1)/p of "
+                      "the ping-pong's one-way time in the ranks' mean (the lower end stays the "
+                      "reading's)",
+                      est.floor_from, est.t_us);
     }
     if (est.ranks_mean)
         cf_note_join(out->bnote, sizeof out->bnote,

@@ -300,17 +300,15 @@ void cf_fit_note_widen(const cf_fit *f, const cf_prediction *pr, cf_predict_answ
     if (pr->trend_weight > 0)
         note_weighed(pr, out);
     if (pr->rinf_floor_us > 0) {
-        char part[320];
-        snprintf(part, sizeof part,
-                 "raised from %.*g us to the time its bytes take at %.*g MiB/s, %s: no "
-                 "answer beyond the measured sizes moves them faster",
-                 cf_sig_prec(pr->rinf_floor_us, 3), pr->rinf_floor_us,
-                 cf_sig_prec(pr->rinf_floor_MiBps, 4), pr->rinf_floor_MiBps,
-                 pr->rinf_floor_MiBps > f->sat.rinf_hi_MiBps
-                     ? "the bandwidth measured at the largest size (above r_inf's 95% upper "
-                       "end)"
-                     : "the fit's asymptotic bandwidth (r_inf's 95% upper end)");
-        cf_note_join(out->bnote, sizeof out->bnote, part);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "raised from %.*g us to the time its bytes take at %.*g MiB/s, %s: no "
+                      "answer beyond the measured sizes moves them faster",
+                      cf_sig_prec(pr->rinf_floor_us, 3), pr->rinf_floor_us,
+                      cf_sig_prec(pr->rinf_floor_MiBps, 4), pr->rinf_floor_MiBps,
+                      pr->rinf_floor_MiBps > f->sat.rinf_hi_MiBps
+                          ? "the bandwidth measured at the largest size (above r_inf's 95% upper "
+                            "end)"
+                          : "the fit's asymptotic bandwidth (r_inf's 95% upper end)");
     }
     if (pr->doublings > 0)
         note_widened(f, pr, out);

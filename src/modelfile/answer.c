@@ -3,7 +3,9 @@
 
 #include "modelfile/answer.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const cf_answer_kind_names[] = {"fit", "across-np", "p2p-estimate"};
@@ -27,6 +29,25 @@ void cf_note_join(char *buf, size_t n, const char *part)
     buf[n - 1] = '\0';
     if (n >= 4) /* cut: say so rather than end mid-word */
         memcpy(buf + n - 4, "...", 4);
+}
+
+void cf_note_joinf(char *buf, size_t n, const char *fmt, ...)
+{
+    char part[1024], *p = part;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(part, sizeof part, fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        return;
+    if ((size_t)k >= sizeof part && (p = malloc((size_t)k + 1)) != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(p, (size_t)k + 1, fmt, ap);
+        va_end(ap);
+    }
+    cf_note_join(buf, n, p != NULL ? p : part);
+    if (p != part)
+        free(p);
 }
 
 int cf_answer_choose(const cf_modelset *ms, const cf_across_set *as, const char *pattern,
@@ -59,8 +80,7 @@ int cf_answer_choose(const cf_modelset *ms, const cf_across_set *as, const char 
     else if (c == NULL)
         snprintf(part, sizeof part, "no algorithm cost known for '%s'", pattern);
     else if (strcmp(datatype, c->datatype) != 0)
-        snprintf(part, sizeof part, "the point-to-point estimate is for datatype %s",
-                 c->datatype);
+        snprintf(part, sizeof part, "the point-to-point estimate is for datatype %s", c->datatype);
     else if (c->two_only && np != 2)
         snprintf(part, sizeof part, "%s is defined on 2 processes only", pattern);
     if (part[0] == '\0') {

@@ -20,6 +20,8 @@ typedef enum cf_answer_kind {
  * Every note of an answer is built with it: why no source answers, what a source never
  * measured (placement.c), predict's notes. A part that does not fit is cut and ends "...".  */
 void cf_note_join(char *buf, size_t n, const char *part);
+/* The same with the part printed from fmt and its arguments. */
+void cf_note_joinf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* "fit", "across-np", "p2p-estimate": the names predict's output uses. */
 extern const char *const cf_answer_kind_names[];
