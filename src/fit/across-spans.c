@@ -64,6 +64,8 @@ static const struct {
     const char *patterns[3];
     cf_rule_alg alg;
 } coll_alg_rules[] = {
+    /* a gather's or scatter's step of distance d moves a subtree's d blocks (cut at p) */
+    {{"gather", "scatter", NULL}, {"binomial tree", CF_STEPS_DOUBLING, CF_LAT_STEPS}},
     {{NULL}, {"binomial tree", CF_STEPS_LG, CF_LAT_STEPS}},
     /* an allgather's step j moves 2^j blocks; an allreduce's, the vector */
     {{"allgather", "allgatherv", NULL}, {"recursive doubling", CF_STEPS_DOUBLING, CF_LAT_STEPS}},

@@ -1,0 +1,27 @@
+# A binomial gather's or scatter's step of distance d moves a subtree's d blocks: what the
+# sized latency probe adds for the bytes of a step that crosses a farther tier is read at
+# that size, not at one block's. Until stop 62 at one block's: SimGrid's cloud platform
+# (nodes of 4), from np=2 at np 16, MPICH's gather of 16 KiB read 9.25 us for the simulated
+# 35.3 (its crossing steps move 64 and 128 KiB), its scatter of 1 MiB 1743 for 3779.
+. "$top_srcdir/tests/setup.sh"
+
+tab="$top_srcdir/data/sim-rooted/cloud.csv"
+"$COMMFIT" fit -q -i "$tab" --np 2 -o m.json
+for p in gather scatter; do
+    awk -F, -v p="$p" '!/^#/ && $1 == p && $2 == 16 && $3 >= 16384 { print $2, $3 }' "$tab" >pts
+    awk -F, -v p="$p" '!/^#/ && $1 == p && $2 == 16 && $3 >= 16384 { print $11 }' "$tab" >truths
+    run "$COMMFIT" predict -m m.json -p "$p" --points pts -f csv
+    expect_rc 0 "$p at np 16 from np=2, 16 KiB to 1 MiB"
+    check "$p: each of the $(wc -l <pts) simulated times within x1.8 of the estimate" \
+        awk -F, 'NR == FNR { t[FNR] = $1; next }
+                 FNR > 1 { n++; r = t[FNR - 1] / $5; if (!(r < 1.8 && r > 1 / 1.8)) bad = 1 }
+                 END { exit !n || bad }' truths "$T/out"
+    check "$p: each inside its interval" \
+        awk -F, 'NR == FNR { t[FNR] = $1; next }
+                 FNR > 1 { n++; if (!($6 <= t[FNR - 1] && ($7 == "inf" || t[FNR - 1] <= $7))) bad = 1 }
+                 END { exit !n || bad }' truths "$T/out"
+    check "$p: the note gives the sized probe's part for the steps' bytes" \
+        awk 'NR > 1 { n++; if ($0 !~ /the sized latency probe.s for the bytes of those steps. messages/) bad = 1 }
+             END { exit !n || bad }' "$T/out"
+done
+done_testing
