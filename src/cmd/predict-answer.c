@@ -519,13 +519,24 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                       "alone, and %.4g us, sharing, its interval holding both",
                       est.alone_us, est.shared_us);
     }
-    if (isfinite(est.split_lo)) {
+    /* The ends the readings' bound set, before what any tier adds: an upper end the tiers
+     * left without a bound is not one. */
+    int split_lo = !isnan(est.split_lo_us);
+    int split_hi = !isnan(est.split_hi_us) && isfinite(est.hi_us);
+    if (split_lo || split_hi) {
+        char ratios[64];
+        if (isinf(est.split_hi)) /* np=2 moved no bytes: those at p add without bound */
+            snprintf(ratios, sizeof ratios, "x%.3g at least", est.split_lo);
+        else
+            snprintf(ratios, sizeof ratios, "x%.3g to x%.3g", est.split_lo, est.split_hi);
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "whatever np=2's split of its time into latency and bytes, its readings "
-                      "here, before what any tier adds, are x%.3g to x%.3g of np=2's time at "
-                      "this size: they bound the interval, with a margin of x%.3g (the "
-                      "estimate's error over the doublings past np=2)",
-                      est.split_lo, est.split_hi, est.split_margin);
+                      "here, before what any tier adds, are %s of np=2's time at this size: "
+                      "they set the interval's %s, with a margin of x%.3g (the estimate's "
+                      "error over the doublings past np=2)",
+                      ratios,
+                      split_lo && split_hi ? "two ends" : split_lo ? "lower end" : "upper end",
+                      est.split_margin);
     }
     if (isfinite(est.floor_from)) {
         cf_note_joinf(out->bnote, sizeof out->bnote,

@@ -96,7 +96,9 @@ typedef struct cost_parts {
     int stream_always; /* the streaming reading taken at every size, its bytes or not less */
     /* estimate_at's reading over np=2's measured time at m with all of np=2's time in
      * latency (split[0]) and all in bytes (split[1]), whatever the factors: the ends its
-     * ratio lies between; NAN where that part is none (no bytes at 0 B) */
+     * ratio lies between; NAN where that part is none at p=2 and at p, INFINITY where it is
+     * none at p=2 alone (np=2's bytes part 0, at or below the ping-pong's smallest size:
+     * the bytes at p then add without bound as the factors go) */
     double split[2];
 } cost_parts;
 
@@ -337,7 +339,9 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
     double t2 = fa * x2[0] + fb * x2[1];
     double tp = once ? xp[0] + xp[1] + (t2 - x2[0] - x2[1]) : fa * xp[0] + fb * xp[1];
     for (int i = 0; i < 2; i++)
-        cp->split[i] = x2[i] > 0.0 && xp[i] >= 0.0 ? xp[i] / x2[i] : NAN;
+        cp->split[i] = x2[i] > 0.0 ? (xp[i] >= 0.0 ? xp[i] / x2[i] : NAN)
+                       : xp[i] > 0.0 ? INFINITY
+                                     : NAN;
     if (!(tp > 0.0) || !(t2 > 0.0)) {
         g[0] = g[1] = 0.0;
         return tp;
@@ -545,7 +549,9 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
     out->hi_us = tt * exp(Z95 * s) * sqrt(spread);
     /* Whatever np=2's factors, each reading's time at p over np=2's lies between its
      * latency's ratio and its bytes' (a mean of the two weighted by np=2's split of its
-     * time, which the factors only estimate), or is the once reading's: the ends of those
+     * time, which the factors only estimate; where np=2 moved no bytes, at or below the
+     * ping-pong's smallest size, above its latency's alone), or is the once reading's (at
+     * the fitted factors): the ends of those
      * readings bound the interval, with the model's own error per doubling and the
      * factors' uncertainty as margins, at the sizes np=2 measured and between them (there
      * also the two factors' misfit of np=2's curve, a bridge between the measured sizes:
@@ -555,11 +561,12 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
      * bytes' ratios alone give 1.91 to 4.07 (np=2's eager and rendezvous halves, which the
      * two factors do not follow, made that misfit sd 0.34). */
     out->split_lo = out->split_hi = out->split_margin = NAN;
+    out->split_lo_us = out->split_hi_us = NAN;
     double s_split = split_margin(pp, k, p, m, rel2);
     if (p > 2 && s_split >= 0.0) {
         double t2m = np2_time(pp, c, k, m), r_lo = INFINITY, r_hi = -INFINITY;
         for (int i = 0; i < 4; i++)
-            if (isfinite(split[i])) {
+            if (!isnan(split[i])) {
                 r_lo = fmin(r_lo, split[i]);
                 r_hi = fmax(r_hi, split[i]);
             }
@@ -569,13 +576,14 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
         }
         double lo = t2m * r_lo * fmin(f, 1.0) * exp(-Z95 * s_split);
         double hi = t2m * r_hi * fmax(f, 1.0) * exp(Z95 * s_split);
-        if (t2m > 0.0 && r_lo > 0.0 && isfinite(r_lo) && isfinite(r_hi) &&
-            (lo > out->lo_us || hi < out->hi_us)) {
-            out->lo_us = fmax(out->lo_us, lo);
-            out->hi_us = fmin(out->hi_us, hi);
+        if (t2m > 0.0 && r_lo > 0.0 && isfinite(r_lo) && r_hi >= r_lo) {
             out->split_lo = r_lo * fmin(f, 1.0);
             out->split_hi = r_hi * fmax(f, 1.0);
             out->split_margin = exp(Z95 * s_split);
+            if (lo > out->lo_us)
+                out->lo_us = out->split_lo_us = lo;
+            if (hi < out->hi_us)
+                out->hi_us = out->split_hi_us = hi;
         }
     }
     out->sender_share = out->sender_share_hi = NAN;
@@ -748,8 +756,22 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     if (rho_lo < CF_P2P_OVERHEAD_LO) {
         cf_estimate real = *out;
         predict_np2_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, &real);
-        out->hi_us = fmax(out->hi_us, real.hi_us);
+        if (real.hi_us > out->hi_us) {
+            out->hi_us = real.hi_us;
+            out->split_hi_us = real.split_hi_us;
+            if (isnan(out->split_lo) && !isnan(real.split_hi_us)) {
+                out->split_lo = real.split_lo;
+                out->split_hi = real.split_hi;
+                out->split_margin = real.split_margin;
+            }
+        }
     }
+    /* The ends the readings' bound set (predict_np2_at), not moved since by a later
+     * reading (a scatter's one message, a linear gather's senders' share) */
+    if (out->lo_us != out->split_lo_us)
+        out->split_lo_us = NAN;
+    if (out->hi_us != out->split_hi_us)
+        out->split_hi_us = NAN;
 }
 
 /* The factor the estimate at size m is carried by from the np the pattern was measured at
@@ -793,6 +815,7 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
     out->sender_share = out->sender_share_hi = NAN;
     out->floor_from = NAN;
     out->split_lo = out->split_hi = out->split_margin = NAN;
+    out->split_lo_us = out->split_hi_us = NAN;
     out->ranks_mean = 0;
     out->linear_rules = 0;
     out->fan_ratio = NAN;
@@ -808,6 +831,7 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
         if (p > 2 && strcmp(c->datatype, "byte") != 0 && cf_across_moves_nothing(datatype, m)) {
             out->lo_us = 0.0;
             out->no_op_open = 1;
+            out->split_lo_us = NAN;
         }
         return 0;
     }

@@ -210,6 +210,7 @@ int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
     est->sender_share = est->sender_share_hi = NAN;
     est->floor_from = NAN;
     est->split_lo = est->split_hi = est->split_margin = NAN;
+    est->split_lo_us = est->split_hi_us = NAN;
     est->linear_rules = 0;
     return 1;
 }
