@@ -411,6 +411,16 @@ static int sender_share(const cf_p2p *pp, const cf_contention *k, double m, doub
     return isfinite(*below) && isfinite(*above) && isfinite(*w) ? 0 : -1;
 }
 
+double cf_p2p_sender_share(const cf_p2p *pp, const char *pattern, const char *datatype,
+                           double m)
+{
+    const cf_contention *k = np2_entry(pp, pattern, datatype);
+    double a, b, w;
+    if (k == NULL || sender_share(pp, k, m, &a, &b, &w) != 0)
+        return NAN;
+    return fmin(a, b);
+}
+
 /* Whether the library's rules ran reduction c's linear algorithm at np=2 at the measured
  * sizes of k's curve that sender_share reads about size m (the nearest at or above, and the
  * one below where m lies between). */

@@ -771,7 +771,8 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
  * data/sim-racks.csv's reduce of 4 KiB at np 64, SMPI's scatter-gather among the nodes,
  * takes every rank at least 10.7 us, the rack's latency. */
 static double waiting_share(const cf_placement *p, const char *pattern, const cf_rule_alg *r,
-                            long fitted, long np)
+                            long fitted, long np, const cf_p2p *pp, const char *datatype,
+                            double m)
 {
     const cf_coll *c = cf_pattern_facts(pattern);
     if (c == NULL || !c->rooted)
@@ -787,15 +788,27 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * root alone read 1 of 16: SimGrid's gather of 4 B 2.36 us, read 1.91, now 2.5; nodes of
      * 6 at np 16 cross at distances 2 and 4 too, 4 -> 6 and 8 -> 12, which the root's path
      * never does: 3 of 16 over its 1). */
+    /* Its sender waits too where a rendezvous held np=2's sender for a message of that size,
+     * the subtree's blocks it sends (cf_p2p_sender_share over 1/2; an eager sender's few
+     * percent are its own posting, which no tier lengthens): cloud.xml at np 16, 16 KiB a
+     * block, the crossing senders' 64 and 128 KiB held (SimGrid detaches sends below 64 KiB),
+     * the gather took 35.3 us, read 20.3 with the receivers alone. */
     if (strcmp(pattern, "gather") == 0 && strcmp(r->name, "binomial tree") == 0) {
-        long first = tier_first_rank(p, fitted, np), waits = 0, steps = 0;
+        long first = tier_first_rank(p, fitted, np), steps = 0;
+        double waits = 0.0;
         for (long d = 1; d < np && first < np; d *= 2) {
             steps += d >= first;
             for (long q = 0; q + d < np; q += 2 * d)
-                waits += q / first != (q + d) / first;
+                if (q / first != (q + d) / first) {
+                    long blocks = d < np - (q + d) ? d : np - (q + d);
+                    double s = pp != NULL ? cf_p2p_sender_share(pp, pattern, datatype,
+                                                                (double)blocks * m)
+                                          : NAN;
+                    waits += s > 0.5 ? 2.0 : 1.0;
+                }
         }
         if (steps > 0)
-            return (double)waits / ((double)np * (double)steps);
+            return waits / ((double)np * (double)steps);
     }
     if (cf_coll_to_root(c))
         return 1.0 / (double)np;
@@ -892,7 +905,8 @@ static void pair_add(const cf_placement *p, const cf_rule_alg *r, const char *pa
  * its upper end. */
 static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *rules,
                      const char *pattern, const cf_rule_alg *r, int tiered, long fitted, long np,
-                     double m, int waited, cf_estimate *est, cf_tier_added *added)
+                     double m, int waited, const cf_p2p *pp, const char *datatype,
+                     cf_estimate *est, cf_tier_added *added)
 {
     *added = (cf_tier_added){.share = 1.0};
     /* Calls timed back to back in a loop overlap one call's waits with the next's: the share
@@ -903,7 +917,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     int unbounded = cf_unmeasured_unbounded(u);
     double bw = 0.0; /* the part of added->us the sized probe read beyond 8 bytes */
     if (unbounded && r != NULL && !tiered) {
-        added->share = waiting_share(p, pattern, r, fitted, np);
+        added->share = waiting_share(p, pattern, r, fitted, np, pp, datatype, m);
         added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
         added->rounds = r->steps == CF_STEPS_ROUNDS;
         added->us =
@@ -986,7 +1000,7 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
                  cf_steps_tiered_at(r.steps, np, m);
     int gives_back = tiered && (a->waited || a->replayed);
     tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, tiered, fitted, np, m,
-             a->waited || gives_back, est, added);
+             a->waited || gives_back, NULL, NULL, est, added);
     added->replayed = gives_back;
 }
 
@@ -1095,8 +1109,8 @@ static void p2p_tier(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     int ruled = p2p_alg(pp, c, np, m, est, &r) == 0;
     double add = 0.0;
     int replayed = ruled && p2p_replay(p, pp, c, np, m, &r, est, &add);
-    tier_add(p, u, pp->rules, c->pattern, ruled ? &r : NULL, replayed, 2, np, m, replayed, est,
-             added);
+    tier_add(p, u, pp->rules, c->pattern, ruled ? &r : NULL, replayed, 2, np, m, replayed, pp,
+             c->datatype, est, added);
     added->replay_us = add;
 }
 
