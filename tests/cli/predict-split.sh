@@ -17,8 +17,8 @@ run "$COMMFIT" predict -m m.json -p gather -n 16 -b 4 -f csv
 expect_rc 0 "gather of 4 B at np 16 from np=2"
 check "gather: the simulated $g us inside an interval under 6x wide (10.4x before)" \
     awk -F, -v t="$g" 'NR == 2 { n = 1; bad = !($6 <= t && t <= $7 && $7 / $6 < 6) } END { exit !n || bad }' "$T/out"
-check "gather: the note gives the ratios that set its two ends (x1.88 to x4)" \
-    grep -q "its readings here, before what any tier adds, are x1.88 to x4 of np=2's time at this size: they set the interval's two ends" "$T/out"
+check "gather: the note gives the ratios that set an end (x1.88 to x4)" \
+    grep -q "its readings here, before what any tier adds, are x1.88 to x4 of np=2's time at this size: they set the interval's" "$T/out"
 # The bound holds the simulated time at every np and size of the table, each pattern.
 for p in gather scatter gatherv scatterv; do
     awk -F, -v p="$p" '!/^#/ && $1 == p && $2 > 2 { print $2, $3 }' "$tab" >pts
@@ -39,9 +39,12 @@ check "scatter: its ends are the one message's and the misfit's, not the bound's
 sed -e 's/^# mpi_library: .*/# mpi_library: MPICH Version: 4.0.2/' -e '/^# simulated:/d' \
     -e '/^# simgrid_version:/d' -e '/^# coll_selector:/d' "$tab" >real.csv
 "$COMMFIT" fit -q -i real.csv --np 2 -o real.json
+run "$COMMFIT" predict -m m.json -p gather -n 16 -b 4 -f csv
+cp "$T/out" sim.csv
 run "$COMMFIT" predict -m real.json -p gather -n 16 -b 4 -f csv
-check "a real table: gather of 4 B at np 16 keeps [0.74, 7.66], no such note" \
-    awk -F, 'NR == 2 { n = 1; bad = !($6 > 0.73 && $6 < 0.74 && $7 > 7.65 && $7 < 7.67 && !/they set the interval/) } END { exit !n || bad }' "$T/out"
+check "a real table: gather of 4 B at np 16 keeps the misfit's margin, wider, no such note" \
+    awk -F, 'NR == FNR { if (FNR == 2) w = $7 / $6; next }
+             FNR == 2 { n = 1; bad = !($7 / $6 > 1.5 * w && !/they set the interval/) } END { exit !n || bad }' sim.csv "$T/out"
 # Past np=2's measured sizes no bound: its curve there is carried on, not measured.
 run "$COMMFIT" predict -m m.json -p gather -n 16 -b 4M -f csv
 check "gather of 4 MiB, past the measured sizes: not bounded so" \
