@@ -154,6 +154,10 @@ static void say_rules(const char *library)
                             ? ""
                             : " (its default thresholds of MPICH 3.x and 4.x, which this "
                               "version may not keep)");
+    else if (strcmp(rules, "openmpi-4.0") == 0)
+        cf_msg("mpi_library '%s': fit and predict follow Open MPI's collective switch rules "
+               "before 4.1 (the fixed decisions of its tuned component from 1.x to 4.0.x)",
+               library);
     else
         cf_msg("mpi_library '%s': fit and predict follow Open MPI 4.1's collective switch "
                "rules%s",

@@ -519,25 +519,6 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                       "alone, and %.4g us, sharing, its interval holding both",
                       est.alone_us, est.shared_us);
     }
-    /* The ends the readings' bound set, before what any tier adds: an upper end the tiers
-     * left without a bound is not one. */
-    int split_lo = !isnan(est.split_lo_us);
-    int split_hi = !isnan(est.split_hi_us) && isfinite(est.hi_us);
-    if (split_lo || split_hi) {
-        char ratios[64];
-        if (isinf(est.split_hi)) /* np=2 moved no bytes: those at p add without bound */
-            snprintf(ratios, sizeof ratios, "x%.3g at least", est.split_lo);
-        else
-            snprintf(ratios, sizeof ratios, "x%.3g to x%.3g", est.split_lo, est.split_hi);
-        cf_note_joinf(out->bnote, sizeof out->bnote,
-                      "whatever np=2's split of its time into latency and bytes, its readings "
-                      "here, before what any tier adds, are %s of np=2's time at this size: "
-                      "they set the interval's %s, with a margin of x%.3g (the estimate's "
-                      "error over the doublings past np=2)",
-                      ratios,
-                      split_lo && split_hi ? "two ends" : split_lo ? "lower end" : "upper end",
-                      est.split_margin);
-    }
     if (isfinite(est.floor_from)) {
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "raised from %.4g us to %.4g: each rank receives the bytes, about (p-1)/p of "
@@ -632,6 +613,28 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                      "the call moves nothing (fewer bytes than one element): a library may "
                      "return at once or still hold the ranks together, which np=2's times do "
                      "not tell, so the lower end is 0");
+    /* The ends the readings' bound set, before what any tier adds, where they are the
+     * answer's: not a lower end the no-op's replaced, nor an upper end the answer drops
+     * (np=2 never crossed np's network, or read np=2 times that moved no data). */
+    int no_top = cf_unmeasured_unbounded(&s->unmeasured) ||
+                 cf_p2p_no_transfer(&c->as->pp, c->coll->pattern, c->datatype) != NULL;
+    int split_lo = !isnan(est.split_lo_us) && out->lo == est.split_lo_us;
+    int split_hi = !isnan(est.split_hi_us) && !no_top;
+    if (split_lo || split_hi) {
+        char ratios[64];
+        if (isinf(est.split_hi)) /* np=2 moved no bytes: those at p add without bound */
+            snprintf(ratios, sizeof ratios, "x%.3g at least", est.split_lo);
+        else
+            snprintf(ratios, sizeof ratios, "x%.3g to x%.3g", est.split_lo, est.split_hi);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "whatever np=2's split of its time into latency and bytes, its readings "
+                      "here, before what any tier adds, are %s of np=2's time at this size: "
+                      "they set the interval's %s, with a margin of x%.3g (the estimate's "
+                      "error over the doublings past np=2)",
+                      ratios,
+                      split_lo && split_hi ? "two ends" : split_lo ? "lower end" : "upper end",
+                      est.split_margin);
+    }
     /* Read through np=2 times that moved no data (its note says which): it may come out
      * too fast by any factor, so it has no upper bound (a bcast's estimate is raised to
      * what its ranks' receipts take at least: predict_np2, est.floor_from). */

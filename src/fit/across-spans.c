@@ -29,13 +29,16 @@ static int span_step(cf_step_span *out, int *k, int max, long ranks, long p, dou
 /* A binomial tree's or recursive doubling's levels, distances 1, 2, 4, ... below p: the
  * step of distance d pairs ranks inside aligned blocks of 2d, rank 0 with rank d (the levels of
  * cf_steps_cost's ceil(lg p) steps), its messages of bytes0 * d^grow bytes (grow 1: d
- * blocks, recursive doubling's allgather; -1: Rabenseifner's halving from distance 1). */
+ * blocks, recursive doubling's allgather, a binomial gather's or scatter's subtree, rank d's
+ * cut at p: p - d of them where p - d < d; -1: Rabenseifner's halving from distance 1). */
 static int span_levels(cf_step_span *out, int *k, int max, long p, double bytes0, int grow)
 {
     int lg = cf_ceil_lg(p);
     for (int j = 0; j < lg; j++) {
         double d = (double)(1L << j);
-        double bytes = grow > 0 ? bytes0 * d : grow < 0 ? bytes0 / d : bytes0;
+        double bytes = grow > 0   ? bytes0 * fmin(d, (double)p - d)
+                       : grow < 0 ? bytes0 / d
+                                  : bytes0;
         if (span_step(out, k, max, 2L << j, p, 1.0, bytes) != 0)
             return -1;
         out[*k - 1].partner = 1L << j;
@@ -64,7 +67,8 @@ static const struct {
     const char *patterns[3];
     cf_rule_alg alg;
 } coll_alg_rules[] = {
-    /* a gather's or scatter's step of distance d moves a subtree's d blocks (cut at p) */
+    /* a gather's or scatter's step of distance d moves a subtree's d blocks (cut at p:
+     * span_levels) */
     {{"gather", "scatter", NULL}, {"binomial tree", CF_STEPS_DOUBLING, CF_LAT_STEPS}},
     {{NULL}, {"binomial tree", CF_STEPS_LG, CF_LAT_STEPS}},
     /* an allgather's step j moves 2^j blocks; an allreduce's, the vector */

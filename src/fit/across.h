@@ -249,9 +249,10 @@ int cf_steps_tiered_at(cf_steps st, long p, double m);
  * steps are the probe's exchanges. 1 or 0. */
 int cf_steps_replays_traffic(cf_steps st);
 
-/* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi"), NULL
- * when none is known; for a table timed as a loop of calls (cf_table_timed_loop), SimGrid's
- * and Open MPI's are "smpi-mpich-loop", "openmpi-loop" and "smpi-ompi-loop", without the
+/* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi",
+ * "openmpi-4.0" for an Open MPI before 4.1), NULL when none is known; for a table timed as
+ * a loop of calls (cf_table_timed_loop), SimGrid's and Open MPI's are "smpi-mpich-loop",
+ * "openmpi-loop", "openmpi-4.0-loop" and "smpi-ompi-loop", without the
  * trees costed per call, and MPICH's "mpich-loop" (its trees are steps of T2 either way:
  * the same rules; the estimate from np=2 reads its bcast trees apart, p2p.c's tree_each). */
 const char *cf_rules_for(const char *mpi_library, const char *coll_selector, int timed_loop);
@@ -273,7 +274,8 @@ int cf_rules_known(const char *rules, const char *pattern);
  * rank's block (Open MPI's rules: at p=3 below 4 B, from 32 to 64 KiB and from 128 KiB; at
  * p 4 to 7 from 1 to 8 KiB and from 32 KiB; at p 256 to 511 from 2 to 8 KiB), where the
  * estimate from np=2 costs a binomial tree: 1 or 0 (0 for MPICH, whose gather is binomial
- * throughout). Any Open MPI is read by 4.1's rules (4.0's gathered linear to p 60). */
+ * throughout); an Open MPI before 4.1 (openmpi-4.0) gathers linear but where p > 60, or p > 10
+ * below 1 KiB, and always above 6000 B. */
 int cf_rules_gather_linear(const char *rules, long p, double m);
 /* The same for Open MPI's scatter (linear at p 4 to 7 from 2 KiB but 4 to 8 KiB, at p 8 to
  * 31 from 16 KiB, at p 32 to 63 from 512 B but 8 to 16 KiB, from p 64 from 512 B; at p 2 and 3
@@ -368,7 +370,7 @@ int cf_coll_alg_rule(const char *pattern, const char *name, cf_rule_alg *out);
 
 #define CF_GRID_MAX 768
 #define CF_UNIT_MAX 64
-#define CF_RULES_NAME_MAX 16
+#define CF_RULES_NAME_MAX 24
 typedef struct cf_grid_point {
     long p;
     double m, t_us;

@@ -32,11 +32,15 @@ typed='MVAPICH2 2.3.7' recorded 'MVAPICH2 2.3.7'
 run "$COMMFIT" import osu --np 2 --mpi-library 'Open MPI 4.1.6' "$one" -o lib.csv
 expect_err "commfit: import: mpi_library 'Open MPI v4.1.6': fit and predict follow Open MPI 4.1's collective switch rules
 commfit: import: wrote lib.csv: 20 rows in 1 table from 1 file" "Open MPI: its rules are named"
-# Another version than the rules': followed all the same, and said so (Open MPI 3.1.6 and
-# 4.0.3 were told 'Open MPI's' rules; a new user)
+# An Open MPI before 4.1 is read by the older rules (until stop 62 by 4.1's, and said so);
+# a later one by 4.1's all the same, and said so (Open MPI 3.1.6 and 4.0.3 were told 'Open
+# MPI's' rules; a new user)
 run "$COMMFIT" import osu --np 2 --mpi-library 'Open MPI 3.1.6' "$one" -o lib.csv
-grep_err "^commfit: import: mpi_library 'Open MPI v3.1.6': fit and predict follow Open MPI 4.1's collective switch rules \(the fixed decisions of its tuned component, which this version may not make\)\$" \
-    "Open MPI 3.1.6: the rules are 4.1's, said"
+grep_err "^commfit: import: mpi_library 'Open MPI v3.1.6': fit and predict follow Open MPI's collective switch rules before 4.1 \(the fixed decisions of its tuned component from 1.x to 4.0.x\)\$" \
+    "Open MPI 3.1.6: the rules before 4.1, said"
+run "$COMMFIT" import osu --np 2 --mpi-library 'Open MPI 5.0.3' "$one" -o lib.csv
+grep_err "^commfit: import: mpi_library 'Open MPI v5.0.3': fit and predict follow Open MPI 4.1's collective switch rules \(the fixed decisions of its tuned component, which this version may not make\)\$" \
+    "Open MPI 5.0.3: the rules are 4.1's, said"
 run "$COMMFIT" import osu --np 2 --mpi-library 'MPICH 5.0' "$one" -o lib.csv
 grep_err "^commfit: import: mpi_library 'MPICH Version: 5.0': fit and predict follow MPICH's collective switch rules \(its default thresholds of MPICH 3.x and 4.x, which this version may not keep\)\$" \
     "MPICH 5.0: the rules are 3.x's and 4.x's, said"

@@ -24,6 +24,11 @@ for p in gather scatter; do
         awk 'NR > 1 { n++; if ($0 !~ /the sized latency probe.s for the bytes of those steps. messages/) bad = 1 }
              END { exit !n || bad }' "$T/out"
 done
+# At np 17 the top step's subtree is rank 16 alone: one block, not 16 (the review of stop 62:
+# the scatter of 1 MiB read 3861 us at np 16 and 7484 at np 17).
+run "$COMMFIT" predict -m m.json -p scatter -n 16,17 -b 1M -f csv
+check "scatter of 1 MiB: np 17 within x1.3 of np 16" \
+    awk -F, 'NR == 2 { a = $5 } NR == 3 { n = 1; bad = !($5 < 1.3 * a) } END { exit !n || bad }' "$T/out"
 # A crossing step's sender waits too where np=2's sender waited for a message of its size
 # (SimGrid holds sends from 64 KiB): the gather of 16 KiB blocks, whose crossing senders send
 # 64 and 128 KiB, read 20.3 us for the simulated 35.3 with the receivers alone waiting.

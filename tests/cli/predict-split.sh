@@ -49,6 +49,12 @@ run "$COMMFIT" predict -m real.json -p gather -n 16 -b 4 -f csv
 check "a real table: gather of 4 B at np 16 keeps the misfit's margin, wider, no such note" \
     awk -F, 'NR == FNR { if (FNR == 2) w = $7 / $6; next }
              FNR == 2 { n = 1; bad = !($7 / $6 > 1.5 * w && !/they set the interval/) } END { exit !n || bad }' sim.csv "$T/out"
+# Where the answer has no upper end (np 8 of sim-cloud crosses a node np=2 never left), the
+# note does not say the bound set it (the review of stop 62: 535 of 2111 such notes did).
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-cloud.csv" --np 2 -o cloud.json
+run "$COMMFIT" predict -m cloud.json -p alltoall -n 8 -b 64K -f csv
+check "sim-cloud alltoall of 64 KiB at np 8: no upper end, none said set by the bound" \
+    awk -F, 'NR == 2 { n = 1; bad = !($7 == "inf" && !/they set the interval.s (two ends|upper end)/) } END { exit !n || bad }' "$T/out"
 # Past np=2's measured sizes no bound: its curve there is carried on, not measured.
 run "$COMMFIT" predict -m m.json -p gather -n 16 -b 4M -f csv
 check "gather of 4 MiB, past the measured sizes: not bounded so" \

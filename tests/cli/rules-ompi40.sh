@@ -33,6 +33,14 @@ allgather 12 1K Bruck recursive_doubling
 alltoall 16 1K linear_alltoall linear_sync
 alltoall 16 64 modified_Bruck modified_Bruck
 END
+# A table timed as a loop of calls (measure --no-sync): openmpi-4.0-loop, kept whole in the
+# model file (a 16-byte name field cut it to "openmpi-4.0-loo", which predict refused).
+loop=$(awk -F'"' '/define CF_META_TIMING_LOOP/ { print $2 }' "$top_srcdir/src/base/table.h")
+sed -e "s/^# coll_timing: .*/# coll_timing: $loop/" t4.0.5.csv >tloop.csv
+"$COMMFIT" fit -q -i tloop.csv --np 2 -o mloop.json
+check "a loop-timed 4.0.5 table: the rule set openmpi-4.0-loop" grep -q '"rules": *"openmpi-4.0-loop"' mloop.json
+run "$COMMFIT" predict -m mloop.json -p allreduce -n 16 -b 64K -f csv
+expect_rc 0 "its model file read back: predict at np 16"
 # A library with no version read: 4.1's rules.
 sed -e 's/^# mpi_library: .*/# mpi_library: Open MPI/' t4.1.6.csv >tnov.csv
 "$COMMFIT" fit -q -i tnov.csv --np 2 -o mnov.json
