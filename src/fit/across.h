@@ -776,15 +776,16 @@ const cf_contention *cf_p2p_pingpong(const cf_p2p *pp);
 double cf_p2p_np2_time(const cf_p2p *pp, const cf_coll *c, const char *datatype, double m);
 /* Whether the file has the pattern's np=2 factors (cf_p2p_np2_time is a number): 1 or 0. */
 int cf_p2p_has_np2(const cf_p2p *pp, const char *pattern, const char *datatype);
-/* How far a sender of a message of m bytes to the root (a gather's) waited for its receipt
- * at np=2, 0 (eager: it leaves once sent) to 1 (a rendezvous holds it), read from the
- * pattern's np=2 times against the ping-pong's: between two measured sizes the lesser of
- * theirs (the protocol's step lies somewhere between: SimGrid detaches sends below 64 KiB,
- * and a share read across 16 to 64 KiB held 32 KiB's senders, whose gather of 4 KiB blocks
- * at np 16 on wide.xml then read 1.29x the simulated time), beyond them the nearest's; NAN
- * where the file has not both curves. */
+/* How far the sender of a rooted pattern's message of m bytes (a gather's sender, a
+ * scatter's root) waited for its receipt at np=2, 0 (eager: it leaves once sent) to 1 (a
+ * rendezvous holds it), read from the pattern's np=2 times against the ping-pong's: between
+ * two measured sizes the lesser of theirs, or with most the greater (the protocol's step
+ * lies somewhere between: SimGrid detaches sends below 64 KiB, and a share read across 16
+ * to 64 KiB held 32 KiB's senders, whose gather of 4 KiB blocks at np 16 on wide.xml then
+ * read 1.29x the simulated time), beyond them the nearest's; NAN where the file has not
+ * both curves. */
 double cf_p2p_sender_share(const cf_p2p *pp, const char *pattern, const char *datatype,
-                           double m);
+                           double m, int most);
 /* The unit the replays cost a message with (cf_steps_cost_tiered, two units a message): half
  * the ping-pong's np=2 time at each of its sizes (one message's per-call mean at np=2, where
  * the sender leaves at once), into bytes and us, at most CF_UNIT_MAX; how many (0 for a

@@ -416,13 +416,13 @@ static int sender_share(const cf_p2p *pp, const cf_contention *k, double m, doub
 }
 
 double cf_p2p_sender_share(const cf_p2p *pp, const char *pattern, const char *datatype,
-                           double m)
+                           double m, int most)
 {
     const cf_contention *k = np2_entry(pp, pattern, datatype);
     double a, b, w;
     if (k == NULL || sender_share(pp, k, m, &a, &b, &w) != 0)
         return NAN;
-    return fmin(a, b);
+    return most ? fmax(a, b) : fmin(a, b);
 }
 
 /* Whether the library's rules ran reduction c's linear algorithm at np=2 at the measured

@@ -77,7 +77,9 @@ static int fan_use(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     if (np <= 2 || !fan_usable(p, pp, c, datatype, dir))
         return FAN_NONE;
     if (strcmp(c->pattern, "scatter") == 0 &&
-        (m < 0 || !cf_rules_scatter_nonblocking(pp->rules, np, m)))
+        (m < 0 || !(cf_rules_scatter_nonblocking(pp->rules, np, m) ||
+                    (cf_rules_scatter_linear(pp->rules, np, m) &&
+                     cf_p2p_sender_share(pp, c->pattern, datatype, m, 1) < 0.5))))
         return FAN_NONE;
     if (np > fan_top(p, dir))
         return fan_beyond_ok(p, dir, np) ? FAN_HELD : FAN_NONE;

@@ -802,7 +802,7 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
                 if (q / first != (q + d) / first) {
                     long blocks = d < np - (q + d) ? d : np - (q + d);
                     double s = pp != NULL ? cf_p2p_sender_share(pp, pattern, datatype,
-                                                                (double)blocks * m)
+                                                                (double)blocks * m, 0)
                                           : NAN;
                     waits += s > 0.5 ? 2.0 : 1.0;
                 }

@@ -1,0 +1,24 @@
+# Open MPI's basic linear scatter sends its blocks by blocking sends, in turn; where they are
+# eager (np=2's root left at once: its share of the receipt under 1/2 at the sizes around)
+# each returns at once, and the blocks go out as the launch's fan probe's messages posted at
+# once: the scatter is read from the probe there too, not only where the rules run the
+# nonblocking linear scatter. SimGrid's torus (its ompi selector), scatter of 16 KiB at np 16
+# from np=2: 18.6 us simulated, 89.1 read as messages sharing one link (a torus node has six).
+. "$top_srcdir/tests/setup.sh"
+
+tab="$top_srcdir/data/sim-rooted/torus-ompi.csv"
+"$COMMFIT" fit -q -i "$tab" --np 2 -o m.json
+t=$(awk -F, '!/^#/ && $1 == "scatter" && $2 == 16 && $3 == 16384 { print $11 }' "$tab")
+run "$COMMFIT" predict -m m.json -p scatter -n 16 -b 16K -f csv
+expect_rc 0 "scatter of 16 KiB at np 16 from np=2"
+check "the simulated $t us within x1.3 of the estimate, inside its interval" \
+    awk -F, -v t="$t" 'NR == 2 { n = 1; r = t / $5; bad = !(r < 1.3 && r > 1 / 1.3 && $6 <= t && ($7 == "inf" || t <= $7)) } END { exit !n || bad }' "$T/out"
+check "its note: read from the fan probe" \
+    awk 'NR == 2 { n = 1; bad = !/fan probe.s ranks. mean at np=16 over its own at np=2/ } END { exit !n || bad }' "$T/out"
+# Where a rendezvous held np=2's root (1 MiB, past the eager sizes), the basic linear
+# scatter's blocking sends go in turn: not read from the probe (np 8: Open MPI's rules run
+# the basic linear scatter at 1 MiB there).
+run "$COMMFIT" predict -m m.json -p scatter -n 8 -b 1M -f csv
+check "scatter of 1 MiB at np 8 (a rendezvous at np=2): not from the probe" \
+    awk 'NR == 2 { n = 1; bad = /fan probe/ } END { exit !n || bad }' "$T/out"
+done_testing
