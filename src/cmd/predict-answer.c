@@ -627,10 +627,10 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
         else
             snprintf(ratios, sizeof ratios, "x%.3g to x%.3g", est.split_lo, est.split_hi);
         cf_note_joinf(out->bnote, sizeof out->bnote,
-                      "whatever np=2's split of its time into latency and bytes, its readings "
-                      "here, before what any tier adds, are %s of np=2's time at this size: "
-                      "they set the interval's %s, with a margin of x%.3g (the estimate's "
-                      "error over the doublings past np=2)",
+                      "as far as np=2's curve lets its time split into latency and bytes, its "
+                      "readings here, before what any tier adds, are %s of np=2's time at this "
+                      "size: they set the interval's %s, with a margin of x%.3g (the "
+                      "estimate's error over the doublings past np=2)",
                       ratios,
                       split_lo && split_hi ? "two ends" : split_lo ? "lower end" : "upper end",
                       est.split_margin);

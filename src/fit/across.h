@@ -566,7 +566,7 @@ typedef struct cf_estimate {
     double sender_share_hi; /* the most of them (the same at a measured size) */
     double split_lo, split_hi; /* p2p from np=2 past np 2 in a SimGrid table, at np=2's
                                 * measured sizes and between them: the readings' least and
-                                * most ratio to np=2's time at m, whatever np=2's split of it
+                                * most ratio to np=2's time at m, as np=2's curve lets it split
                                 * (predict_np2_at; split_hi INFINITY where np=2 moved no
                                 * bytes); NAN elsewhere (and on paths that do not read np=2) */
     double split_margin;       /* there, the factor of the margin about them */
