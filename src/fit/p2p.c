@@ -459,21 +459,55 @@ static double overhead_lo(const cf_p2p *pp)
  * at a point (exp(1.96 sd)). Into *lo and *hi, 0 and 1 where the curve says nothing. At 4 B
  * the bytes part of SimGrid's gather is a few parts in 10^4 of its time: whatever the
  * split read it anywhere from the latency's ratio to the bytes'. */
+/* np=2's time at each of k's measured sizes over its latency part and over its bytes part
+ * in the ping-pong's units (INFINITY where that part is none), kept for the (pp, c, k) last
+ * asked: a batch of answers asks one curve at every point (12 costs each, the estimate's
+ * time nearly doubled before). The key holds what the ratios are read from. */
+static const double *curve_ratios(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
+                                  const double **bw_ratio)
+{
+    static struct {
+        const cf_p2p *pp;
+        const cf_coll *c;
+        const cf_contention *k;
+        int n;
+        double first, last, alpha, beta, gamma;
+        double lat[CF_P2P_UNIT_MAX], bw[CF_P2P_UNIT_MAX];
+    } memo;
+    double alpha = pp->h.alpha_us, beta = pp->h.beta_us_per_byte, gamma = pp->gamma_us_per_byte;
+    int n = k->nunit;
+    if (memo.pp != pp || memo.c != c || memo.k != k || memo.n != n ||
+        memo.first != k->unit_t_us[0] || memo.last != k->unit_t_us[n - 1] ||
+        memo.alpha != alpha || memo.beta != beta || memo.gamma != gamma) {
+        cost_parts q;
+        for (int i = 0; i < n; i++) {
+            double ti = k->unit_t_us[i];
+            parts_at(pp, c, k, 2, k->unit_bytes[i], 0.0, &q);
+            double x0 = q.lat * alpha, x1 = q.bw * beta + q.gam * gamma;
+            memo.lat[i] = x0 > 0.0 && ti > 0.0 ? ti / x0 : INFINITY;
+            memo.bw[i] = x1 > 0.0 && ti > 0.0 ? ti / x1 : INFINITY;
+        }
+        memo.pp = pp, memo.c = c, memo.k = k, memo.n = n;
+        memo.first = k->unit_t_us[0], memo.last = k->unit_t_us[n - 1];
+        memo.alpha = alpha, memo.beta = beta, memo.gamma = gamma;
+    }
+    *bw_ratio = memo.bw;
+    return memo.lat;
+}
+
 static void bytes_share(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, double m,
                         double t2m, double *lo, double *hi)
 {
     double alpha = pp->h.alpha_us, beta = pp->h.beta_us_per_byte, gamma = pp->gamma_us_per_byte;
     double a_max = INFINITY, b_max = INFINITY;
-    cost_parts q;
+    const double *bw_ratio, *lat_ratio = curve_ratios(pp, c, k, &bw_ratio);
     for (int i = 0; i < k->nunit; i++) {
-        double mi = k->unit_bytes[i], ti = k->unit_t_us[i];
-        parts_at(pp, c, k, 2, mi, 0.0, &q);
-        double x0 = q.lat * alpha, x1 = q.bw * beta + q.gam * gamma;
-        if (mi <= m && x0 > 0.0 && ti > 0.0)
-            a_max = fmin(a_max, ti / x0);
-        if (mi >= m && x1 > 0.0 && ti > 0.0)
-            b_max = fmin(b_max, ti / x1);
+        if (k->unit_bytes[i] <= m)
+            a_max = fmin(a_max, lat_ratio[i]);
+        if (k->unit_bytes[i] >= m)
+            b_max = fmin(b_max, bw_ratio[i]);
     }
+    cost_parts q;
     parts_at(pp, c, k, 2, m, 0.0, &q);
     double x0 = q.lat * alpha, x1 = q.bw * beta + q.gam * gamma;
     double allow = exp(Z95 * sqrt(fmax(k->factor_s2, 0.0)));
@@ -533,7 +567,7 @@ static double split_margin(const cf_p2p *pp, const cf_contention *k, long p, dou
  * that fit: a curve the two factors do not follow, protocols and caches, is read at other
  * sizes at p > 2, and what they miss may recur with each doubling). */
 static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p,
-                           double m, double rho_lo, cf_estimate *out)
+                           double m, double rho_lo, double share[2], cf_estimate *out)
 {
     cost_parts cp, ch;
     double g[2], gh[2], t[2][2]; /* [once][rho high] */
@@ -621,17 +655,21 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
     out->split_lo_us = out->split_hi_us = NAN;
     double s_split = split_margin(pp, k, p, m, rel2);
     if (p > 2 && s_split >= 0.0) {
-        double t2m = np2_time(pp, c, k, m), r_lo = INFINITY, r_hi = -INFINITY, w_lo, w_hi;
+        double t2m = np2_time(pp, c, k, m), r_lo = INFINITY, r_hi = -INFINITY;
         /* np=2's split read on its curve only where p runs np=2's algorithm: elsewhere the
          * two costs' structures part and the whole range stands (Open MPI's reduce of 2 MiB,
          * a pipeline at np=2 and linear at np 4: the simulated time 0.73 of the estimate,
-         * below the split read on the curve, on 7 of 12 platforms) */
-        cost_parts q2;
-        parts_at(pp, c, k, 2, m, rho_lo, &q2);
-        if (cp.name != NULL && q2.name != NULL && strcmp(cp.name, q2.name) == 0)
-            bytes_share(pp, c, k, m, t2m, &w_lo, &w_hi);
-        else
-            w_lo = 0.0, w_hi = 1.0;
+         * below the split read on the curve, on 7 of 12 platforms). The same for each share
+         * rho: read once (share, NAN until then). */
+        if (isnan(share[0])) {
+            cost_parts q2;
+            parts_at(pp, c, k, 2, m, rho_lo, &q2);
+            if (cp.name != NULL && q2.name != NULL && strcmp(cp.name, q2.name) == 0)
+                bytes_share(pp, c, k, m, t2m, &share[0], &share[1]);
+            else
+                share[0] = 0.0, share[1] = 1.0;
+        }
+        double w_lo = share[0], w_hi = share[1];
         for (int j = 0; j < 4; j += 2) {
             double la = split[j], mu = split[j + 1];
             if (isnan(la) && isnan(mu))
@@ -830,10 +868,11 @@ static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention 
                         double m, cf_estimate *out)
 {
     double rho_lo = overhead_lo(pp);
-    predict_np2_at(pp, c, k, p, m, rho_lo, out);
+    double share[2] = {NAN, NAN}; /* predict_np2_at's read of np=2's split, once */
+    predict_np2_at(pp, c, k, p, m, rho_lo, share, out);
     if (rho_lo < CF_P2P_OVERHEAD_LO) {
         cf_estimate real = *out;
-        predict_np2_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, &real);
+        predict_np2_at(pp, c, k, p, m, CF_P2P_OVERHEAD_LO, share, &real);
         if (real.hi_us > out->hi_us) {
             out->hi_us = real.hi_us;
             out->split_hi_us = real.split_hi_us;
