@@ -279,7 +279,8 @@ int cf_rules_known(const char *rules, const char *pattern);
 int cf_rules_gather_linear(const char *rules, long p, double m);
 /* The same for Open MPI's scatter (linear at p 4 to 7 from 2 KiB but 4 to 8 KiB, at p 8 to
  * 31 from 16 KiB, at p 32 to 63 from 512 B but 8 to 16 KiB, from p 64 from 512 B; at p 2 and 3
- * always, where linear and binomial are alike). */
+ * always, where linear and binomial are alike; before 4.1, openmpi-4.0: linear but where
+ * p > 10 below 300 B). */
 int cf_rules_scatter_linear(const char *rules, long p, double m);
 /* Of those, where the rules run the nonblocking linear scatter (the root posting every send at
  * once; the basic linear one's blocking sends go in turn where they are not eager): 1 or 0. */
@@ -782,7 +783,7 @@ int cf_p2p_has_np2(const cf_p2p *pp, const char *pattern, const char *datatype);
  * two measured sizes the lesser of theirs, or with most the greater (the protocol's step
  * lies somewhere between: SimGrid detaches sends below 64 KiB, and a share read across 16
  * to 64 KiB held 32 KiB's senders, whose gather of 4 KiB blocks at np 16 on wide.xml then
- * read 1.29x the simulated time), beyond them the nearest's; NAN where the file has not
+ * read about 1.4x the simulated time), beyond them the nearest's; NAN where the file has not
  * both curves. */
 double cf_p2p_sender_share(const cf_p2p *pp, const char *pattern, const char *datatype,
                            double m, int most);

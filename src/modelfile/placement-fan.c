@@ -67,8 +67,12 @@ static int fan_beyond_ok(const cf_placement *p, int dir, long np)
  * to its largest), the answer the probe's; FAN_HELD where it gives the estimate and np=2's
  * whole answer stays in the interval (between two levels, past the largest, under Open
  * MPI's own rules, whose linear calls take the messages in turn); FAN_NONE. A scatter is
- * read at Open MPI's nonblocking linear scatter's sizes alone (m says: at m < 0, asked of
- * every size, none). */
+ * read at Open MPI's nonblocking linear scatter's sizes, and at its basic linear one's where
+ * its blocking sends are eager (np=2's root share under 1/2: each returns at once), held
+ * (FAN_HELD) between two measured sizes of which only the smaller's was (the protocol's
+ * step lies somewhere between: SimGrid's at 64 KiB, where np=2's 16 KiB was eager, and a
+ * gate on both read 20 to 28 KiB on its torus 4.8x over, from 16 KiB's 1.09x); m < 0, asked
+ * of every size: none. */
 enum { FAN_NONE, FAN_HELD, FAN_ALONE };
 static int fan_use(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
                    const char *datatype, long np, double m)
@@ -76,14 +80,20 @@ static int fan_use(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     int dir = fan_dir(c);
     if (np <= 2 || !fan_usable(p, pp, c, datatype, dir))
         return FAN_NONE;
-    if (strcmp(c->pattern, "scatter") == 0 &&
-        (m < 0 || !(cf_rules_scatter_nonblocking(pp->rules, np, m) ||
-                    (cf_rules_scatter_linear(pp->rules, np, m) &&
-                     cf_p2p_sender_share(pp, c->pattern, datatype, m, 1) < 0.5))))
-        return FAN_NONE;
+    int straddle = 0;
+    if (strcmp(c->pattern, "scatter") == 0) {
+        if (m < 0)
+            return FAN_NONE;
+        if (!cf_rules_scatter_nonblocking(pp->rules, np, m)) {
+            if (!cf_rules_scatter_linear(pp->rules, np, m) ||
+                !(cf_p2p_sender_share(pp, c->pattern, datatype, m, 0) < 0.5))
+                return FAN_NONE;
+            straddle = !(cf_p2p_sender_share(pp, c->pattern, datatype, m, 1) < 0.5);
+        }
+    }
     if (np > fan_top(p, dir))
         return fan_beyond_ok(p, dir, np) ? FAN_HELD : FAN_NONE;
-    if ((np & (np - 1)) != 0 || strncmp(pp->rules, "openmpi", 7) == 0)
+    if ((np & (np - 1)) != 0 || strncmp(pp->rules, "openmpi", 7) == 0 || straddle)
         return FAN_HELD;
     return FAN_ALONE;
 }

@@ -785,9 +785,9 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * from the first farther rank on); the mean waits each receiver's crossing step, the
      * tiers taken as aligned blocks of that rank's count (cloud.xml, 4 ranks a node, np 16:
      * ranks 0 and 8 at distance 4, rank 0 at 8, 3 of 16 over the root's 2 steps, where the
-     * root alone read 1 of 16: SimGrid's gather of 4 B 2.36 us, read 1.91, now 2.5; nodes of
-     * 6 at np 16 cross at distances 2 and 4 too, 4 -> 6 and 8 -> 12, which the root's path
-     * never does: 3 of 16 over its 1). */
+     * root alone read 1 of 16: SimGrid's gather of 4 B 2.36 us, read 1.91, 2.5 with this,
+     * 2.36 with each step's reading alone, p2p.c; nodes of 6 at np 16 cross at distances 2
+     * and 4 too, 4 -> 6 and 8 -> 12, which the root's path never does: 3 of 16 over its 1). */
     /* Its sender waits too where a rendezvous held np=2's sender for a message of that size,
      * the subtree's blocks it sends (cf_p2p_sender_share over 1/2; an eager sender's few
      * percent are its own posting, which no tier lengthens): cloud.xml at np 16, 16 KiB a
