@@ -446,9 +446,8 @@ static cf_rule_alg ring_too_short(int smpi)
                 : (cf_rule_alg){"recursive doubling", CF_STEPS_FOLD, CF_LAT_STEPS};
 }
 
-/* smpi: SMPI's implementations; loop: a table timed as a loop of calls, where the trees
- * costed per call do not hold, and the rules say nothing where they run. */
-static int pick_ompi_as(const char *pattern, long p, double m, int smpi, int loop, cf_rule_alg *a)
+/* The algorithms Open MPI's rules decide pattern by, NULL for a pattern they do not. */
+static const ompi_algs *ompi_algs_of(const char *pattern)
 {
     static const struct {
         const char *pattern;
@@ -458,22 +457,27 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, int loo
               {"bcast", &ompi_bcast_algs},
               {"reduce", &ompi_reduce_algs},
               {"allgather", &ompi_allgather_algs}};
-    for (size_t i = 0; i < sizeof by / sizeof by[0]; i++) {
-        if (strcmp(pattern, by[i].pattern) != 0)
-            continue;
-        int alg = ompi_decide(by[i].algs->table, p, m);
-        if (alg <= 0)
-            return -1;
-        *a = smpi ? by[i].algs->smpi[alg] : by[i].algs->ompi[alg];
-        if (smpi && by[i].algs == &ompi_reduce_algs && alg == RD_BINOMIAL &&
-            ompi_reduce_segmented(p, m))
-            *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE, CF_LAT_STEPS};
-        if (by[i].algs == &ompi_allreduce_algs && (alg == AR_RING || alg == AR_SEGRING) &&
-            m / 4.0 < (double)p)
-            *a = ring_too_short(smpi);
-        return loop && cf_steps_per_call(a->steps) ? -1 : 0;
-    }
-    return -1;
+    for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
+        if (strcmp(pattern, by[i].pattern) == 0)
+            return by[i].algs;
+    return NULL;
+}
+
+/* smpi: SMPI's implementations; loop: a table timed as a loop of calls, where the trees
+ * costed per call do not hold, and the rules say nothing where they run. */
+static int pick_ompi_as(const char *pattern, long p, double m, int smpi, int loop, cf_rule_alg *a)
+{
+    const ompi_algs *algs = ompi_algs_of(pattern);
+    int alg = algs != NULL ? ompi_decide(algs->table, p, m) : 0;
+    if (alg <= 0)
+        return -1;
+    *a = smpi ? algs->smpi[alg] : algs->ompi[alg];
+    if (smpi && algs == &ompi_reduce_algs && alg == RD_BINOMIAL && ompi_reduce_segmented(p, m))
+        *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE, CF_LAT_STEPS};
+    if (algs == &ompi_allreduce_algs && (alg == AR_RING || alg == AR_SEGRING) &&
+        m / 4.0 < (double)p)
+        *a = ring_too_short(smpi);
+    return loop && cf_steps_per_call(a->steps) ? -1 : 0;
 }
 
 /* The same for a table whose calls were timed back to back (cf_table_timed_loop): where
@@ -553,24 +557,14 @@ static int ompi40_decide(const char *pattern, long p, double m, int *seg1k)
 
 static int pick_ompi40_as(const char *pattern, long p, double m, int loop, cf_rule_alg *a)
 {
-    static const struct {
-        const char *pattern;
-        const ompi_algs *algs;
-    } by[] = {{"allreduce", &ompi_allreduce_algs},
-              {"alltoall", &ompi_alltoall_algs},
-              {"bcast", &ompi_bcast_algs},
-              {"reduce", &ompi_reduce_algs},
-              {"allgather", &ompi_allgather_algs}};
+    const ompi_algs *algs = ompi_algs_of(pattern);
     int seg1k, alg = ompi40_decide(pattern, p, m, &seg1k);
-    for (size_t i = 0; i < sizeof by / sizeof by[0] && alg > 0; i++) {
-        if (strcmp(pattern, by[i].pattern) != 0)
-            continue;
-        *a = by[i].algs->ompi[alg];
-        if (seg1k)
-            *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE, CF_LAT_STEPS};
-        return loop && cf_steps_per_call(a->steps) ? -1 : 0;
-    }
-    return -1;
+    if (algs == NULL || alg <= 0)
+        return -1;
+    *a = algs->ompi[alg];
+    if (seg1k)
+        *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE, CF_LAT_STEPS};
+    return loop && cf_steps_per_call(a->steps) ? -1 : 0;
 }
 
 static int pick_openmpi40(const char *pattern, long p, double m, long node, cf_rule_alg *a)
