@@ -43,9 +43,10 @@ if [ -x "$build/commfit-smpi" ]; then
     # at once, and np=2 cannot tell whether their bytes share its link (SimGrid's network
     # links; a card or a shared-memory copy taking them in turn) or each goes alone (SimGrid's
     # loopback); the answer is the middle of the two readings, its interval holding both (the
-    # table holds np 16's simulated 4 KiB: 6.35 us; 5.81 in [1.26, 26.7], alone 4.65 and
-    # sharing 7.25; the shipped data/sim-flat.csv, with more sizes: 5.77 in [3.42, 9.74],
-    # where the reading alone gave 4.65 in [3.42, 6.32]).
+    # table holds np 16's simulated 4 KiB: 6.35 us; 5.81 in [2.90, 11.6], alone 4.65 and
+    # sharing 7.25, the interval [1.26, 26.7] before stop 62 bounded the readings by their
+    # latency and bytes ratios; the shipped data/sim-flat.csv, with more sizes: 5.77 in
+    # [3.42, 9.74], where the reading alone gave 4.65 in [3.42, 6.32]).
     step fit -q -i sim/flat.csv --np 2 -o sim/flat-np2.json
     step predict -m sim/flat-np2.json --pattern bcast --np 16 --bytes 4K
     # Four racks of 8 four-core nodes, launched on 64 ranks (two racks), fitted at np 2-32
