@@ -103,6 +103,10 @@ typedef struct cost_parts {
     /* np=2's time at m over its cost in the ping-pong's units, less 1 (estimate_at): what
      * it costs beyond them, below 0 where it is the cheaper */
     double excess;
+    /* estimate_at's np=2 parts at m: its cost's latency and bytes in us at the ping-pong's
+     * alpha and beta, and the algorithm that runs there */
+    double x2[2];
+    const char *name2;
 } cost_parts;
 
 /* Of the p - 1 messages a rank posts at once (cost_parts overlap 1), the share whose bytes
@@ -342,6 +346,7 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
     double t2 = fa * x2[0] + fb * x2[1];
     double tp = once ? xp[0] + xp[1] + (t2 - x2[0] - x2[1]) : fa * xp[0] + fb * xp[1];
     cp->excess = x2[0] + x2[1] > 0.0 ? t2 / (x2[0] + x2[1]) - 1.0 : 0.0;
+    cp->x2[0] = x2[0], cp->x2[1] = x2[1], cp->name2 = c2.name;
     for (int i = 0; i < 2; i++)
         cp->split[i] = x2[i] > 0.0 ? (xp[i] >= 0.0 ? xp[i] / x2[i] : NAN)
                        : xp[i] > 0.0 ? INFINITY
@@ -503,24 +508,21 @@ static const curve_memo *curve_ratios(const cf_p2p *pp, const cf_coll *c, const 
  * bound's margin (split_margin): none newly outside on 9609 measured and 2800 simulated
  * points off the measured sizes. Into *lo and *hi, 0 and 1 where the curve says nothing. At
  * 4 B the bytes part of SimGrid's gather is a few parts in 10^4 of its time. */
-static void bytes_share(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, double m,
-                        double t2m, double *lo, double *hi)
+static void bytes_share(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
+                        const cost_parts *cp, double m, double t2m, double *lo, double *hi)
 {
-    double alpha = pp->h.alpha_us, beta = pp->h.beta_us_per_byte, gamma = pp->gamma_us_per_byte;
     double a_max = INFINITY, b_max = INFINITY;
     const curve_memo *r = curve_ratios(pp, c, k);
-    cost_parts q;
-    parts_at(pp, c, k, 2, m, 0.0, &q);
     for (int i = 0; i < k->nunit; i++) {
-        if ((r->name[i] == NULL) != (q.name == NULL) ||
-            (q.name != NULL && strcmp(r->name[i], q.name) != 0))
+        if ((r->name[i] == NULL) != (cp->name2 == NULL) ||
+            (cp->name2 != NULL && strcmp(r->name[i], cp->name2) != 0))
             continue;
         if (k->unit_bytes[i] <= m)
             a_max = fmin(a_max, r->lat[i]);
         if (k->unit_bytes[i] >= m)
             b_max = fmin(b_max, r->bw[i]);
     }
-    double x0 = q.lat * alpha, x1 = q.bw * beta + q.gam * gamma;
+    double x0 = cp->x2[0], x1 = cp->x2[1];
     double allow = exp(Z95 * sqrt(fmax(k->factor_s2, 0.0)));
     *hi = isfinite(b_max) && t2m > 0.0 ? fmin(1.0, b_max * allow * x1 / t2m) : 1.0;
     *lo = isfinite(a_max) && t2m > 0.0 ? fmax(0.0, 1.0 - a_max * allow * x0 / t2m) : 0.0;
@@ -601,10 +603,10 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
      * ping-pong's units: that is the mean of a root and a receiver, one of whom leaves early
      * (the latency factor 0.46 to 0.49 on every shipped rooted table), which recurs rank by
      * rank, no overhead a call pays once (a negative one); at the rendezvous sizes, where
-     * the factors' reading stays below though nobody leaves, the gathers still read
-     * nearer (median |ln error| 0.143 -> 0.116, the third review). SMPI's binomial gather of 4 B at np 16
-     * on its flat cluster: 1.90 us, the reading at each step 1.91, once 2.95, their middle
-     * 2.37; over the 30 rooted tables from np=2 the gathers' median error 17.0% -> 8.0%,
+     * the factors' reading stays below though nobody leaves, the gathers still read nearer
+     * (median |ln error| 0.143 -> 0.116, the third review). SMPI's binomial gather of 4 B
+     * at np 16 on its flat cluster: 1.90 us, the reading at each step 1.91, once 2.95, their
+     * middle 2.37; over the 30 rooted tables from np=2 the gathers' median error 17.0% -> 8.0%,
      * the scatters' 24.2% -> 12.5%, none newly outside. (Not a reduce's or a bcast's: Open
      * MPI's segmented bcast at np=2, faster than one message, reads large ones truer once:
      * 1 MiB at np 4 on the Ethernet cluster, 649 us, 611 with the once reading, 429
@@ -664,11 +666,11 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
      * latency's ratio and its bytes' (a mean of the two weighted by np=2's split of its
      * time, which the factors only estimate; where np=2 moved no bytes, at or below the
      * ping-pong's smallest size, above its latency's alone), or is the once reading's (at
-     * the fitted factors): the ends of those
-     * readings bound the interval, with the model's own error per doubling and the
-     * factors' uncertainty as margins, at the sizes np=2 measured and between them (there
-     * also the two factors' misfit of np=2's curve, a bridge between the measured sizes:
-     * s2 4 w (1 - w), w where m lies between them in ln size). Until stop 62 that misfit
+     * the fitted factors): the ends of those readings bound the interval, with the model's
+     * own error per doubling and the factors' uncertainty as margins, at the sizes np=2
+     * measured and between them (there also the two factors' misfit of np=2's curve, a
+     * bridge between the measured sizes: s2 4 w (1 - w), w where m lies between them in ln
+     * size); np=2's split itself as its curve lets it (bytes_share). Until stop 62 that misfit
      * was read as recurring with each doubling: SMPI's binomial gather of 4 B at np 16 on
      * data/platforms/flat.xml, 1.90 us, read 2.37 in [0.74, 7.66], whose latency's and
      * bytes' ratios alone give 1.91 to 4.07 (np=2's eager and rendezvous halves, which the
@@ -684,10 +686,8 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
          * below the split read on the curve, on 7 of 12 platforms). The same for each share
          * rho: read once (share, NAN until then). */
         if (isnan(share[0])) {
-            cost_parts q2;
-            parts_at(pp, c, k, 2, m, rho_lo, &q2);
-            if (cp.name != NULL && q2.name != NULL && strcmp(cp.name, q2.name) == 0)
-                bytes_share(pp, c, k, m, t2m, &share[0], &share[1]);
+            if (cp.name != NULL && cp.name2 != NULL && strcmp(cp.name, cp.name2) == 0)
+                bytes_share(pp, c, k, &cp, m, t2m, &share[0], &share[1]);
             else
                 share[0] = 0.0, share[1] = 1.0;
         }
