@@ -133,6 +133,15 @@ grep_err() {
     fi
 }
 
+# inside TRUTHS CSV: each time in TRUTHS (one a line) inside the interval of the answer on
+# the same line of CSV (predict -f csv, after its header: lo_us $6, hi_us $7, inf where
+# open), as many answers as times, one at least.
+inside() {
+    awk -F, 'NR == FNR { t[FNR] = $1; m = FNR; next }
+             FNR > 1 { n++; if (!($6 <= t[FNR - 1] && ($7 == "inf" || t[FNR - 1] <= $7))) bad = 1 }
+             END { exit !n || n != m || bad }' "$1" "$2"
+}
+
 done_testing() {
     echo "1..$tap_n"
     [ "$tap_failed" -eq 0 ]

@@ -526,6 +526,16 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                       "reading's)",
                       est.floor_from, est.t_us);
     }
+    if (est.step_b > 0.0) {
+        char a[32], b[32];
+        cf_size_format((uint64_t)est.step_a, a, sizeof a);
+        cf_size_format((uint64_t)est.step_b, b, sizeof b);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "np=2's curve steps between its measured %s and %s (%.4g and %.4g us), "
+                      "which its factors read without the step: np=2's time here lies "
+                      "anywhere between those two, and the interval holds that range",
+                      a, b, est.step_ta, est.step_tb);
+    }
     if (est.ranks_mean)
         cf_note_join(out->bnote, sizeof out->bnote,
                      "costed in the ranks' mean, each rank receiving its subtree's blocks and "

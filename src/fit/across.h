@@ -525,6 +525,9 @@ typedef struct cf_contention {
  * left out as bench/accuracy.sh's goals do: 0.272), over 1.96. The held-out
  * data/sim-ethflat.csv gives 0.271 (550 points). */
 #define CF_P2P_SPLIT_SD 0.139
+/* np2_step: how far the log-log slope of np=2's curve between two measured sizes may pass
+ * the next pair's before a step is read between them (a bandwidth's slope only rises) */
+#define CF_P2P_STEP_SLOPE 0.05
 
 typedef struct cf_p2p {
     char error[CF_NOTE_MAX];      /* why there is no estimate; "" when there is */
@@ -578,6 +581,11 @@ typedef struct cf_estimate {
                              * ping-pong's one-way time; NAN elsewhere */
     int ranks_mean;        /* p2p from np=2: the algorithm costed in the ranks' mean, rank by
                             * rank (a binomial gather), not along the root's path */
+    double step_a, step_b; /* p2p from np=2 past np 2, m between two measured sizes of
+                            * np=2's curve across which it steps (np2_step): the two sizes
+                            * (0 elsewhere), */
+    double step_ta, step_tb; /* np=2's measured times there, whose range about np=2's
+                              * reading at m the interval holds */
     int linear_rules;      /* p2p from np=2, a gather the library's rules run linear here
                             * (cf_rules_gather_linear), on the root's node: the lower end
                             * holds its blocks arriving at once, np=2's time */
@@ -775,6 +783,11 @@ const cf_contention *cf_p2p_pingpong(const cf_p2p *pp);
 /* The pattern's measured np=2 time at size m, read on its np=2 curve as the estimate from
  * np=2 reads it at p=2; NAN where the file has no np=2 factors for it. */
 double cf_p2p_np2_time(const cf_p2p *pp, const cf_coll *c, const char *datatype, double m);
+/* Between two measured sizes of np=2's curve across which it steps, est's interval past np 2
+ * widened to hold np=2's time there anywhere between the two sizes' (the sizes and times
+ * into est's step_*): 1 where it was, 0 elsewhere. */
+int cf_p2p_step_widen(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p,
+                      double m, cf_estimate *est);
 /* Whether the file has the pattern's np=2 factors (cf_p2p_np2_time is a number): 1 or 0. */
 int cf_p2p_has_np2(const cf_p2p *pp, const char *pattern, const char *datatype);
 /* How far the sender of a rooted pattern's message of m bytes (a gather's sender, a
