@@ -532,8 +532,8 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
         cf_size_format((uint64_t)est.step_b, b, sizeof b);
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "np=2's curve steps between its measured %s and %s (%.4g and %.4g us), "
-                      "which its factors read without the step: np=2's time here lies "
-                      "anywhere between those two, and the interval holds that range",
+                      "read log-log between them as if no step lay there: np=2's time here "
+                      "lies anywhere between those two, and the interval holds that range",
                       a, b, est.step_ta, est.step_tb);
     }
     if (est.ranks_mean)

@@ -525,9 +525,12 @@ typedef struct cf_contention {
  * left out as bench/accuracy.sh's goals do: 0.272), over 1.96. The held-out
  * data/sim-ethflat.csv gives 0.271 (550 points). */
 #define CF_P2P_SPLIT_SD 0.139
-/* np2_step: how far the log-log slope of np=2's curve between two measured sizes may pass
- * the next pair's before a step is read between them (a bandwidth's slope only rises) */
+/* p2p.c's np2_step, a step of np=2's curve between two measured sizes: how far their
+ * log-log slope must pass 1 or the next pair's, and how far the time must rise between them
+ * at least (less is a line of bandwidth or a timer's noise, and a range of less changes an
+ * interval little) */
 #define CF_P2P_STEP_SLOPE 0.05
+#define CF_P2P_STEP_RISE 1.2
 
 typedef struct cf_p2p {
     char error[CF_NOTE_MAX];      /* why there is no estimate; "" when there is */
@@ -582,8 +585,8 @@ typedef struct cf_estimate {
     int ranks_mean;        /* p2p from np=2: the algorithm costed in the ranks' mean, rank by
                             * rank (a binomial gather), not along the root's path */
     double step_a, step_b; /* p2p from np=2 past np 2, m between two measured sizes of
-                            * np=2's curve across which it steps (np2_step): the two sizes
-                            * (0 elsewhere), */
+                            * np=2's curve across which it steps (np2_step): the two sizes;
+                            * 0 elsewhere */
     double step_ta, step_tb; /* np=2's measured times there, whose range about np=2's
                               * reading at m the interval holds */
     int linear_rules;      /* p2p from np=2, a gather the library's rules run linear here
@@ -785,9 +788,9 @@ const cf_contention *cf_p2p_pingpong(const cf_p2p *pp);
 double cf_p2p_np2_time(const cf_p2p *pp, const cf_coll *c, const char *datatype, double m);
 /* Between two measured sizes of np=2's curve across which it steps, est's interval past np 2
  * widened to hold np=2's time there anywhere between the two sizes' (the sizes and times
- * into est's step_*): 1 where it was, 0 elsewhere. */
-int cf_p2p_step_widen(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p,
-                      double m, cf_estimate *est);
+ * into est's step_*, 0 where it was not). */
+void cf_p2p_step_widen(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p,
+                       double m, cf_estimate *est);
 /* Whether the file has the pattern's np=2 factors (cf_p2p_np2_time is a number): 1 or 0. */
 int cf_p2p_has_np2(const cf_p2p *pp, const char *pattern, const char *datatype);
 /* How far the sender of a rooted pattern's message of m bytes (a gather's sender, a

@@ -882,41 +882,50 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
     }
 }
 
-/* Whether size m lies between two measured sizes of np=2's curve k across which it steps
- * (a protocol's switch from eager to rendezvous, a cache's edge): the log-log slope between
- * them above 1 (the time growing faster than the bytes), or above the next pair's by
- * CF_P2P_STEP_SLOPE (a latency and a bandwidth give a slope that only rises with the size).
- * Into *a and *b the index of the two sizes. */
+/* Whether size m lies between two measured sizes of np=2's curve k across which it steps (a
+ * protocol's switch from eager to rendezvous, a cache's edge): the time rising by
+ * CF_P2P_STEP_RISE at least between them, and its log-log slope there above 1 (growing faster
+ * than the bytes) or above the next pair's, itself not falling (a latency and a bandwidth
+ * give a slope that rises with the size), each by CF_P2P_STEP_SLOPE. A line of bandwidth
+ * (IMB's reduce of 2 to 4 MiB, slope 1.003) or a timer's few percent (IMB's bcast of 16 and
+ * 32 B, 0.21 and 0.23 us, the next size faster) is none. Into *a and *b the two sizes'
+ * indices (-1 where m lies between none). */
 static int np2_step(const cf_contention *k, double m, int *a, int *b)
 {
     int n = k->nunit, i = 1;
+    *a = *b = -1;
     while (i < n && k->unit_bytes[i] < m)
         i++;
     if (i >= n || !(m > k->unit_bytes[i - 1] && m < k->unit_bytes[i]) ||
-        !(k->unit_t_us[i - 1] > 0.0) || !(k->unit_t_us[i] > k->unit_t_us[i - 1]))
+        !(k->unit_t_us[i - 1] > 0.0))
         return 0;
-    double s = log(k->unit_t_us[i] / k->unit_t_us[i - 1]) /
-               log(k->unit_bytes[i] / k->unit_bytes[i - 1]);
-    int step = s > 1.0;
-    if (!step && i + 1 < n && k->unit_t_us[i + 1] > 0.0)
-        step = s > log(k->unit_t_us[i + 1] / k->unit_t_us[i]) /
-                           log(k->unit_bytes[i + 1] / k->unit_bytes[i]) +
-                       CF_P2P_STEP_SLOPE;
     *a = i - 1, *b = i;
-    return step;
+    double rise = k->unit_t_us[i] / k->unit_t_us[i - 1];
+    if (!(rise >= CF_P2P_STEP_RISE))
+        return 0;
+    double s = log(rise) / log(k->unit_bytes[i] / k->unit_bytes[i - 1]);
+    if (s > 1.0 + CF_P2P_STEP_SLOPE)
+        return 1;
+    if (i + 1 >= n || !(k->unit_t_us[i + 1] >= k->unit_t_us[i]))
+        return 0;
+    double next = log(k->unit_t_us[i + 1] / k->unit_t_us[i]) /
+                  log(k->unit_bytes[i + 1] / k->unit_bytes[i]);
+    return s > next + CF_P2P_STEP_SLOPE;
 }
 
 /* Between two measured sizes of np=2's curve across which it steps (np2_step), np=2's time
- * at m is read through its factors, a curve without the step, which puts it in the middle:
- * all np=2 tells is that its time lies between the two sizes' (a time that grows with the
- * size). Every reading at p takes that range about np=2's reading with it, each end's
- * distance from the estimate in ln joined in quadrature with the range's on its side.
+ * at m is read on that curve log-log between the two, as if no step lay there, which puts it
+ * in the middle: all np=2 tells is that its time lies between the two sizes' (a time that
+ * grows with the size). Every reading at p takes that range about np=2's reading with it,
+ * each end's distance from the estimate in ln joined in quadrature with the range's on its
+ * side: the whole range wherever m lies between them (a step just past the smaller size
+ * would give m the larger's time), so the interval widens at once past a measured size.
  * SimGrid's eager messages go to 64 KiB: MPICH's binomial bcast of 40 KiB at np 4 on its
  * flat cluster, 11.7 us simulated, read 23.9 in [15.4, 37.1] from np=2's 2.69 us at 16 KiB
- * and 17.2 at 64 KiB (its own 4.10 at 40 KiB), in [6.49, 51.5] now; of 2064 simulated
- * answers off the measured sizes (np 4 to 64, 6 B to 400 KiB, six platforms, both
- * selectors) 70 fell outside, 65 of them at 24 to 48 KiB, 14 now (none newly). Where an
- * end is open (0 or inf) it stays so. */
+ * and 17.2 at 64 KiB (its own 4.10 at 40 KiB; the line between them reads 9.18), in [6.49,
+ * 51.5] now; of 2064 simulated answers off the measured sizes (np 4 to 64, 6 B to 400 KiB,
+ * six platforms, both selectors) 70 fell outside, 65 of them at 24 to 48 KiB, all but 2
+ * below their lower ends, 14 now (none newly). Where an end is open (0 or inf) it stays so. */
 static void step_widen(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p,
                        double m, cf_estimate *out)
 {
@@ -940,13 +949,12 @@ static void step_widen(const cf_p2p *pp, const cf_coll *c, const cf_contention *
     }
 }
 
-int cf_p2p_step_widen(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p,
-                      double m, cf_estimate *out)
+void cf_p2p_step_widen(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p,
+                       double m, cf_estimate *out)
 {
     const cf_contention *k = np2_entry(pp, c->pattern, datatype);
     if (k != NULL)
         step_widen(pp, c, k, p, m, out);
-    return k != NULL && out->step_b > 0.0;
 }
 
 /* predict_np2_at with the least overhead share (overhead_lo). Where a simulation's is the
