@@ -101,6 +101,15 @@
 #      nodes, cloud's and tornodes' four)
 #   4c Open MPI's reduce from np=2 at np 3 to 7 in SMPI (its linear reduce, its chains), the
 #      two tables of tests/data/sim/reduce-chain-*, judged as 4
+#   4b from np=2 alone at sizes np=2 never measured (data/sim-between: 6 B to 400 KiB, none of
+#      them a shipped table's size, at np 4, 16 and 64, the rooted ones at np 16), each
+#      platform's table and its rooted table fitted at np 2 (data/sim-*.csv,
+#      data/sim-rooted): the development platforms pooled (flat, ethflat, fattree, multicore,
+#      cloud, torus: the step's widening of stop 63 was worked out on them) and the held-out
+#      ones (leaves, racks, wide, islands), each selector; judged on coverage >= 90% alone
+#      (the tiered platforms have no upper bound); before stop 63 the development pool's
+#      answers at 24 to 48 KiB, read across SimGrid's step at 64 KiB, fell below their
+#      lower ends
 #   4r the rooted collectives (gather, gatherv, scatter, scatterv) from np=2 at np 16 on every
 #      shipped platform under each selector (data/sim-rooted), judged as 4 (tiered: as 4t);
 #      a linear scatterv and gatherv read the launch's fan probe (its level 16 is np 16:
@@ -388,6 +397,29 @@ for t in "$top_srcdir"/tests/data/sim/reduce-chain-*-ompi.csv; do
     pf=$(basename "$t" .csv)
     heldout "$t" 2 3,4,5,6,7 reduce
     judge 4c "${pf#reduce-chain-}: fit np 2 only, predict 3-7" 20 1000 90 5
+done
+
+# 4b: from np=2 alone at sizes between np=2's measured ones (data/sim-between), each pool.
+for pool in "development:flat ethflat fattree multicore cloud torus" "held out:leaves racks wide islands"; do
+    for sel in mpich ompi; do
+        : >"$T/rec.pool"
+        for pf in ${pool#*:}; do
+            suf=$([ $sel = ompi ] && echo -ompi || :)
+            for kind in coll rooted; do
+                if [ $kind = coll ]; then
+                    t="$D/sim-between/$pf$suf.csv" fit="$D/sim-$pf$suf.csv" pats="$COLLS" np=4,16,64
+                else
+                    t="$D/sim-between/rooted-$pf$suf.csv" fit="$D/sim-rooted/$pf$suf.csv"
+                    pats="gather gatherv scatter scatterv" np=16
+                fi
+                [ -f "$t" ] && [ -f "$fit" ] || continue
+                heldout "$t" 2 "$np" "$pats" "$fit"
+                cat "$T/rec" >>"$T/rec.pool"
+            done
+        done
+        mv "$T/rec.pool" "$T/rec"
+        judge 4b "between np=2's sizes, ${pool%%:*} platforms $sel: fit np 2 only" 1000 1000 90 -
+    done
 done
 
 # 6: held-out sizes of the real tables (every third size), against log-log interpolation;
