@@ -95,12 +95,14 @@ static char *put_json_num(char *p, double v)
 {
     if (!isfinite(v))
         return put_str(p, "null");
+    char buf[32]; /* %.17g of a double: 24 characters at most */
     int n = 0;
     for (int prec = 15; prec <= 17; prec++) {
-        n = sprintf(p, "%.*g", prec, v);
-        if (strtod(p, NULL) == v)
+        n = snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
             break;
     }
+    memcpy(p, buf, (size_t)n + 1);
     return p + n;
 }
 

@@ -224,7 +224,9 @@ static int add_p_linear(cf_across_fitter *F, int a)
     memcpy(F->basis[b], F->basis[a], sizeof F->basis[b]);
     F->basis[b][k] = (cf_cterm_sum){1, {CF_CT_P1, CF_CT_ONE}};
     F->k[b] = k + 1;
-    snprintf(F->name[b], sizeof F->name[b], "%.28s + p-linear latency", F->name[a]);
+    char base[29]; /* a copy (the two names are rows of one array): 28 characters at most */
+    snprintf(base, sizeof base, "%s", F->name[a]);
+    snprintf(F->name[b], sizeof F->name[b], "%s + p-linear latency", base);
     return 1;
 }
 
