@@ -885,11 +885,12 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
 /* Whether size m lies between two measured sizes of np=2's curve k across which it steps (a
  * protocol's switch from eager to rendezvous, a cache's edge): the time rising by
  * CF_P2P_STEP_RISE at least between them, and its log-log slope there above 1 (growing faster
- * than the bytes) or above the next pair's, itself not falling (a latency and a bandwidth
- * give a slope that rises with the size), each by CF_P2P_STEP_SLOPE. A line of bandwidth
- * (IMB's reduce of 2 to 4 MiB, slope 1.003) or a timer's few percent (IMB's bcast of 16 and
- * 32 B, 0.21 and 0.23 us, the next size faster) is none. Into *a and *b the two sizes'
- * indices (-1 where m lies between none). */
+ * than the bytes) or above the next pair's (a latency and a bandwidth give a slope that rises
+ * with the size), each by CF_P2P_STEP_SLOPE. A line of bandwidth (IMB's reduce of 2 to 4 MiB,
+ * slope 1.003) or a timer's few percent (IMB's bcast of 16 and 32 B, 0.21 and 0.23 us) is
+ * none; a rise that levels off or dips after is one (IMB's allgatherv of 1 to 2 KiB, 0.88 to
+ * 1.45 us, 1.40 at 4 KiB). Into *a and *b the two sizes' indices (-1 where m lies between
+ * none). */
 static int np2_step(const cf_contention *k, double m, int *a, int *b)
 {
     int n = k->nunit, i = 1;
@@ -906,7 +907,7 @@ static int np2_step(const cf_contention *k, double m, int *a, int *b)
     double s = log(rise) / log(k->unit_bytes[i] / k->unit_bytes[i - 1]);
     if (s > 1.0 + CF_P2P_STEP_SLOPE)
         return 1;
-    if (i + 1 >= n || !(k->unit_t_us[i + 1] >= k->unit_t_us[i]))
+    if (i + 1 >= n || !(k->unit_t_us[i + 1] > 0.0))
         return 0;
     double next = log(k->unit_t_us[i + 1] / k->unit_t_us[i]) /
                   log(k->unit_bytes[i + 1] / k->unit_bytes[i]);

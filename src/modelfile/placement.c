@@ -764,7 +764,8 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
  * (measure's coll_timing, IMB's t_avg), so a step that waits longer counts for the ranks
  * whose finish waits on it: every rank where data goes from all to all; the ranks the root
  * reaches through the farther tier (from the first rank the probe puts there) where data
- * flows from a root (bcast, scatter); the root alone where it flows to one (reduce,
+ * flows from a root (bcast, scatter; a binomial scatter's eager crossing steps each their
+ * receiver's subtree, below); the root alone where it flows to one (reduce,
  * gather), whose other ranks leave once their part is sent. A reduce by recursive halving
  * and then a gather (r's steps CF_STEPS_HALVING2) has every rank wait on its partner at
  * each of the halving's steps, half the steps counted, and the root alone at the gather's:
@@ -810,30 +811,42 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
         if (steps > 0)
             return waits / ((double)np * (double)steps);
     }
-    /* A scatter's or a bcast's binomial tree: the receiver of a crossing step waits on it, and
-     * so does its subtree (up to d ranks), which it sends on to after; not every rank past
-     * the first farther one waiting all of the root's crossing steps (SimGrid's
-     * tornodes.xml, 4 ranks a node, np 16: rank 8's 8 ranks wait the step of distance 8,
-     * ranks 4's and 12's 4 each that of distance 4, half the ranks over the root's 2 steps,
-     * where 12 of 16 had each waited both: Open MPI's scatter of 64 B, 2.76 us simulated,
-     * read 5.02, now 3.78; over the 30 rooted tables from np=2 the scatters' median error
-     * 9.2% -> 5.7%, their 90th percentile 57.6% -> 33.1%, none newly outside). */
-    if ((strcmp(pattern, "scatter") == 0 || strcmp(pattern, "bcast") == 0) &&
-        strcmp(r->name, "binomial tree") == 0) {
-        long first = tier_first_rank(p, fitted, np), steps = 0;
+    /* A scatter's binomial tree whose crossing steps' messages are eager: the receiver of a
+     * crossing step waits on it, and so does its subtree (up to d ranks), which it sends on
+     * to after, not every rank past the first farther one all of the root's crossing steps
+     * (SimGrid's tornodes.xml, 4 ranks a node, np 16: rank 8's 8 ranks wait the step of
+     * distance 8, ranks 4's and 12's 4 each that of distance 4, half the ranks over the
+     * root's 2 steps, where 12 of 16 had each waited both: Open MPI's scatter of 64 B, 2.76
+     * us simulated, read 5.02, now 3.78). Where a rendezvous held np=2's root for a message
+     * of a crossing step's size (its share over 1/2, the larger of the measured sizes
+     * around), the sender waits, and so do the ranks it sends to after: the rule below
+     * stands (MPICH's scatter of 1 MiB at np 16 on the cloud platform, 3779 us simulated,
+     * read 3798 by it, 2923 by the subtrees alone). Only with the np=2 shares to tell
+     * (not a fit across np), and tiers of aligned blocks of a power of two ranks (the
+     * root's crossing steps are then those of distance first and more; nodes of 6 at np 16,
+     * which the steps of distance 2 and 4 cross off the root's path, read the scatter of 4
+     * B 31% high by it, 1% by the rule below). */
+    long first = tier_first_rank(p, fitted, np);
+    if (strcmp(pattern, "scatter") == 0 && strcmp(r->name, "binomial tree") == 0 && pp != NULL &&
+        first < np && (first & (first - 1)) == 0 && lat_tiered(p, np)) {
+        long steps = 0;
         double waits = 0.0;
-        for (long d = 1; d < np && first < np; d *= 2) {
+        int held = 0;
+        for (long d = 1; d < np; d *= 2) {
             steps += d >= first;
             for (long q = 0; q + d < np; q += 2 * d)
-                if (q / first != (q + d) / first)
-                    waits += (double)(d < np - (q + d) ? d : np - (q + d));
+                if (q / first != (q + d) / first) {
+                    long sub = d < np - (q + d) ? d : np - (q + d);
+                    held |= cf_p2p_sender_share(pp, pattern, datatype, (double)sub * m, 1) > 0.5;
+                    waits += (double)sub;
+                }
         }
-        if (steps > 0)
-            return waits / ((double)np * (double)steps);
+        if (steps > 0 && !held)
+            return fmin(1.0, waits / ((double)np * (double)steps));
     }
     if (cf_coll_to_root(c))
         return 1.0 / (double)np;
-    return (double)(np - tier_first_rank(p, fitted, np)) / (double)np;
+    return (double)(np - first) / (double)np;
 }
 
 /* pair_add where the probe measured each distance with each level's ranks all sending

