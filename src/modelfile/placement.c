@@ -828,7 +828,8 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * B 31% high by it, 1% by the rule below). */
     long first = tier_first_rank(p, fitted, np);
     if (strcmp(pattern, "scatter") == 0 && strcmp(r->name, "binomial tree") == 0 && pp != NULL &&
-        first < np && (first & (first - 1)) == 0 && lat_tiered(p, np)) {
+        first < np && (first & (first - 1)) == 0 &&
+        lat_tiered(p, np < (long)p->nlat + 1 ? np : (long)p->nlat + 1)) {
         long steps = 0;
         double waits = 0.0;
         int held = 0;
