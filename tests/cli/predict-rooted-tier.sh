@@ -5,6 +5,20 @@
 # 35.3 (its crossing steps move 64 and 128 KiB), its scatter of 1 MiB 1743 for 3779.
 . "$top_srcdir/tests/setup.sh"
 
+# within MODEL PATTERN BYTES X PERCENT: PATTERN of BYTES at np 16 read from MODEL within xX of
+# the simulated time in $tab, at or above the lower end, its note counting PERCENT% of the
+# ranks as waiting on the crossing steps.
+within() {
+    t=$(awk -F, -v p="$2" -v b="$3" '!/^#/ && $1 == p && $2 == 16 && $3 == b { print $11 }' "$tab")
+    run "$COMMFIT" predict -m "$1" -p "$2" -n 16 -b "$3" -f csv
+    check "$2 of $3 B: within x$4 of the simulated $t us, at or above the lower end" \
+        awk -F, -v t="$t" -v x="$4" 'NR == 2 { n = 1; r = $5 / t; bad = !(r < x && r > 1 / x && $6 <= t) }
+                                     END { exit !n || bad }' "$T/out"
+    check "$2 of $3 B: the note counts $5% of the ranks waiting" \
+        awk -v s="times the $5% of the ranks that wait on it" 'NR == 2 { n = 1; bad = !index($0, s) }
+                                                               END { exit !n || bad }' "$T/out"
+}
+
 tab="$top_srcdir/data/sim-rooted/cloud.csv"
 "$COMMFIT" fit -q -i "$tab" --np 2 -o m.json
 for p in gather scatter; do
@@ -30,12 +44,8 @@ check "scatter of 1 MiB: np 17 within x1.3 of np 16" \
 # A crossing step's sender waits too where np=2's sender waited for a message of its size
 # (SimGrid holds sends from 64 KiB): the gather of 16 KiB blocks, whose crossing senders send
 # 64 and 128 KiB, read 20.3 us for the simulated 35.3 with the receivers alone waiting.
-t=$(awk -F, '!/^#/ && $1 == "gather" && $2 == 16 && $3 == 16384 { print $11 }' "$tab")
-run "$COMMFIT" predict -m m.json -p gather -n 16 -b 16K -f csv
-check "gather of 16 KiB: within x1.25 of the simulated $t us" \
-    awk -F, -v t="$t" 'NR == 2 { n = 1; r = t / $5; bad = !(r < 1.25 && r > 0.8) } END { exit !n || bad }' "$T/out"
-check "its note counts the senders: 18.8% of the ranks wait (9.38% the receivers alone)" \
-    awk 'NR == 2 { n = 1; bad = !/times the 18.8% of the ranks that wait on it/ } END { exit !n || bad }' "$T/out"
+# Its note counts the senders: 18.8% of the ranks (9.38% the receivers alone).
+within m.json gather 16384 1.25 18.8
 run "$COMMFIT" predict -m m.json -p gather -n 16 -b 4K -f csv
 check "4 KiB blocks (16 and 32 KiB crossing, eager at np=2 about them): about the receivers alone" \
     awk 'NR == 2 { n = 1; bad = !/times the 9.[0-9]*% of the ranks that wait on it/ } END { exit !n || bad }' "$T/out"
@@ -47,23 +57,14 @@ check "4 KiB blocks (16 and 32 KiB crossing, eager at np=2 about them): about th
 # at distance 4).
 tab="$top_srcdir/data/sim-rooted/tornodes-ompi.csv"
 "$COMMFIT" fit -q -i "$tab" --np 2 -o tn.json
+# 4 B, 64 B and 1 KiB: x1.28, x1.82 and x1.89 of the simulated times before.
 for b in 4 64 1024; do
-    t=$(awk -F, -v b=$b '!/^#/ && $1 == "scatter" && $2 == 16 && $3 == b { print $11 }' "$tab")
-    run "$COMMFIT" predict -m tn.json -p scatter -n 16 -b $b -f csv
-    check "tornodes, scatter of $b B: within x1.5 of the simulated $t us (x1.28, x1.82, x1.89 before)" \
-        awk -F, -v t="$t" 'NR == 2 { n = 1; r = $5 / t; bad = !(r < 1.5 && r > 1 / 1.5 && $6 <= t) } END { exit !n || bad }' "$T/out"
-    check "its note: half the ranks wait on the crossing steps" \
-        awk 'NR == 2 { n = 1; bad = !/times the 50% of the ranks that wait on it/ } END { exit !n || bad }' "$T/out"
+    within tn.json scatter $b 1.5 50
 done
 # Where a rendezvous held np=2's root for a crossing step's message, the sender and the ranks
 # it sends to after wait too: every rank past the first farther one, as before (the cloud
 # platform's scatter of 1 MiB at np 16: 3779 us simulated, 3798 read so, 2923 by the
 # subtrees alone).
 tab="$top_srcdir/data/sim-rooted/cloud.csv"
-t=$(awk -F, '!/^#/ && $1 == "scatter" && $2 == 16 && $3 == 1048576 { print $11 }' "$tab")
-run "$COMMFIT" predict -m m.json -p scatter -n 16 -b 1M -f csv
-check "cloud, scatter of 1 MiB (rendezvous): within x1.1 of the simulated $t us" \
-    awk -F, -v t="$t" 'NR == 2 { n = 1; r = $5 / t; bad = !(r < 1.1 && r > 1 / 1.1) } END { exit !n || bad }' "$T/out"
-check "its note: 75% of the ranks wait on the crossing steps" \
-    awk 'NR == 2 { n = 1; bad = !/times the 75% of the ranks that wait on it/ } END { exit !n || bad }' "$T/out"
+within m.json scatter 1048576 1.1 75
 done_testing
