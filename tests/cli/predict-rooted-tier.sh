@@ -67,4 +67,15 @@ done
 # subtrees alone).
 tab="$top_srcdir/data/sim-rooted/cloud.csv"
 within m.json scatter 1048576 1.1 75
+# np=2's scatter measured at 1 MiB alone says no share (two sizes are read about a size): as
+# held, not as eager (the third review: 2921 us, "50%", for the simulated 3779).
+awk -F, '/^scatter,2,/ && $3 != 1048576 { next } { print }' "$tab" >one.csv
+"$COMMFIT" fit -q -i one.csv --np 2 -o one.json
+within one.json scatter 1048576 1.1 75
+# Past the latency probe's ranks (cloud's reach 16) the tiers are not read: every rank past
+# the first farther one, 28 of 32 (50% by the subtrees: MPICH's scatter of 64 B at np 32 read
+# 38% low, the third review).
+run "$COMMFIT" predict -m m.json -p scatter -n 32 -b 64 -f csv
+check "scatter of 64 B at np 32, past the probe: 87.5% of the ranks wait" \
+    awk 'NR == 2 { n = 1; bad = !/times the 87.5% of the ranks that wait on it/ } END { exit !n || bad }' "$T/out"
 done_testing
