@@ -794,8 +794,9 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * percent are its own posting, which no tier lengthens): cloud.xml at np 16, 16 KiB a
      * block, the crossing senders' 64 and 128 KiB held (SimGrid detaches sends below 64 KiB),
      * the gather took 35.3 us, read 20.3 with the receivers alone. */
+    long first = tier_first_rank(p, fitted, np);
     if (strcmp(pattern, "gather") == 0 && strcmp(r->name, "binomial tree") == 0) {
-        long first = tier_first_rank(p, fitted, np), steps = 0;
+        long steps = 0;
         double waits = 0.0;
         for (long d = 1; d < np && first < np; d *= 2) {
             steps += d >= first;
@@ -829,7 +830,6 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * reach (past it, what the barrier's spread exits add is not read, and the larger share
      * below made up for it: cloud's MPICH scatter of 64 B at np 32 read 38% low by the
      * subtrees, 3% high by the share below, the third review). */
-    long first = tier_first_rank(p, fitted, np);
     if (strcmp(pattern, "scatter") == 0 && strcmp(r->name, "binomial tree") == 0 && pp != NULL &&
         first < np && (first & (first - 1)) == 0 && np <= (long)p->nlat + 1 && lat_tiered(p, np)) {
         long steps = 0;
