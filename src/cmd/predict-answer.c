@@ -536,6 +536,19 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                       "lies anywhere between those two, and the interval holds that range",
                       a, b, est.step_ta, est.step_tb);
     }
+    if (est.rest_bytes > 0.0) {
+        char r[32];
+        cf_size_format((uint64_t)est.rest_bytes, r, sizeof r);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "SMPI's %s moves whole 8 KiB segments and hands the last %s to a bcast of "
+                      "their own (%s under the rules, %.4g us in [%.4g, %.4g] alone), which a "
+                      "rank starts once its part of the first is done: it may overlap the first "
+                      "or follow it, the estimate the geometric middle of the first's alone and "
+                      "the two added, the interval holding both",
+                      est.algorithm, r,
+                      est.rest_algorithm != NULL ? est.rest_algorithm : "an algorithm",
+                      est.rest_us, est.rest_lo_us, est.rest_hi_us);
+    }
     if (est.ranks_mean)
         cf_note_join(out->bnote, sizeof out->bnote,
                      "costed in the ranks' mean, each rank receiving its subtree's blocks and "

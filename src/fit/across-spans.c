@@ -181,6 +181,13 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
         else
             rc = span_distances(out, &k, max, p, m);
         break;
+    /* A chain of whole messages: the hop into the farther ranks, which those past it wait
+     * for in the ranks' mean (placement.c's waiting_share), its bytes at the slower pair's
+     * once; not a ring's p - 1 steps each paced by the slowest pair. A chain over several
+     * blocks crosses more boundaries (counted as one). */
+    case CF_STEPS_CHAIN:
+        rc = span_step(out, &k, max, p, p, 1.0, m);
+        break;
     /* RING2, NEIGHBOR, SCATTER_RING and PIPELINE are chains (CF_LAT_CHAIN in the rules). */
     case CF_STEPS_RING2: /* two passes of a ring of blocks */
         rc = span_add(out, &k, max, p, p, 2 * CF_RING_CROSSINGS, block, 2 * (pd - 1));

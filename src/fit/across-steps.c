@@ -817,6 +817,7 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
         break;
     case CF_STEPS_RING:
     case CF_STEPS_ROUNDS:
+    case CF_STEPS_CHAIN:
         s = (double)(p - 1) * T2(m);
         break;
     case CF_STEPS_BRUCK_ALLTOALL: /* lg p steps of p/2 blocks */

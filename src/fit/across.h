@@ -114,6 +114,11 @@ typedef enum cf_steps {
                                   partner ahead has its eager message in already, but each of
                                   its ceil(p/4) rounds waits for a farther tier's latency
                                   (cf_steps_spans) */
+    CF_STEPS_CHAIN,            /* p-1 steps of m one after another down a chain of ranks 0
+                                  -> 1 -> ... -> p-1, each hop the whole message (SMPI's chain
+                                  bcast, across-rules.c's SMPI_NTSL): costed as the ring's; a
+                                  tier boundary is one hop, which the ranks past it wait for
+                                  (cf_steps_spans) */
     CF_STEPS_SEG_TREE,         /* reduce up a binomial tree in CF_SEG_TREE_SEG segments: as
                                   CF_STEPS_REDUCE_BINOMIAL, one level moving ceil(m/seg)
                                   segments */
@@ -285,6 +290,11 @@ int cf_rules_scatter_linear(const char *rules, long p, double m);
 /* Of those, where the rules run the nonblocking linear scatter (the root posting every send at
  * once; the basic linear one's blocking sends go in turn where they are not eager): 1 or 0. */
 int cf_rules_scatter_nonblocking(const char *rules, long p, double m);
+/* The bytes of m that the algorithm rules run for pattern at (p, m) leaves to a call of
+ * the collective of their own, 0 where none: SMPI's chain and binary tree bcasts (SMPI_NTSL,
+ * its ompi selector's algorithms 1 and 5) move whole 8 KiB segments and hand the rest, past
+ * one segment, to the selector's bcast. */
+double cf_rules_rest(const char *rules, const char *pattern, long p, double m);
 /* T2 at s from its measured sizes um (increasing) and times ut, n of them. */
 double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
@@ -589,6 +599,11 @@ typedef struct cf_estimate {
                             * 0 elsewhere */
     double step_ta, step_tb; /* np=2's measured times there, whose range about np=2's
                               * reading at m the interval holds */
+    double rest_bytes;     /* p2p from np=2 past np 2: the bytes the algorithm leaves to a
+                            * call of their own (cf_rules_rest), 0 elsewhere; that call's
+                            * estimate and interval, added to the rest's, and its algorithm */
+    double rest_us, rest_lo_us, rest_hi_us;
+    const char *rest_algorithm;
     int linear_rules;      /* p2p from np=2, a gather the library's rules run linear here
                             * (cf_rules_gather_linear), on the root's node: the lower end
                             * holds its blocks arriving at once, np=2's time */

@@ -69,7 +69,7 @@ static void ompi_rules(void)
     pick_is("openmpi", "bcast", 16, 65536, "binomial tree");
     pick_is("openmpi", "bcast", 4, 8192, "linear");
     pick_is("openmpi", "bcast", 8, 4096, "binary tree");
-    pick_is("smpi-ompi", "bcast", 4, 8192, "segmented linear");
+    pick_is("smpi-ompi", "bcast", 4, 8192, "store-and-forward chain");
     pick_is("openmpi", "bcast", 4, 1 << 20, "chain");
     pick_is("smpi-ompi", "bcast", 4, 1 << 20, "pipeline");
     /* reduce: binomial from 32 to 255 processes; binary below 4 KiB at np 16-31. */
