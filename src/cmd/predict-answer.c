@@ -536,6 +536,13 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                       "lies anywhere between those two, and the interval holds that range",
                       a, b, est.step_ta, est.step_tb);
     }
+    if (est.all_wait_us > 0.0)
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "every rank waits for the allgather's last exchange, none leaving once its "
+                      "part is sent as np=2's root did: the estimate is the geometric middle of "
+                      "np=2's readings and the algorithm's steps on the ping-pong's curve (%.4g "
+                      "us), the interval holding both",
+                      est.all_wait_us);
     if (est.rest_bytes > 0.0) {
         char r[32];
         cf_size_format((uint64_t)est.rest_bytes, r, sizeof r);

@@ -599,6 +599,9 @@ typedef struct cf_estimate {
                             * 0 elsewhere */
     double step_ta, step_tb; /* np=2's measured times there, whose range about np=2's
                               * reading at m the interval holds */
+    double all_wait_us;    /* p2p from np=2, a bcast by scatter and allgather: its steps on
+                            * the ping-pong's curve, every rank waiting them all, where above
+                            * the readings (predict_np2_at); 0 elsewhere */
     double rest_bytes;     /* p2p from np=2 past np 2: the bytes the algorithm leaves to a
                             * call of their own (cf_rules_rest), 0 elsewhere; that call's
                             * estimate and interval, added to the rest's, and its algorithm */

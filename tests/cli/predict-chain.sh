@@ -1,4 +1,5 @@
-# SimGrid's ompi selector runs Open MPI's linear bcast (its algorithm 1: np 4 to 7 from 8 KiB
+# SimGrid's ompi selector's bcasts from np=2.
+# It runs Open MPI's linear bcast (its algorithm 1: np 4 to 7 from 8 KiB
 # to 1 MiB, np 8 to 15 from 32 KiB) as SMPI's bcast__NTSL, a chain 0 -> 1 -> ... -> p-1 in
 # 8 KiB segments. SimGrid shares a link fairly among the segments posted at once, so each hop
 # delivers the whole message when one message would: the ranks' mean is p - 1 times np=2's
@@ -48,4 +49,21 @@ check "racks, 64 KiB at np 8: within x2 of the simulated 5.96 us, over 1 crossin
     awk -F, 'NR == 2 { n = 1; bad = !($5 < 2 * 5.9645 && $5 > 5.9645 / 2 && $6 <= 5.9645) ||
                                       !/over 1 crossing of the store-and-forward chain/ }
              END { exit !n || bad }' "$T/out"
+# A bcast by scatter and then recursive-doubling allgather (the ompi selector's from 1 MiB at
+# np 16 to 31): every rank waits for the allgather's last exchange, none leaving once its
+# part is sent as np=2's root did. Its steps on the ping-pong's curve read the simulated
+# times (flat: 264.6 and 435.9 us at 1 and 2 MiB, the steps 267.7 and 434.9; the Ethernet
+# cluster 965.0 and 1650.6); through np=2's readings alone 156.2 in [106.5, 229.1] at 1 MiB.
+for t in flat ethflat; do
+    "$COMMFIT" fit -q -i "$top_srcdir/data/sim-$t-ompi.csv" --np 2 -o s.json
+    printf '16 1048576\n16 2097152\n' >pts
+    awk -F, '!/^#/ && $1 == "bcast" && $2 == 16 && $3 >= 1048576 { print $11 }' \
+        "$top_srcdir/data/sim-$t-ompi.csv" >truths
+    run "$COMMFIT" predict -m s.json -p bcast --points pts -f csv
+    check "$t: scatter + allgather at np 16, 1 and 2 MiB, inside the intervals" \
+        inside truths "$T/out"
+done
+run "$COMMFIT" predict -m m.json -p bcast -n 16 -b 1M -f csv
+check "flat, 1 MiB at np 16: the note names the ping-pong's steps" \
+    grep -q "the algorithm's steps on the ping-pong's curve (267.7 us)" "$T/out"
 done_testing
