@@ -1012,9 +1012,10 @@ static void predict_np2_one(const cf_p2p *pp, const cf_coll *c, const cf_content
  * estimate under the rules at its own size too: a rank starts it once its part of the
  * first is done, while the first goes on, so it may overlap the first's time or follow it.
  * The estimate is the geometric middle of the first's alone and the two added, the
- * interval from the first's lower end to the two upper ends added. sim-flat-ompi, bcast of 10000 B at np 4: 5.59 us simulated (its
- * 1808 B past one segment go by a binary tree, 2.39 us alone at 1 KiB); the chain of 10000 B
- * read 4.47 in [3.95, 5.06]; its 8192 B 4.23 and the tree's 2.34, 5.27 in [3.95, 7.52]. */
+ * interval from the first's lower end to the two upper ends added. sim-flat-ompi, bcast of
+ * 10000 B at np 4: 5.59 us simulated (its 1808 B past one segment go by a binary tree, 2.39
+ * us alone at 1 KiB); the chain of 10000 B read 4.47 in [3.95, 5.06]; its 8192 B 4.23 and
+ * the tree's 2.34, 5.27 in [3.74, 7.52]. */
 static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p,
                         double m, cf_estimate *out)
 {
