@@ -51,6 +51,25 @@ check "racks, 64 KiB at np 8: within x2 of the simulated 5.96 us, over 1 crossin
     awk -F, 'NR == 2 { n = 1; bad = !($5 < 2 * 5.9645 && $5 > 5.9645 / 2 && $6 <= 5.9645) ||
                                       !/over 1 crossing of the store-and-forward chain/ }
              END { exit !n || bad }' "$T/out"
+# Between np=2's measured sizes its time is read on their log-log line, against the cost at
+# p=2 of the algorithms that ran there (mixed as the line weighs them), not of np=2's own at m:
+# the ompi selector switches np=2's bcast at 128 KiB from a binary tree (one level) to a
+# pipeline of 64 KiB segments (two steps), at 512 KiB to a binomial tree timed a call at a
+# time, neither measured; the chain at np 4 and 8 read half the simulated times there (131073
+# B at np 4: 19.3 us, read 13.8 in [11.3, 16.8]; 1000000 B: 115.4, read 58.1 in [50.4, 67.0]).
+# The truths: tests/data/sim/chain-between-flat-ompi.csv (commfit measure -q
+# --no-latency-probe --simulate data/platforms/flat.xml --coll-selector ompi --patterns bcast
+# --sizes 131073,200000,600000,1000000 --np 4,8 --reps 2 --samples 2).
+tab="$top_srcdir/tests/data/sim/chain-between-flat-ompi.csv"
+awk -F, '!/^#/ && $1 == "bcast" { print $2, $3 }' "$tab" >pts
+awk -F, '!/^#/ && $1 == "bcast" { print $11 }' "$tab" >truths
+run "$COMMFIT" predict -m m.json -p bcast --points pts -f csv
+check "the chain between np=2's measured sizes at 128 KiB to 1 MiB: inside its intervals" \
+    inside truths "$T/out"
+check "the chain between np=2's measured sizes at 128 KiB to 1 MiB: within 5%" \
+    awk -F, 'NR == FNR { t[FNR] = $1; next }
+             FNR > 1 { n++; r = $5 / t[FNR - 1]; bad += r > 1.05 || r < 0.95 }
+             END { exit n != 8 || bad }' truths "$T/out"
 # A bcast by scatter and then recursive-doubling allgather (the ompi selector's from 1 MiB at
 # np 16 to 31): every rank waits for the allgather's last exchange, none leaving once its
 # part is sent as np=2's root did. Its steps on the ping-pong's curve read the simulated
