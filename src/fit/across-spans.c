@@ -181,12 +181,16 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
         else
             rc = span_distances(out, &k, max, p, m);
         break;
-    /* A chain of whole messages: the hop into the farther ranks, which those past it wait
-     * for in the ranks' mean (placement.c's waiting_share), its bytes at the slower pair's
-     * once; not a ring's p - 1 steps each paced by the slowest pair. A chain over several
-     * blocks crosses more boundaries (counted as one). */
+    /* A chain of whole messages: each hop r -> r + 1 into another aligned block of d ranks (r
+     * + 1 an odd multiple of d) pairs ranks of one block of 2d, as rank 0 and rank d, and
+     * paces its own transfer alone; not a ring's p - 1 steps each paced by the slowest pair.
+     * The ranks past a hop wait for it (placement.c's waiting_share). */
     case CF_STEPS_CHAIN:
-        rc = span_step(out, &k, max, p, p, 1.0, m);
+        for (long d = 1; d < p && rc == 0; d *= 2) {
+            long hops = (p - 1) / d - (p - 1) / (2 * d);
+            if (hops > 0 && (rc = span_step(out, &k, max, 2 * d, p, (double)hops, m)) == 0)
+                out[k - 1].partner = d;
+        }
         break;
     /* RING2, NEIGHBOR, SCATTER_RING and PIPELINE are chains (CF_LAT_CHAIN in the rules). */
     case CF_STEPS_RING2: /* two passes of a ring of blocks */

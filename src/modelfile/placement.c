@@ -454,7 +454,18 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
         double d[CF_TIERS_SIZED_MAX];
         for (size_t s = 0; s < p->nsized; s++)
             d[s] = farthest_sized_us(p, sp[i].ranks, s) - near_sized[s];
-        double at = cf_sized_at(lat, p->sized_bytes, d, 1, (int)p->nsized, sp[i].bytes);
+        /* SMPI's chain moves a hop's bytes in 8 KiB segments, each sent eagerly at every
+         * size, where the probe's messages from CF_EAGER_MAX on wait for their receiver
+         * (SimGrid's rendezvous, with a route's latency that grows): its hop read along the
+         * probe's eager sizes, past them along the line through the two largest
+         * (data/platforms/leaves.xml, 2 ranks a node: a hop of 64 KiB to the next node 14.9 us
+         * more so, 26.9 by the probe's own 64 KiB; SMPI's chain bcast of 64 KiB at np 15,
+         * 47.9 us simulated, read 95.3 from np=2 by the latter). */
+        int nsized = (int)p->nsized;
+        while (alg->steps == CF_STEPS_CHAIN && nsized > 2 &&
+               !(p->sized_bytes[nsized - 1] < CF_EAGER_MAX))
+            nsized--;
+        double at = cf_sized_at(lat, p->sized_bytes, d, 1, nsized, sp[i].bytes);
         if (at > lat)
             bw += sp[i].paced * (at - lat);
     }
@@ -780,6 +791,7 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
         return 1.0;
     if (cf_coll_to_root(c) && r->steps == CF_STEPS_HALVING2)
         return 0.5 + 0.5 / (double)np;
+
     /* A gather's binomial tree: at its step of distance d, ranks r (r a multiple of 2d, r + d
      * below np) receive from r + d and wait on it, each intermediate rank its subtree's steps
      * as the root all of them. The extra latency is counted along the root's path (its steps
@@ -795,6 +807,18 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * block, the crossing senders' 64 and 128 KiB held (SimGrid detaches sends below 64 KiB),
      * the gather took 35.3 us, read 20.3 with the receivers alone. */
     long first = tier_first_rank(p, fitted, np);
+    /* A chain's hop into another block (its spans count them all) is waited for by the ranks
+     * past it: the hop into rank b by (np - b) / np of them, the tiers taken as aligned blocks
+     * of the first farther rank's count, the mean over those hops (data/platforms/leaves.xml,
+     * 2 ranks a node, np 15: 7 hops across nodes, 47%; one hop waited by the ranks past the
+     * first farther one read SMPI's chain bcast of 64 KiB 39% low; racks.xml, 4 a node, np 5:
+     * rank 4 alone, 20%). */
+    if (r->steps == CF_STEPS_CHAIN) {
+        double w = 0.0, hops = 0.0;
+        for (long b = first; b > 0 && b < np; b += first, hops++)
+            w += (double)(np - b) / (double)np;
+        return hops > 0.0 ? w / hops : 1.0;
+    }
     if (strcmp(pattern, "gather") == 0 && strcmp(r->name, "binomial tree") == 0) {
         long steps = 0;
         double waits = 0.0;

@@ -70,6 +70,26 @@ check "the chain between np=2's measured sizes at 128 KiB to 1 MiB: within 5%" \
     awk -F, 'NR == FNR { t[FNR] = $1; next }
              FNR > 1 { n++; r = $5 / t[FNR - 1]; bad += r > 1.05 || r < 0.95 }
              END { exit n != 8 || bad }' truths "$T/out"
+# Across nodes of 2 ranks (data/platforms/leaves.xml, np=2 inside one) the chain crosses into
+# a further node at every other hop, each hop waited for by the ranks past it (np 15: 7 hops,
+# 47% of the ranks on the mean over them); its 8 KiB segments go eagerly at every size, the
+# hop's extra read along the latency probe's eager sizes. Counted as one crossing waited for
+# by the ranks past the first farther one, 1 MiB at np 15 read 180 us for the simulated 521;
+# with the probe's own 64 KiB (a rendezvous), 64 KiB read 95.3 for 47.9. The truths:
+# tests/data/sim/chain-leaves-ompi.csv (the command above on data/platforms/leaves.xml with
+# --sizes 64K,256K,1M --np 12,15), np=2's rows of data/sim-leaves-ompi.csv fitted.
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-leaves-ompi.csv" --np 2 -o l.json
+tab="$top_srcdir/tests/data/sim/chain-leaves-ompi.csv"
+awk -F, '!/^#/ && $1 == "bcast" { print $2, $3 }' "$tab" >pts
+awk -F, '!/^#/ && $1 == "bcast" { print $11 }' "$tab" >truths
+run "$COMMFIT" predict -m l.json -p bcast --points pts -f csv
+check "leaves, the chain at np 12 and 15, 64 KiB to 1 MiB: within x1.3 of the simulated times" \
+    awk -F, 'NR == FNR { t[FNR] = $1; next }
+             FNR > 1 { n++; r = $5 / t[FNR - 1]; bad += r > 1.3 || r < 1 / 1.3 }
+             END { exit n != 6 || bad }' truths "$T/out"
+run "$COMMFIT" predict -m l.json -p bcast -n 15 -b 1M -f csv
+check "leaves, 1 MiB at np 15: 7 crossings of the chain, waited for by 47% of the ranks" \
+    grep -q "over 7 crossings of the store-and-forward chain .* times the 46.7% of the ranks" "$T/out"
 # A bcast by scatter and then recursive-doubling allgather (the ompi selector's from 1 MiB at
 # np 16 to 31): every rank waits for the allgather's last exchange, none leaving once its
 # part is sent as np=2's root did. Its steps on the ping-pong's curve read the simulated
