@@ -121,6 +121,21 @@ static void ompi_rules(void)
     pick_is("openmpi", "allgather", 1500, 8, "recursive doubling");
     pick_is("openmpi", "allgather", 600, 200000, "neighbor exchange");
     pick_is("openmpi", "allgather", 300, 200000, "ring");
+    /* SMPI's chain (linear) and binary tree bcasts hand what lies past their whole 8 KiB
+     * segments to a bcast of its own; Open MPI's own, its other algorithms, other patterns
+     * and one segment or less hand nothing on. */
+    ok(cf_rules_rest("smpi-ompi", "bcast", 4, 10000) == 1808.0 &&
+           cf_rules_rest("smpi-ompi", "bcast", 8, 10000) == 1808.0 &&
+           cf_rules_rest("smpi-ompi", "bcast", 4, 300000) == 5088.0,
+       "SMPI's chain and binary tree bcasts: the rest past whole 8 KiB segments");
+    ok(cf_rules_rest("smpi-ompi", "bcast", 4, 16384) == 0.0 &&
+           cf_rules_rest("smpi-ompi", "bcast", 4, 8192) == 0.0 &&
+           cf_rules_rest("smpi-ompi", "bcast", 16, 10000) == 0.0 &&
+           cf_rules_rest("smpi-ompi", "reduce", 4, 10000) == 0.0 &&
+           cf_rules_rest("openmpi", "bcast", 4, 10000) == 0.0 &&
+           cf_rules_rest("smpi-mpich", "bcast", 4, 10000) == 0.0 &&
+           cf_rules_rest(NULL, "bcast", 4, 10000) == 0.0,
+       "no rest: whole segments, one segment, a binomial tree, a reduce, Open MPI's own, MPICH");
 }
 
 static void rules(void)
