@@ -324,32 +324,48 @@ static double other_bw(const cf_p2p *pp, const cost_parts *cp, long p, double m)
 
 /* The cost at p=2 that np=2's time at m is read against: its algorithm's at m, or where m
  * lies between two measured sizes of np=2's curve (whose reading there is their times'
- * log-log line) the algorithms' that ran at those two, costed at m, their parts mixed as the
- * line weighs the two sizes (the same where the rules pick one algorithm for all three).
- * SimGrid's ompi selector switches np=2's bcast at 128 KiB from a binary tree (one level)
- * to a pipeline of 64 KiB segments (two steps at 128 KiB), neither measured, its curve
+ * log-log line) the algorithms' that ran at those two, their parts mixed as the line weighs
+ * the two sizes (the same where the rules pick one algorithm for all three). Each is its cost
+ * at its own size, its latencies as they were and its bytes and compute grown with the size:
+ * a cost at m itself steps where the algorithm's steps do (a pipeline that ran at 256 KiB,
+ * np=2's reduce linear from 32 B, stepped with its 64 KiB segments the answers by a fifth at
+ * each: the review of 10e3ff4); carried as the algorithm at m grows, a pipeline at m stepped
+ * them. SimGrid's ompi selector switches np=2's bcast at 128 KiB from a binary tree (one
+ * level) to a pipeline of 64 KiB segments (two steps at 128 KiB), neither measured, its curve
  * through 64 and 256 KiB: the chain at np 4 of 131073 B, 19.3 us simulated, read 13.8 in
- * [11.3, 16.8] against the pipeline, 19.6 at 131071 against the tree. */
+ * [11.3, 16.8] against the pipeline, 19.6 at 131071 against the tree. Only the parts
+ * estimate_at reads of the cost at p=2 are mixed: latency, bytes, compute (the bytes'
+ * readings where messages overlap too, which it reads at p=2 of np2_time only with none), and
+ * the name, none where the two's differ. */
 static void np2_parts(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, double m,
                       double rho, cost_parts *o)
 {
     int n = k->nunit, i = 1;
+    parts_at(pp, c, k, 2, m, m, rho, o);
     while (i < n && k->unit_bytes[i] < m)
         i++;
     if (i >= n || !(m > k->unit_bytes[i - 1] && m < k->unit_bytes[i]) ||
-        !(k->unit_bytes[i - 1] > 0.0)) {
-        parts_at(pp, c, k, 2, m, m, rho, o);
+        !(k->unit_bytes[i - 1] > 0.0))
         return;
-    }
     double a = k->unit_bytes[i - 1], b = k->unit_bytes[i], w = log(m / a) / log(b / a);
-    cost_parts pb;
-    parts_at(pp, c, k, 2, m, a, rho, o);
-    parts_at(pp, c, k, 2, m, b, rho, &pb);
-    o->lat = (1.0 - w) * o->lat + w * pb.lat;
-    o->bw = (1.0 - w) * o->bw + w * pb.bw;
-    o->gam = (1.0 - w) * o->gam + w * pb.gam;
-    if (o->name == NULL || pb.name == NULL || strcmp(o->name, pb.name) != 0)
-        o->name = NULL;
+    cost_parts pa, pb;
+    parts_at(pp, c, k, 2, a, a, rho, &pa);
+    parts_at(pp, c, k, 2, b, b, rho, &pb);
+    if (pa.name != NULL && pb.name != NULL && o->name != NULL && strcmp(pa.name, o->name) == 0 &&
+        strcmp(pb.name, o->name) == 0)
+        return; /* one algorithm for all three: its own cost at m */
+    const char *name = pa.name != NULL && pb.name != NULL && strcmp(pa.name, pb.name) == 0
+                           ? pa.name
+                           : NULL;
+    double ga = m / a, gb = m / b; /* the bytes' growth from each size */
+    double lat = (1.0 - w) * pa.lat + w * pb.lat;
+    double bw = (1.0 - w) * pa.bw * ga + w * pb.bw * gb;
+    double gam = (1.0 - w) * pa.gam * ga + w * pb.gam * gb;
+    *o = pa;
+    o->lat = lat;
+    o->bw = o->bw_node = o->bw_stream = bw;
+    o->gam = gam;
+    o->name = name;
 }
 
 /* The estimate at (p, m) with the share rho, and the gradient of ln(tp / t2) in the two

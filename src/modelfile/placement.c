@@ -462,9 +462,9 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
          * more so, 26.9 by the probe's own 64 KiB; SMPI's chain bcast of 64 KiB at np 15,
          * 47.9 us simulated, read 95.3 from np=2 by the latter). */
         int nsized = (int)p->nsized;
-        while (alg->steps == CF_STEPS_CHAIN && nsized > 2 &&
+        while (alg->steps == CF_STEPS_CHAIN && nsized > 0 &&
                !(p->sized_bytes[nsized - 1] < CF_EAGER_MAX))
-            nsized--;
+            nsized--; /* none eager: the 8-byte latency alone (the review of af4166e) */
         double at = cf_sized_at(lat, p->sized_bytes, d, 1, nsized, sp[i].bytes);
         if (at > lat)
             bw += sp[i].paced * (at - lat);

@@ -77,6 +77,21 @@ check "the chain between np=2's measured sizes at 128 KiB to 1 MiB: within 5%" \
     awk -F, 'NR == FNR { t[FNR] = $1; next }
              FNR > 1 { n++; r = $5 / t[FNR - 1]; bad += r > 1.05 || r < 0.95 }
              END { exit n != 8 || bad }' truths "$T/out"
+# Each of the two algorithms is costed at its own measured size, its latencies kept and its
+# bytes grown to m: costed at m, the pipeline of 64 KiB segments np=2's reduce ran at 256
+# KiB (linear from 32 B) stepped with its segments, Open MPI's reduce at np 3 and 4 from
+# np=2 a fifth down one byte past 128 and 192 KiB (55.4 -> 43.5 us at np 3 for the simulated
+# 39.34 at both; the review of 10e3ff4). The truths: tests/data/sim/reduce-between-flat-ompi.csv
+# (the command above with --patterns reduce --sizes 131072,131076,196604,196612 --np 3,4).
+tab="$top_srcdir/tests/data/sim/reduce-between-flat-ompi.csv"
+awk -F, '!/^#/ && $1 == "reduce" { print $2, $3 }' "$tab" >pts
+awk -F, '!/^#/ && $1 == "reduce" { print $11 }' "$tab" >truths
+run "$COMMFIT" predict -m m.json -p reduce --points pts -f csv
+check "Open MPI's reduce one byte either side of a 64 KiB segment: inside its intervals" \
+    inside truths "$T/out"
+check "Open MPI's reduce one byte either side of a 64 KiB segment: the estimates within 0.1%" \
+    awk -F, 'NR > 1 && NR % 2 == 0 { t = $5 } NR > 1 && NR % 2 == 1 { n++; r = $5 / t;
+             bad += r > 1.001 || r < 0.999 } END { exit n != 4 || bad }' "$T/out"
 # Across nodes of 2 ranks (data/platforms/leaves.xml, np=2 inside one) the chain crosses into
 # a further node at every other hop, each hop waited for by the ranks past it (np 15: 7 hops,
 # 47% of the ranks on the mean over them); its 8 KiB segments go eagerly at every size, the
