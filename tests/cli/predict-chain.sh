@@ -14,11 +14,22 @@
 # of data/sim-flat-ompi.csv fitted.
 . "$top_srcdir/tests/setup.sh"
 
+# sim TABLE PATTERN MODEL: the simulated table's points into pts, its times into truths, and
+# predict's answers there from MODEL into $T/out.
+sim() {
+    awk -F, -v p="$2" '!/^#/ && $1 == p { print $2, $3 }' "$1" >pts
+    awk -F, -v p="$2" '!/^#/ && $1 == p { print $11 }' "$1" >truths
+    run "$COMMFIT" predict -m "$3" -p "$2" --points pts -f csv
+}
+# near R N: N answers, each within a factor R of its simulated time.
+near() {
+    awk -F, -v r="$1" -v want="$2" 'NR == FNR { t[FNR] = $1; next }
+        FNR > 1 { n++; q = $5 / t[FNR - 1]; bad += q > r || q < 1 / r }
+        END { exit n != want || bad }' truths "$T/out"
+}
+
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat-ompi.csv" --np 2 -o m.json
-tab="$top_srcdir/tests/data/sim/chain-flat-ompi.csv"
-awk -F, '!/^#/ && $1 == "bcast" { print $2, $3 }' "$tab" >pts
-awk -F, '!/^#/ && $1 == "bcast" { print $11 }' "$tab" >truths
-run "$COMMFIT" predict -m m.json -p bcast --points pts -f csv
+sim "$top_srcdir/tests/data/sim/chain-flat-ompi.csv" bcast m.json
 expect_rc 0 "bcast from np=2 at np 4 and 8"
 check "every simulated time (np 4 and 8, 10000 B to 300000 B) inside its interval" \
     inside truths "$T/out"
@@ -67,26 +78,17 @@ check "racks, 64 KiB at np 8: within x2 of the simulated 5.96 us, over 1 crossin
 # The truths: tests/data/sim/chain-between-flat-ompi.csv (commfit measure -q
 # --no-latency-probe --simulate data/platforms/flat.xml --coll-selector ompi --patterns bcast
 # --sizes 131073,200000,600000,1000000 --np 4,8 --reps 2 --samples 2).
-tab="$top_srcdir/tests/data/sim/chain-between-flat-ompi.csv"
-awk -F, '!/^#/ && $1 == "bcast" { print $2, $3 }' "$tab" >pts
-awk -F, '!/^#/ && $1 == "bcast" { print $11 }' "$tab" >truths
-run "$COMMFIT" predict -m m.json -p bcast --points pts -f csv
+sim "$top_srcdir/tests/data/sim/chain-between-flat-ompi.csv" bcast m.json
 check "the chain between np=2's measured sizes at 128 KiB to 1 MiB: inside its intervals" \
     inside truths "$T/out"
-check "the chain between np=2's measured sizes at 128 KiB to 1 MiB: within 5%" \
-    awk -F, 'NR == FNR { t[FNR] = $1; next }
-             FNR > 1 { n++; r = $5 / t[FNR - 1]; bad += r > 1.05 || r < 0.95 }
-             END { exit n != 8 || bad }' truths "$T/out"
+check "the chain between np=2's measured sizes at 128 KiB to 1 MiB: within 5%" near 1.05 8
 # Each of the two algorithms is costed at its own measured size, its latencies kept and its
 # bytes grown to m: costed at m, the pipeline of 64 KiB segments np=2's reduce ran at 256
 # KiB (linear from 32 B) stepped with its segments, Open MPI's reduce at np 3 and 4 from
 # np=2 a fifth down one byte past 128 and 192 KiB (55.4 -> 43.5 us at np 3 for the simulated
 # 39.34 at both; the review of 10e3ff4). The truths: tests/data/sim/reduce-between-flat-ompi.csv
 # (the command above with --patterns reduce --sizes 131072,131076,196604,196612 --np 3,4).
-tab="$top_srcdir/tests/data/sim/reduce-between-flat-ompi.csv"
-awk -F, '!/^#/ && $1 == "reduce" { print $2, $3 }' "$tab" >pts
-awk -F, '!/^#/ && $1 == "reduce" { print $11 }' "$tab" >truths
-run "$COMMFIT" predict -m m.json -p reduce --points pts -f csv
+sim "$top_srcdir/tests/data/sim/reduce-between-flat-ompi.csv" reduce m.json
 check "Open MPI's reduce one byte either side of a 64 KiB segment: inside its intervals" \
     inside truths "$T/out"
 check "Open MPI's reduce one byte either side of a 64 KiB segment: the estimates within 0.1%" \
@@ -101,14 +103,9 @@ check "Open MPI's reduce one byte either side of a 64 KiB segment: the estimates
 # tests/data/sim/chain-leaves-ompi.csv (the command above on data/platforms/leaves.xml with
 # --sizes 64K,256K,1M --np 12,15), np=2's rows of data/sim-leaves-ompi.csv fitted.
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-leaves-ompi.csv" --np 2 -o l.json
-tab="$top_srcdir/tests/data/sim/chain-leaves-ompi.csv"
-awk -F, '!/^#/ && $1 == "bcast" { print $2, $3 }' "$tab" >pts
-awk -F, '!/^#/ && $1 == "bcast" { print $11 }' "$tab" >truths
-run "$COMMFIT" predict -m l.json -p bcast --points pts -f csv
+sim "$top_srcdir/tests/data/sim/chain-leaves-ompi.csv" bcast l.json
 check "leaves, the chain at np 12 and 15, 64 KiB to 1 MiB: within x1.3 of the simulated times" \
-    awk -F, 'NR == FNR { t[FNR] = $1; next }
-             FNR > 1 { n++; r = $5 / t[FNR - 1]; bad += r > 1.3 || r < 1 / 1.3 }
-             END { exit n != 6 || bad }' truths "$T/out"
+    near 1.3 6
 run "$COMMFIT" predict -m l.json -p bcast -n 15 -b 1M -f csv
 check "leaves, 1 MiB at np 15: 7 crossings of the chain, waited for by 47% of the ranks" \
     grep -q "over 7 crossings of the store-and-forward chain .* times the 46.7% of the ranks" \
