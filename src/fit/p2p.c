@@ -324,19 +324,17 @@ static double other_bw(const cf_p2p *pp, const cost_parts *cp, long p, double m)
 
 /* The cost at p=2 that np=2's time at m is read against: its algorithm's at m, or where m
  * lies between two measured sizes of np=2's curve (whose reading there is their times'
- * log-log line) the algorithms' that ran at those two, their parts mixed as the line weighs
- * the two sizes (the same where the rules pick one algorithm for all three). Each is its cost
- * at its own size, its latencies as they were and its bytes and compute grown with the size:
- * a cost at m itself steps where the algorithm's steps do (a pipeline that ran at 256 KiB,
- * np=2's reduce linear from 32 B, stepped with its 64 KiB segments the answers by a fifth at
- * each: the review of 10e3ff4); carried as the algorithm at m grows, a pipeline at m stepped
- * them. SimGrid's ompi selector switches np=2's bcast at 128 KiB from a binary tree (one
- * level) to a pipeline of 64 KiB segments (two steps at 128 KiB), neither measured, its curve
- * through 64 and 256 KiB: the chain at np 4 of 131073 B, 19.3 us simulated, read 13.8 in
- * [11.3, 16.8] against the pipeline, 19.6 at 131071 against the tree. Only the parts
- * estimate_at reads of the cost at p=2 are mixed: latency, bytes, compute (the bytes'
- * readings where messages overlap too, which it reads at p=2 of np2_time only with none), and
- * the name, none where the two's differ. */
+ * log-log line) and the rules do not pick one algorithm for all three, the algorithms' that
+ * ran at those two, their parts mixed as the line weighs the two sizes. Each is its cost at
+ * its own size, its latencies as they were and its bytes and compute grown to m: an
+ * algorithm's cost at m itself steps where its steps do (the pipeline of 64 KiB segments
+ * np=2's Open MPI reduce ran at 256 KiB, linear below, stepped the answers by a fifth at each
+ * 64 KiB: the review of 10e3ff4). SimGrid's ompi selector switches np=2's bcast at 128 KiB
+ * from a binary tree (one level) to a pipeline of 64 KiB segments (two steps at 128 KiB),
+ * neither measured, its curve through 64 and 256 KiB: the chain at np 4 of 131073 B, 19.3 us
+ * simulated, read 13.8 in [11.3, 16.8] against the pipeline, 19.5 now. Of the parts, those
+ * estimate_at reads of the cost at p=2 are mixed (latency, bytes, compute, and the name, none
+ * where the two's differ); the others are the smaller size's. */
 static void np2_parts(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, double m,
                       double rho, cost_parts *o)
 {
@@ -379,11 +377,11 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
 {
     double alpha = pp->h.alpha_us, beta = pp->h.beta_us_per_byte, gamma = pp->gamma_us_per_byte;
     cost_parts c2;
+    np2_parts(pp, c, k, m, rho, &c2);
     if (p == 2)
-        np2_parts(pp, c, k, m, rho, cp); /* np2_time reads np=2's curve itself */
+        *cp = c2; /* np2_time reads np=2's curve itself */
     else
         parts_at(pp, c, k, p, m, m, rho, cp);
-    np2_parts(pp, c, k, m, rho, &c2);
     /* the bytes where the messages overlap: on the node (1), streaming (2); a bcast tree's
      * other reading (3) */
     if (overlapped)
