@@ -332,9 +332,9 @@ static double other_bw(const cf_p2p *pp, const cost_parts *cp, long p, double m)
  * 64 KiB: the review of 10e3ff4). SimGrid's ompi selector switches np=2's bcast at 128 KiB
  * from a binary tree (one level) to a pipeline of 64 KiB segments (two steps at 128 KiB),
  * neither measured, its curve through 64 and 256 KiB: the chain at np 4 of 131073 B, 19.3 us
- * simulated, read 13.8 in [11.3, 16.8] against the pipeline, 19.5 now. Of the parts, those
- * estimate_at reads of the cost at p=2 are mixed (latency, bytes, compute, and the name, none
- * where the two's differ); the others are the smaller size's. */
+ * simulated, read 13.8 in [11.3, 16.8] against the pipeline, 18.7 in [15.7, 22.4] now. Of
+ * the parts, those estimate_at reads of the cost at p=2 are mixed (latency, bytes, compute,
+ * and the name, none where the two's differ); the others are the smaller size's. */
 static void np2_parts(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, double m,
                       double rho, cost_parts *o)
 {
