@@ -547,12 +547,13 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
         char r[32];
         cf_size_format((uint64_t)est.rest_bytes, r, sizeof r);
         cf_note_joinf(out->bnote, sizeof out->bnote,
-                      "SMPI's %s moves whole 8 KiB segments and hands the last %s to a bcast of "
+                      "SMPI's %s moves whole 8 KiB segments (%.0f B, which the readings above "
+                      "are of) and hands the last %s to a bcast of "
                       "their own (%s under the rules, %.4g us in [%.4g, %.4g] alone), which a "
                       "rank starts once its part of the first is done: it may overlap the first "
                       "or follow it, the estimate the geometric middle of the first's alone and "
                       "the two added, the interval holding both",
-                      est.algorithm, r,
+                      est.algorithm, m - est.rest_bytes, r,
                       est.rest_algorithm != NULL ? est.rest_algorithm : "an algorithm",
                       est.rest_us, est.rest_lo_us, est.rest_hi_us);
     }

@@ -797,7 +797,8 @@ int cf_rules_scatter_linear(const char *rules, long p, double m)
 /* The segment of SMPI's chain and binary tree bcasts (bcast-NTSL.cpp's and bcast-NTSB.cpp's
  * 8192 bytes). Past one segment each moves the whole segments and hands the rest to the
  * selector's bcast, a call of its own (sim-flat-ompi at np 8, 10000 B: 7.77 us by the binary
- * tree and then a 4-nomial tree of 1808 B; its 8 KiB alone read 5.30 from np=2). */
+ * tree and then a 4-nomial tree of 1808 B; the binary tree's reading of all 10000 B from np=2
+ * 5.30 in [3.75, 7.47]). */
 #define SMPI_NT_SEG 8192.0
 
 double cf_rules_rest(const char *rules, const char *pattern, long p, double m)

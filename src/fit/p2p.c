@@ -86,8 +86,9 @@ typedef struct cost_parts {
      * costed as steps of T2): what its np=2 times differ by from the ping-pong recurs at
      * each of its levels, never once a call (tree_each). */
     int each;
-    /* A bcast tree timed a call at a time (other 1): its steps, their count and their cost on
-     * the ping-pong's curve, from which other_bw reads its other reading on demand. */
+    /* A bcast timed a call at a time under the rules (other 1): its steps, their count and
+     * their cost on the ping-pong's curve, from which other_bw reads a tree's other reading on
+     * demand and predict_np2_at a scatter and allgather's every rank waiting them all. */
     int other;
     cf_steps steps;
     double lat_steps, all_us;
@@ -175,13 +176,13 @@ int cf_msg_unit(const cf_contention *pingpong, double *bytes, double *us)
  * injecting them, one latency and then, per further message, its overhead
  * (CF_P2P_OVERHEAD_SHARE of the latency, rho) and its bytes. */
 static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p, double m,
-                     double pick, double rho, cost_parts *o)
+                     double rho, cost_parts *o)
 {
     cf_rule_alg ra;
     memset(o, 0, sizeof *o);
     const cf_contention *u = cf_p2p_pingpong(pp);
     if (pp->rules[0] != '\0' && u != NULL &&
-        cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, p, pick, &ra) == 0) {
+        cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, p, m, &ra) == 0) {
         /* Each step a ping-pong of its size, read on the measured curve (a protocol's or a
          * cache's step, a pipeline's segments, show there and not in alpha and beta): its
          * floor, the time of the smallest size, is the step's latency, the rest its bytes.
@@ -332,14 +333,15 @@ static double other_bw(const cf_p2p *pp, const cost_parts *cp, long p, double m)
  * 64 KiB: the review of 10e3ff4). SimGrid's ompi selector switches np=2's bcast at 128 KiB
  * from a binary tree (one level) to a pipeline of 64 KiB segments (two steps at 128 KiB),
  * neither measured, its curve through 64 and 256 KiB: the chain at np 4 of 131073 B, 19.3 us
- * simulated, read 13.8 in [11.3, 16.8] against the pipeline, 18.7 in [15.7, 22.4] now. Of
- * the parts, those estimate_at reads of the cost at p=2 are mixed (latency, bytes, compute,
- * and the name, none where the two's differ); the others are the smaller size's. */
+ * simulated, read against the pipeline at m 13.8 in [11.3, 16.8], against the two 18.7 in
+ * [15.7, 22.4]. Of the parts, those estimate_at reads of the cost at p=2 are mixed (latency,
+ * bytes, the bytes where messages overlap as the bytes, compute, and the name, none where the
+ * two's differ); the others are the smaller size's. */
 static void np2_parts(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, double m,
                       double rho, cost_parts *o)
 {
     int n = k->nunit, i = 1;
-    parts_at(pp, c, k, 2, m, m, rho, o);
+    parts_at(pp, c, k, 2, m, rho, o);
     while (i < n && k->unit_bytes[i] < m)
         i++;
     if (i >= n || !(m > k->unit_bytes[i - 1] && m < k->unit_bytes[i]) ||
@@ -347,8 +349,8 @@ static void np2_parts(const cf_p2p *pp, const cf_coll *c, const cf_contention *k
         return;
     double a = k->unit_bytes[i - 1], b = k->unit_bytes[i], w = log(m / a) / log(b / a);
     cost_parts pa, pb;
-    parts_at(pp, c, k, 2, a, a, rho, &pa);
-    parts_at(pp, c, k, 2, b, b, rho, &pb);
+    parts_at(pp, c, k, 2, a, rho, &pa);
+    parts_at(pp, c, k, 2, b, rho, &pb);
     if (pa.name != NULL && pb.name != NULL && o->name != NULL && strcmp(pa.name, o->name) == 0 &&
         strcmp(pb.name, o->name) == 0)
         return; /* one algorithm for all three: its own cost at m */
@@ -381,7 +383,7 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
     if (p == 2)
         *cp = c2; /* np2_time reads np=2's curve itself */
     else
-        parts_at(pp, c, k, p, m, m, rho, cp);
+        parts_at(pp, c, k, p, m, rho, cp);
     /* the bytes where the messages overlap: on the node (1), streaming (2); a bcast tree's
      * other reading (3) */
     if (overlapped)
@@ -534,7 +536,7 @@ static const curve_memo *curve_ratios(const cf_p2p *pp, const cf_coll *c, const 
     cost_parts q;
     for (int i = 0; i < n; i++) {
         double ti = k->unit_t_us[i];
-        parts_at(pp, c, k, 2, k->unit_bytes[i], k->unit_bytes[i], 0.0, &q);
+        parts_at(pp, c, k, 2, k->unit_bytes[i], 0.0, &q);
         double x0 = q.lat * alpha, x1 = q.bw * beta + q.gam * gamma;
         memo.lat[i] = x0 > 0.0 && ti > 0.0 ? ti / x0 : INFINITY;
         memo.bw[i] = x1 > 0.0 && ti > 0.0 ? ti / x1 : INFINITY;
@@ -1061,8 +1063,8 @@ static void predict_np2_one(const cf_p2p *pp, const cf_coll *c, const cf_content
  * The estimate is the geometric middle of the first's alone and the two added, the
  * interval from the first's lower end to the two upper ends added. sim-flat-ompi, bcast of
  * 10000 B at np 4: 5.59 us simulated (its 1808 B past one segment go by a binary tree, 2.39
- * us alone at 1 KiB); the chain of 10000 B read 4.47 in [3.95, 5.06]; its 8192 B 4.23 and
- * the tree's 2.34, 5.27 in [3.74, 7.52]. */
+ * us alone at 1 KiB); read as a chain of all 10000 B, 4.47 in [3.95, 5.06]; its 8192 B 4.23
+ * and the tree's 2.34, 5.27 in [3.74, 7.52]. */
 static void predict_np2(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p,
                         double m, cf_estimate *out)
 {

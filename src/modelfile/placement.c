@@ -791,7 +791,6 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
         return 1.0;
     if (cf_coll_to_root(c) && r->steps == CF_STEPS_HALVING2)
         return 0.5 + 0.5 / (double)np;
-
     /* A gather's binomial tree: at its step of distance d, ranks r (r a multiple of 2d, r + d
      * below np) receive from r + d and wait on it, each intermediate rank its subtree's steps
      * as the root all of them. The extra latency is counted along the root's path (its steps

@@ -73,8 +73,9 @@ check "racks, 64 KiB at np 8: within x2 of the simulated 5.96 us, over 1 crossin
 # p=2 of the algorithms that ran there (mixed as the line weighs them), not of np=2's own at m:
 # the ompi selector switches np=2's bcast at 128 KiB from a binary tree (one level) to a
 # pipeline of 64 KiB segments (two steps), at 512 KiB to a binomial tree timed a call at a
-# time, neither measured; the chain at np 4 and 8 read half the simulated times there (131073
-# B at np 4: 19.3 us, read 13.8 in [11.3, 16.8]; 1000000 B: 115.4, read 58.1 in [50.4, 67.0]).
+# time, neither measured; against those, the chain at np 4 and 8 read half the simulated times
+# there (131073 B at np 4: 19.3 us, read 13.8 in [11.3, 16.8]; 1000000 B: 115.4, read 58.1 in
+# [50.4, 67.0]; 79017dc, as the root's sends at once, 10.5 and 72.5).
 # The truths: tests/data/sim/chain-between-flat-ompi.csv (commfit measure -q
 # --no-latency-probe --simulate data/platforms/flat.xml --coll-selector ompi --patterns bcast
 # --sizes 131073,200000,600000,1000000 --np 4,8 --reps 2 --samples 2).
