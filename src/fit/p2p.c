@@ -323,6 +323,21 @@ static double other_bw(const cf_p2p *pp, const cost_parts *cp, long p, double m)
     return fmax(0.0, other - cp->lat_steps * u->unit_t_us[0]) / pp->h.beta_us_per_byte;
 }
 
+/* Whether m lies strictly between two measured sizes of np=2's curve k: 1 with the two in *a
+ * and *b and m's weight on the larger along their log-log line in *w, else 0. */
+static int np2_between(const cf_contention *k, double m, double *a, double *b, double *w)
+{
+    int n = k->nunit, i = 1;
+    while (i < n && k->unit_bytes[i] < m)
+        i++;
+    if (i >= n || !(m > k->unit_bytes[i - 1] && m < k->unit_bytes[i]) ||
+        !(k->unit_bytes[i - 1] > 0.0))
+        return 0;
+    *a = k->unit_bytes[i - 1], *b = k->unit_bytes[i];
+    *w = log(m / *a) / log(*b / *a);
+    return 1;
+}
+
 /* The cost at p=2 that np=2's time at m is read against: its algorithm's at m, or where m
  * lies between two measured sizes of np=2's curve (whose reading there is their times'
  * log-log line) and the rules do not pick one algorithm for all three, the algorithms' that
@@ -340,14 +355,10 @@ static double other_bw(const cf_p2p *pp, const cost_parts *cp, long p, double m)
 static void np2_parts(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, double m,
                       double rho, cost_parts *o)
 {
-    int n = k->nunit, i = 1;
+    double a, b, w;
     parts_at(pp, c, k, 2, m, rho, o);
-    while (i < n && k->unit_bytes[i] < m)
-        i++;
-    if (i >= n || !(m > k->unit_bytes[i - 1] && m < k->unit_bytes[i]) ||
-        !(k->unit_bytes[i - 1] > 0.0))
+    if (!np2_between(k, m, &a, &b, &w))
         return;
-    double a = k->unit_bytes[i - 1], b = k->unit_bytes[i], w = log(m / a) / log(b / a);
     cost_parts pa, pb;
     parts_at(pp, c, k, 2, a, rho, &pa);
     parts_at(pp, c, k, 2, b, rho, &pb);
@@ -591,11 +602,12 @@ static void bytes_share(const cf_p2p *pp, const cf_coll *c, const cf_contention 
 /* The margin (sd of ln) of the bound of each reading's ratio to np=2's time at size m
  * (predict_np2_at): the model's error per doubling beyond 2, the factors' uncertainty
  * rel2, and between two sizes of np=2's measured curve its two factors' misfit there as a
- * bridge, s2 4 w (1 - w); -1 outside the measured sizes (no bound there), and on a real
- * machine: the margin is calibrated in simulation, whose algorithms are its selector's,
- * while a real library may run what its rules do not say (a node's shared-memory
- * collective, a reduction offloaded to the switches, far below lg p latencies) and np=2
- * cannot tell; there the interval keeps the factors' misfit as recurring. */
+ * bridge, s2 4 w (1 - w), s2 at least CF_P2P_BRIDGE_SD squared; -1 outside the measured
+ * sizes (no bound there), and on a real machine: the margin is calibrated in simulation,
+ * whose algorithms are its selector's, while a real library may run what its rules do not
+ * say (a node's shared-memory collective, a reduction offloaded to the switches, far below
+ * lg p latencies) and np=2 cannot tell; there the interval keeps the factors' misfit as
+ * recurring. */
 static double split_margin(const cf_p2p *pp, const cf_contention *k, long p, double m,
                            double rel2)
 {
@@ -603,12 +615,19 @@ static double split_margin(const cf_p2p *pp, const cf_contention *k, long p, dou
         m > k->unit_bytes[k->nunit - 1] || p <= 2)
         return -1.0;
     double v = CF_P2P_SPLIT_SD * CF_P2P_SPLIT_SD * log2((double)p / 2.0) + rel2;
-    for (int i = 1; i < k->nunit; i++)
-        if (m > k->unit_bytes[i - 1] && m < k->unit_bytes[i]) {
-            double w = log(m / k->unit_bytes[i - 1]) / log(k->unit_bytes[i] / k->unit_bytes[i - 1]);
-            v += k->factor_s2 * 4.0 * w * (1.0 - w);
-        }
+    double a, b, w;
+    if (np2_between(k, m, &a, &b, &w))
+        v += fmax(k->factor_s2, CF_P2P_BRIDGE_SD * CF_P2P_BRIDGE_SD) * 4.0 * w * (1.0 - w);
     return sqrt(v);
+}
+
+/* The variance (of ln) of np=2's time at m about the log-log line through its two measured
+ * sizes around, CF_P2P_BRIDGE_SD at their middle; 0 at and outside its measured sizes. */
+static double bridge_var(const cf_contention *k, double m)
+{
+    double a, b, w;
+    return np2_between(k, m, &a, &b, &w) ? CF_P2P_BRIDGE_SD * CF_P2P_BRIDGE_SD * 4.0 * w * (1.0 - w)
+                                         : 0.0;
 }
 
 /* From the pattern's own np=2 times: the algorithm's cost at (p, m) with ping-pong's alpha
@@ -703,7 +722,9 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
      * its protocol switches on other steps. */
     if (p > 2)
         s_model = fmax(s_model, CF_P2P_DOUBLING_SD * sqrt(log2((double)p / 2.0)));
-    double s = sqrt(rel2 + s_model * s_model);
+    /* np=2's time between its measured sizes, read on their log-log line, is that far off
+     * it as well (CF_P2P_BRIDGE_SD), whatever p */
+    double s = sqrt(rel2 + s_model * s_model + bridge_var(k, m));
     out->alg = cp.alg;
     out->algorithm = cp.name;
     out->contention = k->bw_factor;
@@ -720,7 +741,8 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
      * own error per doubling and the factors' uncertainty as margins, at the sizes np=2
      * measured and between them (there also the two factors' misfit of np=2's curve, a
      * bridge between the measured sizes: s2 4 w (1 - w), w where m lies between them in ln
-     * size); np=2's split itself as its curve lets it (bytes_share). Until stop 62 that misfit
+     * size, s2 at least CF_P2P_BRIDGE_SD squared); np=2's split itself as its curve lets it
+     * (bytes_share). Until stop 62 that misfit
      * was read as recurring with each doubling: SMPI's binomial gather of 4 B at np 16 on
      * data/platforms/flat.xml, 1.90 us, read 2.37 in [0.74, 7.66], whose latency's and
      * bytes' ratios alone give 1.91 to 4.07 (np=2's eager and rendezvous halves, which the
