@@ -536,6 +536,12 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                       "lies anywhere between those two, and the interval holds that range",
                       a, b, est.step_ta, est.step_tb);
     }
+    if (est.bridge > 0.0)
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "np=2's time here is read on the log-log line between two sizes it "
+                      "measured, and its own time may lie off that line (a protocol's or a "
+                      "network's breakpoint between them): the interval holds x%.3g of it",
+                      exp(est.bridge));
     if (est.all_wait_us > 0.0)
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "every rank waits for the allgather's last exchange, none leaving once its "

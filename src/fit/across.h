@@ -536,15 +536,17 @@ typedef struct cf_contention {
  * data/sim-ethflat.csv gives 0.271 (550 points). */
 #define CF_P2P_SPLIT_SD 0.139
 /* The sd of ln of np=2's own time between two of its measured sizes about the log-log line
- * through them, at the middle (w = 1/2; 4 w (1 - w) of it squared at weight w): SimGrid's
- * network factors break at 1426 B, 3484, 5776, 9376, 15424 and 65472 B, and past 1426 B
+ * through them, at the middle (w = 1/2; 4 w (1 - w) of it squared at weight w) where the
+ * two lie 4 apart or more (in proportion to ln of their ratio closer: p2p.c's bridge_var):
+ * SimGrid's network factors break at 1426 B, 3484, 5776, 9376, 15424 and 65472 B, and past 1426 B
  * its messages go faster than the line through 1 and 4 KiB says (np=2's bcast inside a node
  * of data/platforms/fatnodes.xml: 0.208 us at 1400 B, 0.162 at 1500). np=2 simulated at 20
  * sizes between the shipped tables' (6 B to 1500 KiB; six collectives and the ping-pong,
  * both selectors): the 95th percentile of |ln| over sqrt(4 w (1 - w)) on the development
  * platforms (flat, ethflat, fattree, multicore, cloud, torus; 1276 points) 0.420, over 1.96;
  * the nine others hold 95.5% of theirs (1972) within it. Real tables interpolated so miss
- * as far (goal 6's log-log line, every third size held out: 90th percentiles of 21% to 25%). */
+ * about as far (goal 6's log-log line, every third size held out: 90th percentiles of 21% to
+ * 25%; the real np=2 curves' 95th percentile of the same 0.272 at gaps of 4). */
 #define CF_P2P_BRIDGE_SD 0.214
 /* p2p.c's np2_step, a step of np=2's curve between two measured sizes: how far their
  * log-log slope must pass 1 or the next pair's, and how far the time must rise between them
@@ -610,6 +612,9 @@ typedef struct cf_estimate {
                             * 0 elsewhere */
     double step_ta, step_tb; /* np=2's measured times there, whose range about np=2's
                               * reading at m the interval holds */
+    double bridge;         /* p2p from np=2 between two sizes np=2 measured: how far (ln, 95%)
+                            * np=2's own time may lie off their log-log line, which the
+                            * interval holds (cf_p2p_np2_bridge); 0 elsewhere */
     double all_wait_us;    /* p2p from np=2, a bcast by scatter and allgather: its steps on
                             * the ping-pong's curve, every rank waiting them all, where above
                             * the readings (predict_np2_at); 0 elsewhere */
@@ -820,6 +825,9 @@ double cf_p2p_np2_time(const cf_p2p *pp, const cf_coll *c, const char *datatype,
  * into est's step_*, 0 where it was not). */
 void cf_p2p_step_widen(const cf_p2p *pp, const cf_coll *c, const char *datatype, long p,
                        double m, cf_estimate *est);
+/* How far (ln, 95%) np=2's own time at m may lie off the log-log line through the two sizes
+ * np=2 measured the pattern at around m (CF_P2P_BRIDGE_SD); 0 at and outside its sizes. */
+double cf_p2p_np2_bridge(const cf_p2p *pp, const char *pattern, const char *datatype, double m);
 /* Whether the file has the pattern's np=2 factors (cf_p2p_np2_time is a number): 1 or 0. */
 int cf_p2p_has_np2(const cf_p2p *pp, const char *pattern, const char *datatype);
 /* How far the sender of a rooted pattern's message of m bytes (a gather's sender, a

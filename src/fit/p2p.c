@@ -599,10 +599,33 @@ static void bytes_share(const cf_p2p *pp, const cf_coll *c, const cf_contention 
     }
 }
 
+/* The variance (of ln) of np=2's time at m about the log-log line through its two measured
+ * sizes around: CF_P2P_BRIDGE_SD at their middle, 4 w (1 - w) of its square at weight w,
+ * where they lie 4 apart or more; closer, in proportion to ln of their ratio (a line over a
+ * narrower gap misses less: real IMB tables' np=2 curves, sizes held out, 0.272 at gaps of
+ * 4 and 0.392 at 8 for the 95th percentile of |ln| over sqrt(4 w (1 - w)), the fourth
+ * review, of cc4e7b9; not more past 4: SimGrid's rooted tables, gaps of 16, np=2 at 6 to 700
+ * B on ten platforms, 0.216 in 800, /work/simout/s64/bridge16). 0 at and outside its
+ * measured sizes. */
+static double bridge_var(const cf_contention *k, double m)
+{
+    double a, b, w;
+    if (!np2_between(k, m, &a, &b, &w))
+        return 0.0;
+    double sd = CF_P2P_BRIDGE_SD * fmin(1.0, log(b / a) / log(4.0));
+    return sd * sd * 4.0 * w * (1.0 - w);
+}
+
+double cf_p2p_np2_bridge(const cf_p2p *pp, const char *pattern, const char *datatype, double m)
+{
+    const cf_contention *k = np2_entry(pp, pattern, datatype);
+    return k != NULL ? Z95 * sqrt(bridge_var(k, m)) : 0.0;
+}
+
 /* The margin (sd of ln) of the bound of each reading's ratio to np=2's time at size m
  * (predict_np2_at): the model's error per doubling beyond 2, the factors' uncertainty
  * rel2, and between two sizes of np=2's measured curve its two factors' misfit there as a
- * bridge, s2 4 w (1 - w), s2 at least CF_P2P_BRIDGE_SD squared; -1 outside the measured
+ * bridge, s2 4 w (1 - w), at least np=2's time off that line (bridge_var); -1 outside the measured
  * sizes (no bound there), and on a real machine: the margin is calibrated in simulation,
  * whose algorithms are its selector's, while a real library may run what its rules do not
  * say (a node's shared-memory collective, a reduction offloaded to the switches, far below
@@ -617,18 +640,10 @@ static double split_margin(const cf_p2p *pp, const cf_contention *k, long p, dou
     double v = CF_P2P_SPLIT_SD * CF_P2P_SPLIT_SD * log2((double)p / 2.0) + rel2;
     double a, b, w;
     if (np2_between(k, m, &a, &b, &w))
-        v += fmax(k->factor_s2, CF_P2P_BRIDGE_SD * CF_P2P_BRIDGE_SD) * 4.0 * w * (1.0 - w);
+        v += fmax(k->factor_s2 * 4.0 * w * (1.0 - w), bridge_var(k, m));
     return sqrt(v);
 }
 
-/* The variance (of ln) of np=2's time at m about the log-log line through its two measured
- * sizes around, CF_P2P_BRIDGE_SD at their middle; 0 at and outside its measured sizes. */
-static double bridge_var(const cf_contention *k, double m)
-{
-    double a, b, w;
-    return np2_between(k, m, &a, &b, &w) ? CF_P2P_BRIDGE_SD * CF_P2P_BRIDGE_SD * 4.0 * w * (1.0 - w)
-                                         : 0.0;
-}
 
 /* From the pattern's own np=2 times: the algorithm's cost at (p, m) with ping-pong's alpha
  * and beta, over the same at p=2, times the measured np=2 time at m; at p=2 it is the
@@ -725,6 +740,7 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
     /* np=2's time between its measured sizes, read on their log-log line, is that far off
      * it as well (CF_P2P_BRIDGE_SD), whatever p */
     double s = sqrt(rel2 + s_model * s_model + bridge_var(k, m));
+    out->bridge = Z95 * sqrt(bridge_var(k, m));
     out->alg = cp.alg;
     out->algorithm = cp.name;
     out->contention = k->bw_factor;
@@ -1156,6 +1172,7 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
     out->rest_bytes = out->rest_us = out->rest_lo_us = out->rest_hi_us = 0.0;
     out->rest_algorithm = NULL;
     out->all_wait_us = 0.0;
+    out->bridge = 0.0;
     out->fan_ratio = NAN;
     if (pp->error[0] != '\0')
         return CF_EXIT_DATA;

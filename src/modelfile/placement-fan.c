@@ -198,7 +198,10 @@ int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
                 ob = at_size(p, dir, 0, p->fan_bytes[b], &ja, &jb);
         size_miss = fmax(size_miss, fabs((rb.lo - ob.lo) - (ra.lo - oa.lo)));
     }
-    double h = sqrt(size_miss * size_miss + miss_k * miss_k +
+    /* and np=2's own time off its log-log line between two of its measured sizes, as the
+     * estimate from np=2 alone holds it (the fourth review, of cc4e7b9) */
+    double bridge = cf_p2p_np2_bridge(pp, c->pattern, datatype, m);
+    double h = sqrt(size_miss * size_miss + miss_k * miss_k + bridge * bridge +
                     pow(log(1.0 + fmax(CF_FAN_MARGIN, p->lat_margin)), 2.0));
     double t = t2 * ratio;
     est->t_us = t;
@@ -227,6 +230,7 @@ int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
     est->split_lo = est->split_hi = est->split_margin = NAN;
     est->split_lo_us = est->split_hi_us = NAN;
     est->linear_rules = 0;
+    est->bridge = bridge;
     /* np=2's time read across a step of its curve: as the estimate from np=2 alone takes it
      * (the probe's ratio is read at m; SimGrid's flat cluster, Open MPI's linear scatterv of
      * 40 KiB at np 16: 69.3 us simulated, read 127.2 in [73.9, 219.2]) */

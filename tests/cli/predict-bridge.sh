@@ -28,4 +28,22 @@ run "$COMMFIT" predict -m m.json -p bcast --points pts -f csv
 check "bcast at np 4: 1 and 4 KiB (measured at np=2) under x1.7, 1500 B over x2.5" \
     awk -F, 'NR > 1 { n++; r = $7 / $6; bad += NR < 4 ? !(r < 1.7) : !(r > 2.5) }
              END { exit n != 3 || bad }' "$T/out"
+run "$COMMFIT" predict -m m.json -p bcast -n 4 -b 1500 -f csv
+check "bcast of 1500 B at np 4: the note says how far np=2's time may lie off its line (x1.45)" \
+    grep -q "its own time may lie off that line .*: the interval holds x1.45 of it" "$T/out"
+# Sizes 2 apart (IMB's): half as far at the middle (sd 0.107), a narrower gap's line missing
+# less (real IMB tables, sizes held out: 0.272 at gaps of 4, 0.392 at 8).
+"$COMMFIT" fit -q -i "$top_srcdir/data/imb2021_mpich402_1node_np2_all.csv" --np 2 -o i.json
+run "$COMMFIT" predict -m i.json -p bcast -n 16 -b 3072 -f csv
+check "imb2021, bcast of 3 KiB at np 16, between its 2 and 4 KiB: x1.23" \
+    grep -q "the interval holds x1.23 of it" "$T/out"
+# The linear scatterv's reading from the launch's fan probe (np=2's time there times the
+# probe's ratio) holds it too (the fourth review: 6006 such answers between np=2's sizes had
+# none): SimGrid's flat cluster, scatterv of 400 B at np 16, [2.82, 4.51] before, between
+# np=2's 64 B and 1 KiB (16 apart: no farther than at 4).
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-rooted/flat.csv" --np 2 -o r.json
+run "$COMMFIT" predict -m r.json -p scatterv -n 16 -b 400 -f csv
+check "scatterv of 400 B at np 16 from the fan probe: np=2's time off its line held" \
+    awk -F, 'NR == 2 { n = 1; bad = !/fan probe/ || !/the interval holds x1.4[0-9] of it/ ||
+                                  !($6 < 2.5 && $7 > 5) } END { exit !n || bad }' "$T/out"
 done_testing
