@@ -142,6 +142,14 @@ inside() {
              END { exit !n || n != m || bad }' "$1" "$2"
 }
 
+# sim TABLE PATTERN MODEL: a simulated table's points of PATTERN into pts, its simulated times
+# (t_med_us) into truths, and predict's answers there from MODEL into $T/out.
+sim() {
+    awk -F, -v p="$2" '!/^#/ && $1 == p { print $2, $3 }' "$1" >pts
+    awk -F, -v p="$2" '!/^#/ && $1 == p { print $11 }' "$1" >truths
+    run "$COMMFIT" predict -m "$3" -p "$2" --points pts -f csv
+}
+
 done_testing() {
     echo "1..$tap_n"
     [ "$tap_failed" -eq 0 ]

@@ -14,9 +14,7 @@
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes.csv" --np 2 -o m.json
 tab="$top_srcdir/tests/data/sim/bridge-fatnodes-mpich.csv"
 for p in bcast reduce; do
-    awk -F, -v p="$p" '!/^#/ && $1 == p { print $2, $3 }' "$tab" >pts
-    awk -F, -v p="$p" '!/^#/ && $1 == p { print $11 }' "$tab" >truths
-    run "$COMMFIT" predict -m m.json -p "$p" --points pts -f csv
+    sim "$tab" "$p" m.json
     expect_rc 0 "$p of 1500 B from np=2"
     check "$p of 1500 B at np 4, 8 and 16: the simulated times inside their intervals" \
         inside truths "$T/out"

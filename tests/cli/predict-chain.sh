@@ -14,13 +14,6 @@
 # of data/sim-flat-ompi.csv fitted.
 . "$top_srcdir/tests/setup.sh"
 
-# sim TABLE PATTERN MODEL: the simulated table's points into pts, its times into truths, and
-# predict's answers there from MODEL into $T/out.
-sim() {
-    awk -F, -v p="$2" '!/^#/ && $1 == p { print $2, $3 }' "$1" >pts
-    awk -F, -v p="$2" '!/^#/ && $1 == p { print $11 }' "$1" >truths
-    run "$COMMFIT" predict -m "$3" -p "$2" --points pts -f csv
-}
 # near R N: N answers, each within a factor R of its simulated time.
 near() {
     awk -F, -v r="$1" -v want="$2" 'NR == FNR { t[FNR] = $1; next }

@@ -14,9 +14,7 @@
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat.csv" --np 2 -o m.json
 tab="$top_srcdir/tests/data/sim/between-flat-mpich.csv"
 for p in bcast allreduce reduce allgather alltoall; do
-    awk -F, -v p="$p" '!/^#/ && $1 == p { print $2, $3 }' "$tab" >pts
-    awk -F, -v p="$p" '!/^#/ && $1 == p { print $11 }' "$tab" >truths
-    run "$COMMFIT" predict -m m.json -p "$p" --points pts -f csv
+    sim "$tab" "$p" m.json
     expect_rc 0 "$p from np=2 between its measured sizes"
     check "$p: every simulated time at 24 to 48 KiB, np 4 and 16, inside its interval" \
         inside truths "$T/out"
@@ -46,9 +44,7 @@ check "bcast of 40 KiB at np 2: its own fit answers" \
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-rooted/flat.csv" --np 2 -o r.json
 tab="$top_srcdir/tests/data/sim/between-rooted-flat-mpich.csv"
 for p in gather gatherv scatter scatterv; do
-    awk -F, -v p="$p" '!/^#/ && $1 == p { print $2, $3 }' "$tab" >pts
-    awk -F, -v p="$p" '!/^#/ && $1 == p { print $11 }' "$tab" >truths
-    run "$COMMFIT" predict -m r.json -p "$p" --points pts -f csv
+    sim "$tab" "$p" r.json
     check "$p: every simulated time at 24 to 48 KiB, np 16, inside its interval" \
         inside truths "$T/out"
 done
