@@ -323,15 +323,22 @@ static double other_bw(const cf_p2p *pp, const cost_parts *cp, long p, double m)
     return fmax(0.0, other - cp->lat_steps * u->unit_t_us[0]) / pp->h.beta_us_per_byte;
 }
 
-/* Whether m lies strictly between two measured sizes of np=2's curve k: 1 with the two in *a
- * and *b and m's weight on the larger along their log-log line in *w, else 0. */
-static int np2_between(const cf_contention *k, double m, double *a, double *b, double *w)
+/* The index of the larger of the two measured sizes of np=2's curve k that m lies strictly
+ * between, 0 where it lies between none. */
+static int np2_gap(const cf_contention *k, double m)
 {
     int n = k->nunit, i = 1;
     while (i < n && k->unit_bytes[i] < m)
         i++;
-    if (i >= n || !(m > k->unit_bytes[i - 1] && m < k->unit_bytes[i]) ||
-        !(k->unit_bytes[i - 1] > 0.0))
+    return i < n && m > k->unit_bytes[i - 1] && m < k->unit_bytes[i] ? i : 0;
+}
+
+/* Whether m lies strictly between two measured sizes of np=2's curve k: 1 with the two in *a
+ * and *b and m's weight on the larger along their log-log line in *w, else 0. */
+static int np2_between(const cf_contention *k, double m, double *a, double *b, double *w)
+{
+    int i = np2_gap(k, m);
+    if (i == 0 || !(k->unit_bytes[i - 1] > 0.0))
         return 0;
     *a = k->unit_bytes[i - 1], *b = k->unit_bytes[i];
     *w = log(m / *a) / log(*b / *a);
@@ -739,8 +746,9 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
         s_model = fmax(s_model, CF_P2P_DOUBLING_SD * sqrt(log2((double)p / 2.0)));
     /* np=2's time between its measured sizes, read on their log-log line, is that far off
      * it as well (CF_P2P_BRIDGE_SD), whatever p */
-    double s = sqrt(rel2 + s_model * s_model + bridge_var(k, m));
-    out->bridge = Z95 * sqrt(bridge_var(k, m));
+    double bridge2 = bridge_var(k, m);
+    double s = sqrt(rel2 + s_model * s_model + bridge2);
+    out->bridge = Z95 * sqrt(bridge2);
     out->alg = cp.alg;
     out->algorithm = cp.name;
     out->contention = k->bw_factor;
@@ -997,12 +1005,9 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
  * none). */
 static int np2_step(const cf_contention *k, double m, int *a, int *b)
 {
-    int n = k->nunit, i = 1;
+    int n = k->nunit, i = np2_gap(k, m);
     *a = *b = -1;
-    while (i < n && k->unit_bytes[i] < m)
-        i++;
-    if (i >= n || !(m > k->unit_bytes[i - 1] && m < k->unit_bytes[i]) ||
-        !(k->unit_t_us[i - 1] > 0.0))
+    if (i == 0 || !(k->unit_t_us[i - 1] > 0.0))
         return 0;
     *a = i - 1, *b = i;
     double rise = k->unit_t_us[i] / k->unit_t_us[i - 1];

@@ -419,6 +419,17 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
     double near_sized[CF_TIERS_SIZED_MAX]; /* the fitted np's farthest at each size, once */
     for (size_t s = 0; sized && s < p->nsized; s++)
         near_sized[s] = farthest_sized_us(p, fitted, s);
+    /* SMPI's chain moves a hop's bytes in 8 KiB segments, each sent eagerly at every size,
+     * where the probe's messages from CF_EAGER_MAX on wait for their receiver (SimGrid's
+     * rendezvous, with a route's latency that grows): its hop read along the probe's eager
+     * sizes, past them along the line through the two largest (data/platforms/leaves.xml, 2
+     * ranks a node: a hop of 64 KiB to the next node 14.9 us more so, 26.9 by the probe's own
+     * 64 KiB; SMPI's chain bcast of 64 KiB at np 15, 47.9 us simulated, read 95.3 from np=2
+     * by the latter). None eager: the 8-byte latency alone (the review of af4166e). */
+    int nsized = (int)p->nsized;
+    while (alg->steps == CF_STEPS_CHAIN && nsized > 0 &&
+           !(p->sized_bytes[nsized - 1] < CF_EAGER_MAX))
+        nsized--;
     for (int i = 0; i < k; i++) {
         double near, far;
         if (!cf_placement_tier(p, fitted, sp[i].ranks, &near, &far))
@@ -454,17 +465,6 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
         double d[CF_TIERS_SIZED_MAX];
         for (size_t s = 0; s < p->nsized; s++)
             d[s] = farthest_sized_us(p, sp[i].ranks, s) - near_sized[s];
-        /* SMPI's chain moves a hop's bytes in 8 KiB segments, each sent eagerly at every
-         * size, where the probe's messages from CF_EAGER_MAX on wait for their receiver
-         * (SimGrid's rendezvous, with a route's latency that grows): its hop read along the
-         * probe's eager sizes, past them along the line through the two largest
-         * (data/platforms/leaves.xml, 2 ranks a node: a hop of 64 KiB to the next node 14.9 us
-         * more so, 26.9 by the probe's own 64 KiB; SMPI's chain bcast of 64 KiB at np 15,
-         * 47.9 us simulated, read 95.3 from np=2 by the latter). */
-        int nsized = (int)p->nsized;
-        while (alg->steps == CF_STEPS_CHAIN && nsized > 0 &&
-               !(p->sized_bytes[nsized - 1] < CF_EAGER_MAX))
-            nsized--; /* none eager: the 8-byte latency alone (the review of af4166e) */
         double at = cf_sized_at(lat, p->sized_bytes, d, 1, nsized, sp[i].bytes);
         if (at > lat)
             bw += sp[i].paced * (at - lat);
