@@ -6,7 +6,6 @@
 #include "fit/across-int.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Appends count steps spanning blocks of ranks ranks (at most p) to out; -1 when full. */
@@ -249,6 +248,10 @@ double cf_steps_block_bytes(const cf_rule_alg *a, const char *pattern, long p, l
         return a->latency == CF_LAT_CHAIN ? 0.0 : (double)(p - b) * m;
     case CF_STEPS_BRUCK_ALLTOALL: /* each step from distance b: half of the p blocks */
         return a->latency == CF_LAT_CHAIN ? 0.0 : steps * (double)(p / 2) * m;
+    /* A bcast's allgather of the scattered blocks (m/p each) by recursive doubling, every
+     * rank at once: its steps from distance b move b, 2b, ... blocks. */
+    case CF_STEPS_SCATTER_DOUBLING:
+        return (double)(p - b) * m / (double)p;
     case CF_STEPS_FOLD: /* recursive doubling's allreduce: m with each such partner */
     case CF_STEPS_SMP_FOLD:
         return steps * m;

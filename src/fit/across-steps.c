@@ -166,6 +166,38 @@ static double tree_bcast_sum(tree_bcast *tb, long n)
     return sum;
 }
 
+/* The sum of the finish times over a k-nomial subtree of n ranks whose root the data
+ * reached at `at`, each send waiting for its receiver: the root's levels, the farthest first,
+ * each its children's messages at once through its link, one message of their bytes; each
+ * child sends on from its arrival, and the root leaves after its last level. */
+static double held_sum(long k, long n, double at, const double *um, const double *ut, int nu,
+                       double m)
+{
+    long top = 1;
+    while (top * k < n)
+        top *= k;
+    double sum = 0.0;
+    for (long mask = top; mask > 0 && n > 1; mask /= k) {
+        long nl = 0;
+        for (long c = 1; c < k && c * mask < n; c++)
+            nl++;
+        if (nl == 0)
+            continue;
+        at += cf_unit_time(um, ut, nu, (double)nl * m);
+        for (long c = 1; c <= nl; c++)
+            sum += held_sum(k, n - c * mask < mask ? n - c * mask : mask, at, um, ut, nu, m);
+    }
+    return sum + at;
+}
+
+double cf_steps_held_us(cf_steps st, long p, double m, const double *um, const double *ut, int n)
+{
+    if (st != CF_STEPS_BCAST_BINOMIAL && st != CF_STEPS_BCAST_KNOMIAL)
+        return cf_steps_cost(st, p, m, um, ut, n);
+    /* every rank of a full tree leaves when the root does; past it a short subtree sooner */
+    return held_sum(st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4, p, 0.0, um, ut, n, m) / (double)p;
+}
+
 /* The sizes at and above which the sized probe's readings replace the 8-byte probe's. */
 #define CF_TIERS_PROBE_BYTES 8.0
 

@@ -299,6 +299,15 @@ double cf_rules_rest(const char *rules, const char *pattern, long p, double m);
 double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
+/* A bcast's steps at (p, m) where each send waits for its receiver (from CF_EAGER_MAX), in
+ * one-way messages on the curve T2 (um, ut, n), the ranks' mean: a k-nomial tree's
+ * (CF_STEPS_BCAST_BINOMIAL, CF_STEPS_BCAST_KNOMIAL) ranks each leave after their last level,
+ * a level's messages together one message of their bytes, so that a full tree's all leave
+ * with the root (SMPI's binomial bcast of 64 and 256 KiB at np 16 inside one node of
+ * data/platforms/fatnodes.xml: 4.01 and 4.00 ping-pongs; at np 3, 700000 B, 1.67); other
+ * steps as cf_steps_cost. Not in units of np=2's time as cf_steps_cost's trees: for a bcast
+ * whose np=2 times cannot be read. */
+double cf_steps_held_us(cf_steps st, long p, double m, const double *um, const double *ut, int n);
 /* A bcast tree timed a call at a time (CF_STEPS_LG: a binomial one; CF_STEPS_BCAST_BINOMIAL,
  * CF_STEPS_BCAST_KNOMIAL; CF_STEPS_BINARY) below CF_EAGER_MAX, where a sender's messages all
  * leave at once: its ranks' mean with their bytes sharing the sender's link (each further
@@ -604,7 +613,11 @@ typedef struct cf_estimate {
                                       * another reading set it */
     double floor_from;      /* p2p from np=2, a bcast read through np=2 times that moved no
                              * data: the estimate before it was raised to (p - 1) / p of the
-                             * ping-pong's one-way time; NAN elsewhere */
+                             * ping-pong's one-way time or, floor_steps 1, to the algorithm's
+                             * steps each send waiting for its receiver (cf_steps_held_us);
+                             * NAN elsewhere */
+    double floor_us;        /* there, what it was raised to */
+    int floor_steps;
     int ranks_mean;        /* p2p from np=2: the algorithm costed in the ranks' mean, rank by
                             * rank (a binomial gather), not along the root's path */
     double step_a, step_b; /* p2p from np=2 past np 2, m between two measured sizes of

@@ -1,0 +1,65 @@
+# A bcast from np=2 where each send waits for its receiver (from 64 KiB, SimGrid's
+# smpi/send-is-detached-thresh): a rank sends on from its arrival, its subtree a level below
+# its sender's, and every rank leaves when the root does.
+# 1. SimGrid 3.32's ompi selector times np=2's bcast from 64 KiB at 0.27 us, whatever the
+#    size, where the ranks share a host (no transfer): until stop 65 the estimate was raised
+#    only to each rank's receipt, (p-1)/p of a one-way message. The binomial tree at np 16
+#    inside one node of data/platforms/fatnodes.xml takes 14.0 us at 64 KiB and 34.9 at
+#    256 KiB, 4.0 one-way messages each, read 8.4 and 13.0; its scatter + allgather of 2 MiB
+#    118.5, read 53.9. The algorithm's steps, each a one-way message: 14.0, 34.9, 119.8.
+# 2. Across nodes every rank waits the root's crossing steps, not only the ranks past the
+#    first farther one: data/platforms/meshnodes.xml, nodes of 8, Open MPI's binomial tree of
+#    256 KiB at np 16, 76.4 us, read 32.5 (62.6 with half the ranks waiting the crossing);
+#    racks.xml (nodes of 4), MPICH's two-level binomial tree of 64 KiB at np 16, 47.7, read 42.0.
+# 3. A scatter + recursive doubling allgather's allgather is every rank sending at once, the
+#    traffic the launch's pair-exchange probe measures (meshnodes at np 16: 1 MiB between the
+#    two nodes 757.7 us with 16 ranks sending, 45.6 inside one): Open MPI's of 2 MiB at np 16
+#    there, 955.7 us, read 139.0 (231 with the steps alone).
+# The truths: the shipped tables' np 16 rows, each fitted at np 2 alone.
+. "$top_srcdir/tests/setup.sh"
+
+# within R NP BYTES TRUTH: the answer at NP and BYTES within a factor R of TRUTH.
+within() {
+    awk -F, -v r="$1" -v np="$2" -v b="$3" -v t="$4" '
+        NR > 1 && $2 == np && $3 == b { n++; q = $5 / t; bad += q > r || q < 1 / r }
+        END { exit n != 1 || bad }' "$T/out"
+}
+
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes-ompi.csv" --np 2 -o f.json
+printf '16 65536\n16 262144\n16 2097152\n' >pts
+run "$COMMFIT" predict -m f.json -p bcast --points pts -f csv
+expect_rc 0 "fatnodes, Open MPI's bcast from np=2 at np 16"
+check "binomial tree inside one node, 64 KiB at np 16: within 3% of the simulated 14.0 us" \
+    within 1.03 16 65536 13.9646
+check "binomial tree inside one node, 256 KiB at np 16: within 3% of the simulated 34.9 us" \
+    within 1.03 16 262144 34.8649
+check "scatter + allgather inside one node, 2 MiB at np 16: within 3% of the simulated 118.5 us" \
+    within 1.03 16 2097152 118.487
+check "the note says np=2's reading was raised to the algorithm's steps" \
+    awk 'NR == 2 { n = 1; bad = !/np=2.s reading, [0-9.]+ us, raised to 13.9[0-9]*: at this size each send waits for its receiver, and every rank waits the algorithm.s steps/ }
+         END { exit !n || bad }' "$T/out"
+# Below 64 KiB the eager sends let a sender leave: the floor stays each rank's receipt.
+run "$COMMFIT" predict -m f.json -p bcast -n 16 -b 16K -f csv
+check "16 KiB at np 16: no steps floor (eager)" \
+    awk 'NR == 2 { n = 1; bad = /every rank waits the algorithm.s steps/ } END { exit !n || bad }' \
+    "$T/out"
+
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-meshnodes-ompi.csv" --np 2 -o mo.json
+printf '16 262144\n16 2097152\n' >pts
+run "$COMMFIT" predict -m mo.json -p bcast --points pts -f csv
+check "meshnodes, binomial tree of 256 KiB at np 16 across 2 nodes: within 5% of 76.4 us" \
+    within 1.05 16 262144 76.3719
+check "meshnodes, scatter + allgather of 2 MiB at np 16: within 15% of 955.7 us" \
+    within 1.15 16 2097152 955.688
+check "the allgather's traffic across the nodes named" \
+    awk -F, '$3 == 2097152 { n = 1; bad = !/the traffic every rank sends at once, as the pair-exchange probe/ }
+             END { exit !n || bad }' "$T/out"
+check "both without an upper bound (np=2 never left its node; its times moved no data)" \
+    awk -F, 'NR > 1 { n++; bad += $7 != "inf" } END { exit n != 2 || bad }' "$T/out"
+
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-racks.csv" --np 2 -o r.json
+run "$COMMFIT" predict -m r.json -p bcast -n 16 -b 64K -f csv
+check "racks, MPICH's two-level binomial tree of 64 KiB at np 16: within 3% of 47.7 us" \
+    within 1.03 16 65536 47.6838
+
+done_testing
