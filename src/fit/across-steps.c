@@ -322,6 +322,28 @@ static long tree_child(cf_steps st, long p, long r, int k)
     return c >= 0 && c < p ? c : -1;
 }
 
+double cf_steps_tree_cross_share(cf_steps st, long p, long block)
+{
+    if ((st != CF_STEPS_REDUCE_BINOMIAL && st != CF_STEPS_REDUCE_BINARY &&
+         st != CF_STEPS_SEG_TREE) ||
+        p < 2 || block < 1)
+        return NAN;
+    /* a segmented tree's is the binomial one */
+    cf_steps t = st == CF_STEPS_SEG_TREE ? CF_STEPS_REDUCE_BINOMIAL : st;
+    unsigned char *cross = calloc((size_t)p, 1);
+    if (cross == NULL)
+        return NAN;
+    long n = 0;
+    for (long r = p - 1; r >= 0; r--) { /* the children lie above their parent */
+        long c;
+        for (int k = 0; k < TREE_CHILDREN_MAX && (c = tree_child(t, p, r, k)) >= 0; k++)
+            cross[r] |= cross[c] || r / block != c / block;
+        n += cross[r];
+    }
+    free(cross);
+    return (double)n / (double)p;
+}
+
 /* The mean over p ranks of each rank's time in a per-call reduce tree of m-byte messages
  * (tree_child's: Open MPI's binomial and binary trees, SMPI's chains of one segment),
  * rank r starting at start[r] (where it left the barrier before the call; start NULL: all

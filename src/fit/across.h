@@ -299,6 +299,11 @@ double cf_rules_rest(const char *rules, const char *pattern, long p, double m);
 double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
+/* The share of p ranks of a reduce tree (CF_STEPS_REDUCE_BINOMIAL, CF_STEPS_REDUCE_BINARY,
+ * CF_STEPS_SEG_TREE's binomial one) whose subtree holds a message between two aligned blocks
+ * of `block` ranks (a node's, a switch's): each waits for it before it sends on, where the
+ * others leave once their own part is sent. NAN for other steps. */
+double cf_steps_tree_cross_share(cf_steps st, long p, long block);
 /* A bcast's steps at (p, m) where each send waits for its receiver (from CF_EAGER_MAX), in
  * one-way messages on the curve T2 (um, ut, n), the ranks' mean: a k-nomial tree's
  * (CF_STEPS_BCAST_BINOMIAL, CF_STEPS_BCAST_KNOMIAL) ranks each leave after their last level,
