@@ -519,16 +519,25 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                       "alone, and %.4g us, sharing, its interval holding both",
                       est.alone_us, est.shared_us);
     }
-    if (isfinite(est.floor_from) && est.floor_steps) {
+    if (isfinite(est.floor_from) && est.floor_steps && isfinite(est.floor_shared_us)) {
         cf_note_joinf(out->bnote, sizeof out->bnote,
-                      "np=2's reading, %.4g us, raised to %.4g: at this size each send waits "
+                      "the estimate, %.4g us, raised to %.4g: at this size each send waits "
+                      "for its receiver, and every rank waits the algorithm's steps, each the "
+                      "ping-pong's one-way time at its size; a level's messages leave at once, "
+                      "and np=2 cannot tell whether they share the sender's link (%.4g us) or "
+                      "each goes alone (%.4g us): the geometric middle (the lower end stays the "
+                      "reading's)",
+                      est.floor_from, est.floor_us, est.floor_shared_us, est.floor_alone_us);
+    } else if (isfinite(est.floor_from) && est.floor_steps) {
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "the estimate, %.4g us, raised to %.4g: at this size each send waits "
                       "for its receiver, and every rank waits the algorithm's steps, each the "
                       "ping-pong's one-way time at its size (the lower end stays the "
                       "reading's)",
                       est.floor_from, est.floor_us);
     } else if (isfinite(est.floor_from)) {
         cf_note_joinf(out->bnote, sizeof out->bnote,
-                      "np=2's reading, %.4g us, raised to %.4g: each rank receives the bytes, "
+                      "the estimate, %.4g us, raised to %.4g: each rank receives the bytes, "
                       "about (p-1)/p of the ping-pong's one-way time in the ranks' mean (the "
                       "lower end stays the reading's)",
                       est.floor_from, est.floor_us);

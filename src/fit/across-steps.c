@@ -166,36 +166,71 @@ static double tree_bcast_sum(tree_bcast *tb, long n)
     return sum;
 }
 
-/* The sum of the finish times over a k-nomial subtree of n ranks whose root the data
- * reached at `at`, each send waiting for its receiver: the root's levels, the farthest first,
- * each its children's messages at once through its link, one message of their bytes; each
- * child sends on from its arrival, and the root leaves after its last level. */
-static double held_sum(long k, long n, double at, const double *um, const double *ut, int nu,
-                       double m)
+/* The sum of the finish times over a k-nomial subtree of n ranks rooted at rank r0, from its
+ * arrival, each send waiting for its receiver: the root sends its levels, the farthest first,
+ * a level's messages at once; each child sends on from its arrival, and the root leaves after
+ * its last level. A level's messages share the root's link, one message of their bytes, or
+ * (alone) those to ranks on the root's node each take one message's time and those to other
+ * nodes (aligned blocks of `node` ranks) share its card. A full subtree of k^j ranks' sum
+ * depends on j and r0's place in its node alone: kept in full (0: not yet; NULL: none kept). */
+typedef struct held_tree {
+    long k, node;
+    int alone; /* the level's messages on the root's node each alone, else all sharing */
+    const double *um, *ut;
+    int n;
+    double m;
+    double *full; /* TREE_LEVELS_MAX rows of node */
+} held_tree;
+
+static double held_sum(held_tree *h, long r0, long n)
 {
-    long top = 1;
-    while (top * k < n)
+    long k = h->k, top = 1;
+    int j = 0;
+    while (top * k < n) {
         top *= k;
-    double sum = 0.0;
-    for (long mask = top; mask > 0 && n > 1; mask /= k) {
-        long nl = 0;
-        for (long c = 1; c < k && c * mask < n; c++)
+        j++;
+    }
+    if (n <= 1)
+        return 0.0;
+    double *kept = h->full != NULL && top * k == n && j + 1 < TREE_LEVELS_MAX
+                       ? &h->full[(size_t)(j + 1) * (size_t)h->node + (size_t)(r0 % h->node)]
+                       : NULL;
+    if (kept != NULL && *kept > 0)
+        return *kept;
+    double sum = 0.0, at = 0.0;
+    for (long mask = top; mask > 0; mask /= k) {
+        long nl = 0, away = 0;
+        for (long c = 1; c < k && c * mask < n; c++) {
             nl++;
+            away += (r0 + c * mask) / h->node != r0 / h->node;
+        }
         if (nl == 0)
             continue;
-        at += cf_unit_time(um, ut, nu, (double)nl * m);
+        long share = h->alone ? (away > 1 ? away : 1) : nl;
+        at += cf_unit_time(h->um, h->ut, h->n, (double)share * h->m);
         for (long c = 1; c <= nl; c++)
-            sum += held_sum(k, n - c * mask < mask ? n - c * mask : mask, at, um, ut, nu, m);
+            sum += held_sum(h, r0 + c * mask, n - c * mask < mask ? n - c * mask : mask) +
+                   (double)(n - c * mask < mask ? n - c * mask : mask) * at;
     }
-    return sum + at;
+    sum += at;
+    if (kept != NULL)
+        *kept = sum;
+    return sum;
 }
 
-double cf_steps_held_us(cf_steps st, long p, double m, const double *um, const double *ut, int n)
+double cf_steps_held_us(cf_steps st, long p, double m, long node, int alone, const double *um,
+                        const double *ut, int n)
 {
-    if (st != CF_STEPS_BCAST_BINOMIAL && st != CF_STEPS_BCAST_KNOMIAL)
+    if (st != CF_STEPS_BCAST_BINOMIAL && st != CF_STEPS_BCAST_KNOMIAL && st != CF_STEPS_LG)
         return cf_steps_cost(st, p, m, um, ut, n);
     /* every rank of a full tree leaves when the root does; past it a short subtree sooner */
-    return held_sum(st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4, p, 0.0, um, ut, n, m) / (double)p;
+    held_tree h = {st == CF_STEPS_BCAST_KNOMIAL ? 4 : 2, node > 0 && node < p ? node : p, alone,
+                   um, ut, n, m, NULL};
+    if (h.node <= 4096)
+        h.full = calloc((size_t)TREE_LEVELS_MAX * (size_t)h.node, sizeof *h.full);
+    double v = held_sum(&h, 0, p) / (double)p;
+    free(h.full);
+    return v;
 }
 
 /* The sizes at and above which the sized probe's readings replace the 8-byte probe's. */

@@ -305,14 +305,20 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
  * others leave once their own part is sent. NAN for other steps. */
 double cf_steps_tree_cross_share(cf_steps st, long p, long block);
 /* A bcast's steps at (p, m) where each send waits for its receiver (from CF_EAGER_MAX), in
- * one-way messages on the curve T2 (um, ut, n), the ranks' mean: a k-nomial tree's
- * (CF_STEPS_BCAST_BINOMIAL, CF_STEPS_BCAST_KNOMIAL) ranks each leave after their last level,
- * a level's messages together one message of their bytes, so that a full tree's all leave
- * with the root (SMPI's binomial bcast of 64 and 256 KiB at np 16 inside one node of
- * data/platforms/fatnodes.xml: 4.01 and 4.00 ping-pongs; at np 3, 700000 B, 1.67); other
- * steps as cf_steps_cost. Not in units of np=2's time as cf_steps_cost's trees: for a bcast
- * whose np=2 times cannot be read. */
-double cf_steps_held_us(cf_steps st, long p, double m, const double *um, const double *ut, int n);
+ * one-way messages on the curve T2 (um, ut, n), the ranks' mean: a binomial or k-nomial
+ * tree's (CF_STEPS_LG, CF_STEPS_BCAST_BINOMIAL, CF_STEPS_BCAST_KNOMIAL) ranks each leave after
+ * their last level, so that a full tree's all leave with the root (SMPI's binomial bcast of 64
+ * and 256 KiB at np 16 inside one node of data/platforms/fatnodes.xml: 4.01 and 4.00 one-way
+ * messages; at np 3, 700000 B, 1.67), a level's messages at once: all sharing the root's
+ * link, one message of their bytes, or (alone 1) those inside its node of `node` ranks (0: not
+ * known, one node) each one message's time and those to other nodes one of their bytes (np=2
+ * cannot tell which: SimGrid's fatnodes.xml gives each flow in a node its own bandwidth, its
+ * ompi selector's k-nomial bcast of 2 MiB at np 32 in one node of 64 cores 172.45 us, alone
+ * 172.47, sharing 395.4; meshnodes.xml shares, 590.4 us at np 32, sharing 537.0 and alone
+ * 314.0, the review of stop 65); other steps as cf_steps_cost. Not in units of np=2's time as
+ * cf_steps_cost's trees: for a bcast whose np=2 times cannot be read. */
+double cf_steps_held_us(cf_steps st, long p, double m, long node, int alone, const double *um,
+                        const double *ut, int n);
 /* A bcast tree timed a call at a time (CF_STEPS_LG: a binomial one; CF_STEPS_BCAST_BINOMIAL,
  * CF_STEPS_BCAST_KNOMIAL; CF_STEPS_BINARY) below CF_EAGER_MAX, where a sender's messages all
  * leave at once: its ranks' mean with their bytes sharing the sender's link (each further
@@ -622,7 +628,11 @@ typedef struct cf_estimate {
                              * steps each send waiting for its receiver (cf_steps_held_us);
                              * NAN elsewhere */
     double floor_us;        /* there, what it was raised to */
-    int floor_steps;
+    int floor_steps;        /* 1 where that is the algorithm's steps, 0 the receipt */
+    double floor_shared_us, floor_alone_us; /* the steps' two readings where they differ (a
+                                             * level's messages sharing the sender's link,
+                                             * each alone), their geometric middle floor_us;
+                                             * floor_shared_us NAN elsewhere */
     int ranks_mean;        /* p2p from np=2: the algorithm costed in the ranks' mean, rank by
                             * rank (a binomial gather), not along the root's path */
     double step_a, step_b; /* p2p from np=2 past np 2, m between two measured sizes of

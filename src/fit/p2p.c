@@ -824,6 +824,8 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
     out->floor_from = NAN;
     out->floor_us = NAN;
     out->floor_steps = 0;
+    out->floor_shared_us = NAN;
+    out->floor_alone_us = NAN;
     out->ranks_mean = cp.mean;
     /* Where the messages overlap, a third thing np=2 cannot tell: the fastest of that
      * reading's two ends (factors at each step, once), on the node (node_share) their
@@ -987,7 +989,7 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
      * algorithm's steps, each a one-way message on the ping-pong's curve (cf_steps_held_us),
      * the floor then: SimGrid's ompi selector's binomial bcast of 64 and 256 KiB at np 16
      * inside one node of data/platforms/fatnodes.xml takes 14.0 and 34.9 us, the steps 14.0
-     * and 34.9, the receipt 3.27 and 8.17; its scatter + allgather of 1 and 2 MiB 66.2 and
+     * and 34.9, the receipt 3.28 and 8.18; its scatter + allgather of 1 and 2 MiB 66.2 and
      * 118.5, the steps 67.6 and 119.8. Only for algorithms of whole messages: SMPI's
      * segmented ones move no data on one host past np=2 either (fresh truths on five
      * platforms, /work/simout/s64/ho: its chain of 8 KiB segments, 700000 B at np 5 to 15
@@ -1000,15 +1002,24 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
         int whole = cp.steps == CF_STEPS_BCAST_BINOMIAL || cp.steps == CF_STEPS_BCAST_KNOMIAL ||
                     cp.steps == CF_STEPS_LG || cp.steps == CF_STEPS_SCATTER_DOUBLING ||
                     cp.steps == CF_STEPS_SCATTER_RING;
-        double held = cp.other && whole && m >= CF_EAGER_MAX
-                          ? cf_steps_held_us(cp.steps, p, m, u->unit_bytes, u->unit_t_us, u->nunit)
-                          : 0.0;
+        /* np=2 cannot tell whether a level's messages share the sender's link or go each
+         * alone: the geometric middle of the two (cf_steps_held_us) */
+        double held = 0.0, shared = 0.0, alone = 0.0;
+        if (cp.other && whole && m >= CF_EAGER_MAX) {
+            shared = cf_steps_held_us(cp.steps, p, m, pp->node_ranks, 0, u->unit_bytes,
+                                      u->unit_t_us, u->nunit);
+            alone = cf_steps_held_us(cp.steps, p, m, pp->node_ranks, 1, u->unit_bytes,
+                                     u->unit_t_us, u->nunit);
+            held = sqrt(shared * alone);
+        }
         int by_steps = held > fl;
         fl = fmax(fl, held);
         if (isfinite(fl) && fl > out->t_us) {
             out->floor_from = out->t_us;
             out->floor_us = fl;
             out->floor_steps = by_steps;
+            out->floor_shared_us = by_steps && shared > alone * (1 + 1e-9) ? shared : NAN;
+            out->floor_alone_us = alone;
             /* the steps, not a middle of them and np=2's readings (its note unsaid) */
             if (by_steps)
                 out->all_wait_us = 0.0;
@@ -1195,6 +1206,8 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
     out->floor_from = NAN;
     out->floor_us = NAN;
     out->floor_steps = 0;
+    out->floor_shared_us = NAN;
+    out->floor_alone_us = NAN;
     out->split_lo = out->split_hi = out->split_margin = NAN;
     out->split_lo_us = out->split_hi_us = NAN;
     out->ranks_mean = 0;

@@ -782,6 +782,24 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
  * each of the halving's steps, half the steps counted, and the root alone at the gather's:
  * data/sim-racks.csv's reduce of 4 KiB at np 64, SMPI's scatter-gather among the nodes,
  * takes every rank at least 10.7 us, the rack's latency. */
+/* Whether a bcast's sends of m bytes wait for their receivers: as np=2's own times say where
+ * they tell (its root's share of the receipt over 1/2, the lesser of the measured sizes
+ * around: the protocol's step lies somewhere between, and the greater read MPICH's bcast of
+ * 50000 B at np 16 on meshnodes.xml, where SimGrid detaches sends below 64 KiB, 2.49 times
+ * the simulated 14.2 us, 2.26 as eager; an MPI library's eager limit, 4 KiB in one and
+ * 64 KiB in another), else from
+ * CF_EAGER_MAX (SimGrid's detach threshold: a model fitted across np, np=2 times that moved no
+ * data, a table without the ping-pong). On SimGrid's tables np=2 says so from 64 KiB. */
+static int bcast_held(const cf_p2p *pp, const char *datatype, double m)
+{
+    if (pp != NULL && cf_p2p_no_transfer(pp, "bcast", datatype) == NULL) {
+        double s = cf_p2p_sender_share(pp, "bcast", datatype, m, 0);
+        if (isfinite(s))
+            return s > 0.5;
+    }
+    return m >= CF_EAGER_MAX;
+}
+
 static double waiting_share(const cf_placement *p, const char *pattern, const cf_rule_alg *r,
                             long fitted, long np, const cf_p2p *pp, const char *datatype,
                             double m)
@@ -795,9 +813,10 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * nodes of 8, np 16: Open MPI's binomial bcast of 256 KiB 76.4 us, read 62.6 with the
      * ranks past rank 8 alone waiting the crossing, 76.4 with all; MPICH's binomial tree
      * across nodes on racks.xml, nodes of 4, 64 KiB at np 16: 47.7, read 42.0 and 47.7). */
-    if (strcmp(pattern, "bcast") == 0 && m >= CF_EAGER_MAX &&
+    if (strcmp(pattern, "bcast") == 0 &&
         (r->steps == CF_STEPS_BCAST_BINOMIAL || r->steps == CF_STEPS_BCAST_KNOMIAL ||
-         r->steps == CF_STEPS_LG))
+         r->steps == CF_STEPS_LG) &&
+        bcast_held(pp, datatype, m))
         return 1.0;
     if (cf_coll_to_root(c) && r->steps == CF_STEPS_HALVING2)
         return 0.5 + 0.5 / (double)np;
