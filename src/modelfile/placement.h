@@ -248,9 +248,11 @@ int cf_placement_tier(const cf_placement *p, long fitted, long np, double *far_f
  * farther that tier's farthest rank is than the fitted np's at 8 bytes, and, where the
  * launch ran the sized probe, each step its messages pace adds what that difference grows
  * by at their size (read as cf_sized_at reads it); 0 without a probe or a tier. *nsteps
- * (may be NULL): the steps whose latency adds; *bw_us (may be NULL): the sized part. */
+ * (may be NULL): the steps whose latency adds; *bw_us (may be NULL): the sized part; *bytes_us
+ * (may be NULL): of that, what the route's bytes cost (each step's growth per byte between
+ * the probe's two largest sizes, at most its whole sized part), not a protocol's handshake. */
 double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, const cf_rule_alg *alg,
-                               double m, double *nsteps, double *bw_us);
+                               double m, double *nsteps, double *bw_us, double *bytes_us);
 /* What cf_placement_across_tier added to an answer: us (0: nothing), the probe's extra
  * latency over steps steps of the algorithm, counted for the share of the ranks whose
  * finish waits on those steps (the table's time is the ranks' mean). */

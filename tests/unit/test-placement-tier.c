@@ -89,7 +89,7 @@ static double extra_of(const cf_placement *p, const char *rules, const char *pat
     cf_rule_alg a;
     if (cf_rules_pick(rules, 0, pattern, np, m, &a) != 0)
         abort();
-    return cf_placement_tier_extra(p, fitted, np, &a, m, steps, NULL);
+    return cf_placement_tier_extra(p, fitted, np, &a, m, steps, NULL, NULL);
 }
 
 /* The probe's extra latency in the answer (cf_placement_tier_extra): each latency-bound step
@@ -132,7 +132,7 @@ static double extra_steps(const cf_placement *p, cf_steps st, cf_latency lat, lo
                           long np, double *steps)
 {
     cf_rule_alg a = {"test", st, lat};
-    return cf_placement_tier_extra(p, fitted, np, &a, 1.0, steps, NULL);
+    return cf_placement_tier_extra(p, fitted, np, &a, 1.0, steps, NULL, NULL);
 }
 
 /* Each step structure's spans, on the probe of two groups (2 us farther from rank 32). */
@@ -369,7 +369,7 @@ static double sized_extra(const cf_placement *p, cf_steps st, cf_latency lat, do
                           double *steps, double *bw)
 {
     cf_rule_alg a = {"test", st, lat};
-    return cf_placement_tier_extra(p, 32, 64, &a, m, steps, bw);
+    return cf_placement_tier_extra(p, 32, 64, &a, m, steps, bw, NULL);
 }
 
 /* The steps not replayed over the tiers read the farther group at their messages' size: the
