@@ -525,21 +525,21 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                       "for its receiver, and every rank waits the algorithm's steps, each the "
                       "ping-pong's one-way time at its size; a level's messages leave at once, "
                       "and np=2 cannot tell whether they share the sender's link (%.4g us) or "
-                      "each goes alone (%.4g us): the geometric middle (the lower end stays the "
-                      "reading's)",
+                      "each goes alone (%.4g us): the geometric middle (the lower end stays that "
+                      "of the estimate read through np=2's times)",
                       est.floor_from, est.floor_us, est.floor_shared_us, est.floor_alone_us);
     } else if (isfinite(est.floor_from) && est.floor_steps) {
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "the estimate, %.4g us, raised to %.4g: at this size each send waits "
                       "for its receiver, and every rank waits the algorithm's steps, each the "
-                      "ping-pong's one-way time at its size (the lower end stays the "
-                      "reading's)",
+                      "ping-pong's one-way time at its size (the lower end stays that of the "
+                      "estimate read through np=2's times)",
                       est.floor_from, est.floor_us);
     } else if (isfinite(est.floor_from)) {
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "the estimate, %.4g us, raised to %.4g: each rank receives the bytes, "
                       "about (p-1)/p of the ping-pong's one-way time in the ranks' mean (the "
-                      "lower end stays the reading's)",
+                      "lower end stays that of the estimate read through np=2's times)",
                       est.floor_from, est.floor_us);
     }
     if (est.step_b > 0.0) {

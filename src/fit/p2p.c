@@ -989,7 +989,7 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
      * algorithm's steps, each a one-way message on the ping-pong's curve (cf_steps_held_us),
      * the floor then: SimGrid's ompi selector's binomial bcast of 64 and 256 KiB at np 16
      * inside one node of data/platforms/fatnodes.xml takes 14.0 and 34.9 us, the steps 14.0
-     * and 34.9, the receipt 3.28 and 8.18; its scatter + allgather of 1 and 2 MiB 66.2 and
+     * and 34.9, the receipt 3.27 and 8.17; its scatter + allgather of 1 and 2 MiB 66.2 and
      * 118.5, the steps 67.6 and 119.8. Only for algorithms of whole messages: SMPI's
      * segmented ones move no data on one host past np=2 either (fresh truths on five
      * platforms, /work/simout/s64/ho: its chain of 8 KiB segments, 700000 B at np 5 to 15

@@ -930,8 +930,13 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * torus, one rank a node: 0.94 -> 0.66 of the truth by the blocks of the first farther
      * rank's count). In the estimate from np=2 only: a model fitted across np holds its
      * fitted np's waits already (meshnodes-ompi fitted at np 2-32, reduce of 4 B at np 64:
-     * 0.89 us for the simulated 0.64, 0.94 with the subtrees counted again). */
-    if (cf_coll_to_root(c) && pp != NULL && strncmp(r->name, "two-level", 9) != 0) {
+     * 0.89 us for the simulated 0.64, 0.94 with the subtrees counted again). Only where the
+     * probe's tiers are aligned blocks within its reach, as for the scatter above: each
+     * waiting rank is charged the farthest tier's latency, and on a torus or a mesh most
+     * crossings reach a nearer one (the review of 96c554d: tornodes-ompi's reduce of 4 B at
+     * np 64, 0.69 us simulated, read 0.89 with the root alone, 1.70 so). */
+    if (cf_coll_to_root(c) && pp != NULL && strncmp(r->name, "two-level", 9) != 0 &&
+        np <= (long)p->nlat + 1 && lat_tiered(p, np)) {
         double s = cf_steps_tree_cross_share(r->steps, np, first);
         if (s > 0.0)
             return s;
