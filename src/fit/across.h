@@ -314,9 +314,9 @@ double cf_steps_tree_cross_share(cf_steps st, long p, long block);
  * known, one node) each one message's time and those to other nodes one of their bytes (np=2
  * cannot tell which: SimGrid's fatnodes.xml, its nodes made 64 cores, gives each flow in a
  * node its own bandwidth, its ompi selector's k-nomial bcast of 2 MiB at np 32 in one node
- * 172.45 us, alone 172.47, sharing 395.4; meshnodes.xml shares, 590.4 us at np 32, sharing 537.0 and alone
- * 314.0, the review of stop 65); other steps as cf_steps_cost. Not in units of np=2's time as
- * cf_steps_cost's trees: for a bcast whose np=2 times cannot be read. */
+ * 172.45 us, alone 172.47, sharing 395.4; meshnodes.xml shares, 590.4 us at np 32, sharing
+ * 537.0 and alone 314.0, the review of stop 65); other steps as cf_steps_cost. Not in units
+ * of np=2's time as cf_steps_cost's trees: for a bcast whose np=2 times cannot be read. */
 double cf_steps_held_us(cf_steps st, long p, double m, long node, int alone, const double *um,
                         const double *ut, int n);
 /* A bcast tree timed a call at a time (CF_STEPS_LG: a binomial one; CF_STEPS_BCAST_BINOMIAL,

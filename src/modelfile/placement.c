@@ -479,7 +479,8 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
             int own = alg->steps != CF_STEPS_ROUNDS && alg->steps != CF_STEPS_SMP_FOLD &&
                       strncmp(alg->name, "two-level", 9) != 0;
             double slope = nsized >= 2 ? (d[nsized - 1] - d[nsized - 2]) /
-                                             (p->sized_bytes[nsized - 1] - p->sized_bytes[nsized - 2])
+                                             (p->sized_bytes[nsized - 1] -
+                                              p->sized_bytes[nsized - 2])
                                        : NAN;
             double part = own && isfinite(slope) ? fmin(at - lat, fmax(0.0, slope) * sp[i].bytes)
                                                  : at - lat;
@@ -789,6 +790,23 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
     return extra > 1e-9 * fabs(all) ? extra : 0.0;
 }
 
+/* Whether a bcast's sends of m bytes wait for their receivers: as np=2's own times say where
+ * they tell (its root's share of the receipt over 1/2, the lesser of the measured sizes
+ * around: the protocol's step lies somewhere between, and the greater read MPICH's bcast of
+ * 50000 B at np 16 on meshnodes.xml, where SimGrid detaches sends below 64 KiB, 2.49 times the
+ * simulated 14.2 us, 2.26 as eager), else from CF_EAGER_MAX (SimGrid's detach threshold: a
+ * model fitted across np, np=2 times that moved no data, a table without the ping-pong). On
+ * SimGrid's tables np=2 says so from 64 KiB. */
+static int bcast_held(const cf_p2p *pp, const char *datatype, double m)
+{
+    if (pp != NULL && cf_p2p_no_transfer(pp, "bcast", datatype) == NULL) {
+        double s = cf_p2p_sender_share(pp, "bcast", datatype, m, 0);
+        if (isfinite(s))
+            return s > 0.5;
+    }
+    return m >= CF_EAGER_MAX;
+}
+
 /* The share of np ranks whose finish waits on the steps that reach past the ranks fitted np
  * reached. The table's time is the mean over the ranks of each one's time in the call
  * (measure's coll_timing, IMB's t_avg), so a step that waits longer counts for the ranks
@@ -801,24 +819,6 @@ double cf_placement_spread_extra(const cf_placement *p, const char *rules, const
  * each of the halving's steps, half the steps counted, and the root alone at the gather's:
  * data/sim-racks.csv's reduce of 4 KiB at np 64, SMPI's scatter-gather among the nodes,
  * takes every rank at least 10.7 us, the rack's latency. */
-/* Whether a bcast's sends of m bytes wait for their receivers: as np=2's own times say where
- * they tell (its root's share of the receipt over 1/2, the lesser of the measured sizes
- * around: the protocol's step lies somewhere between, and the greater read MPICH's bcast of
- * 50000 B at np 16 on meshnodes.xml, where SimGrid detaches sends below 64 KiB, 2.49 times
- * the simulated 14.2 us, 2.26 as eager; an MPI library's eager limit, 4 KiB in one and
- * 64 KiB in another), else from
- * CF_EAGER_MAX (SimGrid's detach threshold: a model fitted across np, np=2 times that moved no
- * data, a table without the ping-pong). On SimGrid's tables np=2 says so from 64 KiB. */
-static int bcast_held(const cf_p2p *pp, const char *datatype, double m)
-{
-    if (pp != NULL && cf_p2p_no_transfer(pp, "bcast", datatype) == NULL) {
-        double s = cf_p2p_sender_share(pp, "bcast", datatype, m, 0);
-        if (isfinite(s))
-            return s > 0.5;
-    }
-    return m >= CF_EAGER_MAX;
-}
-
 static double waiting_share(const cf_placement *p, const char *pattern, const cf_rule_alg *r,
                             long fitted, long np, const cf_p2p *pp, const char *datatype,
                             double m)
@@ -826,7 +826,7 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
     const cf_coll *c = cf_pattern_facts(pattern);
     if (c == NULL || !c->rooted)
         return 1.0;
-    /* A bcast tree whose sends wait for their receivers (from CF_EAGER_MAX): each rank sends
+    /* A bcast tree whose sends wait for their receivers (bcast_held): each rank sends
      * on from its arrival, its subtree a level below its sender's, and every rank leaves
      * when the root does, each waiting the root's crossing steps (SimGrid's meshnodes.xml,
      * nodes of 8, np 16: Open MPI's binomial bcast of 256 KiB 76.4 us, read 62.6 with the
