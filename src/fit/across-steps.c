@@ -55,6 +55,11 @@ int cf_steps_per_call(cf_steps st)
     return st >= CF_STEPS_SEG_TREE;
 }
 
+int cf_steps_knomial_bcast(cf_steps st)
+{
+    return st == CF_STEPS_LG || st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL;
+}
+
 /* The height of a k-nomial tree of n >= 1 ranks rooted at its first: its children at the
  * largest distance M = k^d below n hold at most M ranks, the first min(M, n - M); those
  * nearer, full trees of k^i ranks (i < d), reach height d with their edge. */
@@ -179,7 +184,8 @@ typedef struct held_tree {
     const double *um, *ut;
     int n;
     double m;
-    double *full; /* TREE_LEVELS_MAX rows of node */
+    double *full; /* levels rows of node */
+    int levels;
 } held_tree;
 
 static double held_sum(held_tree *h, long r0, long n)
@@ -192,7 +198,7 @@ static double held_sum(held_tree *h, long r0, long n)
     }
     if (n <= 1)
         return 0.0;
-    double *kept = h->full != NULL && top * k == n && j + 1 < TREE_LEVELS_MAX
+    double *kept = h->full != NULL && top * k == n && j + 1 < h->levels
                        ? &h->full[(size_t)(j + 1) * (size_t)h->node + (size_t)(r0 % h->node)]
                        : NULL;
     if (kept != NULL && *kept > 0)
@@ -221,13 +227,16 @@ static double held_sum(held_tree *h, long r0, long n)
 double cf_steps_held_us(cf_steps st, long p, double m, long node, int alone, const double *um,
                         const double *ut, int n)
 {
-    if (st != CF_STEPS_BCAST_BINOMIAL && st != CF_STEPS_BCAST_KNOMIAL && st != CF_STEPS_LG)
+    if (!cf_steps_knomial_bcast(st))
         return cf_steps_cost(st, p, m, um, ut, n);
     /* every rank of a full tree leaves when the root does; past it a short subtree sooner */
-    held_tree h = {st == CF_STEPS_BCAST_KNOMIAL ? 4 : 2, node > 0 && node < p ? node : p, alone,
-                   um, ut, n, m, NULL};
+    long k = st == CF_STEPS_BCAST_KNOMIAL ? 4 : 2;
+    int levels = 1; /* the rows a full subtree of p's can use */
+    for (long top = 1; top < p && levels < TREE_LEVELS_MAX; top *= k)
+        levels++;
+    held_tree h = {k, node > 0 && node < p ? node : p, alone, um, ut, n, m, NULL, levels};
     if (h.node <= 4096)
-        h.full = calloc((size_t)TREE_LEVELS_MAX * (size_t)h.node, sizeof *h.full);
+        h.full = calloc((size_t)levels * (size_t)h.node, sizeof *h.full);
     double v = held_sum(&h, 0, p) / (double)p;
     free(h.full);
     return v;

@@ -999,8 +999,7 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
     if (k->no_transfer_to > 0 && strcmp(c->pattern, "bcast") == 0 && u != NULL) {
         double fl = (double)(p - 1) / (double)p *
                     cf_unit_time(u->unit_bytes, u->unit_t_us, u->nunit, m);
-        int whole = cp.steps == CF_STEPS_BCAST_BINOMIAL || cp.steps == CF_STEPS_BCAST_KNOMIAL ||
-                    cp.steps == CF_STEPS_LG || cp.steps == CF_STEPS_SCATTER_DOUBLING ||
+        int whole = cf_steps_knomial_bcast(cp.steps) || cp.steps == CF_STEPS_SCATTER_DOUBLING ||
                     cp.steps == CF_STEPS_SCATTER_RING;
         /* np=2 cannot tell whether a level's messages share the sender's link or go each
          * alone: the geometric middle of the two (cf_steps_held_us) */

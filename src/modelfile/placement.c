@@ -426,6 +426,14 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
      * ranks a node: a hop of 64 KiB to the next node 14.9 us more so, 26.9 by the probe's own
      * 64 KiB; SMPI's chain bcast of 64 KiB at np 15, 47.9 us simulated, read 95.3 from np=2
      * by the latter). None eager: the 8-byte latency alone (the review of af4166e). */
+    /* What the sized probe adds to a message beyond its bytes (a protocol's handshake, a
+     * simulator's latency that grows with the size) the pair exchange's megabyte does not show
+     * (*bytes_us leaves it out). Not for rounds of messages posted at once, whose handshakes
+     * overlap, nor a two-level algorithm's leaders, whose share of the traffic reads it
+     * (tier_add): all of it the bytes' there (SimGrid's pods.xml, MPICH's rounds of 4 at np
+     * 16, 16 KiB: 93.2 us, read 119.3 so, 164.6 with each message's own). */
+    int own = alg->steps != CF_STEPS_ROUNDS && alg->steps != CF_STEPS_SMP_FOLD &&
+              strncmp(alg->name, "two-level", 9) != 0;
     int nsized = (int)p->nsized;
     while (alg->steps == CF_STEPS_CHAIN && nsized > 0 &&
            !(p->sized_bytes[nsized - 1] < CF_EAGER_MAX))
@@ -470,14 +478,7 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
             bw += sp[i].paced * (at - lat);
             /* Of it, what the route's bytes cost: the growth per byte between the probe's two
              * largest sizes (past a protocol's switch), at most all of it; the rest is the
-             * message's own (a protocol's handshake, a simulator's latency that grows with the
-             * size), which the pair exchange's megabyte does not show. Not for rounds of
-             * messages posted at once, whose handshakes overlap, nor a two-level algorithm's
-             * leaders, whose share of the traffic reads it (tier_add): all of it the bytes'
-             * there (SimGrid's pods.xml, MPICH's rounds of 4 at np 16, 16 KiB: 93.2 us, read
-             * 119.3 so, 164.6 with each message's own). */
-            int own = alg->steps != CF_STEPS_ROUNDS && alg->steps != CF_STEPS_SMP_FOLD &&
-                      strncmp(alg->name, "two-level", 9) != 0;
+             * message's own (own, above). */
             double slope = nsized >= 2 ? (d[nsized - 1] - d[nsized - 2]) /
                                              (p->sized_bytes[nsized - 1] -
                                               p->sized_bytes[nsized - 2])
@@ -832,9 +833,7 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * nodes of 8, np 16: Open MPI's binomial bcast of 256 KiB 76.4 us, read 62.6 with the
      * ranks past rank 8 alone waiting the crossing, 76.4 with all; MPICH's binomial tree
      * across nodes on racks.xml, nodes of 4, 64 KiB at np 16: 47.7, read 42.0 and 47.7). */
-    if (strcmp(pattern, "bcast") == 0 &&
-        (r->steps == CF_STEPS_BCAST_BINOMIAL || r->steps == CF_STEPS_BCAST_KNOMIAL ||
-         r->steps == CF_STEPS_LG) &&
+    if (strcmp(pattern, "bcast") == 0 && cf_steps_knomial_bcast(r->steps) &&
         bcast_held(pp, datatype, m))
         return 1.0;
     if (cf_coll_to_root(c) && r->steps == CF_STEPS_HALVING2)
