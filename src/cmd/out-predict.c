@@ -744,7 +744,14 @@ void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, 
     else
         snprintf(part, sizeof part, "the answer adds the latency probe's extra latency: %s", steps);
     cf_note_join(out->bnote, sizeof out->bnote, part);
-    if (add->bw_us > 0) {
+    if (add->bw_us > 0 && add->bw_own) {
+        snprintf(part, sizeof part,
+                 "%.3g us of it the sized latency probe's for those steps' messages beyond "
+                 "their bytes, which the pair exchange counts (a protocol's handshake, a latency "
+                 "that grows with the size), on the steps they pace",
+                 add->bw_us);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    } else if (add->bw_us > 0) {
         snprintf(part, sizeof part,
                  "%.3g us of it the sized latency probe's for the bytes of those steps' "
                  "messages, on the steps they pace",

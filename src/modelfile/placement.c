@@ -442,6 +442,7 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
         double near, far;
         if (!cf_placement_tier(p, fitted, sp[i].ranks, &near, &far))
             continue;
+        double far_block = far; /* the sized readings' own rank: the block's farthest */
         /* From np=2, whose one pair (rank 0's with rank 1) is what the reading paid, a
          * level's step waits for its own pairs, rank 0's with rank d, not for its block's
          * farthest: on a torus the farthest of the first 2d ranks lies more hops away than
@@ -476,15 +477,20 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
         double at = cf_sized_at(lat, p->sized_bytes, d, 1, nsized, sp[i].bytes);
         if (at > lat) {
             bw += sp[i].paced * (at - lat);
-            /* Of it, what the route's bytes cost: the growth per byte between the probe's two
-             * largest sizes (past a protocol's switch), at most all of it; the rest is the
-             * message's own (own, above). */
+            /* Of it, the message's own (own, above): the block's farthest rank's sized reading
+             * over its own 8-byte latency (d[] reads that rank; from np=2 lat is the step's
+             * partner's, nearer on a torus), less the route's bytes, the growth per byte
+             * between the probe's two largest sizes; the rest is the bytes'. Read against the
+             * partner's latency, the block's farther 8-byte latency passed for a handshake
+             * (the third review: tornodes from np=2, allgather of 1 KiB at np 16, its step of
+             * distance 8 to rank 8, 2.02 us, its block's farthest 4.04: 3.0% -> 14.8% over). */
             double slope = nsized >= 2 ? (d[nsized - 1] - d[nsized - 2]) /
                                              (p->sized_bytes[nsized - 1] -
                                               p->sized_bytes[nsized - 2])
                                        : NAN;
-            double part = own && isfinite(slope) ? fmin(at - lat, fmax(0.0, slope) * sp[i].bytes)
-                                                 : at - lat;
+            double own_us =
+                fmax(0.0, at - (far_block - near) - fmax(0.0, slope) * sp[i].bytes);
+            double part = own && isfinite(slope) ? (at - lat) - fmin(at - lat, own_us) : at - lat;
             bytes += sp[i].paced * part;
         }
     }
@@ -1094,6 +1100,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
         if (unbounded && added->pair_us > 0 && lone > 0) {
             added->us -= fmin(lone, added->pair_us);
             added->bw_us -= fmin(lone, added->pair_us);
+            added->bw_own = 1;
         }
     }
     if (!unbounded) {

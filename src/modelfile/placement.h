@@ -260,6 +260,7 @@ typedef struct cf_tier_added {
     double us, steps, share;
     double bw_us; /* the part of us the sized latency probe adds beyond 8 bytes (after the
                      pair exchange's, pair_us, where that reads the same bytes) */
+    int bw_own;   /* 1: the pair exchange took bw_us's bytes, what stays is the messages' own */
     int crossings; /* 1: the steps are a chain's crossings of the tier (a ring, a pipeline) */
     int rounds;    /* 1: the steps are rounds of messages posted together (CF_STEPS_ROUNDS) */
     /* What the barrier after each timed call adds: skew_us (0: nothing) of barrier's (a

@@ -26,11 +26,12 @@ check "rounds of 4 at 16 KiB: as before (119.3 us)" \
     awk -F, 'NR == 2 { n = 1; bad = !($5 > 119.2 && $5 < 119.4) } END { exit !n || bad }' "$T/out"
 sim "$top_srcdir/tests/data/sim/sized-own-pods-mpich.csv" allgather m.json
 check "allgather at np 12 and 24, 3000 B to 300000 B: inside the intervals" inside truths "$T/out"
-check "allgather at np 12 and 24 from 40000 B: within 12% (0.72 to 0.85 of the truth before)" \
+check "allgather at np 12 and 24 from 40000 B: within 12% (0.71 to 0.93 of the truth before)" \
     awk -F, 'NR == FNR { t[FNR] = $1; next }
              FNR > 1 && $3 >= 40000 { n++; q = $5 / t[FNR - 1]; bad += q > 1.12 || q < 1 / 1.12 }
              END { exit n != 6 || bad }' truths "$T/out"
-sim "$top_srcdir/tests/data/sim/sized-own-pods-mpich.csv" allreduce m.json
-check "allreduce at np 12 and 24: inside the intervals" inside truths "$T/out"
+check "the note names what stays: the messages' own beyond their bytes" \
+    awk -F, 'FNR > 1 && $2 == 24 && $3 == 300000 { n = 1; bad = !/us of it the sized latency probe.s for those steps. messages beyond their bytes, which the pair exchange counts/ }
+             END { exit !n || bad }' "$T/out"
 
 done_testing
