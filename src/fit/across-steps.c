@@ -181,6 +181,7 @@ static double tree_bcast_sum(tree_bcast *tb, long n)
 typedef struct held_tree {
     long k, node;
     int alone; /* the level's messages on the root's node each alone, else all sharing */
+    int cross; /* count a level 1 where it sends to another node, else 0 (no times read) */
     const double *um, *ut;
     int n;
     double m;
@@ -213,7 +214,7 @@ static double held_sum(held_tree *h, long r0, long n)
         if (nl == 0)
             continue;
         long share = h->alone ? (away > 1 ? away : 1) : nl;
-        at += cf_unit_time(h->um, h->ut, h->n, (double)share * h->m);
+        at += h->cross ? (away > 0) : cf_unit_time(h->um, h->ut, h->n, (double)share * h->m);
         for (long c = 1; c <= nl; c++)
             sum += held_sum(h, r0 + c * mask, n - c * mask < mask ? n - c * mask : mask) +
                    (double)(n - c * mask < mask ? n - c * mask : mask) * at;
@@ -234,12 +235,38 @@ double cf_steps_held_us(cf_steps st, long p, double m, long node, int alone, con
     int levels = 1; /* the rows a full subtree of p's can use */
     for (long top = 1; top < p && levels < TREE_LEVELS_MAX; top *= k)
         levels++;
-    held_tree h = {k, node > 0 && node < p ? node : p, alone, um, ut, n, m, NULL, levels};
+    held_tree h = {k, node > 0 && node < p ? node : p, alone, 0, um, ut, n, m, NULL, levels};
     if (h.node <= 4096)
         h.full = calloc((size_t)levels * (size_t)h.node, sizeof *h.full);
     double v = held_sum(&h, 0, p) / (double)p;
     free(h.full);
     return v;
+}
+
+double cf_steps_held_cross_share(cf_steps st, long p, long block)
+{
+    if (!cf_steps_knomial_bcast(st) || p < 2 || block < 1 || block >= p)
+        return NAN;
+    long k = st == CF_STEPS_BCAST_KNOMIAL ? 4 : 2;
+    int levels = 1;
+    for (long top = 1; top < p && levels < TREE_LEVELS_MAX; top *= k)
+        levels++;
+    held_tree h = {k, block, 0, 1, NULL, NULL, 0, 0.0, NULL, levels};
+    if (h.node <= 4096)
+        h.full = calloc((size_t)levels * (size_t)h.node, sizeof *h.full);
+    double mean = held_sum(&h, 0, p) / (double)p, root = 0.0;
+    /* the root's own crossings: its levels that send to another block */
+    long top = 1;
+    while (top * k < p)
+        top *= k;
+    for (long mask = top; mask > 0; mask /= k)
+        for (long c = 1; c < k && c * mask < p; c++)
+            if ((c * mask) / block != 0) {
+                root += 1.0;
+                break;
+            }
+    free(h.full);
+    return root > 0.0 ? mean / root : NAN;
 }
 
 /* The sizes at and above which the sized probe's readings replace the 8-byte probe's. */

@@ -322,6 +322,12 @@ double cf_steps_tree_cross_share(cf_steps st, long p, long block);
  * of np=2's time as cf_steps_cost's trees: for a bcast whose np=2 times cannot be read. */
 double cf_steps_held_us(cf_steps st, long p, double m, long node, int alone, const double *um,
                         const double *ut, int n);
+/* For the same trees (cf_steps_knomial_bcast), each send waiting for its receiver: the mean over
+ * the p ranks of the levels that send to another aligned block of `block` ranks which each rank
+ * waits (its arrival's and its own), over the root's: 1 for a full tree, where every rank
+ * leaves with the root; less where a short subtree leaves sooner (3 nodes of 4 at np 12: the
+ * third node's ranks wait one of the root's two). NAN for other steps or no crossing. */
+double cf_steps_held_cross_share(cf_steps st, long p, long block);
 /* A bcast tree timed a call at a time (CF_STEPS_LG: a binomial one; CF_STEPS_BCAST_BINOMIAL,
  * CF_STEPS_BCAST_KNOMIAL; CF_STEPS_BINARY) below CF_EAGER_MAX, where a sender's messages all
  * leave at once: its ranks' mean with their bytes sharing the sender's link (each further

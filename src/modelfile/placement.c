@@ -834,14 +834,21 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
     if (c == NULL || !c->rooted)
         return 1.0;
     /* A bcast tree whose sends wait for their receivers (bcast_held): each rank sends
-     * on from its arrival, its subtree a level below its sender's, and every rank leaves
-     * when the root does, each waiting the root's crossing steps (SimGrid's meshnodes.xml,
-     * nodes of 8, np 16: Open MPI's binomial bcast of 256 KiB 76.4 us, read 62.6 with the
-     * ranks past rank 8 alone waiting the crossing, 76.4 with all; MPICH's binomial tree
-     * across nodes on racks.xml, nodes of 4, 64 KiB at np 16: 47.7, read 42.0 and 47.7). */
+     * on from its arrival, its subtree a level below its sender's, and in a full tree every
+     * rank leaves when the root does, each waiting the root's crossing steps (SimGrid's
+     * meshnodes.xml, nodes of 8, np 16: Open MPI's binomial bcast of 256 KiB 76.4 us, read
+     * 62.6 with the ranks past rank 8 alone waiting the crossing, 76.4 with all; MPICH's
+     * binomial tree across nodes on racks.xml, nodes of 4, 64 KiB at np 16: 47.7, read 42.0
+     * and 47.7). Past a full tree a short subtree leaves sooner, having waited fewer of them
+     * (cf_steps_held_cross_share, the tiers taken as aligned blocks of the first farther
+     * rank's count: cloud.xml, 3 nodes of 4 at np 12, MPICH's bcast of 700000 B, 609.6 us,
+     * read 711.6 with every rank waiting both of the root's crossings, 630.5 with the third
+     * node's waiting one). */
     if (strcmp(pattern, "bcast") == 0 && cf_steps_knomial_bcast(r->steps) &&
-        bcast_held(pp, datatype, m))
-        return 1.0;
+        bcast_held(pp, datatype, m)) {
+        double s = cf_steps_held_cross_share(r->steps, np, tier_first_rank(p, fitted, np));
+        return s > 0.0 ? fmin(1.0, s) : 1.0;
+    }
     if (cf_coll_to_root(c) && r->steps == CF_STEPS_HALVING2)
         return 0.5 + 0.5 / (double)np;
     /* A gather's binomial tree: at its step of distance d, ranks r (r a multiple of 2d, r + d

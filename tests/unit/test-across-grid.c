@@ -1258,10 +1258,41 @@ static void untested_trees(void)
     ok(isnan(c.grid.tree_err), "misses growing with np: no tree backtest (%.3g)", c.grid.tree_err);
 }
 
+/* A bcast tree whose sends wait for their receivers (cf_steps_held_us, and its crossings'
+ * share, cf_steps_held_cross_share), on a curve of one unit a message whatever its size. */
+static void held_trees(void)
+{
+    double um[] = {1, 1e9}, ut[] = {1, 1};
+    /* binomial: a full tree's ranks all leave with the root, after lg p levels; at p 3 rank 2
+     * leaves at its arrival (1), ranks 0 and 1 after 2: 5/3; at p 17 rank 16 at 1, the rest at 5 */
+    near(cf_steps_held_us(CF_STEPS_BCAST_BINOMIAL, 16, 1e6, 0, 1, um, ut, 2), 4.0, 1e-12,
+         "held binomial tree at p 16: 4 levels, every rank");
+    near(cf_steps_held_us(CF_STEPS_BCAST_BINOMIAL, 3, 1e6, 0, 1, um, ut, 2), 5.0 / 3.0, 1e-12,
+         "held binomial tree at p 3: 5/3");
+    near(cf_steps_held_us(CF_STEPS_BCAST_BINOMIAL, 17, 1e6, 0, 1, um, ut, 2), 81.0 / 17.0, 1e-12,
+         "held binomial tree at p 17: 81/17");
+    near(cf_steps_held_us(CF_STEPS_LG, 17, 1e6, 0, 1, um, ut, 2), 81.0 / 17.0, 1e-12,
+         "a binomial tree's steps (CF_STEPS_LG) read alike");
+    /* 4-nomial at p 16: 2 levels, each at once; alone each one unit, sharing 3 messages a
+     * level (the curve flat: one unit too) */
+    near(cf_steps_held_us(CF_STEPS_BCAST_KNOMIAL, 16, 1e6, 0, 1, um, ut, 2), 2.0, 1e-12,
+         "held 4-nomial tree at p 16: 2 levels");
+    /* the crossings' share: full trees 1; 3 nodes of 4 at p 12, the third node's ranks wait
+     * one of the root's two crossings: (4 x 1 + 8 x 2) / 12 / 2 */
+    near(cf_steps_held_cross_share(CF_STEPS_BCAST_BINOMIAL, 16, 4), 1.0, 1e-12,
+         "crossings' share, full tree: 1");
+    near(cf_steps_held_cross_share(CF_STEPS_BCAST_BINOMIAL, 12, 4), 20.0 / 24.0, 1e-12,
+         "crossings' share, 3 nodes of 4: 5/6");
+    ok(isnan(cf_steps_held_cross_share(CF_STEPS_RING, 16, 4)) &&
+           isnan(cf_steps_held_cross_share(CF_STEPS_BCAST_BINOMIAL, 8, 8)),
+       "crossings' share: none for other steps or inside one block");
+}
+
 int main(void)
 {
     rules();
     steps();
+    held_trees();
     unit_np2();
     exact();
     message_unit();
