@@ -225,17 +225,16 @@ static double held_sum(held_tree *h, long r0, long n)
     return sum;
 }
 
-double cf_steps_held_us(cf_steps st, long p, double m, long node, int alone, const double *um,
-                        const double *ut, int n)
+/* held_sum's mean over the p ranks of a k-nomial tree (k from st), node, alone and cross as
+ * held_tree's, the full subtrees' sums kept for the call. */
+static double held_mean(cf_steps st, long p, long node, int alone, int cross, const double *um,
+                        const double *ut, int n, double m)
 {
-    if (!cf_steps_knomial_bcast(st))
-        return cf_steps_cost(st, p, m, um, ut, n);
-    /* every rank of a full tree leaves when the root does; past it a short subtree sooner */
     long k = st == CF_STEPS_BCAST_KNOMIAL ? 4 : 2;
     int levels = 1; /* the rows a full subtree of p's can use */
     for (long top = 1; top < p && levels < TREE_LEVELS_MAX; top *= k)
         levels++;
-    held_tree h = {k, node > 0 && node < p ? node : p, alone, 0, um, ut, n, m, NULL, levels};
+    held_tree h = {k, node, alone, cross, um, ut, n, m, NULL, levels};
     if (h.node <= 4096)
         h.full = calloc((size_t)levels * (size_t)h.node, sizeof *h.full);
     double v = held_sum(&h, 0, p) / (double)p;
@@ -243,20 +242,22 @@ double cf_steps_held_us(cf_steps st, long p, double m, long node, int alone, con
     return v;
 }
 
+double cf_steps_held_us(cf_steps st, long p, double m, long node, int alone, const double *um,
+                        const double *ut, int n)
+{
+    if (!cf_steps_knomial_bcast(st))
+        return cf_steps_cost(st, p, m, um, ut, n);
+    /* every rank of a full tree leaves when the root does; past it a short subtree sooner */
+    return held_mean(st, p, node > 0 && node < p ? node : p, alone, 0, um, ut, n, m);
+}
+
 double cf_steps_held_cross_share(cf_steps st, long p, long block)
 {
     if (!cf_steps_knomial_bcast(st) || p < 2 || block < 1 || block >= p)
         return NAN;
-    long k = st == CF_STEPS_BCAST_KNOMIAL ? 4 : 2;
-    int levels = 1;
-    for (long top = 1; top < p && levels < TREE_LEVELS_MAX; top *= k)
-        levels++;
-    held_tree h = {k, block, 0, 1, NULL, NULL, 0, 0.0, NULL, levels};
-    if (h.node <= 4096)
-        h.full = calloc((size_t)levels * (size_t)h.node, sizeof *h.full);
-    double mean = held_sum(&h, 0, p) / (double)p, root = 0.0;
+    double mean = held_mean(st, p, block, 0, 1, NULL, NULL, 0, 0.0), root = 0.0;
     /* the root's own crossings: its levels that send to another block */
-    long top = 1;
+    long k = st == CF_STEPS_BCAST_KNOMIAL ? 4 : 2, top = 1;
     while (top * k < p)
         top *= k;
     for (long mask = top; mask > 0; mask /= k)
@@ -265,7 +266,6 @@ double cf_steps_held_cross_share(cf_steps st, long p, long block)
                 root += 1.0;
                 break;
             }
-    free(h.full);
     return root > 0.0 ? mean / root : NAN;
 }
 

@@ -395,6 +395,14 @@ static double farthest_sized_us(const cf_placement *p, long n, size_t s)
     return far;
 }
 
+/* Whether r is one of SMPI's two-level algorithms (its mpich selector's bcast, reduce and
+ * allreduce, SMPI's recursive doubling CF_STEPS_SMP_FOLD among them), whose nodes' leaders
+ * alone cross the network. */
+static int two_level(const cf_rule_alg *r)
+{
+    return strncmp(r->name, "two-level", 9) == 0;
+}
+
 double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, const cf_rule_alg *alg,
                                double m, double *nsteps, double *bw_us, double *bytes_us)
 {
@@ -432,8 +440,7 @@ double cf_placement_tier_extra(const cf_placement *p, long fitted, long np, cons
      * overlap, nor a two-level algorithm's leaders, whose share of the traffic reads it
      * (tier_add): all of it the bytes' there (SimGrid's pods.xml, MPICH's rounds of 4 at np
      * 16, 16 KiB: 93.2 us, read 119.3 so, 164.6 with each message's own). */
-    int own = alg->steps != CF_STEPS_ROUNDS && alg->steps != CF_STEPS_SMP_FOLD &&
-              strncmp(alg->name, "two-level", 9) != 0;
+    int own = alg->steps != CF_STEPS_ROUNDS && !two_level(alg);
     int nsized = (int)p->nsized;
     while (alg->steps == CF_STEPS_CHAIN && nsized > 0 &&
            !(p->sized_bytes[nsized - 1] < CF_EAGER_MAX))
@@ -833,6 +840,7 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
     const cf_coll *c = cf_pattern_facts(pattern);
     if (c == NULL || !c->rooted)
         return 1.0;
+    long first = tier_first_rank(p, fitted, np);
     /* A bcast tree whose sends wait for their receivers (bcast_held): each rank sends
      * on from its arrival, its subtree a level below its sender's, and in a full tree every
      * rank leaves when the root does, each waiting the root's crossing steps (SimGrid's
@@ -846,7 +854,7 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * node's waiting one). */
     if (strcmp(pattern, "bcast") == 0 && cf_steps_knomial_bcast(r->steps) &&
         bcast_held(pp, datatype, m)) {
-        double s = cf_steps_held_cross_share(r->steps, np, tier_first_rank(p, fitted, np));
+        double s = cf_steps_held_cross_share(r->steps, np, first);
         return s > 0.0 ? fmin(1.0, s) : 1.0;
     }
     if (cf_coll_to_root(c) && r->steps == CF_STEPS_HALVING2)
@@ -865,7 +873,6 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * percent are its own posting, which no tier lengthens): cloud.xml at np 16, 16 KiB a
      * block, the crossing senders' 64 and 128 KiB held (SimGrid detaches sends below 64 KiB),
      * the gather took 35.3 us, read 20.3 with the receivers alone. */
-    long first = tier_first_rank(p, fitted, np);
     /* A chain's hop into another block (its spans count them all) is waited for by the ranks
      * past it: the hop into rank b by (np - b) / np of them, the tiers taken as aligned blocks
      * of the first farther rank's count, the mean over those hops (data/platforms/leaves.xml,
@@ -947,7 +954,7 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
      * waiting rank is charged the farthest tier's latency, and on a torus or a mesh most
      * crossings reach a nearer one (the review of 96c554d: tornodes-ompi's reduce of 4 B at
      * np 64, 0.69 us simulated, read 0.89 with the root alone, 1.70 so). */
-    if (cf_coll_to_root(c) && pp != NULL && strncmp(r->name, "two-level", 9) != 0 &&
+    if (cf_coll_to_root(c) && pp != NULL && !two_level(r) &&
         np <= (long)p->nlat + 1 && lat_tiered(p, np)) {
         double s = cf_steps_tree_cross_share(r->steps, np, first);
         if (s > 0.0)
@@ -1078,7 +1085,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     /* A two-level algorithm crosses the network one rank a node, its nodes' leaders: the
      * probe's load (every rank at once) is its own only where each node holds one rank. */
     int leaders =
-        r != NULL && strncmp(r->name, "two-level", 9) == 0 && cf_placement_nodes(p, np) != np;
+        r != NULL && two_level(r) && cf_placement_nodes(p, np) != np;
     /* A replay that costs the probe's traffic step by step holds it already. */
     int replayed = tiered && r != NULL && cf_steps_replays_traffic(r->steps);
     if (r != NULL && c != NULL && (!c->rooted || r->steps == CF_STEPS_SCATTER_DOUBLING) &&
