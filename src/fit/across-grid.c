@@ -930,17 +930,20 @@ static void unit_from_np2(cf_across_grid *g, const char *pattern)
 }
 
 /* Whether the rules run an algorithm the latency tiers replay (cf_steps_tiered) for the
- * pattern at any of the n points' sizes, at any power of two up to 2^20 processes: 1 or 0. */
+ * pattern at any of the n points' sizes, at any power of two up to 2^20 processes or one
+ * past it (a node and a rank of another: SMPI's mpich bcast on nodes of unequal ranks runs
+ * a binomial tree where every power of two of nodes of 4 runs its two-level one): 1 or 0. */
 static int runs_tiered(const char *rules, long node, const char *pattern, const cf_point *pts,
                        size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        for (long p = 2; p <= 1L << 20; p *= 2) {
-            cf_rule_alg r;
-            if (cf_rules_pick(rules, node, pattern, p, pts[i].m, &r) == 0 &&
-                cf_steps_tiered(r.steps))
-                return 1;
-        }
+        for (long p = 2; p <= 1L << 20; p *= 2)
+            for (long q = p; q <= p + 1; q++) {
+                cf_rule_alg r;
+                if (cf_rules_pick(rules, node, pattern, q, pts[i].m, &r) == 0 &&
+                    cf_steps_tiered(r.steps))
+                    return 1;
+            }
     return 0;
 }
 

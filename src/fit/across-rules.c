@@ -120,6 +120,26 @@ static int smpi_mpich_reduce(long p, double m, long node, cf_rule_alg *a)
     return 0;
 }
 
+/* SMPI's mpich bcast where it does not take its two-level tree (smpi_mpich_selector.cpp's
+ * bcast__mpich, MPICH's rules of 2005 "based on MX results"): a binomial tree below 12 KiB or
+ * on 8 ranks or fewer, a scatter and a recursive doubling allgather below 512 KiB on an even
+ * count, a scatter and a ring allgather beyond. Also the node's bcast of its two-level
+ * allreduce (smp_fold_cost).
+ * SMPI_LR: SMPI's ring allgather after the scatter (bcast__scatter_LR_allgather, its ompi
+ * selector's too) is a send-receive with each neighbour a step, and SimGrid starts a transfer
+ * only once its receive is posted: each step waits for the pair before it, the slowest
+ * setting the pace (CF_LAT_STEPS), not a chain whose latencies overlap. */
+static void smpi_mx_bcast(long p, double m, cf_rule_alg *a)
+{
+    if (m < MPICH_BCAST_SHORT || p <= 8)
+        *a = (cf_rule_alg){"binomial tree", CF_STEPS_LG, CF_LAT_STEPS};
+    else if (m < MPICH_BCAST_LONG && p % 2 == 0)
+        *a = (cf_rule_alg){"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING,
+                           CF_LAT_STEPS};
+    else
+        *a = (cf_rule_alg){"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_STEPS};
+}
+
 static int pick_smpi_mpich(const char *pattern, long p, double m, long node, cf_rule_alg *a)
 {
     /* SMPI_ROUNDS: below 32 KiB (and from 256 B at np 8 or more, Bruck's below) its
@@ -141,7 +161,20 @@ static int pick_smpi_mpich(const char *pattern, long p, double m, long node, cf_
         return 0;
     }
     if (strcmp(pattern, "bcast") == 0) {
-        *a = (cf_rule_alg){"two-level binomial tree", CF_STEPS_LG, CF_LAT_STEPS};
+        /* SMPI_BCAST: its two-level binomial tree only where every node holds as many
+         * ranks (SimGrid's is_uniform: one node, or nodes filled in order to p a multiple of
+         * their ranks), else MPICH's own rules of 2005 for one node's bcast (smpi_mx_bcast).
+         * SimGrid's pods.xml (nodes of 2), bcast of 20000 B: 20.9 us at np 24 (the two-level
+         * tree), 107.4 at np 27 (the last node one rank: a scatter and a ring allgather).
+         * node 0 (not known): the two-level tree. */
+        if (node > 0 && p > node && p % node != 0) {
+            smpi_mx_bcast(p, m, a);
+            /* its binomial tree is the ompi selector's (bcast__binomial_tree): the replayed
+             * tree of the ranks' receipts */
+            if (a->steps == CF_STEPS_LG)
+                a->steps = CF_STEPS_BCAST_BINOMIAL;
+        } else
+            *a = (cf_rule_alg){"two-level binomial tree", CF_STEPS_LG, CF_LAT_STEPS};
         return 0;
     }
     if (strcmp(pattern, "reduce") == 0)
@@ -382,7 +415,7 @@ static const ompi_algs ompi_bcast_algs = {
      {"binomial tree", CF_STEPS_BCAST_BINOMIAL, CF_LAT_STEPS},
      {"knomial tree", CF_STEPS_BCAST_KNOMIAL, CF_LAT_STEPS},
      {"scatter + recursive doubling allgather", CF_STEPS_SCATTER_DOUBLING, CF_LAT_STEPS},
-     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_CHAIN}},
+     {"scatter + ring allgather", CF_STEPS_SCATTER_RING, CF_LAT_STEPS}}, /* SMPI_LR */
 };
 
 /* SMPI_CHAIN: SMPI 3.32's chain reduce (reduce__ompi_chain, its ompi selector's) builds its
@@ -837,10 +870,9 @@ static double smp_fold_cost(long p, long node, double m, const double *um, const
         return s;
     cf_rule_alg ar;
     pick_mpich("allreduce", k, m, 0, &ar);
-    cf_steps bc = m < MPICH_BCAST_SHORT || k <= 8 ? CF_STEPS_LG
-                  : m < MPICH_BCAST_LONG && k % 2 == 0 ? CF_STEPS_SCATTER_DOUBLING
-                                                       : CF_STEPS_SCATTER_RING;
-    return s + cf_steps_cost(ar.steps, k, m, um, ut, n) + cf_steps_cost(bc, k, m, um, ut, n);
+    cf_rule_alg bc;
+    smpi_mx_bcast(k, m, &bc);
+    return s + cf_steps_cost(ar.steps, k, m, um, ut, n) + cf_steps_cost(bc.steps, k, m, um, ut, n);
 }
 
 double cf_steps_cost_node(cf_steps st, long node, long p, double m, const double *um,

@@ -148,9 +148,12 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
     case CF_STEPS_SCATTER_DOUBLING:
         rc = span_levels(out, &k, max, p, block, 1) || span_levels(out, &k, max, p, block, 1);
         break;
-    case CF_STEPS_SCATTER_RING: /* the scatter's levels, then a ring of blocks */
+    /* the scatter's levels, then a ring of blocks: a chain's crossings, or (SMPI_LR in
+     * across-rules.c) each of its p - 1 steps waiting for the farthest pair */
+    case CF_STEPS_SCATTER_RING:
         rc = span_levels(out, &k, max, p, block, 1) ||
-             span_add(out, &k, max, p, p, CF_RING_CROSSINGS, block, pd - 1);
+             span_add(out, &k, max, p, p, a->latency == CF_LAT_CHAIN ? CF_RING_CROSSINGS : pd - 1,
+                      block, pd - 1);
         break;
     /* Bruck: step j pairs r with r + 2^j (mod p), which wraps around the communicator, so
      * more of its steps cross a tier than the doubling's aligned levels (at p = 64 over two

@@ -794,6 +794,76 @@ static double bcast_tree_mean(cf_steps st, long p, double m, const double *um, c
     return sum / (double)p;
 }
 
+/* The mean over p ranks of each rank's time in a bcast of m bytes by a binomial scatter of
+ * its p blocks (of ceil(m / p) bytes) and then an allgather of them (MPICH's, SMPI's
+ * bcast__scatter_rdb_allgather and bcast__scatter_LR_allgather), from root 0, rank r
+ * starting at start[r] (NULL: all at 0). The scatter: rank r receives its subtree's blocks
+ * from r less its lowest set bit, then sends each child r + d (d from below that bit down)
+ * the blocks of that child's subtree, the farthest first; below CF_EAGER_MAX a send returns
+ * at once, from it once its message is in. The allgather (st): the ring's p - 1 steps, each
+ * rank sending a block to r + 1 and receiving one from r - 1 (shift_step); recursive
+ * doubling's exchange with the partner whose index differs in bit j at step j, of the 2^j
+ * blocks each holds, at what the pair-exchange probe says a byte at that distance adds
+ * (rdb_mean's), a rank without one (p no power of two) idle that step: its data's extra
+ * steps are not costed. A message costs the ping-pong at its bytes (2 units) plus what the
+ * tiers between its ranks add, after its sending and, where a transfer waits for its
+ * receive (rendezvous, or from CF_EAGER_MAX), the receive's posting: with SimGrid's
+ * rendezvous each step of the ring waits for the slowest pair before it (SMPI's mpich bcast
+ * of 20000 B at np 27 on data/platforms/islands.xml, nodes of 2, the ring's block 741 B:
+ * 527.9 us simulated, about the 26 steps of its 22.2 us between islands). NAN when out of
+ * memory. */
+static double scatter_allgather_mean(cf_steps st, long p, double m, const double *um,
+                                     const double *ut, int n, const cf_tiers *t,
+                                     const double *start)
+{
+    double *s = clocks(p, start);
+    if (s == NULL)
+        return NAN;
+    double *next = s + p, block = ceil(m / (double)p);
+    long top = 1;
+    while (top < p)
+        top *= 2;
+    /* the scatter: a parent's index is below its children's, so one pass up knows it first */
+    for (long r = 0; r < p; r++) {
+        double at = s[r];
+        for (long d = (r == 0 ? top : r & -r) / 2; d >= 1; d /= 2) {
+            long c = r + d;
+            double bytes = fmin(m, (double)(c + d < p ? c + d : p) * block) - (double)c * block;
+            if (c >= p || !(bytes > 0))
+                continue;
+            int blocking = bytes >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+            tier_costs tc = tier_costs_at(t, bytes);
+            double in = (gated ? fmax(at, s[c]) : at) + 2.0 * cf_unit_time(um, ut, n, bytes) +
+                        tier_cost(&tc, r, c);
+            s[c] = fmax(s[c], in);
+            if (blocking)
+                at = in;
+        }
+        s[r] = at;
+    }
+    if (st == CF_STEPS_SCATTER_RING) {
+        double msg = 2.0 * cf_unit_time(um, ut, n, block);
+        int blocking = block >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+        for (long i = 1; i < p; i++) {
+            shift_step(s, next, p, 1, msg, block, t, gated, blocking);
+            memcpy(s, next, (size_t)p * sizeof *s);
+        }
+        return clocks_mean(s, p, start);
+    }
+    for (long d = 1, j = 0; d < p; d *= 2, j++) {
+        double bytes = fmin(m, (double)d * block);
+        int blocking = bytes >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+        tier_costs tc = tier_costs_at(t, bytes);
+        double step = 2.0 * cf_unit_time(um, ut, n, bytes) + bytes * pair_step_us_per_byte(t, p, j);
+        for (long r = 0; r < p; r++) {
+            long q = r ^ d;
+            next[r] = q < p ? exchange_end(s, r, q, step, &tc, gated, blocking) : s[r];
+        }
+        memcpy(s, next, (size_t)p * sizeof *s);
+    }
+    return clocks_mean(s, p, start);
+}
+
 /* The replay of algorithm st (cf_steps_tiered) at p from start (NULL: all at 0). */
 static double replay_mean(cf_steps st, long p, double m, const double *um, const double *ut,
                           int n, const cf_tiers *t, const double *start)
@@ -806,6 +876,8 @@ static double replay_mean(cf_steps st, long p, double m, const double *um, const
         return neighbor_mean(p, m, um, ut, n, t, start);
     if (st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL)
         return bcast_tree_mean(st, p, m, um, ut, n, t, start);
+    if (st == CF_STEPS_SCATTER_DOUBLING || st == CF_STEPS_SCATTER_RING)
+        return scatter_allgather_mean(st, p, m, um, ut, n, t, start);
     return tree_wait_mean(st, p, m, 2.0 * cf_unit_time(um, ut, n, m), t, start);
 }
 
@@ -825,7 +897,8 @@ static double replay_start_mean(cf_steps st, long p, double m, const double *um,
                            st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD ||
                                    st == CF_STEPS_NEIGHBOR
                                ? CF_FLOW_ALL
-                           : st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL
+                           : st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL ||
+                                   st == CF_STEPS_SCATTER_DOUBLING || st == CF_STEPS_SCATTER_RING
                                ? CF_FLOW_FROM_ROOT
                                : CF_FLOW_TO_ROOT);
     return s;
@@ -836,6 +909,9 @@ static double replay_start_mean(cf_steps st, long p, double m, const double *um,
  * cf_steps_cost counts its steps of T2). */
 static double untiered(cf_steps st, long p, double m, const double *um, const double *ut, int n)
 {
+    /* the scatter and allgather's steps, a message each */
+    if (st == CF_STEPS_SCATTER_DOUBLING || st == CF_STEPS_SCATTER_RING)
+        return 2.0 * cf_steps_cost(st, p, m, um, ut, n);
     return st == CF_STEPS_BRUCK_ALLTOALL ? bruck_messages(p, m, um, ut, n)
            : st == CF_STEPS_FOLD         ? rdb_messages(p, m, um, ut, n)
            : st == CF_STEPS_NEIGHBOR     ? neighbor_messages(p, m, um, ut, n)
@@ -847,7 +923,8 @@ int cf_steps_tiered(cf_steps st)
     return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY ||
            st == CF_STEPS_REDUCE_CHAIN || st == CF_STEPS_BCAST_BINOMIAL ||
            st == CF_STEPS_BCAST_KNOMIAL || st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD ||
-           st == CF_STEPS_NEIGHBOR;
+           st == CF_STEPS_NEIGHBOR || st == CF_STEPS_SCATTER_DOUBLING ||
+           st == CF_STEPS_SCATTER_RING;
 }
 
 int cf_steps_tiered_at(cf_steps st, long p, double m)
@@ -861,7 +938,7 @@ int cf_steps_tiered_at(cf_steps st, long p, double m)
 
 int cf_steps_replays_traffic(cf_steps st)
 {
-    return st == CF_STEPS_FOLD;
+    return st == CF_STEPS_FOLD || st == CF_STEPS_SCATTER_DOUBLING;
 }
 
 double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
@@ -872,8 +949,10 @@ double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, con
     double s;
     /* Larger communicators are replayed at `most` ranks and carried on: a tree by the
      * untiered count of messages (its levels past CF_TREE_REPLAY_MAX hold a 65536th of the
-     * ranks), and so the neighbor exchange past CF_NEIGHBOR_REPLAY_MAX (its p/2 steps of p
-     * messages each; the wait its tiers add to a step is steady by then: read from 256 ranks
+     * ranks), and so the neighbor exchange and a scatter's ring allgather past
+     * CF_NEIGHBOR_REPLAY_MAX and a scatter's recursive doubling past CF_BRUCK_REPLAY_MAX (the
+     * neighbor exchange's p/2 steps of p messages each, the ring's p - 1 of p; the wait its
+     * tiers add to a step is steady by then: read from 256 ranks
      * rather than 512, racks-ompi's 4 KiB at np 512 moves 2%, and a predict at np 1024
      * takes 10 ms rather than 30); Bruck's alltoall and recursive doubling by their
      * messages' growth and the farthest tier's latency for each step they add past
@@ -882,9 +961,10 @@ double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, con
      * quarter of a second a prediction). Replaying p ranks for each size read would cost
      * seconds. */
     int stepwise = st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD;
-    long most = stepwise                   ? CF_BRUCK_REPLAY_MAX
-                : st == CF_STEPS_NEIGHBOR ? CF_NEIGHBOR_REPLAY_MAX
-                                          : CF_TREE_REPLAY_MAX;
+    long most = stepwise || st == CF_STEPS_SCATTER_DOUBLING ? CF_BRUCK_REPLAY_MAX
+                : st == CF_STEPS_NEIGHBOR || st == CF_STEPS_SCATTER_RING
+                    ? CF_NEIGHBOR_REPLAY_MAX
+                    : CF_TREE_REPLAY_MAX;
     if (p > most) {
         double at = cf_steps_cost_tiered(st, most, m, um, ut, n, tiers, rules, less_wait);
         if (stepwise)

@@ -247,14 +247,15 @@ double cf_tiers_extra_us(const cf_tiers *t, long i, long j, double bytes);
 /* Whether st is an algorithm whose cost follows the tiers each of its messages crosses,
  * replayed rank by rank over them (cf_steps_cost_tiered): Open MPI's per-call binomial and
  * binary reduce trees, the bcast trees, Bruck's alltoall, recursive doubling's
- * allreduce, the neighbor-exchange allgather. 1 or 0. */
+ * allreduce, the neighbor-exchange allgather, a bcast's scatter and allgather. 1 or 0. */
 int cf_steps_tiered(cf_steps st);
 /* The same at p and m: SMPI's chain reduce is replayed only where its chains are of fanout
  * 2 or more and one segment (CF_STEPS_REDUCE_CHAIN); elsewhere cf_steps_tiered. */
 int cf_steps_tiered_at(cf_steps st, long p, double m);
 /* Whether st's replay (cf_steps_tiered) costs the traffic its steps send at once from the
  * pair-exchange probe's levels (cf_tiers.pair_us_per_byte): recursive doubling's, whose
- * steps are the probe's exchanges. 1 or 0. */
+ * steps are the probe's exchanges, an allreduce's or a bcast's allgather after its scatter.
+ * 1 or 0. */
 int cf_steps_replays_traffic(cf_steps st);
 
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi",

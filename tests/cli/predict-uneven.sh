@@ -1,0 +1,82 @@
+# SimGrid's mpich selector on nodes that hold unequal rank counts (its is_uniform false: nodes
+# filled in order, the last one short), where its bcast is not the two-level tree but MPICH's
+# own rules of 2005: a binomial tree below 12288 B or on 8 ranks or fewer, a scatter and a
+# recursive doubling allgather below 512 KiB on an even count, a scatter and a ring allgather
+# beyond.
+# 1. Until stop 66 commfit named the two-level tree there, and fitted across np (2 to 128) on
+#    data/sim-pods.csv (nodes of 2) read 20000 B at np 27 24.7 us in an interval that missed
+#    the simulated 107.4 (the ring's 26 steps, each waiting for its slowest pair).
+# 2. The scatter and allgather, replayed over the latency probe's tiers rank by rank: SimGrid
+#    starts a transfer only when its receive is posted, so each step of the ring waits for the
+#    pair before it; np=2 alone (one node) read 32.0 us for the 107.4.
+# 3. From np=2, a per-call binomial tree is read against its own cost at np=2 where np=2 ran
+#    the two-level tree's one step: racks.xml, nodes of 4, 1 MB at np 6, 190.5 us simulated,
+#    read 367.2 with a step a message.
+# The truths: tests/data/sim/uneven-*-mpich.csv (commfit measure --simulate, their command
+# lines in them); the fits: the shipped tables, whose np are all powers of two.
+. "$top_srcdir/tests/setup.sh"
+
+# within R NP BYTES TRUTH: the answer at NP and BYTES within a factor R of TRUTH.
+within() {
+    awk -F, -v r="$1" -v np="$2" -v b="$3" -v t="$4" '
+        NR > 1 && $2 == np && $3 == b { n++; q = $5 / t; bad += q > r || q < 1 / r }
+        END { exit n != 1 || bad }' "$T/out"
+}
+# held NP BYTES TRUTH: the answer's interval at NP and BYTES holds TRUTH.
+held() {
+    awk -F, -v np="$1" -v b="$2" -v t="$3" '
+        NR > 1 && $2 == np && $3 == b { n++; bad += !($6 <= t && ($7 == "inf" || t <= $7)) }
+        END { exit n != 1 || bad }' "$T/out"
+}
+# alg NP BYTES NAME: the model column at NP and BYTES names NAME (first of it).
+alg() {
+    awk -F, -v np="$1" -v b="$2" -v a="$3" '
+        NR > 1 && $2 == np && $3 == b { n++; bad += index($10, a) != 1 }
+        END { exit n != 1 || bad }' "$T/out"
+}
+
+# 1, 2: across np, the pods fitted at np 2 to 128.
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-pods.csv" -o pods.json
+printf '15 1000\n15 20000\n27 20000\n27 1200000\n24 20000\n' >pts
+run "$COMMFIT" predict -m pods.json -p bcast --points pts -f csv
+expect_rc 0 "pods fitted across np, bcast at np 15, 24 and 27"
+check "np 15 (the last node one rank), 1000 B: the binomial tree" alg 15 1000 "binomial tree"
+check "np 27, 20000 B: the scatter and ring allgather" alg 27 20000 "scatter + ring allgather"
+check "np 24 (12 full nodes): the two-level tree" alg 24 20000 "two-level binomial tree"
+check "np 27, 20000 B: within 15% of the simulated 107.4 us" within 1.15 27 20000 107.425
+check "np 27, 20000 B: the interval holds it" held 27 20000 107.425
+check "np 15, 20000 B: within 15% of the simulated 60.9 us" within 1.15 15 20000 60.9488
+check "np 27, 1200000 B: within 15% of the simulated 497.3 us" within 1.15 27 1200000 497.316
+check "the model file keeps the latency tiers for bcast's replayed trees" \
+    awk '/"across_np"/ { a = 1 } a && /"pattern":/ { b = /"bcast"/ } a && b && /"tiers"/ { found = 1 }
+         END { exit !found }' pods.json
+
+# racks (nodes of 4): an even count short of full nodes runs the recursive doubling.
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-racks.csv" -o racks.json
+printf '14 20000\n30 400000\n48 400000\n' >pts
+run "$COMMFIT" predict -m racks.json -p bcast --points pts -f csv
+check "racks np 30, 400000 B: the scatter and recursive doubling allgather" \
+    alg 30 400000 "scatter + recursive doubling allgather"
+check "racks np 48 (12 full nodes): the two-level tree" alg 48 400000 "two-level binomial tree"
+check "racks np 30, 400000 B: within 15% of the simulated 235.0 us" within 1.15 30 400000 234.957
+check "racks np 14, 20000 B: within 15% of the simulated 16.8 us" within 1.15 14 20000 16.8348
+check "racks np 14, 20000 B: the interval holds it" held 14 20000 16.8348
+
+# 2, 3: from np=2 alone.
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-pods.csv" --np 2 -o pods2.json
+run "$COMMFIT" predict -m pods2.json -p bcast -n 27 -b 20000 -f csv
+check "pods from np=2, np 27, 20000 B: within 15% of the simulated 107.4 us" \
+    within 1.15 27 20000 107.425
+check "the note says what the replay over the tiers added" \
+    grep -q "for what the latency probe's tiers add to the scatter + ring allgather replayed rank by rank" "$T/out"
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-racks.csv" --np 2 -o racks2.json
+printf '6 400000\n6 1000000\n' >pts
+run "$COMMFIT" predict -m racks2.json -p bcast --points pts -f csv
+check "racks from np=2, np 6, 1000000 B: the binomial tree" alg 6 1000000 "binomial tree"
+check "racks from np=2, np 6, 1000000 B: within 15% of the simulated 190.5 us" \
+    within 1.15 6 1000000 190.529
+check "racks from np=2, np 6, 400000 B: within 15% of the simulated 86.4 us" \
+    within 1.15 6 400000 86.3507
+check "racks from np=2, np 6, 1000000 B: the interval holds it" held 6 1000000 190.529
+
+done_testing
