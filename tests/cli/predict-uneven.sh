@@ -48,8 +48,8 @@ check "np 27, 20000 B: the interval holds it" held 27 20000 107.425
 check "np 15, 20000 B: within 15% of the simulated 60.9 us" within 1.15 15 20000 60.9488
 check "np 27, 1200000 B: within 15% of the simulated 497.3 us" within 1.15 27 1200000 497.316
 check "the model file keeps the latency tiers for bcast's replayed trees" \
-    awk '/"across_np"/ { a = 1 } a && /"pattern":/ { b = /"bcast"/ } a && b && /"tiers"/ { found = 1 }
-         END { exit !found }' pods.json
+    awk '/"across_np"/ { a = 1 } a && /"pattern":/ { b = /"bcast"/ }
+         a && b && /"tiers"/ { found = 1 } END { exit !found }' pods.json
 
 # racks (nodes of 4): an even count short of full nodes runs the recursive doubling.
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-racks.csv" -o racks.json
@@ -68,7 +68,7 @@ run "$COMMFIT" predict -m pods2.json -p bcast -n 27 -b 20000 -f csv
 check "pods from np=2, np 27, 20000 B: within 15% of the simulated 107.4 us" \
     within 1.15 27 20000 107.425
 check "the note says what the replay over the tiers added" \
-    grep -q "for what the latency probe's tiers add to the scatter + ring allgather replayed rank by rank" "$T/out"
+    grep -q "tiers add to the scatter + ring allgather replayed rank by rank" "$T/out"
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-racks.csv" --np 2 -o racks2.json
 printf '6 400000\n6 1000000\n' >pts
 run "$COMMFIT" predict -m racks2.json -p bcast --points pts -f csv
