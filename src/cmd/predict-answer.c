@@ -448,6 +448,20 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
         widen_beyond(out, widen, from);
     }
     out->model = alg_name(c, est.algorithm, out);
+    /* Where the grid cannot answer (the rules' algorithm here ran at no fitted np, and
+     * neither a cost per step of its kind nor a replay over the latency probe's tiers reads
+     * it: SMPI's mpich bcast on nodes of unequal ranks of a torus, whose probe forms no
+     * tiers), the formula does, and the model column names the formula's segment: the note
+     * says which algorithm the rules run. */
+    cf_rule_alg ran;
+    const cf_across_grid *g = &c->across->grid;
+    if (!est.grid && est.algorithm != NULL && g->rules[0] != '\0' &&
+        cf_rules_pick(g->rules, g->node_ranks, c->across->pattern, np, m, &ran) == 0 &&
+        strcmp(ran.name, est.algorithm) != 0)
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "the library's rules run the %s here, which ran at no fitted np and "
+                      "which the grid cannot cost: the across-np formula (its %s) answers",
+                      ran.name, est.algorithm);
     /* Carried through the fitted np's answers (cf_across_anchor): said in the model
      * column; the np's note says through which (anchor_np_note). */
     if (add.anchored)

@@ -804,10 +804,17 @@ static double bcast_tree_mean(cf_steps st, long p, double m, const double *um, c
  * rank sending a block to r + 1 and receiving one from r - 1 (shift_step); recursive
  * doubling's exchange with the partner whose index differs in bit j at step j, of the 2^j
  * blocks each holds, at what the pair-exchange probe says a byte at that distance adds
- * (rdb_mean's), a rank without one (p no power of two) idle that step: its data's extra
- * steps are not costed. A message costs the ping-pong at its bytes (2 units) plus what the
- * tiers between its ranks add, after its sending and, where a transfer waits for its
- * receive (rendezvous, or from CF_EAGER_MAX), the receive's posting: with SimGrid's
+ * (rdb_mean's), a rank without one (p no power of two) idle that step. Where p is no power
+ * of two MPICH then passes the data a short subtree's ranks lack on from those that have it,
+ * halving (its "haves to havenots", which SimGrid's source marks as never run: its mpich
+ * selector runs it at every even count short of full nodes); those sends are not costed:
+ * costed as messages each after the one it forwards, they read SMPI's bcast of 300000 B on
+ * data/platforms/wide.xml from np=2 at np 34 to 46 1.4 to 2.9 times high (384 to 638 us
+ * simulated, 388 to 650 without them). Every block is taken as the first's (the last ones
+ * are shorter or empty) and a sender's scatter messages do not share its link. A message
+ * costs the ping-pong at its bytes (2 units) plus what the tiers between its ranks add,
+ * after its sending and, where a transfer waits for its receive (rendezvous, or from
+ * CF_EAGER_MAX), the receive's posting: with SimGrid's
  * rendezvous each step of the ring waits for the slowest pair before it (SMPI's mpich bcast
  * of 20000 B at np 27 on data/platforms/islands.xml, nodes of 2, the ring's block 741 B:
  * 527.9 us simulated, about the 26 steps of its 22.2 us between islands). NAN when out of
@@ -885,8 +892,10 @@ static double replay_mean(cf_steps st, long p, double m, const double *um, const
  * leave in the call where less_wait, as the across-np fit takes it from the times
  * (cf_across.wait_us, cf_exits_wait from root 0): the root's wait for the last rank over p in
  * a reduce tree, where data flows to one rank; every rank's wait for the root, over p, in a
- * bcast tree, where it flows from one; every rank's wait for the last in Bruck's alltoall,
- * where it flows from all to all (the last exit less their mean). */
+ * bcast tree, where it flows from one (and in a bcast's scatter and allgather: the fit took a
+ * bcast's wait so, placement.c's exits_wait, whatever its algorithm); every rank's wait for
+ * the last in Bruck's alltoall, where it flows from all to all (the last exit less their
+ * mean). */
 static double replay_start_mean(cf_steps st, long p, double m, const double *um,
                                 const double *ut, int n, const cf_tiers *tiers,
                                 const double *exits, int less_wait)
