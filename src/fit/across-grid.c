@@ -454,6 +454,7 @@ typedef struct grid_reading {
     int family; /* cost_family: 0 steps of T2; 1 a per-call tree (cf_steps_per_call); 2 a
                    replay over the grid's tiers (cf_steps_tiered) */
     int alone;  /* the replay read alone, no algorithm costed alike having run (borrow) */
+    int unreplayed; /* a replayed algorithm read from another's cost per step, no tiers kept */
     const char *algorithm;
 } grid_reading;
 
@@ -530,6 +531,8 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     if (borrowed) {
         if (borrow(a, r, q, m, sz, ns, &rho, &d, &off, &from, &out->alone) != 0)
             return -1;
+        out->unreplayed =
+            !out->alone && cf_steps_tiered(r.steps) && !cf_across_grid_tiered(g, r.steps);
     } else if (B->at >= 0 && A->at >= 0) {
         double x0 = log(fmax(sz[B->at], 1.0)), x1 = log(fmax(sz[A->at], 1.0));
         double f = x1 > x0 ? (log(fmax(m, 1.0)) - x0) / (x1 - x0) : 0.0;
@@ -743,6 +746,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, cf_estimate *ou
     out->lo_us = fmin(r.t / (r.gain * (1.0 + w_lo)), r.t * r.lo_f);
     out->hi_us = r.t * fmax(1.0 + w_up, r.hi_f);
     out->algorithm = r.algorithm;
+    out->unreplayed = r.unreplayed;
     between_measured(&a->grid, q, m, &out->lo_us, &out->hi_us);
     return 0;
 }

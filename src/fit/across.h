@@ -607,6 +607,9 @@ typedef struct cf_estimate {
     const char *algorithm; /* across-np: the algorithm that answered (static or in the model) */
     int grid;              /* across-np: the grid answered (measured points along the rules'
                             * step counts), not the fitted formula */
+    int unreplayed;        /* across-np: the grid read an algorithm it replays over the latency
+                            * probe's tiers (cf_steps_tiered) from another's cost per step, no
+                            * tiers being kept to replay it over, none like it having run */
     double overlap_us;     /* p2p from np=2: the reading where the messages a rank posts at
                             * once overlap as far as np=2 cannot rule out (those to partners
                             * on its node; the others' bytes streaming), where it is faster
