@@ -412,39 +412,6 @@ static void hold_neighbours(ctx *c, long np, double m, cf_predict_answer *out)
     }
 }
 
-/* An algorithm the grid would replay over the latency probe's tiers, read from another
- * algorithm's cost per step where no tiers were kept (cf_estimate.unreplayed: SMPI's mpich
- * bcast on nodes of unequal ranks, its scatter and allgather, ran at no fitted np of a table
- * of full nodes; on a torus, whose probe forms no tiers, the two-level tree's cost per step
- * misses their crossings): the estimate from np=2, which costs the algorithm's own steps over
- * the probe's latencies, is a floor (meshnodes.xml, fitted at np 2-128, bcast of 300000 B at
- * np 26: 403.7 us simulated, read 109.5 in [54.3, 255] from the two-level tree's, 269 from
- * np=2), the upper end raised with it. Returns the reading raised (0: none). */
-static double unreplayed_floor(ctx *c, long np, double m, cf_estimate *est)
-{
-    /* Where the probe puts np's ranks no farther than np=2's (a flat network, no probe), a
-     * cost per step of another algorithm reads the same network's (SimGrid's flat cluster
-     * under the ompi selector fitted at np 2-16, at np 64: the floor took its 90th
-     * percentile error from 7.5% to 18.0%). */
-    double near_us, far_us;
-    if (!est->unreplayed || c->model_alone || c->coll == NULL || !(est->t_us > 0) ||
-        !cf_placement_tier(&c->place, 2, np, &near_us, &far_us))
-        return 0.0;
-    cf_unmeasured u;
-    char scratch[NOTE_MAX];
-    cf_predict_p2p_note(c->as, c->coll, c->datatype, np, &c->place, &u, scratch, sizeof scratch);
-    cf_estimate pe;
-    cf_tier_added padd;
-    cf_placement_p2p_answer(&c->place, &c->as->pp, c->coll, c->datatype, &u, np, m, &pe, &padd);
-    if (!(pe.t_us > est->t_us) || !isfinite(pe.t_us) || pe.algorithm == NULL ||
-        est->algorithm == NULL || strcmp(pe.algorithm, est->algorithm) != 0)
-        return 0.0;
-    double from = est->t_us;
-    est->hi_us *= pe.t_us / from;
-    est->t_us = pe.t_us;
-    return from;
-}
-
 /* The across-np model's answer at an np without a fit of its own, carried through the fitted
  * np's answers (not with --model-alone), with what the placement adds (tiers, nodes np's
  * probes did not cover). Its unboundedness: 1 when np's nodes were never measured, 2 its
@@ -453,9 +420,8 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
 {
     cf_estimate est;
     cf_tier_added add;
-    cf_placement_across_answer(&c->place, c->across, &s->unmeasured, np, m,
+    cf_placement_across_answer(&c->place, c->across, &c->as->pp, &s->unmeasured, np, m,
                                c->model_alone ? NULL : cf_predict_fitted_at, c, &est, &add);
-    double floor_from = unreplayed_floor(c, np, m, &est);
     cf_out_predict_tier_below_note(out, &add, np);
     cf_out_predict_backtest_note(out, &est, np, c->across->np[c->across->nnp - 1],
                                  add.read_from > 0 || cf_unmeasured_unbounded(&s->unmeasured));
@@ -469,13 +435,13 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
         cf_out_predict_tier_note(out, &add, est.algorithm, "the fitted np's",
                                  s->unmeasured.far_fitted_us);
     }
-    if (floor_from > 0)
+    if (add.floor_from_us > 0)
         cf_note_joinf(out->bnote, sizeof out->bnote,
-                      "the %s ran at no fitted np and the latency probe forms no tiers to replay "
-                      "it over: read from another algorithm's cost per step, %.4g us, it is "
-                      "raised to the estimate from np=2 of its own steps (the interval's upper "
-                      "end with it)",
-                      est.algorithm, floor_from);
+                      "the %s ran at no fitted np and the model keeps no latency tiers to "
+                      "replay it over: read from another algorithm's cost per step, %.4g us, "
+                      "it is raised to the estimate from np=2 of its own steps, the interval "
+                      "holding both",
+                      est.algorithm, add.floor_from_us);
     out->t = est.t_us;
     out->lo = est.lo_us;
     out->hi = est.hi_us;

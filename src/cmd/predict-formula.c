@@ -100,8 +100,9 @@ static double across_at(void *v, double m, const char **alg)
         return NAN; /* fewer bytes than an element: no call the formula is of */
     cf_estimate est;
     cf_tier_added add;
-    cf_placement_across_answer(&a->c->place, a->c->across, &a->s->unmeasured, a->np, m,
-                               a->c->model_alone ? NULL : cf_predict_fitted_at, a->c, &est, &add);
+    cf_placement_across_answer(&a->c->place, a->c->across, &a->c->as->pp, &a->s->unmeasured,
+                               a->np, m, a->c->model_alone ? NULL : cf_predict_fitted_at, a->c,
+                               &est, &add);
     *alg = est.algorithm;
     return est.t_us;
 }

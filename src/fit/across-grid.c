@@ -556,6 +556,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     if (!borrowed && off > GRID_BORROW_OFF &&
         borrow(a, r, q, m, sz, ns, &rb, &dd, &ob, &fb_np, NULL) == 0 && ob < off) {
         borrowed = 1;
+        out->unreplayed = cf_steps_tiered(r.steps) && !cf_across_grid_tiered(g, r.steps);
         rho = rb;
         d = dd;
         off = ob;

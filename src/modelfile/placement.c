@@ -1344,9 +1344,43 @@ static const cf_across *tier_grid(const cf_placement *p, const cf_across *a, lon
     return *sub;
 }
 
-void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
-                                long np, double m, cf_fitted_at at, void *ctx, cf_estimate *est,
-                                cf_tier_added *added)
+/* An algorithm the grid replays over the probe's tiers, read from another algorithm's cost
+ * per step where no tiers were kept (est->unreplayed: SMPI's mpich bcast on nodes of unequal
+ * ranks, its scatter and allgather, which ran at no fitted np of a table of full nodes; on a
+ * torus, whose probe forms no tiers, the two-level tree's cost per step misses their
+ * crossings), where the probe puts np's ranks farther than np=2's (not a flat network, whose
+ * cost per step is the same network's): the estimate from np=2 (pp), which costs the
+ * algorithm's own steps over the probe's latencies, answers where it is the larger, and the
+ * interval holds both, its upper end raised with it (meshnodes.xml, fitted at np 2-128, bcast
+ * of 300000 B at np 26: 403.7 us simulated, read 109.5 in [54.2, 255] from the two-level
+ * tree's, 269 from np=2). Neither reading bounds the truth: the two-level tree's misses the
+ * crossings, the estimate from np=2 charges each of the ring's steps its farthest pair's
+ * latency. The reading raised into added->floor_from_us. */
+static void unreplayed_floor(const cf_placement *p, const cf_across *a, const cf_p2p *pp,
+                             long np, double m, cf_estimate *est, cf_tier_added *added)
+{
+    double near_us, far_us;
+    const cf_coll *c = cf_pattern_facts(a->pattern);
+    if (pp == NULL || c == NULL || !est->unreplayed || !(est->t_us > 0) ||
+        !cf_placement_tier(p, 2, np, &near_us, &far_us))
+        return;
+    cf_unmeasured u;
+    char scratch[1024];
+    cf_placement_unmeasured(p, np, &u, scratch, sizeof scratch);
+    cf_estimate pe;
+    cf_tier_added padd;
+    if (cf_placement_p2p_answer(p, pp, c, a->datatype, &u, np, m, &pe, &padd) != 0 ||
+        !(pe.t_us > est->t_us) || !isfinite(pe.t_us) || pe.algorithm == NULL ||
+        est->algorithm == NULL || strcmp(pe.algorithm, est->algorithm) != 0)
+        return;
+    added->floor_from_us = est->t_us;
+    est->hi_us *= pe.t_us / est->t_us;
+    est->t_us = pe.t_us;
+}
+
+void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_p2p *pp,
+                                const cf_unmeasured *u, long np, double m, cf_fitted_at at,
+                                void *ctx, cf_estimate *est, cf_tier_added *added)
 {
     /* Between fitted np, in the tier of those below and not of the next above: read from
      * those below alone (tier_grid). */
@@ -1457,6 +1491,8 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
         est->lo_us += fmin(w, w_fitted);
         est->hi_us += w;
     }
+    if (at != NULL)
+        unreplayed_floor(p, a, pp, np, m, est, added);
 }
 
 int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,

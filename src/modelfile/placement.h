@@ -306,6 +306,8 @@ typedef struct cf_tier_added {
     long read_from;
     double read_from_far_us, read_np_far_us; /* the probe's farthest latencies (NAN: none) */
     long read_nodes_np; /* read_from ran in one node and np spans these; 0 otherwise */
+    double floor_from_us; /* across np: the reading raised to the estimate from np=2 of its
+                           * algorithm's own steps (cf_estimate.unreplayed), 0 where not */
     int anchored; /* the fitted formula was carried through the fitted np's answers
                    * (cf_across_anchor) */
     /* Between fitted np, where the probes put np in the tier of the fitted np below it and
@@ -377,10 +379,14 @@ double cf_placement_across_wait(const cf_placement *p, const cf_across *a, long 
  * waits (a->waited) gets np's back everywhere; all of it in *added. The upper bound is the
  * caller's to drop (predict prints inf); predict and the report's np plot answer through
  * this one function. Where at is not NULL and the fitted formula answers, its time first
- * goes through the fitted np's answers (cf_across_anchor), its interval holding both. */
-void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
-                                long np, double m, cf_fitted_at at, void *ctx, cf_estimate *est,
-                                cf_tier_added *added);
+ * goes through the fitted np's answers (cf_across_anchor), its interval holding both. Where
+ * at is not NULL and the grid read an algorithm it replays over tiers from another's cost
+ * per step, none kept (est->unreplayed), and the probe puts np's ranks farther than np=2's,
+ * the estimate from np=2 of pp (NULL: none) is the answer where it is the larger, the
+ * interval holding both readings (added->floor_from_us). */
+void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_p2p *pp,
+                                const cf_unmeasured *u, long np, double m, cf_fitted_at at,
+                                void *ctx, cf_estimate *est, cf_tier_added *added);
 /* The same for the estimate from np=2 (cf_p2p_predict of pattern c's datatype at (np, m); u
  * from cf_placement_unmeasured): the steps of its algorithm (rules' where the file names a
  * library's rules, else the catalog's) against np=2's rank 1. cf_p2p_predict's status. */

@@ -131,7 +131,8 @@ static int model_at(const np_plot *P, long np, uint64_t m, cf_estimate *x)
     cf_unmeasured u;
     cf_tier_added add;
     cf_placement_beyond_fitted(P->pl, P->fit_hi, np, &u, note, sizeof note);
-    cf_placement_across_answer(P->pl, P->a, &u, np, (double)m, fitted_at, (void *)P, x, &add);
+    cf_placement_across_answer(P->pl, P->a, &P->r->across->pp, &u, np, (double)m, fitted_at,
+                               (void *)P, x, &add);
     return cf_unmeasured_unbounded(&u) || add.read_from > 0;
 }
 

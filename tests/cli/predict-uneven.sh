@@ -92,6 +92,28 @@ check "meshnodes np 26, 300000 B: the interval holds it" held 26 300000 "$m26"
 check "the note says the reading was raised to the estimate from np=2" \
     grep -q "it is raised to the estimate from np=2 of its own steps" "$T/out"
 
+# Without the ping-pong (the estimate from np=2 cannot answer) nothing is raised; nor on a
+# flat network (SimGrid's flat cluster under the ompi selector fitted at np 2-16: its
+# allgather at np 64 by algorithms that ran at no fitted np).
+awk -F, '/^#/ || $1 != "pingpong"' "$top_srcdir/data/sim-meshnodes.csv" >mesh-nopp.csv
+"$COMMFIT" fit -q -i mesh-nopp.csv -o mesh-nopp.json
+run "$COMMFIT" predict -m mesh-nopp.json -p bcast -n 26 -b 300000 -f csv
+expect_rc 0 "meshnodes without its ping-pong, np 26"
+check "without the ping-pong: not raised" \
+    awk 'NR == 2 { n = 1; bad = /raised to the estimate from np=2/ } END { exit !n || bad }' \
+    "$T/out"
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat-ompi.csv" --np 2,4,8,16 -o flat.json
+run "$COMMFIT" predict -m flat.json -p allgather -n 64 -b 0:2M -f csv
+check "flat network, allgather at np 64: nothing raised" \
+    awk 'NR > 1 { n++; bad += /raised to the estimate from np=2/ } END { exit !n || bad }' \
+    "$T/out"
+# predict --formula judges its lines against predict's answers, the raised ones (within 83%;
+# 156% against the readings before they were raised)
+run "$COMMFIT" predict -m mesh.json -p bcast -n 26 --formula
+check "meshnodes np 26: the formula judged against the raised answers" \
+    awk 'match($0, /within [0-9]+% of predict/) { n = 1; v = substr($0, RSTART + 7) + 0 }
+         END { exit !n || v >= 100 }' "$T/err"
+
 # 2, 3: from np=2 alone.
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-pods.csv" --np 2 -o pods2.json
 run "$COMMFIT" predict -m pods2.json -p bcast -n 27 -b 20000 -f csv
