@@ -468,6 +468,13 @@ typedef struct grid_end {
     long p;
 } grid_end;
 
+/* Whether st is an algorithm the grid replays over the latency probe's tiers where it keeps
+ * them, read here from another's cost per step for want of them (cf_estimate.unreplayed). */
+static int unreplayed(const cf_across_grid *g, cf_steps st)
+{
+    return cf_steps_tiered(st) && !cf_across_grid_tiered(g, st);
+}
+
 /* The grid's reading at (q, m): 0, or -1 when the grid cannot answer there (out then
  * zeroed: callers test its fields in the same condition, which the compiler may read
  * first). */
@@ -531,8 +538,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     if (borrowed) {
         if (borrow(a, r, q, m, sz, ns, &rho, &d, &off, &from, &out->alone) != 0)
             return -1;
-        out->unreplayed =
-            !out->alone && cf_steps_tiered(r.steps) && !cf_across_grid_tiered(g, r.steps);
+        out->unreplayed = !out->alone && unreplayed(g, r.steps);
     } else if (B->at >= 0 && A->at >= 0) {
         double x0 = log(fmax(sz[B->at], 1.0)), x1 = log(fmax(sz[A->at], 1.0));
         double f = x1 > x0 ? (log(fmax(m, 1.0)) - x0) / (x1 - x0) : 0.0;
@@ -556,7 +562,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     if (!borrowed && off > GRID_BORROW_OFF &&
         borrow(a, r, q, m, sz, ns, &rb, &dd, &ob, &fb_np, NULL) == 0 && ob < off) {
         borrowed = 1;
-        out->unreplayed = cf_steps_tiered(r.steps) && !cf_across_grid_tiered(g, r.steps);
+        out->unreplayed = unreplayed(g, r.steps);
         rho = rb;
         d = dd;
         off = ob;

@@ -814,11 +814,10 @@ static double bcast_tree_mean(cf_steps st, long p, double m, const double *um, c
  * are shorter or empty) and a sender's scatter messages do not share its link. A message
  * costs the ping-pong at its bytes (2 units) plus what the tiers between its ranks add,
  * after its sending and, where a transfer waits for its receive (rendezvous, or from
- * CF_EAGER_MAX), the receive's posting: with SimGrid's
- * rendezvous each step of the ring waits for the slowest pair before it (SMPI's mpich bcast
- * of 20000 B at np 27 on data/platforms/islands.xml, nodes of 2, the ring's block 741 B:
- * 527.9 us simulated, about the 26 steps of its 22.2 us between islands). NAN when out of
- * memory. */
+ * CF_EAGER_MAX), the receive's posting: with SimGrid's rendezvous each step of the ring waits
+ * for the slowest pair before it (SMPI's mpich bcast of 20000 B at np 27 on
+ * data/platforms/islands.xml, nodes of 2, the ring's block 741 B: 527.9 us simulated, about
+ * the 26 steps of its 22.2 us between islands). NAN when out of memory. */
 static double scatter_allgather_mean(cf_steps st, long p, double m, const double *um,
                                      const double *ut, int n, const cf_tiers *t,
                                      const double *start)
@@ -1036,14 +1035,13 @@ static double cost_tiered(cf_steps st, long p, double m, const double *um, const
      * ranks), and so the neighbor exchange and a scatter's ring allgather past
      * CF_NEIGHBOR_REPLAY_MAX and a scatter's recursive doubling past CF_BRUCK_REPLAY_MAX (the
      * neighbor exchange's p/2 steps of p messages each, the ring's p - 1 of p; the wait its
-     * tiers add to a step is steady by then: read from 256 ranks
-     * rather than 512, racks-ompi's 4 KiB at np 512 moves 2%, and a predict at np 1024
-     * takes 10 ms rather than 30); Bruck's alltoall and recursive doubling by their
-     * messages' growth and the farthest tier's latency for each step they add past
-     * CF_BRUCK_REPLAY_MAX, as each step before paid it (a doubling's steps past it pair ranks
-     * farther apart than any tier; Bruck's replay costs p lg p messages: at 65536 ranks a
-     * quarter of a second a prediction). Replaying p ranks for each size read would cost
-     * seconds. */
+     * tiers add to a step is steady by then: read from 256 ranks rather than 512,
+     * racks-ompi's 4 KiB at np 512 moves 2%, and a predict at np 1024 takes 10 ms rather than
+     * 30); Bruck's alltoall and recursive doubling by their messages' growth and the
+     * farthest tier's latency for each step they add past CF_BRUCK_REPLAY_MAX, as each step
+     * before paid it (a doubling's steps past it pair ranks farther apart than any tier;
+     * Bruck's replay costs p lg p messages: at 65536 ranks a quarter of a second a
+     * prediction). Replaying p ranks for each size read would cost seconds. */
     int stepwise = st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD;
     long most = stepwise || st == CF_STEPS_SCATTER_DOUBLING ? CF_BRUCK_REPLAY_MAX
                 : st == CF_STEPS_NEIGHBOR || st == CF_STEPS_SCATTER_RING
