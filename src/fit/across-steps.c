@@ -580,13 +580,16 @@ static void shift_step(const double *s, double *next, long p, long d, double msg
  * np 32 and 48.5 at np 64, where the replay from the barrier's exits reads 14.4, 30.5 and
  * 48.4). The local copies between the steps are not costed. NAN when out of memory. */
 static double bruck_mean(long p, double m, const double *um, const double *ut, int n,
-                         const cf_tiers *t, const double *start)
+                         const cf_tiers *t, const double *start, int gather)
 {
     double *s = clocks(p, start);
     if (s == NULL)
         return NAN;
     for (long d = 1; d < p; d *= 2) {
-        double bytes = bruck_blocks(p, d) * m, msg = 2.0 * cf_unit_time(um, ut, n, bytes);
+        /* Bruck's allgather (gather): min(d, p - d) blocks at the step of distance d, the
+         * same pairs (MPICH's and SMPI's receive from r + d and send to r - d) */
+        double blocks = gather ? (double)(d < p - d ? d : p - d) : bruck_blocks(p, d);
+        double bytes = blocks * m, msg = 2.0 * cf_unit_time(um, ut, n, bytes);
         int blocking = bytes >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
         shift_step(s, s + p, p, d, msg, bytes, t, gated, blocking);
         memcpy(s, s + p, (size_t)p * sizeof *s);
@@ -874,8 +877,8 @@ static double scatter_allgather_mean(cf_steps st, long p, double m, const double
 static double replay_mean(cf_steps st, long p, double m, const double *um, const double *ut,
                           int n, const cf_tiers *t, const double *start)
 {
-    if (st == CF_STEPS_BRUCK_ALLTOALL)
-        return bruck_mean(p, m, um, ut, n, t, start);
+    if (st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_BRUCK_GATHER)
+        return bruck_mean(p, m, um, ut, n, t, start, st == CF_STEPS_BRUCK_GATHER);
     if (st == CF_STEPS_FOLD)
         return rdb_mean(p, m, um, ut, n, t, start);
     if (st == CF_STEPS_NEIGHBOR)
@@ -903,7 +906,7 @@ static double replay_start_mean(cf_steps st, long p, double m, const double *um,
     if (less_wait)
         s -= cf_exits_wait(exits, p,
                            st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD ||
-                                   st == CF_STEPS_NEIGHBOR
+                                   st == CF_STEPS_NEIGHBOR || st == CF_STEPS_BRUCK_GATHER
                                ? CF_FLOW_ALL
                            : st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL ||
                                    st == CF_STEPS_SCATTER_DOUBLING || st == CF_STEPS_SCATTER_RING
@@ -917,8 +920,9 @@ static double replay_start_mean(cf_steps st, long p, double m, const double *um,
  * cf_steps_cost counts its steps of T2). */
 static double untiered(cf_steps st, long p, double m, const double *um, const double *ut, int n)
 {
-    /* the scatter and allgather's steps, a message each */
-    if (st == CF_STEPS_SCATTER_DOUBLING || st == CF_STEPS_SCATTER_RING)
+    /* the scatter and allgather's steps, Bruck's allgather's, a message each */
+    if (st == CF_STEPS_SCATTER_DOUBLING || st == CF_STEPS_SCATTER_RING ||
+        st == CF_STEPS_BRUCK_GATHER)
         return 2.0 * cf_steps_cost(st, p, m, um, ut, n);
     return st == CF_STEPS_BRUCK_ALLTOALL ? bruck_messages(p, m, um, ut, n)
            : st == CF_STEPS_FOLD         ? rdb_messages(p, m, um, ut, n)
@@ -932,7 +936,7 @@ int cf_steps_tiered(cf_steps st)
            st == CF_STEPS_REDUCE_CHAIN || st == CF_STEPS_BCAST_BINOMIAL ||
            st == CF_STEPS_BCAST_KNOMIAL || st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD ||
            st == CF_STEPS_NEIGHBOR || st == CF_STEPS_SCATTER_DOUBLING ||
-           st == CF_STEPS_SCATTER_RING;
+           st == CF_STEPS_SCATTER_RING || st == CF_STEPS_BRUCK_GATHER;
 }
 
 int cf_steps_tiered_at(cf_steps st, long p, double m)
@@ -1042,7 +1046,8 @@ static double cost_tiered(cf_steps st, long p, double m, const double *um, const
      * before paid it (a doubling's steps past it pair ranks farther apart than any tier;
      * Bruck's replay costs p lg p messages: at 65536 ranks a quarter of a second a
      * prediction). Replaying p ranks for each size read would cost seconds. */
-    int stepwise = st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD;
+    int stepwise =
+        st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD || st == CF_STEPS_BRUCK_GATHER;
     long most = stepwise || st == CF_STEPS_SCATTER_DOUBLING ? CF_BRUCK_REPLAY_MAX
                 : st == CF_STEPS_NEIGHBOR || st == CF_STEPS_SCATTER_RING
                     ? CF_NEIGHBOR_REPLAY_MAX

@@ -515,8 +515,18 @@ static void tiered_bruck(const double *ut)
          r4k + 13 * 2 * cf_unit_time(UM, ut, NUM, 4096 * m) -
              12 * 2 * cf_unit_time(UM, ut, NUM, 2048 * m) + X,
          1e-9, "Bruck past 4096 ranks: a step more, its message and the farthest tier");
-    ok(cf_steps_tiered(CF_STEPS_BRUCK_ALLTOALL) && !cf_steps_tiered(CF_STEPS_BRUCK_GATHER),
-       "Bruck's alltoall is replayed over the tiers, its allgather not");
+    ok(cf_steps_tiered(CF_STEPS_BRUCK_ALLTOALL) && cf_steps_tiered(CF_STEPS_BRUCK_GATHER),
+       "Bruck's alltoall and its allgather are replayed over the tiers");
+    /* Bruck's allgather at 6 sends min(d, 6 - d) blocks at the step of distance d: 1, 2, 2;
+     * in one block each rank pays every step's message once. */
+    near(cf_steps_cost_tiered(CF_STEPS_BRUCK_GATHER, 6, m, UM, ut, NUM, &flat, NULL, 0),
+         2 * cf_unit_time(UM, ut, NUM, m) + 4 * cf_unit_time(UM, ut, NUM, 2 * m), 1e-9,
+         "Bruck's allgather at 6 in one block: 1, 2 and 2 blocks a step");
+    /* Across nodes of 2 (X us a crossing), every step crosses from its second on (1 crosses
+     * for the odd ranks): no less than the messages and a crossing a step. */
+    ok(cf_steps_cost_tiered(CF_STEPS_BRUCK_GATHER, 6, m, UM, ut, NUM, &nodes, NULL, 0) >=
+           2 * cf_unit_time(UM, ut, NUM, m) + 4 * cf_unit_time(UM, ut, NUM, 2 * m) + 2 * X,
+       "Bruck's allgather at 6 over nodes of 2: its crossings' latency added");
 }
 
 /* Open MPI's neighbor-exchange allgather over latency tiers: nodes of 2 ranks in a row, X us
