@@ -589,7 +589,7 @@ static double bruck_mean(long p, double m, const double *um, const double *ut, i
         /* Bruck's allgather (gather): min(d, p - d) blocks at the step of distance d.
          * MPICH's and SMPI's receive from r + d and send to r - d, the mirror of the shift
          * here: the same pairs, and only where the ranks start (the barrier's exits) is not
-         * mirror-symmetric (the review of a81f02e: run the other way, 72 of 222 answers on
+         * mirror-symmetric (the review of 87a48ee: run the other way, 72 of 222 answers on
          * sim-pods moved, within 0.97 to 1.01) */
         double blocks = gather ? (double)(d < p - d ? d : p - d) : bruck_blocks(p, d);
         double bytes = blocks * m, msg = 2.0 * cf_unit_time(um, ut, n, bytes);
