@@ -479,9 +479,6 @@ static int tiers_equal(const cf_tiers *a, const cf_tiers *b)
  * tiers, for the life of the process (commfit runs one thread). The array returned holds
  * until the next call: a caller uses it before asking again. */
 #define CF_STARTS_KEPT 8
-#define CF_TREE_REPLAY_MAX (1L << 16)
-#define CF_BRUCK_REPLAY_MAX 4096L
-#define CF_NEIGHBOR_REPLAY_MAX 256L
 #define CF_BARRIER_REPLAY_MAX 4096L
 static const double *barrier_starts(const char *rules, long p, const cf_tiers *tiers)
 {
@@ -521,8 +518,10 @@ static double bruck_blocks(long p, long d)
 }
 
 /* Bruck's alltoall at p without tiers or waits: the sum of its steps' messages. */
-static double bruck_messages(long p, double m, const double *um, const double *ut, int n)
+static double bruck_messages(cf_steps st, long p, double m, const double *um, const double *ut,
+                             int n)
 {
+    (void)st;
     double s = 0.0;
     for (long d = 1; d < p; d *= 2)
         s += 2.0 * cf_unit_time(um, ut, n, bruck_blocks(p, d) * m);
@@ -579,9 +578,10 @@ static void shift_step(const double *s, double *next, long p, long d, double msg
  * Open MPI alltoall of 4 B, 2 ranks a node, 16 a leaf switch: 14.4 us at np 16, 30.6 at
  * np 32 and 48.5 at np 64, where the replay from the barrier's exits reads 14.4, 30.5 and
  * 48.4). The local copies between the steps are not costed. NAN when out of memory. */
-static double bruck_mean(long p, double m, const double *um, const double *ut, int n,
-                         const cf_tiers *t, const double *start, int gather)
+static double bruck_mean(cf_steps st, long p, double m, const double *um, const double *ut,
+                         int n, const cf_tiers *t, const double *start)
 {
+    int gather = st == CF_STEPS_BRUCK_GATHER;
     double *s = clocks(p, start);
     if (s == NULL)
         return NAN;
@@ -644,9 +644,10 @@ static double exchange_end(const double *s, long r, long q, double msg_us,
  * once, so a rank far from its partner delays every rank it meets later: after the steps up
  * to distance d every rank waited on every rank of its block of 2d. NAN when out of
  * memory. */
-static double rdb_mean(long p, double m, const double *um, const double *ut, int n,
-                       const cf_tiers *t, const double *start)
+static double rdb_mean(cf_steps st, long p, double m, const double *um, const double *ut,
+                       int n, const cf_tiers *t, const double *start)
 {
+    (void)st;
     double *s = clocks(p, start);
     if (s == NULL)
         return NAN;
@@ -697,9 +698,10 @@ static double rdb_mean(long p, double m, const double *um, const double *ut, int
  * other neighbours: a tier boundary's latency reaches one rank farther each step, so with
  * boundaries every few ranks every rank soon waits for one about every other step. NAN
  * when out of memory. */
-static double neighbor_mean(long p, double m, const double *um, const double *ut, int n,
-                            const cf_tiers *t, const double *start)
+static double neighbor_mean(cf_steps st, long p, double m, const double *um, const double *ut,
+                            int n, const cf_tiers *t, const double *start)
 {
+    (void)st;
     double *s = clocks(p, start);
     if (s == NULL)
         return NAN;
@@ -725,8 +727,10 @@ static double neighbor_mean(long p, double m, const double *um, const double *ut
 
 /* The neighbor-exchange allgather at p without tiers or waits: its messages, 2 units each
  * (the ring's where p is odd). */
-static double neighbor_messages(long p, double m, const double *um, const double *ut, int n)
+static double neighbor_messages(cf_steps st, long p, double m, const double *um,
+                                const double *ut, int n)
 {
+    (void)st;
     if (p % 2 != 0)
         return (double)(p - 1) * 2.0 * cf_unit_time(um, ut, n, m);
     return 2.0 * (cf_unit_time(um, ut, n, m) +
@@ -735,8 +739,10 @@ static double neighbor_messages(long p, double m, const double *um, const double
 
 /* Recursive doubling's allreduce at p without tiers or waits: its messages, 2 units each,
  * two more where p is no power of two (the fold in and out). */
-static double rdb_messages(long p, double m, const double *um, const double *ut, int n)
+static double rdb_messages(cf_steps st, long p, double m, const double *um, const double *ut,
+                           int n)
 {
+    (void)st;
     int lg = cf_ceil_lg(p);
     return (cf_is_pow2(p) ? lg : lg + 1) * 2.0 * cf_unit_time(um, ut, n, m);
 }
@@ -876,70 +882,123 @@ static double scatter_allgather_mean(cf_steps st, long p, double m, const double
     return clocks_mean(s, p, start);
 }
 
-/* The replay of algorithm st (cf_steps_tiered) at p from start (NULL: all at 0). */
-static double replay_mean(cf_steps st, long p, double m, const double *um, const double *ut,
-                          int n, const cf_tiers *t, const double *start)
+/* A reduce tree's replay (tree_wait_mean) in the replays' signature: each message the
+ * ping-pong's at m, 2 units. */
+static double reduce_tree_mean(cf_steps st, long p, double m, const double *um, const double *ut,
+                               int n, const cf_tiers *t, const double *start)
 {
-    if (st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_BRUCK_GATHER)
-        return bruck_mean(p, m, um, ut, n, t, start, st == CF_STEPS_BRUCK_GATHER);
-    if (st == CF_STEPS_FOLD)
-        return rdb_mean(p, m, um, ut, n, t, start);
-    if (st == CF_STEPS_NEIGHBOR)
-        return neighbor_mean(p, m, um, ut, n, t, start);
-    if (st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL)
-        return bcast_tree_mean(st, p, m, um, ut, n, t, start);
-    if (st == CF_STEPS_SCATTER_DOUBLING || st == CF_STEPS_SCATTER_RING)
-        return scatter_allgather_mean(st, p, m, um, ut, n, t, start);
     return tree_wait_mean(st, p, m, 2.0 * cf_unit_time(um, ut, n, m), t, start);
 }
 
-/* replay_mean from where the ranks left the barrier (exits), less the wait those exits
+/* An algorithm's messages without tiers or waits where each of cf_steps_cost's steps (of T2,
+ * one unit) is one message: 2 units a step. */
+static double step_messages(cf_steps st, long p, double m, const double *um, const double *ut,
+                            int n)
+{
+    return 2.0 * cf_steps_cost(st, p, m, um, ut, n);
+}
+
+/* The algorithms replayed rank by rank over the probe's tiers (cf_steps_tiered), one row each
+ * with all the replay reads of it: adding an algorithm is adding its row (and its replay). */
+typedef struct {
+    cf_steps st;
+    /* the mean over p ranks of each rank's time, rank r starting at start[r] (NULL: all at
+     * 0); NAN when out of memory */
+    double (*mean)(cf_steps st, long p, double m, const double *um, const double *ut, int n,
+                   const cf_tiers *t, const double *start);
+    /* where its data flows, so which wait the barrier's exits leave in a call
+     * (replay_start_mean) */
+    cf_flow flow;
+    /* its cost without tiers or waits in the replay's units (a message 2 units): where the
+     * replay cannot answer (out of memory), and how it is carried past `most` */
+    double (*messages)(cf_steps st, long p, double m, const double *um, const double *ut,
+                       int n);
+    /* the ranks replayed at most; larger communicators are carried on from there (cost_tiered) */
+    long most;
+    /* carried past `most` step by step (its messages' growth and the farthest tier's latency
+     * for each step it adds: its steps pair ranks farther apart than any tier), else by the
+     * untiered cost's ratio */
+    int stepwise;
+    /* whether its replay costs the traffic its steps send at once from the pair-exchange
+     * probe (cf_steps_replays_traffic) */
+    int traffic;
+    /* where the estimate from np=2 does not add its replay (placement.c's p2p_replay): Bruck's
+     * allgather, whose replay the grid reads across np (it runs at no power of two under
+     * MPICH's rules) but whose estimate from np=2 the steps' latencies read nearer: stop 65's
+     * fresh MPICH allgathers of 3000 B at np 12 and 24 on six platforms, 8 of 12 farther off
+     * with the replay added (cloud at np 24: 133.4 us simulated, 144.6 without, 169.6 with);
+     * why the replay reads them 1.1 to 1.3 times high from np=2 was not found */
+    int not_from_np2;
+} replayed_alg;
+
+/* The ranks a replay runs at most (replayed_alg.most): a tree's, Bruck's and the doublings'
+ * (p lg p messages), the neighbor exchange's and the ring's (p steps of p messages). */
+#define CF_TREE_REPLAY_MAX (1L << 16)
+#define CF_BRUCK_REPLAY_MAX 4096L
+#define CF_NEIGHBOR_REPLAY_MAX 256L
+
+static const replayed_alg REPLAYED[] = {
+    /* Open MPI's per-call reduce trees and SMPI's chain reduce: data flows to the root (the
+     * trees' cf_steps_cost counts their messages, 2 units each, as the bcast trees') */
+    {.st = CF_STEPS_REDUCE_BINOMIAL, .mean = reduce_tree_mean, .flow = CF_FLOW_TO_ROOT,
+     .messages = cf_steps_cost, .most = CF_TREE_REPLAY_MAX},
+    {.st = CF_STEPS_REDUCE_BINARY, .mean = reduce_tree_mean, .flow = CF_FLOW_TO_ROOT,
+     .messages = cf_steps_cost, .most = CF_TREE_REPLAY_MAX},
+    {.st = CF_STEPS_REDUCE_CHAIN, .mean = reduce_tree_mean, .flow = CF_FLOW_TO_ROOT,
+     .messages = cf_steps_cost, .most = CF_TREE_REPLAY_MAX},
+    /* the per-call bcast trees: data flows from the root */
+    {.st = CF_STEPS_BCAST_BINOMIAL, .mean = bcast_tree_mean, .flow = CF_FLOW_FROM_ROOT,
+     .messages = cf_steps_cost, .most = CF_TREE_REPLAY_MAX},
+    {.st = CF_STEPS_BCAST_KNOMIAL, .mean = bcast_tree_mean, .flow = CF_FLOW_FROM_ROOT,
+     .messages = cf_steps_cost, .most = CF_TREE_REPLAY_MAX},
+    /* from all to all: Bruck's alltoall and allgather, recursive doubling's allreduce
+     * (Bruck's replay costs p lg p messages: at 65536 ranks a quarter of a second) */
+    {.st = CF_STEPS_BRUCK_ALLTOALL, .mean = bruck_mean, .flow = CF_FLOW_ALL,
+     .messages = bruck_messages, .most = CF_BRUCK_REPLAY_MAX, .stepwise = 1},
+    {.st = CF_STEPS_BRUCK_GATHER, .mean = bruck_mean, .flow = CF_FLOW_ALL,
+     .messages = step_messages, .most = CF_BRUCK_REPLAY_MAX, .stepwise = 1, .not_from_np2 = 1},
+    {.st = CF_STEPS_FOLD, .mean = rdb_mean, .flow = CF_FLOW_ALL, .messages = rdb_messages,
+     .most = CF_BRUCK_REPLAY_MAX, .stepwise = 1, .traffic = 1},
+    /* the neighbor exchange: p/2 steps of p messages each */
+    {.st = CF_STEPS_NEIGHBOR, .mean = neighbor_mean, .flow = CF_FLOW_ALL,
+     .messages = neighbor_messages, .most = CF_NEIGHBOR_REPLAY_MAX},
+    /* a bcast's scatter and allgather (the fit took a bcast's wait from the root whatever its
+     * algorithm: placement.c's exits_wait): the doubling's p lg p messages, the ring's p - 1
+     * steps of p */
+    {.st = CF_STEPS_SCATTER_DOUBLING, .mean = scatter_allgather_mean, .flow = CF_FLOW_FROM_ROOT,
+     .messages = step_messages, .most = CF_BRUCK_REPLAY_MAX, .traffic = 1},
+    {.st = CF_STEPS_SCATTER_RING, .mean = scatter_allgather_mean, .flow = CF_FLOW_FROM_ROOT,
+     .messages = step_messages, .most = CF_NEIGHBOR_REPLAY_MAX},
+};
+
+/* st's row of REPLAYED, NULL where it is not replayed. */
+static const replayed_alg *replayed(cf_steps st)
+{
+    for (size_t i = 0; i < sizeof REPLAYED / sizeof REPLAYED[0]; i++)
+        if (REPLAYED[i].st == st)
+            return &REPLAYED[i];
+    return NULL;
+}
+
+/* The row's replay from where the ranks left the barrier (exits), less the wait those exits
  * leave in the call where less_wait, as the across-np fit takes it from the times
- * (cf_across.wait_us, cf_exits_wait from root 0): the root's wait for the last rank over p in
- * a reduce tree, where data flows to one rank; every rank's wait for the root, over p, in a
- * bcast tree, where it flows from one (and in a bcast's scatter and allgather: the fit took a
- * bcast's wait so, placement.c's exits_wait, whatever its algorithm); every rank's wait for
- * the last in Bruck's alltoall, where it flows from all to all (the last exit less their
- * mean). */
-static double replay_start_mean(cf_steps st, long p, double m, const double *um,
+ * (cf_across.wait_us, cf_exits_wait from root 0, by the row's flow): the root's wait for the
+ * last rank over p in a reduce tree, where data flows to one rank; every rank's wait for the
+ * root, over p, where it flows from one; every rank's wait for the last where it flows from
+ * all to all (the last exit less their mean). */
+static double replay_start_mean(const replayed_alg *a, long p, double m, const double *um,
                                 const double *ut, int n, const cf_tiers *tiers,
                                 const double *exits, int less_wait)
 {
-    double s = replay_mean(st, p, m, um, ut, n, tiers, exits);
+    double s = a->mean(a->st, p, m, um, ut, n, tiers, exits);
     if (less_wait)
-        s -= cf_exits_wait(exits, p,
-                           st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD ||
-                                   st == CF_STEPS_NEIGHBOR || st == CF_STEPS_BRUCK_GATHER
-                               ? CF_FLOW_ALL
-                           : st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL ||
-                                   st == CF_STEPS_SCATTER_DOUBLING || st == CF_STEPS_SCATTER_RING
-                               ? CF_FLOW_FROM_ROOT
-                               : CF_FLOW_TO_ROOT);
+        s -= cf_exits_wait(exits, p, a->flow);
     return s;
-}
-
-/* A replayed algorithm's cost where its replay cannot answer (out of memory): its messages
- * without tiers or waits, in the replay's units (Bruck's 2 units a message, where
- * cf_steps_cost counts its steps of T2). */
-static double untiered(cf_steps st, long p, double m, const double *um, const double *ut, int n)
-{
-    /* the scatter and allgather's steps, Bruck's allgather's, a message each */
-    if (st == CF_STEPS_SCATTER_DOUBLING || st == CF_STEPS_SCATTER_RING ||
-        st == CF_STEPS_BRUCK_GATHER)
-        return 2.0 * cf_steps_cost(st, p, m, um, ut, n);
-    return st == CF_STEPS_BRUCK_ALLTOALL ? bruck_messages(p, m, um, ut, n)
-           : st == CF_STEPS_FOLD         ? rdb_messages(p, m, um, ut, n)
-           : st == CF_STEPS_NEIGHBOR     ? neighbor_messages(p, m, um, ut, n)
-                                         : cf_steps_cost(st, p, m, um, ut, n);
 }
 
 int cf_steps_tiered(cf_steps st)
 {
-    return st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_BINARY ||
-           st == CF_STEPS_REDUCE_CHAIN || st == CF_STEPS_BCAST_BINOMIAL ||
-           st == CF_STEPS_BCAST_KNOMIAL || st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD ||
-           st == CF_STEPS_NEIGHBOR || st == CF_STEPS_SCATTER_DOUBLING ||
-           st == CF_STEPS_SCATTER_RING || st == CF_STEPS_BRUCK_GATHER;
+    return replayed(st) != NULL;
 }
 
 int cf_steps_tiered_at(cf_steps st, long p, double m)
@@ -953,7 +1012,14 @@ int cf_steps_tiered_at(cf_steps st, long p, double m)
 
 int cf_steps_replays_traffic(cf_steps st)
 {
-    return st == CF_STEPS_FOLD || st == CF_STEPS_SCATTER_DOUBLING;
+    const replayed_alg *a = replayed(st);
+    return a != NULL && a->traffic;
+}
+
+int cf_steps_replayed_from_np2(cf_steps st)
+{
+    const replayed_alg *a = replayed(st);
+    return a != NULL && !a->not_from_np2;
 }
 
 /* Whether two tiers say the same in every field a replay reads (tiers_equal's and the pair,
@@ -1036,29 +1102,21 @@ double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, con
 static double cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
                           int n, const cf_tiers *tiers, const char *rules, int less_wait)
 {
+    const replayed_alg *a = replayed(st); /* never NULL: cf_steps_cost_tiered asked */
     double s;
-    /* Larger communicators are replayed at `most` ranks and carried on: a tree by the
-     * untiered count of messages (its levels past CF_TREE_REPLAY_MAX hold a 65536th of the
-     * ranks), and so the neighbor exchange and a scatter's ring allgather past
-     * CF_NEIGHBOR_REPLAY_MAX and a scatter's recursive doubling past CF_BRUCK_REPLAY_MAX (the
-     * neighbor exchange's p/2 steps of p messages each, the ring's p - 1 of p; the wait its
-     * tiers add to a step is steady by then: read from 256 ranks rather than 512,
-     * racks-ompi's 4 KiB at np 512 moves 2%, and a predict at np 1024 takes 10 ms rather than
-     * 30); Bruck's alltoall and recursive doubling by their messages' growth and the
-     * farthest tier's latency for each step they add past CF_BRUCK_REPLAY_MAX, as each step
-     * before paid it (a doubling's steps past it pair ranks farther apart than any tier;
-     * Bruck's replay costs p lg p messages: at 65536 ranks a quarter of a second a
-     * prediction). Replaying p ranks for each size read would cost seconds. */
-    int stepwise =
-        st == CF_STEPS_BRUCK_ALLTOALL || st == CF_STEPS_FOLD || st == CF_STEPS_BRUCK_GATHER;
-    long most = stepwise || st == CF_STEPS_SCATTER_DOUBLING ? CF_BRUCK_REPLAY_MAX
-                : st == CF_STEPS_NEIGHBOR || st == CF_STEPS_SCATTER_RING
-                    ? CF_NEIGHBOR_REPLAY_MAX
-                    : CF_TREE_REPLAY_MAX;
-    if (p > most) {
+    /* Larger communicators are replayed at the row's `most` ranks and carried on (replaying p
+     * ranks for each size read would cost seconds): a tree by the untiered count of messages
+     * (its levels past CF_TREE_REPLAY_MAX hold a 65536th of the ranks), and so the neighbor
+     * exchange and a scatter's allgathers (the wait the tiers add to a step is steady by
+     * then: read from 256 ranks rather than 512, racks-ompi's 4 KiB at np 512 moves 2%, and
+     * a predict at np 1024 takes 10 ms rather than 30); the stepwise ones by their messages'
+     * growth and the farthest tier's latency for each step they add, as each step before
+     * paid it. */
+    if (p > a->most) {
+        long most = a->most;
         double at = cf_steps_cost_tiered(st, most, m, um, ut, n, tiers, rules, less_wait);
-        if (stepwise)
-            return at + untiered(st, p, m, um, ut, n) - untiered(st, most, m, um, ut, n) +
+        if (a->stepwise)
+            return at + a->messages(st, p, m, um, ut, n) - a->messages(st, most, m, um, ut, n) +
                    (double)(cf_ceil_lg(p) - cf_ceil_lg(most)) * tiers->extra_us[tiers->n - 1];
         return at * cf_steps_cost(st, p, m, um, ut, n) / cf_steps_cost(st, most, m, um, ut, n);
     }
@@ -1066,7 +1124,7 @@ static double cost_tiered(cf_steps st, long p, double m, const double *um, const
      * ranks (Open MPI's dissemination over 4096 ranks replays in about 50 ms). */
     long reach = tiers->probed < CF_BARRIER_REPLAY_MAX ? tiers->probed : CF_BARRIER_REPLAY_MAX;
     if (rules == NULL)
-        s = replay_mean(st, p, m, um, ut, n, tiers, NULL);
+        s = a->mean(st, p, m, um, ut, n, tiers, NULL);
     else if (p > reach && reach >= 2) {
         /* Beyond the probe's reach nothing says how the barrier's exits spread (and its
          * replay costs O(p log p) messages): the share of the time they left at the reach
@@ -1074,17 +1132,17 @@ static double cost_tiered(cf_steps st, long p, double m, const double *um, const
         long q = reach;
         const double *at_q = barrier_starts(rules, q, tiers);
         if (at_q == NULL)
-            return untiered(st, p, m, um, ut, n);
-        double with = replay_start_mean(st, q, m, um, ut, n, tiers, at_q, less_wait);
-        s = replay_mean(st, p, m, um, ut, n, tiers, NULL) * with /
-            replay_mean(st, q, m, um, ut, n, tiers, NULL);
+            return a->messages(st, p, m, um, ut, n);
+        double with = replay_start_mean(a, q, m, um, ut, n, tiers, at_q, less_wait);
+        s = a->mean(st, p, m, um, ut, n, tiers, NULL) * with /
+            a->mean(st, q, m, um, ut, n, tiers, NULL);
     } else {
         const double *exits = barrier_starts(rules, p, tiers);
         if (exits == NULL)
-            return untiered(st, p, m, um, ut, n);
-        s = replay_start_mean(st, p, m, um, ut, n, tiers, exits, less_wait);
+            return a->messages(st, p, m, um, ut, n);
+        s = replay_start_mean(a, p, m, um, ut, n, tiers, exits, less_wait);
     }
-    return isfinite(s) && s > 0 ? s : untiered(st, p, m, um, ut, n);
+    return isfinite(s) && s > 0 ? s : a->messages(st, p, m, um, ut, n);
 }
 
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n)

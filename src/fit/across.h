@@ -245,9 +245,10 @@ typedef struct cf_tiers {
  * block. */
 double cf_tiers_extra_us(const cf_tiers *t, long i, long j, double bytes);
 /* Whether st is an algorithm whose cost follows the tiers each of its messages crosses,
- * replayed rank by rank over them (cf_steps_cost_tiered): Open MPI's per-call binomial and
- * binary reduce trees, the bcast trees, Bruck's alltoall, recursive doubling's
- * allreduce, the neighbor-exchange allgather, a bcast's scatter and allgather. 1 or 0. */
+ * replayed rank by rank over them (cf_steps_cost_tiered; across-steps.c's table REPLAYED,
+ * a row an algorithm): Open MPI's per-call binomial and binary reduce trees and SMPI's chain
+ * reduce, the bcast trees, Bruck's alltoall and allgather, recursive doubling's allreduce,
+ * the neighbor-exchange allgather, a bcast's scatter and allgather. 1 or 0. */
 int cf_steps_tiered(cf_steps st);
 /* The same at p and m: SMPI's chain reduce is replayed only where its chains are of fanout
  * 2 or more and one segment (CF_STEPS_REDUCE_CHAIN); elsewhere cf_steps_tiered. */
@@ -257,6 +258,9 @@ int cf_steps_tiered_at(cf_steps st, long p, double m);
  * steps are the probe's exchanges, an allreduce's or a bcast's allgather after its scatter.
  * 1 or 0. */
 int cf_steps_replays_traffic(cf_steps st);
+/* Whether the estimate from np=2 adds st's replay over the tiers at np (cf_steps_tiered; not
+ * Bruck's allgather: REPLAYED's row says why). 1 or 0. */
+int cf_steps_replayed_from_np2(cf_steps st);
 
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi",
  * "openmpi-4.0" for an Open MPI before 4.1), NULL when none is known; for a table timed as

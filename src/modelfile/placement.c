@@ -1205,8 +1205,8 @@ static int p2p_alg(const cf_p2p *pp, const cf_coll *c, long np, double m, const 
 }
 
 /* Where the rules' algorithm at (np, m) is one the across-np grid replays over the probe's
- * tiers (cf_steps_tiered: Open MPI's per-call reduce and bcast trees, Bruck's alltoall,
- * recursive doubling's allreduce, the neighbor exchange): the estimate from np=2 adds what
+ * tiers and the estimate from np=2 replays too (cf_steps_replayed_from_np2: across-steps.c's
+ * table REPLAYED says which and why not the others): the estimate from np=2 adds what
  * the tiers add to that replay at np, each message the ping-pong's at its size plus what the
  * tiers between its ranks add, each rank starting when it left the barrier before (the
  * rules' barrier, replayed too), over the same replay over tiers that add nothing, less the
@@ -1221,13 +1221,8 @@ static int p2p_replay(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
                       double m, const cf_rule_alg *r, cf_estimate *est, double *add_us)
 {
     const cf_contention *u = cf_p2p_pingpong(pp);
-    /* Not Bruck's allgather, whose replay the grid reads across np (it ran at no power of two
-     * under MPICH's rules) but whose estimate from np=2 the steps' latencies read nearer:
-     * stop 65's fresh MPICH allgathers of 3000 B at np 12 and 24 on six platforms, 8 of 12
-     * farther off with the replay added (cloud at np 24: 133.4 us simulated, 144.6 without,
-     * 169.6 with). */
     if (p->timed_loop || pp->rules[0] == '\0' || u == NULL || np <= 2 ||
-        !cf_steps_tiered_at(r->steps, np, m) || r->steps == CF_STEPS_BRUCK_GATHER ||
+        !cf_steps_tiered_at(r->steps, np, m) || !cf_steps_replayed_from_np2(r->steps) ||
         !(est->t_us > 0))
         return 0;
     cf_tiers t;
