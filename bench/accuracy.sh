@@ -134,6 +134,18 @@
 #      below (73303be) were worked out on the development tables: 90th percentile error 58%,
 #      max 46393%, coverage 96%; held-out 190%, 40607%, 94%); and the real multi-np sets of
 #      goal 2 with every other np inside held out (ORFEO's 4, 16 and 64; the others' second)
+#   Bu between and beyond the fitted np at counts no power of two, most leaving the last node
+#      short (no goal of the issue): every shipped simulated table of ten platforms fitted at
+#      all its np (powers of two on full nodes), read at np 12, 27, 40 and 100 (tornodes: 56
+#      for 100) against data/sim-uneven (the five collectives at 1000 to 20000 B, all but
+#      alltoall at 64 KiB to 1 MiB), simulated at stop 67 before any code was made from them;
+#      racks, pods, leaves, islands, fatnodes, multicore and tornodes pooled, the held-out
+#      wide, cloud and meshnodes pooled, each selector apart; judged on coverage >= 90% alone,
+#      as B (at stop 67, before its change: MPICH coverage 94% developed on, 96% held out;
+#      SMPI's mpich reduce there, MVAPICH2's two-level one, leaves the ranks that fold into
+#      a node count no power of two early, which no fitted np shows; with its replay's readings
+#      in the interval (the next commit), 96% and 97%; Open MPI's selector runs alltoall's 100
+#      ranks for more than half an hour a size in SimGrid, left out)
 #   7  derived datatypes: leave-one-out of the fit of a shipped datatype table
 # Goals 5 and 8 are behaviours (tests pin them), not figures.
 # Each line: the goal, the split, n points, median, 90th percentile and largest relative
@@ -512,6 +524,29 @@ for tab in "$D"/realnp/*.csv; do
     names="$names $(basename "$tab" .csv | cut -d- -f1)"
 done
 judge B "real multi-np sets ($(echo $names | tr ' ' '\n' | sort -u | tr '\n' ' ' | sed 's/ $//')): every other np held out" 1000 1000 90 -
+
+# Bu: at np no power of two, against data/sim-uneven, each shipped table fitted at all its np.
+for set in dev held; do
+    for sel in mpich ompi; do
+        : >"$T/rec"
+        for pf in racks pods leaves islands fatnodes multicore tornodes wide cloud meshnodes; do
+            case $pf in
+            wide | cloud | meshnodes) [ $set = held ] || continue ;;
+            *) [ $set = dev ] || continue ;;
+            esac
+            suf=$([ $sel = ompi ] && echo -ompi || :)
+            fit="$D/sim-$pf$suf.csv"
+            [ -f "$fit" ] || continue
+            fitnp=$(awk -F, '!/^#/ && NR > 1 && $2 ~ /^[0-9]+$/ { print $2 }' "$fit" | sort -un |
+                tr '\n' ',')
+            for t in "$D/sim-uneven/$pf$suf.csv" "$D/sim-uneven/large-$pf$suf.csv"; do
+                [ -f "$t" ] || continue
+                HELDOUT_KEEP=1 heldout "$t" "${fitnp%,}" 12,27,40,56,100 "$COLLS" "$fit"
+            done
+        done
+        judge Bu "$([ $set = dev ] && echo development || echo held-out) sim tables $sel: fit all np, predict 12, 27, 40, 100" 1000 1000 90 -
+    done
+done
 
 # 7: derived datatypes, from a shipped table with datatype rows.
 ddt=
