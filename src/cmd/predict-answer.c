@@ -435,6 +435,13 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
         cf_out_predict_tier_note(out, &add, est.algorithm, "the fitted np's",
                                  s->unmeasured.far_fitted_us);
     }
+    if (est.replay_held)
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "the interval holds the measured np's times around np=%ld carried to it "
+                      "by the %s's replay (each rank's time: where the nodes are no power of "
+                      "two, or the last is short, some ranks fold in and leave early, which no "
+                      "measured np showed)",
+                      np, est.algorithm);
     if (add.floor_from_us > 0)
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "the %s ran at no fitted np and the model keeps no latency tiers to "

@@ -22,7 +22,7 @@
 #define MPICH_ALLTOALL_SHORT 256
 #define MPICH_ALLTOALL_MEDIUM 32768
 #define MPICH_ALLTOALL_MIN_PROCS 8
-#define MPICH_REDUCE_SHORT 2048 /* allreduce and reduce alike */
+#define MPICH_REDUCE_SHORT CF_MPICH_REDUCE_SHORT /* allreduce and reduce alike */
 
 /* allgather and alltoall: the same in MPICH and in SimGrid's mpich selector. */
 static int pick_allgather(long p, double m, cf_rule_alg *a)
@@ -115,7 +115,7 @@ static int smpi_mpich_reduce(long p, double m, long node, cf_rule_alg *a)
     else {
         long nodes = (p + node - 1) / node, most = node > nodes ? node : nodes;
         if (m >= MPICH_REDUCE_SHORT && m / 4.0 >= (double)cf_pof2_le(most))
-            *a = (cf_rule_alg){"two-level scatter-gather", CF_STEPS_HALVING2, CF_LAT_STEPS};
+            *a = (cf_rule_alg){"two-level scatter-gather", CF_STEPS_SMP_HALVING2, CF_LAT_STEPS};
     }
     return 0;
 }

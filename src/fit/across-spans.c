@@ -141,6 +141,7 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
         rc = span_levels(out, &k, max, p, m, 0) || span_levels(out, &k, max, p, m, 0);
         break;
     case CF_STEPS_HALVING2: /* halving from distance 1 (m/2), and back */
+    case CF_STEPS_SMP_HALVING2:
         rc = span_levels(out, &k, max, p, m / 2, -1) || span_levels(out, &k, max, p, m / 2, -1);
         break;
     /* The binomial scatter's step of distance d sends d blocks of m/p (the root's first, half
@@ -262,6 +263,7 @@ double cf_steps_block_bytes(const cf_rule_alg *a, const char *pattern, long p, l
      * distance 1 first): its step at distance d moves m/(2d), and so does the allgather's
      * step back. */
     case CF_STEPS_HALVING2:
+    case CF_STEPS_SMP_HALVING2:
         return 2 * m * (1.0 / (double)b - 1.0 / (double)p);
     default:
         return 0.0;

@@ -882,6 +882,91 @@ static double scatter_allgather_mean(cf_steps st, long p, double m, const double
     return clocks_mean(s, p, start);
 }
 
+/* The ranks a replay runs at most (replayed_alg.most): a tree's, Bruck's and the doublings'
+ * (p lg p messages), the neighbor exchange's and the ring's (p steps of p messages). */
+#define CF_TREE_REPLAY_MAX (1L << 16)
+#define CF_BRUCK_REPLAY_MAX 4096L
+#define CF_NEIGHBOR_REPLAY_MAX 256L
+
+/* One message of x bytes from rank a to rank b in a replay from the clocks s (as
+ * bruck_mean's: the ping-pong at x, 2 units, and what the tiers between them add, after its
+ * sending and, where gated, b's posting): b's clock then holds it; a's, where blocking, its
+ * arrival, else a leaves at once. */
+static void send_to(double *s, long a, long b, double x, const double *um, const double *ut,
+                    int n, const cf_tiers *t)
+{
+    tier_costs tc = tier_costs_at(t, x);
+    int blocking = x >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+    double in = (gated ? fmax(s[a], s[b]) : s[a]) + 2.0 * cf_unit_time(um, ut, n, x) +
+                tier_cost(&tc, a, b);
+    if (blocking)
+        s[a] = in;
+    s[b] = fmax(s[b], in);
+}
+
+/* MPICH's reduce of m bytes (floats; SimGrid's reduce__mpich on a communicator of one node's
+ * ranks or of the nodes' first ranks) over q ranks, its rank i the replay's rank base + i *
+ * stride, root i = 0, from the clocks s: a binomial tree below CF_MPICH_REDUCE_SHORT or on
+ * fewer floats than pof2, the power of two at or below q (rank i receives from i + 1, i + 2,
+ * ... below its lowest set bit in turn, then sends to its parent), else scatter-gather
+ * (reduce__scatter_gather): where q is no power of two the first 2 rem ranks pair, each odd
+ * one sending its vector to the even one below and leaving; the pof2 left halve the vector
+ * with the partners at distance 1, 2, ... (m/2 at distance 1, a step over for both when both
+ * messages are in: exchange_end), then gather it back, the rank of highest bit d sending its
+ * m/(2d) to the one d below, from d = pof2/2 down. The local reductions are not costed. */
+static void mpich_reduce_replay(double *s, long q, long base, long stride, double m,
+                                const double *um, const double *ut, int n, const cf_tiers *t)
+{
+    if (q < 2)
+        return;
+    long pof2 = cf_pof2_le(q), rem = q - pof2;
+#define RANK(i) (base + (i) * stride)
+#define KEPT(i) ((i) < rem ? 2 * (i) : (i) + rem) /* the rank of the halving's rank i */
+    if (m < CF_MPICH_REDUCE_SHORT || m / 4.0 < (double)pof2) {
+        for (long i = q - 1; i >= 0; i--) /* a rank's children lie above it */
+            for (long d = 1; d < q && (i & d) == 0; d *= 2)
+                if (i + d < q)
+                    send_to(s, RANK(i + d), RANK(i), m, um, ut, n, t);
+        return;
+    }
+    for (long i = 1; i < 2 * rem; i += 2)
+        send_to(s, RANK(i), RANK(i - 1), m, um, ut, n, t);
+    for (long d = 1; d < pof2; d *= 2) {
+        double x = m / (double)(2 * d), msg = 2.0 * cf_unit_time(um, ut, n, x);
+        int blocking = x >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+        tier_costs tc = tier_costs_at(t, x);
+        for (long i = 0; i < pof2; i++)
+            if ((i & d) == 0) {
+                long a = RANK(KEPT(i)), b = RANK(KEPT(i + d));
+                double ea = exchange_end(s, a, b, msg, &tc, gated, blocking),
+                       eb = exchange_end(s, b, a, msg, &tc, gated, blocking);
+                s[a] = ea;
+                s[b] = eb;
+            }
+    }
+    for (long d = pof2 / 2; d >= 1; d /= 2)
+        for (long i = d; i < 2 * d; i++)
+            send_to(s, RANK(KEPT(i)), RANK(KEPT(i - d)), m / (double)(2 * d), um, ut, n, t);
+#undef KEPT
+#undef RANK
+}
+
+double cf_steps_smp_halving_us(long p, double m, const double *um, const double *ut, int n,
+                               const cf_tiers *t)
+{
+    if (p < 2 || p > CF_BRUCK_REPLAY_MAX) /* p lg p messages */
+        return NAN;
+    double *s = clocks(p, NULL);
+    if (s == NULL)
+        return NAN;
+    long node = t->node_ranks >= 1 ? t->node_ranks : 1, nodes = (p + node - 1) / node;
+    for (long j = 0; j < nodes; j++)
+        mpich_reduce_replay(s, p - j * node < node ? p - j * node : node, j * node, 1, m, um,
+                            ut, n, t);
+    mpich_reduce_replay(s, nodes, 0, node, m, um, ut, n, t);
+    return clocks_mean(s, p, NULL);
+}
+
 /* A reduce tree's replay (tree_wait_mean) in the replays' signature: each message the
  * ping-pong's at m, 2 units. */
 static double reduce_tree_mean(cf_steps st, long p, double m, const double *um, const double *ut,
@@ -930,12 +1015,6 @@ typedef struct {
      * why the replay reads them 1.1 to 1.3 times high from np=2 was not found */
     int not_from_np2;
 } replayed_alg;
-
-/* The ranks a replay runs at most (replayed_alg.most): a tree's, Bruck's and the doublings'
- * (p lg p messages), the neighbor exchange's and the ring's (p steps of p messages). */
-#define CF_TREE_REPLAY_MAX (1L << 16)
-#define CF_BRUCK_REPLAY_MAX 4096L
-#define CF_NEIGHBOR_REPLAY_MAX 256L
 
 static const replayed_alg REPLAYED[] = {
     /* Open MPI's per-call reduce trees and SMPI's chain reduce: data flows to the root (the
@@ -1187,6 +1266,7 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
                 s += T2(ldexp(m / (double)p, j));
         break;
     case CF_STEPS_HALVING2: /* reduce-scatter by halving, then gather or allgather back */
+    case CF_STEPS_SMP_HALVING2:
         for (int j = 0; j < lg; j++)
             s += 2.0 * T2(ldexp(m, -(j + 1)));
         break;

@@ -102,6 +102,11 @@ typedef enum cf_steps {
     CF_STEPS_SCATTER_DOUBLING, /* binomial scatter, recursive-doubling allgather of m/p */
     CF_STEPS_SCATTER_RING,     /* binomial scatter, ring allgather of m/p */
     CF_STEPS_HALVING2,         /* reduce-scatter by halving and back: 2 * sum m/2^(j+1) */
+    CF_STEPS_SMP_HALVING2,     /* SMPI's two-level reduce across nodes (reduce__mvapich2_
+                                  two_level: MPICH's reduce inside each node, then among the
+                                  nodes' first ranks): costed as CF_STEPS_HALVING2, and
+                                  between and beyond the measured np the interval holds the
+                                  readings its replay carries (cf_steps_smp_halving_us) */
     CF_STEPS_LG2,              /* binomial reduce, then binomial bcast: 2 ceil(lg p) of m */
     CF_STEPS_RING2,            /* ring reduce-scatter and allgather: 2(p-1) steps of m/p */
     CF_STEPS_PIPELINE,         /* chain of segments: p-2 + ceil(m/CF_PIPELINE_SEG) steps */
@@ -156,6 +161,9 @@ typedef enum cf_steps {
  * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that
  * order): below it a sender's messages leave at once. */
 #define CF_EAGER_MAX 65536.0
+/* MPICH's reduce runs a binomial tree below this many bytes (or on fewer elements than the
+ * power of two at or below the ranks), scatter-gather from it (SimGrid's reduce__mpich). */
+#define CF_MPICH_REDUCE_SHORT 2048.0
 #define CF_ROUND_PAIRS 4 /* SMPI's MV2_ALLTOALL_THROTTLE_FACTOR */
 /* The segment a pipeline's step moves (Open MPI's tuned pipelines choose 1 to 128 KiB by
  * size and p; a middle value: the grid's line through measured np absorbs the rest). */
@@ -342,6 +350,18 @@ double cf_steps_held_cross_share(cf_steps st, long p, long block);
  * 1 for other steps, from CF_EAGER_MAX and below p 3. */
 double cf_steps_bcast_sharing(cf_steps st, long p, double m, const double *um, const double *ut,
                               int n);
+/* The mean over p ranks of each rank's time in SMPI's two-level reduce across nodes
+ * (CF_STEPS_SMP_HALVING2; reduce__mvapich2_two_level under its mpich selector) of m bytes,
+ * all starting at once, in the replays' units (a message the ping-pong at its size, um and
+ * ut, 2 units, plus what the tiers t between its ranks add), the nodes of t->node_ranks
+ * filled in order (the last may hold fewer; 1 where not known): MPICH's reduce inside each
+ * node to its first rank, then among the nodes' first ranks, each starting when its node's
+ * is in. A rank that is no node's first leaves after its node's reduce, and where the nodes
+ * are no power of two the ones folded in leave after their one message: at 27 ranks on nodes
+ * of 2 (14 nodes) 8 ranks of 27 wait out the scatter-gather, 16 of 32 at np 32. NAN when out
+ * of memory or past CF_BRUCK_REPLAY_MAX ranks. */
+double cf_steps_smp_halving_us(long p, double m, const double *um, const double *ut, int n,
+                               const cf_tiers *t);
 /* The same where each node holds node ranks (0: not known, as cf_steps_cost): SMPI's two-level
  * recursive doubling (CF_STEPS_SMP_FOLD) costs a node's levels twice, down and back, and the
  * leaders' steps once, in units of its np=2 time (every other algorithm as cf_steps_cost). */
@@ -614,6 +634,9 @@ typedef struct cf_estimate {
     int unreplayed;        /* across-np: the grid read an algorithm it replays over the latency
                             * probe's tiers (cf_steps_tiered) from another's cost per step, no
                             * tiers being kept to replay it over, none like it having run */
+    int replay_held;       /* across-np: the interval holds the measured np's times around np
+                            * carried to it by SMPI's two-level reduce's replay (its ranks that
+                            * fold in leaving early: cf_steps_smp_halving_us) */
     double overlap_us;     /* p2p from np=2: the reading where the messages a rank posts at
                             * once overlap as far as np=2 cannot rule out (those to partners
                             * on its node; the others' bytes streaming), where it is faster

@@ -246,7 +246,8 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
          * at the halving's steps, half of them and half the bytes; the gather's are a
          * tree's (placement.c's waiting_share counts them alike). */
         o->bw_node = o->bw_stream = o->bw;
-        if (ra.steps == CF_STEPS_HALVING2 && cf_coll_to_root(c) && steps > 2.0) {
+        if ((ra.steps == CF_STEPS_HALVING2 || ra.steps == CF_STEPS_SMP_HALVING2) &&
+            cf_coll_to_root(c) && steps > 2.0) {
             o->overlap = 2;
             double half = steps / 2.0, tree = (1.0 + (half - 1.0) * rho) / half;
             o->lat = one * half * (1.0 + tree);

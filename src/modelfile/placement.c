@@ -857,7 +857,8 @@ static double waiting_share(const cf_placement *p, const char *pattern, const cf
         double s = cf_steps_held_cross_share(r->steps, np, first);
         return s > 0.0 ? fmin(1.0, s) : 1.0;
     }
-    if (cf_coll_to_root(c) && r->steps == CF_STEPS_HALVING2)
+    if (cf_coll_to_root(c) &&
+        (r->steps == CF_STEPS_HALVING2 || r->steps == CF_STEPS_SMP_HALVING2))
         return 0.5 + 0.5 / (double)np;
     /* A gather's binomial tree: at its step of distance d, ranks r (r a multiple of 2d, r + d
      * below np) receive from r + d and wait on it, each intermediate rank its subtree's steps

@@ -211,7 +211,8 @@ static void rules(void)
                "smpi-mpich reduce, nodes of %ld, np %ld, %.0f bytes: %s", red[i].node, red[i].p,
                red[i].m, red[i].want);
         if (rc == 0 && strcmp(a.name, "two-level scatter-gather") == 0)
-            ok(a.steps == CF_STEPS_HALVING2, "scatter-gather halves and gathers back");
+            ok(a.steps == CF_STEPS_SMP_HALVING2,
+               "scatter-gather halves and gathers back, its two levels replayed for the interval");
     }
     /* Only that selector's reduce reads them: MPICH's own is the same on any nodes. */
     cf_rule_alg a0, a16;
@@ -1298,6 +1299,45 @@ static void held_trees(void)
        "crossings' share: none for other steps or inside one block");
 }
 
+/* SMPI's two-level reduce replayed rank by rank (cf_steps_smp_halving_us): every message
+ * 1 us (the ping-pong's 2 units of 0.5), nodes of 2 ranks, X us more across nodes. Worked by
+ * hand from reduce__mvapich2_two_level over reduce__mpich. */
+static void smp_halving(void)
+{
+    double um[] = {1, 1e6}, ut[] = {0.5, 0.5}, X = 7.5;
+    cf_tiers flat = {.node_ranks = 2},
+             nodes = {.n = 1, .ranks = {2}, .extra_us = {X}, .base_us = 1.0, .probed = 8,
+                      .node_ranks = 2};
+    /* 4096 B, 4 ranks: each node halves with its second rank (both at 1) and gathers back
+     * (the second leaves at 1, the first has it at 2); the two first ranks halve (3) and
+     * gather (rank 0 at 4, rank 2 leaves at 3): (4 + 1 + 3 + 1) / 4. */
+    near(cf_steps_smp_halving_us(4, 4096, um, ut, 2, &flat), 9.0 / 4, 1e-12,
+         "two-level scatter-gather at 4 on nodes of 2");
+    /* 3 ranks: the second node's one rank starts the leaders' halving at 0, its message in
+     * at 1 where rank 0 is at 2, rank 0's in at 3; it gathers to rank 0 (4): (4 + 1 + 3) / 3. */
+    near(cf_steps_smp_halving_us(3, 4096, um, ut, 2, &flat), 8.0 / 3, 1e-12,
+         "two-level scatter-gather at 3: the last node short");
+    /* Across the tier the leaders' two messages each X more. */
+    near(cf_steps_smp_halving_us(4, 4096, um, ut, 2, &nodes), (9.0 + 3 * X) / 4, 1e-12,
+         "two-level scatter-gather at 4: the leaders' messages across the nodes");
+    /* Below 2048 B binomial trees: each node's second rank sends and leaves at once (0), its
+     * first has it at 1; rank 2 sends to rank 0 (2) and leaves (1): (2 + 0 + 1 + 0) / 4. */
+    near(cf_steps_smp_halving_us(4, 1000, um, ut, 2, &flat), 3.0 / 4, 1e-12,
+         "two-level binomial trees below 2048 B");
+    /* 6 nodes of 2 (12 ranks): the leaders fold 2 of 6 in, who leave after one message, so
+     * the ranks' mean falls below that of 8 nodes (16 ranks) though each leader left waits as
+     * long; 5 nodes (10 ranks) fold one pair in. */
+    ok(cf_steps_smp_halving_us(12, 4096, um, ut, 2, &flat) <
+           cf_steps_smp_halving_us(16, 4096, um, ut, 2, &flat),
+       "two-level scatter-gather: folded leaders leave early");
+    ok(isnan(cf_steps_smp_halving_us(1, 4096, um, ut, 2, &flat)),
+       "two-level scatter-gather: no replay of one rank");
+    cf_rule_alg a;
+    ok(cf_rules_pick("smpi-mpich", 2, "reduce", 27, 4096, &a) == 0 &&
+           a.steps == CF_STEPS_SMP_HALVING2 && strcmp(a.name, "two-level scatter-gather") == 0,
+       "SMPI's mpich reduce of 4096 B at 27 ranks on nodes of 2: its two-level scatter-gather");
+}
+
 int main(void)
 {
     rules();
@@ -1310,5 +1350,6 @@ int main(void)
     contention_other_algorithm();
     noisy();
     untested_trees();
+    smp_halving();
     return tap_done();
 }
