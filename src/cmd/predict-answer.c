@@ -438,9 +438,9 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
     if (est.replay_held)
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "the interval holds the measured np's times around np=%ld carried to it "
-                      "by the %s's replay (each rank's time: where the nodes are no power of "
-                      "two, or the last is short, some ranks fold in and leave early, which no "
-                      "measured np showed)",
+                      "by a replay of %s rank by rank (where np, or its nodes' count, is no "
+                      "power of two, some ranks fold in and out, which no measured np "
+                      "showed)",
                       np, est.algorithm);
     if (add.floor_from_us > 0)
         cf_note_joinf(out->bnote, sizeof out->bnote,

@@ -200,34 +200,53 @@ static void hold_reading(double r, double v, double *lo_f, double *hi_f)
     *hi_f = fmax(*hi_f, r / v);
 }
 
-/* SMPI's two-level reduce (CF_STEPS_SMP_HALVING2) at q, none of the k measured p: [*lo_f,
- * *hi_f] (1 where it did) widened to hold the times of the measured np on either side of q carried to q by its
- * replay (cf_steps_smp_halving_us, over the grid's tiers where kept, else every message
- * alike), each rank's time in it. Its steps' cost reads every np alike; where the nodes' count
- * is no power of two, or the last node is short, ranks fold in and leave early, or wait a
- * message of the whole vector more, which no measured power of two on full nodes shows (the
- * replay reads SimGrid's pods.xml, nodes of 2, reduce of 4096 B at np 27 as 0.66 of np 32's
- * 11.45 us, simulated 6.81, the steps' cost 11.45 in [8.70, 13.9]). The reading is not moved:
- * the replay's size for that effect runs past SimGrid's as often as short of it. */
-static int hold_smp_halving(const cf_across_grid *g, cf_steps st, long q, double m,
-                            const long *p, const double *t, int k, double v, double *lo_f,
-                            double *hi_f)
+/* The replay of the algorithms that halve the vector (CF_STEPS_HALVING2, CF_STEPS_SMP_HALVING2)
+ * at p, each rank's time over the grid's tiers where kept (else every message alike), in the
+ * replays' units: SMPI's two-level reduce (cf_steps_smp_halving_us), Rabenseifner's
+ * allreduce (cf_steps_halving_allreduce_us), MPICH's scatter-gather reduce (the two-level
+ * one's with a node of each rank); NAN for any other. */
+static double fold_replay_us(const cf_across *a, cf_steps st, long p, double m)
 {
-    if (st != CF_STEPS_SMP_HALVING2 || g->nmsg < 2 || !(v > 0))
+    const cf_across_grid *g = &a->grid;
+    cf_tiers tr = g->tiers;
+    tr.node_ranks = g->node_ranks;
+    if (st == CF_STEPS_SMP_HALVING2)
+        return cf_steps_smp_halving_us(p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &tr);
+    if (st != CF_STEPS_HALVING2)
+        return NAN;
+    if (strcmp(a->pattern, "allreduce") == 0)
+        return cf_steps_halving_allreduce_us(p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &tr);
+    tr.node_ranks = 1; /* MPICH's reduce over all the ranks: a node of each */
+    return strcmp(a->pattern, "reduce") == 0
+               ? cf_steps_smp_halving_us(p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &tr)
+               : NAN;
+}
+
+/* Those algorithms at q, none of the k measured p: [*lo_f, *hi_f] widened to hold the times
+ * of the measured np on either side of q carried to q by their replay (fold_replay_us); 1
+ * where it widened them. Their steps' cost reads every np alike, but where q is no power of
+ * two (or the nodes' count, or the last node is short) ranks fold in and out: in a reduce they
+ * leave early, in an allreduce they wait two messages of the whole vector more, which no
+ * measured power of two on full nodes shows (the replay reads SimGrid's pods.xml, nodes of 2,
+ * MPICH's reduce of 4096 B at np 27 as 0.66 of np 32's 11.45 us, simulated 6.81, the steps'
+ * cost 11.45 in [8.70, 13.9]). The reading is not moved: the replay's size for that effect
+ * runs past SimGrid's as often as short of it. */
+static int hold_fold_replay(const cf_across *a, cf_steps st, long q, double m, const long *p,
+                            const double *t, int k, double v, double *lo_f, double *hi_f)
+{
+    const cf_across_grid *g = &a->grid;
+    if ((st != CF_STEPS_SMP_HALVING2 && st != CF_STEPS_HALVING2) || g->nmsg < 2 || !(v > 0))
         return 0;
     int j = 0;
     while (j < k && p[j] < q)
         j++;
     if (j < k && p[j] == q)
         return 0;
-    double lo0 = *lo_f, hi0 = *hi_f;
-    cf_tiers tr = g->tiers;
-    tr.node_ranks = g->node_ranks;
-    double rq = cf_steps_smp_halving_us(q, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &tr);
+    double lo0 = *lo_f, hi0 = *hi_f, rq = fold_replay_us(a, st, q, m);
     for (int i = j - 1; i <= j && isfinite(rq); i++) {
         if (i < 0 || i >= k)
             continue;
-        double rp = cf_steps_smp_halving_us(p[i], m, g->msg_bytes, g->msg_unit_us, g->nmsg, &tr);
+        double rp = fold_replay_us(a, st, p[i], m);
         if (rp > 0)
             hold_reading(t[i] * rq / rp, v, lo_f, hi_f);
     }
@@ -562,7 +581,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
                 bracket(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
                 hold_reading(steps_v, v, &x->lo, &x->hi);
                 out->replay_held |=
-                    hold_smp_halving(g, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
+                    hold_fold_replay(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
                 x->p = p[k - 1];
                 x->e = size_error(a, r.steps, sz[i], p, tt, k);
                 x->f = below_top(a, r.steps, q, sz[i], p, tt, k, v);

@@ -904,6 +904,20 @@ static void send_to(double *s, long a, long b, double x, const double *um, const
     s[b] = fmax(s[b], in);
 }
 
+/* An exchange of x bytes each way between ranks a and b in a replay from the clocks s: each
+ * one's step over when its receive is in and, where blocking, its send (exchange_end). */
+static void pair_exchange(double *s, long a, long b, double x, const double *um,
+                          const double *ut, int n, const cf_tiers *t)
+{
+    double msg = 2.0 * cf_unit_time(um, ut, n, x);
+    int blocking = x >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+    tier_costs tc = tier_costs_at(t, x);
+    double ea = exchange_end(s, a, b, msg, &tc, gated, blocking),
+           eb = exchange_end(s, b, a, msg, &tc, gated, blocking);
+    s[a] = ea;
+    s[b] = eb;
+}
+
 /* MPICH's reduce of m bytes (floats; SimGrid's reduce__mpich on a communicator of one node's
  * ranks or of the nodes' first ranks) over q ranks, its rank i the replay's rank base + i *
  * stride, root i = 0, from the clocks s: a binomial tree below CF_MPICH_REDUCE_SHORT or on
@@ -931,19 +945,11 @@ static void mpich_reduce_replay(double *s, long q, long base, long stride, doubl
     }
     for (long i = 1; i < 2 * rem; i += 2)
         send_to(s, RANK(i), RANK(i - 1), m, um, ut, n, t);
-    for (long d = 1; d < pof2; d *= 2) {
-        double x = m / (double)(2 * d), msg = 2.0 * cf_unit_time(um, ut, n, x);
-        int blocking = x >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
-        tier_costs tc = tier_costs_at(t, x);
+    for (long d = 1; d < pof2; d *= 2)
         for (long i = 0; i < pof2; i++)
-            if ((i & d) == 0) {
-                long a = RANK(KEPT(i)), b = RANK(KEPT(i + d));
-                double ea = exchange_end(s, a, b, msg, &tc, gated, blocking),
-                       eb = exchange_end(s, b, a, msg, &tc, gated, blocking);
-                s[a] = ea;
-                s[b] = eb;
-            }
-    }
+            if ((i & d) == 0)
+                pair_exchange(s, RANK(KEPT(i)), RANK(KEPT(i + d)), m / (double)(2 * d), um, ut,
+                              n, t);
     for (long d = pof2 / 2; d >= 1; d /= 2)
         for (long i = d; i < 2 * d; i++)
             send_to(s, RANK(KEPT(i)), RANK(KEPT(i - d)), m / (double)(2 * d), um, ut, n, t);
@@ -964,6 +970,32 @@ double cf_steps_smp_halving_us(long p, double m, const double *um, const double 
         mpich_reduce_replay(s, p - j * node < node ? p - j * node : node, j * node, 1, m, um,
                             ut, n, t);
     mpich_reduce_replay(s, nodes, 0, node, m, um, ut, n, t);
+    return clocks_mean(s, p, NULL);
+}
+
+double cf_steps_halving_allreduce_us(long p, double m, const double *um, const double *ut,
+                                     int n, const cf_tiers *t)
+{
+    if (p < 2 || p > CF_BRUCK_REPLAY_MAX) /* p lg p messages */
+        return NAN;
+    double *s = clocks(p, NULL);
+    if (s == NULL)
+        return NAN;
+    long pof2 = cf_pof2_le(p), rem = p - pof2;
+#define KEPT(v) ((v) < rem ? 2 * (v) + 1 : (v) + rem) /* the rank of the halving's rank v */
+    for (long r = 0; r < 2 * rem; r += 2) /* the extra ranks' vectors in */
+        send_to(s, r, r + 1, m, um, ut, n, t);
+    for (long d = 1; d < pof2; d *= 2) /* the reduce-scatter, halving from distance 1 */
+        for (long v = 0; v < pof2; v++)
+            if ((v & d) == 0)
+                pair_exchange(s, KEPT(v), KEPT(v + d), m / (double)(2 * d), um, ut, n, t);
+    for (long d = pof2 / 2; d >= 1; d /= 2) /* the allgather, doubling back */
+        for (long v = 0; v < pof2; v++)
+            if ((v & d) == 0)
+                pair_exchange(s, KEPT(v), KEPT(v + d), m / (double)(2 * d), um, ut, n, t);
+    for (long r = 0; r < 2 * rem; r += 2) /* the result back */
+        send_to(s, r + 1, r, m, um, ut, n, t);
+#undef KEPT
     return clocks_mean(s, p, NULL);
 }
 

@@ -362,6 +362,14 @@ double cf_steps_bcast_sharing(cf_steps st, long p, double m, const double *um, c
  * of memory or past CF_BRUCK_REPLAY_MAX ranks. */
 double cf_steps_smp_halving_us(long p, double m, const double *um, const double *ut, int n,
                                const cf_tiers *t);
+/* The same of Rabenseifner's allreduce (CF_STEPS_HALVING2 for allreduce; MPICH's and Open
+ * MPI's, SimGrid's allreduce__rab_rdb) on p ranks in a row: where p is no power of two the
+ * first 2 rem ranks pair, each even one sending its vector to the odd one above and waiting
+ * out the rest; the pof2 left halve the vector with the partners at distance 1, 2, ... (m/2
+ * at distance 1) and gather it back from distance pof2/2 down; the odd ones send the result
+ * down. NAN as there. */
+double cf_steps_halving_allreduce_us(long p, double m, const double *um, const double *ut,
+                                     int n, const cf_tiers *t);
 /* The same where each node holds node ranks (0: not known, as cf_steps_cost): SMPI's two-level
  * recursive doubling (CF_STEPS_SMP_FOLD) costs a node's levels twice, down and back, and the
  * leaders' steps once, in units of its np=2 time (every other algorithm as cf_steps_cost). */
@@ -635,8 +643,9 @@ typedef struct cf_estimate {
                             * probe's tiers (cf_steps_tiered) from another's cost per step, no
                             * tiers being kept to replay it over, none like it having run */
     int replay_held;       /* across-np: the interval holds the measured np's times around np
-                            * carried to it by SMPI's two-level reduce's replay (its ranks that
-                            * fold in leaving early: cf_steps_smp_halving_us) */
+                            * carried to it by the replay of an algorithm that halves the vector
+                            * (Rabenseifner's, SMPI's two-level reduce), where np or its nodes'
+                            * count is no power of two and ranks fold in and out */
     double overlap_us;     /* p2p from np=2: the reading where the messages a rank posts at
                             * once overlap as far as np=2 cannot rule out (those to partners
                             * on its node; the others' bytes streaming), where it is faster

@@ -7,7 +7,8 @@
 # alone, and on ten platforms 92 of 588 simulated answers at np 6 to 100 lay outside it
 # (data/platforms/leaves.xml, nodes of 2, np 40: 65536 B simulated 52.2 us, read 41.0 in
 # [35.5, 47.4]). The interval now holds the measured np's times around np carried to it by the
-# algorithm's replay rank by rank; the reading itself is the steps' as before.
+# algorithm's replay rank by rank; the reading itself is the steps' as before. So too
+# Rabenseifner's allreduce (below).
 # The truths: data/sim-uneven (commfit measure --simulate, the command in each table).
 . "$top_srcdir/tests/setup.sh"
 
@@ -20,13 +21,13 @@ truth() {
 held() {
     awk -F, -v np="$1" -v b="$2" -v t="$3" '
         NR > 1 && $2 == np && $3 == b { n++; bad += !($6 <= t && ($7 == "inf" || t <= $7))
-                                        bad += index($0, "replay (each rank") == 0 }
+                                        bad += index($0, "rank by rank (where np") == 0 }
         END { exit n != 1 || bad }' "$T/out"
 }
 # plain NP BYTES: the answer at NP and BYTES carries no replay note.
 plain() {
     awk -F, -v np="$1" -v b="$2" '
-        NR > 1 && $2 == np && $3 == b { n++; bad += index($0, "replay (each rank") > 0 }
+        NR > 1 && $2 == np && $3 == b { n++; bad += index($0, "rank by rank (where np") > 0 }
         END { exit n != 1 || bad }' "$T/out"
 }
 # at NP BYTES T: the answer at NP and BYTES is T us (4 significant digits).
@@ -54,6 +55,17 @@ check "np 64, a measured np: no replay note" plain 64 65536
 run "$COMMFIT" predict -m islands.json -p reduce -n 40 -b 65536 -f csv
 expect_rc 0 "islands fitted across np, reduce at np 40"
 check "islands np 40, 65536 B: the interval holds the simulated time" held 40 65536 "$i40_65536"
+
+# So too Rabenseifner's allreduce (Open MPI's rules' from 8 KiB at 16 ranks) at an np no power
+# of two, whose folded ranks wait for the result: two messages of the whole vector more on
+# their path (racks.xml, 1 MiB at np 27: 440.5 us simulated, read 319.7 in [267.8, 389.7]).
+r27_1048576=$(awk -F, '!/^#/ && $1 == "allreduce" && $2 == 27 && $3 == 1048576 { print $11 }' \
+    "$top_srcdir/data/sim-uneven/large-racks-ompi.csv")
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-racks-ompi.csv" -o racks-ompi.json
+run "$COMMFIT" predict -m racks-ompi.json -p allreduce -n 27 -b 1048576 -f csv
+expect_rc 0 "racks under the ompi selector, allreduce at np 27"
+check "racks-ompi np 27, 1 MiB: the interval holds the simulated time" held 27 1048576 "$r27_1048576"
+check "racks-ompi np 27, 1 MiB: the reading is the steps' (319.7 us)" at 27 1048576 319.7
 
 # Open MPI's selector runs no two-level reduce: its answers carry no such note.
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-leaves-ompi.csv" -o leaves-ompi.json

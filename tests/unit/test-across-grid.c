@@ -1332,6 +1332,16 @@ static void smp_halving(void)
        "two-level scatter-gather: folded leaders leave early");
     ok(isnan(cf_steps_smp_halving_us(1, 4096, um, ut, 2, &flat)),
        "two-level scatter-gather: no replay of one rank");
+    /* Rabenseifner's allreduce, every message 1 us: at 2 and 4 ranks 2 and 4 exchanges in a
+     * row; at 3 rank 0 sends its vector to rank 1 (in at 1), ranks 1 and 2 halve (1 and 2:
+     * rank 2 has rank 1's half at 2, rank 1 rank 2's at 1) and gather (3 and 2), rank 1 sends
+     * the result to rank 0 (4): (4 + 3 + 2) / 3. */
+    near(cf_steps_halving_allreduce_us(2, 4096, um, ut, 2, &flat), 2.0, 1e-12,
+         "Rabenseifner's allreduce at 2");
+    near(cf_steps_halving_allreduce_us(4, 4096, um, ut, 2, &flat), 4.0, 1e-12,
+         "Rabenseifner's allreduce at 4");
+    near(cf_steps_halving_allreduce_us(3, 4096, um, ut, 2, &flat), 3.0, 1e-12,
+         "Rabenseifner's allreduce at 3: rank 0 folded in and out");
     cf_rule_alg a;
     ok(cf_rules_pick("smpi-mpich", 2, "reduce", 27, 4096, &a) == 0 &&
            a.steps == CF_STEPS_SMP_HALVING2 && strcmp(a.name, "two-level scatter-gather") == 0,
