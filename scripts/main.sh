@@ -95,10 +95,10 @@ fi
 # The shipped SimGrid table of the racks under Open MPI's selection, fitted at its np (powers
 # of two on full nodes) and asked for np 27: Rabenseifner's allreduce of 1 MiB there folds the
 # first 22 ranks in pairs, one of each waiting out the halving for the result, two messages
-# of 1 MiB more on its path, which no fitted np shows: the reading is the steps' and the
-# interval holds the fitted np's times carried to np 27 by the algorithm's replay rank by rank
-# (data/sim-uneven/large-racks-ompi.csv: 440.5 us simulated; 319.7 in [267.8, 389.7] before
-# stop 67).
+# of 1 MiB more on its path, which no fitted np shows: the answer is the middle of the steps'
+# reading and the fitted np's times carried to np 27 by the algorithm's replay rank by rank,
+# the interval holding both (data/sim-uneven/large-racks-ompi.csv: 440.5 us simulated; 408.3
+# in [267.8, 533.9], 319.7 in [267.8, 389.7] before stop 67).
 step fit -q -i "$top/data/sim-racks-ompi.csv" -o racks-ompi.json
 step predict -m racks-ompi.json --pattern allreduce --np 27 --bytes 1M
 

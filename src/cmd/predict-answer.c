@@ -437,10 +437,10 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
     }
     if (est.replay_held)
         cf_note_joinf(out->bnote, sizeof out->bnote,
-                      "the interval holds the measured np's times around np=%ld carried to it "
-                      "by a replay of %s rank by rank (where np, or its nodes' count, is no "
-                      "power of two, some ranks fold in and out, which no measured np "
-                      "showed)",
+                      "the answer is the middle of the steps' reading and the measured np's "
+                      "times around np=%ld carried to it by a replay of %s rank by rank "
+                      "(where np, or its nodes' count, is no power of two, some ranks fold in "
+                      "and out, which no measured np showed), the interval holding both",
                       np, est.algorithm);
     if (add.floor_from_us > 0)
         cf_note_joinf(out->bnote, sizeof out->bnote,
