@@ -146,7 +146,7 @@
 #      that fold into a node count no power of two early, and Rabenseifner's allreduce folds
 #      ranks in and out, two messages of the whole vector more, which no fitted np shows;
 #      with the middle of the steps' reading and their replay's, the interval holding both
-#      (c80df6c, 9796ceb and the commit after 7de9424; the reduce worked out on the same
+#      (c80df6c, 9796ceb and 325e53e; the reduce worked out on the same
 #      simulations, the allreduce on another set, np 6 to 56): 97%, 97%, 96%, 96%, medians
 #      8.5% -> 7.8%, 8.9% -> 8.5%, 7.3% -> 6.6%, 9.6% -> 8.4%. Open MPI's selector runs
 #      alltoall's 100 ranks for more than half an hour a size in SimGrid, left out)

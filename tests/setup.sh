@@ -65,6 +65,14 @@ known() {
     if "$@"; then echo "ok $tap_n - $desc # TODO $why"; else echo "not ok $tap_n - $desc # TODO $why"; fi
 }
 
+# answer_within R NP BYTES TRUTH: predict -f csv's answer in $T/out at NP and BYTES (one row)
+# within a factor R of TRUTH.
+answer_within() {
+    awk -F, -v r="$1" -v np="$2" -v b="$3" -v t="$4" '
+        NR > 1 && $2 == np && $3 == b { n++; q = $5 / t; bad += q > r || q < 1 / r }
+        END { exit n != 1 || bad }' "$T/out"
+}
+
 # run CMD...: runs it with stdout in $T/out, stderr in $T/err, status in $rc.
 run() {
     rc=0

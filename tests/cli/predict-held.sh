@@ -18,23 +18,17 @@
 # The truths: the shipped tables' np 16 rows, each fitted at np 2 alone.
 . "$top_srcdir/tests/setup.sh"
 
-# within R NP BYTES TRUTH: the answer at NP and BYTES within a factor R of TRUTH.
-within() {
-    awk -F, -v r="$1" -v np="$2" -v b="$3" -v t="$4" '
-        NR > 1 && $2 == np && $3 == b { n++; q = $5 / t; bad += q > r || q < 1 / r }
-        END { exit n != 1 || bad }' "$T/out"
-}
 
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-fatnodes-ompi.csv" --np 2 -o f.json
 printf '16 65536\n16 262144\n16 2097152\n' >pts
 run "$COMMFIT" predict -m f.json -p bcast --points pts -f csv
 expect_rc 0 "fatnodes, Open MPI's bcast from np=2 at np 16"
 check "binomial tree inside one node, 64 KiB at np 16: within 3% of the simulated 14.0 us" \
-    within 1.03 16 65536 13.9646
+    answer_within 1.03 16 65536 13.9646
 check "binomial tree inside one node, 256 KiB at np 16: within 3% of the simulated 34.9 us" \
-    within 1.03 16 262144 34.8649
+    answer_within 1.03 16 262144 34.8649
 check "scatter + allgather inside one node, 2 MiB at np 16: within 3% of the simulated 118.5 us" \
-    within 1.03 16 2097152 118.487
+    answer_within 1.03 16 2097152 118.487
 check "the note says the estimate was raised to the algorithm's steps" \
     awk 'NR == 2 { n = 1; bad = !/the estimate, [0-9.]+ us, raised to 13.9[0-9]*: at this size each send waits for its receiver, and every rank waits the algorithm.s steps/ }
          END { exit !n || bad }' "$T/out"
@@ -45,7 +39,7 @@ check "the note says the estimate was raised to the algorithm's steps" \
 # (sharing only).
 run "$COMMFIT" predict -m f.json -p bcast -n 32 -b 2M -f csv
 check "k-nomial tree of 2 MiB at np 32: within x1.45 of the simulated 228.6 us" \
-    within 1.45 32 2097152 228.599
+    answer_within 1.45 32 2097152 228.599
 check "the note gives both readings of a level's messages" \
     grep -q "np=2 cannot tell whether they share the sender's link (395.4 us) or each goes alone (172.4 us): the geometric middle" "$T/out"
 # Below 64 KiB the eager sends let a sender leave: the floor stays each rank's receipt.
@@ -58,9 +52,9 @@ check "16 KiB at np 16: no steps floor (eager)" \
 printf '16 262144\n16 2097152\n' >pts
 run "$COMMFIT" predict -m mo.json -p bcast --points pts -f csv
 check "meshnodes, binomial tree of 256 KiB at np 16 across 2 nodes: within 5% of 76.4 us" \
-    within 1.05 16 262144 76.3719
+    answer_within 1.05 16 262144 76.3719
 check "meshnodes, scatter + allgather of 2 MiB at np 16: within 15% of 955.7 us" \
-    within 1.15 16 2097152 955.688
+    answer_within 1.15 16 2097152 955.688
 check "the allgather's traffic across the nodes named" \
     awk -F, '$3 == 2097152 { n = 1; bad = !/the traffic every rank sends at once, as the pair-exchange probe/ }
              END { exit !n || bad }' "$T/out"
@@ -70,7 +64,7 @@ check "both without an upper bound (np=2 never left its node; its times moved no
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-racks.csv" --np 2 -o r.json
 run "$COMMFIT" predict -m r.json -p bcast -n 16 -b 64K -f csv
 check "racks, MPICH's two-level binomial tree of 64 KiB at np 16: within 3% of 47.7 us" \
-    within 1.03 16 65536 47.6838
+    answer_within 1.03 16 65536 47.6838
 
 # Past a full tree a short subtree leaves sooner, having waited fewer of the root's crossings:
 # cloud.xml (nodes of 4), MPICH's two-level binomial tree at np 12 (3 nodes) and 24 (6): the

@@ -16,12 +16,6 @@
 # lines in them), read below; the fits: the shipped tables, whose np are all powers of two.
 . "$top_srcdir/tests/setup.sh"
 
-# within R NP BYTES TRUTH: the answer at NP and BYTES within a factor R of TRUTH.
-within() {
-    awk -F, -v r="$1" -v np="$2" -v b="$3" -v t="$4" '
-        NR > 1 && $2 == np && $3 == b { n++; q = $5 / t; bad += q > r || q < 1 / r }
-        END { exit n != 1 || bad }' "$T/out"
-}
 # held NP BYTES TRUTH: the answer's interval at NP and BYTES holds TRUTH.
 held() {
     awk -F, -v np="$1" -v b="$2" -v t="$3" '
@@ -56,10 +50,10 @@ expect_rc 0 "pods fitted across np, bcast at np 15, 24 and 27"
 check "np 15 (the last node one rank), 1000 B: the binomial tree" alg 15 1000 "binomial tree"
 check "np 27, 20000 B: the scatter and ring allgather" alg 27 20000 "scatter + ring allgather"
 check "np 24 (12 full nodes): the two-level tree" alg 24 20000 "two-level binomial tree"
-check "np 27, 20000 B: within 15% of the simulated 107.4 us" within 1.15 27 20000 "$p27_20000"
+check "np 27, 20000 B: within 15% of the simulated 107.4 us" answer_within 1.15 27 20000 "$p27_20000"
 check "np 27, 20000 B: the interval holds it" held 27 20000 "$p27_20000"
-check "np 15, 20000 B: within 15% of the simulated 60.9 us" within 1.15 15 20000 "$p15_20000"
-check "np 27, 1200000 B: within 15% of the simulated 497.3 us" within 1.15 27 1200000 "$p27_1200000"
+check "np 15, 20000 B: within 15% of the simulated 60.9 us" answer_within 1.15 15 20000 "$p15_20000"
+check "np 27, 1200000 B: within 15% of the simulated 497.3 us" answer_within 1.15 27 1200000 "$p27_1200000"
 check "the model file keeps the latency tiers for bcast's replayed trees" \
     awk '/"across_np"/ { a = 1 } a && /"pattern":/ { b = /"bcast"/ }
          a && b && /"tiers"/ { found = 1 } END { exit !found }' pods.json
@@ -72,8 +66,8 @@ check "racks np 30, 400000 B: the scatter and recursive doubling allgather" \
     alg 30 400000 "scatter + recursive doubling allgather"
 check "racks np 48 (12 full nodes): the two-level tree" alg 48 400000 "two-level binomial tree"
 check "racks np 30, 400000 B: within 15% of the simulated 235.0 us" \
-    within 1.15 30 400000 "$r30_400000"
-check "racks np 14, 20000 B: within 15% of the simulated 16.8 us" within 1.15 14 20000 "$r14_20000"
+    answer_within 1.15 30 400000 "$r30_400000"
+check "racks np 14, 20000 B: within 15% of the simulated 16.8 us" answer_within 1.15 14 20000 "$r14_20000"
 check "racks np 14, 20000 B: the interval holds it" held 14 20000 "$r14_20000"
 
 # The meshnodes' torus: its probe forms no tiers to replay the new algorithms over.
@@ -87,7 +81,7 @@ check "meshnodes np 26, 3000 B: the note names the rules' binomial tree" \
     grep -q "the library's rules run the binomial tree here, which ran at no fitted np" "$T/out"
 m26=$(truth uneven-meshnodes-mpich 26 300000)
 run "$COMMFIT" predict -m mesh.json -p bcast -n 26 -b 300000 -f csv
-check "meshnodes np 26, 300000 B: within x1.6 of the simulated $m26 us" within 1.6 26 300000 "$m26"
+check "meshnodes np 26, 300000 B: within x1.6 of the simulated $m26 us" answer_within 1.6 26 300000 "$m26"
 check "meshnodes np 26, 300000 B: the interval holds it" held 26 300000 "$m26"
 check "the note says the reading was raised to the estimate from np=2" \
     grep -q "it is raised to the estimate from np=2 of its own steps" "$T/out"
@@ -129,7 +123,7 @@ check "pods allgather at np 27, 1000 B: within x1.5 of the simulated $ag27 us" \
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-pods.csv" --np 2 -o pods2.json
 run "$COMMFIT" predict -m pods2.json -p bcast -n 27 -b 20000 -f csv
 check "pods from np=2, np 27, 20000 B: within 15% of the simulated 107.4 us" \
-    within 1.15 27 20000 "$p27_20000"
+    answer_within 1.15 27 20000 "$p27_20000"
 check "the note says what the replay over the tiers added" \
     grep -q "tiers add to the scatter + ring allgather replayed rank by rank" "$T/out"
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-racks.csv" --np 2 -o racks2.json
@@ -137,9 +131,9 @@ printf '6 400000\n6 1000000\n' >pts
 run "$COMMFIT" predict -m racks2.json -p bcast --points pts -f csv
 check "racks from np=2, np 6, 1000000 B: the binomial tree" alg 6 1000000 "binomial tree"
 check "racks from np=2, np 6, 1000000 B: within 15% of the simulated 190.5 us" \
-    within 1.15 6 1000000 "$r6_1000000"
+    answer_within 1.15 6 1000000 "$r6_1000000"
 check "racks from np=2, np 6, 400000 B: within 15% of the simulated 86.4 us" \
-    within 1.15 6 400000 "$r6_400000"
+    answer_within 1.15 6 400000 "$r6_400000"
 check "racks from np=2, np 6, 1000000 B: the interval holds it" held 6 1000000 "$r6_1000000"
 
 done_testing
