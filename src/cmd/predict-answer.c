@@ -438,10 +438,13 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
     if (est.replay_held)
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "the answer is the middle of the steps' reading and the measured np's "
-                      "times around np=%ld carried to it by a replay of %s rank by rank "
-                      "(where np, or its nodes' count, is no power of two, some ranks fold in "
-                      "and out, which no measured np showed), the interval holding both",
-                      np, est.algorithm);
+                      "times around np=%ld carried to it by a replay of %s rank by rank%s, the "
+                      "interval holding both",
+                      np, est.algorithm,
+                      est.replay_held == 2
+                          ? " (np, or its nodes' count, is no power of two: some ranks fold in "
+                            "and out, which no measured np showed)"
+                          : " (over the latency tiers its steps cross)");
     if (add.floor_from_us > 0)
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "the %s ran at no fitted np and the model keeps no latency tiers to "

@@ -216,10 +216,23 @@ static double fold_replay_us(const cf_across *a, cf_steps st, long p, double m)
         return NAN;
     if (strcmp(a->pattern, "allreduce") == 0)
         return cf_steps_halving_allreduce_us(p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &tr);
-    tr.node_ranks = 1; /* MPICH's reduce over all the ranks: a node of each */
-    return strcmp(a->pattern, "reduce") == 0
+    /* MPICH's scatter-gather reduce over all the ranks, a node of each; not Open MPI's
+     * Rabenseifner reduce, whose fold and tree are its own */
+    tr.node_ranks = 1;
+    return strcmp(a->pattern, "reduce") == 0 && strstr(g->rules, "mpich") != NULL
                ? cf_steps_smp_halving_us(p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &tr)
                : NAN;
+}
+
+/* Whether a halving algorithm at q folds ranks in and out: q no power of two
+ * (CF_STEPS_HALVING2); for SMPI's two-level reduce its nodes' count or their ranks no power of
+ * two, or the last node short. */
+static int folds_at(const cf_across_grid *g, cf_steps st, long q)
+{
+    if (st != CF_STEPS_SMP_HALVING2)
+        return !cf_is_pow2(q);
+    long node = g->node_ranks >= 1 ? g->node_ranks : 1, nodes = (q + node - 1) / node;
+    return !cf_is_pow2(nodes) || !cf_is_pow2(q < node ? q : node) || q % node != 0;
 }
 
 /* Those algorithms at q, none of the k measured p: [*lo_f, *hi_f] (factors of v, the steps'
@@ -228,9 +241,10 @@ static double fold_replay_us(const cf_across *a, cf_steps st, long p, double m)
  * where it widened them, 0 elsewhere. Their steps' cost reads every np alike, but where q is no power of
  * two (or the nodes' count, or the last node is short) ranks fold in and out: in a reduce
  * they leave early, in an allreduce they wait two messages of the whole vector more, which
- * no measured power of two on full nodes shows (the replay reads SimGrid's pods.xml, nodes
- * of 2, MPICH's reduce of 4096 B at np 27 as 0.66 of np 32's 11.45 us, simulated 6.81, the
- * steps' cost 11.45 in [8.70, 13.9]); beyond the measured np the replay follows the tiers
+ * no measured power of two on full nodes shows (the replay reads SMPI's two-level reduce of
+ * 4096 B on SimGrid's pods.xml, nodes of 2, at np 27 as 0.64 of np 32's 11.45 us, 7.35, for
+ * the simulated 6.81, the steps' cost 11.45 in [8.70, 13.9]); beyond the measured np the
+ * replay follows the tiers
  * np's steps cross. The answer is the middle of the two readings (grid_read): the replay's
  * size for the folds runs past SimGrid's as often as short of it (Open MPI's allreduce at
  * np 6 to 56 on five platforms, 100 answers: median error 16.7% with the steps' reading,
@@ -522,7 +536,8 @@ typedef struct grid_reading {
     int alone;  /* the replay read alone, no algorithm costed alike having run (borrow) */
     int unreplayed; /* a replayed algorithm read from another's cost per step, no tiers kept */
     int replay_held; /* the answer the middle of the steps' reading and a replay's, the
-                        interval holding both (hold_fold_replay) */
+                        interval holding both (hold_fold_replay): 2 where q folds ranks in and
+                        out (folds_at), 1 elsewhere */
     const char *algorithm;
 } grid_reading;
 
@@ -534,6 +549,7 @@ typedef struct grid_end {
     int at;
     double t, d, e, f, in, lo, hi;
     long p;
+    int held; /* its reading the middle of the steps' and a replay's (hold_fold_replay) */
 } grid_end;
 
 /* Whether st is an algorithm the grid replays over the latency probe's tiers where it keeps
@@ -557,7 +573,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     double sz[CF_GRID_MAX];
     int ns = grid_sizes(g, sz);
     /* The nearest measured sizes at or below and at or above m where r ran. */
-    grid_end end[2] = {{-1, 0, 0, -1, 1, 0, 1, 1, 0}, {-1, 0, 0, -1, 1, 0, 1, 1, 0}};
+    grid_end end[2] = {{-1, 0, 0, -1, 1, 0, 1, 1, 0, 0}, {-1, 0, 0, -1, 1, 0, 1, 1, 0, 0}};
     grid_end *B = &end[0], *A = &end[1];
     long p[CF_ACROSS_NP_MAX];
     double tt[CF_ACROSS_NP_MAX];
@@ -595,7 +611,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
                 hold_reading(steps_v, v, &x->lo, &x->hi);
                 double mid;
                 hold_fold_replay(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi, &mid);
-                out->replay_held |= isfinite(mid) && mid > 0;
+                x->held = isfinite(mid) && mid > 0;
                 double vv = v; /* the middle of the steps' reading and the replay's */
                 if (isfinite(mid) && mid > 0) {
                     vv = sqrt(v * mid);
@@ -645,6 +661,11 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
         off = ob;
         from = fb_np;
     }
+    /* The ends the reading took (not a borrow) that read the middle of two readings: 2 where
+     * q folds ranks in and out (folds_at), 1 elsewhere (a replay beyond the measured np,
+     * following the tiers its steps cross). */
+    if (!borrowed && ((B->at >= 0 && B->held) || (A->at >= 0 && A->held)))
+        out->replay_held = folds_at(g, r.steps, q) ? 2 : 1;
     /* Far below q in process counts (Open MPI's pairwise alltoall runs at np 2 and then from
      * np 64 on): r's reading carries no contention of the np between, while the cost per
      * step of whatever ran there shows how the network loaded up to the largest measured np

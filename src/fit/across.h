@@ -645,8 +645,8 @@ typedef struct cf_estimate {
     int replay_held;       /* across-np: the answer is the middle of the steps' reading and
                             * the measured np's times around np carried to it by the replay of
                             * an algorithm that halves the vector (Rabenseifner's, SMPI's
-                            * two-level reduce: where np or its nodes' count is no power of two
-                            * ranks fold in and out), the interval holding both */
+                            * two-level reduce), the interval holding both: 2 where np or its
+                            * nodes' count is no power of two (ranks fold in and out), 1 else */
     double overlap_us;     /* p2p from np=2: the reading where the messages a rank posts at
                             * once overlap as far as np=2 cannot rule out (those to partners
                             * on its node; the others' bytes streaming), where it is faster

@@ -1342,6 +1342,18 @@ static void smp_halving(void)
          "Rabenseifner's allreduce at 4");
     near(cf_steps_halving_allreduce_us(3, 4096, um, ut, 2, &flat), 3.0, 1e-12,
          "Rabenseifner's allreduce at 3: rank 0 folded in and out");
+    /* Messages of their sizes: the unit x us at x bytes (a message 2x). MPICH's scatter-gather
+     * reduce over 2 ranks, a node each: they halve (2048 B each way: both at 4096), rank 1
+     * sends its half (rank 0 at 8192; rank 1 leaves at once, eager): (8192 + 4096) / 2. */
+    double lm[] = {1, 1e6}, lt[] = {1, 1e6};
+    cf_tiers ones = {.node_ranks = 1};
+    near(cf_steps_smp_halving_us(2, 4096, lm, lt, 2, &ones), 6144.0, 1e-6,
+         "scatter-gather reduce at 2: the halves' sizes");
+    /* Rabenseifner's allreduce at 3: rank 0's vector to rank 1 (8192); ranks 1 and 2 halve
+     * (1 at 8192, 2 has 1's half at 12288) and gather back (1 at 16384, 2 at 12288); rank 1
+     * sends the result to rank 0 (24576): (24576 + 16384 + 12288) / 3. */
+    near(cf_steps_halving_allreduce_us(3, 4096, lm, lt, 2, &flat), 53248.0 / 3, 1e-6,
+         "Rabenseifner's allreduce at 3: the whole vector folded in and out, halves between");
     cf_rule_alg a;
     ok(cf_rules_pick("smpi-mpich", 2, "reduce", 27, 4096, &a) == 0 &&
            a.steps == CF_STEPS_SMP_HALVING2 && strcmp(a.name, "two-level scatter-gather") == 0,
