@@ -248,7 +248,8 @@ static int folds_at(const cf_across_grid *g, cf_steps st, long q)
  * np's steps cross. The answer is the middle of the two readings (grid_read): the replay's
  * size for the folds runs past SimGrid's as often as short of it (Open MPI's allreduce at
  * np 6 to 56 on five platforms, 100 answers: median error 16.7% with the steps' reading,
- * 6.3% with the middle). */
+ * 6.3% with the middle). Its interval is made about the middle as any reading's (the backtests'
+ * width moves with it), holding both readings. */
 static int hold_fold_replay(const cf_across *a, cf_steps st, long q, double m, const long *p,
                             const double *t, int k, double v, double *lo_f, double *hi_f,
                             double *mid)
@@ -615,13 +616,13 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
                 double vv = v; /* the middle of the steps' reading and the replay's */
                 if (isfinite(mid) && mid > 0) {
                     vv = sqrt(v * mid);
-                    x->lo *= v / vv; /* the interval's ends where they were */
+                    x->lo *= v / vv; /* the factors of vv that hold both readings */
                     x->hi *= v / vv;
                 }
                 x->t = vv / steps_at(a, r.steps, q, sz[i]);
                 x->p = p[k - 1];
                 x->e = size_error(a, r.steps, sz[i], p, tt, k);
-                x->f = below_top(a, r.steps, q, sz[i], p, tt, k, v);
+                x->f = below_top(a, r.steps, q, sz[i], p, tt, k, vv); /* of the end's reading */
             }
             break; /* this side's nearest */
         }
