@@ -237,48 +237,40 @@ static int folds_at(const cf_across_grid *g, cf_steps st, long q)
 
 /* Those algorithms at q, none of the k measured p: [*lo_f, *hi_f] (factors of v, the steps'
  * reading) widened to hold the times of the measured np on either side of q carried to q by
- * their replay (fold_replay_us), *mid the geometric mean of those readings (NAN: none); 1
- * where it widened them, 0 elsewhere. Their steps' cost reads every np alike, but where q is no power of
- * two (or the nodes' count, or the last node is short) ranks fold in and out: in a reduce
- * they leave early, in an allreduce they wait two messages of the whole vector more, which
- * no measured power of two on full nodes shows (the replay reads SMPI's two-level reduce of
- * 4096 B on SimGrid's pods.xml, nodes of 2, at np 27 as 0.64 of np 32's 11.45 us, 7.35, for
- * the simulated 6.81, the steps' cost 11.45 in [8.70, 13.9]); beyond the measured np the
- * replay follows the tiers
+ * their replay (fold_replay_us); the geometric mean of those readings, NAN where none. Their
+ * steps' cost reads every np alike, but where q is no power of two (or the nodes' count, or
+ * the last node is short) ranks fold in and out: in a reduce they leave early, in an
+ * allreduce they wait two messages of the whole vector more, which no measured power of two
+ * on full nodes shows (the replay reads SMPI's two-level reduce of 4096 B on SimGrid's
+ * pods.xml, nodes of 2, at np 27 as 0.64 of np 32's 11.45 us, 7.35, for the simulated 6.81,
+ * the steps' cost 11.45 in [8.70, 13.9]); beyond the measured np the replay follows the tiers
  * np's steps cross. The answer is the middle of the two readings (grid_read): the replay's
  * size for the folds runs past SimGrid's as often as short of it (Open MPI's allreduce at
  * np 6 to 56 on five platforms, 100 answers: median error 16.7% with the steps' reading,
- * 6.3% with the middle). Its interval is made about the middle as any reading's (the backtests'
- * width moves with it), holding both readings. */
-static int hold_fold_replay(const cf_across *a, cf_steps st, long q, double m, const long *p,
-                            const double *t, int k, double v, double *lo_f, double *hi_f,
-                            double *mid)
+ * 6.3% with the middle). Its interval is made about the middle as any reading's (the
+ * backtests' width moves with it), holding both readings. */
+static double hold_fold_replay(const cf_across *a, cf_steps st, long q, double m, const long *p,
+                               const double *t, int k, double v, double *lo_f, double *hi_f)
 {
-    *mid = NAN;
-    double lsum = 0.0;
-    int nr = 0;
     const cf_across_grid *g = &a->grid;
     if ((st != CF_STEPS_SMP_HALVING2 && st != CF_STEPS_HALVING2) || g->nmsg < 2 || !(v > 0))
-        return 0;
+        return NAN;
     int j = 0;
     while (j < k && p[j] < q)
         j++;
     if (j < k && p[j] == q)
-        return 0;
-    double lo0 = *lo_f, hi0 = *hi_f, rq = fold_replay_us(a, st, q, m);
+        return NAN;
+    double rq = fold_replay_us(a, st, q, m), lsum = 0.0;
+    int nr = 0;
     for (int i = j - 1; i <= j && isfinite(rq); i++) {
-        if (i < 0 || i >= k)
-            continue;
-        double rp = fold_replay_us(a, st, p[i], m);
+        double rp = i >= 0 && i < k ? fold_replay_us(a, st, p[i], m) : NAN;
         if (rp > 0) {
             hold_reading(t[i] * rq / rp, v, lo_f, hi_f);
             lsum += log(t[i] * rq / rp);
             nr++;
         }
     }
-    if (nr > 0)
-        *mid = exp(lsum / nr);
-    return *lo_f < lo0 || *hi_f > hi0;
+    return nr > 0 ? exp(lsum / nr) : NAN;
 }
 
 /* An algorithm whose p - 1 messages are posted at once (CF_LAT_ONCE: the linear algorithms,
@@ -610,8 +602,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
                 x->in = inside(q, p, k);
                 bracket(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
                 hold_reading(steps_v, v, &x->lo, &x->hi);
-                double mid;
-                hold_fold_replay(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi, &mid);
+                double mid = hold_fold_replay(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
                 x->held = isfinite(mid) && mid > 0;
                 double vv = v; /* the middle of the steps' reading and the replay's */
                 if (isfinite(mid) && mid > 0) {
