@@ -1016,43 +1016,85 @@ static double halving_allreduce_replay(long p, double m, const double *um, const
 
 static int tiers_same(const cf_tiers *a, const cf_tiers *b);
 
-/* The halving replays' answers, the last CF_HALVING_KEPT of them by all they read, for the
- * life of the process (commfit runs one thread): an answer between fitted np replays np and
- * the fitted np around it at two sizes, and the next answer asks for the same fitted np
- * again (SMPI's mpich reduce on pods.xml fitted at np 2-128, 2002 answers at np 3 to 997 and
- * 14 sizes: 0.13 s, 0.78 without them, 0.06 before the replays). allreduce: 1 Rabenseifner's
+/* Replays' answers kept by all they read, the last CF_REPLAYS_KEPT of them, for the life of
+ * the process (commfit runs one thread), not by where the inputs lie (a fit's backtests read
+ * copies of a grid): kind (the algorithm), p, m, the units, the tiers, the rules (NULL: none)
+ * and less_wait. */
+#define CF_REPLAYS_KEPT 64
+typedef struct replay_memo {
+    struct {
+        int kind, n, less_wait, has_rules;
+        long p;
+        double m, um[CF_UNIT_MAX], ut[CF_UNIT_MAX], value;
+        char rules[CF_RULES_NAME_MAX];
+        cf_tiers tiers;
+    } e[CF_REPLAYS_KEPT];
+    int n, next;
+} replay_memo;
+
+/* Whether an answer of these inputs can be kept (its units and rules name fit). */
+static int memo_keeps(int n, const char *rules)
+{
+    return n >= 0 && n <= CF_UNIT_MAX && strlen(rules != NULL ? rules : "") < CF_RULES_NAME_MAX;
+}
+
+/* The kept answer of these inputs, NULL where none (nor where memo_keeps refuses them). */
+static const double *memo_find(const replay_memo *mm, int kind, long p, double m,
+                               const double *um, const double *ut, int n, const cf_tiers *t,
+                               const char *rules, int less_wait)
+{
+    if (!memo_keeps(n, rules))
+        return NULL;
+    for (int i = 0; i < mm->n; i++)
+        if (mm->e[i].kind == kind && mm->e[i].p == p && mm->e[i].m == m && mm->e[i].n == n &&
+            mm->e[i].less_wait == less_wait && mm->e[i].has_rules == (rules != NULL) &&
+            strcmp(mm->e[i].rules, rules != NULL ? rules : "") == 0 &&
+            memcmp(mm->e[i].um, um, (size_t)n * sizeof *um) == 0 &&
+            memcmp(mm->e[i].ut, ut, (size_t)n * sizeof *ut) == 0 &&
+            tiers_same(&mm->e[i].tiers, t))
+            return &mm->e[i].value;
+    return NULL;
+}
+
+/* Keeps value as the answer of these inputs, over the oldest kept; nothing where memo_keeps
+ * refuses them. */
+static void memo_keep(replay_memo *mm, int kind, long p, double m, const double *um,
+                      const double *ut, int n, const cf_tiers *t, const char *rules,
+                      int less_wait, double value)
+{
+    if (!memo_keeps(n, rules))
+        return;
+    int i = mm->next;
+    mm->e[i].kind = kind;
+    mm->e[i].p = p;
+    mm->e[i].m = m;
+    mm->e[i].n = n;
+    memcpy(mm->e[i].um, um, (size_t)n * sizeof *um);
+    memcpy(mm->e[i].ut, ut, (size_t)n * sizeof *ut);
+    mm->e[i].less_wait = less_wait;
+    mm->e[i].has_rules = rules != NULL;
+    snprintf(mm->e[i].rules, sizeof mm->e[i].rules, "%s", rules != NULL ? rules : "");
+    mm->e[i].tiers = *t;
+    mm->e[i].value = value;
+    mm->next = (i + 1) % CF_REPLAYS_KEPT;
+    mm->n += mm->n < CF_REPLAYS_KEPT;
+}
+
+/* The halving replays, kept (replay_memo): an answer between fitted np replays np and the
+ * fitted np around it at two sizes, and the next answer asks for the same fitted np again
+ * (SMPI's mpich reduce on pods.xml fitted at np 2-128, 2002 answers at np 3 to 997 and 14
+ * sizes: 0.13 s, 0.78 without them, 0.06 before the replays). allreduce: 1 Rabenseifner's
  * allreduce, 0 the two-level reduce. */
-#define CF_HALVING_KEPT 32
 static double halving_kept(int allreduce, long p, double m, const double *um, const double *ut,
                            int n, const cf_tiers *t)
 {
-    static struct {
-        int allreduce, n;
-        long p;
-        double m, um[CF_UNIT_MAX], ut[CF_UNIT_MAX], us;
-        cf_tiers t;
-    } kept[CF_HALVING_KEPT];
-    static int nkept, next;
-    int keep = n >= 0 && n <= CF_UNIT_MAX;
-    for (int i = 0; keep && i < nkept; i++)
-        if (kept[i].allreduce == allreduce && kept[i].p == p && kept[i].m == m &&
-            kept[i].n == n && memcmp(kept[i].um, um, (size_t)n * sizeof *um) == 0 &&
-            memcmp(kept[i].ut, ut, (size_t)n * sizeof *ut) == 0 && tiers_same(&kept[i].t, t))
-            return kept[i].us;
+    static replay_memo kept;
+    const double *v = memo_find(&kept, allreduce, p, m, um, ut, n, t, NULL, 0);
+    if (v != NULL)
+        return *v;
     double us = allreduce ? halving_allreduce_replay(p, m, um, ut, n, t)
                           : smp_halving_replay(p, m, um, ut, n, t);
-    if (!keep)
-        return us;
-    kept[next].allreduce = allreduce;
-    kept[next].p = p;
-    kept[next].m = m;
-    kept[next].n = n;
-    memcpy(kept[next].um, um, (size_t)n * sizeof *um);
-    memcpy(kept[next].ut, ut, (size_t)n * sizeof *ut);
-    kept[next].t = *t;
-    kept[next].us = us;
-    next = (next + 1) % CF_HALVING_KEPT;
-    nkept += nkept < CF_HALVING_KEPT;
+    memo_keep(&kept, allreduce, p, m, um, ut, n, t, NULL, 0, us);
     return us;
 }
 
@@ -1228,54 +1270,21 @@ static int tiers_same(const cf_tiers *a, const cf_tiers *b)
 static double cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
                           int n, const cf_tiers *tiers, const char *rules, int less_wait);
 
-/* The replays' answers, the last CF_REPLAYS_KEPT of them by all they read, for the life of
- * the process (commfit runs one thread): a reading between sizes costs the algorithm at np
- * at the two measured sizes around and at m, and the sizes' neighbours ask again; a scatter's
- * ring allgather replays p - 1 steps of p ranks (SMPI's mpich bcast on pods.xml, nodes of 2,
- * np 3 to 1023 at 23 sizes: 7820 answers in 4.7 s, 1.6 s kept). */
-#define CF_REPLAYS_KEPT 64
+/* The replays over the tiers, kept (replay_memo): a reading between sizes costs the
+ * algorithm at np at the two measured sizes around and at m, and the sizes' neighbours ask
+ * again; a scatter's ring allgather replays p - 1 steps of p ranks (SMPI's mpich bcast on
+ * pods.xml, nodes of 2, np 3 to 1023 at 23 sizes: 7820 answers in 4.7 s, 1.6 s kept). */
 double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, const double *ut,
                             int n, const cf_tiers *tiers, const char *rules, int less_wait)
 {
     if (tiers == NULL || tiers->n == 0 || !cf_steps_tiered_at(st, p, m) || p < 2)
         return cf_steps_cost(st, p, m, um, ut, n);
-    /* kept by what they read, not where it lies: a fit's backtests read copies of a grid */
-    static struct {
-        cf_steps st;
-        long p;
-        double m, um[CF_UNIT_MAX], ut[CF_UNIT_MAX];
-        int n, less_wait, has_rules;
-        char rules[CF_RULES_NAME_MAX];
-        cf_tiers tiers;
-        double cost;
-    } kept[CF_REPLAYS_KEPT];
-    static int nkept, next;
-    const char *r = rules != NULL ? rules : "";
-    int keep = n >= 0 && n <= CF_UNIT_MAX && strlen(r) < sizeof kept[0].rules;
-    for (int i = 0; keep && i < nkept; i++)
-        if (kept[i].st == st && kept[i].p == p && kept[i].m == m && kept[i].n == n &&
-            kept[i].less_wait == less_wait && kept[i].has_rules == (rules != NULL) &&
-            strcmp(kept[i].rules, r) == 0 &&
-            memcmp(kept[i].um, um, (size_t)n * sizeof *um) == 0 &&
-            memcmp(kept[i].ut, ut, (size_t)n * sizeof *ut) == 0 &&
-            tiers_same(&kept[i].tiers, tiers))
-            return kept[i].cost;
+    static replay_memo kept;
+    const double *v = memo_find(&kept, (int)st, p, m, um, ut, n, tiers, rules, less_wait);
+    if (v != NULL)
+        return *v;
     double cost = cost_tiered(st, p, m, um, ut, n, tiers, rules, less_wait);
-    if (!keep)
-        return cost;
-    kept[next].st = st;
-    kept[next].p = p;
-    kept[next].m = m;
-    memcpy(kept[next].um, um, (size_t)n * sizeof *um);
-    memcpy(kept[next].ut, ut, (size_t)n * sizeof *ut);
-    kept[next].n = n;
-    kept[next].less_wait = less_wait;
-    kept[next].has_rules = rules != NULL;
-    snprintf(kept[next].rules, sizeof kept[next].rules, "%s", r);
-    kept[next].tiers = *tiers;
-    kept[next].cost = cost;
-    next = (next + 1) % CF_REPLAYS_KEPT;
-    nkept += nkept < CF_REPLAYS_KEPT;
+    memo_keep(&kept, (int)st, p, m, um, ut, n, tiers, rules, less_wait, cost);
     return cost;
 }
 
