@@ -224,8 +224,11 @@ static int add_p_linear(cf_across_fitter *F, int a)
     memcpy(F->basis[b], F->basis[a], sizeof F->basis[b]);
     F->basis[b][k] = (cf_cterm_sum){1, {CF_CT_P1, CF_CT_ONE}};
     F->k[b] = k + 1;
-    char base[29]; /* a copy (the two names are rows of one array): 28 characters at most */
-    snprintf(base, sizeof base, "%s", F->name[a]);
+    /* A copy (the two names are rows of one array, which snprintf may not overlap): the
+     * first 28 characters of a's name, the suffix's 19 after; the precision bounds what
+     * -Wformat-truncation reads at every optimisation level (-O0's too). */
+    char base[29];
+    snprintf(base, sizeof base, "%.28s", F->name[a]);
     snprintf(F->name[b], sizeof F->name[b], "%s + p-linear latency", base);
     return 1;
 }
