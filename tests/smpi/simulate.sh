@@ -151,11 +151,18 @@ check "stopped writing to standard output: the resume names the platform" grep -
 # 2 MiB at np 128 takes about 15 s of wall time here: the first stop alone waited for it),
 # as a real launcher ends its ranks on a second Ctrl-C: the message says so and names the
 # table and the --resume that measures the point again. (Copies of one stop within a
-# second of it are that stop: the second comes 2 s after.)
-start_run twice 2 1K,2M 128
-kill -TERM $pid
-sleep 2
-kill -TERM $pid
+# second of it are that stop: the second comes 2 s after.) Under load the first stop may
+# land between the 1 KiB row's write and the 2 MiB point's start, where the run rightly
+# stops at once, leaving the second no run to reach (the script ended there, without its
+# plan, in a suite run beside other work): then the case runs again, three times at most.
+for attempt in 1 2 3; do
+    rm -f twice.csv twice.err twice.out
+    start_run twice 2 1K,2M 128
+    kill -TERM $pid
+    sleep 2
+    kill -TERM $pid 2>/dev/null && break
+    wait $pid || true
+done
 twice_rc=0
 wait $pid || twice_rc=$?
 check "stopped twice: exit 1 (got $twice_rc)" test $twice_rc -eq 1
