@@ -87,7 +87,8 @@ static int pick_mpich(const char *pattern, long p, double m, long node, cf_rule_
  * the rank's own block to rank + i at step i and receives from rank - i, a spread of
  * partners as a pairwise exchange's, not a chain: on data/platforms/racks.xml at np 64 and
  * 2 MiB it takes 107796 us, as long as the pairwise alltoall, where the logical ring
- * (smpi/allgather:NTSLR) takes 15311. Its steps are costed as the ring's (p - 1 of m).
+ * (smpi/allgather:NTSLR) takes 15311. Its steps are costed as the ring's (p - 1 of m), and
+ * replayed with each step's traffic (CF_STEPS_SPREAD).
  * SMPI_REDUCE: its reduce is MVAPICH2's two-level one (reduce-mvapich-two-level.cpp), which
  * reads whether the ranks share a node. Inside one node (p <= node) a shared-memory reduce
  * to 2048 bytes (the root receiving each rank's vector, reduce__ompi_basic_linear), a
@@ -157,7 +158,7 @@ static int pick_smpi_mpich(const char *pattern, long p, double m, long node, cf_
     if (strcmp(pattern, "allgather") == 0) {
         pick_allgather(p, m, a);
         if (a->latency == CF_LAT_CHAIN)
-            *a = (cf_rule_alg){"ring", CF_STEPS_RING, CF_LAT_STEPS}; /* SMPI_RING */
+            *a = (cf_rule_alg){"ring", CF_STEPS_SPREAD, CF_LAT_STEPS}; /* SMPI_RING */
         return 0;
     }
     if (strcmp(pattern, "bcast") == 0) {
@@ -456,7 +457,7 @@ static const ompi_algs ompi_allgather_algs = {
      {"segmented linear", CF_STEPS_RING, CF_LAT_ONCE},
      {"Bruck", CF_STEPS_BRUCK_GATHER, CF_LAT_STEPS},
      {"recursive doubling", CF_STEPS_DOUBLING, CF_LAT_STEPS},
-     {"ring", CF_STEPS_RING, CF_LAT_STEPS}, /* SMPI_RING above */
+     {"ring", CF_STEPS_SPREAD, CF_LAT_STEPS}, /* SMPI_RING above */
      {"neighbor exchange", CF_STEPS_NEIGHBOR, CF_LAT_CHAIN},
      {"pairwise", CF_STEPS_RING, CF_LAT_STEPS}},
 };

@@ -179,6 +179,7 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
     /* A ring is a chain (CF_LAT_CHAIN); pairwise exchange pays at each step whose partner
      * lies in the farther tier (the partners are 1 to p - 1 ranks away, one step each). */
     case CF_STEPS_RING:
+    case CF_STEPS_SPREAD:
         if (a->latency == CF_LAT_CHAIN)
             rc = span_add(out, &k, max, p, p, CF_RING_CROSSINGS, m, pd - 1);
         else
@@ -246,6 +247,7 @@ double cf_steps_block_bytes(const cf_rule_alg *a, const char *pattern, long p, l
         steps++;
     switch (a->steps) {
     case CF_STEPS_RING: /* pairwise, a spread ring, linear, isend/irecv; not a chain */
+    case CF_STEPS_SPREAD:
     case CF_STEPS_ROUNDS:
     case CF_STEPS_DOUBLING: /* its steps from distance b move b, 2b, ... blocks */
     case CF_STEPS_BRUCK_GATHER:

@@ -617,6 +617,63 @@ static double pair_step_us_per_byte(const cf_tiers *t, long p, long j)
     return t->pair_us_per_byte[j < t->npair ? j : t->npair - 1];
 }
 
+/* pair_step_us_per_byte at p no power of two, between the probe's levels of 2^k and 2^(k+1)
+ * ranks around it, in proportion to p, where both recorded distance 2^j: a link all the
+ * ranks share (a backplane) carries p ranks' traffic, as many as neither level's (fatnodes,
+ * nodes of 16 on one backplane, distance 16: 763.7 us a MiB with 32 ranks sending, 1513 with
+ * 64); links each block has its own of (a node's card) the same at both. */
+static double pair_step_between_us_per_byte(const cf_tiers *t, long p, long j)
+{
+    double c = pair_step_us_per_byte(t, p, j);
+    long k = cf_ceil_lg(p) - 1, lo = 1L << k;
+    if (t->ndist <= k || k < 1 || j >= k || p == 2 * lo)
+        return c;
+    double below = t->dist_us_per_byte[CF_TIERS_DIST_ROW(k - 1) + j];
+    return below + (c - below) * (double)(p - lo) / (double)lo;
+}
+
+/* What the links around aligned blocks of 2^j ranks add a byte when every rank of every such
+ * block sends out of it at once, where they are the busiest yet: the probe's distance 2^j
+ * (pair_step_us_per_byte) crosses those blocks' boundaries and every smaller one's, so it
+ * costs the most of theirs; where it costs no more than distance 2^(j-1) the smaller blocks'
+ * links set that pace, and these add nothing of their own (0). */
+static double level_us_per_byte(const cf_tiers *t, long p, long j)
+{
+    double c = pair_step_between_us_per_byte(t, p, j);
+    return j == 0 || c > pair_step_between_us_per_byte(t, p, j - 1) ? c : 0.0;
+}
+
+/* What a byte of a step of SMPI's ring allgather takes beyond one between ranks 0 and 1, at
+ * step i of p ranks, each rank r sending to r + i (mod p) at once: the step loads the links
+ * of each aligned block of 2^j ranks with the share of its ranks it sends out or takes in,
+ * the most of any block (a last block short of ranks sends and takes no more than it holds;
+ * the wrap around p brings some ranks' partners back into their own block), of what they add
+ * fully loaded (level_us_per_byte); the most loaded boundary sets the pace. out and in: room
+ * for p counts. */
+static double spread_us_per_byte(const cf_tiers *t, long p, long i, long *out, long *in)
+{
+    double most = 0.0;
+    for (long j = 0, d = 1; d < p; j++, d *= 2) {
+        double c = level_us_per_byte(t, p, j);
+        if (!(c > 0))
+            continue;
+        long nb = (p + d - 1) / d, busiest = 0;
+        memset(out, 0, (size_t)nb * sizeof *out);
+        memset(in, 0, (size_t)nb * sizeof *in);
+        for (long r = 0; r < p; r++) {
+            long a = r / d, b = ((r + i) % p) / d;
+            if (a != b) {
+                out[a]++;
+                in[b]++;
+            }
+        }
+        for (long k = 0; k < nb; k++)
+            busiest = out[k] > busiest ? out[k] : in[k] > busiest ? in[k] : busiest;
+        most = fmax(most, c * (double)busiest / (double)d);
+    }
+    return most;
+}
+
 /* One exchange of a message of msg_us between ranks r and q that start at s[r] and s[q]
  * (a send-receive with each other): when r's receive and send are over, as in shift_step
  * (the transfer waits for the receive where gated; r's send, when blocking, for q's
@@ -628,6 +685,37 @@ static double exchange_end(const double *s, long r, long q, double msg_us,
     double in = (gated ? fmax(s[q], s[r]) : s[q]) + msg_us + e;
     double out = blocking ? fmax(s[r], s[q]) + msg_us + e : s[r];
     return fmax(in, out);
+}
+
+/* The mean over p ranks of each rank's time in SMPI's ring allgather of m bytes a block
+ * (allgather-ring.cpp, which both its mpich and ompi selectors run: CF_STEPS_SPREAD), rank r
+ * starting at start[r] (NULL: all at 0): at step i (1 to p - 1) a send-receive, r sending
+ * its own block to r + i and receiving r - i's (mod p), every rank at once. A message costs
+ * the ping-pong at m (2 units) plus what the tiers between its ranks add, as bruck_mean's,
+ * and what the step's traffic adds a byte (spread_us_per_byte): from step 16 on, nodes of 16
+ * ranks send all their blocks through the network at once (data/sim-fatnodes.csv, 4 KiB:
+ * 16.0 us a step at np 128, eight nodes on one shared backplane, 4.4 at np 27, two). NAN
+ * when out of memory. */
+static double spread_mean(cf_steps st, long p, double m, const double *um, const double *ut,
+                          int n, const cf_tiers *t, const double *start)
+{
+    (void)st;
+    double *s = clocks(p, start);
+    long *count = malloc(2 * (size_t)p * sizeof *count);
+    if (s == NULL || count == NULL) {
+        free(s);
+        free(count);
+        return NAN;
+    }
+    double msg = 2.0 * cf_unit_time(um, ut, n, m);
+    int blocking = m >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
+    for (long i = 1; i < p; i++) {
+        double traffic = m * spread_us_per_byte(t, p, i, count, count + p);
+        shift_step(s, s + p, p, i, msg + traffic, m, t, gated, blocking);
+        memcpy(s, s + p, (size_t)p * sizeof *s);
+    }
+    free(count);
+    return clocks_mean(s, p, start);
 }
 
 /* The mean over p ranks of each rank's time in a recursive-doubling allreduce of m bytes,
@@ -926,6 +1014,86 @@ static void pair_exchange(double *s, long a, long b, const step_cost *c)
     s[b] = eb;
 }
 
+/* The blocks rank r holds at the step of distance d of a recursive-doubling allgather over p
+ * ranks: those of its aligned block of d ranks, fewer where the last block is short. */
+static double doubling_held(long p, long r, long d)
+{
+    long root = r / d * d;
+    return (double)(p - root < d ? p - root : d);
+}
+
+/* What a byte adds where the first `senders` ranks of every aligned block of 2^(j+1) send
+ * to the ranks 2^j away at once (recursive doubling's step of distance 2^j: all of them in
+ * whole blocks, the p - 2^j that have a partner in the last; its haves to havenots: the npc
+ * that hold the blocks): each block of 2^i ranks from the first sends min(2^i, senders) of
+ * its ranks out (p 20, distance 16: nodes of 4 all four, nodes of 16 a quarter), a share of
+ * what its links add fully loaded (level_us_per_byte); the most loaded boundary sets the
+ * pace. */
+static double senders_us_per_byte(const cf_tiers *t, long p, long j, long senders)
+{
+    double most = 0.0;
+    for (long i = 0, b = 1; i <= j; i++, b *= 2)
+        most = fmax(most, fmin(1.0, (double)senders / (double)b) * level_us_per_byte(t, p, i));
+    return most;
+}
+
+/* The mean over p ranks of each rank's time in a recursive-doubling allgather of m bytes a
+ * block (CF_STEPS_DOUBLING: MPICH's and Open MPI's at a power of two, SimGrid's allgather__rdb
+ * at any count, which its ompi selector runs below 32 ranks), rank r starting at start[r]
+ * (NULL: all at 0). At the step of distance d (1, 2, 4, ...) r exchanges the blocks it holds
+ * with r XOR d where that rank exists (a send-receive, each way its sender's blocks), at
+ * what the pair-exchange probe says a byte at that distance adds (rdb_mean's). Where p is no
+ * power of two the block of d ranks above r's is short or missing: MPICH's "haves to
+ * havenots" then passes the blocks its npc ranks sent on from the ranks of r's block that
+ * received them to those whose partner was missing, halving the distance from d/2 down (p
+ * 12, d 8: ranks 0-3 exchange 8 and 4 blocks with 8-11, then send those 4 to ranks 4-7). A
+ * message costs the ping-pong at its bytes (2 units) plus what the tiers between its ranks
+ * add, as bruck_mean's. The local copies are not costed. NAN when out of memory. */
+static double doubling_mean(cf_steps st, long p, double m, const double *um, const double *ut,
+                            int n, const cf_tiers *t, const double *start)
+{
+    (void)st;
+    double *s = clocks(p, start);
+    if (s == NULL)
+        return NAN;
+    double *next = s + p;
+    for (long d = 1, j = 0; d < p; d *= 2, j++) {
+        double per_byte = senders_us_per_byte(t, p, j, p >= 2 * d ? d : p - d);
+        for (long r = 0; r < p; r++) {
+            long q = r ^ d;
+            if (q >= p) {
+                next[r] = s[r];
+                continue;
+            }
+            double got = doubling_held(p, q, d) * m, sent = doubling_held(p, r, d) * m;
+            step_cost in = step_cost_at(got, um, ut, n, t), out = step_cost_at(sent, um, ut, n, t);
+            double a = (in.gated ? fmax(s[q], s[r]) : s[q]) + in.msg + got * per_byte +
+                       tier_cost(&in.tc, q, r);
+            double b = out.blocking ? fmax(s[r], s[q]) + out.msg + sent * per_byte +
+                                          tier_cost(&out.tc, r, q)
+                                    : s[r];
+            next[r] = fmax(a, b);
+        }
+        memcpy(s, next, (size_t)p * sizeof *s);
+        /* haves to havenots: the lower block of 2d whose upper half is short (npc of its d
+         * ranks there; none where it is missing) */
+        long root = (p - 1) / (2 * d) * (2 * d), npc = p - root - d;
+        if (npc <= 0 || npc >= d)
+            continue;
+        step_cost c = step_cost_at((double)npc * m, um, ut, n, t);
+        double msg = c.msg;
+        for (long h = d / 2, i = j - 1; h >= 1; h /= 2, i--) {
+            c.msg = msg + (double)npc * m * senders_us_per_byte(t, p, i, npc);
+            for (long r = root; r < root + d; r++) {
+                long base = (r - root) / (2 * h) * (2 * h) + root, q = r ^ h;
+                if (q > r && r < base + npc && q >= base + npc)
+                    send_to(s, r, q, &c);
+            }
+        }
+    }
+    return clocks_mean(s, p, start);
+}
+
 /* MPICH's reduce of m bytes (floats; SimGrid's reduce__mpich on a communicator of one node's
  * ranks or of the nodes' first ranks) over q ranks, its rank i the replay's rank base + i *
  * stride, root i = 0, from the clocks s: a binomial tree below CF_MPICH_REDUCE_SHORT or on
@@ -1181,6 +1349,18 @@ static const replayed_alg REPLAYED[] = {
      .messages = step_messages, .most = CF_BRUCK_REPLAY_MAX, .stepwise = 1, .not_from_np2 = 1},
     {.st = CF_STEPS_FOLD, .mean = rdb_mean, .flow = CF_FLOW_ALL, .messages = rdb_messages,
      .most = CF_BRUCK_REPLAY_MAX, .stepwise = 1, .traffic = 1},
+    /* recursive doubling's allgather, p lg p messages. Not added from np=2: at np 16
+     * (bench/accuracy.sh's 4b, sizes between np=2's on the held-out platforms) it read the
+     * medians 7.6% -> 8.1% (MPICH's selection) and 9.7% -> 9.9% (Open MPI's) */
+    {.st = CF_STEPS_DOUBLING, .mean = doubling_mean, .flow = CF_FLOW_ALL,
+     .messages = step_messages, .most = CF_BRUCK_REPLAY_MAX, .stepwise = 1, .traffic = 1,
+     .not_from_np2 = 1},
+    /* SMPI's ring allgather: p - 1 steps of p messages, each step's traffic at once. Not
+     * added from np=2: at np 16 (bench/accuracy.sh's 4t, SMPI's mpich) it read pods' median
+     * 3.8% -> 6.2%, racks' 3.0% -> 2.6%, the held-out wide's and cloud's 1.8% -> 1.9% and
+     * 2.5% -> 2.7% */
+    {.st = CF_STEPS_SPREAD, .mean = spread_mean, .flow = CF_FLOW_ALL, .messages = step_messages,
+     .most = CF_NEIGHBOR_REPLAY_MAX, .traffic = 1, .not_from_np2 = 1},
     /* the neighbor exchange: p/2 steps of p messages each */
     {.st = CF_STEPS_NEIGHBOR, .mean = neighbor_mean, .flow = CF_FLOW_ALL,
      .messages = neighbor_messages, .most = CF_NEIGHBOR_REPLAY_MAX},
@@ -1358,6 +1538,7 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
         }
         break;
     case CF_STEPS_RING:
+    case CF_STEPS_SPREAD:
     case CF_STEPS_ROUNDS:
     case CF_STEPS_CHAIN:
         s = (double)(p - 1) * T2(m);

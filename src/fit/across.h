@@ -98,6 +98,9 @@ typedef enum cf_steps {
     CF_STEPS_DOUBLING,         /* step j moves 2^j blocks: recursive-doubling allgather */
     CF_STEPS_BRUCK_GATHER,     /* step j moves min(2^j, p-2^j) blocks */
     CF_STEPS_RING,             /* p-1 steps of m: ring, pairwise, isend/irecv */
+    CF_STEPS_SPREAD,           /* SMPI's "ring" allgather (allgather__ring): p-1 steps of m,
+                                  step i to rank + i from rank - i; costed as CF_STEPS_RING,
+                                  replayed over the tiers with the traffic of its steps */
     CF_STEPS_BRUCK_ALLTOALL,   /* ceil(lg p) steps of p*m/2 */
     CF_STEPS_SCATTER_DOUBLING, /* binomial scatter, recursive-doubling allgather of m/p */
     CF_STEPS_SCATTER_RING,     /* binomial scatter, ring allgather of m/p */

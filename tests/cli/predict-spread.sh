@@ -117,9 +117,13 @@ check "pods: within a 16-rank probe: waits taken" grep -q barrier_wait_us podsA.
 # The times without their waits can be all but linear in a simulation, so their backtests
 # would be all but exact; the wait given back beyond the fitted np is a replay. The grid's
 # backtested error and step growth stay no smaller than the same fit's of the times as
-# measured (the table without its probes, from which nothing is taken).
-grep -v -e '^# rank_latency_' -e '^# pair_exchange_' "$top_srcdir/data/sim-pods.csv" >pods-np.csv
-run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-pods.csv" --np 2,4,8 -o pods8.json
+# measured (the table without its probes, from which nothing is taken). Not allgather's:
+# its recursive doubling is replayed over the probe's tiers and traffic, which reads np 8
+# from np 4 within 2% a doubling where the step counts alone, without the probes, miss by
+# 8.7%; the replays of the other patterns' algorithms leave theirs no narrower.
+awk -F, '$1 != "allgather"' "$top_srcdir/data/sim-pods.csv" >pods-noag.csv
+grep -v -e '^# rank_latency_' -e '^# pair_exchange_' pods-noag.csv >pods-np.csv
+run "$COMMFIT" fit -q -i pods-noag.csv --np 2,4,8 -o pods8.json
 run "$COMMFIT" fit -q -i pods-np.csv --np 2,4,8 -o pods8-np.json
 for f in pods8 pods8-np; do
     tr -d ' \n' <$f.json | grep -o '"\(err_per_doubling\|step_growth\|step_growth_max\)":[0-9.e+-]*' >$f.err

@@ -759,7 +759,7 @@ static double allgather_truth(long p, double m, double kappa)
     cf_rule_alg a;
     cf_rules_pick("smpi-mpich", 0, "allgather", p, m, &a);
     double t = cf_steps_cost(a.steps, p, m, SIZES, ut, NS);
-    if (a.steps == CF_STEPS_RING && p > 8)
+    if (a.steps == CF_STEPS_SPREAD && p > 8)
         t += kappa * (double)(p - 8) * unit(m);
     return t;
 }
@@ -1360,6 +1360,50 @@ static void smp_halving(void)
        "SMPI's mpich reduce of 4096 B at 27 ranks on nodes of 2: its two-level scatter-gather");
 }
 
+/* SMPI's ring allgather (CF_STEPS_SPREAD) and recursive doubling's (CF_STEPS_DOUBLING)
+ * replayed rank by rank: every message 1 us whatever its bytes (the ping-pong's 2 units of
+ * 0.5), no latency between tiers, and a pair-exchange probe whose distance 2 (blocks of 2
+ * ranks crossed) adds c a byte, c times the block's 4096 B one us. Worked by hand from
+ * allgather-ring.cpp and allgather-rdb.cpp. */
+static void allgather_replays(void)
+{
+    double um[] = {1, 1e6}, ut[] = {0.5, 0.5}, m = 4096, c = 1.0 / 4096;
+    cf_tiers flat = {.n = 1, .ranks = {2}, .extra_us = {0}, .base_us = 1, .probed = 8},
+             pair = {.n = 1, .ranks = {2}, .extra_us = {0}, .base_us = 1, .probed = 8,
+                     .npair = 2, .pair_us_per_byte = {0, c}};
+#define REPLAY(st, p, t) cf_steps_cost_tiered((st), (p), m, um, ut, 2, (t), NULL, 0)
+    near(REPLAY(CF_STEPS_SPREAD, 4, &flat), 3.0, 1e-12, "SMPI's ring at 4: 3 steps of a message");
+    /* Its steps at 4 ranks send to r + 1, r + 2, r + 3: of each block of 2 one rank, both,
+     * one (3 -> 0 and 1 -> 2 leave their blocks at the first), half the probe's traffic,
+     * all of it, half: 3 + (0.5 + 1 + 0.5) us. */
+    near(REPLAY(CF_STEPS_SPREAD, 4, &pair), 5.0, 1e-12,
+         "SMPI's ring at 4: each step its share of the traffic across the blocks");
+    /* At 3 ranks the last block holds one rank: each step one rank of a block leaves it
+     * (1 -> 2 and 2 -> 0, then 0 -> 2 and 2 -> 1): 2 + (0.5 + 0.5) us. */
+    near(REPLAY(CF_STEPS_SPREAD, 3, &pair), 3.0, 1e-12,
+         "SMPI's ring at 3: the short block's ranks send no more than it holds");
+    near(REPLAY(CF_STEPS_DOUBLING, 4, &flat), 2.0, 1e-12, "recursive doubling at 4: 2 exchanges");
+    /* At 3: ranks 0 and 1 exchange (1), rank 2 has no partner (0); ranks 0 and 2 exchange
+     * (rank 0 has rank 2's block at 1, rank 2 has 0's at 2), rank 1 has none; then haves to
+     * havenots: rank 0 sends rank 2's block on to rank 1 (2): (1 + 2 + 2) / 3. */
+    near(REPLAY(CF_STEPS_DOUBLING, 3, &flat), 5.0 / 3, 1e-12,
+         "recursive doubling at 3: the block rank 1's missing partner held, passed on");
+    /* With the traffic at 4: the exchange at distance 2 moves 2 blocks (2 us more): 1 + 3. */
+    near(REPLAY(CF_STEPS_DOUBLING, 4, &pair), 4.0, 1e-12,
+         "recursive doubling at 4: the traffic of 2 blocks a rank across the blocks of 2");
+    /* At 3 only rank 0 of the first block exchanges at distance 2: half the traffic; rank 0
+     * takes 1 block (1 + 1 + 0.5 = 1.5), rank 2 two (1 + 1 + 1 = 3); rank 0 passes it on
+     * within its block (2.5): (1.5 + 2.5 + 3) / 3. */
+    near(REPLAY(CF_STEPS_DOUBLING, 3, &pair), 7.0 / 3, 1e-12,
+         "recursive doubling at 3: the pairs that have a partner, their blocks' sizes");
+#undef REPLAY
+    cf_rule_alg a;
+    ok(cf_rules_pick("smpi-mpich", 0, "allgather", 27, 4096, &a) == 0 &&
+           a.steps == CF_STEPS_SPREAD && cf_rules_pick("smpi-ompi", 0, "allgather", 40, 65536, &a) == 0 &&
+           a.steps == CF_STEPS_SPREAD,
+       "SMPI's ring allgather under both selectors: CF_STEPS_SPREAD");
+}
+
 int main(void)
 {
     rules();
@@ -1373,5 +1417,6 @@ int main(void)
     noisy();
     untested_trees();
     smp_halving();
+    allgather_replays();
     return tap_done();
 }
