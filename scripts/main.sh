@@ -101,6 +101,13 @@ fi
 # in [267.8, 533.9], 319.7 in [267.8, 389.7] before stop 67).
 step fit -q -i "$top/data/sim-racks-ompi.csv" -o racks-ompi.json
 step predict -m racks-ompi.json --pattern allreduce --np 27 --bytes 1M
+# The shipped fat nodes (16 ranks each on one shared backplane) under MPICH's selection,
+# allgather of 4 KiB at np 27: SimGrid's "ring" sends to rank + i at step i, so from step 16
+# on every block crosses the network at once; replayed rank by rank with each step's traffic
+# from the pair-exchange probe (data/sim-uneven/fatnodes.csv: 114.7 us simulated; 149.6 in
+# [9.68, 297.8], 419.5 in [9.68, 25129] before stop 68).
+step fit -q -i "$top/data/sim-fatnodes.csv" -o fatnodes.json
+step predict -m fatnodes.json --pattern allgather --np 27 --bytes 4K
 
 # Published results of another machine (OSU osu_bcast, Open MPI 4.1.6, 128-core nodes; see
 # data/realnp/README.md): imported with what the benchmark's output does not say (the
