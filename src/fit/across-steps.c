@@ -645,12 +645,12 @@ static double level_us_per_byte(const cf_tiers *t, long p, long j)
 
 /* What a byte of a step of SMPI's ring allgather takes beyond one between ranks 0 and 1, at
  * step i of p ranks, each rank r sending to r + i (mod p) at once: the step loads the links
- * of each aligned block of 2^j ranks with the share of its ranks it sends out or takes in,
- * the most of any block (a last block short of ranks sends and takes no more than it holds;
- * the wrap around p brings some ranks' partners back into their own block), of what they add
- * fully loaded (level_us_per_byte); the most loaded boundary sets the pace. out and in: room
- * for p counts. */
-static double spread_us_per_byte(const cf_tiers *t, long p, long i, long *out, long *in)
+ * of each aligned block of 2^j ranks with the share of its ranks that send out of it (as
+ * many come in: a shift moves no rank's count), the most of any block (a last block short of
+ * ranks sends no more than it holds; the wrap around p brings some ranks' partners back into
+ * their own block), of what they add fully loaded (level_us_per_byte); the most loaded
+ * boundary sets the pace. out: room for p counts. */
+static double spread_us_per_byte(const cf_tiers *t, long p, long i, long *out)
 {
     double most = 0.0;
     for (long j = 0, d = 1; d < p; j++, d *= 2) {
@@ -659,19 +659,51 @@ static double spread_us_per_byte(const cf_tiers *t, long p, long i, long *out, l
             continue;
         long nb = (p + d - 1) / d, busiest = 0;
         memset(out, 0, (size_t)nb * sizeof *out);
-        memset(in, 0, (size_t)nb * sizeof *in);
-        for (long r = 0; r < p; r++) {
-            long a = r / d, b = ((r + i) % p) / d;
-            if (a != b) {
-                out[a]++;
-                in[b]++;
-            }
-        }
+        for (long r = 0; r < p; r++)
+            if (r / d != ((r + i) % p) / d)
+                out[r / d]++;
         for (long k = 0; k < nb; k++)
-            busiest = out[k] > busiest ? out[k] : in[k] > busiest ? in[k] : busiest;
+            busiest = out[k] > busiest ? out[k] : busiest;
         most = fmax(most, c * (double)busiest / (double)d);
     }
     return most;
+}
+
+static int tiers_same(const cf_tiers *a, const cf_tiers *b);
+
+/* spread_us_per_byte of steps 1 to p - 1 (at [i]) over p ranks, the same at every size, kept
+ * for the last SPREAD_KEPT tiers and p asked: the grid replays the ring at many sizes of one
+ * np, and the counts cost p lg p a step (sim-pods, allgather at np 3 to 1000 and 10 sizes:
+ * 2.3 times the time before the replay, counted anew each time). NULL when out of memory. */
+#define SPREAD_KEPT 8
+static const double *spread_traffic(const cf_tiers *t, long p)
+{
+    static struct {
+        long p;
+        cf_tiers t;
+        double *v;
+    } kept[SPREAD_KEPT];
+    static int next;
+    for (int k = 0; k < SPREAD_KEPT; k++)
+        if (kept[k].v != NULL && kept[k].p == p && tiers_same(&kept[k].t, t))
+            return kept[k].v;
+    double *v = malloc((size_t)p * sizeof *v);
+    long *out = malloc((size_t)p * sizeof *out);
+    if (v == NULL || out == NULL) {
+        free(v);
+        free(out);
+        return NULL;
+    }
+    v[0] = 0.0;
+    for (long i = 1; i < p; i++)
+        v[i] = spread_us_per_byte(t, p, i, out);
+    free(out);
+    free(kept[next].v);
+    kept[next].p = p;
+    kept[next].t = *t;
+    kept[next].v = v;
+    next = (next + 1) % SPREAD_KEPT;
+    return v;
 }
 
 /* One exchange of a message of msg_us between ranks r and q that start at s[r] and s[q]
@@ -700,21 +732,16 @@ static double spread_mean(cf_steps st, long p, double m, const double *um, const
                           int n, const cf_tiers *t, const double *start)
 {
     (void)st;
-    double *s = clocks(p, start);
-    long *count = malloc(2 * (size_t)p * sizeof *count);
-    if (s == NULL || count == NULL) {
-        free(s);
-        free(count);
+    const double *traffic = spread_traffic(t, p);
+    double *s = traffic != NULL ? clocks(p, start) : NULL;
+    if (s == NULL)
         return NAN;
-    }
     double msg = 2.0 * cf_unit_time(um, ut, n, m);
     int blocking = m >= CF_EAGER_MAX, gated = t->rendezvous || blocking;
     for (long i = 1; i < p; i++) {
-        double traffic = m * spread_us_per_byte(t, p, i, count, count + p);
-        shift_step(s, s + p, p, i, msg + traffic, m, t, gated, blocking);
+        shift_step(s, s + p, p, i, msg + m * traffic[i], m, t, gated, blocking);
         memcpy(s, s + p, (size_t)p * sizeof *s);
     }
-    free(count);
     return clocks_mean(s, p, start);
 }
 
@@ -1014,6 +1041,39 @@ static void pair_exchange(double *s, long a, long b, const step_cost *c)
     s[b] = eb;
 }
 
+/* Whether rank r sends in recursive doubling's haves to havenots at distance h, in the block
+ * of d ranks from root whose npc first ranks received the short block's: r is one of the npc
+ * first of its block of 2h (from root) and r XOR h is not (allgather-rdb.cpp). */
+static int fill_sends(long r, long root, long h, long npc)
+{
+    long base = root + (r - root) / (2 * h) * (2 * h), q = r ^ h;
+    return q > r && r < base + npc && q >= base + npc;
+}
+
+/* What a byte of that step adds: each aligned block of 2^i ranks (i <= j, 2^j = h) loads its
+ * links with the share of its ranks that send (one rank of each block of 2h at the last
+ * steps, 2h - npc where npc > h), the busiest's of what they add fully loaded
+ * (level_us_per_byte); the most loaded boundary sets the pace. */
+static double fill_us_per_byte(const cf_tiers *t, long p, long root, long d, long h, long npc,
+                               long j)
+{
+    double most = 0.0;
+    for (long i = 0, b = 1; i <= j; i++, b *= 2) {
+        double c = level_us_per_byte(t, p, i);
+        if (!(c > 0))
+            continue;
+        long busiest = 0;
+        for (long lo = root; lo < root + d; lo += b) {
+            long k = 0;
+            for (long r = lo; r < lo + b; r++)
+                k += fill_sends(r, root, h, npc);
+            busiest = k > busiest ? k : busiest;
+        }
+        most = fmax(most, c * (double)busiest / (double)b);
+    }
+    return most;
+}
+
 /* The blocks rank r holds at the step of distance d of a recursive-doubling allgather over p
  * ranks: those of its aligned block of d ranks, fewer where the last block is short. */
 static double doubling_held(long p, long r, long d)
@@ -1023,12 +1083,11 @@ static double doubling_held(long p, long r, long d)
 }
 
 /* What a byte adds where the first `senders` ranks of every aligned block of 2^(j+1) send
- * to the ranks 2^j away at once (recursive doubling's step of distance 2^j: all of them in
- * whole blocks, the p - 2^j that have a partner in the last; its haves to havenots: the npc
- * that hold the blocks): each block of 2^i ranks from the first sends min(2^i, senders) of
- * its ranks out (p 20, distance 16: nodes of 4 all four, nodes of 16 a quarter), a share of
- * what its links add fully loaded (level_us_per_byte); the most loaded boundary sets the
- * pace. */
+ * to the ranks 2^j away at once (recursive doubling's exchange at distance 2^j: all of them
+ * in whole blocks, the p - 2^j that have a partner in the last): each block of 2^i ranks
+ * from the first sends min(2^i, senders) of its ranks out (p 20, distance 16: nodes of 4 all
+ * four, nodes of 16 a quarter), a share of what its links add fully loaded
+ * (level_us_per_byte); the most loaded boundary sets the pace. */
 static double senders_us_per_byte(const cf_tiers *t, long p, long j, long senders)
 {
     double most = 0.0;
@@ -1039,16 +1098,18 @@ static double senders_us_per_byte(const cf_tiers *t, long p, long j, long sender
 
 /* The mean over p ranks of each rank's time in a recursive-doubling allgather of m bytes a
  * block (CF_STEPS_DOUBLING: MPICH's and Open MPI's at a power of two, SimGrid's allgather__rdb
- * at any count, which its ompi selector runs below 32 ranks), rank r starting at start[r]
- * (NULL: all at 0). At the step of distance d (1, 2, 4, ...) r exchanges the blocks it holds
- * with r XOR d where that rank exists (a send-receive, each way its sender's blocks), at
- * what the pair-exchange probe says a byte at that distance adds (rdb_mean's). Where p is no
- * power of two the block of d ranks above r's is short or missing: MPICH's "haves to
- * havenots" then passes the blocks its npc ranks sent on from the ranks of r's block that
- * received them to those whose partner was missing, halving the distance from d/2 down (p
- * 12, d 8: ranks 0-3 exchange 8 and 4 blocks with 8-11, then send those 4 to ranks 4-7). A
- * message costs the ping-pong at its bytes (2 units) plus what the tiers between its ranks
- * add, as bruck_mean's. The local copies are not costed. NAN when out of memory. */
+ * at any count, which its ompi selector runs below 32 ranks at every size and on small
+ * blocks beyond), rank r starting at start[r] (NULL: all at 0). At the step of distance d
+ * (1, 2, 4, ...) r exchanges the blocks it holds with r XOR d where that rank exists (a
+ * send-receive, each way its sender's blocks), at what the pair-exchange probe says a byte
+ * at that distance adds, shared among the ranks that exchange (senders_us_per_byte). Where
+ * p is no power of two the block of d ranks above r's is short or missing: MPICH's "haves
+ * to havenots" then passes the blocks its npc ranks sent on from the ranks of r's block
+ * that received them to those whose partner was missing, halving the distance from d/2
+ * down (fill_sends, fill_us_per_byte; p 12, d 8: ranks 0-3 exchange 8 and 4 blocks with
+ * 8-11, then send those 4 to ranks 4-7). A message costs the ping-pong at its bytes (2
+ * units) plus what the tiers between its ranks add, as bruck_mean's. The local copies are
+ * not costed. NAN when out of memory. */
 static double doubling_mean(cf_steps st, long p, double m, const double *um, const double *ut,
                             int n, const cf_tiers *t, const double *start)
 {
@@ -1083,12 +1144,10 @@ static double doubling_mean(cf_steps st, long p, double m, const double *um, con
         step_cost c = step_cost_at((double)npc * m, um, ut, n, t);
         double msg = c.msg;
         for (long h = d / 2, i = j - 1; h >= 1; h /= 2, i--) {
-            c.msg = msg + (double)npc * m * senders_us_per_byte(t, p, i, npc);
-            for (long r = root; r < root + d; r++) {
-                long base = (r - root) / (2 * h) * (2 * h) + root, q = r ^ h;
-                if (q > r && r < base + npc && q >= base + npc)
-                    send_to(s, r, q, &c);
-            }
+            c.msg = msg + (double)npc * m * fill_us_per_byte(t, p, root, d, h, npc, i);
+            for (long r = root; r < root + d; r++)
+                if (fill_sends(r, root, h, npc))
+                    send_to(s, r, r ^ h, &c);
         }
     }
     return clocks_mean(s, p, start);
@@ -1181,8 +1240,6 @@ static double halving_allreduce_replay(long p, double m, const double *um, const
 #undef KEPT
     return clocks_mean(s, p, NULL);
 }
-
-static int tiers_same(const cf_tiers *a, const cf_tiers *b);
 
 /* Replays' answers kept by all they read, the last CF_REPLAYS_KEPT of them, for the life of
  * the process (commfit runs one thread), not by where the inputs lie (a fit's backtests read

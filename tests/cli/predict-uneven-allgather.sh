@@ -6,9 +6,9 @@
 # stop 68 it was costed as a chain's p - 1 steps, read from the one fitted np it ran at
 # with the fitted model's backtest: data/platforms/fatnodes.xml at np 27, 4 KiB, simulated
 # 114.7 us, read 419.5 in [9.68, 25129]. SimGrid's recursive doubling (allgather-rdb.cpp,
-# which its ompi selector runs below 32 ranks at every count) passes the blocks a short
-# block's missing partners held on within the block: Open MPI's selection on fatnodes at
-# np 27 lay outside its interval 3 times in 6. Both are now replayed rank by rank over the
+# which its ompi selector runs below 32 ranks at every count and size) passes the blocks a
+# short block's missing partners held on within the block: Open MPI's selection on fatnodes
+# at np 12 lay outside its interval 4 times in 6. Both are now replayed rank by rank over the
 # latency probe's tiers, each step's traffic as the pair-exchange probe measured it, shared
 # among the ranks that send it (CF_STEPS_SPREAD, CF_STEPS_DOUBLING).
 . "$top_srcdir/tests/setup.sh"

@@ -1397,6 +1397,24 @@ static void allgather_replays(void)
     near(REPLAY(CF_STEPS_DOUBLING, 3, &pair), 7.0 / 3, 1e-12,
          "recursive doubling at 3: the pairs that have a partner, their blocks' sizes");
 #undef REPLAY
+    /* Several steps of haves to havenots, worked by a separate interpreter of allgather-rdb.cpp
+     * (the first review of stop 68): blocks of 64 B, c = 1/64 at distance 2 and 3c at 4, so a
+     * message's traffic is its blocks times the share of the busiest block's ranks that send
+     * (p 7 at distance 4: ranks 0-2 exchange with 4-6, then rank 0 passes the 3 blocks on to
+     * rank 2 and rank 1 to rank 3, one of each block of 4 sending, then rank 2 to 3). */
+    double m64 = 64, c64 = 1.0 / 64;
+    cf_tiers pair3 = {.n = 1, .ranks = {2}, .extra_us = {0}, .base_us = 1, .probed = 8,
+                      .npair = 3, .pair_us_per_byte = {0, c64, 3 * c64}};
+    static const long fp[] = {7, 11, 13, 14, 27};
+    static const double flat_want[] = {3.0, 42.0 / 11, 56.0 / 13, 4.0, 139.0 / 27},
+                        pair_want[] = {12.5, 280.0 / 11, 429.75 / 13, 37.0, 2134.0 / 27};
+    for (int i = 0; i < 5; i++) {
+        near(cf_steps_cost_tiered(CF_STEPS_DOUBLING, fp[i], m64, um, ut, 2, &flat, NULL, 0),
+             flat_want[i], 1e-9, "recursive doubling at %ld: its haves to havenots' tree", fp[i]);
+        near(cf_steps_cost_tiered(CF_STEPS_DOUBLING, fp[i], m64, um, ut, 2, &pair3, NULL, 0),
+             pair_want[i], 1e-9, "recursive doubling at %ld: each fill step its senders' traffic",
+             fp[i]);
+    }
     cf_rule_alg a;
     ok(cf_rules_pick("smpi-mpich", 0, "allgather", 27, 4096, &a) == 0 &&
            a.steps == CF_STEPS_SPREAD && cf_rules_pick("smpi-ompi", 0, "allgather", 40, 65536, &a) == 0 &&
