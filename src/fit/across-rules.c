@@ -515,6 +515,11 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, int loo
     int alg = algs != NULL ? ompi_decide(algs->table, p, m) : 0;
     if (alg <= 0)
         return -1;
+    /* Open MPI's recursive doubling allgather runs only at a power of two: elsewhere it
+     * hands the call to its Bruck allgather (coll_base_allgather.c, "non-pow-2 size ...,
+     * switching to bruck algorithm"); SimGrid's (allgather-rdb.cpp) runs at every count. */
+    if (!smpi && algs == &ompi_allgather_algs && alg == AG_RDB && !cf_is_pow2(p))
+        alg = AG_BRUCK;
     *a = smpi ? algs->smpi[alg] : algs->ompi[alg];
     if (smpi && algs == &ompi_reduce_algs && alg == RD_BINOMIAL && ompi_reduce_segmented(p, m))
         *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE, CF_LAT_STEPS};

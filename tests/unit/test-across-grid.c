@@ -116,9 +116,12 @@ static void ompi_rules(void)
     pick_is("openmpi", "alltoall", 5000, 40000, "linear");
     pick_is("openmpi", "reduce", 5000, 20, "in-order binary tree");
     pick_is("openmpi", "reduce", 3000, 4096, "binomial tree");
-    pick_is("openmpi", "allgather", 3000, 64, "recursive doubling");
-    pick_is("openmpi", "allgather", 1500, 4, "Bruck");
-    pick_is("openmpi", "allgather", 1500, 8, "recursive doubling");
+    /* (recursive doubling at a power of two: elsewhere Open MPI hands it to Bruck's) */
+    pick_is("openmpi", "allgather", 2048, 64, "recursive doubling");
+    pick_is("openmpi", "allgather", 3000, 64, "Bruck");
+    pick_is("openmpi", "allgather", 1024, 4, "Bruck");
+    pick_is("openmpi", "allgather", 1024, 8, "recursive doubling");
+    pick_is("smpi-ompi", "allgather", 1500, 8, "recursive doubling");
     pick_is("openmpi", "allgather", 600, 200000, "neighbor exchange");
     pick_is("openmpi", "allgather", 300, 200000, "ring");
     /* SMPI's chain (linear) and binary tree bcasts hand what lies past their whole 8 KiB
@@ -1420,6 +1423,15 @@ static void allgather_replays(void)
            a.steps == CF_STEPS_SPREAD && cf_rules_pick("smpi-ompi", 0, "allgather", 40, 65536, &a) == 0 &&
            a.steps == CF_STEPS_SPREAD,
        "SMPI's ring allgather under both selectors: CF_STEPS_SPREAD");
+    /* Open MPI 4.1's rules take recursive doubling below 32 ranks, which it runs only at a
+     * power of two, handing other counts to Bruck's; SimGrid's runs at every count. */
+    ok(cf_rules_pick("openmpi", 0, "allgather", 12, 4096, &a) == 0 &&
+           a.steps == CF_STEPS_BRUCK_GATHER && strcmp(a.name, "Bruck") == 0 &&
+           cf_rules_pick("openmpi", 0, "allgather", 16, 4096, &a) == 0 &&
+           a.steps == CF_STEPS_DOUBLING && cf_rules_pick("smpi-ompi", 0, "allgather", 12, 4096, &a) == 0 &&
+           a.steps == CF_STEPS_DOUBLING,
+       "Open MPI's allgather at 12 ranks: Bruck's, its recursive doubling's fallback; at 16 and "
+       "under SimGrid recursive doubling");
 }
 
 int main(void)
