@@ -43,8 +43,11 @@ check "fatnodes, mpich: the widest interval below 50 times ($5)" \
     awk -v x="$5" 'BEGIN { exit !(x < 50) }'
 set -- $(judge racks "$D/sim-uneven/racks.csv" "$D/sim-uneven/large-racks.csv")
 check "racks, mpich: 24 answers, every one inside ($2 outside)" test "$1" -eq 24 -a "$2" -eq 0
-check "racks, mpich: the largest miss below 60% ($4), the median below 5% ($3)" \
-    awk -v x="$4" -v m="$3" 'BEGIN { exit !(x < 0.60 && m < 0.05) }'
+# (np 12 at 20000 B, read from the ring's smallest np at 16384 B, 32: 54% off on the line
+# through np 32's and 64's, whose intercept np 12's fewer steps keep; 9% off read as np 32's
+# ratio to its replay, as past the largest np; the largest miss now 23%)
+check "racks, mpich: the largest miss below 30% ($4), the median below 5% ($3)" \
+    awk -v x="$4" -v m="$3" 'BEGIN { exit !(x < 0.30 && m < 0.05) }'
 check "racks, mpich: the widest interval below 20 times ($5)" \
     awk -v x="$5" 'BEGIN { exit !(x < 20) }'
 
