@@ -520,6 +520,13 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, int loo
      * switching to bruck algorithm"); SimGrid's (allgather-rdb.cpp) runs at every count. */
     if (!smpi && algs == &ompi_allgather_algs && alg == AG_RDB && !cf_is_pow2(p))
         alg = AG_BRUCK;
+    /* Both libraries' neighbor exchange runs a ring at an odd count ("odd size %d, switching
+     * to ring algorithm"): Open MPI's to rank + 1 (neighbor_mean replays it), SimGrid's its
+     * own ring to rank + i at step i (allgather-ompi-neighborexchange.cpp calls
+     * allgather__ring): racks-, pods- and fatnodes-ompi at np 33, 45, 63, 4 and 20 KiB, read
+     * as the neighbor exchange 30% to 67% low, 15 of 18 outside their intervals. */
+    if (smpi && algs == &ompi_allgather_algs && alg == AG_NEIGHBOR && p % 2 != 0)
+        alg = AG_RING;
     *a = smpi ? algs->smpi[alg] : algs->ompi[alg];
     if (smpi && algs == &ompi_reduce_algs && alg == RD_BINOMIAL && ompi_reduce_segmented(p, m))
         *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE, CF_LAT_STEPS};

@@ -122,6 +122,11 @@ static void ompi_rules(void)
     pick_is("openmpi", "allgather", 1024, 4, "Bruck");
     pick_is("openmpi", "allgather", 1024, 8, "recursive doubling");
     pick_is("smpi-ompi", "allgather", 1500, 8, "recursive doubling");
+    /* (the neighbor exchange at an odd count: Open MPI's own runs its ring to rank + 1,
+     * replayed as the neighbor exchange; SimGrid's its ring to rank + i) */
+    pick_is("openmpi", "allgather", 45, 4096, "neighbor exchange");
+    pick_is("smpi-ompi", "allgather", 45, 4096, "ring");
+    pick_is("smpi-ompi", "allgather", 44, 4096, "neighbor exchange");
     pick_is("openmpi", "allgather", 600, 200000, "neighbor exchange");
     pick_is("openmpi", "allgather", 300, 200000, "ring");
     /* SMPI's chain (linear) and binary tree bcasts hand what lies past their whole 8 KiB
@@ -1403,8 +1408,10 @@ static void allgather_replays(void)
     /* Several steps of haves to havenots, worked by a separate interpreter of allgather-rdb.cpp
      * (the first review of stop 68): blocks of 64 B, c = 1/64 at distance 2 and 3c at 4, so a
      * message's traffic is its blocks times the share of the busiest block's ranks that send
-     * (p 7 at distance 4: ranks 0-2 exchange with 4-6, then rank 0 passes the 3 blocks on to
-     * rank 2 and rank 1 to rank 3, one of each block of 4 sending, then rank 2 to 3). */
+     * (p 7: at distance 2 ranks 0 and 1 exchange with 2 and 3, 4 with 6, and rank 4 passes
+     * rank 6's block on to rank 5; at distance 4 ranks 0-2 exchange with 4-6, and rank 1
+     * passes their 3 blocks on to rank 3, the one whose partner is missing; the second
+     * review of stop 68). */
     double m64 = 64, c64 = 1.0 / 64;
     cf_tiers pair3 = {.n = 1, .ranks = {2}, .extra_us = {0}, .base_us = 1, .probed = 8,
                       .npair = 3, .pair_us_per_byte = {0, c64, 3 * c64}};
