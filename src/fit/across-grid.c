@@ -109,10 +109,10 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
      * takes away (SimGrid's ring allgather on racks.xml, 16384 B, run from np 32: np 6 read
      * 101.8 us on the line through np 32's and 64's, 36.4 as np 32's ratio, its replay's
      * 32.3 against np 32's 281 for the simulated 317). */
-    if (k == 1 || (q > p[k - 1] && cost_family(&a->grid, st) == 2))
-        return t[k - 1] * sq / steps_at(a, st, p[k - 1], m);
-    if (q < p[0] && cost_family(&a->grid, st) == 2)
-        return t[0] * sq / steps_at(a, st, p[0], m);
+    if (k == 1 || ((q > p[k - 1] || q < p[0]) && cost_family(&a->grid, st) == 2)) {
+        int e = q < p[0] ? 0 : k - 1;
+        return t[e] * sq / steps_at(a, st, p[e], m);
+    }
     int j = 1;
     while (j < k - 1 && p[j] < q)
         j++;
