@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/collective.h"
 #include "base/stats.h"
 
 /* The interval's relative half-width: at least GRID_FLOOR, and per doubling of p beyond
@@ -433,6 +434,43 @@ static int unit_moved_nothing(const cf_across_grid *g, double m)
            cf_unit_time(g->unit_bytes, g->unit_t_us, g->nunit, m) < 0.25 * pp;
 }
 
+/* rho_at at size m for q from the np measured there nearest q, in log p: the line through the
+ * nearest below q and the nearest above where an algorithm of st's kind ran (*at the one
+ * above), or the nearest on the one side that has one. A pattern that loads every rank's
+ * links at once costs a step as the network is loaded at q's scale: SMPI's mpich allgather
+ * of 1000 B at np 12 on meshnodes.xml, Bruck's, which runs at no power of two, read 34.4 us
+ * from the recursive doubling's cost per step at np 128 and 11.1 between np 8's and 16's,
+ * for the simulated 12.8. A rooted one keeps the largest np's (rho_at's p 0): SMPI's ompi
+ * bcast segments its chains and pipelines by bands of p and m, and the np around q ran
+ * others (on ethflat.xml, 2 MiB at np 8, the store-and-forward chain: 2187 us simulated,
+ * 2187 from np 64's pipeline, 6439 between np 4's and 16's). -1 where none ran at m. */
+static double rho_near(const cf_across *a, cf_steps st, int once, long q, double m, long *at)
+{
+    const cf_coll *c = cf_pattern_facts(a->pattern);
+    if (c == NULL || c->rooted)
+        return rho_at(a, st, once, 0, m, at);
+    const cf_across_grid *g = &a->grid;
+    long lo = 0, hi = 0, x;
+    for (int i = 0; i < g->n; i++) {
+        long p = g->pt[i].p;
+        if (g->pt[i].m != m || !(rho_at(a, st, once, p, m, &x) >= 0))
+            continue;
+        if (p <= q && p > lo)
+            lo = p;
+        if (p > q && (hi == 0 || p < hi))
+            hi = p;
+    }
+    double r0 = lo > 0 ? rho_at(a, st, once, lo, m, &x) : -1,
+           r1 = hi > 0 && lo != q ? rho_at(a, st, once, hi, m, &x) : -1;
+    if (!(r0 > 0) || !(r1 > 0)) {
+        *at = r1 > 0 ? hi : lo;
+        return r1 > 0 ? r1 : r0;
+    }
+    double f = log((double)q / (double)lo) / log((double)hi / (double)lo);
+    *at = hi;
+    return exp((1 - f) * log(r0) + f * log(r1));
+}
+
 static int borrow(const cf_across *a, cf_rule_alg alg, long q, double m, const double *sz,
                   int ns, double *rho, double *d, double *off, long *from, int *alone)
 {
@@ -447,7 +485,7 @@ static int borrow(const cf_across *a, cf_rule_alg alg, long q, double m, const d
     int once = unit_moved_nothing(&a->grid, m) ? -1 : alg.latency == CF_LAT_ONCE;
     for (int i = 0; i < ns; i++) {
         long at;
-        double r = rho_at(a, alg.steps, once, 0, sz[i], &at);
+        double r = rho_near(a, alg.steps, once, q, sz[i], &at);
         if (r >= 0 && (best < 0 || fabs(log(fmax(sz[i], 1.0) / fmax(m, 1.0))) <=
                                        fabs(log(fmax(sz[best], 1.0) / fmax(m, 1.0))))) {
             best = i;
