@@ -471,8 +471,8 @@ static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
     char at[160] = "";
     if (add->waited && add->wait_np > 0)
         snprintf(at, sizeof at,
-                 " at its %ld ranks, the most it reached (np reaches past them: what it shows "
-                 "at least)",
+                 " at its %ld ranks, the most it reached (np reaches past them: the lower end "
+                 "holds none of it)",
                  add->wait_np);
     else if (add->waited && add->wait_np < 0)
         snprintf(at, sizeof at, " at the largest fitted np, %ld (none to replay at np)",

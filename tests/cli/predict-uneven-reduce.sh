@@ -76,10 +76,12 @@ check "racks-ompi np 27, 1 MiB: within 10% of the simulated time" answer_within 
 
 # The lower end still reaches the np below the top's cost per step carried there, a factor of
 # the middle, not of the steps' reading (racks-ompi at np 101, 512 KiB: 429.7 in [273.0, inf]
-# when it was taken of the steps' 285.0; 177.0 now, the np 32's reading).
+# when it was taken of the steps' 285.0; 177.0 with the barrier's wait, the np 32's reading;
+# 155.3 without the 21.8 us of it, which past the probed ranks the lower end holds no more:
+# predict-past-probe.sh).
 run "$COMMFIT" predict -m racks-ompi.json -p allreduce -n 101 -b 524288 -f csv
 check "racks-ompi np 101, 512 KiB: the lower end at the np below the top's reading" \
-    awk -F, 'NR == 2 { n = 1; bad = !($6 < 180 && $6 > 170) } END { exit !n || bad }' "$T/out"
+    awk -F, 'NR == 2 { n = 1; bad = !($6 < 160 && $6 > 150) } END { exit !n || bad }' "$T/out"
 
 # Open MPI's selector runs no two-level reduce: its answers carry no such note.
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-leaves-ompi.csv" -o leaves-ompi.json
