@@ -369,15 +369,32 @@ static void tiered_trees(const double *ut)
                     .base_us = 1.0, .rendezvous = 0, .probed = 64};
     /* Binary tree at 16 (0: 1 2; 1: 3 5; 2: 4 6; 3: 7 11; 4: 8 12; 5: 9 13; 6: 10 14; 7: 15):
      * 3 <- 11, 4 <- 8 and 12, 5, 6 and 7 wait on the other node, and so do their
-     * ancestors: every rank from 0 to 7 waits X once, the heights sum to 15. */
+     * ancestors: every rank from 0 to 7 waits X once, the heights sum to 15. 4, 5 and 6 take
+     * both their children's bytes across the node's link, one after the other (what a
+     * message's time holds beyond its 0-byte time: bytes), and so ends 2, which waits on 4
+     * and 6; 1 and 0 wait on paths without them. */
+    double bytes = msg - 2 * cf_unit_time(UM, ut, NUM, 0.0);
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM, &nodes, NULL, 0),
-         (15 * msg + 8 * X) / 16, 1e-9, "binary reduce at 16 over 2 nodes: 8 ranks wait X");
+         (15 * msg + 8 * X + 4 * bytes) / 16, 1e-9,
+         "binary reduce at 16 over 2 nodes: 8 ranks wait X, 4 the second child's bytes");
     /* Binomial tree at 16: 0 <- 8 alone crosses. */
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 16, m, UM, ut, NUM, &nodes, NULL, 0),
          (15 * msg + X) / 16, 1e-9, "binomial reduce at 16 over 2 nodes: the root waits X");
     /* Binomial tree at 32: 16 <- 24 and 0 <- 8, 16 cross; 0's slowest path crosses twice. */
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 32, m, UM, ut, NUM, &nodes, NULL, 0),
          (31 * msg + 3 * X) / 32, 1e-9, "binomial reduce at 32 over 4 nodes: 16 waits X, 0 2X");
+    /* Binomial tree at 12 over nodes of 4 (0: 1 2 4 8; 2: 3; 4: 5 6; 6: 7; 8: 9 10; 10: 11):
+     * 4's and 8's subtrees are in at 2 msg at once, and both cross into the root's node,
+     * whose link takes the second's bytes after the first's: 0 ends at 3 msg + X + bytes,
+     * not 3 msg + X (SimGrid shares the link: Open MPI's reduce of 1 MiB on racks.xml at np
+     * 12 takes 134.3 us, more than np 16's 124.9). */
+    cf_tiers four = {.n = 1, .ranks = {4}, .extra_us = {X}, .base_us = 1.0, .probed = 16};
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 12, m, UM, ut, NUM, &four, NULL, 0),
+         (10 * msg + X + bytes) / 12, 1e-9,
+         "binomial reduce at 12 over nodes of 4: 4's and 8's bytes in one after the other");
+    /* At 8 one child crosses (0 <- 4): nothing shared. */
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 8, m, UM, ut, NUM, &four, NULL, 0),
+         (7 * msg + X) / 8, 1e-9, "binomial reduce at 8 over nodes of 4: 0 <- 4 alone crosses");
     /* A farther tier from rank 32 on: 0 <- 32 costs 3X; 32's subtree is 0's at 32 (16 and 48
      * wait X, 32 2X), and 0 waits 32's 2X and its own 3X. */
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 64, m, UM, ut, NUM, &two, NULL, 0),
