@@ -396,31 +396,34 @@ double cf_across_grid_nearest_m(const cf_across_grid *g, double m)
  * its p - 1 overlapping messages is no cost of a step that waits for the one before (SMPI's
  * flat cluster under the ompi selector fitted at np 2-8: Bruck's 4 steps at np 16, 4 B, took
  * its linear alltoall's 2.04 us at np 8 over 7, 1.17 us in all, below one ping-pong's 2.03,
- * for the simulated 8.09). once -1: either. p 0: the largest p measured at m. */
-static double rho_at(const cf_across *a, cf_steps st, int once, long p, double m, long *at)
+ * for the simulated 8.09). once -1: either. p 0: the largest p measured at m. alike_at: that
+ * point where an algorithm of st's kind ran there (its algorithm into *r), else NULL; rho_at:
+ * its cost per step (*at its np), else -1. */
+static const cf_grid_point *alike_at(const cf_across *a, cf_steps st, int once, long p, double m,
+                                     cf_rule_alg *r)
 {
     const cf_across_grid *g = &a->grid;
     const cf_grid_point *pt = NULL;
     for (int i = 0; i < g->n; i++)
         if (g->pt[i].m == m && (p > 0 ? g->pt[i].p == p : pt == NULL || g->pt[i].p > pt->p))
             pt = &g->pt[i];
+    if (pt == NULL || cf_rules_pick(g->rules, g->node_ranks, a->pattern, pt->p, pt->m, r) != 0 ||
+        cost_family(g, r->steps) != cost_family(g, st) ||
+        (once >= 0 && (r->latency == CF_LAT_ONCE) != once))
+        return NULL;
+    return pt;
+}
+
+static double rho_at(const cf_across *a, cf_steps st, int once, long p, double m, long *at)
+{
     cf_rule_alg r;
-    if (pt == NULL || cf_rules_pick(g->rules, g->node_ranks, a->pattern, pt->p, pt->m, &r) != 0 ||
-        cost_family(g, r.steps) != cost_family(g, st) ||
-        (once >= 0 && (r.latency == CF_LAT_ONCE) != once))
+    const cf_grid_point *pt = alike_at(a, st, once, p, m, &r);
+    if (pt == NULL)
         return -1;
     *at = pt->p;
     return pt->t_us / steps_at(a, r.steps, pt->p, pt->m);
 }
 
-/* For an algorithm measured at no np (Open MPI's allgather runs neighbor exchange and ring
- * only from 32 processes on): the cost per step of whichever algorithm costed alike
- * (cost_family) ran at the largest np measured at a size, at the size nearest m (in log)
- * where one did, contention included; *d counts one doubling more than lies between, for
- * the change of algorithm, *off the doublings of size between (Open MPI's bcast fitted at np
- * 2-16 ran its 4-nomial tree to 2 KiB, its binomial tree to 512 KiB at np 16, and scatter
- * then allgather from 1 MiB, whose steps are no tree's: the 4-nomial tree at np 64, 1 MiB,
- * takes the binomial tree's cost per message at 512 KiB). */
 /* Whether the pattern's np=2 time at m moved no data: below a quarter of the ping-pong's
  * one-way time there, where that time is the bytes' (four times its smallest size's or
  * more), as fit's pair bound reads it (SMPI 3.32's ompi bcast on ranks that share a host:
@@ -434,43 +437,51 @@ static int unit_moved_nothing(const cf_across_grid *g, double m)
            cf_unit_time(g->unit_bytes, g->unit_t_us, g->nunit, m) < 0.25 * pp;
 }
 
-/* rho_at at size m for q from the np measured there nearest q, in log p: the line through the
- * nearest below q and the nearest above where an algorithm of st's kind ran (*at the one
- * above), or the nearest on the one side that has one. A pattern that loads every rank's
- * links at once costs a step as the network is loaded at q's scale: SMPI's mpich allgather
- * of 1000 B at np 12 on meshnodes.xml, Bruck's, which runs at no power of two, read 34.4 us
- * from the recursive doubling's cost per step at np 128 and 11.1 between np 8's and 16's,
- * for the simulated 12.8. A rooted one keeps the largest np's (rho_at's p 0): SMPI's ompi
- * bcast segments its chains and pipelines by bands of p and m, and the np around q ran
- * others (on ethflat.xml, 2 MiB at np 8, the store-and-forward chain: 2187 us simulated,
- * 2187 from np 64's pipeline, 6439 between np 4's and 16's). -1 where none ran at m. */
+/* rho_at at size m for q, the largest np measured there (rho_at's p 0), or where q lies
+ * between two np at which an algorithm of st's kind ran and the pattern loads every rank's
+ * links at once, the line in log p through the cost per step of the nearest below q and the
+ * nearest above (*at the one above): such a step costs as the network is loaded at q's
+ * scale, which the largest np's contention is not (SMPI's mpich allgather on tornodes.xml, a
+ * torus of nodes, Bruck's, which runs at no power of two, 1000 B at np 27: 60.9 us from the
+ * recursive doubling's cost per step at np 128, 34.7 between np 16's and 32's, simulated
+ * 35.7). A rooted pattern keeps the largest np's: SMPI's ompi bcast segments its chains and
+ * pipelines by bands of p and m, and the np around q ran others (on ethflat.xml, 2 MiB at
+ * np 8, the store-and-forward chain: 2187 us simulated, 2187 from np 64's pipeline, 6439
+ * between np 4's and 16's). -1 where none ran at m. */
 static double rho_near(const cf_across *a, cf_steps st, int once, long q, double m, long *at)
 {
     const cf_coll *c = cf_pattern_facts(a->pattern);
-    if (c == NULL || c->rooted)
-        return rho_at(a, st, once, 0, m, at);
     const cf_across_grid *g = &a->grid;
     long lo = 0, hi = 0, x;
-    for (int i = 0; i < g->n; i++) {
+    cf_rule_alg r;
+    for (int i = 0; c != NULL && !c->rooted && i < g->n; i++) {
         long p = g->pt[i].p;
-        if (g->pt[i].m != m || !(rho_at(a, st, once, p, m, &x) >= 0))
+        if (g->pt[i].m != m || (p <= q ? p <= lo : hi > 0 && p >= hi) ||
+            alike_at(a, st, once, p, m, &r) == NULL)
             continue;
-        if (p <= q && p > lo)
+        if (p <= q)
             lo = p;
-        if (p > q && (hi == 0 || p < hi))
+        else
             hi = p;
     }
-    double r0 = lo > 0 ? rho_at(a, st, once, lo, m, &x) : -1,
-           r1 = hi > 0 && lo != q ? rho_at(a, st, once, hi, m, &x) : -1;
-    if (!(r0 > 0) || !(r1 > 0)) {
-        *at = r1 > 0 ? hi : lo;
-        return r1 > 0 ? r1 : r0;
-    }
+    double r0 = lo > 0 && lo < q && hi > 0 ? rho_at(a, st, once, lo, m, &x) : -1,
+           r1 = r0 > 0 ? rho_at(a, st, once, hi, m, &x) : -1;
+    if (!(r0 > 0) || !(r1 > 0))
+        return rho_at(a, st, once, 0, m, at);
     double f = log((double)q / (double)lo) / log((double)hi / (double)lo);
     *at = hi;
     return exp((1 - f) * log(r0) + f * log(r1));
 }
 
+/* For an algorithm measured at no np (Open MPI's allgather runs neighbor exchange and ring
+ * only from 32 processes on): the cost per step of whichever algorithm costed alike
+ * (cost_family) ran at a size, at the size nearest m (in log) where one did (rho_near: at
+ * the largest np measured there, contention included, or between the np around q); *d
+ * counts one doubling more than lies between q and the np read (none inside them), for the
+ * change of algorithm, *off the doublings of size between (Open MPI's bcast fitted at np
+ * 2-16 ran its 4-nomial tree to 2 KiB, its binomial tree to 512 KiB at np 16, and scatter
+ * then allgather from 1 MiB, whose steps are no tree's: the 4-nomial tree at np 64, 1 MiB,
+ * takes the binomial tree's cost per message at 512 KiB). */
 static int borrow(const cf_across *a, cf_rule_alg alg, long q, double m, const double *sz,
                   int ns, double *rho, double *d, double *off, long *from, int *alone)
 {
@@ -484,7 +495,7 @@ static int borrow(const cf_across *a, cf_rule_alg alg, long q, double m, const d
      * at np 8, 48 from the binomial tree's at 4 KiB). */
     int once = unit_moved_nothing(&a->grid, m) ? -1 : alg.latency == CF_LAT_ONCE;
     for (int i = 0; i < ns; i++) {
-        long at;
+        long at = 0;
         double r = rho_near(a, alg.steps, once, q, sz[i], &at);
         if (r >= 0 && (best < 0 || fabs(log(fmax(sz[i], 1.0) / fmax(m, 1.0))) <=
                                        fabs(log(fmax(sz[best], 1.0) / fmax(m, 1.0))))) {
@@ -662,7 +673,8 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
             break; /* this side's nearest */
         }
     double rho, d, off = 0.0; /* off: how far m lies beyond the sizes r was measured at */
-    long from = 0;            /* the np the reading carries: the smaller end's below */
+    long from = 0; /* the np the reading carries: the smaller end's below; a borrow's np, or
+                      the np above q it read between (rho_near) */
     int borrowed = B->at < 0 && A->at < 0;
     if (borrowed) {
         if (borrow(a, r, q, m, sz, ns, &rho, &d, &off, &from, &out->alone) != 0)
@@ -684,8 +696,8 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     }
     /* Far beyond the sizes r was measured at (Open MPI switches by size at each band of p
      * differently: reduce's binomial tree runs from 4 KiB at np 16 but at every size from
-     * np 32), the cost per step at this size, of whatever ran at the largest np, says more
-     * than r's at sizes far off. */
+     * np 32), the cost per step at this size, of whatever ran (borrow: at the largest np, or
+     * between the np around q), says more than r's at sizes far off. */
     double rb, dd, ob;
     long fb_np;
     if (!borrowed && off > GRID_BORROW_OFF &&

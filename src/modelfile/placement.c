@@ -1177,7 +1177,8 @@ double cf_placement_across_wait(const cf_placement *p, const cf_across *a, long 
             return a->wait_us[i];
     double w = NAN;
     if (p->lat_us != NULL && np - 1 > (long)p->nlat) {
-        /* Past the ranks the probe reached: its whole launch's, what it shows at least. */
+        /* Past the ranks the probe reached: its whole launch's, the nearest it shows (the
+         * caller keeps it out of the lower end: the ranks' mean wait need not grow). */
         *past = (long)p->nlat + 1;
         w = cf_placement_barrier_wait(p, a->wait_rules, a->pattern, *past);
     } else if (p->lat_us != NULL) {
