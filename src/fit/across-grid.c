@@ -447,7 +447,7 @@ static int unit_moved_nothing(const cf_across_grid *g, double m)
  * 35.7). A rooted pattern keeps the largest np's: SMPI's ompi bcast segments its chains and
  * pipelines by bands of p and m, and the np around q ran others (on ethflat.xml, 2 MiB at
  * np 8, the store-and-forward chain: 2187 us simulated, 2187 from np 64's pipeline, 6439
- * between np 4's and 16's). -1 where none ran at m. */
+ * between np 4's and 16's). -1 where it reads neither (rho_at's -1 at the largest np). */
 static double rho_near(const cf_across *a, cf_steps st, int once, long q, double m, long *at)
 {
     const cf_coll *c = cf_pattern_facts(a->pattern);

@@ -425,13 +425,15 @@ double cf_steps_tree_cross_share(cf_steps st, long p, long block)
  * transfer waits for its receive (rendezvous, or a message from CF_EAGER_MAX on), its
  * receive's posting. Below CF_EAGER_MAX a sender leaves at once (SMPI's detached sends),
  * from it once its message is in. A rank with children sends when its last child's data
- * came in. Its children beyond its node share its link in: each such message's bytes (its
- * time less the same message's at 0 bytes) come in after those before it (Open MPI's reduce
- * of 1 MiB, one segment, racks.xml's nodes of 4: at np 12 the root's children 4 and 8 have
- * their subtrees in at once, and np 12 takes 134.3 us, more than np 16's 124.9, where the
- * replay without it read np 8's time). All starting at once and no tiers, the mean below
- * CF_EAGER_MAX is cf_steps_cost's; across tiers it differs by tree: with a node's ranks in
- * a row a binomial
+ * came in. Its children beyond its node share its node's link in: each such message's bytes
+ * (its time less the same message's at the smallest sizes, the ping-pong's and the tier's)
+ * come in after those that arrived before it (Open MPI's reduce of 1 MiB, one segment,
+ * racks.xml's nodes of 4: at np 12 the root's children 4 and 8 have their subtrees in at
+ * once, and np 12 takes 134.3 us, more than np 16's 124.9, where the replay without it read
+ * np 8's time). Only the rank's own receives queue: other ranks of its node receiving across
+ * it at once are not counted. SMPI's chain reduce, replayed here, queues its root's chain
+ * heads alike. All starting at once and no tiers, the mean below CF_EAGER_MAX is
+ * cf_steps_cost's; across tiers it differs by tree: with a node's ranks in a row a binomial
  * tree crosses nodes on a few ranks' paths, a binary tree on most (simulated Open MPI reduce
  * of 4 B, 8 ranks a node: binary tree 2.21 us at np 16, binomial 0.74 at np 32). The
  * children lie above their parent, so one pass from the last rank down knows them first.
@@ -447,25 +449,39 @@ static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, doubl
     tier_costs tc = tier_costs_at(t, m), tc0 = tier_costs_at(t, 0.0);
     int gated = t->rendezvous || blocking;
     for (long r = p - 1; r >= 0; r--) {
-        double in[TREE_CHILDREN_MAX], f = start != NULL ? start[r] : 0.0, waited = f;
-        double link = -INFINITY; /* when r's link across the tiers has taken in what came */
-        long c;
-        for (int k = 0; k < TREE_CHILDREN_MAX && (c = tree_child(st, p, r, k)) >= 0; k++) {
+        double in[TREE_CHILDREN_MAX], bytes_us[TREE_CHILDREN_MAX];
+        double f = start != NULL ? start[r] : 0.0, waited = f;
+        long kid[TREE_CHILDREN_MAX], c;
+        int n = 0;
+        for (; n < TREE_CHILDREN_MAX && (c = tree_child(st, p, r, n)) >= 0; n++) {
             /* posted once the waits for the children up to two before are over */
-            if (k >= 2)
-                waited = fmax(waited, in[k - 2]);
+            if (n >= 2)
+                waited = fmax(waited, in[n - 2]);
             double ex = tier_cost(&tc, r, c);
-            in[k] = (gated ? fmax(fin[c], waited) : fin[c]) + msg_us + ex;
-            /* Children beyond r's node share its link in: a message's bytes (its time less
-             * the same message's at 0 bytes) go through once those before it have. */
-            if (tier_between(t, r, c) >= 0) {
-                double bytes_us = msg_us + ex - msg0_us - tier_cost(&tc0, r, c);
-                if (bytes_us > 0) {
-                    in[k] = fmax(in[k], link + bytes_us);
-                    link = in[k];
-                }
-            }
-            leave[c] = blocking ? in[k] : fin[c];
+            kid[n] = c;
+            in[n] = (gated ? fmax(fin[c], waited) : fin[c]) + msg_us + ex;
+            /* a child beyond r's node: the message's bytes, its time less the same
+             * message's at the smallest sizes */
+            bytes_us[n] = tier_between(t, r, c) >= 0
+                              ? fmax(0.0, msg_us + ex - msg0_us - tier_cost(&tc0, r, c))
+                              : 0.0;
+        }
+        /* The children beyond r's node come in over its link one after the other, in the
+         * order they arrive: each message's bytes once those before it are in. */
+        double link = -INFINITY;
+        for (;;) {
+            int next = -1;
+            for (int k = 0; k < n; k++)
+                if (bytes_us[k] > 0 && (next < 0 || in[k] < in[next]))
+                    next = k;
+            if (next < 0)
+                break;
+            in[next] = fmax(in[next], link + bytes_us[next]);
+            link = in[next];
+            bytes_us[next] = 0.0;
+        }
+        for (int k = 0; k < n; k++) {
+            leave[kid[k]] = blocking ? in[k] : fin[kid[k]];
             f = fmax(f, in[k]);
         }
         fin[r] = f;

@@ -369,10 +369,11 @@ static void tiered_trees(const double *ut)
                     .base_us = 1.0, .rendezvous = 0, .probed = 64};
     /* Binary tree at 16 (0: 1 2; 1: 3 5; 2: 4 6; 3: 7 11; 4: 8 12; 5: 9 13; 6: 10 14; 7: 15):
      * 3 <- 11, 4 <- 8 and 12, 5, 6 and 7 wait on the other node, and so do their
-     * ancestors: every rank from 0 to 7 waits X once, the heights sum to 15. 4, 5 and 6 take
-     * both their children's bytes across the node's link, one after the other (what a
-     * message's time holds beyond its 0-byte time: bytes), and so ends 2, which waits on 4
-     * and 6; 1 and 0 wait on paths without them. */
+     * ancestors: every rank from 0 to 7 waits X once, the heights sum to 15. 4, 5 and 6 each
+     * take both their children's bytes across the link, one after the other (what a
+     * message's time holds beyond its time at the smallest sizes: bytes; each rank's own
+     * receives queue, not its node's), and so ends 2, which waits on 4 and 6; 1's and 0's
+     * slowest paths hold none. */
     double bytes = msg - 2 * cf_unit_time(UM, ut, NUM, 0.0);
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM, &nodes, NULL, 0),
          (15 * msg + 8 * X + 4 * bytes) / 16, 1e-9,
@@ -392,6 +393,16 @@ static void tiered_trees(const double *ut)
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 12, m, UM, ut, NUM, &four, NULL, 0),
          (10 * msg + X + bytes) / 12, 1e-9,
          "binomial reduce at 12 over nodes of 4: 4's and 8's bytes in one after the other");
+    /* Binary tree at 16 over nodes of 4: the queue goes by arrival, not by child. 3's
+     * children 7 (in at 2 msg + 2X, its own child 15 across) and 11 (a leaf, in at msg + X)
+     * both cross, 11 first, and 7's bytes find the link free: 3 ends at 2 msg + 2X. 4, 5
+     * and 6 each take two leaves' bytes from other nodes in a row (msg + X + bytes), 2 takes
+     * 4's and 6's so (2 msg + 2X + 2 bytes), 1 ends with 3 (3 msg + 2X), 0 with 1's or 2's
+     * path. */
+    double f0 = fmax(4 * msg + 2 * X, 3 * msg + 2 * X + 2 * bytes);
+    near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM, &four, NULL, 0),
+         (f0 + 11 * msg + 10 * X + 5 * bytes) / 16, 1e-9,
+         "binary reduce at 16 over nodes of 4: the link takes the bytes in the order they come");
     /* At 8 one child crosses (0 <- 4): nothing shared. */
     near(cf_steps_cost_tiered(CF_STEPS_REDUCE_BINOMIAL, 8, m, UM, ut, NUM, &four, NULL, 0),
          (7 * msg + X) / 8, 1e-9, "binomial reduce at 8 over nodes of 4: 0 <- 4 alone crosses");
