@@ -14,14 +14,18 @@
 . "$top_srcdir/tests/setup.sh"
 
 D=$top_srcdir/data
-# judge NAME TABLE...: fits data/sim-NAME.csv at all its np and answers the allgathers of the
-# tables at their np and sizes; "n outside median max widest" on stdout.
+# fit_all NAME: fits data/sim-NAME.csv at all its np into NAME.json.
+fit_all() {
+    fitnp=$(awk -F, '!/^#/ && NR > 1 && $2 ~ /^[0-9]+$/ { print $2 }' "$D/sim-$1.csv" |
+        sort -un | paste -sd, -)
+    "$COMMFIT" fit -q -i "$D/sim-$1.csv" --np "$fitnp" -o "$1.json"
+}
+# judge NAME TABLE...: fit_all NAME, and answers the allgathers of the tables at their np
+# and sizes; "n outside median max widest" on stdout.
 judge() {
     name=$1
     shift
-    fitnp=$(awk -F, '!/^#/ && NR > 1 && $2 ~ /^[0-9]+$/ { print $2 }' "$D/sim-$name.csv" |
-        sort -un | paste -sd, -)
-    "$COMMFIT" fit -q -i "$D/sim-$name.csv" --np "$fitnp" -o "$name.json" || return 1
+    fit_all "$name" || return 1
     cat "$@" | awk -F, '!/^#/ && $1 == "allgather" { print $2, $3, $11 }' | sort -n >"$name.truth"
     cut -d' ' -f1,2 "$name.truth" >"$name.points"
     "$COMMFIT" predict -m "$name.json" -p allgather --points "$name.points" -f csv |
@@ -83,13 +87,11 @@ check "pods at np 45, 4 KiB: SimGrid's ring" awk -F, 'NR == 2 { exit !($10 == "r
 # the reading between np 8 and 16 is low (6.13 us at 1000 B), and the estimate from np=2
 # of Bruck's own steps raises it (11.1 us, simulated 12.8): these checks hold both.
 for pf in meshnodes tornodes; do
-    fitnp=$(awk -F, '!/^#/ && NR > 1 && $2 ~ /^[0-9]+$/ { print $2 }' "$D/sim-$pf.csv" |
-        sort -un | paste -sd, -)
-    "$COMMFIT" fit -q -i "$D/sim-$pf.csv" --np "$fitnp" -o "$pf-b.json"
+    fit_all "$pf"
     awk -F, '!/^#/ && $1 == "allgather" && ($2 == 12 || $2 == 27) && $2 * $3 <= 81920 {
         print $2, $3, $11 }' "$D/sim-uneven/$pf.csv" | sort -n >"$pf-b.truth"
     cut -d' ' -f1,2 "$pf-b.truth" >"$pf-b.points"
-    "$COMMFIT" predict -m "$pf-b.json" -p allgather --points "$pf-b.points" -f csv >"$pf-b.csv"
+    "$COMMFIT" predict -m "$pf.json" -p allgather --points "$pf-b.points" -f csv >"$pf-b.csv"
     awk -F, 'NR > 1 { print $10, $5 }' "$pf-b.csv" | paste -d' ' "$pf-b.truth" - >"$pf-b.both"
     check "$pf, mpich: Bruck's at np 12 and 27, 3 answers ($(awk '{ printf "%s ", $4 }' "$pf-b.both"))" \
         test "$(grep -c ' Bruck ' "$pf-b.both")" -eq 3
