@@ -439,12 +439,15 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "the answer is the middle of the steps' reading and the measured np's "
                       "times around np=%ld carried to it by a replay of %s rank by rank%s, the "
-                      "interval holding both",
+                      "interval holding both%s",
                       np, est.algorithm,
                       est.replay_held == 2
                           ? " (np, or its nodes' count, is no power of two: some ranks fold in "
                             "and out, which no measured np showed)"
-                          : " (over the latency tiers its steps cross)");
+                          : " (over the latency tiers its steps cross)",
+                      est.fold_widened ? " with the backtests' width, neither tried where ranks "
+                                         "fold"
+                                       : "");
     if (add.floor_from_us > 0)
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "the %s ran at no fitted np and the model keeps no latency tiers to "
