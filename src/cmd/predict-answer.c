@@ -445,8 +445,8 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
                           ? " (np, or its nodes' count, is no power of two: some ranks fold in "
                             "and out, which no measured np showed)"
                           : " (over the latency tiers its steps cross)",
-                      est.fold_widened ? " with the backtests' width, neither tried where ranks "
-                                         "fold"
+                      est.fold_widened ? " and the measured np's times, each with the "
+                                         "backtests' width: none was tried where ranks fold"
                                        : "");
     if (add.floor_from_us > 0)
         cf_note_joinf(out->bnote, sizeof out->bnote,

@@ -242,15 +242,17 @@ static int folds_at(const cf_across_grid *g, cf_steps st, long q)
     return !cf_is_pow2(nodes) || !cf_is_pow2(q < node ? q : node) || q % node != 0;
 }
 
-/* Whether the interval of an algorithm that halves the vector at q holds each of its two
- * readings (hold_fold_replay) with the backtests' width, not bare: SMPI's two-level reduce
- * (MPICH's scatter-gather among the nodes' first ranks) where q folds ranks in and out
- * (folds_at), whose two readings, neither ever tried where ranks fold, both run above
- * SimGrid's at small sizes (pods.xml at np 27, 4 KiB: the steps' 11.45 us and the replay's
- * 7.64 for 6.81): on eight platforms, np 6 to 72, 2 to 32 KiB, 29 of 275 lay outside. Open
- * MPI's Rabenseifner allreduce keeps the bare readings: they lie either side of SimGrid's
- * (data/sim-uneven, its 92 at a measured size: the steps' below 86 times, the replay's above
- * 60), none of its 240 there outside. */
+/* Whether the interval of an algorithm that halves the vector at q holds what it holds
+ * (the ends of [lo_f, hi_f]: the steps' reading, each measured np around q carried by the
+ * replay, hold_fold_replay, and their measured times, bracket) with the backtests' width, not
+ * bare: SMPI's two-level reduce (MPICH's scatter-gather among the nodes' first ranks) where q
+ * folds ranks in and out (folds_at). None of those was tried where ranks fold, and at small
+ * sizes all run above SimGrid's (pods.xml at np 27, 4 KiB: the steps' 11.45 us, np 16's and
+ * 32's times carried 7.95 and 7.35, their middle 7.64, for 6.81; the ends were 7.35 and 12.02,
+ * np 32's time with the bracket's margin): on eight platforms, np 6 to 72, 2 to 32 KiB, 29 of
+ * 275 lay outside. Open MPI's Rabenseifner allreduce keeps them bare: its two readings lie
+ * either side of SimGrid's (data/sim-uneven, its 92 at a measured size: the steps' below 86
+ * times, the replay's above 60), none of its 240 there outside. */
 static int fold_widened(const cf_across_grid *g, cf_steps st, long q)
 {
     return st == CF_STEPS_SMP_HALVING2 && folds_at(g, st, q);
@@ -600,8 +602,8 @@ typedef struct grid_reading {
     int replay_held; /* the answer the middle of the steps' reading and a replay's, the
                         interval holding both (hold_fold_replay): 2 where q folds ranks in and
                         out (folds_at), 1 elsewhere */
-    int fold_widened; /* the interval holds each of the two with the backtests' width
-                         (fold_widened) */
+    int fold_widened; /* the interval holds lo_f's and hi_f's ends with the backtests'
+                         width (fold_widened) */
     const char *algorithm;
 } grid_reading;
 
@@ -914,7 +916,7 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, cf_estimate *ou
     /* The step growth borrowed from other algorithms raises the estimate; whether it carries
      * over to this one is untested, so the interval still holds the reading without it. */
     out->t_us = r.t;
-    /* Each reading held with the backtests' width, not bare (fold_widened). */
+    /* The ends of [lo_f, hi_f] held with the backtests' width, not bare (fold_widened). */
     double fold_w_lo = r.fold_widened ? 1.0 + w_lo : 1.0;
     double fold_w_up = r.fold_widened ? 1.0 + w_up : 1.0;
     out->lo_us = fmin(r.t / (r.gain * (1.0 + w_lo)), r.t * r.lo_f / fold_w_lo);

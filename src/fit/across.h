@@ -650,8 +650,9 @@ typedef struct cf_estimate {
                             * an algorithm that halves the vector (Rabenseifner's, SMPI's
                             * two-level reduce), the interval holding both: 2 where np or its
                             * nodes' count is no power of two (ranks fold in and out), 1 else */
-    int fold_widened;      /* across-np, with replay_held 2: the interval holds each of the two
-                            * readings with the backtests' width (SMPI's two-level reduce) */
+    int fold_widened;      /* across-np, with replay_held 2: the interval holds the readings
+                            * and the measured np's times around np with the backtests' width
+                            * (SMPI's two-level reduce) */
     double overlap_us;     /* p2p from np=2: the reading where the messages a rank posts at
                             * once overlap as far as np=2 cannot rule out (those to partners
                             * on its node; the others' bytes streaming), where it is faster
