@@ -28,10 +28,12 @@ mkfifo "$NO_STDIN"
 # minute (make check -j2: measure-resume.sh 70 s and measure-selflaunch.sh 63 s side by
 # side, 2.1 and 0.4 s alone). A test elsewhere keeps the other core busy. Without flock(1),
 # or where the lock cannot be opened, they run as make schedules them. Built with Open MPI
-# they run as make schedules them too: its ranks yield while they wait (the tests' setting,
-# mk/measure.am), and its launches spend their time starting up, so two side by side share
-# the cores (CI's Open MPI stage, make check -j2 of its 16 MPI tests: 111 s held one at a
-# time, 77 to 80 s side by side, one launch each way).
+# they run as make schedules them too, and do not take the lock: its ranks yield while they
+# wait and are bound to no core (the tests' settings, mk/measure.am), and its launches spend
+# their time starting up, so two side by side share the cores (CI's Open MPI stage, make
+# check -j2 of its 16 MPI tests on 2 cores: 111 s held one at a time, 77 to 80 s side by
+# side, one launch each way). An MPICH build's tests run at the same time on the same
+# machine would share the cores with them.
 case $0 in
 */tests/mpi/*)
     if [ "${CF_MPI_LIBRARY:-}" != openmpi ] && command -v flock >/dev/null 2>&1 &&
