@@ -310,6 +310,12 @@ typedef struct cf_tier_added {
                            * algorithm's own steps (cf_estimate.unreplayed), 0 where not */
     int anchored; /* the fitted formula was carried through the fitted np's answers
                    * (cf_across_anchor) */
+    /* Between fitted np, an all-gather the rules run at neither (Bruck's allgather): the
+     * reading raised to the line in log p through the two fitted np's answers at m, which
+     * moved the same bytes a rank (volume_line); the reading before, and the two np; 0
+     * where not. */
+    double volume_from_us;
+    long volume_np[2];
     /* Between fitted np, where the probes put np in the tier of the fitted np below it and
      * not of tier_above, the next one (its farthest latency tier_above_far_us, np's
      * tier_np_far_us; the pair exchange at their levels, tier_above_pair_us and
