@@ -457,11 +457,11 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
                       est.algorithm, add.floor_from_us);
     if (add.volume_from_us > 0)
         cf_note_joinf(out->bnote, sizeof out->bnote,
-                      "the %s ran at no fitted np: its reading, %.4g us, prices its steps' "
-                      "latency, not the load of the bytes every rank receives at once, which "
-                      "the fitted np=%ld and np=%ld measured for the same bytes a rank; the "
-                      "answer is raised to the line in log p through their answers at this "
-                      "size, the interval holding both",
+                      "the %s ran at neither fitted np around np: its reading, %.4g us, "
+                      "prices its steps' latency, not the load of the bytes every rank "
+                      "receives at once, which the fitted np=%ld and np=%ld measured for the "
+                      "same bytes a rank; the answer is raised to the line in log p through "
+                      "their answers at this size, the interval holding both",
                       est.algorithm, add.volume_from_us, add.volume_np[0], add.volume_np[1]);
     out->t = est.t_us;
     out->lo = est.lo_us;

@@ -1393,38 +1393,48 @@ static int grid_spans(const cf_across_grid *g, long p, double m)
     return below && above;
 }
 
-/* Between two fitted np, an all-gather the library's rules run at neither (MPICH's Bruck
- * allgather, at np no power of two; recursive doubling ran at the powers of two around it):
- * the grid reads it from the cost per step of what ran there and replays it over the
- * probe's tiers, which prices each step's latency but not how the (np - 1) m bytes every
- * rank receives load the network at once. The fitted np around it measured that load for
- * the same bytes a rank, and past the latency-bound sizes the line in log p through their
- * answers at m holds it: the answer is raised to that line where it is the larger, the
- * interval holding both (it holds the fitted np's answers already). Stop 69's fresh
- * allgathers (pods, cloud, wide, fatnodes, racks, leaves, islands, meshnodes, tornodes,
- * ethflat; np 10 to 100, 8 to 1500 B; 164 Bruck answers): median 6.8% -> 5.2%, 90th
- * percentile 34.2% -> 17.5% (fatnodes at np 90, 900 B: 46.9 us for 202.3, the line 198).
- * Not where np lies in the tier of the fitted np below alone (tier_grid): the np above
- * crossed a tier np does not. The reading before into added->volume_from_us. */
-static void volume_line(const cf_across *a, long np, double m, long below_tier,
+/* Between two fitted np of a SimGrid table, an all-gather its mpich selection runs at
+ * neither (Bruck's allgather, at np no power of two; recursive doubling ran at the powers of
+ * two around it): the grid reads it from the cost per step of what ran there and replays it
+ * over the probe's tiers, which prices each step's latency but not how the (np - 1) m bytes
+ * every rank receives load the network at once. The fitted np around it measured that load
+ * for the same bytes a rank, and the line in log p through their answers at m holds it: the
+ * answer is raised to that line where it is the larger, the interval holding both (it holds
+ * the fitted np's answers already). At small sizes the two readings lie close. Stop 69's
+ * fresh allgathers (pods, cloud, wide, fatnodes, racks, leaves, islands, meshnodes,
+ * tornodes, ethflat; np 10 to 100, 8 to 1500 B; 164 Bruck answers): median 6.8% -> 5.2%,
+ * 90th percentile 34.2% -> 17.5% (fatnodes at np 90, 900 B: 46.9 us for 202.3, the line
+ * 198). Not where np shares the nodes or the tier of the fitted np below and the np above
+ * spans more (nodes of 12 ranks, np 12 in one node with np 8, np 16 across two: the line
+ * carried the crossing, 4.80 us for 1.41), nor past the sizes both fitted np measured
+ * around m. Real MPICH's and Open MPI's Bruck (Open MPI's recursive doubling at np no power
+ * of two) keep the replay: no measured table judged them. The reading before into
+ * added->volume_from_us. */
+static void volume_line(const cf_placement *p, const cf_across *a, long np, double m,
                         cf_fitted_at at, void *ctx, cf_estimate *est, cf_tier_added *added)
 {
     const cf_across_grid *g = &a->grid;
     cf_rule_alg r, r0, r1;
-    int i = 0;
-    while (i + 1 < a->nnp && a->np[i + 1] < np)
-        i++;
-    if (at == NULL || !est->grid || below_tier > 0 || !(est->t_us > 0) || i + 1 >= a->nnp ||
-        !(a->np[i] < np && np < a->np[i + 1]) ||
+    int i0, i1;
+    if (at == NULL || !est->grid || !(est->t_us > 0) || a->nnp == 0 ||
+        strncmp(g->rules, "smpi-mpich", 10) != 0)
+        return;
+    cf_across_anchor_np(a, np, &i0, &i1);
+    long p0 = a->np[i0], p1 = a->np[i1];
+    if (!(p0 < np && np < p1) ||
         cf_rules_pick(g->rules, g->node_ranks, a->pattern, np, m, &r) != 0 ||
         r.steps != CF_STEPS_BRUCK_GATHER)
         return;
-    long p0 = a->np[i], p1 = a->np[i + 1];
     /* Bruck's own cost at the np around is the grid's reading already. */
     if (cf_rules_pick(g->rules, g->node_ranks, a->pattern, p0, m, &r0) != 0 ||
         cf_rules_pick(g->rules, g->node_ranks, a->pattern, p1, m, &r1) != 0 ||
         r0.steps == r.steps || r1.steps == r.steps || !grid_spans(g, p0, m) ||
         !grid_spans(g, p1, m))
+        return;
+    long n0 = cf_placement_nodes(p, p0), n = cf_placement_nodes(p, np),
+         n1 = cf_placement_nodes(p, p1);
+    if ((n > 0 && n == n0 && n1 > n0) ||
+        (cf_placement_same_tier(p, p0, np) && !cf_placement_same_tier(p, p1, np)))
         return;
     double t0 = at(ctx, p0, m), t1 = at(ctx, p1, m);
     if (!(t0 > 0) || !(t1 > 0) || !isfinite(t0) || !isfinite(t1))
@@ -1559,7 +1569,7 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
     }
     if (at != NULL)
         unreplayed_floor(p, a, pp, np, m, est, added);
-    volume_line(a, np, m, below_tier, at, ctx, est, added);
+    volume_line(p, a, np, m, at, ctx, est, added);
 }
 
 int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,

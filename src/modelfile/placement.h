@@ -310,10 +310,10 @@ typedef struct cf_tier_added {
                            * algorithm's own steps (cf_estimate.unreplayed), 0 where not */
     int anchored; /* the fitted formula was carried through the fitted np's answers
                    * (cf_across_anchor) */
-    /* Between fitted np, an all-gather the rules run at neither (Bruck's allgather): the
-     * reading raised to the line in log p through the two fitted np's answers at m, which
-     * moved the same bytes a rank (volume_line); the reading before, and the two np; 0
-     * where not. */
+    /* Between two fitted np of a SimGrid table, Bruck's allgather, which its mpich
+     * selection ran at neither: the reading raised to the line in log p through their
+     * answers at m, which moved the same bytes a rank (volume_line); the reading before,
+     * and the two np; 0 where not. */
     double volume_from_us;
     long volume_np[2];
     /* Between fitted np, where the probes put np in the tier of the fitted np below it and
@@ -389,7 +389,10 @@ double cf_placement_across_wait(const cf_placement *p, const cf_across *a, long 
  * at is not NULL and the grid read an algorithm it replays over tiers from another's cost
  * per step, none kept (est->unreplayed), and the probe puts np's ranks farther than np=2's,
  * the estimate from np=2 of pp (NULL: none) is the answer where it is the larger, the
- * interval holding both readings (added->floor_from_us). */
+ * interval holding both readings (added->floor_from_us). Where at is not NULL and np lies
+ * between two fitted np of a SimGrid table whose mpich selection runs Bruck's allgather at
+ * np and at neither of them, the line in log p through their answers at m is the answer
+ * where it is the larger (added->volume_from_us). */
 void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_p2p *pp,
                                 const cf_unmeasured *u, long np, double m, cf_fitted_at at,
                                 void *ctx, cf_estimate *est, cf_tier_added *added);
