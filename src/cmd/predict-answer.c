@@ -448,6 +448,15 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
                       est.fold_widened ? " and the measured np's times, each with the "
                                          "backtests' width: none was tried where ranks fold"
                                        : "");
+    if (est.step_below > 0) {
+        char b[32];
+        cf_size_format((uint64_t)est.step_below, b, sizeof b);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "between the measured sizes around this one the %s's time grows faster "
+                      "than its bytes, a step between them whose place is unknown: the lower end "
+                      "goes no higher than at %s",
+                      est.algorithm, b);
+    }
     if (add.floor_from_us > 0)
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "the %s ran at no fitted np and the model keeps no latency tiers to "

@@ -589,6 +589,8 @@ typedef struct grid_reading {
     double lo_f;          /* the lower end at most this times t (below_top, bracket) */
     double hi_f;          /* the upper end at least this times t (bracket) */
     double in;            /* the doublings to the nearest measured np, q between them */
+    double step_b;        /* between two measured sizes across a step (stepped_between):
+                             the smaller; 0 elsewhere */
     double gain;          /* the step growth carried from below (1: none) */
     double d_model;       /* the doublings of p the fitted model's backtest bounds: d + in,
                              or with a growth carried, those from the np it was carried to */
@@ -613,10 +615,38 @@ typedef struct grid_reading {
  * doublings inside the measured np (in), its bracket (lo, hi) and the largest np (p). */
 typedef struct grid_end {
     int at;
+    double v; /* the reading there (the time at q) */
     double t, d, e, f, in, lo, hi;
     long p;
     int held; /* its reading the middle of the steps' and a replay's (hold_fold_replay) */
 } grid_end;
+
+/* The log-log slope of the readings v0 at x0 and v1 at x1; NAN where either is none. */
+static double chord(double x0, double v0, double x1, double v1)
+{
+    return x1 > x0 && x0 > 0 && v0 > 0 && v1 > 0 ? log(v1 / v0) / log(x1 / x0) : NAN;
+}
+
+/* Whether a step lies between the measured sizes x[1] < x[2] around m, the grid's readings
+ * there v[1] and v[2] (x[0] below and x[3] above: the sizes past them, 0 where none): where
+ * the readings grow faster than the bytes (within one protocol a time grows no faster than
+ * alpha + beta m), or the chord between them is steeper than those on both sides of it (a
+ * cost alpha + beta m steepens towards 1 as m grows, and falls back only past a step).
+ * SimGrid's sends wait for their receiver from 64 KiB, a library's eager limit ends: the line
+ * between the two sizes cannot know where, and m may lie below it, where the time is the
+ * smaller size's and a little more (racks.xml, bcast at np 100: 45.3 us simulated at 20000 B,
+ * read 58.5 in [46.9, 85.5] on the line from 16 KiB's 48.8 to 64 KiB's 205; MPICH's
+ * two-level allreduce there, 3.4 times from 16 to 64 KiB, 1.9 and 2.3 on either side). */
+static int stepped_between(const double *x, const double *v)
+{
+    double mid = chord(x[1], v[1], x[2], v[2]);
+    if (!isfinite(mid))
+        return 0;
+    if (mid > 1.0)
+        return 1;
+    double below = chord(x[0], v[0], x[1], v[1]), above = chord(x[2], v[2], x[3], v[3]);
+    return isfinite(below) && isfinite(above) && mid > below && mid > above;
+}
 
 /* Whether st is an algorithm the grid replays over the latency probe's tiers where it keeps
  * them, read here from another's cost per step for want of them (cf_estimate.unreplayed). */
@@ -639,7 +669,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     double sz[CF_GRID_MAX];
     int ns = grid_sizes(g, sz);
     /* The nearest measured sizes at or below and at or above m where r ran. */
-    grid_end end[2] = {{-1, 0, 0, -1, 1, 0, 1, 1, 0, 0}, {-1, 0, 0, -1, 1, 0, 1, 1, 0, 0}};
+    grid_end end[2] = {{-1, 0, 0, 0, -1, 1, 0, 1, 1, 0, 0}, {-1, 0, 0, 0, -1, 1, 0, 1, 1, 0, 0}};
     grid_end *B = &end[0], *A = &end[1];
     long p[CF_ACROSS_NP_MAX];
     double tt[CF_ACROSS_NP_MAX];
@@ -651,12 +681,22 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
         first_above++;
     int look[2] = {first_above < ns && sz[first_above] == m ? first_above : first_above - 1,
                    first_above};
+    /* Past each end where m lies between two sizes, the next size r ran at and its reading
+     * (stepped_between's test; 0 where none). */
+    double outer_sz[2] = {0, 0}, outer_v[2] = {0, 0};
     for (int side = 0; side < 2; side++)
         for (int i = look[side]; i >= 0 && i < ns; i += side ? 1 : -1) {
             int k = group_at(a, r.name, sz[i], p, tt);
             if (k == 0)
                 continue;
             double d, v = along(a, r.steps, q, sz[i], p, tt, k, &d);
+            if (end[side].at >= 0) { /* the end is this side's: the size past it */
+                if (i != end[side].at) {
+                    outer_sz[side] = sz[i];
+                    outer_v[side] = v;
+                }
+                break;
+            }
             /* Posted at once and measured at one np alone: read with the latency once, the
              * interval holding the reading of p - 1 whole steps too (once_ratio). */
             double steps_v = NAN; /* the reading of p - 1 whole steps, where it is not v */
@@ -671,6 +711,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
                 if (x->at >= 0 || !(j ? sz[i] >= m : sz[i] <= m))
                     continue;
                 x->at = i;
+                x->v = v;
                 x->d = d;
                 x->in = inside(q, p, k);
                 bracket(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
@@ -688,7 +729,8 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
                 x->e = size_error(a, r.steps, sz[i], p, tt, k);
                 x->f = below_top(a, r.steps, q, sz[i], p, tt, k, vv); /* of the end's reading */
             }
-            break; /* this side's nearest */
+            if (sz[i] == m)
+                break; /* a measured m: both ends */
         }
     double rho, d, off = 0.0; /* off: how far m lies beyond the sizes r was measured at */
     long from = 0; /* the np the reading carries: the smaller end's below; a borrow's np, or
@@ -703,6 +745,10 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
         double f = x1 > x0 ? (log(fmax(m, 1.0)) - x0) / (x1 - x0) : 0.0;
         rho = exp((1 - f) * log(B->t) + f * log(A->t));
         d = fmax(B->d, A->d);
+        double xs[4] = {outer_sz[0], sz[B->at], sz[A->at], outer_sz[1]},
+               vs[4] = {outer_v[0], B->v, A->v, outer_v[1]};
+        if (stepped_between(xs, vs))
+            out->step_b = sz[B->at];
     } else if (B->at >= 0) {
         rho = B->t;
         d = B->d;
@@ -925,7 +971,16 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, cf_estimate *ou
     out->unreplayed = r.unreplayed;
     out->replay_held = r.replay_held;
     out->fold_widened = r.fold_widened;
+    out->step_below = 0.0;
     between_measured(&a->grid, q, m, &out->lo_us, &out->hi_us);
+    /* Across a step between the measured sizes around m (stepped_between), the lower end
+     * no higher than the smaller size's own: m may lie below the step. */
+    cf_estimate below;
+    if (r.step_b > 0 && cf_across_grid_predict(a, q, r.step_b, &below) == 0 &&
+        below.lo_us > 0 && below.lo_us < out->lo_us) {
+        out->lo_us = below.lo_us;
+        out->step_below = r.step_b;
+    }
     return 0;
 }
 

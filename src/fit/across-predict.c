@@ -245,6 +245,7 @@ void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out)
     out->unreplayed = 0;
     out->replay_held = 0;
     out->fold_widened = 0;
+    out->step_below = 0.0;
     cf_estimate_bt_clear(out);
     if (cf_across_grid_predict(a, p, m, out) == 0) {
         out->alg = 0;

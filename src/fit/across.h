@@ -650,6 +650,9 @@ typedef struct cf_estimate {
                             * an algorithm that halves the vector (Rabenseifner's, SMPI's
                             * two-level reduce), the interval holding both: 2 where np or its
                             * nodes' count is no power of two (ranks fold in and out), 1 else */
+    double step_below;     /* across-np, the grid between two measured sizes whose reading
+                            * grows faster than the bytes (a step between them): the smaller,
+                            * whose lower end the interval's holds; 0 elsewhere */
     int fold_widened;      /* across-np, with replay_held 2: the interval holds the readings
                             * and the measured np's times around np with the backtests' width
                             * (SMPI's two-level reduce) */
