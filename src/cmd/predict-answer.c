@@ -452,9 +452,9 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
         char b[32];
         cf_size_format((uint64_t)est.step_below, b, sizeof b);
         cf_note_joinf(out->bnote, sizeof out->bnote,
-                      "between the measured sizes around this one the %s's time grows faster "
-                      "than its bytes, a step between them whose place is unknown: the lower end "
-                      "goes no higher than at %s",
+                      "between the measured sizes around this one the %s's reading steepens "
+                      "as no alpha + beta*m does (a step between them, its place unknown): the "
+                      "lower end holds the reading at %s, with the same width",
                       est.algorithm, b);
     }
     if (add.floor_from_us > 0)

@@ -591,6 +591,8 @@ typedef struct grid_reading {
     double in;            /* the doublings to the nearest measured np, q between them */
     double step_b;        /* between two measured sizes across a step (stepped_between):
                              the smaller; 0 elsewhere */
+    double step_lo;       /* there, the reading at step_b over the reading at m (<= 1); 1
+                             elsewhere */
     double gain;          /* the step growth carried from below (1: none) */
     double d_model;       /* the doublings of p the fitted model's backtest bounds: d + in,
                              or with a growth carried, those from the np it was carried to */
@@ -662,6 +664,7 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
 {
     const cf_across_grid *g = &a->grid;
     memset(out, 0, sizeof *out);
+    out->step_lo = 1.0;
     cf_rule_alg r;
     if (cf_across_formula_only(a) || q < 2 ||
         cf_rules_pick(g->rules, g->node_ranks, a->pattern, q, m, &r) != 0)
@@ -747,8 +750,17 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
         d = fmax(B->d, A->d);
         double xs[4] = {outer_sz[0], sz[B->at], sz[A->at], outer_sz[1]},
                vs[4] = {outer_v[0], B->v, A->v, outer_v[1]};
-        if (stepped_between(xs, vs))
+        /* Not from a size that moves nothing (a reduction of fewer bytes than an element):
+         * its time is no protocol's. The reading at the smaller size held no lower than the
+         * bytes' ratio below the reading at m: within one protocol a time falls no faster
+         * than its bytes (meshnodes.xml, allgather at np 11 of 57052 B: the grid read 0.124
+         * us at 16 KiB for the 119 at m). */
+        if (stepped_between(xs, vs) && A->v > B->v && !cf_across_moves_nothing(a->datatype, sz[B->at])) {
             out->step_b = sz[B->at];
+            out->step_lo = fmin(1.0, fmax(sz[B->at] / fmax(m, 1.0),
+                                          B->t * steps_at(a, r.steps, q, sz[B->at]) /
+                                              (rho * steps_at(a, r.steps, q, m))));
+        }
     } else if (B->at >= 0) {
         rho = B->t;
         d = B->d;
@@ -966,21 +978,20 @@ int cf_across_grid_predict(const cf_across *a, long q, double m, cf_estimate *ou
     double fold_w_lo = r.fold_widened ? 1.0 + w_lo : 1.0;
     double fold_w_up = r.fold_widened ? 1.0 + w_up : 1.0;
     out->lo_us = fmin(r.t / (r.gain * (1.0 + w_lo)), r.t * r.lo_f / fold_w_lo);
+    /* Across a step between the measured sizes around m (stepped_between), m may lie below
+     * it: the lower end holds the reading at the smaller size, with the same width. */
+    double step_lo = r.t * r.step_lo / (r.gain * (1.0 + w_lo));
+    out->step_below = 0.0;
+    if (r.step_b > 0 && step_lo < out->lo_us) {
+        out->lo_us = step_lo;
+        out->step_below = r.step_b;
+    }
     out->hi_us = r.t * fmax(1.0 + w_up, r.hi_f * fold_w_up);
     out->algorithm = r.algorithm;
     out->unreplayed = r.unreplayed;
     out->replay_held = r.replay_held;
     out->fold_widened = r.fold_widened;
-    out->step_below = 0.0;
     between_measured(&a->grid, q, m, &out->lo_us, &out->hi_us);
-    /* Across a step between the measured sizes around m (stepped_between), the lower end
-     * no higher than the smaller size's own: m may lie below the step. */
-    cf_estimate below;
-    if (r.step_b > 0 && cf_across_grid_predict(a, q, r.step_b, &below) == 0 &&
-        below.lo_us > 0 && below.lo_us < out->lo_us) {
-        out->lo_us = below.lo_us;
-        out->step_below = r.step_b;
-    }
     return 0;
 }
 
