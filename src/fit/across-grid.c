@@ -755,7 +755,8 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
          * bytes' ratio below the reading at m: within one protocol a time falls no faster
          * than its bytes (meshnodes.xml, allgather at np 11 of 57052 B: the grid read 0.124
          * us at 16 KiB for the 119 at m). */
-        if (stepped_between(xs, vs) && A->v > B->v && !cf_across_moves_nothing(a->datatype, sz[B->at])) {
+        if (stepped_between(xs, vs) && A->v > B->v &&
+            !cf_across_moves_nothing(a->datatype, sz[B->at])) {
             out->step_b = sz[B->at];
             out->step_lo = fmin(1.0, fmax(sz[B->at] / fmax(m, 1.0),
                                           B->t * steps_at(a, r.steps, q, sz[B->at]) /

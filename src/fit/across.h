@@ -651,8 +651,8 @@ typedef struct cf_estimate {
                             * two-level reduce), the interval holding both: 2 where np or its
                             * nodes' count is no power of two (ranks fold in and out), 1 else */
     double step_below;     /* across-np, the grid between two measured sizes whose reading
-                            * grows faster than the bytes (a step between them): the smaller,
-                            * whose lower end the interval's holds; 0 elsewhere */
+                            * steepens as no alpha + beta m does (a step between them): the
+                            * smaller, whose reading the lower end holds; 0 elsewhere */
     int fold_widened;      /* across-np, with replay_held 2: the interval holds the readings
                             * and the measured np's times around np with the backtests' width
                             * (SMPI's two-level reduce) */
