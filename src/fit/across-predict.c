@@ -314,8 +314,13 @@ double cf_across_anchor(const cf_across *a, long p, double m, cf_fitted_at at, v
     }
     from[0] = p0;
     from[1] = p1;
+    return cf_across_loglog_p(p, p0, r0, p1, r1);
+}
+
+double cf_across_loglog_p(long p, long p0, double v0, long p1, double v1)
+{
     double f = log((double)p / (double)p0) / log((double)p1 / (double)p0);
-    return exp((1.0 - f) * log(r0) + f * log(r1));
+    return exp((1.0 - f) * log(v0) + f * log(v1));
 }
 
 int cf_across_lines(const cf_across *a, long p, double *c0, double *c1, double *switch_at)

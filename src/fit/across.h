@@ -878,6 +878,9 @@ void cf_across_predict(const cf_across *a, long p, double m, cf_estimate *out);
 /* The answer at fitted np p, size m (the fit there with its measured neighbours, as predict
  * answers); NAN where there is none. */
 typedef double (*cf_fitted_at)(void *ctx, long p, double m);
+/* The line in log p, log v through (p0, v0) and (p1, v1), read at p (p0 < p1, v0 and v1
+ * positive). */
+double cf_across_loglog_p(long p, long p0, double v0, long p1, double v1);
 /* Where the fitted formula answers at (p, m) (no rules read the measured points: a table
  * that names no library; the caller knows, cf_estimate.grid 0), the factor that carries it
  * through the fitted np's own answers: at(p0) / formula(p0) (its barrier wait off where the

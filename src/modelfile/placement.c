@@ -1439,8 +1439,7 @@ static void volume_line(const cf_placement *p, const cf_across *a, long np, doub
     double t0 = at(ctx, p0, m), t1 = at(ctx, p1, m);
     if (!(t0 > 0) || !(t1 > 0) || !isfinite(t0) || !isfinite(t1))
         return;
-    double f = log((double)np / (double)p0) / log((double)p1 / (double)p0);
-    double line = exp((1.0 - f) * log(t0) + f * log(t1));
+    double line = cf_across_loglog_p(np, p0, t0, p1, t1);
     if (!(line > est->t_us))
         return;
     added->volume_from_us = est->t_us;
