@@ -163,29 +163,33 @@ static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_pr
 }
 
 /* The fit f's answer at m corrected by its measured points, through the reading of them in
- * *nr, built at its first answer (a batch of sizes reads the points once); without memory
+ * *nr, built at its first answer (a batch of sizes reads the points once) with the
+ * library's switch rules of c's table where it has them (cf_near_rules); without memory
  * for it, read afresh. */
-static int near_cached(cf_near **nr, const cf_fit *f, double m, int blocks, cf_prediction *pr)
+static int near_cached(const ctx *c, cf_near **nr, const cf_fit *f, double m, int blocks,
+                       cf_prediction *pr)
 {
+    const char *rules = c->as != NULL ? c->as->pp.rules : NULL;
+    long node = c->as != NULL ? c->as->pp.node_ranks : 0;
     if (*nr == NULL) {
         *nr = malloc(sizeof **nr);
-        if (*nr == NULL || cf_near_init(*nr, f, blocks) != 0) {
+        if (*nr == NULL || cf_near_init(*nr, f, blocks) != 0 ||
+            cf_near_rules(*nr, rules, node) != 0) {
             if (*nr != NULL)
                 cf_near_clear(*nr);
             free(*nr);
             *nr = NULL;
-            return cf_fit_predict_near_blocks(f, m, blocks, pr);
+            return cf_fit_predict_near_rules(f, m, blocks, rules, node, pr);
         }
     }
     return cf_near_predict(*nr, m, pr);
 }
 
-/* The model corrected by its measured neighbours: said in the model column and the note. */
 /* The fit's answer corrected by its measured points, through the source's reading of
  * them. */
-static int near_predict(source *s, double m, int blocks, cf_prediction *pr)
+static int near_predict(ctx *c, source *s, double m, int blocks, cf_prediction *pr)
 {
-    return near_cached(&s->near, s->fit, m, blocks, pr);
+    return near_cached(c, &s->near, s->fit, m, blocks, pr);
 }
 
 /* Drops the contiguous fit's reading (contig_predict). */
@@ -208,7 +212,7 @@ static int contig_predict(ctx *c, const cf_fit *cg, double m, cf_prediction *pr)
         contig_clear(c);
         c->contig_fit = cg;
     }
-    return near_cached(&c->contig_near, cg, m, cg->blocks, pr);
+    return near_cached(c, &c->contig_near, cg, m, cg->blocks, pr);
 }
 
 /* The per-np fit at fitted np index i (found once), NULL where there is none. */
@@ -238,7 +242,7 @@ double cf_predict_fitted_at(void *vc, long p, double m)
     const cf_fit *f = anchor_fit_at(c, i);
     cf_prediction pr;
     if (f == NULL ||
-        near_cached(&c->anchor_near[i], f, m, c->blocks >= 0 ? c->blocks : f->blocks, &pr) != 0)
+        near_cached(c, &c->anchor_near[i], f, m, c->blocks >= 0 ? c->blocks : f->blocks, &pr) != 0)
         return NAN;
     /* At a size the fit set aside as a no-op, its measured time, as predict answers there
      * (an IMB allgather of 0 B read 0.04 us at the fitted np 64 and 128 and 1124 between). */
@@ -322,14 +326,14 @@ static int answer_fit(ctx *c, source *s, long np, uint64_t bytes, cf_predict_ans
     cf_prediction pr;
     int blocks = c->blocks >= 0 ? c->blocks : s->fit->blocks;
     int rc = c->model_alone ? cf_fit_predict_blocks(s->fit, m, blocks, &pr)
-                            : near_predict(s, m, blocks, &pr);
+                            : near_predict(c, s, m, blocks, &pr);
     if (rc != 0)
         return cf_error_set(e, CF_EXIT_DATA, c->path, 0, "cannot evaluate the %s fit at %s",
                             s->fit->model, "this size");
     out->t = pr.t_us;
     out->lo = pr.lo_us;
     out->hi = pr.hi_us;
-    if (pr.in_gap) {
+    if (pr.in_gap && pr.near_switch == 0) {
         const cf_segment *sg = &s->fit->seg[pr.segment];
         char a[32], b[32];
         cf_size_format(sg[0].to_bytes, a, sizeof a);
@@ -341,7 +345,7 @@ static int answer_fit(ctx *c, source *s, long np, uint64_t bytes, cf_predict_ans
                       "values at its ends, the interval covering both",
                       a, b);
         out->model = out->model_buf;
-    } else if (s->fit->nseg > 1) {
+    } else if (s->fit->nseg > 1 && !pr.in_gap) {
         snprintf(out->model_buf, sizeof out->model_buf, "%s segment %d of %d", s->fit->model,
                  pr.segment + 1, s->fit->nseg);
         out->model = out->model_buf;

@@ -117,13 +117,28 @@ static char *cat(char *p, const char *s)
 void cf_fit_note_near(const cf_prediction *pr, cf_predict_answer *out)
 {
     cf_predict_model_append(out, " + measured neighbours");
-    char a[32], b[32], x[32], part[256], *p = part;
+    char a[32], b[32], x[32], part[512], *p = part;
     cf_size_format(pr->near_lo, a, sizeof a);
     cf_size_format(pr->near_hi, b, sizeof b);
     cf_fmt_g(x, sizeof x, pr->near_ratio, 3);
     if (pr->near_lo == pr->near_hi) {
         p = cat(cat(cat(cat(p, "at the measured "), a), ": its measured time (the model x"), x);
         cat(p, ")");
+    } else if (pr->near_switch != 0) {
+        char from[32], sl[32];
+        cf_fmt_g(sl, sizeof sl, pr->switch_slope, 2);
+        if (pr->switch_from > 0)
+            cf_size_format(pr->switch_from, from, sizeof from);
+        snprintf(part, sizeof part,
+                 "between the measured %s and %s the library's rules switch from the %s to the "
+                 "%s: read from %s on, where they run the %s as here (%s%s carried on, slope "
+                 "%s), the interval as far as such carries missed and the line across the "
+                 "switch",
+                 a, b, pr->near_switch < 0 ? pr->switch_alg : pr->switch_other,
+                 pr->near_switch < 0 ? pr->switch_other : pr->switch_alg,
+                 pr->near_switch < 0 ? a : b, pr->switch_alg,
+                 pr->switch_from > 0 ? "the log-log chord from " : "the model's own slope",
+                 pr->switch_from > 0 ? from : "", sl);
     } else {
         p = cat(cat(cat(cat(p, "between the measured "), a), " and "), b);
         if (pr->near_step)

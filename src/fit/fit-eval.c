@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "base/stats.h"
+#include "fit/across.h"
 #include "fit/fitting.h"
 
 /* A weight within half a percent of an end is that end (cf_fit_weight_snap). */
@@ -436,9 +437,165 @@ int cf_near_init(cf_near *nr, const cf_fit *f, int blocks)
     return near_build(nr);
 }
 
+/* Whether the rules run one algorithm at points i and j of nr (both known). */
+static int same_alg(const cf_near *nr, size_t i, size_t j)
+{
+    return nr->alg[i] != NULL && nr->alg[j] != NULL && strcmp(nr->alg[i], nr->alg[j]) == 0;
+}
+
+/* The log-log chord from point i to point j of f, its slope held from 0 to 1 (no cost falls
+ * with size, none grows faster than it within one algorithm), carried from j to bytes. */
+static double carry(const cf_fit *f, size_t i, size_t j, double bytes, double *slope)
+{
+    *slope = fmin(fmax(chord_slope(f, i, j), 0.0), 1.0);
+    return f->points[j].t_us * pow(bytes / (double)f->points[j].bytes, *slope);
+}
+
+/* How far a chord carried one point on within one algorithm's run missed, each miss per
+ * doubling of the size it was carried over (up and down the sizes): its root mean square. */
+static void carry_backtest(cf_near *nr)
+{
+    const cf_fit *f = &nr->view;
+    double ss = 0.0, slope;
+    int n = 0;
+    for (size_t i = 2; i < f->npoints; i++)
+        for (int dir = 0; dir < 2; dir++) {
+            size_t a = dir ? i : i - 2, b = i - 1, c = dir ? i - 2 : i; /* carry a->b on to c */
+            if (!same_alg(nr, i - 2, i - 1) || !same_alg(nr, i - 1, i) ||
+                !(f->points[i - 2].bytes < f->points[i - 1].bytes &&
+                  f->points[i - 1].bytes < f->points[i].bytes))
+                continue;
+            double t = carry(f, a, b, (double)f->points[c].bytes, &slope),
+                   d = fabs(log2((double)f->points[c].bytes / (double)f->points[b].bytes)),
+                   e = log(f->points[c].t_us / t) / d;
+            if (isfinite(e)) {
+                ss += e * e;
+                n++;
+            }
+        }
+    nr->carry_n = n;
+    nr->carry_sd = n > 0 ? sqrt(ss / n) : 0.0;
+}
+
+int cf_near_rules(cf_near *nr, const char *rules, long node)
+{
+    const cf_fit *f = &nr->view;
+    if (rules == NULL || rules[0] == '\0' || f->npoints < 2 || !cf_rules_known(rules, f->pattern))
+        return 0;
+    const char **alg = calloc(f->npoints, sizeof *alg);
+    if (alg == NULL)
+        return -1;
+    for (size_t i = 0; i < f->npoints; i++) {
+        cf_rule_alg a;
+        if (cf_rules_pick(rules, node, f->pattern, f->np, (double)f->points[i].bytes, &a) == 0)
+            alg[i] = a.name;
+    }
+    free(nr->alg);
+    nr->alg = alg;
+    nr->rules = rules;
+    nr->node = node;
+    carry_backtest(nr);
+    return 0;
+}
+
+/* Whether algorithms' steps a and b at np 2 cost alike at m, on a network of 1 us and 1000
+ * bytes a us (cf_steps_cost; within 1%): there recursive doubling and a ring are each one
+ * exchange, and MPICH's switch between them is no step in the times (IMB's allgather at np 2
+ * of 128 KiB on one node read 23.0 us from 64 KiB on, 22.2 on the line, 19.6 measured; its
+ * alltoall of 16 KiB 5.80 from 8 KiB on, 3.96 on the line, 4.62). At larger np steps that
+ * cost alike on such a network need not on the machine: SimGrid's alltoall of 24 KiB at np
+ * 16, every message at once as MPICH runs it below 32 KiB, not in p - 1 rounds as from it,
+ * read 2.3% off from 16 KiB on against 13.7% on the line (the median over data/sim-between's
+ * ten platforms). */
+static int cost_alike(cf_steps a, cf_steps b, long p, double m)
+{
+    if (p != 2)
+        return 0;
+    enum { N = 16 };
+    double um[N], ut[N];
+    for (int i = 0; i < N; i++) {
+        um[i] = ldexp(1.0, 2 * i);
+        ut[i] = 1.0 + um[i] / 1000.0;
+    }
+    double ca = cf_steps_cost(a, p, m, um, ut, N), cb = cf_steps_cost(b, p, m, um, ut, N);
+    return ca > 0 && cb > 0 && fabs(log(ca / cb)) < 0.01;
+}
+
+/* Between the measured neighbours lo < hi where the rules run bytes's algorithm at one and
+ * another at the other (cf_near_rules), the answer read from the first alone: its time
+ * carried on with the chord from the point beyond it where the rules run the same there too,
+ * else with the model's own slope model_t there (each held from 0 to 1). The interval holds
+ * that reading widened by its carries' misses per doubling (carry_backtest, Student's
+ * quantile on their count) over the doublings carried, and one measurement's spread, and
+ * still the reading across the switch already in out: where the library switches, and
+ * whether other steps lie between the two sizes, no table says (SimGrid's sends wait for
+ * their receiver from 64 KiB on: an alltoall of 50000 B at np 16 on flat.xml, pairwise as at
+ * 64 KiB, read 229 us carried down from there, 142.6 simulated, inside the line's [33.9,
+ * 561]; a library's thresholds move with its version and settings). Not carried across
+ * CF_EAGER_MAX, where sends start to wait for their receiver: that alltoall, carried down,
+ * crossed it. Nor where the two algorithms' steps cost alike at np 2 (cost_alike). 1 where
+ * it answered, 0 where the rules run one algorithm at both neighbours, or bytes's at neither,
+ * or fewer than 2 carries were backtested (no spread to read). */
+static int near_switch(const cf_near *nr, size_t lo, size_t hi, double bytes, double model_t,
+                       cf_prediction *out)
+{
+    const cf_fit *f = &nr->view;
+    cf_rule_alg am;
+    if (nr->alg == NULL || nr->carry_n < 2 || !(hi > lo) || nr->alg[lo] == NULL || nr->alg[hi] == NULL ||
+        strcmp(nr->alg[lo], nr->alg[hi]) == 0 ||
+        cf_rules_pick(nr->rules, nr->node, f->pattern, f->np, bytes, &am) != 0 ||
+        am.name == NULL)
+        return 0;
+    int side = strcmp(am.name, nr->alg[lo]) == 0 ? -1 : strcmp(am.name, nr->alg[hi]) == 0 ? 1 : 0;
+    if (side == 0)
+        return 0;
+    cf_rule_alg ao;
+    if (cf_rules_pick(nr->rules, nr->node, f->pattern, f->np,
+                      (double)f->points[side < 0 ? hi : lo].bytes, &ao) != 0 ||
+        cost_alike(am.steps, ao.steps, f->np, bytes))
+        return 0;
+    size_t base = side < 0 ? lo : hi;
+    long beyond = side < 0 ? (long)lo - 1 : (long)hi + 1;
+    double slope, t, mb = (double)f->points[base].bytes;
+    if ((bytes < CF_EAGER_MAX) != (mb < CF_EAGER_MAX))
+        return 0;
+    if (beyond >= 0 && (size_t)beyond < f->npoints && same_alg(nr, (size_t)beyond, base) &&
+        f->points[beyond].bytes != f->points[base].bytes) {
+        slope = fmin(fmax(chord_slope(f, (size_t)beyond, base), 0.0), 1.0);
+        out->switch_from = f->points[beyond].bytes;
+    } else {
+        cf_prediction pb;
+        if (cf_fit_predict(f, mb, &pb) != 0 || !(pb.t_us > 0))
+            return 0;
+        slope = fmin(fmax(log(model_t / pb.t_us) / log(bytes / mb), 0.0), 1.0);
+        out->switch_from = 0;
+    }
+    t = f->points[base].t_us * pow(bytes / mb, slope);
+    if (!(t > 0) || !isfinite(t))
+        return 0;
+    double d = fabs(log2(bytes / mb));
+    double hc = nr->carry_n > 0 ? cf_t975(nr->carry_n) * nr->carry_sd * d : 0.0;
+    double hs = 1.959963984540054 * f->points_sd_log, h = sqrt(hc * hc + hs * hs);
+    out->near_ratio = t / model_t;
+    out->t_us = t;
+    out->lo_us = fmin(out->lo_us, t * exp(-h));
+    out->hi_us = fmax(out->hi_us, t * exp(h));
+    out->near = 1;
+    out->near_step = 0;
+    out->near_lo = f->points[lo].bytes;
+    out->near_hi = f->points[hi].bytes;
+    out->near_weight = 0.0;
+    out->near_switch = side;
+    out->switch_alg = am.name;
+    out->switch_other = side < 0 ? nr->alg[hi] : nr->alg[lo];
+    out->switch_slope = slope;
+    return 1;
+}
+
 void cf_near_clear(cf_near *nr)
 {
     free(nr->r);
+    free(nr->alg);
     memset(nr, 0, sizeof *nr);
 }
 
@@ -625,6 +782,7 @@ int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
     int ok = nr->ok, k = nr->k;
     size_t hi = upper_neighbour(f, bytes);
     size_t lo = (double)f->points[hi].bytes == bytes ? hi : hi - 1;
+    double model_t = out->t_us;
     /* The weight where bytes lies: from the misses of the inner points around it (inner
      * point i is em[i - 1]), the model's shape may hold in one protocol and not across a
      * switch. */
@@ -698,19 +856,27 @@ int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out)
         out->near_hi = f->points[hi].bytes;
         out->near_weight = wl;
     }
+    near_switch(nr, lo, hi, bytes, model_t, out);
     return rc;
 }
 
-int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_prediction *out)
+int cf_fit_predict_near_rules(const cf_fit *f, double bytes, int blocks, const char *rules,
+                              long node, cf_prediction *out)
 {
     cf_near nr;
     if (cf_near_init(&nr, f, blocks) != 0) {
         cf_near_clear(&nr);
         return cf_fit_predict_blocks(f, bytes, (double)blocks, out);
     }
+    (void)cf_near_rules(&nr, rules, node); /* without memory for it, read as without rules */
     int rc = cf_near_predict(&nr, bytes, out);
     cf_near_clear(&nr);
     return rc;
+}
+
+int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_prediction *out)
+{
+    return cf_fit_predict_near_rules(f, bytes, blocks, NULL, 0, out);
 }
 
 int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out)

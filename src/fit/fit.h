@@ -200,6 +200,13 @@ typedef struct cf_prediction {
     double near_weight;        /* the model shape's weight against a log-log line */
     int near_step;             /* the measured points bend against the model's shape around
                                   the neighbours (a step between them): the log-log line */
+    int near_switch;           /* the library's rules run another algorithm at one neighbour
+                                  than at bytes (cf_near_rules): read from the other, -1 the
+                                  lower, +1 the upper; 0 none */
+    const char *switch_alg, *switch_other; /* the rules' algorithm at bytes, at the other */
+    double switch_slope;       /* the log-log slope the reading was carried on with */
+    uint64_t switch_from;      /* the measured size that slope's chord ran from (0: the
+                                  model's own slope there) */
     double doublings;          /* doublings of m beyond the measured sizes (0 inside) */
     double widen;              /* the factor the interval was widened by there (1: none) */
     double turn;               /* above them, the measured slope's turn a doubling where it
@@ -324,6 +331,9 @@ int cf_fit_predict_near(const cf_fit *f, double bytes, cf_prediction *out);
 /* The same at a block count, from the measured points at that count (a datatype fit keeps
  * every count measured); at a count without 4 of them, the model alone. */
 int cf_fit_predict_near_blocks(const cf_fit *f, double bytes, int blocks, cf_prediction *out);
+/* The same with the library's switch rules (cf_near_rules; NULL: none), as predict reads. */
+int cf_fit_predict_near_rules(const cf_fit *f, double bytes, int blocks, const char *rules,
+                              long node, cf_prediction *out);
 
 /* A weight from 0 to 1, within 0.005 of an end taken as that end. */
 double cf_fit_weight_snap(double w);
@@ -353,8 +363,25 @@ typedef struct cf_near {
     int ok, k;          /* every ratio finite; inner points read */
     double *r, *em, *el; /* the points' ln ratios; the model's and log-log's misses */
     double w;           /* the model's weight over every inner point */
+    /* The library's switch rules (cf_near_rules): the algorithm they run at each point
+     * (NULL: none known), a rule set and its nodes' ranks, and how far a chord carried one
+     * point on within one algorithm's run missed: its root mean square ln miss per doubling
+     * over carry_n carries. */
+    const char **alg;
+    const char *rules;
+    long node;
+    double carry_sd;
+    int carry_n;
 } cf_near;
 int cf_near_init(cf_near *nr, const cf_fit *f, int blocks);
+/* Between two measured sizes where the library's rules (rules, a cf_rules_for name; node its
+ * nodes' ranks, cf_rules_pick) run another algorithm at one than at the size asked, the
+ * reading goes on from the other alone (its chord within the algorithm's run carried on),
+ * not across the switch: the log-log line between a binomial reduce's 2.14 us at 1 KiB and
+ * the scatter-gather's 12.2 at 4 KiB read 4.96 us at 2000 B, where the rules run the
+ * binomial tree (1.84 simulated). rules must outlive nr; NULL or a set with no rule for the
+ * fit's pattern changes nothing. 0, or -1 when out of memory (nr reads as before). */
+int cf_near_rules(cf_near *nr, const char *rules, long node);
 int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out);
 void cf_near_clear(cf_near *nr);
 

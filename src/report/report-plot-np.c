@@ -114,7 +114,8 @@ static double fitted_at(void *vp, long p, double m)
                           ? cf_modelset_find(P->r->ms, P->a->pattern, (int)p, P->datatype)
                           : NULL;
     cf_prediction pr;
-    if (f == NULL || cf_fit_predict_near_blocks(f, m, f->blocks, &pr) != 0)
+    if (f == NULL || cf_fit_predict_near_rules(f, m, f->blocks, P->r->across->pp.rules,
+                                               P->r->across->pp.node_ranks, &pr) != 0)
         return NAN;
     return pr.t_us;
 }

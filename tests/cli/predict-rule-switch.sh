@@ -1,0 +1,77 @@
+# At a fitted np, between two measured sizes where the library's rules run another algorithm
+# at one than at the size asked, the answer is read from the other alone (its chord within
+# the algorithm's run carried on), not on the log-log line across the switch; the interval
+# still holds the line's. SimGrid's mpich selection reduces by a binomial tree below 2 KiB and
+# by scatter-gather from it: on flat.xml at np 32 the shipped table measured 2.14 us at 1 KiB
+# and 12.2 at 4 KiB. The simulated truths (commfit measure --simulate data/platforms/flat.xml
+# --coll-selector mpich --patterns reduce,alltoall --sizes 2000,3000,50000 --np 16,32) are
+# exact: 1.827 us at 2000 B (read 4.96 on the line before), 12.05 at 3000 B (8.26), alltoall
+# at np 16 of 50000 B 142.6.
+. "$top_srcdir/tests/setup.sh"
+
+T0=$top_srcdir/data/sim-flat.csv
+"$COMMFIT" fit -q -i "$T0" -o flat.json
+check "fitted sim-flat" test -s flat.json
+
+run "$COMMFIT" predict -m flat.json -p reduce -n 32 -b 2000 -f csv
+expect_rc 0 "reduce at np 32 of 2000 B"
+row=$(sed -n 2p "$T/out")
+check "2000 B: the answer within 25% of the simulated 1.827 us ($row)" \
+    awk -F, 'NR == 2 { exit !($5 > 1.827 / 1.25 && $5 < 1.827 * 1.25) }' "$T/out"
+check "2000 B: the interval holds the simulated 1.827 us" \
+    awk -F, 'NR == 2 { exit !($6 <= 1.827 && 1.827 <= $7) }' "$T/out"
+check "2000 B: the interval still holds the line across the switch (4.96 us)" \
+    awk -F, 'NR == 2 { exit !($7 >= 4.96) }' "$T/out"
+check "2000 B: the note names the switch and the side read" \
+    grep -q "the library's rules switch from the two-level binomial tree to the two-level scatter-gather: read from 1 KiB on" "$T/out"
+check "2000 B: the source is the fit at np 32" \
+    awk -F, 'NR == 2 { exit !($9 == "fit") }' "$T/out"
+
+# 3000 B runs the scatter-gather, as at 4 KiB: read down from there.
+run "$COMMFIT" predict -m flat.json -p reduce -n 32 -b 3000 -f csv
+check "3000 B: the answer within 10% of the simulated 12.05 us ($(sed -n 2p "$T/out" | cut -d, -f5-7))" \
+    awk -F, 'NR == 2 { exit !($5 > 12.05 / 1.1 && $5 < 12.05 * 1.1) }' "$T/out"
+check "3000 B: the interval holds it" \
+    awk -F, 'NR == 2 { exit !($6 <= 12.05 && 12.05 <= $7) }' "$T/out"
+check "3000 B: read from 4 KiB on" grep -q "read from 4 KiB on" "$T/out"
+
+# No answer between its measured sizes goes below the time at the smaller one where both
+# run the same algorithm, nor above the larger one's: reduce at np 32 from 1 KiB to 4 KiB.
+run "$COMMFIT" predict -m flat.json -p reduce -n 32 -b 1100,1400,1700,2000,2047,2048,2500,3000,3500,4000 -f csv
+expect_rc 0 "reduce at np 32 from 1100 B to 4000 B"
+check "1 to 4 KiB: 10 answers, each between 2.13 us (1 KiB) and 12.3 us (4 KiB)" \
+    awk -F, 'NR > 1 { n++; if (!($5 >= 2.13 && $5 <= 12.3)) exit 1 } END { exit n != 10 }' "$T/out"
+
+# Not across 64 KiB, where SimGrid's sends start to wait for their receiver: MPICH's
+# alltoall runs pairwise from 32 KiB, at 50000 B as at 64 KiB, but the time carried down
+# from 64 KiB read 229 us for the simulated 142.6; the line across answers as before.
+run "$COMMFIT" predict -m flat.json -p alltoall -n 16 -b 50000 -f csv
+check "alltoall at np 16 of 50000 B: no reading from one side" \
+    sh -c "! grep -q 'rules switch' '$T/out'"
+check "alltoall at np 16 of 50000 B: the interval holds the simulated 142.6 us" \
+    awk -F, 'NR == 2 { exit !($6 <= 142.6 && 142.6 <= $7) }' "$T/out"
+
+# At np 2 MPICH's switches between algorithms that are each one exchange there are names, no
+# step in the times: IMB's allgather on one node (MPICH 4.0.2), recursive doubling below
+# 512 KiB in all, a ring from it, reads 200000 B on the line between 128 and 256 KiB.
+"$COMMFIT" fit -q -i "$top_srcdir/data/imb2021_mpich402_1node_np2_all.csv" -o imb.json
+run "$COMMFIT" predict -m imb.json -p allgather -n 2 -b 200000 -f csv
+check "IMB allgather at np 2 of 200000 B: no reading from one side" \
+    sh -c "! grep -q 'rules switch' '$T/out'"
+check "IMB allgather at np 2 of 200000 B: between 128 KiB's 19.58 us and 256 KiB's 36.35" \
+    awk -F, 'NR == 2 { exit !($5 > 19.58 && $5 < 36.35) }' "$T/out"
+
+# A table whose library is not known (its mpi_library and coll_selector lines removed) has no
+# rules: the line across, as before.
+grep -v '^# \(mpi_library\|coll_selector\|simulated\|simgrid_version\):' "$T0" >norules.csv
+"$COMMFIT" fit -q -i norules.csv -o norules.json
+run "$COMMFIT" predict -m norules.json -p reduce -n 32 -b 2000 -f csv
+check "without rules: no reading from one side" sh -c "! grep -q 'rules switch' '$T/out'"
+check "without rules: the line across (above 4 us)" \
+    awk -F, 'NR == 2 { exit !($5 > 4) }' "$T/out"
+
+# With --model-alone nothing is read from the measured points.
+run "$COMMFIT" predict -m flat.json -p reduce -n 32 -b 2000 --model-alone -f csv
+check "--model-alone: no reading from one side" sh -c "! grep -q 'rules switch' '$T/out'"
+
+done_testing
