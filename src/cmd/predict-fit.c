@@ -129,16 +129,26 @@ void cf_fit_note_near(const cf_prediction *pr, cf_predict_answer *out)
         cf_fmt_g(sl, sizeof sl, pr->switch_slope, 2);
         if (pr->switch_from > 0)
             cf_size_format(pr->switch_from, from, sizeof from);
-        snprintf(part, sizeof part,
-                 "between the measured %s and %s the library's rules switch from the %s to the "
-                 "%s: read from %s on, where they run the %s as here (%s%s carried on, slope "
-                 "%s), the interval as far as such carries missed and the line across the "
-                 "switch",
-                 a, b, pr->near_switch < 0 ? pr->switch_alg : pr->switch_other,
-                 pr->near_switch < 0 ? pr->switch_other : pr->switch_alg,
-                 pr->near_switch < 0 ? a : b, pr->switch_alg,
+        char how[128];
+        snprintf(how, sizeof how, "%s%s carried on, slope %s",
                  pr->switch_from > 0 ? "the log-log chord from " : "the model's own slope",
                  pr->switch_from > 0 ? from : "", sl);
+        if (pr->switch_other == NULL)
+            snprintf(part, sizeof part,
+                     "between the measured %s and %s SimGrid's sends start to wait for their "
+                     "receiver (64 KiB), and the %s sends the whole message: read from %s on, "
+                     "whose sends %s as here (%s), the interval as far as such carries missed "
+                     "and the line across",
+                     a, b, pr->switch_alg, pr->near_switch < 0 ? a : b,
+                     pr->near_switch < 0 ? "leave at once" : "wait", how);
+        else
+            snprintf(part, sizeof part,
+                     "between the measured %s and %s the library's rules switch from the %s to "
+                     "the %s: read from %s on, where they run the %s as here (%s), the interval "
+                     "as far as such carries missed and the line across the switch",
+                     a, b, pr->near_switch < 0 ? pr->switch_alg : pr->switch_other,
+                     pr->near_switch < 0 ? pr->switch_other : pr->switch_alg,
+                     pr->near_switch < 0 ? a : b, pr->switch_alg, how);
     } else {
         p = cat(cat(cat(cat(p, "between the measured "), a), " and "), b);
         if (pr->near_step)

@@ -60,6 +60,30 @@ int cf_steps_knomial_bcast(cf_steps st)
     return st == CF_STEPS_LG || st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL;
 }
 
+int cf_steps_whole_messages(cf_steps st)
+{
+    switch (st) {
+    case CF_STEPS_LG:
+    case CF_STEPS_FOLD:
+    case CF_STEPS_SMP_FOLD:
+    case CF_STEPS_RING:
+    case CF_STEPS_SPREAD:
+    case CF_STEPS_LG2:
+    case CF_STEPS_BINARY:
+    case CF_STEPS_ROUNDS:
+    case CF_STEPS_CHAIN:
+    case CF_STEPS_REDUCE_BINOMIAL:
+    case CF_STEPS_REDUCE_BINARY:
+    case CF_STEPS_BCAST_BINOMIAL:
+    case CF_STEPS_BCAST_KNOMIAL:
+    case CF_STEPS_REDUCE_IN_ORDER:
+    case CF_STEPS_REDUCE_KNOMIAL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* The height of a k-nomial tree of n >= 1 ranks rooted at its first: its children at the
  * largest distance M = k^d below n hold at most M ranks, the first min(M, n - M); those
  * nearer, full trees of k^i ranks (i < d), reach height d with their edge. */

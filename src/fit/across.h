@@ -197,6 +197,10 @@ int cf_steps_per_call(cf_steps st);
 /* Whether st is a bcast's binomial or k-nomial tree of whole messages (CF_STEPS_LG,
  * CF_STEPS_BCAST_BINOMIAL, CF_STEPS_BCAST_KNOMIAL): cf_steps_held_us's trees. */
 int cf_steps_knomial_bcast(cf_steps st);
+/* Whether every message of st is the size m itself (trees, rings, recursive doubling's
+ * allreduce, their two-level forms): not blocks that double, segments, a scatter's parts or
+ * Bruck's p/2 blocks. 1 or 0. */
+int cf_steps_whole_messages(cf_steps st);
 
 /* The latency tiers of a launch's probe (cf_placement_tiers): two ranks in different aligned
  * blocks of ranks[k] consecutive ranks (the largest such k) lie extra_us[k] farther apart,

@@ -203,7 +203,8 @@ typedef struct cf_prediction {
     int near_switch;           /* the library's rules run another algorithm at one neighbour
                                   than at bytes (cf_near_rules): read from the other, -1 the
                                   lower, +1 the upper; 0 none */
-    const char *switch_alg, *switch_other; /* the rules' algorithm at bytes, at the other */
+    const char *switch_alg, *switch_other; /* the rules' algorithm at bytes, at the other
+                                              (NULL: the same; SimGrid's protocol switches) */
     double switch_slope;       /* the log-log slope the reading was carried on with */
     uint64_t switch_from;      /* the measured size that slope's chord ran from (0: the
                                   model's own slope there) */
@@ -370,6 +371,7 @@ typedef struct cf_near {
     const char **alg;
     const char *rules;
     long node;
+    int simulated; /* the rules are SimGrid's selector's ("smpi-...") */
     double carry_sd;
     int carry_n;
 } cf_near;

@@ -51,6 +51,26 @@ check "alltoall at np 16 of 50000 B: no reading from one side" \
 check "alltoall at np 16 of 50000 B: the interval holds the simulated 142.6 us" \
     awk -F, 'NR == 2 { exit !($6 <= 142.6 && 142.6 <= $7) }' "$T/out"
 
+# One algorithm of whole messages on both sides of 64 KiB, where SimGrid's sends start to
+# wait for their receiver: the size below reads from 16 KiB on, as a switch of protocol.
+# MPICH's two-level allreduce and bcast at np 32 of 50000 B on flat.xml, simulated 47.55 and
+# 60.51 us (the same command as above with --patterns allreduce,bcast --sizes 50000), read
+# 69.72 and 68.01 on the line between 16 and 64 KiB before.
+run "$COMMFIT" predict -m flat.json -p allreduce -n 32 -b 50000 -f csv
+check "allreduce at np 32 of 50000 B: within 15% of the simulated 47.55 us ($(sed -n 2p "$T/out" | cut -d, -f5-7))" \
+    awk -F, 'NR == 2 { exit !($5 > 47.55 / 1.15 && $5 < 47.55 * 1.15 && $6 <= 47.55 && 47.55 <= $7) }' "$T/out"
+check "allreduce at np 32 of 50000 B: the note says why" \
+    grep -q "SimGrid's sends start to wait for their receiver (64 KiB), and the two-level recursive doubling sends the whole message: read from 16 KiB on" "$T/out"
+run "$COMMFIT" predict -m flat.json -p bcast -n 32 -b 50000 -f csv
+check "bcast at np 32 of 50000 B: within 6% of the simulated 60.51 us ($(sed -n 2p "$T/out" | cut -d, -f5-7))" \
+    awk -F, 'NR == 2 { exit !($5 > 60.51 / 1.06 && $5 < 60.51 * 1.06 && $6 <= 60.51 && 60.51 <= $7) }' "$T/out"
+# Not where the run below holds no chord of the same algorithm: MPICH's allgather at np 32
+# rings from 16 KiB (512 KiB in all) and doubles at 4 KiB; the model's slope, fitted through
+# both protocols, read 1792 us at 45000 B on leaves.xml for 1351 simulated (1718 on the line).
+run "$COMMFIT" predict -m flat.json -p allgather -n 32 -b 50000 -f csv
+check "allgather at np 32 of 50000 B: the line (no reading from one side)" \
+    sh -c "! grep -q 'start to wait' '$T/out'"
+
 # At np 2 MPICH's switches between algorithms that are each one exchange there are names, no
 # step in the times: IMB's allgather on one node (MPICH 4.0.2), recursive doubling below
 # 512 KiB in all, a ring from it, reads 200000 B on the line between 128 and 256 KiB.
