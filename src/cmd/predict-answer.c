@@ -230,13 +230,16 @@ static const cf_fit *anchor_fit_at(ctx *c, int i)
 /* The answer at fitted np p (cf_predict_fitted_at): predict's own there, the fit corrected
  * by its measured neighbours, so that the answers run on from it; NAN where none. The fit is
  * found and its measured points read once a fitted np (a batch of a million answers reads
- * them once, not twice an answer). */
-double cf_predict_fitted_at(void *vc, long p, double m)
+ * them once, not twice an answer). Into *line (may be NULL) the answer on the line across a
+ * switch between the measured sizes around m where the answer was read from one side of it
+ * (near_switch), else the answer. */
+static double fitted_at(ctx *c, long p, double m, double *line)
 {
-    ctx *c = vc;
     int i = 0;
     while (i < c->across->nnp && c->across->np[i] != p)
         i++;
+    if (line != NULL)
+        *line = NAN;
     if (i == c->across->nnp)
         return NAN;
     const cf_fit *f = anchor_fit_at(c, i);
@@ -244,15 +247,25 @@ double cf_predict_fitted_at(void *vc, long p, double m)
     if (f == NULL ||
         near_cached(c, &c->anchor_near[i], f, m, c->blocks >= 0 ? c->blocks : f->blocks, &pr) != 0)
         return NAN;
+    if (line != NULL)
+        *line = pr.near_switch != 0 ? pr.switch_line_us : pr.t_us;
     /* At a size the fit set aside as a no-op, its measured time, as predict answers there
      * (an IMB allgather of 0 B read 0.04 us at the fitted np 64 and 128 and 1124 between). */
     if (f->nset_aside > 0 && m < (double)f->min_bytes && m <= (double)UINT64_MAX) {
         cf_predict_answer a;
         a.t = pr.t_us;
-        if (cf_fit_answer_set_aside(f, (uint64_t)m, c->blocks >= 0 ? c->blocks : f->blocks, &a))
+        if (cf_fit_answer_set_aside(f, (uint64_t)m, c->blocks >= 0 ? c->blocks : f->blocks, &a)) {
+            if (line != NULL)
+                *line = a.t;
             return a.t;
+        }
     }
     return pr.t_us;
+}
+
+double cf_predict_fitted_at(void *vc, long p, double m)
+{
+    return fitted_at(vc, p, m, NULL);
 }
 
 /* How much fit f widens its interval at m beyond its measured sizes (1 inside them or
@@ -403,9 +416,14 @@ static void hold_neighbours(ctx *c, long np, double m, cf_predict_answer *out)
         m < (double)f0->min_bytes || m < (double)f1->min_bytes || m > (double)f0->max_bytes ||
         m > (double)f1->max_bytes)
         return;
-    double t0 = cf_predict_fitted_at(c, c->across->np[i0], m),
-           t1 = cf_predict_fitted_at(c, c->across->np[i1], m), lo = out->lo, hi = out->hi;
+    double l0, l1, t0 = fitted_at(c, c->across->np[i0], m, &l0),
+                   t1 = fitted_at(c, c->across->np[i1], m, &l1), lo = out->lo, hi = out->hi;
     cf_across_hold_between(t0, t1, &lo, &hi); /* none where either is no time */
+    /* Where a fitted np's answer was read from one side of a switch between its measured
+     * sizes (near_switch), its answer on the line across too: the interval held it before
+     * (fatnodes.xml fitted at np 2, 4, 8, 64, 128, reduce of 1500 B at np 16: np 8's answer
+     * 0.274 -> 0.347 us, the interval [0.261, 1.296] -> [0.331, 0.598] for 0.295 simulated). */
+    cf_across_hold_between(l0, l1, &lo, &hi);
     if (lo < out->lo || hi > out->hi) {
         cf_note_joinf(
             out->bnote, sizeof out->bnote,

@@ -206,6 +206,7 @@ typedef struct cf_prediction {
     const char *switch_alg, *switch_other; /* the rules' algorithm at bytes, at the other
                                               (NULL: the same; SimGrid's protocol switches) */
     double switch_slope;       /* the log-log slope the reading was carried on with */
+    double switch_line_us;     /* the answer read across the switch, before */
     uint64_t switch_from;      /* the measured size that slope's chord ran from (0: the
                                   model's own slope there) */
     double doublings;          /* doublings of m beyond the measured sizes (0 inside) */
@@ -371,7 +372,6 @@ typedef struct cf_near {
     const char **alg;
     const char *rules;
     long node;
-    int simulated; /* the rules are SimGrid's selector's ("smpi-...") */
     double carry_sd;
     int carry_n;
 } cf_near;
@@ -381,8 +381,9 @@ int cf_near_init(cf_near *nr, const cf_fit *f, int blocks);
  * reading goes on from the other alone (its chord within the algorithm's run carried on),
  * not across the switch: the log-log line between a binomial reduce's 2.14 us at 1 KiB and
  * the scatter-gather's 12.2 at 4 KiB read 4.96 us at 2000 B, where the rules run the
- * binomial tree (1.84 simulated). rules must outlive nr; NULL or a set with no rule for the
- * fit's pattern changes nothing. 0, or -1 when out of memory (nr reads as before). */
+ * binomial tree (1.84 simulated). SimGrid's selectors' rules alone ("smpi-..."); rules must
+ * outlive nr; NULL or another set changes nothing. 0, or -1 when out of memory (nr reads as
+ * before). */
 int cf_near_rules(cf_near *nr, const char *rules, long node);
 int cf_near_predict(const cf_near *nr, double bytes, cf_prediction *out);
 void cf_near_clear(cf_near *nr);
