@@ -169,8 +169,15 @@ static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_pr
 static int near_cached(const ctx *c, cf_near **nr, const cf_fit *f, double m, int blocks,
                        cf_prediction *pr)
 {
+    /* The point-to-point estimate's rules, else the pattern's grid's: a model file keeps
+     * the former only where the table had a ping-pong at np 2 (a simulated table of
+     * collectives alone has them in its grid). */
     const char *rules = c->as != NULL ? c->as->pp.rules : NULL;
     long node = c->as != NULL ? c->as->pp.node_ranks : 0;
+    if ((rules == NULL || rules[0] == '\0') && c->across != NULL) {
+        rules = c->across->grid.rules;
+        node = c->across->grid.node_ranks;
+    }
     if (*nr == NULL) {
         *nr = malloc(sizeof **nr);
         if (*nr == NULL || cf_near_init(*nr, f, blocks) != 0 ||

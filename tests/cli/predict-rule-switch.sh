@@ -109,6 +109,13 @@ check "fatnodes, reduce at np 8 of 1500 B: read from one side" grep -q "rules sw
 check "fatnodes, reduce at np 16 of 1500 B: the interval holds the simulated 0.2949 us ($(sed -n 3p "$T/out" | cut -d, -f5-7))" \
     awk -F, 'NR == 3 { exit !($6 <= 0.2949 && 0.2949 <= $7) }' "$T/out"
 
+# A simulated table of collectives alone (no ping-pong at np 2, whose estimate keeps the
+# rules in the model file otherwise): the rules of the pattern's across-np grid.
+grep -v '^\(pingpong\|pingping\|sendrecv\|exchange\),' "$T0" >colls.csv
+"$COMMFIT" fit -q -i colls.csv -o colls.json
+run "$COMMFIT" predict -m colls.json -p reduce -n 32 -b 2000 -f csv
+check "collectives alone: read from one side" grep -q "rules switch" "$T/out"
+
 # A table whose library is not known (its mpi_library and coll_selector lines removed) has no
 # rules: the line across, as before.
 grep -v '^# \(mpi_library\|coll_selector\|simulated\|simgrid_version\):' "$T0" >norules.csv
