@@ -39,6 +39,13 @@ if [ -x "$build/commfit-smpi" ]; then
         -o sim/flat.csv
     step fit -i sim/flat.csv -o sim/flat.json
     step predict -m sim/flat.json --pattern alltoall --np 16,64 --bytes 1M
+    # Between two measured sizes where the library's rules switch algorithm (SimGrid's mpich
+    # reduce: a binomial tree below 2 KiB, scatter-gather from it), or where one algorithm's
+    # sends start to wait at 64 KiB, each size reads from the side it runs on (the shipped
+    # model of flat.xml at np 32; simulated: 1.83 us at 2000 B, 12.05 at 3000, allreduce of
+    # 50000 B 47.55).
+    step predict -m "$top/models/sim-flat.json" --pattern reduce --np 32 --bytes 2000,3000
+    step predict -m "$top/models/sim-flat.json" --pattern allreduce --np 32 --bytes 50000
     # The same table from its np=2 rows alone: a bcast tree's sender sends its eager messages
     # at once, and np=2 cannot tell whether their bytes share its link (SimGrid's network
     # links; a card or a shared-memory copy taking them in turn) or each goes alone (SimGrid's
