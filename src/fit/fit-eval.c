@@ -527,11 +527,13 @@ static int cost_alike(cf_steps a, cf_steps b, long p, double m)
 }
 
 /* Between the measured neighbours lo < hi where the rules run bytes's algorithm at one and
- * another at the other (cf_near_rules), the answer read from the first alone: its time
- * carried on with the chord from the point beyond it where the rules run the same there too,
- * else with the model's own slope model_t there (each held from 0 to 1). The interval holds
- * that reading widened by its carries' misses per doubling (carry_backtest, Student's
- * quantile on their count) over the doublings carried, and one measurement's spread, and
+ * another at the other (cf_near_rules), or one algorithm of whole messages at both on either
+ * side of CF_EAGER_MAX (a switch of protocol), the answer read from the side of bytes's own
+ * alone: its time carried on with the chord from the point beyond it where the rules run the
+ * same there too (carry), else, across an algorithm switch, with the model's own slope
+ * model_t there (each held from 0 to 1). The interval holds that reading widened by its
+ * carries' misses per doubling (carry_backtest, Student's quantile on half their count) over
+ * the doublings carried, and one measurement's spread, and
  * still the reading across the switch already in out: where the library switches, and
  * whether other steps lie between the two sizes, no table says (SimGrid's sends wait for
  * their receiver from 64 KiB on: an alltoall of 50000 B at np 16 on flat.xml, pairwise as at
@@ -582,7 +584,7 @@ static int near_switch(const cf_near *nr, size_t lo, size_t hi, double bytes, do
      * the line (the medians over data/sim-between's ten platforms). */
     if (beyond >= 0 && (size_t)beyond < f->npoints && same_alg(nr, (size_t)beyond, base) &&
         f->points[beyond].bytes != f->points[base].bytes) {
-        slope = fmin(fmax(chord_slope(f, (size_t)beyond, base), 0.0), 1.0);
+        t = carry(f, (size_t)beyond, base, bytes, &slope);
         out->switch_from = f->points[beyond].bytes;
     } else {
         /* Across a protocol switch the model's slope is fitted through both protocols (the
@@ -592,9 +594,9 @@ static int near_switch(const cf_near *nr, size_t lo, size_t hi, double bytes, do
         if (protocol || cf_fit_predict(f, mb, &pb) != 0 || !(pb.t_us > 0))
             return 0;
         slope = fmin(fmax(log(model_t / pb.t_us) / log(bytes / mb), 0.0), 1.0);
+        t = f->points[base].t_us * pow(bytes / mb, slope);
         out->switch_from = 0;
     }
-    t = f->points[base].t_us * pow(bytes / mb, slope);
     if (!(t > 0) || !isfinite(t))
         return 0;
     double d = fabs(log2(bytes / mb));
