@@ -335,6 +335,40 @@ void cf_predict_anchor_clear(ctx *c)
     }
 }
 
+/* Where the library's rules run an algorithm at m that neither measured neighbour ran on
+ * m's side of SimGrid's 64 KiB (pr->own_unmeasured), the line between them reads across two
+ * changes, and no size of np measured m's own: the interval also holds the across-np grid's
+ * reading at np, which reads that algorithm where other np ran it at its own sizes. Open
+ * MPI's reduce at np 16 of 40 and 48 KiB, one binomial tree whose sends leave at once (1 KiB
+ * segments at 16 KiB, waiting sends at 64 KiB): 7.68 and 8.56 us simulated on flat.xml, read
+ * 26.9 and 28.9 in [14.3, 50.6] and [15.3, 54.4]; the grid 17.2 and 22.0 in [6.32, 19.3] and
+ * [6.73, 24.6] (on data/sim-between 20 intervals widen, 10 of them outside before, none
+ * after). Not its answer: the grid was nearer in all 18 of Open MPI's reduce answers it would
+ * move, but farther in 65 of MPICH's 80 alltoall and allgather answers of 40 and 48 KiB at
+ * np 4 to 64 (pairwise and the ring from 64 KiB on). */
+static void hold_grid(const ctx *c, long np, double m, const cf_prediction *pr,
+                      cf_predict_answer *out)
+{
+    if (!pr->own_unmeasured || c->across == NULL || c->model_alone)
+        return;
+    cf_estimate est;
+    cf_across_predict(c->across, np, m, &est);
+    if (!est.grid || !(est.t_us > 0) || !isfinite(est.t_us) ||
+        !(est.lo_us < out->lo || est.hi_us > out->hi))
+        return;
+    out->lo = fmin(out->lo, est.lo_us);
+    out->hi = fmax(out->hi, est.hi_us);
+    char t[32], lo[32], hi[32];
+    cf_fmt_g(t, sizeof t, est.t_us, 3);
+    cf_fmt_g(lo, sizeof lo, est.lo_us, 3);
+    cf_fmt_g(hi, sizeof hi, est.hi_us, 3);
+    cf_note_joinf(out->bnote, sizeof out->bnote,
+                  "no measured size of np=%ld ran the %s on this side of SimGrid's 64 KiB, "
+                  "which the rules run here: the interval also holds the across-np grid's "
+                  "reading of it, %s us in [%s, %s]",
+                  np, pr->switch_alg, t, lo, hi);
+}
+
 /* A per-np fit's answer: the model corrected by the measured neighbours (not with
  * --model-alone), its segment or breakpoint gap named, widened beyond the measured sizes and
  * block counts; at 1 block a spread layout's may be the contiguous fit's. Into *nmsg the
@@ -372,6 +406,7 @@ static int answer_fit(ctx *c, source *s, long np, uint64_t bytes, cf_predict_ans
     }
     if (pr.near)
         cf_fit_note_near(&pr, out);
+    hold_grid(c, np, m, &pr, out);
     /* As fit flagged it: an answer from it with an empty note hid a leave-one-out error of
      * 385% (a new user's table from a loaded machine). */
     /* Not at a measured size, whose answer is its measured time. */

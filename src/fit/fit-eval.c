@@ -542,14 +542,15 @@ static int cost_alike(cf_steps a, cf_steps b, long p, double m)
  * CF_EAGER_MAX, where sends start to wait for their receiver: that alltoall, carried down,
  * crossed it. Nor where the two algorithms' steps cost alike at np 2 (cost_alike). 1 where
  * it answered, 0 where the rules run one algorithm at both neighbours, or bytes's at neither,
- * or fewer than 2 carries were backtested (no spread to read). */
+ * or fewer than 2 carries were backtested (no spread to read); where the rules run another
+ * algorithm at a neighbour and bytes's own at neither on its side of CF_EAGER_MAX, 0 with
+ * out->own_unmeasured set (and out->switch_alg). */
 static int near_switch(const cf_near *nr, size_t lo, size_t hi, double bytes, double model_t,
                        cf_prediction *out)
 {
     const cf_fit *f = &nr->view;
     cf_rule_alg am;
-    if (nr->alg == NULL || nr->carry_n < 2 || !(hi > lo) || nr->alg[lo] == NULL ||
-        nr->alg[hi] == NULL)
+    if (nr->alg == NULL || !(hi > lo) || nr->alg[lo] == NULL || nr->alg[hi] == NULL)
         return 0;
     /* In a simulated table one algorithm of whole messages on both sides of CF_EAGER_MAX,
      * where SimGrid's sends start to wait for their receiver (and its network model's factors
@@ -568,6 +569,8 @@ static int near_switch(const cf_near *nr, size_t lo, size_t hi, double bytes, do
     } else {
         side = strcmp(am.name, nr->alg[lo]) == 0 ? -1 : strcmp(am.name, nr->alg[hi]) == 0 ? 1 : 0;
         cf_rule_alg ao;
+        out->switch_alg = am.name;
+        out->own_unmeasured = side == 0;
         if (side == 0 ||
             cf_rules_pick(nr->rules, nr->node, f->pattern, f->np,
                           (double)f->points[side < 0 ? hi : lo].bytes, &ao) != 0 ||
@@ -577,7 +580,11 @@ static int near_switch(const cf_near *nr, size_t lo, size_t hi, double bytes, do
     size_t base = side < 0 ? lo : hi;
     long beyond = side < 0 ? (long)lo - 1 : (long)hi + 1;
     double slope, t, mb = (double)f->points[base].bytes;
-    if ((bytes < CF_EAGER_MAX) != (mb < CF_EAGER_MAX))
+    if ((bytes < CF_EAGER_MAX) != (mb < CF_EAGER_MAX)) {
+        out->own_unmeasured = 1; /* (the protocol case reads from bytes's side) */
+        return 0;
+    }
+    if (nr->carry_n < 2)
         return 0;
     /* The chord may come from across it: carried from 64 KiB up to 100 KiB along the chord
      * from 16 KiB, SimGrid's Open MPI reduce and allreduce read 5% and 7% off, 35% and 34% on

@@ -209,6 +209,10 @@ typedef struct cf_prediction {
     double switch_line_us;     /* the answer read across the switch, before */
     uint64_t switch_from;      /* the measured size that slope's chord ran from (0: the
                                   model's own slope there) */
+    int own_unmeasured;        /* near_switch 0 where the rules run another algorithm at a
+                                  neighbour than at bytes (switch_alg), and bytes's own at
+                                  neither on its side of CF_EAGER_MAX: the line answers, and
+                                  no measured size of this np ran it so */
     double doublings;          /* doublings of m beyond the measured sizes (0 inside) */
     double widen;              /* the factor the interval was widened by there (1: none) */
     double turn;               /* above them, the measured slope's turn a doubling where it

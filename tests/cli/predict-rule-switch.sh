@@ -125,8 +125,35 @@ check "without rules: no reading from one side" sh -c "! grep -q 'rules switch' 
 check "without rules: the line across (above 4 us)" \
     awk -F, 'NR == 2 { exit !($5 > 4) }' "$T/out"
 
+# Where the size runs an algorithm neither measured neighbour ran on its side of 64 KiB, the
+# line answers and its interval also holds the across-np grid's reading: SimGrid's Open MPI
+# reduce at np 16 of 40 and 48 KiB runs one binomial tree whose sends leave at once, 1 KiB
+# segments at 16 KiB, waiting sends at 64 KiB. Simulated 7.685 and 8.565 us (data/sim-between,
+# its command in its header); read 26.9 and 28.9 in [14.3, 50.6] and [15.3, 54.4] before.
+T1=$top_srcdir/data/sim-flat-ompi.csv
+"$COMMFIT" fit -q -i "$T1" -o flat-ompi.json
+run "$COMMFIT" predict -m flat-ompi.json -p reduce -n 16 -b 24576,40960,49152 -f csv
+expect_rc 0 "Open MPI's reduce at np 16 of 24, 40 and 48 KiB"
+grep -v '^#' "$top_srcdir/data/sim-between/flat-ompi.csv" |
+    awk -F, '$1 == "reduce" && $2 == 16 && ($3 == 40960 || $3 == 49152) { print $3, $11 }' >truth
+check "the simulated times of 40 and 48 KiB" test "$(wc -l <truth)" -eq 2
+t16k=$(grep -v '^#' "$T1" | awk -F, '$1 == "reduce" && $2 == 16 && $3 == 16384 { print $11 }')
+t64k=$(grep -v '^#' "$T1" | awk -F, '$1 == "reduce" && $2 == 16 && $3 == 65536 { print $11 }')
+while read -r m t; do
+    check "$m B: the interval holds the simulated $t us ($(grep "^reduce,16,$m," "$T/out" | cut -d, -f5-7))" \
+        awk -F, -v m="$m" -v t="$t" '$3 == m { ok = $6 <= t && t <= $7 } END { exit !ok }' "$T/out"
+    check "$m B: the answer on the line, between 16 KiB's $t16k us and 64 KiB's $t64k" \
+        awk -F, -v m="$m" -v a="$t16k" -v b="$t64k" '$3 == m { ok = $5 > a && $5 < b } END { exit !ok }' "$T/out"
+    check "$m B: the note says the interval holds the grid's reading" \
+        grep -q "^reduce,16,$m,.*no measured size of np=16 ran the binomial tree on this side of SimGrid's 64 KiB, which the rules run here: the interval also holds the across-np grid's reading of it, [0-9.]* us in \[" "$T/out"
+done <truth
+check "24 KiB, segmented as at 16 KiB: read from there, not the grid" \
+    sh -c "grep '^reduce,16,24576,' '$T/out' | grep 'read from 16 KiB on' | grep -vq 'grid'"
+
 # With --model-alone nothing is read from the measured points.
 run "$COMMFIT" predict -m flat.json -p reduce -n 32 -b 2000 --model-alone -f csv
 check "--model-alone: no reading from one side" sh -c "! grep -q 'rules switch' '$T/out'"
+run "$COMMFIT" predict -m flat-ompi.json -p reduce -n 16 -b 40960 --model-alone -f csv
+check "--model-alone: no grid's reading held" sh -c "! grep -q 'grid' '$T/out'"
 
 done_testing
