@@ -79,4 +79,32 @@ check "racks, allreduce at np 72, 40000 B: the interval holds the simulated 112.
 check "racks, allreduce at np 72, 40000 B: the note says why" \
     grep -q "the lower end holds the reading at 16 KiB" "$T/out"
 
+# Between two fitted np whose own answers were read from the side of SimGrid's protocol
+# switch at 64 KiB (the two-level recursive doubling sends whole messages on both sides), the
+# grid's reading, on the line across it as theirs was, is carried by their ratio to the line:
+# at np 72 of 40000 B 203.3 us before; at np 27, 40 and 100 of 20000 B (data/sim-uneven,
+# simulated 27.25, 63.65 and 91.75) 30.30, 83.73 and 111.2 before, each as --model-alone
+# still reads.
+grep -v '^#' "$top_srcdir/data/sim-uneven/racks.csv" |
+    awk -F, '$1 == "allreduce" && $3 == 20000 && $2 != 12 { print $2, $3, $11 }' >truth
+echo "72 40000 112.9" >>truth
+check "racks, allreduce: four simulated times" test "$(wc -l <truth)" -eq 4
+cut -d' ' -f1,2 truth >pts
+"$COMMFIT" predict -m racks.json -p allreduce --points pts -f csv | tail -n +2 >carried
+"$COMMFIT" predict -m racks.json -p allreduce --points pts --model-alone -f csv | tail -n +2 >alone
+# truth, then the answer and interval, then --model-alone's answer (the fields before the note)
+cut -d, -f5-7 carried | tr , ' ' >carried.t
+cut -d, -f5 alone >alone.t
+paste -d' ' truth carried.t alone.t >both
+while read -r np m t a lo hi b; do
+    check "racks, allreduce at np $np of $m B: $a us, nearer the simulated $t than $b (--model-alone)" \
+        awk -v a="$a" -v b="$b" -v t="$t" 'BEGIN { d = a - t; e = b - t; exit !(d * d < e * e && a < b) }'
+    check "racks, allreduce at np $np of $m B: the interval [$lo, $hi] holds it" \
+        awk -v lo="$lo" -v hi="$hi" -v t="$t" 'BEGIN { exit !(lo <= t && t <= hi) }'
+done <both
+check "racks, allreduce: each carried answer's note says so" \
+    test "$(grep -c "answers at this size were read from the side of SimGrid's 64 KiB whose sends leave as here (the two-level recursive doubling): the grid's reading, on the line across it, carried by their ratio to the line, x0\.[0-9]*, the interval holding both" carried)" -eq 4
+check "racks, allreduce: --model-alone does not carry" \
+    sh -c "! grep -q 'carried by their ratio' alone"
+
 done_testing
