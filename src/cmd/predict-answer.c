@@ -450,6 +450,19 @@ static int measured_size(const cf_fit *f, double m)
     return 0;
 }
 
+/* Whether np lies between two fitted np (indexes *i0 < *i1 of the across-np model's) whose
+ * fits both hold m inside their sizes: beyond them an answer is widened as the fits are
+ * there. */
+static int fitted_around(ctx *c, long np, double m, int *i0, int *i1)
+{
+    cf_across_anchor_np(c->across, np, i0, i1);
+    if (*i0 == *i1 || !(c->across->np[*i0] < np && np < c->across->np[*i1]))
+        return 0;
+    const cf_fit *f0 = anchor_fit_at(c, *i0), *f1 = anchor_fit_at(c, *i1);
+    return f0 != NULL && f1 != NULL && m >= (double)f0->min_bytes &&
+           m >= (double)f1->min_bytes && m <= (double)f0->max_bytes && m <= (double)f1->max_bytes;
+}
+
 /* Between two fitted np, at a size inside their sizes one of them did not measure, an np no
  * fit has is bracketed by their own answers there (each fit read between its measured
  * neighbours), as the grid's reading between two measured np holds their measured times at
@@ -460,14 +473,8 @@ static int measured_size(const cf_fit *f, double m)
 static void hold_neighbours(ctx *c, long np, double m, cf_predict_answer *out)
 {
     int i0, i1;
-    cf_across_anchor_np(c->across, np, &i0, &i1);
-    if (i0 == i1 || !(c->across->np[i0] < np && np < c->across->np[i1]))
-        return;
-    const cf_fit *f0 = anchor_fit_at(c, i0), *f1 = anchor_fit_at(c, i1);
-    /* Inside both fits' sizes: beyond them the answer is widened as the fits are there. */
-    if (f0 == NULL || f1 == NULL || (measured_size(f0, m) && measured_size(f1, m)) ||
-        m < (double)f0->min_bytes || m < (double)f1->min_bytes || m > (double)f0->max_bytes ||
-        m > (double)f1->max_bytes)
+    if (!fitted_around(c, np, m, &i0, &i1) ||
+        (measured_size(anchor_fit_at(c, i0), m) && measured_size(anchor_fit_at(c, i1), m)))
         return;
     double l0, l1, t0 = fitted_at(c, c->across->np[i0], m, &l0, NULL),
                    t1 = fitted_at(c, c->across->np[i1], m, &l1, NULL), lo = out->lo, hi = out->hi;
@@ -497,18 +504,15 @@ static void hold_neighbours(ctx *c, long np, double m, cf_predict_answer *out)
  * unfitted np between sizes (st: nine platforms, np 20 to 100 of 24000 to 56000 B; st2, held
  * out: five platforms, np 24 to 80 of 30000 and 50000 B) 262 answers move, 229 nearer,
  * median error 53.0% -> 18.4%, none outside after (3 before); data/sim-uneven 74 move, 67
- * nearer. Farther: Open MPI's knomial bcast at np 40 and 56 on flat.xml and ethflat.xml, the
- * grid's reading between 16 and 64 KiB there already 30% to 75% high. Not where the rules
- * switch algorithm between the sizes: the grid reads each algorithm at its own sizes. */
+ * nearer; held out (wide, cloud, meshnodes, tornodes, np 24, 48, 96 of 20000 to 60000 B,
+ * simulated once this was written) 136 of 360 move, 116 nearer, 40.5% -> 10.4%. Farther:
+ * Open MPI's knomial bcast at np 40 and 56 on flat.xml and ethflat.xml, the grid's reading
+ * between 16 and 64 KiB there already 30% to 75% high. Not where the rules switch algorithm
+ * between the sizes: the grid reads each algorithm at its own sizes. */
 static void switch_carry(ctx *c, long np, double m, cf_predict_answer *out)
 {
     int i0, i1;
-    cf_across_anchor_np(c->across, np, &i0, &i1);
-    if (i0 == i1 || !(c->across->np[i0] < np && np < c->across->np[i1]))
-        return;
-    const cf_fit *f0 = anchor_fit_at(c, i0), *f1 = anchor_fit_at(c, i1);
-    if (f0 == NULL || f1 == NULL || m < (double)f0->min_bytes || m < (double)f1->min_bytes ||
-        m > (double)f0->max_bytes || m > (double)f1->max_bytes)
+    if (!fitted_around(c, np, m, &i0, &i1))
         return;
     long p0 = c->across->np[i0], p1 = c->across->np[i1], node;
     const char *a0, *a1, *rules = near_rules(c, &node);
