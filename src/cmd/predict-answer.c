@@ -162,10 +162,8 @@ static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_pr
     }
 }
 
-/* The fit f's answer at m corrected by its measured points, through the reading of them in
- * *nr, built at its first answer (a batch of sizes reads the points once) with the
- * library's switch rules of c's table where it has them (cf_near_rules); without memory
- * for it, read afresh. */
+/* The library's switch rules of c's table ("" or NULL: none), and into *node its ranks a
+ * node. */
 static const char *near_rules(const ctx *c, long *node)
 {
     /* The point-to-point estimate's rules, else the pattern's grid's: a model file keeps
@@ -180,6 +178,10 @@ static const char *near_rules(const ctx *c, long *node)
     return rules;
 }
 
+/* The fit f's answer at m corrected by its measured points, through the reading of them in
+ * *nr, built at its first answer (a batch of sizes reads the points once) with the
+ * library's switch rules of c's table where it has them (cf_near_rules); without memory
+ * for it, read afresh. */
 static int near_cached(const ctx *c, cf_near **nr, const cf_fit *f, double m, int blocks,
                        cf_prediction *pr)
 {
@@ -500,15 +502,16 @@ static void hold_neighbours(ctx *c, long np, double m, cf_predict_answer *out)
  * its measured sizes across that switch as the fits' was, is carried by their correction:
  * the ratio of each one's answer to its answer on the line, log-log in p between them. The
  * interval holds the reading before too. MPICH's two-level allreduce on racks.xml at np 36
- * of 40000 B read 142.3 us, now 103.4, for 79.3 simulated (np 32 and 64 fitted). Over stop 71's sets of
- * unfitted np between sizes (st: nine platforms, np 20 to 100 of 24000 to 56000 B; st2, held
- * out: five platforms, np 24 to 80 of 30000 and 50000 B) 262 answers move, 229 nearer,
- * median error 53.0% -> 18.4%, none outside after (3 before); data/sim-uneven 74 move, 67
- * nearer; held out (wide, cloud, meshnodes, tornodes, np 24, 48, 96 of 20000 to 60000 B,
- * simulated once this was written) 136 of 360 move, 116 nearer, 40.5% -> 10.4%. Farther:
- * Open MPI's knomial bcast at np 40 and 56 on flat.xml and ethflat.xml, the grid's reading
- * between 16 and 64 KiB there already 30% to 75% high. Not where the rules switch algorithm
- * between the sizes: the grid reads each algorithm at its own sizes. */
+ * of 40000 B read 142.3 us, now 103.4, for 79.3 simulated (np 32 and 64 fitted). Over stop
+ * 71's sets of unfitted np between sizes, read while this was written (st: nine platforms,
+ * np 20 to 100 of 24000 to 56000 B; st2: five others, np 24 to 80 of 2000 to 50000 B), 262
+ * answers move, 229 nearer, median error 53.0% -> 18.4%, none outside after (3 before);
+ * data/sim-uneven 74 move, 67 nearer; held out (wide, cloud, meshnodes, tornodes, np 24,
+ * 48, 96 of 20000 to 60000 B, simulated once this was written) 136 of 360 move, 116 nearer,
+ * 40.5% -> 10.4%. Farther: Open MPI's knomial bcast at np 40 and 56 on flat.xml and
+ * ethflat.xml, the grid's reading between 16 and 64 KiB there already 30% to 75% high. Not
+ * where the rules switch algorithm between the sizes: the grid reads each algorithm at its
+ * own sizes. */
 static void switch_carry(ctx *c, long np, double m, cf_predict_answer *out)
 {
     int i0, i1;
