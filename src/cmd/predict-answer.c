@@ -162,20 +162,10 @@ static void check_answer(ctx *c, const source *s, long np, uint64_t bytes, cf_pr
     }
 }
 
-/* The library's switch rules of c's table ("" or NULL: none), and into *node its ranks a
- * node. */
+/* The library's switch rules of c's table (cf_across_rules), into *node its ranks a node. */
 static const char *near_rules(const ctx *c, long *node)
 {
-    /* The point-to-point estimate's rules, else the pattern's grid's: a model file keeps
-     * the former only where the table had a ping-pong at np 2 (a simulated table of
-     * collectives alone has them in its grid). */
-    const char *rules = c->as != NULL ? c->as->pp.rules : NULL;
-    *node = c->as != NULL ? c->as->pp.node_ranks : 0;
-    if ((rules == NULL || rules[0] == '\0') && c->across != NULL) {
-        rules = c->across->grid.rules;
-        *node = c->across->grid.node_ranks;
-    }
-    return rules;
+    return cf_across_rules(c->as != NULL ? &c->as->pp : NULL, c->across, node);
 }
 
 /* The fit f's answer at m corrected by its measured points, through the reading of them in
@@ -452,17 +442,34 @@ static int measured_size(const cf_fit *f, double m)
     return 0;
 }
 
-/* Whether np lies between two fitted np (indexes *i0 < *i1 of the across-np model's) whose
- * fits both hold m inside their sizes: beyond them an answer is widened as the fits are
- * there. */
-static int fitted_around(ctx *c, long np, double m, int *i0, int *i1)
+/* The two fitted np around an np no fit has, and their answers at a size (fitted_around). */
+typedef struct around {
+    int i[2];                /* their indexes in the across-np model's */
+    long p[2];               /* they */
+    int measured;            /* both measured the size */
+    double t[2], line[2];    /* their answers, and on the line across a switch (fitted_at) */
+    const char *protocol[2]; /* the algorithm, where the answer was read from the side of
+                                SimGrid's 64 KiB whose sends leave as the size's; else NULL */
+} around;
+
+/* Whether np lies between two fitted np whose fits both hold m inside their sizes (beyond
+ * them an answer is widened as the fits are there), and into *a those np and their answers
+ * at m, read once for every use (hold_neighbours, switch_carry). */
+static int fitted_around(ctx *c, long np, double m, around *a)
 {
-    cf_across_anchor_np(c->across, np, i0, i1);
-    if (*i0 == *i1 || !(c->across->np[*i0] < np && np < c->across->np[*i1]))
+    cf_across_anchor_np(c->across, np, &a->i[0], &a->i[1]);
+    if (a->i[0] == a->i[1] || !(c->across->np[a->i[0]] < np && np < c->across->np[a->i[1]]))
         return 0;
-    const cf_fit *f0 = anchor_fit_at(c, *i0), *f1 = anchor_fit_at(c, *i1);
-    return f0 != NULL && f1 != NULL && m >= (double)f0->min_bytes &&
-           m >= (double)f1->min_bytes && m <= (double)f0->max_bytes && m <= (double)f1->max_bytes;
+    const cf_fit *f[2] = {anchor_fit_at(c, a->i[0]), anchor_fit_at(c, a->i[1])};
+    for (int k = 0; k < 2; k++)
+        if (f[k] == NULL || m < (double)f[k]->min_bytes || m > (double)f[k]->max_bytes)
+            return 0;
+    a->measured = measured_size(f[0], m) && measured_size(f[1], m);
+    for (int k = 0; k < 2; k++) {
+        a->p[k] = c->across->np[a->i[k]];
+        a->t[k] = fitted_at(c, a->p[k], m, &a->line[k], &a->protocol[k]);
+    }
+    return 1;
 }
 
 /* Between two fitted np, at a size inside their sizes one of them did not measure, an np no
@@ -472,25 +479,22 @@ static int fitted_around(ctx *c, long np, double m, int *i0, int *i1)
  * its own, and its interval there held nothing of the fitted np's: the shipped simulated
  * tables with np 16 and every other size held out, read at np 16 and the sizes held out,
  * were covered in 88.9% of 765 answers (95.6% so, median width 3.05x -> 5.26x). */
-static void hold_neighbours(ctx *c, long np, double m, cf_predict_answer *out)
+static void hold_neighbours(const around *a, cf_predict_answer *out)
 {
-    int i0, i1;
-    if (!fitted_around(c, np, m, &i0, &i1) ||
-        (measured_size(anchor_fit_at(c, i0), m) && measured_size(anchor_fit_at(c, i1), m)))
+    if (a->measured)
         return;
-    double l0, l1, t0 = fitted_at(c, c->across->np[i0], m, &l0, NULL),
-                   t1 = fitted_at(c, c->across->np[i1], m, &l1, NULL), lo = out->lo, hi = out->hi;
-    cf_across_hold_between(t0, t1, &lo, &hi); /* none where either is no time */
+    double lo = out->lo, hi = out->hi;
+    cf_across_hold_between(a->t[0], a->t[1], &lo, &hi); /* none where either is no time */
     /* Where a fitted np's answer was read from one side of a switch between its measured
      * sizes (near_switch), its answer on the line across too: the interval held it before
      * (fatnodes.xml fitted at np 2, 4, 8, 64, 128, reduce of 1500 B at np 16: np 8's answer
      * 0.274 -> 0.347 us, the interval [0.261, 1.296] -> [0.331, 0.598] for 0.295 simulated). */
-    cf_across_hold_between(l0, l1, &lo, &hi);
+    cf_across_hold_between(a->line[0], a->line[1], &lo, &hi);
     if (lo < out->lo || hi > out->hi) {
         cf_note_joinf(
             out->bnote, sizeof out->bnote,
             "the interval holds the fitted np=%ld's and np=%ld's own answers at this size",
-            c->across->np[i0], c->across->np[i1]);
+            a->p[0], a->p[1]);
         out->lo = lo;
         out->hi = hi;
     }
@@ -512,20 +516,18 @@ static void hold_neighbours(ctx *c, long np, double m, cf_predict_answer *out)
  * ethflat.xml, the grid's reading between 16 and 64 KiB there already 30% to 75% high. Not
  * where the rules switch algorithm between the sizes: the grid reads each algorithm at its
  * own sizes. */
-static void switch_carry(ctx *c, long np, double m, cf_predict_answer *out)
+static void switch_carry(const ctx *c, long np, double m, const around *a,
+                         cf_predict_answer *out)
 {
-    int i0, i1;
-    if (!fitted_around(c, np, m, &i0, &i1))
-        return;
-    long p0 = c->across->np[i0], p1 = c->across->np[i1], node;
-    const char *a0, *a1, *rules = near_rules(c, &node);
-    double l0, l1, t0 = fitted_at(c, p0, m, &l0, &a0), t1 = fitted_at(c, p1, m, &l1, &a1);
+    long node;
+    const char *rules = near_rules(c, &node), *a0 = a->protocol[0];
     cf_rule_alg am;
-    if (!(t0 > 0 && t1 > 0 && l0 > 0 && l1 > 0) || a0 == NULL || a1 == NULL ||
-        strcmp(a0, a1) != 0 || cf_rules_pick(rules, node, c->pattern, np, m, &am) != 0 ||
-        strcmp(am.name, a0) != 0)
+    if (!(a->t[0] > 0 && a->t[1] > 0 && a->line[0] > 0 && a->line[1] > 0) || a0 == NULL ||
+        a->protocol[1] == NULL || strcmp(a0, a->protocol[1]) != 0 ||
+        cf_rules_pick(rules, node, c->pattern, np, m, &am) != 0 || strcmp(am.name, a0) != 0)
         return;
-    double r = cf_across_loglog_p(np, p0, t0 / l0, p1, t1 / l1);
+    double r = cf_across_loglog_p(np, a->p[0], a->t[0] / a->line[0], a->p[1],
+                                  a->t[1] / a->line[1]);
     if (!(r > 0) || !isfinite(r))
         return;
     out->t *= r;
@@ -538,7 +540,7 @@ static void switch_carry(ctx *c, long np, double m, cf_predict_answer *out)
                   "of SimGrid's 64 KiB whose sends leave as here (the %s): the grid's reading, "
                   "on the line across it, carried by their ratio to the line, x%s, the interval "
                   "holding both",
-                  p0, p1, a0, x);
+                  a->p[0], a->p[1], a0, x);
 }
 
 /* The across-np model's answer at an np without a fit of its own, carried through the fitted
@@ -604,10 +606,12 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
     out->t = est.t_us;
     out->lo = est.lo_us;
     out->hi = est.hi_us;
-    if (!c->model_alone && est.grid)
-        switch_carry(c, np, m, out);
-    if (!c->model_alone)
-        hold_neighbours(c, np, m, out);
+    around ar;
+    if (!c->model_alone && fitted_around(c, np, m, &ar)) {
+        if (est.grid)
+            switch_carry(c, np, m, &ar, out);
+        hold_neighbours(&ar, out);
+    }
     long wnp = 0;
     double widen = m > s->bytes_max ? across_size_widen(c, np, m, &wnp) : 1.0;
     if (widen > 1.0) {

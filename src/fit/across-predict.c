@@ -369,3 +369,14 @@ const cf_across *cf_across_set_find(const cf_across_set *s, const char *pattern,
             return &s->a[i];
     return NULL;
 }
+
+const char *cf_across_rules(const cf_p2p *pp, const cf_across *a, long *node)
+{
+    const char *rules = pp != NULL ? pp->rules : NULL;
+    *node = pp != NULL ? pp->node_ranks : 0;
+    if ((rules == NULL || rules[0] == '\0') && a != NULL) {
+        rules = a->grid.rules;
+        *node = a->grid.node_ranks;
+    }
+    return rules;
+}

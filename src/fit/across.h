@@ -988,6 +988,12 @@ void cf_notes_free(char **notes, size_t n);
 void cf_across_set_clear(cf_across_set *s);
 const cf_across *cf_across_set_find(const cf_across_set *s, const char *pattern,
                                     const char *datatype);
+/* The library's switch rules the answers of a model file read, and into *node the nodes'
+ * ranks they read: the point-to-point estimate's (pp, may be NULL), else the pattern's
+ * grid's (a, may be NULL): a model file keeps the former only where the table had a
+ * ping-pong at np 2 (a simulated table of collectives alone has them in its grid). NULL or
+ * "" where neither has any. */
+const char *cf_across_rules(const cf_p2p *pp, const cf_across *a, long *node);
 
 /* The most lines a formula of lines holds (cf_lines_formula with switches, cf_lines_through). */
 #define CF_LINES_MAX 8

@@ -114,12 +114,9 @@ static double fitted_at(void *vp, long p, double m)
                           ? cf_modelset_find(P->r->ms, P->a->pattern, (int)p, P->datatype)
                           : NULL;
     cf_prediction pr;
-    /* The rules as predict reads them: the point-to-point estimate's, else the grid's. */
-    const cf_p2p *pp = &P->r->across->pp;
-    int own = pp->rules[0] != '\0';
-    if (f == NULL || cf_fit_predict_near_rules(f, m, f->blocks, own ? pp->rules : P->a->grid.rules,
-                                               own ? pp->node_ranks : P->a->grid.node_ranks,
-                                               &pr) != 0)
+    long node;
+    const char *rules = cf_across_rules(&P->r->across->pp, P->a, &node); /* as predict's */
+    if (f == NULL || cf_fit_predict_near_rules(f, m, f->blocks, rules, node, &pr) != 0)
         return NAN;
     return pr.t_us;
 }
