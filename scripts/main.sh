@@ -47,8 +47,8 @@ if [ -x "$build/commfit-smpi" ]; then
     step predict -m "$top/models/sim-flat.json" --pattern reduce --np 32 --bytes 2000,3000
     step predict -m "$top/models/sim-flat.json" --pattern allreduce --np 32 --bytes 50000
     # At an np between two fitted ones, the grid's reading across 64 KiB carried as theirs
-    # was (the shipped model of racks.xml, fitted at np 64 and 128: allreduce of 40000 B at np
-    # 72, simulated 112.9 us; 203.3 on the line).
+    # was (the shipped model of racks.xml, whose np 72 lies between its fitted 64 and 128:
+    # allreduce of 40000 B, simulated 112.9 us; 203.3 on the line).
     step predict -m "$top/models/sim-racks.json" --pattern allreduce --np 72 --bytes 40000
     # The same table from its np=2 rows alone: a bcast tree's sender sends its eager messages
     # at once, and np=2 cannot tell whether their bytes share its link (SimGrid's network
