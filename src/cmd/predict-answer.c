@@ -513,7 +513,8 @@ static void hold_neighbours(const around *a, cf_predict_answer *out)
  * data/sim-uneven 74 move, 67 nearer; held out (wide, cloud, meshnodes, tornodes, np 24,
  * 48, 96 of 20000 to 60000 B, simulated once this was written) 136 of 360 move, 116 nearer,
  * 40.5% -> 10.4%. Farther: Open MPI's knomial bcast at np 40 and 56 on flat.xml and
- * ethflat.xml, the grid's reading between 16 and 64 KiB there already 30% to 75% high. Not
+ * ethflat.xml, the grid's reading between 16 and 64 KiB there already 30% to 75% high (15% to
+ * 30% since stop 74's eager load and unit, across-grid.c's eager_load_fit). Not
  * where the rules switch algorithm between the sizes: the grid reads each algorithm at its
  * own sizes. */
 static void switch_carry(const ctx *c, long np, double m, const around *a,

@@ -63,7 +63,8 @@ static double steps_at(const cf_across *a, cf_steps st, long p, double m)
         (cf_across_grid_tiered(g, st) && cf_steps_tiered_at(st, p, m)))
         return cf_steps_cost_tiered(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &g->tiers,
                                     g->rules, a->waited || a->replayed);
-    return cf_steps_cost_node(st, g->node_ranks, p, m, g->unit_bytes, g->unit_t_us, g->nunit);
+    return cf_steps_cost_node(st, g->node_ranks, p, m, g->unit_bytes, g->unit_t_us, g->nunit,
+                              g->tiers.eager_load);
 }
 
 /* The points of algorithm alg at size m, by process count: at most CF_ACROSS_NP_MAX. */
@@ -1134,7 +1135,7 @@ static double unit_np2_cost(const cf_across_grid *g, const char *pattern, int i,
     if (cf_rules_pick(g->rules, g->node_ranks, pattern, 2, g->unit_bytes[i], &r) != 0)
         return NAN;
     return cf_steps_cost_node(r.steps, g->node_ranks, 2, g->unit_bytes[i], g->unit_bytes, u,
-                              g->nunit);
+                              g->nunit, g->tiers.eager_load);
 }
 
 static void unit_from_np2(cf_across_grid *g, const char *pattern)
@@ -1182,6 +1183,81 @@ static void unit_from_np2(cf_across_grid *g, const char *pattern)
  * pattern at any of the n points' sizes, at any power of two up to 2^20 processes or one
  * past it (a node and a rank of another: SMPI's mpich bcast on nodes of unequal ranks runs
  * a binomial tree where every power of two of nodes of 4 runs its two-level one): 1 or 0. */
+/* The share of its sender's link a message sent at once takes (cf_tiers.eager_load), fitted
+ * to the table's tree bcasts (CF_STEPS_BCAST_BINOMIAL, CF_STEPS_BCAST_KNOMIAL): at each
+ * measured np above 2 where the rules run one tree at the largest size measured below
+ * CF_EAGER_MAX and at the smallest measured from it, the load at which the cost per step
+ * read at the first (its messages sent at once, sharing their sender's link) is the
+ * second's (each level waited for: no load in it), between EAGER_LOAD_MIN and 1; the median
+ * over those np; 1 (each message the whole link, as until stop 74) where there are none,
+ * and for a real library's tables, whose protocol the sizes around 64 KiB need not switch
+ * (Open MPI's shared-memory eager limit is 4 KiB): on ORFEO's Open MPI bcast tables
+ * (data/realnp, thin nodes) fitted at every other np it read 0.34 and moved 206 answers at
+ * the np held out, 80 nearer; fitted at every np, 1.
+ * The trees cost messages waited for as they run (their cost per step 0.96 to 1.05 at 64 KiB
+ * on flat.xml, ethflat.xml and leaves.xml at np 16 to 64), and those sent at once at load 1
+ * twice as dear on some networks (flat.xml: 0.66 to 0.80 at 16 KiB) and as they run on
+ * others (leaves.xml: 0.92 to 1.10): how a link shares its flows is the network's
+ * (SimGrid caps one flow below the link's bandwidth by its size, a card may send its
+ * messages in turn). Read at 16 KiB it leaves the cost per step of the sizes between 16 and
+ * 64 KiB, which the grid reads between the two, alike at both. */
+#define EAGER_LOAD_MIN 0.05
+#define EAGER_LOAD_ITER 24
+static double eager_load_fit(cf_across *a)
+{
+    cf_across_grid *g = &a->grid;
+    double v[CF_ACROSS_NP_MAX];
+    int k = 0;
+    for (int i = 0; i < g->n && k < CF_ACROSS_NP_MAX && cf_rules_simulated(g->rules); i++) {
+        long p = g->pt[i].p;
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= g->pt[j].p == p;
+        if (seen || p < 3)
+            continue;
+        /* the tree's largest size below CF_EAGER_MAX at p and its smallest from it */
+        const cf_grid_point *e = NULL, *w = NULL;
+        cf_rule_alg re = {0}, rw = {0}, r;
+        for (int j = 0; j < g->n; j++) {
+            const cf_grid_point *x = &g->pt[j];
+            if (x->p != p || cf_rules_pick(g->rules, g->node_ranks, a->pattern, p, x->m, &r) ||
+                (r.steps != CF_STEPS_BCAST_BINOMIAL && r.steps != CF_STEPS_BCAST_KNOMIAL))
+                continue;
+            if (x->m < CF_EAGER_MAX && (e == NULL || x->m > e->m)) {
+                e = x;
+                re = r;
+            } else if (x->m >= CF_EAGER_MAX && (w == NULL || x->m < w->m)) {
+                w = x;
+                rw = r;
+            }
+        }
+        if (e == NULL || w == NULL || strcmp(re.name, rw.name) != 0)
+            continue;
+        double want = w->t_us / steps_at(a, rw.steps, p, w->m), lo = EAGER_LOAD_MIN, hi = 1.0;
+        g->tiers.eager_load = hi;
+        if (!(e->t_us / steps_at(a, re.steps, p, e->m) < want)) {
+            v[k++] = hi; /* read no dearer than waited for even at load 1 */
+            continue;
+        }
+        g->tiers.eager_load = lo;
+        if (!(e->t_us / steps_at(a, re.steps, p, e->m) > want)) {
+            v[k++] = lo;
+            continue;
+        }
+        /* the cost per step falls as the load grows (the steps grow with it) */
+        for (int it = 0; it < EAGER_LOAD_ITER; it++) {
+            g->tiers.eager_load = 0.5 * (lo + hi);
+            if (e->t_us / steps_at(a, re.steps, p, e->m) > want)
+                lo = g->tiers.eager_load;
+            else
+                hi = g->tiers.eager_load;
+        }
+        v[k++] = 0.5 * (lo + hi);
+    }
+    g->tiers.eager_load = 0.0;
+    return k > 0 ? cf_stats_quantile_nearest(v, (size_t)k, 0.5) : 1.0;
+}
+
 static int runs_tiered(const char *rules, long node, const char *pattern, const cf_point *pts,
                        size_t n)
 {
@@ -1245,6 +1321,7 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
     for (size_t i = 0; i < n; i++)
         if (pts[i].t_us > 0 && isfinite(pts[i].t_us))
             g->pt[g->n++] = (cf_grid_point){pts[i].p, pts[i].m, pts[i].t_us};
+    g->tiers.eager_load = eager_load_fit(a);
     /* Backtests and step growth over every (size, algorithm) of three process counts. */
     double sz[CF_GRID_MAX], *bt = malloc(3 * CF_GRID_MAX * sizeof *bt), *gr = bt + CF_GRID_MAX,
                             *gm = gr + CF_GRID_MAX;

@@ -717,6 +717,11 @@ int cf_rules_loop(const char *rules)
     return n > 5 && strcmp(rules + n - 5, "-loop") == 0;
 }
 
+int cf_rules_simulated(const char *rules)
+{
+    return rules != NULL && strncmp(rules, "smpi-", 5) == 0;
+}
+
 int cf_rules_pick(const char *rules, long node, const char *pattern, long p, double m,
                   cf_rule_alg *a)
 {
@@ -874,7 +879,7 @@ int cf_rules_known(const char *rules, const char *pattern)
  * (605, 804, 1002 at np 8, 16, 32), one message of 2 MiB over the network each, where
  * lg p steps of np 2's 230 us made each a step of both. */
 static double smp_fold_cost(long p, long node, double m, const double *um, const double *ut,
-                            int n)
+                            int n, double load)
 {
     long k = p < node ? p : node, nodes = (p + node - 1) / node;
     int lg = cf_ceil_lg(nodes);
@@ -885,17 +890,19 @@ static double smp_fold_cost(long p, long node, double m, const double *um, const
     pick_mpich("allreduce", k, m, 0, &ar);
     cf_rule_alg bc;
     smpi_mx_bcast(k, m, &bc);
-    return s + cf_steps_cost(ar.steps, k, m, um, ut, n) + cf_steps_cost(bc.steps, k, m, um, ut, n);
+    return s + cf_steps_cost(ar.steps, k, m, um, ut, n) +
+           cf_steps_cost_loaded(bc.steps, k, m, um, ut, n, load);
 }
 
 double cf_steps_cost_node(cf_steps st, long node, long p, double m, const double *um,
-                          const double *ut, int n)
+                          const double *ut, int n, double load)
 {
     if (st != CF_STEPS_SMP_FOLD || node < 1 || p < 2)
-        return cf_steps_cost(st, p, m, um, ut, n);
+        return cf_steps_cost_loaded(st, p, m, um, ut, n, load);
     /* In T2's units, one at np=2, as every other algorithm's step: np=2's own steps are
      * what T2 measured. */
-    double two = smp_fold_cost(2, node, m, um, ut, n);
-    return two > 0.0 ? smp_fold_cost(p, node, m, um, ut, n) / two * cf_unit_time(um, ut, n, m)
-                     : cf_steps_cost(st, p, m, um, ut, n);
+    double two = smp_fold_cost(2, node, m, um, ut, n, load);
+    return two > 0.0
+               ? smp_fold_cost(p, node, m, um, ut, n, load) / two * cf_unit_time(um, ut, n, m)
+               : cf_steps_cost_loaded(st, p, m, um, ut, n, load);
 }

@@ -142,20 +142,53 @@ typedef struct tree_bcast {
     int n;
     double m;
     int eager, k;
-    int alone; /* eager messages each alone on the link (cf_steps_bcast_sharing) */
+    int alone;   /* eager messages each alone on the link (cf_steps_bcast_sharing) */
+    double load; /* the share of the link an eager message takes (cf_tiers.eager_load) */
     double full[TREE_LEVELS_MAX]; /* the sum over a full subtree of k^j ranks, once known */
 } tree_bcast;
 
 /* k messages of m at once on one link. Waited for, they cost one message of their bytes
  * together; sent eagerly, each keeps the latency of its own size (a message of km may take
- * another protocol), and the link carries their bytes: one message, and k-1 times its
- * time above the smallest size's. */
+ * another protocol), and the link carries their bytes: each takes a share `load` of it, so
+ * that k of them stretch one message's time above the smallest size's by max(1, k load).
+ * At load 1 (each message fills the link, as until stop 74) one message and k-1 times that
+ * time again. */
+/* The unit's time of a message of m bytes sent at once (below CF_EAGER_MAX). Where the unit
+ * was measured from CF_EAGER_MAX too (its messages there waiting for their receiver, as
+ * SimGrid's rendezvous: the ping-pong on flat.xml 2.67 us a unit at 16 KiB, 8.61 at 64 KiB)
+ * and m lies above its largest size below it, the log-log chord of its two largest sizes
+ * below carried on (its slope held from 0 to 1), as the fits read such a size (fit-eval.c's
+ * near_switch), not the line across the protocol's step: at 48 KiB the chord from 4 and 16
+ * KiB reads 1.95 times the unit at 16 KiB, the line to 64 KiB 2.53, and SimGrid's ping-pong
+ * takes 1.70 times its 16 KiB time. Elsewhere cf_unit_time. */
+static double eager_unit_time(const double *um, const double *ut, int n, double m)
+{
+    int below = 0;
+    while (below < n && um[below] < CF_EAGER_MAX)
+        below++;
+    if (below < 2 || below == n || !(m < CF_EAGER_MAX) || m <= um[below - 1] ||
+        um[below - 2] < 1.0)
+        return cf_unit_time(um, ut, n, m);
+    double x0 = log(um[below - 2]), x1 = log(um[below - 1]);
+    double k = fmin(1.0, fmax(0.0, (log(ut[below - 1]) - log(ut[below - 2])) / (x1 - x0)));
+    return ut[below - 1] * exp(k * (log(m) - x1));
+}
+
 static double tree_msg(const tree_bcast *tb, long k)
 {
     if (!tb->eager)
         return 2.0 * cf_unit_time(tb->um, tb->ut, tb->n, (double)k * tb->m);
-    double one = cf_unit_time(tb->um, tb->ut, tb->n, tb->m), floor = tb->ut[0];
-    return 2.0 * (one + (tb->alone ? 0.0 : (double)(k - 1) * fmax(0.0, one - floor)));
+    double one = eager_unit_time(tb->um, tb->ut, tb->n, tb->m), floor = tb->ut[0];
+    if (tb->alone)
+        return 2.0 * one;
+    return 2.0 * (one + fmax(0.0, one - floor) * (fmax(1.0, (double)k * tb->load) - 1.0));
+}
+
+/* A link load as tree_msg reads it: cf_tiers.eager_load's 0 (not known) and anything outside
+ * (0, 1] are 1. */
+static double eager_load(double load)
+{
+    return load > 0.0 && load < 1.0 ? load : 1.0;
 }
 
 /* The sum of the finish times over a subtree of n ranks, from its root's arrival. */
@@ -935,7 +968,7 @@ static double bcast_tree_mean(cf_steps st, long p, double m, const double *um, c
                               int n, const cf_tiers *t, const double *start)
 {
     long k = st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4;
-    tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, (int)k, 0, {0}};
+    tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, (int)k, 0, eager_load(t->eager_load), {0}};
     int gated = t->rendezvous || !tb.eager;
     double *arr = malloc((size_t)p * sizeof *arr), sum = 0.0;
     if (arr == NULL)
@@ -1338,7 +1371,7 @@ static const double *memo_find(const replay_memo *mm, int kind, long p, double m
             strcmp(mm->e[i].rules, rules != NULL ? rules : "") == 0 &&
             memcmp(mm->e[i].um, um, (size_t)n * sizeof *um) == 0 &&
             memcmp(mm->e[i].ut, ut, (size_t)n * sizeof *ut) == 0 &&
-            tiers_same(&mm->e[i].tiers, t))
+            tiers_same(&mm->e[i].tiers, t) && mm->e[i].tiers.eager_load == t->eager_load)
             return &mm->e[i].value;
     return NULL;
 }
@@ -1578,7 +1611,7 @@ double cf_steps_cost_tiered(cf_steps st, long p, double m, const double *um, con
                             int n, const cf_tiers *tiers, const char *rules, int less_wait)
 {
     if (tiers == NULL || tiers->n == 0 || !cf_steps_tiered_at(st, p, m) || p < 2)
-        return cf_steps_cost(st, p, m, um, ut, n);
+        return cf_steps_cost_loaded(st, p, m, um, ut, n, tiers != NULL ? tiers->eager_load : 1.0);
     static replay_memo kept;
     const double *v = memo_find(&kept, (int)st, p, m, um, ut, n, tiers, rules, less_wait);
     if (v != NULL)
@@ -1607,7 +1640,8 @@ static double cost_tiered(cf_steps st, long p, double m, const double *um, const
         if (a->stepwise)
             return at + a->messages(st, p, m, um, ut, n) - a->messages(st, most, m, um, ut, n) +
                    (double)(cf_ceil_lg(p) - cf_ceil_lg(most)) * tiers->extra_us[tiers->n - 1];
-        return at * cf_steps_cost(st, p, m, um, ut, n) / cf_steps_cost(st, most, m, um, ut, n);
+        return at * cf_steps_cost_loaded(st, p, m, um, ut, n, tiers->eager_load) /
+               cf_steps_cost_loaded(st, most, m, um, ut, n, tiers->eager_load);
     }
     /* The barrier is replayed up to the probe's reach, and at most CF_BARRIER_REPLAY_MAX
      * ranks (Open MPI's dissemination over 4096 ranks replays in about 50 ms). */
@@ -1635,6 +1669,12 @@ static double cost_tiered(cf_steps st, long p, double m, const double *um, const
 }
 
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n)
+{
+    return cf_steps_cost_loaded(st, p, m, um, ut, n, 1.0);
+}
+
+double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, const double *ut,
+                            int n, double load)
 {
     int lg = cf_ceil_lg(p);
     double s = 0.0;
@@ -1717,7 +1757,7 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
     case CF_STEPS_BCAST_BINOMIAL:
     case CF_STEPS_BCAST_KNOMIAL: {
         tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4,
-                         0, {0}};
+                         0, eager_load(load), {0}};
         s = tree_bcast_sum(&tb, p) / (double)p;
         break;
     }
@@ -1758,7 +1798,7 @@ double cf_steps_bcast_sharing(cf_steps st, long p, double m, const double *um, c
     if (st != CF_STEPS_LG && st != CF_STEPS_BCAST_BINOMIAL && st != CF_STEPS_BCAST_KNOMIAL)
         return 1.0;
     int k = st == CF_STEPS_BCAST_KNOMIAL ? 4 : 2;
-    tree_bcast shared = {um, ut, n, m, 1, k, 0, {0}}, alone = {um, ut, n, m, 1, k, 1, {0}};
+    tree_bcast shared = {um, ut, n, m, 1, k, 0, 1.0, {0}}, alone = {um, ut, n, m, 1, k, 1, 1.0, {0}};
     double a = tree_bcast_sum(&alone, p);
     return a > 0.0 ? tree_bcast_sum(&shared, p) / a : 1.0;
 }

@@ -251,6 +251,12 @@ typedef struct cf_tiers {
     int nreach;
     long reach_ranks[CF_TIERS_MAX];
     long reach_probed;
+    /* The share of its sender's link one message sent at once (below CF_EAGER_MAX) takes: k
+     * of them at once stretch the part of each one's time above the smallest size's by
+     * max(1, k eager_load), as a tree bcast's sender sends them (tree_msg); 1 is each taking
+     * the whole link, as before stop 74; 0 (not known) is read as 1. Not the probe's: the
+     * across-np grid fits it to a table's tree bcasts (across-grid.c's eager_load_fit). */
+    double eager_load;
 } cf_tiers;
 /* What the tiers add to a message of bytes between ranks i and j: the tier of the largest
  * block boundary between them, its extra_us (the probe's 8 bytes) up to 8 bytes, and from
@@ -291,6 +297,8 @@ int cf_rules_exist(const char *rules);
 const char *cf_rules_list(char *buf, size_t size);
 /* Whether rule set rules is one for tables timed as a loop of calls ("...-loop"): 1 or 0. */
 int cf_rules_loop(const char *rules);
+/* Whether rule set rules is SimGrid SMPI's (its selectors': "smpi-..."): 1 or 0. */
+int cf_rules_simulated(const char *rules);
 /* The algorithm rules run for pattern at (p, m) on nodes of node ranks each, filled in order
  * (0: not known; the rules then take what they took before they read it): 0, -1 when it has
  * no rule for it. Only SMPI's mpich selector reads node: its reduce runs another algorithm
@@ -322,6 +330,10 @@ double cf_rules_rest(const char *rules, const char *pattern, long p, double m);
 double cf_unit_time(const double *um, const double *ut, int n, double s);
 /* An algorithm's steps at (p, m) costed with T2. */
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
+/* The same, a tree bcast's messages sent at once loading their sender's link by load each
+ * (cf_tiers.eager_load; cf_steps_cost's is 1). */
+double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, const double *ut,
+                            int n, double load);
 /* The share of p ranks of a reduce tree (CF_STEPS_REDUCE_BINOMIAL, CF_STEPS_REDUCE_BINARY,
  * CF_STEPS_SEG_TREE's binomial one) whose subtree holds a message between two aligned blocks
  * of `block` ranks (a node's, a switch's): each waits for it before it sends on, where the
@@ -379,10 +391,13 @@ double cf_steps_halving_allreduce_us(long p, double m, const double *um, const d
                                      int n, const cf_tiers *t);
 /* The same where each node holds node ranks (0: not known, as cf_steps_cost): SMPI's two-level
  * recursive doubling (CF_STEPS_SMP_FOLD) costs a node's levels twice, down and back, and the
- * leaders' steps once, in units of its np=2 time (every other algorithm as cf_steps_cost). */
+ * leaders' steps once, in units of its np=2 time (every other algorithm as cf_steps_cost);
+ * a tree bcast's messages sent at once load their sender's link by load each
+ * (cf_steps_cost_loaded). */
 double cf_steps_cost_node(cf_steps st, long node, long p, double m, const double *um,
-                          const double *ut, int n);
-/* The same where the ranks' tiers are known (tiers NULL or empty: cf_steps_cost), for an
+                          const double *ut, int n, double load);
+/* The same where the ranks' tiers are known (tiers NULL or empty: cf_steps_cost_loaded with
+ * the tiers' eager_load), for an
  * algorithm replayed over them (cf_steps_tiered): a per-call reduce tree down the tree Open
  * MPI builds, Bruck's alltoall step by step, each message 2 T2 at its size plus the latency
  * its ranks' tier adds, each rank starting the call when it left the barrier after the one

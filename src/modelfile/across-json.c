@@ -106,7 +106,9 @@ static json_t *grid_json(const cf_across_grid *g)
         set(o, "step_growth", jnum(g->step_growth)) ||
         set(o, "step_growth_max", jnum(g->step_growth_max)) ||
         set(o, "tree_err_per_doubling", jnum(g->tree_err)) ||
-        (g->node_ranks > 0 && set(o, "node_ranks", json_integer(g->node_ranks))))
+        (g->node_ranks > 0 && set(o, "node_ranks", json_integer(g->node_ranks))) ||
+        (g->tiers.eager_load > 0.0 && g->tiers.eager_load < 1.0 &&
+         set(o, "eager_load", jnum(g->tiers.eager_load))))
         goto fail;
     for (int i = 0; i < g->nunit; i++)
         if (json_array_append_new(unit, json_pack("[f,f]", g->unit_bytes[i], g->unit_t_us[i])))
@@ -682,6 +684,15 @@ static int grid_from_json(const json_t *j, const where *outer, const char *patte
     memset(&g->tiers, 0, sizeof g->tiers);
     if (tiers != NULL && tiers_from_json(tiers, w, &g->tiers) != 0)
         return CF_EXIT_DATA;
+    /* Absent (1: each message sent at once takes the whole link, or a file from before
+     * stop 74): 0, read as 1. */
+    const json_t *load = json_object_get(j, "eager_load");
+    if (load != NULL) {
+        double v = json_is_number(load) ? json_number_value(load) : NAN;
+        if (!(v > 0.0 && v <= 1.0))
+            return bad(w, "eager_load", "a number above 0, at most 1");
+        g->tiers.eager_load = v;
+    }
     /* null (no such backtest), or absent (no tiers): the fitted model's backtest alone
      * bounds the tiered trees. */
     if (get_optional_nonneg(w, j, "tiered_tree_err_per_doubling", &g->tiered_tree_err))

@@ -251,7 +251,7 @@ static double unit(double s)
 static void smp_fold(const double *ut)
 {
     double small = 256, big = 2097152;
-#define CN(node, p, m) cf_steps_cost_node(CF_STEPS_SMP_FOLD, node, p, m, UM, ut, NUM)
+#define CN(node, p, m) cf_steps_cost_node(CF_STEPS_SMP_FOLD, node, p, m, UM, ut, NUM, 1.0)
     /* Nodes unknown, or of one rank: recursive doubling's steps, as before. */
     near(CN(0, 16, big), cf_steps_cost(CF_STEPS_SMP_FOLD, 16, big, UM, ut, NUM), 1e-12,
          "two-level allreduce, nodes unknown: recursive doubling's lg p");
@@ -1469,12 +1469,77 @@ static void allgather_replays(void)
        "under SimGrid recursive doubling");
 }
 
+/* A table of Open MPI's bcast under SMPI's rules whose tree messages sent at once load their
+ * sender's link by `load` each (cf_tiers.eager_load): the grid fits that load from the trees'
+ * cost per step at 16 and 64 KiB, and reads an np it never measured between them as the
+ * table's own steps cost it. */
+static const double BC_SIZES[] = {4, 64, 1024, 4096, 16384, 65536, 262144, 1048576};
+#define NBC 8
+static double bcast_truth(long p, double m, double load)
+{
+    double ut[NBC];
+    for (int i = 0; i < NBC; i++)
+        ut[i] = unit(BC_SIZES[i]);
+    cf_rule_alg a;
+    cf_rules_pick("smpi-ompi", 0, "bcast", p, m, &a);
+    return cf_steps_cost_loaded(a.steps, p, m, BC_SIZES, ut, NBC, load);
+}
+
+static void eager_load(void)
+{
+    double ut[NBC];
+    for (int i = 0; i < NBC; i++)
+        ut[i] = unit(BC_SIZES[i]);
+    near(cf_steps_cost_loaded(CF_STEPS_BCAST_KNOMIAL, 40, 16384, BC_SIZES, ut, NBC, 1.0),
+         cf_steps_cost(CF_STEPS_BCAST_KNOMIAL, 40, 16384, BC_SIZES, ut, NBC), 1e-12,
+         "load 1: the steps as cf_steps_cost's");
+    ok(cf_steps_cost_loaded(CF_STEPS_BCAST_KNOMIAL, 40, 16384, BC_SIZES, ut, NBC, 0.5) <
+           cf_steps_cost(CF_STEPS_BCAST_KNOMIAL, 40, 16384, BC_SIZES, ut, NBC),
+       "load 0.5: eager messages at once cost less");
+    near(cf_steps_cost_loaded(CF_STEPS_BCAST_KNOMIAL, 40, 65536, BC_SIZES, ut, NBC, 0.5),
+         cf_steps_cost(CF_STEPS_BCAST_KNOMIAL, 40, 65536, BC_SIZES, ut, NBC), 1e-12,
+         "from 64 KiB (each level waited for) no load");
+    /* A unit that steps at 64 KiB (SimGrid's rendezvous): a message sent at once of 32 KiB,
+     * above the unit's largest size below 64 KiB, is read on the log-log chord of its two
+     * largest below carried on, not on the line to 64 KiB's step. */
+    double sm[] = {4096, 16384, 65536}, st[] = {1.0, 2.0, 8.0};
+    near(cf_steps_cost(CF_STEPS_BCAST_KNOMIAL, 2, 32768, sm, st, 3), 2.0 * sqrt(2.0), 1e-12,
+         "an eager message of 32 KiB on the chord from 4 and 16 KiB (the root leaves at once)");
+    near(cf_steps_cost(CF_STEPS_BCAST_KNOMIAL, 2, 65536, sm, st, 3), 2.0 * 8.0, 1e-12,
+         "from 64 KiB the unit's own (the root waits for it)");
+    static const long nps[] = {2, 4, 8, 16, 32, 64};
+    static const double loads[] = {0.3, 0.6, 1.0};
+    for (int l = 0; l < 3; l++) {
+        cf_point pts[6 * NBC];
+        size_t n = 0;
+        for (int a = 0; a < 6; a++)
+            for (int i = 0; i < NBC; i++)
+                pts[n++] = (cf_point){nps[a], BC_SIZES[i],
+                                      bcast_truth(nps[a], BC_SIZES[i], loads[l])};
+        static cf_across a;
+        cf_error e;
+        cf_error_clear(&e);
+        ok(cf_across_fit_points(cf_coll_find("bcast"), "byte", pts, n, &a, &e) == 0,
+           "bcast at np 2-64 fits (load %.1f)", loads[l]);
+        cf_across_grid_build(&a, "smpi-ompi", pts, n, NULL, NULL);
+        near(a.grid.tiers.eager_load, loads[l], 0.01, "the load fitted, %.3f for %.1f",
+             a.grid.tiers.eager_load, loads[l]);
+        cf_estimate est;
+        cf_across_grid_predict(&a, 40, 49152, &est);
+        double want = bcast_truth(40, 49152, loads[l]);
+        ok(fabs(est.t_us - want) / want < 0.01,
+           "np 40 of 48 KiB, between the measured np and sizes: %.2f us for %.2f", est.t_us,
+           want);
+    }
+}
+
 int main(void)
 {
     rules();
     steps();
     held_trees();
     unit_np2();
+    eager_load();
     exact();
     message_unit();
     contention();
