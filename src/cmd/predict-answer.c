@@ -516,7 +516,18 @@ static void hold_neighbours(const around *a, cf_predict_answer *out)
  * ethflat.xml, the grid's reading between 16 and 64 KiB there already 30% to 75% high (15% to
  * 30% since stop 74's eager load and unit, across-grid.c's eager_load_fit). Not
  * where the rules switch algorithm between the sizes: the grid reads each algorithm at its
- * own sizes. */
+ * own sizes. Nor, since stop 74, for Open MPI's per-call bcast trees below CF_EAGER_MAX: the
+ * grid reads their messages sent at once from the unit's sizes below it, with the link load
+ * the table showed (across-steps.c's tree_msg), not on the line across, and carried on they
+ * read high: flat.xml, np 40 of 48 KiB, 87.5 us for 76.0 simulated, now 70.8. Of stop 74's
+ * fresh sets (13 platforms each; the first simulated before this was written, np 28 to 88
+ * of 6000 to 62000 B, the second after, np 20 to 52 of 17000 to 58000 B) 78 and 128
+ * answers move, 66 and 90 nearer, their median error 22.9% -> 12.1% and 20.0% -> 10.0%;
+ * over stop 71's and 73's sets 64 move, 53 nearer. Farther: data/sim-uneven's 11 (np 40 and
+ * 56 of 20000 B), 2 nearer, 7 within 6.4% after, fatnodes.xml's 10.4%, tornodes.xml's and
+ * meshnodes.xml's 11% to 37% -> 22% to 51% high; meshnodes.xml at np 48 of 36000 to 60000 B
+ * (stop 73's st3), whose grid reads 1.4 to 1.5 times high (45000 B: 33.9 us for 21.4, 18.5
+ * carried). */
 static void switch_carry(const ctx *c, long np, double m, const around *a,
                          cf_predict_answer *out)
 {
@@ -527,6 +538,9 @@ static void switch_carry(const ctx *c, long np, double m, const around *a,
         a->protocol[1] == NULL || strcmp(a0, a->protocol[1]) != 0 ||
         cf_rules_pick(rules, node, c->pattern, np, m, &am) != 0 || strcmp(am.name, a0) != 0)
         return;
+    if ((am.steps == CF_STEPS_BCAST_BINOMIAL || am.steps == CF_STEPS_BCAST_KNOMIAL) &&
+        m < CF_EAGER_MAX)
+        return; /* read on its own side of the switch already (above) */
     double r = cf_across_loglog_p(np, a->p[0], a->t[0] / a->line[0], a->p[1],
                                   a->t[1] / a->line[1]);
     if (!(r > 0) || !isfinite(r))

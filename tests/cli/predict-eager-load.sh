@@ -25,6 +25,19 @@ for case in "48 32768 56.58" "48 49152 81.51" "64 32768 63.35" "64 49152 91.08";
         awk -F, -v t="$3" 'NR == 2 { exit !($5 > t / 1.1 && $5 < 1.1 * t && $6 <= t && t <= $7) }' "$T/out"
 done
 
+# Between fitted np the grid's reading of such a tree is no longer carried by the fitted np's
+# ratio to their line across 64 KiB (predict-answer.c's switch_carry): it reads its own side
+# already. Every np fitted (32 and 64 around 40); np 40 of 48 KiB simulated 76.00 us (the
+# command above with --np 40 --sizes 49152); carried, 87.5 (117.6 before stop 74).
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat-ompi.csv" -o all.json
+expect_rc 0 "fit sim-flat-ompi at every np"
+run "$COMMFIT" predict -m all.json -p bcast -n 40 -b 49152 -f csv
+expect_rc 0 "bcast at np 40 of 49152 B"
+check "np 40 of 49152 B within 10% of the simulated 76.00 us, inside the interval" \
+    awk -F, 'NR == 2 { exit !($5 > 76.0 / 1.1 && $5 < 1.1 * 76.0 && $6 <= 76.0 && 76.0 <= $7) }' "$T/out"
+check "and not carried by the fitted np's ratio to their line" \
+    awk -F, 'NR == 2 { n = 1; bad = $0 ~ /carried by their ratio/ } END { exit !n || bad }' "$T/out"
+
 # A model from before stop 74 (no eager_load): each eager message takes the whole link, as
 # then: the answer higher.
 sed 's/"eager_load"/"eager_load_unread"/' m.json >old.json
