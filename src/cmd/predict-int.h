@@ -64,7 +64,7 @@ typedef struct ctx {
     char first_refusal[320]; /* the first one, for the message at the end */
     /* The fits at the across-np model's fitted np and the readings of their measured
      * points, by its index of np, found and built at the first answer carried through them
-     * (fitted_at); tried: the fit was looked for (fit NULL: none there). */
+     * (fitted_at_lo); tried: the fit was looked for (fit NULL: none there). */
     cf_near *anchor_near[CF_ACROSS_NP_MAX];
     const cf_fit *anchor_fit[CF_ACROSS_NP_MAX];
     unsigned char anchor_tried[CF_ACROSS_NP_MAX];

@@ -730,6 +730,20 @@ static void steps(void)
     smp_fold(ut);
 }
 
+/* The steps rule set `rules` runs for pattern at (p, m), costed with unit() sampled at the n
+ * sizes (at most 16) a table measured, its tree bcasts' messages sent at once loading their
+ * sender's link by load each (cf_steps_cost_loaded): what such a table's np=2 and grid see. */
+static double rules_truth(const char *rules, const char *pattern, long p, double m,
+                          const double *sizes, int n, double load)
+{
+    double ut[16];
+    for (int i = 0; i < n; i++)
+        ut[i] = unit(sizes[i]);
+    cf_rule_alg a;
+    cf_rules_pick(rules, 0, pattern, p, m, &a);
+    return cf_steps_cost_loaded(a.steps, p, m, sizes, ut, n, load);
+}
+
 /* SMPI's ompi allreduce runs at np=2 a ring of two half-size steps at some sizes, recursive
  * doubling (one full step) at others, Rabenseifner above 256 KiB: the grid's unit is the
  * point-to-point step those imply, not the np=2 times themselves, so recursive doubling at
@@ -740,12 +754,7 @@ static const double AR_SIZES[] = {4,     16,    64,     256,     1024,   4096,
 
 static double allreduce_truth(long p, double m)
 {
-    double ut[NAR];
-    for (int i = 0; i < NAR; i++)
-        ut[i] = unit(AR_SIZES[i]);
-    cf_rule_alg a;
-    cf_rules_pick("smpi-ompi", 0, "allreduce", p, m, &a);
-    return cf_steps_cost(a.steps, p, m, AR_SIZES, ut, NAR);
+    return rules_truth("smpi-ompi", "allreduce", p, m, AR_SIZES, NAR, 1.0);
 }
 
 static void unit_np2(void)
@@ -789,12 +798,9 @@ static const double SIZES[] = {1, 16, 256, 1024, 4096, 16384, 65536, 262144, 104
 /* T2 sampled where the table is: what the grid sees at np=2. */
 static double allgather_truth(long p, double m, double kappa)
 {
-    double ut[NS];
-    for (int i = 0; i < NS; i++)
-        ut[i] = unit(SIZES[i]);
     cf_rule_alg a;
     cf_rules_pick("smpi-mpich", 0, "allgather", p, m, &a);
-    double t = cf_steps_cost(a.steps, p, m, SIZES, ut, NS);
+    double t = rules_truth("smpi-mpich", "allgather", p, m, SIZES, NS, 1.0);
     if (a.steps == CF_STEPS_SPREAD && p > 8)
         t += kappa * (double)(p - 8) * unit(m);
     return t;
@@ -1477,12 +1483,7 @@ static const double BC_SIZES[] = {4, 64, 1024, 4096, 16384, 65536, 262144, 10485
 #define NBC 8
 static double bcast_truth(long p, double m, double load)
 {
-    double ut[NBC];
-    for (int i = 0; i < NBC; i++)
-        ut[i] = unit(BC_SIZES[i]);
-    cf_rule_alg a;
-    cf_rules_pick("smpi-ompi", 0, "bcast", p, m, &a);
-    return cf_steps_cost_loaded(a.steps, p, m, BC_SIZES, ut, NBC, load);
+    return rules_truth("smpi-ompi", "bcast", p, m, BC_SIZES, NBC, load);
 }
 
 static void eager_load(void)
