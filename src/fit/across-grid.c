@@ -1179,10 +1179,6 @@ static void unit_from_np2(cf_across_grid *g, const char *pattern)
     memcpy(g->unit_t_us, u, (size_t)g->nunit * sizeof *u);
 }
 
-/* Whether the rules run an algorithm the latency tiers replay (cf_steps_tiered) for the
- * pattern at any of the n points' sizes, at any power of two up to 2^20 processes or one
- * past it (a node and a rank of another: SMPI's mpich bcast on nodes of unequal ranks runs
- * a binomial tree where every power of two of nodes of 4 runs its two-level one): 1 or 0. */
 /* The share of its sender's link a message sent at once takes (cf_tiers.eager_load), fitted
  * to the table's tree bcasts (CF_STEPS_BCAST_BINOMIAL, CF_STEPS_BCAST_KNOMIAL): at each
  * measured np above 2 where the rules run one tree at the largest size measured below
@@ -1208,7 +1204,9 @@ static double eager_load_fit(cf_across *a)
     cf_across_grid *g = &a->grid;
     double v[CF_ACROSS_NP_MAX];
     int k = 0;
-    for (int i = 0; i < g->n && k < CF_ACROSS_NP_MAX && cf_rules_simulated(g->rules); i++) {
+    if (!cf_rules_simulated(g->rules))
+        return 1.0;
+    for (int i = 0; i < g->n && k < CF_ACROSS_NP_MAX; i++) {
         long p = g->pt[i].p;
         int seen = 0;
         for (int j = 0; j < i; j++)
@@ -1258,6 +1256,10 @@ static double eager_load_fit(cf_across *a)
     return k > 0 ? cf_stats_quantile_nearest(v, (size_t)k, 0.5) : 1.0;
 }
 
+/* Whether the rules run an algorithm the latency tiers replay (cf_steps_tiered) for the
+ * pattern at any of the n points' sizes, at any power of two up to 2^20 processes or one
+ * past it (a node and a rank of another: SMPI's mpich bcast on nodes of unequal ranks runs
+ * a binomial tree where every power of two of nodes of 4 runs its two-level one): 1 or 0. */
 static int runs_tiered(const char *rules, long node, const char *pattern, const cf_point *pts,
                        size_t n)
 {

@@ -147,12 +147,6 @@ typedef struct tree_bcast {
     double full[TREE_LEVELS_MAX]; /* the sum over a full subtree of k^j ranks, once known */
 } tree_bcast;
 
-/* k messages of m at once on one link. Waited for, they cost one message of their bytes
- * together; sent eagerly, each keeps the latency of its own size (a message of km may take
- * another protocol), and the link carries their bytes: each takes a share `load` of it, so
- * that k of them stretch one message's time above the smallest size's by max(1, k load).
- * At load 1 (each message fills the link, as until stop 74) one message and k-1 times that
- * time again. */
 /* The unit's time of a message of m bytes sent at once (below CF_EAGER_MAX). Where the unit
  * was measured from CF_EAGER_MAX too (its messages there waiting for their receiver, as
  * SimGrid's rendezvous: the ping-pong on flat.xml 2.67 us a unit at 16 KiB, 8.61 at 64 KiB)
@@ -174,6 +168,12 @@ static double eager_unit_time(const double *um, const double *ut, int n, double 
     return ut[below - 1] * exp(k * (log(m) - x1));
 }
 
+/* k messages of m at once on one link. Waited for, they cost one message of their bytes
+ * together; sent eagerly, each keeps the latency of its own size (a message of km may take
+ * another protocol), and the link carries their bytes: each takes a share `load` of it, so
+ * that k of them stretch one message's time above the smallest size's by max(1, k load).
+ * At load 1 (each message fills the link, as until stop 74) one message and k-1 times that
+ * time again. */
 static double tree_msg(const tree_bcast *tb, long k)
 {
     if (!tb->eager)
