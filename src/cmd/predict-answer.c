@@ -571,8 +571,7 @@ static void switch_carry(const ctx *c, long np, double m, const around *a,
         a->protocol[1] == NULL || strcmp(a0, a->protocol[1]) != 0 ||
         cf_rules_pick(rules, node, c->pattern, np, m, &am) != 0 || strcmp(am.name, a0) != 0)
         return;
-    if ((am.steps == CF_STEPS_BCAST_BINOMIAL || am.steps == CF_STEPS_BCAST_KNOMIAL) &&
-        m < CF_EAGER_MAX)
+    if (cf_steps_eager_tree(am.steps) && m < CF_EAGER_MAX)
         return; /* read on its own side of the switch already (above) */
     double r = cf_across_loglog_p(np, a->p[0], a->t[0] / a->line[0], a->p[1],
                                   a->t[1] / a->line[1]);

@@ -1180,7 +1180,7 @@ static void unit_from_np2(cf_across_grid *g, const char *pattern)
 }
 
 /* The share of its sender's link a message sent at once takes (cf_tiers.eager_load), fitted
- * to the table's tree bcasts (CF_STEPS_BCAST_BINOMIAL, CF_STEPS_BCAST_KNOMIAL): at each
+ * to the table's tree bcasts (cf_steps_eager_tree): at each
  * measured np above 2 where the rules run one tree at the largest size measured below
  * CF_EAGER_MAX and at the smallest measured from it, the load at which the cost per step
  * read at the first (its messages sent at once, sharing their sender's link) is the
@@ -1219,7 +1219,7 @@ static double eager_load_fit(cf_across *a)
         for (int j = 0; j < g->n; j++) {
             const cf_grid_point *x = &g->pt[j];
             if (x->p != p || cf_rules_pick(g->rules, g->node_ranks, a->pattern, p, x->m, &r) ||
-                (r.steps != CF_STEPS_BCAST_BINOMIAL && r.steps != CF_STEPS_BCAST_KNOMIAL))
+                !cf_steps_eager_tree(r.steps))
                 continue;
             if (x->m < CF_EAGER_MAX && (e == NULL || x->m > e->m)) {
                 e = x;

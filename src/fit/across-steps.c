@@ -60,6 +60,11 @@ int cf_steps_knomial_bcast(cf_steps st)
     return st == CF_STEPS_LG || st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL;
 }
 
+int cf_steps_eager_tree(cf_steps st)
+{
+    return st == CF_STEPS_BCAST_BINOMIAL || st == CF_STEPS_BCAST_KNOMIAL;
+}
+
 int cf_steps_whole_messages(cf_steps st)
 {
     switch (st) {
@@ -142,8 +147,8 @@ typedef struct tree_bcast {
     int n;
     double m;
     int eager, k;
-    int alone;   /* eager messages each alone on the link (cf_steps_bcast_sharing) */
-    double load; /* the share of the link an eager message takes (cf_tiers.eager_load) */
+    double load; /* the share of the link an eager message takes (cf_tiers.eager_load); 0:
+                    each alone on it (cf_steps_bcast_sharing) */
     double full[TREE_LEVELS_MAX]; /* the sum over a full subtree of k^j ranks, once known */
 } tree_bcast;
 
@@ -173,14 +178,12 @@ static double eager_unit_time(const double *um, const double *ut, int n, double 
  * another protocol), and the link carries their bytes: each takes a share `load` of it, so
  * that k of them stretch one message's time above the smallest size's by max(1, k load).
  * At load 1 (each message fills the link, as until stop 74) one message and k-1 times that
- * time again. */
+ * time again; at load 0 each alone, one message's time. */
 static double tree_msg(const tree_bcast *tb, long k)
 {
     if (!tb->eager)
         return 2.0 * cf_unit_time(tb->um, tb->ut, tb->n, (double)k * tb->m);
     double one = eager_unit_time(tb->um, tb->ut, tb->n, tb->m), floor = tb->ut[0];
-    if (tb->alone)
-        return 2.0 * one;
     return 2.0 * (one + fmax(0.0, one - floor) * (fmax(1.0, (double)k * tb->load) - 1.0));
 }
 
@@ -968,7 +971,7 @@ static double bcast_tree_mean(cf_steps st, long p, double m, const double *um, c
                               int n, const cf_tiers *t, const double *start)
 {
     long k = st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4;
-    tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, (int)k, 0, eager_load(t->eager_load), {0}};
+    tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, (int)k, eager_load(t->eager_load), {0}};
     int gated = t->rendezvous || !tb.eager;
     double *arr = malloc((size_t)p * sizeof *arr), sum = 0.0;
     if (arr == NULL)
@@ -1757,7 +1760,7 @@ double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, con
     case CF_STEPS_BCAST_BINOMIAL:
     case CF_STEPS_BCAST_KNOMIAL: {
         tree_bcast tb = {um, ut, n, m, m < CF_EAGER_MAX, st == CF_STEPS_BCAST_BINOMIAL ? 2 : 4,
-                         0, eager_load(load), {0}};
+                         eager_load(load), {0}};
         s = tree_bcast_sum(&tb, p) / (double)p;
         break;
     }
@@ -1798,7 +1801,7 @@ double cf_steps_bcast_sharing(cf_steps st, long p, double m, const double *um, c
     if (st != CF_STEPS_LG && st != CF_STEPS_BCAST_BINOMIAL && st != CF_STEPS_BCAST_KNOMIAL)
         return 1.0;
     int k = st == CF_STEPS_BCAST_KNOMIAL ? 4 : 2;
-    tree_bcast shared = {um, ut, n, m, 1, k, 0, 1.0, {0}}, alone = {um, ut, n, m, 1, k, 1, 1.0, {0}};
+    tree_bcast shared = {um, ut, n, m, 1, k, 1.0, {0}}, alone = {um, ut, n, m, 1, k, 0.0, {0}};
     double a = tree_bcast_sum(&alone, p);
     return a > 0.0 ? tree_bcast_sum(&shared, p) / a : 1.0;
 }

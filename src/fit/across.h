@@ -197,6 +197,10 @@ int cf_steps_per_call(cf_steps st);
 /* Whether st is a bcast's binomial or k-nomial tree of whole messages (CF_STEPS_LG,
  * CF_STEPS_BCAST_BINOMIAL, CF_STEPS_BCAST_KNOMIAL): cf_steps_held_us's trees. */
 int cf_steps_knomial_bcast(cf_steps st);
+/* Whether st is a per-call bcast tree (CF_STEPS_BCAST_BINOMIAL, CF_STEPS_BCAST_KNOMIAL) whose
+ * sender's messages below CF_EAGER_MAX leave at once, each loading its link by the table's
+ * cf_tiers.eager_load and read from the unit's sizes below CF_EAGER_MAX: 1 or 0. */
+int cf_steps_eager_tree(cf_steps st);
 /* Whether every message of st is the size m itself (trees, rings, recursive doubling's
  * allreduce, their two-level forms): not blocks that double, segments, a scatter's parts or
  * Bruck's p/2 blocks. 1 or 0. */
