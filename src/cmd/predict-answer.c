@@ -438,6 +438,13 @@ static int answer_fit(ctx *c, source *s, long np, uint64_t bytes, cf_predict_ans
     return 0;
 }
 
+/* How far below answer t its interval's lower end lo reaches (lo / t; 1 where that says
+ * nothing: no time, no lower end, or none below it). */
+static double lower_reach(double t, double lo)
+{
+    return t > 0 && lo >= 0 && lo < t ? lo / t : 1.0;
+}
+
 /* Whether fit f measured size m (at any block count). */
 static int measured_size(const cf_fit *f, double m)
 {
@@ -520,8 +527,7 @@ static void hold_neighbours(const around *a, cf_predict_answer *out)
      * 2.58 -> 2.91 and 3.87 -> 4.64. */
     double reach = 1.0;
     for (int k = 0; k < 2; k++)
-        if (a->t[k] > 0 && a->lo[k] >= 0 && a->lo[k] < a->t[k])
-            reach = fmin(reach, a->lo[k] / a->t[k]);
+        reach = fmin(reach, lower_reach(a->t[k], a->lo[k]));
     if (out->t > 0 && out->t * reach < out->lo) {
         char x[32];
         cf_fmt_g(x, sizeof x, reach, 3);
@@ -529,6 +535,36 @@ static void hold_neighbours(const around *a, cf_predict_answer *out)
                       "between measured sizes its lower end reaches as far below the answer as "
                       "the fitted np=%ld's and np=%ld's reach below theirs, x%s",
                       a->p[0], a->p[1], x);
+        out->lo = out->t * reach;
+    }
+}
+
+/* Beyond the largest fitted np, at a size inside its fit's sizes that it did not measure,
+ * the lower end reaches as far below the answer as that fit's does below its own, as
+ * between fitted np (hold_neighbours): the grid's reading carried past it has no more reach
+ * between measured sizes than between fitted np. Stop 71's st2 (flat, fattree, ethflat,
+ * dragonfly, torus; every np to 64 fitted) at np 80: Open MPI's recursive doubling
+ * allreduce of 10000 to 50000 B, and the bcasts and MPICH's reduce of 2000 B, read 10% to
+ * 64% high with their lower ends above the truth (flat-ompi allreduce of 50000 B: 111.5 us
+ * in [101.7, inf] for 68.1 simulated; np 64's fit read 65.1 in [28.0, 249.5] there, between
+ * its measured 16 KiB and 64 KiB, where SimGrid's sends start to wait for their receiver). */
+static void reach_beyond(ctx *c, long np, double m, cf_predict_answer *out)
+{
+    int last = c->across->nnp - 1;
+    long p = c->across->np[last];
+    const cf_fit *f = anchor_fit_at(c, last);
+    if (!(np > p) || f == NULL || m < (double)f->min_bytes || m > (double)f->max_bytes ||
+        measured_size(f, m))
+        return;
+    double lo, t = fitted_at_lo(c, p, m, NULL, NULL, &lo);
+    double reach = lower_reach(t, lo);
+    if (out->t > 0 && out->t * reach < out->lo) {
+        char x[32];
+        cf_fmt_g(x, sizeof x, reach, 3);
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "between measured sizes its lower end reaches as far below the answer as "
+                      "the largest fitted np=%ld's reaches below its own, x%s",
+                      p, x);
         out->lo = out->t * reach;
     }
 }
@@ -658,6 +694,8 @@ static int answer_across(ctx *c, source *s, long np, double m, cf_predict_answer
         if (est.grid)
             switch_carry(c, np, m, &ar, out);
         hold_neighbours(&ar, out);
+    } else if (!c->model_alone) {
+        reach_beyond(c, np, m, out);
     }
     long wnp = 0;
     double widen = m > s->bytes_max ? across_size_widen(c, np, m, &wnp) : 1.0;

@@ -124,4 +124,24 @@ for case in "reduce 1.807" "bcast 5.498"; do
     check "$1 at np 24 of 2000 B: the note says its lower end reaches as far as the fitted np's" \
         grep -q "its lower end reaches as far below the answer as the fitted np=16's and np=32's reach below theirs" "$T/out"
 done
+# Nor past the largest fitted np: its fit's interval between its measured sizes reaches as
+# far below. Every np of sim-flat-ompi fitted (to 64); np 80 simulated by
+#   commfit measure -q --no-latency-probe --simulate data/platforms/flat.xml
+#     --coll-selector ompi --patterns bcast,allreduce --sizes 2000,10000,50000 --np 80
+#     --reps 2 --samples 2
+# allreduce of 50000 and 10000 B 68.13 and 28.91 us, bcast of 2000 B 7.969 (read 111.5 in
+# [101.7, inf], 32.26 in [30.02, inf] and 9.594 in [9.041, inf] before).
+"$COMMFIT" fit -q "$top_srcdir/data/sim-flat-ompi.csv" -o fo.json
+for case in "allreduce 50000 68.13" "allreduce 10000 28.91" "bcast 2000 7.969"; do
+    set -- $case
+    run "$COMMFIT" predict -m fo.json -p "$1" -n 80 -b "$2" -f csv
+    expect_rc 0 "Open MPI's $1 at np 80 of $2 B"
+    check "$1 at np 80 of $2 B: the simulated $3 us inside the interval" \
+        awk -F, -v t="$3" 'NR == 2 { exit !($6 <= t && t <= $7) }' "$T/out"
+    check "$1 at np 80 of $2 B: the note says its lower end reaches as far as np=64's" \
+        grep -q "its lower end reaches as far below the answer as the largest fitted np=64's reaches below its own, x0\.[0-9]*" "$T/out"
+done
+# At a size np=64 measured, no such reach: np 80 of 64 KiB as before.
+run "$COMMFIT" predict -m fo.json -p allreduce -n 80 -b 64K -f csv
+check "np 80 of 64 KiB, measured at np 64: no reach" sh -c '! grep -q "reaches below its own" "$1"' - "$T/out"
 done_testing
