@@ -487,7 +487,12 @@ static int fitted_around(ctx *c, long np, double m, around *a)
     a->measured = measured_size(f[0], m) && measured_size(f[1], m);
     for (int k = 0; k < 2; k++) {
         a->p[k] = c->across->np[a->i[k]];
-        a->t[k] = fitted_at_lo(c, a->p[k], m, &a->line[k], &a->protocol[k], &a->lo[k]);
+        if (k == 1 && beyond) { /* the same np: its answer read once */
+            a->t[1] = a->t[0], a->line[1] = a->line[0], a->lo[1] = a->lo[0];
+            a->protocol[1] = a->protocol[0];
+        } else {
+            a->t[k] = fitted_at_lo(c, a->p[k], m, &a->line[k], &a->protocol[k], &a->lo[k]);
+        }
     }
     return beyond ? 2 : 1;
 }
