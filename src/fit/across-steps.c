@@ -1374,7 +1374,7 @@ static const double *memo_find(const replay_memo *mm, int kind, long p, double m
             strcmp(mm->e[i].rules, rules != NULL ? rules : "") == 0 &&
             memcmp(mm->e[i].um, um, (size_t)n * sizeof *um) == 0 &&
             memcmp(mm->e[i].ut, ut, (size_t)n * sizeof *ut) == 0 &&
-            tiers_same(&mm->e[i].tiers, t) && mm->e[i].tiers.eager_load == t->eager_load)
+            tiers_same(&mm->e[i].tiers, t))
             return &mm->e[i].value;
     return NULL;
 }
@@ -1580,12 +1580,13 @@ int cf_steps_replayed_from_np2(cf_steps st)
     return a != NULL && !a->not_from_np2;
 }
 
-/* Whether two tiers say the same in every field a replay reads (tiers_equal's and the pair,
- * distance and sized probes'). */
+/* Whether two tiers say the same in every field a replay reads (tiers_equal's, the pair,
+ * distance and sized probes', and the eager link load). */
 static int tiers_same(const cf_tiers *a, const cf_tiers *b)
 {
     if (!tiers_equal(a, b) || a->npair != b->npair || a->ndist != b->ndist ||
-        a->nsized != b->nsized || a->node_ranks != b->node_ranks)
+        a->nsized != b->nsized || a->node_ranks != b->node_ranks ||
+        a->eager_load != b->eager_load)
         return 0;
     for (int k = 0; k < a->npair; k++)
         if (a->pair_us_per_byte[k] != b->pair_us_per_byte[k])
