@@ -1199,6 +1199,15 @@ static void unit_from_np2(cf_across_grid *g, const char *pattern)
  * 64 KiB, which the grid reads between the two, alike at both. */
 #define EAGER_LOAD_MIN 0.05
 #define EAGER_LOAD_ITER 24
+
+/* Point x's cost per step of its tree r with the grid's eager link load set to load. */
+static double per_step_at_load(cf_across *a, const cf_rule_alg *r, const cf_grid_point *x,
+                               double load)
+{
+    a->grid.tiers.eager_load = load;
+    return x->t_us / steps_at(a, r->steps, x->p, x->m);
+}
+
 static double eager_load_fit(cf_across *a)
 {
     cf_across_grid *g = &a->grid;
@@ -1231,24 +1240,23 @@ static double eager_load_fit(cf_across *a)
         }
         if (e == NULL || w == NULL || strcmp(re.name, rw.name) != 0)
             continue;
-        double want = w->t_us / steps_at(a, rw.steps, p, w->m), lo = EAGER_LOAD_MIN, hi = 1.0;
-        g->tiers.eager_load = hi;
-        if (!(e->t_us / steps_at(a, re.steps, p, e->m) < want)) {
+        /* w's messages are waited for: the load does not enter its reading */
+        double want = per_step_at_load(a, &rw, w, 1.0), lo = EAGER_LOAD_MIN, hi = 1.0;
+        if (!(per_step_at_load(a, &re, e, hi) < want)) {
             v[k++] = hi; /* read no dearer than waited for even at load 1 */
             continue;
         }
-        g->tiers.eager_load = lo;
-        if (!(e->t_us / steps_at(a, re.steps, p, e->m) > want)) {
+        if (!(per_step_at_load(a, &re, e, lo) > want)) {
             v[k++] = lo;
             continue;
         }
         /* the cost per step falls as the load grows (the steps grow with it) */
         for (int it = 0; it < EAGER_LOAD_ITER; it++) {
-            g->tiers.eager_load = 0.5 * (lo + hi);
-            if (e->t_us / steps_at(a, re.steps, p, e->m) > want)
-                lo = g->tiers.eager_load;
+            double mid = 0.5 * (lo + hi);
+            if (per_step_at_load(a, &re, e, mid) > want)
+                lo = mid;
             else
-                hi = g->tiers.eager_load;
+                hi = mid;
         }
         v[k++] = 0.5 * (lo + hi);
     }
