@@ -6,7 +6,6 @@
 
 awk -f "$top_srcdir/tests/cli/report-table.awk" >t.csv
 
-
 # The plots this table supports, with the plot elements each draws.
 plots="time-allreduce:3 time-alltoall:3 time-pingpong:1 time-sendrecv:1
 bw-pingpong:2 bw-sendrecv:2
