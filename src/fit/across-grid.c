@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit_nlinear.h>
+
 #include "base/collective.h"
 #include "base/stats.h"
 
@@ -90,6 +93,9 @@ static int group_at(const cf_across *a, const char *alg, double m, long *p, doub
     return k;
 }
 
+/* Step costs that grow by less than this a doubling of p are all but alike (along). */
+#define ALIKE_STEPS 1.1
+
 /* T at (q, m) from k points (p, t) of one algorithm at size m: the line in step cost
  * through the nearest two (the largest two beyond them, never falling), or the ratio to the
  * step cost of a single one; a replay over the tiers beyond them or below them: the ratio to
@@ -130,6 +136,19 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
     if (q > p[k - 1])
         mu = fmax(mu, 0.0);
     double v = t[j] + mu * (sq - s1);
+    /* Beyond the largest, a line through two step costs all but alike (growing by less than
+     * ALIKE_STEPS a doubling: a ring's 2(p-1) steps of m/p where the unit grows as the
+     * bytes, no latency in it) carries their times' difference onto each step as if a step
+     * cost it all: at most the larger of the step costs' ratio and the times' own growth
+     * per doubling of p carried on (ABCI's Open MPI allreduce fitted at np 4-64, whose unit
+     * np 4 read inside one node: 4 MiB at np 128 read 7227 us from np 32's 2367 and np 64's
+     * 2508, for 2761 measured). */
+    if (q > p[k - 1] && t[i] > 0 && t[j] > 0 && p[j] > p[i] &&
+        s1 < s0 * pow(ALIKE_STEPS, log2((double)p[j] / (double)p[i]))) {
+        double grown = t[j] * pow(t[j] / t[i], log((double)q / (double)p[j]) /
+                                                   log((double)p[j] / (double)p[i]));
+        v = fmin(v, fmax(t[j] * sq / s1, grown));
+    }
     /* Between two measured np the line holds between their costs per step carried to q
      * (an affine cost in steps does, where q's step cost lies between theirs); where q's
      * does not, it runs off: a replay over the tiers, less the barrier's wait, is not
@@ -1129,44 +1148,142 @@ static double growth_max(const cf_across *a, cf_steps st, double m, const long *
  * u is read there from the other sizes. Where every np=2 algorithm is one full step, u = T2. */
 #define UNIT_ITER 30
 
-static double unit_np2_cost(const cf_across_grid *g, const char *pattern, int i, const double *u)
+/* The cost at size i, measured at np p0, that the rules' algorithm there reads in unit u. */
+static double unit_cost_at(const cf_across_grid *g, const char *pattern, long p0, int i,
+                            const double *u)
 {
     cf_rule_alg r;
-    if (cf_rules_pick(g->rules, g->node_ranks, pattern, 2, g->unit_bytes[i], &r) != 0)
+    if (cf_rules_pick(g->rules, g->node_ranks, pattern, p0, g->unit_bytes[i], &r) != 0)
         return NAN;
-    return cf_steps_cost_node(r.steps, g->node_ranks, 2, g->unit_bytes[i], g->unit_bytes, u,
+    /* A linear algorithm's p0 - 1 messages, posted at once: a latency and their bytes (as
+     * once_ratio reads them); at np=2 its one step. */
+    if (p0 > 2 && r.latency == CF_LAT_ONCE) {
+        double one = cf_unit_time(g->unit_bytes, u, g->nunit, g->unit_bytes[i]);
+        return u[0] + (double)(p0 - 1) * (one - u[0]);
+    }
+    return cf_steps_cost_node(r.steps, g->node_ranks, p0, g->unit_bytes[i], g->unit_bytes, u,
                               g->nunit, g->tiers.eager_load);
 }
 
-static void unit_from_np2(cf_across_grid *g, const char *pattern)
+/* Above np=2 (a table that did not measure it: OSU's collectives from the nodes of a job
+ * on) the rules' algorithm at the smallest measured np p0 runs several steps at every size,
+ * each often of another size (a ring's m/p0, Rabenseifner's halves), and the fixed point
+ * above, which moves u at a size by the cost at that size, need not converge (SMPI's flat
+ * cluster, MPICH's reduce at np 4: u of 0 at 256 KiB, 4e7 us at 1 MiB). There u is solved
+ * as a whole: the log of u at every size, by GSL's trust-region Levenberg-Marquardt on the log of the cost the
+ * rules' algorithm at p0 reads against the log of the measured time, with a weak pull
+ * (UNIT_SMOOTH) towards a straight line in log-log, which sets the sizes no cost reads. A
+ * unit that misses a measured time at p0 by more than UNIT_MISS_MAX (log) is none: the
+ * across-np fit then answers without the grid, as it did without np=2. */
+#define UNIT_SMOOTH 0.01
+#define UNIT_MISS_MAX 0.25
+#define UNIT_LM_ITER 80
+
+typedef struct unit_problem {
+    const cf_across_grid *g;
+    const char *pattern;
+    long p0;
+    const double *lt; /* the log of the measured times at p0 */
+} unit_problem;
+
+/* The residuals of log u = x (gsl_multifit_nlinear's f): the measured sizes' log misses,
+ * then the smoothing rows; GSL_EDOM where a cost is not finite. */
+static int unit_residuals(const gsl_vector *x, void *params, gsl_vector *f)
 {
+    const unit_problem *up = params;
+    const cf_across_grid *g = up->g;
+    int n = g->nunit;
+    double u[CF_UNIT_MAX], l[CF_UNIT_MAX];
+    for (int i = 0; i < n; i++) {
+        u[i] = exp(gsl_vector_get(x, (size_t)i));
+        l[i] = log(fmax(g->unit_bytes[i], 1.0));
+    }
+    for (int i = 0; i < n; i++) {
+        double c = unit_cost_at(g, up->pattern, up->p0, i, u);
+        if (!(c > 0 && isfinite(c)))
+            return GSL_EDOM;
+        gsl_vector_set(f, (size_t)i, log(c) - up->lt[i]);
+    }
+    for (int i = 1; i + 1 < n; i++) {
+        double x0 = gsl_vector_get(x, (size_t)i - 1), x1 = gsl_vector_get(x, (size_t)i),
+               x2 = gsl_vector_get(x, (size_t)i + 1);
+        double d1 = l[i] > l[i - 1] ? (x1 - x0) / (l[i] - l[i - 1]) : 0.0,
+               d2 = l[i + 1] > l[i] ? (x2 - x1) / (l[i + 1] - l[i]) : 0.0;
+        gsl_vector_set(f, (size_t)(n + i - 1), UNIT_SMOOTH * (d2 - d1));
+    }
+    return GSL_SUCCESS;
+}
+
+/* The unit of a grid whose smallest measured np p0 is above 2, g->unit_t_us its times there
+ * on entry: 0 with the unit in place, -1 where none holds. */
+static int unit_solve(cf_across_grid *g, const char *pattern, long p0)
+{
+    size_t n = (size_t)g->nunit, rows = 2 * n - 2;
+    double lt[CF_UNIT_MAX];
+    for (size_t i = 0; i < n; i++)
+        lt[i] = log(g->unit_t_us[i]);
+    unit_problem up = {g, pattern, p0, lt};
+    gsl_multifit_nlinear_fdf fdf = {.f = unit_residuals, .df = NULL, .fvv = NULL, .n = rows,
+                                    .p = n, .params = &up};
+    gsl_multifit_nlinear_parameters par = gsl_multifit_nlinear_default_parameters();
+    gsl_multifit_nlinear_workspace *w =
+        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &par, rows, n);
+    if (w == NULL)
+        return -1;
+    gsl_vector_const_view x0 = gsl_vector_const_view_array(lt, n);
+    int info, rc = -1;
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    if (gsl_multifit_nlinear_init(&x0.vector, &fdf, w) == GSL_SUCCESS) {
+        gsl_multifit_nlinear_driver(UNIT_LM_ITER, 1e-10, 1e-10, 1e-12, NULL, NULL, &info, w);
+        const gsl_vector *x = gsl_multifit_nlinear_position(w),
+                         *f = gsl_multifit_nlinear_residual(w);
+        double worst = 0.0;
+        for (size_t i = 0; i < n; i++)
+            worst = fmax(worst, fabs(gsl_vector_get(f, i)));
+        if (worst <= UNIT_MISS_MAX) { /* NAN fails */
+            for (size_t i = 0; i < n; i++)
+                g->unit_t_us[i] = exp(gsl_vector_get(x, i));
+            rc = 0;
+        }
+    }
+    gsl_set_error_handler(old);
+    gsl_multifit_nlinear_free(w);
+    return rc;
+}
+
+/* The unit from the times at p0, the smallest measured np, in g->unit_t_us on entry: 0 with
+ * it in place, -1 where none holds (above np=2 only). */
+static int unit_from_smallest_np(cf_across_grid *g, const char *pattern, long p0)
+{
+    if (p0 > 2)
+        return unit_solve(g, pattern, p0);
     double t2[CF_UNIT_MAX], u[CF_UNIT_MAX], fb[CF_UNIT_MAX], ft[CF_UNIT_MAX];
     int free_at[CF_UNIT_MAX], nfixed = 0;
     memcpy(t2, g->unit_t_us, (size_t)g->nunit * sizeof *t2);
     memcpy(u, t2, sizeof u);
     for (int i = 0; i < g->nunit; i++) {
-        double s0 = unit_np2_cost(g, pattern, i, u);
+        double s0 = unit_cost_at(g, pattern, p0, i, u);
         u[i] *= 2.0;
-        double s1 = unit_np2_cost(g, pattern, i, u);
+        double s1 = unit_cost_at(g, pattern, p0, i, u);
         u[i] = t2[i];
         free_at[i] = isfinite(s0) && isfinite(s1) && fabs(s1 - s0) <= 1e-3 * s0;
         nfixed += !free_at[i];
     }
     if (nfixed < 2)
-        return;
+        return 0;
     /* Where the np=2 algorithms already give T2 at every size, u = T2 as measured. */
     int one_step = 1;
     for (int i = 0; i < g->nunit; i++) {
-        double s = unit_np2_cost(g, pattern, i, u);
+        double s = unit_cost_at(g, pattern, p0, i, u);
         one_step &= free_at[i] || (isfinite(s) && fabs(s - t2[i]) <= 1e-9 * t2[i]);
     }
     if (one_step)
-        return;
+        return 0;
     for (int it = 0; it < UNIT_ITER; it++) {
         double next[CF_UNIT_MAX];
         int k = 0;
         for (int i = 0; i < g->nunit; i++) {
-            double s = unit_np2_cost(g, pattern, i, u);
+            double s = unit_cost_at(g, pattern, p0, i, u);
             next[i] = s > 0 && isfinite(s) ? u[i] * sqrt(t2[i] / s) : u[i];
             if (!free_at[i]) {
                 fb[k] = g->unit_bytes[i];
@@ -1177,6 +1294,7 @@ static void unit_from_np2(cf_across_grid *g, const char *pattern)
             u[i] = free_at[i] ? cf_unit_time(fb, ft, k, g->unit_bytes[i]) : next[i];
     }
     memcpy(g->unit_t_us, u, (size_t)g->nunit * sizeof *u);
+    return 0;
 }
 
 /* The share of its sender's link a message sent at once takes (cf_tiers.eager_load), fitted
@@ -1282,6 +1400,16 @@ static int runs_tiered(const char *rules, long node, const char *pattern, const 
     return 0;
 }
 
+/* The np the unit is read from: 2 where measured, else the smallest measured np. */
+static long unit_np(const cf_point *pts, size_t n)
+{
+    long p0 = LONG_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].t_us > 0 && pts[i].p >= 2 && pts[i].p < p0)
+            p0 = pts[i].p;
+    return p0;
+}
+
 void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, size_t n,
                           const cf_contention *pingpong, const cf_tiers *tiers)
 {
@@ -1290,12 +1418,15 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
     g->tree_err = g->tiered_tree_err = NAN;
     if (rules == NULL || !cf_rules_known(rules, a->pattern) || n > CF_GRID_MAX)
         return;
-    /* T2: the pattern's own np=2 times, by size; a size measured more than once (tables
-     * fitted together, an import of several runs) is one point, their geometric mean: the
-     * grid reads one time a size (a model file with two 1 KiB entries is refused). */
+    /* T2: the pattern's own np=2 times, by size (where it has none, its smallest measured
+     * np's, which unit_from_smallest_np reads through that np's algorithms); a size measured
+     * more than once (tables fitted together, an import of several runs) is one point, their
+     * geometric mean: the grid reads one time a size (a model file with two 1 KiB entries is
+     * refused). */
     int reps[CF_UNIT_MAX] = {0};
+    long p0 = unit_np(pts, n);
     for (size_t i = 0; i < n; i++) {
-        if (pts[i].p != 2 || !(pts[i].t_us > 0))
+        if (pts[i].p != p0 || !(pts[i].t_us > 0))
             continue;
         int j = 0;
         while (j < g->nunit && g->unit_bytes[j] < pts[i].m)
@@ -1322,7 +1453,11 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
     }
     snprintf(g->rules, sizeof g->rules, "%s", rules);
     g->node_ranks = tiers != NULL ? tiers->node_ranks : 0;
-    unit_from_np2(g, a->pattern);
+    if (unit_from_smallest_np(g, a->pattern, p0) != 0) {
+        memset(g, 0, sizeof *g);
+        g->tree_err = g->tiered_tree_err = NAN;
+        return;
+    }
     g->nmsg = cf_msg_unit(pingpong, g->msg_bytes, g->msg_unit_us);
     /* The tiers cost the replayed algorithms' messages beside the ping-pong's unit, never
      * without it, and are kept where the rules run such an algorithm. */
