@@ -147,6 +147,17 @@ step import osu --ranks-per-node 56 --np 1792,3584,7168 "$gce/osu-32-iter-1.txt"
     "$gce/osu-64-iter-1.txt" "$gce/osu-128-iter-1.txt" -o realnp/gce-allreduce.csv
 step fit -i realnp/gce-allreduce.csv -o realnp/gce-allreduce.json
 step predict -m realnp/gce-allreduce.json --pattern allreduce --np 14336 --bytes 4,1M
+# ABCI's (OSU osu_allreduce, Open MPI 4.0.5, 8 ranks a node), whose runs start at np 4: no
+# np=2, so the grid reads its unit through np 4's algorithms and follows Open MPI 4.0's rules
+# to np 128, a ring from 10000 B (16 KiB: 188.9 us measured, the median of two runs; read
+# 128.4 by recursive doubling before stop 76, which gave such a table the formula alone).
+abci="$top/data/realnp/abci-anode-allreduce-ompi405"
+step import osu --mpi-library 'Open MPI 4.0.5' --ranks-per-node 8 --np 4,8,16,32,64 \
+    "$abci/osu-np4-intra-7280520.txt" "$abci/osu-np8-intra-7109424.txt" \
+    "$abci/osu-np16-n2-7109619.txt" "$abci/osu-np32-n4-7109764.txt" \
+    "$abci/osu-np64-n8-7109772.txt" -o realnp/abci-allreduce.csv
+step fit -q -i realnp/abci-allreduce.csv -o realnp/abci-allreduce.json
+step predict -m realnp/abci-allreduce.json --pattern allreduce --np 128 --bytes 16K,4M
 # The AWS set (OSU osu_allreduce, 96 ranks a node) imported without saying where its ranks
 # ran: import says what that means, and np 24576 past the fitted 3072-12288 has no upper
 # bound, the note saying why (the lower end down to the smallest fitted np's).
