@@ -47,11 +47,11 @@ sys.exit(not [a for a in m['across_np'] if a['pattern'] == 'bcast' and 'grid' no
 run "$COMMFIT" predict -m m-ompi.json -p bcast -n 64 -b 1M -f csv
 expect_rc 0 "sim-flat-ompi fitted at np 4-16: bcast at np 64 answers"
 
-# Real: ABCI's Open MPI 4.0.5 allreduce (data/realnp), 4 ranks a node, fitted at np 4-64 and
+# Real: ABCI's Open MPI 4.0.5 allreduce (data/realnp), 8 ranks a node, fitted at np 4-64 and
 # asked at np 128. Open MPI 4.0's rules run a ring from 10000 B where the vector has more
-# floats than processes; its latency grows with p: 16 KiB measured 136.5 us at np 64 and
-# 255.0 at np 128 (the median of two runs), read 159.3 by recursive doubling before, the
-# formula's best fit over the sizes.
+# floats than processes; its latency grows with p: 16 KiB measured 110.0 us at np 64 and
+# 188.9 at np 128 (the median of two runs), read 128.4 by recursive doubling before (the
+# formula's best fit over the sizes), 205.3 in [184.3, inf] now.
 tab=$top_srcdir/data/realnp/abci-anode-allreduce-ompi405.csv
 "$COMMFIT" fit -q -i "$tab" --np 4,8,16,32,64 -o abci.json
 awk -F, '!/^#/ && $1 == "allreduce" && $2 == 128 { print $3, $11 }' "$tab" | sort -k1,1n |
