@@ -247,6 +247,21 @@ for pf in flat ethflat; do
     done
 done
 
+# 1n: the same tables fitted without np=2 (as OSU's collectives, run from a job's nodes on,
+# come: the grid's unit read through np 4's algorithms), and goal 3's fat tree fitted at np
+# 4-32, judged by goals 1 and 3.
+for pf in flat ethflat fattree; do
+    for sel in "" -ompi; do
+        [ -f "$D/sim-$pf$sel.csv" ] || continue
+        case $pf in
+        fattree) heldout "$D/sim-$pf$sel.csv" 4,8,16,32 64 "$COLLS"
+            judge 1n "sim-$pf${sel:--mpich}: fit np 4-32 (no np=2), predict 64" 15 40 80 - ;;
+        *) heldout "$D/sim-$pf$sel.csv" 4,8,16 64 "$COLLS"
+            judge 1n "sim-$pf${sel:--mpich}$([ $pf = ethflat ] && echo ' (held out)'): fit np 4-16 (no np=2), predict 64" 5 20 90 3 ;;
+        esac
+    done
+done
+
 # 2: real multi-np results. Each set's distinct np, increasing: fit all but the ones that
 # are 2x and 4x the largest fitted (at least 3 fitted), predict those.
 found=0
