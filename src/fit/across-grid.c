@@ -1170,11 +1170,12 @@ static double unit_cost_at(const cf_across_grid *g, const char *pattern, long p0
  * each often of another size (a ring's m/p0, Rabenseifner's halves), and the fixed point
  * above, which moves u at a size by the cost at that size, need not converge (SMPI's flat
  * cluster, MPICH's reduce at np 4: u of 0 at 256 KiB, 4e7 us at 1 MiB). There u is solved
- * as a whole: the log of u at every size, by GSL's trust-region Levenberg-Marquardt on the log of the cost the
- * rules' algorithm at p0 reads against the log of the measured time, with a weak pull
- * (UNIT_SMOOTH) towards a straight line in log-log, which sets the sizes no cost reads. A
- * unit that misses a measured time at p0 by more than UNIT_MISS_MAX (log) is none: the
- * across-np fit then answers without the grid, as it did without np=2. */
+ * as a whole: the log of u at every size, by GSL's trust-region Levenberg-Marquardt on the
+ * log of the cost the rules' algorithm at p0 reads against the log of the measured time,
+ * with a weak pull (UNIT_SMOOTH) towards a straight line in log-log, which sets the sizes no
+ * cost reads. A unit that misses a measured time at p0 by more than UNIT_MISS_MAX (log) is
+ * none: the across-np fit then answers without the grid, as it did without np=2 (Open MPI's
+ * bcast at np 4, whose 64 KiB chain and 1 MiB pipeline cannot share one segment time). */
 #define UNIT_SMOOTH 0.01
 #define UNIT_MISS_MAX 0.25
 #define UNIT_LM_ITER 80
