@@ -965,8 +965,10 @@ static int finish(job *j, cf_error *e)
         return cf_error_set(e, CF_EXIT_DATA, NULL, 0, "cannot write to standard output");
     if (!o->verbose)
         cf_out_fit_warnings(&sum);
-    if (!o->quiet)
+    if (!o->quiet) {
         cf_out_fit_across_set_aside(&ms->across);
+        cf_out_fit_across_grid_none(&ms->across);
+    }
     j->nsaid = j->nskipped;
     int from_stdin = 0;
     for (size_t i = 0; i < o->ninputs; i++)

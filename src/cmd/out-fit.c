@@ -279,6 +279,36 @@ void cf_out_fit_across_set_aside(const cf_across_set *as)
             list, tail);
 }
 
+/* The patterns whose library's switch rules the across-np model does not follow for want of
+ * a unit (cf_across.grid_none), in one warning line. */
+void cf_out_fit_across_grid_none(const cf_across_set *as)
+{
+    char list[512] = "";
+    size_t len = 0, more = 0;
+    for (size_t i = 0; i < as->n; i++) {
+        const cf_across *a = &as->a[i];
+        if (a->error[0] != '\0' || a->grid_none[0] == '\0')
+            continue;
+        int w = snprintf(list + len, sizeof list - len, "%s%s (%s, %s)", len ? ", " : "",
+                         a->pattern, a->datatype, a->grid_none);
+        if (w < 0 || (size_t)w >= sizeof list - len) {
+            list[len] = '\0';
+            more++;
+        } else {
+            len += (size_t)w;
+        }
+    }
+    if (len == 0 && more == 0)
+        return;
+    char tail[48] = "";
+    if (more > 0)
+        snprintf(tail, sizeof tail, " and %zu more", more);
+    cf_warn("across np, no np=2 measured and no unit reads the smallest np's times through the "
+            "MPI library's switch rules (within x%.2f at every size): %s%s; across np these "
+            "follow the fitted formula, not the rules",
+            exp(CF_UNIT_MISS_MAX), list, tail);
+}
+
 /* One line per reason a pattern has no across-np model, naming every pattern it holds
  * for (a laptop's table has one np: every collective), and what predict does instead. */
 void cf_out_fit_across_notes(const cf_across_set *as, const cf_fit *fits, size_t nfits)

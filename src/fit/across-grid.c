@@ -16,6 +16,7 @@
 #include <gsl/gsl_multifit_nlinear.h>
 
 #include "base/collective.h"
+#include "base/size.h"
 #include "base/stats.h"
 
 /* The interval's relative half-width: at least GRID_FLOOR, and per doubling of p beyond
@@ -1173,11 +1174,10 @@ static double unit_cost_at(const cf_across_grid *g, const char *pattern, long p0
  * as a whole: the log of u at every size, by GSL's trust-region Levenberg-Marquardt on the
  * log of the cost the rules' algorithm at p0 reads against the log of the measured time,
  * with a weak pull (UNIT_SMOOTH) towards a straight line in log-log, which sets the sizes no
- * cost reads. A unit that misses a measured time at p0 by more than UNIT_MISS_MAX (log) is
+ * cost reads. A unit that misses a measured time at p0 by more than CF_UNIT_MISS_MAX (log) is
  * none: the across-np fit then answers without the grid, as it did without np=2 (Open MPI's
  * bcast at np 4, whose 64 KiB chain and 1 MiB pipeline cannot share one segment time). */
 #define UNIT_SMOOTH 0.01
-#define UNIT_MISS_MAX 0.25
 #define UNIT_LM_ITER 80
 
 typedef struct unit_problem {
@@ -1216,8 +1216,11 @@ static int unit_residuals(const gsl_vector *x, void *params, gsl_vector *f)
 }
 
 /* The unit of a grid whose smallest measured np p0 is above 2, g->unit_t_us its times there
- * on entry: 0 with the unit in place, -1 where none holds. */
-static int unit_solve(cf_across_grid *g, const char *pattern, long p0)
+ * on entry: 0 with the unit in place, -1 where none holds; *miss, the factor by which the
+ * unit found misses p0's time at the size *miss_at where it misses most (NAN where none
+ * was found). */
+static int unit_solve(cf_across_grid *g, const char *pattern, long p0, double *miss,
+                      double *miss_at)
 {
     size_t n = (size_t)g->nunit, rows = 2 * n - 2;
     double lt[CF_UNIT_MAX];
@@ -1240,8 +1243,12 @@ static int unit_solve(cf_across_grid *g, const char *pattern, long p0)
                          *f = gsl_multifit_nlinear_residual(w);
         double worst = 0.0;
         for (size_t i = 0; i < n; i++)
-            worst = fmax(worst, fabs(gsl_vector_get(f, i)));
-        if (worst <= UNIT_MISS_MAX) { /* NAN fails */
+            if (!(fabs(gsl_vector_get(f, i)) <= worst)) {
+                worst = fabs(gsl_vector_get(f, i));
+                *miss = exp(worst);
+                *miss_at = g->unit_bytes[i];
+            }
+        if (worst <= CF_UNIT_MISS_MAX) { /* NAN fails */
             for (size_t i = 0; i < n; i++)
                 g->unit_t_us[i] = exp(gsl_vector_get(x, i));
             rc = 0;
@@ -1254,10 +1261,11 @@ static int unit_solve(cf_across_grid *g, const char *pattern, long p0)
 
 /* The unit from the times at p0, the smallest measured np, in g->unit_t_us on entry: 0 with
  * it in place, -1 where none holds (above np=2 only). */
-static int unit_from_smallest_np(cf_across_grid *g, const char *pattern, long p0)
+static int unit_from_smallest_np(cf_across_grid *g, const char *pattern, long p0,
+                                 double *miss, double *miss_at)
 {
     if (p0 > 2)
-        return unit_solve(g, pattern, p0);
+        return unit_solve(g, pattern, p0, miss, miss_at);
     double t2[CF_UNIT_MAX], u[CF_UNIT_MAX], fb[CF_UNIT_MAX], ft[CF_UNIT_MAX];
     int free_at[CF_UNIT_MAX], nfixed = 0;
     memcpy(t2, g->unit_t_us, (size_t)g->nunit * sizeof *t2);
@@ -1417,6 +1425,7 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
     cf_across_grid *g = &a->grid;
     memset(g, 0, sizeof *g);
     g->tree_err = g->tiered_tree_err = NAN;
+    a->grid_none[0] = '\0';
     if (rules == NULL || !cf_rules_known(rules, a->pattern) || n > CF_GRID_MAX)
         return;
     /* T2: the pattern's own np=2 times, by size (where it has none, its smallest measured
@@ -1454,9 +1463,16 @@ void cf_across_grid_build(cf_across *a, const char *rules, const cf_point *pts, 
     }
     snprintf(g->rules, sizeof g->rules, "%s", rules);
     g->node_ranks = tiers != NULL ? tiers->node_ranks : 0;
-    if (unit_from_smallest_np(g, a->pattern, p0) != 0) {
+    double miss = NAN, miss_at = 0.0;
+    if (unit_from_smallest_np(g, a->pattern, p0, &miss, &miss_at) != 0) {
         memset(g, 0, sizeof *g);
         g->tree_err = g->tiered_tree_err = NAN;
+        char at[32];
+        cf_size_format((uint64_t)miss_at, at, sizeof at);
+        if (isfinite(miss))
+            snprintf(a->grid_none, sizeof a->grid_none, "np=%ld, x%.3g at %s", p0, miss, at);
+        else
+            snprintf(a->grid_none, sizeof a->grid_none, "np=%ld", p0);
         return;
     }
     g->nmsg = cf_msg_unit(pingpong, g->msg_bytes, g->msg_unit_us);

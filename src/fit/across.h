@@ -522,6 +522,9 @@ typedef struct cf_across_grid {
  * algorithm that follows the tiers (cf_steps_tiered), tiers known and a message unit to cost
  * it by. */
 int cf_across_grid_tiered(const cf_across_grid *g, cf_steps st);
+/* The largest |log| miss of the smallest np's times a unit read through them may keep where
+ * np=2 was not measured (cf_across_grid_build): beyond it, no grid. */
+#define CF_UNIT_MISS_MAX 0.25
 /* A step_growth above this is contention that grows with np, and said so. */
 #define CF_GRID_CONTENTION 1.2
 
@@ -538,6 +541,11 @@ typedef struct cf_across {
     cf_across_seg seg[CF_ACROSS_MAX_SEG];
     cf_rel_quality q;    /* over every point */
     cf_across_grid grid; /* answers first where it can */
+    /* Where the rules know the pattern but no np=2 was measured and no unit read the
+     * smallest np's times through them (cf_across_grid_build): that np, the size missed
+     * most and by what factor ("np=4, x2.14 at 64 KiB"); "" otherwise. Not in the model
+     * file: fit says it. */
+    char grid_none[96];
     /* The wait the barrier after each timed call added to each measured np's times
      * (cf_across_probe), taken from them before the fit: the model, its grid and its points
      * are the calls' own cost, and predict adds the wait at the np it answers for back.

@@ -46,6 +46,15 @@ check "sim-flat-ompi fitted at np 4-16: bcast has no grid" \
 sys.exit(not [a for a in m['across_np'] if a['pattern'] == 'bcast' and 'grid' not in a])"
 run "$COMMFIT" predict -m m-ompi.json -p bcast -n 64 -b 1M -f csv
 expect_rc 0 "sim-flat-ompi fitted at np 4-16: bcast at np 64 answers"
+# And fit says so, naming the pattern, the np and the size missed most; not where np=2 was
+# measured, nor with -q.
+run "$COMMFIT" fit -i "$top_srcdir/data/sim-flat-ompi.csv" --np 4,8,16 -o m2.json
+check "sim-flat-ompi fitted at np 4-16: fit warns that bcast follows no rules" \
+    grep -qF "no unit reads the smallest np's times through the MPI library's switch rules (within x1.28 at every size): bcast (byte, np=4, x2.14 at 64 KiB); across np these follow the fitted formula, not the rules" "$T/err"
+run "$COMMFIT" fit -i "$top_srcdir/data/sim-flat-ompi.csv" --np 2,4,8,16 -o m3.json
+check "sim-flat-ompi fitted at np 2-16: no such warning" sh -c "! grep -q 'no np=2 measured' '$T/err'"
+run "$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat-ompi.csv" --np 4,8,16 -o m4.json
+check "sim-flat-ompi fitted at np 4-16 with -q: nothing on stderr" test ! -s "$T/err"
 
 # Real: ABCI's Open MPI 4.0.5 allreduce (data/realnp), 8 ranks a node, fitted at np 4-64 and
 # asked at np 128. Open MPI 4.0's rules run a ring from 10000 B where the vector has more
