@@ -303,7 +303,7 @@ void cf_out_fit_across_grid_none(const cf_across_set *as)
     char tail[48] = "";
     if (more > 0)
         snprintf(tail, sizeof tail, " and %zu more", more);
-    cf_warn("across np, no np=2 measured and no unit reads the smallest np's times through the "
+    cf_warn("across np, no np=2 fitted and no unit reads the smallest np's times through the "
             "MPI library's switch rules (within x%.2f at every size): %s%s; across np these "
             "follow the fitted formula, not the rules",
             exp(CF_UNIT_MISS_MAX), list, tail);

@@ -1176,7 +1176,8 @@ static double unit_cost_at(const cf_across_grid *g, const char *pattern, long p0
  * with a weak pull (UNIT_SMOOTH) towards a straight line in log-log, which sets the sizes no
  * cost reads. A unit that misses a measured time at p0 by more than CF_UNIT_MISS_MAX (log) is
  * none: the across-np fit then answers without the grid, as it did without np=2 (Open MPI's
- * bcast at np 4, whose 64 KiB chain and 1 MiB pipeline cannot share one segment time). */
+ * bcast at np 4, whose chain at 64 KiB and pipeline at 1 and 2 MiB cannot share one segment
+ * time). */
 #define UNIT_SMOOTH 0.01
 #define UNIT_LM_ITER 80
 
@@ -1188,7 +1189,7 @@ typedef struct unit_problem {
 } unit_problem;
 
 /* The residuals of log u = x (gsl_multifit_nlinear's f): the measured sizes' log misses,
- * then the smoothing rows; GSL_EDOM where a cost is not finite. */
+ * then the smoothing rows; GSL_EDOM where a cost is not a number or infinite. */
 static int unit_residuals(const gsl_vector *x, void *params, gsl_vector *f)
 {
     const unit_problem *up = params;
@@ -1201,9 +1202,12 @@ static int unit_residuals(const gsl_vector *x, void *params, gsl_vector *f)
     }
     for (int i = 0; i < n; i++) {
         double c = unit_cost_at(g, up->pattern, up->p0, i, u);
-        if (!(c > 0 && isfinite(c)))
+        if (!isfinite(c))
             return GSL_EDOM;
-        gsl_vector_set(f, (size_t)i, log(c) - up->lt[i]);
+        /* A cost at or below 0 (a linear algorithm whose unit falls below its smallest
+         * size's: that size measured slow) is as far off as a cost can be, and finite: a
+         * step there is refused, not the solve stopped. */
+        gsl_vector_set(f, (size_t)i, log(fmax(c, 1e-300)) - up->lt[i]);
     }
     for (int i = 1; i + 1 < n; i++) {
         double x0 = gsl_vector_get(x, (size_t)i - 1), x1 = gsl_vector_get(x, (size_t)i),
@@ -1242,13 +1246,15 @@ static int unit_solve(cf_across_grid *g, const char *pattern, long p0, double *m
         const gsl_vector *x = gsl_multifit_nlinear_position(w),
                          *f = gsl_multifit_nlinear_residual(w);
         double worst = 0.0;
-        for (size_t i = 0; i < n; i++)
-            if (!(fabs(gsl_vector_get(f, i)) <= worst)) {
-                worst = fabs(gsl_vector_get(f, i));
+        for (size_t i = 0; i < n; i++) {
+            double r = fabs(gsl_vector_get(f, i));
+            if (isnan(r) || r > worst) {
+                worst = isnan(r) ? INFINITY : r;
                 *miss = exp(worst);
                 *miss_at = g->unit_bytes[i];
             }
-        if (worst <= CF_UNIT_MISS_MAX) { /* NAN fails */
+        }
+        if (worst <= CF_UNIT_MISS_MAX) {
             for (size_t i = 0; i < n; i++)
                 g->unit_t_us[i] = exp(gsl_vector_get(x, i));
             rc = 0;
