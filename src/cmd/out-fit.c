@@ -247,66 +247,74 @@ static void gain_table(FILE *fp, const cf_fit *f)
     free(cls);
 }
 
-/* The across-np models that set points aside, in one warning (out-fit.h). */
-void cf_out_fit_across_set_aside(const cf_across_set *as)
+/* The across-np models an item names, joined by ", " into list (size bytes, ACROSS_TAIL of
+ * them kept for " and N more" after those that fit); 0 where it names none. item writes a
+ * model's text into buf and returns what snprintf does, or -1 where it names none. */
+#define ACROSS_TAIL 48
+typedef int across_item(const cf_across *a, char *buf, size_t n);
+static int across_list(const cf_across_set *as, across_item *item, char *list, size_t size)
 {
-    char list[512] = "";
-    size_t len = 0, more = 0;
+    size_t len = 0, more = 0, cap = size - ACROSS_TAIL;
+    list[0] = '\0';
     for (size_t i = 0; i < as->n; i++) {
         const cf_across *a = &as->a[i];
-        if (a->error[0] != '\0' || a->q.rejected <= 0)
+        if (a->error[0] != '\0')
             continue;
-        const char *dt = a->datatype;
-        int plain = strcmp(dt, "byte") == 0 || strcmp(dt, "float") == 0;
-        int w = snprintf(list + len, sizeof list - len, "%s%s%s%s%s %d of %d", len ? ", " : "",
-                         a->pattern, plain ? "" : " (", plain ? "" : dt, plain ? "" : ")",
-                         a->q.rejected, a->q.n + a->q.rejected);
-        if (w < 0 || (size_t)w >= sizeof list - len) {
+        char one[256];
+        int w = item(a, one, sizeof one);
+        if (w < 0)
+            continue;
+        w = snprintf(list + len, cap - len, "%s%s", len ? ", " : "", one);
+        if (w < 0 || (size_t)w >= cap - len) {
             list[len] = '\0';
             more++;
         } else {
             len += (size_t)w;
         }
     }
-    if (len == 0 && more == 0)
-        return;
-    char tail[48] = "";
     if (more > 0)
-        snprintf(tail, sizeof tail, " and %zu more", more);
-    cf_warn("across np, points set aside as outliers: %s%s (where they are a process count's "
-            "whole run of sizes, the model's shape in p misses them: fit --no-robust keeps "
-            "them, and its intervals widen)",
-            list, tail);
+        snprintf(list + len, size - len, " and %zu more", more);
+    return len > 0 || more > 0;
+}
+
+static int set_aside_item(const cf_across *a, char *buf, size_t n)
+{
+    if (a->q.rejected <= 0)
+        return -1;
+    const char *dt = a->datatype;
+    int plain = strcmp(dt, "byte") == 0 || strcmp(dt, "float") == 0;
+    return snprintf(buf, n, "%s%s%s%s %d of %d", a->pattern, plain ? "" : " (",
+                    plain ? "" : dt, plain ? "" : ")", a->q.rejected, a->q.n + a->q.rejected);
+}
+
+/* The across-np models that set points aside, in one warning (out-fit.h). */
+void cf_out_fit_across_set_aside(const cf_across_set *as)
+{
+    char list[512 + ACROSS_TAIL];
+    if (across_list(as, set_aside_item, list, sizeof list))
+        cf_warn("across np, points set aside as outliers: %s (where they are a process count's "
+                "whole run of sizes, the model's shape in p misses them: fit --no-robust keeps "
+                "them, and its intervals widen)",
+                list);
+}
+
+static int grid_none_item(const cf_across *a, char *buf, size_t n)
+{
+    return a->grid_none[0] == '\0'
+               ? -1
+               : snprintf(buf, n, "%s (%s, %s)", a->pattern, a->datatype, a->grid_none);
 }
 
 /* The patterns whose library's switch rules the across-np model does not follow for want of
  * a unit (cf_across.grid_none), in one warning line. */
 void cf_out_fit_across_grid_none(const cf_across_set *as)
 {
-    char list[512] = "";
-    size_t len = 0, more = 0;
-    for (size_t i = 0; i < as->n; i++) {
-        const cf_across *a = &as->a[i];
-        if (a->error[0] != '\0' || a->grid_none[0] == '\0')
-            continue;
-        int w = snprintf(list + len, sizeof list - len, "%s%s (%s, %s)", len ? ", " : "",
-                         a->pattern, a->datatype, a->grid_none);
-        if (w < 0 || (size_t)w >= sizeof list - len) {
-            list[len] = '\0';
-            more++;
-        } else {
-            len += (size_t)w;
-        }
-    }
-    if (len == 0 && more == 0)
-        return;
-    char tail[48] = "";
-    if (more > 0)
-        snprintf(tail, sizeof tail, " and %zu more", more);
-    cf_warn("across np, no np=2 fitted and no unit reads the smallest np's times through the "
-            "MPI library's switch rules (within x%.2f at every size): %s%s; across np these "
-            "follow the fitted formula, not the rules",
-            exp(CF_UNIT_MISS_MAX), list, tail);
+    char list[512 + ACROSS_TAIL];
+    if (across_list(as, grid_none_item, list, sizeof list))
+        cf_warn("across np, no np=2 fitted and no unit reads the smallest np's times through "
+                "the MPI library's switch rules (within x%.2f at every size): %s; across np "
+                "these follow the fitted formula, not the rules",
+                exp(CF_UNIT_MISS_MAX), list);
 }
 
 /* One line per reason a pattern has no across-np model, naming every pattern it holds
