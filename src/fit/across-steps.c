@@ -134,6 +134,29 @@ static int popcount(long p)
     return c;
 }
 
+/* The heights of the p ranks of Open MPI's binary tree (ompi_coll_base_topo_build_tree,
+ * fanout 2: level l holds ranks 2^l - 1 to 2^(l+1) - 2, the one at position i having the
+ * children at positions i and i + 2^l of level l + 1), summed: a per-call reduce's messages
+ * one after another up to each rank (tree_wait_mean's reading where all start at once).
+ * Below the last level L, which holds n ranks, a rank of level l reaches L where one of the
+ * positions below it (those of its own modulo 2^l) holds a rank, min(2^l, n) of them, and
+ * the others reach L - 1. Not the binomial tree's p - popcount(p): at np 5, 4 messages to
+ * its 3 (ranks 1 and 2 each wait for a child), 9 to 7 at np 9; alike at powers of two. */
+static double binary_heights(long p)
+{
+    if (p < 2)
+        return 0.0;
+    int L = 0;
+    while ((2L << L) - 1 < p) /* the levels 0 to L - 1 are full: 2^L - 1 ranks */
+        L++;
+    double n = (double)(p - ((1L << L) - 1)), sum = 0.0;
+    for (int l = 0; l < L; l++) {
+        double w = ldexp(1.0, l);
+        sum += w * (double)(L - 1 - l) + fmin(w, n);
+    }
+    return sum;
+}
+
 /* A k-nomial bcast tree in per-call timing (a barrier after each call; the mean over the
  * ranks of each one's own time in it). A rank receiving the data sends it on level by level,
  * the farthest first: at each level to up to k-1 ranks at once, which share its link. A
@@ -1751,7 +1774,9 @@ double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, con
         s = 2.0 * (double)(p - 1) / (double)p * T2(m);
         break;
     case CF_STEPS_REDUCE_BINARY:
-    case CF_STEPS_REDUCE_IN_ORDER:
+        s = 2.0 * binary_heights(p) / (double)p * T2(m);
+        break;
+    case CF_STEPS_REDUCE_IN_ORDER: /* the binomial tree's count: its own never derived */
         s = 2.0 * (double)(p - popcount(p)) / (double)p * T2(m);
         break;
     case CF_STEPS_REDUCE_KNOMIAL:

@@ -290,8 +290,38 @@ static void per_call_trees(const double *ut)
          "binomial reduce at 64: a rank leaves one message after its last child");
     near(cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, 2, m, UM, ut, NUM), unit(m), 1e-9,
          "binomial reduce at 2: T2");
-    near(cf_steps_cost(CF_STEPS_REDUCE_BINARY, 12, m, UM, ut, NUM), 2 * 10.0 / 12 * unit(m), 1e-9,
-         "binary reduce at 12: the heights sum to 12 - popcount(12)");
+    /* Open MPI's binary tree at 12 (0: 1 2; 1: 3 5; 2: 4 6; 3: 7 11; 4: 8; 5: 9; 6: 10):
+     * heights 3, 2, 2 and 1 for each of 3 to 6: 11, not the binomial tree's 12 - popcount(12). */
+    near(cf_steps_cost(CF_STEPS_REDUCE_BINARY, 12, m, UM, ut, NUM), 2 * 11.0 / 12 * unit(m), 1e-9,
+         "binary reduce at 12: the heights sum to 11");
+    near(cf_steps_cost(CF_STEPS_REDUCE_BINARY, 5, m, UM, ut, NUM), 2 * 4.0 / 5 * unit(m), 1e-9,
+         "binary reduce at 5: 1 and 2 each wait for a child, 0 for them: 4");
+    near(cf_steps_cost(CF_STEPS_REDUCE_BINARY, 16, m, UM, ut, NUM), 2 * 15.0 / 16 * unit(m), 1e-9,
+         "binary reduce at 16: 15, as the binomial tree's at a power of two");
+    /* At every np to 1000: the heights walked down Open MPI's layout (rank r of level l, ranks
+     * 2^l - 1 to 2^(l+1) - 2, has the children r + 2^l and r + 2^(l+1)), from the last rank
+     * up, as its children lie above it. */
+    static int height[1000];
+    int same = 1;
+    for (long p = 2; p <= 1000; p++) {
+        long sum = 0;
+        for (long r = p - 1; r >= 0; r--) {
+            long d = 1;
+            while (2 * d - 1 <= r)
+                d *= 2;
+            height[r] = 0;
+            for (long c = r + d; c < p && c <= r + 2 * d; c += d)
+                height[r] = height[c] + 1 > height[r] ? height[c] + 1 : height[r];
+            sum += height[r];
+        }
+        double got = cf_steps_cost(CF_STEPS_REDUCE_BINARY, p, m, UM, ut, NUM),
+               want = 2.0 * (double)sum / (double)p * unit(m);
+        if (!(fabs(got - want) <= 1e-9 * want)) {
+            printf("# binary reduce at np %ld: %.9g, the walk's %.9g\n", p, got, want);
+            same = 0;
+        }
+    }
+    ok(same, "binary reduce at np 2 to 1000: the heights of Open MPI's layout");
     near(cf_steps_cost(CF_STEPS_SEG_TREE, 64, m, UM, ut, NUM), 2 * 63.0 / 64 * 64 * U(1024), 1e-9,
          "1 KiB segments up a binomial tree at 64: a level moves 64 segments");
     near(cf_steps_cost(CF_STEPS_SEG_TREE, 16, 512, UM, ut, NUM), 2 * 15.0 / 16 * U(512), 1e-9,
