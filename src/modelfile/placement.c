@@ -1229,23 +1229,37 @@ static int p2p_replay(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
         return 0;
     cf_tiers t;
     cf_placement_tiers(p, &t);
-    if (t.n == 0)
-        return 0;
+    if (t.probed < 2)
+        return 0; /* no probe: nothing to replay over */
+    if (t.n == 0) {
+        /* No tier: one node holding every rank, adding nothing; the barrier's exits are
+         * what the replay adds */
+        t.n = 1;
+        t.ranks[0] = np > t.probed ? np : t.probed;
+        t.extra_us[0] = 0.0;
+    }
     double mb[CF_UNIT_MAX], mu[CF_UNIT_MAX];
     int n = cf_msg_unit(u, mb, mu); /* the grid's unit */
     cf_rule_alg r2;
     if (n < 2 || cf_rules_pick(pp->rules, pp->node_ranks, c->pattern, 2, m, &r2) != 0)
         return 0;
-    /* The same replay over tiers that add nothing: the difference is what the tiers add, in
-     * the replay's own units (Bruck's two a message, not steps of T2). */
+    /* The same replay over tiers that add nothing, every rank starting at once (no rules:
+     * no barrier): the difference is what the tiers and the barrier's exits add, in the
+     * replay's own units (Bruck's two a message, not steps of T2). The exits at np=2 (the
+     * two-process exchange) are together; at np they need not be, tiers or none: Open MPI's
+     * linear barrier at np 4 to 7 lets its root out a message before the others, and its
+     * recursive doubling at np 9 or 10 lets the ranks past 8 out a message after them, whose
+     * parents in a reduce tree wait for them (SMPI's ompi reduce of 4 B on flat.xml at np 9
+     * and 10: 2.70 and 3.03 us simulated, 12 and 15 messages of np=2's 1.02 summed over the
+     * ranks, the binary tree's 9 and 10 and its paths from ranks 8 and 9 to the root). */
     cf_tiers flat = t;
     memset(flat.extra_us, 0, sizeof flat.extra_us);
     memset(flat.sized_extra_us, 0, sizeof flat.sized_extra_us);
     flat.npair = flat.ndist = 0;
     double at_np = cf_steps_cost_tiered(r->steps, np, m, mb, mu, n, &t, pp->rules, 0) -
-                   cf_steps_cost_tiered(r->steps, np, m, mb, mu, n, &flat, pp->rules, 0);
+                   cf_steps_cost_tiered(r->steps, np, m, mb, mu, n, &flat, NULL, 0);
     double at_2 = cf_steps_cost_tiered(r2.steps, 2, m, mb, mu, n, &t, pp->rules, 0) -
-                  cf_steps_cost_tiered(r2.steps, 2, m, mb, mu, n, &flat, pp->rules, 0);
+                  cf_steps_cost_tiered(r2.steps, 2, m, mb, mu, n, &flat, NULL, 0);
     double add = at_np - at_2;
     if (!isfinite(add))
         return 0;
@@ -1269,9 +1283,30 @@ static void p2p_tier(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     int ruled = p2p_alg(pp, c, np, m, est, &r) == 0;
     double add = 0.0;
     int replayed = ruled && p2p_replay(p, pp, c, np, m, &r, est, &add);
-    tier_add(p, u, pp->rules, c->pattern, ruled ? &r : NULL, replayed, 2, np, m, replayed, pp,
-             c->datatype, est, added);
+    /* Not replayed (no tier, or an algorithm not replayed): the barrier after each timed
+     * call still leaves np's ranks apart where its algorithm does, tiers or none, while np=2's
+     * two-process exchange leaves them together. Its whole wait at np is added, as the
+     * across-np answer gives back its fit's (cf_placement_across_answer); the lower end gains
+     * none, as no measurement holds it. Open MPI's linear barrier at np 4 to 7 lets its root
+     * out one message before the others: SMPI's ompi reduce of 4 B on flat.xml, np 4 to 7,
+     * 2.03, 2.03, 1.69 and 1.45 us simulated, read 1.76, 1.90, 1.51 and 1.23 without it. */
+    double wait = 0.0;
+    if (!replayed && pp->rules[0] != '\0') {
+        wait = cf_placement_barrier_wait(p, pp->rules, c->pattern, np);
+        if (!(wait > 0) || !isfinite(wait))
+            wait = 0.0;
+    }
+    tier_add(p, u, pp->rules, c->pattern, ruled ? &r : NULL, replayed, 2, np, m,
+             replayed || wait > 0, pp, c->datatype, est, added);
     added->replay_us = add;
+    if (wait > 0) {
+        est->t_us += wait;
+        est->hi_us += wait;
+        added->skew_us = wait;
+        added->waited = 1;
+        added->none_fitted = 1;
+        added->barrier = cf_barrier_alg(pp->rules, np);
+    }
 }
 
 /* The pair-exchange probe's time at the level of np ranks (pair_level's); NAN past its
