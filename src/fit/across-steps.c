@@ -476,6 +476,100 @@ static long tree_child(cf_steps st, long p, long r, int k)
     return c >= 0 && c < p ? c : -1;
 }
 
+/* The mean over p ranks of each one's own time in Open MPI's reduce up its binomial tree in
+ * nseg segments (coll_base_reduce.c's generic reduce; SMPI's reduce__ompi_binomial of 1 KiB
+ * segments), rank r starting at start[r] (NULL: all at 0), each message msg_us plus what
+ * the tiers tc (NULL: none) add between its two ranks. A rank with children receives segment
+ * by segment, child by child, into two buffers: the k-th receive is posted once the
+ * (k-2)-th came in, and its message comes in once both it is posted and the child has sent
+ * that segment (SMPI starts a transfer once its receive is posted; a real library's receiver
+ * still takes them in turn); each segment goes up once its last child's came in (a detached
+ * send: the rank goes on at once), and a leaf sends all its segments and leaves. So two
+ * messages come in at a time: a root of 4 leaves takes 16 segments of each in 32 messages,
+ * not 64. One segment reads each rank's height in the tree. SMPI's ompi reduce of 16 KiB at
+ * np 16, 32 and 64 on flat.xml: 18.77, 19.39 and 19.79 us simulated, read 17.3, 17.9 and 18.2
+ * (np=2's 1 KiB message 2.21 us), where p-1 of p ranks sending every segment in turn read
+ * 33.2 to 34.9. Costs (p - 1) nseg steps and p nseg doubles; NAN when out of memory. */
+static double seg_tree_wait(long p, long nseg, double msg_us, const tier_costs *tc,
+                            const double *start)
+{
+    double *up = malloc((size_t)p * (size_t)nseg * sizeof *up);
+    double *done = malloc((size_t)nseg * TREE_CHILDREN_MAX * sizeof *done);
+    if (up == NULL || done == NULL) {
+        free(up);
+        free(done);
+        return NAN;
+    }
+    double sum = 0.0;
+    for (long r = p - 1; r >= 0; r--) { /* the children lie above their parent */
+        double t0 = start != NULL ? start[r] : 0.0;
+        long kid[TREE_CHILDREN_MAX];
+        double ex[TREE_CHILDREN_MAX];
+        int c = 0;
+        for (long k; c < TREE_CHILDREN_MAX &&
+                     (k = tree_child(CF_STEPS_REDUCE_BINOMIAL, p, r, c)) >= 0;
+             c++) {
+            kid[c] = k;
+            ex[c] = tc != NULL ? tier_cost(tc, r, k) : 0.0;
+        }
+        if (c == 0) {
+            for (long s = 0; s < nseg; s++)
+                up[r * nseg + s] = t0;
+            continue;
+        }
+        long n = (long)c * nseg;
+        for (long k = 0; k < n; k++) {
+            double posted = k < 2 ? t0 : done[k - 2];
+            done[k] = fmax(posted, up[kid[k % c] * nseg + k / c]) + msg_us + ex[k % c];
+        }
+        for (long s = 0; s < nseg; s++)
+            up[r * nseg + s] = done[(s + 1) * c - 1];
+        sum += done[n - 1] - t0;
+    }
+    free(up);
+    free(done);
+    return sum / (double)p;
+}
+
+/* seg_tree_wait in messages, all starting at once, no tiers; above SEG_TREE_REPLAY_MAX ranks,
+ * that many's (the root's share of the mean is gone by then); the last few kept. */
+#define SEG_TREE_REPLAY_MAX 4096L
+static double seg_tree_mean(long p, long nseg)
+{
+    static struct {
+        long p, nseg;
+        double mean;
+    } kept[16];
+    static int next;
+    if (p > SEG_TREE_REPLAY_MAX)
+        p = SEG_TREE_REPLAY_MAX;
+    if (p < 2 || nseg < 1)
+        return 0.0;
+    for (int i = 0; i < 16; i++)
+        if (kept[i].p == p && kept[i].nseg == nseg)
+            return kept[i].mean;
+    double mean = seg_tree_wait(p, nseg, 1.0, NULL, NULL);
+    if (isnan(mean))
+        return mean;
+    kept[next].p = p;
+    kept[next].nseg = nseg;
+    kept[next].mean = mean;
+    next = (next + 1) % 16;
+    return mean;
+}
+
+/* seg_tree_mean at nseg segments, which past SEG_TREE_SEGS_MAX grows by what its last
+ * SEG_TREE_SEGS_MAX / 2 added (each segment then costs its ranks alike). */
+#define SEG_TREE_SEGS_MAX 256L
+static double seg_tree_messages(long p, double nseg)
+{
+    if (nseg <= (double)SEG_TREE_SEGS_MAX)
+        return seg_tree_mean(p, (long)nseg);
+    double top = seg_tree_mean(p, SEG_TREE_SEGS_MAX),
+           half = seg_tree_mean(p, SEG_TREE_SEGS_MAX / 2);
+    return top + (nseg - (double)SEG_TREE_SEGS_MAX) * (top - half) / (double)(SEG_TREE_SEGS_MAX / 2);
+}
+
 double cf_steps_tree_cross_share(cf_steps st, long p, long block)
 {
     if ((st != CF_STEPS_REDUCE_BINOMIAL && st != CF_STEPS_REDUCE_BINARY &&
@@ -1465,6 +1559,22 @@ static double reduce_tree_mean(cf_steps st, long p, double m, const double *um, 
                           2.0 * cf_unit_time(um, ut, n, 0.0), t, start);
 }
 
+/* The segmented reduce tree's replay (seg_tree_wait) in the replays' signature: each message
+ * a segment's ping-pong, 2 units, plus its ranks' tier at the segment's size; NAN past
+ * SEG_TREE_SEGS_MAX segments (the untiered count answers there). */
+static double seg_tree_replay_mean(cf_steps st, long p, double m, const double *um,
+                                   const double *ut, int n, const cf_tiers *t,
+                                   const double *start)
+{
+    (void)st;
+    double seg = m > 0 ? fmin(m, CF_SEG_TREE_SEG) : CF_SEG_TREE_SEG;
+    double nseg = fmax(1.0, ceil(m / seg));
+    if (nseg > (double)SEG_TREE_SEGS_MAX)
+        return NAN;
+    tier_costs tc = tier_costs_at(t, seg);
+    return seg_tree_wait(p, (long)nseg, 2.0 * cf_unit_time(um, ut, n, seg), &tc, start);
+}
+
 /* An algorithm's messages without tiers or waits where each of cf_steps_cost's steps (of T2,
  * one unit) is one message: 2 units a step. */
 static double step_messages(cf_steps st, long p, double m, const double *um, const double *ut,
@@ -1515,6 +1625,8 @@ static const replayed_alg REPLAYED[] = {
      .messages = cf_steps_cost, .most = CF_TREE_REPLAY_MAX},
     {.st = CF_STEPS_REDUCE_CHAIN, .mean = reduce_tree_mean, .flow = CF_FLOW_TO_ROOT,
      .messages = cf_steps_cost, .most = CF_TREE_REPLAY_MAX},
+    {.st = CF_STEPS_SEG_TREE, .mean = seg_tree_replay_mean, .flow = CF_FLOW_TO_ROOT,
+     .messages = cf_steps_cost, .most = SEG_TREE_REPLAY_MAX},
     /* the per-call bcast trees: data flows from the root */
     {.st = CF_STEPS_BCAST_BINOMIAL, .mean = bcast_tree_mean, .flow = CF_FLOW_FROM_ROOT,
      .messages = cf_steps_cost, .most = CF_TREE_REPLAY_MAX},
@@ -1765,9 +1877,10 @@ double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, con
     case CF_STEPS_NEIGHBOR:
         s = T2(m) + (double)(p / 2 - 1) * T2(2.0 * m);
         break;
-    case CF_STEPS_SEG_TREE: {
+    case CF_STEPS_SEG_TREE: { /* seg_tree_mean's messages, 2 T2 of a segment each */
         double seg = m > 0 ? fmin(m, CF_SEG_TREE_SEG) : CF_SEG_TREE_SEG;
-        s = 2.0 * (double)(p - 1) / (double)p * ceil(m / seg) * T2(seg);
+        double nseg = fmax(1.0, ceil(m / seg));
+        s = 2.0 * seg_tree_messages(p, nseg) * T2(seg);
         break;
     }
     case CF_STEPS_REDUCE_BINOMIAL:

@@ -127,9 +127,10 @@ typedef enum cf_steps {
                                   bcast, across-rules.c's SMPI_NTSL): costed as the ring's; a
                                   tier boundary is one hop, which the ranks past it wait for
                                   (cf_steps_spans) */
-    CF_STEPS_SEG_TREE,         /* reduce up a binomial tree in CF_SEG_TREE_SEG segments: as
-                                  CF_STEPS_REDUCE_BINOMIAL, one level moving ceil(m/seg)
-                                  segments */
+    CF_STEPS_SEG_TREE,         /* reduce up a binomial tree in CF_SEG_TREE_SEG segments,
+                                  per call: a rank takes its children's segments two
+                                  receives at a time, each sent up once its children's came
+                                  in (across-steps.c's seg_tree_mean); the mean over ranks */
     /* Per-call timing (a barrier after each call, each rank's own time, their mean): */
     CF_STEPS_REDUCE_BINOMIAL, /* a rank of the tree leaves once its last child's data came
                                  in, one message after that child left: the mean over ranks is

@@ -31,6 +31,21 @@ check "each within 1% of the simulated time and inside its interval (np 5: 2.03 
                        if ($5 > 1.01 * v || $5 < v / 1.01 || v < $6 || v > $7) bad = 1 }
              END { exit bad }' truth "$T/out"
 
+# Open MPI's binomial tree in 1 KiB segments (its rules at np 11 to 13 from 8 KiB): a rank
+# takes its children's segments two receives at a time. Simulated 17.7 to 18.7 us at 16 KiB;
+# read 41.8 to 42.5, all outside, while each rank was costed every segment's message in turn.
+awk -F, '!/^#/ && $1 == "reduce" && $2 >= 11 && $3 == 16384 { print $2, $3 }' "$tab" >pts
+awk -F, '!/^#/ && $1 == "reduce" && $2 >= 11 && $3 == 16384 { print $11 }' "$tab" >truth
+run "$COMMFIT" predict -m m.json -p reduce --points pts -f csv
+check "np 11 to 13, 16 KiB: 3 answers, the binomial tree in 1 KiB segments" \
+    awk -F, 'NR == FNR { n++; next } FNR > 1 { k++; if ($10 != "binomial tree in 1 KiB segments") bad = 1 }
+             END { exit bad || n != 3 || k != 3 }' truth "$T/out"
+check "np 11 to 13, 16 KiB: within 15% of the simulated times, inside the intervals" \
+    awk -F, 'NR == FNR { t[FNR] = $1; next }
+             FNR > 1 { v = t[FNR - 1]
+                       if ($5 > 1.15 * v || $5 < v / 1.15 || v < $6 || v > $7) bad = 1 }
+             END { exit bad }' truth "$T/out"
+
 # np 9: the replay over the probe's latencies (one tier here, adding nothing) is the
 # barrier's, and the note says so.
 run "$COMMFIT" predict -m m.json -p reduce -n 9 -b 4 -f csv

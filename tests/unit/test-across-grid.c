@@ -322,8 +322,27 @@ static void per_call_trees(const double *ut)
         }
     }
     ok(same, "binary reduce at np 2 to 1000: the heights of Open MPI's layout");
-    near(cf_steps_cost(CF_STEPS_SEG_TREE, 64, m, UM, ut, NUM), 2 * 63.0 / 64 * 64 * U(1024), 1e-9,
-         "1 KiB segments up a binomial tree at 64: a level moves 64 segments");
+    /* 16 segments at 4 (0: 1 2; 2: 3): rank 2 takes its leaf's two at a time, the k-th
+     * posted once the (k-2)-th came in, 8 messages; the root takes segment s of its leaf 1 at
+     * s + 1 and of rank 2 at s + 2 (rank 2 sends it up at s/2 + 1, rounded down), 17: 25
+     * over 4 ranks, not (p - 1) / p of every segment's (48 over 4). */
+    near(cf_steps_cost(CF_STEPS_SEG_TREE, 4, 16384, UM, ut, NUM), 2 * 25.0 / 4 * U(1024), 1e-9,
+         "1 KiB segments up a binomial tree at 4: two receives at a time, 25 messages");
+    /* One segment: each rank one message after its last child, the tree's heights, p - 1 at
+     * a power of two as the binomial tree's closed form (which counts p - 1 at every p). */
+    int one_seg = 1;
+    for (long p = 2; p <= 1024; p *= 2) {
+        double a = cf_steps_cost(CF_STEPS_SEG_TREE, p, 1024, UM, ut, NUM),
+               b = cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, p, 1024, UM, ut, NUM);
+        if (!(fabs(a - b) <= 1e-9 * b)) {
+            printf("# one segment at np %ld: %.9g, the binomial tree's %.9g\n", p, a, b);
+            one_seg = 0;
+        }
+    }
+    ok(one_seg, "one segment up the tree at np 2 to 1024, powers of two: the binomial tree's (p - 1) / p");
+    double s64 = cf_steps_cost(CF_STEPS_SEG_TREE, 64, m, UM, ut, NUM) / (2 * U(1024));
+    ok(s64 > 64 / 2.0 * 63 / 64 && s64 < 64 / 2.0 + 2,
+       "64 segments at np 64: about half of each segment's message a rank (%.2f)", s64);
     near(cf_steps_cost(CF_STEPS_SEG_TREE, 16, 512, UM, ut, NUM), 2 * 15.0 / 16 * U(512), 1e-9,
          "one segment up a binomial tree at 16");
     /* Below CF_EAGER_MAX a sender's k messages leave together, each with its own latency and
@@ -498,8 +517,24 @@ static void tiered_trees(const double *ut)
          "binomial reduce at 4, below 64 KiB: detached");
     ok(cf_steps_tiered(CF_STEPS_REDUCE_BINARY) && cf_steps_tiered(CF_STEPS_REDUCE_BINOMIAL) &&
            cf_steps_tiered(CF_STEPS_BCAST_BINOMIAL) && cf_steps_tiered(CF_STEPS_BCAST_KNOMIAL) &&
-           !cf_steps_tiered(CF_STEPS_SEG_TREE) && !cf_steps_tiered(CF_STEPS_LG),
-       "the reduce and bcast trees per call are tiered, the segmented tree not");
+           cf_steps_tiered(CF_STEPS_SEG_TREE) && !cf_steps_tiered(CF_STEPS_LG),
+       "the reduce and bcast trees per call are tiered, the segmented tree too, not lg p steps");
+    /* 16 segments at 4 over nodes of 2 (0: 1 2; 2: 3), each message 2 T2 of 1 KiB (msg):
+     * 2 takes 3's in its node, two at a time, 8 msg; the root takes segment s of 1 (its node)
+     * at (s + 1) msg and of 2 (across, X more) once 2 sent it up, its posting two receives
+     * behind: 0 ends at 16 msg + X + (one more msg or X where 2's arrive last). Replayed:
+     * more than without the tier, by at most X a receive from rank 2, over 4 ranks. */
+    {
+        cf_tiers two = {.n = 1, .ranks = {2}, .extra_us = {X}, .base_us = 1.0, .probed = 16};
+        double seg_msg = 2 * cf_unit_time(UM, ut, NUM, 1024);
+        double flat_t = cf_steps_cost(CF_STEPS_SEG_TREE, 4, 16384, UM, ut, NUM),
+               tier_t = cf_steps_cost_tiered(CF_STEPS_SEG_TREE, 4, 16384, UM, ut, NUM, &two, NULL, 0);
+        near(flat_t, 25.0 / 4 * seg_msg, 1e-9, "16 segments at 4 untiered: 25 messages over 4");
+        ok(tier_t > flat_t && tier_t <= flat_t + 16 * X / 4 + 1e-9,
+           "16 segments at 4 over nodes of 2: the tier's X on rank 2's segments (%.3f, untiered "
+           "%.3f, X %.1f)",
+           tier_t, flat_t, X);
+    }
     /* Binomial bcast at 4 over nodes of 2, below CF_EAGER_MAX: 0 sends to 2 and 1 at once
      * (tree_msg of 2: c2), 2's message crosses; 2 sends to 3 in its node (one message). The
      * ranks' arrivals 0, c2, c2 + X, c2 + X + 2 T2. */
