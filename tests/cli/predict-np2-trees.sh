@@ -16,35 +16,36 @@
 tab="$top_srcdir/tests/data/sim/np2-trees-flat-ompi.csv"
 "$COMMFIT" fit -q -i "$tab" --np 2 -o m.json
 
+# answers WHERE N ALG: the table's reduce rows where the awk condition WHERE holds, predicted
+# from np=2: N simulated times into truth, predict's CSV in $T/out; checks N answers, each
+# of algorithm ALG.
+answers() {
+    awk -F, "!/^#/ && \$1 == \"reduce\" && ($1) { print \$2, \$3 }" "$tab" >pts
+    awk -F, "!/^#/ && \$1 == \"reduce\" && ($1) { print \$11 }" "$tab" >truth
+    run "$COMMFIT" predict -m m.json -p reduce --points pts -f csv
+    check "$2 simulated times, $2 answers, each $3" \
+        awk -F, -v n="$2" -v alg="$3" 'NR == FNR { k1++; next } FNR > 1 { k++; if ($10 != alg) bad = 1 }
+                 END { exit bad || k1 != n || k != n }' truth "$T/out"
+}
+# within FACTOR: each answer in $T/out within FACTOR of its simulated time in truth, which
+# its interval holds.
+within() {
+    awk -F, -v f="$1" 'NR == FNR { t[FNR] = $1; next }
+         FNR > 1 { v = t[FNR - 1]; if ($5 > f * v || $5 < v / f || v < $6 || v > $7) bad = 1 }
+         END { exit bad }' truth "$T/out"
+}
+
 # The binary tree (Open MPI's rules at np 4 to 15 below 4 KiB, np 16 to 31 below 8 KiB):
 # each answer within 1% of the simulated time, and inside its interval.
-awk -F, '!/^#/ && $1 == "reduce" && $2 > 3 && $3 <= 64 { print $2, $3 }' "$tab" >pts
-awk -F, '!/^#/ && $1 == "reduce" && $2 > 3 && $3 <= 64 { print $11 }' "$tab" >truth
-run "$COMMFIT" predict -m m.json -p reduce --points pts -f csv
-expect_rc 0 "reduce at np 4 to 13, 4 and 64 B, from np=2"
-check "18 simulated times, 18 answers, each Open MPI's binary tree" \
-    awk -F, 'NR == FNR { n++; next } FNR > 1 { k++; if ($10 != "binary tree") bad = 1 }
-             END { exit bad || n != 18 || k != 18 }' truth "$T/out"
-check "each within 1% of the simulated time and inside its interval (np 5: 2.03 us, read 1.30 before)" \
-    awk -F, 'NR == FNR { t[FNR] = $1; next }
-             FNR > 1 { v = t[FNR - 1]
-                       if ($5 > 1.01 * v || $5 < v / 1.01 || v < $6 || v > $7) bad = 1 }
-             END { exit bad }' truth "$T/out"
+answers '$2 > 3 && $3 <= 64' 18 "binary tree"
+check "np 4 to 13, 4 and 64 B: each within 1% and inside its interval (np 5: 2.03 us, read 1.30 before)" \
+    within 1.01
 
 # Open MPI's binomial tree in 1 KiB segments (its rules at np 11 to 13 from 8 KiB): a rank
 # takes its children's segments two receives at a time. Simulated 17.7 to 18.7 us at 16 KiB;
 # read 41.8 to 42.5, all outside, while each rank was costed every segment's message in turn.
-awk -F, '!/^#/ && $1 == "reduce" && $2 >= 11 && $3 == 16384 { print $2, $3 }' "$tab" >pts
-awk -F, '!/^#/ && $1 == "reduce" && $2 >= 11 && $3 == 16384 { print $11 }' "$tab" >truth
-run "$COMMFIT" predict -m m.json -p reduce --points pts -f csv
-check "np 11 to 13, 16 KiB: 3 answers, the binomial tree in 1 KiB segments" \
-    awk -F, 'NR == FNR { n++; next } FNR > 1 { k++; if ($10 != "binomial tree in 1 KiB segments") bad = 1 }
-             END { exit bad || n != 3 || k != 3 }' truth "$T/out"
-check "np 11 to 13, 16 KiB: within 15% of the simulated times, inside the intervals" \
-    awk -F, 'NR == FNR { t[FNR] = $1; next }
-             FNR > 1 { v = t[FNR - 1]
-                       if ($5 > 1.15 * v || $5 < v / 1.15 || v < $6 || v > $7) bad = 1 }
-             END { exit bad }' truth "$T/out"
+answers '$2 >= 11 && $3 == 16384' 3 "binomial tree in 1 KiB segments"
+check "np 11 to 13, 16 KiB: within 15% of the simulated times, inside the intervals" within 1.15
 
 # np 9: the replay over the probe's latencies (one tier here, adding nothing) is the
 # barrier's, and the note says so.
