@@ -85,6 +85,16 @@ if [ -x "$build/commfit-smpi" ]; then
     step measure --simulate "$top/data/platforms/racks.xml" --coll-selector ompi --np 2 \
         --patterns pingpong,bcast --sizes 4,1K,64K,1M -o sim/racks-ompi-np2.csv
     step fit --verbose -i sim/racks-ompi-np2.csv -o sim/racks-ompi-np2.json
+    # Open MPI's reduce from np=2 on the flat cluster, launched on 13: its binary tree's ranks
+    # wait for their children, the barrier after each call lets the ranks past 8 out a
+    # message after the others at np 9 and 13, which np=2's two ranks never show, and at 16
+    # KiB np 13 runs its binomial tree in 1 KiB segments, taken two receives at a time (the
+    # table holds the simulated figures to compare: 4 B 2.70 and 2.80 us, 16 KiB at np 13
+    # 18.68; read 1.87, 1.84 and 32.2 before stop 77).
+    step measure --simulate "$top/data/platforms/flat.xml" --coll-selector ompi --np 2,9,13 \
+        --patterns pingpong,reduce --sizes 4,1K,16K,64K -o sim/flat-ompi-reduce.csv
+    step fit -i sim/flat-ompi-reduce.csv --np 2 -o sim/flat-ompi-reduce.json
+    step predict -m sim/flat-ompi-reduce.json --pattern reduce --np 9,13 --bytes 4,16K
     # Rooted collectives from np=2 on the cloud platform (4 cores a node), launched on 16:
     # the fan probe measures how far the messages a linear scatterv's root posts at once
     # overlap, which np=2 cannot tell; predict reads it at np 16, a level of the probe (the

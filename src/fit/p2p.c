@@ -95,6 +95,9 @@ typedef struct cost_parts {
     int alg;  /* the catalog's index (0 under the rules) */
     int mean; /* costed in the ranks' mean, rank by rank (a binomial gather), not the root's */
     int stream_always; /* the streaming reading taken at every size, its bytes or not less */
+    /* The size of the messages its steps send where not the call's (a segmented tree's
+     * segment): np=2's own curve corrects the estimate there (estimate_at); 0: the call's. */
+    double msg_m;
     /* estimate_at's reading over np=2's measured time at m with all of np=2's time in
      * latency (split[0]) and all in bytes (split[1]), whatever the factors: the ends its
      * ratio lies between; NAN where that part is none at p=2 and at p, INFINITY where it is
@@ -226,6 +229,8 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
          * apart would count what the measured curve already holds, a pipeline's segments). */
         o->gam = 0.0;
         o->name = ra.name;
+        if (ra.steps == CF_STEPS_SEG_TREE && m > CF_SEG_TREE_SEG)
+            o->msg_m = CF_SEG_TREE_SEG;
         /* Rounds of isends and irecvs overlap too: a partner a round ahead has its eager
          * message in already (sim-flat, alltoall of 4 KiB at np 16: 14.7 us, where 4 rounds
          * each waited for read 25.3 from np=2). */
@@ -458,9 +463,20 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
     g[0] = (once ? x2[0] : xp[0]) / tp - x2[0] / t2;
     g[1] = (once ? x2[1] : xp[1]) / tp - x2[1] / t2;
     /* Through the measured np=2 curve: what two factors miss there (a protocol switch, a
-     * cache) stays a ratio at size m. */
-    double t2m = k->nunit >= 2 ? cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, m) : t2;
-    return tp * t2m / t2;
+     * cache) stays a ratio at size m, or at the size of the messages the steps send (a
+     * segmented tree's 1 KiB: SMPI's ompi reduce of 16 KiB at np 13 on flat.xml, 18.7 us
+     * simulated, read 12.1 through np=2's curve at 16 KiB, whose linear reduce moves it
+     * whole, 17.3 at 1 KiB; np=2 measured at 4 B, 1, 16 and 64 KiB). */
+    double at = p > 2 && cp->msg_m > 0 ? cp->msg_m : m, t2at = t2;
+    if (at != m) {
+        cost_parts cs;
+        np2_parts(pp, c, k, at, rho, &cs);
+        t2at = fa * cs.lat * alpha + fb * (cs.bw * beta + cs.gam * gamma);
+        if (!(t2at > 0.0))
+            at = m, t2at = t2;
+    }
+    double t2m = k->nunit >= 2 ? cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, at) : t2at;
+    return tp * t2m / t2at;
 }
 
 /* The pattern's own np=2 time at size m, as the estimate reads it (its measured curve). */

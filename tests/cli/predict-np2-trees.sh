@@ -47,6 +47,16 @@ check "np 4 to 13, 4 and 64 B: each within 1% and inside its interval (np 5: 2.0
 answers '$2 >= 11 && $3 == 16384' 3 "binomial tree in 1 KiB segments"
 check "np 11 to 13, 16 KiB: within 15% of the simulated times, inside the intervals" within 1.15
 
+# The same from the shipped flat cluster's np=2, whose reduce is measured at 1, 4 and 16 KiB
+# (a linear reduce, moving 16 KiB whole): np=2's curve corrects the estimate at the 1 KiB
+# the segments move, not at 16 KiB (simulated at np 16 and 64: 18.77 and 19.79 us; read 24.4
+# and 25.7 before the replay, 12.7 and 13.3 through np=2's curve at 16 KiB).
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat-ompi.csv" --np 2 -o flat.json
+run "$COMMFIT" predict -m flat.json -p reduce -n 16,64 -b 16K -f csv
+check "sim-flat-ompi from np=2, 16 KiB at np 16 and 64: within 10% of 18.77 and 19.79 us" \
+    awk -F, 'NR > 1 { n++; v = $2 == 16 ? 18.77 : 19.79; if ($5 > 1.1 * v || $5 < v / 1.1 || v < $6 || v > $7) bad = 1 }
+             END { exit bad || n != 2 }' "$T/out"
+
 # np 9: the replay over the probe's latencies (one tier here, adding nothing) is the
 # barrier's, and the note says so.
 run "$COMMFIT" predict -m m.json -p reduce -n 9 -b 4 -f csv
