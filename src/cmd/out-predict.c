@@ -720,7 +720,15 @@ void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, 
 {
     spread_note(out, add);
     pair_note(out, add, alg);
-    if (add->replay_us > 0) {
+    if (add->replay_us > 0 && add->replay_no_tier) {
+        cf_note_joinf(out->bnote, sizeof out->bnote,
+                      "the answer adds %.*g us for the barrier after each timed call: the %s "
+                      "replayed rank by rank (the latency probe shows no tiers), each message "
+                      "the ping-pong's at its size, each rank starting when it left the barrier "
+                      "before, where np=2's two ranks left it together",
+                      cf_sig_prec(add->replay_us, 3), add->replay_us,
+                      alg != NULL ? alg : "algorithm");
+    } else if (add->replay_us > 0) {
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "the answer adds %.*g us for what the latency probe's tiers add to the %s "
                       "replayed rank by rank over them, each message the ping-pong's at its size, "

@@ -140,14 +140,15 @@ static int popcount(long p)
  * one after another up to each rank (tree_wait_mean's reading where all start at once).
  * Below the last level L, which holds n ranks, a rank of level l reaches L where one of the
  * positions below it (those of its own modulo 2^l) holds a rank, min(2^l, n) of them, and
- * the others reach L - 1. Not the binomial tree's p - popcount(p): at np 5, 4 messages to
- * its 3 (ranks 1 and 2 each wait for a child), 9 to 7 at np 9; alike at powers of two. */
+ * the others reach L - 1. Not p - popcount(p) (the binomial tree's heights, which the
+ * in-order tree keeps): at np 5, 4 messages to 3 (ranks 1 and 2 each wait for a child), 9 to
+ * 7 at np 9; alike at powers of two. */
 static double binary_heights(long p)
 {
     if (p < 2)
         return 0.0;
     int L = 0;
-    while ((2L << L) - 1 < p) /* the levels 0 to L - 1 are full: 2^L - 1 ranks */
+    while (L < 62 && (2L << L) - 1 < p) /* the levels 0 to L - 1 are full: 2^L - 1 ranks */
         L++;
     double n = (double)(p - ((1L << L) - 1)), sum = 0.0;
     for (int l = 0; l < L; l++) {
@@ -532,8 +533,9 @@ static double seg_tree_wait(long p, long nseg, double msg_us, const tier_costs *
 }
 
 /* seg_tree_wait in messages, all starting at once, no tiers; above SEG_TREE_REPLAY_MAX ranks,
- * that many's (the root's share of the mean is gone by then); the last few kept. */
-#define SEG_TREE_REPLAY_MAX 4096L
+ * that many's (the root's share of the mean is gone by then: 1024 ranks' mean of 4 to 64
+ * segments within 0.1% of 4096's); the last few kept. */
+#define SEG_TREE_REPLAY_MAX 1024L
 static double seg_tree_mean(long p, long nseg)
 {
     static struct {
@@ -1567,12 +1569,19 @@ static double seg_tree_replay_mean(cf_steps st, long p, double m, const double *
                                    const double *start)
 {
     (void)st;
-    double seg = m > 0 ? fmin(m, CF_SEG_TREE_SEG) : CF_SEG_TREE_SEG;
-    double nseg = fmax(1.0, ceil(m / seg));
-    if (nseg > (double)SEG_TREE_SEGS_MAX)
-        return NAN;
+    if (!(m > 0))
+        return 0.0;
+    double seg = fmin(m, CF_SEG_TREE_SEG), nseg = ceil(m / seg);
+    double msg = 2.0 * cf_unit_time(um, ut, n, seg);
     tier_costs tc = tier_costs_at(t, seg);
-    return seg_tree_wait(p, (long)nseg, 2.0 * cf_unit_time(um, ut, n, seg), &tc, start);
+    if (nseg <= (double)SEG_TREE_SEGS_MAX)
+        return seg_tree_wait(p, (long)nseg, msg, &tc, start);
+    /* as seg_tree_messages carries it on (a step of 256 segments to 262145 bytes: 179.3 us
+     * at np 4096 on the racks, 68.3 untiered, before; the second review) */
+    double top = seg_tree_wait(p, SEG_TREE_SEGS_MAX, msg, &tc, start),
+           half = seg_tree_wait(p, SEG_TREE_SEGS_MAX / 2, msg, &tc, start);
+    return top + (nseg - (double)SEG_TREE_SEGS_MAX) * (top - half) /
+                     (double)(SEG_TREE_SEGS_MAX / 2);
 }
 
 /* An algorithm's messages without tiers or waits where each of cf_steps_cost's steps (of T2,
@@ -1878,9 +1887,10 @@ double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, con
         s = T2(m) + (double)(p / 2 - 1) * T2(2.0 * m);
         break;
     case CF_STEPS_SEG_TREE: { /* seg_tree_mean's messages, 2 T2 of a segment each */
-        double seg = m > 0 ? fmin(m, CF_SEG_TREE_SEG) : CF_SEG_TREE_SEG;
-        double nseg = fmax(1.0, ceil(m / seg));
-        s = 2.0 * seg_tree_messages(p, nseg) * T2(seg);
+        if (!(m > 0))
+            break; /* no segment */
+        double seg = fmin(m, CF_SEG_TREE_SEG);
+        s = 2.0 * seg_tree_messages(p, ceil(m / seg)) * T2(seg);
         break;
     }
     case CF_STEPS_REDUCE_BINOMIAL:
@@ -1889,7 +1899,7 @@ double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, con
     case CF_STEPS_REDUCE_BINARY:
         s = 2.0 * binary_heights(p) / (double)p * T2(m);
         break;
-    case CF_STEPS_REDUCE_IN_ORDER: /* the binomial tree's count: its own never derived */
+    case CF_STEPS_REDUCE_IN_ORDER: /* as before, a binomial tree's heights: its own not derived */
         s = 2.0 * (double)(p - popcount(p)) / (double)p * T2(m);
         break;
     case CF_STEPS_REDUCE_KNOMIAL:

@@ -137,8 +137,8 @@ typedef enum cf_steps {
                                  (p-1)/p messages (2 T2 each, as at np=2 the sender leaves at
                                  once) */
     CF_STEPS_REDUCE_BINARY,   /* the same up Open MPI's binary tree: its ranks' heights
-                                 summed, over p (p - 1 at powers of two; not the binomial
-                                 tree's p - popcount(p) at 5, 9 to 13, 17 to 29, ...) */
+                                 summed, over p (p - 1 at powers of two; not
+                                 p - popcount(p) at 5, 9 to 13, 17 to 29, ...) */
     CF_STEPS_BCAST_BINOMIAL,  /* the k-nomial tree bcast below with k = 2 */
     CF_STEPS_BCAST_KNOMIAL,   /* 4-nomial tree bcast (isend per level, waitall): below
                                  CF_EAGER_MAX a sender's sends all leave at once and share its
@@ -146,9 +146,9 @@ typedef enum cf_steps {
                                  level waits for its transfers (one message of their bytes), a
                                  rank after its own levels; mean over ranks */
     CF_STEPS_REDUCE_IN_ORDER, /* Open MPI's in-order binary tree (root p-1, each subtree's
-                                 ranks contiguous, then on to rank 0): costed as the binomial
-                                 tree's (p - popcount(p))/p messages, its own heights not
-                                 derived; never replayed over tiers */
+                                 ranks contiguous, then on to rank 0): costed as before,
+                                 (p - popcount(p))/p messages (a binomial tree's heights),
+                                 its own not derived; never replayed over tiers */
     CF_STEPS_REDUCE_KNOMIAL,  /* MVAPICH2's 4-nomial reduce, SMPI's inside one node: a rank
                                  posts its children's receives at once and sends on when all
                                  came in; below CF_EAGER_MAX its time is its subtree's height

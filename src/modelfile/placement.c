@@ -1220,8 +1220,10 @@ static int p2p_alg(const cf_p2p *pp, const cf_coll *c, long np, double m, const 
  * tiers' latency and the barrier's wait, is then not added again), 0 where it does not
  * apply. */
 static int p2p_replay(const cf_placement *p, const cf_p2p *pp, const cf_coll *c, long np,
-                      double m, const cf_rule_alg *r, cf_estimate *est, double *add_us)
+                      double m, const cf_rule_alg *r, cf_estimate *est, double *add_us,
+                      int *no_tier)
 {
+    *no_tier = 0;
     const cf_contention *u = cf_p2p_pingpong(pp);
     if (p->timed_loop || pp->rules[0] == '\0' || u == NULL || np <= 2 ||
         !cf_steps_tiered_at(r->steps, np, m) || !cf_steps_replayed_from_np2(r->steps) ||
@@ -1237,6 +1239,7 @@ static int p2p_replay(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
         t.n = 1;
         t.ranks[0] = np > t.probed ? np : t.probed;
         t.extra_us[0] = 0.0;
+        *no_tier = 1;
     }
     double mb[CF_UNIT_MAX], mu[CF_UNIT_MAX];
     int n = cf_msg_unit(u, mb, mu); /* the grid's unit */
@@ -1263,7 +1266,9 @@ static int p2p_replay(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     double add = at_np - at_2;
     if (!isfinite(add))
         return 0;
-    add = fmax(add, 0.0); /* the tiers add, never take away */
+    /* the tiers add, never take away; nor does a sum's rounding (4.4e-16 us "added" where
+     * neither tiers nor the barrier leave anything: the second review) */
+    add = add > 1e-9 * fmax(fabs(at_np), est->t_us) ? add : 0.0;
     *add_us = add;
     est->t_us += add;
     est->hi_us += add;
@@ -1282,7 +1287,8 @@ static void p2p_tier(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
         return;
     int ruled = p2p_alg(pp, c, np, m, est, &r) == 0;
     double add = 0.0;
-    int replayed = ruled && p2p_replay(p, pp, c, np, m, &r, est, &add);
+    int no_tier = 0;
+    int replayed = ruled && p2p_replay(p, pp, c, np, m, &r, est, &add, &no_tier);
     /* Not replayed (no tier, or an algorithm not replayed): the barrier after each timed
      * call still leaves np's ranks apart where its algorithm does, tiers or none, while np=2's
      * two-process exchange leaves them together. Its whole wait at np is added, as the
@@ -1290,22 +1296,27 @@ static void p2p_tier(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
      * none, as no measurement holds it. Open MPI's linear barrier at np 4 to 7 lets its root
      * out one message before the others: SMPI's ompi reduce of 4 B on flat.xml, np 4 to 7,
      * 2.03, 2.03, 1.69 and 1.45 us simulated, read 1.76, 1.90, 1.51 and 1.23 without it. */
+    /* Past the ranks the probe reached, its whole launch's (the replayed trees and the
+     * across-np answer carry it on alike: cf_placement_across_wait). */
     double wait = 0.0;
+    long at = p->lat_us != NULL && np - 1 > (long)p->nlat ? (long)p->nlat + 1 : np;
     if (!replayed && pp->rules[0] != '\0') {
-        wait = cf_placement_barrier_wait(p, pp->rules, c->pattern, np);
+        wait = cf_placement_barrier_wait(p, pp->rules, c->pattern, at);
         if (!(wait > 0) || !isfinite(wait))
             wait = 0.0;
     }
     tier_add(p, u, pp->rules, c->pattern, ruled ? &r : NULL, replayed, 2, np, m,
              replayed || wait > 0, pp, c->datatype, est, added);
     added->replay_us = add;
+    added->replay_no_tier = no_tier;
     if (wait > 0) {
         est->t_us += wait;
         est->hi_us += wait;
         added->skew_us = wait;
         added->waited = 1;
         added->none_fitted = 1;
-        added->barrier = cf_barrier_alg(pp->rules, np);
+        added->wait_np = at != np ? at : 0;
+        added->barrier = cf_barrier_alg(pp->rules, at);
     }
 }
 

@@ -275,6 +275,7 @@ typedef struct cf_tier_added {
                      less their whole wait (cf_steps_cost_tiered): that wait is given back */
     double replay_us; /* the estimate from np=2: what the tiers add to its algorithm replayed
                          over them, the barrier's wait with it (0: not replayed) */
+    int replay_no_tier; /* the probe showed no tier: replay_us is the barrier's alone */
     long wait_np; /* where that wait is another np's (cf_placement_across_wait's *past) */
     /* What the pair-exchange probe adds (cf_placement_pair_extra): pair_us (0: nothing) for
      * cross_bytes a rank sends across the halves of np's ranks, at extra_us_per_mib more

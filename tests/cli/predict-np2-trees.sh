@@ -60,8 +60,12 @@ check "sim-flat-ompi from np=2, 16 KiB at np 16 and 64: within 10% of 18.77 and 
 # np 9: the replay over the probe's latencies (one tier here, adding nothing) is the
 # barrier's, and the note says so.
 run "$COMMFIT" predict -m m.json -p reduce -n 9 -b 4 -f csv
-check "np 9: the note names the replay, each rank starting when it left the barrier" \
-    grep -qF "binary tree replayed rank by rank over them, each message the ping-pong's at its size, each rank starting when it left the barrier before" "$T/out"
+check "np 9: the note names the barrier's replay, no tiers, each rank starting when it left it" \
+    grep -qF "for the barrier after each timed call: the binary tree replayed rank by rank (the latency probe shows no tiers), each message the ping-pong's at its size, each rank starting when it left the barrier before" "$T/out"
+# A bcast at np 9 and 12 whose replay adds nothing says nothing (a sum's
+# rounding, 4.4e-16 us, was "added": the second review).
+run "$COMMFIT" predict -m m.json -p bcast -n 9,12 -b 4 -f csv
+check "bcast at np 9 and 12: no rounding residue added" sh -c "! grep -qE 'adds [0-9.]+e-[0-9]+ us' '$T/out'"
 
 # An algorithm not replayed (the linear alltoall, its sends posted at once) gets the
 # barrier's whole wait at np, and the note says which barrier: np 9's recursive doubling
@@ -71,6 +75,12 @@ check "alltoall at np 9: the barrier's wait added, replayed (recursive doubling)
     grep -qE "the answer adds [0-9.]+ us for the barrier after each timed call: replayed over the latency probe \(recursive doubling\)" "$T/out"
 check "alltoall at np 9: the simulated 3.83 us inside the interval" \
     awk -F, 'NR == 2 { exit !($6 <= 3.83 && 3.83 <= $7) }' "$T/out"
+# Past the 13 ranks the probe reached, the wait at those it reached (it dropped to none at
+# np 14, 6.26 us at np 13 read 5.21 at np 14: the second review).
+run "$COMMFIT" predict -m m.json -p alltoall -n 13,14 -b 4 -f csv
+check "alltoall at np 14: the wait at the probe's 13 ranks, not below np 13's answer" \
+    awk -F, 'NR == 2 { a = $5 } NR == 3 { b = $5; ok = b >= a && /at its 13 ranks, the most it reached/ }
+             END { exit !ok }' "$T/out"
 # np=2 itself: no wait to add (its two-process exchange), its measured time.
 run "$COMMFIT" predict -m m.json -p alltoall -n 2 -b 4 -f csv
 check "alltoall at np 2: no barrier's wait" sh -c "! grep -q 'for the barrier after each' '$T/out'"

@@ -291,7 +291,7 @@ static void per_call_trees(const double *ut)
     near(cf_steps_cost(CF_STEPS_REDUCE_BINOMIAL, 2, m, UM, ut, NUM), unit(m), 1e-9,
          "binomial reduce at 2: T2");
     /* Open MPI's binary tree at 12 (0: 1 2; 1: 3 5; 2: 4 6; 3: 7 11; 4: 8; 5: 9; 6: 10):
-     * heights 3, 2, 2 and 1 for each of 3 to 6: 11, not the binomial tree's 12 - popcount(12). */
+     * heights 3, 2, 2 and 1 for each of 3 to 6: 11, not 12 - popcount(12) (a binomial tree's). */
     near(cf_steps_cost(CF_STEPS_REDUCE_BINARY, 12, m, UM, ut, NUM), 2 * 11.0 / 12 * unit(m), 1e-9,
          "binary reduce at 12: the heights sum to 11");
     near(cf_steps_cost(CF_STEPS_REDUCE_BINARY, 5, m, UM, ut, NUM), 2 * 4.0 / 5 * unit(m), 1e-9,
