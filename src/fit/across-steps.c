@@ -1562,8 +1562,8 @@ static double reduce_tree_mean(cf_steps st, long p, double m, const double *um, 
 }
 
 /* The segmented reduce tree's replay (seg_tree_wait) in the replays' signature: each message
- * a segment's ping-pong, 2 units, plus its ranks' tier at the segment's size; NAN past
- * SEG_TREE_SEGS_MAX segments (the untiered count answers there). */
+ * a segment's ping-pong, 2 units, plus its ranks' tier at the segment's size; past
+ * SEG_TREE_SEGS_MAX segments carried on as seg_tree_messages carries the untiered count. */
 static double seg_tree_replay_mean(cf_steps st, long p, double m, const double *um,
                                    const double *ut, int n, const cf_tiers *t,
                                    const double *start)
@@ -1576,8 +1576,8 @@ static double seg_tree_replay_mean(cf_steps st, long p, double m, const double *
     tier_costs tc = tier_costs_at(t, seg);
     if (nseg <= (double)SEG_TREE_SEGS_MAX)
         return seg_tree_wait(p, (long)nseg, msg, &tc, start);
-    /* as seg_tree_messages carries it on (a step of 256 segments to 262145 bytes: 179.3 us
-     * at np 4096 on the racks, 68.3 untiered, before; the second review) */
+    /* (falling back to the untiered count here read 179.3 us at np 4096 on the racks for
+     * 262144 B, 68.3 for 262145: the second review) */
     double top = seg_tree_wait(p, SEG_TREE_SEGS_MAX, msg, &tc, start),
            half = seg_tree_wait(p, SEG_TREE_SEGS_MAX / 2, msg, &tc, start);
     return top + (nseg - (double)SEG_TREE_SEGS_MAX) * (top - half) /

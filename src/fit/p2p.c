@@ -477,8 +477,10 @@ static double estimate_at(const cf_p2p *pp, const cf_coll *c, const cf_contentio
         cost_parts cs;
         np2_parts(pp, c, k, at, rho, &cs);
         t2at = fa * cs.lat * alpha + fb * (cs.bw * beta + cs.gam * gamma);
-        if (!(t2at > 0.0))
-            at = m, t2at = t2;
+        if (!(t2at > 0.0)) { /* no reading there: the call's size's */
+            at = m;
+            t2at = t2;
+        }
     }
     double t2m = k->nunit >= 2 ? cf_unit_time(k->unit_bytes, k->unit_t_us, k->nunit, at) : t2at;
     return tp * t2m / t2at;

@@ -1289,15 +1289,14 @@ static void p2p_tier(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     double add = 0.0;
     int no_tier = 0;
     int replayed = ruled && p2p_replay(p, pp, c, np, m, &r, est, &add, &no_tier);
-    /* Not replayed (no tier, or an algorithm not replayed): the barrier after each timed
-     * call still leaves np's ranks apart where its algorithm does, tiers or none, while np=2's
-     * two-process exchange leaves them together. Its whole wait at np is added, as the
-     * across-np answer gives back its fit's (cf_placement_across_answer); the lower end gains
-     * none, as no measurement holds it. Open MPI's linear barrier at np 4 to 7 lets its root
-     * out one message before the others: SMPI's ompi reduce of 4 B on flat.xml, np 4 to 7,
-     * 2.03, 2.03, 1.69 and 1.45 us simulated, read 1.76, 1.90, 1.51 and 1.23 without it. */
-    /* Past the ranks the probe reached, its whole launch's (the replayed trees and the
-     * across-np answer carry it on alike: cf_placement_across_wait). */
+    /* An algorithm not replayed: the barrier after each timed call still leaves np's ranks
+     * apart where its algorithm does, tiers or none, while np=2's two-process exchange leaves
+     * them together. Its whole wait at np is added, as the across-np answer gives back its
+     * fit's (cf_placement_across_answer), and past the ranks the probe reached the wait at
+     * those it reached, as there (cf_placement_across_wait); the lower end gains none, as no
+     * measurement holds it. Open MPI's linear barrier at np 4 to 7 lets its root out one
+     * message before the others: SMPI's ompi reduce of 4 B on flat.xml, np 4 to 7, 2.03,
+     * 2.03, 1.69 and 1.45 us simulated, read 1.76, 1.90, 1.51 and 1.23 without it. */
     double wait = 0.0;
     long at = p->lat_us != NULL && np - 1 > (long)p->nlat ? (long)p->nlat + 1 : np;
     if (!replayed && pp->rules[0] != '\0') {
