@@ -722,6 +722,12 @@ int cf_rules_simulated(const char *rules)
     return rules != NULL && strncmp(rules, "smpi-", 5) == 0;
 }
 
+int cf_rules_ompi(const char *rules)
+{
+    return rules != NULL &&
+           (strncmp(rules, "openmpi", 7) == 0 || strncmp(rules, "smpi-ompi", 9) == 0);
+}
+
 int cf_rules_pick(const char *rules, long node, const char *pattern, long p, double m,
                   cf_rule_alg *a)
 {
@@ -779,8 +785,7 @@ int cf_rules_gather_linear(const char *rules, long p, double m)
 {
     if (rules != NULL && strncmp(rules, "openmpi-4.0", 11) == 0)
         return ompi40_gather_linear(p, m);
-    if (rules == NULL ||
-        (strncmp(rules, "openmpi", 7) != 0 && strncmp(rules, "smpi-ompi", 9) != 0))
+    if (!cf_rules_ompi(rules))
         return 0;
     return ompi_gather_linear(p, m);
 }
@@ -828,8 +833,7 @@ static int ompi_scatter_nonblocking(long p, double m)
 int cf_rules_scatter_nonblocking(const char *rules, long p, double m)
 {
     /* Open MPI before 4.1 has no nonblocking linear scatter */
-    if (rules == NULL || strncmp(rules, "openmpi-4.0", 11) == 0 ||
-        (strncmp(rules, "openmpi", 7) != 0 && strncmp(rules, "smpi-ompi", 9) != 0))
+    if (!cf_rules_ompi(rules) || strncmp(rules, "openmpi-4.0", 11) == 0)
         return 0;
     return ompi_scatter_nonblocking(p, m);
 }
@@ -839,8 +843,7 @@ int cf_rules_scatter_linear(const char *rules, long p, double m)
     /* Open MPI before 4.1: a binomial tree where p > 10 below 300 B, else its basic linear */
     if (rules != NULL && strncmp(rules, "openmpi-4.0", 11) == 0)
         return !(p > 10 && m < 300.0);
-    if (rules == NULL ||
-        (strncmp(rules, "openmpi", 7) != 0 && strncmp(rules, "smpi-ompi", 9) != 0))
+    if (!cf_rules_ompi(rules))
         return 0;
     return ompi_scatter_linear(p, m);
 }

@@ -560,16 +560,23 @@ static double seg_tree_mean(long p, long nseg)
     return mean;
 }
 
-/* seg_tree_mean at nseg segments, which past SEG_TREE_SEGS_MAX grows by what its last
- * SEG_TREE_SEGS_MAX / 2 added (each segment then costs its ranks alike). */
+/* A segmented tree's time at nseg > SEG_TREE_SEGS_MAX segments from its times at
+ * SEG_TREE_SEGS_MAX (top) and half as many (half): it grows by what the last half added
+ * (each segment then costs its ranks alike). */
 #define SEG_TREE_SEGS_MAX 256L
+static double seg_tree_past(double top, double half, double nseg)
+{
+    return top + (nseg - (double)SEG_TREE_SEGS_MAX) * (top - half) /
+                     (double)(SEG_TREE_SEGS_MAX / 2);
+}
+
+/* seg_tree_mean at nseg segments, past SEG_TREE_SEGS_MAX carried on (seg_tree_past). */
 static double seg_tree_messages(long p, double nseg)
 {
     if (nseg <= (double)SEG_TREE_SEGS_MAX)
         return seg_tree_mean(p, (long)nseg);
-    double top = seg_tree_mean(p, SEG_TREE_SEGS_MAX),
-           half = seg_tree_mean(p, SEG_TREE_SEGS_MAX / 2);
-    return top + (nseg - (double)SEG_TREE_SEGS_MAX) * (top - half) / (double)(SEG_TREE_SEGS_MAX / 2);
+    return seg_tree_past(seg_tree_mean(p, SEG_TREE_SEGS_MAX),
+                         seg_tree_mean(p, SEG_TREE_SEGS_MAX / 2), nseg);
 }
 
 double cf_steps_tree_cross_share(cf_steps st, long p, long block)
@@ -1563,7 +1570,7 @@ static double reduce_tree_mean(cf_steps st, long p, double m, const double *um, 
 
 /* The segmented reduce tree's replay (seg_tree_wait) in the replays' signature: each message
  * a segment's ping-pong, 2 units, plus its ranks' tier at the segment's size; past
- * SEG_TREE_SEGS_MAX segments carried on as seg_tree_messages carries the untiered count. */
+ * SEG_TREE_SEGS_MAX segments carried on (seg_tree_past). */
 static double seg_tree_replay_mean(cf_steps st, long p, double m, const double *um,
                                    const double *ut, int n, const cf_tiers *t,
                                    const double *start)
@@ -1578,10 +1585,8 @@ static double seg_tree_replay_mean(cf_steps st, long p, double m, const double *
         return seg_tree_wait(p, (long)nseg, msg, &tc, start);
     /* (falling back to the untiered count here read 179.3 us at np 4096 on the racks for
      * 262144 B, 68.3 for 262145: the second review) */
-    double top = seg_tree_wait(p, SEG_TREE_SEGS_MAX, msg, &tc, start),
-           half = seg_tree_wait(p, SEG_TREE_SEGS_MAX / 2, msg, &tc, start);
-    return top + (nseg - (double)SEG_TREE_SEGS_MAX) * (top - half) /
-                     (double)(SEG_TREE_SEGS_MAX / 2);
+    return seg_tree_past(seg_tree_wait(p, SEG_TREE_SEGS_MAX, msg, &tc, start),
+                         seg_tree_wait(p, SEG_TREE_SEGS_MAX / 2, msg, &tc, start), nseg);
 }
 
 /* An algorithm's messages without tiers or waits where each of cf_steps_cost's steps (of T2,

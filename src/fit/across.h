@@ -307,6 +307,9 @@ const char *cf_rules_list(char *buf, size_t size);
 int cf_rules_loop(const char *rules);
 /* Whether rule set rules is SimGrid SMPI's (its selectors': "smpi-..."): 1 or 0. */
 int cf_rules_simulated(const char *rules);
+/* Whether rule set rules is Open MPI's (its own, any version, or SMPI's ompi selector, which
+ * follows Open MPI 4.1's decisions): "openmpi..." or "smpi-ompi...": 1 or 0. */
+int cf_rules_ompi(const char *rules);
 /* The algorithm rules run for pattern at (p, m) on nodes of node ranks each, filled in order
  * (0: not known; the rules then take what they took before they read it): 0, -1 when it has
  * no rule for it. Only SMPI's mpich selector reads node: its reduce runs another algorithm

@@ -245,9 +245,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
             o->each = 1; /* tree_each; a bcast's chain (SMPI_NTSL) hop by hop alike */
         else if ((ra.steps == CF_STEPS_REDUCE_BINOMIAL || ra.steps == CF_STEPS_REDUCE_BINARY ||
                   ra.steps == CF_STEPS_SEG_TREE) &&
-                 (strncmp(pp->rules, "openmpi", 7) == 0 ||
-                  strncmp(pp->rules, "smpi-ompi", 9) == 0) &&
-                 !cf_rules_loop(pp->rules))
+                 cf_rules_ompi(pp->rules) && !cf_rules_loop(pp->rules))
             /* Open MPI's per-call reduce trees count their messages (a segmented tree's, of
              * a segment each) in np=2's own mean (2 T2 each, its sender leaving at once):
              * what np=2 differs by from the ping-pong recurs with each message, none of it a
