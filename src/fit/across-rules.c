@@ -108,7 +108,7 @@ static int smpi_mpich_reduce(long p, double m, long node, cf_rule_alg *a)
     /* Its trees, timed a call at a time, as Open MPI's: the mean of the ranks' times, each
      * rank leaving once its part is sent (sim-flat, 256 B: 1.50, 1.74 and 1.87 times np 2's at
      * np 4, 8 and 16, 2(p - 1)/p; sim-fatnodes, inside one node, 1.47, 1.70 and 1.82). */
-    a->steps = CF_STEPS_REDUCE_BINOMIAL;
+    a->steps = CF_STEPS_REDUCE_SERIAL;
     if (p <= node && m <= MPICH_REDUCE_SHORT)
         a->name = "shared-memory reduce";
     else if (p <= node)

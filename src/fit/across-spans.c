@@ -226,6 +226,7 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
         break;
     case CF_STEPS_SEG_TREE: /* per-call reduce trees: a rank's mean is about one message */
     case CF_STEPS_REDUCE_BINOMIAL:
+    case CF_STEPS_REDUCE_SERIAL:
     case CF_STEPS_REDUCE_BINARY:
     case CF_STEPS_REDUCE_IN_ORDER:
     case CF_STEPS_REDUCE_KNOMIAL:

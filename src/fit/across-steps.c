@@ -78,6 +78,7 @@ int cf_steps_whole_messages(cf_steps st)
     case CF_STEPS_ROUNDS:
     case CF_STEPS_CHAIN:
     case CF_STEPS_REDUCE_BINOMIAL:
+    case CF_STEPS_REDUCE_SERIAL:
     case CF_STEPS_REDUCE_BINARY:
     case CF_STEPS_BCAST_BINOMIAL:
     case CF_STEPS_BCAST_KNOMIAL:
@@ -452,7 +453,7 @@ static long chain_head(long p, long f, long i)
 static long tree_child(cf_steps st, long p, long r, int k)
 {
     long c = -1;
-    if (st == CF_STEPS_REDUCE_BINOMIAL) {
+    if (st == CF_STEPS_REDUCE_BINOMIAL || st == CF_STEPS_REDUCE_SERIAL) {
         if (k >= TREE_CHILDREN_MAX)
             return -1;
         c = r + (1L << k);
@@ -581,8 +582,8 @@ static double seg_tree_messages(long p, double nseg)
 
 double cf_steps_tree_cross_share(cf_steps st, long p, long block)
 {
-    if ((st != CF_STEPS_REDUCE_BINOMIAL && st != CF_STEPS_REDUCE_BINARY &&
-         st != CF_STEPS_SEG_TREE) ||
+    if ((st != CF_STEPS_REDUCE_BINOMIAL && st != CF_STEPS_REDUCE_SERIAL &&
+         st != CF_STEPS_REDUCE_BINARY && st != CF_STEPS_SEG_TREE) ||
         p < 2 || block < 1)
         return NAN;
     /* a segmented tree's is the binomial one */
@@ -602,28 +603,31 @@ double cf_steps_tree_cross_share(cf_steps st, long p, long block)
 }
 
 /* The mean over p ranks of each rank's time in a per-call reduce tree of m-byte messages
- * (tree_child's: Open MPI's binomial and binary trees, SMPI's chains of one segment),
- * rank r starting at start[r] (where it left the barrier before the call; start NULL: all
- * at 0). Open MPI's reduce (coll_base_reduce.c, one segment) posts the receive of its first
- * two children at once and each next one once its waits for the children up to the one two
- * before are over; a child sends once its own subtree's data came in, and the message comes
- * in msg_us plus what the tiers between the two ranks add after its sending and, where a
- * transfer waits for its receive (rendezvous, or a message from CF_EAGER_MAX on), its
- * receive's posting. Below CF_EAGER_MAX a sender leaves at once (SMPI's detached sends),
- * from it once its message is in. A rank with children sends when its last child's data
- * came in. Its children beyond its node share its node's link in: each such message's bytes
- * (its time less the same message's at the smallest sizes, the ping-pong's and the tier's)
- * come in after those that arrived before it (Open MPI's reduce of 1 MiB, one segment,
- * racks.xml's nodes of 4: at np 12 the root's children 4 and 8 have their subtrees in at
- * once, and np 12 takes 134.3 us, more than np 16's 124.9, where the replay without it read
- * np 8's time). Only the rank's own receives queue: other ranks of its node receiving across
- * it at once are not counted. SMPI's chain reduce, replayed here, queues its root's chain
- * heads alike. All starting at once and no tiers, the mean below CF_EAGER_MAX is
- * cf_steps_cost's; across tiers it differs by tree: with a node's ranks in a row a binomial
- * tree crosses nodes on a few ranks' paths, a binary tree on most (simulated Open MPI reduce
- * of 4 B, 8 ranks a node: binary tree 2.21 us at np 16, binomial 0.74 at np 32). The
- * children lie above their parent, so one pass from the last rank down knows them first.
- * NAN when out of memory. */
+ * (tree_child's: Open MPI's binomial and binary trees, MPICH's binomial tree, SMPI's chains of
+ * one segment), rank r starting at start[r] (where it left the barrier before the call; start
+ * NULL: all at 0). Open MPI's reduce (coll_base_reduce.c, one segment) posts the receive of its
+ * first two children at once and each next one once its waits for the children up to the one
+ * two before are over; MPICH's (CF_STEPS_REDUCE_SERIAL) receives them one at a time, each
+ * blocking receive posted once the one before came in. It matters where the ranks start apart:
+ * SMPI's mpich reduce of 4 B on racks.xml (nodes of 4) at np 8, 0.565 us simulated, the root
+ * waiting 2.84 (ranks 5 and 6 into rank 4, then 4 across the network), where two receives at
+ * once from the barrier's exits read 0.453. A child sends once its own subtree's data came in,
+ * and the message comes in msg_us plus what the tiers between the two ranks add after its
+ * sending and, where a transfer waits for its receive (rendezvous, or a message from
+ * CF_EAGER_MAX on), its receive's posting. Below CF_EAGER_MAX a sender leaves at once (SMPI's
+ * detached sends), from it once its message is in. A rank with children sends when its last
+ * child's data came in. Its children beyond its node share its node's link in: each such
+ * message's bytes (its time less the same message's at the smallest sizes, the ping-pong's and
+ * the tier's) come in after those that arrived before it (Open MPI's reduce of 1 MiB, one
+ * segment, racks.xml's nodes of 4: at np 12 the root's children 4 and 8 have their subtrees in
+ * at once, and np 12 takes 134.3 us, more than np 16's 124.9, where the replay without it read
+ * np 8's time). Only the rank's own receives queue: other ranks of its node receiving across it
+ * at once are not counted. SMPI's chain reduce, replayed here, queues its root's chain heads
+ * alike. All starting at once and no tiers, the mean below CF_EAGER_MAX is cf_steps_cost's;
+ * across tiers it differs by tree: with a node's ranks in a row a binomial tree crosses nodes
+ * on a few ranks' paths, a binary tree on most (simulated Open MPI reduce of 4 B, 8 ranks a
+ * node: binary tree 2.21 us at np 16, binomial 0.74 at np 32). The children lie above their
+ * parent, so one pass from the last rank down knows them first. NAN when out of memory. */
 static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, double msg0_us,
                              const cf_tiers *t, const double *start)
 {
@@ -634,15 +638,17 @@ static double tree_wait_mean(cf_steps st, long p, double m, double msg_us, doubl
     int blocking = m >= CF_EAGER_MAX;
     tier_costs tc = tier_costs_at(t, m), tc0 = tier_costs_at(t, 0.0);
     int gated = t->rendezvous || blocking;
+    /* the receives in flight: MPICH's binomial tree's one (each blocking), Open MPI's two */
+    int window = st == CF_STEPS_REDUCE_SERIAL ? 1 : 2;
     for (long r = p - 1; r >= 0; r--) {
         double in[TREE_CHILDREN_MAX], bytes_us[TREE_CHILDREN_MAX];
         double f = start != NULL ? start[r] : 0.0, waited = f;
         long kid[TREE_CHILDREN_MAX], c;
         int n = 0;
         for (; n < TREE_CHILDREN_MAX && (c = tree_child(st, p, r, n)) >= 0; n++) {
-            /* posted once the waits for the children up to two before are over */
-            if (n >= 2)
-                waited = fmax(waited, in[n - 2]);
+            /* posted once the waits for the children up to `window` before are over */
+            if (n >= window)
+                waited = fmax(waited, in[n - window]);
             double ex = tier_cost(&tc, r, c);
             kid[n] = c;
             in[n] = (gated ? fmax(fin[c], waited) : fin[c]) + msg_us + ex;
@@ -1635,6 +1641,8 @@ static const replayed_alg REPLAYED[] = {
      * trees' cf_steps_cost counts their messages, 2 units each, as the bcast trees') */
     {.st = CF_STEPS_REDUCE_BINOMIAL, .mean = reduce_tree_mean, .flow = CF_FLOW_TO_ROOT,
      .messages = cf_steps_cost, .most = CF_TREE_REPLAY_MAX},
+    {.st = CF_STEPS_REDUCE_SERIAL, .mean = reduce_tree_mean, .flow = CF_FLOW_TO_ROOT,
+     .messages = cf_steps_cost, .most = CF_TREE_REPLAY_MAX},
     {.st = CF_STEPS_REDUCE_BINARY, .mean = reduce_tree_mean, .flow = CF_FLOW_TO_ROOT,
      .messages = cf_steps_cost, .most = CF_TREE_REPLAY_MAX},
     {.st = CF_STEPS_REDUCE_CHAIN, .mean = reduce_tree_mean, .flow = CF_FLOW_TO_ROOT,
@@ -1899,6 +1907,7 @@ double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, con
         break;
     }
     case CF_STEPS_REDUCE_BINOMIAL:
+    case CF_STEPS_REDUCE_SERIAL:
         s = 2.0 * (double)(p - 1) / (double)p * T2(m);
         break;
     case CF_STEPS_REDUCE_BINARY:

@@ -136,6 +136,11 @@ typedef enum cf_steps {
                                  in, one message after that child left: the mean over ranks is
                                  (p-1)/p messages (2 T2 each, as at np=2 the sender leaves at
                                  once) */
+    CF_STEPS_REDUCE_SERIAL,   /* MPICH's binomial reduce (MPIR_Reduce_intra_binomial, SMPI's
+                                 reduce__binomial, its mpich selector's): the same tree, costed
+                                 so, but a rank receives its children one at a time (a blocking
+                                 receive each, in turn), where Open MPI's posts two at once;
+                                 replayed so (tree_wait_mean) */
     CF_STEPS_REDUCE_BINARY,   /* the same up Open MPI's binary tree: its ranks' heights
                                  summed, over p (p - 1 at powers of two; not
                                  p - popcount(p) at 5, 9 to 13, 17 to 29, ...) */
@@ -345,7 +350,7 @@ double cf_steps_cost(cf_steps st, long p, double m, const double *um, const doub
  * (cf_tiers.eager_load; cf_steps_cost's is 1). */
 double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, const double *ut,
                             int n, double load);
-/* The share of p ranks of a reduce tree (CF_STEPS_REDUCE_BINOMIAL, CF_STEPS_REDUCE_BINARY,
+/* The share of p ranks of a reduce tree (CF_STEPS_REDUCE_BINOMIAL or _SERIAL, _BINARY,
  * CF_STEPS_SEG_TREE's binomial one) whose subtree holds a message between two aligned blocks
  * of `block` ranks (a node's, a switch's): each waits for it before it sends on, where the
  * others leave once their own part is sent. NAN for other steps. */

@@ -46,12 +46,16 @@ check "the fitted model's backtest: x2.71 a doubling, the no-op left out" \
 import json, math, sys
 a = [x for x in json.load(open('mc.json'))['across_np'] if x['pattern'] == 'reduce'][0]
 sys.exit(not (2.70 < math.exp(a['segments'][0]['extrap_err_per_doubling']) < 2.72))"
-# The doubling to np 16 crossed a node: x2.71 for it, x2.66 within a node for the other
-# (predict-tier-backtest.sh).
-check "the note: both ends widened alike, over the 2 doublings from np 16" \
-    grep -q "the interval widened x7.2 each way: the fitted model, refitted without np=16 and read there, missed it by x2.71 a doubling of p, carried over 1 of the 2 doublings from np=16" "$T/out"
-check "and that is the interval: [lo, hi] = t / 7.2 and t * 7.2" \
-    awk -F, 'NR == 2 { exit !(($5 / $6) > 7.15 && ($5 / $6) < 7.25 && ($7 / $5) > 7.15 && ($7 / $5) < 7.25) }' "$T/out"
+# That fitted model does not answer: the grid's replay of MPICH's binomial tree over the
+# nodes answers, its own backtest over the tiers holding (x1.016 a doubling). Before the
+# replay received a child at a time (CF_STEPS_REDUCE_SERIAL) it read two at once, its tiered
+# backtest failed, and the fitted model answered 0.612 us widened x7.2 each way, [0.085,
+# 4.41], for the simulated 0.584; the widening's note stays tested by
+# predict-tier-backtest.sh.
+check "the grid's replay answers, not widened by the fitted model's miss" \
+    awk -F, 'NR == 2 { exit !($9 == "across-np" && $0 !~ /widened/) }' "$T/out"
+check "within 2% of the simulated 0.5842 us, the interval within x1.2 each way" \
+    awk -F, 'NR == 2 { exit !($5 > 0.5842 * 0.98 && $5 < 0.5842 * 1.02 && $5 / $6 < 1.2 && $7 / $5 < 1.2) }' "$T/out"
 truth=$(awk -F, '!/^#/ && $1 == "reduce" && $2 == 64 && $3 == 4 { print $11 }' "$d/sim-multicore.csv")
 check "and holds the simulated $truth" \
     awk -F, -v tr="$truth" 'NR == 2 { exit !($6 <= tr && tr <= $7) }' "$T/out"
