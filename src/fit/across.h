@@ -671,6 +671,10 @@ typedef struct cf_p2p {
     char gamma_source[CF_NOTE_MAX];
     char rules[CF_RULES_NAME_MAX]; /* the MPI library's switch rules; "" when unknown */
     long node_ranks;               /* the nodes' ranks the rules read (cf_tiers.node_ranks) */
+    /* Set for one answer, never stored: the launch's latency probe lets the estimate from
+     * np=2 replay the reduce trees over its tiers, or over none where it shows none
+     * (cf_placement_p2p_answer), so that what each message adds past np=2's pair is added */
+    int tiers_replayed;
     size_t ncont;
     cf_contention *cont;
 } cf_p2p;

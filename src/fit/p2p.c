@@ -243,9 +243,11 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
                   ra.steps == CF_STEPS_CHAIN) &&
                  strcmp(c->pattern, "bcast") == 0 && !cf_rules_loop(pp->rules))
             o->each = 1; /* tree_each; a bcast's chain (SMPI_NTSL) hop by hop alike */
-        else if ((ra.steps == CF_STEPS_REDUCE_BINOMIAL || ra.steps == CF_STEPS_REDUCE_BINARY ||
-                  ra.steps == CF_STEPS_SEG_TREE) &&
-                 cf_rules_ompi(pp->rules) && !cf_rules_loop(pp->rules))
+        else if ((((ra.steps == CF_STEPS_REDUCE_BINOMIAL || ra.steps == CF_STEPS_REDUCE_BINARY ||
+                    ra.steps == CF_STEPS_SEG_TREE) &&
+                   cf_rules_ompi(pp->rules)) ||
+                  (ra.steps == CF_STEPS_REDUCE_SERIAL && pp->tiers_replayed)) &&
+                 !cf_rules_loop(pp->rules))
             /* Open MPI's per-call reduce trees count their messages (a segmented tree's, of
              * a segment each) in np=2's own mean (2 T2 each, its sender leaving at once):
              * what np=2 differs by from the ping-pong recurs with each message, none of it a
@@ -254,9 +256,15 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
              * once 2.70, their middle 2.21. Not SMPI's chains, whose root posts its third
              * chain's receive only once the first chain's data came in (cf_steps_cost leaves
              * that out; the replay over tiers holds it), nor MPICH's two-level trees and
-             * node's 4-nomial (SMPI's mpich selector): read at each message alone, the shipped
-             * MPICH tables' reduce answers from np=2 went from -0.6% to -14% (median, 380
-             * answers; the second review): both readings stay their interval. */
+             * node's 4-nomial (SMPI's mpich selector). MPICH's binomial tree (SMPI's
+             * reduce__binomial, CF_STEPS_REDUCE_SERIAL) alike, where the answer replays it
+             * over the probe's tiers, each message adding what the tiers between its ranks
+             * add: SMPI's mpich reduce of 4 B on flat.xml at np 9 and 13, 1.80 and 1.87 us
+             * simulated, read 1.81 and 1.88 so, 2.08 and 2.17 through both readings. Where
+             * the probe's latencies form no tiers (a dragonfly's, a torus's, rising and
+             * falling with the distance) nothing adds what a message farther than np=2's
+             * pair costs: both readings stay, their middle and interval (dragonfly.xml at np
+             * 16: 4.24 us simulated, 3.75 read so, 3.24 at each message). */
             o->each = 1;
         else if (ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY)
             o->overlap = 2; /* a reduce tree: its ranks' mean, most leaving once they sent */

@@ -1616,12 +1616,25 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
     volume_line(p, a, np, m, at, ctx, est, added);
 }
 
+/* Whether p2p_replay can replay an algorithm over the launch's latency probe: a probe of
+ * two ranks or more, in tiers or showing none, the calls timed each alone. */
+static int tiers_replayed(const cf_placement *p)
+{
+    if (p->timed_loop)
+        return 0;
+    cf_tiers t;
+    cf_placement_tiers(p, &t);
+    return t.probed >= 2;
+}
+
 int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
                             const char *datatype, const cf_unmeasured *u, long np, double m,
                             cf_estimate *est, cf_tier_added *added)
 {
     *added = (cf_tier_added){.share = 1.0};
-    int rc = cf_p2p_predict(pp, c, datatype, np, m, est);
+    cf_p2p q = *pp;
+    q.tiers_replayed = tiers_replayed(p);
+    int rc = cf_p2p_predict(&q, c, datatype, np, m, est);
     if (rc != 0)
         return rc;
     /* The launch's fan probe: at its levels it measured the nodes and tiers np reaches,
