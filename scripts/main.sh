@@ -95,6 +95,14 @@ if [ -x "$build/commfit-smpi" ]; then
         --patterns pingpong,reduce --sizes 4,1K,16K,64K -o sim/flat-ompi-reduce.csv
     step fit -i sim/flat-ompi-reduce.csv --np 2 -o sim/flat-ompi-reduce.json
     step predict -m sim/flat-ompi-reduce.json --pattern reduce --np 9,13 --bytes 4,16K
+    # MPICH's reduce from np=2 on the racks (4 cores a node), launched on 16: below 2 KiB its
+    # binomial tree receives one child at a time, each message np=2's own cost plus what the
+    # probe's tiers add between its ranks (simulated: 4 B 0.565 and 0.691 us at np 8 and 16,
+    # 1 KiB 0.691 and 0.828; read 0.548, 0.687, 0.625 and 0.773 before stop 78).
+    step measure --simulate "$top/data/platforms/racks.xml" --coll-selector mpich --np 2,8,16 \
+        --patterns pingpong,reduce --sizes 4,1K,64K -o sim/racks-mpich-reduce.csv
+    step fit -i sim/racks-mpich-reduce.csv --np 2 -o sim/racks-mpich-reduce.json
+    step predict -m sim/racks-mpich-reduce.json --pattern reduce --np 8,16 --bytes 4,1K
     # Rooted collectives from np=2 on the cloud platform (4 cores a node), launched on 16:
     # the fan probe measures how far the messages a linear scatterv's root posts at once
     # overlap, which np=2 cannot tell; predict reads it at np 16, a level of the probe (the
