@@ -7,20 +7,12 @@
 # a node, every pair alike), np 2 to 13, 4 B to 1 KiB, simulated at stop 78 (its answers
 # before: 9% to 16% high, all).
 . "$top_srcdir/tests/setup.sh"
+. "$top_srcdir/tests/cli/np2-helpers.sh"
 
 tab="$top_srcdir/tests/data/sim/np2-serial-flat-mpich.csv"
 "$COMMFIT" fit -q -i "$tab" --np 2 -o m.json
-awk -F, '!/^#/ && $1 == "reduce" && $2 > 2 { print $2, $3 }' "$tab" >pts
-awk -F, '!/^#/ && $1 == "reduce" && $2 > 2 { print $11 }' "$tab" >truth
-run "$COMMFIT" predict -m m.json -p reduce --points pts -f csv
+reduce_answers m.json "$tab" '$2 > 2'
 expect_rc 0 "flat-mpich reduce from np=2 at np 3 to 13"
-# within FACTOR N: N answers in $T/out, each within FACTOR of its simulated time in truth,
-# which its interval holds.
-within() {
-    awk -F, -v f="$1" -v n="$2" 'NR == FNR { t[FNR] = $1; next }
-         FNR > 1 { k++; v = t[FNR - 1]; if ($5 > f * v || $5 < v / f || v < $6 || v > $7) bad = 1 }
-         END { exit bad || k != n }' truth "$T/out"
-}
 check "np 3 to 13, 4 B to 1 KiB: each of 44 within 1.5% and inside its interval (np 9, 4 B: 1.80 us, read 2.08 before)" \
     within 1.015 44
 
@@ -32,11 +24,7 @@ check "np 3 to 13, 4 B to 1 KiB: each of 44 within 1.5% and inside its interval 
 # adding 0.10 us for 0.20); read 0.542 before, 0.573 now.
 ask() { # ask TABLE: the table's reduce of 4 B at np 8, 16, 32 and 64 from np=2
     "$COMMFIT" fit -q -i "$top_srcdir/data/$1" --np 2 -o t.json
-    awk -F, '!/^#/ && $1 == "reduce" && $3 == 4 && ($2 == 8 || $2 == 16 || $2 == 32 || $2 == 64) { print $2, $3 }' \
-        "$top_srcdir/data/$1" >pts
-    awk -F, '!/^#/ && $1 == "reduce" && $3 == 4 && ($2 == 8 || $2 == 16 || $2 == 32 || $2 == 64) { print $11 }' \
-        "$top_srcdir/data/$1" >truth
-    run "$COMMFIT" predict -m t.json -p reduce --points pts -f csv
+    reduce_answers t.json "$top_srcdir/data/$1" '$3 == 4 && ($2 == 8 || $2 == 16 || $2 == 32 || $2 == 64)'
 }
 for t in racks pods cloud multicore; do
     ask "sim-$t.csv"

@@ -12,27 +12,18 @@
 # - a per-call reduce tree counts its messages in np=2's own mean, so what np=2 differs by
 #   from the ping-pong recurs with each message (not also a call's overhead paid once).
 . "$top_srcdir/tests/setup.sh"
+. "$top_srcdir/tests/cli/np2-helpers.sh"
 
 tab="$top_srcdir/tests/data/sim/np2-trees-flat-ompi.csv"
 "$COMMFIT" fit -q -i "$tab" --np 2 -o m.json
 
 # answers WHERE N ALG: the table's reduce rows where the awk condition WHERE holds, predicted
-# from np=2: N simulated times into truth, predict's CSV in $T/out; checks N answers, each
-# of algorithm ALG.
+# from np=2 (reduce_answers); checks N answers, each of algorithm ALG.
 answers() {
-    awk -F, "!/^#/ && \$1 == \"reduce\" && ($1) { print \$2, \$3 }" "$tab" >pts
-    awk -F, "!/^#/ && \$1 == \"reduce\" && ($1) { print \$11 }" "$tab" >truth
-    run "$COMMFIT" predict -m m.json -p reduce --points pts -f csv
+    reduce_answers m.json "$tab" "$1"
     check "$2 simulated times, $2 answers, each $3" \
         awk -F, -v n="$2" -v alg="$3" 'NR == FNR { k1++; next } FNR > 1 { k++; if ($10 != alg) bad = 1 }
                  END { exit bad || k1 != n || k != n }' truth "$T/out"
-}
-# within FACTOR: each answer in $T/out within FACTOR of its simulated time in truth, which
-# its interval holds.
-within() {
-    awk -F, -v f="$1" 'NR == FNR { t[FNR] = $1; next }
-         FNR > 1 { v = t[FNR - 1]; if ($5 > f * v || $5 < v / f || v < $6 || v > $7) bad = 1 }
-         END { exit bad }' truth "$T/out"
 }
 
 # The binary tree (Open MPI's rules at np 4 to 15 below 4 KiB, np 16 to 31 below 8 KiB):

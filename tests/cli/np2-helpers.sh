@@ -1,0 +1,19 @@
+# Helpers of the tests that read a simulated table's reduce from np=2 and hold the answers
+# against its simulated times (predict-np2-trees.sh, predict-np2-serial.sh). Sourced after
+# tests/setup.sh.
+
+# reduce_answers MODEL TABLE WHERE: TABLE's reduce rows where the awk condition WHERE holds,
+# predicted from MODEL: their simulated times into truth, predict's CSV in $T/out.
+reduce_answers() {
+    awk -F, "!/^#/ && \$1 == \"reduce\" && ($3) { print \$2, \$3 }" "$2" >pts
+    awk -F, "!/^#/ && \$1 == \"reduce\" && ($3) { print \$11 }" "$2" >truth
+    run "$COMMFIT" predict -m "$1" -p reduce --points pts -f csv
+}
+
+# within FACTOR [N]: each answer in $T/out within FACTOR of its simulated time in truth,
+# which its interval holds (and N answers, where N is given).
+within() {
+    awk -F, -v f="$1" -v n="${2:-}" 'NR == FNR { t[FNR] = $1; next }
+         FNR > 1 { k++; v = t[FNR - 1]; if ($5 > f * v || $5 < v / f || v < $6 || v > $7) bad = 1 }
+         END { exit bad || (n != "" && k != n) }' truth "$T/out"
+}
