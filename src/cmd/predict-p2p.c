@@ -9,6 +9,7 @@
 #include "cmd/out-predict.h"
 #include "modelfile/answer.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,6 +61,14 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
     snprintf(part, sizeof part, "from %s alpha %.4g us, beta %.4g us/B", pp->pattern,
              pp->h.alpha_us, pp->h.beta_us_per_byte);
     cf_note_join(note, n, part);
+    if (pp->h.beta_held) {
+        snprintf(part, sizeof part,
+                 "beta held at 0: the ping-pong's %.6g B to %.6g B fitted beta = %.4g, which a "
+                 "time per byte cannot be (its standard error stays the free fit's, %.3g us/B)",
+                 pp->h.bytes_min, pp->h.bytes_max, pp->h.beta_free,
+                 sqrt(fmax(0.0, pp->h.cov[1][1])));
+        cf_note_join(note, n, part);
+    }
     if (strcmp(c->datatype, "float") == 0) { /* the reductions: gamma counts */
         snprintf(part, sizeof part, "gamma %.4g us/B (%s)", pp->gamma_us_per_byte,
                  pp->gamma_source);
@@ -72,7 +81,12 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
                             ? ", halfway (geometric) to the ping-pong's costs alone below that "
                               "np, the interval holding both"
                             : "";
-    if (k != NULL && k->np == 2 && k->lat_factor > 0.0)
+    if (k != NULL && k->np == 2 && k->lat_factor > 0.0 && pp->h.beta_held)
+        snprintf(part, sizeof part,
+                 "through %s's np=2 times: latency x%.3g of the ping-pong's (the bandwidth "
+                 "factor 1: it multiplies a beta held at 0)",
+                 c->pattern, k->lat_factor);
+    else if (k != NULL && k->np == 2 && k->lat_factor > 0.0)
         snprintf(part, sizeof part,
                  "through %s's np=2 times: latency x%.3g, bandwidth x%.3g of the ping-pong's",
                  c->pattern, k->lat_factor, k->bw_factor);

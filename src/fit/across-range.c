@@ -118,6 +118,26 @@ int cf_hockney_fit(const double *m, const double *t, size_t n, int robust, cf_ho
     }
     double coef[2], cov[4];
     int rc = cf_rel_lsq(n, 2, X, t, robust, coef, cov, &out->s2, &out->q, e);
+    if (rc == 0 && coef[1] < 0.0 && coef[0] > 0.0 &&
+        coef[1] + 1.959963984540054 * sqrt(fmax(0.0, cov[3])) >= 0.0) {
+        /* beta negative, within 1.96 standard errors of 0: alpha alone */
+        for (size_t i = 0; i < n; i++)
+            X[i] = 1.0;
+        double a1, v1, s2;
+        cf_rel_quality q;
+        if (cf_rel_lsq(n, 1, X, t, robust, &a1, &v1, &s2, &q, e) != 0) {
+            free(X);
+            return CF_EXIT_DATA;
+        }
+        out->beta_held = 1;
+        out->beta_free = coef[1];
+        coef[0] = a1;
+        coef[1] = 0.0;
+        cov[0] = v1;
+        cov[1] = cov[2] = 0.0;
+        out->s2 = s2;
+        out->q = q;
+    }
     free(X);
     if (rc != 0)
         return rc;

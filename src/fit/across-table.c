@@ -193,9 +193,27 @@ static int np2_calibrate(const keyed_row *kr, const char *stat, int robust, cons
     cf_rel_quality q;
     cf_error ignore;
     cf_error_clear(&ignore);
-    if (n >= 3 && cf_rel_lsq(n, 2, X, t, robust, coef, cov, &s2, &q, &ignore) == 0 &&
-        coef[0] > 0.0 &&
-        coef[1] > 0.0 && isfinite(cov[0]) && isfinite(cov[3]) && isfinite(s2)) {
+    /* beta held at 0 (cf_hockney_fit) leaves the bandwidth column 0 where no gamma fills
+     * it: the latency factor alone, the bandwidth factor 1 (it multiplies nothing). */
+    int zero = 1;
+    for (size_t i = 0; i < n; i++)
+        zero &= X[2 * i + 1] == 0.0;
+    int fitted = 0;
+    if (zero && pp->h.beta_held && n >= 2) {
+        for (size_t i = 0; i < n; i++)
+            X[i] = X[2 * i];
+        double c1, v1;
+        if (cf_rel_lsq(n, 1, X, t, robust, &c1, &v1, &s2, &q, &ignore) == 0) {
+            coef[0] = c1;
+            coef[1] = 1.0;
+            cov[0] = v1;
+            cov[1] = cov[2] = cov[3] = 0.0;
+            fitted = 1;
+        }
+    } else if (n >= 3 && cf_rel_lsq(n, 2, X, t, robust, coef, cov, &s2, &q, &ignore) == 0)
+        fitted = 1;
+    if (fitted && coef[0] > 0.0 && coef[1] > 0.0 && isfinite(cov[0]) && isfinite(cov[3]) &&
+        isfinite(s2)) {
         out->lat_factor = coef[0];
         out->bw_factor = coef[1];
         for (int i = 0; i < 4; i++)

@@ -216,7 +216,10 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
                 all *= two / own;
             }
         }
-        o->bw = fmax(0.0, all - o->lat * floor_us) / pp->h.beta_us_per_byte;
+        /* beta held at 0 (cf_hockney_fit): the steps' bytes cost nothing in its units */
+        o->bw = pp->h.beta_us_per_byte > 0.0
+                    ? fmax(0.0, all - o->lat * floor_us) / pp->h.beta_us_per_byte
+                    : 0.0;
         if (strcmp(c->pattern, "bcast") == 0 && !cf_rules_loop(pp->rules)) {
             o->other = 1;
             o->steps = ra.steps;
@@ -367,6 +370,8 @@ static double other_bw(const cf_p2p *pp, const cost_parts *cp, long p, double m)
     double r = cf_steps_bcast_sharing(cp->steps, p, m, u->unit_bytes, u->unit_t_us, u->nunit);
     double other = cp->steps == CF_STEPS_LG || cp->steps == CF_STEPS_BINARY ? cp->all_us * r
                                                                             : cp->all_us / r;
+    if (!(pp->h.beta_us_per_byte > 0.0))
+        return cp->bw;
     return fmax(0.0, other - cp->lat_steps * u->unit_t_us[0]) / pp->h.beta_us_per_byte;
 }
 

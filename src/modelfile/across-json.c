@@ -279,6 +279,7 @@ json_t *cf_p2p_to_json(const cf_p2p *pp)
         set(o, "gamma_us_per_byte", jnum(pp->gamma_us_per_byte)) ||
         set(o, "gamma_se", jnum(pp->gamma_se)) ||
         set(o, "gamma_source", json_string(pp->gamma_source)) ||
+        (h->beta_held && set(o, "beta_free_fit", jnum(h->beta_free))) ||
         set(o, "model_error_factor_measured", json_real(CF_P2P_FACTOR_MEASURED)) ||
         set(o, "model_error_factor_unmeasured", json_real(CF_P2P_FACTOR_UNMEASURED)))
         goto fail;
@@ -927,6 +928,16 @@ int cf_p2p_from_json(const json_t *j, const char *name, cf_p2p *out, cf_error *e
         get_nonneg(&w, j, "gamma_se", &out->gamma_se) ||
         get_str(&w, j, "gamma_source", out->gamma_source, sizeof out->gamma_source))
         return CF_EXIT_DATA;
+    /* beta held at 0 (cf_hockney_fit): what the free fit gave it */
+    if (json_object_get(j, "beta_free_fit") != NULL) {
+        if (get_num(&w, j, "beta_free_fit", &h->beta_free))
+            return CF_EXIT_DATA;
+        if (!(h->beta_free < 0.0))
+            return bad(&w, "beta_free_fit", "a number < 0 (the free fit's beta, held at 0)");
+        if (h->beta_us_per_byte != 0.0)
+            return bad(&w, "beta_us_per_byte", "0 where beta_free_fit is given");
+        h->beta_held = 1;
+    }
     const json_t *cont = json_object_get(j, "contention");
     if (!json_is_array(cont))
         return bad(&w, "contention", "an array");

@@ -100,7 +100,8 @@ grep_err '^commfit: fit: pingpong np 2 byte: the loggp fit gives a negative G_us
 no_file "--model loggp with G < 0"
 
 # The point-to-point estimate needs alpha and beta >= 0: a ping-pong falling with size
-# (measured so, within noise) gives none, and says why; the fits are still written.
+# beyond its noise (beta more than 1.96 standard errors below 0; within them it is held at
+# 0, predict-np2-held.sh) gives none, and says why; the fits are still written.
 {
     echo "$HDR"
     for m in 0 64 1024 4096 16384 65536; do

@@ -91,6 +91,18 @@ static void hockney(void)
     double same[4] = {8, 8, 8, 8}, tt[4] = {1, 1.1, 0.9, 1};
     is_int(cf_hockney_fit(same, tt, 4, 1, &h, &e), CF_EXIT_DATA, "hockney: one size cannot fit");
     is_str(e.msg, "the measured points cannot separate the 2 terms", "hockney: says why");
+    /* SMPI's Ethernet cluster (val/ethflat, stop 79): 1500 B faster than 1 KiB, the free
+     * fit's beta negative; held at 0, alpha the times' level alone, beta's variance kept. */
+    double em[5] = {4, 64, 256, 1024, 1500};
+    double et[5] = {5.297904588, 5.318592103, 5.355452054, 5.973531855, 4.927842425};
+    is_int(cf_hockney_fit(em, et, 5, 0, &h, &e), 0, "hockney: a ping-pong falling with size fits");
+    ok(h.beta_held && h.beta_free < 0.0 && h.beta_us_per_byte == 0.0,
+       "hockney: its negative beta held at 0, the free fit's kept");
+    ok(h.alpha_us > 4.9 && h.alpha_us < 6.0 && h.cov[0][1] == 0.0 && h.cov[1][1] > 0.0 &&
+           h.q.dof == 4,
+       "hockney: alpha alone, between the times; beta's variance the free fit's");
+    is_int(cf_hockney_fit(m, t, NSIZES, 1, &h, &e), 0, "hockney: a rising ping-pong fits");
+    ok(!h.beta_held, "hockney: its beta is not held");
 }
 
 /* The known answer of the issue: data generated from an algorithm formula is recovered,

@@ -44,7 +44,7 @@ static void sample_across(cf_across_set *as)
     snprintf(pp->pattern, sizeof pp->pattern, "pingpong");
     pp->h = (cf_hockney){
         2.0, 0.0005, {{0.04, -1e-7}, {-1e-7, 1e-12}}, 0.001, {12, 10, 0, 0.02, 0.05, 0.03},
-        1,   4096};
+        1,   4096, 0, 0.0};
     pp->gamma_us_per_byte = 0.0002, pp->gamma_se = 0.00001;
     snprintf(pp->gamma_source, sizeof pp->gamma_source, "reduce at np 2");
     pp->ncont = 1;
