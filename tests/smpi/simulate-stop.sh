@@ -125,9 +125,12 @@ kill -KILL $(ours "[s]mpimain.*killed[.]csv") 2>/dev/null || true
 killed_rc=0
 wait $pid || killed_rc=$?
 check "a killed simulator: exit 1 (got $killed_rc)" test $killed_rc -eq 1
-check "a killed simulator: the table and --resume named" grep -Eq \
-    "^commfit: measure: the simulation failed( during [a-z_]+ np=[0-9]+ bytes=[0-9]+)? \(smpirun exit status [0-9]+, its messages above\); the rows finished before are in killed.csv \(--simulate $P/flat.xml --resume killed.csv goes on\)$" killed.err ||
+if grep -Eq "^commfit: measure: the simulation failed( during [a-z_]+ np=[0-9]+ bytes=[0-9]+)? \(smpirun exit status [0-9]+, its messages above\); the rows finished before are in killed.csv \(--simulate $P/flat.xml --resume killed.csv goes on\)$" killed.err; then
+    pass "a killed simulator: the table and --resume named"
+else
+    fail "a killed simulator: the table and --resume named"
     sed 's/^/#   /' killed.err
+fi
 
 # The commfit that started the simulation killed outright (SIGKILL: nothing passed on): the
 # simulated ranks stop between points as on a signal, and leave the table whole (the
