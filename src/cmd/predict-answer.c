@@ -781,14 +781,20 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
     if (est.overlap_us > 0.0) {
+        double line = cf_placement_stream_beta(&c->place);
+        char probe[120] = "the ping-pong's line";
+        if (line > 0.0 && line < c->as->pp.h.beta_us_per_byte)
+            snprintf(probe, sizeof probe,
+                     "the launch's pair-exchange probe's line (%.4g us a MiB; the ping-pong's "
+                     "%.4g)",
+                     line * 1048576.0, c->as->pp.h.beta_us_per_byte * 1048576.0);
         cf_note_joinf(out->bnote, sizeof out->bnote,
                       "its messages are posted at once, and np=2 cannot tell how far they "
                       "overlap (on one node each receiver may copy its own; through a card their "
-                      "bytes may stream at the ping-pong's line, what its curve adds at this size "
-                      "paid once): the estimate is the geometric middle of %.4g us, where they "
-                      "go one after another, and %.4g us, where they do, the interval holding "
-                      "both",
-                      est.row_us, est.overlap_us);
+                      "bytes may stream at %s, what its curve adds at this size paid once): the "
+                      "estimate is the geometric middle of %.4g us, where they go one after "
+                      "another, and %.4g us, where they do, the interval holding both",
+                      probe, est.row_us, est.overlap_us);
     }
     if (est.alone_us > 0.0) {
         cf_note_joinf(out->bnote, sizeof out->bnote,

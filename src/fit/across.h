@@ -677,6 +677,10 @@ typedef struct cf_p2p {
      * np=2 replay the reduce trees over its tiers, or over none where it shows none
      * (cf_placement_p2p_answer), so that what each message adds past np=2's pair is added */
     int tiers_replayed;
+    /* Set for one answer, never stored: the launch's pair-exchange probe's time per byte at
+     * np=2's pair (its exchange of pair_exchange_bytes), the line messages posted at once may
+     * stream their bytes at where it is below beta (stream_bytes); 0: none */
+    double stream_beta;
     size_t ncont;
     cf_contention *cont;
 } cf_p2p;

@@ -151,7 +151,8 @@ static double stream_bytes(const cf_p2p *pp, const cf_contention *u, cf_steps st
     double first = cf_unit_time(u->unit_bytes, u->unit_t_us, u->nunit, m) - u->unit_t_us[0];
     double others = (double)(p - 1),
            firsts = steps == CF_STEPS_ROUNDS ? ceil(others / CF_ROUND_PAIRS) : 1.0;
-    return fmin(bw, (firsts * fmax(0.0, first) + (others - firsts) * m * beta) / beta);
+    double line = pp->stream_beta > 0.0 ? fmin(beta, pp->stream_beta) : beta;
+    return fmin(bw, (firsts * fmax(0.0, first) + (others - firsts) * m * line) / beta);
 }
 
 /* Step counts from the steps of the rules (across-steps.c): costed with a time of 1 per

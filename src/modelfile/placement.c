@@ -1627,6 +1627,12 @@ static int tiers_replayed(const cf_placement *p)
     return t.probed >= 2;
 }
 
+double cf_placement_stream_beta(const cf_placement *p)
+{
+    return p->npair > 0 && p->pair_bytes > 0 && p->pair_us[0] > 0 ? p->pair_us[0] / p->pair_bytes
+                                                                   : 0.0;
+}
+
 int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
                             const char *datatype, const cf_unmeasured *u, long np, double m,
                             cf_estimate *est, cf_tier_added *added)
@@ -1634,6 +1640,7 @@ int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
     *added = (cf_tier_added){.share = 1.0};
     cf_p2p q = *pp;
     q.tiers_replayed = tiers_replayed(p);
+    q.stream_beta = cf_placement_stream_beta(p);
     int rc = cf_p2p_predict(&q, c, datatype, np, m, est);
     if (rc != 0)
         return rc;
