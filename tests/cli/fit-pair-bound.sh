@@ -164,10 +164,11 @@ check "report's estimate at np 16, 1 MiB: 67.56, as predict" \
 run "$COMMFIT" predict -m fo2.json -p bcast -n 16 -b 64K -f csv
 check "bcast of 64 KiB: the binomial tree's 4 steps" \
     awk -F, 'NR == 2 { exit !($5 > 13.95 && $5 < 13.96 && /raised to 13.96/) }' "$T/out"
-# Below 64 KiB a sender leaves once its message is off: the receipt alone (3.81 us here).
+# Below 64 KiB a sender leaves once its message is off: the receipt alone (3.81 us here; 3.75
+# since stop 79, whose reading once a call pays np=2's latency factor at each level).
 run "$COMMFIT" predict -m fo2.json -p bcast -n 16 -b 16K -f csv
 check "bcast of 16 KiB, eager: as it was" \
-    awk -F, 'NR == 2 { exit !($5 > 3.81 && $5 < 3.82 && !/raised/) }' "$T/out"
+    awk -F, 'NR == 2 { exit !($5 > 3.75 && $5 < 3.76 && !/raised/) }' "$T/out"
 run "$COMMFIT" predict -m fo2.json -p allgather -n 16 -b 1M -f csv
 check "allgather (its np=2 times transfers): bounded, nothing said" \
     awk -F, 'NR == 2 { exit !($7 != "inf" && !/faster than the ping-pong/) }' "$T/out"
