@@ -182,6 +182,33 @@ int cf_msg_unit(const cf_contention *pingpong, double *bytes, double *us)
     return n;
 }
 
+/* An eager per-call binary tree bcast (Open MPI's, not its split binary tree) read at each
+ * level (tree_each) in the ranks' mean: each sender's two messages leave at once and it
+ * leaves, so a rank's time is its depth in the heap in messages, 2 T2 each (np=2's mean
+ * half a message): twice the heap's mean depth, not its levels (SMPI's ompi selector on
+ * flat.xml, binary tree of 4 B at np 5, 6, 7: 2.43, 2.70, 2.89 us simulated, the mean
+ * depth's 2.41, 2.67, 2.87, the levels' 2.04 each, outside the intervals; at np 8, 16 B,
+ * 3.29 for 3.26 and 3.06). *lat and *all, the steps and their time on the curve, scaled
+ * alike. */
+static void binary_mean(const cf_p2p *pp, const cf_coll *c, const cf_rule_alg *ra, long p,
+                        double m, double *lat, double *all)
+{
+    if (ra->steps != CF_STEPS_BINARY || strcmp(ra->name, "split binary tree") == 0 ||
+        strcmp(c->pattern, "bcast") != 0 || cf_rules_loop(pp->rules) || !(m < CF_EAGER_MAX) ||
+        !(*lat > 0.0))
+        return;
+    double depth = 0.0;
+    for (long r = 1; r < p; r++) {
+        long d = 0;
+        for (long q = r + 1; q > 1; q /= 2)
+            d++;
+        depth += (double)d;
+    }
+    double f = 2.0 * depth / (double)p / *lat;
+    *lat *= f;
+    *all *= f;
+}
+
 /* The algorithm at (p, m): the library's rules where the file names them, else the
  * cheapest of the catalog's costs with the np=2 factors. The nonblocking alltoall (MPICH's
  * isend/irecv, Open MPI's linear) posts its p-1 sends at once: what limits it is the sender
@@ -207,6 +234,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
          * -1.2 to +1.5 points, the held-out meshnodes' the +1.5). */
         o->lat = cf_steps_cost(ra.steps, p, m, unit_bytes, unit_one, 2);
         double all = cf_steps_cost(ra.steps, p, m, u->unit_bytes, u->unit_t_us, u->nunit);
+        binary_mean(pp, c, &ra, p, m, &o->lat, &all);
         /* A per-call bcast tree's messages count 2 units where np=2's sender leaves at once,
          * 4 where it waits for its receiver (from CF_EAGER_MAX: both ranks take the whole
          * message); the factors are fitted against np=2's own algorithm, one step a message.
@@ -743,7 +771,8 @@ static double split_margin(const cf_p2p *pp, const cf_contention *k, long p, dou
  *   factors) recurs at each step or is paid once a call; for a bcast tree timed a call at a
  *   time it recurs (tree_each).
  * tree_each: bcast trees under the rules (which answer for tables timed a call at a time
- * only; a loop of calls gets none), costed as lg p (binomial) or its levels (binary) steps
+ * only; a loop of calls gets none), costed as lg p (binomial) or, eager, twice its mean depth
+ * (binary: binary_mean; its levels from CF_EAGER_MAX) steps
  * of T2. No call's steps overlap the next's, and what the np=2 time differs by from the
  * ping-pong is each level's: the table's time is the ranks' mean, the root leaving once its
  * eager message is sent, and so does every sender of every level, the ranks' mean depth
