@@ -190,20 +190,14 @@ int cf_msg_unit(const cf_contention *pingpong, double *bytes, double *us)
  * depth's 2.41, 2.67, 2.87, the levels' 2.04 each, outside the intervals; at np 8, 16 B,
  * 3.29 for 3.26 and 3.06). *lat and *all, the steps and their time on the curve, scaled
  * alike. */
-static void binary_mean(const cf_p2p *pp, const cf_coll *c, const cf_rule_alg *ra, long p,
-                        double m, double *lat, double *all)
+static void binary_mean(const cf_rule_alg *ra, long p, double m, double *lat, double *all)
 {
     if (ra->steps != CF_STEPS_BINARY || strcmp(ra->name, "split binary tree") == 0 ||
-        strcmp(c->pattern, "bcast") != 0 || cf_rules_loop(pp->rules) || !(m < CF_EAGER_MAX) ||
-        !(*lat > 0.0))
+        !(m < CF_EAGER_MAX) || !(*lat > 0.0))
         return;
-    double depth = 0.0;
-    for (long r = 1; r < p; r++) {
-        long d = 0;
-        for (long q = r + 1; q > 1; q /= 2)
-            d++;
-        depth += (double)d;
-    }
+    double depth = 0.0; /* depth d holds ranks 2^d - 1 to 2^(d+1) - 2 */
+    for (long d = 1, first = 1; first < p; d++, first = 2 * first + 1)
+        depth += (double)d * (double)((p - first < first + 1) ? p - first : first + 1);
     double f = 2.0 * depth / (double)p / *lat;
     *lat *= f;
     *all *= f;
@@ -232,9 +226,12 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
          * reduce and bcast back costed apart (cf_steps_cost_node) would read that step's
          * factor twice over (tried: from np=2 at np 16 the simulated platforms' medians moved
          * -1.2 to +1.5 points, the held-out meshnodes' the +1.5). */
+        /* a bcast tree timed a call at a time */
+        int call_bcast = strcmp(c->pattern, "bcast") == 0 && !cf_rules_loop(pp->rules);
         o->lat = cf_steps_cost(ra.steps, p, m, unit_bytes, unit_one, 2);
         double all = cf_steps_cost(ra.steps, p, m, u->unit_bytes, u->unit_t_us, u->nunit);
-        binary_mean(pp, c, &ra, p, m, &o->lat, &all);
+        if (call_bcast)
+            binary_mean(&ra, p, m, &o->lat, &all);
         /* A per-call bcast tree's messages count 2 units where np=2's sender leaves at once,
          * 4 where it waits for its receiver (from CF_EAGER_MAX: both ranks take the whole
          * message); the factors are fitted against np=2's own algorithm, one step a message.
@@ -269,8 +266,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
          * apart would count what the measured curve already holds, a pipeline's segments). */
         o->gam = 0.0;
         o->name = ra.name;
-        o->eager_tree = cf_steps_eager_tree(ra.steps) && strcmp(c->pattern, "bcast") == 0 &&
-                        !cf_rules_loop(pp->rules);
+        o->eager_tree = call_bcast && cf_steps_eager_tree(ra.steps);
         if (ra.steps == CF_STEPS_SEG_TREE && m > CF_SEG_TREE_SEG)
             o->msg_m = CF_SEG_TREE_SEG;
         /* Rounds of isends and irecvs overlap too: a partner a round ahead has its eager
@@ -283,7 +279,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
             o->overlap = 1;
         else if ((ra.steps == CF_STEPS_LG || ra.steps == CF_STEPS_BINARY ||
                   ra.steps == CF_STEPS_CHAIN) &&
-                 strcmp(c->pattern, "bcast") == 0 && !cf_rules_loop(pp->rules))
+                 call_bcast)
             o->each = 1; /* tree_each; a bcast's chain (SMPI_NTSL) hop by hop alike */
         else if ((((ra.steps == CF_STEPS_REDUCE_BINOMIAL || ra.steps == CF_STEPS_REDUCE_BINARY ||
                     ra.steps == CF_STEPS_SEG_TREE) &&
@@ -770,18 +766,17 @@ static double split_margin(const cf_p2p *pp, const cf_contention *k, long p, dou
  * - whether what the pattern costs beyond the ping-pong at np=2 (its latency and bandwidth
  *   factors) recurs at each step or is paid once a call; for a bcast tree timed a call at a
  *   time it recurs (tree_each).
- * tree_each: bcast trees under the rules (which answer for tables timed a call at a time
- * only; a loop of calls gets none), costed as lg p (binomial) or, eager, twice its mean depth
- * (binary: binary_mean; its levels from CF_EAGER_MAX) steps
- * of T2. No call's steps overlap the next's, and what the np=2 time differs by from the
- * ping-pong is each level's: the table's time is the ranks' mean, the root leaving once its
- * eager message is sent, and so does every sender of every level, the ranks' mean depth
- * half the levels (sim-flat, bcast of 4 B: 1.02 us at np 2, where the ping-pong takes
- * 2.01; 4.05 at np 16, four times np 2's; on data/sim-fatnodes inside one node 0.16 and
- * 0.62). Until stop 44 both readings (and an overlap of the levels, rho 0.1 to 1) were
- * taken, their middle read sim-flat's at 2.83 us, fatnodes' at 0.84. A reduce tree's mean
- * is not its levels' (most ranks send once and leave): those costed as lg p steps keep
- * both readings and the overlap.
+ * tree_each: bcast trees under the rules (which answer for tables timed a call at a time only;
+ * a loop of calls gets none), costed as lg p (binomial) or, eager, twice its mean depth
+ * (binary: binary_mean; its levels from CF_EAGER_MAX) steps of T2. No call's steps overlap the
+ * next's, and what the np=2 time differs by from the ping-pong is each level's: the table's
+ * time is the ranks' mean, the root leaving once its eager message is sent, and so does every
+ * sender of every level, the ranks' mean depth half the levels (sim-flat, bcast of 4 B: 1.02 us
+ * at np 2, where the ping-pong takes 2.01; 4.05 at np 16, four times np 2's; on
+ * data/sim-fatnodes inside one node 0.16 and 0.62). Until stop 44 both readings (and an overlap
+ * of the levels, rho 0.1 to 1) were taken, their middle read sim-flat's at 2.83 us, fatnodes'
+ * at 0.84. A reduce tree's mean is not its levels' (most ranks send once and leave): those
+ * costed as lg p steps keep both readings and the overlap.
  * Also in the interval: the factors' uncertainty, and per doubling of p beyond 2 the
  * pattern's own disagreement at np=2 with its two-factor cost (the residual variance of
  * that fit: a curve the two factors do not follow, protocols and caches, is read at other

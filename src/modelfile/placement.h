@@ -397,14 +397,14 @@ double cf_placement_across_wait(const cf_placement *p, const cf_across *a, long 
 void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const cf_p2p *pp,
                                 const cf_unmeasured *u, long np, double m, cf_fitted_at at,
                                 void *ctx, cf_estimate *est, cf_tier_added *added);
-/* The same for the estimate from np=2 (cf_p2p_predict of pattern c's datatype at (np, m); u
- * from cf_placement_unmeasured): the steps of its algorithm (rules' where the file names a
- * library's rules, else the catalog's) against np=2's rank 1. cf_p2p_predict's status. */
 /* The launch's pair-exchange probe's time per byte at np=2's pair (ranks 0 and 1 exchanging
  * pair_exchange_bytes), the line the estimate from np=2 lets messages posted at once stream
  * their bytes at where it is below the ping-pong's beta (cf_p2p.stream_beta); 0 without the
  * probe. */
 double cf_placement_stream_beta(const cf_placement *p);
+/* The same for the estimate from np=2 (cf_p2p_predict of pattern c's datatype at (np, m); u
+ * from cf_placement_unmeasured): the steps of its algorithm (rules' where the file names a
+ * library's rules, else the catalog's) against np=2's rank 1. cf_p2p_predict's status. */
 int cf_placement_p2p_answer(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
                             const char *datatype, const cf_unmeasured *u, long np, double m,
                             cf_estimate *est, cf_tier_added *added);
