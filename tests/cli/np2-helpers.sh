@@ -1,14 +1,17 @@
-# Helpers of the tests that read a simulated table's reduce from np=2 and hold the answers
-# against its simulated times (predict-np2-trees.sh, predict-np2-serial.sh). Sourced after
-# tests/setup.sh.
+# Helpers of the tests that read a simulated table's rows from np=2 and hold the answers
+# against its simulated times (predict-np2-trees.sh, predict-np2-serial.sh,
+# predict-sim-overhead.sh, predict-bcast-share.sh). Sourced after tests/setup.sh.
 
-# reduce_answers MODEL TABLE WHERE: TABLE's reduce rows where the awk condition WHERE holds,
-# predicted from MODEL: their simulated times into truth, predict's CSV in $T/out.
-reduce_answers() {
-    awk -F, "!/^#/ && \$1 == \"reduce\" && ($3) { print \$2, \$3 }" "$2" >pts
-    awk -F, "!/^#/ && \$1 == \"reduce\" && ($3) { print \$11 }" "$2" >truth
-    run "$COMMFIT" predict -m "$1" -p reduce --points pts -f csv
+# pattern_answers MODEL TABLE PATTERN WHERE: TABLE's rows of PATTERN where the awk condition
+# WHERE holds, predicted from MODEL: their simulated times into truth, predict's CSV in $T/out.
+pattern_answers() {
+    awk -F, "!/^#/ && \$1 == \"$3\" && ($4) { print \$2, \$3 }" "$2" >pts
+    awk -F, "!/^#/ && \$1 == \"$3\" && ($4) { print \$11 }" "$2" >truth
+    run "$COMMFIT" predict -m "$1" -p "$3" --points pts -f csv
 }
+
+# reduce_answers MODEL TABLE WHERE: answers of TABLE's reduce rows.
+reduce_answers() { pattern_answers "$1" "$2" reduce "$3"; }
 
 # within FACTOR [N]: each answer in $T/out within FACTOR of its simulated time in truth,
 # which its interval holds (and N answers, where N is given).

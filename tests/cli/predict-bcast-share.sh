@@ -9,6 +9,7 @@
 # sim-fatnodes, 4 KiB at np 4, 0.425, the reading alone 0.44 (its lower end 0.43 with the
 # middle's margin alone). From 64 KiB each level waits for its transfers: one reading.
 . "$top_srcdir/tests/setup.sh"
+. "$top_srcdir/tests/cli/np2-helpers.sh"
 
 "$COMMFIT" fit -q -i "$top_srcdir/data/sim-flat.csv" --np 2 -o flat.json
 truth() {
@@ -78,16 +79,13 @@ done
 # the binary tree's mean).
 ho="$top_srcdir/tests/data/sim/bc-knomial-flat-ompi.csv"
 "$COMMFIT" fit -q -i "$ho" --np 2 -o ho.json
-awk -F, '!/^#/ && $1 == "bcast" && $2 > 2 { print $2, $3; print $11 >"ho-truths" }' "$ho" >ho-pts
-run "$COMMFIT" predict -m ho.json -p bcast --points ho-pts -f csv
+pattern_answers ho.json "$ho" bcast '$2 > 2'
+check "held-out Open MPI bcast from np=2: the median error within 8% of 56" \
+    sh -c 'awk -F, "NR == FNR { t[FNR] = \$1; next } FNR > 1 { e = \$5 / t[FNR - 1] - 1; print (e < 0 ? -e : e) }" truth "$1" |
+           sort -g | awk "{ v[NR] = \$1 } END { exit !(NR == 56 && (v[28] + v[29]) / 2 <= 0.08) }"' sh "$T/out"
 # Open MPI's binary tree (4 B at np 5 to 7, its band's below 64 B) in the ranks' mean: each
 # rank its depth in the heap in messages, not the tree's levels (2.04 us at each np before,
 # for the simulated 2.43, 2.70, 2.89, all three outside).
-check "held-out binary tree bcast of 4 B at np 5, 6, 7: within 3%, inside" \
-    awk -F, 'NR == FNR { t[FNR] = $1; next } FNR > 1 && $3 == 4 && $2 >= 5 && $2 <= 7 {
-                 k++; v = t[FNR - 1]; bad += !($5 > v / 1.03 && $5 < v * 1.03 && $6 <= v && v <= $7) }
-             END { exit bad || k != 3 }' ho-truths "$T/out"
-check "held-out Open MPI bcast from np=2: the median error within 8% of 56" \
-    sh -c 'awk -F, "NR == FNR { t[FNR] = \$1; next } FNR > 1 { e = \$5 / t[FNR - 1] - 1; print (e < 0 ? -e : e) }" ho-truths "$1" |
-           sort -g | awk "{ v[NR] = \$1 } END { exit !(NR == 56 && (v[28] + v[29]) / 2 <= 0.08) }"' sh "$T/out"
+pattern_answers ho.json "$ho" bcast '$3 == 4 && $2 >= 5 && $2 <= 7'
+check "held-out binary tree bcast of 4 B at np 5, 6, 7: within 3%, inside" within 1.03 3
 done_testing
