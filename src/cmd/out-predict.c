@@ -465,9 +465,25 @@ static void pair_note(cf_predict_answer *out, const cf_tier_added *add, const ch
 /* The note of what the barrier's spread exits added to an answer (cf_tier_added). */
 static void spread_note(cf_predict_answer *out, const cf_tier_added *add)
 {
+    char part[1024];
+    if (add->chain_lo_only) {
+        snprintf(part, sizeof part,
+                 "the lower end as if each rank of the chain that leaves the barrier after "
+                 "each timed call (%s) after its predecessor waited its own hop alone, the data "
+                 "ready to flow (the latency probe forms no tiers to replay the barrier over)",
+                 add->barrier);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    } else if (add->chain_ratio > 0 && fabs(add->chain_ratio - 1.0) > 1e-9) {
+        snprintf(part, sizeof part,
+                 "x%.3g for the barrier after each timed call: replayed over the latency probe "
+                 "(%s), its ranks leave it apart, and a rank of the chain that leaves after its "
+                 "predecessor finds the data ready to flow (or, before it, waits longer); the "
+                 "lower end as if each such rank waited its own hop alone",
+                 add->chain_ratio, add->barrier);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
     if (!(add->skew_us > 0))
         return;
-    char part[1024];
     char at[160] = "";
     if (add->waited && add->wait_np > 0)
         snprintf(at, sizeof at,

@@ -322,3 +322,13 @@ double cf_exits_wait(const double *e, long np, cf_flow flow)
     }
     return last - sum / (double)np;
 }
+
+double cf_chain_exits_mean(const double *e, long np, double hop_us, int gated)
+{
+    double in = e[0], sum = 0.0; /* when rank r's data is in */
+    for (long r = 1; r < np; r++) {
+        in = gated ? fmax(in, e[r]) + hop_us : fmax(in + hop_us, e[r]);
+        sum += in - e[r];
+    }
+    return sum / (double)np;
+}

@@ -43,4 +43,13 @@ typedef enum cf_flow {
  * time is the ranks' mean, so a rank that waits in the call adds its wait over np. */
 double cf_exits_wait(const double *e, long np, cf_flow flow);
 
+/* The mean over np ranks of each one's time in a bcast down the chain 0 -> 1 -> ... -> np - 1
+ * of hops of hop_us each, rank r starting the call where it left the barrier (e[r], as
+ * cf_barrier_exits). The root leaves at once (an eager or detached send); a rank forwards
+ * once its data is in. Where gated (a transfer waits for its receive: SimGrid's rendezvous)
+ * a hop starts when both its ranks are in the call, else its data leaves at once and waits
+ * at the receiver, which takes none of the hop where it came before it. All exits at 0:
+ * hop_us (np - 1) / 2, the chain's mean. */
+double cf_chain_exits_mean(const double *e, long np, double hop_us, int gated);
+
 #endif

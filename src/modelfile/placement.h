@@ -276,6 +276,11 @@ typedef struct cf_tier_added {
     double replay_us; /* the estimate from np=2: what the tiers add to its algorithm replayed
                          over them, the barrier's wait with it (0: not replayed) */
     int replay_no_tier; /* the probe showed no tier: replay_us is the barrier's alone */
+    double chain_ratio; /* a bcast chain's replay from the barrier's exits over its reading
+                           with every rank starting at once (placement.c's chain_skew): the
+                           estimate's factor, 0 where it did not apply */
+    int chain_lo_only; /* chain_ratio 1: the probe's latencies form no tiers, the lower end
+                          alone moved */
     long wait_np; /* where that wait is another np's (cf_placement_across_wait's *past) */
     /* What the pair-exchange probe adds (cf_placement_pair_extra): pair_us (0: nothing) for
      * cross_bytes a rank sends across the halves of np's ranks, at extra_us_per_mib more

@@ -75,8 +75,9 @@ for n in 16 32 64; do
 done
 # Held out (tests/data/sim/bc-knomial-flat-ompi.csv: np 3, 5 to 7, 9, 12, 20, 24, 4 B to 64
 # KiB, simulated at stop 79 after the change): the median error 17.3% -> 5.3% (2.1% with the
-# binary tree's mean below). 6 of its 56 answers lie outside their intervals, np 3's (18 before
-# the binary tree's mean).
+# binary tree's mean below). 6 of its 56 answers lay outside their intervals, np 3's (18 before
+# the binary tree's mean); 1 since stop 80's chain replay (predict-bcast-skew.sh), np 3's
+# binary tree of 64 KiB.
 ho="$top_srcdir/tests/data/sim/bc-knomial-flat-ompi.csv"
 "$COMMFIT" fit -q -i "$ho" --np 2 -o ho.json
 pattern_answers ho.json "$ho" bcast '$2 > 2'
