@@ -885,8 +885,9 @@ static double smp_fold_cost(long p, long node, double m, const double *um, const
                             int n, double load)
 {
     long k = p < node ? p : node, nodes = (p + node - 1) / node;
-    int lg = cf_ceil_lg(nodes);
-    double s = nodes < 2 ? 0.0 : (cf_is_pow2(nodes) ? lg : lg + 1) * cf_unit_time(um, ut, n, m);
+    /* a node folded out: its ranks wait for their leader, as it does (cf_fold_steps' mean
+     * over the nodes) */
+    double s = cf_fold_steps(nodes, m) * cf_unit_time(um, ut, n, m);
     if (k < 2)
         return s;
     cf_rule_alg ar;

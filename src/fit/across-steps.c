@@ -1829,6 +1829,18 @@ static double cost_tiered(cf_steps st, long p, double m, const double *um, const
     return isfinite(s) && s > 0 ? s : a->messages(st, p, m, um, ut, n);
 }
 
+double cf_fold_steps(long p, double m)
+{
+    if (p < 2)
+        return 0.0;
+    long pof2 = cf_pof2_le(p), rem = p - pof2;
+    double lg = (double)(cf_ceil_lg(pof2));
+    if (rem == 0)
+        return lg;
+    /* below CF_EAGER_MAX a rank leaves once its result is sent back, from it once that is in */
+    return lg + 1.0 + (m < CF_EAGER_MAX ? 1.0 : 2.0) * (double)rem / (double)p;
+}
+
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n)
 {
     return cf_steps_cost_loaded(st, p, m, um, ut, n, 1.0);

@@ -230,6 +230,17 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
         int call_bcast = strcmp(c->pattern, "bcast") == 0 && !cf_rules_loop(pp->rules);
         o->lat = cf_steps_cost(ra.steps, p, m, unit_bytes, unit_one, 2);
         double all = cf_steps_cost(ra.steps, p, m, u->unit_bytes, u->unit_t_us, u->nunit);
+        /* SMPI's two-level allreduce on nodes of one rank: recursive doubling among them all,
+         * in the ranks' mean (cf_fold_steps), its ranks folded out a step behind the others:
+         * SMPI's mpich allreduce of 4 B on flat.xml at np 3, 5, 6 and 7, 4.72, 6.46, 6.73 and
+         * 6.92 us simulated, read 5.79 [5.13, 6.54], 7.67 [6.43, 9.15], 7.67 and 7.67 by the
+         * last rank's path, 4.54, 6.17, 6.42 and 6.60 so. Not Open MPI's (SMPI's ompi
+         * recursive doubling at np 3 to 12 on flat.xml read 6% to 29% low so, np 3 alone
+         * nearer) nor a node's ranks' (their reduce and bcast the same steps stand for). */
+        if (ra.steps == CF_STEPS_SMP_FOLD && pp->node_ranks == 1) {
+            o->lat = cf_fold_steps(p, m);
+            all = o->lat * cf_unit_time(u->unit_bytes, u->unit_t_us, u->nunit, m);
+        }
         if (call_bcast)
             binary_mean(&ra, p, m, &o->lat, &all);
         /* A per-call bcast tree's messages count 2 units where np=2's sender leaves at once,

@@ -255,8 +255,17 @@ static void smp_fold(const double *ut)
     /* Nodes unknown, or of one rank: recursive doubling's steps, as before. */
     near(CN(0, 16, big), cf_steps_cost(CF_STEPS_SMP_FOLD, 16, big, UM, ut, NUM), 1e-12,
          "two-level allreduce, nodes unknown: recursive doubling's lg p");
-    near(CN(1, 12, small), 5 * unit(small), 1e-9,
-         "two-level allreduce on nodes of one rank at 12: the leaders' 3 + 2 folding steps");
+    /* At 12 the ranks' mean (cf_fold_steps): 3 steps among 8, the folding in, and the 4 ranks
+     * folded out one more; from CF_EAGER_MAX their partners too (the last rank's path, 5, until
+     * stop 80) */
+    near(CN(1, 12, small), (3 + 1 + 4.0 / 12) * unit(small), 1e-9,
+         "two-level allreduce on nodes of one rank at 12: the leaders' mean, 4 1/3 steps");
+    near(CN(1, 12, big), (3 + 1 + 8.0 / 12) * unit(big), 1e-9,
+         "the same of 2 MiB: 4 2/3 steps, the partners waiting for their sends back");
+    near(cf_fold_steps(3, small), 7.0 / 3, 1e-12, "recursive doubling's mean at 3: 2 1/3 steps");
+    near(cf_fold_steps(7, small), 3 + 3.0 / 7, 1e-12, "at 7: 3 3/7");
+    near(cf_fold_steps(16, big), 4, 1e-12, "at 16: lg p");
+    near(cf_fold_steps(1, small), 0, 0, "one rank: none");
     /* Small: inside a node recursive doubling and a binomial bcast, lg k steps each; np=2
      * (one step of each) is T2. */
     near(CN(4, 2, small), unit(small), 1e-12, "two-level allreduce at np 2: T2");
