@@ -203,20 +203,20 @@ static void binary_mean(const cf_rule_alg *ra, long p, double m, double *lat, do
     *all *= f;
 }
 
-/* The algorithm at (p, m): the library's rules where the file names them, else the
- * cheapest of the catalog's costs with the np=2 factors. The nonblocking alltoall (MPICH's
- * isend/irecv, Open MPI's linear) posts its p-1 sends at once: what limits it is the sender
- * injecting them, one latency and then, per further message, its overhead
- * (CF_P2P_OVERHEAD_SHARE of the latency, rho) and its bytes. */
 /* Rabenseifner's allreduce where p is no power of two: each even rank below 2 rem (rem = p
  * less the power of two q below it) first sends its whole vector to the odd one above and
  * gets the whole result back at the end, the q left halving and doubling among them; its
- * steps (cf_steps_cost's, those of the next power of two up) hold neither whole message.
- * *lat and *all, the steps and their time on the curve u, become q's scaled by the replay
- * of the ranks' mean at p over that at q (cf_steps_halving_allreduce_us, in latency units
- * and on u): SMPI's ompi allreduce of 100000 B on flat.xml at np 5, 6 and 7, 60.6, 65.9 and
- * 69.7 us simulated, np 4's 26.3 at 64 KiB; read 35.0, 34.9 and 34.8 from np=2 so, outside
- * [23.2, 58.3], [22.5, 61.0] and [22.0, 63.3]. */
+ * steps read from np=2 (cf_steps_cost's, of the next power of two up) hold neither whole
+ * message. *lat and *all, the steps and their time on the curve u, become q's scaled by the
+ * replay of the ranks' mean at p over that at q, all at once over no tiers
+ * (cf_steps_halving_allreduce_us), in latency units and on u: SMPI's ompi allreduce of
+ * 100000 B on flat.xml at np 5, 6 and 7, 60.6, 65.9 and 69.7 us simulated, np 4's 26.3 at 64
+ * KiB; read 35.0, 34.9 and 34.8 from np=2 so, outside [23.2, 58.3], [22.5, 61.0] and [22.0,
+ * 63.3]. Not SimGrid's recursive doubling allgather (allgather__rdb, its ompi selector's
+ * below 32 ranks), whose blocks a short last block sent on ("haves to havenots") its replay
+ * all at once reads so too (tried: at np 3 to 12 on flat.xml and cloud.xml 7 of 144
+ * answers outside became 17; 4 B at np 5, 8.08 us simulated, 3 to 5 messages a rank, read
+ * 6.20 either way). */
 static void halving_fold(const cf_coll *c, const cf_rule_alg *ra, long p, double m,
                          const cf_contention *u, double *lat, double *all)
 {
@@ -228,6 +228,7 @@ static void halving_fold(const cf_coll *c, const cf_rule_alg *ra, long p, double
         q *= 2;
     cf_tiers none;
     memset(&none, 0, sizeof none);
+    none.eager_load = 1.0;
     double l1 = cf_steps_halving_allreduce_us(p, m, unit_bytes, unit_one, 2, &none),
            l0 = cf_steps_halving_allreduce_us(q, m, unit_bytes, unit_one, 2, &none),
            a1 = cf_steps_halving_allreduce_us(p, m, u->unit_bytes, u->unit_t_us, u->nunit, &none),
@@ -241,6 +242,11 @@ static void halving_fold(const cf_coll *c, const cf_rule_alg *ra, long p, double
     *all = aq * a1 / a0;
 }
 
+/* The algorithm at (p, m): the library's rules where the file names them, else the
+ * cheapest of the catalog's costs with the np=2 factors. The nonblocking alltoall (MPICH's
+ * isend/irecv, Open MPI's linear) posts its p-1 sends at once: what limits it is the sender
+ * injecting them, one latency and then, per further message, its overhead
+ * (CF_P2P_OVERHEAD_SHARE of the latency, rho) and its bytes. */
 static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k, long p, double m,
                      double rho, cost_parts *o)
 {
