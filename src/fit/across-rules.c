@@ -22,6 +22,7 @@
 #define MPICH_ALLTOALL_SHORT 256
 #define MPICH_ALLTOALL_MEDIUM 32768
 #define MPICH_ALLTOALL_MIN_PROCS 8
+#define SMPI_RS_PAIR_FLOATS 524288.0 /* SMPI's mpich reduce_scatter: pairwise beyond */
 #define MPICH_REDUCE_SHORT CF_MPICH_REDUCE_SHORT /* allreduce and reduce alike */
 
 /* allgather and alltoall: the same in MPICH and in SimGrid's mpich selector. */
@@ -162,6 +163,17 @@ static int pick_smpi_mpich(const char *pattern, long p, double m, long node, cf_
      * catalog's pairwise exchange, 3.91, 7.67 and 20.8, each outside its interval). */
     if (strcmp(pattern, "alltoallv") == 0) {
         *a = (cf_rule_alg){"isend/irecv in rounds of 4", CF_STEPS_ROUNDS, CF_LAT_STEPS};
+        return 0;
+    }
+    /* Its reduce_scatter (reduce_scatter__mpich): recursive doubling (reduce_scatter__mpich_rdb,
+     * commutative or not) to 524288 floats in all, pairwise exchange beyond; m is a rank's
+     * block, of floats. flat.xml, 100000 B at np 3 and 5: 77.7 and 205.0 us simulated, read
+     * from np=2 as the catalog's recursive halving 40.4 and 78.2, outside their intervals. */
+    if (strcmp(pattern, "reduce_scatter") == 0) {
+        if ((double)p * m / 4.0 > SMPI_RS_PAIR_FLOATS)
+            *a = (cf_rule_alg){"pairwise exchange", CF_STEPS_RING, CF_LAT_STEPS};
+        else
+            *a = (cf_rule_alg){"recursive doubling", CF_STEPS_RS_DOUBLING, CF_LAT_STEPS};
         return 0;
     }
     if (strcmp(pattern, "allgather") == 0) {

@@ -126,6 +126,9 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
     case CF_STEPS_DOUBLING: /* step j moves 2^j blocks */
         rc = span_levels(out, &k, max, p, m, 1);
         break;
+    case CF_STEPS_RS_DOUBLING: /* its levels, each of most of the vector: read as m */
+        rc = span_levels(out, &k, max, p, m, 0);
+        break;
     /* Not a power of two: MPICH folds each extra rank into its neighbour (2i, 2i+1) before
      * the doubling and out after it; the doubling's steps among the remaining ranks reach as
      * far as a power of two's, over ranks renumbered (counted over all p, twice, at least). */
@@ -262,6 +265,12 @@ double cf_steps_block_bytes(const cf_rule_alg *a, const char *pattern, long p, l
     case CF_STEPS_FOLD: /* recursive doubling's allreduce: m with each such partner */
     case CF_STEPS_SMP_FOLD:
         return steps * m;
+    case CF_STEPS_RS_DOUBLING: { /* from distance b: the p - d blocks outside each subtree */
+        double bytes = 0.0;
+        for (long d = b; d < p; d *= 2)
+            bytes += (double)(p - d) * m;
+        return bytes;
+    }
     /* Rabenseifner halves the vector from the nearest partner out (MPICH's and Open MPI's
      * distance 1 first): its step at distance d moves m/(2d), and so does the allgather's
      * step back. */

@@ -1829,6 +1829,32 @@ static double cost_tiered(cf_steps st, long p, double m, const double *um, const
     return isfinite(s) && s > 0 ? s : a->messages(st, p, m, um, ut, n);
 }
 
+/* The havenots of recursive doubling's reduce-scatter at the step of distance d (MPICH's
+ * reduce_scatter_rdb): where the last block of 2d ranks, from R, holds npc < d ranks above
+ * its half, the lower half's ranks R + npc to R + d - 1 have no partner, and the data passes
+ * down a halving from h = d/2: at each h, in every aligned block of 2h ranks, its first npc
+ * send to the ranks h above them that lie past its first npc. The sum over the receivers of
+ * the sub-step at which each gets it (1 at the first h); 0 where no block is short. *npc the
+ * ranks above the half (0 or less: none). */
+static double rs_havenot_waits(long p, long d, long *npc)
+{
+    long root = (p - 1) / (2 * d) * (2 * d);
+    *npc = p - root - d;
+    if (*npc <= 0 || *npc >= d)
+        return 0.0;
+    double waits = 0.0;
+    int sub = 0;
+    for (long h = d / 2; h >= 1; h /= 2) {
+        sub++;
+        for (long i = 0; i < d; i++) {
+            long t = i & ~(2 * h - 1); /* i's block of 2h */
+            if ((i & h) == 0 && i - t < *npc && i + h - t >= *npc)
+                waits += sub;
+        }
+    }
+    return waits;
+}
+
 double cf_fold_steps(long p, double m)
 {
     if (p < 2)
@@ -1863,6 +1889,17 @@ double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, con
     case CF_STEPS_DOUBLING: /* step j exchanges 2^j blocks */
         for (int j = 0; j < lg; j++)
             s += T2(ldexp(m, j));
+        break;
+    case CF_STEPS_RS_DOUBLING: /* step j exchanges the p - 2^j blocks outside the subtree */
+        for (int j = 0; j < lg; j++) {
+            long d = 1L << j, npc;
+            s += T2(((double)p - (double)d) * m);
+            /* the ranks whose partner is missing, a message of p - npc blocks each sub-step
+             * it waits, over the p ranks */
+            double waits = rs_havenot_waits(p, d, &npc);
+            if (waits > 0)
+                s += waits / (double)p * T2(((double)p - (double)npc) * m);
+        }
         break;
     case CF_STEPS_BRUCK_GATHER: /* step j sends min(2^j, p - 2^j) blocks */
         for (int j = 0; j < lg; j++) {

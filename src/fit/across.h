@@ -168,7 +168,13 @@ typedef enum cf_steps {
                                  chain's last sends and leaves; mean over ranks. Fanout 1 (p 2
                                  and 3): as CF_STEPS_PIPELINE. Replayed over tiers
                                  (tree_wait_mean) at fanout 2 or more and one segment alone
-                                 (cf_steps_tiered_at) */
+                                 (cf_steps_tiered_at) */,
+    CF_STEPS_RS_DOUBLING      /* recursive doubling's reduce-scatter (MPICH's
+                                 reduce_scatter_rdb, SMPI's mpich selector's to 512 Ki
+                                 floats): at the step of distance 2^j below p a rank exchanges
+                                 the p - 2^j blocks outside its aligned subtree of 2^j ranks;
+                                 where p is no power of two the ranks whose partner is missing
+                                 get theirs from the subtree's others (not costed) */
 } cf_steps;
 /* The size from which a send waits for its receiver (SMPI's default
  * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that

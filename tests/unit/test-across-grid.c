@@ -777,6 +777,20 @@ static void steps(void)
          1e-9, "recursive doubling: m, then 2m");
     near(cf_steps_cost(CF_STEPS_BRUCK_GATHER, 6, 65536, UM, ut, NUM),
          unit(65536) + 2 * unit(131072), 1e-9, "Bruck at np 6: 1, 2, 2 blocks");
+    /* recursive doubling's reduce-scatter: the p - 2^j blocks outside the subtree; at 5 the
+     * last step's block of 8 holds 1 rank above its half, and ranks 1 to 3 get theirs from
+     * the halving (rank 2 at its first sub-step, 1 and 3 at its second): 5 sub-steps of a
+     * message of the 4 blocks outside rank 4's subtree, over the 5 ranks (T: the unit's
+     * curve at the bytes, between its sizes) */
+#define T(b) cf_unit_time(UM, ut, NUM, (b) * 1024.0)
+    near(cf_steps_cost(CF_STEPS_RS_DOUBLING, 4, 1024, UM, ut, NUM), T(3) + T(2), 1e-9,
+         "reduce-scatter by recursive doubling at 4: 3 blocks, then 2");
+    near(cf_steps_cost(CF_STEPS_RS_DOUBLING, 5, 1024, UM, ut, NUM),
+         T(4) + T(3) + T(1) + 5.0 / 5 * T(4), 1e-9,
+         "at 5: 4, 3 and 1 blocks, the havenots' 5 sub-steps of 4 blocks over 5 ranks");
+    near(cf_steps_cost(CF_STEPS_RS_DOUBLING, 3, 1024, UM, ut, NUM), T(2) + T(1) + 1.0 / 3 * T(2),
+         1e-9, "at 3: 2 and 1 blocks, rank 1's sub-step of 2 blocks over 3 ranks");
+#undef T
     near(cf_steps_cost(CF_STEPS_BRUCK_ALLTOALL, 16, 8192, UM, ut, NUM), 4 * unit(65536), 1e-9,
          "Bruck's alltoall: lg p steps of p*m/2");
     near(cf_steps_cost(CF_STEPS_HALVING2, 8, 1048576, UM, ut, NUM),
