@@ -1830,12 +1830,11 @@ static double cost_tiered(cf_steps st, long p, double m, const double *um, const
 }
 
 /* The havenots of recursive doubling's reduce-scatter at the step of distance d (MPICH's
- * reduce_scatter_rdb): where the last block of 2d ranks, from R, holds npc < d ranks above
- * its half, the lower half's ranks R + npc to R + d - 1 have no partner, and the data passes
- * down a halving from h = d/2: at each h, in every aligned block of 2h ranks, its first npc
- * send to the ranks h above them that lie past its first npc. The sum over the receivers of
- * the sub-step at which each gets it (1 at the first h); 0 where no block is short. *npc the
- * ranks above the half (0 or less: none). */
+ * reduce_scatter_rdb): where the last block of 2d ranks, from root, holds npc < d ranks
+ * above its half, the lower half's ranks root + npc to root + d - 1 have no partner, and the
+ * data passes down a halving from h = d/2, as the allgather's haves to havenots
+ * (fill_sends). The sum over the receivers of the sub-step at which each gets it (1 at the
+ * first h); 0 where no block is short. *npc the ranks above the half (0 or less: none). */
 static double rs_havenot_waits(long p, long d, long *npc)
 {
     long root = (p - 1) / (2 * d) * (2 * d);
@@ -1846,11 +1845,9 @@ static double rs_havenot_waits(long p, long d, long *npc)
     int sub = 0;
     for (long h = d / 2; h >= 1; h /= 2) {
         sub++;
-        for (long i = 0; i < d; i++) {
-            long t = i & ~(2 * h - 1); /* i's block of 2h */
-            if ((i & h) == 0 && i - t < *npc && i + h - t >= *npc)
+        for (long r = root; r < root + d; r++)
+            if (fill_sends(r, root, h, *npc))
                 waits += sub;
-        }
     }
     return waits;
 }

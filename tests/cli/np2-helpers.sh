@@ -1,6 +1,8 @@
 # Helpers of the tests that read a simulated table's rows from np=2 and hold the answers
 # against its simulated times (predict-np2-trees.sh, predict-np2-serial.sh,
-# predict-sim-overhead.sh, predict-bcast-share.sh). Sourced after tests/setup.sh.
+# predict-sim-overhead.sh, predict-bcast-share.sh, predict-bcast-skew.sh, predict-np2-fold.sh,
+# predict-np2-rabenseifner.sh, predict-np2-alltoallv.sh, predict-np2-reduce-scatter.sh).
+# Sourced after tests/setup.sh.
 
 # pattern_answers MODEL TABLE PATTERN WHERE: TABLE's rows of PATTERN where the awk condition
 # WHERE holds, predicted from MODEL: their simulated times into truth, predict's CSV in $T/out.
@@ -19,4 +21,13 @@ within() {
     awk -F, -v f="$1" -v n="${2:-}" 'NR == FNR { t[FNR] = $1; next }
          FNR > 1 { k++; v = t[FNR - 1]; if ($5 > f * v || $5 < v / f || v < $6 || v > $7) bad = 1 }
          END { exit bad || (n != "" && k != n) }' truth "$T/out"
+}
+
+# median_within LIMIT N: the median over the N answers in $T/out of |answer / truth - 1| (truth
+# as within's) at most LIMIT.
+median_within() {
+    awk -F, 'NR == FNR { t[FNR] = $1; next } FNR > 1 { e = $5 / t[FNR - 1] - 1; print (e < 0 ? -e : e) }' \
+        truth "$T/out" | sort -g |
+        awk -v lim="$1" -v n="$2" '{ v[NR] = $1 }
+            END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; exit !(NR == n && m <= lim) }'
 }
