@@ -58,6 +58,25 @@ static int span_distances(cf_step_span *out, int *k, int max, long p, double m)
     return 0;
 }
 
+/* Open MPI's recursive halving reduce-scatter (CF_STEPS_RS_HALVING): where p is no power of
+ * two the fold of the whole vector, rank 2i into 2i + 1; then among the q renumbered ranks
+ * (below rem = p - q the odd ranks 2i + 1, from it j + rem) the step of distance d moving d
+ * blocks within ranges of 2d, the first of which spans the ranks up to renumbered 2d - 1's;
+ * partner: renumbered 0's (rank 0, or 1 where it folded), read against rank 0's latencies. */
+static int span_rs_halving(cf_step_span *out, int *k, int max, long p, double m)
+{
+    long q = cf_pof2_le(p), rem = p - q;
+    if (rem > 0 && span_step(out, k, max, 2, p, 1.0, (double)p * m) != 0)
+        return -1;
+    for (long d = 1; d < q; d *= 2) {
+        long last = 2 * d - 1 < rem ? 2 * (2 * d - 1) + 1 : 2 * d - 1 + rem;
+        if (span_step(out, k, max, last + 1, p, 1.0, (double)d * m) != 0)
+            return -1;
+        out[*k - 1].partner = d < rem ? 2 * d + 1 : d + rem;
+    }
+    return 0;
+}
+
 /* The algorithms of the point-to-point estimate (cf_colls' algs, MPICH's) as the rules'
  * algorithms: how their steps run, for the latency and pair-exchange probes
  * (cf_steps_spans, cf_steps_cross_bytes). A name means one algorithm per pattern: the first
@@ -128,6 +147,9 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
         break;
     case CF_STEPS_RS_DOUBLING: /* its levels, each of most of the vector: read as m */
         rc = span_levels(out, &k, max, p, m, 0);
+        break;
+    case CF_STEPS_RS_HALVING:
+        rc = span_rs_halving(out, &k, max, p, m);
         break;
     /* Not a power of two: MPICH folds each extra rank into its neighbour (2i, 2i+1) before
      * the doubling and out after it; the doubling's steps among the remaining ranks reach as
@@ -255,6 +277,7 @@ double cf_steps_block_bytes(const cf_rule_alg *a, const char *pattern, long p, l
     case CF_STEPS_ROUNDS:
     case CF_STEPS_DOUBLING: /* its steps from distance b move b, 2b, ... blocks */
     case CF_STEPS_BRUCK_GATHER:
+    case CF_STEPS_RS_HALVING: /* Open MPI's halving, its steps to distance b alike */
         return a->latency == CF_LAT_CHAIN ? 0.0 : (double)(p - b) * m;
     case CF_STEPS_BRUCK_ALLTOALL: /* each step from distance b: half of the p blocks */
         return a->latency == CF_LAT_CHAIN ? 0.0 : steps * (double)(p / 2) * m;

@@ -1852,6 +1852,40 @@ static double rs_havenot_waits(long p, long d, long *npc)
     return waits;
 }
 
+/* Open MPI's recursive halving reduce-scatter (CF_STEPS_RS_HALVING) in the ranks' mean,
+ * blocks of m. Where p is no power of two the rem = p - q ranks 2i (i < rem) first send the
+ * whole vector, p blocks, to 2i + 1, which reduces it and stands for both from then on
+ * (renumbered i, its blocks two: the others j >= rem renumbered j - rem). The step of
+ * distance d (q/2 first) pairs renumbered ranks in aligned ranges of 2d, each sending one half
+ * of the blocks its range holds and receiving the other, so a pair waits for the larger half;
+ * a rank's range is then its half. The fold holds up every rank (a range's halves mix the
+ * folded ranks' data in by the last step) and the blocks back go to the rem ranks that
+ * folded, their partners waiting for them too from CF_EAGER_MAX. Each pair's steps in the
+ * mean weighted by the ranks they stand for (a renumbered rank below rem: two). */
+static double rs_halving(long p, double m, const double *um, const double *ut, int n)
+{
+    long q = cf_pof2_le(p), rem = p - q;
+    double s = 0.0;
+#define T2(x) cf_unit_time(um, ut, n, (x))
+    if (rem > 0)
+        s += T2((double)p * m) + (m < CF_EAGER_MAX ? 1.0 : 2.0) * (double)rem / (double)p * T2(m);
+    for (long d = q / 2; d >= 1; d /= 2)
+        for (long a = 0; a < q; a += 2 * d) {
+            /* renumbered ranks [a, a + 2d): their blocks below rem are two each */
+            double lo = (double)d, hi = (double)d, held = (double)(2 * d);
+            for (long i = a; i < a + 2 * d && i < rem; i++) {
+                held += 1.0;
+                if (i < a + d)
+                    lo += 1.0;
+                else
+                    hi += 1.0;
+            }
+            s += held / (double)p * T2(fmax(lo, hi) * m);
+        }
+#undef T2
+    return s;
+}
+
 double cf_fold_steps(long p, double m)
 {
     if (p < 2)
@@ -1897,6 +1931,9 @@ double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, con
             if (waits > 0)
                 s += waits / (double)p * T2(((double)p - (double)npc) * m);
         }
+        break;
+    case CF_STEPS_RS_HALVING:
+        s = rs_halving(p, m, um, ut, n);
         break;
     case CF_STEPS_BRUCK_GATHER: /* step j sends min(2^j, p - 2^j) blocks */
         for (int j = 0; j < lg; j++) {

@@ -169,12 +169,24 @@ typedef enum cf_steps {
                                  and 3): as CF_STEPS_PIPELINE. Replayed over tiers
                                  (tree_wait_mean) at fanout 2 or more and one segment alone
                                  (cf_steps_tiered_at) */,
-    CF_STEPS_RS_DOUBLING      /* recursive doubling's reduce-scatter (MPICH's
+    /* The reduce-scatters: steps of T2, which the grid reads among the per-call trees
+     * (cf_steps_per_call; read as steps of T2, fitted at np 2 to 8 and asked at 10 to 24, the
+     * held-out median error rose, 15.9% to 20.6% MPICH's, 8.2% to 9.3% Open MPI's): */
+    CF_STEPS_RS_DOUBLING,     /* recursive doubling's reduce-scatter (MPICH's
                                  reduce_scatter_rdb, SMPI's mpich selector's to 512 Ki
                                  floats): at the step of distance 2^j below p a rank exchanges
                                  the p - 2^j blocks outside its aligned subtree of 2^j ranks;
                                  where p is no power of two the ranks whose partner is missing
-                                 get theirs from the subtree's others (not costed) */
+                                 get theirs down a halving from the subtree's others
+                                 (rs_havenot_waits) */
+    CF_STEPS_RS_HALVING       /* Open MPI's recursive halving reduce-scatter (its
+                                 basic_recursivehalving, SMPI's alike): where p is no power
+                                 of two, the rem = p - q ranks 2i (i < rem) first send their
+                                 whole vector to 2i + 1 and get their block back at the end;
+                                 the q left halve the whole vector from distance q/2 in, a
+                                 step exchanging half of the blocks a rank holds (a folded
+                                 rank's two); mean over ranks (rs_halving in
+                                 across-steps.c) */
 } cf_steps;
 /* The size from which a send waits for its receiver (SMPI's default
  * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that

@@ -1,7 +1,8 @@
 # Helpers of the tests that read a simulated table's rows from np=2 and hold the answers
 # against its simulated times (predict-np2-trees.sh, predict-np2-serial.sh,
 # predict-sim-overhead.sh, predict-bcast-share.sh, predict-bcast-skew.sh, predict-np2-fold.sh,
-# predict-np2-rabenseifner.sh, predict-np2-alltoallv.sh, predict-np2-reduce-scatter.sh).
+# predict-np2-rabenseifner.sh, predict-np2-alltoallv.sh, predict-np2-reduce-scatter.sh,
+# predict-np2-reduce-scatter-ompi.sh).
 # Sourced after tests/setup.sh.
 
 # pattern_answers MODEL TABLE PATTERN WHERE: TABLE's rows of PATTERN where the awk condition

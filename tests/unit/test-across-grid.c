@@ -790,6 +790,17 @@ static void steps(void)
          "at 5: 4, 3 and 1 blocks, the havenots' 5 sub-steps of 4 blocks over 5 ranks");
     near(cf_steps_cost(CF_STEPS_RS_DOUBLING, 3, 1024, UM, ut, NUM), T(2) + T(1) + 1.0 / 3 * T(2),
          1e-9, "at 3: 2 and 1 blocks, rank 1's sub-step of 2 blocks over 3 ranks");
+    /* Open MPI's recursive halving: at 5, rank 0's whole vector (5 blocks) into rank 1 first;
+     * among the 4 left (rank 1 holding 2 blocks) the larger half of 3 blocks; then ranks 0 and
+     * 1 (3 of 5) wait for 2 blocks, the others (2 of 5) for 1; rank 0's block back (1 of 5) */
+    near(cf_steps_cost(CF_STEPS_RS_HALVING, 4, 1024, UM, ut, NUM), T(2) + T(1), 1e-9,
+         "reduce-scatter by Open MPI's halving at 4: 2 blocks, then 1");
+    near(cf_steps_cost(CF_STEPS_RS_HALVING, 5, 1024, UM, ut, NUM),
+         T(5) + T(3) + 3.0 / 5 * T(2) + 2.0 / 5 * T(1) + 1.0 / 5 * T(1), 1e-9,
+         "at 5: the fold of 5 blocks, 3, 2 or 1, the block back");
+    static const double one_bytes[2] = {1.0, 1e15}, one_us[2] = {1.0, 1.0};
+    near(cf_steps_cost(CF_STEPS_RS_HALVING, 5, 1024, one_bytes, one_us, 2), 1 + 2 + 1.0 / 5,
+         1e-9, "at 5: 3.2 messages in the ranks' mean");
 #undef T
     near(cf_steps_cost(CF_STEPS_BRUCK_ALLTOALL, 16, 8192, UM, ut, NUM), 4 * unit(65536), 1e-9,
          "Bruck's alltoall: lg p steps of p*m/2");
