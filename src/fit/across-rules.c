@@ -54,7 +54,8 @@ static int pick_alltoall(long p, double m, cf_rule_alg *a)
 static int pick_mpich(const char *pattern, long p, double m, long node, cf_rule_alg *a)
 {
     (void)node;
-    if (strcmp(pattern, "allgather") == 0)
+    /* its allgatherv decides as its allgather, on the blocks in all (MPIR_Allgatherv's) */
+    if (strcmp(pattern, "allgather") == 0 || strcmp(pattern, "allgatherv") == 0)
         return pick_allgather(p, m, a);
     if (strcmp(pattern, "alltoall") == 0)
         return pick_alltoall(p, m, a);
@@ -182,6 +183,13 @@ static int pick_smpi_mpich(const char *pattern, long p, double m, long node, cf_
             *a = (cf_rule_alg){"ring", CF_STEPS_SPREAD, CF_LAT_STEPS}; /* SMPI_RING */
         return 0;
     }
+    /* Its allgatherv (allgatherv__mpich) decides as its allgather and runs MPICH's own ring
+     * (allgatherv__mpich_ring, to rank + 1) and Open MPI's Bruck (allgatherv__ompi_bruck, its
+     * steps Bruck's): flat.xml, 20000 B at np 7, 9 and 12: 35.4, 47.2 and 64.9 us
+     * simulated, read from np=2 as the catalog's recursive doubling 28.3, 37.7 and 48.8,
+     * outside their intervals. */
+    if (strcmp(pattern, "allgatherv") == 0)
+        return pick_allgather(p, m, a);
     if (strcmp(pattern, "bcast") == 0) {
         /* SMPI_BCAST: its two-level binomial tree only where every node holds as many
          * ranks (SimGrid's is_uniform: one node, or nodes filled in order to p a multiple of
@@ -238,6 +246,7 @@ enum {
 enum { RD_LINEAR = 1, RD_CHAIN, RD_PIPELINE, RD_BINARY, RD_BINOMIAL, RD_IN_ORDER, RD_RABENSEIFNER };
 enum { AG_LINEAR = 1, AG_BRUCK, AG_RDB, AG_RING, AG_NEIGHBOR, AG_TWO_PROC };
 enum { RS_NONOVERLAP = 1, RS_HALVING, RS_RING, RS_BUTTERFLY };
+enum { AGV_DEFAULT = 1, AGV_BRUCK, AGV_RING, AGV_NEIGHBOR, AGV_TWO_PROC };
 
 static const ompi_band ompi_allreduce[] = {
     {4,
@@ -370,6 +379,26 @@ static const ompi_band ompi_reduce_scatter[] = {
      {RS_NONOVERLAP, RS_HALVING, RS_BUTTERFLY, RS_HALVING, RS_BUTTERFLY}},
     {4096, {512, 4096}, {RS_NONOVERLAP, RS_HALVING, RS_BUTTERFLY}},
     {OMPI_P_ANY, {1024, 8192}, {RS_NONOVERLAP, RS_HALVING, RS_BUTTERFLY}},
+    {0, {0}, {0}},
+};
+
+static const ompi_band ompi_allgatherv[] = {
+    {3,
+     {2048, 4096, 8192},
+     {AGV_RING, AGV_TWO_PROC, AGV_RING, AGV_TWO_PROC}},
+    {8,
+     {256, 4096, 8192, 16384, 262144},
+     {AGV_DEFAULT, AGV_NEIGHBOR, AGV_RING, AGV_NEIGHBOR, AGV_BRUCK, AGV_NEIGHBOR}},
+    {16, {1024}, {AGV_DEFAULT, AGV_BRUCK}},
+    {32, {128, 262144}, {AGV_DEFAULT, AGV_BRUCK, AGV_RING}},
+    {64, {256, 8192}, {AGV_DEFAULT, AGV_BRUCK, AGV_RING}},
+    {128, {256, 4096}, {AGV_DEFAULT, AGV_BRUCK, AGV_RING}},
+    {256, {1024, 65536}, {AGV_BRUCK, AGV_NEIGHBOR, AGV_RING}},
+    {512, {1024}, {AGV_BRUCK, AGV_RING}},
+    {1024,
+     {512, 1024, 4096, 1048576},
+     {AGV_BRUCK, AGV_DEFAULT, AGV_BRUCK, AGV_NEIGHBOR, AGV_RING}},
+    {OMPI_P_ANY, {4096}, {AGV_BRUCK, AGV_NEIGHBOR}},
     {0, {0}, {0}},
 };
 
@@ -557,6 +586,28 @@ static const ompi_algs ompi_reduce_scatter_algs = {
      {"butterfly", CF_STEPS_RS_HALVING, CF_LAT_STEPS}},
 };
 
+/* Its allgatherv (coll_base_allgatherv.c; SMPI 3.32's allgatherv__ompi), decided on a rank's
+ * block: the default is a gatherv to rank 0 and a bcast of the whole (CF_STEPS_GATHER_BCAST),
+ * the neighbor exchange runs a ring where p is odd (pick_ompi_as), Open MPI's to rank + 1,
+ * SimGrid's to rank + i at step i (allgatherv__ring). SMPI's ompi selector on flat.xml, 6000
+ * B at np 5, 6 and 7 (its ring below 8 KiB): 11.0, 13.6 and 16.2 us simulated, read from
+ * np=2 as the catalog's recursive doubling 9.0, 9.9 and 10.7, outside their intervals. */
+static const ompi_algs ompi_allgatherv_algs = {
+    ompi_allgatherv,
+    {{0},
+     {"gatherv + bcast", CF_STEPS_GATHER_BCAST, CF_LAT_STEPS},
+     {"Bruck", CF_STEPS_BRUCK_GATHER, CF_LAT_STEPS},
+     {"ring", CF_STEPS_RING, CF_LAT_CHAIN},
+     {"neighbor exchange", CF_STEPS_NEIGHBOR, CF_LAT_CHAIN},
+     {"two proc", CF_STEPS_RING, CF_LAT_STEPS}},
+    {{0},
+     {"gatherv + bcast", CF_STEPS_GATHER_BCAST, CF_LAT_STEPS},
+     {"Bruck", CF_STEPS_BRUCK_GATHER, CF_LAT_STEPS},
+     {"MPICH ring", CF_STEPS_RING, CF_LAT_CHAIN},
+     {"neighbor exchange", CF_STEPS_NEIGHBOR, CF_LAT_CHAIN},
+     {"pairwise", CF_STEPS_RING, CF_LAT_STEPS}},
+};
+
 /* The algorithms Open MPI's rules decide pattern by, NULL for a pattern they do not. */
 static const ompi_algs *ompi_algs_of(const char *pattern)
 {
@@ -568,7 +619,8 @@ static const ompi_algs *ompi_algs_of(const char *pattern)
               {"bcast", &ompi_bcast_algs},
               {"reduce", &ompi_reduce_algs},
               {"allgather", &ompi_allgather_algs},
-              {"reduce_scatter", &ompi_reduce_scatter_algs}};
+              {"reduce_scatter", &ompi_reduce_scatter_algs},
+              {"allgatherv", &ompi_allgatherv_algs}};
     for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
         if (strcmp(pattern, by[i].pattern) == 0)
             return by[i].algs;
@@ -597,6 +649,9 @@ static int pick_ompi_as(const char *pattern, long p, double m, int smpi, int loo
     if (smpi && algs == &ompi_allgather_algs && alg == AG_NEIGHBOR && p % 2 != 0)
         alg = AG_RING;
     *a = smpi ? algs->smpi[alg] : algs->ompi[alg];
+    if (algs == &ompi_allgatherv_algs && alg == AGV_NEIGHBOR && p % 2 != 0)
+        *a = smpi ? (cf_rule_alg){"ring", CF_STEPS_SPREAD, CF_LAT_STEPS}
+                  : algs->ompi[AGV_RING];
     if (smpi && algs == &ompi_reduce_algs && alg == RD_BINOMIAL && ompi_reduce_segmented(p, m))
         *a = (cf_rule_alg){"binomial tree in 1 KiB segments", CF_STEPS_SEG_TREE, CF_LAT_STEPS};
     if (algs == &ompi_allreduce_algs && (alg == AR_RING || alg == AR_SEGRING) &&

@@ -151,6 +151,17 @@ int cf_steps_spans(const cf_rule_alg *a, long p, double m, cf_step_span *out, in
     case CF_STEPS_RS_HALVING:
         rc = span_rs_halving(out, &k, max, p, m);
         break;
+    /* every rank waits for rank 0's gather, which waits for the farthest; the bcast tree's
+     * level of distance d delays the ranks it reaches, rank d's subtree (the ranks' mean) */
+    case CF_STEPS_GATHER_BCAST:
+        rc = span_step(out, &k, max, p, p, 1.0, m);
+        for (long d = 1; rc == 0 && d < p; d *= 2) {
+            double share = (double)((2 * d < p ? 2 * d : p) - d) / pd;
+            rc = span_step(out, &k, max, 2 * d, p, share, pd * m);
+            if (rc == 0)
+                out[k - 1].partner = d;
+        }
+        break;
     /* Not a power of two: MPICH folds each extra rank into its neighbour (2i, 2i+1) before
      * the doubling and out after it; the doubling's steps among the remaining ranks reach as
      * far as a power of two's, over ranks renumbered (counted over all p, twice, at least). */

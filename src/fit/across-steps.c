@@ -2010,6 +2010,12 @@ double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, con
         s = tree_bcast_sum(&tb, p) / (double)p;
         break;
     }
+    case CF_STEPS_GATHER_BCAST: {
+        tree_bcast tb = {um, ut, n, (double)p * m, (double)p * m < CF_EAGER_MAX, 2,
+                         eager_load(load), {0}};
+        s = T2(m) + tree_bcast_sum(&tb, p) / (2.0 * (double)p);
+        break;
+    }
     case CF_STEPS_REDUCE_CHAIN: {
         long f = chain_fanout(p);
         if (f < 2) {

@@ -186,7 +186,12 @@ typedef enum cf_steps {
                                  the q left halve the whole vector from distance q/2 in, a
                                  step exchanging half of the blocks a rank holds (a folded
                                  rank's two); mean over ranks (rs_halving in
-                                 across-steps.c) */
+                                 across-steps.c) */,
+    CF_STEPS_GATHER_BCAST     /* a gather to rank 0, its messages posted at once, then a
+                                 binomial tree bcast of the p blocks (Open MPI's default
+                                 allgatherv, SMPI's allgatherv__GB): a message of m, then
+                                 CF_STEPS_BCAST_BINOMIAL's ranks' mean at p m, its messages
+                                 counted a step each (T2, the gather's), not its 2 T2 */
 } cf_steps;
 /* The size from which a send waits for its receiver (SMPI's default
  * smpi/send-is-detached-thresh; Open MPI's TCP and shared-memory eager limits are of that

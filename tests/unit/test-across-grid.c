@@ -801,6 +801,10 @@ static void steps(void)
     static const double one_bytes[2] = {1.0, 1e15}, one_us[2] = {1.0, 1.0};
     near(cf_steps_cost(CF_STEPS_RS_HALVING, 5, 1024, one_bytes, one_us, 2), 1 + 2 + 1.0 / 5,
          1e-9, "at 5: 3.2 messages in the ranks' mean");
+    /* a gatherv then a binomial bcast at 4: the gather's message, then the tree's ranks
+     * at 0, 1, 1 and 2 messages (rank 0's two sends at once, eager, each its own) */
+    near(cf_steps_cost(CF_STEPS_GATHER_BCAST, 4, 8, one_bytes, one_us, 2), 1 + 1.0, 1e-9,
+         "gatherv + bcast at 4: 1 message, then the tree's mean of 1");
 #undef T
     near(cf_steps_cost(CF_STEPS_BRUCK_ALLTOALL, 16, 8192, UM, ut, NUM), 4 * unit(65536), 1e-9,
          "Bruck's alltoall: lg p steps of p*m/2");
