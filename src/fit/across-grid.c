@@ -96,6 +96,8 @@ static int group_at(const cf_across *a, const char *alg, double m, long *p, doub
 
 /* Step costs that grow by less than this a doubling of p are all but alike (along). */
 #define ALIKE_STEPS 1.1
+/* Step costs within this factor of each other are the same count of steps (along). */
+#define STEPS_SAME 1.01
 
 /* T at (q, m) from k points (p, t) of one algorithm at size m: the line in step cost
  * through the nearest two (the largest two beyond them, never falling), or the ratio to the
@@ -126,12 +128,16 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
     while (j < k - 1 && p[j] < q)
         j++;
     /* The lower end: the nearest below whose step cost differs (np 12 and 16 both take
-     * 4 binomial steps; the line runs through 8 and 16). */
+     * 4 binomial steps; the line runs through 8 and 16), by more than STEPS_SAME: a line
+     * through step costs a rounding apart carries their times' noise over that rounding
+     * onto every step added (Bruck's allgatherv of 8 B at np 6 and 7, 3 steps each, 2 and 3
+     * blocks of 8 B on the unit's curve 0.05% apart: np 9's 4 steps read 20.2 us through
+     * them for the simulated 24.2, outside [18.8, 21.9]). */
     int i = j - 1;
     double s1 = steps_at(a, st, p[j], m), s0 = steps_at(a, st, p[i], m);
-    while (i > 0 && !(s1 > s0))
+    while (i > 0 && !(s1 > s0 * STEPS_SAME))
         s0 = steps_at(a, st, p[--i], m);
-    if (!(s1 > s0))
+    if (!(s1 > s0 * STEPS_SAME))
         return t[j] * sq / s1;
     double mu = (t[j] - t[i]) / (s1 - s0);
     if (q > p[k - 1])

@@ -35,6 +35,15 @@ check "mpich: its allgather's rules, in p and the blocks in all" \
     names 5:3000:Bruck 5:50000:ring 4:50000:recursive_doubling 16:3000:recursive_doubling \
     16:50000:ring
 
+# Across np, fitted at np 2 to 7: Bruck's 3 steps at np 5 to 7 (of 1, 2 and 1 to 3 blocks,
+# their costs on the unit's curve a rounding apart) carried to its 4 at np 9 to 13 through
+# np 3's 2; the line through np 6 and 7 read 20.2 us for the simulated 24.2 at 8 B, outside
+# [18.8, 21.9].
+"$COMMFIT" fit -q -i "$t" --np 2,3,4,5,6,7 -o agv-mpich-7.json
+pattern_answers agv-mpich-7.json "$t" allgatherv '$2 >= 9 && $2 <= 13 && $3 == 8'
+expect_rc 0 "mpich: across np from np 2 to 7, allgatherv of 8 B at np 9 to 13"
+check "mpich: Bruck's fourth step carried on, within 3%" within 1.03 4
+
 t="$top_srcdir/tests/data/sim/agv-ethflat-ompi.csv"
 "$COMMFIT" fit -q -i "$t" --np 2 -o agv-ompi.json
 pattern_answers agv-ompi.json "$t" allgatherv '$2 > 2'
