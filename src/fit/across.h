@@ -316,9 +316,10 @@ int cf_steps_tiered_at(cf_steps st, long p, double m);
  * steps are the probe's exchanges, an allreduce's or a bcast's allgather after its scatter.
  * 1 or 0. */
 int cf_steps_replays_traffic(cf_steps st);
-/* Whether the estimate from np=2 adds st's replay over the tiers at np (cf_steps_tiered; not
- * Bruck's allgather: REPLAYED's row says why). 1 or 0. */
-int cf_steps_replayed_from_np2(cf_steps st);
+/* Whether the estimate from np=2 adds st's replay over the tiers at p (cf_steps_tiered; not
+ * every one, some only at p no power of two where the probe's latencies form tiers (tiered
+ * 1): REPLAYED's rows say which and why). 1 or 0. */
+int cf_steps_replayed_from_np2(cf_steps st, long p, int tiered);
 
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi",
  * "openmpi-4.0" for an Open MPI before 4.1), NULL when none is known; for a table timed as
