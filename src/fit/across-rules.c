@@ -219,8 +219,9 @@ static int pick_smpi_mpich(const char *pattern, long p, double m, long node, cf_
 /* Open MPI's tuned collectives (coll_tuned_decision_fixed.c of Open MPI 4.1, whose tables
  * SimGrid 3.31 on carries into its "ompi" selector, smpi_openmpi_selector.cpp): per band of
  * process counts, the algorithm by the size the decision reads (the whole buffer for bcast,
- * reduce and allreduce, one process's block for allgather and alltoall, all p blocks for
- * reduce_scatter), commutative operations; every band, to the last that holds all larger communicators (OMPI_P_ANY). */
+ * reduce and allreduce, one process's block for allgather, allgatherv and alltoall, all p
+ * blocks for reduce_scatter), commutative operations; every band, to the last that holds all
+ * larger communicators (OMPI_P_ANY). */
 #define OMPI_BAND_MAX 11
 #define OMPI_P_ANY LONG_MAX
 typedef struct ompi_band {

@@ -1870,6 +1870,14 @@ static double rs_havenot_waits(long p, long d, long *npc)
     return waits;
 }
 
+/* What the rem of p ranks folded into a neighbour (2i into 2i + 1) wait in the ranks' mean
+ * for the result sent back, in messages of m: their own message; from CF_EAGER_MAX their
+ * partners' sends wait for it too. */
+static double folded_back(long p, long rem, double m)
+{
+    return (m < CF_EAGER_MAX ? 1.0 : 2.0) * (double)rem / (double)p;
+}
+
 /* Open MPI's recursive halving reduce-scatter (CF_STEPS_RS_HALVING) in the ranks' mean,
  * blocks of m. Where p is no power of two the rem = p - q ranks 2i (i < rem) first send the
  * whole vector, p blocks, to 2i + 1, which reduces it and stands for both from then on
@@ -1886,7 +1894,7 @@ static double rs_halving(long p, double m, const double *um, const double *ut, i
     double s = 0.0;
 #define T2(x) cf_unit_time(um, ut, n, (x))
     if (rem > 0)
-        s += T2((double)p * m) + (m < CF_EAGER_MAX ? 1.0 : 2.0) * (double)rem / (double)p * T2(m);
+        s += T2((double)p * m) + folded_back(p, rem, m) * T2(m);
     for (long d = q / 2; d >= 1; d /= 2)
         for (long a = 0; a < q; a += 2 * d) {
             /* renumbered ranks [a, a + 2d): their blocks below rem are two each */
@@ -1913,7 +1921,7 @@ double cf_fold_steps(long p, double m)
     if (rem == 0)
         return lg;
     /* below CF_EAGER_MAX a rank leaves once its result is sent back, from it once that is in */
-    return lg + 1.0 + (m < CF_EAGER_MAX ? 1.0 : 2.0) * (double)rem / (double)p;
+    return lg + 1.0 + folded_back(p, rem, m);
 }
 
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n)

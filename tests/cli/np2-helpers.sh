@@ -25,6 +25,13 @@ within() {
          END { exit bad || (n != "" && k != n) }' truth "$T/out"
 }
 
+# inside N: at least N of the answers in $T/out hold their simulated time (truth, as
+# within's) inside their intervals.
+inside() {
+    awk -F, -v n="$1" 'NR == FNR { t[FNR] = $1; next }
+         FNR > 1 { v = t[FNR - 1]; k += $6 <= v && v <= $7 } END { exit k < n }' truth "$T/out"
+}
+
 # median_within LIMIT N: the median over the N answers in $T/out of |answer / truth - 1| (truth
 # as within's) at most LIMIT.
 median_within() {

@@ -13,10 +13,6 @@
 . "$top_srcdir/tests/setup.sh"
 . "$top_srcdir/tests/cli/np2-helpers.sh"
 
-inside() {
-    awk -F, -v n="$1" 'NR == FNR { t[FNR] = $1; next } FNR > 1 { v = t[FNR - 1]; k += $6 <= v && v <= $7 }
-         END { exit k < n }' truth "$T/out"
-}
 # names NP:BYTES:ALGORITHM ...: the model column at those points of $T/out
 names() {
     awk -F, -v want="$*" 'BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) {
