@@ -875,6 +875,12 @@ static int answer_p2p(ctx *c, source *s, long np, double m, cf_predict_answer *o
                      "estimate stays the binomial tree's), its ranks on the root's node: the "
                      "lower end holds the blocks arriving at once through links of their own, "
                      "np=2's time");
+    if (est.in_turn)
+        cf_note_join(out->bnote, sizeof out->bnote,
+                     "the library's rules run a linear gather at this np and size, its ranks "
+                     "each on a node of its own: the root's link takes the blocks in turn, "
+                     "sender i leaving once its block is in (np=2's sender waited for the "
+                     "root), the estimate the ranks' mean so, not the binomial tree's");
     if (isfinite(est.sender_share)) {
         char part[800], share[64];
         /* Two shares that print alike (3.80% and 3.77%) are one. */

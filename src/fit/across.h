@@ -805,6 +805,8 @@ typedef struct cf_estimate {
     int linear_rules;      /* p2p from np=2, a gather the library's rules run linear here
                             * (cf_rules_gather_linear), on the root's node: the lower end
                             * holds its blocks arriving at once, np=2's time */
+    int in_turn;           /* p2p from np=2, the same across nodes of one rank each, its
+                            * senders held: the root's link taking the blocks in turn */
     /* across-np, where a backtest's miss per doubling of p set the interval: that miss
      * (ln), the doublings it was carried over and the np they were counted from; bt_doublings
      * 0 elsewhere. bt_source: whose miss, CF_BT_MODEL the fitted model's backtest (refitted

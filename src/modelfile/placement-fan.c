@@ -229,7 +229,7 @@ int cf_placement_fan_answer(const cf_placement *p, const cf_p2p *pp, const cf_co
     est->floor_from = NAN;
     est->split_lo = est->split_hi = est->split_margin = NAN;
     est->split_lo_us = est->split_hi_us = NAN;
-    est->linear_rules = 0;
+    est->linear_rules = est->in_turn = 0;
     est->bridge = bridge;
     /* np=2's time read across a step of its curve: as the estimate from np=2 alone takes it
      * (the probe's ratio is read at m; SimGrid's flat cluster, Open MPI's linear scatterv of
