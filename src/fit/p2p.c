@@ -1144,7 +1144,7 @@ static void predict_np2_at(const cf_p2p *pp, const cf_coll *c, const cf_contenti
      * np=2's 76.1, where the binomial reading's lower end was 99.4 (38 of 1260 gathers at np 3
      * to 8 on the 15 shipped platforms below it, all on one node from 256 KiB). Across nodes
      * the root's link takes the blocks in turn (flat, np 7, 1 MiB: about 5 times np=2's):
-     * not there. */
+     * not there, but below where every rank has a node of its own. */
     out->linear_rules = out->in_turn = 0;
     if (strcmp(c->pattern, "gather") == 0 && p > 2 &&
         (pp->node_ranks <= 0 || p <= pp->node_ranks) && cf_rules_gather_linear(pp->rules, p, m)) {
