@@ -60,15 +60,67 @@ static int cost_family(const cf_across_grid *g, cf_steps st)
     return cf_across_grid_tiered(g, st) ? 2 : cf_steps_per_call(st) ? 1 : 0;
 }
 
-static double steps_at(const cf_across *a, cf_steps st, long p, double m)
+/* The unit curves the steps are costed with at one of their bounds between the measured
+ * sizes (unit_bound): T2's (the steps of T2) and the message's (the per-call trees and the
+ * replays over the tiers). NULL where a reading takes the grid's own. */
+typedef struct {
+    double b[3 * CF_UNIT_MAX + 1], t[3 * CF_UNIT_MAX + 1];
+    double mb[3 * CF_UNIT_MAX + 1], mt[3 * CF_UNIT_MAX + 1];
+    int n, nm;
+} grid_unit;
+
+static double steps_on(const cf_across *a, cf_steps st, long p, double m, const grid_unit *u)
 {
     const cf_across_grid *g = &a->grid;
     if ((cf_steps_per_call(st) && g->nmsg >= 2) ||
         (cf_across_grid_tiered(g, st) && cf_steps_tiered_at(st, p, m)))
-        return cf_steps_cost_tiered(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg, &g->tiers,
-                                    g->rules, a->waited || a->replayed);
+        return u != NULL ? cf_steps_cost_tiered(st, p, m, u->mb, u->mt, u->nm, &g->tiers,
+                                                g->rules, a->waited || a->replayed)
+                         : cf_steps_cost_tiered(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg,
+                                                &g->tiers, g->rules, a->waited || a->replayed);
+    if (u != NULL)
+        return cf_steps_cost_node(st, g->node_ranks, p, m, u->b, u->t, u->n, g->tiers.eager_load);
     return cf_steps_cost_node(st, g->node_ranks, p, m, g->unit_bytes, g->unit_t_us, g->nunit,
                               g->tiers.eager_load);
+}
+
+static double steps_at(const cf_across *a, cf_steps st, long p, double m)
+{
+    return steps_on(a, st, p, m, NULL);
+}
+
+/* Between two measured sizes a unit is known only to lie between their times (more bytes
+ * never cost less within a protocol, and a protocol's switch may lie anywhere between them:
+ * SimGrid's default factors step at 9376 B, where ethflat's np=2 allgatherv read 6.5 us at
+ * 3000 B and 14.7 at 12000). The n points (b, t) held at the lower (hi 0) or the higher (hi
+ * 1) of each two neighbours' times between them, the measured sizes' own times kept, and
+ * beyond the largest the curve carried on (a point at twice it), into (ob, ot): how many. */
+static int bound_curve(const double *b, const double *t, int n, int hi, double *ob, double *ot)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        ob[k] = b[i];
+        ot[k++] = t[i];
+        if (i + 1 < n && b[i + 1] > b[i] * (1.0 + 4e-6)) {
+            double v = hi ? fmax(t[i], t[i + 1]) : fmin(t[i], t[i + 1]);
+            ob[k] = b[i] * (1.0 + 1e-6);
+            ot[k++] = v;
+            ob[k] = b[i + 1] * (1.0 - 1e-6);
+            ot[k++] = v;
+        }
+    }
+    if (n > 0) {
+        ob[k] = 2.0 * b[n - 1];
+        ot[k++] = cf_unit_time(b, t, n, 2.0 * b[n - 1]);
+    }
+    return k;
+}
+
+/* The grid's units at their lower (hi 0) or higher (hi 1) bound (bound_curve). */
+static void unit_bound(const cf_across_grid *g, int hi, grid_unit *u)
+{
+    u->n = bound_curve(g->unit_bytes, g->unit_t_us, g->nunit, hi, u->b, u->t);
+    u->nm = bound_curve(g->msg_bytes, g->msg_unit_us, g->nmsg, hi, u->mb, u->mt);
 }
 
 /* The points of algorithm alg at size m, by process count: at most CF_ACROSS_NP_MAX. */
@@ -104,11 +156,11 @@ static int group_at(const cf_across *a, const char *alg, double m, long *p, doub
  * step cost of a single one; a replay over the tiers beyond them or below them: the ratio to
  * the largest's or the smallest's, which may fall (a replay is not monotone in p: a rank
  * more may fill a node). *d: the doublings of q beyond the largest p. */
-static double along(const cf_across *a, cf_steps st, long q, double m, const long *p,
-                    const double *t, int k, double *d)
+static double along_on(const cf_across *a, cf_steps st, long q, double m, const long *p,
+                       const double *t, int k, double *d, const grid_unit *u)
 {
     *d = q > p[k - 1] ? log2((double)q / (double)p[k - 1]) : 0.0;
-    double sq = steps_at(a, st, q, m);
+    double sq = steps_on(a, st, q, m, u);
     for (int i = 0; i < k; i++)
         if (p[i] == q)
             return t[i];
@@ -122,7 +174,7 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
      * 32.3 against np 32's 281 for the simulated 317). */
     if (k == 1 || ((q > p[k - 1] || q < p[0]) && cost_family(&a->grid, st) == 2)) {
         int e = q < p[0] ? 0 : k - 1;
-        return t[e] * sq / steps_at(a, st, p[e], m);
+        return t[e] * sq / steps_on(a, st, p[e], m, u);
     }
     int j = 1;
     while (j < k - 1 && p[j] < q)
@@ -134,9 +186,9 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
      * blocks of 8 B on the unit's curve 0.05% apart: np 9's 4 steps read 20.2 us through
      * them for the simulated 24.2, outside [18.8, 21.9]). */
     int i = j - 1;
-    double s1 = steps_at(a, st, p[j], m), s0 = steps_at(a, st, p[i], m);
+    double s1 = steps_on(a, st, p[j], m, u), s0 = steps_on(a, st, p[i], m, u);
     while (i > 0 && !(s1 > s0 * STEPS_SAME))
-        s0 = steps_at(a, st, p[--i], m);
+        s0 = steps_on(a, st, p[--i], m, u);
     if (!(s1 > s0 * STEPS_SAME))
         return t[j] * sq / s1;
     double mu = (t[j] - t[i]) / (s1 - s0);
@@ -162,7 +214,7 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
      * monotone in p (the fat tree's reduce of 64 B: 1.5094 us at np 4, 1.5096 at 16, 1.761
      * at 8, where the line read 827 us for the simulated 1.78). */
     if (q > p[0] && q < p[k - 1] && p[j - 1] < q) {
-        double sl = steps_at(a, st, p[j - 1], m);
+        double sl = steps_on(a, st, p[j - 1], m, u);
         double r0 = sl > 0 ? t[j - 1] * sq / sl : NAN, r1 = t[j] * sq / s1;
         if (isfinite(r0) && isfinite(r1))
             v = fmin(fmax(v, fmin(r0, r1)), fmax(r0, r1));
@@ -174,8 +226,14 @@ static double along(const cf_across *a, cf_steps st, long q, double m, const lon
      * smallest's (fatnodes' ring allgather of 64 KiB, 52.3 us at np 16 inside a node and
      * 5990 at np 64 across four: np 64's read 665 us at np 8 for the simulated 24.4, np
      * 16's reads 24.4). */
-    double sn = q < p[0] ? steps_at(a, st, p[0], m) : s1;
+    double sn = q < p[0] ? steps_on(a, st, p[0], m, u) : s1;
     return sn > 0 ? (q < p[0] ? t[0] : t[j]) * sq / sn : t[j] * sq / s1;
+}
+
+static double along(const cf_across *a, cf_steps st, long q, double m, const long *p,
+                    const double *t, int k, double *d)
+{
+    return along_on(a, st, q, m, p, t, k, d, NULL);
 }
 
 /* The doublings of p from q to the nearest of the k measured p (increasing) where q lies
@@ -706,6 +764,11 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     /* Only the nearest sizes r ran at matter, at or below m and at or above it: looked for
      * from m outwards (every size read, each a scan of the grid, made an answer between
      * fitted np cost 23 us on sim-flat). */
+    /* The readings with the units at their bounds between the measured sizes (unit_bound),
+     * held in the interval. */
+    grid_unit ub[2];
+    unit_bound(g, 0, &ub[0]);
+    unit_bound(g, 1, &ub[1]);
     int first_above = 0;
     while (first_above < ns && sz[first_above] < m)
         first_above++;
@@ -746,6 +809,13 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
                 x->in = inside(q, p, k);
                 bracket(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
                 hold_reading(steps_v, v, &x->lo, &x->hi);
+                if (!isfinite(once)) { /* with the floor's margin, as bracket's */
+                    for (int h = 0; h < 2; h++) {
+                        double dd, alt = along_on(a, r.steps, q, sz[i], p, tt, k, &dd, &ub[h]);
+                        hold_reading(alt * (1.0 + GRID_FLOOR), v, &x->lo, &x->hi);
+                        hold_reading(alt / (1.0 + GRID_FLOOR), v, &x->lo, &x->hi);
+                    }
+                }
                 double mid = hold_fold_replay(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
                 x->held = isfinite(mid) && mid > 0;
                 double vv = v; /* the middle of the steps' reading and the replay's */
