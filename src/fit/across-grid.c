@@ -157,8 +157,10 @@ static int group_at(const cf_across *a, const char *alg, double m, long *p, doub
  * the largest's or the smallest's, which may fall (a replay is not monotone in p: a rank
  * more may fill a node). *d: the doublings of q beyond the largest p. */
 static double along_on(const cf_across *a, cf_steps st, long q, double m, const long *p,
-                       const double *t, int k, double *d, const grid_unit *u)
+                       const double *t, int k, double *d, const grid_unit *u, double *alt)
 {
+    if (alt != NULL)
+        alt[0] = alt[1] = NAN;
     *d = q > p[k - 1] ? log2((double)q / (double)p[k - 1]) : 0.0;
     double sq = steps_on(a, st, q, m, u);
     for (int i = 0; i < k; i++)
@@ -192,8 +194,27 @@ static double along_on(const cf_across *a, cf_steps st, long q, double m, const 
     if (!(s1 > s0 * STEPS_SAME))
         return t[j] * sq / s1;
     double mu = (t[j] - t[i]) / (s1 - s0);
-    if (q > p[k - 1])
+    /* Beyond the largest, a line that falls (the larger np's step costs more, its time less:
+     * the two disagree with the steps' cost, by noise or a wait the steps leave out) says
+     * nothing of the steps q adds: the line through the largest and the nearest np below
+     * whose line rises, else held flat; either way the interval holds the line held flat and
+     * the ratio to the largest's step cost (alt[0], alt[1]). MPICH's recursive doubling
+     * reduce_scatter of 5000 B on flat.xml, 24.7 us at np 7 and 20.7 at np 8 (8.73 and 8.85
+     * in step costs), np 6 19.5 (7.80): np 9's 17.3 read 20.7 in [15.4, 28.4] for the
+     * simulated 49.4, now 30.3 in [19.7, 42.6]; its 20000 B 65.3 in [42.4, 101.9] for the
+     * simulated 163.3, now 145.8 in [62.2, 227.5]. */
+    if (q > p[k - 1] && mu < 0.0) {
+        if (alt != NULL) {
+            alt[0] = t[j];
+            alt[1] = t[j] * sq / s1;
+        }
+        while (i > 0 && mu < 0.0) {
+            s0 = steps_on(a, st, p[--i], m, u);
+            if (s1 > s0 * STEPS_SAME)
+                mu = (t[j] - t[i]) / (s1 - s0);
+        }
         mu = fmax(mu, 0.0);
+    }
     double v = t[j] + mu * (sq - s1);
     /* Beyond the largest, a line through two step costs all but alike (growing by less than
      * ALIKE_STEPS a doubling: a ring's 2(p-1) steps of m/p where the unit grows as the
@@ -233,7 +254,7 @@ static double along_on(const cf_across *a, cf_steps st, long q, double m, const 
 static double along(const cf_across *a, cf_steps st, long q, double m, const long *p,
                     const double *t, int k, double *d)
 {
-    return along_on(a, st, q, m, p, t, k, d, NULL);
+    return along_on(a, st, q, m, p, t, k, d, NULL, NULL);
 }
 
 /* The doublings of p from q to the nearest of the k measured p (increasing) where q lies
@@ -810,10 +831,13 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
                 bracket(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
                 hold_reading(steps_v, v, &x->lo, &x->hi);
                 if (!isfinite(once)) { /* with the floor's margin, as bracket's */
-                    for (int h = 0; h < 2; h++) {
-                        double dd, alt = along_on(a, r.steps, q, sz[i], p, tt, k, &dd, &ub[h]);
-                        hold_reading(alt * (1.0 + GRID_FLOOR), v, &x->lo, &x->hi);
-                        hold_reading(alt / (1.0 + GRID_FLOOR), v, &x->lo, &x->hi);
+                    double alt[4], dd;
+                    along_on(a, r.steps, q, sz[i], p, tt, k, &dd, NULL, alt);
+                    alt[2] = along_on(a, r.steps, q, sz[i], p, tt, k, &dd, &ub[0], NULL);
+                    alt[3] = along_on(a, r.steps, q, sz[i], p, tt, k, &dd, &ub[1], NULL);
+                    for (int h = 0; h < 4; h++) {
+                        hold_reading(alt[h] * (1.0 + GRID_FLOOR), v, &x->lo, &x->hi);
+                        hold_reading(alt[h] / (1.0 + GRID_FLOOR), v, &x->lo, &x->hi);
                     }
                 }
                 double mid = hold_fold_replay(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);

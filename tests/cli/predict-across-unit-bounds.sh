@@ -5,6 +5,16 @@
 #    Bruck's 3000 B at np 9 to 13 steps through 6000 to 24000 B, which the grid read on the
 #    unit's log-log line: 24% to 33% low, outside every interval before. The readings with
 #    the unit at the lower and at the higher neighbour between the sizes are held now.
+# 2. A line that falls: MPICH's recursive doubling reduce_scatter on flat.xml took 24.7 us at
+#    np 7 and 20.7 at np 8 for 5000 B (8.73 and 8.85 in step costs). Beyond np 8 the line
+#    through them was held flat at np 8's time (20.7 at np 9, 17.3 in step costs, for the
+#    simulated 49.4); now the line through np 8 and the nearest np below whose line rises
+#    (np 6: 30.3), the flat reading and the ratio to np 8's step cost (40.6) held in the
+#    interval.
+# tests/data/sim/across-flat-mpich.csv: commfit measure -q --simulate data/platforms/flat.xml
+# --coll-selector mpich --patterns pingpong,allgather,allgatherv,reduce_scatter,allreduce,alltoall
+# --sizes 16,400,1500,5000,20000,30000 --np 2,3,4,5,6,7,8,9,10,11,12,14,16 --reps 2 --samples 2,
+# its pingpong, reduce_scatter and alltoall rows.
 . "$top_srcdir/tests/setup.sh"
 . "$top_srcdir/tests/cli/np2-helpers.sh"
 
@@ -15,4 +25,13 @@ expect_rc 0 "allgatherv of 3000 B at np 9 to 13, fitted at np 2 to 7"
 check "each simulated time inside its interval (none of 4 before)" inside truth "$T/out"
 check "the estimate as before (24% to 33% low): within 1.5x" within 1.5 4
 
+t="$top_srcdir/tests/data/sim/across-flat-mpich.csv"
+"$COMMFIT" fit -q -i "$t" --np 2,3,4,5,6,7,8 -o flat.json
+pattern_answers flat.json "$t" reduce_scatter '$2 >= 9 && $2 <= 11 && $3 >= 1500'
+expect_rc 0 "reduce_scatter at np 9 to 11 from 1500 B, fitted at np 2 to 8"
+check "each simulated time inside its interval (2 of 12 before)" inside truth "$T/out"
+check "the median error within 20% (55% before)" median_within 0.20 12
+check "each within 1.7x (48% to 61% low before)" within 1.7 12
+check "recursive doubling, as MPICH's rules below 512 KiB" \
+    awk -F, 'NR > 1 && $10 != "recursive doubling" { bad = 1 } END { exit bad || NR != 13 }' "$T/out"
 done_testing
