@@ -1931,6 +1931,19 @@ double cf_fold_steps(long p, double m)
     return lg + 1.0 + folded_back(p, rem, m);
 }
 
+double cf_round_count(long p)
+{
+    return ceil((double)p / CF_ROUND_PAIRS);
+}
+
+double cf_rounds_cost(long p, double m, const double *um, const double *ut, int n)
+{
+    if (p < 2 || n < 1)
+        return 0.0;
+    double rounds = fmin(cf_round_count(p), (double)(p - 1)), one = cf_unit_time(um, ut, n, m);
+    return rounds * one + ((double)(p - 1) - rounds) * fmax(0.0, one - ut[0]);
+}
+
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n)
 {
     return cf_steps_cost_loaded(st, p, m, um, ut, n, 1.0);

@@ -386,6 +386,17 @@ double cf_unit_time(const double *um, const double *ut, int n, double s);
  * 2.03; of 100000 B at np 12, 95.3 us, 4.67 of the last rank's 5 steps (102.0). */
 double cf_fold_steps(long p, double m);
 
+/* The rounds of SMPI's MPICH isend/irecv in rounds of CF_ROUND_PAIRS (CF_STEPS_ROUNDS) at p:
+ * its first round's distances hold the rank itself (the receive from rank + 0, none or a
+ * copy), so ceil(p / CF_ROUND_PAIRS) rounds of p - 1 partners (flat.xml, 4 B: 2.03, 4.05
+ * and 6.08 us at np 3, 5 and 9 for the alltoallv, one, two and three rounds of np=2's
+ * 2.03; until stop 80 ceil((p - 1) / CF_ROUND_PAIRS), one at np 5, two at np 9). */
+double cf_round_count(long p);
+/* The rounds' cost in T2's units where nothing but the rank's own link is shared (the grid
+ * across np): a round waits for its first message, T2(m), its other messages' bytes stream
+ * after it, T2(m) less T2 of the smallest size each; cf_steps_cost counts p - 1 whole
+ * messages. */
+double cf_rounds_cost(long p, double m, const double *um, const double *ut, int n);
 /* An algorithm's steps at (p, m) costed with T2. */
 double cf_steps_cost(cf_steps st, long p, double m, const double *um, const double *ut, int n);
 /* The same, a tree bcast's messages sent at once loading their sender's link by load each

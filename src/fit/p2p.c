@@ -119,16 +119,6 @@ typedef struct cost_parts {
     const char *name2;
 } cost_parts;
 
-/* The rounds of SMPI's MPICH isend/irecv in rounds of CF_ROUND_PAIRS (CF_STEPS_ROUNDS) at p:
- * its first round's distances hold the rank itself (the receive from rank + 0, none or a
- * copy), so ceil(p / CF_ROUND_PAIRS) rounds of p - 1 partners (flat.xml, 4 B: 2.03, 4.05
- * and 6.08 us at np 3, 5 and 9 for the alltoallv, one, two and three rounds of np=2's
- * 2.03; until stop 80 ceil((p - 1) / CF_ROUND_PAIRS), one at np 5, two at np 9). */
-static double round_count(long p)
-{
-    return ceil((double)p / CF_ROUND_PAIRS);
-}
-
 /* Of the p - 1 messages a rank posts at once (cost_parts overlap 1), the share whose bytes
  * still go one after another where those to partners on its own node overlap. np=2 cannot
  * tell whether they do: through shared memory each receiver may copy its own message
@@ -142,7 +132,7 @@ static double node_share(const cf_p2p *pp, cf_steps steps, long p)
 {
     long on_node = pp->node_ranks > 0 && pp->node_ranks < p ? pp->node_ranks : p;
     double others = (double)(p - 1), remote = (double)(p - on_node);
-    double least = steps == CF_STEPS_ROUNDS ? round_count(p) : 1.0;
+    double least = steps == CF_STEPS_ROUNDS ? cf_round_count(p) : 1.0;
     return fmin(1.0, fmax(least, remote) / others);
 }
 
@@ -166,7 +156,7 @@ static double stream_bytes(const cf_p2p *pp, const cf_contention *u, cf_steps st
         return bw;
     double first = cf_unit_time(u->unit_bytes, u->unit_t_us, u->nunit, m) - u->unit_t_us[0];
     double others = (double)(p - 1),
-           firsts = steps == CF_STEPS_ROUNDS ? round_count(p) : 1.0;
+           firsts = steps == CF_STEPS_ROUNDS ? cf_round_count(p) : 1.0;
     double line = pp->stream_beta > 0.0 ? fmin(beta, pp->stream_beta) : beta;
     return fmin(bw, (firsts * fmax(0.0, first) + (others - firsts) * m * line) / beta);
 }
@@ -390,7 +380,7 @@ static void parts_at(const cf_p2p *pp, const cf_coll *c, const cf_contention *k,
             /* rounds waited for each other: a latency each at least (SMPI's MPICH alltoall
              * of 1 KiB at np 16, 4 rounds: 11.9 us, one message 2.0) */
             if (ra.steps == CF_STEPS_ROUNDS)
-                o->lat = fmax(o->lat, one * round_count(p));
+                o->lat = fmax(o->lat, one * cf_round_count(p));
             if (o->overlap == 2)
                 o->bw *= (1.0 + (steps - 1.0) * rho) / steps;
         }

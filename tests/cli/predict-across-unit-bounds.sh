@@ -11,6 +11,10 @@
 #    simulated 49.4); now the line through np 8 and the nearest np below whose line rises
 #    (np 6: 30.3), the flat reading and the ratio to np 8's step cost (40.6) held in the
 #    interval.
+# 3. SMPI's MPICH alltoall in rounds of 4 across np: the grid costed p - 1 whole messages,
+#    where a round waits for its first message and the others' bytes stream after it (as
+#    the estimate from np=2 reads it): 400 and 1500 B at np 9 to 16, fitted at np 2 to 8,
+#    read 22% to 42% low (three and four rounds against two), 8 of 12 outside.
 # tests/data/sim/across-flat-mpich.csv: commfit measure -q --simulate data/platforms/flat.xml
 # --coll-selector mpich --patterns pingpong,allgather,allgatherv,reduce_scatter,allreduce,alltoall
 # --sizes 16,400,1500,5000,20000,30000 --np 2,3,4,5,6,7,8,9,10,11,12,14,16 --reps 2 --samples 2,
@@ -34,4 +38,7 @@ check "the median error within 20% (55% before)" median_within 0.20 12
 check "each within 1.7x (48% to 61% low before)" within 1.7 12
 check "recursive doubling, as MPICH's rules below 512 KiB" \
     awk -F, 'NR > 1 && $10 != "recursive doubling" { bad = 1 } END { exit bad || NR != 13 }' "$T/out"
+pattern_answers flat.json "$t" alltoall '$2 >= 9 && ($3 == 400 || $3 == 1500)'
+expect_rc 0 "alltoall of 400 and 1500 B at np 9 to 16, fitted at np 2 to 8"
+check "each within 12% and inside its interval (22% to 42% low before, 8 outside)" within 1.12 12
 done_testing
