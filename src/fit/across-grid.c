@@ -207,7 +207,7 @@ static double along_on(const cf_across *a, cf_steps st, long q, double m, const 
      * the ratio to the largest's step cost (alt[0], alt[1]). MPICH's recursive doubling
      * reduce_scatter of 5000 B on flat.xml, 24.7 us at np 7 and 20.7 at np 8 (8.73 and 8.85
      * in step costs), np 6 19.5 (7.80): np 9's 17.3 read 20.7 in [15.4, 28.4] for the
-     * simulated 49.4, now 30.3 in [19.7, 42.6]; its 20000 B 65.3 in [42.4, 101.9] for the
+     * simulated 49.4, now 30.3 in [19.7, 50.9]; its 20000 B 65.3 in [42.4, 101.9] for the
      * simulated 163.3, now 145.8 in [62.2, 227.5]. */
     if (q > p[k - 1] && mu < 0.0) {
         if (alt != NULL) {
