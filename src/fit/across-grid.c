@@ -74,20 +74,17 @@ static double steps_on(const cf_across *a, cf_steps st, long p, double m, const 
     const cf_across_grid *g = &a->grid;
     if ((cf_steps_per_call(st) && g->nmsg >= 2) ||
         (cf_across_grid_tiered(g, st) && cf_steps_tiered_at(st, p, m)))
-        return u != NULL ? cf_steps_cost_tiered(st, p, m, u->mb, u->mt, u->nm, &g->tiers,
-                                                g->rules, a->waited || a->replayed)
-                         : cf_steps_cost_tiered(st, p, m, g->msg_bytes, g->msg_unit_us, g->nmsg,
-                                                &g->tiers, g->rules, a->waited || a->replayed);
+        return cf_steps_cost_tiered(st, p, m, u ? u->mb : g->msg_bytes,
+                                    u ? u->mt : g->msg_unit_us, u ? u->nm : g->nmsg, &g->tiers,
+                                    g->rules, a->waited || a->replayed);
+    const double *ub = u ? u->b : g->unit_bytes, *ut = u ? u->t : g->unit_t_us;
+    int n = u ? u->n : g->nunit;
     /* SMPI's MPICH rounds on the rank's own link: a first message a round (cf_rounds_cost),
      * not p - 1 whole ones (flat.xml, 400 B fitted at np 2 to 8: np 9 to 16 read 4.85 to
      * 5.57 us for the simulated 6.80 to 9.48, three and four rounds; now 6.6 to 9.3). */
     if (st == CF_STEPS_ROUNDS)
-        return u != NULL ? cf_rounds_cost(p, m, u->b, u->t, u->n)
-                         : cf_rounds_cost(p, m, g->unit_bytes, g->unit_t_us, g->nunit);
-    if (u != NULL)
-        return cf_steps_cost_node(st, g->node_ranks, p, m, u->b, u->t, u->n, g->tiers.eager_load);
-    return cf_steps_cost_node(st, g->node_ranks, p, m, g->unit_bytes, g->unit_t_us, g->nunit,
-                              g->tiers.eager_load);
+        return cf_rounds_cost(p, m, ub, ut, n);
+    return cf_steps_cost_node(st, g->node_ranks, p, m, ub, ut, n, g->tiers.eager_load);
 }
 
 static double steps_at(const cf_across *a, cf_steps st, long p, double m)
@@ -788,14 +785,14 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
     grid_end *B = &end[0], *A = &end[1];
     long p[CF_ACROSS_NP_MAX];
     double tt[CF_ACROSS_NP_MAX];
-    /* Only the nearest sizes r ran at matter, at or below m and at or above it: looked for
-     * from m outwards (every size read, each a scan of the grid, made an answer between
-     * fitted np cost 23 us on sim-flat). */
     /* The readings with the units at their bounds between the measured sizes (unit_bound),
      * held in the interval. */
     grid_unit ub[2];
     unit_bound(g, 0, &ub[0]);
     unit_bound(g, 1, &ub[1]);
+    /* Only the nearest sizes r ran at matter, at or below m and at or above it: looked for
+     * from m outwards (every size read, each a scan of the grid, made an answer between
+     * fitted np cost 23 us on sim-flat). */
     int first_above = 0;
     while (first_above < ns && sz[first_above] < m)
         first_above++;
@@ -809,7 +806,9 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
             int k = group_at(a, r.name, sz[i], p, tt);
             if (k == 0)
                 continue;
-            double d, v = along(a, r.steps, q, sz[i], p, tt, k, &d);
+            /* alt: the readings the interval holds beside v (along_on's two, and the units'
+             * bounds'), where v is the steps' reading */
+            double d, alt[4], v = along_on(a, r.steps, q, sz[i], p, tt, k, &d, NULL, alt);
             if (end[side].at >= 0) { /* the end is this side's: the size past it */
                 if (i != end[side].at) {
                     outer_sz[side] = sz[i];
@@ -824,6 +823,11 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
             if (isfinite(once)) {
                 steps_v = v;
                 v = tt[0] * once;
+                alt[0] = alt[1] = alt[2] = alt[3] = NAN;
+            } else {
+                double dd;
+                alt[2] = along_on(a, r.steps, q, sz[i], p, tt, k, &dd, &ub[0], NULL);
+                alt[3] = along_on(a, r.steps, q, sz[i], p, tt, k, &dd, &ub[1], NULL);
             }
             /* A measured m is both ends. */
             for (int j = 0; j < 2; j++) {
@@ -836,15 +840,9 @@ static int grid_read(const cf_across *a, long q, double m, grid_reading *out)
                 x->in = inside(q, p, k);
                 bracket(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
                 hold_reading(steps_v, v, &x->lo, &x->hi);
-                if (!isfinite(once)) { /* with the floor's margin, as bracket's */
-                    double alt[4], dd;
-                    along_on(a, r.steps, q, sz[i], p, tt, k, &dd, NULL, alt);
-                    alt[2] = along_on(a, r.steps, q, sz[i], p, tt, k, &dd, &ub[0], NULL);
-                    alt[3] = along_on(a, r.steps, q, sz[i], p, tt, k, &dd, &ub[1], NULL);
-                    for (int h = 0; h < 4; h++) {
-                        hold_reading(alt[h] * (1.0 + GRID_FLOOR), v, &x->lo, &x->hi);
-                        hold_reading(alt[h] / (1.0 + GRID_FLOOR), v, &x->lo, &x->hi);
-                    }
+                for (int h = 0; h < 4; h++) { /* with the floor's margin, as bracket's */
+                    hold_reading(alt[h] * (1.0 + GRID_FLOOR), v, &x->lo, &x->hi);
+                    hold_reading(alt[h] / (1.0 + GRID_FLOOR), v, &x->lo, &x->hi);
                 }
                 double mid = hold_fold_replay(a, r.steps, q, sz[i], p, tt, k, v, &x->lo, &x->hi);
                 x->held = isfinite(mid) && mid > 0;
