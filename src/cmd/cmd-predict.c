@@ -173,6 +173,13 @@ static void anchor_np_note(const ctx *c, const cf_across *a, long np, char *buf,
                  "holding theirs and the formula's own reading (--model-alone: the formula "
                  "alone)",
                  a->np[i0], a->np[i1]);
+    else if ((f0 || f1) && np > a->np[a->nnp - 1] && cf_predict_grows_by_estimate(c))
+        snprintf(buf, n,
+                 "the fitted np=%ld's own answers, size by size, carried by the estimate from "
+                 "np=2's growth from there (the library's rules and the ranks' mean), the "
+                 "interval holding the across-np formula's reading too (--model-alone: the "
+                 "formula alone)",
+                 a->np[f0 ? i0 : i1]);
     else if (f0 || f1)
         snprintf(buf, n,
                  "the across-np formula through the fitted np=%ld's own answers, size by size: "
