@@ -86,9 +86,9 @@ typedef struct cf_across_seg {
  * cost per step that grew with p (contention) keeps its latest value. */
 typedef enum cf_steps {
     CF_STEPS_LG,               /* ceil(lg p) steps of m: binomial tree */
-    CF_STEPS_FOLD,             /* lg p steps of m, floor(lg p) + 2 when p is no power of two
-                                  (recursive doubling folds the extra processes in and out:
-                                  its last rank's path; the ranks' mean cf_fold_steps);
+    CF_STEPS_FOLD,             /* lg p steps of m; when p is no power of two recursive
+                                  doubling folds the extra processes in and out: the ranks'
+                                  mean cf_fold_steps (the last rank's path floor(lg p) + 2);
                                   replayed over the tiers (cf_steps_tiered) */
     CF_STEPS_SMP_FOLD,         /* SMPI's two-level allreduce (a node's ranks reduce to
                                   one, the nodes' leaders run recursive doubling, each
