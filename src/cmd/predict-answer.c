@@ -661,30 +661,52 @@ int cf_predict_grows_by_estimate(const ctx *c)
            strcmp(c->datatype, k->datatype) == 0;
 }
 
-static void estimate_growth(const ctx *c, source *s, long np, double m, const around *a,
+/* The estimate from np=2 at (p, m) as it answers there (u: what np=2 never measured at p),
+ * into *e: 0, or -1 where it has no time. */
+static int estimate_at_np(const ctx *c, const cf_unmeasured *u, long p, double m, cf_estimate *e)
+{
+    cf_tier_added add;
+    if (cf_placement_p2p_answer(&c->place, &c->as->pp, c->coll, c->datatype, u, p, m, e, &add) !=
+            0 ||
+        !(e->t_us > 0) || !isfinite(e->t_us))
+        return -1;
+    return 0;
+}
+
+/* The same at the largest fitted np, kept by size in c (grow_*). */
+static double estimate_from(ctx *c, const cf_unmeasured *u, long p, double m)
+{
+    uint64_t bits;
+    memcpy(&bits, &m, sizeof bits);
+    size_t slot = (size_t)((bits * 0x9E3779B97F4A7C15u) >> 56) % CF_PREDICT_GROW_SLOTS;
+    if (c->grow_set[slot] && c->grow_m[slot] == m)
+        return c->grow_t[slot];
+    cf_estimate e;
+    double t = estimate_at_np(c, u, p, m, &e) == 0 ? e.t_us : NAN;
+    c->grow_m[slot] = m;
+    c->grow_t[slot] = t;
+    c->grow_set[slot] = 1;
+    return t;
+}
+
+static void estimate_growth(ctx *c, source *s, long np, double m, const around *a,
                             cf_predict_answer *out)
 {
-    const cf_p2p *pp = &c->as->pp;
-    const cf_coll *k = c->coll;
     if (!cf_predict_grows_by_estimate(c) || !(a->t[0] > 0) || !isfinite(a->t[0]))
         return;
     /* Each read as the estimate answers at its np, with what np=2 never measured there
      * (another node, a tier): past a node's ranks the formula's growth knows none. */
-    cf_estimate at, from;
-    cf_tier_added add;
     if (!s->grow_ready) {
         char ignore[CF_PREDICT_NOTE_MAX];
         cf_placement_unmeasured(&c->place, np, &s->grow_u[0], ignore, sizeof ignore);
         cf_placement_unmeasured(&c->place, a->p[0], &s->grow_u[1], ignore, sizeof ignore);
         s->grow_ready = 1;
     }
-    if (cf_placement_p2p_answer(&c->place, pp, k, c->datatype, &s->grow_u[0], np, m, &at,
-                                &add) != 0 ||
-        cf_placement_p2p_answer(&c->place, pp, k, c->datatype, &s->grow_u[1], a->p[0], m,
-                                &from, &add) != 0 ||
-        !(at.t_us > 0) || !(from.t_us > 0) || !isfinite(at.t_us) || !isfinite(from.t_us))
+    cf_estimate at;
+    double from = estimate_from(c, &s->grow_u[1], a->p[0], m);
+    if (!(from > 0) || estimate_at_np(c, &s->grow_u[0], np, m, &at) != 0)
         return;
-    double r = at.t_us / from.t_us, t = a->t[0] * r;
+    double r = at.t_us / from, t = a->t[0] * r;
     double lo = at.lo_us >= 0 ? t * at.lo_us / at.t_us : 0.0,
            hi = isfinite(at.hi_us) ? t * at.hi_us / at.t_us : t;
     char x[32], was[32];

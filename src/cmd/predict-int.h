@@ -24,6 +24,8 @@ enum { SRC_FIT = CF_ANSWER_FIT, SRC_ACROSS = CF_ANSWER_ACROSS, SRC_P2P = CF_ANSW
 #define CACHE_MAX 65536  /* process counts whose source is kept; beyond, the cache restarts */
 
 /* Where the answers at one np come from. */
+#define CF_PREDICT_GROW_SLOTS 256
+
 typedef struct source {
     long np;
     int kind;
@@ -76,6 +78,11 @@ typedef struct ctx {
      * its measured points, built at the first (cf_fit_one_block_spread). */
     const cf_fit *contig_fit;
     cf_near *contig_near;
+    /* The estimate from np=2 at the largest fitted np by size, that a gather's and a
+     * scatter's growth past it is read from (predict-answer.c's estimate_growth): one slot a
+     * size, another size's taking it over; a batch over np asks the same sizes at each. */
+    double grow_m[CF_PREDICT_GROW_SLOTS], grow_t[CF_PREDICT_GROW_SLOTS];
+    unsigned char grow_set[CF_PREDICT_GROW_SLOTS];
 } ctx;
 
 /* The source of the answers at np, resolved once and kept (NULL: e says why). */
