@@ -74,12 +74,9 @@ void cf_predict_p2p_note(const cf_across_set *as, const cf_coll *c, const char *
                  pp->gamma_source);
         cf_note_join(note, n, part);
     }
-    /* With the pattern's np=2 factors the estimate reads through them at every np
-     * (cf_p2p_predict), whatever larger np the pattern was measured at too: the note said
-     * "through gather's measured np=7 times" of a table fitted at np 2-7, whose answer at np
-     * 9 was np=2's alone. */
-    const cf_contention *k = cf_p2p_contention(
-        pp, c->pattern, datatype, cf_p2p_has_np2(pp, c->pattern, datatype) ? 2 : np);
+    /* What the estimate reads through (the note said "through gather's measured np=7 times"
+     * of a table fitted at np 2-7, whose answer at np 9 was np=2's alone). */
+    const cf_contention *k = cf_p2p_reads_through(pp, c->pattern, datatype, np);
     /* Below the np it was measured at, the estimate leans to the ping-pong's costs alone
      * (cf_p2p_predict). */
     const char *below = k != NULL && np < k->np

@@ -1057,6 +1057,10 @@ int cf_p2p_predict(const cf_p2p *pp, const cf_coll *c, const char *datatype, lon
  * else the smallest. NULL when the pattern was not measured with that datatype. */
 const cf_contention *cf_p2p_contention(const cf_p2p *pp, const char *pattern, const char *datatype,
                                        long p);
+/* The entry the estimate at p reads the pattern's own times through (cf_p2p_predict): its
+ * np=2 factors where the file has them, at any p, else cf_p2p_contention's. */
+const cf_contention *cf_p2p_reads_through(const cf_p2p *pp, const char *pattern,
+                                          const char *datatype, long p);
 /* The pattern's np=2 entry whose times moved no data at some sizes (no_transfer_to > 0); NULL
  * when none. */
 const cf_contention *cf_p2p_no_transfer(const cf_p2p *pp, const char *pattern,

@@ -1394,6 +1394,14 @@ int cf_p2p_has_np2(const cf_p2p *pp, const char *pattern, const char *datatype)
     return np2_entry(pp, pattern, datatype) != NULL;
 }
 
+/* As cf_p2p_predict chooses: predict_np2 through the np=2 entry, else the contention's. */
+const cf_contention *cf_p2p_reads_through(const cf_p2p *pp, const char *pattern,
+                                          const char *datatype, long p)
+{
+    const cf_contention *k2 = np2_entry(pp, pattern, datatype);
+    return k2 != NULL ? k2 : cf_p2p_contention(pp, pattern, datatype, p);
+}
+
 double cf_p2p_np2_time(const cf_p2p *pp, const cf_coll *c, const char *datatype, double m)
 {
     const cf_contention *k = np2_entry(pp, c->pattern, datatype);
