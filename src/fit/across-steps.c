@@ -1966,8 +1966,8 @@ double cf_steps_cost_loaded(cf_steps st, long p, double m, const double *um, con
          * Open MPI allreduce of 16 to 5000 B on ethflat.xml, fitted at np 2 to 8, read np 9
          * 42% to 47% high. Held out, fitted at np up to 7 or 8 and asked above: stop 82's ub
          * allreduce median 9.0% -> 8.1%, p90 38.1 -> 25.7, 4 of 144 outside -> 0; stop 80's
-         * and 81's 10 of 156 -> 3; stop 83's on eight platforms without latency tiers 7.8% ->
-         * 5.7%, 6 of 128 -> 0; but Open MPI's on flat.xml and ethflat.xml 12% -> 18%, its 8 B
+         * and 81's 10 of 156 -> 3; stop 83's (data/sim-acrossnp/allreduce-*) 7.8% -> 5.7%,
+         * 6 of 128 -> 0; but Open MPI's on flat.xml and ethflat.xml 12% -> 18%, its 8 B
          * (np 4 took 3.2 steps of np=2's there, 200 B 2.2) read 42% to 73% high at np 9 to
          * 15, 11% to 47% before. */
         s = cf_fold_steps(p, m) * T2(m);
