@@ -173,7 +173,8 @@ static void anchor_np_note(const ctx *c, const cf_across *a, long np, char *buf,
                  "holding theirs and the formula's own reading (--model-alone: the formula "
                  "alone)",
                  a->np[i0], a->np[i1]);
-    else if ((f0 || f1) && np > a->np[a->nnp - 1] && cf_predict_grows_by_estimate(c))
+    else if ((f0 || f1) && np > a->np[a->nnp - 1] &&
+             cf_answer_grows_by_estimate(c->as, c->coll, c->datatype))
         snprintf(buf, n,
                  "the fitted np=%ld's own answers, size by size, carried by the estimate from "
                  "np=2's growth from there (the library's rules and the ranks' mean), the "

@@ -634,46 +634,8 @@ static void switch_carry(const ctx *c, long np, double m, const around *a,
                   a->p[0], a->p[1], a0, x);
 }
 
-/* Past the largest fitted np, a gather's or a scatter's answer is that np's own answer at m
- * carried by the estimate from np=2's growth from there (at np over at that np, each read as
- * the estimate answers there, with the nodes and tiers np=2 never measured), not by the
- * across-np formula's. No rule set of the grid knows these patterns, and their formula is
- * the catalog's binomial tree along the root's path (ceil(lg p) latencies, p - 1 blocks), one
- * algorithm at every p; the estimate costs the tree in the ranks' mean the table times (2 (p
- * - 1) / p latencies) and the linear algorithm where Open MPI's rules run it (p2p.c). SMPI's
- * MPICH gather of 4 B on flat.xml fitted at np 2-7: 1.74 us at np 7, 1.80 at np 9 and 1.86
- * at np 12, read 2.32 and 2.32 by the formula's growth (3 to 4 latencies), 1.80 and 1.86 now.
- * Open MPI's of 70000 B on ethflat.xml runs linear at np 7 (227.5 us) and its binomial tree
- * at np 8 (132.6): read 246.5, now 171.6. The interval holds the formula's reading and its
- * interval, and the estimate's own reach either way about the new answer (its upper end
- * where it has one; scaled to the doublings from the fitted np alone, tried, 8 of stop 80's
- * 180 gathers fell outside). Held out (stop 80's and 81's tables fitted at np up to 7, asked at
- * 8 to 16; stop 83's, eight platforms under either selector, np 9, 11, 14): gathers' median
- * error 39.7% -> 17.5% (18 of 180 outside -> 0) and 24.9% -> 14.0%, scatters' 17.2% -> 13.8%
- * and 15.0% -> 11.1%, none outside; the median width of stop 80's scatters 14.1x -> 54.1x.
- * Not the v-patterns: their estimate's growth read worse than the formula's on stop 83's
- * (gatherv 39.4% -> 45.9%, scatterv 23.8% -> 33.0%). */
-int cf_predict_grows_by_estimate(const ctx *c)
-{
-    const cf_coll *k = c->coll;
-    return c->as->have_p2p && c->as->pp.error[0] == '\0' && k != NULL &&
-           (k == &cf_colls[CF_PAT_GATHER] || k == &cf_colls[CF_PAT_SCATTER]) &&
-           strcmp(c->datatype, k->datatype) == 0;
-}
-
-/* The estimate from np=2 at (p, m) as it answers there (u: what np=2 never measured at p),
- * into *e: 0, or -1 where it has no time. */
-static int estimate_at_np(const ctx *c, const cf_unmeasured *u, long p, double m, cf_estimate *e)
-{
-    cf_tier_added add;
-    if (cf_placement_p2p_answer(&c->place, &c->as->pp, c->coll, c->datatype, u, p, m, e, &add) !=
-            0 ||
-        !(e->t_us > 0) || !isfinite(e->t_us))
-        return -1;
-    return 0;
-}
-
-/* The same at the largest fitted np, kept by size in c (grow_*). */
+/* The estimate from np=2 at the largest fitted np p, kept by size in c (grow_*): a batch over
+ * np asks the same sizes at each. */
 static double estimate_from(ctx *c, const cf_unmeasured *u, long p, double m)
 {
     uint64_t bits;
@@ -681,21 +643,20 @@ static double estimate_from(ctx *c, const cf_unmeasured *u, long p, double m)
     size_t slot = (size_t)((bits * 0x9E3779B97F4A7C15u) >> 56) % CF_PREDICT_GROW_SLOTS;
     if (c->grow_set[slot] && c->grow_m[slot] == m)
         return c->grow_t[slot];
-    cf_estimate e;
-    double t = estimate_at_np(c, u, p, m, &e) == 0 ? e.t_us : NAN;
+    double t = cf_answer_estimate_us(&c->place, &c->as->pp, c->coll, c->datatype, u, p, m, NULL);
     c->grow_m[slot] = m;
     c->grow_t[slot] = t;
     c->grow_set[slot] = 1;
     return t;
 }
 
+/* Past the largest fitted np, a gather's or a scatter's answer carried by the estimate's
+ * growth (cf_answer_grows_by_estimate), as report draws it. */
 static void estimate_growth(ctx *c, source *s, long np, double m, const around *a,
                             cf_predict_answer *out)
 {
-    if (!cf_predict_grows_by_estimate(c) || !(a->t[0] > 0) || !isfinite(a->t[0]))
+    if (!cf_answer_grows_by_estimate(c->as, c->coll, c->datatype))
         return;
-    /* Each read as the estimate answers at its np, with what np=2 never measured there
-     * (another node, a tier): past a node's ranks the formula's growth knows none. */
     if (!s->grow_ready) {
         char ignore[CF_PREDICT_NOTE_MAX];
         cf_placement_unmeasured(&c->place, np, &s->grow_u[0], ignore, sizeof ignore);
@@ -703,25 +664,22 @@ static void estimate_growth(ctx *c, source *s, long np, double m, const around *
         s->grow_ready = 1;
     }
     cf_estimate at;
-    double from = estimate_from(c, &s->grow_u[1], a->p[0], m);
-    if (!(from > 0) || estimate_at_np(c, &s->grow_u[0], np, m, &at) != 0)
+    double from = estimate_from(c, &s->grow_u[1], a->p[0], m), r, was = out->t;
+    if (!(from > 0) ||
+        !(cf_answer_estimate_us(&c->place, &c->as->pp, c->coll, c->datatype, &s->grow_u[0], np,
+                                m, &at) > 0) ||
+        cf_answer_grow(&at, from, a->t[0], &out->t, &out->lo, &out->hi, &r) != 0)
         return;
-    double r = at.t_us / from, t = a->t[0] * r;
-    double lo = at.lo_us >= 0 ? t * at.lo_us / at.t_us : 0.0,
-           hi = isfinite(at.hi_us) ? t * at.hi_us / at.t_us : t;
-    char x[32], was[32];
+    char x[32], w[32];
     cf_fmt_g(x, sizeof x, r, 3);
-    cf_fmt_g(was, sizeof was, out->t, 4);
+    cf_fmt_g(w, sizeof w, was, 4);
     cf_note_joinf(out->bnote, sizeof out->bnote,
                   "the largest fitted np=%ld's answer at this size carried by the estimate from "
                   "np=2's growth from there (x%s: the library's rules and the ranks' mean, "
                   "with what the placement adds to the estimate at each np), not the across-np "
                   "formula's, whose reading, %s us with what is added to it above, the "
                   "interval holds",
-                  a->p[0], x, was);
-    out->lo = fmin(fmin(out->lo, lo), t);
-    out->hi = fmax(fmax(out->hi, hi), t);
-    out->t = t;
+                  a->p[0], x, w);
 }
 
 /* The across-np model's answer at an np without a fit of its own, carried through the fitted

@@ -40,7 +40,7 @@ typedef struct source {
      * a tier it reaches, and so whether the interval has an upper bound; all 0 for a fit. */
     cf_unmeasured unmeasured;
     /* What np=2 never measured at np and at the largest fitted np (their estimates from
-     * np=2 give a gather's and a scatter's growth past it: predict-answer.c), once read. */
+     * np=2 give a gather's and a scatter's growth past it: cf_answer_grow), once read. */
     cf_unmeasured grow_u[2];
     int grow_ready;
     /* What holds for every size at this np, as text, a CSV field and a JSON string; its
@@ -79,7 +79,7 @@ typedef struct ctx {
     const cf_fit *contig_fit;
     cf_near *contig_near;
     /* The estimate from np=2 at the largest fitted np by size, that a gather's and a
-     * scatter's growth past it is read from (predict-answer.c's estimate_growth): one slot a
+     * scatter's growth past it is read from (cf_answer_grow): one slot a
      * size, another size's taking it over; a batch over np asks the same sizes at each. */
     double grow_m[CF_PREDICT_GROW_SLOTS], grow_t[CF_PREDICT_GROW_SLOTS];
     unsigned char grow_set[CF_PREDICT_GROW_SLOTS];
@@ -90,10 +90,6 @@ source *cf_predict_source_at(ctx *c, long np, cf_error *e);
 /* The answer of the fit at the across-np model's fitted np p, at m (c a ctx): what the
  * across-np answers are carried through. */
 double cf_predict_fitted_at(void *c, long p, double m);
-/* Whether, past the largest fitted np, c's pattern is carried from that np's answers by the
- * estimate from np=2's growth rather than the across-np formula's (a gather or a scatter with
- * the file's point-to-point estimate; predict-answer.c says why): 1 or 0. */
-int cf_predict_grows_by_estimate(const ctx *c);
 /* r with 3 significant digits, for the notes ("4x the largest measured"). */
 void cf_predict_ratio_text(char *buf, size_t n, double r);
 /* The answer at (np, bytes) written as a row of c's output (predict-answer.c); 0 or the

@@ -9,6 +9,7 @@
 #include "fit/across.h"
 #include "fit/fit.h"
 #include "modelfile/modelfile.h"
+#include "modelfile/placement.h"
 
 typedef enum cf_answer_kind {
     CF_ANSWER_FIT,    /* the fit of (pattern, np, datatype) */
@@ -42,5 +43,23 @@ typedef struct cf_answer_source {
  * file"). */
 int cf_answer_choose(const cf_modelset *ms, const cf_across_set *as, const char *pattern,
                      const char *datatype, long np, cf_answer_source *out, char *why, size_t n);
+
+/* Whether past the largest fitted np the across-np answers of pattern c with datatype grow
+ * by the estimate from np=2 rather than by the across-np formula: a gather's and a scatter's,
+ * where as has the estimate (answer.c says why). 1 or 0. */
+int cf_answer_grows_by_estimate(const cf_across_set *as, const cf_coll *c, const char *datatype);
+/* The estimate from np=2 of c at (p, m) as predict answers it there (cf_placement_p2p_answer),
+ * with what np=2 never measured at p (u; NULL: read here), into *e (NULL: not kept): its
+ * time, NAN where it has none. */
+double cf_answer_estimate_us(const cf_placement *pl, const cf_p2p *pp, const cf_coll *c,
+                             const char *datatype, const cf_unmeasured *u, long p, double m,
+                             cf_estimate *e);
+/* The largest fitted np's own answer t_from at a size carried by the estimate's growth from
+ * there: at, the estimate at np, over from_us, its time at that np. The answer *t, *lo, *hi
+ * (the across-np formula's reading, its interval) becomes the carried one, the interval
+ * holding the formula's and the estimate's own reach about it; the growth into *ratio (NULL:
+ * not kept). 0, or -1 (nothing changed) where either has no time. */
+int cf_answer_grow(const cf_estimate *at, double from_us, double t_from, double *t, double *lo,
+                   double *hi, double *ratio);
 
 #endif

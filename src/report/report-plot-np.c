@@ -135,6 +135,17 @@ static int model_at(const np_plot *P, long np, uint64_t m, cf_estimate *x)
     cf_placement_beyond_fitted(P->pl, P->fit_hi, np, &u, note, sizeof note);
     cf_placement_across_answer(P->pl, P->a, &P->r->across->pp, &u, np, (double)m, fitted_at,
                                (void *)P, x, &add);
+    /* Past the largest fitted np a gather's and a scatter's growth is the estimate's. */
+    const cf_coll *c = cf_coll_find(P->a->pattern);
+    cf_estimate e;
+    if (np > P->fit_hi && !x->grid && cf_answer_grows_by_estimate(P->r->across, c, P->datatype) &&
+        cf_answer_estimate_us(P->pl, &P->r->across->pp, c, P->datatype, NULL, np, (double)m,
+                              &e) > 0)
+        cf_answer_grow(&e,
+                       cf_answer_estimate_us(P->pl, &P->r->across->pp, c, P->datatype, NULL,
+                                             P->fit_hi, (double)m, NULL),
+                       fitted_at((void *)P, P->fit_hi, (double)m), &x->t_us, &x->lo_us,
+                       &x->hi_us, NULL);
     return cf_unmeasured_unbounded(&u) || add.read_from > 0;
 }
 

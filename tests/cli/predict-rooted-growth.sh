@@ -38,6 +38,17 @@ expect_rc 0 "--model-alone"
 check "--model-alone: the formula alone, no growth of the estimate" \
     awk -F, 'NR == 2 { exit /growth/ }' "$T/out"
 
+# report draws the across-np curve past np 7 as predict answers.
+"$COMMFIT" predict -q -m eth.json -p gather -n 8,10 -b 70000 -f csv >want
+run "$COMMFIT" report -q -i "$t" -m eth.json -o rep
+expect_rc 0 "report of the table and the model"
+check "its time-vs-np curve of 70000 B at np 8 and 10: predict's answers and intervals" \
+    awk 'NR == FNR { if (FNR > 1) { split($0, f, ","); w[f[2]] = f[5] " " f[6] " " f[7] }; next }
+         /^# \[[0-9]+\] 70000 B/ { in70 = 1 } in70 && /^# \[[0-9]+\] extrapolated/ { ex = 1 }
+         ex && ($1 in w) && !seen[$1]++ { k++; split(w[$1], v, " ")
+             for (i = 1; i <= 3; i++) if ($(i + 1) / v[i] > 1.0001 || $(i + 1) / v[i] < 0.9999) bad = 1 }
+         END { exit bad || k != 2 }' want rep/np-gather.dat
+
 pattern_answers eth.json "$t" gatherv '$2 >= 8'
 expect_rc 0 "gatherv at np 8 and 10"
 check "gatherv keeps the formula's growth" \
