@@ -636,14 +636,20 @@ static void switch_carry(const ctx *c, long np, double m, const around *a,
 
 /* The estimate from np=2 at the largest fitted np p, kept by size in c (grow_*): a batch over
  * np asks the same sizes at each. */
-static double estimate_from(ctx *c, const cf_unmeasured *u, long p, double m)
+static double estimate_from(ctx *c, long p, double m)
 {
     uint64_t bits;
     memcpy(&bits, &m, sizeof bits);
     size_t slot = (size_t)((bits * 0x9E3779B97F4A7C15u) >> 56) % CF_PREDICT_GROW_SLOTS;
     if (c->grow_set[slot] && c->grow_m[slot] == m)
         return c->grow_t[slot];
-    double t = cf_answer_estimate_us(&c->place, &c->as->pp, c->coll, c->datatype, u, p, m, NULL);
+    if (!c->grow_from_ready) {
+        char ignore[CF_PREDICT_NOTE_MAX];
+        cf_placement_unmeasured(&c->place, p, &c->grow_from_u, ignore, sizeof ignore);
+        c->grow_from_ready = 1;
+    }
+    double t = cf_answer_estimate_us(&c->place, &c->as->pp, c->coll, c->datatype,
+                                     &c->grow_from_u, p, m, NULL);
     c->grow_m[slot] = m;
     c->grow_t[slot] = t;
     c->grow_set[slot] = 1;
@@ -659,15 +665,14 @@ static void estimate_growth(ctx *c, source *s, long np, double m, const around *
         return;
     if (!s->grow_ready) {
         char ignore[CF_PREDICT_NOTE_MAX];
-        cf_placement_unmeasured(&c->place, np, &s->grow_u[0], ignore, sizeof ignore);
-        cf_placement_unmeasured(&c->place, a->p[0], &s->grow_u[1], ignore, sizeof ignore);
+        cf_placement_unmeasured(&c->place, np, &s->grow_u, ignore, sizeof ignore);
         s->grow_ready = 1;
     }
     cf_estimate at;
-    double from = estimate_from(c, &s->grow_u[1], a->p[0], m), r, was = out->t;
+    double from = estimate_from(c, a->p[0], m), r, was = out->t;
     if (!(from > 0) ||
-        !(cf_answer_estimate_us(&c->place, &c->as->pp, c->coll, c->datatype, &s->grow_u[0], np,
-                                m, &at) > 0) ||
+        !(cf_answer_estimate_us(&c->place, &c->as->pp, c->coll, c->datatype, &s->grow_u, np, m,
+                                &at) > 0) ||
         cf_answer_grow(&at, from, a->t[0], &out->t, &out->lo, &out->hi, &r) != 0)
         return;
     char x[32], w[32];

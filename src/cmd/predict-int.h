@@ -39,9 +39,9 @@ typedef struct source {
     /* What np=2 (p2p) or the fitted np (across-np) never measured at np: the nodes it spans,
      * a tier it reaches, and so whether the interval has an upper bound; all 0 for a fit. */
     cf_unmeasured unmeasured;
-    /* What np=2 never measured at np and at the largest fitted np (their estimates from
-     * np=2 give a gather's and a scatter's growth past it: cf_answer_grow), once read. */
-    cf_unmeasured grow_u[2];
+    /* What np=2 never measured at np (its estimate from np=2 gives a gather's and a
+     * scatter's growth past the largest fitted np: cf_answer_grow), once read. */
+    cf_unmeasured grow_u;
     int grow_ready;
     /* What holds for every size at this np, as text, a CSV field and a JSON string; its
      * own allocation of its own length: a batch across a thousand np keeps a thousand. */
@@ -83,6 +83,8 @@ typedef struct ctx {
      * size, another size's taking it over; a batch over np asks the same sizes at each. */
     double grow_m[CF_PREDICT_GROW_SLOTS], grow_t[CF_PREDICT_GROW_SLOTS];
     unsigned char grow_set[CF_PREDICT_GROW_SLOTS];
+    cf_unmeasured grow_from_u; /* what np=2 never measured at that np, once read */
+    int grow_from_ready;
 } ctx;
 
 /* The source of the answers at np, resolved once and kept (NULL: e says why). */
