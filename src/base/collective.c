@@ -21,6 +21,8 @@ static const char *const term_names[CF_CT_COUNT] = {
     [CF_CT_P1_M] = "(p-1)*m",
     [CF_CT_FR_M] = "(p-1)/p*m",
     [CF_CT_BRUCK_M] = "ceil(lg p)*p*m/2",
+    [CF_CT_INV] = "1/p",
+    [CF_CT_FR] = "(p-1)/p",
 };
 
 int cf_ceil_lg(long p)
@@ -58,6 +60,8 @@ void cf_cterm_split(cf_cterm t, long p, double *c0, double *c1)
     case CF_CT_P1_M: *c1 = dp - 1.0; break;
     case CF_CT_FR_M: *c1 = p > 0 ? (dp - 1.0) / dp : 0.0; break;
     case CF_CT_BRUCK_M: *c1 = lg * dp / 2.0; break;
+    case CF_CT_INV: *c0 = p > 0 ? 1.0 / dp : 0.0; break;
+    case CF_CT_FR: *c0 = p > 0 ? (dp - 1.0) / dp : 0.0; break;
     case CF_CT_COUNT: break;
     }
 }

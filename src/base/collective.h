@@ -19,6 +19,8 @@ typedef enum cf_cterm {
     CF_CT_P1_M, /* (p-1)*m */
     CF_CT_FR_M, /* (p-1)/p*m */
     CF_CT_BRUCK_M, /* ceil(lg p)*p*m/2: Bruck's alltoall moves half of p blocks each step */
+    CF_CT_INV,     /* 1/p: a cost one rank of p bears, in the ranks' mean */
+    CF_CT_FR,      /* (p-1)/p: a cost p - 1 ranks of p bear, in the ranks' mean */
     CF_CT_COUNT
 } cf_cterm;
 

@@ -34,6 +34,7 @@ typedef struct cf_across_fitter {
     const cf_point *pts;
     size_t n;
     int ncand;
+    int nplain; /* the first nplain candidates: the pattern's own (no p-linear latency) */
     char name[CF_ACROSS_MAX_CAND][CF_ALG_NAME_MAX];
     int k[CF_ACROSS_MAX_CAND];
     cf_cterm_sum basis[CF_ACROSS_MAX_CAND][CF_COLL_MAX_BASIS];

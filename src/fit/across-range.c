@@ -253,6 +253,40 @@ static int add_p_linear(cf_across_fitter *F, int a)
     return 1;
 }
 
+/* Candidates beside the catalog's cost of a linear rooted v-pattern (MPICH's and Open MPI's
+ * gatherv and scatterv), which is the root's path: p - 1 messages one after the other. A
+ * table times each rank's call and takes the mean over the ranks (IMB's t_avg, OSU's
+ * average, measure's), and in a linear gatherv only the root waits for every message: a rank
+ * whose send is buffered leaves at once, so the mean falls as 1/p (SMPI's MPICH gatherv of 8
+ * B inside a node of wide.xml: 0.212 us at np 2, 0.111 at 4, 0.068 at 7, the root's 0.42
+ * over p); in a linear scatterv the p - 1 receivers each wait for their own message, the root
+ * for none (0.212, 0.313, 0.356: 0.42 times (p - 1) / p). "in the ranks' mean": 1/p +
+ * (p-1)/p + (p-1)/p*m, one rank's latency, the others' latency and their blocks. Where the
+ * messages wait for their receivers (a rendezvous) every rank waits for the root's link, the
+ * blocks taken in turn: "with every rank waiting", 1 + (p-1)*m (flat.xml, 90000 B: 19.3 us at np
+ * 2, 65.2 at 8, 126.5 at 16). Chosen by AICc like any, a size range each. 0 when the pattern
+ * is no rooted v-pattern with a linear cost or there is no room. */
+static int add_ranks_mean(cf_across_fitter *F, const cf_coll *c)
+{
+    if (!c->rooted || !c->vcounts || c->nalgs != 1 || F->ncand >= CF_ACROSS_MAX_CAND ||
+        F->basis[0][0].n != 1 || F->basis[0][0].t[0] != CF_CT_P1)
+        return 0;
+    int b = F->ncand++;
+    F->basis[b][0] = (cf_cterm_sum){1, {CF_CT_INV, CF_CT_ONE}};
+    F->basis[b][1] = (cf_cterm_sum){1, {CF_CT_FR, CF_CT_ONE}};
+    F->basis[b][2] = (cf_cterm_sum){1, {CF_CT_FR_M, CF_CT_ONE}};
+    F->k[b] = 3;
+    snprintf(F->name[b], sizeof F->name[b], "%s in the ranks' mean", c->algs[0].name);
+    if (F->ncand >= CF_ACROSS_MAX_CAND)
+        return 1;
+    b = F->ncand++;
+    F->basis[b][0] = (cf_cterm_sum){1, {CF_CT_ONE, CF_CT_ONE}};
+    F->basis[b][1] = (cf_cterm_sum){1, {CF_CT_P1_M, CF_CT_ONE}};
+    F->k[b] = 2;
+    snprintf(F->name[b], sizeof F->name[b], "%s with every rank waiting", c->algs[0].name);
+    return 1;
+}
+
 int cf_across_fitter_init(cf_across_fitter *F, const cf_coll *c, const cf_point *pts, size_t n,
                           unsigned cands)
 {
@@ -271,6 +305,8 @@ int cf_across_fitter_init(cf_across_fitter *F, const cf_coll *c, const cf_point 
         snprintf(F->name[a], sizeof F->name[a], "%s", c->algs[a].name);
     }
     F->ncand = c->nalgs;
+    add_ranks_mean(F, c);
+    F->nplain = F->ncand;
     for (int a = 0; a < c->nalgs && (cands & CF_ACROSS_P_LINEAR); a++)
         add_p_linear(F, a);
     for (int a = 0; a < F->ncand; a++) {

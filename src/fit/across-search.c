@@ -884,9 +884,9 @@ int cf_across_fit_points_more(const cf_coll *c, const char *datatype, const cf_p
     if (search_init(&S, c, pts, n, cands, plain, d) != 0)
         rc = cf_error_set(e, CF_EXIT_DATA, NULL, 0, "out of memory");
     else
-        rc = search_run(&S, c->nalgs, CF_SEARCH_QUICK, plain, e);
+        rc = search_run(&S, S.F.nplain, CF_SEARCH_QUICK, plain, e);
     /* Without candidates beyond the pattern's, the second search would be the first. */
-    if (rc == 0 && plain->error[0] == '\0' && S.F.ncand > c->nalgs) {
+    if (rc == 0 && plain->error[0] == '\0' && S.F.ncand > S.F.nplain) {
         *have_more = 1;
         rc = fit_start(c, datatype, pts, n, more, &d, e);
         if (rc == 0)

@@ -4,7 +4,7 @@
 # predict-np2-rabenseifner.sh, predict-np2-alltoallv.sh, predict-np2-reduce-scatter.sh,
 # predict-np2-reduce-scatter-ompi.sh, predict-np2-allgatherv.sh, predict-np2-bruck-tiers.sh,
 # predict-np2-rdb-tiers.sh, predict-np2-gather-turn.sh, predict-across-unit-bounds.sh,
-# predict-rooted-growth.sh, predict-across-fold.sh).
+# predict-rooted-growth.sh, predict-across-fold.sh, predict-rootedv-mean.sh).
 # Sourced after tests/setup.sh.
 
 # pattern_answers MODEL TABLE PATTERN WHERE: TABLE's rows of PATTERN where the awk condition

@@ -21,6 +21,8 @@ static void terms(void)
     near(cf_cterm_eval(CF_CT_BRUCK_M, 8, 2.0), 24.0, 1e-15, "ceil(lg p)*p*m/2 at p=8, m=2");
     near(cf_cterm_eval(CF_CT_LG_M, 5, 10.0), 30.0, 1e-15, "ceil(lg p)*m at p=5, m=10");
     near(cf_cterm_eval(CF_CT_P1, 5, 10.0), 4.0, 1e-15, "(p-1) at p=5");
+    near(cf_cterm_eval(CF_CT_INV, 4, 10.0), 0.25, 1e-15, "1/p at p=4, whatever m");
+    near(cf_cterm_eval(CF_CT_FR, 4, 10.0), 0.75, 1e-15, "(p-1)/p at p=4, whatever m");
     double c0, c1;
     cf_cterm_split(CF_CT_P1_M, 9, &c0, &c1);
     ok(c0 == 0.0 && c1 == 8.0, "(p-1)*m at p=9 is 8*m");

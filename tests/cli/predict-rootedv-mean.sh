@@ -1,0 +1,49 @@
+# Across np, the linear gatherv and scatterv in the ranks' mean the table times (stop 84). The
+# catalog's cost is the root's path, p - 1 messages one after the other, (p-1) + (p-1)*m;
+# but each rank times its own call and the table holds the mean, and in a linear gatherv
+# only the root waits for every message: a rank whose send is buffered leaves at once, so
+# the mean falls as 1/p. SMPI's MPICH gatherv of 16 B on flat.xml: 1.02 us at np 2, 0.52
+# at 4, 0.30 at 7, 0.24 at 9. Fitted at np 2 to 7 along (p-1), np 9 read 0.40 (x1.69) and np
+# 12 0.55 for 0.18 (x3.05), the fit's own backtest missing by a thousandfold a doubling, its
+# intervals 5000 and 8 million times wide. The fit now also tries 1/p + (p-1)/p +
+# (p-1)/p*m ("linear in the ranks' mean": one rank's latency, the others' latency and
+# blocks) and, where the messages wait for their receivers, 1 + (p-1)*m ("linear with every
+# rank waiting": the root's link taking the blocks in turn), each size range the one AICc
+# prefers.
+# tests/data/sim/rootedv-flat-mpich.csv: commfit measure -q --simulate data/platforms/flat.xml
+# --coll-selector mpich --patterns pingpong,gatherv,scatterv
+# --sizes 16,500,4000,80000,150000,400000 --np 2,3,4,5,6,7,9,12 --reps 2 --samples 2.
+. "$top_srcdir/tests/setup.sh"
+. "$top_srcdir/tests/cli/np2-helpers.sh"
+
+t="$top_srcdir/tests/data/sim/rootedv-flat-mpich.csv"
+"$COMMFIT" fit -q -i "$t" --np 2,3,4,5,6,7 -o rv.json
+
+# The model file: the buffered sizes in the ranks' mean, the waited-for ones every rank
+# waiting, their terms by name.
+for p in gatherv scatterv; do
+    check "$p: the small sizes in the ranks' mean, the large with every rank waiting" \
+        grep -q "\"formula\": \"linear in the ranks' mean: [^\"]* us \* 1/p [^\"]* (p-1)/p [^\"]* (p-1)/p\*m (16 B to 4000 B); linear with every rank waiting: [^\"]* us \* 1 + [^\"]* (p-1)\*m (80000 B to 400000 B)\"" rv.json
+done
+
+pattern_answers rv.json "$t" gatherv '$2 >= 9'
+expect_rc 0 "gatherv at np 9 and 12, fitted at np 2 to 7"
+check "gatherv: each simulated time inside its interval" inside truth "$T/out"
+check "gatherv: each within 1.15x (x1.44 to x3.05 at 16 B to 4000 B before)" within 1.15 12
+check "gatherv: the small sizes' intervals under 3x wide (5490x and more before)" \
+    awk -F, 'NR > 1 && $3 <= 4000 { k++; if ($7 / $6 > 3) bad = 1 } END { exit bad || k != 6 }' "$T/out"
+check "gatherv: the model column names the candidate" \
+    awk -F, 'NR > 1 && $3 <= 4000 && $10 != "linear in the ranks'"'"' mean + measured np" { bad = 1 } END { exit bad }' "$T/out"
+
+pattern_answers rv.json "$t" scatterv '$2 >= 9'
+expect_rc 0 "scatterv at np 9 and 12, fitted at np 2 to 7"
+check "scatterv: each simulated time inside its interval" inside truth "$T/out"
+check "scatterv: median error under 5% (11.2% before)" median_within 0.05 12
+check "scatterv: each within 1.5x (x1.70 at 16 B, np 12, before)" within 1.5 12
+
+# A model file with a term no commfit knows is refused, naming it.
+sed 's|"1/p"|"1/q"|' rv.json >bad.json
+run "$COMMFIT" predict -m bad.json -p gatherv -n 9 -b 16
+expect_rc 1 "a model file with an unknown term"
+grep_err "basis: unknown term '1/q'" "the unknown term named"
+done_testing
