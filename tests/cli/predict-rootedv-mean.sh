@@ -21,19 +21,22 @@ t="$top_srcdir/tests/data/sim/rootedv-flat-mpich.csv"
 
 # The model file: the buffered sizes in the ranks' mean, the waited-for ones every rank
 # waiting, their terms by name.
-for p in gatherv scatterv; do
-    check "$p: the small sizes in the ranks' mean, the large with every rank waiting" \
-        grep -q "\"formula\": \"linear in the ranks' mean: [^\"]* us \* 1/p [^\"]* (p-1)/p [^\"]* (p-1)/p\*m (16 B to 4000 B); linear with every rank waiting: [^\"]* us \* 1 + [^\"]* (p-1)\*m (80000 B to 400000 B)\"" rv.json
-done
+n='[^"]*'
+small="linear in the ranks' mean: $n us \* 1/p $n (p-1)/p $n (p-1)/p\*m (16 B to 4000 B)"
+large="linear with every rank waiting: $n us \* 1 + $n (p-1)\*m (80000 B to 400000 B)"
+check "gatherv, scatterv: the small sizes in the ranks' mean, the large with every rank waiting" \
+    test "$(grep -c "\"formula\": \"$small; $large\"" rv.json)" = 2
 
 pattern_answers rv.json "$t" gatherv '$2 >= 9'
 expect_rc 0 "gatherv at np 9 and 12, fitted at np 2 to 7"
 check "gatherv: each simulated time inside its interval" inside truth "$T/out"
 check "gatherv: each within 1.15x (x1.44 to x3.05 at 16 B to 4000 B before)" within 1.15 12
 check "gatherv: the small sizes' intervals under 3x wide (5490x and more before)" \
-    awk -F, 'NR > 1 && $3 <= 4000 { k++; if ($7 / $6 > 3) bad = 1 } END { exit bad || k != 6 }' "$T/out"
+    awk -F, 'NR > 1 && $3 <= 4000 { k++; if ($7 / $6 > 3) bad = 1 } END { exit bad || k != 6 }' \
+    "$T/out"
 check "gatherv: the model column names the candidate" \
-    awk -F, 'NR > 1 && $3 <= 4000 && $10 != "linear in the ranks'"'"' mean + measured np" { bad = 1 } END { exit bad }' "$T/out"
+    awk -F, -v want="linear in the ranks' mean + measured np" \
+    'NR > 1 && $3 <= 4000 && $10 != want { bad = 1 } END { exit bad }' "$T/out"
 
 pattern_answers rv.json "$t" scatterv '$2 >= 9'
 expect_rc 0 "scatterv at np 9 and 12, fitted at np 2 to 7"
