@@ -154,6 +154,13 @@ step predict -m fatnodes.json --pattern allgather --np 27 --bytes 4K
 step fit -q -i "$top/data/sim-flat-ompi.csv" --np 2,4,8,16,32 -o flat-ompi.json
 grep '"eager_load"' flat-ompi.json >&2
 step predict -m flat-ompi.json --pattern bcast --np 64 --bytes 32K,48K
+# A held-out table of the fat nodes under Open MPI's selection (data/sim-acrossnp), fitted at
+# np 2-7 and asked for np 14: its linear scatterv's time, the mean of the ranks' own, is each
+# receiver's wait for its message, (p-1)/p of one, fitted so across np (0.291 and 2.160 us
+# simulated at 8 B and 50000 B; 0.584 and 4.321, intervals 20000 times wide, before stop 84).
+step fit -q -i "$top/data/sim-acrossnp/rooted-fatnodes-ompi.csv" --np 2,3,4,5,6,7 \
+    -o fatnodes-rooted.json
+step predict -m fatnodes-rooted.json --pattern scatterv --np 14 --bytes 8,50000
 
 # Published results of another machine (OSU osu_bcast, Open MPI 4.1.6, 128-core nodes; see
 # data/realnp/README.md): imported with what the benchmark's output does not say (the
