@@ -11,6 +11,9 @@
 /* The candidates of a fit: the pattern's algorithms, and with CF_ACROSS_P_LINEAR each of
  * them whose latency has no (p-1) term with one more, of its own coefficient. */
 #define CF_ACROSS_MAX_CAND (2 * CF_COLL_MAX_ALGS)
+/* The np where a candidate whose terms level off in p is checked for a negative time too
+ * (cf_across_seg_check): as good as without bound. */
+#define CF_ACROSS_FAR_NP (1L << 20)
 
 /* What the fits of one pattern's ranges share: each point's basis values per candidate,
  * computed once, and the buffers and GSL workspaces every fit reuses. */

@@ -437,16 +437,27 @@ int cf_across_seg_check(const cf_across_seg *s, const cf_point *pts, size_t n, c
                                 s->algorithm, pts[i].p, size, t);
         }
     }
-    for (int i = 0; i < nnp; i++)
+    /* A candidate in the ranks' mean (1/p, (p-1)/p) or with a latency constant in p (1)
+     * tends to its other terms as p grows: positive at the measured np, it may turn negative
+     * past them (SMPI's MPICH gatherv of 8 B inside a node of wide.xml fitted at np 2-7:
+     * 0.4602 us * 1/p - 0.01447 us * (p-1)/p + 4.2e-05 us/B * (p-1)/p*m read -0.0085 us at
+     * np 64, and predict refused the answer). It must hold at np CF_ACROSS_FAR_NP too. */
+    int saturates = 0;
+    for (int j = 0; j < s->nbasis; j++)
+        for (int l = 0; l < s->basis[j].n; l++)
+            saturates |= s->basis[j].t[l] == CF_CT_INV || s->basis[j].t[l] == CF_CT_FR ||
+                         s->basis[j].t[l] == CF_CT_ONE;
+    for (int i = 0; i < nnp + saturates; i++)
         for (int k = 0; k < 2; k++) {
             double m = k ? hi : lo;
-            cf_across_seg_predict(s, np[i], m, &t, &half);
+            long at = i < nnp ? np[i] : CF_ACROSS_FAR_NP;
+            cf_across_seg_predict(s, at, m, &t, &half);
             if (!isfinite(t) || t < 0) {
                 char size[32];
                 cf_size_format((uint64_t)llround(m), size, sizeof size);
                 return cf_error_set(why, CF_EXIT_DATA, NULL, 0,
                                     "%s gives a negative time at np %ld, %s (%.4g us)",
-                                    s->algorithm, np[i], size, t);
+                                    s->algorithm, at, size, t);
             }
         }
     return 0;

@@ -44,6 +44,18 @@ check "scatterv: each simulated time inside its interval" inside truth "$T/out"
 check "scatterv: median error under 5% (11.2% before)" median_within 0.05 12
 check "scatterv: each within 1.5x (x1.70 at 16 B, np 12, before)" within 1.5 12
 
+# A candidate whose terms level off in p is checked far past the measured np as well: SMPI's
+# MPICH gatherv inside a node of wide.xml (data/sim-acrossnp), fitted at np 2 to 7, took
+# 0.4602 us * 1/p - 0.01447 us * (p-1)/p + 4.2e-05 us/B * (p-1)/p*m over 8 B to 200000 B,
+# positive at every fitted np but -0.0085 us at np 64 of 8 B, and predict refused 4 of 6
+# answers at np 64 and 1024.
+"$COMMFIT" fit -q -i "$top_srcdir/data/sim-acrossnp/rooted-wide-mpich.csv" --np 2,3,4,5,6,7 \
+    -o wide.json
+run "$COMMFIT" predict -m wide.json -p gatherv -n 64,1024 -b 8,300,3000 -f csv
+expect_rc 0 "gatherv at np 64 and 1024 from np 2 to 7 inside a node"
+check "every answer positive, none refused" \
+    awk -F, 'NR > 1 { k++; if (!($5 > 0)) bad = 1 } END { exit bad || k != 6 }' "$T/out"
+
 # A model file with a term no commfit knows is refused, naming it.
 sed 's|"1/p"|"1/q"|' rv.json >bad.json
 run "$COMMFIT" predict -m bad.json -p gatherv -n 9 -b 16
