@@ -56,6 +56,21 @@ expect_rc 0 "gatherv at np 64 and 1024 from np 2 to 7 inside a node"
 check "every answer positive, none refused" \
     awk -F, 'NR > 1 { k++; if (!($5 > 0)) bad = 1 } END { exit bad || k != 6 }' "$T/out"
 
+# Past the fitted np's node the farther tier's latency is added to the ranks that wait on it:
+# a gatherv's root (1 of np), a scatterv's receivers past the first farther rank. wide.xml
+# (nodes of 8): np 9 of 8 B, 1.242 us simulated, read 0.859 with the formula's growth and
+# the barrier's exits alone; its scatterv of 3000 B at np 11, 1.665, read 1.009.
+run "$COMMFIT" predict -m wide.json -p gatherv -n 9 -b 8 -f csv
+expect_rc 0 "gatherv at np 9, past the fitted np's node"
+check "within 10% of the simulated 1.242 us" \
+    awk -F, 'NR == 2 { exit !($5 > 1.242 / 1.1 && $5 < 1.242 * 1.1) }' "$T/out"
+tier="latency, [0-9.]* us over 1 step of the linear in the ranks' mean"
+check "the note names the farther tier's latency, the root alone (1 of 9) waiting on it" \
+    grep -q "$tier .* times the 11.1% of the ranks that wait" "$T/out"
+run "$COMMFIT" predict -m wide.json -p scatterv -n 11 -b 3000 -f csv
+check "scatterv at np 11 within 25% of the simulated 1.665 us" \
+    awk -F, 'NR == 2 { exit !($5 > 1.665 / 1.25 && $5 < 1.665 * 1.25) }' "$T/out"
+
 # A model file with a term no commfit knows is refused, naming it.
 sed 's|"1/p"|"1/q"|' rv.json >bad.json
 run "$COMMFIT" predict -m bad.json -p gatherv -n 9 -b 16
