@@ -1157,17 +1157,18 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
     int tiered = ruled && est->grid && cf_across_grid_tiered(&a->grid, r.steps) &&
                  cf_steps_tiered_at(r.steps, np, m);
     int gives_back = tiered && (a->waited || a->replayed);
-    /* No rule set holds a gatherv or a scatterv; each of their across-np candidates is a
-     * linear one (the catalog's, in the ranks' mean, with every rank waiting), whose steps
-     * the estimate from np=2 takes as the catalog's: the tiers past the fitted np then add
-     * their latency to the ranks that wait on it (waiting_share: a gatherv's root, a
-     * scatterv's receivers past the first farther rank). SMPI's MPICH gatherv of 8 B on
-     * wide.xml (nodes of 8) fitted at np 2-7 and read at np 9: 1.242 us simulated, read
-     * 0.859 with the formula's growth and the barrier's exits alone, 1.262 so. */
+    /* No rule set holds a gatherv or a scatterv, whose across-np candidates are all its
+     * catalog algorithm's, named after it (as fitted, in the ranks' mean, with every rank
+     * waiting: across-range.c's add_ranks_mean): its steps, as the estimate from np=2 takes
+     * them, so that the tiers past the fitted np add their latency to the ranks that wait
+     * on it (waiting_share: a gatherv's root, a scatterv's receivers past the first farther
+     * rank). SMPI's MPICH gatherv of 8 B on wide.xml (nodes of 8) fitted at np 2-7 and read
+     * at np 9: 1.242 us simulated, read 0.859 with the formula's growth and the barrier's
+     * exits alone, 1.262 so. */
     const cf_coll *c = cf_pattern_facts(a->pattern);
-    if (!ruled && est->algorithm != NULL && c != NULL && c->rooted && c->vcounts &&
-        strncmp(est->algorithm, "linear", 6) == 0)
-        ruled = cf_coll_alg_rule(a->pattern, "linear", &r) == 0;
+    if (!ruled && est->algorithm != NULL && c != NULL && c->rooted && c->vcounts && c->nalgs == 1 &&
+        strncmp(est->algorithm, c->algs[0].name, strlen(c->algs[0].name)) == 0)
+        ruled = cf_coll_alg_rule(a->pattern, c->algs[0].name, &r) == 0;
     tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, tiered, fitted, np, m,
              a->waited || gives_back, NULL, NULL, est, added);
     added->replayed = gives_back;
