@@ -164,7 +164,8 @@
 #      for gather and scatter, 12406fb: median 26.2%, p90 77.0%, coverage 100%; after 20.9%,
 #      77.6%, 100%; with stop 84's ranks' mean of the linear gatherv and scatterv across np:
 #      18.6%, 64.3%, 100%; and the tiers' latency added to their waiting ranks: 13.6%,
-#      58.9%, 100%)
+#      58.9%, 100%; and the blocks past the fitted reach in turn over the root's link: 13.0%,
+#      56.1%, 100%)
 #   Bf recursive doubling's allreduce past the largest fitted np at counts no power of two
 #      (no goal of the issue): stop 83's held-out tables (data/sim-acrossnp/allreduce-*:
 #      flat.xml and ethflat.xml under both selectors, four platforms of nodes, 8 B to 9000 B)

@@ -782,6 +782,13 @@ void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, 
                  add->bw_us);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
+    if (add->in_turn > 1) {
+        snprintf(part, sizeof part,
+                 "the bytes of each of the %ld blocks to or from the ranks beyond, which cross "
+                 "the root's link one after another",
+                 add->in_turn);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
 }
 
 void cf_predict_model_append(cf_predict_answer *a, const char *tail)

@@ -263,6 +263,9 @@ typedef struct cf_tier_added {
     int bw_own;   /* 1: the pair exchange took bw_us's bytes, what stays is the messages' own */
     int crossings; /* 1: the steps are a chain's crossings of the tier (a ring, a pipeline) */
     int rounds;    /* 1: the steps are rounds of messages posted together (CF_STEPS_ROUNDS) */
+    long in_turn;  /* a linear gatherv's or scatterv's blocks to or from the ranks past the
+                      fitted reach, which cross the root's link one after another and whose
+                      bytes us counts each (0: none such) */
     /* What the barrier after each timed call adds: skew_us (0: nothing) of barrier's (a
      * cf_barrier_alg name) spread exits, what np's farther ranks add to the fitted np's wait
      * (cf_placement_spread_extra) or, for a model fitted without the waits, the whole wait

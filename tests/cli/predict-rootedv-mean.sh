@@ -71,6 +71,14 @@ run "$COMMFIT" predict -m wide.json -p scatterv -n 11 -b 3000 -f csv
 check "scatterv at np 11 within 25% of the simulated 1.665 us" \
     awk -F, 'NR == 2 { exit !($5 > 1.665 / 1.25 && $5 < 1.665 * 1.25) }' "$T/out"
 
+# The blocks to or from the ranks past the fitted node cross the root's link one after
+# another: wide.xml's scatterv of 200000 B at np 14, 6 ranks past the root's node: 68.0 us
+# simulated, read 24.4 with one block's bytes across the tier, 42.6 with the 6 in turn.
+run "$COMMFIT" predict -m wide.json -p scatterv -n 14 -b 200000 -f csv
+check "scatterv of 200000 B at np 14 within 1.7x of the simulated 68.0 us (x2.79 low before)" \
+    awk -F, 'NR == 2 { exit !($5 > 68.0 / 1.7 && $5 < 68.0 * 1.7) }' "$T/out"
+check "the note counts the 6 blocks in turn" grep -q "each of the 6 blocks to or from" "$T/out"
+
 # A model file with a term no commfit knows is refused, naming it.
 sed 's|"1/p"|"1/q"|' rv.json >bad.json
 run "$COMMFIT" predict -m bad.json -p gatherv -n 9 -b 16
