@@ -1068,6 +1068,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     int unbounded = cf_unmeasured_unbounded(u);
     double bw = 0.0; /* the part of added->us the sized probe read beyond 8 bytes */
     double bytes = 0.0; /* of it, the route's bytes' */
+    const cf_coll *c = cf_pattern_facts(pattern);
     if (unbounded && r != NULL && !tiered) {
         added->share = waiting_share(p, pattern, r, fitted, np, pp, datatype, m);
         added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
@@ -1085,8 +1086,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
          * reads how far a linear fan's messages overlap from the fan probe (placement-fan.c),
          * and counted so as well its scatterv and gatherv at np 16 read 65.3% -> 81.2% at the
          * 90th percentile (bench/accuracy.sh's 4r without the fan probe, MPICH's). */
-        const cf_coll *rc = cf_pattern_facts(pattern);
-        if (pp == NULL && r->latency == CF_LAT_ONCE && rc != NULL && rc->rooted && rc->vcounts) {
+        if (pp == NULL && r->latency == CF_LAT_ONCE && c != NULL && c->rooted && c->vcounts) {
             double far = (double)(np - tier_first_rank(p, fitted, np));
             if (far > 1.0 && bytes > 0.0) {
                 added->us += added->share * bytes * (far - 1.0);
@@ -1101,7 +1101,6 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
         added->skew_us = cf_placement_spread_extra(
             p, rules, pattern, np, cf_placement_farthest_us(p, fitted), &added->barrier);
     /* Traffic every rank sends across np's halves at once, as the pair-exchange probe's. */
-    const cf_coll *c = cf_pattern_facts(pattern);
     /* A two-level algorithm crosses the network one rank a node, its nodes' leaders: the
      * probe's load (every rank at once) is its own only where each node holds one rank. */
     int leaders =
