@@ -789,6 +789,13 @@ void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, 
                  add->in_turn);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
+    if (add->in_turn > 1 && add->in_turn_us > 0) {
+        snprintf(part, sizeof part,
+                 "%.3g us of it those blocks' own time at the fitted reach's rate after the "
+                 "first's, which the formula counts once",
+                 add->in_turn_us);
+        cf_note_join(out->bnote, sizeof out->bnote, part);
+    }
 }
 
 void cf_predict_model_append(cf_predict_answer *a, const char *tail)

@@ -323,6 +323,19 @@ double cf_across_loglog_p(long p, long p0, double v0, long p1, double v1)
     return exp((1.0 - f) * log(v0) + f * log(v1));
 }
 
+double cf_across_block_once_us(const cf_across *a, double m)
+{
+    if (a->nseg == 0)
+        return 0.0;
+    const cf_across_seg *s = &a->seg[formula_seg(a, m)];
+    double coef = 0.0;
+    for (int j = 0; j < s->nbasis; j++)
+        for (int k = 0; k < s->basis[j].n; k++)
+            if (s->basis[j].t[k] == CF_CT_FR_M)
+                coef += s->coef[j];
+    return coef > 0.0 ? coef * m : 0.0;
+}
+
 int cf_across_lines(const cf_across *a, long p, double *c0, double *c1, double *switch_at)
 {
     for (int i = 0; i < a->nseg; i++) {

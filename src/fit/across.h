@@ -1010,6 +1010,11 @@ void cf_across_anchor_np(const cf_across *a, long p, int *i0, int *i1);
 /* Whether the grid answers nowhere (no rules, or no points), so that the formula (carried
  * through the fitted np's answers) answers at every np not fitted. */
 int cf_across_formula_only(const cf_across *a);
+/* The time of one block of m bytes the formula counts once whatever p: its terms in
+ * (p-1)/p*m, which level off as p grows (a linear gatherv or scatterv in the ranks' mean,
+ * each rank waiting for its own block at the fitted reach's rate). 0 where the formula has
+ * none, or reads it below 0. */
+double cf_across_block_once_us(const cf_across *a, double m);
 /* The model at a fixed p as lines T(m) = c0[i] + c1[i]*m, one per segment, segment i
  * applying below switch_at[i] (c0, c1, switch_at hold CF_ACROSS_MAX_SEG). */
 int cf_across_lines(const cf_across *a, long p, double *c0, double *c1, double *switch_at);

@@ -1053,10 +1053,11 @@ static void pair_add(const cf_placement *p, const cf_rule_alg *r, const char *pa
  * (cf_placement_spread_extra under the rule set rules) and what the pair-exchange probe says
  * the traffic across np's halves adds, where u leaves the interval without an upper bound:
  * the additions never meet a finite one. Where the interval keeps one, only the last raises
- * its upper end. pp and datatype: the estimate from np=2's (NULL for an across-np answer). */
+ * its upper end. pp and datatype: the estimate from np=2's (NULL for an across-np answer);
+ * block_us: an across-np answer's one block at m the formula counts once (0: none). */
 static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *rules,
                      const char *pattern, const cf_rule_alg *r, int tiered, long fitted, long np,
-                     double m, int waited, const cf_p2p *pp, const char *datatype,
+                     double m, int waited, const cf_p2p *pp, const char *datatype, double block_us,
                      cf_estimate *est, cf_tier_added *added)
 {
     *added = (cf_tier_added){.share = 1.0};
@@ -1092,6 +1093,16 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
                 added->us += added->share * bytes * (far - 1.0);
                 added->bw_us += added->share * bytes * (far - 1.0);
                 added->in_turn = (long)far;
+                /* Each block after the first takes its own time at the fitted reach's rate
+                 * too, which a scatterv's formula in the ranks' mean counts once (block_us,
+                 * each receiver waiting for its own): wide.xml's scatterv of 400000 B above,
+                 * 222.2 us with the farther tier's bytes alone, 440.2 so. A gatherv's root,
+                 * the rank that waits, takes every block in turn within the fitted reach too:
+                 * its formula has them already. */
+                if (!cf_coll_to_root(c)) {
+                    added->in_turn_us = added->share * block_us * (far - 1.0);
+                    added->us += added->in_turn_us;
+                }
             }
         }
     }
@@ -1155,8 +1166,10 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     est->hi_us += add;
 }
 
+/* anchor: what the answer multiplied the formula's reading by (cf_across_anchor; 1: none). */
 static void across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
-                        long fitted, long np, double m, cf_estimate *est, cf_tier_added *added)
+                        long fitted, long np, double m, double anchor, cf_estimate *est,
+                        cf_tier_added *added)
 {
     *added = (cf_tier_added){.share = 1.0};
     cf_rule_alg r;
@@ -1188,7 +1201,8 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
         strncmp(est->algorithm, c->algs[0].name, strlen(c->algs[0].name)) == 0)
         ruled = cf_coll_alg_rule(a->pattern, c->algs[0].name, &r) == 0;
     tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, tiered, fitted, np, m,
-             a->waited || gives_back, NULL, NULL, est, added);
+             a->waited || gives_back, NULL, NULL, anchor * cf_across_block_once_us(a, m), est,
+             added);
     added->replayed = gives_back;
 }
 
@@ -1416,7 +1430,7 @@ static void p2p_tier(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
             wait = 0.0;
     }
     tier_add(p, u, pp->rules, c->pattern, ruled ? &r : NULL, replayed, 2, np, m,
-             replayed || wait > 0 || chain > 0, pp, c->datatype, est, added);
+             replayed || wait > 0 || chain > 0, pp, c->datatype, 0.0, est, added);
     added->replay_us = add;
     added->replay_no_tier = no_tier;
     if (chain > 0) {
@@ -1634,8 +1648,9 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
      * 4 B at np 14336 read 664 us from the formula, below np 7168's measured 867, for 954
      * measured; through np 7168's own answer, 934). The interval holds the formula's too. */
     long anchor_from[2] = {0, 0};
+    double anchor = 1.0;
     if (at != NULL && !est->grid) {
-        double anchor = cf_across_anchor(a, np, m, at, ctx, anchor_from);
+        anchor = cf_across_anchor(a, np, m, at, ctx, anchor_from);
         est->t_us *= anchor;
         est->lo_us = fmin(est->lo_us, est->lo_us * anchor);
         est->hi_us = fmax(est->hi_us, est->hi_us * anchor);
@@ -1687,7 +1702,7 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
         from = 0;
     }
     across_low(a, u, m, est);
-    across_tier(p, a, u, fitted, np, m, est, added);
+    across_tier(p, a, u, fitted, np, m, anchor, est, added);
     added->anchored = anchor_from[0] > 0;
     added->read_from = from;
     added->tier_above = below_tier;

@@ -266,6 +266,8 @@ typedef struct cf_tier_added {
     long in_turn;  /* a linear gatherv's or scatterv's blocks to or from the ranks past the
                       fitted reach, which cross the root's link one after another and whose
                       bytes us counts each (0: none such) */
+    double in_turn_us; /* of us, those blocks' own time at the fitted reach's rate after the
+                          first's, which the formula counts once */
     /* What the barrier after each timed call adds: skew_us (0: nothing) of barrier's (a
      * cf_barrier_alg name) spread exits, what np's farther ranks add to the fitted np's wait
      * (cf_placement_spread_extra) or, for a model fitted without the waits, the whole wait

@@ -72,12 +72,18 @@ check "scatterv at np 11 within 25% of the simulated 1.665 us" \
     awk -F, 'NR == 2 { exit !($5 > 1.665 / 1.25 && $5 < 1.665 * 1.25) }' "$T/out"
 
 # The blocks to or from the ranks past the fitted node cross the root's link one after
-# another: wide.xml's scatterv of 200000 B at np 14, 6 ranks past the root's node: 68.0 us
-# simulated, read 24.4 with one block's bytes across the tier, 42.6 with the 6 in turn.
-run "$COMMFIT" predict -m wide.json -p scatterv -n 14 -b 200000 -f csv
-check "scatterv of 200000 B at np 14 within 1.7x of the simulated 68.0 us (x2.79 low before)" \
-    awk -F, 'NR == 2 { exit !($5 > 68.0 / 1.7 && $5 < 68.0 * 1.7) }' "$T/out"
+# another, each at the farther tier's rate, the fitted reach's own included: wide.xml's
+# scatterv of 200000 B at np 14, 6 ranks past the root's node: 68.0 us simulated, read 24.4
+# with one block's bytes across the tier, 42.6 with the 6 in turn at the tier's extra alone,
+# 68.9 with their own time too; of 50000 B, 18.26 simulated, 12.67 before, 19.41 now.
+run "$COMMFIT" predict -m wide.json -p scatterv -n 14 -b 50000,200000 -f csv
+check "scatterv of 50000 B and 200000 B at np 14 within 1.15x of the simulated (x1.44 and x1.59 low before)" \
+    awk -F, 'NR == 2 { t[1] = 18.26 } NR == 3 { t[2] = 68.01 }
+             NR > 1 { if (!($5 > t[NR - 1] / 1.15 && $5 < t[NR - 1] * 1.15)) bad = 1 }
+             END { exit bad || NR != 3 }' "$T/out"
 check "the note counts the 6 blocks in turn" grep -q "each of the 6 blocks to or from" "$T/out"
+check "the note names their own time at the fitted reach's rate" \
+    grep -q "those blocks' own time at the fitted reach's rate after the first's" "$T/out"
 
 # A model file with a term no commfit knows is refused, naming it.
 sed 's|"1/p"|"1/q"|' rv.json >bad.json
