@@ -245,13 +245,14 @@ check "its note gives both reasons, without the nodes' 'the interval assumes non
 
 # One rank a node and no probe (an import's placement): more nodes than any fitted np
 # spanned, and nothing says how far they lie, so no upper bound either; the time is the
-# model's (nothing to add without a probe), the lower end too. Within the fitted nodes,
-# bounded: the answer without the key.
+# model's (nothing to add without a probe), the lower end at most the largest fitted np's
+# (past a tier the time may grow less than within the fitted reach: since stop 85). Within
+# the fitted nodes, bounded: the answer without the key.
 table "" "" 1
 run "$COMMFIT" fit -q -i t.csv -o noprobe.json
 run "$COMMFIT" predict -m noprobe.json -p alltoall -n 16 -b 64K -f csv
-check "across-np, more nodes, no probe: marked np+nodes+tier, no upper bound, time and lower end the model's" \
-    awk -F, -v t="$(cut -d, -f5-6 none.csv | tail -1)" 'NR == 2 { exit !($7 == "inf" && $11 == "np+nodes+tier" && $5 "," $6 == t) }' "$T/out"
+check "across-np, more nodes, no probe: marked np+nodes+tier, no upper bound, the model's time, a lower end below the model's" \
+    awk -F, -v t="$(cut -d, -f5-6 none.csv | tail -1)" 'NR == 2 { split(t, m, ","); exit !($7 == "inf" && $11 == "np+nodes+tier" && $5 == m[1] && $6 > 0 && $6 < m[2] / 2) }' "$T/out"
 check "its note says no probe tells how far the 8 added nodes lie" \
     grep -q "np=16 spans 16 nodes, the largest fitted np=8 spanned 8: contention on links they share was measured up to 8 nodes only; the table has no latency probe to say how far np=16's other 8 nodes lie" "$T/out"
 run "$COMMFIT" predict -m noprobe.json -p alltoall -n 6 -b 64K -f csv
@@ -292,8 +293,8 @@ table3 "$near,$far"
 run "$COMMFIT" fit -q -i t3.csv -o grid.json
 run "$COMMFIT" predict -m grid.json -p bcast -n 16 -b 1 -f csv
 b16=$(barrier_us "$T/out")
-check "bcast at np 16: the answer without the probe plus half of one step's 2 us and the barrier's, lo the same" \
-    awk -F, -v b="$b16" 'NR == 2 { t = $5 - b; lo = $6; hi = $7 } FNR == 2 && NR > 2 { exit !(t > 0 && t - $5 > 0.9999 && t - $5 < 1.0001 && lo == $6 && hi == "inf") }' "$T/out" grid0.csv
+check "bcast at np 16: the answer without the probe plus half of one step's 2 us and the barrier's, lo no higher" \
+    awk -F, -v b="$b16" 'NR == 2 { t = $5 - b; lo = $6; hi = $7 } FNR == 2 && NR > 2 { exit !(t > 0 && t - $5 > 0.9999 && t - $5 < 1.0001 && lo > 0 && lo <= $6 && hi == "inf") }' "$T/out" grid0.csv
 check "the note says what was added, and for which ranks" \
     grep -q "the answer adds 1 us: the latency probe's extra latency, 2 us over 1 step of the two-level binomial tree reaching ranks beyond the fitted np's 1 us, times the 50% of the ranks that wait on it (the time is the ranks' mean)" "$T/out"
 run "$COMMFIT" report -q -m grid0.json -o grep0
@@ -302,7 +303,7 @@ ext grep0/np-bcast.dat | awk '$1 == 16' >tierb0.rows
 ext grep1/np-bcast.dat | awk '$1 == 16' >tierb1.rows
 # At 2 MiB each send waits for its receiver, and every rank waits the step (since stop 65).
 check "the report's np plot adds the same at np 16 at 1 B and 16 KiB, the whole step at 2 MiB" \
-    sh -c 'test $(wc -l <tierb1.rows) = 3 && paste tierb0.rows tierb1.rows | awk -v b="$1" "{ w = NR == 3 ? 2 : 1; d = \$6 - \$2 - b; if (d < w - 0.0001 || d > w + 0.0001 || \$7 != \$3 || \$8 != \"inf\") bad = 1 } END { exit bad }"' sh "$b16"
+    sh -c 'test $(wc -l <tierb1.rows) = 3 && paste tierb0.rows tierb1.rows | awk -v b="$1" "{ w = NR == 3 ? 2 : 1; d = \$6 - \$2 - b; if (d < w - 0.0001 || d > w + 0.0001 || \$7 > \$3 || \$8 != \"inf\") bad = 1 } END { exit bad }"' sh "$b16"
 run "$COMMFIT" predict -m grid.json -p bcast -n 8 -b 1 -f csv
 check "at a fitted np: nothing added" sh -c '! grep -q "extra latency" "$1"' sh "$T/out"
 # The ranks that wait are those from the first the probe puts in the farther tier: with

@@ -459,8 +459,10 @@ int main(void)
     is_str(note,
            "np=8 reaches ranks 2 us from rank 0, the fitted np (to 4) at most 1 us (latency "
            "probe at launch): the network beyond (another switch, group or more hops) was never "
-           "measured, so the interval has no upper bound (measure at np=8 to know it)",
-           "the note names the latencies");
+           "measured, so the interval has no upper bound (measure at np=8 to know it); its "
+           "lower end at most the largest fitted np's: past the tier the time may grow less "
+           "with np than within the fitted reach",
+           "the note names the latencies, and the lower end's reach");
     beyond(two, 8, 16, &u, note, sizeof note, w, sizeof w);
     /* Fitted to the whole launch: np 16's other ranks were never probed, and no farther rank
      * within the launch is no evidence that none lies beyond it. */
@@ -532,7 +534,9 @@ int main(void)
            "share was measured up to 2 nodes only; np=4 reaches ranks 3 us from rank 0, the "
            "fitted np (to 2) at most 1 us (latency probe at launch): the network beyond "
            "(another switch, group or more hops) was never measured, so the interval has no "
-           "upper bound (measure at np=4 to know it)",
+           "upper bound (measure at np=4 to know it); its lower end at most the largest "
+           "fitted np's: past the tier the time may grow less with np than within the fitted "
+           "reach",
            "and the nodes' note before it: both reasons");
     {
         cf_modelset *ms = with_meta(spread);
