@@ -789,6 +789,11 @@ void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, 
                  add->in_turn);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
+    if (add->in_turn > 1 && add->held)
+        cf_note_join(out->bnote, sizeof out->bnote,
+                     "the gatherv's senders waited for the root's receipt at np=2 (a rendezvous): "
+                     "each past the fitted reach waits for its own block, as a scatterv's "
+                     "receivers do");
     if (add->in_turn > 1 && add->in_turn_us > 0) {
         snprintf(part, sizeof part,
                  "%.3g us of it those blocks' own time at the fitted reach's rate after the "

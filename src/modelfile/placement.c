@@ -1069,17 +1069,26 @@ static void pair_add(const cf_placement *p, const cf_rule_alg *r, const char *pa
     added->pair_us = top * per_byte;
 }
 
+/* What an across-np answer tells tier_add of the linear gatherv's and scatterv's blocks past
+ * the fitted reach. */
+typedef struct across_blocks {
+    double block_us;  /* one block at m the formula counts once (cf_across_block_once_us, times
+                         the answer's factor through the fitted np's own) */
+    int senders_held; /* a gatherv's senders waited for the root's receipt at np=2 (the table's
+                         np=2 over the ping-pong's one-way time: cf_p2p_sender_share) */
+} across_blocks;
+
 /* Adds to est what algorithm r's steps wait at np beyond fitted (cf_placement_tier_extra,
  * times waiting_share; r NULL: none known), what the barrier's spread exits add
  * (cf_placement_spread_extra under the rule set rules) and what the pair-exchange probe says
  * the traffic across np's halves adds, where u leaves the interval without an upper bound:
  * the additions never meet a finite one. Where the interval keeps one, only the last raises
  * its upper end. pp and datatype: the estimate from np=2's (NULL for an across-np answer);
- * block_us: an across-np answer's one block at m the formula counts once (0: none). */
+ * ab: an across-np answer's blocks (NULL: none known). */
 static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *rules,
                      const char *pattern, const cf_rule_alg *r, int tiered, long fitted, long np,
-                     double m, int waited, const cf_p2p *pp, const char *datatype, double block_us,
-                     cf_estimate *est, cf_tier_added *added)
+                     double m, int waited, const cf_p2p *pp, const char *datatype,
+                     const across_blocks *ab, cf_estimate *est, cf_tier_added *added)
 {
     *added = (cf_tier_added){.share = 1.0};
     /* Calls timed back to back in a loop overlap one call's waits with the next's: the share
@@ -1091,8 +1100,21 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     double bw = 0.0; /* the part of added->us the sized probe read beyond 8 bytes */
     double bytes = 0.0; /* of it, the route's bytes' */
     const cf_coll *c = cf_pattern_facts(pattern);
+    /* A linear gatherv or scatterv an across-np answer reads (ab): its blocks past the
+     * fitted reach (below). */
+    int blocks = ab != NULL && r != NULL && r->latency == CF_LAT_ONCE && c != NULL && c->rooted &&
+                 c->vcounts;
+    /* A gatherv whose senders waited for the root's receipt at np=2 (a rendezvous) keeps
+     * each of them waiting for its block past the fitted reach, as a scatterv's receivers
+     * wait for theirs, where an eager sender leaves at once and the root alone waits
+     * (SimGrid's wide.xml, nodes of 8, MPICH's gatherv of 250000 B fitted at np 2-8: 13.0 us
+     * at every np to 8, 119.9 at np 16, the scatterv's 119.9; read 19.5 with the root alone
+     * waiting, 111.0 so). */
+    int held = blocks && cf_coll_to_root(c) && ab->senders_held;
     if (unbounded && r != NULL && !tiered) {
-        added->share = waiting_share(p, pattern, r, fitted, np, pp, datatype, m);
+        added->share = held ? (double)(np - tier_first_rank(p, fitted, np)) / (double)np
+                            : waiting_share(p, pattern, r, fitted, np, pp, datatype, m);
+        added->held = held;
         added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
         added->rounds = r->steps == CF_STEPS_ROUNDS;
         added->us =
@@ -1108,7 +1130,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
          * reads how far a linear fan's messages overlap from the fan probe (placement-fan.c),
          * and counted so as well its scatterv and gatherv at np 16 read 65.3% -> 81.2% at the
          * 90th percentile (bench/accuracy.sh's 4r without the fan probe, MPICH's). */
-        if (pp == NULL && r->latency == CF_LAT_ONCE && c != NULL && c->rooted && c->vcounts) {
+        if (blocks) {
             double far = (double)(np - tier_first_rank(p, fitted, np));
             if (far > 1.0 && bytes > 0.0) {
                 added->us += added->share * bytes * (far - 1.0);
@@ -1117,11 +1139,11 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
                 /* Each block after the first takes its own time at the fitted reach's rate
                  * too, which a scatterv's formula in the ranks' mean counts once (block_us,
                  * each receiver waiting for its own): wide.xml's scatterv of 400000 B above,
-                 * 222.2 us with the farther tier's bytes alone, 440.2 so. A gatherv's root,
-                 * the rank that waits, takes every block in turn within the fitted reach too:
-                 * its formula has them already. */
-                if (!cf_coll_to_root(c)) {
-                    added->in_turn_us = added->share * block_us * (far - 1.0);
+                 * 222.2 us with the farther tier's bytes alone, 440.2 so; a held gatherv's
+                 * senders the same. An eager gatherv's root, the rank that waits, takes every
+                 * block in turn within the fitted reach too: its formula has them already. */
+                if (!cf_coll_to_root(c) || held) {
+                    added->in_turn_us = added->share * ab->block_us * (far - 1.0);
                     added->us += added->in_turn_us;
                 }
             }
@@ -1187,10 +1209,11 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
     est->hi_us += add;
 }
 
-/* anchor: what the answer multiplied the formula's reading by (cf_across_anchor; 1: none). */
-static void across_tier(const cf_placement *p, const cf_across *a, const cf_unmeasured *u,
-                        long fitted, long np, double m, double anchor, cf_estimate *est,
-                        cf_tier_added *added)
+/* pp: the model's np=2 curves; anchor: what the answer multiplied the formula's reading by
+ * (cf_across_anchor; 1: none). */
+static void across_tier(const cf_placement *p, const cf_across *a, const cf_p2p *pp,
+                        const cf_unmeasured *u, long fitted, long np, double m, double anchor,
+                        cf_estimate *est, cf_tier_added *added)
 {
     *added = (cf_tier_added){.share = 1.0};
     cf_rule_alg r;
@@ -1221,9 +1244,11 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_unme
     if (!ruled && est->algorithm != NULL && c != NULL && c->rooted && c->vcounts && c->nalgs == 1 &&
         strncmp(est->algorithm, c->algs[0].name, strlen(c->algs[0].name)) == 0)
         ruled = cf_coll_alg_rule(a->pattern, c->algs[0].name, &r) == 0;
+    across_blocks ab = {anchor * cf_across_block_once_us(a, m),
+                        c != NULL && cf_coll_to_root(c) &&
+                            cf_p2p_sender_share(pp, a->pattern, a->datatype, m, 0) >= 0.5};
     tier_add(p, u, a->grid.rules, a->pattern, ruled ? &r : NULL, tiered, fitted, np, m,
-             a->waited || gives_back, NULL, NULL, anchor * cf_across_block_once_us(a, m), est,
-             added);
+             a->waited || gives_back, NULL, NULL, &ab, est, added);
     added->replayed = gives_back;
 }
 
@@ -1451,7 +1476,7 @@ static void p2p_tier(const cf_placement *p, const cf_p2p *pp, const cf_coll *c,
             wait = 0.0;
     }
     tier_add(p, u, pp->rules, c->pattern, ruled ? &r : NULL, replayed, 2, np, m,
-             replayed || wait > 0 || chain > 0, pp, c->datatype, 0.0, est, added);
+             replayed || wait > 0 || chain > 0, pp, c->datatype, NULL, est, added);
     added->replay_us = add;
     added->replay_no_tier = no_tier;
     if (chain > 0) {
@@ -1723,7 +1748,7 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
         from = 0;
     }
     across_low(a, u, m, est);
-    across_tier(p, a, u, fitted, np, m, anchor, est, added);
+    across_tier(p, a, pp, u, fitted, np, m, anchor, est, added);
     added->anchored = anchor_from[0] > 0;
     added->read_from = from;
     added->tier_above = below_tier;

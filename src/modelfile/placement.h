@@ -268,6 +268,8 @@ typedef struct cf_tier_added {
                       bytes us counts each (0: none such) */
     double in_turn_us; /* of us, those blocks' own time at the fitted reach's rate after the
                           first's, which the formula counts once */
+    int held;          /* a gatherv's senders waited for the root at np=2: each far sender
+                          waits for its block, share the far ranks' */
     /* What the barrier after each timed call adds: skew_us (0: nothing) of barrier's (a
      * cf_barrier_alg name) spread exits, what np's farther ranks add to the fitted np's wait
      * (cf_placement_spread_extra) or, for a model fitted without the waits, the whole wait

@@ -85,6 +85,22 @@ check "the note counts the 6 blocks in turn" grep -q "each of the 6 blocks to or
 check "the note names their own time at the fitted reach's rate" \
     grep -q "those blocks' own time at the fitted reach's rate after the first's" "$T/out"
 
+# A gatherv whose senders waited for the root's receipt at np=2 (a rendezvous: np=2's mean
+# is the ping-pong's one-way time) keeps each sender past the fitted node waiting for its
+# block, as a scatterv's receivers wait for theirs, where an eager sender leaves at once and
+# the root alone waits: wide.xml's gatherv of 200000 B at np 11 and 14, 33.04 and 68.01 us
+# simulated, read 22.57 and 28.48 with the root alone waiting, 30.49 and 53.15 now; of 3000
+# B (eager) the same as before.
+run "$COMMFIT" predict -m wide.json -p gatherv -n 11,14 -b 3000,200000 -f csv
+check "gatherv of 200000 B at np 11 and 14 within 1.35x of the simulated (x1.46 and x2.39 low before)" \
+    awk -F, '$2 == 11 && $3 == 200000 { t = 33.04 } $2 == 14 && $3 == 200000 { t = 68.01 }
+             NR > 1 && $3 == 200000 { k++; if (!($5 > t / 1.35 && $5 < t * 1.35)) bad = 1 }
+             END { exit bad || k != 2 }' "$T/out"
+check "the note says the senders wait for their blocks" \
+    grep -q "the gatherv's senders waited for the root's receipt at np=2 (a rendezvous)" "$T/out"
+check "the eager size's note does not" \
+    awk -F, 'NR > 1 && $3 == 3000 && /senders waited/ { bad = 1 } END { exit bad }' "$T/out"
+
 # A model file with a term no commfit knows is refused, naming it.
 sed 's|"1/p"|"1/q"|' rv.json >bad.json
 run "$COMMFIT" predict -m bad.json -p gatherv -n 9 -b 16
