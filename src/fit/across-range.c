@@ -264,9 +264,9 @@ static int add_p_linear(cf_across_fitter *F, int a)
  * (p-1)/p + (p-1)/p*m, one rank's latency, the others' latency and their blocks. Where the
  * messages wait for their receivers (a rendezvous) every rank waits for the root's link, the
  * blocks taken in turn: "with every rank waiting", 1 + (p-1)*m (flat.xml, 90000 B: 19.3 us at np
- * 2, 65.2 at 8, 126.5 at 16). Chosen by AICc like any, a size range each. How many were
- * added: none where the pattern is no rooted v-pattern with a linear cost or there is no room. */
-static int add_ranks_mean(cf_across_fitter *F, const cf_coll *c)
+ * 2, 65.2 at 8, 126.5 at 16). Chosen by AICc like any, a size range each. None where the
+ * pattern is no rooted v-pattern with a linear cost, or where there is no room. */
+static void add_ranks_mean(cf_across_fitter *F, const cf_coll *c)
 {
     static const struct {
         const char *suffix;
@@ -276,17 +276,14 @@ static int add_ranks_mean(cf_across_fitter *F, const cf_coll *c)
                  {" with every rank waiting", 2, {CF_CT_ONE, CF_CT_P1_M}}};
     if (!c->rooted || !c->vcounts || c->nalgs != 1 || F->basis[0][0].n != 1 ||
         F->basis[0][0].t[0] != CF_CT_P1)
-        return 0;
-    int added = 0;
+        return;
     for (size_t i = 0; i < sizeof cands / sizeof cands[0] && F->ncand < CF_ACROSS_MAX_CAND; i++) {
         int b = F->ncand++;
         for (int j = 0; j < cands[i].k; j++)
             F->basis[b][j] = (cf_cterm_sum){1, {cands[i].t[j], CF_CT_ONE}};
         F->k[b] = cands[i].k;
         snprintf(F->name[b], sizeof F->name[b], "%s%s", c->algs[0].name, cands[i].suffix);
-        added++;
     }
-    return added;
 }
 
 int cf_across_fitter_init(cf_across_fitter *F, const cf_coll *c, const cf_point *pts, size_t n,

@@ -1126,7 +1126,7 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
          * of 8, MPICH's scatterv of 400000 B fitted at np 2-8 and read at np 24, 16 ranks
          * past the root's node: 413.1 us simulated, read 51.9 with one block's bytes, 222.2
          * so; the blocks' own time at the fitted reach's rate, in the formula once, stays
-         * short of the whole). An across-np answer's only (pp NULL): the estimate from np=2
+         * short of the whole). An across-np answer's only (ab given): the estimate from np=2
          * reads how far a linear fan's messages overlap from the fan probe (placement-fan.c),
          * and counted so as well its scatterv and gatherv at np 16 read 65.3% -> 81.2% at the
          * 90th percentile (bench/accuracy.sh's 4r without the fan probe, MPICH's). */
@@ -1245,7 +1245,7 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_p2p 
         strncmp(est->algorithm, c->algs[0].name, strlen(c->algs[0].name)) == 0)
         ruled = cf_coll_alg_rule(a->pattern, c->algs[0].name, &r) == 0;
     across_blocks ab = {anchor * cf_across_block_once_us(a, m),
-                        c != NULL && cf_coll_to_root(c) &&
+                        pp != NULL && c != NULL && c->vcounts && cf_coll_to_root(c) &&
                             cf_p2p_sender_share(pp, a->pattern, a->datatype, m, 0) >= 0.5};
     /* The barrier after each call is the library's whatever the pattern: the rules the fit
      * replayed it by, where the pattern has no rule set of its own (a gatherv's, a
