@@ -789,7 +789,7 @@ void cf_out_predict_tier_note(cf_predict_answer *out, const cf_tier_added *add, 
                  add->in_turn);
         cf_note_join(out->bnote, sizeof out->bnote, part);
     }
-    if (add->in_turn > 1 && add->held)
+    if (add->held)
         cf_note_join(out->bnote, sizeof out->bnote,
                      "the gatherv's senders waited for the root's receipt at np=2 (a rendezvous): "
                      "each past the fitted reach waits for its own block, as a scatterv's "

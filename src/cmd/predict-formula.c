@@ -140,7 +140,7 @@ int cf_predict_formula(ctx *c, long np, const char *lang, cf_error *e)
         if (w == 0.0 && !c->across->waited && cf_unmeasured_unbounded(&s->unmeasured) &&
             c->across->nnp > 0)
             skew = cf_placement_spread_extra(
-                &c->place, c->across->grid.rules, c->across->pattern, np,
+                &c->place, cf_placement_barrier_rules(c->across), c->across->pattern, np,
                 cf_placement_farthest_us(&c->place, c->across->np[c->across->nnp - 1]), NULL);
         for (int i = 0; i < nl && skew > 0; i++)
             c0[i] += skew;

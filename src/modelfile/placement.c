@@ -360,7 +360,8 @@ void cf_placement_beyond_fitted(const cf_placement *p, long fitted, long np, cf_
 /* Where u says np leaves the one node every fitted np ran in, or that nothing says where
  * they ran: est's lower bound down to the smallest fitted np's at size m; where it reaches a
  * tier no fitted np did, down to the largest fitted np's. */
-static void across_low(const cf_across *a, const cf_unmeasured *u, double m, cf_estimate *est)
+static void across_low(const cf_across *a, const cf_unmeasured *u, double m, double anchor,
+                       cf_estimate *est)
 {
     if (a->nnp == 0)
         return;
@@ -370,12 +371,14 @@ static void across_low(const cf_across *a, const cf_unmeasured *u, double m, cf_
      * mean falls below an equal sharing's (SimGrid's fat tree, a rank a node, MPICH's gatherv
      * of 250000 B: np 2-8 on one switch 21.3 us more a rank, 160.5 us at np 8; np 16 across
      * two switches 293.5, read 331.3 in [330.4, inf] from the fitted formula's exact growth).
-     * The lower end at most the largest fitted np's own (the note says so: beyond_fitted). */
+     * The lower end at most the largest fitted np's own (the note says so: beyond_fitted),
+     * the formula's reading there times the answer's factor through that np's own answer
+     * (anchor, which past it is that np's). */
     if (u->tier && !(u->network || u->unplaced || u->shared)) {
         cf_estimate top;
         cf_across_predict(a, a->np[a->nnp - 1], m, &top);
         if (top.lo_us >= 0)
-            est->lo_us = fmin(est->lo_us, top.lo_us);
+            est->lo_us = fmin(est->lo_us, top.lo_us * fmin(1.0, anchor));
         return;
     }
     if (!(u->network || u->unplaced || u->shared))
@@ -1247,15 +1250,19 @@ static void across_tier(const cf_placement *p, const cf_across *a, const cf_p2p 
     across_blocks ab = {anchor * cf_across_block_once_us(a, m),
                         pp != NULL && c != NULL && c->vcounts && cf_coll_to_root(c) &&
                             cf_p2p_sender_share(pp, a->pattern, a->datatype, m, 0) >= 0.5};
-    /* The barrier after each call is the library's whatever the pattern: the rules the fit
-     * replayed it by, where the pattern has no rule set of its own (a gatherv's, a
-     * scatterv's grid has none, and MPICH's dissemination stood in for Open MPI's recursive
-     * doubling: SimGrid's fatnodes.xml, nodes of 16, Open MPI's scatterv of 100 B fitted at
-     * np 2-8 read 4.62 us at np 20 for the simulated 1.09, 3.54 of it the exits' spread). */
-    const char *barrier = a->wait_rules[0] != '\0' ? a->wait_rules : a->grid.rules;
-    tier_add(p, u, barrier, a->pattern, ruled ? &r : NULL, tiered, fitted, np, m,
-             a->waited || gives_back, NULL, NULL, &ab, est, added);
+    tier_add(p, u, cf_placement_barrier_rules(a), a->pattern, ruled ? &r : NULL, tiered, fitted, np,
+             m, a->waited || gives_back, NULL, NULL, &ab, est, added);
     added->replayed = gives_back;
+}
+
+/* The barrier after each call is the library's whatever the pattern: where the fit replayed
+ * it, by the rules it took. A gatherv's or a scatterv's grid has no rule set, and MPICH's
+ * dissemination stood in for Open MPI's recursive doubling (SimGrid's fatnodes.xml, nodes of
+ * 16, Open MPI's scatterv of 100 B fitted at np 2-8 read 4.62 us at np 20 for the simulated
+ * 1.09, 3.54 of it the exits' spread). */
+const char *cf_placement_barrier_rules(const cf_across *a)
+{
+    return a->wait_rules[0] != '\0' ? a->wait_rules : a->grid.rules;
 }
 
 int cf_placement_wait_added(const cf_across *a, const cf_unmeasured *u)
@@ -1753,7 +1760,7 @@ void cf_placement_across_answer(const cf_placement *p, const cf_across *a, const
     } else {
         from = 0;
     }
-    across_low(a, u, m, est);
+    across_low(a, u, m, anchor, est);
     across_tier(p, a, pp, u, fitted, np, m, anchor, est, added);
     added->anchored = anchor_from[0] > 0;
     added->read_from = from;

@@ -379,6 +379,9 @@ double cf_placement_barrier_wait(const cf_placement *p, const char *rules, const
  * the waits (a->waited), or where the replay found none at any fitted np (a->replayed) and
  * u keeps an upper bound (where it has none, the farther ranks' spread is added instead). */
 int cf_placement_wait_added(const cf_across *a, const cf_unmeasured *u);
+/* The rule set whose barrier follows each of a's timed calls: the one the fit replayed it by
+ * (a->wait_rules, the library's whatever the pattern), else a's grid's ("" for MPICH's). */
+const char *cf_placement_barrier_rules(const cf_across *a);
 /* The wait the across-np answer of a model fitted without the barrier's waits (a->waited)
  * gives back at np: a measured np's own; else the replay at np; past the ranks the probe
  * reached, the replay at its whole launch (*past: that launch), what the probe shows at

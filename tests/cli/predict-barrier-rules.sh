@@ -22,4 +22,14 @@ check "each simulated time inside its interval" inside truth "$T/out"
 check "each within 1.5x (x1.8 to x4.4 high before)" within 1.5 6
 check "no note of the dissemination barrier's spread" \
     sh -c '! grep -q "replayed over the latency probe (dissemination)" "$1"' sh "$T/out"
+
+# --formula's constant holds the same barrier: 3.81 us at np 20 before (3.54 of it the
+# dissemination's spread, 258% off predict's own answers), 0.278 now.
+run "$COMMFIT" predict -m sf.json -p scatterv -n 20 --formula
+expect_rc 0 "the formula at np 20"
+check "its constant holds no dissemination spread" \
+    awk '/^T\(m\) = / { k++; if (!($3 + 0 < 1.0)) bad = 1 } END { exit bad || k != 1 }' "$T/out"
+check "the note says no barrier spread was added" \
+    sh -c '! grep -q "the constant holds what the barrier after each timed call adds" "$1"' \
+    sh "$T/err"
 done_testing
