@@ -165,7 +165,9 @@
 #      77.6%, 100%; with stop 84's ranks' mean of the linear gatherv and scatterv across np:
 #      18.6%, 64.3%, 100%; and the tiers' latency added to their waiting ranks: 13.6%,
 #      58.9%, 100%; and the blocks past the fitted reach in turn over the root's link: 13.0%,
-#      56.1%, 100%)
+#      56.1%, 100%; stop 85's, each such scatterv block's own time too: 11.6%, 56.1%; a
+#      gatherv's senders held by a rendezvous waiting as well: 11.5%, 54.9%; the library's
+#      own barrier for their exits: 11.1%, 51.5%, 100%)
 #   Bf recursive doubling's allreduce past the largest fitted np at counts no power of two
 #      (no goal of the issue): stop 83's held-out tables (data/sim-acrossnp/allreduce-*:
 #      flat.xml and ethflat.xml under both selectors, four platforms of nodes, 8 B to 9000 B)
