@@ -161,6 +161,14 @@ step predict -m flat-ompi.json --pattern bcast --np 64 --bytes 32K,48K
 step fit -q -i "$top/data/sim-acrossnp/rooted-fatnodes-ompi.csv" --np 2,3,4,5,6,7 \
     -o fatnodes-rooted.json
 step predict -m fatnodes-rooted.json --pattern scatterv --np 14 --bytes 8,50000
+# The held-out wide platform (nodes of 8) fitted inside one node, np 2-7, asked for np 14:
+# 200000 B wait for their receivers (a rendezvous), and the 6 blocks past the root's node
+# cross its link one after another, each waiting rank (a scatterv's receivers, a held
+# gatherv's senders) waiting for those before its own: 68.0 us simulated for both; 68.9 and
+# 53.2 now, 42.6 and 28.5 before stop 85.
+step fit -q -i "$top/data/sim-acrossnp/rooted-wide-mpich.csv" --np 2,3,4,5,6,7 -o wide-rooted.json
+step predict -m wide-rooted.json --pattern scatterv --np 14 --bytes 200000
+step predict -m wide-rooted.json --pattern gatherv --np 14 --bytes 200000
 
 # Published results of another machine (OSU osu_bcast, Open MPI 4.1.6, 128-core nodes; see
 # data/realnp/README.md): imported with what the benchmark's output does not say (the
