@@ -1115,8 +1115,10 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
      * waiting, 111.0 so). */
     int held = blocks && cf_coll_to_root(c) && ab->senders_held;
     if (unbounded && r != NULL && !tiered) {
-        added->share = held ? (double)(np - tier_first_rank(p, fitted, np)) / (double)np
-                            : waiting_share(p, pattern, r, fitted, np, pp, datatype, m);
+        /* the ranks past the fitted reach, whose blocks cross the root's link (blocks) */
+        double far = blocks ? (double)(np - tier_first_rank(p, fitted, np)) : 0.0;
+        added->share =
+            held ? far / (double)np : waiting_share(p, pattern, r, fitted, np, pp, datatype, m);
         added->held = held;
         added->crossings = r->latency == CF_LAT_CHAIN && r->steps != CF_STEPS_SCATTER_RING;
         added->rounds = r->steps == CF_STEPS_ROUNDS;
@@ -1133,22 +1135,19 @@ static void tier_add(const cf_placement *p, const cf_unmeasured *u, const char *
          * reads how far a linear fan's messages overlap from the fan probe (placement-fan.c),
          * and counted so as well its scatterv and gatherv at np 16 read 65.3% -> 81.2% at the
          * 90th percentile (bench/accuracy.sh's 4r without the fan probe, MPICH's). */
-        if (blocks) {
-            double far = (double)(np - tier_first_rank(p, fitted, np));
-            if (far > 1.0 && bytes > 0.0) {
-                added->us += added->share * bytes * (far - 1.0);
-                added->bw_us += added->share * bytes * (far - 1.0);
-                added->in_turn = (long)far;
-                /* Each block after the first takes its own time at the fitted reach's rate
-                 * too, which a scatterv's formula in the ranks' mean counts once (block_us,
-                 * each receiver waiting for its own): wide.xml's scatterv of 400000 B above,
-                 * 222.2 us with the farther tier's bytes alone, 440.2 so; a held gatherv's
-                 * senders the same. An eager gatherv's root, the rank that waits, takes every
-                 * block in turn within the fitted reach too: its formula has them already. */
-                if (!cf_coll_to_root(c) || held) {
-                    added->in_turn_us = added->share * ab->block_us * (far - 1.0);
-                    added->us += added->in_turn_us;
-                }
+        if (blocks && far > 1.0 && bytes > 0.0) {
+            added->us += added->share * bytes * (far - 1.0);
+            added->bw_us += added->share * bytes * (far - 1.0);
+            added->in_turn = (long)far;
+            /* Each block after the first takes its own time at the fitted reach's rate
+             * too, which a scatterv's formula in the ranks' mean counts once (block_us,
+             * each receiver waiting for its own): wide.xml's scatterv of 400000 B above,
+             * 222.2 us with the farther tier's bytes alone, 440.2 so; a held gatherv's
+             * senders the same. An eager gatherv's root, the rank that waits, takes every
+             * block in turn within the fitted reach too: its formula has them already. */
+            if (!cf_coll_to_root(c) || held) {
+                added->in_turn_us = added->share * ab->block_us * (far - 1.0);
+                added->us += added->in_turn_us;
             }
         }
     }
